@@ -1,0 +1,10 @@
+/**
+ * The ordered list of migrations. Names are their file names; never rename or edit a migration
+ * that has shipped: add a new one.
+ */
+import type { Migration } from 'kysely';
+import * as core from './2026_11_21_0001_core.js';
+
+export const migrations: Record<string, Migration> = {
+  '2026_11_21_0001_core': core,
+};

@@ -1,0 +1,104 @@
+/**
+ * createApp(deps): the whole HTTP surface. Tests call it in-process; index.ts serves it.
+ * Area routers are mounted under BASE_PATH; health probes stay at the root.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Logger } from 'pino';
+import type { Config } from './env.js';
+import type { DbHandle } from './db/create-db.js';
+import { clientIp } from './lib/client-ip.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import type { AppEnv, Deps } from './lib/context.js';
+import { createRouter } from './lib/create-router.js';
+import { deriveKeys } from './lib/crypto.js';
+import { docsRouter } from './lib/docs.js';
+import { handleError, ServiceError } from './lib/errors.js';
+import { createRateLimits } from './lib/rate-limit.js';
+import { logDriver, smtpDriver } from './messaging/drivers.js';
+import { Messenger } from './messaging/messenger.js';
+import { accountsRouter } from './modules/accounts/accounts.index.js';
+import { adminRouter } from './modules/admin/admin.index.js';
+import { authRouter } from './modules/auth/auth.index.js';
+import { healthRouter } from './modules/health/health.index.js';
+import { metaRouter } from './modules/meta/meta.index.js';
+
+export const API_VERSION = '1.0.0';
+
+export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): Deps {
+  const showBodies = config.NODE_ENV !== 'production';
+  const logged = logDriver(log, showBodies);
+  const drivers = { sms: logged, email: config.SMTP_URL ? smtpDriver(config.SMTP_URL, config.EMAIL_FROM) : logged };
+  return {
+    db: handle.db,
+    dialect: handle.dialect,
+    config,
+    log,
+    clock,
+    keys: deriveKeys(config.JWT_SECRET),
+    messenger: new Messenger(handle.db, drivers, log, clock),
+    limits: createRateLimits(config),
+  };
+}
+
+export function createApp(deps: Deps, ping: () => Promise<void>) {
+  const { config } = deps;
+  const base = config.BASE_PATH;
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use('*', requestId({ limitLength: 100 }));
+  app.use('*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin' }));
+  if (config.CORS_ORIGINS.length) {
+    const any = config.CORS_ORIGINS.includes('*');
+    app.use('*', cors({ origin: any ? '*' : config.CORS_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'], exposeHeaders: ['Retry-After', 'Idempotent-Replayed', 'X-Request-Id'], maxAge: 600 }));
+  }
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const reqId = c.get('requestId');
+    const log = deps.log.child({ req_id: reqId });
+    c.set('log', log);
+    c.set('ctx', { ...deps, log, actor: null, requestId: reqId, ip: clientIp(c, config.TRUST_PROXY) });
+    await next();
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), user: c.get('ctx').actor?.userId }, 'request');
+  });
+  app.use(
+    `${base}/*`,
+    bodyLimit({
+      maxSize: config.BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new ServiceError('PAYLOAD_TOO_LARGE', `request body is larger than ${config.BODY_LIMIT_BYTES} bytes`);
+      },
+    }),
+  );
+
+  app.route('/', healthRouter(ping));
+
+  const api = createRouter();
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  api.route('/', authRouter);
+  api.route('/', accountsRouter);
+  api.route('/', metaRouter);
+  api.route('/', adminRouter(ping));
+
+  const openapi = api.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'Duka point-of-sale API',
+      version: API_VERSION,
+      description: 'Offline-first point of sale for small shops in Tanzania. Every business answer uses the envelope `{ success, message, data, errors, meta }`.',
+    },
+    servers: [{ url: base }],
+  });
+  api.get('/openapi.json', (c) => c.json(openapi));
+  api.route('/', docsRouter(base));
+  app.route(base, api);
+
+  app.notFound((c) => handleError(new ServiceError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), c));
+  app.onError(handleError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,13 @@
+/** Open and migrate the database a config points at: shared by the server and the CLI tools. */
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from './env.js';
+import { createDb, type DbHandle } from './db/create-db.js';
+import { migrateToLatest } from './db/migrate.js';
+
+export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {
+  const handle = createDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { sqliteFile: path.join(config.DATA_DIR, 'duka.db') });
+  const applied = await migrateToLatest(handle.db);
+  if (applied.length) log.info({ migrations: applied }, 'database migrated');
+  return handle;
+}

@@ -1,0 +1,69 @@
+/**
+ * The per-organisation change log of design §4, the feed tills pull from. Every write to an entity
+ * a till holds calls `recordChange` inside its transaction: it bumps the organisation's version
+ * and records which row changed (pull reads the row's current state, so the log stays small).
+ *
+ * The bump is an UPDATE of the organisation row, which on Postgres holds that row's lock until
+ * commit: writers of one organisation commit in version order, so a pull can never miss a version
+ * that commits late. Record changes as the last step of a transaction so the lock is held briefly
+ * and always taken after any other row locks (no lock-order deadlocks).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
+
+export type ReplicatedEntity =
+  | 'organisation'
+  | 'store'
+  | 'category'
+  | 'product'
+  | 'stock'
+  | 'customer'
+  | 'credit_tab'
+  | 'transaction'
+  | 'note'
+  | 'notification';
+
+export interface ChangeLogTable {
+  org_id: string;
+  version: number;
+  entity: ReplicatedEntity;
+  entity_id: string;
+  op: 'upsert' | 'delete';
+  /** Set for store-scoped entities, so a till pulls only its own store's rows. */
+  store_id: string | null;
+  created_at: number;
+}
+
+export interface Change {
+  entity: ReplicatedEntity;
+  id: string;
+  op?: 'upsert' | 'delete';
+  storeId?: string | null;
+}
+
+/** Record `changes` and return the organisation's new version. */
+export async function recordChanges(trx: Kysely<Database>, orgId: string, changes: Change[], now: number): Promise<number> {
+  if (!trx.isTransaction) throw new Error('recordChanges must run inside a transaction');
+  const { version } = await trx
+    .updateTable('organisations')
+    .set((eb) => ({ version: eb('version', '+', changes.length) }))
+    .where('id', '=', orgId)
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  const first = version - changes.length + 1;
+  await trx
+    .insertInto('change_log')
+    .values(
+      changes.map((c, i) => ({
+        org_id: orgId,
+        version: first + i,
+        entity: c.entity,
+        entity_id: c.id,
+        op: c.op ?? 'upsert',
+        store_id: c.storeId ?? null,
+        created_at: now,
+      })),
+    )
+    .execute();
+  return version;
+}

@@ -1,0 +1,36 @@
+/**
+ * The only runtime code that knows which database it is talking to. Everything else uses the
+ * Kysely builder and the helpers here. (Migrations have their own twin: migrations/_helpers.ts.)
+ */
+import type { SelectQueryBuilder } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/**
+ * The field a unique-constraint violation is about, or null if `err` is something else.
+ * Unique indexes are named `uq__<table>__<field>` so Postgres errors can be traced; SQLite names
+ * the columns (`UNIQUE constraint failed: products.org_id, products.sku`), the field is the last.
+ */
+export function uniqueViolationField(err: unknown): string | null {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  if (e?.code === '23505') return e.constraint?.split('__')[2] ?? 'id';
+  if (e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    const cols = e.message?.split('failed: ')[1]?.split(', ') ?? [];
+    return cols[cols.length - 1]?.split('.')[1] ?? 'id';
+  }
+  return null;
+}
+
+/**
+ * Lock the selected rows until the transaction ends. SQLite has one writer at a time and Kysely
+ * serialises its single connection, so there is nothing to lock there.
+ */
+export function forUpdate<DB, TB extends keyof DB, O>(dialect: DialectName, qb: SelectQueryBuilder<DB, TB, O>) {
+  return dialect === 'postgres' ? qb.forUpdate() : qb;
+}
+
+/** Case-insensitive LIKE: `ilike` on Postgres; SQLite's `like` already ignores ASCII case. */
+export const likeOp = (dialect: DialectName) => (dialect === 'postgres' ? 'ilike' : 'like');
+
+/** Escape `%`, `_` and `\` so user text matches literally inside a LIKE pattern (ESCAPE '\'). */
+export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;

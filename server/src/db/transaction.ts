@@ -1,0 +1,29 @@
+/**
+ * `withTransaction` runs `fn` in a transaction, or inside the caller's one when there already is
+ * one, so verbs compose. Side effects that must not happen unless the data is committed (messages,
+ * websocket pokes, events) are queued with `afterCommit` and run once the outermost commit is done.
+ */
+import type { ServiceContext } from '../lib/context.js';
+
+export async function withTransaction<T>(ctx: ServiceContext, fn: (trx: ServiceContext) => Promise<T>): Promise<T> {
+  if (ctx.tx) return fn(ctx);
+  const tx = { afterCommit: [] as Array<() => unknown> };
+  const result = await ctx.db.transaction().execute((trx) => fn({ ...ctx, db: trx, tx }));
+  for (const task of tx.afterCommit) {
+    try {
+      await task();
+    } catch (err) {
+      ctx.log.error({ err }, 'after-commit task failed');
+    }
+  }
+  return result;
+}
+
+/** Run `task` after the current transaction commits, or straight away when there is none. */
+export function afterCommit(ctx: ServiceContext, task: () => unknown): void {
+  if (ctx.tx) ctx.tx.afterCommit.push(task);
+  else
+    void Promise.resolve()
+      .then(task)
+      .catch((err) => ctx.log.error({ err }, 'after-commit task failed'));
+}

@@ -1,0 +1,74 @@
+/**
+ * Configuration, read once from the environment and validated with zod; the rest of the server
+ * receives the resulting object and never reads `process.env` itself.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const url = z.string().url().transform((u) => u.replace(/\/+$/, ''));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(0, 65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  BASE_PATH: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must look like /api/v1 (leading slash, no trailing slash)')
+    .default('/api/v1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for embedded SQLite)')
+    .optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean))
+    .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/]+$/.test(o)), 'must be * or comma-separated origins like https://shop.example'),
+  SITE_URL: url.default('http://localhost:3000'),
+  PUBLIC_URL: url.optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  EMAIL_FROM: z.string().default('Duka <no-reply@duka.local>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_TOKEN_TTL: int(60, 86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: int(1, 365).default(30),
+  AI_CREDITS_MONTHLY: int(0, 1_000_000).default(100),
+  RATE_LIMIT_AUTH_PER_MIN: int(1, 1_000_000).default(10),
+  RATE_LIMIT_USER_PER_MIN: int(1, 1_000_000).default(600),
+  BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(1024 * 1024),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+});
+
+export type Config = Omit<z.infer<typeof EnvSchema>, 'JWT_SECRET'> & { JWT_SECRET: string };
+
+export class ConfigError extends Error {}
+
+/** Validate `env`; generate and keep a JWT secret under DATA_DIR when none is given. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
+  }
+  const cfg = parsed.data;
+  return { ...cfg, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(cfg.DATA_DIR) };
+}
+
+function persistentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+/** Defaults for tests and tools: every limit generous, nothing persisted. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-0123', LOG_LEVEL: 'silent' });
+  return { ...base, RATE_LIMIT_AUTH_PER_MIN: 100_000, RATE_LIMIT_USER_PER_MIN: 100_000, ...overrides };
+}

@@ -1,0 +1,47 @@
+/** `npm start`: read the config, open and migrate the database, serve, and shut down gracefully. */
+import { serve } from '@hono/node-server';
+import { createApp, createDeps } from './app.js';
+import { openDatabase } from './boot.js';
+import { type Config, ConfigError, loadConfig } from './env.js';
+import { createLogger } from './lib/logger.js';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+
+const log = createLogger(config.LOG_LEVEL);
+const handle = await openDatabase(config, log);
+const deps = createDeps(config, handle, log);
+const app = createApp(deps, handle.ping);
+const retry = setInterval(() => void deps.messenger.retryFailed().catch((err) => log.warn({ err }, 'outbox retry failed')), 60_000);
+
+const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down: finishing in-flight requests');
+  clearInterval(retry);
+  const force = setTimeout(() => {
+    log.warn('in-flight requests did not finish in 10 s; closing anyway');
+    process.exit(1);
+  }, 10_000);
+  force.unref();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  });
+  await handle.close();
+  log.info('stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,43 @@
+/** What users did, for the staff activity feed and the owner's trail. Written in the action's transaction. */
+import { randomUUID } from 'node:crypto';
+import type { ServiceContext } from './context.js';
+
+export interface AuditLogTable {
+  id: string;
+  org_id: string | null;
+  store_id: string | null;
+  user_id: string | null;
+  action: string;
+  entity: string | null;
+  entity_id: string | null;
+  description: string;
+  created_at: number;
+}
+
+export interface AuditEntry {
+  action: string;
+  description: string;
+  entity?: string;
+  entityId?: string;
+  /** Defaults to the actor's. */
+  userId?: string;
+  orgId?: string | null;
+  storeId?: string | null;
+}
+
+export async function recordAudit(ctx: ServiceContext, entry: AuditEntry): Promise<void> {
+  await ctx.db
+    .insertInto('audit_log')
+    .values({
+      id: randomUUID(),
+      org_id: entry.orgId !== undefined ? entry.orgId : (ctx.actor?.orgId ?? null),
+      store_id: entry.storeId !== undefined ? entry.storeId : (ctx.actor?.storeId ?? null),
+      user_id: entry.userId ?? ctx.actor?.userId ?? null,
+      action: entry.action,
+      entity: entry.entity ?? null,
+      entity_id: entry.entityId ?? null,
+      description: entry.description,
+      created_at: ctx.clock.now(),
+    })
+    .execute();
+}

@@ -1,0 +1,63 @@
+/**
+ * Access tokens and short-lived purpose tokens (MFA challenge, email confirmation): HS256 JWTs
+ * signed with jose. The audience separates the purposes, so an MFA challenge is never accepted as
+ * an access token. Only HS256 is accepted: `alg: none` and others are refused by jose.
+ */
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Actor, Perm } from '../context.js';
+import { UnauthenticatedError } from '../errors.js';
+
+const ISSUER = 'duka';
+export type Audience = 'duka-api' | 'duka-mfa' | 'duka-email';
+
+export async function signToken(key: Uint8Array, aud: Audience, claims: JWTPayload, ttlSec: number, nowMs: number): Promise<string> {
+  const iat = Math.floor(nowMs / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(aud)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSec)
+    .sign(key);
+}
+
+export async function verifyToken(key: Uint8Array, aud: Audience, token: string, nowMs: number): Promise<JWTPayload> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: aud,
+      currentDate: new Date(nowMs),
+    });
+    return payload;
+  } catch (err) {
+    if (err instanceof errors.JWTExpired) throw new UnauthenticatedError('token has expired', 'TOKEN_EXPIRED');
+    throw new UnauthenticatedError('token is invalid');
+  }
+}
+
+export interface AccessClaims {
+  sub: string;
+  org: string | null;
+  store: string | null;
+  role: Actor['role'];
+  perms: Perm[];
+  amr: string[];
+  sid: string;
+}
+
+export function actorFromClaims(p: JWTPayload): Actor {
+  const c = p as unknown as Partial<AccessClaims>;
+  if (typeof c.sub !== 'string' || typeof c.role !== 'string' || !Array.isArray(c.amr) || typeof c.sid !== 'string') {
+    throw new UnauthenticatedError('token is invalid');
+  }
+  return {
+    userId: c.sub,
+    orgId: c.org ?? null,
+    storeId: c.store ?? null,
+    role: c.role,
+    perms: Array.isArray(c.perms) ? c.perms : [],
+    amr: c.amr,
+    sid: c.sid,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Bearer authentication and the access levels of the contract: Bearer (any signed-in user),
+ * Owner, Admin (platform administrator whose token was issued after an MFA check).
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, AuthedContext, ServiceContext } from '../context.js';
+import { ForbiddenError, UnauthenticatedError } from '../errors.js';
+import { actorFromClaims, verifyToken } from './jwt.js';
+
+export type Access = 'public' | 'bearer' | 'owner' | 'admin' | 'admin-enrolment';
+
+export function bearerToken(header: string | undefined): string | null {
+  const m = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return m ? m[1]! : null;
+}
+
+/** Verify an access token and return the context with its actor. */
+export async function authenticate(ctx: ServiceContext, token: string | null): Promise<AuthedContext> {
+  if (!token) throw new UnauthenticatedError('send an access token as "Authorization: Bearer <token>"');
+  const claims = await verifyToken(ctx.keys.jwt, 'duka-api', token, ctx.clock.now());
+  return { ...ctx, actor: actorFromClaims(claims) };
+}
+
+export function assertAccess(ctx: AuthedContext, access: Access): void {
+  const { role, amr } = ctx.actor;
+  if (access === 'owner' && role !== 'owner') throw new ForbiddenError('only the shop owner can do this');
+  if (access === 'admin-enrolment' && role !== 'admin') throw new ForbiddenError('only platform administrators can do this');
+  if (access === 'admin') {
+    if (role !== 'admin') throw new ForbiddenError('only platform administrators can do this');
+    if (!amr.includes('mfa')) throw new ForbiddenError('sign in with your authenticator code to use admin routes');
+  }
+}
+
+export function requireAccess(access: Exclude<Access, 'public'>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const ctx = await authenticate(c.get('ctx'), bearerToken(c.req.header('authorization')));
+    await ctx.limits.user(ctx.actor.userId);
+    assertAccess(ctx, access);
+    c.set('ctx', ctx);
+    await next();
+  };
+}

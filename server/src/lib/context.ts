@@ -1,0 +1,60 @@
+/**
+ * What every service verb receives. `deps` are built once at start (createApp); a request adds
+ * the actor and request id; `withTransaction` swaps `db` for the transaction.
+ */
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Config } from '../env.js';
+import type { Database } from '../db/database.js';
+import type { DialectName } from '../db/dialect.js';
+import type { Messenger } from '../messaging/messenger.js';
+import type { Clock } from './clock.js';
+import type { Keys } from './crypto.js';
+import type { RateLimits } from './rate-limit.js';
+
+export type Perm = 'refund' | 'discount' | 'reports';
+
+/** Who is calling, straight from the verified access token. */
+export interface Actor {
+  userId: string;
+  orgId: string | null;
+  storeId: string | null;
+  role: 'owner' | 'manager' | 'staff' | 'admin';
+  perms: Perm[];
+  amr: string[];
+  /** Refresh-token family this access token was issued with. */
+  sid: string;
+}
+
+export interface Deps {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  config: Config;
+  log: Logger;
+  clock: Clock;
+  keys: Keys;
+  messenger: Messenger;
+  limits: RateLimits;
+}
+
+export interface TxState {
+  afterCommit: Array<() => unknown>;
+}
+
+export interface ServiceContext extends Deps {
+  actor: Actor | null;
+  requestId: string;
+  ip: string;
+  tx?: TxState;
+}
+
+/** A context whose actor is known to be signed in. */
+export type AuthedContext = ServiceContext & { actor: Actor };
+
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    log: Logger;
+    ctx: ServiceContext;
+  };
+};

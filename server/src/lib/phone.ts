@@ -1,0 +1,14 @@
+/** Tanzanian phone numbers: `+255712…` and `0712…` are one number, kept in E.164. */
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { ValidationError } from './errors.js';
+
+export function toE164(input: string): string | null {
+  const parsed = parsePhoneNumberFromString(input.trim(), 'TZ');
+  return parsed?.isValid() ? parsed.number : null;
+}
+
+export function normalisePhone(input: string, field = 'phone'): string {
+  const e164 = toE164(input);
+  if (!e164) throw new ValidationError(field, 'is not a valid phone number');
+  return e164;
+}

@@ -1,0 +1,34 @@
+/**
+ * Rate limits of design §3: auth routes 10 a minute per IP and per identifier, 600 a minute per
+ * user elsewhere. Counters live in this process's memory (rate-limiter-flexible); with several
+ * instances each enforces its own share, which is enough to stop password guessing.
+ */
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../env.js';
+import { RetryLaterError } from './errors.js';
+
+export interface RateLimits {
+  authByIp(ip: string): Promise<void>;
+  authByIdentifier(identifier: string): Promise<void>;
+  user(userId: string): Promise<void>;
+}
+
+async function consume(limiter: RateLimiterMemory, key: string) {
+  try {
+    await limiter.consume(key);
+  } catch (res) {
+    if (res instanceof RateLimiterRes) throw new RetryLaterError('RATE_LIMITED', 'too many requests; try again later', res.msBeforeNext);
+    throw res;
+  }
+}
+
+export function createRateLimits(config: Config): RateLimits {
+  const ip = new RateLimiterMemory({ keyPrefix: 'auth-ip', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
+  const identifier = new RateLimiterMemory({ keyPrefix: 'auth-id', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
+  const user = new RateLimiterMemory({ keyPrefix: 'user', points: config.RATE_LIMIT_USER_PER_MIN, duration: 60 });
+  return {
+    authByIp: (key) => consume(ip, key),
+    authByIdentifier: (key) => consume(identifier, key.toLowerCase()),
+    user: (key) => consume(user, key),
+  };
+}

@@ -1,0 +1,20 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface OutboxTable {
+  id: string;
+  org_id: string | null;
+  channel: 'sms' | 'email';
+  recipient: string;
+  subject: string | null;
+  body: string;
+  /** JSON array of { filename, content_type, content_base64 }. */
+  attachments: string | null;
+  /** Holds a code or password: the body is redacted once a real driver has delivered it. */
+  sensitive: Generated<number>;
+  status: Generated<'pending' | 'sent' | 'logged' | 'failed'>;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+export type OutboxRow = Selectable<OutboxTable>;

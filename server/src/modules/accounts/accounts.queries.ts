@@ -1,0 +1,91 @@
+import type { Organisation, User } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { iso } from '../../lib/clock.js';
+import type { Perm } from '../../lib/context.js';
+import { toE164 } from '../../lib/phone.js';
+import type { OrganisationRow, UserRow } from './accounts.table.js';
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    phone: row.phone,
+    email: row.email,
+    role: row.role as User['role'],
+    store_id: row.store_id,
+    shift: row.shift as User['shift'],
+    employment_status: row.employment_status as User['employment_status'],
+    avatar_hue: row.avatar_hue,
+    occupation: row.occupation,
+    can_refund: row.can_refund === 1,
+    can_discount: row.can_discount === 1,
+    can_view_reports: row.can_view_reports === 1,
+    is_active: row.is_active === 1,
+    email_verified: row.email_verified_at != null,
+    mfa_enabled: row.totp_enabled === 1,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export function toOrganisation(row: OrganisationRow): Organisation {
+  return {
+    id: row.id,
+    name: row.name,
+    legal_name: row.legal_name,
+    tin: row.tin,
+    business_type: row.business_type as Organisation['business_type'],
+    region: row.region,
+    district: row.district,
+    ward: row.ward,
+    street: row.street,
+    address: row.address,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    phone: row.phone,
+    email: row.email,
+    logo: row.logo,
+    sms_sender_id: row.sms_sender_id,
+    sms_api_key_set: row.sms_api_key_enc != null,
+    aigateway_api_key_set: row.aigateway_api_key_enc != null,
+    timezone: row.timezone,
+    currency: row.currency,
+    credit_terms_days: row.credit_terms_days,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/** Owners may do everything; other roles carry their flags. */
+export function permsOf(row: Pick<UserRow, 'role' | 'can_refund' | 'can_discount' | 'can_view_reports'>): Perm[] {
+  if (row.role === 'owner') return ['refund', 'discount', 'reports'];
+  const perms: Perm[] = [];
+  if (row.can_refund) perms.push('refund');
+  if (row.can_discount) perms.push('discount');
+  if (row.can_view_reports) perms.push('reports');
+  return perms;
+}
+
+export function findUserById(db: Kysely<Database>, id: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A user of `orgId` only: another organisation's id is simply not found. */
+export function findOrgUser(db: Kysely<Database>, orgId: string, id: string) {
+  return db.selectFrom('users').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Email (any case) or phone in either `+255…` or `0…` form. */
+export function findUserByIdentifier(db: Kysely<Database>, identifier: string) {
+  const id = identifier.trim();
+  if (id.includes('@')) return db.selectFrom('users').selectAll().where('email', '=', id.toLowerCase()).executeTakeFirst();
+  const phone = toE164(id);
+  if (!phone) return Promise.resolve(undefined);
+  return db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
+}
+
+export function findOrganisation(db: Kysely<Database>, id: string) {
+  return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,47 @@
+import type { Organisation, UpdateOrganisationInput } from '@duka/shared';
+import { recordChanges } from '../../../db/change-log.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { normalisePhone } from '../../../lib/phone.js';
+import type { Updateable } from 'kysely';
+import type { OrganisationTable } from '../accounts.table.js';
+import { findOrganisation, toOrganisation } from '../accounts.queries.js';
+
+function orgId(ctx: AuthedContext): string {
+  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
+  return ctx.actor.orgId;
+}
+
+export async function getOrganisation(ctx: AuthedContext): Promise<Organisation> {
+  const org = await findOrganisation(ctx.db, orgId(ctx));
+  if (!org) throw new NotFoundError('organisation');
+  return toOrganisation(org);
+}
+
+/** Integration keys are write-only: stored encrypted, answered as `*_set` flags; `null` clears one. */
+export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrganisationInput): Promise<Organisation> {
+  const id = orgId(ctx);
+  const { sms_api_key, aigateway_api_key, phone, ...plain } = input;
+  const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === '' ? null : ctx.keys.encrypt(v));
+  const changes: Updateable<OrganisationTable> = {
+    ...plain,
+    ...(phone !== undefined ? { phone: phone === null ? null : normalisePhone(phone) } : {}),
+    sms_api_key_enc: seal(sms_api_key),
+    aigateway_api_key_enc: seal(aigateway_api_key),
+  };
+  return withTransaction(ctx, async (trx) => {
+    const now = trx.clock.now();
+    const row = await trx.db
+      .updateTable('organisations')
+      .set({ ...changes, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('organisation');
+    await recordAudit(trx, { action: 'organisation.update', description: 'Updated organisation settings', entity: 'organisation', entityId: id });
+    await recordChanges(trx.db, id, [{ entity: 'organisation', id }], now);
+    return toOrganisation(row);
+  });
+}

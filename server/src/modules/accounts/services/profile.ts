@@ -1,0 +1,71 @@
+import type { Profile, UpdateMeInput } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { hashSecret, verifySecret } from '../../../lib/crypto.js';
+import { NotFoundError, ValidationError } from '../../../lib/errors.js';
+import { findStore, listActiveStores, toStore } from '../../stores/stores.queries.js';
+import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
+import { sendConfirmationEmail } from '../../auth/services/session.js';
+import { findOrganisation, findUserById, toOrganisation, toUser } from '../accounts.queries.js';
+
+export async function getProfile(ctx: AuthedContext): Promise<Profile> {
+  const { actor } = ctx;
+  const user = await findUserById(ctx.db, actor.userId);
+  if (!user) throw new NotFoundError('user');
+  if (!actor.orgId) return { user: toUser(user), organisation: null, store: null, stores: [] };
+  const [org, store, stores] = await Promise.all([
+    findOrganisation(ctx.db, actor.orgId),
+    actor.storeId ? findStore(ctx.db, actor.orgId, actor.storeId) : undefined,
+    listActiveStores(ctx.db, actor.orgId),
+  ]);
+  const visible = actor.role === 'owner' ? stores : stores.filter((s) => s.id === user.store_id);
+  return { user: toUser(user), organisation: org ? toOrganisation(org) : null, store: store ? toStore(store) : null, stores: visible.map(toStore) };
+}
+
+/**
+ * A new password takes `current_password` when given (the contract does not require it); it signs
+ * out every other session. A new email must be confirmed again.
+ */
+export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promise<Profile> {
+  const user = await findUserById(ctx.db, ctx.actor.userId);
+  if (!user) throw new NotFoundError('user');
+  if (input.password && input.current_password && !(await verifySecret(input.current_password, user.password_hash))) {
+    throw new ValidationError('current_password', 'is wrong');
+  }
+  const emailChanged = input.email !== undefined && input.email !== user.email;
+  if (emailChanged) await assertIdentityFree(ctx, null, input.email!, user.id);
+  const passwordHash = input.password ? await hashSecret(input.password) : undefined;
+  try {
+    await withTransaction(ctx, async (trx) => {
+      const now = trx.clock.now();
+      const updated = await trx.db
+        .updateTable('users')
+        .set({
+          first_name: input.first_name,
+          last_name: input.last_name,
+          occupation: input.occupation,
+          ...(emailChanged ? { email: input.email, email_verified_at: null } : {}),
+          ...(passwordHash ? { password_hash: passwordHash, must_change_password: 0 } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', user.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (passwordHash) {
+        await trx.db
+          .updateTable('refresh_tokens')
+          .set({ revoked_at: now })
+          .where('user_id', '=', user.id)
+          .where('family_id', '!=', ctx.actor.sid)
+          .where('revoked_at', 'is', null)
+          .execute();
+        await recordAudit(trx, { action: 'account.password_change', description: 'Changed password' });
+      }
+      if (emailChanged) await sendConfirmationEmail(trx, updated, false);
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+  return getProfile(ctx);
+}

@@ -1,0 +1,23 @@
+import type { Store, TokenPair } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ForbiddenError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
+import { findStore, toStore } from '../../stores/stores.queries.js';
+import { issueTokens, revokeFamily } from '../../auth/services/tokens.js';
+import { findUserById } from '../accounts.queries.js';
+
+/** A new token pair for `storeId`; the old pair's refresh token stops working. Staff may use only their own store. */
+export async function switchStore(ctx: AuthedContext, storeId: string): Promise<{ store: Store; tokens: TokenPair }> {
+  const { actor } = ctx;
+  const store = actor.orgId ? await findStore(ctx.db, actor.orgId, storeId) : undefined;
+  if (!store) throw new NotFoundError('store');
+  if (store.is_active !== 1) throw new InvalidStateError('this store is deactivated');
+  const user = await findUserById(ctx.db, actor.userId);
+  if (!user || user.is_active !== 1) throw new ForbiddenError('this account is no longer active');
+  if (user.role !== 'owner' && user.store_id !== store.id) throw new ForbiddenError('you can only work in the store you are assigned to');
+  return withTransaction(ctx, async (trx) => {
+    await revokeFamily(trx, actor.sid);
+    const tokens = await issueTokens(trx, user, { storeId: store.id, amr: actor.amr });
+    return { store: toStore(store), tokens };
+  });
+}

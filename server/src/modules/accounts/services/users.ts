@@ -1,0 +1,116 @@
+/** The organisation's user accounts (owner only). Staff management (issue 3) builds on createOrgUser. */
+import { randomInt, randomUUID } from 'node:crypto';
+import type { CreateUserInput, User } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { hashSecret } from '../../../lib/crypto.js';
+import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
+import { normalisePhone } from '../../../lib/phone.js';
+import { findStore } from '../../stores/stores.queries.js';
+import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
+import { revokeAllForUser } from '../../auth/services/tokens.js';
+import type { NewUser } from '../accounts.table.js';
+import { findOrgUser, findOrganisation, toUser } from '../accounts.queries.js';
+
+export function listUsers(ctx: AuthedContext) {
+  return ctx.db.selectFrom('users').selectAll().where('org_id', '=', ctx.actor.orgId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Letters and digits that cannot be confused on a phone screen (no 0/O, 1/l/I), e.g. `kmtw-4827`. */
+function temporaryPassword(): string {
+  const pick = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[randomInt(alphabet.length)]).join('');
+  return `${pick('abcdefghjkmnpqrstuvwxyz', 4)}-${pick('23456789', 4)}`;
+}
+
+export type OrgUserFields = Omit<CreateUserInput, 'can_refund' | 'can_discount' | 'can_view_reports'> &
+  Partial<Pick<NewUser, 'shift' | 'employment_status' | 'avatar_hue' | 'pin_hash'>> & {
+    can_refund?: boolean;
+    can_discount?: boolean;
+    can_view_reports?: boolean;
+  };
+
+/**
+ * Create a user in the caller's organisation and text them a temporary password. Permission flags
+ * default from the role: managers may refund, discount and see reports; staff may not.
+ */
+export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): Promise<User> {
+  const orgId = ctx.actor.orgId!;
+  const phone = normalisePhone(input.phone);
+  const email = input.email ?? null;
+  const storeId = input.store_id ?? ctx.actor.storeId;
+  const store = storeId ? await findStore(ctx.db, orgId, storeId) : undefined;
+  if (!store) throw new NotFoundError('store');
+  if (store.is_active !== 1) throw new InvalidStateError('this store is deactivated');
+  await assertIdentityFree(ctx, phone, email);
+  const password = temporaryPassword();
+  const passwordHash = await hashSecret(password);
+  const byDefault = input.role !== 'staff';
+  const flag = (v: boolean | undefined) => ((v ?? byDefault) ? 1 : 0);
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      const now = trx.clock.now();
+      const row = await trx.db
+        .insertInto('users')
+        .values({
+          id: randomUUID(),
+          org_id: orgId,
+          store_id: store.id,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          phone,
+          email,
+          password_hash: passwordHash,
+          pin_hash: input.pin_hash ?? null,
+          role: input.role,
+          shift: input.shift ?? null,
+          employment_status: input.employment_status ?? 'active',
+          avatar_hue: input.avatar_hue ?? null,
+          occupation: null,
+          can_refund: flag(input.can_refund),
+          can_discount: flag(input.can_discount),
+          can_view_reports: flag(input.can_view_reports),
+          must_change_password: 1,
+          email_verified_at: null,
+          locked_until: null,
+          totp_secret_enc: null,
+          totp_pending_enc: null,
+          totp_last_step: null,
+          last_login_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const org = await findOrganisation(trx.db, orgId);
+      await trx.messenger.send(trx, {
+        channel: 'sms',
+        to: phone,
+        body:
+          `Karibu ${org?.name ?? 'Duka'}! Sign in to Duka with ${phone} and temporary password ${password}, then change it. / ` +
+          `Ingia Duka kwa ${phone} na nenosiri la muda ${password}.`,
+        sensitive: true,
+      });
+      await recordAudit(trx, { action: 'user.create', description: `Added ${input.first_name} ${input.last_name}`.trim(), entity: 'user', entityId: row.id });
+      return toUser(row);
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
+
+/** Soft delete: the account can no longer sign in or refresh; its history stays. */
+export async function deactivateUser(ctx: AuthedContext, userId: string): Promise<void> {
+  const user = await findOrgUser(ctx.db, ctx.actor.orgId!, userId);
+  if (!user) throw new NotFoundError('user');
+  if (user.id === ctx.actor.userId) throw new InvalidStateError('you cannot deactivate your own account');
+  await withTransaction(ctx, async (trx) => {
+    await trx.db
+      .updateTable('users')
+      .set({ is_active: 0, employment_status: 'inactive', updated_at: trx.clock.now() })
+      .where('id', '=', user.id)
+      .execute();
+    await revokeAllForUser(trx, user.id);
+    await recordAudit(trx, { action: 'user.deactivate', description: `Deactivated ${user.first_name} ${user.last_name}`.trim(), entity: 'user', entityId: user.id });
+  });
+}

@@ -1,0 +1,28 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface RefreshTokenTable {
+  id: string;
+  family_id: string;
+  user_id: string;
+  store_id: string | null;
+  /** JSON array of authentication methods, carried into every token of the family. */
+  amr: string;
+  token_hash: string;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export interface OtpTable {
+  id: string;
+  user_id: string;
+  purpose: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: number;
+  consumed_at: number | null;
+  created_at: number;
+}
+export type RefreshTokenRow = Selectable<RefreshTokenTable>;
+export type OtpRow = Selectable<OtpTable>;

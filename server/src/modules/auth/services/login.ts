@@ -1,0 +1,78 @@
+/**
+ * Password sign-in with lockout (5 failures lock the account for 15 minutes: 423 + Retry-After)
+ * and the TOTP second step for enrolled platform administrators.
+ */
+import type { LoginInput, LoginResult, MfaVerifyInput, Role } from '@duka/shared';
+import { recordAudit } from '../../../lib/audit.js';
+import { signToken, verifyToken } from '../../../lib/auth/jwt.js';
+import { checkTotp } from '../../../lib/auth/totp.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { DUMMY_HASH, verifySecret } from '../../../lib/crypto.js';
+import { ForbiddenError, RetryLaterError, UnauthenticatedError } from '../../../lib/errors.js';
+import { findUserById, findUserByIdentifier } from '../../accounts/accounts.queries.js';
+import type { UserRow } from '../../accounts/accounts.table.js';
+import { activeStoreFor, issueTokens } from './tokens.js';
+
+export const MAX_FAILED_LOGINS = 5;
+export const LOCKOUT_MS = 15 * 60_000;
+const MFA_TTL_SEC = 300;
+
+const wrong = () => new UnauthenticatedError('email/phone or password is wrong', 'INVALID_CREDENTIALS');
+const locked = (ms: number) => new RetryLaterError('ACCOUNT_LOCKED', 'too many wrong passwords; the account is locked for 15 minutes', ms);
+
+/** Count a failure; returns the lock's remaining time when this failure locked the account. */
+async function countFailure(ctx: ServiceContext, user: UserRow, now: number): Promise<number | null> {
+  const lockExpired = user.locked_until != null && user.locked_until <= now;
+  const row = await ctx.db
+    .updateTable('users')
+    .set((eb) => ({ failed_logins: lockExpired ? 1 : eb('failed_logins', '+', 1), locked_until: lockExpired ? null : user.locked_until }))
+    .where('id', '=', user.id)
+    .returning('failed_logins')
+    .executeTakeFirstOrThrow();
+  if (row.failed_logins < MAX_FAILED_LOGINS) return null;
+  await ctx.db.updateTable('users').set({ locked_until: now + LOCKOUT_MS, failed_logins: 0 }).where('id', '=', user.id).execute();
+  return LOCKOUT_MS;
+}
+
+async function signedIn(ctx: ServiceContext, user: UserRow, amr: string[]): Promise<LoginResult> {
+  const now = ctx.clock.now();
+  await ctx.db.updateTable('users').set({ failed_logins: 0, locked_until: null, last_login_at: now }).where('id', '=', user.id).execute();
+  const storeId = await activeStoreFor(ctx, user, user.store_id);
+  const tokens = await issueTokens(ctx, user, { storeId, amr });
+  await recordAudit(ctx, { action: 'auth.login', description: 'Signed in', userId: user.id, orgId: user.org_id, storeId });
+  return { ...tokens, user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email: user.email, role: user.role as Role } };
+}
+
+export async function login(ctx: ServiceContext, input: LoginInput): Promise<LoginResult> {
+  await ctx.limits.authByIdentifier(input.identifier);
+  const user = await findUserByIdentifier(ctx.db, input.identifier);
+  if (!user) {
+    await verifySecret(input.password, DUMMY_HASH);
+    throw wrong();
+  }
+  const now = ctx.clock.now();
+  if (user.locked_until != null && user.locked_until > now) throw locked(user.locked_until - now);
+  if (!(await verifySecret(input.password, user.password_hash))) {
+    const lockMs = await countFailure(ctx, user, now);
+    throw lockMs ? locked(lockMs) : wrong();
+  }
+  if (user.is_active !== 1) throw new ForbiddenError('this account has been deactivated; ask the shop owner');
+  if (user.role === 'admin' && user.totp_enabled === 1) {
+    await ctx.db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
+    const mfa_token = await signToken(ctx.keys.jwt, 'duka-mfa', { sub: user.id }, MFA_TTL_SEC, now);
+    return { mfa_required: true, mfa_token, expires_in: MFA_TTL_SEC };
+  }
+  return signedIn(ctx, user, ['pwd']);
+}
+
+/** Second step for administrators: the challenge from login plus a current authenticator code. */
+export async function verifyMfaLogin(ctx: ServiceContext, input: MfaVerifyInput): Promise<LoginResult> {
+  const claims = await verifyToken(ctx.keys.jwt, 'duka-mfa', input.mfa_token, ctx.clock.now());
+  const user = await findUserById(ctx.db, String(claims.sub));
+  if (!user || user.is_active !== 1 || user.totp_enabled !== 1 || !user.totp_secret_enc) throw new UnauthenticatedError('MFA challenge is invalid');
+  await ctx.limits.authByIdentifier(`mfa:${user.id}`);
+  const step = checkTotp(ctx.keys.decrypt(user.totp_secret_enc), input.code, ctx.clock.now(), user.totp_last_step);
+  if (step === null) throw new UnauthenticatedError('authenticator code is wrong or already used', 'INVALID_CREDENTIALS');
+  await ctx.db.updateTable('users').set({ totp_last_step: step }).where('id', '=', user.id).execute();
+  return signedIn(ctx, user, ['pwd', 'mfa']);
+}

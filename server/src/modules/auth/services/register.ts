@@ -1,0 +1,116 @@
+/**
+ * Registration: a new owner with an organisation and its first store, signed in at once. Creates
+ * no OTP and no subscription; sends a welcome email with a confirmation link when an email is given.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RegisterInput, RegisterResult } from '@duka/shared';
+import { uniqueViolationField } from '../../../db/dialect.js';
+import { recordChanges } from '../../../db/change-log.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { hashSecret } from '../../../lib/crypto.js';
+import { DuplicateError } from '../../../lib/errors.js';
+import { normalisePhone } from '../../../lib/phone.js';
+import { normaliseLocation } from '../../meta/meta.data.js';
+import { insertStore } from '../../stores/stores.queries.js';
+import { sendConfirmationEmail } from './session.js';
+import { issueTokens } from './tokens.js';
+
+/** 409 DUPLICATE naming the field if the phone or email already has an account. */
+export async function assertIdentityFree(ctx: ServiceContext, phone: string | null, email: string | null, exceptUserId?: string) {
+  for (const [field, value] of [['phone', phone], ['email', email]] as const) {
+    if (!value) continue;
+    const hit = await ctx.db.selectFrom('users').select('id').where(field, '=', value).executeTakeFirst();
+    if (hit && hit.id !== exceptUserId) throw new DuplicateError(field, `an account with this ${field} already exists`);
+  }
+}
+
+/** Turn a unique-index race into the same 409 the pre-check gives. */
+export function rethrowDuplicate(err: unknown): never {
+  const field = uniqueViolationField(err);
+  if (field) throw new DuplicateError(field, `an account with this ${field} already exists`);
+  throw err;
+}
+
+export async function registerAccount(ctx: ServiceContext, input: RegisterInput): Promise<RegisterResult> {
+  const phone = normalisePhone(input.phone);
+  const email = input.email ?? null;
+  await ctx.limits.authByIdentifier(phone);
+  await assertIdentityFree(ctx, phone, email);
+  const passwordHash = await hashSecret(input.password);
+  const { region, district } = normaliseLocation(input.shop.region, input.shop.district);
+
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      const now = trx.clock.now();
+      const orgId = randomUUID();
+      const userId = randomUUID();
+      const { shop } = input;
+      await trx.db
+        .insertInto('organisations')
+        .values({
+          id: orgId,
+          name: shop.name,
+          legal_name: null,
+          tin: null,
+          business_type: shop.business_type,
+          region,
+          district,
+          ward: shop.ward ?? null,
+          street: shop.street ?? null,
+          address: shop.address ?? null,
+          latitude: shop.latitude ?? null,
+          longitude: shop.longitude ?? null,
+          phone,
+          email,
+          logo: null,
+          sms_api_key_enc: null,
+          sms_sender_id: null,
+          aigateway_api_key_enc: null,
+          ai_credits_monthly: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const store = await insertStore(trx, orgId, { name: shop.name, phone, email, address: shop.address ?? null, area: district, latitude: shop.latitude ?? null, longitude: shop.longitude ?? null });
+      const user = await trx.db
+        .insertInto('users')
+        .values({
+          id: userId,
+          org_id: orgId,
+          store_id: store.id,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          phone,
+          email,
+          password_hash: passwordHash,
+          pin_hash: null,
+          role: 'owner',
+          shift: 'full_day',
+          avatar_hue: null,
+          occupation: input.occupation ?? null,
+          can_refund: 1,
+          can_discount: 1,
+          can_view_reports: 1,
+          email_verified_at: null,
+          locked_until: null,
+          totp_secret_enc: null,
+          totp_pending_enc: null,
+          totp_last_step: null,
+          last_login_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordChanges(trx.db, orgId, [{ entity: 'organisation', id: orgId }], now);
+      await recordAudit(trx, { action: 'account.register', description: `Registered ${shop.name}`, userId, orgId, storeId: store.id });
+      await sendConfirmationEmail(trx, user, true);
+      const tokens = await issueTokens(trx, user, { storeId: store.id, amr: ['pwd'] });
+      return { user_id: userId, org_id: orgId, store_id: store.id, tokens, status: 'active' as const };
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Token pairs. Refresh tokens are random, stored as a keyed hash, live 30 days and are rotated on
+ * every use; all tokens issued from one sign-in share a family. Presenting a refresh token that was
+ * already used means it was copied: the whole family is revoked (RFC 9700 §4.14.2).
+ */
+import { randomUUID } from 'node:crypto';
+import type { TokenPair } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
+import { signToken } from '../../../lib/auth/jwt.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { randomToken } from '../../../lib/crypto.js';
+import { UnauthenticatedError } from '../../../lib/errors.js';
+import type { UserRow } from '../../accounts/accounts.table.js';
+import { findUserById, permsOf } from '../../accounts/accounts.queries.js';
+
+/** The store a user works in: the requested one if still allowed, else their own, else the first active. */
+export async function activeStoreFor(ctx: ServiceContext, user: UserRow, wanted: string | null): Promise<string | null> {
+  if (!user.org_id) return null;
+  const stores = await ctx.db
+    .selectFrom('stores')
+    .select('id')
+    .where('org_id', '=', user.org_id)
+    .where('is_active', '=', 1)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  const ids = stores.map((s) => s.id);
+  const allowed = (id: string | null) => id != null && ids.includes(id) && (user.role === 'owner' || id === user.store_id);
+  if (allowed(wanted)) return wanted;
+  if (allowed(user.store_id)) return user.store_id;
+  return user.role === 'owner' ? (ids[0] ?? null) : null;
+}
+
+export async function issueTokens(
+  ctx: ServiceContext,
+  user: UserRow,
+  opts: { storeId: string | null; amr: string[]; familyId?: string },
+): Promise<TokenPair> {
+  const now = ctx.clock.now();
+  const familyId = opts.familyId ?? randomUUID();
+  const refresh = randomToken(32);
+  await ctx.db
+    .insertInto('refresh_tokens')
+    .values({
+      id: randomUUID(),
+      family_id: familyId,
+      user_id: user.id,
+      store_id: opts.storeId,
+      amr: JSON.stringify(opts.amr),
+      token_hash: ctx.keys.digest(refresh),
+      expires_at: now + ctx.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000,
+      used_at: null,
+      revoked_at: null,
+      created_at: now,
+    })
+    .execute();
+  const ttl = ctx.config.ACCESS_TOKEN_TTL;
+  const access = await signToken(
+    ctx.keys.jwt,
+    'duka-api',
+    { sub: user.id, org: user.org_id, store: opts.storeId, role: user.role, perms: permsOf(user), amr: opts.amr, sid: familyId },
+    ttl,
+    now,
+  );
+  return { access_token: access, refresh_token: refresh, expires_in: ttl, token_type: 'Bearer' };
+}
+
+export async function revokeFamily(ctx: ServiceContext, familyId: string): Promise<void> {
+  await ctx.db.updateTable('refresh_tokens').set({ revoked_at: ctx.clock.now() }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+}
+
+export async function revokeAllForUser(ctx: ServiceContext, userId: string): Promise<void> {
+  await ctx.db.updateTable('refresh_tokens').set({ revoked_at: ctx.clock.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+/**
+ * Exchange a refresh token for a new pair. Role, permissions and store are read afresh, so a
+ * permission change takes effect at the next refresh.
+ */
+export async function rotateRefreshToken(ctx: ServiceContext, token: string): Promise<TokenPair> {
+  const outcome = await withTransaction(ctx, async (trx) => {
+    const now = trx.clock.now();
+    const row = await trx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', trx.keys.digest(token)).executeTakeFirst();
+    if (!row) return { error: new UnauthenticatedError('refresh token is invalid') };
+    if (row.revoked_at != null) return { error: new UnauthenticatedError('refresh token has been revoked; sign in again') };
+    const claimed = await trx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    if (row.used_at != null || Number(claimed.numUpdatedRows) === 0) {
+      await revokeFamily(trx, row.family_id);
+      trx.log.warn({ user_id: row.user_id, family_id: row.family_id }, 'refresh token reuse: family revoked');
+      return { error: new UnauthenticatedError('refresh token was already used; all sessions from that sign-in are signed out') };
+    }
+    if (row.expires_at <= now) return { error: new UnauthenticatedError('refresh token has expired; sign in again', 'TOKEN_EXPIRED') };
+    const user = await findUserById(trx.db, row.user_id);
+    if (!user || user.is_active !== 1) {
+      await revokeFamily(trx, row.family_id);
+      return { error: new UnauthenticatedError('this account is no longer active') };
+    }
+    const storeId = await activeStoreFor(trx, user, row.store_id);
+    return { tokens: await issueTokens(trx, user, { storeId, amr: JSON.parse(row.amr) as string[], familyId: row.family_id }) };
+  });
+  // Thrown after commit, so that a revocation sticks.
+  if ('error' in outcome) throw outcome.error;
+  return outcome.tokens;
+}

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { BusinessTypeSlug, Email, EmploymentStatus, Password, Phone, Role, Shift, Timestamp } from '../common.js';
+import { TokenPair } from '../auth/auth.schemas.js';
+import { Store } from '../stores/stores.schemas.js';
+
+export const User = z
+  .object({
+    id: z.uuid(),
+    first_name: z.string(),
+    last_name: z.string(),
+    phone: z.string().nullable(),
+    email: z.string().nullable(),
+    role: Role,
+    store_id: z.uuid().nullable(),
+    shift: Shift.nullable(),
+    employment_status: EmploymentStatus,
+    avatar_hue: z.int().nullable(),
+    occupation: z.string().nullable(),
+    can_refund: z.boolean(),
+    can_discount: z.boolean(),
+    can_view_reports: z.boolean(),
+    is_active: z.boolean(),
+    email_verified: z.boolean(),
+    mfa_enabled: z.boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof User>;
+
+export const Organisation = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    legal_name: z.string().nullable(),
+    tin: z.string().nullable(),
+    business_type: BusinessTypeSlug,
+    region: z.string().nullable(),
+    district: z.string().nullable(),
+    ward: z.string().nullable(),
+    street: z.string().nullable(),
+    address: z.string().nullable(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    phone: z.string().nullable(),
+    email: z.string().nullable(),
+    logo: z.string().nullable(),
+    sms_sender_id: z.string().nullable(),
+    sms_api_key_set: z.boolean().meta({ description: 'The key itself is write-only' }),
+    aigateway_api_key_set: z.boolean().meta({ description: 'The key itself is write-only' }),
+    timezone: z.string(),
+    currency: z.string(),
+    credit_terms_days: z.int(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Organisation' });
+export type Organisation = z.infer<typeof Organisation>;
+
+export const Profile = z
+  .object({ user: User, organisation: Organisation.nullable(), store: Store.nullable(), stores: z.array(Store) })
+  .meta({ id: 'Profile' });
+export type Profile = z.infer<typeof Profile>;
+
+export const UpdateMeInput = z
+  .object({
+    first_name: z.string().trim().min(1).max(100),
+    last_name: z.string().trim().max(100),
+    email: Email,
+    occupation: z.string().trim().max(100),
+    password: Password,
+    current_password: z.string().min(1).max(200).meta({ description: 'Checked when given' }),
+  })
+  .partial()
+  .meta({ id: 'UpdateMeInput' });
+export type UpdateMeInput = z.infer<typeof UpdateMeInput>;
+
+const optText = (max: number) => z.string().trim().max(max).nullable();
+export const UpdateOrganisationInput = z
+  .object({
+    name: z.string().trim().min(1).max(150),
+    legal_name: optText(200),
+    tin: optText(30),
+    business_type: BusinessTypeSlug,
+    region: optText(100),
+    district: optText(100),
+    ward: optText(100),
+    street: optText(200),
+    address: optText(300),
+    latitude: z.number().min(-90).max(90).nullable(),
+    longitude: z.number().min(-180).max(180).nullable(),
+    phone: Phone.nullable(),
+    email: Email.nullable(),
+    logo: z.url().max(1000).nullable(),
+    sms_api_key: optText(500),
+    sms_sender_id: optText(11),
+    aigateway_api_key: optText(500),
+    timezone: z
+      .string()
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: tz });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an IANA time zone such as Africa/Dar_es_Salaam'),
+    credit_terms_days: z.int().min(0).max(365),
+  })
+  .partial()
+  .meta({ id: 'UpdateOrganisationInput' });
+export type UpdateOrganisationInput = z.infer<typeof UpdateOrganisationInput>;
+
+export const SwitchStoreInput = z.object({ store_id: z.uuid() }).meta({ id: 'SwitchStoreInput' });
+export const SwitchStoreResult = z.object({ store: Store, tokens: TokenPair }).meta({ id: 'SwitchStoreResult' });
+
+export const CreateUserInput = z
+  .object({
+    first_name: z.string().trim().min(1).max(100),
+    last_name: z.string().trim().max(100).default(''),
+    phone: Phone,
+    email: Email.optional(),
+    role: z.enum(['owner', 'manager', 'staff']).default('staff'),
+    store_id: z.uuid().optional().meta({ description: 'Defaults to the caller’s active store' }),
+    can_refund: z.boolean().optional(),
+    can_discount: z.boolean().optional(),
+    can_view_reports: z.boolean().optional(),
+  })
+  .meta({ id: 'CreateUserInput' });
+export type CreateUserInput = z.infer<typeof CreateUserInput>;
+
+export const AiCredits = z
+  .object({
+    used: z.number(),
+    allocated: z.number(),
+    remaining: z.number(),
+    month: z.string().meta({ example: '2026-11' }),
+    percentage: z.number().meta({ description: 'Share of the allocation used, 0-100' }),
+  })
+  .meta({ id: 'AiCredits' });
+
+export const TotpStatus = z.object({ enabled: z.boolean(), pending: z.boolean() }).meta({ id: 'TotpStatus' });
+export const TotpSetup = z
+  .object({ secret: z.string(), otpauth_uri: z.string(), issuer: z.string(), account: z.string() })
+  .meta({ id: 'TotpSetup' });
+export const TotpCodeInput = z.object({ code: z.string().regex(/^\d{6}$/, 'must be 6 digits') }).meta({ id: 'TotpCodeInput' });
+export const TotpDisableInput = z
+  .object({ password: z.string().min(1).max(200), code: z.string().regex(/^\d{6}$/, 'must be 6 digits') })
+  .meta({ id: 'TotpDisableInput' });

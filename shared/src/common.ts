@@ -1,0 +1,42 @@
+/** Building blocks reused by every area's schemas. */
+import { z } from 'zod';
+
+export const Uuid = z.uuid();
+export const IdParam = z.object({ id: z.uuid().meta({ description: 'Resource id (UUID)' }) });
+
+/** ISO 8601 UTC timestamp as the API writes it. */
+export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-21T07:30:00.000Z' });
+
+/** A calendar date, `YYYY-MM-DD`, interpreted in the organisation's time zone. */
+export const DateString = z.iso.date().meta({ description: 'YYYY-MM-DD', example: '2026-11-21' });
+
+/** Money in the API: a number with at most two decimals (TZS). Stored as integer cents. */
+export const Money = z.number().meta({ description: 'Amount in TZS, at most 2 decimals', example: 1500 });
+export const MoneyInput = z
+  .number()
+  .nonnegative()
+  .max(1e12)
+  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals');
+
+/** Query-string boolean: `true`/`false`/`1`/`0`. */
+export const QueryBool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .meta({ type: 'boolean' } as Record<string, unknown>);
+
+export const Phone = z.string().trim().min(7).max(20).meta({ example: '+255712345678', description: '`+255…` or `0…`' });
+export const Email = z.email().trim().toLowerCase().max(254);
+
+/** Password rule of design §3: at least 8 characters with a letter and a digit. */
+export const Password = z
+  .string()
+  .min(8, 'must be at least 8 characters')
+  .max(200)
+  .regex(/[A-Za-z]/, 'must contain a letter')
+  .regex(/\d/, 'must contain a digit');
+
+export const Role = z.enum(['owner', 'manager', 'staff', 'admin']);
+export type Role = z.infer<typeof Role>;
+export const Shift = z.enum(['morning', 'evening', 'full_day', 'weekend']);
+export const EmploymentStatus = z.enum(['active', 'on_leave', 'inactive']);
+export const BusinessTypeSlug = z.enum(['retail', 'wholesale', 'retail_wholesale', 'pharmacy']);

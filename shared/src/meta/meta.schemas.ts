@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+export const BusinessType = z
+  .object({ slug: z.string(), name: z.string(), name_swahili: z.string(), description: z.string() })
+  .meta({ id: 'BusinessType' });
+export const Region = z.object({ slug: z.string(), name: z.string(), districts: z.array(z.string()) }).meta({ id: 'Region' });
+export const OutletType = z.object({ slug: z.string(), name: z.string() }).meta({ id: 'OutletType' });
+export type Region = z.infer<typeof Region>;
