@@ -6,6 +6,7 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../env.js';
 import { RetryLaterError } from './errors.js';
+import { toE164 } from './phone.js';
 
 export interface RateLimits {
   authByIp(ip: string): Promise<void>;
@@ -22,13 +23,19 @@ async function consume(limiter: RateLimiterMemory, key: string) {
   }
 }
 
+/** One key per account name: emails in any case, and every spelling of a phone number (`0712…`, `+255 712…`). */
+function identifierKey(identifier: string): string {
+  const id = identifier.trim().toLowerCase();
+  return /^[+\d\s().-]+$/.test(id) ? (toE164(id) ?? id) : id;
+}
+
 export function createRateLimits(config: Config): RateLimits {
   const ip = new RateLimiterMemory({ keyPrefix: 'auth-ip', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
   const identifier = new RateLimiterMemory({ keyPrefix: 'auth-id', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
   const user = new RateLimiterMemory({ keyPrefix: 'user', points: config.RATE_LIMIT_USER_PER_MIN, duration: 60 });
   return {
     authByIp: (key) => consume(ip, key),
-    authByIdentifier: (key) => consume(identifier, key.toLowerCase()),
+    authByIdentifier: (key) => consume(identifier, identifierKey(key)),
     user: (key) => consume(user, key),
   };
 }

@@ -1,7 +1,6 @@
 import { createRouter } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './accounts.routes.js';
-import { toUser } from './accounts.queries.js';
 import { getAiCredits } from './services/ai-credits.js';
 import { getOrganisation, updateOrganisation } from './services/organisation.js';
 import { getProfile, updateMe } from './services/profile.js';
@@ -15,7 +14,7 @@ export const accountsRouter = createRouter()
   .openapi(routes.getOrganisation, async (c) => ok(c, await getOrganisation(authedCtx(c))))
   .openapi(routes.patchOrganisation, async (c) => ok(c, await updateOrganisation(authedCtx(c), c.req.valid('json')), { message: 'organisation updated' }))
   .openapi(routes.switchStore, async (c) => ok(c, await switchStore(authedCtx(c), c.req.valid('json').store_id), { message: 'store switched; use the new tokens' }))
-  .openapi(routes.listUsers, async (c) => ok(c, (await listUsers(authedCtx(c))).map(toUser)))
+  .openapi(routes.listUsers, async (c) => ok(c, await listUsers(authedCtx(c))))
   .openapi(routes.createUser, async (c) => ok(c, await createOrgUser(authedCtx(c), c.req.valid('json')), { message: 'user created; temporary password sent by SMS' }))
   .openapi(routes.deleteUser, async (c) => {
     await deactivateUser(authedCtx(c), c.req.valid('param').id);

@@ -13,8 +13,9 @@ import { revokeAllForUser } from '../../auth/services/tokens.js';
 import type { NewUser } from '../accounts.table.js';
 import { findOrgUser, findOrganisation, toUser } from '../accounts.queries.js';
 
-export function listUsers(ctx: AuthedContext) {
-  return ctx.db.selectFrom('users').selectAll().where('org_id', '=', ctx.actor.orgId).orderBy('created_at').orderBy('id').execute();
+export async function listUsers(ctx: AuthedContext): Promise<User[]> {
+  const rows = await ctx.db.selectFrom('users').selectAll().where('org_id', '=', ctx.actor.orgId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toUser);
 }
 
 /** Letters and digits that cannot be confused on a phone screen (no 0/O, 1/l/I), e.g. `kmtw-4827`. */

@@ -1,0 +1,40 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../server/src/env.js';
+
+describe('configuration', () => {
+  const dataDir = () => mkdtempSync(path.join(tmpdir(), 'duka-cfg-'));
+
+  it('defaults to port 8080, /api/v1 and SQLite under ./data', () => {
+    const cfg = loadConfig({ JWT_SECRET: 'x'.repeat(32) });
+    expect(cfg).toMatchObject({ PORT: 8080, BASE_PATH: '/api/v1', DATA_DIR: './data', CORS_ORIGINS: [] });
+    expect(cfg.DATABASE_URL).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'Invalid configuration: PORT must be a number'],
+    [{ PORT: '70000' }, 'Invalid configuration: PORT must be at most 65535'],
+    [{ BASE_PATH: '/api/v1/' }, 'Invalid configuration: BASE_PATH must look like /api/v1 (leading slash, no trailing slash)'],
+    [{ DATABASE_URL: 'mysql://db/duka' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL (leave unset for embedded SQLite)'],
+    [{ JWT_SECRET: 'short' }, 'Invalid configuration: JWT_SECRET must be at least 32 characters'],
+    [{ CORS_ORIGINS: 'shop.example' }, 'Invalid configuration: CORS_ORIGINS must be * or comma-separated origins like https://shop.example'],
+  ])('stops with one clear line for %o', (env, message) => {
+    expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env })).toThrowError(new ConfigError(message));
+  });
+
+  it('generates a JWT secret once and keeps it in the data dir', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.JWT_SECRET).toHaveLength(64);
+    expect(second.JWT_SECRET).toBe(first.JWT_SECRET);
+    expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8').trim()).toBe(first.JWT_SECRET);
+    expect(statSync(path.join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('reads CORS origins as a list', () => {
+    expect(loadConfig({ JWT_SECRET: 'x'.repeat(32), CORS_ORIGINS: 'https://a.tz, https://b.tz' }).CORS_ORIGINS).toEqual(['https://a.tz', 'https://b.tz']);
+  });
+});

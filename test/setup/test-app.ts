@@ -1,0 +1,87 @@
+/** The real app, in process, over a fresh database, with a clock the test can move. */
+import pino from 'pino';
+import { createApp, createDeps } from '../../server/src/app.js';
+import { type Config, testConfig } from '../../server/src/env.js';
+import type { Clock } from '../../server/src/lib/clock.js';
+import type { Deps, ServiceContext } from '../../server/src/lib/context.js';
+import { createTestDb, DIALECT, type TestDb } from './test-db.js';
+
+export interface TestClock extends Clock {
+  advance(ms: number): void;
+}
+
+export function testClock(start = Date.now()): TestClock {
+  let now = start;
+  return { now: () => now, advance: (ms) => void (now += ms) };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as-is (no JSON encoding). */
+  raw?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  deps: Deps;
+  db: TestDb;
+  clock: TestClock;
+  config: Config;
+  dialect: typeof DIALECT;
+  /** A request through the whole app (middleware, validation, handlers, error rendering). */
+  request(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse>;
+  /** A service context for factories that write directly (only where no route exists yet). */
+  serviceCtx(): ServiceContext;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(opts: { config?: Partial<Config>; ping?: () => Promise<void> } = {}): Promise<TestApp> {
+  const db = await createTestDb();
+  const config = testConfig(opts.config);
+  const clock = testClock();
+  const deps = createDeps(config, db, pino({ level: 'silent' }), clock);
+  const app = createApp(deps, opts.ping ?? db.ping);
+  const base = config.BASE_PATH;
+
+  async function request(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...o.headers };
+    let body: string | undefined;
+    if (o.raw !== undefined) body = o.raw;
+    else if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    const url = path.startsWith('/health') ? path : `${base}${path}`;
+    const res = await app.request(url, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  return {
+    app,
+    deps,
+    db,
+    clock,
+    config,
+    dialect: DIALECT,
+    request,
+    serviceCtx: () => ({ ...deps, actor: null, requestId: 'test', ip: 'test' }),
+    close: () => db.drop(),
+  };
+}

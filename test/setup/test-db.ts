@@ -1,0 +1,46 @@
+/** A fresh, migrated database for one test file, on the dialect of the running project. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createDb, type DbHandle } from '../../server/src/db/create-db.js';
+import type { DialectName } from '../../server/src/db/dialect.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+
+export const DIALECT = (process.env.DUKA_TEST_DIALECT ?? 'sqlite') as DialectName;
+
+export interface TestDb extends DbHandle {
+  /** Connection settings another process can use (a postgres URL, or a SQLite file path). */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Postgres: a new database cloned from the migrated template. SQLite: `:memory:` or `file`, migrated. */
+export async function createTestDb(opts: { sqliteFile?: string } = {}): Promise<TestDb> {
+  if (DIALECT === 'postgres') {
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    await adminQuery(`CREATE DATABASE ${name} TEMPLATE duka_template`);
+    const url = inject('pgAdminUrl').replace(/\/postgres$/, `/${name}`);
+    const handle = createDb({ url, poolSize: 20 });
+    return {
+      ...handle,
+      url,
+      async drop() {
+        await handle.close();
+        await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+    };
+  }
+  const handle = createDb({ sqliteFile: opts.sqliteFile ?? ':memory:' });
+  await migrateToLatest(handle.db);
+  return { ...handle, url: opts.sqliteFile, drop: () => handle.close() };
+}

