@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
-const census = JSON.parse(readFileSync(new URL('../../shared/data/tz-regions.json', import.meta.url), 'utf8')) as {
+const census = JSON.parse(readFileSync(new URL('../server/src/modules/meta/tz-regions.json', import.meta.url), 'utf8')) as {
   regions: Array<{ slug: string; name: string; councils: Array<{ name: string }> }>;
 };
 
