@@ -12,6 +12,7 @@ import { registrationBody } from './setup/factories.js';
 import { createTestDb, DIALECT, type TestDb } from './setup/test-db.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+const ADMIN_EMAIL = 'root@duka.test';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -22,8 +23,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/index.ts'], {
+function start(env: Record<string, string>, script = 'server/src/index.ts', args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,6 +58,14 @@ describe(`npm start (${DIALECT})`, () => {
       db = await createTestDb();
       env.DATABASE_URL = db.url!;
     }
+    const migrate = start(env, 'server/src/cli/migrate.ts');
+    expect(await migrate.exited, migrate.errors()).toBe(0);
+    const admin = start(env, 'server/src/cli/admin-create.ts', ['--email', ADMIN_EMAIL, '--password', 'platform2026']);
+    expect(await admin.exited, admin.errors()).toBe(0);
+    expect(admin.output()).toContain(`platform admin created: ${ADMIN_EMAIL}`);
+    const again = start(env, 'server/src/cli/admin-create.ts', ['--email', ADMIN_EMAIL, '--password', 'platform2026']);
+    expect(await again.exited).toBe(1);
+    expect(again.errors().trim()).toBe('an account with this email or phone already exists');
     proc = start(env);
     await waitFor(() => proc.output().includes('Duka API at'), 'the server to listen');
     base = `http://127.0.0.1:${port}`;
@@ -87,6 +96,19 @@ describe(`npm start (${DIALECT})`, () => {
     expect(await (await fetch(`${base}/health/ready`)).json()).toEqual({ status: 'ok', database: 'ok' });
     if (DIALECT === 'sqlite') expect(existsSync(path.join(dataDir, 'duka.db'))).toBe(true);
     expect(existsSync(path.join(dataDir, 'jwt-secret'))).toBe(true);
+  });
+
+  it('lets the admin made by `npm run admin:create` sign in and enrol an authenticator', async () => {
+    const login = await fetch(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: ADMIN_EMAIL, password: 'platform2026' }),
+    });
+    expect(login.status).toBe(200);
+    const token = ((await login.json()) as any).data.access_token;
+    const status = await fetch(`${base}/api/v1/accounts/mfa/totp/status`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await status.json()) as any).data).toEqual({ enabled: false, pending: false });
+    expect((await fetch(`${base}/api/v1/admin/dashboard`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(403);
   });
 
   it('logs JSON lines with a request id and no secrets', () => {

@@ -57,7 +57,7 @@ export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promis
           .updateTable('refresh_tokens')
           .set({ revoked_at: now })
           .where('user_id', '=', user.id)
-          
+          .where('family_id', '!=', ctx.actor.sid)
           .where('revoked_at', 'is', null)
           .execute();
         await recordAudit(trx, { action: 'account.password_change', description: 'Changed password' });
