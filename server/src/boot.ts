@@ -6,7 +6,11 @@ import { createDb, type DbHandle } from './db/create-db.js';
 import { migrateToLatest } from './db/migrate.js';
 
 export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {
-  const handle = createDb(config.DATABASE_URL ? { url: config.DATABASE_URL } : { sqliteFile: path.join(config.DATA_DIR, 'duka.db') });
+  const handle = createDb(
+    config.DATABASE_URL
+      ? { url: config.DATABASE_URL, onConnectionError: (err) => log.warn({ err }, 'idle database connection failed; it will be replaced') }
+      : { sqliteFile: path.join(config.DATA_DIR, 'duka.db') },
+  );
   const applied = await migrateToLatest(handle.db);
   if (applied.length) log.info({ migrations: applied }, 'database migrated');
   return handle;

@@ -24,6 +24,8 @@ export interface DbOptions {
   /** A file path or `:memory:`. */
   sqliteFile?: string;
   poolSize?: number;
+  /** Told when an idle Postgres connection fails (e.g. the server restarted); the pool replaces it. */
+  onConnectionError?: (err: Error) => void;
 }
 
 // bigint (20) and numeric (1700, e.g. SUM of bigint) come back as numbers: every value we store
@@ -38,6 +40,8 @@ const pgTypes = {
 export function createDb(opts: DbOptions): DbHandle {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
+    // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
+    pool.on('error', (err) => opts.onConnectionError?.(err));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
