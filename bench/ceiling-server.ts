@@ -3,5 +3,5 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
 const app = new Hono().get('/ping', (c) => c.json({ ok: true }));
-serve({ fetch: app.fetch, port: Number(process.env.PORT) }, () => console.log('ceiling ready'));
+serve({ fetch: app.fetch, port: Number(process.env.PORT) });
 process.on('SIGTERM', () => process.exit(0));

@@ -40,19 +40,18 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
   };
 }
 
-/** Run a script as its own process and wait for `ready` in its output. */
-export async function startProcess(script: string, env: Record<string, string>, ready: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes(ready)) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  return child;
+/** Run a script as its own process (output discarded, as a service logging to a file) and wait for `readyUrl`. */
+export async function startProcess(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  for (let i = 0; i < 600; i++) {
+    if (exited) throw new Error(`${script} exited before it was ready`);
+    const ok = await fetch(readyUrl).then((r) => r.ok, () => false);
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${script} was not ready after 60 s`);
 }
 
 export async function stopProcess(child: ChildProcess) {

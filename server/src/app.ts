@@ -58,11 +58,14 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   app.use('*', async (c, next) => {
     const started = performance.now();
     const reqId = c.get('requestId');
-    const log = deps.log.child({ req_id: reqId });
-    c.set('log', log);
-    c.set('ctx', { ...deps, log, actor: null, requestId: reqId, ip: clientIp(c, config.TRUST_PROXY) });
+    // A child logger per request costs more than the request itself on fast routes; the id is a field instead.
+    c.set('log', deps.log);
+    c.set('ctx', { ...deps, actor: null, requestId: reqId, ip: clientIp(c, config.TRUST_PROXY) });
     await next();
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), user: c.get('ctx').actor?.userId }, 'request');
+    deps.log.info(
+      { req_id: reqId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), user: c.get('ctx').actor?.userId },
+      'request',
+    );
   });
   app.use(
     `${base}/*`,

@@ -13,7 +13,7 @@ export async function withTransaction<T>(ctx: ServiceContext, fn: (trx: ServiceC
     try {
       await task();
     } catch (err) {
-      ctx.log.error({ err }, 'after-commit task failed');
+      ctx.log.error({ err, req_id: ctx.requestId }, 'after-commit task failed');
     }
   }
   return result;
@@ -25,5 +25,5 @@ export function afterCommit(ctx: ServiceContext, task: () => unknown): void {
   else
     void Promise.resolve()
       .then(task)
-      .catch((err) => ctx.log.error({ err }, 'after-commit task failed'));
+      .catch((err) => ctx.log.error({ err, req_id: ctx.requestId }, 'after-commit task failed'));
 }

@@ -5,7 +5,7 @@
  * brute-forced from a plain hash). TOTP secrets and integration API keys must be read back, so
  * they are encrypted with AES-256-GCM.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, type KeyObject, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
 
@@ -43,7 +43,8 @@ export const randomDigits = (n: number) => Array.from({ length: n }, () => rando
 
 /** Keys derived from the one configured secret, each for one purpose. */
 export interface Keys {
-  jwt: Uint8Array;
+  /** HS256 key, prepared once (jose would otherwise import raw bytes on every verification). */
+  jwt: KeyObject;
   /** HMAC a token, code or other secret for storage. */
   digest(value: string): string;
   encrypt(plain: string): string;
@@ -52,7 +53,7 @@ export interface Keys {
 
 export function deriveKeys(secret: string): Keys {
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, 'duka', info, 32));
-  const jwt = derive('jwt-hs256');
+  const jwt = createSecretKey(derive('jwt-hs256'));
   const mac = derive('secret-digest');
   const enc = derive('aes-256-gcm');
   return {

@@ -3,6 +3,7 @@
  * signed with jose. The audience separates the purposes, so an MFA challenge is never accepted as
  * an access token. Only HS256 is accepted: `alg: none` and others are refused by jose.
  */
+import type { KeyObject } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Actor, Perm } from '../context.js';
 import { UnauthenticatedError } from '../errors.js';
@@ -10,7 +11,7 @@ import { UnauthenticatedError } from '../errors.js';
 const ISSUER = 'duka';
 export type Audience = 'duka-api' | 'duka-mfa' | 'duka-email';
 
-export async function signToken(key: Uint8Array, aud: Audience, claims: JWTPayload, ttlSec: number, nowMs: number): Promise<string> {
+export async function signToken(key: KeyObject, aud: Audience, claims: JWTPayload, ttlSec: number, nowMs: number): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -21,7 +22,7 @@ export async function signToken(key: Uint8Array, aud: Audience, claims: JWTPaylo
     .sign(key);
 }
 
-export async function verifyToken(key: Uint8Array, aud: Audience, token: string, nowMs: number): Promise<JWTPayload> {
+export async function verifyToken(key: KeyObject, aud: Audience, token: string, nowMs: number): Promise<JWTPayload> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],

@@ -86,7 +86,7 @@ export async function rotateRefreshToken(ctx: ServiceContext, token: string): Pr
     const claimed = await trx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
     if (row.used_at != null || Number(claimed.numUpdatedRows) === 0) {
       await revokeFamily(trx, row.family_id);
-      trx.log.warn({ user_id: row.user_id, family_id: row.family_id }, 'refresh token reuse: family revoked');
+      trx.log.warn({ req_id: trx.requestId, user_id: row.user_id, family_id: row.family_id }, 'refresh token reuse: family revoked');
       return { error: new UnauthenticatedError('refresh token was already used; all sessions from that sign-in are signed out') };
     }
     if (row.expires_at <= now) return { error: new UnauthenticatedError('refresh token has expired; sign in again', 'TOKEN_EXPIRED') };
