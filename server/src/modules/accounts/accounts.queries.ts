@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Organisation, User } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
 import type { Perm } from '../../lib/context.js';
 import { toE164 } from '../../lib/phone.js';
-import type { OrganisationRow, UserRow } from './accounts.table.js';
+import type { NewUser, OrganisationRow, UserRow } from './accounts.table.js';
 
 export function toUser(row: UserRow): User {
   return {
@@ -88,4 +89,30 @@ export function findUserByIdentifier(db: Kysely<Database>, identifier: string) {
 
 export function findOrganisation(db: Kysely<Database>, id: string) {
   return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export type NewUserFields = Pick<NewUser, 'org_id' | 'store_id' | 'first_name' | 'phone' | 'email' | 'password_hash' | 'role'> & Partial<NewUser>;
+
+/** Insert a user; every column not given takes its default (null, 0 or the schema default). */
+export function insertUser(db: Kysely<Database>, fields: NewUserFields, now: number) {
+  return db
+    .insertInto('users')
+    .values({
+      id: randomUUID(),
+      pin_hash: null,
+      shift: null,
+      avatar_hue: null,
+      occupation: null,
+      email_verified_at: null,
+      locked_until: null,
+      totp_secret_enc: null,
+      totp_pending_enc: null,
+      totp_last_step: null,
+      last_login_at: null,
+      created_at: now,
+      updated_at: now,
+      ...fields,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

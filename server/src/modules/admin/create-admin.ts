@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { Email, Password } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { hashSecret } from '../../lib/crypto.js';
 import { normalisePhone } from '../../lib/phone.js';
+import { insertUser } from '../accounts/accounts.queries.js';
 
 const Input = z.object({ email: Email, password: Password, first_name: z.string().min(1), last_name: z.string(), phone: z.string().optional() });
 
@@ -24,10 +24,9 @@ export async function createPlatformAdmin(db: Kysely<Database>, raw: z.input<typ
     .executeTakeFirst();
   if (taken) throw new Error('an account with this email or phone already exists');
   const now = Date.now();
-  return db
-    .insertInto('users')
-    .values({
-      id: randomUUID(),
+  const user = await insertUser(
+    db,
+    {
       org_id: null,
       store_id: null,
       first_name: input.first_name,
@@ -35,20 +34,10 @@ export async function createPlatformAdmin(db: Kysely<Database>, raw: z.input<typ
       phone,
       email: input.email,
       password_hash: await hashSecret(input.password),
-      pin_hash: null,
       role: 'admin',
-      shift: null,
-      avatar_hue: null,
-      occupation: null,
       email_verified_at: now,
-      locked_until: null,
-      totp_secret_enc: null,
-      totp_pending_enc: null,
-      totp_last_step: null,
-      last_login_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(['id', 'email'])
-    .executeTakeFirstOrThrow();
+    },
+    now,
+  );
+  return { id: user.id, email: user.email };
 }

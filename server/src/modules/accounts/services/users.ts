@@ -1,5 +1,5 @@
 /** The organisation's user accounts (owner only). Staff management (issue 3) builds on createOrgUser. */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { CreateUserInput, User } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -11,7 +11,7 @@ import { findStore } from '../../stores/stores.queries.js';
 import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import type { NewUser } from '../accounts.table.js';
-import { findOrgUser, findOrganisation, toUser } from '../accounts.queries.js';
+import { findOrgUser, findOrganisation, insertUser, toUser } from '../accounts.queries.js';
 
 export async function listUsers(ctx: AuthedContext): Promise<User[]> {
   const rows = await ctx.db.selectFrom('users').selectAll().where('org_id', '=', ctx.actor.orgId).orderBy('created_at').orderBy('id').execute();
@@ -51,10 +51,9 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
   try {
     return await withTransaction(ctx, async (trx) => {
       const now = trx.clock.now();
-      const row = await trx.db
-        .insertInto('users')
-        .values({
-          id: randomUUID(),
+      const row = await insertUser(
+        trx.db,
+        {
           org_id: orgId,
           store_id: store.id,
           first_name: input.first_name,
@@ -67,22 +66,13 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
           shift: input.shift ?? null,
           employment_status: input.employment_status ?? 'active',
           avatar_hue: input.avatar_hue ?? null,
-          occupation: null,
           can_refund: flag(input.can_refund),
           can_discount: flag(input.can_discount),
           can_view_reports: flag(input.can_view_reports),
           must_change_password: 1,
-          email_verified_at: null,
-          locked_until: null,
-          totp_secret_enc: null,
-          totp_pending_enc: null,
-          totp_last_step: null,
-          last_login_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+        },
+        now,
+      );
       const org = await findOrganisation(trx.db, orgId);
       await trx.messenger.send(trx, {
         channel: 'sms',

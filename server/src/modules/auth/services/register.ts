@@ -14,6 +14,7 @@ import { DuplicateError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { normaliseLocation } from '../../meta/meta.data.js';
 import { insertStore } from '../../stores/stores.queries.js';
+import { insertUser } from '../../accounts/accounts.queries.js';
 import { sendConfirmationEmail } from './session.js';
 import { issueTokens } from './tokens.js';
 
@@ -74,9 +75,9 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
         })
         .execute();
       const store = await insertStore(trx, orgId, { name: shop.name, phone, email, address: shop.address ?? null, area: district, latitude: shop.latitude ?? null, longitude: shop.longitude ?? null });
-      const user = await trx.db
-        .insertInto('users')
-        .values({
+      const user = await insertUser(
+        trx.db,
+        {
           id: userId,
           org_id: orgId,
           store_id: store.id,
@@ -85,25 +86,16 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
           phone,
           email,
           password_hash: passwordHash,
-          pin_hash: null,
           role: 'owner',
           shift: 'full_day',
-          avatar_hue: null,
           occupation: input.occupation ?? null,
           can_refund: 1,
           can_discount: 1,
           can_view_reports: 1,
-          email_verified_at: null,
-          locked_until: null,
-          totp_secret_enc: null,
-          totp_pending_enc: null,
-          totp_last_step: null,
           last_login_at: now,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+        },
+        now,
+      );
       await recordChanges(trx.db, orgId, [{ entity: 'organisation', id: orgId }], now);
       await recordAudit(trx, { action: 'account.register', description: `Registered ${shop.name}`, userId, orgId, storeId: store.id });
       await sendConfirmationEmail(trx, user, true);
