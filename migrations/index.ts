@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely';
 import * as core from './2026_11_21_0001_core.js';
+import * as catalogue from './2026_11_21_0002_catalogue_and_sales_ledger.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
+  '2026_11_21_0002_catalogue_and_sales_ledger': catalogue,
 };

@@ -24,7 +24,10 @@ import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
 import { healthRouter } from './modules/health/health.index.js';
+import { inventoryRouter } from './modules/inventory/inventory.index.js';
 import { metaRouter } from './modules/meta/meta.index.js';
+import { staffRouter } from './modules/staff/staff.index.js';
+import { storesRouter } from './modules/stores/stores.index.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -84,6 +87,9 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', authRouter);
   api.route('/', accountsRouter);
   api.route('/', metaRouter);
+  api.route('/', inventoryRouter);
+  api.route('/', storesRouter);
+  api.route('/', staffRouter);
   api.route('/', adminRouter(ping));
 
   const openapi = api.getOpenAPI31Document({

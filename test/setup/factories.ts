@@ -100,3 +100,72 @@ export async function createAdmin(t: TestApp) {
   await createPlatformAdmin(t.db.db, { email, password: PASSWORD, first_name: 'Platform', last_name: 'Admin' });
   return { email, password: PASSWORD };
 }
+
+export interface SaleRow {
+  orgId: string;
+  storeId: string;
+  cashierId?: string | null;
+  /** TZS, e.g. 1500.5 */
+  total: number;
+  discount?: number;
+  status?: 'paid' | 'credit' | 'refunded' | 'void';
+  paymentMethod?: 'Cash' | 'M-Pesa' | 'Tigo Pesa' | 'Bank' | 'Credit';
+  /** Epoch ms; defaults to the test clock's now. */
+  at?: number;
+  lines?: Array<{ productId: string; name?: string; qty: number; unitPrice: number }>;
+}
+
+/**
+ * A row in the sales ledger, written directly (the sale route arrives with the point-of-sale
+ * issue). Numbers follow the store's counter so they stay gapless.
+ */
+export async function insertSale(t: TestApp, sale: SaleRow): Promise<string> {
+  const db = t.db.db;
+  const at = sale.at ?? t.clock.now();
+  const id = randomUUID();
+  const store = await db.updateTable('stores').set((eb) => ({ last_number: eb('last_number', '+', 1) })).where('id', '=', sale.storeId).returning(['last_number', 'code']).executeTakeFirstOrThrow();
+  const total = Math.round(sale.total * 100);
+  const discount = Math.round((sale.discount ?? 0) * 100);
+  await db
+    .insertInto('transactions')
+    .values({
+      id,
+      org_id: sale.orgId,
+      store_id: sale.storeId,
+      number: store.last_number,
+      receipt_number: `${store.code}-${String(store.last_number).padStart(6, '0')}`,
+      client_receipt_number: null,
+      status: sale.status ?? 'paid',
+      payment_method: sale.paymentMethod ?? 'Cash',
+      payment_reference: null,
+      subtotal: total + discount,
+      discount,
+      tax: 0,
+      total,
+      customer_id: null,
+      customer_name: null,
+      customer_phone: null,
+      till_number: null,
+      notes: null,
+      cashier_id: sale.cashierId ?? null,
+      device_id: null,
+      client_created_at: null,
+      refund_reason: null,
+      refunded_at: sale.status === 'refunded' ? at : null,
+      refunded_by: null,
+      void_reason: null,
+      voided_at: sale.status === 'void' ? at : null,
+      voided_by: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  for (const line of sale.lines ?? []) {
+    const unit = Math.round(line.unitPrice * 100);
+    await db
+      .insertInto('transaction_lines')
+      .values({ id: randomUUID(), transaction_id: id, product_id: line.productId, product_name: line.name ?? 'Item', qty: line.qty, unit_price: unit, line_total: unit * line.qty })
+      .execute();
+  }
+  return id;
+}

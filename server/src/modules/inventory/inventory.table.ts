@@ -1,0 +1,71 @@
+import type { Generated, Selectable } from 'kysely';
+
+export interface CategoryTable {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  sort_order: Generated<number>;
+  is_active: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Prices in cents; tax_rate in basis points (1800 = 18 %). */
+export interface ProductTable {
+  id: string;
+  org_id: string;
+  category_id: string | null;
+  name: string;
+  sku: string | null;
+  barcode: string | null;
+  cost_price: Generated<number>;
+  selling_price: Generated<number>;
+  wholesale_price: number | null;
+  wholesale_min_qty: number | null;
+  tax_rate: Generated<number>;
+  reorder_point: Generated<number>;
+  image: string | null;
+  description: string | null;
+  is_service: Generated<number>;
+  is_active: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProductStockTable {
+  store_id: string;
+  product_id: string;
+  qty: Generated<number>;
+  updated_at: number;
+}
+
+/** One row per price change; the row in force at time T has the largest effective_from <= T. */
+export interface ProductPriceTable {
+  id: string;
+  org_id: string;
+  product_id: string;
+  selling_price: number;
+  wholesale_price: number | null;
+  cost_price: number;
+  tax_rate: number;
+  effective_from: number;
+  changed_by: string | null;
+}
+
+export interface StockAdjustmentTable {
+  id: string;
+  org_id: string;
+  store_id: string;
+  product_id: string;
+  qty_change: number;
+  qty_after: number;
+  reason: string;
+  note: string | null;
+  adjusted_by: string | null;
+  created_at: number;
+}
+
+export type CategoryRow = Selectable<CategoryTable>;
+export type ProductRow = Selectable<ProductTable>;
+export type StockAdjustmentRow = Selectable<StockAdjustmentTable>;

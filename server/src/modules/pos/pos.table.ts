@@ -1,0 +1,56 @@
+import type { Generated, Selectable } from 'kysely';
+
+/** The sales ledger (design §3). Money in cents; discount_pct in basis points. */
+export interface TransactionTable {
+  id: string;
+  org_id: string;
+  store_id: string;
+  /** Gapless per store. */
+  number: number;
+  receipt_number: string;
+  client_receipt_number: string | null;
+  status: 'paid' | 'credit' | 'refunded' | 'void';
+  payment_method: 'Cash' | 'M-Pesa' | 'Tigo Pesa' | 'Bank' | 'Credit';
+  payment_reference: string | null;
+  price_mode: Generated<'retail' | 'wholesale'>;
+  subtotal: number;
+  discount_pct: Generated<number>;
+  discount: number;
+  tax: number;
+  total: number;
+  customer_id: string | null;
+  customer_name: string | null;
+  customer_phone: string | null;
+  till_number: string | null;
+  notes: string | null;
+  cashier_id: string | null;
+  source: Generated<'online' | 'offline'>;
+  device_id: string | null;
+  client_created_at: number | null;
+  refund_reason: string | null;
+  refunded_at: number | null;
+  refunded_by: string | null;
+  void_reason: string | null;
+  voided_at: number | null;
+  voided_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TransactionLineTable {
+  id: string;
+  transaction_id: string;
+  product_id: string;
+  product_name: string;
+  qty: number;
+  unit_price: number;
+  line_total: number;
+  discount: Generated<number>;
+  tax_rate: Generated<number>;
+  tax: Generated<number>;
+  /** Cost price in force at the sale, for profit. */
+  cost_price: Generated<number>;
+}
+
+export type TransactionRow = Selectable<TransactionTable>;
+export type TransactionLineRow = Selectable<TransactionLineTable>;

@@ -1,0 +1,3 @@
+import { createRouter } from '../../lib/create-router.js';
+
+export const staffRouter = createRouter();
