@@ -5,4 +5,8 @@ export * from './envelope.js';
 export * from './auth/auth.schemas.js';
 export * from './accounts/accounts.schemas.js';
 export * from './stores/stores.schemas.js';
+export * from './stores/store-staff.schemas.js';
 export * from './meta/meta.schemas.js';
+export * from './inventory/inventory.schemas.js';
+export * from './staff/staff.schemas.js';
+export * from './ids.js';

@@ -1,5 +1,6 @@
 /** Test data, made through the public API wherever a route exists. */
-import { randomInt, randomUUID } from 'node:crypto';
+import { newId } from '@duka/shared';
+import { randomBytes, randomInt } from 'node:crypto';
 import { expect } from 'vitest';
 import { withTransaction } from '../../server/src/db/transaction.js';
 import { toE164 } from '../../server/src/lib/phone.js';
@@ -17,7 +18,7 @@ export function uniquePhone(): string {
   }
 }
 
-export const uniqueEmail = (name = 'user') => `${name}.${randomUUID().slice(0, 8)}@duka.test`;
+export const uniqueEmail = (name = 'user') => `${name}.${randomBytes(5).toString('hex')}@duka.test`;
 export const e164 = (local: string) => toE164(local)!;
 
 export interface Session {
@@ -122,7 +123,7 @@ export interface SaleRow {
 export async function insertSale(t: TestApp, sale: SaleRow): Promise<string> {
   const db = t.db.db;
   const at = sale.at ?? t.clock.now();
-  const id = randomUUID();
+  const id = newId();
   const store = await db.updateTable('stores').set((eb) => ({ last_number: eb('last_number', '+', 1) })).where('id', '=', sale.storeId).returning(['last_number', 'code']).executeTakeFirstOrThrow();
   const total = Math.round(sale.total * 100);
   const discount = Math.round((sale.discount ?? 0) * 100);
@@ -164,7 +165,7 @@ export async function insertSale(t: TestApp, sale: SaleRow): Promise<string> {
     const unit = Math.round(line.unitPrice * 100);
     await db
       .insertInto('transaction_lines')
-      .values({ id: randomUUID(), transaction_id: id, product_id: line.productId, product_name: line.name ?? 'Item', qty: line.qty, unit_price: unit, line_total: unit * line.qty })
+      .values({ id: newId(), transaction_id: id, product_id: line.productId, product_name: line.name ?? 'Item', qty: line.qty, unit_price: unit, line_total: unit * line.qty })
       .execute();
   }
   return id;

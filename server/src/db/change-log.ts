@@ -5,10 +5,12 @@
  *
  * The bump is an UPDATE of the organisation row, which on Postgres holds that row's lock until
  * commit: writers of one organisation commit in version order, so a pull can never miss a version
- * that commits late. Record changes as the last step of a transaction so the lock is held briefly
- * and always taken after any other row locks (no lock-order deadlocks).
+ * that commits late. Services call `noteChange`; `withTransaction` records everything noted as the
+ * transaction's last step, so the lock is held briefly and always taken after any other row locks
+ * (no lock-order deadlocks), and a write can never forget its log entry.
  */
 import type { Kysely } from 'kysely';
+import type { ServiceContext } from '../lib/context.js';
 import type { Database } from './database.js';
 
 export type ReplicatedEntity =
@@ -66,4 +68,17 @@ export async function recordChanges(trx: Kysely<Database>, orgId: string, change
     )
     .execute();
   return version;
+}
+
+/** Note that the current transaction changed a replicated row; recorded just before commit. */
+export function noteChange(ctx: ServiceContext, orgId: string, change: Change): void {
+  if (!ctx.tx) throw new Error('noteChange must run inside withTransaction');
+  ctx.tx.changes.push({ ...change, orgId });
+}
+
+/** Record the noted changes, one version bump per organisation. Called by withTransaction. */
+export async function flushChanges(trx: Kysely<Database>, changes: Array<Change & { orgId: string }>, now: number): Promise<void> {
+  const byOrg = new Map<string, Change[]>();
+  for (const c of changes) byOrg.set(c.orgId, [...(byOrg.get(c.orgId) ?? []), c]);
+  for (const [orgId, list] of [...byOrg].sort(([a], [b]) => a.localeCompare(b))) await recordChanges(trx, orgId, list, now);
 }

@@ -2,7 +2,7 @@
  * The only runtime code that knows which database it is talking to. Everything else uses the
  * Kysely builder and the helpers here. (Migrations have their own twin: migrations/_helpers.ts.)
  */
-import type { SelectQueryBuilder } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -29,8 +29,12 @@ export function forUpdate<DB, TB extends keyof DB, O>(dialect: DialectName, qb: 
   return dialect === 'postgres' ? qb.forUpdate() : qb;
 }
 
-/** Case-insensitive LIKE: `ilike` on Postgres; SQLite's `like` already ignores ASCII case. */
-export const likeOp = (dialect: DialectName) => (dialect === 'postgres' ? 'ilike' : 'like');
-
-/** Escape `%`, `_` and `\` so user text matches literally inside a LIKE pattern (ESCAPE '\'). */
-export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+/**
+ * `column` contains `text`, ignoring case, with `%`, `_` and `\` in the text matched literally.
+ * Postgres: ILIKE. SQLite: LIKE, which already ignores ASCII case (names here are Latin script).
+ */
+export function containsText(dialect: DialectName, column: string, text: string): RawBuilder<SqlBool> {
+  const pattern = `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const op = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');
+  return sql<SqlBool>`${sql.ref(column)} ${op} ${pattern} escape '\\'`;
+}

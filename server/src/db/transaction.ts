@@ -1,14 +1,19 @@
 /**
  * `withTransaction` runs `fn` in a transaction, or inside the caller's one when there already is
- * one, so verbs compose. Side effects that must not happen unless the data is committed (messages,
+ * one, so verbs compose. Change-log entries noted during `fn` are recorded last, before commit. Side effects that must not happen unless the data is committed (messages,
  * websocket pokes, events) are queued with `afterCommit` and run once the outermost commit is done.
  */
-import type { ServiceContext } from '../lib/context.js';
+import type { ServiceContext, TxState } from '../lib/context.js';
+import { flushChanges } from './change-log.js';
 
 export async function withTransaction<T>(ctx: ServiceContext, fn: (trx: ServiceContext) => Promise<T>): Promise<T> {
   if (ctx.tx) return fn(ctx);
-  const tx = { afterCommit: [] as Array<() => unknown> };
-  const result = await ctx.db.transaction().execute((trx) => fn({ ...ctx, db: trx, tx }));
+  const tx: TxState = { afterCommit: [], changes: [] };
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const out = await fn({ ...ctx, db: trx, tx });
+    if (tx.changes.length) await flushChanges(trx, tx.changes, ctx.clock.now());
+    return out;
+  });
   for (const task of tx.afterCommit) {
     try {
       await task();

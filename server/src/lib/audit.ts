@@ -1,5 +1,5 @@
 /** What users did, for the staff activity feed and the owner's trail. Written in the action's transaction. */
-import { randomUUID } from 'node:crypto';
+import { newId } from '@duka/shared';
 import type { ServiceContext } from './context.js';
 
 export interface AuditLogTable {
@@ -29,7 +29,7 @@ export async function recordAudit(ctx: ServiceContext, entry: AuditEntry): Promi
   await ctx.db
     .insertInto('audit_log')
     .values({
-      id: randomUUID(),
+      id: newId(),
       org_id: entry.orgId !== undefined ? entry.orgId : (ctx.actor?.orgId ?? null),
       store_id: entry.storeId !== undefined ? entry.storeId : (ctx.actor?.storeId ?? null),
       user_id: entry.userId ?? ctx.actor?.userId ?? null,

@@ -39,6 +39,8 @@ export interface Deps {
 
 export interface TxState {
   afterCommit: Array<() => unknown>;
+  /** Change-log entries, recorded as the transaction's last step. */
+  changes: Array<import('../db/change-log.js').Change & { orgId: string }>;
 }
 
 export interface ServiceContext extends Deps {

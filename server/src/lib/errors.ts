@@ -48,6 +48,11 @@ export class DuplicateError extends ServiceError {
     super('DUPLICATE', message, { errors: [{ code: 'DUPLICATE', field, message }] });
   }
 }
+export class ConflictError extends ServiceError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
 export class InvalidStateError extends ServiceError {
   constructor(message: string) {
     super('INVALID_STATE', message);
@@ -56,6 +61,12 @@ export class InvalidStateError extends ServiceError {
 export class BusinessRuleError extends ServiceError {
   constructor(message: string, code: ErrorCode = 'BUSINESS_RULE', field?: string) {
     super(code, message, field ? { errors: [{ code, field, message }] } : {});
+  }
+}
+export class InsufficientStockError extends ServiceError {
+  constructor(productName: string, available: number, field?: string) {
+    const message = `not enough stock of ${productName}: ${available} available`;
+    super('INSUFFICIENT_STOCK', message, { errors: [{ code: 'INSUFFICIENT_STOCK', field, message }], meta: { available } });
   }
 }
 /** 423 or 429 with `Retry-After` in whole seconds. */

@@ -3,7 +3,7 @@
  * transaction and delivery starts after commit, so a rolled-back action never texts anyone and a
  * committed one is never forgotten (failed deliveries are retried by `retryFailed`).
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
@@ -39,7 +39,7 @@ export class Messenger {
   }
 
   async send(ctx: ServiceContext, msg: OutgoingMessage): Promise<string> {
-    const id = randomUUID();
+    const id = newId();
     await ctx.db
       .insertInto('outbox')
       .values({

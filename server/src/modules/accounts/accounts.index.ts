@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/create-router.js';
+import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './accounts.routes.js';
 import { getAiCredits } from './services/ai-credits.js';
@@ -8,7 +8,7 @@ import { switchStore } from './services/switch-store.js';
 import { confirmTotp, disableTotp, setupTotp, totpStatus } from './services/totp.js';
 import { createOrgUser, deactivateUser, listUsers } from './services/users.js';
 
-export const accountsRouter = createRouter()
+export const accountsRouter: Router = createRouter()
   .openapi(routes.getMe, async (c) => ok(c, await getProfile(authedCtx(c))))
   .openapi(routes.patchMe, async (c) => ok(c, await updateMe(authedCtx(c), c.req.valid('json')), { message: 'profile updated' }))
   .openapi(routes.getOrganisation, async (c) => ok(c, await getOrganisation(authedCtx(c))))

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '@duka/shared';
 import type { Organisation, User } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -98,7 +98,7 @@ export function insertUser(db: Kysely<Database>, fields: NewUserFields, now: num
   return db
     .insertInto('users')
     .values({
-      id: randomUUID(),
+      id: newId(),
       pin_hash: null,
       shift: null,
       avatar_hue: null,

@@ -1,4 +1,4 @@
-import { createRouter } from '../../lib/create-router.js';
+import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok, serviceCtx } from '../../lib/route.js';
 import * as routes from './auth.routes.js';
 import { login, verifyMfaLogin } from './services/login.js';
@@ -8,7 +8,7 @@ import { registerAccount } from './services/register.js';
 import { confirmEmail, logout, resendConfirmation } from './services/session.js';
 import { rotateRefreshToken } from './services/tokens.js';
 
-export const authRouter = createRouter();
+export const authRouter: Router = createRouter();
 
 // Password guessing and SMS pumping are limited per IP before any work is done.
 for (const path of ['/auth/register', '/auth/otp/*', '/auth/login', '/auth/mfa/*', '/auth/refresh', '/auth/password/*', '/auth/confirm-email']) {

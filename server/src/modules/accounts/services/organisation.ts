@@ -1,5 +1,5 @@
 import type { Organisation, UpdateOrganisationInput } from '@duka/shared';
-import { recordChanges } from '../../../db/change-log.js';
+import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -41,7 +41,7 @@ export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrgani
       .executeTakeFirst();
     if (!row) throw new NotFoundError('organisation');
     await recordAudit(trx, { action: 'organisation.update', description: 'Updated organisation settings', entity: 'organisation', entityId: id });
-    await recordChanges(trx.db, id, [{ entity: 'organisation', id }], now);
+    noteChange(trx, id, { entity: 'organisation', id });
     return toOrganisation(row);
   });
 }

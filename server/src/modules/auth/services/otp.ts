@@ -2,7 +2,7 @@
  * One-time codes (design §3): 6 digits, valid 10 minutes, 5 tries, a new one no sooner than 60 s
  * after the last; stored as a keyed hash; purposes `login` and `reset`.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '@duka/shared';
 import type { OtpSendInput, OtpVerifyInput, TokenPair } from '@duka/shared';
 import type { ServiceContext } from '../../../lib/context.js';
 import { randomDigits, safeEqual } from '../../../lib/crypto.js';
@@ -38,7 +38,7 @@ export async function issueOtp(ctx: ServiceContext, user: UserRow, purpose: Purp
   await ctx.db.updateTable('otps').set({ consumed_at: now }).where('user_id', '=', user.id).where('purpose', '=', purpose).where('consumed_at', 'is', null).execute();
   await ctx.db
     .insertInto('otps')
-    .values({ id: randomUUID(), user_id: user.id, purpose, code_hash: otpDigest(ctx, user.id, purpose, code), expires_at: now + OTP_TTL_MS, consumed_at: null, created_at: now })
+    .values({ id: newId(), user_id: user.id, purpose, code_hash: otpDigest(ctx, user.id, purpose, code), expires_at: now + OTP_TTL_MS, consumed_at: null, created_at: now })
     .execute();
   const what = purpose === 'login' ? 'sign-in' : 'password reset';
   const body = `Duka: your ${what} code is ${code}. It expires in 10 minutes. / Msimbo wako wa Duka ni ${code}. Unaisha baada ya dakika 10.`;

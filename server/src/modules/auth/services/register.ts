@@ -2,10 +2,10 @@
  * Registration: a new owner with an organisation and its first store, signed in at once. Creates
  * no OTP and no subscription; sends a welcome email with a confirmation link when an email is given.
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '@duka/shared';
 import type { RegisterInput, RegisterResult } from '@duka/shared';
 import { uniqueViolationField } from '../../../db/dialect.js';
-import { recordChanges } from '../../../db/change-log.js';
+import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { ServiceContext } from '../../../lib/context.js';
@@ -45,8 +45,8 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
   try {
     return await withTransaction(ctx, async (trx) => {
       const now = trx.clock.now();
-      const orgId = randomUUID();
-      const userId = randomUUID();
+      const orgId = newId();
+      const userId = newId();
       const { shop } = input;
       await trx.db
         .insertInto('organisations')
@@ -96,7 +96,7 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
         },
         now,
       );
-      await recordChanges(trx.db, orgId, [{ entity: 'organisation', id: orgId }], now);
+      noteChange(trx, orgId, { entity: 'organisation', id: orgId });
       await recordAudit(trx, { action: 'account.register', description: `Registered ${shop.name}`, userId, orgId, storeId: store.id });
       await sendConfirmationEmail(trx, user, true);
       const tokens = await issueTokens(trx, user, { storeId: store.id, amr: ['pwd'] });

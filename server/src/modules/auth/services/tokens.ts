@@ -3,7 +3,7 @@
  * every use; all tokens issued from one sign-in share a family. Presenting a refresh token that was
  * already used means it was copied: the whole family is revoked (RFC 9700 §4.14.2).
  */
-import { randomUUID } from 'node:crypto';
+import { newId } from '@duka/shared';
 import type { TokenPair } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { signToken } from '../../../lib/auth/jwt.js';
@@ -37,12 +37,12 @@ export async function issueTokens(
   opts: { storeId: string | null; amr: string[]; familyId?: string },
 ): Promise<TokenPair> {
   const now = ctx.clock.now();
-  const familyId = opts.familyId ?? randomUUID();
+  const familyId = opts.familyId ?? newId();
   const refresh = randomToken(32);
   await ctx.db
     .insertInto('refresh_tokens')
     .values({
-      id: randomUUID(),
+      id: newId(),
       family_id: familyId,
       user_id: user.id,
       store_id: opts.storeId,

@@ -1,0 +1,104 @@
+import { newId } from '@duka/shared';
+import type { Category, CreateCategoryInput, UpdateCategoryInput } from '@duka/shared';
+import { noteChange } from '../../../db/change-log.js';
+import { uniqueViolationField } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ConflictError, DuplicateError, NotFoundError } from '../../../lib/errors.js';
+import { findCategory, toCategory } from '../inventory.queries.js';
+import { activeStore } from './stock.js';
+
+function rethrowDuplicate(err: unknown): never {
+  if (uniqueViolationField(err) === 'name') throw new DuplicateError('name', 'a category with this name already exists');
+  throw err;
+}
+
+async function productCount(ctx: AuthedContext, categoryId: string): Promise<number> {
+  const row = await ctx.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('category_id', '=', categoryId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** All categories with how many products each holds, in display order. */
+export async function listCategories(ctx: AuthedContext): Promise<Category[]> {
+  const { orgId } = activeStore(ctx);
+  const rows = await ctx.db
+    .selectFrom('categories as c')
+    .leftJoin('products as p', 'p.category_id', 'c.id')
+    .selectAll('c')
+    .select((eb) => eb.fn.count<number>('p.id').as('product_count'))
+    .where('c.org_id', '=', orgId)
+    .groupBy('c.id')
+    .orderBy('c.sort_order')
+    .orderBy('c.name')
+    .execute();
+  return rows.map(toCategory);
+}
+
+export async function createCategory(ctx: AuthedContext, input: CreateCategoryInput): Promise<Category> {
+  const { orgId } = activeStore(ctx);
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      const now = trx.clock.now();
+      const row = await trx.db
+        .insertInto('categories')
+        .values({
+          id: newId(),
+          org_id: orgId,
+          name: input.name,
+          description: input.description ?? null,
+          sort_order: input.sort_order ?? 0,
+          is_active: input.is_active === false ? 0 : 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      noteChange(trx, orgId, { entity: 'category', id: row.id });
+      await recordAudit(trx, { action: 'category.create', description: `Added category ${row.name}`, entity: 'category', entityId: row.id });
+      return toCategory({ ...row, product_count: 0 });
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
+
+export async function updateCategory(ctx: AuthedContext, id: string, input: UpdateCategoryInput): Promise<Category> {
+  const { orgId } = activeStore(ctx);
+  if (!(await findCategory(ctx.db, orgId, id))) throw new NotFoundError('category');
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      const row = await trx.db
+        .updateTable('categories')
+        .set({
+          name: input.name,
+          description: input.description,
+          sort_order: input.sort_order,
+          is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
+          updated_at: trx.clock.now(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      noteChange(trx, orgId, { entity: 'category', id });
+      await recordAudit(trx, { action: 'category.update', description: `Updated category ${row.name}`, entity: 'category', entityId: id });
+      return toCategory({ ...row, product_count: await productCount(trx as AuthedContext, id) });
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
+
+/** Only an empty category can be deleted (409 while it still holds products, active or not). */
+export async function deleteCategory(ctx: AuthedContext, id: string): Promise<void> {
+  const { orgId } = activeStore(ctx);
+  const category = await findCategory(ctx.db, orgId, id);
+  if (!category) throw new NotFoundError('category');
+  await withTransaction(ctx, async (trx) => {
+    const count = await productCount(trx as AuthedContext, id);
+    if (count > 0) throw new ConflictError(`category still has ${count} product${count === 1 ? '' : 's'}; move or delete them first`);
+    await trx.db.deleteFrom('categories').where('id', '=', id).execute();
+    noteChange(trx, orgId, { entity: 'category', id, op: 'delete' });
+    await recordAudit(trx, { action: 'category.delete', description: `Deleted category ${category.name}`, entity: 'category', entityId: id });
+  });
+}

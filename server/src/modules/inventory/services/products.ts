@@ -1,0 +1,187 @@
+/** The organisation-wide catalogue; `stock` is always the caller's active store's level. */
+import { newId } from '@duka/shared';
+import type { CreateProductInput, ListProductsQuery, PageMeta, Product, UpdateProductInput } from '@duka/shared';
+import type { Insertable, Updateable } from 'kysely';
+import { noteChange } from '../../../db/change-log.js';
+import { containsText, uniqueViolationField } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { DuplicateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
+import { toBasisPoints, toCents } from '../../../lib/money.js';
+import type { ProductTable } from '../inventory.table.js';
+import { findCategory, findProduct, type ProductWithStock, productsWithStock, toProduct } from '../inventory.queries.js';
+import { recordPrice } from './prices.js';
+import { activeStore, changeStockLevel, insertAdjustment } from './stock.js';
+
+function rethrowDuplicate(err: unknown): never {
+  const field = uniqueViolationField(err);
+  if (field === 'sku' || field === 'barcode') throw new DuplicateError(field, `another product already has this ${field}`);
+  throw err;
+}
+
+/** The stored columns for the fields present in `input` (money to cents, percent to basis points). */
+function columns(input: UpdateProductInput): Updateable<ProductTable> {
+  const cents = (v: number | null | undefined) => (v == null ? v : toCents(v));
+  const out: Updateable<ProductTable> = {
+    name: input.name,
+    category_id: input.category_id,
+    sku: input.sku,
+    barcode: input.barcode,
+    cost_price: cents(input.cost_price) as number | undefined,
+    selling_price: cents(input.selling_price) as number | undefined,
+    wholesale_price: cents(input.wholesale_price),
+    wholesale_min_qty: input.wholesale_min_qty,
+    tax_rate: input.tax_rate === undefined ? undefined : toBasisPoints(input.tax_rate),
+    reorder_point: input.reorder_point,
+    image: input.image,
+    description: input.description,
+    is_service: input.is_service === undefined ? undefined : input.is_service ? 1 : 0,
+    is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+async function assertCategory(ctx: AuthedContext, orgId: string, categoryId: string | null | undefined) {
+  if (categoryId && !(await findCategory(ctx.db, orgId, categoryId))) throw new NotFoundError('category');
+}
+
+export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Promise<{ items: Product[]; meta: PageMeta }> {
+  const { orgId, storeId } = activeStore(ctx);
+  let query = productsWithStock(ctx.db, orgId, storeId);
+  if (q.search) query = query.where((eb) => eb.or([containsText(ctx.dialect, 'p.name', q.search!), containsText(ctx.dialect, 'p.sku', q.search!)]));
+  if (q.category_id) query = query.where('p.category_id', '=', q.category_id);
+  if (q.status) query = query.where('p.is_active', '=', q.status === 'active' ? 1 : 0);
+  if (q.low_stock !== undefined) {
+    query = query.where((eb) => {
+      const low = eb.and([eb('p.is_service', '=', 0), eb(eb.fn.coalesce('ps.qty', eb.lit(0)), '<=', eb.ref('p.reorder_point'))]);
+      return q.low_stock ? low : eb.not(low);
+    });
+  }
+  const [{ total }, rows] = await Promise.all([
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    query.orderBy('p.name').orderBy('p.id').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+  ]);
+  const count = Number(total);
+  return { items: rows.map(toProduct), meta: { page: q.page, page_size: q.page_size, total: count, total_pages: Math.ceil(count / q.page_size) } };
+}
+
+export async function getProduct(ctx: AuthedContext, id: string): Promise<Product> {
+  const { orgId, storeId } = activeStore(ctx);
+  const row = await findProduct(ctx.db, orgId, storeId, id);
+  if (!row) throw new NotFoundError('product');
+  return toProduct(row);
+}
+
+/** By barcode first, then by SKU, as a scanner at the till needs. */
+export async function getProductByCode(ctx: AuthedContext, code: string): Promise<Product> {
+  const { orgId, storeId } = activeStore(ctx);
+  const row =
+    (await productsWithStock(ctx.db, orgId, storeId).where('p.barcode', '=', code).executeTakeFirst()) ??
+    (await productsWithStock(ctx.db, orgId, storeId).where('p.sku', '=', code).executeTakeFirst());
+  if (!row) throw new NotFoundError('product');
+  return toProduct(row);
+}
+
+export async function createProduct(ctx: AuthedContext, input: CreateProductInput): Promise<Product> {
+  const { orgId, storeId } = activeStore(ctx);
+  await assertCategory(ctx, orgId, input.category_id);
+  const stock = input.stock ?? 0;
+  if (input.is_service && stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      const now = trx.clock.now();
+      const id = newId();
+      await trx.db
+        .insertInto('products')
+        .values({
+          id,
+          org_id: orgId,
+          name: input.name,
+          category_id: null,
+          sku: null,
+          barcode: null,
+          wholesale_price: null,
+          wholesale_min_qty: null,
+          image: null,
+          description: null,
+          tax_rate: 1800,
+          ...columns(input),
+          created_at: now,
+          updated_at: now,
+        } as Insertable<ProductTable>)
+        .execute();
+      const row = (await findProduct(trx.db, orgId, storeId, id))!;
+      await recordPrice(trx, row);
+      let level = 0;
+      if (stock > 0) {
+        level = await changeStockLevel(trx, { orgId, storeId, productId: id, productName: row.name, delta: stock });
+        await insertAdjustment(trx as AuthedContext, { productId: id, qtyChange: stock, qtyAfter: level, reason: 'initial_stock' });
+      }
+      noteChange(trx, orgId, { entity: 'product', id });
+      await recordAudit(trx, { action: 'product.create', description: `Added product ${row.name}`, entity: 'product', entityId: id });
+      return toProduct({ ...row, stock: level });
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
+
+const PRICE_FIELDS = ['selling_price', 'wholesale_price', 'cost_price', 'tax_rate'] as const;
+
+/** Any product field; a price change writes a price-history row, a new `stock` an adjustment. */
+export async function updateProduct(ctx: AuthedContext, id: string, input: UpdateProductInput): Promise<Product> {
+  const { orgId, storeId } = activeStore(ctx);
+  const before = await findProduct(ctx.db, orgId, storeId, id);
+  if (!before) throw new NotFoundError('product');
+  await assertCategory(ctx, orgId, input.category_id);
+  const isService = input.is_service ?? before.is_service === 1;
+  if (isService && input.stock !== undefined && input.stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
+  const set = columns(input);
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      const now = trx.clock.now();
+      if (Object.keys(set).length) await trx.db.updateTable('products').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+      let after: ProductWithStock = (await findProduct(trx.db, orgId, storeId, id))!;
+      if (PRICE_FIELDS.some((f) => after[f] !== before[f])) await recordPrice(trx, after);
+      if (input.stock !== undefined && input.stock !== Number(after.stock)) {
+        const delta = input.stock - Number(after.stock);
+        const level = await changeStockLevel(trx, { orgId, storeId, productId: id, productName: after.name, delta, allowNegative: true });
+        await insertAdjustment(trx as AuthedContext, { productId: id, qtyChange: delta, qtyAfter: level, reason: 'correction', note: 'stock set on the product' });
+        after = { ...after, stock: level };
+      }
+      noteChange(trx, orgId, { entity: 'product', id });
+      await recordAudit(trx, { action: 'product.update', description: `Updated product ${after.name}`, entity: 'product', entityId: id });
+      return toProduct(after);
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
+
+/**
+ * A product with history (sales or stock adjustments) is deactivated so the history stays
+ * readable; one without is removed. Either way the answer is 204.
+ */
+export async function deleteProduct(ctx: AuthedContext, id: string): Promise<void> {
+  const { orgId, storeId } = activeStore(ctx);
+  const product = await findProduct(ctx.db, orgId, storeId, id);
+  if (!product) throw new NotFoundError('product');
+  await withTransaction(ctx, async (trx) => {
+    const [sale, adjustment] = await Promise.all([
+      trx.db.selectFrom('transaction_lines').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),
+      trx.db.selectFrom('stock_adjustments').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),
+    ]);
+    if (sale || adjustment) {
+      await trx.db.updateTable('products').set({ is_active: 0, updated_at: trx.clock.now() }).where('id', '=', id).execute();
+      noteChange(trx, orgId, { entity: 'product', id });
+      await recordAudit(trx, { action: 'product.deactivate', description: `Deactivated product ${product.name} (it has history)`, entity: 'product', entityId: id });
+      return;
+    }
+    await trx.db.deleteFrom('product_prices').where('product_id', '=', id).execute();
+    await trx.db.deleteFrom('product_stock').where('product_id', '=', id).execute();
+    await trx.db.deleteFrom('products').where('id', '=', id).execute();
+    noteChange(trx, orgId, { entity: 'product', id, op: 'delete' });
+    await recordAudit(trx, { action: 'product.delete', description: `Deleted product ${product.name}`, entity: 'product', entityId: id });
+  });
+}

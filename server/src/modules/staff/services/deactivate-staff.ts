@@ -1,0 +1,10 @@
+import type { AuthedContext } from '../../../lib/context.js';
+import { deactivateUser } from '../../accounts/services/users.js';
+import { requireStaffMember } from './staff-context.js';
+
+/** Soft delete as DELETE /accounts/users/:id: inactive, signed out everywhere, history kept. */
+export async function deactivateStaff(ctx: AuthedContext, id: string): Promise<{ deactivated: true }> {
+  await requireStaffMember(ctx, id);
+  await deactivateUser(ctx, id);
+  return { deactivated: true };
+}

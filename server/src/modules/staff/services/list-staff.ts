@@ -1,0 +1,23 @@
+import type { ListStaffQuery, PageMeta, StaffList, StaffMember } from '@duka/shared';
+import type { AuthedContext } from '../../../lib/context.js';
+import { toUser } from '../../accounts/accounts.queries.js';
+import { listStaffRows, statsByCashier, ZERO_STATS } from '../staff.queries.js';
+import { orgIdOf, requireStaffMember } from './staff-context.js';
+
+export async function listStaff(ctx: AuthedContext, q: ListStaffQuery): Promise<{ data: StaffList; meta: PageMeta }> {
+  const orgId = orgIdOf(ctx);
+  const { rows, total } = await listStaffRows(ctx.db, ctx.dialect, orgId, q);
+  let items: StaffMember[] = rows.map(toUser);
+  if (q.include_stats) {
+    const stats = await statsByCashier(ctx.db, orgId, rows.map((r) => r.id));
+    items = items.map((u) => ({ ...u, stats: stats.get(u.id) ?? ZERO_STATS }));
+  }
+  return {
+    data: { items, total },
+    meta: { page: q.page, page_size: q.size, total, total_pages: Math.ceil(total / q.size) },
+  };
+}
+
+export async function getStaff(ctx: AuthedContext, id: string): Promise<StaffMember> {
+  return toUser(await requireStaffMember(ctx, id));
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
+import { PageQuery } from '../envelope.js';
+
+export const Category = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    sort_order: z.int(),
+    is_active: z.boolean(),
+    product_count: z.int(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Category' });
+export type Category = z.infer<typeof Category>;
+
+const categoryFields = {
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(500).nullable(),
+  sort_order: z.int().min(0).max(100_000),
+  is_active: z.boolean(),
+};
+export const CreateCategoryInput = z
+  .object({ ...categoryFields, description: categoryFields.description.optional(), sort_order: categoryFields.sort_order.optional(), is_active: categoryFields.is_active.optional() })
+  .meta({ id: 'CreateCategoryInput' });
+export const UpdateCategoryInput = z.object(categoryFields).partial().meta({ id: 'UpdateCategoryInput' });
+export type CreateCategoryInput = z.infer<typeof CreateCategoryInput>;
+export type UpdateCategoryInput = z.infer<typeof UpdateCategoryInput>;
+
+export const Product = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    category_id: z.uuid().nullable(),
+    sku: z.string().nullable(),
+    barcode: z.string().nullable(),
+    cost_price: Money,
+    selling_price: Money,
+    wholesale_price: Money.nullable(),
+    wholesale_min_qty: z.int().nullable(),
+    stock: z.int().meta({ description: "Level in the caller's active store" }),
+    reorder_point: z.int(),
+    image: z.string().nullable(),
+    tax_rate: z.number().meta({ description: 'VAT percent contained in the price', example: 18 }),
+    description: z.string().nullable(),
+    is_service: z.boolean(),
+    is_active: z.boolean(),
+    is_low_stock: z.boolean().meta({ description: 'stock at or below reorder_point (never for services)' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Product' });
+export type Product = z.infer<typeof Product>;
+
+const Percent = z
+  .number()
+  .min(0)
+  .max(100)
+  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals');
+
+/** Every writable product field; PATCH takes any subset, create adds defaults in the service. */
+const productFields = {
+  name: z.string().trim().min(1).max(200),
+  category_id: z.uuid().nullable(),
+  sku: z.string().trim().min(1).max(64).nullable(),
+  barcode: z.string().trim().min(1).max(64).nullable(),
+  cost_price: MoneyInput,
+  selling_price: MoneyInput,
+  wholesale_price: MoneyInput.nullable(),
+  wholesale_min_qty: z.int().min(1).max(1_000_000).nullable(),
+  stock: z.int().min(0).max(1_000_000_000),
+  reorder_point: z.int().min(0).max(1_000_000_000),
+  image: z.url().max(1000).nullable(),
+  tax_rate: Percent,
+  description: z.string().trim().max(2000).nullable(),
+  is_service: z.boolean(),
+  is_active: z.boolean(),
+};
+export const UpdateProductInput = z.object(productFields).partial().meta({ id: 'UpdateProductInput' });
+export const CreateProductInput = UpdateProductInput.required({ name: true }).meta({ id: 'CreateProductInput' });
+export type CreateProductInput = z.infer<typeof CreateProductInput>;
+export type UpdateProductInput = z.infer<typeof UpdateProductInput>;
+
+export const ListProductsQuery = PageQuery.extend({
+  search: z.string().trim().max(100).optional().meta({ description: 'Name or SKU contains, any case' }),
+  category_id: z.uuid().optional(),
+  status: z.enum(['active', 'inactive']).optional(),
+  low_stock: QueryBool.optional(),
+});
+export type ListProductsQuery = z.infer<typeof ListProductsQuery>;
+
+export const StockAdjustment = z
+  .object({
+    id: z.uuid(),
+    product_id: z.uuid(),
+    store_id: z.uuid(),
+    qty_change: z.int(),
+    qty_after: z.int(),
+    reason: z.string(),
+    note: z.string().nullable(),
+    adjusted_by: z.uuid().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'StockAdjustment' });
+export type StockAdjustment = z.infer<typeof StockAdjustment>;
+
+export const AdjustStockInput = z
+  .object({
+    qty_change: z
+      .int()
+      .min(-1_000_000_000)
+      .max(1_000_000_000)
+      .refine((n) => n !== 0, 'must not be 0'),
+    reason: z.string().trim().min(1).max(100).meta({ example: 'damaged' }),
+    note: z.string().trim().max(500).optional(),
+  })
+  .meta({ id: 'AdjustStockInput' });
+export type AdjustStockInput = z.infer<typeof AdjustStockInput>;
+
+export const AdjustmentsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
