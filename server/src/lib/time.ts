@@ -1,4 +1,6 @@
 /** Calendar arithmetic in an organisation's time zone (default Africa/Dar_es_Salaam, UTC+3). */
+
+export const DEFAULT_TIMEZONE = 'Africa/Dar_es_Salaam';
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function parts(ms: number, tz: string) {
@@ -40,4 +42,26 @@ export function startOfLocalDay(date: string, tz: string): number {
   const guess = Date.UTC(y, m - 1, d);
   const first = guess - tzOffsetMs(guess, tz);
   return guess - tzOffsetMs(first, tz);
+}
+
+/** `date` (`YYYY-MM-DD`) plus `n` calendar days. */
+export function addDays(date: string, n: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+/** The instants of local day `date` in `tz`: [from, to). */
+export function localDayRange(date: string, tz: string): { from: number; to: number } {
+  return { from: startOfLocalDay(date, tz), to: startOfLocalDay(addDays(date, 1), tz) };
+}
+
+/** Today in `tz` as [from, to). */
+export const todayRange = (now: number, tz: string) => localDayRange(localDate(now, tz), tz);
+
+/** The local days from `days - 1` days ago to today, oldest first, and the instants they start at (plus tomorrow's start). */
+export function lastLocalDays(now: number, tz: string, days: number): { dates: string[]; bounds: number[] } {
+  const today = localDate(now, tz);
+  const dates = Array.from({ length: days }, (_, i) => addDays(today, i - days + 1));
+  const bounds = [...dates, addDays(today, 1)].map((d) => startOfLocalDay(d, tz));
+  return { dates, bounds };
 }

@@ -3,6 +3,7 @@ import type { Organisation, User } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
+import { DEFAULT_TIMEZONE } from '../../lib/time.js';
 import type { Perm } from '../../lib/context.js';
 import { toE164 } from '../../lib/phone.js';
 import type { NewUser, OrganisationRow, UserRow } from './accounts.table.js';
@@ -115,4 +116,10 @@ export function insertUser(db: Kysely<Database>, fields: NewUserFields, now: num
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The organisation's IANA time zone, which decides "today" and day buckets. */
+export async function orgTimezone(db: Kysely<Database>, orgId: string): Promise<string> {
+  const row = await db.selectFrom('organisations').select('timezone').where('id', '=', orgId).executeTakeFirst();
+  return row?.timezone ?? DEFAULT_TIMEZONE;
 }

@@ -117,11 +117,6 @@ export async function countStores(db: Kysely<Database>, orgId: string) {
   return { total: Number(row.total), active: Number(row.active ?? 0) };
 }
 
-export async function orgTimezone(db: Kysely<Database>, orgId: string): Promise<string> {
-  const row = await db.selectFrom('organisations').select('timezone').where('id', '=', orgId).executeTakeFirst();
-  return row?.timezone ?? 'Africa/Dar_es_Salaam';
-}
-
 /** Transactions that count as sales: paid, or sold on credit. Refunded and voided ones do not. */
 export const SALE_STATUSES = ['paid', 'credit'] as const;
 

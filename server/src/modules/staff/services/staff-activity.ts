@@ -3,12 +3,13 @@ import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { localTime } from '../../../lib/time.js';
 import { activityRows } from '../staff.queries.js';
-import { localDayRange, orgIdOf, orgTimezone, requireStaffMember, today } from './staff-context.js';
+import { localDayRange } from '../../../lib/time.js';
+import { orgIdOf, orgTimezoneOf, requireStaffMember, today } from './staff-context.js';
 
 /** The member's day from the audit trail: what they did and what was changed on their record. */
 export async function getStaffActivity(ctx: AuthedContext, id: string, date?: string): Promise<StaffActivity> {
   const member = await requireStaffMember(ctx, id);
-  const tz = await orgTimezone(ctx);
+  const tz = await orgTimezoneOf(ctx);
   const day = date ?? today(ctx, tz);
   const rows = await activityRows(ctx.db, orgIdOf(ctx), member.id, localDayRange(day, tz));
   return {

@@ -1,12 +1,10 @@
 /** What every staff verb needs first: the caller's organisation, the member, and its calendar. */
 import type { UserRow } from '../../accounts/accounts.table.js';
-import { findOrganisation } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { localDate, startOfLocalDay } from '../../../lib/time.js';
-import { findStaffMember, type TimeRange } from '../staff.queries.js';
-
-export const DEFAULT_TIMEZONE = 'Africa/Dar_es_Salaam';
+import { localDate } from '../../../lib/time.js';
+import { findStaffMember } from '../staff.queries.js';
 
 export function orgIdOf(ctx: AuthedContext): string {
   if (!ctx.actor.orgId) throw new NotFoundError('organisation');
@@ -20,20 +18,6 @@ export async function requireStaffMember(ctx: AuthedContext, id: string): Promis
   return row;
 }
 
-export async function orgTimezone(ctx: AuthedContext): Promise<string> {
-  const org = await findOrganisation(ctx.db, orgIdOf(ctx));
-  return org?.timezone || DEFAULT_TIMEZONE;
-}
-
-/** `YYYY-MM-DD` plus one calendar day. */
-export function nextDate(date: string): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-}
-
-/** The instants of local day `date` in `tz`, end exclusive. */
-export function localDayRange(date: string, tz: string): TimeRange {
-  return { from: startOfLocalDay(date, tz), to: startOfLocalDay(nextDate(date), tz) };
-}
+export const orgTimezoneOf = (ctx: AuthedContext) => orgTimezone(ctx.db, orgIdOf(ctx));
 
 export const today = (ctx: AuthedContext, tz: string) => localDate(ctx.clock.now(), tz);

@@ -2,7 +2,8 @@ import type { StaffKpis, StaffStats } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { fromCents } from '../../../lib/money.js';
 import { countActiveInRange, countActiveStaff, staffSalesCents, statsByCashier, ZERO_STATS } from '../staff.queries.js';
-import { localDayRange, orgIdOf, orgTimezone, requireStaffMember, today } from './staff-context.js';
+import { localDayRange } from '../../../lib/time.js';
+import { orgIdOf, orgTimezoneOf, requireStaffMember, today } from './staff-context.js';
 
 export async function getStaffStats(ctx: AuthedContext, id: string): Promise<StaffStats> {
   const member = await requireStaffMember(ctx, id);
@@ -13,7 +14,7 @@ export async function getStaffStats(ctx: AuthedContext, id: string): Promise<Sta
 /** Today's figures for the staff page; "today" is the organisation's local day. */
 export async function getStaffKpis(ctx: AuthedContext): Promise<StaffKpis> {
   const orgId = orgIdOf(ctx);
-  const tz = await orgTimezone(ctx);
+  const tz = await orgTimezoneOf(ctx);
   const range = localDayRange(today(ctx, tz), tz);
   const [totalStaff, activeToday, salesCents] = await Promise.all([
     countActiveStaff(ctx.db, orgId),

@@ -1,25 +1,5 @@
-/** Local calendar days and shift hours for the store KPIs, in the organisation's time zone. */
-import { localDate, localTime, startOfLocalDay } from '../../../lib/time.js';
-
-/** `date` plus `n` calendar days (`YYYY-MM-DD`). */
-export function addDays(date: string, n: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
-
-/** The local days from `days - 1` days ago to today, oldest first, and the instants they start at (plus tomorrow's start). */
-export function lastLocalDays(now: number, tz: string, days: number): { dates: string[]; bounds: number[] } {
-  const today = localDate(now, tz);
-  const dates = Array.from({ length: days }, (_, i) => addDays(today, i - days + 1));
-  const bounds = [...dates, addDays(today, 1)].map((d) => startOfLocalDay(d, tz));
-  return { dates, bounds };
-}
-
-/** [start, end) of today in `tz`. */
-export function todayRange(now: number, tz: string): { from: number; to: number } {
-  const { bounds } = lastLocalDays(now, tz, 1);
-  return { from: bounds[0]!, to: bounds[1]! };
-}
+/** Shift hours for the store KPIs, in the organisation's time zone. */
+import { localDate, localTime } from '../../../lib/time.js';
 
 /** Working hours of each shift, local minutes since midnight, [from, to); `weekend` is all of Saturday and Sunday. */
 const SHIFT_HOURS = {

@@ -2,8 +2,10 @@
 import type { ListStoresQuery, StoreDay, StoreList, StoreStats } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { fromCents } from '../../../lib/money.js';
-import { countStaff, countStores, listStores, orgTimezone, salesByDay, salesByStore, staffOnShiftByStore, toStore, type StoreFilter } from '../stores.queries.js';
-import { lastLocalDays, shiftsOnDuty, todayRange } from './local-day.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { countStaff, countStores, listStores, salesByDay, salesByStore, staffOnShiftByStore, toStore, type StoreFilter } from '../stores.queries.js';
+import { lastLocalDays, todayRange } from '../../../lib/time.js';
+import { shiftsOnDuty } from './local-day.js';
 import { orgOf, requireStore } from './read-store.js';
 
 function filterOf(status: ListStoresQuery['status']): StoreFilter {
