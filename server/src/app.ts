@@ -20,6 +20,8 @@ import { handleError, ServiceError } from './lib/errors.js';
 import { createRateLimits } from './lib/rate-limit.js';
 import { logDriver, smtpDriver } from './messaging/drivers.js';
 import { Messenger } from './messaging/messenger.js';
+import { EventBus } from './modules/events/event-bus.js';
+import { registerSubscribers } from './modules/events/subscribers.js';
 import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
@@ -35,7 +37,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   const showBodies = config.NODE_ENV !== 'production';
   const logged = logDriver(log, showBodies);
   const drivers = { sms: logged, email: config.SMTP_URL ? smtpDriver(config.SMTP_URL, config.EMAIL_FROM) : logged };
-  return {
+  const deps: Deps = {
     db: handle.db,
     dialect: handle.dialect,
     config,
@@ -44,7 +46,11 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     keys: deriveKeys(config.JWT_SECRET),
     messenger: new Messenger(handle.db, drivers, log, clock),
     limits: createRateLimits(config),
+    events: new EventBus(),
   };
+  deps.events.bind(deps);
+  registerSubscribers(deps.events);
+  return deps;
 }
 
 export function createApp(deps: Deps, ping: () => Promise<void>) {

@@ -18,7 +18,10 @@ const log = createLogger(config.LOG_LEVEL);
 const handle = await openDatabase(config, log);
 const deps = createDeps(config, handle, log);
 const app = createApp(deps, handle.ping);
-const retry = setInterval(() => void deps.messenger.retryFailed().catch((err) => log.warn({ err }, 'outbox retry failed')), 60_000);
+const retry = setInterval(() => {
+  void deps.messenger.retryFailed().catch((err) => log.warn({ err }, 'outbox retry failed'));
+  void deps.events.retryPending().catch((err) => log.warn({ err }, 'event retry failed'));
+}, 30_000);
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);

@@ -10,3 +10,4 @@ export * from './meta/meta.schemas.js';
 export * from './inventory/inventory.schemas.js';
 export * from './staff/staff.schemas.js';
 export * from './ids.js';
+export * from './pricing.js';

@@ -2,7 +2,11 @@
 import type { AiCreditUsageTable, OrganisationTable, UserTable } from '../modules/accounts/accounts.table.js';
 import type { OtpTable, RefreshTokenTable } from '../modules/auth/auth.table.js';
 import type { CategoryTable, ProductPriceTable, ProductStockTable, ProductTable, StockAdjustmentTable } from '../modules/inventory/inventory.table.js';
-import type { TransactionLineTable, TransactionTable } from '../modules/pos/pos.table.js';
+import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, TransactionTable } from '../modules/pos/pos.table.js';
+import type { CustomerTable } from '../modules/customers/customers.table.js';
+import type { CreditAllocationTable, CreditMessageTable, CreditNoteTable, CreditPaymentTable, CreditTabTable } from '../modules/credits/credits.table.js';
+import type { NotificationTable } from '../modules/notifications/notifications.table.js';
+import type { EventDeliveryTable, EventTable } from '../modules/events/events.table.js';
 import type { StoreTable } from '../modules/stores/stores.table.js';
 import type { OutboxTable } from '../messaging/outbox.table.js';
 import type { AuditLogTable } from '../lib/audit.js';
@@ -25,4 +29,15 @@ export interface Database {
   stock_adjustments: StockAdjustmentTable;
   transactions: TransactionTable;
   transaction_lines: TransactionLineTable;
+  customers: CustomerTable;
+  credit_tabs: CreditTabTable;
+  credit_payments: CreditPaymentTable;
+  credit_allocations: CreditAllocationTable;
+  credit_messages: CreditMessageTable;
+  credit_notes: CreditNoteTable;
+  notifications: NotificationTable;
+  idempotency_keys: IdempotencyKeyTable;
+  events: EventTable;
+  event_deliveries: EventDeliveryTable;
+  stock_quarantine: StockQuarantineTable;
 }

@@ -8,6 +8,7 @@ import type { Config } from '../env.js';
 import type { Database } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import type { Messenger } from '../messaging/messenger.js';
+import type { EventBus } from '../modules/events/event-bus.js';
 import type { Clock } from './clock.js';
 import type { Keys } from './crypto.js';
 import type { RateLimits } from './rate-limit.js';
@@ -35,6 +36,7 @@ export interface Deps {
   keys: Keys;
   messenger: Messenger;
   limits: RateLimits;
+  events: EventBus;
 }
 
 export interface TxState {

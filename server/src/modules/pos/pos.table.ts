@@ -54,3 +54,28 @@ export interface TransactionLineTable {
 
 export type TransactionRow = Selectable<TransactionTable>;
 export type TransactionLineRow = Selectable<TransactionLineTable>;
+
+/** A replayable answer to a money-creating POST sent with an Idempotency-Key (design §3). */
+export interface IdempotencyKeyTable {
+  user_id: string;
+  key: string;
+  route: string;
+  request_hash: string;
+  status: 'in_flight' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: number;
+}
+
+/** Returned pharmacy medicine held until inspected (design §3). */
+export interface StockQuarantineTable {
+  id: string;
+  org_id: string;
+  store_id: string;
+  product_id: string;
+  transaction_id: string;
+  qty: number;
+  status: Generated<'held' | 'released' | 'discarded'>;
+  created_at: number;
+  resolved_at: number | null;
+}

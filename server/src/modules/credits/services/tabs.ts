@@ -1,0 +1,69 @@
+/**
+ * Credit tabs as the point of sale needs them, inside the sale's own transaction (a credit tab is
+ * money, so it is written with the sale, not after it): open one for a credit sale, cancel its
+ * unpaid balance when the sale is refunded or voided, and read what a customer owes.
+ */
+import { newId } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import { noteChange } from '../../../db/change-log.js';
+import type { Database } from '../../../db/database.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { addDays, localDate } from '../../../lib/time.js';
+import type { CreditTabRow } from '../credits.table.js';
+
+export async function openCreditTab(
+  ctx: ServiceContext,
+  t: { orgId: string; storeId: string; customerId: string; transactionId: string; amount: number; at: number },
+): Promise<CreditTabRow> {
+  const org = await ctx.db.selectFrom('organisations').select(['timezone', 'credit_terms_days']).where('id', '=', t.orgId).executeTakeFirstOrThrow();
+  const now = ctx.clock.now();
+  const tab = await ctx.db
+    .insertInto('credit_tabs')
+    .values({
+      id: newId(),
+      org_id: t.orgId,
+      store_id: t.storeId,
+      customer_id: t.customerId,
+      transaction_id: t.transactionId,
+      amount: t.amount,
+      due_date: addDays(localDate(t.at, org.timezone), org.credit_terms_days),
+      write_off_reason: null,
+      settled_at: null,
+      written_off_at: null,
+      created_at: t.at,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  noteChange(ctx, t.orgId, { entity: 'credit_tab', id: tab.id, storeId: t.storeId });
+  return tab;
+}
+
+export function tabForTransaction(db: Kysely<Database>, transactionId: string): Promise<CreditTabRow | undefined> {
+  return db.selectFrom('credit_tabs').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+}
+
+/** Write off what is still owed on the sale's tab (design §3: a voided or refunded credit sale). */
+export async function cancelCreditTab(ctx: ServiceContext, transactionId: string, reason: 'sale voided' | 'sale refunded'): Promise<void> {
+  const tab = await tabForTransaction(ctx.db, transactionId);
+  if (!tab || tab.status === 'written_off' || tab.status === 'settled') return;
+  const now = ctx.clock.now();
+  const balance = tab.amount - tab.paid_amount - tab.written_off_amount;
+  await ctx.db
+    .updateTable('credit_tabs')
+    .set({ status: 'written_off', written_off_amount: tab.written_off_amount + balance, write_off_reason: reason, written_off_at: now, updated_at: now })
+    .where('id', '=', tab.id)
+    .execute();
+  noteChange(ctx, tab.org_id, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
+}
+
+/** What the customer still owes across all tabs, in cents. */
+export async function outstandingCents(db: Kysely<Database>, customerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('credit_tabs')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb(eb('amount', '-', eb.ref('paid_amount')), '-', eb.ref('written_off_amount'))), eb.lit(0)).as('owed'))
+    .where('customer_id', '=', customerId)
+    .where('status', 'in', ['open', 'partially_paid'])
+    .executeTakeFirstOrThrow();
+  return Number(row.owed);
+}

@@ -1,0 +1,120 @@
+/**
+ * Domain events (design §3) through a transactional outbox. `publish` writes the event in the
+ * caller's transaction; after commit it is handed to each subscriber. A subscriber runs in its own
+ * transaction together with the record of its delivery, so its effects happen exactly once; a
+ * failure is logged and retried by `retryPending` (on a timer), and never undoes the sale.
+ */
+import { newId } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { afterCommit, withTransaction } from '../../db/transaction.js';
+import { iso } from '../../lib/clock.js';
+import type { Deps, ServiceContext } from '../../lib/context.js';
+
+/** The payload of design §3: `{ type, id, org_id, store_id, occurred_at, data }`. */
+export interface DomainEvent<T = Record<string, unknown>> {
+  type: string;
+  id: string;
+  org_id: string;
+  store_id: string | null;
+  occurred_at: string;
+  data: T;
+}
+
+export interface Subscriber {
+  /** Stable name: deliveries are recorded under it. */
+  name: string;
+  types: string[];
+  handle(ctx: ServiceContext, event: DomainEvent): Promise<void>;
+}
+
+const MAX_ATTEMPTS = 10;
+
+export class EventBus {
+  private readonly subscribers: Subscriber[] = [];
+  private deps: Deps | undefined;
+
+  /** The dependencies subscribers run with (set once by createDeps). */
+  bind(deps: Deps): void {
+    this.deps = deps;
+  }
+
+  subscribe(subscriber: Subscriber): void {
+    this.subscribers.push(subscriber);
+  }
+
+  /** Record `type` in the current transaction; subscribers see it after commit. */
+  async publish<T extends Record<string, unknown>>(ctx: ServiceContext, e: { type: string; orgId: string; storeId: string | null; data: T }): Promise<DomainEvent<T>> {
+    const now = ctx.clock.now();
+    const event: DomainEvent<T> = { type: e.type, id: newId(), org_id: e.orgId, store_id: e.storeId, occurred_at: iso(now), data: e.data };
+    await ctx.db
+      .insertInto('events')
+      .values({ id: event.id, org_id: e.orgId, store_id: e.storeId, type: e.type, payload: JSON.stringify(e.data), occurred_at: now })
+      .execute();
+    afterCommit(ctx, () => this.deliver(event.id));
+    return event;
+  }
+
+  /** Hand the event to every subscriber that has not handled it yet. */
+  async deliver(eventId: string): Promise<void> {
+    const deps = this.deps;
+    if (!deps) throw new Error('EventBus used before bind()');
+    const row = await deps.db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+    if (!row || row.delivered === 1) return;
+    const event: DomainEvent = {
+      type: row.type,
+      id: row.id,
+      org_id: row.org_id,
+      store_id: row.store_id,
+      occurred_at: iso(row.occurred_at),
+      data: JSON.parse(row.payload) as Record<string, unknown>,
+    };
+    const done = new Set(
+      (await deps.db.selectFrom('event_deliveries').select('subscriber').where('event_id', '=', eventId).where('status', '=', 'done').execute()).map((d) => d.subscriber),
+    );
+    let pending = 0;
+    for (const sub of this.subscribers.filter((s) => s.types.includes(event.type) && !done.has(s.name))) {
+      const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}`, ip: 'internal' };
+      try {
+        await withTransaction(ctx, async (trx) => {
+          await sub.handle(trx, event);
+          await record(trx.db, eventId, sub.name, 'done', null, trx.clock.now());
+        });
+      } catch (err) {
+        pending++;
+        deps.log.error({ err, event_id: eventId, event_type: event.type, subscriber: sub.name }, 'event subscriber failed; will retry');
+        await record(deps.db, eventId, sub.name, 'failed', String((err as Error)?.message ?? err).slice(0, 500), deps.clock.now()).catch(() => {});
+      }
+    }
+    if (pending === 0) await deps.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute();
+  }
+
+  /** Deliver events whose subscribers failed or never ran (a crash right after commit). */
+  async retryPending(olderThanMs = 5_000): Promise<void> {
+    const deps = this.deps!;
+    const rows = await deps.db
+      .selectFrom('events')
+      .select('id')
+      .where('delivered', '=', 0)
+      .where('occurred_at', '<', deps.clock.now() - olderThanMs)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('event_deliveries as d').select('d.event_id').whereRef('d.event_id', '=', 'events.id').where('d.attempts', '>=', MAX_ATTEMPTS),
+          ),
+        ),
+      )
+      .orderBy('occurred_at')
+      .limit(100)
+      .execute();
+    for (const { id } of rows) await this.deliver(id);
+  }
+}
+
+async function record(db: Kysely<Database>, eventId: string, subscriber: string, status: 'done' | 'failed', error: string | null, now: number) {
+  await db
+    .insertInto('event_deliveries')
+    .values({ event_id: eventId, subscriber, status, attempts: 1, last_error: error, updated_at: now })
+    .onConflict((oc) => oc.columns(['event_id', 'subscriber']).doUpdateSet((eb) => ({ status, attempts: eb('event_deliveries.attempts', '+', 1), last_error: error, updated_at: now })))
+    .execute();
+}

@@ -1,0 +1,119 @@
+/**
+ * A sale's totals (design brief §3), the one implementation the server and every till use, so the
+ * two can only disagree when their prices differ. All amounts are integer cents, percentages
+ * integer basis points (1800 = 18 %).
+ *
+ * line_total = qty × unit_price; subtotal = Σ line_total;
+ * discount = round(subtotal × discount_pct / 100); total = subtotal − discount;
+ * prices are VAT-inclusive, so tax is the VAT contained in total: per line, its net after its pro
+ * rata share of the discount × rate / (100 + rate), rounded half-up to the cent; 0 when the store
+ * does not charge VAT. Rounding uses exact rational arithmetic (BigInt), never floating point.
+ */
+
+export type PriceMode = 'retail' | 'wholesale';
+
+export interface PricedProduct {
+  product_id: string;
+  name: string;
+  /** Retail shelf price, cents. */
+  selling_price: number;
+  /** Price from `wholesale_min_qty` units in wholesale mode, cents. */
+  wholesale_price: number | null;
+  wholesale_min_qty: number | null;
+  /** VAT rate in basis points. */
+  tax_rate: number;
+}
+
+export interface SaleLineInput {
+  product: PricedProduct;
+  qty: number;
+  /** Overrides the price the product would get (a till's offline price). Cents. */
+  unit_price?: number;
+}
+
+export interface PricedLine {
+  product_id: string;
+  product_name: string;
+  qty: number;
+  unit_price: number;
+  line_total: number;
+  /** This line's share of the sale discount; the shares add up to the discount exactly. */
+  discount: number;
+  tax_rate: number;
+  tax: number;
+  price_tier: PriceMode;
+}
+
+export interface PricedSale {
+  lines: PricedLine[];
+  subtotal: number;
+  discount: number;
+  tax: number;
+  total: number;
+}
+
+export interface PriceSaleInput {
+  lines: SaleLineInput[];
+  /** Discount in basis points of the subtotal (0-10000). */
+  discount_bp?: number;
+  price_mode?: PriceMode;
+  vat_enabled: boolean;
+}
+
+/** num / den rounded half-up (both non-negative). */
+function roundHalfUp(num: bigint, den: bigint): number {
+  return Number((2n * num + den) / (2n * den));
+}
+
+/** The unit price a line gets: wholesale price from its minimum quantity in wholesale mode. */
+export function unitPriceFor(product: PricedProduct, qty: number, mode: PriceMode): { price: number; tier: PriceMode } {
+  const wholesale = mode === 'wholesale' && product.wholesale_price != null && qty >= (product.wholesale_min_qty ?? 1);
+  return wholesale ? { price: product.wholesale_price!, tier: 'wholesale' } : { price: product.selling_price, tier: 'retail' };
+}
+
+export function priceSale(input: PriceSaleInput): PricedSale {
+  const mode = input.price_mode ?? 'retail';
+  const bp = BigInt(input.discount_bp ?? 0);
+  if (bp < 0n || bp > 10_000n) throw new RangeError('discount must be between 0 and 100 %');
+  const base = input.lines.map((l) => {
+    if (!Number.isInteger(l.qty) || l.qty <= 0) throw new RangeError('qty must be a positive integer');
+    const { price, tier } = l.unit_price === undefined ? unitPriceFor(l.product, l.qty, mode) : { price: l.unit_price, tier: 'retail' as PriceMode };
+    return { l, price, tier, lineTotal: price * l.qty };
+  });
+  const subtotal = base.reduce((s, b) => s + b.lineTotal, 0);
+  const discount = roundHalfUp(BigInt(subtotal) * bp, 10_000n);
+  const total = subtotal - discount;
+
+  // Discount shares by largest remainder, so that they add up to the discount to the cent.
+  const S = BigInt(subtotal || 1);
+  const exact = base.map((b) => BigInt(b.lineTotal) * BigInt(discount));
+  const shares = exact.map((e) => Number(e / S));
+  let left = discount - shares.reduce((s, x) => s + x, 0);
+  const order = exact.map((e, i) => ({ i, rem: e % S })).sort((a, b) => (b.rem > a.rem ? 1 : b.rem < a.rem ? -1 : a.i - b.i));
+  for (const { i } of order) {
+    if (left <= 0) break;
+    shares[i]!++;
+    left--;
+  }
+
+  const lines: PricedLine[] = base.map((b, i) => {
+    const rate = BigInt(b.l.product.tax_rate);
+    // VAT in the line's unrounded net: lineTotal × (S − D) / S × rate / (10000 + rate).
+    const tax =
+      input.vat_enabled && rate > 0n && subtotal > 0
+        ? roundHalfUp(BigInt(b.lineTotal) * BigInt(total) * rate, BigInt(subtotal) * (10_000n + rate))
+        : 0;
+    return {
+      product_id: b.l.product.product_id,
+      product_name: b.l.product.name,
+      qty: b.l.qty,
+      unit_price: b.price,
+      line_total: b.lineTotal,
+      discount: shares[i]!,
+      tax_rate: b.l.product.tax_rate,
+      tax,
+      price_tier: b.tier,
+    };
+  });
+  return { lines, subtotal, discount, tax: lines.reduce((s, l) => s + l.tax, 0), total };
+}
