@@ -6,6 +6,7 @@ import { withTransaction } from '../../server/src/db/transaction.js';
 import { toE164 } from '../../server/src/lib/phone.js';
 import { createPlatformAdmin } from '../../server/src/modules/admin/create-admin.js';
 import { insertStore } from '../../server/src/modules/stores/stores.queries.js';
+import { openCreditTab } from '../../server/src/modules/credits/services/tabs.js';
 import type { TestApp } from './test-app.js';
 
 export const PASSWORD = 'kariakoo2026';
@@ -169,4 +170,15 @@ export async function insertSale(t: TestApp, sale: SaleRow): Promise<string> {
       .execute();
   }
   return id;
+}
+
+/** A credit sale in the ledger with its open tab (until tests can use POST /pos/sale). */
+export async function insertCreditSale(t: TestApp, sale: Omit<SaleRow, 'status' | 'paymentMethod'> & { customerId: string }): Promise<{ transactionId: string; tabId: string }> {
+  const at = sale.at ?? t.clock.now();
+  const transactionId = await insertSale(t, { ...sale, at, status: 'credit', paymentMethod: 'Credit' });
+  await t.db.db.updateTable('transactions').set({ customer_id: sale.customerId }).where('id', '=', transactionId).execute();
+  const tab = await withTransaction(t.serviceCtx(), (ctx) =>
+    openCreditTab(ctx, { orgId: sale.orgId, storeId: sale.storeId, customerId: sale.customerId, transactionId, amount: Math.round(sale.total * 100), at }),
+  );
+  return { transactionId, tabId: tab.id };
 }
