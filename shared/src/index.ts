@@ -11,3 +11,4 @@ export * from './inventory/inventory.schemas.js';
 export * from './staff/staff.schemas.js';
 export * from './ids.js';
 export * from './pricing.js';
+export * from './pos/pos.schemas.js';

@@ -1,0 +1,33 @@
+import { createRouter, type Router } from '../../lib/create-router.js';
+import { authedCtx, ok } from '../../lib/route.js';
+import * as routes from './pos.routes.js';
+import { withIdempotency } from './services/idempotency.js';
+import { emailReceipt } from './services/receipt.js';
+import { recordSale, saleAnswer } from './services/record-sale.js';
+import { refundSale, voidSale } from './services/sale-state.js';
+import { getTransaction, hourlySummary, listTransactions, posSummary } from './services/transactions.js';
+
+export const posRouter: Router = createRouter()
+  .openapi(routes.createSale, async (c) => {
+    const input = c.req.valid('json');
+    const answer = await withIdempotency(authedCtx(c), { key: c.req.valid('header')['idempotency-key'], route: 'POST /pos/sale', body: input }, async (trx) => {
+      const sale = await recordSale(trx, input);
+      return { status: 201, body: { sale: await saleAnswer(trx, sale), replayed: sale.replayed } };
+    });
+    const { sale, replayed } = answer.body as { sale: unknown; replayed: boolean };
+    if (answer.replayed || replayed) c.header('Idempotent-Replayed', 'true');
+    return ok(c, sale, { status: 201, message: answer.replayed || replayed ? 'sale already recorded' : 'sale recorded' });
+  })
+  .openapi(routes.listTransactions, async (c) => {
+    const { items, meta } = await listTransactions(authedCtx(c), c.req.valid('query'));
+    return ok(c, items, { meta });
+  })
+  .openapi(routes.getTransaction, async (c) => ok(c, await getTransaction(authedCtx(c), c.req.valid('param').id)))
+  .openapi(routes.refund, async (c) => ok(c, await refundSale(authedCtx(c), c.req.valid('param').id, c.req.valid('json').reason), { message: 'sale refunded' }))
+  .openapi(routes.voidSale, async (c) => ok(c, await voidSale(authedCtx(c), c.req.valid('param').id, c.req.valid('json').reason), { message: 'sale voided' }))
+  .openapi(routes.receipt, async (c) => {
+    const result = await emailReceipt(authedCtx(c), c.req.valid('param').id, c.req.valid('json').email);
+    return ok(c, result, { message: result.delivered ? `receipt sent to ${result.email}` : 'no email service is configured: the receipt was kept in the outbox' });
+  })
+  .openapi(routes.summary, async (c) => ok(c, await posSummary(authedCtx(c), c.req.valid('query'))))
+  .openapi(routes.hourly, async (c) => ok(c, await hourlySummary(authedCtx(c), c.req.valid('query').date)));

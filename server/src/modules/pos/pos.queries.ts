@@ -1,0 +1,73 @@
+import type { Transaction } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { iso, isoOrNull } from '../../lib/clock.js';
+import { fromBasisPoints, fromCents } from '../../lib/money.js';
+import type { TransactionLineRow, TransactionRow } from './pos.table.js';
+
+export function toTransaction(row: TransactionRow, lines: TransactionLineRow[]): Transaction {
+  return {
+    id: row.id,
+    number: row.number,
+    receipt_number: row.receipt_number,
+    client_receipt_number: row.client_receipt_number,
+    status: row.status,
+    payment_method: row.payment_method,
+    payment_reference: row.payment_reference,
+    price_mode: row.price_mode,
+    subtotal: fromCents(row.subtotal),
+    discount_pct: fromBasisPoints(row.discount_pct),
+    discount: fromCents(row.discount),
+    tax: fromCents(row.tax),
+    total: fromCents(row.total),
+    customer_id: row.customer_id,
+    customer_name: row.customer_name,
+    customer_phone: row.customer_phone,
+    till_number: row.till_number,
+    notes: row.notes,
+    cashier_id: row.cashier_id,
+    store_id: row.store_id,
+    source: row.source,
+    client_created_at: isoOrNull(row.client_created_at),
+    refund_reason: row.refund_reason,
+    refunded_at: isoOrNull(row.refunded_at),
+    void_reason: row.void_reason,
+    voided_at: isoOrNull(row.voided_at),
+    created_at: iso(row.created_at),
+    lines: lines.map((l) => ({
+      product_id: l.product_id,
+      product_name: l.product_name,
+      qty: l.qty,
+      unit_price: fromCents(l.unit_price),
+      line_total: fromCents(l.line_total),
+      discount: fromCents(l.discount),
+      tax: fromCents(l.tax),
+    })),
+  };
+}
+
+/** A transaction of the store, or undefined (another store's or organisation's id included). */
+export function findStoreTransaction(db: Kysely<Database>, storeId: string, id: string) {
+  return db.selectFrom('transactions').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Rows with their lines, in the order given. */
+export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): Promise<Transaction[]> {
+  if (!rows.length) return [];
+  const lines = await db
+    .selectFrom('transaction_lines')
+    .selectAll()
+    .where(
+      'transaction_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('id')
+    .execute();
+  const byTx = new Map<string, TransactionLineRow[]>();
+  for (const l of lines) byTx.set(l.transaction_id, [...(byTx.get(l.transaction_id) ?? []), l]);
+  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? []));
+}
+
+/** Statuses whose money counts as sold. */
+export const SOLD = ['paid', 'credit'] as const;

@@ -1,0 +1,75 @@
+/**
+ * Idempotency-Key for POSTs that create money records (design §3). The key is claimed first
+ * (`in_flight`, visible to a concurrent retry, which gets 409), then the work runs and the key's
+ * stored answer is written in the SAME transaction as the work, so a sale and its replayable
+ * answer commit together or not at all. Same key and body later: the stored answer is replayed;
+ * same key, other body: 422. A claim left by a crash is taken over after a minute.
+ */
+import { createHash } from 'node:crypto';
+import { withTransaction } from '../../../db/transaction.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ServiceError } from '../../../lib/errors.js';
+
+const ABANDONED_MS = 60_000;
+
+export interface IdempotentAnswer {
+  status: 200 | 201;
+  body: unknown;
+  replayed: boolean;
+}
+
+const hashOf = (body: unknown) => createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+
+export async function withIdempotency(
+  ctx: AuthedContext,
+  request: { key: string | undefined; route: string; body: unknown },
+  work: (trx: AuthedContext) => Promise<{ status: 200 | 201; body: unknown }>,
+): Promise<IdempotentAnswer> {
+  if (!request.key) {
+    const out = await withTransaction(ctx, (trx) => work(trx as AuthedContext));
+    return { ...out, replayed: false };
+  }
+  if (request.key.length > 255) throw new ServiceError('VALIDATION_ERROR', 'Idempotency-Key is longer than 255 characters');
+  const userId = ctx.actor.userId;
+  const hash = hashOf(request.body);
+  const now = ctx.clock.now();
+  const claimed = await ctx.db
+    .insertInto('idempotency_keys')
+    .values({ user_id: userId, key: request.key, route: request.route, request_hash: hash, status: 'in_flight', response_status: null, response_body: null, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+    .executeTakeFirst();
+  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) {
+    const seen = await ctx.db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).where('key', '=', request.key).executeTakeFirstOrThrow();
+    if (seen.route !== request.route || seen.request_hash !== hash) {
+      throw new ServiceError('IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request');
+    }
+    if (seen.status === 'done') return { status: seen.response_status as 200 | 201, body: JSON.parse(seen.response_body!), replayed: true };
+    if (now - seen.created_at < ABANDONED_MS) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
+    const takeover = await ctx.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: now })
+      .where('user_id', '=', userId)
+      .where('key', '=', request.key)
+      .where('status', '=', 'in_flight')
+      .where('created_at', '=', seen.created_at)
+      .executeTakeFirst();
+    if (Number(takeover.numUpdatedRows) === 0) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
+  }
+  try {
+    const out = await withTransaction(ctx, async (trx) => {
+      const result = await work(trx as AuthedContext);
+      await trx.db
+        .updateTable('idempotency_keys')
+        .set({ status: 'done', response_status: result.status, response_body: JSON.stringify(result.body) })
+        .where('user_id', '=', userId)
+        .where('key', '=', request.key!)
+        .execute();
+      return result;
+    });
+    return { ...out, replayed: false };
+  } catch (err) {
+    // The work failed and wrote nothing: free the key so the client may retry with it.
+    await ctx.db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', request.key).where('status', '=', 'in_flight').execute();
+    throw err;
+  }
+}

@@ -1,0 +1,34 @@
+/** Emailing a receipt through the email driver (the outbox when no email service is configured). */
+import type { AuthedContext } from '../../../lib/context.js';
+import { localDate, localTime } from '../../../lib/time.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { getTransaction } from './transactions.js';
+
+const tzs = (n: number) => `TZS ${n.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
+
+export async function emailReceipt(ctx: AuthedContext, id: string, email: string): Promise<{ email: string; delivered: boolean }> {
+  const sale = await getTransaction(ctx, id);
+  const [store, tz] = await Promise.all([
+    ctx.db.selectFrom('stores').select(['name', 'phone']).where('id', '=', sale.store_id).executeTakeFirstOrThrow(),
+    orgTimezone(ctx.db, ctx.actor.orgId!),
+  ]);
+  const at = Date.parse(sale.created_at);
+  const lines = sale.lines.map((l) => `${l.qty} x ${l.product_name} @ ${tzs(l.unit_price)} = ${tzs(l.line_total)}`);
+  const body = [
+    store.name,
+    `Receipt ${sale.receipt_number}${sale.client_receipt_number ? ` (${sale.client_receipt_number})` : ''}`,
+    `${localDate(at, tz)} ${localTime(at, tz)}`,
+    '',
+    ...lines,
+    '',
+    `Subtotal: ${tzs(sale.subtotal)}`,
+    ...(sale.discount ? [`Discount: -${tzs(sale.discount)}`] : []),
+    `Total: ${tzs(sale.total)}`,
+    ...(sale.tax ? [`of which VAT: ${tzs(sale.tax)}`] : []),
+    `Paid by: ${sale.payment_method}${sale.status === 'refunded' ? ' (REFUNDED)' : sale.status === 'void' ? ' (VOID)' : ''}`,
+    '',
+    'Asante kwa kununua! / Thank you for shopping with us.',
+  ].join('\n');
+  await ctx.messenger.send(ctx, { channel: 'email', to: email, subject: `${store.name}: receipt ${sale.receipt_number}`, body });
+  return { email, delivered: ctx.messenger.emailDelivers };
+}

@@ -1,0 +1,260 @@
+/**
+ * Recording a sale: the one implementation behind POST /pos/sale and, for tills that sold
+ * offline, the sync push. Prices and stock come from the server's catalogue; everything is
+ * written in one transaction: stock, the gapless store number, lines, the credit tab, the change
+ * log and the `transaction.created` event.
+ *
+ * Online every business rule is enforced (the cashier can still fix the sale); offline the sale
+ * has already happened, so a broken rule is recorded as a conflict and the sale is booked
+ * (design §4). Both go through the same checks here.
+ */
+import { newId, type CreateSaleInput, type PricingLine, priceSale } from '@duka/shared';
+import { noteChange } from '../../../db/change-log.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { BusinessRuleError, ConflictError, ForbiddenError, ServiceError } from '../../../lib/errors.js';
+import { toBasisPoints } from '../../../lib/money.js';
+import { normalisePhone } from '../../../lib/phone.js';
+import { findCustomer, findCustomerByPhone, insertCustomer } from '../../customers/customers.queries.js';
+import type { CustomerRow } from '../../customers/customers.table.js';
+import { openCreditTab, outstandingCents } from '../../credits/services/tabs.js';
+import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
+import { withLines } from '../pos.queries.js';
+import type { TransactionRow } from '../pos.table.js';
+
+export type ConflictKind = 'oversold' | 'credit_limit' | 'inactive_product' | 'permission' | 'stale_price' | 'price_mismatch';
+
+/** A rule an offline sale broke; online the same check throws instead. */
+export interface SaleConflict {
+  kind: ConflictKind;
+  message: string;
+  product_id?: string;
+  detail?: Record<string, unknown>;
+}
+
+export interface SaleOptions {
+  source: 'online' | 'offline';
+  /** Offline: when the till made the sale (already clamped to the server's clock). */
+  occurredAt?: number;
+  clientReceiptNumber?: string;
+  deviceId?: string;
+  /** Offline: the unit price the till charged per product, cents (reconciled by the caller). */
+  unitPrices?: Map<string, number>;
+}
+
+export interface RecordedSale {
+  row: TransactionRow;
+  /** True when a sale with this client id already existed: nothing new was written. */
+  replayed: boolean;
+  conflicts: SaleConflict[];
+}
+
+/** Sum quantities of repeated products, keeping the first line's position. */
+function mergeLines(lines: CreateSaleInput['lines']) {
+  const merged = new Map<string, { product_id: string; qty: number; index: number }>();
+  lines.forEach((l, index) => {
+    const seen = merged.get(l.product_id);
+    if (seen) seen.qty += l.qty;
+    else merged.set(l.product_id, { product_id: l.product_id, qty: l.qty, index });
+  });
+  return [...merged.values()];
+}
+
+async function resolveCustomer(ctx: AuthedContext, orgId: string, input: CreateSaleInput): Promise<CustomerRow | undefined> {
+  if (input.customer_id) {
+    const customer = await findCustomer(ctx.db, orgId, input.customer_id);
+    if (!customer) throw new ServiceError('NOT_FOUND', 'customer not found', { errors: [{ code: 'NOT_FOUND', field: 'customer_id', message: 'customer not found' }] });
+    return customer;
+  }
+  if (!input.customer_phone) return undefined;
+  const phone = normalisePhone(input.customer_phone, 'customer_phone');
+  return (await findCustomerByPhone(ctx.db, orgId, phone)) ?? insertCustomer(ctx, orgId, { name: input.customer_name ?? phone, phone });
+}
+
+export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opts: SaleOptions = { source: 'online' }): Promise<RecordedSale> {
+  const { orgId, storeId } = activeStore(ctx);
+  const online = opts.source === 'online';
+  const conflicts: SaleConflict[] = [];
+  /** Online: refuse with `error`. Offline: book the sale and note the conflict. */
+  const breach = (conflict: SaleConflict, error: ServiceError) => {
+    if (online) throw error;
+    conflicts.push(conflict);
+  };
+
+  return withTransaction(ctx, async (trx) => {
+    if (input.id) {
+      const existing = await trx.db.selectFrom('transactions').selectAll().where('id', '=', input.id).executeTakeFirst();
+      if (existing && existing.org_id === orgId) return { row: existing, replayed: true, conflicts: [] };
+      if (existing) throw new ConflictError('this sale id is already in use');
+    }
+    const now = trx.clock.now();
+    const at = opts.occurredAt ?? now;
+    const lines = mergeLines(input.lines);
+    const [store, org] = await Promise.all([
+      trx.db.selectFrom('stores').select(['vat_enabled', 'code']).where('id', '=', storeId).executeTakeFirstOrThrow(),
+      trx.db.selectFrom('organisations').select('business_type').where('id', '=', orgId).executeTakeFirstOrThrow(),
+    ]);
+    const products = new Map(
+      (
+        await trx.db
+          .selectFrom('products')
+          .selectAll()
+          .where('org_id', '=', orgId)
+          .where(
+            'id',
+            'in',
+            lines.map((l) => l.product_id),
+          )
+          .execute()
+      ).map((p) => [p.id, p]),
+    );
+    for (const l of lines) {
+      const p = products.get(l.product_id);
+      const field = `lines.${l.index}.product_id`;
+      if (!p) throw new ServiceError('NOT_FOUND', 'product not found', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
+      if (p.is_active !== 1) {
+        breach({ kind: 'inactive_product', product_id: p.id, message: `${p.name} is no longer sold` }, new BusinessRuleError(`${p.name} is no longer sold`, 'BUSINESS_RULE', field));
+      }
+    }
+    const priceMode = input.price_mode ?? 'retail';
+    if (priceMode === 'wholesale' && !['wholesale', 'retail_wholesale'].includes(org.business_type)) {
+      throw new BusinessRuleError('wholesale prices are only for wholesale shops', 'BUSINESS_RULE', 'price_mode');
+    }
+    const discountBp = toBasisPoints(input.discount_pct ?? 0);
+    if (discountBp > 0 && !ctx.actor.perms.includes('discount')) {
+      breach({ kind: 'permission', message: 'discount given without the discount permission' }, new ForbiddenError('you are not allowed to give discounts'));
+    }
+    const customer = await resolveCustomer(trx as AuthedContext, orgId, input);
+    if (input.payment_method === 'Credit' && !customer) {
+      throw new BusinessRuleError('a credit sale needs a customer', 'BUSINESS_RULE', 'customer_id');
+    }
+
+    const priced = priceSale({
+      lines: lines.map<PricingLine>((l) => {
+        const p = products.get(l.product_id)!;
+        const product = { product_id: p.id, name: p.name, selling_price: p.selling_price, wholesale_price: p.wholesale_price, wholesale_min_qty: p.wholesale_min_qty, tax_rate: p.tax_rate };
+        return { product, qty: l.qty, unit_price: opts.unitPrices?.get(p.id) };
+      }),
+      discount_bp: discountBp,
+      price_mode: priceMode,
+      vat_enabled: store.vat_enabled === 1,
+    });
+
+    if (input.payment_method === 'Credit' && customer && customer.credit_limit > 0) {
+      const owed = await outstandingCents(trx.db, customer.id);
+      if (owed + priced.total > customer.credit_limit) {
+        const message = `credit limit exceeded: ${customer.name} owes ${owed / 100} of a ${customer.credit_limit / 100} limit`;
+        breach({ kind: 'credit_limit', message, detail: { owed: owed / 100, limit: customer.credit_limit / 100, sale: priced.total / 100 } }, new BusinessRuleError(message, 'CREDIT_LIMIT_EXCEEDED', 'customer_id'));
+      }
+    }
+
+    // Stock in product-id order, so that concurrent sales take row locks in the same order.
+    const stockAfter = new Map<string, number>();
+    for (const l of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
+      const p = products.get(l.product_id)!;
+      if (p.is_service === 1) continue;
+      const current = online
+        ? undefined
+        : (await trx.db.selectFrom('product_stock').select('qty').where('store_id', '=', storeId).where('product_id', '=', p.id).executeTakeFirst())?.qty ?? 0;
+      const after = await changeStockLevel(trx, { orgId, storeId, productId: p.id, productName: p.name, delta: -l.qty, allowNegative: !online, field: `lines.${l.index}.qty` });
+      if (!online && after < 0) conflicts.push({ kind: 'oversold', product_id: p.id, message: `${p.name} sold ${l.qty} with ${current} in stock`, detail: { stock_before: current, qty: l.qty, stock_after: after } });
+      stockAfter.set(p.id, after);
+    }
+
+    const numbered = await trx.db
+      .updateTable('stores')
+      .set((eb) => ({ last_number: eb('last_number', '+', 1) }))
+      .where('id', '=', storeId)
+      .returning(['last_number', 'code'])
+      .executeTakeFirstOrThrow();
+    const row = await trx.db
+      .insertInto('transactions')
+      .values({
+        id: input.id ?? newId(),
+        org_id: orgId,
+        store_id: storeId,
+        number: numbered.last_number,
+        receipt_number: `${numbered.code}-${String(numbered.last_number).padStart(6, '0')}`,
+        client_receipt_number: opts.clientReceiptNumber ?? null,
+        status: input.payment_method === 'Credit' ? 'credit' : 'paid',
+        payment_method: input.payment_method,
+        payment_reference: input.payment_reference ?? null,
+        price_mode: priceMode,
+        subtotal: priced.subtotal,
+        discount_pct: discountBp,
+        discount: priced.discount,
+        tax: priced.tax,
+        total: priced.total,
+        customer_id: customer?.id ?? null,
+        customer_name: customer?.name ?? input.customer_name ?? null,
+        customer_phone: customer?.phone ?? null,
+        till_number: input.till_number ?? null,
+        notes: input.notes ?? null,
+        cashier_id: ctx.actor.userId,
+        source: opts.source,
+        device_id: opts.deviceId ?? null,
+        client_created_at: opts.occurredAt ?? null,
+        refund_reason: null,
+        refunded_at: null,
+        refunded_by: null,
+        void_reason: null,
+        voided_at: null,
+        voided_by: null,
+        created_at: at,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.db
+      .insertInto('transaction_lines')
+      .values(
+        priced.lines.map((l) => ({
+          id: newId(),
+          transaction_id: row.id,
+          product_id: l.product_id,
+          product_name: l.product_name,
+          qty: l.qty,
+          unit_price: l.unit_price,
+          line_total: l.line_total,
+          discount: l.discount,
+          tax_rate: l.tax_rate,
+          tax: l.tax,
+          cost_price: products.get(l.product_id)!.cost_price,
+        })),
+      )
+      .execute();
+    if (row.status === 'credit') {
+      await openCreditTab(trx, { orgId, storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at });
+    }
+    noteChange(trx, orgId, { entity: 'transaction', id: row.id, storeId });
+    await trx.events.publish(trx, {
+      type: 'transaction.created',
+      orgId,
+      storeId,
+      data: {
+        transaction_id: row.id,
+        number: row.number,
+        receipt_number: row.receipt_number,
+        status: row.status,
+        payment_method: row.payment_method,
+        total: row.total / 100,
+        customer_id: row.customer_id,
+        cashier_id: row.cashier_id,
+        source: row.source,
+        lines: priced.lines.map((l) => {
+          const p = products.get(l.product_id)!;
+          return { product_id: l.product_id, product_name: l.product_name, qty: l.qty, stock_after: stockAfter.get(l.product_id) ?? null, reorder_point: p.reorder_point, is_service: p.is_service === 1 };
+        }),
+      },
+    });
+    await recordAudit(trx, { action: 'sale.create', description: `Sale ${row.receipt_number}: ${row.total / 100} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id });
+    return { row, replayed: false, conflicts };
+  });
+}
+
+/** The transaction answer (with lines) for a recorded sale. */
+export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
+  return (await withLines(ctx.db, [sale.row]))[0]!;
+}
+

@@ -1,0 +1,89 @@
+/**
+ * Refund and void (design §3). Both come from `paid` or `credit` only, restore stock in the same
+ * transaction and cancel what a credit sale still owes. A refund needs the refund permission
+ * (owners always have it); returned pharmacy medicine is held in quarantine instead of going back
+ * on the shelf. A credit sale can be voided only while its tab has no payment.
+ */
+import { newId, type Transaction } from '@duka/shared';
+import { noteChange } from '../../../db/change-log.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ForbiddenError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
+import { cancelCreditTab, tabForTransaction } from '../../credits/services/tabs.js';
+import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
+import { findStoreTransaction, withLines } from '../pos.queries.js';
+import type { TransactionRow } from '../pos.table.js';
+
+type Move = 'refund' | 'void';
+
+async function reverse(ctx: AuthedContext, id: string, move: Move, reason: string): Promise<Transaction> {
+  const { orgId, storeId } = activeStore(ctx);
+  if (move === 'refund' && !ctx.actor.perms.includes('refund')) throw new ForbiddenError('you are not allowed to give refunds');
+  return withTransaction(ctx, async (trx) => {
+    const sale = await findStoreTransaction(trx.db, storeId, id);
+    if (!sale) throw new NotFoundError('transaction');
+    if (sale.status !== 'paid' && sale.status !== 'credit') {
+      throw new InvalidStateError(`a ${sale.status === 'void' ? 'voided' : sale.status} sale cannot be ${move === 'refund' ? 'refunded' : 'voided'}`);
+    }
+    if (move === 'void' && sale.status === 'credit') {
+      const tab = await tabForTransaction(trx.db, sale.id);
+      if (tab && tab.paid_amount > 0) throw new InvalidStateError('this credit sale has payments; refund it instead of voiding it');
+    }
+    const now = trx.clock.now();
+    // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
+    const claimed = await trx.db
+      .updateTable('transactions')
+      .set(
+        move === 'refund'
+          ? { status: 'refunded', refund_reason: reason, refunded_at: now, refunded_by: trx.actor!.userId, updated_at: now }
+          : { status: 'void', void_reason: reason, voided_at: now, voided_by: trx.actor!.userId, updated_at: now },
+      )
+      .where('id', '=', sale.id)
+      .where('status', 'in', ['paid', 'credit'])
+      .returningAll()
+      .executeTakeFirst();
+    if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
+    await restoreStock(trx as AuthedContext, sale, move === 'refund');
+    if (sale.status === 'credit') await cancelCreditTab(trx, sale.id, move === 'refund' ? 'sale refunded' : 'sale voided');
+    noteChange(trx, orgId, { entity: 'transaction', id: sale.id, storeId });
+    await trx.events.publish(trx, {
+      type: move === 'refund' ? 'transaction.refunded' : 'transaction.voided',
+      orgId,
+      storeId,
+      data: { transaction_id: sale.id, receipt_number: sale.receipt_number, total: sale.total / 100, customer_id: sale.customer_id, reason, previous_status: sale.status },
+    });
+    await recordAudit(trx, {
+      action: move === 'refund' ? 'sale.refund' : 'sale.void',
+      description: `${move === 'refund' ? 'Refunded' : 'Voided'} sale ${sale.receipt_number} (${sale.total / 100} TZS): ${reason}`,
+      entity: 'transaction',
+      entityId: sale.id,
+    });
+    return (await withLines(trx.db, [claimed]))[0]!;
+  });
+}
+
+/** Put sold stock back; a pharmacy's refunded goods go to quarantine until inspected. */
+async function restoreStock(ctx: AuthedContext, sale: TransactionRow, refund: boolean) {
+  const org = await ctx.db.selectFrom('organisations').select('business_type').where('id', '=', sale.org_id).executeTakeFirstOrThrow();
+  const lines = await ctx.db
+    .selectFrom('transaction_lines as l')
+    .innerJoin('products as p', 'p.id', 'l.product_id')
+    .select(['l.product_id', 'l.qty', 'p.name', 'p.is_service'])
+    .where('l.transaction_id', '=', sale.id)
+    .orderBy('l.product_id')
+    .execute();
+  for (const l of lines.filter((x) => x.is_service !== 1)) {
+    if (refund && org.business_type === 'pharmacy') {
+      await ctx.db
+        .insertInto('stock_quarantine')
+        .values({ id: newId(), org_id: sale.org_id, store_id: sale.store_id, product_id: l.product_id, transaction_id: sale.id, qty: l.qty, created_at: ctx.clock.now(), resolved_at: null })
+        .execute();
+      continue;
+    }
+    await changeStockLevel(ctx, { orgId: sale.org_id, storeId: sale.store_id, productId: l.product_id, productName: l.name, delta: l.qty, allowNegative: true });
+  }
+}
+
+export const refundSale = (ctx: AuthedContext, id: string, reason: string) => reverse(ctx, id, 'refund', reason);
+export const voidSale = (ctx: AuthedContext, id: string, reason: string) => reverse(ctx, id, 'void', reason);

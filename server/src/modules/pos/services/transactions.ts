@@ -1,0 +1,119 @@
+/** Reading the store's transactions: the list with its filters, one with lines, the day's summaries. */
+import type { ListTransactionsQuery, PageMeta, Transaction } from '@duka/shared';
+import { containsText } from '../../../db/dialect.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError, ValidationError } from '../../../lib/errors.js';
+import { fromCents } from '../../../lib/money.js';
+import { localDate, localDayRange } from '../../../lib/time.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { activeStore } from '../../inventory/services/stock.js';
+import { findStoreTransaction, SOLD, withLines } from '../pos.queries.js';
+
+/** [from, to) instants of the local dates `date_from`..`date_to` (both included; default today). */
+export async function dateRange(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
+  const tz = await orgTimezone(ctx.db, ctx.actor.orgId!);
+  const today = localDate(ctx.clock.now(), tz);
+  const dateFrom = q.date_from ?? q.date_to ?? today;
+  const dateTo = q.date_to ?? q.date_from ?? today;
+  if (dateTo < dateFrom) throw new ValidationError('date_to', 'must not be before date_from');
+  return { tz, dateFrom, dateTo, from: localDayRange(dateFrom, tz).from, to: localDayRange(dateTo, tz).to };
+}
+
+export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQuery): Promise<{ items: Transaction[]; meta: PageMeta }> {
+  const { storeId } = activeStore(ctx);
+  let query = ctx.db.selectFrom('transactions').where('store_id', '=', storeId);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.method) query = query.where('payment_method', '=', q.method);
+  if (q.customer_id) query = query.where('customer_id', '=', q.customer_id);
+  if (q.search) {
+    const text = q.search;
+    query = query.where((eb) =>
+      eb.or([containsText(ctx.dialect, 'receipt_number', text), containsText(ctx.dialect, 'client_receipt_number', text), containsText(ctx.dialect, 'payment_reference', text)]),
+    );
+  }
+  if (q.date_from || q.date_to) {
+    const { from, to } = await dateRange(ctx, q);
+    query = query.where('created_at', '>=', from).where('created_at', '<', to);
+  }
+  const [{ total }, rows] = await Promise.all([
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    query.selectAll().orderBy('created_at', 'desc').orderBy('number', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+  ]);
+  const count = Number(total);
+  return { items: await withLines(ctx.db, rows), meta: { page: q.page, page_size: q.page_size, total: count, total_pages: Math.ceil(count / q.page_size) } };
+}
+
+export async function getTransaction(ctx: AuthedContext, id: string): Promise<Transaction> {
+  const { storeId } = activeStore(ctx);
+  const row = await findStoreTransaction(ctx.db, storeId, id);
+  if (!row) throw new NotFoundError('transaction');
+  return (await withLines(ctx.db, [row]))[0]!;
+}
+
+/** Totals of the active store over local dates (default today); sales are paid + credit. */
+export async function posSummary(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
+  const { storeId } = activeStore(ctx);
+  const { from, to, dateFrom, dateTo } = await dateRange(ctx, q);
+  const inRange = ctx.db.selectFrom('transactions').where('store_id', '=', storeId).where('created_at', '>=', from).where('created_at', '<', to);
+  const [byStatus, items] = await Promise.all([
+    inRange
+      .select(['status', 'payment_method'])
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
+      .groupBy(['status', 'payment_method'])
+      .execute(),
+    ctx.db
+      .selectFrom('transaction_lines as l')
+      .innerJoin('transactions as t', 't.id', 'l.transaction_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
+      .where('t.store_id', '=', storeId)
+      .where('t.created_at', '>=', from)
+      .where('t.created_at', '<', to)
+      .where('t.status', 'in', [...SOLD])
+      .executeTakeFirstOrThrow(),
+  ]);
+  const sold = byStatus.filter((r) => (SOLD as readonly string[]).includes(r.status));
+  const sum = (rows: typeof byStatus) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
+  const byMethod = (m: string) => fromCents(sum(sold.filter((r) => r.payment_method === m)));
+  const count = sold.reduce((s, r) => s + Number(r.n), 0);
+  const total = sum(sold);
+  const refunds = byStatus.filter((r) => r.status === 'refunded');
+  const mpesa = byMethod('M-Pesa');
+  return {
+    total_sales: fromCents(total),
+    transaction_count: count,
+    average_ticket: count ? fromCents(Math.round(total / count)) : 0,
+    items_sold: Number(items.qty),
+    cash_total: byMethod('Cash'),
+    mpeca_total: mpesa,
+    mpesa_total: mpesa,
+    tigo_pesa_total: byMethod('Tigo Pesa'),
+    bank_total: byMethod('Bank'),
+    credit_total: byMethod('Credit'),
+    refund_count: refunds.reduce((s, r) => s + Number(r.n), 0),
+    refund_total: fromCents(sum(refunds)),
+    date_from: dateFrom,
+    date_to: dateTo,
+  };
+}
+
+/** Sales by local hour of one day (default today): a bucket per hour, empty hours included. */
+export async function hourlySummary(ctx: AuthedContext, date?: string) {
+  const { storeId } = activeStore(ctx);
+  const { from, to } = await dateRange(ctx, { date_from: date, date_to: date });
+  // One store's day is at most a few thousand sales: bucketing here is exact on both databases.
+  const rows = await ctx.db
+    .selectFrom('transactions')
+    .select(['created_at', 'total'])
+    .where('store_id', '=', storeId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .where('status', 'in', [...SOLD])
+    .execute();
+  const buckets = Array.from({ length: Math.round((to - from) / 3_600_000) }, (_, hour) => ({ hour, cents: 0, count: 0 }));
+  for (const r of rows) {
+    const b = buckets[Math.floor((r.created_at - from) / 3_600_000)]!;
+    b.cents += r.total;
+    b.count++;
+  }
+  return buckets.map((b) => ({ hour: b.hour, sales: fromCents(b.cents), count: b.count }));
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { DateString, Money, Phone, Timestamp } from '../common.js';
+import { PageQuery } from '../envelope.js';
+
+export const PaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit']);
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+export const TransactionStatus = z.enum(['paid', 'credit', 'refunded', 'void']);
+export const PriceMode = z.enum(['retail', 'wholesale']);
+
+export const SaleLineInput = z.object({
+  product_id: z.uuid(),
+  qty: z.int().min(1).max(100_000),
+});
+
+export const CreateSaleInput = z
+  .object({
+    id: z.uuid().optional().meta({ description: 'Client-generated id: a second sale with this id returns the first' }),
+    lines: z.array(SaleLineInput).min(1, 'must have at least one line').max(500),
+    payment_method: PaymentMethod,
+    payment_reference: z.string().trim().max(100).optional(),
+    discount_pct: z
+      .number()
+      .min(0)
+      .max(100)
+      .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals')
+      .optional(),
+    customer_id: z.uuid().optional(),
+    customer_name: z.string().trim().min(1).max(150).optional(),
+    customer_phone: Phone.optional(),
+    till_number: z.string().trim().max(30).optional(),
+    notes: z.string().trim().max(1000).optional(),
+    price_mode: PriceMode.optional().meta({ description: 'wholesale: only for wholesale or retail_wholesale organisations' }),
+  })
+  .meta({ id: 'CreateSaleInput' });
+export type CreateSaleInput = z.infer<typeof CreateSaleInput>;
+
+export const TransactionLine = z
+  .object({
+    product_id: z.uuid(),
+    product_name: z.string(),
+    qty: z.int(),
+    unit_price: Money,
+    line_total: Money,
+    discount: Money.meta({ description: "This line's share of the sale discount" }),
+    tax: Money.meta({ description: 'VAT contained in the line' }),
+  })
+  .meta({ id: 'TransactionLine' });
+
+export const Transaction = z
+  .object({
+    id: z.uuid(),
+    number: z.int().meta({ description: 'Gapless per store' }),
+    receipt_number: z.string().meta({ example: 'MAD-000042' }),
+    client_receipt_number: z.string().nullable(),
+    status: TransactionStatus,
+    payment_method: PaymentMethod,
+    payment_reference: z.string().nullable(),
+    price_mode: PriceMode,
+    subtotal: Money,
+    discount_pct: z.number(),
+    discount: Money,
+    tax: Money,
+    total: Money,
+    customer_id: z.uuid().nullable(),
+    customer_name: z.string().nullable(),
+    customer_phone: z.string().nullable(),
+    till_number: z.string().nullable(),
+    notes: z.string().nullable(),
+    cashier_id: z.uuid().nullable(),
+    store_id: z.uuid(),
+    source: z.enum(['online', 'offline']),
+    client_created_at: Timestamp.nullable(),
+    refund_reason: z.string().nullable(),
+    refunded_at: Timestamp.nullable(),
+    void_reason: z.string().nullable(),
+    voided_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    lines: z.array(TransactionLine),
+  })
+  .meta({ id: 'Transaction' });
+export type Transaction = z.infer<typeof Transaction>;
+
+export const ListTransactionsQuery = PageQuery.extend({
+  status: TransactionStatus.optional(),
+  method: PaymentMethod.optional(),
+  search: z.string().trim().min(1).max(100).optional().meta({ description: 'receipt_number, client_receipt_number or payment_reference contains' }),
+  customer_id: z.uuid().optional(),
+  date_from: DateString.optional(),
+  date_to: DateString.optional(),
+});
+export type ListTransactionsQuery = z.infer<typeof ListTransactionsQuery>;
+
+export const ReasonInput = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'ReasonInput' });
+export const ReceiptInput = z.object({ email: z.email().trim().toLowerCase().max(254) }).meta({ id: 'ReceiptInput' });
+export const ReceiptResult = z.object({ email: z.string(), delivered: z.boolean().meta({ description: 'false when no email service is configured: kept in the outbox' }) });
+
+export const SummaryQuery = z.object({ date_from: DateString.optional(), date_to: DateString.optional() });
+export const PosSummary = z
+  .object({
+    total_sales: Money,
+    transaction_count: z.int(),
+    average_ticket: Money,
+    items_sold: z.int(),
+    cash_total: Money,
+    mpeca_total: Money.meta({ description: 'M-Pesa total, spelled as in the contract; same as mpesa_total' }),
+    mpesa_total: Money,
+    tigo_pesa_total: Money,
+    bank_total: Money,
+    credit_total: Money,
+    refund_count: z.int(),
+    refund_total: Money,
+    date_from: DateString,
+    date_to: DateString,
+  })
+  .meta({ id: 'PosSummary' });
+export const HourlyQuery = z.object({ date: DateString.optional() });
+export const HourlyBucket = z.object({ hour: z.int(), sales: Money, count: z.int() }).meta({ id: 'HourlyBucket' });
