@@ -7,6 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { newId } from '@duka/shared';
+import { createDb } from '../server/src/db/create-db.js';
 import { freePort, measure, printTable, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' } } });
@@ -44,6 +46,41 @@ for (const database of databases) {
 
   const health = await measure({ url: `${base}/health/live`, connections: 32, seconds });
   rows.push({ scenario: 'GET /health/live (all middleware)', database, m: health, target: 'p99 <= 10 ms', met: health.p99 <= 10 && health.errors === 0 });
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const db = createDb(pgServer ? { url: pgServer.url, poolSize: 2 } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') });
+  const [{ org_id: orgId, store_id: storeId }] = [await db.db.selectFrom('users').select(['org_id', 'store_id']).executeTakeFirstOrThrow()];
+  const now = Date.now();
+  const productIds: string[] = [];
+  for (let batch = 0; batch < 50; batch++) {
+    const rows = Array.from({ length: 1000 }, (_, i) => {
+      const n = batch * 1000 + i;
+      const id = newId();
+      productIds.push(id);
+      return { id, org_id: orgId!, name: `${['Sukari', 'Unga', 'Mchele', 'Sabuni', 'Mafuta', 'Chai', 'Maji', 'Soda'][n % 8]} ${n}`, sku: `SKU-${n}`, selling_price: 1000 + (n % 50) * 100, cost_price: 800, created_at: now, updated_at: now };
+    });
+    await db.db.insertInto('products').values(rows).execute();
+    await db.db.insertInto('product_stock').values(rows.map((r) => ({ store_id: storeId!, product_id: r.id, qty: 1_000_000_000, updated_at: now }))).execute();
+  }
+  await db.close();
+
+  const search = await measure({ url: `${base}/api/v1/inventory/products?search=sabuni%20123`, headers: auth, connections: 32, seconds });
+  rows.push({ scenario: 'GET /inventory/products?search= (50k products)', database, m: search, target: 'p99 <= 20 ms', met: search.p99 <= 20 && search.errors === 0 });
+  const sale = await measure({
+    url: `${base}/api/v1/pos/sale`,
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: productIds[i * 7919]!, qty: 1 })), payment_method: 'Cash' }),
+    connections: 32,
+    seconds,
+  });
+  rows.push({
+    scenario: 'POST /pos/sale, 3 lines, 32 conn',
+    database,
+    m: sale,
+    target: database === 'sqlite' ? '>= 1500/s, p99 <= 50 ms' : 'p99 <= 50 ms',
+    met: sale.errors === 0 && sale.p99 <= 50 && (database !== 'sqlite' || sale.rps >= 1500),
+  });
+
   const me = await measure({ url: `${base}/api/v1/accounts/me`, headers: { authorization: `Bearer ${token}` }, connections: 32, seconds });
   rows.push({ scenario: 'GET /accounts/me (JWT + 3 reads), 32 conn', database, m: me, target: 'p99 <= 50 ms', met: me.p99 <= 50 && me.errors === 0 });
   const login = await measure({

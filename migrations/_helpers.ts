@@ -40,3 +40,40 @@ export async function index(db: Kysely<any>, table: string, columns: string[]) {
 }
 
 export { sql };
+
+/**
+ * Index `columns` of `table` for case-insensitive "contains" search. SQLite: an external-content
+ * FTS5 table `<table>_fts` with the trigram tokenizer, kept in step by triggers (keyed on rowid:
+ * after a manual VACUUM, rebuild it with `INSERT INTO <table>_fts(<table>_fts) VALUES('rebuild')`).
+ * Postgres: pg_trgm GIN indexes, which ILIKE '%…%' uses; skipped, with a notice, where the
+ * extension cannot be installed (search then still works, unindexed).
+ */
+export async function createTextSearch(db: Kysely<any>, table: string, columns: string[]): Promise<void> {
+  const fts = `${table}_fts`;
+  const cols = columns.join(', ');
+  const news = columns.map((c) => `new.${c}`).join(', ');
+  const olds = columns.map((c) => `old.${c}`).join(', ');
+  if (dialectOf(db) === 'sqlite') {
+    await sql.raw(`create virtual table ${fts} using fts5(${cols}, content='${table}', content_rowid='rowid', tokenize='trigram')`).execute(db);
+    await sql.raw(`create trigger ${fts}_ai after insert on ${table} begin insert into ${fts}(rowid, ${cols}) values (new.rowid, ${news}); end`).execute(db);
+    await sql.raw(`create trigger ${fts}_ad after delete on ${table} begin insert into ${fts}(${fts}, rowid, ${cols}) values ('delete', old.rowid, ${olds}); end`).execute(db);
+    await sql
+      .raw(
+        `create trigger ${fts}_au after update of ${cols} on ${table} begin ` +
+          `insert into ${fts}(${fts}, rowid, ${cols}) values ('delete', old.rowid, ${olds}); ` +
+          `insert into ${fts}(rowid, ${cols}) values (new.rowid, ${news}); end`,
+      )
+      .execute(db);
+    await sql.raw(`insert into ${fts}(${fts}) values ('rebuild')`).execute(db);
+    return;
+  }
+  const indexes = columns.map((c) => `create index if not exists ix__${table}__${c}_trgm on ${table} using gin (${c} gin_trgm_ops);`).join(' ');
+  await sql
+    .raw(
+      `do $$ begin
+         begin create extension if not exists pg_trgm; exception when others then raise notice 'pg_trgm unavailable: text search is unindexed'; end;
+         if exists (select 1 from pg_extension where extname = 'pg_trgm') then ${indexes} end if;
+       end $$`,
+    )
+    .execute(db);
+}

@@ -6,9 +6,11 @@ import type { Migration } from 'kysely';
 import * as core from './2026_11_21_0001_core.js';
 import * as catalogue from './2026_11_21_0002_catalogue_and_sales_ledger.js';
 import * as sales from './2026_11_21_0003_sales_customers_credit_notifications.js';
+import * as productSearch from './2026_11_21_0004_product_search.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
   '2026_11_21_0002_catalogue_and_sales_ledger': catalogue,
   '2026_11_21_0003_sales_customers_credit_notifications': sales,
+  '2026_11_21_0004_product_search': productSearch,
 };

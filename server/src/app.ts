@@ -41,6 +41,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   const deps: Deps = {
     db: handle.db,
     dialect: handle.dialect,
+    transact: handle.transact,
     config,
     log,
     clock,

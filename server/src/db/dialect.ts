@@ -38,3 +38,17 @@ export function containsText(dialect: DialectName, column: string, text: string)
   const op = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');
   return sql<SqlBool>`${sql.ref(column)} ${op} ${pattern} escape '\\'`;
 }
+
+/**
+ * Any of `columns` of `alias` (a table indexed with createTextSearch) contains `text`, ignoring
+ * case. SQLite answers from the FTS5 trigram index (texts of 3 characters or more; shorter ones
+ * scan); Postgres' ILIKE uses the pg_trgm indexes by itself.
+ */
+export function textSearch(dialect: DialectName, target: { table: string; alias: string; columns: string[] }, text: string): RawBuilder<SqlBool> {
+  if (dialect === 'sqlite' && [...text].length >= 3) {
+    const fts = sql.table(`${target.table}_fts`);
+    return sql<SqlBool>`${sql.ref(`${target.alias}.rowid`)} in (select rowid from ${fts} where ${fts} match ${`"${text.replace(/"/g, '""')}"`})`;
+  }
+  const each = target.columns.map((c) => containsText(dialect, `${target.alias}.${c}`, text));
+  return sql<SqlBool>`(${sql.join(each, sql` or `)})`;
+}

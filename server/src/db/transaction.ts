@@ -9,7 +9,7 @@ import { flushChanges } from './change-log.js';
 export async function withTransaction<T>(ctx: ServiceContext, fn: (trx: ServiceContext) => Promise<T>): Promise<T> {
   if (ctx.tx) return fn(ctx);
   const tx: TxState = { afterCommit: [], changes: [] };
-  const result = await ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.transact(async (trx) => {
     const out = await fn({ ...ctx, db: trx, tx });
     if (tx.changes.length) await flushChanges(trx, tx.changes, ctx.clock.now());
     return out;

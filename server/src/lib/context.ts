@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../env.js';
 import type { Database } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
+import type { Transact } from '../db/create-db.js';
 import type { Messenger } from '../messaging/messenger.js';
 import type { EventBus } from '../modules/events/event-bus.js';
 import type { Clock } from './clock.js';
@@ -30,6 +31,8 @@ export interface Actor {
 export interface Deps {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** How a transaction is run and committed (group commit on SQLite). */
+  transact: Transact;
   config: Config;
   log: Logger;
   clock: Clock;

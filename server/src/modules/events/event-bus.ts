@@ -25,6 +25,8 @@ export interface Subscriber {
   /** Stable name: deliveries are recorded under it. */
   name: string;
   types: string[];
+  /** Whether this event concerns the subscriber at all; events nobody wants cost no delivery. */
+  wants?(event: DomainEvent): boolean;
   handle(ctx: ServiceContext, event: DomainEvent): Promise<void>;
 }
 
@@ -47,12 +49,17 @@ export class EventBus {
   async publish<T extends Record<string, unknown>>(ctx: ServiceContext, e: { type: string; orgId: string; storeId: string | null; data: T }): Promise<DomainEvent<T>> {
     const now = ctx.clock.now();
     const event: DomainEvent<T> = { type: e.type, id: newId(), org_id: e.orgId, store_id: e.storeId, occurred_at: iso(now), data: e.data };
+    const wanted = this.interested(event).length > 0;
     await ctx.db
       .insertInto('events')
-      .values({ id: event.id, org_id: e.orgId, store_id: e.storeId, type: e.type, payload: JSON.stringify(e.data), occurred_at: now })
+      .values({ id: event.id, org_id: e.orgId, store_id: e.storeId, type: e.type, payload: JSON.stringify(e.data), occurred_at: now, delivered: wanted ? 0 : 1 })
       .execute();
-    afterCommit(ctx, () => this.deliver(event.id));
+    if (wanted) afterCommit(ctx, () => this.deliver(event.id));
     return event;
+  }
+
+  private interested(event: DomainEvent): Subscriber[] {
+    return this.subscribers.filter((s) => s.types.includes(event.type) && (s.wants?.(event) ?? true));
   }
 
   /** Hand the event to every subscriber that has not handled it yet. */
@@ -73,7 +80,7 @@ export class EventBus {
       (await deps.db.selectFrom('event_deliveries').select('subscriber').where('event_id', '=', eventId).where('status', '=', 'done').execute()).map((d) => d.subscriber),
     );
     let pending = 0;
-    for (const sub of this.subscribers.filter((s) => s.types.includes(event.type) && !done.has(s.name))) {
+    for (const sub of this.interested(event).filter((s) => !done.has(s.name))) {
       const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}`, ip: 'internal' };
       try {
         await withTransaction(ctx, async (trx) => {
@@ -86,7 +93,10 @@ export class EventBus {
         await record(deps.db, eventId, sub.name, 'failed', String((err as Error)?.message ?? err).slice(0, 500), deps.clock.now()).catch(() => {});
       }
     }
-    if (pending === 0) await deps.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute();
+    if (pending === 0) {
+      const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}`, ip: 'internal' };
+      await withTransaction(ctx, (trx) => trx.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute());
+    }
   }
 
   /** Deliver events whose subscribers failed or never ran (a crash right after commit). */

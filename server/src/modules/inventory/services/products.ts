@@ -3,7 +3,7 @@ import { newId } from '@duka/shared';
 import type { CreateProductInput, ListProductsQuery, PageMeta, Product, UpdateProductInput } from '@duka/shared';
 import type { Insertable, Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { containsText, uniqueViolationField } from '../../../db/dialect.js';
+import { textSearch, uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -49,7 +49,7 @@ async function assertCategory(ctx: AuthedContext, orgId: string, categoryId: str
 export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Promise<{ items: Product[]; meta: PageMeta }> {
   const { orgId, storeId } = activeStore(ctx);
   let query = productsWithStock(ctx.db, orgId, storeId);
-  if (q.search) query = query.where((eb) => eb.or([containsText(ctx.dialect, 'p.name', q.search!), containsText(ctx.dialect, 'p.sku', q.search!)]));
+  if (q.search) query = query.where(textSearch(ctx.dialect, { table: 'products', alias: 'p', columns: ['name', 'sku'] }, q.search));
   if (q.category_id) query = query.where('p.category_id', '=', q.category_id);
   if (q.status) query = query.where('p.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.low_stock !== undefined) {
