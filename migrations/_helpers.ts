@@ -77,3 +77,13 @@ export async function createTextSearch(db: Kysely<any>, table: string, columns: 
     )
     .execute(db);
 }
+
+/** Undo createTextSearch. */
+export async function dropTextSearch(db: Kysely<any>, table: string, columns: string[]): Promise<void> {
+  const fts = `${table}_fts`;
+  const statements =
+    dialectOf(db) === 'sqlite'
+      ? [`drop trigger ${fts}_ai`, `drop trigger ${fts}_ad`, `drop trigger ${fts}_au`, `drop table ${fts}`]
+      : columns.map((c) => `drop index if exists ix__${table}__${c}_trgm`);
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}

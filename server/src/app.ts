@@ -28,6 +28,7 @@ import { authRouter } from './modules/auth/auth.index.js';
 import { healthRouter } from './modules/health/health.index.js';
 import { inventoryRouter } from './modules/inventory/inventory.index.js';
 import { metaRouter } from './modules/meta/meta.index.js';
+import { notificationsRouter } from './modules/notifications/notifications.index.js';
 import { posRouter } from './modules/pos/pos.index.js';
 import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
@@ -99,6 +100,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', storesRouter);
   api.route('/', staffRouter);
   api.route('/', posRouter);
+  api.route('/', notificationsRouter);
   api.route('/', adminRouter(ping));
 
   const openapi = api.getOpenAPI31Document({

@@ -12,3 +12,4 @@ export * from './staff/staff.schemas.js';
 export * from './ids.js';
 export * from './pricing.js';
 export * from './pos/pos.schemas.js';
+export * from './notifications/notifications.schemas.js';

@@ -63,13 +63,34 @@ export function createDb(opts: DbOptions): DbHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
     transact: groupCommit(db),
     ping: async () => void sqlite.prepare('select 1').get(),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * Kysely prepares every query afresh; preparing costs more than running most of ours. Statements
+ * are kept by SQL text (queries are parameterised, so the set is small) and reused: the driver
+ * runs each to completion synchronously, so one statement is never in use twice at once.
+ */
+function cachingStatements(sqlite: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let stmt = cache.get(text);
+      if (!stmt) {
+        stmt = sqlite.prepare(text);
+        if (cache.size >= 2000) cache.delete(cache.keys().next().value!);
+        cache.set(text, stmt);
+      }
+      return stmt;
+    },
   };
 }
 

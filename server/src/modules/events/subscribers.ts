@@ -1,6 +1,7 @@
 /** Every event subscriber of the server, in one list. */
 import type { EventBus } from './event-bus.js';
+import { lowStockNotifications } from '../notifications/services/low-stock.js';
 
 export function registerSubscribers(bus: EventBus): void {
-  void bus;
+  bus.subscribe(lowStockNotifications);
 }

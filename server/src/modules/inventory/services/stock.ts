@@ -30,18 +30,25 @@ export interface StockChange {
  */
 export async function changeStockLevel(ctx: ServiceContext, change: StockChange): Promise<number> {
   const now = ctx.clock.now();
-  await ctx.db
-    .insertInto('product_stock')
-    .values({ store_id: change.storeId, product_id: change.productId, qty: 0, updated_at: now })
-    .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
-    .execute();
-  let update = ctx.db
-    .updateTable('product_stock')
-    .set((eb) => ({ qty: eb('qty', '+', change.delta), updated_at: now }))
-    .where('store_id', '=', change.storeId)
-    .where('product_id', '=', change.productId);
-  if (!change.allowNegative && change.delta < 0) update = update.where('qty', '>=', -change.delta);
-  const row = await update.returning('qty').executeTakeFirst();
+  const apply = () => {
+    let update = ctx.db
+      .updateTable('product_stock')
+      .set((eb) => ({ qty: eb('qty', '+', change.delta), updated_at: now }))
+      .where('store_id', '=', change.storeId)
+      .where('product_id', '=', change.productId);
+    if (!change.allowNegative && change.delta < 0) update = update.where('qty', '>=', -change.delta);
+    return update.returning('qty').executeTakeFirst();
+  };
+  let row = await apply();
+  if (!row) {
+    // No row yet for this store (or not enough stock): create the row at 0 and try once more.
+    const created = await ctx.db
+      .insertInto('product_stock')
+      .values({ store_id: change.storeId, product_id: change.productId, qty: 0, updated_at: now })
+      .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) row = await apply();
+  }
   if (!row) {
     const current = await ctx.db.selectFrom('product_stock').select('qty').where('store_id', '=', change.storeId).where('product_id', '=', change.productId).executeTakeFirst();
     throw new InsufficientStockError(change.productName, current?.qty ?? 0, change.field);

@@ -20,8 +20,8 @@ import { findCustomer, findCustomerByPhone, insertCustomer } from '../../custome
 import type { CustomerRow } from '../../customers/customers.table.js';
 import { openCreditTab, outstandingCents } from '../../credits/services/tabs.js';
 import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
-import { withLines } from '../pos.queries.js';
-import type { TransactionRow } from '../pos.table.js';
+import { toTransaction, withLines } from '../pos.queries.js';
+import type { TransactionLineRow, TransactionRow } from '../pos.table.js';
 
 export type ConflictKind = 'oversold' | 'credit_limit' | 'inactive_product' | 'permission' | 'stale_price' | 'price_mismatch';
 
@@ -45,6 +45,8 @@ export interface SaleOptions {
 
 export interface RecordedSale {
   row: TransactionRow;
+  /** The lines as written (absent for a replayed sale: read them). */
+  lines?: TransactionLineRow[];
   /** True when a sale with this client id already existed: nothing new was written. */
   replayed: boolean;
   conflicts: SaleConflict[];
@@ -206,7 +208,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx.db
+    const lineRows = await trx.db
       .insertInto('transaction_lines')
       .values(
         priced.lines.map((l) => ({
@@ -223,6 +225,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
           cost_price: products.get(l.product_id)!.cost_price,
         })),
       )
+      .returningAll()
       .execute();
     if (row.status === 'credit') {
       await openCreditTab(trx, { orgId, storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at });
@@ -249,12 +252,12 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       },
     });
     await recordAudit(trx, { action: 'sale.create', description: `Sale ${row.receipt_number}: ${row.total / 100} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id });
-    return { row, replayed: false, conflicts };
+    return { row, lines: lineRows, replayed: false, conflicts };
   });
 }
 
 /** The transaction answer (with lines) for a recorded sale. */
 export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
-  return (await withLines(ctx.db, [sale.row]))[0]!;
+  return sale.lines ? toTransaction(sale.row, sale.lines) : (await withLines(ctx.db, [sale.row]))[0]!;
 }
 

@@ -1,0 +1,44 @@
+/**
+ * The one way a notification comes into being: the REST route, the low-stock subscriber and any
+ * other area (credit, sync conflicts, suppliers) call it inside their own transaction, so the
+ * notification commits, or not, with what caused it, and tills receive it through the change log.
+ */
+import { newId } from '@duka/shared';
+import type { Notification, NotificationCategory } from '@duka/shared';
+import { noteChange } from '../../../db/change-log.js';
+import { withTransaction } from '../../../db/transaction.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { toNotification } from '../notifications.queries.js';
+
+export interface NewNotification {
+  orgId: string;
+  storeId: string;
+  category: NotificationCategory;
+  title: string;
+  body?: string;
+  link?: string | null;
+}
+
+/** Write a notification for `storeId` (the caller has checked the store belongs to `orgId`). */
+export async function createNotification(ctx: ServiceContext, n: NewNotification): Promise<Notification> {
+  return withTransaction(ctx, async (trx) => {
+    const row = await trx.db
+      .insertInto('notifications')
+      .values({
+        id: newId(),
+        org_id: n.orgId,
+        store_id: n.storeId,
+        category: n.category,
+        title: n.title,
+        body: n.body ?? '',
+        link: n.link ?? null,
+        is_read: 0,
+        read_at: null,
+        created_at: trx.clock.now(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    noteChange(trx, n.orgId, { entity: 'notification', id: row.id, storeId: n.storeId });
+    return toNotification(row);
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Low-stock notifications: after a sale commits, each stocked product whose level crossed from
+ * above its reorder point to at or below it gets one notification in the sale's store. A product
+ * already at or below its reorder point before the sale was notified when it crossed, so later
+ * sales add nothing until it is restocked above the point and crosses again.
+ */
+import { z } from 'zod';
+import type { DomainEvent, Subscriber } from '../../events/event-bus.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { createNotification } from './create-notification.js';
+
+/** The part of a `transaction.created` line this subscriber reads. */
+const SaleLine = z.object({
+  product_id: z.string(),
+  product_name: z.string(),
+  qty: z.number(),
+  stock_after: z.number().nullable().optional(),
+  reorder_point: z.number().nullable().optional(),
+  is_service: z.boolean().optional(),
+});
+
+export interface Crossing {
+  productId: string;
+  productName: string;
+  left: number;
+}
+
+/**
+ * Products of the sale that crossed their reorder point. A sale may hold several lines of one
+ * product, each carrying the product's level after the whole sale, so the lines are summed:
+ * the level before the sale is the lowest `stock_after` plus every line's qty.
+ */
+export function crossings(event: DomainEvent): Crossing[] {
+  const lines = Array.isArray(event.data.lines) ? event.data.lines : [];
+  const byProduct = new Map<string, { name: string; qty: number; after: number; point: number }>();
+  for (const raw of lines) {
+    const parsed = SaleLine.safeParse(raw);
+    if (!parsed.success) continue;
+    const l = parsed.data;
+    if (l.is_service || l.stock_after == null || l.reorder_point == null || l.qty <= 0) continue;
+    const seen = byProduct.get(l.product_id);
+    if (seen) {
+      seen.qty += l.qty;
+      seen.after = Math.min(seen.after, l.stock_after);
+    } else byProduct.set(l.product_id, { name: l.product_name, qty: l.qty, after: l.stock_after, point: l.reorder_point });
+  }
+  return [...byProduct]
+    .filter(([, p]) => p.after + p.qty > p.point && p.point >= p.after)
+    .map(([productId, p]) => ({ productId, productName: p.name, left: p.after }));
+}
+
+export function lowStockMessage(name: string, left: number): { title: string; body: string } {
+  if (left <= 0) {
+    return {
+      title: `Out of stock: ${name}`,
+      body: `${name} is out of stock; order more. ${name} imekwisha; agiza zaidi.`,
+    };
+  }
+  const [en, sw] = left === 1 ? ['1 unit', 'Kimebaki kipande 1'] : [`${left} units`, `Vimebaki vipande ${left}`];
+  return {
+    title: `Low stock: ${name}`,
+    body: `Only ${en} of ${name} left; order more. ${sw} tu; agiza zaidi.`,
+  };
+}
+
+async function handle(ctx: ServiceContext, event: DomainEvent): Promise<void> {
+  if (!event.store_id) return;
+  for (const c of crossings(event)) {
+    await createNotification(ctx, {
+      orgId: event.org_id,
+      storeId: event.store_id,
+      category: 'stock',
+      ...lowStockMessage(c.productName, c.left),
+      link: `/inventory/products/${c.productId}`,
+    });
+  }
+}
+
+export const lowStockNotifications: Subscriber = {
+  name: 'low-stock-notifications',
+  types: ['transaction.created'],
+  // Runs inside the sale's transaction: most sales cross nothing and then cost no delivery. Never throws.
+  wants: (event) => {
+    try {
+      return event.store_id != null && crossings(event).length > 0;
+    } catch {
+      return true;
+    }
+  },
+  handle,
+};
