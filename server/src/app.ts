@@ -25,11 +25,13 @@ import { registerSubscribers } from './modules/events/subscribers.js';
 import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
+import { creditsRouter } from './modules/credits/credits.index.js';
+import { customersRouter } from './modules/customers/customers.index.js';
 import { healthRouter } from './modules/health/health.index.js';
 import { inventoryRouter } from './modules/inventory/inventory.index.js';
 import { metaRouter } from './modules/meta/meta.index.js';
-import { notificationsRouter } from './modules/notifications/notifications.index.js';
 import { posRouter } from './modules/pos/pos.index.js';
+import { notificationsRouter } from './modules/notifications/notifications.index.js';
 import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
 
@@ -99,6 +101,8 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', inventoryRouter);
   api.route('/', storesRouter);
   api.route('/', staffRouter);
+  api.route('/', customersRouter);
+  api.route('/', creditsRouter);
   api.route('/', posRouter);
   api.route('/', notificationsRouter);
   api.route('/', adminRouter(ping));

@@ -1,8 +1,10 @@
-import { newId } from '@duka/shared';
-import type { Insertable, Kysely } from 'kysely';
+import { type Customer, newId } from '@duka/shared';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, SqlBool } from 'kysely';
 import { noteChange } from '../../db/change-log.js';
 import type { Database } from '../../db/database.js';
+import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
+import { fromCents } from '../../lib/money.js';
 import type { CustomerRow, CustomerTable } from './customers.table.js';
 
 /** A customer of `orgId` only: another organisation's id is not found. */
@@ -27,4 +29,138 @@ export async function insertCustomer(ctx: ServiceContext, orgId: string, fields:
     .executeTakeFirstOrThrow();
   noteChange(ctx, orgId, { entity: 'customer', id: row.id });
   return row;
+}
+
+/** Tab statuses that still carry a balance. */
+export const OWING_STATUSES = ['open', 'partially_paid'] as const;
+
+/** What a tab still owes, in cents. */
+export function tabBalance(eb: ExpressionBuilder<Database, 'credit_tabs'>): Expression<number> {
+  return eb(eb('credit_tabs.amount', '-', eb.ref('credit_tabs.paid_amount')), '-', eb.ref('credit_tabs.written_off_amount'));
+}
+
+/** The customer's outstanding balance in cents, as a correlated subquery over its tabs. */
+export function outstandingOf(eb: ExpressionBuilder<Database, 'customers'>) {
+  return eb
+    .selectFrom('credit_tabs')
+    .select((t) => t.fn.coalesce(t.fn.sum<number>(tabBalance(t)), t.lit(0)).as('owed'))
+    .whereRef('credit_tabs.customer_id', '=', 'customers.id')
+    .where('credit_tabs.status', 'in', OWING_STATUSES);
+}
+
+/** Customers of `orgId` with `outstanding` (cents). */
+export function customersWithBalance(db: Kysely<Database>, orgId: string) {
+  return db
+    .selectFrom('customers')
+    .selectAll('customers')
+    .select((eb) => outstandingOf(eb).as('outstanding'))
+    .where('customers.org_id', '=', orgId);
+}
+
+export type CustomerWithBalanceRow = CustomerRow & { outstanding: number | string | null };
+
+export function findCustomerWithBalance(db: Kysely<Database>, orgId: string, id: string): Promise<CustomerWithBalanceRow | undefined> {
+  return customersWithBalance(db, orgId).where('customers.id', '=', id).executeTakeFirst();
+}
+
+export function toCustomer(row: CustomerWithBalanceRow): Customer {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    segment: row.segment,
+    credit_limit: fromCents(Number(row.credit_limit)),
+    notes: row.notes,
+    is_active: row.is_active === 1,
+    total_spend: fromCents(Number(row.total_spend)),
+    visit_count: Number(row.visit_count),
+    outstanding_balance: fromCents(Number(row.outstanding ?? 0)),
+    created_at: iso(Number(row.created_at)),
+    updated_at: iso(Number(row.updated_at)),
+  };
+}
+
+/** Tab `due_date` is before `today`: with a balance, the tab is overdue. */
+export function pastDue(eb: ExpressionBuilder<Database, 'credit_tabs'>, today: string): Expression<SqlBool> {
+  return eb('credit_tabs.due_date', '<', today);
+}
+
+/**
+ * Customers of `orgId` who owe something, with their credit figures: one grouped query over the
+ * owing tabs (grouping by the customer's primary key lets both databases select its columns).
+ */
+export function customerCreditRows(db: Kysely<Database>, orgId: string, today: string, overdue: boolean | undefined) {
+  return db
+    .selectFrom('credit_tabs')
+    .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
+    .where('credit_tabs.org_id', '=', orgId)
+    .where('credit_tabs.status', 'in', OWING_STATUSES)
+    .where((eb) => eb(tabBalance(eb), '>', 0))
+    .groupBy('customers.id')
+    .selectAll('customers')
+    .select((eb) => [
+      eb.fn.sum<number>(tabBalance(eb)).as('outstanding'),
+      eb.fn.countAll<number>().as('open_tabs'),
+      eb.fn.sum<number>(eb.case().when(pastDue(eb, today)).then(1).else(0).end()).as('overdue_count'),
+      eb.fn.min('credit_tabs.due_date').as('oldest_due_date'),
+    ])
+    .$if(overdue !== undefined, (qb) => qb.having((eb) => eb(eb.fn.sum(eb.case().when(pastDue(eb, today)).then(1).else(0).end()), overdue ? '>' : '=', 0)))
+    .orderBy('oldest_due_date')
+    .orderBy('customers.name')
+    .orderBy('customers.id')
+    .execute();
+}
+
+/** Ledger statuses that count as purchases. */
+const PURCHASED = ['paid', 'credit'] as const;
+
+export interface PurchaseHistory {
+  spend: number;
+  visits: number;
+  first: number | null;
+  last: number | null;
+  /** Purchases at or after `since`. */
+  recent: number;
+}
+
+export const NO_PURCHASES: PurchaseHistory = { spend: 0, visits: 0, first: null, last: null, recent: 0 };
+
+/** Paid and credit sales of each customer in `ids`, from the ledger: one grouped query. */
+export async function purchaseHistory(db: Kysely<Database>, orgId: string, ids: string[], since: number): Promise<Map<string, PurchaseHistory>> {
+  const out = new Map<string, PurchaseHistory>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .selectFrom('transactions')
+    .where('org_id', '=', orgId)
+    .where('customer_id', 'in', ids)
+    .where('status', 'in', PURCHASED)
+    .groupBy('customer_id')
+    .select((eb) => [
+      'customer_id',
+      eb.fn.sum<number>('total').as('spend'),
+      eb.fn.countAll<number>().as('visits'),
+      eb.fn.min('created_at').as('first'),
+      eb.fn.max('created_at').as('last'),
+      eb.fn.sum<number>(eb.case().when('created_at', '>=', since).then(1).else(0).end()).as('recent'),
+    ])
+    .execute();
+  for (const r of rows) {
+    out.set(r.customer_id!, { spend: Number(r.spend), visits: Number(r.visits), first: Number(r.first), last: Number(r.last), recent: Number(r.recent) });
+  }
+  return out;
+}
+
+/**
+ * The lowest spend (cents) that is VIP: the organisation's top 10 % of customers who have bought
+ * anything, at least one. Null when nobody has.
+ */
+export async function vipThreshold(db: Kysely<Database>, orgId: string): Promise<number | null> {
+  const buyers = db.selectFrom('customers').where('org_id', '=', orgId).where('total_spend', '>', 0);
+  const { n } = await buyers.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const count = Number(n);
+  if (count === 0) return null;
+  const top = Math.max(1, Math.floor(count / 10));
+  const row = await buyers.select('total_spend').orderBy('total_spend', 'desc').limit(1).offset(top - 1).executeTakeFirstOrThrow();
+  return Number(row.total_spend);
 }

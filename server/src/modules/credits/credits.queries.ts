@@ -1,0 +1,115 @@
+import type { CreditMessage, CreditNote, CreditPayment, CreditTab } from '@duka/shared';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { iso, isoOrNull } from '../../lib/clock.js';
+import { fromCents } from '../../lib/money.js';
+import { OWING_STATUSES, pastDue, tabBalance } from '../customers/customers.queries.js';
+import type { CreditMessageTable, CreditNoteTable, CreditPaymentRow, CreditTabRow } from './credits.table.js';
+
+export type CreditTabWithName = CreditTabRow & { customer_name: string };
+
+/** Tabs of `orgId` with their customer's name. */
+export function tabsWithNames(db: Kysely<Database>, orgId: string) {
+  return db
+    .selectFrom('credit_tabs')
+    .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
+    .selectAll('credit_tabs')
+    .select('customers.name as customer_name')
+    .where('credit_tabs.org_id', '=', orgId);
+}
+
+export function findTab(db: Kysely<Database>, orgId: string, id: string): Promise<CreditTabWithName | undefined> {
+  return tabsWithNames(db, orgId).where('credit_tabs.id', '=', id).executeTakeFirst();
+}
+
+export const balanceCents = (tab: CreditTabRow) => Number(tab.amount) - Number(tab.paid_amount) - Number(tab.written_off_amount);
+
+/** Overdue: something still owed and the due date (local) before `today`. */
+export const isOverdue = (tab: CreditTabRow, today: string) => balanceCents(tab) > 0 && tab.due_date < today;
+
+export function toCreditTab(row: CreditTabWithName, today: string): CreditTab {
+  return {
+    id: row.id,
+    customer_id: row.customer_id,
+    customer_name: row.customer_name,
+    transaction_id: row.transaction_id,
+    store_id: row.store_id,
+    amount: fromCents(Number(row.amount)),
+    paid_amount: fromCents(Number(row.paid_amount)),
+    balance: fromCents(balanceCents(row)),
+    status: row.status,
+    due_date: row.due_date,
+    is_overdue: isOverdue(row, today),
+    created_at: iso(Number(row.created_at)),
+    settled_at: isoOrNull(row.settled_at == null ? null : Number(row.settled_at)),
+    write_off_reason: row.write_off_reason,
+  };
+}
+
+/** Filters of GET /credits, as a query over `tabsWithNames`. */
+export function filteredTabs(db: Kysely<Database>, orgId: string, today: string, f: { status?: CreditTab['status']; customerId?: string; overdue?: boolean }) {
+  return tabsWithNames(db, orgId)
+    .$if(!!f.status, (qb) => qb.where('credit_tabs.status', '=', f.status!))
+    .$if(!!f.customerId, (qb) => qb.where('credit_tabs.customer_id', '=', f.customerId!))
+    .$if(f.overdue !== undefined, (qb) =>
+      qb.where((eb) => {
+        const overdue = eb.and([eb(tabBalance(eb), '>', 0), pastDue(eb, today)]);
+        return f.overdue ? overdue : eb.not(overdue);
+      }),
+    );
+}
+
+/** The customer's tabs that still owe, oldest first: the order payments are allocated in. */
+export function owingTabsOldestFirst(db: Kysely<Database>, orgId: string, customerId: string) {
+  return db
+    .selectFrom('credit_tabs')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('customer_id', '=', customerId)
+    .where('status', 'in', OWING_STATUSES)
+    .orderBy('created_at')
+    .orderBy('id');
+}
+
+/** Payments with their allocations (two queries, however many payments). */
+export async function withAllocations(db: Kysely<Database>, payments: CreditPaymentRow[]): Promise<CreditPayment[]> {
+  const ids = payments.map((p) => p.id);
+  const allocations = ids.length
+    ? await db
+        .selectFrom('credit_allocations')
+        .innerJoin('credit_tabs', 'credit_tabs.id', 'credit_allocations.tab_id')
+        .select(['credit_allocations.payment_id', 'credit_allocations.tab_id', 'credit_allocations.amount'])
+        .where('credit_allocations.payment_id', 'in', ids)
+        .orderBy('credit_tabs.created_at')
+        .orderBy('credit_tabs.id')
+        .execute()
+    : [];
+  return payments.map((p) => ({
+    id: p.id,
+    customer_id: p.customer_id,
+    store_id: p.store_id,
+    amount: fromCents(Number(p.amount)),
+    method: p.method as CreditPayment['method'],
+    reference: p.reference,
+    note: p.note,
+    received_by: p.received_by,
+    created_at: iso(Number(p.created_at)),
+    allocations: allocations.filter((a) => a.payment_id === p.id).map((a) => ({ tab_id: a.tab_id, amount: fromCents(Number(a.amount)) })),
+  }));
+}
+
+export function toCreditMessage(row: Selectable<CreditMessageTable>): CreditMessage {
+  return {
+    id: row.id,
+    customer_id: row.customer_id,
+    kind: row.kind,
+    body: row.body,
+    status: row.status as CreditMessage['status'],
+    sent_by: row.sent_by,
+    created_at: iso(Number(row.created_at)),
+  };
+}
+
+export function toCreditNote(row: Selectable<CreditNoteTable>): CreditNote {
+  return { id: row.id, customer_id: row.customer_id, body: row.body, author_id: row.author_id, created_at: iso(Number(row.created_at)) };
+}

@@ -1,0 +1,87 @@
+import {
+  AddCreditNoteInput,
+  CreditMessage,
+  CreditNote,
+  CreditPayment,
+  CreditProfile,
+  CreditTab,
+  CustomerIdParam,
+  Envelope,
+  ListCreditTabsQuery,
+  LogCreditMessageInput,
+  PagedEnvelope,
+  RecordCreditPaymentInput,
+  TabIdParam,
+  WriteOffInput,
+} from '@duka/shared';
+import { z } from 'zod';
+import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+
+const tags = ['Credits'];
+const idempotencyHeader = z.object({
+  'idempotency-key': z.string().min(1).max(255).optional().meta({ description: 'Same key and body replays the first answer (header Idempotent-Replayed: true)' }),
+});
+
+export const list = defineRoute('bearer', {
+  method: 'get',
+  path: '/credits',
+  tags,
+  summary: 'Credit tabs of the organisation, newest first, paged',
+  request: { query: ListCreditTabsQuery },
+  responses: { 200: jsonResponse(PagedEnvelope(CreditTab), 'Credit tabs; meta has the page') },
+});
+
+export const profile = defineRoute('bearer', {
+  method: 'get',
+  path: '/credits/customers/{customer_id}',
+  tags,
+  summary: "A customer's credit profile: tabs, payments, messages and notes",
+  request: { params: CustomerIdParam },
+  responses: { 200: jsonResponse(Envelope(CreditProfile), 'Credit profile') },
+});
+
+export const pay = defineRoute('bearer', {
+  method: 'post',
+  path: '/credits/customers/{customer_id}/payments',
+  tags,
+  summary: 'Record a payment, allocated to the oldest unsettled tabs first (422 OVERPAYMENT above what is owed)',
+  description: 'Retry safely with an Idempotency-Key header: the same key and body replay the first answer; the same key with another body is 422.',
+  request: { params: CustomerIdParam, headers: idempotencyHeader, body: jsonBody(RecordCreditPaymentInput) },
+  responses: { 200: jsonResponse(Envelope(CreditPayment), 'The payment and its allocations') },
+});
+
+export const remind = defineRoute('bearer', {
+  method: 'post',
+  path: '/credits/customers/{customer_id}/remind',
+  tags,
+  summary: 'Text the customer what they owe (Swahili and English); 422 when nothing is owed or there is no phone',
+  request: { params: CustomerIdParam },
+  responses: { 200: jsonResponse(Envelope(CreditMessage), 'The reminder, status `sent`') },
+});
+
+export const message = defineRoute('bearer', {
+  method: 'post',
+  path: '/credits/customers/{customer_id}/messages',
+  tags,
+  summary: 'Log a WhatsApp message, call or SMS made to the customer',
+  request: { params: CustomerIdParam, body: jsonBody(LogCreditMessageInput) },
+  responses: { 200: jsonResponse(Envelope(CreditMessage), 'The logged message, status `logged`') },
+});
+
+export const note = defineRoute('bearer', {
+  method: 'post',
+  path: '/credits/customers/{customer_id}/notes',
+  tags,
+  summary: "Add a note to the customer's credit record",
+  request: { params: CustomerIdParam, body: jsonBody(AddCreditNoteInput) },
+  responses: { 200: jsonResponse(Envelope(CreditNote), 'Credit note') },
+});
+
+export const writeOff = defineRoute('bearer', {
+  method: 'post',
+  path: '/credits/{tab_id}/write-off',
+  tags,
+  summary: 'Forgive what is still owed on a tab (409 INVALID_STATE when settled or already written off)',
+  request: { params: TabIdParam, body: jsonBody(WriteOffInput) },
+  responses: { 200: jsonResponse(Envelope(CreditTab), 'The tab, status `written_off`') },
+});

@@ -1,0 +1,72 @@
+/** Chasing a debt: an SMS reminder the server sends, contacts logged by hand, and notes. */
+import { type AddCreditNoteInput, type CreditMessage, type CreditNote, type LogCreditMessageInput, newId } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { BusinessRuleError } from '../../../lib/errors.js';
+import { orgIdOf, requireCustomer } from '../../customers/services/scope.js';
+import { toCreditMessage, toCreditNote } from '../credits.queries.js';
+
+/** `17,500` or `17,500.50`. */
+export function formatTzs(cents: number): string {
+  const fraction = cents % 100 === 0 ? 0 : 2;
+  return new Intl.NumberFormat('en-US', { minimumFractionDigits: fraction, maximumFractionDigits: fraction }).format(cents / 100);
+}
+
+export function reminderBody(customerName: string, shopName: string, owedCents: number): string {
+  const amount = `TZS ${formatTzs(owedCents)}`;
+  return (
+    `Habari ${customerName}, deni lako kwa ${shopName} ni ${amount}. Tafadhali lipa mapema. Asante! / ` +
+    `Hello ${customerName}, you owe ${shopName} ${amount}. Please pay at your earliest convenience. Thank you!`
+  );
+}
+
+async function insertMessage(ctx: AuthedContext, orgId: string, customerId: string, m: { kind: CreditMessage['kind']; body: string; status: CreditMessage['status'] }) {
+  return ctx.db
+    .insertInto('credit_messages')
+    .values({ id: newId(), org_id: orgId, customer_id: customerId, ...m, sent_by: ctx.actor.userId, created_at: ctx.clock.now() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Text the customer what they owe (Swahili and English), through the outbox: sent only if this commits. */
+export async function sendReminder(ctx: AuthedContext, customerId: string): Promise<CreditMessage> {
+  const orgId = orgIdOf(ctx);
+  const customer = await requireCustomer(ctx, customerId);
+  const owed = Number(customer.outstanding ?? 0);
+  if (owed <= 0) throw new BusinessRuleError(`${customer.name} owes nothing`);
+  if (!customer.phone) throw new BusinessRuleError(`${customer.name} has no phone number to text`, 'BUSINESS_RULE', 'phone');
+  const org = await ctx.db.selectFrom('organisations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
+  const body = reminderBody(customer.name, org.name, owed);
+  return withTransaction(ctx, async (trx) => {
+    await trx.messenger.send(trx, { channel: 'sms', to: customer.phone!, body, orgId });
+    const row = await insertMessage(trx as AuthedContext, orgId, customerId, { kind: 'sms', body, status: 'sent' });
+    await recordAudit(trx, { action: 'credit.remind', description: `Sent a credit reminder to ${customer.name}`, entity: 'customer', entityId: customerId });
+    return toCreditMessage(row);
+  });
+}
+
+/** A WhatsApp message, call or SMS the shop made itself, kept with the customer's credit record. */
+export async function logCreditMessage(ctx: AuthedContext, customerId: string, input: LogCreditMessageInput): Promise<CreditMessage> {
+  const orgId = orgIdOf(ctx);
+  const customer = await requireCustomer(ctx, customerId);
+  return withTransaction(ctx, async (trx) => {
+    const row = await insertMessage(trx as AuthedContext, orgId, customerId, { kind: input.kind, body: input.body, status: 'logged' });
+    await recordAudit(trx, { action: 'credit.message', description: `Logged a ${input.kind} to ${customer.name}`, entity: 'customer', entityId: customerId });
+    return toCreditMessage(row);
+  });
+}
+
+export async function addCreditNote(ctx: AuthedContext, customerId: string, input: AddCreditNoteInput): Promise<CreditNote> {
+  const orgId = orgIdOf(ctx);
+  const customer = await requireCustomer(ctx, customerId);
+  return withTransaction(ctx, async (trx) => {
+    const row = await trx.db
+      .insertInto('credit_notes')
+      .values({ id: newId(), org_id: orgId, customer_id: customerId, body: input.body, author_id: ctx.actor.userId, created_at: trx.clock.now() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, { action: 'credit.note', description: `Added a credit note on ${customer.name}`, entity: 'customer', entityId: customerId });
+    return toCreditNote(row);
+  });
+}

@@ -1,0 +1,61 @@
+/** Reading credit tabs, and writing one off. */
+import type { CreditTab, ListCreditTabsQuery, PageMeta, WriteOffInput } from '@duka/shared';
+import { noteChange } from '../../../db/change-log.js';
+import { forUpdate } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
+import { fromCents } from '../../../lib/money.js';
+import { orgIdOf, orgToday, requireCustomer } from '../../customers/services/scope.js';
+import { balanceCents, filteredTabs, findTab, toCreditTab } from '../credits.queries.js';
+
+/** Tabs of the organisation, newest first. */
+export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery): Promise<{ items: CreditTab[]; meta: PageMeta }> {
+  const orgId = orgIdOf(ctx);
+  if (q.customer_id) await requireCustomer(ctx, q.customer_id);
+  const today = await orgToday(ctx, orgId);
+  const query = filteredTabs(ctx.db, orgId, today, { status: q.status, customerId: q.customer_id, overdue: q.overdue });
+  const [counted, rows] = await Promise.all([
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    query
+      .orderBy('credit_tabs.created_at', 'desc')
+      .orderBy('credit_tabs.id', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+  ]);
+  const total = Number(counted.n);
+  return { items: rows.map((r) => toCreditTab(r, today)), meta: { page: q.page, page_size: q.page_size, total, total_pages: Math.ceil(total / q.page_size) } };
+}
+
+/**
+ * Forgive what is still owed on an open or partially paid tab (what was paid stays paid). The tab
+ * row is locked first so a payment being allocated to it at the same moment waits, then sees it
+ * written off.
+ */
+export async function writeOffTab(ctx: AuthedContext, tabId: string, input: WriteOffInput): Promise<CreditTab> {
+  const orgId = orgIdOf(ctx);
+  const today = await orgToday(ctx, orgId);
+  return withTransaction(ctx, async (trx) => {
+    const locked = await forUpdate(trx.dialect, trx.db.selectFrom('credit_tabs').selectAll().where('org_id', '=', orgId).where('id', '=', tabId)).executeTakeFirst();
+    if (!locked) throw new NotFoundError('credit tab');
+    if (locked.status === 'settled' || locked.status === 'written_off') throw new InvalidStateError(`this credit tab is already ${locked.status.replace('_', ' ')}`);
+    const now = trx.clock.now();
+    const forgiven = balanceCents(locked);
+    await trx.db
+      .updateTable('credit_tabs')
+      .set({ status: 'written_off', written_off_amount: Number(locked.written_off_amount) + forgiven, write_off_reason: input.reason, written_off_at: now, updated_at: now })
+      .where('id', '=', tabId)
+      .execute();
+    noteChange(trx, orgId, { entity: 'credit_tab', id: tabId, storeId: locked.store_id });
+    noteChange(trx, orgId, { entity: 'customer', id: locked.customer_id });
+    await recordAudit(trx, {
+      action: 'credit.write_off',
+      description: `Wrote off TZS ${fromCents(forgiven)} owed on a credit tab: ${input.reason}`,
+      entity: 'credit_tab',
+      entityId: tabId,
+    });
+    return toCreditTab((await findTab(trx.db, orgId, tabId))!, today);
+  });
+}

@@ -1,0 +1,91 @@
+/** Money a customer brings in against what they owe, spread over their oldest tabs first. */
+import { type CreditPayment, newId, type RecordCreditPaymentInput } from '@duka/shared';
+import { noteChange } from '../../../db/change-log.js';
+import { forUpdate } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { BusinessRuleError } from '../../../lib/errors.js';
+import { fromCents, toCents } from '../../../lib/money.js';
+import { orgIdOf, requireCustomer, storeIdOf } from '../../customers/services/scope.js';
+import { withIdempotency } from '../../pos/services/idempotency.js';
+import { balanceCents, owingTabsOldestFirst, withAllocations } from '../credits.queries.js';
+
+/**
+ * FIFO over the customer's unsettled tabs (by created_at, then id); each tab moves open →
+ * partially_paid → settled. More than is owed: 422 OVERPAYMENT, nothing written.
+ *
+ * On Postgres the owing tabs are read FOR UPDATE, so a second payment for the same customer waits
+ * for the first to commit and then sees the balances it left: two payments that together exceed
+ * the debt can never both be accepted. (SQLite has a single writer.)
+ */
+export async function recordCreditPayment(ctx: AuthedContext, customerId: string, input: RecordCreditPaymentInput): Promise<CreditPayment> {
+  const orgId = orgIdOf(ctx);
+  const storeId = storeIdOf(ctx);
+  const customer = await requireCustomer(ctx, customerId);
+  const amount = toCents(input.amount);
+  return withTransaction(ctx, async (trx) => {
+    const tabs = await forUpdate(trx.dialect, owingTabsOldestFirst(trx.db, orgId, customerId)).execute();
+    const owed = tabs.reduce((sum, tab) => sum + balanceCents(tab), 0);
+    if (amount > owed) {
+      const message = owed === 0 ? `${customer.name} owes nothing` : `${customer.name} owes TZS ${fromCents(owed)}; the payment cannot be more than that`;
+      throw new BusinessRuleError(message, 'OVERPAYMENT', 'amount');
+    }
+    const now = trx.clock.now();
+    const paymentId = newId();
+    await trx.db
+      .insertInto('credit_payments')
+      .values({
+        id: paymentId,
+        org_id: orgId,
+        store_id: storeId,
+        customer_id: customerId,
+        amount,
+        method: input.method,
+        reference: input.reference ?? null,
+        note: input.note ?? null,
+        received_by: trx.actor!.userId,
+        created_at: now,
+      })
+      .execute();
+    let left = amount;
+    for (const tab of tabs) {
+      if (left === 0) break;
+      const take = Math.min(left, balanceCents(tab));
+      if (take <= 0) continue;
+      left -= take;
+      const settled = take === balanceCents(tab);
+      await trx.db
+        .updateTable('credit_tabs')
+        .set({ paid_amount: Number(tab.paid_amount) + take, status: settled ? 'settled' : 'partially_paid', settled_at: settled ? now : null, updated_at: now })
+        .where('id', '=', tab.id)
+        .execute();
+      await trx.db.insertInto('credit_allocations').values({ payment_id: paymentId, tab_id: tab.id, amount: take }).execute();
+      noteChange(trx, orgId, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
+    }
+    noteChange(trx, orgId, { entity: 'customer', id: customerId });
+    await recordAudit(trx, {
+      action: 'credit.payment',
+      description: `Received TZS ${input.amount} (${input.method}) from ${customer.name} against credit`,
+      entity: 'customer',
+      entityId: customerId,
+    });
+    const row = await trx.db.selectFrom('credit_payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
+    return (await withAllocations(trx.db, [row]))[0]!;
+  });
+}
+
+/**
+ * POST …/payments with an optional Idempotency-Key (design §3): a till retrying after a timeout
+ * gets the first answer back instead of paying twice.
+ */
+export async function recordCreditPaymentOnce(
+  ctx: AuthedContext,
+  customerId: string,
+  input: RecordCreditPaymentInput,
+  key: string | undefined,
+): Promise<{ payment: CreditPayment; replayed: boolean }> {
+  const route = `POST /credits/customers/${customerId}/payments`;
+  const answer = await withIdempotency(ctx, { key, route, body: input }, async (trx) => ({ status: 200, body: await recordCreditPayment(trx, customerId, input) }));
+  return { payment: answer.body as CreditPayment, replayed: answer.replayed };
+}

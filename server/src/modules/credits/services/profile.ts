@@ -1,0 +1,28 @@
+/** GET /credits/customers/:customer_id: everything about one customer's credit. */
+import type { CreditProfile } from '@duka/shared';
+import type { AuthedContext } from '../../../lib/context.js';
+import { fromCents } from '../../../lib/money.js';
+import { toCustomer } from '../../customers/customers.queries.js';
+import { orgIdOf, orgToday, requireCustomer } from '../../customers/services/scope.js';
+import { isOverdue, tabsWithNames, toCreditMessage, toCreditNote, toCreditTab, withAllocations } from '../credits.queries.js';
+
+export async function getCreditProfile(ctx: AuthedContext, customerId: string): Promise<CreditProfile> {
+  const orgId = orgIdOf(ctx);
+  const customer = await requireCustomer(ctx, customerId);
+  const today = await orgToday(ctx, orgId);
+  const [tabs, payments, messages, notes] = await Promise.all([
+    tabsWithNames(ctx.db, orgId).where('credit_tabs.customer_id', '=', customerId).orderBy('credit_tabs.created_at', 'desc').orderBy('credit_tabs.id', 'desc').execute(),
+    ctx.db.selectFrom('credit_payments').selectAll().where('org_id', '=', orgId).where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    ctx.db.selectFrom('credit_messages').selectAll().where('org_id', '=', orgId).where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    ctx.db.selectFrom('credit_notes').selectAll().where('org_id', '=', orgId).where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+  ]);
+  return {
+    customer: toCustomer(customer),
+    tabs: tabs.map((t) => toCreditTab(t, today)),
+    payments: await withAllocations(ctx.db, payments),
+    messages: messages.map(toCreditMessage),
+    notes: notes.map(toCreditNote),
+    total_outstanding: fromCents(Number(customer.outstanding ?? 0)),
+    overdue_count: tabs.filter((t) => isOverdue(t, today)).length,
+  };
+}

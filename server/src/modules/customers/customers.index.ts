@@ -1,0 +1,15 @@
+import { createRouter, type Router } from '../../lib/create-router.js';
+import { authedCtx, ok } from '../../lib/route.js';
+import * as routes from './customers.routes.js';
+import { listCustomerCredits } from './services/customer-credits.js';
+import { createCustomer, getCustomer, listCustomers, updateCustomer } from './services/customers.js';
+
+export const customersRouter: Router = createRouter()
+  .openapi(routes.list, async (c) => {
+    const { data, meta } = await listCustomers(authedCtx(c), c.req.valid('query'));
+    return ok(c, data, { meta });
+  })
+  .openapi(routes.create, async (c) => ok(c, await createCustomer(authedCtx(c), c.req.valid('json')), { message: 'customer created' }))
+  .openapi(routes.credits, async (c) => ok(c, await listCustomerCredits(authedCtx(c), c.req.valid('query'))))
+  .openapi(routes.getOne, async (c) => ok(c, await getCustomer(authedCtx(c), c.req.valid('param').id)))
+  .openapi(routes.patch, async (c) => ok(c, await updateCustomer(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'customer updated' }));

@@ -1,0 +1,19 @@
+/** GET /customers/credits: who owes the shop, most overdue first. */
+import type { CustomerCreditsQuery, CustomerWithCredit } from '@duka/shared';
+import type { AuthedContext } from '../../../lib/context.js';
+import { fromCents } from '../../../lib/money.js';
+import { customerCreditRows, toCustomer } from '../customers.queries.js';
+import { orgIdOf, orgToday } from './scope.js';
+
+/** Customers with a balance, oldest due date first; `overdue` keeps those with (true) or without (false) an overdue tab. */
+export async function listCustomerCredits(ctx: AuthedContext, q: CustomerCreditsQuery): Promise<CustomerWithCredit[]> {
+  const orgId = orgIdOf(ctx);
+  const rows = await customerCreditRows(ctx.db, orgId, await orgToday(ctx, orgId), q.overdue);
+  return rows.map((row) => ({
+    ...toCustomer(row),
+    total_outstanding: fromCents(Number(row.outstanding)),
+    open_tabs: Number(row.open_tabs),
+    overdue_count: Number(row.overdue_count),
+    oldest_due_date: row.oldest_due_date,
+  }));
+}

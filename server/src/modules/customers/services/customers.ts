@@ -1,0 +1,111 @@
+/** The organisation's customers. Phones are E.164 and unique in the organisation. */
+import type { CreateCustomerInput, Customer, CustomerList, ListCustomersQuery, PageMeta, UpdateCustomerInput } from '@duka/shared';
+import type { Updateable } from 'kysely';
+import { noteChange } from '../../../db/change-log.js';
+import { containsText, uniqueViolationField } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { DuplicateError } from '../../../lib/errors.js';
+import { toCents } from '../../../lib/money.js';
+import { normalisePhone } from '../../../lib/phone.js';
+import { phoneFragment } from '../../staff/staff.queries.js';
+import { customersWithBalance, findCustomerByPhone, findCustomerWithBalance, insertCustomer, outstandingOf, toCustomer } from '../customers.queries.js';
+import type { CustomerTable } from '../customers.table.js';
+import { orgIdOf, requireCustomer } from './scope.js';
+
+const duplicatePhone = () => new DuplicateError('phone', 'another customer already has this phone number');
+
+function rethrowDuplicate(err: unknown): never {
+  if (uniqueViolationField(err) === 'phone') throw duplicatePhone();
+  throw err;
+}
+
+/** The stored columns for the fields present in `input`; the phone is already E.164 (or null). */
+function columns(input: UpdateCustomerInput, phone: string | null | undefined): Updateable<CustomerTable> {
+  const out: Updateable<CustomerTable> = {
+    name: input.name,
+    phone,
+    email: input.email,
+    segment: input.segment,
+    credit_limit: input.credit_limit === undefined ? undefined : toCents(input.credit_limit),
+    notes: input.notes,
+    is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+async function assertPhoneFree(ctx: AuthedContext, orgId: string, phone: string | null | undefined, selfId?: string) {
+  if (!phone) return;
+  const other = await findCustomerByPhone(ctx.db, orgId, phone);
+  if (other && other.id !== selfId) throw duplicatePhone();
+}
+
+export async function listCustomers(ctx: AuthedContext, q: ListCustomersQuery): Promise<{ data: CustomerList; meta: PageMeta }> {
+  const orgId = orgIdOf(ctx);
+  const search = q.search?.trim();
+  const phone = search ? phoneFragment(search) : null;
+  const base = customersWithBalance(ctx.db, orgId)
+    .$if(!!search, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          containsText(ctx.dialect, 'customers.name', search!),
+          containsText(ctx.dialect, 'customers.email', search!),
+          containsText(ctx.dialect, 'customers.phone', phone ?? search!),
+        ]),
+      ),
+    )
+    .$if(!!q.segment, (qb) => qb.where('customers.segment', '=', q.segment!))
+    .$if(q.has_credit !== undefined, (qb) => qb.where((eb) => eb(outstandingOf(eb), q.has_credit ? '>' : '<=', 0)));
+  const [counted, rows] = await Promise.all([
+    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .orderBy('customers.name')
+      .orderBy('customers.id')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+  ]);
+  const total = Number(counted.n);
+  return { data: { items: rows.map(toCustomer), total }, meta: { page: q.page, page_size: q.page_size, total, total_pages: Math.ceil(total / q.page_size) } };
+}
+
+export async function getCustomer(ctx: AuthedContext, id: string): Promise<Customer> {
+  return toCustomer(await requireCustomer(ctx, id));
+}
+
+export async function createCustomer(ctx: AuthedContext, input: CreateCustomerInput): Promise<Customer> {
+  const orgId = orgIdOf(ctx);
+  const phone = input.phone ? normalisePhone(input.phone) : null;
+  await assertPhoneFree(ctx, orgId, phone);
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      const row = await insertCustomer(trx, orgId, { ...columns(input, phone), name: input.name });
+      await recordAudit(trx, { action: 'customer.create', description: `Added customer ${row.name}`, entity: 'customer', entityId: row.id });
+      return toCustomer({ ...row, outstanding: 0 });
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
+
+/** Any create field; `null` clears phone, email or notes. A PATCH that changes nothing writes nothing. */
+export async function updateCustomer(ctx: AuthedContext, id: string, input: UpdateCustomerInput): Promise<Customer> {
+  const orgId = orgIdOf(ctx);
+  const before = await requireCustomer(ctx, id);
+  const phone = input.phone === undefined ? undefined : input.phone === null ? null : normalisePhone(input.phone);
+  await assertPhoneFree(ctx, orgId, phone, id);
+  const set = columns(input, phone);
+  const changed = Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v);
+  if (!changed) return toCustomer(before);
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      await trx.db.updateTable('customers').set({ ...set, updated_at: trx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
+      noteChange(trx, orgId, { entity: 'customer', id });
+      await recordAudit(trx, { action: 'customer.update', description: `Updated customer ${set.name ?? before.name}`, entity: 'customer', entityId: id });
+      return toCustomer((await findCustomerWithBalance(trx.db, orgId, id))!);
+    });
+  } catch (err) {
+    rethrowDuplicate(err);
+  }
+}
