@@ -10,7 +10,6 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import type { Config } from './env.js';
 import type { DbHandle } from './db/create-db.js';
-import { clientIp } from './lib/client-ip.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { AppEnv, Deps } from './lib/context.js';
 import { createRouter } from './lib/create-router.js';
@@ -74,7 +73,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     const reqId = c.get('requestId');
     // A child logger per request costs more than the request itself on fast routes; the id is a field instead.
     c.set('log', deps.log);
-    c.set('ctx', { ...deps, actor: null, requestId: reqId, ip: clientIp(c, config.TRUST_PROXY) });
+    c.set('ctx', { ...deps, actor: null, requestId: reqId });
     await next();
     deps.log.info(
       { req_id: reqId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), user: c.get('ctx').actor?.userId },

@@ -81,7 +81,7 @@ export async function createTestApp(opts: { config?: Partial<Config>; ping?: () 
     config,
     dialect: DIALECT,
     request,
-    serviceCtx: () => ({ ...deps, actor: null, requestId: 'test', ip: 'test' }),
+    serviceCtx: () => ({ ...deps, actor: null, requestId: 'test' }),
     close: () => db.drop(),
   };
 }

@@ -51,7 +51,6 @@ export interface TxState {
 export interface ServiceContext extends Deps {
   actor: Actor | null;
   requestId: string;
-  ip: string;
   tx?: TxState;
 }
 

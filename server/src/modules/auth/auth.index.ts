@@ -1,3 +1,4 @@
+import { clientIp } from '../../lib/client-ip.js';
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok, serviceCtx } from '../../lib/route.js';
 import * as routes from './auth.routes.js';
@@ -14,7 +15,7 @@ export const authRouter: Router = createRouter();
 for (const path of ['/auth/register', '/auth/otp/*', '/auth/login', '/auth/mfa/*', '/auth/refresh', '/auth/password/*', '/auth/confirm-email']) {
   authRouter.use(path, async (c, next) => {
     const ctx = serviceCtx(c);
-    await ctx.limits.authByIp(ctx.ip);
+    await ctx.limits.authByIp(clientIp(c, ctx.config.TRUST_PROXY));
     await next();
   });
 }

@@ -81,7 +81,7 @@ export class EventBus {
     );
     let pending = 0;
     for (const sub of this.interested(event).filter((s) => !done.has(s.name))) {
-      const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}`, ip: 'internal' };
+      const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}` };
       try {
         await withTransaction(ctx, async (trx) => {
           await sub.handle(trx, event);
@@ -94,7 +94,7 @@ export class EventBus {
       }
     }
     if (pending === 0) {
-      const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}`, ip: 'internal' };
+      const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}` };
       await withTransaction(ctx, (trx) => trx.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute());
     }
   }
