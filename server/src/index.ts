@@ -46,5 +46,7 @@ async function shutdown(signal: string) {
   log.info('stopped');
   process.exit(0);
 }
+const upkeep = setInterval(() => void handle.maintain().catch((err) => log.warn({ err }, 'database upkeep failed')), 3_600_000);
+upkeep.unref();
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
