@@ -15,3 +15,4 @@ export * from './notifications/notifications.schemas.js';
 export * from './ids.js';
 export * from './pricing.js';
 export * from './pos/pos.schemas.js';
+export * from './sync/protocol.js';

@@ -7,6 +7,7 @@ import type { CustomerTable } from '../modules/customers/customers.table.js';
 import type { CreditAllocationTable, CreditMessageTable, CreditNoteTable, CreditPaymentTable, CreditTabTable } from '../modules/credits/credits.table.js';
 import type { NotificationTable } from '../modules/notifications/notifications.table.js';
 import type { EventDeliveryTable, EventTable } from '../modules/events/events.table.js';
+import type { DeviceTable, SyncConflictTable, SyncMutationTable } from '../sync/sync.table.js';
 import type { StoreTable } from '../modules/stores/stores.table.js';
 import type { OutboxTable } from '../messaging/outbox.table.js';
 import type { AuditLogTable } from '../lib/audit.js';
@@ -40,4 +41,7 @@ export interface Database {
   events: EventTable;
   event_deliveries: EventDeliveryTable;
   stock_quarantine: StockQuarantineTable;
+  devices: DeviceTable;
+  sync_mutations: SyncMutationTable;
+  sync_conflicts: SyncConflictTable;
 }

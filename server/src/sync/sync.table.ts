@@ -1,0 +1,50 @@
+import type { Generated, Selectable } from 'kysely';
+
+/** A till. `last_seq` is the highest mutation seq applied (kept as long as the device exists). */
+export interface DeviceTable {
+  id: string;
+  org_id: string;
+  store_id: string;
+  registered_by: string | null;
+  name: string;
+  till_code: string;
+  last_seq: Generated<number>;
+  last_seen_at: number | null;
+  created_at: number;
+}
+
+/** What became of each pushed mutation, replayed for a duplicate. */
+export interface SyncMutationTable {
+  device_id: string;
+  seq: number;
+  id: string;
+  type: string;
+  status: 'applied' | 'rejected';
+  error_code: string | null;
+  error_message: string | null;
+  /** JSON of the MutationResult's `result` and `conflicts`. */
+  result: string | null;
+  created_at: number;
+}
+
+export interface SyncConflictTable {
+  id: string;
+  org_id: string;
+  store_id: string;
+  device_id: string | null;
+  mutation_id: string | null;
+  transaction_id: string | null;
+  kind: string;
+  product_id: string | null;
+  message: string;
+  /** JSON. */
+  detail: string | null;
+  resolved: Generated<number>;
+  resolution_note: string | null;
+  resolved_by: string | null;
+  resolved_at: number | null;
+  created_at: number;
+}
+
+export type DeviceRow = Selectable<DeviceTable>;
+export type SyncConflictRow = Selectable<SyncConflictTable>;

@@ -1,0 +1,175 @@
+/**
+ * The sync protocol of design brief §4, byte for byte the same on the till and the server.
+ *
+ * PROTOCOL_VERSION history:
+ * 1: push (mutations in seq order), pull (change log after a cursor), bootstrap (paged snapshot),
+ *    websocket pokes.
+ */
+import { z } from 'zod';
+import { PaymentMethod, PriceMode } from '../pos/pos.schemas.js';
+
+export const PROTOCOL_VERSION = 1;
+
+const Amount = z
+  .number()
+  .nonnegative()
+  .max(1e12)
+  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals');
+
+/** A sale the till already made: its lines carry the unit price the till charged. */
+export const SaleCreatePayload = z.object({
+  id: z.uuid().meta({ description: 'The sale id the till gave it' }),
+  client_receipt_number: z.string().trim().min(1).max(60),
+  lines: z
+    .array(z.object({ product_id: z.uuid(), qty: z.int().min(1).max(100_000), unit_price: Amount }))
+    .min(1)
+    .max(500),
+  payment_method: PaymentMethod,
+  payment_reference: z.string().trim().max(100).optional(),
+  discount_pct: z.number().min(0).max(100).optional(),
+  customer_id: z.uuid().optional(),
+  customer_name: z.string().trim().min(1).max(150).optional(),
+  customer_phone: z.string().trim().min(7).max(20).optional(),
+  till_number: z.string().trim().max(30).optional(),
+  notes: z.string().trim().max(1000).optional(),
+  price_mode: PriceMode.optional(),
+});
+export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500) });
+export const CustomerUpsertPayload = z.object({
+  id: z.uuid(),
+  name: z.string().trim().min(1).max(150),
+  phone: z.string().trim().min(7).max(20).optional(),
+  email: z.email().optional(),
+  credit_limit: Amount.optional(),
+  notes: z.string().trim().max(1000).optional(),
+});
+export const CreditPaymentPayload = z.object({
+  id: z.uuid(),
+  customer_id: z.uuid(),
+  amount: Amount.refine((v) => v > 0, 'must be more than 0'),
+  method: z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank']),
+  reference: z.string().trim().max(100).optional(),
+  note: z.string().trim().max(500).optional(),
+});
+export const StockAdjustPayload = z.object({
+  product_id: z.uuid(),
+  qty_change: z.int().refine((n) => n !== 0, 'must not be 0'),
+  reason: z.string().trim().min(1).max(100),
+  note: z.string().trim().max(500).optional(),
+});
+export const NotificationReadPayload = z.object({ notification_id: z.uuid() });
+export const ExpenseCreatePayload = z.object({ id: z.uuid() }).passthrough();
+export const NoteUpdatePayload = z.object({ note_id: z.uuid(), update: z.string().min(1).meta({ description: 'base64 yjs update' }) });
+
+/** Every mutation type and its payload schema. */
+export const MUTATION_PAYLOADS = {
+  'sale.create': SaleCreatePayload,
+  'sale.refund': SaleReversePayload,
+  'sale.void': SaleReversePayload,
+  'customer.upsert': CustomerUpsertPayload,
+  'credit.payment': CreditPaymentPayload,
+  'stock.adjust': StockAdjustPayload,
+  'expense.create': ExpenseCreatePayload,
+  'note.update': NoteUpdatePayload,
+  'notification.read': NotificationReadPayload,
+} as const;
+export type MutationType = keyof typeof MUTATION_PAYLOADS;
+export const MutationType = z.enum(Object.keys(MUTATION_PAYLOADS) as [MutationType, ...MutationType[]]);
+
+export const Mutation = z
+  .object({
+    /** Client uuid (v7). */
+    id: z.uuid(),
+    /** Increases by one per device. */
+    seq: z.int().min(1),
+    type: MutationType,
+    /** When the till did it. */
+    created_at: z.iso.datetime({ offset: true }),
+    payload: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Mutation' });
+export type Mutation = z.infer<typeof Mutation>;
+
+export const MAX_PUSH_MUTATIONS = 500;
+export const PushRequest = z
+  .object({ device_id: z.uuid(), mutations: z.array(Mutation).min(1).max(MAX_PUSH_MUTATIONS) })
+  .meta({ id: 'PushRequest' });
+export type PushRequest = z.infer<typeof PushRequest>;
+
+export const ConflictKind = z.enum(['stale_price', 'price_mismatch', 'oversold', 'credit_limit', 'inactive_product', 'permission']);
+
+export const MutationResult = z
+  .object({
+    id: z.uuid(),
+    seq: z.int(),
+    status: z.enum(['applied', 'duplicate', 'rejected']),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    /** What the server made of it, e.g. `{ transaction_id, number, receipt_number }` for a sale. */
+    result: z.record(z.string(), z.unknown()).optional(),
+    conflicts: z.array(z.object({ kind: ConflictKind, message: z.string(), product_id: z.string().optional() })).optional(),
+  })
+  .meta({ id: 'MutationResult' });
+export type MutationResult = z.infer<typeof MutationResult>;
+
+export const PushResponse = z.object({ results: z.array(MutationResult), last_applied_seq: z.int() }).meta({ id: 'PushResponse' });
+export type PushResponse = z.infer<typeof PushResponse>;
+
+export const RegisterDeviceInput = z.object({ device_id: z.uuid(), name: z.string().trim().min(1).max(100) }).meta({ id: 'RegisterDeviceInput' });
+export const Device = z
+  .object({ device_id: z.uuid(), name: z.string(), till_code: z.string(), store_id: z.uuid(), last_applied_seq: z.int() })
+  .meta({ id: 'Device' });
+
+/** Entities a till holds (design §4). */
+export const SyncEntity = z.enum(['organisation', 'store', 'category', 'product', 'stock', 'customer', 'credit_tab', 'transaction', 'note', 'notification']);
+export type SyncEntity = z.infer<typeof SyncEntity>;
+
+export const Change = z
+  .object({
+    entity: SyncEntity,
+    op: z.enum(['upsert', 'delete']),
+    id: z.string(),
+    version: z.int(),
+    /** The row as the till stores it (absent for deletes). */
+    data: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'Change' });
+export type Change = z.infer<typeof Change>;
+
+export const PullQuery = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(500),
+});
+export const PullResponse = z
+  .object({
+    changes: z.array(Change),
+    /** Opaque: send it back as `cursor`. */
+    cursor: z.string(),
+    has_more: z.boolean(),
+    /** The cursor is older than the change log keeps: re-bootstrap. */
+    reset_required: z.boolean(),
+  })
+  .meta({ id: 'PullResponse' });
+export type PullResponse = z.infer<typeof PullResponse>;
+
+export const BootstrapQuery = z.object({ page_token: z.string().max(500).optional(), limit: z.coerce.number().int().min(1).max(5000).default(1000) });
+export const BootstrapResponse = z
+  .object({
+    rows: z.array(Change),
+    /** Absent on the last page. */
+    page_token: z.string().nullable(),
+    /** Pull from here once every page is loaded. */
+    cursor: z.string(),
+    /** Rows in the whole snapshot, for a progress bar. */
+    total: z.int(),
+  })
+  .meta({ id: 'BootstrapResponse' });
+export type BootstrapResponse = z.infer<typeof BootstrapResponse>;
+
+/** Websocket messages from server to till. */
+export const ServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hello'), version: z.int(), protocol: z.int() }),
+  z.object({ type: z.literal('poke'), version: z.int() }),
+  z.object({ type: z.literal('notification'), notification: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('stock'), product_id: z.string(), stock: z.int() }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
