@@ -33,6 +33,7 @@ import { posRouter } from './modules/pos/pos.index.js';
 import { notificationsRouter } from './modules/notifications/notifications.index.js';
 import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
+import { pushRouter } from './sync/push/push.index.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -80,15 +81,14 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
       'request',
     );
   });
-  app.use(
-    `${base}/*`,
-    bodyLimit({
-      maxSize: config.BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new ServiceError('PAYLOAD_TOO_LARGE', `request body is larger than ${config.BODY_LIMIT_BYTES} bytes`);
-      },
-    }),
-  );
+  // Pushes carry up to 500 queued mutations: 5 MB for them, BODY_LIMIT_BYTES for everything else.
+  const pushPath = `${base}/sync/push`;
+  const tooLarge = (limit: string) => () => {
+    throw new ServiceError('PAYLOAD_TOO_LARGE', `request body is larger than ${limit}`);
+  };
+  const pushLimit = bodyLimit({ maxSize: 5 * 1024 * 1024, onError: tooLarge('5 MB; push fewer mutations at a time') });
+  const generalLimit = bodyLimit({ maxSize: config.BODY_LIMIT_BYTES, onError: tooLarge(`${config.BODY_LIMIT_BYTES} bytes`) });
+  app.use(`${base}/*`, (c, next) => (c.req.path === pushPath ? pushLimit(c, next) : generalLimit(c, next)));
 
   app.route('/', healthRouter(ping));
 
@@ -104,6 +104,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', creditsRouter);
   api.route('/', posRouter);
   api.route('/', notificationsRouter);
+  api.route('/', pushRouter);
   api.route('/', adminRouter(ping));
 
   const openapi = api.getOpenAPI31Document({

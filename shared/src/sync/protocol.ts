@@ -92,7 +92,7 @@ export type Mutation = z.infer<typeof Mutation>;
 
 export const MAX_PUSH_MUTATIONS = 500;
 export const PushRequest = z
-  .object({ device_id: z.uuid(), mutations: z.array(Mutation).min(1).max(MAX_PUSH_MUTATIONS) })
+  .object({ device_id: z.uuid(), mutations: z.array(Mutation).min(1).meta({ description: `At most ${MAX_PUSH_MUTATIONS} (413 beyond)` }) })
   .meta({ id: 'PushRequest' });
 export type PushRequest = z.infer<typeof PushRequest>;
 
@@ -173,3 +173,30 @@ export const ServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stock'), product_id: z.string(), stock: z.int() }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
+
+export const SyncConflict = z
+  .object({
+    id: z.uuid(),
+    kind: ConflictKind,
+    message: z.string(),
+    device_id: z.uuid().nullable(),
+    mutation_id: z.uuid().nullable(),
+    transaction_id: z.uuid().nullable(),
+    product_id: z.uuid().nullable(),
+    detail: z.record(z.string(), z.unknown()).nullable(),
+    resolved: z.boolean(),
+    resolution_note: z.string().nullable(),
+    resolved_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'SyncConflict' });
+export type SyncConflict = z.infer<typeof SyncConflict>;
+
+export const ListConflictsQuery = z.object({
+  kind: ConflictKind.optional(),
+  resolved: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1').optional(),
+  device_id: z.uuid().optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).default(20).transform((n) => Math.min(n, 100)),
+});
+export const ResolveConflictInput = z.object({ note: z.string().trim().min(1).max(1000) }).meta({ id: 'ResolveConflictInput' });

@@ -17,14 +17,15 @@ export function findCustomerByPhone(db: Kysely<Database>, orgId: string, phone: 
   return db.selectFrom('customers').selectAll().where('org_id', '=', orgId).where('phone', '=', phone).executeTakeFirst();
 }
 
-export type NewCustomerFields = Omit<Insertable<CustomerTable>, 'id' | 'org_id' | 'created_at' | 'updated_at'>;
+/** `id` may be given: a till names the customers it creates offline. */
+export type NewCustomerFields = Omit<Insertable<CustomerTable>, 'id' | 'org_id' | 'created_at' | 'updated_at'> & { id?: string };
 
 /** Insert a customer and note it for tills; inside withTransaction. */
 export async function insertCustomer(ctx: ServiceContext, orgId: string, fields: NewCustomerFields): Promise<CustomerRow> {
   const now = ctx.clock.now();
   const row = await ctx.db
     .insertInto('customers')
-    .values({ id: newId(), org_id: orgId, email: null, notes: null, first_purchase_at: null, last_purchase_at: null, ...fields, created_at: now, updated_at: now })
+    .values({ org_id: orgId, email: null, notes: null, first_purchase_at: null, last_purchase_at: null, ...fields, id: fields.id ?? newId(), created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
   noteChange(ctx, orgId, { entity: 'customer', id: row.id });

@@ -10,7 +10,7 @@ import { DuplicateError } from '../../../lib/errors.js';
 import { toCents } from '../../../lib/money.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { phoneFragment } from '../../staff/staff.queries.js';
-import { customersWithBalance, findCustomerByPhone, findCustomerWithBalance, insertCustomer, outstandingOf, toCustomer } from '../customers.queries.js';
+import { type NewCustomerFields, customersWithBalance, findCustomerByPhone, findCustomerWithBalance, insertCustomer, outstandingOf, toCustomer } from '../customers.queries.js';
 import type { CustomerTable } from '../customers.table.js';
 import { orgIdOf, requireCustomer } from './scope.js';
 
@@ -74,13 +74,14 @@ export async function getCustomer(ctx: AuthedContext, id: string): Promise<Custo
   return toCustomer(await requireCustomer(ctx, id));
 }
 
-export async function createCustomer(ctx: AuthedContext, input: CreateCustomerInput): Promise<Customer> {
+/** `id`: the till's own id for a customer it created offline. */
+export async function createCustomer(ctx: AuthedContext, input: CreateCustomerInput, id?: string): Promise<Customer> {
   const orgId = orgIdOf(ctx);
   const phone = input.phone ? normalisePhone(input.phone) : null;
   await assertPhoneFree(ctx, orgId, phone);
   try {
     return await withTransaction(ctx, async (trx) => {
-      const row = await insertCustomer(trx, orgId, { ...columns(input, phone), name: input.name });
+      const row = await insertCustomer(trx, orgId, { ...(columns(input, phone) as NewCustomerFields), name: input.name, id });
       await recordAudit(trx, { action: 'customer.create', description: `Added customer ${row.name}`, entity: 'customer', entityId: row.id });
       return toCustomer({ ...row, outstanding: 0 });
     });

@@ -1,0 +1,18 @@
+import { createRouter, type Router } from '../../lib/create-router.js';
+import { authedCtx, ok } from '../../lib/route.js';
+import * as routes from './push.routes.js';
+import { listConflicts, resolveConflict } from './services/conflicts.js';
+import { registerDevice, toDevice } from './services/devices.js';
+import { pushMutations } from './services/push.js';
+
+export const pushRouter: Router = createRouter()
+  .openapi(routes.registerDevice, async (c) => {
+    const { device_id, name } = c.req.valid('json');
+    return ok(c, toDevice(await registerDevice(authedCtx(c), device_id, name)), { message: 'device registered' });
+  })
+  .openapi(routes.push, async (c) => ok(c, await pushMutations(authedCtx(c), c.req.valid('json'))))
+  .openapi(routes.listConflicts, async (c) => {
+    const { items, meta } = await listConflicts(authedCtx(c), c.req.valid('query'));
+    return ok(c, items, { meta });
+  })
+  .openapi(routes.resolveConflict, async (c) => ok(c, await resolveConflict(authedCtx(c), c.req.valid('param').id, c.req.valid('json').note), { message: 'conflict resolved' }));

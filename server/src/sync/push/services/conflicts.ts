@@ -1,0 +1,89 @@
+/**
+ * Conflicts: rules an offline sale broke but was booked anyway (design §4). Each is kept for the
+ * owner to resolve and raises a notification in the sale's store.
+ */
+import { newId, type SyncConflict } from '@duka/shared';
+import { iso, isoOrNull } from '../../../lib/clock.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { createNotification } from '../../../modules/notifications/services/create-notification.js';
+import type { SaleConflict } from '../../../modules/pos/services/record-sale.js';
+import type { SyncConflictRow } from '../../sync.table.js';
+
+const toConflict = (r: SyncConflictRow): SyncConflict => ({
+  id: r.id,
+  kind: r.kind as SyncConflict['kind'],
+  message: r.message,
+  device_id: r.device_id,
+  mutation_id: r.mutation_id,
+  transaction_id: r.transaction_id,
+  product_id: r.product_id,
+  detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
+  resolved: r.resolved === 1,
+  resolution_note: r.resolution_note,
+  resolved_at: isoOrNull(r.resolved_at),
+  created_at: iso(r.created_at),
+});
+
+/** Record the conflicts of one mutation, inside its transaction. */
+export async function recordConflicts(
+  ctx: AuthedContext,
+  at: { orgId: string; storeId: string; deviceId: string; mutationId: string; transactionId?: string; receipt?: string },
+  conflicts: SaleConflict[],
+): Promise<void> {
+  for (const c of conflicts) {
+    await ctx.db
+      .insertInto('sync_conflicts')
+      .values({
+        id: newId(),
+        org_id: at.orgId,
+        store_id: at.storeId,
+        device_id: at.deviceId,
+        mutation_id: at.mutationId,
+        transaction_id: at.transactionId ?? null,
+        kind: c.kind,
+        product_id: c.product_id ?? null,
+        message: c.message,
+        detail: c.detail ? JSON.stringify(c.detail) : null,
+        resolution_note: null,
+        resolved_by: null,
+        resolved_at: null,
+        created_at: ctx.clock.now(),
+      })
+      .execute();
+    await createNotification(ctx, {
+      orgId: at.orgId,
+      storeId: at.storeId,
+      category: c.kind === 'oversold' ? 'stock' : 'sales',
+      title: `Offline sale${at.receipt ? ` ${at.receipt}` : ''} needs a look: ${c.kind.replace('_', ' ')}`,
+      body: c.message,
+      link: '/sync/conflicts',
+    });
+  }
+}
+
+export async function listConflicts(ctx: AuthedContext, q: { kind?: string; resolved?: boolean; device_id?: string; page: number; page_size: number }) {
+  let query = ctx.db.selectFrom('sync_conflicts').where('org_id', '=', ctx.actor.orgId!);
+  if (q.kind) query = query.where('kind', '=', q.kind);
+  if (q.resolved !== undefined) query = query.where('resolved', '=', q.resolved ? 1 : 0);
+  if (q.device_id) query = query.where('device_id', '=', q.device_id);
+  const [{ total }, rows] = await Promise.all([
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+  ]);
+  const count = Number(total);
+  return { items: rows.map(toConflict), meta: { page: q.page, page_size: q.page_size, total: count, total_pages: Math.ceil(count / q.page_size) } };
+}
+
+export async function resolveConflict(ctx: AuthedContext, id: string, note: string): Promise<SyncConflict> {
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .updateTable('sync_conflicts')
+    .set({ resolved: 1, resolution_note: note, resolved_by: ctx.actor.userId, resolved_at: now })
+    .where('id', '=', id)
+    .where('org_id', '=', ctx.actor.orgId!)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError('conflict');
+  return toConflict(row);
+}

@@ -1,0 +1,44 @@
+/** Tills: registered once per device id, numbered T1, T2… within their store for offline receipt numbers. */
+import type { AuthedContext } from '../../../lib/context.js';
+import { ConflictError, NotFoundError } from '../../../lib/errors.js';
+import { uniqueViolationField } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { activeStore } from '../../../modules/inventory/services/stock.js';
+import type { DeviceRow } from '../../sync.table.js';
+
+export const toDevice = (d: DeviceRow) => ({ device_id: d.id, name: d.name, till_code: d.till_code, store_id: d.store_id, last_applied_seq: d.last_seq });
+
+/** Re-registering the same device answers the same till code. */
+export async function registerDevice(ctx: AuthedContext, deviceId: string, name: string): Promise<DeviceRow> {
+  const { orgId, storeId } = activeStore(ctx);
+  for (let attempt = 0; ; attempt++) {
+    const existing = await ctx.db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
+    if (existing) {
+      if (existing.org_id !== orgId) throw new ConflictError('this device id is already registered elsewhere');
+      return existing;
+    }
+    try {
+      return await withTransaction(ctx, async (trx) => {
+        const taken = await trx.db.selectFrom('devices').select('till_code').where('store_id', '=', storeId).execute();
+        const used = new Set(taken.map((d) => d.till_code));
+        let n = taken.length + 1;
+        while (used.has(`T${n}`)) n++;
+        return trx.db
+          .insertInto('devices')
+          .values({ id: deviceId, org_id: orgId, store_id: storeId, registered_by: ctx.actor.userId, name, till_code: `T${n}`, last_seen_at: trx.clock.now(), created_at: trx.clock.now() })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+    } catch (err) {
+      // Two registrations at once: a till code or the device id was taken meanwhile; look again.
+      if (!uniqueViolationField(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
+/** The organisation's device, or 404 (another organisation's device is not found). */
+export async function findDevice(ctx: AuthedContext, deviceId: string): Promise<DeviceRow> {
+  const device = await ctx.db.selectFrom('devices').selectAll().where('id', '=', deviceId).where('org_id', '=', ctx.actor.orgId).executeTakeFirst();
+  if (!device) throw new NotFoundError('device; register it with POST /sync/devices');
+  return device;
+}

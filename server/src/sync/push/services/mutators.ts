@@ -1,0 +1,117 @@
+/**
+ * What each mutation type does on the server: the same service verbs the REST routes call, so a
+ * rule exists once. A mutator returns what the till needs back (ids, numbers) and the conflicts
+ * the server noted; a ServiceError it throws rejects the mutation with that error's code.
+ */
+import { MUTATION_PAYLOADS, type Mutation, type MutationType, SaleReversePayload } from '@duka/shared';
+import type { z } from 'zod';
+import type { AuthedContext } from '../../../lib/context.js';
+import { BusinessRuleError, ServiceError } from '../../../lib/errors.js';
+import { recordCreditPayment } from '../../../modules/credits/services/payments.js';
+import { findCustomer } from '../../../modules/customers/customers.queries.js';
+import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
+import { activeStore, adjustStock } from '../../../modules/inventory/services/stock.js';
+import { markRead } from '../../../modules/notifications/services/notifications.js';
+import { recordSale, type SaleConflict } from '../../../modules/pos/services/record-sale.js';
+import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.js';
+import type { DeviceRow } from '../../sync.table.js';
+import { recordConflicts } from './conflicts.js';
+import { reconcilePrices } from './reconcile.js';
+
+export interface MutatorOutcome {
+  result?: Record<string, unknown>;
+  conflicts?: SaleConflict[];
+}
+
+type Payload<T extends MutationType> = z.infer<(typeof MUTATION_PAYLOADS)[T]>;
+type Mutator<T extends MutationType> = (ctx: AuthedContext, payload: Payload<T>, m: Mutation, device: DeviceRow, at: number) => Promise<MutatorOutcome>;
+
+const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
+  const { orgId, storeId } = activeStore(ctx);
+  const products = new Map(
+    (
+      await ctx.db
+        .selectFrom('products')
+        .select(['id', 'name', 'selling_price', 'wholesale_price'])
+        .where('org_id', '=', orgId)
+        .where(
+          'id',
+          'in',
+          p.lines.map((l) => l.product_id),
+        )
+        .execute()
+    ).map((r) => [r.id, r]),
+  );
+  const priced = await reconcilePrices(ctx.db, p.lines, at, products);
+  const sale = await recordSale(
+    ctx,
+    { ...p, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
+    { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices },
+  );
+  const conflicts = sale.replayed ? [] : [...priced.conflicts, ...sale.conflicts];
+  if (conflicts.length) {
+    await recordConflicts(ctx, { orgId, storeId, deviceId: device.id, mutationId: m.id, transactionId: sale.row.id, receipt: sale.row.receipt_number }, conflicts);
+  }
+  const { row } = sale;
+  return { result: { transaction_id: row.id, number: row.number, receipt_number: row.receipt_number, status: row.status, total: row.total / 100 }, conflicts };
+};
+
+const saleReverse =
+  (move: 'refund' | 'void') =>
+  async (ctx: AuthedContext, p: z.infer<typeof SaleReversePayload>): Promise<MutatorOutcome> => {
+    const tx = await (move === 'refund' ? refundSale : voidSale)(ctx, p.transaction_id, p.reason);
+    return { result: { transaction_id: tx.id, status: tx.status } };
+  };
+
+const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
+  const fields = { name: p.name, phone: p.phone, email: p.email, credit_limit: p.credit_limit, notes: p.notes };
+  if (await findCustomer(ctx.db, ctx.actor.orgId!, p.id)) {
+    const c = await updateCustomer(ctx, p.id, fields);
+    return { result: { customer_id: c.id } };
+  }
+  const taken = await ctx.db.selectFrom('customers').select('id').where('id', '=', p.id).executeTakeFirst();
+  if (taken) throw new ServiceError('CONFLICT', 'this customer id is already in use');
+  const c = await createCustomer(ctx, fields, p.id);
+  return { result: { customer_id: c.id } };
+};
+
+const creditPayment: Mutator<'credit.payment'> = async (ctx, p) => {
+  const payment = await recordCreditPayment(ctx, p.customer_id, { amount: p.amount, method: p.method, reference: p.reference, note: p.note });
+  return { result: { payment_id: payment.id } };
+};
+
+const stockAdjust: Mutator<'stock.adjust'> = async (ctx, p) => {
+  const product = await adjustStock(ctx, p.product_id, { qty_change: p.qty_change, reason: p.reason, note: p.note });
+  return { result: { product_id: product.id, stock: product.stock } };
+};
+
+const notificationRead: Mutator<'notification.read'> = async (ctx, p) => {
+  await markRead(ctx, p.notification_id);
+  return { result: { notification_id: p.notification_id } };
+};
+
+const notYet = (what: string) => async (): Promise<MutatorOutcome> => {
+  throw new BusinessRuleError(`${what} are not kept by this server yet; the till should keep them until an update`);
+};
+
+const MUTATORS: { [T in MutationType]: Mutator<T> } = {
+  'sale.create': saleCreate,
+  'sale.refund': saleReverse('refund'),
+  'sale.void': saleReverse('void'),
+  'customer.upsert': customerUpsert,
+  'credit.payment': creditPayment,
+  'stock.adjust': stockAdjust,
+  'expense.create': notYet('expenses'),
+  'note.update': notYet('notes'),
+  'notification.read': notificationRead,
+};
+
+/** Validate the payload against its schema (a bad shape rejects the mutation) and run it. */
+export async function runMutation(ctx: AuthedContext, m: Mutation, device: DeviceRow, at: number): Promise<MutatorOutcome> {
+  const parsed = MUTATION_PAYLOADS[m.type].safeParse(m.payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ServiceError('VALIDATION_ERROR', `payload.${issue.path.join('.')} ${issue.message}`);
+  }
+  return (MUTATORS[m.type] as Mutator<MutationType>)(ctx, parsed.data as never, m, device, at);
+}

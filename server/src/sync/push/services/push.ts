@@ -1,0 +1,98 @@
+/**
+ * POST /sync/push (design §4). A device's mutations run in `seq` order inside ONE transaction that
+ * is committed durably before the reply, each in its own savepoint together with the record of its
+ * result: a rejected mutation rolls back alone and the queue moves on; a crash before the reply
+ * loses nothing the till will not resend, and a resent mutation (same id, or a seq at or below the
+ * device's last applied one) answers its recorded result and changes nothing.
+ */
+import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushRequest, type PushResponse } from '@duka/shared';
+import { sql } from 'kysely';
+import { withTransaction } from '../../../db/transaction.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ServiceError, ValidationError } from '../../../lib/errors.js';
+import type { DeviceRow } from '../../sync.table.js';
+import { findDevice } from './devices.js';
+import { runMutation } from './mutators.js';
+
+function recorded(m: Mutation, row?: { status: string; error_code: string | null; error_message: string | null; result: string | null }): MutationResult {
+  const out: MutationResult = { id: m.id, seq: m.seq, status: 'duplicate' };
+  if (!row) return out;
+  if (row.error_code) out.error = { code: row.error_code, message: row.error_message ?? '' };
+  if (row.result) Object.assign(out, JSON.parse(row.result) as Pick<MutationResult, 'result' | 'conflicts'>);
+  return out;
+}
+
+export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promise<PushResponse> {
+  if (req.mutations.length > MAX_PUSH_MUTATIONS) throw new ServiceError('PAYLOAD_TOO_LARGE', `at most ${MAX_PUSH_MUTATIONS} mutations a push`);
+  const mutations = [...req.mutations].sort((a, b) => a.seq - b.seq);
+  mutations.forEach((m, i) => {
+    if (i > 0 && m.seq !== mutations[i - 1]!.seq + 1) throw new ValidationError(`mutations.${i}.seq`, 'must follow the previous seq by one');
+  });
+  const device = await findDevice(ctx, req.device_id);
+
+  return withTransaction(ctx, async (trx) => {
+    const tctx = trx as AuthedContext;
+    const now = trx.clock.now();
+    // The device row is the push's lock: two pushes of one device run one after the other.
+    const locked = await trx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).returningAll().executeTakeFirstOrThrow();
+    let last = locked.last_seq;
+    const results: MutationResult[] = [];
+    for (const m of mutations) {
+      const seen = await trx.db
+        .selectFrom('sync_mutations')
+        .select(['device_id', 'status', 'error_code', 'error_message', 'result'])
+        .where((eb) => eb.or([eb('id', '=', m.id), eb.and([eb('device_id', '=', device.id), eb('seq', '=', m.seq)])]))
+        .executeTakeFirst();
+      if (seen && seen.device_id !== device.id) throw new ServiceError('CONFLICT', `mutation ${m.id} belongs to another device`);
+      if (seen || m.seq <= last) {
+        results.push(recorded(m, seen));
+        continue;
+      }
+      if (m.seq !== last + 1) {
+        throw new ServiceError('CONFLICT', `expected seq ${last + 1}, got ${m.seq}`, { meta: { expected_seq: last + 1 } });
+      }
+      results.push(await applyOne(tctx, locked, m, now));
+      last = m.seq;
+    }
+    await trx.db.updateTable('devices').set({ last_seq: last }).where('id', '=', device.id).execute();
+    return { results, last_applied_seq: last };
+  });
+}
+
+async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now: number): Promise<MutationResult> {
+  // A sale cannot have happened in the future: clamp the till's clock to the server's.
+  const at = Math.min(Date.parse(m.created_at), now);
+  const tx = ctx.tx!;
+  const marks = { changes: tx.changes.length, afterCommit: tx.afterCommit.length };
+  await sql`savepoint mutation`.execute(ctx.db);
+  let result: MutationResult;
+  try {
+    const outcome = await runMutation(ctx, m, device, at);
+    result = { id: m.id, seq: m.seq, status: 'applied', ...(outcome.result ? { result: outcome.result } : {}) };
+    if (outcome.conflicts?.length) result.conflicts = outcome.conflicts.map((c) => ({ kind: c.kind, message: c.message, ...(c.product_id ? { product_id: c.product_id } : {}) }));
+    await sql`release savepoint mutation`.execute(ctx.db);
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    await sql`rollback to savepoint mutation`.execute(ctx.db);
+    await sql`release savepoint mutation`.execute(ctx.db);
+    // What the rolled-back work noted must not be logged or run either.
+    tx.changes.length = marks.changes;
+    tx.afterCommit.length = marks.afterCommit;
+    result = { id: m.id, seq: m.seq, status: 'rejected', error: { code: err.code, message: err.message } };
+  }
+  await ctx.db
+    .insertInto('sync_mutations')
+    .values({
+      device_id: device.id,
+      seq: m.seq,
+      id: m.id,
+      type: m.type,
+      status: result.status === 'rejected' ? 'rejected' : 'applied',
+      error_code: result.error?.code ?? null,
+      error_message: result.error?.message ?? null,
+      result: result.result || result.conflicts ? JSON.stringify({ result: result.result, conflicts: result.conflicts }) : null,
+      created_at: now,
+    })
+    .execute();
+  return result;
+}
