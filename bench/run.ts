@@ -11,6 +11,7 @@ import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { freePort, measure, printTable, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
+import { syncBenchmarks } from './sync.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' } } });
 const seconds = Number(values.seconds);
@@ -96,6 +97,8 @@ for (const database of databases) {
     seconds,
   });
   rows.push({ scenario: 'POST /auth/login (scrypt), 8 conn', database, m: login, target: 'p99 <= 500 ms', met: login.p99 <= 500 && login.errors === 0 });
+
+  rows.push(...(await syncBenchmarks(base, token, database, pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') })));
 
   await stopProcess(server);
   await pgServer?.stop();

@@ -14,7 +14,17 @@ import type { DeviceRow } from '../../sync.table.js';
 import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
 
-function recorded(m: Mutation, row?: { status: string; error_code: string | null; error_message: string | null; result: string | null }): MutationResult {
+interface SeenRow {
+  id: string;
+  seq: number;
+  device_id: string;
+  status: string;
+  error_code: string | null;
+  error_message: string | null;
+  result: string | null;
+}
+
+function recorded(m: Mutation, row?: SeenRow): MutationResult {
   const out: MutationResult = { id: m.id, seq: m.seq, status: 'duplicate' };
   if (!row) return out;
   if (row.error_code) out.error = { code: row.error_code, message: row.error_message ?? '' };
@@ -36,16 +46,28 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     // The device row is the push's lock: two pushes of one device run one after the other.
     const locked = await trx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).returningAll().executeTakeFirstOrThrow();
     let last = locked.last_seq;
+    // What this push's mutations already became, in one read: a re-sent batch costs one query.
+    const seen = new Map<string, SeenRow>();
+    for (const row of await trx.db
+      .selectFrom('sync_mutations')
+      .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
+      .where((eb) =>
+        eb.or([
+          eb('id', 'in', mutations.map((m) => m.id)),
+          eb.and([eb('device_id', '=', device.id), eb('seq', '>=', mutations[0]!.seq), eb('seq', '<=', mutations[mutations.length - 1]!.seq)]),
+        ]),
+      )
+      .execute()) {
+      seen.set(`id:${row.id}`, row);
+      if (row.device_id === device.id) seen.set(`seq:${row.seq}`, row);
+    }
     const results: MutationResult[] = [];
     for (const m of mutations) {
-      const seen = await trx.db
-        .selectFrom('sync_mutations')
-        .select(['device_id', 'status', 'error_code', 'error_message', 'result'])
-        .where((eb) => eb.or([eb('id', '=', m.id), eb.and([eb('device_id', '=', device.id), eb('seq', '=', m.seq)])]))
-        .executeTakeFirst();
-      if (seen && seen.device_id !== device.id) throw new ServiceError('CONFLICT', `mutation ${m.id} belongs to another device`);
-      if (seen || m.seq <= last) {
-        results.push(recorded(m, seen));
+      const byId = seen.get(`id:${m.id}`);
+      if (byId && byId.device_id !== device.id) throw new ServiceError('CONFLICT', `mutation ${m.id} belongs to another device`);
+      const prior = byId ?? seen.get(`seq:${m.seq}`);
+      if (prior || m.seq <= last) {
+        results.push(recorded(m, prior));
         continue;
       }
       if (m.seq !== last + 1) {
