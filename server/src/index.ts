@@ -4,6 +4,8 @@ import { createApp, createDeps } from './app.js';
 import { openDatabase } from './boot.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { createLogger } from './lib/logger.js';
+import { attachRealtime } from './sync/ws/attach.js';
+import { pruneChangeLog } from './sync/pull/services/prune.js';
 
 let config: Config;
 try {
@@ -18,14 +20,20 @@ const log = createLogger(config.LOG_LEVEL);
 const handle = await openDatabase(config, log);
 const deps = createDeps(config, handle, log);
 const app = createApp(deps, handle.ping);
+let lastPrune = 0;
 const retry = setInterval(() => {
   void deps.messenger.retryFailed().catch((err) => log.warn({ err }, 'outbox retry failed'));
   void deps.events.retryPending().catch((err) => log.warn({ err }, 'event retry failed'));
+  if (Date.now() - lastPrune >= 3_600_000) {
+    lastPrune = Date.now();
+    void pruneChangeLog(deps).catch((err) => log.warn({ err }, 'change log pruning failed'));
+  }
 }, 30_000);
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);
 });
+const realtime = attachRealtime(server, deps);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -38,6 +46,8 @@ async function shutdown(signal: string) {
     process.exit(1);
   }, 10_000);
   force.unref();
+  // Websockets first (close code 1001, "server shutting down"): the HTTP server waits for them.
+  await realtime.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     if ('closeIdleConnections' in server) server.closeIdleConnections();

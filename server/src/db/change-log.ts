@@ -76,9 +76,27 @@ export function noteChange(ctx: ServiceContext, orgId: string, change: Change): 
   ctx.tx.changes.push({ ...change, orgId });
 }
 
+/** What one transaction changed in one organisation, told to the realtime hub once committed. */
+export interface CommittedChanges {
+  orgId: string;
+  /** The organisation's version after the transaction. */
+  version: number;
+  /** Stores whose tills can see a change; `null` for organisation-wide entities. */
+  storeIds: Array<string | null>;
+  /** Stock levels that moved. */
+  stock: Array<{ storeId: string; productId: string }>;
+}
+
 /** Record the noted changes, one version bump per organisation. Called by withTransaction. */
-export async function flushChanges(trx: Kysely<Database>, changes: Array<Change & { orgId: string }>, now: number): Promise<void> {
+export async function flushChanges(trx: Kysely<Database>, changes: Array<Change & { orgId: string }>, now: number): Promise<CommittedChanges[]> {
   const byOrg = new Map<string, Change[]>();
   for (const c of changes) byOrg.set(c.orgId, [...(byOrg.get(c.orgId) ?? []), c]);
-  for (const [orgId, list] of [...byOrg].sort(([a], [b]) => a.localeCompare(b))) await recordChanges(trx, orgId, list, now);
+  const committed: CommittedChanges[] = [];
+  for (const [orgId, list] of [...byOrg].sort(([a], [b]) => a.localeCompare(b))) {
+    const version = await recordChanges(trx, orgId, list, now);
+    const stock = new Map<string, { storeId: string; productId: string }>();
+    for (const c of list) if (c.entity === 'stock' && c.storeId) stock.set(`${c.storeId}/${c.id}`, { storeId: c.storeId, productId: c.id });
+    committed.push({ orgId, version, storeIds: [...new Set(list.map((c) => c.storeId ?? null))], stock: [...stock.values()] });
+  }
+  return committed;
 }

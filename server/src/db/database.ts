@@ -8,6 +8,7 @@ import type { CreditAllocationTable, CreditMessageTable, CreditNoteTable, Credit
 import type { NotificationTable } from '../modules/notifications/notifications.table.js';
 import type { EventDeliveryTable, EventTable } from '../modules/events/events.table.js';
 import type { DeviceTable, SyncConflictTable, SyncMutationTable } from '../sync/sync.table.js';
+import type { ChangeLogFloorTable } from '../sync/pull/pull.table.js';
 import type { StoreTable } from '../modules/stores/stores.table.js';
 import type { OutboxTable } from '../messaging/outbox.table.js';
 import type { AuditLogTable } from '../lib/audit.js';
@@ -44,4 +45,5 @@ export interface Database {
   devices: DeviceTable;
   sync_mutations: SyncMutationTable;
   sync_conflicts: SyncConflictTable;
+  change_log_floor: ChangeLogFloorTable;
 }

@@ -11,7 +11,11 @@ export async function withTransaction<T>(ctx: ServiceContext, fn: (trx: ServiceC
   const tx: TxState = { afterCommit: [], changes: [] };
   const result = await ctx.transact(async (trx) => {
     const out = await fn({ ...ctx, db: trx, tx });
-    if (tx.changes.length) await flushChanges(trx, tx.changes, ctx.clock.now());
+    if (tx.changes.length) {
+      const committed = await flushChanges(trx, tx.changes, ctx.clock.now());
+      // First of the after-commit tasks: tills hear of the change before slower work (mail) runs.
+      tx.afterCommit.unshift(() => ctx.realtime.committed(committed));
+    }
     return out;
   });
   for (const task of tx.afterCommit) {

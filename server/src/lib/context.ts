@@ -10,6 +10,7 @@ import type { DialectName } from '../db/dialect.js';
 import type { Transact } from '../db/create-db.js';
 import type { Messenger } from '../messaging/messenger.js';
 import type { EventBus } from '../modules/events/event-bus.js';
+import type { Realtime } from '../sync/ws/realtime.js';
 import type { Clock } from './clock.js';
 import type { Keys } from './crypto.js';
 import type { RateLimits } from './rate-limit.js';
@@ -40,6 +41,8 @@ export interface Deps {
   messenger: Messenger;
   limits: RateLimits;
   events: EventBus;
+  /** Websocket fan-out: tells connected tills, on every server instance, what was committed. */
+  realtime: Realtime;
 }
 
 export interface TxState {

@@ -1,5 +1,5 @@
 import type { Profile, UpdateMeInput } from '@duka/shared';
-import { withTransaction } from '../../../db/transaction.js';
+import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { hashSecret, verifySecret } from '../../../lib/crypto.js';
@@ -60,6 +60,7 @@ export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promis
           .where('family_id', '!=', ctx.actor.sid)
           .where('revoked_at', 'is', null)
           .execute();
+        afterCommit(trx, () => trx.realtime.revoked({ userId: user.id, exceptSid: ctx.actor.sid }));
         await recordAudit(trx, { action: 'account.password_change', description: 'Changed password' });
       }
       if (emailChanged) await sendConfirmationEmail(trx, updated, false);

@@ -5,7 +5,7 @@
  */
 import { newId } from '@duka/shared';
 import type { TokenPair } from '@duka/shared';
-import { withTransaction } from '../../../db/transaction.js';
+import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import { signToken } from '../../../lib/auth/jwt.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { randomToken } from '../../../lib/crypto.js';
@@ -67,10 +67,12 @@ export async function issueTokens(
 
 export async function revokeFamily(ctx: ServiceContext, familyId: string): Promise<void> {
   await ctx.db.updateTable('refresh_tokens').set({ revoked_at: ctx.clock.now() }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  afterCommit(ctx, () => ctx.realtime.revoked({ sid: familyId }));
 }
 
 export async function revokeAllForUser(ctx: ServiceContext, userId: string): Promise<void> {
   await ctx.db.updateTable('refresh_tokens').set({ revoked_at: ctx.clock.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  afterCommit(ctx, () => ctx.realtime.revoked({ userId }));
 }
 
 /**

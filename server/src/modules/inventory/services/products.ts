@@ -179,7 +179,8 @@ export async function deleteProduct(ctx: AuthedContext, id: string): Promise<voi
       return;
     }
     await trx.db.deleteFrom('product_prices').where('product_id', '=', id).execute();
-    await trx.db.deleteFrom('product_stock').where('product_id', '=', id).execute();
+    const stocked = await trx.db.deleteFrom('product_stock').where('product_id', '=', id).returning('store_id').execute();
+    for (const { store_id } of stocked) noteChange(trx, orgId, { entity: 'stock', id, op: 'delete', storeId: store_id });
     await trx.db.deleteFrom('products').where('id', '=', id).execute();
     noteChange(trx, orgId, { entity: 'product', id, op: 'delete' });
     await recordAudit(trx, { action: 'product.delete', description: `Deleted product ${product.name}`, entity: 'product', entityId: id });

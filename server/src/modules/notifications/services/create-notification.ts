@@ -6,7 +6,7 @@
 import { newId } from '@duka/shared';
 import type { Notification, NotificationCategory } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
-import { withTransaction } from '../../../db/transaction.js';
+import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { toNotification } from '../notifications.queries.js';
 
@@ -39,6 +39,8 @@ export async function createNotification(ctx: ServiceContext, n: NewNotification
       .returningAll()
       .executeTakeFirstOrThrow();
     noteChange(trx, n.orgId, { entity: 'notification', id: row.id, storeId: n.storeId });
-    return toNotification(row);
+    const notification = toNotification(row);
+    afterCommit(trx, () => trx.realtime.notification(n.orgId, n.storeId, notification));
+    return notification;
   });
 }

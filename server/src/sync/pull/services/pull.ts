@@ -1,0 +1,73 @@
+/**
+ * GET /sync/pull: the till's changes after its cursor (design §4). One page reads at most
+ * `limit + 1` change-log rows through the (org_id, version) primary key, whatever they are, so an
+ * unchanged pull is one empty index probe plus the organisation row. Rows of other stores and
+ * kinds a till does not hold are skipped for good: the next cursor is the last version read.
+ * Repeats of one row in a page collapse to the last; each is answered with the row's current state,
+ * or as a delete when it is no longer in what the till holds.
+ */
+import type { Change, PullResponse } from '@duka/shared';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { KIND_BY_ENTITY } from './entities.js';
+import { scopeAt, tillOf } from './scope.js';
+import { decodeCursor, encodeCursor } from './tokens.js';
+
+export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limit: number }): Promise<PullResponse> {
+  const till = tillOf(ctx);
+  const { orgId, storeId } = till;
+  const from = decodeCursor(q.cursor, orgId);
+
+  const scanned = await ctx.db
+    .selectFrom('change_log')
+    .select(['version', 'entity', 'entity_id', 'op', 'store_id'])
+    .where('org_id', '=', orgId)
+    .where('version', '>', from)
+    .orderBy('version')
+    .limit(q.limit + 1)
+    .execute();
+
+  // Read after the log: pruning deletes rows and raises the floor in one transaction, so a page
+  // that missed pruned rows always sees the raised floor here.
+  const org = await ctx.db
+    .selectFrom('organisations as o')
+    .leftJoin('change_log_floor as f', 'f.org_id', 'o.id')
+    .select(['o.version', 'o.timezone', 'f.version as floor'])
+    .where('o.id', '=', orgId)
+    .executeTakeFirst();
+  if (!org) throw new NotFoundError('organisation');
+  const floor = Number(org.floor ?? 0);
+  // Below the floor: changes were pruned. Above the organisation's version: the server went back
+  // in time (restored from a backup). Either way only a fresh bootstrap is right.
+  if (from < floor || from > Number(org.version)) {
+    return { changes: [], cursor: encodeCursor(orgId, from), has_more: false, reset_required: true };
+  }
+
+  const hasMore = scanned.length > q.limit;
+  const page = hasMore ? scanned.slice(0, q.limit) : scanned;
+  const to = page.length ? Number(page[page.length - 1]!.version) : from;
+
+  // The last entry per (entity, id) that this till holds, in version order.
+  const latest = new Map<string, { entity: string; id: string; version: number }>();
+  for (const row of page) {
+    if (row.store_id !== null && row.store_id !== storeId) continue;
+    if (!KIND_BY_ENTITY.has(row.entity)) continue;
+    const key = `${row.entity}\u0000${row.entity_id}`;
+    latest.delete(key);
+    latest.set(key, { entity: row.entity, id: row.entity_id, version: Number(row.version) });
+  }
+
+  const scope = scopeAt(till, ctx.clock.now(), org.timezone);
+  const idsByEntity = new Map<string, string[]>();
+  for (const c of latest.values()) idsByEntity.set(c.entity, [...(idsByEntity.get(c.entity) ?? []), c.id]);
+  const current = new Map<string, Record<string, unknown>>();
+  for (const [entity, ids] of idsByEntity) {
+    for (const row of await KIND_BY_ENTITY.get(entity)!.rows(ctx.db, scope, { ids })) current.set(`${entity}\u0000${row.id}`, row.data);
+  }
+
+  const changes: Change[] = [...latest].map(([key, c]) => {
+    const data = current.get(key);
+    return { entity: c.entity as Change['entity'], op: data ? 'upsert' : 'delete', id: c.id, version: c.version, data: data ?? null };
+  });
+  return { changes, cursor: encodeCursor(orgId, to), has_more: hasMore, reset_required: false };
+}
