@@ -42,6 +42,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_USER_PER_MIN: int(1, 1_000_000).default(600),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(1024 * 1024),
   CHANGE_LOG_RETENTION_DAYS: int(1, 3650).default(30),
+  SYNC_MUTATION_RETENTION_DAYS: int(1, 3650).default(90),
+  DEVICE_RETIRE_DAYS: int(1, 36500).default(365),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 

@@ -6,6 +6,7 @@ import { type Config, ConfigError, loadConfig } from './env.js';
 import { createLogger } from './lib/logger.js';
 import { attachRealtime } from './sync/ws/attach.js';
 import { pruneChangeLog } from './sync/pull/services/prune.js';
+import { pruneSyncRecords } from './sync/push/services/retention.js';
 
 let config: Config;
 try {
@@ -27,6 +28,7 @@ const retry = setInterval(() => {
   if (Date.now() - lastPrune >= 3_600_000) {
     lastPrune = Date.now();
     void pruneChangeLog(deps).catch((err) => log.warn({ err }, 'change log pruning failed'));
+    void pruneSyncRecords(deps).catch((err) => log.warn({ err }, 'sync record pruning failed'));
   }
 }, 30_000);
 

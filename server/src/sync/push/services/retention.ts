@@ -1,0 +1,37 @@
+/**
+ * Bounded sync metadata (design §4): mutation records are kept SYNC_MUTATION_RETENTION_DAYS (90)
+ * and then pruned; a device's last applied seq stays as long as the device, so an older replay is
+ * still answered `duplicate` (without its original result). Devices unseen for DEVICE_RETIRE_DAYS
+ * (a year) are retired with their records; such a till must register again.
+ */
+import type { Deps } from '../../../lib/context.js';
+
+const BATCH = 5000;
+
+export async function pruneSyncRecords(deps: Deps): Promise<{ mutations: number; devices: number }> {
+  const now = deps.clock.now();
+  const cutoff = now - deps.config.SYNC_MUTATION_RETENTION_DAYS * 86_400_000;
+  let mutations = 0;
+  for (;;) {
+    const old = await deps.db.selectFrom('sync_mutations').select(['device_id', 'seq']).where('created_at', '<', cutoff).limit(BATCH).execute();
+    if (!old.length) break;
+    for (const { device_id, seq } of old) {
+      await deps.db.deleteFrom('sync_mutations').where('device_id', '=', device_id).where('seq', '=', seq).execute();
+    }
+    mutations += old.length;
+    if (old.length < BATCH) break;
+  }
+  const stale = await deps.db
+    .selectFrom('devices')
+    .select('id')
+    .where((eb) => eb(eb.fn.coalesce('last_seen_at', 'created_at'), '<', now - deps.config.DEVICE_RETIRE_DAYS * 86_400_000))
+    .execute();
+  for (const { id } of stale) {
+    await deps.transact(async (trx) => {
+      await trx.deleteFrom('sync_mutations').where('device_id', '=', id).execute();
+      await trx.deleteFrom('devices').where('id', '=', id).execute();
+    });
+  }
+  if (mutations || stale.length) deps.log.info({ mutations, devices: stale.length }, 'sync records pruned');
+  return { mutations, devices: stale.length };
+}
