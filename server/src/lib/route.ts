@@ -6,7 +6,7 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import { ErrorBody } from '@duka/shared';
 import type { Context, TypedResponse } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type Access, requireAccess } from './auth/middleware.js';
 import type { AppEnv, AuthedContext, ServiceContext } from './context.js';
 
@@ -32,6 +32,16 @@ export function defineRoute<R extends Config>(access: Access, config: R) {
     responses: { ...ERROR_RESPONSES, ...(secured ? AUTH_RESPONSES : {}), ...config.responses },
   });
 }
+
+/** The optional `Idempotency-Key` header of POSTs that create money records (design §3). */
+export const idempotencyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: 'Same key and body replays the first answer (header Idempotent-Replayed: true)' }),
+});
 
 /** A JSON request body that must be present. */
 export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({

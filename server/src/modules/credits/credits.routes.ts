@@ -15,13 +15,9 @@ import {
   WriteOffInput,
 } from '@duka/shared';
 import { z } from 'zod';
-import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Credits'];
-const idempotencyHeader = z.object({
-  'idempotency-key': z.string().min(1).max(255).optional().meta({ description: 'Same key and body replays the first answer (header Idempotent-Replayed: true)' }),
-});
-
 export const list = defineRoute('bearer', {
   method: 'get',
   path: '/credits',

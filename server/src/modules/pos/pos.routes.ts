@@ -14,13 +14,9 @@ import {
   Transaction,
 } from '@duka/shared';
 import { z } from 'zod';
-import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Point of sale'];
-const idempotencyHeader = z.object({
-  'idempotency-key': z.string().min(1).max(255).optional().meta({ description: 'Same key and body replays the first answer (header Idempotent-Replayed: true)' }),
-});
-
 export const createSale = defineRoute('bearer', {
   method: 'post',
   path: '/pos/sale',
