@@ -43,6 +43,8 @@ describe('API reference', () => {
     'post /accounts/switch-store', 'get /accounts/users', 'post /accounts/users', 'delete /accounts/users/{id}', 'get /accounts/ai-credits',
     'get /accounts/mfa/totp/status', 'post /accounts/mfa/totp/setup', 'post /accounts/mfa/totp/verify', 'post /accounts/mfa/totp/disable',
     'get /meta/business-types', 'get /meta/regions', 'get /meta/regions/{slug}/districts', 'get /meta/outlet-types',
+    'get /inventory/products', 'post /pos/sale', 'get /customers', 'post /credits/customers/{customer_id}/payments', 'get /notifications',
+    'get /stores', 'get /staff', 'post /sync/devices', 'post /sync/push', 'get /sync/pull', 'get /sync/bootstrap', 'get /sync/conflicts', 'get /sync/ws',
   ];
 
   it('serves an OpenAPI 3.1 document with every route, its auth and the error envelope', async () => {

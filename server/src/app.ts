@@ -35,6 +35,7 @@ import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
 import { pushRouter } from './sync/push/push.index.js';
 import { Realtime } from './sync/ws/realtime.js';
+import { documentRealtime } from './sync/ws/ws.openapi.js';
 import { pullRouter } from './sync/pull/pull.index.js';
 
 export const API_VERSION = '1.0.0';
@@ -110,6 +111,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', pullRouter);
   api.route('/', pushRouter);
   api.route('/', adminRouter(ping));
+  documentRealtime(api);
 
   const openapi = api.getOpenAPI31Document({
     openapi: '3.1.0',
