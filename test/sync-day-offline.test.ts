@@ -11,7 +11,7 @@ describe('a till back after a day offline', () => {
 
   it('pushes 2,000 sales with nothing lost or doubled, and pulls what changed meanwhile', async () => {
     const owner = await registerOwner(t);
-    const products = [];
+    const products: Array<{ id: string; selling_price: number }> = [];
     for (const [name, price] of [['Sukari', 3200], ['Unga', 2500], ['Mafuta', 5500], ['Chai', 800]] as const) {
       products.push((await t.request('POST', '/inventory/products', { token: owner.token, body: { name, selling_price: price, stock: 3000 } })).body.data as { id: string; selling_price: number });
     }

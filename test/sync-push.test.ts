@@ -89,6 +89,8 @@ describe('sync: devices and push', () => {
     expect(res.last_applied_seq).toBe(3);
     const replay = Envelope(PushResponse).parse((await push(owner, device_id, [badRefund])).body).data;
     expect(replay.results[0]).toMatchObject({ status: 'duplicate', error: { code: 'NOT_FOUND' } });
+    const reused = Envelope(PushResponse).parse((await push(owner, device_id, [{ ...good, id: uuid() }])).body).data;
+    expect(reused.results[0]).toMatchObject({ status: 'rejected', error: { code: 'CONFLICT' } });
     expect(await stockOf(owner, p.id)).toBe(19);
   });
 

@@ -1,5 +1,17 @@
 /**
- * @duka/client-sdk: what a till runs. So far it holds the typed API error; the local replica,
- * offline queue and sync loop are built on top of it (see the project's issues).
+ * @duka/client-sdk: what a till runs. A local SQLite replica of the shop, sales made and numbered
+ * offline, a queue of mutations pushed in order when the network is there, and pulls of what
+ * changed on the server. See client-sdk/README.md.
  */
+export { Till, type TillOptions } from './till.js';
+export type { TillStatus } from './status.js';
+export type { BootstrapProgress, NumberedReceipt, RejectedMutation, SyncReport, TillConflict, TillEvents } from './events.js';
+export type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt, ListOptions, Receipt, SaleLine, SellInput, StockAdjustInput } from './types.js';
+export type { CustomerSearch, ProductSearch, TransactionQuery } from './reads.js';
+export type { QueuedMutation } from './queue.js';
+export type { TillUser } from './auth.js';
+export type { BackoffOptions } from './sync/backoff.js';
+export { backoffDelay } from './sync/backoff.js';
+export { TillError, NetworkError, type TillErrorCode } from './errors.js';
 export { DukaApiError, toApiError } from './http/errors.js';
+export { LOCAL_MIGRATIONS, migrateLocal } from './local/migrations.js';

@@ -17,6 +17,8 @@ export class DukaApiError extends Error {
     readonly requestId?: string,
     /** Seconds to wait before retrying (429, 423), from `Retry-After`. */
     readonly retryAfter?: number,
+    /** The envelope's `meta` (e.g. `expected_seq` on a push that skipped a seq). */
+    readonly meta: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'DukaApiError';
@@ -34,7 +36,7 @@ export function toApiError(status: number, body: unknown, retryAfter?: string | 
   const parsed = ErrorBody.safeParse(body);
   if (parsed.success) {
     const b = parsed.data;
-    return new DukaApiError(status, b.errors[0]?.code ?? 'INTERNAL', b.message, b.errors, b.meta?.request_id, wait);
+    return new DukaApiError(status, b.errors[0]?.code ?? 'INTERNAL', b.message, b.errors, b.meta?.request_id, wait, b.meta ?? {});
   }
   const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] ?? 'INTERNAL') as ErrorCode;
   return new DukaApiError(status, code, `HTTP ${status}`, [], undefined, wait);

@@ -65,7 +65,14 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     for (const m of mutations) {
       const byId = seen.get(`id:${m.id}`);
       if (byId && byId.device_id !== device.id) throw new ServiceError('CONFLICT', `mutation ${m.id} belongs to another device`);
-      const prior = byId ?? seen.get(`seq:${m.seq}`);
+      const bySeq = seen.get(`seq:${m.seq}`);
+      if (!byId && bySeq) {
+        // The seq is taken by another mutation: not a replay (a till restored from an old copy of
+        // its own database reuses seqs). Say so rather than answer someone else's result.
+        results.push({ id: m.id, seq: m.seq, status: 'rejected', error: { code: 'CONFLICT', message: `seq ${m.seq} was already used by mutation ${bySeq.id}; give this mutation a new seq` } });
+        continue;
+      }
+      const prior = byId ?? bySeq;
       if (prior || m.seq <= last) {
         results.push(recorded(m, prior));
         continue;

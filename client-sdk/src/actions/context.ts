@@ -1,0 +1,38 @@
+/** What the till's actions need, and the checks they share. */
+import type { Organisation, Store } from '@duka/shared';
+import { TillError } from '../errors.js';
+import type { LocalDb, LocalExec } from '../local/db.js';
+import { getMeta } from '../local/meta.js';
+import * as reads from '../reads.js';
+
+export interface ActionCtx {
+  db: LocalDb;
+  now: () => number;
+  /** Called after an action queued a mutation (status counts, an automatic sync). */
+  queued: () => void;
+}
+
+export interface Shop {
+  org: Organisation;
+  store: Store;
+  tillCode: string;
+}
+
+/** The organisation, store and till code a receipt needs: present once the till has synced once. */
+export async function shopOf(db: LocalExec): Promise<Shop> {
+  const [org, store, tillCode] = await Promise.all([reads.organisation(db), reads.store(db), getMeta(db, 'till_code')]);
+  if (!org || !store || !tillCode) throw new TillError('NOT_READY', 'this till has not synced its shop yet: log in and sync once while online');
+  return { org, store, tillCode };
+}
+
+/** Whether the signed-in (or last signed-in) user holds a permission; owners hold every one. */
+export async function may(db: LocalExec, perm: 'refund' | 'discount'): Promise<boolean> {
+  const user = await getMeta(db, 'user');
+  return user?.role === 'owner' || (user?.perms ?? []).includes(perm);
+}
+
+/** A zod failure as the till's VALIDATION_ERROR on its field. */
+export function invalid(issue: { path: PropertyKey[]; message: string } | undefined): TillError {
+  const field = issue?.path.map(String).join('.') || undefined;
+  return new TillError('VALIDATION_ERROR', `${field ?? 'input'} ${issue?.message ?? 'is invalid'}`, field);
+}

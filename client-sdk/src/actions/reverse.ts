@@ -1,0 +1,59 @@
+/**
+ * Refund and void on the till, queued as `sale.refund` / `sale.void`. The same rules as the server
+ * (design §3): from `paid` or `credit` only, a refund needs the refund permission, a credit sale
+ * with payments cannot be voided. Stock comes back (a pharmacy's refund goes to quarantine on the
+ * server, so its shelf level does not move) and what a credit sale still owed is cancelled.
+ */
+import { SaleReversePayload } from '@duka/shared';
+import { TillError } from '../errors.js';
+import { moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
+import { toCents } from '../money.js';
+import { enqueue } from '../queue.js';
+import * as reads from '../reads.js';
+import type { Receipt } from '../types.js';
+import { type ActionCtx, invalid, may, shopOf } from './context.js';
+
+export async function reverseSale(ctx: ActionCtx, move: 'refund' | 'void', transactionId: string, reason: string): Promise<Receipt> {
+  const parsed = SaleReversePayload.safeParse({ transaction_id: transactionId, reason });
+  if (!parsed.success) throw invalid(parsed.error.issues[0]);
+  const receipt = await ctx.db.transaction().execute(async (trx) => {
+    const { org } = await shopOf(trx);
+    if (move === 'refund' && !(await may(trx, 'refund'))) throw new TillError('FORBIDDEN', 'you are not allowed to give refunds');
+    const sale = await reads.transactionById(trx, transactionId);
+    if (!sale) throw new TillError('NOT_FOUND', 'transaction not found', 'transaction_id');
+    if (sale.status !== 'paid' && sale.status !== 'credit') {
+      throw new TillError('INVALID_STATE', `a ${sale.status === 'void' ? 'voided' : sale.status} sale cannot be ${move === 'refund' ? 'refunded' : 'voided'}`);
+    }
+    const tabs = sale.status === 'credit' ? (await reads.creditTabs(trx)).filter((t) => t.transaction_id === sale.id) : [];
+    if (move === 'void' && tabs.some((t) => t.paid_amount > 0)) throw new TillError('INVALID_STATE', 'this credit sale has payments; refund it instead of voiding it');
+
+    const undo: Undo = { stock: {}, outstanding: {}, restore: [{ table: 'transactions', id: sale.id, row: await snapshot(trx, 'transactions', sale.id) }] };
+    const at = new Date(ctx.now()).toISOString();
+    const changed: Receipt =
+      move === 'refund' ? { ...sale, status: 'refunded', refund_reason: parsed.data.reason, refunded_at: at } : { ...sale, status: 'void', void_reason: parsed.data.reason, voided_at: at };
+    await trx.updateTable('transactions').set({ status: changed.status, data: JSON.stringify(changed) }).where('id', '=', sale.id).execute();
+
+    if (!(move === 'refund' && org.business_type === 'pharmacy')) {
+      for (const l of sale.lines) {
+        const product = await reads.productById(trx, l.product_id);
+        if (!product || product.is_service) continue;
+        await moveStock(trx, l.product_id, l.qty);
+        undo.stock![l.product_id] = (undo.stock![l.product_id] ?? 0) - l.qty;
+      }
+    }
+    if (sale.status === 'credit' && sale.customer_id) {
+      // What is still owed on the sale: its tab's balance when the replica has it, else the whole total.
+      const owed = tabs.length ? tabs.reduce((s, t) => s + toCents(t.balance), 0) : toCents(sale.total);
+      await moveOutstanding(trx, sale.customer_id, -owed);
+      undo.outstanding![sale.customer_id] = owed;
+      for (const t of tabs) {
+        undo.restore!.push({ table: 'credit_tabs', id: t.id, row: await snapshot(trx, 'credit_tabs', t.id) });
+        await trx.deleteFrom('credit_tabs').where('id', '=', t.id).execute();
+      }
+    }
+    await enqueue(trx, move === 'refund' ? 'sale.refund' : 'sale.void', parsed.data, ctx.now(), undo);
+    return changed;
+  });
+  ctx.queued();
+  return receipt;
+}

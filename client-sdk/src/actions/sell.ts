@@ -1,0 +1,148 @@
+/**
+ * Selling on the till: priced by the shared pricing function from the replica's products, written
+ * with its queued `sale.create` and the local stock it takes in one local transaction, numbered
+ * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
+ * the sale its store number when the queue is pushed.
+ */
+import { newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload } from '@duka/shared';
+import { TillError } from '../errors.js';
+import type { Undo } from '../local/effects.js';
+import { moveOutstanding, moveStock } from '../local/effects.js';
+import { getMeta, nextCounter } from '../local/meta.js';
+import { fromCents, toBasisPoints, toCents } from '../money.js';
+import { enqueue } from '../queue.js';
+import * as reads from '../reads.js';
+import type { Receipt, SellInput } from '../types.js';
+import { type ActionCtx, invalid, may, shopOf } from './context.js';
+
+const priced = (p: Product): PricedProduct => ({
+  product_id: p.id,
+  name: p.name,
+  selling_price: toCents(p.selling_price),
+  wholesale_price: p.wholesale_price === null ? null : toCents(p.wholesale_price),
+  wholesale_min_qty: p.wholesale_min_qty,
+  tax_rate: toBasisPoints(p.tax_rate),
+});
+
+/** Repeated products become one line (the server merges them the same way), first position kept. */
+function mergeLines(lines: SellInput['lines']) {
+  const merged = new Map<string, { product_id: string; qty: number; index: number }>();
+  lines.forEach((l, index) => {
+    const seen = merged.get(l.product_id);
+    if (seen) seen.qty += l.qty;
+    else merged.set(l.product_id, { product_id: l.product_id, qty: l.qty, index });
+  });
+  return [...merged.values()];
+}
+
+export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
+  if (!Array.isArray(input.lines) || input.lines.length === 0) throw new TillError('VALIDATION_ERROR', 'lines must have at least one line', 'lines');
+  input.lines.forEach((l, i) => {
+    if (!Number.isInteger(l.qty) || l.qty < 1) throw new TillError('VALIDATION_ERROR', `lines.${i}.qty must be a whole number of at least 1`, `lines.${i}.qty`);
+  });
+  if (!PaymentMethod.safeParse(input.payment_method).success) throw new TillError('VALIDATION_ERROR', 'payment_method is not a payment method', 'payment_method');
+
+  const receipt = await ctx.db.transaction().execute(async (trx) => {
+    const { org, store, tillCode } = await shopOf(trx);
+    const lines = mergeLines(input.lines);
+    const products = new Map<string, Product>();
+    for (const l of lines) {
+      const p = await reads.productById(trx, l.product_id);
+      const field = `lines.${l.index}.product_id`;
+      if (!p) throw new TillError('NOT_FOUND', 'product not found', field);
+      if (!p.is_active) throw new TillError('BUSINESS_RULE', `${p.name} is no longer sold`, field);
+      products.set(p.id, p);
+    }
+    const mode = input.price_mode ?? 'retail';
+    if (mode === 'wholesale' && !['wholesale', 'retail_wholesale'].includes(org.business_type)) {
+      throw new TillError('BUSINESS_RULE', 'wholesale prices are only for wholesale shops', 'price_mode');
+    }
+    const discountBp = toBasisPoints(input.discount_pct ?? 0);
+    if (discountBp > 0 && !(await may(trx, 'discount'))) throw new TillError('FORBIDDEN', 'you are not allowed to give discounts', 'discount_pct');
+    const customer = input.customer_id ? await reads.customerById(trx, input.customer_id) : null;
+    if (input.customer_id && !customer) throw new TillError('NOT_FOUND', 'customer not found', 'customer_id');
+    if (input.payment_method === 'Credit' && !customer) throw new TillError('BUSINESS_RULE', 'a credit sale needs a customer', 'customer_id');
+
+    const sale = priceSale({
+      lines: lines.map((l) => ({ product: priced(products.get(l.product_id)!), qty: l.qty })),
+      discount_bp: discountBp,
+      price_mode: mode,
+      vat_enabled: store.vat_enabled,
+    });
+    const at = ctx.now();
+    const id = newId();
+    const clientReceiptNumber = `${store.code}-${tillCode}-${await nextCounter(trx, 'receipt_seq')}`;
+    const { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode } = input;
+    const optional = { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode };
+    const payload = {
+      id,
+      client_receipt_number: clientReceiptNumber,
+      lines: sale.lines.map((l) => ({ product_id: l.product_id, qty: l.qty, unit_price: fromCents(l.unit_price) })),
+      payment_method: input.payment_method,
+      ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+    };
+    const parsed = SaleCreatePayload.safeParse(payload);
+    if (!parsed.success) throw invalid(parsed.error.issues[0]);
+
+    const user = await getMeta(trx, 'user');
+    const createdAt = new Date(at).toISOString();
+    const receipt: Receipt = {
+      id,
+      number: null,
+      receipt_number: null,
+      client_receipt_number: clientReceiptNumber,
+      status: input.payment_method === 'Credit' ? 'credit' : 'paid',
+      payment_method: input.payment_method,
+      payment_reference: input.payment_reference ?? null,
+      price_mode: mode,
+      subtotal: fromCents(sale.subtotal),
+      discount_pct: input.discount_pct ?? 0,
+      discount: fromCents(sale.discount),
+      tax: fromCents(sale.tax),
+      total: fromCents(sale.total),
+      customer_id: customer?.id ?? null,
+      customer_name: customer?.name ?? input.customer_name ?? null,
+      customer_phone: customer?.phone ?? input.customer_phone ?? null,
+      till_number: input.till_number ?? null,
+      notes: input.notes ?? null,
+      cashier_id: user?.id ?? null,
+      store_id: store.id,
+      source: 'offline',
+      client_created_at: createdAt,
+      refund_reason: null,
+      refunded_at: null,
+      void_reason: null,
+      voided_at: null,
+      created_at: createdAt,
+      lines: sale.lines.map((l) => ({
+        product_id: l.product_id,
+        product_name: l.product_name,
+        qty: l.qty,
+        unit_price: fromCents(l.unit_price),
+        line_total: fromCents(l.line_total),
+        discount: fromCents(l.discount),
+        tax: fromCents(l.tax),
+      })),
+      sync_state: 'pending',
+    };
+    await trx
+      .insertInto('transactions')
+      .values({ id, created_at: createdAt, client_receipt_number: clientReceiptNumber, number: null, receipt_number: null, status: receipt.status, sync_state: 'pending', data: JSON.stringify(receipt) })
+      .execute();
+
+    const undo: Undo = { stock: {}, outstanding: {}, rejectSale: id };
+    for (const l of sale.lines) {
+      if (products.get(l.product_id)!.is_service) continue;
+      await moveStock(trx, l.product_id, -l.qty);
+      undo.stock![l.product_id] = l.qty;
+    }
+    if (receipt.status === 'credit') {
+      await moveOutstanding(trx, customer!.id, sale.total);
+      undo.outstanding![customer!.id] = -sale.total;
+    }
+    await enqueue(trx, 'sale.create', parsed.data, at, undo);
+    return receipt;
+  });
+  ctx.queued();
+  return receipt;
+}

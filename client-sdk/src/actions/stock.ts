@@ -1,0 +1,26 @@
+/** Stock adjustments on the till (damaged, counted, received), queued as `stock.adjust`. */
+import { StockAdjustPayload } from '@duka/shared';
+import { TillError } from '../errors.js';
+import { moveStock } from '../local/effects.js';
+import { enqueue } from '../queue.js';
+import * as reads from '../reads.js';
+import type { StockAdjustInput } from '../types.js';
+import { type ActionCtx, invalid } from './context.js';
+
+/** Answers the product's new local level. Like the server, stock never goes below zero by an adjustment. */
+export async function adjustStock(ctx: ActionCtx, input: StockAdjustInput): Promise<number> {
+  const parsed = StockAdjustPayload.safeParse(input);
+  if (!parsed.success) throw invalid(parsed.error.issues[0]);
+  const p = parsed.data;
+  const level = await ctx.db.transaction().execute(async (trx) => {
+    const product = await reads.productById(trx, p.product_id);
+    if (!product) throw new TillError('NOT_FOUND', 'product not found', 'product_id');
+    if (product.is_service) throw new TillError('INVALID_STATE', 'services have no stock');
+    if (product.stock + p.qty_change < 0) throw new TillError('INSUFFICIENT_STOCK', `only ${product.stock} of ${product.name} in stock`, 'qty_change');
+    await moveStock(trx, p.product_id, p.qty_change);
+    await enqueue(trx, 'stock.adjust', p, ctx.now(), { stock: { [p.product_id]: -p.qty_change } });
+    return product.stock + p.qty_change;
+  });
+  ctx.queued();
+  return level;
+}

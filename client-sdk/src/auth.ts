@@ -1,0 +1,185 @@
+/**
+ * Sign-in and tokens. Tokens live in the replica, so a restarted till is still signed in. The access
+ * token is refreshed shortly before it expires and again when the server answers 401; one refresh
+ * is in flight at a time, because the server rotates refresh tokens and treats a reused one as
+ * theft (it signs the whole sign-in out). When the tokens are gone or refused the till keeps
+ * selling; only syncing waits for a new `login`.
+ */
+import type { TokenPair } from '@duka/shared';
+import { DukaApiError } from './http/errors.js';
+import type { Answer, HttpClient, RequestOptions } from './http/client.js';
+import type { LocalDb } from './local/db.js';
+import { deleteMeta, getMeta, type MetaValues, setMeta } from './local/meta.js';
+import { TillError } from './errors.js';
+
+/** Who is signed in on the till. */
+export type TillUser = MetaValues['user'];
+
+/** What the till reads from its access token (not verified: the server does that). */
+export interface TokenClaims {
+  sub: string;
+  org: string | null;
+  store: string | null;
+  role: string;
+  perms: string[];
+  /** Epoch seconds. */
+  exp: number;
+}
+
+export function decodeClaims(token: string): TokenClaims | null {
+  try {
+    const part = token.split('.')[1];
+    if (!part) return null;
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as TokenClaims;
+  } catch {
+    return null;
+  }
+}
+
+export interface AuthOptions {
+  db: LocalDb;
+  http: HttpClient;
+  now: () => number;
+  /** Refresh this long before the access token expires (default 60 s). */
+  refreshMarginMs?: number;
+  /** The tokens were refused or cleared: sign in again to sync. */
+  onAuthRequired: (reason: string) => void;
+}
+
+export class AuthSession {
+  private refreshing: Promise<string> | null = null;
+  private readonly margin: number;
+
+  constructor(private readonly o: AuthOptions) {
+    this.margin = o.refreshMarginMs ?? 60_000;
+  }
+
+  /** Sign in with an email or phone and a password. */
+  async login(identifier: string, password: string): Promise<TillUser> {
+    const { data } = await this.o.http.request<Record<string, unknown>>('POST', '/auth/login', { body: { identifier, password } });
+    if ('mfa_required' in data) throw new TillError('FORBIDDEN', 'this account signs in with an authenticator code; a till cannot use it');
+    const pair = data as unknown as TokenPair & { user: { id: string; first_name: string; last_name: string; email: string | null; role: string } };
+    const { id, first_name, last_name, email, role } = pair.user;
+    return this.keep(pair, { id, first_name, last_name, email, role });
+  }
+
+  /** Text a sign-in code to a phone (the server answers the same for unknown numbers). */
+  async requestOtp(phone: string): Promise<void> {
+    await this.o.http.request('POST', '/auth/otp/send', { body: { phone, purpose: 'login' } });
+  }
+
+  /** Sign in with the code texted by `requestOtp`. */
+  async loginWithOtp(phone: string, code: string): Promise<TillUser> {
+    const { data } = await this.o.http.request<TokenPair>('POST', '/auth/otp/verify', { body: { phone, purpose: 'login', code } });
+    const claims = decodeClaims(data.access_token);
+    return this.keep(data, { id: claims?.sub ?? '', role: claims?.role ?? 'staff' });
+  }
+
+  /** Sign out on the server (best effort) and forget the tokens. The queue stays. */
+  async logout(): Promise<void> {
+    const token = await getMeta(this.o.db, 'access_token');
+    const refresh = await getMeta(this.o.db, 'refresh_token');
+    if (token) await this.o.http.request('POST', '/auth/logout', { token, body: refresh ? { refresh_token: refresh } : {} }).catch(() => {});
+    await this.clear();
+  }
+
+  async user(): Promise<TillUser | undefined> {
+    return getMeta(this.o.db, 'user');
+  }
+
+  async hasTokens(): Promise<boolean> {
+    return (await getMeta(this.o.db, 'refresh_token')) !== undefined;
+  }
+
+  /** The current access token's claims (also when it has expired), or null when signed out. */
+  async claims(): Promise<TokenClaims | null> {
+    const token = await getMeta(this.o.db, 'access_token');
+    return token ? decodeClaims(token) : null;
+  }
+
+  /** A usable access token: the stored one, or a fresh one when it expires within the margin. */
+  async accessToken(): Promise<string> {
+    const [token, expires] = await Promise.all([getMeta(this.o.db, 'access_token'), getMeta(this.o.db, 'access_expires_at')]);
+    if (!token) throw new TillError('AUTH_REQUIRED', 'sign in to sync');
+    if (expires === undefined || expires - this.o.now() <= this.margin) return this.refresh(token);
+    return token;
+  }
+
+  /**
+   * Exchange the refresh token, once for all callers. `stale` is the access token the caller found
+   * wanting: if another refresh replaced it meanwhile, the new one is answered without a second refresh.
+   */
+  async refresh(stale?: string): Promise<string> {
+    if (this.refreshing) return this.refreshing;
+    const current = await getMeta(this.o.db, 'access_token');
+    if (stale && current && current !== stale) return current;
+    if (this.refreshing) return this.refreshing;
+    this.refreshing = this.doRefresh().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  /** An authenticated request: refreshed before expiry, refreshed and retried once on 401. */
+  async request<T>(method: string, path: string, o: Omit<RequestOptions, 'token'> = {}): Promise<Answer<T>> {
+    const token = await this.accessToken();
+    try {
+      return await this.o.http.request<T>(method, path, { ...o, token });
+    } catch (err) {
+      if (!(err instanceof DukaApiError) || err.status !== 401) throw err;
+      const fresh = await this.refresh(token);
+      try {
+        return await this.o.http.request<T>(method, path, { ...o, token: fresh });
+      } catch (again) {
+        if (again instanceof DukaApiError && again.status === 401) throw await this.refused(again.message);
+        throw again;
+      }
+    }
+  }
+
+  private async doRefresh(): Promise<string> {
+    const refreshToken = await getMeta(this.o.db, 'refresh_token');
+    if (!refreshToken) throw await this.refused('not signed in');
+    try {
+      const { data } = await this.o.http.request<TokenPair>('POST', '/auth/refresh', { body: { refresh_token: refreshToken } });
+      await this.store(data);
+      return data.access_token;
+    } catch (err) {
+      if (err instanceof DukaApiError && (err.status === 401 || err.status === 400)) throw await this.refused(err.message);
+      throw err;
+    }
+  }
+
+  /** Forget the tokens and say so; answers the error to throw. */
+  private async refused(reason: string): Promise<TillError> {
+    await this.clear();
+    this.o.onAuthRequired(reason);
+    return new TillError('AUTH_REQUIRED', `sign in again to sync: ${reason}`);
+  }
+
+  private async clear(): Promise<void> {
+    await deleteMeta(this.o.db, 'access_token', 'refresh_token', 'access_expires_at');
+  }
+
+  private async keep(pair: TokenPair, user: TillUser): Promise<TillUser> {
+    const claims = decodeClaims(pair.access_token);
+    const full: TillUser = { ...user, role: claims?.role ?? user.role, perms: claims?.perms ?? [] };
+    await this.o.db.transaction().execute(async (trx) => {
+      await setMeta(trx, 'user', full);
+      await this.store(pair, trx);
+    });
+    return full;
+  }
+
+  private async store(pair: TokenPair, db: Parameters<typeof setMeta>[0] = this.o.db): Promise<void> {
+    const write = async (x: Parameters<typeof setMeta>[0]) => {
+      await setMeta(x, 'access_token', pair.access_token);
+      await setMeta(x, 'refresh_token', pair.refresh_token);
+      await setMeta(x, 'access_expires_at', this.o.now() + pair.expires_in * 1000);
+      // Permissions travel in the token and change at refresh; the till checks them offline too.
+      const claims = decodeClaims(pair.access_token);
+      const user = await getMeta(x, 'user');
+      if (claims && user && user.id === claims.sub) await setMeta(x, 'user', { ...user, role: claims.role, perms: claims.perms ?? [] });
+    };
+    if (db === this.o.db) await this.o.db.transaction().execute(write);
+    else await write(db);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * What a till tells the app, as typed events. A listener that throws is reported to
+ * `onListenerError` and never breaks the sync loop that emitted the event.
+ */
+import type { MutationResult, MutationType } from '@duka/shared';
+import type { TillStatus } from './status.js';
+
+/** Bootstrap progress: rows loaded so far of the snapshot's total. */
+export interface BootstrapProgress {
+  phase: 'bootstrap';
+  done: number;
+  total: number;
+}
+
+/** A sale the server numbered, for reprinting or showing its store receipt number. */
+export interface NumberedReceipt {
+  transaction_id: string;
+  client_receipt_number: string;
+  number: number;
+  receipt_number: string;
+}
+
+/** One finished sync: what went up, what came down. */
+export interface SyncReport {
+  /** Mutations the server answered in this sync (applied, duplicate or rejected). */
+  pushed: number;
+  /** Changes applied from pulls (or rows from a bootstrap). */
+  pulled: number;
+  /** Sales that got their server number in this sync. */
+  numbered: NumberedReceipt[];
+  /** Whether this sync bootstrapped the replica (first sync, or after `reset_required`). */
+  bootstrapped: boolean;
+  /** ISO time the sync finished. */
+  at: string;
+}
+
+/** A difference the server noted while booking a queued mutation (design §4); the mutation was applied. */
+export interface TillConflict {
+  mutation_id: string;
+  seq: number;
+  type: MutationType;
+  kind: NonNullable<MutationResult['conflicts']>[number]['kind'];
+  message: string;
+  product_id: string | null;
+  /** The server's transaction, for `sale.create`. */
+  transaction_id: string | null;
+  created_at: string;
+}
+
+/** A queued mutation the server refused: kept in the replica (see `till.rejected()`), its local effects undone. */
+export interface RejectedMutation {
+  mutation_id: string;
+  seq: number;
+  type: MutationType;
+  code: string;
+  message: string;
+  payload: Record<string, unknown>;
+}
+
+export interface TillEvents {
+  progress: [BootstrapProgress];
+  synced: [SyncReport];
+  conflict: [TillConflict];
+  rejected: [RejectedMutation];
+  online: [];
+  offline: [];
+  /** The tokens are gone or refused: selling goes on, syncing waits for `login`. */
+  'auth-required': [{ reason: string }];
+  /**
+   * The server expects a seq this till had already seen acknowledged: it went back in time
+   * (restored from a backup). The till re-sends what it still holds from that seq.
+   */
+  'server-restored': [{ expected_seq: number; last_acked_seq: number }];
+  /** Any change of `till.status()`. */
+  status: [TillStatus];
+}
+
+type Listener<A extends unknown[]> = (...args: A) => void;
+
+export class TypedEmitter<E extends { [K in keyof E]: unknown[] }> {
+  private readonly listeners = new Map<keyof E, Set<Listener<any>>>();
+
+  constructor(private readonly onListenerError: (err: unknown, event: keyof E) => void = () => {}) {}
+
+  on<K extends keyof E>(event: K, fn: Listener<E[K]>): this {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(fn);
+    return this;
+  }
+
+  off<K extends keyof E>(event: K, fn: Listener<E[K]>): this {
+    this.listeners.get(event)?.delete(fn);
+    return this;
+  }
+
+  once<K extends keyof E>(event: K, fn: Listener<E[K]>): this {
+    const wrapped: Listener<E[K]> = (...args) => {
+      this.off(event, wrapped);
+      fn(...args);
+    };
+    return this.on(event, wrapped);
+  }
+
+  emit<K extends keyof E>(event: K, ...args: E[K]): void {
+    for (const fn of [...(this.listeners.get(event) ?? [])]) {
+      try {
+        fn(...args);
+      } catch (err) {
+        this.onListenerError(err, event);
+      }
+    }
+  }
+}

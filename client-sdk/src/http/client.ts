@@ -1,0 +1,74 @@
+/**
+ * The till's one door to the server: fetch with a timeout, the success envelope unwrapped, failures
+ * turned into a DukaApiError (an answer) or a NetworkError (no answer). Every outcome tells the
+ * connectivity tracker whether the server was reached.
+ */
+import { NetworkError } from '../errors.js';
+import { toApiError } from './errors.js';
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface HttpOptions {
+  /** API root including the base path, e.g. `http://10.0.0.2:8080/api/v1`. */
+  baseUrl: string;
+  fetch?: FetchLike;
+  /** Per request, ms (default 15 000). */
+  timeoutMs?: number;
+  /** Called after every request: true when the server answered, false when it could not be reached. */
+  onReachable?: (reached: boolean) => void;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+}
+
+export interface Answer<T> {
+  data: T;
+  meta: Record<string, unknown> | null;
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly fetchImpl: FetchLike;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.fetchImpl = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.timeoutMs = opts.timeoutMs ?? 15_000;
+  }
+
+  async request<T>(method: string, path: string, o: RequestOptions = {}): Promise<Answer<T>> {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    if (o.body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.fetchImpl(url.toString(), {
+        method,
+        headers,
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      this.opts.onReachable?.(false);
+      throw new NetworkError(`${method} ${path}: ${(err as Error).message ?? 'network error'}`, err);
+    }
+    this.opts.onReachable?.(true);
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = text;
+    }
+    if (!res.ok) throw toApiError(res.status, body, res.headers.get('retry-after'));
+    const env = body as { data?: T; meta?: Record<string, unknown> | null } | null;
+    return { data: env?.data as T, meta: env?.meta ?? null };
+  }
+}

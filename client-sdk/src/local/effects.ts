@@ -1,0 +1,73 @@
+/**
+ * Local effects of a queued action and how to take them back. Counters (stock, what a customer
+ * owes) move by deltas, so undoing one action never erases another's; rows whose state an action
+ * replaces (a refunded sale) are restored from a snapshot. The undo is stored with the mutation and
+ * run if the server rejects it.
+ */
+import type { LocalTrx } from './db.js';
+import { fromCents } from '../money.js';
+
+type RestorableTable = 'transactions' | 'customers' | 'credit_tabs' | 'notifications';
+
+export interface Undo {
+  /** Units to add back per product. */
+  stock?: Record<string, number>;
+  /** Cents to add to what each customer owes. */
+  outstanding?: Record<string, number>;
+  /** Rows to put back as they were before the action (`row: null`: the action created it). */
+  restore?: Array<{ table: RestorableTable; id: string; row: Record<string, unknown> | null }>;
+  /** A sale made by this action: kept, marked refused. */
+  rejectSale?: string;
+}
+
+/** Move a product's local level; services (no stock row and `is_service`) are left alone. */
+export async function moveStock(trx: LocalTrx, productId: string, delta: number): Promise<void> {
+  if (delta === 0) return;
+  const updated = await trx.updateTable('stock').set((eb) => ({ qty: eb('qty', '+', delta) })).where('product_id', '=', productId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('stock').values({ product_id: productId, qty: delta }).execute();
+}
+
+/** Move what a customer owes, in the column and in the row's JSON. */
+export async function moveOutstanding(trx: LocalTrx, customerId: string, deltaCents: number): Promise<void> {
+  if (deltaCents === 0) return;
+  const row = await trx.selectFrom('customers').select(['outstanding', 'data']).where('id', '=', customerId).executeTakeFirst();
+  if (!row) return;
+  const outstanding = row.outstanding + deltaCents;
+  const data = { ...JSON.parse(row.data), outstanding_balance: fromCents(outstanding) };
+  await trx.updateTable('customers').set({ outstanding, data: JSON.stringify(data) }).where('id', '=', customerId).execute();
+}
+
+/** The row as it is now, for an Undo's `restore`. */
+export async function snapshot(trx: LocalTrx, table: RestorableTable, id: string): Promise<Record<string, unknown> | null> {
+  return ((await trx.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst()) as Record<string, unknown> | undefined) ?? null;
+}
+
+export async function runUndo(trx: LocalTrx, undo: Undo): Promise<void> {
+  for (const [productId, delta] of Object.entries(undo.stock ?? {})) await moveStock(trx, productId, delta);
+  for (const [customerId, delta] of Object.entries(undo.outstanding ?? {})) await moveOutstanding(trx, customerId, delta);
+  for (const r of [...(undo.restore ?? [])].reverse()) {
+    let row = r.row;
+    if (row && r.table === 'transactions') {
+      // The sale may have been numbered since (its own mutation went first): only its state goes back.
+      const now = await trx.selectFrom('transactions').select(['number', 'receipt_number', 'sync_state', 'data']).where('id', '=', r.id).executeTakeFirst();
+      if (now) {
+        const { number, receipt_number, sync_state } = now;
+        row = { ...row, number, receipt_number, sync_state, data: JSON.stringify({ ...JSON.parse(String(row.data)), number, receipt_number, sync_state }) };
+      }
+    }
+    if (row && r.table === 'customers') {
+      // What the customer owes moved by deltas since (other sales, payments): keep today's figure.
+      const now = await trx.selectFrom('customers').select(['outstanding', 'data']).where('id', '=', r.id).executeTakeFirst();
+      if (now) row = { ...row, outstanding: now.outstanding, data: JSON.stringify({ ...JSON.parse(String(row.data)), outstanding_balance: fromCents(now.outstanding) }) };
+    }
+    await trx.deleteFrom(r.table).where('id', '=', r.id).execute();
+    if (row) await trx.insertInto(r.table).values(row as never).execute();
+  }
+  if (undo.rejectSale) {
+    const row = await trx.selectFrom('transactions').select('data').where('id', '=', undo.rejectSale).executeTakeFirst();
+    if (row) {
+      const data = { ...JSON.parse(row.data), sync_state: 'rejected' };
+      await trx.updateTable('transactions').set({ sync_state: 'rejected', data: JSON.stringify(data) }).where('id', '=', undo.rejectSale).execute();
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/** Typed access to the replica's `meta` key-value table. */
+import type { LocalExec } from './db.js';
+
+/** Every key the SDK keeps, with what it holds. */
+export interface MetaValues {
+  device_id: string;
+  device_name: string;
+  till_code: string;
+  /** Store the device is registered in. */
+  store_id: string;
+  org_id: string;
+  /** Pull cursor; absent until the first bootstrap completes. */
+  cursor: string;
+  access_token: string;
+  refresh_token: string;
+  /** Epoch ms (till clock) when the access token expires. */
+  access_expires_at: number;
+  user: { id: string; first_name?: string; last_name?: string; email?: string | null; role: string; perms?: string[] };
+  /** Last mutation seq given out. */
+  last_seq: number;
+  /** Highest seq the server has acknowledged. */
+  last_acked_seq: number;
+  /** Last till receipt number given out. */
+  receipt_seq: number;
+  last_sync_at: string;
+}
+export type MetaKey = keyof MetaValues;
+
+export async function getMeta<K extends MetaKey>(db: LocalExec, key: K): Promise<MetaValues[K] | undefined> {
+  const row = await db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as MetaValues[K]) : undefined;
+}
+
+export async function setMeta<K extends MetaKey>(db: LocalExec, key: K, value: MetaValues[K]): Promise<void> {
+  const v = JSON.stringify(value);
+  await db.insertInto('meta').values({ key, value: v }).onConflict((oc) => oc.column('key').doUpdateSet({ value: v })).execute();
+}
+
+export async function deleteMeta(db: LocalExec, ...keys: MetaKey[]): Promise<void> {
+  if (keys.length) await db.deleteFrom('meta').where('key', 'in', keys).execute();
+}
+
+/** Increment a counter and answer its new value (inside the caller's transaction). */
+export async function nextCounter(db: LocalExec, key: 'last_seq' | 'receipt_seq'): Promise<number> {
+  const n = ((await getMeta(db, key)) ?? 0) + 1;
+  await setMeta(db, key, n);
+  return n;
+}

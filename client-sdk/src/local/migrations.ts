@@ -1,0 +1,144 @@
+/**
+ * The replica's own migrations, frozen once shipped (like the server's): an SDK upgrade adds a
+ * migration and `Till.open` brings an existing till database up to date in place, keeping its
+ * device id, tokens and queue. Never edit a shipped migration; add the next one.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+
+const json = 'text';
+
+export const LOCAL_MIGRATIONS: Record<string, Migration> = {
+  '0001_replica_and_queue': {
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('meta').ifNotExists().addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+      await db.schema
+        .createTable('rows')
+        .ifNotExists()
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .addPrimaryKeyConstraint('rows_pk', ['entity', 'id'])
+        .execute();
+      await db.schema
+        .createTable('categories')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('products')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('sku', 'text')
+        .addColumn('barcode', 'text')
+        .addColumn('category_id', 'text')
+        .addColumn('is_active', 'integer', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('products_barcode').ifNotExists().on('products').column('barcode').execute();
+      await db.schema.createIndex('products_sku').ifNotExists().on('products').column('sku').execute();
+      await db.schema.createIndex('products_name').ifNotExists().on('products').column('name').execute();
+      await db.schema
+        .createTable('stock')
+        .ifNotExists()
+        .addColumn('product_id', 'text', (c) => c.primaryKey())
+        .addColumn('qty', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('customers')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('phone', 'text')
+        .addColumn('outstanding', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('customers_phone').ifNotExists().on('customers').column('phone').execute();
+      await db.schema
+        .createTable('credit_tabs')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('customer_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('credit_tabs_customer').ifNotExists().on('credit_tabs').columns(['customer_id', 'created_at']).execute();
+      await db.schema
+        .createTable('transactions')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('client_receipt_number', 'text')
+        .addColumn('number', 'integer')
+        .addColumn('receipt_number', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('sync_state', 'text', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('transactions_created').ifNotExists().on('transactions').column('created_at').execute();
+      await db.schema
+        .createTable('notifications')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('is_read', 'integer', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('queue')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('payload', json, (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('error_code', 'text')
+        .addColumn('error_message', 'text')
+        .addColumn('result', json)
+        .addColumn('acked_at', 'integer')
+        .addColumn('undo', json)
+        .execute();
+      await db.schema.createIndex('queue_seq').ifNotExists().on('queue').column('seq').execute();
+      await db.schema
+        .createTable('bootstrap_rows')
+        .ifNotExists()
+        .addColumn('pos', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0002_conflicts': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('conflicts')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('mutation_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('transaction_id', 'text')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('message', 'text', (c) => c.notNull())
+        .addColumn('product_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await sql`create index if not exists queue_state_seq on queue (state, seq)`.execute(db);
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => LOCAL_MIGRATIONS };
+
+/** Run the local migrations up to `target` (default: all); answers the names applied now. */
+export async function migrateLocal(db: Kysely<any>, target?: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

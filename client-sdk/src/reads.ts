@@ -1,0 +1,146 @@
+/**
+ * Local reads: everything a till shows comes from the replica, online or not. Products carry the
+ * replica's stock level (moved by this till's own sales until the server's arrives).
+ */
+import { sql } from 'kysely';
+import type { Category, CreditTab, Customer, Notification, Organisation, Product, Store } from '@duka/shared';
+import type { TillConflict } from './events.js';
+import type { LocalExec } from './local/db.js';
+import { parseData } from './replica/apply.js';
+import { type QueuedMutation, toQueued } from './queue.js';
+import type { ListOptions, Receipt } from './types.js';
+
+const limitOf = (o?: ListOptions) => Math.min(Math.max(o?.limit ?? 50, 1), 1000);
+/** Case-insensitive (ASCII, as SQLite's lower()) substring test on a column. */
+const contains = (column: string, term: string) => sql<boolean>`instr(lower(${sql.ref(column)}), ${term.toLowerCase()}) > 0`;
+
+function productFrom(row: { data: string; qty: number | null }): Product {
+  const p = parseData<Product>(row.data);
+  const stock = p.is_service ? p.stock : (row.qty ?? p.stock);
+  return { ...p, stock, is_low_stock: !p.is_service && stock <= p.reorder_point };
+}
+
+const productRows = (db: LocalExec) => db.selectFrom('products as p').leftJoin('stock as s', 's.product_id', 'p.id').select(['p.data', 's.qty']);
+
+export async function productById(db: LocalExec, id: string): Promise<Product | null> {
+  const row = await productRows(db).where('p.id', '=', id).executeTakeFirst();
+  return row ? productFrom(row) : null;
+}
+
+/** By barcode, then by SKU (as the server's barcode route does). */
+export async function productByCode(db: LocalExec, code: string): Promise<Product | null> {
+  const c = code.trim();
+  const row = (await productRows(db).where('p.barcode', '=', c).executeTakeFirst()) ?? (await productRows(db).where('p.sku', '=', c).executeTakeFirst());
+  return row ? productFrom(row) : null;
+}
+
+export interface ProductSearch extends ListOptions {
+  category_id?: string;
+  /** Include inactive products (default false). */
+  include_inactive?: boolean;
+}
+
+/** Name or SKU contains `query` (any case), ordered by name. */
+export async function searchProducts(db: LocalExec, query: string, o: ProductSearch = {}): Promise<Product[]> {
+  let q = productRows(db);
+  const term = query.trim();
+  if (term) {
+    q = q.where((eb) => eb.or([contains('p.name', term), contains('p.sku', term)]));
+  }
+  if (o.category_id) q = q.where('p.category_id', '=', o.category_id);
+  if (!o.include_inactive) q = q.where('p.is_active', '=', 1);
+  const rows = await q.orderBy('p.name').orderBy('p.id').limit(limitOf(o)).execute();
+  return rows.map(productFrom);
+}
+
+export async function categories(db: LocalExec): Promise<Category[]> {
+  const rows = await db.selectFrom('categories').select('data').orderBy('sort_order').orderBy('name').execute();
+  return rows.map((r) => parseData<Category>(r.data));
+}
+
+/** The till's store's level of a product (null when the replica has none, e.g. a service). */
+export async function stockOf(db: LocalExec, productId: string): Promise<number | null> {
+  const row = await db.selectFrom('stock').select('qty').where('product_id', '=', productId).executeTakeFirst();
+  return row ? row.qty : null;
+}
+
+export interface CustomerSearch extends ListOptions {
+  /** Name contains, or phone contains (digits). */
+  search?: string;
+  /** Only customers who owe something. */
+  owing?: boolean;
+}
+
+export async function customers(db: LocalExec, o: CustomerSearch = {}): Promise<Customer[]> {
+  let q = db.selectFrom('customers').select('data');
+  const term = o.search?.trim();
+  if (term) {
+    const digits = term.replace(/\D/g, '').replace(/^0/, '');
+    q = q.where((eb) => eb.or([contains('name', term), ...(digits.length >= 3 ? [contains('phone', digits)] : [])]));
+  }
+  if (o.owing) q = q.where('outstanding', '>', 0);
+  const rows = await q.orderBy(o.owing ? 'outstanding' : 'name', o.owing ? 'desc' : 'asc').orderBy('id').limit(limitOf(o)).execute();
+  return rows.map((r) => parseData<Customer>(r.data));
+}
+
+export async function customerById(db: LocalExec, id: string): Promise<Customer | null> {
+  const row = await db.selectFrom('customers').select('data').where('id', '=', id).executeTakeFirst();
+  return row ? parseData<Customer>(row.data) : null;
+}
+
+/** Open and partly paid tabs of the till's store, oldest first. */
+export async function creditTabs(db: LocalExec, customerId?: string): Promise<CreditTab[]> {
+  let q = db.selectFrom('credit_tabs').select('data');
+  if (customerId) q = q.where('customer_id', '=', customerId);
+  const rows = await q.orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => parseData<CreditTab>(r.data));
+}
+
+const receiptFrom = (r: { data: string; sync_state: Receipt['sync_state'] }): Receipt => ({ ...parseData<Receipt>(r.data), sync_state: r.sync_state });
+
+export async function transactionById(db: LocalExec, id: string): Promise<Receipt | null> {
+  const row = await db.selectFrom('transactions').select(['data', 'sync_state']).where('id', '=', id).executeTakeFirst();
+  return row ? receiptFrom(row) : null;
+}
+
+export interface TransactionQuery extends ListOptions {
+  status?: Receipt['status'];
+  sync_state?: Receipt['sync_state'];
+}
+
+/** The store's sales of the last 30 days and the till's own, newest first. */
+export async function recentTransactions(db: LocalExec, o: TransactionQuery = {}): Promise<Receipt[]> {
+  let q = db.selectFrom('transactions').select(['data', 'sync_state']);
+  if (o.status) q = q.where('status', '=', o.status);
+  if (o.sync_state) q = q.where('sync_state', '=', o.sync_state);
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitOf(o)).execute();
+  return rows.map(receiptFrom);
+}
+
+export async function notifications(db: LocalExec, o: ListOptions & { unread?: boolean } = {}): Promise<Notification[]> {
+  let q = db.selectFrom('notifications').select('data');
+  if (o.unread) q = q.where('is_read', '=', 0);
+  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitOf(o)).execute();
+  return rows.map((r) => parseData<Notification>(r.data));
+}
+
+export async function conflicts(db: LocalExec, o: ListOptions = {}): Promise<TillConflict[]> {
+  const rows = await db.selectFrom('conflicts').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limitOf(o)).execute();
+  return rows.map((r) => ({ ...r, type: r.type as TillConflict['type'], kind: r.kind as TillConflict['kind'] }));
+}
+
+/** Mutations the server refused, oldest first, with its error. */
+export async function rejected(db: LocalExec): Promise<QueuedMutation[]> {
+  const rows = await db.selectFrom('queue').selectAll().where('state', '=', 'rejected').orderBy('seq').execute();
+  return rows.map(toQueued);
+}
+
+export async function organisation(db: LocalExec): Promise<Organisation | null> {
+  const row = await db.selectFrom('rows').select('data').where('entity', '=', 'organisation').executeTakeFirst();
+  return row ? parseData<Organisation>(row.data) : null;
+}
+
+export async function store(db: LocalExec): Promise<Store | null> {
+  const row = await db.selectFrom('rows').select('data').where('entity', '=', 'store').executeTakeFirst();
+  return row ? parseData<Store>(row.data) : null;
+}

@@ -1,0 +1,72 @@
+/**
+ * Bootstrap: the whole snapshot a till holds, page by page (with progress events: rows done of the
+ * total), staged in `bootstrap_rows`, then swapped in for the replica's server rows in one local
+ * transaction with the snapshot's pull cursor. The swap, like a pull page, waits for an empty
+ * queue; the till's own unsynced and refused sales survive it.
+ */
+import type { BootstrapResponse } from '@duka/shared';
+import { DukaApiError } from '../http/errors.js';
+import { setMeta } from '../local/meta.js';
+import { pendingCount } from '../queue.js';
+import type { SyncCtx } from '../sync/context.js';
+import { applyChange, clearReplica } from './apply.js';
+
+const STAGE_CHUNK = 300;
+
+export interface Snapshot {
+  cursor: string;
+  rows: number;
+}
+
+/** Download every page into the staging table; restarts once if the server refuses a page token. */
+export async function downloadSnapshot(ctx: SyncCtx): Promise<Snapshot> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await download(ctx);
+    } catch (err) {
+      const badToken = err instanceof DukaApiError && err.status === 400 && err.errors.some((e) => e.field === 'page_token');
+      if (!badToken || attempt > 0) throw err;
+    }
+  }
+}
+
+async function download(ctx: SyncCtx): Promise<Snapshot> {
+  await ctx.db.deleteFrom('bootstrap_rows').execute();
+  let token: string | null = null;
+  let done = 0;
+  let cursor = '';
+  do {
+    const query: Record<string, string | number> = { limit: ctx.bootstrapPageSize };
+    if (token) query.page_token = token;
+    const page: BootstrapResponse = (await ctx.auth.request<BootstrapResponse>('GET', '/sync/bootstrap', { query })).data;
+    await ctx.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < page.rows.length; i += STAGE_CHUNK) {
+        const chunk = page.rows.slice(i, i + STAGE_CHUNK).map((r) => ({ entity: r.entity, id: r.id, data: JSON.stringify(r.data) }));
+        await trx.insertInto('bootstrap_rows').values(chunk).execute();
+      }
+    });
+    done += page.rows.length;
+    cursor = page.cursor;
+    token = page.page_token;
+    ctx.events.emit('progress', { phase: 'bootstrap', done, total: page.total });
+  } while (token);
+  return { cursor, rows: done };
+}
+
+/** Replace the replica's server rows with the staged snapshot; false while the queue is not empty. */
+export async function swapSnapshot(ctx: SyncCtx, snap: Snapshot): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    if ((await pendingCount(trx)) > 0) return false;
+    await clearReplica(trx);
+    let after = 0;
+    for (;;) {
+      const rows = await trx.selectFrom('bootstrap_rows').selectAll().where('pos', '>', after).orderBy('pos').limit(1000).execute();
+      if (!rows.length) break;
+      for (const r of rows) await applyChange(trx, { entity: r.entity as never, op: 'upsert', id: r.id, data: JSON.parse(r.data) as Record<string, unknown> });
+      after = rows[rows.length - 1]!.pos;
+    }
+    await trx.deleteFrom('bootstrap_rows').execute();
+    await setMeta(trx, 'cursor', snap.cursor);
+    return true;
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Incremental pull: pages of changes after the cursor, each applied with the new cursor in one
+ * local transaction. A page is applied only while nothing waits in the queue (PowerSync's rule):
+ * the server's rows never overwrite a local change it has not seen yet. A sale made during the
+ * pull stops it; the engine pushes and pulls again.
+ */
+import type { PullResponse } from '@duka/shared';
+import { DukaApiError } from '../http/errors.js';
+import { getMeta, setMeta } from '../local/meta.js';
+import { pendingCount } from '../queue.js';
+import type { SyncCtx } from '../sync/context.js';
+import { applyChange } from './apply.js';
+
+export type PullOutcome = { kind: 'done'; applied: number } | { kind: 'blocked'; applied: number } | { kind: 'reset'; applied: number };
+
+export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
+  let applied = 0;
+  for (;;) {
+    const cursor = await getMeta(ctx.db, 'cursor');
+    if (!cursor) return { kind: 'reset', applied };
+    let page: PullResponse;
+    try {
+      page = (await ctx.auth.request<PullResponse>('GET', '/sync/pull', { query: { cursor, limit: ctx.pullPageSize } })).data;
+    } catch (err) {
+      // A cursor the server cannot read (another organisation's, a damaged one): start over.
+      if (err instanceof DukaApiError && err.status === 400 && err.errors.some((e) => e.field === 'cursor')) return { kind: 'reset', applied };
+      throw err;
+    }
+    if (page.reset_required) return { kind: 'reset', applied };
+    const took = await ctx.db.transaction().execute(async (trx) => {
+      if ((await pendingCount(trx)) > 0 || (await getMeta(trx, 'cursor')) !== cursor) return false;
+      for (const change of page.changes) await applyChange(trx, change);
+      await setMeta(trx, 'cursor', page.cursor);
+      return true;
+    });
+    if (!took) return { kind: 'blocked', applied };
+    applied += page.changes.length;
+    if (!page.has_more) return { kind: 'done', applied };
+  }
+}

@@ -1,0 +1,38 @@
+/** The till's observable sync status (PowerSync's SyncStatus, for a till). */
+import type { TillErrorCode } from './errors.js';
+
+export interface TillStatus {
+  /** The server answered the last request (false until it first does). */
+  online: boolean;
+  /** The websocket for pokes is connected (with `autoSync` and `realtime`). */
+  live: boolean;
+  /** A sync is running. */
+  syncing: boolean;
+  /** Mutations waiting to be pushed. */
+  pending: number;
+  /** Mutations the server refused (kept; see `till.rejected()`). */
+  rejected: number;
+  /** The replica holds a full snapshot (a pull cursor). */
+  bootstrapped: boolean;
+  /** No usable tokens: syncing waits for `login`. */
+  authRequired: boolean;
+  /** ISO time of the last sync that finished without error. */
+  lastSyncedAt: string | null;
+  /** The last sync's error, cleared by a good sync. */
+  lastError: { code: TillErrorCode | string; message: string; at: string } | null;
+  /** ISO time of the next automatic attempt, when one is scheduled. */
+  nextSyncAt: string | null;
+}
+
+export const initialStatus = (): TillStatus => ({
+  online: false,
+  live: false,
+  syncing: false,
+  pending: 0,
+  rejected: 0,
+  bootstrapped: false,
+  authRequired: false,
+  lastSyncedAt: null,
+  lastError: null,
+  nextSyncAt: null,
+});

@@ -1,0 +1,163 @@
+/**
+ * The sync loop (style convention 11): push, then pull, one sync at a time. A sync is started by
+ * `syncNow()`, the timer, a websocket poke, or the network coming back; a request made while one
+ * runs is served by one more sync right after it. Failures are retried with exponential backoff
+ * and jitter, without limit: a queue never stops retrying on its own. Only a missing sign-in makes
+ * it wait, for `login`.
+ */
+import { TillError } from '../errors.js';
+import type { SyncReport } from '../events.js';
+import { DukaApiError } from '../http/errors.js';
+import { getMeta, setMeta } from '../local/meta.js';
+import { pruneAcked } from '../queue.js';
+import { downloadSnapshot, swapSnapshot } from '../replica/bootstrap.js';
+import { pullChanges } from '../replica/pull.js';
+import { type BackoffOptions, backoffDelay } from './backoff.js';
+import type { SyncCtx } from './context.js';
+import { registerDevice } from './device.js';
+import { pushQueue } from './push.js';
+
+/** Local copies of the store's sales older than this are dropped (the server stops sending them). */
+const TRANSACTION_WINDOW_MS = 30 * 86_400_000;
+/** Push-and-pull rounds one sync makes while sales keep arriving during it. */
+const MAX_ROUNDS = 5;
+
+export interface EngineOptions {
+  /** Time between syncs when all is well (default 30 000 ms). */
+  intervalMs?: number;
+  backoff?: BackoffOptions;
+  random?: () => number;
+  /** Told when a sync starts and ends (status). */
+  onState: (s: { syncing?: boolean; error?: unknown; report?: SyncReport; nextAt?: number | null }) => Promise<void> | void;
+}
+
+export class SyncEngine {
+  private current: Promise<SyncReport> | null = null;
+  private next: Promise<SyncReport> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private auto = false;
+  private failures = 0;
+  private registered = false;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: SyncCtx,
+    private readonly o: EngineOptions,
+  ) {}
+
+  /** Sync now; if a sync is running, the one right after it. Rejects with that sync's error. */
+  syncNow(): Promise<SyncReport> {
+    if (this.closed) return Promise.reject(new TillError('CLOSED', 'the till is closed'));
+    if (!this.current) {
+      this.current = this.run().finally(() => (this.current = null));
+      return this.current;
+    }
+    this.next ??= this.current
+      .catch(() => undefined)
+      .then(() => {
+        this.next = null;
+        return this.syncNow();
+      });
+    return this.next;
+  }
+
+  /** Sync on a timer (and retry with backoff) until `stop`. */
+  start(): void {
+    this.auto = true;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.auto = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Something happened that is worth a sync soon (a poke, the network back, a login): sync now. */
+  kick(): void {
+    if (this.auto && !this.closed) this.syncNow().catch(() => undefined);
+  }
+
+  /** Stop and wait for a running sync to end. */
+  async close(): Promise<void> {
+    this.stop();
+    this.closed = true;
+    await this.current?.catch(() => undefined);
+    await this.next?.catch(() => undefined);
+  }
+
+  /** Ask for a device registration at the next sync (after a login). */
+  forgetRegistration(): void {
+    this.registered = false;
+  }
+
+  private schedule(delay: number): void {
+    if (!this.auto || this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.syncNow().catch(() => undefined);
+    }, delay);
+    this.timer.unref?.();
+    void this.o.onState({ nextAt: this.ctx.now() + delay });
+  }
+
+  private async run(): Promise<SyncReport> {
+    await this.o.onState({ syncing: true });
+    try {
+      const report = await this.cycle();
+      this.failures = 0;
+      await this.o.onState({ syncing: false, report, nextAt: null });
+      this.ctx.events.emit('synced', report);
+      this.schedule(this.o.intervalMs ?? 30_000);
+      return report;
+    } catch (err) {
+      await this.o.onState({ syncing: false, error: err, nextAt: null });
+      if (err instanceof TillError && err.code === 'AUTH_REQUIRED') {
+        // Nothing to retry until someone signs in; login kicks a sync.
+        this.schedule(this.o.intervalMs ?? 30_000);
+      } else {
+        this.failures++;
+        const retryAfter = err instanceof DukaApiError ? err.retryAfter : undefined;
+        this.schedule(backoffDelay(this.failures, this.o.backoff, this.o.random, retryAfter));
+      }
+      throw err;
+    }
+  }
+
+  private async cycle(): Promise<SyncReport> {
+    const { ctx } = this;
+    if (!(await ctx.auth.hasTokens())) throw new TillError('AUTH_REQUIRED', 'sign in to sync');
+    if (!this.registered || !(await getMeta(ctx.db, 'till_code'))) {
+      await registerDevice(ctx);
+      this.registered = true;
+    }
+    const report: SyncReport = { pushed: 0, pulled: 0, numbered: [], bootstrapped: false, at: '' };
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const pushed = await pushQueue(ctx);
+      report.pushed += pushed.pushed;
+      report.numbered.push(...pushed.numbered);
+      if (!(await getMeta(ctx.db, 'cursor'))) {
+        const snap = await downloadSnapshot(ctx);
+        if (!(await swapSnapshot(ctx, snap))) continue;
+        report.bootstrapped = true;
+        report.pulled += snap.rows;
+      }
+      const pulled = await pullChanges(ctx);
+      report.pulled += pulled.applied;
+      if (pulled.kind === 'done') break;
+      // reset: push what is queued, then bootstrap again. blocked: a sale came in; push it, pull again.
+      if (pulled.kind === 'reset') await ctx.db.deleteFrom('meta').where('key', '=', 'cursor').execute();
+    }
+    const now = ctx.now();
+    await pruneAcked(ctx.db, now);
+    await ctx.db
+      .deleteFrom('transactions')
+      .where('sync_state', '=', 'synced')
+      .where('created_at', '<', new Date(now - TRANSACTION_WINDOW_MS).toISOString())
+      .execute();
+    report.at = new Date(now).toISOString();
+    await setMeta(ctx.db, 'last_sync_at', report.at);
+    return report;
+  }
+}

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeIn, e164, lastMessage } from '../../test/setup/factories.js';
+import { AuthSession } from '../src/auth.js';
+import { HttpClient } from '../src/http/client.js';
+import { DukaApiError } from '../src/index.js';
+import { openLocalDb } from '../src/local/db.js';
+import { migrateLocal } from '../src/local/migrations.js';
+import { type Harness, openTill, seedShop, signIn, startServer } from './harness.js';
+
+const MIN = 60_000;
+
+describe('till: sign-in and tokens', () => {
+  let h: Harness;
+  const dir = mkdtempSync(path.join(tmpdir(), 'duka-auth-'));
+  beforeAll(async () => (h = await startServer()));
+  afterAll(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const refreshes = (from: number) => h.net.calls.slice(from).filter((c) => c === 'POST /auth/refresh').length;
+
+  it('keeps its tokens in the replica: a restarted till is still signed in', async () => {
+    const shop = await seedShop(h);
+    const file = path.join(dir, 'till.db');
+    const first = await openTill(h, { dbPath: file });
+    const user = await first.login(shop.owner.phone, shop.owner.password);
+    expect(user).toMatchObject({ role: 'owner', first_name: 'Asha', perms: ['refund', 'discount', 'reports'] });
+    expect(first.status().authRequired).toBe(false);
+    await first.close();
+    const again = await openTill(h, { dbPath: file });
+    expect(again.status().authRequired).toBe(false);
+    expect((await again.syncNow()).bootstrapped).toBe(true);
+    expect(await again.user()).toMatchObject({ id: user.id });
+    await again.close();
+  });
+
+  it('refuses a wrong password with the server’s code and stays signed out', async () => {
+    const shop = await seedShop(h);
+    const till = await openTill(h);
+    const err = await till.login(shop.owner.phone, 'wrong-password-1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DukaApiError);
+    expect(err).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
+    expect(till.status().authRequired).toBe(true);
+    await till.close();
+  });
+
+  it('signs in with a texted code', async () => {
+    const shop = await seedShop(h);
+    const till = await openTill(h);
+    await till.requestOtp(shop.owner.phone);
+    const code = codeIn((await lastMessage(h.t, e164(shop.owner.phone)))!.body);
+    expect(await till.loginWithOtp(shop.owner.phone, code)).toMatchObject({ role: 'owner' });
+    expect((await till.syncNow()).bootstrapped).toBe(true);
+    await till.close();
+  });
+
+  it('refreshes shortly before the access token expires, rotating the refresh token', async () => {
+    const shop = await seedShop(h);
+    const till = await openTill(h);
+    await signIn(till, shop);
+    await till.syncNow();
+    const from = h.net.calls.length;
+    h.t.clock.advance(14.5 * MIN);
+    await till.syncNow();
+    expect(refreshes(from)).toBe(1);
+    expect(h.net.calls.slice(from)[0]).toBe('POST /auth/refresh');
+    await till.syncNow();
+    expect(refreshes(from)).toBe(1);
+    await till.close();
+  });
+
+  it('refreshes on a 401 and retries, once for many requests at the same time', async () => {
+    const shop = await seedShop(h);
+    const db = openLocalDb(':memory:');
+    await migrateLocal(db);
+    // The till's clock lags: it believes its token is fresh, the server says it has expired.
+    const lagging = h.t.clock.now();
+    const http = new HttpClient({ baseUrl: h.base, fetch: h.net.fetch });
+    let asked = 0;
+    const auth = new AuthSession({ db, http, now: () => lagging, onAuthRequired: () => asked++ });
+    await auth.login(shop.owner.phone, shop.owner.password);
+    const first = await auth.request<{ cursor: string }>('GET', '/sync/pull');
+    h.t.clock.advance(16 * MIN);
+
+    const from = h.net.calls.length;
+    const pulls = await Promise.all(Array.from({ length: 5 }, () => auth.request<{ cursor: string }>('GET', '/sync/pull')));
+    expect(pulls.map((p) => p.data.cursor)).toEqual(Array(5).fill(first.data.cursor));
+    expect(refreshes(from)).toBe(1);
+    // The rotated family is intact: a later refresh still works.
+    await auth.refresh();
+    expect((await auth.request('GET', '/sync/pull')).data).toBeTruthy();
+    expect(asked).toBe(0);
+    await db.destroy();
+  });
+
+  it('signs out on the server and locally; the queue stays with the device', async () => {
+    const shop = await seedShop(h);
+    const till = await openTill(h);
+    await signIn(till, shop);
+    await till.syncNow();
+    await till.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' });
+    await till.logout();
+    expect(till.status()).toMatchObject({ authRequired: true, pending: 1 });
+    await expect(till.syncNow()).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
+    await signIn(till, shop);
+    expect((await till.syncNow()).pushed).toBe(1);
+    await till.close();
+  });
+});
