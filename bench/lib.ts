@@ -1,6 +1,6 @@
 /** Shared pieces of the benchmarks: a server process per database, autocannon runs, the results table. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,6 +45,10 @@ export async function startProcess(script: string, env: Record<string, string>, 
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
   child.on('exit', () => (exited = true));
+  // A benchmark that fails must not leave its servers running.
+  const orphan = () => void (exited || child.kill('SIGKILL'));
+  process.once('exit', orphan);
+  child.once('exit', () => process.off('exit', orphan));
   for (let i = 0; i < 600; i++) {
     if (exited) throw new Error(`${script} exited before it was ready`);
     const ok = await fetch(readyUrl).then((r) => r.ok, () => false);
@@ -58,6 +62,13 @@ export async function stopProcess(child: ChildProcess) {
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/** Resident memory of a process started by startProcess (VmRSS in /proc/<pid>/status), in MiB. */
+export function rssMiB(child: ChildProcess): number {
+  const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+  if (!kb) throw new Error(`no VmRSS for process ${child.pid}`);
+  return Math.round(Number(kb) / 1024);
 }
 
 export interface Load {
@@ -103,7 +114,7 @@ export interface Row {
 
 export function printTable(rows: Row[]) {
   const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met'];
-  const lines = rows.map((r) => [r.scenario, r.database, String(r.m.rps), String(r.m.p50), String(r.m.p99), String(r.m.errors), r.target, r.met === null ? '-' : r.met ? 'yes' : 'NO']);
+  const lines = rows.map((r) => [r.scenario, r.database, Number.isFinite(r.m.rps) ? String(r.m.rps) : '-', String(r.m.p50), String(r.m.p99), String(r.m.errors), r.target, r.met === null ? '-' : r.met ? 'yes' : 'NO']);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(fmt(header));

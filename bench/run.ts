@@ -11,6 +11,7 @@ import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { freePort, measure, printTable, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
+import { realtimeBenchmarks, wsCeiling } from './realtime.js';
 import { syncBenchmarks } from './sync.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' } } });
@@ -23,12 +24,14 @@ const ceiling = await startProcess('bench/ceiling-server.ts', { PORT: String(cei
 const c = await measure({ url: `http://127.0.0.1:${ceilingPort}/ping`, connections: 32, seconds });
 rows.push({ scenario: 'bare Hono JSON route (ceiling)', database: '-', m: c, target: 'ceiling', met: null });
 await stopProcess(ceiling);
+rows.push(await wsCeiling());
 
 for (const database of databases) {
   const pgServer = database === 'postgres' ? await startPostgres() : null;
   const port = await freePort();
   const env: Record<string, string> = {
     PORT: String(port),
+    HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-')),
     LOG_LEVEL: 'info',
     NODE_ENV: 'production',
@@ -98,7 +101,9 @@ for (const database of databases) {
   });
   rows.push({ scenario: 'POST /auth/login (scrypt), 8 conn', database, m: login, target: 'p99 <= 500 ms', met: login.p99 <= 500 && login.errors === 0 });
 
-  rows.push(...(await syncBenchmarks(base, token, database, pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') })));
+  const dbOpts = pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') };
+  rows.push(...(await syncBenchmarks(base, token, database, dbOpts)));
+  rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
 
   await stopProcess(server);
   await pgServer?.stop();

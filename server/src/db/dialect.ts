@@ -52,3 +52,9 @@ export function textSearch(dialect: DialectName, target: { table: string; alias:
   const each = target.columns.map((c) => containsText(dialect, `${target.alias}.${c}`, text));
   return sql<SqlBool>`(${sql.join(each, sql` or `)})`;
 }
+
+/** A Postgres deadlock (40P01) or serialization failure (40001): the whole transaction may be run again. */
+export function isRetryableTransactionError(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === '40P01' || code === '40001';
+}

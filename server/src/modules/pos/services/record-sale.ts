@@ -151,6 +151,15 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       }
     }
 
+    // The store's next number first: the store row is the first lock every sale takes, then its
+    // stock rows in product-id order, so two sales (or two pushes of many) never wait on each other
+    // in a cycle. A sale that fails later rolls the number back with it: numbers stay gapless.
+    const numbered = await trx.db
+      .updateTable('stores')
+      .set((eb) => ({ last_number: eb('last_number', '+', 1) }))
+      .where('id', '=', storeId)
+      .returning(['last_number', 'code'])
+      .executeTakeFirstOrThrow();
     // Stock in product-id order, so that concurrent sales take row locks in the same order.
     const stockAfter = new Map<string, number>();
     for (const l of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
@@ -164,12 +173,6 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       stockAfter.set(p.id, after);
     }
 
-    const numbered = await trx.db
-      .updateTable('stores')
-      .set((eb) => ({ last_number: eb('last_number', '+', 1) }))
-      .where('id', '=', storeId)
-      .returning(['last_number', 'code'])
-      .executeTakeFirstOrThrow();
     const row = await trx.db
       .insertInto('transactions')
       .values({

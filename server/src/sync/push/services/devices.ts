@@ -1,7 +1,7 @@
 /** Tills: registered once per device id, numbered T1, T2… within their store for offline receipt numbers. */
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, NotFoundError } from '../../../lib/errors.js';
-import { uniqueViolationField } from '../../../db/dialect.js';
+import { forUpdate, uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { activeStore } from '../../../modules/inventory/services/stock.js';
 import type { DeviceRow } from '../../sync.table.js';
@@ -19,6 +19,8 @@ export async function registerDevice(ctx: AuthedContext, deviceId: string, name:
     }
     try {
       return await withTransaction(ctx, async (trx) => {
+        // The store row serialises registrations in one store, so two tills never pick one code.
+        await forUpdate(trx.dialect, trx.db.selectFrom('stores').select('id').where('id', '=', storeId)).execute();
         const taken = await trx.db.selectFrom('devices').select('till_code').where('store_id', '=', storeId).execute();
         const used = new Set(taken.map((d) => d.till_code));
         let n = taken.length + 1;
@@ -31,7 +33,7 @@ export async function registerDevice(ctx: AuthedContext, deviceId: string, name:
       });
     } catch (err) {
       // Two registrations at once: a till code or the device id was taken meanwhile; look again.
-      if (!uniqueViolationField(err) || attempt >= 3) throw err;
+      if (!uniqueViolationField(err) || attempt >= 5) throw err;
     }
   }
 }
