@@ -41,3 +41,6 @@ export const PageQuery = z.object({
     .transform((n) => Math.min(n, 100)),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
+
+/** The `meta` of a paged list. */
+export const pageMeta = (page: number, pageSize: number, total: number): PageMeta => ({ page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) });

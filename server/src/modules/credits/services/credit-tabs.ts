@@ -1,4 +1,5 @@
 /** Reading credit tabs, and writing one off. */
+import { pageMeta } from '@duka/shared';
 import type { CreditTab, ListCreditTabsQuery, PageMeta, WriteOffInput } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate } from '../../../db/dialect.js';
@@ -26,7 +27,7 @@ export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery)
       .execute(),
   ]);
   const total = Number(counted.n);
-  return { items: rows.map((r) => toCreditTab(r, today)), meta: { page: q.page, page_size: q.page_size, total, total_pages: Math.ceil(total / q.page_size) } };
+  return { items: rows.map((r) => toCreditTab(r, today)), meta: pageMeta(q.page, q.page_size, total) };
 }
 
 /**

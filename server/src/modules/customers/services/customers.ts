@@ -1,4 +1,5 @@
 /** The organisation's customers. Phones are E.164 and unique in the organisation. */
+import { pageMeta } from '@duka/shared';
 import type { CreateCustomerInput, Customer, CustomerList, ListCustomersQuery, PageMeta, UpdateCustomerInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
@@ -67,7 +68,7 @@ export async function listCustomers(ctx: AuthedContext, q: ListCustomersQuery): 
       .execute(),
   ]);
   const total = Number(counted.n);
-  return { data: { items: rows.map(toCustomer), total }, meta: { page: q.page, page_size: q.page_size, total, total_pages: Math.ceil(total / q.page_size) } };
+  return { data: { items: rows.map(toCustomer), total }, meta: pageMeta(q.page, q.page_size, total) };
 }
 
 export async function getCustomer(ctx: AuthedContext, id: string): Promise<Customer> {

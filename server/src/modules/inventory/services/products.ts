@@ -1,5 +1,5 @@
 /** The organisation-wide catalogue; `stock` is always the caller's active store's level. */
-import { newId } from '@duka/shared';
+import { newId, pageMeta } from '@duka/shared';
 import type { CreateProductInput, ListProductsQuery, PageMeta, Product, UpdateProductInput } from '@duka/shared';
 import type { Insertable, Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
@@ -63,7 +63,7 @@ export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Pr
     query.orderBy('p.name').orderBy('p.id').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
   ]);
   const count = Number(total);
-  return { items: rows.map(toProduct), meta: { page: q.page, page_size: q.page_size, total: count, total_pages: Math.ceil(count / q.page_size) } };
+  return { items: rows.map(toProduct), meta: pageMeta(q.page, q.page_size, count) };
 }
 
 export async function getProduct(ctx: AuthedContext, id: string): Promise<Product> {

@@ -2,6 +2,7 @@
  * The notification inbox of the caller's active store: every read and write is scoped to the
  * organisation and store in the access token, so another store's notification answers 404.
  */
+import { pageMeta } from '@duka/shared';
 import type { CreateNotificationInput, ListNotificationsQuery, Notification, NotificationList, PageMeta } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
@@ -27,7 +28,7 @@ export async function listNotifications(ctx: AuthedContext, q: ListNotifications
   const count = Number(total);
   return {
     list: { notifications: rows.map(toNotification), unread_count: unread },
-    meta: { page: q.page, page_size: q.page_size, total: count, total_pages: Math.ceil(count / q.page_size) },
+    meta: pageMeta(q.page, q.page_size, count),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Reading the store's transactions: the list with its filters, one with lines, the day's summaries. */
+import { pageMeta } from '@duka/shared';
 import type { ListTransactionsQuery, PageMeta, Transaction } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -40,7 +41,7 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
     query.selectAll().orderBy('created_at', 'desc').orderBy('number', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
   ]);
   const count = Number(total);
-  return { items: await withLines(ctx.db, rows), meta: { page: q.page, page_size: q.page_size, total: count, total_pages: Math.ceil(count / q.page_size) } };
+  return { items: await withLines(ctx.db, rows), meta: pageMeta(q.page, q.page_size, count) };
 }
 
 export async function getTransaction(ctx: AuthedContext, id: string): Promise<Transaction> {

@@ -1,3 +1,4 @@
+import { pageMeta } from '@duka/shared';
 import type { ListStaffQuery, PageMeta, StaffList, StaffMember } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { toUser } from '../../accounts/accounts.queries.js';
@@ -14,7 +15,7 @@ export async function listStaff(ctx: AuthedContext, q: ListStaffQuery): Promise<
   }
   return {
     data: { items, total },
-    meta: { page: q.page, page_size: q.size, total, total_pages: Math.ceil(total / q.size) },
+    meta: pageMeta(q.page, q.size, total),
   };
 }
 

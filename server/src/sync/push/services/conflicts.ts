@@ -2,7 +2,7 @@
  * Conflicts: rules an offline sale broke but was booked anyway (design §4). Each is kept for the
  * owner to resolve and raises a notification in the sale's store.
  */
-import { newId, type SyncConflict } from '@duka/shared';
+import { newId, type SyncConflict, pageMeta } from '@duka/shared';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
@@ -72,7 +72,7 @@ export async function listConflicts(ctx: AuthedContext, q: { kind?: string; reso
     query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
   ]);
   const count = Number(total);
-  return { items: rows.map(toConflict), meta: { page: q.page, page_size: q.page_size, total: count, total_pages: Math.ceil(count / q.page_size) } };
+  return { items: rows.map(toConflict), meta: pageMeta(q.page, q.page_size, count) };
 }
 
 export async function resolveConflict(ctx: AuthedContext, id: string, note: string): Promise<SyncConflict> {
