@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { freePort, measure, printTable, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
 import { realtimeBenchmarks, wsCeiling } from './realtime.js';
+import { sdkBenchmarks } from './sdk.js';
 import { syncBenchmarks } from './sync.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' } } });
@@ -104,6 +105,7 @@ for (const database of databases) {
   const dbOpts = pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') };
   rows.push(...(await syncBenchmarks(base, token, database, dbOpts)));
   rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
+  rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts)));
 
   await stopProcess(server);
   await pgServer?.stop();

@@ -1,0 +1,155 @@
+/**
+ * Till SDK benchmarks (issue 6): a real Till (client-sdk) against the server process on loopback,
+ * with its replica in a temp file (WAL, synchronous=FULL as in production). A fresh shop of its own
+ * (registered here), so the replica holds exactly the seeded 50,000 products and their stock.
+ * Run by `npm run bench`; prints its rows into the same table.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { newId } from '@duka/shared';
+import { sql } from 'kysely';
+import { Till } from '../client-sdk/src/index.js';
+import { createDb } from '../server/src/db/create-db.js';
+import type { Row } from './lib.js';
+
+const PRODUCTS = 50_000;
+const LOOKUPS = 2_000;
+const SALES = 500;
+const CHANGES = 20_000;
+const CHANGE_CONCURRENCY = 32;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const ms3 = (n: number) => Math.round(n * 1000) / 1000;
+const barcodeOf = (n: number) => `6160000${String(n).padStart(6, '0')}`;
+
+export async function sdkBenchmarks(base: string, account: { phone: string; password: string }, database: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<Row[]> {
+  const rows: Row[] = [];
+  const api = `${base}/api/v1`;
+  const reg = await fetch(`${api}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ first_name: 'Till', last_name: 'Bench', ...account, confirm_password: account.password, shop: { name: 'Till Bench Duka' } }),
+  });
+  if (reg.status >= 300) throw new Error(`sdk bench: register ${reg.status} ${await reg.text()}`);
+  const token = ((await reg.json()) as { data: { tokens: { access_token: string } } }).data.tokens.access_token;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+
+  // Seed 50,000 products with barcodes and stock in the owner's store, through a second connection.
+  const db = createDb({ ...dbOpts, poolSize: 2 });
+  const owner = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('phone', 'like', `%${account.phone.slice(1)}`).executeTakeFirstOrThrow();
+  const orgId = owner.org_id!;
+  const storeId = owner.store_id!;
+  const now = Date.now();
+  const productIds: string[] = [];
+  for (let batch = 0; batch < PRODUCTS / 1000; batch++) {
+    const chunk = Array.from({ length: 1000 }, (_, i) => {
+      const n = batch * 1000 + i;
+      const id = newId();
+      productIds.push(id);
+      return { id, org_id: orgId, name: `${['Sukari', 'Unga', 'Mchele', 'Sabuni', 'Mafuta', 'Chai', 'Maji', 'Soda'][n % 8]} ${n}`, sku: `TILL-${n}`, barcode: barcodeOf(n), selling_price: 1000 + (n % 50) * 100, cost_price: 800, created_at: now, updated_at: now };
+    });
+    await db.db.insertInto('products').values(chunk).execute();
+    await db.db.insertInto('product_stock').values(chunk.map((r) => ({ store_id: storeId, product_id: r.id, qty: 1_000_000_000, updated_at: now }))).execute();
+  }
+  await sql.raw(dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);
+  await db.close();
+
+  const dir = mkdtempSync(path.join(tmpdir(), 'duka-bench-till-'));
+  const till = await Till.open({ baseUrl: api, dbPath: path.join(dir, 'till.db'), deviceName: 'Bench Counter', autoSync: false, requestTimeoutMs: 60_000 });
+  try {
+    await till.login(account.phone, account.password);
+
+    // Bootstrap: the whole shop into an empty replica (first sync), wall time.
+    let t0 = performance.now();
+    const boot = await till.syncNow();
+    const bootMs = performance.now() - t0;
+    const held = await till.searchProducts('', { limit: 1 });
+    const bootOk = boot.bootstrapped === true && held.length === 1;
+    rows.push({
+      scenario: `SDK bootstrap of ${PRODUCTS / 1000}k products + stock into replica`,
+      database,
+      m: { rps: Number.NaN, p50: Math.round(bootMs), p99: Math.round(bootMs), errors: bootOk ? 0 : 1 },
+      target: '<= 3000 ms',
+      met: bootOk && bootMs <= 3000,
+    });
+
+    // Barcode lookups on random barcodes, one at a time.
+    const lookups: number[] = [];
+    let missed = 0;
+    const startedLookups = performance.now();
+    for (let i = 0; i < LOOKUPS; i++) {
+      const code = barcodeOf(Math.floor(Math.random() * PRODUCTS));
+      t0 = performance.now();
+      const p = await till.productByCode(code);
+      lookups.push(performance.now() - t0);
+      if (!p) missed++;
+    }
+    const lookupSecs = (performance.now() - startedLookups) / 1000;
+    lookups.sort((a, b) => a - b);
+    rows.push({
+      scenario: `SDK productByCode, ${LOOKUPS} random barcodes, ${PRODUCTS / 1000}k replica`,
+      database,
+      m: { rps: Math.round(LOOKUPS / lookupSecs), p50: ms3(pct(lookups, 50)), p99: ms3(pct(lookups, 99)), errors: missed },
+      target: 'p99 <= 0.2 ms',
+      met: missed === 0 && pct(lookups, 99) <= 0.2,
+    });
+
+    // Local sales of 5 lines, network up, no sync running (autoSync off): queued for later.
+    const sales: number[] = [];
+    let failed = 0;
+    const startedSales = performance.now();
+    for (let i = 0; i < SALES; i++) {
+      const lines = Array.from({ length: 5 }, (_, k) => ({ product_id: productIds[(i * 97 + k * 7919) % PRODUCTS]!, qty: 1 + (k % 2) }));
+      t0 = performance.now();
+      const r = await till.sell({ lines, payment_method: 'Cash' }).catch(() => null);
+      sales.push(performance.now() - t0);
+      if (!r) failed++;
+    }
+    const saleSecs = (performance.now() - startedSales) / 1000;
+    sales.sort((a, b) => a - b);
+    rows.push({
+      scenario: `SDK local sale, 5 lines (${SALES} sales, queued)`,
+      database,
+      m: { rps: Math.round(SALES / saleSecs), p50: ms3(pct(sales, 50)), p99: ms3(pct(sales, 99)), errors: failed },
+      target: 'p99 <= 2 ms',
+      met: failed === 0 && pct(sales, 99) <= 2,
+    });
+
+    // Push those sales and pull back their effects, so the catch-up below is a pull only.
+    await till.syncNow();
+    const pendingBefore = till.status().pending;
+
+    // 20,000 changes through the server's own code path: one stock adjustment per product (distinct
+    // products, so the pull cannot collapse them), POST /inventory/products/{id}/adjust, 32 at a time.
+    let adjustFailed = 0;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CHANGE_CONCURRENCY }, async () => {
+        while (next < CHANGES) {
+          const id = productIds[next++]!;
+          const res = await fetch(`${api}/inventory/products/${id}/adjust`, { method: 'POST', headers, body: JSON.stringify({ qty_change: 5, reason: 'bench' }) });
+          await res.arrayBuffer();
+          if (res.status !== 200) adjustFailed++;
+        }
+      }),
+    );
+
+    t0 = performance.now();
+    const pulled = await till.syncNow();
+    const pullMs = performance.now() - t0;
+    const probe = await till.stock(productIds[CHANGES - 1]!);
+    const pullOk = adjustFailed === 0 && pendingBefore === 0 && pulled.pulled >= CHANGES && probe !== null && probe >= 1_000_000_005 - 10;
+    rows.push({
+      scenario: `SDK catch-up pull of ${CHANGES / 1000}k changes (HTTP stock adjusts), default 500/page`,
+      database,
+      m: { rps: Math.round(pulled.pulled / (pullMs / 1000)), p50: Math.round(pullMs), p99: Math.round(pullMs), errors: adjustFailed + (pullOk ? 0 : 1) },
+      target: '<= 2000 ms',
+      met: pullOk && pullMs <= 2000,
+    });
+  } finally {
+    await till.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
