@@ -16,3 +16,4 @@ export * from './ids.js';
 export * from './pricing.js';
 export * from './pos/pos.schemas.js';
 export * from './sync/protocol.js';
+export * from './money.js';

@@ -117,3 +117,17 @@ export function priceSale(input: PriceSaleInput): PricedSale {
   });
   return { lines, subtotal, discount, tax: lines.reduce((s, l) => s + l.tax, 0), total };
 }
+
+/**
+ * Lines of one product become one line with the summed quantity, keeping the first line's position
+ * (`index`, to name it in errors). The server and every till merge the same way.
+ */
+export function mergeSaleLines<L extends { product_id: string; qty: number }>(lines: L[]): Array<{ product_id: string; qty: number; index: number }> {
+  const merged = new Map<string, { product_id: string; qty: number; index: number }>();
+  lines.forEach((l, index) => {
+    const seen = merged.get(l.product_id);
+    if (seen) seen.qty += l.qty;
+    else merged.set(l.product_id, { product_id: l.product_id, qty: l.qty, index });
+  });
+  return [...merged.values()];
+}

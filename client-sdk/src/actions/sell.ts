@@ -4,7 +4,7 @@
  * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
  * the sale its store number when the queue is pushed.
  */
-import { newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload } from '@duka/shared';
+import { mergeSaleLines, newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveOutstanding, moveStock } from '../local/effects.js';
@@ -24,17 +24,6 @@ const priced = (p: Product): PricedProduct => ({
   tax_rate: toBasisPoints(p.tax_rate),
 });
 
-/** Repeated products become one line (the server merges them the same way), first position kept. */
-function mergeLines(lines: SellInput['lines']) {
-  const merged = new Map<string, { product_id: string; qty: number; index: number }>();
-  lines.forEach((l, index) => {
-    const seen = merged.get(l.product_id);
-    if (seen) seen.qty += l.qty;
-    else merged.set(l.product_id, { product_id: l.product_id, qty: l.qty, index });
-  });
-  return [...merged.values()];
-}
-
 export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
   if (!Array.isArray(input.lines) || input.lines.length === 0) throw new TillError('VALIDATION_ERROR', 'lines must have at least one line', 'lines');
   input.lines.forEach((l, i) => {
@@ -44,7 +33,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
 
   const receipt = await ctx.db.transaction().execute(async (trx) => {
     const { org, store, tillCode } = await shopOf(trx);
-    const lines = mergeLines(input.lines);
+    const lines = mergeSaleLines(input.lines);
     const products = new Map<string, Product>();
     for (const l of lines) {
       const p = await reads.productById(trx, l.product_id);

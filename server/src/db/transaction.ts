@@ -5,6 +5,7 @@
  * events) are queued with `afterCommit` and run once the outermost commit is done. On Postgres a
  * transaction that loses a deadlock is run again (its queued effects with it, never twice).
  */
+import { sql } from 'kysely';
 import type { ServiceContext, TxState } from '../lib/context.js';
 import { flushChanges } from './change-log.js';
 import { isRetryableTransactionError } from './dialect.js';
@@ -53,4 +54,27 @@ export function afterCommit(ctx: ServiceContext, task: () => unknown): void {
     void Promise.resolve()
       .then(task)
       .catch((err) => ctx.log.error({ err, req_id: ctx.requestId }, 'after-commit task failed'));
+}
+
+/**
+ * Run `fn` inside a savepoint of the current transaction: if it throws, its writes are rolled back
+ * and so are the change-log entries and after-commit tasks it noted; the error is rethrown and the
+ * transaction goes on. (Names nest: SQLite's group commit and Postgres both allow it.)
+ */
+export async function withSavepoint<T>(ctx: ServiceContext, fn: () => Promise<T>): Promise<T> {
+  const tx = ctx.tx;
+  if (!tx) throw new Error('withSavepoint must run inside withTransaction');
+  const marks = { changes: tx.changes.length, afterCommit: tx.afterCommit.length };
+  await sql`savepoint work`.execute(ctx.db);
+  try {
+    const out = await fn();
+    await sql`release savepoint work`.execute(ctx.db);
+    return out;
+  } catch (err) {
+    await sql`rollback to savepoint work`.execute(ctx.db);
+    await sql`release savepoint work`.execute(ctx.db);
+    tx.changes.length = marks.changes;
+    tx.afterCommit.length = marks.afterCommit;
+    throw err;
+  }
 }

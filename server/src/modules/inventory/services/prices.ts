@@ -1,10 +1,8 @@
 /**
  * Price history: one row each time a product's prices or tax rate change. Sync reconciliation
- * prices an offline sale at the row in force at the moment of the sale (`priceAt`).
+ * prices an offline sale at the row in force at the moment of the sale (sync/push/services/reconcile.ts).
  */
 import { newId } from '@duka/shared';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import type { ProductRow } from '../inventory.table.js';
 
@@ -23,17 +21,4 @@ export async function recordPrice(ctx: ServiceContext, p: ProductRow): Promise<v
       changed_by: ctx.actor?.userId ?? null,
     })
     .execute();
-}
-
-/** The prices in force at `at` (epoch ms), or undefined before the product existed. */
-export function priceAt(db: Kysely<Database>, productId: string, at: number) {
-  return db
-    .selectFrom('product_prices')
-    .selectAll()
-    .where('product_id', '=', productId)
-    .where('effective_from', '<=', at)
-    .orderBy('effective_from', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
 }

@@ -8,7 +8,7 @@
  * has already happened, so a broken rule is recorded as a conflict and the sale is booked
  * (design §4). Both go through the same checks here.
  */
-import { newId, type CreateSaleInput, type PricingLine, priceSale } from '@duka/shared';
+import { newId, type CreateSaleInput, mergeSaleLines, type PricingLine, priceSale } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -52,17 +52,6 @@ export interface RecordedSale {
   conflicts: SaleConflict[];
 }
 
-/** Sum quantities of repeated products, keeping the first line's position. */
-function mergeLines(lines: CreateSaleInput['lines']) {
-  const merged = new Map<string, { product_id: string; qty: number; index: number }>();
-  lines.forEach((l, index) => {
-    const seen = merged.get(l.product_id);
-    if (seen) seen.qty += l.qty;
-    else merged.set(l.product_id, { product_id: l.product_id, qty: l.qty, index });
-  });
-  return [...merged.values()];
-}
-
 async function resolveCustomer(ctx: AuthedContext, orgId: string, input: CreateSaleInput): Promise<CustomerRow | undefined> {
   if (input.customer_id) {
     const customer = await findCustomer(ctx.db, orgId, input.customer_id);
@@ -92,7 +81,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     }
     const now = trx.clock.now();
     const at = opts.occurredAt ?? now;
-    const lines = mergeLines(input.lines);
+    const lines = mergeSaleLines(input.lines);
     const [store, org] = await Promise.all([
       trx.db.selectFrom('stores').select(['vat_enabled', 'code']).where('id', '=', storeId).executeTakeFirstOrThrow(),
       trx.db.selectFrom('organisations').select('business_type').where('id', '=', orgId).executeTakeFirstOrThrow(),

@@ -6,8 +6,7 @@
  * device's last applied one) answers its recorded result and changes nothing.
  */
 import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushRequest, type PushResponse } from '@duka/shared';
-import { sql } from 'kysely';
-import { withTransaction } from '../../../db/transaction.js';
+import { withSavepoint, withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { DeviceRow } from '../../sync.table.js';
@@ -91,22 +90,14 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
 async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now: number): Promise<MutationResult> {
   // A sale cannot have happened in the future: clamp the till's clock to the server's.
   const at = Math.min(Date.parse(m.created_at), now);
-  const tx = ctx.tx!;
-  const marks = { changes: tx.changes.length, afterCommit: tx.afterCommit.length };
-  await sql`savepoint mutation`.execute(ctx.db);
   let result: MutationResult;
   try {
-    const outcome = await runMutation(ctx, m, device, at);
+    const outcome = await withSavepoint(ctx, () => runMutation(ctx, m, device, at));
     result = { id: m.id, seq: m.seq, status: 'applied', ...(outcome.result ? { result: outcome.result } : {}) };
     if (outcome.conflicts?.length) result.conflicts = outcome.conflicts.map((c) => ({ kind: c.kind, message: c.message, ...(c.product_id ? { product_id: c.product_id } : {}) }));
-    await sql`release savepoint mutation`.execute(ctx.db);
   } catch (err) {
+    // A broken business rule rejects this mutation alone; anything else fails the push.
     if (!(err instanceof ServiceError)) throw err;
-    await sql`rollback to savepoint mutation`.execute(ctx.db);
-    await sql`release savepoint mutation`.execute(ctx.db);
-    // What the rolled-back work noted must not be logged or run either.
-    tx.changes.length = marks.changes;
-    tx.afterCommit.length = marks.afterCommit;
     result = { id: m.id, seq: m.seq, status: 'rejected', error: { code: err.code, message: err.message } };
   }
   await ctx.db
