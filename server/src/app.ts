@@ -2,6 +2,7 @@
  * createApp(deps): the whole HTTP surface. Tests call it in-process; index.ts serves it.
  * Area routers are mounted under BASE_PATH; health probes stay at the root.
  */
+import path from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -17,6 +18,7 @@ import { deriveKeys } from './lib/crypto.js';
 import { docsRouter } from './lib/docs.js';
 import { handleError, ServiceError } from './lib/errors.js';
 import { createRateLimits } from './lib/rate-limit.js';
+import { localDiskStorage } from './lib/storage.js';
 import { logDriver, smtpDriver } from './messaging/drivers.js';
 import { Messenger } from './messaging/messenger.js';
 import { EventBus } from './modules/events/event-bus.js';
@@ -56,6 +58,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     limits: createRateLimits(config),
     events: new EventBus(),
     realtime: new Realtime(handle.db, handle, log),
+    storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
   };
   deps.events.bind(deps);
   registerSubscribers(deps.events);

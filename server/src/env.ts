@@ -3,7 +3,8 @@
  * receives the resulting object and never reads `process.env` itself.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import '@duka/shared';
 import { z } from 'zod';
@@ -74,5 +75,7 @@ function persistentSecret(dataDir: string): string {
 /** Defaults for tests and tools: every limit generous, nothing persisted. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-0123', LOG_LEVEL: 'silent' });
-  return { ...base, RATE_LIMIT_AUTH_PER_MIN: 100_000, RATE_LIMIT_USER_PER_MIN: 100_000, ...overrides };
+  // Files (uploads, exports) go to a directory of the test's own, never the working copy's ./data.
+  const dataDir = overrides.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'duka-test-'));
+  return { ...base, DATA_DIR: dataDir, RATE_LIMIT_AUTH_PER_MIN: 100_000, RATE_LIMIT_USER_PER_MIN: 100_000, ...overrides };
 }

@@ -14,6 +14,7 @@ import type { Realtime } from '../sync/ws/realtime.js';
 import type { Clock } from './clock.js';
 import type { Keys } from './crypto.js';
 import type { RateLimits } from './rate-limit.js';
+import type { Storage } from './storage.js';
 
 export type Perm = 'refund' | 'discount' | 'reports';
 
@@ -43,6 +44,8 @@ export interface Deps {
   events: EventBus;
   /** Websocket fan-out: tells connected tills, on every server instance, what was committed. */
   realtime: Realtime;
+  /** Uploaded files and report exports (local disk under DATA_DIR/files by default). */
+  storage: Storage;
 }
 
 export interface TxState {
