@@ -9,6 +9,7 @@ import * as sales from './2026_11_21_0003_sales_customers_credit_notifications.j
 import * as productSearch from './2026_11_21_0004_product_search.js';
 import * as sync from './2026_11_21_0005_sync.js';
 import * as changeLogFloor from './2026_11_21_0006_change_log_floor.js';
+import * as suppliersExpenses from './2026_11_21_0007_suppliers_expenses.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0004_product_search': productSearch,
   '2026_11_21_0005_sync': sync,
   '2026_11_21_0006_change_log_floor': changeLogFloor,
+  '2026_11_21_0007_suppliers_expenses': suppliersExpenses,
 };

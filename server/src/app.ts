@@ -27,6 +27,8 @@ import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
 import { creditsRouter } from './modules/credits/credits.index.js';
+import { suppliersRouter } from './modules/suppliers/suppliers.index.js';
+import { expensesRouter } from './modules/expenses/expenses.index.js';
 import { customersRouter } from './modules/customers/customers.index.js';
 import { healthRouter } from './modules/health/health.index.js';
 import { inventoryRouter } from './modules/inventory/inventory.index.js';
@@ -109,6 +111,8 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', staffRouter);
   api.route('/', customersRouter);
   api.route('/', creditsRouter);
+  api.route('/', suppliersRouter);
+  api.route('/', expensesRouter);
   api.route('/', posRouter);
   api.route('/', notificationsRouter);
   api.route('/', pullRouter);

@@ -12,6 +12,8 @@ export * from './staff/staff.schemas.js';
 export * from './customers/customers.schemas.js';
 export * from './credits/credits.schemas.js';
 export * from './notifications/notifications.schemas.js';
+export * from './suppliers/suppliers.schemas.js';
+export * from './expenses/expenses.schemas.js';
 export * from './ids.js';
 export * from './pricing.js';
 export * from './pos/pos.schemas.js';

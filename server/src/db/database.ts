@@ -6,6 +6,8 @@ import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, T
 import type { CustomerTable } from '../modules/customers/customers.table.js';
 import type { CreditAllocationTable, CreditMessageTable, CreditNoteTable, CreditPaymentTable, CreditTabTable } from '../modules/credits/credits.table.js';
 import type { NotificationTable } from '../modules/notifications/notifications.table.js';
+import type { DeliveryLineTable, DeliveryTable, SupplierPaymentAllocationTable, SupplierPaymentTable, SupplierTable } from '../modules/suppliers/suppliers.table.js';
+import type { ExpenseTable } from '../modules/expenses/expenses.table.js';
 import type { EventDeliveryTable, EventTable } from '../modules/events/events.table.js';
 import type { DeviceTable, SyncConflictTable, SyncMutationTable } from '../sync/sync.table.js';
 import type { ChangeLogFloorTable } from '../sync/pull/pull.table.js';
@@ -38,6 +40,12 @@ export interface Database {
   credit_messages: CreditMessageTable;
   credit_notes: CreditNoteTable;
   notifications: NotificationTable;
+  suppliers: SupplierTable;
+  deliveries: DeliveryTable;
+  delivery_lines: DeliveryLineTable;
+  supplier_payments: SupplierPaymentTable;
+  supplier_payment_allocations: SupplierPaymentAllocationTable;
+  expenses: ExpenseTable;
   idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
   event_deliveries: EventDeliveryTable;

@@ -1,0 +1,41 @@
+import type { Expense, ExpenseCategory, ExpensePaymentMethod } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { iso } from '../../lib/clock.js';
+import { fromCents } from '../../lib/money.js';
+import type { ExpenseRow } from './expenses.table.js';
+
+/** An expense of `storeId` only: another store's or organisation's id is not found. */
+export function findExpense(db: Kysely<Database>, storeId: string, id: string): Promise<ExpenseRow | undefined> {
+  return db.selectFrom('expenses').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+}
+
+export function toExpense(row: ExpenseRow): Expense {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    title: row.title,
+    category: row.category as ExpenseCategory,
+    amount: fromCents(Number(row.amount)),
+    payment_method: row.payment_method as ExpensePaymentMethod,
+    payment_reference: row.payment_reference,
+    notes: row.notes,
+    receipt_url: row.receipt_url,
+    spent_at: iso(Number(row.spent_at)),
+    created_by: row.created_by,
+    created_at: iso(Number(row.created_at)),
+    updated_at: iso(Number(row.updated_at)),
+  };
+}
+
+/** Spending of a store in [from, to) by category, in cents. */
+export function spendingByCategory(db: Kysely<Database>, storeId: string, from: number, to: number) {
+  return db
+    .selectFrom('expenses')
+    .where('store_id', '=', storeId)
+    .where('spent_at', '>=', from)
+    .where('spent_at', '<', to)
+    .groupBy('category')
+    .select((eb) => ['category', eb.fn.sum<number>('amount').as('total'), eb.fn.countAll<number>().as('n')])
+    .execute();
+}

@@ -1,0 +1,171 @@
+/**
+ * A store's expenses. `createExpense` is the one way an expense is made: POST /expenses and the
+ * sync mutation `expense.create` both call it.
+ */
+import { EXPENSE_CATEGORIES, newId, pageMeta } from '@duka/shared';
+import type { CreateExpenseInput, Expense, ExpenseSummary, ExpenseSummaryQuery, ListExpensesQuery, PageMeta, UpdateExpenseInput } from '@duka/shared';
+import type { Updateable } from 'kysely';
+import { containsText } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.js';
+import { fromCents, toCents } from '../../../lib/money.js';
+import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { activeStore } from '../../inventory/services/stock.js';
+import { withIdempotency } from '../../pos/services/idempotency.js';
+import { findExpense, spendingByCategory, toExpense } from '../expenses.queries.js';
+import type { ExpenseTable } from '../expenses.table.js';
+
+const ORDERING = {
+  date: ['spent_at', 'asc'],
+  '-date': ['spent_at', 'desc'],
+  amount: ['amount', 'asc'],
+  '-amount': ['amount', 'desc'],
+} as const;
+
+function columns(input: UpdateExpenseInput): Updateable<ExpenseTable> {
+  const out: Updateable<ExpenseTable> = {
+    title: input.title,
+    category: input.category,
+    amount: input.amount === undefined ? undefined : toCents(input.amount),
+    payment_method: input.payment_method,
+    payment_reference: input.payment_reference,
+    notes: input.notes,
+    receipt_url: input.receipt_url,
+    spent_at: input.spent_at === undefined ? undefined : Date.parse(input.spent_at),
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+async function requireExpense(ctx: AuthedContext, id: string) {
+  const { storeId } = activeStore(ctx);
+  const row = await findExpense(ctx.db, storeId, id);
+  if (!row) throw new NotFoundError('expense');
+  return row;
+}
+
+export async function listExpenses(ctx: AuthedContext, q: ListExpensesQuery): Promise<{ items: Expense[]; meta: PageMeta }> {
+  const { storeId } = activeStore(ctx);
+  const search = q.search?.trim();
+  const base = ctx.db
+    .selectFrom('expenses')
+    .where('store_id', '=', storeId)
+    .$if(!!search, (qb) => qb.where(containsText(ctx.dialect, 'title', search!)))
+    .$if(!!q.category, (qb) => qb.where('category', '=', q.category!))
+    .$if(!!q.payment_method, (qb) => qb.where('payment_method', '=', q.payment_method!));
+  const [column, direction] = ORDERING[q.ordering];
+  const [counted, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .selectAll()
+      .orderBy(column, direction)
+      .orderBy('id', direction)
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+  ]);
+  const total = Number(counted.n);
+  return { items: rows.map(toExpense), meta: pageMeta(q.page, q.page_size, total) };
+}
+
+export const getExpense = async (ctx: AuthedContext, id: string): Promise<Expense> => toExpense(await requireExpense(ctx, id));
+
+/**
+ * Record an expense in the active store. `id` is the till's own id for an expense made offline:
+ * the same id again answers the expense already made (a till that re-sends it under a new
+ * mutation id gets the first one back); an id already used for something else is 409 CONFLICT.
+ */
+export async function createExpense(ctx: AuthedContext, input: CreateExpenseInput, opts: { id?: string; spentAt?: number } = {}): Promise<Expense> {
+  const { orgId, storeId } = activeStore(ctx);
+  return withTransaction(ctx, async (trx) => {
+    const now = trx.clock.now();
+    const id = opts.id ?? newId();
+    const existing = async () => {
+      const found = await trx.db.selectFrom('expenses').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      if (found.store_id !== storeId) throw new ConflictError('this expense id is already in use');
+      return toExpense(found);
+    };
+    if (opts.id && (await trx.db.selectFrom('expenses').select('id').where('id', '=', id).executeTakeFirst())) return existing();
+    const row = await trx.db
+      .insertInto('expenses')
+      .values({
+        id,
+        org_id: orgId,
+        store_id: storeId,
+        payment_method: 'Cash',
+        payment_reference: null,
+        notes: null,
+        receipt_url: null,
+        spent_at: opts.spentAt ?? now,
+        ...(columns(input) as { title: string; category: string; amount: number }),
+        created_by: trx.actor!.userId,
+        created_at: now,
+        updated_at: now,
+      })
+      // Two requests with one client id at once: the second finds the first's row.
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return existing();
+    await recordAudit(trx, { action: 'expense.create', description: `Recorded expense ${row.title} (${row.category}) TZS ${fromCents(row.amount)}`, entity: 'expense', entityId: id });
+    return toExpense(row);
+  });
+}
+
+/** POST /expenses with an optional Idempotency-Key (design §3). */
+export async function createExpenseOnce(ctx: AuthedContext, input: CreateExpenseInput, key: string | undefined): Promise<{ expense: Expense; replayed: boolean }> {
+  const answer = await withIdempotency(ctx, { key, route: 'POST /expenses', body: input }, async (trx) => ({ status: 200, body: await createExpense(trx, input) }));
+  return { expense: answer.body as Expense, replayed: answer.replayed };
+}
+
+export async function updateExpense(ctx: AuthedContext, id: string, input: UpdateExpenseInput): Promise<Expense> {
+  const before = await requireExpense(ctx, id);
+  const set = columns(input);
+  if (!Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v)) return toExpense(before);
+  return withTransaction(ctx, async (trx) => {
+    const row = await trx.db
+      .updateTable('expenses')
+      .set({ ...set, updated_at: trx.clock.now() })
+      .where('id', '=', id)
+      .where('store_id', '=', before.store_id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('expense');
+    await recordAudit(trx, { action: 'expense.update', description: `Updated expense ${row.title}`, entity: 'expense', entityId: id });
+    return toExpense(row);
+  });
+}
+
+export async function deleteExpense(ctx: AuthedContext, id: string): Promise<void> {
+  const before = await requireExpense(ctx, id);
+  await withTransaction(ctx, async (trx) => {
+    await trx.db.deleteFrom('expenses').where('id', '=', id).where('store_id', '=', before.store_id).execute();
+    await recordAudit(trx, { action: 'expense.delete', description: `Deleted expense ${before.title} (TZS ${fromCents(before.amount)})`, entity: 'expense', entityId: id });
+  });
+}
+
+/**
+ * The active store's spending over local days `date_from`..`date_to` (both included, organisation
+ * time zone); by default this month so far: the 1st to today.
+ */
+export async function expenseSummary(ctx: AuthedContext, q: ExpenseSummaryQuery): Promise<ExpenseSummary> {
+  const { orgId, storeId } = activeStore(ctx);
+  const tz = await orgTimezone(ctx.db, orgId);
+  const today = localDate(ctx.clock.now(), tz);
+  const dateFrom = q.date_from ?? `${(q.date_to ?? today).slice(0, 7)}-01`;
+  const dateTo = q.date_to ?? (q.date_from && q.date_from > today ? q.date_from : today);
+  if (dateTo < dateFrom) throw new ValidationError('date_to', 'must not be before date_from');
+  const rows = await spendingByCategory(ctx.db, storeId, startOfLocalDay(dateFrom, tz), startOfLocalDay(addDays(dateTo, 1), tz));
+  const byCategory: Record<string, number> = Object.fromEntries(EXPENSE_CATEGORIES.map((c) => [c, 0]));
+  let total = 0;
+  let count = 0;
+  for (const r of rows) {
+    const cents = Number(r.total);
+    byCategory[r.category] = fromCents(cents);
+    total += cents;
+    count += Number(r.n);
+  }
+  return { total: fromCents(total), by_category: byCategory, count, date_from: dateFrom, date_to: dateTo };
+}

@@ -1,0 +1,233 @@
+/**
+ * Deliveries belong to the store that receives them (the token's active store). Status moves:
+ * expected → delivered | partial | cancelled; partial → delivered | returned | cancelled;
+ * delivered → returned. Becoming `delivered` adds the lines to stock once; a delivered delivery
+ * that is returned takes them out again.
+ */
+import { newId, pageMeta } from '@duka/shared';
+import type { CreateSupplierDeliveryInput, Delivery, DeliveryLineInput, DeliveryStatus, ListDeliveriesQuery, PageMeta, UpdateDeliveryInput } from '@duka/shared';
+import type { Updateable } from 'kysely';
+import { forUpdate } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
+import { fromCents, toCents } from '../../../lib/money.js';
+import { activeStore } from '../../inventory/services/stock.js';
+import { withIdempotency } from '../../pos/services/idempotency.js';
+import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers.queries.js';
+import type { DeliveryRow, DeliveryTable } from '../suppliers.table.js';
+import { addDeliveryStock, removeDeliveryStock } from './delivery-stock.js';
+import { requireSupplier } from './suppliers.js';
+
+const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
+  expected: ['delivered', 'partial', 'cancelled'],
+  partial: ['delivered', 'returned', 'cancelled'],
+  delivered: ['returned'],
+  returned: [],
+  cancelled: [],
+};
+
+/** Every line's product is a stocked product of the organisation (404 / 400 naming the line). */
+async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]) {
+  if (lines.length === 0) return;
+  const products = new Map(
+    (
+      await ctx.db
+        .selectFrom('products')
+        .select(['id', 'is_service'])
+        .where('org_id', '=', orgId)
+        .where(
+          'id',
+          'in',
+          lines.map((l) => l.product_id),
+        )
+        .execute()
+    ).map((p) => [p.id, p]),
+  );
+  lines.forEach((l, i) => {
+    const p = products.get(l.product_id);
+    const field = `lines.${i}.product_id`;
+    if (!p) throw new ServiceError('NOT_FOUND', 'product not found', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
+    if (p.is_service === 1) throw new ValidationError(field, 'is a service, which has no stock');
+  });
+}
+
+const linesTotal = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum + l.qty * toCents(l.unit_cost), 0);
+const linesQty = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum + l.qty, 0);
+
+async function insertLines(ctx: AuthedContext, deliveryId: string, lines: DeliveryLineInput[]) {
+  if (lines.length === 0) return;
+  await ctx.db
+    .insertInto('delivery_lines')
+    .values(lines.map((l) => ({ id: newId(), delivery_id: deliveryId, product_id: l.product_id, qty: l.qty, unit_cost: toCents(l.unit_cost), update_cost: l.update_cost ? 1 : 0 })))
+    .execute();
+}
+
+async function requireDelivery(ctx: AuthedContext, id: string) {
+  const { storeId } = activeStore(ctx);
+  const row = await findDelivery(ctx.db, storeId, id);
+  if (!row) throw new NotFoundError('delivery');
+  return row;
+}
+
+async function answer(ctx: AuthedContext, storeId: string, id: string): Promise<Delivery> {
+  return (await toDeliveries(ctx.db, [(await findDelivery(ctx.db, storeId, id))!]))[0]!;
+}
+
+export async function listDeliveries(ctx: AuthedContext, q: ListDeliveriesQuery, supplierId?: string): Promise<{ items: Delivery[]; meta: PageMeta }> {
+  const { storeId } = activeStore(ctx);
+  if (supplierId) await requireSupplier(ctx, supplierId);
+  const supplier = supplierId ?? q.supplier;
+  const base = storeDeliveries(ctx.db, storeId)
+    .$if(!!supplier, (qb) => qb.where('deliveries.supplier_id', '=', supplier!))
+    .$if(q.unpaid === true, (qb) => qb.where(owing).where((eb) => eb('deliveries.total_value', '>', eb.ref('deliveries.paid_amount'))))
+    .$if(q.unpaid === false, (qb) => qb.where('deliveries.is_paid', '=', 1));
+  const [counted, rows] = await Promise.all([
+    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .orderBy('deliveries.delivery_date', 'desc')
+      .orderBy('deliveries.id', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+  ]);
+  const total = Number(counted.n);
+  return { items: await toDeliveries(ctx.db, rows), meta: pageMeta(q.page, q.page_size, total) };
+}
+
+export async function getDelivery(ctx: AuthedContext, id: string): Promise<Delivery> {
+  return (await toDeliveries(ctx.db, [await requireDelivery(ctx, id)]))[0]!;
+}
+
+/**
+ * A delivery from `supplierId` to the active store. Without `total_value` / `items_count` they are
+ * the lines' sums. Created as `delivered`, its lines go into stock in the same transaction.
+ */
+export async function createDelivery(ctx: AuthedContext, supplierId: string, input: CreateSupplierDeliveryInput): Promise<Delivery> {
+  const { orgId, storeId } = activeStore(ctx);
+  const supplier = await requireSupplier(ctx, supplierId);
+  const lines = input.lines ?? [];
+  await checkLines(ctx, orgId, lines);
+  const status = input.status ?? 'expected';
+  if (status === 'returned') throw new ValidationError('status', 'a new delivery cannot be returned');
+  return withTransaction(ctx, async (t) => {
+    const trx = t as AuthedContext;
+    const now = trx.clock.now();
+    const id = newId();
+    const row = await trx.db
+      .insertInto('deliveries')
+      .values({
+        id,
+        org_id: orgId,
+        store_id: storeId,
+        supplier_id: supplierId,
+        invoice_number: input.invoice_number ?? null,
+        delivery_date: input.delivery_date ? Date.parse(input.delivery_date) : now,
+        items_count: input.items_count ?? linesQty(lines),
+        total_value: input.total_value === undefined ? linesTotal(lines) : toCents(input.total_value),
+        status,
+        is_paid: input.is_paid ? 1 : 0,
+        paid_amount: 0,
+        notes: input.notes ?? null,
+        stock_added_at: null,
+        created_by: trx.actor.userId,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await insertLines(trx, id, lines);
+    if (status === 'delivered') await addDeliveryStock(trx, row, supplier.name);
+    await recordAudit(trx, {
+      action: 'delivery.create',
+      description: `Recorded ${status} delivery ${row.invoice_number ?? ''} from ${supplier.name}, TZS ${fromCents(row.total_value)}`.replace('  ', ' '),
+      entity: 'delivery',
+      entityId: id,
+    });
+    return answer(trx, storeId, id);
+  });
+}
+
+/** POST with an optional Idempotency-Key: a retried request does not record the delivery twice. */
+export async function createDeliveryOnce(ctx: AuthedContext, supplierId: string, input: CreateSupplierDeliveryInput, key: string | undefined, route: string) {
+  const out = await withIdempotency(ctx, { key, route, body: { supplierId, input } }, async (trx) => ({ status: 200, body: await createDelivery(trx, supplierId, input) }));
+  return { delivery: out.body as Delivery, replayed: out.replayed };
+}
+
+/**
+ * Any delivery field except the supplier. The row is locked first and every rule is checked
+ * against what is committed, so two PATCHes marking it delivered at once add stock once.
+ */
+export async function updateDelivery(ctx: AuthedContext, id: string, input: UpdateDeliveryInput): Promise<Delivery> {
+  const { orgId, storeId } = activeStore(ctx);
+  const found = await requireDelivery(ctx, id);
+  if (input.lines) await checkLines(ctx, orgId, input.lines);
+  return withTransaction(ctx, async (t) => {
+    const trx = t as AuthedContext;
+    const before: DeliveryRow | undefined = await forUpdate(
+      trx.dialect,
+      trx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null),
+    ).executeTakeFirst();
+    if (!before) throw new NotFoundError('delivery');
+    const status = input.status ?? (before.status as DeliveryStatus);
+    if (status !== before.status && !MOVES[before.status as DeliveryStatus].includes(status)) {
+      throw new InvalidStateError(`a ${before.status} delivery cannot become ${status}`);
+    }
+    if (input.lines && before.stock_added_at !== null) throw new InvalidStateError('its stock was already added; its lines can no longer change');
+    const paid = Number(before.paid_amount);
+    if ((status === 'returned' || status === 'cancelled') && status !== before.status && paid > 0) {
+      throw new BusinessRuleError(`TZS ${fromCents(paid)} was already paid on this delivery; it cannot be ${status}`, 'BUSINESS_RULE', 'status');
+    }
+    const total = input.total_value !== undefined ? toCents(input.total_value) : input.lines ? linesTotal(input.lines) : Number(before.total_value);
+    if (total < paid) throw new BusinessRuleError(`TZS ${fromCents(paid)} was already paid; total_value cannot be less`, 'BUSINESS_RULE', 'total_value');
+    // A flag set by hand stays until unset by hand; one set because payments covered the total follows the total.
+    const manual = before.is_paid === 1 && paid < Number(before.total_value);
+    const isPaid = (input.is_paid ?? manual) || (paid > 0 && paid >= total);
+    const set: Updateable<DeliveryTable> = {
+      invoice_number: input.invoice_number,
+      delivery_date: input.delivery_date === undefined ? undefined : Date.parse(input.delivery_date),
+      items_count: input.items_count ?? (input.lines ? linesQty(input.lines) : undefined),
+      total_value: total,
+      status,
+      is_paid: isPaid ? 1 : 0,
+      notes: input.notes,
+      updated_at: trx.clock.now(),
+    };
+    await trx.db
+      .updateTable('deliveries')
+      .set(Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)))
+      .where('id', '=', id)
+      .execute();
+    if (input.lines) {
+      await trx.db.deleteFrom('delivery_lines').where('delivery_id', '=', id).execute();
+      await insertLines(trx, id, input.lines);
+    }
+    if (status === 'delivered' && before.status !== 'delivered') await addDeliveryStock(trx, before, found.supplier_name);
+    if (status === 'returned' && before.status === 'delivered') await removeDeliveryStock(trx, before, found.supplier_name);
+    await recordAudit(trx, {
+      action: 'delivery.update',
+      description: status !== before.status ? `Delivery from ${found.supplier_name} is now ${status}` : `Updated delivery from ${found.supplier_name}`,
+      entity: 'delivery',
+      entityId: id,
+    });
+    return answer(trx, storeId, id);
+  });
+}
+
+/** Soft delete, only for a delivery whose stock was never added and that has no payment. */
+export async function deleteDelivery(ctx: AuthedContext, id: string): Promise<void> {
+  const { storeId } = activeStore(ctx);
+  await requireDelivery(ctx, id);
+  await withTransaction(ctx, async (t) => {
+    const trx = t as AuthedContext;
+    const before = await forUpdate(trx.dialect, trx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null)).executeTakeFirst();
+    if (!before) throw new NotFoundError('delivery');
+    if (before.stock_added_at !== null) throw new InvalidStateError('its stock was added to the store; mark it returned instead');
+    if (Number(before.paid_amount) > 0) throw new InvalidStateError('it has payments; it cannot be deleted');
+    const now = trx.clock.now();
+    await trx.db.updateTable('deliveries').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+    await recordAudit(trx, { action: 'delivery.delete', description: `Deleted delivery ${before.invoice_number ?? id}`, entity: 'delivery', entityId: id });
+  });
+}

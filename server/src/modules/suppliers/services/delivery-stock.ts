@@ -1,0 +1,65 @@
+/**
+ * A delivery's goods in and out of the store's stock, through the inventory's one stock-moving
+ * function, so tills hear of it by the change log and websocket like any other stock change.
+ */
+import { noteChange } from '../../../db/change-log.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { recordPrice } from '../../inventory/services/prices.js';
+import { changeStockLevel, insertAdjustment } from '../../inventory/services/stock.js';
+import { linesOf } from '../suppliers.queries.js';
+import type { DeliveryRow } from '../suppliers.table.js';
+
+const label = (d: DeliveryRow, supplierName: string) => `delivery ${d.invoice_number ?? d.id} from ${supplierName}`;
+
+/** Lines merged per product, in product-id order (the lock order every stock writer uses). */
+async function mergedLines(ctx: AuthedContext, deliveryId: string) {
+  const byProduct = new Map<string, { productId: string; name: string; qty: number; cost: number | null }>();
+  for (const l of await linesOf(ctx.db, [deliveryId])) {
+    const seen = byProduct.get(l.product_id) ?? { productId: l.product_id, name: l.product_name, qty: 0, cost: null };
+    seen.qty += Number(l.qty);
+    if (l.update_cost === 1) seen.cost = Number(l.unit_cost);
+    byProduct.set(l.product_id, seen);
+  }
+  return [...byProduct.values()].sort((a, b) => a.productId.localeCompare(b.productId));
+}
+
+/**
+ * Add the delivery's lines to its store's stock, once. The claim is a conditional UPDATE of
+ * `stock_added_at` (only where it is still null): of two requests marking one delivery delivered
+ * at the same moment, only one claims it (on Postgres the second waits for the first's row lock and
+ * then finds it set), so stock can never be added twice. Inside the caller's transaction.
+ */
+export async function addDeliveryStock(ctx: AuthedContext, d: DeliveryRow, supplierName: string): Promise<boolean> {
+  const now = ctx.clock.now();
+  const claimed = await ctx.db.updateTable('deliveries').set({ stock_added_at: now }).where('id', '=', d.id).where('stock_added_at', 'is', null).executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return false;
+  for (const line of await mergedLines(ctx, d.id)) {
+    const qty = await changeStockLevel(ctx, { orgId: d.org_id, storeId: d.store_id, productId: line.productId, productName: line.name, delta: line.qty });
+    await insertAdjustment(ctx, { productId: line.productId, qtyChange: line.qty, qtyAfter: qty, reason: 'delivery', note: label(d, supplierName) });
+    if (line.cost === null) continue;
+    const product = await ctx.db
+      .updateTable('products')
+      .set({ cost_price: line.cost, updated_at: now })
+      .where('id', '=', line.productId)
+      .where('org_id', '=', d.org_id)
+      .where('cost_price', '!=', line.cost)
+      .returningAll()
+      .executeTakeFirst();
+    if (product) {
+      await recordPrice(ctx, product);
+      noteChange(ctx, d.org_id, { entity: 'product', id: product.id });
+    }
+  }
+  return true;
+}
+
+/** Take a returned delivery's lines back out of stock (409 INSUFFICIENT_STOCK if they were sold), once. */
+export async function removeDeliveryStock(ctx: AuthedContext, d: DeliveryRow, supplierName: string): Promise<boolean> {
+  const released = await ctx.db.updateTable('deliveries').set({ stock_added_at: null }).where('id', '=', d.id).where('stock_added_at', 'is not', null).executeTakeFirst();
+  if (Number(released.numUpdatedRows) === 0) return false;
+  for (const line of await mergedLines(ctx, d.id)) {
+    const qty = await changeStockLevel(ctx, { orgId: d.org_id, storeId: d.store_id, productId: line.productId, productName: line.name, delta: -line.qty, field: 'status' });
+    await insertAdjustment(ctx, { productId: line.productId, qtyChange: -line.qty, qtyAfter: qty, reason: 'delivery_returned', note: label(d, supplierName) });
+  }
+  return true;
+}

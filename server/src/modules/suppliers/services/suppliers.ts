@@ -1,0 +1,159 @@
+/** The organisation's suppliers: CRUD (DELETE is soft), and the figures of /suppliers/stats. */
+import { newId, pageMeta } from '@duka/shared';
+import type { CreateSupplierInput, ListSuppliersQuery, PageMeta, Supplier, SupplierStats, UpdateSupplierInput } from '@duka/shared';
+import type { Updateable } from 'kysely';
+import { containsText } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { fromCents } from '../../../lib/money.js';
+import { addDays, localMonth, startOfLocalDay } from '../../../lib/time.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { findSupplier, owing, suppliersWithBalance, toSupplier } from '../suppliers.queries.js';
+import type { SupplierTable } from '../suppliers.table.js';
+
+export function orgOf(ctx: AuthedContext): string {
+  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
+  return ctx.actor.orgId;
+}
+
+/** Supplier `id` of the caller's organisation, not deleted, with its balance; else 404. */
+export async function requireSupplier(ctx: AuthedContext, id: string) {
+  const row = await findSupplier(ctx.db, orgOf(ctx), id);
+  if (!row) throw new NotFoundError('supplier');
+  return row;
+}
+
+function columns(input: UpdateSupplierInput): Updateable<SupplierTable> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Updateable<SupplierTable>;
+}
+
+export async function listSuppliers(ctx: AuthedContext, q: ListSuppliersQuery): Promise<{ items: Supplier[]; meta: PageMeta }> {
+  const search = q.search?.trim();
+  const base = suppliersWithBalance(ctx.db, orgOf(ctx))
+    .$if(!!search, (qb) =>
+      qb.where((eb) =>
+        eb.or(['suppliers.name', 'suppliers.rep', 'suppliers.phone', 'suppliers.email', 'suppliers.category'].map((c) => containsText(ctx.dialect, c, search!))),
+      ),
+    )
+    .$if(!!q.status, (qb) => qb.where('suppliers.status', '=', q.status!));
+  const [counted, rows] = await Promise.all([
+    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .orderBy('suppliers.name')
+      .orderBy('suppliers.id')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+  ]);
+  const total = Number(counted.n);
+  return { items: rows.map(toSupplier), meta: pageMeta(q.page, q.page_size, total) };
+}
+
+export const getSupplier = async (ctx: AuthedContext, id: string): Promise<Supplier> => toSupplier(await requireSupplier(ctx, id));
+
+export async function createSupplier(ctx: AuthedContext, input: CreateSupplierInput): Promise<Supplier> {
+  const orgId = orgOf(ctx);
+  return withTransaction(ctx, async (trx) => {
+    const now = trx.clock.now();
+    const id = newId();
+    await trx.db
+      .insertInto('suppliers')
+      .values({
+        category: null,
+        rep: null,
+        phone: null,
+        email: null,
+        address: null,
+        payment_terms: null,
+        notes: null,
+        ...columns(input),
+        id,
+        org_id: orgId,
+        name: input.name,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
+      .execute();
+    await recordAudit(trx, { action: 'supplier.create', description: `Added supplier ${input.name}`, entity: 'supplier', entityId: id });
+    return toSupplier((await findSupplier(trx.db, orgId, id))!);
+  });
+}
+
+/** Any supplier field; `null` clears an optional one. A PATCH that changes nothing writes nothing. */
+export async function updateSupplier(ctx: AuthedContext, id: string, input: UpdateSupplierInput): Promise<Supplier> {
+  const orgId = orgOf(ctx);
+  const before = await requireSupplier(ctx, id);
+  const set = columns(input);
+  if (!Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v)) return toSupplier(before);
+  return withTransaction(ctx, async (trx) => {
+    await trx.db.updateTable('suppliers').set({ ...set, updated_at: trx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
+    await recordAudit(trx, { action: 'supplier.update', description: `Updated supplier ${set.name ?? before.name}`, entity: 'supplier', entityId: id });
+    return toSupplier((await findSupplier(trx.db, orgId, id))!);
+  });
+}
+
+/**
+ * Soft delete: the supplier is deactivated and hidden (lists, stats, 404 on its id); its
+ * deliveries and payments stay in the books.
+ */
+export async function deleteSupplier(ctx: AuthedContext, id: string): Promise<void> {
+  const orgId = orgOf(ctx);
+  const before = await requireSupplier(ctx, id);
+  await withTransaction(ctx, async (trx) => {
+    const now = trx.clock.now();
+    await trx.db.updateTable('suppliers').set({ status: 'inactive', deleted_at: now, updated_at: now }).where('org_id', '=', orgId).where('id', '=', id).execute();
+    await recordAudit(trx, { action: 'supplier.delete', description: `Deleted supplier ${before.name}`, entity: 'supplier', entityId: id });
+  });
+}
+
+/** Organisation-wide; "this month" is the calendar month so far in the organisation's time zone. */
+export async function supplierStats(ctx: AuthedContext): Promise<SupplierStats> {
+  const orgId = orgOf(ctx);
+  const tz = await orgTimezone(ctx.db, orgId);
+  const month = localMonth(ctx.clock.now(), tz);
+  const from = startOfLocalDay(`${month}-01`, tz);
+  // The 1st of next month: day 28 of this month plus 4 days is always in the next one.
+  const to = startOfLocalDay(`${addDays(`${month}-28`, 4).slice(0, 7)}-01`, tz);
+  const [counts, owed, deliveries, paid] = await Promise.all([
+    ctx.db
+      .selectFrom('suppliers')
+      .where('org_id', '=', orgId)
+      .where('deleted_at', 'is', null)
+      .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when('status', '=', 'active').then(1).else(0).end()).as('active')])
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('deliveries')
+      .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
+      .where('deliveries.org_id', '=', orgId)
+      .where('suppliers.deleted_at', 'is', null)
+      .where(owing)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('deliveries.total_value', '-', eb.ref('deliveries.paid_amount'))), eb.lit(0)).as('owed'))
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('deliveries')
+      .where('org_id', '=', orgId)
+      .where('deleted_at', 'is', null)
+      .where('status', '!=', 'cancelled')
+      .where('delivery_date', '>=', from)
+      .where('delivery_date', '<', to)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('supplier_payments')
+      .where('org_id', '=', orgId)
+      .where('paid_at', '>=', from)
+      .where('paid_at', '<', to)
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('sum'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total_suppliers: Number(counts.total),
+    active_suppliers: Number(counts.active ?? 0),
+    total_outstanding: fromCents(Number(owed.owed)),
+    deliveries_this_month: Number(deliveries.n),
+    payments_this_month: fromCents(Number(paid.sum)),
+  };
+}

@@ -1,0 +1,83 @@
+import type { Generated, Selectable } from 'kysely';
+
+/** Organisation-wide; `deleted_at` set by DELETE (soft delete). */
+export interface SupplierTable {
+  id: string;
+  org_id: string;
+  name: string;
+  category: string | null;
+  rep: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  /** Days. */
+  payment_terms: number | null;
+  status: Generated<'active' | 'inactive' | 'on_hold'>;
+  notes: string | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+/**
+ * Goods from a supplier to one store. Money in cents. What it still owes is
+ * `total_value - paid_amount` while it is `delivered` or `partial` and `is_paid` is 0.
+ * `stock_added_at` is set once, in the transaction that adds its lines to the store's stock.
+ */
+export interface DeliveryTable {
+  id: string;
+  org_id: string;
+  store_id: string;
+  supplier_id: string;
+  invoice_number: string | null;
+  delivery_date: number;
+  items_count: Generated<number>;
+  total_value: Generated<number>;
+  status: Generated<'expected' | 'delivered' | 'partial' | 'returned' | 'cancelled'>;
+  is_paid: Generated<number>;
+  paid_amount: Generated<number>;
+  notes: string | null;
+  stock_added_at: number | null;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface DeliveryLineTable {
+  id: string;
+  delivery_id: string;
+  product_id: string;
+  qty: number;
+  unit_cost: number;
+  /** 1: the product's cost_price becomes unit_cost when the stock is added. */
+  update_cost: Generated<number>;
+}
+
+export interface SupplierPaymentTable {
+  id: string;
+  org_id: string;
+  store_id: string;
+  supplier_id: string;
+  /** Set for a payment against one delivery; null for one against the supplier's balance. */
+  delivery_id: string | null;
+  amount: number;
+  payment_method: string;
+  reference: string | null;
+  notes: string | null;
+  paid_at: number;
+  created_by: string | null;
+  created_at: number;
+}
+
+/** How a payment was spread over deliveries (oldest first). */
+export interface SupplierPaymentAllocationTable {
+  payment_id: string;
+  delivery_id: string;
+  amount: number;
+}
+
+export type SupplierRow = Selectable<SupplierTable>;
+export type DeliveryRow = Selectable<DeliveryTable>;
+export type DeliveryLineRow = Selectable<DeliveryLineTable>;
+export type SupplierPaymentRow = Selectable<SupplierPaymentTable>;
