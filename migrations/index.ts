@@ -10,6 +10,7 @@ import * as productSearch from './2026_11_21_0004_product_search.js';
 import * as sync from './2026_11_21_0005_sync.js';
 import * as changeLogFloor from './2026_11_21_0006_change_log_floor.js';
 import * as suppliersExpenses from './2026_11_21_0007_suppliers_expenses.js';
+import * as notebookUploadsReviews from './2026_11_21_0008_notebook_uploads_reviews.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0005_sync': sync,
   '2026_11_21_0006_change_log_floor': changeLogFloor,
   '2026_11_21_0007_suppliers_expenses': suppliersExpenses,
+  '2026_11_21_0008_notebook_uploads_reviews': notebookUploadsReviews,
 };

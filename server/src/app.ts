@@ -35,6 +35,9 @@ import { inventoryRouter } from './modules/inventory/inventory.index.js';
 import { metaRouter } from './modules/meta/meta.index.js';
 import { posRouter } from './modules/pos/pos.index.js';
 import { notificationsRouter } from './modules/notifications/notifications.index.js';
+import { notebookRouter } from './modules/notebook/notebook.index.js';
+import { uploadsRouter } from './modules/uploads/uploads.index.js';
+import { reviewsRouter } from './modules/reviews/reviews.index.js';
 import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
 import { pushRouter } from './sync/push/push.index.js';
@@ -97,7 +100,12 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   };
   const pushLimit = bodyLimit({ maxSize: 5 * 1024 * 1024, onError: tooLarge('5 MB; push fewer mutations at a time') });
   const generalLimit = bodyLimit({ maxSize: config.BODY_LIMIT_BYTES, onError: tooLarge(`${config.BODY_LIMIT_BYTES} bytes`) });
-  app.use(`${base}/*`, (c, next) => (c.req.path === pushPath ? pushLimit(c, next) : generalLimit(c, next)));
+  // Uploads: a 10 MB file plus room for the multipart envelope (the file's own limit is checked exactly by the service).
+  const uploadPath = `${base}/uploads`;
+  const uploadLimit = bodyLimit({ maxSize: 10 * 1024 * 1024 + 64 * 1024, onError: tooLarge('10 MB per file') });
+  app.use(`${base}/*`, (c, next) =>
+    c.req.path === pushPath ? pushLimit(c, next) : c.req.path === uploadPath && c.req.method === 'POST' ? uploadLimit(c, next) : generalLimit(c, next),
+  );
 
   app.route('/', healthRouter(ping));
 
@@ -115,6 +123,9 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', expensesRouter);
   api.route('/', posRouter);
   api.route('/', notificationsRouter);
+  api.route('/', notebookRouter);
+  api.route('/', uploadsRouter);
+  api.route('/', reviewsRouter);
   api.route('/', pullRouter);
   api.route('/', pushRouter);
   api.route('/', adminRouter(ping));

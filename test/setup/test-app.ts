@@ -26,6 +26,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as-is (no JSON encoding). */
   raw?: string;
+  /** Sent as multipart/form-data (the boundary header is set by the encoder). */
+  form?: FormData;
   token?: string;
   headers?: Record<string, string>;
 }
@@ -54,8 +56,9 @@ export async function createTestApp(opts: { config?: Partial<Config>; ping?: () 
 
   async function request(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...o.headers };
-    let body: string | undefined;
-    if (o.raw !== undefined) body = o.raw;
+    let body: string | FormData | undefined;
+    if (o.form !== undefined) body = o.form;
+    else if (o.raw !== undefined) body = o.raw;
     else if (o.body !== undefined) {
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';

@@ -8,6 +8,9 @@ import type { CreditAllocationTable, CreditMessageTable, CreditNoteTable, Credit
 import type { NotificationTable } from '../modules/notifications/notifications.table.js';
 import type { DeliveryLineTable, DeliveryTable, SupplierPaymentAllocationTable, SupplierPaymentTable, SupplierTable } from '../modules/suppliers/suppliers.table.js';
 import type { ExpenseTable } from '../modules/expenses/expenses.table.js';
+import type { NoteTable, NoteTagTable } from '../modules/notebook/notebook.table.js';
+import type { UploadTable } from '../modules/uploads/uploads.table.js';
+import type { ReviewTable } from '../modules/reviews/reviews.table.js';
 import type { EventDeliveryTable, EventTable } from '../modules/events/events.table.js';
 import type { DeviceTable, SyncConflictTable, SyncMutationTable } from '../sync/sync.table.js';
 import type { ChangeLogFloorTable } from '../sync/pull/pull.table.js';
@@ -46,6 +49,10 @@ export interface Database {
   supplier_payments: SupplierPaymentTable;
   supplier_payment_allocations: SupplierPaymentAllocationTable;
   expenses: ExpenseTable;
+  notes: NoteTable;
+  note_tags: NoteTagTable;
+  uploads: UploadTable;
+  reviews: ReviewTable;
   idempotency_keys: IdempotencyKeyTable;
   events: EventTable;
   event_deliveries: EventDeliveryTable;

@@ -6,6 +6,7 @@
  *    websocket pokes.
  */
 import { z } from 'zod';
+import { NoteTags } from '../notebook/notebook.schemas.js';
 import { PaymentMethod, PriceMode } from '../pos/pos.schemas.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -59,7 +60,18 @@ export const StockAdjustPayload = z.object({
 });
 export const NotificationReadPayload = z.object({ notification_id: z.uuid() });
 export const ExpenseCreatePayload = z.object({ id: z.uuid() }).passthrough();
-export const NoteUpdatePayload = z.object({ note_id: z.uuid(), update: z.string().min(1).meta({ description: 'base64 yjs update' }) });
+/**
+ * A till's edit of a note: `update` is a yjs update (base64) of the note's document, whose body is
+ * `doc.getText(NOTE_TEXT)` ('content'); the server merges it, so edits made elsewhere are kept.
+ * `title` and `tags`, when given, replace the server's (last writer wins). A note the server does
+ * not have yet is created in the till's store (`title` defaults to "Untitled note").
+ */
+export const NoteUpdatePayload = z.object({
+  note_id: z.uuid(),
+  update: z.base64().min(1).max(4_000_000).meta({ description: 'base64 yjs update (`AAA=` when only title or tags change)' }),
+  title: z.string().trim().min(1).max(200).optional(),
+  tags: NoteTags.optional(),
+});
 
 /** Every mutation type and its payload schema. */
 export const MUTATION_PAYLOADS = {

@@ -11,6 +11,7 @@ import { toOrganisation } from '../../../modules/accounts/accounts.queries.js';
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.queries.js';
 import { customersWithBalance, OWING_STATUSES, toCustomer } from '../../../modules/customers/customers.queries.js';
 import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.queries.js';
+import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.queries.js';
 import { toNotification } from '../../../modules/notifications/notifications.queries.js';
 import { withLines } from '../../../modules/pos/pos.queries.js';
 import { toStore } from '../../../modules/stores/stores.queries.js';
@@ -165,6 +166,16 @@ export const KINDS: EntityKind[] = [
       return rows.map((r) => ({ id: r.id, data: toNotification(r) }));
     },
     count: (db, s) => counted(db.selectFrom('notifications').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId)),
+  },
+  {
+    // The till's store's live notes, with the yjs state (`ydoc`, base64) its offline edits merge into.
+    entity: 'note',
+    async rows(db, s, f) {
+      if (nothingAsked(f)) return [];
+      const rows = await narrow(storeNotes(db, s.orgId, s.storeId).selectAll(), 'id', f).execute();
+      return rows.map((r) => ({ id: r.id, data: toSyncNote(r) }));
+    },
+    count: (db, s) => counted(storeNotes(db, s.orgId, s.storeId)),
   },
 ];
 

@@ -12,6 +12,7 @@ import { findCustomer } from '../../../modules/customers/customers.queries.js';
 import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
 import { activeStore, adjustStock } from '../../../modules/inventory/services/stock.js';
 import { markRead } from '../../../modules/notifications/services/notifications.js';
+import { applyNoteUpdate } from '../../../modules/notebook/services/notes.js';
 import { recordSale, type SaleConflict } from '../../../modules/pos/services/record-sale.js';
 import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.js';
 import type { DeviceRow } from '../../sync.table.js';
@@ -90,6 +91,11 @@ const notificationRead: Mutator<'notification.read'> = async (ctx, p) => {
   return { result: { notification_id: p.notification_id } };
 };
 
+const noteUpdate: Mutator<'note.update'> = async (ctx, p) => {
+  const { note, created } = await applyNoteUpdate(ctx, p);
+  return { result: { note_id: note.id, created, updated_at: note.updated_at } };
+};
+
 const notYet = (what: string) => async (): Promise<MutatorOutcome> => {
   throw new BusinessRuleError(`${what} are not kept by this server yet; the till should keep them until an update`);
 };
@@ -102,7 +108,7 @@ const MUTATORS: { [T in MutationType]: Mutator<T> } = {
   'credit.payment': creditPayment,
   'stock.adjust': stockAdjust,
   'expense.create': notYet('expenses'),
-  'note.update': notYet('notes'),
+  'note.update': noteUpdate,
   'notification.read': notificationRead,
 };
 

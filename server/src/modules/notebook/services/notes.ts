@@ -1,0 +1,161 @@
+/**
+ * The notebook of the caller's active store. Every write goes through `writeNote`, which locks the
+ * note row, merges into the stored yjs document and records the change for tills, so a REST edit
+ * and a till's offline edit of the same note both survive, in whichever order they arrive.
+ */
+import { newId, pageMeta } from '@duka/shared';
+import type { CreateNoteInput, ListNotesQuery, Note, NoteList, PageMeta, UpdateNoteInput } from '@duka/shared';
+import { noteChange } from '../../../db/change-log.js';
+import { containsText, forUpdate } from '../../../db/dialect.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ConflictError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
+import { activeStore } from '../../inventory/services/stock.js';
+import { cleanTags, findNote, storeNotes, toNote, writeTags } from '../notebook.queries.js';
+import type { NoteRow } from '../notebook.table.js';
+import { docText, encodeDoc, loadDoc, mergeUpdate, setText } from './ydoc.js';
+
+/** One edit of a note: any of a whole new text, a yjs update (base64), a title, tags. */
+export interface NoteEdit {
+  text?: string;
+  update?: string;
+  title?: string;
+  tags?: string[];
+}
+
+export const UNTITLED = 'Untitled note';
+
+export async function listNotes(ctx: AuthedContext, q: ListNotesQuery): Promise<{ data: NoteList; meta: PageMeta }> {
+  const { orgId, storeId } = activeStore(ctx);
+  const tag = q.tag?.trim().toLowerCase();
+  const base = storeNotes(ctx.db, orgId, storeId)
+    .$if(!!tag, (qb) =>
+      qb.where(({ exists, selectFrom }) =>
+        exists(selectFrom('note_tags').select('note_tags.note_id').whereRef('note_tags.note_id', '=', 'notes.id').where('note_tags.tag', '=', tag!)),
+      ),
+    )
+    .$if(!!q.search, (qb) => qb.where((eb) => eb.or([containsText(ctx.dialect, 'notes.title', q.search!), containsText(ctx.dialect, 'notes.content', q.search!)])));
+  const ordered = base
+    .selectAll()
+    .$if(q.ordering === 'title', (qb) => qb.orderBy((eb) => eb.fn('lower', ['notes.title'])).orderBy('notes.updated_at', 'desc'))
+    .$if(q.ordering === 'date', (qb) => qb.orderBy('notes.updated_at', 'asc'))
+    .$if(q.ordering === '-date', (qb) => qb.orderBy('notes.updated_at', 'desc'))
+    .orderBy('notes.id', q.ordering === 'date' ? 'asc' : 'desc');
+  const [counted, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ordered.limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+  ]);
+  const count = Number(counted.n);
+  return { data: { items: rows.map(toNote), count }, meta: pageMeta(q.page, q.page_size, count) };
+}
+
+export async function getNote(ctx: AuthedContext, id: string): Promise<Note> {
+  const { orgId, storeId } = activeStore(ctx);
+  const row = await findNote(ctx.db, orgId, storeId, id);
+  if (!row) throw new NotFoundError('note');
+  return toNote(row);
+}
+
+/** `id`: a till's own id for a note it created offline. */
+export async function createNote(ctx: AuthedContext, input: CreateNoteInput, opts: { id?: string; update?: string } = {}): Promise<Note> {
+  const { orgId, storeId } = activeStore(ctx);
+  const doc = loadDoc(null);
+  if (opts.update) mergeUpdate(doc, opts.update);
+  if (input.content) setText(doc, input.content);
+  const tags = cleanTags(input.tags ?? []);
+  return withTransaction(ctx, async (trx) => {
+    const now = trx.clock.now();
+    const row = await trx.db
+      .insertInto('notes')
+      .values({
+        id: opts.id ?? newId(),
+        org_id: orgId,
+        store_id: storeId,
+        title: input.title,
+        content: docText(doc),
+        tags: JSON.stringify(tags),
+        ydoc: encodeDoc(doc),
+        created_by: ctx.actor.userId,
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await writeTags(trx.db, row, tags);
+    noteChange(trx, orgId, { entity: 'note', id: row.id, storeId });
+    await recordAudit(trx, { action: 'note.create', description: `Added note "${row.title}"`, entity: 'note', entityId: row.id });
+    return toNote(row);
+  });
+}
+
+/**
+ * Apply `edit` to the locked note: the yjs update is merged first, then a whole new text is turned
+ * into the smallest edit against the merged text. Nothing changed, nothing written.
+ */
+async function writeNote(ctx: AuthedContext, id: string, edit: NoteEdit): Promise<Note> {
+  const { orgId, storeId } = activeStore(ctx);
+  return withTransaction(ctx, async (trx) => {
+    const row = await forUpdate(trx.dialect, storeNotes(trx.db, orgId, storeId).selectAll().where('id', '=', id)).executeTakeFirst();
+    if (!row) throw new NotFoundError('note');
+    const doc = loadDoc(row.ydoc);
+    if (edit.update) mergeUpdate(doc, edit.update);
+    if (edit.text !== undefined) setText(doc, edit.text);
+    const tags = edit.tags === undefined ? undefined : cleanTags(edit.tags);
+    const next: Partial<NoteRow> = {
+      content: docText(doc),
+      ydoc: encodeDoc(doc),
+      title: edit.title ?? row.title,
+      tags: tags === undefined ? row.tags : JSON.stringify(tags),
+    };
+    const changed = (Object.keys(next) as Array<keyof typeof next>).some((k) => next[k] !== row[k]);
+    if (!changed) return toNote(row);
+    const updated = await trx.db
+      .updateTable('notes')
+      .set({ ...next, updated_at: trx.clock.now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (tags !== undefined && updated.tags !== row.tags) await writeTags(trx.db, updated, tags);
+    noteChange(trx, orgId, { entity: 'note', id, storeId });
+    return toNote(updated);
+  });
+}
+
+/** REST PATCH: `content` is the whole new text; only its difference from the current text is applied. */
+export async function updateNote(ctx: AuthedContext, id: string, input: UpdateNoteInput): Promise<Note> {
+  return writeNote(ctx, id, { text: input.content, title: input.title, tags: input.tags });
+}
+
+/**
+ * A till's `note.update`: merge its yjs update into the note, creating the note in the till's store
+ * when the server does not have it yet (made offline). A deleted note stays deleted.
+ */
+export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; update: string; title?: string; tags?: string[] }): Promise<{ note: Note; created: boolean }> {
+  const { orgId, storeId } = activeStore(ctx);
+  const existing = await ctx.db.selectFrom('notes').select(['org_id', 'store_id', 'deleted_at']).where('id', '=', p.note_id).executeTakeFirst();
+  if (!existing) {
+    const note = await createNote(ctx, { title: p.title ?? UNTITLED, tags: p.tags ?? [] }, { id: p.note_id, update: p.update });
+    return { note, created: true };
+  }
+  if (existing.org_id !== orgId) throw new ConflictError('this note id is already in use');
+  if (existing.store_id !== storeId) throw new NotFoundError('note');
+  if (existing.deleted_at !== null) throw new InvalidStateError('this note was deleted');
+  return { note: await writeNote(ctx, p.note_id, { update: p.update, title: p.title, tags: p.tags }), created: false };
+}
+
+/** Deleted notes are kept as tombstones (without their text) so that a till's late edit cannot bring one back. */
+export async function deleteNote(ctx: AuthedContext, id: string): Promise<Note> {
+  const { orgId, storeId } = activeStore(ctx);
+  return withTransaction(ctx, async (trx) => {
+    const row = await forUpdate(trx.dialect, storeNotes(trx.db, orgId, storeId).selectAll().where('id', '=', id)).executeTakeFirst();
+    if (!row) throw new NotFoundError('note');
+    const now = trx.clock.now();
+    await trx.db.updateTable('notes').set({ deleted_at: now, updated_at: now, content: '', ydoc: '' }).where('id', '=', id).execute();
+    await trx.db.deleteFrom('note_tags').where('note_id', '=', id).execute();
+    noteChange(trx, orgId, { entity: 'note', id, op: 'delete', storeId });
+    await recordAudit(trx, { action: 'note.delete', description: `Deleted note "${row.title}"`, entity: 'note', entityId: id });
+    return toNote(row);
+  });
+}

@@ -1,0 +1,33 @@
+import type { PublicReview, StoreReview } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { iso } from '../../lib/clock.js';
+import type { ReviewRow } from './reviews.table.js';
+
+type ReviewWithStore = ReviewRow & { store_name: string };
+
+/** Published reviews with their store's name, newest first. */
+export function publishedReviews(db: Kysely<Database>, limit: number): Promise<ReviewWithStore[]> {
+  return db
+    .selectFrom('reviews')
+    .innerJoin('stores', 'stores.id', 'reviews.store_id')
+    .selectAll('reviews')
+    .select('stores.name as store_name')
+    .where('reviews.is_published', '=', 1)
+    .orderBy('reviews.created_at', 'desc')
+    .orderBy('reviews.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function countPublished(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('is_published', '=', 1).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Only what anyone may see. */
+export function toPublicReview(r: ReviewWithStore): PublicReview {
+  return { id: r.id, rating: Number(r.rating), title: r.title, body: r.body, trigger: r.trigger, store_name: r.store_name, created_at: iso(Number(r.created_at)) };
+}
+
+export const toStoreReview = (r: ReviewWithStore): StoreReview => ({ ...toPublicReview(r), store_id: r.store_id });

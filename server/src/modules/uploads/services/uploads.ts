@@ -1,0 +1,96 @@
+/**
+ * Uploaded files of an organisation. The type is judged from the bytes, never from the name or the
+ * declared type; the stored name is random (128 bits), which is what makes the public file URL
+ * unguessable, and the key always begins with the organisation id.
+ */
+import { randomBytes } from 'node:crypto';
+import { newId, UPLOAD_CONTENT_TYPES, UPLOAD_MAX_BYTES } from '@duka/shared';
+import type { UploadForm, UploadResult } from '@duka/shared';
+import { fileTypeFromBuffer } from 'file-type';
+import type { Readable } from 'node:stream';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
+import { NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
+import { storageKey } from '../../../lib/storage.js';
+import { findUploadByFileName, findUploadByKey, toUploadResult } from '../uploads.queries.js';
+
+const IMAGE_KINDS = new Set(['image', 'logo']);
+
+function orgOf(ctx: AuthedContext): string {
+  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
+  return ctx.actor.orgId;
+}
+
+/** `receipts/2026` → its segments; a leading or trailing slash is ignored, an empty middle one is not. */
+function folderSegments(folder: string | undefined, kind: string): string[] {
+  const trimmed = (folder ?? '').replace(/^\/+|\/+$/g, '');
+  return trimmed ? trimmed.split('/') : [kind];
+}
+
+export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<UploadResult> {
+  const orgId = orgOf(ctx);
+  const { file, kind } = form;
+  if (file.size > UPLOAD_MAX_BYTES) throw new ServiceError('PAYLOAD_TOO_LARGE', 'a file may be at most 10 MB');
+  const segments = folderSegments(form.folder, kind);
+  storageKey(orgId, ...segments, 'probe');
+  if (file.size === 0) throw new ValidationError('file', 'is empty');
+  const bytes = Buffer.from(await file.arrayBuffer());
+  const detected = await fileTypeFromBuffer(bytes);
+  const mime = detected?.mime as string | undefined;
+  if (!detected || !mime || !(UPLOAD_CONTENT_TYPES as readonly string[]).includes(mime)) {
+    throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `only ${UPLOAD_CONTENT_TYPES.join(', ')} files can be uploaded${mime ? `; this file is ${mime}` : ''}`);
+  }
+  if (IMAGE_KINDS.has(kind) && !mime.startsWith('image/')) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `a ${kind} must be an image`);
+  const fileName = `${randomBytes(16).toString('hex')}.${detected.ext}`;
+  const key = storageKey(orgId, ...segments, fileName);
+  await ctx.storage.put(key, bytes);
+  try {
+    return await withTransaction(ctx, async (trx) => {
+      const row = await trx.db
+        .insertInto('uploads')
+        .values({
+          id: newId(),
+          key,
+          file_name: fileName,
+          org_id: orgId,
+          store_id: ctx.actor.storeId,
+          name: (file.name || fileName).slice(0, 255),
+          size: bytes.length,
+          content_type: mime,
+          kind,
+          created_by: ctx.actor.userId,
+          created_at: trx.clock.now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, { action: 'upload.create', description: `Uploaded ${row.name}`, entity: 'upload', entityId: row.id });
+      return toUploadResult(ctx.config, row);
+    });
+  } catch (err) {
+    await ctx.storage.delete(key).catch(() => false);
+    throw err;
+  }
+}
+
+/** Only a file of the caller's organisation; anything else is not found. */
+export async function deleteUpload(ctx: AuthedContext, key: string | undefined): Promise<void> {
+  if (!key) throw new ValidationError('key', 'is required');
+  const orgId = orgOf(ctx);
+  const row = await findUploadByKey(ctx.db, orgId, key);
+  if (!row) throw new NotFoundError('file');
+  await withTransaction(ctx, async (trx) => {
+    await trx.db.deleteFrom('uploads').where('id', '=', row.id).execute();
+    await recordAudit(trx, { action: 'upload.delete', description: `Deleted ${row.name}`, entity: 'upload', entityId: row.id });
+  });
+  // After the row: a failure here leaves an unreachable file, never a row without its file.
+  await ctx.storage.delete(key);
+}
+
+/** The file behind a public upload URL. */
+export async function openUpload(ctx: ServiceContext, fileName: string): Promise<{ stream: Readable; size: number; contentType: string; name: string }> {
+  const row = await findUploadByFileName(ctx.db, fileName);
+  const stored = row ? await ctx.storage.get(row.key) : null;
+  if (!row || !stored) throw new NotFoundError('file');
+  return { ...stored, contentType: row.content_type, name: row.name };
+}

@@ -1,0 +1,29 @@
+import type { UploadResult } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Config } from '../../env.js';
+import type { UploadRow } from './uploads.table.js';
+
+export function findUploadByKey(db: Kysely<Database>, orgId: string, key: string): Promise<UploadRow | undefined> {
+  return db.selectFrom('uploads').selectAll().where('org_id', '=', orgId).where('key', '=', key).executeTakeFirst();
+}
+
+export function findUploadByFileName(db: Kysely<Database>, fileName: string): Promise<UploadRow | undefined> {
+  return db.selectFrom('uploads').selectAll().where('file_name', '=', fileName).executeTakeFirst();
+}
+
+/** Absolute when PUBLIC_URL is configured, else a path on this server. */
+export function uploadUrl(config: Config, fileName: string): string {
+  return `${config.PUBLIC_URL?.replace(/\/$/, '') ?? ''}${config.BASE_PATH}/uploads/files/${fileName}`;
+}
+
+export function toUploadResult(config: Config, row: UploadRow): UploadResult {
+  return {
+    url: uploadUrl(config, row.file_name),
+    key: row.key,
+    name: row.name,
+    size: Number(row.size),
+    content_type: row.content_type as UploadResult['content_type'],
+    kind: row.kind,
+  };
+}
