@@ -26,6 +26,7 @@ import { registerSubscribers } from './modules/events/subscribers.js';
 import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
+import { analyticsRouter } from './modules/analytics/analytics.index.js';
 import { creditsRouter } from './modules/credits/credits.index.js';
 import { suppliersRouter } from './modules/suppliers/suppliers.index.js';
 import { expensesRouter } from './modules/expenses/expenses.index.js';
@@ -128,6 +129,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', reviewsRouter);
   api.route('/', pullRouter);
   api.route('/', pushRouter);
+  api.route('/', analyticsRouter);
   api.route('/', adminRouter(ping));
   documentRealtime(api);
 

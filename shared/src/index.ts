@@ -23,3 +23,5 @@ export * from './pricing.js';
 export * from './pos/pos.schemas.js';
 export * from './sync/protocol.js';
 export * from './money.js';
+export * from './analytics/analytics.schemas.js';
+export * from './analytics/analytics-reports.schemas.js';

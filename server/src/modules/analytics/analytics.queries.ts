@@ -1,0 +1,210 @@
+/**
+ * Aggregate reads of the sales ledger for analytics. Each is one grouped query over an index on
+ * (org_id | store_id, created_at); nothing is loaded row by row. Day buckets are integer
+ * arithmetic on epoch milliseconds from the range's first local midnight (see `DayBuckets`).
+ */
+import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../../db/database.js';
+
+/** What an analytics query covers: one organisation, optionally one store, the instants [from, to). */
+export interface Scope {
+  orgId: string;
+  storeId: string | null;
+  from: number;
+  to: number;
+}
+
+/**
+ * How instants map to local days. `uniform`: every day of the range is 24 h long (no daylight
+ * saving change, always so for Africa/Dar_es_Salaam), so the day is `(created_at - from) / 86400000`
+ * in SQL. Otherwise SQL buckets by quarter hour and `dayOf` maps a bucket to its day.
+ */
+export interface DayBuckets {
+  from: number;
+  bounds: number[];
+  uniform: boolean;
+}
+
+const DAY_MS = 86_400_000;
+const QUARTER_MS = 900_000;
+
+/** The bucket number of `column` (epoch ms) as an integer expression; literals keep both databases in integer arithmetic. */
+export function bucketOf(column: string, b: DayBuckets): RawBuilder<number> {
+  if (!Number.isSafeInteger(b.from)) throw new Error('range start must be an integer');
+  return sql<number>`(${sql.ref(column)} - ${sql.lit(b.from)}) / ${sql.lit(b.uniform ? DAY_MS : QUARTER_MS)}`;
+}
+
+/** Index of the local day a bucket from `bucketOf` falls in. */
+export function dayOf(bucket: number, b: DayBuckets): number {
+  if (b.uniform) return Number(bucket);
+  const at = b.from + Number(bucket) * QUARTER_MS;
+  let lo = 0;
+  let hi = b.bounds.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (b.bounds[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export const SOLD = ['paid', 'credit'] as const;
+
+type TxEb = ExpressionBuilder<Database & { t: Database['transactions'] }, 't'>;
+
+/** Sales of the scope (any status) made in its range. */
+function inScope(eb: TxEb, s: Scope, column: 't.created_at' | 't.refunded_at' = 't.created_at') {
+  return eb.and([
+    eb('t.org_id', '=', s.orgId),
+    ...(s.storeId ? [eb('t.store_id', '=', s.storeId)] : []),
+    eb(column, '>=', s.from),
+    eb(column, '<', s.to),
+  ]);
+}
+
+const num = (v: unknown) => Number(v ?? 0);
+
+/** Count and money of the scope's sales by status and payment method. */
+export async function totalsByStatusAndMethod(db: Kysely<Database>, s: Scope) {
+  const rows = await db
+    .selectFrom('transactions as t')
+    .where((eb) => inScope(eb, s))
+    .select(['t.status', 't.payment_method'])
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('total'), eb.fn.sum<number>('t.tax').as('tax'), eb.fn.sum<number>('t.discount').as('discount')])
+    .groupBy(['t.status', 't.payment_method'])
+    .execute();
+  return rows.map((r) => ({ status: r.status, method: r.payment_method, n: num(r.n), total: num(r.total), tax: num(r.tax), discount: num(r.discount) }));
+}
+
+export interface LineFigures {
+  qty: number;
+  /** Σ line_total − discount (VAT included). */
+  revenue: number;
+  tax: number;
+  cost: number;
+}
+
+const lineSums = (eb: ExpressionBuilder<any, any>) => [
+  eb.fn.sum<number>('l.qty').as('qty'),
+  eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')}`).as('revenue'),
+  eb.fn.sum<number>('l.tax').as('tax'),
+  eb.fn.sum<number>(sql`${sql.ref('l.qty')} * ${sql.ref('l.cost_price')}`).as('cost'),
+];
+const figures = (r: { qty: unknown; revenue: unknown; tax: unknown; cost: unknown }): LineFigures => ({ qty: num(r.qty), revenue: num(r.revenue), tax: num(r.tax), cost: num(r.cost) });
+
+function soldLines(db: Kysely<Database>, s: Scope) {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('transaction_lines as l', 'l.transaction_id', 't.id')
+    .where((eb) => inScope(eb, s))
+    .where('t.status', 'in', [...SOLD]);
+}
+
+/** Line figures of the scope's counted sales. */
+export async function lineTotals(db: Kysely<Database>, s: Scope): Promise<LineFigures> {
+  const r = await soldLines(db, s).select(lineSums).executeTakeFirstOrThrow();
+  return figures(r);
+}
+
+/** Line figures of counted sales by product, with the name on the latest receipt. */
+export async function lineTotalsByProduct(db: Kysely<Database>, s: Scope) {
+  const rows = await soldLines(db, s)
+    .select(['l.product_id'])
+    .select((eb) => [...lineSums(eb), eb.fn.max('l.product_name').as('product_name')])
+    .groupBy('l.product_id')
+    .execute();
+  return rows.map((r) => ({ productId: r.product_id, productName: r.product_name as string, ...figures(r) }));
+}
+
+type Key = 'store' | 'cashier' | { buckets: DayBuckets };
+const keyOf = (key: Key): RawBuilder<string | number | null> =>
+  key === 'store' ? sql`${sql.ref('t.store_id')}` : key === 'cashier' ? sql`${sql.ref('t.cashier_id')}` : bucketOf('t.created_at', key.buckets);
+
+/** Line figures of counted sales by store, cashier or local day bucket. */
+export async function lineTotalsBy(db: Kysely<Database>, s: Scope, key: Key) {
+  const keyExpr = keyOf(key);
+  const rows = await soldLines(db, s)
+    .select((eb) => [keyExpr.as('k'), ...lineSums(eb)])
+    .groupBy(keyExpr)
+    .execute();
+  return rows.map((r) => ({ key: r.k as string | number | null, ...figures(r) }));
+}
+
+/** Count and revenue of counted sales by store, cashier or local day bucket. */
+export async function salesBy(db: Kysely<Database>, s: Scope, key: Key) {
+  const keyExpr = keyOf(key);
+  const rows = await db
+    .selectFrom('transactions as t')
+    .where((eb) => inScope(eb, s))
+    .where('t.status', 'in', [...SOLD])
+    .select((eb) => [keyExpr.as('k'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('total')])
+    .groupBy(keyExpr)
+    .execute();
+  return rows.map((r) => ({ key: r.k as string | number | null, n: num(r.n), total: num(r.total) }));
+}
+
+/** Stores of the organisation (for names), or the one store in scope. */
+export function storesOf(db: Kysely<Database>, s: Scope) {
+  let q = db.selectFrom('stores').select(['id', 'name']).where('org_id', '=', s.orgId);
+  if (s.storeId) q = q.where('id', '=', s.storeId);
+  return q.orderBy('name').execute();
+}
+
+export function findOrgStore(db: Kysely<Database>, orgId: string, storeId: string) {
+  return db.selectFrom('stores').select('id').where('org_id', '=', orgId).where('id', '=', storeId).executeTakeFirst();
+}
+
+export function usersNamed(db: Kysely<Database>, orgId: string, ids: string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('org_id', '=', orgId).where('id', 'in', ids).execute();
+}
+
+export function productsNamed(db: Kysely<Database>, orgId: string, ids: string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db.selectFrom('products').select(['id', 'name']).where('org_id', '=', orgId).where('id', 'in', ids).execute();
+}
+
+/** Refunds made in the range (by refund time): what went back over the counter. */
+export async function refundsOut(db: Kysely<Database>, s: Scope, buckets: DayBuckets) {
+  const bucket = bucketOf('t.refunded_at', buckets);
+  const rows = await db
+    .selectFrom('transactions as t')
+    .leftJoin('credit_tabs as ct', 'ct.transaction_id', 't.id')
+    .where((eb) => inScope(eb, s, 't.refunded_at'))
+    .where('t.status', '=', 'refunded')
+    .select((eb) => [
+      bucket.as('k'),
+      eb.fn
+        .sum<number>(sql`case when ${sql.ref('t.payment_method')} = 'Credit' then coalesce(${sql.ref('ct.paid_amount')}, 0) else ${sql.ref('t.total')} end`)
+        .as('amount'),
+    ])
+    .groupBy(bucket)
+    .execute();
+  return rows.map((r) => ({ key: num(r.k), amount: num(r.amount) }));
+}
+
+/** Takings at the till (non-credit, not voided sales) by day bucket and method. */
+export async function takingsByDayAndMethod(db: Kysely<Database>, s: Scope, buckets: DayBuckets) {
+  const bucket = bucketOf('t.created_at', buckets);
+  const rows = await db
+    .selectFrom('transactions as t')
+    .where((eb) => inScope(eb, s))
+    .where('t.status', 'in', ['paid', 'refunded'])
+    .where('t.payment_method', '!=', 'Credit')
+    .select((eb) => [bucket.as('k'), 't.payment_method', eb.fn.sum<number>('t.total').as('amount')])
+    .groupBy([bucket, 't.payment_method'])
+    .execute();
+  return rows.map((r) => ({ key: num(r.k), method: r.payment_method as string, amount: num(r.amount) }));
+}
+
+/** Credit payments received in the range by day bucket and method. */
+export async function creditPaymentsByDayAndMethod(db: Kysely<Database>, s: Scope, buckets: DayBuckets) {
+  const bucket = bucketOf('p.created_at', buckets);
+  let q = db.selectFrom('credit_payments as p').where('p.org_id', '=', s.orgId).where('p.created_at', '>=', s.from).where('p.created_at', '<', s.to);
+  if (s.storeId) q = q.where('p.store_id', '=', s.storeId);
+  const rows = await q
+    .select((eb) => [bucket.as('k'), 'p.method', eb.fn.sum<number>('p.amount').as('amount')])
+    .groupBy([bucket, 'p.method'])
+    .execute();
+  return rows.map((r) => ({ key: num(r.k), method: r.method, amount: num(r.amount) }));
+}
