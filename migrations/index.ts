@@ -11,6 +11,7 @@ import * as sync from './2026_11_21_0005_sync.js';
 import * as changeLogFloor from './2026_11_21_0006_change_log_floor.js';
 import * as suppliersExpenses from './2026_11_21_0007_suppliers_expenses.js';
 import * as notebookUploadsReviews from './2026_11_21_0008_notebook_uploads_reviews.js';
+import * as reports from './2026_11_21_0009_reports.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0006_change_log_floor': changeLogFloor,
   '2026_11_21_0007_suppliers_expenses': suppliersExpenses,
   '2026_11_21_0008_notebook_uploads_reviews': notebookUploadsReviews,
+  '2026_11_21_0009_reports': reports,
 };

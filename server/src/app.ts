@@ -28,6 +28,7 @@ import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
 import { analyticsRouter } from './modules/analytics/analytics.index.js';
 import { creditsRouter } from './modules/credits/credits.index.js';
+import { reportsRouter } from './modules/reports/reports.index.js';
 import { suppliersRouter } from './modules/suppliers/suppliers.index.js';
 import { expensesRouter } from './modules/expenses/expenses.index.js';
 import { customersRouter } from './modules/customers/customers.index.js';
@@ -60,7 +61,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     log,
     clock,
     keys: deriveKeys(config.JWT_SECRET),
-    messenger: new Messenger(handle.db, drivers, log, clock),
+    messenger: new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files'))),
     limits: createRateLimits(config),
     events: new EventBus(),
     realtime: new Realtime(handle.db, handle, log),
@@ -129,6 +130,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', reviewsRouter);
   api.route('/', pullRouter);
   api.route('/', pushRouter);
+  api.route('/', reportsRouter);
   api.route('/', analyticsRouter);
   api.route('/', adminRouter(ping));
   documentRealtime(api);

@@ -7,6 +7,7 @@ import { createLogger } from './lib/logger.js';
 import { attachRealtime } from './sync/ws/attach.js';
 import { pruneChangeLog } from './sync/pull/services/prune.js';
 import { pruneSyncRecords } from './sync/push/services/retention.js';
+import { runScheduledReports } from './modules/reports/services/scheduler.js';
 
 let config: Config;
 try {
@@ -25,6 +26,7 @@ let lastPrune = 0;
 const retry = setInterval(() => {
   void deps.messenger.retryFailed().catch((err) => log.warn({ err }, 'outbox retry failed'));
   void deps.events.retryPending().catch((err) => log.warn({ err }, 'event retry failed'));
+  void runScheduledReports(deps).catch((err) => log.warn({ err }, 'scheduled reports failed'));
   if (Date.now() - lastPrune >= 3_600_000) {
     lastPrune = Date.now();
     void pruneChangeLog(deps).catch((err) => log.warn({ err }, 'change log pruning failed'));

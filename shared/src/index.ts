@@ -18,6 +18,7 @@ export * from './notebook/notebook.schemas.js';
 export * from './notebook/text-diff.js';
 export * from './uploads/uploads.schemas.js';
 export * from './reviews/reviews.schemas.js';
+export * from './reports/reports.schemas.js';
 export * from './ids.js';
 export * from './pricing.js';
 export * from './pos/pos.schemas.js';

@@ -16,6 +16,7 @@ import type { DeviceTable, SyncConflictTable, SyncMutationTable } from '../sync/
 import type { ChangeLogFloorTable } from '../sync/pull/pull.table.js';
 import type { StoreTable } from '../modules/stores/stores.table.js';
 import type { OutboxTable } from '../messaging/outbox.table.js';
+import type { ReportExportTable, ScheduledReportTable } from '../modules/reports/reports.table.js';
 import type { AuditLogTable } from '../lib/audit.js';
 import type { ChangeLogTable } from './change-log.js';
 
@@ -61,4 +62,6 @@ export interface Database {
   sync_mutations: SyncMutationTable;
   sync_conflicts: SyncConflictTable;
   change_log_floor: ChangeLogFloorTable;
+  report_exports: ReportExportTable;
+  scheduled_reports: ScheduledReportTable;
 }

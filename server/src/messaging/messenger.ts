@@ -10,20 +10,31 @@ import type { Database } from '../db/database.js';
 import { afterCommit } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
 import type { ServiceContext } from '../lib/context.js';
+import type { Storage } from '../lib/storage.js';
 import type { MessageDriver } from './drivers.js';
+
+/**
+ * An email attachment: inline content, or a file in storage (a report export) read when the
+ * message is delivered, so the outbox row stays small.
+ */
+export type Attachment = { filename: string; content_type: string } & ({ content_base64: string } | { storage_key: string });
 
 export interface OutgoingMessage {
   channel: 'sms' | 'email';
   to: string;
   subject?: string;
   body: string;
-  attachments?: Array<{ filename: string; content_type: string; content_base64: string }>;
+  attachments?: Attachment[];
   /** The body carries a code or password. */
   sensitive?: boolean;
   orgId?: string | null;
 }
 
 const MAX_ATTEMPTS = 5;
+/** A delivery claimed longer ago than this was cut short (the process died): it may be taken over. */
+const CLAIM_TIMEOUT_MS = 10 * 60_000;
+/** A pending message this old was never handed to a driver (the process died after commit). */
+const STALE_PENDING_MS = 5 * 60_000;
 
 export class Messenger {
   constructor(
@@ -31,6 +42,7 @@ export class Messenger {
     private readonly drivers: Record<'sms' | 'email', MessageDriver>,
     private readonly log: Logger,
     private readonly clock: Clock,
+    private readonly storage?: Storage,
   ) {}
 
   /** True when email leaves the server (not only the outbox). */
@@ -54,18 +66,32 @@ export class Messenger {
         created_at: this.clock.now(),
         sent_at: null,
         last_error: null,
+        claimed_at: null,
       })
       .execute();
     afterCommit(ctx, () => this.deliver(id));
     return id;
   }
 
+  /**
+   * Deliver one message. The row is claimed first with a conditional UPDATE, so that of several
+   * server instances (or a retry racing the after-commit delivery) only one hands it to the driver.
+   */
   async deliver(id: string): Promise<void> {
+    const now = this.clock.now();
+    const claim = await this.db
+      .updateTable('outbox')
+      .set({ claimed_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['pending', 'failed'])
+      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - CLAIM_TIMEOUT_MS)]))
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) return;
     const msg = await this.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!msg || msg.status === 'sent' || msg.status === 'logged') return;
+    if (!msg) return;
     const driver = this.drivers[msg.channel];
     try {
-      await driver.deliver(msg);
+      await driver.deliver({ ...msg, attachments: await this.resolveAttachments(msg.attachments) });
       const delivered = driver.kind !== 'log';
       await this.db
         .updateTable('outbox')
@@ -74,6 +100,7 @@ export class Messenger {
           attempts: msg.attempts + 1,
           sent_at: this.clock.now(),
           last_error: null,
+          claimed_at: null,
           ...(delivered && msg.sensitive ? { body: '[redacted after delivery]' } : {}),
         })
         .where('id', '=', id)
@@ -82,15 +109,44 @@ export class Messenger {
       this.log.warn({ err, outbox_id: id, channel: msg.channel }, 'message delivery failed');
       await this.db
         .updateTable('outbox')
-        .set({ status: 'failed', attempts: msg.attempts + 1, last_error: String((err as Error).message ?? err).slice(0, 500) })
+        .set({ status: 'failed', attempts: msg.attempts + 1, claimed_at: null, last_error: String((err as Error).message ?? err).slice(0, 500) })
         .where('id', '=', id)
         .execute();
     }
   }
 
-  /** Retry failed deliveries (called on a timer by the server). */
+  /** Attachments as the drivers take them: stored files read in as base64 content. */
+  private async resolveAttachments(json: string | null): Promise<string | null> {
+    if (!json) return json;
+    const list = JSON.parse(json) as Attachment[];
+    if (!list.some((a) => 'storage_key' in a)) return json;
+    const out = [];
+    for (const a of list) {
+      if (!('storage_key' in a)) {
+        out.push(a);
+        continue;
+      }
+      const file = this.storage ? await this.storage.get(a.storage_key) : null;
+      if (!file) throw new Error(`attachment ${a.filename} is missing from storage`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of file.stream) chunks.push(Buffer.from(chunk));
+      out.push({ filename: a.filename, content_type: a.content_type, content_base64: Buffer.concat(chunks).toString('base64') });
+    }
+    return JSON.stringify(out);
+  }
+
+  /**
+   * Retry failed deliveries, and deliver messages left pending by a process that stopped between
+   * commit and delivery (called on a timer by the server).
+   */
   async retryFailed(): Promise<void> {
-    const rows = await this.db.selectFrom('outbox').select('id').where('status', '=', 'failed').where('attempts', '<', MAX_ATTEMPTS).limit(50).execute();
+    const stale = this.clock.now() - STALE_PENDING_MS;
+    const rows = await this.db
+      .selectFrom('outbox')
+      .select('id')
+      .where((eb) => eb.or([eb.and([eb('status', '=', 'failed'), eb('attempts', '<', MAX_ATTEMPTS)]), eb.and([eb('status', '=', 'pending'), eb('created_at', '<', stale)])]))
+      .limit(50)
+      .execute();
     for (const { id } of rows) await this.deliver(id);
   }
 }

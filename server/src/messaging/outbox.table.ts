@@ -7,7 +7,7 @@ export interface OutboxTable {
   recipient: string;
   subject: string | null;
   body: string;
-  /** JSON array of { filename, content_type, content_base64 }. */
+  /** JSON array of { filename, content_type } with content_base64, or storage_key (a stored file read at delivery). */
   attachments: string | null;
   /** Holds a code or password: the body is redacted once a real driver has delivered it. */
   sensitive: Generated<number>;
@@ -16,5 +16,7 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  /** When an instance took the row to deliver it; cleared when done. */
+  claimed_at: number | null;
 }
 export type OutboxRow = Selectable<OutboxTable>;

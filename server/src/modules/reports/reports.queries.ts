@@ -1,0 +1,231 @@
+/**
+ * The reports' reads. Row listings are keyset pages (`PAGE` rows after the last key seen), so a
+ * report of any length is read in bounded chunks and never held whole in memory.
+ */
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { OWING_STATUSES, pastDue, tabBalance } from '../customers/customers.queries.js';
+import type { ReportExportRow, ScheduledReportRow } from './reports.table.js';
+
+export const PAGE = 1000;
+/** Sales that count in totals; refunded and void ones are listed with their status but not summed. */
+export const COUNTED = ['paid', 'credit'] as const;
+
+export interface SalesScope {
+  orgId: string;
+  storeId: string;
+  start: number;
+  end: number;
+}
+
+export interface SaleKey {
+  at: number;
+  id: string;
+}
+
+/** One page of the sales listing after `after`, oldest first. */
+export function salesPage(db: Kysely<Database>, s: SalesScope, after: SaleKey | null) {
+  return db
+    .selectFrom('transactions as t')
+    .leftJoin('users as u', 'u.id', 't.cashier_id')
+    .leftJoin('customers as c', 'c.id', 't.customer_id')
+    .select([
+      't.id',
+      't.created_at',
+      't.receipt_number',
+      't.payment_method',
+      't.status',
+      't.subtotal',
+      't.discount',
+      't.tax',
+      't.total',
+      't.customer_name',
+      'c.name as customer_record_name',
+      'u.first_name as cashier_first',
+      'u.last_name as cashier_last',
+    ])
+    .where('t.org_id', '=', s.orgId)
+    .where('t.store_id', '=', s.storeId)
+    .where('t.created_at', '>=', s.start)
+    .where('t.created_at', '<', s.end)
+    .$if(after !== null, (qb) => qb.where((eb) => eb.or([eb('t.created_at', '>', after!.at), eb.and([eb('t.created_at', '=', after!.at), eb('t.id', '>', after!.id)])])))
+    .orderBy('t.created_at')
+    .orderBy('t.id')
+    .limit(PAGE)
+    .execute();
+}
+
+/** Totals of the counted sales, and how many were refunded or voided, in one grouped query. */
+export function salesTotalsByStatus(db: Kysely<Database>, s: SalesScope) {
+  return db
+    .selectFrom('transactions')
+    .select((eb) => [
+      'status',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('subtotal').as('subtotal'),
+      eb.fn.sum<number>('discount').as('discount'),
+      eb.fn.sum<number>('tax').as('tax'),
+      eb.fn.sum<number>('total').as('total'),
+    ])
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
+    .where('created_at', '>=', s.start)
+    .where('created_at', '<', s.end)
+    .groupBy('status')
+    .execute();
+}
+
+/**
+ * VAT per product rate of the counted sales' lines. A line's VAT-inclusive amount is its total less
+ * its share of the discount; lines that carried no VAT (store not charging VAT, or a 0 % product)
+ * are summed apart as `untaxed`.
+ */
+export function taxByRate(db: Kysely<Database>, s: SalesScope) {
+  return db
+    .selectFrom('transaction_lines as l')
+    .innerJoin('transactions as t', 't.id', 'l.transaction_id')
+    .select((eb) => {
+      const gross = eb('l.line_total', '-', eb.ref('l.discount'));
+      const taxed = eb('l.tax', '>', 0);
+      return [
+        'l.tax_rate',
+        eb.fn.sum<number>(eb.case().when(taxed).then(gross).else(0).end()).as('taxed_gross'),
+        eb.fn.sum<number>(eb.case().when(taxed).then(0).else(gross).end()).as('untaxed_gross'),
+        eb.fn.sum<number>('l.tax').as('vat'),
+      ];
+    })
+    .where('t.org_id', '=', s.orgId)
+    .where('t.store_id', '=', s.storeId)
+    .where('t.created_at', '>=', s.start)
+    .where('t.created_at', '<', s.end)
+    .where('t.status', 'in', COUNTED)
+    .groupBy('l.tax_rate')
+    .execute();
+}
+
+const categoryName = (eb: ExpressionBuilder<Database & { p: Database['products']; c: Database['categories'] }, 'p' | 'c'>) =>
+  eb.fn.coalesce('c.name', eb.val(''));
+
+function stockedProducts(db: Kysely<Database>, orgId: string, storeId: string) {
+  return db
+    .selectFrom('products as p')
+    .leftJoin('categories as c', 'c.id', 'p.category_id')
+    .leftJoin('product_stock as s', (j) => j.onRef('s.product_id', '=', 'p.id').on('s.store_id', '=', storeId))
+    .where('p.org_id', '=', orgId)
+    .where('p.is_active', '=', 1)
+    .where('p.is_service', '=', 0);
+}
+
+export interface ProductKey {
+  category: string;
+  name: string;
+  id: string;
+}
+
+/** One page of the store's stock, by category name, product name, id. */
+export function inventoryPage(db: Kysely<Database>, orgId: string, storeId: string, after: ProductKey | null) {
+  return stockedProducts(db, orgId, storeId)
+    .select((eb) => [
+      'p.id',
+      'p.name',
+      'p.sku',
+      'p.cost_price',
+      'p.selling_price',
+      categoryName(eb).as('category'),
+      eb.fn.coalesce('s.qty', eb.val(0)).as('qty'),
+    ])
+    .$if(after !== null, (qb) =>
+      qb.where((eb) => {
+        const cat = categoryName(eb);
+        return eb.or([
+          eb(cat, '>', after!.category),
+          eb.and([eb(cat, '=', after!.category), eb.or([eb('p.name', '>', after!.name), eb.and([eb('p.name', '=', after!.name), eb('p.id', '>', after!.id)])])]),
+        ]);
+      }),
+    )
+    .orderBy((eb) => categoryName(eb))
+    .orderBy('p.name')
+    .orderBy('p.id')
+    .limit(PAGE)
+    .execute();
+}
+
+/** Stock value per category (cents), one row each. */
+export function inventoryByCategory(db: Kysely<Database>, orgId: string, storeId: string) {
+  return stockedProducts(db, orgId, storeId)
+    .select((eb) => {
+      const qty = eb.fn.coalesce('s.qty', eb.val(0));
+      return [
+        'p.category_id',
+        eb.fn.max(categoryName(eb)).as('category'),
+        eb.fn.count<number>('p.id').as('products'),
+        eb.fn.sum<number>(qty).as('qty'),
+        eb.fn.sum<number>(eb(qty, '*', eb.ref('p.cost_price'))).as('value_at_cost'),
+        eb.fn.sum<number>(eb(qty, '*', eb.ref('p.selling_price'))).as('value_at_selling_price'),
+      ];
+    })
+    .groupBy('p.category_id')
+    .execute();
+}
+
+export interface CustomerKey {
+  name: string;
+  id: string;
+}
+
+/** One page of customers who owe something, by name, with what is owed and overdue (cents). */
+export function creditPage(db: Kysely<Database>, orgId: string, today: string, after: CustomerKey | null) {
+  return db
+    .selectFrom('credit_tabs')
+    .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
+    .where('credit_tabs.org_id', '=', orgId)
+    .where('credit_tabs.status', 'in', OWING_STATUSES)
+    .where((eb) => eb(tabBalance(eb), '>', 0))
+    .$if(after !== null, (qb) =>
+      qb.where((eb) => eb.or([eb('customers.name', '>', after!.name), eb.and([eb('customers.name', '=', after!.name), eb('customers.id', '>', after!.id)])])),
+    )
+    .groupBy('customers.id')
+    .select((eb) => [
+      'customers.id',
+      eb.fn.max('customers.name').as('name'),
+      eb.fn.max('customers.phone').as('phone'),
+      eb.fn.sum<number>(tabBalance(eb)).as('outstanding'),
+      eb.fn.sum<number>(eb.case().when(pastDue(eb, today)).then(tabBalance(eb)).else(0).end()).as('overdue'),
+      eb.fn.countAll<number>().as('open_tabs'),
+      eb.fn.sum<number>(eb.case().when(pastDue(eb, today)).then(1).else(0).end()).as('overdue_tabs'),
+      eb.fn.min('credit_tabs.due_date').as('oldest_due_date'),
+    ])
+    .orderBy((eb) => eb.fn.max('customers.name'))
+    .orderBy('customers.id')
+    .limit(PAGE)
+    .execute();
+}
+
+export function insertExport(db: Kysely<Database>, row: ReportExportRow) {
+  return db.insertInto('report_exports').values(row).execute();
+}
+
+export function findExport(db: Kysely<Database>, orgId: string, id: string) {
+  return db.selectFrom('report_exports').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+export function listExports(db: Kysely<Database>, orgId: string, q: { limit: number; report_type?: string; format?: string }) {
+  return db
+    .selectFrom('report_exports')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .$if(!!q.report_type, (qb) => qb.where('report_type', '=', q.report_type as ReportExportRow['report_type']))
+    .$if(!!q.format, (qb) => qb.where('format', '=', q.format as ReportExportRow['format']))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limit)
+    .execute();
+}
+
+export function findSchedule(db: Kysely<Database>, orgId: string, id: string): Promise<ScheduledReportRow | undefined> {
+  return db.selectFrom('scheduled_reports').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+export function dueSchedules(db: Kysely<Database>, now: number, limit: number) {
+  return db.selectFrom('scheduled_reports').selectAll().where('is_enabled', '=', 1).where('next_run_at', '<=', now).orderBy('next_run_at').orderBy('id').limit(limit).execute();
+}

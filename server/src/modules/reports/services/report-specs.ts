@@ -1,0 +1,260 @@
+/**
+ * What each report holds: its columns, its totals, and its rows as an async stream of keyset pages.
+ * Money is kept in integer cents here and formatted once, by the writer (CSV: `1234.50`; JSON: a
+ * number with at most 2 decimals).
+ */
+import type { ReportType } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/database.js';
+import { localDate, localTime } from '../../../lib/time.js';
+import {
+  COUNTED,
+  PAGE,
+  type CustomerKey,
+  creditPage,
+  inventoryByCategory,
+  inventoryPage,
+  type ProductKey,
+  type SaleKey,
+  salesPage,
+  salesTotalsByStatus,
+  taxByRate,
+} from '../reports.queries.js';
+import type { Period } from './range.js';
+
+export type Cell = string | number | null;
+export type Row = Record<string, Cell>;
+
+export interface Column {
+  key: string;
+  /** Integer cents, written with 2 decimals. */
+  money?: boolean;
+}
+
+export interface ReportSpec {
+  columns: Column[];
+  /** Money totals in cents (named in `moneyTotals`), counts as integers. */
+  totals: Record<string, number>;
+  moneyTotals: string[];
+  rows: () => AsyncGenerator<Row[]>;
+  /** False for reports as of now (inventory, credit): they have no period. */
+  dated: boolean;
+}
+
+export interface ReportScope {
+  db: Kysely<Database>;
+  orgId: string;
+  storeId: string;
+  tz: string;
+  now: number;
+  period: Period;
+}
+
+const money = (...keys: string[]): Column[] => keys.map((key) => ({ key, money: true }));
+const plain = (...keys: string[]): Column[] => keys.map((key) => ({ key }));
+const n = (v: unknown) => Number(v ?? 0);
+
+export const REPORT_TYPES: Array<{ type: ReportType; name: string; description: string; columns: string[] }> = [
+  {
+    type: 'sales',
+    name: 'Sales',
+    description: "Every sale of the active store in the period, oldest first; refunded and void sales are listed with their status and left out of the totals",
+    columns: ['receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'tax', 'total'],
+  },
+  {
+    type: 'inventory',
+    name: 'Inventory valuation',
+    description: "The active store's stock now, valued at cost and at selling price, per product, then per category, then in total",
+    columns: ['row_type', 'category', 'product', 'sku', 'qty', 'cost_price', 'selling_price', 'value_at_cost', 'value_at_selling_price'],
+  },
+  {
+    type: 'tax',
+    name: 'VAT',
+    description: 'Paid and credit sales of the active store in the period per VAT rate: sales including VAT, the VAT in them, and net sales',
+    columns: ['vat_rate', 'sales_incl_vat', 'vat', 'net_sales'],
+  },
+  {
+    type: 'credit',
+    name: 'Credit (debtors)',
+    description: 'Every customer of the organisation who owes money now: outstanding, overdue (past the due date), tabs',
+    columns: ['customer', 'phone', 'outstanding', 'overdue', 'open_tabs', 'overdue_tabs', 'oldest_due_date'],
+  },
+];
+
+function salesSpec(s: ReportScope): Promise<ReportSpec> {
+  const scope = { orgId: s.orgId, storeId: s.storeId, start: s.period.start, end: s.period.end };
+  return salesTotalsByStatus(s.db, scope).then((groups) => {
+    const sum = (statuses: readonly string[], k: 'n' | 'subtotal' | 'discount' | 'tax' | 'total') => groups.filter((g) => statuses.includes(g.status)).reduce((a, g) => a + n(g[k]), 0);
+    return {
+      dated: true,
+      columns: [...plain('receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status'), ...money('subtotal', 'discount', 'tax', 'total')],
+      totals: {
+        sales_count: sum(COUNTED, 'n'),
+        subtotal: sum(COUNTED, 'subtotal'),
+        discount: sum(COUNTED, 'discount'),
+        tax: sum(COUNTED, 'tax'),
+        total: sum(COUNTED, 'total'),
+        refunded_count: sum(['refunded'], 'n'),
+        refunded_total: sum(['refunded'], 'total'),
+        void_count: sum(['void'], 'n'),
+        void_total: sum(['void'], 'total'),
+      },
+      moneyTotals: ['subtotal', 'discount', 'tax', 'total', 'refunded_total', 'void_total'],
+      async *rows() {
+        let after: SaleKey | null = null;
+        for (;;) {
+          const page = await salesPage(s.db, scope, after);
+          if (!page.length) return;
+          yield page.map((r) => ({
+            receipt_number: r.receipt_number,
+            date: localDate(n(r.created_at), s.tz),
+            time: localTime(n(r.created_at), s.tz),
+            cashier: r.cashier_first ? `${r.cashier_first} ${r.cashier_last ?? ''}`.trim() : '',
+            customer: r.customer_record_name ?? r.customer_name ?? '',
+            payment_method: r.payment_method,
+            status: r.status,
+            subtotal: n(r.subtotal),
+            discount: n(r.discount),
+            tax: n(r.tax),
+            total: n(r.total),
+          }));
+          const last = page[page.length - 1]!;
+          after = { at: n(last.created_at), id: last.id };
+          if (page.length < PAGE) return;
+        }
+      },
+    };
+  });
+}
+
+async function taxSpec(s: ReportScope): Promise<ReportSpec> {
+  const groups = await taxByRate(s.db, { orgId: s.orgId, storeId: s.storeId, start: s.period.start, end: s.period.end });
+  const byRate = new Map<number, { gross: number; vat: number }>();
+  const add = (rate: number, gross: number, vat: number) => {
+    if (!gross && !vat) return;
+    const r = byRate.get(rate) ?? { gross: 0, vat: 0 };
+    r.gross += gross;
+    r.vat += vat;
+    byRate.set(rate, r);
+  };
+  for (const g of groups) {
+    add(n(g.tax_rate), n(g.taxed_gross), n(g.vat));
+    add(0, n(g.untaxed_gross), 0);
+  }
+  const rows = [...byRate.entries()]
+    .sort((a, b) => b[0] - a[0])
+    .map(([rate, r]) => ({ vat_rate: rate / 100, sales_incl_vat: r.gross, vat: r.vat, net_sales: r.gross - r.vat }));
+  const total = (k: 'sales_incl_vat' | 'vat' | 'net_sales') => rows.reduce((a, r) => a + r[k], 0);
+  return {
+    dated: true,
+    columns: [...plain('vat_rate'), ...money('sales_incl_vat', 'vat', 'net_sales')],
+    totals: { sales_incl_vat: total('sales_incl_vat'), vat: total('vat'), net_sales: total('net_sales') },
+    moneyTotals: ['sales_incl_vat', 'vat', 'net_sales'],
+    async *rows() {
+      if (rows.length) yield rows;
+    },
+  };
+}
+
+async function inventorySpec(s: ReportScope): Promise<ReportSpec> {
+  const categories = (await inventoryByCategory(s.db, s.orgId, s.storeId)).sort((a, b) => (String(a.category) < String(b.category) ? -1 : String(a.category) > String(b.category) ? 1 : 0));
+  const total = (k: 'qty' | 'value_at_cost' | 'value_at_selling_price' | 'products') => categories.reduce((a, c) => a + n(c[k]), 0);
+  const blank = { sku: '', cost_price: null, selling_price: null };
+  return {
+    dated: false,
+    columns: [...plain('row_type', 'category', 'product', 'sku', 'qty'), ...money('cost_price', 'selling_price', 'value_at_cost', 'value_at_selling_price')],
+    totals: { products: total('products'), qty: total('qty'), value_at_cost: total('value_at_cost'), value_at_selling_price: total('value_at_selling_price') },
+    moneyTotals: ['value_at_cost', 'value_at_selling_price'],
+    async *rows() {
+      let after: ProductKey | null = null;
+      for (;;) {
+        const page = await inventoryPage(s.db, s.orgId, s.storeId, after);
+        if (page.length) {
+          yield page.map((p) => ({
+            row_type: 'product',
+            category: String(p.category),
+            product: p.name,
+            sku: p.sku ?? '',
+            qty: n(p.qty),
+            cost_price: n(p.cost_price),
+            selling_price: n(p.selling_price),
+            value_at_cost: n(p.qty) * n(p.cost_price),
+            value_at_selling_price: n(p.qty) * n(p.selling_price),
+          }));
+          const last = page[page.length - 1]!;
+          after = { category: String(last.category), name: last.name, id: last.id };
+        }
+        if (page.length < PAGE) break;
+      }
+      yield [
+        ...categories.map((c) => ({
+          row_type: 'category',
+          category: String(c.category),
+          product: '',
+          ...blank,
+          qty: n(c.qty),
+          value_at_cost: n(c.value_at_cost),
+          value_at_selling_price: n(c.value_at_selling_price),
+        })),
+        { row_type: 'total', category: '', product: '', ...blank, qty: total('qty'), value_at_cost: total('value_at_cost'), value_at_selling_price: total('value_at_selling_price') },
+      ];
+    },
+  };
+}
+
+async function creditSpec(s: ReportScope): Promise<ReportSpec> {
+  const today = localDate(s.now, s.tz);
+  const totals = { customers: 0, outstanding: 0, overdue: 0 };
+  // Totals need every row; the listing is small next to sales, but still read in pages.
+  let after: CustomerKey | null = null;
+  for (;;) {
+    const page = await creditPage(s.db, s.orgId, today, after);
+    for (const r of page) {
+      totals.customers++;
+      totals.outstanding += n(r.outstanding);
+      totals.overdue += n(r.overdue);
+    }
+    if (page.length < PAGE) break;
+    const last = page[page.length - 1]!;
+    after = { name: String(last.name), id: last.id };
+  }
+  return {
+    dated: false,
+    columns: [...plain('customer', 'phone'), ...money('outstanding', 'overdue'), ...plain('open_tabs', 'overdue_tabs', 'oldest_due_date')],
+    totals,
+    moneyTotals: ['outstanding', 'overdue'],
+    async *rows() {
+      let key: CustomerKey | null = null;
+      for (;;) {
+        const page = await creditPage(s.db, s.orgId, today, key);
+        if (page.length) {
+          yield page.map((r) => ({
+            customer: String(r.name),
+            phone: r.phone ?? '',
+            outstanding: n(r.outstanding),
+            overdue: n(r.overdue),
+            open_tabs: n(r.open_tabs),
+            overdue_tabs: n(r.overdue_tabs),
+            oldest_due_date: r.oldest_due_date ?? '',
+          }));
+          const last = page[page.length - 1]!;
+          key = { name: String(last.name), id: last.id };
+        }
+        if (page.length < PAGE) return;
+      }
+    },
+  };
+}
+
+export function buildReport(type: ReportType, scope: ReportScope): Promise<ReportSpec> {
+  switch (type) {
+    case 'sales':
+      return salesSpec(scope);
+    case 'tax':
+      return taxSpec(scope);
+    case 'inventory':
+      return inventorySpec(scope);
+    case 'credit':
+      return creditSpec(scope);
+  }
+}

@@ -1,0 +1,115 @@
+/** Scheduled reports (owners only): create, change, delete, list, and send one now. */
+import { newId } from '@duka/shared';
+import type { CreateScheduledReportInput, ScheduledReport, ScheduledReportDispatch, UpdateScheduledReportInput } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import { iso, isoOrNull } from '../../../lib/clock.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { activeStore } from '../../inventory/services/stock.js';
+import { findSchedule } from '../reports.queries.js';
+import type { ScheduledReportRow } from '../reports.table.js';
+import { nextRunAt } from './range.js';
+import { dispatchSchedule } from './scheduler.js';
+import { toReportExport } from './write-report.js';
+
+export function toScheduledReport(row: ScheduledReportRow): ScheduledReport {
+  return {
+    id: row.id,
+    report_type: row.report_type,
+    name: row.name,
+    frequency: row.frequency,
+    date_range_preset: row.date_range_preset,
+    recipients: JSON.parse(row.recipients) as string[],
+    is_enabled: row.is_enabled === 1,
+    store_id: row.store_id,
+    next_run_at: iso(Number(row.next_run_at)),
+    last_run_at: isoOrNull(row.last_run_at == null ? null : Number(row.last_run_at)),
+    last_export_id: row.last_export_id,
+    created_at: iso(Number(row.created_at)),
+    updated_at: iso(Number(row.updated_at)),
+  };
+}
+
+async function requireSchedule(ctx: AuthedContext, id: string): Promise<ScheduledReportRow> {
+  const row = await findSchedule(ctx.db, activeStore(ctx).orgId, id);
+  if (!row) throw new NotFoundError('scheduled report');
+  return row;
+}
+
+export async function listScheduledReports(ctx: AuthedContext): Promise<ScheduledReport[]> {
+  const { orgId } = activeStore(ctx);
+  const rows = await ctx.db.selectFrom('scheduled_reports').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toScheduledReport);
+}
+
+export async function createScheduledReport(ctx: AuthedContext, input: CreateScheduledReportInput): Promise<ScheduledReport> {
+  const { orgId, storeId } = activeStore(ctx);
+  const now = ctx.clock.now();
+  const tz = await orgTimezone(ctx.db, orgId);
+  const row: ScheduledReportRow = {
+    id: newId(),
+    org_id: orgId,
+    store_id: storeId,
+    report_type: input.report_type,
+    name: input.name,
+    frequency: input.frequency,
+    date_range_preset: input.date_range_preset,
+    recipients: JSON.stringify([...new Set(input.recipients)]),
+    is_enabled: input.is_enabled ? 1 : 0,
+    next_run_at: nextRunAt(input.frequency, now, tz),
+    last_run_at: null,
+    last_export_id: null,
+    created_by: ctx.actor.userId,
+    created_at: now,
+    updated_at: now,
+  };
+  return withTransaction(ctx, async (trx) => {
+    await trx.db.insertInto('scheduled_reports').values(row).execute();
+    await recordAudit(trx, { action: 'report.schedule', description: `Scheduled the ${input.frequency} report "${input.name}"`, entity: 'scheduled_report', entityId: row.id });
+    return toScheduledReport(row);
+  });
+}
+
+export async function updateScheduledReport(ctx: AuthedContext, id: string, input: UpdateScheduledReportInput): Promise<ScheduledReport> {
+  const existing = await requireSchedule(ctx, id);
+  const now = ctx.clock.now();
+  const frequency = input.frequency ?? existing.frequency;
+  const enabling = input.is_enabled === true && existing.is_enabled === 0;
+  // A new frequency, or a report switched back on, starts from the next send time from now (no catch-up of missed ones).
+  const reschedule = (input.frequency !== undefined && input.frequency !== existing.frequency) || enabling;
+  const tz = reschedule ? await orgTimezone(ctx.db, existing.org_id) : '';
+  await ctx.db
+    .updateTable('scheduled_reports')
+    .set({
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.frequency !== undefined ? { frequency: input.frequency } : {}),
+      ...(input.date_range_preset !== undefined ? { date_range_preset: input.date_range_preset } : {}),
+      ...(input.recipients !== undefined ? { recipients: JSON.stringify([...new Set(input.recipients)]) } : {}),
+      ...(input.is_enabled !== undefined ? { is_enabled: input.is_enabled ? 1 : 0 } : {}),
+      ...(reschedule ? { next_run_at: nextRunAt(frequency, now, tz) } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+  return toScheduledReport((await findSchedule(ctx.db, existing.org_id, id))!);
+}
+
+export async function deleteScheduledReport(ctx: AuthedContext, id: string): Promise<void> {
+  const existing = await requireSchedule(ctx, id);
+  await ctx.db.deleteFrom('scheduled_reports').where('id', '=', existing.id).execute();
+}
+
+/** Send the report now to its recipients; its schedule is unchanged. */
+export async function sendScheduledReportNow(ctx: AuthedContext, id: string): Promise<ScheduledReportDispatch> {
+  const schedule = await requireSchedule(ctx, id);
+  const { exportRow, recipients } = await dispatchSchedule(ctx, schedule, null);
+  return {
+    scheduled_report_id: schedule.id,
+    export: toReportExport(ctx, exportRow!),
+    recipients,
+    queued: recipients.length,
+    delivered: ctx.messenger.emailDelivers,
+  };
+}
