@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { NoteTags } from '../notebook/notebook.schemas.js';
+import { CreateExpenseInput } from '../expenses/expenses.schemas.js';
 import { PaymentMethod, PriceMode } from '../pos/pos.schemas.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -59,7 +60,8 @@ export const StockAdjustPayload = z.object({
   note: z.string().trim().max(500).optional(),
 });
 export const NotificationReadPayload = z.object({ notification_id: z.uuid() });
-export const ExpenseCreatePayload = z.object({ id: z.uuid() }).passthrough();
+/** An expense the till recorded; `spent_at` defaults to the mutation's `created_at`. */
+export const ExpenseCreatePayload = CreateExpenseInput.extend({ id: z.uuid().meta({ description: 'The expense id the till gave it' }) });
 /**
  * A till's edit of a note: `update` is a yjs update (base64) of the note's document, whose body is
  * `doc.getText(NOTE_TEXT)` ('content'); the server merges it, so edits made elsewhere are kept.

@@ -11,6 +11,7 @@ import { recordCreditPayment } from '../../../modules/credits/services/payments.
 import { findCustomer } from '../../../modules/customers/customers.queries.js';
 import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
 import { activeStore, adjustStock } from '../../../modules/inventory/services/stock.js';
+import { createExpense } from '../../../modules/expenses/services/expenses.js';
 import { markRead } from '../../../modules/notifications/services/notifications.js';
 import { applyNoteUpdate } from '../../../modules/notebook/services/notes.js';
 import { recordSale, type SaleConflict } from '../../../modules/pos/services/record-sale.js';
@@ -96,6 +97,11 @@ const noteUpdate: Mutator<'note.update'> = async (ctx, p) => {
   return { result: { note_id: note.id, created, updated_at: note.updated_at } };
 };
 
+const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, ...input }, _m, _device, at) => {
+  const expense = await createExpense(ctx, input, { id, spentAt: input.spent_at ? undefined : at });
+  return { result: { expense_id: expense.id } };
+};
+
 const notYet = (what: string) => async (): Promise<MutatorOutcome> => {
   throw new BusinessRuleError(`${what} are not kept by this server yet; the till should keep them until an update`);
 };
@@ -107,7 +113,7 @@ const MUTATORS: { [T in MutationType]: Mutator<T> } = {
   'customer.upsert': customerUpsert,
   'credit.payment': creditPayment,
   'stock.adjust': stockAdjust,
-  'expense.create': notYet('expenses'),
+  'expense.create': expenseCreate,
   'note.update': noteUpdate,
   'notification.read': notificationRead,
 };
