@@ -1,7 +1,8 @@
 /**
- * The notebook of the caller's active store. Every write goes through `writeNote`, which locks the
- * note row, merges into the stored yjs document and records the change for tills, so a REST edit
- * and a till's offline edit of the same note both survive, in whichever order they arrive.
+ * The notebook of the caller's active store. Every edit locks the note row (`lockNote`) and goes
+ * through `applyEdit`, which merges into the stored yjs document and records the change for tills,
+ * so a REST edit and a till's offline edit of the same note both survive, in whichever order they
+ * arrive.
  */
 import { newId, pageMeta } from '@duka/shared';
 import type { CreateNoteInput, ListNotesQuery, Note, NoteList, PageMeta, UpdateNoteInput } from '@duka/shared';
@@ -57,11 +58,9 @@ export async function getNote(ctx: AuthedContext, id: string): Promise<Note> {
   return toNote(row);
 }
 
-/** `id`: a till's own id for a note it created offline. */
-export async function createNote(ctx: AuthedContext, input: CreateNoteInput, opts: { id?: string; update?: string } = {}): Promise<Note> {
+export async function createNote(ctx: AuthedContext, input: CreateNoteInput): Promise<Note> {
   const { orgId, storeId } = activeStore(ctx);
   const doc = loadDoc(null);
-  if (opts.update) mergeUpdate(doc, opts.update);
   if (input.content) setText(doc, input.content);
   const tags = cleanTags(input.tags ?? []);
   return withTransaction(ctx, async (trx) => {
@@ -69,7 +68,7 @@ export async function createNote(ctx: AuthedContext, input: CreateNoteInput, opt
     const row = await trx.db
       .insertInto('notes')
       .values({
-        id: opts.id ?? newId(),
+        id: newId(),
         org_id: orgId,
         store_id: storeId,
         title: input.title,
@@ -90,67 +89,90 @@ export async function createNote(ctx: AuthedContext, input: CreateNoteInput, opt
   });
 }
 
+/** The note `id` of the store, locked until the transaction ends. */
+async function lockNote(trx: AuthedContext, orgId: string, storeId: string, id: string): Promise<NoteRow> {
+  const row = await forUpdate(trx.dialect, storeNotes(trx.db, orgId, storeId).selectAll().where('id', '=', id)).executeTakeFirst();
+  if (!row) throw new NotFoundError('note');
+  return row;
+}
+
 /**
- * Apply `edit` to the locked note: the yjs update is merged first, then a whole new text is turned
- * into the smallest edit against the merged text. Nothing changed, nothing written.
+ * Apply `edit` to the locked note `row`: the yjs update is merged first, then a whole new text is
+ * turned into the smallest edit against the merged text. Nothing changed, nothing written (unless
+ * `created`: a note just inserted is always announced to tills).
  */
-async function writeNote(ctx: AuthedContext, id: string, edit: NoteEdit): Promise<Note> {
-  const { orgId, storeId } = activeStore(ctx);
-  return withTransaction(ctx, async (trx) => {
-    const row = await forUpdate(trx.dialect, storeNotes(trx.db, orgId, storeId).selectAll().where('id', '=', id)).executeTakeFirst();
-    if (!row) throw new NotFoundError('note');
-    const doc = loadDoc(row.ydoc);
-    if (edit.update) mergeUpdate(doc, edit.update);
-    if (edit.text !== undefined) setText(doc, edit.text);
-    const tags = edit.tags === undefined ? undefined : cleanTags(edit.tags);
-    const next: Partial<NoteRow> = {
-      content: docText(doc),
-      ydoc: encodeDoc(doc),
-      title: edit.title ?? row.title,
-      tags: tags === undefined ? row.tags : JSON.stringify(tags),
-    };
-    const changed = (Object.keys(next) as Array<keyof typeof next>).some((k) => next[k] !== row[k]);
-    if (!changed) return toNote(row);
-    const updated = await trx.db
-      .updateTable('notes')
-      .set({ ...next, updated_at: trx.clock.now() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (tags !== undefined && updated.tags !== row.tags) await writeTags(trx.db, updated, tags);
-    noteChange(trx, orgId, { entity: 'note', id, storeId });
-    return toNote(updated);
-  });
+async function applyEdit(trx: AuthedContext, row: NoteRow, edit: NoteEdit, created = false): Promise<Note> {
+  const doc = loadDoc(row.ydoc);
+  if (edit.update) mergeUpdate(doc, edit.update);
+  if (edit.text !== undefined) setText(doc, edit.text);
+  const tags = edit.tags === undefined ? undefined : cleanTags(edit.tags);
+  const next = {
+    content: docText(doc),
+    ydoc: encodeDoc(doc),
+    title: edit.title ?? row.title,
+    tags: tags === undefined ? row.tags : JSON.stringify(tags),
+  };
+  const changed = (Object.keys(next) as Array<keyof typeof next>).some((k) => next[k] !== row[k]);
+  if (!changed && !created) return toNote(row);
+  const updated = changed
+    ? await trx.db.updateTable('notes').set({ ...next, updated_at: trx.clock.now() }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow()
+    : row;
+  if (tags !== undefined && updated.tags !== row.tags) await writeTags(trx.db, updated, tags);
+  noteChange(trx, row.org_id, { entity: 'note', id: row.id, storeId: row.store_id });
+  if (!created) await recordAudit(trx, { action: 'note.update', description: `Edited note "${updated.title}"`, entity: 'note', entityId: row.id });
+  return toNote(updated);
 }
 
 /** REST PATCH: `content` is the whole new text; only its difference from the current text is applied. */
 export async function updateNote(ctx: AuthedContext, id: string, input: UpdateNoteInput): Promise<Note> {
-  return writeNote(ctx, id, { text: input.content, title: input.title, tags: input.tags });
+  const { orgId, storeId } = activeStore(ctx);
+  return withTransaction(ctx, async (trx) => applyEdit(trx as AuthedContext, await lockNote(trx as AuthedContext, orgId, storeId, id), { text: input.content, title: input.title, tags: input.tags }));
 }
 
 /**
- * A till's `note.update`: merge its yjs update into the note, creating the note in the till's store
- * when the server does not have it yet (made offline). A deleted note stays deleted.
+ * A till's `note.update`: merge its yjs update into the note. A note the server does not have yet
+ * (made offline) is inserted empty first, with the till's id, in the till's store; `on conflict do
+ * nothing` makes two tills racing to create the same note both merge into one row. A deleted note
+ * stays deleted.
  */
 export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; update: string; title?: string; tags?: string[] }): Promise<{ note: Note; created: boolean }> {
   const { orgId, storeId } = activeStore(ctx);
-  const existing = await ctx.db.selectFrom('notes').select(['org_id', 'store_id', 'deleted_at']).where('id', '=', p.note_id).executeTakeFirst();
-  if (!existing) {
-    const note = await createNote(ctx, { title: p.title ?? UNTITLED, tags: p.tags ?? [] }, { id: p.note_id, update: p.update });
-    return { note, created: true };
-  }
-  if (existing.org_id !== orgId) throw new ConflictError('this note id is already in use');
-  if (existing.store_id !== storeId) throw new NotFoundError('note');
-  if (existing.deleted_at !== null) throw new InvalidStateError('this note was deleted');
-  return { note: await writeNote(ctx, p.note_id, { update: p.update, title: p.title, tags: p.tags }), created: false };
+  return withTransaction(ctx, async (t) => {
+    const trx = t as AuthedContext;
+    const now = trx.clock.now();
+    const inserted = await trx.db
+      .insertInto('notes')
+      .values({
+        id: p.note_id,
+        org_id: orgId,
+        store_id: storeId,
+        title: p.title ?? UNTITLED,
+        content: '',
+        tags: '[]',
+        ydoc: encodeDoc(loadDoc(null)),
+        created_by: ctx.actor.userId,
+        deleted_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    const created = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    const row = await forUpdate(trx.dialect, trx.db.selectFrom('notes').selectAll().where('id', '=', p.note_id)).executeTakeFirstOrThrow();
+    if (row.org_id !== orgId) throw new ConflictError('this note id is already in use');
+    if (row.store_id !== storeId) throw new NotFoundError('note');
+    if (row.deleted_at !== null) throw new InvalidStateError('this note was deleted');
+    const note = await applyEdit(trx, row, { update: p.update, title: p.title, tags: p.tags }, created);
+    if (created) await recordAudit(trx, { action: 'note.create', description: `Added note "${note.title}" from a till`, entity: 'note', entityId: note.id });
+    return { note, created };
+  });
 }
 
 /** Deleted notes are kept as tombstones (without their text) so that a till's late edit cannot bring one back. */
 export async function deleteNote(ctx: AuthedContext, id: string): Promise<Note> {
   const { orgId, storeId } = activeStore(ctx);
   return withTransaction(ctx, async (trx) => {
-    const row = await forUpdate(trx.dialect, storeNotes(trx.db, orgId, storeId).selectAll().where('id', '=', id)).executeTakeFirst();
-    if (!row) throw new NotFoundError('note');
+    const row = await lockNote(trx as AuthedContext, orgId, storeId, id);
     const now = trx.clock.now();
     await trx.db.updateTable('notes').set({ deleted_at: now, updated_at: now, content: '', ydoc: '' }).where('id', '=', id).execute();
     await trx.db.deleteFrom('note_tags').where('note_id', '=', id).execute();
