@@ -1,7 +1,7 @@
 import { Envelope, ReportExport, ReportResult } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, localDate } from '../server/src/lib/time.js';
-import { createStaff, registerOwner, type Session, uniquePhone, e164 } from './setup/factories.js';
+import { createStaff, e164, insertSale, registerOwner, type Session, uniquePhone } from './setup/factories.js';
 import { csvRecords, localAt, moveClock, signIn, TZ } from './setup/reports-factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
@@ -214,3 +214,25 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     expect((await t.request('GET', '/reports/exports/00000000-0000-7000-8000-000000000000/download', { token: owner.token })).status).toBe(404);
   });
 });
+
+describe('reports: a long sales report is read in pages', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  it('lists 2,101 sales across page boundaries, ties on time broken by id, each once, in order', async () => {
+    const owner = await registerOwner(t);
+    const day = localDate(t.clock.now(), TZ);
+    const base = localAt(day, '00:00:00');
+    for (let i = 0; i < 2101; i++) await insertSale(t, { orgId: owner.orgId, storeId: owner.storeId, total: 1, at: base + Math.floor(i / 3) * 1000 });
+    const res = await generate2(t, owner, { report_type: 'sales', format: 'csv', date_from: day, date_to: day });
+    const { records } = csvRecords(res.text);
+    expect(records).toHaveLength(2101);
+    expect(records.map((r) => r.receipt_number)).toEqual(Array.from({ length: 2101 }, (_, i) => `MAD-${String(i + 1).padStart(6, '0')}`));
+    const json = (await generate2(t, owner, { report_type: 'sales', format: 'json', date_from: day, date_to: day })).body.data;
+    expect(json.rows).toHaveLength(2101);
+    expect(json.totals).toMatchObject({ sales_count: 2101, total: 2101 });
+  });
+});
+
+const generate2 = (t: TestApp, s: Session, body: Record<string, unknown>) => t.request('POST', '/reports/generate', { token: s.token, body });
