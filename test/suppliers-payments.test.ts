@@ -1,4 +1,4 @@
-import { Envelope, PagedEnvelope, SupplierPayment } from '@duka/shared';
+import { Envelope, type PageMeta, PagedEnvelope, SupplierPayment } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, registerOwner, type Session } from './setup/factories.js';
 import { balanceOf, newDelivery, newSupplier } from './setup/suppliers-factories.js';
@@ -13,7 +13,10 @@ describe('suppliers: payments, owner only, never above what is owed', () => {
     t.request('POST', `/suppliers/deliveries/${id}/pay`, { token: s.token, body: { payment_method: 'Cash', ...body }, headers });
   const paySupplier = (s: { token: string }, id: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
     t.request('POST', `/suppliers/${id}/pay`, { token: s.token, body: { payment_method: 'Bank', ...body }, headers });
-  const payments = async (s: Session, path = '/suppliers/payments') => PagedEnvelope(SupplierPayment).parse((await t.request('GET', path, { token: s.token })).body);
+  const payments = async (s: Session, path = '/suppliers/payments') => {
+    const body = (await t.request('GET', path, { token: s.token })).body;
+    return { data: PagedEnvelope(SupplierPayment).parse(body).data, meta: body.meta as PageMeta };
+  };
   const delivery = async (s: Session, id: string) => (await t.request('GET', `/suppliers/deliveries/${id}`, { token: s.token })).body.data;
 
   it('pays one delivery, then the supplier balance oldest delivery first; the balance is exact throughout', async () => {
@@ -66,6 +69,11 @@ describe('suppliers: payments, owner only, never above what is owed', () => {
     expect(listed.data.map((p) => p.amount)).toEqual([10_000.75, 60_000, 10_000]);
     expect(listed.meta.total).toBe(3);
     expect((await payments(owner, `/suppliers/${supplier.id}/payments?page_size=2`)).data.map((p) => p.amount)).toEqual([10_000.75, 60_000]);
+    const otherSupplier = await newSupplier(t, owner, { name: 'Other' });
+    await newDelivery(t, owner, otherSupplier.id, { status: 'delivered', total_value: 500 });
+    expect((await paySupplier(owner, otherSupplier.id, { amount: 500 })).status).toBe(200);
+    expect((await payments(owner, `/suppliers/payments?supplier=${otherSupplier.id}`)).data.map((p) => [p.supplier_name, p.amount])).toEqual([['Other', 500]]);
+    expect((await payments(owner, `/suppliers/payments?supplier=${supplier.id}`)).meta.total).toBe(3);
   });
 
   it('refuses a payment above what is owed with 422 and writes nothing', async () => {

@@ -97,6 +97,23 @@ describe('suppliers: records, filters, soft delete and stats', () => {
     expect((await t.request('GET', '/suppliers/stats', { token: staff.token })).status).toBe(200);
   });
 
+  it('documents every supplier and expense route in the OpenAPI reference', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    const routes = [
+      'get /suppliers', 'post /suppliers', 'get /suppliers/stats', 'get /suppliers/{id}', 'patch /suppliers/{id}', 'delete /suppliers/{id}',
+      'get /suppliers/deliveries', 'post /suppliers/deliveries', 'get /suppliers/deliveries/{id}', 'patch /suppliers/deliveries/{id}',
+      'delete /suppliers/deliveries/{id}', 'post /suppliers/deliveries/{id}/pay', 'get /suppliers/payments', 'get /suppliers/{id}/payments',
+      'post /suppliers/{id}/pay', 'get /suppliers/{id}/deliveries', 'post /suppliers/{id}/deliveries',
+      'get /expenses', 'post /expenses', 'get /expenses/summary', 'get /expenses/{id}', 'patch /expenses/{id}', 'delete /expenses/{id}',
+    ];
+    for (const route of routes) {
+      const [method, path] = route.split(' ') as [string, string];
+      expect(doc.paths[path]?.[method]?.security, route).toEqual([{ bearerAuth: [] }]);
+    }
+    expect(doc.paths['/suppliers/{id}/pay'].post.responses['422']).toBeDefined();
+    expect(doc.paths['/suppliers/{id}/pay'].post.parameters.map((p: { name: string }) => p.name)).toContain('idempotency-key');
+  });
+
   it('stats: counts, outstanding across suppliers, this month’s deliveries and payments', async () => {
     const owner = await registerOwner(t);
     const a = await newSupplier(t, owner, { name: 'A' });
