@@ -158,6 +158,19 @@ describe('suppliers: deliveries and the stock they bring', () => {
     expect((await productOf(t, owner, mine.id)).stock).toBe(7);
   });
 
+  it('a product deleted while its delivery is expected: the product goes, marking delivered then names the line', async () => {
+    const owner = await registerOwner(t);
+    const supplier = await newSupplier(t, owner);
+    const gone = await newProduct(t, owner, { name: 'Discontinued', stock: 0 });
+    const d = await newDelivery(t, owner, supplier.id, { lines: [{ product_id: gone.id, qty: 2, unit_cost: 100 }] });
+    expect((await t.request('DELETE', `/inventory/products/${gone.id}`, { token: owner.token })).status).toBe(204);
+    expect((await t.request('GET', `/suppliers/deliveries/${d.id}`, { token: owner.token })).body.data.lines[0].product_name).toBe('(deleted product)');
+    const res = await patch(owner, d.id, { status: 'delivered' });
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0].field).toBe('lines.0.product_id');
+    expect((await t.request('GET', `/suppliers/deliveries/${d.id}`, { token: owner.token })).body.data).toMatchObject({ status: 'expected', stock_added_at: null });
+  });
+
   it('lists with unpaid and supplier filters, per supplier, and deletes only what never reached stock', async () => {
     const owner = await registerOwner(t);
     const a = await newSupplier(t, owner, { name: 'A' });

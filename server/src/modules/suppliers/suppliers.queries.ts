@@ -82,7 +82,8 @@ export interface LineWithName {
   id: string;
   delivery_id: string;
   product_id: string;
-  product_name: string;
+  /** Null once the product was deleted. */
+  product_name: string | null;
   qty: number;
   unit_cost: number;
   update_cost: number;
@@ -92,7 +93,7 @@ export function linesOf(db: Kysely<Database>, deliveryIds: string[]): Promise<Li
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('delivery_lines')
-    .innerJoin('products', 'products.id', 'delivery_lines.product_id')
+    .leftJoin('products', 'products.id', 'delivery_lines.product_id')
     .selectAll('delivery_lines')
     .select('products.name as product_name')
     .where('delivery_lines.delivery_id', 'in', deliveryIds)
@@ -122,7 +123,7 @@ export async function toDeliveries(db: Kysely<Database>, rows: DeliveryWithSuppl
     notes: row.notes,
     lines: lines
       .filter((l) => l.delivery_id === row.id)
-      .map((l) => ({ id: l.id, product_id: l.product_id, product_name: l.product_name, qty: Number(l.qty), unit_cost: fromCents(Number(l.unit_cost)), update_cost: l.update_cost === 1 })),
+      .map((l) => ({ id: l.id, product_id: l.product_id, product_name: l.product_name ?? '(deleted product)', qty: Number(l.qty), unit_cost: fromCents(Number(l.unit_cost)), update_cost: l.update_cost === 1 })),
     stock_added_at: isoOrNull(row.stock_added_at === null ? null : Number(row.stock_added_at)),
     created_by: row.created_by,
     created_at: iso(Number(row.created_at)),

@@ -4,6 +4,7 @@
  */
 import { noteChange } from '../../../db/change-log.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import { ServiceError } from '../../../lib/errors.js';
 import { recordPrice } from '../../inventory/services/prices.js';
 import { changeStockLevel, insertAdjustment } from '../../inventory/services/stock.js';
 import { linesOf } from '../suppliers.queries.js';
@@ -14,7 +15,11 @@ const label = (d: DeliveryRow, supplierName: string) => `delivery ${d.invoice_nu
 /** Lines merged per product, in product-id order (the lock order every stock writer uses). */
 async function mergedLines(ctx: AuthedContext, deliveryId: string) {
   const byProduct = new Map<string, { productId: string; name: string; qty: number; cost: number | null }>();
-  for (const l of await linesOf(ctx.db, [deliveryId])) {
+  for (const [i, l] of (await linesOf(ctx.db, [deliveryId])).entries()) {
+    if (l.product_name === null) {
+      const field = `lines.${i}.product_id`;
+      throw new ServiceError('NOT_FOUND', 'the product of a line was deleted; edit the lines first', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
+    }
     const seen = byProduct.get(l.product_id) ?? { productId: l.product_id, name: l.product_name, qty: 0, cost: null };
     seen.qty += Number(l.qty);
     if (l.update_cost === 1) seen.cost = Number(l.unit_cost);
