@@ -194,6 +194,10 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
     expect(bad.body.data.results[0].error.message).toContain('payload.category');
     expect(await titles(owner, '')).toEqual(['Mafuta ya jenereta']);
     expect((await t.request('GET', `/expenses/${expenseId}`, { token: owner.token })).body.data.amount).toBe(18_000);
+    const futureId = '0194f2c0-0009-7000-8000-00000000e009';
+    const future = await push([mutation('0194f2c0-000a-7000-8000-00000000e00a', 4, { ...payload, id: futureId, title: 'Clock ahead', spent_at: '2099-01-01T00:00:00Z' })]);
+    expect(future.body.data.results[0]).toMatchObject({ status: 'applied', result: { expense_id: futureId } });
+    expect((await t.request('GET', `/expenses/${futureId}`, { token: owner.token })).body.data.spent_at).toBe(new Date(t.clock.now()).toISOString());
 
     const other = await registerOwner(t);
     const otherDevice = '0194f2c0-0007-7000-8000-00000000e007';

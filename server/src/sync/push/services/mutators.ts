@@ -97,8 +97,10 @@ const noteUpdate: Mutator<'note.update'> = async (ctx, p) => {
   return { result: { note_id: note.id, created, updated_at: note.updated_at } };
 };
 
-const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, ...input }, _m, _device, at) => {
-  const expense = await createExpense(ctx, input, { id, spentAt: input.spent_at ? undefined : at });
+const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, spent_at, ...input }, _m, _device, at) => {
+  // Like a sale's time, a till's clock is clamped to the server's.
+  const spentAt = spent_at ? Math.min(Date.parse(spent_at), ctx.clock.now()) : at;
+  const expense = await createExpense(ctx, input, { id, spentAt });
   return { result: { expense_id: expense.id } };
 };
 
