@@ -4,70 +4,99 @@
  * local reads filter on.
  */
 import type { Change } from '@duka/shared';
+import { type Kysely, sql } from 'kysely';
 import type { LocalTrx } from '../local/db.js';
 import { toCents } from '../money.js';
 
 type Data = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-export async function applyChange(trx: LocalTrx, c: Pick<Change, 'entity' | 'op' | 'id' | 'data'>): Promise<void> {
-  if (c.op === 'delete' || !c.data) return removeRow(trx, c.entity, c.id);
-  const d = c.data;
-  const data = JSON.stringify(d);
-  switch (c.entity) {
-    case 'category': {
-      const row = { id: c.id, name: String(d.name ?? ''), sort_order: Number(d.sort_order ?? 0), data };
-      await trx.insertInto('categories').values(row).onConflict((oc) => oc.column('id').doUpdateSet(row)).execute();
-      return;
+/** One entity's rows in the replica: its table, its key, and the columns local reads filter on. */
+interface Spec {
+  table: 'categories' | 'products' | 'customers' | 'credit_tabs' | 'transactions' | 'notifications' | 'stock' | 'rows';
+  key: string[];
+  row(id: string, d: Data, data: string, entity: string): Record<string, unknown>;
+}
+
+const SPECS: Record<string, Spec> = {
+  category: { table: 'categories', key: ['id'], row: (id, d, data) => ({ id, name: String(d.name ?? ''), sort_order: Number(d.sort_order ?? 0), data }) },
+  product: {
+    table: 'products',
+    key: ['id'],
+    row: (id, d, data) => ({ id, name: String(d.name ?? ''), sku: str(d.sku), barcode: str(d.barcode), category_id: str(d.category_id), is_active: d.is_active === false ? 0 : 1, data }),
+  },
+  stock: { table: 'stock', key: ['product_id'], row: (id, d) => ({ product_id: id, qty: Number(d.stock ?? 0) }) },
+  customer: { table: 'customers', key: ['id'], row: (id, d, data) => ({ id, name: String(d.name ?? ''), phone: str(d.phone), outstanding: toCents(Number(d.outstanding_balance ?? 0)), data }) },
+  credit_tab: { table: 'credit_tabs', key: ['id'], row: (id, d, data) => ({ id, customer_id: String(d.customer_id), created_at: String(d.created_at ?? ''), data }) },
+  transaction: {
+    table: 'transactions',
+    key: ['id'],
+    row: (id, d, data) => ({
+      id,
+      created_at: String(d.created_at ?? ''),
+      client_receipt_number: str(d.client_receipt_number),
+      number: typeof d.number === 'number' ? d.number : null,
+      receipt_number: str(d.receipt_number),
+      status: String(d.status ?? ''),
+      sync_state: 'synced',
+      data,
+    }),
+  },
+  notification: { table: 'notifications', key: ['id'], row: (id, d, data) => ({ id, created_at: String(d.created_at ?? ''), is_read: d.is_read === true ? 1 : 0, data }) },
+};
+const OTHER: Spec = { table: 'rows', key: ['entity', 'id'], row: (id, _d, data, entity) => ({ entity, id, data }) };
+
+/** Rows per INSERT: well under SQLite's bound-parameter limit for the widest table. */
+const CHUNK = 500;
+
+type Upsert = Pick<Change, 'entity' | 'op' | 'id' | 'data'>;
+
+export function applyChange(trx: LocalTrx, c: Upsert): Promise<void> {
+  return applyChanges(trx, [c]);
+}
+
+/**
+ * Apply changes in order. Runs of upserts of one entity go in multi-row INSERTs (a bootstrap of
+ * 50,000 products is a hundred statements, not a hundred thousand); deletes go one by one.
+ */
+export async function applyChanges(trx: LocalTrx, changes: readonly Upsert[]): Promise<void> {
+  for (let i = 0; i < changes.length; ) {
+    const first = changes[i]!;
+    if (first.op === 'delete' || !first.data) {
+      await removeRow(trx, first.entity, first.id);
+      i++;
+      continue;
     }
-    case 'product': {
-      const row = { id: c.id, name: String(d.name ?? ''), sku: str(d.sku), barcode: str(d.barcode), category_id: str(d.category_id), is_active: d.is_active === false ? 0 : 1, data };
-      await trx.insertInto('products').values(row).onConflict((oc) => oc.column('id').doUpdateSet(row)).execute();
-      // The product carries its store level as read with it: as fresh as a `stock` change.
-      if (d.is_service !== true && typeof d.stock === 'number') await setStock(trx, c.id, d.stock);
-      return;
-    }
-    case 'stock':
-      await setStock(trx, c.id, Number(d.stock ?? 0));
-      return;
-    case 'customer': {
-      const row = { id: c.id, name: String(d.name ?? ''), phone: str(d.phone), outstanding: toCents(Number(d.outstanding_balance ?? 0)), data };
-      await trx.insertInto('customers').values(row).onConflict((oc) => oc.column('id').doUpdateSet(row)).execute();
-      return;
-    }
-    case 'credit_tab': {
-      const row = { id: c.id, customer_id: String(d.customer_id), created_at: String(d.created_at ?? ''), data };
-      await trx.insertInto('credit_tabs').values(row).onConflict((oc) => oc.column('id').doUpdateSet(row)).execute();
-      return;
-    }
-    case 'transaction': {
-      const row = {
-        id: c.id,
-        created_at: String(d.created_at ?? ''),
-        client_receipt_number: str(d.client_receipt_number),
-        number: typeof d.number === 'number' ? d.number : null,
-        receipt_number: str(d.receipt_number),
-        status: String(d.status ?? ''),
-        sync_state: 'synced' as const,
-        data,
-      };
-      await trx.insertInto('transactions').values(row).onConflict((oc) => oc.column('id').doUpdateSet(row)).execute();
-      return;
-    }
-    case 'notification': {
-      const row = { id: c.id, created_at: String(d.created_at ?? ''), is_read: d.is_read === true ? 1 : 0, data };
-      await trx.insertInto('notifications').values(row).onConflict((oc) => oc.column('id').doUpdateSet(row)).execute();
-      return;
-    }
-    default: {
-      const row = { entity: c.entity, id: c.id, data };
-      await trx.insertInto('rows').values(row).onConflict((oc) => oc.columns(['entity', 'id']).doUpdateSet({ data })).execute();
-    }
+    let j = i;
+    while (j < changes.length && changes[j]!.entity === first.entity && changes[j]!.op === 'upsert' && changes[j]!.data) j++;
+    await upsertRun(trx, changes.slice(i, j));
+    i = j;
   }
 }
 
-async function setStock(trx: LocalTrx, productId: string, qty: number): Promise<void> {
-  await trx.insertInto('stock').values({ product_id: productId, qty }).onConflict((oc) => oc.column('product_id').doUpdateSet({ qty })).execute();
+async function upsertRun(trx: LocalTrx, run: readonly Upsert[]): Promise<void> {
+  const entity = run[0]!.entity;
+  const spec = SPECS[entity] ?? OTHER;
+  const rows = run.map((c) => spec.row(c.id, c.data!, JSON.stringify(c.data), entity));
+  await upsertRows(trx, spec, rows);
+  if (entity === 'product') {
+    // The product carries its store level as read with it: as fresh as a `stock` change.
+    const levels = run.filter((c) => c.data!.is_service !== true && typeof c.data!.stock === 'number').map((c) => SPECS.stock!.row(c.id, c.data!, '', 'stock'));
+    await upsertRows(trx, SPECS.stock!, levels);
+  }
+}
+
+async function upsertRows(trx: LocalTrx, spec: Spec, rows: Array<Record<string, unknown>>): Promise<void> {
+  if (!rows.length) return;
+  const db = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  const updated = Object.keys(rows[0]!).filter((col) => !spec.key.includes(col));
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db
+      .insertInto(spec.table)
+      .values(rows.slice(i, i + CHUNK))
+      .onConflict((oc) => oc.columns(spec.key as never).doUpdateSet(Object.fromEntries(updated.map((col) => [col, sql.ref(`excluded.${col}`)]))))
+      .execute();
+  }
 }
 
 async function removeRow(trx: LocalTrx, entity: string, id: string): Promise<void> {

@@ -9,7 +9,7 @@ import { DukaApiError } from '../http/errors.js';
 import { setMeta } from '../local/meta.js';
 import { pendingCount } from '../queue.js';
 import type { SyncCtx } from '../sync/context.js';
-import { applyChange, clearReplica } from './apply.js';
+import { applyChanges, clearReplica } from './apply.js';
 
 const STAGE_CHUNK = 300;
 
@@ -60,9 +60,9 @@ export async function swapSnapshot(ctx: SyncCtx, snap: Snapshot): Promise<boolea
     await clearReplica(trx);
     let after = 0;
     for (;;) {
-      const rows = await trx.selectFrom('bootstrap_rows').selectAll().where('pos', '>', after).orderBy('pos').limit(1000).execute();
+      const rows = await trx.selectFrom('bootstrap_rows').selectAll().where('pos', '>', after).orderBy('pos').limit(5000).execute();
       if (!rows.length) break;
-      for (const r of rows) await applyChange(trx, { entity: r.entity as never, op: 'upsert', id: r.id, data: JSON.parse(r.data) as Record<string, unknown> });
+      await applyChanges(trx, rows.map((r) => ({ entity: r.entity as never, op: 'upsert' as const, id: r.id, data: JSON.parse(r.data) as Record<string, unknown> })));
       after = rows[rows.length - 1]!.pos;
     }
     await trx.deleteFrom('bootstrap_rows').execute();

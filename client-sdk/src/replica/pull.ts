@@ -9,7 +9,7 @@ import { DukaApiError } from '../http/errors.js';
 import { getMeta, setMeta } from '../local/meta.js';
 import { pendingCount } from '../queue.js';
 import type { SyncCtx } from '../sync/context.js';
-import { applyChange } from './apply.js';
+import { applyChanges } from './apply.js';
 
 export type PullOutcome = { kind: 'done'; applied: number } | { kind: 'blocked'; applied: number } | { kind: 'reset'; applied: number };
 
@@ -29,7 +29,7 @@ export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
     if (page.reset_required) return { kind: 'reset', applied };
     const took = await ctx.db.transaction().execute(async (trx) => {
       if ((await pendingCount(trx)) > 0 || (await getMeta(trx, 'cursor')) !== cursor) return false;
-      for (const change of page.changes) await applyChange(trx, change);
+      await applyChanges(trx, page.changes);
       await setMeta(trx, 'cursor', page.cursor);
       return true;
     });

@@ -1,0 +1,164 @@
+/**
+ * One till in its own process, driven by the chaos run over IPC. It signs in, loads the shop,
+ * then sells on its own seeded script (mixed payment methods, credit, refunds and voids of its
+ * own sales) whatever the network does, syncing in the background like a real till. At the end
+ * it drains its queue and reports what it recorded and what its replica shows.
+ */
+import { Till, type Receipt } from '../../client-sdk/src/index.js';
+import { Rng } from './rng.js';
+import type { TillReport, ToTill, FromTill, WorkerSale } from './protocol.js';
+
+const send = (m: FromTill) => process.send!(m);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let till: Till;
+let start: Extract<ToTill, { type: 'start' }>;
+const sales: WorkerSale[] = [];
+const counts = { sales: 0, refunds: 0, voids: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
+let stopped = false;
+
+/** Keep trying `fn` through refused and cut connections: a cashier would press the button again. */
+async function persist<T>(what: string, fn: () => Promise<T>, untilMs = 120_000): Promise<T> {
+  const until = Date.now() + untilMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (Date.now() > until) throw new Error(`${what}: still failing after ${untilMs} ms: ${String(err)}`);
+      await sleep(150);
+    }
+  }
+}
+
+async function open(m: Extract<ToTill, { type: 'start' }>) {
+  start = m;
+  till = await Till.open({
+    baseUrl: m.baseUrl,
+    dbPath: m.dbPath,
+    deviceName: m.deviceName,
+    autoSync: true,
+    syncIntervalMs: 700,
+    backoff: { baseMs: 100, maxMs: 1_500 },
+    requestTimeoutMs: 6_000,
+  });
+  till.on('auth-required', () => {
+    // A lost reply to a token refresh leaves the till with a spent refresh token: the cashier signs in again.
+    counts.relogins++;
+    void persist('login again', () => till.login(m.identifier, m.password));
+  });
+  till.on('conflict', () => counts.conflictEvents++);
+  till.on('rejected', () => counts.rejectedEvents++);
+  await persist('login', () => till.login(m.identifier, m.password));
+  await persist('first sync', () => till.syncNow());
+  send({ type: 'ready' });
+}
+
+function lineFrom(r: Receipt) {
+  return r.lines.map((l) => ({ product_id: l.product_id, qty: l.qty, unit_price: l.unit_price }));
+}
+
+async function sellAll() {
+  const rng = new Rng(start.seed);
+  const paceMs = start.durationMs / start.sales;
+  const customers = (await till.customers({ limit: 100 })).map((c) => c.id);
+  while (counts.sales < start.sales && !stopped) {
+    await sleep(rng.int(Math.floor(paceMs / 2), Math.ceil(paceMs * 1.5)));
+    const open = sales.filter((s) => s.reversed === null);
+    const move = rng.weighted({ sale: 92, refund: 5, void: 3 });
+    if (move !== 'sale' && open.length > 0) {
+      const target = rng.pick(open);
+      const receipt = move === 'refund' ? await till.refund(target.id, 'customer returned it') : await till.void(target.id, 'rung up by mistake');
+      target.reversed = receipt.status as 'refunded' | 'void';
+      counts[move === 'refund' ? 'refunds' : 'voids']++;
+      continue;
+    }
+    const products = [...start.productIds];
+    const lines = [];
+    for (let n = rng.int(1, 4); n > 0 && products.length; n--) {
+      const product_id = products.splice(rng.int(0, products.length - 1), 1)[0]!;
+      lines.push({ product_id, qty: rng.int(1, 3) });
+    }
+    const method = rng.weighted({ Cash: 45, 'M-Pesa': 25, 'Tigo Pesa': 8, Bank: 7, Credit: 15 });
+    const receipt = await till.sell({
+      lines,
+      payment_method: method,
+      ...(method === 'Credit' ? { customer_id: rng.pick(customers) } : {}),
+      ...(method === 'M-Pesa' ? { payment_reference: `MP${counts.sales}` } : {}),
+    });
+    sales.push({
+      id: receipt.id,
+      client_receipt_number: receipt.client_receipt_number!,
+      created_at: receipt.created_at,
+      payment_method: method,
+      total: receipt.total,
+      lines: lineFrom(receipt),
+      reversed: null,
+    });
+    counts.sales++;
+    if (counts.sales % 50 === 0) send({ type: 'progress', sales: counts.sales });
+  }
+  send({ type: 'sold', sales: counts.sales });
+}
+
+/** Sync until the queue is empty and a sync finished cleanly. */
+async function drain() {
+  await persist(
+    'drain',
+    async () => {
+      try {
+        await till.syncNow();
+      } catch (err) {
+        counts.syncErrors++;
+        throw err;
+      }
+      const s = till.status();
+      if (s.pending > 0 || s.authRequired) throw new Error(`still ${s.pending} pending`);
+    },
+    start.drainTimeoutMs,
+  );
+  send({ type: 'drained' });
+}
+
+async function report() {
+  await persist('final pull', () => till.syncNow(), 60_000);
+  till.stopSync();
+  const replica: TillReport['replica'] = {};
+  for (const id of start.productIds) {
+    const p = await till.product(id);
+    replica[id] = { stock: await till.stock(id), selling_price: p?.selling_price ?? null };
+  }
+  const status = till.status();
+  let numbered = 0;
+  for (const sale of sales) {
+    const local = await till.transaction(sale.id);
+    if (local?.sync_state === 'synced' && local.number !== null) numbered++;
+  }
+  const r: TillReport = {
+    deviceId: till.deviceId,
+    sales,
+    counts,
+    replica,
+    pending: status.pending,
+    rejected: (await till.rejected()).map((m) => ({ type: m.type, error: `${m.error?.code}: ${m.error?.message}` })),
+    syncedOnReplica: numbered,
+  };
+  send({ type: 'report', report: r });
+  await till.close();
+}
+
+process.on('message', (m: ToTill) => {
+  const run = async () => {
+    if (m.type === 'start') await open(m);
+    else if (m.type === 'go') await sellAll();
+    else if (m.type === 'drain') await drain();
+    else if (m.type === 'report') await report();
+    else if (m.type === 'exit') process.exit(0);
+  };
+  run().catch((err) => {
+    send({ type: 'failed', error: err instanceof Error ? `${err.message}\n${err.stack}` : String(err) });
+  });
+});
+process.on('disconnect', () => {
+  stopped = true;
+  process.exit(0);
+});
