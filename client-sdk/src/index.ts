@@ -9,6 +9,7 @@ export type { BootstrapProgress, NumberedReceipt, RejectedMutation, SyncReport, 
 export type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt, ListOptions, Receipt, SaleLine, SellInput, StockAdjustInput } from './types.js';
 export type { CustomerSearch, ProductSearch, TransactionQuery } from './reads.js';
 export type { QueuedMutation } from './queue.js';
+export type { ExpenseReceipt } from './actions/expenses.js';
 export type { TillUser } from './auth.js';
 export type { BackoffOptions } from './sync/backoff.js';
 export { backoffDelay } from './sync/backoff.js';

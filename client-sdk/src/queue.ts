@@ -58,6 +58,15 @@ export async function rejectedCount(db: LocalExec): Promise<number> {
   return Number(row.n);
 }
 
+/**
+ * Forget a mutation the server refused, once someone has dealt with it (e.g. re-entered the sale).
+ * Only rejected ones: a pending mutation is the shop's money on its way and never dropped.
+ */
+export async function dismissRejected(db: LocalExec, id: string): Promise<boolean> {
+  const res = await db.deleteFrom('queue').where('id', '=', id).where('state', '=', 'rejected').executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
 /** The next pending mutations in seq order, as they go on the wire. */
 export async function nextBatch(db: LocalExec, limit: number): Promise<Mutation[]> {
   const rows = await db.selectFrom('queue').selectAll().where('state', '=', 'pending').orderBy('seq').limit(limit).execute();

@@ -3,11 +3,13 @@
  * does works with the network down; the server is only needed to sign in, to fetch the catalogue
  * the first time, and to sync.
  */
-import type { Category, CreditTab, Customer, Notification, Organisation, Product, Store } from '@duka/shared';
+import type { Category, CreateExpenseInput, CreateNoteInput, CreditTab, Customer, Note, Notification, Organisation, Product, Store, UpdateNoteInput } from '@duka/shared';
 import { newId } from '@duka/shared';
 import { reverseSale } from './actions/reverse.js';
 import { createCustomer, recordCreditPayment } from './actions/customers.js';
 import type { ActionCtx } from './actions/context.js';
+import { type ExpenseReceipt, recordExpense } from './actions/expenses.js';
+import * as notes from './actions/notes.js';
 import { markNotificationRead } from './actions/notifications.js';
 import { sell } from './actions/sell.js';
 import { adjustStock } from './actions/stock.js';
@@ -18,7 +20,7 @@ import { type FetchLike, HttpClient } from './http/client.js';
 import { type LocalDb, openLocalDb } from './local/db.js';
 import { getMeta, setMeta } from './local/meta.js';
 import { migrateLocal } from './local/migrations.js';
-import { pendingCount, type QueuedMutation, rejectedCount } from './queue.js';
+import { dismissRejected, pendingCount, type QueuedMutation, rejectedCount } from './queue.js';
 import * as reads from './reads.js';
 import { initialStatus, type TillStatus } from './status.js';
 import type { BackoffOptions } from './sync/backoff.js';
@@ -262,6 +264,19 @@ export class Till {
   rejected(): Promise<QueuedMutation[]> {
     return reads.rejected(this.db);
   }
+  /** Drop a rejected mutation from the list once it has been dealt with; false if it is not a rejected one. */
+  async dismissRejected(mutationId: string): Promise<boolean> {
+    const gone = await dismissRejected(this.db, mutationId);
+    await this.refreshCounts();
+    return gone;
+  }
+  /** The store's notes, last edited first (optionally with a tag). */
+  notes(o?: { tag?: string }): Promise<Note[]> {
+    return notes.listNotes(this.db, o);
+  }
+  note(id: string): Promise<Note | null> {
+    return notes.getNote(this.db, id);
+  }
   organisation(): Promise<Organisation | null> {
     return reads.organisation(this.db);
   }
@@ -293,6 +308,18 @@ export class Till {
   }
   markNotificationRead(id: string): Promise<void> {
     return this.guard(() => markNotificationRead(this.actions, id));
+  }
+  /** Record money spent (queued as `expense.create`). */
+  recordExpense(input: CreateExpenseInput): Promise<ExpenseReceipt> {
+    return this.guard(() => recordExpense(this.actions, input));
+  }
+  /** A new note in the store's notebook (queued as `note.update`). */
+  createNote(input: CreateNoteInput): Promise<Note> {
+    return this.guard(() => notes.createNote(this.actions, input));
+  }
+  /** Edit a note: `content` is the whole new text; only the difference is sent and merged. */
+  updateNote(id: string, input: UpdateNoteInput): Promise<Note> {
+    return this.guard(() => notes.updateNote(this.actions, id, input));
   }
 
   /** Stop syncing, wait for a running sync, close the replica. */
