@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
+import { analyticsBenchmarks } from './analytics.js';
 import { freePort, measure, printTable, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
 import { realtimeBenchmarks, wsCeiling } from './realtime.js';
 import { sdkBenchmarks } from './sdk.js';
@@ -106,6 +107,7 @@ for (const database of databases) {
   rows.push(...(await syncBenchmarks(base, token, database, dbOpts)));
   rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
   rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts)));
+  rows.push(...(await analyticsBenchmarks(base, database, dbOpts)));
 
   await stopProcess(server);
   await pgServer?.stop();

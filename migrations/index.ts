@@ -12,6 +12,7 @@ import * as changeLogFloor from './2026_11_21_0006_change_log_floor.js';
 import * as suppliersExpenses from './2026_11_21_0007_suppliers_expenses.js';
 import * as notebookUploadsReviews from './2026_11_21_0008_notebook_uploads_reviews.js';
 import * as reports from './2026_11_21_0009_reports.js';
+import * as analyticsIndexes from './2026_11_21_0010_analytics_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0007_suppliers_expenses': suppliersExpenses,
   '2026_11_21_0008_notebook_uploads_reviews': notebookUploadsReviews,
   '2026_11_21_0009_reports': reports,
+  '2026_11_21_0010_analytics_indexes': analyticsIndexes,
 };

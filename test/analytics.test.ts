@@ -67,7 +67,7 @@ describe('analytics', () => {
       expect(res.status, res.text).toBe(200);
       ids[key] = res.body.data.id;
     }
-    for (const [key, name] of [['baraka', 'Baraka Juma'], ['neema', 'Neema Said']]) {
+    for (const [key, name] of [['baraka', 'Baraka Juma'], ['neema', 'Neema Said']] as const) {
       const res = await t.request('POST', '/customers', { token: owner.token, body: { name, phone: uniquePhone() } });
       expect(res.status, res.text).toBe(200);
       ids[key] = res.body.data.id;
