@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newId } from '@duka/shared';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { Till } from '../client-sdk/src/index.js';
 import { createDb } from '../server/src/db/create-db.js';
@@ -18,6 +19,24 @@ const LOOKUPS = 2_000;
 const SALES = 500;
 const CHANGES = 20_000;
 const CHANGE_CONCURRENCY = 32;
+
+/** p99 of a one-row commit with WAL + synchronous=FULL: what any durable local sale costs at least. */
+function fsyncFloor(dir: string, n: number): Row {
+  const db = new Database(path.join(dir, 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('create table t (id integer primary key, v text)');
+  const insert = db.prepare('insert into t (v) values (?)');
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    insert.run('x');
+    times.push(performance.now() - t0);
+  }
+  db.close();
+  times.sort((a, b) => a - b);
+  return { scenario: 'replica floor: one-row durable commit (WAL, synchronous=FULL)', database: 'till', m: { rps: Number.NaN, p50: ms3(pct(times, 50)), p99: ms3(pct(times, 99)), errors: 0 }, target: 'floor', met: null };
+}
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const ms3 = (n: number) => Math.round(n * 1000) / 1000;
@@ -115,6 +134,8 @@ export async function sdkBenchmarks(base: string, account: { phone: string; pass
       target: 'p99 <= 2 ms',
       met: failed === 0 && pct(sales, 99) <= 2,
     });
+    // The floor under that figure: one durable commit of one tiny row on the same disk, same pragmas.
+    rows.push(fsyncFloor(dir, SALES));
 
     // Push those sales and pull back their effects, so the catch-up below is a pull only.
     await till.syncNow();

@@ -17,7 +17,7 @@ import { AuthSession, type TillUser } from './auth.js';
 import { TillError } from './errors.js';
 import { type SyncReport, type TillConflict, type TillEvents, TypedEmitter } from './events.js';
 import { type FetchLike, HttpClient } from './http/client.js';
-import { type LocalDb, openLocalDb } from './local/db.js';
+import { checkpoint, type LocalDb, openLocalDb } from './local/db.js';
 import { getMeta, setMeta } from './local/meta.js';
 import { migrateLocal } from './local/migrations.js';
 import { dismissRejected, pendingCount, type QueuedMutation, rejectedCount } from './queue.js';
@@ -60,6 +60,9 @@ export interface TillOptions {
   /** A listener threw (default: ignored). */
   onListenerError?: (err: unknown, event: keyof TillEvents) => void;
 }
+
+/** How long writes must pause before the till checkpoints its replica's WAL. */
+const IDLE_CHECKPOINT_MS = 2_000;
 
 export class Till {
   private readonly emitter: TypedEmitter<TillEvents>;
@@ -326,8 +329,10 @@ export class Till {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     this.realtime?.stop();
     await this.engine.close();
+    // Closing the last connection checkpoints the WAL into the file.
     await this.db.destroy();
   }
 
@@ -352,8 +357,20 @@ export class Till {
   }
 
   private async afterLocalWrite(): Promise<void> {
+    this.checkpointWhenIdle();
     await this.refreshCounts().catch(() => undefined);
     this.engine.kick();
+  }
+
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  /** Fold the WAL into the database file once writes have paused for a moment. */
+  private checkpointWhenIdle(): void {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = null;
+      if (!this.closed) void checkpoint(this.db).catch(() => undefined);
+    }, IDLE_CHECKPOINT_MS);
+    this.checkpointTimer.unref?.();
   }
 
   private reachable(reached: boolean): void {
@@ -381,6 +398,9 @@ export class Till {
       p.lastError = { code: e.code ?? 'INTERNAL', message: e.message ?? String(s.error), at: new Date(this.syncCtx.now()).toISOString() };
     }
     this.patch(p);
-    if (s.syncing === false) await this.refreshCounts().catch(() => undefined);
+    if (s.syncing === false) {
+      this.checkpointWhenIdle();
+      await this.refreshCounts().catch(() => undefined);
+    }
   }
 }

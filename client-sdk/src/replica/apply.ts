@@ -49,7 +49,8 @@ const OTHER: Spec = { table: 'rows', key: ['entity', 'id'], row: (id, _d, data, 
 /** Rows per INSERT: well under SQLite's bound-parameter limit for the widest table. */
 const CHUNK = 500;
 
-type Upsert = Pick<Change, 'entity' | 'op' | 'id' | 'data'>;
+/** A change to apply; `json` is `data` already serialised (a staged bootstrap row), saving a round trip. */
+type Upsert = Pick<Change, 'entity' | 'op' | 'id' | 'data'> & { json?: string };
 
 export function applyChange(trx: LocalTrx, c: Upsert): Promise<void> {
   return applyChanges(trx, [c]);
@@ -77,7 +78,7 @@ export async function applyChanges(trx: LocalTrx, changes: readonly Upsert[]): P
 async function upsertRun(trx: LocalTrx, run: readonly Upsert[]): Promise<void> {
   const entity = run[0]!.entity;
   const spec = SPECS[entity] ?? OTHER;
-  const rows = run.map((c) => spec.row(c.id, c.data!, JSON.stringify(c.data), entity));
+  const rows = run.map((c) => spec.row(c.id, c.data!, c.json ?? JSON.stringify(c.data), entity));
   await upsertRows(trx, spec, rows);
   if (entity === 'product') {
     // The product carries its store level as read with it: as fresh as a `stock` change.
