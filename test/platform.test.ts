@@ -45,6 +45,17 @@ describe('API reference', () => {
     'get /meta/business-types', 'get /meta/regions', 'get /meta/regions/{slug}/districts', 'get /meta/outlet-types',
     'get /inventory/products', 'post /pos/sale', 'get /customers', 'post /credits/customers/{customer_id}/payments', 'get /notifications',
     'get /stores', 'get /staff', 'post /sync/devices', 'post /sync/push', 'get /sync/pull', 'get /sync/bootstrap', 'get /sync/conflicts', 'get /sync/ws',
+    'get /suppliers', 'post /suppliers', 'get /suppliers/stats', 'get /suppliers/{id}', 'patch /suppliers/{id}', 'delete /suppliers/{id}',
+    'get /suppliers/deliveries', 'post /suppliers/deliveries', 'get /suppliers/deliveries/{id}', 'patch /suppliers/deliveries/{id}',
+    'delete /suppliers/deliveries/{id}', 'post /suppliers/deliveries/{id}/pay', 'get /suppliers/payments', 'get /suppliers/{id}/payments',
+    'post /suppliers/{id}/pay', 'get /suppliers/{id}/deliveries', 'post /suppliers/{id}/deliveries',
+    'get /expenses', 'post /expenses', 'get /expenses/summary', 'get /expenses/{id}', 'patch /expenses/{id}', 'delete /expenses/{id}',
+    'get /notebook', 'post /notebook', 'get /notebook/{id}', 'patch /notebook/{id}', 'delete /notebook/{id}',
+    'post /uploads', 'delete /uploads', 'get /reviews/public', 'post /reviews',
+    'get /reports/types', 'post /reports/generate', 'get /reports/exports', 'get /reports/exports/{id}/download', 'get /reports/scheduled',
+    'post /reports/scheduled', 'patch /reports/scheduled/{id}', 'delete /reports/scheduled/{id}', 'post /reports/scheduled/{id}/send',
+    'get /analytics/overview', 'get /analytics/summary', 'get /analytics/trend', 'get /analytics/payment-mix', 'get /analytics/top-products',
+    'get /analytics/sales', 'get /analytics/customers', 'get /analytics/cashflow', 'get /analytics/dashboard', 'get /analytics/products',
   ];
 
   it('serves an OpenAPI 3.1 document with every route, its auth and the error envelope', async () => {
