@@ -6,7 +6,7 @@
 import { MUTATION_PAYLOADS, type Mutation, type MutationType, SaleReversePayload } from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
-import { BusinessRuleError, ServiceError } from '../../../lib/errors.js';
+import { ServiceError } from '../../../lib/errors.js';
 import { recordCreditPayment } from '../../../modules/credits/services/payments.js';
 import { findCustomer } from '../../../modules/customers/customers.queries.js';
 import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
@@ -102,10 +102,6 @@ const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, spent_at, ...
   const spentAt = spent_at ? Math.min(Date.parse(spent_at), ctx.clock.now()) : at;
   const expense = await createExpense(ctx, input, { id, spentAt });
   return { result: { expense_id: expense.id } };
-};
-
-const notYet = (what: string) => async (): Promise<MutatorOutcome> => {
-  throw new BusinessRuleError(`${what} are not kept by this server yet; the till should keep them until an update`);
 };
 
 const MUTATORS: { [T in MutationType]: Mutator<T> } = {
