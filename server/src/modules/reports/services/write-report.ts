@@ -27,8 +27,19 @@ export function centsText(cents: number): string {
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
+/**
+ * Text a cashier typed (a product or customer name) that a spreadsheet would run as a formula is
+ * written with a leading apostrophe (OWASP "CSV injection"); money cells, and a `+` or `-` before
+ * nothing but a number (a phone number in E.164), are left as they are.
+ */
+const FORMULA_START = /^[=@\t\r]|^[+-](?![\d .]*$)/;
+const safeText = (v: string) => (FORMULA_START.test(v) ? `'${v}` : v);
+
 function cellFor(col: Column, v: Cell, format: ReportFormat): Cell {
-  if (!col.money || v === null || typeof v !== 'number') return format === 'csv' ? (v ?? '') : v;
+  if (!col.money || v === null || typeof v !== 'number') {
+    if (format !== 'csv') return v;
+    return typeof v === 'string' ? safeText(v) : (v ?? '');
+  }
   return format === 'csv' ? centsText(v) : fromCents(v);
 }
 
