@@ -13,6 +13,7 @@ import * as suppliersExpenses from './2026_11_21_0007_suppliers_expenses.js';
 import * as notebookUploadsReviews from './2026_11_21_0008_notebook_uploads_reviews.js';
 import * as reports from './2026_11_21_0009_reports.js';
 import * as analyticsIndexes from './2026_11_21_0010_analytics_indexes.js';
+import * as analyticsRollups from './2026_11_21_0011_analytics_rollups.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0008_notebook_uploads_reviews': notebookUploadsReviews,
   '2026_11_21_0009_reports': reports,
   '2026_11_21_0010_analytics_indexes': analyticsIndexes,
+  '2026_11_21_0011_analytics_rollups': analyticsRollups,
 };

@@ -18,6 +18,7 @@ import type { StoreTable } from '../modules/stores/stores.table.js';
 import type { OutboxTable } from '../messaging/outbox.table.js';
 import type { ReportExportTable, ScheduledReportTable } from '../modules/reports/reports.table.js';
 import type { AuditLogTable } from '../lib/audit.js';
+import type { AnalyticsRollupStateTable, SalesDailyProductTable, SalesDailyTable } from '../modules/analytics/analytics.table.js';
 import type { ChangeLogTable } from './change-log.js';
 
 export interface Database {
@@ -64,4 +65,7 @@ export interface Database {
   change_log_floor: ChangeLogFloorTable;
   report_exports: ReportExportTable;
   scheduled_reports: ScheduledReportTable;
+  sales_daily: SalesDailyTable;
+  sales_daily_products: SalesDailyProductTable;
+  analytics_rollup_state: AnalyticsRollupStateTable;
 }

@@ -4,9 +4,9 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
 import { findOrgCategory, productsForReport, stockByProduct } from '../analytics-reports.queries.js';
-import { lineTotalsByProduct } from '../analytics.queries.js';
-import { resolveRange, scopeFields } from './scope.js';
-import { pct } from './summary.js';
+import { rollupProducts } from '../analytics-rollups.queries.js';
+import { scopeFields } from './scope.js';
+import { pct, rollupRange } from './summary.js';
 
 type Item = ProductsReport['items'][number];
 
@@ -21,9 +21,9 @@ const SORTS: Record<ProductsReportQuery['sort'], (a: Item, b: Item) => number> =
 };
 
 export async function productsReport(ctx: AuthedContext, q: ProductsReportQuery): Promise<{ data: ProductsReport; meta: PageMeta }> {
-  const r = await resolveRange(ctx, q);
+  const r = await rollupRange(ctx, q);
   if (q.category && !(await findOrgCategory(ctx.db, r.orgId, q.category))) throw new NotFoundError('category');
-  const [products, sold, stock] = await Promise.all([productsForReport(ctx.db, r.orgId, q.category), lineTotalsByProduct(ctx.db, r), stockByProduct(ctx.db, r)]);
+  const [products, sold, stock] = await Promise.all([productsForReport(ctx.db, r.orgId, q.category), rollupProducts(ctx.db, r), stockByProduct(ctx.db, r)]);
   const sales = new Map(sold.map((s) => [s.productId, s]));
   const days = r.dates.length;
   const items: Item[] = products
@@ -31,7 +31,7 @@ export async function productsReport(ctx: AuthedContext, q: ProductsReportQuery)
     .map((p) => {
       const s = sales.get(p.id);
       const qty = s?.qty ?? 0;
-      const net = (s?.revenue ?? 0) - (s?.tax ?? 0);
+      const net = s?.net ?? 0;
       const profit = net - (s?.cost ?? 0);
       const level = p.is_service === 1 ? null : (stock.get(p.id) ?? 0);
       return {

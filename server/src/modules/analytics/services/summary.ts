@@ -13,7 +13,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { fromCents } from '../../../lib/money.js';
-import { dayOf, lineTotals, lineTotalsByProduct, productsNamed, salesBy, totalsByStatusAndMethod, type Scope } from '../analytics.queries.js';
+import { receiptNames, type RollupFigures, rollupProducts, rollupTotalsBy } from '../analytics-rollups.queries.js';
+import { lineTotals, productsNamed, totalsByStatusAndMethod, type Scope } from '../analytics.queries.js';
+import { refreshRollups } from './rollups.js';
 import { type Range, resolveRange, scopeFields } from './scope.js';
 
 export const METHODS = ['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit'] as const;
@@ -23,95 +25,145 @@ export const pct = (part: number, whole: number) => (whole ? Math.round((part / 
 
 type Kpis = Omit<AnalyticsSummary, 'date_from' | 'date_to' | 'store_id'>;
 
-/** The summary figures of a scope (also the dashboard's and the sales report's totals). */
-export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { mix: Record<string, number> }> {
-  const [byStatus, lines] = await Promise.all([totalsByStatusAndMethod(db, s), lineTotals(db, s)]);
-  const sold = byStatus.filter((r) => r.status === 'paid' || r.status === 'credit');
-  const add = (rows: typeof byStatus, k: 'n' | 'total' | 'tax' | 'discount') => rows.reduce((sum, r) => sum + r[k], 0);
-  const count = add(sold, 'n');
-  const revenue = add(sold, 'total');
-  const vat = add(sold, 'tax');
-  const profit = lines.revenue - lines.tax - lines.cost;
-  const refunds = byStatus.filter((r) => r.status === 'refunded');
-  const voids = byStatus.filter((r) => r.status === 'void');
-  const mix = Object.fromEntries(METHODS.map((m) => [m, fromCents(add(sold.filter((r) => r.method === m), 'total'))]));
+/** The sums every summary figure is made of (cents), whether read from the ledger or the rollups. */
+interface Sums {
+  /** `paid` and `credit` sales by payment method. */
+  methods: Array<{ method: string; count: number; revenue: number; vat: number; discount: number }>;
+  items: number;
+  /** Σ over their lines of line total − line discount − line tax. */
+  net: number;
+  cost: number;
+  refundCount: number;
+  refundTotal: number;
+  voidCount: number;
+  voidTotal: number;
+}
+
+function kpisFrom(f: Sums): Kpis & { mix: Record<string, number> } {
+  const add = (k: 'count' | 'revenue' | 'vat' | 'discount', rows = f.methods) => rows.reduce((sum, r) => sum + r[k], 0);
+  const count = add('count');
+  const revenue = add('revenue');
+  const vat = add('vat');
+  const profit = f.net - f.cost;
+  const mix = Object.fromEntries(METHODS.map((m) => [m, fromCents(add('revenue', f.methods.filter((r) => r.method === m)))]));
   return {
     revenue: fromCents(revenue),
     transaction_count: count,
     average_ticket: count ? fromCents(Math.round(revenue / count)) : 0,
     profit: fromCents(profit),
-    cost: fromCents(lines.cost),
+    cost: fromCents(f.cost),
     vat: fromCents(vat),
-    discount_total: fromCents(add(sold, 'discount')),
+    discount_total: fromCents(add('discount')),
     margin_pct: pct(profit, revenue - vat),
-    items_sold: lines.qty,
-    refund_count: add(refunds, 'n'),
-    refund_total: fromCents(add(refunds, 'total')),
-    void_count: add(voids, 'n'),
-    void_total: fromCents(add(voids, 'total')),
+    items_sold: f.items,
+    refund_count: f.refundCount,
+    refund_total: fromCents(f.refundTotal),
+    void_count: f.voidCount,
+    void_total: fromCents(f.voidTotal),
     mix,
   };
 }
 
-export async function summary(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsSummary> {
+/** The summary figures of any instant range, from the ledger (the dashboard's days). */
+export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { mix: Record<string, number> }> {
+  const [byStatus, lines] = await Promise.all([totalsByStatusAndMethod(db, s), lineTotals(db, s)]);
+  const sum = (status: string[]) => byStatus.filter((r) => status.includes(r.status));
+  return kpisFrom({
+    methods: sum(['paid', 'credit']).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
+    items: lines.qty,
+    net: lines.revenue - lines.tax,
+    cost: lines.cost,
+    refundCount: sum(['refunded']).reduce((a, r) => a + r.n, 0),
+    refundTotal: sum(['refunded']).reduce((a, r) => a + r.total, 0),
+    voidCount: sum(['void']).reduce((a, r) => a + r.n, 0),
+    voidTotal: sum(['void']).reduce((a, r) => a + r.total, 0),
+  });
+}
+
+/** The summary figures of a range of whole local days, from the daily rollups (refreshed by the caller). */
+export async function rollupKpis(db: Kysely<Database>, r: Range): Promise<Kpis & { mix: Record<string, number> }> {
+  const rows = await rollupTotalsBy(db, r, 'payment_method');
+  const total = (k: keyof RollupFigures) => rows.reduce((a, row) => a + row[k], 0);
+  return kpisFrom({
+    methods: rows.filter((row) => row.salesCount > 0).map((row) => ({ method: row.key!, count: row.salesCount, revenue: row.revenue, vat: row.vat, discount: row.discount })),
+    items: total('items'),
+    net: total('net'),
+    cost: total('cost'),
+    refundCount: total('refundCount'),
+    refundTotal: total('refundTotal'),
+    voidCount: total('voidCount'),
+    voidTotal: total('voidTotal'),
+  });
+}
+
+/** The range of a query, with the rollups brought up to date for reading it. */
+export async function rollupRange(ctx: AuthedContext, q: AnalyticsQuery): Promise<Range> {
   const r = await resolveRange(ctx, q);
-  const { mix: _mix, ...kpis } = await kpisOf(ctx.db, r);
+  await refreshRollups(ctx, r.orgId);
+  return r;
+}
+
+export async function summary(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsSummary> {
+  const r = await rollupRange(ctx, q);
+  const { mix: _mix, ...kpis } = await rollupKpis(ctx.db, r);
   return { ...kpis, ...scopeFields(r) };
 }
 
-/** Revenue and count of every local day of the range, zero days included. */
+/** Revenue and count of every local day of the range, zero days included (from the rollups). */
 export async function dailySales(db: Kysely<Database>, r: Range) {
   const days = r.dates.map((date) => ({ date, cents: 0, count: 0 }));
-  for (const row of await salesBy(db, r, { buckets: r.buckets })) {
-    const d = days[dayOf(Number(row.key), r.buckets)];
+  const index = new Map(r.dates.map((d, i) => [d, i]));
+  for (const row of await rollupTotalsBy(db, r, 'day')) {
+    const d = days[index.get(row.key!) ?? -1];
     if (!d) continue;
-    d.cents += row.total;
-    d.count += row.n;
+    d.cents += row.revenue;
+    d.count += row.salesCount;
   }
   return days;
 }
 
 export async function trend(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsTrend> {
-  const r = await resolveRange(ctx, q);
+  const r = await rollupRange(ctx, q);
   const days = await dailySales(ctx.db, r);
   return { trend: days.map((d) => ({ date: d.date, revenue: fromCents(d.cents), count: d.count })), ...scopeFields(r) };
 }
 
 export async function paymentMix(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsPaymentMix> {
-  const r = await resolveRange(ctx, q);
-  const rows = await totalsByStatusAndMethod(ctx.db, r);
+  const r = await rollupRange(ctx, q);
+  const rows = await rollupTotalsBy(ctx.db, r, 'payment_method');
   const mix = Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<string, number>;
-  for (const row of rows) if (row.status === 'paid' || row.status === 'credit') mix[row.method] = (mix[row.method] ?? 0) + row.total;
+  for (const row of rows) if (row.salesCount > 0) mix[row.key!] = (mix[row.key!] ?? 0) + row.revenue;
   return { payment_mix: Object.fromEntries(Object.entries(mix).map(([m, c]) => [m, fromCents(c)])), ...scopeFields(r) };
 }
 
 /** Products by revenue, highest first (ties by quantity, then id), with their current names. */
-export async function bestProducts(db: Kysely<Database>, s: Scope, limit: number) {
-  const rows = await lineTotalsByProduct(db, s);
+export async function bestProducts(db: Kysely<Database>, r: Range, limit: number) {
+  const rows = await rollupProducts(db, r);
   rows.sort((a, b) => b.revenue - a.revenue || b.qty - a.qty || (a.productId < b.productId ? -1 : 1));
   const top = rows.slice(0, limit);
-  const names = new Map((await productsNamed(db, s.orgId, top.map((p) => p.productId))).map((p) => [p.id, p.name]));
+  const names = new Map((await productsNamed(db, r.orgId, top.map((p) => p.productId))).map((p) => [p.id, p.name]));
+  const gone = await receiptNames(db, top.filter((p) => !names.has(p.productId)).map((p) => p.productId));
   return top.map((p) => ({
     product_id: p.productId,
-    name: names.get(p.productId) ?? p.productName,
+    name: names.get(p.productId) ?? gone.get(p.productId) ?? '',
     qty_sold: p.qty,
     revenue: fromCents(p.revenue),
-    profit: fromCents(p.revenue - p.tax - p.cost),
+    profit: fromCents(p.net - p.cost),
   }));
 }
 
 export async function topProducts(ctx: AuthedContext, q: TopProductsQuery): Promise<AnalyticsTopProducts> {
-  const r = await resolveRange(ctx, q);
+  const r = await rollupRange(ctx, q);
   return { top_products: await bestProducts(ctx.db, r, q.limit), ...scopeFields(r) };
 }
 
 export const OVERVIEW_TOP = 5;
 
 export async function overview(ctx: AuthedContext, q: OverviewQuery): Promise<AnalyticsOverview> {
-  const r = await resolveRange(ctx, q);
+  const r = await rollupRange(ctx, q);
   const want = new Set(q.sections);
   const [kpis, days, products] = await Promise.all([
-    want.has('kpis') || want.has('mix') ? kpisOf(ctx.db, r) : null,
+    want.has('kpis') || want.has('mix') ? rollupKpis(ctx.db, r) : null,
     want.has('trend') ? dailySales(ctx.db, r) : null,
     want.has('products') ? bestProducts(ctx.db, r, OVERVIEW_TOP) : null,
   ]);
