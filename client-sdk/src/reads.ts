@@ -27,6 +27,20 @@ export async function productById(db: LocalExec, id: string): Promise<Product | 
   return row ? productFrom(row) : null;
 }
 
+/** Several products by id in one read (a sale's lines). */
+export async function productsByIds(db: LocalExec, ids: string[]): Promise<Map<string, Product>> {
+  if (!ids.length) return new Map();
+  const rows = await productRows(db).where('p.id', 'in', ids).execute();
+  return new Map(rows.map((r) => productFrom(r)).map((p) => [p.id, p]));
+}
+
+/** The organisation and store rows in one read. */
+export async function shopRows(db: LocalExec): Promise<{ organisation: Organisation | null; store: Store | null }> {
+  const rows = await db.selectFrom('rows').select(['entity', 'data']).where('entity', 'in', ['organisation', 'store']).execute();
+  const of = (e: string) => rows.find((r) => r.entity === e);
+  return { organisation: of('organisation') ? parseData<Organisation>(of('organisation')!.data) : null, store: of('store') ? parseData<Store>(of('store')!.data) : null };
+}
+
 /** By barcode, then by SKU (as the server's barcode route does). */
 export async function productByCode(db: LocalExec, code: string): Promise<Product | null> {
   const c = code.trim();

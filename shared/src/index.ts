@@ -26,3 +26,4 @@ export * from './sync/protocol.js';
 export * from './money.js';
 export * from './analytics/analytics.schemas.js';
 export * from './analytics/analytics-reports.schemas.js';
+export * from './statement-cache.js';

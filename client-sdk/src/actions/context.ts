@@ -2,7 +2,7 @@
 import type { Organisation, Store } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { LocalDb, LocalExec } from '../local/db.js';
-import { getMeta } from '../local/meta.js';
+import { getMeta, getMetas, type MetaValues } from '../local/meta.js';
 import * as reads from '../reads.js';
 
 export interface ActionCtx {
@@ -16,18 +16,21 @@ export interface Shop {
   org: Organisation;
   store: Store;
   tillCode: string;
+  /** Who is (or was last) signed in on this till. */
+  user: MetaValues['user'] | undefined;
 }
 
-/** The organisation, store and till code a receipt needs: present once the till has synced once. */
+/** The organisation, store, till code and user a receipt needs: present once the till has synced once. */
 export async function shopOf(db: LocalExec): Promise<Shop> {
-  const [org, store, tillCode] = await Promise.all([reads.organisation(db), reads.store(db), getMeta(db, 'till_code')]);
-  if (!org || !store || !tillCode) throw new TillError('NOT_READY', 'this till has not synced its shop yet: log in and sync once while online');
-  return { org, store, tillCode };
+  const { organisation: org, store } = await reads.shopRows(db);
+  const meta = await getMetas(db, ['till_code', 'user']);
+  if (!org || !store || !meta.till_code) throw new TillError('NOT_READY', 'this till has not synced its shop yet: log in and sync once while online');
+  return { org, store, tillCode: meta.till_code, user: meta.user };
 }
 
 /** Whether the signed-in (or last signed-in) user holds a permission; owners hold every one. */
-export async function may(db: LocalExec, perm: 'refund' | 'discount'): Promise<boolean> {
-  const user = await getMeta(db, 'user');
+export async function may(db: LocalExec, perm: 'refund' | 'discount', known?: MetaValues['user']): Promise<boolean> {
+  const user = known ?? (await getMeta(db, 'user'));
   return user?.role === 'owner' || (user?.perms ?? []).includes(perm);
 }
 

@@ -7,8 +7,8 @@
 import { mergeSaleLines, newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
-import { moveOutstanding, moveStock } from '../local/effects.js';
-import { getMeta, nextCounter } from '../local/meta.js';
+import { moveOutstanding, moveStocks } from '../local/effects.js';
+import { nextCounter } from '../local/meta.js';
 import { fromCents, toBasisPoints, toCents } from '../money.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
@@ -32,22 +32,21 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
   if (!PaymentMethod.safeParse(input.payment_method).success) throw new TillError('VALIDATION_ERROR', 'payment_method is not a payment method', 'payment_method');
 
   const receipt = await ctx.db.transaction().execute(async (trx) => {
-    const { org, store, tillCode } = await shopOf(trx);
+    const { org, store, tillCode, user } = await shopOf(trx);
     const lines = mergeSaleLines(input.lines);
-    const products = new Map<string, Product>();
+    const products = await reads.productsByIds(trx, lines.map((l) => l.product_id));
     for (const l of lines) {
-      const p = await reads.productById(trx, l.product_id);
+      const p = products.get(l.product_id);
       const field = `lines.${l.index}.product_id`;
       if (!p) throw new TillError('NOT_FOUND', 'product not found', field);
       if (!p.is_active) throw new TillError('BUSINESS_RULE', `${p.name} is no longer sold`, field);
-      products.set(p.id, p);
     }
     const mode = input.price_mode ?? 'retail';
     if (mode === 'wholesale' && !['wholesale', 'retail_wholesale'].includes(org.business_type)) {
       throw new TillError('BUSINESS_RULE', 'wholesale prices are only for wholesale shops', 'price_mode');
     }
     const discountBp = toBasisPoints(input.discount_pct ?? 0);
-    if (discountBp > 0 && !(await may(trx, 'discount'))) throw new TillError('FORBIDDEN', 'you are not allowed to give discounts', 'discount_pct');
+    if (discountBp > 0 && !(await may(trx, 'discount', user))) throw new TillError('FORBIDDEN', 'you are not allowed to give discounts', 'discount_pct');
     const customer = input.customer_id ? await reads.customerById(trx, input.customer_id) : null;
     if (input.customer_id && !customer) throw new TillError('NOT_FOUND', 'customer not found', 'customer_id');
     if (input.payment_method === 'Credit' && !customer) throw new TillError('BUSINESS_RULE', 'a credit sale needs a customer', 'customer_id');
@@ -73,7 +72,6 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
     const parsed = SaleCreatePayload.safeParse(payload);
     if (!parsed.success) throw invalid(parsed.error.issues[0]);
 
-    const user = await getMeta(trx, 'user');
     const createdAt = new Date(at).toISOString();
     const receipt: Receipt = {
       id,
@@ -120,11 +118,13 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       .execute();
 
     const undo: Undo = { stock: {}, outstanding: {}, rejectSale: id };
+    const taken: Record<string, number> = {};
     for (const l of sale.lines) {
       if (products.get(l.product_id)!.is_service) continue;
-      await moveStock(trx, l.product_id, -l.qty);
+      taken[l.product_id] = -l.qty;
       undo.stock![l.product_id] = l.qty;
     }
+    await moveStocks(trx, taken);
     if (receipt.status === 'credit') {
       await moveOutstanding(trx, customer!.id, sale.total);
       undo.outstanding![customer!.id] = -sale.total;

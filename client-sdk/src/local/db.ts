@@ -1,5 +1,6 @@
 /** Opening the replica: one better-sqlite3 file through Kysely, durable like the server's SQLite. */
 import Database from 'better-sqlite3';
+import { cachingStatements } from '@duka/shared';
 import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { LocalDatabase } from './schema.js';
 
@@ -20,7 +21,7 @@ export function openLocalDb(path: string): LocalDb {
   // No checkpoint inside a sale's commit (it would copy pages and fsync the main file, the
   // slowest sale of the day): the till checkpoints when it is idle (`checkpoint`).
   sqlite.pragma('wal_autocheckpoint = 0');
-  return new Kysely<LocalDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<LocalDatabase>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
 }
 
 /** Copy the WAL into the main file without waiting on anyone; the till calls it when idle. */

@@ -4,6 +4,7 @@
  * replaces (a refunded sale) are restored from a snapshot. The undo is stored with the mutation and
  * run if the server rejects it.
  */
+import { sql } from 'kysely';
 import type { LocalTrx } from './db.js';
 import { fromCents } from '../money.js';
 
@@ -21,10 +22,21 @@ export interface Undo {
 }
 
 /** Move a product's local level; services (no stock row and `is_service`) are left alone. */
-export async function moveStock(trx: LocalTrx, productId: string, delta: number): Promise<void> {
-  if (delta === 0) return;
-  const updated = await trx.updateTable('stock').set((eb) => ({ qty: eb('qty', '+', delta) })).where('product_id', '=', productId).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('stock').values({ product_id: productId, qty: delta }).execute();
+export function moveStock(trx: LocalTrx, productId: string, delta: number): Promise<void> {
+  return moveStocks(trx, { [productId]: delta });
+}
+
+/** Move several products' levels by their deltas in one statement (a sale's lines). */
+export async function moveStocks(trx: LocalTrx, deltas: Record<string, number>): Promise<void> {
+  const rows = Object.entries(deltas)
+    .filter(([, qty]) => qty !== 0)
+    .map(([product_id, qty]) => ({ product_id, qty }));
+  if (!rows.length) return;
+  await trx
+    .insertInto('stock')
+    .values(rows)
+    .onConflict((oc) => oc.column('product_id').doUpdateSet({ qty: sql<number>`stock.qty + excluded.qty` }))
+    .execute();
 }
 
 /** Move what a customer owes, in the column and in the row's JSON. */

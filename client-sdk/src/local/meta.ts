@@ -1,4 +1,5 @@
 /** Typed access to the replica's `meta` key-value table. */
+import { sql } from 'kysely';
 import type { LocalExec } from './db.js';
 
 /** Every key the SDK keeps, with what it holds. */
@@ -42,7 +43,17 @@ export async function deleteMeta(db: LocalExec, ...keys: MetaKey[]): Promise<voi
 
 /** Increment a counter and answer its new value (inside the caller's transaction). */
 export async function nextCounter(db: LocalExec, key: 'last_seq' | 'receipt_seq'): Promise<number> {
-  const n = ((await getMeta(db, key)) ?? 0) + 1;
-  await setMeta(db, key, n);
-  return n;
+  const row = await db
+    .insertInto('meta')
+    .values({ key, value: '1' })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<string>`cast(meta.value as integer) + 1` }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+/** Several keys in one read. */
+export async function getMetas<K extends MetaKey>(db: LocalExec, keys: K[]): Promise<Partial<Pick<MetaValues, K>>> {
+  const rows = await db.selectFrom('meta').select(['key', 'value']).where('key', 'in', keys).execute();
+  return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)])) as Partial<Pick<MetaValues, K>>;
 }

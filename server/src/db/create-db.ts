@@ -8,6 +8,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { cachingStatements } from '@duka/shared';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
 
@@ -266,27 +267,6 @@ function pgListener(url: string, onError?: (err: Error) => void) {
       const c = client;
       client = null;
       await c?.end().catch(() => {});
-    },
-  };
-}
-
-/**
- * Kysely prepares every query afresh; preparing costs more than running most of ours. Statements
- * are kept by SQL text (queries are parameterised, so the set is small) and reused: the driver
- * runs each to completion synchronously, so one statement is never in use twice at once.
- */
-function cachingStatements(sqlite: SQLite.Database) {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(text: string) {
-      let stmt = cache.get(text);
-      if (!stmt) {
-        stmt = sqlite.prepare(text);
-        if (cache.size >= 2000) cache.delete(cache.keys().next().value!);
-        cache.set(text, stmt);
-      }
-      return stmt;
     },
   };
 }
