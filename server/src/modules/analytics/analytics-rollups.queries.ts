@@ -84,6 +84,14 @@ export async function deleteRollups(db: Kysely<Database>, orgId: string, only?: 
   }
 }
 
+/**
+ * Refresh the planner's statistics of the rollups after a full rebuild (same statement on both
+ * databases): a freshly filled table has none, and Postgres would walk the whole index row by row.
+ */
+export async function analyzeRollups(db: Kysely<Database>) {
+  for (const table of ['sales_daily', 'sales_daily_products']) await sql`analyze ${sql.table(table)}`.execute(db);
+}
+
 /** `where` for sales made in `spans` (sorted, adjacent spans merged into one range). */
 function inSpans(spans: DaySpan[]): RawBuilder<boolean> {
   const runs: Array<{ from: number; to: number }> = [];

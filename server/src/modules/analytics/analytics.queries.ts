@@ -1,5 +1,6 @@
 /**
- * Aggregate reads of the sales ledger for analytics. Each is one grouped query over an index on
+ * Aggregate reads of the sales ledger for the analytics the daily rollups cannot answer (customers,
+ * cashflow, the dashboard's days up to a time of day). Each is one grouped query over an index on
  * (org_id | store_id, created_at); nothing is loaded row by row. Day buckets are integer
  * arithmetic on epoch milliseconds from the range's first local midnight (see `DayBuckets`).
  */
@@ -113,29 +114,9 @@ export async function lineTotals(db: Kysely<Database>, s: Scope): Promise<LineFi
   return figures(r);
 }
 
-/** Line figures of counted sales by product, with the name on the latest receipt. */
-export async function lineTotalsByProduct(db: Kysely<Database>, s: Scope) {
-  const rows = await soldLines(db, s)
-    .select(['l.product_id'])
-    .select((eb) => [...lineSums(eb), eb.fn.max('l.product_name').as('product_name')])
-    .groupBy('l.product_id')
-    .execute();
-  return rows.map((r) => ({ productId: r.product_id, productName: r.product_name as string, ...figures(r) }));
-}
-
 type Key = 'store' | 'cashier' | { buckets: DayBuckets };
 const keyOf = (key: Key): RawBuilder<string | number | null> =>
   key === 'store' ? sql`${sql.ref('t.store_id')}` : key === 'cashier' ? sql`${sql.ref('t.cashier_id')}` : bucketOf('t.created_at', key.buckets);
-
-/** Line figures of counted sales by store, cashier or local day bucket. */
-export async function lineTotalsBy(db: Kysely<Database>, s: Scope, key: Key) {
-  const keyExpr = keyOf(key);
-  const rows = await soldLines(db, s)
-    .select((eb) => [keyExpr.as('k'), ...lineSums(eb)])
-    .groupBy(keyExpr)
-    .execute();
-  return rows.map((r) => ({ key: r.k as string | number | null, ...figures(r) }));
-}
 
 /** Count and revenue of counted sales by store, cashier or local day bucket. */
 export async function salesBy(db: Kysely<Database>, s: Scope, key: Key) {

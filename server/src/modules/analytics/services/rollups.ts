@@ -13,6 +13,7 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { addDays, localDate, localDayRange } from '../../../lib/time.js';
 import {
+  analyzeRollups,
   changedSales,
   type DaySpan,
   deleteRollups,
@@ -43,6 +44,7 @@ async function rebuildAll(ctx: ServiceContext, orgId: string, tz: string) {
   const days: string[] = [];
   for (let d = localDate(span.first, tz), last = localDate(span.last, tz); d <= last; d = addDays(d, 1)) days.push(d);
   for (const batch of chunks(days, BATCH_DAYS)) await insertRollups(ctx.db, orgId, null, spansOf(batch, tz));
+  await analyzeRollups(ctx.db);
 }
 
 /** The (store, day) pairs of the sales logged in (after, upTo], recomputed. */
