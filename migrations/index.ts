@@ -14,6 +14,7 @@ import * as notebookUploadsReviews from './2026_11_21_0008_notebook_uploads_revi
 import * as reports from './2026_11_21_0009_reports.js';
 import * as analyticsIndexes from './2026_11_21_0010_analytics_indexes.js';
 import * as analyticsRollups from './2026_11_21_0011_analytics_rollups.js';
+import * as refreshSuccessor from './2026_11_21_0012_refresh_token_successor.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0009_reports': reports,
   '2026_11_21_0010_analytics_indexes': analyticsIndexes,
   '2026_11_21_0011_analytics_rollups': analyticsRollups,
+  '2026_11_21_0012_refresh_token_successor': refreshSuccessor,
 };

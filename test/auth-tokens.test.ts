@@ -103,14 +103,45 @@ describe('access and refresh tokens', () => {
     expect((await me(pair.access_token)).body.data.user.id).toBe(s.userId);
     expect(decodeJwt(pair.access_token)).toMatchObject({ sub: s.userId, amr: ['pwd'], sid: decodeJwt(s.token).sid });
 
+    // Once its successor has been used, the old token is a replay: the whole family goes.
+    const r2 = await refresh(pair.refresh_token);
+    expect(r2.status).toBe(200);
     expect401(await refresh(s.refresh));
-    expect401(await refresh(pair.refresh_token));
+    expect401(await refresh(r2.body.data.refresh_token));
+  });
+
+  it('forgives a refresh whose answer was lost: the same token again within 30 s gets a new pair, the lost one is withdrawn', async () => {
+    const s = await registerOwner(t);
+    const lost = (await refresh(s.refresh)).body.data;
+    t.clock.advance(5_000);
+    const again = await refresh(s.refresh);
+    expect(again.status, again.text).toBe(200);
+    expect(decodeJwt(again.body.data.access_token).sid).toBe(decodeJwt(s.token).sid);
+    expect401(await refresh(lost.refresh_token));
+    // A second lost answer is forgiven the same way; the pair finally received works.
+    const lostAgain = (await refresh(s.refresh)).body.data;
+    void lostAgain;
+    t.clock.advance(1_000);
+    const got = await refresh(s.refresh);
+    expect(got.status).toBe(200);
+    const next = await refresh(got.body.data.refresh_token);
+    expect(next.status).toBe(200);
+    expect((await me(next.body.data.access_token)).status).toBe(200);
+  });
+
+  it('treats the same token after the grace period as a replay and revokes the family', async () => {
+    const s = await registerOwner(t);
+    const lost = (await refresh(s.refresh)).body.data;
+    t.clock.advance(31_000);
+    expect401(await refresh(s.refresh));
+    expect401(await refresh(lost.refresh_token));
   });
 
   it('leaves other sign-ins alone when one family is revoked', async () => {
     const s = await registerOwner(t);
     const other = await t.request('POST', '/auth/login', { body: { identifier: s.email, password: PASSWORD } });
-    await refresh(s.refresh);
+    const next = (await refresh(s.refresh)).body.data;
+    await refresh(next.refresh_token);
     expect401(await refresh(s.refresh));
     expect((await refresh(other.body.data.refresh_token)).status).toBe(200);
   });

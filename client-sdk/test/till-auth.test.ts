@@ -72,6 +72,24 @@ describe('till: sign-in and tokens', () => {
     await till.close();
   });
 
+  it('stays signed in when the answer to a refresh is lost on the way back', async () => {
+    const shop = await seedShop(h);
+    const till = await openTill(h);
+    const asked: string[] = [];
+    till.on('auth-required', ({ reason }) => asked.push(reason));
+    await signIn(till, shop);
+    await till.syncNow();
+    h.t.clock.advance(14.5 * MIN);
+    // The server rotates the refresh token, but the till never hears of it.
+    h.net.loseReplyTo = '/auth/refresh';
+    await expect(till.syncNow()).rejects.toMatchObject({ code: 'NETWORK' });
+    h.t.clock.advance(2_000);
+    await till.syncNow();
+    expect(asked).toEqual([]);
+    expect(till.status()).toMatchObject({ authRequired: false, lastError: null });
+    await till.close();
+  });
+
   it('refreshes on a 401 and retries, once for many requests at the same time', async () => {
     const shop = await seedShop(h);
     const db = openLocalDb(':memory:');

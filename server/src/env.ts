@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_TOKEN_TTL: int(60, 86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: int(1, 365).default(30),
+  REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(30),
   AI_CREDITS_MONTHLY: int(0, 1_000_000).default(100),
   RATE_LIMIT_AUTH_PER_MIN: int(1, 1_000_000).default(10),
   RATE_LIMIT_USER_PER_MIN: int(1, 1_000_000).default(600),

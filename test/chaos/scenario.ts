@@ -50,14 +50,21 @@ function freePort(): Promise<number> {
 /** The owner's REST client, straight to the server (never through the proxy). */
 class Owner {
   token = '';
+  identifier = '';
   constructor(private readonly api: string) {}
-  async call(method: string, p: string, body?: unknown): Promise<any> {
+  async call(method: string, p: string, body?: unknown, retried = false): Promise<any> {
     const res = await fetch(this.api + p, {
       method,
       headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await res.json()) as any;
+    if (res.status === 401 && this.identifier && !retried) {
+      // The access tokens of this run live 90 s: sign in again, as the owner's browser would.
+      const login = await this.call('POST', '/auth/login', { identifier: this.identifier, password: PASSWORD }, true);
+      this.token = login.data.access_token ?? login.data.tokens?.access_token;
+      return this.call(method, p, body, true);
+    }
     if (!res.ok) throw new Error(`${method} ${p} → ${res.status}: ${JSON.stringify(json.errors ?? json)}`);
     return json;
   }
@@ -129,6 +136,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     JWT_SECRET: 'chaos-secret-chaos-secret-chaos-secret-01',
     RATE_LIMIT_AUTH_PER_MIN: '100000',
     RATE_LIMIT_USER_PER_MIN: '1000000',
+    // Short-lived access tokens, so tills refresh several times through the faulty network.
+    ACCESS_TOKEN_TTL: '90',
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
   };
   const server = new ServerProcess(await freePort(), env);
@@ -152,6 +161,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       shop: { name: 'Chaos Duka', business_type: 'retail', region: 'dar-es-salaam', district: 'Kinondoni' },
     });
     owner.token = reg.data.tokens.access_token;
+    owner.identifier = phone;
     const startStock = new Map<string, number>();
     const initialPrice = new Map<string, number>();
     for (let i = 0; i < 12; i++) {
@@ -257,6 +267,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     if (proxy.counts.refused === 0) failures.push('chaos: no connection was refused');
     if (proxy.counts.refusedWhileDown === 0) failures.push('chaos: no till met a full outage');
     if (server.kills < 2) failures.push(`chaos: the server was killed ${server.kills} times, not 2`);
+    const relogins = reports.reduce((s, r) => s + r.counts.relogins, 0);
+    if (relogins > 0) failures.push(`${relogins} times a till was signed out by the network and had to sign in again`);
 
     const all = reports.flatMap((r) => r.sales);
     const byKind = (k: string) => conflicts.filter((c) => c.kind === k).length;

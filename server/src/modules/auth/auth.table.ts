@@ -12,6 +12,8 @@ export interface RefreshTokenTable {
   used_at: number | null;
   revoked_at: number | null;
   created_at: number;
+  /** The token this one was issued in exchange for (null for a sign-in). */
+  replaces: string | null;
 }
 
 export interface OtpTable {

@@ -1,7 +1,9 @@
 /**
  * Token pairs. Refresh tokens are random, stored as a keyed hash, live 30 days and are rotated on
  * every use; all tokens issued from one sign-in share a family. Presenting a refresh token that was
- * already used means it was copied: the whole family is revoked (RFC 9700 §4.14.2).
+ * already used means it was copied: the whole family is revoked (RFC 9700 §4.14.2), with one
+ * exception for flaky networks: the same token again within REFRESH_REUSE_GRACE_SECONDS, while the
+ * pair it was exchanged for has never been used, is a till whose answer was lost on the way back.
  */
 import { newId } from '@duka/shared';
 import type { TokenPair } from '@duka/shared';
@@ -34,7 +36,7 @@ export async function activeStoreFor(ctx: ServiceContext, user: UserRow, wanted:
 export async function issueTokens(
   ctx: ServiceContext,
   user: UserRow,
-  opts: { storeId: string | null; amr: string[]; familyId?: string },
+  opts: { storeId: string | null; amr: string[]; familyId?: string; replaces?: string },
 ): Promise<TokenPair> {
   const now = ctx.clock.now();
   const familyId = opts.familyId ?? newId();
@@ -52,6 +54,7 @@ export async function issueTokens(
       used_at: null,
       revoked_at: null,
       created_at: now,
+      replaces: opts.replaces ?? null,
     })
     .execute();
   const ttl = ctx.config.ACCESS_TOKEN_TTL;
@@ -76,6 +79,27 @@ export async function revokeAllForUser(ctx: ServiceContext, userId: string): Pro
 }
 
 /**
+ * A used refresh token presented again: was the answer to its exchange lost? Yes when it was used
+ * within the grace period and no token issued in exchange for it was ever presented. The unused
+ * successor is then withdrawn and the caller gets a fresh pair in the same family; anything else
+ * is a replay.
+ */
+async function answerLost(ctx: ServiceContext, tokenId: string, now: number): Promise<boolean> {
+  const grace = ctx.config.REFRESH_REUSE_GRACE_SECONDS * 1000;
+  if (grace === 0) return false;
+  const used = await ctx.db.selectFrom('refresh_tokens').select('used_at').where('id', '=', tokenId).executeTakeFirstOrThrow();
+  if (used.used_at == null || now - used.used_at > grace) return false;
+  const successors = await ctx.db.selectFrom('refresh_tokens').select(['id', 'used_at', 'revoked_at']).where('replaces', '=', tokenId).execute();
+  if (successors.some((t) => t.used_at != null)) return false;
+  const pending = successors.filter((t) => t.revoked_at == null).map((t) => t.id);
+  if (pending.length === 0) return false;
+  const withdrawn = await ctx.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('id', 'in', pending).where('used_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
+  if (Number(withdrawn.numUpdatedRows) !== pending.length) return false;
+  ctx.log.info({ req_id: ctx.requestId, token_id: tokenId }, 'refresh token presented again within the grace period: answer re-issued');
+  return true;
+}
+
+/**
  * Exchange a refresh token for a new pair. Role, permissions and store are read afresh, so a
  * permission change takes effect at the next refresh.
  */
@@ -86,7 +110,7 @@ export async function rotateRefreshToken(ctx: ServiceContext, token: string): Pr
     if (!row) return { error: new UnauthenticatedError('refresh token is invalid') };
     if (row.revoked_at != null) return { error: new UnauthenticatedError('refresh token has been revoked; sign in again') };
     const claimed = await trx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
-    if (row.used_at != null || Number(claimed.numUpdatedRows) === 0) {
+    if ((row.used_at != null || Number(claimed.numUpdatedRows) === 0) && !(await answerLost(trx, row.id, now))) {
       await revokeFamily(trx, row.family_id);
       trx.log.warn({ req_id: trx.requestId, user_id: row.user_id, family_id: row.family_id }, 'refresh token reuse: family revoked');
       return { error: new UnauthenticatedError('refresh token was already used; all sessions from that sign-in are signed out') };
@@ -98,7 +122,7 @@ export async function rotateRefreshToken(ctx: ServiceContext, token: string): Pr
       return { error: new UnauthenticatedError('this account is no longer active') };
     }
     const storeId = await activeStoreFor(trx, user, row.store_id);
-    return { tokens: await issueTokens(trx, user, { storeId, amr: JSON.parse(row.amr) as string[], familyId: row.family_id }) };
+    return { tokens: await issueTokens(trx, user, { storeId, amr: JSON.parse(row.amr) as string[], familyId: row.family_id, replaces: row.id }) };
   });
   // Thrown after commit, so that a revocation sticks.
   if ('error' in outcome) throw outcome.error;
