@@ -44,7 +44,8 @@ async function rebuildAll(ctx: ServiceContext, orgId: string, tz: string) {
   const days: string[] = [];
   for (let d = localDate(span.first, tz), last = localDate(span.last, tz); d <= last; d = addDays(d, 1)) days.push(d);
   for (const batch of chunks(days, BATCH_DAYS)) await insertRollups(ctx.db, orgId, null, spansOf(batch, tz));
-  await analyzeRollups(ctx.db);
+  // Months of history make these tables big at once: plan them from fresh statistics (a short history is not worth a scan).
+  if (days.length > 90) await analyzeRollups(ctx.db);
 }
 
 /** The (store, day) pairs of the sales logged in (after, upTo], recomputed. */
