@@ -68,6 +68,8 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       lines: sale.lines.map((l) => ({ product_id: l.product_id, qty: l.qty, unit_price: fromCents(l.unit_price) })),
       payment_method: input.payment_method,
       ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+      // Booked to the cashier signed in now, whoever is signed in when the queue is pushed.
+      ...(user?.id ? { cashier_id: user.id } : {}),
     };
     const parsed = SaleCreatePayload.safeParse(payload);
     if (!parsed.success) throw invalid(parsed.error.issues[0]);

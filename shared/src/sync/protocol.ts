@@ -35,6 +35,7 @@ export const SaleCreatePayload = z.object({
   till_number: z.string().trim().max(30).optional(),
   notes: z.string().trim().max(1000).optional(),
   price_mode: PriceMode.optional(),
+  cashier_id: z.uuid().optional().meta({ description: 'Who rang the sale up on the till (the user signed in then); default: the user pushing' }),
 });
 export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500) });
 export const CustomerUpsertPayload = z.object({

@@ -41,6 +41,8 @@ export interface SaleOptions {
   deviceId?: string;
   /** Offline: the unit price the till charged per product, cents (reconciled by the caller). */
   unitPrices?: Map<string, number>;
+  /** Offline: the member of the organisation who rang it up (checked by the caller); default the actor. */
+  cashierId?: string;
 }
 
 export interface RecordedSale {
@@ -185,7 +187,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         customer_phone: customer?.phone ?? null,
         till_number: input.till_number ?? null,
         notes: input.notes ?? null,
-        cashier_id: ctx.actor.userId,
+        cashier_id: opts.cashierId ?? ctx.actor.userId,
         source: opts.source,
         device_id: opts.deviceId ?? null,
         client_created_at: opts.occurredAt ?? null,

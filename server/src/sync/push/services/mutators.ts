@@ -6,7 +6,7 @@
 import { MUTATION_PAYLOADS, type Mutation, type MutationType, SaleReversePayload } from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ServiceError } from '../../../lib/errors.js';
+import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import { recordCreditPayment } from '../../../modules/credits/services/payments.js';
 import { findCustomer } from '../../../modules/customers/customers.queries.js';
 import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
@@ -44,11 +44,16 @@ const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
         .execute()
     ).map((r) => [r.id, r]),
   );
+  const { cashier_id: cashierId, ...sold } = p;
+  // The sale is booked to whoever rang it up on the till, if they belong to this organisation.
+  if (cashierId && !(await ctx.db.selectFrom('users').select('id').where('id', '=', cashierId).where('org_id', '=', orgId).executeTakeFirst())) {
+    throw new ValidationError('payload.cashier_id', 'is not a member of this organisation');
+  }
   const priced = await reconcilePrices(ctx.db, p.lines, at, products);
   const sale = await recordSale(
     ctx,
-    { ...p, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
-    { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices },
+    { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
+    { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId },
   );
   const conflicts = sale.replayed ? [] : [...priced.conflicts, ...sale.conflicts];
   if (conflicts.length) {
