@@ -56,6 +56,8 @@ describe('API reference', () => {
     'post /reports/scheduled', 'patch /reports/scheduled/{id}', 'delete /reports/scheduled/{id}', 'post /reports/scheduled/{id}/send',
     'get /analytics/overview', 'get /analytics/summary', 'get /analytics/trend', 'get /analytics/payment-mix', 'get /analytics/top-products',
     'get /analytics/sales', 'get /analytics/customers', 'get /analytics/cashflow', 'get /analytics/dashboard', 'get /analytics/products',
+    'post /ai/chat', 'post /ai/conversations/{id}/chat', 'get /ai/conversations', 'get /ai/conversations/{id}', 'patch /ai/conversations/{id}',
+    'get /ai/suggestions', 'get /ai/usage',
   ];
 
   it('serves an OpenAPI 3.1 document with every route, its auth and the error envelope', async () => {

@@ -40,6 +40,7 @@ import { notificationsRouter } from './modules/notifications/notifications.index
 import { notebookRouter } from './modules/notebook/notebook.index.js';
 import { uploadsRouter } from './modules/uploads/uploads.index.js';
 import { reviewsRouter } from './modules/reviews/reviews.index.js';
+import { aiRouter } from './modules/ai/ai.index.js';
 import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
 import { pushRouter } from './sync/push/push.index.js';
@@ -132,6 +133,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', pushRouter);
   api.route('/', reportsRouter);
   api.route('/', analyticsRouter);
+  api.route('/', aiRouter);
   api.route('/', adminRouter(ping));
   documentRealtime(api);
 

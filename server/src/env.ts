@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   REFRESH_TOKEN_TTL_DAYS: int(1, 365).default(30),
   REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(30),
   AI_CREDITS_MONTHLY: int(0, 1_000_000).default(100),
+  AI_GATEWAY_URL: url.default('https://api.openai.com/v1'),
+  AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   RATE_LIMIT_AUTH_PER_MIN: int(1, 1_000_000).default(10),
   RATE_LIMIT_USER_PER_MIN: int(1, 1_000_000).default(600),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(1024 * 1024),

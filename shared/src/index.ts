@@ -27,3 +27,4 @@ export * from './money.js';
 export * from './analytics/analytics.schemas.js';
 export * from './analytics/analytics-reports.schemas.js';
 export * from './statement-cache.js';
+export * from './ai/ai.schemas.js';

@@ -19,6 +19,7 @@ import type { OutboxTable } from '../messaging/outbox.table.js';
 import type { ReportExportTable, ScheduledReportTable } from '../modules/reports/reports.table.js';
 import type { AuditLogTable } from '../lib/audit.js';
 import type { AnalyticsRollupStateTable, SalesDailyProductTable, SalesDailyTable } from '../modules/analytics/analytics.table.js';
+import type { AiConversationTable, AiMessageTable } from '../modules/ai/ai.table.js';
 import type { ChangeLogTable } from './change-log.js';
 
 export interface Database {
@@ -68,4 +69,6 @@ export interface Database {
   sales_daily: SalesDailyTable;
   sales_daily_products: SalesDailyProductTable;
   analytics_rollup_state: AnalyticsRollupStateTable;
+  ai_conversations: AiConversationTable;
+  ai_messages: AiMessageTable;
 }

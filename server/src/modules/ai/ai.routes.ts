@@ -1,0 +1,86 @@
+import {
+  AiChatInput,
+  AiContinueInput,
+  AiConversation,
+  AiConversationList,
+  AiSuggestions,
+  AiUsage,
+  Envelope,
+  IdParam,
+  ListAiConversationsQuery,
+  PageMeta,
+  UpdateAiConversationInput,
+} from '@duka/shared';
+import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+
+const tags = ['AI assistant'];
+
+const CHAT_NOTES = [
+  "Costs one of the organisation's monthly AI credits: 422 `AI_CREDITS_EXHAUSTED` when none is left (nothing is stored).",
+  "Without an AI gateway key the assistant answers from the shop's own records (sales today against yesterday, low stock, top products of the last 7 days, customers who owe money), in English or Swahili as asked;",
+  "with a key it asks the organisation's OpenAI-compatible gateway, which may use the same figures as tools.",
+  'When the gateway fails, times out or cannot be reached: 503 `SERVICE_UNAVAILABLE` (`meta.reason` `AI_GATEWAY_ERROR`, `meta.upstream_status` when it answered), the credit is given back and the message is not kept: send it again.',
+].join(' ');
+
+export const startChat = defineRoute('bearer', {
+  method: 'post',
+  path: '/ai/chat',
+  tags,
+  summary: 'Ask the assistant in a new conversation',
+  description: CHAT_NOTES,
+  request: { body: jsonBody(AiChatInput) },
+  responses: { 200: jsonResponse(Envelope(AiConversation), 'The new conversation: your message and the answer') },
+});
+
+export const continueChat = defineRoute('bearer', {
+  method: 'post',
+  path: '/ai/conversations/{id}/chat',
+  tags,
+  summary: 'Ask the assistant in one of your conversations',
+  description: `${CHAT_NOTES} Another user's conversation: 404; an archived one: 409 \`INVALID_STATE\`.`,
+  request: { params: IdParam, body: jsonBody(AiContinueInput) },
+  responses: { 200: jsonResponse(Envelope(AiConversation), 'The conversation with every message') },
+});
+
+export const list = defineRoute('bearer', {
+  method: 'get',
+  path: '/ai/conversations',
+  tags,
+  summary: 'Your conversations, most recently active first (paged; without messages)',
+  request: { query: ListAiConversationsQuery },
+  responses: { 200: jsonResponse(Envelope(AiConversationList, PageMeta), 'Conversations and their count; meta has the page') },
+});
+
+export const getOne = defineRoute('bearer', {
+  method: 'get',
+  path: '/ai/conversations/{id}',
+  tags,
+  summary: 'One of your conversations with all its messages (another user’s: 404)',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(Envelope(AiConversation), 'Conversation') },
+});
+
+export const patch = defineRoute('bearer', {
+  method: 'patch',
+  path: '/ai/conversations/{id}',
+  tags,
+  summary: 'Rename a conversation, archive it (`is_active` false) or bring it back',
+  request: { params: IdParam, body: jsonBody(UpdateAiConversationInput) },
+  responses: { 200: jsonResponse(Envelope(AiConversation), 'Conversation') },
+});
+
+export const suggestions = defineRoute('bearer', {
+  method: 'get',
+  path: '/ai/suggestions',
+  tags,
+  summary: "Prompts to offer (English and Swahili), how questions are answered and this month's AI credits",
+  responses: { 200: jsonResponse(Envelope(AiSuggestions), 'Suggestions and credits') },
+});
+
+export const usage = defineRoute('bearer', {
+  method: 'get',
+  path: '/ai/usage',
+  tags,
+  summary: "This month's AI usage: the organisation's gateway tokens and credits, your conversation count",
+  responses: { 200: jsonResponse(Envelope(AiUsage), 'Usage') },
+});

@@ -1,0 +1,160 @@
+/**
+ * What the assistant can look up: four tools over the shop's own records, each built on the
+ * service that answers the same question over REST (POS summary, low stock, analytics top
+ * products, customers' credit), scoped by the caller's token. Each answers figures (sent to the
+ * gateway as JSON) and renders them as plain text in English or Swahili (the local answerer).
+ */
+import type { AuthedContext } from '../../../lib/context.js';
+import { addDays, localDate } from '../../../lib/time.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { topProducts } from '../../analytics/services/summary.js';
+import { listCustomerCredits } from '../../customers/services/customer-credits.js';
+import { activeStore, listLowStock } from '../../inventory/services/stock.js';
+import { posSummary } from '../../pos/services/transactions.js';
+
+export type Lang = 'en' | 'sw';
+export type ToolName = 'get_sales_today' | 'get_low_stock' | 'get_top_products' | 'get_customer_debts';
+
+/** How many rows a listing names before "and N more". */
+const LIST_MAX = 10;
+export const TOP_DAYS = 7;
+const TOP_LIMIT = 5;
+
+/** `TZS 12,500` or `TZS 1,550.50`. */
+export function tzs(amount: number): string {
+  const whole = Number.isInteger(amount);
+  return `TZS ${amount.toLocaleString('en-US', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })}`;
+}
+const count = (n: number) => n.toLocaleString('en-US');
+
+async function salesToday(ctx: AuthedContext) {
+  const today = await posSummary(ctx, {});
+  const yesterdayDate = addDays(today.date_from, -1);
+  const yesterday = await posSummary(ctx, { date_from: yesterdayDate, date_to: yesterdayDate });
+  const change = Math.round((today.total_sales - yesterday.total_sales) * 100) / 100;
+  return {
+    date: today.date_from,
+    sales_count: today.transaction_count,
+    revenue: today.total_sales,
+    items_sold: today.items_sold,
+    yesterday: { date: yesterdayDate, sales_count: yesterday.transaction_count, revenue: yesterday.total_sales },
+    change_vs_yesterday: change,
+    change_percent: yesterday.total_sales ? Math.round((change / yesterday.total_sales) * 10_000) / 100 : null,
+  };
+}
+
+async function lowStock(ctx: AuthedContext) {
+  const products = await listLowStock(ctx);
+  return { count: products.length, products: products.map((p) => ({ name: p.name, stock: p.stock, reorder_point: p.reorder_point })) };
+}
+
+async function bestSellers(ctx: AuthedContext) {
+  const { storeId } = activeStore(ctx);
+  const { role, perms } = ctx.actor;
+  if (role !== 'owner' && !perms.includes('reports')) return { allowed: false as const };
+  const dateTo = localDate(ctx.clock.now(), await orgTimezone(ctx.db, ctx.actor.orgId!));
+  const top = await topProducts(ctx, { store_id: storeId, date_from: addDays(dateTo, -(TOP_DAYS - 1)), date_to: dateTo, limit: TOP_LIMIT });
+  return { allowed: true as const, date_from: top.date_from, date_to: top.date_to, products: top.top_products.map((p) => ({ name: p.name, qty_sold: p.qty_sold, revenue: p.revenue })) };
+}
+
+async function customerDebts(ctx: AuthedContext) {
+  const rows = await listCustomerCredits(ctx, {});
+  const total = Math.round(rows.reduce((s, r) => s + Math.round(r.total_outstanding * 100), 0)) / 100;
+  return {
+    customers_count: rows.length,
+    total_outstanding: total,
+    overdue_customers: rows.filter((r) => r.overdue_count > 0).length,
+    customers: rows.map((r) => ({ name: r.name, phone: r.phone, outstanding: r.total_outstanding, overdue: r.overdue_count > 0, oldest_due_date: r.oldest_due_date })),
+  };
+}
+
+type SalesToday = Awaited<ReturnType<typeof salesToday>>;
+type LowStock = Awaited<ReturnType<typeof lowStock>>;
+type BestSellers = Awaited<ReturnType<typeof bestSellers>>;
+type CustomerDebts = Awaited<ReturnType<typeof customerDebts>>;
+
+function more(total: number, lang: Lang) {
+  const rest = total - LIST_MAX;
+  return rest > 0 ? [lang === 'sw' ? `… na ${count(rest)} zaidi` : `… and ${count(rest)} more`] : [];
+}
+
+function salesText(d: SalesToday, lang: Lang): string {
+  const pct = d.change_percent === null ? '' : ` (${d.change_percent > 0 ? '+' : ''}${d.change_percent}%)`;
+  if (lang === 'sw') {
+    const trend =
+      d.change_vs_yesterday > 0 ? `Ongezeko la ${tzs(d.change_vs_yesterday)}${pct} kulinganisha na jana.`
+      : d.change_vs_yesterday < 0 ? `Pungufu ya ${tzs(-d.change_vs_yesterday)}${pct} kulinganisha na jana.`
+      : 'Sawa na jana.';
+    return `Mauzo ya leo (${d.date}): mauzo ${count(d.sales_count)}, jumla ${tzs(d.revenue)}. Jana (${d.yesterday.date}): mauzo ${count(d.yesterday.sales_count)}, ${tzs(d.yesterday.revenue)}. ${trend}`;
+  }
+  const trend =
+    d.change_vs_yesterday > 0 ? `Up ${tzs(d.change_vs_yesterday)}${pct} on yesterday.`
+    : d.change_vs_yesterday < 0 ? `Down ${tzs(-d.change_vs_yesterday)}${pct} on yesterday.`
+    : 'The same as yesterday.';
+  return `Sales today (${d.date}): ${count(d.sales_count)} ${d.sales_count === 1 ? 'sale' : 'sales'} totalling ${tzs(d.revenue)}. Yesterday (${d.yesterday.date}): ${count(d.yesterday.sales_count)} ${d.yesterday.sales_count === 1 ? 'sale' : 'sales'}, ${tzs(d.yesterday.revenue)}. ${trend}`;
+}
+
+function lowStockText(d: LowStock, lang: Lang): string {
+  if (d.count === 0) return lang === 'sw' ? 'Hakuna bidhaa inayokaribia kuisha: zote ziko juu ya kiwango cha kuagiza upya.' : 'No product is at or below its reorder point.';
+  const lines = d.products
+    .slice(0, LIST_MAX)
+    .map((p) => (lang === 'sw' ? `- ${p.name}: zimebaki ${count(p.stock)} (agiza upya ikifika ${count(p.reorder_point)})` : `- ${p.name}: ${count(p.stock)} left (reorder at ${count(p.reorder_point)})`));
+  const head =
+    lang === 'sw'
+      ? `Bidhaa ${count(d.count)} zinakaribia kuisha (kwenye au chini ya kiwango cha kuagiza upya):`
+      : `${count(d.count)} ${d.count === 1 ? 'product is' : 'products are'} at or below the reorder point:`;
+  return [head, ...lines, ...more(d.count, lang)].join('\n');
+}
+
+function topText(d: BestSellers, lang: Lang): string {
+  if (!d.allowed)
+    return lang === 'sw'
+      ? 'Mmiliki wa duka au mfanyakazi mwenye ruhusa ya kuona ripoti pekee ndiye anayeweza kuona bidhaa zinazouzwa zaidi.'
+      : 'Only the shop owner or staff allowed to view reports can see the top products.';
+  if (d.products.length === 0)
+    return lang === 'sw' ? `Hakuna mauzo ya bidhaa kati ya ${d.date_from} na ${d.date_to}.` : `No products were sold from ${d.date_from} to ${d.date_to}.`;
+  const lines = d.products.map((p, i) =>
+    lang === 'sw' ? `${i + 1}. ${p.name}: zimeuzwa ${count(p.qty_sold)}, ${tzs(p.revenue)}` : `${i + 1}. ${p.name}: ${count(p.qty_sold)} sold, ${tzs(p.revenue)}`,
+  );
+  const head =
+    lang === 'sw'
+      ? `Bidhaa zinazouzwa zaidi, siku ${TOP_DAYS} zilizopita (${d.date_from} hadi ${d.date_to}):`
+      : `Top products, last ${TOP_DAYS} days (${d.date_from} to ${d.date_to}):`;
+  return [head, ...lines].join('\n');
+}
+
+function debtsText(d: CustomerDebts, lang: Lang): string {
+  if (d.customers_count === 0) return lang === 'sw' ? 'Hakuna mteja anayedaiwa.' : 'No customer owes you money.';
+  const lines = d.customers.slice(0, LIST_MAX).map((c) => {
+    const due = c.oldest_due_date;
+    if (lang === 'sw') return `- ${c.name}: ${tzs(c.outstanding)}${due ? (c.overdue ? `, amechelewa (ilitakiwa ${due})` : `, mwisho ${due}`) : ''}`;
+    return `- ${c.name}: ${tzs(c.outstanding)}${due ? (c.overdue ? `, overdue (due ${due})` : `, due ${due}`) : ''}`;
+  });
+  const head =
+    lang === 'sw'
+      ? `Wateja ${count(d.customers_count)} wanadaiwa jumla ya ${tzs(d.total_outstanding)} (${count(d.overdue_customers)} wamechelewa kulipa):`
+      : `${count(d.customers_count)} ${d.customers_count === 1 ? 'customer owes' : 'customers owe'} you ${tzs(d.total_outstanding)} in total (${count(d.overdue_customers)} overdue):`;
+  return [head, ...lines, ...more(d.customers_count, lang)].join('\n');
+}
+
+interface Tool<T> {
+  description: string;
+  run(ctx: AuthedContext): Promise<T>;
+  text(data: T, lang: Lang): string;
+}
+const tool = <T>(t: Tool<T>) => t as Tool<unknown>;
+
+export const TOOLS: Record<ToolName, Tool<unknown>> = {
+  get_sales_today: tool({ description: "Today's sales of the active store (count, revenue in TZS) compared with yesterday", run: salesToday, text: salesText }),
+  get_low_stock: tool({ description: 'Products of the active store at or below their reorder point, emptiest first', run: lowStock, text: lowStockText }),
+  get_top_products: tool({ description: `Best-selling products of the active store over the last ${TOP_DAYS} days, by revenue`, run: bestSellers, text: topText }),
+  get_customer_debts: tool({ description: 'Customers who owe the shop money (credit sales not yet paid), overdue first, with amounts in TZS', run: customerDebts, text: debtsText }),
+};
+
+export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOLS, name);
+
+/** The tools as OpenAI function tools (none takes arguments: the scope comes from the token). */
+export const FUNCTION_TOOLS = Object.entries(TOOLS).map(([name, t]) => ({
+  type: 'function' as const,
+  function: { name, description: t.description, parameters: { type: 'object', properties: {}, additionalProperties: false } },
+}));
