@@ -26,5 +26,7 @@ export * from './sync/protocol.js';
 export * from './money.js';
 export * from './analytics/analytics.schemas.js';
 export * from './analytics/analytics-reports.schemas.js';
+export * from './admin/admin-platform.schemas.js';
+export * from './admin/admin-records.schemas.js';
 export * from './statement-cache.js';
 export * from './ai/ai.schemas.js';

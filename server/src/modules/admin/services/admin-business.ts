@@ -1,0 +1,182 @@
+/** Business records of every organisation: customers, credit tabs, suppliers with their deliveries and payments, expenses. */
+import { pageMeta } from '@duka/shared';
+import type {
+  AdminCreditTab,
+  AdminCustomer,
+  AdminExpense,
+  AdminSupplier,
+  ListAdminCreditsQuery,
+  ListAdminCustomersQuery,
+  ListAdminDeliveriesQuery,
+  ListAdminExpensesQuery,
+  ListAdminSupplierPaymentsQuery,
+  ListAdminSuppliersQuery,
+  PageMeta,
+} from '@duka/shared';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../../../db/database.js';
+import { containsText } from '../../../db/dialect.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { DEFAULT_TIMEZONE, localDate } from '../../../lib/time.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { toCreditTab } from '../../credits/credits.queries.js';
+import { outstandingOf as customerOwes, pastDue, tabBalance, toCustomer } from '../../customers/customers.queries.js';
+import { toExpense } from '../../expenses/expenses.queries.js';
+import { orgPayments, outstandingOf as supplierOwes, owing, toDeliveries, toPayments, toSupplier } from '../../suppliers/suppliers.queries.js';
+import { adminDateRange, limitOffset, withOrgNames } from './admin-context.js';
+
+type Page<T> = { items: T[]; meta: PageMeta };
+
+export async function listAdminCustomers(ctx: AuthedContext, q: ListAdminCustomersQuery): Promise<Page<AdminCustomer>> {
+  let base = ctx.db.selectFrom('customers');
+  if (q.org_id) base = base.where('customers.org_id', '=', q.org_id);
+  if (q.status) base = base.where('customers.is_active', '=', q.status === 'active' ? 1 : 0);
+  if (q.search) {
+    const t = q.search;
+    base = base.where((eb) => eb.or([containsText(ctx.dialect, 'customers.name', t), containsText(ctx.dialect, 'customers.email', t), containsText(ctx.dialect, 'customers.phone', t)]));
+  }
+  if (q.has_credit !== undefined) base = base.where((eb) => eb(customerOwes(eb as ExpressionBuilder<Database, 'customers'>), q.has_credit ? '>' : '<=', 0));
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .selectAll('customers')
+      .select((eb) => customerOwes(eb).as('outstanding'))
+      .orderBy('customers.created_at', 'desc')
+      .orderBy('customers.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+  ]);
+  const items = await withOrgNames(ctx, rows, (r) => r.org_id);
+  return { items: items.map((r) => ({ ...toCustomer(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+/** Overdue is judged against the organisation's today (the platform's, Africa/Dar_es_Salaam, without `org_id`). */
+export async function listAdminCredits(ctx: AuthedContext, q: ListAdminCreditsQuery): Promise<Page<AdminCreditTab>> {
+  const now = ctx.clock.now();
+  const filterToday = localDate(now, q.org_id ? await orgTimezone(ctx.db, q.org_id) : DEFAULT_TIMEZONE);
+  let base = ctx.db.selectFrom('credit_tabs').innerJoin('customers', 'customers.id', 'credit_tabs.customer_id').innerJoin('organisations as o', 'o.id', 'credit_tabs.org_id');
+  if (q.org_id) base = base.where('credit_tabs.org_id', '=', q.org_id);
+  if (q.store_id) base = base.where('credit_tabs.store_id', '=', q.store_id);
+  if (q.status) base = base.where('credit_tabs.status', '=', q.status);
+  if (q.overdue !== undefined) {
+    const overdue = q.overdue;
+    base = base.where((eb) => {
+      const tabs = eb as unknown as ExpressionBuilder<Database, 'credit_tabs'>;
+      const cond = eb.and([eb(tabBalance(tabs), '>', 0), pastDue(tabs, filterToday)]);
+      return overdue ? cond : eb.not(cond);
+    });
+  }
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .selectAll('credit_tabs')
+      .select(['customers.name as customer_name', 'o.name as organisation_name', 'o.timezone'])
+      .orderBy('credit_tabs.created_at', 'desc')
+      .orderBy('credit_tabs.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+  ]);
+  return {
+    items: rows.map((r) => ({ ...toCreditTab(r, localDate(now, r.timezone)), org_id: r.org_id, organisation_name: r.organisation_name })),
+    meta: pageMeta(q.page, q.page_size, Number(total)),
+  };
+}
+
+export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSuppliersQuery): Promise<Page<AdminSupplier>> {
+  let base = ctx.db.selectFrom('suppliers').where('suppliers.deleted_at', 'is', null);
+  if (q.org_id) base = base.where('suppliers.org_id', '=', q.org_id);
+  if (q.status) base = base.where('suppliers.status', '=', q.status);
+  if (q.search) {
+    const t = q.search;
+    base = base.where((eb) =>
+      eb.or([containsText(ctx.dialect, 'suppliers.name', t), containsText(ctx.dialect, 'suppliers.rep', t), containsText(ctx.dialect, 'suppliers.phone', t), containsText(ctx.dialect, 'suppliers.email', t)]),
+    );
+  }
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .selectAll('suppliers')
+      .select((eb) => [
+        supplierOwes(eb).as('outstanding'),
+        eb.selectFrom('deliveries').select((d) => d.fn.countAll<number>().as('n')).whereRef('deliveries.supplier_id', '=', 'suppliers.id').where('deliveries.deleted_at', 'is', null).as('delivery_count'),
+        eb.selectFrom('supplier_payments').select((p) => p.fn.countAll<number>().as('n')).whereRef('supplier_payments.supplier_id', '=', 'suppliers.id').as('payment_count'),
+      ])
+      .orderBy('suppliers.name')
+      .orderBy('suppliers.id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+  ]);
+  const items = await withOrgNames(ctx, rows, (r) => r.org_id);
+  return {
+    items: items.map((r) => ({
+      ...toSupplier(r),
+      org_id: r.org_id,
+      organisation_name: r.organisation_name,
+      delivery_count: Number(r.delivery_count ?? 0),
+      payment_count: Number(r.payment_count ?? 0),
+    })),
+    meta: pageMeta(q.page, q.page_size, Number(total)),
+  };
+}
+
+/** Any supplier, deleted ones included (their history stays readable). */
+async function requireAnySupplier(ctx: AuthedContext, id: string) {
+  const row = await ctx.db.selectFrom('suppliers').select(['id', 'org_id']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFoundError('supplier');
+  return row;
+}
+
+/** Every store's deliveries from the supplier, newest first; `unpaid` as on the owner list. */
+export async function listAdminSupplierDeliveries(ctx: AuthedContext, supplierId: string, q: ListAdminDeliveriesQuery) {
+  const supplier = await requireAnySupplier(ctx, supplierId);
+  const base = ctx.db
+    .selectFrom('deliveries')
+    .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
+    .where('deliveries.supplier_id', '=', supplier.id)
+    .where('deliveries.deleted_at', 'is', null)
+    .$if(q.unpaid === true, (qb) => qb.where((eb) => owing(eb as ExpressionBuilder<Database, 'deliveries'>)).where((eb) => eb('deliveries.total_value', '>', eb.ref('deliveries.paid_amount'))))
+    .$if(q.unpaid === false, (qb) => qb.where('deliveries.is_paid', '=', 1));
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base.selectAll('deliveries').select('suppliers.name as supplier_name').orderBy('deliveries.delivery_date', 'desc').orderBy('deliveries.id', 'desc').limit(limit).offset(offset).execute(),
+  ]);
+  const items = await withOrgNames(ctx, await toDeliveries(ctx.db, rows), () => supplier.org_id);
+  return { items, meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+export async function listAdminSupplierPayments(ctx: AuthedContext, supplierId: string, q: ListAdminSupplierPaymentsQuery) {
+  const supplier = await requireAnySupplier(ctx, supplierId);
+  const base = orgPayments(ctx.db, supplier.org_id).where('supplier_payments.supplier_id', '=', supplier.id);
+  const { limit, offset } = limitOffset(q);
+  const [counted, rows] = await Promise.all([
+    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base.orderBy('supplier_payments.paid_at', 'desc').orderBy('supplier_payments.id', 'desc').limit(limit).offset(offset).execute(),
+  ]);
+  const items = await withOrgNames(ctx, await toPayments(ctx.db, rows), () => supplier.org_id);
+  return { items, meta: pageMeta(q.page, q.page_size, Number(counted.n)) };
+}
+
+export async function listAdminExpenses(ctx: AuthedContext, q: ListAdminExpensesQuery): Promise<Page<AdminExpense>> {
+  let base = ctx.db.selectFrom('expenses');
+  if (q.org_id) base = base.where('org_id', '=', q.org_id);
+  if (q.store_id) base = base.where('store_id', '=', q.store_id);
+  if (q.category) base = base.where('category', '=', q.category);
+  if (q.search) base = base.where(containsText(ctx.dialect, 'title', q.search));
+  const range = await adminDateRange(ctx, q);
+  if (range) base = base.where('spent_at', '>=', range.from).where('spent_at', '<', range.to);
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base.selectAll().orderBy('spent_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+  ]);
+  const items = await withOrgNames(ctx, rows, (r) => r.org_id);
+  return { items: items.map((r) => ({ ...toExpense(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}

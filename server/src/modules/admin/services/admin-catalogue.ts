@@ -1,0 +1,186 @@
+/** Products and categories of every organisation; writes go through the inventory services. */
+import { pageMeta } from '@duka/shared';
+import type {
+  AdminCategory,
+  AdminProduct,
+  AdminProductDetail,
+  CreateAdminCategoryInput,
+  ListAdminCategoriesQuery,
+  ListAdminProductsQuery,
+  PageMeta,
+  UpdateAdminProductInput,
+  UpdateCategoryInput,
+} from '@duka/shared';
+import { containsText } from '../../../db/dialect.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { toCategory, toProduct } from '../../inventory/inventory.queries.js';
+import type { CategoryRow, ProductRow } from '../../inventory/inventory.table.js';
+import { createCategory, deleteCategory, updateCategory } from '../../inventory/services/categories.js';
+import { updateProduct } from '../../inventory/services/products.js';
+import { SOLD } from '../../pos/pos.queries.js';
+import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
+
+type ProductWithOrg = ProductRow & { stock: number | string | null; organisation_name: string };
+
+const toAdminProduct = (row: ProductWithOrg): AdminProduct => ({
+  ...toProduct({ ...row, stock: Number(row.stock ?? 0) }),
+  org_id: row.org_id,
+  organisation_name: row.organisation_name,
+});
+
+function productsWithOrg(ctx: AuthedContext) {
+  return ctx.db.selectFrom('products as p').innerJoin('organisations as o', 'o.id', 'p.org_id');
+}
+
+/** Products with `stock` summed over every store of their organisation. */
+function selectProducts(ctx: AuthedContext) {
+  return productsWithOrg(ctx)
+    .selectAll('p')
+    .select('o.name as organisation_name')
+    .select((eb) =>
+      eb
+        .selectFrom('product_stock')
+        .select((s) => s.fn.coalesce(s.fn.sum<number>('product_stock.qty'), s.lit(0)).as('qty'))
+        .whereRef('product_stock.product_id', '=', 'p.id')
+        .as('stock'),
+    );
+}
+
+export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProductsQuery): Promise<{ items: AdminProduct[]; meta: PageMeta }> {
+  let base = productsWithOrg(ctx);
+  if (q.org_id) base = base.where('p.org_id', '=', q.org_id);
+  if (q.category_id) base = base.where('p.category_id', '=', q.category_id);
+  if (q.status) base = base.where('p.is_active', '=', q.status === 'active' ? 1 : 0);
+  if (q.search) {
+    const t = q.search;
+    base = base.where((eb) => eb.or([containsText(ctx.dialect, 'p.name', t), containsText(ctx.dialect, 'p.sku', t), containsText(ctx.dialect, 'p.barcode', t)]));
+  }
+  const ids = base.select('p.id');
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    selectProducts(ctx).where('p.id', 'in', ids).orderBy('o.name').orderBy('p.name').orderBy('p.id').limit(limit).offset(offset).execute(),
+  ]);
+  return { items: rows.map(toAdminProduct), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+async function requireProduct(ctx: AuthedContext, id: string): Promise<ProductWithOrg> {
+  const row = await selectProducts(ctx).where('p.id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFoundError('product');
+  return row;
+}
+
+export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<AdminProductDetail> {
+  const row = await requireProduct(ctx, id);
+  const [category, stores, sold, prices] = await Promise.all([
+    row.category_id ? ctx.db.selectFrom('categories').select('name').where('id', '=', row.category_id).executeTakeFirst() : undefined,
+    ctx.db
+      .selectFrom('stores as s')
+      .leftJoin('product_stock as ps', (j) => j.onRef('ps.store_id', '=', 's.id').on('ps.product_id', '=', id))
+      .select(['s.id as store_id', 's.name as store_name'])
+      .select((eb) => eb.fn.coalesce('ps.qty', eb.lit(0)).as('qty'))
+      .where('s.org_id', '=', row.org_id)
+      .orderBy('s.created_at')
+      .orderBy('s.id')
+      .execute(),
+    ctx.db
+      .selectFrom('transaction_lines as l')
+      .innerJoin('transactions as t', 't.id', 'l.transaction_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
+      .where('l.product_id', '=', id)
+      .where('t.status', 'in', [...SOLD])
+      .executeTakeFirstOrThrow(),
+    ctx.db.selectFrom('product_prices').select((eb) => eb.fn.countAll<number>().as('n')).where('product_id', '=', id).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    ...toAdminProduct(row),
+    category_name: category?.name ?? null,
+    stock_by_store: stores.map((s) => ({ store_id: s.store_id, store_name: s.store_name, qty: Number(s.qty) })),
+    sold_qty: Number(sold.qty),
+    price_changes: Number(prices.n),
+  };
+}
+
+/** The owner's PATCH (same validation, price history, change log) for the product's organisation, without `stock`. */
+export async function updateProductByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminProductInput): Promise<AdminProductDetail> {
+  const product = await requireProduct(ctx, id);
+  await adminTx(ctx, async (trx) => {
+    await updateProduct(await asOrg(trx, product.org_id), id, input);
+    await auditAdmin(trx, {
+      action: 'product.update',
+      description: `Platform admin updated product ${product.name}: ${Object.keys(input).join(', ')}`,
+      orgId: product.org_id,
+      entity: 'product',
+      entityId: id,
+    });
+  });
+  return getAdminProduct(ctx, id);
+}
+
+type CategoryWithOrg = CategoryRow & { organisation_name: string; product_count: number | string | null };
+
+const toAdminCategory = (row: CategoryWithOrg): AdminCategory => ({ ...toCategory(row), org_id: row.org_id, organisation_name: row.organisation_name });
+
+function selectCategories(ctx: AuthedContext) {
+  return ctx.db
+    .selectFrom('categories as c')
+    .innerJoin('organisations as o', 'o.id', 'c.org_id')
+    .selectAll('c')
+    .select('o.name as organisation_name')
+    .select((eb) =>
+      eb
+        .selectFrom('products')
+        .select((p) => p.fn.countAll<number>().as('n'))
+        .whereRef('products.category_id', '=', 'c.id')
+        .as('product_count'),
+    );
+}
+
+export async function listAdminCategories(ctx: AuthedContext, q: ListAdminCategoriesQuery): Promise<{ items: AdminCategory[]; meta: PageMeta }> {
+  let base = ctx.db.selectFrom('categories as c');
+  if (q.org_id) base = base.where('c.org_id', '=', q.org_id);
+  if (q.search) base = base.where(containsText(ctx.dialect, 'c.name', q.search));
+  const ids = base.select('c.id');
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    selectCategories(ctx).where('c.id', 'in', ids).orderBy('o.name').orderBy('c.sort_order').orderBy('c.name').orderBy('c.id').limit(limit).offset(offset).execute(),
+  ]);
+  return { items: rows.map(toAdminCategory), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+async function requireCategory(ctx: AuthedContext, id: string): Promise<CategoryWithOrg> {
+  const row = await selectCategories(ctx).where('c.id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFoundError('category');
+  return row;
+}
+
+export async function createCategoryByAdmin(ctx: AuthedContext, input: CreateAdminCategoryInput): Promise<AdminCategory> {
+  const { org_id, ...fields } = input;
+  await requireOrgExists(ctx, org_id);
+  const created = await adminTx(ctx, async (trx) => {
+    const category = await createCategory(await asOrg(trx, org_id), fields);
+    await auditAdmin(trx, { action: 'category.create', description: `Platform admin added category ${category.name}`, orgId: org_id, entity: 'category', entityId: category.id });
+    return category;
+  });
+  return toAdminCategory(await requireCategory(ctx, created.id));
+}
+
+export async function updateCategoryByAdmin(ctx: AuthedContext, id: string, input: UpdateCategoryInput): Promise<AdminCategory> {
+  const category = await requireCategory(ctx, id);
+  await adminTx(ctx, async (trx) => {
+    await updateCategory(await asOrg(trx, category.org_id), id, input);
+    await auditAdmin(trx, { action: 'category.update', description: `Platform admin updated category ${category.name}`, orgId: category.org_id, entity: 'category', entityId: id });
+  });
+  return toAdminCategory(await requireCategory(ctx, id));
+}
+
+/** Only an empty category (409 otherwise, as for the owner). */
+export async function deleteCategoryByAdmin(ctx: AuthedContext, id: string): Promise<void> {
+  const category = await requireCategory(ctx, id);
+  await adminTx(ctx, async (trx) => {
+    await deleteCategory(await asOrg(trx, category.org_id), id);
+    await auditAdmin(trx, { action: 'category.delete', description: `Platform admin deleted category ${category.name}`, orgId: category.org_id, entity: 'category', entityId: id });
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * What every admin verb shares: acting inside one organisation through the areas' own services,
+ * recording the admin's write in the audit log, paging, and the platform's calendar.
+ */
+import type { AuthedContext } from '../../../lib/context.js';
+import { withTransaction } from '../../../db/transaction.js';
+import { recordAudit } from '../../../lib/audit.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { DEFAULT_TIMEZONE, localDate, localDayRange } from '../../../lib/time.js';
+import { ValidationError } from '../../../lib/errors.js';
+import { orgTimezone } from '../../accounts/accounts.queries.js';
+
+/**
+ * The admin acting as the owner of `orgId` (in `storeId`, else the organisation's first store), so
+ * that an area's service applies its own rules and writes its own audit entry (user = the admin).
+ */
+export async function asOrg(ctx: AuthedContext, orgId: string, storeId?: string | null): Promise<AuthedContext> {
+  const store =
+    storeId ??
+    (await ctx.db.selectFrom('stores').select('id').where('org_id', '=', orgId).orderBy('is_active', 'desc').orderBy('created_at').orderBy('id').executeTakeFirst())?.id ??
+    null;
+  return { ...ctx, actor: { ...ctx.actor, orgId, storeId: store, role: 'owner', perms: ['refund', 'discount', 'reports'] } };
+}
+
+/** The admin's own entry (`admin.<entity>.<verb>`), filed under the organisation it touched. */
+export function auditAdmin(ctx: AuthedContext, e: { action: string; description: string; orgId: string; storeId?: string | null; entity: string; entityId: string }) {
+  return recordAudit(ctx, {
+    action: `admin.${e.action}`,
+    description: e.description,
+    orgId: e.orgId,
+    storeId: e.storeId ?? null,
+    entity: e.entity,
+    entityId: e.entityId,
+  });
+}
+
+export async function requireOrgExists(ctx: AuthedContext, orgId: string): Promise<void> {
+  const row = await ctx.db.selectFrom('organisations').select('id').where('id', '=', orgId).executeTakeFirst();
+  if (!row) throw new NotFoundError('organisation');
+}
+
+export const limitOffset = (q: { page: number; page_size: number }) => ({ limit: q.page_size, offset: (q.page - 1) * q.page_size });
+
+/**
+ * [from, to) of the local dates given (each defaults to the other); the organisation's time zone
+ * when one is named, else the platform's (Africa/Dar_es_Salaam). Undefined when neither date is.
+ */
+export async function adminDateRange(ctx: AuthedContext, q: { org_id?: string; date_from?: string; date_to?: string }) {
+  if (!q.date_from && !q.date_to) return undefined;
+  const tz = q.org_id ? await orgTimezone(ctx.db, q.org_id) : DEFAULT_TIMEZONE;
+  const dateFrom = q.date_from ?? q.date_to!;
+  const dateTo = q.date_to ?? q.date_from!;
+  if (dateTo < dateFrom) throw new ValidationError('date_to', 'must not be before date_from');
+  return { dateFrom, dateTo, from: localDayRange(dateFrom, tz).from, to: localDayRange(dateTo, tz).to };
+}
+
+export const platformToday = (ctx: AuthedContext) => localDate(ctx.clock.now(), DEFAULT_TIMEZONE);
+
+/** Each item with its organisation's name (one query for the page). */
+export async function withOrgNames<T>(ctx: AuthedContext, items: T[], orgOf: (item: T) => string): Promise<Array<T & { org_id: string; organisation_name: string }>> {
+  const ids = [...new Set(items.map(orgOf))];
+  const rows = ids.length ? await ctx.db.selectFrom('organisations').select(['id', 'name']).where('id', 'in', ids).execute() : [];
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  return items.map((item) => ({ ...item, org_id: orgOf(item), organisation_name: names.get(orgOf(item)) ?? '' }));
+}
+
+/** One transaction for the admin's write and the area service it runs (the actor carries over). */
+export const adminTx = <T>(ctx: AuthedContext, fn: (trx: AuthedContext) => Promise<T>): Promise<T> => withTransaction(ctx, (trx) => fn(trx as AuthedContext));

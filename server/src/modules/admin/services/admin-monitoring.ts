@@ -1,0 +1,154 @@
+/** Platform analytics (sales and growth over days) and monitoring (counts, backlogs, the audit trail). */
+import { pageMeta } from '@duka/shared';
+import type { ActivityEntry, AdminAnalyticsOverview, AdminAnalyticsQuery, ListActivityQuery, MonitoringOverview, PageMeta } from '@duka/shared';
+import { sql } from 'kysely';
+import { iso } from '../../../lib/clock.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ValidationError } from '../../../lib/errors.js';
+import { fromCents } from '../../../lib/money.js';
+import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
+import { SOLD } from '../../pos/pos.queries.js';
+import { limitOffset } from './admin-context.js';
+
+const DAY_MS = 86_400_000;
+const MAX_DAYS = 366;
+
+const num = (v: unknown) => Number(v ?? 0);
+
+/** Days are the platform's (Africa/Dar_es_Salaam, no daylight saving: every day is 24 h, so a day is `(t - from) / 86 400 000`). */
+export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQuery): Promise<AdminAnalyticsOverview> {
+  const tz = DEFAULT_TIMEZONE;
+  const dateTo = q.date_to ?? localDate(ctx.clock.now(), tz);
+  const dateFrom = q.date_from ?? addDays(dateTo, -29);
+  if (dateTo < dateFrom) throw new ValidationError('date_to', 'must not be before date_from');
+  const from = localDayRange(dateFrom, tz).from;
+  const to = localDayRange(dateTo, tz).to;
+  const days = Math.round((to - from) / DAY_MS);
+  if (days > MAX_DAYS) throw new ValidationError('date_from', `the range may hold at most ${MAX_DAYS} days`);
+  const dayOf = (column: string) => sql<number>`(${sql.ref(column)} - ${sql.lit(from)}) / ${sql.lit(DAY_MS)}`;
+  const sales = ctx.db.selectFrom('transactions as t').where('t.created_at', '>=', from).where('t.created_at', '<', to);
+  const [byDay, refunds, byOrg, selling, signups, newUsers] = await Promise.all([
+    sales
+      .where('t.status', 'in', [...SOLD])
+      .select((eb) => [dayOf('t.created_at').as('day'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('amount')])
+      .groupBy(dayOf('t.created_at'))
+      .execute(),
+    sales.where('t.status', '=', 'refunded').select((eb) => eb.fn.sum<number>('t.total').as('amount')).executeTakeFirstOrThrow(),
+    sales
+      .innerJoin('organisations as o', 'o.id', 't.org_id')
+      .where('t.status', 'in', [...SOLD])
+      .select(['t.org_id', 'o.name'])
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('amount')])
+      .groupBy(['t.org_id', 'o.name'])
+      .orderBy('amount', 'desc')
+      .orderBy('t.org_id')
+      .limit(10)
+      .execute(),
+    sales.where('t.status', 'in', [...SOLD]).select((eb) => eb.fn.count<number>('t.org_id').distinct().as('n')).executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('organisations as o')
+      .where('o.created_at', '>=', from)
+      .where('o.created_at', '<', to)
+      .select((eb) => [dayOf('o.created_at').as('day'), eb.fn.countAll<number>().as('n')])
+      .groupBy(dayOf('o.created_at'))
+      .execute(),
+    ctx.db.selectFrom('users').where('created_at', '>=', from).where('created_at', '<', to).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const total = byDay.reduce((s, r) => s + num(r.amount), 0);
+  const count = byDay.reduce((s, r) => s + num(r.n), 0);
+  return {
+    date_from: dateFrom,
+    date_to: dateTo,
+    total_sales: fromCents(total),
+    transaction_count: count,
+    average_ticket: count ? fromCents(Math.round(total / count)) : 0,
+    refund_total: fromCents(num(refunds.amount)),
+    selling_organisations: num(selling.n),
+    new_organisations: signups.reduce((s, r) => s + num(r.n), 0),
+    new_users: num(newUsers.n),
+    daily: Array.from({ length: days }, (_, i) => {
+      const sold = byDay.find((r) => num(r.day) === i);
+      return { date: addDays(dateFrom, i), sales: fromCents(num(sold?.amount)), transactions: num(sold?.n), new_organisations: num(signups.find((r) => num(r.day) === i)?.n) };
+    }),
+    top_organisations: byOrg.map((r) => ({ org_id: r.org_id, organisation_name: r.name, sales: fromCents(num(r.amount)), transactions: num(r.n) })),
+  };
+}
+
+export async function monitoringOverview(ctx: AuthedContext): Promise<MonitoringOverview> {
+  const { from } = todayRange(ctx.clock.now(), DEFAULT_TIMEZONE);
+  const count = async <T extends { n: unknown }>(q: Promise<T>) => num((await q).n);
+  const db = ctx.db;
+  const [orgs, activeOrgs, users, activeUsers, signedIn, stores, activeStores, sales, devices, seen, pushes, rejected, conflicts, outboxPending, outboxFailed, eventsPending, eventsFailed] =
+    await Promise.all([
+      count(db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
+      count(db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).where('is_active', '=', 1).executeTakeFirstOrThrow()),
+      count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
+      count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('is_active', '=', 1).executeTakeFirstOrThrow()),
+      count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('last_login_at', '>=', from).executeTakeFirstOrThrow()),
+      count(db.selectFrom('stores').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
+      count(db.selectFrom('stores').select((eb) => eb.fn.countAll<number>().as('n')).where('is_active', '=', 1).executeTakeFirstOrThrow()),
+      db
+        .selectFrom('transactions')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
+        .where('created_at', '>=', from)
+        .where('status', 'in', [...SOLD])
+        .executeTakeFirstOrThrow(),
+      count(db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
+      count(db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('last_seen_at', '>=', from).executeTakeFirstOrThrow()),
+      count(db.selectFrom('sync_mutations').select((eb) => eb.fn.countAll<number>().as('n')).where('created_at', '>=', from).executeTakeFirstOrThrow()),
+      count(db.selectFrom('sync_mutations').select((eb) => eb.fn.countAll<number>().as('n')).where('created_at', '>=', from).where('status', '=', 'rejected').executeTakeFirstOrThrow()),
+      count(db.selectFrom('sync_conflicts').select((eb) => eb.fn.countAll<number>().as('n')).where('resolved', '=', 0).executeTakeFirstOrThrow()),
+      count(db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()),
+      count(db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirstOrThrow()),
+      count(db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('delivered', '=', 0).executeTakeFirstOrThrow()),
+      count(db.selectFrom('event_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirstOrThrow()),
+    ]);
+  return {
+    organisations: { total: orgs, active: activeOrgs },
+    users: { total: users, active: activeUsers, signed_in_today: signedIn },
+    stores: { total: stores, active: activeStores },
+    sales_today: { count: num(sales.n), total: fromCents(num(sales.amount)) },
+    sync: { devices, devices_seen_today: seen, pushes_today: pushes, rejected_today: rejected, open_conflicts: conflicts },
+    outbox: { pending: outboxPending, failed: outboxFailed },
+    events: { pending: eventsPending, failed_deliveries: eventsFailed },
+  };
+}
+
+/** The audit trail of every organisation (and of platform admins), newest first. */
+export async function listActivity(ctx: AuthedContext, q: ListActivityQuery): Promise<{ items: ActivityEntry[]; meta: PageMeta }> {
+  let base = ctx.db.selectFrom('audit_log as a').leftJoin('organisations as o', 'o.id', 'a.org_id').leftJoin('users as u', 'u.id', 'a.user_id');
+  if (q.org_id) base = base.where('a.org_id', '=', q.org_id);
+  if (q.user_id) base = base.where('a.user_id', '=', q.user_id);
+  if (q.action) {
+    const action = q.action;
+    base = base.where((eb) => eb.or([eb('a.action', '=', action), eb(sql<string>`substr(${sql.ref('a.action')}, 1, ${sql.lit(action.length + 1)})`, '=', `${action}.`)]));
+  }
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .selectAll('a')
+      .select(['o.name as organisation_name', 'u.first_name', 'u.last_name'])
+      .orderBy('a.created_at', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      org_id: r.org_id,
+      organisation_name: r.organisation_name ?? null,
+      store_id: r.store_id,
+      user_id: r.user_id,
+      user_name: r.first_name == null ? null : `${r.first_name} ${r.last_name ?? ''}`.trim(),
+      action: r.action,
+      entity: r.entity,
+      entity_id: r.entity_id,
+      description: r.description,
+      created_at: iso(Number(r.created_at)),
+    })),
+    meta: pageMeta(q.page, q.page_size, Number(total)),
+  };
+}

@@ -1,0 +1,128 @@
+/** Organisations as the platform sees them: list, detail with related counts, suspension and AI credits. */
+import { pageMeta } from '@duka/shared';
+import type { AdminOrganisation, AdminOrganisationDetail, ListAdminOrganisationsQuery, PageMeta, UpdateAdminOrganisationInput } from '@duka/shared';
+import { containsText } from '../../../db/dialect.js';
+import { noteChange } from '../../../db/change-log.js';
+import { isoOrNull } from '../../../lib/clock.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { fromCents } from '../../../lib/money.js';
+import { localMonth } from '../../../lib/time.js';
+import { findOrganisation, toOrganisation } from '../../accounts/accounts.queries.js';
+import type { OrganisationRow } from '../../accounts/accounts.table.js';
+import { revokeAllForUser } from '../../auth/services/tokens.js';
+import { SOLD } from '../../pos/pos.queries.js';
+import { adminTx, auditAdmin, limitOffset } from './admin-context.js';
+
+type Counted = OrganisationRow & { store_count: number | string | null; user_count: number | string | null };
+
+export function toAdminOrganisation(row: Counted): AdminOrganisation {
+  return {
+    ...toOrganisation(row),
+    is_active: row.is_active === 1,
+    ai_credits_monthly: row.ai_credits_monthly,
+    plan: 'free',
+    store_count: Number(row.store_count ?? 0),
+    user_count: Number(row.user_count ?? 0),
+  };
+}
+
+function organisationsCounted(ctx: AuthedContext) {
+  return ctx.db
+    .selectFrom('organisations as o')
+    .selectAll('o')
+    .select((eb) => [
+      eb.selectFrom('stores').select((s) => s.fn.countAll<number>().as('n')).whereRef('stores.org_id', '=', 'o.id').as('store_count'),
+      eb.selectFrom('users').select((s) => s.fn.countAll<number>().as('n')).whereRef('users.org_id', '=', 'o.id').as('user_count'),
+    ]);
+}
+
+export async function listOrganisations(ctx: AuthedContext, q: ListAdminOrganisationsQuery): Promise<{ items: AdminOrganisation[]; meta: PageMeta }> {
+  let base = ctx.db.selectFrom('organisations as o');
+  if (q.search) {
+    const text = q.search;
+    base = base.where((eb) =>
+      eb.or([containsText(ctx.dialect, 'o.name', text), containsText(ctx.dialect, 'o.legal_name', text), containsText(ctx.dialect, 'o.email', text), containsText(ctx.dialect, 'o.phone', text)]),
+    );
+  }
+  if (q.status) base = base.where('o.is_active', '=', q.status === 'active' ? 1 : 0);
+  if (q.business_type) base = base.where('o.business_type', '=', q.business_type);
+  const ids = base.select('o.id');
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    organisationsCounted(ctx).where('o.id', 'in', ids).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(limit).offset(offset).execute(),
+  ]);
+  return { items: rows.map(toAdminOrganisation), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+async function requireCounted(ctx: AuthedContext, id: string): Promise<Counted> {
+  const row = await organisationsCounted(ctx).where('o.id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFoundError('organisation');
+  return row;
+}
+
+export async function getOrganisationDetail(ctx: AuthedContext, id: string): Promise<AdminOrganisationDetail> {
+  const org = await requireCounted(ctx, id);
+  const count = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
+  const n = (table: 'stores' | 'users' | 'products' | 'customers' | 'suppliers' | 'transactions' | 'devices') =>
+    ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', id);
+  const month = localMonth(ctx.clock.now(), org.timezone);
+  const [stores, activeStores, users, activeUsers, products, customers, suppliers, transactions, devices, sales, usage] = await Promise.all([
+    count(n('stores').executeTakeFirst()),
+    count(n('stores').where('is_active', '=', 1).executeTakeFirst()),
+    count(n('users').executeTakeFirst()),
+    count(n('users').where('is_active', '=', 1).executeTakeFirst()),
+    count(n('products').executeTakeFirst()),
+    count(n('customers').executeTakeFirst()),
+    count(n('suppliers').where('deleted_at', 'is', null).executeTakeFirst()),
+    count(n('transactions').executeTakeFirst()),
+    count(n('devices').executeTakeFirst()),
+    ctx.db
+      .selectFrom('transactions')
+      .select((eb) => [eb.fn.sum<number>('total').as('total'), eb.fn.max('created_at').as('last')])
+      .where('org_id', '=', id)
+      .where('status', 'in', [...SOLD])
+      .executeTakeFirst(),
+    ctx.db.selectFrom('ai_credit_usage').select('used').where('org_id', '=', id).where('month', '=', month).executeTakeFirst(),
+  ]);
+  return {
+    ...toAdminOrganisation(org),
+    counts: { stores, active_stores: activeStores, users, active_users: activeUsers, products, customers, suppliers, transactions, devices },
+    sales_total: fromCents(Number(sales?.total ?? 0)),
+    last_sale_at: isoOrNull(sales?.last == null ? null : Number(sales.last)),
+    ai_credits: { month, used: Number(usage?.used ?? 0), allocated: org.ai_credits_monthly ?? ctx.config.AI_CREDITS_MONTHLY },
+  };
+}
+
+/** Suspending signs every user of the organisation out; the allocation null returns to the platform default. */
+export async function updateOrganisationByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminOrganisationInput): Promise<AdminOrganisationDetail> {
+  const org = await findOrganisation(ctx.db, id);
+  if (!org) throw new NotFoundError('organisation');
+  const notes: string[] = [];
+  const set: { is_active?: number; ai_credits_monthly?: number | null } = {};
+  if (input.is_active !== undefined && (input.is_active ? 1 : 0) !== org.is_active) {
+    set.is_active = input.is_active ? 1 : 0;
+    notes.push(input.is_active ? 'reactivated' : 'suspended (users signed out)');
+  }
+  if (input.ai_credits_monthly !== undefined && input.ai_credits_monthly !== org.ai_credits_monthly) {
+    set.ai_credits_monthly = input.ai_credits_monthly;
+    notes.push(`AI credits ${input.ai_credits_monthly ?? 'platform default'}`);
+  }
+  if (notes.length) {
+    await adminTx(ctx, async (trx) => {
+      await trx.db
+        .updateTable('organisations')
+        .set({ ...set, updated_at: trx.clock.now() })
+        .where('id', '=', id)
+        .execute();
+      if (set.is_active === 0) {
+        const users = await trx.db.selectFrom('users').select('id').where('org_id', '=', id).execute();
+        for (const u of users) await revokeAllForUser(trx, u.id);
+      }
+      noteChange(trx, id, { entity: 'organisation', id });
+      await auditAdmin(trx, { action: 'organisation.update', description: `Platform admin updated organisation ${org.name}: ${notes.join(', ')}`, orgId: id, entity: 'organisation', entityId: id });
+    });
+  }
+  return getOrganisationDetail(ctx, id);
+}

@@ -1,0 +1,203 @@
+/** Reviews (moderation), notes, notifications, AI credit usage and plans across organisations. */
+import { pageMeta } from '@duka/shared';
+import type {
+  AdminAiUsage,
+  AdminNote,
+  AdminNotification,
+  AdminReview,
+  AdminSubscription,
+  ListAdminAiUsageQuery,
+  ListAdminNotesQuery,
+  ListAdminNotificationsQuery,
+  ListAdminReviewsQuery,
+  ListAdminSubscriptionsQuery,
+  PageMeta,
+  UpdateAdminReviewInput,
+} from '@duka/shared';
+import { containsText } from '../../../db/dialect.js';
+import { iso } from '../../../lib/clock.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { NotFoundError } from '../../../lib/errors.js';
+import { localMonth } from '../../../lib/time.js';
+import { toNote } from '../../notebook/notebook.queries.js';
+import { toNotification } from '../../notifications/notifications.queries.js';
+import { toStoreReview } from '../../reviews/reviews.queries.js';
+import type { ReviewRow } from '../../reviews/reviews.table.js';
+import { adminTx, auditAdmin, limitOffset, withOrgNames } from './admin-context.js';
+
+type Page<T> = { items: T[]; meta: PageMeta };
+type ReviewWithNames = ReviewRow & { store_name: string; organisation_name: string };
+
+const toAdminReview = (r: ReviewWithNames): AdminReview => ({
+  ...toStoreReview(r),
+  org_id: r.org_id,
+  organisation_name: r.organisation_name,
+  user_id: r.user_id,
+  is_published: r.is_published === 1,
+});
+
+function reviews(ctx: AuthedContext) {
+  return ctx.db.selectFrom('reviews').innerJoin('stores', 'stores.id', 'reviews.store_id').innerJoin('organisations as o', 'o.id', 'reviews.org_id');
+}
+const selectReviews = (ctx: AuthedContext) => reviews(ctx).selectAll('reviews').select(['stores.name as store_name', 'o.name as organisation_name']);
+
+export async function listAdminReviews(ctx: AuthedContext, q: ListAdminReviewsQuery): Promise<Page<AdminReview>> {
+  let base = reviews(ctx);
+  if (q.org_id) base = base.where('reviews.org_id', '=', q.org_id);
+  if (q.published !== undefined) base = base.where('reviews.is_published', '=', q.published ? 1 : 0);
+  if (q.rating) base = base.where('reviews.rating', '=', q.rating);
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .selectAll('reviews')
+      .select(['stores.name as store_name', 'o.name as organisation_name'])
+      .orderBy('reviews.created_at', 'desc')
+      .orderBy('reviews.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+  ]);
+  return { items: rows.map(toAdminReview), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+async function requireReview(ctx: AuthedContext, id: string): Promise<ReviewWithNames> {
+  const row = await selectReviews(ctx).where('reviews.id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFoundError('review');
+  return row;
+}
+
+/** Publishing or hiding a review from the public list. */
+export async function updateReviewByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminReviewInput): Promise<AdminReview> {
+  const review = await requireReview(ctx, id);
+  const flag = input.is_published ? 1 : 0;
+  if (flag === review.is_published) return toAdminReview(review);
+  await adminTx(ctx, async (trx) => {
+    await trx.db.updateTable('reviews').set({ is_published: flag }).where('id', '=', id).execute();
+    await auditAdmin(trx, {
+      action: 'review.update',
+      description: `Platform admin ${flag ? 'published' : 'hid'} a ${review.rating}-star review of ${review.store_name}`,
+      orgId: review.org_id,
+      storeId: review.store_id,
+      entity: 'review',
+      entityId: id,
+    });
+  });
+  return toAdminReview(await requireReview(ctx, id));
+}
+
+export async function deleteReviewByAdmin(ctx: AuthedContext, id: string): Promise<void> {
+  const review = await requireReview(ctx, id);
+  await adminTx(ctx, async (trx) => {
+    await trx.db.deleteFrom('reviews').where('id', '=', id).execute();
+    await auditAdmin(trx, {
+      action: 'review.delete',
+      description: `Platform admin deleted a ${review.rating}-star review of ${review.store_name}`,
+      orgId: review.org_id,
+      storeId: review.store_id,
+      entity: 'review',
+      entityId: id,
+    });
+  });
+}
+
+/** Live notes (deleted ones left out), newest edit first; the text as the owner sees it. */
+export async function listAdminNotes(ctx: AuthedContext, q: ListAdminNotesQuery): Promise<Page<AdminNote>> {
+  let base = ctx.db.selectFrom('notes').where('deleted_at', 'is', null);
+  if (q.org_id) base = base.where('org_id', '=', q.org_id);
+  if (q.store_id) base = base.where('store_id', '=', q.store_id);
+  if (q.search) base = base.where(containsText(ctx.dialect, 'title', q.search));
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+  ]);
+  const items = await withOrgNames(ctx, rows, (r) => r.org_id);
+  return { items: items.map((r) => ({ ...toNote(r), org_id: r.org_id, organisation_name: r.organisation_name, store_id: r.store_id })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+export async function listAdminNotifications(ctx: AuthedContext, q: ListAdminNotificationsQuery): Promise<Page<AdminNotification>> {
+  let base = ctx.db.selectFrom('notifications');
+  if (q.org_id) base = base.where('org_id', '=', q.org_id);
+  if (q.store_id) base = base.where('store_id', '=', q.store_id);
+  if (q.category) base = base.where('category', '=', q.category);
+  if (q.unread !== undefined) base = base.where('is_read', '=', q.unread ? 0 : 1);
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+  ]);
+  const items = await withOrgNames(ctx, rows, (r) => r.org_id);
+  return { items: items.map((r) => ({ ...toNotification(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+function organisationsPage(ctx: AuthedContext, q: { org_id?: string; search?: string; status?: 'active' | 'suspended' }) {
+  let base = ctx.db.selectFrom('organisations');
+  if (q.org_id) base = base.where('id', '=', q.org_id);
+  if (q.search) base = base.where(containsText(ctx.dialect, 'name', q.search));
+  if (q.status) base = base.where('is_active', '=', q.status === 'active' ? 1 : 0);
+  return base;
+}
+
+/**
+ * Credits used per organisation in a month (each organisation's current month by default), most
+ * used first. The allocation is the organisation's own, else the platform default.
+ */
+export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery): Promise<Page<AdminAiUsage>> {
+  const now = ctx.clock.now();
+  const base = organisationsPage(ctx, q);
+  const { limit, offset } = limitOffset(q);
+  const orgs = await base.select(['id', 'name', 'timezone', 'ai_credits_monthly']).execute();
+  const monthOf = (tz: string) => q.month ?? localMonth(now, tz);
+  const months = [...new Set(orgs.map((o) => monthOf(o.timezone)))];
+  const usage = months.length
+    ? await ctx.db
+        .selectFrom('ai_credit_usage')
+        .selectAll()
+        .where('month', 'in', months)
+        .$if(!!q.org_id, (qb) => qb.where('org_id', '=', q.org_id!))
+        .execute()
+    : [];
+  const byKey = new Map(usage.map((u) => [`${u.org_id}|${u.month}`, u]));
+  const all = orgs.map((o) => {
+    const month = monthOf(o.timezone);
+    const u = byKey.get(`${o.id}|${month}`);
+    const used = Number(u?.used ?? 0);
+    const allocated = o.ai_credits_monthly ?? ctx.config.AI_CREDITS_MONTHLY;
+    return {
+      org_id: o.id,
+      organisation_name: o.name,
+      month,
+      used,
+      tokens: Number(u?.tokens ?? 0),
+      allocated,
+      remaining: Math.max(0, allocated - used),
+      percentage: allocated > 0 ? Math.round((used / allocated) * 10_000) / 100 : 0,
+    };
+  });
+  all.sort((a, b) => b.used - a.used || a.organisation_name.localeCompare(b.organisation_name) || a.org_id.localeCompare(b.org_id));
+  return { items: all.slice(offset, offset + limit), meta: pageMeta(q.page, q.page_size, all.length) };
+}
+
+/** Plans as derived data: billing is not built, so every organisation is on `free` with its AI allocation. */
+export async function listSubscriptions(ctx: AuthedContext, q: ListAdminSubscriptionsQuery): Promise<Page<AdminSubscription>> {
+  const base = organisationsPage(ctx, q);
+  const { limit, offset } = limitOffset(q);
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base.select(['id', 'name', 'is_active', 'ai_credits_monthly', 'created_at']).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
+  ]);
+  return {
+    items: rows.map((o) => ({
+      org_id: o.id,
+      organisation_name: o.name,
+      plan: 'free' as const,
+      status: o.is_active === 1 ? ('active' as const) : ('suspended' as const),
+      ai_credits_monthly: o.ai_credits_monthly ?? ctx.config.AI_CREDITS_MONTHLY,
+      ai_credits_custom: o.ai_credits_monthly != null,
+      since: iso(Number(o.created_at)),
+      billing: null,
+    })),
+    meta: pageMeta(q.page, q.page_size, Number(total)),
+  };
+}
