@@ -355,3 +355,34 @@ describe('AI assistant with a gateway key: an OpenAI-compatible chat API with th
     mode = 'tools';
   });
 });
+
+describe('AI assistant with a gateway that cannot be reached', () => {
+  let t: TestApp;
+  const h = helpers(() => t);
+  beforeAll(async () => {
+    // A port that was free a moment ago and is closed now: the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    t = await createTestApp({ config: { AI_GATEWAY_URL: `http://127.0.0.1:${port}/v1` } });
+  });
+  afterAll(() => t.close());
+
+  it('503 saying so, the credit back, nothing kept', async () => {
+    const owner = await registerOwner(t);
+    await t.request('PATCH', '/accounts/organisation', { token: owner.token, body: { aigateway_api_key: 'sk-unreachable' } });
+    const res = await h.chat(owner, { message: 'Mauzo ya leo?' });
+    expect(res.status).toBe(503);
+    expect(res.body.message).toBe('the AI service could not be reached; your credit was given back, send the message again');
+    expect(res.body.meta.reason).toBe('AI_GATEWAY_ERROR');
+    expect(await h.messageRows(owner.orgId)).toBe(0);
+    expect(await h.usage(owner)).toMatchObject({ credits_used: 0, conversations_count: 0, tokens_used: 0 });
+
+    // Clearing the key brings back the local answers.
+    await t.request('PATCH', '/accounts/organisation', { token: owner.token, body: { aigateway_api_key: null } });
+    const local = await h.chat(owner, { message: 'Mauzo ya leo?' });
+    expect(local.status, local.text).toBe(200);
+    expect(local.body.data.messages[1]).toMatchObject({ source: 'local', tokens_used: 0 });
+  });
+});
