@@ -6,7 +6,7 @@ import { addStore, createAdmin, createStaff, registerOwner, type Session } from 
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 /** An admin who enrolled an authenticator and signed in with a code: a token whose amr holds `mfa`. */
-export async function mfaAdminToken(t: TestApp): Promise<{ token: string; passwordOnly: string; userId: string }> {
+async function mfaAdminToken(t: TestApp): Promise<{ token: string; passwordOnly: string; userId: string }> {
   const admin = await createAdmin(t);
   const login = () => t.request('POST', '/auth/login', { body: { identifier: admin.email, password: admin.password } });
   const first = await login();
