@@ -90,7 +90,7 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     expect((await get('/admin/organisations/0190a6f0-0000-7000-8000-000000000000')).status).toBe(404);
     expect((await get('/admin/organisations/not-a-uuid')).status).toBe(400);
     const stores = PagedEnvelope(AdminStore).parse((await get(`/admin/organisations/${a.orgId}/stores`)).body);
-    expect(stores.meta.total).toBe(2);
+    expect((stores.meta as { total: number }).total).toBe(2);
     expect(stores.data.every((s) => s.org_id === a.orgId && s.organisation_name === d.name)).toBe(true);
     expect((await get('/admin/organisations/0190a6f0-0000-7000-8000-000000000000/users')).status).toBe(404);
   });
@@ -98,7 +98,7 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
   it('lists users with organisation, role, status and search filters', async () => {
     const staff = await createStaff(t, a, { first_name: 'Zuberi', role: 'staff' });
     const users = PagedEnvelope(AdminUser).parse((await get(`/admin/organisations/${a.orgId}/users`)).body);
-    expect(users.meta.total).toBe(2);
+    expect((users.meta as { total: number }).total).toBe(2);
     expect(users.data.map((u) => u.id)).toEqual([staff.user.id, a.userId]);
     expect(users.data[0]).toMatchObject({ org_id: a.orgId, organisation_name: await orgName(a), role: 'staff', is_active: true });
     const admins = PagedEnvelope(AdminUser).parse((await get('/admin/users?role=admin')).body);
@@ -163,7 +163,7 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     const month = localMonth(t.clock.now(), 'Africa/Dar_es_Salaam');
     await t.db.db.insertInto('ai_credit_usage').values({ org_id: a.orgId, month, used: 40, tokens: 12_000 }).execute();
     const usage = PagedEnvelope(AdminAiUsage).parse((await get('/admin/ai/usage')).body);
-    expect(usage.meta.total).toBe(2);
+    expect((usage.meta as { total: number }).total).toBe(2);
     expect(usage.data).toEqual([
       { org_id: a.orgId, organisation_name: await orgName(a), month, used: 40, tokens: 12_000, allocated: 100, remaining: 60, percentage: 40 },
       { org_id: b.orgId, organisation_name: await orgName(b), month, used: 0, tokens: 0, allocated: 250, remaining: 250, percentage: 0 },

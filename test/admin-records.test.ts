@@ -116,7 +116,7 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
     await owner(b, 'POST', '/inventory/products', { name: 'Mchele 5kg', selling_price: 16000, stock: 4 });
     await insertSale(t, { orgId: a.orgId, storeId: a.storeId, total: 7000, lines: [{ productId: p.id, qty: 2, unitPrice: 3500 }] });
     const list = await ok(PagedEnvelope(AdminProduct), get('/admin/products?search=mchele'));
-    expect(list.meta.total).toBe(2);
+    expect((list.meta as { total: number }).total).toBe(2);
     const mine = list.data.find((x) => x.id === p.id)!;
     expect(mine).toMatchObject({ org_id: a.orgId, stock: 30, selling_price: 3500, sku: 'MCH-1' });
     expect((await get(`/admin/products?org_id=${b.orgId}&search=mchele`)).body.data.map((x: { name: string }) => x.name)).toEqual(['Mchele 5kg']);
@@ -138,7 +138,7 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
     const first = await insertSale(t, { orgId: b.orgId, storeId: b.storeId, total: 10_000, paymentMethod: 'M-Pesa' });
     await insertSale(t, { orgId: b.orgId, storeId: b.storeId, total: 2_500, status: 'refunded' });
     const all = await ok(PagedEnvelope(AdminTransaction), get('/admin/transactions'));
-    expect(all.meta.total).toBe(3);
+    expect((all.meta as { total: number }).total).toBe(3);
     const page = await ok(PagedEnvelope(AdminTransaction), get(`/admin/transactions?org_id=${b.orgId}&page=2&page_size=1`));
     expect(page.meta).toEqual({ page: 2, page_size: 1, total: 2, total_pages: 2 });
     expect((await get('/admin/transactions?method=M-Pesa')).body.data.map((x: { id: string }) => x.id)).toEqual([first]);
@@ -249,7 +249,7 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
     expect(adminOnly.data.map((e) => e.action)).toEqual(['admin.review.delete', 'admin.review.update', 'admin.review.update']);
     expect(adminOnly.data[0]).toMatchObject({ org_id: a.orgId, user_id: admin.userId, user_name: 'Platform Admin', entity: 'review' });
     const mine = await ok(PagedEnvelope(ActivityEntry), get(`/admin/monitoring/activity?org_id=${b.orgId}&page_size=2`));
-    expect(mine.meta.page_size).toBe(2);
+    expect((mine.meta as { page_size: number }).page_size).toBe(2);
     expect(mine.data.every((e) => e.org_id === b.orgId)).toBe(true);
     expect((await get('/admin/monitoring/activity?action=admin.rev')).body.meta.total).toBe(0);
   });
