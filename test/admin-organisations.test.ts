@@ -157,6 +157,11 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     expect(res.status, res.text).toBe(200);
     expect(Envelope(AdminOrganisationDetail).parse(res.body).data).toMatchObject({ is_active: false, ai_credits_monthly: 250 });
     expect((await t.request('POST', '/auth/refresh', { body: { refresh_token: b.refresh } })).status).toBe(401);
+    // A suspended shop cannot sign in again until it is reinstated.
+    const login = () => t.request('POST', '/auth/login', { body: { identifier: b.phone, password: b.password } });
+    const refused = await login();
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'FORBIDDEN', message: 'this shop has been suspended; contact Duka support' });
     expect((await audits(b.orgId)).map((e) => e.action)).toEqual(['admin.organisation.update']);
     const owner = await t.request('GET', '/accounts/ai-credits', { token: a.token });
     expect(owner.body.data.allocated).toBe(100);

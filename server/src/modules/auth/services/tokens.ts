@@ -11,7 +11,7 @@ import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import { signToken } from '../../../lib/auth/jwt.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { randomToken } from '../../../lib/crypto.js';
-import { UnauthenticatedError } from '../../../lib/errors.js';
+import { ForbiddenError, UnauthenticatedError } from '../../../lib/errors.js';
 import type { UserRow } from '../../accounts/accounts.table.js';
 import { findUserById, permsOf } from '../../accounts/accounts.queries.js';
 
@@ -38,6 +38,11 @@ export async function issueTokens(
   user: UserRow,
   opts: { storeId: string | null; amr: string[]; familyId?: string; replaces?: string },
 ): Promise<TokenPair> {
+  // Every sign-in, refresh and store switch comes through here: a suspended shop gets no tokens.
+  if (user.org_id) {
+    const org = await ctx.db.selectFrom('organisations').select('is_active').where('id', '=', user.org_id).executeTakeFirst();
+    if (org && org.is_active !== 1) throw new ForbiddenError('this shop has been suspended; contact Duka support');
+  }
   const now = ctx.clock.now();
   const familyId = opts.familyId ?? newId();
   const refresh = randomToken(32);
