@@ -1,5 +1,7 @@
 import type { Transaction } from '@duka/shared';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import { sql } from 'kysely';
+import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { fromBasisPoints, fromCents } from '../../lib/money.js';
@@ -71,3 +73,9 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
 
 /** Statuses whose money counts as sold. */
 export const SOLD = ['paid', 'credit'] as const;
+
+/** What a transaction search matches: its receipt number, the till's receipt number or the payment reference (any case). */
+export function transactionMatches(dialect: DialectName, text: string, alias = ''): RawBuilder<SqlBool> {
+  const col = (c: string) => (alias ? `${alias}.${c}` : c);
+  return sql<SqlBool>`(${containsText(dialect, col('receipt_number'), text)} or ${containsText(dialect, col('client_receipt_number'), text)} or ${containsText(dialect, col('payment_reference'), text)})`;
+}

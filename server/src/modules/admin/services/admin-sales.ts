@@ -1,11 +1,10 @@
 /** Sales of every organisation: the ledger with its filters, one sale with its lines, totals. */
 import { pageMeta, PaymentMethod } from '@duka/shared';
 import type { AdminTransaction, AdminTransactionsSummary, AdminTransactionsSummaryQuery, ListAdminTransactionsQuery, PageMeta } from '@duka/shared';
-import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
-import { SOLD, withLines } from '../../pos/pos.queries.js';
+import { SOLD, transactionMatches, withLines } from '../../pos/pos.queries.js';
 import type { TransactionRow } from '../../pos/pos.table.js';
 import { adminDateRange, limitOffset } from './admin-context.js';
 
@@ -35,9 +34,7 @@ export async function listAdminTransactions(ctx: AuthedContext, q: ListAdminTran
   if (q.method) base = base.where('t.payment_method', '=', q.method);
   if (q.search) {
     const t = q.search;
-    base = base.where((eb) =>
-      eb.or([containsText(ctx.dialect, 't.receipt_number', t), containsText(ctx.dialect, 't.client_receipt_number', t), containsText(ctx.dialect, 't.payment_reference', t)]),
-    );
+    base = base.where(transactionMatches(ctx.dialect, t, 't'));
   }
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([

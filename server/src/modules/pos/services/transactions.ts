@@ -1,14 +1,13 @@
 /** Reading the store's transactions: the list with its filters, one with lines, the day's summaries. */
 import { pageMeta } from '@duka/shared';
 import type { ListTransactionsQuery, PageMeta, Transaction } from '@duka/shared';
-import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { activeStore } from '../../inventory/services/stock.js';
-import { findStoreTransaction, SOLD, withLines } from '../pos.queries.js';
+import { findStoreTransaction, SOLD, transactionMatches, withLines } from '../pos.queries.js';
 
 /** [from, to) instants of the local dates `date_from`..`date_to` (both included; default today). */
 export async function dateRange(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
@@ -28,9 +27,7 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
   if (q.customer_id) query = query.where('customer_id', '=', q.customer_id);
   if (q.search) {
     const text = q.search;
-    query = query.where((eb) =>
-      eb.or([containsText(ctx.dialect, 'receipt_number', text), containsText(ctx.dialect, 'client_receipt_number', text), containsText(ctx.dialect, 'payment_reference', text)]),
-    );
+    query = query.where(transactionMatches(ctx.dialect, text));
   }
   if (q.date_from || q.date_to) {
     const { from, to } = await dateRange(ctx, q);
