@@ -141,12 +141,14 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     const branch = await addStore(t, owner.orgId);
     const switched = await t.request('POST', '/accounts/switch-store', { token: owner.token, body: { store_id: branch.id } });
     expect(switched.status, switched.text).toBe(200);
-    const here = await till((await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: PASSWORD } })).body.data.access_token);
+    // The switch signed the old session out: the home store is signed into afresh.
+    const home = { token: (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: PASSWORD } })).body.data.access_token as string };
+    const here = await till(home.token);
     const there = await till(switched.body.data.tokens.access_token);
     const stranger = await till((await registerOwner(t)).token);
     await Promise.all([here.next('hello'), there.next('hello'), stranger.next('hello')]);
 
-    await sell(owner, p.id);
+    await sell(home, p.id);
     await here.next('poke');
     await here.next('stock');
     await quiet();
@@ -154,7 +156,7 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     expect(stranger.messages.map((m) => m.type)).toEqual(['hello']);
 
     // A product is organisation-wide: every till of the organisation is poked.
-    const res = await t.request('PATCH', `/inventory/products/${p.id}`, { token: owner.token, body: { selling_price: 3300 } });
+    const res = await t.request('PATCH', `/inventory/products/${p.id}`, { token: home.token, body: { selling_price: 3300 } });
     expect(res.status, res.text).toBe(200);
     const version = await versionOf(owner.orgId);
     expect((await there.next('poke')).version).toBe(version);

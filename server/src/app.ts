@@ -19,6 +19,7 @@ import { docsRouter } from './lib/docs.js';
 import { handleError, ServiceError } from './lib/errors.js';
 import { createRateLimits } from './lib/rate-limit.js';
 import { localDiskStorage } from './lib/storage.js';
+import { SessionGate } from './lib/auth/sessions.js';
 import { logDriver, smtpDriver } from './messaging/drivers.js';
 import { Messenger } from './messaging/messenger.js';
 import { EventBus } from './modules/events/event-bus.js';
@@ -67,7 +68,9 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     events: new EventBus(),
     realtime: new Realtime(handle.db, handle, log),
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
+    sessions: new SessionGate(handle.db),
   };
+  deps.realtime.onRevoked((target) => deps.sessions.forget(target));
   deps.events.bind(deps);
   registerSubscribers(deps.events);
   return deps;

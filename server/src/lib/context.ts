@@ -15,6 +15,7 @@ import type { Clock } from './clock.js';
 import type { Keys } from './crypto.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Storage } from './storage.js';
+import type { SessionGate } from './auth/sessions.js';
 
 export type Perm = 'refund' | 'discount' | 'reports';
 
@@ -46,6 +47,8 @@ export interface Deps {
   realtime: Realtime;
   /** Uploaded files and report exports (local disk under DATA_DIR/files by default). */
   storage: Storage;
+  /** Whether an access token's session is still signed in. */
+  sessions: SessionGate;
 }
 
 export interface TxState {

@@ -7,7 +7,11 @@ import type { AppEnv, AuthedContext, ServiceContext } from '../context.js';
 import { ForbiddenError, UnauthenticatedError } from '../errors.js';
 import { actorFromClaims, verifyToken } from './jwt.js';
 
-export type Access = 'public' | 'bearer' | 'owner' | 'admin' | 'admin-enrolment';
+/**
+ * `signing-out`: a valid token whose session may already be signed out (logout answers success
+ * every time, so a retried logout whose first answer was lost is not a 401).
+ */
+export type Access = 'public' | 'bearer' | 'signing-out' | 'owner' | 'admin' | 'admin-enrolment';
 
 export function bearerToken(header: string | undefined): string | null {
   const m = header?.match(/^Bearer\s+(\S+)\s*$/i);
@@ -34,6 +38,7 @@ export function assertAccess(ctx: AuthedContext, access: Access): void {
 export function requireAccess(access: Exclude<Access, 'public'>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const ctx = await authenticate(c.get('ctx'), bearerToken(c.req.header('authorization')));
+    if (access !== 'signing-out') await ctx.sessions.assertActive(ctx.actor);
     await ctx.limits.user(ctx.actor.userId);
     assertAccess(ctx, access);
     c.set('ctx', ctx);

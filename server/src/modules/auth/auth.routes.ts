@@ -105,7 +105,7 @@ export const resetPassword = defineRoute('public', {
   responses: done('Password changed'),
 });
 
-export const logout = defineRoute('bearer', {
+export const logout = defineRoute('signing-out', {
   method: 'post',
   path: '/auth/logout',
   tags,

@@ -92,8 +92,15 @@ export class Realtime {
     this.queue(Buffer.byteLength(JSON.stringify(whole)) < MAX_PUBLISH_BYTES - 2 ? whole : { k: 'n', o: orgId, s: storeId, id: notification.id });
   }
 
+  private readonly revokedListeners: Array<(target: RevokedTarget) => void> = [];
+  /** Called for every revocation, committed here or on another instance. */
+  onRevoked(fn: (target: RevokedTarget) => void): void {
+    this.revokedListeners.push(fn);
+  }
+
   /** A session ended (logout, refresh-token reuse, password reset, deactivation): its sockets close with 4003. */
   revoked(target: RevokedTarget): void {
+    for (const fn of this.revokedListeners) fn(target);
     this.queue('sid' in target ? { k: 'r', sid: target.sid } : { k: 'r', u: target.userId, ...(target.exceptSid ? { x: target.exceptSid } : {}) });
   }
 
@@ -192,6 +199,8 @@ export class Realtime {
 
   private deliver(e: Event) {
     if (e.k === 'r') {
+      const target: RevokedTarget = e.sid ? { sid: e.sid } : { userId: e.u!, ...(e.x ? { exceptSid: e.x } : {}) };
+      for (const fn of this.revokedListeners) fn(target);
       for (const set of this.peers.values()) {
         for (const p of set) if ((e.sid && p.sid === e.sid) || (e.u && p.userId === e.u && p.sid !== e.x)) p.revoke();
       }
