@@ -12,6 +12,12 @@ import type { RevokedTarget } from '../../sync/ws/realtime.js';
 import type { Actor } from '../context.js';
 import { UnauthenticatedError } from '../errors.js';
 
+/** Whether the session `sid` is still signed in: some refresh token of its family is not revoked. */
+export async function sessionActive(db: Kysely<Database>, sid: string): Promise<boolean> {
+  const row = await db.selectFrom('refresh_tokens').select('id').where('family_id', '=', sid).where('revoked_at', 'is', null).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** How long a session seen active is trusted without asking the database again. */
 const TRUST_MS = 5_000;
 const MAX_ENTRIES = 50_000;
@@ -26,8 +32,7 @@ export class SessionGate {
     const now = performance.now();
     const hit = this.seen.get(actor.sid);
     if (hit && now - hit.at < TRUST_MS) return;
-    const row = await this.db.selectFrom('refresh_tokens').select('id').where('family_id', '=', actor.sid).where('revoked_at', 'is', null).executeTakeFirst();
-    if (!row) {
+    if (!(await sessionActive(this.db, actor.sid))) {
       this.seen.delete(actor.sid);
       throw new UnauthenticatedError('this session has been signed out; sign in again');
     }

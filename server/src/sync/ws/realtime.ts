@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { CommittedChanges } from '../../db/change-log.js';
 import { type DbHandle, MAX_PUBLISH_BYTES, type Unsubscribe } from '../../db/create-db.js';
 import type { Database } from '../../db/database.js';
+import { sessionActive } from '../../lib/auth/sessions.js';
 import { findNotification, toNotification } from '../../modules/notifications/notifications.queries.js';
 
 export const REALTIME_CHANNEL = 'duka_realtime';
@@ -175,9 +176,8 @@ export class Realtime {
   }
 
   /** Whether the session `sid` of `userId` is still signed in (some refresh token of its family not revoked). */
-  async sessionActive(sid: string): Promise<boolean> {
-    const row = await this.db.selectFrom('refresh_tokens').select('id').where('family_id', '=', sid).where('revoked_at', 'is', null).executeTakeFirst();
-    return row !== undefined;
+  sessionActive(sid: string): Promise<boolean> {
+    return sessionActive(this.db, sid);
   }
 
   private receive(payload: string) {
