@@ -34,7 +34,7 @@ export const otpSend = defineRoute('public', {
   path: '/auth/otp/send',
   tags,
   summary: 'Send a 6-digit code by SMS (purpose login or reset)',
-  description: 'The answer is the same for unknown numbers. A new code may be asked for 60 s after the last (429 with Retry-After).',
+  description: 'The answer is the same for every number. An unknown number gets no message; a known one gets no second code within 60 s of the last (that code still works for 10 minutes).',
   request: { body: jsonBody(OtpSendInput) },
   responses: done('Code sent if the number has an account'),
 });

@@ -6,7 +6,7 @@ import { newId } from '@duka/shared';
 import type { OtpSendInput, OtpVerifyInput, TokenPair } from '@duka/shared';
 import type { ServiceContext } from '../../../lib/context.js';
 import { randomDigits, safeEqual } from '../../../lib/crypto.js';
-import { RetryLaterError, UnauthenticatedError } from '../../../lib/errors.js';
+import { UnauthenticatedError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { UserRow } from '../../accounts/accounts.table.js';
 import { activeStoreFor, issueTokens } from './tokens.js';
@@ -94,13 +94,15 @@ function userByPhone(ctx: ServiceContext, phone: string) {
   return ctx.db.selectFrom('users').selectAll().where('phone', '=', normalisePhone(phone)).where('is_active', '=', 1).executeTakeFirst();
 }
 
-/** An unknown phone gets the same answer and no message, so the route cannot be used to find accounts. */
+/**
+ * Every phone gets the same answer, so the route cannot be used to find accounts: an unknown one
+ * gets no message, and a known one asking again within a minute gets none either (the code sent
+ * a moment ago still works for 10 minutes). Asking too often is limited per phone, known or not.
+ */
 export async function sendOtp(ctx: ServiceContext, input: OtpSendInput): Promise<void> {
   await ctx.limits.authByIdentifier(input.phone);
   const user = await userByPhone(ctx, input.phone);
-  if (!user) return;
-  const wait = await issueOtpUnlessRecent(ctx, user, input.purpose);
-  if (wait > 0) throw new RetryLaterError('RATE_LIMITED', 'a code was sent less than a minute ago; wait before asking for another', wait);
+  if (user) await issueOtpUnlessRecent(ctx, user, input.purpose);
 }
 
 /** `login` codes sign in; `reset` codes are only checked here (the reset itself consumes them). */
