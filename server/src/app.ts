@@ -64,7 +64,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     clock,
     keys: deriveKeys(config.JWT_SECRET),
     messenger: new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files'))),
-    limits: createRateLimits(config),
+    limits: createRateLimits(config, handle),
     events: new EventBus(),
     realtime: new Realtime(handle.db, handle, log),
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),

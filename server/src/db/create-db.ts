@@ -8,6 +8,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import { cachingStatements } from '@duka/shared';
 import type { Database } from './database.js';
 import type { DialectName } from './dialect.js';
@@ -34,7 +35,19 @@ export interface DbHandle {
    * a lost listening connection is back (Postgres), so a subscriber can catch up on what it missed.
    */
   subscribe(channel: string, onMessage: (payload: string) => void, opts?: { onReconnect?: () => void }): Promise<Unsubscribe>;
+  /**
+   * A rate limiter whose counts every server process sharing this database sees: kept in the
+   * `rate_limits` table on Postgres; in memory on SQLite, which has one process.
+   */
+  sharedLimiter(opts: LimiterOptions): RateLimiterAbstract;
   close(): Promise<void>;
+}
+
+export interface LimiterOptions {
+  keyPrefix: string;
+  points: number;
+  /** Seconds. */
+  duration: number;
 }
 
 export type Unsubscribe = () => Promise<void>;
@@ -80,6 +93,8 @@ export function createDb(opts: DbOptions): DbHandle {
         await pool.query('select pg_notify($1, $2)', [channel, payload]);
       },
       subscribe: listener.subscribe,
+      // The table comes from the migrations; expired rows are cleared by the library every 5 minutes.
+      sharedLimiter: (o) => new RateLimiterPostgres({ storeClient: pool, tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, ...o }),
       close: async () => {
         await listener.close();
         await db.destroy();
@@ -122,6 +137,7 @@ export function createDb(opts: DbOptions): DbHandle {
       bus.on(channel, listener);
       return async () => void bus.off(channel, listener);
     },
+    sharedLimiter: (o) => new RateLimiterMemory(o),
     close: async () => {
       bus.removeAllListeners();
       await db.destroy();

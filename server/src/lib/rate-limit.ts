@@ -1,9 +1,12 @@
 /**
  * Rate limits of design §3: auth routes 10 a minute per IP and per identifier, 600 a minute per
- * user elsewhere. Counters live in this process's memory (rate-limiter-flexible); with several
- * instances each enforces its own share, which is enough to stop password guessing.
+ * user elsewhere (rate-limiter-flexible). The auth counts are shared by every server instance (a
+ * table on Postgres), so guessing a password on several instances gains nothing; the per-user
+ * count stays in each process's memory, because it is checked on every request, sales included,
+ * and a shared one would cost a database write each time.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { DbHandle } from '../db/create-db.js';
 import type { Config } from '../env.js';
 import { RetryLaterError } from './errors.js';
 import { toE164 } from './phone.js';
@@ -14,7 +17,7 @@ export interface RateLimits {
   user(userId: string): Promise<void>;
 }
 
-async function consume(limiter: RateLimiterMemory, key: string) {
+async function consume(limiter: RateLimiterAbstract, key: string) {
   try {
     await limiter.consume(key);
   } catch (res) {
@@ -29,9 +32,9 @@ function identifierKey(identifier: string): string {
   return /^[+\d\s().-]+$/.test(id) ? (toE164(id) ?? id) : id;
 }
 
-export function createRateLimits(config: Config): RateLimits {
-  const ip = new RateLimiterMemory({ keyPrefix: 'auth-ip', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
-  const identifier = new RateLimiterMemory({ keyPrefix: 'auth-id', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
+export function createRateLimits(config: Config, handle: Pick<DbHandle, 'sharedLimiter'>): RateLimits {
+  const ip = handle.sharedLimiter({ keyPrefix: 'auth-ip', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
+  const identifier = handle.sharedLimiter({ keyPrefix: 'auth-id', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
   const user = new RateLimiterMemory({ keyPrefix: 'user', points: config.RATE_LIMIT_USER_PER_MIN, duration: 60 });
   return {
     authByIp: (key) => consume(ip, key),

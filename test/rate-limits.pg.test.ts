@@ -1,0 +1,49 @@
+/** Two server instances on one Postgres share the auth rate limits: guessing on both gains nothing. */
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, createDeps } from '../server/src/app.js';
+import { createDb, type DbHandle } from '../server/src/db/create-db.js';
+import { uniqueEmail } from './setup/factories.js';
+import { createTestApp, type TestApp } from './setup/test-app.js';
+
+describe('auth rate limits across instances (postgres)', () => {
+  let t: TestApp;
+  let second: DbHandle;
+  let other: ReturnType<typeof createApp>;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { RATE_LIMIT_AUTH_PER_MIN: 3, TRUST_PROXY: true } });
+    second = createDb({ url: t.db.url!, poolSize: 2 });
+    other = createApp(createDeps(t.config, second, pino({ level: 'silent' }), t.clock), second.ping);
+  });
+  afterAll(async () => {
+    await second.close();
+    await t.close();
+  });
+
+  const body = (identifier: string) => JSON.stringify({ identifier, password: 'wrongpass1' });
+  const headers = (ip: string) => ({ 'content-type': 'application/json', 'x-forwarded-for': ip });
+  const onFirst = (ip: string, identifier: string) => t.request('POST', '/auth/login', { raw: body(identifier), headers: headers(ip) });
+  const onSecond = async (ip: string, identifier: string) => {
+    const res = await other.request(`${t.config.BASE_PATH}/auth/login`, { method: 'POST', headers: headers(ip), body: body(identifier) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('counts one IP’s attempts on both instances together', async () => {
+    expect((await onFirst('10.1.0.1', uniqueEmail())).status).toBe(401);
+    expect((await onSecond('10.1.0.1', uniqueEmail())).status).toBe(401);
+    expect((await onFirst('10.1.0.1', uniqueEmail())).status).toBe(401);
+    const fourth = await onSecond('10.1.0.1', uniqueEmail());
+    expect(fourth.status).toBe(429);
+    expect(fourth.body.errors[0].code).toBe('RATE_LIMITED');
+    expect((await onFirst('10.1.0.1', uniqueEmail())).status).toBe(429);
+    expect((await onSecond('10.1.0.2', uniqueEmail())).status).toBe(401);
+  });
+
+  it('counts one account’s attempts on both instances together, whatever the IPs', async () => {
+    const email = uniqueEmail();
+    expect((await onFirst('10.2.0.1', email)).status).toBe(401);
+    expect((await onSecond('10.2.0.2', email)).status).toBe(401);
+    expect((await onFirst('10.2.0.3', email.toUpperCase())).status).toBe(401);
+    expect((await onSecond('10.2.0.4', email)).status).toBe(429);
+  });
+});
