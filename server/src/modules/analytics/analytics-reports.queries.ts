@@ -1,6 +1,7 @@
 /** Aggregate reads behind the customers, products and cashflow reports. */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { owingTabs, pastDue, tabBalance } from '../customers/customers.queries.js';
 import { bucketOf, type DayBuckets, SOLD, type Scope } from './analytics.queries.js';
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -55,19 +56,12 @@ export async function activeCustomersBySegment(db: Kysely<Database>, orgId: stri
 
 /** Unpaid credit now per customer, and the part past its due date (`today` is the local date). */
 export async function outstandingCredit(db: Kysely<Database>, s: Scope, today: string) {
-  const balance = sql<number>`${sql.ref('amount')} - ${sql.ref('paid_amount')} - ${sql.ref('written_off_amount')}`;
-  let q = db
-    .selectFrom('credit_tabs')
-    .select(['customer_id'])
-    .select((eb) => [
-      eb.fn.sum<number>(balance).as('owed'),
-      eb.fn.sum<number>(sql`case when ${sql.ref('due_date')} < ${today} then ${balance} else 0 end`).as('overdue'),
-    ])
-    .where('org_id', '=', s.orgId)
-    .where('status', 'in', ['open', 'partially_paid'])
-    .groupBy('customer_id');
-  if (s.storeId) q = q.where('store_id', '=', s.storeId);
-  const rows = await q.execute();
+  const rows = await owingTabs(db, s.orgId)
+    .$if(s.storeId !== null, (q) => q.where('credit_tabs.store_id', '=', s.storeId!))
+    .select('credit_tabs.customer_id')
+    .select((eb) => [eb.fn.sum<number>(tabBalance(eb)).as('owed'), eb.fn.sum<number>(eb.case().when(pastDue(eb, today)).then(tabBalance(eb)).else(0).end()).as('overdue')])
+    .groupBy('credit_tabs.customer_id')
+    .execute();
   return rows.map((r) => ({ customerId: r.customer_id, owed: num(r.owed), overdue: num(r.overdue) }));
 }
 

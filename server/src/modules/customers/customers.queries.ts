@@ -87,17 +87,22 @@ export function pastDue(eb: ExpressionBuilder<Database, 'credit_tabs'>, today: s
   return eb('credit_tabs.due_date', '<', today);
 }
 
-/**
- * Customers of `orgId` who owe something, with their credit figures: one grouped query over the
- * owing tabs (grouping by the customer's primary key lets both databases select its columns).
- */
-export function customerCreditRows(db: Kysely<Database>, orgId: string, today: string, overdue: boolean | undefined) {
+/** The tabs of `orgId` with a balance still owed, with their customers: what every "who owes" figure is made of. */
+export function owingTabs(db: Kysely<Database>, orgId: string) {
   return db
     .selectFrom('credit_tabs')
     .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
     .where('credit_tabs.org_id', '=', orgId)
     .where('credit_tabs.status', 'in', OWING_STATUSES)
-    .where((eb) => eb(tabBalance(eb), '>', 0))
+    .where((eb) => eb(tabBalance(eb), '>', 0));
+}
+
+/**
+ * Customers of `orgId` who owe something, with their credit figures: one grouped query over the
+ * owing tabs (grouping by the customer's primary key lets both databases select its columns).
+ */
+export function customerCreditRows(db: Kysely<Database>, orgId: string, today: string, overdue: boolean | undefined) {
+  return owingTabs(db, orgId)
     .groupBy('customers.id')
     .selectAll('customers')
     .select((eb) => [

@@ -60,6 +60,13 @@ export function findProduct(db: Kysely<Database>, orgId: string, storeId: string
   return productsWithStock(db, orgId, storeId).where('p.id', '=', id).executeTakeFirst();
 }
 
+/** The organisation's products among `ids`, by id; another organisation's ids are simply absent. */
+export async function orgProductsById(db: Kysely<Database>, orgId: string, ids: string[]): Promise<Map<string, ProductRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('products').selectAll().where('org_id', '=', orgId).where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 export function findCategory(db: Kysely<Database>, orgId: string, id: string) {
   return db.selectFrom('categories').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 }

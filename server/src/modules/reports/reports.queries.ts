@@ -4,7 +4,7 @@
  */
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { OWING_STATUSES, pastDue, tabBalance } from '../customers/customers.queries.js';
+import { owingTabs, pastDue, tabBalance } from '../customers/customers.queries.js';
 import type { ReportExportRow, ScheduledReportRow } from './reports.table.js';
 
 export const PAGE = 1000;
@@ -175,12 +175,7 @@ export interface CustomerKey {
 
 /** One page of customers who owe something, by name, with what is owed and overdue (cents). */
 export function creditPage(db: Kysely<Database>, orgId: string, today: string, after: CustomerKey | null) {
-  return db
-    .selectFrom('credit_tabs')
-    .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
-    .where('credit_tabs.org_id', '=', orgId)
-    .where('credit_tabs.status', 'in', OWING_STATUSES)
-    .where((eb) => eb(tabBalance(eb), '>', 0))
+  return owingTabs(db, orgId)
     .$if(after !== null, (qb) =>
       qb.where((eb) => eb.or([eb('customers.name', '>', after!.name), eb.and([eb('customers.name', '=', after!.name), eb('customers.id', '>', after!.id)])])),
     )

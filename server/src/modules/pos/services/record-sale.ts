@@ -19,6 +19,8 @@ import { normalisePhone } from '../../../lib/phone.js';
 import { findCustomer, findCustomerByPhone, insertCustomer } from '../../customers/customers.queries.js';
 import type { CustomerRow } from '../../customers/customers.table.js';
 import { openCreditTab, outstandingCents } from '../../credits/services/tabs.js';
+import { orgProductsById } from '../../inventory/inventory.queries.js';
+import type { ProductRow } from '../../inventory/inventory.table.js';
 import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../pos.table.js';
@@ -43,6 +45,8 @@ export interface SaleOptions {
   unitPrices?: Map<string, number>;
   /** Offline: the member of the organisation who rang it up (checked by the caller); default the actor. */
   cashierId?: string;
+  /** The sale's products, when the caller already read them in this transaction (a push). */
+  products?: Map<string, ProductRow>;
 }
 
 export interface RecordedSale {
@@ -88,20 +92,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       trx.db.selectFrom('stores').select(['vat_enabled', 'code']).where('id', '=', storeId).executeTakeFirstOrThrow(),
       trx.db.selectFrom('organisations').select('business_type').where('id', '=', orgId).executeTakeFirstOrThrow(),
     ]);
-    const products = new Map(
-      (
-        await trx.db
-          .selectFrom('products')
-          .selectAll()
-          .where('org_id', '=', orgId)
-          .where(
-            'id',
-            'in',
-            lines.map((l) => l.product_id),
-          )
-          .execute()
-      ).map((p) => [p.id, p]),
-    );
+    const products = opts.products ?? (await orgProductsById(trx.db, orgId, lines.map((l) => l.product_id)));
     for (const l of lines) {
       const p = products.get(l.product_id);
       const field = `lines.${l.index}.product_id`;

@@ -13,6 +13,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { fromCents, toCents } from '../../../lib/money.js';
+import { orgProductsById } from '../../inventory/inventory.queries.js';
 import { activeStore } from '../../inventory/services/stock.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers.queries.js';
@@ -31,20 +32,8 @@ const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
 /** Every line's product is a stocked product of the organisation (404 / 400 naming the line). */
 async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]) {
   if (lines.length === 0) return;
-  const products = new Map(
-    (
-      await ctx.db
-        .selectFrom('products')
-        .select(['id', 'is_service'])
-        .where('org_id', '=', orgId)
-        .where(
-          'id',
-          'in',
-          lines.map((l) => l.product_id),
-        )
-        .execute()
-    ).map((p) => [p.id, p]),
-  );
+  const products = await orgProductsById(ctx.db, orgId, lines.map((l) => l.product_id));
+
   lines.forEach((l, i) => {
     const p = products.get(l.product_id);
     const field = `lines.${i}.product_id`;

@@ -10,6 +10,7 @@ import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import { recordCreditPayment } from '../../../modules/credits/services/payments.js';
 import { findCustomer } from '../../../modules/customers/customers.queries.js';
 import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
+import { orgProductsById } from '../../../modules/inventory/inventory.queries.js';
 import { activeStore, adjustStock } from '../../../modules/inventory/services/stock.js';
 import { createExpense } from '../../../modules/expenses/services/expenses.js';
 import { markRead } from '../../../modules/notifications/services/notifications.js';
@@ -30,20 +31,7 @@ type Mutator<T extends MutationType> = (ctx: AuthedContext, payload: Payload<T>,
 
 const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
   const { orgId, storeId } = activeStore(ctx);
-  const products = new Map(
-    (
-      await ctx.db
-        .selectFrom('products')
-        .select(['id', 'name', 'selling_price', 'wholesale_price'])
-        .where('org_id', '=', orgId)
-        .where(
-          'id',
-          'in',
-          p.lines.map((l) => l.product_id),
-        )
-        .execute()
-    ).map((r) => [r.id, r]),
-  );
+  const products = await orgProductsById(ctx.db, orgId, p.lines.map((l) => l.product_id));
   const { cashier_id: cashierId, ...sold } = p;
   // The sale is booked to whoever rang it up on the till, if they belong to this organisation.
   if (cashierId && !(await ctx.db.selectFrom('users').select('id').where('id', '=', cashierId).where('org_id', '=', orgId).executeTakeFirst())) {
@@ -53,7 +41,7 @@ const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
   const sale = await recordSale(
     ctx,
     { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
-    { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId },
+    { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId, products },
   );
   const conflicts = sale.replayed ? [] : [...priced.conflicts, ...sale.conflicts];
   if (conflicts.length) {
