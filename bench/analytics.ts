@@ -5,15 +5,12 @@
  * Run by `npm run bench` (rows join its table), or alone:
  * `node --import tsx bench/analytics.ts [--db sqlite|postgres|both] [--sales 100000]`.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
-import { freePort, printTable, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
+import { printTable, type Row, startBenchServer } from './lib.js';
 
 const DAY = 86_400_000;
 const METHODS = ['Cash', 'Cash', 'Cash', 'M-Pesa', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit'] as const;
@@ -173,25 +170,11 @@ async function main() {
   const { values } = parseArgs({ options: { db: { type: 'string', default: 'both' }, sales: { type: 'string', default: '100000' } } });
   const rows: Row[] = [];
   for (const database of values.db === 'both' ? ['sqlite', 'postgres'] : [values.db!]) {
-    const pgServer = database === 'postgres' ? await startPostgres() : null;
-    const port = await freePort();
-    const env: Record<string, string> = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-')),
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'production',
-      RATE_LIMIT_AUTH_PER_MIN: '1000000',
-      RATE_LIMIT_USER_PER_MIN: '1000000',
-      ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),
-    };
-    const server = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);
+    const server = await startBenchServer(database);
     try {
-      const dbOpts = pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') };
-      rows.push(...(await analyticsBenchmarks(`http://127.0.0.1:${port}`, database, dbOpts, Number(values.sales))));
+      rows.push(...(await analyticsBenchmarks(server.base, database, server.dbOpts, Number(values.sales))));
     } finally {
-      await stopProcess(server);
-      await pgServer?.stop();
+      await server.stop();
     }
   }
   printTable(rows);

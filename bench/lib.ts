@@ -58,6 +58,44 @@ export async function startProcess(script: string, env: Record<string, string>, 
   throw new Error(`${script} was not ready after 60 s`);
 }
 
+export interface BenchServer {
+  /** `http://127.0.0.1:<port>` (the API is under /api/v1). */
+  base: string;
+  process: ChildProcess;
+  /** The server's environment (to start a second instance on the same database). */
+  env: Record<string, string>;
+  /** How a second connection reaches the same database. */
+  dbOpts: { url?: string; sqliteFile?: string };
+  stop(): Promise<void>;
+}
+
+/** The server as `npm start` runs it (production mode, limits lifted) on a fresh database of `database`. */
+export async function startBenchServer(database: string): Promise<BenchServer> {
+  const pgServer = database === 'postgres' ? await startPostgres() : null;
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-')),
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'production',
+    RATE_LIMIT_AUTH_PER_MIN: '1000000',
+    RATE_LIMIT_USER_PER_MIN: '1000000',
+    ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),
+  };
+  const child = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);
+  return {
+    base: `http://127.0.0.1:${port}`,
+    process: child,
+    env,
+    dbOpts: pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') },
+    async stop() {
+      await stopProcess(child);
+      await pgServer?.stop();
+    },
+  };
+}
+
 export async function stopProcess(child: ChildProcess) {
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGTERM');

@@ -3,15 +3,12 @@
  * server in its own process, autocannon on loopback, printed beside their targets.
  * Durable commits on both databases (SQLite synchronous=FULL, Postgres fsync on).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { analyticsBenchmarks } from './analytics.js';
-import { freePort, measure, printTable, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
+import { freePort, measure, printTable, type Row, startBenchServer, startProcess, stopProcess } from './lib.js';
 import { realtimeBenchmarks, wsCeiling } from './realtime.js';
 import { sdkBenchmarks } from './sdk.js';
 import { syncBenchmarks } from './sync.js';
@@ -29,20 +26,9 @@ await stopProcess(ceiling);
 rows.push(await wsCeiling());
 
 for (const database of databases) {
-  const pgServer = database === 'postgres' ? await startPostgres() : null;
-  const port = await freePort();
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-')),
-    LOG_LEVEL: 'info',
-    NODE_ENV: 'production',
-    RATE_LIMIT_AUTH_PER_MIN: '1000000',
-    RATE_LIMIT_USER_PER_MIN: '1000000',
-    ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),
-  };
-  const server = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);
-  const base = `http://127.0.0.1:${port}`;
+  const bench = await startBenchServer(database);
+  const { base, env, dbOpts } = bench;
+  const server = bench.process;
   const account = { phone: '0754000111', password: 'benchmark1' };
   const reg = await fetch(`${base}/api/v1/auth/register`, {
     method: 'POST',
@@ -54,7 +40,7 @@ for (const database of databases) {
   const health = await measure({ url: `${base}/health/live`, connections: 32, seconds });
   rows.push({ scenario: 'GET /health/live (all middleware)', database, m: health, target: 'p99 <= 10 ms', met: health.p99 <= 10 && health.errors === 0 });
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const db = createDb(pgServer ? { url: pgServer.url, poolSize: 2 } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') });
+  const db = createDb({ ...dbOpts, poolSize: 2 });
   const [{ org_id: orgId, store_id: storeId }] = [await db.db.selectFrom('users').select(['org_id', 'store_id']).executeTakeFirstOrThrow()];
   const now = Date.now();
   const productIds: string[] = [];
@@ -70,7 +56,7 @@ for (const database of databases) {
   }
   // A bulk load leaves planner statistics (and Postgres' GIN pending lists) stale; autovacuum and
   // the server's hourly PRAGMA optimize catch up in production: measure that steady state at once.
-  await sql.raw(pgServer ? 'vacuum analyze products' : 'analyze').execute(db.db);
+  await sql.raw(dbOpts.url ? 'vacuum analyze products' : 'analyze').execute(db.db);
   await db.close();
 
   const search = await measure({ url: `${base}/api/v1/inventory/products?search=sabuni%20123`, headers: auth, connections: 8, seconds });
@@ -103,14 +89,12 @@ for (const database of databases) {
   });
   rows.push({ scenario: 'POST /auth/login (scrypt), 8 conn', database, m: login, target: 'p99 <= 500 ms', met: login.p99 <= 500 && login.errors === 0 });
 
-  const dbOpts = pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') };
   rows.push(...(await syncBenchmarks(base, token, database, dbOpts)));
   rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
   rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts)));
   rows.push(...(await analyticsBenchmarks(base, database, dbOpts)));
 
-  await stopProcess(server);
-  await pgServer?.stop();
+  await bench.stop();
 }
 
 printTable(rows);
