@@ -72,8 +72,8 @@ export async function recordChanges(trx: Kysely<Database>, orgId: string, change
 
 /** Note that the current transaction changed a replicated row; recorded just before commit. */
 export function noteChange(ctx: ServiceContext, orgId: string, change: Change): void {
-  if (!ctx.tx) throw new Error('noteChange must run inside withTransaction');
-  ctx.tx.changes.push({ ...change, orgId });
+  if (!ctx.pending) throw new Error('noteChange must run inside withTransaction');
+  ctx.pending.changes.push({ ...change, orgId });
 }
 
 /** What one transaction changed in one organisation, told to the realtime hub once committed. */

@@ -6,23 +6,23 @@
  * transaction that loses a deadlock is run again (its queued effects with it, never twice).
  */
 import { sql } from 'kysely';
-import type { ServiceContext, TxState } from '../lib/context.js';
+import type { PendingCommit, ServiceContext, TxContext } from '../lib/context.js';
 import { flushChanges } from './change-log.js';
 import { isRetryableTransactionError } from './dialect.js';
 
 const MAX_ATTEMPTS = 3;
 
-export async function withTransaction<T>(ctx: ServiceContext, fn: (trx: ServiceContext) => Promise<T>): Promise<T> {
-  if (ctx.tx) return fn(ctx);
-  let tx: TxState = { afterCommit: [], changes: [] };
+export async function withTransaction<C extends ServiceContext, T>(ctx: C, fn: (tx: TxContext<C>) => Promise<T>): Promise<T> {
+  if (ctx.pending) return fn(ctx as TxContext<C>);
+  let pending: PendingCommit = { afterCommit: [], changes: [] };
   const attempt = () =>
     ctx.transact(async (trx) => {
-      tx = { afterCommit: [], changes: [] };
-      const out = await fn({ ...ctx, db: trx, tx });
-      if (tx.changes.length) {
-        const committed = await flushChanges(trx, tx.changes, ctx.clock.now());
+      pending = { afterCommit: [], changes: [] };
+      const out = await fn({ ...ctx, db: trx, pending });
+      if (pending.changes.length) {
+        const committed = await flushChanges(trx, pending.changes, ctx.clock.now());
         // First of the after-commit tasks: tills hear of the change before slower work (mail) runs.
-        tx.afterCommit.unshift(() => ctx.realtime.committed(committed));
+        pending.afterCommit.unshift(() => ctx.realtime.committed(committed));
       }
       return out;
     });
@@ -37,7 +37,7 @@ export async function withTransaction<T>(ctx: ServiceContext, fn: (trx: ServiceC
       ctx.log.warn({ err, req_id: ctx.requestId, attempt: n }, 'transaction retried after a deadlock');
     }
   }
-  for (const task of tx.afterCommit) {
+  for (const task of pending.afterCommit) {
     try {
       await task();
     } catch (err) {
@@ -49,7 +49,7 @@ export async function withTransaction<T>(ctx: ServiceContext, fn: (trx: ServiceC
 
 /** Run `task` after the current transaction commits, or straight away when there is none. */
 export function afterCommit(ctx: ServiceContext, task: () => unknown): void {
-  if (ctx.tx) ctx.tx.afterCommit.push(task);
+  if (ctx.pending) ctx.pending.afterCommit.push(task);
   else
     void Promise.resolve()
       .then(task)
@@ -62,9 +62,9 @@ export function afterCommit(ctx: ServiceContext, task: () => unknown): void {
  * transaction goes on. (Names nest: SQLite's group commit and Postgres both allow it.)
  */
 export async function withSavepoint<T>(ctx: ServiceContext, fn: () => Promise<T>): Promise<T> {
-  const tx = ctx.tx;
-  if (!tx) throw new Error('withSavepoint must run inside withTransaction');
-  const marks = { changes: tx.changes.length, afterCommit: tx.afterCommit.length };
+  const pending = ctx.pending;
+  if (!pending) throw new Error('withSavepoint must run inside withTransaction');
+  const marks = { changes: pending.changes.length, afterCommit: pending.afterCommit.length };
   await sql`savepoint work`.execute(ctx.db);
   try {
     const out = await fn();
@@ -73,8 +73,8 @@ export async function withSavepoint<T>(ctx: ServiceContext, fn: () => Promise<T>
   } catch (err) {
     await sql`rollback to savepoint work`.execute(ctx.db);
     await sql`release savepoint work`.execute(ctx.db);
-    tx.changes.length = marks.changes;
-    tx.afterCommit.length = marks.afterCommit;
+    pending.changes.length = marks.changes;
+    pending.afterCommit.length = marks.afterCommit;
     throw err;
   }
 }

@@ -51,20 +51,29 @@ export interface Deps {
   sessions: SessionGate;
 }
 
-export interface TxState {
+/** What a transaction has noted to do at its commit: change-log entries and after-commit tasks. */
+export interface PendingCommit {
   afterCommit: Array<() => unknown>;
   /** Change-log entries, recorded as the transaction's last step. */
   changes: Array<import('../db/change-log.js').Change & { orgId: string }>;
 }
 
+/**
+ * What every verb receives: `ctx`. Inside `withTransaction` the same context with `db` bound to
+ * the Kysely transaction and `pending` set is a `TxContext`, by convention named `tx`; a bare
+ * Kysely transaction handle is `trx`.
+ */
 export interface ServiceContext extends Deps {
   actor: Actor | null;
   requestId: string;
-  tx?: TxState;
+  pending?: PendingCommit;
 }
 
 /** A context whose actor is known to be signed in. */
 export type AuthedContext = ServiceContext & { actor: Actor };
+
+/** A context inside a transaction: `db` is the transaction, `pending` what it will do at commit. */
+export type TxContext<C extends ServiceContext = ServiceContext> = C & { pending: PendingCommit };
 
 export type AppEnv = {
   Variables: {

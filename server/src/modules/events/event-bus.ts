@@ -83,9 +83,9 @@ export class EventBus {
     for (const sub of this.interested(event).filter((s) => !done.has(s.name))) {
       const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}` };
       try {
-        await withTransaction(ctx, async (trx) => {
-          await sub.handle(trx, event);
-          await record(trx.db, eventId, sub.name, 'done', null, trx.clock.now());
+        await withTransaction(ctx, async (tx) => {
+          await sub.handle(tx, event);
+          await record(tx.db, eventId, sub.name, 'done', null, tx.clock.now());
         });
       } catch (err) {
         pending++;
@@ -95,7 +95,7 @@ export class EventBus {
     }
     if (pending === 0) {
       const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}` };
-      await withTransaction(ctx, (trx) => trx.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute());
+      await withTransaction(ctx, (tx) => tx.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute());
     }
   }
 

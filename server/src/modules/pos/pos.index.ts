@@ -10,9 +10,9 @@ import { getTransaction, hourlySummary, listTransactions, posSummary } from './s
 export const posRouter: Router = createRouter()
   .openapi(routes.createSale, async (c) => {
     const input = c.req.valid('json');
-    const answer = await withIdempotency(authedCtx(c), { key: c.req.valid('header')['idempotency-key'], route: 'POST /pos/sale', body: input }, async (trx) => {
-      const sale = await recordSale(trx, input);
-      return { status: 201, body: { sale: await saleAnswer(trx, sale), replayed: sale.replayed } };
+    const answer = await withIdempotency(authedCtx(c), { key: c.req.valid('header')['idempotency-key'], route: 'POST /pos/sale', body: input }, async (tx) => {
+      const sale = await recordSale(tx, input);
+      return { status: 201, body: { sale: await saleAnswer(tx, sale), replayed: sale.replayed } };
     });
     const { sale, replayed } = answer.body as { sale: unknown; replayed: boolean };
     if (answer.replayed || replayed) c.header('Idempotent-Replayed', 'true');

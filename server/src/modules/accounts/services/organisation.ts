@@ -31,17 +31,17 @@ export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrgani
     sms_api_key_enc: seal(sms_api_key),
     aigateway_api_key_enc: seal(aigateway_api_key),
   };
-  return withTransaction(ctx, async (trx) => {
-    const now = trx.clock.now();
-    const row = await trx.db
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    const row = await tx.db
       .updateTable('organisations')
       .set({ ...changes, updated_at: now })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
     if (!row) throw new NotFoundError('organisation');
-    await recordAudit(trx, { action: 'organisation.update', description: 'Updated organisation settings', entity: 'organisation', entityId: id });
-    noteChange(trx, id, { entity: 'organisation', id });
+    await recordAudit(tx, { action: 'organisation.update', description: 'Updated organisation settings', entity: 'organisation', entityId: id });
+    noteChange(tx, id, { entity: 'organisation', id });
     return toOrganisation(row);
   });
 }

@@ -37,9 +37,9 @@ export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promis
   if (emailChanged) await assertIdentityFree(ctx, null, input.email!, user.id);
   const passwordHash = input.password ? await hashSecret(input.password) : undefined;
   try {
-    await withTransaction(ctx, async (trx) => {
-      const now = trx.clock.now();
-      const updated = await trx.db
+    await withTransaction(ctx, async (tx) => {
+      const now = tx.clock.now();
+      const updated = await tx.db
         .updateTable('users')
         .set({
           first_name: input.first_name,
@@ -53,17 +53,17 @@ export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promis
         .returningAll()
         .executeTakeFirstOrThrow();
       if (passwordHash) {
-        await trx.db
+        await tx.db
           .updateTable('refresh_tokens')
           .set({ revoked_at: now })
           .where('user_id', '=', user.id)
           .where('family_id', '!=', ctx.actor.sid)
           .where('revoked_at', 'is', null)
           .execute();
-        afterCommit(trx, () => trx.realtime.revoked({ userId: user.id, exceptSid: ctx.actor.sid }));
-        await recordAudit(trx, { action: 'account.password_change', description: 'Changed password' });
+        afterCommit(tx, () => tx.realtime.revoked({ userId: user.id, exceptSid: ctx.actor.sid }));
+        await recordAudit(tx, { action: 'account.password_change', description: 'Changed password' });
       }
-      if (emailChanged) await sendConfirmationEmail(trx, updated, false);
+      if (emailChanged) await sendConfirmationEmail(tx, updated, false);
     });
   } catch (err) {
     rethrowDuplicate(err);

@@ -49,10 +49,10 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
   const byDefault = input.role !== 'staff';
   const flag = (v: boolean | undefined) => ((v ?? byDefault) ? 1 : 0);
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const now = trx.clock.now();
+    return await withTransaction(ctx, async (tx) => {
+      const now = tx.clock.now();
       const row = await insertUser(
-        trx.db,
+        tx.db,
         {
           org_id: orgId,
           store_id: store.id,
@@ -73,8 +73,8 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
         },
         now,
       );
-      const org = await findOrganisation(trx.db, orgId);
-      await trx.messenger.send(trx, {
+      const org = await findOrganisation(tx.db, orgId);
+      await tx.messenger.send(tx, {
         channel: 'sms',
         to: phone,
         body:
@@ -82,7 +82,7 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
           `Ingia Duka kwa ${phone} na nenosiri la muda ${password}.`,
         sensitive: true,
       });
-      await recordAudit(trx, { action: 'user.create', description: `Added ${input.first_name} ${input.last_name}`.trim(), entity: 'user', entityId: row.id });
+      await recordAudit(tx, { action: 'user.create', description: `Added ${input.first_name} ${input.last_name}`.trim(), entity: 'user', entityId: row.id });
       return toUser(row);
     });
   } catch (err) {
@@ -95,13 +95,13 @@ export async function deactivateUser(ctx: AuthedContext, userId: string): Promis
   const user = await findOrgUser(ctx.db, ctx.actor.orgId!, userId);
   if (!user) throw new NotFoundError('user');
   if (user.id === ctx.actor.userId) throw new InvalidStateError('you cannot deactivate your own account');
-  await withTransaction(ctx, async (trx) => {
-    await trx.db
+  await withTransaction(ctx, async (tx) => {
+    await tx.db
       .updateTable('users')
-      .set({ is_active: 0, employment_status: 'inactive', updated_at: trx.clock.now() })
+      .set({ is_active: 0, employment_status: 'inactive', updated_at: tx.clock.now() })
       .where('id', '=', user.id)
       .execute();
-    await revokeAllForUser(trx, user.id);
-    await recordAudit(trx, { action: 'user.deactivate', description: `Deactivated ${user.first_name} ${user.last_name}`.trim(), entity: 'user', entityId: user.id });
+    await revokeAllForUser(tx, user.id);
+    await recordAudit(tx, { action: 'user.deactivate', description: `Deactivated ${user.first_name} ${user.last_name}`.trim(), entity: 'user', entityId: user.id });
   });
 }

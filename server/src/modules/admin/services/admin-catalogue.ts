@@ -105,9 +105,9 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
 /** The owner's PATCH (same validation, price history, change log) for the product's organisation, without `stock`. */
 export async function updateProductByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminProductInput): Promise<AdminProductDetail> {
   const product = await requireProduct(ctx, id);
-  await adminTx(ctx, async (trx) => {
-    await updateProduct(await asOrg(trx, product.org_id), id, input);
-    await auditAdmin(trx, {
+  await adminTx(ctx, async (tx) => {
+    await updateProduct(await asOrg(tx, product.org_id), id, input);
+    await auditAdmin(tx, {
       action: 'product.update',
       description: `Platform admin updated product ${product.name}: ${Object.keys(input).join(', ')}`,
       orgId: product.org_id,
@@ -159,9 +159,9 @@ async function requireCategory(ctx: AuthedContext, id: string): Promise<Category
 export async function createCategoryByAdmin(ctx: AuthedContext, input: CreateAdminCategoryInput): Promise<AdminCategory> {
   const { org_id, ...fields } = input;
   await requireOrgExists(ctx, org_id);
-  const created = await adminTx(ctx, async (trx) => {
-    const category = await createCategory(await asOrg(trx, org_id), fields);
-    await auditAdmin(trx, { action: 'category.create', description: `Platform admin added category ${category.name}`, orgId: org_id, entity: 'category', entityId: category.id });
+  const created = await adminTx(ctx, async (tx) => {
+    const category = await createCategory(await asOrg(tx, org_id), fields);
+    await auditAdmin(tx, { action: 'category.create', description: `Platform admin added category ${category.name}`, orgId: org_id, entity: 'category', entityId: category.id });
     return category;
   });
   return toAdminCategory(await requireCategory(ctx, created.id));
@@ -169,9 +169,9 @@ export async function createCategoryByAdmin(ctx: AuthedContext, input: CreateAdm
 
 export async function updateCategoryByAdmin(ctx: AuthedContext, id: string, input: UpdateCategoryInput): Promise<AdminCategory> {
   const category = await requireCategory(ctx, id);
-  await adminTx(ctx, async (trx) => {
-    await updateCategory(await asOrg(trx, category.org_id), id, input);
-    await auditAdmin(trx, { action: 'category.update', description: `Platform admin updated category ${category.name}`, orgId: category.org_id, entity: 'category', entityId: id });
+  await adminTx(ctx, async (tx) => {
+    await updateCategory(await asOrg(tx, category.org_id), id, input);
+    await auditAdmin(tx, { action: 'category.update', description: `Platform admin updated category ${category.name}`, orgId: category.org_id, entity: 'category', entityId: id });
   });
   return toAdminCategory(await requireCategory(ctx, id));
 }
@@ -179,8 +179,8 @@ export async function updateCategoryByAdmin(ctx: AuthedContext, id: string, inpu
 /** Only an empty category (409 otherwise, as for the owner). */
 export async function deleteCategoryByAdmin(ctx: AuthedContext, id: string): Promise<void> {
   const category = await requireCategory(ctx, id);
-  await adminTx(ctx, async (trx) => {
-    await deleteCategory(await asOrg(trx, category.org_id), id);
-    await auditAdmin(trx, { action: 'category.delete', description: `Platform admin deleted category ${category.name}`, orgId: category.org_id, entity: 'category', entityId: id });
+  await adminTx(ctx, async (tx) => {
+    await deleteCategory(await asOrg(tx, category.org_id), id);
+    await auditAdmin(tx, { action: 'category.delete', description: `Platform admin deleted category ${category.name}`, orgId: category.org_id, entity: 'category', entityId: id });
   });
 }

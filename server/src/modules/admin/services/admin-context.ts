@@ -2,7 +2,7 @@
  * What every admin verb shares: acting inside one organisation through the areas' own services,
  * recording the admin's write in the audit log, paging, and the platform's calendar.
  */
-import type { AuthedContext } from '../../../lib/context.js';
+import type { AuthedContext, TxContext } from '../../../lib/context.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { NotFoundError } from '../../../lib/errors.js';
@@ -65,4 +65,4 @@ export async function withOrgNames<T>(ctx: AuthedContext, items: T[], orgOf: (it
 }
 
 /** One transaction for the admin's write and the area service it runs (the actor carries over). */
-export const adminTx = <T>(ctx: AuthedContext, fn: (trx: AuthedContext) => Promise<T>): Promise<T> => withTransaction(ctx, (trx) => fn(trx as AuthedContext));
+export const adminTx = <T>(ctx: AuthedContext, fn: (tx: TxContext<AuthedContext>) => Promise<T>): Promise<T> => withTransaction(ctx, fn);

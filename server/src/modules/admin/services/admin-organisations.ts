@@ -110,18 +110,18 @@ export async function updateOrganisationByAdmin(ctx: AuthedContext, id: string, 
     notes.push(`AI credits ${input.ai_credits_monthly ?? 'platform default'}`);
   }
   if (notes.length) {
-    await adminTx(ctx, async (trx) => {
-      await trx.db
+    await adminTx(ctx, async (tx) => {
+      await tx.db
         .updateTable('organisations')
-        .set({ ...set, updated_at: trx.clock.now() })
+        .set({ ...set, updated_at: tx.clock.now() })
         .where('id', '=', id)
         .execute();
       if (set.is_active === 0) {
-        const users = await trx.db.selectFrom('users').select('id').where('org_id', '=', id).execute();
-        for (const u of users) await revokeAllForUser(trx, u.id);
+        const users = await tx.db.selectFrom('users').select('id').where('org_id', '=', id).execute();
+        for (const u of users) await revokeAllForUser(tx, u.id);
       }
-      noteChange(trx, id, { entity: 'organisation', id });
-      await auditAdmin(trx, { action: 'organisation.update', description: `Platform admin updated organisation ${org.name}: ${notes.join(', ')}`, orgId: id, entity: 'organisation', entityId: id });
+      noteChange(tx, id, { entity: 'organisation', id });
+      await auditAdmin(tx, { action: 'organisation.update', description: `Platform admin updated organisation ${org.name}: ${notes.join(', ')}`, orgId: id, entity: 'organisation', entityId: id });
     });
   }
   return getOrganisationDetail(ctx, id);

@@ -72,9 +72,9 @@ export async function updateReviewByAdmin(ctx: AuthedContext, id: string, input:
   const review = await requireReview(ctx, id);
   const flag = input.is_published ? 1 : 0;
   if (flag === review.is_published) return toAdminReview(review);
-  await adminTx(ctx, async (trx) => {
-    await trx.db.updateTable('reviews').set({ is_published: flag }).where('id', '=', id).execute();
-    await auditAdmin(trx, {
+  await adminTx(ctx, async (tx) => {
+    await tx.db.updateTable('reviews').set({ is_published: flag }).where('id', '=', id).execute();
+    await auditAdmin(tx, {
       action: 'review.update',
       description: `Platform admin ${flag ? 'published' : 'hid'} a ${review.rating}-star review of ${review.store_name}`,
       orgId: review.org_id,
@@ -88,9 +88,9 @@ export async function updateReviewByAdmin(ctx: AuthedContext, id: string, input:
 
 export async function deleteReviewByAdmin(ctx: AuthedContext, id: string): Promise<void> {
   const review = await requireReview(ctx, id);
-  await adminTx(ctx, async (trx) => {
-    await trx.db.deleteFrom('reviews').where('id', '=', id).execute();
-    await auditAdmin(trx, {
+  await adminTx(ctx, async (tx) => {
+    await tx.db.deleteFrom('reviews').where('id', '=', id).execute();
+    await auditAdmin(tx, {
       action: 'review.delete',
       description: `Platform admin deleted a ${review.rating}-star review of ${review.store_name}`,
       orgId: review.org_id,

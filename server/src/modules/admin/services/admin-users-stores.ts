@@ -68,12 +68,12 @@ export async function updateUserByAdmin(ctx: AuthedContext, id: string, input: U
   const activate = input.is_active !== undefined && input.is_active !== activeNow ? input.is_active : undefined;
   const role = input.role !== undefined && input.role !== user.role ? input.role : undefined;
   if (activate === undefined && role === undefined) return toAdminUser(user);
-  await adminTx(ctx, async (trx) => {
-    const org = await asOrg(trx, orgId, user.store_id);
+  await adminTx(ctx, async (tx) => {
+    const org = await asOrg(tx, orgId, user.store_id);
     if (user.role === 'owner') {
       if (activate === false) await deactivateUser(org, user.id);
       else {
-        await trx.db.updateTable('users').set({ is_active: 1, employment_status: 'active', updated_at: trx.clock.now() }).where('id', '=', user.id).execute();
+        await tx.db.updateTable('users').set({ is_active: 1, employment_status: 'active', updated_at: tx.clock.now() }).where('id', '=', user.id).execute();
         await recordAudit(org, { action: 'user.reactivate', description: `Reactivated ${name}`, entity: 'user', entityId: user.id });
       }
     } else {
@@ -81,7 +81,7 @@ export async function updateUserByAdmin(ctx: AuthedContext, id: string, input: U
       await updateStaff(org, user.id, { role, employment_status: employment });
     }
     const notes = [...(activate !== undefined ? [activate ? 'reactivated' : 'deactivated (signed out)'] : []), ...(role ? [`role ${role}`] : [])];
-    await auditAdmin(trx, { action: 'user.update', description: `Platform admin updated ${name}: ${notes.join(', ')}`, orgId, storeId: user.store_id, entity: 'user', entityId: user.id });
+    await auditAdmin(tx, { action: 'user.update', description: `Platform admin updated ${name}: ${notes.join(', ')}`, orgId, storeId: user.store_id, entity: 'user', entityId: user.id });
   });
   return toAdminUser(await requireAdminUser(ctx, id));
 }
@@ -150,15 +150,15 @@ async function requireAdminStore(ctx: AuthedContext, id: string): Promise<StoreW
 /** Through the stores service: the only active store of an organisation cannot be deactivated (409). */
 export async function updateStoreByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminStoreInput): Promise<AdminStore> {
   const store = await requireAdminStore(ctx, id);
-  await adminTx(ctx, async (trx) => {
-    const org = await asOrg(trx, store.org_id, store.id);
+  await adminTx(ctx, async (tx) => {
+    const org = await asOrg(tx, store.org_id, store.id);
     const after = await updateStore(org, store.id, input);
     const notes = [
       ...(input.is_active !== undefined && after.is_active !== (store.is_active === 1) ? [after.is_active ? 'reactivated' : 'deactivated'] : []),
       ...(input.status !== undefined && input.status !== store.status ? [`status ${input.status}`] : []),
     ];
     if (notes.length)
-      await auditAdmin(trx, { action: 'store.update', description: `Platform admin updated store ${store.name}: ${notes.join(', ')}`, orgId: store.org_id, storeId: store.id, entity: 'store', entityId: store.id });
+      await auditAdmin(tx, { action: 'store.update', description: `Platform admin updated store ${store.name}: ${notes.join(', ')}`, orgId: store.org_id, storeId: store.id, entity: 'store', entityId: store.id });
   });
   return toAdminStore(await requireAdminStore(ctx, id));
 }

@@ -41,12 +41,12 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
   if (!org) throw new NotFoundError('organisation');
 
   // 1. The credit and the question, together or not at all.
-  const asked = await withTransaction(ctx, async (trx) => {
-    const now = trx.clock.now();
-    let conv = conversationId ? await findOwnConversation(trx.db, owner, conversationId) : undefined;
+  const asked = await withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    let conv = conversationId ? await findOwnConversation(tx.db, owner, conversationId) : undefined;
     if (conversationId && !conv) throw new NotFoundError('conversation');
     if (conv && conv.is_active !== 1) throw new InvalidStateError('this conversation is archived; set is_active to true to continue it');
-    if (!(await takeCredit(trx.db, owner.orgId, credits.month, credits.allocated))) {
+    if (!(await takeCredit(tx.db, owner.orgId, credits.month, credits.allocated))) {
       throw new BusinessRuleError(
         `all ${credits.allocated} AI credits of ${credits.month} are used; they renew on the first day of next month`,
         'AI_CREDITS_EXHAUSTED',
@@ -55,10 +55,10 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
     const created = !conv;
     if (!conv) {
       conv = { id: newId(), org_id: owner.orgId, store_id: ctx.actor.storeId, user_id: owner.userId, title: title ?? titleFrom(message), is_active: 1, message_count: 0, last_seq: 0, tokens_used: 0, created_at: now, updated_at: now };
-      await trx.db.insertInto('ai_conversations').values(conv).execute();
+      await tx.db.insertInto('ai_conversations').values(conv).execute();
     }
-    const question = await appendMessage(trx.db, { id: conv.id, orgId: owner.orgId }, { role: 'user', content: message, source: null, tokens: 0, at: now });
-    const history = await messagesOf(trx.db, conv.id);
+    const question = await appendMessage(tx.db, { id: conv.id, orgId: owner.orgId }, { role: 'user', content: message, source: null, tokens: 0, at: now });
+    const history = await messagesOf(tx.db, conv.id);
     return { conv, created, questionId: question.id, previousUpdatedAt: conv.updated_at, history };
   });
 
@@ -80,10 +80,10 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
     }
   } catch (err) {
     // Compensation: the credit back, the question gone; the error as it was.
-    await withTransaction(ctx, async (trx) => {
-      await giveBackCredit(trx.db, owner.orgId, credits.month);
-      if (asked.created) await deleteConversation(trx.db, asked.conv.id);
-      else await removeMessage(trx.db, asked.conv.id, asked.questionId, asked.previousUpdatedAt);
+    await withTransaction(ctx, async (tx) => {
+      await giveBackCredit(tx.db, owner.orgId, credits.month);
+      if (asked.created) await deleteConversation(tx.db, asked.conv.id);
+      else await removeMessage(tx.db, asked.conv.id, asked.questionId, asked.previousUpdatedAt);
     });
     if (err instanceof AiGatewayError) throw new AiGatewayError(`${err.message}; your credit was given back, send the message again`, err.upstreamStatus);
     if (err instanceof ServiceError) throw err;
@@ -92,10 +92,10 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
   }
 
   // 3. The answer stored.
-  return withTransaction(ctx, async (trx) => {
-    await appendMessage(trx.db, { id: asked.conv.id, orgId: owner.orgId }, { ...answer, role: 'assistant', at: trx.clock.now() });
-    await addTokens(trx.db, owner.orgId, credits.month, answer.tokens);
-    const row = await findOwnConversation(trx.db, owner, asked.conv.id);
-    return toConversation(row!, await messagesOf(trx.db, asked.conv.id));
+  return withTransaction(ctx, async (tx) => {
+    await appendMessage(tx.db, { id: asked.conv.id, orgId: owner.orgId }, { ...answer, role: 'assistant', at: tx.clock.now() });
+    await addTokens(tx.db, owner.orgId, credits.month, answer.tokens);
+    const row = await findOwnConversation(tx.db, owner, asked.conv.id);
+    return toConversation(row!, await messagesOf(tx.db, asked.conv.id));
   });
 }

@@ -28,19 +28,19 @@ export async function getConversation(ctx: AuthedContext, id: string): Promise<A
 /** Rename, archive (`is_active` false) or bring back a conversation. */
 export async function updateConversation(ctx: AuthedContext, id: string, input: UpdateAiConversationInput): Promise<AiConversation> {
   const owner = ownerOf(ctx);
-  return withTransaction(ctx, async (trx) => {
-    const row = await findOwnConversation(trx.db, owner, id);
+  return withTransaction(ctx, async (tx) => {
+    const row = await findOwnConversation(tx.db, owner, id);
     if (!row) throw new NotFoundError('conversation');
-    const updated = await trx.db
+    const updated = await tx.db
       .updateTable('ai_conversations')
       .set({
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
-        updated_at: trx.clock.now(),
+        updated_at: tx.clock.now(),
       })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toConversation(updated, await messagesOf(trx.db, id));
+    return toConversation(updated, await messagesOf(tx.db, id));
   });
 }

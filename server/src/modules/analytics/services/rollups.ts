@@ -72,15 +72,15 @@ async function refreshChanged(ctx: ServiceContext, orgId: string, tz: string, af
 export async function refreshRollups(ctx: ServiceContext, orgId: string): Promise<void> {
   const seen = await rollupStatus(ctx.db, orgId);
   if (!seen || (seen.built === seen.version && seen.builtTz === seen.tz && seen.floor <= seen.built)) return;
-  await withTransaction(ctx, async (trx) => {
-    await ensureRollupState(trx.db, orgId);
-    const state = await lockRollupState(trx.dialect, trx.db, orgId);
+  await withTransaction(ctx, async (tx) => {
+    await ensureRollupState(tx.db, orgId);
+    const state = await lockRollupState(tx.dialect, tx.db, orgId);
     // Read under the lock: what a refresh that held it before us left is the starting point.
-    const now = (await rollupStatus(trx.db, orgId))!;
+    const now = (await rollupStatus(tx.db, orgId))!;
     const built = Number(state.version);
     if (state.time_zone === now.tz && built === now.version) return;
-    if (state.time_zone !== now.tz || now.floor > built || built > now.version) await rebuildAll(trx, orgId, now.tz);
-    else await refreshChanged(trx, orgId, now.tz, built, now.version);
-    await saveRollupState(trx.db, orgId, now.version, now.tz);
+    if (state.time_zone !== now.tz || now.floor > built || built > now.version) await rebuildAll(tx, orgId, now.tz);
+    else await refreshChanged(tx, orgId, now.tz, built, now.version);
+    await saveRollupState(tx.db, orgId, now.version, now.tz);
   });
 }

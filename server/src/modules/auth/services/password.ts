@@ -14,7 +14,7 @@ export const FORGOT_MESSAGE = 'If an account matches, a reset code has been sent
 export async function forgotPassword(ctx: ServiceContext, identifier: string): Promise<void> {
   await ctx.limits.authByIdentifier(identifier);
   const user = await findUserByIdentifier(ctx.db, identifier);
-  if (user && user.is_active === 1) await withTransaction(ctx, (trx) => issueOtpUnlessRecent(trx, user, 'reset'));
+  if (user && user.is_active === 1) await withTransaction(ctx, (tx) => issueOtpUnlessRecent(tx, user, 'reset'));
 }
 
 /** Sets the new password, lifts any lockout and signs out every session of the account. */
@@ -24,13 +24,13 @@ export async function resetPassword(ctx: ServiceContext, input: ResetPasswordInp
   if (!user || user.is_active !== 1) throw new UnauthenticatedError('code has expired or was never sent; request a new one', 'INVALID_CREDENTIALS');
   const hash = await hashSecret(input.new_password);
   await checkOtp(ctx, user.id, 'reset', input.otp, true);
-  await withTransaction(ctx, async (trx) => {
-    await trx.db
+  await withTransaction(ctx, async (tx) => {
+    await tx.db
       .updateTable('users')
-      .set({ password_hash: hash, failed_logins: 0, locked_until: null, must_change_password: 0, updated_at: trx.clock.now() })
+      .set({ password_hash: hash, failed_logins: 0, locked_until: null, must_change_password: 0, updated_at: tx.clock.now() })
       .where('id', '=', user.id)
       .execute();
-    await revokeAllForUser(trx, user.id);
-    await recordAudit(trx, { action: 'auth.password_reset', description: 'Reset password', userId: user.id, orgId: user.org_id, storeId: user.store_id });
+    await revokeAllForUser(tx, user.id);
+    await recordAudit(tx, { action: 'auth.password_reset', description: 'Reset password', userId: user.id, orgId: user.org_id, storeId: user.store_id });
   });
 }

@@ -43,12 +43,12 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
   const { region, district } = normaliseLocation(input.shop.region, input.shop.district);
 
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const now = trx.clock.now();
+    return await withTransaction(ctx, async (tx) => {
+      const now = tx.clock.now();
       const orgId = newId();
       const userId = newId();
       const { shop } = input;
-      await trx.db
+      await tx.db
         .insertInto('organisations')
         .values({
           id: orgId,
@@ -74,9 +74,9 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
           updated_at: now,
         })
         .execute();
-      const store = await insertStore(trx, orgId, { name: shop.name, phone, email, address: shop.address ?? null, area: district, latitude: shop.latitude ?? null, longitude: shop.longitude ?? null });
+      const store = await insertStore(tx, orgId, { name: shop.name, phone, email, address: shop.address ?? null, area: district, latitude: shop.latitude ?? null, longitude: shop.longitude ?? null });
       const user = await insertUser(
-        trx.db,
+        tx.db,
         {
           id: userId,
           org_id: orgId,
@@ -96,10 +96,10 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
         },
         now,
       );
-      noteChange(trx, orgId, { entity: 'organisation', id: orgId });
-      await recordAudit(trx, { action: 'account.register', description: `Registered ${shop.name}`, userId, orgId, storeId: store.id });
-      await sendConfirmationEmail(trx, user, true);
-      const tokens = await issueTokens(trx, user, { storeId: store.id, amr: ['pwd'] });
+      noteChange(tx, orgId, { entity: 'organisation', id: orgId });
+      await recordAudit(tx, { action: 'account.register', description: `Registered ${shop.name}`, userId, orgId, storeId: store.id });
+      await sendConfirmationEmail(tx, user, true);
+      const tokens = await issueTokens(tx, user, { storeId: store.id, amr: ['pwd'] });
       return { user_id: userId, org_id: orgId, store_id: store.id, tokens, status: 'active' as const };
     });
   } catch (err) {

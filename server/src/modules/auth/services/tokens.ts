@@ -109,25 +109,25 @@ async function answerLost(ctx: ServiceContext, tokenId: string, now: number): Pr
  * permission change takes effect at the next refresh.
  */
 export async function rotateRefreshToken(ctx: ServiceContext, token: string): Promise<TokenPair> {
-  const outcome = await withTransaction(ctx, async (trx) => {
-    const now = trx.clock.now();
-    const row = await trx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', trx.keys.digest(token)).executeTakeFirst();
+  const outcome = await withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    const row = await tx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tx.keys.digest(token)).executeTakeFirst();
     if (!row) return { error: new UnauthenticatedError('refresh token is invalid') };
     if (row.revoked_at != null) return { error: new UnauthenticatedError('refresh token has been revoked; sign in again') };
-    const claimed = await trx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
-    if ((row.used_at != null || Number(claimed.numUpdatedRows) === 0) && !(await answerLost(trx, row.id, now))) {
-      await revokeFamily(trx, row.family_id);
-      trx.log.warn({ req_id: trx.requestId, user_id: row.user_id, family_id: row.family_id }, 'refresh token reuse: family revoked');
+    const claimed = await tx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    if ((row.used_at != null || Number(claimed.numUpdatedRows) === 0) && !(await answerLost(tx, row.id, now))) {
+      await revokeFamily(tx, row.family_id);
+      tx.log.warn({ req_id: tx.requestId, user_id: row.user_id, family_id: row.family_id }, 'refresh token reuse: family revoked');
       return { error: new UnauthenticatedError('refresh token was already used; all sessions from that sign-in are signed out') };
     }
     if (row.expires_at <= now) return { error: new UnauthenticatedError('refresh token has expired; sign in again', 'TOKEN_EXPIRED') };
-    const user = await findUserById(trx.db, row.user_id);
+    const user = await findUserById(tx.db, row.user_id);
     if (!user || user.is_active !== 1) {
-      await revokeFamily(trx, row.family_id);
+      await revokeFamily(tx, row.family_id);
       return { error: new UnauthenticatedError('this account is no longer active') };
     }
-    const storeId = await activeStoreFor(trx, user, row.store_id);
-    return { tokens: await issueTokens(trx, user, { storeId, amr: JSON.parse(row.amr) as string[], familyId: row.family_id, replaces: row.id }) };
+    const storeId = await activeStoreFor(tx, user, row.store_id);
+    return { tokens: await issueTokens(tx, user, { storeId, amr: JSON.parse(row.amr) as string[], familyId: row.family_id, replaces: row.id }) };
   });
   // Thrown after commit, so that a revocation sticks.
   if ('error' in outcome) throw outcome.error;

@@ -38,10 +38,10 @@ export async function sendReminder(ctx: AuthedContext, customerId: string): Prom
   if (!customer.phone) throw new BusinessRuleError(`${customer.name} has no phone number to text`, 'BUSINESS_RULE', 'phone');
   const org = await ctx.db.selectFrom('organisations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
   const body = reminderBody(customer.name, org.name, owed);
-  return withTransaction(ctx, async (trx) => {
-    await trx.messenger.send(trx, { channel: 'sms', to: customer.phone!, body, orgId });
-    const row = await insertMessage(trx as AuthedContext, orgId, customerId, { kind: 'sms', body, status: 'sent' });
-    await recordAudit(trx, { action: 'credit.remind', description: `Sent a credit reminder to ${customer.name}`, entity: 'customer', entityId: customerId });
+  return withTransaction(ctx, async (tx) => {
+    await tx.messenger.send(tx, { channel: 'sms', to: customer.phone!, body, orgId });
+    const row = await insertMessage(tx, orgId, customerId, { kind: 'sms', body, status: 'sent' });
+    await recordAudit(tx, { action: 'credit.remind', description: `Sent a credit reminder to ${customer.name}`, entity: 'customer', entityId: customerId });
     return toCreditMessage(row);
   });
 }
@@ -50,9 +50,9 @@ export async function sendReminder(ctx: AuthedContext, customerId: string): Prom
 export async function logCreditMessage(ctx: AuthedContext, customerId: string, input: LogCreditMessageInput): Promise<CreditMessage> {
   const orgId = orgIdOf(ctx);
   const customer = await requireCustomer(ctx, customerId);
-  return withTransaction(ctx, async (trx) => {
-    const row = await insertMessage(trx as AuthedContext, orgId, customerId, { kind: input.kind, body: input.body, status: 'logged' });
-    await recordAudit(trx, { action: 'credit.message', description: `Logged a ${input.kind} to ${customer.name}`, entity: 'customer', entityId: customerId });
+  return withTransaction(ctx, async (tx) => {
+    const row = await insertMessage(tx, orgId, customerId, { kind: input.kind, body: input.body, status: 'logged' });
+    await recordAudit(tx, { action: 'credit.message', description: `Logged a ${input.kind} to ${customer.name}`, entity: 'customer', entityId: customerId });
     return toCreditMessage(row);
   });
 }
@@ -60,13 +60,13 @@ export async function logCreditMessage(ctx: AuthedContext, customerId: string, i
 export async function addCreditNote(ctx: AuthedContext, customerId: string, input: AddCreditNoteInput): Promise<CreditNote> {
   const orgId = orgIdOf(ctx);
   const customer = await requireCustomer(ctx, customerId);
-  return withTransaction(ctx, async (trx) => {
-    const row = await trx.db
+  return withTransaction(ctx, async (tx) => {
+    const row = await tx.db
       .insertInto('credit_notes')
-      .values({ id: newId(), org_id: orgId, customer_id: customerId, body: input.body, author_id: ctx.actor.userId, created_at: trx.clock.now() })
+      .values({ id: newId(), org_id: orgId, customer_id: customerId, body: input.body, author_id: ctx.actor.userId, created_at: tx.clock.now() })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, { action: 'credit.note', description: `Added a credit note on ${customer.name}`, entity: 'customer', entityId: customerId });
+    await recordAudit(tx, { action: 'credit.note', description: `Added a credit note on ${customer.name}`, entity: 'customer', entityId: customerId });
     return toCreditNote(row);
   });
 }

@@ -38,25 +38,25 @@ export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery)
 export async function writeOffTab(ctx: AuthedContext, tabId: string, input: WriteOffInput): Promise<CreditTab> {
   const orgId = orgIdOf(ctx);
   const today = await orgToday(ctx, orgId);
-  return withTransaction(ctx, async (trx) => {
-    const locked = await forUpdate(trx.dialect, trx.db.selectFrom('credit_tabs').selectAll().where('org_id', '=', orgId).where('id', '=', tabId)).executeTakeFirst();
+  return withTransaction(ctx, async (tx) => {
+    const locked = await forUpdate(tx.dialect, tx.db.selectFrom('credit_tabs').selectAll().where('org_id', '=', orgId).where('id', '=', tabId)).executeTakeFirst();
     if (!locked) throw new NotFoundError('credit tab');
     if (locked.status === 'settled' || locked.status === 'written_off') throw new InvalidStateError(`this credit tab is already ${locked.status.replace('_', ' ')}`);
-    const now = trx.clock.now();
+    const now = tx.clock.now();
     const forgiven = balanceCents(locked);
-    await trx.db
+    await tx.db
       .updateTable('credit_tabs')
       .set({ status: 'written_off', written_off_amount: Number(locked.written_off_amount) + forgiven, write_off_reason: input.reason, written_off_at: now, updated_at: now })
       .where('id', '=', tabId)
       .execute();
-    noteChange(trx, orgId, { entity: 'credit_tab', id: tabId, storeId: locked.store_id });
-    noteChange(trx, orgId, { entity: 'customer', id: locked.customer_id });
-    await recordAudit(trx, {
+    noteChange(tx, orgId, { entity: 'credit_tab', id: tabId, storeId: locked.store_id });
+    noteChange(tx, orgId, { entity: 'customer', id: locked.customer_id });
+    await recordAudit(tx, {
       action: 'credit.write_off',
       description: `Wrote off TZS ${fromCents(forgiven)} owed on a credit tab: ${input.reason}`,
       entity: 'credit_tab',
       entityId: tabId,
     });
-    return toCreditTab((await findTab(trx.db, orgId, tabId))!, today);
+    return toCreditTab((await findTab(tx.db, orgId, tabId))!, today);
   });
 }

@@ -24,16 +24,16 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
   const storeId = storeIdOf(ctx);
   const customer = await requireCustomer(ctx, customerId);
   const amount = toCents(input.amount);
-  return withTransaction(ctx, async (trx) => {
-    const tabs = await forUpdate(trx.dialect, owingTabsOldestFirst(trx.db, orgId, customerId)).execute();
+  return withTransaction(ctx, async (tx) => {
+    const tabs = await forUpdate(tx.dialect, owingTabsOldestFirst(tx.db, orgId, customerId)).execute();
     const owed = tabs.reduce((sum, tab) => sum + balanceCents(tab), 0);
     if (amount > owed) {
       const message = owed === 0 ? `${customer.name} owes nothing` : `${customer.name} owes TZS ${fromCents(owed)}; the payment cannot be more than that`;
       throw new BusinessRuleError(message, 'OVERPAYMENT', 'amount');
     }
-    const now = trx.clock.now();
+    const now = tx.clock.now();
     const paymentId = newId();
-    await trx.db
+    await tx.db
       .insertInto('credit_payments')
       .values({
         id: paymentId,
@@ -44,7 +44,7 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
         method: input.method,
         reference: input.reference ?? null,
         note: input.note ?? null,
-        received_by: trx.actor!.userId,
+        received_by: tx.actor!.userId,
         created_at: now,
       })
       .execute();
@@ -55,23 +55,23 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
       if (take <= 0) continue;
       left -= take;
       const settled = take === balanceCents(tab);
-      await trx.db
+      await tx.db
         .updateTable('credit_tabs')
         .set({ paid_amount: Number(tab.paid_amount) + take, status: settled ? 'settled' : 'partially_paid', settled_at: settled ? now : null, updated_at: now })
         .where('id', '=', tab.id)
         .execute();
-      await trx.db.insertInto('credit_allocations').values({ payment_id: paymentId, tab_id: tab.id, amount: take }).execute();
-      noteChange(trx, orgId, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
+      await tx.db.insertInto('credit_allocations').values({ payment_id: paymentId, tab_id: tab.id, amount: take }).execute();
+      noteChange(tx, orgId, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
     }
-    noteChange(trx, orgId, { entity: 'customer', id: customerId });
-    await recordAudit(trx, {
+    noteChange(tx, orgId, { entity: 'customer', id: customerId });
+    await recordAudit(tx, {
       action: 'credit.payment',
       description: `Received TZS ${input.amount} (${input.method}) from ${customer.name} against credit`,
       entity: 'customer',
       entityId: customerId,
     });
-    const row = await trx.db.selectFrom('credit_payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
-    return (await withAllocations(trx.db, [row]))[0]!;
+    const row = await tx.db.selectFrom('credit_payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
+    return (await withAllocations(tx.db, [row]))[0]!;
   });
 }
 
@@ -86,6 +86,6 @@ export async function recordCreditPaymentOnce(
   key: string | undefined,
 ): Promise<{ payment: CreditPayment; replayed: boolean }> {
   const route = `POST /credits/customers/${customerId}/payments`;
-  const answer = await withIdempotency(ctx, { key, route, body: input }, async (trx) => ({ status: 200, body: await recordCreditPayment(trx, customerId, input) }));
+  const answer = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({ status: 200, body: await recordCreditPayment(tx, customerId, input) }));
   return { payment: answer.body as CreditPayment, replayed: answer.replayed };
 }

@@ -81,9 +81,9 @@ export async function createCustomer(ctx: AuthedContext, input: CreateCustomerIn
   const phone = input.phone ? normalisePhone(input.phone) : null;
   await assertPhoneFree(ctx, orgId, phone);
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const row = await insertCustomer(trx, orgId, { ...(columns(input, phone) as NewCustomerFields), name: input.name, id });
-      await recordAudit(trx, { action: 'customer.create', description: `Added customer ${row.name}`, entity: 'customer', entityId: row.id });
+    return await withTransaction(ctx, async (tx) => {
+      const row = await insertCustomer(tx, orgId, { ...(columns(input, phone) as NewCustomerFields), name: input.name, id });
+      await recordAudit(tx, { action: 'customer.create', description: `Added customer ${row.name}`, entity: 'customer', entityId: row.id });
       return toCustomer({ ...row, outstanding: 0 });
     });
   } catch (err) {
@@ -101,11 +101,11 @@ export async function updateCustomer(ctx: AuthedContext, id: string, input: Upda
   const changed = Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v);
   if (!changed) return toCustomer(before);
   try {
-    return await withTransaction(ctx, async (trx) => {
-      await trx.db.updateTable('customers').set({ ...set, updated_at: trx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
-      noteChange(trx, orgId, { entity: 'customer', id });
-      await recordAudit(trx, { action: 'customer.update', description: `Updated customer ${set.name ?? before.name}`, entity: 'customer', entityId: id });
-      return toCustomer((await findCustomerWithBalance(trx.db, orgId, id))!);
+    return await withTransaction(ctx, async (tx) => {
+      await tx.db.updateTable('customers').set({ ...set, updated_at: tx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
+      noteChange(tx, orgId, { entity: 'customer', id });
+      await recordAudit(tx, { action: 'customer.update', description: `Updated customer ${set.name ?? before.name}`, entity: 'customer', entityId: id });
+      return toCustomer((await findCustomerWithBalance(tx.db, orgId, id))!);
     });
   } catch (err) {
     rethrowDuplicate(err);

@@ -79,16 +79,16 @@ export const getExpense = async (ctx: AuthedContext, id: string): Promise<Expens
  */
 export async function createExpense(ctx: AuthedContext, input: CreateExpenseInput, opts: { id?: string; spentAt?: number } = {}): Promise<Expense> {
   const { orgId, storeId } = activeStore(ctx);
-  return withTransaction(ctx, async (trx) => {
-    const now = trx.clock.now();
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
     const id = opts.id ?? newId();
     const existing = async () => {
-      const found = await trx.db.selectFrom('expenses').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const found = await tx.db.selectFrom('expenses').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       if (found.store_id !== storeId) throw new ConflictError('this expense id is already in use');
       return toExpense(found);
     };
-    if (opts.id && (await trx.db.selectFrom('expenses').select('id').where('id', '=', id).executeTakeFirst())) return existing();
-    const row = await trx.db
+    if (opts.id && (await tx.db.selectFrom('expenses').select('id').where('id', '=', id).executeTakeFirst())) return existing();
+    const row = await tx.db
       .insertInto('expenses')
       .values({
         id,
@@ -100,7 +100,7 @@ export async function createExpense(ctx: AuthedContext, input: CreateExpenseInpu
         receipt_url: null,
         spent_at: opts.spentAt ?? now,
         ...(columns(input) as { title: string; category: string; amount: number }),
-        created_by: trx.actor!.userId,
+        created_by: tx.actor!.userId,
         created_at: now,
         updated_at: now,
       })
@@ -109,14 +109,14 @@ export async function createExpense(ctx: AuthedContext, input: CreateExpenseInpu
       .returningAll()
       .executeTakeFirst();
     if (!row) return existing();
-    await recordAudit(trx, { action: 'expense.create', description: `Recorded expense ${row.title} (${row.category}) TZS ${fromCents(row.amount)}`, entity: 'expense', entityId: id });
+    await recordAudit(tx, { action: 'expense.create', description: `Recorded expense ${row.title} (${row.category}) TZS ${fromCents(row.amount)}`, entity: 'expense', entityId: id });
     return toExpense(row);
   });
 }
 
 /** POST /expenses with an optional Idempotency-Key (design §3). */
 export async function createExpenseOnce(ctx: AuthedContext, input: CreateExpenseInput, key: string | undefined): Promise<{ expense: Expense; replayed: boolean }> {
-  const answer = await withIdempotency(ctx, { key, route: 'POST /expenses', body: input }, async (trx) => ({ status: 200, body: await createExpense(trx, input) }));
+  const answer = await withIdempotency(ctx, { key, route: 'POST /expenses', body: input }, async (tx) => ({ status: 200, body: await createExpense(tx, input) }));
   return { expense: answer.body as Expense, replayed: answer.replayed };
 }
 
@@ -124,25 +124,25 @@ export async function updateExpense(ctx: AuthedContext, id: string, input: Updat
   const before = await requireExpense(ctx, id);
   const set = columns(input);
   if (!Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v)) return toExpense(before);
-  return withTransaction(ctx, async (trx) => {
-    const row = await trx.db
+  return withTransaction(ctx, async (tx) => {
+    const row = await tx.db
       .updateTable('expenses')
-      .set({ ...set, updated_at: trx.clock.now() })
+      .set({ ...set, updated_at: tx.clock.now() })
       .where('id', '=', id)
       .where('store_id', '=', before.store_id)
       .returningAll()
       .executeTakeFirst();
     if (!row) throw new NotFoundError('expense');
-    await recordAudit(trx, { action: 'expense.update', description: `Updated expense ${row.title}`, entity: 'expense', entityId: id });
+    await recordAudit(tx, { action: 'expense.update', description: `Updated expense ${row.title}`, entity: 'expense', entityId: id });
     return toExpense(row);
   });
 }
 
 export async function deleteExpense(ctx: AuthedContext, id: string): Promise<void> {
   const before = await requireExpense(ctx, id);
-  await withTransaction(ctx, async (trx) => {
-    await trx.db.deleteFrom('expenses').where('id', '=', id).where('store_id', '=', before.store_id).execute();
-    await recordAudit(trx, { action: 'expense.delete', description: `Deleted expense ${before.title} (TZS ${fromCents(before.amount)})`, entity: 'expense', entityId: id });
+  await withTransaction(ctx, async (tx) => {
+    await tx.db.deleteFrom('expenses').where('id', '=', id).where('store_id', '=', before.store_id).execute();
+    await recordAudit(tx, { action: 'expense.delete', description: `Deleted expense ${before.title} (TZS ${fromCents(before.amount)})`, entity: 'expense', entityId: id });
   });
 }
 

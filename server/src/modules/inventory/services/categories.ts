@@ -38,9 +38,9 @@ export async function listCategories(ctx: AuthedContext): Promise<Category[]> {
 export async function createCategory(ctx: AuthedContext, input: CreateCategoryInput): Promise<Category> {
   const { orgId } = activeStore(ctx);
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const now = trx.clock.now();
-      const row = await trx.db
+    return await withTransaction(ctx, async (tx) => {
+      const now = tx.clock.now();
+      const row = await tx.db
         .insertInto('categories')
         .values({
           id: newId(),
@@ -54,8 +54,8 @@ export async function createCategory(ctx: AuthedContext, input: CreateCategoryIn
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      noteChange(trx, orgId, { entity: 'category', id: row.id });
-      await recordAudit(trx, { action: 'category.create', description: `Added category ${row.name}`, entity: 'category', entityId: row.id });
+      noteChange(tx, orgId, { entity: 'category', id: row.id });
+      await recordAudit(tx, { action: 'category.create', description: `Added category ${row.name}`, entity: 'category', entityId: row.id });
       return toCategory({ ...row, product_count: 0 });
     });
   } catch (err) {
@@ -67,22 +67,22 @@ export async function updateCategory(ctx: AuthedContext, id: string, input: Upda
   const { orgId } = activeStore(ctx);
   if (!(await findCategory(ctx.db, orgId, id))) throw new NotFoundError('category');
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const row = await trx.db
+    return await withTransaction(ctx, async (tx) => {
+      const row = await tx.db
         .updateTable('categories')
         .set({
           name: input.name,
           description: input.description,
           sort_order: input.sort_order,
           is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
-          updated_at: trx.clock.now(),
+          updated_at: tx.clock.now(),
         })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      noteChange(trx, orgId, { entity: 'category', id });
-      await recordAudit(trx, { action: 'category.update', description: `Updated category ${row.name}`, entity: 'category', entityId: id });
-      return toCategory({ ...row, product_count: await productCount(trx as AuthedContext, id) });
+      noteChange(tx, orgId, { entity: 'category', id });
+      await recordAudit(tx, { action: 'category.update', description: `Updated category ${row.name}`, entity: 'category', entityId: id });
+      return toCategory({ ...row, product_count: await productCount(tx, id) });
     });
   } catch (err) {
     rethrowDuplicate(err);
@@ -94,11 +94,11 @@ export async function deleteCategory(ctx: AuthedContext, id: string): Promise<vo
   const { orgId } = activeStore(ctx);
   const category = await findCategory(ctx.db, orgId, id);
   if (!category) throw new NotFoundError('category');
-  await withTransaction(ctx, async (trx) => {
-    const count = await productCount(trx as AuthedContext, id);
+  await withTransaction(ctx, async (tx) => {
+    const count = await productCount(tx, id);
     if (count > 0) throw new ConflictError(`category still has ${count} product${count === 1 ? '' : 's'}; move or delete them first`);
-    await trx.db.deleteFrom('categories').where('id', '=', id).execute();
-    noteChange(trx, orgId, { entity: 'category', id, op: 'delete' });
-    await recordAudit(trx, { action: 'category.delete', description: `Deleted category ${category.name}`, entity: 'category', entityId: id });
+    await tx.db.deleteFrom('categories').where('id', '=', id).execute();
+    noteChange(tx, orgId, { entity: 'category', id, op: 'delete' });
+    await recordAudit(tx, { action: 'category.delete', description: `Deleted category ${category.name}`, entity: 'category', entityId: id });
   });
 }

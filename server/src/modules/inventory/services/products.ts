@@ -89,10 +89,10 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
   const stock = input.stock ?? 0;
   if (input.is_service && stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const now = trx.clock.now();
+    return await withTransaction(ctx, async (tx) => {
+      const now = tx.clock.now();
       const id = newId();
-      await trx.db
+      await tx.db
         .insertInto('products')
         .values({
           id,
@@ -111,15 +111,15 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
           updated_at: now,
         } as Insertable<ProductTable>)
         .execute();
-      const row = (await findProduct(trx.db, orgId, storeId, id))!;
-      await recordPrice(trx, row);
+      const row = (await findProduct(tx.db, orgId, storeId, id))!;
+      await recordPrice(tx, row);
       let level = 0;
       if (stock > 0) {
-        level = await changeStockLevel(trx, { orgId, storeId, productId: id, productName: row.name, delta: stock });
-        await insertAdjustment(trx as AuthedContext, { productId: id, qtyChange: stock, qtyAfter: level, reason: 'initial_stock' });
+        level = await changeStockLevel(tx, { orgId, storeId, productId: id, productName: row.name, delta: stock });
+        await insertAdjustment(tx, { productId: id, qtyChange: stock, qtyAfter: level, reason: 'initial_stock' });
       }
-      noteChange(trx, orgId, { entity: 'product', id });
-      await recordAudit(trx, { action: 'product.create', description: `Added product ${row.name}`, entity: 'product', entityId: id });
+      noteChange(tx, orgId, { entity: 'product', id });
+      await recordAudit(tx, { action: 'product.create', description: `Added product ${row.name}`, entity: 'product', entityId: id });
       return toProduct({ ...row, stock: level });
     });
   } catch (err) {
@@ -139,19 +139,19 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
   if (isService && input.stock !== undefined && input.stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
   const set = columns(input);
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const now = trx.clock.now();
-      if (Object.keys(set).length) await trx.db.updateTable('products').set({ ...set, updated_at: now }).where('id', '=', id).execute();
-      let after: ProductWithStock = (await findProduct(trx.db, orgId, storeId, id))!;
-      if (PRICE_FIELDS.some((f) => after[f] !== before[f])) await recordPrice(trx, after);
+    return await withTransaction(ctx, async (tx) => {
+      const now = tx.clock.now();
+      if (Object.keys(set).length) await tx.db.updateTable('products').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+      let after: ProductWithStock = (await findProduct(tx.db, orgId, storeId, id))!;
+      if (PRICE_FIELDS.some((f) => after[f] !== before[f])) await recordPrice(tx, after);
       if (input.stock !== undefined && input.stock !== Number(after.stock)) {
         const delta = input.stock - Number(after.stock);
-        const level = await changeStockLevel(trx, { orgId, storeId, productId: id, productName: after.name, delta, allowNegative: true });
-        await insertAdjustment(trx as AuthedContext, { productId: id, qtyChange: delta, qtyAfter: level, reason: 'correction', note: 'stock set on the product' });
+        const level = await changeStockLevel(tx, { orgId, storeId, productId: id, productName: after.name, delta, allowNegative: true });
+        await insertAdjustment(tx, { productId: id, qtyChange: delta, qtyAfter: level, reason: 'correction', note: 'stock set on the product' });
         after = { ...after, stock: level };
       }
-      noteChange(trx, orgId, { entity: 'product', id });
-      await recordAudit(trx, { action: 'product.update', description: `Updated product ${after.name}`, entity: 'product', entityId: id });
+      noteChange(tx, orgId, { entity: 'product', id });
+      await recordAudit(tx, { action: 'product.update', description: `Updated product ${after.name}`, entity: 'product', entityId: id });
       return toProduct(after);
     });
   } catch (err) {
@@ -167,22 +167,22 @@ export async function deleteProduct(ctx: AuthedContext, id: string): Promise<voi
   const { orgId, storeId } = activeStore(ctx);
   const product = await findProduct(ctx.db, orgId, storeId, id);
   if (!product) throw new NotFoundError('product');
-  await withTransaction(ctx, async (trx) => {
+  await withTransaction(ctx, async (tx) => {
     const [sale, adjustment] = await Promise.all([
-      trx.db.selectFrom('transaction_lines').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),
-      trx.db.selectFrom('stock_adjustments').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),
+      tx.db.selectFrom('transaction_lines').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),
+      tx.db.selectFrom('stock_adjustments').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),
     ]);
     if (sale || adjustment) {
-      await trx.db.updateTable('products').set({ is_active: 0, updated_at: trx.clock.now() }).where('id', '=', id).execute();
-      noteChange(trx, orgId, { entity: 'product', id });
-      await recordAudit(trx, { action: 'product.deactivate', description: `Deactivated product ${product.name} (it has history)`, entity: 'product', entityId: id });
+      await tx.db.updateTable('products').set({ is_active: 0, updated_at: tx.clock.now() }).where('id', '=', id).execute();
+      noteChange(tx, orgId, { entity: 'product', id });
+      await recordAudit(tx, { action: 'product.deactivate', description: `Deactivated product ${product.name} (it has history)`, entity: 'product', entityId: id });
       return;
     }
-    await trx.db.deleteFrom('product_prices').where('product_id', '=', id).execute();
-    const stocked = await trx.db.deleteFrom('product_stock').where('product_id', '=', id).returning('store_id').execute();
-    for (const { store_id } of stocked) noteChange(trx, orgId, { entity: 'stock', id, op: 'delete', storeId: store_id });
-    await trx.db.deleteFrom('products').where('id', '=', id).execute();
-    noteChange(trx, orgId, { entity: 'product', id, op: 'delete' });
-    await recordAudit(trx, { action: 'product.delete', description: `Deleted product ${product.name}`, entity: 'product', entityId: id });
+    await tx.db.deleteFrom('product_prices').where('product_id', '=', id).execute();
+    const stocked = await tx.db.deleteFrom('product_stock').where('product_id', '=', id).returning('store_id').execute();
+    for (const { store_id } of stocked) noteChange(tx, orgId, { entity: 'stock', id, op: 'delete', storeId: store_id });
+    await tx.db.deleteFrom('products').where('id', '=', id).execute();
+    noteChange(tx, orgId, { entity: 'product', id, op: 'delete' });
+    await recordAudit(tx, { action: 'product.delete', description: `Deleted product ${product.name}`, entity: 'product', entityId: id });
   });
 }

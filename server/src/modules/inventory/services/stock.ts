@@ -86,13 +86,13 @@ export function activeStore(ctx: AuthedContext): { orgId: string; storeId: strin
 
 export async function adjustStock(ctx: AuthedContext, productId: string, input: AdjustStockInput): Promise<Product> {
   const { orgId, storeId } = activeStore(ctx);
-  return withTransaction(ctx, async (trx) => {
-    const product = await findProduct(trx.db, orgId, storeId, productId);
+  return withTransaction(ctx, async (tx) => {
+    const product = await findProduct(tx.db, orgId, storeId, productId);
     if (!product) throw new NotFoundError('product');
     if (product.is_service === 1) throw new InvalidStateError('services have no stock');
-    const qty = await changeStockLevel(trx, { orgId, storeId, productId, productName: product.name, delta: input.qty_change, field: 'qty_change' });
-    await insertAdjustment(trx as AuthedContext, { productId, qtyChange: input.qty_change, qtyAfter: qty, reason: input.reason, note: input.note });
-    await recordAudit(trx, {
+    const qty = await changeStockLevel(tx, { orgId, storeId, productId, productName: product.name, delta: input.qty_change, field: 'qty_change' });
+    await insertAdjustment(tx, { productId, qtyChange: input.qty_change, qtyAfter: qty, reason: input.reason, note: input.note });
+    await recordAudit(tx, {
       action: 'stock.adjust',
       description: `Adjusted ${product.name} by ${input.qty_change > 0 ? '+' : ''}${input.qty_change} (${input.reason}), now ${qty}`,
       entity: 'product',

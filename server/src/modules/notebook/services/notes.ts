@@ -63,9 +63,9 @@ export async function createNote(ctx: AuthedContext, input: CreateNoteInput): Pr
   const doc = loadDoc(null);
   if (input.content) setText(doc, input.content);
   const tags = cleanTags(input.tags ?? []);
-  return withTransaction(ctx, async (trx) => {
-    const now = trx.clock.now();
-    const row = await trx.db
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    const row = await tx.db
       .insertInto('notes')
       .values({
         id: newId(),
@@ -82,16 +82,16 @@ export async function createNote(ctx: AuthedContext, input: CreateNoteInput): Pr
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await writeTags(trx.db, row, tags);
-    noteChange(trx, orgId, { entity: 'note', id: row.id, storeId });
-    await recordAudit(trx, { action: 'note.create', description: `Added note "${row.title}"`, entity: 'note', entityId: row.id });
+    await writeTags(tx.db, row, tags);
+    noteChange(tx, orgId, { entity: 'note', id: row.id, storeId });
+    await recordAudit(tx, { action: 'note.create', description: `Added note "${row.title}"`, entity: 'note', entityId: row.id });
     return toNote(row);
   });
 }
 
 /** The note `id` of the store, locked until the transaction ends. */
-async function lockNote(trx: AuthedContext, orgId: string, storeId: string, id: string): Promise<NoteRow> {
-  const row = await forUpdate(trx.dialect, storeNotes(trx.db, orgId, storeId).selectAll().where('id', '=', id)).executeTakeFirst();
+async function lockNote(tx: AuthedContext, orgId: string, storeId: string, id: string): Promise<NoteRow> {
+  const row = await forUpdate(tx.dialect, storeNotes(tx.db, orgId, storeId).selectAll().where('id', '=', id)).executeTakeFirst();
   if (!row) throw new NotFoundError('note');
   return row;
 }
@@ -101,7 +101,7 @@ async function lockNote(trx: AuthedContext, orgId: string, storeId: string, id: 
  * turned into the smallest edit against the merged text. Nothing changed, nothing written (unless
  * `created`: a note just inserted is always announced to tills).
  */
-async function applyEdit(trx: AuthedContext, row: NoteRow, edit: NoteEdit, created = false): Promise<Note> {
+async function applyEdit(tx: AuthedContext, row: NoteRow, edit: NoteEdit, created = false): Promise<Note> {
   const doc = loadDoc(row.ydoc);
   if (edit.update) mergeUpdate(doc, edit.update);
   if (edit.text !== undefined) setText(doc, edit.text);
@@ -115,18 +115,18 @@ async function applyEdit(trx: AuthedContext, row: NoteRow, edit: NoteEdit, creat
   const changed = (Object.keys(next) as Array<keyof typeof next>).some((k) => next[k] !== row[k]);
   if (!changed && !created) return toNote(row);
   const updated = changed
-    ? await trx.db.updateTable('notes').set({ ...next, updated_at: trx.clock.now() }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow()
+    ? await tx.db.updateTable('notes').set({ ...next, updated_at: tx.clock.now() }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow()
     : row;
-  if (tags !== undefined && updated.tags !== row.tags) await writeTags(trx.db, updated, tags);
-  noteChange(trx, row.org_id, { entity: 'note', id: row.id, storeId: row.store_id });
-  if (!created) await recordAudit(trx, { action: 'note.update', description: `Edited note "${updated.title}"`, entity: 'note', entityId: row.id });
+  if (tags !== undefined && updated.tags !== row.tags) await writeTags(tx.db, updated, tags);
+  noteChange(tx, row.org_id, { entity: 'note', id: row.id, storeId: row.store_id });
+  if (!created) await recordAudit(tx, { action: 'note.update', description: `Edited note "${updated.title}"`, entity: 'note', entityId: row.id });
   return toNote(updated);
 }
 
 /** REST PATCH: `content` is the whole new text; only its difference from the current text is applied. */
 export async function updateNote(ctx: AuthedContext, id: string, input: UpdateNoteInput): Promise<Note> {
   const { orgId, storeId } = activeStore(ctx);
-  return withTransaction(ctx, async (trx) => applyEdit(trx as AuthedContext, await lockNote(trx as AuthedContext, orgId, storeId, id), { text: input.content, title: input.title, tags: input.tags }));
+  return withTransaction(ctx, async (tx) => applyEdit(tx, await lockNote(tx, orgId, storeId, id), { text: input.content, title: input.title, tags: input.tags }));
 }
 
 /**
@@ -137,10 +137,9 @@ export async function updateNote(ctx: AuthedContext, id: string, input: UpdateNo
  */
 export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; update: string; title?: string; tags?: string[] }): Promise<{ note: Note; created: boolean }> {
   const { orgId, storeId } = activeStore(ctx);
-  return withTransaction(ctx, async (t) => {
-    const trx = t as AuthedContext;
-    const now = trx.clock.now();
-    const inserted = await trx.db
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    const inserted = await tx.db
       .insertInto('notes')
       .values({
         id: p.note_id,
@@ -158,12 +157,12 @@ export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; 
       .onConflict((oc) => oc.column('id').doNothing())
       .executeTakeFirst();
     const created = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
-    const row = await forUpdate(trx.dialect, trx.db.selectFrom('notes').selectAll().where('id', '=', p.note_id)).executeTakeFirstOrThrow();
+    const row = await forUpdate(tx.dialect, tx.db.selectFrom('notes').selectAll().where('id', '=', p.note_id)).executeTakeFirstOrThrow();
     if (row.org_id !== orgId) throw new ConflictError('this note id is already in use');
     if (row.store_id !== storeId) throw new NotFoundError('note');
     if (row.deleted_at !== null) throw new InvalidStateError('this note was deleted');
-    const note = await applyEdit(trx, row, { update: p.update, title: p.title, tags: p.tags }, created);
-    if (created) await recordAudit(trx, { action: 'note.create', description: `Added note "${note.title}" from a till`, entity: 'note', entityId: note.id });
+    const note = await applyEdit(tx, row, { update: p.update, title: p.title, tags: p.tags }, created);
+    if (created) await recordAudit(tx, { action: 'note.create', description: `Added note "${note.title}" from a till`, entity: 'note', entityId: note.id });
     return { note, created };
   });
 }
@@ -171,13 +170,13 @@ export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; 
 /** Deleted notes are kept as tombstones (without their text) so that a till's late edit cannot bring one back. */
 export async function deleteNote(ctx: AuthedContext, id: string): Promise<Note> {
   const { orgId, storeId } = activeStore(ctx);
-  return withTransaction(ctx, async (trx) => {
-    const row = await lockNote(trx as AuthedContext, orgId, storeId, id);
-    const now = trx.clock.now();
-    await trx.db.updateTable('notes').set({ deleted_at: now, updated_at: now, content: '', ydoc: '' }).where('id', '=', id).execute();
-    await trx.db.deleteFrom('note_tags').where('note_id', '=', id).execute();
-    noteChange(trx, orgId, { entity: 'note', id, op: 'delete', storeId });
-    await recordAudit(trx, { action: 'note.delete', description: `Deleted note "${row.title}"`, entity: 'note', entityId: id });
+  return withTransaction(ctx, async (tx) => {
+    const row = await lockNote(tx, orgId, storeId, id);
+    const now = tx.clock.now();
+    await tx.db.updateTable('notes').set({ deleted_at: now, updated_at: now, content: '', ydoc: '' }).where('id', '=', id).execute();
+    await tx.db.deleteFrom('note_tags').where('note_id', '=', id).execute();
+    noteChange(tx, orgId, { entity: 'note', id, op: 'delete', storeId });
+    await recordAudit(tx, { action: 'note.delete', description: `Deleted note "${row.title}"`, entity: 'note', entityId: id });
     return toNote(row);
   });
 }

@@ -21,8 +21,8 @@ export interface NewNotification {
 
 /** Write a notification for `storeId` (the caller has checked the store belongs to `orgId`). */
 export async function createNotification(ctx: ServiceContext, n: NewNotification): Promise<Notification> {
-  return withTransaction(ctx, async (trx) => {
-    const row = await trx.db
+  return withTransaction(ctx, async (tx) => {
+    const row = await tx.db
       .insertInto('notifications')
       .values({
         id: newId(),
@@ -34,13 +34,13 @@ export async function createNotification(ctx: ServiceContext, n: NewNotification
         link: n.link ?? null,
         is_read: 0,
         read_at: null,
-        created_at: trx.clock.now(),
+        created_at: tx.clock.now(),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    noteChange(trx, n.orgId, { entity: 'notification', id: row.id, storeId: n.storeId });
+    noteChange(tx, n.orgId, { entity: 'notification', id: row.id, storeId: n.storeId });
     const notification = toNotification(row);
-    afterCommit(trx, () => trx.realtime.notification(n.orgId, n.storeId, notification));
+    afterCommit(tx, () => tx.realtime.notification(n.orgId, n.storeId, notification));
     return notification;
   });
 }

@@ -47,9 +47,9 @@ export async function postNotification(ctx: AuthedContext, input: CreateNotifica
   const store = await findStore(ctx.db, orgId, storeId);
   if (!store) throw new NotFoundError('store');
   if (storeId !== active && ctx.actor.role !== 'owner') throw new ForbiddenError('you can only post notifications to your active store');
-  return withTransaction(ctx, async (trx) => {
-    const n = await createNotification(trx, { orgId, storeId, category: input.category, title: input.title, body: input.body, link: input.link });
-    await recordAudit(trx, { action: 'notification.create', description: `Posted notification "${n.title}" to ${store.name}`, entity: 'notification', entityId: n.id });
+  return withTransaction(ctx, async (tx) => {
+    const n = await createNotification(tx, { orgId, storeId, category: input.category, title: input.title, body: input.body, link: input.link });
+    await recordAudit(tx, { action: 'notification.create', description: `Posted notification "${n.title}" to ${store.name}`, entity: 'notification', entityId: n.id });
     return n;
   });
 }
@@ -60,16 +60,16 @@ export async function markRead(ctx: AuthedContext, id: string): Promise<Notifica
   const row = await findNotification(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('notification');
   if (row.is_read === 1) return toNotification(row);
-  return withTransaction(ctx, async (trx) => {
-    const now = trx.clock.now();
-    const updated = await trx.db
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    const updated = await tx.db
       .updateTable('notifications')
       .set({ is_read: 1, read_at: now })
       .where('id', '=', id)
       .where('is_read', '=', 0)
       .returningAll()
       .executeTakeFirst();
-    if (updated) noteChange(trx, orgId, { entity: 'notification', id, storeId });
+    if (updated) noteChange(tx, orgId, { entity: 'notification', id, storeId });
     return toNotification(updated ?? { ...row, is_read: 1, read_at: now });
   });
 }
@@ -88,15 +88,15 @@ export async function markAllRead(ctx: AuthedContext): Promise<{ updated: number
   for (;;) {
     const ids = (await storeNotifications(ctx.db, orgId, storeId).select('id').where('is_read', '=', 0).orderBy('id').limit(READ_ALL_BATCH).execute()).map((r) => r.id);
     if (ids.length === 0) break;
-    updated += await withTransaction(ctx, async (trx) => {
-      const rows = await trx.db
+    updated += await withTransaction(ctx, async (tx) => {
+      const rows = await tx.db
         .updateTable('notifications')
-        .set({ is_read: 1, read_at: trx.clock.now() })
+        .set({ is_read: 1, read_at: tx.clock.now() })
         .where('id', 'in', ids)
         .where('is_read', '=', 0)
         .returning('id')
         .execute();
-      for (const r of rows) noteChange(trx, orgId, { entity: 'notification', id: r.id, storeId });
+      for (const r of rows) noteChange(tx, orgId, { entity: 'notification', id: r.id, storeId });
       return rows.length;
     });
     if (ids.length < READ_ALL_BATCH) break;
@@ -108,10 +108,10 @@ export async function deleteNotification(ctx: AuthedContext, id: string): Promis
   const { orgId, storeId } = activeStore(ctx);
   const row = await findNotification(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('notification');
-  await withTransaction(ctx, async (trx) => {
-    const gone = await trx.db.deleteFrom('notifications').where('id', '=', id).executeTakeFirst();
+  await withTransaction(ctx, async (tx) => {
+    const gone = await tx.db.deleteFrom('notifications').where('id', '=', id).executeTakeFirst();
     if (Number(gone.numDeletedRows) === 0) return;
-    noteChange(trx, orgId, { entity: 'notification', id, op: 'delete', storeId });
-    await recordAudit(trx, { action: 'notification.delete', description: `Deleted notification "${row.title}"`, entity: 'notification', entityId: id });
+    noteChange(tx, orgId, { entity: 'notification', id, op: 'delete', storeId });
+    await recordAudit(tx, { action: 'notification.delete', description: `Deleted notification "${row.title}"`, entity: 'notification', entityId: id });
   });
 }

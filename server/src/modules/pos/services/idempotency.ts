@@ -23,10 +23,10 @@ const hashOf = (body: unknown) => createHash('sha256').update(JSON.stringify(bod
 export async function withIdempotency(
   ctx: AuthedContext,
   request: { key: string | undefined; route: string; body: unknown },
-  work: (trx: AuthedContext) => Promise<{ status: 200 | 201; body: unknown }>,
+  work: (tx: AuthedContext) => Promise<{ status: 200 | 201; body: unknown }>,
 ): Promise<IdempotentAnswer> {
   if (!request.key) {
-    const out = await withTransaction(ctx, (trx) => work(trx as AuthedContext));
+    const out = await withTransaction(ctx, (tx) => work(tx));
     return { ...out, replayed: false };
   }
   if (request.key.length > 255) throw new ServiceError('VALIDATION_ERROR', 'Idempotency-Key is longer than 255 characters');
@@ -56,9 +56,9 @@ export async function withIdempotency(
     if (Number(takeover.numUpdatedRows) === 0) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
   }
   try {
-    const out = await withTransaction(ctx, async (trx) => {
-      const result = await work(trx as AuthedContext);
-      await trx.db
+    const out = await withTransaction(ctx, async (tx) => {
+      const result = await work(tx);
+      await tx.db
         .updateTable('idempotency_keys')
         .set({ status: 'done', response_status: result.status, response_body: JSON.stringify(result.body) })
         .where('user_id', '=', userId)

@@ -79,20 +79,20 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     conflicts.push(conflict);
   };
 
-  return withTransaction(ctx, async (trx) => {
+  return withTransaction(ctx, async (tx) => {
     if (input.id) {
-      const existing = await trx.db.selectFrom('transactions').selectAll().where('id', '=', input.id).executeTakeFirst();
+      const existing = await tx.db.selectFrom('transactions').selectAll().where('id', '=', input.id).executeTakeFirst();
       if (existing && existing.org_id === orgId) return { row: existing, replayed: true, conflicts: [] };
       if (existing) throw new ConflictError('this sale id is already in use');
     }
-    const now = trx.clock.now();
+    const now = tx.clock.now();
     const at = opts.occurredAt ?? now;
     const lines = mergeSaleLines(input.lines);
     const [store, org] = await Promise.all([
-      trx.db.selectFrom('stores').select(['vat_enabled', 'code']).where('id', '=', storeId).executeTakeFirstOrThrow(),
-      trx.db.selectFrom('organisations').select('business_type').where('id', '=', orgId).executeTakeFirstOrThrow(),
+      tx.db.selectFrom('stores').select(['vat_enabled', 'code']).where('id', '=', storeId).executeTakeFirstOrThrow(),
+      tx.db.selectFrom('organisations').select('business_type').where('id', '=', orgId).executeTakeFirstOrThrow(),
     ]);
-    const products = opts.products ?? (await orgProductsById(trx.db, orgId, lines.map((l) => l.product_id)));
+    const products = opts.products ?? (await orgProductsById(tx.db, orgId, lines.map((l) => l.product_id)));
     for (const l of lines) {
       const p = products.get(l.product_id);
       const field = `lines.${l.index}.product_id`;
@@ -109,7 +109,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     if (discountBp > 0 && !ctx.actor.perms.includes('discount')) {
       breach({ kind: 'permission', message: 'discount given without the discount permission' }, new ForbiddenError('you are not allowed to give discounts'));
     }
-    const customer = await resolveCustomer(trx as AuthedContext, orgId, input);
+    const customer = await resolveCustomer(tx, orgId, input);
     if (input.payment_method === 'Credit' && !customer) {
       throw new BusinessRuleError('a credit sale needs a customer', 'BUSINESS_RULE', 'customer_id');
     }
@@ -126,7 +126,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     });
 
     if (input.payment_method === 'Credit' && customer && customer.credit_limit > 0) {
-      const owed = await outstandingCents(trx.db, customer.id);
+      const owed = await outstandingCents(tx.db, customer.id);
       if (owed + priced.total > customer.credit_limit) {
         const message = `credit limit exceeded: ${customer.name} owes ${owed / 100} of a ${customer.credit_limit / 100} limit`;
         breach({ kind: 'credit_limit', message, detail: { owed: owed / 100, limit: customer.credit_limit / 100, sale: priced.total / 100 } }, new BusinessRuleError(message, 'CREDIT_LIMIT_EXCEEDED', 'customer_id'));
@@ -136,7 +136,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     // The store's next number first: the store row is the first lock every sale takes, then its
     // stock rows in product-id order, so two sales (or two pushes of many) never wait on each other
     // in a cycle. A sale that fails later rolls the number back with it: numbers stay gapless.
-    const numbered = await trx.db
+    const numbered = await tx.db
       .updateTable('stores')
       .set((eb) => ({ last_number: eb('last_number', '+', 1) }))
       .where('id', '=', storeId)
@@ -149,13 +149,13 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       if (p.is_service === 1) continue;
       const current = online
         ? undefined
-        : (await trx.db.selectFrom('product_stock').select('qty').where('store_id', '=', storeId).where('product_id', '=', p.id).executeTakeFirst())?.qty ?? 0;
-      const after = await changeStockLevel(trx, { orgId, storeId, productId: p.id, productName: p.name, delta: -l.qty, allowNegative: !online, field: `lines.${l.index}.qty` });
+        : (await tx.db.selectFrom('product_stock').select('qty').where('store_id', '=', storeId).where('product_id', '=', p.id).executeTakeFirst())?.qty ?? 0;
+      const after = await changeStockLevel(tx, { orgId, storeId, productId: p.id, productName: p.name, delta: -l.qty, allowNegative: !online, field: `lines.${l.index}.qty` });
       if (!online && after < 0) conflicts.push({ kind: 'oversold', product_id: p.id, message: `${p.name} sold ${l.qty} with ${current} in stock`, detail: { stock_before: current, qty: l.qty, stock_after: after } });
       stockAfter.set(p.id, after);
     }
 
-    const row = await trx.db
+    const row = await tx.db
       .insertInto('transactions')
       .values({
         id: input.id ?? newId(),
@@ -193,7 +193,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const lineRows = await trx.db
+    const lineRows = await tx.db
       .insertInto('transaction_lines')
       .values(
         priced.lines.map((l) => ({
@@ -213,10 +213,10 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       .returningAll()
       .execute();
     if (row.status === 'credit') {
-      await openCreditTab(trx, { orgId, storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at });
+      await openCreditTab(tx, { orgId, storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at });
     }
-    noteChange(trx, orgId, { entity: 'transaction', id: row.id, storeId });
-    await trx.events.publish(trx, {
+    noteChange(tx, orgId, { entity: 'transaction', id: row.id, storeId });
+    await tx.events.publish(tx, {
       type: 'transaction.created',
       orgId,
       storeId,
@@ -236,7 +236,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         }),
       },
     });
-    await recordAudit(trx, { action: 'sale.create', description: `Sale ${row.receipt_number}: ${row.total / 100} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id });
+    await recordAudit(tx, { action: 'sale.create', description: `Sale ${row.receipt_number}: ${row.total / 100} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id });
     return { row, lines: lineRows, replayed: false, conflicts };
   });
 }

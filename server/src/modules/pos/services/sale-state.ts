@@ -20,46 +20,46 @@ type Move = 'refund' | 'void';
 async function reverse(ctx: AuthedContext, id: string, move: Move, reason: string): Promise<Transaction> {
   const { orgId, storeId } = activeStore(ctx);
   if (move === 'refund' && !ctx.actor.perms.includes('refund')) throw new ForbiddenError('you are not allowed to give refunds');
-  return withTransaction(ctx, async (trx) => {
-    const sale = await findStoreTransaction(trx.db, storeId, id);
+  return withTransaction(ctx, async (tx) => {
+    const sale = await findStoreTransaction(tx.db, storeId, id);
     if (!sale) throw new NotFoundError('transaction');
     if (sale.status !== 'paid' && sale.status !== 'credit') {
       throw new InvalidStateError(`a ${sale.status === 'void' ? 'voided' : sale.status} sale cannot be ${move === 'refund' ? 'refunded' : 'voided'}`);
     }
     if (move === 'void' && sale.status === 'credit') {
-      const tab = await tabForTransaction(trx.db, sale.id);
+      const tab = await tabForTransaction(tx.db, sale.id);
       if (tab && tab.paid_amount > 0) throw new InvalidStateError('this credit sale has payments; refund it instead of voiding it');
     }
-    const now = trx.clock.now();
+    const now = tx.clock.now();
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
-    const claimed = await trx.db
+    const claimed = await tx.db
       .updateTable('transactions')
       .set(
         move === 'refund'
-          ? { status: 'refunded', refund_reason: reason, refunded_at: now, refunded_by: trx.actor!.userId, updated_at: now }
-          : { status: 'void', void_reason: reason, voided_at: now, voided_by: trx.actor!.userId, updated_at: now },
+          ? { status: 'refunded', refund_reason: reason, refunded_at: now, refunded_by: tx.actor!.userId, updated_at: now }
+          : { status: 'void', void_reason: reason, voided_at: now, voided_by: tx.actor!.userId, updated_at: now },
       )
       .where('id', '=', sale.id)
       .where('status', 'in', ['paid', 'credit'])
       .returningAll()
       .executeTakeFirst();
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
-    await restoreStock(trx as AuthedContext, sale, move === 'refund');
-    if (sale.status === 'credit') await cancelCreditTab(trx, sale.id, move === 'refund' ? 'sale refunded' : 'sale voided');
-    noteChange(trx, orgId, { entity: 'transaction', id: sale.id, storeId });
-    await trx.events.publish(trx, {
+    await restoreStock(tx, sale, move === 'refund');
+    if (sale.status === 'credit') await cancelCreditTab(tx, sale.id, move === 'refund' ? 'sale refunded' : 'sale voided');
+    noteChange(tx, orgId, { entity: 'transaction', id: sale.id, storeId });
+    await tx.events.publish(tx, {
       type: move === 'refund' ? 'transaction.refunded' : 'transaction.voided',
       orgId,
       storeId,
       data: { transaction_id: sale.id, receipt_number: sale.receipt_number, total: sale.total / 100, customer_id: sale.customer_id, reason, previous_status: sale.status },
     });
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       action: move === 'refund' ? 'sale.refund' : 'sale.void',
       description: `${move === 'refund' ? 'Refunded' : 'Voided'} sale ${sale.receipt_number} (${sale.total / 100} TZS): ${reason}`,
       entity: 'transaction',
       entityId: sale.id,
     });
-    return (await withLines(trx.db, [claimed]))[0]!;
+    return (await withLines(tx.db, [claimed]))[0]!;
   });
 }
 

@@ -65,9 +65,9 @@ export async function createScheduledReport(ctx: AuthedContext, input: CreateSch
     created_at: now,
     updated_at: now,
   };
-  return withTransaction(ctx, async (trx) => {
-    await trx.db.insertInto('scheduled_reports').values(row).execute();
-    await recordAudit(trx, { action: 'report.schedule', description: `Scheduled the ${input.frequency} report "${input.name}"`, entity: 'scheduled_report', entityId: row.id });
+  return withTransaction(ctx, async (tx) => {
+    await tx.db.insertInto('scheduled_reports').values(row).execute();
+    await recordAudit(tx, { action: 'report.schedule', description: `Scheduled the ${input.frequency} report "${input.name}"`, entity: 'scheduled_report', entityId: row.id });
     return toScheduledReport(row);
   });
 }

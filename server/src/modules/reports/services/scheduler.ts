@@ -48,16 +48,16 @@ export async function dispatchSchedule(ctx: ServiceContext, s: ScheduledReportRo
   });
   const dated = row.date_from !== null;
   const what = `${reportName(s.report_type)} report${dated ? ` ${row.date_from} to ${row.date_to}` : ` as of ${localDate(now, org.timezone)}`}`;
-  const sent = await withTransaction(ctx, async (trx) => {
-    const update = trx.db
+  const sent = await withTransaction(ctx, async (tx) => {
+    const update = tx.db
       .updateTable('scheduled_reports')
       .set({ last_run_at: now, last_export_id: row.id, ...(claim ? { next_run_at: claim.next } : {}) })
       .where('id', '=', s.id);
     const done = await (claim ? update.where('next_run_at', '=', claim.seen).where('is_enabled', '=', 1) : update).executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return false;
-    await insertExport(trx.db, row);
+    await insertExport(tx.db, row);
     for (const to of recipients) {
-      await trx.messenger.send(trx, {
+      await tx.messenger.send(tx, {
         channel: 'email',
         to,
         orgId: s.org_id,

@@ -13,8 +13,8 @@ export async function createReview(ctx: AuthedContext, input: CreateReviewInput)
   const { orgId, storeId } = activeStore(ctx);
   const store = await findStore(ctx.db, orgId, storeId);
   if (!store) throw new NotFoundError('store');
-  return withTransaction(ctx, async (trx) => {
-    const row = await trx.db
+  return withTransaction(ctx, async (tx) => {
+    const row = await tx.db
       .insertInto('reviews')
       .values({
         id: newId(),
@@ -25,11 +25,11 @@ export async function createReview(ctx: AuthedContext, input: CreateReviewInput)
         title: input.title ?? '',
         body: input.body ?? '',
         trigger: input.trigger ?? 'manual',
-        created_at: trx.clock.now(),
+        created_at: tx.clock.now(),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(trx, { action: 'review.create', description: `Left a ${row.rating}-star review`, entity: 'review', entityId: row.id });
+    await recordAudit(tx, { action: 'review.create', description: `Left a ${row.rating}-star review`, entity: 'review', entityId: row.id });
     return toStoreReview({ ...row, store_name: store.name });
   });
 }

@@ -72,18 +72,18 @@ export async function updateStaff(
   if (notes.length === 0) return toUser(member);
   const name = `${member.first_name} ${member.last_name}`.trim();
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const row = await trx.db
+    return await withTransaction(ctx, async (tx) => {
+      const row = await tx.db
         .updateTable('users')
-        .set({ ...set, updated_at: trx.clock.now() })
+        .set({ ...set, updated_at: tx.clock.now() })
         .where('id', '=', member.id)
         .where('org_id', '=', orgIdOf(ctx))
         .where('role', 'in', STAFF_ROLES)
         .returningAll()
         .executeTakeFirst();
       if (!row) throw new NotFoundError('staff member');
-      if (set.is_active === 0) await revokeAllForUser(trx, member.id);
-      await recordAudit(trx, { action: audit.action, description: `${audit.verb} ${name}: ${notes.join(', ')}`, entity: 'user', entityId: member.id });
+      if (set.is_active === 0) await revokeAllForUser(tx, member.id);
+      await recordAudit(tx, { action: audit.action, description: `${audit.verb} ${name}: ${notes.join(', ')}`, entity: 'user', entityId: member.id });
       return toUser(row);
     });
   } catch (err) {

@@ -39,9 +39,9 @@ export async function createStore(ctx: AuthedContext, input: CreateStoreInput): 
   // A generated code can be taken by a concurrent create between choosing and inserting it: choose again.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withTransaction(ctx, async (trx) => {
-        const row = await insertStore(trx, orgId, { ...rest, name: input.name, ...(code ? { code } : {}) });
-        await recordAudit(trx, { action: 'store.create', description: `Opened store ${row.name} (${row.code})`, entity: 'store', entityId: row.id, storeId: row.id });
+      return await withTransaction(ctx, async (tx) => {
+        const row = await insertStore(tx, orgId, { ...rest, name: input.name, ...(code ? { code } : {}) });
+        await recordAudit(tx, { action: 'store.create', description: `Opened store ${row.name} (${row.code})`, entity: 'store', entityId: row.id, storeId: row.id });
         return toStore(row);
       });
     } catch (err) {
@@ -64,14 +64,14 @@ async function writeStore(ctx: AuthedContext, store: StoreRow, changes: StoreCha
   if (!Object.keys(changes).length) return toStore(store);
   if (changes.code) await assertCodeFree(ctx, store.org_id, changes.code);
   try {
-    return await withTransaction(ctx, async (trx) => {
+    return await withTransaction(ctx, async (tx) => {
       if (changes.is_active === 0) {
         // Locking the active stores makes two concurrent deactivations see each other.
-        const active = await lockActiveStoreIds(trx, store.org_id);
+        const active = await lockActiveStoreIds(tx, store.org_id);
         if (!active.some((s) => s.id !== store.id)) throw new InvalidStateError('this is the only active store; open another store before deactivating it');
       }
-      const row = await updateStoreRow(trx, store.org_id, store.id, changes);
-      await recordAudit(trx, { ...auditOf(store, changes), entity: 'store', entityId: store.id, storeId: store.id });
+      const row = await updateStoreRow(tx, store.org_id, store.id, changes);
+      await recordAudit(tx, { ...auditOf(store, changes), entity: 'store', entityId: store.id, storeId: store.id });
       return toStore(row);
     });
   } catch (err) {

@@ -100,11 +100,10 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
   await checkLines(ctx, orgId, lines);
   const status = input.status ?? 'expected';
   if (status === 'returned') throw new ValidationError('status', 'a new delivery cannot be returned');
-  return withTransaction(ctx, async (t) => {
-    const trx = t as AuthedContext;
-    const now = trx.clock.now();
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
     const id = newId();
-    const row = await trx.db
+    const row = await tx.db
       .insertInto('deliveries')
       .values({
         id,
@@ -120,28 +119,28 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
         paid_amount: 0,
         notes: input.notes ?? null,
         stock_added_at: null,
-        created_by: trx.actor.userId,
+        created_by: tx.actor.userId,
         created_at: now,
         updated_at: now,
         deleted_at: null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await insertLines(trx, id, lines);
-    if (status === 'delivered') await addDeliveryStock(trx, row, supplier.name);
-    await recordAudit(trx, {
+    await insertLines(tx, id, lines);
+    if (status === 'delivered') await addDeliveryStock(tx, row, supplier.name);
+    await recordAudit(tx, {
       action: 'delivery.create',
       description: `Recorded ${status} delivery ${row.invoice_number ?? ''} from ${supplier.name}, TZS ${fromCents(row.total_value)}`.replace('  ', ' '),
       entity: 'delivery',
       entityId: id,
     });
-    return answer(trx, storeId, id);
+    return answer(tx, storeId, id);
   });
 }
 
 /** POST with an optional Idempotency-Key: a retried request does not record the delivery twice. */
 export async function createDeliveryOnce(ctx: AuthedContext, supplierId: string, input: CreateSupplierDeliveryInput, key: string | undefined, route: string) {
-  const out = await withIdempotency(ctx, { key, route, body: { supplierId, input } }, async (trx) => ({ status: 200, body: await createDelivery(trx, supplierId, input) }));
+  const out = await withIdempotency(ctx, { key, route, body: { supplierId, input } }, async (tx) => ({ status: 200, body: await createDelivery(tx, supplierId, input) }));
   return { delivery: out.body as Delivery, replayed: out.replayed };
 }
 
@@ -153,11 +152,10 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
   const { orgId, storeId } = activeStore(ctx);
   const found = await requireDelivery(ctx, id);
   if (input.lines) await checkLines(ctx, orgId, input.lines);
-  return withTransaction(ctx, async (t) => {
-    const trx = t as AuthedContext;
+  return withTransaction(ctx, async (tx) => {
     const before: DeliveryRow | undefined = await forUpdate(
-      trx.dialect,
-      trx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null),
+      tx.dialect,
+      tx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null),
     ).executeTakeFirst();
     if (!before) throw new NotFoundError('delivery');
     const status = input.status ?? (before.status as DeliveryStatus);
@@ -182,26 +180,26 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
       status,
       is_paid: isPaid ? 1 : 0,
       notes: input.notes,
-      updated_at: trx.clock.now(),
+      updated_at: tx.clock.now(),
     };
-    await trx.db
+    await tx.db
       .updateTable('deliveries')
       .set(Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)))
       .where('id', '=', id)
       .execute();
     if (input.lines) {
-      await trx.db.deleteFrom('delivery_lines').where('delivery_id', '=', id).execute();
-      await insertLines(trx, id, input.lines);
+      await tx.db.deleteFrom('delivery_lines').where('delivery_id', '=', id).execute();
+      await insertLines(tx, id, input.lines);
     }
-    if (status === 'delivered' && before.status !== 'delivered') await addDeliveryStock(trx, before, found.supplier_name);
-    if (status === 'returned' && before.status === 'delivered') await removeDeliveryStock(trx, before, found.supplier_name);
-    await recordAudit(trx, {
+    if (status === 'delivered' && before.status !== 'delivered') await addDeliveryStock(tx, before, found.supplier_name);
+    if (status === 'returned' && before.status === 'delivered') await removeDeliveryStock(tx, before, found.supplier_name);
+    await recordAudit(tx, {
       action: 'delivery.update',
       description: status !== before.status ? `Delivery from ${found.supplier_name} is now ${status}` : `Updated delivery from ${found.supplier_name}`,
       entity: 'delivery',
       entityId: id,
     });
-    return answer(trx, storeId, id);
+    return answer(tx, storeId, id);
   });
 }
 
@@ -209,14 +207,13 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
 export async function deleteDelivery(ctx: AuthedContext, id: string): Promise<void> {
   const { storeId } = activeStore(ctx);
   await requireDelivery(ctx, id);
-  await withTransaction(ctx, async (t) => {
-    const trx = t as AuthedContext;
-    const before = await forUpdate(trx.dialect, trx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null)).executeTakeFirst();
+  await withTransaction(ctx, async (tx) => {
+    const before = await forUpdate(tx.dialect, tx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null)).executeTakeFirst();
     if (!before) throw new NotFoundError('delivery');
     if (before.stock_added_at !== null) throw new InvalidStateError('its stock was added to the store; mark it returned instead');
     if (Number(before.paid_amount) > 0) throw new InvalidStateError('it has payments; it cannot be deleted');
-    const now = trx.clock.now();
-    await trx.db.updateTable('deliveries').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
-    await recordAudit(trx, { action: 'delivery.delete', description: `Deleted delivery ${before.invoice_number ?? id}`, entity: 'delivery', entityId: id });
+    const now = tx.clock.now();
+    await tx.db.updateTable('deliveries').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+    await recordAudit(tx, { action: 'delivery.delete', description: `Deleted delivery ${before.invoice_number ?? id}`, entity: 'delivery', entityId: id });
   });
 }

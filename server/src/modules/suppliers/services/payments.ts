@@ -26,14 +26,14 @@ function refuseOverpayment(amount: number, owed: number, whom: string): void {
 
 /** Write the payment and spread it over `deliveries` in the order given. */
 async function book(
-  trx: AuthedContext,
+  tx: AuthedContext,
   p: { supplierId: string; supplierName: string; deliveryId: string | null; amount: number; input: RecordSupplierPaymentInput },
   deliveries: DeliveryRow[],
 ): Promise<SupplierPayment> {
-  const { orgId, storeId } = activeStore(trx);
-  const now = trx.clock.now();
+  const { orgId, storeId } = activeStore(tx);
+  const now = tx.clock.now();
   const id = newId();
-  await trx.db
+  await tx.db
     .insertInto('supplier_payments')
     .values({
       id,
@@ -46,7 +46,7 @@ async function book(
       reference: p.input.reference ?? null,
       notes: p.input.notes ?? null,
       paid_at: now,
-      created_by: trx.actor.userId,
+      created_by: tx.actor.userId,
       created_at: now,
     })
     .execute();
@@ -57,32 +57,31 @@ async function book(
     if (take <= 0) continue;
     left -= take;
     const paid = Number(d.paid_amount) + take;
-    await trx.db
+    await tx.db
       .updateTable('deliveries')
       .set({ paid_amount: paid, is_paid: paid >= Number(d.total_value) ? 1 : 0, updated_at: now })
       .where('id', '=', d.id)
       .execute();
-    await trx.db.insertInto('supplier_payment_allocations').values({ payment_id: id, delivery_id: d.id, amount: take }).execute();
+    await tx.db.insertInto('supplier_payment_allocations').values({ payment_id: id, delivery_id: d.id, amount: take }).execute();
   }
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     action: 'supplier.payment',
     description: `Paid TZS ${fromCents(p.amount)} (${p.input.payment_method}) to ${p.supplierName}`,
     entity: 'supplier',
     entityId: p.supplierId,
   });
-  const row = await orgPayments(trx.db, orgId).where('supplier_payments.id', '=', id).executeTakeFirstOrThrow();
-  return (await toPayments(trx.db, [row]))[0]!;
+  const row = await orgPayments(tx.db, orgId).where('supplier_payments.id', '=', id).executeTakeFirstOrThrow();
+  return (await toPayments(tx.db, [row]))[0]!;
 }
 
 /** Pay against one delivery of the active store: at most what it still owes. */
 export async function payDelivery(ctx: AuthedContext, deliveryId: string, input: RecordSupplierPaymentInput): Promise<SupplierPayment> {
   const { storeId } = activeStore(ctx);
   const amount = toCents(input.amount);
-  return withTransaction(ctx, async (t) => {
-    const trx = t as AuthedContext;
+  return withTransaction(ctx, async (tx) => {
     const d = await forUpdate(
-      trx.dialect,
-      trx.db
+      tx.dialect,
+      tx.db
         .selectFrom('deliveries')
         .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
         .selectAll('deliveries')
@@ -93,7 +92,7 @@ export async function payDelivery(ctx: AuthedContext, deliveryId: string, input:
     ).executeTakeFirst();
     if (!d) throw new NotFoundError('delivery');
     refuseOverpayment(amount, owedCents(d), `${d.supplier_name} on this delivery`);
-    return book(trx, { supplierId: d.supplier_id, supplierName: d.supplier_name, deliveryId: d.id, amount, input }, [d]);
+    return book(tx, { supplierId: d.supplier_id, supplierName: d.supplier_name, deliveryId: d.id, amount, input }, [d]);
   });
 }
 
@@ -102,11 +101,10 @@ export async function paySupplier(ctx: AuthedContext, supplierId: string, input:
   const orgId = orgOf(ctx);
   const supplier = await requireSupplier(ctx, supplierId);
   const amount = toCents(input.amount);
-  return withTransaction(ctx, async (t) => {
-    const trx = t as AuthedContext;
+  return withTransaction(ctx, async (tx) => {
     const deliveries = await forUpdate(
-      trx.dialect,
-      trx.db
+      tx.dialect,
+      tx.db
         .selectFrom('deliveries')
         .selectAll()
         .where('deliveries.org_id', '=', orgId)
@@ -120,19 +118,19 @@ export async function paySupplier(ctx: AuthedContext, supplierId: string, input:
       deliveries.reduce((sum, d) => sum + owedCents(d), 0),
       supplier.name,
     );
-    return book(trx, { supplierId, supplierName: supplier.name, deliveryId: null, amount, input }, deliveries);
+    return book(tx, { supplierId, supplierName: supplier.name, deliveryId: null, amount, input }, deliveries);
   });
 }
 
 export async function payDeliveryOnce(ctx: AuthedContext, deliveryId: string, input: RecordSupplierPaymentInput, key: string | undefined) {
   const route = `POST /suppliers/deliveries/${deliveryId}/pay`;
-  const out = await withIdempotency(ctx, { key, route, body: input }, async (trx) => ({ status: 200, body: await payDelivery(trx, deliveryId, input) }));
+  const out = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({ status: 200, body: await payDelivery(tx, deliveryId, input) }));
   return { payment: out.body as SupplierPayment, replayed: out.replayed };
 }
 
 export async function paySupplierOnce(ctx: AuthedContext, supplierId: string, input: RecordSupplierPaymentInput, key: string | undefined) {
   const route = `POST /suppliers/${supplierId}/pay`;
-  const out = await withIdempotency(ctx, { key, route, body: input }, async (trx) => ({ status: 200, body: await paySupplier(trx, supplierId, input) }));
+  const out = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({ status: 200, body: await paySupplier(tx, supplierId, input) }));
   return { payment: out.body as SupplierPayment, replayed: out.replayed };
 }
 

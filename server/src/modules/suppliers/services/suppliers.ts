@@ -55,10 +55,10 @@ export const getSupplier = async (ctx: AuthedContext, id: string): Promise<Suppl
 
 export async function createSupplier(ctx: AuthedContext, input: CreateSupplierInput): Promise<Supplier> {
   const orgId = orgOf(ctx);
-  return withTransaction(ctx, async (trx) => {
-    const now = trx.clock.now();
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
     const id = newId();
-    await trx.db
+    await tx.db
       .insertInto('suppliers')
       .values({
         category: null,
@@ -77,8 +77,8 @@ export async function createSupplier(ctx: AuthedContext, input: CreateSupplierIn
         deleted_at: null,
       })
       .execute();
-    await recordAudit(trx, { action: 'supplier.create', description: `Added supplier ${input.name}`, entity: 'supplier', entityId: id });
-    return toSupplier((await findSupplier(trx.db, orgId, id))!);
+    await recordAudit(tx, { action: 'supplier.create', description: `Added supplier ${input.name}`, entity: 'supplier', entityId: id });
+    return toSupplier((await findSupplier(tx.db, orgId, id))!);
   });
 }
 
@@ -88,10 +88,10 @@ export async function updateSupplier(ctx: AuthedContext, id: string, input: Upda
   const before = await requireSupplier(ctx, id);
   const set = columns(input);
   if (!Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v)) return toSupplier(before);
-  return withTransaction(ctx, async (trx) => {
-    await trx.db.updateTable('suppliers').set({ ...set, updated_at: trx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
-    await recordAudit(trx, { action: 'supplier.update', description: `Updated supplier ${set.name ?? before.name}`, entity: 'supplier', entityId: id });
-    return toSupplier((await findSupplier(trx.db, orgId, id))!);
+  return withTransaction(ctx, async (tx) => {
+    await tx.db.updateTable('suppliers').set({ ...set, updated_at: tx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
+    await recordAudit(tx, { action: 'supplier.update', description: `Updated supplier ${set.name ?? before.name}`, entity: 'supplier', entityId: id });
+    return toSupplier((await findSupplier(tx.db, orgId, id))!);
   });
 }
 
@@ -102,10 +102,10 @@ export async function updateSupplier(ctx: AuthedContext, id: string, input: Upda
 export async function deleteSupplier(ctx: AuthedContext, id: string): Promise<void> {
   const orgId = orgOf(ctx);
   const before = await requireSupplier(ctx, id);
-  await withTransaction(ctx, async (trx) => {
-    const now = trx.clock.now();
-    await trx.db.updateTable('suppliers').set({ status: 'inactive', deleted_at: now, updated_at: now }).where('org_id', '=', orgId).where('id', '=', id).execute();
-    await recordAudit(trx, { action: 'supplier.delete', description: `Deleted supplier ${before.name}`, entity: 'supplier', entityId: id });
+  await withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    await tx.db.updateTable('suppliers').set({ status: 'inactive', deleted_at: now, updated_at: now }).where('org_id', '=', orgId).where('id', '=', id).execute();
+    await recordAudit(tx, { action: 'supplier.delete', description: `Deleted supplier ${before.name}`, entity: 'supplier', entityId: id });
   });
 }
 

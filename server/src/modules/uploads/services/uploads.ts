@@ -46,8 +46,8 @@ export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<
   const key = storageKey(orgId, ...segments, fileName);
   await ctx.storage.put(key, bytes);
   try {
-    return await withTransaction(ctx, async (trx) => {
-      const row = await trx.db
+    return await withTransaction(ctx, async (tx) => {
+      const row = await tx.db
         .insertInto('uploads')
         .values({
           id: newId(),
@@ -60,11 +60,11 @@ export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<
           content_type: mime,
           kind,
           created_by: ctx.actor.userId,
-          created_at: trx.clock.now(),
+          created_at: tx.clock.now(),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, { action: 'upload.create', description: `Uploaded ${row.name}`, entity: 'upload', entityId: row.id });
+      await recordAudit(tx, { action: 'upload.create', description: `Uploaded ${row.name}`, entity: 'upload', entityId: row.id });
       return toUploadResult(ctx.config, row);
     });
   } catch (err) {
@@ -79,9 +79,9 @@ export async function deleteUpload(ctx: AuthedContext, key: string | undefined):
   const orgId = orgOf(ctx);
   const row = await findUploadByKey(ctx.db, orgId, key);
   if (!row) throw new NotFoundError('file');
-  await withTransaction(ctx, async (trx) => {
-    await trx.db.deleteFrom('uploads').where('id', '=', row.id).execute();
-    await recordAudit(trx, { action: 'upload.delete', description: `Deleted ${row.name}`, entity: 'upload', entityId: row.id });
+  await withTransaction(ctx, async (tx) => {
+    await tx.db.deleteFrom('uploads').where('id', '=', row.id).execute();
+    await recordAudit(tx, { action: 'upload.delete', description: `Deleted ${row.name}`, entity: 'upload', entityId: row.id });
   });
   // After the row: a failure here leaves an unreachable file, never a row without its file.
   await ctx.storage.delete(key);

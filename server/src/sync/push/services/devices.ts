@@ -18,16 +18,16 @@ export async function registerDevice(ctx: AuthedContext, deviceId: string, name:
       return existing;
     }
     try {
-      return await withTransaction(ctx, async (trx) => {
+      return await withTransaction(ctx, async (tx) => {
         // The store row serialises registrations in one store, so two tills never pick one code.
-        await forUpdate(trx.dialect, trx.db.selectFrom('stores').select('id').where('id', '=', storeId)).execute();
-        const taken = await trx.db.selectFrom('devices').select('till_code').where('store_id', '=', storeId).execute();
+        await forUpdate(tx.dialect, tx.db.selectFrom('stores').select('id').where('id', '=', storeId)).execute();
+        const taken = await tx.db.selectFrom('devices').select('till_code').where('store_id', '=', storeId).execute();
         const used = new Set(taken.map((d) => d.till_code));
         let n = taken.length + 1;
         while (used.has(`T${n}`)) n++;
-        return trx.db
+        return tx.db
           .insertInto('devices')
-          .values({ id: deviceId, org_id: orgId, store_id: storeId, registered_by: ctx.actor.userId, name, till_code: `T${n}`, last_seen_at: trx.clock.now(), created_at: trx.clock.now() })
+          .values({ id: deviceId, org_id: orgId, store_id: storeId, registered_by: ctx.actor.userId, name, till_code: `T${n}`, last_seen_at: tx.clock.now(), created_at: tx.clock.now() })
           .returningAll()
           .executeTakeFirstOrThrow();
       });

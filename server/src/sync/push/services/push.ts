@@ -39,15 +39,14 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
   });
   const device = await findDevice(ctx, req.device_id);
 
-  return withTransaction(ctx, async (trx) => {
-    const tctx = trx as AuthedContext;
-    const now = trx.clock.now();
+  return withTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
     // The device row is the push's lock: two pushes of one device run one after the other.
-    const locked = await trx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).returningAll().executeTakeFirstOrThrow();
+    const locked = await tx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).returningAll().executeTakeFirstOrThrow();
     let last = locked.last_seq;
     // What this push's mutations already became, in one read: a re-sent batch costs one query.
     const seen = new Map<string, SeenRow>();
-    for (const row of await trx.db
+    for (const row of await tx.db
       .selectFrom('sync_mutations')
       .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
       .where((eb) =>
@@ -79,10 +78,10 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
       if (m.seq !== last + 1) {
         throw new ServiceError('CONFLICT', `expected seq ${last + 1}, got ${m.seq}`, { meta: { expected_seq: last + 1 } });
       }
-      results.push(await applyOne(tctx, locked, m, now));
+      results.push(await applyOne(tx, locked, m, now));
       last = m.seq;
     }
-    await trx.db.updateTable('devices').set({ last_seq: last }).where('id', '=', device.id).execute();
+    await tx.db.updateTable('devices').set({ last_seq: last }).where('id', '=', device.id).execute();
     return { results, last_applied_seq: last };
   });
 }
