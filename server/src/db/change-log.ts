@@ -12,29 +12,7 @@
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../lib/context.js';
 import type { Database } from './database.js';
-
-export type ReplicatedEntity =
-  | 'organisation'
-  | 'store'
-  | 'category'
-  | 'product'
-  | 'stock'
-  | 'customer'
-  | 'credit_tab'
-  | 'transaction'
-  | 'note'
-  | 'notification';
-
-export interface ChangeLogTable {
-  org_id: string;
-  version: number;
-  entity: ReplicatedEntity;
-  entity_id: string;
-  op: 'upsert' | 'delete';
-  /** Set for store-scoped entities, so a till pulls only its own store's rows. */
-  store_id: string | null;
-  created_at: number;
-}
+import type { ReplicatedEntity } from './tables/change-log.table.js';
 
 export interface Change {
   entity: ReplicatedEntity;

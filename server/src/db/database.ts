@@ -1,26 +1,26 @@
-/** The whole schema as Kysely sees it, composed from each area's table file. */
-import type { AiCreditUsageTable, OrganisationTable, UserTable } from '../modules/accounts/accounts.table.js';
-import type { OtpTable, RefreshTokenTable } from '../modules/auth/auth.table.js';
-import type { CategoryTable, ProductPriceTable, ProductStockTable, ProductTable, StockAdjustmentTable } from '../modules/inventory/inventory.table.js';
-import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, TransactionTable } from '../modules/pos/pos.table.js';
-import type { CustomerTable } from '../modules/customers/customers.table.js';
-import type { CreditAllocationTable, CreditMessageTable, CreditNoteTable, CreditPaymentTable, CreditTabTable } from '../modules/credits/credits.table.js';
-import type { NotificationTable } from '../modules/notifications/notifications.table.js';
-import type { DeliveryLineTable, DeliveryTable, SupplierPaymentAllocationTable, SupplierPaymentTable, SupplierTable } from '../modules/suppliers/suppliers.table.js';
-import type { ExpenseTable } from '../modules/expenses/expenses.table.js';
-import type { NoteTable, NoteTagTable } from '../modules/notebook/notebook.table.js';
-import type { UploadTable } from '../modules/uploads/uploads.table.js';
-import type { ReviewTable } from '../modules/reviews/reviews.table.js';
-import type { EventDeliveryTable, EventTable } from '../modules/events/events.table.js';
-import type { DeviceTable, SyncConflictTable, SyncMutationTable } from '../sync/sync.table.js';
-import type { ChangeLogFloorTable } from '../sync/pull/pull.table.js';
-import type { StoreTable } from '../modules/stores/stores.table.js';
-import type { OutboxTable } from '../messaging/outbox.table.js';
-import type { ReportExportTable, ScheduledReportTable } from '../modules/reports/reports.table.js';
-import type { AuditLogTable } from '../lib/audit.js';
-import type { AnalyticsRollupStateTable, SalesDailyProductTable, SalesDailyTable } from '../modules/analytics/analytics.table.js';
-import type { AiConversationTable, AiMessageTable } from '../modules/ai/ai.table.js';
-import type { ChangeLogTable } from './change-log.js';
+/** The whole schema as Kysely sees it, composed from the table files in ./tables (one per area). */
+import type { AiCreditUsageTable, OrganisationTable, UserTable } from './tables/accounts.table.js';
+import type { OtpTable, RefreshTokenTable } from './tables/auth.table.js';
+import type { CategoryTable, ProductPriceTable, ProductStockTable, ProductTable, StockAdjustmentTable } from './tables/inventory.table.js';
+import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, TransactionTable } from './tables/pos.table.js';
+import type { CustomerTable } from './tables/customers.table.js';
+import type { CreditAllocationTable, CreditMessageTable, CreditNoteTable, CreditPaymentTable, CreditTabTable } from './tables/credits.table.js';
+import type { NotificationTable } from './tables/notifications.table.js';
+import type { DeliveryLineTable, DeliveryTable, SupplierPaymentAllocationTable, SupplierPaymentTable, SupplierTable } from './tables/suppliers.table.js';
+import type { ExpenseTable } from './tables/expenses.table.js';
+import type { NoteTable, NoteTagTable } from './tables/notebook.table.js';
+import type { UploadTable } from './tables/uploads.table.js';
+import type { ReviewTable } from './tables/reviews.table.js';
+import type { EventDeliveryTable, EventTable } from './tables/events.table.js';
+import type { DeviceTable, SyncConflictTable, SyncMutationTable } from './tables/sync.table.js';
+import type { ChangeLogFloorTable } from './tables/pull.table.js';
+import type { StoreTable } from './tables/stores.table.js';
+import type { OutboxTable } from './tables/outbox.table.js';
+import type { ReportExportTable, ScheduledReportTable } from './tables/reports.table.js';
+import type { AuditLogTable } from './tables/audit.table.js';
+import type { AnalyticsRollupStateTable, SalesDailyProductTable, SalesDailyTable } from './tables/analytics.table.js';
+import type { AiConversationTable, AiMessageTable } from './tables/ai.table.js';
+import type { ChangeLogTable } from './tables/change-log.table.js';
 
 export interface Database {
   organisations: OrganisationTable;

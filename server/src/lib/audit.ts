@@ -2,18 +2,6 @@
 import { newId } from '@duka/shared';
 import type { ServiceContext } from './context.js';
 
-export interface AuditLogTable {
-  id: string;
-  org_id: string | null;
-  store_id: string | null;
-  user_id: string | null;
-  action: string;
-  entity: string | null;
-  entity_id: string | null;
-  description: string;
-  created_at: number;
-}
-
 export interface AuditEntry {
   action: string;
   description: string;

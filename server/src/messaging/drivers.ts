@@ -5,7 +5,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import type { OutboxRow } from './outbox.table.js';
+import type { OutboxRow } from '../db/tables/outbox.table.js';
 
 export interface MessageDriver {
   /** 'log' means nothing leaves the server. */

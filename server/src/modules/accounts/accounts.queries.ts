@@ -6,7 +6,7 @@ import { iso } from '../../lib/clock.js';
 import { DEFAULT_TIMEZONE } from '../../lib/time.js';
 import type { Perm } from '../../lib/context.js';
 import { toE164 } from '../../lib/phone.js';
-import type { NewUser, OrganisationRow, UserRow } from './accounts.table.js';
+import type { NewUser, OrganisationRow, UserRow } from '../../db/tables/accounts.table.js';
 
 export function toUser(row: UserRow): User {
   return {

@@ -4,7 +4,7 @@ import type { AiConversation, AiConversationSummary, AiMessage } from '@duka/sha
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
-import type { AiConversationRow, AiMessageRow } from './ai.table.js';
+import type { AiConversationRow, AiMessageRow } from '../../db/tables/ai.table.js';
 
 export interface Owner {
   orgId: string;

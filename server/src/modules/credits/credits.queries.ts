@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { fromCents } from '../../lib/money.js';
 import { OWING_STATUSES, pastDue, tabBalance } from '../customers/customers.queries.js';
-import type { CreditMessageTable, CreditNoteTable, CreditPaymentRow, CreditTabRow } from './credits.table.js';
+import type { CreditMessageTable, CreditNoteTable, CreditPaymentRow, CreditTabRow } from '../../db/tables/credits.table.js';
 
 export type CreditTabWithName = CreditTabRow & { customer_name: string };
 

@@ -5,7 +5,7 @@ import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
 import { fromCents } from '../../lib/money.js';
-import type { CustomerRow, CustomerTable } from './customers.table.js';
+import type { CustomerRow, CustomerTable } from '../../db/tables/customers.table.js';
 
 /** A customer of `orgId` only: another organisation's id is not found. */
 export function findCustomer(db: Kysely<Database>, orgId: string, id: string): Promise<CustomerRow | undefined> {

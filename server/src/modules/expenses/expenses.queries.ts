@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
 import { fromCents } from '../../lib/money.js';
-import type { ExpenseRow } from './expenses.table.js';
+import type { ExpenseRow } from '../../db/tables/expenses.table.js';
 
 /** An expense of `storeId` only: another store's or organisation's id is not found. */
 export function findExpense(db: Kysely<Database>, storeId: string, id: string): Promise<ExpenseRow | undefined> {

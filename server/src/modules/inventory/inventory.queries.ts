@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
 import { fromBasisPoints, fromCents } from '../../lib/money.js';
-import type { CategoryRow, ProductRow } from './inventory.table.js';
+import type { CategoryRow, ProductRow } from '../../db/tables/inventory.table.js';
 
 export function toCategory(row: CategoryRow & { product_count: number | string | null }): Category {
   return {

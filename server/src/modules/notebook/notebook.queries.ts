@@ -2,7 +2,7 @@ import type { Note } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
-import type { NoteRow } from './notebook.table.js';
+import type { NoteRow } from '../../db/tables/notebook.table.js';
 
 /** A live (not deleted) note of the store; another store's or organisation's is not found. */
 export function findNote(db: Kysely<Database>, orgId: string, storeId: string, id: string): Promise<NoteRow | undefined> {

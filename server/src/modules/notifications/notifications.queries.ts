@@ -2,7 +2,7 @@ import type { Notification } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
-import type { NotificationRow } from './notifications.table.js';
+import type { NotificationRow } from '../../db/tables/notifications.table.js';
 
 export function toNotification(row: NotificationRow): Notification {
   return {

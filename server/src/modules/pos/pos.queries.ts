@@ -5,7 +5,7 @@ import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { fromBasisPoints, fromCents } from '../../lib/money.js';
-import type { TransactionLineRow, TransactionRow } from './pos.table.js';
+import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.table.js';
 
 export function toTransaction(row: TransactionRow, lines: TransactionLineRow[]): Transaction {
   return {

@@ -5,7 +5,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { owingTabs, pastDue, tabBalance } from '../customers/customers.queries.js';
-import type { ReportExportRow, ScheduledReportRow } from './reports.table.js';
+import type { ReportExportRow, ScheduledReportRow } from '../../db/tables/reports.table.js';
 
 export const PAGE = 1000;
 /** Sales that count in totals; refunded and void ones are listed with their status but not summed. */

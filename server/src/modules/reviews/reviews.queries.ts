@@ -2,7 +2,7 @@ import type { PublicReview, StoreReview } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
-import type { ReviewRow } from './reviews.table.js';
+import type { ReviewRow } from '../../db/tables/reviews.table.js';
 
 type ReviewWithStore = ReviewRow & { store_name: string };
 

@@ -5,7 +5,7 @@ import { noteChange } from '../../db/change-log.js';
 import { forUpdate } from '../../db/dialect.js';
 import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
-import type { StoreRow, StoreTable } from './stores.table.js';
+import type { StoreRow, StoreTable } from '../../db/tables/stores.table.js';
 
 export function toStore(row: StoreRow): Store {
   return {

@@ -2,7 +2,7 @@ import type { UploadResult } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Config } from '../../env.js';
-import type { UploadRow } from './uploads.table.js';
+import type { UploadRow } from '../../db/tables/uploads.table.js';
 
 export function findUploadByKey(db: Kysely<Database>, orgId: string, key: string): Promise<UploadRow | undefined> {
   return db.selectFrom('uploads').selectAll().where('org_id', '=', orgId).where('key', '=', key).executeTakeFirst();

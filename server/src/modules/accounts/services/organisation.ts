@@ -6,7 +6,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { Updateable } from 'kysely';
-import type { OrganisationTable } from '../accounts.table.js';
+import type { OrganisationTable } from '../../../db/tables/accounts.table.js';
 import { findOrganisation, toOrganisation } from '../accounts.queries.js';
 
 function orgId(ctx: AuthedContext): string {

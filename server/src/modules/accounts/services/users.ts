@@ -10,7 +10,7 @@ import { normalisePhone } from '../../../lib/phone.js';
 import { findStore } from '../../stores/stores.queries.js';
 import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
-import type { NewUser } from '../accounts.table.js';
+import type { NewUser } from '../../../db/tables/accounts.table.js';
 import { findOrgUser, findOrganisation, insertUser, toUser } from '../accounts.queries.js';
 
 export async function listUsers(ctx: AuthedContext): Promise<User[]> {

@@ -15,7 +15,7 @@ import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { toCategory, toProduct } from '../../inventory/inventory.queries.js';
-import type { CategoryRow, ProductRow } from '../../inventory/inventory.table.js';
+import type { CategoryRow, ProductRow } from '../../../db/tables/inventory.table.js';
 import { createCategory, deleteCategory, updateCategory } from '../../inventory/services/categories.js';
 import { updateProduct } from '../../inventory/services/products.js';
 import { SOLD } from '../../pos/pos.queries.js';

@@ -9,7 +9,7 @@ import { NotFoundError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
 import { localMonth } from '../../../lib/time.js';
 import { findOrganisation, toOrganisation } from '../../accounts/accounts.queries.js';
-import type { OrganisationRow } from '../../accounts/accounts.table.js';
+import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { SOLD } from '../../pos/pos.queries.js';
 import { adminTx, auditAdmin, limitOffset } from './admin-context.js';

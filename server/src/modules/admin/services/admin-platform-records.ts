@@ -22,7 +22,7 @@ import { localMonth } from '../../../lib/time.js';
 import { toNote } from '../../notebook/notebook.queries.js';
 import { toNotification } from '../../notifications/notifications.queries.js';
 import { toStoreReview } from '../../reviews/reviews.queries.js';
-import type { ReviewRow } from '../../reviews/reviews.table.js';
+import type { ReviewRow } from '../../../db/tables/reviews.table.js';
 import { adminTx, auditAdmin, limitOffset, withOrgNames } from './admin-context.js';
 
 type Page<T> = { items: T[]; meta: PageMeta };

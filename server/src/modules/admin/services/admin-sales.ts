@@ -5,7 +5,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
 import { SOLD, transactionMatches, withLines } from '../../pos/pos.queries.js';
-import type { TransactionRow } from '../../pos/pos.table.js';
+import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { adminDateRange, limitOffset } from './admin-context.js';
 
 type Named = TransactionRow & { organisation_name: string; store_name: string };

@@ -7,11 +7,11 @@ import { isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError } from '../../../lib/errors.js';
 import { toUser } from '../../accounts/accounts.queries.js';
-import type { UserRow } from '../../accounts/accounts.table.js';
+import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { deactivateUser } from '../../accounts/services/users.js';
 import { updateStaff } from '../../staff/services/update-staff.js';
 import { toStore } from '../../stores/stores.queries.js';
-import type { StoreRow } from '../../stores/stores.table.js';
+import type { StoreRow } from '../../../db/tables/stores.table.js';
 import { updateStore } from '../../stores/services/write-store.js';
 import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
 

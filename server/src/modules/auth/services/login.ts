@@ -10,7 +10,7 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { DUMMY_HASH, verifySecret } from '../../../lib/crypto.js';
 import { ForbiddenError, RetryLaterError, UnauthenticatedError } from '../../../lib/errors.js';
 import { findUserById, findUserByIdentifier } from '../../accounts/accounts.queries.js';
-import type { UserRow } from '../../accounts/accounts.table.js';
+import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { activeStoreFor, issueTokens } from './tokens.js';
 
 export const MAX_FAILED_LOGINS = 5;

@@ -8,7 +8,7 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { randomDigits, safeEqual } from '../../../lib/crypto.js';
 import { UnauthenticatedError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
-import type { UserRow } from '../../accounts/accounts.table.js';
+import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { activeStoreFor, issueTokens } from './tokens.js';
 
 export const OTP_TTL_MS = 10 * 60_000;

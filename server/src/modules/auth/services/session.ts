@@ -4,7 +4,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import { signToken, verifyToken } from '../../../lib/auth/jwt.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
 import { findUserById } from '../../accounts/accounts.queries.js';
-import type { UserRow } from '../../accounts/accounts.table.js';
+import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { revokeFamily } from './tokens.js';
 
 /** Revokes the session of the access token (and of a refresh token given in the body, if it is the caller's). */

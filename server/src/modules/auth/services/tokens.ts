@@ -12,7 +12,7 @@ import { signToken } from '../../../lib/auth/jwt.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { randomToken } from '../../../lib/crypto.js';
 import { ForbiddenError, UnauthenticatedError } from '../../../lib/errors.js';
-import type { UserRow } from '../../accounts/accounts.table.js';
+import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { findUserById, permsOf } from '../../accounts/accounts.queries.js';
 
 /** The store a user works in: the requested one if still allowed, else their own, else the first active. */

@@ -9,7 +9,7 @@ import { noteChange } from '../../../db/change-log.js';
 import type { Database } from '../../../db/database.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
-import type { CreditTabRow } from '../credits.table.js';
+import type { CreditTabRow } from '../../../db/tables/credits.table.js';
 
 export async function openCreditTab(
   ctx: ServiceContext,

@@ -12,7 +12,7 @@ import { toCents } from '../../../lib/money.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { phoneFragment } from '../../staff/staff.queries.js';
 import { type NewCustomerFields, customersWithBalance, findCustomerByPhone, findCustomerWithBalance, insertCustomer, outstandingOf, toCustomer } from '../customers.queries.js';
-import type { CustomerTable } from '../customers.table.js';
+import type { CustomerTable } from '../../../db/tables/customers.table.js';
 import { orgIdOf, requireCustomer } from './scope.js';
 
 const duplicatePhone = () => new DuplicateError('phone', 'another customer already has this phone number');

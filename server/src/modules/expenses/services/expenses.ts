@@ -16,7 +16,7 @@ import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { activeStore } from '../../inventory/services/stock.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { findExpense, spendingByCategory, toExpense } from '../expenses.queries.js';
-import type { ExpenseTable } from '../expenses.table.js';
+import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
 
 const ORDERING = {
   date: ['spent_at', 'asc'],

@@ -4,7 +4,7 @@
  */
 import { newId } from '@duka/shared';
 import type { ServiceContext } from '../../../lib/context.js';
-import type { ProductRow } from '../inventory.table.js';
+import type { ProductRow } from '../../../db/tables/inventory.table.js';
 
 export async function recordPrice(ctx: ServiceContext, p: ProductRow): Promise<void> {
   await ctx.db

@@ -9,7 +9,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { toBasisPoints, toCents } from '../../../lib/money.js';
-import type { ProductTable } from '../inventory.table.js';
+import type { ProductTable } from '../../../db/tables/inventory.table.js';
 import { findCategory, findProduct, type ProductWithStock, productsWithStock, toProduct } from '../inventory.queries.js';
 import { recordPrice } from './prices.js';
 import { activeStore, changeStockLevel, insertAdjustment } from './stock.js';

@@ -14,7 +14,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { activeStore } from '../../inventory/services/stock.js';
 import { cleanTags, findNote, storeNotes, toNote, writeTags } from '../notebook.queries.js';
-import type { NoteRow } from '../notebook.table.js';
+import type { NoteRow } from '../../../db/tables/notebook.table.js';
 import { docText, encodeDoc, loadDoc, mergeUpdate, setText } from './ydoc.js';
 
 /** One edit of a note: any of a whole new text, a yjs update (base64), a title, tags. */

@@ -17,13 +17,13 @@ import { BusinessRuleError, ConflictError, ForbiddenError, ServiceError } from '
 import { toBasisPoints } from '../../../lib/money.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { findCustomer, findCustomerByPhone, insertCustomer } from '../../customers/customers.queries.js';
-import type { CustomerRow } from '../../customers/customers.table.js';
+import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import { openCreditTab, outstandingCents } from '../../credits/services/tabs.js';
 import { orgProductsById } from '../../inventory/inventory.queries.js';
-import type { ProductRow } from '../../inventory/inventory.table.js';
+import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
 import { toTransaction, withLines } from '../pos.queries.js';
-import type { TransactionLineRow, TransactionRow } from '../pos.table.js';
+import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 
 export type ConflictKind = 'oversold' | 'credit_limit' | 'inactive_product' | 'permission' | 'stale_price' | 'price_mismatch';
 

@@ -13,7 +13,7 @@ import { ForbiddenError, InvalidStateError, NotFoundError } from '../../../lib/e
 import { cancelCreditTab, tabForTransaction } from '../../credits/services/tabs.js';
 import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
 import { findStoreTransaction, withLines } from '../pos.queries.js';
-import type { TransactionRow } from '../pos.table.js';
+import type { TransactionRow } from '../../../db/tables/pos.table.js';
 
 type Move = 'refund' | 'void';
 

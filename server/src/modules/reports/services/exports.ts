@@ -6,7 +6,7 @@ import { ForbiddenError, NotFoundError } from '../../../lib/errors.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { activeStore } from '../../inventory/services/stock.js';
 import { findExport, listExports } from '../reports.queries.js';
-import type { ReportExportRow } from '../reports.table.js';
+import type { ReportExportRow } from '../../../db/tables/reports.table.js';
 import { requestedPeriod } from './range.js';
 import { REPORT_TYPES } from './report-specs.js';
 import { CONTENT_TYPES, toReportExport, writeReport } from './write-report.js';

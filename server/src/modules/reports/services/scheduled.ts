@@ -9,7 +9,7 @@ import { NotFoundError } from '../../../lib/errors.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { activeStore } from '../../inventory/services/stock.js';
 import { findSchedule } from '../reports.queries.js';
-import type { ScheduledReportRow } from '../reports.table.js';
+import type { ScheduledReportRow } from '../../../db/tables/reports.table.js';
 import { nextRunAt } from './range.js';
 import { dispatchSchedule } from './scheduler.js';
 import { toReportExport } from './write-report.js';

@@ -11,7 +11,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { dueSchedules, insertExport } from '../reports.queries.js';
-import type { ReportExportRow, ScheduledReportRow } from '../reports.table.js';
+import type { ReportExportRow, ScheduledReportRow } from '../../../db/tables/reports.table.js';
 import { nextRunAt, presetPeriod } from './range.js';
 import { REPORT_TYPES } from './report-specs.js';
 import { writeReportFile } from './write-report.js';

@@ -13,7 +13,7 @@ import { fromCents } from '../../../lib/money.js';
 import { storageKey } from '../../../lib/storage.js';
 import { localDate } from '../../../lib/time.js';
 import { findExport, insertExport, PAGE } from '../reports.queries.js';
-import type { ReportExportRow } from '../reports.table.js';
+import type { ReportExportRow } from '../../../db/tables/reports.table.js';
 import type { Period } from './range.js';
 import { buildReport, type Cell, type Column, type ReportSpec, type Row } from './report-specs.js';
 

@@ -1,5 +1,5 @@
 /** What every staff verb needs first: the caller's organisation, the member, and its calendar. */
-import type { UserRow } from '../../accounts/accounts.table.js';
+import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';

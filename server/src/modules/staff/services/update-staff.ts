@@ -9,7 +9,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { hashSecret } from '../../../lib/crypto.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
-import type { UserRow, UserUpdate } from '../../accounts/accounts.table.js';
+import type { UserRow, UserUpdate } from '../../../db/tables/accounts.table.js';
 import { toUser } from '../../accounts/accounts.queries.js';
 import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';

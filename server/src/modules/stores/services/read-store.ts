@@ -3,7 +3,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { toUser } from '../../accounts/accounts.queries.js';
 import { findStore, listStoreUsers, toStore } from '../stores.queries.js';
-import type { StoreRow } from '../stores.table.js';
+import type { StoreRow } from '../../../db/tables/stores.table.js';
 
 /** The caller's organisation; owner routes always have one. */
 export function orgOf(ctx: AuthedContext): string {

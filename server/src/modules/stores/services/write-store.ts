@@ -7,7 +7,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, InvalidStateError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { findStoreByCode, insertStore, lockActiveStoreIds, type StoreChanges, toStore, updateStoreRow } from '../stores.queries.js';
-import type { StoreRow } from '../stores.table.js';
+import type { StoreRow } from '../../../db/tables/stores.table.js';
 import { orgOf, requireStore } from './read-store.js';
 
 const codeTaken = (code: string) => new DuplicateError('code', `another store already uses code ${code}`);

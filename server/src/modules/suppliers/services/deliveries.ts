@@ -17,7 +17,7 @@ import { orgProductsById } from '../../inventory/inventory.queries.js';
 import { activeStore } from '../../inventory/services/stock.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers.queries.js';
-import type { DeliveryRow, DeliveryTable } from '../suppliers.table.js';
+import type { DeliveryRow, DeliveryTable } from '../../../db/tables/suppliers.table.js';
 import { addDeliveryStock, removeDeliveryStock } from './delivery-stock.js';
 import { requireSupplier } from './suppliers.js';
 

@@ -8,7 +8,7 @@ import { ServiceError } from '../../../lib/errors.js';
 import { recordPrice } from '../../inventory/services/prices.js';
 import { changeStockLevel, insertAdjustment } from '../../inventory/services/stock.js';
 import { linesOf } from '../suppliers.queries.js';
-import type { DeliveryRow } from '../suppliers.table.js';
+import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 
 const label = (d: DeliveryRow, supplierName: string) => `delivery ${d.invoice_number ?? d.id} from ${supplierName}`;
 

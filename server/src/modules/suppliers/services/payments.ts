@@ -15,7 +15,7 @@ import { fromCents, toCents } from '../../../lib/money.js';
 import { activeStore } from '../../inventory/services/stock.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { orgPayments, owedCents, owing, toPayments } from '../suppliers.queries.js';
-import type { DeliveryRow } from '../suppliers.table.js';
+import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 import { orgOf, requireSupplier } from './suppliers.js';
 
 function refuseOverpayment(amount: number, owed: number, whom: string): void {

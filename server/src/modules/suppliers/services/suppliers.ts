@@ -11,7 +11,7 @@ import { fromCents } from '../../../lib/money.js';
 import { addDays, localMonth, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { findSupplier, owing, suppliersWithBalance, toSupplier } from '../suppliers.queries.js';
-import type { SupplierTable } from '../suppliers.table.js';
+import type { SupplierTable } from '../../../db/tables/suppliers.table.js';
 
 export function orgOf(ctx: AuthedContext): string {
   if (!ctx.actor.orgId) throw new NotFoundError('organisation');

@@ -8,7 +8,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { createNotification } from '../../../modules/notifications/services/create-notification.js';
 import type { SaleConflict } from '../../../modules/pos/services/record-sale.js';
-import type { SyncConflictRow } from '../../sync.table.js';
+import type { SyncConflictRow } from '../../../db/tables/sync.table.js';
 
 const toConflict = (r: SyncConflictRow): SyncConflict => ({
   id: r.id,

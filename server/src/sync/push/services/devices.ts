@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../../lib/errors.js';
 import { forUpdate, uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { activeStore } from '../../../modules/inventory/services/stock.js';
-import type { DeviceRow } from '../../sync.table.js';
+import type { DeviceRow } from '../../../db/tables/sync.table.js';
 
 export const toDevice = (d: DeviceRow) => ({ device_id: d.id, name: d.name, till_code: d.till_code, store_id: d.store_id, last_applied_seq: d.last_seq });
 

@@ -17,7 +17,7 @@ import { markRead } from '../../../modules/notifications/services/notifications.
 import { applyNoteUpdate } from '../../../modules/notebook/services/notes.js';
 import { recordSale, type SaleConflict } from '../../../modules/pos/services/record-sale.js';
 import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.js';
-import type { DeviceRow } from '../../sync.table.js';
+import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { recordConflicts } from './conflicts.js';
 import { reconcilePrices } from './reconcile.js';
 

@@ -9,7 +9,7 @@ import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushReques
 import { withSavepoint, withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
-import type { DeviceRow } from '../../sync.table.js';
+import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
 
