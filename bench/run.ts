@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --seconds 10 --db sqlite|postgres|both]`: the foundation's HTTP figures,
+ * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,sync,realtime,sdk,analytics]`:
+ * the foundation's HTTP figures,
  * server in its own process, autocannon on loopback, printed beside their targets.
  * Durable commits on both databases (SQLite synchronous=FULL, Postgres fsync on).
  */
@@ -13,17 +14,24 @@ import { realtimeBenchmarks, wsCeiling } from './realtime.js';
 import { sdkBenchmarks } from './sdk.js';
 import { syncBenchmarks } from './sync.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' } } });
+const GROUPS = ['http', 'sync', 'realtime', 'sdk', 'analytics'] as const;
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' }, only: { type: 'string', default: GROUPS.join(',') } } });
 const seconds = Number(values.seconds);
 const databases = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db!];
+// A part of the run (e.g. `--only http,sync` to compare the write path before and after a change).
+const only = new Set(values.only!.split(','));
+const unknown = [...only].filter((g) => !(GROUPS as readonly string[]).includes(g));
+if (unknown.length) throw new Error(`--only takes ${GROUPS.join(', ')}; not ${unknown.join(', ')}`);
 const rows: Row[] = [];
 
-const ceilingPort = await freePort();
-const ceiling = await startProcess('bench/ceiling-server.ts', { PORT: String(ceilingPort) }, `http://127.0.0.1:${ceilingPort}/ping`);
-const c = await measure({ url: `http://127.0.0.1:${ceilingPort}/ping`, connections: 32, seconds });
-rows.push({ scenario: 'bare Hono JSON route (ceiling)', database: '-', m: c, target: 'ceiling', met: null });
-await stopProcess(ceiling);
-rows.push(await wsCeiling());
+if (only.has('http')) {
+  const ceilingPort = await freePort();
+  const ceiling = await startProcess('bench/ceiling-server.ts', { PORT: String(ceilingPort) }, `http://127.0.0.1:${ceilingPort}/ping`);
+  const c = await measure({ url: `http://127.0.0.1:${ceilingPort}/ping`, connections: 32, seconds });
+  rows.push({ scenario: 'bare Hono JSON route (ceiling)', database: '-', m: c, target: 'ceiling', met: null });
+  await stopProcess(ceiling);
+}
+if (only.has('realtime')) rows.push(await wsCeiling());
 
 for (const database of databases) {
   const bench = await startBenchServer(database);
@@ -37,62 +45,64 @@ for (const database of databases) {
   });
   const token = ((await reg.json()) as { data: { tokens: { access_token: string } } }).data.tokens.access_token;
 
-  const health = await measure({ url: `${base}/health/live`, connections: 32, seconds });
-  rows.push({ scenario: 'GET /health/live (all middleware)', database, m: health, target: 'p99 <= 10 ms', met: health.p99 <= 10 && health.errors === 0 });
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const db = createDb({ ...dbOpts, poolSize: 2 });
-  const [{ org_id: orgId, store_id: storeId }] = [await db.db.selectFrom('users').select(['org_id', 'store_id']).executeTakeFirstOrThrow()];
-  const now = Date.now();
-  const productIds: string[] = [];
-  for (let batch = 0; batch < 50; batch++) {
-    const rows = Array.from({ length: 1000 }, (_, i) => {
-      const n = batch * 1000 + i;
-      const id = newId();
-      productIds.push(id);
-      return { id, org_id: orgId!, name: `${['Sukari', 'Unga', 'Mchele', 'Sabuni', 'Mafuta', 'Chai', 'Maji', 'Soda'][n % 8]} ${n}`, sku: `SKU-${n}`, selling_price: 1000 + (n % 50) * 100, cost_price: 800, created_at: now, updated_at: now };
+  if (only.has('http')) {
+    const health = await measure({ url: `${base}/health/live`, connections: 32, seconds });
+    rows.push({ scenario: 'GET /health/live (all middleware)', database, m: health, target: 'p99 <= 10 ms', met: health.p99 <= 10 && health.errors === 0 });
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const db = createDb({ ...dbOpts, poolSize: 2 });
+    const [{ org_id: orgId, store_id: storeId }] = [await db.db.selectFrom('users').select(['org_id', 'store_id']).executeTakeFirstOrThrow()];
+    const now = Date.now();
+    const productIds: string[] = [];
+    for (let batch = 0; batch < 50; batch++) {
+      const rows = Array.from({ length: 1000 }, (_, i) => {
+        const n = batch * 1000 + i;
+        const id = newId();
+        productIds.push(id);
+        return { id, org_id: orgId!, name: `${['Sukari', 'Unga', 'Mchele', 'Sabuni', 'Mafuta', 'Chai', 'Maji', 'Soda'][n % 8]} ${n}`, sku: `SKU-${n}`, selling_price: 1000 + (n % 50) * 100, cost_price: 800, created_at: now, updated_at: now };
+      });
+      await db.db.insertInto('products').values(rows).execute();
+      await db.db.insertInto('product_stock').values(rows.map((r) => ({ store_id: storeId!, product_id: r.id, qty: 1_000_000_000, updated_at: now }))).execute();
+    }
+    // A bulk load leaves planner statistics (and Postgres' GIN pending lists) stale; autovacuum and
+    // the server's hourly PRAGMA optimize catch up in production: measure that steady state at once.
+    await sql.raw(dbOpts.url ? 'vacuum analyze products' : 'analyze').execute(db.db);
+    await db.close();
+
+    const search = await measure({ url: `${base}/api/v1/inventory/products?search=sabuni%20123`, headers: auth, connections: 8, seconds });
+    rows.push({ scenario: 'GET /inventory/products?search= (50k products), 8 conn', database, m: search, target: 'p99 <= 20 ms', met: search.p99 <= 20 && search.errors === 0 });
+    const sale = await measure({
+      url: `${base}/api/v1/pos/sale`,
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: productIds[i * 7919]!, qty: 1 })), payment_method: 'Cash' }),
+      connections: 32,
+      seconds,
     });
-    await db.db.insertInto('products').values(rows).execute();
-    await db.db.insertInto('product_stock').values(rows.map((r) => ({ store_id: storeId!, product_id: r.id, qty: 1_000_000_000, updated_at: now }))).execute();
+    rows.push({
+      scenario: 'POST /pos/sale, 3 lines, 32 conn',
+      database,
+      m: sale,
+      target: database === 'sqlite' ? '>= 1500/s, p99 <= 50 ms' : 'p99 <= 50 ms',
+      met: sale.errors === 0 && sale.p99 <= 50 && (database !== 'sqlite' || sale.rps >= 1500),
+    });
+
+    const me = await measure({ url: `${base}/api/v1/accounts/me`, headers: { authorization: `Bearer ${token}` }, connections: 32, seconds });
+    rows.push({ scenario: 'GET /accounts/me (JWT + 3 reads), 32 conn', database, m: me, target: 'p99 <= 50 ms', met: me.p99 <= 50 && me.errors === 0 });
+    const login = await measure({
+      url: `${base}/api/v1/auth/login`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: account.phone, password: account.password }),
+      connections: 8,
+      seconds,
+    });
+    rows.push({ scenario: 'POST /auth/login (scrypt), 8 conn', database, m: login, target: 'p99 <= 500 ms', met: login.p99 <= 500 && login.errors === 0 });
   }
-  // A bulk load leaves planner statistics (and Postgres' GIN pending lists) stale; autovacuum and
-  // the server's hourly PRAGMA optimize catch up in production: measure that steady state at once.
-  await sql.raw(dbOpts.url ? 'vacuum analyze products' : 'analyze').execute(db.db);
-  await db.close();
 
-  const search = await measure({ url: `${base}/api/v1/inventory/products?search=sabuni%20123`, headers: auth, connections: 8, seconds });
-  rows.push({ scenario: 'GET /inventory/products?search= (50k products), 8 conn', database, m: search, target: 'p99 <= 20 ms', met: search.p99 <= 20 && search.errors === 0 });
-  const sale = await measure({
-    url: `${base}/api/v1/pos/sale`,
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: productIds[i * 7919]!, qty: 1 })), payment_method: 'Cash' }),
-    connections: 32,
-    seconds,
-  });
-  rows.push({
-    scenario: 'POST /pos/sale, 3 lines, 32 conn',
-    database,
-    m: sale,
-    target: database === 'sqlite' ? '>= 1500/s, p99 <= 50 ms' : 'p99 <= 50 ms',
-    met: sale.errors === 0 && sale.p99 <= 50 && (database !== 'sqlite' || sale.rps >= 1500),
-  });
-
-  const me = await measure({ url: `${base}/api/v1/accounts/me`, headers: { authorization: `Bearer ${token}` }, connections: 32, seconds });
-  rows.push({ scenario: 'GET /accounts/me (JWT + 3 reads), 32 conn', database, m: me, target: 'p99 <= 50 ms', met: me.p99 <= 50 && me.errors === 0 });
-  const login = await measure({
-    url: `${base}/api/v1/auth/login`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier: account.phone, password: account.password }),
-    connections: 8,
-    seconds,
-  });
-  rows.push({ scenario: 'POST /auth/login (scrypt), 8 conn', database, m: login, target: 'p99 <= 500 ms', met: login.p99 <= 500 && login.errors === 0 });
-
-  rows.push(...(await syncBenchmarks(base, token, database, dbOpts)));
-  rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
-  rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts)));
-  rows.push(...(await analyticsBenchmarks(base, database, dbOpts)));
+  if (only.has('sync')) rows.push(...(await syncBenchmarks(base, token, database, dbOpts)));
+  if (only.has('realtime')) rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
+  if (only.has('sdk')) rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts)));
+  if (only.has('analytics')) rows.push(...(await analyticsBenchmarks(base, database, dbOpts)));
 
   await bench.stop();
 }
