@@ -16,7 +16,7 @@ describe('sync protocol version on push, pull and bootstrap', () => {
 
   it('serves the current version, and a request without the header as version 1', async () => {
     expect(PROTOCOL_VERSION).toBe(1);
-    for (const headers of [{ [PROTOCOL_HEADER]: '1' }, {}]) {
+    for (const headers of [{ [PROTOCOL_HEADER]: '1' }, {}] as Array<Record<string, string>>) {
       expect((await t.request('GET', '/sync/pull', { token: owner.token, headers })).status).toBe(200);
       expect((await t.request('GET', '/sync/bootstrap?limit=5', { token: owner.token, headers })).status).toBe(200);
       // Past the version check, the empty batch meets the body's own validation.
