@@ -1,16 +1,17 @@
 /**
- * Sign-in and tokens. Tokens live in the replica, so a restarted till is still signed in. The access
- * token is refreshed shortly before it expires and again when the server answers 401; one refresh
- * is in flight at a time, because the server rotates refresh tokens and treats a reused one as
- * theft (it signs the whole sign-in out). When the tokens are gone or refused the till keeps
- * selling; only syncing waits for a new `login`.
+ * Sign-in and tokens, and the one door to the server: every connector call goes through here, so
+ * reachability is tracked and the till's closing aborts it. Tokens live in the replica, so a
+ * restarted till is still signed in. The access token is refreshed shortly before it expires and
+ * again when the server answers 401; one refresh is in flight at a time, because the server rotates
+ * refresh tokens and treats a reused one as theft (it signs the whole sign-in out). When the tokens
+ * are gone or refused the till keeps selling; only syncing waits for a new `login`.
  */
 import type { TokenPair } from '@duka/shared';
+import type { TillConnector } from './connector.js';
 import { DukaApiError } from './http/errors.js';
-import type { Answer, HttpClient, RequestOptions } from './http/client.js';
 import type { LocalDb } from './local/db.js';
 import { deleteMeta, getMeta, type MetaValues, setMeta } from './local/meta.js';
-import { TillError } from './errors.js';
+import { NetworkError, TillError } from './errors.js';
 
 /** Who is signed in on the till. */
 export type TillUser = MetaValues['user'];
@@ -38,12 +39,16 @@ export function decodeClaims(token: string): TokenClaims | null {
 
 export interface AuthOptions {
   db: LocalDb;
-  http: HttpClient;
+  connector: TillConnector;
+  /** Aborted when the till closes: every call in flight stops. */
+  signal: AbortSignal;
   now: () => number;
   /** Refresh this long before the access token expires (default 60 s). */
   refreshMarginMs?: number;
   /** The tokens were refused or cleared: sign in again to sync. */
   onAuthRequired: (reason: string) => void;
+  /** After every call: true when the server answered, false when it could not be reached. */
+  onReachable?: (reached: boolean) => void;
 }
 
 export class AuthSession {
@@ -56,21 +61,20 @@ export class AuthSession {
 
   /** Sign in with an email or phone and a password. */
   async login(identifier: string, password: string): Promise<TillUser> {
-    const { data } = await this.o.http.request<Record<string, unknown>>('POST', '/auth/login', { body: { identifier, password } });
-    if ('mfa_required' in data) throw new TillError('FORBIDDEN', 'this account signs in with an authenticator code; a till cannot use it');
-    const pair = data as unknown as TokenPair & { user: { id: string; first_name: string; last_name: string; email: string | null; role: string } };
+    const pair = await this.call((c, signal) => c.login({ identifier, password }, signal));
+    if ('mfa_required' in pair) throw new TillError('FORBIDDEN', 'this account signs in with an authenticator code; a till cannot use it');
     const { id, first_name, last_name, email, role } = pair.user;
     return this.keep(pair, { id, first_name, last_name, email, role });
   }
 
   /** Text a sign-in code to a phone (the server answers the same for unknown numbers). */
   async requestOtp(phone: string): Promise<void> {
-    await this.o.http.request('POST', '/auth/otp/send', { body: { phone, purpose: 'login' } });
+    await this.call((c, signal) => c.requestOtp(phone, signal));
   }
 
   /** Sign in with the code texted by `requestOtp`. */
   async loginWithOtp(phone: string, code: string): Promise<TillUser> {
-    const { data } = await this.o.http.request<TokenPair>('POST', '/auth/otp/verify', { body: { phone, purpose: 'login', code } });
+    const data = await this.call((c, signal) => c.verifyOtp(phone, code, signal));
     const claims = decodeClaims(data.access_token);
     return this.keep(data, { id: claims?.sub ?? '', role: claims?.role ?? 'staff' });
   }
@@ -79,7 +83,7 @@ export class AuthSession {
   async logout(): Promise<void> {
     const token = await getMeta(this.o.db, 'access_token');
     const refresh = await getMeta(this.o.db, 'refresh_token');
-    if (token) await this.o.http.request('POST', '/auth/logout', { token, body: refresh ? { refresh_token: refresh } : {} }).catch(() => {});
+    if (token) await this.call((c, signal) => c.logout(token, refresh, signal)).catch(() => {});
     await this.clear();
   }
 
@@ -118,16 +122,16 @@ export class AuthSession {
     return this.refreshing;
   }
 
-  /** An authenticated request: refreshed before expiry, refreshed and retried once on 401. */
-  async request<T>(method: string, path: string, o: Omit<RequestOptions, 'token'> = {}): Promise<Answer<T>> {
+  /** An authenticated call: its token refreshed before expiry, refreshed and the call retried once on 401. */
+  async authed<T>(fn: (c: TillConnector, token: string, signal: AbortSignal) => Promise<T>): Promise<T> {
     const token = await this.accessToken();
     try {
-      return await this.o.http.request<T>(method, path, { ...o, token });
+      return await this.call((c, signal) => fn(c, token, signal));
     } catch (err) {
       if (!(err instanceof DukaApiError) || err.status !== 401) throw err;
       const fresh = await this.refresh(token);
       try {
-        return await this.o.http.request<T>(method, path, { ...o, token: fresh });
+        return await this.call((c, signal) => fn(c, fresh, signal));
       } catch (again) {
         if (again instanceof DukaApiError && again.status === 401) throw await this.refused(again.message);
         throw again;
@@ -139,11 +143,26 @@ export class AuthSession {
     const refreshToken = await getMeta(this.o.db, 'refresh_token');
     if (!refreshToken) throw await this.refused('not signed in');
     try {
-      const { data } = await this.o.http.request<TokenPair>('POST', '/auth/refresh', { body: { refresh_token: refreshToken } });
+      const data = await this.call((c, signal) => c.refresh(refreshToken, signal));
       await this.store(data);
       return data.access_token;
     } catch (err) {
       if (err instanceof DukaApiError && (err.status === 401 || err.status === 400)) throw await this.refused(err.message);
+      throw err;
+    }
+  }
+
+  /** One connector call: reachability reported, and once the till has closed, CLOSED rather than a network error. */
+  private async call<T>(fn: (c: TillConnector, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const closed = () => new TillError('CLOSED', 'the till is closed');
+    if (this.o.signal.aborted) throw closed();
+    try {
+      const answer = await fn(this.o.connector, this.o.signal);
+      this.o.onReachable?.(true);
+      return answer;
+    } catch (err) {
+      if (this.o.signal.aborted) throw closed();
+      if (err instanceof DukaApiError || err instanceof NetworkError) this.o.onReachable?.(err instanceof DukaApiError);
       throw err;
     }
   }

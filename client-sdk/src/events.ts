@@ -71,8 +71,24 @@ export interface TillEvents {
    * (restored from a backup). The till re-sends what it still holds from that seq.
    */
   'server-restored': [{ expected_seq: number; last_acked_seq: number }];
+  /**
+   * The server no longer (or not yet) speaks this till's sync protocol: it answered 426
+   * `UNSUPPORTED_PROTOCOL`. Syncing stops until a newer till is installed; selling goes on offline
+   * and the queue is kept for it.
+   */
+  'update-required': [UpdateRequired];
   /** Any change of `till.status()`. */
   status: [TillStatus];
+}
+
+/** Why the till must be updated: the server's message and the protocol versions on each side. */
+export interface UpdateRequired {
+  message: string;
+  /** The version this till speaks. */
+  protocol_version: number;
+  /** The range the server serves, when it said. */
+  server_min_supported: number | null;
+  server_protocol_version: number | null;
 }
 
 type Listener<A extends unknown[]> = (...args: A) => void;

@@ -3,9 +3,13 @@
  * offline, a queue of mutations pushed in order when the network is there, and pulls of what
  * changed on the server. See client-sdk/README.md.
  */
-export { Till, type TillOptions } from './till.js';
+export { Till } from './till.js';
+export type { TillOptions } from './lifecycle.js';
+export type { RegisteredDevice, TillConnector } from './connector.js';
+export { HttpConnector, type HttpConnectorOptions } from './http/connector.js';
+export { sqliteFile, type TillStorage } from './local/storage.js';
 export type { TillStatus } from './status.js';
-export type { BootstrapProgress, NumberedReceipt, RejectedMutation, SyncReport, TillConflict, TillEvents } from './events.js';
+export type { BootstrapProgress, NumberedReceipt, RejectedMutation, SyncReport, TillConflict, TillEvents, UpdateRequired } from './events.js';
 export type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt, ListOptions, Receipt, SaleLine, SellInput, StockAdjustInput } from './types.js';
 export type { CustomerSearch, ProductSearch, TransactionQuery } from './reads.js';
 export type { QueuedMutation } from './queue.js';

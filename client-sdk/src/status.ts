@@ -16,6 +16,8 @@ export interface TillStatus {
   bootstrapped: boolean;
   /** No usable tokens: syncing waits for `login`. */
   authRequired: boolean;
+  /** The server refused this till's sync protocol version: syncing has stopped until the till is updated. */
+  updateRequired: boolean;
   /** ISO time of the last sync that finished without error. */
   lastSyncedAt: string | null;
   /** The last sync's error, cleared by a good sync. */
@@ -32,6 +34,7 @@ export const initialStatus = (): TillStatus => ({
   rejected: 0,
   bootstrapped: false,
   authRequired: false,
+  updateRequired: false,
   lastSyncedAt: null,
   lastError: null,
   nextSyncAt: null,

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeIn, e164, lastMessage } from '../../test/setup/factories.js';
 import { AuthSession } from '../src/auth.js';
-import { HttpClient } from '../src/http/client.js';
-import { DukaApiError } from '../src/index.js';
+import { DukaApiError, HttpConnector } from '../src/index.js';
 import { openLocalDb } from '../src/local/db.js';
+import { sqliteFile } from '../src/local/storage.js';
 import { migrateLocal } from '../src/local/migrations.js';
 import { type Harness, openTill, seedShop, signIn, startServer } from './harness.js';
 
@@ -92,24 +92,25 @@ describe('till: sign-in and tokens', () => {
 
   it('refreshes on a 401 and retries, once for many requests at the same time', async () => {
     const shop = await seedShop(h);
-    const db = openLocalDb(':memory:');
+    const db = openLocalDb(sqliteFile(':memory:'));
     await migrateLocal(db);
     // The till's clock lags: it believes its token is fresh, the server says it has expired.
     const lagging = h.t.clock.now();
-    const http = new HttpClient({ baseUrl: h.base, fetch: h.net.fetch });
+    const connector = new HttpConnector({ baseUrl: h.base, fetch: h.net.fetch });
     let asked = 0;
-    const auth = new AuthSession({ db, http, now: () => lagging, onAuthRequired: () => asked++ });
+    const auth = new AuthSession({ db, connector, signal: new AbortController().signal, now: () => lagging, onAuthRequired: () => asked++ });
     await auth.login(shop.owner.phone, shop.owner.password);
-    const first = await auth.request<{ cursor: string }>('GET', '/sync/pull');
+    const pull = () => auth.authed((c, token, signal) => c.pull(token, {}, signal));
+    const first = await pull();
     h.t.clock.advance(16 * MIN);
 
     const from = h.net.calls.length;
-    const pulls = await Promise.all(Array.from({ length: 5 }, () => auth.request<{ cursor: string }>('GET', '/sync/pull')));
-    expect(pulls.map((p) => p.data.cursor)).toEqual(Array(5).fill(first.data.cursor));
+    const pulls = await Promise.all(Array.from({ length: 5 }, pull));
+    expect(pulls.map((p) => p.cursor)).toEqual(Array(5).fill(first.cursor));
     expect(refreshes(from)).toBe(1);
     // The rotated family is intact: a later refresh still works.
     await auth.refresh();
-    expect((await auth.request('GET', '/sync/pull')).data).toBeTruthy();
+    expect(await pull()).toBeTruthy();
     expect(asked).toBe(0);
     await db.destroy();
   });

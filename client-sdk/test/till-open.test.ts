@@ -5,6 +5,7 @@ import { newId } from '@duka/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCAL_MIGRATIONS, migrateLocal, Till, TillError } from '../src/index.js';
 import { openLocalDb } from '../src/local/db.js';
+import { sqliteFile } from '../src/local/storage.js';
 
 describe('Till.open: the local replica', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-till-'));
@@ -24,7 +25,7 @@ describe('Till.open: the local replica', () => {
 
   it('migrates a till database of an older SDK in place, keeping its device and queue', async () => {
     const file = path.join(dir, 'old.db');
-    const old = openLocalDb(file);
+    const old = openLocalDb(sqliteFile(file));
     expect(await migrateLocal(old, '0001_replica_and_queue')).toEqual(['0001_replica_and_queue']);
     const deviceId = newId();
     await old.insertInto('meta').values({ key: 'device_id', value: JSON.stringify(deviceId) }).execute();
@@ -39,7 +40,7 @@ describe('Till.open: the local replica', () => {
     expect(till.status().pending).toBe(1);
     expect(await till.conflicts()).toEqual([]);
     await till.close();
-    const check = openLocalDb(file);
+    const check = openLocalDb(sqliteFile(file));
     const applied = await check.selectFrom('kysely_migration' as never).select('name' as never).execute();
     expect(applied.map((r) => (r as { name: string }).name)).toEqual(Object.keys(LOCAL_MIGRATIONS));
     await check.destroy();

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_MISMATCH: 422,
   AI_CREDITS_EXHAUSTED: 422,
   ACCOUNT_LOCKED: 423,
+  /** The till speaks a sync protocol version this server no longer (or does not yet) serve. */
+  UNSUPPORTED_PROTOCOL: 426,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,

@@ -1,7 +1,6 @@
 /**
- * The till's one door to the server: fetch with a timeout, the success envelope unwrapped, failures
- * turned into a DukaApiError (an answer) or a NetworkError (no answer). Every outcome tells the
- * connectivity tracker whether the server was reached.
+ * Fetch for the HTTP connector: a timeout, the success envelope's `data` unwrapped, failures turned into a
+ * DukaApiError (an answer) or a NetworkError (no answer).
  */
 import { NetworkError } from '../errors.js';
 import { toApiError } from './errors.js';
@@ -14,19 +13,16 @@ export interface HttpOptions {
   fetch?: FetchLike;
   /** Per request, ms (default 15 000). */
   timeoutMs?: number;
-  /** Called after every request: true when the server answered, false when it could not be reached. */
-  onReachable?: (reached: boolean) => void;
+  /** Sent with every request. */
+  headers?: Record<string, string>;
 }
 
 export interface RequestOptions {
   token?: string;
   body?: unknown;
   query?: Record<string, string | number | undefined>;
-}
-
-export interface Answer<T> {
-  data: T;
-  meta: Record<string, unknown> | null;
+  /** Aborts the request (the till closing); the timeout applies as well. */
+  signal?: AbortSignal;
 }
 
 export class HttpClient {
@@ -40,12 +36,13 @@ export class HttpClient {
     this.timeoutMs = opts.timeoutMs ?? 15_000;
   }
 
-  async request<T>(method: string, path: string, o: RequestOptions = {}): Promise<Answer<T>> {
+  async request<T>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { ...this.opts.headers, accept: 'application/json' };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.body !== undefined) headers['content-type'] = 'application/json';
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     let res: Response;
     let text: string;
     try {
@@ -53,14 +50,12 @@ export class HttpClient {
         method,
         headers,
         body: o.body === undefined ? undefined : JSON.stringify(o.body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: o.signal ? AbortSignal.any([o.signal, timeout]) : timeout,
       });
       text = await res.text();
     } catch (err) {
-      this.opts.onReachable?.(false);
       throw new NetworkError(`${method} ${path}: ${(err as Error).message ?? 'network error'}`, err);
     }
-    this.opts.onReachable?.(true);
     let body: unknown = null;
     try {
       body = text ? JSON.parse(text) : null;
@@ -68,7 +63,6 @@ export class HttpClient {
       body = text;
     }
     if (!res.ok) throw toApiError(res.status, body, res.headers.get('retry-after'));
-    const env = body as { data?: T; meta?: Record<string, unknown> | null } | null;
-    return { data: env?.data as T, meta: env?.meta ?? null };
+    return (body as { data?: T } | null)?.data as T;
   }
 }

@@ -36,9 +36,8 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   let done = 0;
   let cursor = '';
   do {
-    const query: Record<string, string | number> = { limit: ctx.bootstrapPageSize };
-    if (token) query.page_token = token;
-    const page: BootstrapResponse = (await ctx.auth.request<BootstrapResponse>('GET', '/sync/bootstrap', { query })).data;
+    const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
+    const page: BootstrapResponse = await ctx.auth.authed((c, bearer, signal) => c.bootstrap(bearer, query, signal));
     await ctx.db.transaction().execute(async (trx) => {
       for (let i = 0; i < page.rows.length; i += STAGE_CHUNK) {
         const chunk = page.rows.slice(i, i + STAGE_CHUNK).map((r) => ({ entity: r.entity, id: r.id, data: JSON.stringify(r.data) }));

@@ -20,7 +20,7 @@ export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
     if (!cursor) return { kind: 'reset', applied };
     let page: PullResponse;
     try {
-      page = (await ctx.auth.request<PullResponse>('GET', '/sync/pull', { query: { cursor, limit: ctx.pullPageSize } })).data;
+      page = await ctx.auth.authed((c, token, signal) => c.pull(token, { cursor, limit: ctx.pullPageSize }, signal));
     } catch (err) {
       // A cursor the server cannot read (another organisation's, a damaged one): start over.
       if (err instanceof DukaApiError && err.status === 400 && err.errors.some((e) => e.field === 'cursor')) return { kind: 'reset', applied };

@@ -4,21 +4,13 @@
  * what this till has seen acknowledged means the server was restored from a backup, and the till
  * sends again what it still holds from there.
  */
+import type { RegisteredDevice } from '../connector.js';
 import { setMeta } from '../local/meta.js';
 import { lastAckedSeq, resendFrom } from '../queue.js';
 import type { SyncCtx } from './context.js';
 
-/** The server's `Device` (shared/src/sync/protocol.ts). */
-interface DeviceAnswer {
-  device_id: string;
-  name: string;
-  till_code: string;
-  store_id: string;
-  last_applied_seq: number;
-}
-
-export async function registerDevice(ctx: SyncCtx): Promise<DeviceAnswer> {
-  const { data } = await ctx.auth.request<DeviceAnswer>('POST', '/sync/devices', { body: { device_id: ctx.deviceId, name: ctx.deviceName } });
+export async function registerDevice(ctx: SyncCtx): Promise<RegisteredDevice> {
+  const data = await ctx.auth.authed((c, token, signal) => c.registerDevice(token, { device_id: ctx.deviceId, name: ctx.deviceName }, signal));
   await ctx.db.transaction().execute(async (trx) => {
     await setMeta(trx, 'till_code', data.till_code);
     await setMeta(trx, 'store_id', data.store_id);

@@ -3,7 +3,8 @@
  * `syncNow()`, the timer, a websocket poke, or the network coming back; a request made while one
  * runs is served by one more sync right after it. Failures are retried with exponential backoff
  * and jitter, without limit: a queue never stops retrying on its own. Only a missing sign-in makes
- * it wait, for `login`.
+ * it wait, for `login`, and a server that no longer speaks the till's sync protocol (426) stops it
+ * for good: no retry can help, only a newer till.
  */
 import { TillError } from '../errors.js';
 import type { SyncReport } from '../events.js';
@@ -27,6 +28,8 @@ export interface EngineOptions {
   intervalMs?: number;
   backoff?: BackoffOptions;
   random?: () => number;
+  /** The server refused the till's protocol version: syncing has stopped. */
+  onOutdated: (err: DukaApiError) => void;
   /** Told when a sync starts and ends (status). */
   onState: (s: { syncing?: boolean; error?: unknown; report?: SyncReport; nextAt?: number | null }) => Promise<void> | void;
 }
@@ -39,6 +42,8 @@ export class SyncEngine {
   private failures = 0;
   private registered = false;
   private closed = false;
+  /** The server's refusal of this till's protocol version, answered to every later sync. */
+  private outdated: DukaApiError | null = null;
 
   constructor(
     private readonly ctx: SyncCtx,
@@ -48,6 +53,7 @@ export class SyncEngine {
   /** Sync now; if a sync is running, the one right after it. Rejects with that sync's error. */
   syncNow(): Promise<SyncReport> {
     if (this.closed) return Promise.reject(new TillError('CLOSED', 'the till is closed'));
+    if (this.outdated) return Promise.reject(this.outdated);
     if (!this.current) {
       this.current = this.run().finally(() => (this.current = null));
       return this.current;
@@ -63,6 +69,7 @@ export class SyncEngine {
 
   /** Sync on a timer (and retry with backoff) until `stop`. */
   start(): void {
+    if (this.outdated) return;
     this.auto = true;
     this.schedule(0);
   }
@@ -113,7 +120,11 @@ export class SyncEngine {
       return report;
     } catch (err) {
       await this.o.onState({ syncing: false, error: err, nextAt: null });
-      if (err instanceof TillError && err.code === 'AUTH_REQUIRED') {
+      if (err instanceof DukaApiError && err.code === 'UNSUPPORTED_PROTOCOL') {
+        this.outdated = err;
+        this.stop();
+        this.o.onOutdated(err);
+      } else if (err instanceof TillError && err.code === 'AUTH_REQUIRED') {
         // Nothing to retry until someone signs in; login kicks a sync.
         this.schedule(this.o.intervalMs ?? 30_000);
       } else {

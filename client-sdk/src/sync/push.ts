@@ -34,7 +34,7 @@ export async function pushQueue(ctx: SyncCtx): Promise<PushOutcome> {
     if (!batch.length) return out;
     let res: PushResponse;
     try {
-      res = (await ctx.auth.request<PushResponse>('POST', '/sync/push', { body: { device_id: ctx.deviceId, mutations: batch } })).data;
+      res = await ctx.auth.authed((c, token, signal) => c.push(token, { device_id: ctx.deviceId, mutations: batch }, signal));
     } catch (err) {
       if (!(err instanceof DukaApiError) || repairs++ >= MAX_REPAIRS || !(await repair(ctx, err, batch))) throw err;
       if (err.status === 413) size = Math.max(1, Math.floor(size / 2));

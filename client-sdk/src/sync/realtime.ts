@@ -12,8 +12,8 @@ import { TillError } from '../errors.js';
 import { type BackoffOptions, backoffDelay } from './backoff.js';
 
 export interface RealtimeOptions {
-  /** API root, as the till's baseUrl. */
-  baseUrl: string;
+  /** The websocket to dial with this access token (the connector's `realtimeUrl`); null: none to dial. */
+  url: (accessToken: string) => string | null;
   auth: AuthSession;
   /** A hint arrived (or the link opened): sync soon. */
   onHint: () => void;
@@ -80,7 +80,8 @@ export class RealtimeLink {
       return;
     }
     if (!this.active || this.ws) return;
-    const url = `${this.o.baseUrl.replace(/^http/, 'ws')}/sync/ws?access_token=${encodeURIComponent(token)}`;
+    const url = this.o.url(token);
+    if (!url) return;
     const ws = new WebSocket(url);
     this.ws = ws;
     const alive = () => {

@@ -1,4 +1,5 @@
 import { BootstrapQuery, BootstrapResponse, Envelope, PullQuery, PullResponse } from '@duka/shared';
+import { syncProtocolHeader, unsupportedProtocolResponse } from '../protocol-version.js';
 import { defineRoute, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Sync'];
@@ -10,8 +11,8 @@ export const pull = defineRoute('bearer', {
   summary: "Changes after the cursor to what this till holds (its organisation, its store's rows)",
   description:
     'Changes come in version order, each row once per page with its current state; `op: delete` means the row is gone or no longer held (a settled tab, a sale older than 30 days). Send the answer\'s `cursor` back next time and pull again while `has_more`. `reset_required: true` means the cursor is older than the change log keeps: bootstrap again. Another organisation\'s cursor or a malformed one is 400.',
-  request: { query: PullQuery },
-  responses: { 200: jsonResponse(Envelope(PullResponse), 'A page of changes') },
+  request: { headers: syncProtocolHeader, query: PullQuery },
+  responses: { 200: jsonResponse(Envelope(PullResponse), 'A page of changes'), ...unsupportedProtocolResponse },
 });
 
 export const bootstrap = defineRoute('bearer', {
@@ -21,6 +22,6 @@ export const bootstrap = defineRoute('bearer', {
   summary: 'Everything this till holds, in pages, and the cursor to pull from afterwards',
   description:
     'Start without `page_token`, then send each answer\'s `page_token` until it is null. Rows come kind by kind (organisation, store, category, product, stock, customer, credit_tab, transaction, notification) as `op: upsert` changes stamped with the snapshot\'s version. Then pull from `cursor`: it delivers everything written while the pages were read. A page token is valid only as issued (400 otherwise).',
-  request: { query: BootstrapQuery },
-  responses: { 200: jsonResponse(Envelope(BootstrapResponse), 'A page of the snapshot') },
+  request: { headers: syncProtocolHeader, query: BootstrapQuery },
+  responses: { 200: jsonResponse(Envelope(BootstrapResponse), 'A page of the snapshot'), ...unsupportedProtocolResponse },
 });

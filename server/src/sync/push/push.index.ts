@@ -1,11 +1,15 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
+import { requireSyncProtocol } from '../protocol-version.js';
 import * as routes from './push.routes.js';
 import { listConflicts, resolveConflict } from './services/conflicts.js';
 import { registerDevice, toDevice } from './services/devices.js';
 import { pushMutations } from './services/push.js';
 
-export const pushRouter: Router = createRouter()
+const router = createRouter();
+router.use(routes.push.path, requireSyncProtocol);
+
+export const pushRouter: Router = router
   .openapi(routes.registerDevice, async (c) => {
     const { device_id, name } = c.req.valid('json');
     return ok(c, toDevice(await registerDevice(authedCtx(c), device_id, name)), { message: 'device registered' });

@@ -1,4 +1,5 @@
 import { Device, Envelope, IdParam, ListConflictsQuery, PagedEnvelope, PushRequest, PushResponse, RegisterDeviceInput, ResolveConflictInput, SyncConflict } from '@duka/shared';
+import { syncProtocolHeader, unsupportedProtocolResponse } from '../protocol-version.js';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Sync'];
@@ -19,8 +20,8 @@ export const push = defineRoute('bearer', {
   summary: "Apply a device's queued mutations in seq order; committed durably before the answer",
   description:
     'Each mutation is applied, or answered as a duplicate with its recorded result, or rejected with an error code (the next ones still run). A gap in seq answers 409 with `meta.expected_seq`. At most 500 mutations or 5 MB (413 beyond).',
-  request: { body: jsonBody(PushRequest) },
-  responses: { 200: jsonResponse(Envelope(PushResponse), 'One result per mutation') },
+  request: { headers: syncProtocolHeader, body: jsonBody(PushRequest) },
+  responses: { 200: jsonResponse(Envelope(PushResponse), 'One result per mutation'), ...unsupportedProtocolResponse },
 });
 
 export const listConflicts = defineRoute('owner', {

@@ -1,0 +1,46 @@
+/**
+ * The connector seam (PowerSync's backend connector, for a till): everything the till asks of the
+ * server, and nothing else. The HTTP connector (`http/connector.ts`) is the default; a host with
+ * another way to reach the server (a browser's fetch behind a proxy, a test double, a recording
+ * wrapper) passes its own to `Till.open({ connector })`.
+ *
+ * The till owns the rules around these calls (when to refresh a token, retry, back off, give up);
+ * a connector only carries them. Its contract:
+ * - an answer from the server that is not a success is thrown as a `DukaApiError` (its `status`
+ *   and `code` decide what the till does: 401 refreshes, 426 asks for an update, 5xx retries);
+ * - no answer at all is thrown as a `NetworkError`;
+ * - `signal` is aborted when the till closes: stop at once.
+ */
+import type { BootstrapResponse, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, TokenPair } from '@duka/shared';
+
+/** The server's `Device` (shared/src/sync/protocol.ts): the till's code and the server's last applied seq. */
+export interface RegisteredDevice {
+  device_id: string;
+  name: string;
+  till_code: string;
+  store_id: string;
+  last_applied_seq: number;
+}
+
+export interface TillConnector {
+  /** Password sign-in. */
+  login(input: LoginInput, signal: AbortSignal): Promise<LoginResult>;
+  /** Text a one-time sign-in code. */
+  requestOtp(phone: string, signal: AbortSignal): Promise<void>;
+  /** Sign in with the texted code. */
+  verifyOtp(phone: string, code: string, signal: AbortSignal): Promise<TokenPair>;
+  /** Exchange a refresh token for a new pair (the server rotates refresh tokens). */
+  refresh(refreshToken: string, signal: AbortSignal): Promise<TokenPair>;
+  /** End the sign-in on the server. */
+  logout(accessToken: string, refreshToken: string | undefined, signal: AbortSignal): Promise<void>;
+  /** Register this device (idempotent): its till code and the server's last applied seq. */
+  registerDevice(accessToken: string, device: { device_id: string; name: string }, signal: AbortSignal): Promise<RegisteredDevice>;
+  /** Push a batch of the queue; the connector states the sync protocol version. */
+  push(accessToken: string, batch: PushRequest, signal: AbortSignal): Promise<PushResponse>;
+  /** A page of changes after `cursor`. */
+  pull(accessToken: string, query: { cursor?: string; limit?: number }, signal: AbortSignal): Promise<PullResponse>;
+  /** A page of the snapshot. */
+  bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse>;
+  /** The websocket to listen on for pokes, or null when this connector has none (the till then syncs on its timer). */
+  realtimeUrl(accessToken: string): string | null;
+}

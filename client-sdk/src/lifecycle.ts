@@ -1,0 +1,290 @@
+/**
+ * The till's status and lifecycle: opening the replica on its storage, the connector and the
+ * sign-in, the sync engine and the websocket, the observable status and its events, and closing,
+ * which aborts whatever is in flight. `Till` (till.ts) puts the selling API on top of this.
+ */
+import { newId, PROTOCOL_VERSION } from '@duka/shared';
+import type { Dialect } from 'kysely';
+import type { ActionCtx } from './actions/context.js';
+import { AuthSession, type TillUser } from './auth.js';
+import type { TillConnector } from './connector.js';
+import { TillError } from './errors.js';
+import { type SyncReport, type TillEvents, TypedEmitter } from './events.js';
+import type { FetchLike } from './http/client.js';
+import { HttpConnector } from './http/connector.js';
+import type { DukaApiError } from './http/errors.js';
+import { type LocalDb, openLocalDb } from './local/db.js';
+import { getMeta, setMeta } from './local/meta.js';
+import { migrateLocal } from './local/migrations.js';
+import { asStorage, sqliteFile, type TillStorage } from './local/storage.js';
+import { pendingCount, rejectedCount } from './queue.js';
+import { initialStatus, type TillStatus } from './status.js';
+import type { BackoffOptions } from './sync/backoff.js';
+import type { SyncCtx } from './sync/context.js';
+import { registerDevice } from './sync/device.js';
+import { SyncEngine } from './sync/engine.js';
+import { RealtimeLink } from './sync/realtime.js';
+
+export interface TillOptions {
+  /** The API root including its base path, e.g. `http://192.168.1.10:8080/api/v1` (for the default HTTP connector). */
+  baseUrl?: string;
+  /** How the till reaches the server (default: the HTTP connector on `baseUrl`, with `fetch` and `requestTimeoutMs`). */
+  connector?: TillConnector;
+  /** The replica's SQLite file for the default storage (created if missing; `:memory:` for a throwaway till). */
+  dbPath?: string;
+  /** Where the replica lives instead of `dbPath`: a Kysely dialect over SQLite, or a `TillStorage` with its idle work. */
+  storage?: Dialect | TillStorage;
+  /** How the device is named on the server (e.g. `Counter 1`). */
+  deviceName: string;
+  /** Sync on a timer, on websocket pokes and when the network returns (default true). */
+  autoSync?: boolean;
+  /** Time between automatic syncs (default 30 000 ms). */
+  syncIntervalMs?: number;
+  /** Retry delays after a failed sync (default 1 s doubling to 60 s, with jitter, never giving up). */
+  backoff?: BackoffOptions;
+  /** Listen on the server's websocket for pokes when `autoSync` (default true). */
+  realtime?: boolean;
+  /** Per-request timeout of the HTTP connector (default 15 000 ms). */
+  requestTimeoutMs?: number;
+  /** Refresh the access token this long before it expires (default 60 000 ms). */
+  refreshMarginMs?: number;
+  /** Page sizes: push ≤ 100 mutations (server max 500), pull 500 changes, bootstrap 1000 rows. */
+  pushBatchSize?: number;
+  pullPageSize?: number;
+  bootstrapPageSize?: number;
+  /** For tests and embedding: the fetch of the HTTP connector, the clock (epoch ms), the jitter source. */
+  fetch?: FetchLike;
+  now?: () => number;
+  random?: () => number;
+  /** A listener threw (default: ignored). */
+  onListenerError?: (err: unknown, event: keyof TillEvents) => void;
+}
+
+/** How long writes must pause before the till runs its storage's idle work (a WAL checkpoint). */
+const IDLE_MS = 2_000;
+
+export class TillLifecycle {
+  readonly emitter: TypedEmitter<TillEvents>;
+  /** What the selling API's actions need. */
+  readonly actions: ActionCtx;
+  private readonly auth: AuthSession;
+  private readonly engine: SyncEngine;
+  private readonly realtime: RealtimeLink | null;
+  private readonly syncCtx: SyncCtx;
+  /** Aborted by `close()`: every connector call in flight stops. */
+  private readonly abort = new AbortController();
+  private state: TillStatus = initialStatus();
+  private closed = false;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    readonly db: LocalDb,
+    private readonly storage: TillStorage,
+    /** This device's id: made once, kept in the replica, sent with every push. */
+    readonly deviceId: string,
+    opts: TillOptions,
+  ) {
+    const now = opts.now ?? Date.now;
+    this.emitter = new TypedEmitter<TillEvents>(opts.onListenerError);
+    const connector = opts.connector ?? new HttpConnector({ baseUrl: opts.baseUrl!, fetch: opts.fetch, timeoutMs: opts.requestTimeoutMs });
+    this.auth = new AuthSession({
+      db,
+      connector,
+      signal: this.abort.signal,
+      now,
+      refreshMarginMs: opts.refreshMarginMs,
+      onAuthRequired: (reason) => this.authRequired(reason),
+      onReachable: (r) => this.reachable(r),
+    });
+    this.syncCtx = {
+      db,
+      auth: this.auth,
+      events: this.emitter,
+      now,
+      deviceId,
+      deviceName: opts.deviceName,
+      pushBatchSize: Math.min(opts.pushBatchSize ?? 100, 500),
+      pullPageSize: opts.pullPageSize ?? 500,
+      bootstrapPageSize: opts.bootstrapPageSize ?? 1000,
+    };
+    this.engine = new SyncEngine(this.syncCtx, {
+      intervalMs: opts.syncIntervalMs,
+      backoff: opts.backoff,
+      random: opts.random,
+      onOutdated: (err) => this.outdated(err),
+      onState: (s) => this.onEngineState(s),
+    });
+    this.actions = { db, now, queued: () => void this.afterLocalWrite() };
+    const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
+    this.realtime = wantRealtime
+      ? new RealtimeLink({ url: (token) => connector.realtimeUrl(token), auth: this.auth, onHint: () => this.engine.kick(), onReachable: (r) => this.reachable(r), onLive: (live) => this.patch({ live }), backoff: opts.backoff, random: opts.random })
+      : null;
+  }
+
+  /** Open the replica (creating and migrating it as needed) and, with `autoSync`, start syncing. */
+  static async open(opts: TillOptions): Promise<TillLifecycle> {
+    if (!opts.connector && !opts.baseUrl) throw new TillError('VALIDATION_ERROR', 'give the till a baseUrl or a connector', 'baseUrl');
+    if (!opts.storage && !opts.dbPath) throw new TillError('VALIDATION_ERROR', 'give the till a dbPath or a storage', 'dbPath');
+    const storage = opts.storage ? asStorage(opts.storage) : sqliteFile(opts.dbPath!);
+    const db = openLocalDb(storage);
+    await migrateLocal(db);
+    let deviceId = await getMeta(db, 'device_id');
+    if (!deviceId) {
+      deviceId = newId();
+      await setMeta(db, 'device_id', deviceId);
+    }
+    await setMeta(db, 'device_name', opts.deviceName);
+    const life = new TillLifecycle(db, storage, deviceId, opts);
+    await life.refreshCounts();
+    const authRequired = !(await life.auth.hasTokens());
+    life.patch({ authRequired });
+    if (opts.autoSync ?? true) {
+      life.engine.start();
+      if (!authRequired) life.realtime?.start();
+    }
+    return life;
+  }
+
+  status(): TillStatus {
+    return { ...this.state };
+  }
+
+  async login(identifier: string, password: string): Promise<TillUser> {
+    return this.signedIn(await this.auth.login(identifier, password));
+  }
+  async requestOtp(phone: string): Promise<void> {
+    await this.auth.requestOtp(phone);
+  }
+  async loginWithOtp(phone: string, code: string): Promise<TillUser> {
+    return this.signedIn(await this.auth.loginWithOtp(phone, code));
+  }
+  async logout(): Promise<void> {
+    await this.auth.logout();
+    this.realtime?.stop();
+    this.patch({ authRequired: true });
+  }
+  async user(): Promise<TillUser | null> {
+    return (await this.auth.user()) ?? null;
+  }
+
+  syncNow(): Promise<SyncReport> {
+    return this.engine.syncNow();
+  }
+  startSync(): void {
+    if (this.state.updateRequired) return;
+    this.engine.start();
+    this.realtime?.start();
+  }
+  stopSync(): void {
+    this.engine.stop();
+    this.realtime?.stop();
+  }
+
+  /** Abort what is in flight, stop syncing, wait for the sync to unwind, close the replica. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.abort.abort();
+    this.realtime?.stop();
+    await this.engine.close();
+    await this.db.destroy();
+  }
+
+  /** Run a local action unless the till is closed. */
+  guard<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new TillError('CLOSED', 'the till is closed'));
+    return fn();
+  }
+
+  async refreshCounts(): Promise<void> {
+    if (this.closed) return;
+    const [pending, rejected, cursor, last] = await Promise.all([pendingCount(this.db), rejectedCount(this.db), getMeta(this.db, 'cursor'), getMeta(this.db, 'last_sync_at')]);
+    this.patch({ pending, rejected, bootstrapped: cursor !== undefined, lastSyncedAt: last ?? null });
+  }
+
+  private async signedIn(user: TillUser): Promise<TillUser> {
+    const claims = await this.auth.claims();
+    const heldOrg = await getMeta(this.db, 'org_id');
+    if (claims?.org && heldOrg && heldOrg !== claims.org) {
+      await this.auth.logout();
+      throw new TillError('CONFLICT', 'this till belongs to another shop; open a new till database for this account');
+    }
+    if (claims?.org) await setMeta(this.db, 'org_id', claims.org);
+    this.patch({ authRequired: false });
+    this.engine.forgetRegistration();
+    // Register now, so the till can number receipts even if it goes offline before its first sync.
+    await registerDevice(this.syncCtx).catch(() => undefined);
+    if (!this.state.updateRequired) this.realtime?.start();
+    this.engine.kick();
+    return user;
+  }
+
+  private patch(p: Partial<TillStatus>): void {
+    const next = { ...this.state, ...p };
+    if (JSON.stringify(next) === JSON.stringify(this.state)) return;
+    this.state = next;
+    this.emitter.emit('status', this.status());
+  }
+
+  private async afterLocalWrite(): Promise<void> {
+    this.idleWhenQuiet();
+    await this.refreshCounts().catch(() => undefined);
+    this.engine.kick();
+  }
+
+  /** Give the storage its idle work (a WAL checkpoint) once writes have paused for a moment. */
+  private idleWhenQuiet(): void {
+    const idle = this.storage.whenIdle;
+    if (!idle || this.closed) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (!this.closed) void idle(this.db).catch(() => undefined);
+    }, IDLE_MS);
+    this.idleTimer.unref?.();
+  }
+
+  private reachable(reached: boolean): void {
+    if (reached === this.state.online) return;
+    this.patch({ online: reached });
+    this.emitter.emit(reached ? 'online' : 'offline');
+    if (reached) this.engine.kick();
+  }
+
+  private authRequired(reason: string): void {
+    this.realtime?.stop();
+    // Once per loss of the tokens, however many requests found out at the same time.
+    if (this.state.authRequired) return;
+    this.patch({ authRequired: true });
+    this.emitter.emit('auth-required', { reason });
+  }
+
+  private outdated(err: DukaApiError): void {
+    this.realtime?.stop();
+    this.patch({ updateRequired: true });
+    const num = (v: unknown) => (typeof v === 'number' ? v : null);
+    this.emitter.emit('update-required', {
+      message: err.message,
+      protocol_version: PROTOCOL_VERSION,
+      server_min_supported: num(err.meta.min_supported),
+      server_protocol_version: num(err.meta.protocol_version),
+    });
+  }
+
+  private async onEngineState(s: { syncing?: boolean; error?: unknown; report?: SyncReport; nextAt?: number | null }): Promise<void> {
+    const p: Partial<TillStatus> = {};
+    if (s.syncing !== undefined) p.syncing = s.syncing;
+    if (s.nextAt !== undefined) p.nextSyncAt = s.nextAt === null ? null : new Date(s.nextAt).toISOString();
+    if (s.report) p.lastError = null;
+    if (s.error !== undefined) {
+      const e = s.error as { code?: string; message?: string };
+      p.lastError = { code: e.code ?? 'INTERNAL', message: e.message ?? String(s.error), at: new Date(this.syncCtx.now()).toISOString() };
+    }
+    this.patch(p);
+    if (s.syncing === false) {
+      this.idleWhenQuiet();
+      await this.refreshCounts().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
+import { SqliteDialect } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpConnector, Till, type TillConnector, type UpdateRequired } from '../src/index.js';
+import { type Harness, openTill, seedShop, serverView, signIn, startServer, until } from './harness.js';
+
+describe('till: the storage and connector seams, closing, the protocol version', () => {
+  let h: Harness;
+  beforeAll(async () => (h = await startServer()));
+  afterAll(() => h.close());
+
+  it('keeps its replica in the storage it is handed, sells offline and syncs', async () => {
+    const shop = await seedShop(h);
+    const sqlite = new Database(':memory:');
+    let prepared = 0;
+    const dialect = new SqliteDialect({
+      database: {
+        close: () => sqlite.close(),
+        prepare: (text: string) => {
+          prepared++;
+          return sqlite.prepare(text);
+        },
+      },
+    });
+    const till = await openTill(h, { dbPath: undefined, storage: dialect });
+    await signIn(till, shop);
+    await till.syncNow();
+    const before = prepared;
+    h.net.offline = true;
+    await till.sell({ lines: [{ product_id: shop.soda.id, qty: 3 }], payment_method: 'Cash' });
+    expect(prepared).toBeGreaterThan(before);
+    expect(sqlite.prepare("select type, state from queue").all()).toEqual([{ type: 'sale.create', state: 'pending' }]);
+    await expect(till.syncNow()).rejects.toMatchObject({ code: 'NETWORK' });
+    h.net.offline = false;
+    expect(await till.syncNow()).toMatchObject({ pushed: 1, numbered: [{ number: 1 }] });
+    expect(sqlite.prepare("select type, state from queue").all()).toEqual([{ type: 'sale.create', state: 'applied' }]);
+    const server = await serverView(h, shop);
+    expect((await server.transactions()).total).toBe(1);
+    expect(await server.stock(shop.soda.id)).toBe(37);
+    await till.close();
+    expect(sqlite.open).toBe(false);
+  });
+
+  it('asks the server everything through the connector it is given', async () => {
+    const shop = await seedShop(h);
+    const http = new HttpConnector({ baseUrl: h.base, fetch: h.net.fetch });
+    const calls: string[] = [];
+    const recording = new Proxy(http, {
+      get(target, name: keyof TillConnector) {
+        const method = target[name] as (...args: unknown[]) => unknown;
+        return (...args: unknown[]) => {
+          calls.push(name);
+          return method.apply(target, args);
+        };
+      },
+    });
+    const from = h.net.calls.length;
+    const till = await Till.open({ connector: recording, dbPath: ':memory:', deviceName: 'Counter 1', autoSync: false, now: h.t.clock.now });
+    await signIn(till, shop);
+    await till.syncNow();
+    await till.sell({ lines: [{ product_id: shop.unga.id, qty: 1 }], payment_method: 'Cash' });
+    expect(await till.syncNow()).toMatchObject({ pushed: 1 });
+    expect(calls).toEqual(['login', 'registerDevice', 'registerDevice', 'bootstrap', 'pull', 'push', 'pull']);
+    expect(h.net.calls.slice(from)).toEqual(['POST /auth/login', 'POST /sync/devices', 'POST /sync/devices', 'GET /sync/bootstrap', 'GET /sync/pull', 'POST /sync/push', 'GET /sync/pull']);
+    await till.close();
+  });
+
+  it('aborts a request in flight when it closes, and closes promptly', async () => {
+    const asked: IncomingMessage[] = [];
+    const silent: Server = createServer((req) => void asked.push(req));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api/v1`;
+    const till = await Till.open({ baseUrl: base, dbPath: ':memory:', deviceName: 'Counter 1', autoSync: false, requestTimeoutMs: 60_000 });
+    const login = till.login('0712345678', 'kariakoo1').catch((e: unknown) => e);
+    while (!asked.length) await new Promise((r) => setTimeout(r, 5));
+    expect(asked[0]!.url).toBe('/api/v1/auth/login');
+
+    const started = Date.now();
+    await till.close();
+    expect(await login).toMatchObject({ name: 'TillError', code: 'CLOSED', message: 'the till is closed' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it('sends its protocol version, and when the server refuses it asks for an update, stops syncing and keeps selling', async () => {
+    const shop = await seedShop(h);
+    const sent: Array<string | null> = [];
+    let serverMoved = false;
+    const fetch = (input: string, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      sent.push(headers.get('duka-sync-protocol'));
+      // The server's oldest supported version moved past this till's: it speaks 0 as far as the server knows.
+      if (serverMoved) headers.set('duka-sync-protocol', '0');
+      return h.net.fetch(input, { ...init, headers });
+    };
+    const till = await openTill(h, { fetch });
+    await signIn(till, shop);
+    await till.syncNow();
+    expect(new Set(sent)).toEqual(new Set(['1']));
+    const updates: UpdateRequired[] = [];
+    till.on('update-required', (u) => updates.push(u));
+
+    serverMoved = true;
+    await till.sell({ lines: [{ product_id: shop.rice.id, qty: 1 }], payment_method: 'Cash' });
+    await expect(till.syncNow()).rejects.toMatchObject({ status: 426, code: 'UNSUPPORTED_PROTOCOL' });
+    expect(updates).toEqual([
+      { message: 'sync protocol version 0 is not supported: this server speaks version 1; update the till', protocol_version: 1, server_min_supported: 1, server_protocol_version: 1 },
+    ]);
+    expect(till.status()).toMatchObject({ updateRequired: true, pending: 1, nextSyncAt: null, lastError: { code: 'UNSUPPORTED_PROTOCOL' } });
+
+    const asked = sent.length;
+    await expect(till.syncNow()).rejects.toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });
+    till.startSync();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent.length).toBe(asked);
+    expect(till.status().nextSyncAt).toBeNull();
+    const receipt = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' });
+    expect(receipt).toMatchObject({ total: 1000, sync_state: 'pending' });
+    await until(() => till.status().pending === 2, 2000, 'the sale counted');
+    expect(updates).toHaveLength(1);
+    await till.close();
+  });
+});
