@@ -10,7 +10,7 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import type { Config } from './env.js';
-import type { DbHandle } from './db/create-db.js';
+import type { DbHandle } from './db/handle.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { AppEnv, Deps } from './lib/context.js';
 import { createRouter } from './lib/create-router.js';

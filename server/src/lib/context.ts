@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../env.js';
 import type { Database } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
-import type { Transact } from '../db/create-db.js';
+import type { Transact } from '../db/handle.js';
 import type { Messenger } from '../messaging/messenger.js';
 import type { EventBus } from '../modules/events/event-bus.js';
 import type { Realtime } from '../sync/ws/realtime.js';

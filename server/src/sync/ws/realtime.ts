@@ -12,7 +12,7 @@ import type { Notification, ServerMessage } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CommittedChanges } from '../../db/change-log.js';
-import { type DbHandle, MAX_PUBLISH_BYTES, type Unsubscribe } from '../../db/create-db.js';
+import { type DbHandle, MAX_PUBLISH_BYTES, type Unsubscribe } from '../../db/handle.js';
 import type { Database } from '../../db/database.js';
 import { sessionActive } from '../../lib/auth/sessions.js';
 import { findNotification, toNotification } from '../../modules/notifications/notifications.queries.js';
