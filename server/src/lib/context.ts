@@ -1,5 +1,5 @@
 /**
- * What every service verb receives. `deps` are built once at start (createApp); a request adds
+ * What every service verb receives. `deps` are built once at start (createDeps in app.ts); a request adds
  * the actor and request id; `withTransaction` swaps `db` for the transaction.
  */
 import type { Notification } from '@duka/shared';
