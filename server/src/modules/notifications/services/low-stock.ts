@@ -10,7 +10,11 @@ import type { ServiceContext } from '../../../lib/context.js';
 import type { DomainEvent } from '../../../lib/domain-events.js';
 import { createNotification } from './create-notification.js';
 
-/** The part of a `transaction.created` line this subscriber reads. */
+/**
+ * The part of a `transaction.created` line this subscriber reads. The event's type says what a line
+ * holds, but a stored event is read back from JSON unchecked (an older one may lack a field), so
+ * each line is checked as it is read.
+ */
 const SaleLine = z.object({
   product_id: z.string(),
   product_name: z.string(),
