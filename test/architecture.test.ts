@@ -1,4 +1,15 @@
-/** The layering rules of the house style, checked on the source so that a slip fails the build. */
+/**
+ * The layering rules of the house style, checked on the source so that a slip fails the build.
+ *
+ * server/src is built in layers, bottom to top:
+ *
+ *   @duka/shared < env.ts < db/ < lib/ < messaging/ < events/ < modules/ < sync/ < app.ts, boot.ts, index.ts, cli/
+ *
+ * A file imports from its own layer or the ones below, never from above, and no chain of imports
+ * (type imports included) comes back to where it started. What lib/context.ts needs from above
+ * (the messenger, the event bus, the realtime hub) it declares there as small interfaces, which the
+ * upper layers implement and app.ts wires together.
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,9 +24,79 @@ function files(dir: string): string[] {
   });
 }
 
+/** Layers of server/src, bottom first; a path belongs to the first prefix it starts with. */
+const LAYERS: Array<{ name: string; prefixes: string[] }> = [
+  { name: 'env', prefixes: ['env.ts'] },
+  { name: 'db', prefixes: ['db/'] },
+  { name: 'lib', prefixes: ['lib/'] },
+  { name: 'messaging', prefixes: ['messaging/'] },
+  { name: 'events', prefixes: ['events/'] },
+  { name: 'modules', prefixes: ['modules/'] },
+  { name: 'sync', prefixes: ['sync/'] },
+  { name: 'top', prefixes: ['app.ts', 'boot.ts', 'index.ts', 'cli/'] },
+];
+
+function layerOf(file: string): number {
+  const rel = path.relative('server/src', file);
+  const at = LAYERS.findIndex((l) => l.prefixes.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p))));
+  if (at < 0) throw new Error(`${file} is in no layer: add its folder to LAYERS`);
+  return at;
+}
+
+/** file → the server/src files it imports (relative imports, type-only and dynamic ones included). */
+function importGraph(list: string[]): Map<string, string[]> {
+  const known = new Set(list);
+  return new Map(
+    list.map((file) => {
+      const specs = [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
+      const targets = specs.map((s) => path.join(path.dirname(file), s).replace(/\.js$/, '.ts')).filter((t) => known.has(t));
+      return [file, [...new Set(targets)]];
+    }),
+  );
+}
+
+/** Every import cycle, each as the path around it (`a -> b -> a`), found by a depth-first walk. */
+function findCycles(graph: Map<string, string[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
 const imports = (file: string) => [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
 
 describe('architecture', () => {
+  const server = importGraph(files('server/src'));
+
+  it('no server file imports from a layer above its own', () => {
+    const upward = [...server].flatMap(([file, targets]) => targets.filter((t) => layerOf(t) > layerOf(file)).map((t) => `${file} -> ${t}`));
+    expect(upward).toEqual([]);
+  });
+
+  it('no import cycle anywhere in the server', () => {
+    expect(findCycles(server)).toEqual([]);
+  });
+
+  it('the checks see what they look for', () => {
+    expect(layerOf('server/src/db/tables/pos.table.ts')).toBeLessThan(layerOf('server/src/lib/context.ts'));
+    expect(layerOf('server/src/sync/ws/realtime.ts')).toBeGreaterThan(layerOf('server/src/modules/pos/pos.index.ts'));
+    expect(layerOf('server/src/cli/migrate.ts')).toBe(LAYERS.length - 1);
+    expect(server.get('server/src/lib/context.ts')).toContain('server/src/db/transaction.ts');
+    expect(findCycles(new Map([['a', ['b']], ['b', ['c', 'd']], ['c', ['a']], ['d', []]]))).toEqual(['a -> b -> c -> a']);
+    expect(findCycles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toEqual([]);
+  });
+
   it('client-sdk never imports the server', () => {
     for (const file of files('client-sdk/src')) {
       expect(imports(file).filter((i) => i.includes('server') || i === 'hono' || i.startsWith('@hono/')), file).toEqual([]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../server/src/db/transaction.js';
+import type { EventType, NewEvent } from '../server/src/lib/domain-events.js';
 import { insertSale, registerOwner, type Session } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
@@ -23,8 +24,10 @@ describe('customer statistics and segments (customer-stats subscriber)', () => {
     return id;
   };
   /** Publish a transaction event as the point of sale does, then wait until the bus has delivered it. */
-  const publish = async (s: Session, customerId: string | null, type = 'transaction.created') => {
-    const event = await withTransaction(t.serviceCtx(), (ctx) => t.deps.events.publish(ctx, { type, orgId: s.orgId, storeId: s.storeId, data: { transaction_id: 'x', customer_id: customerId } }));
+  const publish = async (s: Session, customerId: string | null, type: EventType = 'transaction.created') => {
+    // Only the fields this subscriber reads.
+    const partial = { type, orgId: s.orgId, storeId: s.storeId, data: { transaction_id: 'x', customer_id: customerId } } as NewEvent;
+    const event = await withTransaction(t.serviceCtx(), (ctx) => t.deps.events.publish(ctx, partial));
     for (let i = 0; i < 50; i++) {
       const row = await t.db.db.selectFrom('events').select('delivered').where('id', '=', event.id).executeTakeFirstOrThrow();
       if (row.delivered === 1) break;

@@ -2,7 +2,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createDeps } from '../server/src/app.js';
-import { createDb, type DbHandle } from '../server/src/db/create-db.js';
+import { createDb } from '../server/src/db/create-db.js';
+import type { DbHandle } from '../server/src/db/handle.js';
 import { uniqueEmail } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 

@@ -10,20 +10,23 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import type { Config } from './env.js';
-import type { DbHandle } from './db/create-db.js';
+import type { DbHandle } from './db/handle.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { AppEnv, Deps } from './lib/context.js';
 import { createRouter } from './lib/create-router.js';
 import { deriveKeys } from './lib/crypto.js';
 import { docsRouter } from './lib/docs.js';
-import { handleError, ServiceError } from './lib/errors.js';
+import { handleError } from './lib/error-response.js';
+import { ServiceError } from './lib/errors.js';
 import { createRateLimits } from './lib/rate-limit.js';
 import { localDiskStorage } from './lib/storage.js';
 import { SessionGate } from './lib/auth/sessions.js';
 import { logDriver, smtpDriver } from './messaging/drivers.js';
 import { Messenger } from './messaging/messenger.js';
-import { EventBus } from './modules/events/event-bus.js';
-import { registerSubscribers } from './modules/events/subscribers.js';
+import { EventBus } from './events/event-bus.js';
+import { customerStatsSubscriber } from './modules/customers/services/customer-stats.js';
+import { findNotification, toNotification } from './modules/notifications/notifications.queries.js';
+import { lowStockNotifications } from './modules/notifications/services/low-stock.js';
 import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
@@ -51,11 +54,18 @@ import { pullRouter } from './sync/pull/pull.index.js';
 
 export const API_VERSION = '1.0.0';
 
-export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): Deps {
+/** The services' dependencies, with the concrete parts behind the ports that the server process drives (retries, websockets). */
+export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate };
+
+export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): AppDeps {
   const showBodies = config.NODE_ENV !== 'production';
   const logged = logDriver(log, showBodies);
   const drivers = { sms: logged, email: config.SMTP_URL ? smtpDriver(config.SMTP_URL, config.EMAIL_FROM) : logged };
-  const deps: Deps = {
+  const loadNotification = async (orgId: string, storeId: string, id: string) => {
+    const row = await findNotification(handle.db, orgId, storeId, id);
+    return row ? toNotification(row) : null;
+  };
+  const deps: AppDeps = {
     db: handle.db,
     dialect: handle.dialect,
     transact: handle.transact,
@@ -66,13 +76,14 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     messenger: new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files'))),
     limits: createRateLimits(config, handle),
     events: new EventBus(),
-    realtime: new Realtime(handle.db, handle, log),
+    realtime: new Realtime(handle.db, handle, log, loadNotification),
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
     sessions: new SessionGate(handle.db),
   };
   deps.realtime.onRevoked((target) => deps.sessions.forget(target));
   deps.events.bind(deps);
-  registerSubscribers(deps.events);
+  deps.events.subscribe(customerStatsSubscriber);
+  deps.events.subscribe(lowStockNotifications);
   return deps;
 }
 

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './env.js';
-import { createDb, type DbHandle } from './db/create-db.js';
+import { createDb } from './db/create-db.js';
+import type { DbHandle } from './db/handle.js';
 import { migrateToLatest } from './db/migrate.js';
 
 export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {

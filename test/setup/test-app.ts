@@ -1,9 +1,9 @@
 /** The real app, in process, over a fresh database, with a clock the test can move. */
 import pino from 'pino';
-import { createApp, createDeps } from '../../server/src/app.js';
+import { type AppDeps, createApp, createDeps } from '../../server/src/app.js';
 import { type Config, testConfig } from '../../server/src/env.js';
 import type { Clock } from '../../server/src/lib/clock.js';
-import type { Deps, ServiceContext } from '../../server/src/lib/context.js';
+import type { ServiceContext } from '../../server/src/lib/context.js';
 import { createTestDb, DIALECT, type TestDb } from './test-db.js';
 
 export interface TestClock extends Clock {
@@ -34,7 +34,7 @@ export interface RequestOptions {
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
-  deps: Deps;
+  deps: AppDeps;
   db: TestDb;
   clock: TestClock;
   config: Config;

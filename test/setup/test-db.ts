@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createDb, type DbHandle } from '../../server/src/db/create-db.js';
+import { createDb } from '../../server/src/db/create-db.js';
+import type { DbHandle } from '../../server/src/db/handle.js';
 import type { DialectName } from '../../server/src/db/dialect.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 

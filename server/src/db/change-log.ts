@@ -10,7 +10,6 @@
  * (no lock-order deadlocks), and a write can never forget its log entry.
  */
 import type { Kysely } from 'kysely';
-import type { ServiceContext } from '../lib/context.js';
 import type { Database } from './database.js';
 import type { ReplicatedEntity } from './tables/change-log.table.js';
 
@@ -20,6 +19,9 @@ export interface Change {
   op?: 'upsert' | 'delete';
   storeId?: string | null;
 }
+
+/** A change noted in a transaction, with the organisation whose log it goes to. */
+export type NotedChange = Change & { orgId: string };
 
 /** Record `changes` and return the organisation's new version. */
 export async function recordChanges(trx: Kysely<Database>, orgId: string, changes: Change[], now: number): Promise<number> {
@@ -49,7 +51,7 @@ export async function recordChanges(trx: Kysely<Database>, orgId: string, change
 }
 
 /** Note that the current transaction changed a replicated row; recorded just before commit. */
-export function noteChange(ctx: ServiceContext, orgId: string, change: Change): void {
+export function noteChange(ctx: { pending?: { changes: NotedChange[] } }, orgId: string, change: Change): void {
   if (!ctx.pending) throw new Error('noteChange must run inside withTransaction');
   ctx.pending.changes.push({ ...change, orgId });
 }
@@ -65,8 +67,13 @@ export interface CommittedChanges {
   stock: Array<{ storeId: string; productId: string }>;
 }
 
+/** Told what each transaction committed, once it has (the realtime hub, wired in app.ts). */
+export interface CommitListener {
+  committed(list: CommittedChanges[]): void;
+}
+
 /** Record the noted changes, one version bump per organisation. Called by withTransaction. */
-export async function flushChanges(trx: Kysely<Database>, changes: Array<Change & { orgId: string }>, now: number): Promise<CommittedChanges[]> {
+export async function flushChanges(trx: Kysely<Database>, changes: NotedChange[], now: number): Promise<CommittedChanges[]> {
   const byOrg = new Map<string, Change[]>();
   for (const c of changes) byOrg.set(c.orgId, [...(byOrg.get(c.orgId) ?? []), c]);
   const committed: CommittedChanges[] = [];

@@ -5,15 +5,38 @@
  * events) are queued with `afterCommit` and run once the outermost commit is done. On Postgres a
  * transaction that loses a deadlock is run again (its queued effects with it, never twice).
  */
-import { sql } from 'kysely';
-import type { PendingCommit, ServiceContext, TxContext } from '../lib/context.js';
-import { flushChanges } from './change-log.js';
+import { type Kysely, sql } from 'kysely';
+import type { Logger } from 'pino';
+import { type CommitListener, flushChanges, type NotedChange } from './change-log.js';
+import type { Database } from './database.js';
 import { isRetryableTransactionError } from './dialect.js';
+import type { Transact } from './handle.js';
+
+/** What a transaction has noted to do at its commit: change-log entries and after-commit tasks. */
+export interface PendingCommit {
+  afterCommit: Array<() => unknown>;
+  /** Change-log entries, recorded as the transaction's last step. */
+  changes: NotedChange[];
+}
+
+/**
+ * The part of a service context (lib/context.ts) these helpers use, spelt out here so the database
+ * layer needs nothing above it; every ServiceContext is one.
+ */
+export interface TransactionScope {
+  db: Kysely<Database>;
+  transact: Transact;
+  clock: { now(): number };
+  log: Logger;
+  requestId: string;
+  realtime: CommitListener;
+  pending?: PendingCommit;
+}
 
 const MAX_ATTEMPTS = 3;
 
-export async function withTransaction<C extends ServiceContext, T>(ctx: C, fn: (tx: TxContext<C>) => Promise<T>): Promise<T> {
-  if (ctx.pending) return fn(ctx as TxContext<C>);
+export async function withTransaction<C extends TransactionScope, T>(ctx: C, fn: (tx: C & { pending: PendingCommit }) => Promise<T>): Promise<T> {
+  if (ctx.pending) return fn(ctx as C & { pending: PendingCommit });
   let pending: PendingCommit = { afterCommit: [], changes: [] };
   const attempt = () =>
     ctx.transact(async (trx) => {
@@ -48,7 +71,7 @@ export async function withTransaction<C extends ServiceContext, T>(ctx: C, fn: (
 }
 
 /** Run `task` after the current transaction commits, or straight away when there is none. */
-export function afterCommit(ctx: ServiceContext, task: () => unknown): void {
+export function afterCommit(ctx: Pick<TransactionScope, 'log' | 'requestId' | 'pending'>, task: () => unknown): void {
   if (ctx.pending) ctx.pending.afterCommit.push(task);
   else
     void Promise.resolve()
@@ -61,7 +84,7 @@ export function afterCommit(ctx: ServiceContext, task: () => unknown): void {
  * and so are the change-log entries and after-commit tasks it noted; the error is rethrown and the
  * transaction goes on. (Names nest: SQLite's group commit and Postgres both allow it.)
  */
-export async function withSavepoint<T>(ctx: ServiceContext, fn: () => Promise<T>): Promise<T> {
+export async function withSavepoint<T>(ctx: Pick<TransactionScope, 'db' | 'pending'>, fn: () => Promise<T>): Promise<T> {
   const pending = ctx.pending;
   if (!pending) throw new Error('withSavepoint must run inside withTransaction');
   const marks = { changes: pending.changes.length, afterCommit: pending.afterCommit.length };

@@ -1,21 +1,22 @@
 /**
- * What every service verb receives. `deps` are built once at start (createApp); a request adds
+ * What every service verb receives. `deps` are built once at start (createDeps in app.ts); a request adds
  * the actor and request id; `withTransaction` swaps `db` for the transaction.
  */
+import type { Notification } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../env.js';
+import type { CommitListener } from '../db/change-log.js';
 import type { Database } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
-import type { Transact } from '../db/create-db.js';
-import type { Messenger } from '../messaging/messenger.js';
-import type { EventBus } from '../modules/events/event-bus.js';
-import type { Realtime } from '../sync/ws/realtime.js';
+import type { Transact } from '../db/handle.js';
+import type { PendingCommit } from '../db/transaction.js';
 import type { Clock } from './clock.js';
+import type { DomainEvent, EventType, NewEvent } from './domain-events.js';
+import type { OutgoingMessage } from './outgoing-message.js';
 import type { Keys } from './crypto.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Storage } from './storage.js';
-import type { SessionGate } from './auth/sessions.js';
 
 export type Perm = 'refund' | 'discount' | 'reports';
 
@@ -40,22 +41,50 @@ export interface Deps {
   log: Logger;
   clock: Clock;
   keys: Keys;
-  messenger: Messenger;
+  messenger: MessageSender;
   limits: RateLimits;
-  events: EventBus;
+  events: EventPublisher;
   /** Websocket fan-out: tells connected tills, on every server instance, what was committed. */
-  realtime: Realtime;
+  realtime: RealtimeFeed;
   /** Uploaded files and report exports (local disk under DATA_DIR/files by default). */
   storage: Storage;
   /** Whether an access token's session is still signed in. */
-  sessions: SessionGate;
+  sessions: SessionCheck;
 }
 
-/** What a transaction has noted to do at its commit: change-log entries and after-commit tasks. */
-export interface PendingCommit {
-  afterCommit: Array<() => unknown>;
-  /** Change-log entries, recorded as the transaction's last step. */
-  changes: Array<import('../db/change-log.js').Change & { orgId: string }>;
+/*
+ * Ports: what services need of the parts built above (messaging/, events/, sync/ws/) or beside
+ * this file (the session gate), as narrow interfaces here, so that no import runs up or in a
+ * circle; app.ts wires the implementations.
+ */
+
+/** Outgoing SMS and email (messaging/messenger.ts): written to the outbox, delivered after commit. */
+export interface MessageSender {
+  /** True when email leaves the server (not only the outbox). */
+  readonly emailDelivers: boolean;
+  send(ctx: ServiceContext, msg: OutgoingMessage): Promise<string>;
+}
+
+/** Domain events (events/event-bus.ts): recorded in the caller's transaction, delivered after commit. */
+export interface EventPublisher {
+  publish<K extends EventType>(ctx: ServiceContext, event: NewEvent<K>): Promise<DomainEvent<K>>;
+}
+
+/** Whether an access token's session is still signed in (lib/auth/sessions.ts). */
+export interface SessionCheck {
+  /** Throws UnauthenticatedError when the session was signed out. */
+  assertActive(actor: Actor): Promise<void>;
+}
+
+/** Who a revocation signs out: one session (refresh family), or every session of a user but one. */
+export type RevokedTarget = { sid: string } | { userId: string; exceptSid?: string };
+
+/** The realtime hub (sync/ws/realtime.ts), told after commit what tills should hear of. */
+export interface RealtimeFeed extends CommitListener {
+  /** A notification for `storeId` was committed. */
+  notification(orgId: string, storeId: string, notification: Notification): void;
+  /** A session ended: its sockets close, and every instance stops trusting it. */
+  revoked(target: RevokedTarget): void;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from './context.js';
-import { handleZodError } from './errors.js';
+import { handleZodError } from './error-response.js';
 
 /**
  * An area's router, typed without its accumulated route schema: we use no typed RPC client, and

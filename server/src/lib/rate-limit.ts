@@ -6,7 +6,7 @@
  * and a shared one would cost a database write each time.
  */
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { DbHandle } from '../db/create-db.js';
+import type { DbHandle } from '../db/handle.js';
 import type { Config } from '../env.js';
 import { RetryLaterError } from './errors.js';
 import { toE164 } from './phone.js';

@@ -9,26 +9,10 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { afterCommit } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
-import type { ServiceContext } from '../lib/context.js';
+import type { MessageSender, ServiceContext } from '../lib/context.js';
+import type { Attachment, OutgoingMessage } from '../lib/outgoing-message.js';
 import type { Storage } from '../lib/storage.js';
 import type { MessageDriver } from './drivers.js';
-
-/**
- * An email attachment: inline content, or a file in storage (a report export) read when the
- * message is delivered, so the outbox row stays small.
- */
-export type Attachment = { filename: string; content_type: string } & ({ content_base64: string } | { storage_key: string });
-
-export interface OutgoingMessage {
-  channel: 'sms' | 'email';
-  to: string;
-  subject?: string;
-  body: string;
-  attachments?: Attachment[];
-  /** The body carries a code or password. */
-  sensitive?: boolean;
-  orgId?: string | null;
-}
 
 const MAX_ATTEMPTS = 5;
 /** A delivery claimed longer ago than this was cut short (the process died): it may be taken over. */
@@ -36,7 +20,7 @@ const CLAIM_TIMEOUT_MS = 10 * 60_000;
 /** A pending message this old was never handed to a driver (the process died after commit). */
 const STALE_PENDING_MS = 5 * 60_000;
 
-export class Messenger {
+export class Messenger implements MessageSender {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly drivers: Record<'sms' | 'email', MessageDriver>,

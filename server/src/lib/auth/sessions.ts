@@ -8,8 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { RevokedTarget } from '../../sync/ws/realtime.js';
-import type { Actor } from '../context.js';
+import type { Actor, RevokedTarget, SessionCheck } from '../context.js';
 import { UnauthenticatedError } from '../errors.js';
 
 /** Whether the session `sid` is still signed in: some refresh token of its family is not revoked. */
@@ -22,7 +21,7 @@ export async function sessionActive(db: Kysely<Database>, sid: string): Promise<
 const TRUST_MS = 5_000;
 const MAX_ENTRIES = 50_000;
 
-export class SessionGate {
+export class SessionGate implements SessionCheck {
   /** sid → when it was seen active (monotonic ms) and whose it is. */
   private readonly seen = new Map<string, { at: number; userId: string }>();
 

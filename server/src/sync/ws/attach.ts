@@ -14,6 +14,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { authenticate, bearerToken } from '../../lib/auth/middleware.js';
 import type { Actor, Deps } from '../../lib/context.js';
 import { ForbiddenError, ServiceError, UnauthenticatedError } from '../../lib/errors.js';
+import type { Realtime } from './realtime.js';
 import { CLOSE, TillSocket } from './socket.js';
 
 export interface RealtimeOptions {
@@ -32,7 +33,7 @@ export interface RealtimeServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export function attachRealtime(server: ServerType, deps: Deps, opts: RealtimeOptions = {}): RealtimeServer {
+export function attachRealtime(server: ServerType, deps: Deps & { realtime: Realtime }, opts: RealtimeOptions = {}): RealtimeServer {
   const { log, realtime: hub } = deps;
   const path = `${deps.config.BASE_PATH}/sync/ws`;
   // Tills send nothing but pongs and close frames.

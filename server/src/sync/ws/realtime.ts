@@ -12,10 +12,10 @@ import type { Notification, ServerMessage } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CommittedChanges } from '../../db/change-log.js';
-import { type DbHandle, MAX_PUBLISH_BYTES, type Unsubscribe } from '../../db/create-db.js';
+import { type DbHandle, MAX_PUBLISH_BYTES, type Unsubscribe } from '../../db/handle.js';
 import type { Database } from '../../db/database.js';
 import { sessionActive } from '../../lib/auth/sessions.js';
-import { findNotification, toNotification } from '../../modules/notifications/notifications.queries.js';
+import type { RealtimeFeed, RevokedTarget } from '../../lib/context.js';
 
 export const REALTIME_CHANNEL = 'duka_realtime';
 
@@ -32,9 +32,6 @@ export interface Peer {
   revoke(): void;
 }
 
-/** Who a revocation signs out: one session (refresh family), or every session of a user but one. */
-export type RevokedTarget = { sid: string } | { userId: string; exceptSid?: string };
-
 /** Between instances. Short keys: the NOTIFY payload is limited. */
 type Event =
   | { k: 'c'; o: string; v: number; s: Array<string | null> }
@@ -47,7 +44,10 @@ const MAX_STORES_PER_EVENT = 100;
 
 type Bus = Pick<DbHandle, 'publish' | 'subscribe'>;
 
-export class Realtime {
+/** Reads a committed notification of a store (null when gone); given by app.ts from the notifications area. */
+export type NotificationLoader = (orgId: string, storeId: string, id: string) => Promise<Notification | null>;
+
+export class Realtime implements RealtimeFeed {
   private readonly peers = new Map<string, Set<Peer>>();
   private outgoing: Event[] = [];
   private flushing = false;
@@ -60,6 +60,7 @@ export class Realtime {
     private readonly db: Kysely<Database>,
     private readonly bus: Bus,
     private readonly log: Logger,
+    private readonly loadNotification: NotificationLoader,
   ) {}
 
   // ---- publishing: called after commit, never throws, never waits on the network ----
@@ -263,8 +264,8 @@ export class Realtime {
 
   private async readNotification(orgId: string, storeId: string, id: string) {
     try {
-      const row = await findNotification(this.db, orgId, storeId, id);
-      if (row) this.toStore(orgId, storeId, { type: 'notification', notification: toNotification(row) });
+      const notification = await this.loadNotification(orgId, storeId, id);
+      if (notification) this.toStore(orgId, storeId, { type: 'notification', notification });
     } catch (err) {
       this.log.warn({ err }, 'realtime notification read failed');
     }

@@ -5,7 +5,7 @@
 import type { CustomerSegment } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import type { Subscriber } from '../../events/event-bus.js';
+import type { Subscriber } from '../../../events/event-bus.js';
 import { findCustomer, NO_PURCHASES, type PurchaseHistory, purchaseHistory, vipThreshold } from '../customers.queries.js';
 
 const DAY_MS = 86_400_000;
@@ -70,7 +70,7 @@ export async function refreshCustomerStats(ctx: ServiceContext, orgId: string, c
 }
 
 /** Event data of `transaction.*` carries the sale's `customer_id` (null for a walk-in). */
-export const customerStatsSubscriber: Subscriber = {
+export const customerStatsSubscriber: Subscriber<'transaction.created' | 'transaction.refunded' | 'transaction.voided'> = {
   name: 'customer-stats',
   types: ['transaction.created', 'transaction.refunded', 'transaction.voided'],
   wants: (event) => typeof event.data.customer_id === 'string',

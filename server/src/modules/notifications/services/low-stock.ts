@@ -5,11 +5,16 @@
  * sales add nothing until it is restocked above the point and crosses again.
  */
 import { z } from 'zod';
-import type { DomainEvent, Subscriber } from '../../events/event-bus.js';
+import type { Subscriber } from '../../../events/event-bus.js';
 import type { ServiceContext } from '../../../lib/context.js';
+import type { DomainEvent } from '../../../lib/domain-events.js';
 import { createNotification } from './create-notification.js';
 
-/** The part of a `transaction.created` line this subscriber reads. */
+/**
+ * The part of a `transaction.created` line this subscriber reads. The event's type says what a line
+ * holds, but a stored event is read back from JSON unchecked (an older one may lack a field), so
+ * each line is checked as it is read.
+ */
 const SaleLine = z.object({
   product_id: z.string(),
   product_name: z.string(),
@@ -30,7 +35,7 @@ export interface Crossing {
  * product, each carrying the product's level after the whole sale, so the lines are summed:
  * the level before the sale is the lowest `stock_after` plus every line's qty.
  */
-export function crossings(event: DomainEvent): Crossing[] {
+export function crossings(event: DomainEvent<'transaction.created'>): Crossing[] {
   const lines = Array.isArray(event.data.lines) ? event.data.lines : [];
   const byProduct = new Map<string, { name: string; qty: number; after: number; point: number }>();
   for (const raw of lines) {
@@ -63,7 +68,7 @@ export function lowStockMessage(name: string, left: number): { title: string; bo
   };
 }
 
-async function handle(ctx: ServiceContext, event: DomainEvent): Promise<void> {
+async function handle(ctx: ServiceContext, event: DomainEvent<'transaction.created'>): Promise<void> {
   if (!event.store_id) return;
   for (const c of crossings(event)) {
     await createNotification(ctx, {
@@ -76,7 +81,7 @@ async function handle(ctx: ServiceContext, event: DomainEvent): Promise<void> {
   }
 }
 
-export const lowStockNotifications: Subscriber = {
+export const lowStockNotifications: Subscriber<'transaction.created'> = {
   name: 'low-stock-notifications',
   types: ['transaction.created'],
   // Runs inside the sale's transaction: most sales cross nothing and then cost no delivery. Never throws.

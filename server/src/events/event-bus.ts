@@ -6,33 +6,25 @@
  */
 import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { afterCommit, withTransaction } from '../../db/transaction.js';
-import { iso } from '../../lib/clock.js';
-import type { Deps, ServiceContext } from '../../lib/context.js';
+import type { Database } from '../db/database.js';
+import { afterCommit, withTransaction } from '../db/transaction.js';
+import { iso } from '../lib/clock.js';
+import type { Deps, EventPublisher, ServiceContext } from '../lib/context.js';
+import type { DomainEvent, EventType, NewEvent } from '../lib/domain-events.js';
 
-/** The payload of design §3: `{ type, id, org_id, store_id, occurred_at, data }`. */
-export interface DomainEvent<T = Record<string, unknown>> {
-  type: string;
-  id: string;
-  org_id: string;
-  store_id: string | null;
-  occurred_at: string;
-  data: T;
-}
-
-export interface Subscriber {
+/** Handles the events of `types`, each with its typed data. */
+export interface Subscriber<K extends EventType = EventType> {
   /** Stable name: deliveries are recorded under it. */
   name: string;
-  types: string[];
+  types: readonly K[];
   /** Whether this event concerns the subscriber at all; events nobody wants cost no delivery. */
-  wants?(event: DomainEvent): boolean;
-  handle(ctx: ServiceContext, event: DomainEvent): Promise<void>;
+  wants?(event: DomainEvent<K>): boolean;
+  handle(ctx: ServiceContext, event: DomainEvent<K>): Promise<void>;
 }
 
 const MAX_ATTEMPTS = 10;
 
-export class EventBus {
+export class EventBus implements EventPublisher {
   private readonly subscribers: Subscriber[] = [];
   private deps: Deps | undefined;
 
@@ -41,15 +33,17 @@ export class EventBus {
     this.deps = deps;
   }
 
-  subscribe(subscriber: Subscriber): void {
-    this.subscribers.push(subscriber);
+  subscribe<K extends EventType>(subscriber: Subscriber<K>): void {
+    // Sound because `interested` hands a subscriber only events of its own types.
+    this.subscribers.push(subscriber as unknown as Subscriber);
   }
 
   /** Record `type` in the current transaction; subscribers see it after commit. */
-  async publish<T extends Record<string, unknown>>(ctx: ServiceContext, e: { type: string; orgId: string; storeId: string | null; data: T }): Promise<DomainEvent<T>> {
+  async publish<K extends EventType>(ctx: ServiceContext, e: NewEvent<K>): Promise<DomainEvent<K>> {
     const now = ctx.clock.now();
-    const event: DomainEvent<T> = { type: e.type, id: newId(), org_id: e.orgId, store_id: e.storeId, occurred_at: iso(now), data: e.data };
-    const wanted = this.interested(event).length > 0;
+    const event = { type: e.type, id: newId(), org_id: e.orgId, store_id: e.storeId, occurred_at: iso(now), data: e.data } as DomainEvent<K>;
+    // Every DomainEvent<K> is a DomainEvent; the compiler cannot see it through the generic.
+    const wanted = this.interested(event as DomainEvent).length > 0;
     await ctx.db
       .insertInto('events')
       .values({ id: event.id, org_id: e.orgId, store_id: e.storeId, type: e.type, payload: JSON.stringify(e.data), occurred_at: now, delivered: wanted ? 0 : 1 })
@@ -68,14 +62,15 @@ export class EventBus {
     if (!deps) throw new Error('EventBus used before bind()');
     const row = await deps.db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
     if (!row || row.delivered === 1) return;
-    const event: DomainEvent = {
+    // Stored by `publish` from a type-checked event.
+    const event = {
       type: row.type,
       id: row.id,
       org_id: row.org_id,
       store_id: row.store_id,
       occurred_at: iso(row.occurred_at),
-      data: JSON.parse(row.payload) as Record<string, unknown>,
-    };
+      data: JSON.parse(row.payload),
+    } as DomainEvent;
     const done = new Set(
       (await deps.db.selectFrom('event_deliveries').select('subscriber').where('event_id', '=', eventId).where('status', '=', 'done').execute()).map((d) => d.subscriber),
     );

@@ -1,0 +1,56 @@
+/**
+ * What an open database is to the rest of the server, whichever it is (sqlite.ts, postgres.ts):
+ * queries, durable transactions, a cross-process fan-out channel and a shared rate limiter.
+ */
+import type { Kysely } from 'kysely';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Database } from './database.js';
+import type { DialectName } from './dialect.js';
+
+/** Run `fn` in a transaction and commit it durably before resolving. */
+export type Transact = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  transact: Transact;
+  /** Checks the database answers; used by the readiness probe. */
+  ping(): Promise<void>;
+  /** Periodic upkeep: keeps SQLite's planner statistics fresh (Postgres has autovacuum). */
+  maintain(): Promise<void>;
+  /**
+   * Send `payload` (under MAX_PUBLISH_BYTES) to every subscriber of `channel`, in every server
+   * process sharing this database: Postgres NOTIFY; in memory on SQLite, which has one process.
+   * Delivery is best effort: a subscriber whose connection is being re-established misses it.
+   */
+  publish(channel: string, payload: string): Promise<void>;
+  /**
+   * Receive what is published on `channel`. Resolves once listening. `onReconnect` runs each time
+   * a lost listening connection is back (Postgres), so a subscriber can catch up on what it missed.
+   */
+  subscribe(channel: string, onMessage: (payload: string) => void, opts?: { onReconnect?: () => void }): Promise<Unsubscribe>;
+  /**
+   * A rate limiter whose counts every server process sharing this database sees: kept in the
+   * `rate_limits` table on Postgres; in memory on SQLite, which has one process.
+   */
+  sharedLimiter(opts: LimiterOptions): RateLimiterAbstract;
+  close(): Promise<void>;
+}
+
+export interface LimiterOptions {
+  keyPrefix: string;
+  points: number;
+  /** Seconds. */
+  duration: number;
+}
+
+export type Unsubscribe = () => Promise<void>;
+
+/** Postgres refuses NOTIFY payloads of 8000 bytes or more; SQLite keeps the same limit so code behaves alike. */
+export const MAX_PUBLISH_BYTES = 7999;
+
+/** LISTEN cannot take its channel as a parameter, so a name must be a plain identifier to be spliced in safely. */
+export function checkPublish(channel: string, payload: string) {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
+  if (Buffer.byteLength(payload) > MAX_PUBLISH_BYTES) throw new Error(`publish payload is over ${MAX_PUBLISH_BYTES} bytes`);
+}

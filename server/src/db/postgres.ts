@@ -1,0 +1,51 @@
+/** PostgreSQL: a pool for queries and transactions, NOTIFY to publish and one LISTEN connection to receive. */
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { Database } from './database.js';
+import { checkPublish, type DbHandle } from './handle.js';
+import { pgListener } from './pg-listener.js';
+
+export interface PostgresOptions {
+  /** postgres:// URL. */
+  url: string;
+  poolSize?: number;
+  /** Told when an idle Postgres connection fails (e.g. the server restarted); the pool replaces it. */
+  onConnectionError?: (err: Error) => void;
+}
+
+// bigint (20) and numeric (1700, e.g. SUM of bigint) come back as numbers: every value we store
+// (epoch ms, cents, counters) fits in 2^53.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export function openPostgres(opts: PostgresOptions): DbHandle {
+  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
+  // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
+  pool.on('error', (err) => opts.onConnectionError?.(err));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const listener = pgListener(opts.url, opts.onConnectionError);
+  return {
+    db,
+    dialect: 'postgres',
+    // Postgres already flushes concurrent commits to the WAL together.
+    transact: (fn) => db.transaction().execute(fn),
+    ping: async () => void (await pool.query('select 1')),
+    maintain: async () => {},
+    publish: async (channel, payload) => {
+      checkPublish(channel, payload);
+      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    subscribe: listener.subscribe,
+    // The table comes from the migrations; expired rows are cleared by the library every 5 minutes.
+    sharedLimiter: (o) => new RateLimiterPostgres({ storeClient: pool, tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, ...o }),
+    close: async () => {
+      await listener.close();
+      await db.destroy();
+    },
+  };
+}

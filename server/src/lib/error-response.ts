@@ -1,0 +1,67 @@
+/**
+ * Every error rendered once, in the envelope: `handleError` for what a handler throws,
+ * `handleZodError` for a failed request validation (400 VALIDATION_ERROR, one entry per bad field).
+ */
+import type { ErrorCode, ErrorItem } from '@duka/shared';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import type { AppEnv } from './context.js';
+import { ServiceError } from './errors.js';
+
+function body(c: Context<AppEnv>, code: ErrorCode, message: string, errors?: ErrorItem[], meta?: Record<string, unknown>) {
+  return {
+    success: false as const,
+    message,
+    data: null,
+    errors: errors ?? [{ code, message }],
+    meta: { request_id: c.get('requestId'), ...meta },
+  };
+}
+
+const HTTP_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+const HTTP_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  PAYLOAD_TOO_LARGE: 'request body is too large',
+  UNSUPPORTED_MEDIA_TYPE: 'send the body as application/json',
+};
+
+export function handleError(err: Error, c: Context<AppEnv>): Response {
+  if (err instanceof ServiceError) {
+    for (const [k, v] of Object.entries(err.extra.headers ?? {})) c.header(k, v);
+    return c.json(body(c, err.code, err.message, err.extra.errors, err.extra.meta), err.status as ContentfulStatusCode);
+  }
+  if (err instanceof HTTPException && HTTP_CODES[err.status]) {
+    const code = HTTP_CODES[err.status]!;
+    const message = /malformed json/i.test(err.message) ? 'request body is not valid JSON' : (HTTP_MESSAGES[code] ?? err.message);
+    return c.json(body(c, code, message), err.status as ContentfulStatusCode);
+  }
+  c.get('log')?.error({ err, req_id: c.get('requestId') }, 'unhandled error');
+  return c.json(body(c, 'INTERNAL', 'internal error; quote the request id when reporting it'), 500);
+}
+
+export function zodErrorItems(error: ZodError): ErrorItem[] {
+  return error.issues.map((issue) => ({
+    code: 'VALIDATION_ERROR' as const,
+    field: issue.path.length ? issue.path.join('.') : undefined,
+    message: issue.message,
+  }));
+}
+
+/** `defaultHook` of every router: a failed validation never reaches the handler. */
+export function handleZodError(result: { success: boolean; error?: unknown; target?: string }, c: Context<AppEnv>) {
+  if (result.success) return undefined;
+  const errors = zodErrorItems(result.error as ZodError);
+  const first = errors[0];
+  const message = first ? `${first.field ? `${first.field} ` : ''}${first.message}` : 'invalid request';
+  return c.json(body(c, 'VALIDATION_ERROR', message, errors), 400);
+}
