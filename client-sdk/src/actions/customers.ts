@@ -1,9 +1,9 @@
 /**
  * Customers and credit on the till: a new customer (queued as `customer.upsert` with the till's id,
- * which becomes the server's) and a credit payment (queued as `credit.payment`), spread over the
- * customer's oldest tabs first as the server does, and never more than is owed.
+ * which becomes the server's) and a credit payment (queued as `credit.payment`), spread by the
+ * server's rule (`allocatePayment`) over the tabs the till holds.
  */
-import { CreditPaymentPayload, type CreditTab, type Customer, CustomerUpsertPayload, newId } from '@duka/shared';
+import { allocatePayment, CreditPaymentPayload, type CreditTab, type Customer, CustomerUpsertPayload, newId } from '@duka/shared';
 import { TillError } from '../errors.js';
 import { moveOutstanding, snapshot, type Undo } from '../local/effects.js';
 import { fromCents, toCents } from '../money.js';
@@ -55,32 +55,35 @@ export async function recordCreditPayment(ctx: ActionCtx, input: CreditPaymentIn
   if (!parsed.success) throw invalid(parsed.error.issues[0]);
   const p = parsed.data;
   const receipt = await ctx.db.transaction().execute(async (trx) => {
-    const customer = await trx.selectFrom('customers').select(['outstanding']).where('id', '=', p.customer_id).executeTakeFirst();
+    const customer = await trx.selectFrom('customers').select(['name', 'outstanding']).where('id', '=', p.customer_id).executeTakeFirst();
     if (!customer) throw new TillError('NOT_FOUND', 'customer not found', 'customer_id');
     const amount = toCents(p.amount);
-    if (amount > customer.outstanding) throw new TillError('OVERPAYMENT', `the customer owes ${fromCents(customer.outstanding)}`, 'amount');
+    const tabs = await reads.creditTabs(trx, p.customer_id);
+    // Owed is the customer's balance as last synced: the replica may not hold all of their tabs.
+    const found = allocatePayment({
+      amount,
+      customer_name: customer.name,
+      owed: customer.outstanding,
+      tabs: tabs.map((tab) => ({ id: tab.id, opened_at: Date.parse(tab.created_at), balance: toCents(tab.balance) })),
+    });
+    if (found.breach) throw new TillError(found.breach.code, found.breach.message, found.breach.field);
 
     const undo: Undo = { outstanding: { [p.customer_id]: amount }, restore: [] };
-    const allocations: CreditPaymentReceipt['allocations'] = [];
-    let left = amount;
-    for (const tab of await reads.creditTabs(trx, p.customer_id)) {
-      if (left <= 0) break;
-      const balance = toCents(tab.balance);
-      const take = Math.min(balance, left);
-      if (take <= 0) continue;
-      left -= take;
-      allocations.push({ tab_id: tab.id, amount: fromCents(take) });
+    const byId = new Map(tabs.map((tab) => [tab.id, tab]));
+    for (const a of found.allocations) {
+      const tab = byId.get(a.tab_id)!;
       undo.restore!.push({ table: 'credit_tabs', id: tab.id, row: await snapshot(trx, 'credit_tabs', tab.id) });
-      if (take === balance) {
+      if (a.settled) {
         // A settled tab leaves what the till holds, as the server's pull would say.
         await trx.deleteFrom('credit_tabs').where('id', '=', tab.id).execute();
         continue;
       }
-      const paid: CreditTab = { ...tab, paid_amount: fromCents(toCents(tab.paid_amount) + take), balance: fromCents(balance - take), status: 'partially_paid' };
+      const paid: CreditTab = { ...tab, paid_amount: fromCents(toCents(tab.paid_amount) + a.amount), balance: fromCents(toCents(tab.balance) - a.amount), status: 'partially_paid' };
       await trx.updateTable('credit_tabs').set({ data: JSON.stringify(paid) }).where('id', '=', tab.id).execute();
     }
     await moveOutstanding(trx, p.customer_id, -amount);
     await enqueue(trx, 'credit.payment', p, ctx.now(), undo);
+    const allocations = found.allocations.map((a) => ({ tab_id: a.tab_id, amount: fromCents(a.amount) }));
     return { id, customer_id: p.customer_id, amount: p.amount, allocations, outstanding_balance: fromCents(customer.outstanding - amount) };
   });
   ctx.queued();

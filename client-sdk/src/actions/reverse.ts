@@ -1,10 +1,9 @@
 /**
- * Refund and void on the till, queued as `sale.refund` / `sale.void`. The same rules as the server
- * (design §3): from `paid` or `credit` only, a refund needs the refund permission, a credit sale
- * with payments cannot be voided. Stock comes back (a pharmacy's refund goes to quarantine on the
- * server, so its shelf level does not move) and what a credit sale still owed is cancelled.
+ * Refund and void on the till, queued as `sale.refund` / `sale.void`, by the server's rules
+ * (`checkReversal`, `returnedStockGoesTo`). Stock comes back (goods the server quarantines do not
+ * move the shelf level) and what a credit sale still owed is cancelled.
  */
-import { SaleReversePayload } from '@duka/shared';
+import { checkReversal, type Reversal, returnedStockGoesTo, SaleReversePayload } from '@duka/shared';
 import { TillError } from '../errors.js';
 import { moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
 import { toCents } from '../money.js';
@@ -13,19 +12,17 @@ import * as reads from '../reads.js';
 import type { Receipt } from '../types.js';
 import { type ActionCtx, invalid, may, shopOf } from './context.js';
 
-export async function reverseSale(ctx: ActionCtx, move: 'refund' | 'void', transactionId: string, reason: string): Promise<Receipt> {
+export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId: string, reason: string): Promise<Receipt> {
   const parsed = SaleReversePayload.safeParse({ transaction_id: transactionId, reason });
   if (!parsed.success) throw invalid(parsed.error.issues[0]);
   const receipt = await ctx.db.transaction().execute(async (trx) => {
     const { org } = await shopOf(trx);
-    if (move === 'refund' && !(await may(trx, 'refund'))) throw new TillError('FORBIDDEN', 'you are not allowed to give refunds');
-    const sale = await reads.transactionById(trx, transactionId);
-    if (!sale) throw new TillError('NOT_FOUND', 'transaction not found', 'transaction_id');
-    if (sale.status !== 'paid' && sale.status !== 'credit') {
-      throw new TillError('INVALID_STATE', `a ${sale.status === 'void' ? 'voided' : sale.status} sale cannot be ${move === 'refund' ? 'refunded' : 'voided'}`);
-    }
-    const tabs = sale.status === 'credit' ? (await reads.creditTabs(trx)).filter((t) => t.transaction_id === sale.id) : [];
-    if (move === 'void' && tabs.some((t) => t.paid_amount > 0)) throw new TillError('INVALID_STATE', 'this credit sale has payments; refund it instead of voiding it');
+    const found = await reads.transactionById(trx, transactionId);
+    const tabs = found?.status === 'credit' ? (await reads.creditTabs(trx)).filter((t) => t.transaction_id === found.id) : [];
+    const breach = checkReversal({ move, may_refund: await may(trx, 'refund'), sale: found && { status: found.status, tab_paid: tabs.some((t) => t.paid_amount > 0) } });
+    if (breach) throw new TillError(breach.code, breach.message, breach.field);
+    // checkReversal refuses a sale that is not there.
+    const sale = found!;
 
     const undo: Undo = { stock: {}, outstanding: {}, restore: [{ table: 'transactions', id: sale.id, row: await snapshot(trx, 'transactions', sale.id) }] };
     const at = new Date(ctx.now()).toISOString();
@@ -33,7 +30,7 @@ export async function reverseSale(ctx: ActionCtx, move: 'refund' | 'void', trans
       move === 'refund' ? { ...sale, status: 'refunded', refund_reason: parsed.data.reason, refunded_at: at } : { ...sale, status: 'void', void_reason: parsed.data.reason, voided_at: at };
     await trx.updateTable('transactions').set({ status: changed.status, data: JSON.stringify(changed) }).where('id', '=', sale.id).execute();
 
-    if (!(move === 'refund' && org.business_type === 'pharmacy')) {
+    if (returnedStockGoesTo(move, org.business_type) === 'shelf') {
       for (const l of sale.lines) {
         const product = await reads.productById(trx, l.product_id);
         if (!product || product.is_service) continue;

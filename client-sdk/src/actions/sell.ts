@@ -4,7 +4,7 @@
  * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
  * the sale its store number when the queue is pushed.
  */
-import { mergeSaleLines, newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload } from '@duka/shared';
+import { checkSale, mergeSaleLines, newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveOutstanding, moveStocks } from '../local/effects.js';
@@ -35,21 +35,24 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
     const { org, store, tillCode, user } = await shopOf(trx);
     const lines = mergeSaleLines(input.lines);
     const products = await reads.productsByIds(trx, lines.map((l) => l.product_id));
-    for (const l of lines) {
-      const p = products.get(l.product_id);
-      const field = `lines.${l.index}.product_id`;
-      if (!p) throw new TillError('NOT_FOUND', 'product not found', field);
-      if (!p.is_active) throw new TillError('BUSINESS_RULE', `${p.name} is no longer sold`, field);
-    }
     const mode = input.price_mode ?? 'retail';
-    if (mode === 'wholesale' && !['wholesale', 'retail_wholesale'].includes(org.business_type)) {
-      throw new TillError('BUSINESS_RULE', 'wholesale prices are only for wholesale shops', 'price_mode');
-    }
     const discountBp = toBasisPoints(input.discount_pct ?? 0);
-    if (discountBp > 0 && !(await may(trx, 'discount', user))) throw new TillError('FORBIDDEN', 'you are not allowed to give discounts', 'discount_pct');
     const customer = input.customer_id ? await reads.customerById(trx, input.customer_id) : null;
-    if (input.customer_id && !customer) throw new TillError('NOT_FOUND', 'customer not found', 'customer_id');
-    if (input.payment_method === 'Credit' && !customer) throw new TillError('BUSINESS_RULE', 'a credit sale needs a customer', 'customer_id');
+    // Refused here as the server refuses it online, except past the credit limit: what a customer owes
+    // is the server's to know, and it books such an offline sale with a conflict.
+    const [breach] = checkSale({
+      lines: lines.map((l) => {
+        const p = products.get(l.product_id);
+        return { index: l.index, product_id: l.product_id, product: p && { name: p.name, active: p.is_active } };
+      }),
+      business_type: org.business_type,
+      price_mode: mode,
+      discount_bp: discountBp,
+      may_discount: await may(trx, 'discount', user),
+      payment_method: input.payment_method,
+      customer: customer ? 'found' : input.customer_id ? 'not_found' : 'none',
+    });
+    if (breach) throw new TillError(breach.code, breach.message, breach.field);
 
     const sale = priceSale({
       lines: lines.map((l) => ({ product: priced(products.get(l.product_id)!), qty: l.qty })),

@@ -1,19 +1,19 @@
 /** Money a customer brings in against what they owe, spread over their oldest tabs first. */
-import { type CreditPayment, newId, type RecordCreditPaymentInput } from '@duka/shared';
+import { allocatePayment, type CreditPayment, newId, type RecordCreditPaymentInput } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
-import { fromCents, toCents } from '../../../lib/money.js';
+import { toCents } from '../../../lib/money.js';
 import { orgIdOf, requireCustomer, storeIdOf } from '../../customers/services/scope.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { balanceCents, owingTabsOldestFirst, withAllocations } from '../credits.queries.js';
 
 /**
- * FIFO over the customer's unsettled tabs (by created_at, then id); each tab moves open →
- * partially_paid → settled. More than is owed: 422 OVERPAYMENT, nothing written.
+ * Spread by the shared `allocatePayment` (oldest tab first; more than is owed: 422 OVERPAYMENT,
+ * nothing written); each tab moves open → partially_paid → settled.
  *
  * On Postgres the owing tabs are read FOR UPDATE, so a second payment for the same customer waits
  * for the first to commit and then sees the balances it left: two payments that together exceed
@@ -26,11 +26,13 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
   const amount = toCents(input.amount);
   return withTransaction(ctx, async (tx) => {
     const tabs = await forUpdate(tx.dialect, owingTabsOldestFirst(tx.db, orgId, customerId)).execute();
-    const owed = tabs.reduce((sum, tab) => sum + balanceCents(tab), 0);
-    if (amount > owed) {
-      const message = owed === 0 ? `${customer.name} owes nothing` : `${customer.name} owes TZS ${fromCents(owed)}; the payment cannot be more than that`;
-      throw new BusinessRuleError(message, 'OVERPAYMENT', 'amount');
-    }
+    const found = allocatePayment({
+      amount,
+      customer_name: customer.name,
+      owed: tabs.reduce((sum, tab) => sum + balanceCents(tab), 0),
+      tabs: tabs.map((tab) => ({ id: tab.id, opened_at: Number(tab.created_at), balance: balanceCents(tab) })),
+    });
+    if (found.breach) throw new BusinessRuleError(found.breach.message, found.breach.code, found.breach.field);
     const now = tx.clock.now();
     const paymentId = newId();
     await tx.db
@@ -48,19 +50,15 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
         created_at: now,
       })
       .execute();
-    let left = amount;
-    for (const tab of tabs) {
-      if (left === 0) break;
-      const take = Math.min(left, balanceCents(tab));
-      if (take <= 0) continue;
-      left -= take;
-      const settled = take === balanceCents(tab);
+    const byId = new Map(tabs.map((tab) => [tab.id, tab]));
+    for (const a of found.allocations) {
+      const tab = byId.get(a.tab_id)!;
       await tx.db
         .updateTable('credit_tabs')
-        .set({ paid_amount: Number(tab.paid_amount) + take, status: settled ? 'settled' : 'partially_paid', settled_at: settled ? now : null, updated_at: now })
+        .set({ paid_amount: Number(tab.paid_amount) + a.amount, status: a.settled ? 'settled' : 'partially_paid', settled_at: a.settled ? now : null, updated_at: now })
         .where('id', '=', tab.id)
         .execute();
-      await tx.db.insertInto('credit_allocations').values({ payment_id: paymentId, tab_id: tab.id, amount: take }).execute();
+      await tx.db.insertInto('credit_allocations').values({ payment_id: paymentId, tab_id: tab.id, amount: a.amount }).execute();
       noteChange(tx, orgId, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
     }
     noteChange(tx, orgId, { entity: 'customer', id: customerId });

@@ -4,11 +4,21 @@
  * written in one transaction: stock, the gapless store number, lines, the credit tab, the change
  * log and the `transaction.created` event.
  *
- * Online every business rule is enforced (the cashier can still fix the sale); offline the sale
- * has already happened, so a broken rule is recorded as a conflict and the sale is booked
- * (design §4). Both go through the same checks here.
+ * The rules are the shared `checkSale` and `checkCreditLimit` (the till applies the same): online a
+ * breach is refused; offline the sale has already happened, so a breach that allows it is recorded
+ * as a conflict and the sale is booked (design §4).
  */
-import { newId, type CreateSaleInput, mergeSaleLines, type PricingLine, priceSale } from '@duka/shared';
+import {
+  checkCreditLimit,
+  checkSale,
+  type CreateSaleInput,
+  mergeSaleLines,
+  newId,
+  type PricingLine,
+  priceSale,
+  type SaleBreach,
+  type SaleConflict,
+} from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -24,16 +34,6 @@ import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
-
-export type ConflictKind = 'oversold' | 'credit_limit' | 'inactive_product' | 'permission' | 'stale_price' | 'price_mismatch';
-
-/** A rule an offline sale broke; online the same check throws instead. */
-export interface SaleConflict {
-  kind: ConflictKind;
-  message: string;
-  product_id?: string;
-  detail?: Record<string, unknown>;
-}
 
 export interface SaleOptions {
   source: 'online' | 'offline';
@@ -58,25 +58,30 @@ export interface RecordedSale {
   conflicts: SaleConflict[];
 }
 
-async function resolveCustomer(ctx: AuthedContext, orgId: string, input: CreateSaleInput): Promise<CustomerRow | undefined> {
-  if (input.customer_id) {
-    const customer = await findCustomer(ctx.db, orgId, input.customer_id);
-    if (!customer) throw new ServiceError('NOT_FOUND', 'customer not found', { errors: [{ code: 'NOT_FOUND', field: 'customer_id', message: 'customer not found' }] });
-    return customer;
-  }
+/** The sale's customer: by id (`not_found` when the organisation has none), or by phone, created on first sight. */
+async function resolveCustomer(ctx: AuthedContext, orgId: string, input: CreateSaleInput): Promise<CustomerRow | 'not_found' | undefined> {
+  if (input.customer_id) return (await findCustomer(ctx.db, orgId, input.customer_id)) ?? 'not_found';
   if (!input.customer_phone) return undefined;
   const phone = normalisePhone(input.customer_phone, 'customer_phone');
   return (await findCustomerByPhone(ctx.db, orgId, phone)) ?? insertCustomer(ctx, orgId, { name: input.customer_name ?? phone, phone });
+}
+
+/** A sale rule's breach as the error the API answers (the 403 carries no field). */
+function saleError(b: SaleBreach): ServiceError {
+  if (b.code === 'FORBIDDEN') return new ForbiddenError(b.message);
+  if (b.code === 'NOT_FOUND') return new ServiceError('NOT_FOUND', b.message, { errors: [{ code: 'NOT_FOUND', field: b.field, message: b.message }] });
+  return new BusinessRuleError(b.message, b.code, b.field);
 }
 
 export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opts: SaleOptions = { source: 'online' }): Promise<RecordedSale> {
   const { orgId, storeId } = activeStore(ctx);
   const online = opts.source === 'online';
   const conflicts: SaleConflict[] = [];
-  /** Online: refuse with `error`. Offline: book the sale and note the conflict. */
-  const breach = (conflict: SaleConflict, error: ServiceError) => {
-    if (online) throw error;
-    conflicts.push(conflict);
+  /** Online: refuse the sale. Offline: book it and note the conflict, unless even that is refused. */
+  const enforce = (breaches: SaleBreach[]) => {
+    const refused = online ? breaches[0] : breaches.find((b) => !b.conflict);
+    if (refused) throw saleError(refused);
+    for (const b of breaches) conflicts.push(b.conflict!);
   };
 
   return withTransaction(ctx, async (tx) => {
@@ -93,26 +98,24 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       tx.db.selectFrom('organisations').select('business_type').where('id', '=', orgId).executeTakeFirstOrThrow(),
     ]);
     const products = opts.products ?? (await orgProductsById(tx.db, orgId, lines.map((l) => l.product_id)));
-    for (const l of lines) {
-      const p = products.get(l.product_id);
-      const field = `lines.${l.index}.product_id`;
-      if (!p) throw new ServiceError('NOT_FOUND', 'product not found', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
-      if (p.is_active !== 1) {
-        breach({ kind: 'inactive_product', product_id: p.id, message: `${p.name} is no longer sold` }, new BusinessRuleError(`${p.name} is no longer sold`, 'BUSINESS_RULE', field));
-      }
-    }
+    const found = await resolveCustomer(tx, orgId, input);
+    const customer = found === 'not_found' ? undefined : found;
     const priceMode = input.price_mode ?? 'retail';
-    if (priceMode === 'wholesale' && !['wholesale', 'retail_wholesale'].includes(org.business_type)) {
-      throw new BusinessRuleError('wholesale prices are only for wholesale shops', 'BUSINESS_RULE', 'price_mode');
-    }
     const discountBp = toBasisPoints(input.discount_pct ?? 0);
-    if (discountBp > 0 && !ctx.actor.perms.includes('discount')) {
-      breach({ kind: 'permission', message: 'discount given without the discount permission' }, new ForbiddenError('you are not allowed to give discounts'));
-    }
-    const customer = await resolveCustomer(tx, orgId, input);
-    if (input.payment_method === 'Credit' && !customer) {
-      throw new BusinessRuleError('a credit sale needs a customer', 'BUSINESS_RULE', 'customer_id');
-    }
+    enforce(
+      checkSale({
+        lines: lines.map((l) => {
+          const p = products.get(l.product_id);
+          return { index: l.index, product_id: l.product_id, product: p && { name: p.name, active: p.is_active === 1 } };
+        }),
+        business_type: org.business_type,
+        price_mode: priceMode,
+        discount_bp: discountBp,
+        may_discount: ctx.actor.perms.includes('discount'),
+        payment_method: input.payment_method,
+        customer: found === 'not_found' ? 'not_found' : customer ? 'found' : 'none',
+      }),
+    );
 
     const priced = priceSale({
       lines: lines.map<PricingLine>((l) => {
@@ -125,12 +128,10 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       vat_enabled: store.vat_enabled === 1,
     });
 
-    if (input.payment_method === 'Credit' && customer && customer.credit_limit > 0) {
+    if (input.payment_method === 'Credit' && customer) {
       const owed = await outstandingCents(tx.db, customer.id);
-      if (owed + priced.total > customer.credit_limit) {
-        const message = `credit limit exceeded: ${customer.name} owes ${owed / 100} of a ${customer.credit_limit / 100} limit`;
-        breach({ kind: 'credit_limit', message, detail: { owed: owed / 100, limit: customer.credit_limit / 100, sale: priced.total / 100 } }, new BusinessRuleError(message, 'CREDIT_LIMIT_EXCEEDED', 'customer_id'));
-      }
+      const breach = checkCreditLimit({ customer_name: customer.name, limit: customer.credit_limit, owed, total: priced.total });
+      if (breach) enforce([breach]);
     }
 
     // The store's next number first: the store row is the first lock every sale takes, then its

@@ -1,35 +1,35 @@
 /**
- * Refund and void (design §3). Both come from `paid` or `credit` only, restore stock in the same
- * transaction and cancel what a credit sale still owes. A refund needs the refund permission
- * (owners always have it); returned pharmacy medicine is held in quarantine instead of going back
- * on the shelf. A credit sale can be voided only while its tab has no payment.
+ * Refund and void (design §3): who may, from which state and where the goods go are the shared
+ * `checkReversal` and `returnedStockGoesTo` (the till applies the same). Stock comes back in the
+ * same transaction and what a credit sale still owes is cancelled.
  */
-import { newId, type Transaction } from '@duka/shared';
+import { checkReversal, newId, type Reversal, returnedStockGoesTo, type ReversalBreach, type Transaction } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ForbiddenError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
+import { ForbiddenError, InvalidStateError, NotFoundError, type ServiceError } from '../../../lib/errors.js';
 import { cancelCreditTab, tabForTransaction } from '../../credits/services/tabs.js';
 import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
 import { findStoreTransaction, withLines } from '../pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 
-type Move = 'refund' | 'void';
+/** A reversal rule's breach as the error the API answers (none of them names a field). */
+function reversalError(b: ReversalBreach): ServiceError {
+  if (b.code === 'FORBIDDEN') return new ForbiddenError(b.message);
+  if (b.code === 'NOT_FOUND') return new NotFoundError('transaction');
+  return new InvalidStateError(b.message);
+}
 
-async function reverse(ctx: AuthedContext, id: string, move: Move, reason: string): Promise<Transaction> {
+async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string): Promise<Transaction> {
   const { orgId, storeId } = activeStore(ctx);
-  if (move === 'refund' && !ctx.actor.perms.includes('refund')) throw new ForbiddenError('you are not allowed to give refunds');
   return withTransaction(ctx, async (tx) => {
-    const sale = await findStoreTransaction(tx.db, storeId, id);
-    if (!sale) throw new NotFoundError('transaction');
-    if (sale.status !== 'paid' && sale.status !== 'credit') {
-      throw new InvalidStateError(`a ${sale.status === 'void' ? 'voided' : sale.status} sale cannot be ${move === 'refund' ? 'refunded' : 'voided'}`);
-    }
-    if (move === 'void' && sale.status === 'credit') {
-      const tab = await tabForTransaction(tx.db, sale.id);
-      if (tab && tab.paid_amount > 0) throw new InvalidStateError('this credit sale has payments; refund it instead of voiding it');
-    }
+    const found = await findStoreTransaction(tx.db, storeId, id);
+    const tab = found?.status === 'credit' ? await tabForTransaction(tx.db, found.id) : undefined;
+    const breach = checkReversal({ move, may_refund: ctx.actor.perms.includes('refund'), sale: found && { status: found.status, tab_paid: (tab?.paid_amount ?? 0) > 0 } });
+    if (breach) throw reversalError(breach);
+    // checkReversal refuses a sale that is not there.
+    const sale = found!;
     const now = tx.clock.now();
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
     const claimed = await tx.db
@@ -44,7 +44,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Move, reason: strin
       .returningAll()
       .executeTakeFirst();
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
-    await restoreStock(tx, sale, move === 'refund');
+    await restoreStock(tx, sale, move);
     if (sale.status === 'credit') await cancelCreditTab(tx, sale.id, move === 'refund' ? 'sale refunded' : 'sale voided');
     noteChange(tx, orgId, { entity: 'transaction', id: sale.id, storeId });
     await tx.events.publish(tx, {
@@ -63,8 +63,8 @@ async function reverse(ctx: AuthedContext, id: string, move: Move, reason: strin
   });
 }
 
-/** Put sold stock back; a pharmacy's refunded goods go to quarantine until inspected. */
-async function restoreStock(ctx: AuthedContext, sale: TransactionRow, refund: boolean) {
+/** Put sold stock back, on the shelf or into quarantine until inspected. */
+async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reversal) {
   const org = await ctx.db.selectFrom('organisations').select('business_type').where('id', '=', sale.org_id).executeTakeFirstOrThrow();
   const lines = await ctx.db
     .selectFrom('transaction_lines as l')
@@ -73,8 +73,9 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, refund: bo
     .where('l.transaction_id', '=', sale.id)
     .orderBy('l.product_id')
     .execute();
+  const into = returnedStockGoesTo(move, org.business_type);
   for (const l of lines.filter((x) => x.is_service !== 1)) {
-    if (refund && org.business_type === 'pharmacy') {
+    if (into === 'quarantine') {
       await ctx.db
         .insertInto('stock_quarantine')
         .values({ id: newId(), org_id: sale.org_id, store_id: sale.store_id, product_id: l.product_id, transaction_id: sale.id, qty: l.qty, created_at: ctx.clock.now(), resolved_at: null })

@@ -2,12 +2,11 @@
  * Conflicts: rules an offline sale broke but was booked anyway (design §4). Each is kept for the
  * owner to resolve and raises a notification in the sale's store.
  */
-import { newId, type SyncConflict, pageMeta } from '@duka/shared';
+import { newId, type SaleConflict, type SyncConflict, pageMeta } from '@duka/shared';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { createNotification } from '../../../modules/notifications/services/create-notification.js';
-import type { SaleConflict } from '../../../modules/pos/services/record-sale.js';
 import type { SyncConflictRow } from '../../../db/tables/sync.table.js';
 
 const toConflict = (r: SyncConflictRow): SyncConflict => ({

@@ -3,7 +3,7 @@
  * rule exists once. A mutator returns what the till needs back (ids, numbers) and the conflicts
  * the server noted; a ServiceError it throws rejects the mutation with that error's code.
  */
-import { MUTATION_PAYLOADS, type Mutation, type MutationType, SaleReversePayload } from '@duka/shared';
+import { MUTATION_PAYLOADS, type Mutation, type MutationType, type SaleConflict, SaleReversePayload } from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
@@ -15,7 +15,7 @@ import { activeStore, adjustStock } from '../../../modules/inventory/services/st
 import { createExpense } from '../../../modules/expenses/services/expenses.js';
 import { markRead } from '../../../modules/notifications/services/notifications.js';
 import { applyNoteUpdate } from '../../../modules/notebook/services/notes.js';
-import { recordSale, type SaleConflict } from '../../../modules/pos/services/record-sale.js';
+import { recordSale } from '../../../modules/pos/services/record-sale.js';
 import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { recordConflicts } from './conflicts.js';
