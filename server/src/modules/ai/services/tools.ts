@@ -9,8 +9,9 @@ import { addDays, localDate } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { topProducts } from '../../analytics/services/summary.js';
 import { listCustomerCredits } from '../../customers/services/customer-credits.js';
-import { activeStore, listLowStock } from '../../inventory/services/stock.js';
+import { listLowStock } from '../../inventory/services/stock.js';
 import { posSummary } from '../../pos/services/transactions.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 export type Lang = 'en' | 'sw';
 export type ToolName = 'get_sales_today' | 'get_low_stock' | 'get_top_products' | 'get_customer_debts';
@@ -49,7 +50,7 @@ async function lowStock(ctx: AuthedContext) {
 }
 
 async function bestSellers(ctx: AuthedContext) {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   const { role, perms } = ctx.actor;
   if (role !== 'owner' && !perms.includes('reports')) return { allowed: false as const };
   const dateTo = localDate(ctx.clock.now(), await orgTimezone(ctx.db, ctx.actor.orgId!));

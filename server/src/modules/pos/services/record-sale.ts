@@ -21,9 +21,10 @@ import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import { openCreditTab, outstandingCents } from '../../credits/services/tabs.js';
 import { orgProductsById } from '../../inventory/inventory.queries.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
-import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
+import { changeStockLevel } from '../../inventory/services/stock.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 export type ConflictKind = 'oversold' | 'credit_limit' | 'inactive_product' | 'permission' | 'stale_price' | 'price_mismatch';
 
@@ -70,7 +71,7 @@ async function resolveCustomer(ctx: AuthedContext, orgId: string, input: CreateS
 }
 
 export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opts: SaleOptions = { source: 'online' }): Promise<RecordedSale> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const online = opts.source === 'online';
   const conflicts: SaleConflict[] = [];
   /** Online: refuse with `error`. Offline: book the sale and note the conflict. */

@@ -7,12 +7,12 @@ import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { findSchedule } from '../reports.queries.js';
 import type { ScheduledReportRow } from '../../../db/tables/reports.table.js';
 import { nextRunAt } from './range.js';
 import { dispatchSchedule } from './scheduler.js';
 import { toReportExport } from './write-report.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 export function toScheduledReport(row: ScheduledReportRow): ScheduledReport {
   return {
@@ -33,19 +33,19 @@ export function toScheduledReport(row: ScheduledReportRow): ScheduledReport {
 }
 
 async function requireSchedule(ctx: AuthedContext, id: string): Promise<ScheduledReportRow> {
-  const row = await findSchedule(ctx.db, activeStore(ctx).orgId, id);
+  const row = await findSchedule(ctx.db, requireStore(ctx).orgId, id);
   if (!row) throw new NotFoundError('scheduled report');
   return row;
 }
 
 export async function listScheduledReports(ctx: AuthedContext): Promise<ScheduledReport[]> {
-  const { orgId } = activeStore(ctx);
+  const { orgId } = requireStore(ctx);
   const rows = await ctx.db.selectFrom('scheduled_reports').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
   return rows.map(toScheduledReport);
 }
 
 export async function createScheduledReport(ctx: AuthedContext, input: CreateScheduledReportInput): Promise<ScheduledReport> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const now = ctx.clock.now();
   const tz = await orgTimezone(ctx.db, orgId);
   const row: ScheduledReportRow = {
