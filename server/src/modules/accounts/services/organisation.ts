@@ -3,7 +3,7 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { Updateable } from 'kysely';
@@ -11,6 +11,7 @@ import type { OrganisationTable } from '../../../db/tables/accounts.table.js';
 import { findOrganisation, toOrganisation } from '../accounts.queries.js';
 
 export async function getOrganisation(ctx: AuthedContext): Promise<Organisation> {
+  requireRole(ctx, 'owner');
   const org = await findOrganisation(ctx.db, requireOrg(ctx));
   if (!org) throw new NotFoundError('organisation');
   return toOrganisation(org);
@@ -18,6 +19,7 @@ export async function getOrganisation(ctx: AuthedContext): Promise<Organisation>
 
 /** Integration keys are write-only: stored encrypted, answered as `*_set` flags; `null` clears one. */
 export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrganisationInput): Promise<Organisation> {
+  requireRole(ctx, 'owner');
   const id = requireOrg(ctx);
   const { sms_api_key, aigateway_api_key, phone, ...plain } = input;
   const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === '' ? null : ctx.keys.encrypt(v));

@@ -63,12 +63,13 @@ export async function insertAdjustment(
   ctx: AuthedContext,
   a: { productId: string; qtyChange: number; qtyAfter: number; reason: string; note?: string | null },
 ): Promise<void> {
+  const { orgId, storeId } = requireStore(ctx);
   await ctx.db
     .insertInto('stock_adjustments')
     .values({
       id: newId(),
-      org_id: ctx.actor.orgId!,
-      store_id: ctx.actor.storeId!,
+      org_id: orgId,
+      store_id: storeId,
       product_id: a.productId,
       qty_change: a.qtyChange,
       qty_after: a.qtyAfter,

@@ -9,18 +9,18 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ForbiddenError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
+import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { cancelCreditTab, tabForTransaction } from '../../credits/services/tabs.js';
 import { changeStockLevel } from '../../inventory/services/stock.js';
 import { findStoreTransaction, withLines } from '../pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 
 type Move = 'refund' | 'void';
 
 async function reverse(ctx: AuthedContext, id: string, move: Move, reason: string): Promise<Transaction> {
   const { orgId, storeId } = requireStore(ctx);
-  if (move === 'refund' && !ctx.actor.perms.includes('refund')) throw new ForbiddenError('you are not allowed to give refunds');
+  if (move === 'refund') requirePermission(ctx, 'refund');
   return withTransaction(ctx, async (tx) => {
     const sale = await findStoreTransaction(tx.db, storeId, id);
     if (!sale) throw new NotFoundError('transaction');

@@ -7,11 +7,11 @@ import { fromCents } from '../../../lib/money.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { findStoreTransaction, SOLD, transactionMatches, withLines } from '../pos.queries.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 
 /** [from, to) instants of the local dates `date_from`..`date_to` (both included; default today). */
 export async function dateRange(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
-  const tz = await orgTimezone(ctx.db, ctx.actor.orgId!);
+  const tz = await orgTimezone(ctx.db, requireOrg(ctx));
   const today = localDate(ctx.clock.now(), tz);
   const dateFrom = q.date_from ?? q.date_to ?? today;
   const dateTo = q.date_to ?? q.date_from ?? today;

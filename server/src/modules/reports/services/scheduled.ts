@@ -12,7 +12,7 @@ import type { ScheduledReportRow } from '../../../db/tables/reports.table.js';
 import { nextRunAt } from './range.js';
 import { dispatchSchedule } from './scheduler.js';
 import { toReportExport } from './write-report.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requireRole, requireStore } from '../../../lib/auth/authorize.js';
 
 export function toScheduledReport(row: ScheduledReportRow): ScheduledReport {
   return {
@@ -39,12 +39,14 @@ async function requireSchedule(ctx: AuthedContext, id: string): Promise<Schedule
 }
 
 export async function listScheduledReports(ctx: AuthedContext): Promise<ScheduledReport[]> {
+  requireRole(ctx, 'owner');
   const { orgId } = requireStore(ctx);
   const rows = await ctx.db.selectFrom('scheduled_reports').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
   return rows.map(toScheduledReport);
 }
 
 export async function createScheduledReport(ctx: AuthedContext, input: CreateScheduledReportInput): Promise<ScheduledReport> {
+  requireRole(ctx, 'owner');
   const { orgId, storeId } = requireStore(ctx);
   const now = ctx.clock.now();
   const tz = await orgTimezone(ctx.db, orgId);
@@ -73,6 +75,7 @@ export async function createScheduledReport(ctx: AuthedContext, input: CreateSch
 }
 
 export async function updateScheduledReport(ctx: AuthedContext, id: string, input: UpdateScheduledReportInput): Promise<ScheduledReport> {
+  requireRole(ctx, 'owner');
   const existing = await requireSchedule(ctx, id);
   const now = ctx.clock.now();
   const frequency = input.frequency ?? existing.frequency;
@@ -97,12 +100,14 @@ export async function updateScheduledReport(ctx: AuthedContext, id: string, inpu
 }
 
 export async function deleteScheduledReport(ctx: AuthedContext, id: string): Promise<void> {
+  requireRole(ctx, 'owner');
   const existing = await requireSchedule(ctx, id);
   await ctx.db.deleteFrom('scheduled_reports').where('id', '=', existing.id).execute();
 }
 
 /** Send the report now to its recipients; its schedule is unchanged. */
 export async function sendScheduledReportNow(ctx: AuthedContext, id: string): Promise<ScheduledReportDispatch> {
+  requireRole(ctx, 'owner');
   const schedule = await requireSchedule(ctx, id);
   const { exportRow, recipients } = await dispatchSchedule(ctx, schedule, null);
   return {

@@ -5,10 +5,11 @@ import { localTime } from '../../../lib/time.js';
 import { activityRows } from '../staff.queries.js';
 import { localDayRange } from '../../../lib/time.js';
 import { orgTimezoneOf, requireStaffMember, today } from './staff-context.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 /** The member's day from the audit trail: what they did and what was changed on their record. */
 export async function getStaffActivity(ctx: AuthedContext, id: string, date?: string): Promise<StaffActivity> {
+  requireRole(ctx, 'owner');
   const member = await requireStaffMember(ctx, id);
   const tz = await orgTimezoneOf(ctx);
   const day = date ?? today(ctx, tz);

@@ -4,9 +4,10 @@ import { fromCents } from '../../../lib/money.js';
 import { countActiveInRange, countActiveStaff, staffSalesCents, statsByCashier, ZERO_STATS } from '../staff.queries.js';
 import { localDayRange } from '../../../lib/time.js';
 import { orgTimezoneOf, requireStaffMember, today } from './staff-context.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 export async function getStaffStats(ctx: AuthedContext, id: string): Promise<StaffStats> {
+  requireRole(ctx, 'owner');
   const member = await requireStaffMember(ctx, id);
   const stats = await statsByCashier(ctx.db, requireOrg(ctx), [member.id]);
   return stats.get(member.id) ?? ZERO_STATS;
@@ -14,6 +15,7 @@ export async function getStaffStats(ctx: AuthedContext, id: string): Promise<Sta
 
 /** Today's figures for the staff page; "today" is the organisation's local day. */
 export async function getStaffKpis(ctx: AuthedContext): Promise<StaffKpis> {
+  requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const tz = await orgTimezoneOf(ctx);
   const range = localDayRange(today(ctx, tz), tz);

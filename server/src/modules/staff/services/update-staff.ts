@@ -16,7 +16,7 @@ import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { findStore } from '../../stores/stores.queries.js';
 import { STAFF_ROLES } from '../staff.queries.js';
 import { requireStaffMember } from './staff-context.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 const FLAGS = [
   ['can_refund', 'refund'],
@@ -68,6 +68,7 @@ export async function updateStaff(
   input: UpdateStaffInput,
   audit: { action: string; verb: string } = { action: 'staff.update', verb: 'Updated' },
 ): Promise<StaffMember> {
+  requireRole(ctx, 'owner');
   const member = await requireStaffMember(ctx, id);
   const { set, notes } = await diff(ctx, member, input);
   if (notes.length === 0) return toUser(member);

@@ -1,6 +1,6 @@
 import type { Store, StoreStaffList } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { toUser } from '../../accounts/accounts.queries.js';
 import { findStore, listStoreUsers, toStore } from '../stores.queries.js';
@@ -14,11 +14,13 @@ export async function requireOrgStore(ctx: AuthedContext, id: string): Promise<S
 }
 
 export async function getStore(ctx: AuthedContext, id: string): Promise<Store> {
+  requireRole(ctx, 'owner');
   return toStore(await requireOrgStore(ctx, id));
 }
 
 /** Active accounts assigned to the store, any role (the owner too), by name; deactivated accounts are left out. */
 export async function listStoreStaff(ctx: AuthedContext, id: string): Promise<StoreStaffList> {
+  requireRole(ctx, 'owner');
   const store = await requireOrgStore(ctx, id);
   const items = (await listStoreUsers(ctx.db, store.org_id, store.id)).map(toUser);
   return { items, count: items.length };

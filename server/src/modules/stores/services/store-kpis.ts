@@ -7,7 +7,7 @@ import { countStaff, countStores, listStores, salesByDay, salesByStore, staffOnS
 import { lastLocalDays, todayRange } from '../../../lib/time.js';
 import { shiftsOnDuty } from './local-day.js';
 import { requireOrgStore } from './read-store.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 function filterOf(status: ListStoresQuery['status']): StoreFilter {
   if (status === 'active') return { isActive: true };
@@ -16,6 +16,7 @@ function filterOf(status: ListStoresQuery['status']): StoreFilter {
 }
 
 export async function listStoresWithKpis(ctx: AuthedContext, query: ListStoresQuery): Promise<StoreList> {
+  requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const now = ctx.clock.now();
   const tz = await orgTimezone(ctx.db, orgId);
@@ -33,6 +34,7 @@ export async function listStoresWithKpis(ctx: AuthedContext, query: ListStoresQu
 }
 
 export async function storeStats(ctx: AuthedContext): Promise<StoreStats> {
+  requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const tz = await orgTimezone(ctx.db, orgId);
   const { from, to } = todayRange(ctx.clock.now(), tz);
@@ -43,6 +45,7 @@ export async function storeStats(ctx: AuthedContext): Promise<StoreStats> {
 
 /** The last 7 local days, today included, oldest first; a day without sales is a row of zeros. */
 export async function storeWeek(ctx: AuthedContext, id: string): Promise<StoreDay[]> {
+  requireRole(ctx, 'owner');
   const store = await requireOrgStore(ctx, id);
   const tz = await orgTimezone(ctx.db, store.org_id);
   const { dates, bounds } = lastLocalDays(ctx.clock.now(), tz, 7);

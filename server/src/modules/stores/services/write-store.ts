@@ -9,7 +9,7 @@ import { normalisePhone } from '../../../lib/phone.js';
 import { findStoreByCode, insertStore, lockActiveStoreIds, type StoreChanges, toStore, updateStoreRow } from '../stores.queries.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
 import { requireOrgStore } from './read-store.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 const codeTaken = (code: string) => new DuplicateError('code', `another store already uses code ${code}`);
 
@@ -34,6 +34,7 @@ async function assertCodeFree(ctx: AuthedContext, orgId: string, code: string) {
 }
 
 export async function createStore(ctx: AuthedContext, input: CreateStoreInput): Promise<Store> {
+  requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const { code, ...rest } = columnsOf(input);
   if (code) await assertCodeFree(ctx, orgId, code);
@@ -82,17 +83,20 @@ async function writeStore(ctx: AuthedContext, store: StoreRow, changes: StoreCha
 }
 
 export async function updateStore(ctx: AuthedContext, id: string, input: UpdateStoreInput): Promise<Store> {
+  requireRole(ctx, 'owner');
   const store = await requireOrgStore(ctx, id);
   return writeStore(ctx, store, diff(store, columnsOf(input)));
 }
 
 export async function setStoreStatus(ctx: AuthedContext, id: string, status: StoreStatus): Promise<Store> {
+  requireRole(ctx, 'owner');
   const store = await requireOrgStore(ctx, id);
   return writeStore(ctx, store, diff(store, { status }));
 }
 
 /** Soft delete: the store keeps its history; switching to it is refused (409) until it is reactivated. */
 export async function deactivateStore(ctx: AuthedContext, id: string): Promise<Store> {
+  requireRole(ctx, 'owner');
   const store = await requireOrgStore(ctx, id);
   return writeStore(ctx, store, diff(store, { is_active: 0 }));
 }

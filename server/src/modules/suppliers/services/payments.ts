@@ -16,7 +16,7 @@ import { withIdempotency } from '../../pos/services/idempotency.js';
 import { orgPayments, owedCents, owing, toPayments } from '../suppliers.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 import { requireSupplier } from './suppliers.js';
-import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireRole, requireStore } from '../../../lib/auth/authorize.js';
 
 function refuseOverpayment(amount: number, owed: number, whom: string): void {
   if (amount <= owed) return;
@@ -76,6 +76,7 @@ async function book(
 
 /** Pay against one delivery of the active store: at most what it still owes. */
 export async function payDelivery(ctx: AuthedContext, deliveryId: string, input: RecordSupplierPaymentInput): Promise<SupplierPayment> {
+  requireRole(ctx, 'owner');
   const { storeId } = requireStore(ctx);
   const amount = toCents(input.amount);
   return withTransaction(ctx, async (tx) => {
@@ -98,6 +99,7 @@ export async function payDelivery(ctx: AuthedContext, deliveryId: string, input:
 
 /** Pay against the supplier's balance (all stores), oldest owing delivery first. */
 export async function paySupplier(ctx: AuthedContext, supplierId: string, input: RecordSupplierPaymentInput): Promise<SupplierPayment> {
+  requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const supplier = await requireSupplier(ctx, supplierId);
   const amount = toCents(input.amount);

@@ -20,7 +20,7 @@ import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.j
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { recordConflicts } from './conflicts.js';
 import { reconcilePrices } from './reconcile.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 
 export interface MutatorOutcome {
   result?: Record<string, unknown>;
@@ -61,7 +61,7 @@ const saleReverse =
 
 const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
   const fields = { name: p.name, phone: p.phone, email: p.email, credit_limit: p.credit_limit, notes: p.notes };
-  if (await findCustomer(ctx.db, ctx.actor.orgId!, p.id)) {
+  if (await findCustomer(ctx.db, requireOrg(ctx), p.id)) {
     const c = await updateCustomer(ctx, p.id, fields);
     return { result: { customer_id: c.id } };
   }
