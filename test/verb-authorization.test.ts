@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../server/src/lib/auth/middleware.js';
 import type { AuthedContext } from '../server/src/lib/context.js';
 import { createOrgUser, deactivateUser } from '../server/src/modules/accounts/services/users.js';
+import { asOrg } from '../server/src/modules/admin/services/admin-context.js';
 import { updateOrganisation } from '../server/src/modules/accounts/services/organisation.js';
 import { recordCreditPayment } from '../server/src/modules/credits/services/payments.js';
 import { writeOffTab } from '../server/src/modules/credits/services/credit-tabs.js';
@@ -156,6 +157,11 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
     expect(await get(`/inventory/products/${product.id}`)).toMatchObject({ stock: 48, selling_price: 3200 });
     expect(await get(`/pos/transactions/${saleId}`)).toMatchObject({ status: 'paid' });
     expect(await get(`/credits/customers/${customerId}`)).toMatchObject({ total_outstanding: 12_000 });
+  });
+
+  it("refuses an owner the platform administrator's way into another organisation", async () => {
+    const other = await registerOwner(t);
+    await expect(asOrg(ownerCtx, other.orgId)).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403, message: 'only platform administrators can do this' });
   });
 
   it("lets the owner's context through the same verbs: a sale and a stock adjustment", async () => {
