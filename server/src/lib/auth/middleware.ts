@@ -4,7 +4,8 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv, AuthedContext, ServiceContext } from '../context.js';
-import { ForbiddenError, UnauthenticatedError } from '../errors.js';
+import { UnauthenticatedError } from '../errors.js';
+import { requireAdmin, requireRole } from './authorize.js';
 import { actorFromClaims, verifyToken } from './jwt.js';
 
 /**
@@ -25,14 +26,10 @@ export async function authenticate(ctx: ServiceContext, token: string | null): P
   return { ...ctx, actor: actorFromClaims(claims) };
 }
 
-export function assertAccess(ctx: AuthedContext, access: Access): void {
-  const { role, amr } = ctx.actor;
-  if (access === 'owner' && role !== 'owner') throw new ForbiddenError('only the shop owner can do this');
-  if (access === 'admin-enrolment' && role !== 'admin') throw new ForbiddenError('only platform administrators can do this');
-  if (access === 'admin') {
-    if (role !== 'admin') throw new ForbiddenError('only platform administrators can do this');
-    if (!amr.includes('mfa')) throw new ForbiddenError('sign in with your authenticator code to use admin routes');
-  }
+function assertAccess(ctx: AuthedContext, access: Access): void {
+  if (access === 'owner') requireRole(ctx, 'owner');
+  if (access === 'admin-enrolment') requireRole(ctx, 'admin');
+  if (access === 'admin') requireAdmin(ctx);
 }
 
 export function requireAccess(access: Exclude<Access, 'public'>): MiddlewareHandler<AppEnv> {

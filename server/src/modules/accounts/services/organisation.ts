@@ -3,26 +3,24 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { Updateable } from 'kysely';
 import type { OrganisationTable } from '../../../db/tables/accounts.table.js';
 import { findOrganisation, toOrganisation } from '../accounts.queries.js';
 
-function orgId(ctx: AuthedContext): string {
-  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
-  return ctx.actor.orgId;
-}
-
 export async function getOrganisation(ctx: AuthedContext): Promise<Organisation> {
-  const org = await findOrganisation(ctx.db, orgId(ctx));
+  requireRole(ctx, 'owner');
+  const org = await findOrganisation(ctx.db, requireOrg(ctx));
   if (!org) throw new NotFoundError('organisation');
   return toOrganisation(org);
 }
 
 /** Integration keys are write-only: stored encrypted, answered as `*_set` flags; `null` clears one. */
 export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrganisationInput): Promise<Organisation> {
-  const id = orgId(ctx);
+  requireRole(ctx, 'owner');
+  const id = requireOrg(ctx);
   const { sms_api_key, aigateway_api_key, phone, ...plain } = input;
   const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === '' ? null : ctx.keys.encrypt(v));
   const changes: Updateable<OrganisationTable> = {

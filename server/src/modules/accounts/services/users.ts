@@ -12,9 +12,11 @@ import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/regist
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import type { NewUser } from '../../../db/tables/accounts.table.js';
 import { findOrgUser, findOrganisation, insertUser, toUser } from '../accounts.queries.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 export async function listUsers(ctx: AuthedContext): Promise<User[]> {
-  const rows = await ctx.db.selectFrom('users').selectAll().where('org_id', '=', ctx.actor.orgId).orderBy('created_at').orderBy('id').execute();
+  requireRole(ctx, 'owner');
+  const rows = await ctx.db.selectFrom('users').selectAll().where('org_id', '=', requireOrg(ctx)).orderBy('created_at').orderBy('id').execute();
   return rows.map(toUser);
 }
 
@@ -36,6 +38,7 @@ export type OrgUserFields = Omit<CreateUserInput, 'can_refund' | 'can_discount' 
  * default from the role: managers may refund, discount and see reports; staff may not.
  */
 export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): Promise<User> {
+  requireRole(ctx, 'owner');
   const orgId = ctx.actor.orgId!;
   const phone = normalisePhone(input.phone);
   const email = input.email ?? null;
@@ -92,7 +95,8 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
 
 /** Soft delete: the account can no longer sign in or refresh; its history stays. */
 export async function deactivateUser(ctx: AuthedContext, userId: string): Promise<void> {
-  const user = await findOrgUser(ctx.db, ctx.actor.orgId!, userId);
+  requireRole(ctx, 'owner');
+  const user = await findOrgUser(ctx.db, requireOrg(ctx), userId);
   if (!user) throw new NotFoundError('user');
   if (user.id === ctx.actor.userId) throw new InvalidStateError('you cannot deactivate your own account');
   await withTransaction(ctx, async (tx) => {

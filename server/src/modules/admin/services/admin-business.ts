@@ -25,10 +25,12 @@ import { outstandingOf as customerOwes, pastDue, tabBalance, toCustomer } from '
 import { toExpense } from '../../expenses/expenses.queries.js';
 import { orgPayments, outstandingOf as supplierOwes, owing, toDeliveries, toPayments, toSupplier } from '../../suppliers/suppliers.queries.js';
 import { adminDateRange, limitOffset, withOrgNames } from './admin-context.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type Page<T> = { items: T[]; meta: PageMeta };
 
 export async function listAdminCustomers(ctx: AuthedContext, q: ListAdminCustomersQuery): Promise<Page<AdminCustomer>> {
+  requireAdmin(ctx);
   let base = ctx.db.selectFrom('customers');
   if (q.org_id) base = base.where('customers.org_id', '=', q.org_id);
   if (q.status) base = base.where('customers.is_active', '=', q.status === 'active' ? 1 : 0);
@@ -55,6 +57,7 @@ export async function listAdminCustomers(ctx: AuthedContext, q: ListAdminCustome
 
 /** Overdue is judged against the organisation's today (the platform's, Africa/Dar_es_Salaam, without `org_id`). */
 export async function listAdminCredits(ctx: AuthedContext, q: ListAdminCreditsQuery): Promise<Page<AdminCreditTab>> {
+  requireAdmin(ctx);
   const now = ctx.clock.now();
   const filterToday = localDate(now, q.org_id ? await orgTimezone(ctx.db, q.org_id) : DEFAULT_TIMEZONE);
   let base = ctx.db.selectFrom('credit_tabs').innerJoin('customers', 'customers.id', 'credit_tabs.customer_id').innerJoin('organisations as o', 'o.id', 'credit_tabs.org_id');
@@ -88,6 +91,7 @@ export async function listAdminCredits(ctx: AuthedContext, q: ListAdminCreditsQu
 }
 
 export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSuppliersQuery): Promise<Page<AdminSupplier>> {
+  requireAdmin(ctx);
   let base = ctx.db.selectFrom('suppliers').where('suppliers.deleted_at', 'is', null);
   if (q.org_id) base = base.where('suppliers.org_id', '=', q.org_id);
   if (q.status) base = base.where('suppliers.status', '=', q.status);
@@ -135,6 +139,7 @@ async function requireAnySupplier(ctx: AuthedContext, id: string) {
 
 /** Every store's deliveries from the supplier, newest first; `unpaid` as on the owner list. */
 export async function listAdminSupplierDeliveries(ctx: AuthedContext, supplierId: string, q: ListAdminDeliveriesQuery) {
+  requireAdmin(ctx);
   const supplier = await requireAnySupplier(ctx, supplierId);
   const base = ctx.db
     .selectFrom('deliveries')
@@ -153,6 +158,7 @@ export async function listAdminSupplierDeliveries(ctx: AuthedContext, supplierId
 }
 
 export async function listAdminSupplierPayments(ctx: AuthedContext, supplierId: string, q: ListAdminSupplierPaymentsQuery) {
+  requireAdmin(ctx);
   const supplier = await requireAnySupplier(ctx, supplierId);
   const base = orgPayments(ctx.db, supplier.org_id).where('supplier_payments.supplier_id', '=', supplier.id);
   const { limit, offset } = limitOffset(q);
@@ -165,6 +171,7 @@ export async function listAdminSupplierPayments(ctx: AuthedContext, supplierId: 
 }
 
 export async function listAdminExpenses(ctx: AuthedContext, q: ListAdminExpensesQuery): Promise<Page<AdminExpense>> {
+  requireAdmin(ctx);
   let base = ctx.db.selectFrom('expenses');
   if (q.org_id) base = base.where('org_id', '=', q.org_id);
   if (q.store_id) base = base.where('store_id', '=', q.store_id);

@@ -20,6 +20,7 @@ import { createCategory, deleteCategory, updateCategory } from '../../inventory/
 import { updateProduct } from '../../inventory/services/products.js';
 import { SOLD } from '../../pos/pos.queries.js';
 import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type ProductWithOrg = ProductRow & { stock: number | string | null; organisation_name: string };
 
@@ -48,6 +49,7 @@ function selectProducts(ctx: AuthedContext) {
 }
 
 export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProductsQuery): Promise<{ items: AdminProduct[]; meta: PageMeta }> {
+  requireAdmin(ctx);
   let base = productsWithOrg(ctx);
   if (q.org_id) base = base.where('p.org_id', '=', q.org_id);
   if (q.category_id) base = base.where('p.category_id', '=', q.category_id);
@@ -72,6 +74,7 @@ async function requireProduct(ctx: AuthedContext, id: string): Promise<ProductWi
 }
 
 export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<AdminProductDetail> {
+  requireAdmin(ctx);
   const row = await requireProduct(ctx, id);
   const [category, stores, sold, prices] = await Promise.all([
     row.category_id ? ctx.db.selectFrom('categories').select('name').where('id', '=', row.category_id).executeTakeFirst() : undefined,
@@ -104,6 +107,7 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
 
 /** The owner's PATCH (same validation, price history, change log) for the product's organisation, without `stock`. */
 export async function updateProductByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminProductInput): Promise<AdminProductDetail> {
+  requireAdmin(ctx);
   const product = await requireProduct(ctx, id);
   await adminTx(ctx, async (tx) => {
     await updateProduct(await asOrg(tx, product.org_id), id, input);
@@ -138,6 +142,7 @@ function selectCategories(ctx: AuthedContext) {
 }
 
 export async function listAdminCategories(ctx: AuthedContext, q: ListAdminCategoriesQuery): Promise<{ items: AdminCategory[]; meta: PageMeta }> {
+  requireAdmin(ctx);
   let base = ctx.db.selectFrom('categories as c');
   if (q.org_id) base = base.where('c.org_id', '=', q.org_id);
   if (q.search) base = base.where(containsText(ctx.dialect, 'c.name', q.search));
@@ -157,6 +162,7 @@ async function requireCategory(ctx: AuthedContext, id: string): Promise<Category
 }
 
 export async function createCategoryByAdmin(ctx: AuthedContext, input: CreateAdminCategoryInput): Promise<AdminCategory> {
+  requireAdmin(ctx);
   const { org_id, ...fields } = input;
   await requireOrgExists(ctx, org_id);
   const created = await adminTx(ctx, async (tx) => {
@@ -168,6 +174,7 @@ export async function createCategoryByAdmin(ctx: AuthedContext, input: CreateAdm
 }
 
 export async function updateCategoryByAdmin(ctx: AuthedContext, id: string, input: UpdateCategoryInput): Promise<AdminCategory> {
+  requireAdmin(ctx);
   const category = await requireCategory(ctx, id);
   await adminTx(ctx, async (tx) => {
     await updateCategory(await asOrg(tx, category.org_id), id, input);
@@ -178,6 +185,7 @@ export async function updateCategoryByAdmin(ctx: AuthedContext, id: string, inpu
 
 /** Only an empty category (409 otherwise, as for the owner). */
 export async function deleteCategoryByAdmin(ctx: AuthedContext, id: string): Promise<void> {
+  requireAdmin(ctx);
   const category = await requireCategory(ctx, id);
   await adminTx(ctx, async (tx) => {
     await deleteCategory(await asOrg(tx, category.org_id), id);

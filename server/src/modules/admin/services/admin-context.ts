@@ -5,6 +5,7 @@
 import type { AuthedContext, TxContext } from '../../../lib/context.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { DEFAULT_TIMEZONE, localDate, localDayRange } from '../../../lib/time.js';
 import { ValidationError } from '../../../lib/errors.js';
@@ -13,8 +14,10 @@ import { orgTimezone } from '../../accounts/accounts.queries.js';
 /**
  * The admin acting as the owner of `orgId` (in `storeId`, else the organisation's first store), so
  * that an area's service applies its own rules and writes its own audit entry (user = the admin).
+ * Only a platform admin may become an owner this way.
  */
 export async function asOrg(ctx: AuthedContext, orgId: string, storeId?: string | null): Promise<AuthedContext> {
+  requireAdmin(ctx);
   const store =
     storeId ??
     (await ctx.db.selectFrom('stores').select('id').where('org_id', '=', orgId).orderBy('is_active', 'desc').orderBy('created_at').orderBy('id').executeTakeFirst())?.id ??

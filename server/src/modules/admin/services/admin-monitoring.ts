@@ -9,6 +9,7 @@ import { fromCents } from '../../../lib/money.js';
 import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
 import { SOLD } from '../../pos/pos.queries.js';
 import { limitOffset } from './admin-context.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -17,6 +18,7 @@ const num = (v: unknown) => Number(v ?? 0);
 
 /** Days are the platform's (Africa/Dar_es_Salaam, no daylight saving: every day is 24 h, so a day is `(t - from) / 86 400 000`). */
 export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQuery): Promise<AdminAnalyticsOverview> {
+  requireAdmin(ctx);
   const tz = DEFAULT_TIMEZONE;
   const dateTo = q.date_to ?? localDate(ctx.clock.now(), tz);
   const dateFrom = q.date_from ?? addDays(dateTo, -29);
@@ -75,6 +77,7 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
 }
 
 export async function monitoringOverview(ctx: AuthedContext): Promise<MonitoringOverview> {
+  requireAdmin(ctx);
   const { from } = todayRange(ctx.clock.now(), DEFAULT_TIMEZONE);
   const count = async <T extends { n: unknown }>(q: Promise<T>) => num((await q).n);
   const db = ctx.db;
@@ -116,6 +119,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
 
 /** The audit trail of every organisation (and of platform admins), newest first. */
 export async function listActivity(ctx: AuthedContext, q: ListActivityQuery): Promise<{ items: ActivityEntry[]; meta: PageMeta }> {
+  requireAdmin(ctx);
   let base = ctx.db.selectFrom('audit_log as a').leftJoin('organisations as o', 'o.id', 'a.org_id').leftJoin('users as u', 'u.id', 'a.user_id');
   if (q.org_id) base = base.where('a.org_id', '=', q.org_id);
   if (q.user_id) base = base.where('a.user_id', '=', q.user_id);

@@ -13,6 +13,7 @@ import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { SOLD } from '../../pos/pos.queries.js';
 import { adminTx, auditAdmin, limitOffset } from './admin-context.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type Counted = OrganisationRow & { store_count: number | string | null; user_count: number | string | null };
 
@@ -38,6 +39,7 @@ function organisationsCounted(ctx: AuthedContext) {
 }
 
 export async function listOrganisations(ctx: AuthedContext, q: ListAdminOrganisationsQuery): Promise<{ items: AdminOrganisation[]; meta: PageMeta }> {
+  requireAdmin(ctx);
   let base = ctx.db.selectFrom('organisations as o');
   if (q.search) {
     const text = q.search;
@@ -63,6 +65,7 @@ async function requireCounted(ctx: AuthedContext, id: string): Promise<Counted> 
 }
 
 export async function getOrganisationDetail(ctx: AuthedContext, id: string): Promise<AdminOrganisationDetail> {
+  requireAdmin(ctx);
   const org = await requireCounted(ctx, id);
   const count = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
   const n = (table: 'stores' | 'users' | 'products' | 'customers' | 'suppliers' | 'transactions' | 'devices') =>
@@ -97,6 +100,7 @@ export async function getOrganisationDetail(ctx: AuthedContext, id: string): Pro
 
 /** Suspending signs every user of the organisation out; the allocation null returns to the platform default. */
 export async function updateOrganisationByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminOrganisationInput): Promise<AdminOrganisationDetail> {
+  requireAdmin(ctx);
   const org = await findOrganisation(ctx.db, id);
   if (!org) throw new NotFoundError('organisation');
   const notes: string[] = [];

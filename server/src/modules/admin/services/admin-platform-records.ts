@@ -24,6 +24,7 @@ import { toNotification } from '../../notifications/notifications.queries.js';
 import { toStoreReview } from '../../reviews/reviews.queries.js';
 import type { ReviewRow } from '../../../db/tables/reviews.table.js';
 import { adminTx, auditAdmin, limitOffset, withOrgNames } from './admin-context.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type Page<T> = { items: T[]; meta: PageMeta };
 type ReviewWithNames = ReviewRow & { store_name: string; organisation_name: string };
@@ -42,6 +43,7 @@ function reviews(ctx: AuthedContext) {
 const selectReviews = (ctx: AuthedContext) => reviews(ctx).selectAll('reviews').select(['stores.name as store_name', 'o.name as organisation_name']);
 
 export async function listAdminReviews(ctx: AuthedContext, q: ListAdminReviewsQuery): Promise<Page<AdminReview>> {
+  requireAdmin(ctx);
   let base = reviews(ctx);
   if (q.org_id) base = base.where('reviews.org_id', '=', q.org_id);
   if (q.published !== undefined) base = base.where('reviews.is_published', '=', q.published ? 1 : 0);
@@ -69,6 +71,7 @@ async function requireReview(ctx: AuthedContext, id: string): Promise<ReviewWith
 
 /** Publishing or hiding a review from the public list. */
 export async function updateReviewByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminReviewInput): Promise<AdminReview> {
+  requireAdmin(ctx);
   const review = await requireReview(ctx, id);
   const flag = input.is_published ? 1 : 0;
   if (flag === review.is_published) return toAdminReview(review);
@@ -87,6 +90,7 @@ export async function updateReviewByAdmin(ctx: AuthedContext, id: string, input:
 }
 
 export async function deleteReviewByAdmin(ctx: AuthedContext, id: string): Promise<void> {
+  requireAdmin(ctx);
   const review = await requireReview(ctx, id);
   await adminTx(ctx, async (tx) => {
     await tx.db.deleteFrom('reviews').where('id', '=', id).execute();
@@ -103,6 +107,7 @@ export async function deleteReviewByAdmin(ctx: AuthedContext, id: string): Promi
 
 /** Live notes (deleted ones left out), newest edit first; the text as the owner sees it. */
 export async function listAdminNotes(ctx: AuthedContext, q: ListAdminNotesQuery): Promise<Page<AdminNote>> {
+  requireAdmin(ctx);
   let base = ctx.db.selectFrom('notes').where('deleted_at', 'is', null);
   if (q.org_id) base = base.where('org_id', '=', q.org_id);
   if (q.store_id) base = base.where('store_id', '=', q.store_id);
@@ -117,6 +122,7 @@ export async function listAdminNotes(ctx: AuthedContext, q: ListAdminNotesQuery)
 }
 
 export async function listAdminNotifications(ctx: AuthedContext, q: ListAdminNotificationsQuery): Promise<Page<AdminNotification>> {
+  requireAdmin(ctx);
   let base = ctx.db.selectFrom('notifications');
   if (q.org_id) base = base.where('org_id', '=', q.org_id);
   if (q.store_id) base = base.where('store_id', '=', q.store_id);
@@ -144,6 +150,7 @@ function organisationsPage(ctx: AuthedContext, q: { org_id?: string; search?: st
  * used first. The allocation is the organisation's own, else the platform default.
  */
 export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery): Promise<Page<AdminAiUsage>> {
+  requireAdmin(ctx);
   const now = ctx.clock.now();
   const base = organisationsPage(ctx, q);
   const { limit, offset } = limitOffset(q);
@@ -181,6 +188,7 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
 
 /** Plans as derived data: billing is not built, so every organisation is on `free` with its AI allocation. */
 export async function listSubscriptions(ctx: AuthedContext, q: ListAdminSubscriptionsQuery): Promise<Page<AdminSubscription>> {
+  requireAdmin(ctx);
   const base = organisationsPage(ctx, q);
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([

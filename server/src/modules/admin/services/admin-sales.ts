@@ -7,6 +7,7 @@ import { fromCents } from '../../../lib/money.js';
 import { SOLD, transactionMatches, withLines } from '../../pos/pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { adminDateRange, limitOffset } from './admin-context.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type Named = TransactionRow & { organisation_name: string; store_name: string };
 
@@ -29,6 +30,7 @@ async function filtered(ctx: AuthedContext, q: { org_id?: string; store_id?: str
 }
 
 export async function listAdminTransactions(ctx: AuthedContext, q: ListAdminTransactionsQuery): Promise<{ items: AdminTransaction[]; meta: PageMeta }> {
+  requireAdmin(ctx);
   let { base } = await filtered(ctx, q);
   if (q.status) base = base.where('t.status', '=', q.status);
   if (q.method) base = base.where('t.payment_method', '=', q.method);
@@ -52,6 +54,7 @@ export async function listAdminTransactions(ctx: AuthedContext, q: ListAdminTran
 }
 
 export async function getAdminTransaction(ctx: AuthedContext, id: string): Promise<AdminTransaction> {
+  requireAdmin(ctx);
   const row = await ledger(ctx).selectAll('t').select(['o.name as organisation_name', 's.name as store_name']).where('t.id', '=', id).executeTakeFirst();
   if (!row) throw new NotFoundError('transaction');
   return (await toAdminTransactions(ctx, [row]))[0]!;
@@ -59,6 +62,7 @@ export async function getAdminTransaction(ctx: AuthedContext, id: string): Promi
 
 /** Totals over the filters (all time without dates); sold = paid + credit, as on the owner summary. */
 export async function adminTransactionsSummary(ctx: AuthedContext, q: AdminTransactionsSummaryQuery): Promise<AdminTransactionsSummary> {
+  requireAdmin(ctx);
   const { base, range } = await filtered(ctx, q);
   const [groups, spread] = await Promise.all([
     base

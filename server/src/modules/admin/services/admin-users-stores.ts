@@ -14,6 +14,7 @@ import { toStore } from '../../stores/stores.queries.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
 import { updateStore } from '../../stores/services/write-store.js';
 import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type UserWithOrg = UserRow & { organisation_name: string | null };
 
@@ -29,6 +30,7 @@ function usersWithOrg(ctx: AuthedContext) {
 }
 
 export async function listAdminUsers(ctx: AuthedContext, q: ListAdminUsersQuery): Promise<{ items: AdminUser[]; meta: PageMeta }> {
+  requireAdmin(ctx);
   let base = usersWithOrg(ctx);
   if (q.org_id) base = base.where('u.org_id', '=', q.org_id);
   if (q.store_id) base = base.where('u.store_id', '=', q.store_id);
@@ -59,6 +61,7 @@ async function requireAdminUser(ctx: AuthedContext, id: string): Promise<UserWit
  * reactivation); owners through the accounts service. Administrators are not changed here.
  */
 export async function updateUserByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminUserInput): Promise<AdminUser> {
+  requireAdmin(ctx);
   const user = await requireAdminUser(ctx, id);
   if (user.role === 'admin' || !user.org_id) throw new BusinessRuleError('platform administrators are not managed through this route');
   if (user.role === 'owner' && input.role !== undefined) throw new BusinessRuleError("an owner's role cannot be changed", 'BUSINESS_RULE', 'role');
@@ -114,6 +117,7 @@ function selectStores(ctx: AuthedContext) {
 }
 
 export async function listAdminStores(ctx: AuthedContext, q: ListAdminStoresQuery): Promise<{ items: AdminStore[]; meta: PageMeta }> {
+  requireAdmin(ctx);
   let base = storesWithOrg(ctx);
   if (q.org_id) base = base.where('s.org_id', '=', q.org_id);
   if (q.status) base = base.where('s.is_active', '=', q.status === 'active' ? 1 : 0);
@@ -132,11 +136,13 @@ export async function listAdminStores(ctx: AuthedContext, q: ListAdminStoresQuer
 
 /** The stores of one organisation (404 for an unknown organisation), oldest first. */
 export async function listOrganisationStores(ctx: AuthedContext, orgId: string, q: { page: number; page_size: number }) {
+  requireAdmin(ctx);
   await requireOrgExists(ctx, orgId);
   return listAdminStores(ctx, { ...q, org_id: orgId });
 }
 
 export async function listOrganisationUsers(ctx: AuthedContext, orgId: string, q: ListAdminUsersQuery) {
+  requireAdmin(ctx);
   await requireOrgExists(ctx, orgId);
   return listAdminUsers(ctx, { ...q, org_id: orgId });
 }
@@ -149,6 +155,7 @@ async function requireAdminStore(ctx: AuthedContext, id: string): Promise<StoreW
 
 /** Through the stores service: the only active store of an organisation cannot be deactivated (409). */
 export async function updateStoreByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminStoreInput): Promise<AdminStore> {
+  requireAdmin(ctx);
   const store = await requireAdminStore(ctx, id);
   await adminTx(ctx, async (tx) => {
     const org = await asOrg(tx, store.org_id, store.id);

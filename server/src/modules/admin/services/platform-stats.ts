@@ -1,4 +1,5 @@
 import type { AuthedContext } from '../../../lib/context.js';
+import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 const started = Date.now();
 
@@ -9,6 +10,7 @@ async function count(ctx: AuthedContext, table: 'organisations' | 'stores' | 'us
 }
 
 export async function platformDashboard(ctx: AuthedContext) {
+  requireAdmin(ctx);
   const [organisations, stores, users, signups] = await Promise.all([
     count(ctx, 'organisations'),
     count(ctx, 'stores'),
@@ -19,6 +21,7 @@ export async function platformDashboard(ctx: AuthedContext) {
 }
 
 export async function monitoringHealth(ctx: AuthedContext, ping: () => Promise<void>) {
+  requireAdmin(ctx);
   const database = await ping().then(
     () => 'ok' as const,
     () => 'unreachable' as const,

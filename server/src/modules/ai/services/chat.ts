@@ -13,6 +13,7 @@ import type { AiChatInput, AiContinueInput, AiConversation } from '@duka/shared'
 import { newId } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { findOrganisation } from '../../accounts/accounts.queries.js';
 import { getAiCredits } from '../../accounts/services/ai-credits.js';
@@ -21,8 +22,7 @@ import { AiGatewayError, answerWithGateway } from './gateway-answerer.js';
 import { answerLocally } from './local-answerer.js';
 
 export function ownerOf(ctx: AuthedContext) {
-  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
-  return { orgId: ctx.actor.orgId, userId: ctx.actor.userId };
+  return { orgId: requireOrg(ctx), userId: ctx.actor.userId };
 }
 
 /** A title from the first message: its first line, at most 60 characters. */

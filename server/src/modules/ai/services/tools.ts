@@ -7,10 +7,11 @@
 import type { AuthedContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { topProducts } from '../../analytics/services/summary.js';
+import { bestProducts, rollupRange } from '../../analytics/services/summary.js';
 import { listCustomerCredits } from '../../customers/services/customer-credits.js';
-import { activeStore, listLowStock } from '../../inventory/services/stock.js';
+import { listLowStock } from '../../inventory/services/stock.js';
 import { posSummary } from '../../pos/services/transactions.js';
+import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 
 export type Lang = 'en' | 'sw';
 export type ToolName = 'get_sales_today' | 'get_low_stock' | 'get_top_products' | 'get_customer_debts';
@@ -49,12 +50,13 @@ async function lowStock(ctx: AuthedContext) {
 }
 
 async function bestSellers(ctx: AuthedContext) {
-  const { storeId } = activeStore(ctx);
-  const { role, perms } = ctx.actor;
-  if (role !== 'owner' && !perms.includes('reports')) return { allowed: false as const };
-  const dateTo = localDate(ctx.clock.now(), await orgTimezone(ctx.db, ctx.actor.orgId!));
-  const top = await topProducts(ctx, { store_id: storeId, date_from: addDays(dateTo, -(TOP_DAYS - 1)), date_to: dateTo, limit: TOP_LIMIT });
-  return { allowed: true as const, date_from: top.date_from, date_to: top.date_to, products: top.top_products.map((p) => ({ name: p.name, qty_sold: p.qty_sold, revenue: p.revenue })) };
+  const { orgId, storeId } = requireStore(ctx);
+  // The analytics routes are the owner's; this answer is for anyone with the reports permission, so it reads the rollups itself.
+  if (!hasPermission(ctx.actor, 'reports')) return { allowed: false as const };
+  const dateTo = localDate(ctx.clock.now(), await orgTimezone(ctx.db, orgId));
+  const range = await rollupRange(ctx, { store_id: storeId, date_from: addDays(dateTo, -(TOP_DAYS - 1)), date_to: dateTo });
+  const top = await bestProducts(ctx.db, range, TOP_LIMIT);
+  return { allowed: true as const, date_from: range.dateFrom, date_to: range.dateTo, products: top.map((p) => ({ name: p.name, qty_sold: p.qty_sold, revenue: p.revenue })) };
 }
 
 async function customerDebts(ctx: AuthedContext) {

@@ -10,10 +10,12 @@ import { creditPaymentsByDayAndMethod, dayOf, refundsOut, takingsByDayAndMethod 
 import { expensesByDayAndCategory, supplierPaymentsByDay } from '../analytics-reports.queries.js';
 import { resolveRange, scopeFields } from './scope.js';
 import { METHODS } from './summary.js';
+import { requireRole } from '../../../lib/auth/authorize.js';
 
 const money = (m: Map<string, number>) => Object.fromEntries([...m].map(([k, v]) => [k, fromCents(v)]));
 
 export async function cashflow(ctx: AuthedContext, q: AnalyticsQuery): Promise<CashflowReport> {
+  requireRole(ctx, 'owner');
   const r = await resolveRange(ctx, q);
   const [takings, credit, refunds, expenses, suppliers] = await Promise.all([
     takingsByDayAndMethod(ctx.db, r, r.buckets),

@@ -5,10 +5,12 @@ import { fromCents } from '../../../lib/money.js';
 import { localDate } from '../../../lib/time.js';
 import { activeCustomersBySegment, customersByIds, outstandingCredit, returningCustomers, salesByCustomer } from '../analytics-reports.queries.js';
 import { resolveRange, scopeFields } from './scope.js';
+import { requireRole } from '../../../lib/auth/authorize.js';
 
 export const TOP_CUSTOMERS = 10;
 
 export async function customersReport(ctx: AuthedContext, q: AnalyticsQuery): Promise<CustomersReport> {
+  requireRole(ctx, 'owner');
   const r = await resolveRange(ctx, q);
   const today = localDate(ctx.clock.now(), r.tz);
   const [perCustomer, returning, segments, owed] = await Promise.all([

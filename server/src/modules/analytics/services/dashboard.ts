@@ -9,6 +9,7 @@ import { addDays, localDate, localDayRange } from '../../../lib/time.js';
 import { salesBy } from '../analytics.queries.js';
 import { resolveRange } from './scope.js';
 import { kpisOf, pct } from './summary.js';
+import { requireRole } from '../../../lib/auth/authorize.js';
 
 async function dayFigures(db: Kysely<Database>, orgId: string, storeId: string | null, date: string, tz: string, elapsed: number) {
   const { from, to } = localDayRange(date, tz);
@@ -35,6 +36,7 @@ const change = (now: { revenue_to_same_time: number; count_to_same_time: number 
 });
 
 export async function dashboard(ctx: AuthedContext, q: AnalyticsQuery): Promise<DashboardReport> {
+  requireRole(ctx, 'owner');
   const r = await resolveRange(ctx, { date_to: q.date_to, store_id: q.store_id });
   const now = ctx.clock.now();
   const day = r.dateTo;

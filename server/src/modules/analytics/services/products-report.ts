@@ -7,6 +7,7 @@ import { findOrgCategory, productsForReport, stockByProduct } from '../analytics
 import { rollupProducts } from '../analytics-rollups.queries.js';
 import { scopeFields } from './scope.js';
 import { pct, rollupRange } from './summary.js';
+import { requireRole } from '../../../lib/auth/authorize.js';
 
 type Item = ProductsReport['items'][number];
 
@@ -21,6 +22,7 @@ const SORTS: Record<ProductsReportQuery['sort'], (a: Item, b: Item) => number> =
 };
 
 export async function productsReport(ctx: AuthedContext, q: ProductsReportQuery): Promise<{ data: ProductsReport; meta: PageMeta }> {
+  requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   if (q.category && !(await findOrgCategory(ctx.db, r.orgId, q.category))) throw new NotFoundError('category');
   const [products, sold, stock] = await Promise.all([productsForReport(ctx.db, r.orgId, q.category), rollupProducts(ctx.db, r), stockByProduct(ctx.db, r)]);

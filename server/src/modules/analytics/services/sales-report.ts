@@ -6,6 +6,7 @@ import { type RollupFigures, rollupTotalsBy } from '../analytics-rollups.queries
 import { storesOf, usersNamed } from '../analytics.queries.js';
 import { scopeFields } from './scope.js';
 import { METHODS, rollupKpis, rollupRange } from './summary.js';
+import { requireRole } from '../../../lib/auth/authorize.js';
 
 type Acc = { cents: number; count: number; profit: number };
 const acc = (): Acc => ({ cents: 0, count: 0, profit: 0 });
@@ -13,6 +14,7 @@ const out = (a: Acc) => ({ revenue: fromCents(a.cents), count: a.count, profit: 
 const byRevenue = (a: { revenue: number; count: number }, b: { revenue: number; count: number }) => b.revenue - a.revenue || b.count - a.count;
 
 export async function salesReport(ctx: AuthedContext, q: AnalyticsQuery): Promise<SalesReport> {
+  requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   const [kpis, byMethod, byDay, byStore, byCashier, stores] = await Promise.all([
     rollupKpis(ctx.db, r),

@@ -1,6 +1,7 @@
 /** What every analytics verb resolves first: the organisation, the store filter, the local dates and their instants. */
 import type { AnalyticsQuery } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
@@ -16,11 +17,6 @@ export interface Range extends Scope {
   /** Every local day of the range, oldest first. */
   dates: string[];
   buckets: DayBuckets;
-}
-
-function orgOf(ctx: AuthedContext): string {
-  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
-  return ctx.actor.orgId;
 }
 
 /** The days `dateFrom`..`dateTo` of `tz`, their instants and how SQL buckets them. */
@@ -39,7 +35,7 @@ export function daysOf(dateFrom: string, dateTo: string, tz: string) {
  * of the organisation (404 otherwise); without it the whole organisation is analysed.
  */
 export async function resolveRange(ctx: AuthedContext, q: AnalyticsQuery): Promise<Range> {
-  const orgId = orgOf(ctx);
+  const orgId = requireOrg(ctx);
   const [tz, store] = await Promise.all([orgTimezone(ctx.db, orgId), q.store_id ? findOrgStore(ctx.db, orgId, q.store_id) : Promise.resolve(null)]);
   if (q.store_id && !store) throw new NotFoundError('store');
   const today = localDate(ctx.clock.now(), tz);

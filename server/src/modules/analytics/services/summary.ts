@@ -17,6 +17,7 @@ import { receiptNames, type RollupFigures, rollupProducts, rollupTotalsBy } from
 import { lineTotals, productsNamed, totalsByStatusAndMethod, type Scope } from '../analytics.queries.js';
 import { refreshRollups } from './rollups.js';
 import { type Range, resolveRange, scopeFields } from './scope.js';
+import { requireRole } from '../../../lib/auth/authorize.js';
 
 export const METHODS = ['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit'] as const;
 
@@ -104,6 +105,7 @@ export async function rollupRange(ctx: AuthedContext, q: AnalyticsQuery): Promis
 }
 
 export async function summary(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsSummary> {
+  requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   const { mix: _mix, ...kpis } = await rollupKpis(ctx.db, r);
   return { ...kpis, ...scopeFields(r) };
@@ -123,12 +125,14 @@ export async function dailySales(db: Kysely<Database>, r: Range) {
 }
 
 export async function trend(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsTrend> {
+  requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   const days = await dailySales(ctx.db, r);
   return { trend: days.map((d) => ({ date: d.date, revenue: fromCents(d.cents), count: d.count })), ...scopeFields(r) };
 }
 
 export async function paymentMix(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsPaymentMix> {
+  requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   const rows = await rollupTotalsBy(ctx.db, r, 'payment_method');
   const mix = Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<string, number>;
@@ -153,6 +157,7 @@ export async function bestProducts(db: Kysely<Database>, r: Range, limit: number
 }
 
 export async function topProducts(ctx: AuthedContext, q: TopProductsQuery): Promise<AnalyticsTopProducts> {
+  requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   return { top_products: await bestProducts(ctx.db, r, q.limit), ...scopeFields(r) };
 }
@@ -160,6 +165,7 @@ export async function topProducts(ctx: AuthedContext, q: TopProductsQuery): Prom
 export const OVERVIEW_TOP = 5;
 
 export async function overview(ctx: AuthedContext, q: OverviewQuery): Promise<AnalyticsOverview> {
+  requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   const want = new Set(q.sections);
   const [kpis, days, products] = await Promise.all([

@@ -4,8 +4,9 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
-import { orgIdOf, requireCustomer } from '../../customers/services/scope.js';
+import { requireCustomer } from '../../customers/services/scope.js';
 import { toCreditMessage, toCreditNote } from '../credits.queries.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 
 /** `17,500` or `17,500.50`. */
 export function formatTzs(cents: number): string {
@@ -31,7 +32,7 @@ async function insertMessage(ctx: AuthedContext, orgId: string, customerId: stri
 
 /** Text the customer what they owe (Swahili and English), through the outbox: sent only if this commits. */
 export async function sendReminder(ctx: AuthedContext, customerId: string): Promise<CreditMessage> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const customer = await requireCustomer(ctx, customerId);
   const owed = Number(customer.outstanding ?? 0);
   if (owed <= 0) throw new BusinessRuleError(`${customer.name} owes nothing`);
@@ -48,7 +49,7 @@ export async function sendReminder(ctx: AuthedContext, customerId: string): Prom
 
 /** A WhatsApp message, call or SMS the shop made itself, kept with the customer's credit record. */
 export async function logCreditMessage(ctx: AuthedContext, customerId: string, input: LogCreditMessageInput): Promise<CreditMessage> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const customer = await requireCustomer(ctx, customerId);
   return withTransaction(ctx, async (tx) => {
     const row = await insertMessage(tx, orgId, customerId, { kind: input.kind, body: input.body, status: 'logged' });
@@ -58,7 +59,7 @@ export async function logCreditMessage(ctx: AuthedContext, customerId: string, i
 }
 
 export async function addCreditNote(ctx: AuthedContext, customerId: string, input: AddCreditNoteInput): Promise<CreditNote> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const customer = await requireCustomer(ctx, customerId);
   return withTransaction(ctx, async (tx) => {
     const row = await tx.db

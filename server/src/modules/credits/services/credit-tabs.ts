@@ -8,12 +8,13 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
-import { orgIdOf, orgToday, requireCustomer } from '../../customers/services/scope.js';
+import { orgToday, requireCustomer } from '../../customers/services/scope.js';
 import { balanceCents, filteredTabs, findTab, toCreditTab } from '../credits.queries.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 
 /** Tabs of the organisation, newest first. */
 export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery): Promise<{ items: CreditTab[]; meta: PageMeta }> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   if (q.customer_id) await requireCustomer(ctx, q.customer_id);
   const today = await orgToday(ctx, orgId);
   const query = filteredTabs(ctx.db, orgId, today, { status: q.status, customerId: q.customer_id, overdue: q.overdue });
@@ -36,7 +37,7 @@ export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery)
  * written off.
  */
 export async function writeOffTab(ctx: AuthedContext, tabId: string, input: WriteOffInput): Promise<CreditTab> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const today = await orgToday(ctx, orgId);
   return withTransaction(ctx, async (tx) => {
     const locked = await forUpdate(tx.dialect, tx.db.selectFrom('credit_tabs').selectAll().where('org_id', '=', orgId).where('id', '=', tabId)).executeTakeFirst();

@@ -7,9 +7,10 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
 import { toCents } from '../../../lib/money.js';
-import { orgIdOf, requireCustomer, storeIdOf } from '../../customers/services/scope.js';
+import { requireCustomer } from '../../customers/services/scope.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { balanceCents, owingTabsOldestFirst, withAllocations } from '../credits.queries.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 /**
  * Spread by the shared `allocatePayment` (oldest tab first; more than is owed: 422 OVERPAYMENT,
@@ -20,8 +21,7 @@ import { balanceCents, owingTabsOldestFirst, withAllocations } from '../credits.
  * the debt can never both be accepted. (SQLite has a single writer.)
  */
 export async function recordCreditPayment(ctx: AuthedContext, customerId: string, input: RecordCreditPaymentInput): Promise<CreditPayment> {
-  const orgId = orgIdOf(ctx);
-  const storeId = storeIdOf(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const customer = await requireCustomer(ctx, customerId);
   const amount = toCents(input.amount);
   return withTransaction(ctx, async (tx) => {

@@ -3,11 +3,12 @@ import type { CreditProfile } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { fromCents } from '../../../lib/money.js';
 import { toCustomer } from '../../customers/customers.queries.js';
-import { orgIdOf, orgToday, requireCustomer } from '../../customers/services/scope.js';
+import { orgToday, requireCustomer } from '../../customers/services/scope.js';
 import { isOverdue, tabsWithNames, toCreditMessage, toCreditNote, toCreditTab, withAllocations } from '../credits.queries.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 
 export async function getCreditProfile(ctx: AuthedContext, customerId: string): Promise<CreditProfile> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const customer = await requireCustomer(ctx, customerId);
   const today = await orgToday(ctx, orgId);
   const [tabs, payments, messages, notes] = await Promise.all([

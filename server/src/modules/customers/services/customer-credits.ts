@@ -3,11 +3,12 @@ import type { CustomerCreditsQuery, CustomerWithCredit } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { fromCents } from '../../../lib/money.js';
 import { customerCreditRows, toCustomer } from '../customers.queries.js';
-import { orgIdOf, orgToday } from './scope.js';
+import { orgToday } from './scope.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 
 /** Customers with a balance, oldest due date first; `overdue` keeps those with (true) or without (false) an overdue tab. */
 export async function listCustomerCredits(ctx: AuthedContext, q: CustomerCreditsQuery): Promise<CustomerWithCredit[]> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const rows = await customerCreditRows(ctx.db, orgId, await orgToday(ctx, orgId), q.overdue);
   return rows.map((row) => ({
     ...toCustomer(row),

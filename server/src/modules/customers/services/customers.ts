@@ -13,7 +13,8 @@ import { normalisePhone } from '../../../lib/phone.js';
 import { phoneFragment } from '../../staff/staff.queries.js';
 import { type NewCustomerFields, customersWithBalance, findCustomerByPhone, findCustomerWithBalance, insertCustomer, outstandingOf, toCustomer } from '../customers.queries.js';
 import type { CustomerTable } from '../../../db/tables/customers.table.js';
-import { orgIdOf, requireCustomer } from './scope.js';
+import { requireCustomer } from './scope.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 
 const duplicatePhone = () => new DuplicateError('phone', 'another customer already has this phone number');
 
@@ -43,7 +44,7 @@ async function assertPhoneFree(ctx: AuthedContext, orgId: string, phone: string 
 }
 
 export async function listCustomers(ctx: AuthedContext, q: ListCustomersQuery): Promise<{ data: CustomerList; meta: PageMeta }> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const search = q.search?.trim();
   const phone = search ? phoneFragment(search) : null;
   const base = customersWithBalance(ctx.db, orgId)
@@ -77,7 +78,7 @@ export async function getCustomer(ctx: AuthedContext, id: string): Promise<Custo
 
 /** `id`: the till's own id for a customer it created offline. */
 export async function createCustomer(ctx: AuthedContext, input: CreateCustomerInput, id?: string): Promise<Customer> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const phone = input.phone ? normalisePhone(input.phone) : null;
   await assertPhoneFree(ctx, orgId, phone);
   try {
@@ -93,7 +94,7 @@ export async function createCustomer(ctx: AuthedContext, input: CreateCustomerIn
 
 /** Any create field; `null` clears phone, email or notes. A PATCH that changes nothing writes nothing. */
 export async function updateCustomer(ctx: AuthedContext, id: string, input: UpdateCustomerInput): Promise<Customer> {
-  const orgId = orgIdOf(ctx);
+  const orgId = requireOrg(ctx);
   const before = await requireCustomer(ctx, id);
   const phone = input.phone === undefined ? undefined : input.phone === null ? null : normalisePhone(input.phone);
   await assertPhoneFree(ctx, orgId, phone, id);

@@ -13,10 +13,10 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../lib/erro
 import { fromCents, toCents } from '../../../lib/money.js';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { findExpense, spendingByCategory, toExpense } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 const ORDERING = {
   date: ['spent_at', 'asc'],
@@ -40,14 +40,14 @@ function columns(input: UpdateExpenseInput): Updateable<ExpenseTable> {
 }
 
 async function requireExpense(ctx: AuthedContext, id: string) {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   const row = await findExpense(ctx.db, storeId, id);
   if (!row) throw new NotFoundError('expense');
   return row;
 }
 
 export async function listExpenses(ctx: AuthedContext, q: ListExpensesQuery): Promise<{ items: Expense[]; meta: PageMeta }> {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   const search = q.search?.trim();
   const base = ctx.db
     .selectFrom('expenses')
@@ -78,7 +78,7 @@ export const getExpense = async (ctx: AuthedContext, id: string): Promise<Expens
  * mutation id gets the first one back); an id already used for something else is 409 CONFLICT.
  */
 export async function createExpense(ctx: AuthedContext, input: CreateExpenseInput, opts: { id?: string; spentAt?: number } = {}): Promise<Expense> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     const id = opts.id ?? newId();
@@ -151,7 +151,7 @@ export async function deleteExpense(ctx: AuthedContext, id: string): Promise<voi
  * time zone); by default this month so far: the 1st to today.
  */
 export async function expenseSummary(ctx: AuthedContext, q: ExpenseSummaryQuery): Promise<ExpenseSummary> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const tz = await orgTimezone(ctx.db, orgId);
   const today = localDate(ctx.clock.now(), tz);
   const dateFrom = q.date_from ?? `${(q.date_to ?? today).slice(0, 7)}-01`;

@@ -7,7 +7,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, DuplicateError, NotFoundError } from '../../../lib/errors.js';
 import { findCategory, toCategory } from '../inventory.queries.js';
-import { activeStore } from './stock.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 function rethrowDuplicate(err: unknown): never {
   if (uniqueViolationField(err) === 'name') throw new DuplicateError('name', 'a category with this name already exists');
@@ -21,7 +21,7 @@ async function productCount(ctx: AuthedContext, categoryId: string): Promise<num
 
 /** All categories with how many products each holds, in display order. */
 export async function listCategories(ctx: AuthedContext): Promise<Category[]> {
-  const { orgId } = activeStore(ctx);
+  const { orgId } = requireStore(ctx);
   const rows = await ctx.db
     .selectFrom('categories as c')
     .leftJoin('products as p', 'p.category_id', 'c.id')
@@ -36,7 +36,7 @@ export async function listCategories(ctx: AuthedContext): Promise<Category[]> {
 }
 
 export async function createCategory(ctx: AuthedContext, input: CreateCategoryInput): Promise<Category> {
-  const { orgId } = activeStore(ctx);
+  const { orgId } = requireStore(ctx);
   try {
     return await withTransaction(ctx, async (tx) => {
       const now = tx.clock.now();
@@ -64,7 +64,7 @@ export async function createCategory(ctx: AuthedContext, input: CreateCategoryIn
 }
 
 export async function updateCategory(ctx: AuthedContext, id: string, input: UpdateCategoryInput): Promise<Category> {
-  const { orgId } = activeStore(ctx);
+  const { orgId } = requireStore(ctx);
   if (!(await findCategory(ctx.db, orgId, id))) throw new NotFoundError('category');
   try {
     return await withTransaction(ctx, async (tx) => {
@@ -91,7 +91,7 @@ export async function updateCategory(ctx: AuthedContext, id: string, input: Upda
 
 /** Only an empty category can be deleted (409 while it still holds products, active or not). */
 export async function deleteCategory(ctx: AuthedContext, id: string): Promise<void> {
-  const { orgId } = activeStore(ctx);
+  const { orgId } = requireStore(ctx);
   const category = await findCategory(ctx.db, orgId, id);
   if (!category) throw new NotFoundError('category');
   await withTransaction(ctx, async (tx) => {

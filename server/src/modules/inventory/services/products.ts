@@ -12,7 +12,8 @@ import { toBasisPoints, toCents } from '../../../lib/money.js';
 import type { ProductTable } from '../../../db/tables/inventory.table.js';
 import { findCategory, findProduct, type ProductWithStock, productsWithStock, toProduct } from '../inventory.queries.js';
 import { recordPrice } from './prices.js';
-import { activeStore, changeStockLevel, insertAdjustment } from './stock.js';
+import { changeStockLevel, insertAdjustment } from './stock.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 function rethrowDuplicate(err: unknown): never {
   const field = uniqueViolationField(err);
@@ -47,7 +48,7 @@ async function assertCategory(ctx: AuthedContext, orgId: string, categoryId: str
 }
 
 export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Promise<{ items: Product[]; meta: PageMeta }> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   let query = productsWithStock(ctx.db, orgId, storeId);
   if (q.search) query = query.where(textSearch(ctx.dialect, { table: 'products', alias: 'p', columns: ['name', 'sku'] }, q.search));
   if (q.category_id) query = query.where('p.category_id', '=', q.category_id);
@@ -67,7 +68,7 @@ export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Pr
 }
 
 export async function getProduct(ctx: AuthedContext, id: string): Promise<Product> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const row = await findProduct(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('product');
   return toProduct(row);
@@ -75,7 +76,7 @@ export async function getProduct(ctx: AuthedContext, id: string): Promise<Produc
 
 /** By barcode first, then by SKU, as a scanner at the till needs. */
 export async function getProductByCode(ctx: AuthedContext, code: string): Promise<Product> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const row =
     (await productsWithStock(ctx.db, orgId, storeId).where('p.barcode', '=', code).executeTakeFirst()) ??
     (await productsWithStock(ctx.db, orgId, storeId).where('p.sku', '=', code).executeTakeFirst());
@@ -84,7 +85,7 @@ export async function getProductByCode(ctx: AuthedContext, code: string): Promis
 }
 
 export async function createProduct(ctx: AuthedContext, input: CreateProductInput): Promise<Product> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   await assertCategory(ctx, orgId, input.category_id);
   const stock = input.stock ?? 0;
   if (input.is_service && stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
@@ -131,7 +132,7 @@ const PRICE_FIELDS = ['selling_price', 'wholesale_price', 'cost_price', 'tax_rat
 
 /** Any product field; a price change writes a price-history row, a new `stock` an adjustment. */
 export async function updateProduct(ctx: AuthedContext, id: string, input: UpdateProductInput): Promise<Product> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const before = await findProduct(ctx.db, orgId, storeId, id);
   if (!before) throw new NotFoundError('product');
   await assertCategory(ctx, orgId, input.category_id);
@@ -164,7 +165,7 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
  * readable; one without is removed. Either way the answer is 204.
  */
 export async function deleteProduct(ctx: AuthedContext, id: string): Promise<void> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const product = await findProduct(ctx.db, orgId, storeId, id);
   if (!product) throw new NotFoundError('product');
   await withTransaction(ctx, async (tx) => {

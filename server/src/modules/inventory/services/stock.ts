@@ -9,6 +9,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { iso } from '../../../lib/clock.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 import { InsufficientStockError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { findProduct, productsWithStock, toProduct } from '../inventory.queries.js';
 
@@ -62,12 +63,13 @@ export async function insertAdjustment(
   ctx: AuthedContext,
   a: { productId: string; qtyChange: number; qtyAfter: number; reason: string; note?: string | null },
 ): Promise<void> {
+  const { orgId, storeId } = requireStore(ctx);
   await ctx.db
     .insertInto('stock_adjustments')
     .values({
       id: newId(),
-      org_id: ctx.actor.orgId!,
-      store_id: ctx.actor.storeId!,
+      org_id: orgId,
+      store_id: storeId,
       product_id: a.productId,
       qty_change: a.qtyChange,
       qty_after: a.qtyAfter,
@@ -79,13 +81,8 @@ export async function insertAdjustment(
     .execute();
 }
 
-export function activeStore(ctx: AuthedContext): { orgId: string; storeId: string } {
-  if (!ctx.actor.orgId || !ctx.actor.storeId) throw new InvalidStateError('your session has no active store; switch to a store first');
-  return { orgId: ctx.actor.orgId, storeId: ctx.actor.storeId };
-}
-
 export async function adjustStock(ctx: AuthedContext, productId: string, input: AdjustStockInput): Promise<Product> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const product = await findProduct(tx.db, orgId, storeId, productId);
     if (!product) throw new NotFoundError('product');
@@ -104,7 +101,7 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
 
 /** The active store's adjustments of a product, newest first. */
 export async function listAdjustments(ctx: AuthedContext, productId: string, limit: number): Promise<StockAdjustment[]> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   if (!(await findProduct(ctx.db, orgId, storeId, productId))) throw new NotFoundError('product');
   const rows = await ctx.db
     .selectFrom('stock_adjustments')
@@ -130,7 +127,7 @@ export async function listAdjustments(ctx: AuthedContext, productId: string, lim
 
 /** Active stocked products at or below their reorder point in the active store, emptiest first. */
 export async function listLowStock(ctx: AuthedContext): Promise<Product[]> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const rows = await productsWithStock(ctx.db, orgId, storeId)
     .where('p.is_active', '=', 1)
     .where('p.is_service', '=', 0)

@@ -12,10 +12,10 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { cleanTags, findNote, storeNotes, toNote, writeTags } from '../notebook.queries.js';
 import type { NoteRow } from '../../../db/tables/notebook.table.js';
 import { docText, encodeDoc, loadDoc, mergeUpdate, setText } from './ydoc.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 /** One edit of a note: any of a whole new text, a yjs update (base64), a title, tags. */
 export interface NoteEdit {
@@ -28,7 +28,7 @@ export interface NoteEdit {
 export const UNTITLED = 'Untitled note';
 
 export async function listNotes(ctx: AuthedContext, q: ListNotesQuery): Promise<{ data: NoteList; meta: PageMeta }> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const tag = q.tag?.trim().toLowerCase();
   const base = storeNotes(ctx.db, orgId, storeId)
     .$if(!!tag, (qb) =>
@@ -52,14 +52,14 @@ export async function listNotes(ctx: AuthedContext, q: ListNotesQuery): Promise<
 }
 
 export async function getNote(ctx: AuthedContext, id: string): Promise<Note> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const row = await findNote(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('note');
   return toNote(row);
 }
 
 export async function createNote(ctx: AuthedContext, input: CreateNoteInput): Promise<Note> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const doc = loadDoc(null);
   if (input.content) setText(doc, input.content);
   const tags = cleanTags(input.tags ?? []);
@@ -125,7 +125,7 @@ async function applyEdit(tx: AuthedContext, row: NoteRow, edit: NoteEdit, create
 
 /** REST PATCH: `content` is the whole new text; only its difference from the current text is applied. */
 export async function updateNote(ctx: AuthedContext, id: string, input: UpdateNoteInput): Promise<Note> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => applyEdit(tx, await lockNote(tx, orgId, storeId, id), { text: input.content, title: input.title, tags: input.tags }));
 }
 
@@ -136,7 +136,7 @@ export async function updateNote(ctx: AuthedContext, id: string, input: UpdateNo
  * stays deleted.
  */
 export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; update: string; title?: string; tags?: string[] }): Promise<{ note: Note; created: boolean }> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     const inserted = await tx.db
@@ -169,7 +169,7 @@ export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; 
 
 /** Deleted notes are kept as tombstones (without their text) so that a till's late edit cannot bring one back. */
 export async function deleteNote(ctx: AuthedContext, id: string): Promise<Note> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const row = await lockNote(tx, orgId, storeId, id);
     const now = tx.clock.now();

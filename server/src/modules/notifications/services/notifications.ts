@@ -9,14 +9,14 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, NotFoundError } from '../../../lib/errors.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { findStore } from '../../stores/stores.queries.js';
 import { countUnread, findNotification, storeNotifications, toNotification } from '../notifications.queries.js';
 import { createNotification } from './create-notification.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 /** Newest first; `unread_count` is the store's whole unread count, whatever the filters. */
 export async function listNotifications(ctx: AuthedContext, q: ListNotificationsQuery): Promise<{ list: NotificationList; meta: PageMeta }> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   let query = storeNotifications(ctx.db, orgId, storeId);
   if (q.category) query = query.where('category', '=', q.category);
   if (q.unread !== undefined) query = query.where('is_read', '=', q.unread ? 0 : 1);
@@ -33,7 +33,7 @@ export async function listNotifications(ctx: AuthedContext, q: ListNotifications
 }
 
 export async function unreadCount(ctx: AuthedContext): Promise<{ count: number }> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   return { count: await countUnread(ctx.db, orgId, storeId) };
 }
 
@@ -42,7 +42,7 @@ export async function unreadCount(ctx: AuthedContext): Promise<{ count: number }
  * Owners may post to any of their stores; managers and staff only to their active store.
  */
 export async function postNotification(ctx: AuthedContext, input: CreateNotificationInput): Promise<Notification> {
-  const { orgId, storeId: active } = activeStore(ctx);
+  const { orgId, storeId: active } = requireStore(ctx);
   const storeId = input.store_id ?? active;
   const store = await findStore(ctx.db, orgId, storeId);
   if (!store) throw new NotFoundError('store');
@@ -56,7 +56,7 @@ export async function postNotification(ctx: AuthedContext, input: CreateNotifica
 
 /** Mark one read; one already read is answered as it is. */
 export async function markRead(ctx: AuthedContext, id: string): Promise<Notification> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const row = await findNotification(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('notification');
   if (row.is_read === 1) return toNotification(row);
@@ -83,7 +83,7 @@ const READ_ALL_BATCH = 500;
  * Marking read is idempotent, so a batch committed before a failure is harmless.
  */
 export async function markAllRead(ctx: AuthedContext): Promise<{ updated: number }> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   let updated = 0;
   for (;;) {
     const ids = (await storeNotifications(ctx.db, orgId, storeId).select('id').where('is_read', '=', 0).orderBy('id').limit(READ_ALL_BATCH).execute()).map((r) => r.id);
@@ -105,7 +105,7 @@ export async function markAllRead(ctx: AuthedContext): Promise<{ updated: number
 }
 
 export async function deleteNotification(ctx: AuthedContext, id: string): Promise<void> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const row = await findNotification(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('notification');
   await withTransaction(ctx, async (tx) => {

@@ -3,6 +3,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { localDate, localTime } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { getTransaction } from './transactions.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 
 const tzs = (n: number) => `TZS ${n.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 
@@ -10,7 +11,7 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
   const sale = await getTransaction(ctx, id);
   const [store, tz] = await Promise.all([
     ctx.db.selectFrom('stores').select(['name', 'phone']).where('id', '=', sale.store_id).executeTakeFirstOrThrow(),
-    orgTimezone(ctx.db, ctx.actor.orgId!),
+    orgTimezone(ctx.db, requireOrg(ctx)),
   ]);
   const at = Date.parse(sale.created_at);
   const lines = sale.lines.map((l) => `${l.qty} x ${l.product_name} @ ${tzs(l.unit_price)} = ${tzs(l.line_total)}`);

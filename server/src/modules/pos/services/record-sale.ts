@@ -31,9 +31,10 @@ import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import { openCreditTab, outstandingCents } from '../../credits/services/tabs.js';
 import { orgProductsById } from '../../inventory/inventory.queries.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
-import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
+import { changeStockLevel } from '../../inventory/services/stock.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
+import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 
 export interface SaleOptions {
   source: 'online' | 'offline';
@@ -74,7 +75,7 @@ function saleError(b: SaleBreach): ServiceError {
 }
 
 export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opts: SaleOptions = { source: 'online' }): Promise<RecordedSale> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const online = opts.source === 'online';
   const conflicts: SaleConflict[] = [];
   /** Online: refuse the sale. Offline: book it and note the conflict, unless even that is refused. */
@@ -111,7 +112,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         business_type: org.business_type,
         price_mode: priceMode,
         discount_bp: discountBp,
-        may_discount: ctx.actor.perms.includes('discount'),
+        may_discount: hasPermission(ctx.actor, 'discount'),
         payment_method: input.payment_method,
         customer: found === 'not_found' ? 'not_found' : customer ? 'found' : 'none',
       }),

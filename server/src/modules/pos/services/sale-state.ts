@@ -10,9 +10,10 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, InvalidStateError, NotFoundError, type ServiceError } from '../../../lib/errors.js';
 import { cancelCreditTab, tabForTransaction } from '../../credits/services/tabs.js';
-import { activeStore, changeStockLevel } from '../../inventory/services/stock.js';
+import { changeStockLevel } from '../../inventory/services/stock.js';
 import { findStoreTransaction, withLines } from '../pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
+import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 
 /** A reversal rule's breach as the error the API answers (none of them names a field). */
 function reversalError(b: ReversalBreach): ServiceError {
@@ -22,11 +23,11 @@ function reversalError(b: ReversalBreach): ServiceError {
 }
 
 async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string): Promise<Transaction> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const found = await findStoreTransaction(tx.db, storeId, id);
     const tab = found?.status === 'credit' ? await tabForTransaction(tx.db, found.id) : undefined;
-    const breach = checkReversal({ move, may_refund: ctx.actor.perms.includes('refund'), sale: found && { status: found.status, tab_paid: (tab?.paid_amount ?? 0) > 0 } });
+    const breach = checkReversal({ move, may_refund: hasPermission(ctx.actor, 'refund'), sale: found && { status: found.status, tab_paid: (tab?.paid_amount ?? 0) > 0 } });
     if (breach) throw reversalError(breach);
     // checkReversal refuses a sale that is not there.
     const sale = found!;

@@ -6,12 +6,12 @@ import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { findStoreTransaction, SOLD, transactionMatches, withLines } from '../pos.queries.js';
+import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 
 /** [from, to) instants of the local dates `date_from`..`date_to` (both included; default today). */
 export async function dateRange(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
-  const tz = await orgTimezone(ctx.db, ctx.actor.orgId!);
+  const tz = await orgTimezone(ctx.db, requireOrg(ctx));
   const today = localDate(ctx.clock.now(), tz);
   const dateFrom = q.date_from ?? q.date_to ?? today;
   const dateTo = q.date_to ?? q.date_from ?? today;
@@ -20,7 +20,7 @@ export async function dateRange(ctx: AuthedContext, q: { date_from?: string; dat
 }
 
 export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQuery): Promise<{ items: Transaction[]; meta: PageMeta }> {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   let query = ctx.db.selectFrom('transactions').where('store_id', '=', storeId);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.method) query = query.where('payment_method', '=', q.method);
@@ -42,7 +42,7 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
 }
 
 export async function getTransaction(ctx: AuthedContext, id: string): Promise<Transaction> {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   const row = await findStoreTransaction(ctx.db, storeId, id);
   if (!row) throw new NotFoundError('transaction');
   return (await withLines(ctx.db, [row]))[0]!;
@@ -50,7 +50,7 @@ export async function getTransaction(ctx: AuthedContext, id: string): Promise<Tr
 
 /** Totals of the active store over local dates (default today); sales are paid + credit. */
 export async function posSummary(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   const { from, to, dateFrom, dateTo } = await dateRange(ctx, q);
   const inRange = ctx.db.selectFrom('transactions').where('store_id', '=', storeId).where('created_at', '>=', from).where('created_at', '<', to);
   const [byStatus, items] = await Promise.all([
@@ -96,7 +96,7 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
 
 /** Sales by local hour of one day (default today): a bucket per hour, empty hours included. */
 export async function hourlySummary(ctx: AuthedContext, date?: string) {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   const { from, to } = await dateRange(ctx, { date_from: date, date_to: date });
   // One store's day is at most a few thousand sales: bucketing here is exact on both databases.
   const rows = await ctx.db

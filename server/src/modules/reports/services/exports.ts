@@ -2,19 +2,14 @@
 import type { GenerateReportInput, ListExportsQuery, ReportExport } from '@duka/shared';
 import type { Readable } from 'node:stream';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ForbiddenError, NotFoundError } from '../../../lib/errors.js';
+import { NotFoundError } from '../../../lib/errors.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { findExport, listExports } from '../reports.queries.js';
 import type { ReportExportRow } from '../../../db/tables/reports.table.js';
 import { requestedPeriod } from './range.js';
 import { REPORT_TYPES } from './report-specs.js';
 import { CONTENT_TYPES, toReportExport, writeReport } from './write-report.js';
-
-/** Reports show the shop's money: owners, and staff with the reports permission (managers by default). */
-function requireReports(ctx: AuthedContext): void {
-  if (!ctx.actor.perms.includes('reports')) throw new ForbiddenError('you are not allowed to view reports');
-}
+import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 
 export const reportTypes = () => ({ report_types: REPORT_TYPES });
 
@@ -33,8 +28,8 @@ async function open(ctx: AuthedContext, row: ReportExportRow): Promise<ReportFil
 }
 
 export async function generateReport(ctx: AuthedContext, input: GenerateReportInput): Promise<ReportFile> {
-  requireReports(ctx);
-  const { orgId, storeId } = activeStore(ctx);
+  requirePermission(ctx, 'reports');
+  const { orgId, storeId } = requireStore(ctx);
   const tz = await orgTimezone(ctx.db, orgId);
   const period = requestedPeriod(input, ctx.clock.now(), tz);
   const row = await writeReport(ctx, { orgId, storeId, tz, type: input.report_type, format: input.format, period, createdBy: ctx.actor.userId });
@@ -42,14 +37,14 @@ export async function generateReport(ctx: AuthedContext, input: GenerateReportIn
 }
 
 export async function listReportExports(ctx: AuthedContext, q: ListExportsQuery): Promise<ReportExport[]> {
-  requireReports(ctx);
-  const { orgId } = activeStore(ctx);
+  requirePermission(ctx, 'reports');
+  const { orgId } = requireStore(ctx);
   return (await listExports(ctx.db, orgId, q)).map((r) => toReportExport(ctx, r));
 }
 
 export async function downloadExport(ctx: AuthedContext, id: string): Promise<ReportFile> {
-  requireReports(ctx);
-  const { orgId } = activeStore(ctx);
+  requirePermission(ctx, 'reports');
+  const { orgId } = requireStore(ctx);
   const row = await findExport(ctx.db, orgId, id);
   if (!row) throw new NotFoundError('export');
   return open(ctx, row);

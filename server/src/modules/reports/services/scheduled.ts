@@ -7,12 +7,12 @@ import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { findSchedule } from '../reports.queries.js';
 import type { ScheduledReportRow } from '../../../db/tables/reports.table.js';
 import { nextRunAt } from './range.js';
 import { dispatchSchedule } from './scheduler.js';
 import { toReportExport } from './write-report.js';
+import { requireRole, requireStore } from '../../../lib/auth/authorize.js';
 
 export function toScheduledReport(row: ScheduledReportRow): ScheduledReport {
   return {
@@ -33,19 +33,21 @@ export function toScheduledReport(row: ScheduledReportRow): ScheduledReport {
 }
 
 async function requireSchedule(ctx: AuthedContext, id: string): Promise<ScheduledReportRow> {
-  const row = await findSchedule(ctx.db, activeStore(ctx).orgId, id);
+  const row = await findSchedule(ctx.db, requireStore(ctx).orgId, id);
   if (!row) throw new NotFoundError('scheduled report');
   return row;
 }
 
 export async function listScheduledReports(ctx: AuthedContext): Promise<ScheduledReport[]> {
-  const { orgId } = activeStore(ctx);
+  requireRole(ctx, 'owner');
+  const { orgId } = requireStore(ctx);
   const rows = await ctx.db.selectFrom('scheduled_reports').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
   return rows.map(toScheduledReport);
 }
 
 export async function createScheduledReport(ctx: AuthedContext, input: CreateScheduledReportInput): Promise<ScheduledReport> {
-  const { orgId, storeId } = activeStore(ctx);
+  requireRole(ctx, 'owner');
+  const { orgId, storeId } = requireStore(ctx);
   const now = ctx.clock.now();
   const tz = await orgTimezone(ctx.db, orgId);
   const row: ScheduledReportRow = {
@@ -73,6 +75,7 @@ export async function createScheduledReport(ctx: AuthedContext, input: CreateSch
 }
 
 export async function updateScheduledReport(ctx: AuthedContext, id: string, input: UpdateScheduledReportInput): Promise<ScheduledReport> {
+  requireRole(ctx, 'owner');
   const existing = await requireSchedule(ctx, id);
   const now = ctx.clock.now();
   const frequency = input.frequency ?? existing.frequency;
@@ -97,12 +100,14 @@ export async function updateScheduledReport(ctx: AuthedContext, id: string, inpu
 }
 
 export async function deleteScheduledReport(ctx: AuthedContext, id: string): Promise<void> {
+  requireRole(ctx, 'owner');
   const existing = await requireSchedule(ctx, id);
   await ctx.db.deleteFrom('scheduled_reports').where('id', '=', existing.id).execute();
 }
 
 /** Send the report now to its recipients; its schedule is unchanged. */
 export async function sendScheduledReportNow(ctx: AuthedContext, id: string): Promise<ScheduledReportDispatch> {
+  requireRole(ctx, 'owner');
   const schedule = await requireSchedule(ctx, id);
   const { exportRow, recipients } = await dispatchSchedule(ctx, schedule, null);
   return {

@@ -5,12 +5,12 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { findStore } from '../../stores/stores.queries.js';
 import { countPublished, publishedReviews, toPublicReview, toStoreReview } from '../reviews.queries.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 export async function createReview(ctx: AuthedContext, input: CreateReviewInput): Promise<StoreReview> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const store = await findStore(ctx.db, orgId, storeId);
   if (!store) throw new NotFoundError('store');
   return withTransaction(ctx, async (tx) => {

@@ -3,10 +3,12 @@ import type { ListStaffQuery, PageMeta, StaffList, StaffMember } from '@duka/sha
 import type { AuthedContext } from '../../../lib/context.js';
 import { toUser } from '../../accounts/accounts.queries.js';
 import { listStaffRows, statsByCashier, ZERO_STATS } from '../staff.queries.js';
-import { orgIdOf, requireStaffMember } from './staff-context.js';
+import { requireStaffMember } from './staff-context.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 export async function listStaff(ctx: AuthedContext, q: ListStaffQuery): Promise<{ data: StaffList; meta: PageMeta }> {
-  const orgId = orgIdOf(ctx);
+  requireRole(ctx, 'owner');
+  const orgId = requireOrg(ctx);
   const { rows, total } = await listStaffRows(ctx.db, ctx.dialect, orgId, q);
   let items: StaffMember[] = rows.map(toUser);
   if (q.include_stats) {
@@ -20,5 +22,6 @@ export async function listStaff(ctx: AuthedContext, q: ListStaffQuery): Promise<
 }
 
 export async function getStaff(ctx: AuthedContext, id: string): Promise<StaffMember> {
+  requireRole(ctx, 'owner');
   return toUser(await requireStaffMember(ctx, id));
 }

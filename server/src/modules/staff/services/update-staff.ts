@@ -15,7 +15,8 @@ import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/regist
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { findStore } from '../../stores/stores.queries.js';
 import { STAFF_ROLES } from '../staff.queries.js';
-import { orgIdOf, requireStaffMember } from './staff-context.js';
+import { requireStaffMember } from './staff-context.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 const FLAGS = [
   ['can_refund', 'refund'],
@@ -40,7 +41,7 @@ async function diff(ctx: AuthedContext, member: UserRow, input: UpdateStaffInput
   if (set.phone || set.email) await assertIdentityFree(ctx, set.phone ?? null, set.email ?? null, member.id);
   change('role', input.role, `role ${input.role}`);
   if (input.store_id !== undefined && input.store_id !== member.store_id) {
-    const store = await findStore(ctx.db, orgIdOf(ctx), input.store_id);
+    const store = await findStore(ctx.db, requireOrg(ctx), input.store_id);
     if (!store) throw new NotFoundError('store');
     if (store.is_active !== 1) throw new InvalidStateError('this store is deactivated');
     change('store_id', store.id, `store ${store.name}`);
@@ -67,6 +68,7 @@ export async function updateStaff(
   input: UpdateStaffInput,
   audit: { action: string; verb: string } = { action: 'staff.update', verb: 'Updated' },
 ): Promise<StaffMember> {
+  requireRole(ctx, 'owner');
   const member = await requireStaffMember(ctx, id);
   const { set, notes } = await diff(ctx, member, input);
   if (notes.length === 0) return toUser(member);
@@ -77,7 +79,7 @@ export async function updateStaff(
         .updateTable('users')
         .set({ ...set, updated_at: tx.clock.now() })
         .where('id', '=', member.id)
-        .where('org_id', '=', orgIdOf(ctx))
+        .where('org_id', '=', requireOrg(ctx))
         .where('role', 'in', STAFF_ROLES)
         .returningAll()
         .executeTakeFirst();

@@ -1,30 +1,27 @@
 import type { Store, StoreStaffList } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { toUser } from '../../accounts/accounts.queries.js';
 import { findStore, listStoreUsers, toStore } from '../stores.queries.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
 
-/** The caller's organisation; owner routes always have one. */
-export function orgOf(ctx: AuthedContext): string {
-  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
-  return ctx.actor.orgId;
-}
-
 /** A store of the caller's organisation; another organisation's id is not found, like an unknown one. */
-export async function requireStore(ctx: AuthedContext, id: string): Promise<StoreRow> {
-  const store = await findStore(ctx.db, orgOf(ctx), id);
+export async function requireOrgStore(ctx: AuthedContext, id: string): Promise<StoreRow> {
+  const store = await findStore(ctx.db, requireOrg(ctx), id);
   if (!store) throw new NotFoundError('store');
   return store;
 }
 
 export async function getStore(ctx: AuthedContext, id: string): Promise<Store> {
-  return toStore(await requireStore(ctx, id));
+  requireRole(ctx, 'owner');
+  return toStore(await requireOrgStore(ctx, id));
 }
 
 /** Active accounts assigned to the store, any role (the owner too), by name; deactivated accounts are left out. */
 export async function listStoreStaff(ctx: AuthedContext, id: string): Promise<StoreStaffList> {
-  const store = await requireStore(ctx, id);
+  requireRole(ctx, 'owner');
+  const store = await requireOrgStore(ctx, id);
   const items = (await listStoreUsers(ctx.db, store.org_id, store.id)).map(toUser);
   return { items, count: items.length };
 }

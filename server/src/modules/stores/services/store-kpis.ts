@@ -6,7 +6,8 @@ import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { countStaff, countStores, listStores, salesByDay, salesByStore, staffOnShiftByStore, toStore, type StoreFilter } from '../stores.queries.js';
 import { lastLocalDays, todayRange } from '../../../lib/time.js';
 import { shiftsOnDuty } from './local-day.js';
-import { orgOf, requireStore } from './read-store.js';
+import { requireOrgStore } from './read-store.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 function filterOf(status: ListStoresQuery['status']): StoreFilter {
   if (status === 'active') return { isActive: true };
@@ -15,7 +16,8 @@ function filterOf(status: ListStoresQuery['status']): StoreFilter {
 }
 
 export async function listStoresWithKpis(ctx: AuthedContext, query: ListStoresQuery): Promise<StoreList> {
-  const orgId = orgOf(ctx);
+  requireRole(ctx, 'owner');
+  const orgId = requireOrg(ctx);
   const now = ctx.clock.now();
   const tz = await orgTimezone(ctx.db, orgId);
   const { from, to } = todayRange(now, tz);
@@ -32,7 +34,8 @@ export async function listStoresWithKpis(ctx: AuthedContext, query: ListStoresQu
 }
 
 export async function storeStats(ctx: AuthedContext): Promise<StoreStats> {
-  const orgId = orgOf(ctx);
+  requireRole(ctx, 'owner');
+  const orgId = requireOrg(ctx);
   const tz = await orgTimezone(ctx.db, orgId);
   const { from, to } = todayRange(ctx.clock.now(), tz);
   const [stores, sales, staff] = await Promise.all([countStores(ctx.db, orgId), salesByStore(ctx.db, orgId, from, to), countStaff(ctx.db, orgId)]);
@@ -42,7 +45,8 @@ export async function storeStats(ctx: AuthedContext): Promise<StoreStats> {
 
 /** The last 7 local days, today included, oldest first; a day without sales is a row of zeros. */
 export async function storeWeek(ctx: AuthedContext, id: string): Promise<StoreDay[]> {
-  const store = await requireStore(ctx, id);
+  requireRole(ctx, 'owner');
+  const store = await requireOrgStore(ctx, id);
   const tz = await orgTimezone(ctx.db, store.org_id);
   const { dates, bounds } = lastLocalDays(ctx.clock.now(), tz, 7);
   const byDay = await salesByDay(ctx.db, store.org_id, store.id, bounds);

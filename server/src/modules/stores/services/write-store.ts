@@ -8,7 +8,8 @@ import { DuplicateError, InvalidStateError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { findStoreByCode, insertStore, lockActiveStoreIds, type StoreChanges, toStore, updateStoreRow } from '../stores.queries.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
-import { orgOf, requireStore } from './read-store.js';
+import { requireOrgStore } from './read-store.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 const codeTaken = (code: string) => new DuplicateError('code', `another store already uses code ${code}`);
 
@@ -33,7 +34,8 @@ async function assertCodeFree(ctx: AuthedContext, orgId: string, code: string) {
 }
 
 export async function createStore(ctx: AuthedContext, input: CreateStoreInput): Promise<Store> {
-  const orgId = orgOf(ctx);
+  requireRole(ctx, 'owner');
+  const orgId = requireOrg(ctx);
   const { code, ...rest } = columnsOf(input);
   if (code) await assertCodeFree(ctx, orgId, code);
   // A generated code can be taken by a concurrent create between choosing and inserting it: choose again.
@@ -81,17 +83,20 @@ async function writeStore(ctx: AuthedContext, store: StoreRow, changes: StoreCha
 }
 
 export async function updateStore(ctx: AuthedContext, id: string, input: UpdateStoreInput): Promise<Store> {
-  const store = await requireStore(ctx, id);
+  requireRole(ctx, 'owner');
+  const store = await requireOrgStore(ctx, id);
   return writeStore(ctx, store, diff(store, columnsOf(input)));
 }
 
 export async function setStoreStatus(ctx: AuthedContext, id: string, status: StoreStatus): Promise<Store> {
-  const store = await requireStore(ctx, id);
+  requireRole(ctx, 'owner');
+  const store = await requireOrgStore(ctx, id);
   return writeStore(ctx, store, diff(store, { status }));
 }
 
 /** Soft delete: the store keeps its history; switching to it is refused (409) until it is reactivated. */
 export async function deactivateStore(ctx: AuthedContext, id: string): Promise<Store> {
-  const store = await requireStore(ctx, id);
+  requireRole(ctx, 'owner');
+  const store = await requireOrgStore(ctx, id);
   return writeStore(ctx, store, diff(store, { is_active: 0 }));
 }

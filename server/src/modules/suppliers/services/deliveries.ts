@@ -14,12 +14,12 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { fromCents, toCents } from '../../../lib/money.js';
 import { orgProductsById } from '../../inventory/inventory.queries.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers.queries.js';
 import type { DeliveryRow, DeliveryTable } from '../../../db/tables/suppliers.table.js';
 import { addDeliveryStock, removeDeliveryStock } from './delivery-stock.js';
 import { requireSupplier } from './suppliers.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
   expected: ['delivered', 'partial', 'cancelled'],
@@ -54,7 +54,7 @@ async function insertLines(ctx: AuthedContext, deliveryId: string, lines: Delive
 }
 
 async function requireDelivery(ctx: AuthedContext, id: string) {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   const row = await findDelivery(ctx.db, storeId, id);
   if (!row) throw new NotFoundError('delivery');
   return row;
@@ -65,7 +65,7 @@ async function answer(ctx: AuthedContext, storeId: string, id: string): Promise<
 }
 
 export async function listDeliveries(ctx: AuthedContext, q: ListDeliveriesQuery, supplierId?: string): Promise<{ items: Delivery[]; meta: PageMeta }> {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   if (supplierId) await requireSupplier(ctx, supplierId);
   const supplier = supplierId ?? q.supplier;
   const base = storeDeliveries(ctx.db, storeId)
@@ -94,7 +94,7 @@ export async function getDelivery(ctx: AuthedContext, id: string): Promise<Deliv
  * the lines' sums. Created as `delivered`, its lines go into stock in the same transaction.
  */
 export async function createDelivery(ctx: AuthedContext, supplierId: string, input: CreateSupplierDeliveryInput): Promise<Delivery> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const supplier = await requireSupplier(ctx, supplierId);
   const lines = input.lines ?? [];
   await checkLines(ctx, orgId, lines);
@@ -149,7 +149,7 @@ export async function createDeliveryOnce(ctx: AuthedContext, supplierId: string,
  * against what is committed, so two PATCHes marking it delivered at once add stock once.
  */
 export async function updateDelivery(ctx: AuthedContext, id: string, input: UpdateDeliveryInput): Promise<Delivery> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const found = await requireDelivery(ctx, id);
   if (input.lines) await checkLines(ctx, orgId, input.lines);
   return withTransaction(ctx, async (tx) => {
@@ -205,7 +205,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
 
 /** Soft delete, only for a delivery whose stock was never added and that has no payment. */
 export async function deleteDelivery(ctx: AuthedContext, id: string): Promise<void> {
-  const { storeId } = activeStore(ctx);
+  const { storeId } = requireStore(ctx);
   await requireDelivery(ctx, id);
   await withTransaction(ctx, async (tx) => {
     const before = await forUpdate(tx.dialect, tx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null)).executeTakeFirst();

@@ -12,11 +12,11 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError } from '../../../lib/errors.js';
 import { fromCents, toCents } from '../../../lib/money.js';
-import { activeStore } from '../../inventory/services/stock.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { orgPayments, owedCents, owing, toPayments } from '../suppliers.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
-import { orgOf, requireSupplier } from './suppliers.js';
+import { requireSupplier } from './suppliers.js';
+import { requireOrg, requireRole, requireStore } from '../../../lib/auth/authorize.js';
 
 function refuseOverpayment(amount: number, owed: number, whom: string): void {
   if (amount <= owed) return;
@@ -30,7 +30,7 @@ async function book(
   p: { supplierId: string; supplierName: string; deliveryId: string | null; amount: number; input: RecordSupplierPaymentInput },
   deliveries: DeliveryRow[],
 ): Promise<SupplierPayment> {
-  const { orgId, storeId } = activeStore(tx);
+  const { orgId, storeId } = requireStore(tx);
   const now = tx.clock.now();
   const id = newId();
   await tx.db
@@ -76,7 +76,8 @@ async function book(
 
 /** Pay against one delivery of the active store: at most what it still owes. */
 export async function payDelivery(ctx: AuthedContext, deliveryId: string, input: RecordSupplierPaymentInput): Promise<SupplierPayment> {
-  const { storeId } = activeStore(ctx);
+  requireRole(ctx, 'owner');
+  const { storeId } = requireStore(ctx);
   const amount = toCents(input.amount);
   return withTransaction(ctx, async (tx) => {
     const d = await forUpdate(
@@ -98,7 +99,8 @@ export async function payDelivery(ctx: AuthedContext, deliveryId: string, input:
 
 /** Pay against the supplier's balance (all stores), oldest owing delivery first. */
 export async function paySupplier(ctx: AuthedContext, supplierId: string, input: RecordSupplierPaymentInput): Promise<SupplierPayment> {
-  const orgId = orgOf(ctx);
+  requireRole(ctx, 'owner');
+  const orgId = requireOrg(ctx);
   const supplier = await requireSupplier(ctx, supplierId);
   const amount = toCents(input.amount);
   return withTransaction(ctx, async (tx) => {
@@ -136,7 +138,7 @@ export async function paySupplierOnce(ctx: AuthedContext, supplierId: string, in
 
 /** Payments of the organisation (every store), newest first; `supplierId` (path) or `q.supplier` narrows them. */
 export async function listPayments(ctx: AuthedContext, q: ListSupplierPaymentsQuery, supplierId?: string): Promise<{ items: SupplierPayment[]; meta: PageMeta }> {
-  const orgId = orgOf(ctx);
+  const orgId = requireOrg(ctx);
   if (supplierId) await requireSupplier(ctx, supplierId);
   const supplier = supplierId ?? q.supplier;
   const base = orgPayments(ctx.db, orgId).$if(!!supplier, (qb) => qb.where('supplier_payments.supplier_id', '=', supplier!));

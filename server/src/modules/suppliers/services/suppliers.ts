@@ -6,6 +6,7 @@ import { containsText } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
 import { addDays, localMonth, startOfLocalDay } from '../../../lib/time.js';
@@ -13,14 +14,10 @@ import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { findSupplier, owing, suppliersWithBalance, toSupplier } from '../suppliers.queries.js';
 import type { SupplierTable } from '../../../db/tables/suppliers.table.js';
 
-export function orgOf(ctx: AuthedContext): string {
-  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
-  return ctx.actor.orgId;
-}
 
 /** Supplier `id` of the caller's organisation, not deleted, with its balance; else 404. */
 export async function requireSupplier(ctx: AuthedContext, id: string) {
-  const row = await findSupplier(ctx.db, orgOf(ctx), id);
+  const row = await findSupplier(ctx.db, requireOrg(ctx), id);
   if (!row) throw new NotFoundError('supplier');
   return row;
 }
@@ -31,7 +28,7 @@ function columns(input: UpdateSupplierInput): Updateable<SupplierTable> {
 
 export async function listSuppliers(ctx: AuthedContext, q: ListSuppliersQuery): Promise<{ items: Supplier[]; meta: PageMeta }> {
   const search = q.search?.trim();
-  const base = suppliersWithBalance(ctx.db, orgOf(ctx))
+  const base = suppliersWithBalance(ctx.db, requireOrg(ctx))
     .$if(!!search, (qb) =>
       qb.where((eb) =>
         eb.or(['suppliers.name', 'suppliers.rep', 'suppliers.phone', 'suppliers.email', 'suppliers.category'].map((c) => containsText(ctx.dialect, c, search!))),
@@ -54,7 +51,7 @@ export async function listSuppliers(ctx: AuthedContext, q: ListSuppliersQuery): 
 export const getSupplier = async (ctx: AuthedContext, id: string): Promise<Supplier> => toSupplier(await requireSupplier(ctx, id));
 
 export async function createSupplier(ctx: AuthedContext, input: CreateSupplierInput): Promise<Supplier> {
-  const orgId = orgOf(ctx);
+  const orgId = requireOrg(ctx);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     const id = newId();
@@ -84,7 +81,7 @@ export async function createSupplier(ctx: AuthedContext, input: CreateSupplierIn
 
 /** Any supplier field; `null` clears an optional one. A PATCH that changes nothing writes nothing. */
 export async function updateSupplier(ctx: AuthedContext, id: string, input: UpdateSupplierInput): Promise<Supplier> {
-  const orgId = orgOf(ctx);
+  const orgId = requireOrg(ctx);
   const before = await requireSupplier(ctx, id);
   const set = columns(input);
   if (!Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v)) return toSupplier(before);
@@ -100,7 +97,7 @@ export async function updateSupplier(ctx: AuthedContext, id: string, input: Upda
  * deliveries and payments stay in the books.
  */
 export async function deleteSupplier(ctx: AuthedContext, id: string): Promise<void> {
-  const orgId = orgOf(ctx);
+  const orgId = requireOrg(ctx);
   const before = await requireSupplier(ctx, id);
   await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
@@ -111,7 +108,7 @@ export async function deleteSupplier(ctx: AuthedContext, id: string): Promise<vo
 
 /** Organisation-wide; "this month" is the calendar month so far in the organisation's time zone. */
 export async function supplierStats(ctx: AuthedContext): Promise<SupplierStats> {
-  const orgId = orgOf(ctx);
+  const orgId = requireOrg(ctx);
   const tz = await orgTimezone(ctx.db, orgId);
   const month = localMonth(ctx.clock.now(), tz);
   const from = startOfLocalDay(`${month}-01`, tz);

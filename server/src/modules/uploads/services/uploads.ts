@@ -11,16 +11,12 @@ import type { Readable } from 'node:stream';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { storageKey } from '../../../lib/storage.js';
 import { findUploadByFileName, findUploadByKey, toUploadResult } from '../uploads.queries.js';
 
 const IMAGE_KINDS = new Set(['image', 'logo']);
-
-function orgOf(ctx: AuthedContext): string {
-  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
-  return ctx.actor.orgId;
-}
 
 /** `receipts/2026` → its segments; a leading or trailing slash is ignored, an empty middle one is not. */
 function folderSegments(folder: string | undefined, kind: string): string[] {
@@ -29,7 +25,7 @@ function folderSegments(folder: string | undefined, kind: string): string[] {
 }
 
 export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<UploadResult> {
-  const orgId = orgOf(ctx);
+  const orgId = requireOrg(ctx);
   const { file, kind } = form;
   if (file.size > UPLOAD_MAX_BYTES) throw new ServiceError('PAYLOAD_TOO_LARGE', 'a file may be at most 10 MB');
   const segments = folderSegments(form.folder, kind);
@@ -76,7 +72,7 @@ export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<
 /** Only a file of the caller's organisation; anything else is not found. */
 export async function deleteUpload(ctx: AuthedContext, key: string | undefined): Promise<void> {
   if (!key) throw new ValidationError('key', 'is required');
-  const orgId = orgOf(ctx);
+  const orgId = requireOrg(ctx);
   const row = await findUploadByKey(ctx.db, orgId, key);
   if (!row) throw new NotFoundError('file');
   await withTransaction(ctx, async (tx) => {

@@ -10,11 +10,12 @@ import type { BootstrapResponse, Change } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { KINDS } from './entities.js';
-import { scopeAt, tillOf } from './scope.js';
+import { scopeAt } from './scope.js';
 import { decodePageToken, encodeCursor, encodePageToken, type PagePosition } from './tokens.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 export async function bootstrapPage(ctx: AuthedContext, q: { page_token?: string; limit: number }): Promise<BootstrapResponse> {
-  const till = tillOf(ctx);
+  const till = requireStore(ctx);
   const org = await ctx.db.selectFrom('organisations').select(['version', 'timezone']).where('id', '=', till.orgId).executeTakeFirst();
   if (!org) throw new NotFoundError('organisation');
   const now = ctx.clock.now();

@@ -10,11 +10,12 @@ import type { Change, PullResponse } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { KIND_BY_ENTITY } from './entities.js';
-import { scopeAt, tillOf } from './scope.js';
+import { scopeAt } from './scope.js';
 import { decodeCursor, encodeCursor } from './tokens.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
 
 export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limit: number }): Promise<PullResponse> {
-  const till = tillOf(ctx);
+  const till = requireStore(ctx);
   const { orgId, storeId } = till;
   const from = decodeCursor(q.cursor, orgId);
 

@@ -8,6 +8,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { createNotification } from '../../../modules/notifications/services/create-notification.js';
 import type { SyncConflictRow } from '../../../db/tables/sync.table.js';
+import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 const toConflict = (r: SyncConflictRow): SyncConflict => ({
   id: r.id,
@@ -62,7 +63,8 @@ export async function recordConflicts(
 }
 
 export async function listConflicts(ctx: AuthedContext, q: { kind?: string; resolved?: boolean; device_id?: string; page: number; page_size: number }) {
-  let query = ctx.db.selectFrom('sync_conflicts').where('org_id', '=', ctx.actor.orgId!);
+  requireRole(ctx, 'owner');
+  let query = ctx.db.selectFrom('sync_conflicts').where('org_id', '=', requireOrg(ctx));
   if (q.kind) query = query.where('kind', '=', q.kind);
   if (q.resolved !== undefined) query = query.where('resolved', '=', q.resolved ? 1 : 0);
   if (q.device_id) query = query.where('device_id', '=', q.device_id);
@@ -75,12 +77,13 @@ export async function listConflicts(ctx: AuthedContext, q: { kind?: string; reso
 }
 
 export async function resolveConflict(ctx: AuthedContext, id: string, note: string): Promise<SyncConflict> {
+  requireRole(ctx, 'owner');
   const now = ctx.clock.now();
   const row = await ctx.db
     .updateTable('sync_conflicts')
     .set({ resolved: 1, resolution_note: note, resolved_by: ctx.actor.userId, resolved_at: now })
     .where('id', '=', id)
-    .where('org_id', '=', ctx.actor.orgId!)
+    .where('org_id', '=', requireOrg(ctx))
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new NotFoundError('conflict');

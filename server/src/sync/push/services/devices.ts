@@ -3,14 +3,14 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, NotFoundError } from '../../../lib/errors.js';
 import { forUpdate, uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
-import { activeStore } from '../../../modules/inventory/services/stock.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
+import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 
 export const toDevice = (d: DeviceRow) => ({ device_id: d.id, name: d.name, till_code: d.till_code, store_id: d.store_id, last_applied_seq: d.last_seq });
 
 /** Re-registering the same device answers the same till code. */
 export async function registerDevice(ctx: AuthedContext, deviceId: string, name: string): Promise<DeviceRow> {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   for (let attempt = 0; ; attempt++) {
     const existing = await ctx.db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
     if (existing) {
@@ -40,7 +40,7 @@ export async function registerDevice(ctx: AuthedContext, deviceId: string, name:
 
 /** The organisation's device, or 404 (another organisation's device is not found). */
 export async function findDevice(ctx: AuthedContext, deviceId: string): Promise<DeviceRow> {
-  const device = await ctx.db.selectFrom('devices').selectAll().where('id', '=', deviceId).where('org_id', '=', ctx.actor.orgId).executeTakeFirst();
+  const device = await ctx.db.selectFrom('devices').selectAll().where('id', '=', deviceId).where('org_id', '=', requireOrg(ctx)).executeTakeFirst();
   if (!device) throw new NotFoundError('device; register it with POST /sync/devices');
   return device;
 }

@@ -11,7 +11,7 @@ import { recordCreditPayment } from '../../../modules/credits/services/payments.
 import { findCustomer } from '../../../modules/customers/customers.queries.js';
 import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
 import { orgProductsById } from '../../../modules/inventory/inventory.queries.js';
-import { activeStore, adjustStock } from '../../../modules/inventory/services/stock.js';
+import { adjustStock } from '../../../modules/inventory/services/stock.js';
 import { createExpense } from '../../../modules/expenses/services/expenses.js';
 import { markRead } from '../../../modules/notifications/services/notifications.js';
 import { applyNoteUpdate } from '../../../modules/notebook/services/notes.js';
@@ -20,6 +20,7 @@ import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.j
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { recordConflicts } from './conflicts.js';
 import { reconcilePrices } from './reconcile.js';
+import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 
 export interface MutatorOutcome {
   result?: Record<string, unknown>;
@@ -30,7 +31,7 @@ type Payload<T extends MutationType> = z.infer<(typeof MUTATION_PAYLOADS)[T]>;
 type Mutator<T extends MutationType> = (ctx: AuthedContext, payload: Payload<T>, m: Mutation, device: DeviceRow, at: number) => Promise<MutatorOutcome>;
 
 const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
-  const { orgId, storeId } = activeStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const products = await orgProductsById(ctx.db, orgId, p.lines.map((l) => l.product_id));
   const { cashier_id: cashierId, ...sold } = p;
   // The sale is booked to whoever rang it up on the till, if they belong to this organisation.
@@ -60,7 +61,7 @@ const saleReverse =
 
 const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
   const fields = { name: p.name, phone: p.phone, email: p.email, credit_limit: p.credit_limit, notes: p.notes };
-  if (await findCustomer(ctx.db, ctx.actor.orgId!, p.id)) {
+  if (await findCustomer(ctx.db, requireOrg(ctx), p.id)) {
     const c = await updateCustomer(ctx, p.id, fields);
     return { result: { customer_id: c.id } };
   }

@@ -1,0 +1,52 @@
+/**
+ * Who may run a verb, checked inside the verb: a sync mutator, an admin acting as an organisation
+ * or an agent tool reaches the verb without its route, so the route's access level is only a
+ * second line. The route middleware applies the same functions, so the two never disagree.
+ *
+ * The rules:
+ * - Scope comes from the access token only: the organisation and the active store are the actor's,
+ *   never an id from the request.
+ * - A verb needs an actor. Jobs and event subscribers run as the server (actor null) and act on
+ *   rows through queries and their own helpers, never through a verb.
+ * - The owner holds every permission; anyone else holds the ones on their token. A platform
+ *   admin acting as an organisation (`asOrg`) is its owner for that call, so passes both.
+ */
+import type { Actor, AuthedContext, Perm } from '../context.js';
+import { ForbiddenError, InvalidStateError, NotFoundError } from '../errors.js';
+
+/** The caller's organisation; an account without one (a platform admin) finds no shop data. */
+export function requireOrg(ctx: AuthedContext): string {
+  if (!ctx.actor.orgId) throw new NotFoundError('organisation');
+  return ctx.actor.orgId;
+}
+
+/** The caller's organisation and active store, where what it sells, receives and spends is booked. */
+export function requireStore(ctx: AuthedContext): { orgId: string; storeId: string } {
+  const orgId = requireOrg(ctx);
+  if (!ctx.actor.storeId) throw new InvalidStateError('your session has no active store; switch to a store first');
+  return { orgId, storeId: ctx.actor.storeId };
+}
+
+const WHO: Record<Actor['role'], string> = { owner: 'the shop owner', manager: 'managers', staff: 'staff', admin: 'platform administrators' };
+
+export function requireRole(ctx: AuthedContext, ...roles: Array<Actor['role']>): void {
+  if (!roles.includes(ctx.actor.role)) throw new ForbiddenError(`only ${roles.map((r) => WHO[r]).join(' or ')} can do this`);
+}
+
+/** A platform administrator who signed in with an authenticator code. */
+export function requireAdmin(ctx: AuthedContext): void {
+  requireRole(ctx, 'admin');
+  if (!ctx.actor.amr.includes('mfa')) throw new ForbiddenError('sign in with your authenticator code to use admin routes');
+}
+
+export const hasPermission = (actor: Actor, perm: Perm): boolean => actor.role === 'owner' || actor.perms.includes(perm);
+
+const REFUSAL: Record<Perm, string> = {
+  refund: 'you are not allowed to give refunds',
+  discount: 'you are not allowed to give discounts',
+  reports: 'you are not allowed to view reports',
+};
+
+export function requirePermission(ctx: AuthedContext, perm: Perm): void {
+  if (!hasPermission(ctx.actor, perm)) throw new ForbiddenError(REFUSAL[perm]);
+}
