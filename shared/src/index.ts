@@ -24,6 +24,7 @@ export * from './pricing.js';
 export * from './pos/pos.schemas.js';
 export * from './sync/protocol.js';
 export * from './money.js';
+export * from './payment-methods.js';
 export * from './analytics/analytics.schemas.js';
 export * from './analytics/analytics-reports.schemas.js';
 export * from './admin/admin-platform.schemas.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateString, Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { SettlementMethod } from '../payment-methods.js';
 import { Customer } from '../customers/customers.schemas.js';
 
 export const CreditTabStatus = z
@@ -35,7 +36,7 @@ export const ListCreditTabsQuery = PageQuery.extend({
 });
 export type ListCreditTabsQuery = z.infer<typeof ListCreditTabsQuery>;
 
-export const CreditPaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank']).meta({ id: 'CreditPaymentMethod' });
+export const CreditPaymentMethod = SettlementMethod.meta({ id: 'CreditPaymentMethod' });
 
 export const CreditAllocation = z.object({ tab_id: z.uuid(), amount: Money }).meta({ id: 'CreditAllocation' });
 

@@ -9,6 +9,7 @@ import type {
   OverviewQuery,
   TopProductsQuery,
 } from '@duka/shared';
+import { PaymentMethod } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -17,8 +18,6 @@ import { receiptNames, type RollupFigures, rollupProducts, rollupTotalsBy } from
 import { lineTotals, productsNamed, totalsByStatusAndMethod, type Scope } from '../analytics.queries.js';
 import { refreshRollups } from './rollups.js';
 import { type Range, resolveRange, scopeFields } from './scope.js';
-
-export const METHODS = ['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit'] as const;
 
 /** Percentage with two decimals, or null without a base. */
 export const pct = (part: number, whole: number) => (whole ? Math.round((part / whole) * 10_000) / 100 : null);
@@ -45,7 +44,7 @@ function kpisFrom(f: Sums): Kpis & { mix: Record<string, number> } {
   const revenue = add('revenue');
   const vat = add('vat');
   const profit = f.net - f.cost;
-  const mix = Object.fromEntries(METHODS.map((m) => [m, fromCents(add('revenue', f.methods.filter((r) => r.method === m)))]));
+  const mix = Object.fromEntries(PaymentMethod.options.map((m) => [m, fromCents(add('revenue', f.methods.filter((r) => r.method === m)))]));
   return {
     revenue: fromCents(revenue),
     transaction_count: count,
@@ -131,7 +130,7 @@ export async function trend(ctx: AuthedContext, q: AnalyticsQuery): Promise<Anal
 export async function paymentMix(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsPaymentMix> {
   const r = await rollupRange(ctx, q);
   const rows = await rollupTotalsBy(ctx.db, r, 'payment_method');
-  const mix = Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<string, number>;
+  const mix = Object.fromEntries(PaymentMethod.options.map((m) => [m, 0])) as Record<string, number>;
   for (const row of rows) if (row.salesCount > 0) mix[row.key!] = (mix[row.key!] ?? 0) + row.revenue;
   return { payment_mix: Object.fromEntries(Object.entries(mix).map(([m, c]) => [m, fromCents(c)])), ...scopeFields(r) };
 }
