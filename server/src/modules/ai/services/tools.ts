@@ -4,6 +4,7 @@
  * products, customers' credit), scoped by the caller's token. Each answers figures (sent to the
  * gateway as JSON) and renders them as plain text in English or Swahili (the local answerer).
  */
+import { formatTzs, fromCents, toCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
@@ -20,18 +21,13 @@ const LIST_MAX = 10;
 export const TOP_DAYS = 7;
 const TOP_LIMIT = 5;
 
-/** `TZS 12,500` or `TZS 1,550.50`. */
-export function tzs(amount: number): string {
-  const whole = Number.isInteger(amount);
-  return `TZS ${amount.toLocaleString('en-US', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })}`;
-}
 const count = (n: number) => n.toLocaleString('en-US');
 
 async function salesToday(ctx: AuthedContext) {
   const today = await posSummary(ctx, {});
   const yesterdayDate = addDays(today.date_from, -1);
   const yesterday = await posSummary(ctx, { date_from: yesterdayDate, date_to: yesterdayDate });
-  const change = Math.round((today.total_sales - yesterday.total_sales) * 100) / 100;
+  const change = fromCents(toCents(today.total_sales) - toCents(yesterday.total_sales));
   return {
     date: today.date_from,
     sales_count: today.transaction_count,
@@ -59,7 +55,7 @@ async function bestSellers(ctx: AuthedContext) {
 
 async function customerDebts(ctx: AuthedContext) {
   const rows = await listCustomerCredits(ctx, {});
-  const total = Math.round(rows.reduce((s, r) => s + Math.round(r.total_outstanding * 100), 0)) / 100;
+  const total = fromCents(rows.reduce((s, r) => s + toCents(r.total_outstanding), 0));
   return {
     customers_count: rows.length,
     total_outstanding: total,
@@ -82,16 +78,16 @@ function salesText(d: SalesToday, lang: Lang): string {
   const pct = d.change_percent === null ? '' : ` (${d.change_percent > 0 ? '+' : ''}${d.change_percent}%)`;
   if (lang === 'sw') {
     const trend =
-      d.change_vs_yesterday > 0 ? `Ongezeko la ${tzs(d.change_vs_yesterday)}${pct} kulinganisha na jana.`
-      : d.change_vs_yesterday < 0 ? `Pungufu ya ${tzs(-d.change_vs_yesterday)}${pct} kulinganisha na jana.`
+      d.change_vs_yesterday > 0 ? `Ongezeko la ${formatTzs(toCents(d.change_vs_yesterday))}${pct} kulinganisha na jana.`
+      : d.change_vs_yesterday < 0 ? `Pungufu ya ${formatTzs(toCents(-d.change_vs_yesterday))}${pct} kulinganisha na jana.`
       : 'Sawa na jana.';
-    return `Mauzo ya leo (${d.date}): mauzo ${count(d.sales_count)}, jumla ${tzs(d.revenue)}. Jana (${d.yesterday.date}): mauzo ${count(d.yesterday.sales_count)}, ${tzs(d.yesterday.revenue)}. ${trend}`;
+    return `Mauzo ya leo (${d.date}): mauzo ${count(d.sales_count)}, jumla ${formatTzs(toCents(d.revenue))}. Jana (${d.yesterday.date}): mauzo ${count(d.yesterday.sales_count)}, ${formatTzs(toCents(d.yesterday.revenue))}. ${trend}`;
   }
   const trend =
-    d.change_vs_yesterday > 0 ? `Up ${tzs(d.change_vs_yesterday)}${pct} on yesterday.`
-    : d.change_vs_yesterday < 0 ? `Down ${tzs(-d.change_vs_yesterday)}${pct} on yesterday.`
+    d.change_vs_yesterday > 0 ? `Up ${formatTzs(toCents(d.change_vs_yesterday))}${pct} on yesterday.`
+    : d.change_vs_yesterday < 0 ? `Down ${formatTzs(toCents(-d.change_vs_yesterday))}${pct} on yesterday.`
     : 'The same as yesterday.';
-  return `Sales today (${d.date}): ${count(d.sales_count)} ${d.sales_count === 1 ? 'sale' : 'sales'} totalling ${tzs(d.revenue)}. Yesterday (${d.yesterday.date}): ${count(d.yesterday.sales_count)} ${d.yesterday.sales_count === 1 ? 'sale' : 'sales'}, ${tzs(d.yesterday.revenue)}. ${trend}`;
+  return `Sales today (${d.date}): ${count(d.sales_count)} ${d.sales_count === 1 ? 'sale' : 'sales'} totalling ${formatTzs(toCents(d.revenue))}. Yesterday (${d.yesterday.date}): ${count(d.yesterday.sales_count)} ${d.yesterday.sales_count === 1 ? 'sale' : 'sales'}, ${formatTzs(toCents(d.yesterday.revenue))}. ${trend}`;
 }
 
 function lowStockText(d: LowStock, lang: Lang): string {
@@ -114,7 +110,7 @@ function topText(d: BestSellers, lang: Lang): string {
   if (d.products.length === 0)
     return lang === 'sw' ? `Hakuna mauzo ya bidhaa kati ya ${d.date_from} na ${d.date_to}.` : `No products were sold from ${d.date_from} to ${d.date_to}.`;
   const lines = d.products.map((p, i) =>
-    lang === 'sw' ? `${i + 1}. ${p.name}: zimeuzwa ${count(p.qty_sold)}, ${tzs(p.revenue)}` : `${i + 1}. ${p.name}: ${count(p.qty_sold)} sold, ${tzs(p.revenue)}`,
+    lang === 'sw' ? `${i + 1}. ${p.name}: zimeuzwa ${count(p.qty_sold)}, ${formatTzs(toCents(p.revenue))}` : `${i + 1}. ${p.name}: ${count(p.qty_sold)} sold, ${formatTzs(toCents(p.revenue))}`,
   );
   const head =
     lang === 'sw'
@@ -127,13 +123,13 @@ function debtsText(d: CustomerDebts, lang: Lang): string {
   if (d.customers_count === 0) return lang === 'sw' ? 'Hakuna mteja anayedaiwa.' : 'No customer owes you money.';
   const lines = d.customers.slice(0, LIST_MAX).map((c) => {
     const due = c.oldest_due_date;
-    if (lang === 'sw') return `- ${c.name}: ${tzs(c.outstanding)}${due ? (c.overdue ? `, amechelewa (ilitakiwa ${due})` : `, mwisho ${due}`) : ''}`;
-    return `- ${c.name}: ${tzs(c.outstanding)}${due ? (c.overdue ? `, overdue (due ${due})` : `, due ${due}`) : ''}`;
+    if (lang === 'sw') return `- ${c.name}: ${formatTzs(toCents(c.outstanding))}${due ? (c.overdue ? `, amechelewa (ilitakiwa ${due})` : `, mwisho ${due}`) : ''}`;
+    return `- ${c.name}: ${formatTzs(toCents(c.outstanding))}${due ? (c.overdue ? `, overdue (due ${due})` : `, due ${due}`) : ''}`;
   });
   const head =
     lang === 'sw'
-      ? `Wateja ${count(d.customers_count)} wanadaiwa jumla ya ${tzs(d.total_outstanding)} (${count(d.overdue_customers)} wamechelewa kulipa):`
-      : `${count(d.customers_count)} ${d.customers_count === 1 ? 'customer owes' : 'customers owe'} you ${tzs(d.total_outstanding)} in total (${count(d.overdue_customers)} overdue):`;
+      ? `Wateja ${count(d.customers_count)} wanadaiwa jumla ya ${formatTzs(toCents(d.total_outstanding))} (${count(d.overdue_customers)} wamechelewa kulipa):`
+      : `${count(d.customers_count)} ${d.customers_count === 1 ? 'customer owes' : 'customers owe'} you ${formatTzs(toCents(d.total_outstanding))} in total (${count(d.overdue_customers)} overdue):`;
   return [head, ...lines, ...more(d.customers_count, lang)].join('\n');
 }
 

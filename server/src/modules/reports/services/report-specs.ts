@@ -3,7 +3,7 @@
  * Money is kept in integer cents here and formatted once, by the writer (CSV: `1234.50`; JSON: a
  * number with at most 2 decimals).
  */
-import type { ReportType } from '@duka/shared';
+import { fromBasisPoints, type ReportType } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { localDate, localTime } from '../../../lib/time.js';
@@ -143,7 +143,7 @@ async function taxSpec(s: ReportScope): Promise<ReportSpec> {
   }
   const rows = [...byRate.entries()]
     .sort((a, b) => b[0] - a[0])
-    .map(([rate, r]) => ({ vat_rate: rate / 100, sales_incl_vat: r.gross, vat: r.vat, net_sales: r.gross - r.vat }));
+    .map(([rate, r]) => ({ vat_rate: fromBasisPoints(rate), sales_incl_vat: r.gross, vat: r.vat, net_sales: r.gross - r.vat }));
   const total = (k: 'sales_incl_vat' | 'vat' | 'net_sales') => rows.reduce((a, r) => a + r[k], 0);
   return {
     dated: true,
