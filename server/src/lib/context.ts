@@ -2,6 +2,7 @@
  * What every service verb receives. `deps` are built once at start (createApp); a request adds
  * the actor and request id; `withTransaction` swaps `db` for the transaction.
  */
+import type { Permission, Role } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../env.js';
@@ -17,15 +18,13 @@ import type { RateLimits } from './rate-limit.js';
 import type { Storage } from './storage.js';
 import type { SessionGate } from './auth/sessions.js';
 
-export type Perm = 'refund' | 'discount' | 'reports';
-
 /** Who is calling, straight from the verified access token. */
 export interface Actor {
   userId: string;
   orgId: string | null;
   storeId: string | null;
-  role: 'owner' | 'manager' | 'staff' | 'admin';
-  perms: Perm[];
+  role: Role;
+  perms: Permission[];
   amr: string[];
   /** Refresh-token family this access token was issued with. */
   sid: string;

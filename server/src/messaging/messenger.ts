@@ -7,6 +7,7 @@ import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
+import type { MessageChannel } from '../db/tables/outbox.table.js';
 import { afterCommit } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
 import type { ServiceContext } from '../lib/context.js';
@@ -20,7 +21,7 @@ import type { MessageDriver } from './drivers.js';
 export type Attachment = { filename: string; content_type: string } & ({ content_base64: string } | { storage_key: string });
 
 export interface OutgoingMessage {
-  channel: 'sms' | 'email';
+  channel: MessageChannel;
   to: string;
   subject?: string;
   body: string;
@@ -39,7 +40,7 @@ const STALE_PENDING_MS = 5 * 60_000;
 export class Messenger {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly drivers: Record<'sms' | 'email', MessageDriver>,
+    private readonly drivers: Record<MessageChannel, MessageDriver>,
     private readonly log: Logger,
     private readonly clock: Clock,
     private readonly storage?: Storage,

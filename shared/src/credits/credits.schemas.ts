@@ -8,6 +8,8 @@ export const CreditTabStatus = z
   .enum(['open', 'partially_paid', 'settled', 'written_off'])
   .meta({ id: 'CreditTabStatus', description: 'open (nothing paid) → partially_paid → settled; open or partially_paid → written_off' });
 export type CreditTabStatus = z.infer<typeof CreditTabStatus>;
+/** Tab statuses that still carry a balance. */
+export const OwingTabStatus = CreditTabStatus.extract(['open', 'partially_paid']);
 
 export const CreditTab = z
   .object({
@@ -67,6 +69,7 @@ export const RecordCreditPaymentInput = z
 export type RecordCreditPaymentInput = z.infer<typeof RecordCreditPaymentInput>;
 
 export const CreditMessageKind = z.enum(['whatsapp', 'call', 'sms']);
+export type CreditMessageKind = z.infer<typeof CreditMessageKind>;
 
 export const CreditMessage = z
   .object({

@@ -5,6 +5,9 @@ import { PaymentMethod } from '../payment-methods.js';
 
 export const TransactionStatus = z.enum(['paid', 'credit', 'refunded', 'void']);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
+/** The statuses of a sale that counts (totals, KPIs, reports, customers' spend): refunded and void sales do not. */
+export const SoldStatus = TransactionStatus.extract(['paid', 'credit']);
+export type SoldStatus = z.infer<typeof SoldStatus>;
 export const PriceMode = z.enum(['retail', 'wholesale']);
 export type PriceMode = z.infer<typeof PriceMode>;
 /** Whether the server took the sale over REST (`online`) or from a till's push (`offline`). */

@@ -6,6 +6,7 @@
  *    websocket pokes.
  */
 import { z } from 'zod';
+import { QueryBool } from '../common.js';
 import { NoteTags } from '../notebook/notebook.schemas.js';
 import { CreateExpenseInput } from '../expenses/expenses.schemas.js';
 import { PaymentMethod, SettlementMethod } from '../payment-methods.js';
@@ -219,7 +220,7 @@ export type SyncConflict = z.infer<typeof SyncConflict>;
 
 export const ListConflictsQuery = z.object({
   kind: ConflictKind.optional(),
-  resolved: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1').optional(),
+  resolved: QueryBool.optional(),
   device_id: z.uuid().optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).default(20).transform((n) => Math.min(n, 100)),

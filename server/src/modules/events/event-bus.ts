@@ -7,6 +7,7 @@
 import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { EventDeliveryTable } from '../../db/tables/events.table.js';
 import { afterCommit, withTransaction } from '../../db/transaction.js';
 import { iso } from '../../lib/clock.js';
 import type { Deps, ServiceContext } from '../../lib/context.js';
@@ -121,7 +122,7 @@ export class EventBus {
   }
 }
 
-async function record(db: Kysely<Database>, eventId: string, subscriber: string, status: 'done' | 'failed', error: string | null, now: number) {
+async function record(db: Kysely<Database>, eventId: string, subscriber: string, status: EventDeliveryTable['status'], error: string | null, now: number) {
   await db
     .insertInto('event_deliveries')
     .values({ event_id: eventId, subscriber, status, attempts: 1, last_error: error, updated_at: now })

@@ -4,7 +4,7 @@
  * products, customers' credit), scoped by the caller's token. Each answers figures (sent to the
  * gateway as JSON) and renders them as plain text in English or Swahili (the local answerer).
  */
-import { formatTzs, fromCents, toCents } from '@duka/shared';
+import { type AiLanguage, formatTzs, fromCents, toCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
@@ -13,7 +13,6 @@ import { listCustomerCredits } from '../../customers/services/customer-credits.j
 import { activeStore, listLowStock } from '../../inventory/services/stock.js';
 import { posSummary } from '../../pos/services/transactions.js';
 
-export type Lang = 'en' | 'sw';
 export type ToolName = 'get_sales_today' | 'get_low_stock' | 'get_top_products' | 'get_customer_debts';
 
 /** How many rows a listing names before "and N more". */
@@ -69,12 +68,12 @@ type LowStock = Awaited<ReturnType<typeof lowStock>>;
 type BestSellers = Awaited<ReturnType<typeof bestSellers>>;
 type CustomerDebts = Awaited<ReturnType<typeof customerDebts>>;
 
-function more(total: number, lang: Lang) {
+function more(total: number, lang: AiLanguage) {
   const rest = total - LIST_MAX;
   return rest > 0 ? [lang === 'sw' ? `… na ${count(rest)} zaidi` : `… and ${count(rest)} more`] : [];
 }
 
-function salesText(d: SalesToday, lang: Lang): string {
+function salesText(d: SalesToday, lang: AiLanguage): string {
   const pct = d.change_percent === null ? '' : ` (${d.change_percent > 0 ? '+' : ''}${d.change_percent}%)`;
   if (lang === 'sw') {
     const trend =
@@ -90,7 +89,7 @@ function salesText(d: SalesToday, lang: Lang): string {
   return `Sales today (${d.date}): ${count(d.sales_count)} ${d.sales_count === 1 ? 'sale' : 'sales'} totalling ${formatTzs(toCents(d.revenue))}. Yesterday (${d.yesterday.date}): ${count(d.yesterday.sales_count)} ${d.yesterday.sales_count === 1 ? 'sale' : 'sales'}, ${formatTzs(toCents(d.yesterday.revenue))}. ${trend}`;
 }
 
-function lowStockText(d: LowStock, lang: Lang): string {
+function lowStockText(d: LowStock, lang: AiLanguage): string {
   if (d.count === 0) return lang === 'sw' ? 'Hakuna bidhaa inayokaribia kuisha: zote ziko juu ya kiwango cha kuagiza upya.' : 'No product is at or below its reorder point.';
   const lines = d.products
     .slice(0, LIST_MAX)
@@ -102,7 +101,7 @@ function lowStockText(d: LowStock, lang: Lang): string {
   return [head, ...lines, ...more(d.count, lang)].join('\n');
 }
 
-function topText(d: BestSellers, lang: Lang): string {
+function topText(d: BestSellers, lang: AiLanguage): string {
   if (!d.allowed)
     return lang === 'sw'
       ? 'Mmiliki wa duka au mfanyakazi mwenye ruhusa ya kuona ripoti pekee ndiye anayeweza kuona bidhaa zinazouzwa zaidi.'
@@ -119,7 +118,7 @@ function topText(d: BestSellers, lang: Lang): string {
   return [head, ...lines].join('\n');
 }
 
-function debtsText(d: CustomerDebts, lang: Lang): string {
+function debtsText(d: CustomerDebts, lang: AiLanguage): string {
   if (d.customers_count === 0) return lang === 'sw' ? 'Hakuna mteja anayedaiwa.' : 'No customer owes you money.';
   const lines = d.customers.slice(0, LIST_MAX).map((c) => {
     const due = c.oldest_due_date;
@@ -136,7 +135,7 @@ function debtsText(d: CustomerDebts, lang: Lang): string {
 interface Tool<T> {
   description: string;
   run(ctx: AuthedContext): Promise<T>;
-  text(data: T, lang: Lang): string;
+  text(data: T, lang: AiLanguage): string;
 }
 const tool = <T>(t: Tool<T>) => t as Tool<unknown>;
 

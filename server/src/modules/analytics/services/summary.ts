@@ -9,7 +9,7 @@ import type {
   OverviewQuery,
   TopProductsQuery,
 } from '@duka/shared';
-import { PaymentMethod } from '@duka/shared';
+import { PaymentMethod, SoldStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -68,7 +68,7 @@ export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { m
   const [byStatus, lines] = await Promise.all([totalsByStatusAndMethod(db, s), lineTotals(db, s)]);
   const sum = (status: string[]) => byStatus.filter((r) => status.includes(r.status));
   return kpisFrom({
-    methods: sum(['paid', 'credit']).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
+    methods: sum(SoldStatus.options).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
     items: lines.qty,
     net: lines.revenue - lines.tax,
     cost: lines.cost,
