@@ -122,11 +122,15 @@ export type PushRequest = z.infer<typeof PushRequest>;
 
 export const ConflictKind = z.enum(['stale_price', 'price_mismatch', 'oversold', 'credit_limit', 'inactive_product', 'permission']);
 
+/** What the server made of a pushed mutation: `duplicate` when it had already applied that id. */
+export const MutationStatus = z.enum(['applied', 'duplicate', 'rejected']);
+export type MutationStatus = z.infer<typeof MutationStatus>;
+
 export const MutationResult = z
   .object({
     id: z.uuid(),
     seq: z.int(),
-    status: z.enum(['applied', 'duplicate', 'rejected']),
+    status: MutationStatus,
     error: z.object({ code: z.string(), message: z.string() }).optional(),
     /** What the server made of it, e.g. `{ transaction_id, number, receipt_number }` for a sale. */
     result: z.record(z.string(), z.unknown()).optional(),
