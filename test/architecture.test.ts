@@ -12,6 +12,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { PaymentMethod, PayoutMethod, SyncEntity } from '@duka/shared';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -74,6 +75,7 @@ function findCycles(graph: Map<string, string[]>): string[] {
   return cycles;
 }
 
+const source = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const imports = (file: string) => [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
 
 describe('architecture', () => {
@@ -129,5 +131,24 @@ describe('architecture', () => {
     for (const file of files('migrations')) {
       expect(imports(file).filter((i) => i.includes('server') || i.includes('shared')), file).toEqual([]);
     }
+  });
+
+  /** `least` quoted values of an enum in a row, in an array or a union: a written-out copy of it. */
+  const writtenOut = (values: readonly string[], least: number) => {
+    const one = `'(?:${values.join('|')})'`;
+    return new RegExp(`${one}(?:\\s*[,|]\\s*${one}){${least - 1}}`);
+  };
+  const appSources = () => [...files('server/src'), ...files('client-sdk/src'), ...files('shared/src')];
+
+  it('payment methods are written out only in shared/src/payment-methods.ts', () => {
+    const list = writtenOut([...new Set([...PaymentMethod.options, ...PayoutMethod.options])], 2);
+    expect(list.test(source('shared/src/payment-methods.ts'))).toBe(true);
+    expect(appSources().filter((f) => f !== 'shared/src/payment-methods.ts' && list.test(source(f)))).toEqual([]);
+  });
+
+  it('the replicated entities are written out only in the sync protocol', () => {
+    const list = writtenOut(SyncEntity.options, 3);
+    expect(list.test(source('shared/src/sync/protocol.ts'))).toBe(true);
+    expect(appSources().filter((f) => f !== 'shared/src/sync/protocol.ts' && list.test(source(f)))).toEqual([]);
   });
 });

@@ -118,6 +118,17 @@ describe('refund, void, receipts, listing and summaries', () => {
     expect(mail!.body).toContain('Total: TZS 3,000');
   });
 
+  it('writes a receipt’s amounts with cents as two decimals', async () => {
+    const owner = await registerOwner(t);
+    const p = await product(owner, { name: 'Sabuni', selling_price: 1550.5 });
+    const sale = await sell(owner, { lines: [{ product_id: p.id, qty: 3 }], payment_method: 'Cash' });
+    const email = uniqueEmail('customer');
+    expect((await t.request('POST', `/pos/transactions/${sale.id}/receipt`, { token: owner.token, body: { email } })).status).toBe(200);
+    const mail = await lastMessage(t, email);
+    expect(mail!.body).toContain('3 x Sabuni @ TZS 1,550.50 = TZS 4,651.50');
+    expect(mail!.body).toContain('Total: TZS 4,651.50');
+  });
+
   it('lists transactions with every filter and finds one by receipt or payment reference', async () => {
     const { owner, p } = await shop();
     const a = await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'M-Pesa', payment_reference: 'QX12345' });

@@ -1,5 +1,8 @@
-/** Public shapes of the till's reads and actions. Rows are the server's API shapes (`@duka/shared`). */
-import type { PaymentMethod, Transaction } from '@duka/shared';
+/**
+ * Public shapes of the till's reads and actions. Rows are the server's API shapes and inputs the
+ * shared schemas (`@duka/shared`), less what the till fills in itself (ids), so the two cannot drift.
+ */
+import type { CreateSaleInput, CreditPayment, CreditPaymentPayload, CustomerUpsertPayload, SaleLineInput, StockAdjustPayload, Transaction } from '@duka/shared';
 import type { SyncState } from './local/schema.js';
 
 /**
@@ -14,64 +17,26 @@ export type Receipt = Omit<Transaction, 'number' | 'receipt_number'> & {
   sync_state: SyncState;
 };
 
-export interface SaleLine {
-  product_id: string;
-  /** Positive whole units. */
-  qty: number;
-}
+/** One line of a sale: a product and how many. */
+export type SaleLine = SaleLineInput;
 
-export interface SellInput {
-  lines: SaleLine[];
-  payment_method: PaymentMethod;
-  payment_reference?: string;
-  /** Percent of the subtotal (needs the discount permission). */
-  discount_pct?: number;
-  /** Required for `Credit`. */
-  customer_id?: string;
-  customer_name?: string;
-  customer_phone?: string;
-  till_number?: string;
-  notes?: string;
-  /** `wholesale` only in wholesale and retail-wholesale shops. */
-  price_mode?: 'retail' | 'wholesale';
-}
+/** A sale to ring up: the server's sale input; the till gives the sale its id. */
+export type SellInput = Omit<CreateSaleInput, 'id'>;
 
-export interface CreateCustomerInput {
-  name: string;
-  phone?: string;
-  email?: string;
-  /** TZS, 0 = no limit. */
-  credit_limit?: number;
-  notes?: string;
-}
+/** A new customer: the `customer.upsert` payload; the till gives the customer its id. */
+export type CreateCustomerInput = Omit<CustomerUpsertPayload, 'id'>;
 
-export interface CreditPaymentInput {
-  customer_id: string;
-  /** TZS, more than 0 and at most what the customer owes. */
-  amount: number;
-  method: 'Cash' | 'M-Pesa' | 'Tigo Pesa' | 'Bank';
-  reference?: string;
-  note?: string;
-}
+/** A payment against a customer's credit: the `credit.payment` payload; the till gives it its id. */
+export type CreditPaymentInput = Omit<CreditPaymentPayload, 'id'>;
 
 /** A credit payment as queued: its id and how it was spread over the customer's tabs (oldest first). */
-export interface CreditPaymentReceipt {
-  id: string;
-  customer_id: string;
-  amount: number;
-  allocations: Array<{ tab_id: string; amount: number }>;
+export type CreditPaymentReceipt = Pick<CreditPayment, 'id' | 'customer_id' | 'amount' | 'allocations'> & {
   /** What the customer still owes after it, TZS. */
   outstanding_balance: number;
-}
+};
 
-export interface StockAdjustInput {
-  product_id: string;
-  /** Units added (positive) or taken (negative); never 0. */
-  qty_change: number;
-  /** e.g. `damaged`, `count`, `received`. */
-  reason: string;
-  note?: string;
-}
+/** A stock adjustment: exactly the `stock.adjust` payload. */
+export type StockAdjustInput = StockAdjustPayload;
 
 export interface ListOptions {
   /** At most this many (default 50). */

@@ -37,6 +37,12 @@ export const Password = z
 
 export const Role = z.enum(['owner', 'manager', 'staff', 'admin']);
 export type Role = z.infer<typeof Role>;
+/** What a manager or staff member may do beyond selling, each granted by a flag; an owner may do all. */
+export const Permission = z.enum(['refund', 'discount', 'reports']);
+export type Permission = z.infer<typeof Permission>;
+/** A list filter on `is_active`: `active` (true) or `inactive` (false). */
+export const ActiveFilter = z.enum(['active', 'inactive']);
 export const Shift = z.enum(['morning', 'evening', 'full_day', 'weekend']);
 export const EmploymentStatus = z.enum(['active', 'on_leave', 'inactive']);
 export const BusinessTypeSlug = z.enum(['retail', 'wholesale', 'retail_wholesale', 'pharmacy']);
+export type BusinessTypeSlug = z.infer<typeof BusinessTypeSlug>;

@@ -10,7 +10,7 @@
  * does not charge VAT. Rounding uses exact rational arithmetic (BigInt), never floating point.
  */
 
-export type PriceTier = 'retail' | 'wholesale';
+import type { PriceMode } from './pos/pos.schemas.js';
 
 export interface PricedProduct {
   product_id: string;
@@ -41,7 +41,7 @@ export interface PricedLine {
   discount: number;
   tax_rate: number;
   tax: number;
-  price_tier: PriceTier;
+  price_tier: PriceMode;
 }
 
 export interface PricedSale {
@@ -56,7 +56,7 @@ export interface PriceSaleInput {
   lines: PricingLine[];
   /** Discount in basis points of the subtotal (0-10000). */
   discount_bp?: number;
-  price_mode?: PriceTier;
+  price_mode?: PriceMode;
   vat_enabled: boolean;
 }
 
@@ -66,7 +66,7 @@ function roundHalfUp(num: bigint, den: bigint): number {
 }
 
 /** The unit price a line gets: wholesale price from its minimum quantity in wholesale mode. */
-export function unitPriceFor(product: PricedProduct, qty: number, mode: PriceTier): { price: number; tier: PriceTier } {
+export function unitPriceFor(product: PricedProduct, qty: number, mode: PriceMode): { price: number; tier: PriceMode } {
   const wholesale = mode === 'wholesale' && product.wholesale_price != null && qty >= (product.wholesale_min_qty ?? 1);
   return wholesale ? { price: product.wholesale_price!, tier: 'wholesale' } : { price: product.selling_price, tier: 'retail' };
 }
@@ -77,7 +77,7 @@ export function priceSale(input: PriceSaleInput): PricedSale {
   if (bp < 0n || bp > 10_000n) throw new RangeError('discount must be between 0 and 100 %');
   const base = input.lines.map((l) => {
     if (!Number.isInteger(l.qty) || l.qty <= 0) throw new RangeError('qty must be a positive integer');
-    const { price, tier } = l.unit_price === undefined ? unitPriceFor(l.product, l.qty, mode) : { price: l.unit_price, tier: 'retail' as PriceTier };
+    const { price, tier } = l.unit_price === undefined ? unitPriceFor(l.product, l.qty, mode) : { price: l.unit_price, tier: 'retail' as PriceMode };
     return { l, price, tier, lineTotal: price * l.qty };
   });
   const subtotal = base.reduce((s, b) => s + b.lineTotal, 0);

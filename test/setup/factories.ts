@@ -1,5 +1,5 @@
 /** Test data, made through the public API wherever a route exists. */
-import { newId } from '@duka/shared';
+import { newId, type PaymentMethod, type TransactionStatus } from '@duka/shared';
 import { randomBytes, randomInt } from 'node:crypto';
 import { expect } from 'vitest';
 import { withTransaction } from '../../server/src/db/transaction.js';
@@ -110,8 +110,8 @@ export interface SaleRow {
   /** TZS, e.g. 1500.5 */
   total: number;
   discount?: number;
-  status?: 'paid' | 'credit' | 'refunded' | 'void';
-  paymentMethod?: 'Cash' | 'M-Pesa' | 'Tigo Pesa' | 'Bank' | 'Credit';
+  status?: TransactionStatus;
+  paymentMethod?: PaymentMethod;
   /** Epoch ms; defaults to the test clock's now. */
   at?: number;
   lines?: Array<{ productId: string; name?: string; qty: number; unitPrice: number }>;

@@ -1,5 +1,5 @@
 /** What the till's actions need, and the checks they share. */
-import type { Organisation, Store } from '@duka/shared';
+import type { Organisation, Permission, Store } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { LocalDb, LocalExec } from '../local/db.js';
 import { getMeta, getMetas, type MetaValues } from '../local/meta.js';
@@ -29,7 +29,7 @@ export async function shopOf(db: LocalExec): Promise<Shop> {
 }
 
 /** Whether the signed-in (or last signed-in) user holds a permission; owners hold every one. */
-export async function may(db: LocalExec, perm: 'refund' | 'discount', known?: MetaValues['user']): Promise<boolean> {
+export async function may(db: LocalExec, perm: Permission, known?: MetaValues['user']): Promise<boolean> {
   const user = known ?? (await getMeta(db, 'user'));
   return user?.role === 'owner' || (user?.perms ?? []).includes(perm);
 }

@@ -3,7 +3,7 @@
  * sent plus the columns local reads filter on, and the device's mutation queue. Money columns are
  * integer cents, like the server's tables; `data` keeps the API shape (TZS with 2 decimals).
  */
-import type { MutationType } from '@duka/shared';
+import type { MutationStatus, MutationType } from '@duka/shared';
 import type { Generated } from 'kysely';
 
 /** Key-value settings: device id, till code, tokens, pull cursor, counters. */
@@ -79,7 +79,8 @@ export interface NotificationTable {
   data: string;
 }
 
-export type QueueState = 'pending' | 'applied' | 'duplicate' | 'rejected';
+/** `pending` until the server answers, then what it made of the mutation. */
+export type QueueState = 'pending' | MutationStatus;
 
 /** The device's mutations, FIFO by `seq`; acknowledged ones are kept 7 days (design §4, backups). */
 export interface QueueTable {

@@ -9,14 +9,14 @@
  * transaction's last step, so the lock is held briefly and always taken after any other row locks
  * (no lock-order deadlocks), and a write can never forget its log entry.
  */
+import type { ChangeOp, SyncEntity } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
-import type { ReplicatedEntity } from './tables/change-log.table.js';
 
 export interface Change {
-  entity: ReplicatedEntity;
+  entity: SyncEntity;
   id: string;
-  op?: 'upsert' | 'delete';
+  op?: ChangeOp;
   storeId?: string | null;
 }
 

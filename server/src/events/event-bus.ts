@@ -11,6 +11,7 @@ import { afterCommit, withTransaction } from '../db/transaction.js';
 import { iso } from '../lib/clock.js';
 import type { Deps, EventPublisher, ServiceContext } from '../lib/context.js';
 import type { DomainEvent, EventType, NewEvent } from '../lib/domain-events.js';
+import type { EventDeliveryTable } from '../db/tables/events.table.js';
 
 /** Handles the events of `types`, each with its typed data. */
 export interface Subscriber<K extends EventType = EventType> {
@@ -116,7 +117,7 @@ export class EventBus implements EventPublisher {
   }
 }
 
-async function record(db: Kysely<Database>, eventId: string, subscriber: string, status: 'done' | 'failed', error: string | null, now: number) {
+async function record(db: Kysely<Database>, eventId: string, subscriber: string, status: EventDeliveryTable['status'], error: string | null, now: number) {
   await db
     .insertInto('event_deliveries')
     .values({ event_id: eventId, subscriber, status, attempts: 1, last_error: error, updated_at: now })

@@ -2,7 +2,7 @@
  * What every service verb receives. `deps` are built once at start (createDeps in app.ts); a request adds
  * the actor and request id; `withTransaction` swaps `db` for the transaction.
  */
-import type { Notification } from '@duka/shared';
+import type { Notification, Permission, Role } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../env.js';
@@ -18,15 +18,13 @@ import type { Keys } from './crypto.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Storage } from './storage.js';
 
-export type Perm = 'refund' | 'discount' | 'reports';
-
 /** Who is calling, straight from the verified access token. */
 export interface Actor {
   userId: string;
   orgId: string | null;
   storeId: string | null;
-  role: 'owner' | 'manager' | 'staff' | 'admin';
-  perms: Perm[];
+  role: Role;
+  perms: Permission[];
   amr: string[];
   /** Refresh-token family this access token was issued with. */
   sid: string;

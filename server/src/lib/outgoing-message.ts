@@ -1,4 +1,5 @@
 /** An SMS or email as services hand it to the messenger (messaging/messenger.ts), which stores it in the outbox. */
+import type { MessageChannel } from '../db/tables/outbox.table.js';
 
 /**
  * An email attachment: inline content, or a file in storage (a report export) read when the
@@ -7,7 +8,7 @@
 export type Attachment = { filename: string; content_type: string } & ({ content_base64: string } | { storage_key: string });
 
 export interface OutgoingMessage {
-  channel: 'sms' | 'email';
+  channel: MessageChannel;
   to: string;
   subject?: string;
   body: string;

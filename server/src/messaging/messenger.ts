@@ -7,6 +7,7 @@ import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
+import type { MessageChannel } from '../db/tables/outbox.table.js';
 import { afterCommit } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
 import type { MessageSender, ServiceContext } from '../lib/context.js';
@@ -23,7 +24,7 @@ const STALE_PENDING_MS = 5 * 60_000;
 export class Messenger implements MessageSender {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly drivers: Record<'sms' | 'email', MessageDriver>,
+    private readonly drivers: Record<MessageChannel, MessageDriver>,
     private readonly log: Logger,
     private readonly clock: Clock,
     private readonly storage?: Storage,

@@ -120,7 +120,7 @@ export const CreateUserInput = z
     last_name: z.string().trim().max(100).default(''),
     phone: Phone,
     email: Email.optional(),
-    role: z.enum(['owner', 'manager', 'staff']).default('staff'),
+    role: Role.exclude(['admin']).default('staff'),
     store_id: z.uuid().optional().meta({ description: 'Defaults to the caller’s active store' }),
     can_refund: z.boolean().optional(),
     can_discount: z.boolean().optional(),

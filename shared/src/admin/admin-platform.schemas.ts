@@ -4,13 +4,14 @@
  */
 import { z } from 'zod';
 import { User, Organisation } from '../accounts/accounts.schemas.js';
-import { BusinessTypeSlug, DateString, Money, Timestamp } from '../common.js';
+import { ActiveFilter, BusinessTypeSlug, DateString, Money, Role, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { StaffRole } from '../staff/staff.schemas.js';
 import { Store, StoreStatus } from '../stores/stores.schemas.js';
 
 const Search = z.string().trim().min(1).max(100).optional();
 const OrgFilter = z.uuid().optional().meta({ description: 'Only this organisation' });
-const ActiveStatus = z.enum(['active', 'inactive']).optional().meta({ description: '`is_active` true or false' });
+const ActiveStatus = ActiveFilter.optional().meta({ description: '`is_active` true or false' });
 const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((x) => x !== undefined);
 
 /** The paged list query every admin list starts from: `page`, `page_size`, `org_id`. */
@@ -72,7 +73,7 @@ export type AdminUser = z.infer<typeof AdminUser>;
 
 export const ListAdminUsersQuery = AdminOrgQuery.extend({
   search: Search.meta({ description: 'First name, last name, email or phone contains, any case' }),
-  role: z.enum(['owner', 'manager', 'staff', 'admin']).optional(),
+  role: Role.optional(),
   status: ActiveStatus,
   store_id: z.uuid().optional(),
 });
@@ -81,7 +82,7 @@ export type ListAdminUsersQuery = z.infer<typeof ListAdminUsersQuery>;
 export const UpdateAdminUserInput = z
   .object({
     is_active: z.boolean().optional().meta({ description: 'false deactivates the account and signs it out everywhere; true reactivates it' }),
-    role: z.enum(['manager', 'staff']).optional().meta({ description: 'Between manager and staff only; owners and administrators keep their role' }),
+    role: StaffRole.optional().meta({ description: 'Between manager and staff only; owners and administrators keep their role' }),
   })
   .refine(atLeastOne, 'send at least one field')
   .meta({ id: 'UpdateAdminUserInput' });
@@ -107,12 +108,16 @@ export const UpdateAdminStoreInput = z
   .meta({ id: 'UpdateAdminStoreInput' });
 export type UpdateAdminStoreInput = z.infer<typeof UpdateAdminStoreInput>;
 
+/** An organisation's standing on the platform, read from its `is_active`. */
+export const OrganisationStatus = z.enum(['active', 'suspended']);
+export type OrganisationStatus = z.infer<typeof OrganisationStatus>;
+
 export const AdminSubscription = z
   .object({
     org_id: z.uuid(),
     organisation_name: z.string(),
     plan: AdminPlan,
-    status: z.enum(['active', 'suspended']).meta({ description: 'From the organisation’s `is_active`' }),
+    status: OrganisationStatus.meta({ description: 'From the organisation’s `is_active`' }),
     ai_credits_monthly: z.int().meta({ description: 'Allocation in force (custom or platform default)' }),
     ai_credits_custom: z.boolean().meta({ description: 'true when the organisation has its own allocation' }),
     since: Timestamp.meta({ description: 'When the organisation signed up' }),
@@ -123,7 +128,7 @@ export type AdminSubscription = z.infer<typeof AdminSubscription>;
 
 export const ListAdminSubscriptionsQuery = AdminOrgQuery.extend({
   search: Search.meta({ description: 'Organisation name contains, any case' }),
-  status: z.enum(['active', 'suspended']).optional(),
+  status: OrganisationStatus.optional(),
 });
 export type ListAdminSubscriptionsQuery = z.infer<typeof ListAdminSubscriptionsQuery>;
 

@@ -3,14 +3,15 @@
  * records. Each item is the owner routes' shape plus `org_id` and `organisation_name`.
  */
 import { z } from 'zod';
-import { DateString, Money, QueryBool } from '../common.js';
+import { ActiveFilter, DateString, Money, QueryBool } from '../common.js';
 import { CreditTab, CreditTabStatus } from '../credits/credits.schemas.js';
 import { Customer } from '../customers/customers.schemas.js';
 import { Expense, ExpenseCategory } from '../expenses/expenses.schemas.js';
 import { Category, CreateCategoryInput, Product, UpdateProductInput } from '../inventory/inventory.schemas.js';
 import { Note } from '../notebook/notebook.schemas.js';
 import { Notification, NotificationCategory } from '../notifications/notifications.schemas.js';
-import { PaymentMethod, Transaction, TransactionStatus } from '../pos/pos.schemas.js';
+import { PaymentMethod } from '../payment-methods.js';
+import { Transaction, TransactionStatus } from '../pos/pos.schemas.js';
 import { StoreReview } from '../reviews/reviews.schemas.js';
 import { Delivery, SupplierPayment, Supplier, SupplierStatus } from '../suppliers/suppliers.schemas.js';
 import { AdminOrgQuery } from './admin-platform.schemas.js';
@@ -40,7 +41,7 @@ export type AdminProductDetail = z.infer<typeof AdminProductDetail>;
 export const ListAdminProductsQuery = AdminOrgQuery.extend({
   search: Search.meta({ description: 'Name, SKU or barcode contains, any case' }),
   category_id: z.uuid().optional(),
-  status: z.enum(['active', 'inactive']).optional(),
+  status: ActiveFilter.optional(),
 });
 export type ListAdminProductsQuery = z.infer<typeof ListAdminProductsQuery>;
 
@@ -97,7 +98,7 @@ export type AdminCustomer = z.infer<typeof AdminCustomer>;
 
 export const ListAdminCustomersQuery = AdminOrgQuery.extend({
   search: Search.meta({ description: 'Name, email or phone contains, any case' }),
-  status: z.enum(['active', 'inactive']).optional(),
+  status: ActiveFilter.optional(),
   has_credit: QueryBool.optional().meta({ description: 'true: owes something now' }),
 });
 export type ListAdminCustomersQuery = z.infer<typeof ListAdminCustomersQuery>;

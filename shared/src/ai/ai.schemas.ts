@@ -5,14 +5,21 @@ import { PageQuery } from '../envelope.js';
 import { QueryBool } from '../common.js';
 import { AiCredits } from '../accounts/accounts.schemas.js';
 
+/** Who wrote a chat message. */
+export const AiRole = z.enum(['user', 'assistant']);
+export type AiRole = z.infer<typeof AiRole>;
+/** How an answer is produced: from the shop's own data (`local`) or through the organisation's AI gateway. */
+export const AiAnswerSource = z.enum(['local', 'gateway']);
+export type AiAnswerSource = z.infer<typeof AiAnswerSource>;
+export const AiLanguage = z.enum(['en', 'sw']);
+export type AiLanguage = z.infer<typeof AiLanguage>;
+
 export const AiMessage = z
   .object({
     id: z.uuid(),
-    role: z.enum(['user', 'assistant']),
+    role: AiRole,
     content: z.string().meta({ description: 'Plain text; figures in TZS with thousands separators' }),
-    source: z
-      .enum(['local', 'gateway'])
-      .nullable()
+    source: AiAnswerSource.nullable()
       .meta({ description: "How an answer was produced: `local` (from the shop's own data, no AI gateway key) or `gateway` (the organisation's AI gateway); null for the user's messages" }),
     tokens_used: z.int().meta({ description: "Gateway tokens spent on this answer (`usage.total_tokens` summed over its rounds); 0 for local answers and the user's messages" }),
     created_at: Timestamp,
@@ -76,7 +83,7 @@ export type UpdateAiConversationInput = z.infer<typeof UpdateAiConversationInput
 export const AiSuggestion = z
   .object({
     text: z.string().meta({ example: 'Mauzo ya leo ni kiasi gani?' }),
-    language: z.enum(['en', 'sw']),
+    language: AiLanguage,
     topic: z.enum(['sales_today', 'low_stock', 'top_products', 'customer_credit']),
   })
   .meta({ id: 'AiSuggestion' });
@@ -84,9 +91,7 @@ export const AiSuggestion = z
 export const AiSuggestions = z
   .object({
     suggestions: z.array(AiSuggestion).meta({ description: 'Prompts the assistant answers well, in English and Swahili' }),
-    mode: z
-      .enum(['local', 'gateway'])
-      .meta({ description: '`gateway` when the organisation has an AI gateway key; `local` answers from the shop’s own data without one' }),
+    mode: AiAnswerSource.meta({ description: '`gateway` when the organisation has an AI gateway key; `local` answers from the shop’s own data without one' }),
     credits: AiCredits,
   })
   .meta({ id: 'AiSuggestions' });

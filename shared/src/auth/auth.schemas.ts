@@ -3,6 +3,7 @@ import { BusinessTypeSlug, Email, Password, Phone, Role } from '../common.js';
 
 const OtpCode = z.string().regex(/^\d{6}$/, 'must be 6 digits');
 export const OtpPurpose = z.enum(['login', 'reset'], { error: 'must be login or reset' });
+export type OtpPurpose = z.infer<typeof OtpPurpose>;
 
 function passwordsMatch<T extends { confirm_password: string }>(key: keyof T & string) {
   return (v: T, ctx: z.RefinementCtx) => {

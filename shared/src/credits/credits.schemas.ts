@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { DateString, Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { SettlementMethod } from '../payment-methods.js';
 import { Customer } from '../customers/customers.schemas.js';
 
 export const CreditTabStatus = z
   .enum(['open', 'partially_paid', 'settled', 'written_off'])
   .meta({ id: 'CreditTabStatus', description: 'open (nothing paid) → partially_paid → settled; open or partially_paid → written_off' });
 export type CreditTabStatus = z.infer<typeof CreditTabStatus>;
+/** Tab statuses that still carry a balance. */
+export const OwingTabStatus = CreditTabStatus.extract(['open', 'partially_paid']);
 
 export const CreditTab = z
   .object({
@@ -35,7 +38,7 @@ export const ListCreditTabsQuery = PageQuery.extend({
 });
 export type ListCreditTabsQuery = z.infer<typeof ListCreditTabsQuery>;
 
-export const CreditPaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank']).meta({ id: 'CreditPaymentMethod' });
+export const CreditPaymentMethod = SettlementMethod.meta({ id: 'CreditPaymentMethod' });
 
 export const CreditAllocation = z.object({ tab_id: z.uuid(), amount: Money }).meta({ id: 'CreditAllocation' });
 
@@ -66,6 +69,7 @@ export const RecordCreditPaymentInput = z
 export type RecordCreditPaymentInput = z.infer<typeof RecordCreditPaymentInput>;
 
 export const CreditMessageKind = z.enum(['whatsapp', 'call', 'sms']);
+export type CreditMessageKind = z.infer<typeof CreditMessageKind>;
 
 export const CreditMessage = z
   .object({

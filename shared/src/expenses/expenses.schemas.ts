@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { DateString, Money, MoneyInput, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { PayoutMethod } from '../payment-methods.js';
 
 export const EXPENSE_CATEGORIES = ['Rent', 'Utilities', 'Salaries', 'Supplies', 'Transport', 'Marketing', 'Maintenance', 'Licences & permits', 'Insurance', 'Other'] as const;
 export const ExpenseCategory = z.enum(EXPENSE_CATEGORIES).meta({ id: 'ExpenseCategory' });
 export type ExpenseCategory = z.infer<typeof ExpenseCategory>;
 
-export const ExpensePaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Cheque']).meta({ id: 'ExpensePaymentMethod' });
+export const ExpensePaymentMethod = PayoutMethod.meta({ id: 'ExpensePaymentMethod' });
 export type ExpensePaymentMethod = z.infer<typeof ExpensePaymentMethod>;
 
 export const Expense = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
+import { ActiveFilter, Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 
 export const Category = z
@@ -86,7 +86,7 @@ export type UpdateProductInput = z.infer<typeof UpdateProductInput>;
 export const ListProductsQuery = PageQuery.extend({
   search: z.string().trim().max(100).optional().meta({ description: 'Name or SKU contains, any case' }),
   category_id: z.uuid().optional(),
-  status: z.enum(['active', 'inactive']).optional(),
+  status: ActiveFilter.optional(),
   low_stock: QueryBool.optional(),
 });
 export type ListProductsQuery = z.infer<typeof ListProductsQuery>;

@@ -1,16 +1,25 @@
 import { z } from 'zod';
 import { DateString, Money, Phone, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { PaymentMethod } from '../payment-methods.js';
 
-export const PaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit']);
-export type PaymentMethod = z.infer<typeof PaymentMethod>;
 export const TransactionStatus = z.enum(['paid', 'credit', 'refunded', 'void']);
+export type TransactionStatus = z.infer<typeof TransactionStatus>;
+/** The statuses of a sale that counts (totals, KPIs, reports, customers' spend): refunded and void sales do not. */
+export const SoldStatus = TransactionStatus.extract(['paid', 'credit']);
+export type SoldStatus = z.infer<typeof SoldStatus>;
 export const PriceMode = z.enum(['retail', 'wholesale']);
+export type PriceMode = z.infer<typeof PriceMode>;
+/** Whether the server took the sale over REST (`online`) or from a till's push (`offline`). */
+export const SaleSource = z.enum(['online', 'offline']);
+export type SaleSource = z.infer<typeof SaleSource>;
 
 export const SaleLineInput = z.object({
   product_id: z.uuid(),
+  /** Positive whole units. */
   qty: z.int().min(1).max(100_000),
 });
+export type SaleLineInput = z.infer<typeof SaleLineInput>;
 
 export const CreateSaleInput = z
   .object({
@@ -18,17 +27,20 @@ export const CreateSaleInput = z
     lines: z.array(SaleLineInput).min(1, 'must have at least one line').max(500),
     payment_method: PaymentMethod,
     payment_reference: z.string().trim().max(100).optional(),
+    /** Percent of the subtotal (needs the discount permission). */
     discount_pct: z
       .number()
       .min(0)
       .max(100)
       .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals')
       .optional(),
+    /** Required for `Credit`. */
     customer_id: z.uuid().optional(),
     customer_name: z.string().trim().min(1).max(150).optional(),
     customer_phone: Phone.optional(),
     till_number: z.string().trim().max(30).optional(),
     notes: z.string().trim().max(1000).optional(),
+    /** `wholesale` only in wholesale and retail-wholesale shops. */
     price_mode: PriceMode.optional().meta({ description: 'wholesale: only for wholesale or retail_wholesale organisations' }),
   })
   .meta({ id: 'CreateSaleInput' });
@@ -68,7 +80,7 @@ export const Transaction = z
     notes: z.string().nullable(),
     cashier_id: z.uuid().nullable(),
     store_id: z.uuid(),
-    source: z.enum(['online', 'offline']),
+    source: SaleSource,
     client_created_at: Timestamp.nullable(),
     refund_reason: z.string().nullable(),
     refunded_at: Timestamp.nullable(),

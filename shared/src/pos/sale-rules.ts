@@ -15,9 +15,9 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import { fromCents } from '../money.js';
-import type { PriceTier } from '../pricing.js';
 import { ConflictKind, type SaleConflict } from '../sync/protocol.js';
-import type { PaymentMethod } from './pos.schemas.js';
+import type { PaymentMethod } from '../payment-methods.js';
+import type { PriceMode } from './pos.schemas.js';
 
 /** The conflicts a sale rule can raise; oversold and the price conflicts come from the stock write and the push. */
 export const SaleRuleConflictKind = ConflictKind.extract(['inactive_product', 'permission', 'credit_limit']);
@@ -44,7 +44,7 @@ export interface SaleCheckInput {
   lines: SaleCheckLine[];
   /** The organisation's business type (`BusinessTypeSlug`). */
   business_type: string;
-  price_mode: PriceTier;
+  price_mode: PriceMode;
   discount_bp: number;
   /** Whether the cashier holds the `discount` permission (owners hold every permission). */
   may_discount: boolean;

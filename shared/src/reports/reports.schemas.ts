@@ -10,6 +10,7 @@ export const RangePreset = z
   .meta({ id: 'RangePreset', description: '7d/30d/90d: that many local days ending today; month: this month so far; ytd: this year so far' });
 export type RangePreset = z.infer<typeof RangePreset>;
 export const ReportFrequency = z.enum(['daily', 'weekly', 'monthly']).meta({ id: 'ReportFrequency' });
+export type ReportFrequency = z.infer<typeof ReportFrequency>;
 
 export const ReportTypeInfo = z.object({ type: ReportType, name: z.string(), description: z.string(), columns: z.array(z.string()) }).meta({ id: 'ReportTypeInfo' });
 export const ReportTypes = z.object({ report_types: z.array(ReportTypeInfo) }).meta({ id: 'ReportTypes' });

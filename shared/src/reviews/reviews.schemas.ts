@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { Timestamp } from '../common.js';
 
 export const ReviewTrigger = z.enum(['post_sale', 'manual', 'prompted']).meta({ id: 'ReviewTrigger' });
+export type ReviewTrigger = z.infer<typeof ReviewTrigger>;
 
 export const CreateReviewInput = z
   .object({

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Email, Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { PayoutMethod } from '../payment-methods.js';
 
 export const SupplierStatus = z.enum(['active', 'inactive', 'on_hold']).meta({ id: 'SupplierStatus' });
 export type SupplierStatus = z.infer<typeof SupplierStatus>;
@@ -133,7 +134,7 @@ export const ListDeliveriesQuery = PageQuery.extend({
 });
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
 
-export const SupplierPaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Cheque']).meta({ id: 'SupplierPaymentMethod' });
+export const SupplierPaymentMethod = PayoutMethod.meta({ id: 'SupplierPaymentMethod' });
 
 export const SupplierPayment = z
   .object({

@@ -8,9 +8,11 @@
  *    which spoke version 1.
  */
 import { z } from 'zod';
+import { QueryBool } from '../common.js';
 import { NoteTags } from '../notebook/notebook.schemas.js';
 import { CreateExpenseInput } from '../expenses/expenses.schemas.js';
-import { PaymentMethod, PriceMode } from '../pos/pos.schemas.js';
+import { PaymentMethod, SettlementMethod } from '../payment-methods.js';
+import { PriceMode } from '../pos/pos.schemas.js';
 
 export const PROTOCOL_VERSION = 1;
 /**
@@ -52,23 +54,30 @@ export const CustomerUpsertPayload = z.object({
   name: z.string().trim().min(1).max(150),
   phone: z.string().trim().min(7).max(20).optional(),
   email: z.email().optional(),
+  /** TZS, 0 = no limit. */
   credit_limit: Amount.optional(),
   notes: z.string().trim().max(1000).optional(),
 });
+export type CustomerUpsertPayload = z.infer<typeof CustomerUpsertPayload>;
 export const CreditPaymentPayload = z.object({
   id: z.uuid(),
   customer_id: z.uuid(),
+  /** TZS, more than 0 and at most what the customer owes. */
   amount: Amount.refine((v) => v > 0, 'must be more than 0'),
-  method: z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank']),
+  method: SettlementMethod,
   reference: z.string().trim().max(100).optional(),
   note: z.string().trim().max(500).optional(),
 });
+export type CreditPaymentPayload = z.infer<typeof CreditPaymentPayload>;
 export const StockAdjustPayload = z.object({
   product_id: z.uuid(),
+  /** Units added (positive) or taken (negative); never 0. */
   qty_change: z.int().refine((n) => n !== 0, 'must not be 0'),
+  /** e.g. `damaged`, `count`, `received`. */
   reason: z.string().trim().min(1).max(100),
   note: z.string().trim().max(500).optional(),
 });
+export type StockAdjustPayload = z.infer<typeof StockAdjustPayload>;
 export const NotificationReadPayload = z.object({ notification_id: z.uuid() });
 /** An expense the till recorded; `spent_at` defaults to the mutation's `created_at`. */
 export const ExpenseCreatePayload = CreateExpenseInput.extend({ id: z.uuid().meta({ description: 'The expense id the till gave it' }) });
@@ -138,11 +147,15 @@ export interface SaleConflict {
   detail?: Record<string, unknown>;
 }
 
+/** What the server made of a pushed mutation: `duplicate` when it had already applied that id. */
+export const MutationStatus = z.enum(['applied', 'duplicate', 'rejected']);
+export type MutationStatus = z.infer<typeof MutationStatus>;
+
 export const MutationResult = z
   .object({
     id: z.uuid(),
     seq: z.int(),
-    status: z.enum(['applied', 'duplicate', 'rejected']),
+    status: MutationStatus,
     error: z.object({ code: z.string(), message: z.string() }).optional(),
     /** What the server made of it, e.g. `{ transaction_id, number, receipt_number }` for a sale. */
     result: z.record(z.string(), z.unknown()).optional(),
@@ -162,11 +175,13 @@ export const Device = z
 /** Entities a till holds (design §4). */
 export const SyncEntity = z.enum(['organisation', 'store', 'category', 'product', 'stock', 'customer', 'credit_tab', 'transaction', 'note', 'notification']);
 export type SyncEntity = z.infer<typeof SyncEntity>;
+export const ChangeOp = z.enum(['upsert', 'delete']);
+export type ChangeOp = z.infer<typeof ChangeOp>;
 
 export const Change = z
   .object({
     entity: SyncEntity,
-    op: z.enum(['upsert', 'delete']),
+    op: ChangeOp,
     id: z.string(),
     version: z.int(),
     /** The row as the till stores it (absent for deletes). */
@@ -234,7 +249,7 @@ export type SyncConflict = z.infer<typeof SyncConflict>;
 
 export const ListConflictsQuery = z.object({
   kind: ConflictKind.optional(),
-  resolved: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1').optional(),
+  resolved: QueryBool.optional(),
   device_id: z.uuid().optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).default(20).transform((n) => Math.min(n, 100)),

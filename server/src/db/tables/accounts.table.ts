@@ -1,3 +1,4 @@
+import type { BusinessTypeSlug } from '@duka/shared';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export interface OrganisationTable {
@@ -5,7 +6,7 @@ export interface OrganisationTable {
   name: string;
   legal_name: string | null;
   tin: string | null;
-  business_type: Generated<string>;
+  business_type: Generated<BusinessTypeSlug>;
   region: string | null;
   district: string | null;
   ward: string | null;

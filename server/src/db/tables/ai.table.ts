@@ -1,3 +1,4 @@
+import type { AiAnswerSource, AiRole } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** A conversation with the AI assistant: one user's, within their organisation. */
@@ -25,10 +26,10 @@ export interface AiMessageTable {
   org_id: string;
   /** Order within the conversation. */
   seq: number;
-  role: 'user' | 'assistant';
+  role: AiRole;
   content: string;
   /** How an assistant message was produced: `local` (the shop's own data) or `gateway`; null for user messages. */
-  source: 'local' | 'gateway' | null;
+  source: AiAnswerSource | null;
   tokens_used: Generated<number>;
   created_at: number;
 }

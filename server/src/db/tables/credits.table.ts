@@ -1,3 +1,4 @@
+import type { CreditMessageKind, CreditTabStatus } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** A sale on credit. balance = amount - paid_amount - written_off_amount (cents). */
@@ -10,7 +11,7 @@ export interface CreditTabTable {
   amount: number;
   paid_amount: Generated<number>;
   written_off_amount: Generated<number>;
-  status: Generated<'open' | 'partially_paid' | 'settled' | 'written_off'>;
+  status: Generated<CreditTabStatus>;
   /** Local date `YYYY-MM-DD`: sale date + organisation credit_terms_days. */
   due_date: string;
   write_off_reason: string | null;
@@ -44,7 +45,7 @@ export interface CreditMessageTable {
   id: string;
   org_id: string;
   customer_id: string;
-  kind: 'whatsapp' | 'call' | 'sms';
+  kind: CreditMessageKind;
   body: string;
   status: string;
   sent_by: string | null;

@@ -1,3 +1,4 @@
+import type { CustomerSegment } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** Money in cents. `credit_limit` 0 means no limit. */
@@ -7,7 +8,7 @@ export interface CustomerTable {
   name: string;
   phone: string | null;
   email: string | null;
-  segment: Generated<'New' | 'Regular' | 'VIP' | 'Occasional'>;
+  segment: Generated<CustomerSegment>;
   credit_limit: Generated<number>;
   notes: string | null;
   is_active: Generated<number>;

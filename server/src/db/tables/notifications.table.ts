@@ -1,10 +1,11 @@
+import type { NotificationCategory } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 export interface NotificationTable {
   id: string;
   org_id: string;
   store_id: string;
-  category: 'stock' | 'credit' | 'sales' | 'ai' | 'system' | 'supplier';
+  category: NotificationCategory;
   title: string;
   body: Generated<string>;
   link: string | null;

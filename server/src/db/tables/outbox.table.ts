@@ -1,9 +1,12 @@
 import type { Generated, Selectable } from 'kysely';
 
+/** How the messenger reaches someone; a driver per channel (messaging/drivers.ts). */
+export type MessageChannel = 'sms' | 'email';
+
 export interface OutboxTable {
   id: string;
   org_id: string | null;
-  channel: 'sms' | 'email';
+  channel: MessageChannel;
   recipient: string;
   subject: string | null;
   body: string;

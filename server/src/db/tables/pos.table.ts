@@ -1,3 +1,4 @@
+import type { PaymentMethod, PriceMode, SaleSource, TransactionStatus } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** The sales ledger (design §3). Money in cents; discount_pct in basis points. */
@@ -9,10 +10,10 @@ export interface TransactionTable {
   number: number;
   receipt_number: string;
   client_receipt_number: string | null;
-  status: 'paid' | 'credit' | 'refunded' | 'void';
-  payment_method: 'Cash' | 'M-Pesa' | 'Tigo Pesa' | 'Bank' | 'Credit';
+  status: TransactionStatus;
+  payment_method: PaymentMethod;
   payment_reference: string | null;
-  price_mode: Generated<'retail' | 'wholesale'>;
+  price_mode: Generated<PriceMode>;
   subtotal: number;
   discount_pct: Generated<number>;
   discount: number;
@@ -24,7 +25,7 @@ export interface TransactionTable {
   till_number: string | null;
   notes: string | null;
   cashier_id: string | null;
-  source: Generated<'online' | 'offline'>;
+  source: Generated<SaleSource>;
   device_id: string | null;
   client_created_at: number | null;
   refund_reason: string | null;

@@ -1,3 +1,4 @@
+import type { RangePreset, ReportFormat, ReportFrequency, ReportType } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** A generated report file, kept under `storage_key` so a re-download returns the same bytes. */
@@ -5,8 +6,8 @@ export interface ReportExportTable {
   id: string;
   org_id: string;
   store_id: string | null;
-  report_type: 'sales' | 'inventory' | 'tax' | 'credit';
-  format: 'csv' | 'json';
+  report_type: ReportType;
+  format: ReportFormat;
   storage_key: string;
   file_name: string;
   size_bytes: number;
@@ -23,10 +24,10 @@ export interface ScheduledReportTable {
   id: string;
   org_id: string;
   store_id: string | null;
-  report_type: 'sales' | 'inventory' | 'tax' | 'credit';
+  report_type: ReportType;
   name: string;
-  frequency: 'daily' | 'weekly' | 'monthly';
-  date_range_preset: '7d' | '30d' | '90d' | 'month' | 'ytd';
+  frequency: ReportFrequency;
+  date_range_preset: RangePreset;
   /** JSON array of email addresses. */
   recipients: string;
   is_enabled: Generated<number>;

@@ -1,3 +1,4 @@
+import type { ReviewTrigger } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 export interface ReviewTable {
@@ -8,7 +9,7 @@ export interface ReviewTable {
   rating: number;
   title: string;
   body: string;
-  trigger: 'post_sale' | 'manual' | 'prompted';
+  trigger: ReviewTrigger;
   /** Shown on the public list; platform admins may hide one. */
   is_published: Generated<number>;
   created_at: number;

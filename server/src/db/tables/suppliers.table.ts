@@ -1,3 +1,4 @@
+import type { DeliveryStatus, SupplierStatus } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** Organisation-wide; `deleted_at` set by DELETE (soft delete). */
@@ -12,7 +13,7 @@ export interface SupplierTable {
   address: string | null;
   /** Days. */
   payment_terms: number | null;
-  status: Generated<'active' | 'inactive' | 'on_hold'>;
+  status: Generated<SupplierStatus>;
   notes: string | null;
   created_at: number;
   updated_at: number;
@@ -33,7 +34,7 @@ export interface DeliveryTable {
   delivery_date: number;
   items_count: Generated<number>;
   total_value: Generated<number>;
-  status: Generated<'expected' | 'delivered' | 'partial' | 'returned' | 'cancelled'>;
+  status: Generated<DeliveryStatus>;
   is_paid: Generated<number>;
   paid_amount: Generated<number>;
   notes: string | null;

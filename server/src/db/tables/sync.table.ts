@@ -1,3 +1,4 @@
+import type { MutationStatus } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** A till. `last_seq` is the highest mutation seq applied (kept as long as the device exists). */
@@ -19,7 +20,8 @@ export interface SyncMutationTable {
   seq: number;
   id: string;
   type: string;
-  status: 'applied' | 'rejected';
+  /** A duplicate is answered from this row, never stored as one. */
+  status: Exclude<MutationStatus, 'duplicate'>;
   error_code: string | null;
   error_message: string | null;
   /** JSON of the MutationResult's `result` and `conflicts`. */

@@ -1,3 +1,4 @@
+import type { UploadKind } from '@duka/shared';
 import type { Selectable } from 'kysely';
 
 /** An uploaded file. `key` is its storage key (begins with `org_id`); `file_name` its last, random, segment. */
@@ -11,7 +12,7 @@ export interface UploadTable {
   name: string;
   size: number;
   content_type: string;
-  kind: 'image' | 'logo' | 'receipt' | 'attachment';
+  kind: UploadKind;
   created_by: string | null;
   created_at: number;
 }

@@ -11,7 +11,8 @@
  * - The owner holds every permission; anyone else holds the ones on their token. A platform
  *   admin acting as an organisation (`asOrg`) is its owner for that call, so passes both.
  */
-import type { Actor, AuthedContext, Perm } from '../context.js';
+import type { Permission } from '@duka/shared';
+import type { Actor, AuthedContext } from '../context.js';
 import { ForbiddenError, InvalidStateError, NotFoundError } from '../errors.js';
 
 /** The caller's organisation; an account without one (a platform admin) finds no shop data. */
@@ -39,14 +40,14 @@ export function requireAdmin(ctx: AuthedContext): void {
   if (!ctx.actor.amr.includes('mfa')) throw new ForbiddenError('sign in with your authenticator code to use admin routes');
 }
 
-export const hasPermission = (actor: Actor, perm: Perm): boolean => actor.role === 'owner' || actor.perms.includes(perm);
+export const hasPermission = (actor: Actor, perm: Permission): boolean => actor.role === 'owner' || actor.perms.includes(perm);
 
-const REFUSAL: Record<Perm, string> = {
+const REFUSAL: Record<Permission, string> = {
   refund: 'you are not allowed to give refunds',
   discount: 'you are not allowed to give discounts',
   reports: 'you are not allowed to view reports',
 };
 
-export function requirePermission(ctx: AuthedContext, perm: Perm): void {
+export function requirePermission(ctx: AuthedContext, perm: Permission): void {
   if (!hasPermission(ctx.actor, perm)) throw new ForbiddenError(REFUSAL[perm]);
 }

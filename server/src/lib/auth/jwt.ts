@@ -5,7 +5,8 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import type { Actor, Perm } from '../context.js';
+import type { Permission } from '@duka/shared';
+import type { Actor } from '../context.js';
 import { UnauthenticatedError } from '../errors.js';
 
 const ISSUER = 'duka';
@@ -42,7 +43,7 @@ export interface AccessClaims {
   org: string | null;
   store: string | null;
   role: Actor['role'];
-  perms: Perm[];
+  perms: Permission[];
   amr: string[];
   sid: string;
 }

@@ -1,10 +1,8 @@
-import { newId } from '@duka/shared';
-import type { Organisation, User } from '@duka/shared';
+import { newId, type Organisation, Permission, type User } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
 import { DEFAULT_TIMEZONE } from '../../lib/time.js';
-import type { Perm } from '../../lib/context.js';
 import { toE164 } from '../../lib/phone.js';
 import type { NewUser, OrganisationRow, UserRow } from '../../db/tables/accounts.table.js';
 
@@ -38,7 +36,7 @@ export function toOrganisation(row: OrganisationRow): Organisation {
     name: row.name,
     legal_name: row.legal_name,
     tin: row.tin,
-    business_type: row.business_type as Organisation['business_type'],
+    business_type: row.business_type,
     region: row.region,
     district: row.district,
     ward: row.ward,
@@ -61,9 +59,9 @@ export function toOrganisation(row: OrganisationRow): Organisation {
 }
 
 /** Owners may do everything; other roles carry their flags. */
-export function permsOf(row: Pick<UserRow, 'role' | 'can_refund' | 'can_discount' | 'can_view_reports'>): Perm[] {
-  if (row.role === 'owner') return ['refund', 'discount', 'reports'];
-  const perms: Perm[] = [];
+export function permsOf(row: Pick<UserRow, 'role' | 'can_refund' | 'can_discount' | 'can_view_reports'>): Permission[] {
+  if (row.role === 'owner') return [...Permission.options];
+  const perms: Permission[] = [];
   if (row.can_refund) perms.push('refund');
   if (row.can_discount) perms.push('discount');
   if (row.can_view_reports) perms.push('reports');

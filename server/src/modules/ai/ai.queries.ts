@@ -1,6 +1,6 @@
 /** Reads and writes of AI conversations, messages and the monthly credit counter. */
 import { newId } from '@duka/shared';
-import type { AiConversation, AiConversationSummary, AiMessage } from '@duka/shared';
+import type { AiAnswerSource, AiConversation, AiConversationSummary, AiMessage, AiRole } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
@@ -104,7 +104,7 @@ export function monthUsage(db: Kysely<Database>, orgId: string, month: string) {
 export async function appendMessage(
   db: Kysely<Database>,
   conv: { id: string; orgId: string },
-  m: { role: 'user' | 'assistant'; content: string; source: 'local' | 'gateway' | null; tokens: number; at: number },
+  m: { role: AiRole; content: string; source: AiAnswerSource | null; tokens: number; at: number },
 ): Promise<AiMessageRow> {
   const bumped = await db
     .updateTable('ai_conversations')

@@ -1,13 +1,14 @@
 /** Aggregate reads behind the customers, products and cashflow reports. */
+import { SoldStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { owingTabs, pastDue, tabBalance } from '../customers/customers.queries.js';
-import { bucketOf, type DayBuckets, SOLD, type Scope } from './analytics.queries.js';
+import { bucketOf, type DayBuckets, type Scope } from './analytics.queries.js';
 
 const num = (v: unknown) => Number(v ?? 0);
 
 function soldInScope(db: Kysely<Database>, s: Scope) {
-  let q = db.selectFrom('transactions as t').where('t.org_id', '=', s.orgId).where('t.created_at', '>=', s.from).where('t.created_at', '<', s.to).where('t.status', 'in', [...SOLD]);
+  let q = db.selectFrom('transactions as t').where('t.org_id', '=', s.orgId).where('t.created_at', '>=', s.from).where('t.created_at', '<', s.to).where('t.status', 'in', SoldStatus.options);
   if (s.storeId) q = q.where('t.store_id', '=', s.storeId);
   return q;
 }
@@ -30,7 +31,7 @@ export async function returningCustomers(db: Kysely<Database>, s: Scope): Promis
     .distinct()
     .where('b.org_id', '=', s.orgId)
     .where('b.created_at', '<', s.from)
-    .where('b.status', 'in', [...SOLD])
+    .where('b.status', 'in', SoldStatus.options)
     .where('b.customer_id', 'in', soldInScope(db, s).select('t.customer_id').where('t.customer_id', 'is not', null));
   if (s.storeId) before = before.where('b.store_id', '=', s.storeId);
   const rows = await before.execute();

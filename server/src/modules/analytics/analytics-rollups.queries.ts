@@ -5,10 +5,10 @@
  * JS from the time zone, so no date SQL and daylight saving is right). Reads are grouped sums over
  * the rollups of whole local days.
  */
+import { SoldStatus } from '@duka/shared';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { forUpdate, type DialectName } from '../../db/dialect.js';
-import { SOLD } from './analytics.queries.js';
 
 const num = (v: unknown) => Number(v ?? 0);
 
@@ -111,7 +111,7 @@ function dayCase(spans: DaySpan[]): RawBuilder<string> {
   return sql<string>`case ${sql.join(whens, sql` `)} end`;
 }
 
-const sold = sql`${sql.ref('t.status')} in (${sql.join(SOLD.map((s) => sql.lit(s)))})`;
+const sold = sql`${sql.ref('t.status')} in (${sql.join(SoldStatus.options.map((s) => sql.lit(s)))})`;
 const when = (cond: RawBuilder<unknown>, value: RawBuilder<unknown>) => sql<number>`sum(case when ${cond} then ${value} else 0 end)`;
 /** Σ over the sale's lines, read through the covering (transaction_id, …) index. */
 const ofLines = (expr: RawBuilder<unknown>) =>
@@ -160,7 +160,7 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
     .whereRef('l.transaction_id', '=', 't.id')
     .where('t.org_id', '=', orgId)
     .where(inSpans(spans))
-    .where('t.status', 'in', [...SOLD])
+    .where('t.status', 'in', SoldStatus.options)
     .select((eb) => [
       't.org_id',
       't.store_id',

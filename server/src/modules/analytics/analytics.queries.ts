@@ -4,6 +4,7 @@
  * (org_id | store_id, created_at); nothing is loaded row by row. Day buckets are integer
  * arithmetic on epoch milliseconds from the range's first local midnight (see `DayBuckets`).
  */
+import { SoldStatus } from '@duka/shared';
 import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 
@@ -48,8 +49,6 @@ export function dayOf(bucket: number, b: DayBuckets): number {
   }
   return lo;
 }
-
-export const SOLD = ['paid', 'credit'] as const;
 
 type TxEb = ExpressionBuilder<Database & { t: Database['transactions'] }, 't'>;
 
@@ -105,7 +104,7 @@ function soldLines(db: Kysely<Database>, s: Scope) {
     .crossJoin('transaction_lines as l')
     .whereRef('l.transaction_id', '=', 't.id')
     .where((eb) => inScope(eb, s))
-    .where('t.status', 'in', [...SOLD]);
+    .where('t.status', 'in', SoldStatus.options);
 }
 
 /** Line figures of the scope's counted sales. */
@@ -124,7 +123,7 @@ export async function salesBy(db: Kysely<Database>, s: Scope, key: Key) {
   const rows = await db
     .selectFrom('transactions as t')
     .where((eb) => inScope(eb, s))
-    .where('t.status', 'in', [...SOLD])
+    .where('t.status', 'in', SoldStatus.options)
     .select((eb) => [keyExpr.as('k'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('total')])
     .groupBy(keyExpr)
     .execute();

@@ -1,9 +1,9 @@
-import type { CreditMessage, CreditNote, CreditPayment, CreditTab } from '@duka/shared';
+import { type CreditMessage, type CreditNote, type CreditPayment, type CreditTab, OwingTabStatus } from '@duka/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { fromCents } from '../../lib/money.js';
-import { OWING_STATUSES, pastDue, tabBalance } from '../customers/customers.queries.js';
+import { pastDue, tabBalance } from '../customers/customers.queries.js';
 import type { CreditMessageTable, CreditNoteTable, CreditPaymentRow, CreditTabRow } from '../../db/tables/credits.table.js';
 
 export type CreditTabWithName = CreditTabRow & { customer_name: string };
@@ -66,7 +66,7 @@ export function owingTabsOldestFirst(db: Kysely<Database>, orgId: string, custom
     .selectAll()
     .where('org_id', '=', orgId)
     .where('customer_id', '=', customerId)
-    .where('status', 'in', OWING_STATUSES)
+    .where('status', 'in', OwingTabStatus.options)
     .orderBy('created_at')
     .orderBy('id');
 }

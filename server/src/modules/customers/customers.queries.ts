@@ -1,4 +1,4 @@
-import { type Customer, newId } from '@duka/shared';
+import { type Customer, newId, OwingTabStatus, SoldStatus } from '@duka/shared';
 import type { Expression, ExpressionBuilder, Insertable, Kysely, SqlBool } from 'kysely';
 import { noteChange } from '../../db/change-log.js';
 import type { Database } from '../../db/database.js';
@@ -32,9 +32,6 @@ export async function insertCustomer(ctx: ServiceContext, orgId: string, fields:
   return row;
 }
 
-/** Tab statuses that still carry a balance. */
-export const OWING_STATUSES = ['open', 'partially_paid'] as const;
-
 /** What a tab still owes, in cents. */
 export function tabBalance(eb: ExpressionBuilder<Database, 'credit_tabs'>): Expression<number> {
   return eb(eb('credit_tabs.amount', '-', eb.ref('credit_tabs.paid_amount')), '-', eb.ref('credit_tabs.written_off_amount'));
@@ -46,7 +43,7 @@ export function outstandingOf(eb: ExpressionBuilder<Database, 'customers'>) {
     .selectFrom('credit_tabs')
     .select((t) => t.fn.coalesce(t.fn.sum<number>(tabBalance(t)), t.lit(0)).as('owed'))
     .whereRef('credit_tabs.customer_id', '=', 'customers.id')
-    .where('credit_tabs.status', 'in', OWING_STATUSES);
+    .where('credit_tabs.status', 'in', OwingTabStatus.options);
 }
 
 /** Customers of `orgId` with `outstanding` (cents). */
@@ -93,7 +90,7 @@ export function owingTabs(db: Kysely<Database>, orgId: string) {
     .selectFrom('credit_tabs')
     .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
     .where('credit_tabs.org_id', '=', orgId)
-    .where('credit_tabs.status', 'in', OWING_STATUSES)
+    .where('credit_tabs.status', 'in', OwingTabStatus.options)
     .where((eb) => eb(tabBalance(eb), '>', 0));
 }
 
@@ -119,7 +116,6 @@ export function customerCreditRows(db: Kysely<Database>, orgId: string, today: s
 }
 
 /** Ledger statuses that count as purchases. */
-const PURCHASED = ['paid', 'credit'] as const;
 
 export interface PurchaseHistory {
   spend: number;
@@ -140,7 +136,7 @@ export async function purchaseHistory(db: Kysely<Database>, orgId: string, ids: 
     .selectFrom('transactions')
     .where('org_id', '=', orgId)
     .where('customer_id', 'in', ids)
-    .where('status', 'in', PURCHASED)
+    .where('status', 'in', SoldStatus.options)
     .groupBy('customer_id')
     .select((eb) => [
       'customer_id',

@@ -1,8 +1,8 @@
 /** Reference data: business and outlet types, and Tanzania's regions and districts (2022 census). */
 import { readFileSync } from 'node:fs';
-import type { Region } from '@duka/shared';
+import type { BusinessType, Region } from '@duka/shared';
 
-export const BUSINESS_TYPES = [
+export const BUSINESS_TYPES: BusinessType[] = [
   { slug: 'retail', name: 'Retail', name_swahili: 'Rejareja', description: 'Sells to customers in single units: duka, kiosk, minimarket.' },
   { slug: 'wholesale', name: 'Wholesale', name_swahili: 'Jumla', description: 'Sells in bulk to other shops and traders.' },
   {

@@ -72,7 +72,6 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
 }
 
 /** Statuses whose money counts as sold. */
-export const SOLD = ['paid', 'credit'] as const;
 
 /** What a transaction search matches: its receipt number, the till's receipt number or the payment reference (any case). */
 export function transactionMatches(dialect: DialectName, text: string, alias = ''): RawBuilder<SqlBool> {

@@ -2,6 +2,7 @@
  * The reports' reads. Row listings are keyset pages (`PAGE` rows after the last key seen), so a
  * report of any length is read in bounded chunks and never held whole in memory.
  */
+import { SoldStatus } from '@duka/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { owingTabs, pastDue, tabBalance } from '../customers/customers.queries.js';
@@ -9,7 +10,6 @@ import type { ReportExportRow, ScheduledReportRow } from '../../db/tables/report
 
 export const PAGE = 1000;
 /** Sales that count in totals; refunded and void ones are listed with their status but not summed. */
-export const COUNTED = ['paid', 'credit'] as const;
 
 export interface SalesScope {
   orgId: string;
@@ -98,7 +98,7 @@ export function taxByRate(db: Kysely<Database>, s: SalesScope) {
     .where('t.store_id', '=', s.storeId)
     .where('t.created_at', '>=', s.start)
     .where('t.created_at', '<', s.end)
-    .where('t.status', 'in', COUNTED)
+    .where('t.status', 'in', SoldStatus.options)
     .groupBy('l.tax_rate')
     .execute();
 }

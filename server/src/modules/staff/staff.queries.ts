@@ -1,13 +1,8 @@
-import type { ListStaffQuery, StaffStats } from '@duka/shared';
+import { type ListStaffQuery, SoldStatus, StaffRole, type StaffStats } from '@duka/shared';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import { fromCents } from '../../lib/money.js';
-
-/** The roles /staff manages; owners and platform admins are not employees. */
-export const STAFF_ROLES = ['staff', 'manager'] as const;
-/** Ledger statuses that count as sales. */
-const SOLD = ['paid', 'credit'] as const;
 
 export interface TimeRange {
   from: number;
@@ -16,7 +11,7 @@ export interface TimeRange {
 
 /** A staff member or manager of `orgId`; an owner or another organisation's user is not found. */
 export function findStaffMember(db: Kysely<Database>, orgId: string, id: string) {
-  return db.selectFrom('users').selectAll().where('org_id', '=', orgId).where('id', '=', id).where('role', 'in', STAFF_ROLES).executeTakeFirst();
+  return db.selectFrom('users').selectAll().where('org_id', '=', orgId).where('id', '=', id).where('role', 'in', StaffRole.options).executeTakeFirst();
 }
 
 /** `0712 345`, `255712…` and `+255712…` as the E.164 fragment stored phones contain; null when not phone-like. */
@@ -42,7 +37,7 @@ export async function listStaffRows(db: Kysely<Database>, dialect: DialectName, 
   const base = db
     .selectFrom('users')
     .where('org_id', '=', orgId)
-    .where('role', 'in', q.role ? [q.role] : STAFF_ROLES)
+    .where('role', 'in', q.role ? [q.role] : StaffRole.options)
     .$if(!!q.status, (qb) => qb.where('employment_status', '=', q.status!))
     .$if(!!q.shift, (qb) => qb.where('shift', '=', q.shift!))
     .$if(!!search, (qb) => qb.where((eb) => matchesSearch(eb, dialect, search!)));
@@ -74,7 +69,7 @@ export async function statsByCashier(db: Kysely<Database>, orgId: string, cashie
     .where('cashier_id', 'in', cashierIds)
     .groupBy('cashier_id')
     .select((eb) => {
-      const sold = (value: Expression<number>) => eb.fn.sum<number>(eb.case().when('status', 'in', SOLD).then(value).else(eb.lit(0)).end());
+      const sold = (value: Expression<number>) => eb.fn.sum<number>(eb.case().when('status', 'in', SoldStatus.options).then(value).else(eb.lit(0)).end());
       return [
         'cashier_id',
         sold(eb.ref('total')).as('total_cents'),
@@ -103,7 +98,7 @@ export async function countActiveStaff(db: Kysely<Database>, orgId: string): Pro
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('org_id', '=', orgId)
-    .where('role', 'in', STAFF_ROLES)
+    .where('role', 'in', StaffRole.options)
     .where('is_active', '=', 1)
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -115,7 +110,7 @@ export async function countActiveInRange(db: Kysely<Database>, orgId: string, ra
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('users.org_id', '=', orgId)
-    .where('users.role', 'in', STAFF_ROLES)
+    .where('users.role', 'in', StaffRole.options)
     .where((eb) =>
       eb.or([
         eb.exists(
@@ -150,10 +145,10 @@ export async function staffSalesCents(db: Kysely<Database>, orgId: string, range
     .innerJoin('users', 'users.id', 'transactions.cashier_id')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('transactions.total'), eb.lit(0)).as('cents'))
     .where('transactions.org_id', '=', orgId)
-    .where('transactions.status', 'in', SOLD)
+    .where('transactions.status', 'in', SoldStatus.options)
     .where('transactions.created_at', '>=', range.from)
     .where('transactions.created_at', '<', range.to)
-    .where('users.role', 'in', STAFF_ROLES)
+    .where('users.role', 'in', StaffRole.options)
     .executeTakeFirstOrThrow();
   return Number(row.cents);
 }

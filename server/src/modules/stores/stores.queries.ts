@@ -1,4 +1,4 @@
-import { newId, type Store } from '@duka/shared';
+import { newId, SoldStatus, StaffRole, type Store } from '@duka/shared';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { noteChange } from '../../db/change-log.js';
@@ -118,7 +118,6 @@ export async function countStores(db: Kysely<Database>, orgId: string) {
 }
 
 /** Transactions that count as sales: paid, or sold on credit. Refunded and voided ones do not. */
-export const SALE_STATUSES = ['paid', 'credit'] as const;
 
 /** Sales in cents and their number per store, for `created_at` in [from, to). Stores without sales are absent. */
 export async function salesByStore(db: Kysely<Database>, orgId: string, from: number, to: number) {
@@ -126,7 +125,7 @@ export async function salesByStore(db: Kysely<Database>, orgId: string, from: nu
     .selectFrom('transactions')
     .select((eb) => ['store_id', eb.fn.sum<number>('total').as('cents'), eb.fn.countAll<number>().as('n')])
     .where('org_id', '=', orgId)
-    .where('status', 'in', SALE_STATUSES)
+    .where('status', 'in', SoldStatus.options)
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
     .groupBy('store_id')
@@ -149,7 +148,7 @@ export async function salesByDay(db: Kysely<Database>, orgId: string, storeId: s
     })
     .where('org_id', '=', orgId)
     .where('store_id', '=', storeId)
-    .where('status', 'in', SALE_STATUSES)
+    .where('status', 'in', SoldStatus.options)
     .where('created_at', '>=', bounds[0]!)
     .where('created_at', '<', bounds[bounds.length - 1]!)
     .groupBy('day')
@@ -194,7 +193,7 @@ export async function countStaff(db: Kysely<Database>, orgId: string) {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('org_id', '=', orgId)
     .where('is_active', '=', 1)
-    .where('role', 'in', ['staff', 'manager'])
+    .where('role', 'in', StaffRole.options)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -1,5 +1,5 @@
 /** Products and categories of every organisation; writes go through the inventory services. */
-import { pageMeta } from '@duka/shared';
+import { pageMeta, SoldStatus } from '@duka/shared';
 import type {
   AdminCategory,
   AdminProduct,
@@ -18,7 +18,6 @@ import { toCategory, toProduct } from '../../inventory/inventory.queries.js';
 import type { CategoryRow, ProductRow } from '../../../db/tables/inventory.table.js';
 import { createCategory, deleteCategory, updateCategory } from '../../inventory/services/categories.js';
 import { updateProduct } from '../../inventory/services/products.js';
-import { SOLD } from '../../pos/pos.queries.js';
 import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
@@ -92,7 +91,7 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
       .innerJoin('transactions as t', 't.id', 'l.transaction_id')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
       .where('l.product_id', '=', id)
-      .where('t.status', 'in', [...SOLD])
+      .where('t.status', 'in', SoldStatus.options)
       .executeTakeFirstOrThrow(),
     ctx.db.selectFrom('product_prices').select((eb) => eb.fn.countAll<number>().as('n')).where('product_id', '=', id).executeTakeFirstOrThrow(),
   ]);

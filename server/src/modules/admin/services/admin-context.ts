@@ -2,6 +2,7 @@
  * What every admin verb shares: acting inside one organisation through the areas' own services,
  * recording the admin's write in the audit log, paging, and the platform's calendar.
  */
+import { Permission } from '@duka/shared';
 import type { AuthedContext, TxContext } from '../../../lib/context.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -22,7 +23,7 @@ export async function asOrg(ctx: AuthedContext, orgId: string, storeId?: string 
     storeId ??
     (await ctx.db.selectFrom('stores').select('id').where('org_id', '=', orgId).orderBy('is_active', 'desc').orderBy('created_at').orderBy('id').executeTakeFirst())?.id ??
     null;
-  return { ...ctx, actor: { ...ctx.actor, orgId, storeId: store, role: 'owner', perms: ['refund', 'discount', 'reports'] } };
+  return { ...ctx, actor: { ...ctx.actor, orgId, storeId: store, role: 'owner', perms: [...Permission.options] } };
 }
 
 /** The admin's own entry (`admin.<entity>.<verb>`), filed under the organisation it touched. */

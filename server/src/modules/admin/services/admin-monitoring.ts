@@ -1,5 +1,5 @@
 /** Platform analytics (sales and growth over days) and monitoring (counts, backlogs, the audit trail). */
-import { pageMeta } from '@duka/shared';
+import { pageMeta, SoldStatus } from '@duka/shared';
 import type { ActivityEntry, AdminAnalyticsOverview, AdminAnalyticsQuery, ListActivityQuery, MonitoringOverview, PageMeta } from '@duka/shared';
 import { sql } from 'kysely';
 import { iso } from '../../../lib/clock.js';
@@ -7,7 +7,6 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { ValidationError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
 import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
-import { SOLD } from '../../pos/pos.queries.js';
 import { limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
@@ -31,14 +30,14 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
   const sales = ctx.db.selectFrom('transactions as t').where('t.created_at', '>=', from).where('t.created_at', '<', to);
   const [byDay, refunds, byOrg, selling, signups, newUsers] = await Promise.all([
     sales
-      .where('t.status', 'in', [...SOLD])
+      .where('t.status', 'in', SoldStatus.options)
       .select((eb) => [dayOf('t.created_at').as('day'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('amount')])
       .groupBy(dayOf('t.created_at'))
       .execute(),
     sales.where('t.status', '=', 'refunded').select((eb) => eb.fn.sum<number>('t.total').as('amount')).executeTakeFirstOrThrow(),
     sales
       .innerJoin('organisations as o', 'o.id', 't.org_id')
-      .where('t.status', 'in', [...SOLD])
+      .where('t.status', 'in', SoldStatus.options)
       .select(['t.org_id', 'o.name'])
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('amount')])
       .groupBy(['t.org_id', 'o.name'])
@@ -46,7 +45,7 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
       .orderBy('t.org_id')
       .limit(10)
       .execute(),
-    sales.where('t.status', 'in', [...SOLD]).select((eb) => eb.fn.count<number>('t.org_id').distinct().as('n')).executeTakeFirstOrThrow(),
+    sales.where('t.status', 'in', SoldStatus.options).select((eb) => eb.fn.count<number>('t.org_id').distinct().as('n')).executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('organisations as o')
       .where('o.created_at', '>=', from)
@@ -94,7 +93,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .selectFrom('transactions')
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
         .where('created_at', '>=', from)
-        .where('status', 'in', [...SOLD])
+        .where('status', 'in', SoldStatus.options)
         .executeTakeFirstOrThrow(),
       count(db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
       count(db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('last_seen_at', '>=', from).executeTakeFirstOrThrow()),

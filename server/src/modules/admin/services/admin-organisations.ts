@@ -1,5 +1,5 @@
 /** Organisations as the platform sees them: list, detail with related counts, suspension and AI credits. */
-import { pageMeta } from '@duka/shared';
+import { pageMeta, SoldStatus } from '@duka/shared';
 import type { AdminOrganisation, AdminOrganisationDetail, ListAdminOrganisationsQuery, PageMeta, UpdateAdminOrganisationInput } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import { noteChange } from '../../../db/change-log.js';
@@ -11,7 +11,6 @@ import { localMonth } from '../../../lib/time.js';
 import { findOrganisation, toOrganisation } from '../../accounts/accounts.queries.js';
 import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
-import { SOLD } from '../../pos/pos.queries.js';
 import { adminTx, auditAdmin, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
@@ -85,7 +84,7 @@ export async function getOrganisationDetail(ctx: AuthedContext, id: string): Pro
       .selectFrom('transactions')
       .select((eb) => [eb.fn.sum<number>('total').as('total'), eb.fn.max('created_at').as('last')])
       .where('org_id', '=', id)
-      .where('status', 'in', [...SOLD])
+      .where('status', 'in', SoldStatus.options)
       .executeTakeFirst(),
     ctx.db.selectFrom('ai_credit_usage').select('used').where('org_id', '=', id).where('month', '=', month).executeTakeFirst(),
   ]);

@@ -1,5 +1,5 @@
 /** Reviews (moderation), notes, notifications, AI credit usage and plans across organisations. */
-import { pageMeta } from '@duka/shared';
+import { type OrganisationStatus, pageMeta } from '@duka/shared';
 import type {
   AdminAiUsage,
   AdminNote,
@@ -137,7 +137,7 @@ export async function listAdminNotifications(ctx: AuthedContext, q: ListAdminNot
   return { items: items.map((r) => ({ ...toNotification(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
 
-function organisationsPage(ctx: AuthedContext, q: { org_id?: string; search?: string; status?: 'active' | 'suspended' }) {
+function organisationsPage(ctx: AuthedContext, q: { org_id?: string; search?: string; status?: OrganisationStatus }) {
   let base = ctx.db.selectFrom('organisations');
   if (q.org_id) base = base.where('id', '=', q.org_id);
   if (q.search) base = base.where(containsText(ctx.dialect, 'name', q.search));

@@ -1,10 +1,10 @@
 /** Sales of every organisation: the ledger with its filters, one sale with its lines, totals. */
-import { pageMeta, PaymentMethod } from '@duka/shared';
+import { pageMeta, PaymentMethod, SoldStatus } from '@duka/shared';
 import type { AdminTransaction, AdminTransactionsSummary, AdminTransactionsSummaryQuery, ListAdminTransactionsQuery, PageMeta } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
-import { SOLD, transactionMatches, withLines } from '../../pos/pos.queries.js';
+import { transactionMatches, withLines } from '../../pos/pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { adminDateRange, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
@@ -71,11 +71,11 @@ export async function adminTransactionsSummary(ctx: AuthedContext, q: AdminTrans
       .groupBy(['t.status', 't.payment_method'])
       .execute(),
     base
-      .where('t.status', 'in', [...SOLD])
+      .where('t.status', 'in', SoldStatus.options)
       .select((eb) => [eb.fn.count<number>('t.org_id').distinct().as('orgs'), eb.fn.count<number>('t.store_id').distinct().as('stores')])
       .executeTakeFirstOrThrow(),
   ]);
-  const sold = groups.filter((g) => (SOLD as readonly string[]).includes(g.status));
+  const sold = groups.filter((g) => (SoldStatus.options as string[]).includes(g.status));
   const cents = (rows: typeof groups) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
   const count = (rows: typeof groups) => rows.reduce((s, r) => s + Number(r.n), 0);
   const total = cents(sold);

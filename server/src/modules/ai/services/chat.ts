@@ -9,7 +9,7 @@
  * credit back and removes the user's message (and the conversation if this message started it):
  * the request answers 503 SERVICE_UNAVAILABLE and leaves things as they were, to be sent again.
  */
-import type { AiChatInput, AiContinueInput, AiConversation } from '@duka/shared';
+import type { AiAnswerSource, AiChatInput, AiContinueInput, AiConversation } from '@duka/shared';
 import { newId } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -63,7 +63,7 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
   });
 
   // 2. The answer.
-  let answer: { content: string; source: 'local' | 'gateway'; tokens: number };
+  let answer: { content: string; source: AiAnswerSource; tokens: number };
   try {
     if (org.aigateway_api_key_enc) {
       let key: string;

@@ -5,6 +5,7 @@
  * back, for at most MAX_ROUNDS requests. The key is only ever put in the Authorization header:
  * never logged, never in an error message.
  */
+import type { AiRole } from '@duka/shared';
 import { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
@@ -81,7 +82,7 @@ export async function answerWithGateway(
   ctx: AuthedContext,
   key: string,
   shop: string,
-  history: Array<{ role: 'user' | 'assistant'; content: string }>,
+  history: Array<{ role: AiRole; content: string }>,
 ): Promise<GatewayAnswer> {
   const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(shop) }, ...history.slice(-HISTORY_MESSAGES)];
   let tokens = 0;

@@ -3,8 +3,9 @@
  * Swahili), each answered by its tool as plain text with exact figures, in the question's
  * language. A question with no known intent gets the list of what it can answer.
  */
+import type { AiLanguage } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { type Lang, TOOLS, type ToolName } from './tools.js';
+import { TOOLS, type ToolName } from './tools.js';
 
 const INTENTS: Array<[ToolName, RegExp]> = [
   ['get_sales_today', /\b(sales?|sell|sold|revenue|takings|turnover|mauzo|mapato|nimeuza|tumeuza|umeuza|tuliuza|niliuza)\b/],
@@ -18,7 +19,7 @@ const INTENTS: Array<[ToolName, RegExp]> = [
 
 const SWAHILI = /\b(mauzo|mapato|leo|jana|bidhaa|deni|madeni|nani|nini|gani|kiasi|ngapi|zipi|je|habari|wateja|mteja|duka|zinazoisha|zinazouzwa|wanaodaiwa|ya|za|wa|ni|na|nipe|nionyeshe|naomba|tafadhali|asante|shikamoo|mambo)\b/;
 
-export function languageOf(message: string): Lang {
+export function languageOf(message: string): AiLanguage {
   return SWAHILI.test(message.toLowerCase()) ? 'sw' : 'en';
 }
 
@@ -27,7 +28,7 @@ export function intentsOf(message: string): ToolName[] {
   return INTENTS.filter(([, re]) => re.test(text)).map(([name]) => name);
 }
 
-const HELP: Record<Lang, string> = {
+const HELP: Record<AiLanguage, string> = {
   en: [
     "I answer from your shop's own records. Ask me about:",
     "- today's sales compared with yesterday (\"How are sales today?\")",

@@ -4,6 +4,7 @@
  * products, customers' credit), scoped by the caller's token. Each answers figures (sent to the
  * gateway as JSON) and renders them as plain text in English or Swahili (the local answerer).
  */
+import { type AiLanguage, formatTzs, fromCents, toCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
@@ -13,7 +14,6 @@ import { listLowStock } from '../../inventory/services/stock.js';
 import { posSummary } from '../../pos/services/transactions.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 
-export type Lang = 'en' | 'sw';
 export type ToolName = 'get_sales_today' | 'get_low_stock' | 'get_top_products' | 'get_customer_debts';
 
 /** How many rows a listing names before "and N more". */
@@ -21,18 +21,13 @@ const LIST_MAX = 10;
 export const TOP_DAYS = 7;
 const TOP_LIMIT = 5;
 
-/** `TZS 12,500` or `TZS 1,550.50`. */
-export function tzs(amount: number): string {
-  const whole = Number.isInteger(amount);
-  return `TZS ${amount.toLocaleString('en-US', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })}`;
-}
 const count = (n: number) => n.toLocaleString('en-US');
 
 async function salesToday(ctx: AuthedContext) {
   const today = await posSummary(ctx, {});
   const yesterdayDate = addDays(today.date_from, -1);
   const yesterday = await posSummary(ctx, { date_from: yesterdayDate, date_to: yesterdayDate });
-  const change = Math.round((today.total_sales - yesterday.total_sales) * 100) / 100;
+  const change = fromCents(toCents(today.total_sales) - toCents(yesterday.total_sales));
   return {
     date: today.date_from,
     sales_count: today.transaction_count,
@@ -61,7 +56,7 @@ async function bestSellers(ctx: AuthedContext) {
 
 async function customerDebts(ctx: AuthedContext) {
   const rows = await listCustomerCredits(ctx, {});
-  const total = Math.round(rows.reduce((s, r) => s + Math.round(r.total_outstanding * 100), 0)) / 100;
+  const total = fromCents(rows.reduce((s, r) => s + toCents(r.total_outstanding), 0));
   return {
     customers_count: rows.length,
     total_outstanding: total,
@@ -75,28 +70,28 @@ type LowStock = Awaited<ReturnType<typeof lowStock>>;
 type BestSellers = Awaited<ReturnType<typeof bestSellers>>;
 type CustomerDebts = Awaited<ReturnType<typeof customerDebts>>;
 
-function more(total: number, lang: Lang) {
+function more(total: number, lang: AiLanguage) {
   const rest = total - LIST_MAX;
   return rest > 0 ? [lang === 'sw' ? `… na ${count(rest)} zaidi` : `… and ${count(rest)} more`] : [];
 }
 
-function salesText(d: SalesToday, lang: Lang): string {
+function salesText(d: SalesToday, lang: AiLanguage): string {
   const pct = d.change_percent === null ? '' : ` (${d.change_percent > 0 ? '+' : ''}${d.change_percent}%)`;
   if (lang === 'sw') {
     const trend =
-      d.change_vs_yesterday > 0 ? `Ongezeko la ${tzs(d.change_vs_yesterday)}${pct} kulinganisha na jana.`
-      : d.change_vs_yesterday < 0 ? `Pungufu ya ${tzs(-d.change_vs_yesterday)}${pct} kulinganisha na jana.`
+      d.change_vs_yesterday > 0 ? `Ongezeko la ${formatTzs(toCents(d.change_vs_yesterday))}${pct} kulinganisha na jana.`
+      : d.change_vs_yesterday < 0 ? `Pungufu ya ${formatTzs(toCents(-d.change_vs_yesterday))}${pct} kulinganisha na jana.`
       : 'Sawa na jana.';
-    return `Mauzo ya leo (${d.date}): mauzo ${count(d.sales_count)}, jumla ${tzs(d.revenue)}. Jana (${d.yesterday.date}): mauzo ${count(d.yesterday.sales_count)}, ${tzs(d.yesterday.revenue)}. ${trend}`;
+    return `Mauzo ya leo (${d.date}): mauzo ${count(d.sales_count)}, jumla ${formatTzs(toCents(d.revenue))}. Jana (${d.yesterday.date}): mauzo ${count(d.yesterday.sales_count)}, ${formatTzs(toCents(d.yesterday.revenue))}. ${trend}`;
   }
   const trend =
-    d.change_vs_yesterday > 0 ? `Up ${tzs(d.change_vs_yesterday)}${pct} on yesterday.`
-    : d.change_vs_yesterday < 0 ? `Down ${tzs(-d.change_vs_yesterday)}${pct} on yesterday.`
+    d.change_vs_yesterday > 0 ? `Up ${formatTzs(toCents(d.change_vs_yesterday))}${pct} on yesterday.`
+    : d.change_vs_yesterday < 0 ? `Down ${formatTzs(toCents(-d.change_vs_yesterday))}${pct} on yesterday.`
     : 'The same as yesterday.';
-  return `Sales today (${d.date}): ${count(d.sales_count)} ${d.sales_count === 1 ? 'sale' : 'sales'} totalling ${tzs(d.revenue)}. Yesterday (${d.yesterday.date}): ${count(d.yesterday.sales_count)} ${d.yesterday.sales_count === 1 ? 'sale' : 'sales'}, ${tzs(d.yesterday.revenue)}. ${trend}`;
+  return `Sales today (${d.date}): ${count(d.sales_count)} ${d.sales_count === 1 ? 'sale' : 'sales'} totalling ${formatTzs(toCents(d.revenue))}. Yesterday (${d.yesterday.date}): ${count(d.yesterday.sales_count)} ${d.yesterday.sales_count === 1 ? 'sale' : 'sales'}, ${formatTzs(toCents(d.yesterday.revenue))}. ${trend}`;
 }
 
-function lowStockText(d: LowStock, lang: Lang): string {
+function lowStockText(d: LowStock, lang: AiLanguage): string {
   if (d.count === 0) return lang === 'sw' ? 'Hakuna bidhaa inayokaribia kuisha: zote ziko juu ya kiwango cha kuagiza upya.' : 'No product is at or below its reorder point.';
   const lines = d.products
     .slice(0, LIST_MAX)
@@ -108,7 +103,7 @@ function lowStockText(d: LowStock, lang: Lang): string {
   return [head, ...lines, ...more(d.count, lang)].join('\n');
 }
 
-function topText(d: BestSellers, lang: Lang): string {
+function topText(d: BestSellers, lang: AiLanguage): string {
   if (!d.allowed)
     return lang === 'sw'
       ? 'Mmiliki wa duka au mfanyakazi mwenye ruhusa ya kuona ripoti pekee ndiye anayeweza kuona bidhaa zinazouzwa zaidi.'
@@ -116,7 +111,7 @@ function topText(d: BestSellers, lang: Lang): string {
   if (d.products.length === 0)
     return lang === 'sw' ? `Hakuna mauzo ya bidhaa kati ya ${d.date_from} na ${d.date_to}.` : `No products were sold from ${d.date_from} to ${d.date_to}.`;
   const lines = d.products.map((p, i) =>
-    lang === 'sw' ? `${i + 1}. ${p.name}: zimeuzwa ${count(p.qty_sold)}, ${tzs(p.revenue)}` : `${i + 1}. ${p.name}: ${count(p.qty_sold)} sold, ${tzs(p.revenue)}`,
+    lang === 'sw' ? `${i + 1}. ${p.name}: zimeuzwa ${count(p.qty_sold)}, ${formatTzs(toCents(p.revenue))}` : `${i + 1}. ${p.name}: ${count(p.qty_sold)} sold, ${formatTzs(toCents(p.revenue))}`,
   );
   const head =
     lang === 'sw'
@@ -125,24 +120,24 @@ function topText(d: BestSellers, lang: Lang): string {
   return [head, ...lines].join('\n');
 }
 
-function debtsText(d: CustomerDebts, lang: Lang): string {
+function debtsText(d: CustomerDebts, lang: AiLanguage): string {
   if (d.customers_count === 0) return lang === 'sw' ? 'Hakuna mteja anayedaiwa.' : 'No customer owes you money.';
   const lines = d.customers.slice(0, LIST_MAX).map((c) => {
     const due = c.oldest_due_date;
-    if (lang === 'sw') return `- ${c.name}: ${tzs(c.outstanding)}${due ? (c.overdue ? `, amechelewa (ilitakiwa ${due})` : `, mwisho ${due}`) : ''}`;
-    return `- ${c.name}: ${tzs(c.outstanding)}${due ? (c.overdue ? `, overdue (due ${due})` : `, due ${due}`) : ''}`;
+    if (lang === 'sw') return `- ${c.name}: ${formatTzs(toCents(c.outstanding))}${due ? (c.overdue ? `, amechelewa (ilitakiwa ${due})` : `, mwisho ${due}`) : ''}`;
+    return `- ${c.name}: ${formatTzs(toCents(c.outstanding))}${due ? (c.overdue ? `, overdue (due ${due})` : `, due ${due}`) : ''}`;
   });
   const head =
     lang === 'sw'
-      ? `Wateja ${count(d.customers_count)} wanadaiwa jumla ya ${tzs(d.total_outstanding)} (${count(d.overdue_customers)} wamechelewa kulipa):`
-      : `${count(d.customers_count)} ${d.customers_count === 1 ? 'customer owes' : 'customers owe'} you ${tzs(d.total_outstanding)} in total (${count(d.overdue_customers)} overdue):`;
+      ? `Wateja ${count(d.customers_count)} wanadaiwa jumla ya ${formatTzs(toCents(d.total_outstanding))} (${count(d.overdue_customers)} wamechelewa kulipa):`
+      : `${count(d.customers_count)} ${d.customers_count === 1 ? 'customer owes' : 'customers owe'} you ${formatTzs(toCents(d.total_outstanding))} in total (${count(d.overdue_customers)} overdue):`;
   return [head, ...lines, ...more(d.customers_count, lang)].join('\n');
 }
 
 interface Tool<T> {
   description: string;
   run(ctx: AuthedContext): Promise<T>;
-  text(data: T, lang: Lang): string;
+  text(data: T, lang: AiLanguage): string;
 }
 const tool = <T>(t: Tool<T>) => t as Tool<unknown>;
 

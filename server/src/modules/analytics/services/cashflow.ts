@@ -3,13 +3,12 @@
  * it was on credit (then the credit payments count when received) or voided (it never happened);
  * a refund is money out on the day it was made.
  */
-import type { AnalyticsQuery, CashflowReport } from '@duka/shared';
+import { type AnalyticsQuery, type CashflowReport, SettlementMethod } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { fromCents } from '../../../lib/money.js';
 import { creditPaymentsByDayAndMethod, dayOf, refundsOut, takingsByDayAndMethod } from '../analytics.queries.js';
 import { expensesByDayAndCategory, supplierPaymentsByDay } from '../analytics-reports.queries.js';
 import { resolveRange, scopeFields } from './scope.js';
-import { METHODS } from './summary.js';
 import { requireRole } from '../../../lib/auth/authorize.js';
 
 const money = (m: Map<string, number>) => Object.fromEntries([...m].map(([k, v]) => [k, fromCents(v)]));
@@ -26,8 +25,8 @@ export async function cashflow(ctx: AuthedContext, q: AnalyticsQuery): Promise<C
   ]);
   const days = r.dates.map(() => ({ in: 0, out: 0 }));
   const on = (key: number) => days[dayOf(key, r.buckets)] ?? { in: 0, out: 0 };
-  const sales = new Map<string, number>(METHODS.filter((m) => m !== 'Credit').map((m) => [m, 0]));
-  const payments = new Map<string, number>(METHODS.filter((m) => m !== 'Credit').map((m) => [m, 0]));
+  const sales = new Map<string, number>(SettlementMethod.options.map((m) => [m, 0]));
+  const payments = new Map<string, number>(SettlementMethod.options.map((m) => [m, 0]));
   const categories = new Map<string, number>();
   let refunded = 0;
   let spent = 0;

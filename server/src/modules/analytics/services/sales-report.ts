@@ -1,11 +1,11 @@
 /** Sales broken down by local day, store, cashier and payment method. */
-import type { AnalyticsQuery, SalesReport } from '@duka/shared';
+import { type AnalyticsQuery, PaymentMethod, type SalesReport } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { fromCents } from '../../../lib/money.js';
 import { type RollupFigures, rollupTotalsBy } from '../analytics-rollups.queries.js';
 import { storesOf, usersNamed } from '../analytics.queries.js';
 import { scopeFields } from './scope.js';
-import { METHODS, rollupKpis, rollupRange } from './summary.js';
+import { rollupKpis, rollupRange } from './summary.js';
 import { requireRole } from '../../../lib/auth/authorize.js';
 
 type Acc = { cents: number; count: number; profit: number };
@@ -39,7 +39,7 @@ export async function salesReport(ctx: AuthedContext, q: AnalyticsQuery): Promis
   const cashierIds = [...perCashier.keys()].filter((k): k is string => k !== null);
   const names = new Map((await usersNamed(ctx.db, r.orgId, cashierIds)).map((u) => [u.id, [u.first_name, u.last_name].filter(Boolean).join(' ')]));
 
-  const methods = METHODS.map((method) => {
+  const methods = PaymentMethod.options.map((method) => {
     const row = byMethod.find((m) => m.key === method);
     return { method, revenue: fromCents(row?.revenue ?? 0), count: row?.salesCount ?? 0 };
   });

@@ -9,6 +9,7 @@ import type {
   OverviewQuery,
   TopProductsQuery,
 } from '@duka/shared';
+import { PaymentMethod, SoldStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -18,8 +19,6 @@ import { lineTotals, productsNamed, totalsByStatusAndMethod, type Scope } from '
 import { refreshRollups } from './rollups.js';
 import { type Range, resolveRange, scopeFields } from './scope.js';
 import { requireRole } from '../../../lib/auth/authorize.js';
-
-export const METHODS = ['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit'] as const;
 
 /** Percentage with two decimals, or null without a base. */
 export const pct = (part: number, whole: number) => (whole ? Math.round((part / whole) * 10_000) / 100 : null);
@@ -46,7 +45,7 @@ function kpisFrom(f: Sums): Kpis & { mix: Record<string, number> } {
   const revenue = add('revenue');
   const vat = add('vat');
   const profit = f.net - f.cost;
-  const mix = Object.fromEntries(METHODS.map((m) => [m, fromCents(add('revenue', f.methods.filter((r) => r.method === m)))]));
+  const mix = Object.fromEntries(PaymentMethod.options.map((m) => [m, fromCents(add('revenue', f.methods.filter((r) => r.method === m)))]));
   return {
     revenue: fromCents(revenue),
     transaction_count: count,
@@ -70,7 +69,7 @@ export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { m
   const [byStatus, lines] = await Promise.all([totalsByStatusAndMethod(db, s), lineTotals(db, s)]);
   const sum = (status: string[]) => byStatus.filter((r) => status.includes(r.status));
   return kpisFrom({
-    methods: sum(['paid', 'credit']).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
+    methods: sum(SoldStatus.options).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
     items: lines.qty,
     net: lines.revenue - lines.tax,
     cost: lines.cost,
@@ -135,7 +134,7 @@ export async function paymentMix(ctx: AuthedContext, q: AnalyticsQuery): Promise
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   const rows = await rollupTotalsBy(ctx.db, r, 'payment_method');
-  const mix = Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<string, number>;
+  const mix = Object.fromEntries(PaymentMethod.options.map((m) => [m, 0])) as Record<string, number>;
   for (const row of rows) if (row.salesCount > 0) mix[row.key!] = (mix[row.key!] ?? 0) + row.revenue;
   return { payment_mix: Object.fromEntries(Object.entries(mix).map(([m, c]) => [m, fromCents(c)])), ...scopeFields(r) };
 }

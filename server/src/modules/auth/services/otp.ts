@@ -3,7 +3,7 @@
  * after the last; stored as a keyed hash; purposes `login` and `reset`.
  */
 import { newId } from '@duka/shared';
-import type { OtpSendInput, OtpVerifyInput, TokenPair } from '@duka/shared';
+import type { OtpPurpose, OtpSendInput, OtpVerifyInput, TokenPair } from '@duka/shared';
 import type { ServiceContext } from '../../../lib/context.js';
 import { randomDigits, safeEqual } from '../../../lib/crypto.js';
 import { UnauthenticatedError } from '../../../lib/errors.js';
@@ -14,12 +14,11 @@ import { activeStoreFor, issueTokens } from './tokens.js';
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_MAX_TRIES = 5;
 export const OTP_RESEND_MS = 60_000;
-type Purpose = 'login' | 'reset';
 
-const otpDigest = (ctx: ServiceContext, userId: string, purpose: Purpose, code: string) => ctx.keys.digest(`otp:${userId}:${purpose}:${code}`);
+const otpDigest = (ctx: ServiceContext, userId: string, purpose: OtpPurpose, code: string) => ctx.keys.digest(`otp:${userId}:${purpose}:${code}`);
 
 /** Milliseconds until a new code may be sent, 0 when it may be sent now. */
-async function resendWait(ctx: ServiceContext, userId: string, purpose: Purpose): Promise<number> {
+async function resendWait(ctx: ServiceContext, userId: string, purpose: OtpPurpose): Promise<number> {
   const last = await ctx.db
     .selectFrom('otps')
     .select('created_at')
@@ -32,7 +31,7 @@ async function resendWait(ctx: ServiceContext, userId: string, purpose: Purpose)
 }
 
 /** Create a code (replacing any earlier one) and send it by SMS, or by email to a phone-less user. */
-export async function issueOtp(ctx: ServiceContext, user: UserRow, purpose: Purpose): Promise<void> {
+export async function issueOtp(ctx: ServiceContext, user: UserRow, purpose: OtpPurpose): Promise<void> {
   const now = ctx.clock.now();
   const code = randomDigits(6);
   await ctx.db.updateTable('otps').set({ consumed_at: now }).where('user_id', '=', user.id).where('purpose', '=', purpose).where('consumed_at', 'is', null).execute();
@@ -48,7 +47,7 @@ export async function issueOtp(ctx: ServiceContext, user: UserRow, purpose: Purp
 }
 
 /** Send a code unless one went out less than a minute ago. */
-export async function issueOtpUnlessRecent(ctx: ServiceContext, user: UserRow, purpose: Purpose): Promise<number> {
+export async function issueOtpUnlessRecent(ctx: ServiceContext, user: UserRow, purpose: OtpPurpose): Promise<number> {
   const wait = await resendWait(ctx, user.id, purpose);
   if (wait === 0) await issueOtp(ctx, user, purpose);
   return wait;
@@ -58,7 +57,7 @@ export async function issueOtpUnlessRecent(ctx: ServiceContext, user: UserRow, p
  * Check `code` against the user's live code. A wrong code counts a try; each statement commits on
  * its own so that a failed check still counts.
  */
-export async function checkOtp(ctx: ServiceContext, userId: string, purpose: Purpose, code: string, consume: boolean): Promise<void> {
+export async function checkOtp(ctx: ServiceContext, userId: string, purpose: OtpPurpose, code: string, consume: boolean): Promise<void> {
   const now = ctx.clock.now();
   const otp = await ctx.db
     .selectFrom('otps')

@@ -1,5 +1,5 @@
 /** Chasing a debt: an SMS reminder the server sends, contacts logged by hand, and notes. */
-import { type AddCreditNoteInput, type CreditMessage, type CreditNote, type LogCreditMessageInput, newId } from '@duka/shared';
+import { type AddCreditNoteInput, type CreditMessage, type CreditNote, formatTzs, type LogCreditMessageInput, newId } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -8,14 +8,8 @@ import { requireCustomer } from '../../customers/services/scope.js';
 import { toCreditMessage, toCreditNote } from '../credits.queries.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 
-/** `17,500` or `17,500.50`. */
-export function formatTzs(cents: number): string {
-  const fraction = cents % 100 === 0 ? 0 : 2;
-  return new Intl.NumberFormat('en-US', { minimumFractionDigits: fraction, maximumFractionDigits: fraction }).format(cents / 100);
-}
-
 export function reminderBody(customerName: string, shopName: string, owedCents: number): string {
-  const amount = `TZS ${formatTzs(owedCents)}`;
+  const amount = formatTzs(owedCents);
   return (
     `Habari ${customerName}, deni lako kwa ${shopName} ni ${amount}. Tafadhali lipa mapema. Asante! / ` +
     `Hello ${customerName}, you owe ${shopName} ${amount}. Please pay at your earliest convenience. Thank you!`

@@ -3,7 +3,7 @@
  * money, so it is written with the sale, not after it): open one for a credit sale, cancel its
  * unpaid balance when the sale is refunded or voided, and read what a customer owes.
  */
-import { newId } from '@duka/shared';
+import { newId, OwingTabStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import type { Database } from '../../../db/database.js';
@@ -63,7 +63,7 @@ export async function outstandingCents(db: Kysely<Database>, customerId: string)
     .selectFrom('credit_tabs')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb(eb('amount', '-', eb.ref('paid_amount')), '-', eb.ref('written_off_amount'))), eb.lit(0)).as('owed'))
     .where('customer_id', '=', customerId)
-    .where('status', 'in', ['open', 'partially_paid'])
+    .where('status', 'in', OwingTabStatus.options)
     .executeTakeFirstOrThrow();
   return Number(row.owed);
 }

@@ -1,11 +1,10 @@
 /** Emailing a receipt through the email driver (the outbox when no email service is configured). */
+import { formatTzs, toCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { localDate, localTime } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { getTransaction } from './transactions.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
-
-const tzs = (n: number) => `TZS ${n.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 
 export async function emailReceipt(ctx: AuthedContext, id: string, email: string): Promise<{ email: string; delivered: boolean }> {
   const sale = await getTransaction(ctx, id);
@@ -14,7 +13,7 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
     orgTimezone(ctx.db, requireOrg(ctx)),
   ]);
   const at = Date.parse(sale.created_at);
-  const lines = sale.lines.map((l) => `${l.qty} x ${l.product_name} @ ${tzs(l.unit_price)} = ${tzs(l.line_total)}`);
+  const lines = sale.lines.map((l) => `${l.qty} x ${l.product_name} @ ${formatTzs(toCents(l.unit_price))} = ${formatTzs(toCents(l.line_total))}`);
   const body = [
     store.name,
     `Receipt ${sale.receipt_number}${sale.client_receipt_number ? ` (${sale.client_receipt_number})` : ''}`,
@@ -22,10 +21,10 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
     '',
     ...lines,
     '',
-    `Subtotal: ${tzs(sale.subtotal)}`,
-    ...(sale.discount ? [`Discount: -${tzs(sale.discount)}`] : []),
-    `Total: ${tzs(sale.total)}`,
-    ...(sale.tax ? [`of which VAT: ${tzs(sale.tax)}`] : []),
+    `Subtotal: ${formatTzs(toCents(sale.subtotal))}`,
+    ...(sale.discount ? [`Discount: -${formatTzs(toCents(sale.discount))}`] : []),
+    `Total: ${formatTzs(toCents(sale.total))}`,
+    ...(sale.tax ? [`of which VAT: ${formatTzs(toCents(sale.tax))}`] : []),
     `Paid by: ${sale.payment_method}${sale.status === 'refunded' ? ' (REFUNDED)' : sale.status === 'void' ? ' (VOID)' : ''}`,
     '',
     'Asante kwa kununua! / Thank you for shopping with us.',

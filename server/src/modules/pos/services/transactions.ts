@@ -1,12 +1,12 @@
 /** Reading the store's transactions: the list with its filters, one with lines, the day's summaries. */
-import { pageMeta } from '@duka/shared';
+import { pageMeta, SoldStatus } from '@duka/shared';
 import type { ListTransactionsQuery, PageMeta, Transaction } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { fromCents } from '../../../lib/money.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { findStoreTransaction, SOLD, transactionMatches, withLines } from '../pos.queries.js';
+import { findStoreTransaction, transactionMatches, withLines } from '../pos.queries.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 
 /** [from, to) instants of the local dates `date_from`..`date_to` (both included; default today). */
@@ -66,10 +66,10 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
       .where('t.store_id', '=', storeId)
       .where('t.created_at', '>=', from)
       .where('t.created_at', '<', to)
-      .where('t.status', 'in', [...SOLD])
+      .where('t.status', 'in', SoldStatus.options)
       .executeTakeFirstOrThrow(),
   ]);
-  const sold = byStatus.filter((r) => (SOLD as readonly string[]).includes(r.status));
+  const sold = byStatus.filter((r) => (SoldStatus.options as string[]).includes(r.status));
   const sum = (rows: typeof byStatus) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
   const byMethod = (m: string) => fromCents(sum(sold.filter((r) => r.payment_method === m)));
   const count = sold.reduce((s, r) => s + Number(r.n), 0);
@@ -105,7 +105,7 @@ export async function hourlySummary(ctx: AuthedContext, date?: string) {
     .where('store_id', '=', storeId)
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
-    .where('status', 'in', [...SOLD])
+    .where('status', 'in', SoldStatus.options)
     .execute();
   const buckets = Array.from({ length: Math.round((to - from) / 3_600_000) }, (_, hour) => ({ hour, cents: 0, count: 0 }));
   for (const r of rows) {

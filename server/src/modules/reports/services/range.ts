@@ -1,5 +1,5 @@
 /** Report periods and schedule times, as calendar arithmetic in the organisation's time zone. */
-import type { RangePreset } from '@duka/shared';
+import type { RangePreset, ReportFrequency } from '@duka/shared';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
 
 export interface Period {
@@ -40,7 +40,7 @@ export const SEND_HOUR = 7;
  * The first send time strictly after `after`: daily at 07:00 local, weekly on Monday at 07:00,
  * monthly on the 1st at 07:00.
  */
-export function nextRunAt(frequency: 'daily' | 'weekly' | 'monthly', after: number, tz: string): number {
+export function nextRunAt(frequency: ReportFrequency, after: number, tz: string): number {
   const at = (date: string) => startOfLocalDay(date, tz) + SEND_HOUR * 3_600_000;
   let date = localDate(after, tz);
   for (let i = 0; i < 64; i++, date = addDays(date, 1)) {

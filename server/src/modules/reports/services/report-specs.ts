@@ -3,12 +3,11 @@
  * Money is kept in integer cents here and formatted once, by the writer (CSV: `1234.50`; JSON: a
  * number with at most 2 decimals).
  */
-import type { ReportType } from '@duka/shared';
+import { fromBasisPoints, type ReportType, SoldStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { localDate, localTime } from '../../../lib/time.js';
 import {
-  COUNTED,
   PAGE,
   type CustomerKey,
   creditPage,
@@ -89,11 +88,11 @@ function salesSpec(s: ReportScope): Promise<ReportSpec> {
       dated: true,
       columns: [...plain('receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status'), ...money('subtotal', 'discount', 'tax', 'total')],
       totals: {
-        sales_count: sum(COUNTED, 'n'),
-        subtotal: sum(COUNTED, 'subtotal'),
-        discount: sum(COUNTED, 'discount'),
-        tax: sum(COUNTED, 'tax'),
-        total: sum(COUNTED, 'total'),
+        sales_count: sum(SoldStatus.options, 'n'),
+        subtotal: sum(SoldStatus.options, 'subtotal'),
+        discount: sum(SoldStatus.options, 'discount'),
+        tax: sum(SoldStatus.options, 'tax'),
+        total: sum(SoldStatus.options, 'total'),
         refunded_count: sum(['refunded'], 'n'),
         refunded_total: sum(['refunded'], 'total'),
         void_count: sum(['void'], 'n'),
@@ -143,7 +142,7 @@ async function taxSpec(s: ReportScope): Promise<ReportSpec> {
   }
   const rows = [...byRate.entries()]
     .sort((a, b) => b[0] - a[0])
-    .map(([rate, r]) => ({ vat_rate: rate / 100, sales_incl_vat: r.gross, vat: r.vat, net_sales: r.gross - r.vat }));
+    .map(([rate, r]) => ({ vat_rate: fromBasisPoints(rate), sales_incl_vat: r.gross, vat: r.vat, net_sales: r.gross - r.vat }));
   const total = (k: 'sales_incl_vat' | 'vat' | 'net_sales') => rows.reduce((a, r) => a + r[k], 0);
   return {
     dated: true,

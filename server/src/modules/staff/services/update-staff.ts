@@ -2,7 +2,7 @@
  * Edits to an employee: PATCH /staff/:id, and the narrower shift and permission routes, all through
  * `updateStaff`. Role, permission and store changes reach the user's tokens at their next refresh.
  */
-import type { StaffMember, StaffPermissionsInput, StaffShiftInput, UpdateStaffInput } from '@duka/shared';
+import { type StaffMember, type StaffPermissionsInput, StaffRole, type StaffShiftInput, type UpdateStaffInput } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -14,7 +14,6 @@ import { toUser } from '../../accounts/accounts.queries.js';
 import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { findStore } from '../../stores/stores.queries.js';
-import { STAFF_ROLES } from '../staff.queries.js';
 import { requireStaffMember } from './staff-context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
@@ -80,7 +79,7 @@ export async function updateStaff(
         .set({ ...set, updated_at: tx.clock.now() })
         .where('id', '=', member.id)
         .where('org_id', '=', requireOrg(ctx))
-        .where('role', 'in', STAFF_ROLES)
+        .where('role', 'in', StaffRole.options)
         .returningAll()
         .executeTakeFirst();
       if (!row) throw new NotFoundError('staff member');

@@ -4,12 +4,12 @@
  * `rows({ ids })`; bootstrap walks a kind by id through `rows({ after, limit })`. A row outside the
  * set (gone, another store's, a settled tab, a sale older than the window) is simply not returned.
  */
-import type { SyncEntity } from '@duka/shared';
+import { OwingTabStatus, type SyncEntity } from '@duka/shared';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { toOrganisation } from '../../../modules/accounts/accounts.queries.js';
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.queries.js';
-import { customersWithBalance, OWING_STATUSES, toCustomer } from '../../../modules/customers/customers.queries.js';
+import { customersWithBalance, toCustomer } from '../../../modules/customers/customers.queries.js';
 import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.queries.js';
 import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.queries.js';
 import { toNotification } from '../../../modules/notifications/notifications.queries.js';
@@ -139,12 +139,12 @@ export const KINDS: EntityKind[] = [
     entity: 'credit_tab',
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
-      const q = tabsWithNames(db, s.orgId).where('credit_tabs.store_id', '=', s.storeId).where('credit_tabs.status', 'in', OWING_STATUSES);
+      const q = tabsWithNames(db, s.orgId).where('credit_tabs.store_id', '=', s.storeId).where('credit_tabs.status', 'in', OwingTabStatus.options);
       const rows = await narrow(q, 'credit_tabs.id', f).execute();
       return rows.map((r) => ({ id: r.id, data: toCreditTab(r, s.today) }));
     },
     count: (db, s) =>
-      counted(db.selectFrom('credit_tabs').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId).where('status', 'in', OWING_STATUSES)),
+      counted(db.selectFrom('credit_tabs').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId).where('status', 'in', OwingTabStatus.options)),
   },
   {
     entity: 'transaction',

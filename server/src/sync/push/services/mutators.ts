@@ -3,7 +3,7 @@
  * rule exists once. A mutator returns what the till needs back (ids, numbers) and the conflicts
  * the server noted; a ServiceError it throws rejects the mutation with that error's code.
  */
-import { MUTATION_PAYLOADS, type Mutation, type MutationType, type SaleConflict, SaleReversePayload } from '@duka/shared';
+import { fromCents, MUTATION_PAYLOADS, type Mutation, type MutationType, type SaleConflict, SaleReversePayload } from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
@@ -49,7 +49,7 @@ const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
     await recordConflicts(ctx, { orgId, storeId, deviceId: device.id, mutationId: m.id, transactionId: sale.row.id, receipt: sale.row.receipt_number }, conflicts);
   }
   const { row } = sale;
-  return { result: { transaction_id: row.id, number: row.number, receipt_number: row.receipt_number, status: row.status, total: row.total / 100 }, conflicts };
+  return { result: { transaction_id: row.id, number: row.number, receipt_number: row.receipt_number, status: row.status, total: fromCents(row.total) }, conflicts };
 };
 
 const saleReverse =

@@ -1,0 +1,17 @@
+/**
+ * Every way money changes hands, written out once; the API schemas, the table types and the till
+ * derive theirs from these (test/architecture.test.ts fails on a second copy).
+ */
+import { z } from 'zod';
+
+/** How a customer pays for a sale; `Credit` puts it on the customer's tab. */
+export const PaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit']);
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+
+/** Money a customer hands over now: a sale's methods without `Credit` (paying off a tab). */
+export const SettlementMethod = PaymentMethod.exclude(['Credit']);
+export type SettlementMethod = z.infer<typeof SettlementMethod>;
+
+/** How the shop pays out, for an expense or a supplier. */
+export const PayoutMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Cheque']);
+export type PayoutMethod = z.infer<typeof PayoutMethod>;
