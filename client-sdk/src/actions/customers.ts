@@ -3,10 +3,9 @@
  * which becomes the server's) and a credit payment (queued as `credit.payment`), spread by the
  * server's rule (`allocatePayment`) over the tabs the till holds.
  */
-import { allocatePayment, CreditPaymentPayload, type CreditTab, type Customer, CustomerUpsertPayload, newId } from '@duka/shared';
+import { allocatePayment, CreditPaymentPayload, type CreditTab, type Customer, CustomerUpsertPayload, newId, fromCents, toCents } from '@duka/shared';
 import { TillError } from '../errors.js';
 import { moveOutstanding, snapshot, type Undo } from '../local/effects.js';
-import { fromCents, toCents } from '../money.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt } from '../types.js';

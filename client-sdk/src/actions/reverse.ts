@@ -3,10 +3,9 @@
  * (`checkReversal`, `returnedStockGoesTo`). Stock comes back (goods the server quarantines do not
  * move the shelf level) and what a credit sale still owed is cancelled.
  */
-import { checkReversal, type Reversal, returnedStockGoesTo, SaleReversePayload } from '@duka/shared';
+import { checkReversal, type Reversal, returnedStockGoesTo, SaleReversePayload, toCents } from '@duka/shared';
 import { TillError } from '../errors.js';
 import { moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
-import { toCents } from '../money.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt } from '../types.js';

@@ -4,12 +4,11 @@
  * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
  * the sale its store number when the queue is pushed.
  */
-import { checkSale, mergeSaleLines, newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload } from '@duka/shared';
+import { checkSale, mergeSaleLines, newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload, fromCents, toBasisPoints, toCents } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveOutstanding, moveStocks } from '../local/effects.js';
 import { nextCounter } from '../local/meta.js';
-import { fromCents, toBasisPoints, toCents } from '../money.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt, SellInput } from '../types.js';

@@ -4,9 +4,9 @@
  * replaces (a refunded sale) are restored from a snapshot. The undo is stored with the mutation and
  * run if the server rejects it.
  */
+import { fromCents } from '@duka/shared';
 import { sql } from 'kysely';
 import type { LocalTrx } from './db.js';
-import { fromCents } from '../money.js';
 
 type RestorableTable = 'transactions' | 'customers' | 'credit_tabs' | 'notifications';
 

@@ -3,10 +3,10 @@
  * shared by pull and bootstrap. Each row is kept as the JSON the server sent, with the columns the
  * local reads filter on.
  */
+import { toCents } from '@duka/shared';
 import type { Change } from '@duka/shared';
 import { type Kysely, sql } from 'kysely';
 import type { LocalTrx } from '../local/db.js';
-import { toCents } from '../money.js';
 
 type Data = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

@@ -1,8 +1,7 @@
-import { type CreditMessage, type CreditNote, type CreditPayment, type CreditTab, OwingTabStatus } from '@duka/shared';
+import { type CreditMessage, type CreditNote, type CreditPayment, type CreditTab, OwingTabStatus, fromCents } from '@duka/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
-import { fromCents } from '../../lib/money.js';
 import { pastDue, tabBalance } from '../customers/customers.queries.js';
 import type { CreditMessageTable, CreditNoteTable, CreditPaymentRow, CreditTabRow } from '../../db/tables/credits.table.js';
 

@@ -1,10 +1,9 @@
-import { type Customer, newId, OwingTabStatus, SoldStatus } from '@duka/shared';
+import { type Customer, newId, OwingTabStatus, SoldStatus, fromCents } from '@duka/shared';
 import type { Expression, ExpressionBuilder, Insertable, Kysely, SqlBool } from 'kysely';
 import { noteChange } from '../../db/change-log.js';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
-import { fromCents } from '../../lib/money.js';
 import type { CustomerRow, CustomerTable } from '../../db/tables/customers.table.js';
 
 /** A customer of `orgId` only: another organisation's id is not found. */

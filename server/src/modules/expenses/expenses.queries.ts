@@ -1,8 +1,8 @@
+import { fromCents } from '@duka/shared';
 import type { Expense, ExpenseCategory, ExpensePaymentMethod } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
-import { fromCents } from '../../lib/money.js';
 import type { ExpenseRow } from '../../db/tables/expenses.table.js';
 
 /** An expense of `storeId` only: another store's or organisation's id is not found. */

@@ -1,8 +1,8 @@
+import { fromBasisPoints, fromCents } from '@duka/shared';
 import type { Category, Product } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
-import { fromBasisPoints, fromCents } from '../../lib/money.js';
 import type { CategoryRow, ProductRow } from '../../db/tables/inventory.table.js';
 
 export function toCategory(row: CategoryRow & { product_count: number | string | null }): Category {

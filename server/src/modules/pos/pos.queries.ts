@@ -1,10 +1,10 @@
+import { fromBasisPoints, fromCents } from '@duka/shared';
 import type { Transaction } from '@duka/shared';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
-import { fromBasisPoints, fromCents } from '../../lib/money.js';
 import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.table.js';
 
 export function toTransaction(row: TransactionRow, lines: TransactionLineRow[]): Transaction {

@@ -1,8 +1,7 @@
-import { type ListStaffQuery, SoldStatus, StaffRole, type StaffStats } from '@duka/shared';
+import { type ListStaffQuery, SoldStatus, StaffRole, type StaffStats, fromCents } from '@duka/shared';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { containsText, type DialectName } from '../../db/dialect.js';
-import { fromCents } from '../../lib/money.js';
 
 export interface TimeRange {
   from: number;

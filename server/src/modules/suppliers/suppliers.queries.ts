@@ -1,8 +1,8 @@
+import { fromCents } from '@duka/shared';
 import type { Delivery, DeliveryStatus, Supplier, SupplierPayment, SupplierStatus } from '@duka/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
-import { fromCents } from '../../lib/money.js';
 import type { DeliveryRow, SupplierPaymentRow, SupplierRow } from '../../db/tables/suppliers.table.js';
 
 /** Statuses of a delivery whose goods arrived: only these are owed. */

@@ -1,11 +1,10 @@
 /** Platform analytics (sales and growth over days) and monitoring (counts, backlogs, the audit trail). */
-import { pageMeta, SoldStatus } from '@duka/shared';
+import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
 import type { ActivityEntry, AdminAnalyticsOverview, AdminAnalyticsQuery, ListActivityQuery, MonitoringOverview, PageMeta } from '@duka/shared';
 import { sql } from 'kysely';
 import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ValidationError } from '../../../lib/errors.js';
-import { fromCents } from '../../../lib/money.js';
 import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
 import { limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';

@@ -1,12 +1,11 @@
 /** Organisations as the platform sees them: list, detail with related counts, suspension and AI credits. */
-import { pageMeta, SoldStatus } from '@duka/shared';
+import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
 import type { AdminOrganisation, AdminOrganisationDetail, ListAdminOrganisationsQuery, PageMeta, UpdateAdminOrganisationInput } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import { noteChange } from '../../../db/change-log.js';
 import { isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { fromCents } from '../../../lib/money.js';
 import { localMonth } from '../../../lib/time.js';
 import { findOrganisation, toOrganisation } from '../../accounts/accounts.queries.js';
 import type { OrganisationRow } from '../../../db/tables/accounts.table.js';

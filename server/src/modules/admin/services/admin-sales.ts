@@ -1,9 +1,8 @@
 /** Sales of every organisation: the ledger with its filters, one sale with its lines, totals. */
-import { pageMeta, PaymentMethod, SoldStatus } from '@duka/shared';
+import { pageMeta, PaymentMethod, SoldStatus, fromCents } from '@duka/shared';
 import type { AdminTransaction, AdminTransactionsSummary, AdminTransactionsSummaryQuery, ListAdminTransactionsQuery, PageMeta } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { fromCents } from '../../../lib/money.js';
 import { transactionMatches, withLines } from '../../pos/pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { adminDateRange, limitOffset } from './admin-context.js';

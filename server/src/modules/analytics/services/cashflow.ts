@@ -3,9 +3,8 @@
  * it was on credit (then the credit payments count when received) or voided (it never happened);
  * a refund is money out on the day it was made.
  */
-import { type AnalyticsQuery, type CashflowReport, SettlementMethod } from '@duka/shared';
+import { type AnalyticsQuery, type CashflowReport, SettlementMethod, fromCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { fromCents } from '../../../lib/money.js';
 import { creditPaymentsByDayAndMethod, dayOf, refundsOut, takingsByDayAndMethod } from '../analytics.queries.js';
 import { expensesByDayAndCategory, supplierPaymentsByDay } from '../analytics-reports.queries.js';
 import { resolveRange, scopeFields } from './scope.js';

@@ -1,7 +1,7 @@
 /** Who buys: new against returning customers, segments, best customers and the credit owed. */
+import { fromCents } from '@duka/shared';
 import type { AnalyticsQuery, CustomersReport } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { fromCents } from '../../../lib/money.js';
 import { localDate } from '../../../lib/time.js';
 import { activeCustomersBySegment, customersByIds, outstandingCredit, returningCustomers, salesByCustomer } from '../analytics-reports.queries.js';
 import { resolveRange, scopeFields } from './scope.js';

@@ -1,10 +1,10 @@
 /** Today against yesterday and the same weekday last week, each also up to the same time of day. */
+import { fromCents } from '@duka/shared';
 import type { AnalyticsQuery, DashboardReport } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { iso } from '../../../lib/clock.js';
-import { fromCents } from '../../../lib/money.js';
 import { addDays, localDate, localDayRange } from '../../../lib/time.js';
 import { salesBy } from '../analytics.queries.js';
 import { resolveRange } from './scope.js';

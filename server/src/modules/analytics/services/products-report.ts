@@ -1,8 +1,7 @@
 /** Per product: quantity, revenue, cost, profit, margin and how many days the stock lasts at the range's pace. */
-import { pageMeta, type PageMeta, type ProductsReport, type ProductsReportQuery } from '@duka/shared';
+import { pageMeta, type PageMeta, type ProductsReport, type ProductsReportQuery, fromCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { fromCents } from '../../../lib/money.js';
 import { findOrgCategory, productsForReport, stockByProduct } from '../analytics-reports.queries.js';
 import { rollupProducts } from '../analytics-rollups.queries.js';
 import { scopeFields } from './scope.js';

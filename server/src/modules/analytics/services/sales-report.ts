@@ -1,7 +1,6 @@
 /** Sales broken down by local day, store, cashier and payment method. */
-import { type AnalyticsQuery, PaymentMethod, type SalesReport } from '@duka/shared';
+import { type AnalyticsQuery, PaymentMethod, type SalesReport, fromCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { fromCents } from '../../../lib/money.js';
 import { type RollupFigures, rollupTotalsBy } from '../analytics-rollups.queries.js';
 import { storesOf, usersNamed } from '../analytics.queries.js';
 import { scopeFields } from './scope.js';

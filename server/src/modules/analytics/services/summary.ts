@@ -9,11 +9,10 @@ import type {
   OverviewQuery,
   TopProductsQuery,
 } from '@duka/shared';
-import { PaymentMethod, SoldStatus } from '@duka/shared';
+import { PaymentMethod, SoldStatus, fromCents } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { fromCents } from '../../../lib/money.js';
 import { receiptNames, type RollupFigures, rollupProducts, rollupTotalsBy } from '../analytics-rollups.queries.js';
 import { lineTotals, productsNamed, totalsByStatusAndMethod, type Scope } from '../analytics.queries.js';
 import { refreshRollups } from './rollups.js';

@@ -1,5 +1,5 @@
 /** Reading credit tabs, and writing one off. */
-import { pageMeta } from '@duka/shared';
+import { pageMeta, fromCents } from '@duka/shared';
 import type { CreditTab, ListCreditTabsQuery, PageMeta, WriteOffInput } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate } from '../../../db/dialect.js';
@@ -7,7 +7,6 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
-import { fromCents } from '../../../lib/money.js';
 import { orgToday, requireCustomer } from '../../customers/services/scope.js';
 import { balanceCents, filteredTabs, findTab, toCreditTab } from '../credits.queries.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';

@@ -1,12 +1,11 @@
 /** Money a customer brings in against what they owe, spread over their oldest tabs first. */
-import { allocatePayment, type CreditPayment, newId, type RecordCreditPaymentInput } from '@duka/shared';
+import { allocatePayment, type CreditPayment, newId, type RecordCreditPaymentInput, toCents } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
-import { toCents } from '../../../lib/money.js';
 import { requireCustomer } from '../../customers/services/scope.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { balanceCents, owingTabsOldestFirst, withAllocations } from '../credits.queries.js';

@@ -1,7 +1,7 @@
 /** GET /credits/customers/:customer_id: everything about one customer's credit. */
+import { fromCents } from '@duka/shared';
 import type { CreditProfile } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { fromCents } from '../../../lib/money.js';
 import { toCustomer } from '../../customers/customers.queries.js';
 import { orgToday, requireCustomer } from '../../customers/services/scope.js';
 import { isOverdue, tabsWithNames, toCreditMessage, toCreditNote, toCreditTab, withAllocations } from '../credits.queries.js';

@@ -1,7 +1,7 @@
 /** GET /customers/credits: who owes the shop, most overdue first. */
+import { fromCents } from '@duka/shared';
 import type { CustomerCreditsQuery, CustomerWithCredit } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { fromCents } from '../../../lib/money.js';
 import { customerCreditRows, toCustomer } from '../customers.queries.js';
 import { orgToday } from './scope.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';

@@ -1,5 +1,5 @@
 /** The organisation's customers. Phones are E.164 and unique in the organisation. */
-import { pageMeta } from '@duka/shared';
+import { pageMeta, toCents } from '@duka/shared';
 import type { CreateCustomerInput, Customer, CustomerList, ListCustomersQuery, PageMeta, UpdateCustomerInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
@@ -8,7 +8,6 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError } from '../../../lib/errors.js';
-import { toCents } from '../../../lib/money.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { phoneFragment } from '../../staff/staff.queries.js';
 import { type NewCustomerFields, customersWithBalance, findCustomerByPhone, findCustomerWithBalance, insertCustomer, outstandingOf, toCustomer } from '../customers.queries.js';

@@ -2,7 +2,7 @@
  * A store's expenses. `createExpense` is the one way an expense is made: POST /expenses and the
  * sync mutation `expense.create` both call it.
  */
-import { EXPENSE_CATEGORIES, newId, pageMeta } from '@duka/shared';
+import { EXPENSE_CATEGORIES, newId, pageMeta, fromCents, toCents } from '@duka/shared';
 import type { CreateExpenseInput, Expense, ExpenseSummary, ExpenseSummaryQuery, ListExpensesQuery, PageMeta, UpdateExpenseInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { containsText } from '../../../db/dialect.js';
@@ -10,7 +10,6 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.js';
-import { fromCents, toCents } from '../../../lib/money.js';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';

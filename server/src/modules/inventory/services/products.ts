@@ -1,5 +1,5 @@
 /** The organisation-wide catalogue; `stock` is always the caller's active store's level. */
-import { newId, pageMeta } from '@duka/shared';
+import { newId, pageMeta, toBasisPoints, toCents } from '@duka/shared';
 import type { CreateProductInput, ListProductsQuery, PageMeta, Product, UpdateProductInput } from '@duka/shared';
 import type { Insertable, Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
@@ -8,7 +8,6 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
-import { toBasisPoints, toCents } from '../../../lib/money.js';
 import type { ProductTable } from '../../../db/tables/inventory.table.js';
 import { findCategory, findProduct, type ProductWithStock, productsWithStock, toProduct } from '../inventory.queries.js';
 import { recordPrice } from './prices.js';

@@ -8,23 +8,12 @@
  * breach is refused; offline the sale has already happened, so a breach that allows it is recorded
  * as a conflict and the sale is booked (design §4).
  */
-import {
-  checkCreditLimit,
-  checkSale,
-  type CreateSaleInput,
-  mergeSaleLines,
-  newId,
-  type PricingLine,
-  priceSale,
-  type SaleBreach,
-  type SaleConflict,
-} from '@duka/shared';
+import { checkCreditLimit, checkSale, type CreateSaleInput, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, toBasisPoints } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, ConflictError, ForbiddenError, ServiceError } from '../../../lib/errors.js';
-import { toBasisPoints } from '../../../lib/money.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { findCustomer, findCustomerByPhone, insertCustomer } from '../../customers/customers.queries.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';

@@ -1,9 +1,8 @@
 /** Reading the store's transactions: the list with its filters, one with lines, the day's summaries. */
-import { pageMeta, SoldStatus } from '@duka/shared';
+import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
 import type { ListTransactionsQuery, PageMeta, Transaction } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
-import { fromCents } from '../../../lib/money.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { findStoreTransaction, transactionMatches, withLines } from '../pos.queries.js';

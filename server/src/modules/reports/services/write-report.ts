@@ -3,13 +3,12 @@
  * straight into storage, then the export is recorded. The file is the answer to the request and to
  * every later download, byte for byte.
  */
-import { newId, type ReportExport, type ReportFormat, type ReportType } from '@duka/shared';
+import { newId, type ReportExport, type ReportFormat, type ReportType, fromCents } from '@duka/shared';
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ServiceContext } from '../../../lib/context.js';
 import { iso } from '../../../lib/clock.js';
-import { fromCents } from '../../../lib/money.js';
 import { storageKey } from '../../../lib/storage.js';
 import { localDate } from '../../../lib/time.js';
 import { findExport, insertExport, PAGE } from '../reports.queries.js';

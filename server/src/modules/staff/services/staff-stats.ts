@@ -1,6 +1,6 @@
+import { fromCents } from '@duka/shared';
 import type { StaffKpis, StaffStats } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { fromCents } from '../../../lib/money.js';
 import { countActiveInRange, countActiveStaff, staffSalesCents, statsByCashier, ZERO_STATS } from '../staff.queries.js';
 import { localDayRange } from '../../../lib/time.js';
 import { orgTimezoneOf, requireStaffMember, today } from './staff-context.js';

@@ -1,7 +1,7 @@
 /** Live figures for the owner's store screens. Each figure is one grouped query, whatever the number of stores. */
+import { fromCents } from '@duka/shared';
 import type { ListStoresQuery, StoreDay, StoreList, StoreStats } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { fromCents } from '../../../lib/money.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { countStaff, countStores, listStores, salesByDay, salesByStore, staffOnShiftByStore, toStore, type StoreFilter } from '../stores.queries.js';
 import { lastLocalDays, todayRange } from '../../../lib/time.js';

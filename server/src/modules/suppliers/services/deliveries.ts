@@ -4,7 +4,7 @@
  * delivered → returned. Becoming `delivered` adds the lines to stock once; a delivered delivery
  * that is returned takes them out again.
  */
-import { newId, pageMeta } from '@duka/shared';
+import { newId, pageMeta, fromCents, toCents } from '@duka/shared';
 import type { CreateSupplierDeliveryInput, Delivery, DeliveryLineInput, DeliveryStatus, ListDeliveriesQuery, PageMeta, UpdateDeliveryInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { forUpdate } from '../../../db/dialect.js';
@@ -12,7 +12,6 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { fromCents, toCents } from '../../../lib/money.js';
 import { orgProductsById } from '../../inventory/inventory.queries.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers.queries.js';

@@ -4,14 +4,13 @@
  * nothing written. The owing deliveries are read FOR UPDATE inside the payment's transaction, so
  * two payments at once cannot both pass the check (SQLite has a single writer).
  */
-import { newId, pageMeta } from '@duka/shared';
+import { newId, pageMeta, fromCents, toCents } from '@duka/shared';
 import type { ListSupplierPaymentsQuery, PageMeta, RecordSupplierPaymentInput, SupplierPayment } from '@duka/shared';
 import { forUpdate } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError } from '../../../lib/errors.js';
-import { fromCents, toCents } from '../../../lib/money.js';
 import { withIdempotency } from '../../pos/services/idempotency.js';
 import { orgPayments, owedCents, owing, toPayments } from '../suppliers.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';

@@ -1,5 +1,5 @@
 /** The organisation's suppliers: CRUD (DELETE is soft), and the figures of /suppliers/stats. */
-import { newId, pageMeta } from '@duka/shared';
+import { newId, pageMeta, fromCents } from '@duka/shared';
 import type { CreateSupplierInput, ListSuppliersQuery, PageMeta, Supplier, SupplierStats, UpdateSupplierInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { containsText } from '../../../db/dialect.js';
@@ -8,7 +8,6 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { fromCents } from '../../../lib/money.js';
 import { addDays, localMonth, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { findSupplier, owing, suppliersWithBalance, toSupplier } from '../suppliers.queries.js';

@@ -6,10 +6,10 @@
  *   price is booked, since that is the money collected, and a `stale_price` conflict is noted;
  * - any other price: the server's price is booked and a `price_mismatch` conflict is noted.
  */
+import { fromCents, toCents } from '@duka/shared';
 import type { SaleConflict } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
-import { fromCents, toCents } from '../../../lib/money.js';
 
 const STALE_WINDOW_MS = 7 * 86_400_000;
 

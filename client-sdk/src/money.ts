@@ -1,2 +1,0 @@
-/** The money conversions of shared/src/money.ts, for the SDK's modules. */
-export { fromCents, toBasisPoints, toCents } from '@duka/shared';

@@ -1,2 +1,0 @@
-/** The money conversions of shared/src/money.ts, for the server's modules. */
-export { fromBasisPoints, fromCents, toBasisPoints, toCents } from '@duka/shared';
