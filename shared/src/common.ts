@@ -12,11 +12,11 @@ export const DateString = z.iso.date().meta({ description: 'YYYY-MM-DD', example
 
 /** Money in the API: a number with at most two decimals (TZS). Stored as integer cents. */
 export const Money = z.number().meta({ description: 'Amount in TZS, at most 2 decimals', example: 1500 });
-export const MoneyInput = z
-  .number()
-  .nonnegative()
-  .max(1e12)
-  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals');
+/** At most two decimals: the cents or basis points a number becomes are whole. */
+const twoDecimals = (v: number) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
+export const MoneyInput = z.number().nonnegative().max(1e12).refine(twoDecimals, 'at most 2 decimals');
+/** A percentage as clients send it (discounts, tax rates): 0 to 100, at most two decimals. */
+export const PercentInput = z.number().min(0).max(100).refine(twoDecimals, 'at most 2 decimals');
 
 /** Query-string boolean: `true`/`false`/`1`/`0`. */
 export const QueryBool = z

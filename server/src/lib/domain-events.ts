@@ -4,6 +4,7 @@
  * The stored and delivered JSON is `{ type, id, org_id, store_id, occurred_at, data }`; amounts in
  * `data` are in shillings (not cents), as the event contract has always carried them.
  */
+import type { SaleSource } from '@duka/shared';
 import type { TransactionTable } from '../db/tables/pos.table.js';
 
 type Sale = Pick<TransactionTable, 'receipt_number' | 'customer_id'>;
@@ -26,7 +27,7 @@ export interface SaleCreated extends Sale {
   /** Shillings. */
   total: number;
   cashier_id: string | null;
-  source: 'online' | 'offline';
+  source: SaleSource;
   lines: SaleEventLine[];
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActiveFilter, Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
+import { ActiveFilter, Money, MoneyInput, PercentInput, QueryBool, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 
 export const Category = z
@@ -54,11 +54,6 @@ export const Product = z
   .meta({ id: 'Product' });
 export type Product = z.infer<typeof Product>;
 
-const Percent = z
-  .number()
-  .min(0)
-  .max(100)
-  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals');
 
 /** Every writable product field; PATCH takes any subset, create adds defaults in the service. */
 const productFields = {
@@ -73,7 +68,7 @@ const productFields = {
   stock: z.int().min(0).max(1_000_000_000),
   reorder_point: z.int().min(0).max(1_000_000_000),
   image: z.url().max(1000).nullable(),
-  tax_rate: Percent,
+  tax_rate: PercentInput,
   description: z.string().trim().max(2000).nullable(),
   is_service: z.boolean(),
   is_active: z.boolean(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateString, Money, Phone, Timestamp } from '../common.js';
+import { DateString, Money, PercentInput, Phone, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { PaymentMethod } from '../payment-methods.js';
 
@@ -28,12 +28,7 @@ export const CreateSaleInput = z
     payment_method: PaymentMethod,
     payment_reference: z.string().trim().max(100).optional(),
     /** Percent of the subtotal (needs the discount permission). */
-    discount_pct: z
-      .number()
-      .min(0)
-      .max(100)
-      .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals')
-      .optional(),
+    discount_pct: PercentInput.optional(),
     /** Required for `Credit`. */
     customer_id: z.uuid().optional(),
     customer_name: z.string().trim().min(1).max(150).optional(),

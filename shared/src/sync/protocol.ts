@@ -8,7 +8,7 @@
  *    which spoke version 1.
  */
 import { z } from 'zod';
-import { QueryBool } from '../common.js';
+import { MoneyInput, QueryBool } from '../common.js';
 import { NoteTags } from '../notebook/notebook.schemas.js';
 import { CreateExpenseInput } from '../expenses/expenses.schemas.js';
 import { PaymentMethod, SettlementMethod } from '../payment-methods.js';
@@ -23,18 +23,13 @@ export const MIN_SUPPORTED_PROTOCOL_VERSION = 1;
 /** The request header carrying the till's protocol version on push, pull and bootstrap. */
 export const PROTOCOL_HEADER = 'duka-sync-protocol';
 
-const Amount = z
-  .number()
-  .nonnegative()
-  .max(1e12)
-  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'at most 2 decimals');
 
 /** A sale the till already made: its lines carry the unit price the till charged. */
 export const SaleCreatePayload = z.object({
   id: z.uuid().meta({ description: 'The sale id the till gave it' }),
   client_receipt_number: z.string().trim().min(1).max(60),
   lines: z
-    .array(z.object({ product_id: z.uuid(), qty: z.int().min(1).max(100_000), unit_price: Amount }))
+    .array(z.object({ product_id: z.uuid(), qty: z.int().min(1).max(100_000), unit_price: MoneyInput }))
     .min(1)
     .max(500),
   payment_method: PaymentMethod,
@@ -55,7 +50,7 @@ export const CustomerUpsertPayload = z.object({
   phone: z.string().trim().min(7).max(20).optional(),
   email: z.email().optional(),
   /** TZS, 0 = no limit. */
-  credit_limit: Amount.optional(),
+  credit_limit: MoneyInput.optional(),
   notes: z.string().trim().max(1000).optional(),
 });
 export type CustomerUpsertPayload = z.infer<typeof CustomerUpsertPayload>;
@@ -63,7 +58,7 @@ export const CreditPaymentPayload = z.object({
   id: z.uuid(),
   customer_id: z.uuid(),
   /** TZS, more than 0 and at most what the customer owes. */
-  amount: Amount.refine((v) => v > 0, 'must be more than 0'),
+  amount: MoneyInput.refine((v) => v > 0, 'must be more than 0'),
   method: SettlementMethod,
   reference: z.string().trim().max(100).optional(),
   note: z.string().trim().max(500).optional(),

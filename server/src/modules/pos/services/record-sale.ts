@@ -8,7 +8,7 @@
  * breach is refused; offline the sale has already happened, so a breach that allows it is recorded
  * as a conflict and the sale is booked (design §4).
  */
-import { checkCreditLimit, checkSale, type CreateSaleInput, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, toBasisPoints } from '@duka/shared';
+import { checkCreditLimit, checkSale, type CreateSaleInput, fromCents, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, type SaleSource, toBasisPoints } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -26,7 +26,7 @@ import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 
 export interface SaleOptions {
-  source: 'online' | 'offline';
+  source: SaleSource;
   /** Offline: when the till made the sale (already clamped to the server's clock). */
   occurredAt?: number;
   clientReceiptNumber?: string;
@@ -217,7 +217,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         receipt_number: row.receipt_number,
         status: row.status,
         payment_method: row.payment_method,
-        total: row.total / 100,
+        total: fromCents(row.total),
         customer_id: row.customer_id,
         cashier_id: row.cashier_id,
         source: row.source,
@@ -227,7 +227,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         }),
       },
     });
-    await recordAudit(tx, { action: 'sale.create', description: `Sale ${row.receipt_number}: ${row.total / 100} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id });
+    await recordAudit(tx, { action: 'sale.create', description: `Sale ${row.receipt_number}: ${fromCents(row.total)} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id });
     return { row, lines: lineRows, replayed: false, conflicts };
   });
 }

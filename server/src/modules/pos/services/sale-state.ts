@@ -3,7 +3,7 @@
  * `checkReversal` and `returnedStockGoesTo` (the till applies the same). Stock comes back in the
  * same transaction and what a credit sale still owes is cancelled.
  */
-import { checkReversal, newId, type Reversal, returnedStockGoesTo, type ReversalBreach, type Transaction } from '@duka/shared';
+import { checkReversal, fromCents, newId, type Reversal, returnedStockGoesTo, type ReversalBreach, SoldStatus, type Transaction } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -41,7 +41,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
           : { status: 'void', void_reason: reason, voided_at: now, voided_by: tx.actor!.userId, updated_at: now },
       )
       .where('id', '=', sale.id)
-      .where('status', 'in', ['paid', 'credit'])
+      .where('status', 'in', SoldStatus.options)
       .returningAll()
       .executeTakeFirst();
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
@@ -52,11 +52,11 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
       type: move === 'refund' ? 'transaction.refunded' : 'transaction.voided',
       orgId,
       storeId,
-      data: { transaction_id: sale.id, receipt_number: sale.receipt_number, total: sale.total / 100, customer_id: sale.customer_id, reason, previous_status: sale.status },
+      data: { transaction_id: sale.id, receipt_number: sale.receipt_number, total: fromCents(sale.total), customer_id: sale.customer_id, reason, previous_status: sale.status },
     });
     await recordAudit(tx, {
       action: move === 'refund' ? 'sale.refund' : 'sale.void',
-      description: `${move === 'refund' ? 'Refunded' : 'Voided'} sale ${sale.receipt_number} (${sale.total / 100} TZS): ${reason}`,
+      description: `${move === 'refund' ? 'Refunded' : 'Voided'} sale ${sale.receipt_number} (${fromCents(sale.total)} TZS): ${reason}`,
       entity: 'transaction',
       entityId: sale.id,
     });

@@ -3,7 +3,7 @@
  * rule exists once. A mutator returns what the till needs back (ids, numbers) and the conflicts
  * the server noted; a ServiceError it throws rejects the mutation with that error's code.
  */
-import { fromCents, MUTATION_PAYLOADS, type Mutation, type MutationType, type SaleConflict, SaleReversePayload } from '@duka/shared';
+import { fromCents, MUTATION_PAYLOADS, type Mutation, type MutationType, type Reversal, type SaleConflict, SaleReversePayload } from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
@@ -53,7 +53,7 @@ const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
 };
 
 const saleReverse =
-  (move: 'refund' | 'void') =>
+  (move: Reversal) =>
   async (ctx: AuthedContext, p: z.infer<typeof SaleReversePayload>): Promise<MutatorOutcome> => {
     const tx = await (move === 'refund' ? refundSale : voidSale)(ctx, p.transaction_id, p.reason);
     return { result: { transaction_id: tx.id, status: tx.status } };
