@@ -13,7 +13,7 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { BusinessRuleError, ConflictError, ForbiddenError, ServiceError } from '../../../lib/errors.js';
+import { ConflictError, ServiceError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { findCustomer, findCustomerByPhone, insertCustomer } from '../../customers/customers.queries.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
@@ -56,11 +56,9 @@ async function resolveCustomer(ctx: AuthedContext, orgId: string, input: CreateS
   return (await findCustomerByPhone(ctx.db, orgId, phone)) ?? insertCustomer(ctx, orgId, { name: input.customer_name ?? phone, phone });
 }
 
-/** A sale rule's breach as the error the API answers (the 403 carries no field). */
+/** A sale rule's breach as the error the API answers: its code, message and the field at fault. */
 function saleError(b: SaleBreach): ServiceError {
-  if (b.code === 'FORBIDDEN') return new ForbiddenError(b.message);
-  if (b.code === 'NOT_FOUND') return new ServiceError('NOT_FOUND', b.message, { errors: [{ code: 'NOT_FOUND', field: b.field, message: b.message }] });
-  return new BusinessRuleError(b.message, b.code, b.field);
+  return new ServiceError(b.code, b.message, { errors: [{ code: b.code, field: b.field, message: b.message }] });
 }
 
 export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opts: SaleOptions = { source: 'online' }): Promise<RecordedSale> {
