@@ -11,16 +11,10 @@
  * - no answer at all is thrown as a `NetworkError`;
  * - `signal` is aborted when the till closes: stop at once.
  */
-import type { BootstrapResponse, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, TokenPair } from '@duka/shared';
+import type { BootstrapResponse, Device, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, RegisterDeviceInput, TokenPair } from '@duka/shared';
 
-/** The server's `Device` (shared/src/sync/protocol.ts): the till's code and the server's last applied seq. */
-export interface RegisteredDevice {
-  device_id: string;
-  name: string;
-  till_code: string;
-  store_id: string;
-  last_applied_seq: number;
-}
+/** The server's `Device`: the till's code and the server's last applied seq. */
+export type RegisteredDevice = Device;
 
 export interface TillConnector {
   /** Password sign-in. */
@@ -34,7 +28,7 @@ export interface TillConnector {
   /** End the sign-in on the server. */
   logout(accessToken: string, refreshToken: string | undefined, signal: AbortSignal): Promise<void>;
   /** Register this device (idempotent): its till code and the server's last applied seq. */
-  registerDevice(accessToken: string, device: { device_id: string; name: string }, signal: AbortSignal): Promise<RegisteredDevice>;
+  registerDevice(accessToken: string, device: RegisterDeviceInput, signal: AbortSignal): Promise<RegisteredDevice>;
   /** Push a batch of the queue; the connector states the sync protocol version. */
   push(accessToken: string, batch: PushRequest, signal: AbortSignal): Promise<PushResponse>;
   /** A page of changes after `cursor`. */

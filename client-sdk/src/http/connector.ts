@@ -1,6 +1,6 @@
 /** The default connector: the Duka REST API over fetch, with the sync protocol version on every request. */
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@duka/shared';
-import type { BootstrapResponse, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, TokenPair } from '@duka/shared';
+import type { BootstrapResponse, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, RegisterDeviceInput, TokenPair } from '@duka/shared';
 import type { RegisteredDevice, TillConnector } from '../connector.js';
 import { type FetchLike, HttpClient } from './client.js';
 
@@ -35,7 +35,7 @@ export class HttpConnector implements TillConnector {
   async logout(accessToken: string, refreshToken: string | undefined, signal: AbortSignal): Promise<void> {
     await this.http.request('POST', '/auth/logout', { token: accessToken, body: refreshToken ? { refresh_token: refreshToken } : {}, signal });
   }
-  async registerDevice(accessToken: string, device: { device_id: string; name: string }, signal: AbortSignal): Promise<RegisteredDevice> {
+  async registerDevice(accessToken: string, device: RegisterDeviceInput, signal: AbortSignal): Promise<RegisteredDevice> {
     return this.http.request<RegisteredDevice>('POST', '/sync/devices', { token: accessToken, body: device, signal });
   }
   async push(accessToken: string, batch: PushRequest, signal: AbortSignal): Promise<PushResponse> {

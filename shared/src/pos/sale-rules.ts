@@ -13,6 +13,7 @@
  * pricing, `checkCreditLimit` after it. Amounts are integer cents, the discount basis points.
  */
 import type { z } from 'zod';
+import { PERMISSION_REFUSAL } from '../common.js';
 import type { ErrorCode } from '../errors.js';
 import { fromCents } from '../money.js';
 import { ConflictKind, type SaleConflict } from '../sync/protocol.js';
@@ -73,7 +74,7 @@ export function checkSale(input: SaleCheckInput): SaleBreach[] {
     breaches.push({
       code: 'FORBIDDEN',
       field: 'discount_pct',
-      message: 'you are not allowed to give discounts',
+      message: PERMISSION_REFUSAL.discount,
       conflict: { kind: 'permission', message: 'discount given without the discount permission' },
     });
   }

@@ -5,6 +5,7 @@
  * money received stays on the books. Stock comes back on the shelf, except a pharmacy's refunded
  * medicine: it has been out of the shop's hands, so it is held in quarantine until inspected.
  */
+import { PERMISSION_REFUSAL } from '../common.js';
 import type { ErrorCode } from '../errors.js';
 import type { TransactionStatus } from './pos.schemas.js';
 import type { z } from 'zod';
@@ -33,7 +34,7 @@ const PAST = { refunded: 'refunded', void: 'voided' } as const;
 const DONE = { refund: 'refunded', void: 'voided' } as const;
 
 export function checkReversal(input: ReversalCheckInput): ReversalBreach | undefined {
-  if (input.move === 'refund' && !input.may_refund) return { code: 'FORBIDDEN', message: 'you are not allowed to give refunds' };
+  if (input.move === 'refund' && !input.may_refund) return { code: 'FORBIDDEN', message: PERMISSION_REFUSAL.refund };
   const sale = input.sale;
   if (!sale) return { code: 'NOT_FOUND', field: 'transaction_id', message: 'transaction not found' };
   if (sale.status === 'refunded' || sale.status === 'void') {

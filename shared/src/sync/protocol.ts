@@ -166,6 +166,8 @@ export const RegisterDeviceInput = z.object({ device_id: z.uuid(), name: z.strin
 export const Device = z
   .object({ device_id: z.uuid(), name: z.string(), till_code: z.string(), store_id: z.uuid(), last_applied_seq: z.int() })
   .meta({ id: 'Device' });
+export type Device = z.infer<typeof Device>;
+export type RegisterDeviceInput = z.infer<typeof RegisterDeviceInput>;
 
 /** Entities a till holds (design §4). */
 export const SyncEntity = z.enum(['organisation', 'store', 'category', 'product', 'stock', 'customer', 'credit_tab', 'transaction', 'note', 'notification']);

@@ -11,7 +11,7 @@
  * - The owner holds every permission; anyone else holds the ones on their token. A platform
  *   admin acting as an organisation (`asOrg`) is its owner for that call, so passes both.
  */
-import type { Permission } from '@duka/shared';
+import { PERMISSION_REFUSAL, type Permission } from '@duka/shared';
 import type { Actor, AuthedContext } from '../context.js';
 import { ForbiddenError, InvalidStateError, NotFoundError } from '../errors.js';
 
@@ -42,12 +42,6 @@ export function requireAdmin(ctx: AuthedContext): void {
 
 export const hasPermission = (actor: Actor, perm: Permission): boolean => actor.role === 'owner' || actor.perms.includes(perm);
 
-const REFUSAL: Record<Permission, string> = {
-  refund: 'you are not allowed to give refunds',
-  discount: 'you are not allowed to give discounts',
-  reports: 'you are not allowed to view reports',
-};
-
 export function requirePermission(ctx: AuthedContext, perm: Permission): void {
-  if (!hasPermission(ctx.actor, perm)) throw new ForbiddenError(REFUSAL[perm]);
+  if (!hasPermission(ctx.actor, perm)) throw new ForbiddenError(PERMISSION_REFUSAL[perm]);
 }
