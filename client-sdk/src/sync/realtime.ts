@@ -1,5 +1,5 @@
 /**
- * The websocket hint channel (`/sync/ws`, README "Realtime"): every `hello`, `poke`, `stock` or
+ * The websocket hint channel (`/sync/ws`, docs/realtime.md): every `hello`, `poke`, `stock` or
  * `notification` asks the engine for a sync, which pulls the real rows. Messages are hints only,
  * so a lost one costs latency, never data. The link reconnects with backoff; on close 4001 (token
  * expired) or 4003 (session revoked) it refreshes the token first, and it waits for a login when

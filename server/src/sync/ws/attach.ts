@@ -3,7 +3,7 @@
  * returned. The token (`Authorization: Bearer …` or `?access_token=`) is checked before the
  * upgrade: a bad, expired or signed-out one is answered with HTTP 401 in the usual envelope and
  * no websocket. Once connected, the till gets `hello` and then `poke`, `stock` and `notification`
- * messages (README, "Realtime").
+ * messages (docs/realtime.md).
  */
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';

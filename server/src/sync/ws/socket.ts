@@ -7,7 +7,7 @@ import type { WebSocket } from 'ws';
 import type { Actor } from '../../lib/context.js';
 import type { Peer } from './realtime.js';
 
-/** Close codes (also in the README, "Realtime"). */
+/** Close codes (also in docs/realtime.md). */
 export const CLOSE = {
   /** The server is shutting down or restarting: reconnect (to another instance). */
   goingAway: { code: 1001, reason: 'server shutting down' },
