@@ -22,7 +22,7 @@ export function controlledRegister<M extends RegisterMovement>(movements: M[], o
   return movements.map((m) => {
     const sign = MOVEMENT_SIGN[m.kind];
     if (!Number.isInteger(m.qty) || m.qty === 0 || (sign !== 0 && Math.sign(m.qty) !== sign)) {
-      throw new RangeError(`a ${m.kind} movement cannot have qty ${m.qty}`);
+      throw new RangeError(`a movement of kind ${m.kind} cannot have qty ${m.qty}`);
     }
     balance += m.qty;
     return { ...m, balance };
