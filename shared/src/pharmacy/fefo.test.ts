@@ -110,7 +110,7 @@ describe('allocateFefo', () => {
       breaches: [
         {
           code: 'INVALID_STATE',
-          field: 'lines.1.batch_id',
+          field: 'lines.1.allocations',
           message,
           conflict: {
             kind: 'dispensed_unsellable_batch',

@@ -43,7 +43,7 @@ export interface BatchAllocation {
 
 export interface FefoBreach {
   code: Extract<ErrorCode, 'INSUFFICIENT_STOCK' | 'INVALID_STATE'>;
-  /** `lines.N.qty` for a shortfall, `lines.N.batch_id` for a batch no longer sellable. */
+  /** `lines.N.qty` for a shortfall, `lines.N.allocations` for a till allocation on a batch no longer sellable. */
   field: string;
   message: string;
   /** Always present: an offline sale that breaks this is booked with the conflict recorded. */
@@ -117,7 +117,7 @@ export function allocateFefo(input: FefoInput): FefoResult {
     const status = b.status === 'sellable' ? 'expired' : b.status;
     const message = `${qty} ${product.name} dispensed from lot ${b.lot_number} (expiry ${b.expiry_date}), ${status} at the time`;
     const detail = { batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, status, qty };
-    breaches.push({ code: 'INVALID_STATE', field: `lines.${index}.batch_id`, message, conflict: { kind: 'dispensed_unsellable_batch', product_id: product.product_id, message, detail } });
+    breaches.push({ code: 'INVALID_STATE', field: `lines.${index}.allocations`, message, conflict: { kind: 'dispensed_unsellable_batch', product_id: product.product_id, message, detail } });
   }
   if (wanted > 0) {
     const allocated = input.qty - wanted;
