@@ -24,6 +24,10 @@ export const ERROR_STATUS = {
   OVERPAYMENT: 422,
   IDEMPOTENCY_MISMATCH: 422,
   AI_CREDITS_EXHAUSTED: 422,
+  /** A sale line of a `pom` or `controlled` medicine, with no prescription on the sale. */
+  PRESCRIPTION_REQUIRED: 422,
+  /** A medicine an ADDO (accredited drug dispensing outlet) may not sell: it is not on the ADDO list. */
+  NOT_PERMITTED_FOR_ADDO: 422,
   ACCOUNT_LOCKED: 423,
   /** The till speaks a sync protocol version this server no longer (or does not yet) serve. */
   UNSUPPORTED_PROTOCOL: 426,

@@ -128,10 +128,23 @@ export type PushRequest = z.infer<typeof PushRequest>;
  * What an offline sale can break and still be booked (design §4): the till charged a price the
  * catalogue no longer has (`stale_price`) or one it never had (`price_mismatch`), sold more than
  * the server's stock (`oversold`), went over the customer's credit limit, sold a product taken off
- * sale, or gave a discount without the permission. The one list: the sale rules, the push and the
- * conflicts API all use it.
+ * sale, or gave a discount without the permission; in a pharmacy, dispensed a batch that was
+ * recalled, quarantined or expired by then (`dispensed_unsellable_batch`), sold a prescription
+ * medicine without a complete prescription (`prescription`), or sold in an ADDO a medicine not on
+ * its list (`not_permitted_for_addo`). The one list: the sale rules, the push and the conflicts API
+ * all use it.
  */
-export const ConflictKind = z.enum(['stale_price', 'price_mismatch', 'oversold', 'credit_limit', 'inactive_product', 'permission']);
+export const ConflictKind = z.enum([
+  'stale_price',
+  'price_mismatch',
+  'oversold',
+  'credit_limit',
+  'inactive_product',
+  'permission',
+  'dispensed_unsellable_batch',
+  'prescription',
+  'not_permitted_for_addo',
+]);
 export type ConflictKind = z.infer<typeof ConflictKind>;
 
 /** A rule an offline sale broke: the sale is booked and this is recorded for the owner to review. */
