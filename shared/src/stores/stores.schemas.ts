@@ -74,7 +74,7 @@ const StoreFields = z.object({
 
 export const CreateStoreInput = StoreFields.partial()
   .extend({ name: StoreFields.shape.name })
-  .meta({ id: 'CreateStoreInput', description: '`code` is generated from the name when absent; `status` defaults to `open`, `vat_enabled` to false' });
+  .meta({ id: 'CreateStoreInput', description: '`code` is generated from the name when absent; `status` defaults to `open`, `vat_enabled` to false, `outlet_type` to null' });
 export type CreateStoreInput = z.infer<typeof CreateStoreInput>;
 
 export const UpdateStoreInput = StoreFields.partial()
