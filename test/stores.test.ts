@@ -37,6 +37,7 @@ describe('/stores', () => {
       color: '#1e88e5',
       status: 'busy',
       vat_enabled: true,
+      outlet_type: 'pharmacy',
     });
     expect(res.status, res.text).toBe(200);
     const store = Envelope(Store).parse(res.body).data;
@@ -54,6 +55,7 @@ describe('/stores', () => {
       color: '#1E88E5',
       status: 'busy',
       vat_enabled: true,
+      outlet_type: 'pharmacy',
       is_active: true,
       created_at: new Date(t.clock.now()).toISOString(),
       updated_at: new Date(t.clock.now()).toISOString(),

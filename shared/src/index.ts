@@ -8,6 +8,7 @@ export * from './stores/stores.schemas.js';
 export * from './stores/store-staff.schemas.js';
 export * from './meta/meta.schemas.js';
 export * from './inventory/inventory.schemas.js';
+export * from './pharmacy/pharmacy.schemas.js';
 export * from './staff/staff.schemas.js';
 export * from './customers/customers.schemas.js';
 export * from './credits/credits.schemas.js';

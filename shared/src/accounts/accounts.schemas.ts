@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BusinessTypeSlug, Email, EmploymentStatus, Password, Phone, Role, Shift, Timestamp } from '../common.js';
 import { TokenPair } from '../auth/auth.schemas.js';
 import { Store } from '../stores/stores.schemas.js';
+import { ExpiryAlertDays } from '../inventory/inventory.schemas.js';
 
 export const User = z
   .object({
@@ -51,6 +52,7 @@ export const Organisation = z
     timezone: z.string(),
     currency: z.string(),
     credit_terms_days: z.int(),
+    expiry_alert_days: z.int().meta({ description: "Default expiry alert window in days for batch-tracked products without their own" }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -106,6 +108,7 @@ export const UpdateOrganisationInput = z
         }
       }, 'must be an IANA time zone such as Africa/Dar_es_Salaam'),
     credit_terms_days: z.int().min(0).max(365),
+    expiry_alert_days: ExpiryAlertDays,
   })
   .partial()
   .meta({ id: 'UpdateOrganisationInput' });

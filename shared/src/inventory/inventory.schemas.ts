@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { ActiveFilter, Money, MoneyInput, PercentInput, QueryBool, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { DosageForm, DrugSchedule } from '../pharmacy/pharmacy.schemas.js';
+
+/** An expiry alert window in days (about two years at most), for a product and for the organisation's default alike. */
+export const ExpiryAlertDays = z.int().min(1).max(730);
 
 export const Category = z
   .object({
@@ -48,6 +52,16 @@ export const Product = z
     is_service: z.boolean(),
     is_active: z.boolean(),
     is_low_stock: z.boolean().meta({ description: 'stock at or below reorder_point (never for services)' }),
+    generic_name: z.string().nullable().meta({ description: 'International non-proprietary name, e.g. paracetamol; set on every medicine' }),
+    strength: z.string().nullable().meta({ example: '500 mg' }),
+    dosage_form: DosageForm.nullable(),
+    schedule: DrugSchedule.nullable().meta({ description: 'Set: the product is a medicine (`otc`, `pom` prescription-only, `controlled`); null: not a medicine' }),
+    track_batches: z.boolean().meta({ description: 'Stock is held in batches with lot and expiry' }),
+    expiry_alert_days: z.int().nullable().meta({ description: "The product's own alert window in days; null: the organisation's default" }),
+    effective_expiry_alert_days: z
+      .int()
+      .nullable()
+      .meta({ description: "The window in force: the product's own or the organisation's default; null when the product does not track batches" }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -72,6 +86,14 @@ const productFields = {
   description: z.string().trim().max(2000).nullable(),
   is_service: z.boolean(),
   is_active: z.boolean(),
+  generic_name: z.string().trim().min(1).max(200).nullable().meta({ description: 'Required with a schedule' }),
+  strength: z.string().trim().min(1).max(50).nullable().meta({ example: '250 mg/5 ml' }),
+  dosage_form: DosageForm.nullable(),
+  schedule: DrugSchedule.nullable().meta({ description: 'Makes the product a medicine; needs a generic_name; not for a service' }),
+  track_batches: z
+    .boolean()
+    .meta({ description: 'Defaults to true when the product gets a schedule; cannot change while the product has stock in a store, nor be true for a service' }),
+  expiry_alert_days: ExpiryAlertDays.nullable().meta({ description: "Days before expiry a batch raises an alert; null: the organisation's default" }),
 };
 export const UpdateProductInput = z.object(productFields).partial().meta({ id: 'UpdateProductInput' });
 export const CreateProductInput = UpdateProductInput.required({ name: true }).meta({ id: 'CreateProductInput' });

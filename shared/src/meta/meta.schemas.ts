@@ -6,7 +6,8 @@ export const BusinessType = z
   .object({ slug: BusinessTypeSlug, name: z.string(), name_swahili: z.string(), description: z.string() })
   .meta({ id: 'BusinessType' });
 export const Region = z.object({ slug: z.string(), name: z.string(), districts: z.array(z.string()) }).meta({ id: 'Region' });
-/** An outlet type as `/meta/outlet-types` describes it; the enumeration itself is the pharmacy area's `OutletType`. */
-export const OutletTypeInfo = z.object({ slug: OutletType, name: z.string() }).meta({ id: 'OutletTypeInfo' });
+/** One outlet type as the meta route lists it (the enum itself is `OutletType`). */
+export const OutletTypeEntry = z.object({ slug: OutletType, name: z.string() }).meta({ id: 'OutletType' });
+export type OutletTypeEntry = z.infer<typeof OutletTypeEntry>;
 export type Region = z.infer<typeof Region>;
 export type BusinessType = z.infer<typeof BusinessType>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateString, Email, Money, Phone, Timestamp } from '../common.js';
+import { OutletType } from '../pharmacy/pharmacy.schemas.js';
 
 export const StoreStatus = z.enum(['open', 'closed', 'busy']);
 export type StoreStatus = z.infer<typeof StoreStatus>;
@@ -19,6 +20,7 @@ export const Store = z
     color: z.string().nullable(),
     status: StoreStatus,
     vat_enabled: z.boolean(),
+    outlet_type: OutletType.nullable().meta({ description: 'A store that dispenses medicine: `pharmacy` or `addo`; null otherwise' }),
     is_active: z.boolean(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -67,11 +69,12 @@ const StoreFields = z.object({
   color: HexColor.nullable(),
   status: StoreStatus,
   vat_enabled: z.boolean(),
+  outlet_type: OutletType.nullable(),
 });
 
 export const CreateStoreInput = StoreFields.partial()
   .extend({ name: StoreFields.shape.name })
-  .meta({ id: 'CreateStoreInput', description: '`code` is generated from the name when absent; `status` defaults to `open`, `vat_enabled` to false' });
+  .meta({ id: 'CreateStoreInput', description: '`code` is generated from the name when absent; `status` defaults to `open`, `vat_enabled` to false, `outlet_type` to null' });
 export type CreateStoreInput = z.infer<typeof CreateStoreInput>;
 
 export const UpdateStoreInput = StoreFields.partial()

@@ -23,6 +23,8 @@ export interface OrganisationTable {
   timezone: Generated<string>;
   currency: Generated<string>;
   credit_terms_days: Generated<number>;
+  /** Default expiry alert window (days) of batch-tracked products without their own. */
+  expiry_alert_days: Generated<number>;
   ai_credits_monthly: number | null;
   is_active: Generated<number>;
   version: Generated<number>;

@@ -1,3 +1,4 @@
+import type { DosageForm, DrugSchedule } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 export interface CategoryTable {
@@ -29,6 +30,14 @@ export interface ProductTable {
   description: string | null;
   is_service: Generated<number>;
   is_active: Generated<number>;
+  /** Medicine fields: a product with a schedule is a medicine. */
+  generic_name: string | null;
+  strength: string | null;
+  dosage_form: DosageForm | null;
+  schedule: DrugSchedule | null;
+  track_batches: Generated<number>;
+  /** Null: the organisation's default. */
+  expiry_alert_days: number | null;
   created_at: number;
   updated_at: number;
 }

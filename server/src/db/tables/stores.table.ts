@@ -1,3 +1,4 @@
+import type { OutletType } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 export interface StoreTable {
@@ -15,6 +16,7 @@ export interface StoreTable {
   color: string | null;
   status: Generated<string>;
   vat_enabled: Generated<number>;
+  outlet_type: OutletType | null;
   is_active: Generated<number>;
   /** Last gapless sale number given in this store. */
   last_number: Generated<number>;

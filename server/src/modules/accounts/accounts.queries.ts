@@ -53,6 +53,7 @@ export function toOrganisation(row: OrganisationRow): Organisation {
     timezone: row.timezone,
     currency: row.currency,
     credit_terms_days: row.credit_terms_days,
+    expiry_alert_days: row.expiry_alert_days,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

@@ -18,7 +18,8 @@ export function toCategory(row: CategoryRow & { product_count: number | string |
   };
 }
 
-export type ProductWithStock = ProductRow & { stock: number };
+/** A product row with its level in one store and its organisation's default alert window. */
+export type ProductWithStock = ProductRow & { stock: number; org_expiry_alert_days: number };
 
 export function toProduct(row: ProductWithStock): Product {
   const stock = Number(row.stock);
@@ -41,17 +42,30 @@ export function toProduct(row: ProductWithStock): Product {
     is_service: isService,
     is_active: row.is_active === 1,
     is_low_stock: !isService && stock <= row.reorder_point,
+    generic_name: row.generic_name,
+    strength: row.strength,
+    dosage_form: row.dosage_form,
+    schedule: row.schedule,
+    track_batches: row.track_batches === 1,
+    expiry_alert_days: row.expiry_alert_days,
+    // Only batches expire, so only a batch-tracked product has a window in force.
+    effective_expiry_alert_days: row.track_batches === 1 ? (row.expiry_alert_days ?? Number(row.org_expiry_alert_days)) : null,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
 }
 
-/** Products of `orgId` with `stock` = their level in `storeId` (0 where no row yet). */
+/**
+ * Products of `orgId` with `stock` = their level in `storeId` (0 where no row yet) and the
+ * organisation's default expiry alert window (for `effective_expiry_alert_days`).
+ */
 export function productsWithStock(db: Kysely<Database>, orgId: string, storeId: string | null) {
   return db
     .selectFrom('products as p')
+    .innerJoin('organisations as o', 'o.id', 'p.org_id')
     .leftJoin('product_stock as ps', (join) => join.onRef('ps.product_id', '=', 'p.id').on('ps.store_id', '=', storeId ?? ''))
     .selectAll('p')
+    .select('o.expiry_alert_days as org_expiry_alert_days')
     .select((eb) => eb.fn.coalesce('ps.qty', eb.lit(0)).as('stock'))
     .where('p.org_id', '=', orgId);
 }
@@ -65,6 +79,12 @@ export async function orgProductsById(db: Kysely<Database>, orgId: string, ids: 
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('products').selectAll().where('org_id', '=', orgId).where('id', 'in', [...new Set(ids)]).execute();
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Ids of the batch-tracked products that follow the organisation's default alert window. */
+export async function productIdsOnDefaultAlert(db: Kysely<Database>, orgId: string): Promise<string[]> {
+  const rows = await db.selectFrom('products').select('id').where('org_id', '=', orgId).where('track_batches', '=', 1).where('expiry_alert_days', 'is', null).execute();
+  return rows.map((r) => r.id);
 }
 
 export function findCategory(db: Kysely<Database>, orgId: string, id: string) {

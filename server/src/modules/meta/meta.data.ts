@@ -1,6 +1,7 @@
 /** Reference data: business and outlet types, and Tanzania's regions and districts (2022 census). */
 import { readFileSync } from 'node:fs';
-import type { BusinessType, Region } from '@duka/shared';
+import { OutletType } from '@duka/shared';
+import type { BusinessType, OutletTypeEntry, Region } from '@duka/shared';
 
 export const BUSINESS_TYPES: BusinessType[] = [
   { slug: 'retail', name: 'Retail', name_swahili: 'Rejareja', description: 'Sells to customers in single units: duka, kiosk, minimarket.' },
@@ -14,10 +15,12 @@ export const BUSINESS_TYPES: BusinessType[] = [
   { slug: 'pharmacy', name: 'Pharmacy', name_swahili: 'Famasia (duka la dawa)', description: 'Dispenses medicines; returned medicine is quarantined.' },
 ];
 
-export const OUTLET_TYPES = [
-  { slug: 'pharmacy', name: 'Pharmacy' },
-  { slug: 'addo', name: 'Accredited Drug Dispensing Outlet (ADDO / DLDM)' },
-];
+/** A name per slug of the shared enum: a new outlet type does not compile until it is named here. */
+const OUTLET_TYPE_NAMES: Record<OutletType, string> = {
+  pharmacy: 'Pharmacy',
+  addo: 'Accredited Drug Dispensing Outlet (ADDO / DLDM)',
+};
+export const OUTLET_TYPES: OutletTypeEntry[] = OutletType.options.map((slug) => ({ slug, name: OUTLET_TYPE_NAMES[slug] }));
 
 interface RawRegions {
   regions: Array<{ slug: string; name: string; councils: Array<{ type: string; name: string }> }>;

@@ -9,6 +9,7 @@ import { normalisePhone } from '../../../lib/phone.js';
 import type { Updateable } from 'kysely';
 import type { OrganisationTable } from '../../../db/tables/accounts.table.js';
 import { findOrganisation, toOrganisation } from '../accounts.queries.js';
+import { productIdsOnDefaultAlert } from '../../inventory/inventory.queries.js';
 
 export async function getOrganisation(ctx: AuthedContext): Promise<Organisation> {
   requireRole(ctx, 'owner');
@@ -31,6 +32,7 @@ export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrgani
   };
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
+    const before = await findOrganisation(tx.db, id);
     const row = await tx.db
       .updateTable('organisations')
       .set({ ...changes, updated_at: now })
@@ -40,6 +42,10 @@ export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrgani
     if (!row) throw new NotFoundError('organisation');
     await recordAudit(tx, { action: 'organisation.update', description: 'Updated organisation settings', entity: 'organisation', entityId: id });
     noteChange(tx, id, { entity: 'organisation', id });
+    // Products without their own window answer the organisation's as theirs: tills pull them again.
+    if (before && row.expiry_alert_days !== before.expiry_alert_days) {
+      for (const productId of await productIdsOnDefaultAlert(tx.db, id)) noteChange(tx, id, { entity: 'product', id: productId });
+    }
     return toOrganisation(row);
   });
 }

@@ -21,7 +21,7 @@ import { updateProduct } from '../../inventory/services/products.js';
 import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
-type ProductWithOrg = ProductRow & { stock: number | string | null; organisation_name: string };
+type ProductWithOrg = ProductRow & { stock: number | string | null; organisation_name: string; org_expiry_alert_days: number };
 
 const toAdminProduct = (row: ProductWithOrg): AdminProduct => ({
   ...toProduct({ ...row, stock: Number(row.stock ?? 0) }),
@@ -37,7 +37,7 @@ function productsWithOrg(ctx: AuthedContext) {
 function selectProducts(ctx: AuthedContext) {
   return productsWithOrg(ctx)
     .selectAll('p')
-    .select('o.name as organisation_name')
+    .select(['o.name as organisation_name', 'o.expiry_alert_days as org_expiry_alert_days'])
     .select((eb) =>
       eb
         .selectFrom('product_stock')
@@ -130,7 +130,7 @@ function selectCategories(ctx: AuthedContext) {
     .selectFrom('categories as c')
     .innerJoin('organisations as o', 'o.id', 'c.org_id')
     .selectAll('c')
-    .select('o.name as organisation_name')
+    .select(['o.name as organisation_name', 'o.expiry_alert_days as org_expiry_alert_days'])
     .select((eb) =>
       eb
         .selectFrom('products')

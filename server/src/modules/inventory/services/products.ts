@@ -10,6 +10,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import type { ProductTable } from '../../../db/tables/inventory.table.js';
 import { findCategory, findProduct, type ProductWithStock, productsWithStock, toProduct } from '../inventory.queries.js';
+import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
 import { recordPrice } from './prices.js';
 import { changeStockLevel, insertAdjustment } from './stock.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
@@ -20,8 +21,9 @@ function rethrowDuplicate(err: unknown): never {
   throw err;
 }
 
-/** The stored columns for the fields present in `input` (money to cents, percent to basis points). */
-function columns(input: UpdateProductInput): Updateable<ProductTable> {
+/** The stored columns for the fields present in `input` (money to cents, percent to basis points, flags to 0/1). */
+function columns(input: UpdateProductInput, trackBatches: boolean | undefined): Updateable<ProductTable> {
+  const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
   const cents = (v: number | null | undefined) => (v == null ? v : toCents(v));
   const out: Updateable<ProductTable> = {
     name: input.name,
@@ -36,8 +38,14 @@ function columns(input: UpdateProductInput): Updateable<ProductTable> {
     reorder_point: input.reorder_point,
     image: input.image,
     description: input.description,
-    is_service: input.is_service === undefined ? undefined : input.is_service ? 1 : 0,
-    is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
+    is_service: flag(input.is_service),
+    is_active: flag(input.is_active),
+    generic_name: input.generic_name,
+    strength: input.strength,
+    dosage_form: input.dosage_form,
+    schedule: input.schedule,
+    track_batches: flag(trackBatches),
+    expiry_alert_days: input.expiry_alert_days,
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
@@ -88,6 +96,9 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
   await assertCategory(ctx, orgId, input.category_id);
   const stock = input.stock ?? 0;
   if (input.is_service && stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
+  const trackBatches = trackBatchesOf(null, input);
+  assertMedicine(null, input, trackBatches ?? false);
+  if (trackBatches && stock > 0) throw new ValidationError('stock', STOCK_NEEDS_BATCH);
   try {
     return await withTransaction(ctx, async (tx) => {
       const now = tx.clock.now();
@@ -106,7 +117,12 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
           image: null,
           description: null,
           tax_rate: 1800,
-          ...columns(input),
+          generic_name: null,
+          strength: null,
+          dosage_form: null,
+          schedule: null,
+          expiry_alert_days: null,
+          ...columns(input, trackBatches),
           created_at: now,
           updated_at: now,
         } as Insertable<ProductTable>)
@@ -137,9 +153,15 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
   await assertCategory(ctx, orgId, input.category_id);
   const isService = input.is_service ?? before.is_service === 1;
   if (isService && input.stock !== undefined && input.stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
-  const set = columns(input);
+  const trackBatches = trackBatchesOf(before, input);
+  const trackedAfter = trackBatches ?? before.track_batches === 1;
+  assertMedicine(before, input, trackedAfter);
+  if (trackedAfter && input.stock !== undefined && input.stock !== Number(before.stock)) throw new ValidationError('stock', STOCK_NEEDS_BATCH);
+  const set = columns(input, trackBatches);
   try {
     return await withTransaction(ctx, async (tx) => {
+      // Checked inside the transaction, so a sale or delivery committing meanwhile is seen.
+      await assertStockAllowsTracking(tx.db, id, { trackedBefore: before.track_batches === 1, trackedAfter });
       const now = tx.clock.now();
       if (Object.keys(set).length) await tx.db.updateTable('products').set({ ...set, updated_at: now }).where('id', '=', id).execute();
       let after: ProductWithStock = (await findProduct(tx.db, orgId, storeId, id))!;
