@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { BusinessType, Envelope, OutletType, Region } from '@duka/shared';
+import { BusinessType, Envelope, OutletTypeInfo, Region } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from './setup/test-app.js';
@@ -45,7 +45,7 @@ describe('reference data', () => {
 
   it('lists the pharmacy outlet types', async () => {
     const res = await t.request('GET', '/meta/outlet-types');
-    const { data } = Envelope(z.array(OutletType)).parse(res.body);
+    const { data } = Envelope(z.array(OutletTypeInfo)).parse(res.body);
     expect(data.map((o) => o.slug)).toEqual(['pharmacy', 'addo']);
   });
 });

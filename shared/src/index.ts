@@ -34,3 +34,5 @@ export * from './admin/admin-platform.schemas.js';
 export * from './admin/admin-records.schemas.js';
 export * from './statement-cache.js';
 export * from './ai/ai.schemas.js';
+export * from './pharmacy/pharmacy.schemas.js';
+export * from './pharmacy/addo.schemas.js';

@@ -1,4 +1,4 @@
-import { BusinessType, Envelope, OutletType, Region } from '@duka/shared';
+import { BusinessType, Envelope, OutletTypeInfo, Region } from '@duka/shared';
 import { z } from 'zod';
 import { defineRoute, jsonResponse } from '../../lib/route.js';
 
@@ -34,5 +34,5 @@ export const outletTypes = defineRoute('public', {
   path: '/meta/outlet-types',
   tags,
   summary: 'Pharmacy outlet types',
-  responses: { 200: jsonResponse(Envelope(z.array(OutletType)), 'Outlet types') },
+  responses: { 200: jsonResponse(Envelope(z.array(OutletTypeInfo)), 'Outlet types') },
 });
