@@ -251,4 +251,15 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
     expect(page.meta.version).toBe(7);
     expect(page.data).toEqual([expect.objectContaining({ ...ors, notes: null, version_added: 7, version_updated: 7 })]);
   });
+
+  it('admins writing at the same moment get one version each, and only one of the same medicine goes on', async () => {
+    const names = ['Albendazole', 'Mebendazole', 'Ferrous sulphate', 'Folic acid'];
+    const added = await Promise.all(names.map((generic_name) => send('POST', '/admin/pharmacy/addo-list', { generic_name, strength: '400 mg', dosage_form: 'tablet' })));
+    expect(added.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(added.map((r) => r.body.data.version_added as number).sort((x, y) => x - y)).toEqual([8, 9, 10, 11]);
+    const same = await Promise.all([1, 2, 3].map(() => send('POST', '/admin/pharmacy/addo-list', { generic_name: 'Zinc sulphate', strength: '20 mg', dosage_form: 'tablet' })));
+    expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    expect((await list('/pharmacy/addo-list?search=zinc', cashier)).meta).toMatchObject({ total: 1, version: 12 });
+    expect((await history()).meta.total).toBe(12);
+  });
 });
