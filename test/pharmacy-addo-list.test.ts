@@ -262,4 +262,22 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
     expect((await list('/pharmacy/addo-list?search=zinc', cashier)).meta).toMatchObject({ total: 1, version: 12 });
     expect((await history()).meta.total).toBe(12);
   });
+
+  it('is in the OpenAPI document with its schemas', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    for (const [path, methods] of [
+      ['/pharmacy/addo-list', ['get']],
+      ['/admin/pharmacy/addo-list', ['get', 'post']],
+      ['/admin/pharmacy/addo-list/{id}', ['patch', 'delete']],
+      ['/admin/pharmacy/addo-list/history', ['get']],
+    ] as const) {
+      for (const method of methods) expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+    }
+    expect(doc.paths['/admin/pharmacy/addo-list'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateAddoMedicineInput');
+    expect(Object.keys(doc.components.schemas.AddoMedicine.properties).sort()).toEqual(
+      ['created_at', 'dosage_form', 'generic_name', 'id', 'notes', 'strength', 'updated_at', 'version_added', 'version_updated'],
+    );
+    expect(doc.components.schemas.AddoChangeKind.enum).toEqual(['added', 'corrected', 'removed']);
+    expect(doc.components.schemas.AddoListMeta.properties.version).toBeDefined();
+  });
 });
