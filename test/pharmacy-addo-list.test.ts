@@ -1,4 +1,4 @@
-import { AddoListChange, AddoListMeta, AddoMedicine, Envelope, PagedEnvelope } from '@duka/shared';
+import { AddoListChange, AddoListMeta, AddoMedicine, Envelope, PageMeta, PagedEnvelope } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { currentTotp } from '../server/src/lib/auth/totp.js';
@@ -36,12 +36,14 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
   const list = async (path: string, token = admin.token) => {
     const res = await t.request('GET', path, { token });
     expect(res.status, res.text).toBe(200);
-    return ListPage.parse(res.body);
+    const page = ListPage.parse(res.body);
+    return { data: page.data, meta: AddoListMeta.parse(page.meta) };
   };
   const history = async (query = '') => {
     const res = await send('GET', `/admin/pharmacy/addo-list/history${query}`);
     expect(res.status, res.text).toBe(200);
-    return PagedEnvelope(AddoListChange).parse(res.body);
+    const page = PagedEnvelope(AddoListChange).parse(res.body);
+    return { data: page.data, meta: PageMeta.parse(page.meta) };
   };
 
   beforeAll(async () => {
