@@ -212,7 +212,7 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
     expect(res.body.data.map((e: { action: string; description: string }) => [e.action, e.description])).toEqual([
       ['admin.addo_list.add', 'Platform admin added Paracetamol 500 mg tablet to the ADDO list (version 6)'],
       ['admin.addo_list.remove', 'Platform admin removed Paracetamol 500 mg tablet from the ADDO list (version 5)'],
-      ['admin.addo_list.correct', 'Platform admin corrected Amoxicillin 250 mg capsule to Amoxicillin 500 mg capsule on the ADDO list (version 4)'],
+      ['admin.addo_list.correct', 'Platform admin corrected Amoxicillin 250 mg capsule on the ADDO list: strength, notes (version 4)'],
       ['admin.addo_list.add', 'Platform admin added Paracetamol 120 mg/5 ml syrup to the ADDO list (version 3)'],
       ['admin.addo_list.add', 'Platform admin added Amoxicillin 250 mg capsule to the ADDO list (version 2)'],
       ['admin.addo_list.add', 'Platform admin added Paracetamol 500 mg tablet to the ADDO list (version 1)'],

@@ -29,9 +29,13 @@ import { ADDO_STATE_ID, addoFields, findAddoByKey, findCurrentAddoMedicine, page
 
 type Tx = TxContext<AuthedContext>;
 
+/** Audit actions name the admin's verb (`admin.addo_list.add`), as the other admin entries do. */
+const AUDIT_VERB: Record<AddoChangeKind, string> = { added: 'add', corrected: 'correct', removed: 'remove' };
+
 const duplicate = () => new DuplicateError('generic_name', 'this medicine (generic name, strength and dosage form) is already on the ADDO list');
 const notFound = () => new NotFoundError('ADDO list entry');
 const label = (m: AddoMedicineFields) => `${m.generic_name} ${m.strength} ${m.dosage_form}`;
+const changedFields = (before: AddoMedicineFields, after: AddoMedicineFields) => (Object.keys(after) as Array<keyof AddoMedicineFields>).filter((k) => after[k] !== before[k]);
 
 /** Any signed-in member: a page of the current list with its version. */
 export async function listAddoMedicines(ctx: AuthedContext, q: ListAddoMedicinesQuery): Promise<{ items: AddoMedicine[]; meta: AddoListMeta }> {
@@ -74,10 +78,14 @@ async function recordChange(tx: Tx, c: { version: number; kind: AddoChangeKind; 
       created_at: tx.clock.now(),
     })
     .execute();
-    const what = c.kind === 'corrected' ? `${label(c.previous!)} to ${label(c.entry)} on` : c.kind === 'added' ? `${label(c.entry)} to` : `${label(c.entry)} from`;
+  const what = {
+    added: `${label(c.entry)} to the ADDO list`,
+    removed: `${label(c.entry)} from the ADDO list`,
+    corrected: `${label(c.previous ?? c.entry)} on the ADDO list: ${changedFields(c.previous ?? c.entry, c.entry).join(', ')}`,
+  }[c.kind];
   await recordAudit(tx, {
-    action: `admin.addo_list.${c.kind === 'added' ? 'add' : c.kind === 'corrected' ? 'correct' : 'remove'}`,
-    description: `Platform admin ${c.kind} ${what} the ADDO list (version ${c.version})`,
+    action: `admin.addo_list.${AUDIT_VERB[c.kind]}`,
+    description: `Platform admin ${c.kind} ${what} (version ${c.version})`,
     orgId: null,
     storeId: null,
     entity: 'addo_medicine',
@@ -124,7 +132,7 @@ export async function correctAddoMedicine(ctx: AuthedContext, id: string, input:
       dosage_form: input.dosage_form ?? previous.dosage_form,
       notes: input.notes !== undefined ? input.notes : previous.notes,
     };
-    if ((Object.keys(entry) as Array<keyof AddoMedicineFields>).every((k) => entry[k] === previous[k])) return toAddoMedicine(current);
+    if (changedFields(previous, entry).length === 0) return toAddoMedicine(current);
     const matchKey = addoMatchKey(entry);
     if (await findAddoByKey(tx.db, matchKey, id)) throw duplicate();
     const row = await tx.db
