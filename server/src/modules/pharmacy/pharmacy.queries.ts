@@ -45,7 +45,11 @@ export function findAddoByKey(db: Kysely<Database>, matchKey: string, exceptId?:
   return q.executeTakeFirst();
 }
 
-/** A page of the current list by generic name, strength, form, with the list's version in the page meta. */
+/**
+ * A page of the current list by generic name, strength, form, with the list's version in the page
+ * meta. The version is read before the page: a change landing in between makes the page newer
+ * than its version (the till fetches again, harmlessly), never older (the till would miss it).
+ */
 export async function pageAddoMedicines(db: Kysely<Database>, dialect: DialectName, q: ListAddoMedicinesQuery): Promise<{ items: AddoMedicine[]; meta: AddoListMeta }> {
   let base = db.selectFrom('addo_medicines').where('version_removed', 'is', null);
   if (q.dosage_form) base = base.where('dosage_form', '=', q.dosage_form);
@@ -53,7 +57,8 @@ export async function pageAddoMedicines(db: Kysely<Database>, dialect: DialectNa
     const text = q.search;
     base = base.where((eb) => eb.or([containsText(dialect, 'generic_name', text), containsText(dialect, 'strength', text)]));
   }
-  const [{ total }, rows, version] = await Promise.all([
+  const version = await addoListVersion(db);
+  const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     base
       .selectAll()
@@ -64,7 +69,6 @@ export async function pageAddoMedicines(db: Kysely<Database>, dialect: DialectNa
       .limit(q.page_size)
       .offset((q.page - 1) * q.page_size)
       .execute(),
-    addoListVersion(db),
   ]);
   return { items: rows.map(toAddoMedicine), meta: { ...pageMeta(q.page, q.page_size, Number(total)), version } };
 }
