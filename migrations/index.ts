@@ -18,6 +18,7 @@ import * as refreshSuccessor from './2026_11_21_0012_refresh_token_successor.js'
 import * as aiConversations from './2026_11_21_0013_ai_conversations.js';
 import * as rateLimits from './2026_11_21_0014_rate_limits.js';
 import * as medicineFields from './2026_11_23_0015_medicine_fields.js';
+import * as addoList from './2026_11_23_0016_addo_list.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0013_ai_conversations': aiConversations,
   '2026_11_21_0014_rate_limits': rateLimits,
   '2026_11_23_0015_medicine_fields': medicineFields,
+  '2026_11_23_0016_addo_list': addoList,
 };

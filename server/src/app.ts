@@ -40,6 +40,7 @@ import { healthRouter } from './modules/health/health.index.js';
 import { inventoryRouter } from './modules/inventory/inventory.index.js';
 import { metaRouter } from './modules/meta/meta.index.js';
 import { posRouter } from './modules/pos/pos.index.js';
+import { pharmacyRouter } from './modules/pharmacy/pharmacy.index.js';
 import { notificationsRouter } from './modules/notifications/notifications.index.js';
 import { notebookRouter } from './modules/notebook/notebook.index.js';
 import { uploadsRouter } from './modules/uploads/uploads.index.js';
@@ -139,6 +140,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', suppliersRouter);
   api.route('/', expensesRouter);
   api.route('/', posRouter);
+  api.route('/', pharmacyRouter);
   api.route('/', notificationsRouter);
   api.route('/', notebookRouter);
   api.route('/', uploadsRouter);

@@ -42,3 +42,4 @@ export * from './pharmacy/fefo.js';
 export * from './pharmacy/prescription-rules.js';
 export * from './pharmacy/addo-rules.js';
 export * from './pharmacy/controlled-register.js';
+export * from './pharmacy/addo.schemas.js';

@@ -21,6 +21,7 @@ import type { AuditLogTable } from './tables/audit.table.js';
 import type { AnalyticsRollupStateTable, SalesDailyProductTable, SalesDailyTable } from './tables/analytics.table.js';
 import type { AiConversationTable, AiMessageTable } from './tables/ai.table.js';
 import type { ChangeLogTable } from './tables/change-log.table.js';
+import type { AddoListChangeTable, AddoListStateTable, AddoMedicineTable } from './tables/pharmacy.table.js';
 
 export interface Database {
   organisations: OrganisationTable;
@@ -71,4 +72,7 @@ export interface Database {
   analytics_rollup_state: AnalyticsRollupStateTable;
   ai_conversations: AiConversationTable;
   ai_messages: AiMessageTable;
+  addo_medicines: AddoMedicineTable;
+  addo_list_changes: AddoListChangeTable;
+  addo_list_state: AddoListStateTable;
 }

@@ -3,6 +3,7 @@ import { authedCtx, ok } from '../../lib/route.js';
 import * as catalogue from './admin-catalogue.routes.js';
 import * as monitoring from './admin-monitoring.routes.js';
 import * as orgs from './admin-organisations.routes.js';
+import * as pharmacy from './admin-pharmacy.routes.js';
 import * as records from './admin-records.routes.js';
 import * as routes from './admin.routes.js';
 import * as business from './services/admin-business.js';
@@ -13,6 +14,7 @@ import * as platform from './services/admin-platform-records.js';
 import { adminTransactionsSummary, getAdminTransaction, listAdminTransactions } from './services/admin-sales.js';
 import * as people from './services/admin-users-stores.js';
 import { monitoringHealth, platformDashboard } from './services/platform-stats.js';
+import * as addo from '../pharmacy/services/addo-list.js';
 
 type Paged = { items: unknown[]; meta: unknown };
 const page = (c: Parameters<typeof ok>[0], p: Paged) => ok(c, p.items, { meta: p.meta });
@@ -63,6 +65,16 @@ const recordsRouter: Router = createRouter()
   .openapi(records.listNotes, async (c) => page(c, await platform.listAdminNotes(authedCtx(c), c.req.valid('query'))))
   .openapi(records.listNotifications, async (c) => page(c, await platform.listAdminNotifications(authedCtx(c), c.req.valid('query'))));
 
+const pharmacyRouter: Router = createRouter()
+  .openapi(pharmacy.listAddoList, async (c) => page(c, await addo.listAddoMedicinesForAdmin(authedCtx(c), c.req.valid('query'))))
+  .openapi(pharmacy.addoListHistory, async (c) => page(c, await addo.listAddoHistory(authedCtx(c), c.req.valid('query'))))
+  .openapi(pharmacy.addAddoMedicine, async (c) => ok(c, await addo.addAddoMedicine(authedCtx(c), c.req.valid('json')), { message: 'medicine added to the ADDO list', status: 201 }))
+  .openapi(pharmacy.correctAddoMedicine, async (c) => ok(c, await addo.correctAddoMedicine(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'ADDO list entry corrected' }))
+  .openapi(pharmacy.removeAddoMedicine, async (c) => {
+    await addo.removeAddoMedicine(authedCtx(c), c.req.valid('param').id);
+    return c.body(null, 204);
+  });
+
 export const adminRouter = (ping: () => Promise<void>): Router =>
   createRouter()
     .openapi(routes.dashboard, async (c) => ok(c, await platformDashboard(authedCtx(c))))
@@ -72,4 +84,5 @@ export const adminRouter = (ping: () => Promise<void>): Router =>
     .openapi(monitoring.analyticsOverview, async (c) => ok(c, await analyticsOverview(authedCtx(c), c.req.valid('query'))))
     .route('/', organisationsRouter)
     .route('/', catalogueRouter)
-    .route('/', recordsRouter);
+    .route('/', recordsRouter)
+    .route('/', pharmacyRouter);
