@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type AddoCheckInput, checkAddo } from './addo-rules.js';
+import { type AddoCheckInput, type AddoEntry, checkAddo } from './addo-rules.js';
 
-const permitted = [
+const permitted: AddoEntry[] = [
   { generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule' },
   { generic_name: 'Paracetamol', strength: '500mg', dosage_form: 'tablet' },
 ];

@@ -11,12 +11,13 @@
  */
 import type { ErrorCode } from '../errors.js';
 import type { ConflictKind, SaleConflict } from '../sync/protocol.js';
+import { addoMatchKey } from './addo.schemas.js';
 import type { DosageForm, DrugSchedule, OutletType } from './pharmacy.schemas.js';
 
 export interface AddoEntry {
   generic_name: string;
   strength: string;
-  dosage_form: DosageForm | string;
+  dosage_form: DosageForm;
 }
 
 export interface AddoBreach {
@@ -45,16 +46,13 @@ export interface AddoCheckInput {
   permitted: AddoEntry[];
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, '');
-const keyOf = (e: AddoEntry) => [e.generic_name, e.strength, e.dosage_form].map(norm).join('|');
-
 export function checkAddo(input: AddoCheckInput): AddoBreach[] {
   if (input.outlet_type !== 'addo') return [];
-  const permitted = new Set(input.permitted.map(keyOf));
+  const permitted = new Set(input.permitted.map(addoMatchKey));
   const breaches: AddoBreach[] = [];
   for (const { index, product: p } of input.lines) {
     if (p.schedule == null) continue;
-    const listed = p.generic_name && p.strength && p.dosage_form && permitted.has(keyOf({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form }));
+    const listed = p.generic_name && p.strength && p.dosage_form && permitted.has(addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form }));
     if (listed) continue;
     const message = `${p.name} is not on the ADDO list: an ADDO may not sell it`;
     breaches.push({ code: 'NOT_PERMITTED_FOR_ADDO', field: `lines.${index}.product_id`, message, conflict: { kind: 'not_permitted_for_addo', product_id: p.product_id, message } });
