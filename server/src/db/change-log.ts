@@ -24,6 +24,8 @@ export interface Change {
 export type NotedChange = Change & { orgId: string };
 
 /** Record `changes` and return the organisation's new version. */
+const CHANGE_ROWS_PER_INSERT = 1000;
+
 export async function recordChanges(trx: Kysely<Database>, orgId: string, changes: Change[], now: number): Promise<number> {
   if (!trx.isTransaction) throw new Error('recordChanges must run inside a transaction');
   const { version } = await trx
@@ -33,20 +35,20 @@ export async function recordChanges(trx: Kysely<Database>, orgId: string, change
     .returning('version')
     .executeTakeFirstOrThrow();
   const first = version - changes.length + 1;
-  await trx
-    .insertInto('change_log')
-    .values(
-      changes.map((c, i) => ({
-        org_id: orgId,
-        version: first + i,
-        entity: c.entity,
-        entity_id: c.id,
-        op: c.op ?? 'upsert',
-        store_id: c.storeId ?? null,
-        created_at: now,
-      })),
-    )
-    .execute();
+  const rows = changes.map((c, i) => ({
+    org_id: orgId,
+    version: first + i,
+    entity: c.entity,
+    entity_id: c.id,
+    op: c.op ?? 'upsert',
+    store_id: c.storeId ?? null,
+    created_at: now,
+  }));
+  // In slices: one statement for thousands of rows (a default that touches every product) would
+  // pass SQLite's 32,766 bound parameters (7 a row) and Postgres' 65,535.
+  for (let at = 0; at < rows.length; at += CHANGE_ROWS_PER_INSERT) {
+    await trx.insertInto('change_log').values(rows.slice(at, at + CHANGE_ROWS_PER_INSERT)).execute();
+  }
   return version;
 }
 
