@@ -1,25 +1,8 @@
 import { AdminOrganisation, AdminOrganisationDetail, AdminStore, AdminSubscription, AdminUser, AdminAiUsage, Envelope, PagedEnvelope } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentTotp } from '../server/src/lib/auth/totp.js';
 import { localMonth } from '../server/src/lib/time.js';
-import { addStore, createAdmin, createStaff, registerOwner, type Session } from './setup/factories.js';
+import { addStore, createAdmin, createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
-
-/** An admin who enrolled an authenticator and signed in with a code: a token whose amr holds `mfa`. */
-async function mfaAdminToken(t: TestApp): Promise<{ token: string; passwordOnly: string; userId: string }> {
-  const admin = await createAdmin(t);
-  const login = () => t.request('POST', '/auth/login', { body: { identifier: admin.email, password: admin.password } });
-  const first = await login();
-  const passwordOnly = first.body.data.access_token as string;
-  const userId = first.body.data.user.id as string;
-  const secret = (await t.request('POST', '/accounts/mfa/totp/setup', { token: passwordOnly })).body.data.secret as string;
-  expect((await t.request('POST', '/accounts/mfa/totp/verify', { token: passwordOnly, body: { code: currentTotp(secret, t.clock.now()) } })).status).toBe(200);
-  t.clock.advance(30_000);
-  const challenge = (await login()).body.data.mfa_token as string;
-  const res = await t.request('POST', '/auth/mfa/totp/verify', { body: { mfa_token: challenge, code: currentTotp(secret, t.clock.now()) } });
-  expect(res.status, res.text).toBe(200);
-  return { token: res.body.data.access_token as string, passwordOnly, userId };
-}
 
 describe('admin: organisations, users, stores, plans and AI usage', () => {
   let t: TestApp;

@@ -7,6 +7,7 @@ import { toE164 } from '../../server/src/lib/phone.js';
 import { createPlatformAdmin } from '../../server/src/modules/admin/create-admin.js';
 import { insertStore } from '../../server/src/modules/stores/stores.queries.js';
 import { openCreditTab } from '../../server/src/modules/credits/services/tabs.js';
+import { currentTotp } from '../../server/src/lib/auth/totp.js';
 import type { TestApp } from './test-app.js';
 
 export const PASSWORD = 'kariakoo2026';
@@ -101,6 +102,22 @@ export async function createAdmin(t: TestApp) {
   const email = uniqueEmail('admin');
   await createPlatformAdmin(t.db.db, { email, password: PASSWORD, first_name: 'Platform', last_name: 'Admin' });
   return { email, password: PASSWORD };
+}
+
+/** An admin who enrolled an authenticator and signed in with a code: a token whose amr holds `mfa`. */
+export async function mfaAdminToken(t: TestApp): Promise<{ token: string; passwordOnly: string; userId: string }> {
+  const admin = await createAdmin(t);
+  const login = () => t.request('POST', '/auth/login', { body: { identifier: admin.email, password: admin.password } });
+  const first = await login();
+  const passwordOnly = first.body.data.access_token as string;
+  const userId = first.body.data.user.id as string;
+  const secret = (await t.request('POST', '/accounts/mfa/totp/setup', { token: passwordOnly })).body.data.secret as string;
+  expect((await t.request('POST', '/accounts/mfa/totp/verify', { token: passwordOnly, body: { code: currentTotp(secret, t.clock.now()) } })).status).toBe(200);
+  t.clock.advance(30_000);
+  const challenge = (await login()).body.data.mfa_token as string;
+  const res = await t.request('POST', '/auth/mfa/totp/verify', { body: { mfa_token: challenge, code: currentTotp(secret, t.clock.now()) } });
+  expect(res.status, res.text).toBe(200);
+  return { token: res.body.data.access_token as string, passwordOnly, userId };
 }
 
 export interface SaleRow {
