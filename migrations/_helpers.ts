@@ -87,3 +87,20 @@ export async function dropTextSearch(db: Kysely<any>, table: string, columns: st
       : columns.map((c) => `drop index if exists ix__${table}__${c}_trgm`);
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
+
+/**
+ * Move `table`'s text search from the columns `from` to the columns `to` (what createTextSearch
+ * made), existing rows indexed. Re-runnable, since a SQLite migration is not one transaction: a
+ * run cut short is finished by the next. SQLite: the FTS5 table and its triggers are dropped if
+ * present and built anew over `to`. Postgres: the indexes of columns leaving the search are
+ * dropped; those of `to` are created if missing, so the ones kept are not rebuilt.
+ */
+export async function replaceTextSearch(db: Kysely<any>, table: string, from: string[], to: string[]): Promise<void> {
+  const fts = `${table}_fts`;
+  const drops =
+    dialectOf(db) === 'sqlite'
+      ? [`drop trigger if exists ${fts}_ai`, `drop trigger if exists ${fts}_ad`, `drop trigger if exists ${fts}_au`, `drop table if exists ${fts}`]
+      : from.filter((c) => !to.includes(c)).map((c) => `drop index if exists ix__${table}__${c}_trgm`);
+  for (const statement of drops) await sql.raw(statement).execute(db);
+  await createTextSearch(db, table, to);
+}

@@ -54,12 +54,12 @@ export interface ProductSearch extends ListOptions {
   include_inactive?: boolean;
 }
 
-/** Name or SKU contains `query` (any case), ordered by name. */
+/** Name, SKU or a medicine's generic name contains `query` (any case), ordered by name. */
 export async function searchProducts(db: LocalExec, query: string, o: ProductSearch = {}): Promise<Product[]> {
   let q = productRows(db);
   const term = query.trim();
   if (term) {
-    q = q.where((eb) => eb.or([contains('p.name', term), contains('p.sku', term)]));
+    q = q.where((eb) => eb.or([contains('p.name', term), contains('p.sku', term), contains('p.generic_name', term)]));
   }
   if (o.category_id) q = q.where('p.category_id', '=', o.category_id);
   if (!o.include_inactive) q = q.where('p.is_active', '=', 1);

@@ -131,6 +131,17 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
       await sql`create index if not exists queue_state_seq on queue (state, seq)`.execute(db);
     },
   },
+  '0003_product_generic_name': {
+    // Local product search matches a medicine's generic name as it does the name: a column the
+    // scan reads, filled here from the JSON each product row already holds (an existing replica
+    // searches by generic name without a new bootstrap). Re-runnable: SQLite has no
+    // `add column if not exists`, and a till may stop halfway through.
+    async up(db: Kysely<any>) {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from pragma_table_info('products') where name = 'generic_name'`.execute(db);
+      if (!rows[0]?.n) await db.schema.alterTable('products').addColumn('generic_name', 'text').execute();
+      await sql`update products set generic_name = json_extract(data, '$.generic_name')`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => LOCAL_MIGRATIONS };

@@ -33,6 +33,8 @@ export interface ProductTable {
   barcode: string | null;
   category_id: string | null;
   is_active: number;
+  /** A medicine's generic name, searched like `name` (local migration 0003). */
+  generic_name: string | null;
   data: string;
 }
 

@@ -23,7 +23,16 @@ const SPECS: Record<string, Spec> = {
   product: {
     table: 'products',
     key: ['id'],
-    row: (id, d, data) => ({ id, name: String(d.name ?? ''), sku: str(d.sku), barcode: str(d.barcode), category_id: str(d.category_id), is_active: d.is_active === false ? 0 : 1, data }),
+    row: (id, d, data) => ({
+      id,
+      name: String(d.name ?? ''),
+      sku: str(d.sku),
+      barcode: str(d.barcode),
+      category_id: str(d.category_id),
+      is_active: d.is_active === false ? 0 : 1,
+      generic_name: str(d.generic_name),
+      data,
+    }),
   },
   stock: { table: 'stock', key: ['product_id'], row: (id, d) => ({ product_id: id, qty: Number(d.stock ?? 0) }) },
   customer: { table: 'customers', key: ['id'], row: (id, d, data) => ({ id, name: String(d.name ?? ''), phone: str(d.phone), outstanding: toCents(Number(d.outstanding_balance ?? 0)), data }) },

@@ -54,10 +54,16 @@ async function assertCategory(ctx: AuthedContext, orgId: string, categoryId: str
   if (categoryId && !(await findCategory(ctx.db, orgId, categoryId))) throw new NotFoundError('category');
 }
 
+/**
+ * What product search looks in: the columns the products text index covers (migration 0017), so
+ * one indexed match answers; a pharmacist's "paracetamol" finds "Panadol 500" by its generic name.
+ */
+export const PRODUCT_SEARCH = { table: 'products', alias: 'p', columns: ['name', 'sku', 'generic_name'] };
+
 export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Promise<{ items: Product[]; meta: PageMeta }> {
   const { orgId, storeId } = requireStore(ctx);
   let query = productsWithStock(ctx.db, orgId, storeId);
-  if (q.search) query = query.where(textSearch(ctx.dialect, { table: 'products', alias: 'p', columns: ['name', 'sku'] }, q.search));
+  if (q.search) query = query.where(textSearch(ctx.dialect, PRODUCT_SEARCH, q.search));
   if (q.category_id) query = query.where('p.category_id', '=', q.category_id);
   if (q.status) query = query.where('p.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.low_stock !== undefined) {
