@@ -113,7 +113,7 @@ export class Till {
   productByCode(code: string): Promise<Product | null> {
     return reads.productByCode(this.db, code);
   }
-  /** Active products whose name or SKU contains `query`, by name. */
+  /** Active products whose name, SKU or generic name contains `query` (any case), by name. */
   searchProducts(query: string, o?: reads.ProductSearch): Promise<Product[]> {
     return reads.searchProducts(this.db, query, o);
   }

@@ -101,7 +101,7 @@ export type CreateProductInput = z.infer<typeof CreateProductInput>;
 export type UpdateProductInput = z.infer<typeof UpdateProductInput>;
 
 export const ListProductsQuery = PageQuery.extend({
-  search: z.string().trim().max(100).optional().meta({ description: 'Name or SKU contains, any case' }),
+  search: z.string().trim().max(100).optional().meta({ description: 'Name, SKU or generic name contains, any case' }),
   category_id: z.uuid().optional(),
   status: ActiveFilter.optional(),
   low_stock: QueryBool.optional(),
