@@ -1,11 +1,11 @@
-import { AddoListChange, AddoListMeta, AddoMedicine, Envelope, PageMeta, PagedEnvelope } from '@duka/shared';
+import { AddoListChange, AddoListMeta, AddoListPage, AddoMedicine, Envelope, PagedEnvelope, PageMeta } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAdmin, createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 const UNKNOWN = '0190a6f0-0000-7000-8000-000000000000';
-const ListPage = Envelope(z.array(AddoMedicine), AddoListMeta);
+const ListPage = AddoListPage;
 const paracetamol = { generic_name: 'Paracetamol', strength: '500 mg', dosage_form: 'tablet' } as const;
 const amoxicillin = { generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule', notes: 'Blister of 10' } as const;
 const ors = { generic_name: 'Oral rehydration salts', strength: '20.5 g', dosage_form: 'powder' } as const;

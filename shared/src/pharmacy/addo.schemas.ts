@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { Timestamp } from '../common.js';
-import { PageMeta, PageQuery } from '../envelope.js';
+import { Envelope, PageMeta, PageQuery } from '../envelope.js';
 import { DosageForm } from './pharmacy.schemas.js';
 
 const GenericName = z.string().trim().min(1).max(120).meta({ example: 'Paracetamol' });
@@ -42,6 +42,8 @@ export type ListAddoMedicinesQuery = z.infer<typeof ListAddoMedicinesQuery>;
 /** A page of the current list, with the list's version beside the page. */
 export const AddoListMeta = PageMeta.extend({ version: z.int().meta({ description: 'The current version of the whole list (0 before its first entry)' }) }).meta({ id: 'AddoListMeta' });
 export type AddoListMeta = z.infer<typeof AddoListMeta>;
+/** A page of the list with its version: the answer of the admin's and the shops' list routes. */
+export const AddoListPage = Envelope(z.array(AddoMedicine), AddoListMeta);
 
 export const AddoChangeKind = z.enum(['added', 'corrected', 'removed']).meta({ id: 'AddoChangeKind' });
 export type AddoChangeKind = z.infer<typeof AddoChangeKind>;

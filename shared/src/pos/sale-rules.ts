@@ -95,9 +95,12 @@ export interface CreditLimitInput {
   total: number;
 }
 
+/** Whether a customer's credit is limited at all (0 means no limit): callers skip reading what is owed. */
+export const hasCreditLimit = (limit: number): boolean => limit > 0;
+
 /** A credit sale may take what the customer owes up to their limit, not past it. */
 export function checkCreditLimit(input: CreditLimitInput): SaleBreach | undefined {
-  if (input.limit <= 0 || input.owed + input.total <= input.limit) return undefined;
+  if (!hasCreditLimit(input.limit) || input.owed + input.total <= input.limit) return undefined;
   const message = `credit limit exceeded: ${input.customer_name} owes ${fromCents(input.owed)} of a ${fromCents(input.limit)} limit`;
   const detail = { owed: fromCents(input.owed), limit: fromCents(input.limit), sale: fromCents(input.total) };
   return { code: 'CREDIT_LIMIT_EXCEEDED', field: 'customer_id', message, conflict: { kind: 'credit_limit', message, detail } };

@@ -1,16 +1,4 @@
-import {
-  AddoListChange,
-  AddoListMeta,
-  AddoMedicine,
-  CreateAddoMedicineInput,
-  Envelope,
-  IdParam,
-  ListAddoHistoryQuery,
-  ListAddoMedicinesQuery,
-  PagedEnvelope,
-  UpdateAddoMedicineInput,
-} from '@duka/shared';
-import { z } from 'zod';
+import { AddoListChange, AddoListPage, AddoMedicine, CreateAddoMedicineInput, Envelope, IdParam, ListAddoHistoryQuery, ListAddoMedicinesQuery, PagedEnvelope, UpdateAddoMedicineInput } from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Platform administration'];
@@ -21,7 +9,7 @@ export const listAddoList = defineRoute('admin', {
   tags,
   summary: 'The ADDO-permitted medicines list in force, paged; `meta.version` is the list version',
   request: { query: ListAddoMedicinesQuery },
-  responses: { 200: jsonResponse(Envelope(z.array(AddoMedicine), AddoListMeta), 'A page of the list and its version') },
+  responses: { 200: jsonResponse(AddoListPage, 'A page of the list and its version') },
 });
 
 export const addoListHistory = defineRoute('admin', {

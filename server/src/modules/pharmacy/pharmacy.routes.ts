@@ -1,5 +1,4 @@
-import { AddoListMeta, AddoMedicine, Envelope, ListAddoMedicinesQuery } from '@duka/shared';
-import { z } from 'zod';
+import { AddoListPage, ListAddoMedicinesQuery } from '@duka/shared';
 import { defineRoute, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Pharmacy'];
@@ -10,5 +9,5 @@ export const listAddoMedicines = defineRoute('bearer', {
   tags,
   summary: 'The ADDO-permitted medicines list in force (what an ADDO may sell), paged; `meta.version` is the list version',
   request: { query: ListAddoMedicinesQuery },
-  responses: { 200: jsonResponse(Envelope(z.array(AddoMedicine), AddoListMeta), 'A page of the list and its version') },
+  responses: { 200: jsonResponse(AddoListPage, 'A page of the list and its version') },
 });

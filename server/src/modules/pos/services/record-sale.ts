@@ -8,7 +8,7 @@
  * breach is refused; offline the sale has already happened, so a breach that allows it is recorded
  * as a conflict and the sale is booked (design §4).
  */
-import { checkCreditLimit, checkSale, type CreateSaleInput, fromCents, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, type SaleSource, toBasisPoints } from '@duka/shared';
+import { checkCreditLimit, checkSale, hasCreditLimit, type CreateSaleInput, fromCents, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, type SaleSource, toBasisPoints } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -116,7 +116,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       vat_enabled: store.vat_enabled === 1,
     });
 
-    if (input.payment_method === 'Credit' && customer) {
+    if (input.payment_method === 'Credit' && customer && hasCreditLimit(customer.credit_limit)) {
       const owed = await outstandingCents(tx.db, customer.id);
       const breach = checkCreditLimit({ customer_name: customer.name, limit: customer.credit_limit, owed, total: priced.total });
       if (breach) enforce([breach]);
