@@ -43,3 +43,4 @@ export * from './pharmacy/prescription-rules.js';
 export * from './pharmacy/addo-rules.js';
 export * from './pharmacy/controlled-register.js';
 export * from './pharmacy/addo.schemas.js';
+export * from './pharmacy/batch.schemas.js';

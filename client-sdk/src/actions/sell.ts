@@ -113,6 +113,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
         line_total: fromCents(l.line_total),
         discount: fromCents(l.discount),
         tax: fromCents(l.tax),
+        batches: [],
       })),
       sync_state: 'pending',
     };

@@ -22,6 +22,7 @@ import type { AnalyticsRollupStateTable, SalesDailyProductTable, SalesDailyTable
 import type { AiConversationTable, AiMessageTable } from './tables/ai.table.js';
 import type { ChangeLogTable } from './tables/change-log.table.js';
 import type { AddoListChangeTable, AddoListStateTable, AddoMedicineTable } from './tables/pharmacy.table.js';
+import type { BatchMovementTable, BatchTable, RecallTable, TransactionLineBatchTable } from './tables/batches.table.js';
 
 export interface Database {
   organisations: OrganisationTable;
@@ -75,4 +76,8 @@ export interface Database {
   addo_medicines: AddoMedicineTable;
   addo_list_changes: AddoListChangeTable;
   addo_list_state: AddoListStateTable;
+  batches: BatchTable;
+  batch_movements: BatchMovementTable;
+  transaction_line_batches: TransactionLineBatchTable;
+  recalls: RecallTable;
 }

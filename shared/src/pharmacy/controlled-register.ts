@@ -15,7 +15,18 @@ export interface RegisterMovement {
 }
 
 /** The sign each kind's quantity must have; an adjustment goes either way. */
-export const MOVEMENT_SIGN: Record<BatchMovementKind, 1 | -1 | 0> = { received: 1, dispensed: -1, refunded: 1, adjusted: 0, disposed: -1 };
+export const MOVEMENT_SIGN: Record<BatchMovementKind, 1 | -1 | 0> = {
+  received: 1,
+  dispensed: -1,
+  refunded: 1,
+  voided: 1,
+  adjusted: 0,
+  released: 1,
+  recalled: -1,
+  expired: -1,
+  disposed: -1,
+  corrected: 0,
+};
 
 export function controlledRegister<M extends RegisterMovement>(movements: M[], opening: number): Array<M & { balance: number }> {
   let balance = opening;

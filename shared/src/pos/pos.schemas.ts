@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { DateString, Money, PercentInput, Phone, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { PaymentMethod } from '../payment-methods.js';
+import { LineBatch } from '../pharmacy/batch.schemas.js';
+import { Prescription } from '../pharmacy/prescription.schemas.js';
 
 export const TransactionStatus = z.enum(['paid', 'credit', 'refunded', 'void']);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
@@ -37,6 +39,8 @@ export const CreateSaleInput = z
     notes: z.string().trim().max(1000).optional(),
     /** `wholesale` only in wholesale and retail-wholesale shops. */
     price_mode: PriceMode.optional().meta({ description: 'wholesale: only for wholesale or retail_wholesale organisations' }),
+    /** Required when a line is a `pom` or `controlled` medicine. */
+    prescription: Prescription.optional().meta({ description: 'Required when a line is a prescription-only or controlled medicine' }),
   })
   .meta({ id: 'CreateSaleInput' });
 export type CreateSaleInput = z.infer<typeof CreateSaleInput>;
@@ -50,6 +54,7 @@ export const TransactionLine = z
     line_total: Money,
     discount: Money.meta({ description: "This line's share of the sale discount" }),
     tax: Money.meta({ description: 'VAT contained in the line' }),
+    batches: z.array(LineBatch).meta({ description: 'The lots the units came from (batch-tracked products; empty otherwise)' }),
   })
   .meta({ id: 'TransactionLine' });
 

@@ -13,6 +13,8 @@ import { NoteTags } from '../notebook/notebook.schemas.js';
 import { CreateExpenseInput } from '../expenses/expenses.schemas.js';
 import { PaymentMethod, SettlementMethod } from '../payment-methods.js';
 import { PriceMode } from '../pos/pos.schemas.js';
+import { LineBatchInput } from '../pharmacy/batch.schemas.js';
+import { Prescription } from '../pharmacy/prescription.schemas.js';
 
 export const PROTOCOL_VERSION = 1;
 /**
@@ -29,7 +31,14 @@ export const SaleCreatePayload = z.object({
   id: z.uuid().meta({ description: 'The sale id the till gave it' }),
   client_receipt_number: z.string().trim().min(1).max(60),
   lines: z
-    .array(z.object({ product_id: z.uuid(), qty: z.int().min(1).max(100_000), unit_price: MoneyInput }))
+    .array(
+      z.object({
+        product_id: z.uuid(),
+        qty: z.int().min(1).max(100_000),
+        unit_price: MoneyInput,
+        batches: z.array(LineBatchInput).max(50).optional().meta({ description: 'The batches the till took the units from (batch-tracked products)' }),
+      }),
+    )
     .min(1)
     .max(500),
   payment_method: PaymentMethod,
@@ -42,6 +51,7 @@ export const SaleCreatePayload = z.object({
   notes: z.string().trim().max(1000).optional(),
   price_mode: PriceMode.optional(),
   cashier_id: z.uuid().optional().meta({ description: 'Who rang the sale up on the till (the user signed in then); default: the user pushing' }),
+  prescription: Prescription.optional(),
 });
 export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500) });
 export const CustomerUpsertPayload = z.object({
@@ -183,7 +193,7 @@ export type Device = z.infer<typeof Device>;
 export type RegisterDeviceInput = z.infer<typeof RegisterDeviceInput>;
 
 /** Entities a till holds (design §4). */
-export const SyncEntity = z.enum(['organisation', 'store', 'category', 'product', 'stock', 'customer', 'credit_tab', 'transaction', 'note', 'notification']);
+export const SyncEntity = z.enum(['organisation', 'store', 'category', 'product', 'stock', 'customer', 'credit_tab', 'transaction', 'note', 'notification', 'batch']);
 export type SyncEntity = z.infer<typeof SyncEntity>;
 export const ChangeOp = z.enum(['upsert', 'delete']);
 export type ChangeOp = z.infer<typeof ChangeOp>;

@@ -53,6 +53,9 @@ export interface DeliveryLineTable {
   unit_cost: number;
   /** 1: the product's cost_price becomes unit_cost when the stock is added. */
   update_cost: Generated<number>;
+  /** Batch-tracked products: the lot and its expiry (`YYYY-MM-DD`). */
+  lot_number: string | null;
+  expiry_date: string | null;
 }
 
 export interface SupplierPaymentTable {

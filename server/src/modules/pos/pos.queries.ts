@@ -5,9 +5,11 @@ import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
+import type { TransactionLineBatchRow } from '../../db/tables/batches.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.table.js';
 
-export function toTransaction(row: TransactionRow, lines: TransactionLineRow[]): Transaction {
+/** `batches`: the sale's lot allocations (a sale has one line per product, so they go by product). */
+export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], batches: TransactionLineBatchRow[] = []): Transaction {
   return {
     id: row.id,
     number: row.number,
@@ -44,6 +46,7 @@ export function toTransaction(row: TransactionRow, lines: TransactionLineRow[]):
       line_total: fromCents(l.line_total),
       discount: fromCents(l.discount),
       tax: fromCents(l.tax),
+      batches: batches.filter((b) => b.product_id === l.product_id).map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
     })),
   };
 }
@@ -66,9 +69,21 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
     )
     .orderBy('id')
     .execute();
+  const lots = await db
+    .selectFrom('transaction_line_batches')
+    .selectAll()
+    .where(
+      'transaction_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('id')
+    .execute();
   const byTx = new Map<string, TransactionLineRow[]>();
   for (const l of lines) byTx.set(l.transaction_id, [...(byTx.get(l.transaction_id) ?? []), l]);
-  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? []));
+  const lotsByTx = new Map<string, TransactionLineBatchRow[]>();
+  for (const b of lots) lotsByTx.set(b.transaction_id, [...(lotsByTx.get(b.transaction_id) ?? []), b]);
+  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id)));
 }
 
 /** Statuses whose money counts as sold. */
