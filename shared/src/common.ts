@@ -38,13 +38,15 @@ export const Password = z
 export const Role = z.enum(['owner', 'manager', 'staff', 'admin']);
 export type Role = z.infer<typeof Role>;
 /** What a manager or staff member may do beyond selling, each granted by a flag; an owner may do all. */
-export const Permission = z.enum(['refund', 'discount', 'reports']);
+/** `pharmacy`: batch corrections, quarantine, disposal, recalls and the pharmacy registers (owners and managers always may). */
+export const Permission = z.enum(['refund', 'discount', 'reports', 'pharmacy']);
 export type Permission = z.infer<typeof Permission>;
 /** What someone without a permission is told, by the server and the till alike. */
 export const PERMISSION_REFUSAL: Record<Permission, string> = {
   refund: 'you are not allowed to give refunds',
   discount: 'you are not allowed to give discounts',
   reports: 'you are not allowed to view reports',
+  pharmacy: 'you are not allowed to manage pharmacy stock or registers',
 };
 /** A list filter on `is_active`: `active` (true) or `inactive` (false). */
 export const ActiveFilter = z.enum(['active', 'inactive']);
