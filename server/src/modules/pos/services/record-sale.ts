@@ -8,7 +8,7 @@
  * breach is refused; offline the sale has already happened, so a breach that allows it is recorded
  * as a conflict and the sale is booked (design §4).
  */
-import { checkCreditLimit, checkSale, hasCreditLimit, type CreateSaleInput, fromCents, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, type SaleSource, toBasisPoints } from '@duka/shared';
+import { checkCreditLimit, checkSale, hasCreditLimit, type CreateSaleInput, type ErrorCode, fromCents, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, type SaleSource, toBasisPoints } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -24,6 +24,8 @@ import { changeStockLevel } from '../../inventory/services/stock.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
+import { checkDispensing } from '../../pharmacy/services/dispensing-checks.js';
+import { recordPrescriptionEntry } from '../../pharmacy/services/prescription-register.js';
 
 export interface SaleOptions {
   source: SaleSource;
@@ -56,8 +58,11 @@ async function resolveCustomer(ctx: AuthedContext, orgId: string, input: CreateS
   return (await findCustomerByPhone(ctx.db, orgId, phone)) ?? insertCustomer(ctx, orgId, { name: input.customer_name ?? phone, phone });
 }
 
+/** What a shared sale rule reports (`SaleBreach`, the pharmacy rules' breaches). */
+type RuleBreach = Pick<SaleBreach, 'field' | 'message'> & { code: ErrorCode; conflict?: SaleConflict };
+
 /** A sale rule's breach as the error the API answers: its code, message and the field at fault. */
-function saleError(b: SaleBreach): ServiceError {
+function saleError(b: RuleBreach): ServiceError {
   return new ServiceError(b.code, b.message, { errors: [{ code: b.code, field: b.field, message: b.message }] });
 }
 
@@ -66,7 +71,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
   const online = opts.source === 'online';
   const conflicts: SaleConflict[] = [];
   /** Online: refuse the sale. Offline: book it and note the conflict, unless even that is refused. */
-  const enforce = (breaches: SaleBreach[]) => {
+  const enforce = (breaches: RuleBreach[]) => {
     const refused = online ? breaches[0] : breaches.find((b) => !b.conflict);
     if (refused) throw saleError(refused);
     for (const b of breaches) conflicts.push(b.conflict!);
@@ -104,6 +109,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         customer: found === 'not_found' ? 'not_found' : customer ? 'found' : 'none',
       }),
     );
+    enforce(await checkDispensing(tx, { orgId, storeId, at, lines, products, prescription: input.prescription }));
 
     const priced = priceSale({
       lines: lines.map<PricingLine>((l) => {
@@ -201,6 +207,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       )
       .returningAll()
       .execute();
+    await recordPrescriptionEntry(tx, { row, lines, products, prescription: input.prescription });
     if (row.status === 'credit') {
       await openCreditTab(tx, { orgId, storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at });
     }
