@@ -1,6 +1,7 @@
 import { Envelope, newId, PagedEnvelope, PageMeta, PrescriptionEntry, PushResponse, Transaction } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, createStaff, mfaAdminToken, registerOwner, type Session } from './setup/factories.js';
+import { batchRows, newMedicine, receiveLots } from './setup/pharmacy-factories.js';
 import { csvRecords } from './setup/reports-factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 import { localDate, localTime } from '../server/src/lib/time.js';
@@ -115,15 +116,19 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
     expect(await entry(data[0]!.id)).toEqual(data[0]);
   });
 
-  it('an item answers the lots its sale line took, read from the sale', async () => {
-    const res = await sell(owner.token, { lines: [{ product_id: p.amoxil!.id, qty: 2 }], prescription: { ...RX, patient_name: 'Lots Test' } });
+  it('an item answers the lots its sale line took (FEFO, across two lots), read from the sale', async () => {
+    const tracked = await newMedicine(t, owner, { name: 'Augmentin 625', generic_name: 'Amoxicillin/clavulanate', strength: '625 mg', dosage_form: 'tablet', schedule: 'pom' });
+    await receiveLots(t, owner, [
+      { product_id: tracked.id, lot_number: 'AUG-2709', expiry_date: '2027-09-30', qty: 10 },
+      { product_id: tracked.id, lot_number: 'AUG-2703', expiry_date: '2027-03-31', qty: 2 },
+    ]);
+    const res = await sell(owner.token, { lines: [{ product_id: tracked.id, qty: 3 }], prescription: { ...RX, patient_name: 'Lots Test' } });
     expect(res.status, res.text).toBe(201);
-    const now = t.clock.now();
-    const batchId = newId();
-    await t.db.db.insertInto('batches').values({ id: batchId, org_id: owner.orgId, store_id: owner.storeId, product_id: p.amoxil!.id, lot_number: 'AMX-0425', expiry_date: '2027-04-30', qty_on_hand: 0, cost_price: 0, status: 'sellable', supplier_id: null, delivery_id: null, source_batch_id: null, transaction_id: null, received_at: now, expiry_alerted_at: null, created_at: now, updated_at: now }).execute();
-    await t.db.db.insertInto('transaction_line_batches').values({ id: newId(), transaction_id: res.body.data.id, product_id: p.amoxil!.id, batch_id: batchId, lot_number: 'AMX-0425', expiry_date: '2027-04-30', qty: 2 }).execute();
+    const ids = Object.fromEntries((await batchRows(t, owner.storeId, tracked.id)).map((b) => [b.lot_number, b.id]));
     const [listed] = (await register('?patient=lots%20test')).data;
-    expect(listed!.items.map((i) => i.lots)).toEqual([[{ batch_id: batchId, lot_number: 'AMX-0425', expiry_date: '2027-04-30', qty: 2 }]]);
+    expect(listed!.items.map((i) => [i.product_name, i.qty, i.lots])).toEqual([
+      ['Augmentin 625', 3, [{ batch_id: ids['AUG-2703'], lot_number: 'AUG-2703', expiry_date: '2027-03-31', qty: 2 }, { batch_id: ids['AUG-2709'], lot_number: 'AUG-2709', expiry_date: '2027-09-30', qty: 1 }]],
+    ]);
   });
 
   it('books an offline sale pushed without a prescription, with a prescription conflict, a notification and an entry to complete', async () => {
@@ -131,7 +136,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
     expect(result.status).toBe('applied');
     expect(result.conflicts).toEqual([{ kind: 'prescription', product_id: p.amoxil!.id, message: 'Amoxil 250mg is prescription-only: the sale needs a prescription' }]);
     const receipt = result.result!.receipt_number as string;
-    expect(await stockOf(p.amoxil!.id)).toBe(44);
+    expect(await stockOf(p.amoxil!.id)).toBe(46);
     const conflicts = (await call(owner.token, 'GET', '/sync/conflicts?kind=prescription')).body;
     expect(conflicts.meta.total).toBe(1);
     expect(conflicts.data[0]).toMatchObject({ kind: 'prescription', device_id: device, transaction_id: result.result!.transaction_id, product_id: p.amoxil!.id, resolved: false });

@@ -11,8 +11,7 @@
 import { type AddoBreach, addoMatchKey, checkAddo, checkPrescription, type Prescription, type PrescriptionBreach } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { localDate } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgToday } from './batch-ledger.js';
 
 export interface DispensingInput {
   orgId: string;
@@ -46,7 +45,7 @@ export async function checkDispensing(tx: ServiceContext, input: DispensingInput
       );
     }
   }
-  const today = localDate(input.at, await orgTimezone(tx.db, input.orgId));
+  const today = await orgToday(tx, input.orgId, input.at);
   breaches.push(
     ...checkPrescription({
       lines: lines.map(({ index, p }) => ({ index, product_id: p.id, name: p.name, schedule: p.schedule })),
