@@ -209,6 +209,19 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
       expect((await register('', token)).meta.total).toBe(0);
     }
   });
+  it('is in the OpenAPI document with its schemas', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    for (const [path, method] of [['/pharmacy/prescriptions', 'get'], ['/pharmacy/prescriptions.csv', 'get'], ['/pharmacy/prescriptions/{id}', 'get'], ['/pharmacy/prescriptions/{id}/corrections', 'post']] as const) {
+      expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+    }
+    expect(doc.paths['/pharmacy/prescriptions/{id}/corrections'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CorrectPrescriptionInput');
+    expect(Object.keys(doc.paths['/pharmacy/prescriptions.csv'].get.responses['200'].content)).toEqual(['text/csv']);
+    expect(doc.paths['/pharmacy/prescriptions'].get.parameters.map((q: { name: string }) => q.name).sort()).toEqual(['date_from', 'date_to', 'page', 'page_size', 'patient', 'prescriber', 'product_id']);
+    expect(Object.keys(doc.components.schemas.PrescriptionEntry.properties).sort()).toEqual(
+      ['corrected_by_id', 'correction_reason', 'corrects_id', 'created_at', 'dispensed_at', 'id', 'items', 'prescription', 'receipt_number', 'recorded_by_id', 'recorded_by_name', 'store_id', 'transaction_id'],
+    );
+    expect(doc.components.schemas.PrescriptionItem.properties.lots.items.$ref).toBe('#/components/schemas/LineBatch');
+  });
 });
 
 describe('pharmacy: the register filters and CSV', () => {
