@@ -102,6 +102,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
         store_id: owner.storeId,
         transaction_id: sale.id,
         receipt_number: sale.receipt_number,
+        sale_status: 'paid',
         dispensed_at: sale.created_at,
         prescription: { ...RX, patient_date_of_birth: null },
         items: [item(morphine, p.morphine!.id, 1), item(amoxil, p.amoxil!.id, 3)],
@@ -114,6 +115,10 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
       },
     ]);
     expect(await entry(data[0]!.id)).toEqual(data[0]);
+    // A void sale keeps its entry, which answers the sale as it stands.
+    const voided = await call(owner.token, 'POST', `/pos/transactions/${sale.id}/void`, { reason: 'wrong patient' });
+    expect(voided.status, voided.text).toBe(200);
+    expect(await entry(data[0]!.id)).toEqual({ ...data[0], sale_status: 'void' });
   });
 
   it('an item answers the lots its sale line took (FEFO, across two lots), read from the sale', async () => {
@@ -136,7 +141,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
     expect(result.status).toBe('applied');
     expect(result.conflicts).toEqual([{ kind: 'prescription', product_id: p.amoxil!.id, message: 'Amoxil 250mg is prescription-only: the sale needs a prescription' }]);
     const receipt = result.result!.receipt_number as string;
-    expect(await stockOf(p.amoxil!.id)).toBe(46);
+    expect(await stockOf(p.amoxil!.id)).toBe(49);
     const conflicts = (await call(owner.token, 'GET', '/sync/conflicts?kind=prescription')).body;
     expect(conflicts.meta.total).toBe(1);
     expect(conflicts.data[0]).toMatchObject({ kind: 'prescription', device_id: device, transaction_id: result.result!.transaction_id, product_id: p.amoxil!.id, resolved: false });
@@ -218,7 +223,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
     expect(Object.keys(doc.paths['/pharmacy/prescriptions.csv'].get.responses['200'].content)).toEqual(['text/csv']);
     expect(doc.paths['/pharmacy/prescriptions'].get.parameters.map((q: { name: string }) => q.name).sort()).toEqual(['date_from', 'date_to', 'page', 'page_size', 'patient', 'prescriber', 'product_id']);
     expect(Object.keys(doc.components.schemas.PrescriptionEntry.properties).sort()).toEqual(
-      ['corrected_by_id', 'correction_reason', 'corrects_id', 'created_at', 'dispensed_at', 'id', 'items', 'prescription', 'receipt_number', 'recorded_by_id', 'recorded_by_name', 'store_id', 'transaction_id'],
+      ['corrected_by_id', 'correction_reason', 'corrects_id', 'created_at', 'dispensed_at', 'id', 'items', 'prescription', 'receipt_number', 'recorded_by_id', 'recorded_by_name', 'sale_status', 'store_id', 'transaction_id'],
     );
     expect(doc.components.schemas.PrescriptionItem.properties.lots.items.$ref).toBe('#/components/schemas/LineBatch');
   });
@@ -280,14 +285,14 @@ describe('pharmacy: the register filters and CSV', () => {
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="prescription-register_${day(-3)}_to_${day(0)}.csv"`);
     const entries = (await t.request('GET', '/pharmacy/prescriptions?prescriber=mct', { token: owner.token })).body.data as PrescriptionEntry[];
     const [second, first] = entries;
-    const head = 'entry_id,date,time,receipt_number,patient_name,patient_age,patient_date_of_birth,patient_sex,prescriber_name,prescriber_registration_number,facility,date_written,product,generic_name,strength,dosage_form,schedule,qty,lots,corrects_id,corrected_by_id,correction_reason,recorded_by';
+    const head = 'entry_id,date,time,receipt_number,sale_status,patient_name,patient_age,patient_date_of_birth,patient_sex,prescriber_name,prescriber_registration_number,facility,date_written,product,generic_name,strength,dosage_form,schedule,qty,lots,corrects_id,corrected_by_id,correction_reason,recorded_by';
     const when = (i: number) => `${localDate(at[i]!, TZ)},${localTime(at[i]!, TZ)}`;
     expect(csv.text).toBe(
       [
         head,
-        `${first!.id},${when(0)},${receipts[0]},Zawadi Mrema,34,,female,Dr. Ally Nassoro,MCT-1001,Mwananyamala Hospital,2026-01-10,Amoxil 250mg,Amoxicillin,250 mg,capsule,pom,2,,,,,Asha Mushi`,
-        `${second!.id},${when(1)},${receipts[1]},"'=HYPERLINK(""http://evil.example"",""x"")",,2019-05-04,female,Dr. Grace Kimaro,MCT-2002,"Muhimbili, Ward 3",2026-01-10,Morphine 10mg,Morphine,10 mg,injection,controlled,1,,,,,Asha Mushi`,
-        `${second!.id},${when(1)},${receipts[1]},"'=HYPERLINK(""http://evil.example"",""x"")",,2019-05-04,female,Dr. Grace Kimaro,MCT-2002,"Muhimbili, Ward 3",2026-01-10,Amoxil 250mg,Amoxicillin,250 mg,capsule,pom,1,,,,,Asha Mushi`,
+        `${first!.id},${when(0)},${receipts[0]},paid,Zawadi Mrema,34,,female,Dr. Ally Nassoro,MCT-1001,Mwananyamala Hospital,2026-01-10,Amoxil 250mg,Amoxicillin,250 mg,capsule,pom,2,,,,,Asha Mushi`,
+        `${second!.id},${when(1)},${receipts[1]},paid,"'=HYPERLINK(""http://evil.example"",""x"")",,2019-05-04,female,Dr. Grace Kimaro,MCT-2002,"Muhimbili, Ward 3",2026-01-10,Morphine 10mg,Morphine,10 mg,injection,controlled,1,,,,,Asha Mushi`,
+        `${second!.id},${when(1)},${receipts[1]},paid,"'=HYPERLINK(""http://evil.example"",""x"")",,2019-05-04,female,Dr. Grace Kimaro,MCT-2002,"Muhimbili, Ward 3",2026-01-10,Amoxil 250mg,Amoxicillin,250 mg,capsule,pom,1,,,,,Asha Mushi`,
         '',
       ].join('\r\n'),
     );

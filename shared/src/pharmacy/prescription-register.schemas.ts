@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DateString, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { TransactionStatus } from '../pos/pos.schemas.js';
 import { LineBatch } from './batch.schemas.js';
 import { DosageForm, DrugSchedule } from './pharmacy.schemas.js';
 import { Prescription } from './prescription.schemas.js';
@@ -38,6 +39,7 @@ export const PrescriptionEntry = z
     store_id: z.uuid(),
     transaction_id: z.uuid(),
     receipt_number: z.string(),
+    sale_status: TransactionStatus.meta({ description: 'The sale as it stands now: a refunded or void sale keeps its entry' }),
     dispensed_at: Timestamp.meta({ description: 'When the sale was made (the till’s time for an offline sale)' }),
     prescription: RecordedPrescription.nullable().meta({
       description: 'Null when an offline sale reached the server without one (booked with a `prescription` conflict): complete it with a correction',

@@ -82,22 +82,25 @@ function recorded(r: PrescriptionRow): RecordedPrescription | null {
   };
 }
 
-/** Entries as the API answers them, in the order given: items, their lots (from the sale), who corrected each, who recorded it. */
+/** Entries as the API answers them, in the order given: items, their lots and the sale's status (read from the sale now), who corrected each, who recorded it. */
 export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): Promise<PrescriptionEntry[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const userIds = [...new Set(rows.flatMap((r) => (r.recorded_by ? [r.recorded_by] : [])))];
-  const [items, lots, corrections, users] = await Promise.all([
+  const saleIds = [...new Set(rows.map((r) => r.transaction_id))];
+  const [items, lots, corrections, users, sales] = await Promise.all([
     db.selectFrom('prescription_items').selectAll().where('prescription_id', 'in', ids).orderBy('position').execute(),
     db
       .selectFrom('transaction_line_batches')
       .selectAll()
-      .where('transaction_id', 'in', [...new Set(rows.map((r) => r.transaction_id))])
+      .where('transaction_id', 'in', saleIds)
       .orderBy('id')
       .execute(),
     db.selectFrom('prescriptions').select(['id', 'corrects_id']).where('corrects_id', 'in', ids).execute(),
     userIds.length ? db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', userIds).execute() : Promise.resolve([]),
+    db.selectFrom('transactions').select(['id', 'status']).where('id', 'in', saleIds).execute(),
   ]);
+  const statusOf = new Map(sales.map((s) => [s.id, s.status]));
   const itemsOf = group(items, (i) => i.prescription_id);
   const lotsOf = group(lots, (b) => `${b.transaction_id}|${b.product_id}`);
   const correctedBy = new Map(corrections.map((c) => [c.corrects_id!, c.id]));
@@ -107,6 +110,7 @@ export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): 
     store_id: r.store_id,
     transaction_id: r.transaction_id,
     receipt_number: r.receipt_number,
+    sale_status: statusOf.get(r.transaction_id)!,
     dispensed_at: iso(Number(r.dispensed_at)),
     prescription: recorded(r),
     items: (itemsOf.get(r.id) ?? []).map((i: PrescriptionItemRow) => ({

@@ -132,7 +132,7 @@ export async function correctPrescription(ctx: AuthedContext, id: string, input:
 }
 
 const CSV_COLUMNS = [
-  'entry_id', 'date', 'time', 'receipt_number',
+  'entry_id', 'date', 'time', 'receipt_number', 'sale_status',
   'patient_name', 'patient_age', 'patient_date_of_birth', 'patient_sex',
   'prescriber_name', 'prescriber_registration_number', 'facility', 'date_written',
   'product', 'generic_name', 'strength', 'dosage_form', 'schedule', 'qty', 'lots',
@@ -151,6 +151,7 @@ function csvLines(e: PrescriptionEntry, tz: string): CsvRow[] {
     date: localDate(at, tz),
     time: localTime(at, tz),
     receipt_number: text(e.receipt_number),
+    sale_status: e.sale_status,
     patient_name: text(rx?.patient_name),
     patient_age: rx?.patient_age ?? '',
     patient_date_of_birth: rx?.patient_date_of_birth ?? '',
