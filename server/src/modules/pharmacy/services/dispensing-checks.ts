@@ -6,18 +6,17 @@
  * prescription makes an unlisted medicine sellable in an ADDO. `recordSale` turns the breaches into
  * its answer: online the first is refused, pushed each is booked as its conflict.
  *
- * A sale without a medicine line and without a prescription reads nothing more.
+ * A sale without a medicine line and without a prescription reads nothing; an ADDO check reads the
+ * store and only the list entries matching its medicines.
  */
 import { type AddoBreach, addoMatchKey, checkAddo, checkPrescription, type Prescription, type PrescriptionBreach } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { orgToday } from './batch-ledger.js';
 
 export interface DispensingInput {
-  orgId: string;
   storeId: string;
-  /** When the sale was made (the till's time for an offline sale): its local day is "today". */
-  at: number;
+  /** The day the sale was made (the till's day for an offline sale), in the organisation's time zone. */
+  today: string;
   /** The sale's merged lines. */
   lines: ReadonlyArray<{ index: number; product_id: string }>;
   products: ReadonlyMap<string, ProductRow>;
@@ -45,12 +44,11 @@ export async function checkDispensing(tx: ServiceContext, input: DispensingInput
       );
     }
   }
-  const today = await orgToday(tx, input.orgId, input.at);
   breaches.push(
     ...checkPrescription({
       lines: lines.map(({ index, p }) => ({ index, product_id: p.id, name: p.name, schedule: p.schedule })),
       prescription: input.prescription,
-      today,
+      today: input.today,
     }),
   );
   return breaches;

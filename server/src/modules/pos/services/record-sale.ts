@@ -120,7 +120,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         customer: found === 'not_found' ? 'not_found' : customer ? 'found' : 'none',
       }),
     );
-    enforce(await checkDispensing(tx, { orgId, storeId, at, lines, products, prescription: input.prescription }));
+    enforce(await checkDispensing(tx, { storeId, today: localDate(at, org.timezone), lines, products, prescription: input.prescription }));
 
     const priced = priceSale({
       lines: lines.map<PricingLine>((l) => {
