@@ -36,8 +36,10 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
     const moved = new Map<string, { units: number; stock: number }>();
     let batchCount = 0;
     for (const batch of batches) {
-      // A batch already expired, recalled or disposed of is out of sale already: left as it is.
+      // A batch already expired, recalled or disposed of is out of sale already, and a quarantine
+      // row emptied by its release is finished: both are left as they are.
       if (checkBatchTransition(batch.status, 'recall').breach) continue;
+      if (batch.source_batch_id !== null && batch.qty_on_hand === 0) continue;
       const { stockChange } = await moveBatch(tx, batch, { kind: 'recalled', qty: 0, status: 'recalled', recallId, reason: input.reason }, { productName: product.name });
       batchCount += 1;
       const store = moved.get(batch.store_id) ?? { units: 0, stock: 0 };
