@@ -1,7 +1,11 @@
 import { Batch, Envelope, PagedEnvelope, PullResponse, QuarantineItem, RecallDetail, Transaction } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../server/src/db/transaction.js';
+import { authenticate } from '../server/src/lib/auth/middleware.js';
+import type { AuthedContext } from '../server/src/lib/context.js';
 import { lockStock, moveBatch } from '../server/src/modules/pharmacy/services/batch-ledger.js';
+import { disposeBatch, releaseQuarantine } from '../server/src/modules/pharmacy/services/quarantine.js';
+import { createRecall } from '../server/src/modules/pharmacy/services/recalls.js';
 import { addStore, createStaff, registerOwner, type Session } from './setup/factories.js';
 import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner, receiveLots } from './setup/pharmacy-factories.js';
 import { productOf } from './setup/suppliers-factories.js';
@@ -241,6 +245,38 @@ describe('pharmacy: quarantine release and disposal, recalls across the organisa
     // Recalling it again moves nothing (already recalled) but is recorded: the call-back list still matters.
     const twice = Envelope(RecallDetail).parse((await recall({ reason: 'second notice' })).body).data;
     expect([twice.batch_count, twice.units, twice.stores]).toEqual([0, 0, []]);
+    await expectBatchesMatchStock(t, owner);
+  });
+
+  it('checks the caller inside the verbs: a cashier is refused, a session without a store cannot release or dispose, nothing is written', async () => {
+    const owner = await pharmacyOwner(t);
+    const med = await newMedicine(t, owner, { name: 'Flagyl 400mg', generic_name: 'Metronidazole' });
+    await receiveLots(t, owner, [{ product_id: med.id, lot_number: 'F-1', expiry_date: '2027-06-30', qty: 5 }]);
+    await refund(owner, (await sell(owner, med.id, 2)).id);
+    const [row] = await quarantine(owner);
+    const ctxOf = (token: string) => authenticate({ ...t.deps, actor: null, requestId: 'pharmacy-verbs' }, token);
+    const cashier: AuthedContext = await ctxOf((await createStaff(t, owner)).token);
+    const ownerCtx = await ctxOf(owner.token);
+    const noStore: AuthedContext = { ...ownerCtx, actor: { ...ownerCtx.actor, storeId: null } };
+    const disposal = { reason: 'x', method: 'y', witness: 'z' };
+    for (const [verb, call] of [
+      ['releaseQuarantine', () => releaseQuarantine(cashier, row!.id, { note: 'fine' })],
+      ['disposeBatch', () => disposeBatch(cashier, row!.id, disposal)],
+      ['createRecall', () => createRecall(cashier, { product_id: med.id, lot_number: 'F-1', reason: 'notice' })],
+    ] as const) {
+      await expect(call(), verb).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403, message: 'you are not allowed to manage pharmacy stock or registers' });
+    }
+    for (const [verb, call] of [
+      ['releaseQuarantine', () => releaseQuarantine(noStore, row!.id, { note: 'fine' })],
+      ['disposeBatch', () => disposeBatch(noStore, row!.id, disposal)],
+    ] as const) {
+      await expect(call(), verb).rejects.toMatchObject({ code: 'INVALID_STATE', status: 409, message: 'your session has no active store; switch to a store first' });
+    }
+    expect(await lots(owner.storeId, med.id)).toEqual([
+      ['F-1', 'sellable', 3, false],
+      ['F-1', 'quarantined', 2, true],
+    ]);
+    expect(await t.db.db.selectFrom('recalls').select('id').where('org_id', '=', owner.orgId).execute()).toEqual([]);
     await expectBatchesMatchStock(t, owner);
   });
 });
