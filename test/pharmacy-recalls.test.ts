@@ -245,6 +245,17 @@ describe('pharmacy: quarantine release and disposal, recalls across the organisa
     // Recalling it again moves nothing (already recalled) but is recorded: the call-back list still matters.
     const twice = Envelope(RecallDetail).parse((await recall({ reason: 'second notice' })).body).data;
     expect([twice.batch_count, twice.units, twice.stores]).toEqual([0, 0, []]);
+    // No store receives the lot again, not even one that never held it.
+    const branch = await addStore(t, owner.orgId, 'Mbezi Branch');
+    const atBranch = { token: (await call(owner, 'POST', '/accounts/switch-store', { store_id: branch.id })).body.data.tokens.access_token as string };
+    const supplier = (await call(atBranch, 'POST', '/suppliers', { name: 'Medisel' })).body.data.id as string;
+    const again = await call(atBranch, 'POST', `/suppliers/${supplier}/deliveries`, { status: 'delivered', lines: [{ product_id: med.id, qty: 3, unit_cost: 300, lot_number: 'mf-1', expiry_date: '2027-06-30' }] });
+    expect([again.status, again.body.message, again.body.errors[0]]).toEqual([
+      409,
+      'lot MF-1 of Metformin 500mg has been recalled: it cannot be received',
+      { code: 'INVALID_STATE', field: 'lines.0.lot_number', message: 'this lot has been recalled' },
+    ]);
+    expect(await batchRows(t, branch.id, med.id)).toEqual([]);
     await expectBatchesMatchStock(t, owner);
   });
 

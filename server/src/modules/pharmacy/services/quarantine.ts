@@ -57,6 +57,8 @@ export async function releaseQuarantine(ctx: AuthedContext, id: string, input: R
     const source = row.source_batch_id ? await tx.db.selectFrom('batches').selectAll().where('id', '=', row.source_batch_id).executeTakeFirst() : undefined;
     if (!source) refuseTransition({ code: 'INVALID_STATE', message: 'these units have no lot to return to: dispose of them instead' });
     if (source.status !== 'sellable') checkOrRefuse(source.status, 'release');
+    // The lot's expiry may have been corrected since the refund: its own date is the one that counts.
+    if (source.expiry_date !== row.expiry_date) checkOrRefuse(row.status, 'release', { expiry_date: source.expiry_date, today });
     const opts = { productName: row.product_name };
     const move = { kind: 'released' as const, note: input.note, transactionId: row.transaction_id ?? undefined };
     await moveBatch(tx, row, { ...move, qty: -row.qty_on_hand, status: to }, opts);

@@ -9,8 +9,8 @@ import { checkBatchTransition, type CreateRecallInput, type ListRecallsQuery, ne
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { requireOrg, requirePermission } from '../../../lib/auth/authorize.js';
-import type { AuthedContext } from '../../../lib/context.js';
-import { BusinessRuleError, NotFoundError } from '../../../lib/errors.js';
+import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
+import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { createNotification } from '../../notifications/services/create-notification.js';
 import { pageRecalls, recallDetail, sameLot } from '../registers.queries.js';
 import { lockStock, moveBatch, UNALLOCATED_LOT } from './batch-ledger.js';
@@ -83,4 +83,16 @@ export async function getRecall(ctx: AuthedContext, id: string): Promise<RecallD
   const detail = await recallDetail(ctx.db, requireOrg(ctx), id);
   if (!detail) throw new NotFoundError('recall');
   return detail;
+}
+
+/**
+ * A recalled lot is withdrawn for good: no store of the organisation receives it again, not even
+ * one that never held it (a store that did finds its own batch recalled). `field` names the line.
+ */
+export async function refuseRecalledLot(ctx: ServiceContext, orgId: string, product: { id: string; name: string }, lotNumber: string, field: string): Promise<void> {
+  const recall = await ctx.db.selectFrom('recalls').select('lot_number').where('org_id', '=', orgId).where('product_id', '=', product.id).where(sameLot('lot_number', lotNumber)).executeTakeFirst();
+  if (!recall) return;
+  throw new ServiceError('INVALID_STATE', `lot ${recall.lot_number} of ${product.name} has been recalled: it cannot be received`, {
+    errors: [{ code: 'INVALID_STATE', field, message: 'this lot has been recalled' }],
+  });
 }
