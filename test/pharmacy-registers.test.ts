@@ -193,4 +193,27 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     }
     await expectBatchesMatchStock(t, owner);
   });
+
+  it('is in the OpenAPI document with its schemas', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    for (const [path, methods] of [
+      ['/pharmacy/quarantine', ['get']],
+      ['/pharmacy/quarantine/{id}/release', ['post']],
+      ['/pharmacy/batches/{id}/dispose', ['post']],
+      ['/pharmacy/recalls', ['get', 'post']],
+      ['/pharmacy/recalls/{id}', ['get']],
+      ['/pharmacy/registers/controlled', ['get']],
+      ['/pharmacy/registers/controlled.csv', ['get']],
+      ['/pharmacy/registers/disposals', ['get']],
+      ['/pharmacy/registers/disposals.csv', ['get']],
+    ] as const) {
+      for (const method of methods) expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+    }
+    expect(doc.paths['/pharmacy/recalls'].post.responses['201'].content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/RecallDetail');
+    expect(Object.keys(doc.paths['/pharmacy/registers/controlled.csv'].get.responses['200'].content)).toEqual(['text/csv']);
+    expect(Object.keys(doc.components.schemas.ControlledRegisterLine.properties)).toEqual(expect.arrayContaining(['kind', 'qty', 'units', 'balance', 'lot_number', 'reference', 'user_name']));
+    expect(Object.keys(doc.components.schemas.DisposalRegisterLine.properties)).toEqual(expect.arrayContaining(['reason', 'method', 'witness', 'value_at_cost']));
+    expect(Object.keys(doc.components.schemas.RecallSale.properties)).toEqual(expect.arrayContaining(['receipt_number', 'customer_name', 'customer_phone', 'qty']));
+    expect(doc.components.schemas.QuarantineItem.properties.receipt_number).toBeDefined();
+  });
 });
