@@ -160,8 +160,15 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
       ['2026-12-02', 'Morphine 10mg', 'Morphine sulfate', '10 mg', 'M-1', '2027-02-28', 'recalled', 14, 'recalled', 'incineration', 'Juma Said (TMDA)', 'Asha Mushi', 1200, 16800],
       ['2026-12-02', 'Morphine 10mg', 'Morphine sulfate', '10 mg', 'M-1', '2027-02-28', 'recalled', 2, '=recalled', 'returned to MSD', '@Neema', 'Asha Mushi', 1200, 2400],
     ]);
-    const other = await get(`/pharmacy/registers/disposals?product_id=${owner.orgId}`);
-    expect(Envelope(DisposalRegister).parse(other.body).data).toMatchObject({ total_qty: 0, total_value_at_cost: 0, lines: [] });
+    const otc = await newMedicine(t, owner, { name: 'Panadol Extra' });
+    const none = await get(`/pharmacy/registers/disposals?product_id=${otc.id}&date_from=2026-12-02&date_to=2026-12-02`);
+    expect(Envelope(DisposalRegister).parse(none.body).data).toMatchObject({ total_qty: 0, total_value_at_cost: 0, lines: [] });
+    const mine = Envelope(DisposalRegister).parse((await get(`/pharmacy/registers/disposals?product_id=${med.id}&date_from=2026-12-02&date_to=2026-12-02`)).body).data;
+    expect(mine.lines.map((l) => l.qty)).toEqual([14, 2]);
+    const stranger = await pharmacyOwner(t);
+    const foreign = await get(`/pharmacy/registers/disposals?product_id=${med.id}`, stranger.token);
+    expect([foreign.status, foreign.body.message]).toEqual([404, 'product not found']);
+    expect(Envelope(DisposalRegister).parse((await get('/pharmacy/registers/disposals', stranger.token)).body).data.lines).toEqual([]);
 
     const csv = await get('/pharmacy/registers/disposals.csv?date_from=2026-12-01&date_to=2026-12-31');
     expect(csv.status, csv.text).toBe(200);

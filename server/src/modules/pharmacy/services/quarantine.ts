@@ -14,7 +14,7 @@ import { storeBatches, toBatch } from '../batches.queries.js';
 import { pageQuarantine } from '../registers.queries.js';
 import { lockStock, moveBatch, orgToday } from './batch-ledger.js';
 
-export function refuseTransition(breach: BatchBreach): never {
+function refuseTransition(breach: BatchBreach): never {
   throw new ServiceError(breach.code, breach.message, { errors: [{ code: breach.code, field: breach.field, message: breach.message }] });
 }
 

@@ -95,7 +95,11 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
 export async function readDisposalRegister(ctx: AuthedContext, q: DisposalRegisterQuery): Promise<DisposalRegister> {
   const scope = await registerScope(ctx, q);
   let query = ledgerLines(ctx.db, { storeId: scope.storeId, start: scope.period.start, end: scope.period.end }).where('m.kind', '=', 'disposed');
-  if (q.product_id) query = query.where('m.product_id', '=', q.product_id);
+  if (q.product_id) {
+    const product = await ctx.db.selectFrom('products').select('id').where('id', '=', q.product_id).where('org_id', '=', scope.orgId).executeTakeFirst();
+    if (!product) throw new NotFoundError('product');
+    query = query.where('m.product_id', '=', product.id);
+  }
   const rows = await query.execute();
   let totalValue = 0;
   const lines = rows.map((l) => {
