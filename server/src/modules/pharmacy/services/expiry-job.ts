@@ -18,6 +18,7 @@
  * of (a release is refused by `checkBatchTransition`).
  */
 import { batchExpired, daysToExpiry, ExpiryAlertDays, expiryAlertDue } from '@duka/shared';
+import type { BatchRow } from '../../../db/tables/batches.table.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
@@ -27,7 +28,7 @@ import { lockStock, moveBatch } from './batch-ledger.js';
 import { type ExpiredLot, expiredNotice, expiryAlertNotice } from './expiry-notices.js';
 
 /** The longest alert window a product or organisation can have: the horizon of the due read. */
-const LONGEST_WINDOW = ExpiryAlertDays.maxValue ?? 730;
+const LONGEST_WINDOW = ExpiryAlertDays.maxValue!;
 /** Batches re-read per statement inside a store's transaction (parameter limits). */
 const CHUNK = 500;
 
@@ -92,29 +93,36 @@ export async function runExpiryJob(deps: Deps, state: ExpiryJobState): Promise<E
 export async function sweepOrganisation(ctx: ServiceContext, org: BatchOrganisation, today: string): Promise<ExpirySweep> {
   const due = await dueBatches(ctx.db, org.id, today, addDays(today, LONGEST_WINDOW));
   const byStore = new Map<string, DueBatch[]>();
-  for (const b of due) byStore.set(b.store_id, [...(byStore.get(b.store_id) ?? []), b]);
+  for (const b of due) {
+    const list = byStore.get(b.store_id);
+    if (list) list.push(b);
+    else byStore.set(b.store_id, [b]);
+  }
   let total = none();
   for (const [storeId, batches] of byStore) {
     const expiring = batches.filter((b) => batchExpired(b.expiry_date, today));
     const alerts = batches.filter((b) => Number(b.qty_on_hand) > 0 && expiryAlertDue({ expiry_date: b.expiry_date, alert_days: b.product_alert_days ?? org.expiry_alert_days, today }));
     if (!expiring.length && !alerts.length) continue;
-    total = add(
-      total,
-      await withTransaction(ctx, async (tx) => add(await expireStore(tx, org.id, storeId, expiring, today), { ...none(), alerted: await alertStore(tx, org.id, storeId, alerts, today) })),
-    );
+    const done = await withTransaction(ctx, async (tx) => {
+      // Every stock lock first, in product-id order like every stock writer, so a sale that holds
+      // one of these products and waits for another cannot deadlock with the job.
+      for (const productId of [...new Set([...expiring, ...alerts].map((b) => b.product_id))].sort((a, b) => a.localeCompare(b))) await lockStock(tx, storeId, productId);
+      const expired = await expireStore(tx, org.id, storeId, expiring, today);
+      return { ...expired, alerted: await alertStore(tx, org.id, storeId, alerts, today) };
+    });
+    total = add(total, done);
   }
   return total;
 }
 
-/** Move the store's due batches to `expired`, product by product in id order under each stock lock. */
+/** Move the store's due batches to `expired` (their products' stock locks held). */
 async function expireStore(tx: ServiceContext, orgId: string, storeId: string, candidates: DueBatch[], today: string): Promise<ExpirySweep> {
   const out = none();
   if (!candidates.length) return out;
   const names = new Map(candidates.map((b) => [b.product_id, b.product_name]));
-  for (const productId of [...names.keys()].sort()) await lockStock(tx, storeId, productId);
   // Read again under the locks: another instance may have expired them, or a correction moved a date.
   const ids = candidates.map((b) => b.id);
-  const current = [];
+  const current: BatchRow[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) {
     current.push(...(await tx.db.selectFrom('batches').selectAll().where('id', 'in', ids.slice(i, i + CHUNK)).where('status', '=', 'sellable').execute()));
   }
@@ -138,7 +146,11 @@ async function expireStore(tx: ServiceContext, orgId: string, storeId: string, c
   return out;
 }
 
-/** Claim each batch's alert (`expiry_alerted_at` from null) and send its notice; returns how many were sent. */
+/**
+ * Claim each batch's alert (`expiry_alerted_at` from null) and send its notice; returns how many
+ * were sent. Only this bookkeeping column changes: no units or status, so no ledger line, and tills
+ * do not hold the column (the notice reaches them).
+ */
 async function alertStore(tx: ServiceContext, orgId: string, storeId: string, candidates: DueBatch[], today: string): Promise<number> {
   const now = tx.clock.now();
   let sent = 0;
