@@ -2,10 +2,8 @@
  * The daily expiry job (issue 14): at the organisation's midnight sellable lots whose date has come
  * become `expired` through the batch ledger, one notice per store lists them; lots entering their
  * alert window get one notice each, never twice, across restarts and server instances; a server
- * that was off catches up at its next run; connected tills hear of it over the websocket.
+ * that was off catches up at its next run. Time zones and the websocket: pharmacy-expiry-realtime.test.ts.
  */
-import { type AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeps } from '../server/src/app.js';
@@ -13,39 +11,24 @@ import { withTransaction } from '../server/src/db/transaction.js';
 import { addDays, localDate, startOfLocalDay } from '../server/src/lib/time.js';
 import { lockStock, moveBatch } from '../server/src/modules/pharmacy/services/batch-ledger.js';
 import { expiryJobState, runExpiryJob } from '../server/src/modules/pharmacy/services/expiry-job.js';
-import { attachRealtime } from '../server/src/sync/ws/attach.js';
 import { addStore, type Session } from './setup/factories.js';
+import { DAY, expiryNotices, lotStates } from './setup/expiry-factories.js';
 import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner, receiveLots } from './setup/pharmacy-factories.js';
 import { moveClock, signIn, TZ } from './setup/reports-factories.js';
 import { productOf } from './setup/suppliers-factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
-import { connect } from './setup/ws-client.js';
 
-const DAY = 86_400_000;
 const SWAHILI_EXPIRED = 'Muda wa dawa hizi umekwisha na haziuzwi tena: ziteketeze na uandike kwenye rejista ya uteketezaji.';
 
 describe('pharmacy: the daily expiry job and expiry alerts', () => {
   let t: TestApp;
-  const cleanup: Array<() => Promise<unknown>> = [];
   // Each test gets its own database, so what a run of the job did is exactly this test's.
   const app = async () => (t = await createTestApp());
-  afterEach(async () => {
-    for (const fn of cleanup.splice(0).reverse()) await fn();
-    await t.close();
-  });
+  afterEach(() => t.close());
 
   const today = () => localDate(t.clock.now(), TZ);
-  const notices = async (s: { token: string }) => {
-    const res = await t.request('GET', '/notifications?page_size=100', { token: s.token });
-    expect(res.status, res.text).toBe(200);
-    // The expiry job's notices (a sale in a test may also raise a low-stock one).
-    return (res.body.data.notifications as Array<{ category: string; title: string; body: string; link: string }>)
-      .filter((n) => n.link.startsWith('/pharmacy/'))
-      .map(({ category, title, body, link }) => ({ category, title, body, link }))
-      .sort((a, b) => a.title.localeCompare(b.title));
-  };
-  const lots = async (storeId: string, productId: string) =>
-    (await batchRows(t, storeId, productId)).map(({ lot_number, status, qty_on_hand, source_batch_id }) => ({ lot_number, status, qty_on_hand, quarantine: source_batch_id !== null }));
+  const notices = (s: { token: string }) => expiryNotices(t, s);
+  const lots = (storeId: string, productId: string) => lotStates(t, storeId, productId);
   const alertedLots = async (orgId: string) =>
     (await t.db.db.selectFrom('batches').select(['lot_number', 'expiry_alerted_at']).where('org_id', '=', orgId).orderBy('lot_number').execute())
       .filter((b) => b.expiry_alerted_at !== null)
@@ -267,36 +250,6 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
     await correct(addDays(d0, 50));
     expect((await runExpiryJob(t.deps, expiryJobState())).alerted).toBe(1);
     expect((await notices(owner)).map((n) => n.title)).toEqual(['Expiring in 20 days: Ciprobay 500mg lot R1', 'Expiring in 50 days: Ciprobay 500mg lot R1']);
-    await expectBatchesMatchStock(t, owner);
-  });
-
-  it('sends a connected till of the store the alert and the expiry as notification messages, and the new stock', async () => {
-    await app();
-    const server = await new Promise<ServerType>((resolve) => {
-      const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    });
-    const realtime = attachRealtime(server, t.deps, { heartbeatMs: 100 });
-    cleanup.push(() => new Promise((resolve) => server.close(resolve)), () => realtime.close());
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/sync/ws`;
-
-    const owner = await pharmacyOwner(t);
-    const med = await newMedicine(t, owner, { name: 'Amoxyl 250mg', generic_name: 'Amoxicillin' });
-    const d0 = today();
-    await receiveLots(t, owner, [{ product_id: med.id, lot_number: 'W5', expiry_date: addDays(d0, 5), qty: 8 }]);
-    const till = await connect(url, owner.token);
-    cleanup.push(() => till.close());
-    await till.next('hello');
-    await runExpiryJob(t.deps, expiryJobState());
-    const alert = await till.next('notification');
-    expect(alert.notification).toMatchObject({ category: 'stock', title: 'Expiring in 5 days: Amoxyl 250mg lot W5', is_read: false, store_id: owner.storeId });
-
-    moveClock(t, t.clock.now() + 5 * DAY);
-    const later = await connect(url, (await signIn(t, owner)).token);
-    cleanup.push(() => later.close());
-    await later.next('hello');
-    expect(await runExpiryJob(t.deps, expiryJobState())).toEqual({ expired: 1, units: 8, alerted: 0, expiredNotices: 1 });
-    expect((await later.next('notification')).notification).toMatchObject({ category: 'stock', title: 'Expired: 1 lot, 8 units taken off sale', link: '/pharmacy/batches?status=expired' });
-    expect(await later.next('stock', 1000, (m) => m.product_id === med.id)).toEqual({ type: 'stock', product_id: med.id, stock: 0 });
     await expectBatchesMatchStock(t, owner);
   });
 });
