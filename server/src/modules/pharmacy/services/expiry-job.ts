@@ -7,7 +7,9 @@
  * When: every server instance calls `runExpiryJob` from its maintenance timer (30 s). The job
  * remembers, in memory, the local day it last swept each organisation and sweeps it again once
  * that day has changed; a fresh process sweeps everything at its first tick, so a server that was
- * off for days expires all that came due meanwhile at once.
+ * off for days expires all that came due meanwhile at once. In memory, not in a column: the claims
+ * below make a repeated sweep harmless, so a restart costs one read per organisation. A lot that is
+ * received already inside its window, or whose window is widened, alerts at the next sweep.
  *
  * Twice never happens, whatever the number of instances or restarts, because every effect is
  * claimed on the batch row itself: an expiry re-reads the batch after taking its product's stock
