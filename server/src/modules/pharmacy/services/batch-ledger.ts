@@ -13,7 +13,7 @@ import { noteChange } from '../../../db/change-log.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
-import { changeStockLevel } from '../../inventory/services/stock.js';
+import { changeStockLevel } from '../../inventory/services/stock-level.js';
 
 /**
  * The lot that takes units an offline sale dispensed beyond every batch's count: a main batch that
@@ -38,8 +38,8 @@ export interface BatchMove {
   note?: string;
   /** JSON-able detail (a correction's before and after). */
   details?: unknown;
-  /** Fields changed besides units and status (a correction of lot or expiry). */
-  set?: Partial<Pick<BatchRow, 'lot_number' | 'expiry_date'>>;
+  /** Fields changed besides units and status (a correction of lot or expiry, which re-arms the expiry alert). */
+  set?: Partial<Pick<BatchRow, 'lot_number' | 'expiry_date' | 'expiry_alerted_at'>>;
 }
 
 const sellableUnits = (status: BatchStatus, qty: number) => (status === 'sellable' ? qty : 0);
