@@ -386,4 +386,13 @@ describe('pharmacy: batch routes, expiring stock and adjustments naming a lot', 
     expect((await t.request('GET', '/pharmacy/expiring', { token: plainShop.token })).body.meta).toMatchObject({ total: 0, total_qty: 0, total_value_at_cost: 0 });
     await expectBatchesMatchStock(t, owner);
   });
+
+  it('documents the routes and their schemas in the OpenAPI reference', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths['/pharmacy/batches/{id}']).sort()).toEqual(['get', 'patch']);
+    expect(Object.keys(doc.paths['/pharmacy/batches'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/pharmacy/expiring'])).toEqual(['get']);
+    for (const schema of ['Batch', 'BatchDetail', 'BatchMovement', 'CorrectBatchInput', 'ExpiringBatch', 'ExpiringMeta']) expect(doc.components.schemas[schema], schema).toBeDefined();
+    expect(doc.components.schemas.AdjustStockInput.properties.batch_id).toMatchObject({ type: 'string', format: 'uuid' });
+  });
 });
