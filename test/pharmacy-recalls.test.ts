@@ -290,4 +290,27 @@ describe('pharmacy: quarantine release and disposal, recalls across the organisa
     expect(await t.db.db.selectFrom('recalls').select('id').where('org_id', '=', owner.orgId).execute()).toEqual([]);
     await expectBatchesMatchStock(t, owner);
   });
+
+  it('a recall and a delivery of the same lot to another store at the same moment never leave that lot sellable', async () => {
+    const owner = await pharmacyOwner(t);
+    const med = await newMedicine(t, owner, { name: 'Augmentin 625', generic_name: 'Amoxicillin/Clavulanate' });
+    const branch = await addStore(t, owner.orgId, 'Sinza Branch');
+    const atBranch = { token: (await call(owner, 'POST', '/accounts/switch-store', { store_id: branch.id })).body.data.tokens.access_token as string };
+    const supplier = (await call(atBranch, 'POST', '/suppliers', { name: 'Medisel' })).body.data.id as string;
+    for (const round of [1, 2, 3, 4]) {
+      const lot = `RACE-${round}`;
+      await receiveLots(t, owner, [{ product_id: med.id, lot_number: lot, expiry_date: '2027-08-31', qty: 6 }]);
+      const [recalled, delivered] = await Promise.all([
+        call(owner, 'POST', '/pharmacy/recalls', { product_id: med.id, lot_number: lot, reason: 'TMDA notice' }),
+        call(atBranch, 'POST', `/suppliers/${supplier}/deliveries`, { status: 'delivered', lines: [{ product_id: med.id, qty: 4, unit_cost: 900, lot_number: lot, expiry_date: '2027-08-31' }] }),
+      ]);
+      expect(recalled.status, recalled.text).toBe(201);
+      // Either the delivery came first and the recall took it too, or it came second and was refused.
+      expect([200, 409]).toContain(delivered.status);
+      const sellable = (await batchRows(t, branch.id, med.id)).filter((b) => b.lot_number === lot && b.status === 'sellable');
+      expect(sellable).toEqual([]);
+      expect((await productOf(t, atBranch, med.id)).stock).toBe(0);
+    }
+    await expectBatchesMatchStock(t, owner);
+  });
 });

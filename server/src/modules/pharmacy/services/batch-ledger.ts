@@ -10,6 +10,7 @@
 import { type BatchMovementKind, type BatchStatus, newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
+import { forUpdate } from '../../../db/dialect.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
@@ -136,6 +137,16 @@ export async function lockStock(ctx: ServiceContext, storeId: string, productId:
   if (Number(locked.numUpdatedRows) > 0) return;
   await ctx.db.insertInto('product_stock').values({ store_id: storeId, product_id: productId, qty: 0, updated_at: now }).onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing()).execute();
   await ctx.db.updateTable('product_stock').set({ qty: sql<number>`qty` }).where('store_id', '=', storeId).where('product_id', '=', productId).execute();
+}
+
+/**
+ * Lock a batch-tracked product's row for an organisation-wide lot change: a recall and a delivery of
+ * the same lot to another store then happen one after the other, so a delivery cannot slip a
+ * recalled lot in while the recall runs. Taken before any stock row (product, then stock, as a
+ * product edit that sets stock does).
+ */
+export async function lockProduct(ctx: ServiceContext, productId: string): Promise<void> {
+  await forUpdate(ctx.dialect, ctx.db.selectFrom('products').select('id').where('id', '=', productId)).execute();
 }
 
 /** The main (non-quarantine) batches of a product in a store, any status: what FEFO chooses from. */

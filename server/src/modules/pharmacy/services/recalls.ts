@@ -13,7 +13,7 @@ import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { createNotification } from '../../notifications/services/create-notification.js';
 import { pageRecalls, recallDetail, sameLot } from '../registers.queries.js';
-import { lockStock, moveBatch, UNALLOCATED_LOT } from './batch-ledger.js';
+import { lockProduct, lockStock, moveBatch, UNALLOCATED_LOT } from './batch-ledger.js';
 
 export async function createRecall(ctx: AuthedContext, input: CreateRecallInput): Promise<RecallDetail> {
   requirePermission(ctx, 'pharmacy');
@@ -24,6 +24,7 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
   if (input.lot_number.toUpperCase() === UNALLOCATED_LOT) throw noLot();
 
   return withTransaction(ctx, async (tx) => {
+    await lockProduct(tx, product.id);
     const lotBatches = () => tx.db.selectFrom('batches').selectAll().where('org_id', '=', orgId).where('product_id', '=', product.id).where(sameLot('lot_number', input.lot_number));
     const stores = [...new Set((await lotBatches().select('store_id').execute()).map((b) => b.store_id))].sort();
     if (stores.length === 0) throw noLot();

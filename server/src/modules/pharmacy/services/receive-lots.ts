@@ -6,7 +6,7 @@ import { batchExpired } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
-import { createBatch, findLot, lockStock, moveBatch, orgToday } from './batch-ledger.js';
+import { createBatch, findLot, lockProduct, lockStock, moveBatch, orgToday } from './batch-ledger.js';
 import { refuseRecalledLot } from './recalls.js';
 
 export interface LotLine {
@@ -29,6 +29,7 @@ export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<nu
   if (!line.lotNumber || !line.expiryDate) throw new ValidationError(`${field}.lot_number`, `${product.name} tracks batches: give the lot number and expiry date`);
   const today = await orgToday(ctx, line.orgId, ctx.clock.now());
   if (batchExpired(line.expiryDate, today)) throw new ValidationError(`${field}.expiry_date`, `lot ${line.lotNumber} expired on ${line.expiryDate}: an expired lot cannot be received`);
+  await lockProduct(ctx, product.id);
   await lockStock(ctx, line.storeId, product.id);
   await refuseRecalledLot(ctx, line.orgId, product, line.lotNumber, `${field}.lot_number`);
   const existing = await findLot(ctx, line.storeId, product.id, line.lotNumber);
