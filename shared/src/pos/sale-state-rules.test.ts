@@ -42,5 +42,9 @@ describe('returnedStockGoesTo', () => {
     expect(returnedStockGoesTo('void', 'pharmacy')).toBe('shelf');
     expect(returnedStockGoesTo('refund', 'retail')).toBe('shelf');
     expect(returnedStockGoesTo('refund', 'wholesale')).toBe('shelf');
+    expect(returnedStockGoesTo('refund', 'retail', 'addo')).toBe('quarantine');
+    expect(returnedStockGoesTo('refund', 'retail', 'pharmacy')).toBe('quarantine');
+    expect(returnedStockGoesTo('void', 'retail', 'addo')).toBe('shelf');
+    expect(returnedStockGoesTo('refund', 'retail', null)).toBe('shelf');
   });
 });

@@ -46,7 +46,11 @@ export function checkReversal(input: ReversalCheckInput): ReversalBreach | undef
   return undefined;
 }
 
-/** Where a reversed sale's goods go back to. */
-export function returnedStockGoesTo(move: Reversal, businessType: string): 'shelf' | 'quarantine' {
-  return move === 'refund' && businessType === 'pharmacy' ? 'quarantine' : 'shelf';
+/**
+ * Where a reversed sale's goods go back to: a refund in a pharmacy (the organisation's business, or
+ * the store's outlet type `pharmacy` or `addo`) is held in quarantine until inspected.
+ */
+export function returnedStockGoesTo(move: Reversal, businessType: string, outletType?: string | null): 'shelf' | 'quarantine' {
+  const dispensing = businessType === 'pharmacy' || outletType === 'pharmacy' || outletType === 'addo';
+  return move === 'refund' && dispensing ? 'quarantine' : 'shelf';
 }

@@ -1,6 +1,7 @@
 /** Suppliers (organisation-wide), their deliveries (per store) and the payments made to them. */
 import { z } from 'zod';
-import { Email, Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
+import { DateString, Email, Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
+import { LotNumber } from '../pharmacy/batch.schemas.js';
 import { PageQuery } from '../envelope.js';
 import { PayoutMethod } from '../payment-methods.js';
 
@@ -75,6 +76,8 @@ export const DeliveryLine = z
     qty: z.int(),
     unit_cost: Money,
     update_cost: z.boolean(),
+    lot_number: z.string().nullable(),
+    expiry_date: DateString.nullable(),
   })
   .meta({ id: 'DeliveryLine' });
 
@@ -107,6 +110,8 @@ export const DeliveryLineInput = z.object({
   qty: z.int().min(1).max(1_000_000),
   unit_cost: MoneyInput,
   update_cost: z.boolean().optional().meta({ description: "true: set the product's cost_price to unit_cost when the stock is added" }),
+  lot_number: LotNumber.optional().meta({ description: 'Batch-tracked products: the lot printed on the pack (required once the delivery is delivered)' }),
+  expiry_date: DateString.optional().meta({ description: 'Batch-tracked products: the lot’s expiry date, YYYY-MM-DD (required with lot_number)' }),
 });
 export type DeliveryLineInput = z.infer<typeof DeliveryLineInput>;
 

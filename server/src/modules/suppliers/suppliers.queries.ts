@@ -87,6 +87,10 @@ export interface LineWithName {
   qty: number;
   unit_cost: number;
   update_cost: number;
+  lot_number: string | null;
+  expiry_date: string | null;
+  /** Null once the product was deleted. */
+  track_batches: number | null;
 }
 
 export function linesOf(db: Kysely<Database>, deliveryIds: string[]): Promise<LineWithName[]> {
@@ -95,7 +99,7 @@ export function linesOf(db: Kysely<Database>, deliveryIds: string[]): Promise<Li
     .selectFrom('delivery_lines')
     .leftJoin('products', 'products.id', 'delivery_lines.product_id')
     .selectAll('delivery_lines')
-    .select('products.name as product_name')
+    .select(['products.name as product_name', 'products.track_batches'])
     .where('delivery_lines.delivery_id', 'in', deliveryIds)
     .orderBy('delivery_lines.delivery_id')
     .orderBy('delivery_lines.id')
@@ -123,7 +127,7 @@ export async function toDeliveries(db: Kysely<Database>, rows: DeliveryWithSuppl
     notes: row.notes,
     lines: lines
       .filter((l) => l.delivery_id === row.id)
-      .map((l) => ({ id: l.id, product_id: l.product_id, product_name: l.product_name ?? '(deleted product)', qty: Number(l.qty), unit_cost: fromCents(Number(l.unit_cost)), update_cost: l.update_cost === 1 })),
+      .map((l) => ({ id: l.id, product_id: l.product_id, product_name: l.product_name ?? '(deleted product)', qty: Number(l.qty), unit_cost: fromCents(Number(l.unit_cost)), update_cost: l.update_cost === 1, lot_number: l.lot_number, expiry_date: l.expiry_date })),
     stock_added_at: isoOrNull(row.stock_added_at === null ? null : Number(row.stock_added_at)),
     created_by: row.created_by,
     created_at: iso(Number(row.created_at)),

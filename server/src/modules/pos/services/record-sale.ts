@@ -8,7 +8,7 @@
  * breach is refused; offline the sale has already happened, so a breach that allows it is recorded
  * as a conflict and the sale is booked (design §4).
  */
-import { checkCreditLimit, checkSale, hasCreditLimit, type CreateSaleInput, fromCents, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, type SaleSource, toBasisPoints } from '@duka/shared';
+import { checkCreditLimit, checkSale, hasCreditLimit, type CreateSaleInput, type ErrorCode, type LineBatch, type LineBatchInput, fromCents, mergeSaleLines, newId, type PricingLine, priceSale, type SaleBreach, type SaleConflict, type SaleSource, toBasisPoints } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -21,6 +21,8 @@ import { openCreditTab, outstandingCents } from '../../credits/services/tabs.js'
 import { orgProductsById } from '../../inventory/inventory.queries.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { changeStockLevel } from '../../inventory/services/stock.js';
+import { orgToday } from '../../pharmacy/services/batch-ledger.js';
+import { dispenseLine, recordSaleLots } from '../../pharmacy/services/dispense.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
@@ -37,12 +39,16 @@ export interface SaleOptions {
   cashierId?: string;
   /** The sale's products, when the caller already read them in this transaction (a push). */
   products?: Map<string, ProductRow>;
+  /** Offline: the batches the till took each product's units from (kept when they still hold them). */
+  lineBatches?: Map<string, LineBatchInput[]>;
 }
 
 export interface RecordedSale {
   row: TransactionRow;
   /** The lines as written (absent for a replayed sale: read them). */
   lines?: TransactionLineRow[];
+  /** The lots the lines took, with the lines. */
+  lots?: Array<LineBatch & { product_id: string }>;
   /** True when a sale with this client id already existed: nothing new was written. */
   replayed: boolean;
   conflicts: SaleConflict[];
@@ -56,8 +62,16 @@ async function resolveCustomer(ctx: AuthedContext, orgId: string, input: CreateS
   return (await findCustomerByPhone(ctx.db, orgId, phone)) ?? insertCustomer(ctx, orgId, { name: input.customer_name ?? phone, phone });
 }
 
+/** What any sale rule reports (sale, credit, FEFO, pharmacy): a conflict when an offline sale that broke it is still booked. */
+interface Breach {
+  code: ErrorCode;
+  field: string;
+  message: string;
+  conflict?: SaleConflict;
+}
+
 /** A sale rule's breach as the error the API answers: its code, message and the field at fault. */
-function saleError(b: SaleBreach): ServiceError {
+function saleError(b: Breach): ServiceError {
   return new ServiceError(b.code, b.message, { errors: [{ code: b.code, field: b.field, message: b.message }] });
 }
 
@@ -66,7 +80,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
   const online = opts.source === 'online';
   const conflicts: SaleConflict[] = [];
   /** Online: refuse the sale. Offline: book it and note the conflict, unless even that is refused. */
-  const enforce = (breaches: SaleBreach[]) => {
+  const enforce = (breaches: Breach[]) => {
     const refused = online ? breaches[0] : breaches.find((b) => !b.conflict);
     if (refused) throw saleError(refused);
     for (const b of breaches) conflicts.push(b.conflict!);
@@ -132,10 +146,22 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       .returning(['last_number', 'code'])
       .executeTakeFirstOrThrow();
     // Stock in product-id order, so that concurrent sales take row locks in the same order.
+    const saleId = input.id ?? newId();
     const stockAfter = new Map<string, number>();
+    const lots: Array<LineBatch & { product_id: string }> = [];
+    let today: string | undefined;
     for (const l of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
       const p = products.get(l.product_id)!;
       if (p.is_service === 1) continue;
+      if (p.track_batches === 1) {
+        today ??= await orgToday(tx, orgId, at);
+        const sale = { orgId, storeId, transactionId: saleId, today, online };
+        const dispensed = await dispenseLine(tx, sale, { index: l.index, product: p, qty: l.qty, preferred: opts.lineBatches?.get(p.id) });
+        enforce(dispensed.breaches);
+        lots.push(...dispensed.lots.map((lot) => ({ ...lot, product_id: p.id })));
+        stockAfter.set(p.id, dispensed.stockAfter);
+        continue;
+      }
       const current = online
         ? undefined
         : (await tx.db.selectFrom('product_stock').select('qty').where('store_id', '=', storeId).where('product_id', '=', p.id).executeTakeFirst())?.qty ?? 0;
@@ -147,7 +173,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     const row = await tx.db
       .insertInto('transactions')
       .values({
-        id: input.id ?? newId(),
+        id: saleId,
         org_id: orgId,
         store_id: storeId,
         number: numbered.last_number,
@@ -201,6 +227,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       )
       .returningAll()
       .execute();
+    await recordSaleLots(tx, row.id, lots);
     if (row.status === 'credit') {
       await openCreditTab(tx, { orgId, storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at });
     }
@@ -226,12 +253,14 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       },
     });
     await recordAudit(tx, { action: 'sale.create', description: `Sale ${row.receipt_number}: ${fromCents(row.total)} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id });
-    return { row, lines: lineRows, replayed: false, conflicts };
+    return { row, lines: lineRows, lots, replayed: false, conflicts };
   });
 }
 
 /** The transaction answer (with lines) for a recorded sale. */
 export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
-  return sale.lines ? toTransaction(sale.row, sale.lines) : (await withLines(ctx.db, [sale.row]))[0]!;
+  if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
+  const lots = (sale.lots ?? []).map((l) => ({ id: '', transaction_id: sale.row.id, ...l }));
+  return toTransaction(sale.row, sale.lines, lots);
 }
 

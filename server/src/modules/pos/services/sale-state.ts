@@ -11,6 +11,8 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, InvalidStateError, NotFoundError, type ServiceError } from '../../../lib/errors.js';
 import { cancelCreditTab, tabForTransaction } from '../../credits/services/tabs.js';
 import { changeStockLevel } from '../../inventory/services/stock.js';
+import { lockStock } from '../../pharmacy/services/batch-ledger.js';
+import { returnSaleLots } from '../../pharmacy/services/dispense.js';
 import { findStoreTransaction, withLines } from '../pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
@@ -67,6 +69,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
 /** Put sold stock back, on the shelf or into quarantine until inspected. */
 async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reversal) {
   const org = await ctx.db.selectFrom('organisations').select('business_type').where('id', '=', sale.org_id).executeTakeFirstOrThrow();
+  const store = await ctx.db.selectFrom('stores').select('outlet_type').where('id', '=', sale.store_id).executeTakeFirstOrThrow();
   const lines = await ctx.db
     .selectFrom('transaction_lines as l')
     .innerJoin('products as p', 'p.id', 'l.product_id')
@@ -74,8 +77,12 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
     .where('l.transaction_id', '=', sale.id)
     .orderBy('l.product_id')
     .execute();
-  const into = returnedStockGoesTo(move, org.business_type);
-  for (const l of lines.filter((x) => x.is_service !== 1)) {
+  const into = returnedStockGoesTo(move, org.business_type, store.outlet_type);
+  // Every stock row this reversal moves is locked first, in product-id order, as every stock writer does.
+  for (const l of lines) if (l.is_service !== 1) await lockStock(ctx, sale.store_id, l.product_id);
+  // Batch-tracked lines go back to the lots they came from; the others as before.
+  const lotted = await returnSaleLots(ctx, sale, move, into === 'quarantine' ? 'quarantine' : 'stock');
+  for (const l of lines.filter((x) => x.is_service !== 1 && !lotted.has(x.product_id))) {
     if (into === 'quarantine') {
       await ctx.db
         .insertInto('stock_quarantine')

@@ -38,6 +38,10 @@ async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLine
     const field = `lines.${i}.product_id`;
     if (!p) throw new ServiceError('NOT_FOUND', 'product not found', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
     if (p.is_service === 1) throw new ValidationError(field, 'is a service, which has no stock');
+    if ((l.lot_number === undefined) !== (l.expiry_date === undefined)) {
+      throw new ValidationError(`lines.${i}.${l.lot_number === undefined ? 'lot_number' : 'expiry_date'}`, 'a lot needs both its number and its expiry date');
+    }
+    if (l.lot_number !== undefined && p.track_batches !== 1) throw new ValidationError(`lines.${i}.lot_number`, `${p.name} does not track batches`);
   });
 }
 
@@ -48,7 +52,7 @@ async function insertLines(ctx: AuthedContext, deliveryId: string, lines: Delive
   if (lines.length === 0) return;
   await ctx.db
     .insertInto('delivery_lines')
-    .values(lines.map((l) => ({ id: newId(), delivery_id: deliveryId, product_id: l.product_id, qty: l.qty, unit_cost: toCents(l.unit_cost), update_cost: l.update_cost ? 1 : 0 })))
+    .values(lines.map((l) => ({ id: newId(), delivery_id: deliveryId, product_id: l.product_id, qty: l.qty, unit_cost: toCents(l.unit_cost), update_cost: l.update_cost ? 1 : 0, lot_number: l.lot_number ?? null, expiry_date: l.expiry_date ?? null })))
     .execute();
 }
 

@@ -4,7 +4,8 @@
  */
 import { noteChange } from '../../../db/change-log.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ServiceError } from '../../../lib/errors.js';
+import { ServiceError, ValidationError } from '../../../lib/errors.js';
+import { type LotLine, receiveLot, returnLot } from '../../pharmacy/services/receive-lots.js';
 import { recordPrice } from '../../inventory/services/prices.js';
 import { changeStockLevel, insertAdjustment } from '../../inventory/services/stock.js';
 import { linesOf } from '../suppliers.queries.js';
@@ -12,21 +13,40 @@ import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 
 const label = (d: DeliveryRow, supplierName: string) => `delivery ${d.invoice_number ?? d.id} from ${supplierName}`;
 
-/** Lines merged per product, in product-id order (the lock order every stock writer uses). */
+/**
+ * Lines merged per product (and per lot for batch-tracked products), in product-id order (the lock
+ * order every stock writer uses); `index` is the first line merged, to name it.
+ */
 async function mergedLines(ctx: AuthedContext, deliveryId: string) {
-  const byProduct = new Map<string, { productId: string; name: string; qty: number; cost: number | null }>();
+  type Merged = { productId: string; name: string; tracked: boolean; lot: string | null; expiry: string | null; qty: number; unitCost: number; cost: number | null; index: number };
+  const merged = new Map<string, Merged>();
   for (const [i, l] of (await linesOf(ctx.db, [deliveryId])).entries()) {
     if (l.product_name === null) {
       const field = `lines.${i}.product_id`;
       throw new ServiceError('NOT_FOUND', 'the product of a line was deleted; edit the lines first', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
     }
-    const seen = byProduct.get(l.product_id) ?? { productId: l.product_id, name: l.product_name, qty: 0, cost: null };
+    const key = `${l.product_id}/${l.lot_number ?? ''}`;
+    const seen = merged.get(key) ?? { productId: l.product_id, name: l.product_name, tracked: l.track_batches === 1, lot: l.lot_number, expiry: l.expiry_date, qty: 0, unitCost: Number(l.unit_cost), cost: null, index: i };
+    if (seen.expiry !== l.expiry_date) throw new ValidationError(`lines.${i}.expiry_date`, `lot ${l.lot_number} has two expiry dates on this delivery`);
     seen.qty += Number(l.qty);
     if (l.update_cost === 1) seen.cost = Number(l.unit_cost);
-    byProduct.set(l.product_id, seen);
+    merged.set(key, seen);
   }
-  return [...byProduct.values()].sort((a, b) => a.productId.localeCompare(b.productId));
+  return [...merged.values()].sort((a, b) => a.productId.localeCompare(b.productId) || (a.lot ?? '').localeCompare(b.lot ?? ''));
 }
+
+const lotLine = (d: DeliveryRow, line: Awaited<ReturnType<typeof mergedLines>>[number]): LotLine => ({
+  orgId: d.org_id,
+  storeId: d.store_id,
+  product: { id: line.productId, name: line.name },
+  lotNumber: line.lot,
+  expiryDate: line.expiry,
+  qty: line.qty,
+  unitCost: line.unitCost,
+  supplierId: d.supplier_id,
+  deliveryId: d.id,
+  field: `lines.${line.index}`,
+});
 
 /**
  * Add the delivery's lines to its store's stock, once. The claim is a conditional UPDATE of
@@ -39,7 +59,9 @@ export async function addDeliveryStock(ctx: AuthedContext, d: DeliveryRow, suppl
   const claimed = await ctx.db.updateTable('deliveries').set({ stock_added_at: now }).where('id', '=', d.id).where('stock_added_at', 'is', null).executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) return false;
   for (const line of await mergedLines(ctx, d.id)) {
-    const qty = await changeStockLevel(ctx, { orgId: d.org_id, storeId: d.store_id, productId: line.productId, productName: line.name, delta: line.qty });
+    const qty = line.tracked
+      ? await receiveLot(ctx, lotLine(d, line))
+      : await changeStockLevel(ctx, { orgId: d.org_id, storeId: d.store_id, productId: line.productId, productName: line.name, delta: line.qty });
     await insertAdjustment(ctx, { productId: line.productId, qtyChange: line.qty, qtyAfter: qty, reason: 'delivery', note: label(d, supplierName) });
     if (line.cost === null) continue;
     const product = await ctx.db
@@ -63,7 +85,9 @@ export async function removeDeliveryStock(ctx: AuthedContext, d: DeliveryRow, su
   const released = await ctx.db.updateTable('deliveries').set({ stock_added_at: null }).where('id', '=', d.id).where('stock_added_at', 'is not', null).executeTakeFirst();
   if (Number(released.numUpdatedRows) === 0) return false;
   for (const line of await mergedLines(ctx, d.id)) {
-    const qty = await changeStockLevel(ctx, { orgId: d.org_id, storeId: d.store_id, productId: line.productId, productName: line.name, delta: -line.qty, field: 'status' });
+    const qty = line.tracked
+      ? await returnLot(ctx, lotLine(d, line))
+      : await changeStockLevel(ctx, { orgId: d.org_id, storeId: d.store_id, productId: line.productId, productName: line.name, delta: -line.qty, field: 'status' });
     await insertAdjustment(ctx, { productId: line.productId, qtyChange: -line.qty, qtyAfter: qty, reason: 'delivery_returned', note: label(d, supplierName) });
   }
   return true;

@@ -11,6 +11,7 @@ import { toOrganisation } from '../../../modules/accounts/accounts.queries.js';
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.queries.js';
 import { customersWithBalance, toCustomer } from '../../../modules/customers/customers.queries.js';
 import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.queries.js';
+import { tillBatches, toBatch } from '../../../modules/pharmacy/batches.queries.js';
 import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.queries.js';
 import { toNotification } from '../../../modules/notifications/notifications.queries.js';
 import { withLines } from '../../../modules/pos/pos.queries.js';
@@ -124,6 +125,16 @@ export const KINDS: EntityKind[] = [
       }));
     },
     count: (db, s) => counted(db.selectFrom('product_stock').where('store_id', '=', s.storeId)),
+  },
+  {
+    // The till's store's lots (FEFO on the till chooses among them); disposed ones leave it.
+    entity: 'batch',
+    async rows(db, s, f) {
+      if (nothingAsked(f)) return [];
+      const rows = await narrow(tillBatches(db, s.orgId, s.storeId), 'b.id', f).execute();
+      return rows.map((r) => ({ id: r.id, data: toBatch(r) }));
+    },
+    count: (db, s) => counted(tillBatches(db, s.orgId, s.storeId).clearSelect()),
   },
   {
     entity: 'customer',

@@ -3,7 +3,7 @@
  * rule exists once. A mutator returns what the till needs back (ids, numbers) and the conflicts
  * the server noted; a ServiceError it throws rejects the mutation with that error's code.
  */
-import { fromCents, MUTATION_PAYLOADS, type Mutation, type MutationType, type Reversal, type SaleConflict, SaleReversePayload } from '@duka/shared';
+import { fromCents, MUTATION_PAYLOADS, type LineBatchInput, type Mutation, type MutationType, type Reversal, type SaleConflict, SaleReversePayload } from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
@@ -39,10 +39,13 @@ const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
     throw new ValidationError('payload.cashier_id', 'is not a member of this organisation');
   }
   const priced = await reconcilePrices(ctx.db, p.lines, at, products);
+  // The lots the till took, per product (a product on two lines is one line on the server).
+  const lineBatches = new Map<string, LineBatchInput[]>();
+  for (const l of p.lines) if (l.batches?.length) lineBatches.set(l.product_id, [...(lineBatches.get(l.product_id) ?? []), ...l.batches]);
   const sale = await recordSale(
     ctx,
     { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
-    { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId, products },
+    { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId, products, lineBatches },
   );
   const conflicts = sale.replayed ? [] : [...priced.conflicts, ...sale.conflicts];
   if (conflicts.length) {
