@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner, receiveLots } from '../../test/setup/pharmacy-factories.js';
+import type { Session } from '../../test/setup/factories.js';
+import { type Till, TillError } from '../src/index.js';
+import { localDate } from '../src/time.js';
+import { type Harness, openTill, startServer } from './harness.js';
+
+const DAY = 86_400_000;
+
+describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled', () => {
+  let h: Harness;
+  const tills: Till[] = [];
+  beforeAll(async () => (h = await startServer()));
+  afterAll(async () => {
+    await Promise.all(tills.map((t) => t.close()));
+    await h.close();
+  });
+
+  const signedIn = async (owner: Session) => {
+    const till = await openTill(h);
+    tills.push(till);
+    await till.login(owner.phone, owner.password);
+    await till.syncNow();
+    return till;
+  };
+  /** The till's lots of a product, as FEFO sees them. */
+  const tillLots = async (till: Till, productId: string) => (await till.batches({ product_id: productId })).map((b) => [b.lot_number, b.expiry_date, b.status, b.qty_on_hand]);
+  const serverLots = async (owner: Session, productId: string) => (await batchRows(h.t, owner.storeId, productId)).map((b) => [b.lot_number, b.expiry_date, b.status, b.qty_on_hand]);
+  const lotsOf = (receipt: { lines: Array<{ batches: Array<{ lot_number: string; expiry_date: string; qty: number }> }> }) =>
+    receipt.lines.map((l) => l.batches.map((b) => [b.lot_number, b.expiry_date, b.qty]));
+
+  it('sells across two lots first-expiry-first offline; the push keeps those lots and the pull brings the server’s batches back', async () => {
+    const owner = await pharmacyOwner(h.t);
+    const panadol = await newMedicine(h.t, owner);
+    await receiveLots(h.t, owner, [
+      { product_id: panadol.id, lot_number: 'A-2703', expiry_date: '2027-03-31', qty: 10 },
+      { product_id: panadol.id, lot_number: 'B-2701', expiry_date: '2027-01-31', qty: 5 },
+    ]);
+    const till = await signedIn(owner);
+    expect(await tillLots(till, panadol.id)).toEqual([
+      ['B-2701', '2027-01-31', 'sellable', 5],
+      ['A-2703', '2027-03-31', 'sellable', 10],
+    ]);
+
+    // More than the lots hold: the till and the server refuse it alike.
+    const tooMany = { lines: [{ product_id: panadol.id, qty: 16 }], payment_method: 'Cash' as const };
+    const refusal = { code: 'INSUFFICIENT_STOCK', field: 'lines.0.qty', message: 'not enough stock of Panadol 500mg: 15 available' };
+    const online = await h.t.request('POST', '/pos/sale', { token: owner.token, body: tooMany });
+    expect(online.status).toBe(409);
+    expect({ code: online.body.errors[0].code, field: online.body.errors[0].field, message: online.body.message }).toEqual(refusal);
+    const err = await till.sell(tooMany).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TillError);
+    expect({ code: (err as TillError).code, field: (err as TillError).field, message: (err as TillError).message }).toEqual(refusal);
+
+    h.net.offline = true;
+    const receipt = await till.sell({ lines: [{ product_id: panadol.id, qty: 7 }], payment_method: 'Cash' });
+    expect(lotsOf(receipt)).toEqual([
+      [
+        ['B-2701', '2027-01-31', 5],
+        ['A-2703', '2027-03-31', 2],
+      ],
+    ]);
+    expect(await tillLots(till, panadol.id)).toEqual([
+      ['B-2701', '2027-01-31', 'sellable', 0],
+      ['A-2703', '2027-03-31', 'sellable', 8],
+    ]);
+    expect(await till.stock(panadol.id)).toBe(8);
+    const err2 = await till.sell({ lines: [{ product_id: panadol.id, qty: 9 }], payment_method: 'Cash' }).catch((e: unknown) => e);
+    expect([(err2 as TillError).code, (err2 as TillError).field, (err2 as TillError).message]).toEqual(['INSUFFICIENT_STOCK', 'lines.0.qty', 'not enough stock of Panadol 500mg: 8 available']);
+
+    h.net.offline = false;
+    await till.syncNow();
+    const synced = await till.transaction(receipt.id);
+    expect(synced?.sync_state).toBe('synced');
+    expect(lotsOf(synced!)).toEqual(lotsOf(receipt));
+    expect(await till.conflicts()).toEqual([]);
+    expect(await serverLots(owner, panadol.id)).toEqual([
+      ['A-2703', '2027-03-31', 'sellable', 8],
+      ['B-2701', '2027-01-31', 'sellable', 0],
+    ]);
+    expect(await tillLots(till, panadol.id)).toEqual([
+      ['B-2701', '2027-01-31', 'sellable', 0],
+      ['A-2703', '2027-03-31', 'sellable', 8],
+    ]);
+    await expectBatchesMatchStock(h.t, owner);
+  });
+
+  it('does not sell a lot on or after its expiry date (the organisation’s day), and puts a voided sale’s units back on its lots', async () => {
+    const owner = await pharmacyOwner(h.t);
+    const amoxyl = await newMedicine(h.t, owner, { name: 'Amoxyl 250mg', generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule' });
+    const tomorrow = localDate(h.t.clock.now() + DAY, 'Africa/Dar_es_Salaam');
+    await receiveLots(h.t, owner, [
+      { product_id: amoxyl.id, lot_number: 'SHORT', expiry_date: tomorrow, qty: 3 },
+      { product_id: amoxyl.id, lot_number: 'LONG', expiry_date: '2028-06-30', qty: 4 },
+    ]);
+    const till = await signedIn(owner);
+    h.net.offline = true;
+    try {
+      const first = await till.sell({ lines: [{ product_id: amoxyl.id, qty: 1 }], payment_method: 'Cash' });
+      expect(lotsOf(first)).toEqual([[['SHORT', tomorrow, 1]]]);
+
+      h.t.clock.advance(DAY);
+      const second = await till.sell({ lines: [{ product_id: amoxyl.id, qty: 2 }], payment_method: 'Cash' });
+      expect(lotsOf(second)).toEqual([[['LONG', '2028-06-30', 2]]]);
+      const err = await till.sell({ lines: [{ product_id: amoxyl.id, qty: 3 }], payment_method: 'Cash' }).catch((e: unknown) => e);
+      expect([(err as TillError).code, (err as TillError).message]).toEqual(['INSUFFICIENT_STOCK', 'not enough stock of Amoxyl 250mg: 2 available']);
+
+      await till.void(second.id, 'rung up twice');
+      expect(await tillLots(till, amoxyl.id)).toEqual([
+        ['SHORT', tomorrow, 'sellable', 2],
+        ['LONG', '2028-06-30', 'sellable', 4],
+      ]);
+    } finally {
+      h.net.offline = false;
+    }
+    await till.syncNow();
+    expect(await till.conflicts()).toEqual([]);
+    expect(await serverLots(owner, amoxyl.id)).toEqual([
+      ['LONG', '2028-06-30', 'sellable', 4],
+      ['SHORT', tomorrow, 'sellable', 2],
+    ]);
+    await expectBatchesMatchStock(h.t, owner);
+  });
+});
