@@ -33,11 +33,15 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
       for (const l of sale.lines) {
         const product = await reads.productById(trx, l.product_id);
         if (!product || product.is_service) continue;
-        await moveStock(trx, l.product_id, l.qty);
-        undo.stock![l.product_id] = (undo.stock![l.product_id] ?? 0) - l.qty;
-        // Back to the lots they came from, as the server puts them back.
-        for (const b of l.batches ?? []) undo.batches![b.batch_id] = (undo.batches![b.batch_id] ?? 0) - b.qty;
-        await moveBatches(trx, Object.fromEntries((l.batches ?? []).map((b) => [b.batch_id, b.qty])));
+        // A batch-tracked line goes back to the lots it came from, as the server puts it back: units
+        // are stock again only on a lot still sellable (back on a recalled lot, they are recalled).
+        const lots = l.batches ?? [];
+        const sellable = new Set((await reads.batches(trx, { product_id: l.product_id, status: 'sellable' })).map((b) => b.id));
+        const back = lots.length ? lots.filter((b) => sellable.has(b.batch_id)).reduce((n, b) => n + b.qty, 0) : l.qty;
+        await moveStock(trx, l.product_id, back);
+        undo.stock![l.product_id] = (undo.stock![l.product_id] ?? 0) - back;
+        for (const b of lots) undo.batches![b.batch_id] = (undo.batches![b.batch_id] ?? 0) - b.qty;
+        await moveBatches(trx, Object.fromEntries(lots.map((b) => [b.batch_id, b.qty])));
       }
     }
     if (sale.status === 'credit' && sale.customer_id) {
