@@ -169,6 +169,13 @@ export async function addoList(db: LocalExec): Promise<{ version: number | undef
   return { version, entries };
 }
 
+/** The entries of the till's ADDO list with these `addoMatchKey`s. */
+export async function addoEntries(db: LocalExec, keys: string[]): Promise<AddoMedicine[]> {
+  if (!keys.length) return [];
+  const rows = await db.selectFrom('addo_list').select('data').where('match_key', 'in', keys).execute();
+  return rows.map((r) => parseData<AddoMedicine>(r.data));
+}
+
 /** A batch with the replica's quantity (moved by this till's own sales until the server's row arrives). */
 const batchFrom = (r: { data: string; qty_on_hand: number }): Batch => ({ ...parseData<Batch>(r.data), qty_on_hand: r.qty_on_hand });
 

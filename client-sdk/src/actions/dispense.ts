@@ -13,9 +13,10 @@
  *
  * Only the first breach is thrown, as the server refuses online.
  */
-import { allocateFefo, type BatchAllocation, checkAddo, checkPrescription, type Organisation, type Prescription, type Product, type Store } from '@duka/shared';
+import { addoMatchKey, allocateFefo, type BatchAllocation, checkAddo, checkPrescription, type Organisation, type Prescription, type Product, type Store } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { LocalExec } from '../local/db.js';
+import { getMeta } from '../local/meta.js';
 import * as reads from '../reads.js';
 import { localDate } from '../time.js';
 
@@ -48,16 +49,17 @@ export async function checkDispensing(db: LocalExec, input: DispenseInput): Prom
 
   if (input.store.outlet_type === 'addo') {
     const medicines = lines.filter((l) => l.product.schedule != null);
-    const list = medicines.length ? await reads.addoList(db) : null;
-    if (list && list.version === undefined) {
+    if (medicines.length && (await getMeta(db, 'addo_list_version')) === undefined) {
       const field = `lines.${medicines[0]!.index}.product_id`;
       throw new TillError('NOT_READY', 'this till has not loaded the ADDO list yet: sync once while online before selling medicines', field);
     }
+    // Only the entries that could match these medicines; the rule itself decides.
+    const keys = medicines.flatMap(({ product: p }) => (p.generic_name && p.strength && p.dosage_form ? [addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form })] : []));
     fail(
       checkAddo({
         outlet_type: input.store.outlet_type,
         lines: lines.map((l) => ({ index: l.index, product: { product_id: l.product_id, ...l.product } })),
-        permitted: list?.entries ?? [],
+        permitted: await reads.addoEntries(db, keys),
       })[0],
     );
   }

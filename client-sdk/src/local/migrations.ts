@@ -147,7 +147,7 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
     // columns FEFO reads and `qty_on_hand` moved by this till's sales until the server's row
     // arrives. `addo_list`: the platform's ADDO-permitted list, replaced whole when its version
     // (meta `addo_list_version`) differs from the server's; `match_key` is the shared
-    // `addoMatchKey`, kept for lookups by key.
+    // `addoMatchKey`, so a sale reads only the entries its medicines could match.
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('batches')
@@ -169,6 +169,7 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
         .addColumn('match_key', 'text', (c) => c.notNull())
         .addColumn('data', json, (c) => c.notNull())
         .execute();
+      await db.schema.createIndex('addo_list_key').ifNotExists().on('addo_list').column('match_key').execute();
     },
   },
 };
