@@ -197,6 +197,12 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
         sale: (s) => ({ lines: [{ product_id: s.panadol.id, qty: 1 }], payment_method: 'Cash' }),
         refused: { code: 'NOT_PERMITTED_FOR_ADDO', field: 'lines.0.product_id', message: 'Panadol 500mg is not on the ADDO list: an ADDO may not sell it' },
       },
+      {
+        name: 'in an ADDO, an unlisted controlled medicine without a prescription, for the list first (no prescription makes it sellable there)',
+        addo: true,
+        sale: (s) => ({ lines: [{ product_id: s.morphine.id, qty: 1 }], payment_method: 'Cash' }),
+        refused: { code: 'NOT_PERMITTED_FOR_ADDO', field: 'lines.0.product_id', message: 'Morphine 10mg is not on the ADDO list: an ADDO may not sell it' },
+      },
     ];
     for (const c of cases) {
       it(`refuses ${c.name}, queueing nothing`, async () => {

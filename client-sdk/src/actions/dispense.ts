@@ -2,10 +2,11 @@
  * The pharmacy rules on the till's sale (issue 14), the shared rules the server applies, so a till
  * refuses offline what the server refuses online, with the same code, field and message:
  *
- * 1. `checkPrescription`: a `pom` or `controlled` line needs a prescription on the sale;
- * 2. `checkAddo`, in a store whose outlet type is `addo`, against the till's copy of the ADDO list.
+ * 1. `checkAddo`, in a store whose outlet type is `addo`, against the till's copy of the ADDO list
+ *    (first, as on the server: no prescription makes an unlisted medicine sellable in an ADDO).
  *    A till that has never fetched the list refuses every medicine there (`NOT_READY`): an empty
  *    copy would say "not on the list" of medicines that may well be on it;
+ * 2. `checkPrescription`: a `pom` or `controlled` line needs a prescription on the sale;
  * 3. `allocateFefo` for each batch-tracked line over the replica's batches, on the day of the sale
  *    in the organisation's time zone. Units no sellable batch holds are refused (`INSUFFICIENT_STOCK`
  *    naming the line), unlike plain stock, which a till may oversell: the receipt must print the lot
@@ -39,14 +40,6 @@ export async function checkDispensing(db: LocalExec, input: DispenseInput): Prom
     if (b) throw new TillError(b.code, b.message, b.field);
   };
 
-  fail(
-    checkPrescription({
-      lines: lines.map((l) => ({ index: l.index, product_id: l.product_id, name: l.product.name, schedule: l.product.schedule })),
-      prescription: input.prescription ?? null,
-      today,
-    })[0],
-  );
-
   if (input.store.outlet_type === 'addo') {
     const medicines = lines.filter((l) => l.product.schedule != null);
     if (medicines.length && (await getMeta(db, 'addo_list_version')) === undefined) {
@@ -64,13 +57,18 @@ export async function checkDispensing(db: LocalExec, input: DispenseInput): Prom
     );
   }
 
+  fail(
+    checkPrescription({
+      lines: lines.map((l) => ({ index: l.index, product_id: l.product_id, name: l.product.name, schedule: l.product.schedule })),
+      prescription: input.prescription ?? null,
+      today,
+    })[0],
+  );
+
   const tracked = lines.filter((l) => l.product.track_batches && !l.product.is_service);
   const allocations = new Map<string, BatchAllocation[]>();
   if (!tracked.length) return allocations;
-  const batches = await reads.batchesOf(
-    db,
-    tracked.map((l) => l.product_id),
-  );
+  const batches = await reads.batchesOf(db, tracked.map((l) => l.product_id));
   for (const l of tracked) {
     const fefo = allocateFefo({
       index: l.index,
