@@ -44,3 +44,4 @@ export * from './pharmacy/addo-rules.js';
 export * from './pharmacy/controlled-register.js';
 export * from './pharmacy/addo.schemas.js';
 export * from './pharmacy/batch.schemas.js';
+export * from './pharmacy/prescription-register.schemas.js';

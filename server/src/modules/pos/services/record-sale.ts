@@ -26,6 +26,8 @@ import { dispenseLine, recordSaleLots } from '../../pharmacy/services/dispense.j
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
+import { checkDispensing } from '../../pharmacy/services/dispensing-checks.js';
+import { recordPrescriptionEntry } from '../../pharmacy/services/prescription-register.js';
 
 export interface SaleOptions {
   source: SaleSource;
@@ -118,6 +120,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         customer: found === 'not_found' ? 'not_found' : customer ? 'found' : 'none',
       }),
     );
+    enforce(await checkDispensing(tx, { storeId, today: localDate(at, org.timezone), lines, products, prescription: input.prescription }));
 
     const priced = priceSale({
       lines: lines.map<PricingLine>((l) => {
@@ -226,6 +229,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       )
       .returningAll()
       .execute();
+    await recordPrescriptionEntry(tx, { row, lines, products, prescription: input.prescription });
     await recordSaleLots(tx, row.id, lots);
     if (row.status === 'credit') {
       await openCreditTab(tx, { orgId, storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at });

@@ -32,7 +32,10 @@ export function centsText(cents: number): string {
  * nothing but a number (a phone number in E.164), are left as they are.
  */
 const FORMULA_START = /^[=@\t\r]|^[+-](?![\d .]*$)/;
-const safeText = (v: string) => (FORMULA_START.test(v) ? `'${v}` : v);
+export const safeText = (v: string) => (FORMULA_START.test(v) ? `'${v}` : v);
+
+/** The CSV writer of every export (reports, pharmacy registers): a header row of the keys, CRLF line ends. */
+export const csvWriter = (keys: readonly string[]) => stringify({ header: true, columns: keys.map((key) => ({ key, header: key })), record_delimiter: 'windows' });
 
 function cellFor(col: Column, v: Cell, format: ReportFormat): Cell {
   if (!col.money || v === null || typeof v !== 'number') {
@@ -89,7 +92,7 @@ export async function writeReportFile(ctx: ServiceContext, r: ReportRequest): Pr
   const fileName = `${r.type}-report_${stamp}.${r.format}`;
   let size: number;
   if (r.format === 'csv') {
-    const csv = stringify({ header: true, columns: spec.columns.map((c) => ({ key: c.key, header: c.key })), record_delimiter: 'windows' });
+    const csv = csvWriter(spec.columns.map((c) => c.key));
     const feeding = pipeline(Readable.from(formatted(spec, 'csv')), csv);
     [size] = await Promise.all([ctx.storage.put(key, csv), feeding]);
   } else {
