@@ -45,3 +45,4 @@ export * from './pharmacy/controlled-register.js';
 export * from './pharmacy/addo.schemas.js';
 export * from './pharmacy/batch.schemas.js';
 export * from './pharmacy/prescription-register.schemas.js';
+export * from './pharmacy/registers.schemas.js';

@@ -7,7 +7,6 @@
  */
 import { checkPrescription, type CorrectPrescriptionInput, type DrugSchedule, type ListPrescriptionsQuery, needsPrescription, newId, pageMeta, type PageMeta, type Prescription, type PrescriptionEntry, type PrescriptionsCsvQuery } from '@duka/shared';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { withTransaction } from '../../../db/transaction.js';
@@ -17,7 +16,7 @@ import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, localTime, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { csvWriter, safeText } from '../../reports/services/write-report.js';
+import { writeCsv } from '../../reports/services/write-report.js';
 import { entryItems, filteredEntries, findCorrection, findStoreEntry, insertEntry, prescriptionColumns, type PrescriptionFilter, toEntries } from '../prescriptions.queries.js';
 
 /** Inside `recordSale`'s transaction: the sale's entry, when it dispensed a prescription medicine. */
@@ -141,9 +140,9 @@ const CSV_COLUMNS = [
 type CsvRow = Record<(typeof CSV_COLUMNS)[number], string | number>;
 const CSV_PAGE = 200;
 
-/** One row per item; text a spreadsheet would run as a formula is written as text (`safeText`). */
+/** One row per item (the CSV writer defuses text a spreadsheet would run as a formula). */
 function csvLines(e: PrescriptionEntry, tz: string): CsvRow[] {
-  const text = (v: string | null | undefined) => (v == null ? '' : safeText(v));
+  const text = (v: string | null | undefined) => v ?? '';
   const at = Date.parse(e.dispensed_at);
   const rx = e.prescription;
   const head = {
@@ -196,8 +195,11 @@ async function* csvRows(ctx: AuthedContext, f: PrescriptionFilter & { tz: string
 export async function prescriptionsCsv(ctx: AuthedContext, q: PrescriptionsCsvQuery): Promise<{ fileName: string; body: Readable }> {
   const { orgId, storeId } = registerScope(ctx);
   const f = await filterOf(ctx, storeId, orgId, q);
-  const csv = csvWriter(CSV_COLUMNS);
-  pipeline(Readable.from(csvRows(ctx, f)), csv).catch((err: unknown) => ctx.log.error({ err, requestId: ctx.requestId }, 'prescription register CSV failed'));
+  const { csv, feeding } = writeCsv(
+    CSV_COLUMNS.map((key) => ({ key })),
+    csvRows(ctx, f),
+  );
+  feeding.catch((err: unknown) => ctx.log.error({ err, requestId: ctx.requestId }, 'prescription register CSV failed'));
   const fileName = `prescription-register_${q.date_from ?? 'start'}_to_${q.date_to ?? localDate(ctx.clock.now(), f.tz)}.csv`;
   return { fileName, body: csv };
 }
