@@ -124,4 +124,66 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
     expect(await till.stock(amoxyl.id)).toBe(6);
     await expectBatchesMatchStock(h.t, owner);
   });
+
+  it('the issue’s test: offline across two lots, one recalled on the server meanwhile; booked on the till’s lots with a conflict and a notification, and the recalled lot is not sold after the pull', async () => {
+    const owner = await pharmacyOwner(h.t);
+    const panadol = await newMedicine(h.t, owner);
+    await receiveLots(h.t, owner, [
+      { product_id: panadol.id, lot_number: 'P-01', expiry_date: '2027-01-31', qty: 4 },
+      { product_id: panadol.id, lot_number: 'P-02', expiry_date: '2027-06-30', qty: 10 },
+    ]);
+    const till = await signedIn(owner);
+    h.net.offline = true;
+    const receipt = await till.sell({ lines: [{ product_id: panadol.id, qty: 6 }], payment_method: 'Cash' });
+    expect(lotsOf(receipt)).toEqual([
+      [
+        ['P-01', '2027-01-31', 4],
+        ['P-02', '2027-06-30', 2],
+      ],
+    ]);
+
+    // Meanwhile the owner recalls lot P-02 on the server: its 10 units leave stock.
+    const recall = await h.t.request('POST', '/pharmacy/recalls', { token: owner.token, body: { product_id: panadol.id, lot_number: 'P-02', reason: 'TMDA recall notice' } });
+    expect(recall.status, recall.text).toBe(201);
+    // The till's sale is not on the server yet: no sale of the lot to call back.
+    expect([recall.body.data.stores.map((st: { stock_removed: number }) => st.stock_removed), recall.body.data.sales]).toEqual([[10], []]);
+    expect(await serverLots(owner, panadol.id)).toEqual([
+      ['P-01', '2027-01-31', 'sellable', 4],
+      ['P-02', '2027-06-30', 'recalled', 10],
+    ]);
+
+    h.net.offline = false;
+    await till.syncNow();
+    // Booked on the boxes that left the shelf: 4 from P-01 and 2 from the recalled P-02.
+    const server = await h.t.request('GET', `/pos/transactions/${receipt.id}`, { token: owner.token });
+    expect(lotsOf(server.body.data)).toEqual(lotsOf(receipt));
+    expect(await serverLots(owner, panadol.id)).toEqual([
+      ['P-01', '2027-01-31', 'sellable', 0],
+      ['P-02', '2027-06-30', 'recalled', 8],
+    ]);
+    const message = '2 Panadol 500mg dispensed from lot P-02 (expiry 2027-06-30), recalled at the time';
+    expect((await till.conflicts()).map((c) => [c.kind, c.message, c.product_id, c.transaction_id])).toEqual([['dispensed_unsellable_batch', message, panadol.id, receipt.id]]);
+    const conflicts = await h.t.request('GET', '/sync/conflicts?kind=dispensed_unsellable_batch', { token: owner.token });
+    expect(conflicts.body.data.map((c: { message: string; detail: unknown }) => [c.message, c.detail])).toEqual([
+      [message, { batch_id: expect.any(String), lot_number: 'P-02', expiry_date: '2027-06-30', status: 'recalled', qty: 2 }],
+    ]);
+    const synced = await till.transaction(receipt.id);
+    expect((await till.notifications()).filter((n) => n.body === message)).toHaveLength(1);
+    expect(synced?.receipt_number).toEqual(expect.any(String));
+    await expectBatchesMatchStock(h.t, owner);
+    // Once pushed, the recall lists the till's sale among those that dispensed the lot.
+    const later = await h.t.request('GET', `/pharmacy/recalls/${recall.body.data.id}`, { token: owner.token });
+    expect(later.body.data.sales.map((x: { transaction_id: string; qty: number }) => [x.transaction_id, x.qty])).toEqual([[receipt.id, 2]]);
+
+    // After the pull the till knows P-02 is recalled and P-01 empty: nothing left to sell.
+    expect(await tillLots(till, panadol.id)).toEqual([
+      ['P-01', '2027-01-31', 'sellable', 0],
+      ['P-02', '2027-06-30', 'recalled', 8],
+    ]);
+    expect(await till.stock(panadol.id)).toBe(0);
+    h.net.offline = true;
+    const err = await till.sell({ lines: [{ product_id: panadol.id, qty: 1 }], payment_method: 'Cash' }).catch((e: unknown) => e);
+    h.net.offline = false;
+    expect([(err as TillError).code, (err as TillError).field, (err as TillError).message]).toEqual(['INSUFFICIENT_STOCK', 'lines.0.qty', 'not enough stock of Panadol 500mg: 0 available']);
+  });
 });
