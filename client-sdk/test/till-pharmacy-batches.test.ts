@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { newId } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner, receiveLots } from '../../test/setup/pharmacy-factories.js';
 import type { Session } from '../../test/setup/factories.js';
-import { type Till, TillError } from '../src/index.js';
+import { migrateLocal, Till, TillError } from '../src/index.js';
+import { openLocalDb } from '../src/local/db.js';
+import { sqliteFile } from '../src/local/storage.js';
 import { localDate } from '../src/time.js';
 import { type Harness, openTill, startServer } from './harness.js';
 
@@ -185,5 +191,44 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
     const err = await till.sell({ lines: [{ product_id: panadol.id, qty: 1 }], payment_method: 'Cash' }).catch((e: unknown) => e);
     h.net.offline = false;
     expect([(err as TillError).code, (err as TillError).field, (err as TillError).message]).toEqual(['INSUFFICIENT_STOCK', 'lines.0.qty', 'not enough stock of Panadol 500mg: 0 available']);
+  });
+});
+
+describe('the pharmacy till: a replica from before local migration 0004', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'duka-till-batches-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('moves the batches an older SDK kept as plain rows into the batches table', async () => {
+    const file = path.join(dir, 'old.db');
+    const old = openLocalDb(sqliteFile(file));
+    expect(await migrateLocal(old, '0003_product_generic_name')).toEqual(['0001_replica_and_queue', '0002_conflicts', '0003_product_generic_name']);
+    const productId = newId();
+    const batch = (lot_number: string, expiry_date: string, qty_on_hand: number, received_at: string) => {
+      const id = newId();
+      const data = { id, store_id: newId(), product_id: productId, product_name: 'Panadol 500mg', lot_number, expiry_date, qty_on_hand, cost_price: 300, status: 'sellable', supplier_id: null, delivery_id: null, source_batch_id: null, transaction_id: null, received_at, updated_at: received_at };
+      return { entity: 'batch', id, data: JSON.stringify(data) };
+    };
+    // One expiry, two receipts: the one received first goes first.
+    const later = batch('L-2', '2027-05-31', 7, '2026-10-02T08:00:00.000Z');
+    const first = batch('L-1', '2027-05-31', 3, '2026-09-01T08:00:00.000Z');
+    await old.insertInto('rows').values([later, first]).execute();
+    await old.destroy();
+
+    const till = await Till.open({ baseUrl: 'http://127.0.0.1:9/api/v1', dbPath: file, deviceName: 'Counter 1', autoSync: false });
+    try {
+      expect((await till.batches({ product_id: productId })).map((b) => [b.id, b.lot_number, b.qty_on_hand, b.received_at])).toEqual([
+        [first.id, 'L-1', 3, '2026-09-01T08:00:00.000Z'],
+        [later.id, 'L-2', 7, '2026-10-02T08:00:00.000Z'],
+      ]);
+    } finally {
+      await till.close();
+    }
+    const check = openLocalDb(sqliteFile(file));
+    expect(await check.selectFrom('rows').select('id').where('entity', '=', 'batch').execute()).toEqual([]);
+    expect(await check.selectFrom('batches').select(['lot_number', 'received_at']).orderBy('received_at').execute()).toEqual([
+      { lot_number: 'L-1', received_at: Date.parse('2026-09-01T08:00:00.000Z') },
+      { lot_number: 'L-2', received_at: Date.parse('2026-10-02T08:00:00.000Z') },
+    ]);
+    await check.destroy();
   });
 });

@@ -170,6 +170,15 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
         .addColumn('data', json, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('addo_list_key').ifNotExists().on('addo_list').column('match_key').execute();
+      // A till on an older SDK kept the server's batches as plain rows (an entity it did not know):
+      // move them into the table, so an upgraded till sells from its lots without a new bootstrap.
+      await sql`
+        insert or replace into batches (id, product_id, lot_number, expiry_date, status, qty_on_hand, received_at, data)
+        select id, json_extract(data, '$.product_id'), json_extract(data, '$.lot_number'), json_extract(data, '$.expiry_date'),
+               json_extract(data, '$.status'), json_extract(data, '$.qty_on_hand'),
+               cast(round((julianday(json_extract(data, '$.received_at')) - 2440587.5) * 86400000) as integer), data
+        from rows where entity = 'batch'`.execute(db);
+      await sql`delete from rows where entity = 'batch'`.execute(db);
     },
   },
 };
