@@ -130,4 +130,45 @@ describe('pharmacy: lots received on deliveries, sold FEFO, refunded into quaran
     ]);
     await expectBatchesMatchStock(t, owner);
   });
+
+  it('books an offline sale from a lot recalled meanwhile on that lot, with a dispensed_unsellable_batch conflict and the owner notified', async () => {
+    const owner = await pharmacyOwner(t);
+    const med = await newMedicine(t, owner, { name: 'Cotrim 480mg', generic_name: 'Co-trimoxazole' });
+    await receiveLots(t, owner, [
+      { product_id: med.id, lot_number: 'C1', expiry_date: '2027-01-31', qty: 5 },
+      { product_id: med.id, lot_number: 'C2', expiry_date: '2027-06-30', qty: 5 },
+    ]);
+    const [c1] = await batchRows(t, owner.storeId, med.id);
+    const recall = await t.request('POST', '/pharmacy/recalls', { token: owner.token, body: { product_id: med.id, lot_number: 'C1', reason: 'TMDA recall notice 12/2026' } });
+    expect(recall.status, recall.text).toBe(201);
+    expect((await productOf(t, owner, med.id)).stock).toBe(5);
+
+    // The till sold 3 from C1 before it heard of the recall.
+    const device = (await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id: uuid(), name: 'Till 1' } })).body.data.device_id as string;
+    const saleId = uuid();
+    const mutation = {
+      id: uuid(),
+      seq: 1,
+      type: 'sale.create',
+      created_at: new Date(t.clock.now() - 60_000).toISOString(),
+      payload: { id: saleId, client_receipt_number: 'FAM-T1-2', payment_method: 'Cash', lines: [{ product_id: med.id, qty: 3, unit_price: 500, batches: [{ batch_id: c1!.id, qty: 3 }] }] },
+    };
+    const res = await t.request('POST', '/sync/push', { token: owner.token, body: { device_id: device, mutations: [mutation] } });
+    const result = Envelope(PushResponse).parse(res.body).data.results[0]!;
+    const message = '3 Cotrim 480mg dispensed from lot C1 (expiry 2027-01-31), recalled at the time';
+    expect([result.status, result.conflicts]).toEqual(['applied', [{ kind: 'dispensed_unsellable_batch', product_id: med.id, message }]]);
+    // The recalled lot gave the units; the sellable stock (C2) did not move.
+    expect(await lots(owner.storeId, med.id)).toEqual([
+      { lot_number: 'C1', status: 'recalled', qty_on_hand: 2, quarantine: false },
+      { lot_number: 'C2', status: 'sellable', qty_on_hand: 5, quarantine: false },
+    ]);
+    expect((await productOf(t, owner, med.id)).stock).toBe(5);
+    const sale = Envelope(Transaction).parse((await t.request('GET', `/pos/transactions/${saleId}`, { token: owner.token })).body).data;
+    expect(sale.lines[0]!.batches.map((b) => [b.lot_number, b.qty])).toEqual([['C1', 3]]);
+    const conflicts = (await t.request('GET', '/sync/conflicts?kind=dispensed_unsellable_batch', { token: owner.token })).body;
+    expect(conflicts.data.map((c: { transaction_id: string; message: string }) => [c.transaction_id, c.message])).toEqual([[saleId, message]]);
+    const notes = (await t.request('GET', '/notifications?category=sales', { token: owner.token })).body.data.notifications as Array<{ title: string; body: string }>;
+    expect(notes.map((n) => [n.title, n.body])).toContainEqual([`Offline sale ${sale.receipt_number} needs a look: dispensed unsellable batch`, message]);
+    await expectBatchesMatchStock(t, owner);
+  });
 });
