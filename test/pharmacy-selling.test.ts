@@ -46,6 +46,13 @@ describe('pharmacy: lots received on deliveries, sold FEFO, refunded into quaran
     });
     expect(clash.status).toBe(400);
     expect(clash.body.errors[0]).toMatchObject({ field: 'lines.0.expiry_date' });
+    // A lot typed in another case is the same lot.
+    await receiveLots(t, owner, [{ product_id: amoxyl.id, lot_number: 'b-2701', expiry_date: '2027-01-31', qty: 2 }]);
+    expect(await lots(owner.storeId, amoxyl.id)).toEqual([
+      { lot_number: 'A-2703', status: 'sellable', qty_on_hand: 10, quarantine: false },
+      { lot_number: 'B-2701', status: 'sellable', qty_on_hand: 7, quarantine: false },
+    ]);
+    expect((await t.request('POST', `/inventory/products/${amoxyl.id}/adjust`, { token: owner.token, body: { qty_change: -2, reason: 'count', batch_id: (await batchRows(t, owner.storeId, amoxyl.id))[1]!.id } })).status).toBe(200);
 
     const sold = await sell(owner, [{ product_id: amoxyl.id, qty: 7 }]);
     expect(sold.status, sold.text).toBe(201);

@@ -132,6 +132,10 @@ export const AdjustStockInput = z
       .refine((n) => n !== 0, 'must not be 0'),
     reason: z.string().trim().min(1).max(100).meta({ example: 'damaged' }),
     note: z.string().trim().max(500).optional(),
+    batch_id: z
+      .uuid()
+      .optional()
+      .meta({ description: "The lot adjusted: required for a batch-tracked product (one of the active store's sellable lots of it), refused for any other" }),
   })
   .meta({ id: 'AdjustStockInput' });
 export type AdjustStockInput = z.infer<typeof AdjustStockInput>;

@@ -3,7 +3,8 @@
  * took, and the lot a delivery line brings. Rules live in `batch-rules.ts` and `fefo.ts`.
  */
 import { z } from 'zod';
-import { DateString, Money, Timestamp } from '../common.js';
+import { DateString, Money, QueryBool, Timestamp } from '../common.js';
+import { Envelope, PageMeta, PageQuery } from '../envelope.js';
 
 /**
  * Where a batch stands. Only `sellable` units are stock; `quarantined` (refunded, awaiting
@@ -70,3 +71,103 @@ export const Batch = z
   })
   .meta({ id: 'Batch' });
 export type Batch = z.infer<typeof Batch>;
+
+/** `GET /pharmacy/batches`: the active store's batches, paged, by expiry then lot. */
+export const ListBatchesQuery = PageQuery.extend({
+  product_id: z.uuid().optional(),
+  status: BatchStatus.optional(),
+  expiring_within_days: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(730)
+    .optional()
+    .meta({ description: "Only sellable batches whose expiry is at most this many days after today (the organisation's), including those already past it" }),
+  lot_number: LotNumber.optional().meta({ description: 'This lot, ignoring case' }),
+  quarantine: QueryBool.optional().meta({ description: 'true: only quarantine rows (refunded units); false: only the lots themselves' }),
+});
+export type ListBatchesQuery = z.infer<typeof ListBatchesQuery>;
+
+/** One line of a batch's ledger as the API shows it. */
+export const BatchMovement = z
+  .object({
+    id: z.uuid(),
+    kind: BatchMovementKind,
+    qty: z.int().meta({ description: "Signed change of the batch's units" }),
+    qty_after: z.int(),
+    stock_change: z.int().meta({ description: "Signed change of the product's sellable stock" }),
+    status_from: BatchStatus.nullable(),
+    status_to: BatchStatus.nullable(),
+    transaction_id: z.uuid().nullable(),
+    delivery_id: z.uuid().nullable(),
+    recall_id: z.uuid().nullable(),
+    reason: z.string().nullable(),
+    method: z.string().nullable(),
+    witness: z.string().nullable(),
+    note: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable().meta({ description: "A correction's `before` and `after` (lot_number, expiry_date)" }),
+    user_id: z.uuid().nullable(),
+    user_name: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'BatchMovement' });
+export type BatchMovement = z.infer<typeof BatchMovement>;
+
+export const BatchDetailQuery = z.object({
+  movements: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'How many of the newest movements to answer (default 100, at most 500)' }),
+});
+export type BatchDetailQuery = z.infer<typeof BatchDetailQuery>;
+
+export const BatchDetail = Batch.extend({
+  movement_count: z.int().meta({ description: 'Every movement of the batch; `movements` holds the newest of them' }),
+  movements: z.array(BatchMovement).meta({ description: 'Newest first' }),
+}).meta({ id: 'BatchDetail' });
+export type BatchDetail = z.infer<typeof BatchDetail>;
+
+/**
+ * A correction of a lot number or expiry date typed wrong at receipt. It moves no units; the ledger
+ * keeps a `corrected` line with the values before and after.
+ */
+export const CorrectBatchInput = z
+  .object({
+    lot_number: LotNumber.optional(),
+    expiry_date: DateString.optional(),
+    reason: z.string().trim().min(1).max(200).meta({ example: 'lot misread at receipt' }),
+  })
+  .refine((v) => v.lot_number !== undefined || v.expiry_date !== undefined, { message: 'send lot_number or expiry_date', path: ['lot_number'] })
+  .meta({ id: 'CorrectBatchInput' });
+export type CorrectBatchInput = z.infer<typeof CorrectBatchInput>;
+
+/** `GET /pharmacy/expiring`: sellable stock expiring within `days` (and already past date), paged. */
+export const ExpiringQuery = PageQuery.extend({
+  days: z.coerce.number().int().min(0).max(730).default(90).meta({ description: 'Days from today (default 90, at most 730)' }),
+});
+export type ExpiringQuery = z.infer<typeof ExpiringQuery>;
+
+export const ExpiringBatch = z
+  .object({
+    batch_id: z.uuid(),
+    product_id: z.uuid(),
+    product_name: z.string(),
+    lot_number: z.string(),
+    expiry_date: DateString,
+    days_to_expiry: z.int().meta({ description: '0 on the expiry date, negative after it (not yet marked expired)' }),
+    qty: z.int(),
+    cost_price: Money.meta({ description: 'Unit cost of the lot, TZS' }),
+    selling_price: Money.meta({ description: "The product's selling price, TZS" }),
+    value_at_cost: Money.meta({ description: 'qty × cost_price' }),
+    value_at_price: Money.meta({ description: 'qty × selling_price' }),
+  })
+  .meta({ id: 'ExpiringBatch' });
+export type ExpiringBatch = z.infer<typeof ExpiringBatch>;
+
+/** The page plus the totals of every batch that matched (not only this page's). */
+export const ExpiringMeta = PageMeta.extend({
+  today: DateString,
+  days: z.int(),
+  total_qty: z.int(),
+  total_value_at_cost: Money,
+  total_value_at_price: Money,
+}).meta({ id: 'ExpiringMeta' });
+export type ExpiringMeta = z.infer<typeof ExpiringMeta>;
+export const ExpiringPage = Envelope(z.array(ExpiringBatch), ExpiringMeta);

@@ -81,6 +81,8 @@ export const StockAdjustPayload = z.object({
   /** e.g. `damaged`, `count`, `received`. */
   reason: z.string().trim().min(1).max(100),
   note: z.string().trim().max(500).optional(),
+  /** The lot adjusted: required for a batch-tracked product, as on `POST /inventory/products/{id}/adjust`. */
+  batch_id: z.uuid().optional(),
 });
 export type StockAdjustPayload = z.infer<typeof StockAdjustPayload>;
 export const NotificationReadPayload = z.object({ notification_id: z.uuid() });

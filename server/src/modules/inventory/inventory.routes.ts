@@ -112,7 +112,7 @@ export const adjustStock = defineRoute('bearer', {
   method: 'post',
   path: '/inventory/products/{id}/adjust',
   tags,
-  summary: "Adjust the active store's stock (409 INSUFFICIENT_STOCK below zero)",
+  summary: "Adjust the active store's stock (409 INSUFFICIENT_STOCK below zero); a batch-tracked product's adjustment names its lot (`batch_id`) and moves that lot",
   request: { params: IdParam, body: jsonBody(AdjustStockInput) },
   responses: { 200: jsonResponse(Envelope(Product), 'Updated product') },
 });

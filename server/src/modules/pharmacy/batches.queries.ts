@@ -1,10 +1,11 @@
 /** Reads of batches, and a batch as the API and the till replica see it. */
-import type { Batch } from '@duka/shared';
-import { fromCents } from '@duka/shared';
+import type { Batch, BatchMovement, ExpiringBatch, ExpiringQuery, ListBatchesQuery, PageMeta } from '@duka/shared';
+import { daysToExpiry, fromCents, pageMeta } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import type { BatchRow } from '../../db/tables/batches.table.js';
+import type { BatchMovementRow, BatchRow } from '../../db/tables/batches.table.js';
 import { iso } from '../../lib/clock.js';
+import { addDays } from '../../lib/time.js';
 
 export type BatchWithName = BatchRow & { product_name: string };
 
@@ -40,3 +41,130 @@ export function storeBatches(db: Kysely<Database>, orgId: string, storeId: strin
 /** Batches a till holds: its store's lots (not quarantine rows) that are not yet disposed of. */
 export const tillBatches = (db: Kysely<Database>, orgId: string, storeId: string) =>
   storeBatches(db, orgId, storeId).where('b.source_batch_id', 'is', null).where('b.status', '!=', 'disposed');
+
+/** A page of the store's batches by expiry, then lot (a lot's quarantine rows after it). */
+export async function pageBatches(db: Kysely<Database>, scope: { orgId: string; storeId: string; today: string }, q: ListBatchesQuery): Promise<{ items: Batch[]; meta: PageMeta }> {
+  let base = storeBatches(db, scope.orgId, scope.storeId);
+  if (q.product_id) base = base.where('b.product_id', '=', q.product_id);
+  if (q.status) base = base.where('b.status', '=', q.status);
+  if (q.expiring_within_days !== undefined) base = base.where('b.status', '=', 'sellable').where('b.expiry_date', '<=', addDays(scope.today, q.expiring_within_days));
+  if (q.lot_number) {
+    const lot = q.lot_number.toLowerCase();
+    base = base.where((eb) => eb(eb.fn('lower', ['b.lot_number']), '=', lot));
+  }
+  if (q.quarantine !== undefined) base = base.where('b.source_batch_id', q.quarantine ? 'is not' : 'is', null);
+  const [{ total }, rows] = await Promise.all([
+    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .orderBy('b.expiry_date')
+      .orderBy('b.lot_number')
+      .orderBy('b.created_at')
+      .orderBy('b.id')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+  ]);
+  return { items: rows.map(toBatch), meta: pageMeta(q.page, q.page_size, Number(total)) };
+}
+
+const toMovement = (r: BatchMovementRow & { first_name: string | null; last_name: string | null }): BatchMovement => ({
+  id: r.id,
+  kind: r.kind,
+  qty: Number(r.qty),
+  qty_after: Number(r.qty_after),
+  stock_change: Number(r.stock_change),
+  status_from: r.status_from,
+  status_to: r.status_to,
+  transaction_id: r.transaction_id,
+  delivery_id: r.delivery_id,
+  recall_id: r.recall_id,
+  reason: r.reason,
+  method: r.method,
+  witness: r.witness,
+  note: r.note,
+  details: r.details == null ? null : (JSON.parse(r.details) as Record<string, unknown>),
+  user_id: r.user_id,
+  user_name: r.first_name == null ? null : `${r.first_name} ${r.last_name ?? ''}`.trim(),
+  created_at: iso(Number(r.created_at)),
+});
+
+/** The newest `limit` ledger lines of a batch, newest first, with how many it has in all. */
+export async function batchMovements(db: Kysely<Database>, batchId: string, limit: number): Promise<{ count: number; movements: BatchMovement[] }> {
+  const [{ count }, rows] = await Promise.all([
+    db.selectFrom('batch_movements').select((eb) => eb.fn.countAll<number>().as('count')).where('batch_id', '=', batchId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('batch_movements as m')
+      .leftJoin('users as u', 'u.id', 'm.user_id')
+      .selectAll('m')
+      .select(['u.first_name', 'u.last_name'])
+      .where('m.batch_id', '=', batchId)
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(limit)
+      .execute(),
+  ]);
+  return { count: Number(count), movements: rows.map(toMovement) };
+}
+
+/**
+ * Sellable lots holding units whose expiry is at most `q.days` after `today` (those already past
+ * it included, until the midnight job marks them), a page by expiry, with totals over all of them.
+ */
+export async function pageExpiring(db: Kysely<Database>, scope: { orgId: string; storeId: string; today: string }, q: ExpiringQuery) {
+  const base = db
+    .selectFrom('batches as b')
+    .innerJoin('products as p', 'p.id', 'b.product_id')
+    .where('b.org_id', '=', scope.orgId)
+    .where('b.store_id', '=', scope.storeId)
+    .where('b.status', '=', 'sellable')
+    .where('b.qty_on_hand', '>', 0)
+    .where('b.expiry_date', '<=', addDays(scope.today, q.days));
+  const [totals, rows] = await Promise.all([
+    base
+      .select((eb) => [
+        eb.fn.countAll<number>().as('batches'),
+        eb.fn.coalesce(eb.fn.sum<number>('b.qty_on_hand'), eb.lit(0)).as('qty'),
+        eb.fn.coalesce(eb.fn.sum<number>(eb('b.qty_on_hand', '*', eb.ref('b.cost_price'))), eb.lit(0)).as('cost'),
+        eb.fn.coalesce(eb.fn.sum<number>(eb('b.qty_on_hand', '*', eb.ref('p.selling_price'))), eb.lit(0)).as('price'),
+      ])
+      .executeTakeFirstOrThrow(),
+    base
+      .select(['b.id', 'b.product_id', 'p.name', 'b.lot_number', 'b.expiry_date', 'b.qty_on_hand', 'b.cost_price', 'p.selling_price'])
+      .orderBy('b.expiry_date')
+      .orderBy('p.name')
+      .orderBy('b.lot_number')
+      .orderBy('b.id')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+  ]);
+  const items: ExpiringBatch[] = rows.map((r) => {
+    const qty = Number(r.qty_on_hand);
+    const cost = Number(r.cost_price);
+    const price = Number(r.selling_price);
+    return {
+      batch_id: r.id,
+      product_id: r.product_id,
+      product_name: r.name,
+      lot_number: r.lot_number,
+      expiry_date: r.expiry_date,
+      days_to_expiry: daysToExpiry(r.expiry_date, scope.today),
+      qty,
+      cost_price: fromCents(cost),
+      selling_price: fromCents(price),
+      value_at_cost: fromCents(qty * cost),
+      value_at_price: fromCents(qty * price),
+    };
+  });
+  return {
+    items,
+    meta: {
+      ...pageMeta(q.page, q.page_size, Number(totals.batches)),
+      today: scope.today,
+      days: q.days,
+      total_qty: Number(totals.qty),
+      total_value_at_cost: fromCents(Number(totals.cost)),
+      total_value_at_price: fromCents(Number(totals.price)),
+    },
+  };
+}

@@ -1,8 +1,10 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
+import * as batchRoutes from './batches.routes.js';
 import * as routes from './pharmacy.routes.js';
 import { prescriptionsRouter } from './prescriptions.index.js';
 import { pharmacyRegistersRouter } from './registers.index.js';
+import { correctBatch, getBatch, listBatches, listExpiring } from './services/batches.js';
 import { listAddoMedicines } from './services/addo-list.js';
 
 export const pharmacyRouter: Router = createRouter()
@@ -10,5 +12,16 @@ export const pharmacyRouter: Router = createRouter()
     const { items, meta } = await listAddoMedicines(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });
   })
+  .openapi(batchRoutes.listBatches, async (c) => {
+    const { items, meta } = await listBatches(authedCtx(c), c.req.valid('query'));
+    return ok(c, items, { meta });
+  })
+  .openapi(batchRoutes.getBatch, async (c) => ok(c, await getBatch(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))))
+  .openapi(batchRoutes.correctBatch, async (c) => ok(c, await correctBatch(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'batch corrected' }))
+  .openapi(batchRoutes.listExpiring, async (c) => {
+    const { items, meta } = await listExpiring(authedCtx(c), c.req.valid('query'));
+    return ok(c, items, { meta });
+  })
   .route('/', prescriptionsRouter)
   .route('/', pharmacyRegistersRouter);
+

@@ -36,7 +36,8 @@ export function assertMedicine(before: Stored | null, input: CreateProductInput 
 /**
  * Stock of a batch-tracked product is the sum of its batches, so it cannot arrive without a lot
  * and expiry (through `stock` on the product), and tracking cannot be switched while any store
- * holds some: the level and the batches would disagree from that moment.
+ * holds some: the level and the batches would disagree from that moment. Nor can it be switched
+ * off while any lot holds units outside stock (quarantined, expired, recalled).
  */
 export async function assertStockAllowsTracking(
   db: Kysely<Database>,
@@ -46,6 +47,20 @@ export async function assertStockAllowsTracking(
   if (change.trackedBefore === change.trackedAfter) return;
   const held = await db.selectFrom('product_stock').select('store_id').where('product_id', '=', productId).where('qty', '!=', 0).limit(1).executeTakeFirst();
   if (held) throw new BusinessRuleError('track_batches cannot change while a store holds stock of this product; bring its stock to 0 first', 'BUSINESS_RULE', 'track_batches');
+  if (change.trackedAfter) return;
+  // Units in quarantine, expired or recalled are not stock but are still lots an inspector asks about.
+  const lot = await db
+    .selectFrom('batches')
+    .select(['lot_number', 'status'])
+    .where('product_id', '=', productId)
+    .where('qty_on_hand', '!=', 0)
+    .where('status', '!=', 'disposed')
+    .limit(1)
+    .executeTakeFirst();
+  if (lot) {
+    const message = `track_batches cannot be switched off while lot ${lot.lot_number} holds units (${lot.status}); release or dispose of them first`;
+    throw new BusinessRuleError(message, 'BUSINESS_RULE', 'track_batches');
+  }
 }
 
 export const STOCK_NEEDS_BATCH = 'must come from a delivery with lot and expiry for a batch-tracked product';

@@ -1,62 +1,22 @@
 /**
- * Stock levels per store. `changeStockLevel` is the one way stock moves: adjustments, sales,
- * refunds, voids and deliveries all call it inside their transaction.
+ * Stock adjustments per store. `changeStockLevel` (in `stock-level.ts`, re-exported here) is the one
+ * way stock moves; a batch-tracked product is adjusted lot by lot through the batch ledger.
  */
 import { newId } from '@duka/shared';
 import type { AdjustStockInput, Product, StockAdjustment } from '@duka/shared';
-import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { iso } from '../../../lib/clock.js';
-import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
+import type { AuthedContext } from '../../../lib/context.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
-import { InsufficientStockError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
+import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
+import { adjustBatch } from '../../pharmacy/services/batch-adjust.js';
 import { findProduct, productsWithStock, toProduct } from '../inventory.queries.js';
 
-export interface StockChange {
-  orgId: string;
-  storeId: string;
-  productId: string;
-  productName: string;
-  delta: number;
-  /** Offline sales already happened: they may take stock below zero (recorded as oversold). */
-  allowNegative?: boolean;
-  /** Names the request field in an INSUFFICIENT_STOCK error (e.g. `lines.0.qty`). */
-  field?: string;
-}
+import { changeStockLevel } from './stock-level.js';
 
-/**
- * Move stock by `delta` and return the new level. The check and the write are one conditional
- * UPDATE, so two concurrent sales of the last unit cannot both succeed.
- */
-export async function changeStockLevel(ctx: ServiceContext, change: StockChange): Promise<number> {
-  const now = ctx.clock.now();
-  const apply = () => {
-    let update = ctx.db
-      .updateTable('product_stock')
-      .set((eb) => ({ qty: eb('qty', '+', change.delta), updated_at: now }))
-      .where('store_id', '=', change.storeId)
-      .where('product_id', '=', change.productId);
-    if (!change.allowNegative && change.delta < 0) update = update.where('qty', '>=', -change.delta);
-    return update.returning('qty').executeTakeFirst();
-  };
-  let row = await apply();
-  if (!row) {
-    // No row yet for this store (or not enough stock): create the row at 0 and try once more.
-    const created = await ctx.db
-      .insertInto('product_stock')
-      .values({ store_id: change.storeId, product_id: change.productId, qty: 0, updated_at: now })
-      .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
-      .executeTakeFirst();
-    if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) row = await apply();
-  }
-  if (!row) {
-    const current = await ctx.db.selectFrom('product_stock').select('qty').where('store_id', '=', change.storeId).where('product_id', '=', change.productId).executeTakeFirst();
-    throw new InsufficientStockError(change.productName, current?.qty ?? 0, change.field);
-  }
-  noteChange(ctx, change.orgId, { entity: 'stock', id: change.productId, storeId: change.storeId });
-  return row.qty;
-}
+// Sales, refunds and deliveries import the stock mover from here.
+export { changeStockLevel, type StockChange } from './stock-level.js';
 
 /** Record an adjustment row (never edited or deleted) for a change already applied. */
 export async function insertAdjustment(
@@ -87,11 +47,20 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
     const product = await findProduct(tx.db, orgId, storeId, productId);
     if (!product) throw new NotFoundError('product');
     if (product.is_service === 1) throw new InvalidStateError('services have no stock');
-    const qty = await changeStockLevel(tx, { orgId, storeId, productId, productName: product.name, delta: input.qty_change, field: 'qty_change' });
+    let qty: number;
+    let what = product.name;
+    if (product.track_batches === 1) {
+      const moved = await adjustBatch(tx, { orgId, storeId, product, batchId: input.batch_id, qtyChange: input.qty_change, reason: input.reason, note: input.note });
+      qty = moved.stockAfter;
+      what = `${product.name} lot ${moved.lotNumber}`;
+    } else {
+      if (input.batch_id !== undefined) throw new ValidationError('batch_id', `must be left out: ${product.name} does not track batches`);
+      qty = await changeStockLevel(tx, { orgId, storeId, productId, productName: product.name, delta: input.qty_change, field: 'qty_change' });
+    }
     await insertAdjustment(tx, { productId, qtyChange: input.qty_change, qtyAfter: qty, reason: input.reason, note: input.note });
     await recordAudit(tx, {
       action: 'stock.adjust',
-      description: `Adjusted ${product.name} by ${input.qty_change > 0 ? '+' : ''}${input.qty_change} (${input.reason}), now ${qty}`,
+      description: `Adjusted ${what} by ${input.qty_change > 0 ? '+' : ''}${input.qty_change} (${input.reason}), now ${qty}`,
       entity: 'product',
       entityId: productId,
     });

@@ -13,7 +13,7 @@ import { noteChange } from '../../../db/change-log.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
-import { changeStockLevel } from '../../inventory/services/stock.js';
+import { changeStockLevel } from '../../inventory/services/stock-level.js';
 
 /**
  * The lot that takes units an offline sale dispensed beyond every batch's count: a main batch that
@@ -38,7 +38,7 @@ export interface BatchMove {
   note?: string;
   /** JSON-able detail (a correction's before and after). */
   details?: unknown;
-  /** Fields changed besides units and status (a correction of lot or expiry). */
+  /** Fields changed besides units and status (a correction of lot or expiry; a new expiry re-arms the alert). */
   set?: Partial<Pick<BatchRow, 'lot_number' | 'expiry_date'>>;
 }
 
@@ -143,14 +143,14 @@ export function mainBatches(ctx: ServiceContext, storeId: string, productId: str
   return ctx.db.selectFrom('batches').selectAll().where('store_id', '=', storeId).where('product_id', '=', productId).where('source_batch_id', 'is', null).orderBy('id').execute();
 }
 
-/** The store's main batch of a lot, if any. */
+/** The store's main batch of a lot, if any; lot numbers match ignoring case ("a-7" is lot A-7). */
 export function findLot(ctx: ServiceContext, storeId: string, productId: string, lotNumber: string): Promise<BatchRow | undefined> {
   return ctx.db
     .selectFrom('batches')
     .selectAll()
     .where('store_id', '=', storeId)
     .where('product_id', '=', productId)
-    .where('lot_number', '=', lotNumber)
+    .where(sql<string>`lower(lot_number)`, '=', lotNumber.toLowerCase())
     .where('source_batch_id', 'is', null)
     .executeTakeFirst();
 }

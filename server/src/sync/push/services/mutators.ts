@@ -80,7 +80,7 @@ const creditPayment: Mutator<'credit.payment'> = async (ctx, p) => {
 };
 
 const stockAdjust: Mutator<'stock.adjust'> = async (ctx, p) => {
-  const product = await adjustStock(ctx, p.product_id, { qty_change: p.qty_change, reason: p.reason, note: p.note });
+  const product = await adjustStock(ctx, p.product_id, { qty_change: p.qty_change, reason: p.reason, note: p.note, batch_id: p.batch_id });
   return { result: { product_id: product.id, stock: product.stock } };
 };
 

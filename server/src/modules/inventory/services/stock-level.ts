@@ -1,0 +1,54 @@
+/**
+ * The one way stock moves: adjustments, sales, refunds, voids, deliveries and the batch ledger all
+ * call `changeStockLevel` inside their transaction. Kept apart from the adjustment verb so that the
+ * batch ledger (which moves stock) and the adjustment of a batch-tracked product (which goes
+ * through the ledger) import no cycle.
+ */
+import { noteChange } from '../../../db/change-log.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { InsufficientStockError } from '../../../lib/errors.js';
+
+export interface StockChange {
+  orgId: string;
+  storeId: string;
+  productId: string;
+  productName: string;
+  delta: number;
+  /** Offline sales already happened: they may take stock below zero (recorded as oversold). */
+  allowNegative?: boolean;
+  /** Names the request field in an INSUFFICIENT_STOCK error (e.g. `lines.0.qty`). */
+  field?: string;
+}
+
+/**
+ * Move stock by `delta` and return the new level. The check and the write are one conditional
+ * UPDATE, so two concurrent sales of the last unit cannot both succeed.
+ */
+export async function changeStockLevel(ctx: ServiceContext, change: StockChange): Promise<number> {
+  const now = ctx.clock.now();
+  const apply = () => {
+    let update = ctx.db
+      .updateTable('product_stock')
+      .set((eb) => ({ qty: eb('qty', '+', change.delta), updated_at: now }))
+      .where('store_id', '=', change.storeId)
+      .where('product_id', '=', change.productId);
+    if (!change.allowNegative && change.delta < 0) update = update.where('qty', '>=', -change.delta);
+    return update.returning('qty').executeTakeFirst();
+  };
+  let row = await apply();
+  if (!row) {
+    // No row yet for this store (or not enough stock): create the row at 0 and try once more.
+    const created = await ctx.db
+      .insertInto('product_stock')
+      .values({ store_id: change.storeId, product_id: change.productId, qty: 0, updated_at: now })
+      .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) row = await apply();
+  }
+  if (!row) {
+    const current = await ctx.db.selectFrom('product_stock').select('qty').where('store_id', '=', change.storeId).where('product_id', '=', change.productId).executeTakeFirst();
+    throw new InsufficientStockError(change.productName, current?.qty ?? 0, change.field);
+  }
+  noteChange(ctx, change.orgId, { entity: 'stock', id: change.productId, storeId: change.storeId });
+  return row.qty;
+}

@@ -1,0 +1,42 @@
+import { Batch, BatchDetail, BatchDetailQuery, CorrectBatchInput, Envelope, ExpiringPage, ExpiringQuery, IdParam, ListBatchesQuery, PagedEnvelope } from '@duka/shared';
+import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+
+const tags = ['Pharmacy'];
+
+export const listBatches = defineRoute('bearer', {
+  method: 'get',
+  path: '/pharmacy/batches',
+  tags,
+  summary: "The active store's batches (lots and their quarantine rows), paged, by expiry then lot; any member of the store",
+  request: { query: ListBatchesQuery },
+  responses: { 200: jsonResponse(PagedEnvelope(Batch), 'Batches; meta has the page') },
+});
+
+export const getBatch = defineRoute('bearer', {
+  method: 'get',
+  path: '/pharmacy/batches/{id}',
+  tags,
+  summary: 'A batch of the active store with its newest ledger lines (what moved it, who, when)',
+  request: { params: IdParam, query: BatchDetailQuery },
+  responses: { 200: jsonResponse(Envelope(BatchDetail), 'The batch and its movements, newest first') },
+});
+
+export const correctBatch = defineRoute('bearer', {
+  method: 'patch',
+  path: '/pharmacy/batches/{id}',
+  tags,
+  summary:
+    "Correct a lot's number and/or expiry date, with a reason (owner, or staff with permission `pharmacy`); its quarantine rows follow; 409 DUPLICATE when the lot number is already another batch of the product here",
+  request: { params: IdParam, body: jsonBody(CorrectBatchInput) },
+  responses: { 200: jsonResponse(Envelope(Batch), 'The corrected batch') },
+});
+
+export const listExpiring = defineRoute('bearer', {
+  method: 'get',
+  path: '/pharmacy/expiring',
+  tags,
+  summary:
+    'Sellable stock expiring within `days` (default 90) and already past date, by expiry, with its value at cost and at price and totals over every page (owner, or staff with permission `pharmacy`)',
+  request: { query: ExpiringQuery },
+  responses: { 200: jsonResponse(ExpiringPage, 'A page of expiring lots; meta has the page and the totals') },
+});
