@@ -91,7 +91,7 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
     await expectBatchesMatchStock(h.t, owner);
   });
 
-  it('does not sell a lot on or after its expiry date (the organisation’s day), and puts a voided sale’s units back on its lots', async () => {
+  it('does not sell a lot on or after its expiry date (the organisation’s day), puts a voided sale’s units back on its lots, and adjusts a lot', async () => {
     const owner = await pharmacyOwner(h.t);
     const amoxyl = await newMedicine(h.t, owner, { name: 'Amoxyl 250mg', generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule' });
     const tomorrow = localDate(h.t.clock.now() + DAY, 'Africa/Dar_es_Salaam');
@@ -118,16 +118,24 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
       ]);
       // Stock counts sellable lots by status: SHORT is past its date but not yet marked expired.
       expect(await till.stock(amoxyl.id)).toBe(6);
+      // A count finds one more box of LONG: the adjustment names the lot.
+      const lotLong = (await till.batches({ product_id: amoxyl.id })).find((b) => b.lot_number === 'LONG')!;
+      expect(await till.adjustStock({ product_id: amoxyl.id, qty_change: 1, reason: 'count', batch_id: lotLong.id })).toBe(7);
     } finally {
       h.net.offline = false;
     }
     await till.syncNow();
     expect(await till.conflicts()).toEqual([]);
+    expect(await till.rejected()).toEqual([]);
     expect(await serverLots(owner, amoxyl.id)).toEqual([
-      ['LONG', '2028-06-30', 'sellable', 4],
+      ['LONG', '2028-06-30', 'sellable', 5],
       ['SHORT', tomorrow, 'sellable', 2],
     ]);
-    expect(await till.stock(amoxyl.id)).toBe(6);
+    expect(await tillLots(till, amoxyl.id)).toEqual([
+      ['SHORT', tomorrow, 'sellable', 2],
+      ['LONG', '2028-06-30', 'sellable', 5],
+    ]);
+    expect(await till.stock(amoxyl.id)).toBe(7);
     await expectBatchesMatchStock(h.t, owner);
   });
 
