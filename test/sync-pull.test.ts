@@ -1,7 +1,7 @@
 import { Envelope, PullResponse } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChangeLog } from '../server/src/sync/pull/services/prune.js';
-import { addStore, registerOwner } from './setup/factories.js';
+import { addStore, mfaAdminToken, registerOwner } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 const DAY = 86_400_000;
@@ -77,7 +77,7 @@ describe('GET /sync/pull', () => {
 
     // Nothing new: the same position, nothing to send.
     const idle = await pull(owner, step.cursor);
-    expect(idle).toEqual({ changes: [], cursor: step.cursor, has_more: false, reset_required: false });
+    expect(idle).toEqual({ changes: [], cursor: step.cursor, has_more: false, reset_required: false, addo_list_version: 0 });
   });
 
   it('pages with has_more, loses nothing written between pages, and sends a row changed twice once', async () => {
@@ -223,7 +223,7 @@ describe('GET /sync/pull', () => {
 
     for (const cursor of [old, undefined]) {
       const res = await pull(till, cursor);
-      expect(res).toEqual({ changes: [], cursor: expect.any(String), has_more: false, reset_required: true });
+      expect(res).toEqual({ changes: [], cursor: expect.any(String), has_more: false, reset_required: true, addo_list_version: 0 });
     }
     const left = await t.db.db.selectFrom('change_log').select('entity_id').where('org_id', '=', owner.orgId).execute();
     expect(left.map((r) => r.entity_id)).toEqual([fresh.id]);
@@ -234,5 +234,28 @@ describe('GET /sync/pull', () => {
     const resumed = await pull(till, boot.body.data.cursor);
     expect(resumed.reset_required).toBe(false);
     expect(resumed.changes.map((c) => c.data?.name)).toEqual(['Tangawizi']);
+  });
+
+  // Last in the file: the ADDO list is platform data, so its version is shared by every test here.
+  it("answers the ADDO list's version on every page, moving with each admin change and with nothing in the change log", async () => {
+    const owner = await registerOwner(t);
+    const { cursor } = await pullAll(owner);
+    expect((await pull(owner, cursor)).addo_list_version).toBe(0);
+
+    const admin = await mfaAdminToken(t);
+    const add = (body: Record<string, unknown>) => t.request('POST', '/admin/pharmacy/addo-list', { token: admin.token, body });
+    const paracetamol = await add({ generic_name: 'Paracetamol', strength: '500 mg', dosage_form: 'tablet' });
+    expect(paracetamol.status, paracetamol.text).toBe(201);
+    expect((await add({ generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule' })).status).toBe(201);
+    expect((await t.request('DELETE', `/admin/pharmacy/addo-list/${paracetamol.body.data.id}`, { token: admin.token })).status).toBe(204);
+
+    const after = await pull(owner, cursor);
+    expect(after).toEqual({ changes: [], cursor, has_more: false, reset_required: false, addo_list_version: 3 });
+    // A paged pull answers it on every page.
+    await product(owner, { name: 'Panadol' });
+    await product(owner, { name: 'Amoxil' });
+    const first = await pull(owner, cursor, 1);
+    expect([first.has_more, first.addo_list_version]).toEqual([true, 3]);
+    expect((await pull(owner, first.cursor, 1)).addo_list_version).toBe(3);
   });
 });

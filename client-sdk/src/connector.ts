@@ -11,7 +11,14 @@
  * - no answer at all is thrown as a `NetworkError`;
  * - `signal` is aborted when the till closes: stop at once.
  */
-import type { BootstrapResponse, Device, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, RegisterDeviceInput, TokenPair } from '@duka/shared';
+import type { AddoMedicine, BootstrapResponse, Device, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, RegisterDeviceInput, TokenPair } from '@duka/shared';
+
+/** A page of the ADDO-permitted list and the list's version when the page was read. */
+export interface AddoListPage {
+  items: AddoMedicine[];
+  version: number;
+  total_pages: number;
+}
 
 /** The server's `Device`: the till's code and the server's last applied seq. */
 export type RegisteredDevice = Device;
@@ -35,6 +42,8 @@ export interface TillConnector {
   pull(accessToken: string, query: { cursor?: string; limit?: number }, signal: AbortSignal): Promise<PullResponse>;
   /** A page of the snapshot. */
   bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse>;
+  /** A page (from 1) of the platform's ADDO-permitted list, which an ADDO till keeps a copy of. */
+  addoList(accessToken: string, query: { page: number; page_size: number }, signal: AbortSignal): Promise<AddoListPage>;
   /** The websocket to listen on for pokes, or null when this connector has none (the till then syncs on its timer). */
   realtimeUrl(accessToken: string): string | null;
 }

@@ -3,9 +3,10 @@
  * replica's stock level (moved by this till's own sales until the server's arrives).
  */
 import { sql } from 'kysely';
-import type { Category, CreditTab, Customer, Notification, Organisation, Product, Store } from '@duka/shared';
+import type { AddoMedicine, Batch, Category, CreditTab, Customer, Notification, Organisation, Product, Store } from '@duka/shared';
 import type { TillConflict } from './events.js';
 import type { LocalExec } from './local/db.js';
+import { getMeta } from './local/meta.js';
 import { parseData } from './replica/apply.js';
 import { type QueuedMutation, toQueued } from './queue.js';
 import type { ListOptions, Receipt } from './types.js';
@@ -157,4 +158,41 @@ export async function organisation(db: LocalExec): Promise<Organisation | null> 
 export async function store(db: LocalExec): Promise<Store | null> {
   const row = await db.selectFrom('rows').select('data').where('entity', '=', 'store').executeTakeFirst();
   return row ? parseData<Store>(row.data) : null;
+}
+
+/** The till's copy of the ADDO-permitted list, by generic name; `version` undefined: never fetched. */
+export async function addoList(db: LocalExec): Promise<{ version: number | undefined; entries: AddoMedicine[] }> {
+  const version = await getMeta(db, 'addo_list_version');
+  const rows = await db.selectFrom('addo_list').select('data').execute();
+  const entries = rows.map((r) => parseData<AddoMedicine>(r.data));
+  entries.sort((a, b) => a.generic_name.localeCompare(b.generic_name) || a.strength.localeCompare(b.strength) || a.dosage_form.localeCompare(b.dosage_form));
+  return { version, entries };
+}
+
+/** The entries of the till's ADDO list with these `addoMatchKey`s. */
+export async function addoEntries(db: LocalExec, keys: string[]): Promise<AddoMedicine[]> {
+  if (!keys.length) return [];
+  const rows = await db.selectFrom('addo_list').select('data').where('match_key', 'in', keys).execute();
+  return rows.map((r) => parseData<AddoMedicine>(r.data));
+}
+
+/** A batch with the replica's quantity (moved by this till's own sales until the server's row arrives). */
+const batchFrom = (r: { data: string; qty_on_hand: number }): Batch => ({ ...parseData<Batch>(r.data), qty_on_hand: r.qty_on_hand });
+
+/** The store's batches as the till knows them, of one product or all, by expiry then lot. */
+export async function batches(db: LocalExec, o: { product_id?: string; status?: Batch['status'] } = {}): Promise<Batch[]> {
+  let q = db.selectFrom('batches').select(['data', 'qty_on_hand']);
+  if (o.product_id) q = q.where('product_id', '=', o.product_id);
+  if (o.status) q = q.where('status', '=', o.status);
+  const rows = await q.orderBy('expiry_date').orderBy('received_at').orderBy('lot_number').orderBy('id').execute();
+  return rows.map(batchFrom);
+}
+
+/** Several products' batches in one read (a sale's lines), any status. */
+export async function batchesOf(db: LocalExec, productIds: string[]): Promise<Map<string, Batch[]>> {
+  const out = new Map<string, Batch[]>(productIds.map((id) => [id, []]));
+  if (!productIds.length) return out;
+  const rows = await db.selectFrom('batches').select(['product_id', 'data', 'qty_on_hand']).where('product_id', 'in', productIds).execute();
+  for (const r of rows) out.get(r.product_id)?.push(batchFrom(r));
+  return out;
 }

@@ -4,7 +4,7 @@
  * the first time, and to sync. This file is the selling API (local reads and queued actions);
  * status, sign-in, syncing and closing live in `lifecycle.ts`.
  */
-import type { Category, CreateExpenseInput, CreateNoteInput, CreditTab, Customer, Note, Notification, Organisation, Product, Store, UpdateNoteInput } from '@duka/shared';
+import type { AddoMedicine, Batch, Category, CreateExpenseInput, CreateNoteInput, CreditTab, Customer, Note, Notification, Organisation, Product, Store, UpdateNoteInput } from '@duka/shared';
 import { reverseSale } from './actions/reverse.js';
 import { createCustomer, recordCreditPayment } from './actions/customers.js';
 import type { ActionCtx } from './actions/context.js';
@@ -123,6 +123,14 @@ export class Till {
   /** The till's store's level of a product, as the till knows it. */
   stock(productId: string): Promise<number | null> {
     return reads.stockOf(this.db, productId);
+  }
+  /** The store's batches as the till knows them (quantities moved by its own sales until synced), by expiry. */
+  batches(o?: { product_id?: string; status?: Batch['status'] }): Promise<Batch[]> {
+    return reads.batches(this.db, o);
+  }
+  /** An ADDO till's copy of the ADDO-permitted list and the list version it came with (undefined: never fetched). */
+  addoList(): Promise<{ version: number | undefined; entries: AddoMedicine[] }> {
+    return reads.addoList(this.db);
   }
   /** Customers with what they owe (`outstanding_balance`). */
   customers(o?: reads.CustomerSearch): Promise<Customer[]> {

@@ -5,7 +5,7 @@
  */
 import { checkReversal, type Reversal, returnedStockGoesTo, SaleReversePayload, toCents } from '@duka/shared';
 import { TillError } from '../errors.js';
-import { moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
+import { moveBatches, moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt } from '../types.js';
@@ -15,7 +15,7 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
   const parsed = SaleReversePayload.safeParse({ transaction_id: transactionId, reason });
   if (!parsed.success) throw invalid(parsed.error.issues[0]);
   const receipt = await ctx.db.transaction().execute(async (trx) => {
-    const { org } = await shopOf(trx);
+    const { org, store } = await shopOf(trx);
     const found = await reads.transactionById(trx, transactionId);
     const tabs = found?.status === 'credit' ? (await reads.creditTabs(trx)).filter((t) => t.transaction_id === found.id) : [];
     const breach = checkReversal({ move, may_refund: await may(trx, 'refund'), sale: found && { status: found.status, tab_paid: tabs.some((t) => t.paid_amount > 0) } });
@@ -23,18 +23,25 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
     // checkReversal refuses a sale that is not there.
     const sale = found!;
 
-    const undo: Undo = { stock: {}, outstanding: {}, restore: [{ table: 'transactions', id: sale.id, row: await snapshot(trx, 'transactions', sale.id) }] };
+    const undo: Undo = { stock: {}, outstanding: {}, batches: {}, restore: [{ table: 'transactions', id: sale.id, row: await snapshot(trx, 'transactions', sale.id) }] };
     const at = new Date(ctx.now()).toISOString();
     const changed: Receipt =
       move === 'refund' ? { ...sale, status: 'refunded', refund_reason: parsed.data.reason, refunded_at: at } : { ...sale, status: 'void', void_reason: parsed.data.reason, voided_at: at };
     await trx.updateTable('transactions').set({ status: changed.status, data: JSON.stringify(changed) }).where('id', '=', sale.id).execute();
 
-    if (returnedStockGoesTo(move, org.business_type) === 'shelf') {
+    if (returnedStockGoesTo(move, org.business_type, store.outlet_type) === 'shelf') {
       for (const l of sale.lines) {
         const product = await reads.productById(trx, l.product_id);
         if (!product || product.is_service) continue;
-        await moveStock(trx, l.product_id, l.qty);
-        undo.stock![l.product_id] = (undo.stock![l.product_id] ?? 0) - l.qty;
+        // A batch-tracked line goes back to the lots it came from, as the server puts it back: units
+        // are stock again only on a lot still sellable (back on a recalled lot, they are recalled).
+        const lots = l.batches ?? [];
+        const sellable = new Set((await reads.batches(trx, { product_id: l.product_id, status: 'sellable' })).map((b) => b.id));
+        const back = lots.length ? lots.filter((b) => sellable.has(b.batch_id)).reduce((n, b) => n + b.qty, 0) : l.qty;
+        await moveStock(trx, l.product_id, back);
+        undo.stock![l.product_id] = (undo.stock![l.product_id] ?? 0) - back;
+        for (const b of lots) undo.batches![b.batch_id] = (undo.batches![b.batch_id] ?? 0) - b.qty;
+        await moveBatches(trx, Object.fromEntries(lots.map((b) => [b.batch_id, b.qty])));
       }
     }
     if (sale.status === 'credit' && sale.customer_id) {

@@ -4,15 +4,16 @@
  * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
  * the sale its store number when the queue is pushed.
  */
-import { checkSale, mergeSaleLines, newId, PaymentMethod, type PricedProduct, type Product, priceSale, SaleCreatePayload, fromCents, toBasisPoints, toCents } from '@duka/shared';
+import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, type PricedProduct, type Product, priceSale, SaleCreatePayload, fromCents, toBasisPoints, toCents } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
-import { moveOutstanding, moveStocks } from '../local/effects.js';
+import { moveBatches, moveOutstanding, moveStocks } from '../local/effects.js';
 import { nextCounter } from '../local/meta.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt, SellInput } from '../types.js';
 import { type ActionCtx, invalid, may, shopOf } from './context.js';
+import { checkDispensing } from './dispense.js';
 
 const priced = (p: Product): PricedProduct => ({
   product_id: p.id,
@@ -29,6 +30,11 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
     if (!Number.isInteger(l.qty) || l.qty < 1) throw new TillError('VALIDATION_ERROR', `lines.${i}.qty must be a whole number of at least 1`, `lines.${i}.qty`);
   });
   if (!PaymentMethod.safeParse(input.payment_method).success) throw new TillError('VALIDATION_ERROR', 'payment_method is not a payment method', 'payment_method');
+  if (input.prescription !== undefined) {
+    // Its fields first, as the server validates the body before any rule.
+    const rx = Prescription.safeParse(input.prescription);
+    if (!rx.success) throw invalid({ ...rx.error.issues[0]!, path: ['prescription', ...rx.error.issues[0]!.path] });
+  }
 
   const receipt = await ctx.db.transaction().execute(async (trx) => {
     const { org, store, tillCode, user } = await shopOf(trx);
@@ -52,6 +58,9 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       customer: customer ? 'found' : input.customer_id ? 'not_found' : 'none',
     });
     if (breach) throw new TillError(breach.code, breach.message, breach.field);
+    const at = ctx.now();
+    // Prescription, ADDO list, and the batches each batch-tracked line takes (FEFO).
+    const lots = await checkDispensing(trx, { lines, products, org, store, prescription: input.prescription, at });
 
     const sale = priceSale({
       lines: lines.map((l) => ({ product: priced(products.get(l.product_id)!), qty: l.qty })),
@@ -59,15 +68,18 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       price_mode: mode,
       vat_enabled: store.vat_enabled,
     });
-    const at = ctx.now();
     const id = newId();
     const clientReceiptNumber = `${store.code}-${tillCode}-${await nextCounter(trx, 'receipt_seq')}`;
-    const { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode } = input;
-    const optional = { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode };
+    const { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode, prescription } = input;
+    const optional = { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode, prescription };
     const payload = {
       id,
       client_receipt_number: clientReceiptNumber,
-      lines: sale.lines.map((l) => ({ product_id: l.product_id, qty: l.qty, unit_price: fromCents(l.unit_price) })),
+      lines: sale.lines.map((l) => {
+        const taken = lots.get(l.product_id);
+        // The lots the till took: the server keeps them where they still hold the units.
+        return { product_id: l.product_id, qty: l.qty, unit_price: fromCents(l.unit_price), ...(taken ? { batches: taken.map((b) => ({ batch_id: b.batch_id, qty: b.qty })) } : {}) };
+      }),
       payment_method: input.payment_method,
       ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
       // Booked to the cashier signed in now, whoever is signed in when the queue is pushed.
@@ -113,7 +125,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
         line_total: fromCents(l.line_total),
         discount: fromCents(l.discount),
         tax: fromCents(l.tax),
-        batches: [],
+        batches: lots.get(l.product_id) ?? [],
       })),
       sync_state: 'pending',
     };
@@ -122,7 +134,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       .values({ id, created_at: createdAt, client_receipt_number: clientReceiptNumber, number: null, receipt_number: null, status: receipt.status, sync_state: 'pending', data: JSON.stringify(receipt) })
       .execute();
 
-    const undo: Undo = { stock: {}, outstanding: {}, rejectSale: id };
+    const undo: Undo = { stock: {}, outstanding: {}, batches: {}, rejectSale: id };
     const taken: Record<string, number> = {};
     for (const l of sale.lines) {
       if (products.get(l.product_id)!.is_service) continue;
@@ -130,6 +142,12 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       undo.stock![l.product_id] = l.qty;
     }
     await moveStocks(trx, taken);
+    const fromBatches: Record<string, number> = {};
+    for (const b of [...lots.values()].flat()) {
+      fromBatches[b.batch_id] = -b.qty;
+      undo.batches![b.batch_id] = b.qty;
+    }
+    await moveBatches(trx, fromBatches);
     if (receipt.status === 'credit') {
       await moveOutstanding(trx, customer!.id, sale.total);
       undo.outstanding![customer!.id] = -sale.total;

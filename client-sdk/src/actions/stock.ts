@@ -1,7 +1,7 @@
 /** Stock adjustments on the till (damaged, counted, received), queued as `stock.adjust`. */
 import { StockAdjustPayload } from '@duka/shared';
 import { TillError } from '../errors.js';
-import { moveStock } from '../local/effects.js';
+import { moveBatches, moveStock } from '../local/effects.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { StockAdjustInput } from '../types.js';
@@ -18,7 +18,10 @@ export async function adjustStock(ctx: ActionCtx, input: StockAdjustInput): Prom
     if (product.is_service) throw new TillError('INVALID_STATE', 'services have no stock');
     if (product.stock + p.qty_change < 0) throw new TillError('INSUFFICIENT_STOCK', `only ${product.stock} of ${product.name} in stock`, 'qty_change');
     await moveStock(trx, p.product_id, p.qty_change);
-    await enqueue(trx, 'stock.adjust', p, ctx.now(), { stock: { [p.product_id]: -p.qty_change } });
+    // A batch-tracked product is adjusted lot by lot (`batch_id`); which lots may be is the server's to say.
+    if (p.batch_id) await moveBatches(trx, { [p.batch_id]: p.qty_change });
+    const undo = { stock: { [p.product_id]: -p.qty_change }, ...(p.batch_id ? { batches: { [p.batch_id]: -p.qty_change } } : {}) };
+    await enqueue(trx, 'stock.adjust', p, ctx.now(), undo);
     return product.stock + p.qty_change;
   });
   ctx.queued();

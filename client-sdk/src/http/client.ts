@@ -1,5 +1,5 @@
 /**
- * Fetch for the HTTP connector: a timeout, the success envelope's `data` unwrapped, failures turned into a
+ * Fetch for the HTTP connector: a timeout, the success envelope's `data` (and `meta`) unwrapped, failures turned into a
  * DukaApiError (an answer) or a NetworkError (no answer).
  */
 import { NetworkError } from '../errors.js';
@@ -37,6 +37,11 @@ export class HttpClient {
   }
 
   async request<T>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
+    return (await this.envelope<T, unknown>(method, path, o)).data;
+  }
+
+  /** The success envelope's `data` and `meta` (a paged list's page and what rides with it). */
+  async envelope<T, M>(method: string, path: string, o: RequestOptions = {}): Promise<{ data: T; meta: M }> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...this.opts.headers, accept: 'application/json' };
@@ -63,6 +68,7 @@ export class HttpClient {
       body = text;
     }
     if (!res.ok) throw toApiError(res.status, body, res.headers.get('retry-after'));
-    return (body as { data?: T } | null)?.data as T;
+    const env = body as { data?: T; meta?: M } | null;
+    return { data: env?.data as T, meta: env?.meta as M };
   }
 }

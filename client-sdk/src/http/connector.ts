@@ -1,7 +1,7 @@
 /** The default connector: the Duka REST API over fetch, with the sync protocol version on every request. */
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@duka/shared';
-import type { BootstrapResponse, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, RegisterDeviceInput, TokenPair } from '@duka/shared';
-import type { RegisteredDevice, TillConnector } from '../connector.js';
+import type { AddoListMeta, AddoMedicine, BootstrapResponse, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, RegisterDeviceInput, TokenPair } from '@duka/shared';
+import type { AddoListPage, RegisteredDevice, TillConnector } from '../connector.js';
 import { type FetchLike, HttpClient } from './client.js';
 
 export interface HttpConnectorOptions {
@@ -46,6 +46,10 @@ export class HttpConnector implements TillConnector {
   }
   async bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse> {
     return this.http.request<BootstrapResponse>('GET', '/sync/bootstrap', { token: accessToken, query, signal });
+  }
+  async addoList(accessToken: string, query: { page: number; page_size: number }, signal: AbortSignal): Promise<AddoListPage> {
+    const { data, meta } = await this.http.envelope<AddoMedicine[], AddoListMeta>('GET', '/pharmacy/addo-list', { token: accessToken, query, signal });
+    return { items: data, version: meta.version, total_pages: meta.total_pages };
   }
   realtimeUrl(accessToken: string): string {
     return `${this.http.baseUrl.replace(/^http/, 'ws')}/sync/ws?access_token=${encodeURIComponent(accessToken)}`;

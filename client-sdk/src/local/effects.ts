@@ -13,6 +13,8 @@ type RestorableTable = 'transactions' | 'customers' | 'credit_tabs' | 'notificat
 export interface Undo {
   /** Units to add back per product. */
   stock?: Record<string, number>;
+  /** Units to add back per batch (a pharmacy sale's lots). */
+  batches?: Record<string, number>;
   /** Cents to add to what each customer owes. */
   outstanding?: Record<string, number>;
   /** Rows to put back as they were before the action (`row: null`: the action created it). */
@@ -39,6 +41,13 @@ export async function moveStocks(trx: LocalTrx, deltas: Record<string, number>):
     .execute();
 }
 
+/** Move batches' local quantities by their deltas; a batch the replica no longer holds is skipped. */
+export async function moveBatches(trx: LocalTrx, deltas: Record<string, number>): Promise<void> {
+  for (const [id, qty] of Object.entries(deltas)) {
+    if (qty !== 0) await trx.updateTable('batches').set({ qty_on_hand: sql<number>`qty_on_hand + ${qty}` }).where('id', '=', id).execute();
+  }
+}
+
 /** Move what a customer owes, in the column and in the row's JSON. */
 export async function moveOutstanding(trx: LocalTrx, customerId: string, deltaCents: number): Promise<void> {
   if (deltaCents === 0) return;
@@ -56,6 +65,7 @@ export async function snapshot(trx: LocalTrx, table: RestorableTable, id: string
 
 export async function runUndo(trx: LocalTrx, undo: Undo): Promise<void> {
   for (const [productId, delta] of Object.entries(undo.stock ?? {})) await moveStock(trx, productId, delta);
+  await moveBatches(trx, undo.batches ?? {});
   for (const [customerId, delta] of Object.entries(undo.outstanding ?? {})) await moveOutstanding(trx, customerId, delta);
   for (const r of [...(undo.restore ?? [])].reverse()) {
     let row = r.row;

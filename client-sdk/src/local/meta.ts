@@ -24,6 +24,8 @@ export interface MetaValues {
   /** Last till receipt number given out. */
   receipt_seq: number;
   last_sync_at: string;
+  /** The ADDO list version the local `addo_list` came with; absent until it was first fetched. */
+  addo_list_version: number;
 }
 export type MetaKey = keyof MetaValues;
 

@@ -142,6 +142,45 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
       await sql`update products set generic_name = json_extract(data, '$.generic_name')`.execute(db);
     },
   },
+  '0004_pharmacy': {
+    // The pharmacy till (issue 14). `batches`: the store's batches (sync entity `batch`), with the
+    // columns FEFO reads and `qty_on_hand` moved by this till's sales until the server's row
+    // arrives. `addo_list`: the platform's ADDO-permitted list, replaced whole when its version
+    // (meta `addo_list_version`) differs from the server's; `match_key` is the shared
+    // `addoMatchKey`, so a sale reads only the entries its medicines could match.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('batches')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('product_id', 'text', (c) => c.notNull())
+        .addColumn('lot_number', 'text', (c) => c.notNull())
+        .addColumn('expiry_date', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('qty_on_hand', 'integer', (c) => c.notNull())
+        .addColumn('received_at', 'integer', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('batches_product').ifNotExists().on('batches').column('product_id').execute();
+      await db.schema
+        .createTable('addo_list')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('match_key', 'text', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('addo_list_key').ifNotExists().on('addo_list').column('match_key').execute();
+      // A till on an older SDK kept the server's batches as plain rows (an entity it did not know):
+      // move them into the table, so an upgraded till sells from its lots without a new bootstrap.
+      await sql`
+        insert or replace into batches (id, product_id, lot_number, expiry_date, status, qty_on_hand, received_at, data)
+        select id, json_extract(data, '$.product_id'), json_extract(data, '$.lot_number'), json_extract(data, '$.expiry_date'),
+               json_extract(data, '$.status'), json_extract(data, '$.qty_on_hand'),
+               cast(round((julianday(json_extract(data, '$.received_at')) - 2440587.5) * 86400000) as integer), data
+        from rows where entity = 'batch'`.execute(db);
+      await sql`delete from rows where entity = 'batch'`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => LOCAL_MIGRATIONS };

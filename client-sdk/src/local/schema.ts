@@ -113,6 +113,32 @@ export interface ConflictTable {
   created_at: string;
 }
 
+/**
+ * One of the store's batches (entity `batch`, data = the shared `Batch`). `qty_on_hand` is the
+ * column's, moved by this till's own sales until the server's row arrives; `received_at` is epoch
+ * ms, FEFO's tie-break.
+ */
+export interface BatchTable {
+  id: string;
+  product_id: string;
+  lot_number: string;
+  /** `YYYY-MM-DD`. */
+  expiry_date: string;
+  status: string;
+  qty_on_hand: number;
+  received_at: number;
+  data: string;
+}
+
+/** The ADDO-permitted list as last fetched whole; its version is meta `addo_list_version`. */
+export interface AddoListTable {
+  id: string;
+  /** `addoMatchKey` of the entry. */
+  match_key: string;
+  /** The shared `AddoMedicine`. */
+  data: string;
+}
+
 /** Bootstrap pages land here first and replace the replica in one local transaction at the end. */
 export interface BootstrapRowTable {
   pos: Generated<number>;
@@ -134,4 +160,6 @@ export interface LocalDatabase {
   queue: QueueTable;
   conflicts: ConflictTable;
   bootstrap_rows: BootstrapRowTable;
+  batches: BatchTable;
+  addo_list: AddoListTable;
 }

@@ -13,7 +13,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** One entity's rows in the replica: its table, its key, and the columns local reads filter on. */
 interface Spec {
-  table: 'categories' | 'products' | 'customers' | 'credit_tabs' | 'transactions' | 'notifications' | 'stock' | 'rows';
+  table: 'categories' | 'products' | 'customers' | 'credit_tabs' | 'transactions' | 'notifications' | 'stock' | 'batches' | 'rows';
   key: string[];
   row(id: string, d: Data, data: string, entity: string): Record<string, unknown>;
 }
@@ -48,6 +48,22 @@ const SPECS: Record<string, Spec> = {
       receipt_number: str(d.receipt_number),
       status: String(d.status ?? ''),
       sync_state: 'synced',
+      data,
+    }),
+  },
+  // The server's row replaces the till's copy, quantity included: pulls wait for an empty queue,
+  // so the server has booked every sale this till took from the batch by then.
+  batch: {
+    table: 'batches',
+    key: ['id'],
+    row: (id, d, data) => ({
+      id,
+      product_id: String(d.product_id),
+      lot_number: String(d.lot_number ?? ''),
+      expiry_date: String(d.expiry_date ?? ''),
+      status: String(d.status ?? ''),
+      qty_on_hand: Number(d.qty_on_hand ?? 0),
+      received_at: Date.parse(String(d.received_at)) || 0,
       data,
     }),
   },
@@ -134,6 +150,9 @@ async function removeRow(trx: LocalTrx, entity: string, id: string): Promise<voi
     case 'notification':
       await trx.deleteFrom('notifications').where('id', '=', id).execute();
       return;
+    case 'batch':
+      await trx.deleteFrom('batches').where('id', '=', id).execute();
+      return;
     default:
       await trx.deleteFrom('rows').where('entity', '=', entity).where('id', '=', id).execute();
   }
@@ -141,7 +160,7 @@ async function removeRow(trx: LocalTrx, entity: string, id: string): Promise<voi
 
 /** Empty what a bootstrap replaces: every server row, but not the till's own unsynced or refused sales. */
 export async function clearReplica(trx: LocalTrx): Promise<void> {
-  for (const table of ['rows', 'categories', 'products', 'stock', 'customers', 'credit_tabs', 'notifications'] as const) {
+  for (const table of ['rows', 'categories', 'products', 'stock', 'customers', 'credit_tabs', 'notifications', 'batches'] as const) {
     await trx.deleteFrom(table).execute();
   }
   await trx.deleteFrom('transactions').where('sync_state', '=', 'synced').execute();

@@ -11,7 +11,8 @@ import { pendingCount } from '../queue.js';
 import type { SyncCtx } from '../sync/context.js';
 import { applyChanges } from './apply.js';
 
-export type PullOutcome = { kind: 'done'; applied: number } | { kind: 'blocked'; applied: number } | { kind: 'reset'; applied: number };
+/** How the pull ended, and the ADDO list version the last page answered (none when no page came). */
+export type PullOutcome = { kind: 'done' | 'blocked' | 'reset'; applied: number; addoListVersion?: number };
 
 export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
   let applied = 0;
@@ -26,15 +27,17 @@ export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
       if (err instanceof DukaApiError && err.status === 400 && err.errors.some((e) => e.field === 'cursor')) return { kind: 'reset', applied };
       throw err;
     }
-    if (page.reset_required) return { kind: 'reset', applied };
+    // Absent from a server older than the field: the till then keeps the list it has.
+    const addoListVersion = page.addo_list_version;
+    if (page.reset_required) return { kind: 'reset', applied, addoListVersion };
     const took = await ctx.db.transaction().execute(async (trx) => {
       if ((await pendingCount(trx)) > 0 || (await getMeta(trx, 'cursor')) !== cursor) return false;
       await applyChanges(trx, page.changes);
       await setMeta(trx, 'cursor', page.cursor);
       return true;
     });
-    if (!took) return { kind: 'blocked', applied };
+    if (!took) return { kind: 'blocked', applied, addoListVersion };
     applied += page.changes.length;
-    if (!page.has_more) return { kind: 'done', applied };
+    if (!page.has_more) return { kind: 'done', applied, addoListVersion };
   }
 }

@@ -12,6 +12,7 @@ import { DukaApiError } from '../http/errors.js';
 import { getMeta, setMeta } from '../local/meta.js';
 import { pruneAcked } from '../queue.js';
 import { downloadSnapshot, swapSnapshot } from '../replica/bootstrap.js';
+import { refreshAddoList } from '../replica/addo-list.js';
 import { pullChanges } from '../replica/pull.js';
 import { type BackoffOptions, backoffDelay } from './backoff.js';
 import type { SyncCtx } from './context.js';
@@ -144,6 +145,7 @@ export class SyncEngine {
       this.registered = true;
     }
     const report: SyncReport = { pushed: 0, pulled: 0, numbered: [], bootstrapped: false, at: '' };
+    let addoListVersion: number | undefined;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const pushed = await pushQueue(ctx);
       report.pushed += pushed.pushed;
@@ -156,10 +158,13 @@ export class SyncEngine {
       }
       const pulled = await pullChanges(ctx);
       report.pulled += pulled.applied;
+      addoListVersion = pulled.addoListVersion ?? addoListVersion;
       if (pulled.kind === 'done') break;
       // reset: push what is queued, then bootstrap again. blocked: a sale came in; push it, pull again.
       if (pulled.kind === 'reset') await ctx.db.deleteFrom('meta').where('key', '=', 'cursor').execute();
     }
+    // After the pull, which may have brought the store's new outlet type.
+    if (addoListVersion !== undefined) await refreshAddoList(ctx, addoListVersion);
     const now = ctx.now();
     await pruneAcked(ctx.db, now);
     await ctx.db

@@ -224,6 +224,12 @@ export const PullResponse = z
     has_more: z.boolean(),
     /** The cursor is older than the change log keeps: re-bootstrap. */
     reset_required: z.boolean(),
+    /**
+     * The version of the platform's ADDO-permitted list now. The list is platform data, outside the
+     * organisation's change log: a till of an ADDO store holding another version fetches it again
+     * from `GET /pharmacy/addo-list`.
+     */
+    addo_list_version: z.int().min(0).meta({ description: "The ADDO-permitted list's version now; an ADDO till holding another fetches `GET /pharmacy/addo-list` again" }),
   })
   .meta({ id: 'PullResponse' });
 export type PullResponse = z.infer<typeof PullResponse>;

@@ -5,10 +5,15 @@
  * kinds a till does not hold are skipped for good: the next cursor is the last version read.
  * Repeats of one row in a page collapse to the last; each is answered with the row's current state,
  * or as a delete when it is no longer in what the till holds.
+ *
+ * Every page also answers the ADDO list's version: the list is platform data, kept out of the
+ * per-organisation change log (an admin's edit would be one write per organisation), so an ADDO
+ * till compares versions instead and fetches the list when they differ.
  */
 import type { Change, PullResponse } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
+import { ADDO_STATE_ID } from '../../../modules/pharmacy/pharmacy.queries.js';
 import { KIND_BY_ENTITY } from './entities.js';
 import { scopeAt } from './scope.js';
 import { decodeCursor, encodeCursor } from './tokens.js';
@@ -33,15 +38,18 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
   const org = await ctx.db
     .selectFrom('organisations as o')
     .leftJoin('change_log_floor as f', 'f.org_id', 'o.id')
-    .select(['o.version', 'o.timezone', 'f.version as floor'])
+    // The list's one state row rides on the same read: an unchanged pull stays two index probes.
+    .leftJoin('addo_list_state as a', (j) => j.on('a.id', '=', ADDO_STATE_ID))
+    .select(['o.version', 'o.timezone', 'f.version as floor', 'a.version as addo_version'])
     .where('o.id', '=', orgId)
     .executeTakeFirst();
   if (!org) throw new NotFoundError('organisation');
+  const addo_list_version = Number(org.addo_version ?? 0);
   const floor = Number(org.floor ?? 0);
   // Below the floor: changes were pruned. Above the organisation's version: the server went back
   // in time (restored from a backup). Either way only a fresh bootstrap is right.
   if (from < floor || from > Number(org.version)) {
-    return { changes: [], cursor: encodeCursor(orgId, from), has_more: false, reset_required: true };
+    return { changes: [], cursor: encodeCursor(orgId, from), has_more: false, reset_required: true, addo_list_version };
   }
 
   const hasMore = scanned.length > q.limit;
@@ -70,5 +78,5 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
     const data = current.get(key);
     return { entity: c.entity as Change['entity'], op: data ? 'upsert' : 'delete', id: c.id, version: c.version, data: data ?? null };
   });
-  return { changes, cursor: encodeCursor(orgId, to), has_more: hasMore, reset_required: false };
+  return { changes, cursor: encodeCursor(orgId, to), has_more: hasMore, reset_required: false, addo_list_version };
 }
