@@ -158,8 +158,10 @@ export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], dbOpt
         if (l.batches) {
           figures['lines sent with the till’s lots']++;
           const sentTotal = l.batches.reduce((x, y) => x + y.qty, 0);
-          // The server keeps what each of the till's lots still holds and takes only the rest FEFO: never more from a lot than the till took.
-          for (const x of l.batches) if (sentTotal === l.qty && (b.get(x.batch_id) ?? 0) > x.qty) fail(`sale ${s.client_receipt_number}: the till took ${x.qty} from lot ${lotOf.get(x.batch_id)?.lot_number}, the server booked ${b.get(x.batch_id)}`);
+          // The server keeps what each of the till's lots still holds and takes only the rest FEFO: a line booked otherwise than sent had a lot run short.
+          const sentOn = new Map(l.batches.map((x) => [x.batch_id, x.qty]));
+          const differs = b.size !== sentOn.size || [...b].some(([id, q]) => sentOn.get(id) !== q);
+          if (sentTotal === l.qty && differs && l.batches.every((x) => (b.get(x.batch_id) ?? 0) >= x.qty)) fail(`sale ${s.client_receipt_number}: the till took ${JSON.stringify(l.batches)}, the server booked ${JSON.stringify([...b])} though no lot of the till's ran short`);
           if (sentTotal === l.qty && l.batches.every((x) => neverShort(x.batch_id))) {
             lots = new Map(l.batches.map((x) => [x.batch_id, x.qty]));
             const same = lots.size === b.size && [...lots].every(([id, q]) => b.get(id) === q);

@@ -215,7 +215,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     if (proxy.counts.refusedWhileDown === 0) failures.push('chaos: no till met a full outage');
     if (server.kills < 2) failures.push(`chaos: the server was killed ${server.kills} times, not 2`);
     const relogins = [...reports, ...pharmacyReports].reduce((s, r) => s + r.counts.relogins, 0);
-    if (relogins > 0) failures.push(`${relogins} times a till was signed out by the network and had to sign in again`);
+    if (relogins > 0) failures.push(`${relogins} times a till was signed out by the network and had to sign in again (${tills.filter((t) => t.report!.counts.relogins).map((t) => `${t.name}: ${t.report!.counts.relogins}`).join(', ')})`);
 
     const all = reports.flatMap((r) => r.sales);
     const byKind = (k: string) => conflicts.filter((c) => c.kind === k).length;
