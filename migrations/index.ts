@@ -21,6 +21,8 @@ import * as medicineFields from './2026_11_23_0015_medicine_fields.js';
 import * as addoList from './2026_11_23_0016_addo_list.js';
 import * as productSearchGenericName from './2026_11_23_0017_product_search_generic_name.js';
 import * as batches from './2026_11_23_0018_batches.js';
+import * as prescriptions from './2026_11_23_0019_prescriptions.js';
+import * as pharmacyPermission from './2026_11_23_0020_pharmacy_permission.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -41,4 +43,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0016_addo_list': addoList,
   '2026_11_23_0017_product_search_generic_name': productSearchGenericName,
   '2026_11_23_0018_batches': batches,
+  '2026_11_23_0019_prescriptions': prescriptions,
+  '2026_11_23_0020_pharmacy_permission': pharmacyPermission,
 };

@@ -59,9 +59,9 @@ describe('/accounts/users', () => {
   it('defaults permission flags from the role; explicit flags win', async () => {
     const owner = await registerOwner(t);
     const cases = [
-      [{ role: 'manager' }, { can_refund: true, can_discount: true, can_view_reports: true }],
-      [{ role: 'staff' }, { can_refund: false, can_discount: false, can_view_reports: false }],
-      [{ role: 'manager', can_refund: false }, { can_refund: false, can_discount: true, can_view_reports: true }],
+      [{ role: 'manager' }, { can_refund: true, can_discount: true, can_view_reports: true, can_manage_pharmacy: true }],
+      [{ role: 'staff' }, { can_refund: false, can_discount: false, can_view_reports: false, can_manage_pharmacy: false }],
+      [{ role: 'manager', can_refund: false }, { can_refund: false, can_discount: true, can_view_reports: true, can_manage_pharmacy: true }],
       [{ role: 'staff', can_discount: true, can_view_reports: true }, { can_refund: false, can_discount: true, can_view_reports: true }],
     ] as const;
     for (const [input, flags] of cases) {

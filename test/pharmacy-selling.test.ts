@@ -56,6 +56,10 @@ describe('pharmacy: lots received on deliveries, sold FEFO, refunded into quaran
     ]);
     const detail = Envelope(Transaction).parse((await t.request('GET', `/pos/transactions/${sale.id}`, { token: owner.token })).body).data;
     expect(detail.lines[0]!.batches).toEqual(sale.lines[0]!.batches);
+    // The receipt prints each lot and its expiry under the line.
+    expect((await t.request('POST', `/pos/transactions/${sale.id}/receipt`, { token: owner.token, body: { email: 'mgonjwa@duka.test' } })).status).toBe(200);
+    const mail = await t.db.db.selectFrom('outbox').select('body').where('recipient', '=', 'mgonjwa@duka.test').executeTakeFirstOrThrow();
+    expect(mail.body).toContain('7 x Amoxyl 250mg @ TZS 500 = TZS 3,500\n  Lot B-2701, exp 2027-01-31: 5\n  Lot A-2703, exp 2027-03-31: 2\n');
     expect((await productOf(t, owner, amoxyl.id)).stock).toBe(8);
     expect(await lots(owner.storeId, amoxyl.id)).toEqual([
       { lot_number: 'A-2703', status: 'sellable', qty_on_hand: 8, quarantine: false },

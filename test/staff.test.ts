@@ -174,14 +174,14 @@ describe('/staff', () => {
     expect(perms(staff.token)).toEqual([]);
     const res = await patch(owner, `/staff/${staff.user.id}/permissions`, { can_refund: true, can_view_reports: true });
     expect(res.status).toBe(200);
-    expect(Envelope(StaffMember).parse(res.body).data).toMatchObject({ can_refund: true, can_discount: false, can_view_reports: true });
+    expect(Envelope(StaffMember).parse(res.body).data).toMatchObject({ can_refund: true, can_discount: false, can_view_reports: true, can_manage_pharmacy: false });
     const next = await refresh(staff.refresh);
     expect(next.status).toBe(200);
     expect(perms(next.body.data.access_token).sort()).toEqual(['refund', 'reports']);
 
-    await patch(owner, `/staff/${staff.user.id}/permissions`, { can_refund: false, can_view_reports: false, can_discount: true });
+    await patch(owner, `/staff/${staff.user.id}/permissions`, { can_refund: false, can_view_reports: false, can_discount: true, can_manage_pharmacy: true });
     const after = await refresh(next.body.data.refresh_token);
-    expect(perms(after.body.data.access_token)).toEqual(['discount']);
+    expect(perms(after.body.data.access_token)).toEqual(['discount', 'pharmacy']);
     expect((await patch(owner, `/staff/${staff.user.id}/permissions`, { can_refund: 'yes' })).body.errors[0].field).toBe('can_refund');
   });
 

@@ -8,6 +8,7 @@ import { attachRealtime } from './sync/ws/attach.js';
 import { pruneChangeLog } from './sync/pull/services/prune.js';
 import { pruneSyncRecords } from './sync/push/services/retention.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
+import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
 
 let config: Config;
 try {
@@ -23,10 +24,12 @@ const handle = await openDatabase(config, log);
 const deps = createDeps(config, handle, log);
 const app = createApp(deps, handle.ping);
 let lastPrune = 0;
+const expiry = expiryJobState();
 const retry = setInterval(() => {
   void deps.messenger.retryFailed().catch((err) => log.warn({ err }, 'outbox retry failed'));
   void deps.events.retryPending().catch((err) => log.warn({ err }, 'event retry failed'));
   void runScheduledReports(deps).catch((err) => log.warn({ err }, 'scheduled reports failed'));
+  void runExpiryJob(deps, expiry).catch((err) => log.warn({ err }, 'expiry job failed'));
   if (Date.now() - lastPrune >= 3_600_000) {
     lastPrune = Date.now();
     void pruneChangeLog(deps).catch((err) => log.warn({ err }, 'change log pruning failed'));

@@ -44,3 +44,5 @@ export * from './pharmacy/addo-rules.js';
 export * from './pharmacy/controlled-register.js';
 export * from './pharmacy/addo.schemas.js';
 export * from './pharmacy/batch.schemas.js';
+export * from './pharmacy/prescription-register.schemas.js';
+export * from './pharmacy/registers.schemas.js';

@@ -23,6 +23,7 @@ import type { AiConversationTable, AiMessageTable } from './tables/ai.table.js';
 import type { ChangeLogTable } from './tables/change-log.table.js';
 import type { AddoListChangeTable, AddoListStateTable, AddoMedicineTable } from './tables/pharmacy.table.js';
 import type { BatchMovementTable, BatchTable, RecallTable, TransactionLineBatchTable } from './tables/batches.table.js';
+import type { PrescriptionItemTable, PrescriptionTable } from './tables/prescriptions.table.js';
 
 export interface Database {
   organisations: OrganisationTable;
@@ -80,4 +81,6 @@ export interface Database {
   batch_movements: BatchMovementTable;
   transaction_line_batches: TransactionLineBatchTable;
   recalls: RecallTable;
+  prescriptions: PrescriptionTable;
+  prescription_items: PrescriptionItemTable;
 }

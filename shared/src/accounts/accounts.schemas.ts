@@ -20,6 +20,7 @@ export const User = z
     can_refund: z.boolean(),
     can_discount: z.boolean(),
     can_view_reports: z.boolean(),
+    can_manage_pharmacy: z.boolean().meta({ description: 'Batches, quarantine, recalls and the pharmacy registers' }),
     is_active: z.boolean(),
     email_verified: z.boolean(),
     mfa_enabled: z.boolean(),
@@ -128,6 +129,7 @@ export const CreateUserInput = z
     can_refund: z.boolean().optional(),
     can_discount: z.boolean().optional(),
     can_view_reports: z.boolean().optional(),
+    can_manage_pharmacy: z.boolean().optional(),
   })
   .meta({ id: 'CreateUserInput' });
 export type CreateUserInput = z.infer<typeof CreateUserInput>;

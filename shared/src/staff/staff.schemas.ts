@@ -26,6 +26,7 @@ const staffFields = {
   can_refund: z.boolean(),
   can_discount: z.boolean(),
   can_view_reports: z.boolean(),
+  can_manage_pharmacy: z.boolean(),
 };
 
 export const CreateStaffInput = z
@@ -44,6 +45,7 @@ export const CreateStaffInput = z
     can_refund: z.boolean().optional(),
     can_discount: z.boolean().optional(),
     can_view_reports: z.boolean().optional(),
+    can_manage_pharmacy: z.boolean().optional(),
   })
   .meta({ id: 'CreateStaffInput' });
 export type CreateStaffInput = z.infer<typeof CreateStaffInput>;
@@ -70,7 +72,7 @@ export const StaffShiftInput = z
 export type StaffShiftInput = z.infer<typeof StaffShiftInput>;
 
 export const StaffPermissionsInput = z
-  .object({ can_refund: z.boolean(), can_discount: z.boolean(), can_view_reports: z.boolean() })
+  .object({ can_refund: z.boolean(), can_discount: z.boolean(), can_view_reports: z.boolean(), can_manage_pharmacy: z.boolean() })
   .partial()
   .meta({ id: 'StaffPermissionsInput', description: 'Applies at the user’s next token refresh' });
 export type StaffPermissionsInput = z.infer<typeof StaffPermissionsInput>;

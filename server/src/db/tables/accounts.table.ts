@@ -50,6 +50,7 @@ export interface UserTable {
   can_refund: Generated<number>;
   can_discount: Generated<number>;
   can_view_reports: Generated<number>;
+  can_manage_pharmacy: Generated<number>;
   is_active: Generated<number>;
   must_change_password: Generated<number>;
   email_verified_at: number | null;

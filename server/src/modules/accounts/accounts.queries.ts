@@ -22,6 +22,7 @@ export function toUser(row: UserRow): User {
     can_refund: row.can_refund === 1,
     can_discount: row.can_discount === 1,
     can_view_reports: row.can_view_reports === 1,
+    can_manage_pharmacy: row.can_manage_pharmacy === 1,
     is_active: row.is_active === 1,
     email_verified: row.email_verified_at != null,
     mfa_enabled: row.totp_enabled === 1,
@@ -60,12 +61,13 @@ export function toOrganisation(row: OrganisationRow): Organisation {
 }
 
 /** Owners may do everything; other roles carry their flags. */
-export function permsOf(row: Pick<UserRow, 'role' | 'can_refund' | 'can_discount' | 'can_view_reports'>): Permission[] {
+export function permsOf(row: Pick<UserRow, 'role' | 'can_refund' | 'can_discount' | 'can_view_reports' | 'can_manage_pharmacy'>): Permission[] {
   if (row.role === 'owner') return [...Permission.options];
   const perms: Permission[] = [];
   if (row.can_refund) perms.push('refund');
   if (row.can_discount) perms.push('discount');
   if (row.can_view_reports) perms.push('reports');
+  if (row.can_manage_pharmacy) perms.push('pharmacy');
   return perms;
 }
 

@@ -26,11 +26,12 @@ function temporaryPassword(): string {
   return `${pick('abcdefghjkmnpqrstuvwxyz', 4)}-${pick('23456789', 4)}`;
 }
 
-export type OrgUserFields = Omit<CreateUserInput, 'can_refund' | 'can_discount' | 'can_view_reports'> &
+export type OrgUserFields = Omit<CreateUserInput, 'can_refund' | 'can_discount' | 'can_view_reports' | 'can_manage_pharmacy'> &
   Partial<Pick<NewUser, 'shift' | 'employment_status' | 'avatar_hue' | 'pin_hash'>> & {
     can_refund?: boolean;
     can_discount?: boolean;
     can_view_reports?: boolean;
+    can_manage_pharmacy?: boolean;
   };
 
 /**
@@ -72,6 +73,7 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
           can_refund: flag(input.can_refund),
           can_discount: flag(input.can_discount),
           can_view_reports: flag(input.can_view_reports),
+          can_manage_pharmacy: flag(input.can_manage_pharmacy),
           must_change_password: 1,
         },
         now,

@@ -92,6 +92,7 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
           can_refund: 1,
           can_discount: 1,
           can_view_reports: 1,
+          can_manage_pharmacy: 1,
           last_login_at: now,
         },
         now,

@@ -53,9 +53,11 @@ export async function moveBatch(ctx: ServiceContext, batch: BatchRow, move: Batc
   const now = ctx.clock.now();
   const status = move.status ?? batch.status;
   const stockChange = sellableUnits(status, batch.qty_on_hand + move.qty) - sellableUnits(batch.status, batch.qty_on_hand);
+  // A new expiry date makes the alert already sent wrong: the expiry job alerts again when due.
+  const rearm = move.set?.expiry_date !== undefined && move.set.expiry_date !== batch.expiry_date ? { expiry_alerted_at: null } : {};
   const row = await ctx.db
     .updateTable('batches')
-    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', move.qty), status, updated_at: now, ...move.set }))
+    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', move.qty), status, updated_at: now, ...move.set, ...rearm }))
     .where('id', '=', batch.id)
     .returningAll()
     .executeTakeFirstOrThrow();

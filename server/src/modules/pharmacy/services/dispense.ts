@@ -40,7 +40,12 @@ export async function dispenseLine(
   line: DispenseLine,
 ): Promise<Dispensed> {
   const { orgId, storeId } = sale;
-  await lockStock(ctx, storeId, line.product.id);
+  const stock = { orgId, storeId, productId: line.product.id, productName: line.product.name };
+  // Online every unit comes from a sellable lot, so the stock falls by the line's qty: moving it
+  // first takes the lock and checks the count in one statement (as for any product).
+  let stockAfter = 0;
+  if (sale.online) stockAfter = await changeStockLevel(ctx, { ...stock, delta: -line.qty, field: `lines.${line.index}.qty` });
+  else await lockStock(ctx, storeId, line.product.id);
   const batches = await mainBatches(ctx, storeId, line.product.id);
   const byId = new Map(batches.map((b) => [b.id, b]));
   const fefo = allocateFefo({
@@ -67,10 +72,9 @@ export async function dispenseLine(
     stockChange += moved.stockChange;
     lots.push({ batch_id: unallocated.id, lot_number: unallocated.lot_number, expiry_date: unallocated.expiry_date, qty: fefo.shortfall });
   }
-  const stockAfter =
-    stockChange !== 0
-      ? await changeStockLevel(ctx, { orgId, storeId, productId: line.product.id, productName: line.product.name, delta: stockChange, allowNegative: true })
-      : ((await ctx.db.selectFrom('product_stock').select('qty').where('store_id', '=', storeId).where('product_id', '=', line.product.id).executeTakeFirst())?.qty ?? 0);
+  if (sale.online && stockChange !== -line.qty) throw new Error(`online sale of ${line.product.name} moved ${stockChange} sellable units for ${line.qty}`);
+  // Offline the units may have come off lots that were no longer stock: move what was.
+  if (!sale.online) stockAfter = await changeStockLevel(ctx, { ...stock, delta: stockChange, allowNegative: true });
   return { lots, breaches: fefo.breaches, stockAfter };
 }
 

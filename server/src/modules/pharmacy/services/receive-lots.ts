@@ -7,6 +7,7 @@ import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import { createBatch, findLot, lockStock, moveBatch, orgToday } from './batch-ledger.js';
+import { refuseRecalledLot } from './recalls.js';
 
 export interface LotLine {
   orgId: string;
@@ -29,6 +30,7 @@ export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<nu
   const today = await orgToday(ctx, line.orgId, ctx.clock.now());
   if (batchExpired(line.expiryDate, today)) throw new ValidationError(`${field}.expiry_date`, `lot ${line.lotNumber} expired on ${line.expiryDate}: an expired lot cannot be received`);
   await lockStock(ctx, line.storeId, product.id);
+  await refuseRecalledLot(ctx, line.orgId, product, line.lotNumber, `${field}.lot_number`);
   const existing = await findLot(ctx, line.storeId, product.id, line.lotNumber);
   if (existing && existing.expiry_date !== line.expiryDate) {
     throw new ValidationError(`${field}.expiry_date`, `lot ${line.lotNumber} of ${product.name} is on record with expiry ${existing.expiry_date}`);

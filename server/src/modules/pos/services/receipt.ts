@@ -13,7 +13,11 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
     orgTimezone(ctx.db, requireOrg(ctx)),
   ]);
   const at = Date.parse(sale.created_at);
-  const lines = sale.lines.map((l) => `${l.qty} x ${l.product_name} @ ${formatTzs(toCents(l.unit_price))} = ${formatTzs(toCents(l.line_total))}`);
+  // A medicine's line is followed by the lots it came from, as the pharmacist would write them.
+  const lines = sale.lines.flatMap((l) => [
+    `${l.qty} x ${l.product_name} @ ${formatTzs(toCents(l.unit_price))} = ${formatTzs(toCents(l.line_total))}`,
+    ...l.batches.map((b) => `  Lot ${b.lot_number}, exp ${b.expiry_date}: ${b.qty}`),
+  ]);
   const body = [
     store.name,
     `Receipt ${sale.receipt_number}${sale.client_receipt_number ? ` (${sale.client_receipt_number})` : ''}`,

@@ -21,11 +21,13 @@ import { openCreditTab, outstandingCents } from '../../credits/services/tabs.js'
 import { orgProductsById } from '../../inventory/inventory.queries.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { changeStockLevel } from '../../inventory/services/stock.js';
-import { orgToday } from '../../pharmacy/services/batch-ledger.js';
+import { localDate } from '../../../lib/time.js';
 import { dispenseLine, recordSaleLots } from '../../pharmacy/services/dispense.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
+import { checkDispensing } from '../../pharmacy/services/dispensing-checks.js';
+import { recordPrescriptionEntry } from '../../pharmacy/services/prescription-register.js';
 
 export interface SaleOptions {
   source: SaleSource;
@@ -97,7 +99,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     const lines = mergeSaleLines(input.lines);
     const [store, org] = await Promise.all([
       tx.db.selectFrom('stores').select(['vat_enabled', 'code']).where('id', '=', storeId).executeTakeFirstOrThrow(),
-      tx.db.selectFrom('organisations').select('business_type').where('id', '=', orgId).executeTakeFirstOrThrow(),
+      tx.db.selectFrom('organisations').select(['business_type', 'timezone']).where('id', '=', orgId).executeTakeFirstOrThrow(),
     ]);
     const products = opts.products ?? (await orgProductsById(tx.db, orgId, lines.map((l) => l.product_id)));
     const found = await resolveCustomer(tx, orgId, input);
@@ -118,6 +120,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         customer: found === 'not_found' ? 'not_found' : customer ? 'found' : 'none',
       }),
     );
+    enforce(await checkDispensing(tx, { storeId, today: localDate(at, org.timezone), lines, products, prescription: input.prescription }));
 
     const priced = priceSale({
       lines: lines.map<PricingLine>((l) => {
@@ -149,12 +152,11 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     const saleId = input.id ?? newId();
     const stockAfter = new Map<string, number>();
     const lots: Array<LineBatch & { product_id: string }> = [];
-    let today: string | undefined;
+    const today = localDate(at, org.timezone);
     for (const l of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
       const p = products.get(l.product_id)!;
       if (p.is_service === 1) continue;
       if (p.track_batches === 1) {
-        today ??= await orgToday(tx, orgId, at);
         const sale = { orgId, storeId, transactionId: saleId, today, online };
         const dispensed = await dispenseLine(tx, sale, { index: l.index, product: p, qty: l.qty, preferred: opts.lineBatches?.get(p.id) });
         enforce(dispensed.breaches);
@@ -227,6 +229,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       )
       .returningAll()
       .execute();
+    await recordPrescriptionEntry(tx, { row, lines, products, prescription: input.prescription });
     await recordSaleLots(tx, row.id, lots);
     if (row.status === 'credit') {
       await openCreditTab(tx, { orgId, storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at });

@@ -42,14 +42,39 @@ function cellFor(col: Column, v: Cell, format: ReportFormat): Cell {
   return format === 'csv' ? centsText(v) : fromCents(v);
 }
 
-async function* formatted(spec: ReportSpec, format: ReportFormat): AsyncGenerator<Row> {
-  for await (const page of spec.rows()) {
-    for (const r of page) {
-      const out: Row = {};
-      for (const c of spec.columns) out[c.key] = cellFor(c, r[c.key] ?? null, format);
-      yield out;
-    }
+async function* formatRows(columns: Column[], rows: AsyncIterable<Row> | Iterable<Row>, format: ReportFormat): AsyncGenerator<Row> {
+  for await (const r of rows) {
+    const out: Row = {};
+    for (const c of columns) out[c.key] = cellFor(c, r[c.key] ?? null, format);
+    yield out;
   }
+}
+
+async function* specRows(spec: ReportSpec): AsyncGenerator<Row> {
+  for await (const page of spec.rows()) yield* page;
+}
+
+const formatted = (spec: ReportSpec, format: ReportFormat) => formatRows(spec.columns, specRows(spec), format);
+
+/**
+ * The one CSV writer of reports and registers: a header row of the column keys, CRLF line ends,
+ * money columns (cents) with 2 decimals, formula-like text defused. `feeding` settles when every
+ * row is in; read `csv` at the same time.
+ */
+export function writeCsv(columns: Column[], rows: AsyncIterable<Row> | Iterable<Row>) {
+  const csv = stringify({ header: true, columns: columns.map((c) => ({ key: c.key, header: c.key })), record_delimiter: 'windows' });
+  return { csv, feeding: pipeline(Readable.from(formatRows(columns, rows, 'csv')), csv) };
+}
+
+/** Rows as one CSV text (a register small enough to answer in one piece). */
+export async function csvText(columns: Column[], rows: Iterable<Row>): Promise<string> {
+  const { csv, feeding } = writeCsv(columns, rows);
+  const chunks: string[] = [];
+  const reading = (async () => {
+    for await (const chunk of csv) chunks.push(String(chunk));
+  })();
+  await Promise.all([reading, feeding]);
+  return chunks.join('');
 }
 
 /** The JSON file: the response envelope itself, written piece by piece. */
@@ -89,8 +114,7 @@ export async function writeReportFile(ctx: ServiceContext, r: ReportRequest): Pr
   const fileName = `${r.type}-report_${stamp}.${r.format}`;
   let size: number;
   if (r.format === 'csv') {
-    const csv = stringify({ header: true, columns: spec.columns.map((c) => ({ key: c.key, header: c.key })), record_delimiter: 'windows' });
-    const feeding = pipeline(Readable.from(formatted(spec, 'csv')), csv);
+    const { csv, feeding } = writeCsv(spec.columns, specRows(spec));
     [size] = await Promise.all([ctx.storage.put(key, csv), feeding]);
   } else {
     const head = {

@@ -21,6 +21,7 @@ const FLAGS = [
   ['can_refund', 'refund'],
   ['can_discount', 'discount'],
   ['can_view_reports', 'reports'],
+  ['can_manage_pharmacy', 'pharmacy'],
 ] as const;
 
 /** The columns that actually change, and a note per change for the audit trail (never a secret). */

@@ -55,7 +55,7 @@ export async function recordConflicts(
       orgId: at.orgId,
       storeId: at.storeId,
       category: c.kind === 'oversold' ? 'stock' : 'sales',
-      title: `Offline sale${at.receipt ? ` ${at.receipt}` : ''} needs a look: ${c.kind.replace('_', ' ')}`,
+      title: `Offline sale${at.receipt ? ` ${at.receipt}` : ''} needs a look: ${c.kind.replaceAll('_', ' ')}`,
       body: c.message,
       link: '/sync/conflicts',
     });

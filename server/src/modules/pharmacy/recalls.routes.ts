@@ -1,0 +1,63 @@
+import { Batch, CreateRecallInput, DisposeBatchInput, Envelope, IdParam, ListQuarantineQuery, ListRecallsQuery, PagedEnvelope, QuarantineItem, Recall, RecallDetail, ReleaseQuarantineInput } from '@duka/shared';
+import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+
+const tags = ['Pharmacy'];
+const who = ' (owner, or staff with the `pharmacy` permission)';
+
+export const listQuarantine = defineRoute('bearer', {
+  method: 'get',
+  path: '/pharmacy/quarantine',
+  tags,
+  summary: `The active store's quarantine rows holding refunded units, oldest first, paged${who}`,
+  request: { query: ListQuarantineQuery },
+  responses: { 200: jsonResponse(PagedEnvelope(QuarantineItem), 'Quarantine rows; meta has the page') },
+});
+
+export const releaseQuarantine = defineRoute('bearer', {
+  method: 'post',
+  path: '/pharmacy/quarantine/{id}/release',
+  tags,
+  summary: `After inspection, put a quarantine row's units back on their lot; stock rises${who}`,
+  description: '409 `INVALID_STATE` when the lot is past expiry or its batch is recalled, expired or disposed of: dispose of the units instead.',
+  request: { params: IdParam, body: jsonBody(ReleaseQuarantineInput) },
+  responses: { 200: jsonResponse(Envelope(Batch), 'The lot the units went back to') },
+});
+
+export const disposeBatch = defineRoute('bearer', {
+  method: 'post',
+  path: '/pharmacy/batches/{id}/dispose',
+  tags,
+  summary: `Destroy a quarantined, expired or recalled batch's units on record, with reason, method and witness${who}`,
+  description: 'All its units by default, or `qty` of them; the batch becomes `disposed` when its last units go. A sellable batch cannot be disposed of (409 `INVALID_STATE`).',
+  request: { params: IdParam, body: jsonBody(DisposeBatchInput) },
+  responses: { 200: jsonResponse(Envelope(Batch), 'The batch after the disposal') },
+});
+
+export const createRecall = defineRoute('bearer', {
+  method: 'post',
+  path: '/pharmacy/recalls',
+  tags,
+  summary: `Recall a lot in every store of the organisation at once; the answer lists the sales that dispensed it${who}`,
+  description:
+    'Every batch of the lot (main and quarantine rows) that is sellable or quarantined becomes `recalled` in one transaction; stock falls by its sellable units; each store that holds or held the lot is notified; tills stop selling it on their next pull. 422 when no store holds or has held the lot.',
+  request: { body: jsonBody(CreateRecallInput) },
+  responses: { 201: jsonResponse(Envelope(RecallDetail), 'The recall, the batches it moved per store and the sales of the lot') },
+});
+
+export const listRecalls = defineRoute('bearer', {
+  method: 'get',
+  path: '/pharmacy/recalls',
+  tags,
+  summary: `The organisation's recalls, newest first, paged${who}`,
+  request: { query: ListRecallsQuery },
+  responses: { 200: jsonResponse(PagedEnvelope(Recall), 'Recalls; meta has the page') },
+});
+
+export const getRecall = defineRoute('bearer', {
+  method: 'get',
+  path: '/pharmacy/recalls/{id}',
+  tags,
+  summary: `A recall with the batches it moved and the sales that dispensed its lot${who}`,
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(Envelope(RecallDetail), 'The recall') },
+});
