@@ -1,6 +1,6 @@
 /**
  * The chaos run's pharmacy: an organisation whose business is `pharmacy`, batch-tracked medicines
- * (one prescription-only) received in lots by delivered deliveries, a new lot arriving while the
+ * (one prescription-only, one controlled) received in lots by delivered deliveries, a new lot arriving while the
  * tills are cut off, and the end check of every batch against a model of what the tills sold,
  * refunded and voided.
  *
@@ -15,7 +15,7 @@
 import { createDb } from '../../server/src/db/create-db.js';
 import { batchDrift } from '../setup/pharmacy-factories.js';
 import { Owner, PASSWORD } from './actors.js';
-import type { TillReport } from './protocol.js';
+import type { TillReport, WorkerSale } from './protocol.js';
 
 export interface Medicine {
   id: string;
@@ -61,6 +61,7 @@ export async function openPharmacy(api: string, seed: number, demand: number): P
     { name: 'Panadol 500mg', generic_name: 'Paracetamol', strength: '500 mg', dosage_form: 'tablet', schedule: 'otc', selling_price: 500 },
     { name: 'Amoxil 250mg', generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule', schedule: 'pom', selling_price: 1500 },
     { name: 'ORS Sachet', generic_name: 'Oral rehydration salts', strength: '20.5 g', dosage_form: 'powder', schedule: 'otc', selling_price: 700 },
+    { name: 'Tramadol 50mg', generic_name: 'Tramadol', strength: '50 mg', dosage_form: 'capsule', schedule: 'controlled', selling_price: 2000 },
   ];
   const medicines: Medicine[] = [];
   for (const s of specs) {
@@ -106,7 +107,7 @@ interface BatchRow {
 }
 
 /** Every batch of the pharmacy against the model, and the stock invariant, read from the server's database. */
-export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], dbOpts: { url?: string; sqliteFile?: string }): Promise<{ failures: string[]; figures: Record<string, number> }> {
+export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], period: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<{ failures: string[]; figures: Record<string, number> }> {
   const failures: string[] = [];
   const fail = (msg: string) => failures.length < 50 && failures.push(msg);
   const handle = createDb({ ...dbOpts, poolSize: 2 });
@@ -197,8 +198,54 @@ export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], dbOpt
     for (const [id, q] of mainLeft) if (!lotOf.has(id) && q !== 0) fail(`batch ${id}: the model holds ${q} units the server has no batch for`);
 
     for (const d of await batchDrift(db, shop.orgId)) fail(`batch invariant: ${d}`);
-    return { failures, figures: { ...figures, 'pharmacy batches checked': batches.length, 'pharmacy quarantine rows': batches.filter((b) => b.source_batch_id !== null).length } };
+    const registers = await checkRegisters(shop, sales, bookedOf, period, fail);
+    return { failures, figures: { ...figures, ...registers, 'pharmacy batches checked': batches.length, 'pharmacy quarantine rows': batches.filter((b) => b.source_batch_id !== null).length } };
   } finally {
     await handle.close();
   }
 }
+
+/**
+ * The registers an inspector reads: one prescription entry per sale that carried a prescription
+ * (none doubled by a retried push or a killed server), with the patient, the quantities and the lots
+ * the sale booked; and the controlled-drug register's closing balance equal to the stock.
+ */
+async function checkRegisters(shop: Pharmacy, sales: WorkerSale[], bookedOf: Map<string, Map<string, number>>, period: string, fail: (msg: string) => void) {
+  const entries = await shop.owner.all(`/pharmacy/prescriptions?${period}`);
+  const bySale = new Map<string, any>();
+  for (const e of entries) {
+    if (bySale.has(e.transaction_id)) fail(`prescription register: two entries for sale ${e.receipt_number}`);
+    bySale.set(e.transaction_id, e);
+  }
+  const schedule = new Map(shop.medicines.map((m) => [m.id, m.schedule]));
+  for (const s of sales) {
+    const e = bySale.get(s.id);
+    bySale.delete(s.id);
+    if (!s.patient) {
+      if (e) fail(`prescription register: an entry for sale ${s.client_receipt_number}, which sold no prescription medicine`);
+      continue;
+    }
+    if (!e) {
+      fail(`prescription register: no entry for sale ${s.client_receipt_number}`);
+      continue;
+    }
+    const status = s.reversed ?? (s.payment_method === 'Credit' ? 'credit' : 'paid');
+    if (e.prescription?.patient_name !== s.patient || e.sale_status !== status) fail(`prescription register, sale ${s.client_receipt_number}: patient ${e.prescription?.patient_name} (${e.sale_status}), expected ${s.patient} (${status})`);
+    const expected = s.lines.filter((l) => schedule.get(l.product_id) !== 'otc').map((l) => `${l.product_id}×${l.qty}:${lotsText(bookedOf.get(`${s.id}/${l.product_id}`))}`).sort();
+    const got = e.items.map((i: any) => `${i.product_id}×${i.qty}:${lotsText(new Map(i.lots.map((x: any) => [x.batch_id, x.qty])))}`).sort();
+    if (JSON.stringify(got) !== JSON.stringify(expected)) fail(`prescription register, sale ${s.client_receipt_number}: items ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+  }
+  for (const e of bySale.values()) fail(`prescription register: entry for ${e.receipt_number}, a sale no till made`);
+
+  let controlledLines = 0;
+  for (const m of shop.medicines.filter((x) => x.schedule === 'controlled')) {
+    const r = (await shop.owner.call('GET', `/pharmacy/registers/controlled?product_id=${m.id}&${period}`)).data;
+    const stock = (await shop.owner.call('GET', `/inventory/products/${m.id}`)).data.stock;
+    const sum = r.lines.reduce((x: number, l: any) => x + l.qty, 0);
+    if (r.opening_balance !== 0 || r.closing_balance !== stock || sum !== stock) fail(`controlled register of ${m.name}: opening ${r.opening_balance}, lines add ${sum}, closing ${r.closing_balance}; stock ${stock}`);
+    controlledLines += r.lines.length;
+  }
+  return { 'prescription register entries': entries.length, 'controlled register lines': controlledLines };
+}
+
+const lotsText = (lots: Map<unknown, unknown> | undefined) => [...(lots ?? new Map())].map(([id, q]) => `${id}=${q}`).sort().join(',');

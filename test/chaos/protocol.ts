@@ -10,8 +10,8 @@ export interface WorkerSale {
   total: number;
   /** `batches`: the lots a pharmacy till sent with the line (its own FEFO), absent when it sent none. */
   lines: Array<{ product_id: string; qty: number; unit_price: number; batches?: LineBatchInput[] }>;
-  /** A pharmacy sale sent with a prescription. */
-  prescription?: boolean;
+  /** A pharmacy sale sent with a prescription: its patient's name. */
+  patient?: string;
   reversed: null | 'refunded' | 'void';
 }
 

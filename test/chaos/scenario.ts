@@ -191,7 +191,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const conflicts = await owner.all('/sync/conflicts');
     const rx = { transactions: await pharmacy.owner.all(`/pos/transactions?${period}`), products: await pharmacy.owner.all('/inventory/products'), conflicts: await pharmacy.owner.all('/sync/conflicts') };
     const medicines = pharmacy.medicines.map((m) => m.id);
-    const rxCheck = await checkPharmacy(pharmacy, pharmacyReports, o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') });
+    const rxCheck = await checkPharmacy(pharmacy, pharmacyReports, period, o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') });
 
     const failures = [
       ...workerErrors,
@@ -246,7 +246,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         're-logins': [...reports, ...pharmacyReports].reduce((s, r) => s + r.counts.relogins, 0),
         'pharmacy tills': pharmacyTills,
         'pharmacy sales': pharmacyReports.reduce((s, r) => s + r.sales.length, 0),
-        'pharmacy sales with a prescription': pharmacyReports.reduce((s, r) => s + r.sales.filter((x) => x.prescription).length, 0),
+        'pharmacy sales with a prescription': pharmacyReports.reduce((s, r) => s + r.sales.filter((x) => x.patient).length, 0),
         'pharmacy refunds': pharmacyReports.reduce((s, r) => s + r.counts.refunds, 0),
         'pharmacy voids': pharmacyReports.reduce((s, r) => s + r.counts.voids, 0),
         'pharmacy server transactions': rx.transactions.length,

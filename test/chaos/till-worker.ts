@@ -103,7 +103,7 @@ async function sellAll() {
       payment_method: method,
       total: receipt.total,
       lines: lineFrom(receipt).map((l) => (lots.has(l.product_id) ? { ...l, batches: lots.get(l.product_id) } : l)),
-      ...(shelf ? { prescription: prescription !== undefined } : {}),
+      ...(prescription ? { patient: prescription.patient_name } : {}),
       reversed: null,
     });
     counts.sales++;
