@@ -5,9 +5,10 @@
  * refunded and voided.
  *
  * The model. A sale line's lots are the till's allocation when it sent one and none of its lots
- * can have run short (a lot's received units cover every unit any sale asked of it or was booked
- * on it, so the server kept the till's lots as sent); otherwise the lots the server booked, which
- * must add up to the line. Then, per lot: received − what non-voided sales took from it is its main
+ * can have run short, so the server must have kept them as sent: a lot whose received units cover
+ * every unit any sale asked of it or was booked on it, or one that never stood at 0 units (a till
+ * asking more than a lot holds empties it, so a lot never at 0 never cut a till's request short).
+ * Otherwise the line's lots are those the server booked, which must add up to the line. Then, per lot: received − what non-voided sales took from it is its main
  * batch; what a refunded sale took from it is that sale's quarantine row; nothing else exists. And
  * stock = sellable batches = the ledger (`batchDrift`). The products' stock itself (received − what
  * non-voided sales took: refunds are quarantined, not stock) is the shop check's (`check.ts`).
@@ -129,7 +130,7 @@ export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], perio
       bookedOf.set(key, m);
     }
 
-    // Which lots may have run short: those whose receipt does not cover every unit asked of or booked on them.
+    // Which lots may have run short (see the model above).
     const sales = reports.flatMap((r) => r.sales);
     const demand = new Map<string, number>();
     for (const s of sales) {
@@ -143,7 +144,9 @@ export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], perio
       const b = lotOf.get(id);
       return b ? (shop.lots.get(`${b.product_id}/${b.lot_number}`) ?? 0) : 0;
     };
-    const neverShort = (id: string) => lotOf.get(id)?.source_batch_id === null && receivedOf(id) >= (demand.get(id) ?? 0);
+    const lowest = await db.selectFrom('batch_movements').select((eb) => ['batch_id', eb.fn.min<number>('qty_after').as('n')]).where('org_id', '=', shop.orgId).groupBy('batch_id').execute();
+    const neverEmpty = new Set(lowest.filter((r) => Number(r.n) > 0).map((r) => r.batch_id));
+    const neverShort = (id: string) => lotOf.get(id)?.source_batch_id === null && (receivedOf(id) >= (demand.get(id) ?? 0) || neverEmpty.has(id));
 
     const figures = { 'pharmacy lines': 0, 'lines sent with the till’s lots': 0, 'kept as the till sent': 0, 'lines spanning lots': 0, 'lots a till may have found short': 0 };
     const mainLeft = new Map<string, number>();
