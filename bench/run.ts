@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { analyticsBenchmarks } from './analytics.js';
 import { freePort, measure, printTable, type Row, startBenchServer, startProcess, stopProcess } from './lib.js';
+import { batchPushBenchmark, batchSaleBenchmark, type BenchPharmacy, openBenchPharmacy } from './pharmacy.js';
 import { realtimeBenchmarks, wsCeiling } from './realtime.js';
 import { sdkBenchmarks } from './sdk.js';
 import { syncBenchmarks } from './sync.js';
@@ -44,6 +45,9 @@ for (const database of databases) {
     body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark', ...account, confirm_password: account.password, shop: { name: 'Bench Duka' } }),
   });
   const token = ((await reg.json()) as { data: { tokens: { access_token: string } } }).data.tokens.access_token;
+  // The batch-tracked variants' pharmacy, opened once for the sale and push rows.
+  let pharmacy: BenchPharmacy | undefined;
+  const benchPharmacy = async () => (pharmacy ??= await openBenchPharmacy(base, '0754000333', dbOpts));
 
   if (only.has('http')) {
     const health = await measure({ url: `${base}/health/live`, connections: 32, seconds });
@@ -85,6 +89,7 @@ for (const database of databases) {
       target: database === 'sqlite' ? '>= 1500/s, p99 <= 50 ms' : 'p99 <= 50 ms',
       met: sale.errors === 0 && sale.p99 <= 50 && (database !== 'sqlite' || sale.rps >= 1500),
     });
+    rows.push(await batchSaleBenchmark(base, database, seconds, await benchPharmacy(), rows.at(-1)!));
 
     const me = await measure({ url: `${base}/api/v1/accounts/me`, headers: { authorization: `Bearer ${token}` }, connections: 32, seconds });
     rows.push({ scenario: 'GET /accounts/me (JWT + 3 reads), 32 conn', database, m: me, target: 'p99 <= 50 ms', met: me.p99 <= 50 && me.errors === 0 });
@@ -99,7 +104,10 @@ for (const database of databases) {
     rows.push({ scenario: 'POST /auth/login (scrypt), 8 conn', database, m: login, target: 'p99 <= 500 ms', met: login.p99 <= 500 && login.errors === 0 });
   }
 
-  if (only.has('sync')) rows.push(...(await syncBenchmarks(base, token, database, dbOpts)));
+  if (only.has('sync')) {
+    const [push, ...rest] = await syncBenchmarks(base, token, database, dbOpts);
+    rows.push(push!, await batchPushBenchmark(base, database, await benchPharmacy(), push!), ...rest);
+  }
   if (only.has('realtime')) rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
   if (only.has('sdk')) rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts)));
   if (only.has('analytics')) rows.push(...(await analyticsBenchmarks(base, database, dbOpts)));

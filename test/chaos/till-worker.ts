@@ -4,7 +4,9 @@
  * own sales) whatever the network does, syncing in the background like a real till. At the end
  * it drains its queue and reports what it recorded and what its replica shows.
  */
-import { Till, type Receipt } from '../../client-sdk/src/index.js';
+import type { LineBatchInput, Prescription } from '@duka/shared';
+import { HttpConnector, Till, type Receipt } from '../../client-sdk/src/index.js';
+import { PharmacyShelf } from './pharmacy-shelf.js';
 import { Rng } from './rng.js';
 import type { TillReport, ToTill, FromTill, WorkerSale } from './protocol.js';
 
@@ -16,6 +18,10 @@ let start: Extract<ToTill, { type: 'start' }>;
 const sales: WorkerSale[] = [];
 const counts = { sales: 0, refunds: 0, voids: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
 let stopped = false;
+/** A pharmacy till's lots (null for a shop without batches). */
+let shelf: PharmacyShelf | null = null;
+/** The organisation's calendar day (Africa/Dar_es_Salaam, UTC+3 all year). */
+const today = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
 
 /** Keep trying `fn` through refused and cut connections: a cashier would press the button again. */
 async function persist<T>(what: string, fn: () => Promise<T>, untilMs = 120_000): Promise<T> {
@@ -32,14 +38,15 @@ async function persist<T>(what: string, fn: () => Promise<T>, untilMs = 120_000)
 
 async function open(m: Extract<ToTill, { type: 'start' }>) {
   start = m;
+  shelf = m.pharmacy ? new PharmacyShelf() : null;
+  const http = new HttpConnector({ baseUrl: m.baseUrl, timeoutMs: 6_000 });
   till = await Till.open({
-    baseUrl: m.baseUrl,
+    connector: shelf ? shelf.wrap(http) : http,
     dbPath: m.dbPath,
     deviceName: m.deviceName,
     autoSync: true,
     syncIntervalMs: 700,
     backoff: { baseMs: 100, maxMs: 1_500 },
-    requestTimeoutMs: 6_000,
   });
   till.on('auth-required', () => {
     // A lost reply to a token refresh leaves the till with a spent refresh token: the cashier signs in again.
@@ -73,31 +80,56 @@ async function sellAll() {
       continue;
     }
     const products = [...start.productIds];
-    const lines = [];
+    const lines: Array<{ product_id: string; qty: number }> = [];
     for (let n = rng.int(1, 4); n > 0 && products.length; n--) {
       const product_id = products.splice(rng.int(0, products.length - 1), 1)[0]!;
       lines.push({ product_id, qty: rng.int(1, 3) });
     }
     const method = rng.weighted({ Cash: 45, 'M-Pesa': 25, 'Tigo Pesa': 8, Bank: 7, Credit: 15 });
-    const receipt = await till.sell({
-      lines,
-      payment_method: method,
-      ...(method === 'Credit' ? { customer_id: rng.pick(customers) } : {}),
-      ...(method === 'M-Pesa' ? { payment_reference: `MP${counts.sales}` } : {}),
-    });
+    const prescription = shelf ? prescriptionFor(rng, lines) : undefined;
+    const sell = () =>
+      till.sell({
+        lines,
+        payment_method: method,
+        ...(method === 'Credit' ? { customer_id: rng.pick(customers) } : {}),
+        ...(method === 'M-Pesa' ? { payment_reference: `MP${counts.sales}` } : {}),
+        ...(prescription ? { prescription } : {}),
+      });
+    const { receipt, lots } = shelf ? await shelf.ringUp(() => dispense(rng, sell, prescription)) : { receipt: await sell(), lots: new Map<string, LineBatchInput[]>() };
     sales.push({
       id: receipt.id,
       client_receipt_number: receipt.client_receipt_number!,
       created_at: receipt.created_at,
       payment_method: method,
       total: receipt.total,
-      lines: lineFrom(receipt),
+      lines: lineFrom(receipt).map((l) => (lots.has(l.product_id) ? { ...l, batches: lots.get(l.product_id) } : l)),
+      ...(prescription ? { patient: prescription.patient_name } : {}),
       reversed: null,
     });
     counts.sales++;
     if (counts.sales % 50 === 0) send({ type: 'progress', sales: counts.sales });
   }
   send({ type: 'sold', sales: counts.sales });
+}
+
+/** A sale with a prescription-only or controlled medicine carries a prescription. */
+function prescriptionFor(rng: Rng, lines: Array<{ product_id: string }>): Prescription | undefined {
+  const needed = lines.some((l) => ['pom', 'controlled'].includes(start.pharmacy!.schedules[l.product_id] ?? ''));
+  if (!needed) return undefined;
+  return { patient_name: `Mgonjwa ${counts.sales + 1}`, patient_age: rng.int(1, 90), patient_sex: rng.pick(['female', 'male'] as const), prescriber_name: 'Dkt. Neema Mollel', prescriber_registration_number: 'MCT-4411', facility: 'Zahanati ya Mwenge', date_written: today() };
+}
+
+/** A pharmacy sale: rung up by the SDK, then its lots taken from the till's shelf (FEFO) and, for most sales, sent with it. */
+async function dispense(rng: Rng, sell: () => Promise<Receipt>, prescription: Prescription | undefined) {
+  const receipt = await sell();
+  const withLots = !rng.chance(start.pharmacy!.unallocatedShare);
+  const lots = new Map<string, LineBatchInput[]>();
+  receipt.lines.forEach((l, i) => {
+    const taken = shelf!.allocate(l.product_id, l.product_name, l.qty, i, today());
+    if (withLots && taken.length) lots.set(l.product_id, taken);
+  });
+  shelf!.register(receipt.id, { batches: lots, prescription });
+  return { receipt, lots };
 }
 
 /** Sync until the queue is empty and a sync finished cleanly. */

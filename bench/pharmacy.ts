@@ -1,0 +1,81 @@
+/**
+ * Batch-tracked variants of the sale and push benchmarks (issue 14): a pharmacy of its own whose
+ * 30 medicines each hold 3 lots (received by one delivered delivery), sold online (FEFO on the
+ * server) and pushed from tills that send their own lots, each line of 2 units spanning two lots.
+ * Each row is printed beside the plain one, with the target "within 25 % of plain" (throughput).
+ */
+import { newId } from '@duka/shared';
+import { createDb } from '../server/src/db/create-db.js';
+import { measure, type Row } from './lib.js';
+import { timePushes } from './sync.js';
+
+export interface BenchPharmacy {
+  headers: Record<string, string>;
+  medicines: Array<{ id: string; price: number; lots: string[] }>;
+}
+
+const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+async function call(base: string, path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  const res = await fetch(`${base}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = (await res.json()) as { data: any };
+  if (!res.ok) throw new Error(`POST ${path} → ${res.status}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** The benchmark pharmacy: 30 OTC medicines, each received in 3 lots of a million (lot A expires first). */
+export async function openBenchPharmacy(base: string, phone: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<BenchPharmacy> {
+  const password = 'benchmark3';
+  const reg = await call(base, '/auth/register', { first_name: 'Bench', last_name: 'Famasia', phone, password, confirm_password: password, shop: { name: 'Bench Famasia', business_type: 'pharmacy' } });
+  const headers = { authorization: `Bearer ${reg.tokens.access_token}`, 'content-type': 'application/json' };
+  const medicines: BenchPharmacy['medicines'] = [];
+  for (let i = 0; i < 30; i++) {
+    const price = 500 + i * 100;
+    const p = await call(base, '/inventory/products', { name: `Dawa ${i}`, generic_name: `Generic ${i}`, strength: '500 mg', dosage_form: 'tablet', schedule: 'otc', selling_price: price, cost_price: 300 }, headers);
+    medicines.push({ id: p.id, price, lots: [] });
+  }
+  const supplier = await call(base, '/suppliers', { name: 'Bench Medisel' }, headers);
+  const lines = medicines.flatMap((m, i) => ['A', 'B', 'C'].map((lot, k) => ({ product_id: m.id, qty: 1_000_000, unit_cost: 300, lot_number: `B${i}-${lot}`, expiry_date: day(200 * (k + 1)) })));
+  await call(base, `/suppliers/${supplier.id}/deliveries`, { status: 'delivered', lines }, headers);
+  const db = createDb({ ...dbOpts, poolSize: 2 });
+  const batches = await db.db.selectFrom('batches').select(['id', 'product_id']).where('org_id', '=', reg.org_id).orderBy('lot_number').execute();
+  await db.close();
+  for (const m of medicines) m.lots = batches.filter((b) => b.product_id === m.id).map((b) => b.id);
+  return { headers, medicines };
+}
+
+const within25 = (plain: Row) => ({ target: `within 25 % of plain (>= ${Math.round(plain.m.rps * 0.75)}/s)`, enough: (rps: number) => rps >= plain.m.rps * 0.75 });
+
+/** POST /pos/sale of 3 batch-tracked lines, beside `plain` (the same sale of untracked products). */
+export async function batchSaleBenchmark(base: string, database: string, seconds: number, shop: BenchPharmacy, plain: Row): Promise<Row> {
+  const body = JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: shop.medicines[i * 7]!.id, qty: 1 })), payment_method: 'Cash' });
+  const m = await measure({ url: `${base}/api/v1/pos/sale`, method: 'POST', headers: shop.headers, body, connections: 32, seconds });
+  const { target, enough } = within25(plain);
+  return { scenario: 'POST /pos/sale, 3 batch-tracked lines (FEFO over 3 lots each), 32 conn', database, m, target, met: m.errors === 0 && enough(m.rps) };
+}
+
+/** The push benchmark's 10,000 sales, of medicines, each line of 2 units sent on two of its lots; beside `plain`. */
+export async function batchPushBenchmark(base: string, database: string, shop: BenchPharmacy, plain: Row): Promise<Row> {
+  const DEVICES = 20;
+  const SALES_PER_DEVICE = 500;
+  const BATCH = 100;
+  const now = Date.now() - 3_600_000;
+  const devices = await Promise.all(
+    Array.from({ length: DEVICES }, async (_, d) => {
+      const id = newId();
+      await call(base, '/sync/devices', { device_id: id, name: `Famasia ${d + 1}` }, shop.headers);
+      const mutations = Array.from({ length: SALES_PER_DEVICE }, (_, i) => {
+        const lines = [0, 1, 2].map((k) => {
+          const m = shop.medicines[(d * 7 + i * 3 + k) % shop.medicines.length]!;
+          const first = (i + k) % 2;
+          return { product_id: m.id, qty: 2, unit_price: m.price, batches: [{ batch_id: m.lots[first]!, qty: 1 }, { batch_id: m.lots[first + 1]!, qty: 1 }] };
+        });
+        return { id: newId(), seq: i + 1, type: 'sale.create', created_at: new Date(now + 60_000 + i * 1000).toISOString(), payload: { id: newId(), client_receipt_number: `F${d + 1}-${i + 1}`, lines, payment_method: 'Cash' } };
+      });
+      return { id, mutations };
+    }),
+  );
+  const m = await timePushes(base, shop.headers, devices, BATCH);
+  const { target, enough } = within25(plain);
+  return { scenario: `push ${DEVICES * SALES_PER_DEVICE} offline sales, 3 batch-tracked lines each spanning 2 lots (the till's), ${DEVICES} tills x batches of ${BATCH}`, database, m, target, met: m.errors === 0 && enough(m.rps) };
+}

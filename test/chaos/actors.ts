@@ -1,0 +1,93 @@
+/** The chaos run's actors: the owner's REST client (straight to the server) and a till in its own process. */
+import { type ChildProcess, fork } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import type { FromTill, TillReport, ToTill } from './protocol.js';
+
+export const PASSWORD = 'chaos-2026-duka';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The owner's REST client, straight to the server (never through the proxy). */
+export class Owner {
+  token = '';
+  identifier = '';
+  constructor(private readonly api: string) {}
+  async call(method: string, p: string, body?: unknown, retried = false): Promise<any> {
+    const res = await fetch(this.api + p, {
+      method,
+      headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    if (res.status === 401 && this.identifier && !retried) {
+      // The access tokens of this run live 90 s: sign in again, as the owner's browser would.
+      const login = await this.call('POST', '/auth/login', { identifier: this.identifier, password: PASSWORD }, true);
+      this.token = login.data.access_token ?? login.data.tokens?.access_token;
+      return this.call(method, p, body, true);
+    }
+    if (!res.ok) throw new Error(`${method} ${p} → ${res.status}: ${JSON.stringify(json.errors ?? json)}`);
+    return json;
+  }
+  /** Every page of a list whose items sit at `data[key]` (or `data` itself). */
+  async all(p: string, key?: string): Promise<any[]> {
+    const out: any[] = [];
+    for (let page = 1; ; page++) {
+      const sep = p.includes('?') ? '&' : '?';
+      const r = await this.call('GET', `${p}${sep}page=${page}&page_size=100`);
+      out.push(...(key ? r.data[key] : r.data));
+      if (page >= (r.meta?.total_pages ?? 1)) return out;
+    }
+  }
+}
+
+export class TillProcess {
+  readonly child: ChildProcess;
+  private readonly waiters = new Map<string, Array<(m: FromTill) => void>>();
+  failure: string | null = null;
+  report: TillReport | null = null;
+  constructor(
+    readonly name: string,
+    onFailure: (name: string, error: string) => void,
+  ) {
+    this.child = fork(path.join(import.meta.dirname, 'till-worker.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-5000)));
+    this.child.on('message', (m: FromTill) => {
+      if (m.type === 'failed') {
+        this.failure = m.error;
+        onFailure(name, m.error);
+      }
+      if (m.type === 'report') this.report = m.report;
+      for (const w of this.waiters.get(m.type) ?? []) w(m);
+      this.waiters.delete(m.type);
+    });
+    this.child.on('exit', (code) => {
+      if (code && !this.failure) onFailure(name, `exited with ${code}: ${stderr}`);
+    });
+  }
+  send(m: ToTill) {
+    this.child.send(m);
+  }
+  next(type: FromTill['type'], timeoutMs: number): Promise<FromTill> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.name}: no "${type}" after ${timeoutMs} ms`)), timeoutMs);
+      const list = this.waiters.get(type) ?? [];
+      list.push((m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      this.waiters.set(type, list);
+    });
+  }
+}

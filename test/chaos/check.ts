@@ -1,0 +1,102 @@
+/** The chaos run's end check of a shop: what a shop owner would check, as a list of what does not hold. */
+import type { TillReport } from './protocol.js';
+
+export interface Evidence {
+  reports: TillReport[];
+  transactions: any[];
+  products: any[];
+  conflicts: any[];
+  startStock: Map<string, number>;
+  initialPrice: Map<string, number>;
+  priceChanges: Array<{ product_id: string; price: number; before: number; after: number }>;
+  adjustments: Map<string, number>;
+  /** false in a pharmacy, where refunded units go into quarantine rather than back to stock. */
+  refundsToStock?: boolean;
+}
+
+/** Every invariant of the issue, as a list of what does not hold. */
+export function check(e: Evidence): string[] {
+  const failures: string[] = [];
+  const fail = (msg: string) => failures.length < 50 && failures.push(msg);
+  const sales = e.reports.flatMap((r) => r.sales);
+  const server = new Map<string, any>();
+  for (const t of e.transactions) {
+    if (server.has(t.id)) fail(`transaction ${t.id} listed twice`);
+    server.set(t.id, t);
+  }
+
+  // Every sale a till recorded is on the server exactly once, with the money the till took.
+  const receiptNumbers = new Set<string>();
+  for (const s of sales) {
+    const t = server.get(s.id);
+    if (!t) {
+      fail(`sale ${s.client_receipt_number} (${s.id}) never reached the server`);
+      continue;
+    }
+    if (t.client_receipt_number !== s.client_receipt_number) fail(`sale ${s.id}: server has receipt ${t.client_receipt_number}, till printed ${s.client_receipt_number}`);
+    if (t.total !== s.total) fail(`sale ${s.client_receipt_number}: till took ${s.total}, server booked ${t.total}`);
+    const expected = s.reversed ?? (s.payment_method === 'Credit' ? 'credit' : 'paid');
+    if (t.status !== expected) fail(`sale ${s.client_receipt_number}: server status ${t.status}, expected ${expected}`);
+    receiptNumbers.add(s.client_receipt_number);
+  }
+  if (receiptNumbers.size !== sales.length) fail(`tills printed ${sales.length} sales but only ${receiptNumbers.size} distinct receipt numbers`);
+  const tillIds = new Set(sales.map((s) => s.id));
+  for (const t of e.transactions) {
+    if (!tillIds.has(t.id) || t.source !== 'offline') fail(`server transaction ${t.receipt_number} has no till origin`);
+  }
+  const clientNumbers = e.transactions.map((t) => t.client_receipt_number);
+  if (new Set(clientNumbers).size !== clientNumbers.length) fail('two server transactions carry the same till receipt number');
+
+  // Stock: start − sold + voided (and refunded, outside a pharmacy) + the owner's adjustments (deliveries), on the server and on every till.
+  const expectedStock = new Map(e.startStock);
+  for (const s of sales) {
+    for (const l of s.lines) {
+      const back = s.reversed === 'void' || (s.reversed === 'refunded' && e.refundsToStock !== false) ? l.qty : 0;
+      expectedStock.set(l.product_id, expectedStock.get(l.product_id)! - l.qty + back);
+    }
+  }
+  for (const [id, qty] of e.adjustments) expectedStock.set(id, expectedStock.get(id)! + qty);
+  const serverProducts = new Map(e.products.map((p) => [p.id, p]));
+  for (const [id, qty] of expectedStock) {
+    const p = serverProducts.get(id);
+    if (p.stock !== qty) fail(`${p.name}: server stock ${p.stock}, expected ${qty}`);
+    for (const r of e.reports) {
+      const local = r.replica[id];
+      if (local?.stock !== p.stock) fail(`${p.name}: till ${r.deviceId} shows stock ${local?.stock}, server ${p.stock}`);
+      if (local?.selling_price !== p.selling_price) fail(`${p.name}: till ${r.deviceId} shows price ${local?.selling_price}, server ${p.selling_price}`);
+    }
+  }
+
+  // Every line charged at a price other than the one in force is on the conflict list, and only those.
+  const priceConflicts = new Set(e.conflicts.filter((c) => c.kind === 'stale_price' || c.kind === 'price_mismatch').map((c) => `${c.transaction_id}/${c.product_id}`));
+  let differences = 0;
+  let ambiguous = 0;
+  for (const s of sales) {
+    const at = Date.parse(s.created_at);
+    for (const l of s.lines) {
+      const changes = e.priceChanges.filter((c) => c.product_id === l.product_id);
+      if (changes.some((c) => c.before <= at && at <= c.after)) {
+        ambiguous++;
+        continue;
+      }
+      const inForce = changes.filter((c) => c.after < at).at(-1)?.price ?? e.initialPrice.get(l.product_id)!;
+      const key = `${s.id}/${l.product_id}`;
+      if (l.unit_price !== inForce) {
+        differences++;
+        if (!priceConflicts.has(key)) fail(`sale ${s.client_receipt_number}: charged ${l.unit_price} for a product priced ${inForce}, and no conflict says so`);
+      } else if (priceConflicts.has(key)) {
+        fail(`sale ${s.client_receipt_number}: a price conflict for a line charged at the price in force`);
+      }
+    }
+  }
+  if (priceConflicts.size < differences) fail(`${differences} price differences but ${priceConflicts.size} price conflicts`);
+  void ambiguous;
+
+  // Nothing left behind on any till.
+  for (const r of e.reports) {
+    if (r.pending !== 0) fail(`till ${r.deviceId} still has ${r.pending} mutations queued`);
+    if (r.rejected.length) fail(`till ${r.deviceId} had mutations refused: ${JSON.stringify(r.rejected.slice(0, 3))}`);
+    if (r.syncedOnReplica !== r.sales.length) fail(`till ${r.deviceId}: ${r.sales.length - r.syncedOnReplica} of its sales show no store number`);
+  }
+  return failures;
+}
