@@ -18,7 +18,7 @@ export interface WorkerSale {
 export interface TillReport {
   deviceId: string;
   sales: WorkerSale[];
-  counts: { sales: number; refunds: number; voids: number; relogins: number; syncErrors: number; conflictEvents: number; rejectedEvents: number };
+  counts: { sales: number; lotRefusals: number; refunds: number; voids: number; relogins: number; syncErrors: number; conflictEvents: number; rejectedEvents: number };
   /** What the replica shows per product after the final pull. */
   replica: Record<string, { stock: number | null; selling_price: number | null }>;
   pending: number;
@@ -59,6 +59,4 @@ export type FromTill =
 export interface PharmacyTill {
   /** The medicines' schedules: a `pom` or `controlled` line gets a prescription on its sale. */
   schedules: Record<string, string>;
-  /** Share of sales sent without the till's own lots (the server allocates them FEFO). */
-  unallocatedShare: number;
 }

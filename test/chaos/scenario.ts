@@ -120,7 +120,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
           sales: i < o.tills ? o.sales : pharmacySales,
           durationMs: o.durationMs,
           drainTimeoutMs: 180_000,
-          ...(i < o.tills ? { productIds } : { productIds: pharmacy.medicines.map((m) => m.id), pharmacy: { schedules, unallocatedShare: 0.25 } }),
+          ...(i < o.tills ? { productIds } : { productIds: pharmacy.medicines.map((m) => m.id), pharmacy: { schedules } }),
         });
         return ready;
       }),
@@ -249,6 +249,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'pharmacy sales with a prescription': pharmacyReports.reduce((s, r) => s + r.sales.filter((x) => x.patient).length, 0),
         'pharmacy refunds': pharmacyReports.reduce((s, r) => s + r.counts.refunds, 0),
         'pharmacy voids': pharmacyReports.reduce((s, r) => s + r.counts.voids, 0),
+        'pharmacy sales refused for want of a lot': pharmacyReports.reduce((s, r) => s + r.counts.lotRefusals, 0),
         'pharmacy server transactions': rx.transactions.length,
         'pharmacy deliveries': pharmacy.deliveries,
         'pharmacy conflicts': rx.conflicts.length,

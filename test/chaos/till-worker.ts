@@ -5,8 +5,7 @@
  * it drains its queue and reports what it recorded and what its replica shows.
  */
 import type { LineBatchInput, Prescription } from '@duka/shared';
-import { HttpConnector, Till, type Receipt } from '../../client-sdk/src/index.js';
-import { PharmacyShelf } from './pharmacy-shelf.js';
+import { HttpConnector, Till, TillError, type Receipt } from '../../client-sdk/src/index.js';
 import { Rng } from './rng.js';
 import type { TillReport, ToTill, FromTill, WorkerSale } from './protocol.js';
 
@@ -16,10 +15,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let till: Till;
 let start: Extract<ToTill, { type: 'start' }>;
 const sales: WorkerSale[] = [];
-const counts = { sales: 0, refunds: 0, voids: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
+const counts = { sales: 0, lotRefusals: 0, refunds: 0, voids: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
 let stopped = false;
-/** A pharmacy till's lots (null for a shop without batches). */
-let shelf: PharmacyShelf | null = null;
 /** The organisation's calendar day (Africa/Dar_es_Salaam, UTC+3 all year). */
 const today = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
 
@@ -38,10 +35,8 @@ async function persist<T>(what: string, fn: () => Promise<T>, untilMs = 120_000)
 
 async function open(m: Extract<ToTill, { type: 'start' }>) {
   start = m;
-  shelf = m.pharmacy ? new PharmacyShelf() : null;
-  const http = new HttpConnector({ baseUrl: m.baseUrl, timeoutMs: 6_000 });
   till = await Till.open({
-    connector: shelf ? shelf.wrap(http) : http,
+    connector: new HttpConnector({ baseUrl: m.baseUrl, timeoutMs: 6_000 }),
     dbPath: m.dbPath,
     deviceName: m.deviceName,
     autoSync: true,
@@ -86,7 +81,7 @@ async function sellAll() {
       lines.push({ product_id, qty: rng.int(1, 3) });
     }
     const method = rng.weighted({ Cash: 45, 'M-Pesa': 25, 'Tigo Pesa': 8, Bank: 7, Credit: 15 });
-    const prescription = shelf ? prescriptionFor(rng, lines) : undefined;
+    const prescription = start.pharmacy ? prescriptionFor(rng, lines) : undefined;
     const sell = () =>
       till.sell({
         lines,
@@ -95,7 +90,20 @@ async function sellAll() {
         ...(method === 'M-Pesa' ? { payment_reference: `MP${counts.sales}` } : {}),
         ...(prescription ? { prescription } : {}),
       });
-    const { receipt, lots } = shelf ? await shelf.ringUp(() => dispense(rng, sell, prescription)) : { receipt: await sell(), lots: new Map<string, LineBatchInput[]>() };
+    let receipt;
+    try {
+      receipt = await sell();
+    } catch (err) {
+      // A pharmacy till refuses what none of the lots it knows holds, as a cashier would be told.
+      if (start.pharmacy && err instanceof TillError && err.code === 'INSUFFICIENT_STOCK') {
+        // A till that runs out of every lot would try for ever: that is a bug in the run's stock.
+        if (++counts.lotRefusals > start.sales) throw new Error(`${counts.lotRefusals} sales refused for want of a lot`);
+        continue;
+      }
+      throw err;
+    }
+    // The lots the till took (its own FEFO), as its receipt prints them and its push sends them.
+    const lots = new Map<string, LineBatchInput[]>(receipt.lines.filter((l) => l.batches.length).map((l) => [l.product_id, l.batches.map((b) => ({ batch_id: b.batch_id, qty: b.qty }))]));
     sales.push({
       id: receipt.id,
       client_receipt_number: receipt.client_receipt_number!,
@@ -117,19 +125,6 @@ function prescriptionFor(rng: Rng, lines: Array<{ product_id: string }>): Prescr
   const needed = lines.some((l) => ['pom', 'controlled'].includes(start.pharmacy!.schedules[l.product_id] ?? ''));
   if (!needed) return undefined;
   return { patient_name: `Mgonjwa ${counts.sales + 1}`, patient_age: rng.int(1, 90), patient_sex: rng.pick(['female', 'male'] as const), prescriber_name: 'Dkt. Neema Mollel', prescriber_registration_number: 'MCT-4411', facility: 'Zahanati ya Mwenge', date_written: today() };
-}
-
-/** A pharmacy sale: rung up by the SDK, then its lots taken from the till's shelf (FEFO) and, for most sales, sent with it. */
-async function dispense(rng: Rng, sell: () => Promise<Receipt>, prescription: Prescription | undefined) {
-  const receipt = await sell();
-  const withLots = !rng.chance(start.pharmacy!.unallocatedShare);
-  const lots = new Map<string, LineBatchInput[]>();
-  receipt.lines.forEach((l, i) => {
-    const taken = shelf!.allocate(l.product_id, l.product_name, l.qty, i, today());
-    if (withLots && taken.length) lots.set(l.product_id, taken);
-  });
-  shelf!.register(receipt.id, { batches: lots, prescription });
-  return { receipt, lots };
 }
 
 /** Sync until the queue is empty and a sync finished cleanly. */
