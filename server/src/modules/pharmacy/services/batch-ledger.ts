@@ -45,54 +45,98 @@ export interface BatchMove {
 
 const sellableUnits = (status: BatchStatus, qty: number) => (status === 'sellable' ? qty : 0);
 
+/** A move of one batch, read in this transaction after `lockStock`. */
+export interface BatchMoveOf {
+  batch: BatchRow;
+  move: BatchMove;
+}
+
 /**
  * Apply one move to `batch` (read in this transaction, after `lockStock`) and return the row after
- * it with the stock change it made. `applyStock: false` leaves the stock to the caller, who moves
- * it once for several batches of a product (a sale line spanning lots).
+ * it with the stock change it made. `applyStock: false` leaves the stock to the caller.
  */
 export async function moveBatch(ctx: ServiceContext, batch: BatchRow, move: BatchMove, opts: { productName: string; applyStock?: boolean }): Promise<{ row: BatchRow; stockChange: number }> {
+  const [moved] = await moveBatches(ctx, [{ batch, move }], { productNames: new Map([[batch.product_id, opts.productName]]), applyStock: opts.applyStock });
+  return moved!;
+}
+
+/**
+ * Apply several moves (each batch once) in three statements whatever their number: one UPDATE of
+ * the rows, one INSERT of their ledger lines and, unless `applyStock: false`, one stock move per
+ * product. A sale spanning lots of several medicines waits on the database as often as a sale of one:
+ * under load a transaction's length is its number of round trips. The rows after the moves are
+ * worked out here (the caller holds their lock), not read back.
+ */
+export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opts: { productNames: ReadonlyMap<string, string>; applyStock?: boolean }): Promise<Array<{ row: BatchRow; stockChange: number }>> {
+  if (items.length === 0) return [];
   const now = ctx.clock.now();
-  const status = move.status ?? batch.status;
-  const stockChange = sellableUnits(status, batch.qty_on_hand + move.qty) - sellableUnits(batch.status, batch.qty_on_hand);
-  // A new expiry date makes the alert already sent wrong: the expiry job alerts again when due.
-  const rearm = move.set?.expiry_date !== undefined && move.set.expiry_date !== batch.expiry_date ? { expiry_alerted_at: null } : {};
-  const row = await ctx.db
-    .updateTable('batches')
-    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', move.qty), status, updated_at: now, ...move.set, ...rearm }))
-    .where('id', '=', batch.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const moved = items.map(({ batch, move }) => {
+    const status = move.status ?? batch.status;
+    const stockChange = sellableUnits(status, batch.qty_on_hand + move.qty) - sellableUnits(batch.status, batch.qty_on_hand);
+    // A new expiry date makes the alert already sent wrong: the expiry job alerts again when due.
+    const rearm = move.set?.expiry_date !== undefined && move.set.expiry_date !== batch.expiry_date ? { expiry_alerted_at: null } : {};
+    const row: BatchRow = { ...batch, ...move.set, ...rearm, qty_on_hand: batch.qty_on_hand + move.qty, status, updated_at: now };
+    return { batch, move, row, stockChange };
+  });
+  if (items.length === 1) {
+    const { batch, move, row } = moved[0]!;
+    await ctx.db
+      .updateTable('batches')
+      .set({ qty_on_hand: sql<number>`qty_on_hand + ${move.qty}`, status: row.status, updated_at: now, ...move.set, ...(row.expiry_alerted_at === null ? { expiry_alerted_at: null } : {}) })
+      .where('id', '=', batch.id)
+      .execute();
+  } else {
+    if (items.some((i) => i.move.set)) throw new Error('a correction of lot or expiry moves one batch at a time');
+    const byId = (value: (m: (typeof moved)[number]) => unknown) => sql.join(moved.map((m) => sql`when ${m.batch.id} then ${value(m)}`), sql` `);
+    await ctx.db
+      .updateTable('batches')
+      .set({ qty_on_hand: sql<number>`qty_on_hand + case id ${byId((m) => m.move.qty)} else 0 end`, status: sql<BatchStatus>`case id ${byId((m) => m.row.status)} else status end`, updated_at: now })
+      .where(
+        'id',
+        'in',
+        moved.map((m) => m.batch.id),
+      )
+      .execute();
+  }
   await ctx.db
     .insertInto('batch_movements')
-    .values({
-      id: newId(),
-      org_id: batch.org_id,
-      store_id: batch.store_id,
-      product_id: batch.product_id,
-      batch_id: batch.id,
-      kind: move.kind,
-      qty: move.qty,
-      qty_after: row.qty_on_hand,
-      stock_change: stockChange,
-      status_from: batch.status,
-      status_to: status,
-      transaction_id: move.transactionId ?? null,
-      delivery_id: move.deliveryId ?? null,
-      recall_id: move.recallId ?? null,
-      reason: move.reason ?? null,
-      method: move.method ?? null,
-      witness: move.witness ?? null,
-      note: move.note ?? null,
-      details: move.details === undefined ? null : JSON.stringify(move.details),
-      user_id: ctx.actor?.userId ?? null,
-      created_at: now,
-    })
+    .values(
+      moved.map(({ batch, move, row, stockChange }) => ({
+        id: newId(),
+        org_id: batch.org_id,
+        store_id: batch.store_id,
+        product_id: batch.product_id,
+        batch_id: batch.id,
+        kind: move.kind,
+        qty: move.qty,
+        qty_after: row.qty_on_hand,
+        stock_change: stockChange,
+        status_from: batch.status,
+        status_to: row.status,
+        transaction_id: move.transactionId ?? null,
+        delivery_id: move.deliveryId ?? null,
+        recall_id: move.recallId ?? null,
+        reason: move.reason ?? null,
+        method: move.method ?? null,
+        witness: move.witness ?? null,
+        note: move.note ?? null,
+        details: move.details === undefined ? null : JSON.stringify(move.details),
+        user_id: ctx.actor?.userId ?? null,
+        created_at: now,
+      })),
+    )
     .execute();
-  if (stockChange !== 0 && opts.applyStock !== false) {
-    await changeStockLevel(ctx, { orgId: batch.org_id, storeId: batch.store_id, productId: batch.product_id, productName: opts.productName, delta: stockChange, allowNegative: true });
+  if (opts.applyStock !== false) {
+    const perProduct = new Map<string, { batch: BatchRow; delta: number }>();
+    for (const m of moved) perProduct.set(`${m.batch.store_id}/${m.batch.product_id}`, { batch: m.batch, delta: (perProduct.get(`${m.batch.store_id}/${m.batch.product_id}`)?.delta ?? 0) + m.stockChange });
+    for (const [, { batch, delta }] of [...perProduct].sort(([a], [b]) => a.localeCompare(b))) {
+      if (delta === 0) continue;
+      const productName = opts.productNames.get(batch.product_id) ?? batch.product_id;
+      await changeStockLevel(ctx, { orgId: batch.org_id, storeId: batch.store_id, productId: batch.product_id, productName, delta, allowNegative: true });
+    }
   }
-  noteChange(ctx, batch.org_id, { entity: 'batch', id: batch.id, storeId: batch.store_id });
-  return { row, stockChange };
+  for (const { batch } of moved) noteChange(ctx, batch.org_id, { entity: 'batch', id: batch.id, storeId: batch.store_id });
+  return moved.map(({ row, stockChange }) => ({ row, stockChange }));
 }
 
 /** A new batch row holding nothing yet; its units arrive by `moveBatch`, so the ledger has them. */
@@ -147,11 +191,6 @@ export async function lockStock(ctx: ServiceContext, storeId: string, productId:
  */
 export async function lockProduct(ctx: ServiceContext, productId: string): Promise<void> {
   await forUpdate(ctx.dialect, ctx.db.selectFrom('products').select('id').where('id', '=', productId)).execute();
-}
-
-/** The main (non-quarantine) batches of a product in a store, any status: what FEFO chooses from. */
-export function mainBatches(ctx: ServiceContext, storeId: string, productId: string): Promise<BatchRow[]> {
-  return ctx.db.selectFrom('batches').selectAll().where('store_id', '=', storeId).where('product_id', '=', productId).where('source_batch_id', 'is', null).orderBy('id').execute();
 }
 
 /** The store's main batch of a lot, if any; lot numbers match ignoring case ("a-7" is lot A-7). */

@@ -8,7 +8,7 @@ import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { changeStockLevel } from '../../inventory/services/stock.js';
-import { createBatch, lockStock, mainBatches, moveBatch, unallocatedBatch } from './batch-ledger.js';
+import { type BatchMoveOf, createBatch, lockStock, moveBatch, moveBatches, unallocatedBatch } from './batch-ledger.js';
 
 export interface DispenseLine {
   /** Position of the line in the sale as sent, to name it. */
@@ -19,63 +19,90 @@ export interface DispenseLine {
   preferred?: LineBatchInput[];
 }
 
+export interface DispenseSale {
+  orgId: string;
+  storeId: string;
+  transactionId: string;
+  /** The day the sale was made, in the organisation's time zone. */
+  today: string;
+  online: boolean;
+}
+
 export interface Dispensed {
-  lots: LineBatch[];
+  /** Per product: the lots its line took, and its stock after the sale. */
+  lines: Map<string, { lots: LineBatch[]; stockAfter: number }>;
   breaches: FefoBreach[];
-  /** The product's stock in the store after the sale. */
-  stockAfter: number;
 }
 
 const fefoBatch = (b: BatchRow) => ({ batch_id: b.id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty_on_hand: b.qty_on_hand, status: b.status, received_at: b.received_at });
 
 /**
- * Take a line's units from its batches, FEFO (the till's batches first on push). `online`: any
- * breach (a shortfall) is returned before anything is written, for the caller to refuse the sale.
- * Offline the sale happened: units beyond every batch go on the unallocated lot and are returned
- * as an `oversold` breach, units kept on a batch no longer sellable as `dispensed_unsellable_batch`.
+ * First step of a batch-tracked line, taken in the sale's product-id order with its other stock
+ * moves: online every unit comes from a sellable lot, so the stock falls by the line's qty and that
+ * one statement takes the lock and checks the count (as for any product); offline only the lock.
+ * Returns the stock after it (online).
  */
-export async function dispenseLine(
-  ctx: ServiceContext,
-  sale: { orgId: string; storeId: string; transactionId: string; today: string; online: boolean },
-  line: DispenseLine,
-): Promise<Dispensed> {
+export async function lockLine(ctx: ServiceContext, sale: DispenseSale, line: DispenseLine): Promise<number | undefined> {
+  if (!sale.online) return void (await lockStock(ctx, sale.storeId, line.product.id));
+  return changeStockLevel(ctx, { orgId: sale.orgId, storeId: sale.storeId, productId: line.product.id, productName: line.product.name, delta: -line.qty, field: `lines.${line.index}.qty` });
+}
+
+/**
+ * Take the lines' units from their lots, FEFO (the till's lots first on push), once every line is
+ * locked (`lockLine`): one read of the lots and one `moveBatches` for the whole sale. Online, any
+ * breach (a shortfall) is returned before anything is written, for the caller to refuse the sale.
+ * Offline the sale happened: units beyond every lot go on the unallocated lot and come back as an
+ * `oversold` breach, units kept on a lot no longer sellable as `dispensed_unsellable_batch`.
+ */
+export async function dispenseLines(ctx: ServiceContext, sale: DispenseSale, lines: DispenseLine[], stockAfter: Map<string, number>): Promise<Dispensed> {
+  const out: Dispensed = { lines: new Map(), breaches: [] };
+  if (lines.length === 0) return out;
   const { orgId, storeId } = sale;
-  const stock = { orgId, storeId, productId: line.product.id, productName: line.product.name };
-  // Online every unit comes from a sellable lot, so the stock falls by the line's qty: moving it
-  // first takes the lock and checks the count in one statement (as for any product).
-  let stockAfter = 0;
-  if (sale.online) stockAfter = await changeStockLevel(ctx, { ...stock, delta: -line.qty, field: `lines.${line.index}.qty` });
-  else await lockStock(ctx, storeId, line.product.id);
-  const batches = await mainBatches(ctx, storeId, line.product.id);
+  const batches = await ctx.db
+    .selectFrom('batches')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where(
+      'product_id',
+      'in',
+      lines.map((l) => l.product.id),
+    )
+    .where('source_batch_id', 'is', null)
+    .orderBy('id')
+    .execute();
   const byId = new Map(batches.map((b) => [b.id, b]));
-  const fefo = allocateFefo({
-    index: line.index,
-    product: { product_id: line.product.id, name: line.product.name },
-    qty: line.qty,
-    batches: batches.map(fefoBatch),
-    today: sale.today,
-    preferred: line.preferred,
+  const fefo = lines.map((line) => {
+    const own = batches.filter((b) => b.product_id === line.product.id);
+    const product = { product_id: line.product.id, name: line.product.name };
+    return { line, result: allocateFefo({ index: line.index, product, qty: line.qty, batches: own.map(fefoBatch), today: sale.today, preferred: line.preferred }) };
   });
-  if (sale.online && fefo.breaches.length) return { lots: [], breaches: fefo.breaches, stockAfter: 0 };
+  out.breaches = fefo.flatMap((f) => f.result.breaches);
+  if (sale.online && out.breaches.length) return out;
 
   const move = { kind: 'dispensed' as const, transactionId: sale.transactionId };
-  const lots: LineBatch[] = [];
-  let stockChange = 0;
-  for (const a of fefo.allocations) {
-    const moved = await moveBatch(ctx, byId.get(a.batch_id)!, { ...move, qty: -a.qty }, { productName: line.product.name, applyStock: false });
-    stockChange += moved.stockChange;
-    lots.push(a);
+  const moves: BatchMoveOf[] = [];
+  for (const { line, result } of fefo) {
+    const lots: LineBatch[] = [...result.allocations];
+    for (const a of result.allocations) moves.push({ batch: byId.get(a.batch_id)!, move: { ...move, qty: -a.qty } });
+    if (result.shortfall > 0) {
+      const unallocated = await unallocatedBatch(ctx, orgId, storeId, line.product.id);
+      moves.push({ batch: unallocated, move: { ...move, qty: -result.shortfall } });
+      lots.push({ batch_id: unallocated.id, lot_number: unallocated.lot_number, expiry_date: unallocated.expiry_date, qty: result.shortfall });
+    }
+    out.lines.set(line.product.id, { lots, stockAfter: stockAfter.get(line.product.id) ?? 0 });
   }
-  if (fefo.shortfall > 0) {
-    const unallocated = await unallocatedBatch(ctx, orgId, storeId, line.product.id);
-    const moved = await moveBatch(ctx, unallocated, { ...move, qty: -fefo.shortfall }, { productName: line.product.name, applyStock: false });
-    stockChange += moved.stockChange;
-    lots.push({ batch_id: unallocated.id, lot_number: unallocated.lot_number, expiry_date: unallocated.expiry_date, qty: fefo.shortfall });
-  }
-  if (sale.online && stockChange !== -line.qty) throw new Error(`online sale of ${line.product.name} moved ${stockChange} sellable units for ${line.qty}`);
+  const names = new Map(lines.map((l) => [l.product.id, l.product.name]));
+  const moved = await moveBatches(ctx, moves, { productNames: names, applyStock: false });
+  if (sale.online) return out;
   // Offline the units may have come off lots that were no longer stock: move what was.
-  if (!sale.online) stockAfter = await changeStockLevel(ctx, { ...stock, delta: stockChange, allowNegative: true });
-  return { lots, breaches: fefo.breaches, stockAfter };
+  const change = new Map<string, number>();
+  moved.forEach(({ row, stockChange }) => change.set(row.product_id, (change.get(row.product_id) ?? 0) + stockChange));
+  for (const line of lines) {
+    const delta = change.get(line.product.id) ?? 0;
+    const after = await changeStockLevel(ctx, { orgId, storeId, productId: line.product.id, productName: line.product.name, delta, allowNegative: true });
+    out.lines.get(line.product.id)!.stockAfter = after;
+  }
+  return out;
 }
 
 /** Record the lots of a sale's lines (after the sale row exists). */

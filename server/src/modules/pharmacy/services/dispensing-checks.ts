@@ -6,15 +6,16 @@
  * prescription makes an unlisted medicine sellable in an ADDO. `recordSale` turns the breaches into
  * its answer: online the first is refused, pushed each is booked as its conflict.
  *
- * A sale without a medicine line and without a prescription reads nothing; an ADDO check reads the
- * store and only the list entries matching its medicines.
+ * A sale without a medicine line and without a prescription reads nothing; an ADDO check reads only
+ * the list entries matching its medicines.
  */
 import { type AddoBreach, addoMatchKey, checkAddo, checkPrescription, type Prescription, type PrescriptionBreach } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 
 export interface DispensingInput {
-  storeId: string;
+  /** The selling store's outlet type (the caller read the store already). */
+  outletType: string | null;
   /** The day the sale was made (the till's day for an offline sale), in the organisation's time zone. */
   today: string;
   /** The sale's merged lines. */
@@ -33,11 +34,10 @@ export async function checkDispensing(tx: ServiceContext, input: DispensingInput
 
   const breaches: Array<AddoBreach | PrescriptionBreach> = [];
   if (medicines.length > 0) {
-    const store = await tx.db.selectFrom('stores').select('outlet_type').where('id', '=', input.storeId).executeTakeFirstOrThrow();
-    if (store.outlet_type === 'addo') {
+    if (input.outletType === 'addo') {
       breaches.push(
         ...checkAddo({
-          outlet_type: store.outlet_type,
+          outlet_type: input.outletType,
           lines: medicines.map(({ index, p }) => ({ index, product: { product_id: p.id, name: p.name, generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form, schedule: p.schedule } })),
           permitted: await permittedAmong(tx, medicines.map(({ p }) => p)),
         }),

@@ -22,7 +22,7 @@ import { orgProductsById } from '../../inventory/inventory.queries.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { changeStockLevel } from '../../inventory/services/stock.js';
 import { localDate } from '../../../lib/time.js';
-import { dispenseLine, recordSaleLots } from '../../pharmacy/services/dispense.js';
+import { type DispenseLine, dispenseLines, lockLine, recordSaleLots } from '../../pharmacy/services/dispense.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
@@ -98,7 +98,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     const at = opts.occurredAt ?? now;
     const lines = mergeSaleLines(input.lines);
     const [store, org] = await Promise.all([
-      tx.db.selectFrom('stores').select(['vat_enabled', 'code']).where('id', '=', storeId).executeTakeFirstOrThrow(),
+      tx.db.selectFrom('stores').select(['vat_enabled', 'code', 'outlet_type']).where('id', '=', storeId).executeTakeFirstOrThrow(),
       tx.db.selectFrom('organisations').select(['business_type', 'timezone']).where('id', '=', orgId).executeTakeFirstOrThrow(),
     ]);
     const products = opts.products ?? (await orgProductsById(tx.db, orgId, lines.map((l) => l.product_id)));
@@ -120,7 +120,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         customer: found === 'not_found' ? 'not_found' : customer ? 'found' : 'none',
       }),
     );
-    enforce(await checkDispensing(tx, { storeId, today: localDate(at, org.timezone), lines, products, prescription: input.prescription }));
+    enforce(await checkDispensing(tx, { outletType: store.outlet_type, today: localDate(at, org.timezone), lines, products, prescription: input.prescription }));
 
     const priced = priceSale({
       lines: lines.map<PricingLine>((l) => {
@@ -152,16 +152,17 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     const saleId = input.id ?? newId();
     const stockAfter = new Map<string, number>();
     const lots: Array<LineBatch & { product_id: string }> = [];
-    const today = localDate(at, org.timezone);
+    const sale = { orgId, storeId, transactionId: saleId, today: localDate(at, org.timezone), online };
+    const tracked: DispenseLine[] = [];
     for (const l of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
       const p = products.get(l.product_id)!;
       if (p.is_service === 1) continue;
       if (p.track_batches === 1) {
-        const sale = { orgId, storeId, transactionId: saleId, today, online };
-        const dispensed = await dispenseLine(tx, sale, { index: l.index, product: p, qty: l.qty, preferred: opts.lineBatches?.get(p.id) });
-        enforce(dispensed.breaches);
-        lots.push(...dispensed.lots.map((lot) => ({ ...lot, product_id: p.id })));
-        stockAfter.set(p.id, dispensed.stockAfter);
+        // Locked (and online counted) here in product order; its lots are taken below, for every line at once.
+        const line = { index: l.index, product: p, qty: l.qty, preferred: opts.lineBatches?.get(p.id) };
+        const after = await lockLine(tx, sale, line);
+        if (after !== undefined) stockAfter.set(p.id, after);
+        tracked.push(line);
         continue;
       }
       const current = online
@@ -170,6 +171,12 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       const after = await changeStockLevel(tx, { orgId, storeId, productId: p.id, productName: p.name, delta: -l.qty, allowNegative: !online, field: `lines.${l.index}.qty` });
       if (!online && after < 0) conflicts.push({ kind: 'oversold', product_id: p.id, message: `${p.name} sold ${l.qty} with ${current} in stock`, detail: { stock_before: current, qty: l.qty, stock_after: after } });
       stockAfter.set(p.id, after);
+    }
+    const dispensed = await dispenseLines(tx, sale, tracked, stockAfter);
+    enforce(dispensed.breaches);
+    for (const [productId, line] of dispensed.lines) {
+      lots.push(...line.lots.map((lot) => ({ ...lot, product_id: productId })));
+      stockAfter.set(productId, line.stockAfter);
     }
 
     const row = await tx.db
