@@ -159,3 +159,6 @@ export function printTable(rows: Row[]) {
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const l of lines) console.log(fmt(l));
 }
+
+/** The user an access token belongs to (its `sub`): the bench's account, whatever other organisations the run made. */
+export const tokenUser = (token: string): string => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;

@@ -9,7 +9,7 @@ import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { analyticsBenchmarks } from './analytics.js';
-import { freePort, measure, printTable, type Row, startBenchServer, startProcess, stopProcess } from './lib.js';
+import { freePort, measure, printTable, type Row, startBenchServer, startProcess, stopProcess, tokenUser } from './lib.js';
 import { batchPushBenchmark, batchSaleBenchmark, type BenchPharmacy, openBenchPharmacy } from './pharmacy.js';
 import { realtimeBenchmarks, wsCeiling } from './realtime.js';
 import { sdkBenchmarks } from './sdk.js';
@@ -54,7 +54,7 @@ for (const database of databases) {
     rows.push({ scenario: 'GET /health/live (all middleware)', database, m: health, target: 'p99 <= 10 ms', met: health.p99 <= 10 && health.errors === 0 });
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const db = createDb({ ...dbOpts, poolSize: 2 });
-    const [{ org_id: orgId, store_id: storeId }] = [await db.db.selectFrom('users').select(['org_id', 'store_id']).executeTakeFirstOrThrow()];
+    const [{ org_id: orgId, store_id: storeId }] = [await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow()];
     const now = Date.now();
     const productIds: string[] = [];
     for (let batch = 0; batch < 50; batch++) {

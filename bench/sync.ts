@@ -5,7 +5,7 @@
 import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
-import type { Measured, Row } from './lib.js';
+import { type Measured, type Row, tokenUser } from './lib.js';
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
@@ -13,7 +13,7 @@ export async function syncBenchmarks(base: string, token: string, database: stri
   const rows: Row[] = [];
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const db = createDb({ ...dbOpts, poolSize: 2 });
-  const { org_id: orgId, store_id: storeId } = await db.db.selectFrom('users').select(['org_id', 'store_id']).executeTakeFirstOrThrow();
+  const { org_id: orgId, store_id: storeId } = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow();
   const now = Date.now() - 3_600_000;
   const products = Array.from({ length: 300 }, (_, i) => ({ id: newId(), org_id: orgId!, name: `Bidhaa ${i}`, sku: `SYNC-${i}`, selling_price: 50_000 + i * 100, cost_price: 40_000, created_at: now, updated_at: now }));
   await db.db.insertInto('products').values(products).execute();

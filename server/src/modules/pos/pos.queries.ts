@@ -56,34 +56,28 @@ export function findStoreTransaction(db: Kysely<Database>, storeId: string, id: 
   return db.selectFrom('transactions').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Rows with their lines, in the order given. */
+/** Rows with their lines and the lines' lots, in the order given. */
 export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): Promise<Transaction[]> {
   if (!rows.length) return [];
-  const lines = await db
-    .selectFrom('transaction_lines')
-    .selectAll()
-    .where(
-      'transaction_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('id')
-    .execute();
-  const lots = await db
-    .selectFrom('transaction_line_batches')
-    .selectAll()
-    .where(
-      'transaction_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('id')
-    .execute();
-  const byTx = new Map<string, TransactionLineRow[]>();
-  for (const l of lines) byTx.set(l.transaction_id, [...(byTx.get(l.transaction_id) ?? []), l]);
-  const lotsByTx = new Map<string, TransactionLineBatchRow[]>();
-  for (const b of lots) lotsByTx.set(b.transaction_id, [...(lotsByTx.get(b.transaction_id) ?? []), b]);
+  const ids = rows.map((r) => r.id);
+  const [lines, lots] = await Promise.all([
+    db.selectFrom('transaction_lines').selectAll().where('transaction_id', 'in', ids).orderBy('id').execute(),
+    db.selectFrom('transaction_line_batches').selectAll().where('transaction_id', 'in', ids).orderBy('id').execute(),
+  ]);
+  const byTx = groupBy(lines, (l) => l.transaction_id);
+  const lotsByTx = groupBy(lots, (l) => l.transaction_id);
   return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id)));
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }
 
 /** Statuses whose money counts as sold. */

@@ -38,13 +38,14 @@ const fefoBatch = (b: BatchRow) => ({ batch_id: b.id, lot_number: b.lot_number, 
 
 /**
  * First step of a batch-tracked line, taken in the sale's product-id order with its other stock
- * moves: online every unit comes from a sellable lot, so the stock falls by the line's qty and that
- * one statement takes the lock and checks the count (as for any product); offline only the lock.
- * Returns the stock after it (online).
+ * moves: the stock falls by the line's qty, which takes the product's lock in the same statement.
+ * Online that is exact (every unit must come from a sellable lot) and the count is checked; offline
+ * it is what nearly always happens, and `dispenseLines` corrects it when units came off lots that
+ * were no longer stock. Returns the stock after it.
  */
-export async function lockLine(ctx: ServiceContext, sale: DispenseSale, line: DispenseLine): Promise<number | undefined> {
-  if (!sale.online) return void (await lockStock(ctx, sale.storeId, line.product.id));
-  return changeStockLevel(ctx, { orgId: sale.orgId, storeId: sale.storeId, productId: line.product.id, productName: line.product.name, delta: -line.qty, field: `lines.${line.index}.qty` });
+export function lockLine(ctx: ServiceContext, sale: DispenseSale, line: DispenseLine): Promise<number> {
+  const field = `lines.${line.index}.qty`;
+  return changeStockLevel(ctx, { orgId: sale.orgId, storeId: sale.storeId, productId: line.product.id, productName: line.product.name, delta: -line.qty, field, allowNegative: !sale.online });
 }
 
 /**
@@ -94,12 +95,13 @@ export async function dispenseLines(ctx: ServiceContext, sale: DispenseSale, lin
   const names = new Map(lines.map((l) => [l.product.id, l.product.name]));
   const moved = await moveBatches(ctx, moves, { productNames: names, applyStock: false });
   if (sale.online) return out;
-  // Offline the units may have come off lots that were no longer stock: move what was.
+  // Offline some units may have come off lots that were no longer stock: give those back.
   const change = new Map<string, number>();
   moved.forEach(({ row, stockChange }) => change.set(row.product_id, (change.get(row.product_id) ?? 0) + stockChange));
   for (const line of lines) {
-    const delta = change.get(line.product.id) ?? 0;
-    const after = await changeStockLevel(ctx, { orgId, storeId, productId: line.product.id, productName: line.product.name, delta, allowNegative: true });
+    const correction = (change.get(line.product.id) ?? 0) + line.qty;
+    if (correction === 0) continue;
+    const after = await changeStockLevel(ctx, { orgId, storeId, productId: line.product.id, productName: line.product.name, delta: correction, allowNegative: true });
     out.lines.get(line.product.id)!.stockAfter = after;
   }
   return out;

@@ -160,8 +160,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
       if (p.track_batches === 1) {
         // Locked (and online counted) here in product order; its lots are taken below, for every line at once.
         const line = { index: l.index, product: p, qty: l.qty, preferred: opts.lineBatches?.get(p.id) };
-        const after = await lockLine(tx, sale, line);
-        if (after !== undefined) stockAfter.set(p.id, after);
+        stockAfter.set(p.id, await lockLine(tx, sale, line));
         tracked.push(line);
         continue;
       }
