@@ -1,13 +1,16 @@
 /** Reads of batches, and a batch as the API and the till replica see it. */
 import type { Batch, BatchMovement, ExpiringBatch, ExpiringQuery, ListBatchesQuery, PageMeta } from '@duka/shared';
 import { daysToExpiry, fromCents, pageMeta } from '@duka/shared';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { BatchMovementRow, BatchRow } from '../../db/tables/batches.table.js';
 import { iso } from '../../lib/clock.js';
 import { addDays } from '../../lib/time.js';
 
 export type BatchWithName = BatchRow & { product_name: string };
+
+/** A lot number as printed, matched ignoring case ("a-7" is lot A-7): receipts, recalls and corrections alike. */
+export const sameLot = (column: string, lot: string) => sql<boolean>`lower(${sql.ref(column)}) = ${lot.toLowerCase()}`;
 
 export const toBatch = (r: BatchWithName): Batch => ({
   id: r.id,

@@ -1,12 +1,12 @@
 /** Reads of quarantine, recalls and the batch ledger for the pharmacy registers (issue 14). */
 import { fromCents, pageMeta } from '@duka/shared';
 import type { ListQuarantineQuery, ListRecallsQuery, PageMeta, QuarantineItem, Recall, RecallDetail, RecallSale } from '@duka/shared';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { sameLot } from './batches.queries.js';
 import { iso } from '../../lib/clock.js';
 
 /** Lot numbers match ignoring case (spaces at the ends are trimmed on input). */
-export const sameLot = (column: string, lot: string) => sql<boolean>`lower(${sql.ref(column)}) = ${lot.toLowerCase()}`;
 
 const fullName = (first: string | null, last: string | null) => (first == null ? null : `${first} ${last ?? ''}`.trim());
 

@@ -11,6 +11,7 @@ import { type BatchMovementKind, type BatchStatus, newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate } from '../../../db/dialect.js';
+import { sameLot } from '../batches.queries.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
@@ -200,7 +201,7 @@ export function findLot(ctx: ServiceContext, storeId: string, productId: string,
     .selectAll()
     .where('store_id', '=', storeId)
     .where('product_id', '=', productId)
-    .where(sql<string>`lower(lot_number)`, '=', lotNumber.toLowerCase())
+    .where(sameLot('lot_number', lotNumber))
     .where('source_batch_id', 'is', null)
     .executeTakeFirst();
 }

@@ -8,7 +8,7 @@ import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { changeStockLevel } from '../../inventory/services/stock.js';
-import { type BatchMoveOf, createBatch, lockStock, moveBatch, moveBatches, unallocatedBatch } from './batch-ledger.js';
+import { type BatchMoveOf, createBatch, moveBatch, moveBatches, unallocatedBatch } from './batch-ledger.js';
 
 export interface DispenseLine {
   /** Position of the line in the sale as sent, to name it. */
@@ -120,7 +120,7 @@ export async function recordSaleLots(ctx: ServiceContext, transactionId: string,
  * Put a reversed sale's batch-tracked units back where they came from: a void straight back to
  * each lot; a refund into quarantine (a row per lot pointing at its batch) where returned medicine
  * is inspected first, else back to the lot. A lot disposed of since cannot take units back: they
- * go into quarantine. Products in product-id order, as every stock writer locks.
+ * go into quarantine. The caller holds every product's stock lock (taken in product-id order).
  */
 export async function returnSaleLots(ctx: ServiceContext, sale: { id: string; org_id: string; store_id: string }, move: Reversal, into: 'stock' | 'quarantine'): Promise<Set<string>> {
   const lots = await ctx.db
@@ -136,7 +136,6 @@ export async function returnSaleLots(ctx: ServiceContext, sale: { id: string; or
   const products = new Set<string>();
   const kind = move === 'refund' ? 'refunded' : 'voided';
   for (const lot of lots) {
-    if (!products.has(lot.product_id)) await lockStock(ctx, sale.store_id, lot.product_id);
     products.add(lot.product_id);
     const { line_qty: qty, product_name: productName, ...batch } = lot;
     const quarantine = (move === 'refund' && into === 'quarantine') || batch.status === 'disposed';

@@ -120,7 +120,9 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
         customer: found === 'not_found' ? 'not_found' : customer ? 'found' : 'none',
       }),
     );
-    enforce(await checkDispensing(tx, { outletType: store.outlet_type, today: localDate(at, org.timezone), lines, products, prescription: input.prescription }));
+    // The day the sale was made (the till's day for an offline sale): prescriptions and lots are judged by it.
+    const today = localDate(at, org.timezone);
+    enforce(await checkDispensing(tx, { outletType: store.outlet_type, today, lines, products, prescription: input.prescription }));
 
     const priced = priceSale({
       lines: lines.map<PricingLine>((l) => {
@@ -152,7 +154,7 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
     const saleId = input.id ?? newId();
     const stockAfter = new Map<string, number>();
     const lots: Array<LineBatch & { product_id: string }> = [];
-    const sale = { orgId, storeId, transactionId: saleId, today: localDate(at, org.timezone), online };
+    const sale = { orgId, storeId, transactionId: saleId, today, online };
     const tracked: DispenseLine[] = [];
     for (const l of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
       const p = products.get(l.product_id)!;

@@ -68,8 +68,12 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
 
 /** Put sold stock back, on the shelf or into quarantine until inspected. */
 async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reversal) {
-  const org = await ctx.db.selectFrom('organisations').select('business_type').where('id', '=', sale.org_id).executeTakeFirstOrThrow();
-  const store = await ctx.db.selectFrom('stores').select('outlet_type').where('id', '=', sale.store_id).executeTakeFirstOrThrow();
+  const where = await ctx.db
+    .selectFrom('stores as s')
+    .innerJoin('organisations as o', 'o.id', 's.org_id')
+    .select(['o.business_type', 's.outlet_type'])
+    .where('s.id', '=', sale.store_id)
+    .executeTakeFirstOrThrow();
   const lines = await ctx.db
     .selectFrom('transaction_lines as l')
     .innerJoin('products as p', 'p.id', 'l.product_id')
@@ -77,7 +81,7 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
     .where('l.transaction_id', '=', sale.id)
     .orderBy('l.product_id')
     .execute();
-  const into = returnedStockGoesTo(move, org.business_type, store.outlet_type);
+  const into = returnedStockGoesTo(move, where.business_type, where.outlet_type);
   // Every stock row this reversal moves is locked first, in product-id order, as every stock writer does.
   for (const l of lines) if (l.is_service !== 1) await lockStock(ctx, sale.store_id, l.product_id);
   // Batch-tracked lines go back to the lots they came from; the others as before.
