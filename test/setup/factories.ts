@@ -6,7 +6,7 @@ import { withTransaction } from '../../server/src/db/transaction.js';
 import { toE164 } from '../../server/src/lib/phone.js';
 import { createPlatformAdmin } from '../../server/src/modules/admin/create-admin.js';
 import { insertStore } from '../../server/src/modules/stores/stores.queries.js';
-import { openCreditTab } from '../../server/src/modules/credits/services/tabs.js';
+import { newCreditTab, openCreditTabs } from '../../server/src/modules/credits/services/tabs.js';
 import { currentTotp } from '../../server/src/lib/auth/totp.js';
 import type { TestApp } from './test-app.js';
 
@@ -194,8 +194,8 @@ export async function insertCreditSale(t: TestApp, sale: Omit<SaleRow, 'status' 
   const at = sale.at ?? t.clock.now();
   const transactionId = await insertSale(t, { ...sale, at, status: 'credit', paymentMethod: 'Credit' });
   await t.db.db.updateTable('transactions').set({ customer_id: sale.customerId }).where('id', '=', transactionId).execute();
-  const tab = await withTransaction(t.serviceCtx(), (ctx) =>
-    openCreditTab(ctx, { orgId: sale.orgId, storeId: sale.storeId, customerId: sale.customerId, transactionId, amount: Math.round(sale.total * 100), at }),
-  );
+  const org = await t.db.db.selectFrom('organisations').select(['timezone', 'credit_terms_days']).where('id', '=', sale.orgId).executeTakeFirstOrThrow();
+  const tab = newCreditTab({ orgId: sale.orgId, storeId: sale.storeId, customerId: sale.customerId, transactionId, amount: Math.round(sale.total * 100), at }, org, t.clock.now());
+  await withTransaction(t.serviceCtx(), (ctx) => openCreditTabs(ctx, sale.orgId, [tab]));
   return { transactionId, tabId: tab.id };
 }

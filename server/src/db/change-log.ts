@@ -12,6 +12,7 @@
 import type { ChangeOp, SyncEntity } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { insertRows } from './insert-rows.js';
 
 export interface Change {
   entity: SyncEntity;
@@ -24,8 +25,6 @@ export interface Change {
 export type NotedChange = Change & { orgId: string };
 
 /** Record `changes` and return the organisation's new version. */
-const CHANGE_ROWS_PER_INSERT = 1000;
-
 export async function recordChanges(trx: Kysely<Database>, orgId: string, changes: Change[], now: number): Promise<number> {
   if (!trx.isTransaction) throw new Error('recordChanges must run inside a transaction');
   const { version } = await trx
@@ -44,11 +43,8 @@ export async function recordChanges(trx: Kysely<Database>, orgId: string, change
     store_id: c.storeId ?? null,
     created_at: now,
   }));
-  // In slices: one statement for thousands of rows (a default that touches every product) would
-  // pass SQLite's 32,766 bound parameters (7 a row) and Postgres' 65,535.
-  for (let at = 0; at < rows.length; at += CHANGE_ROWS_PER_INSERT) {
-    await trx.insertInto('change_log').values(rows.slice(at, at + CHANGE_ROWS_PER_INSERT)).execute();
-  }
+  // A default that touches every product notes thousands: insertRows keeps within the parameter limits.
+  await insertRows(trx, 'change_log', rows);
   return version;
 }
 

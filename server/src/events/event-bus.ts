@@ -41,16 +41,27 @@ export class EventBus implements EventPublisher {
 
   /** Record `type` in the current transaction; subscribers see it after commit. */
   async publish<K extends EventType>(ctx: ServiceContext, e: NewEvent<K>): Promise<DomainEvent<K>> {
+    return (await this.record(ctx, [e]))[0]!;
+  }
+
+  async publishMany<K extends EventType>(ctx: ServiceContext, events: Array<NewEvent<K>>): Promise<void> {
+    await this.record(ctx, events);
+  }
+
+  private async record<K extends EventType>(ctx: ServiceContext, list: Array<NewEvent<K>>): Promise<Array<DomainEvent<K>>> {
+    if (list.length === 0) return [];
     const now = ctx.clock.now();
-    const event = { type: e.type, id: newId(), org_id: e.orgId, store_id: e.storeId, occurred_at: iso(now), data: e.data } as DomainEvent<K>;
-    // Every DomainEvent<K> is a DomainEvent; the compiler cannot see it through the generic.
-    const wanted = this.interested(event as DomainEvent).length > 0;
+    const rows = list.map((e) => {
+      const event = { type: e.type, id: newId(), org_id: e.orgId, store_id: e.storeId, occurred_at: iso(now), data: e.data } as DomainEvent<K>;
+      // Every DomainEvent<K> is a DomainEvent; the compiler cannot see it through the generic.
+      return { event, wanted: this.interested(event as DomainEvent).length > 0 };
+    });
     await ctx.db
       .insertInto('events')
-      .values({ id: event.id, org_id: e.orgId, store_id: e.storeId, type: e.type, payload: JSON.stringify(e.data), occurred_at: now, delivered: wanted ? 0 : 1 })
+      .values(rows.map(({ event, wanted }) => ({ id: event.id, org_id: event.org_id, store_id: event.store_id, type: event.type, payload: JSON.stringify(event.data), occurred_at: now, delivered: wanted ? 0 : 1 })))
       .execute();
-    if (wanted) afterCommit(ctx, () => this.deliver(event.id));
-    return event;
+    for (const { event, wanted } of rows) if (wanted) afterCommit(ctx, () => this.deliver(event.id));
+    return rows.map((r) => r.event);
   }
 
   private interested(event: DomainEvent): Subscriber[] {

@@ -14,18 +14,27 @@ export interface AuditEntry {
 }
 
 export async function recordAudit(ctx: ServiceContext, entry: AuditEntry): Promise<void> {
+  await recordAudits(ctx, [entry]);
+}
+
+/** Several entries in one write (a pushed batch of sales). */
+export async function recordAudits(ctx: ServiceContext, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const now = ctx.clock.now();
   await ctx.db
     .insertInto('audit_log')
-    .values({
-      id: newId(),
-      org_id: entry.orgId !== undefined ? entry.orgId : (ctx.actor?.orgId ?? null),
-      store_id: entry.storeId !== undefined ? entry.storeId : (ctx.actor?.storeId ?? null),
-      user_id: entry.userId ?? ctx.actor?.userId ?? null,
-      action: entry.action,
-      entity: entry.entity ?? null,
-      entity_id: entry.entityId ?? null,
-      description: entry.description,
-      created_at: ctx.clock.now(),
-    })
+    .values(
+      entries.map((entry) => ({
+        id: newId(),
+        org_id: entry.orgId !== undefined ? entry.orgId : (ctx.actor?.orgId ?? null),
+        store_id: entry.storeId !== undefined ? entry.storeId : (ctx.actor?.storeId ?? null),
+        user_id: entry.userId ?? ctx.actor?.userId ?? null,
+        action: entry.action,
+        entity: entry.entity ?? null,
+        entity_id: entry.entityId ?? null,
+        description: entry.description,
+        created_at: now,
+      })),
+    )
     .execute();
 }

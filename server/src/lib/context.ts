@@ -66,6 +66,8 @@ export interface MessageSender {
 /** Domain events (events/event-bus.ts): recorded in the caller's transaction, delivered after commit. */
 export interface EventPublisher {
   publish<K extends EventType>(ctx: ServiceContext, event: NewEvent<K>): Promise<DomainEvent<K>>;
+  /** Several events in one write (a pushed batch of sales). */
+  publishMany<K extends EventType>(ctx: ServiceContext, events: Array<NewEvent<K>>): Promise<void>;
 }
 
 /** Whether an access token's session is still signed in (lib/auth/sessions.ts). */

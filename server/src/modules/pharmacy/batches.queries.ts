@@ -11,6 +11,8 @@ export type BatchWithName = BatchRow & { product_name: string };
 
 /** A lot number as printed, matched ignoring case ("a-7" is lot A-7): receipts, recalls and corrections alike. */
 export const sameLot = (column: string, lot: string) => sql<boolean>`lower(${sql.ref(column)}) = ${lot.toLowerCase()}`;
+/** The same match, for lots already read. */
+export const sameLotNumber = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export const toBatch = (r: BatchWithName): Batch => ({
   id: r.id,

@@ -4,39 +4,45 @@
  * unpaid balance when the sale is refunded or voided, and read what a customer owes.
  */
 import { newId, OwingTabStatus } from '@duka/shared';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import type { Database } from '../../../db/database.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
-import type { CreditTabRow } from '../../../db/tables/credits.table.js';
+import type { CreditTabRow, CreditTabTable } from '../../../db/tables/credits.table.js';
 
-export async function openCreditTab(
-  ctx: ServiceContext,
-  t: { orgId: string; storeId: string; customerId: string; transactionId: string; amount: number; at: number },
-): Promise<CreditTabRow> {
-  const org = await ctx.db.selectFrom('organisations').select(['timezone', 'credit_terms_days']).where('id', '=', t.orgId).executeTakeFirstOrThrow();
-  const now = ctx.clock.now();
-  const tab = await ctx.db
-    .insertInto('credit_tabs')
-    .values({
-      id: newId(),
-      org_id: t.orgId,
-      store_id: t.storeId,
-      customer_id: t.customerId,
-      transaction_id: t.transactionId,
-      amount: t.amount,
-      due_date: addDays(localDate(t.at, org.timezone), org.credit_terms_days),
-      write_off_reason: null,
-      settled_at: null,
-      written_off_at: null,
-      created_at: t.at,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  noteChange(ctx, t.orgId, { entity: 'credit_tab', id: tab.id, storeId: t.storeId });
-  return tab;
+export interface NewTab {
+  orgId: string;
+  storeId: string;
+  customerId: string;
+  transactionId: string;
+  amount: number;
+  at: number;
+}
+
+/** A credit sale's tab, due after the organisation's credit terms counted from the sale's local day. */
+export function newCreditTab(t: NewTab, org: { timezone: string; credit_terms_days: number }, now: number): Insertable<CreditTabTable> {
+  return {
+    id: newId(),
+    org_id: t.orgId,
+    store_id: t.storeId,
+    customer_id: t.customerId,
+    transaction_id: t.transactionId,
+    amount: t.amount,
+    due_date: addDays(localDate(t.at, org.timezone), org.credit_terms_days),
+    write_off_reason: null,
+    settled_at: null,
+    written_off_at: null,
+    created_at: t.at,
+    updated_at: now,
+  };
+}
+
+/** Open tabs (sales' tabs, many at once) and note them for tills. */
+export async function openCreditTabs(ctx: ServiceContext, orgId: string, tabs: Array<Insertable<CreditTabTable>>): Promise<void> {
+  if (tabs.length === 0) return;
+  await ctx.db.insertInto('credit_tabs').values(tabs).execute();
+  for (const tab of tabs) noteChange(ctx, orgId, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
 }
 
 export function tabForTransaction(db: Kysely<Database>, transactionId: string): Promise<CreditTabRow | undefined> {
@@ -57,13 +63,17 @@ export async function cancelCreditTab(ctx: ServiceContext, transactionId: string
   noteChange(ctx, tab.org_id, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
 }
 
-/** What the customer still owes across all tabs, in cents. */
-export async function outstandingCents(db: Kysely<Database>, customerId: string): Promise<number> {
-  const row = await db
+/** What each of these customers owes, in cents (0 for one with nothing owing). */
+export async function outstandingByCustomer(db: Kysely<Database>, customerIds: string[]): Promise<Map<string, number>> {
+  const owed = new Map(customerIds.map((id) => [id, 0]));
+  if (customerIds.length === 0) return owed;
+  const rows = await db
     .selectFrom('credit_tabs')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb(eb('amount', '-', eb.ref('paid_amount')), '-', eb.ref('written_off_amount'))), eb.lit(0)).as('owed'))
-    .where('customer_id', '=', customerId)
+    .select((eb) => ['customer_id', eb.fn.coalesce(eb.fn.sum<number>(eb(eb('amount', '-', eb.ref('paid_amount')), '-', eb.ref('written_off_amount'))), eb.lit(0)).as('owed')])
+    .where('customer_id', 'in', customerIds)
     .where('status', 'in', OwingTabStatus.options)
-    .executeTakeFirstOrThrow();
-  return Number(row.owed);
+    .groupBy('customer_id')
+    .execute();
+  for (const r of rows) owed.set(r.customer_id, Number(r.owed));
+  return owed;
 }

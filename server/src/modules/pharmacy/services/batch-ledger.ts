@@ -62,21 +62,25 @@ export async function moveBatch(ctx: ServiceContext, batch: BatchRow, move: Batc
 }
 
 /**
- * Apply several moves (each batch once) in three statements whatever their number: one UPDATE of
- * the rows, one INSERT of their ledger lines and, unless `applyStock: false`, one stock move per
- * product. A sale spanning lots of several medicines waits on the database as often as a sale of one:
+ * Apply several moves in three statements whatever their number: one UPDATE of the rows, one
+ * INSERT of their ledger lines and, unless `applyStock: false`, one stock move per product. A batch
+ * may be moved more than once (a pushed batch of sales taking units off one lot): its moves apply in
+ * order, each ledger line with the units after it. A sale spanning lots of several medicines waits on the database as often as a sale of one:
  * under load a transaction's length is its number of round trips. The rows after the moves are
  * worked out here (the caller holds their lock), not read back.
  */
 export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opts: { productNames: ReadonlyMap<string, string>; applyStock?: boolean }): Promise<Array<{ row: BatchRow; stockChange: number }>> {
   if (items.length === 0) return [];
   const now = ctx.clock.now();
-  const moved = items.map(({ batch, move }) => {
+  const latest = new Map<string, BatchRow>();
+  const moved = items.map(({ batch: given, move }) => {
+    const batch = latest.get(given.id) ?? given;
     const status = move.status ?? batch.status;
     const stockChange = sellableUnits(status, batch.qty_on_hand + move.qty) - sellableUnits(batch.status, batch.qty_on_hand);
     // A new expiry date makes the alert already sent wrong: the expiry job alerts again when due.
     const rearm = move.set?.expiry_date !== undefined && move.set.expiry_date !== batch.expiry_date ? { expiry_alerted_at: null } : {};
     const row: BatchRow = { ...batch, ...move.set, ...rearm, qty_on_hand: batch.qty_on_hand + move.qty, status, updated_at: now };
+    latest.set(batch.id, row);
     return { batch, move, row, stockChange };
   });
   if (items.length === 1) {
@@ -88,15 +92,15 @@ export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opt
       .execute();
   } else {
     if (items.some((i) => i.move.set)) throw new Error('a correction of lot or expiry moves one batch at a time');
-    const byId = (value: (m: (typeof moved)[number]) => unknown) => sql.join(moved.map((m) => sql`when ${m.batch.id} then ${value(m)}`), sql` `);
+    // Per batch: the sum of its moves and the status after the last.
+    const change = new Map<string, number>();
+    for (const m of moved) change.set(m.batch.id, (change.get(m.batch.id) ?? 0) + m.move.qty);
+    const ids = [...change.keys()];
+    const byId = (value: (id: string) => unknown) => sql.join(ids.map((id) => sql`when ${id} then ${value(id)}`), sql` `);
     await ctx.db
       .updateTable('batches')
-      .set({ qty_on_hand: sql<number>`qty_on_hand + case id ${byId((m) => m.move.qty)} else 0 end`, status: sql<BatchStatus>`case id ${byId((m) => m.row.status)} else status end`, updated_at: now })
-      .where(
-        'id',
-        'in',
-        moved.map((m) => m.batch.id),
-      )
+      .set({ qty_on_hand: sql<number>`qty_on_hand + case id ${byId((id) => change.get(id))} else 0 end`, status: sql<BatchStatus>`case id ${byId((id) => latest.get(id)!.status)} else status end`, updated_at: now })
+      .where('id', 'in', ids)
       .execute();
   }
   await ctx.db
@@ -136,35 +140,40 @@ export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opt
       await changeStockLevel(ctx, { orgId: batch.org_id, storeId: batch.store_id, productId: batch.product_id, productName, delta, allowNegative: true });
     }
   }
-  for (const { batch } of moved) noteChange(ctx, batch.org_id, { entity: 'batch', id: batch.id, storeId: batch.store_id });
+  for (const row of latest.values()) noteChange(ctx, row.org_id, { entity: 'batch', id: row.id, storeId: row.store_id });
   return moved.map(({ row, stockChange }) => ({ row, stockChange }));
 }
 
-/** A new batch row holding nothing yet; its units arrive by `moveBatch`, so the ledger has them. */
-export async function createBatch(
-  ctx: ServiceContext,
-  b: Pick<BatchRow, 'org_id' | 'store_id' | 'product_id' | 'lot_number' | 'expiry_date' | 'status'> &
-    Partial<Pick<BatchRow, 'cost_price' | 'supplier_id' | 'delivery_id' | 'source_batch_id' | 'transaction_id'>>,
-): Promise<BatchRow> {
-  const now = ctx.clock.now();
-  return ctx.db
-    .insertInto('batches')
-    .values({
-      id: newId(),
-      cost_price: 0,
-      supplier_id: null,
-      delivery_id: null,
-      source_batch_id: null,
-      transaction_id: null,
-      ...b,
-      qty_on_hand: 0,
-      received_at: now,
-      expiry_alerted_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+type NewBatch = Pick<BatchRow, 'org_id' | 'store_id' | 'product_id' | 'lot_number' | 'expiry_date' | 'status'> &
+  Partial<Pick<BatchRow, 'cost_price' | 'supplier_id' | 'delivery_id' | 'source_batch_id' | 'transaction_id'>>;
+
+/** A new batch row holding nothing yet (its units arrive by a move, so the ledger has them). */
+export function newBatchRow(b: NewBatch, now: number): BatchRow {
+  return {
+    id: newId(),
+    cost_price: 0,
+    supplier_id: null,
+    delivery_id: null,
+    source_batch_id: null,
+    transaction_id: null,
+    ...b,
+    qty_on_hand: 0,
+    received_at: now,
+    expiry_alerted_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export async function createBatch(ctx: ServiceContext, b: NewBatch): Promise<BatchRow> {
+  const row = newBatchRow(b, ctx.clock.now());
+  await ctx.db.insertInto('batches').values(row).execute();
+  return row;
+}
+
+/** A store's unallocated lot of a product, created when an offline sale first needs it (written with the sale). */
+export function unallocatedRow(orgId: string, storeId: string, productId: string, now: number): BatchRow {
+  return newBatchRow({ org_id: orgId, store_id: storeId, product_id: productId, lot_number: UNALLOCATED_LOT, expiry_date: UNALLOCATED_EXPIRY, status: 'sellable' }, now);
 }
 
 /**
@@ -207,12 +216,6 @@ export function findLot(ctx: ServiceContext, storeId: string, productId: string,
 }
 
 /** The store's unallocated batch of a product (see UNALLOCATED_LOT), created on first need. */
-export async function unallocatedBatch(ctx: ServiceContext, orgId: string, storeId: string, productId: string): Promise<BatchRow> {
-  return (
-    (await findLot(ctx, storeId, productId, UNALLOCATED_LOT)) ??
-    createBatch(ctx, { org_id: orgId, store_id: storeId, product_id: productId, lot_number: UNALLOCATED_LOT, expiry_date: UNALLOCATED_EXPIRY, status: 'sellable' })
-  );
-}
 
 /** Today (`YYYY-MM-DD`) in the organisation's time zone at `at`: the day batch expiry is judged by. */
 export async function orgToday(ctx: ServiceContext, orgId: string, at: number): Promise<string> {

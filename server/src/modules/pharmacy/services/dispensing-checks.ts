@@ -6,10 +6,10 @@
  * prescription makes an unlisted medicine sellable in an ADDO. `recordSale` turns the breaches into
  * its answer: online the first is refused, pushed each is booked as its conflict.
  *
- * A sale without a medicine line and without a prescription reads nothing; an ADDO check reads only
- * the list entries matching its medicines.
+ * The check reads nothing: the ADDO list entries matching the sale's medicines are read by the
+ * caller with `addoPermitted`, once for a whole pushed batch of sales.
  */
-import { type AddoBreach, addoMatchKey, checkAddo, checkPrescription, type Prescription, type PrescriptionBreach } from '@duka/shared';
+import { type AddoBreach, type AddoEntry, addoMatchKey, checkAddo, checkPrescription, type Prescription, type PrescriptionBreach } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 
@@ -22,9 +22,11 @@ export interface DispensingInput {
   lines: ReadonlyArray<{ index: number; product_id: string }>;
   products: ReadonlyMap<string, ProductRow>;
   prescription?: Prescription | null;
+  /** The ADDO list entries in force matching the products (`addoPermitted`); read only for an ADDO. */
+  permitted: ReadonlyArray<AddoEntry>;
 }
 
-export async function checkDispensing(tx: ServiceContext, input: DispensingInput): Promise<Array<AddoBreach | PrescriptionBreach>> {
+export function checkDispensing(input: DispensingInput): Array<AddoBreach | PrescriptionBreach> {
   const lines = input.lines.flatMap((l) => {
     const p = input.products.get(l.product_id);
     return p ? [{ index: l.index, p }] : [];
@@ -39,7 +41,7 @@ export async function checkDispensing(tx: ServiceContext, input: DispensingInput
         ...checkAddo({
           outlet_type: input.outletType,
           lines: medicines.map(({ index, p }) => ({ index, product: { product_id: p.id, name: p.name, generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form, schedule: p.schedule } })),
-          permitted: await permittedAmong(tx, medicines.map(({ p }) => p)),
+          permitted: [...input.permitted],
         }),
       );
     }
@@ -55,8 +57,10 @@ export async function checkDispensing(tx: ServiceContext, input: DispensingInput
 }
 
 /** The entries of the ADDO list in force that match any of these products (by `addoMatchKey`, indexed). */
-async function permittedAmong(tx: ServiceContext, products: ProductRow[]) {
-  const keys = products.flatMap((p) => (p.generic_name && p.strength && p.dosage_form ? [addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form })] : []));
+export async function addoPermitted(tx: ServiceContext, products: Iterable<ProductRow>): Promise<AddoEntry[]> {
+  const keys = [...products].flatMap((p) =>
+    p.schedule != null && p.generic_name && p.strength && p.dosage_form ? [addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form })] : [],
+  );
   if (keys.length === 0) return [];
   return tx.db.selectFrom('addo_medicines').select(['generic_name', 'strength', 'dosage_form']).where('match_key', 'in', keys).where('version_removed', 'is', null).execute();
 }

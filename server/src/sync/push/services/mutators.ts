@@ -3,24 +3,20 @@
  * rule exists once. A mutator returns what the till needs back (ids, numbers) and the conflicts
  * the server noted; a ServiceError it throws rejects the mutation with that error's code.
  */
-import { fromCents, MUTATION_PAYLOADS, type LineBatchInput, type Mutation, type MutationType, type Reversal, type SaleConflict, SaleReversePayload } from '@duka/shared';
+import { MUTATION_PAYLOADS, type Mutation, type MutationType, type Reversal, type SaleConflict, SaleReversePayload } from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ServiceError, ValidationError } from '../../../lib/errors.js';
+import { ServiceError } from '../../../lib/errors.js';
 import { recordCreditPayment } from '../../../modules/credits/services/payments.js';
 import { findCustomer } from '../../../modules/customers/customers.queries.js';
 import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
-import { orgProductsById } from '../../../modules/inventory/inventory.queries.js';
 import { adjustStock } from '../../../modules/inventory/services/stock.js';
 import { createExpense } from '../../../modules/expenses/services/expenses.js';
 import { markRead } from '../../../modules/notifications/services/notifications.js';
 import { applyNoteUpdate } from '../../../modules/notebook/services/notes.js';
-import { recordSale } from '../../../modules/pos/services/record-sale.js';
 import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
-import { recordConflicts } from './conflicts.js';
-import { reconcilePrices } from './reconcile.js';
-import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 
 export interface MutatorOutcome {
   result?: Record<string, unknown>;
@@ -29,31 +25,6 @@ export interface MutatorOutcome {
 
 type Payload<T extends MutationType> = z.infer<(typeof MUTATION_PAYLOADS)[T]>;
 type Mutator<T extends MutationType> = (ctx: AuthedContext, payload: Payload<T>, m: Mutation, device: DeviceRow, at: number) => Promise<MutatorOutcome>;
-
-const saleCreate: Mutator<'sale.create'> = async (ctx, p, m, device, at) => {
-  const { orgId, storeId } = requireStore(ctx);
-  const products = await orgProductsById(ctx.db, orgId, p.lines.map((l) => l.product_id));
-  const { cashier_id: cashierId, ...sold } = p;
-  // The sale is booked to whoever rang it up on the till, if they belong to this organisation.
-  if (cashierId && !(await ctx.db.selectFrom('users').select('id').where('id', '=', cashierId).where('org_id', '=', orgId).executeTakeFirst())) {
-    throw new ValidationError('payload.cashier_id', 'is not a member of this organisation');
-  }
-  const priced = await reconcilePrices(ctx.db, p.lines, at, products);
-  // The lots the till took, per product (a product on two lines is one line on the server).
-  const lineBatches = new Map<string, LineBatchInput[]>();
-  for (const l of p.lines) if (l.batches?.length) lineBatches.set(l.product_id, [...(lineBatches.get(l.product_id) ?? []), ...l.batches]);
-  const sale = await recordSale(
-    ctx,
-    { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
-    { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId, products, lineBatches },
-  );
-  const conflicts = sale.replayed ? [] : [...priced.conflicts, ...sale.conflicts];
-  if (conflicts.length) {
-    await recordConflicts(ctx, { orgId, storeId, deviceId: device.id, mutationId: m.id, transactionId: sale.row.id, receipt: sale.row.receipt_number }, conflicts);
-  }
-  const { row } = sale;
-  return { result: { transaction_id: row.id, number: row.number, receipt_number: row.receipt_number, status: row.status, total: fromCents(row.total) }, conflicts };
-};
 
 const saleReverse =
   (move: Reversal) =>
@@ -101,8 +72,8 @@ const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, spent_at, ...
   return { result: { expense_id: expense.id } };
 };
 
-const MUTATORS: { [T in MutationType]: Mutator<T> } = {
-  'sale.create': saleCreate,
+/** `sale.create` is applied a run at a time by `applySales` (sale-mutations.ts), not here. */
+const MUTATORS: { [T in Exclude<MutationType, 'sale.create'>]: Mutator<T> } = {
   'sale.refund': saleReverse('refund'),
   'sale.void': saleReverse('void'),
   'customer.upsert': customerUpsert,
@@ -113,12 +84,20 @@ const MUTATORS: { [T in MutationType]: Mutator<T> } = {
   'notification.read': notificationRead,
 };
 
-/** Validate the payload against its schema (a bad shape rejects the mutation) and run it. */
-export async function runMutation(ctx: AuthedContext, m: Mutation, device: DeviceRow, at: number): Promise<MutatorOutcome> {
-  const parsed = MUTATION_PAYLOADS[m.type].safeParse(m.payload);
+export type SalePayload = Payload<'sale.create'>;
+
+/** The payload checked against its type's schema; a bad shape rejects the mutation. */
+export function parsePayload<T extends MutationType>(m: Mutation, type: T): Payload<T> {
+  const parsed = MUTATION_PAYLOADS[type].safeParse(m.payload);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ServiceError('VALIDATION_ERROR', `payload.${issue.path.join('.')} ${issue.message}`);
   }
-  return (MUTATORS[m.type] as Mutator<MutationType>)(ctx, parsed.data as never, m, device, at);
+  return parsed.data as Payload<T>;
+}
+
+/** Validate the payload and run the mutation (any type but `sale.create`). */
+export async function runMutation(ctx: AuthedContext, m: Mutation, device: DeviceRow, at: number): Promise<MutatorOutcome> {
+  const type = m.type as Exclude<MutationType, 'sale.create'>;
+  return (MUTATORS[type] as Mutator<typeof type>)(ctx, parsePayload(m, type) as never, m, device, at);
 }

@@ -1,9 +1,11 @@
 /**
  * POST /sync/push (design §4). A device's mutations run in `seq` order inside ONE transaction that
- * is committed durably before the reply, each in its own savepoint together with the record of its
- * result: a rejected mutation rolls back alone and the queue moves on; a crash before the reply
- * loses nothing the till will not resend, and a resent mutation (same id, or a seq at or below the
- * device's last applied one) answers its recorded result and changes nothing.
+ * is committed durably before the reply, together with the record of each result: a rejected
+ * mutation changes nothing and the queue moves on; a crash before the reply loses nothing the till
+ * will not resend, and a resent mutation (same id, or a seq at or below the device's last applied
+ * one) answers its recorded result and changes nothing. Runs of sales are reconciled as a set
+ * (`applySales`): read once, worked out in memory, written in a few statements (issue 17); any other
+ * mutation runs alone in a savepoint.
  */
 import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushRequest, type PushResponse } from '@duka/shared';
 import { withSavepoint, withTransaction } from '../../../db/transaction.js';
@@ -12,6 +14,8 @@ import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
+import { applySales } from './sale-mutations.js';
+import { insertRows } from '../../../db/insert-rows.js';
 
 interface SeenRow {
   id: string;
@@ -60,6 +64,20 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
       if (row.device_id === device.id) seen.set(`seq:${row.seq}`, row);
     }
     const results: MutationResult[] = [];
+    /** This push's new results, by mutation id: each is recorded once, at the end. */
+    const applied = new Map<string, { m: Mutation; r: MutationResult }>();
+    // Consecutive sales are applied together as a set (applySales); anything else flushes them first,
+    // so a refund later in the push sees the sale it reverses.
+    let sales: Mutation[] = [];
+    const flushSales = async () => {
+      if (!sales.length) return;
+      const done = await applySales(tx, locked, sales, now);
+      done.forEach((r, i) => {
+        results.push(r);
+        applied.set(r.id, { m: sales[i]!, r });
+      });
+      sales = [];
+    };
     for (const m of mutations) {
       const byId = seen.get(`id:${m.id}`);
       if (byId && byId.device_id !== device.id) throw new ServiceError('CONFLICT', `mutation ${m.id} belongs to another device`);
@@ -67,51 +85,66 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
       if (!byId && bySeq) {
         // The seq is taken by another mutation: not a replay (a till restored from an old copy of
         // its own database reuses seqs). Say so rather than answer someone else's result.
+        await flushSales();
         results.push({ id: m.id, seq: m.seq, status: 'rejected', error: { code: 'CONFLICT', message: `seq ${m.seq} was already used by mutation ${bySeq.id}; give this mutation a new seq` } });
         continue;
       }
       const prior = byId ?? bySeq;
       if (prior || m.seq <= last) {
+        await flushSales();
         results.push(recorded(m, prior));
         continue;
       }
       if (m.seq !== last + 1) {
         throw new ServiceError('CONFLICT', `expected seq ${last + 1}, got ${m.seq}`, { meta: { expected_seq: last + 1 } });
       }
-      results.push(await applyOne(tx, locked, m, now));
       last = m.seq;
+      if (m.type === 'sale.create' && !sales.some((s) => s.id === m.id)) {
+        sales.push(m);
+        continue;
+      }
+      await flushSales();
+      const earlier = applied.get(m.id);
+      // The same mutation twice in one push: the second answers the first's result.
+      if (earlier) {
+        results.push({ ...earlier.r, seq: m.seq, status: 'duplicate' });
+        continue;
+      }
+      const r = await applyOne(tx, locked, m, now);
+      results.push(r);
+      applied.set(m.id, { m, r });
     }
+    await flushSales();
+    await insertRows(
+      tx.db,
+      'sync_mutations',
+      [...applied.values()].map(({ m, r }) => ({
+        device_id: device.id,
+        seq: m.seq,
+        id: m.id,
+        type: m.type,
+        status: r.status === 'rejected' ? ('rejected' as const) : ('applied' as const),
+        error_code: r.error?.code ?? null,
+        error_message: r.error?.message ?? null,
+        result: r.result || r.conflicts ? JSON.stringify({ result: r.result, conflicts: r.conflicts }) : null,
+        created_at: now,
+      })),
+    );
     await tx.db.updateTable('devices').set({ last_seq: last }).where('id', '=', device.id).execute();
     return { results, last_applied_seq: last };
   });
 }
 
 async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now: number): Promise<MutationResult> {
-  // A sale cannot have happened in the future: clamp the till's clock to the server's.
   const at = Math.min(Date.parse(m.created_at), now);
-  let result: MutationResult;
   try {
     const outcome = await withSavepoint(ctx, () => runMutation(ctx, m, device, at));
-    result = { id: m.id, seq: m.seq, status: 'applied', ...(outcome.result ? { result: outcome.result } : {}) };
+    const result: MutationResult = { id: m.id, seq: m.seq, status: 'applied', ...(outcome.result ? { result: outcome.result } : {}) };
     if (outcome.conflicts?.length) result.conflicts = outcome.conflicts.map((c) => ({ kind: c.kind, message: c.message, ...(c.product_id ? { product_id: c.product_id } : {}) }));
+    return result;
   } catch (err) {
     // A broken business rule rejects this mutation alone; anything else fails the push.
     if (!(err instanceof ServiceError)) throw err;
-    result = { id: m.id, seq: m.seq, status: 'rejected', error: { code: err.code, message: err.message } };
+    return { id: m.id, seq: m.seq, status: 'rejected', error: { code: err.code, message: err.message } };
   }
-  await ctx.db
-    .insertInto('sync_mutations')
-    .values({
-      device_id: device.id,
-      seq: m.seq,
-      id: m.id,
-      type: m.type,
-      status: result.status === 'rejected' ? 'rejected' : 'applied',
-      error_code: result.error?.code ?? null,
-      error_message: result.error?.message ?? null,
-      result: result.result || result.conflicts ? JSON.stringify({ result: result.result, conflicts: result.conflicts }) : null,
-      created_at: now,
-    })
-    .execute();
-  return result;
 }

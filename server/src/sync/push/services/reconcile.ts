@@ -5,6 +5,9 @@
  * - a price that was in force during the 7 days before (a stale catalogue on the till): the till's
  *   price is booked, since that is the money collected, and a `stale_price` conflict is noted;
  * - any other price: the server's price is booked and a `price_mismatch` conflict is noted.
+ *
+ * A pushed batch reads the price history of its products once (`priceHistory`); each sale is then
+ * judged in memory.
  */
 import { fromCents, toCents } from '@duka/shared';
 import type { SaleConflict } from '@duka/shared';
@@ -19,27 +22,61 @@ export interface PricedLines {
   conflicts: SaleConflict[];
 }
 
-export async function reconcilePrices(
-  db: Kysely<Database>,
+interface PriceRow {
+  id: string;
+  product_id: string;
+  selling_price: number;
+  wholesale_price: number | null;
+  effective_from: number;
+}
+
+/** Per product, newest first: every price in force at some moment between `from` minus the stale window and `to`. */
+export type PriceHistory = Map<string, PriceRow[]>;
+
+export async function priceHistory(db: Kysely<Database>, productIds: string[], from: number, to: number): Promise<PriceHistory> {
+  const history: PriceHistory = new Map();
+  if (productIds.length === 0) return history;
+  const since = from - STALE_WINDOW_MS;
+  const columns = ['p.id', 'p.product_id', 'p.selling_price', 'p.wholesale_price', 'p.effective_from'] as const;
+  const [inWindow, before] = await Promise.all([
+    db.selectFrom('product_prices as p').select(columns).where('p.product_id', 'in', productIds).where('p.effective_from', '>=', since).where('p.effective_from', '<=', to).execute(),
+    // The price each product had when the window opened: its latest row before it.
+    db
+      .selectFrom('product_prices as p')
+      .select(columns)
+      .where('p.product_id', 'in', productIds)
+      .where('p.effective_from', '<', since)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('product_prices as q')
+              .select('q.id')
+              .whereRef('q.product_id', '=', 'p.product_id')
+              .where('q.effective_from', '<', since)
+              .where((eb) => eb.or([eb('q.effective_from', '>', eb.ref('p.effective_from')), eb.and([eb('q.effective_from', '=', eb.ref('p.effective_from')), eb('q.id', '>', eb.ref('p.id'))])])),
+          ),
+        ),
+      )
+      .execute(),
+  ]);
+  for (const row of [...inWindow, ...before]) history.set(row.product_id, [...(history.get(row.product_id) ?? []), row]);
+  for (const rows of history.values()) rows.sort((a, b) => b.effective_from - a.effective_from || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return history;
+}
+
+export function reconcilePrices(
   lines: Array<{ product_id: string; unit_price: number }>,
   at: number,
-  current: Map<string, { selling_price: number; wholesale_price: number | null; name: string }>,
-): Promise<PricedLines> {
+  current: ReadonlyMap<string, { selling_price: number; wholesale_price: number | null; name: string }>,
+  prices: PriceHistory,
+): PricedLines {
   const unitPrices = new Map<string, number>();
   const conflicts: SaleConflict[] = [];
   for (const line of lines) {
     const product = current.get(line.product_id);
     if (!product || unitPrices.has(line.product_id)) continue;
     const charged = toCents(line.unit_price);
-    const history = await db
-      .selectFrom('product_prices')
-      .select(['selling_price', 'wholesale_price', 'effective_from'])
-      .where('product_id', '=', line.product_id)
-      .where('effective_from', '<=', at)
-      .orderBy('effective_from', 'desc')
-      .orderBy('id', 'desc')
-      .limit(50)
-      .execute();
+    const history = (prices.get(line.product_id) ?? []).filter((p) => p.effective_from <= at);
     const inForce = history[0] ?? { selling_price: product.selling_price, wholesale_price: product.wholesale_price, effective_from: 0 };
     const matches = (p: { selling_price: number; wholesale_price: number | null }) => p.selling_price === charged || p.wholesale_price === charged;
     if (matches(inForce)) {

@@ -1,0 +1,143 @@
+/**
+ * What a set of sales needs from the database, read once (issue 17): one online sale, or a pushed
+ * batch of a till's offline sales. The reads take the locks the writes need, in the order every
+ * sale takes them (the store row, then its stock rows in product-id order, then their batches), so
+ * the planning in memory (`planSale`) works on figures nobody else can change before the commit.
+ */
+import { type AddoEntry, type CreateSaleInput, hasCreditLimit, type LineBatchInput, type SaleSource } from '@duka/shared';
+import { forUpdate } from '../../../db/dialect.js';
+import type { BatchRow } from '../../../db/tables/batches.table.js';
+import type { CustomerRow } from '../../../db/tables/customers.table.js';
+import type { ProductRow } from '../../../db/tables/inventory.table.js';
+import type { TransactionRow } from '../../../db/tables/pos.table.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { toE164 } from '../../../lib/phone.js';
+import { outstandingByCustomer } from '../../credits/services/tabs.js';
+import { orgProductsById } from '../../inventory/inventory.queries.js';
+import { addoPermitted } from '../../pharmacy/services/dispensing-checks.js';
+
+export interface SaleOptions {
+  source: SaleSource;
+  /** Offline: when the till made the sale (already clamped to the server's clock). */
+  occurredAt?: number;
+  clientReceiptNumber?: string;
+  deviceId?: string;
+  /** Offline: the unit price the till charged per product, cents (reconciled by the caller). */
+  unitPrices?: Map<string, number>;
+  /** Offline: the member of the organisation who rang it up (checked by the caller); default the actor. */
+  cashierId?: string;
+  /** Offline: the batches the till took each product's units from (kept when they still hold them). */
+  lineBatches?: Map<string, LineBatchInput[]>;
+}
+
+export interface SaleRequest {
+  input: CreateSaleInput;
+  opts: SaleOptions;
+}
+
+/** The figures the sales are planned against; `planSale` moves them on as each sale is planned. */
+export interface SaleSet {
+  orgId: string;
+  storeId: string;
+  online: boolean;
+  store: { code: string; vat_enabled: number; outlet_type: string | null; last_number: number };
+  org: { business_type: string; timezone: string; credit_terms_days: number };
+  products: Map<string, ProductRow>;
+  /** Sales by id: those already recorded (any organisation) and those planned in this set. */
+  sales: Map<string, TransactionRow>;
+  customers: Map<string, CustomerRow>;
+  customersByPhone: Map<string, CustomerRow>;
+  /** Cents owed, per customer with a credit limit who buys on credit in this set. */
+  owed: Map<string, number>;
+  /** Stock per product (every stock product of the set, 0 for a row created at load). */
+  stock: Map<string, number>;
+  /** Main batch rows per batch-tracked product, as planned so far. */
+  batches: Map<string, BatchRow[]>;
+  /** Each batch as read (the ledger applies the moves from there). */
+  batchesRead: Map<string, BatchRow>;
+  permitted: AddoEntry[];
+}
+
+export async function loadSaleSet(tx: ServiceContext, scope: { orgId: string; storeId: string; online: boolean }, requests: SaleRequest[], products?: Map<string, ProductRow>): Promise<SaleSet> {
+  const { orgId, storeId } = scope;
+  const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
+  const productIds = [...new Set(requests.flatMap((r) => r.input.lines.map((l) => l.product_id)))];
+  const [existing, org, catalogue] = await Promise.all([
+    ids.length ? tx.db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute() : [],
+    tx.db.selectFrom('organisations').select(['business_type', 'timezone', 'credit_terms_days']).where('id', '=', orgId).executeTakeFirstOrThrow(),
+    products ?? orgProductsById(tx.db, orgId, productIds),
+  ]);
+  const customers = await readCustomers(tx, orgId, requests);
+  const creditors = new Set<string>();
+  for (const r of requests) {
+    const c = r.input.customer_id ? customers.byId.get(r.input.customer_id) : customers.byPhone.get(phoneOf(r.input) ?? '');
+    if (r.input.payment_method === 'Credit' && c && hasCreditLimit(c.credit_limit)) creditors.add(c.id);
+  }
+  const owed = await outstandingByCustomer(tx.db, [...creditors]);
+
+  // Locks: the store row first (its receipt numbers), then stock rows in product-id order.
+  const store = await forUpdate(tx.dialect, tx.db.selectFrom('stores').select(['code', 'vat_enabled', 'outlet_type', 'last_number']).where('id', '=', storeId)).executeTakeFirstOrThrow();
+  const stocked = [...catalogue.values()].filter((p) => p.is_service !== 1).map((p) => p.id).sort();
+  const stock = await lockStockRows(tx, storeId, stocked);
+  const tracked = stocked.filter((id) => catalogue.get(id)!.track_batches === 1);
+  const batchRows = tracked.length
+    ? await tx.db.selectFrom('batches').selectAll().where('store_id', '=', storeId).where('product_id', 'in', tracked).where('source_batch_id', 'is', null).orderBy('id').execute()
+    : [];
+  const batches = new Map<string, BatchRow[]>(tracked.map((id) => [id, []]));
+  for (const b of batchRows) batches.get(b.product_id)!.push({ ...b });
+  const permitted = store.outlet_type === 'addo' ? await addoPermitted(tx, catalogue.values()) : [];
+
+  return {
+    ...scope,
+    store,
+    org,
+    products: catalogue,
+    sales: new Map(existing.map((t) => [t.id, t])),
+    customers: customers.byId,
+    customersByPhone: customers.byPhone,
+    owed,
+    stock,
+    batches,
+    batchesRead: new Map(batchRows.map((b) => [b.id, b])),
+    permitted,
+  };
+}
+
+/** The customer's phone as stored, or undefined when there is none or it is not a phone number (the plan says so). */
+export function phoneOf(input: CreateSaleInput): string | undefined {
+  return input.customer_id || !input.customer_phone ? undefined : (toE164(input.customer_phone) ?? undefined);
+}
+
+async function readCustomers(tx: ServiceContext, orgId: string, requests: SaleRequest[]) {
+  const ids = [...new Set(requests.flatMap((r) => (r.input.customer_id ? [r.input.customer_id] : [])))];
+  const phones = [...new Set(requests.flatMap((r) => phoneOf(r.input) ?? []))];
+  const rows =
+    ids.length || phones.length
+      ? await tx.db
+          .selectFrom('customers')
+          .selectAll()
+          .where('org_id', '=', orgId)
+          .where((eb) => eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(phones.length ? [eb('phone', 'in', phones)] : [])]))
+          .execute()
+      : [];
+  return { byId: new Map(rows.map((c) => [c.id, c])), byPhone: new Map(rows.flatMap((c) => (c.phone ? [[c.phone, c] as const] : []))) };
+}
+
+/** Lock and read the stock rows (creating missing ones at 0 first, so every row is locked). */
+async function lockStockRows(tx: ServiceContext, storeId: string, productIds: string[]): Promise<Map<string, number>> {
+  if (productIds.length === 0) return new Map();
+  const read = () =>
+    forUpdate(tx.dialect, tx.db.selectFrom('product_stock').select(['product_id', 'qty']).where('store_id', '=', storeId).where('product_id', 'in', productIds).orderBy('product_id')).execute();
+  let rows = await read();
+  if (rows.length < productIds.length) {
+    const have = new Set(rows.map((r) => r.product_id));
+    const now = tx.clock.now();
+    await tx.db
+      .insertInto('product_stock')
+      .values(productIds.filter((id) => !have.has(id)).map((id) => ({ store_id: storeId, product_id: id, qty: 0, updated_at: now })))
+      .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
+      .execute();
+    rows = await read();
+  }
+  return new Map(rows.map((r) => [r.product_id, Number(r.qty)]));
+}

@@ -1,0 +1,117 @@
+/**
+ * Writing planned sales (`planSale`), one sale or a pushed batch, in a number of statements that
+ * does not grow with the number of sales: the store's receipt counter once, one stock update for
+ * every product, then each kind of row in one multi-row insert, one batch-ledger write, one
+ * `transaction.created` event and one audit entry per sale, all in one insert each.
+ */
+import { fromCents, newId } from '@duka/shared';
+import { sql } from 'kysely';
+import { noteChange } from '../../../db/change-log.js';
+import { insertRows } from '../../../db/insert-rows.js';
+import { recordAudits } from '../../../lib/audit.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { openCreditTabs } from '../../credits/services/tabs.js';
+import { moveBatches } from '../../pharmacy/services/batch-ledger.js';
+import { recordPrescriptionEntry } from '../../pharmacy/services/prescription-register.js';
+import type { SaleSet } from './sale-inputs.js';
+import type { SalePlan } from './sale-plan.js';
+
+export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePlan[]): Promise<void> {
+  if (plans.length === 0) return;
+  const { orgId, storeId } = set;
+  const now = tx.clock.now();
+  await tx.db.updateTable('stores').set({ last_number: set.store.last_number }).where('id', '=', storeId).execute();
+
+  // Stock: the sum of every sale's change per product, in one statement.
+  const delta = new Map<string, number>();
+  for (const p of plans) for (const [id, d] of p.stockDelta) delta.set(id, (delta.get(id) ?? 0) + d);
+  const moved = [...delta].filter(([, d]) => d !== 0);
+  if (moved.length) {
+    const cases = sql.join(
+      moved.map(([id, d]) => sql`when ${id} then ${d}`),
+      sql` `,
+    );
+    await tx.db
+      .updateTable('product_stock')
+      .set({ qty: sql<number>`qty + case product_id ${cases} else 0 end`, updated_at: now })
+      .where('store_id', '=', storeId)
+      .where(
+        'product_id',
+        'in',
+        moved.map(([id]) => id),
+      )
+      .execute();
+  }
+  for (const id of delta.keys()) noteChange(tx, orgId, { entity: 'stock', id, storeId });
+
+  const customers = plans.flatMap((p) => (p.newCustomer ? [p.newCustomer] : []));
+  await insertRows(
+    tx.db,
+    'customers',
+    customers.map((c) => ({ id: c.id, org_id: c.org_id, name: c.name, phone: c.phone, email: null, notes: null, first_purchase_at: null, last_purchase_at: null, created_at: c.created_at, updated_at: c.updated_at })),
+  );
+  for (const c of customers) noteChange(tx, orgId, { entity: 'customer', id: c.id });
+
+  await insertRows(
+    tx.db,
+    'transactions',
+    plans.map((p) => p.row),
+  );
+  await insertRows(
+    tx.db,
+    'transaction_lines',
+    plans.flatMap((p) => p.lines),
+  );
+  await insertRows(
+    tx.db,
+    'batches',
+    plans.flatMap((p) => p.newBatches),
+  );
+  const moves = plans.flatMap((p) => p.moves);
+  if (moves.length) {
+    await moveBatches(tx, moves, { productNames: new Map([...set.products].map(([id, p]) => [id, p.name])), applyStock: false });
+    await insertRows(
+      tx.db,
+      'transaction_line_batches',
+      plans.flatMap((p) =>
+        p.lots.map((l) => ({ id: newId(), transaction_id: p.row.id, product_id: l.product_id, batch_id: l.batch_id, lot_number: l.lot_number, expiry_date: l.expiry_date, qty: l.qty })),
+      ),
+    );
+  }
+  // A register entry per sale of a prescription medicine (few; the entry writes nothing for others).
+  for (const p of plans) await recordPrescriptionEntry(tx, { row: p.row, lines: p.merged, products: set.products, prescription: p.request.input.prescription });
+  await openCreditTabs(
+    tx,
+    orgId,
+    plans.flatMap((p) => (p.tab ? [p.tab] : [])),
+  );
+  for (const p of plans) noteChange(tx, orgId, { entity: 'transaction', id: p.row.id, storeId });
+
+  await tx.events.publishMany(
+    tx,
+    plans.map(({ row, lines, stockAfter }) => ({
+      type: 'transaction.created' as const,
+      orgId,
+      storeId,
+      data: {
+        transaction_id: row.id,
+        number: row.number,
+        receipt_number: row.receipt_number,
+        status: row.status,
+        payment_method: row.payment_method,
+        total: fromCents(row.total),
+        customer_id: row.customer_id,
+        cashier_id: row.cashier_id,
+        source: row.source,
+        lines: lines.map((l) => {
+          const product = set.products.get(l.product_id)!;
+          return { product_id: l.product_id, product_name: l.product_name, qty: l.qty, stock_after: stockAfter.get(l.product_id) ?? null, reorder_point: product.reorder_point, is_service: product.is_service === 1 };
+        }),
+      },
+    })),
+  );
+  await recordAudits(
+    tx,
+    plans.map(({ row }) => ({ action: 'sale.create', description: `Sale ${row.receipt_number}: ${fromCents(row.total)} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id })),
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The `sale.create` mutations of a push, reconciled as a set (issue 17): what they need is read
+ * once (their products, price history and cashiers here; stock, lots, customers and the store's
+ * numbers in `recordSales`), each sale is worked out in memory with the rules `POST /pos/sale`
+ * uses, and all are written together. A sale that breaks a rule is rejected alone; its neighbours
+ * are booked as if it had never come.
+ */
+import { fromCents, type LineBatchInput, type Mutation, type MutationResult, type SaleConflict } from '@duka/shared';
+import type { DeviceRow } from '../../../db/tables/sync.table.js';
+import type { PendingCommit } from '../../../db/transaction.js';
+import { requireStore } from '../../../lib/auth/authorize.js';
+import type { AuthedContext } from '../../../lib/context.js';
+import { ServiceError, ValidationError } from '../../../lib/errors.js';
+import { orgProductsById } from '../../../modules/inventory/inventory.queries.js';
+import { recordSales, type SaleRequest } from '../../../modules/pos/services/record-sale.js';
+import { recordConflicts } from './conflicts.js';
+import { parsePayload, type SalePayload } from './mutators.js';
+import { priceHistory, reconcilePrices } from './reconcile.js';
+
+const rejected = (m: Mutation, err: ServiceError): MutationResult => ({ id: m.id, seq: m.seq, status: 'rejected', error: { code: err.code, message: err.message } });
+
+/** Apply a run of consecutive `sale.create` mutations of one device; results in their order. */
+export async function applySales(tx: AuthedContext & { pending: PendingCommit }, device: DeviceRow, mutations: Mutation[], now: number): Promise<MutationResult[]> {
+  const { orgId, storeId } = requireStore(tx);
+  const results: Array<MutationResult | undefined> = mutations.map(() => undefined);
+  const valid: Array<{ i: number; m: Mutation; p: SalePayload; at: number }> = [];
+  mutations.forEach((m, i) => {
+    try {
+      // A sale cannot have happened in the future: clamp the till's clock to the server's.
+      valid.push({ i, m, p: parsePayload(m, 'sale.create'), at: Math.min(Date.parse(m.created_at), now) });
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      results[i] = rejected(m, err);
+    }
+  });
+  const cashierIds = [...new Set(valid.flatMap((v) => (v.p.cashier_id ? [v.p.cashier_id] : [])))];
+  const productIds = [...new Set(valid.flatMap((v) => v.p.lines.map((l) => l.product_id)))];
+  const ats = valid.map((v) => v.at);
+  const [members, products, prices] = await Promise.all([
+    cashierIds.length ? tx.db.selectFrom('users').select('id').where('id', 'in', cashierIds).where('org_id', '=', orgId).execute() : [],
+    orgProductsById(tx.db, orgId, productIds),
+    priceHistory(tx.db, productIds, Math.min(...ats), Math.max(...ats)),
+  ]);
+  const member = new Set(members.map((u) => u.id));
+
+  const requests: SaleRequest[] = [];
+  const sent: Array<{ i: number; m: Mutation; priceConflicts: SaleConflict[] }> = [];
+  for (const { i, m, p, at } of valid) {
+    const { cashier_id: cashierId, ...sold } = p;
+    // The sale is booked to whoever rang it up on the till, if they belong to this organisation.
+    if (cashierId && !member.has(cashierId)) {
+      results[i] = rejected(m, new ValidationError('payload.cashier_id', 'is not a member of this organisation'));
+      continue;
+    }
+    const priced = reconcilePrices(p.lines, at, products, prices);
+    // The lots the till took, per product (a product on two lines is one line on the server).
+    const lineBatches = new Map<string, LineBatchInput[]>();
+    for (const l of p.lines) if (l.batches?.length) lineBatches.set(l.product_id, [...(lineBatches.get(l.product_id) ?? []), ...l.batches]);
+    requests.push({
+      input: { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
+      opts: { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId, lineBatches },
+    });
+    sent.push({ i, m, priceConflicts: priced.conflicts });
+  }
+
+  const outcomes = await recordSales(tx, requests, products);
+  for (const [k, outcome] of outcomes.entries()) {
+    const { i, m, priceConflicts } = sent[k]!;
+    if (!outcome.ok) {
+      results[i] = rejected(m, outcome.error);
+      continue;
+    }
+    const { row, replayed } = outcome.sale;
+    const conflicts = replayed ? [] : [...priceConflicts, ...outcome.sale.conflicts];
+    if (conflicts.length) {
+      await recordConflicts(tx, { orgId, storeId, deviceId: device.id, mutationId: m.id, transactionId: row.id, receipt: row.receipt_number }, conflicts);
+    }
+    results[i] = {
+      id: m.id,
+      seq: m.seq,
+      status: 'applied',
+      result: { transaction_id: row.id, number: row.number, receipt_number: row.receipt_number, status: row.status, total: fromCents(row.total) },
+      ...(conflicts.length ? { conflicts: conflicts.map((c) => ({ kind: c.kind, message: c.message, ...(c.product_id ? { product_id: c.product_id } : {}) })) } : {}),
+    };
+  }
+  return results.map((r) => r!);
+}
