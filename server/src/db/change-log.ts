@@ -12,7 +12,7 @@
 import type { ChangeOp, SyncEntity } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
-import { insertRows } from './insert-rows.js';
+import { insertRows } from './dialect.js';
 
 export interface Change {
   entity: SyncEntity;

@@ -2,7 +2,8 @@
  * The only runtime code that knows which database it is talking to. Everything else uses the
  * Kysely builder and the helpers here. (Migrations have their own twin: migrations/_helpers.ts.)
  */
-import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Insertable, type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Database } from './database.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -57,4 +58,63 @@ export function textSearch(dialect: DialectName, target: { table: string; alias:
 export function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
   return code === '40P01' || code === '40001';
+}
+
+const onPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** Bound parameters per statement: under SQLite's 32,766 (Postgres takes the rows as one JSON parameter). */
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * Insert many rows in as few statements as each database allows: a pushed batch of sales writes
+ * its lines in one statement, not one per sale. SQLite takes a multi-row VALUES list (cheap to
+ * prepare in-process). Postgres parses and plans a statement of thousands of parameters slowly, so
+ * there the rows go as one JSON array, turned into rows of the table's own column types by
+ * `json_populate_recordset` (columns the rows leave out keep their defaults).
+ */
+export async function insertRows<T extends keyof Database & string>(db: Kysely<Database>, table: T, rows: Array<Insertable<Database[T]>>): Promise<void> {
+  if (rows.length === 0) return;
+  const keys = Object.keys(rows[0] as object);
+  if (onPostgres(db)) {
+    const columns = sql.join(keys.map((k) => sql.ref(k)));
+    await sql`insert into ${sql.table(table)} (${columns}) select ${columns} from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.execute(db);
+    return;
+  }
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, keys.length)));
+  for (let at = 0; at < rows.length; at += perStatement) {
+    // Generic over the table: Kysely cannot tie `values` to `T` here; the signature above does.
+    await db
+      .insertInto(table)
+      .values(rows.slice(at, at + perStatement) as never)
+      .execute();
+  }
+}
+
+/**
+ * Move the stock of many products of one store in one statement, each by its own amount. SQLite:
+ * a CASE over the product ids. Postgres: the amounts as two arrays joined in (a CASE of hundreds of
+ * branches is slow there to plan and to run).
+ */
+export async function addToStock(db: Kysely<Database>, storeId: string, amounts: Array<[productId: string, delta: number]>, now: number): Promise<void> {
+  if (amounts.length === 0) return;
+  if (onPostgres(db)) {
+    await sql`update product_stock set qty = qty + d.delta, updated_at = ${now}
+      from (select unnest(${amounts.map(([id]) => id)}::text[]) as product_id, unnest(${amounts.map(([, d]) => d)}::integer[]) as delta) as d
+      where product_stock.store_id = ${storeId} and product_stock.product_id = d.product_id`.execute(db);
+    return;
+  }
+  const cases = sql.join(
+    amounts.map(([id, d]) => sql`when ${id} then ${d}`),
+    sql` `,
+  );
+  await db
+    .updateTable('product_stock')
+    .set({ qty: sql<number>`qty + case product_id ${cases} else 0 end`, updated_at: now })
+    .where('store_id', '=', storeId)
+    .where(
+      'product_id',
+      'in',
+      amounts.map(([id]) => id),
+    )
+    .execute();
 }

@@ -22,6 +22,10 @@ export function groupCommit(db: Kysely<Database>): Transact {
     if (draining) return;
     draining = true;
     try {
+      // Kysely's SQLite driver holds its one connection for a whole transaction, so requests that
+      // read before their transaction (a push's device, a session) waited on the last one: let
+      // them read and join the queue before the next commit starts, to share its fsync.
+      await new Promise((resolve) => setImmediate(resolve));
       while (queue.length) {
         const batch = queue.splice(0, 256);
         if (batch.length === 1) {

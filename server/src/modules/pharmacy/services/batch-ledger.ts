@@ -10,7 +10,7 @@
 import { type BatchMovementKind, type BatchStatus, newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { forUpdate } from '../../../db/dialect.js';
+import { forUpdate, insertRows } from '../../../db/dialect.js';
 import { sameLot } from '../batches.queries.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
@@ -103,10 +103,10 @@ export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opt
       .where('id', 'in', ids)
       .execute();
   }
-  await ctx.db
-    .insertInto('batch_movements')
-    .values(
-      moved.map(({ batch, move, row, stockChange }) => ({
+  await insertRows(
+    ctx.db,
+    'batch_movements',
+    moved.map(({ batch, move, row, stockChange }) => ({
         id: newId(),
         org_id: batch.org_id,
         store_id: batch.store_id,
@@ -129,8 +129,7 @@ export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opt
         user_id: ctx.actor?.userId ?? null,
         created_at: now,
       })),
-    )
-    .execute();
+  );
   if (opts.applyStock !== false) {
     const perProduct = new Map<string, { batch: BatchRow; delta: number }>();
     for (const m of moved) perProduct.set(`${m.batch.store_id}/${m.batch.product_id}`, { batch: m.batch, delta: (perProduct.get(`${m.batch.store_id}/${m.batch.product_id}`)?.delta ?? 0) + m.stockChange });

@@ -5,9 +5,8 @@
  * `transaction.created` event and one audit entry per sale, all in one insert each.
  */
 import { fromCents, newId } from '@duka/shared';
-import { sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { insertRows } from '../../../db/insert-rows.js';
+import { addToStock, insertRows } from '../../../db/dialect.js';
 import { recordAudits } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { openCreditTabs } from '../../credits/services/tabs.js';
@@ -25,23 +24,12 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
   // Stock: the sum of every sale's change per product, in one statement.
   const delta = new Map<string, number>();
   for (const p of plans) for (const [id, d] of p.stockDelta) delta.set(id, (delta.get(id) ?? 0) + d);
-  const moved = [...delta].filter(([, d]) => d !== 0);
-  if (moved.length) {
-    const cases = sql.join(
-      moved.map(([id, d]) => sql`when ${id} then ${d}`),
-      sql` `,
-    );
-    await tx.db
-      .updateTable('product_stock')
-      .set({ qty: sql<number>`qty + case product_id ${cases} else 0 end`, updated_at: now })
-      .where('store_id', '=', storeId)
-      .where(
-        'product_id',
-        'in',
-        moved.map(([id]) => id),
-      )
-      .execute();
-  }
+  await addToStock(
+    tx.db,
+    storeId,
+    [...delta].filter(([, d]) => d !== 0),
+    now,
+  );
   for (const id of delta.keys()) noteChange(tx, orgId, { entity: 'stock', id, storeId });
 
   const customers = plans.flatMap((p) => (p.newCustomer ? [p.newCustomer] : []));

@@ -15,7 +15,7 @@ import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
 import { applySales } from './sale-mutations.js';
-import { insertRows } from '../../../db/insert-rows.js';
+import { insertRows } from '../../../db/dialect.js';
 
 interface SeenRow {
   id: string;
