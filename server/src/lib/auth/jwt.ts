@@ -5,6 +5,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Permission } from '@duka/shared';
 import type { Actor } from '../context.js';
 import { UnauthenticatedError } from '../errors.js';
@@ -23,7 +24,25 @@ export async function signToken(key: KeyObject, aud: Audience, claims: JWTPayloa
     .sign(key);
 }
 
+/**
+ * Tokens already verified, per signing key: a till sends the same access token with every request,
+ * and checking its signature (WebCrypto) cost more CPU than some whole requests. A hit is the exact
+ * token string verified before for this key and audience, used only until its `exp`; whether its
+ * session is still signed in is checked on every request elsewhere.
+ */
+const verified = new WeakMap<KeyObject, LRUCache<string, JWTPayload>>();
+
 export async function verifyToken(key: KeyObject, aud: Audience, token: string, nowMs: number): Promise<JWTPayload> {
+  let cache = verified.get(key);
+  if (!cache) verified.set(key, (cache = new LRUCache({ max: 10_000 })));
+  const hit = cache.get(`${aud} ${token}`);
+  if (hit && typeof hit.exp === 'number' && hit.exp * 1000 > nowMs) return hit;
+  const payload = await verifySignature(key, aud, token, nowMs);
+  cache.set(`${aud} ${token}`, payload);
+  return payload;
+}
+
+async function verifySignature(key: KeyObject, aud: Audience, token: string, nowMs: number): Promise<JWTPayload> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
