@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countStatements, STATEMENTS_HEADER } from '../server/src/db/statement-count.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
@@ -35,6 +37,23 @@ describe('statements per request (COUNT_STATEMENTS)', () => {
     expect(taken.status).toBe(409);
     // Refused on the code lookup, before any transaction.
     expect(taken.headers.get(STATEMENTS_HEADER)).toBe('1');
+  });
+
+  it('answers the header over real HTTP too, with the body unchanged', async () => {
+    t = await createTestApp({ config: { COUNT_STATEMENTS: true } });
+    const server = await new Promise<ServerType>((resolve) => {
+      const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`);
+      const text = await res.text();
+      expect(res.headers.get(STATEMENTS_HEADER)).toBe('0');
+      expect(text.length).toBeGreaterThan(100_000);
+      expect(text).toBe((await t.request('GET', '/openapi.json')).text);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('is absent when the server is not counting', async () => {

@@ -94,7 +94,13 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   const base = config.BASE_PATH;
   const app = new OpenAPIHono<AppEnv>();
 
-  if (config.COUNT_STATEMENTS) app.use('*', async (c, next) => void c.header(STATEMENTS_HEADER, String(await countStatements(next))));
+  if (config.COUNT_STATEMENTS) {
+    app.use('*', async (c, next) => {
+      const statements = await countStatements(next);
+      // On the finished response's own headers: c.header() here would re-wrap its body as a stream.
+      c.res.headers.set(STATEMENTS_HEADER, String(statements));
+    });
+  }
   app.use('*', requestId({ limitLength: 100 }));
   app.use('*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin' }));
   if (config.CORS_ORIGINS.length) {
