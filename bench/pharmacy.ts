@@ -9,7 +9,7 @@
 import { newId } from '@duka/shared';
 import { createDb } from '../server/src/db/create-db.js';
 import { measure, type Row, statementsPer } from './lib.js';
-import { timePushes } from './push-load.js';
+import { pushStatements, registerTill, timePushes } from './push-load.js';
 
 export interface BenchPharmacy {
   headers: Record<string, string>;
@@ -62,28 +62,37 @@ export async function batchSaleBenchmark(base: string, database: string, seconds
   return { scenario: 'POST /pos/sale, 3 batch-tracked lines (FEFO over 3 lots each), 32 conn', database, m, target, met: m.errors === 0 && enough(m.rps), statements };
 }
 
-/** The push benchmark's 10,000 sales, of medicines, each line of 2 units sent on two of its lots; beside `plain` (20 tills in one store). */
+/** `count` sales of medicines from till number `d`, each line of 2 units sent on two of its lots. */
+function medicineSales(shop: BenchPharmacy, d: number, count: number, prefix: string) {
+  const now = Date.now() - 3_600_000;
+  return Array.from({ length: count }, (_, i) => {
+    const lines = [0, 1, 2].map((k) => {
+      const m = shop.medicines[(d * 37 + i * 3 + k) % shop.medicines.length]!;
+      const first = (i + k) % 2;
+      return { product_id: m.id, qty: 2, unit_price: m.price, batches: [{ batch_id: m.lots[first]!, qty: 1 }, { batch_id: m.lots[first + 1]!, qty: 1 }] };
+    });
+    const payload = { id: newId(), client_receipt_number: `${prefix}${d + 1}-${i + 1}`, lines, payment_method: 'Cash' };
+    return { id: newId(), seq: i + 1, type: 'sale.create', created_at: new Date(now + 60_000 + i * 1000).toISOString(), payload };
+  });
+}
+
+/** The push benchmark's 10,000 sales, of medicines; beside `plain` (20 tills in one store). */
 export async function batchPushBenchmark(base: string, database: string, shop: BenchPharmacy, plain: Row): Promise<Row> {
   const DEVICES = 20;
   const SALES_PER_DEVICE = 500;
   const BATCH = 100;
-  const now = Date.now() - 3_600_000;
   const devices = await Promise.all(
-    Array.from({ length: DEVICES }, async (_, d) => {
-      const id = newId();
-      await call(base, '/sync/devices', { device_id: id, name: `Famasia ${d + 1}` }, shop.headers);
-      const mutations = Array.from({ length: SALES_PER_DEVICE }, (_, i) => {
-        const lines = [0, 1, 2].map((k) => {
-          const m = shop.medicines[(d * 37 + i * 3 + k) % shop.medicines.length]!;
-          const first = (i + k) % 2;
-          return { product_id: m.id, qty: 2, unit_price: m.price, batches: [{ batch_id: m.lots[first]!, qty: 1 }, { batch_id: m.lots[first + 1]!, qty: 1 }] };
-        });
-        return { id: newId(), seq: i + 1, type: 'sale.create', created_at: new Date(now + 60_000 + i * 1000).toISOString(), payload: { id: newId(), client_receipt_number: `F${d + 1}-${i + 1}`, lines, payment_method: 'Cash' } };
-      });
-      return { id, headers: shop.headers, mutations };
-    }),
+    Array.from({ length: DEVICES }, async (_, d) => ({ id: await registerTill(base, shop.headers, `Famasia ${d + 1}`), headers: shop.headers, mutations: medicineSales(shop, d, SALES_PER_DEVICE, 'F') })),
   );
   const m = await timePushes(base, devices, BATCH);
+  const statements = await pushStatements(base, shop.headers, medicineSales(shop, 999, 3 * BATCH, 'G'), BATCH);
   const { target, enough } = within25(plain);
-  return { scenario: `push ${DEVICES * SALES_PER_DEVICE} offline sales, 3 batch-tracked lines each spanning 2 lots (the till's), ${DEVICES} tills x batches of ${BATCH}`, database, m, target, met: m.errors === 0 && enough(m.rps) };
+  return {
+    scenario: `push ${DEVICES * SALES_PER_DEVICE} offline sales, 3 batch-tracked lines each spanning 2 lots (the till's), ${DEVICES} tills x batches of ${BATCH}`,
+    database,
+    m,
+    target,
+    met: m.errors === 0 && enough(m.rps),
+    statements,
+  };
 }

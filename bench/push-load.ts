@@ -80,11 +80,10 @@ export async function timePushes(base: string, tills: Till[], batch: number): Pr
   return { rps: Math.round(total / seconds), p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), errors: failed };
 }
 
-/** Statements per push of `batch` new sales: a till of its own pushes 3 batches, one at a time, each checked applied. */
-export async function pushStatements(base: string, headers: Record<string, string>, products: BenchProduct[], batch: number): Promise<number> {
+/** Statements per push of `batch` new sales: a till of its own pushes `sales` (3 batches), one push at a time, each checked applied. */
+export async function pushStatements(base: string, headers: Record<string, string>, sales: unknown[], batch: number): Promise<number> {
   await settle();
   const till = { id: await registerTill(base, headers, 'Statement probe'), headers };
-  const sales = offlineSales(products, 999, 3 * batch, 'S');
   return statementsPer(3, async (i) => {
     const res = await push(base, till, sales.slice(i * batch, (i + 1) * batch));
     const body = (await res.clone().json()) as { data?: { results: Array<{ status: string }> } };

@@ -69,7 +69,7 @@ export async function syncBenchmarks(base: string, token: string, database: stri
   const spread = await tillsIn((d) => d % STORES, 'T');
   const pushSpread = await timePushes(base, spread, BATCH);
   const pushOne = await timePushes(base, await tillsIn(() => 0, 'U'), BATCH);
-  const statements = await pushStatements(base, storeHeaders[0]!, sold, BATCH);
+  const statements = await pushStatements(base, storeHeaders[0]!, offlineSales(sold, 999, 3 * BATCH, 'S'), BATCH);
 
   const shop = { orgId: orgId!, cashierId: tokenUser(token), products: sold };
   const ceilingSpread: Row = {
