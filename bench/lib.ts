@@ -44,7 +44,11 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
 export async function startProcess(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
-  child.on('exit', () => (exited = true));
+  child.on('exit', (code, signal) => {
+    exited = true;
+    // Its output is discarded: say at least how it ended, unless it was stopped.
+    if (signal !== 'SIGTERM' && code !== 0) console.error(`${script} exited with ${signal ?? `code ${code}`}`);
+  });
   // A benchmark that fails must not leave its servers running.
   const orphan = () => void (exited || child.kill('SIGKILL'));
   process.once('exit', orphan);
@@ -81,6 +85,8 @@ export async function startBenchServer(database: string): Promise<BenchServer> {
     NODE_ENV: 'production',
     RATE_LIMIT_AUTH_PER_MIN: '1000000',
     RATE_LIMIT_USER_PER_MIN: '1000000',
+    // Every response says how many SQL statements it ran (x-db-statements), printed beside the write rows.
+    COUNT_STATEMENTS: '1',
     ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),
   };
   const child = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);
@@ -148,17 +154,53 @@ export interface Row {
   m: Measured;
   target: string;
   met: boolean | null;
+  /** SQL statements per request (per push, per sale), counted by the server: the median of a few sent one at a time. */
+  statements?: number;
+  /** The row's throughput against its ceiling measured in the same run, e.g. "42 % of raw inserts". */
+  ofCeiling?: string;
 }
 
 export function printTable(rows: Row[]) {
-  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met'];
-  const lines = rows.map((r) => [r.scenario, r.database, Number.isFinite(r.m.rps) ? String(r.m.rps) : '-', String(r.m.p50), String(r.m.p99), String(r.m.errors), r.target, r.met === null ? '-' : r.met ? 'yes' : 'NO']);
+  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met', 'stmts/req', 'vs ceiling'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.database,
+    Number.isFinite(r.m.rps) ? String(r.m.rps) : '-',
+    String(r.m.p50),
+    String(r.m.p99),
+    String(r.m.errors),
+    r.target,
+    r.met === null ? '-' : r.met ? 'yes' : 'NO',
+    r.statements === undefined || Number.isNaN(r.statements) ? '-' : String(r.statements),
+    r.ofCeiling ?? '-',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   console.log(fmt(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const l of lines) console.log(fmt(l));
 }
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/**
+ * The median number of SQL statements the server ran for `times` requests sent one at a time (so
+ * SQLite's group commit shares no transaction between them); NaN when the server is not counting.
+ * `send(i)` must answer 2xx, or the count would be of a refusal.
+ */
+export async function statementsPer(times: number, send: (i: number) => Promise<Response>): Promise<number> {
+  const counts: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const res = await send(i);
+    if (!res.ok) throw new Error(`statement probe answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    counts.push(Number(res.headers.get('x-db-statements') ?? NaN));
+  }
+  return median(counts);
+}
+
+/** `rps` as a share of the ceiling row `ceiling` (raw writes measured in the same run), named by `what`. */
+export const ofCeiling = (rps: number, ceiling: Row, what: string) => `${Math.round((100 * rps) / ceiling.m.rps)} % of ${what}`;
 
 /** The user an access token belongs to (its `sub`): the bench's account, whatever other organisations the run made. */
 export const tokenUser = (token: string): string => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;

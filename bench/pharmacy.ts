@@ -2,12 +2,14 @@
  * Batch-tracked variants of the sale and push benchmarks (issue 14): a pharmacy of its own whose
  * 300 medicines each hold 3 lots (received by delivered deliveries), sold online (FEFO on the
  * server) and pushed from tills that send their own lots, each line of 2 units spanning two lots.
- * Each row is printed beside the plain one, with the target "within 25 % of plain" (throughput).
+ * Each row is printed beside the plain one, with the target "within 25 % of plain" (throughput): the
+ * sale beside the plain POST /pos/sale, the push beside the plain push of 20 tills in one store (the
+ * pharmacy's tills are all in its one store, so both pushes queue on one store's lock).
  */
 import { newId } from '@duka/shared';
 import { createDb } from '../server/src/db/create-db.js';
-import { measure, type Row } from './lib.js';
-import { timePushes } from './sync.js';
+import { measure, type Row, statementsPer } from './lib.js';
+import { pushStatements, registerTill, timePushes } from './push-load.js';
 
 export interface BenchPharmacy {
   headers: Record<string, string>;
@@ -53,33 +55,44 @@ const within25 = (plain: Row) => ({ target: `within 25 % of plain (>= ${Math.rou
 /** POST /pos/sale of 3 batch-tracked lines, beside `plain` (the same sale of untracked products). */
 export async function batchSaleBenchmark(base: string, database: string, seconds: number, shop: BenchPharmacy, plain: Row): Promise<Row> {
   const body = JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: shop.medicines[i * 7]!.id, qty: 1 })), payment_method: 'Cash' });
-  const m = await measure({ url: `${base}/api/v1/pos/sale`, method: 'POST', headers: shop.headers, body, connections: 32, seconds });
+  const url = `${base}/api/v1/pos/sale`;
+  const m = await measure({ url, method: 'POST', headers: shop.headers, body, connections: 32, seconds });
+  const statements = await statementsPer(5, () => fetch(url, { method: 'POST', headers: shop.headers, body }));
   const { target, enough } = within25(plain);
-  return { scenario: 'POST /pos/sale, 3 batch-tracked lines (FEFO over 3 lots each), 32 conn', database, m, target, met: m.errors === 0 && enough(m.rps) };
+  return { scenario: 'POST /pos/sale, 3 batch-tracked lines (FEFO over 3 lots each), 32 conn', database, m, target, met: m.errors === 0 && enough(m.rps), statements };
 }
 
-/** The push benchmark's 10,000 sales, of medicines, each line of 2 units sent on two of its lots; beside `plain`. */
+/** `count` sales of medicines from till number `d`, each line of 2 units sent on two of its lots. */
+function medicineSales(shop: BenchPharmacy, d: number, count: number, prefix: string) {
+  const now = Date.now() - 3_600_000;
+  return Array.from({ length: count }, (_, i) => {
+    const lines = [0, 1, 2].map((k) => {
+      const m = shop.medicines[(d * 37 + i * 3 + k) % shop.medicines.length]!;
+      const first = (i + k) % 2;
+      return { product_id: m.id, qty: 2, unit_price: m.price, batches: [{ batch_id: m.lots[first]!, qty: 1 }, { batch_id: m.lots[first + 1]!, qty: 1 }] };
+    });
+    const payload = { id: newId(), client_receipt_number: `${prefix}${d + 1}-${i + 1}`, lines, payment_method: 'Cash' };
+    return { id: newId(), seq: i + 1, type: 'sale.create', created_at: new Date(now + 60_000 + i * 1000).toISOString(), payload };
+  });
+}
+
+/** The push benchmark's 10,000 sales, of medicines; beside `plain` (20 tills in one store). */
 export async function batchPushBenchmark(base: string, database: string, shop: BenchPharmacy, plain: Row): Promise<Row> {
   const DEVICES = 20;
   const SALES_PER_DEVICE = 500;
   const BATCH = 100;
-  const now = Date.now() - 3_600_000;
   const devices = await Promise.all(
-    Array.from({ length: DEVICES }, async (_, d) => {
-      const id = newId();
-      await call(base, '/sync/devices', { device_id: id, name: `Famasia ${d + 1}` }, shop.headers);
-      const mutations = Array.from({ length: SALES_PER_DEVICE }, (_, i) => {
-        const lines = [0, 1, 2].map((k) => {
-          const m = shop.medicines[(d * 37 + i * 3 + k) % shop.medicines.length]!;
-          const first = (i + k) % 2;
-          return { product_id: m.id, qty: 2, unit_price: m.price, batches: [{ batch_id: m.lots[first]!, qty: 1 }, { batch_id: m.lots[first + 1]!, qty: 1 }] };
-        });
-        return { id: newId(), seq: i + 1, type: 'sale.create', created_at: new Date(now + 60_000 + i * 1000).toISOString(), payload: { id: newId(), client_receipt_number: `F${d + 1}-${i + 1}`, lines, payment_method: 'Cash' } };
-      });
-      return { id, mutations };
-    }),
+    Array.from({ length: DEVICES }, async (_, d) => ({ id: await registerTill(base, shop.headers, `Famasia ${d + 1}`), headers: shop.headers, mutations: medicineSales(shop, d, SALES_PER_DEVICE, 'F') })),
   );
-  const m = await timePushes(base, shop.headers, devices, BATCH);
+  const m = await timePushes(base, devices, BATCH);
+  const statements = await pushStatements(base, shop.headers, medicineSales(shop, 999, 3 * BATCH, 'G'), BATCH);
   const { target, enough } = within25(plain);
-  return { scenario: `push ${DEVICES * SALES_PER_DEVICE} offline sales, 3 batch-tracked lines each spanning 2 lots (the till's), ${DEVICES} tills x batches of ${BATCH}`, database, m, target, met: m.errors === 0 && enough(m.rps) };
+  return {
+    scenario: `push ${DEVICES * SALES_PER_DEVICE} offline sales, 3 batch-tracked lines each spanning 2 lots (the till's), ${DEVICES} tills x batches of ${BATCH}`,
+    database,
+    m,
+    target,
+    met: m.errors === 0 && enough(m.rps),
+    statements,
+  };
 }

@@ -1,98 +1,140 @@
 /**
- * Sync benchmarks (issue 5): offline sales pushed by many tills, re-push of applied batches.
- * Run by `npm run bench`; prints its rows into the same table.
+ * Sync benchmarks (issues 5 and 17): 10,000 offline sales pushed by 20 tills over 4 stores, then
+ * by 20 tills of one store, each beside its ceiling (raw batched inserts of the same sales measured
+ * in the same run) and the statements the server ran per push of 100; then the re-push of applied
+ * sales. Every store's tills push with that store's token, got through the public API (the owner's
+ * store switch), since a push's store comes from its token only.
  */
-import { newId } from '@duka/shared';
 import { sql } from 'kysely';
+import { newId } from '@duka/shared';
 import { createDb } from '../server/src/db/create-db.js';
-import { type Measured, type Row, tokenUser } from './lib.js';
+import { rawSaleWrites } from './ceiling-writes.js';
+import { median, ofCeiling, type Row, tokenUser } from './lib.js';
+import { type BenchProduct, offlineSales, push, pushStatements, registerTill, settle, type Till, timePushes } from './push-load.js';
+
+const TILLS = 20;
+const SALES_PER_TILL = 500;
+const BATCH = 100;
+const STORES = 4;
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-export async function syncBenchmarks(base: string, token: string, database: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<Row[]> {
-  const rows: Row[] = [];
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+async function post(base: string, path: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(`${base}/api/v1${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = (await res.json()) as { data: any };
+  if (!res.ok) throw new Error(`POST ${path} → ${res.status}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+export interface SyncRows {
+  rows: Row[];
+  /** The push of 20 tills in one store: the shape of the batch-tracked push, which is compared with it. */
+  oneStore: Row;
+}
+
+export async function syncBenchmarks(base: string, token: string, database: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<SyncRows> {
+  const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const db = createDb({ ...dbOpts, poolSize: 2 });
-  const { org_id: orgId, store_id: storeId } = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow();
+  const { org_id: orgId, store_id: homeStore } = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow();
+  // 3 more stores for the tills, 4 of their own for the ceiling's raw writes.
+  const opened = async (name: string) => ((await post(base, '/stores', { name }, owner)) as { id: string }).id;
+  const storeIds = [homeStore!, ...(await Promise.all(['Tawi 2', 'Tawi 3', 'Tawi 4'].map(opened)))];
+  const ceilingStores = await Promise.all(['Dari 1', 'Dari 2', 'Dari 3', 'Dari 4'].map(opened));
+  const storeHeaders: Array<Record<string, string>> = [];
+  for (const store_id of storeIds) {
+    const { tokens } = await post(base, '/accounts/switch-store', { store_id }, storeHeaders.at(-1) ?? owner);
+    storeHeaders.push({ authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' });
+  }
+
   const now = Date.now() - 3_600_000;
   const products = Array.from({ length: 300 }, (_, i) => ({ id: newId(), org_id: orgId!, name: `Bidhaa ${i}`, sku: `SYNC-${i}`, selling_price: 50_000 + i * 100, cost_price: 40_000, created_at: now, updated_at: now }));
   await db.db.insertInto('products').values(products).execute();
-  await db.db.insertInto('product_stock').values(products.map((p) => ({ store_id: storeId!, product_id: p.id, qty: 1_000_000_000, updated_at: now }))).execute();
+  await db.db.insertInto('product_stock').values([...storeIds, ...ceilingStores].flatMap((store_id) => products.map((p) => ({ store_id, product_id: p.id, qty: 1_000_000_000, updated_at: now })))).execute();
   await db.db
     .insertInto('product_prices')
     .values(products.map((p) => ({ id: newId(), org_id: orgId!, product_id: p.id, selling_price: p.selling_price, wholesale_price: null, cost_price: p.cost_price, tax_rate: 1800, effective_from: now, changed_by: null })))
     .execute();
   await sql.raw(dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);
   await db.close();
+  const sold: BenchProduct[] = products;
 
-  const DEVICES = 20;
-  const SALES_PER_DEVICE = 500;
-  const BATCH = 100;
-  const devices = await Promise.all(
-    Array.from({ length: DEVICES }, async (_, d) => {
-      const id = newId();
-      await fetch(`${base}/api/v1/sync/devices`, { method: 'POST', headers, body: JSON.stringify({ device_id: id, name: `Till ${d + 1}` }) });
-      const mutations = Array.from({ length: SALES_PER_DEVICE }, (_, i) => {
-        const lines = [0, 1, 2].map((k) => {
-          const p = products[(d * 37 + i * 3 + k) % products.length]!;
-          return { product_id: p.id, qty: 1 + (k % 2), unit_price: p.selling_price / 100 };
-        });
-        return { id: newId(), seq: i + 1, type: 'sale.create', created_at: new Date(now + 60_000 + i * 1000).toISOString(), payload: { id: newId(), client_receipt_number: `T${d + 1}-${i + 1}`, lines, payment_method: 'Cash' } };
-      });
-      return { id, mutations };
-    }),
-  );
+  const tillsIn = (store: (d: number) => number, prefix: string): Promise<Till[]> =>
+    Promise.all(
+      Array.from({ length: TILLS }, async (_, d) => {
+        const headers = storeHeaders[store(d)]!;
+        return { id: await registerTill(base, headers, `Till ${prefix}${d + 1}`), headers, mutations: offlineSales(sold, d, SALES_PER_TILL, prefix) };
+      }),
+    );
+  const total = TILLS * SALES_PER_TILL;
+  const spread = await tillsIn((d) => d % STORES, 'T');
+  const pushSpread = await timePushes(base, spread, BATCH);
+  const pushOne = await timePushes(base, await tillsIn(() => 0, 'U'), BATCH);
+  const statements = await pushStatements(base, storeHeaders[0]!, offlineSales(sold, 999, 3 * BATCH, 'S'), BATCH);
 
-  const total = DEVICES * SALES_PER_DEVICE;
-  const push = await timePushes(base, headers, devices, BATCH);
-  rows.push({
-    scenario: `push ${total} offline sales, 3 lines, ${DEVICES} tills x batches of ${BATCH}`,
+  const shop = { orgId: orgId!, cashierId: tokenUser(token), products: sold };
+  const ceilingSpread: Row = {
+    scenario: `ceiling: raw batched inserts of the same ${total} sales, ${STORES} stores x 1 writer, 1 durable transaction per ${BATCH}`,
     database,
-    m: push,
-    target: database === 'sqlite' ? '>= 4000 sales/s; push p99 <= 100 ms' : 'push p99 <= 100 ms',
-    met: push.errors === 0 && push.p99 <= 100 && (database !== 'sqlite' || push.rps >= 4000),
-  });
+    m: await rawSaleWrites(dbOpts, { ...shop, storeIds: ceilingStores }, total, BATCH),
+    target: 'ceiling',
+    met: null,
+  };
+  const ceilingOne: Row = {
+    scenario: `ceiling: the same raw inserts, 1 store x 1 writer`,
+    database,
+    m: await rawSaleWrites(dbOpts, { ...shop, storeIds: ceilingStores.slice(0, 1) }, total, BATCH),
+    target: 'ceiling',
+    met: null,
+  };
 
-  // Re-push of 1,000 applied sales (two pushes of 500, the most a push may carry).
-  const dev = devices[0]!;
+  const sqlite = database === 'sqlite';
+  const [rate, p99] = sqlite ? [4000, 100] : [2000, 200];
+  const rows: Row[] = [
+    {
+      scenario: `push ${total} offline sales (3 lines), ${TILLS} tills over ${STORES} stores, batches of ${BATCH}`,
+      database,
+      m: pushSpread,
+      target: `>= ${rate} sales/s; push p99 <= ${p99} ms`,
+      met: pushSpread.errors === 0 && pushSpread.rps >= rate && pushSpread.p99 <= p99,
+      statements,
+      ofCeiling: ofCeiling(pushSpread.rps, ceilingSpread, `raw, ${STORES} stores`),
+    },
+  ];
+  const oneRate = sqlite ? 3000 : 1500;
+  const oneStore: Row = {
+    scenario: `same, all ${TILLS} tills in one store`,
+    database,
+    m: pushOne,
+    target: `>= ${oneRate} sales/s`,
+    met: pushOne.errors === 0 && pushOne.rps >= oneRate,
+    statements,
+    ofCeiling: ofCeiling(pushOne.rps, ceilingOne, 'raw, 1 store'),
+  };
+  rows.push(oneStore, ceilingSpread, ceilingOne);
+
+  // Re-push of 1,000 applied sales (two pushes of 500, the most a push may carry), from tills of two stores: each answered `duplicate`.
   const again: number[] = [];
+  const repushStatements: number[] = [];
+  let wrong = 0;
+  await settle();
   for (let round = 0; round < 10; round++) {
     const t0 = performance.now();
-    for (const half of [dev.mutations.slice(0, 500), devices[1]!.mutations.slice(0, 500)].map((m, k) => ({ m, id: devices[k]!.id }))) {
-      await fetch(`${base}/api/v1/sync/push`, { method: 'POST', headers, body: JSON.stringify({ device_id: half.id, mutations: half.m }) }).then((r) => r.json());
+    for (const till of spread.slice(0, 2)) {
+      const res = await push(base, till, till.mutations.slice(0, 500));
+      const body = (await res.json()) as { data?: { results: Array<{ status: string }> } };
+      if (res.status !== 200 || body.data!.results.some((r) => r.status !== 'duplicate')) wrong++;
+      repushStatements.push(Number(res.headers.get('x-db-statements') ?? NaN));
     }
     again.push(performance.now() - t0);
   }
   again.sort((a, b) => a - b);
   rows.push({
-    scenario: 're-push of 1,000 applied sales (2 pushes of 500)',
+    scenario: 're-push of 1,000 applied sales (2 pushes of 500; stmts per push)',
     database,
-    m: { rps: Math.round(1000 / (pct(again, 50) / 1000)), p50: Math.round(pct(again, 50)), p99: Math.round(pct(again, 99)), errors: 0 },
+    m: { rps: Math.round(1000 / (pct(again, 50) / 1000)), p50: Math.round(pct(again, 50)), p99: Math.round(pct(again, 99)), errors: wrong },
     target: '<= 25 ms',
-    met: pct(again, 99) <= 25,
+    met: wrong === 0 && pct(again, 99) <= 25,
+    statements: median(repushStatements),
   });
-  return rows;
-}
-
-/** Every device pushes its sales in batches of `batch`, all devices at once: sales/s and the push latencies. */
-export async function timePushes(base: string, headers: Record<string, string>, devices: Array<{ id: string; mutations: unknown[] }>, batch: number): Promise<Measured> {
-  const latencies: number[] = [];
-  let failed = 0;
-  let total = 0;
-  const started = performance.now();
-  await Promise.all(
-    devices.map(async (dev) => {
-      for (let i = 0; i < dev.mutations.length; i += batch) {
-        const t0 = performance.now();
-        const res = await fetch(`${base}/api/v1/sync/push`, { method: 'POST', headers, body: JSON.stringify({ device_id: dev.id, mutations: dev.mutations.slice(i, i + batch) }) });
-        const body = (await res.json()) as { data?: { results: Array<{ status: string }> } };
-        latencies.push(performance.now() - t0);
-        if (res.status !== 200 || body.data!.results.some((r) => r.status !== 'applied')) failed++;
-      }
-      total += dev.mutations.length;
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { rps: Math.round(total / seconds), p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), errors: failed };
+  return { rows, oneStore };
 }

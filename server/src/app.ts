@@ -11,6 +11,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import type { Config } from './env.js';
 import type { DbHandle } from './db/handle.js';
+import { countStatements, STATEMENTS_HEADER } from './db/statement-count.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { AppEnv, Deps } from './lib/context.js';
 import { createRouter } from './lib/create-router.js';
@@ -93,6 +94,13 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   const base = config.BASE_PATH;
   const app = new OpenAPIHono<AppEnv>();
 
+  if (config.COUNT_STATEMENTS) {
+    app.use('*', async (c, next) => {
+      const statements = await countStatements(next);
+      // On the finished response's own headers: c.header() here would re-wrap its body as a stream (node-server's slower path).
+      c.res.headers.set(STATEMENTS_HEADER, String(statements));
+    });
+  }
   app.use('*', requestId({ limitLength: 100 }));
   app.use('*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin' }));
   if (config.CORS_ORIGINS.length) {

@@ -7,11 +7,12 @@ import type { DbHandle } from './db/handle.js';
 import { migrateToLatest } from './db/migrate.js';
 
 export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {
-  const handle = createDb(
-    config.DATABASE_URL
-      ? { url: config.DATABASE_URL, onConnectionError: (err) => log.warn({ err }, 'idle database connection failed; it will be replaced') }
-      : { sqliteFile: path.join(config.DATA_DIR, 'duka.db') },
-  );
+  const handle = createDb({
+    ...(config.DATABASE_URL
+      ? { url: config.DATABASE_URL, onConnectionError: (err: Error) => log.warn({ err }, 'idle database connection failed; it will be replaced') }
+      : { sqliteFile: path.join(config.DATA_DIR, 'duka.db') }),
+    countStatements: config.COUNT_STATEMENTS,
+  });
   const applied = await migrateToLatest(handle.db);
   if (applied.length) log.info({ migrations: applied }, 'database migrated');
   return handle;

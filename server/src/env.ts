@@ -49,6 +49,8 @@ const EnvSchema = z.object({
   SYNC_MUTATION_RETENTION_DAYS: int(1, 3650).default(90),
   DEVICE_RETIRE_DAYS: int(1, 36500).default(365),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** 1: every response says how many SQL statements it ran (x-db-statements); for benchmarks. */
+  COUNT_STATEMENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
 
 export type Config = Omit<z.infer<typeof EnvSchema>, 'JWT_SECRET'> & { JWT_SECRET: string };

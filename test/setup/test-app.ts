@@ -47,8 +47,8 @@ export interface TestApp {
 }
 
 export async function createTestApp(opts: { config?: Partial<Config>; ping?: () => Promise<void> } = {}): Promise<TestApp> {
-  const db = await createTestDb();
   const config = testConfig(opts.config);
+  const db = await createTestDb({ countStatements: config.COUNT_STATEMENTS });
   const clock = testClock();
   const deps = createDeps(config, db, pino({ level: 'silent' }), clock);
   const app = createApp(deps, opts.ping ?? db.ping);

@@ -26,12 +26,12 @@ async function adminQuery(sql: string) {
 }
 
 /** Postgres: a new database cloned from the migrated template. SQLite: `:memory:` or `file`, migrated. */
-export async function createTestDb(opts: { sqliteFile?: string } = {}): Promise<TestDb> {
+export async function createTestDb(opts: { sqliteFile?: string; countStatements?: boolean } = {}): Promise<TestDb> {
   if (DIALECT === 'postgres') {
     const name = `t_${randomBytes(6).toString('hex')}`;
     await adminQuery(`CREATE DATABASE ${name} TEMPLATE duka_template`);
     const url = inject('pgAdminUrl').replace(/\/postgres$/, `/${name}`);
-    const handle = createDb({ url, poolSize: 20 });
+    const handle = createDb({ url, poolSize: 20, countStatements: opts.countStatements });
     return {
       ...handle,
       url,
@@ -41,7 +41,7 @@ export async function createTestDb(opts: { sqliteFile?: string } = {}): Promise<
       },
     };
   }
-  const handle = createDb({ sqliteFile: opts.sqliteFile ?? ':memory:' });
+  const handle = createDb({ sqliteFile: opts.sqliteFile ?? ':memory:', countStatements: opts.countStatements });
   await migrateToLatest(handle.db);
   return { ...handle, url: opts.sqliteFile, drop: () => handle.close() };
 }

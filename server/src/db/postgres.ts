@@ -1,5 +1,5 @@
 /** PostgreSQL: a pool for queries and transactions, NOTIFY to publish and one LISTEN connection to receive. */
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type KyselyConfig, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Database } from './database.js';
@@ -12,6 +12,8 @@ export interface PostgresOptions {
   poolSize?: number;
   /** Told when an idle Postgres connection fails (e.g. the server restarted); the pool replaces it. */
   onConnectionError?: (err: Error) => void;
+  /** Kysely's log hook (statement counting). */
+  log?: KyselyConfig['log'];
 }
 
 // bigint (20) and numeric (1700, e.g. SUM of bigint) come back as numbers: every value we store
@@ -27,7 +29,7 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
   const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
   // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
   pool.on('error', (err) => opts.onConnectionError?.(err));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
   const listener = pgListener(opts.url, opts.onConnectionError);
   return {
     db,

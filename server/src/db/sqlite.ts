@@ -6,15 +6,15 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, type KyselyConfig, SqliteDialect } from 'kysely';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { cachingStatements } from '@duka/shared';
 import type { Database } from './database.js';
 import { groupCommit } from './group-commit.js';
 import { checkPublish, type DbHandle } from './handle.js';
 
-/** `file` is a path or `:memory:`. */
-export function openSqlite(file: string): DbHandle {
+/** `file` is a path or `:memory:`; `log` is Kysely's hook (statement counting). */
+export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -23,7 +23,7 @@ export function openSqlite(file: string): DbHandle {
   sqlite.pragma('busy_timeout = 5000');
   // Planner statistics: without them a search drives from the wrong index (SQLite's advice for long-lived connections).
   sqlite.pragma('optimize = 0x10002');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log });
   // One process owns an SQLite database, so fan-out is an in-memory emitter.
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
