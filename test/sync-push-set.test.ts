@@ -7,6 +7,7 @@ import { Envelope, newId, PushResponse } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
+import { STATEMENTS_HEADER } from '../server/src/db/statement-count.js';
 
 describe('sync: a mixed batch pushed at once', () => {
   let t: TestApp;
@@ -106,5 +107,38 @@ describe('sync: a mixed batch pushed at once', () => {
     const res = await push(owner, device_id, [sale(1, [{ product_id: soda.id, qty: 15, unit_price: 1000 }]), sale(2, [{ product_id: soda.id, qty: 8, unit_price: 1000 }])]);
     expect(res.results.map((r) => r.conflicts ?? [])).toEqual([[], [{ kind: 'oversold', product_id: soda.id, message: 'Soda sold 8 with 5 in stock' }]]);
     expect((await get(owner, `/inventory/products/${soda.id}`)).stock).toBe(-3);
+  });
+
+  it('runs as many SQL statements for a push of 60 sales as for a push of 3: the cost grows with the rows, not the round trips', async () => {
+    const counted = await createTestApp({ config: { COUNT_STATEMENTS: true } });
+    try {
+      const owner = await registerOwner(counted);
+      const ids: string[] = [];
+      for (const [i, name] of ['Soda', 'Bread', 'Milk'].entries()) {
+        ids.push((await counted.request('POST', '/inventory/products', { token: owner.token, body: { name, selling_price: 1000 * (i + 1), stock: 500 } })).body.data.id);
+      }
+      const statements = async (sales: number, from: number) => {
+        const device_id = newId();
+        await counted.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: `Till ${from}` } });
+        const mutations = Array.from({ length: sales }, (_, k) => ({
+          id: newId(),
+          seq: k + 1,
+          type: 'sale.create',
+          created_at: new Date(counted.clock.now() - 60_000).toISOString(),
+          payload: { id: newId(), client_receipt_number: `T${from}-${k + 1}`, lines: ids.map((product_id, i) => ({ product_id, qty: 1 + (k % 2), unit_price: 1000 * (i + 1) })), payment_method: 'Cash' },
+        }));
+        const res = await counted.request('POST', '/sync/push', { token: owner.token, body: { device_id, mutations } });
+        expect(res.body.data.results.filter((r: { status: string }) => r.status === 'applied')).toHaveLength(sales);
+        return Number(res.headers.get(STATEMENTS_HEADER));
+      };
+      const few = await statements(3, 1);
+      expect(await statements(60, 2)).toBe(few);
+      expect(few).toBeLessThan(40);
+      // Quantities alternate 1, 2: the push of 3 sold 1 + 2 + 1, the push of 60 thirty times 1 + 2.
+      const stock = (await counted.request('GET', `/inventory/products/${ids[0]}`, { token: owner.token })).body.data.stock;
+      expect(stock).toBe(500 - (1 + 2 + 1) - 30 * (1 + 2));
+    } finally {
+      await counted.close();
+    }
   });
 });
