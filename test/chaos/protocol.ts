@@ -13,6 +13,8 @@ export interface WorkerSale {
   /** A pharmacy sale sent with a prescription: its patient's name. */
   patient?: string;
   reversed: null | 'refunded' | 'void';
+  /** The store's receipt number the till's replica shows after the last pull (set in the report). */
+  receipt_number?: string | null;
 }
 
 export interface TillReport {
@@ -40,6 +42,8 @@ export type ToTill =
       durationMs: number;
       drainTimeoutMs: number;
       productIds: string[];
+      /** Behind a load balancer without stickiness: a new connection (so maybe another server) for every request. */
+      connectionPerRequest?: boolean;
       /** A pharmacy till: it sells these medicines, allocating lots itself for most sales. */
       pharmacy?: PharmacyTill;
     }

@@ -1,6 +1,7 @@
 /** The server as `npm start` runs it, in its own process, that the chaos run can SIGKILL and start again on the same data. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from './actors.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -60,5 +61,46 @@ export class ServerProcess {
 
   output(): string {
     return this.log;
+  }
+}
+
+/**
+ * The run's servers: one, or several instances on one PostgreSQL database as behind a load
+ * balancer (each with its own data directory, all with the same JWT secret). A crash is rolling:
+ * each server in turn is SIGKILLed and started again while the others keep serving.
+ */
+export class ServerFleet {
+  private constructor(readonly servers: ServerProcess[]) {}
+
+  static async create(count: number, dataDir: (i: number) => string, env: Record<string, string>): Promise<ServerFleet> {
+    if (count > 1 && !env.DATABASE_URL) throw new Error('several servers need one PostgreSQL database (SQLite has one process)');
+    const servers: ServerProcess[] = [];
+    for (let i = 0; i < count; i++) servers.push(new ServerProcess(await freePort(), { ...env, DATA_DIR: dataDir(i) }));
+    return new ServerFleet(servers);
+  }
+
+  get urls(): string[] {
+    return this.servers.map((s) => `${s.url}/api/v1`);
+  }
+
+  /** One after the other: instances starting together would race for the first migration. */
+  async start(): Promise<void> {
+    for (const s of this.servers) await s.start();
+  }
+
+  async crash(pause: () => number): Promise<void> {
+    for (const s of this.servers) {
+      await s.kill();
+      await new Promise((r) => setTimeout(r, pause()));
+      await s.start();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.stop().catch(() => {})));
+  }
+
+  output(): string {
+    return this.servers.map((s, i) => `server ${i + 1}:\n${s.output().slice(-3000)}`).join('\n');
   }
 }

@@ -33,10 +33,17 @@ async function persist<T>(what: string, fn: () => Promise<T>, untilMs = 120_000)
   }
 }
 
+/** Fetch on a new connection every time, so the proxy's load balancer picks a server for each request. */
+const closing = (input: string, init?: RequestInit) => {
+  const headers = new Headers(init?.headers);
+  headers.set('connection', 'close');
+  return fetch(input, { ...init, headers });
+};
+
 async function open(m: Extract<ToTill, { type: 'start' }>) {
   start = m;
   till = await Till.open({
-    connector: new HttpConnector({ baseUrl: m.baseUrl, timeoutMs: 6_000 }),
+    connector: new HttpConnector({ baseUrl: m.baseUrl, timeoutMs: 6_000, ...(m.connectionPerRequest ? { fetch: closing } : {}) }),
     dbPath: m.dbPath,
     deviceName: m.deviceName,
     autoSync: true,
@@ -159,6 +166,7 @@ async function report() {
   for (const sale of sales) {
     const local = await till.transaction(sale.id);
     if (local?.sync_state === 'synced' && local.number !== null) numbered++;
+    sale.receipt_number = local?.receipt_number ?? null;
   }
   const r: TillReport = {
     deviceId: till.deviceId,
