@@ -14,9 +14,10 @@ import path from 'node:path';
 import { Owner, PASSWORD, TillProcess } from './actors.js';
 import { check, readLastNumbers } from './check.js';
 import { checkPharmacy, deliverDuringOutage, openPharmacy } from './pharmacy.js';
-import { ChaosProxy, type Faults, NO_FAULTS, type Route } from './proxy.js';
+import { checkCredit, readCredit } from './credit.js';
+import { ChaosProxy, type Faults, NO_FAULTS } from './proxy.js';
 import { Rng } from './rng.js';
-import { ServerFleet } from './server-process.js';
+import { routeOf, ServerFleet, spread } from './server-process.js';
 
 export interface ChaosOptions {
   seed: number;
@@ -191,7 +192,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const transactions = await owner.all(`/pos/transactions?${period}`);
     const products = await owner.all('/inventory/products');
     const conflicts = await owner.all('/sync/conflicts');
+    const credit = await readCredit(owner);
     const rx = { transactions: await pharmacy.owner.all(`/pos/transactions?${period}`), products: await pharmacy.owner.all('/inventory/products'), conflicts: await pharmacy.owner.all('/sync/conflicts') };
+    const rxCredit = await readCredit(pharmacy.owner);
     const medicines = pharmacy.medicines.map((m) => m.id);
     const dbOpts = o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(dir, 'server-1', 'duka.db') };
     const rxCheck = await checkPharmacy(pharmacy, pharmacyReports, period, dbOpts);
@@ -211,6 +214,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         lastNumbers,
       }).map((f) => `pharmacy: ${f}`),
       ...rxCheck.failures.map((f) => `pharmacy: ${f}`),
+      ...checkCredit(reports, transactions, credit),
+      ...checkCredit(pharmacyReports, rx.transactions, rxCredit).map((f) => `pharmacy: ${f}`),
       // Enough lots, prices never changed, a prescription with every prescription medicine: nothing for the owner to review.
       ...rx.conflicts.map((c) => `pharmacy: unexpected ${c.kind} conflict: ${c.message}`).slice(0, 10),
     ];
@@ -234,6 +239,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'sales recorded by tills': all.length,
         refunds: reports.reduce((s, r) => s + r.counts.refunds, 0),
         voids: reports.reduce((s, r) => s + r.counts.voids, 0),
+        'credit payments': reports.reduce((s, r) => s + r.counts.payments, 0),
+        'credit payments the till refused': reports.reduce((s, r) => s + r.counts.paymentsRefused, 0),
+        'credit tabs': credit.reduce((n, p) => n + p.tabs.length, 0),
         'server transactions': transactions.length,
         'conflicts: stale_price': byKind('stale_price'),
         'conflicts: price_mismatch': byKind('price_mismatch'),
@@ -259,6 +267,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'pharmacy sales with a prescription': pharmacyReports.reduce((s, r) => s + r.sales.filter((x) => x.patient).length, 0),
         'pharmacy refunds': pharmacyReports.reduce((s, r) => s + r.counts.refunds, 0),
         'pharmacy voids': pharmacyReports.reduce((s, r) => s + r.counts.voids, 0),
+        'pharmacy credit payments': pharmacyReports.reduce((s, r) => s + r.counts.payments, 0),
         'pharmacy sales refused for want of a lot': pharmacyReports.reduce((s, r) => s + r.counts.lotRefusals, 0),
         'pharmacy server transactions': rx.transactions.length,
         'pharmacy deliveries': pharmacy.deliveries,
@@ -280,27 +289,3 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
 }
 
 
-/**
- * A store's tills in turn: pinned to server 1, …, pinned to server n, then one behind the load
- * balancer (any server); a single server takes every till. `nth` counts within the store (the
- * pharmacy starts at its balanced till, so even a small one has a till on each side).
- */
-function routeOf(nth: number, ports: number[]): number[] {
-  if (ports.length === 1) return ports;
-  const k = nth % (ports.length + 1);
-  return k < ports.length ? [ports[k]!] : ports;
-}
-
-/** With several servers, each store's tills reached every server, and each balanced till switched between them. */
-function spread(tills: Array<{ name: string; route: Route }>, ports: number[]): string[] {
-  if (ports.length === 1) return [];
-  const failures: string[] = [];
-  for (const store of ['till', 'pharmacy till']) {
-    const own = tills.filter((t) => t.name.startsWith(`${store} `));
-    for (const [i, port] of ports.entries()) if (!own.some((t) => t.route.connections.get(port))) failures.push(`chaos: no ${store} reached server ${i + 1}`);
-  }
-  for (const t of tills.filter((x) => x.route.targets.length > 1)) {
-    if (t.route.switches === 0) failures.push(`chaos: ${t.name}, behind the load balancer, never switched server`);
-  }
-  return failures;
-}

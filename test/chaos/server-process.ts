@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './actors.js';
+import type { Route } from './proxy.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -103,4 +104,29 @@ export class ServerFleet {
   output(): string {
     return this.servers.map((s, i) => `server ${i + 1}:\n${s.output().slice(-3000)}`).join('\n');
   }
+}
+
+/**
+ * A store's tills in turn: pinned to server 1, …, pinned to server n, then one behind the load
+ * balancer (any server); a single server takes every till. `nth` counts within the store (the
+ * pharmacy starts at its balanced till, so even a small one has a till on each side).
+ */
+export function routeOf(nth: number, ports: number[]): number[] {
+  if (ports.length === 1) return ports;
+  const k = nth % (ports.length + 1);
+  return k < ports.length ? [ports[k]!] : ports;
+}
+
+/** With several servers, each store's tills reached every server, and each balanced till switched between them. */
+export function spread(tills: Array<{ name: string; route: Route }>, ports: number[]): string[] {
+  if (ports.length === 1) return [];
+  const failures: string[] = [];
+  for (const store of ['till', 'pharmacy till']) {
+    const own = tills.filter((t) => t.name.startsWith(`${store} `));
+    for (const [i, port] of ports.entries()) if (!own.some((t) => t.route.connections.get(port))) failures.push(`chaos: no ${store} reached server ${i + 1}`);
+  }
+  for (const t of tills.filter((x) => x.route.targets.length > 1)) {
+    if (t.route.switches === 0) failures.push(`chaos: ${t.name}, behind the load balancer, never switched server`);
+  }
+  return failures;
 }
