@@ -251,6 +251,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'owner stock adjustments': adjustmentCount,
         servers: fleet.servers.length,
         'server kills': fleet.servers.reduce((n, s) => n + s.kills, 0),
+        'transactions retried after a deadlock': fleet.servers.reduce((n, s) => n + s.deadlocks, 0),
         ...Object.fromEntries(fleet.servers.map((s, i) => [`connections to server ${i + 1}`, routes.reduce((n, r) => n + (r.connections.get(s.port) ?? 0), 0)])),
         'tills switching server per request': routes.filter((r) => r.targets.length > 1).length,
         'switches of server between requests': routes.reduce((n, r) => n + r.switches, 0),
@@ -279,7 +280,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       },
     };
   } catch (err) {
-    return { failures: [...workerErrors, `the run stopped: ${err instanceof Error ? err.stack : String(err)}`, `server output:\n${fleet.output()}`], figures: {} };
+    return { failures: [...workerErrors, `the run stopped: ${err instanceof Error ? err.stack : String(err)}`, `server output:\n${fleet.output()}`], figures: { servers: fleet.servers.length, 'server kills': fleet.servers.reduce((n, s) => n + s.kills, 0), 'transactions retried after a deadlock': fleet.servers.reduce((n, s) => n + s.deadlocks, 0), 'total ms': Date.now() - started } };
   } finally {
     for (const t of tills) t.child.kill('SIGKILL');
     await proxy.close().catch(() => {});

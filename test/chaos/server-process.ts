@@ -10,6 +10,8 @@ export class ServerProcess {
   private child: ChildProcess | null = null;
   private log = '';
   kills = 0;
+  /** Transactions the server ran again after losing a Postgres deadlock (its warning lines). */
+  deadlocks = 0;
   starts = 0;
 
   constructor(
@@ -28,9 +30,15 @@ export class ServerProcess {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const keep = (d: Buffer) => (this.log = (this.log + d.toString()).slice(-20_000));
-    this.child.stdout!.on('data', keep);
-    this.child.stderr!.on('data', keep);
+    for (const stream of [this.child.stdout!, this.child.stderr!]) {
+      let partial = '';
+      stream.on('data', (d: Buffer) => {
+        this.log = (this.log + d.toString()).slice(-20_000);
+        const lines = (partial + d.toString()).split('\n');
+        partial = lines.pop()!;
+        this.deadlocks += lines.filter((l) => l.includes('transaction retried after a deadlock')).length;
+      });
+    }
     this.starts++;
     const until = Date.now() + timeoutMs;
     for (;;) {
