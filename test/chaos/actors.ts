@@ -15,13 +15,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The owner's REST client, straight to the server (never through the proxy). */
+/** The owner's REST client, straight to the servers (never through the proxy), taking them in turn when there are several. */
 export class Owner {
   token = '';
   identifier = '';
-  constructor(private readonly api: string) {}
+  private calls = 0;
+  constructor(private readonly apis: string[]) {}
   async call(method: string, p: string, body?: unknown, retried = false): Promise<any> {
-    const res = await fetch(this.api + p, {
+    const api = this.apis[this.calls++ % this.apis.length]!;
+    const res = await fetch(api + p, {
       method,
       headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),

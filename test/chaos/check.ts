@@ -1,4 +1,5 @@
 /** The chaos run's end check of a shop: what a shop owner would check, as a list of what does not hold. */
+import { createDb } from '../../server/src/db/create-db.js';
 import type { TillReport } from './protocol.js';
 
 export interface Evidence {
@@ -12,6 +13,8 @@ export interface Evidence {
   adjustments: Map<string, number>;
   /** false in a pharmacy, where refunded units go into quarantine rather than back to stock. */
   refundsToStock?: boolean;
+  /** Each store's counter of receipt numbers (`stores.last_number`), read from the database. */
+  lastNumbers: Map<string, number>;
 }
 
 /** Every invariant of the issue, as a list of what does not hold. */
@@ -46,6 +49,11 @@ export function check(e: Evidence): string[] {
   }
   const clientNumbers = e.transactions.map((t) => t.client_receipt_number);
   if (new Set(clientNumbers).size !== clientNumbers.length) fail('two server transactions carry the same till receipt number');
+  for (const f of gapless(e.transactions, e.lastNumbers)) fail(f);
+  for (const s of sales) {
+    const t = server.get(s.id);
+    if (t && s.receipt_number !== t.receipt_number) fail(`sale ${s.client_receipt_number}: the till shows store receipt ${s.receipt_number}, the server ${t.receipt_number}`);
+  }
 
   // Stock: start − sold + voided (and refunded, outside a pharmacy) + the owner's adjustments (deliveries), on the server and on every till.
   const expectedStock = new Map(e.startStock);
@@ -99,4 +107,36 @@ export function check(e: Evidence): string[] {
     if (r.syncedOnReplica !== r.sales.length) fail(`till ${r.deviceId}: ${r.sales.length - r.syncedOnReplica} of its sales show no store number`);
   }
   return failures;
+}
+
+/**
+ * Store receipt numbers are gapless whichever server took them: per store, the sales carry exactly
+ * 1..n, each receipt number once and spelt from its number, and the store's counter stands at n (a
+ * number taken by a push that then rolled back would show as a gap or a counter ahead).
+ */
+function gapless(transactions: any[], lastNumbers: Map<string, number>): string[] {
+  const failures: string[] = [];
+  const byStore = new Map<string, any[]>();
+  for (const t of transactions) byStore.set(t.store_id, [...(byStore.get(t.store_id) ?? []), t]);
+  for (const [store, list] of byStore) {
+    const numbers = list.map((t) => t.number).sort((a, b) => a - b);
+    const wrong = numbers.findIndex((n, i) => n !== i + 1);
+    if (wrong >= 0) failures.push(`store ${store}: receipt numbers not 1..${numbers.length}: at position ${wrong + 1} comes ${numbers[wrong]} (neighbours ${numbers.slice(Math.max(0, wrong - 2), wrong + 3).join(', ')})`);
+    const spelt = list.filter((t) => !String(t.receipt_number).endsWith(`-${String(t.number).padStart(6, '0')}`));
+    if (spelt.length) failures.push(`store ${store}: ${spelt.length} receipt numbers do not spell their number, e.g. ${spelt[0].receipt_number} for ${spelt[0].number}`);
+    if (new Set(list.map((t) => t.receipt_number)).size !== list.length) failures.push(`store ${store}: two sales share a receipt number`);
+    if (lastNumbers.get(store) !== list.length) failures.push(`store ${store}: its counter stands at ${lastNumbers.get(store)} for ${list.length} sales`);
+  }
+  return failures;
+}
+
+/** Each store's receipt counter, straight from the server's database. */
+export async function readLastNumbers(dbOpts: { url?: string; sqliteFile?: string }): Promise<Map<string, number>> {
+  const handle = createDb({ ...dbOpts, poolSize: 1 });
+  try {
+    const rows = await handle.db.selectFrom('stores').select(['id', 'last_number']).execute();
+    return new Map(rows.map((r) => [r.id, Number(r.last_number)]));
+  } finally {
+    await handle.close();
+  }
 }

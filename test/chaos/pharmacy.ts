@@ -44,8 +44,8 @@ const day = (offsetDays: number) => new Date(Date.now() + 3 * 3_600_000 + offset
  * tills will sell: the first-expiring lot holds a quarter of it (so sales span into the next), all
  * lots together 1.7 times it (so nothing is oversold).
  */
-export async function openPharmacy(api: string, seed: number, demand: number): Promise<Pharmacy> {
-  const owner = new Owner(api);
+export async function openPharmacy(apis: string[], seed: number, demand: number): Promise<Pharmacy> {
+  const owner = new Owner(apis);
   const phone = `067${String(1_000_000 + (seed % 8_999_999)).padStart(7, '0')}`;
   const reg = await owner.call('POST', '/auth/register', {
     first_name: 'Neema',

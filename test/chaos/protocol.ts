@@ -13,12 +13,30 @@ export interface WorkerSale {
   /** A pharmacy sale sent with a prescription: its patient's name. */
   patient?: string;
   reversed: null | 'refunded' | 'void';
+  /** A credit sale's customer. */
+  customer_id?: string;
+  /** A credit payment was made against it: the till no longer refunds or voids it. */
+  locked?: boolean;
+  /** The store's receipt number the till's replica shows after the last pull (set in the report). */
+  receipt_number?: string | null;
+}
+
+/** A credit payment the till took. */
+export interface WorkerPayment {
+  /** Unique in the run: the server keeps it, so the check finds the payment by it. */
+  reference: string;
+  customer_id: string;
+  /** TZS. */
+  amount: number;
 }
 
 export interface TillReport {
   deviceId: string;
   sales: WorkerSale[];
-  counts: { sales: number; lotRefusals: number; refunds: number; voids: number; relogins: number; syncErrors: number; conflictEvents: number; rejectedEvents: number };
+  payments: WorkerPayment[];
+  /** What each customer owes as the replica shows it after the final pull, TZS. */
+  customers: Record<string, number>;
+  counts: { sales: number; lotRefusals: number; refunds: number; voids: number; payments: number; paymentsRefused: number; relogins: number; syncErrors: number; conflictEvents: number; rejectedEvents: number };
   /** What the replica shows per product after the final pull. */
   replica: Record<string, { stock: number | null; selling_price: number | null }>;
   pending: number;
@@ -40,6 +58,8 @@ export type ToTill =
       durationMs: number;
       drainTimeoutMs: number;
       productIds: string[];
+      /** Behind a load balancer without stickiness: a new connection (so maybe another server) for every request. */
+      connectionPerRequest?: boolean;
       /** A pharmacy till: it sells these medicines, allocating lots itself for most sales. */
       pharmacy?: PharmacyTill;
     }

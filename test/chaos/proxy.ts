@@ -4,6 +4,10 @@
  * connection after the server got the request but before its reply arrives, delays bytes, and
  * can go fully down. Every decision comes from one seeded generator, so a run's faults are
  * replayable by its seed (the interleaving still depends on timing).
+ *
+ * Each till gets a route of its own (a listening port): to one server, or, with several servers,
+ * to any of them picked per connection, as a load balancer without stickiness does. A route counts
+ * its connections per server, so the run can tell which till reached which server.
  */
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -32,25 +36,46 @@ export interface ProxyCounts {
   delayed: number;
 }
 
+/** One till's way to the servers. */
+export interface Route {
+  port: number;
+  targets: number[];
+  /** Connections forwarded, per target port. */
+  connections: Map<number, number>;
+  /** Connections that went to another server than the route's connection before. */
+  switches: number;
+}
+
 export class ChaosProxy {
   readonly counts: ProxyCounts = { connections: 0, refused: 0, refusedWhileDown: 0, cutRequest: 0, cutReply: 0, delayed: 0 };
   private readonly rng: Rng;
-  private readonly server: Server;
+  private readonly servers: Server[] = [];
   private readonly open = new Set<Socket>();
   private isDown = false;
 
   constructor(
-    private readonly targetPort: number,
     seed: number,
     private faults: Faults,
   ) {
     this.rng = new Rng(seed);
-    this.server = createServer((client) => this.accept(client));
   }
 
-  async listen(): Promise<number> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return (this.server.address() as AddressInfo).port;
+  /** A new route to `targets` (server ports): one is a pinned till, several a till behind a load balancer. */
+  async listen(targets: number[]): Promise<Route> {
+    let last: number | undefined;
+    const route: Route = { port: 0, targets, connections: new Map(), switches: 0 };
+    const server = createServer((client) => {
+      const target = targets.length === 1 ? targets[0]! : this.rng.pick(targets);
+      if (this.accept(client, target)) {
+        route.connections.set(target, (route.connections.get(target) ?? 0) + 1);
+        if (last !== undefined && last !== target) route.switches++;
+        last = target;
+      }
+    });
+    this.servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    route.port = (server.address() as AddressInfo).port;
+    return route;
   }
 
   /** Cut every open connection and refuse new ones until `up()`. */
@@ -72,7 +97,7 @@ export class ChaosProxy {
 
   async close(): Promise<void> {
     for (const s of this.open) s.destroy();
-    await new Promise((resolve) => this.server.close(resolve));
+    await Promise.all(this.servers.map((server) => new Promise((resolve) => server.close(resolve))));
   }
 
   private track(s: Socket) {
@@ -81,19 +106,20 @@ export class ChaosProxy {
     s.on('error', () => s.destroy());
   }
 
-  private accept(client: Socket) {
+  /** Forward `client` to `target` through the faults; false when the connection is refused. */
+  private accept(client: Socket, target: number): boolean {
     this.counts.connections++;
     if (this.isDown) {
       this.counts.refusedWhileDown++;
       client.destroy();
-      return;
+      return false;
     }
     if (this.rng.chance(this.faults.refuse)) {
       this.counts.refused++;
       client.destroy();
-      return;
+      return false;
     }
-    const upstream = connect(this.targetPort, '127.0.0.1');
+    const upstream = connect(target, '127.0.0.1');
     this.track(client);
     this.track(upstream);
     const cut = () => {
@@ -104,6 +130,7 @@ export class ChaosProxy {
     upstream.on('close', () => client.destroy());
     this.pipe(client, upstream, 'request', cut);
     this.pipe(upstream, client, 'reply', cut);
+    return true;
   }
 
   /** Forward `from` → `to` chunk by chunk, in order, each chunk meeting its fate. */

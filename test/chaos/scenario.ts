@@ -3,17 +3,21 @@
  * network, the server killed and restarted on the same data, the owner changing prices and stock
  * while the tills are cut off. Then the network heals, every till drains its queue, and the run
  * checks what a shop owner would: every sale once, stock and money exact, every price
- * difference on the conflict list. `runChaos` returns the figures and the list of what failed.
+ * difference on the conflict list, receipt numbers gapless. With `servers` > 1, several server
+ * processes share one PostgreSQL database: each store's tills are split between them, some pinned
+ * to one and some behind a load balancer without stickiness (a server picked per request), and
+ * the crashes kill every server in turn. `runChaos` returns the figures and what failed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, Owner, PASSWORD, TillProcess } from './actors.js';
-import { check } from './check.js';
+import { Owner, PASSWORD, TillProcess } from './actors.js';
+import { check, readLastNumbers } from './check.js';
 import { checkPharmacy, deliverDuringOutage, openPharmacy } from './pharmacy.js';
+import { checkCredit, readCredit } from './credit.js';
 import { ChaosProxy, type Faults, NO_FAULTS } from './proxy.js';
 import { Rng } from './rng.js';
-import { ServerProcess } from './server-process.js';
+import { routeOf, ServerFleet, spread } from './server-process.js';
 
 export interface ChaosOptions {
   seed: number;
@@ -28,6 +32,8 @@ export interface ChaosOptions {
   durationMs: number;
   /** Postgres connection string; SQLite in a temp data dir when absent. */
   databaseUrl?: string;
+  /** Server processes on the one database (default 1; more need Postgres). */
+  servers?: number;
   faults?: Faults;
   log?: (line: string) => void;
 }
@@ -49,7 +55,6 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const rng = new Rng(o.seed);
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-chaos-'));
   const env: Record<string, string> = {
-    DATA_DIR: path.join(dir, 'server'),
     JWT_SECRET: 'chaos-secret-chaos-secret-chaos-secret-01',
     RATE_LIMIT_AUTH_PER_MIN: '100000',
     RATE_LIMIT_USER_PER_MIN: '1000000',
@@ -57,14 +62,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     ACCESS_TOKEN_TTL: '90',
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
   };
-  const server = new ServerProcess(await freePort(), env);
-  const proxy = new ChaosProxy(server.port, o.seed, NO_FAULTS);
+  const fleet = await ServerFleet.create(o.servers ?? 1, (i) => path.join(dir, `server-${i + 1}`), env);
+  const proxy = new ChaosProxy(o.seed, NO_FAULTS);
   const workerErrors: string[] = [];
   const tills: TillProcess[] = [];
   try {
-    await server.start();
-    const proxyPort = await proxy.listen();
-    const owner = new Owner(`${server.url}/api/v1`);
+    await fleet.start();
+    const owner = new Owner(fleet.urls);
 
     // The shop: an owner, a dozen products (two nearly sold out, so tills oversell), five customers.
     const phone = `07${[1, 5, 6, 8][o.seed % 4]}${String(1_000_000 + (o.seed % 8_999_999)).padStart(7, '0')}`;
@@ -97,7 +101,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const pharmacyTills = o.pharmacyTills ?? Math.max(1, Math.round(o.tills / 3));
     const pharmacySales = o.pharmacySales ?? o.sales;
     const demand = Math.round(pharmacyTills * pharmacySales * 1.4);
-    const pharmacy = await openPharmacy(`${server.url}/api/v1`, o.seed, demand);
+    const pharmacy = await openPharmacy(fleet.urls, o.seed, demand);
     for (let i = 0; i < 2; i++) await pharmacy.owner.call('POST', '/customers', { name: `Mgonjwa wa mkopo ${i + 1}` });
 
     // The tills: each in its own process, signed in and loaded through the (still healthy) proxy.
@@ -105,13 +109,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       tills.push(new TillProcess(i < o.tills ? `till ${i + 1}` : `pharmacy till ${i - o.tills + 1}`, (name, error) => workerErrors.push(`${name}: ${error}`)));
     }
     const schedules = Object.fromEntries(pharmacy.medicines.map((m) => [m.id, m.schedule]));
-    const base = `http://127.0.0.1:${proxyPort}/api/v1`;
+    const routes = await Promise.all(tills.map((_, i) => proxy.listen(routeOf(i < o.tills ? i : i - o.tills + fleet.servers.length, fleet.servers.map((s) => s.port)))));
     await Promise.all(
       tills.map((t, i) => {
         const ready = t.next('ready', 120_000);
         t.send({
           type: 'start',
-          baseUrl: base,
+          baseUrl: `http://127.0.0.1:${routes[i]!.port}/api/v1`,
+          connectionPerRequest: routes[i]!.targets.length > 1,
           dbPath: path.join(dir, `till-${i + 1}.db`),
           deviceName: `Counter ${i + 1}`,
           identifier: i < o.tills ? phone : pharmacy.phone,
@@ -125,7 +130,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         return ready;
       }),
     );
-    log(`${o.tills} + ${pharmacyTills} pharmacy tills ready after ${Date.now() - started} ms`);
+    log(`${o.tills} + ${pharmacyTills} pharmacy tills on ${fleet.servers.length} server(s) ready after ${Date.now() - started} ms`);
 
     // Selling under chaos, with a timeline of outages (owner edits meanwhile) and server kills.
     proxy.setFaults(o.faults ?? DEFAULT_FAULTS);
@@ -160,10 +165,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     };
     const kill = async (at: number) => {
       await sleep(Math.max(0, started0 + at * D - Date.now()));
-      await server.kill();
-      await sleep(1_000 + rng.int(0, 1_000));
-      await server.start();
-      log(`server killed and restarted at ${Math.round(at * 100)}%`);
+      await fleet.crash(() => 1_000 + rng.int(0, 1_000));
+      log(`${fleet.servers.length > 1 ? 'every server in turn' : 'server'} killed and restarted at ${Math.round(at * 100)}%`);
     };
     await outage(0.12);
     await kill(0.3);
@@ -189,13 +192,17 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const transactions = await owner.all(`/pos/transactions?${period}`);
     const products = await owner.all('/inventory/products');
     const conflicts = await owner.all('/sync/conflicts');
+    const credit = await readCredit(owner);
     const rx = { transactions: await pharmacy.owner.all(`/pos/transactions?${period}`), products: await pharmacy.owner.all('/inventory/products'), conflicts: await pharmacy.owner.all('/sync/conflicts') };
+    const rxCredit = await readCredit(pharmacy.owner);
     const medicines = pharmacy.medicines.map((m) => m.id);
-    const rxCheck = await checkPharmacy(pharmacy, pharmacyReports, period, o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') });
+    const dbOpts = o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(dir, 'server-1', 'duka.db') };
+    const rxCheck = await checkPharmacy(pharmacy, pharmacyReports, period, dbOpts);
+    const lastNumbers = await readLastNumbers(dbOpts);
 
     const failures = [
       ...workerErrors,
-      ...check({ reports, transactions, products, conflicts, startStock, initialPrice, priceChanges, adjustments }),
+      ...check({ reports, transactions, products, conflicts, startStock, initialPrice, priceChanges, adjustments, lastNumbers }),
       ...check({
         reports: pharmacyReports,
         ...rx,
@@ -204,8 +211,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         priceChanges: [],
         adjustments: pharmacy.received,
         refundsToStock: false,
+        lastNumbers,
       }).map((f) => `pharmacy: ${f}`),
       ...rxCheck.failures.map((f) => `pharmacy: ${f}`),
+      ...checkCredit(reports, transactions, credit),
+      ...checkCredit(pharmacyReports, rx.transactions, rxCredit).map((f) => `pharmacy: ${f}`),
       // Enough lots, prices never changed, a prescription with every prescription medicine: nothing for the owner to review.
       ...rx.conflicts.map((c) => `pharmacy: unexpected ${c.kind} conflict: ${c.message}`).slice(0, 10),
     ];
@@ -213,7 +223,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     if (proxy.counts.cutReply === 0) failures.push('chaos: no reply was lost after its request reached the server');
     if (proxy.counts.refused === 0) failures.push('chaos: no connection was refused');
     if (proxy.counts.refusedWhileDown === 0) failures.push('chaos: no till met a full outage');
-    if (server.kills < 2) failures.push(`chaos: the server was killed ${server.kills} times, not 2`);
+    for (const [i, s] of fleet.servers.entries()) if (s.kills < 2) failures.push(`chaos: server ${i + 1} was killed ${s.kills} times, not 2`);
+    failures.push(...spread(tills.map((t, i) => ({ name: t.name, route: routes[i]! })), fleet.servers.map((s) => s.port)));
     const relogins = [...reports, ...pharmacyReports].reduce((s, r) => s + r.counts.relogins, 0);
     if (relogins > 0) failures.push(`${relogins} times a till was signed out by the network and had to sign in again (${tills.filter((t) => t.report!.counts.relogins).map((t) => `${t.name}: ${t.report!.counts.relogins}`).join(', ')})`);
 
@@ -228,6 +239,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'sales recorded by tills': all.length,
         refunds: reports.reduce((s, r) => s + r.counts.refunds, 0),
         voids: reports.reduce((s, r) => s + r.counts.voids, 0),
+        'credit payments': reports.reduce((s, r) => s + r.counts.payments, 0),
+        'credit payments the till refused': reports.reduce((s, r) => s + r.counts.paymentsRefused, 0),
+        'credit tabs': credit.reduce((n, p) => n + p.tabs.length, 0),
         'server transactions': transactions.length,
         'conflicts: stale_price': byKind('stale_price'),
         'conflicts: price_mismatch': byKind('price_mismatch'),
@@ -235,7 +249,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'conflicts: credit_limit': byKind('credit_limit'),
         'owner price changes': priceChanges.length,
         'owner stock adjustments': adjustmentCount,
-        'server kills': server.kills,
+        servers: fleet.servers.length,
+        'server kills': fleet.servers.reduce((n, s) => n + s.kills, 0),
+        'transactions retried after a deadlock': fleet.servers.reduce((n, s) => n + s.deadlocks, 0),
+        ...Object.fromEntries(fleet.servers.map((s, i) => [`connections to server ${i + 1}`, routes.reduce((n, r) => n + (r.connections.get(s.port) ?? 0), 0)])),
+        'tills switching server per request': routes.filter((r) => r.targets.length > 1).length,
+        'switches of server between requests': routes.reduce((n, r) => n + r.switches, 0),
         'proxy connections': proxy.counts.connections,
         'refused': proxy.counts.refused,
         'refused while down': proxy.counts.refusedWhileDown,
@@ -249,6 +268,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'pharmacy sales with a prescription': pharmacyReports.reduce((s, r) => s + r.sales.filter((x) => x.patient).length, 0),
         'pharmacy refunds': pharmacyReports.reduce((s, r) => s + r.counts.refunds, 0),
         'pharmacy voids': pharmacyReports.reduce((s, r) => s + r.counts.voids, 0),
+        'pharmacy credit payments': pharmacyReports.reduce((s, r) => s + r.counts.payments, 0),
         'pharmacy sales refused for want of a lot': pharmacyReports.reduce((s, r) => s + r.counts.lotRefusals, 0),
         'pharmacy server transactions': rx.transactions.length,
         'pharmacy deliveries': pharmacy.deliveries,
@@ -260,12 +280,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       },
     };
   } catch (err) {
-    return { failures: [...workerErrors, `the run stopped: ${err instanceof Error ? err.stack : String(err)}`, `server output:\n${server.output().slice(-3000)}`], figures: {} };
+    return { failures: [...workerErrors, `the run stopped: ${err instanceof Error ? err.stack : String(err)}`, `server output:\n${fleet.output()}`], figures: { servers: fleet.servers.length, 'server kills': fleet.servers.reduce((n, s) => n + s.kills, 0), 'transactions retried after a deadlock': fleet.servers.reduce((n, s) => n + s.deadlocks, 0), 'total ms': Date.now() - started } };
   } finally {
     for (const t of tills) t.child.kill('SIGKILL');
     await proxy.close().catch(() => {});
-    await server.stop().catch(() => {});
+    await fleet.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
 

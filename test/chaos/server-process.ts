@@ -1,6 +1,8 @@
 /** The server as `npm start` runs it, in its own process, that the chaos run can SIGKILL and start again on the same data. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from './actors.js';
+import type { Route } from './proxy.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -8,6 +10,8 @@ export class ServerProcess {
   private child: ChildProcess | null = null;
   private log = '';
   kills = 0;
+  /** Transactions the server ran again after losing a Postgres deadlock (its warning lines). */
+  deadlocks = 0;
   starts = 0;
 
   constructor(
@@ -26,9 +30,15 @@ export class ServerProcess {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(this.port), LOG_LEVEL: 'warn', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const keep = (d: Buffer) => (this.log = (this.log + d.toString()).slice(-20_000));
-    this.child.stdout!.on('data', keep);
-    this.child.stderr!.on('data', keep);
+    for (const stream of [this.child.stdout!, this.child.stderr!]) {
+      let partial = '';
+      stream.on('data', (d: Buffer) => {
+        this.log = (this.log + d.toString()).slice(-20_000);
+        const lines = (partial + d.toString()).split('\n');
+        partial = lines.pop()!;
+        this.deadlocks += lines.filter((l) => l.includes('transaction retried after a deadlock')).length;
+      });
+    }
     this.starts++;
     const until = Date.now() + timeoutMs;
     for (;;) {
@@ -61,4 +71,70 @@ export class ServerProcess {
   output(): string {
     return this.log;
   }
+}
+
+/**
+ * The run's servers: one, or several instances on one PostgreSQL database as behind a load
+ * balancer (each with its own data directory, all with the same JWT secret). A crash is rolling:
+ * each server in turn is SIGKILLed and started again while the others keep serving.
+ */
+export class ServerFleet {
+  private constructor(readonly servers: ServerProcess[]) {}
+
+  static async create(count: number, dataDir: (i: number) => string, env: Record<string, string>): Promise<ServerFleet> {
+    if (count > 1 && !env.DATABASE_URL) throw new Error('several servers need one PostgreSQL database (SQLite has one process)');
+    const servers: ServerProcess[] = [];
+    for (let i = 0; i < count; i++) servers.push(new ServerProcess(await freePort(), { ...env, DATA_DIR: dataDir(i) }));
+    return new ServerFleet(servers);
+  }
+
+  get urls(): string[] {
+    return this.servers.map((s) => `${s.url}/api/v1`);
+  }
+
+  /** One after the other: instances starting together would race for the first migration. */
+  async start(): Promise<void> {
+    for (const s of this.servers) await s.start();
+  }
+
+  async crash(pause: () => number): Promise<void> {
+    for (const s of this.servers) {
+      await s.kill();
+      await new Promise((r) => setTimeout(r, pause()));
+      await s.start();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.stop().catch(() => {})));
+  }
+
+  output(): string {
+    return this.servers.map((s, i) => `server ${i + 1}:\n${s.output().slice(-3000)}`).join('\n');
+  }
+}
+
+/**
+ * A store's tills in turn: pinned to server 1, …, pinned to server n, then one behind the load
+ * balancer (any server); a single server takes every till. `nth` counts within the store (the
+ * pharmacy starts at its balanced till, so even a small one has a till on each side).
+ */
+export function routeOf(nth: number, ports: number[]): number[] {
+  if (ports.length === 1) return ports;
+  const k = nth % (ports.length + 1);
+  return k < ports.length ? [ports[k]!] : ports;
+}
+
+/** With several servers, each store's tills reached every server, and each balanced till switched between them. */
+export function spread(tills: Array<{ name: string; route: Route }>, ports: number[]): string[] {
+  if (ports.length === 1) return [];
+  const failures: string[] = [];
+  for (const store of ['till', 'pharmacy till']) {
+    const own = tills.filter((t) => t.name.startsWith(`${store} `));
+    for (const [i, port] of ports.entries()) if (!own.some((t) => t.route.connections.get(port))) failures.push(`chaos: no ${store} reached server ${i + 1}`);
+  }
+  for (const t of tills.filter((x) => x.route.targets.length > 1)) {
+    if (t.route.switches === 0) failures.push(`chaos: ${t.name}, behind the load balancer, never switched server`);
+  }
+  return failures;
 }

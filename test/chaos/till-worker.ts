@@ -7,7 +7,7 @@
 import type { LineBatchInput, Prescription } from '@duka/shared';
 import { HttpConnector, Till, TillError, type Receipt } from '../../client-sdk/src/index.js';
 import { Rng } from './rng.js';
-import type { TillReport, ToTill, FromTill, WorkerSale } from './protocol.js';
+import type { TillReport, ToTill, FromTill, WorkerPayment, WorkerSale } from './protocol.js';
 
 const send = (m: FromTill) => process.send!(m);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -15,7 +15,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let till: Till;
 let start: Extract<ToTill, { type: 'start' }>;
 const sales: WorkerSale[] = [];
-const counts = { sales: 0, lotRefusals: 0, refunds: 0, voids: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
+const payments: WorkerPayment[] = [];
+const counts = { sales: 0, lotRefusals: 0, refunds: 0, voids: 0, payments: 0, paymentsRefused: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
 let stopped = false;
 /** The organisation's calendar day (Africa/Dar_es_Salaam, UTC+3 all year). */
 const today = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
@@ -33,10 +34,17 @@ async function persist<T>(what: string, fn: () => Promise<T>, untilMs = 120_000)
   }
 }
 
+/** Fetch on a new connection every time, so the proxy's load balancer picks a server for each request. */
+const closing = (input: string, init?: RequestInit) => {
+  const headers = new Headers(init?.headers);
+  headers.set('connection', 'close');
+  return fetch(input, { ...init, headers });
+};
+
 async function open(m: Extract<ToTill, { type: 'start' }>) {
   start = m;
   till = await Till.open({
-    connector: new HttpConnector({ baseUrl: m.baseUrl, timeoutMs: 6_000 }),
+    connector: new HttpConnector({ baseUrl: m.baseUrl, timeoutMs: 6_000, ...(m.connectionPerRequest ? { fetch: closing } : {}) }),
     dbPath: m.dbPath,
     deviceName: m.deviceName,
     autoSync: true,
@@ -63,10 +71,17 @@ async function sellAll() {
   const rng = new Rng(start.seed);
   const paceMs = start.durationMs / start.sales;
   const customers = (await till.customers({ limit: 100 })).map((c) => c.id);
+  const payers = customers.slice(0, Math.ceil(customers.length / 2));
   while (counts.sales < start.sales && !stopped) {
     await sleep(rng.int(Math.floor(paceMs / 2), Math.ceil(paceMs * 1.5)));
-    const open = sales.filter((s) => s.reversed === null);
-    const move = rng.weighted({ sale: 92, refund: 5, void: 3 });
+    const move = rng.weighted({ sale: 88, refund: 5, void: 3, payment: 4 });
+    if (move === 'payment') {
+      const owing = payers.filter((c) => sales.some((x) => x.customer_id === c && x.reversed === null && !x.locked));
+      if (owing.length) await pay(rng, rng.pick(owing));
+      continue;
+    }
+    // A credit sale of a customer who pays may have taken a payment through another till: it can only be refunded (checkReversal).
+    const open = sales.filter((s) => s.reversed === null && !s.locked && (move === 'refund' || !s.customer_id || !payers.includes(s.customer_id)));
     if (move !== 'sale' && open.length > 0) {
       const target = rng.pick(open);
       const receipt = move === 'refund' ? await till.refund(target.id, 'customer returned it') : await till.void(target.id, 'rung up by mistake');
@@ -81,12 +96,13 @@ async function sellAll() {
       lines.push({ product_id, qty: rng.int(1, 3) });
     }
     const method = rng.weighted({ Cash: 45, 'M-Pesa': 25, 'Tigo Pesa': 8, Bank: 7, Credit: 15 });
+    const customer = method === 'Credit' ? rng.pick(customers) : undefined;
     const prescription = start.pharmacy ? prescriptionFor(rng, lines) : undefined;
     const sell = () =>
       till.sell({
         lines,
         payment_method: method,
-        ...(method === 'Credit' ? { customer_id: rng.pick(customers) } : {}),
+        ...(customer ? { customer_id: customer } : {}),
         ...(method === 'M-Pesa' ? { payment_reference: `MP${counts.sales}` } : {}),
         ...(prescription ? { prescription } : {}),
       });
@@ -109,6 +125,7 @@ async function sellAll() {
       client_receipt_number: receipt.client_receipt_number!,
       created_at: receipt.created_at,
       payment_method: method,
+      ...(customer ? { customer_id: customer } : {}),
       total: receipt.total,
       lines: lineFrom(receipt).map((l) => (lots.has(l.product_id) ? { ...l, batches: lots.get(l.product_id) } : l)),
       ...(prescription ? { patient: prescription.patient_name } : {}),
@@ -118,6 +135,33 @@ async function sellAll() {
     if (counts.sales % 50 === 0) send({ type: 'progress', sales: counts.sales });
   }
   send({ type: 'sold', sales: counts.sales });
+}
+
+/**
+ * A customer pays part of what they owe for this till's credit sales. Other tills take payments
+ * from the same customer, and the server spreads each over the customer's oldest tabs whoever
+ * sold them, so a till pays only against its own credit sales and never reverses those it paid
+ * against (they are locked): then no push can pay more than the customer owes on the server.
+ */
+async function pay(rng: Rng, customerId: string) {
+  for (const s of sales) if (s.customer_id === customerId && s.reversed === null) s.locked = true;
+  const covered = sales.filter((s) => s.customer_id === customerId && s.locked).reduce((n, s) => n + s.total, 0);
+  const paid = payments.filter((p) => p.customer_id === customerId).reduce((n, p) => n + p.amount, 0);
+  const amount = Math.floor((covered - paid) * rng.pick([0.3, 0.6, 1]));
+  if (amount < 1) return;
+  try {
+    const reference = `${start.deviceName} P${payments.length + counts.paymentsRefused + 1}`;
+    await till.recordCreditPayment({ customer_id: customerId, amount, method: rng.pick(['Cash', 'M-Pesa'] as const), reference });
+    payments.push({ reference, customer_id: customerId, amount });
+    counts.payments++;
+  } catch (err) {
+    // The replica, as last synced, says the customer owes less than this till's own credit sales cover.
+    if (err instanceof TillError && err.code === 'OVERPAYMENT') {
+      counts.paymentsRefused++;
+      return;
+    }
+    throw err;
+  }
 }
 
 /** A sale with a prescription-only or controlled medicine carries a prescription. */
@@ -159,10 +203,15 @@ async function report() {
   for (const sale of sales) {
     const local = await till.transaction(sale.id);
     if (local?.sync_state === 'synced' && local.number !== null) numbered++;
+    sale.receipt_number = local?.receipt_number ?? null;
   }
+  const customers: TillReport['customers'] = {};
+  for (const c of await till.customers({ limit: 100 })) customers[c.id] = c.outstanding_balance;
   const r: TillReport = {
     deviceId: till.deviceId,
     sales,
+    payments,
+    customers,
     counts,
     replica,
     pending: status.pending,

@@ -1,0 +1,26 @@
+/** What the short chaos runs of `npm test` share: a database of the running project's dialect, and what a run must have exercised. */
+import { expect } from 'vitest';
+import { createTestDb, DIALECT, type TestDb } from '../setup/test-db.js';
+import { type ChaosOptions, type ChaosResult, runChaos } from './scenario.js';
+
+/** The server processes open their own pools; the test's handle (kept in `dbs` to drop) only owns the database's lifetime. */
+export async function runShort(dbs: TestDb[], o: Omit<ChaosOptions, 'databaseUrl'>): Promise<ChaosResult> {
+  let databaseUrl: string | undefined;
+  if (DIALECT === 'postgres') {
+    const db = await createTestDb();
+    dbs.push(db);
+    databaseUrl = db.url;
+  }
+  return runChaos({ ...o, databaseUrl });
+}
+
+/** Every invariant held, every sale reached the server, and the run exercised what it is there for. */
+export function expectExercised(result: ChaosResult, o: { sales: number; pharmacySales: number }) {
+  expect(result.failures).toEqual([]);
+  expect(result.figures['server transactions']).toBe(o.sales);
+  expect(result.figures['pharmacy server transactions']).toBe(o.pharmacySales);
+  // Price differences, credit payments, and the pharmacy's own lots kept, lines spanning lots, refunds into quarantine, voids, prescriptions.
+  for (const figure of ['conflicts: stale_price', 'credit payments', 'pharmacy credit payments', 'kept as the till sent', 'lines spanning lots', 'pharmacy quarantine rows', 'pharmacy voids', 'pharmacy sales with a prescription']) {
+    expect(Number(result.figures[figure]), figure).toBeGreaterThan(0);
+  }
+}
