@@ -90,31 +90,46 @@ export async function insertRows<T extends keyof Database & string>(db: Kysely<D
   }
 }
 
+/** One row's change for `updateRows`: the row's key, what to add to the counted column, what to set the other to. */
+export interface RowChange {
+  key: string;
+  add: number;
+  set?: string;
+}
+
 /**
- * Move the stock of many products of one store in one statement, each by its own amount. SQLite:
- * a CASE over the product ids. Postgres: the amounts as two arrays joined in (a CASE of hundreds of
- * branches is slow there to plan and to run).
+ * Change many rows of a table in one statement, each by its own amounts (a pushed batch's stock per
+ * product, its lots' units and statuses): `add` is added to column `spec.add`, `set` (when the spec
+ * names a column for it) replaces it. The changes are joined in as a derived table (SQLite: a
+ * VALUES list; Postgres: arrays unnested), so the cost grows with the rows, not their square as a
+ * CASE over hundreds of keys would.
  */
-export async function addToStock(db: Kysely<Database>, storeId: string, amounts: Array<[productId: string, delta: number]>, now: number): Promise<void> {
-  if (amounts.length === 0) return;
+export async function updateRows(
+  db: Kysely<Database>,
+  table: 'product_stock' | 'batches',
+  spec: { key: string; add: string; set?: string; where?: RawBuilder<SqlBool>; now: number },
+  changes: RowChange[],
+): Promise<void> {
+  if (changes.length === 0) return;
+  const t = sql.table(table);
+  const col = (c: string) => sql.ref(`${table}.${c}`);
+  const assign = sql.join(
+    [
+      sql`${sql.ref(spec.add)} = ${col(spec.add)} + d.delta`,
+      ...(spec.set ? [sql`${sql.ref(spec.set)} = d.value`] : []),
+      sql`updated_at = ${spec.now}`,
+    ],
+    sql`, `,
+  );
+  const where = sql`${col(spec.key)} = d.k${spec.where ? sql` and ${spec.where}` : sql``}`;
   if (onPostgres(db)) {
-    await sql`update product_stock set qty = qty + d.delta, updated_at = ${now}
-      from (select unnest(${amounts.map(([id]) => id)}::text[]) as product_id, unnest(${amounts.map(([, d]) => d)}::integer[]) as delta) as d
-      where product_stock.store_id = ${storeId} and product_stock.product_id = d.product_id`.execute(db);
+    const value = spec.set ? sql`, unnest(${changes.map((c) => c.set ?? null)}::text[]) as value` : sql``;
+    await sql`update ${t} set ${assign} from (select unnest(${changes.map((c) => c.key)}::text[]) as k, unnest(${changes.map((c) => c.add)}::integer[]) as delta${value}) as d where ${where}`.execute(db);
     return;
   }
-  const cases = sql.join(
-    amounts.map(([id, d]) => sql`when ${id} then ${d}`),
-    sql` `,
-  );
-  await db
-    .updateTable('product_stock')
-    .set({ qty: sql<number>`qty + case product_id ${cases} else 0 end`, updated_at: now })
-    .where('store_id', '=', storeId)
-    .where(
-      'product_id',
-      'in',
-      amounts.map(([id]) => id),
-    )
-    .execute();
+  // 3 parameters a row: slices stay far under SQLite's bound.
+  for (let at = 0; at < changes.length; at += 5_000) {
+    const rows = sql.join(changes.slice(at, at + 5_000).map((c) => sql`(${c.key}, ${c.add}, ${c.set ?? null})`));
+    await sql`update ${t} set ${assign} from (select column1 as k, column2 as delta, column3 as value from (values ${rows})) as d where ${where}`.execute(db);
+  }
 }

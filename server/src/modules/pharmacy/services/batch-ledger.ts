@@ -10,7 +10,7 @@
 import { type BatchMovementKind, type BatchStatus, newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { forUpdate, insertRows } from '../../../db/dialect.js';
+import { forUpdate, insertRows, updateRows } from '../../../db/dialect.js';
 import { sameLot } from '../batches.queries.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
@@ -95,13 +95,15 @@ export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opt
     // Per batch: the sum of its moves and the status after the last.
     const change = new Map<string, number>();
     for (const m of moved) change.set(m.batch.id, (change.get(m.batch.id) ?? 0) + m.move.qty);
-    const ids = [...change.keys()];
-    const byId = (value: (id: string) => unknown) => sql.join(ids.map((id) => sql`when ${id} then ${value(id)}`), sql` `);
-    await ctx.db
-      .updateTable('batches')
-      .set({ qty_on_hand: sql<number>`qty_on_hand + case id ${byId((id) => change.get(id))} else 0 end`, status: sql<BatchStatus>`case id ${byId((id) => latest.get(id)!.status)} else status end`, updated_at: now })
-      .where('id', 'in', ids)
-      .execute();
+    // Status only when a move changes one: a sale's moves do not, and an unchanged indexed column
+    // written anyway costs its indexes.
+    const statusMoves = moved.some((m) => m.row.status !== m.batch.status);
+    await updateRows(
+      ctx.db,
+      'batches',
+      { key: 'id', add: 'qty_on_hand', ...(statusMoves ? { set: 'status' } : {}), now },
+      [...change].map(([key, add]) => ({ key, add, set: latest.get(key)!.status })),
+    );
   }
   await insertRows(
     ctx.db,

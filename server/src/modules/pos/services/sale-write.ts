@@ -5,8 +5,9 @@
  * `transaction.created` event and one audit entry per sale, all in one insert each.
  */
 import { fromCents, newId } from '@duka/shared';
+import { type SqlBool, sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { addToStock, insertRows } from '../../../db/dialect.js';
+import { insertRows, updateRows } from '../../../db/dialect.js';
 import { recordAudits } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { openCreditTabs } from '../../credits/services/tabs.js';
@@ -24,11 +25,11 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
   // Stock: the sum of every sale's change per product, in one statement.
   const delta = new Map<string, number>();
   for (const p of plans) for (const [id, d] of p.stockDelta) delta.set(id, (delta.get(id) ?? 0) + d);
-  await addToStock(
+  await updateRows(
     tx.db,
-    storeId,
-    [...delta].filter(([, d]) => d !== 0),
-    now,
+    'product_stock',
+    { key: 'product_id', add: 'qty', where: sql<SqlBool>`product_stock.store_id = ${storeId}`, now },
+    [...delta].filter(([, d]) => d !== 0).map(([key, add]) => ({ key, add })),
   );
   for (const id of delta.keys()) noteChange(tx, orgId, { entity: 'stock', id, storeId });
 

@@ -15,7 +15,7 @@ import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
 import { applySales } from './sale-mutations.js';
-import { insertRows } from '../../../db/dialect.js';
+import { forUpdate, insertRows } from '../../../db/dialect.js';
 
 interface SeenRow {
   id: string;
@@ -48,6 +48,14 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     // The device row is the push's lock: two pushes of one device run one after the other.
     const locked = await tx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).returningAll().executeTakeFirstOrThrow();
     let last = locked.last_seq;
+    // A sale locks its store row, then stock rows. A refund, void or adjustment locks stock rows
+    // only, which is fine on its own; but one earlier in this push would hold stock rows while the
+    // push's sales wait for the store row that another push holds while it waits for those stock
+    // rows. Such a push takes the store row first, so every push locks in the same order.
+    const storeId = tx.actor.storeId;
+    if (storeId && mutations.some((m) => m.type !== 'sale.create')) {
+      await forUpdate(tx.dialect, tx.db.selectFrom('stores').select('id').where('id', '=', storeId)).execute();
+    }
     // What this push's mutations already became, in one read: a re-sent batch costs one query.
     const seen = new Map<string, SeenRow>();
     for (const row of await tx.db
