@@ -37,9 +37,13 @@ export const toQueued = (r: QueueTable): QueuedMutation => ({
   result: r.result ? (JSON.parse(r.result) as Record<string, unknown>) : null,
 });
 
-/** Queue a mutation inside the action's local transaction; answers its id and seq. */
-export async function enqueue(trx: LocalTrx, type: MutationType, payload: Record<string, unknown>, at: number, undo: Undo = {}): Promise<{ id: string; seq: number }> {
-  const seq = await nextCounter(trx, 'last_seq');
+/**
+ * Queue a mutation inside the action's local transaction; answers its id and seq. `seq` is one the
+ * action already took from `last_seq` in the same transaction (a sale takes it with its receipt
+ * number, in one statement); otherwise the next one is taken here.
+ */
+export async function enqueue(trx: LocalTrx, type: MutationType, payload: Record<string, unknown>, at: number, undo: Undo = {}, seq?: number): Promise<{ id: string; seq: number }> {
+  seq ??= await nextCounter(trx, 'last_seq');
   const id = newId();
   await trx
     .insertInto('queue')

@@ -8,7 +8,7 @@ import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, type Pri
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveBatches, moveOutstanding, moveStocks } from '../local/effects.js';
-import { nextCounter } from '../local/meta.js';
+import { nextCounters } from '../local/meta.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt, SellInput } from '../types.js';
@@ -69,7 +69,8 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       vat_enabled: store.vat_enabled,
     });
     const id = newId();
-    const clientReceiptNumber = `${store.code}-${tillCode}-${await nextCounter(trx, 'receipt_seq')}`;
+    const counters = await nextCounters(trx, ['receipt_seq', 'last_seq']);
+    const clientReceiptNumber = `${store.code}-${tillCode}-${counters.receipt_seq}`;
     const { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode, prescription } = input;
     const optional = { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode, prescription };
     const payload = {
@@ -152,7 +153,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       await moveOutstanding(trx, customer!.id, sale.total);
       undo.outstanding![customer!.id] = -sale.total;
     }
-    await enqueue(trx, 'sale.create', parsed.data, at, undo);
+    await enqueue(trx, 'sale.create', parsed.data, at, undo, counters.last_seq);
     return receipt;
   });
   ctx.queued();

@@ -43,15 +43,22 @@ export async function deleteMeta(db: LocalExec, ...keys: MetaKey[]): Promise<voi
   if (keys.length) await db.deleteFrom('meta').where('key', 'in', keys).execute();
 }
 
+type Counter = 'last_seq' | 'receipt_seq';
+
 /** Increment a counter and answer its new value (inside the caller's transaction). */
-export async function nextCounter(db: LocalExec, key: 'last_seq' | 'receipt_seq'): Promise<number> {
-  const row = await db
+export async function nextCounter(db: LocalExec, key: Counter): Promise<number> {
+  return (await nextCounters(db, [key]))[key];
+}
+
+/** Increment several counters in one statement (a sale takes a receipt number and a seq) and answer their new values. */
+export async function nextCounters<K extends Counter>(db: LocalExec, keys: K[]): Promise<Record<K, number>> {
+  const rows = await db
     .insertInto('meta')
-    .values({ key, value: '1' })
+    .values(keys.map((key) => ({ key, value: '1' })))
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<string>`cast(meta.value as integer) + 1` }))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return Number(row.value);
+    .returning(['key', 'value'])
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.key, Number(r.value)])) as Record<K, number>;
 }
 
 /** Several keys in one read. */
