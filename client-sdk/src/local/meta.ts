@@ -60,9 +60,3 @@ export async function nextCounters<K extends Counter>(db: LocalExec, keys: K[]):
     .execute();
   return Object.fromEntries(rows.map((r) => [r.key, Number(r.value)])) as Record<K, number>;
 }
-
-/** Several keys in one read. */
-export async function getMetas<K extends MetaKey>(db: LocalExec, keys: K[]): Promise<Partial<Pick<MetaValues, K>>> {
-  const rows = await db.selectFrom('meta').select(['key', 'value']).where('key', 'in', keys).execute();
-  return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)])) as Partial<Pick<MetaValues, K>>;
-}
