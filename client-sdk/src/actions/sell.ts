@@ -8,6 +8,7 @@ import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, type Pri
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveBatches, moveOutstanding, moveStocks } from '../local/effects.js';
+import { compiledOnce } from '../local/compiled.js';
 import { nextCounters } from '../local/meta.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
@@ -23,6 +24,10 @@ const priced = (p: Product): PricedProduct => ({
   wholesale_min_qty: p.wholesale_min_qty,
   tax_rate: toBasisPoints(p.tax_rate),
 });
+
+const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 'status', 'data'], (db, v) =>
+  db.insertInto('transactions').values({ ...v, number: null, receipt_number: null, sync_state: 'pending' }),
+);
 
 export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
   if (!Array.isArray(input.lines) || input.lines.length === 0) throw new TillError('VALIDATION_ERROR', 'lines must have at least one line', 'lines');
@@ -130,10 +135,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       })),
       sync_state: 'pending',
     };
-    await trx
-      .insertInto('transactions')
-      .values({ id, created_at: createdAt, client_receipt_number: clientReceiptNumber, number: null, receipt_number: null, status: receipt.status, sync_state: 'pending', data: JSON.stringify(receipt) })
-      .execute();
+    await insertSale(trx, { id, created_at: createdAt, client_receipt_number: clientReceiptNumber, status: receipt.status, data: JSON.stringify(receipt) });
 
     const undo: Undo = { stock: {}, outstanding: {}, batches: {}, rejectSale: id };
     const taken: Record<string, number> = {};

@@ -1,5 +1,6 @@
 /** Typed access to the replica's `meta` key-value table. */
 import { sql } from 'kysely';
+import { compiledOnce } from './compiled.js';
 import type { LocalExec } from './db.js';
 
 /** Every key the SDK keeps, with what it holds. */
@@ -50,13 +51,22 @@ export async function nextCounter(db: LocalExec, key: Counter): Promise<number> 
   return (await nextCounters(db, [key]))[key];
 }
 
+/** The counter upsert for each set of keys, compiled once. */
+const counterUpserts = new Map<string, ReturnType<typeof counterUpsert>>();
+const counterUpsert = (keys: Counter[]) =>
+  compiledOnce([], (db) =>
+    db
+      .insertInto('meta')
+      .values(keys.map((key) => ({ key, value: '1' })))
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<string>`cast(meta.value as integer) + 1` }))
+      .returning(['key', 'value']),
+  );
+
 /** Increment several counters in one statement (a sale takes a receipt number and a seq) and answer their new values. */
 export async function nextCounters<K extends Counter>(db: LocalExec, keys: K[]): Promise<Record<K, number>> {
-  const rows = await db
-    .insertInto('meta')
-    .values(keys.map((key) => ({ key, value: '1' })))
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<string>`cast(meta.value as integer) + 1` }))
-    .returning(['key', 'value'])
-    .execute();
+  const id = keys.join();
+  let upsert = counterUpserts.get(id);
+  if (!upsert) counterUpserts.set(id, (upsert = counterUpsert(keys)));
+  const { rows } = await upsert(db, {});
   return Object.fromEntries(rows.map((r) => [r.key, Number(r.value)])) as Record<K, number>;
 }
