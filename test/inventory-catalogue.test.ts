@@ -146,6 +146,22 @@ describe('inventory: categories and products', () => {
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['page', 'status']);
   });
 
+  it('gives the exact total on every page: full, short, past the end, and an empty search', async () => {
+    const owner = await registerOwner(t);
+    for (const name of ['Cola A', 'Cola B', 'Cola C', 'Maji', 'Unga']) await product(owner, { name });
+    const meta = async (query: string) => {
+      const page = PagedEnvelope(Product).parse((await t.request('GET', `/inventory/products${query}`, { token: owner.token })).body);
+      return { names: page.data.map((p) => p.name), ...(page.meta as { total: number; total_pages: number }) };
+    };
+    expect(await meta('?page_size=5')).toMatchObject({ names: ['Cola A', 'Cola B', 'Cola C', 'Maji', 'Unga'], total: 5, total_pages: 1 });
+    expect(await meta('?page=3&page_size=2')).toMatchObject({ names: ['Unga'], total: 5, total_pages: 3 });
+    expect(await meta('?page=4&page_size=2')).toMatchObject({ names: [], total: 5, total_pages: 3 });
+    expect(await meta('?search=cola&page=2&page_size=1')).toMatchObject({ names: ['Cola B'], total: 3, total_pages: 3 });
+    expect(await meta('?search=cola&page=2&page_size=2')).toMatchObject({ names: ['Cola C'], total: 3, total_pages: 2 });
+    expect(await meta('?search=cola&page=3&page_size=2')).toMatchObject({ names: [], total: 3, total_pages: 2 });
+    expect(await meta('?search=zzz')).toMatchObject({ names: [], total: 0, total_pages: 0 });
+  });
+
   it('deletes a product without history, and deactivates one with sales (still 204)', async () => {
     const owner = await registerOwner(t);
     const fresh = (await product(owner, { name: 'Never sold' })).body.data;

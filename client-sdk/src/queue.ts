@@ -6,6 +6,7 @@
  * sent them again; refused ones are kept until the app dismisses them.
  */
 import { type Mutation, type MutationType, newId } from '@duka/shared';
+import { compiledOnce } from './local/compiled.js';
 import type { LocalExec, LocalTrx } from './local/db.js';
 import type { Undo } from './local/effects.js';
 import { getMeta, nextCounter, setMeta } from './local/meta.js';
@@ -37,20 +38,27 @@ export const toQueued = (r: QueueTable): QueuedMutation => ({
   result: r.result ? (JSON.parse(r.result) as Record<string, unknown>) : null,
 });
 
-/** Queue a mutation inside the action's local transaction; answers its id and seq. */
-export async function enqueue(trx: LocalTrx, type: MutationType, payload: Record<string, unknown>, at: number, undo: Undo = {}): Promise<{ id: string; seq: number }> {
-  const seq = await nextCounter(trx, 'last_seq');
+/**
+ * Queue a mutation inside the action's local transaction; answers its id and seq. `seq` is one the
+ * action already took from `last_seq` in the same transaction (a sale takes it with its receipt
+ * number, in one statement); otherwise the next one is taken here.
+ */
+export async function enqueue(trx: LocalTrx, type: MutationType, payload: Record<string, unknown>, at: number, undo: Undo = {}, seq?: number): Promise<{ id: string; seq: number }> {
+  seq ??= await nextCounter(trx, 'last_seq');
   const id = newId();
-  await trx
-    .insertInto('queue')
-    .values({ id, seq, type, payload: JSON.stringify(payload), created_at: new Date(at).toISOString(), state: 'pending', error_code: null, error_message: null, result: null, acked_at: null, undo: JSON.stringify(undo) })
-    .execute();
+  await insertMutation(trx, { id, seq, type, payload: JSON.stringify(payload), created_at: new Date(at).toISOString(), undo: JSON.stringify(undo) });
   return { id, seq };
 }
 
+const insertMutation = compiledOnce(['id', 'seq', 'type', 'payload', 'created_at', 'undo'], (db, v) =>
+  db.insertInto('queue').values({ ...v, state: 'pending', error_code: null, error_message: null, result: null, acked_at: null }),
+);
+
+const countPending = compiledOnce([], (db) => db.selectFrom('queue').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending'));
+
 export async function pendingCount(db: LocalExec): Promise<number> {
-  const row = await db.selectFrom('queue').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending').executeTakeFirstOrThrow();
-  return Number(row.n);
+  const { rows } = await countPending(db, {});
+  return Number(rows[0]!.n);
 }
 
 export async function rejectedCount(db: LocalExec): Promise<number> {

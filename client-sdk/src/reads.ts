@@ -6,7 +6,8 @@ import { sql } from 'kysely';
 import type { AddoMedicine, Batch, Category, CreditTab, Customer, Notification, Organisation, Product, Store } from '@duka/shared';
 import type { TillConflict } from './events.js';
 import type { LocalExec } from './local/db.js';
-import { getMeta } from './local/meta.js';
+import { compiledOnce } from './local/compiled.js';
+import { getMeta, type MetaValues } from './local/meta.js';
 import { parseData } from './replica/apply.js';
 import { type QueuedMutation, toQueued } from './queue.js';
 import type { ListOptions, Receipt } from './types.js';
@@ -35,11 +36,23 @@ export async function productsByIds(db: LocalExec, ids: string[]): Promise<Map<s
   return new Map(rows.map((r) => productFrom(r)).map((p) => [p.id, p]));
 }
 
-/** The organisation and store rows in one read. */
-export async function shopRows(db: LocalExec): Promise<{ organisation: Organisation | null; store: Store | null }> {
-  const rows = await db.selectFrom('rows').select(['entity', 'data']).where('entity', 'in', ['organisation', 'store']).execute();
-  const of = (e: string) => rows.find((r) => r.entity === e);
-  return { organisation: of('organisation') ? parseData<Organisation>(of('organisation')!.data) : null, store: of('store') ? parseData<Store>(of('store')!.data) : null };
+const shopRead = compiledOnce([], (db) =>
+  db
+    .selectFrom('rows')
+    .select(['entity as key', 'data'])
+    .where('entity', 'in', ['organisation', 'store'])
+    .unionAll(db.selectFrom('meta').select(['key', 'value as data']).where('key', 'in', ['till_code', 'user'])),
+);
+
+/**
+ * The organisation and store rows with the till's code and user (from `meta`), in one read: every
+ * sale needs all four, so they cost one statement, not two.
+ */
+export async function shopRows(db: LocalExec): Promise<{ organisation: Organisation | null; store: Store | null; tillCode: string | undefined; user: MetaValues['user'] | undefined }> {
+  const { rows } = await shopRead(db, {});
+  const found = new Map(rows.map((r) => [r.key, r.data]));
+  const parsed = <T>(key: string) => (found.has(key) ? parseData<T>(found.get(key)!) : undefined);
+  return { organisation: parsed<Organisation>('organisation') ?? null, store: parsed<Store>('store') ?? null, tillCode: parsed<string>('till_code'), user: parsed<MetaValues['user']>('user') };
 }
 
 /** By barcode, then by SKU (as the server's barcode route does). */

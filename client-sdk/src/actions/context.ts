@@ -2,7 +2,7 @@
 import type { Organisation, Permission, Store } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { LocalDb, LocalExec } from '../local/db.js';
-import { getMeta, getMetas, type MetaValues } from '../local/meta.js';
+import { getMeta, type MetaValues } from '../local/meta.js';
 import * as reads from '../reads.js';
 
 export interface ActionCtx {
@@ -22,10 +22,9 @@ export interface Shop {
 
 /** The organisation, store, till code and user a receipt needs: present once the till has synced once. */
 export async function shopOf(db: LocalExec): Promise<Shop> {
-  const { organisation: org, store } = await reads.shopRows(db);
-  const meta = await getMetas(db, ['till_code', 'user']);
-  if (!org || !store || !meta.till_code) throw new TillError('NOT_READY', 'this till has not synced its shop yet: log in and sync once while online');
-  return { org, store, tillCode: meta.till_code, user: meta.user };
+  const { organisation: org, store, tillCode, user } = await reads.shopRows(db);
+  if (!org || !store || !tillCode) throw new TillError('NOT_READY', 'this till has not synced its shop yet: log in and sync once while online');
+  return { org, store, tillCode, user };
 }
 
 /** Whether the signed-in (or last signed-in) user holds a permission; owners hold every one. */

@@ -8,7 +8,8 @@ import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, type Pri
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveBatches, moveOutstanding, moveStocks } from '../local/effects.js';
-import { nextCounter } from '../local/meta.js';
+import { compiledOnce } from '../local/compiled.js';
+import { nextCounters } from '../local/meta.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt, SellInput } from '../types.js';
@@ -23,6 +24,10 @@ const priced = (p: Product): PricedProduct => ({
   wholesale_min_qty: p.wholesale_min_qty,
   tax_rate: toBasisPoints(p.tax_rate),
 });
+
+const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 'status', 'data'], (db, v) =>
+  db.insertInto('transactions').values({ ...v, number: null, receipt_number: null, sync_state: 'pending' }),
+);
 
 export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
   if (!Array.isArray(input.lines) || input.lines.length === 0) throw new TillError('VALIDATION_ERROR', 'lines must have at least one line', 'lines');
@@ -69,7 +74,8 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       vat_enabled: store.vat_enabled,
     });
     const id = newId();
-    const clientReceiptNumber = `${store.code}-${tillCode}-${await nextCounter(trx, 'receipt_seq')}`;
+    const counters = await nextCounters(trx, ['receipt_seq', 'last_seq']);
+    const clientReceiptNumber = `${store.code}-${tillCode}-${counters.receipt_seq}`;
     const { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode, prescription } = input;
     const optional = { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode, prescription };
     const payload = {
@@ -129,10 +135,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       })),
       sync_state: 'pending',
     };
-    await trx
-      .insertInto('transactions')
-      .values({ id, created_at: createdAt, client_receipt_number: clientReceiptNumber, number: null, receipt_number: null, status: receipt.status, sync_state: 'pending', data: JSON.stringify(receipt) })
-      .execute();
+    await insertSale(trx, { id, created_at: createdAt, client_receipt_number: clientReceiptNumber, status: receipt.status, data: JSON.stringify(receipt) });
 
     const undo: Undo = { stock: {}, outstanding: {}, batches: {}, rejectSale: id };
     const taken: Record<string, number> = {};
@@ -152,7 +155,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       await moveOutstanding(trx, customer!.id, sale.total);
       undo.outstanding![customer!.id] = -sale.total;
     }
-    await enqueue(trx, 'sale.create', parsed.data, at, undo);
+    await enqueue(trx, 'sale.create', parsed.data, at, undo, counters.last_seq);
     return receipt;
   });
   ctx.queued();

@@ -1,5 +1,6 @@
 /** Typed access to the replica's `meta` key-value table. */
 import { sql } from 'kysely';
+import { compiledOnce } from './compiled.js';
 import type { LocalExec } from './db.js';
 
 /** Every key the SDK keeps, with what it holds. */
@@ -43,19 +44,29 @@ export async function deleteMeta(db: LocalExec, ...keys: MetaKey[]): Promise<voi
   if (keys.length) await db.deleteFrom('meta').where('key', 'in', keys).execute();
 }
 
+type Counter = 'last_seq' | 'receipt_seq';
+
 /** Increment a counter and answer its new value (inside the caller's transaction). */
-export async function nextCounter(db: LocalExec, key: 'last_seq' | 'receipt_seq'): Promise<number> {
-  const row = await db
-    .insertInto('meta')
-    .values({ key, value: '1' })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<string>`cast(meta.value as integer) + 1` }))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return Number(row.value);
+export async function nextCounter(db: LocalExec, key: Counter): Promise<number> {
+  return (await nextCounters(db, [key]))[key];
 }
 
-/** Several keys in one read. */
-export async function getMetas<K extends MetaKey>(db: LocalExec, keys: K[]): Promise<Partial<Pick<MetaValues, K>>> {
-  const rows = await db.selectFrom('meta').select(['key', 'value']).where('key', 'in', keys).execute();
-  return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value)])) as Partial<Pick<MetaValues, K>>;
+/** The counter upsert for each set of keys, compiled once. */
+const counterUpserts = new Map<string, ReturnType<typeof counterUpsert>>();
+const counterUpsert = (keys: Counter[]) =>
+  compiledOnce([], (db) =>
+    db
+      .insertInto('meta')
+      .values(keys.map((key) => ({ key, value: '1' })))
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<string>`cast(meta.value as integer) + 1` }))
+      .returning(['key', 'value']),
+  );
+
+/** Increment several counters in one statement (a sale takes a receipt number and a seq) and answer their new values. */
+export async function nextCounters<K extends Counter>(db: LocalExec, keys: K[]): Promise<Record<K, number>> {
+  const id = keys.join();
+  let upsert = counterUpserts.get(id);
+  if (!upsert) counterUpserts.set(id, (upsert = counterUpsert(keys)));
+  const { rows } = await upsert(db, {});
+  return Object.fromEntries(rows.map((r) => [r.key, Number(r.value)])) as Record<K, number>;
 }
