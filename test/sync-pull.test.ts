@@ -118,6 +118,8 @@ describe('GET /sync/pull', () => {
     let writing = true;
     const writes = Promise.all(Array.from({ length: 12 }, (_, i) => product(owner, { name: `Sambamba ${i}`, stock: 2 }))).finally(() => (writing = false));
     while (writing) {
+      // A breath between pulls: interleaved with the writes, without spending the user's rate limit.
+      await new Promise((resolve) => setTimeout(resolve, 5));
       const page = await pull(owner, cursor, 2);
       for (const c of page.changes) if (c.entity === 'product') seen.add(c.id);
       cursor = page.cursor;
