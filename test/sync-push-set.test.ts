@@ -109,6 +109,31 @@ describe('sync: a mixed batch pushed at once', () => {
     expect((await get(owner, `/inventory/products/${soda.id}`)).stock).toBe(-3);
   });
 
+  it('creates a new customer once for two sales to the same new phone in one batch, and books a sale id sent twice once', async () => {
+    const owner = await registerOwner(t);
+    const soda = await product(owner, 'Soda', 1000);
+    const device_id = newId();
+    await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } });
+    const first = sale(1, [{ product_id: soda.id, qty: 1, unit_price: 1000 }], { customer_phone: '0754111222', customer_name: 'Neema' });
+    // The till retried a sale under a new mutation id: the same sale id is booked once.
+    const again = { ...sale(3, [{ product_id: soda.id, qty: 1, unit_price: 1000 }]), payload: first.payload };
+    const res = await push(owner, device_id, [first, sale(2, [{ product_id: soda.id, qty: 2, unit_price: 1000 }], { customer_phone: '+255754111222' }), again]);
+    expect(res.results.map((r) => [r.status, r.result?.number])).toEqual([
+      ['applied', 1],
+      ['applied', 2],
+      ['applied', 1],
+    ]);
+    expect(res.results[2]!.result!.transaction_id).toBe(first.payload.id);
+    const customers = (await t.request('GET', '/customers?search=Neema', { token: owner.token })).body.data.items as Array<{ id: string; phone: string }>;
+    expect(customers.map((c) => c.phone)).toEqual(['+255754111222']);
+    const sales = (await t.request('GET', '/pos/transactions', { token: owner.token })).body.data as Array<{ customer_id: string | null; total: number }>;
+    expect(sales.map((x) => [x.customer_id, x.total]).sort()).toEqual([
+      [customers[0]!.id, 1000],
+      [customers[0]!.id, 2000],
+    ]);
+    expect((await get(owner, `/inventory/products/${soda.id}`)).stock).toBe(17);
+  });
+
   it('runs as many SQL statements for a push of 60 sales as for a push of 3: the cost grows with the rows, not the round trips', async () => {
     const counted = await createTestApp({ config: { COUNT_STATEMENTS: true } });
     try {
