@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { PrescriptionItemRow, PrescriptionItemTable, PrescriptionRow, PrescriptionTable } from '../../db/tables/prescriptions.table.js';
 import { iso } from '../../lib/clock.js';
+import { groupBy } from '../../lib/group-by.js';
 
 export interface PrescriptionFilter {
   storeId: string;
@@ -101,8 +102,8 @@ export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): 
     db.selectFrom('transactions').select(['id', 'status']).where('id', 'in', saleIds).execute(),
   ]);
   const statusOf = new Map(sales.map((s) => [s.id, s.status]));
-  const itemsOf = group(items, (i) => i.prescription_id);
-  const lotsOf = group(lots, (b) => `${b.transaction_id}|${b.product_id}`);
+  const itemsOf = groupBy(items, (i) => i.prescription_id);
+  const lotsOf = groupBy(lots, (b) => `${b.transaction_id}|${b.product_id}`);
   const correctedBy = new Map(corrections.map((c) => [c.corrects_id!, c.id]));
   const names = new Map(users.map((u) => [u.id, `${u.first_name} ${u.last_name ?? ''}`.trim()]));
   return rows.map((r) => ({
@@ -132,13 +133,3 @@ export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): 
   }));
 }
 
-function group<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = out.get(k);
-    if (list) list.push(r);
-    else out.set(k, [r]);
-  }
-  return out;
-}

@@ -7,6 +7,7 @@ import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import type { TransactionLineBatchRow } from '../../db/tables/batches.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.table.js';
+import { groupBy } from '../../lib/group-by.js';
 
 /** `batches`: the sale's lot allocations (a sale has one line per product, so they go by product). */
 export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], batches: TransactionLineBatchRow[] = []): Transaction {
@@ -67,17 +68,6 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
   return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id)));
-}
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 /** Statuses whose money counts as sold. */

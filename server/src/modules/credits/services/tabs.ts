@@ -9,6 +9,7 @@ import { noteChange } from '../../../db/change-log.js';
 import type { Database } from '../../../db/database.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
+import { tabBalance } from '../../customers/customers.queries.js';
 import type { CreditTabRow, CreditTabTable } from '../../../db/tables/credits.table.js';
 
 export interface NewTab {
@@ -69,7 +70,7 @@ export async function outstandingByCustomer(db: Kysely<Database>, customerIds: s
   if (customerIds.length === 0) return owed;
   const rows = await db
     .selectFrom('credit_tabs')
-    .select((eb) => ['customer_id', eb.fn.coalesce(eb.fn.sum<number>(eb(eb('amount', '-', eb.ref('paid_amount')), '-', eb.ref('written_off_amount'))), eb.lit(0)).as('owed')])
+    .select((eb) => ['credit_tabs.customer_id', eb.fn.coalesce(eb.fn.sum<number>(tabBalance(eb)), eb.lit(0)).as('owed')])
     .where('customer_id', 'in', customerIds)
     .where('status', 'in', OwingTabStatus.options)
     .groupBy('customer_id')

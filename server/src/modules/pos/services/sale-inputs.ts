@@ -103,8 +103,8 @@ export async function loadSaleSet(tx: ServiceContext, scope: { orgId: string; st
   };
 }
 
-/** The customer's phone as stored, or undefined when there is none or it is not a phone number (the plan says so). */
-export function phoneOf(input: CreateSaleInput): string | undefined {
+/** The customer's phone as stored, or undefined when there is none or it is not a phone number (the plan refuses it). */
+function phoneOf(input: CreateSaleInput): string | undefined {
   return input.customer_id || !input.customer_phone ? undefined : (toE164(input.customer_phone) ?? undefined);
 }
 

@@ -16,14 +16,15 @@ import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ConflictError, InsufficientStockError, ServiceError, ValidationError } from '../../../lib/errors.js';
+import { ConflictError, InsufficientStockError, ServiceError } from '../../../lib/errors.js';
 import { localDate } from '../../../lib/time.js';
 import { newCreditTab } from '../../credits/services/tabs.js';
 import type { BatchMoveOf } from '../../pharmacy/services/batch-ledger.js';
 import { UNALLOCATED_LOT, unallocatedRow } from '../../pharmacy/services/batch-ledger.js';
 import { sameLotNumber } from '../../pharmacy/batches.queries.js';
 import { checkDispensing } from '../../pharmacy/services/dispensing-checks.js';
-import { phoneOf, type SaleRequest, type SaleSet } from './sale-inputs.js';
+import { normalisePhone } from '../../../lib/phone.js';
+import type { SaleRequest, SaleSet } from './sale-inputs.js';
 
 /** What any sale rule reports (sale, credit, FEFO, pharmacy): a conflict when an offline sale that broke it is still booked. */
 interface Breach {
@@ -84,8 +85,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
   let newCustomer: CustomerRow | undefined;
   if (input.customer_id) customer = set.customers.get(input.customer_id);
   else if (input.customer_phone) {
-    const phone = phoneOf(input);
-    if (!phone) throw new ValidationError('customer_phone', 'is not a valid phone number');
+    const phone = normalisePhone(input.customer_phone, 'customer_phone');
     customer = set.customersByPhone.get(phone);
     if (!customer) {
       // Created on first sight (written with the sale); the columns the table defaults are as it defaults them.
