@@ -29,6 +29,7 @@ export * from './pos/sale-state-rules.js';
 export * from './sync/protocol.js';
 export * from './money.js';
 export * from './payment-methods.js';
+export * from './integrations.js';
 export * from './analytics/analytics.schemas.js';
 export * from './analytics/analytics-reports.schemas.js';
 export * from './admin/admin-platform.schemas.js';
