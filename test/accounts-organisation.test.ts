@@ -58,9 +58,16 @@ describe('/accounts/organisation', () => {
     const owner = await registerOwner(t);
     const smsKey = 'beem-live-key-5f2a9c71';
     const aiKey = 'sk-gateway-0e4d8b2f63';
-    const set = await patch(owner, { sms_api_key: smsKey, aigateway_api_key: aiKey });
-    expect(set.status).toBe(200);
-    expect(Envelope(Organisation).parse(set.body).data).toMatchObject({ sms_api_key_set: true, aigateway_api_key_set: true });
+    const smsSecret = 'beem-secret-77e1d0';
+    const half = await patch(owner, { sms_api_key: smsKey });
+    expect(half.status).toBe(400);
+    expect(half.body.errors).toEqual([expect.objectContaining({ code: 'VALIDATION_ERROR', field: 'sms_provider' })]);
+    expect((await orgRow(owner.orgId)).sms_api_key_enc).toBeNull();
+
+    const set = await patch(owner, { sms_provider: 'beem', sms_api_key: smsKey, sms_api_secret: smsSecret, sms_sender_id: 'NEEMA', aigateway_api_key: aiKey });
+    expect(set.status, set.text).toBe(200);
+    expect(Envelope(Organisation).parse(set.body).data).toMatchObject({ sms_provider: 'beem', sms_api_key_set: true, sms_api_secret_set: true, aigateway_api_key_set: true });
+    expect(set.text).not.toContain(smsSecret);
     expect(set.text).not.toContain(smsKey);
     expect(set.text).not.toContain(aiKey);
 
@@ -121,7 +128,7 @@ describe('/accounts/organisation', () => {
     const logged0 = (await changes(owner.orgId)).length;
 
     expect((await patch(owner, { legal_name: 'First Ltd' })).status).toBe(200);
-    expect((await patch(owner, { sms_api_key: 'k-123456' })).status).toBe(200);
+    expect((await patch(owner, { sms_provider: 'nextsms', sms_api_key: 'k-123456', sms_api_secret: 's-654321', sms_sender_id: 'DUKA' })).status).toBe(200);
 
     expect(Number((await orgRow(owner.orgId)).version)).toBe(v0 + 2);
     const log = await changes(owner.orgId);

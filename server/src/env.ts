@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import '@duka/shared';
+import { SmsProviderName } from '@duka/shared';
 import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -49,6 +49,16 @@ const EnvSchema = z.object({
   SYNC_MUTATION_RETENTION_DAYS: int(1, 3650).default(90),
   DEVICE_RETIRE_DAYS: int(1, 36500).default(365),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** The platform's SMS gateway (OTPs, temporary passwords, customer messages of shops without their own account); `log` sends nothing. */
+  SMS_PROVIDER: z.enum(['log', ...SmsProviderName.options]).default('log'),
+  SMS_API_KEY: z.string().min(1).optional(),
+  SMS_API_SECRET: z.string().min(1).optional(),
+  SMS_SENDER_ID: z.string().min(1).max(11).optional(),
+  /** Endpoint overrides (a sandbox, or a local fake in tests); the drivers default to each gateway's live URL. */
+  SMS_BEEM_URL: url.optional(),
+  SMS_AFRICASTALKING_URL: url.optional(),
+  SMS_NEXTSMS_URL: url.optional(),
+  SMS_TIMEOUT_MS: int(100, 120_000).default(10_000),
   /** 1: every response says how many SQL statements it ran (x-db-statements); for benchmarks. */
   COUNT_STATEMENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
@@ -65,6 +75,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   const cfg = parsed.data;
+  if (cfg.SMS_PROVIDER !== 'log') {
+    const missing = (['SMS_API_KEY', 'SMS_API_SECRET', 'SMS_SENDER_ID'] as const).find((k) => !cfg[k]);
+    if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when SMS_PROVIDER is ${cfg.SMS_PROVIDER}`);
+  }
   return { ...cfg, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(cfg.DATA_DIR) };
 }
 

@@ -30,6 +30,7 @@ export * from './sync/protocol.js';
 export * from './money.js';
 export * from './payment-methods.js';
 export * from './integrations.js';
+export * from './sms/sms.schemas.js';
 export * from './analytics/analytics.schemas.js';
 export * from './analytics/analytics-reports.schemas.js';
 export * from './admin/admin-platform.schemas.js';

@@ -23,6 +23,13 @@ export function localDate(ms: number, tz: string): string {
 /** `YYYY-MM` of the instant in `tz`. */
 export const localMonth = (ms: number, tz: string) => localDate(ms, tz).slice(0, 7);
 
+/** The local calendar month holding `ms`, as `YYYY-MM` and its bounds in epoch ms. */
+export function localMonthRange(ms: number, tz: string): { month: string; from: number; to: number } {
+  const month = localMonth(ms, tz);
+  // The 1st of next month: day 28 of this month plus 4 days is always in the next one.
+  return { month, from: startOfLocalDay(`${month}-01`, tz), to: startOfLocalDay(`${addDays(`${month}-28`, 4).slice(0, 7)}-01`, tz) };
+}
+
 /** `HH:MM:SS` of the instant in `tz`. */
 export function localTime(ms: number, tz: string): string {
   const p = parts(ms, tz);

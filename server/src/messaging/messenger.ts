@@ -1,7 +1,8 @@
 /**
  * Outgoing SMS and email through a transactional outbox: `send` writes the message in the caller's
  * transaction and delivery starts after commit, so a rolled-back action never texts anyone and a
- * committed one is never forgotten (failed deliveries are retried by `retryFailed`).
+ * committed one is never forgotten. A failed delivery is retried with backoff by `retryFailed`; one
+ * the gateway refuses for good (a bad key or number) is marked `rejected` and left alone.
  */
 import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
@@ -11,11 +12,13 @@ import type { MessageChannel } from '../db/tables/outbox.table.js';
 import { afterCommit } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
 import type { MessageSender, ServiceContext } from '../lib/context.js';
-import type { Attachment, OutgoingMessage } from '../lib/outgoing-message.js';
+import { type Attachment, MAX_ATTEMPTS, type OutgoingMessage } from '../lib/outgoing-message.js';
 import type { Storage } from '../lib/storage.js';
 import type { MessageDriver } from './drivers.js';
+import { SmsRejected } from './sms/sms-provider.js';
 
-const MAX_ATTEMPTS = 5;
+/** Backoff between tries: 30 s, 2 min, 8 min, 32 min; a gateway outage of an hour loses nothing. */
+export const retryDelayMs = (attempts: number) => 30_000 * 4 ** (attempts - 1);
 /** A delivery claimed longer ago than this was cut short (the process died): it may be taken over. */
 const CLAIM_TIMEOUT_MS = 10 * 60_000;
 /** A pending message this old was never handed to a driver (the process died after commit). */
@@ -37,11 +40,12 @@ export class Messenger implements MessageSender {
 
   async send(ctx: ServiceContext, msg: OutgoingMessage): Promise<string> {
     const id = newId();
+    const orgId = msg.orgId ?? ctx.actor?.orgId ?? null;
     await ctx.db
       .insertInto('outbox')
       .values({
         id,
-        org_id: msg.orgId ?? ctx.actor?.orgId ?? null,
+        org_id: orgId,
         channel: msg.channel,
         recipient: msg.to,
         subject: msg.subject ?? null,
@@ -52,10 +56,18 @@ export class Messenger implements MessageSender {
         sent_at: null,
         last_error: null,
         claimed_at: null,
+        account: msg.channel === 'sms' ? await this.accountFor(ctx, msg, orgId) : null,
       })
       .execute();
     afterCommit(ctx, () => this.deliver(id));
     return id;
+  }
+
+  /** A customer message goes out on the organisation's own gateway account when it has set one. */
+  private async accountFor(ctx: ServiceContext, msg: OutgoingMessage, orgId: string | null): Promise<'platform' | 'organisation'> {
+    if (!msg.onOrganisationAccount || !orgId) return 'platform';
+    const org = await ctx.db.selectFrom('organisations').select(['sms_provider', 'sms_api_key_enc']).where('id', '=', orgId).executeTakeFirst();
+    return org?.sms_provider && org.sms_api_key_enc ? 'organisation' : 'platform';
   }
 
   /**
@@ -74,27 +86,40 @@ export class Messenger implements MessageSender {
     if (Number(claim.numUpdatedRows) !== 1) return;
     const msg = await this.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
     if (!msg) return;
-    const driver = this.drivers[msg.channel];
+    const attempts = msg.attempts + 1;
     try {
-      await driver.deliver({ ...msg, attachments: await this.resolveAttachments(msg.attachments) });
-      const delivered = driver.kind !== 'log';
+      const done = await this.drivers[msg.channel].deliver({ ...msg, attachments: await this.resolveAttachments(msg.attachments) });
       await this.db
         .updateTable('outbox')
         .set({
-          status: delivered ? 'sent' : 'logged',
-          attempts: msg.attempts + 1,
+          status: done.left ? 'sent' : 'logged',
+          attempts,
           sent_at: this.clock.now(),
           last_error: null,
           claimed_at: null,
-          ...(delivered && msg.sensitive ? { body: '[redacted after delivery]' } : {}),
+          next_attempt_at: null,
+          provider: done.provider ?? null,
+          provider_message_id: done.providerMessageId ?? null,
+          segments: done.segments ?? null,
+          cost_cents: done.costCents ?? null,
+          delivery_status: done.providerMessageId ? 'pending' : null,
+          ...(done.left && msg.sensitive ? { body: '[redacted after delivery]' } : {}),
         })
         .where('id', '=', id)
         .execute();
     } catch (err) {
-      this.log.warn({ err, outbox_id: id, channel: msg.channel }, 'message delivery failed');
+      const permanent = err instanceof SmsRejected && err.permanent;
+      const reason = err instanceof SmsRejected ? err.reason : String((err as Error).message ?? err);
+      this.log.warn({ err: permanent ? undefined : err, reason, outbox_id: id, channel: msg.channel, attempts }, permanent ? 'message refused for good' : 'message delivery failed');
       await this.db
         .updateTable('outbox')
-        .set({ status: 'failed', attempts: msg.attempts + 1, claimed_at: null, last_error: String((err as Error).message ?? err).slice(0, 500) })
+        .set({
+          status: permanent ? 'rejected' : 'failed',
+          attempts,
+          claimed_at: null,
+          last_error: reason.slice(0, 500),
+          next_attempt_at: permanent || attempts >= MAX_ATTEMPTS ? null : this.clock.now() + retryDelayMs(attempts),
+        })
         .where('id', '=', id)
         .execute();
     }
@@ -125,11 +150,17 @@ export class Messenger implements MessageSender {
    * commit and delivery (called on a timer by the server).
    */
   async retryFailed(): Promise<void> {
-    const stale = this.clock.now() - STALE_PENDING_MS;
+    const now = this.clock.now();
+    const stale = now - STALE_PENDING_MS;
     const rows = await this.db
       .selectFrom('outbox')
       .select('id')
-      .where((eb) => eb.or([eb.and([eb('status', '=', 'failed'), eb('attempts', '<', MAX_ATTEMPTS)]), eb.and([eb('status', '=', 'pending'), eb('created_at', '<', stale)])]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'failed'), eb('attempts', '<', MAX_ATTEMPTS), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
+          eb.and([eb('status', '=', 'pending'), eb('created_at', '<', stale)]),
+        ]),
+      )
       .limit(50)
       .execute();
     for (const { id } of rows) await this.deliver(id);

@@ -3,6 +3,7 @@ import { BusinessTypeSlug, Email, EmploymentStatus, Password, Phone, Role, Shift
 import { TokenPair } from '../auth/auth.schemas.js';
 import { Store } from '../stores/stores.schemas.js';
 import { ExpiryAlertDays } from '../inventory/inventory.schemas.js';
+import { SmsProviderName } from '../integrations.js';
 
 export const User = z
   .object({
@@ -47,8 +48,10 @@ export const Organisation = z
     phone: z.string().nullable(),
     email: z.string().nullable(),
     logo: z.string().nullable(),
+    sms_provider: SmsProviderName.nullable().meta({ description: "The SMS gateway of the organisation's own account; null sends through the platform's" }),
     sms_sender_id: z.string().nullable(),
     sms_api_key_set: z.boolean().meta({ description: 'The key itself is write-only' }),
+    sms_api_secret_set: z.boolean().meta({ description: 'The secret itself is write-only' }),
     aigateway_api_key_set: z.boolean().meta({ description: 'The key itself is write-only' }),
     timezone: z.string(),
     currency: z.string(),
@@ -95,7 +98,9 @@ export const UpdateOrganisationInput = z
     phone: Phone.nullable(),
     email: Email.nullable(),
     logo: z.url().max(1000).nullable(),
-    sms_api_key: optText(500),
+    sms_provider: SmsProviderName.nullable().meta({ description: "Gateway of the organisation's own SMS account, for its customer messages: `beem`, `africastalking` or `nextsms`" }),
+    sms_api_key: optText(500).meta({ description: "Beem: API key; Africa's Talking: API key; NextSMS: username" }),
+    sms_api_secret: optText(500).meta({ description: "Beem: secret key; Africa's Talking: username; NextSMS: password" }),
     sms_sender_id: optText(11),
     aigateway_api_key: optText(500),
     timezone: z

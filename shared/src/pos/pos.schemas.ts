@@ -103,8 +103,20 @@ export const ListTransactionsQuery = PageQuery.extend({
 export type ListTransactionsQuery = z.infer<typeof ListTransactionsQuery>;
 
 export const ReasonInput = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'ReasonInput' });
-export const ReceiptInput = z.object({ email: z.email().trim().toLowerCase().max(254) }).meta({ id: 'ReceiptInput' });
-export const ReceiptResult = z.object({ email: z.string(), delivered: z.boolean().meta({ description: 'false when no email service is configured: kept in the outbox' }) });
+export const ReceiptInput = z
+  .object({
+    email: z.email().trim().toLowerCase().max(254).optional().meta({ description: 'Email the full receipt here' }),
+    phone: Phone.optional().meta({ description: "Text a short receipt (Swahili and English) to this phone, through the organisation's SMS account or the platform's" }),
+  })
+  .refine((v) => (v.email === undefined) !== (v.phone === undefined), { message: 'give either email or phone', path: ['email'] })
+  .meta({ id: 'ReceiptInput' });
+export const ReceiptResult = z.object({
+  channel: z.enum(['email', 'sms']),
+  email: z.string().nullable(),
+  phone: z.string().nullable().meta({ description: 'The phone texted, as +255…' }),
+  delivered: z.boolean().meta({ description: 'false when no email or SMS service is configured (kept in the outbox), or the SMS gateway did not take it' }),
+  failure_reason: z.string().nullable().meta({ description: "The SMS gateway's reason when it refused the receipt or is being retried" }),
+});
 
 export const SummaryQuery = z.object({ date_from: DateString.optional(), date_to: DateString.optional() });
 export const PosSummary = z

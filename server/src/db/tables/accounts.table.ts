@@ -1,4 +1,4 @@
-import type { BusinessTypeSlug } from '@duka/shared';
+import type { BusinessTypeSlug, SmsProviderName } from '@duka/shared';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export interface OrganisationTable {
@@ -17,7 +17,10 @@ export interface OrganisationTable {
   phone: string | null;
   email: string | null;
   logo: string | null;
+  /** The organisation's own SMS gateway account, for its customer messages (null: the platform's). */
+  sms_provider: SmsProviderName | null;
   sms_api_key_enc: string | null;
+  sms_api_secret_enc: string | null;
   sms_sender_id: string | null;
   aigateway_api_key_enc: string | null;
   timezone: Generated<string>;

@@ -47,7 +47,10 @@ export interface CreditMessageTable {
   customer_id: string;
   kind: CreditMessageKind;
   body: string;
+  /** `sent` for a texted reminder (its real state is its outbox message's), `logged` for a contact by hand. */
   status: string;
+  /** The SMS carrying a reminder. */
+  outbox_id: string | null;
   sent_by: string | null;
   created_at: number;
 }

@@ -14,12 +14,28 @@ export interface OutboxTable {
   attachments: string | null;
   /** Holds a code or password: the body is redacted once a real driver has delivered it. */
   sensitive: Generated<number>;
-  status: Generated<'pending' | 'sent' | 'logged' | 'failed'>;
+  /**
+   * `failed` is retried with backoff until MAX_ATTEMPTS; `rejected` was refused for good (a bad key,
+   * a bad number) and is never retried.
+   */
+  status: Generated<'pending' | 'sent' | 'logged' | 'failed' | 'rejected'>;
   attempts: Generated<number>;
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
   /** When an instance took the row to deliver it; cleared when done. */
   claimed_at: number | null;
+  /** Which gateway took an SMS, and on whose account (`platform`, or `organisation` for its own key). */
+  provider: string | null;
+  account: 'platform' | 'organisation' | null;
+  provider_message_id: string | null;
+  /** From the gateway's delivery report: `pending` until one arrives. */
+  delivery_status: 'pending' | 'delivered' | 'failed' | null;
+  delivery_detail: string | null;
+  delivered_at: number | null;
+  segments: number | null;
+  cost_cents: number | null;
+  /** A failed message is not tried again before this. */
+  next_attempt_at: number | null;
 }
 export type OutboxRow = Selectable<OutboxTable>;

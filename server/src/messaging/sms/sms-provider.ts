@@ -71,4 +71,6 @@ export interface SmsProvider {
   send(credentials: SmsCredentials, request: SmsRequest, signal?: AbortSignal): Promise<SmsAccepted>;
   /** The reports in one callback, or null if the body is not this provider's report. */
   parseDeliveryReport(input: CallbackInput): DeliveryReport[] | null;
+  /** For a gateway that reports delivery only when asked: the reports of these messages. */
+  fetchDeliveryReports?(credentials: SmsCredentials, providerMessageIds: string[], signal?: AbortSignal): Promise<DeliveryReport[]>;
 }

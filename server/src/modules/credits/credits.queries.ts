@@ -2,8 +2,9 @@ import { type CreditMessage, type CreditNote, type CreditPayment, type CreditTab
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
+import { messageState } from '../../lib/outgoing-message.js';
 import { pastDue, tabBalance } from '../customers/customers.queries.js';
-import type { CreditMessageTable, CreditNoteTable, CreditPaymentRow, CreditTabRow } from '../../db/tables/credits.table.js';
+import type { CreditNoteTable, CreditPaymentRow, CreditTabRow } from '../../db/tables/credits.table.js';
 
 export type CreditTabWithName = CreditTabRow & { customer_name: string };
 
@@ -97,13 +98,29 @@ export async function withAllocations(db: Kysely<Database>, payments: CreditPaym
   }));
 }
 
-export function toCreditMessage(row: Selectable<CreditMessageTable>): CreditMessage {
+/** Credit messages with the state of the SMS that carries each texted reminder. */
+export function messagesWithDelivery(db: Kysely<Database>, orgId: string) {
+  return db
+    .selectFrom('credit_messages')
+    .leftJoin('outbox', 'outbox.id', 'credit_messages.outbox_id')
+    .selectAll('credit_messages')
+    .select(['outbox.status as sms_status', 'outbox.attempts as sms_attempts', 'outbox.last_error as sms_error', 'outbox.delivery_status as sms_delivery', 'outbox.delivery_detail as sms_delivery_detail'])
+    .where('credit_messages.org_id', '=', orgId);
+}
+export type CreditMessageWithDelivery = Awaited<ReturnType<ReturnType<typeof messagesWithDelivery>['executeTakeFirstOrThrow']>>;
+
+export function toCreditMessage(row: CreditMessageWithDelivery): CreditMessage {
+  const sms = row.sms_status
+    ? messageState({ status: row.sms_status, attempts: row.sms_attempts ?? 0, last_error: row.sms_error, delivery_status: row.sms_delivery, delivery_detail: row.sms_delivery_detail })
+    : null;
   return {
     id: row.id,
     customer_id: row.customer_id,
     kind: row.kind,
     body: row.body,
-    status: row.status as CreditMessage['status'],
+    status: sms ? sms.status : (row.status as CreditMessage['status']),
+    failure_reason: sms?.reason ?? null,
+    delivery: sms?.delivery ?? null,
     sent_by: row.sent_by,
     created_at: iso(Number(row.created_at)),
   };

@@ -2,7 +2,7 @@ import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './pos.routes.js';
 import { withIdempotency } from './services/idempotency.js';
-import { emailReceipt } from './services/receipt.js';
+import { receiptMessage, sendReceipt } from './services/receipt.js';
 import { recordSale, saleAnswer } from './services/record-sale.js';
 import { refundSale, voidSale } from './services/sale-state.js';
 import { getTransaction, hourlySummary, listTransactions, posSummary } from './services/transactions.js';
@@ -26,8 +26,8 @@ export const posRouter: Router = createRouter()
   .openapi(routes.refund, async (c) => ok(c, await refundSale(authedCtx(c), c.req.valid('param').id, c.req.valid('json').reason), { message: 'sale refunded' }))
   .openapi(routes.voidSale, async (c) => ok(c, await voidSale(authedCtx(c), c.req.valid('param').id, c.req.valid('json').reason), { message: 'sale voided' }))
   .openapi(routes.receipt, async (c) => {
-    const result = await emailReceipt(authedCtx(c), c.req.valid('param').id, c.req.valid('json').email);
-    return ok(c, result, { message: result.delivered ? `receipt sent to ${result.email}` : 'no email service is configured: the receipt was kept in the outbox' });
+    const result = await sendReceipt(authedCtx(c), c.req.valid('param').id, c.req.valid('json'));
+    return ok(c, result, { message: receiptMessage(result) });
   })
   .openapi(routes.summary, async (c) => ok(c, await posSummary(authedCtx(c), c.req.valid('query'))))
   .openapi(routes.hourly, async (c) => ok(c, await hourlySummary(authedCtx(c), c.req.valid('query').date)));

@@ -68,7 +68,7 @@ export const receipt = defineRoute('bearer', {
   method: 'post',
   path: '/pos/transactions/{id}/receipt',
   tags,
-  summary: 'Email the receipt',
+  summary: 'Email the receipt, or text a short one by SMS',
   request: { params: IdParam, body: jsonBody(ReceiptInput) },
   responses: { 200: jsonResponse(Envelope(ReceiptResult), 'Sent, or kept in the outbox when no email service is configured') },
 });

@@ -4,10 +4,10 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
-import { NotFoundError } from '../../../lib/errors.js';
+import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { Updateable } from 'kysely';
-import type { OrganisationTable } from '../../../db/tables/accounts.table.js';
+import type { OrganisationRow, OrganisationTable } from '../../../db/tables/accounts.table.js';
 import { findOrganisation, toOrganisation } from '../accounts.queries.js';
 import { productIdsOnDefaultAlert } from '../../inventory/inventory.queries.js';
 
@@ -18,16 +18,29 @@ export async function getOrganisation(ctx: AuthedContext): Promise<Organisation>
   return toOrganisation(org);
 }
 
+/**
+ * An organisation's own SMS account is on while its key is set, and then it must be whole: a key
+ * without its gateway, secret and sender id could only fail at the first reminder, so it is
+ * refused here, where the owner is. Clearing the key sends through the platform again.
+ */
+function checkSmsAccount(row: OrganisationRow): void {
+  if (!row.sms_api_key_enc) return;
+  const parts = { sms_provider: row.sms_provider, sms_api_secret: row.sms_api_secret_enc, sms_sender_id: row.sms_sender_id };
+  const missing = Object.entries(parts).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length) throw new ValidationError(missing[0]!, `is needed with sms_api_key for the organisation's own SMS account (set sms_provider, sms_api_secret and sms_sender_id too, or clear sms_api_key to send through the platform)`);
+}
+
 /** Integration keys are write-only: stored encrypted, answered as `*_set` flags; `null` clears one. */
 export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrganisationInput): Promise<Organisation> {
   requireRole(ctx, 'owner');
   const id = requireOrg(ctx);
-  const { sms_api_key, aigateway_api_key, phone, ...plain } = input;
+  const { sms_api_key, sms_api_secret, aigateway_api_key, phone, ...plain } = input;
   const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === '' ? null : ctx.keys.encrypt(v));
   const changes: Updateable<OrganisationTable> = {
     ...plain,
     ...(phone !== undefined ? { phone: phone === null ? null : normalisePhone(phone) } : {}),
     sms_api_key_enc: seal(sms_api_key),
+    sms_api_secret_enc: seal(sms_api_secret),
     aigateway_api_key_enc: seal(aigateway_api_key),
   };
   return withTransaction(ctx, async (tx) => {
@@ -40,6 +53,7 @@ export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrgani
       .returningAll()
       .executeTakeFirst();
     if (!row) throw new NotFoundError('organisation');
+    checkSmsAccount(row);
     await recordAudit(tx, { action: 'organisation.update', description: 'Updated organisation settings', entity: 'organisation', entityId: id });
     noteChange(tx, id, { entity: 'organisation', id });
     // Products without their own window answer the organisation's as theirs: tills pull them again.

@@ -5,7 +5,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
 import { requireCustomer } from '../../customers/services/scope.js';
-import { toCreditMessage, toCreditNote } from '../credits.queries.js';
+import { messagesWithDelivery, toCreditMessage, toCreditNote } from '../credits.queries.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 
 export function reminderBody(customerName: string, shopName: string, owedCents: number): string {
@@ -16,15 +16,24 @@ export function reminderBody(customerName: string, shopName: string, owedCents: 
   );
 }
 
-async function insertMessage(ctx: AuthedContext, orgId: string, customerId: string, m: { kind: CreditMessage['kind']; body: string; status: CreditMessage['status'] }) {
-  return ctx.db
+async function insertMessage(ctx: AuthedContext, orgId: string, customerId: string, m: { kind: CreditMessage['kind']; body: string; status: 'sent' | 'logged'; outbox_id?: string }) {
+  const id = newId();
+  await ctx.db
     .insertInto('credit_messages')
-    .values({ id: newId(), org_id: orgId, customer_id: customerId, ...m, sent_by: ctx.actor.userId, created_at: ctx.clock.now() })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .values({ id, org_id: orgId, customer_id: customerId, outbox_id: null, ...m, sent_by: ctx.actor.userId, created_at: ctx.clock.now() })
+    .execute();
+  return id;
 }
 
-/** Text the customer what they owe (Swahili and English), through the outbox: sent only if this commits. */
+const readMessage = async (ctx: AuthedContext, orgId: string, id: string) =>
+  toCreditMessage(await messagesWithDelivery(ctx.db, orgId).where('credit_messages.id', '=', id).executeTakeFirstOrThrow());
+
+/**
+ * Text the customer what they owe (Swahili and English), through the outbox: sent only if this
+ * commits, on the organisation's own SMS account when it has one. The first delivery attempt runs
+ * right after the commit, so the answer says whether the gateway took it (`sent`), refused it
+ * (`failed`, with its reason) or is being retried (`pending`).
+ */
 export async function sendReminder(ctx: AuthedContext, customerId: string): Promise<CreditMessage> {
   const orgId = requireOrg(ctx);
   const customer = await requireCustomer(ctx, customerId);
@@ -33,23 +42,25 @@ export async function sendReminder(ctx: AuthedContext, customerId: string): Prom
   if (!customer.phone) throw new BusinessRuleError(`${customer.name} has no phone number to text`, 'BUSINESS_RULE', 'phone');
   const org = await ctx.db.selectFrom('organisations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
   const body = reminderBody(customer.name, org.name, owed);
-  return withTransaction(ctx, async (tx) => {
-    await tx.messenger.send(tx, { channel: 'sms', to: customer.phone!, body, orgId });
-    const row = await insertMessage(tx, orgId, customerId, { kind: 'sms', body, status: 'sent' });
+  const id = await withTransaction(ctx, async (tx) => {
+    const outboxId = await tx.messenger.send(tx, { channel: 'sms', to: customer.phone!, body, orgId, onOrganisationAccount: true });
+    const messageId = await insertMessage(tx, orgId, customerId, { kind: 'sms', body, status: 'sent', outbox_id: outboxId });
     await recordAudit(tx, { action: 'credit.remind', description: `Sent a credit reminder to ${customer.name}`, entity: 'customer', entityId: customerId });
-    return toCreditMessage(row);
+    return messageId;
   });
+  return readMessage(ctx, orgId, id);
 }
 
 /** A WhatsApp message, call or SMS the shop made itself, kept with the customer's credit record. */
 export async function logCreditMessage(ctx: AuthedContext, customerId: string, input: LogCreditMessageInput): Promise<CreditMessage> {
   const orgId = requireOrg(ctx);
   const customer = await requireCustomer(ctx, customerId);
-  return withTransaction(ctx, async (tx) => {
-    const row = await insertMessage(tx, orgId, customerId, { kind: input.kind, body: input.body, status: 'logged' });
+  const id = await withTransaction(ctx, async (tx) => {
+    const messageId = await insertMessage(tx, orgId, customerId, { kind: input.kind, body: input.body, status: 'logged' });
     await recordAudit(tx, { action: 'credit.message', description: `Logged a ${input.kind} to ${customer.name}`, entity: 'customer', entityId: customerId });
-    return toCreditMessage(row);
+    return messageId;
   });
+  return readMessage(ctx, orgId, id);
 }
 
 export async function addCreditNote(ctx: AuthedContext, customerId: string, input: AddCreditNoteInput): Promise<CreditNote> {

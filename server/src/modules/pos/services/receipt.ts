@@ -1,10 +1,52 @@
-/** Emailing a receipt through the email driver (the outbox when no email service is configured). */
-import { formatTzs, toCents } from '@duka/shared';
+/**
+ * Sending a receipt: the full one by email, or a short one by SMS on the organisation's gateway
+ * account (or the platform's); the outbox keeps it when no service is configured.
+ */
+import { formatTzs, type ReceiptInput, toCents } from '@duka/shared';
+import type { z } from 'zod';
+import { withTransaction } from '../../../db/transaction.js';
+import { messageState } from '../../../lib/outgoing-message.js';
+import { normalisePhone } from '../../../lib/phone.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { localDate, localTime } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { getTransaction } from './transactions.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
+
+export interface ReceiptSent {
+  channel: 'email' | 'sms';
+  email: string | null;
+  phone: string | null;
+  delivered: boolean;
+  failure_reason: string | null;
+}
+
+export async function sendReceipt(ctx: AuthedContext, id: string, to: z.infer<typeof ReceiptInput>): Promise<ReceiptSent> {
+  if (to.phone !== undefined) return smsReceipt(ctx, id, normalisePhone(to.phone));
+  const { email, delivered } = await emailReceipt(ctx, id, to.email!);
+  return { channel: 'email', email, phone: null, delivered, failure_reason: null };
+}
+
+/** A receipt short enough for one or two SMS: the shop, the number, the total and how it was paid. */
+async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promise<ReceiptSent> {
+  const orgId = requireOrg(ctx);
+  const sale = await getTransaction(ctx, id);
+  const [store, tz] = await Promise.all([
+    ctx.db.selectFrom('stores').select('name').where('id', '=', sale.store_id).executeTakeFirstOrThrow(),
+    orgTimezone(ctx.db, orgId),
+  ]);
+  const at = Date.parse(sale.created_at);
+  const items = sale.lines.reduce((n, l) => n + l.qty, 0);
+  const state = sale.status === 'refunded' ? ' (IMERUDISHWA/REFUNDED)' : sale.status === 'void' ? ' (IMEFUTWA/VOID)' : '';
+  const body =
+    `${store.name}: Risiti/Receipt ${sale.receipt_number} ${localDate(at, tz)} ${localTime(at, tz)}. ` +
+    `Bidhaa/Items ${items}. Jumla/Total ${formatTzs(toCents(sale.total))} (${sale.payment_method})${state}. Asante! / Thank you!`;
+  // Sent in a transaction of its own so the first delivery attempt is over when this answers.
+  const outboxId = await withTransaction(ctx, (tx) => tx.messenger.send(tx, { channel: 'sms', to: phone, body, orgId, onOrganisationAccount: true }));
+  const row = await ctx.db.selectFrom('outbox').selectAll().where('id', '=', outboxId).executeTakeFirstOrThrow();
+  const sms = messageState(row);
+  return { channel: 'sms', email: null, phone, delivered: row.status === 'sent', failure_reason: sms.reason };
+}
 
 export async function emailReceipt(ctx: AuthedContext, id: string, email: string): Promise<{ email: string; delivered: boolean }> {
   const sale = await getTransaction(ctx, id);
@@ -35,4 +77,11 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
   ].join('\n');
   await ctx.messenger.send(ctx, { channel: 'email', to: email, subject: `${store.name}: receipt ${sale.receipt_number}`, body });
   return { email, delivered: ctx.messenger.emailDelivers };
+}
+
+/** What the cashier is told. */
+export function receiptMessage(r: ReceiptSent): string {
+  if (r.delivered) return `receipt sent to ${r.email ?? r.phone}`;
+  if (r.failure_reason) return `the SMS gateway did not take the receipt: ${r.failure_reason}`;
+  return r.channel === 'email' ? 'no email service is configured: the receipt was kept in the outbox' : 'no SMS service is configured: the receipt was kept in the outbox';
 }

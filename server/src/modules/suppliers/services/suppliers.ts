@@ -8,7 +8,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { addDays, localMonth, startOfLocalDay } from '../../../lib/time.js';
+import { localMonthRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { findSupplier, owing, suppliersWithBalance, toSupplier } from '../suppliers.queries.js';
 import type { SupplierTable } from '../../../db/tables/suppliers.table.js';
@@ -109,10 +109,7 @@ export async function deleteSupplier(ctx: AuthedContext, id: string): Promise<vo
 export async function supplierStats(ctx: AuthedContext): Promise<SupplierStats> {
   const orgId = requireOrg(ctx);
   const tz = await orgTimezone(ctx.db, orgId);
-  const month = localMonth(ctx.clock.now(), tz);
-  const from = startOfLocalDay(`${month}-01`, tz);
-  // The 1st of next month: day 28 of this month plus 4 days is always in the next one.
-  const to = startOfLocalDay(`${addDays(`${month}-28`, 4).slice(0, 7)}-01`, tz);
+  const { from, to } = localMonthRange(ctx.clock.now(), tz);
   const [counts, owed, deliveries, paid] = await Promise.all([
     ctx.db
       .selectFrom('suppliers')

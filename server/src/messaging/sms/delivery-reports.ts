@@ -1,0 +1,81 @@
+/**
+ * Delivery reports: what the gateway later says became of a message it accepted. Gateways that
+ * post reports reach a public callback whose URL carries a token derived from the server's
+ * secret (Beem and Africa's Talking sign nothing, so the URL is the secret); gateways that answer
+ * only when asked are polled. A report settles a message once: `delivered` or `failed` is final.
+ */
+import type { SmsProviderName } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { type Keys, safeEqual } from '../../lib/crypto.js';
+import type { DeliveryReport, SmsCredentials, SmsProvider } from './sms-provider.js';
+
+/** Reports are asked for after a minute, and no more once a message is this old. */
+const POLL_AFTER_MS = 60_000;
+const POLL_WINDOW_MS = 3 * 86_400_000;
+const POLL_BATCH = 100;
+
+export const reportsToken = (keys: Keys, provider: SmsProviderName) => keys.digest(`sms-delivery-reports:${provider}`);
+
+export const reportsTokenValid = (keys: Keys, provider: SmsProviderName, token: string) => safeEqual(token, reportsToken(keys, provider));
+
+/** Settle the messages these reports are about; answers how many changed. */
+export async function applyDeliveryReports(db: Kysely<Database>, clock: Clock, provider: SmsProviderName, reports: DeliveryReport[]): Promise<number> {
+  let applied = 0;
+  for (const r of reports) {
+    if (r.state === 'pending') continue;
+    const res = await db
+      .updateTable('outbox')
+      .set({ delivery_status: r.state, delivery_detail: r.detail.slice(0, 300), delivered_at: clock.now() })
+      .where('provider', '=', provider)
+      .where('provider_message_id', '=', r.providerMessageId)
+      .where('delivery_status', '=', 'pending')
+      .executeTakeFirst();
+    applied += Number(res.numUpdatedRows);
+  }
+  return applied;
+}
+
+export interface PollOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  providers: Record<SmsProviderName, SmsProvider>;
+  platform: SmsCredentials | null;
+  organisationAccount(orgId: string): Promise<SmsCredentials | null>;
+  timeoutMs: number;
+}
+
+/** Ask the gateways that report only when asked about messages still waiting for a report. */
+export async function pollDeliveryReports(o: PollOptions): Promise<number> {
+  const polled = (Object.keys(o.providers) as SmsProviderName[]).filter((p) => o.providers[p].fetchDeliveryReports);
+  if (!polled.length) return 0;
+  const now = o.clock.now();
+  const rows = await o.db
+    .selectFrom('outbox')
+    .select(['provider', 'provider_message_id', 'account', 'org_id'])
+    .where('delivery_status', '=', 'pending')
+    .where('provider', 'in', polled)
+    .where('sent_at', '<', now - POLL_AFTER_MS)
+    .where('sent_at', '>', now - POLL_WINDOW_MS)
+    .orderBy('sent_at')
+    .limit(POLL_BATCH)
+    .execute();
+  // One question per account: an organisation's messages are asked about with its own key.
+  const byAccount = new Map<string, { provider: SmsProviderName; orgId: string | null; ids: string[] }>();
+  for (const r of rows) {
+    const orgId = r.account === 'organisation' ? r.org_id : null;
+    const key = `${r.provider}:${orgId ?? ''}`;
+    const entry = byAccount.get(key) ?? { provider: r.provider as SmsProviderName, orgId, ids: [] };
+    entry.ids.push(r.provider_message_id!);
+    byAccount.set(key, entry);
+  }
+  let applied = 0;
+  for (const { provider, orgId, ids } of byAccount.values()) {
+    const credentials = orgId ? await o.organisationAccount(orgId) : o.platform;
+    if (!credentials || credentials.provider !== provider) continue;
+    const reports = await o.providers[provider].fetchDeliveryReports!(credentials, ids, AbortSignal.timeout(o.timeoutMs));
+    applied += await applyDeliveryReports(o.db, o.clock, provider, reports);
+  }
+  return applied;
+}
