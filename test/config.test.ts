@@ -20,6 +20,8 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://db/duka' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL (leave unset for embedded SQLite)'],
     [{ JWT_SECRET: 'short' }, 'Invalid configuration: JWT_SECRET must be at least 32 characters'],
     [{ CORS_ORIGINS: 'shop.example' }, 'Invalid configuration: CORS_ORIGINS must be * or comma-separated origins like https://shop.example'],
+    [{ SMS_PROVIDER: 'beem', SMS_API_KEY: 'k', SMS_SENDER_ID: 'DUKA' }, 'Invalid configuration: SMS_API_SECRET is required when SMS_PROVIDER is beem'],
+    [{ SMS_PROVIDER: 'twilio' }, 'Invalid configuration: SMS_PROVIDER must be one of: log, beem, africastalking, nextsms'],
   ])('stops with one clear line for %o', (env, message) => {
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env })).toThrowError(new ConfigError(message));
   });

@@ -24,6 +24,8 @@ import { localDiskStorage } from './lib/storage.js';
 import { SessionGate } from './lib/auth/sessions.js';
 import { logDriver, smtpDriver } from './messaging/drivers.js';
 import { Messenger } from './messaging/messenger.js';
+import { type SmsGateway, smsGateway } from './messaging/sms/gateway.js';
+import { smsRouter } from './modules/sms/sms.index.js';
 import { EventBus } from './events/event-bus.js';
 import { customerStatsSubscriber } from './modules/customers/services/customer-stats.js';
 import { findNotification, toNotification } from './modules/notifications/notifications.queries.js';
@@ -57,12 +59,14 @@ import { pullRouter } from './sync/pull/pull.index.js';
 export const API_VERSION = '1.0.0';
 
 /** The services' dependencies, with the concrete parts behind the ports that the server process drives (retries, websockets). */
-export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate };
+export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate; sms: SmsGateway };
 
 export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): AppDeps {
   const showBodies = config.NODE_ENV !== 'production';
   const logged = logDriver(log, showBodies);
-  const drivers = { sms: logged, email: config.SMTP_URL ? smtpDriver(config.SMTP_URL, config.EMAIL_FROM) : logged };
+  const keys = deriveKeys(config.JWT_SECRET);
+  const sms = smsGateway(config, handle.db, keys, clock, log, showBodies);
+  const drivers = { sms: sms.driver, email: config.SMTP_URL ? smtpDriver(config.SMTP_URL, config.EMAIL_FROM) : logged };
   const loadNotification = async (orgId: string, storeId: string, id: string) => {
     const row = await findNotification(handle.db, orgId, storeId, id);
     return row ? toNotification(row) : null;
@@ -74,7 +78,8 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     config,
     log,
     clock,
-    keys: deriveKeys(config.JWT_SECRET),
+    keys,
+    sms,
     messenger: new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files'))),
     limits: createRateLimits(config, handle),
     events: new EventBus(),
@@ -158,6 +163,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', reportsRouter);
   api.route('/', analyticsRouter);
   api.route('/', aiRouter);
+  api.route('/', smsRouter);
   api.route('/', adminRouter(ping));
   documentRealtime(api);
 

@@ -27,6 +27,7 @@ let lastPrune = 0;
 const expiry = expiryJobState();
 const retry = setInterval(() => {
   void deps.messenger.retryFailed().catch((err) => log.warn({ err }, 'outbox retry failed'));
+  void deps.sms.pollReports().catch((err) => log.warn({ err }, 'SMS delivery report polling failed'));
   void deps.events.retryPending().catch((err) => log.warn({ err }, 'event retry failed'));
   void runScheduledReports(deps).catch((err) => log.warn({ err }, 'scheduled reports failed'));
   void runExpiryJob(deps, expiry).catch((err) => log.warn({ err }, 'expiry job failed'));
