@@ -3,8 +3,6 @@
  * connected tills hear of alerts and expiries over the websocket, and a long catch-up notice stays
  * readable. The job's core cases: pharmacy-expiry.test.ts.
  */
-import { type AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addDays, localDate, startOfLocalDay } from '../server/src/lib/time.js';
 import { expiredNotice, LISTED_LOTS } from '../server/src/modules/pharmacy/services/expiry-notices.js';
@@ -13,7 +11,7 @@ import { attachRealtime } from '../server/src/sync/ws/attach.js';
 import { DAY, lotStates } from './setup/expiry-factories.js';
 import { expectBatchesMatchStock, newMedicine, pharmacyOwner, receiveLots } from './setup/pharmacy-factories.js';
 import { moveClock, signIn, TZ } from './setup/reports-factories.js';
-import { createTestApp, type TestApp } from './setup/test-app.js';
+import { createTestApp, listen, type TestApp } from './setup/test-app.js';
 import { connect } from './setup/ws-client.js';
 
 const ACCRA = 'Africa/Abidjan'; // UTC+0 all year: three hours behind Dar es Salaam
@@ -59,12 +57,10 @@ describe('pharmacy expiry: time zones, the websocket, long notices', () => {
 
   it('sends a connected till of the store the alert and the expiry as notification messages, and the new stock', async () => {
     await app();
-    const server = await new Promise<ServerType>((resolve) => {
-      const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    });
+    const { server, origin, close } = await listen(t);
     const realtime = attachRealtime(server, t.deps, { heartbeatMs: 100 });
-    cleanup.push(() => new Promise((resolve) => server.close(resolve)), () => realtime.close());
-    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/sync/ws`;
+    cleanup.push(close, () => realtime.close());
+    const url = `${origin.replace('http', 'ws')}/api/v1/sync/ws`;
 
     const owner = await pharmacyOwner(t);
     const med = await newMedicine(t, owner, { name: 'Amoxyl 250mg', generic_name: 'Amoxicillin' });

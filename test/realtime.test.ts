@@ -2,13 +2,12 @@
  * `GET /sync/ws` over a real port: hello, pokes after committed changes (coalesced), stock and
  * notification messages, who may connect and when the server closes the socket.
  */
-import { type AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { PROTOCOL_VERSION } from '@duka/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../server/src/sync/ws/attach.js';
 import { addStore, createStaff, PASSWORD, registerOwner, type Session } from './setup/factories.js';
-import { createTestApp, type TestApp } from './setup/test-app.js';
+import { createTestApp, listen, type TestApp } from './setup/test-app.js';
 import { createTestDb } from './setup/test-db.js';
 import { connect, refusal, type TestSocket, wsUrl } from './setup/ws-client.js';
 
@@ -22,11 +21,8 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
 
   beforeAll(async () => {
     t = await createTestApp();
-    server = await new Promise<ServerType>((resolve) => {
-      const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    });
+    ({ server, origin: http } = await listen(t));
     realtime = attachRealtime(server, t.deps, { heartbeatMs: 100 });
-    http = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     url = wsUrl(http);
   });
   afterEach(async () => {

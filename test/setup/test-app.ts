@@ -1,4 +1,6 @@
 /** The real app, in process, over a fresh database, with a clock the test can move. */
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
 import pino from 'pino';
 import { type AppDeps, createApp, createDeps } from '../../server/src/app.js';
 import { type Config, testConfig } from '../../server/src/env.js';
@@ -87,4 +89,20 @@ export async function createTestApp(opts: { config?: Partial<Config>; ping?: () 
     serviceCtx: () => ({ ...deps, actor: null, requestId: 'test' }),
     close: () => db.drop(),
   };
+}
+
+export interface Listening {
+  server: ServerType;
+  /** `http://127.0.0.1:PORT` */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Serve the app over real HTTP on a free loopback port (websockets, callbacks from fake providers). */
+export async function listen(t: TestApp): Promise<Listening> {
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
