@@ -71,4 +71,9 @@ export interface SmsProvider {
   send(credentials: SmsCredentials, request: SmsRequest, signal?: AbortSignal): Promise<SmsAccepted>;
   /** The reports in one callback, or null if the body is not this provider's report. */
   parseDeliveryReport(input: CallbackInput): DeliveryReport[] | null;
+  /**
+   * Asks the provider for the state of messages it accepted, for a gateway that offers delivery
+   * reports only by polling (NextSMS). Ids it does not know yet are left out.
+   */
+  fetchDeliveryReports?(credentials: SmsCredentials, providerMessageIds: string[], signal?: AbortSignal): Promise<DeliveryReport[]>;
 }
