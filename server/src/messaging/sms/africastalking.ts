@@ -18,7 +18,7 @@
 import { toCents } from '@duka/shared';
 import { countSegments } from './segments.js';
 import { callGateway, DEFAULT_SMS_TIMEOUT_MS, type DriverOptions, isRecord, isTransientStatus, parseJson, providerWords } from './http.js';
-import { type CallbackInput, type DeliveryReport, type DeliveryState, SmsRejected, type SmsProvider } from './sms-provider.js';
+import { type CallbackInput, type DeliveryReport, type DeliveryState, type SmsCredentials, SmsRejected, type SmsProvider } from './sms-provider.js';
 
 export const AFRICASTALKING_BASE_URL = 'https://api.africastalking.com';
 export const AFRICASTALKING_SANDBOX_URL = 'https://api.sandbox.africastalking.com';
@@ -40,19 +40,22 @@ function stateOf(status: string): DeliveryState {
   return 'failed';
 }
 
+/** The sandbox is a separate host, chosen (as the official client does) by the username `sandbox`. */
+export function africasTalkingBaseUrl(credentials: SmsCredentials): string {
+  return credentials.baseUrl ?? (credentials.secret === 'sandbox' ? AFRICASTALKING_SANDBOX_URL : AFRICASTALKING_BASE_URL);
+}
+
 export function africasTalkingProvider(options: DriverOptions = {}): SmsProvider {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SMS_TIMEOUT_MS;
   return {
     name: 'africastalking',
 
     async send(credentials, request, signal) {
-      const username = credentials.secret;
-      const base = credentials.baseUrl ?? (username === 'sandbox' ? AFRICASTALKING_SANDBOX_URL : AFRICASTALKING_BASE_URL);
-      const form = new URLSearchParams({ username, to: `+${request.to}`, message: request.text });
+      const form = new URLSearchParams({ username: credentials.secret, to: `+${request.to}`, message: request.text });
       if (credentials.senderId) form.set('from', credentials.senderId);
       const answer = await callGateway(
         "Africa's Talking",
-        `${base}/version1/messaging`,
+        `${africasTalkingBaseUrl(credentials)}/version1/messaging`,
         {
           method: 'POST',
           headers: { apiKey: credentials.apiKey, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
