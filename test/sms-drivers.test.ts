@@ -165,6 +165,13 @@ describe('Beem', () => {
     expect(beem.parseDeliveryReport(failed!)).toEqual([{ providerMessageId: id, state: 'failed', detail: 'UNDELIVERED' }]);
     const lower = { ...delivered!, body: JSON.stringify({ request_id: id, recipient_id: 1, dest_addr: PHONE, status: 'PENDING' }) };
     expect(beem.parseDeliveryReport(lower)).toEqual([{ providerMessageId: id, state: 'pending', detail: 'PENDING' }]);
+    // The same states by polling, for an account whose callback URL is not set.
+    const before2 = beemFake.requests.length;
+    const polled = await beem.fetchDeliveryReports!(beemCreds(), [{ providerMessageId: id, to: PHONE }, { providerMessageId: '1', to: PHONE }]);
+    expect(polled).toEqual([{ providerMessageId: id, state: 'failed', detail: 'UNDELIVERED' }]);
+    expect(beemFake.requests.slice(before2).map((r) => `${r.method} ${r.url} ${r.headers.authorization}`)).toEqual(
+      [id, '1'].map((r) => `GET /public/v1/delivery-reports?dest_addr=${PHONE}&request_id=${r} Basic ${Buffer.from('beem-key-1:beem-secret-1').toString('base64')}`),
+    );
     const atForm = 'id=ATXid_1&status=Success&phoneNumber=%2B255712345678&networkCode=64004&retryCount=0';
     expect(beem.parseDeliveryReport({ headers: {}, query: {}, body: atForm, contentType: 'application/x-www-form-urlencoded' })).toBeNull();
   });
@@ -235,7 +242,8 @@ describe('NextSMS', () => {
     nextFake.deliver(a.providerMessageId, 'DELIVERED');
     nextFake.deliver(b.providerMessageId, 'UNDELIVERABLE');
     const before = nextFake.requests.length;
-    const reports = await next.fetchDeliveryReports!(nextCreds(), [a.providerMessageId, b.providerMessageId, c.providerMessageId, '999']);
+    const sent = [a, b, c].map((m, i) => ({ providerMessageId: m.providerMessageId, to: ['255712345678', '255754000111', '255754000112'][i]! }));
+    const reports = await next.fetchDeliveryReports!(nextCreds(), [...sent, { providerMessageId: '999', to: PHONE }]);
     expect(reports).toEqual([
       { providerMessageId: a.providerMessageId, state: 'delivered', detail: 'DELIVERED_TO_HANDSET: Message delivered to handset' },
       {
@@ -253,7 +261,7 @@ describe('NextSMS', () => {
   });
 
   it('a bad password on the reports API is permanent, and NextSMS has no callbacks to parse', async () => {
-    const err = await rejection(next.fetchDeliveryReports!({ ...nextCreds(), secret: 'nope' }, ['1']));
+    const err = await rejection(next.fetchDeliveryReports!({ ...nextCreds(), secret: 'nope' }, [{ providerMessageId: '1', to: PHONE }]));
     expect({ reason: err.reason, permanent: err.permanent }).toEqual({ reason: 'Invalid login details', permanent: true });
     const beemJson = JSON.stringify({ request_id: 5, recipient_id: 1, dest_addr: PHONE, Status: 'DELIVERED' });
     expect(next.parseDeliveryReport({ headers: {}, query: {}, body: beemJson, contentType: 'application/json' })).toBeNull();

@@ -11,6 +11,9 @@
  * - Delivery reports: Beem POSTs JSON `{ request_id, recipient_id, dest_addr, Status }` to the
  *   callback URL set in the vendor's dashboard; it carries no signature, so the route must be
  *   authenticated by a secret in the URL. Beem's samples spell the field `Status`; `status` is read too.
+ * - Delivery reports by polling too: `GET https://dlrapi.beem.africa/public/v1/delivery-reports
+ *   ?dest_addr=…&request_id=…` (same Basic auth, Beem's delivery-reports sample) answers a list of
+ *   `{ dest_addr, request_id, status }` with status PENDING, DELIVERED or UNDELIVERED.
  * One recipient per request, so Beem's `request_id` names the message.
  */
 import { countSegments } from './segments.js';
@@ -33,6 +36,7 @@ import {
 } from './sms-provider.js';
 
 export const BEEM_BASE_URL = 'https://apisms.beem.africa';
+export const BEEM_DLR_BASE_URL = 'https://dlrapi.beem.africa';
 const SUCCESS_CODE = 100;
 
 function refusal(body: unknown): { code: number | null; message: string | null } {
@@ -42,6 +46,11 @@ function refusal(body: unknown): { code: number | null; message: string | null }
     code: typeof inner.code === 'number' ? inner.code : Number.isFinite(Number(inner.code)) ? Number(inner.code) : null,
     message: typeof inner.message === 'string' ? inner.message : null,
   };
+}
+
+function refuseUnlessOk(status: number, text: string): void {
+  if (status >= 200 && status < 300) return;
+  throw new SmsRejected(refusal(parseJson(text)).message ?? providerWords(text, `Beem answered HTTP ${status}`), !isTransientStatus(status));
 }
 
 function stateOf(status: string): DeliveryState {
@@ -79,11 +88,9 @@ export function beemProvider(options: DriverOptions = {}): SmsProvider {
         timeoutMs,
         signal,
       );
+      refuseUnlessOk(answer.status, answer.text);
       const body = parseJson(answer.text);
       const { code, message } = refusal(body);
-      if (answer.status < 200 || answer.status >= 300) {
-        throw new SmsRejected(message ?? providerWords(answer.text, `Beem answered HTTP ${answer.status}`), !isTransientStatus(answer.status));
-      }
       if (!isRecord(body) || code !== SUCCESS_CODE || body.request_id === undefined || body.request_id === null) {
         // A 2xx carrying a Beem error code is a refusal; one with no code at all says nothing was
         // queued, so the outbox may try again.
@@ -102,6 +109,27 @@ export function beemProvider(options: DriverOptions = {}): SmsProvider {
         return null;
       }
       return [{ providerMessageId: String(requestId), state: stateOf(status), detail: status }];
+    },
+
+    async fetchDeliveryReports(credentials, messages, signal) {
+      const reports: DeliveryReport[] = [];
+      for (const { providerMessageId, to } of messages) {
+        const query = new URLSearchParams({ dest_addr: to, request_id: providerMessageId });
+        const answer = await callGateway(
+          'Beem',
+          `${credentials.baseUrl ?? BEEM_DLR_BASE_URL}/public/v1/delivery-reports?${query}`,
+          { method: 'GET', headers: { authorization: basicAuth(credentials.apiKey, credentials.secret), accept: 'application/json' } },
+          timeoutMs,
+          signal,
+        );
+        refuseUnlessOk(answer.status, answer.text);
+        const body = parseJson(answer.text);
+        const rows = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.data) ? body.data : [body];
+        const row = rows.find((r): r is Record<string, unknown> => isRecord(r) && String(r.request_id) === providerMessageId);
+        const status = row?.status ?? row?.Status;
+        if (typeof status === 'string') reports.push({ providerMessageId, state: stateOf(status), detail: status });
+      }
+      return reports;
     },
   };
 }

@@ -95,10 +95,10 @@ export function nextSmsProvider(options: DriverOptions = {}): SmsProvider {
       return null;
     },
 
-    async fetchDeliveryReports(credentials, providerMessageIds, signal) {
+    async fetchDeliveryReports(credentials, messages, signal) {
       const reports: DeliveryReport[] = [];
       // The reports API takes one messageId a call; the outbox polls a handful at a time.
-      for (const id of providerMessageIds) {
+      for (const { providerMessageId: id } of messages) {
         const url = `${credentials.baseUrl ?? NEXTSMS_BASE_URL}/api/sms/v1/reports?${new URLSearchParams({ messageId: id })}`;
         const answer = await callGateway('NextSMS', url, { method: 'GET', headers: headers(credentials) }, timeoutMs, signal);
         refuseUnlessOk(answer.status, answer.text);
