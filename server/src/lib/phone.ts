@@ -12,3 +12,8 @@ export function normalisePhone(input: string, field = 'phone'): string {
   if (!e164) throw new ValidationError(field, 'is not a valid phone number');
   return e164;
 }
+
+/** What SMS gateways take as a recipient: international digits without '+' (`255712…`). */
+export function toSmsRecipient(input: string): string | null {
+  return toE164(input)?.slice(1) ?? null;
+}

@@ -9,10 +9,15 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { type Keys, safeEqual } from '../../lib/crypto.js';
-import type { DeliveryReport, SmsCredentials, SmsProvider } from './sms-provider.js';
+import type { DeliveryReport, SentMessage, SmsCredentials, SmsProvider } from './sms-provider.js';
 
-/** Reports are asked for after a minute, and no more once a message is this old. */
-const POLL_AFTER_MS = 60_000;
+/**
+ * A gateway that posts reports is asked only when none came for a quarter of an hour (a callback
+ * URL not set in its dashboard); NextSMS, which posts none, after a minute. None once a message is
+ * this old.
+ */
+const POLL_AFTER_MS: Partial<Record<SmsProviderName, number>> = { nextsms: 60_000 };
+const POLL_AFTER_CALLBACK_MS = 15 * 60_000;
 const POLL_WINDOW_MS = 3 * 86_400_000;
 const POLL_BATCH = 100;
 
@@ -53,28 +58,27 @@ export async function pollDeliveryReports(o: PollOptions): Promise<number> {
   const now = o.clock.now();
   const rows = await o.db
     .selectFrom('outbox')
-    .select(['provider', 'provider_message_id', 'account', 'org_id'])
+    .select(['provider', 'provider_message_id', 'recipient', 'account', 'org_id'])
     .where('delivery_status', '=', 'pending')
-    .where('provider', 'in', polled)
-    .where('sent_at', '<', now - POLL_AFTER_MS)
+    .where((eb) => eb.or(polled.map((p) => eb.and([eb('provider', '=', p), eb('sent_at', '<', now - (POLL_AFTER_MS[p] ?? POLL_AFTER_CALLBACK_MS))]))))
     .where('sent_at', '>', now - POLL_WINDOW_MS)
     .orderBy('sent_at')
     .limit(POLL_BATCH)
     .execute();
   // One question per account: an organisation's messages are asked about with its own key.
-  const byAccount = new Map<string, { provider: SmsProviderName; orgId: string | null; ids: string[] }>();
+  const byAccount = new Map<string, { provider: SmsProviderName; orgId: string | null; sent: SentMessage[] }>();
   for (const r of rows) {
     const orgId = r.account === 'organisation' ? r.org_id : null;
     const key = `${r.provider}:${orgId ?? ''}`;
-    const entry = byAccount.get(key) ?? { provider: r.provider as SmsProviderName, orgId, ids: [] };
-    entry.ids.push(r.provider_message_id!);
+    const entry = byAccount.get(key) ?? { provider: r.provider as SmsProviderName, orgId, sent: [] };
+    entry.sent.push({ providerMessageId: r.provider_message_id!, to: r.recipient.replace(/^\+/, '') });
     byAccount.set(key, entry);
   }
   let applied = 0;
-  for (const { provider, orgId, ids } of byAccount.values()) {
+  for (const { provider, orgId, sent } of byAccount.values()) {
     const credentials = orgId ? await o.organisationAccount(orgId) : o.platform;
     if (!credentials || credentials.provider !== provider) continue;
-    const reports = await o.providers[provider].fetchDeliveryReports!(credentials, ids, AbortSignal.timeout(o.timeoutMs));
+    const reports = await o.providers[provider].fetchDeliveryReports!(credentials, sent, AbortSignal.timeout(o.timeoutMs));
     applied += await applyDeliveryReports(o.db, o.clock, provider, reports);
   }
   return applied;

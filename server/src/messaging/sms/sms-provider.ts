@@ -56,6 +56,12 @@ export interface DeliveryReport {
   detail: string;
 }
 
+/** A message the provider accepted, as the outbox keeps it, for polling its state. */
+export interface SentMessage {
+  providerMessageId: string;
+  to: string;
+}
+
 /** What a delivery-report callback carried, as the HTTP route received it. */
 export interface CallbackInput {
   headers: Record<string, string | undefined>;
@@ -71,6 +77,10 @@ export interface SmsProvider {
   send(credentials: SmsCredentials, request: SmsRequest, signal?: AbortSignal): Promise<SmsAccepted>;
   /** The reports in one callback, or null if the body is not this provider's report. */
   parseDeliveryReport(input: CallbackInput): DeliveryReport[] | null;
-  /** For a gateway that reports delivery only when asked: the reports of these messages. */
-  fetchDeliveryReports?(credentials: SmsCredentials, providerMessageIds: string[], signal?: AbortSignal): Promise<DeliveryReport[]>;
+  /**
+   * Asks the provider for the state of messages it accepted, for a gateway that offers delivery
+   * reports by polling (NextSMS only so; Beem besides its callback). `to` is the recipient as sent
+   * (255…), which Beem needs with its id. Messages it does not know yet are left out.
+   */
+  fetchDeliveryReports?(credentials: SmsCredentials, messages: SentMessage[], signal?: AbortSignal): Promise<DeliveryReport[]>;
 }
