@@ -23,6 +23,7 @@ import * as productSearchGenericName from './2026_11_23_0017_product_search_gene
 import * as batches from './2026_11_23_0018_batches.js';
 import * as prescriptions from './2026_11_23_0019_prescriptions.js';
 import * as pharmacyPermission from './2026_11_23_0020_pharmacy_permission.js';
+import * as subscriptions from './2026_11_23_0022_subscriptions.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0018_batches': batches,
   '2026_11_23_0019_prescriptions': prescriptions,
   '2026_11_23_0020_pharmacy_permission': pharmacyPermission,
+  '2026_11_23_0022_subscriptions': subscriptions,
 };

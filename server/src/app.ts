@@ -31,6 +31,8 @@ import { lowStockNotifications } from './modules/notifications/services/low-stoc
 import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
+import { billingRouter } from './modules/billing/billing.index.js';
+import { unconfiguredPayments } from './modules/billing/services/unconfigured-payments.js';
 import { analyticsRouter } from './modules/analytics/analytics.index.js';
 import { creditsRouter } from './modules/credits/credits.index.js';
 import { reportsRouter } from './modules/reports/reports.index.js';
@@ -81,6 +83,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     realtime: new Realtime(handle.db, handle, log, loadNotification),
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
     sessions: new SessionGate(handle.db),
+    payments: unconfiguredPayments,
   };
   deps.realtime.onRevoked((target) => deps.sessions.forget(target));
   deps.events.bind(deps);
@@ -158,6 +161,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', reportsRouter);
   api.route('/', analyticsRouter);
   api.route('/', aiRouter);
+  api.route('/', billingRouter);
   api.route('/', adminRouter(ping));
   documentRealtime(api);
 

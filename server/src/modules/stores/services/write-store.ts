@@ -6,6 +6,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, InvalidStateError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
+import { checkPlanAllows } from '../../billing/services/limits.js';
 import { findStoreByCode, insertStore, lockActiveStoreIds, type StoreChanges, toStore, updateStoreRow } from '../stores.queries.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
 import { requireOrgStore } from './read-store.js';
@@ -36,6 +37,7 @@ async function assertCodeFree(ctx: AuthedContext, orgId: string, code: string) {
 export async function createStore(ctx: AuthedContext, input: CreateStoreInput): Promise<Store> {
   requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
+  await checkPlanAllows(ctx, orgId, 'stores');
   const { code, ...rest } = columnsOf(input);
   if (code) await assertCodeFree(ctx, orgId, code);
   // A generated code can be taken by a concurrent create between choosing and inserting it: choose again.
