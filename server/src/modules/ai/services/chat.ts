@@ -14,7 +14,7 @@ import { newId } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
-import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError } from '../../../lib/errors.js';
+import { InvalidStateError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { findOrganisation } from '../../accounts/accounts.queries.js';
 import { getAiCredits } from '../../accounts/services/ai-credits.js';
 import { planInForce, refuseUnlessAllowed } from '../../billing/services/limits.js';

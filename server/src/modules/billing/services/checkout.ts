@@ -17,8 +17,8 @@ import { recordBillingEvent } from './history.js';
 import { planInForce } from './limits.js';
 import { pushAfterCommit } from './payments.js';
 
-/** `INV-YYYYMMDD-XXXXXXXX`: readable on a phone, unique without a shared counter. */
-export const invoiceNumber = (id: string, now: number) => `INV-${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}-${id.slice(0, 8).toUpperCase()}`;
+/** `INV-YYYYMMDD-XXXXXXXX`: readable on a phone, unique without a shared counter (the id's random tail; its head is a time). */
+export const invoiceNumber = (id: string, now: number) => `INV-${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}-${id.slice(-8).toUpperCase()}`;
 
 export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promise<CheckoutResult> {
   requireRole(ctx, 'owner');
