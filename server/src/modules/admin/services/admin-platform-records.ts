@@ -185,27 +185,3 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
   all.sort((a, b) => b.used - a.used || a.organisation_name.localeCompare(b.organisation_name) || a.org_id.localeCompare(b.org_id));
   return { items: all.slice(offset, offset + limit), meta: pageMeta(q.page, q.page_size, all.length) };
 }
-
-/** Plans as derived data: billing is not built, so every organisation is on `free` with its AI allocation. */
-export async function listSubscriptions(ctx: AuthedContext, q: ListAdminSubscriptionsQuery): Promise<Page<AdminSubscription>> {
-  requireAdmin(ctx);
-  const base = organisationsPage(ctx, q);
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base.select(['id', 'name', 'is_active', 'ai_credits_monthly', 'created_at']).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
-  ]);
-  return {
-    items: rows.map((o) => ({
-      org_id: o.id,
-      organisation_name: o.name,
-      plan: 'free' as const,
-      status: o.is_active === 1 ? ('active' as const) : ('suspended' as const),
-      ai_credits_monthly: o.ai_credits_monthly ?? ctx.config.AI_CREDITS_MONTHLY,
-      ai_credits_custom: o.ai_credits_monthly != null,
-      since: iso(Number(o.created_at)),
-      billing: null,
-    })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
-  };
-}
