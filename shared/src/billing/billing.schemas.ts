@@ -62,17 +62,20 @@ export type Plan = z.infer<typeof Plan>;
 /** Prices in whole shillings: mobile money moves no cents. */
 const Price = MoneyInput.refine((v) => Number.isInteger(v), 'whole shillings');
 
-export const CreatePlanInput = PlanLimits.extend({
+const PlanFields = PlanLimits.extend({
   code: PlanCode,
   name_en: z.string().trim().min(1).max(60),
   name_sw: z.string().trim().min(1).max(60),
   price_monthly: Price,
   price_yearly: Price,
-  features: z.array(PlanFeature).max(20).default([]),
-}).meta({ id: 'CreatePlanInput' });
+  features: z.array(PlanFeature).max(20),
+});
+
+export const CreatePlanInput = PlanFields.extend({ features: PlanFields.shape.features.default([]) }).meta({ id: 'CreatePlanInput' });
 export type CreatePlanInput = z.infer<typeof CreatePlanInput>;
 
-export const UpdatePlanInput = CreatePlanInput.omit({ code: true })
+// From the fields without defaults: a field left out of an update stays as it is.
+export const UpdatePlanInput = PlanFields.omit({ code: true })
   .partial()
   .refine((v) => Object.keys(v).length > 0, 'send at least one field')
   .meta({ id: 'UpdatePlanInput', description: 'A new price applies to periods that start after the change' });
