@@ -14,7 +14,7 @@ const DAY = 86_400_000;
 function harness() {
   const h = {} as { t: TestApp; pay: FakePayments };
   beforeAll(async () => {
-    h.t = await createTestApp();
+    h.t = await createTestApp({ planLimits: true });
     h.pay = new FakePayments();
     h.t.deps.payments = h.pay;
   });

@@ -14,7 +14,7 @@ describe('billing: checkout and payment', () => {
   let t: TestApp;
   let pay: FakePayments;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ planLimits: true });
     pay = new FakePayments();
     t.deps.payments = pay;
     if (process.env.DEBUG_BILLING) t.deps.log = (await import('pino')).default({ level: 'error' });

@@ -15,7 +15,7 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
   let t: TestApp;
   let pay: FakePayments;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ planLimits: true });
     pay = new FakePayments();
     t.deps.payments = pay;
   });

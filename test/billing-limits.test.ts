@@ -8,7 +8,7 @@ describe('billing: plan limits answer 402 PLAN_LIMIT', () => {
   let t: TestApp;
   let pay: FakePayments;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ planLimits: true });
     pay = new FakePayments();
     t.deps.payments = pay;
     // A smaller free plan keeps the test short; the rule is the same at 500.

@@ -33,6 +33,7 @@ import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
 import { billingRouter } from './modules/billing/billing.index.js';
 import { unconfiguredPayments } from './modules/billing/services/unconfigured-payments.js';
+import type { PaymentProvider } from './modules/billing/providers/payment-provider.js';
 import { analyticsRouter } from './modules/analytics/analytics.index.js';
 import { creditsRouter } from './modules/credits/credits.index.js';
 import { reportsRouter } from './modules/reports/reports.index.js';
@@ -59,7 +60,7 @@ import { pullRouter } from './sync/pull/pull.index.js';
 export const API_VERSION = '1.0.0';
 
 /** The services' dependencies, with the concrete parts behind the ports that the server process drives (retries, websockets). */
-export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate };
+export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate; payments: PaymentProvider };
 
 export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): AppDeps {
   const showBodies = config.NODE_ENV !== 'production';

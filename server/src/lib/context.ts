@@ -15,7 +15,6 @@ import type { Clock } from './clock.js';
 import type { DomainEvent, EventType, NewEvent } from './domain-events.js';
 import type { OutgoingMessage } from './outgoing-message.js';
 import type { Keys } from './crypto.js';
-import type { PaymentProvider } from '../modules/billing/providers/payment-provider.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Storage } from './storage.js';
 
@@ -49,8 +48,6 @@ export interface Deps {
   storage: Storage;
   /** Whether an access token's session is still signed in. */
   sessions: SessionCheck;
-  /** Mobile money for subscriptions (billing); a provider that refuses every push when none is configured. */
-  payments: PaymentProvider;
 }
 
 /*

@@ -7,6 +7,7 @@
  * Time comes from the injected clock.
  */
 import { formatTzs, newId, periodEndOf } from '@duka/shared';
+import { paymentsOf, type PaymentsDeps } from './payments-port.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { FREE_PLAN, findPlan, findPlanByCode, type InvoiceRow, type PaymentRow, priceOf, type SubscriptionRow } from '../billing.queries.js';
@@ -20,7 +21,7 @@ const DAY = 86_400_000;
 export const QUERY_AFTER_MS = 5 * 60_000;
 const BATCH = 100;
 
-export async function runBillingJobs(deps: Deps): Promise<void> {
+export async function runBillingJobs(deps: Deps & PaymentsDeps): Promise<void> {
   const ctx: ServiceContext = { ...deps, actor: null, requestId: 'billing-job' };
   await endPeriods(ctx);
   await suspendAfterGrace(ctx);
@@ -68,7 +69,7 @@ async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow) {
     await tx.db.insertInto('invoices').values(invoice).execute();
     await recordBillingEvent(tx, { orgId: sub.org_id, kind: 'invoice.issued', fromPlan: current?.code, toPlan: plan.code, fromStatus: 'active', toStatus: 'past_due', invoiceId: invoice.id, detail: `renewal ${plan.code} ${cycle}: ${formatTzs(amount)}; past due until paid` });
     if (!sub.payer_phone || !sub.payer_network) return;
-    const payment: PaymentRow = { id: newId(), invoice_id: invoice.id, org_id: sub.org_id, provider: tx.payments.name, provider_ref: null, phone: sub.payer_phone, network: sub.payer_network, amount, reported_amount: null, status: 'pending', detail: null, checked_at: null, created_at: now, updated_at: now };
+    const payment: PaymentRow = { id: newId(), invoice_id: invoice.id, org_id: sub.org_id, provider: paymentsOf(tx).name, provider_ref: null, phone: sub.payer_phone, network: sub.payer_network, amount, reported_amount: null, status: 'pending', detail: null, checked_at: null, created_at: now, updated_at: now };
     await tx.db.insertInto('payments').values(payment).execute();
     pushAfterCommit(tx, ctx, payment, `Duka ${plan.name_en} renewal ${invoice.number}`);
   });
@@ -145,7 +146,7 @@ async function queryStalePayments(ctx: ServiceContext) {
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) continue;
     try {
-      const result = await ctx.payments.queryStatus(p.id, p.provider_ref, AbortSignal.timeout(15_000));
+      const result = await paymentsOf(ctx).queryStatus(p.id, p.provider_ref, AbortSignal.timeout(15_000));
       await applyPaymentResult(ctx, { ...result, reference: p.id });
     } catch (err) {
       ctx.log.warn({ err, payment_id: p.id }, 'billing: payment status query failed');

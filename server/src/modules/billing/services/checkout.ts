@@ -7,6 +7,7 @@
  * push starts after commit.
  */
 import { type CheckoutInput, type CheckoutResult, monthlyEquivalent, newId, prorateCharge } from '@duka/shared';
+import { paymentsOf } from './payments-port.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -79,7 +80,7 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
       id: newId(),
       invoice_id: invoice.id,
       org_id: orgId,
-      provider: tx.payments.name,
+      provider: paymentsOf(tx).name,
       provider_ref: null,
       phone,
       network: input.network,

@@ -5,6 +5,7 @@
  * applies a plan change twice; an amount that differs from the invoice is recorded, not credited.
  */
 import { periodEndOf } from '@duka/shared';
+import { paymentsOf } from './payments-port.js';
 import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext, TxContext } from '../../../lib/context.js';
 import { CallbackRejected, type PaymentCallbackInput, type PaymentResult, PaymentRejected } from '../providers/payment-provider.js';
@@ -22,7 +23,7 @@ export function pushAfterCommit(tx: TxContext, outer: ServiceContext, payment: P
 
 async function startPush(ctx: ServiceContext, payment: PaymentRow, description: string): Promise<void> {
   try {
-    const started = await ctx.payments.startPush({
+    const started = await paymentsOf(ctx).startPush({
       reference: payment.id,
       amountTzs: Number(payment.amount) / 100,
       phone: payment.phone.replace(/^\+/, ''),
@@ -50,10 +51,10 @@ async function startPush(ctx: ServiceContext, payment: PaymentRow, description: 
 
 /** POST /subscriptions/callbacks/:provider: authenticated only by the provider's parseCallback. */
 export async function receiveCallback(ctx: ServiceContext, provider: string, input: PaymentCallbackInput): Promise<{ received: true }> {
-  if (provider !== ctx.payments.name) throw new NotFoundError('payment provider');
+  if (provider !== paymentsOf(ctx).name) throw new NotFoundError('payment provider');
   let result: PaymentResult;
   try {
-    result = ctx.payments.parseCallback(input);
+    result = paymentsOf(ctx).parseCallback(input);
   } catch (err) {
     if (err instanceof CallbackRejected) throw new UnauthenticatedError(`callback rejected: ${err.message}`);
     throw err;
