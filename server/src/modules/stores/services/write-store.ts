@@ -37,9 +37,9 @@ async function assertCodeFree(ctx: AuthedContext, orgId: string, code: string) {
 export async function createStore(ctx: AuthedContext, input: CreateStoreInput): Promise<Store> {
   requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
-  await checkPlanAllows(ctx, orgId, 'stores');
   const { code, ...rest } = columnsOf(input);
   if (code) await assertCodeFree(ctx, orgId, code);
+  await checkPlanAllows(ctx, orgId, 'stores');
   // A generated code can be taken by a concurrent create between choosing and inserting it: choose again.
   for (let attempt = 1; ; attempt++) {
     try {
