@@ -122,6 +122,9 @@ describe('billing: /admin/subscriptions, MRR and churn', () => {
       },
     ]);
 
+    const detail = await h.t.request('GET', `/admin/organisations/${b.orgId}`, { token: admin.token });
+    expect(detail.body.data).toMatchObject({ plan: 'pro', ai_credits: { allocated: 2000 } });
+
     // Period end: a's renewal is unpaid (past_due: not revenue), c goes back to free (churned).
     setClock(END);
     await runBillingJobs(h.t.deps);

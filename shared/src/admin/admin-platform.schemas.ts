@@ -18,11 +18,11 @@ const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((x) => 
 /** The paged list query every admin list starts from: `page`, `page_size`, `org_id`. */
 export const AdminOrgQuery = PageQuery.extend({ org_id: OrgFilter });
 
-export const AdminPlan = z.enum(['free']).meta({ id: 'AdminPlan', description: 'Billing is not built: every organisation is on the free plan' });
+export const AdminPlan = z.string().meta({ id: 'AdminPlan', description: "The code of the organisation's plan (`free`, or a plan from /subscriptions/admin/plans)" });
 
 export const AdminOrganisation = Organisation.extend({
   is_active: z.boolean().meta({ description: 'false: suspended by the platform (its users are signed out)' }),
-  ai_credits_monthly: z.int().nullable().meta({ description: 'Custom monthly AI credit allocation; null = the platform default' }),
+  ai_credits_monthly: z.int().nullable().meta({ description: 'Custom monthly AI credit allocation; null = the allowance of its plan' }),
   plan: AdminPlan,
   store_count: z.int(),
   user_count: z.int(),
@@ -59,7 +59,7 @@ export type ListAdminOrganisationsQuery = z.infer<typeof ListAdminOrganisationsQ
 export const UpdateAdminOrganisationInput = z
   .object({
     is_active: z.boolean().optional().meta({ description: 'false suspends the organisation and signs out all its users; true restores it' }),
-    ai_credits_monthly: z.int().min(0).max(1_000_000).nullable().optional().meta({ description: 'Monthly AI credits; null returns to the platform default' }),
+    ai_credits_monthly: z.int().min(0).max(1_000_000).nullable().optional().meta({ description: 'Monthly AI credits; null returns to the allowance of its plan' }),
   })
   .refine(atLeastOne, 'send at least one field')
   .meta({ id: 'UpdateAdminOrganisationInput' });
@@ -117,7 +117,7 @@ export const AdminSubscription = z
   .object({
     org_id: z.uuid(),
     organisation_name: z.string(),
-    plan: z.string().meta({ description: 'The plan subscribed to (code)' }),
+    plan: AdminPlan,
     status: OrganisationStatus.meta({ description: 'From the organisation’s `is_active`' }),
     subscription_status: SubscriptionStatus,
     ai_credits_monthly: z.int().nullable().meta({ description: "Allocation in force: the organisation's own, else its plan's; null = unlimited" }),

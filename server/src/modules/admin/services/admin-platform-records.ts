@@ -1,4 +1,6 @@
 /** Reviews (moderation), notes, notifications, AI credit usage and plans across organisations. */
+import { planAiCredits } from '../../billing/services/limits.js';
+import { UNLIMITED_AI_CREDITS } from '../../accounts/services/ai-credits.js';
 import { type OrganisationStatus, pageMeta } from '@duka/shared';
 import type {
   AdminAiUsage,
@@ -147,7 +149,7 @@ function organisationsPage(ctx: AuthedContext, q: { org_id?: string; search?: st
 
 /**
  * Credits used per organisation in a month (each organisation's current month by default), most
- * used first. The allocation is the organisation's own, else the platform default.
+ * used first. The allocation is the organisation's own, else its plan's.
  */
 export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery): Promise<Page<AdminAiUsage>> {
   requireAdmin(ctx);
@@ -157,6 +159,7 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
   const orgs = await base.select(['id', 'name', 'timezone', 'ai_credits_monthly']).execute();
   const monthOf = (tz: string) => q.month ?? localMonth(now, tz);
   const months = [...new Set(orgs.map((o) => monthOf(o.timezone)))];
+  const planCredits = await planAiCredits(ctx.db, orgs.map((o) => o.id));
   const usage = months.length
     ? await ctx.db
         .selectFrom('ai_credit_usage')
@@ -170,7 +173,7 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
     const month = monthOf(o.timezone);
     const u = byKey.get(`${o.id}|${month}`);
     const used = Number(u?.used ?? 0);
-    const allocated = o.ai_credits_monthly ?? ctx.config.AI_CREDITS_MONTHLY;
+    const allocated = o.ai_credits_monthly ?? planCredits.get(o.id) ?? UNLIMITED_AI_CREDITS;
     return {
       org_id: o.id,
       organisation_name: o.name,

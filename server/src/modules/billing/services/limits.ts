@@ -64,3 +64,13 @@ export async function aiCreditAllowance(db: Kysely<Database>, orgId: string): Pr
   const [inForce, org] = await Promise.all([planInForce(db, orgId), db.selectFrom('organisations').select('ai_credits_monthly').where('id', '=', orgId).executeTakeFirst()]);
   return { allowance: org?.ai_credits_monthly ?? inForce.effective.ai_credits_monthly, inForce };
 }
+
+/** The plans' monthly AI credits of many organisations at once (free's while suspended or without a row); null = unlimited. */
+export async function planAiCredits(db: Kysely<Database>, orgIds: string[]): Promise<Map<string, number | null>> {
+  const free = await db.selectFrom('plans').select('ai_credits_monthly').where('code', '=', FREE_PLAN).executeTakeFirst();
+  const rows = orgIds.length
+    ? await db.selectFrom('subscriptions as s').innerJoin('plans as p', 'p.id', 's.plan_id').select(['s.org_id', 's.status', 'p.ai_credits_monthly']).where('s.org_id', 'in', orgIds).execute()
+    : [];
+  const byOrg = new Map(rows.map((r) => [r.org_id, r.status === 'suspended' ? (free?.ai_credits_monthly ?? null) : r.ai_credits_monthly]));
+  return new Map(orgIds.map((id) => [id, byOrg.has(id) ? byOrg.get(id)! : (free?.ai_credits_monthly ?? null)]));
+}
