@@ -1,5 +1,7 @@
 /** Renewal unpaid → past_due (daily reminders) → suspended after 7 days, selling and sync going on; paying restores; cancel → free at period end. */
 import { newId } from '@duka/shared';
+import pino from 'pino';
+import { createDeps } from '../server/src/app.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBillingJobs } from '../server/src/modules/billing/services/billing-jobs.js';
 import { e164, registerOwner, type Session, uniquePhone } from './setup/factories.js';
@@ -125,5 +127,30 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
     expect(pay.pushes.length).toBe(pushes);
     const invoices = (await t.request('GET', '/subscriptions/invoices', { token: owner.token })).body.data;
     expect(invoices.map((i: { kind: string }) => i.kind)).toEqual(['new']);
+  });
+  it('past due: checking out the same plan pays the open renewal; two job instances at once bill the period once', async () => {
+    const owner = await paidBiashara();
+    setClock(END);
+    const second = createDeps(t.config, t.db, pino({ level: 'silent' }), t.clock);
+    const other = Object.assign(second, { payments: pay });
+    const pushes = pay.pushes.length;
+    await Promise.all([runBillingJobs(t.deps), runBillingJobs(other), runBillingJobs(t.deps)]);
+    const renewals = await t.db.db.selectFrom('invoices').selectAll().where('org_id', '=', owner.orgId).where('kind', '=', 'renewal').execute();
+    expect(renewals).toHaveLength(1);
+    expect(pay.pushes.length).toBe(pushes + 1);
+
+    await login(owner);
+    const payer = uniquePhone();
+    const res = await t.request('POST', '/subscriptions/checkout', { token: owner.token, body: { plan_code: 'biashara', billing_cycle: 'monthly', phone: payer, network: 'azampesa' } });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body.data.invoice).toMatchObject({ id: renewals[0]!.id, number: renewals[0]!.number, kind: 'renewal', amount: 15000 });
+    expect(pay.last()).toMatchObject({ amountTzs: 15000, phone: e164(payer).slice(1), network: 'azampesa' });
+    expect((await callback(callbackBody(pay.last()))).status).toBe(200);
+    expect(await current(owner)).toMatchObject({ status: 'active', current_period_start: '2027-05-01T06:00:00.000Z', current_period_end: '2027-06-01T06:00:00.000Z' });
+    // The job's own push for the same invoice, paid later, is not applied again.
+    await callback(callbackBody(pay.pushes[pushes]!));
+    const row = await t.db.db.selectFrom('subscription_events').select('kind').where('org_id', '=', owner.orgId).where('kind', '=', 'payment.unapplied').execute();
+    expect(row).toHaveLength(1);
+    expect((await current(owner)).current_period_end).toBe('2027-06-01T06:00:00.000Z');
   });
 });

@@ -58,24 +58,40 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
     ? prorateCharge({ oldPriceCents: Number(sub!.price), newPriceCents: price, periodStart: Number(sub!.period_start), periodEnd: Number(sub!.period_end), now, samePeriod: kind === 'upgrade' })
     : price;
   const { invoice, payment } = await withTransaction(ctx, async (tx) => {
-    // An earlier unpaid checkout is superseded: paying it later is recorded as owed back, not applied.
-    await tx.db.updateTable('invoices').set({ status: 'void' }).where('org_id', '=', orgId).where('status', '=', 'open').where('kind', 'in', ['new', 'upgrade']).execute();
-    const invoice: InvoiceRow = {
-      id: newId(),
-      org_id: orgId,
-      number: '',
-      kind,
-      plan_id: plan.id,
-      billing_cycle: cycle,
-      amount,
-      plan_price: price,
-      status: 'open',
-      period_start: kind === 'upgrade' ? sub!.period_start : null,
-      period_end: kind === 'upgrade' ? sub!.period_end : null,
-      paid_at: null,
-      created_at: now,
-    };
-    invoice.number = invoiceNumber(invoice.id, now);
+    // Past due or suspended and choosing the same plan and cycle: pay the open renewal (its period
+    // follows the last paid one). Anything else supersedes the open invoices: paying one of them
+    // later is recorded as owed back, not applied.
+    const renewal = await tx.db
+      .selectFrom('invoices')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('status', '=', 'open')
+      .where('kind', '=', 'renewal')
+      .where('plan_id', '=', plan.id)
+      .where('billing_cycle', '=', cycle)
+      .executeTakeFirst();
+    let invoice: InvoiceRow;
+    if (renewal && sub && sub.status !== 'active') invoice = renewal;
+    else {
+      await tx.db.updateTable('invoices').set({ status: 'void' }).where('org_id', '=', orgId).where('status', '=', 'open').execute();
+      invoice = {
+        id: newId(),
+        org_id: orgId,
+        number: '',
+        kind,
+        plan_id: plan.id,
+        billing_cycle: cycle,
+        amount,
+        plan_price: price,
+        status: 'open',
+        period_start: kind === 'upgrade' ? sub!.period_start : null,
+        period_end: kind === 'upgrade' ? sub!.period_end : null,
+        paid_at: null,
+        created_at: now,
+      };
+      invoice.number = invoiceNumber(invoice.id, now);
+      await tx.db.insertInto('invoices').values(invoice).execute();
+    }
     const payment: PaymentRow = {
       id: newId(),
       invoice_id: invoice.id,
@@ -84,7 +100,7 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
       provider_ref: null,
       phone,
       network: input.network,
-      amount,
+      amount: Number(invoice.amount),
       reported_amount: null,
       status: 'pending',
       detail: null,
@@ -92,9 +108,9 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
       created_at: now,
       updated_at: now,
     };
-    await tx.db.insertInto('invoices').values(invoice).execute();
     await tx.db.insertInto('payments').values(payment).execute();
-    await recordBillingEvent(tx, { orgId, kind: 'invoice.issued', detail: `${kind} ${plan.code} ${cycle}: TZS ${amount / 100}`, fromPlan: current.code, toPlan: plan.code, invoiceId: invoice.id, paymentId: payment.id });
+    const what = invoice === renewal ? `paying renewal ${invoice.number}` : `${kind} ${plan.code} ${cycle}`;
+    await recordBillingEvent(tx, { orgId, kind: invoice === renewal ? 'payment.started' : 'invoice.issued', detail: `${what}: TZS ${Number(invoice.amount) / 100}`, fromPlan: current.code, toPlan: plan.code, invoiceId: invoice.id, paymentId: payment.id });
     pushAfterCommit(tx, ctx, payment, `Duka ${plan.name_en} (${cycle}) ${invoice.number}`);
     return { invoice, payment };
   });
