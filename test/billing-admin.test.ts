@@ -145,3 +145,27 @@ describe('billing: /admin/subscriptions, MRR and churn', () => {
 
   const t = () => h.t;
 });
+
+describe('billing: OpenAPI', () => {
+  const h = harness();
+  it('documents every subscription route', async () => {
+    const doc = (await h.t.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/subscriptions'))
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
+    expect(routes).toEqual([
+      'GET /subscriptions/admin/plans',
+      'GET /subscriptions/current',
+      'GET /subscriptions/invoices',
+      'GET /subscriptions/plans',
+      'PATCH /subscriptions/admin/plans/{id}',
+      'POST /subscriptions/admin/plans',
+      'POST /subscriptions/admin/plans/{id}/retire',
+      'POST /subscriptions/callbacks/{provider}',
+      'POST /subscriptions/cancel',
+      'POST /subscriptions/checkout',
+    ]);
+  });
+});
+

@@ -45,6 +45,8 @@ describe('billing: checkout and payment', () => {
   it('a new organisation is on free; checkout pushes 15,000 to the phone; the paid callback raises the plan and its limits, once', async () => {
     setClock(START);
     const owner = await registerOwner(t);
+    const row = await t.db.db.selectFrom('subscriptions').innerJoin('plans', 'plans.id', 'subscriptions.plan_id').select(['plans.code', 'subscriptions.status', 'subscriptions.price']).where('org_id', '=', owner.orgId).executeTakeFirst();
+    expect(row && { ...row, price: Number(row.price) }).toEqual({ code: 'free', status: 'active', price: 0 });
     const before = await current(owner);
     expect(before).toMatchObject({ plan: { code: 'free' }, status: 'active', billing_cycle: null, current_period_end: null, scheduled_change: null });
     expect(limit(before, 'stores')).toEqual({ limit: 'stores', used: 1, max: 1 });

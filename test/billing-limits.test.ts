@@ -28,11 +28,18 @@ describe('billing: plan limits answer 402 PLAN_LIMIT', () => {
     });
     expect(await t.db.db.selectFrom('stores').select('id').where('org_id', '=', owner.orgId).execute()).toHaveLength(1);
 
-    await createStaff(t, owner);
+    const first = await createStaff(t, owner);
     await createStaff(t, owner);
     const third = await t.request('POST', '/accounts/users', { token: owner.token, body: { first_name: 'Neema', last_name: 'Ali', phone: uniquePhone(), role: 'staff' } });
     expect(third.status).toBe(402);
     expect(third.body.message).toBe('your plan allows 2 staff members and 2 are used; the Business plan (biashara) lifts this limit');
+
+    // Giving a deactivated account back counts as hiring.
+    expect((await t.request('DELETE', `/staff/${first.user.id}`, { token: owner.token })).status).toBe(200);
+    await createStaff(t, owner);
+    const back = await t.request('PATCH', `/staff/${first.user.id}`, { token: owner.token, body: { employment_status: 'active' } });
+    expect(back.status).toBe(402);
+    expect(back.body.errors[0]).toMatchObject({ code: 'PLAN_LIMIT', field: 'staff' });
 
     for (const name of ['Sukari', 'Chumvi']) expect((await t.request('POST', '/inventory/products', { token: owner.token, body: { name, selling_price: 1000 } })).status).toBe(200);
     const product = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Mchele', selling_price: 2500 } });
@@ -54,8 +61,8 @@ describe('billing: plan limits answer 402 PLAN_LIMIT', () => {
       { limit: 'staff', used: 2, max: 10 },
       { limit: 'products', used: 3, max: 5000 },
       { limit: 'ai_credits', used: 0, max: 500 },
-      // The two staff members' temporary passwords went out by SMS in the organisation's name.
-      { limit: 'sms', used: 2, max: 500 },
+      // The three staff members' temporary passwords went out by SMS in the organisation's name.
+      { limit: 'sms', used: 3, max: 500 },
     ]);
   });
 });

@@ -2,6 +2,7 @@
  * Edits to an employee: PATCH /staff/:id, and the narrower shift and permission routes, all through
  * `updateStaff`. Role, permission and store changes reach the user's tokens at their next refresh.
  */
+import { checkPlanAllows } from '../../billing/services/limits.js';
 import { type StaffMember, type StaffPermissionsInput, StaffRole, type StaffShiftInput, type UpdateStaffInput } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -72,6 +73,8 @@ export async function updateStaff(
   const member = await requireStaffMember(ctx, id);
   const { set, notes } = await diff(ctx, member, input);
   if (notes.length === 0) return toUser(member);
+  // Giving an account back grows the staff as hiring does.
+  if (set.is_active === 1 && member.is_active !== 1) await checkPlanAllows(ctx, requireOrg(ctx), 'staff');
   const name = `${member.first_name} ${member.last_name}`.trim();
   try {
     return await withTransaction(ctx, async (tx) => {

@@ -67,6 +67,8 @@ function auditOf(store: StoreRow, changes: StoreChanges) {
 async function writeStore(ctx: AuthedContext, store: StoreRow, changes: StoreChanges): Promise<Store> {
   if (!Object.keys(changes).length) return toStore(store);
   if (changes.code) await assertCodeFree(ctx, store.org_id, changes.code);
+  // Reopening a store grows the organisation as opening one does.
+  if (changes.is_active === 1 && store.is_active !== 1) await checkPlanAllows(ctx, store.org_id, 'stores');
   try {
     return await withTransaction(ctx, async (tx) => {
       if (changes.is_active === 0) {
