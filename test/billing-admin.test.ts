@@ -141,6 +141,20 @@ describe('billing: /admin/subscriptions, MRR and churn', () => {
       ['pro', 'active'],
       ['free', 'active'],
     ]);
+
+    const historian = await mfaAdminToken(h.t);
+    const history = await h.t.request('GET', `/subscriptions/admin/history?org_id=${a.orgId}`, { token: historian.token });
+    expect(history.status, history.text).toBe(200);
+    expect(history.body.meta.total).toBe(6);
+    expect(history.body.data.map((e: { kind: string; to_status: string | null }) => [e.kind, e.to_status])).toEqual([
+      ['subscription.suspended', 'suspended'],
+      ['reminder.sent', null],
+      ['invoice.issued', 'past_due'],
+      ['subscription.changed', 'active'],
+      ['payment.paid', null],
+      ['invoice.issued', null],
+    ]);
+    expect((await h.t.request('GET', '/subscriptions/admin/history', { token: historian.passwordOnly })).status).toBe(403);
   });
 
   const t = () => h.t;
@@ -155,6 +169,7 @@ describe('billing: OpenAPI', () => {
       .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
       .sort();
     expect(routes).toEqual([
+      'GET /subscriptions/admin/history',
       'GET /subscriptions/admin/plans',
       'GET /subscriptions/current',
       'GET /subscriptions/invoices',

@@ -148,3 +148,25 @@ export type CheckoutResult = z.infer<typeof CheckoutResult>;
 
 export const ListInvoicesQuery = PageQuery.meta({ id: 'ListInvoicesQuery' });
 export type ListInvoicesQuery = z.infer<typeof ListInvoicesQuery>;
+
+/** One line of an organisation's billing history: a status change, an invoice, a payment, a reminder. */
+export const BillingEvent = z
+  .object({
+    id: z.uuid(),
+    org_id: z.uuid(),
+    kind: z.string().meta({ example: 'subscription.changed', description: 'invoice.issued, payment.started, payment.paid, payment.failed, payment.mismatch, payment.unapplied, subscription.changed, subscription.suspended, subscription.downgrade_scheduled, subscription.cancel_requested, subscription.resumed, reminder.sent' }),
+    from_plan: z.string().nullable(),
+    to_plan: z.string().nullable(),
+    from_status: z.string().nullable(),
+    to_status: z.string().nullable(),
+    invoice_id: z.uuid().nullable(),
+    payment_id: z.uuid().nullable(),
+    detail: z.string(),
+    user_id: z.uuid().nullable().meta({ description: 'Who did it; null for the billing job and provider callbacks' }),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'BillingEvent' });
+export type BillingEvent = z.infer<typeof BillingEvent>;
+
+export const ListBillingEventsQuery = PageQuery.extend({ org_id: z.uuid().optional().meta({ description: 'Only this organisation' }) }).meta({ id: 'ListBillingEventsQuery' });
+export type ListBillingEventsQuery = z.infer<typeof ListBillingEventsQuery>;

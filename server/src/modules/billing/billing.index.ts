@@ -1,6 +1,7 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok, serviceCtx } from '../../lib/route.js';
 import * as routes from './billing.routes.js';
+import { listBillingEvents } from './services/admin-billing.js';
 import { checkout } from './services/checkout.js';
 import { receiveCallback } from './services/payments.js';
 import { createPlan, listActivePlans, listPlansForAdmin, retirePlan, updatePlan } from './services/plans.js';
@@ -19,6 +20,10 @@ export const billingRouter: Router = createRouter()
     const headers = Object.fromEntries(c.req.raw.headers.entries());
     const input = { headers, query: c.req.query(), body: await c.req.text(), contentType: c.req.header('content-type') };
     return ok(c, await receiveCallback(serviceCtx(c), c.req.valid('param').provider, input));
+  })
+  .openapi(routes.adminHistory, async (c) => {
+    const { items, meta } = await listBillingEvents(authedCtx(c), c.req.valid('query'));
+    return ok(c, items, { meta });
   })
   .openapi(routes.adminListPlans, async (c) => ok(c, await listPlansForAdmin(authedCtx(c))))
   .openapi(routes.adminCreatePlan, async (c) => ok(c, await createPlan(authedCtx(c), c.req.valid('json')), { status: 201, message: 'plan created' }))

@@ -6,6 +6,8 @@ import {
   Envelope,
   IdParam,
   Invoice,
+  BillingEvent,
+  ListBillingEventsQuery,
   ListInvoicesQuery,
   PagedEnvelope,
   Plan,
@@ -103,4 +105,13 @@ export const adminRetirePlan = defineRoute('admin', {
   summary: 'Retire a plan (audited): no new checkouts; organisations on it stay until they change',
   request: { params: IdParam },
   responses: { 200: jsonResponse(Envelope(Plan), 'The plan') },
+});
+
+export const adminHistory = defineRoute('admin', {
+  method: 'get',
+  path: '/subscriptions/admin/history',
+  tags: adminTags,
+  summary: 'Every invoice, payment and subscription status change, newest first',
+  request: { query: ListBillingEventsQuery },
+  responses: { 200: jsonResponse(PagedEnvelope(BillingEvent), 'A page of billing events') },
 });

@@ -1,8 +1,8 @@
 /**
  * The platform admin's view of billing: every organisation's subscription from the real tables
- * (GET /admin/subscriptions), and MRR and churn for /admin/analytics/overview.
+ * (GET /admin/subscriptions), the billing history, and MRR and churn for /admin/analytics/overview.
  */
-import { type AdminSubscription, fromCents, type ListAdminSubscriptionsQuery, monthlyEquivalent, type PageMeta, pageMeta } from '@duka/shared';
+import { type AdminSubscription, type BillingEvent, fromCents, type ListAdminSubscriptionsQuery, type ListBillingEventsQuery, monthlyEquivalent, type PageMeta, pageMeta } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { iso, isoOrNull } from '../../../lib/clock.js';
@@ -110,4 +110,21 @@ export async function billingFigures(ctx: ServiceContext) {
     churned,
     churn_rate: paid > 0 ? Math.round((churned / paid) * 10_000) / 100 : 0,
   };
+}
+
+/** The billing history, newest first: every invoice, payment and status change (subscription_events). */
+export async function listBillingEvents(ctx: AuthedContext, q: ListBillingEventsQuery): Promise<{ items: BillingEvent[]; meta: PageMeta }> {
+  requireAdmin(ctx);
+  const base = ctx.db.selectFrom('subscription_events').$if(!!q.org_id, (qb) => qb.where('org_id', '=', q.org_id!));
+  const [{ total }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+  ]);
+  return { items: rows.map((r) => ({ ...r, created_at: iso(Number(r.created_at)) })), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
