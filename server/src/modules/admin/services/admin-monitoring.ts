@@ -1,5 +1,4 @@
 /** Platform analytics (sales and growth over days) and monitoring (counts, backlogs, the audit trail). */
-import { billingFigures } from '../../billing/services/admin-billing.js';
 import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
 import type { ActivityEntry, AdminAnalyticsOverview, AdminAnalyticsQuery, ListActivityQuery, MonitoringOverview, PageMeta } from '@duka/shared';
 import { sql } from 'kysely';
@@ -9,6 +8,7 @@ import { ValidationError } from '../../../lib/errors.js';
 import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
 import { limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
+import { billingFigures } from '../../billing/services/admin-billing.js';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;

@@ -1,6 +1,4 @@
 /** Organisations as the platform sees them: list, detail with related counts, suspension and AI credits. */
-import { aiCreditAllowance } from '../../billing/services/limits.js';
-import { UNLIMITED_AI_CREDITS } from '../../accounts/services/ai-credits.js';
 import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
 import type { AdminOrganisation, AdminOrganisationDetail, ListAdminOrganisationsQuery, PageMeta, UpdateAdminOrganisationInput } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
@@ -14,6 +12,8 @@ import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { adminTx, auditAdmin, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
+import { aiCreditAllowance } from '../../billing/services/limits.js';
+import { UNLIMITED_AI_CREDITS } from '../../accounts/services/ai-credits.js';
 
 type Counted = OrganisationRow & { store_count: number | string | null; user_count: number | string | null; plan_code: string | null };
 

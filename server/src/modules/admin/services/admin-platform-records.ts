@@ -1,23 +1,18 @@
-/** Reviews (moderation), notes, notifications, AI credit usage and plans across organisations. */
-import { planAiCredits } from '../../billing/services/limits.js';
-import { UNLIMITED_AI_CREDITS } from '../../accounts/services/ai-credits.js';
+/** Reviews (moderation), notes, notifications and AI credit usage across organisations (plans: billing/services/admin-billing.ts). */
 import { type OrganisationStatus, pageMeta } from '@duka/shared';
 import type {
   AdminAiUsage,
   AdminNote,
   AdminNotification,
   AdminReview,
-  AdminSubscription,
   ListAdminAiUsageQuery,
   ListAdminNotesQuery,
   ListAdminNotificationsQuery,
   ListAdminReviewsQuery,
-  ListAdminSubscriptionsQuery,
   PageMeta,
   UpdateAdminReviewInput,
 } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
-import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { localMonth } from '../../../lib/time.js';
@@ -27,6 +22,8 @@ import { toStoreReview } from '../../reviews/reviews.queries.js';
 import type { ReviewRow } from '../../../db/tables/reviews.table.js';
 import { adminTx, auditAdmin, limitOffset, withOrgNames } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
+import { planAiCredits } from '../../billing/services/limits.js';
+import { UNLIMITED_AI_CREDITS } from '../../accounts/services/ai-credits.js';
 
 type Page<T> = { items: T[]; meta: PageMeta };
 type ReviewWithNames = ReviewRow & { store_name: string; organisation_name: string };

@@ -2,7 +2,6 @@
  * Edits to an employee: PATCH /staff/:id, and the narrower shift and permission routes, all through
  * `updateStaff`. Role, permission and store changes reach the user's tokens at their next refresh.
  */
-import { checkPlanAllows } from '../../billing/services/limits.js';
 import { type StaffMember, type StaffPermissionsInput, StaffRole, type StaffShiftInput, type UpdateStaffInput } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -17,6 +16,7 @@ import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { findStore } from '../../stores/stores.queries.js';
 import { requireStaffMember } from './staff-context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
+import { checkPlanAllows } from '../../billing/services/limits.js';
 
 const FLAGS = [
   ['can_refund', 'refund'],
