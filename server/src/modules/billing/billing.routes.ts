@@ -27,7 +27,7 @@ export const listPlans = defineRoute('bearer', {
   responses: { 200: jsonResponse(Envelope(z.array(Plan)), 'Active plans') },
 });
 
-export const current = defineRoute('bearer', {
+export const current = defineRoute('owner', {
   method: 'get',
   path: '/subscriptions/current',
   tags,

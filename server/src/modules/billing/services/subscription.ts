@@ -15,6 +15,7 @@ const DAY = 86_400_000;
 const num = (v: number | null) => (v === null ? null : Number(v));
 
 export async function currentSubscription(ctx: AuthedContext): Promise<CurrentSubscription> {
+  requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const now = ctx.clock.now();
   const [{ allowance, inForce }, growth, monthly] = await Promise.all([aiCreditAllowance(ctx.db, orgId), countGrowth(ctx.db, orgId), countMonthly(ctx.db, orgId, now)]);
