@@ -5,7 +5,7 @@
  * message that carries it, so its status is the message's. Frozen.
  */
 import type { Kysely } from 'kysely';
-import { index, t } from './_helpers.js';
+import { flag, index, t } from './_helpers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   for (const [name, type] of [
@@ -21,6 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   ] as const) {
     await db.schema.alterTable('outbox').addColumn(name, type).execute();
   }
+  // A shop's message to its customer (a reminder, a receipt), as against codes and platform notices.
+  await db.schema.alterTable('outbox').addColumn('for_customer', t.flag, flag(0)).execute();
   await index(db, 'outbox', ['provider', 'provider_message_id']);
   await index(db, 'outbox', ['org_id', 'channel', 'created_at']);
   await db.schema.alterTable('organisations').addColumn('sms_provider', t.text).execute();
@@ -34,7 +36,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('organisations').dropColumn('sms_provider').execute();
   await db.schema.dropIndex('ix__outbox__org_id_channel_created_at').execute();
   await db.schema.dropIndex('ix__outbox__provider_provider_message_id').execute();
-  for (const name of ['next_attempt_at', 'cost_cents', 'segments', 'delivered_at', 'delivery_detail', 'delivery_status', 'provider_message_id', 'account', 'provider']) {
+  for (const name of ['for_customer', 'next_attempt_at', 'cost_cents', 'segments', 'delivered_at', 'delivery_detail', 'delivery_status', 'provider_message_id', 'account', 'provider']) {
     await db.schema.alterTable('outbox').dropColumn(name).execute();
   }
 }

@@ -160,7 +160,7 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     expect((await get('/admin/ai/usage?month=2020-13')).status).toBe(400);
     const subs = PagedEnvelope(AdminSubscription).parse((await get('/admin/subscriptions?status=suspended')).body);
     expect(subs.data).toEqual([
-      { org_id: b.orgId, organisation_name: await orgName(b), plan: 'free', status: 'suspended', ai_credits_monthly: 250, ai_credits_custom: true, since: expect.any(String), billing: null },
+      { org_id: b.orgId, organisation_name: await orgName(b), plan: 'free', status: 'suspended', subscription_status: 'active', ai_credits_monthly: 250, ai_credits_custom: true, since: expect.any(String), billing: null },
     ]);
     expect((await get('/admin/subscriptions')).body.meta.total).toBe(2);
     expect((await patch(`/admin/organisations/${b.orgId}`, { ai_credits_monthly: -1 })).status).toBe(400);

@@ -197,10 +197,14 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
 describe('AI credits: the message after the last credit is refused and writes nothing', () => {
   let t: TestApp;
   const h = helpers(() => t);
-  beforeAll(async () => (t = await createTestApp({ config: { AI_CREDITS_MONTHLY: 2 } })));
+  beforeAll(async () => {
+    t = await createTestApp();
+    // The free plan is the source of the monthly allowance (billing).
+    await t.db.db.updateTable('plans').set({ ai_credits_monthly: 2 }).where('code', '=', 'free').execute();
+  });
   afterAll(() => t.close());
 
-  it('2 credits: two messages answered, the third is 422 AI_CREDITS_EXHAUSTED', async () => {
+  it('2 credits on the free plan: two messages answered, the third is 402 PLAN_LIMIT naming the plan with more', async () => {
     const owner = await registerOwner(t);
     const conv = Envelope(AiConversation).parse((await h.chat(owner, { message: 'Mauzo ya leo?' })).body).data;
     const second = await t.request('POST', `/ai/conversations/${conv.id}/chat`, { token: owner.token, body: { message: 'Who owes me money?' } });
@@ -208,12 +212,12 @@ describe('AI credits: the message after the last credit is refused and writes no
     expect(await h.messageRows(owner.orgId)).toBe(4);
 
     const third = await t.request('POST', `/ai/conversations/${conv.id}/chat`, { token: owner.token, body: { message: 'Bidhaa zipi zinaisha?' } });
-    expect(third.status).toBe(422);
-    expect(third.body.errors[0].code).toBe('AI_CREDITS_EXHAUSTED');
-    expect(third.body.message).toMatch(/all 2 AI credits of \d{4}-\d{2} are used/);
+    expect(third.status).toBe(402);
+    expect(third.body.errors[0]).toMatchObject({ code: 'PLAN_LIMIT', field: 'ai_credits' });
+    expect(third.body.message).toBe('your plan allows 2 AI credits a month and 2 are used; the Business plan (biashara) lifts this limit');
     const fresh = await h.chat(owner, { message: 'Mauzo?', title: 'New' });
-    expect(fresh.status).toBe(422);
-    expect(fresh.body.errors[0].code).toBe('AI_CREDITS_EXHAUSTED');
+    expect(fresh.status).toBe(402);
+    expect(fresh.body.errors[0].code).toBe('PLAN_LIMIT');
 
     expect(await h.messageRows(owner.orgId)).toBe(4);
     expect((await t.request('GET', `/ai/conversations/${conv.id}`, { token: owner.token })).body.data.message_count).toBe(4);
@@ -223,7 +227,7 @@ describe('AI credits: the message after the last credit is refused and writes no
 
     // Credits are the organisation's: a colleague is refused too; another organisation is not.
     const staff = await createStaff(t, owner);
-    expect((await h.chat(staff, { message: 'Mauzo?' })).status).toBe(422);
+    expect((await h.chat(staff, { message: 'Mauzo?' })).status).toBe(402);
     const other = await registerOwner(t);
     expect((await h.chat(other, { message: 'Mauzo?' })).status).toBe(200);
   });

@@ -33,6 +33,9 @@ import { lowStockNotifications } from './modules/notifications/services/low-stoc
 import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
+import { billingRouter } from './modules/billing/billing.index.js';
+import { unconfiguredPayments } from './modules/billing/services/unconfigured-payments.js';
+import type { PaymentProvider } from './modules/billing/providers/payment-provider.js';
 import { analyticsRouter } from './modules/analytics/analytics.index.js';
 import { creditsRouter } from './modules/credits/credits.index.js';
 import { reportsRouter } from './modules/reports/reports.index.js';
@@ -59,7 +62,7 @@ import { pullRouter } from './sync/pull/pull.index.js';
 export const API_VERSION = '1.0.0';
 
 /** The services' dependencies, with the concrete parts behind the ports that the server process drives (retries, websockets). */
-export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate; sms: SmsGateway };
+export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate; sms: SmsGateway; payments: PaymentProvider };
 
 export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): AppDeps {
   const showBodies = config.NODE_ENV !== 'production';
@@ -86,6 +89,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     realtime: new Realtime(handle.db, handle, log, loadNotification),
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
     sessions: new SessionGate(handle.db),
+    payments: unconfiguredPayments,
   };
   deps.realtime.onRevoked((target) => deps.sessions.forget(target));
   deps.events.bind(deps);
@@ -164,6 +168,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', analyticsRouter);
   api.route('/', aiRouter);
   api.route('/', smsRouter);
+  api.route('/', billingRouter);
   api.route('/', adminRouter(ping));
   documentRealtime(api);
 

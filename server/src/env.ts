@@ -39,7 +39,6 @@ const EnvSchema = z.object({
   ACCESS_TOKEN_TTL: int(60, 86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: int(1, 365).default(30),
   REFRESH_REUSE_GRACE_SECONDS: int(0, 300).default(30),
-  AI_CREDITS_MONTHLY: int(0, 1_000_000).default(100),
   AI_GATEWAY_URL: url.default('https://api.openai.com/v1'),
   AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   RATE_LIMIT_AUTH_PER_MIN: int(1, 1_000_000).default(10),

@@ -9,6 +9,7 @@ import { pruneChangeLog } from './sync/pull/services/prune.js';
 import { pruneSyncRecords } from './sync/push/services/retention.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
+import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
 
 let config: Config;
 try {
@@ -31,6 +32,7 @@ const retry = setInterval(() => {
   void deps.events.retryPending().catch((err) => log.warn({ err }, 'event retry failed'));
   void runScheduledReports(deps).catch((err) => log.warn({ err }, 'scheduled reports failed'));
   void runExpiryJob(deps, expiry).catch((err) => log.warn({ err }, 'expiry job failed'));
+  void runBillingJobs(deps).catch((err) => log.warn({ err }, 'billing jobs failed'));
   if (Date.now() - lastPrune >= 3_600_000) {
     lastPrune = Date.now();
     void pruneChangeLog(deps).catch((err) => log.warn({ err }, 'change log pruning failed'));

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   TOKEN_EXPIRED: 401,
+  /** Creating more than the organisation's plan allows (stores, staff, products, AI credits, SMS); `errors` names the limit. */
+  PLAN_LIMIT: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

@@ -48,3 +48,6 @@ export * from './pharmacy/addo.schemas.js';
 export * from './pharmacy/batch.schemas.js';
 export * from './pharmacy/prescription-register.schemas.js';
 export * from './pharmacy/registers.schemas.js';
+export * from './billing/billing.schemas.js';
+export * from './billing/plan-limits.js';
+export * from './billing/proration.js';

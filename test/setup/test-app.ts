@@ -48,9 +48,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(opts: { config?: Partial<Config>; ping?: () => Promise<void> } = {}): Promise<TestApp> {
+/**
+ * `planLimits`: keep the seeded free plan's limits (billing tests). Other areas' tests grow an
+ * organisation past a kiosk's limits (stores, staff) without meaning to test billing, so by default
+ * the free plan is unlimited in stores, staff and products.
+ */
+export async function createTestApp(opts: { config?: Partial<Config>; ping?: () => Promise<void>; planLimits?: boolean } = {}): Promise<TestApp> {
   const config = testConfig(opts.config);
   const db = await createTestDb({ countStatements: config.COUNT_STATEMENTS });
+  if (!opts.planLimits) await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
   const clock = testClock();
   const deps = createDeps(config, db, pino({ level: 'silent' }), clock);
   const app = createApp(deps, opts.ping ?? db.ping);

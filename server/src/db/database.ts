@@ -24,6 +24,7 @@ import type { ChangeLogTable } from './tables/change-log.table.js';
 import type { AddoListChangeTable, AddoListStateTable, AddoMedicineTable } from './tables/pharmacy.table.js';
 import type { BatchMovementTable, BatchTable, RecallTable, TransactionLineBatchTable } from './tables/batches.table.js';
 import type { PrescriptionItemTable, PrescriptionTable } from './tables/prescriptions.table.js';
+import type { InvoiceTable, PaymentTable, PlanTable, SubscriptionEventTable, SubscriptionTable } from './tables/billing.table.js';
 
 export interface Database {
   organisations: OrganisationTable;
@@ -34,6 +35,11 @@ export interface Database {
   outbox: OutboxTable;
   change_log: ChangeLogTable;
   audit_log: AuditLogTable;
+  plans: PlanTable;
+  subscriptions: SubscriptionTable;
+  invoices: InvoiceTable;
+  payments: PaymentTable;
+  subscription_events: SubscriptionEventTable;
   ai_credit_usage: AiCreditUsageTable;
   categories: CategoryTable;
   products: ProductTable;

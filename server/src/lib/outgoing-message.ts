@@ -20,7 +20,7 @@ export interface OutgoingMessage {
    * An SMS the organisation sends its customer (a credit reminder, a receipt): it goes out on the
    * organisation's own gateway account when it has set one. Codes and passwords never do.
    */
-  onOrganisationAccount?: boolean;
+  forCustomer?: boolean;
 }
 
 /** After this many tries a failing message is given up (its outbox status stays `failed`). */

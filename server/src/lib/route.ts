@@ -58,7 +58,7 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 export function ok<T>(
   c: Context<AppEnv>,
   data: T,
-  opts: { message?: string; status?: 200 | 201; meta?: unknown } = {},
+  opts: { message?: string; status?: 200 | 201 | 202; meta?: unknown } = {},
 ): TypedResponse<any, any, 'json'> {
   return c.json({ success: true, message: opts.message ?? 'OK', data, errors: null, meta: opts.meta ?? null }, opts.status ?? 200);
 }

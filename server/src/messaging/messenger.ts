@@ -57,6 +57,7 @@ export class Messenger implements MessageSender {
         last_error: null,
         claimed_at: null,
         account: msg.channel === 'sms' ? await this.accountFor(ctx, msg, orgId) : null,
+        for_customer: msg.forCustomer ? 1 : 0,
       })
       .execute();
     afterCommit(ctx, () => this.deliver(id));
@@ -65,7 +66,7 @@ export class Messenger implements MessageSender {
 
   /** A customer message goes out on the organisation's own gateway account when it has set one. */
   private async accountFor(ctx: ServiceContext, msg: OutgoingMessage, orgId: string | null): Promise<'platform' | 'organisation'> {
-    if (!msg.onOrganisationAccount || !orgId) return 'platform';
+    if (!msg.forCustomer || !orgId) return 'platform';
     const org = await ctx.db.selectFrom('organisations').select(['sms_provider', 'sms_api_key_enc']).where('id', '=', orgId).executeTakeFirst();
     return org?.sms_provider && org.sms_api_key_enc ? 'organisation' : 'platform';
   }

@@ -8,6 +8,7 @@ import { ActiveFilter, BusinessTypeSlug, DateString, Money, Role, Timestamp } fr
 import { PageQuery } from '../envelope.js';
 import { StaffRole } from '../staff/staff.schemas.js';
 import { Store, StoreStatus } from '../stores/stores.schemas.js';
+import { BillingCycle, PaymentStatus, SubscriptionStatus } from '../billing/billing.schemas.js';
 
 const Search = z.string().trim().min(1).max(100).optional();
 const OrgFilter = z.uuid().optional().meta({ description: 'Only this organisation' });
@@ -17,11 +18,11 @@ const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((x) => 
 /** The paged list query every admin list starts from: `page`, `page_size`, `org_id`. */
 export const AdminOrgQuery = PageQuery.extend({ org_id: OrgFilter });
 
-export const AdminPlan = z.enum(['free']).meta({ id: 'AdminPlan', description: 'Billing is not built: every organisation is on the free plan' });
+export const AdminPlan = z.string().meta({ id: 'AdminPlan', description: "The code of the organisation's plan (`free`, or a plan from /subscriptions/admin/plans)" });
 
 export const AdminOrganisation = Organisation.extend({
   is_active: z.boolean().meta({ description: 'false: suspended by the platform (its users are signed out)' }),
-  ai_credits_monthly: z.int().nullable().meta({ description: 'Custom monthly AI credit allocation; null = the platform default' }),
+  ai_credits_monthly: z.int().nullable().meta({ description: 'Custom monthly AI credit allocation; null = the allowance of its plan' }),
   plan: AdminPlan,
   store_count: z.int(),
   user_count: z.int(),
@@ -58,7 +59,7 @@ export type ListAdminOrganisationsQuery = z.infer<typeof ListAdminOrganisationsQ
 export const UpdateAdminOrganisationInput = z
   .object({
     is_active: z.boolean().optional().meta({ description: 'false suspends the organisation and signs out all its users; true restores it' }),
-    ai_credits_monthly: z.int().min(0).max(1_000_000).nullable().optional().meta({ description: 'Monthly AI credits; null returns to the platform default' }),
+    ai_credits_monthly: z.int().min(0).max(1_000_000).nullable().optional().meta({ description: 'Monthly AI credits; null returns to the allowance of its plan' }),
   })
   .refine(atLeastOne, 'send at least one field')
   .meta({ id: 'UpdateAdminOrganisationInput' });
@@ -118,10 +119,21 @@ export const AdminSubscription = z
     organisation_name: z.string(),
     plan: AdminPlan,
     status: OrganisationStatus.meta({ description: 'From the organisation’s `is_active`' }),
-    ai_credits_monthly: z.int().meta({ description: 'Allocation in force (custom or platform default)' }),
+    subscription_status: SubscriptionStatus,
+    ai_credits_monthly: z.int().nullable().meta({ description: "Allocation in force: the organisation's own, else its plan's; null = unlimited" }),
     ai_credits_custom: z.boolean().meta({ description: 'true when the organisation has its own allocation' }),
     since: Timestamp.meta({ description: 'When the organisation signed up' }),
-    billing: z.null().meta({ description: 'Billing is not built: no prices, invoices or payments exist' }),
+    billing: z
+      .object({
+        billing_cycle: BillingCycle,
+        price: Money.meta({ description: 'What the running period was bought at' }),
+        monthly_equivalent: Money,
+        current_period_end: Timestamp.nullable(),
+        cancel_at_period_end: z.boolean(),
+        last_payment: z.object({ status: PaymentStatus, amount: Money, at: Timestamp, detail: z.string().nullable() }).nullable(),
+      })
+      .nullable()
+      .meta({ description: 'null on the free plan' }),
   })
   .meta({ id: 'AdminSubscription' });
 export type AdminSubscription = z.infer<typeof AdminSubscription>;
@@ -174,6 +186,15 @@ export const AdminAnalyticsOverview = z
     new_users: z.int(),
     daily: z.array(z.object({ date: DateString, sales: Money, transactions: z.int(), new_organisations: z.int() })).meta({ description: 'Every day of the range' }),
     top_organisations: z.array(z.object({ org_id: z.uuid(), organisation_name: z.string(), sales: Money, transactions: z.int() })).meta({ description: 'Up to 10, by sales' }),
+    subscriptions: z
+      .object({
+        mrr: Money.meta({ description: "Now: the sum of active paid subscriptions' monthly-equivalent price (a yearly price / 12, rounded down to the cent)" }),
+        paying_organisations: z.int().meta({ description: 'Now: active subscriptions on a paid plan' }),
+        paid_at_start: z.int().meta({ description: 'Organisations on a paid plan (active or past_due) 30 days ago' }),
+        churned: z.int().meta({ description: 'Of those, how many moved to free or were suspended in the 30 days since' }),
+        churn_rate: z.number().meta({ description: 'churned / paid_at_start × 100, 2 decimals; 0 when none were paid' }),
+      })
+      .meta({ description: 'Billing figures over the 30 days before now, whatever date range was asked' }),
   })
   .meta({ id: 'AdminAnalyticsOverview', description: 'Days are Africa/Dar_es_Salaam days (the platform time zone)' });
 export type AdminAnalyticsOverview = z.infer<typeof AdminAnalyticsOverview>;

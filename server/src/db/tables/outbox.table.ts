@@ -35,6 +35,8 @@ export interface OutboxTable {
   delivered_at: number | null;
   segments: number | null;
   cost_cents: number | null;
+  /** 1: a shop's message to its customer (counts against the plan's SMS when on the platform's account). */
+  for_customer: Generated<number>;
   /** A failed message is not tried again before this. */
   next_attempt_at: number | null;
 }

@@ -107,7 +107,7 @@ export const listSubscriptions = defineRoute('admin', {
   method: 'get',
   path: '/admin/subscriptions',
   tags,
-  summary: "Each organisation's plan (derived: billing is not built, every plan is free) and AI allocation",
+  summary: "Each organisation's plan, subscription status, billing period and last payment, and AI allocation",
   request: { query: ListAdminSubscriptionsQuery },
   responses: { 200: jsonResponse(PagedEnvelope(AdminSubscription), 'A page of plans, by organisation name') },
 });

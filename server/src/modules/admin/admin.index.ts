@@ -15,6 +15,7 @@ import { adminTransactionsSummary, getAdminTransaction, listAdminTransactions } 
 import * as people from './services/admin-users-stores.js';
 import { monitoringHealth, platformDashboard } from './services/platform-stats.js';
 import * as addo from '../pharmacy/services/addo-list.js';
+import { listAdminSubscriptions } from '../billing/services/admin-billing.js';
 
 type Paged = { items: unknown[]; meta: unknown };
 const page = (c: Parameters<typeof ok>[0], p: Paged) => ok(c, p.items, { meta: p.meta });
@@ -31,7 +32,7 @@ const organisationsRouter: Router = createRouter()
   .openapi(orgs.updateUser, async (c) => ok(c, await people.updateUserByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'user updated' }))
   .openapi(orgs.listStores, async (c) => page(c, await people.listAdminStores(authedCtx(c), c.req.valid('query'))))
   .openapi(orgs.updateStore, async (c) => ok(c, await people.updateStoreByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'store updated' }))
-  .openapi(orgs.listSubscriptions, async (c) => page(c, await platform.listSubscriptions(authedCtx(c), c.req.valid('query'))))
+  .openapi(orgs.listSubscriptions, async (c) => page(c, await listAdminSubscriptions(authedCtx(c), c.req.valid('query'))))
   .openapi(orgs.aiUsage, async (c) => page(c, await platform.listAiUsage(authedCtx(c), c.req.valid('query'))));
 
 const catalogueRouter: Router = createRouter()

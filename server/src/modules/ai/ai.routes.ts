@@ -16,7 +16,7 @@ import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 const tags = ['AI assistant'];
 
 const CHAT_NOTES = [
-  "Costs one of the organisation's monthly AI credits: 422 `AI_CREDITS_EXHAUSTED` when none is left (nothing is stored).",
+  "Costs one of the organisation's monthly AI credits: 402 `PLAN_LIMIT` when none is left, naming the plan that gives more (nothing is stored).",
   "Without an AI gateway key the assistant answers from the shop's own records (sales today against yesterday, low stock, top products of the last 7 days, customers who owe money), in English or Swahili as asked;",
   "with a key it asks the organisation's OpenAI-compatible gateway, which may use the same figures as tools.",
   'When the gateway fails, times out or cannot be reached: 503 `SERVICE_UNAVAILABLE` (`meta.reason` `AI_GATEWAY_ERROR`, `meta.upstream_status` when it answered), the credit is given back and the message is not kept: send it again.',

@@ -12,6 +12,7 @@ import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/regist
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import type { NewUser } from '../../../db/tables/accounts.table.js';
 import { findOrgUser, findOrganisation, insertUser, toUser } from '../accounts.queries.js';
+import { checkPlanAllows } from '../../billing/services/limits.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 export async function listUsers(ctx: AuthedContext): Promise<User[]> {
@@ -42,6 +43,7 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
   requireRole(ctx, 'owner');
   const orgId = ctx.actor.orgId!;
   const phone = normalisePhone(input.phone);
+  await checkPlanAllows(ctx, orgId, 'staff');
   const email = input.email ?? null;
   const storeId = input.store_id ?? ctx.actor.storeId;
   const store = storeId ? await findStore(ctx.db, orgId, storeId) : undefined;

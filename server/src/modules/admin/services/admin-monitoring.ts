@@ -8,6 +8,7 @@ import { ValidationError } from '../../../lib/errors.js';
 import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
 import { limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
+import { billingFigures } from '../../billing/services/admin-billing.js';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -27,7 +28,7 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
   if (days > MAX_DAYS) throw new ValidationError('date_from', `the range may hold at most ${MAX_DAYS} days`);
   const dayOf = (column: string) => sql<number>`(${sql.ref(column)} - ${sql.lit(from)}) / ${sql.lit(DAY_MS)}`;
   const sales = ctx.db.selectFrom('transactions as t').where('t.created_at', '>=', from).where('t.created_at', '<', to);
-  const [byDay, refunds, byOrg, selling, signups, newUsers] = await Promise.all([
+  const [byDay, refunds, byOrg, selling, signups, newUsers, subscriptions] = await Promise.all([
     sales
       .where('t.status', 'in', SoldStatus.options)
       .select((eb) => [dayOf('t.created_at').as('day'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('amount')])
@@ -53,6 +54,7 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
       .groupBy(dayOf('o.created_at'))
       .execute(),
     ctx.db.selectFrom('users').where('created_at', '>=', from).where('created_at', '<', to).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    billingFigures(ctx),
   ]);
   const total = byDay.reduce((s, r) => s + num(r.amount), 0);
   const count = byDay.reduce((s, r) => s + num(r.n), 0);
@@ -71,6 +73,7 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
       return { date: addDays(dateFrom, i), sales: fromCents(num(sold?.amount)), transactions: num(sold?.n), new_organisations: num(signups.find((r) => num(r.day) === i)?.n) };
     }),
     top_organisations: byOrg.map((r) => ({ org_id: r.org_id, organisation_name: r.name, sales: fromCents(num(r.amount)), transactions: num(r.n) })),
+    subscriptions,
   };
 }
 

@@ -12,15 +12,17 @@ import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { adminTx, auditAdmin, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
+import { aiCreditAllowance } from '../../billing/services/limits.js';
+import { UNLIMITED_AI_CREDITS } from '../../accounts/services/ai-credits.js';
 
-type Counted = OrganisationRow & { store_count: number | string | null; user_count: number | string | null };
+type Counted = OrganisationRow & { store_count: number | string | null; user_count: number | string | null; plan_code: string | null };
 
 export function toAdminOrganisation(row: Counted): AdminOrganisation {
   return {
     ...toOrganisation(row),
     is_active: row.is_active === 1,
     ai_credits_monthly: row.ai_credits_monthly,
-    plan: 'free',
+    plan: row.plan_code ?? 'free',
     store_count: Number(row.store_count ?? 0),
     user_count: Number(row.user_count ?? 0),
   };
@@ -33,6 +35,7 @@ function organisationsCounted(ctx: AuthedContext) {
     .select((eb) => [
       eb.selectFrom('stores').select((s) => s.fn.countAll<number>().as('n')).whereRef('stores.org_id', '=', 'o.id').as('store_count'),
       eb.selectFrom('users').select((s) => s.fn.countAll<number>().as('n')).whereRef('users.org_id', '=', 'o.id').as('user_count'),
+      eb.selectFrom('subscriptions as s').innerJoin('plans as p', 'p.id', 's.plan_id').select('p.code').whereRef('s.org_id', '=', 'o.id').as('plan_code'),
     ]);
 }
 
@@ -92,7 +95,7 @@ export async function getOrganisationDetail(ctx: AuthedContext, id: string): Pro
     counts: { stores, active_stores: activeStores, users, active_users: activeUsers, products, customers, suppliers, transactions, devices },
     sales_total: fromCents(Number(sales?.total ?? 0)),
     last_sale_at: isoOrNull(sales?.last == null ? null : Number(sales.last)),
-    ai_credits: { month, used: Number(usage?.used ?? 0), allocated: org.ai_credits_monthly ?? ctx.config.AI_CREDITS_MONTHLY },
+    ai_credits: { month, used: Number(usage?.used ?? 0), allocated: org.ai_credits_monthly ?? (await aiCreditAllowance(ctx.db, org.id)).allowance ?? UNLIMITED_AI_CREDITS },
   };
 }
 
@@ -109,7 +112,7 @@ export async function updateOrganisationByAdmin(ctx: AuthedContext, id: string, 
   }
   if (input.ai_credits_monthly !== undefined && input.ai_credits_monthly !== org.ai_credits_monthly) {
     set.ai_credits_monthly = input.ai_credits_monthly;
-    notes.push(`AI credits ${input.ai_credits_monthly ?? 'platform default'}`);
+    notes.push(`AI credits ${input.ai_credits_monthly ?? 'from the plan'}`);
   }
   if (notes.length) {
     await adminTx(ctx, async (tx) => {

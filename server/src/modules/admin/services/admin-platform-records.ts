@@ -1,21 +1,18 @@
-/** Reviews (moderation), notes, notifications, AI credit usage and plans across organisations. */
+/** Reviews (moderation), notes, notifications and AI credit usage across organisations (plans: billing/services/admin-billing.ts). */
 import { type OrganisationStatus, pageMeta } from '@duka/shared';
 import type {
   AdminAiUsage,
   AdminNote,
   AdminNotification,
   AdminReview,
-  AdminSubscription,
   ListAdminAiUsageQuery,
   ListAdminNotesQuery,
   ListAdminNotificationsQuery,
   ListAdminReviewsQuery,
-  ListAdminSubscriptionsQuery,
   PageMeta,
   UpdateAdminReviewInput,
 } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
-import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { localMonth } from '../../../lib/time.js';
@@ -25,6 +22,8 @@ import { toStoreReview } from '../../reviews/reviews.queries.js';
 import type { ReviewRow } from '../../../db/tables/reviews.table.js';
 import { adminTx, auditAdmin, limitOffset, withOrgNames } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
+import { planAiCredits } from '../../billing/services/limits.js';
+import { UNLIMITED_AI_CREDITS } from '../../accounts/services/ai-credits.js';
 
 type Page<T> = { items: T[]; meta: PageMeta };
 type ReviewWithNames = ReviewRow & { store_name: string; organisation_name: string };
@@ -147,7 +146,7 @@ function organisationsPage(ctx: AuthedContext, q: { org_id?: string; search?: st
 
 /**
  * Credits used per organisation in a month (each organisation's current month by default), most
- * used first. The allocation is the organisation's own, else the platform default.
+ * used first. The allocation is the organisation's own, else its plan's.
  */
 export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery): Promise<Page<AdminAiUsage>> {
   requireAdmin(ctx);
@@ -157,6 +156,7 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
   const orgs = await base.select(['id', 'name', 'timezone', 'ai_credits_monthly']).execute();
   const monthOf = (tz: string) => q.month ?? localMonth(now, tz);
   const months = [...new Set(orgs.map((o) => monthOf(o.timezone)))];
+  const planCredits = await planAiCredits(ctx.db, orgs.map((o) => o.id));
   const usage = months.length
     ? await ctx.db
         .selectFrom('ai_credit_usage')
@@ -170,7 +170,7 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
     const month = monthOf(o.timezone);
     const u = byKey.get(`${o.id}|${month}`);
     const used = Number(u?.used ?? 0);
-    const allocated = o.ai_credits_monthly ?? ctx.config.AI_CREDITS_MONTHLY;
+    const allocated = o.ai_credits_monthly ?? planCredits.get(o.id) ?? UNLIMITED_AI_CREDITS;
     return {
       org_id: o.id,
       organisation_name: o.name,
@@ -184,28 +184,4 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
   });
   all.sort((a, b) => b.used - a.used || a.organisation_name.localeCompare(b.organisation_name) || a.org_id.localeCompare(b.org_id));
   return { items: all.slice(offset, offset + limit), meta: pageMeta(q.page, q.page_size, all.length) };
-}
-
-/** Plans as derived data: billing is not built, so every organisation is on `free` with its AI allocation. */
-export async function listSubscriptions(ctx: AuthedContext, q: ListAdminSubscriptionsQuery): Promise<Page<AdminSubscription>> {
-  requireAdmin(ctx);
-  const base = organisationsPage(ctx, q);
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base.select(['id', 'name', 'is_active', 'ai_credits_monthly', 'created_at']).orderBy('name').orderBy('id').limit(limit).offset(offset).execute(),
-  ]);
-  return {
-    items: rows.map((o) => ({
-      org_id: o.id,
-      organisation_name: o.name,
-      plan: 'free' as const,
-      status: o.is_active === 1 ? ('active' as const) : ('suspended' as const),
-      ai_credits_monthly: o.ai_credits_monthly ?? ctx.config.AI_CREDITS_MONTHLY,
-      ai_credits_custom: o.ai_credits_monthly != null,
-      since: iso(Number(o.created_at)),
-      billing: null,
-    })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
-  };
 }

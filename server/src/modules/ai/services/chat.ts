@@ -1,6 +1,6 @@
 /**
  * A chat message, in three steps:
- * 1. one transaction takes a credit of this month (422 AI_CREDITS_EXHAUSTED when none is left,
+ * 1. one transaction takes a credit of this month (402 PLAN_LIMIT when none is left,
  *    nothing written), creates the conversation when it is new and stores the user's message;
  * 2. the answer is produced outside any transaction (the local answerer, or the gateway when the
  *    organisation has a key);
@@ -14,9 +14,10 @@ import { newId } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
-import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError } from '../../../lib/errors.js';
+import { InvalidStateError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { findOrganisation } from '../../accounts/accounts.queries.js';
 import { getAiCredits } from '../../accounts/services/ai-credits.js';
+import { planInForce, refuseUnlessAllowed } from '../../billing/services/limits.js';
 import { addTokens, appendMessage, deleteConversation, findOwnConversation, giveBackCredit, messagesOf, removeMessage, takeCredit, toConversation } from '../ai.queries.js';
 import { AiGatewayError, answerWithGateway } from './gateway-answerer.js';
 import { answerLocally } from './local-answerer.js';
@@ -47,10 +48,8 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
     if (conversationId && !conv) throw new NotFoundError('conversation');
     if (conv && conv.is_active !== 1) throw new InvalidStateError('this conversation is archived; set is_active to true to continue it');
     if (!(await takeCredit(tx.db, owner.orgId, credits.month, credits.allocated))) {
-      throw new BusinessRuleError(
-        `all ${credits.allocated} AI credits of ${credits.month} are used; they renew on the first day of next month`,
-        'AI_CREDITS_EXHAUSTED',
-      );
+      // 402 PLAN_LIMIT naming the plan that gives more credits (the rule in shared/src/billing).
+      refuseUnlessAllowed(await planInForce(tx.db, owner.orgId), 'ai_credits', credits.allocated, 1, credits.allocated);
     }
     const created = !conv;
     if (!conv) {

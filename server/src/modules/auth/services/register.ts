@@ -15,6 +15,7 @@ import { normalisePhone } from '../../../lib/phone.js';
 import { normaliseLocation } from '../../meta/meta.data.js';
 import { insertStore } from '../../stores/stores.queries.js';
 import { insertUser } from '../../accounts/accounts.queries.js';
+import { startOnFree } from '../../billing/billing.queries.js';
 import { sendConfirmationEmail } from './session.js';
 import { issueTokens } from './tokens.js';
 
@@ -97,6 +98,7 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
         },
         now,
       );
+      await startOnFree(tx.db, orgId, now);
       noteChange(tx, orgId, { entity: 'organisation', id: orgId });
       await recordAudit(tx, { action: 'account.register', description: `Registered ${shop.name}`, userId, orgId, storeId: store.id });
       await sendConfirmationEmail(tx, user, true);

@@ -7,6 +7,7 @@ import { BusinessRuleError } from '../../../lib/errors.js';
 import { requireCustomer } from '../../customers/services/scope.js';
 import { messagesWithDelivery, toCreditMessage, toCreditNote } from '../credits.queries.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireCustomerSmsAllowance } from '../../sms/services/allowance.js';
 
 export function reminderBody(customerName: string, shopName: string, owedCents: number): string {
   const amount = formatTzs(owedCents);
@@ -41,9 +42,10 @@ export async function sendReminder(ctx: AuthedContext, customerId: string): Prom
   if (owed <= 0) throw new BusinessRuleError(`${customer.name} owes nothing`);
   if (!customer.phone) throw new BusinessRuleError(`${customer.name} has no phone number to text`, 'BUSINESS_RULE', 'phone');
   const org = await ctx.db.selectFrom('organisations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow();
+  await requireCustomerSmsAllowance(ctx, orgId);
   const body = reminderBody(customer.name, org.name, owed);
   const id = await withTransaction(ctx, async (tx) => {
-    const outboxId = await tx.messenger.send(tx, { channel: 'sms', to: customer.phone!, body, orgId, onOrganisationAccount: true });
+    const outboxId = await tx.messenger.send(tx, { channel: 'sms', to: customer.phone!, body, orgId, forCustomer: true });
     const messageId = await insertMessage(tx, orgId, customerId, { kind: 'sms', body, status: 'sent', outbox_id: outboxId });
     await recordAudit(tx, { action: 'credit.remind', description: `Sent a credit reminder to ${customer.name}`, entity: 'customer', entityId: customerId });
     return messageId;

@@ -14,6 +14,7 @@ import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatc
 import { recordPrice } from './prices.js';
 import { changeStockLevel, insertAdjustment } from './stock.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
+import { checkPlanAllows } from '../../billing/services/limits.js';
 
 function rethrowDuplicate(err: unknown): never {
   const field = uniqueViolationField(err);
@@ -104,6 +105,7 @@ export async function getProductByCode(ctx: AuthedContext, code: string): Promis
 export async function createProduct(ctx: AuthedContext, input: CreateProductInput): Promise<Product> {
   const { orgId, storeId } = requireStore(ctx);
   await assertCategory(ctx, orgId, input.category_id);
+  await checkPlanAllows(ctx, orgId, 'products');
   const stock = input.stock ?? 0;
   if (input.is_service && stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
   const trackBatches = trackBatchesOf(null, input);

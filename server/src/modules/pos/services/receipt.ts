@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
 import { messageState } from '../../../lib/outgoing-message.js';
 import { normalisePhone } from '../../../lib/phone.js';
+import { requireCustomerSmsAllowance } from '../../sms/services/allowance.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { localDate, localTime } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
@@ -35,6 +36,7 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
     ctx.db.selectFrom('stores').select('name').where('id', '=', sale.store_id).executeTakeFirstOrThrow(),
     orgTimezone(ctx.db, orgId),
   ]);
+  await requireCustomerSmsAllowance(ctx, orgId);
   const at = Date.parse(sale.created_at);
   const items = sale.lines.reduce((n, l) => n + l.qty, 0);
   const state = sale.status === 'refunded' ? ' (IMERUDISHWA/REFUNDED)' : sale.status === 'void' ? ' (IMEFUTWA/VOID)' : '';
@@ -42,7 +44,7 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
     `${store.name}: Risiti/Receipt ${sale.receipt_number} ${localDate(at, tz)} ${localTime(at, tz)}. ` +
     `Bidhaa/Items ${items}. Jumla/Total ${formatTzs(toCents(sale.total))} (${sale.payment_method})${state}. Asante! / Thank you!`;
   // Sent in a transaction of its own so the first delivery attempt is over when this answers.
-  const outboxId = await withTransaction(ctx, (tx) => tx.messenger.send(tx, { channel: 'sms', to: phone, body, orgId, onOrganisationAccount: true }));
+  const outboxId = await withTransaction(ctx, (tx) => tx.messenger.send(tx, { channel: 'sms', to: phone, body, orgId, forCustomer: true }));
   const row = await ctx.db.selectFrom('outbox').selectAll().where('id', '=', outboxId).executeTakeFirstOrThrow();
   const sms = messageState(row);
   return { channel: 'sms', email: null, phone, delivered: row.status === 'sent', failure_reason: sms.reason };

@@ -16,6 +16,7 @@ import { revokeAllForUser } from '../../auth/services/tokens.js';
 import { findStore } from '../../stores/stores.queries.js';
 import { requireStaffMember } from './staff-context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
+import { checkPlanAllows } from '../../billing/services/limits.js';
 
 const FLAGS = [
   ['can_refund', 'refund'],
@@ -72,6 +73,8 @@ export async function updateStaff(
   const member = await requireStaffMember(ctx, id);
   const { set, notes } = await diff(ctx, member, input);
   if (notes.length === 0) return toUser(member);
+  // Giving an account back grows the staff as hiring does.
+  if (set.is_active === 1 && member.is_active !== 1) await checkPlanAllows(ctx, requireOrg(ctx), 'staff');
   const name = `${member.first_name} ${member.last_name}`.trim();
   try {
     return await withTransaction(ctx, async (tx) => {

@@ -6,6 +6,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, InvalidStateError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
+import { checkPlanAllows } from '../../billing/services/limits.js';
 import { findStoreByCode, insertStore, lockActiveStoreIds, type StoreChanges, toStore, updateStoreRow } from '../stores.queries.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
 import { requireOrgStore } from './read-store.js';
@@ -38,6 +39,7 @@ export async function createStore(ctx: AuthedContext, input: CreateStoreInput): 
   const orgId = requireOrg(ctx);
   const { code, ...rest } = columnsOf(input);
   if (code) await assertCodeFree(ctx, orgId, code);
+  await checkPlanAllows(ctx, orgId, 'stores');
   // A generated code can be taken by a concurrent create between choosing and inserting it: choose again.
   for (let attempt = 1; ; attempt++) {
     try {
@@ -65,6 +67,8 @@ function auditOf(store: StoreRow, changes: StoreChanges) {
 async function writeStore(ctx: AuthedContext, store: StoreRow, changes: StoreChanges): Promise<Store> {
   if (!Object.keys(changes).length) return toStore(store);
   if (changes.code) await assertCodeFree(ctx, store.org_id, changes.code);
+  // Reopening a store grows the organisation as opening one does.
+  if (changes.is_active === 1 && store.is_active !== 1) await checkPlanAllows(ctx, store.org_id, 'stores');
   try {
     return await withTransaction(ctx, async (tx) => {
       if (changes.is_active === 0) {
