@@ -62,8 +62,8 @@ describe('billing: plan limits answer 402 PLAN_LIMIT', () => {
       { limit: 'staff', used: 2, max: 10 },
       { limit: 'products', used: 3, max: 5000 },
       { limit: 'ai_credits', used: 0, max: 500 },
-      // The three staff members' temporary passwords went out by SMS in the organisation's name.
-      { limit: 'sms', used: 3, max: 500 },
+      // The staff members' temporary passwords went out by SMS, but only messages to customers count.
+      { limit: 'sms', used: 0, max: 500 },
     ]);
   });
 });
