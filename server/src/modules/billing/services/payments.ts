@@ -10,7 +10,7 @@ import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext, TxContext } from '../../../lib/context.js';
 import { CallbackRejected, type PaymentCallbackInput, type PaymentResult, PaymentRejected } from '../providers/payment-provider.js';
 import { findPlan, type InvoiceRow, type PaymentRow } from '../billing.queries.js';
-import { UnauthenticatedError, NotFoundError } from '../../../lib/errors.js';
+import { NotFoundError, UnauthenticatedError, ValidationError } from '../../../lib/errors.js';
 import { recordBillingEvent } from './history.js';
 
 /**
@@ -57,7 +57,8 @@ export async function receiveCallback(ctx: ServiceContext, provider: string, inp
     result = paymentsOf(ctx).parseCallback(input);
   } catch (err) {
     if (err instanceof CallbackRejected) throw new UnauthenticatedError(`callback rejected: ${err.message}`);
-    throw err;
+    // Whatever else a driver trips on is a body it cannot read: the sender's fault, never a 500.
+    throw new ValidationError('body', `is not a ${provider} payment callback`);
   }
   await applyPaymentResult(ctx, result);
   return { received: true };
