@@ -17,7 +17,6 @@ describe('billing: checkout and payment', () => {
     t = await createTestApp({ planLimits: true });
     pay = new FakePayments();
     t.deps.payments = pay;
-    if (process.env.DEBUG_BILLING) t.deps.log = (await import('pino')).default({ level: 'error' });
   });
   afterAll(() => t.close());
 
