@@ -21,6 +21,7 @@ describe('configuration', () => {
     [{ JWT_SECRET: 'short' }, 'Invalid configuration: JWT_SECRET must be at least 32 characters'],
     [{ CORS_ORIGINS: 'shop.example' }, 'Invalid configuration: CORS_ORIGINS must be * or comma-separated origins like https://shop.example'],
     [{ SMS_PROVIDER: 'beem', SMS_API_KEY: 'k', SMS_SENDER_ID: 'DUKA' }, 'Invalid configuration: SMS_API_SECRET is required when SMS_PROVIDER is beem'],
+    [{ PAYMENT_PROVIDER: 'azampay', AZAMPAY_APP_NAME: 'duka' }, 'Invalid configuration: AZAMPAY_CLIENT_ID is required when PAYMENT_PROVIDER is azampay'],
     [{ SMS_PROVIDER: 'twilio' }, 'Invalid configuration: SMS_PROVIDER must be one of: log, beem, africastalking, nextsms'],
   ])('stops with one clear line for %o', (env, message) => {
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env })).toThrowError(new ConfigError(message));

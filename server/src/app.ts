@@ -34,7 +34,7 @@ import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
 import { billingRouter } from './modules/billing/billing.index.js';
-import { unconfiguredPayments } from './modules/billing/services/unconfigured-payments.js';
+import { paymentProviderFromConfig } from './modules/billing/providers/index.js';
 import type { PaymentProvider } from './modules/billing/providers/payment-provider.js';
 import { analyticsRouter } from './modules/analytics/analytics.index.js';
 import { creditsRouter } from './modules/credits/credits.index.js';
@@ -89,7 +89,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     realtime: new Realtime(handle.db, handle, log, loadNotification),
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
     sessions: new SessionGate(handle.db),
-    payments: unconfiguredPayments,
+    payments: paymentProviderFromConfig(config),
   };
   deps.realtime.onRevoked((target) => deps.sessions.forget(target));
   deps.events.bind(deps);

@@ -58,6 +58,17 @@ const EnvSchema = z.object({
   SMS_AFRICASTALKING_URL: url.optional(),
   SMS_NEXTSMS_URL: url.optional(),
   SMS_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  /** How subscriptions are paid; `none` fails a checkout's payment at once with a clear reason. */
+  PAYMENT_PROVIDER: z.enum(['none', 'azampay']).default('none'),
+  AZAMPAY_APP_NAME: z.string().min(1).optional(),
+  AZAMPAY_CLIENT_ID: z.string().min(1).optional(),
+  AZAMPAY_CLIENT_SECRET: z.string().min(1).optional(),
+  AZAMPAY_API_KEY: z.string().min(1).optional(),
+  /** The secret AzamPay's callback URL carries (`?token=`): at least 24 characters. */
+  AZAMPAY_CALLBACK_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  AZAMPAY_AUTH_URL: url.default('https://authenticator.azampay.co.tz'),
+  AZAMPAY_CHECKOUT_URL: url.default('https://checkout.azampay.co.tz'),
+  PAYMENT_TIMEOUT_MS: int(100, 120_000).default(15_000),
   /** 1: every response says how many SQL statements it ran (x-db-statements); for benchmarks. */
   COUNT_STATEMENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
@@ -77,6 +88,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.SMS_PROVIDER !== 'log') {
     const missing = (['SMS_API_KEY', 'SMS_API_SECRET', 'SMS_SENDER_ID'] as const).find((k) => !cfg[k]);
     if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when SMS_PROVIDER is ${cfg.SMS_PROVIDER}`);
+  }
+  if (cfg.PAYMENT_PROVIDER === 'azampay') {
+    const missing = (['AZAMPAY_APP_NAME', 'AZAMPAY_CLIENT_ID', 'AZAMPAY_CLIENT_SECRET', 'AZAMPAY_API_KEY', 'AZAMPAY_CALLBACK_TOKEN'] as const).find((k) => !cfg[k]);
+    if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when PAYMENT_PROVIDER is azampay`);
   }
   return { ...cfg, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(cfg.DATA_DIR) };
 }

@@ -1,0 +1,157 @@
+/**
+ * AzamPay mobile-network (MNO) checkout: the payer confirms a push on their phone (Airtel Money,
+ * Tigo Pesa, HaloPesa, M-Pesa, AzamPesa) and AzamPay posts the result to our callback.
+ *
+ * Wire format, from AzamPay's API reference (developerdocs.azampay.co.tz/redoc) as its SDKs use it
+ * (the Node `azampay` SDK, the Dart `azampay` package, `alphaolomi/laravel-azampay`):
+ * - token: `POST {auth}/AppRegistration/GenerateToken` with JSON `appName`, `clientId`,
+ *   `clientSecret`; answers `{ data: { accessToken, expire }, message, success, statusCode }`, and
+ *   423 when the details are not valid for the app or the secret has expired;
+ * - push: `POST {checkout}/azampay/mno/checkout` with `Authorization: Bearer`, `X-API-Key` and JSON
+ *   `accountNumber` (the payer, 255…), `amount` (a string of whole shillings), `currency: "TZS"`,
+ *   `externalId` (our payment id), `provider` and `additionalProperties`; answers
+ *   `{ success, transactionId, message }`;
+ * - callback: JSON `msisdn`, `amount`, `message`, `utilityref` (our externalId), `operator`,
+ *   `reference` (AzamPay's), `transactionstatus` (`success` or `failure`), `submerchantAcc`,
+ *   `fspReferenceId`, `additionalProperties`.
+ * AzamPay signs no callback, so the callback URL carries a secret (`?token=`) that is compared in
+ * constant time; and its public checkout API gives no status query for an MNO push that we could
+ * confirm, so `queryStatus` answers `pending` and a payment whose callback was lost waits for the
+ * operator (it is listed in the platform admin's billing history).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { MobileNetwork } from '@duka/shared';
+import {
+  CallbackRejected,
+  type PaymentCallbackInput,
+  type PaymentProvider,
+  PaymentRejected,
+  type PaymentResult,
+  type PushPaymentRequest,
+  type PushStarted,
+} from './payment-provider.js';
+
+export const AZAMPAY_LIVE = { authBaseUrl: 'https://authenticator.azampay.co.tz', checkoutBaseUrl: 'https://checkout.azampay.co.tz' };
+export const AZAMPAY_SANDBOX = { authBaseUrl: 'https://authenticator-sandbox.azampay.co.tz', checkoutBaseUrl: 'https://sandbox.azampay.co.tz' };
+
+export interface AzamPayConfig {
+  appName: string;
+  clientId: string;
+  clientSecret: string;
+  apiKey: string;
+  authBaseUrl: string;
+  checkoutBaseUrl: string;
+  /** The secret our callback URL carries as `?token=`. */
+  callbackToken: string;
+  timeoutMs: number;
+}
+
+/** AzamPay's names for the networks. */
+const PROVIDER: Record<MobileNetwork, string> = { mpesa: 'Mpesa', airtel: 'Airtel', tigo: 'Tigo', halopesa: 'Halopesa', azampesa: 'Azampesa' };
+
+/** A token is renewed this long before AzamPay says it expires. */
+const TOKEN_MARGIN_MS = 60_000;
+
+export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
+  let token: { value: string; expiresAt: number } | null = null;
+
+  async function call(url: string, init: RequestInit, signal?: AbortSignal): Promise<{ status: number; body: Record<string, unknown> }> {
+    const deadline = AbortSignal.timeout(cfg.timeoutMs);
+    let res: Response;
+    try {
+      res = await fetch(url, { ...init, signal: signal ? AbortSignal.any([deadline, signal]) : deadline });
+    } catch {
+      throw new PaymentRejected(deadline.aborted ? `AzamPay: no answer within ${cfg.timeoutMs} ms` : 'AzamPay could not be reached', false);
+    }
+    const text = await res.text();
+    let body: Record<string, unknown> = {};
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+    } catch {
+      body = { message: text.slice(0, 200) };
+    }
+    return { status: res.status, body };
+  }
+
+  const words = (body: Record<string, unknown>, fallback: string) => (typeof body.message === 'string' && body.message ? body.message : fallback);
+  const transient = (status: number) => status >= 500 || status === 429 || status === 408;
+
+  async function accessToken(signal?: AbortSignal): Promise<string> {
+    if (token && token.expiresAt - TOKEN_MARGIN_MS > Date.now()) return token.value;
+    const { status, body } = await call(
+      `${cfg.authBaseUrl}/AppRegistration/GenerateToken`,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ appName: cfg.appName, clientId: cfg.clientId, clientSecret: cfg.clientSecret }) },
+      signal,
+    );
+    const data = body.data as { accessToken?: unknown; expire?: unknown } | undefined;
+    if (status !== 200 || typeof data?.accessToken !== 'string') {
+      throw new PaymentRejected(`AzamPay refused the app credentials: ${words(body, `HTTP ${status}`)}`, !transient(status));
+    }
+    const expires = typeof data.expire === 'string' ? Date.parse(data.expire) : NaN;
+    token = { value: data.accessToken, expiresAt: Number.isFinite(expires) ? expires : Date.now() + 10 * 60_000 };
+    return token.value;
+  }
+
+  async function checkout(request: PushPaymentRequest, signal?: AbortSignal) {
+    const bearer = await accessToken(signal);
+    return call(
+      `${cfg.checkoutBaseUrl}/azampay/mno/checkout`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${bearer}`, 'x-api-key': cfg.apiKey },
+        body: JSON.stringify({
+          accountNumber: request.phone,
+          amount: String(request.amountTzs),
+          currency: 'TZS',
+          externalId: request.reference,
+          provider: PROVIDER[request.network],
+          additionalProperties: { description: request.description },
+        }),
+      },
+      signal,
+    );
+  }
+
+  return {
+    name: 'azampay',
+
+    async startPush(request, signal): Promise<PushStarted> {
+      let answer = await checkout(request, signal);
+      if (answer.status === 401) {
+        // The token may have been revoked before its time: one new token, one more try.
+        token = null;
+        answer = await checkout(request, signal);
+      }
+      const { status, body } = answer;
+      if (status === 200 && body.success === true) return { providerRef: typeof body.transactionId === 'string' ? body.transactionId : null };
+      throw new PaymentRejected(`AzamPay: ${words(body, `HTTP ${status}`)}`, !transient(status));
+    },
+
+    parseCallback(input: PaymentCallbackInput): PaymentResult {
+      const given = Buffer.from(input.query.token ?? '');
+      const expected = Buffer.from(cfg.callbackToken);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new CallbackRejected('the callback token is wrong');
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(input.body) as Record<string, unknown>;
+      } catch {
+        throw new CallbackRejected('the body is not JSON');
+      }
+      const status = String(body.transactionstatus ?? '').toLowerCase();
+      if (typeof body.utilityref !== 'string' || !['success', 'failure', 'failed'].includes(status)) throw new CallbackRejected('the body is not an AzamPay callback');
+      const amount = Number(body.amount);
+      return {
+        reference: body.utilityref,
+        providerRef: typeof body.reference === 'string' ? body.reference : null,
+        outcome: status === 'success' ? 'paid' : 'failed',
+        amountTzs: Number.isFinite(amount) ? amount : null,
+        detail: typeof body.message === 'string' ? body.message : status,
+      };
+    },
+
+    async queryStatus(reference, providerRef) {
+      return { reference, providerRef, outcome: 'pending', amountTzs: null, detail: 'AzamPay gives no status query for a mobile push: waiting for its callback' };
+    },
+  };
+}
