@@ -234,4 +234,11 @@ describe('SMS through the gateways', () => {
       await t.db.db.updateTable('plans').set({ sms_monthly: 50 }).where('code', '=', 'free').execute();
     }
   });
+
+  it('documents the SMS routes and the receipt by SMS in OpenAPI', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/sms/account', '/sms/reports/{provider}/{token}']));
+    expect(doc.components.schemas.ReceiptInput.properties).toHaveProperty('phone');
+    expect(doc.components.schemas.Organisation.properties).toHaveProperty('sms_provider');
+  });
 });
