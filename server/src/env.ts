@@ -59,7 +59,11 @@ const EnvSchema = z.object({
   SMS_NEXTSMS_URL: url.optional(),
   SMS_TIMEOUT_MS: int(100, 120_000).default(10_000),
   /** How subscriptions are paid; `none` fails a checkout's payment at once with a clear reason. */
-  PAYMENT_PROVIDER: z.enum(['none', 'azampay']).default('none'),
+  PAYMENT_PROVIDER: z.enum(['none', 'azampay', 'selcom']).default('none'),
+  SELCOM_API_KEY: z.string().min(1).optional(),
+  SELCOM_API_SECRET: z.string().min(1).optional(),
+  SELCOM_VENDOR: z.string().min(1).optional(),
+  SELCOM_URL: url.default('https://apigw.selcommobile.com'),
   AZAMPAY_APP_NAME: z.string().min(1).optional(),
   AZAMPAY_CLIENT_ID: z.string().min(1).optional(),
   AZAMPAY_CLIENT_SECRET: z.string().min(1).optional(),
@@ -92,6 +96,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.PAYMENT_PROVIDER === 'azampay') {
     const missing = (['AZAMPAY_APP_NAME', 'AZAMPAY_CLIENT_ID', 'AZAMPAY_CLIENT_SECRET', 'AZAMPAY_API_KEY', 'AZAMPAY_CALLBACK_TOKEN'] as const).find((k) => !cfg[k]);
     if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when PAYMENT_PROVIDER is azampay`);
+  }
+  if (cfg.PAYMENT_PROVIDER === 'selcom') {
+    const missing = (['SELCOM_API_KEY', 'SELCOM_API_SECRET', 'SELCOM_VENDOR'] as const).find((k) => !cfg[k]);
+    if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when PAYMENT_PROVIDER is selcom`);
   }
   return { ...cfg, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(cfg.DATA_DIR) };
 }

@@ -30,6 +30,7 @@ import {
   type PushPaymentRequest,
   type PushStarted,
 } from './payment-provider.js';
+import { callProvider, isTransient, providerMessage } from './http.js';
 
 export const AZAMPAY_LIVE = { authBaseUrl: 'https://authenticator.azampay.co.tz', checkoutBaseUrl: 'https://checkout.azampay.co.tz' };
 export const AZAMPAY_SANDBOX = { authBaseUrl: 'https://authenticator-sandbox.azampay.co.tz', checkoutBaseUrl: 'https://sandbox.azampay.co.tz' };
@@ -55,27 +56,9 @@ const TOKEN_MARGIN_MS = 60_000;
 export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
   let token: { value: string; expiresAt: number } | null = null;
 
-  async function call(url: string, init: RequestInit, signal?: AbortSignal): Promise<{ status: number; body: Record<string, unknown> }> {
-    const deadline = AbortSignal.timeout(cfg.timeoutMs);
-    let res: Response;
-    try {
-      res = await fetch(url, { ...init, signal: signal ? AbortSignal.any([deadline, signal]) : deadline });
-    } catch {
-      throw new PaymentRejected(deadline.aborted ? `AzamPay: no answer within ${cfg.timeoutMs} ms` : 'AzamPay could not be reached', false);
-    }
-    const text = await res.text();
-    let body: Record<string, unknown> = {};
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
-    } catch {
-      body = { message: text.slice(0, 200) };
-    }
-    return { status: res.status, body };
-  }
-
-  const words = (body: Record<string, unknown>, fallback: string) => (typeof body.message === 'string' && body.message ? body.message : fallback);
-  const transient = (status: number) => status >= 500 || status === 429 || status === 408;
+  const call = (url: string, init: RequestInit, signal?: AbortSignal) => callProvider('AzamPay', url, init, cfg.timeoutMs, signal);
+  const words = providerMessage;
+  const transient = isTransient;
 
   async function accessToken(signal?: AbortSignal): Promise<string> {
     if (token && token.expiresAt - TOKEN_MARGIN_MS > Date.now()) return token.value;

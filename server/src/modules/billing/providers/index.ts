@@ -3,8 +3,20 @@ import type { Config } from '../../../env.js';
 import { unconfiguredPayments } from '../services/unconfigured-payments.js';
 import { azamPayProvider } from './azampay.js';
 import type { PaymentProvider } from './payment-provider.js';
+import { selcomProvider } from './selcom.js';
 
 export function paymentProviderFromConfig(config: Config): PaymentProvider {
+  if (config.PAYMENT_PROVIDER === 'selcom') {
+    const origin = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+    return selcomProvider({
+      apiKey: config.SELCOM_API_KEY!,
+      apiSecret: config.SELCOM_API_SECRET!,
+      vendor: config.SELCOM_VENDOR!,
+      baseUrl: config.SELCOM_URL,
+      webhookUrl: `${origin}${config.BASE_PATH}/subscriptions/callbacks/selcom`,
+      timeoutMs: config.PAYMENT_TIMEOUT_MS,
+    });
+  }
   if (config.PAYMENT_PROVIDER !== 'azampay') return unconfiguredPayments;
   return azamPayProvider({
     appName: config.AZAMPAY_APP_NAME!,
