@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
@@ -130,14 +131,14 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   });
   // Pushes carry up to 500 queued mutations: 5 MB for them, BODY_LIMIT_BYTES for everything else.
   const pushPath = `${base}/sync/push`;
-  const tooLarge = (limit: string) => () => {
+  const tooLarge = (limit: string) => (): never => {
     throw new ServiceError('PAYLOAD_TOO_LARGE', `request body is larger than ${limit}`);
   };
-  const pushLimit = bodyLimit({ maxSize: 5 * 1024 * 1024, onError: tooLarge('5 MB; push fewer mutations at a time') });
-  const generalLimit = bodyLimit({ maxSize: config.BODY_LIMIT_BYTES, onError: tooLarge(`${config.BODY_LIMIT_BYTES} bytes`) });
+  const pushLimit = limitBody(5 * 1024 * 1024, tooLarge('5 MB; push fewer mutations at a time'));
+  const generalLimit = limitBody(config.BODY_LIMIT_BYTES, tooLarge(`${config.BODY_LIMIT_BYTES} bytes`));
   // Uploads: a 10 MB file plus room for the multipart envelope (the file's own limit is checked exactly by the service).
   const uploadPath = `${base}/uploads`;
-  const uploadLimit = bodyLimit({ maxSize: 10 * 1024 * 1024 + 64 * 1024, onError: tooLarge('10 MB per file') });
+  const uploadLimit = limitBody(10 * 1024 * 1024 + 64 * 1024, tooLarge('10 MB per file'));
   app.use(`${base}/*`, (c, next) =>
     c.req.path === pushPath ? pushLimit(c, next) : c.req.path === uploadPath && c.req.method === 'POST' ? uploadLimit(c, next) : generalLimit(c, next),
   );
@@ -191,3 +192,20 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * hono's bodyLimit, told the declared length from the headers first: the middleware itself starts by
+ * asking for the body stream, which makes @hono/node-server build a whole fetch Request (headers,
+ * stream, abort signal) for every request, GETs included, where the route would have read the body
+ * straight from Node's request. A body without a length (chunked) is still counted as it streams.
+ */
+function limitBody(maxSize: number, onError: () => never): MiddlewareHandler {
+  const counted = bodyLimit({ maxSize, onError });
+  return (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const headers = c.req.raw.headers;
+    const length = headers.get('content-length');
+    if (length !== null && !headers.has('transfer-encoding')) return parseInt(length || '0', 10) > maxSize ? onError() : next();
+    return counted(c, next);
+  };
+}

@@ -1,22 +1,17 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './pos.routes.js';
-import { withIdempotency } from './services/idempotency.js';
 import { receiptMessage, sendReceipt } from './services/receipt.js';
-import { recordSale, saleAnswer } from './services/record-sale.js';
 import { refundSale, voidSale } from './services/sale-state.js';
+import { sellOnline } from './services/sell-online.js';
 import { getTransaction, hourlySummary, listTransactions, posSummary } from './services/transactions.js';
 
 export const posRouter: Router = createRouter()
   .openapi(routes.createSale, async (c) => {
-    const input = c.req.valid('json');
-    const answer = await withIdempotency(authedCtx(c), { key: c.req.valid('header')['idempotency-key'], route: 'POST /pos/sale', body: input }, async (tx) => {
-      const sale = await recordSale(tx, input);
-      return { status: 201, body: { sale: await saleAnswer(tx, sale), replayed: sale.replayed } };
-    });
-    const { sale, replayed } = answer.body as { sale: unknown; replayed: boolean };
-    if (answer.replayed || replayed) c.header('Idempotent-Replayed', 'true');
-    return ok(c, sale, { status: 201, message: answer.replayed || replayed ? 'sale already recorded' : 'sale recorded' });
+    const { body, keyReplayed } = await sellOnline(authedCtx(c), c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+    const replayed = keyReplayed || body.replayed;
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return ok(c, body.sale, { status: 201, message: replayed ? 'sale already recorded' : 'sale recorded' });
   })
   .openapi(routes.listTransactions, async (c) => {
     const { items, meta } = await listTransactions(authedCtx(c), c.req.valid('query'));

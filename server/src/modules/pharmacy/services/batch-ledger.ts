@@ -42,6 +42,8 @@ export interface BatchMove {
   details?: unknown;
   /** Fields changed besides units and status (a correction of lot or expiry; a new expiry re-arms the alert). */
   set?: Partial<Pick<BatchRow, 'lot_number' | 'expiry_date'>>;
+  /** Who moved it, when not the context's actor (one of several online sales written together). */
+  userId?: string;
 }
 
 const sellableUnits = (status: BatchStatus, qty: number) => (status === 'sellable' ? qty : 0);
@@ -128,7 +130,7 @@ export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opt
         witness: move.witness ?? null,
         note: move.note ?? null,
         details: move.details === undefined ? null : JSON.stringify(move.details),
-        user_id: ctx.actor?.userId ?? null,
+        user_id: move.userId ?? ctx.actor?.userId ?? null,
         created_at: now,
       })),
   );

@@ -4,10 +4,13 @@
  * stored answer is written in the SAME transaction as the work, so a sale and its replayable
  * answer commit together or not at all. Same key and body later: the stored answer is replayed;
  * same key, other body: 422. A claim left by a crash is taken over after a minute.
+ *
+ * The three steps are exported for online sales, whose work runs in a transaction shared with
+ * other requests' sales (sell-online.ts); every other route uses `withIdempotency`.
  */
 import { createHash } from 'node:crypto';
 import { withTransaction } from '../../../db/transaction.js';
-import type { AuthedContext } from '../../../lib/context.js';
+import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
 
 const ABANDONED_MS = 60_000;
@@ -18,17 +21,23 @@ export interface IdempotentAnswer {
   replayed: boolean;
 }
 
+export interface IdempotencyRequest {
+  key: string | undefined;
+  route: string;
+  body: unknown;
+}
+
+/** A key this request holds: its answer is stored with `completeKey` or the key freed with `releaseKey`. */
+export interface KeyClaim {
+  userId: string;
+  key: string;
+}
+
 const hashOf = (body: unknown) => createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
 
-export async function withIdempotency(
-  ctx: AuthedContext,
-  request: { key: string | undefined; route: string; body: unknown },
-  work: (tx: AuthedContext) => Promise<{ status: 200 | 201; body: unknown }>,
-): Promise<IdempotentAnswer> {
-  if (!request.key) {
-    const out = await withTransaction(ctx, (tx) => work(tx));
-    return { ...out, replayed: false };
-  }
+/** Claim the request's key: a claim to complete, the stored answer of an earlier request, or nothing without a key. */
+export async function claimKey(ctx: AuthedContext, request: IdempotencyRequest): Promise<{ claim: KeyClaim | null } | { replay: IdempotentAnswer }> {
+  if (!request.key) return { claim: null };
   if (request.key.length > 255) throw new ServiceError('VALIDATION_ERROR', 'Idempotency-Key is longer than 255 characters');
   const userId = ctx.actor.userId;
   const hash = hashOf(request.body);
@@ -43,7 +52,7 @@ export async function withIdempotency(
     if (seen.route !== request.route || seen.request_hash !== hash) {
       throw new ServiceError('IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request');
     }
-    if (seen.status === 'done') return { status: seen.response_status as 200 | 201, body: JSON.parse(seen.response_body!), replayed: true };
+    if (seen.status === 'done') return { replay: { status: seen.response_status as 200 | 201, body: JSON.parse(seen.response_body!), replayed: true } };
     if (now - seen.created_at < ABANDONED_MS) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
     const takeover = await ctx.db
       .updateTable('idempotency_keys')
@@ -55,21 +64,41 @@ export async function withIdempotency(
       .executeTakeFirst();
     if (Number(takeover.numUpdatedRows) === 0) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
   }
+  return { claim: { userId, key: request.key } };
+}
+
+/** Store the answer under the claimed key, inside the work's transaction. */
+export async function completeKey(tx: ServiceContext, claim: KeyClaim, result: { status: 200 | 201; body: unknown }): Promise<void> {
+  await tx.db
+    .updateTable('idempotency_keys')
+    .set({ status: 'done', response_status: result.status, response_body: JSON.stringify(result.body) })
+    .where('user_id', '=', claim.userId)
+    .where('key', '=', claim.key)
+    .execute();
+}
+
+/** The work failed and wrote nothing: free the key so the client may retry with it. */
+export async function releaseKey(ctx: ServiceContext, claim: KeyClaim): Promise<void> {
+  await ctx.db.deleteFrom('idempotency_keys').where('user_id', '=', claim.userId).where('key', '=', claim.key).where('status', '=', 'in_flight').execute();
+}
+
+export async function withIdempotency(
+  ctx: AuthedContext,
+  request: IdempotencyRequest,
+  work: (tx: AuthedContext) => Promise<{ status: 200 | 201; body: unknown }>,
+): Promise<IdempotentAnswer> {
+  const claimed = await claimKey(ctx, request);
+  if ('replay' in claimed) return claimed.replay;
+  const { claim } = claimed;
   try {
     const out = await withTransaction(ctx, async (tx) => {
       const result = await work(tx);
-      await tx.db
-        .updateTable('idempotency_keys')
-        .set({ status: 'done', response_status: result.status, response_body: JSON.stringify(result.body) })
-        .where('user_id', '=', userId)
-        .where('key', '=', request.key!)
-        .execute();
+      if (claim) await completeKey(tx, claim, result);
       return result;
     });
     return { ...out, replayed: false };
   } catch (err) {
-    // The work failed and wrote nothing: free the key so the client may retry with it.
-    await ctx.db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', request.key).where('status', '=', 'in_flight').execute();
+    if (claim) await releaseKey(ctx, claim);
     throw err;
   }
 }

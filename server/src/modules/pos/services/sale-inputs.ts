@@ -10,7 +10,7 @@ import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
-import type { ServiceContext } from '../../../lib/context.js';
+import type { Actor, ServiceContext } from '../../../lib/context.js';
 import { toE164 } from '../../../lib/phone.js';
 import { outstandingByCustomer } from '../../credits/services/tabs.js';
 import { orgProductsById } from '../../inventory/inventory.queries.js';
@@ -33,6 +33,8 @@ export interface SaleOptions {
 export interface SaleRequest {
   input: CreateSaleInput;
   opts: SaleOptions;
+  /** Who asked for this sale, when several requests' sales share one transaction (sell-online.ts); default the transaction's actor. */
+  actor?: Actor;
 }
 
 /** The figures the sales are planned against; `planSale` moves them on as each sale is planned. */

@@ -63,6 +63,7 @@ export interface SaleReplay {
 
 export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest): SalePlan | SaleReplay {
   const { input, opts } = request;
+  const actor = request.actor ?? ctx.actor;
   const { orgId, storeId, online } = set;
   const conflicts: SaleConflict[] = [];
   /** Online: refuse the sale. Offline: book it and note the conflict, unless even that is refused. */
@@ -104,7 +105,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
       business_type: set.org.business_type,
       price_mode: priceMode,
       discount_bp: discountBp,
-      may_discount: hasPermission(ctx.actor, 'discount'),
+      may_discount: hasPermission(actor, 'discount'),
       payment_method: input.payment_method,
       customer: input.customer_id && !customer ? 'not_found' : customer ? 'found' : 'none',
     }),
@@ -131,7 +132,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
   }
 
   const saleId = input.id ?? newId();
-  const { stockDelta, stockAfter, lots, moves, newBatches } = takeStock(set, { saleId, today, now, lines, unitsOf: opts.lineBatches }, enforce, conflicts);
+  const { stockDelta, stockAfter, lots, moves, newBatches } = takeStock(set, { saleId, userId: actor.userId, today, now, lines, unitsOf: opts.lineBatches }, enforce, conflicts);
 
   const number = set.store.last_number + 1;
   const status = input.payment_method === 'Credit' ? 'credit' : 'paid';
@@ -156,7 +157,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     customer_phone: customer?.phone ?? null,
     till_number: input.till_number ?? null,
     notes: input.notes ?? null,
-    cashier_id: opts.cashierId ?? ctx.actor.userId,
+    cashier_id: opts.cashierId ?? actor.userId,
     source: opts.source,
     device_id: opts.deviceId ?? null,
     client_created_at: opts.occurredAt ?? null,
@@ -209,7 +210,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
  */
 function takeStock(
   set: SaleSet,
-  sale: { saleId: string; today: string; now: number; lines: Array<{ index: number; product_id: string; qty: number }>; unitsOf?: Map<string, Array<{ batch_id: string; qty: number }>> },
+  sale: { saleId: string; userId: string; today: string; now: number; lines: Array<{ index: number; product_id: string; qty: number }>; unitsOf?: Map<string, Array<{ batch_id: string; qty: number }>> },
   enforce: (b: Breach[]) => void,
   conflicts: SaleConflict[],
 ) {
@@ -235,7 +236,7 @@ function takeStock(
     stockAfter.set(p.id, after);
   }
   const breaches: Breach[] = [];
-  const move = { kind: 'dispensed' as const, transactionId: sale.saleId };
+  const move = { kind: 'dispensed' as const, transactionId: sale.saleId, userId: sale.userId };
   for (const l of tracked) {
     const p = set.products.get(l.product_id)!;
     const own = set.batches.get(p.id)!;

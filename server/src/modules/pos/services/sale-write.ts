@@ -101,6 +101,6 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
   );
   await recordAudits(
     tx,
-    plans.map(({ row }) => ({ action: 'sale.create', description: `Sale ${row.receipt_number}: ${fromCents(row.total)} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id })),
+    plans.map(({ row, request }) => ({ action: 'sale.create', description: `Sale ${row.receipt_number}: ${fromCents(row.total)} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id, userId: request.actor?.userId })),
   );
 }
