@@ -166,4 +166,51 @@ describe('sync: a mixed batch pushed at once', () => {
       await counted.close();
     }
   });
+
+  it('answers a re-sent batch from the recorded results in two reads, writing nothing, and marks the device seen at most once a minute', async () => {
+    const counted = await createTestApp({ config: { COUNT_STATEMENTS: true } });
+    try {
+      const owner = await registerOwner(counted);
+      const soda = (await counted.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Soda', selling_price: 1000, stock: 3 } })).body.data.id as string;
+      const device_id = newId();
+      await counted.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } });
+      const at = new Date(counted.clock.now() - 60_000).toISOString();
+      const mutations = [1, 2, 3].map((seq) => ({
+        id: newId(),
+        seq,
+        type: 'sale.create',
+        created_at: at,
+        // The second is refused; the third oversells (2 + 2 of 3): booked with a conflict, which the replay must repeat.
+        payload: { id: newId(), client_receipt_number: `T1-${seq}`, lines: [{ product_id: soda, qty: 2, unit_price: seq === 2 ? 900 : 1000 }], payment_method: seq === 2 ? 'Bogus' : 'Cash' },
+      }));
+      const send = (body: unknown) => counted.request('POST', '/sync/push', { token: owner.token, body });
+      const first = await send({ device_id, mutations });
+      expect(first.body.data.results.map((r: { status: string }) => r.status)).toEqual(['applied', 'rejected', 'applied']);
+      const seenAt = async () => (await counted.db.db.selectFrom('devices').select('last_seen_at').where('id', '=', device_id).executeTakeFirstOrThrow()).last_seen_at;
+      const firstSeen = await seenAt();
+
+      counted.clock.advance(30_000);
+      const again = await send({ device_id, mutations });
+      expect(again.status, again.text).toBe(200);
+      // The device, then what its mutations became: no transaction, no write.
+      expect(again.headers.get(STATEMENTS_HEADER)).toBe('2');
+      expect(again.body.data).toEqual({
+        last_applied_seq: 3,
+        results: first.body.data.results.map((r: Record<string, unknown>) => ({ ...r, status: 'duplicate' })),
+      });
+      expect(again.body.data.results[2].conflicts.map((c: { kind: string }) => c.kind)).toEqual(['oversold']);
+      expect(await seenAt()).toBe(firstSeen);
+      // A replay that reuses a seq for another mutation is told so, still without writing.
+      const reused = await send({ device_id, mutations: [{ ...mutations[0], id: newId() }] });
+      expect(reused.body.data.results[0]).toMatchObject({ status: 'rejected', error: { code: 'CONFLICT', message: expect.stringContaining('seq 1 was already used') } });
+      expect((await counted.db.db.selectFrom('transactions').select('id').where('store_id', '=', owner.storeId).execute()).length).toBe(2);
+
+      counted.clock.advance(60_000);
+      await send({ device_id, mutations: mutations.slice(0, 1) });
+      expect(await seenAt()).toBe(firstSeen! + 90_000);
+    } finally {
+      await counted.close();
+    }
+  });
 });
+

@@ -42,6 +42,16 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     if (i > 0 && m.seq !== mutations[i - 1]!.seq + 1) throw new ValidationError(`mutations.${i}.seq`, 'must follow the previous seq by one');
   });
   const device = await findDevice(ctx, req.device_id);
+  // Every mutation at or below the device's last applied seq: a re-sent batch (a till that lost
+  // the answer). Its results are recorded and never change, so they are answered from one read,
+  // without the device's lock or a durable commit; a till re-sending after an outage costs little.
+  if (mutations[mutations.length - 1]!.seq <= device.last_seq) {
+    const seen = await readSeen(ctx, device.id, mutations);
+    const results = mutations.map((m) => answerSeen(m, seen, device.id, device.last_seq)!);
+    const now = ctx.clock.now();
+    if (now - (device.last_seen_at ?? 0) >= SEEN_EVERY_MS) await ctx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).execute();
+    return { results, last_applied_seq: device.last_seq };
+  }
 
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
@@ -56,21 +66,7 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     if (storeId && mutations.some((m) => m.type !== 'sale.create')) {
       await forUpdate(tx.dialect, tx.db.selectFrom('stores').select('id').where('id', '=', storeId)).execute();
     }
-    // What this push's mutations already became, in one read: a re-sent batch costs one query.
-    const seen = new Map<string, SeenRow>();
-    for (const row of await tx.db
-      .selectFrom('sync_mutations')
-      .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
-      .where((eb) =>
-        eb.or([
-          eb('id', 'in', mutations.map((m) => m.id)),
-          eb.and([eb('device_id', '=', device.id), eb('seq', '>=', mutations[0]!.seq), eb('seq', '<=', mutations[mutations.length - 1]!.seq)]),
-        ]),
-      )
-      .execute()) {
-      seen.set(`id:${row.id}`, row);
-      if (row.device_id === device.id) seen.set(`seq:${row.seq}`, row);
-    }
+    const seen = await readSeen(tx, device.id, mutations);
     const results: MutationResult[] = [];
     /** This push's new results, by mutation id: each is recorded once, at the end. */
     const applied = new Map<string, { m: Mutation; r: MutationResult }>();
@@ -87,20 +83,10 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
       sales = [];
     };
     for (const m of mutations) {
-      const byId = seen.get(`id:${m.id}`);
-      if (byId && byId.device_id !== device.id) throw new ServiceError('CONFLICT', `mutation ${m.id} belongs to another device`);
-      const bySeq = seen.get(`seq:${m.seq}`);
-      if (!byId && bySeq) {
-        // The seq is taken by another mutation: not a replay (a till restored from an old copy of
-        // its own database reuses seqs). Say so rather than answer someone else's result.
+      const known = answerSeen(m, seen, device.id, last);
+      if (known) {
         await flushSales();
-        results.push({ id: m.id, seq: m.seq, status: 'rejected', error: { code: 'CONFLICT', message: `seq ${m.seq} was already used by mutation ${bySeq.id}; give this mutation a new seq` } });
-        continue;
-      }
-      const prior = byId ?? bySeq;
-      if (prior || m.seq <= last) {
-        await flushSales();
-        results.push(recorded(m, prior));
+        results.push(known);
         continue;
       }
       if (m.seq !== last + 1) {
@@ -141,6 +127,40 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     await tx.db.updateTable('devices').set({ last_seq: last }).where('id', '=', device.id).execute();
     return { results, last_applied_seq: last };
   });
+}
+
+/** How often a device that only re-sends is marked seen (a write; retirement counts in days). */
+const SEEN_EVERY_MS = 60_000;
+
+/** What this push's mutations already became, by id and by this device's seq, in one read. */
+async function readSeen(ctx: AuthedContext, deviceId: string, mutations: Mutation[]): Promise<Map<string, SeenRow>> {
+  const seen = new Map<string, SeenRow>();
+  for (const row of await ctx.db
+    .selectFrom('sync_mutations')
+    .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
+    .where((eb) =>
+      eb.or([
+        eb('id', 'in', mutations.map((m) => m.id)),
+        eb.and([eb('device_id', '=', deviceId), eb('seq', '>=', mutations[0]!.seq), eb('seq', '<=', mutations[mutations.length - 1]!.seq)]),
+      ]),
+    )
+    .execute()) {
+    seen.set(`id:${row.id}`, row);
+    if (row.device_id === deviceId) seen.set(`seq:${row.seq}`, row);
+  }
+  return seen;
+}
+
+/** The answer of a mutation the device already sent (or whose seq it already used), or null for a new one. */
+function answerSeen(m: Mutation, seen: Map<string, SeenRow>, deviceId: string, last: number): MutationResult | null {
+  const byId = seen.get(`id:${m.id}`);
+  if (byId && byId.device_id !== deviceId) throw new ServiceError('CONFLICT', `mutation ${m.id} belongs to another device`);
+  const bySeq = seen.get(`seq:${m.seq}`);
+  // The seq is taken by another mutation: not a replay (a till restored from an old copy of its own
+  // database reuses seqs). Say so rather than answer someone else's result.
+  if (!byId && bySeq) return { id: m.id, seq: m.seq, status: 'rejected', error: { code: 'CONFLICT', message: `seq ${m.seq} was already used by mutation ${bySeq.id}; give this mutation a new seq` } };
+  const prior = byId ?? bySeq;
+  return prior || m.seq <= last ? recorded(m, prior) : null;
 }
 
 async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now: number): Promise<MutationResult> {
