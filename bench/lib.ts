@@ -137,6 +137,8 @@ export interface Measured {
   p50: number;
   p99: number;
   errors: number;
+  /** Per request, the median the server reported (x-db-ms, x-db-wait-ms): time in SQL statements, and waiting for a transaction or a lock. */
+  db?: { ms: number; waitMs: number };
 }
 
 export async function measure(load: Load): Promise<Measured> {
@@ -169,7 +171,7 @@ export interface Row {
 }
 
 export function printTable(rows: Row[]) {
-  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met', 'stmts/req', 'vs ceiling'];
+  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met', 'stmts/req', 'db / wait ms', 'vs ceiling'];
   const lines = rows.map((r) => [
     r.scenario,
     r.database,
@@ -180,6 +182,7 @@ export function printTable(rows: Row[]) {
     r.target,
     r.met === null ? '-' : r.met ? 'yes' : 'NO',
     r.statements === undefined || Number.isNaN(r.statements) ? '-' : String(r.statements),
+    r.m.db && Number.isFinite(r.m.db.ms) ? `${r.m.db.ms} / ${r.m.db.waitMs}` : '-',
     r.ofCeiling ?? '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));

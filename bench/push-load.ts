@@ -3,7 +3,7 @@
  * offline sales of 3 lines, pushed in batches by all tills at once; every result must be `applied`.
  */
 import { newId } from '@duka/shared';
-import { type Measured, statementsPer } from './lib.js';
+import { type Measured, median, statementsPer } from './lib.js';
 
 export interface BenchProduct {
   id: string;
@@ -66,6 +66,8 @@ export function push(base: string, till: Pick<Till, 'id' | 'headers'>, mutations
 export async function timePushes(base: string, tills: Till[], batch: number): Promise<Measured> {
   await settle();
   const latencies: number[] = [];
+  const dbMs: number[] = [];
+  const waitMs: number[] = [];
   let failed = 0;
   let total = 0;
   const started = performance.now();
@@ -76,6 +78,8 @@ export async function timePushes(base: string, tills: Till[], batch: number): Pr
         const res = await push(base, till, till.mutations.slice(i, i + batch));
         const body = (await res.json()) as { data?: { results: Array<{ status: string }> } };
         latencies.push(performance.now() - t0);
+        dbMs.push(Number(res.headers.get('x-db-ms') ?? NaN));
+        waitMs.push(Number(res.headers.get('x-db-wait-ms') ?? NaN));
         if (res.status !== 200 || body.data!.results.some((r) => r.status !== 'applied')) failed++;
       }
       total += till.mutations.length;
@@ -83,7 +87,7 @@ export async function timePushes(base: string, tills: Till[], batch: number): Pr
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { rps: Math.round(total / seconds), p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), errors: failed };
+  return { rps: Math.round(total / seconds), p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), errors: failed, db: { ms: Math.round(median(dbMs)), waitMs: Math.round(median(waitMs)) } };
 }
 
 /** Statements per push of `batch` new sales: a till of its own pushes `sales` (3 batches), one push at a time, each checked applied. */

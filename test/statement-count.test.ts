@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countStatements, STATEMENTS_HEADER } from '../server/src/db/statement-count.js';
+import { countStatements, DB_MS_HEADER, DB_WAIT_MS_HEADER, STATEMENTS_HEADER } from '../server/src/db/statement-count.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 import { createTestDb } from './setup/test-db.js';
 import { registerOwner } from './setup/factories.js';
@@ -22,6 +22,11 @@ describe('statements per request (COUNT_STATEMENTS)', () => {
     expect(again.map((r) => r.headers.get(STATEMENTS_HEADER))).toEqual(['4', '4', '4', '4', '4']);
     const none = await t.request('GET', '/meta/business-types');
     expect(none.headers.get(STATEMENTS_HEADER)).toBe('0');
+    expect([none.headers.get(DB_MS_HEADER), none.headers.get(DB_WAIT_MS_HEADER)]).toEqual(['0.0', '0.0']);
+    // Beside the count, the time its statements took and the time it waited for the database.
+    const [ms, wait] = [Number(first.headers.get(DB_MS_HEADER)), Number(first.headers.get(DB_WAIT_MS_HEADER))];
+    expect(ms).toBeGreaterThan(0);
+    expect(wait).toBeGreaterThanOrEqual(0);
   });
 
   it('counts a transaction with its begin and commit, and refused requests too', async () => {
@@ -63,6 +68,7 @@ describe('statements per request (COUNT_STATEMENTS)', () => {
     const me = await t.request('GET', '/accounts/me', { token: owner.token });
     expect(me.status).toBe(200);
     expect(me.headers.has(STATEMENTS_HEADER)).toBe(false);
+    expect(me.headers.has(DB_MS_HEADER)).toBe(false);
   });
 });
 

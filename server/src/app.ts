@@ -12,7 +12,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import type { Config } from './env.js';
 import type { DbHandle } from './db/handle.js';
-import { countStatements, STATEMENTS_HEADER } from './db/statement-count.js';
+import { DB_MS_HEADER, DB_WAIT_MS_HEADER, measureDb, STATEMENTS_HEADER } from './db/statement-count.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import type { AppEnv, Deps } from './lib/context.js';
 import { createRouter } from './lib/create-router.js';
@@ -106,9 +106,11 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
 
   if (config.COUNT_STATEMENTS) {
     app.use('*', async (c, next) => {
-      const statements = await countStatements(next);
+      const use = await measureDb(next);
       // On the finished response's own headers: c.header() here would re-wrap its body as a stream (node-server's slower path).
-      c.res.headers.set(STATEMENTS_HEADER, String(statements));
+      c.res.headers.set(STATEMENTS_HEADER, String(use.statements));
+      c.res.headers.set(DB_MS_HEADER, use.ms.toFixed(1));
+      c.res.headers.set(DB_WAIT_MS_HEADER, use.waitMs.toFixed(1));
     });
   }
   app.use('*', requestId({ limitLength: 100 }));

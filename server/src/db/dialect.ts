@@ -4,6 +4,7 @@
  */
 import { CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from './database.js';
+import { counting, noteWait } from './statement-count.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -28,6 +29,22 @@ export function uniqueViolationField(err: unknown): string | null {
  */
 export function forUpdate<DB, TB extends keyof DB, O>(dialect: DialectName, qb: SelectQueryBuilder<DB, TB, O>) {
   return dialect === 'postgres' ? qb.forUpdate() : qb;
+}
+
+/**
+ * Run reads that take row locks, reporting how long they took as the request's wait for the
+ * database (COUNT_STATEMENTS, x-db-wait-ms): on Postgres a locking read's time is the wait for
+ * locks others hold. SQLite waits for its one writer before the transaction starts (counted there),
+ * so its locking reads are plain reads.
+ */
+export async function lockWait<T>(dialect: DialectName, reads: () => Promise<T>): Promise<T> {
+  if (dialect !== 'postgres' || !counting()) return reads();
+  const started = performance.now();
+  try {
+    return await reads();
+  } finally {
+    noteWait(performance.now() - started);
+  }
 }
 
 /**

@@ -5,20 +5,47 @@
  * hook), so transaction control (begin, commit, savepoints) and failed statements count too; what
  * bypasses Kysely (the readiness ping, Postgres NOTIFY) does not. Off by default, and then nothing
  * here is installed: no log hook, no wrapper, no middleware.
+ *
+ * Where a request's time goes is answered beside it: `x-db-ms`, the time its statements took (a
+ * statement waiting for a row lock included), and `x-db-wait-ms`, the time it waited for the
+ * database rather than used it: for its transaction to start (SQLite's one writer, Postgres' pool)
+ * and for the locks a sale takes (`noteWait`: the store's receipt counter and its stock rows).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LogEvent } from 'kysely';
 import type { Transact } from './handle.js';
 
 export const STATEMENTS_HEADER = 'x-db-statements';
+export const DB_MS_HEADER = 'x-db-ms';
+export const DB_WAIT_MS_HEADER = 'x-db-wait-ms';
 
-const requests = new AsyncLocalStorage<{ statements: number }>();
+/** What one request did with the database. */
+export interface DbUse {
+  statements: number;
+  /** Milliseconds in statements. */
+  ms: number;
+  /** Milliseconds waiting for a transaction or a lock. */
+  waitMs: number;
+}
+
+const requests = new AsyncLocalStorage<DbUse>();
 
 /** Kysely's `log` option: one more statement for the request this runs in (if any). */
-export function countStatement(_event: LogEvent): void {
-  const counter = requests.getStore();
-  if (counter) counter.statements++;
+export function countStatement(event: LogEvent): void {
+  const use = requests.getStore();
+  if (!use) return;
+  use.statements++;
+  use.ms += event.queryDurationMillis;
 }
+
+/** The request in this context waited `ms` for the database (a lock); nothing when not counting. */
+export function noteWait(ms: number): void {
+  const use = requests.getStore();
+  if (use) use.waitMs += ms;
+}
+
+/** Whether anything is counting in this context (so callers time only then). */
+export const counting = (): boolean => requests.getStore() !== undefined;
 
 /**
  * SQLite's group commit runs every waiting caller's work inside the async context of the caller
@@ -27,14 +54,24 @@ export function countStatement(_event: LogEvent): void {
  */
 export function countingTransact(transact: Transact): Transact {
   return (fn) => {
-    const counter = requests.getStore();
-    return transact((trx) => (counter ? requests.run(counter, () => fn(trx)) : fn(trx)));
+    const use = requests.getStore();
+    if (!use) return transact(fn);
+    const asked = performance.now();
+    return transact((trx) => {
+      use.waitMs += performance.now() - asked;
+      return requests.run(use, () => fn(trx));
+    });
   };
+}
+
+/** Run `request` and answer what it did with the database before it resolved. */
+export async function measureDb(request: () => Promise<void>): Promise<DbUse> {
+  const use: DbUse = { statements: 0, ms: 0, waitMs: 0 };
+  await requests.run(use, request);
+  return use;
 }
 
 /** Run `request` and answer how many statements it ran before it resolved. */
 export async function countStatements(request: () => Promise<void>): Promise<number> {
-  const counter = { statements: 0 };
-  await requests.run(counter, request);
-  return counter.statements;
+  return (await measureDb(request)).statements;
 }

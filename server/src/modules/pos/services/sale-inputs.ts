@@ -5,7 +5,7 @@
  * the planning in memory (`planSale`) works on figures nobody else can change before the commit.
  */
 import { type AddoEntry, type CreateSaleInput, hasCreditLimit, type LineBatchInput, type SaleSource } from '@duka/shared';
-import { forUpdate } from '../../../db/dialect.js';
+import { forUpdate, lockWait } from '../../../db/dialect.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
@@ -77,10 +77,13 @@ export async function loadSaleSet(tx: ServiceContext, scope: { orgId: string; st
   }
   const owed = await outstandingByCustomer(tx.db, [...creditors]);
 
-  // Locks: the store row first (its receipt numbers), then stock rows in product-id order.
-  const store = await forUpdate(tx.dialect, tx.db.selectFrom('stores').select(['code', 'vat_enabled', 'outlet_type', 'last_number']).where('id', '=', storeId)).executeTakeFirstOrThrow();
+  // Locks: the store row first (its receipt numbers), then stock rows in product-id order. How
+  // long a sale waits for them is what bounds one store's sales on Postgres (COUNT_STATEMENTS shows it).
   const stocked = [...catalogue.values()].filter((p) => p.is_service !== 1).map((p) => p.id).sort();
-  const stock = await lockStockRows(tx, storeId, stocked);
+  const [store, stock] = await lockWait(tx.dialect, async () => {
+    const row = await forUpdate(tx.dialect, tx.db.selectFrom('stores').select(['code', 'vat_enabled', 'outlet_type', 'last_number']).where('id', '=', storeId)).executeTakeFirstOrThrow();
+    return [row, await lockStockRows(tx, storeId, stocked)] as const;
+  });
   const tracked = stocked.filter((id) => catalogue.get(id)!.track_batches === 1);
   const batchRows = tracked.length
     ? await tx.db.selectFrom('batches').selectAll().where('store_id', '=', storeId).where('product_id', 'in', tracked).where('source_batch_id', 'is', null).orderBy('id').execute()
