@@ -115,7 +115,7 @@ export function createAgent(opts: AgentDeps) {
   });
 
   function toFailure(err: unknown): { status: number; message: string } {
-    if (err instanceof AskError) return { status: err.status, message: err.message };
+    if (err instanceof AskError || err instanceof IdentityError) return { status: err.status, message: err.message };
     if (err instanceof ModelError) return { status: 503, message: `the model could not answer: ${err.message}; nothing was changed, ask again` };
     log.error({ err }, 'ask failed');
     return { status: 500, message: 'the agent failed to answer; nothing was changed' };

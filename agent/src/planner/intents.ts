@@ -17,7 +17,7 @@ export interface Plan {
 const TOPICS: Array<[Topic, RegExp]> = [
   ['top', /\b(top|best|best[- ]?sell(?:ers?|ing)|popular|most sold|selling most|zinazouzwa|zinauzwa|inayouzwa|zinazouza|maarufu)\b/],
   ['sales', /\b(sales?|sell|revenue|takings|turnover|mauzo|mapato|nimeuza|tumeuza|umeuza|niliuza)\b/],
-  ['low_stock', /\b(low stock|low on stock|running (?:low|out)|run(?:ning)? out|out of stock|restock|reorder|zinazoisha|zinaisha|zimeisha|inayoisha|zinakwisha|kuisha)\b/],
+  ['low_stock', /\b(low (?:in |on )?stock|running (?:low|out)|run(?:ning)? out|out of stock|restock|reorder|zinazoisha|zinaisha|zimeisha|inayoisha|zinakwisha|kuisha)\b/],
   ['overdue', /\b(overdue|past due|late pay\w*|wamechelewa|zilizochelewa|yaliyochelewa|yamechelewa|imechelewa|kuchelewa)\b/],
   ['debts', /\b(owe|owes|owing|owed|debts?|debtors?|deni|madeni|wanaodaiwa|wanadaiwa|anadaiwa|wadaiwa)\b/],
   ['expenses', /\b(expenses?|spent|spending|matumizi|gharama)\b/],
@@ -51,8 +51,12 @@ const PRODUCT = [
   /\b(?:price|prices|stock|bei|stoku|idadi)\s+(?:of|for|ya)\s+(.+?)(?:\s+(?:left|now|today|sasa|leo|is|ni|do i have|iko|zipo))?\s*\??$/,
   /\bhow (?:many|much)\s+(.+?)\s+(?:do i have|do we have|have i got|are left|is left|left|in stock|is|does|costs?)\b/,
   /^(.+?)\s+(?:zimebaki|imebaki|zipo|ziko|iko)\s+(?:ngapi|kiasi gani)/,
-  /^(?:je\s+)?(.+?)\s+(?:ni|inauzwa)\s+(?:bei gani|shilingi ngapi|kiasi gani)/,
+  /^(?:je\s+)?(.+?)\s+(?:ni bei gani|inauzwa (?:bei gani|shilingi ngapi|kiasi gani))/,
 ];
+
+/** Trailing "… ni kiasi gani?", "… is?", "… now?" that are the question, not the product's name. */
+const stripTail = (s: string) =>
+  s.replace(/\s*\?+\s*$/, '').replace(/\s+(?:(?:ni|iko|ipo|zipo|ziko)\s+)?(?:kiasi gani|bei gani|shilingi ngapi|ngapi|sasa|leo|now|today|please|tafadhali)$/, '').trim();
 
 const clean = (s: string) => s.replace(/\b(the|my|our|a|an|bidhaa ya)\b/g, ' ').replace(/["'“”?.!,]/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -69,9 +73,11 @@ export function plansOf(question: string): Plan[] {
     if (m && amount !== undefined && clean(m[1]!)) return [{ topic: 'price_change', subject: clean(m[1]!), amount }];
   }
   const plans: Plan[] = [];
+  const bare = stripTail(text);
   for (const re of PRODUCT) {
-    const m = re.exec(text);
-    if (m && clean(m[1]!) && !/\b(sales|mauzo|products|bidhaa)\b/.test(m[1]!)) {
+    const m = re.exec(re === PRODUCT[0] ? bare : text);
+    // "price of …" names a product only when the words are not themselves a topic ("bei ya mauzo").
+    if (m && clean(m[1]!) && !/\b(products|bidhaa)\b/.test(m[1]!) && !TOPICS.some(([, t]) => t.test(m[1]!))) {
       plans.push({ topic: 'product', subject: clean(m[1]!) });
       break;
     }

@@ -60,9 +60,16 @@ export class PendingActions {
   /** Run `execute` for the first confirmation only; every confirmation answers its outcome. */
   confirm(action: PendingAction, execute: () => Promise<ActionOutcome>): { outcome: Promise<ActionOutcome>; first: boolean } {
     if (action.outcome) return { outcome: action.outcome, first: false };
-    action.outcome = execute();
+    const expiresAt = action.expiresAt;
+    const outcome = execute();
+    action.outcome = outcome;
     action.expiresAt = this.now() + KEEP_DONE_MS;
-    return { outcome: action.outcome, first: true };
+    // No answer at all (expired token, API unreachable): the action may be confirmed again; the
+    // Idempotency-Key made from its id lets the API replay rather than repeat a write it did get.
+    outcome.catch(() => {
+      if (action.outcome === outcome) Object.assign(action, { outcome: null, expiresAt });
+    });
+    return { outcome, first: true };
   }
 
   private sweep() {

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { DukaApi } from '../api-client.js';
-import type { Caller } from '../identity.js';
+import { type Caller, IdentityError } from '../identity.js';
 import type { Language, ToolCallRecord, ToolCallStatus } from '../schemas.js';
 import { type ActionOutcome, type PendingAction, PendingActions } from './actions.js';
 import { buildCatalog, type Catalog, checkArgs, split, type Tool } from './catalog.js';
@@ -59,6 +59,13 @@ export class ToolRunner {
     this.log.info({ user: caller.userId, org: caller.orgId, tool, status, ms, http_status: http }, 'tool call');
   }
 
+  /** The token expired mid-question: the whole question is the API's 401, so the client signs in again. */
+  private refuseExpired(caller: Caller, tool: string, http: number, started: number) {
+    if (http !== 401) return;
+    this.logCall(caller, tool, 'forbidden', Math.round(performance.now() - started), http);
+    throw new IdentityError(401, 'the access token is invalid or expired; sign in again');
+  }
+
   private record(caller: Caller, name: string, args: Record<string, unknown>, status: ToolCallStatus, started: number, http?: number): ToolCallRecord {
     const ms = Math.round(performance.now() - started);
     this.logCall(caller, name, status, ms, http);
@@ -80,6 +87,7 @@ export class ToolRunner {
 
     const { path, query, body } = split(tool, checked.args);
     const res = await this.api.request(caller.token, tool.method, path, { query, body });
+    this.refuseExpired(caller, name, res.status, started);
     const status = statusOf(res.status);
     const record = this.record(caller, name, checked.args, status, started, res.status);
     if (status !== 'ok') return { record, forModel: { status, http_status: res.status, error: String(res.body?.message ?? 'the API refused') } };
@@ -95,6 +103,7 @@ export class ToolRunner {
     if (about) {
       const path = about.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(String(args[p] ?? args.id ?? '')));
       const res = await this.api.request(caller.token, 'get', path);
+      this.refuseExpired(caller, tool.name, res.status, started);
       if (res.status !== 200) {
         const status = statusOf(res.status);
         return { record: this.record(caller, tool.name, args, status, started, res.status), forModel: { status, http_status: res.status, error: String(res.body?.message ?? 'not found') } };
@@ -117,6 +126,7 @@ export class ToolRunner {
     if (!tool) return { status: 404, ok: false, data: null, message: `the tool ${action.tool} is no longer offered`, ms: 0 };
     const { path, query, body } = split(tool, action.args);
     const res = await this.api.request(caller.token, tool.method, path, { query, body, headers: { 'idempotency-key': `agent-${action.id}` } });
+    this.refuseExpired(caller, tool.name, res.status, started);
     const status = statusOf(res.status);
     const record = this.record(caller, tool.name, action.args, status, started, res.status);
     return { status: res.status, ok: status === 'ok', data: res.body?.data ?? null, message: String(res.body?.message ?? ''), ms: record.ms };
