@@ -69,7 +69,7 @@ export async function startAgent(apiUrl: string, opts: { modelUrl?: string } = {
 }
 
 /** A reply the fake model gives: words, or tool calls (arguments as an object). */
-export type ModelReply = { content: string } | { tools: Array<{ name: string; arguments: Record<string, unknown> }> };
+export type ModelReply = { content: string } | { tools: Array<{ name: string; arguments: Record<string, unknown> }> } | { fail: number };
 export type ModelScript = (req: { messages: any[]; tools?: any[]; tool_choice?: string }, round: number) => ModelReply;
 
 export interface FakeModel {
@@ -94,6 +94,10 @@ export async function startFakeModel(): Promise<FakeModel> {
       const body = JSON.parse(raw);
       fake.requests.push({ body, authorization: req.headers.authorization });
       const reply = fake.script(body, fake.requests.length - 1);
+      if ('fail' in reply) {
+        res.writeHead(reply.fail, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded"}}');
+        return;
+      }
       const message =
         'content' in reply
           ? { role: 'assistant', content: reply.content }
