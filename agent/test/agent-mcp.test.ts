@@ -6,13 +6,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addProduct, type Agent, type Api, createStaff, registerOwner, sell, type Session, startAgent, startApi } from './harness.js';
+import { addProduct, type Agent, type Api, createStaff, registerOwner, sell, type Session, type Staff, startAgent, startApi } from './harness.js';
 
 describe('the companion agent over MCP', () => {
   let api: Api;
   let agent: Agent;
   let owner: Session;
-  let cashier: Session;
+  let cashier: Staff;
   let sugar: string;
   const clients: Client[] = [];
 

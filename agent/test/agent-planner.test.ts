@@ -4,13 +4,13 @@
  * made once on confirmation; a cashier refused the owner's figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCustomer, addProduct, type Agent, type Api, createStaff, registerOwner, sell, type Session, startAgent, startApi } from './harness.js';
+import { addCustomer, addProduct, type Agent, type Api, createStaff, registerOwner, sell, type Session, type Staff, startAgent, startApi } from './harness.js';
 
 describe('the companion agent without a model: the built-in planner', () => {
   let api: Api;
   let agent: Agent;
   let owner: Session;
-  let cashier: Session;
+  let cashier: Staff;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('the companion agent without a model: the built-in planner', () => {
     await api.close();
   });
 
-  const ask = async (s: Session, question: string, extra: Record<string, unknown> = {}) => {
+  const ask = async (s: { token: string }, question: string, extra: Record<string, unknown> = {}) => {
     const res = await agent.ask(s.token, { question, ...extra });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body;

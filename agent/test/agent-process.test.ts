@@ -60,7 +60,7 @@ describe('npm run agent', () => {
         body: JSON.stringify({ question: 'Mauzo ya leo ni kiasi gani?' }),
       });
       expect(res.status).toBe(200);
-      expect((await res.json()).answer).toMatch(/^Mauzo ya leo \(\d{4}-\d{2}-\d{2}\): mauzo 1, jumla TZS 4,500\.$/);
+      expect(((await res.json()) as { answer: string }).answer).toMatch(/^Mauzo ya leo \(\d{4}-\d{2}-\d{2}\): mauzo 1, jumla TZS 4,500\.$/);
       expect(proc.output()).toContain('"msg":"tool call"');
       expect(proc.output()).not.toContain(owner.token);
     } finally {

@@ -13,6 +13,8 @@ import { registerOwner, createStaff, type Session } from '../../test/setup/facto
 import { createTestApp, listen, type Listening, type TestApp } from '../../test/setup/test-app.js';
 
 export { registerOwner, createStaff, type Session };
+/** A staff member signed in (what createStaff answers). */
+export type Staff = Awaited<ReturnType<typeof createStaff>>;
 
 export interface Api {
   t: TestApp;
