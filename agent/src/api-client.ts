@@ -27,6 +27,9 @@ export interface DukaApi {
 
 const TIMEOUT_MS = 20_000;
 
+/** The API did not answer at all (down, unreachable, timed out): the agent answers 502, never a guess. */
+export class ApiUnavailableError extends Error {}
+
 export function httpApi(baseUrl: string): DukaApi {
   let doc: Promise<OpenApiDoc> | null = null;
 
@@ -36,13 +39,19 @@ export function httpApi(baseUrl: string): DukaApi {
     const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url, {
-      method: method.toUpperCase(),
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(url, {
+        method: method.toUpperCase(),
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      text = await res.text();
+    } catch (err) {
+      throw new ApiUnavailableError(`the Duka API could not be reached (${(err as Error).name})`);
+    }
     let body: unknown = null;
     try {
       body = text ? JSON.parse(text) : null;

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import pino, { type Logger } from 'pino';
-import { httpApi, type DukaApi } from './api-client.js';
+import { ApiUnavailableError, httpApi, type DukaApi } from './api-client.js';
 import { answer, type AskDeps, AskError, confirmAction, prepare, takeAction } from './ask/ask-service.js';
 import { Conversations } from './ask/conversations.js';
 import type { Emit } from './ask/types.js';
@@ -116,6 +116,7 @@ export function createAgent(opts: AgentDeps) {
 
   function toFailure(err: unknown): { status: number; message: string } {
     if (err instanceof AskError || err instanceof IdentityError) return { status: err.status, message: err.message };
+    if (err instanceof ApiUnavailableError) return { status: 502, message: `${err.message}; nothing was changed, ask again` };
     if (err instanceof ModelError) return { status: 503, message: `the model could not answer: ${err.message}; nothing was changed, ask again` };
     log.error({ err }, 'ask failed');
     return { status: 500, message: 'the agent failed to answer; nothing was changed' };

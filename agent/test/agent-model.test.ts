@@ -159,6 +159,11 @@ describe('the companion agent with a model', () => {
     expect((await agent.ask(owner.token, { question: 'Hi', conversation_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
     expect((await fetch(`${agent.origin}/nothing`)).status).toBe(404);
 
+    const orphan = await startAgent('http://127.0.0.1:9/api/v1', { modelUrl: model.url });
+    const noApi = await orphan.ask(owner.token, { question: 'Sales today?' });
+    await orphan.close();
+    expect(noApi).toMatchObject({ status: 502, body: { success: false, message: 'the Duka API could not be reached' } });
+
     model.script = () => ({ fail: 500 });
     const down = await agent.ask(owner.token, { question: 'Sales today?' });
     expect(down.status).toBe(503);

@@ -157,4 +157,19 @@ describe('the companion agent without a model: the built-in planner', () => {
     expect(res.answer).toMatch(/^2 overdue tabs, TZS 68,400 still owed:\n- (Neema Mushi: TZS 8,400|Juma Hamisi: TZS 60,000), due \d{4}-\d{2}-\d{2}\n- (Neema Mushi: TZS 8,400|Juma Hamisi: TZS 60,000), due \d{4}-\d{2}-\d{2}$/);
     expect((await ask(owner, 'Madeni gani yamechelewa?')).answer).toMatch(/^Madeni 2 yamechelewa, jumla TZS 68,400:/);
   });
+
+  it("counts each answered question in the organisation's AI usage, and refuses with 402 once the credits are spent", async () => {
+    const usage = async () => (await api.t.request('GET', '/ai/usage', { token: owner.token })).body.data;
+    const before = await usage();
+    await ask(owner, 'Nani anadaiwa?');
+    const after = await usage();
+    expect(after.credits_used).toBe(before.credits_used + 1);
+    expect(after.tokens_used).toBe(0);
+
+    await api.t.db.db.updateTable('organisations').set({ ai_credits_monthly: after.credits_used }).where('id', '=', owner.orgId).execute();
+    const refused = await agent.ask(owner.token, { question: 'Nani anadaiwa?' });
+    expect(refused.status).toBe(402);
+    expect(refused.body.message).toBe(`no AI credits are left this month (${after.credits_used} of ${after.credits_used} used)`);
+    expect((await usage()).credits_used).toBe(after.credits_used);
+  });
 });
