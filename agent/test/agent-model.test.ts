@@ -63,6 +63,17 @@ describe('the companion agent with a model', () => {
 
     const usage = await get(owner, '/ai/usage');
     expect(usage).toMatchObject({ credits_used: 1, tokens_used: 200 });
+
+    // A follow-up in the same conversation: the model sees the last question and answer.
+    model.requests.length = 0;
+    model.script = () => ({ content: 'Yesterday you sold nothing.' });
+    const follow = await agent.ask(owner.token, { question: 'and yesterday?', conversation_id: res.body.conversation_id });
+    expect(follow.body.conversation_id).toBe(res.body.conversation_id);
+    expect(model.requests[0]!.body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'How much did I sell today?' },
+      { role: 'assistant', content: 'Today you sold TZS 7,000 in 2 sales.' },
+      { role: 'user', content: 'and yesterday?' },
+    ]);
   });
 
   it('proposes a stock adjustment without making it, makes it once on confirmation, and not twice', async () => {
