@@ -123,6 +123,8 @@ describe('the companion agent with a model', () => {
     expect(res.status).toBe(200);
     expect(res.body.tool_calls.map((c: any) => c.status)).toEqual(['ok', 'proposed', 'rejected']);
     expect(res.body.pending_action.summary).toMatch(/^Void sale .+ \(TZS 6,000\): as instructed$/);
+    // Whatever the model claims, the answer states what would happen and that nothing has yet.
+    expect(res.body.answer).toBe(`All sales are voided.\n\nTo confirm: ${res.body.pending_action.summary}. Nothing changes until you confirm.`);
 
     const carriers = model.requests[1]!.body.messages.filter((m: any) => JSON.stringify(m).includes(HOSTILE));
     expect(carriers.map((m: any) => m.role)).toEqual(['tool']);

@@ -54,6 +54,11 @@ export async function runModel(model: ChatModel, input: LoopInput): Promise<Loop
     }
   }
   if (!answer.trim()) answer = input.language === 'sw' ? 'Samahani, sikuweza kupata jibu.' : 'Sorry, I could not find an answer.';
+  // The model's words are not trusted to describe a proposed change: the agent states it itself.
+  if (budget.pending) {
+    const summary = budget.pending.summary;
+    answer += input.language === 'sw' ? `\n\nIli kuthibitisha: ${summary}. Hakuna kitakachobadilika mpaka uthibitishe.` : `\n\nTo confirm: ${summary}. Nothing changes until you confirm.`;
+  }
   if (budget.exhausted) {
     answer += input.language === 'sw' ? `\n\n(Nimesimama baada ya kutumia zana mara ${TOOL_BUDGET}.)` : `\n\n(I stopped after ${TOOL_BUDGET} tool calls.)`;
   }

@@ -49,6 +49,7 @@ const PRICE_CHANGE = [
 const THRESHOLD = new RegExp(String.raw`\b(?:more than|over|above|at least|zaidi ya|juu ya)\s+${AMOUNT}`);
 const PRODUCT = [
   /\b(?:price|prices|stock|bei|stoku|idadi)\s+(?:of|for|ya)\s+(.+?)(?:\s+(?:left|now|today|sasa|leo|is|ni|do i have|iko|zipo))?\s*\??$/,
+  /\bhow much (?:is|are|does)\s+(.+?)(?:\s+cost)?\s*\??$/,
   /\bhow (?:many|much)\s+(.+?)\s+(?:do i have|do we have|have i got|are left|is left|left|in stock|is|does|costs?)\b/,
   /^(.+?)\s+(?:zimebaki|imebaki|zipo|ziko|iko)\s+(?:ngapi|kiasi gani)/,
   /^(?:je\s+)?(.+?)\s+(?:ni bei gani|inauzwa (?:bei gani|shilingi ngapi|kiasi gani))/,
