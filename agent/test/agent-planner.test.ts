@@ -128,7 +128,7 @@ describe('the companion agent without a model: the built-in planner', () => {
     expect(await price()).toBe(3000);
 
     const done = await ask(owner, '', { question: undefined, confirm: asked.pending_action.id });
-    expect(done).toMatchObject({ answer: 'Done: Change Sugar 1 kg: selling price to TZS 3,200.', mode: 'confirmation', tool_calls: [{ name: 'patchInventoryProductsById', status: 'ok' }] });
+    expect(done).toMatchObject({ answer: 'Done: Change Sugar 1 kg: selling price to TZS 3,200.', mode: 'confirmation', conversation_id: asked.conversation_id, tool_calls: [{ name: 'patchInventoryProductsById', status: 'ok' }] });
     expect(await price()).toBe(3200);
     const history = async () => (await api.t.db.db.selectFrom('product_prices').selectAll().where('product_id', '=', ids.sugar!).execute()).length;
     const changes = await history();

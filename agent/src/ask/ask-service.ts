@@ -62,6 +62,7 @@ export async function answer(deps: AskDeps, p: Prepared, emit: Emit): Promise<As
   const input = { caller: p.caller, question: p.question, language, history: p.conversation.turns, runner: deps.runner, emit };
   const result = deps.model ? await runModel(deps.model, input) : await runPlanner(input);
   await recordUsage(deps, p.caller, result.tokens);
+  if (result.pending) result.pending.conversationId = p.conversation.id;
   deps.conversations.add(p.conversation, { question: p.question, answer: result.answer, language, ...(result.topic ? { topic: result.topic } : {}), ...(result.subject ? { subject: result.subject } : {}) });
   emit({ event: 'answer', data: { text: result.answer } });
   return {
@@ -87,7 +88,8 @@ export function takeAction(deps: AskDeps, caller: Caller, id: string) {
 
 export async function confirmAction(deps: AskDeps, caller: Caller, input: AskInput & { confirm: string }, emit: Emit): Promise<AskAnswer> {
   const action = takeAction(deps, caller, input.confirm);
-  const conversation = (input.conversation_id && deps.conversations.get(caller.userId, input.conversation_id)) || deps.conversations.start(caller.userId);
+  const conversationId = input.conversation_id ?? action.conversationId;
+  const conversation = (conversationId && deps.conversations.get(caller.userId, conversationId)) || deps.conversations.start(caller.userId);
   const { outcome, first } = deps.runner.actions.confirm(action, () => {
     emit({ event: 'tool_call_started', data: { name: action.tool, arguments: action.args } });
     return deps.runner.execute(caller, action);

@@ -23,6 +23,8 @@ export interface PendingAction {
   args: Record<string, unknown>;
   summary: string;
   language: Language;
+  /** The conversation it was proposed in; its confirmation continues it. */
+  conversationId?: string;
   expiresAt: number;
   outcome: Promise<ActionOutcome> | null;
 }
