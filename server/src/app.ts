@@ -17,7 +17,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import type { AppEnv, Deps } from './lib/context.js';
 import { createRouter } from './lib/create-router.js';
 import { deriveKeys } from './lib/crypto.js';
-import { docsRouter } from './lib/docs.js';
+import { docsRouter, withOperationIds } from './lib/docs.js';
 import { handleError } from './lib/error-response.js';
 import { ServiceError } from './lib/errors.js';
 import { createRateLimits } from './lib/rate-limit.js';
@@ -175,7 +175,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', adminRouter(ping));
   documentRealtime(api);
 
-  const openapi = api.getOpenAPI31Document({
+  const openapi = withOperationIds(api.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'Duka point-of-sale API',
@@ -183,7 +183,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
       description: 'Offline-first point of sale for small shops in Tanzania. Every business answer uses the envelope `{ success, message, data, errors, meta }`.',
     },
     servers: [{ url: base }],
-  });
+  }));
   api.get('/openapi.json', (c) => c.json(openapi));
   api.route('/', docsRouter(base));
   app.route(base, api);

@@ -101,10 +101,23 @@ export const AiUsage = z
   .object({
     tokens_used: z.int().meta({ description: "Gateway tokens the organisation used this month (organisation time zone); local answers use none" }),
     conversations_count: z.int().meta({ description: 'Your conversations (active and archived), as GET /ai/conversations counts them' }),
-    credits_used: z.int().meta({ description: "The organisation's credits used this month (one per chat message)" }),
+    credits_used: z.int().meta({ description: "The organisation's credits used this month (one per chat message or companion-agent question)" }),
     credits_remaining: z.int(),
     credits_allocated: z.int(),
     month: z.string().meta({ example: '2026-11' }),
   })
   .meta({ id: 'AiUsage' });
 export type AiUsage = z.infer<typeof AiUsage>;
+
+/**
+ * What the companion agent records of an answered question in the organisation's AI usage: the
+ * question (one credit, as a chat message) and its model's tokens.
+ */
+export const AgentUsageInput = z
+  .object({
+    questions: z.int().min(0).max(1).default(0).meta({ description: 'Count one question: takes one of the month\'s AI credits (402 `PLAN_LIMIT` when none is left)' }),
+    tokens_used: z.int().min(0).max(10_000_000).default(0).meta({ description: "Model tokens the agent's question used (`usage.total_tokens` summed)" }),
+  })
+  .refine((v) => v.questions > 0 || v.tokens_used > 0, { message: 'record a question or some tokens', path: ['questions'] })
+  .meta({ id: 'AgentUsageInput' });
+export type AgentUsageInput = z.infer<typeof AgentUsageInput>;

@@ -1,4 +1,5 @@
 import {
+  AgentUsageInput,
   AiChatInput,
   AiContinueInput,
   AiConversation,
@@ -83,4 +84,13 @@ export const usage = defineRoute('bearer', {
   tags,
   summary: "This month's AI usage: the organisation's gateway tokens and credits, your conversation count",
   responses: { 200: jsonResponse(Envelope(AiUsage), 'Usage') },
+});
+
+export const agentUsage = defineRoute('bearer', {
+  method: 'post',
+  path: '/ai/usage/agent',
+  tags,
+  summary: "Record a companion-agent question in the organisation's AI usage: `questions: 1` takes a credit (402 `PLAN_LIMIT` when none is left, nothing recorded), `tokens_used` adds its model tokens",
+  request: { body: jsonBody(AgentUsageInput) },
+  responses: { 200: jsonResponse(Envelope(AiUsage), 'Usage after recording') },
 });

@@ -1,9 +1,11 @@
 /** Prompt suggestions with the month's credits, and the month's usage. */
-import type { AiSuggestions, AiUsage } from '@duka/shared';
+import type { AgentUsageInput, AiSuggestions, AiUsage } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import { planInForce, refuseUnlessAllowed } from '../../billing/services/limits.js';
 import { findOrganisation } from '../../accounts/accounts.queries.js';
 import { getAiCredits } from '../../accounts/services/ai-credits.js';
-import { monthUsage } from '../ai.queries.js';
+import { addTokens, monthUsage, takeCredit } from '../ai.queries.js';
 import { ownerOf } from './chat.js';
 
 const SUGGESTIONS: AiSuggestions['suggestions'] = [
@@ -44,4 +46,25 @@ export async function getUsage(ctx: AuthedContext): Promise<AiUsage> {
     credits_allocated: credits.allocated,
     month: credits.month,
   };
+}
+
+/**
+ * A companion-agent question in the organisation's usage, the same counter as chat messages: one
+ * credit (402 when none is left, nothing written) and its model's tokens, together. Any signed-in
+ * member: the agent records with the caller's own token.
+ */
+export async function recordAgentUsage(ctx: AuthedContext, input: AgentUsageInput): Promise<AiUsage> {
+  const { orgId } = ownerOf(ctx);
+  const credits = await getAiCredits(ctx);
+  await withTransaction(ctx, async (tx) => {
+    if (input.questions > 0 && !(await takeCredit(tx.db, orgId, credits.month, credits.allocated))) {
+      refuseUnlessAllowed(await planInForce(tx.db, orgId), 'ai_credits', credits.allocated, 1, credits.allocated);
+    }
+    if (input.questions === 0) {
+      // Tokens alone: addTokens moves an existing row only, and this month's may not exist yet.
+      await tx.db.insertInto('ai_credit_usage').values({ org_id: orgId, month: credits.month, used: 0, tokens: 0 }).onConflict((oc) => oc.columns(['org_id', 'month']).doNothing()).execute();
+    }
+    await addTokens(tx.db, orgId, credits.month, input.tokens_used);
+  });
+  return getUsage(ctx);
 }

@@ -1,0 +1,101 @@
+/**
+ * The built-in planner: the agent's answers when no model is configured. It maps the common
+ * questions to the same tools, within the same budget, and never answers a figure it did not
+ * read from the API; anything else gets the list of what it can answer.
+ */
+import type { Language } from '../schemas.js';
+import type { ToolOutcome } from '../tools/runner.js';
+import { Budgeted, type LoopInput, type LoopResult } from '../ask/types.js';
+import { findProducts, NoData, TOPIC_ANSWERS, type TopicContext } from './answers.js';
+import { localDate } from './dates.js';
+import { followUp, type Plan, plansOf } from './intents.js';
+
+const HELP: Record<Language, string> = {
+  en: [
+    "I answer from your shop's own records. Ask me about:",
+    '- sales today, yesterday, this week or this month ("How much did I sell today?")',
+    '- best sellers ("What are my best sellers this week?")',
+    '- products running low ("Which products are low in stock?")',
+    '- the stock and price of a product ("How many sugar 1 kg do I have?")',
+    '- who owes you money, and how much ("Who owes me more than 50,000?")',
+    '- overdue credit ("Which tabs are overdue?")',
+    '- expenses this month, and the cash flow ("What is my cash flow this month?")',
+    '- a new price, done when you confirm ("Put sugar 1 kg at 3,200")',
+  ].join('\n'),
+  sw: [
+    'Ninajibu kutokana na kumbukumbu za duka lako. Niulize kuhusu:',
+    '- mauzo ya leo, jana, wiki hii au mwezi huu ("Mauzo ya wiki hii ni kiasi gani?")',
+    '- bidhaa zinazouzwa zaidi ("Bidhaa zipi zinauzwa zaidi?")',
+    '- bidhaa zinazoisha ("Bidhaa zipi zinaisha?")',
+    '- stoku na bei ya bidhaa ("Bei ya sukari 1 kg ni kiasi gani?")',
+    '- nani anadaiwa na kiasi gani ("Nani anadaiwa zaidi ya 50,000?")',
+    '- madeni yaliyochelewa ("Madeni gani yamechelewa?")',
+    '- matumizi ya mwezi huu na mtiririko wa fedha',
+    '- bei mpya, itabadilishwa ukithibitisha ("Weka bei ya sukari 1 kg iwe 3,200")',
+  ].join('\n'),
+};
+
+const TOPIC_NAMES: Record<string, [string, string]> = {
+  sales: ['the sales', 'mauzo'],
+  top: ['the best sellers', 'bidhaa zinazouzwa zaidi'],
+  low_stock: ['the stock', 'stoku'],
+  product: ['the products', 'bidhaa'],
+  debts: ['who owes money', 'wanaodaiwa'],
+  overdue: ['the overdue tabs', 'madeni yaliyochelewa'],
+  expenses: ['the expenses', 'matumizi'],
+  cashflow: ['the cash flow', 'mtiririko wa fedha'],
+  price_change: ['the product', 'bidhaa'],
+};
+
+function noDataText(outcome: ToolOutcome | null, topic: string, lang: Language): string {
+  const [en, sw] = TOPIC_NAMES[topic] ?? ['this', 'hili'];
+  if (!outcome) return lang === 'sw' ? `Sikuweza kuangalia ${sw}: nimefikia kikomo cha zana kwa swali hili.` : `I could not look up ${en}: the tool budget for this question is used up.`;
+  if (outcome.record.status === 'forbidden')
+    return lang === 'sw'
+      ? `Huna ruhusa ya kuona ${sw}: ni kwa mmiliki wa duka au anayeruhusiwa tu.`
+      : `You are not allowed to see ${en}: the shop's records allow this to the owner, or to staff with that permission, only.`;
+  const reason = String(outcome.forModel.error ?? '');
+  return lang === 'sw' ? `Sikuweza kupata ${sw}${reason ? `: ${reason}` : ''}.` : `I could not get ${en}${reason ? `: ${reason}` : ''}.`;
+}
+
+async function priceChange(ctx: TopicContext, plan: Plan, budget: Budgeted): Promise<string> {
+  const rows = await findProducts(ctx, plan.subject!);
+  if (!rows.length) return ctx.lang === 'sw' ? `Sikupata bidhaa inayoitwa "${plan.subject}".` : `I found no product matching "${plan.subject}".`;
+  if (rows.length > 1) {
+    const names = rows.slice(0, 5).map((p) => p.name).join(', ');
+    return ctx.lang === 'sw' ? `Bidhaa kadhaa zinalingana na "${plan.subject}": ${names}. Taja moja.` : `Several products match "${plan.subject}": ${names}. Say which one.`;
+  }
+  const out = await ctx.call('patchInventoryProductsById', { id: rows[0].id, selling_price: plan.amount });
+  if (!out || !budget.pending) throw new NoData(out);
+  const summary = budget.pending.summary;
+  return ctx.lang === 'sw' ? `Ili kuthibitisha: ${summary}. Hakuna kitakachobadilika mpaka uthibitishe.` : `To confirm: ${summary}. Nothing changes until you confirm.`;
+}
+
+export async function runPlanner(input: LoopInput): Promise<LoopResult> {
+  const lang = input.language;
+  let plans = plansOf(input.question);
+  if (!plans.length) plans = followUp(input.question, input.history.at(-1));
+  const budget = new Budgeted(input);
+  const result = (answer: string, last?: Plan): LoopResult => ({
+    answer,
+    toolCalls: budget.records,
+    pending: budget.pending,
+    used: budget.used,
+    exhausted: budget.exhausted,
+    tokens: 0,
+    ...(last ? { topic: last.topic, ...(last.subject ? { subject: last.subject } : {}) } : {}),
+  });
+  if (!plans.length) return result(HELP[lang]);
+
+  const ctx: TopicContext = { lang, today: localDate(new Date(), input.caller.timezone), call: (name, args) => budget.tryCall(name, args) };
+  const parts: string[] = [];
+  for (const plan of plans) {
+    try {
+      parts.push(plan.topic === 'price_change' ? await priceChange(ctx, plan, budget) : await TOPIC_ANSWERS[plan.topic](ctx, plan));
+    } catch (err) {
+      if (!(err instanceof NoData)) throw err;
+      parts.push(noDataText(err.outcome, plan.topic, lang));
+    }
+  }
+  return result(parts.join('\n\n'), plans.at(-1));
+}
