@@ -96,12 +96,14 @@ async function seedHistory(dbOpts: { url?: string; sqliteFile?: string }, userId
 }
 
 export async function analyticsBenchmarks(base: string, database: string, dbOpts: { url?: string; sqliteFile?: string }, sales = 100_000): Promise<Row[]> {
-  const account = { phone: '0754000333', password: 'benchmark3' };
+  // Its own shop: the pharmacy bench's owner has 0754000333, the SDK's 0754000222.
+  const account = { phone: '0754000444', password: 'benchmark4' };
   const reg = await fetch(`${base}/api/v1/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ first_name: 'Takwimu', last_name: 'Bench', ...account, confirm_password: account.password, shop: { name: 'Takwimu Duka' } }),
   });
+  if (!reg.ok) throw new Error(`analytics bench: register answered ${reg.status}: ${await reg.text()}`);
   const data = ((await reg.json()) as { data: { user_id: string; tokens: { access_token: string } } }).data;
   const t0 = performance.now();
   const { from } = await seedHistory(dbOpts, data.user_id, sales);

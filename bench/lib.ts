@@ -110,6 +110,12 @@ export async function startBenchServer(database: string): Promise<BenchServer> {
   };
 }
 
+/** CPU time (user + system) a process has used so far, ms (/proc/<pid>/stat, in clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export async function stopProcess(child: ChildProcess) {
   const exited = new Promise((resolve) => child.on('exit', resolve));
   child.kill('SIGTERM');
@@ -137,8 +143,12 @@ export interface Measured {
   p50: number;
   p99: number;
   errors: number;
-  /** Per request, the median the server reported (x-db-ms, x-db-wait-ms): time in SQL statements, and waiting for a transaction or a lock. */
-  db?: { ms: number; waitMs: number };
+  /**
+   * Per request: the server's CPU time (its process's, over the whole run, divided by the requests),
+   * and the medians it reported (x-db-ms, x-db-wait-ms): time in SQL statements, and waiting for a
+   * transaction or a lock.
+   */
+  db?: { cpuMs?: number; ms: number; waitMs: number };
 }
 
 export async function measure(load: Load): Promise<Measured> {
@@ -171,7 +181,7 @@ export interface Row {
 }
 
 export function printTable(rows: Row[]) {
-  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met', 'stmts/req', 'db / wait ms', 'vs ceiling'];
+  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met', 'stmts/req', 'cpu / db / wait ms', 'vs ceiling'];
   const lines = rows.map((r) => [
     r.scenario,
     r.database,
@@ -182,7 +192,7 @@ export function printTable(rows: Row[]) {
     r.target,
     r.met === null ? '-' : r.met ? 'yes' : 'NO',
     r.statements === undefined || Number.isNaN(r.statements) ? '-' : String(r.statements),
-    r.m.db && Number.isFinite(r.m.db.ms) ? `${r.m.db.ms} / ${r.m.db.waitMs}` : '-',
+    r.m.db && Number.isFinite(r.m.db.ms) ? `${r.m.db.cpuMs ?? '-'} / ${r.m.db.ms} / ${r.m.db.waitMs}` : '-',
     r.ofCeiling ?? '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));

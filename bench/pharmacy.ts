@@ -77,14 +77,14 @@ function medicineSales(shop: BenchPharmacy, d: number, count: number, prefix: st
 }
 
 /** The push benchmark's 10,000 sales, of medicines; beside `plain` (20 tills in one store). */
-export async function batchPushBenchmark(base: string, database: string, shop: BenchPharmacy, plain: Row): Promise<Row> {
+export async function batchPushBenchmark(base: string, database: string, shop: BenchPharmacy, plain: Row, serverPid?: number): Promise<Row> {
   const DEVICES = 20;
   const SALES_PER_DEVICE = 500;
   const BATCH = 100;
   const devices = await Promise.all(
     Array.from({ length: DEVICES }, async (_, d) => ({ id: await registerTill(base, shop.headers, `Famasia ${d + 1}`), headers: shop.headers, mutations: medicineSales(shop, d, SALES_PER_DEVICE, 'F') })),
   );
-  const m = await timePushes(base, devices, BATCH);
+  const m = await timePushes(base, devices, BATCH, serverPid);
   const statements = await pushStatements(base, shop.headers, medicineSales(shop, 999, 3 * BATCH, 'G'), BATCH);
   const { target, enough } = within25(plain);
   return {

@@ -3,7 +3,7 @@
  * offline sales of 3 lines, pushed in batches by all tills at once; every result must be `applied`.
  */
 import { newId } from '@duka/shared';
-import { type Measured, median, statementsPer } from './lib.js';
+import { cpuMs, type Measured, median, statementsPer } from './lib.js';
 
 export interface BenchProduct {
   id: string;
@@ -63,8 +63,9 @@ export function push(base: string, till: Pick<Till, 'id' | 'headers'>, mutations
 }
 
 /** Every till pushes its sales in batches of `batch`, all tills at once: sales/s and the push latencies. */
-export async function timePushes(base: string, tills: Till[], batch: number): Promise<Measured> {
+export async function timePushes(base: string, tills: Till[], batch: number, serverPid?: number): Promise<Measured> {
   await settle();
+  const cpuBefore = serverPid ? cpuMs(serverPid) : 0;
   const latencies: number[] = [];
   const dbMs: number[] = [];
   const waitMs: number[] = [];
@@ -87,7 +88,7 @@ export async function timePushes(base: string, tills: Till[], batch: number): Pr
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { rps: Math.round(total / seconds), p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), errors: failed, db: { ms: Math.round(median(dbMs)), waitMs: Math.round(median(waitMs)) } };
+  return { rps: Math.round(total / seconds), p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), errors: failed, db: { cpuMs: serverPid ? Math.round((cpuMs(serverPid) - cpuBefore) / latencies.length) : undefined, ms: Math.round(median(dbMs)), waitMs: Math.round(median(waitMs)) } };
 }
 
 /** Statements per push of `batch` new sales: a till of its own pushes `sales` (3 batches), one push at a time, each checked applied. */

@@ -101,8 +101,8 @@ for (const database of databases) {
   }
 
   if (only.has('sync')) {
-    const sync = await syncBenchmarks(base, token, database, dbOpts);
-    rows.push(...sync.rows, await batchPushBenchmark(base, database, await benchPharmacy(), sync.oneStore));
+    const sync = await syncBenchmarks(base, token, database, dbOpts, server.pid);
+    rows.push(...sync.rows, await batchPushBenchmark(base, database, await benchPharmacy(), sync.oneStore, server.pid));
   }
   if (only.has('realtime')) rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
   if (only.has('sdk')) rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts)));

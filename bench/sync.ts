@@ -32,7 +32,7 @@ export interface SyncRows {
   oneStore: Row;
 }
 
-export async function syncBenchmarks(base: string, token: string, database: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<SyncRows> {
+export async function syncBenchmarks(base: string, token: string, database: string, dbOpts: { url?: string; sqliteFile?: string }, serverPid?: number): Promise<SyncRows> {
   const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const db = createDb({ ...dbOpts, poolSize: 2 });
   const { org_id: orgId, store_id: homeStore } = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow();
@@ -67,8 +67,8 @@ export async function syncBenchmarks(base: string, token: string, database: stri
     );
   const total = TILLS * SALES_PER_TILL;
   const spread = await tillsIn((d) => d % STORES, 'T');
-  const pushSpread = await timePushes(base, spread, BATCH);
-  const pushOne = await timePushes(base, await tillsIn(() => 0, 'U'), BATCH);
+  const pushSpread = await timePushes(base, spread, BATCH, serverPid);
+  const pushOne = await timePushes(base, await tillsIn(() => 0, 'U'), BATCH, serverPid);
   const statements = await pushStatements(base, storeHeaders[0]!, offlineSales(sold, 999, 3 * BATCH, 'S'), BATCH);
 
   const shop = { orgId: orgId!, cashierId: tokenUser(token), products: sold };

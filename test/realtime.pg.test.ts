@@ -3,57 +3,35 @@
  * processes share one database; a change committed through one pokes a websocket till connected
  * to the other, through LISTEN/NOTIFY.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registrationBody } from './setup/factories.js';
 import { createTestDb, type TestDb } from './setup/test-db.js';
+import { freePort, startScript } from './setup/processes.js';
 import { connect, type TestSocket, wsUrl } from './setup/ws-client.js';
-
-const ROOT = path.resolve(import.meta.dirname, '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(databaseUrl: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/index.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-rt-')),
-      DATABASE_URL: databaseUrl,
-      // Instances behind one load balancer share the secret, so a token from one is good at the other.
-      JWT_SECRET: 'realtime-test-secret-realtime-test-secret',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, exited, output, errors } = startScript('server/src/index.ts', {
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-rt-')),
+    DATABASE_URL: databaseUrl,
+    // Instances behind one load balancer share the secret, so a token from one is good at the other.
+    JWT_SECRET: 'realtime-test-secret-realtime-test-secret',
   });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const until = Date.now() + 30_000;
-  while (!out.includes('Duka API at')) {
-    if (Date.now() > until || child.exitCode !== null) throw new Error(`server did not start: ${err}${out}`);
+  while (!output().includes('Duka API at')) {
+    if (Date.now() > until || child.exitCode !== null) throw new Error(`server did not start: ${errors()}${output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const base = `http://127.0.0.1:${port}`;
-  return { child: child as ChildProcess, base, exited, output: () => out };
+  return { child: child as ChildProcess, base, exited, output };
 }
 
 describe.runIf(process.env.DUKA_TEST_DIALECT === 'postgres')('realtime across two server processes on one PostgreSQL', () => {

@@ -2,40 +2,18 @@
  * The server as `npm start` runs it: its own process, a real port, the configured database,
  * registration to switch-store over HTTP, and a clean exit on SIGTERM.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registrationBody } from './setup/factories.js';
+import { freePort, startScript } from './setup/processes.js';
 import { createTestDb, DIALECT, type TestDb } from './setup/test-db.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN_EMAIL = 'root@duka.test';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function start(env: Record<string, string>, script = 'server/src/index.ts', args: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => out, errors: () => err };
-}
+const start = (env: Record<string, string>, script = 'server/src/index.ts', args: string[] = []) => startScript(script, { LOG_LEVEL: 'info', ...env }, args);
 
 async function waitFor(check: () => boolean, what: string, ms = 20_000) {
   const until = Date.now() + ms;
