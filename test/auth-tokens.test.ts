@@ -67,6 +67,19 @@ describe('access and refresh tokens', () => {
     expect401(await me(other));
   });
 
+  it('refuses a token with the real key but no expiry, no issue time, or another issuer', async () => {
+    const s = await registerOwner(t);
+    const { iat, exp, aud, iss, ...claims } = decodeJwt(s.token);
+    const key = t.deps.keys.jwt;
+    const sign = (build: (j: SignJWT) => SignJWT) => build(new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setAudience(aud!)).sign(key);
+    // The same claims signed properly are accepted, so each refusal below is for what it lacks.
+    expect((await me(await sign((j) => j.setIssuer(iss!).setIssuedAt(iat!).setExpirationTime(exp!)))).status).toBe(200);
+    expect401(await me(await sign((j) => j.setIssuer(iss!).setIssuedAt(iat!))));
+    expect401(await me(await sign((j) => j.setIssuer(iss!).setExpirationTime(exp!))));
+    expect401(await me(await sign((j) => j.setIssuer('someone-else').setIssuedAt(iat!).setExpirationTime(exp!))));
+    expect401(await me(await sign((j) => j.setIssuedAt(iat!).setExpirationTime(exp!))));
+  });
+
   it('refuses an MFA challenge token and an email-confirmation token as access tokens', async () => {
     const s = await registerOwner(t);
     // Real key, every access claim, only the audience differs.
@@ -146,14 +159,14 @@ describe('access and refresh tokens', () => {
     expect((await refresh(other.body.data.refresh_token)).status).toBe(200);
   });
 
-  it('answers 401 for an unknown refresh token, and TOKEN_EXPIRED for one older than 30 days', async () => {
+  it('answers 401 for an unknown refresh token, and SESSION_EXPIRED (not the access token\'s TOKEN_EXPIRED) for one older than 30 days', async () => {
     expect401(await refresh('x'.repeat(43)));
     const a = await registerOwner(t);
     const b = await registerOwner(t);
     t.clock.advance(30 * 86_400_000 - 60_000);
     expect((await refresh(b.refresh)).status).toBe(200);
     t.clock.advance(60_000);
-    expect401(await refresh(a.refresh), 'TOKEN_EXPIRED');
+    expect401(await refresh(a.refresh), 'SESSION_EXPIRED');
   });
 
   it('logout revokes the session’s refresh token, answers success every time, and spares other sessions', async () => {

@@ -74,7 +74,11 @@ describe('API reference', () => {
     expect(res.status).toBe(200);
     const doc = res.body;
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.servers).toEqual([{ url: '/api/v1' }]);
+    expect(doc.servers).toEqual([{ url: `http://localhost:${t.config.PORT}/api/v1` }]);
+    // What generated clients need to type values: timestamps as date-time, money in cents.
+    expect(doc.components.schemas.Transaction.properties.created_at).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(doc.components.schemas.Transaction.properties.total).toMatchObject({ type: 'number', multipleOf: 0.01 });
+    expect(doc.components.schemas.CreateSaleInput.properties.discount_pct).toMatchObject({ maximum: 100, multipleOf: 0.01 });
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const route of ROUTES) {
       const [method, path] = route.split(' ') as [string, string];
@@ -146,6 +150,17 @@ describe('HTTP behaviour', () => {
     const res = await t.request('GET', '/no/such/route');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ success: false, errors: [{ code: 'NOT_FOUND' }] });
+  });
+
+  it('answers a known path asked with another method with 405 and the methods it takes', async () => {
+    const sale = await t.request('GET', '/pos/sale');
+    expect(sale.status).toBe(405);
+    expect(sale.headers.get('allow')).toBe('POST');
+    expect(sale.body).toMatchObject({ success: false, errors: [{ code: 'METHOD_NOT_ALLOWED', message: '/api/v1/pos/sale does not take GET; it takes POST' }] });
+    const product = await t.request('PUT', '/inventory/products/01a20c10-2fa7-7591-85cb-a652abc17cad');
+    expect(product.status).toBe(405);
+    expect(product.headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH');
+    expect((await t.request('DELETE', '/no/such/route')).status).toBe(404);
   });
 });
 

@@ -10,7 +10,7 @@ import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
-import type { Config } from './env.js';
+import { type Config, publicOrigin } from './env.js';
 import type { DbHandle } from './db/handle.js';
 import { DB_MS_HEADER, DB_WAIT_MS_HEADER, measureDb, STATEMENTS_HEADER } from './db/statement-count.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -182,13 +182,21 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
       version: API_VERSION,
       description: 'Offline-first point of sale for small shops in Tanzania. Every business answer uses the envelope `{ success, message, data, errors, meta }`.',
     },
-    servers: [{ url: base }],
+    // Absolute, so that a client generated from the document has a usable default server.
+    servers: [{ url: `${publicOrigin(config)}${base}` }],
   }));
   api.get('/openapi.json', (c) => c.json(openapi));
   api.route('/', docsRouter(base));
   app.route(base, api);
 
-  app.notFound((c) => handleError(new ServiceError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), c));
+  const allowedOn = methodsByPath(app.routes);
+  app.notFound((c) => {
+    const allowed = allowedOn(c.req.path);
+    // No route there, or one that takes this method and found nothing (a handler's own 404).
+    if (allowed.length === 0 || allowed.includes(c.req.method)) return handleError(new ServiceError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), c);
+    c.header('Allow', allowed.join(', '));
+    return handleError(new ServiceError('METHOD_NOT_ALLOWED', `${c.req.path} does not take ${c.req.method}; it takes ${allowed.join(', ')}`), c);
+  });
   app.onError(handleError);
   return app;
 }
@@ -209,5 +217,23 @@ function limitBody(maxSize: number, onError: () => never): MiddlewareHandler {
     const length = headers.get('content-length');
     if (length !== null && !headers.has('transfer-encoding')) return parseInt(length || '0', 10) > maxSize ? onError() : next();
     return counted(c, next);
+  };
+}
+
+/**
+ * The methods the app's routes take on a path, so that a known path asked with another method
+ * answers 405 with `Allow` rather than 404 (RFC 9110 §15.5.6). Middleware (method ALL) is not a route.
+ */
+function methodsByPath(routes: ReadonlyArray<{ method: string; path: string }>): (path: string) => string[] {
+  const patterns = routes
+    .filter((r) => r.method !== 'ALL')
+    .map((r) => ({
+      method: r.method,
+      pattern: new RegExp(`^${r.path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+    }));
+  return (path) => {
+    const methods = new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
   };
 }

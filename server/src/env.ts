@@ -81,6 +81,9 @@ export type Config = Omit<z.infer<typeof EnvSchema>, 'JWT_SECRET'> & { JWT_SECRE
 
 export class ConfigError extends Error {}
 
+/** This API's public origin (PUBLIC_URL, else this host's port), without a trailing slash. */
+export const publicOrigin = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+
 /** Validate `env`; generate and keep a JWT secret under DATA_DIR when none is given. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);

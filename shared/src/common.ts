@@ -5,18 +5,19 @@ export const Uuid = z.uuid();
 export const IdParam = z.object({ id: z.uuid().meta({ description: 'Resource id (UUID)' }) });
 
 /** ISO 8601 UTC timestamp as the API writes it. */
-export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp', example: '2026-11-21T07:30:00.000Z' });
+export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp', format: 'date-time', example: '2026-11-21T07:30:00.000Z' });
 
 /** A calendar date, `YYYY-MM-DD`, interpreted in the organisation's time zone. */
 export const DateString = z.iso.date().meta({ description: 'YYYY-MM-DD', example: '2026-11-21' });
 
 /** Money in the API: a number with at most two decimals (TZS). Stored as integer cents. */
-export const Money = z.number().meta({ description: 'Amount in TZS, at most 2 decimals', example: 1500 });
+export const Money = z.number().meta({ description: 'Amount in TZS, at most 2 decimals', multipleOf: 0.01, example: 1500 });
 /** At most two decimals: the cents or basis points a number becomes are whole. */
 const twoDecimals = (v: number) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
-export const MoneyInput = z.number().nonnegative().max(1e12).refine(twoDecimals, 'at most 2 decimals');
+// multipleOf documents the rule for client generators; the check itself is exact in cents (0.07 % 0.01 is not 0 in floating point).
+export const MoneyInput = z.number().nonnegative().max(1e12).refine(twoDecimals, 'at most 2 decimals').meta({ multipleOf: 0.01 });
 /** A percentage as clients send it (discounts, tax rates): 0 to 100, at most two decimals. */
-export const PercentInput = z.number().min(0).max(100).refine(twoDecimals, 'at most 2 decimals');
+export const PercentInput = z.number().min(0).max(100).refine(twoDecimals, 'at most 2 decimals').meta({ multipleOf: 0.01 });
 
 /** Query-string boolean: `true`/`false`/`1`/`0`. */
 export const QueryBool = z

@@ -8,7 +8,10 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
+  /** The access token has expired: refresh it. */
   TOKEN_EXPIRED: 401,
+  /** The refresh token has expired (or its session ended): sign in again; refreshing will not help. */
+  SESSION_EXPIRED: 401,
   /** Creating more than the organisation's plan allows (stores, staff, products, AI credits, SMS); `errors` names the limit. */
   PLAN_LIMIT: 402,
   FORBIDDEN: 403,

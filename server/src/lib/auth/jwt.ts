@@ -48,6 +48,8 @@ async function verifySignature(key: KeyObject, aud: Audience, token: string, now
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: aud,
+      // A token without an expiry would be good for ever; one without iat has no age to judge.
+      requiredClaims: ['exp', 'iat'],
       currentDate: new Date(nowMs),
     });
     return payload;

@@ -6,6 +6,7 @@ import { BusinessRuleError } from '../../../lib/errors.js';
 import { findUserById } from '../../accounts/accounts.queries.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { revokeFamily } from './tokens.js';
+import { publicOrigin } from '../../../env.js';
 
 /** Revokes the session of the access token (and of a refresh token given in the body, if it is the caller's). */
 export async function logout(ctx: AuthedContext, refreshToken?: string): Promise<void> {
@@ -20,7 +21,7 @@ export async function logout(ctx: AuthedContext, refreshToken?: string): Promise
 const CONFIRM_TTL_SEC = 7 * 86_400;
 
 export function publicBaseUrl(ctx: ServiceContext): string {
-  return (ctx.config.PUBLIC_URL ?? `http://localhost:${ctx.config.PORT}`) + ctx.config.BASE_PATH;
+  return publicOrigin(ctx.config) + ctx.config.BASE_PATH;
 }
 
 /** Welcome and confirmation email with a link valid for 7 days. */

@@ -120,7 +120,7 @@ export async function rotateRefreshToken(ctx: ServiceContext, token: string): Pr
       tx.log.warn({ req_id: tx.requestId, user_id: row.user_id, family_id: row.family_id }, 'refresh token reuse: family revoked');
       return { error: new UnauthenticatedError('refresh token was already used; all sessions from that sign-in are signed out') };
     }
-    if (row.expires_at <= now) return { error: new UnauthenticatedError('refresh token has expired; sign in again', 'TOKEN_EXPIRED') };
+    if (row.expires_at <= now) return { error: new UnauthenticatedError('refresh token has expired; sign in again', 'SESSION_EXPIRED') };
     const user = await findUserById(tx.db, row.user_id);
     if (!user || user.is_active !== 1) {
       await revokeFamily(tx, row.family_id);

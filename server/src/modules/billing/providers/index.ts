@@ -1,5 +1,5 @@
 /** The payment provider the server was configured with (PAYMENT_PROVIDER), built once in app.ts. */
-import type { Config } from '../../../env.js';
+import { type Config, publicOrigin } from '../../../env.js';
 import { unconfiguredPayments } from '../services/unconfigured-payments.js';
 import { azamPayProvider } from './azampay.js';
 import type { PaymentProvider } from './payment-provider.js';
@@ -7,7 +7,7 @@ import { selcomProvider } from './selcom.js';
 
 export function paymentProviderFromConfig(config: Config): PaymentProvider {
   if (config.PAYMENT_PROVIDER === 'selcom') {
-    const origin = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+    const origin = publicOrigin(config);
     return selcomProvider({
       apiKey: config.SELCOM_API_KEY!,
       apiSecret: config.SELCOM_API_SECRET!,

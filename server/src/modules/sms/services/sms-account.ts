@@ -7,6 +7,7 @@ import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { localMonthRange } from '../../../lib/time.js';
 import { findOrganisation, orgTimezone } from '../../accounts/accounts.queries.js';
+import { publicOrigin } from '../../../env.js';
 
 /** The bounds of the organisation's current local month, as epoch ms. */
 export async function currentMonth(ctx: ServiceContext, orgId: string): Promise<{ month: string; from: number; to: number }> {
@@ -46,7 +47,7 @@ export async function getSmsAccount(ctx: AuthedContext): Promise<SmsAccount> {
   const provider = own ? org.sms_provider : (platform?.provider ?? null);
   const { month, from, to } = await currentMonth(ctx, orgId);
   const usage = await smsUsage(ctx, orgId, from, to);
-  const base = ctx.config.PUBLIC_URL ?? `http://localhost:${ctx.config.PORT}`;
+  const base = publicOrigin(ctx.config);
   return {
     own_account: own,
     provider,
