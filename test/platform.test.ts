@@ -93,6 +93,11 @@ describe('API reference', () => {
   it('serves the interactive reference page with its assets from this server', async () => {
     const page = await t.request('GET', '/docs');
     expect(page.status).toBe(200);
+    // A Content-Security-Policy the page itself keeps: no inline script, nothing from elsewhere.
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    expect(page.text).not.toMatch(/<script>|<script [^>]*>[^<]/);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain('/api/v1/docs/assets/swagger-ui-bundle.js');
     const js = await t.app.request('/api/v1/docs/assets/swagger-ui-bundle.js');

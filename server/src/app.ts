@@ -114,7 +114,20 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     });
   }
   app.use('*', requestId({ limitLength: 100 }));
-  app.use('*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin' }));
+  // The API answers JSON; the one page it serves (the reference at /docs) loads its scripts and
+  // styles from this server, and Swagger UI styles elements inline.
+  const contentSecurityPolicy = {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  };
+  app.use('*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin', contentSecurityPolicy }));
   if (config.CORS_ORIGINS.length) {
     const any = config.CORS_ORIGINS.includes('*');
     app.use('*', cors({ origin: any ? '*' : config.CORS_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'], exposeHeaders: ['Retry-After', 'Idempotent-Replayed', 'X-Request-Id'], maxAge: 600 }));
