@@ -52,6 +52,53 @@ describe('refund, void, receipts, listing and summaries', () => {
     expect((await move(owner, sale.id, 'void')).status).toBe(409);
   });
 
+  it("lets a cashier without the refund permission void only their own sale within 10 minutes; a manager, anyone's (REST and sync)", async () => {
+    const { owner, p } = await shop();
+    const cashier = await createStaff(t, owner);
+    const manager = await createStaff(t, owner, { role: 'manager' });
+    // Time passes here beyond an access token's 15 minutes: each signs in afresh after the clock moves.
+    const later = async (ms: number) => {
+      t.clock.advance(ms);
+      for (const s of [owner, cashier, manager]) {
+        const pair = (await t.request('POST', '/auth/refresh', { body: { refresh_token: s.refresh } })).body.data;
+        [s.token, s.refresh] = [pair.access_token, pair.refresh_token];
+      }
+    };
+    const ownersSale = await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash' });
+    const mine = await sell(cashier, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash' });
+    const late = await sell(cashier, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash' });
+    expect(await stockOf(owner, p.id)).toBe(47);
+
+    const refusal = { code: 'FORBIDDEN', message: 'you may void only your own sale, within 10 minutes of making it; anything else needs the refund permission, a manager or the owner' };
+    const others = await move(cashier, ownersSale.id, 'void');
+    expect(others.status).toBe(403);
+    expect(others.body.errors[0]).toMatchObject(refusal);
+    await later(9 * 60_000);
+    expect((await move(cashier, mine.id, 'void')).status).toBe(200);
+    await later(2 * 60_000);
+    const tooLate = await move(cashier, late.id, 'void');
+    expect(tooLate.status).toBe(403);
+    expect(await stockOf(owner, p.id)).toBe(48);
+
+    // Over sync the same: judged by when the till voided, not when the push arrived.
+    const device_id = crypto.randomUUID();
+    expect((await t.request('POST', '/sync/devices', { token: cashier.token, body: { device_id, name: 'Till' } })).status).toBe(200);
+    const voidAt = (seq: number, id: string, at: number) => ({ id: crypto.randomUUID(), seq, type: 'sale.void', created_at: new Date(at).toISOString(), payload: { transaction_id: id, reason: 'rung twice' } });
+    const soon = await sell(cashier, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash' });
+    await later(30 * 60_000);
+    const pushed = await t.request('POST', '/sync/push', {
+      token: cashier.token,
+      body: { device_id, mutations: [voidAt(1, soon.id, t.clock.now() - 25 * 60_000), voidAt(2, late.id, t.clock.now()), voidAt(3, ownersSale.id, t.clock.now())] },
+    });
+    expect(pushed.status, pushed.text).toBe(200);
+    expect(pushed.body.data.results.map((r: { status: string; error?: { code: string } }) => r.error?.code ?? r.status)).toEqual(['applied', 'FORBIDDEN', 'FORBIDDEN']);
+    expect(await stockOf(owner, p.id)).toBe(48);
+    // A manager may void any sale of the store, at any time.
+    expect((await move(manager, late.id, 'void')).status).toBe(200);
+    expect((await move(manager, ownersSale.id, 'void')).status).toBe(200);
+    expect(await stockOf(owner, p.id)).toBe(50);
+  });
+
   it('refuses a refund without the refund permission (403) and changes nothing', async () => {
     const { owner, p } = await shop();
     const staff = await createStaff(t, owner);

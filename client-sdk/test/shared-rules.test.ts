@@ -1,3 +1,4 @@
+import { VOID_REFUSAL } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, registerOwner, type Session } from '../../test/setup/factories.js';
 import type { ApiResponse } from '../../test/setup/test-app.js';
@@ -177,6 +178,13 @@ describe('shared rules: the server online and the till offline answer alike', ()
         sale: () => paid,
         to: 'refund',
         refused: { code: 'FORBIDDEN', message: 'you are not allowed to give refunds' },
+      },
+      {
+        name: "a void from a cashier without the refund permission of a sale they did not ring up",
+        staff: true,
+        sale: () => paid,
+        to: 'void',
+        refused: { code: 'FORBIDDEN', message: VOID_REFUSAL },
       },
       {
         name: 'a sale the store does not have (the 404 names no field)',

@@ -5,6 +5,7 @@
  */
 import { checkReversal, type Reversal, returnedStockGoesTo, SaleReversePayload, toCents } from '@duka/shared';
 import { TillError } from '../errors.js';
+import { getMeta } from '../local/meta.js';
 import { moveBatches, moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
@@ -18,7 +19,15 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
     const { org, store } = await shopOf(trx);
     const found = await reads.transactionById(trx, transactionId);
     const tabs = found?.status === 'credit' ? (await reads.creditTabs(trx)).filter((t) => t.transaction_id === found.id) : [];
-    const breach = checkReversal({ move, may_refund: await may(trx, 'refund'), sale: found && { status: found.status, tab_paid: tabs.some((t) => t.paid_amount > 0) } });
+    const user = await getMeta(trx, 'user');
+    const breach = checkReversal({
+      move,
+      may_refund: await may(trx, 'refund', user),
+      role: user?.role,
+      own_sale: !!user && found?.cashier_id === user.id,
+      age_ms: found ? ctx.now() - Date.parse(found.created_at) : undefined,
+      sale: found && { status: found.status, tab_paid: tabs.some((t) => t.paid_amount > 0) },
+    });
     if (breach) throw new TillError(breach.code, breach.message, breach.field);
     // checkReversal refuses a sale that is not there.
     const sale = found!;

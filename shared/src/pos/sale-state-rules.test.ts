@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkReversal, returnedStockGoesTo } from './sale-state-rules.js';
+import { checkReversal, returnedStockGoesTo, VOID_REFUSAL, VOID_WINDOW_MS } from './sale-state-rules.js';
 
 describe('checkReversal', () => {
   it('refunds and voids paid and credit sales', () => {
@@ -10,9 +10,22 @@ describe('checkReversal', () => {
     }
   });
 
-  it('needs the refund permission to refund, before anything else, but not to void', () => {
+  it('needs the refund permission to refund, before anything else', () => {
     expect(checkReversal({ move: 'refund', may_refund: false })).toEqual({ code: 'FORBIDDEN', message: 'you are not allowed to give refunds' });
-    expect(checkReversal({ move: 'void', may_refund: false, sale: { status: 'paid', tab_paid: false } })).toBeUndefined();
+  });
+
+  it("lets a cashier without the refund permission void only their own sale, within 10 minutes; managers and owners any", () => {
+    const paid = { status: 'paid' as const, tab_paid: false };
+    const voidBy = (who: Partial<Parameters<typeof checkReversal>[0]>) => checkReversal({ move: 'void', may_refund: false, role: 'staff', sale: paid, ...who });
+    const refused = { code: 'FORBIDDEN', message: VOID_REFUSAL };
+    expect(voidBy({ own_sale: true, age_ms: 9 * 60_000 })).toBeUndefined();
+    expect(voidBy({ own_sale: true, age_ms: VOID_WINDOW_MS })).toBeUndefined();
+    expect(voidBy({ own_sale: true, age_ms: VOID_WINDOW_MS + 1 })).toEqual(refused);
+    expect(voidBy({ own_sale: false, age_ms: 60_000 })).toEqual(refused);
+    expect(voidBy({})).toEqual(refused);
+    expect(voidBy({ may_refund: true, own_sale: false, age_ms: 86_400_000 })).toBeUndefined();
+    expect(voidBy({ role: 'manager', own_sale: false, age_ms: 86_400_000 })).toBeUndefined();
+    expect(voidBy({ role: 'owner' })).toBeUndefined();
   });
 
   it('says the sale is not there', () => {

@@ -77,8 +77,11 @@ export function findProduct(db: Kysely<Database>, orgId: string, storeId: string
 /** The organisation's products among `ids`, by id; another organisation's ids are simply absent. */
 export async function orgProductsById(db: Kysely<Database>, orgId: string, ids: string[]): Promise<Map<string, ProductRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('products').selectAll().where('org_id', '=', orgId).where('id', 'in', [...new Set(ids)]).execute();
-  return new Map(rows.map((r) => [r.id, r]));
+  // By primary key alone, the organisation checked on the rows: with `org_id = ?` beside the ids,
+  // SQLite's planner, on statistics older than the catalogue, walked the organisation's products
+  // through its (org_id, name) index (18 ms for a push's 300 products of 50,000, against 2).
+  const rows = await db.selectFrom('products').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.filter((r) => r.org_id === orgId).map((r) => [r.id, r]));
 }
 
 /** Ids of the batch-tracked products that follow the organisation's default alert window. */

@@ -24,12 +24,21 @@ function reversalError(b: ReversalBreach): ServiceError {
   return new InvalidStateError(b.message);
 }
 
-async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string): Promise<Transaction> {
+async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string, at?: number): Promise<Transaction> {
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const found = await findStoreTransaction(tx.db, storeId, id);
     const tab = found?.status === 'credit' ? await tabForTransaction(tx.db, found.id) : undefined;
-    const breach = checkReversal({ move, may_refund: hasPermission(ctx.actor, 'refund'), sale: found && { status: found.status, tab_paid: (tab?.paid_amount ?? 0) > 0 } });
+    // The void's own time: a till's offline void is judged by when it was made, not when it arrived.
+    const when = at ?? tx.clock.now();
+    const breach = checkReversal({
+      move,
+      may_refund: hasPermission(ctx.actor, 'refund'),
+      role: ctx.actor.role,
+      own_sale: found?.cashier_id === ctx.actor.userId,
+      age_ms: found ? when - found.created_at : undefined,
+      sale: found && { status: found.status, tab_paid: (tab?.paid_amount ?? 0) > 0 },
+    });
     if (breach) throw reversalError(breach);
     // checkReversal refuses a sale that is not there.
     const sale = found!;
@@ -99,4 +108,5 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
 }
 
 export const refundSale = (ctx: AuthedContext, id: string, reason: string) => reverse(ctx, id, 'refund', reason);
-export const voidSale = (ctx: AuthedContext, id: string, reason: string) => reverse(ctx, id, 'void', reason);
+/** `at`: when the void was made (a till's offline void, clamped to the server's clock); default now. */
+export const voidSale = (ctx: AuthedContext, id: string, reason: string, at?: number) => reverse(ctx, id, 'void', reason, at);

@@ -28,8 +28,8 @@ type Mutator<T extends MutationType> = (ctx: AuthedContext, payload: Payload<T>,
 
 const saleReverse =
   (move: Reversal) =>
-  async (ctx: AuthedContext, p: z.infer<typeof SaleReversePayload>): Promise<MutatorOutcome> => {
-    const tx = await (move === 'refund' ? refundSale : voidSale)(ctx, p.transaction_id, p.reason);
+  async (ctx: AuthedContext, p: z.infer<typeof SaleReversePayload>, _m: Mutation, _device: DeviceRow, at: number): Promise<MutatorOutcome> => {
+    const tx = await (move === 'refund' ? refundSale(ctx, p.transaction_id, p.reason) : voidSale(ctx, p.transaction_id, p.reason, at));
     return { result: { transaction_id: tx.id, status: tx.status } };
   };
 
