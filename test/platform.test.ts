@@ -79,6 +79,8 @@ describe('API reference', () => {
     expect(doc.components.schemas.Transaction.properties.created_at).toMatchObject({ type: 'string', format: 'date-time' });
     expect(doc.components.schemas.Transaction.properties.total).toMatchObject({ type: 'number', multipleOf: 0.01 });
     expect(doc.components.schemas.CreateSaleInput.properties.discount_pct).toMatchObject({ maximum: 100, multipleOf: 0.01 });
+    expect(doc.components.schemas.CreateSaleInput.properties.payment_method).toEqual({ $ref: '#/components/schemas/PaymentMethod' });
+    expect(doc.components.schemas.PaymentMethod.enum).toEqual(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit']);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const route of ROUTES) {
       const [method, path] = route.split(' ') as [string, string];
@@ -143,9 +145,19 @@ describe('HTTP behaviour', () => {
 
   it('limits each user to the configured requests a minute (429 with Retry-After)', async () => {
     const owner = await registerOwner(t);
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await t.request('GET', '/accounts/me', { token: owner.token })).status);
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await t.request('GET', '/accounts/me', { token: owner.token }));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    // Every answer says where the caller stands, so a client can pace itself before it is refused.
+    expect(answers.map((r) => [r.headers.get('ratelimit-limit'), r.headers.get('ratelimit-remaining')])).toEqual([
+      ['5', '4'],
+      ['5', '3'],
+      ['5', '2'],
+      ['5', '1'],
+      ['5', '0'],
+      ['5', '0'],
+    ]);
+    expect(Number(answers[0]!.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
     const limited = await t.request('GET', '/accounts/me', { token: owner.token });
     expect(limited.body.errors[0].code).toBe('RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 /** The whole schema as Kysely sees it, composed from the table files in ./tables (one per area). */
+import type { Kysely } from 'kysely';
 import type { AiCreditUsageTable, OrganisationTable, UserTable } from './tables/accounts.table.js';
 import type { OtpTable, RefreshTokenTable } from './tables/auth.table.js';
 import type { CategoryTable, ProductPriceTable, ProductStockTable, ProductTable, StockAdjustmentTable } from './tables/inventory.table.js';
@@ -90,3 +91,6 @@ export interface Database {
   prescriptions: PrescriptionTable;
   prescription_items: PrescriptionItemTable;
 }
+
+/** Run `fn` in a transaction and commit it durably before resolving. */
+export type Transact = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;

@@ -4,11 +4,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Database } from './database.js';
+import type { Database, Transact } from './database.js';
 import type { DialectName } from './dialect.js';
 
-/** Run `fn` in a transaction and commit it durably before resolving. */
-export type Transact = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+export type { Transact } from './database.js';
 
 export interface DbHandle {
   db: Kysely<Database>;

@@ -13,7 +13,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LogEvent } from 'kysely';
-import type { Transact } from './handle.js';
+import type { Transact } from './database.js';
 
 export const STATEMENTS_HEADER = 'x-db-statements';
 export const DB_MS_HEADER = 'x-db-ms';

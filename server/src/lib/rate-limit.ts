@@ -11,17 +11,37 @@ import type { Config } from '../env.js';
 import { RetryLaterError } from './errors.js';
 import { toE164 } from './phone.js';
 
+/** Where a caller stands against a limit, as the `RateLimit-*` answer headers say it. */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+}
+
 export interface RateLimits {
   authByIp(ip: string): Promise<void>;
   authByIdentifier(identifier: string): Promise<void>;
-  user(userId: string): Promise<void>;
+  user(userId: string): Promise<RateLimitState>;
 }
 
-async function consume(limiter: RateLimiterAbstract, key: string) {
+/** The headers a client paces itself by (the IETF RateLimit fields as most APIs send them). */
+export const rateLimitHeaders = (s: RateLimitState): Record<string, string> => ({
+  'RateLimit-Limit': String(s.limit),
+  'RateLimit-Remaining': String(s.remaining),
+  'RateLimit-Reset': String(s.reset),
+});
+
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateLimitState> {
+  const state = (res: RateLimiterRes) => ({ limit: limiter.points, remaining: Math.max(0, res.remainingPoints), reset: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) });
   try {
-    await limiter.consume(key);
+    return state(await limiter.consume(key));
   } catch (res) {
-    if (res instanceof RateLimiterRes) throw new RetryLaterError('RATE_LIMITED', 'too many requests; try again later', res.msBeforeNext);
+    if (res instanceof RateLimiterRes) {
+      const err = new RetryLaterError('RATE_LIMITED', 'too many requests; try again later', res.msBeforeNext);
+      Object.assign(err.extra.headers!, rateLimitHeaders(state(res)));
+      throw err;
+    }
     throw res;
   }
 }
@@ -37,8 +57,8 @@ export function createRateLimits(config: Config, handle: Pick<DbHandle, 'sharedL
   const identifier = handle.sharedLimiter({ keyPrefix: 'auth-id', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
   const user = new RateLimiterMemory({ keyPrefix: 'user', points: config.RATE_LIMIT_USER_PER_MIN, duration: 60 });
   return {
-    authByIp: (key) => consume(ip, key),
-    authByIdentifier: (key) => consume(identifier, identifierKey(key)),
+    authByIp: async (key) => void (await consume(ip, key)),
+    authByIdentifier: async (key) => void (await consume(identifier, identifierKey(key))),
     user: (key) => consume(user, key),
   };
 }

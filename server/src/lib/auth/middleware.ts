@@ -7,6 +7,7 @@ import type { AppEnv, AuthedContext, ServiceContext } from '../context.js';
 import { UnauthenticatedError } from '../errors.js';
 import { requireAdmin, requireRole } from './authorize.js';
 import { actorFromClaims, verifyToken } from './jwt.js';
+import { rateLimitHeaders } from '../rate-limit.js';
 
 /**
  * `signing-out`: a valid token whose session may already be signed out (logout answers success
@@ -36,8 +37,10 @@ export function requireAccess(access: Exclude<Access, 'public'>): MiddlewareHand
   return async (c, next) => {
     const ctx = await authenticate(c.get('ctx'), bearerToken(c.req.header('authorization')));
     if (access !== 'signing-out') await ctx.sessions.assertActive(ctx.actor);
-    await ctx.limits.user(ctx.actor.userId);
+    const limit = await ctx.limits.user(ctx.actor.userId);
     assertAccess(ctx, access);
+    // Set before the handler answers, so they join its response's own headers.
+    for (const [name, value] of Object.entries(rateLimitHeaders(limit))) c.header(name, value);
     c.set('ctx', ctx);
     await next();
   };
