@@ -81,6 +81,11 @@ describe('API reference', () => {
     expect(doc.components.schemas.CreateSaleInput.properties.discount_pct).toMatchObject({ maximum: 100, multipleOf: 0.01 });
     expect(doc.components.schemas.CreateSaleInput.properties.payment_method).toEqual({ $ref: '#/components/schemas/PaymentMethod' });
     expect(doc.components.schemas.PaymentMethod.enum).toEqual(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit']);
+    // What the server really sends: a reset code's check answers data null; a JSON report names its export and has no attachment header.
+    expect(doc.paths['/auth/otp/verify'].post.responses['200'].content['application/json'].schema.properties.data).toEqual({ anyOf: [{ $ref: '#/components/schemas/TokenPair' }, { type: 'null' }] });
+    expect(doc.paths['/reports/generate'].post.responses['200'].headers['content-disposition'].required).toBe(false);
+    expect(Object.keys(doc.components.schemas.ReportResult.properties)).toEqual(expect.arrayContaining(['export_id', 'file_url']));
+    expect(doc.components.schemas.ReportResult.properties.export).toBeUndefined();
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const route of ROUTES) {
       const [method, path] = route.split(' ') as [string, string];

@@ -58,10 +58,15 @@ export const ListExportsQuery = z.object({
 });
 export type ListExportsQuery = z.infer<typeof ListExportsQuery>;
 
-/** The JSON form of a generated report: the same rows as the CSV (money as numbers), plus totals. */
+/**
+ * The JSON form of a generated report: the same rows as the CSV (money as numbers), plus totals. It
+ * is the stored file itself (every download answers the same bytes), written before its export is
+ * recorded, so it names the export by id and download path.
+ */
 export const ReportResult = z
   .object({
-    export: ReportExport,
+    export_id: ReportExport.shape.id,
+    file_url: ReportExport.shape.file_url,
     report_type: ReportType,
     date_from: DateString.nullable(),
     date_to: DateString.nullable(),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   ConfirmEmailQuery,
   Envelope,
@@ -46,7 +47,8 @@ export const otpVerify = defineRoute('public', {
   summary: 'Sign in with an SMS code (purpose login); check a reset code (purpose reset, data null)',
   description: 'Codes are valid 10 minutes and allow 5 tries.',
   request: { body: jsonBody(OtpVerifyInput) },
-  responses: { 200: jsonResponse(Envelope(TokenPair.nullable()), 'Token pair, or null for a valid reset code') },
+  // A union, not .nullable(): the generator wrote a nullable named schema as allOf [TokenPair, object|null], which refuses null.
+  responses: { 200: jsonResponse(Envelope(z.union([TokenPair, z.null()])), 'Token pair, or null for a valid reset code') },
 });
 
 export const login = defineRoute('public', {

@@ -20,7 +20,7 @@ const csvFile = { 'text/csv': { schema: z.string().meta({ description: 'RFC 4180
 const reportFile = (description: string) => ({
   description,
   headers: z.object({
-    'content-disposition': z.string().meta({ description: 'attachment; filename="…"' }),
+    'content-disposition': z.string().optional().meta({ description: 'CSV only: attachment; filename="…"' }),
     'x-export-id': z.string().meta({ description: 'Id of the recorded export' }),
   }),
   content: { ...csvFile, 'application/json': { schema: Envelope(ReportResult) } },
