@@ -63,9 +63,9 @@ export class InsufficientStockError extends ServiceError {
     super('INSUFFICIENT_STOCK', message, { errors: [{ code: 'INSUFFICIENT_STOCK', field, message }], meta: { available } });
   }
 }
-/** 423 or 429 with `Retry-After` in whole seconds. */
+/** 423 or 429 with `Retry-After` in whole seconds (and any other headers the refusal carries). */
 export class RetryLaterError extends ServiceError {
-  constructor(code: 'ACCOUNT_LOCKED' | 'RATE_LIMITED', message: string, retryAfterMs: number) {
-    super(code, message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } });
+  constructor(code: 'ACCOUNT_LOCKED' | 'RATE_LIMITED', message: string, retryAfterMs: number, headers: Record<string, string> = {}) {
+    super(code, message, { headers: { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } });
   }
 }

@@ -37,11 +37,7 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateL
   try {
     return state(await limiter.consume(key));
   } catch (res) {
-    if (res instanceof RateLimiterRes) {
-      const err = new RetryLaterError('RATE_LIMITED', 'too many requests; try again later', res.msBeforeNext);
-      Object.assign(err.extra.headers!, rateLimitHeaders(state(res)));
-      throw err;
-    }
+    if (res instanceof RateLimiterRes) throw new RetryLaterError('RATE_LIMITED', 'too many requests; try again later', res.msBeforeNext, rateLimitHeaders(state(res)));
     throw res;
   }
 }
