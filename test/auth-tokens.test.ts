@@ -67,7 +67,7 @@ describe('access and refresh tokens', () => {
     expect401(await me(other));
   });
 
-  it('refuses a token with the real key but no expiry, no issue time, or another issuer', async () => {
+  it('refuses a token with the real key but no expiry, no issue time, another or no issuer, or no audience', async () => {
     const s = await registerOwner(t);
     const { iat, exp, aud, iss, ...claims } = decodeJwt(s.token);
     const key = t.deps.keys.jwt;
@@ -78,6 +78,8 @@ describe('access and refresh tokens', () => {
     expect401(await me(await sign((j) => j.setIssuer(iss!).setExpirationTime(exp!))));
     expect401(await me(await sign((j) => j.setIssuer('someone-else').setIssuedAt(iat!).setExpirationTime(exp!))));
     expect401(await me(await sign((j) => j.setIssuedAt(iat!).setExpirationTime(exp!))));
+    const noAudience = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(iss!).setIssuedAt(iat!).setExpirationTime(exp!).sign(key);
+    expect401(await me(noAudience));
   });
 
   it('refuses an MFA challenge token and an email-confirmation token as access tokens', async () => {

@@ -33,10 +33,11 @@ describe('uploads', () => {
     expect(res.status, res.text).toBe(201);
     return Envelope(UploadResult).parse(res.body).data;
   };
-  /** The bytes served at an upload's url, with no credentials. */
-  const fetchFile = async (url: string) => {
-    const res = await t.app.request(url);
-    return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+  /** The bytes served at an upload's url, with no credentials unless a token is given. */
+  const fetchFile = async (url: string, token?: string) => {
+    const res = await t.app.request(url, token ? { headers: { authorization: `Bearer ${token}` } } : undefined);
+    const h = (name: string) => res.headers.get(name);
+    return { status: res.status, type: h('content-type'), disposition: h('content-disposition'), cache: h('cache-control'), bytes: Buffer.from(await res.arrayBuffer()) };
   };
   const remove = (s: { token: string }, key: string) => t.request('DELETE', '/uploads', { token: s.token, body: { key } });
 
@@ -52,9 +53,12 @@ describe('uploads', () => {
       size: PNG.length,
       content_type: 'image/png',
       kind: 'receipt',
+      private: true,
+      signed_url: expect.stringMatching(/^\/api\/v1\/uploads\/files\/[0-9a-f]{32}\.png\?expires=\d+&signature=[\w-]+$/),
+      signed_url_expires_at: new Date(Math.floor(t.clock.now() / 1000) * 1000 + 15 * 60_000).toISOString(),
     });
     expect(file.key.endsWith(file.url.split('/').at(-1)!)).toBe(true);
-    const served = await fetchFile(file.url);
+    const served = await fetchFile(file.url, owner.token);
     expect(served.status).toBe(200);
     expect(served.type).toBe('image/png');
     expect(served.bytes.equals(PNG)).toBe(true);
@@ -62,7 +66,54 @@ describe('uploads', () => {
     const pdf = await uploaded(owner, PDF, 'invoice', { folder: 'suppliers/2026' });
     expect(pdf).toMatchObject({ content_type: 'application/pdf', kind: 'attachment', name: 'invoice', size: PDF.length });
     expect(pdf.key).toMatch(new RegExp(`^${owner.orgId}/suppliers/2026/[0-9a-f]{32}\\.pdf$`));
-    expect((await fetchFile(pdf.url)).bytes.equals(PDF)).toBe(true);
+    expect((await fetchFile(pdf.url, owner.token)).bytes.equals(PDF)).toBe(true);
+  });
+
+  it('serves receipts and attachments only to members or through a signed link that expires; images and logos to anyone', async () => {
+    const owner = await registerOwner(t);
+    const stranger = await registerOwner(t);
+    const receipt = await uploaded(owner, PNG, 'fuel.png', { kind: 'receipt' });
+    const invoice = await uploaded(owner, PDF, 'invoice.pdf');
+    const photo = await uploaded(owner, PNG, 'sugar.png', { kind: 'image' });
+    expect(photo).toEqual(expect.objectContaining({ private: false }));
+    expect(photo.signed_url).toBeUndefined();
+
+    // Anyone may fetch the product photo, cached for a year, shown inline.
+    const pub = await fetchFile(photo.url);
+    expect(pub).toMatchObject({ status: 200, cache: 'public, max-age=31536000, immutable', disposition: "inline; filename*=UTF-8''sugar.png" });
+
+    // The private ones: nobody without a token, another organisation's member is told it does not exist.
+    expect((await fetchFile(receipt.url)).status).toBe(401);
+    expect((await fetchFile(invoice.url)).status).toBe(401);
+    expect((await fetchFile(receipt.url, stranger.token)).status).toBe(404);
+    expect((await fetchFile(receipt.url, 'not-a-token')).status).toBe(401);
+    const mine = await fetchFile(invoice.url, owner.token);
+    expect(mine).toMatchObject({ status: 200, cache: 'private, no-store', disposition: "attachment; filename*=UTF-8''invoice.pdf", type: 'application/pdf' });
+    expect(mine.bytes.equals(PDF)).toBe(true);
+
+    // A signed link works without a token, for its own file only, until it expires.
+    const viaLink = await fetchFile(receipt.signed_url!);
+    expect(viaLink.status).toBe(200);
+    expect(viaLink.bytes.equals(PNG)).toBe(true);
+    const query = receipt.signed_url!.split('?')[1];
+    expect((await fetchFile(`${invoice.url}?${query}`)).status).toBe(401);
+    const stretched = receipt.signed_url!.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 3600}`);
+    expect((await fetchFile(stretched)).status).toBe(401);
+    t.clock.advance(15 * 60_000 + 1000);
+    const expired = await t.app.request(receipt.signed_url!);
+    expect(expired.status).toBe(401);
+    expect((await expired.json()).errors[0].code).toBe('LINK_EXPIRED');
+
+    // A fresh link, for members only (signed in again: the access token is as old as the link); another organisation's key is not found.
+    const again = await t.request('POST', '/auth/refresh', { body: { refresh_token: owner.refresh } });
+    expect(again.status, again.text).toBe(200);
+    const fresh = await t.request('GET', `/uploads/link?key=${encodeURIComponent(receipt.key)}`, { token: again.body.data.access_token });
+    expect(fresh.status, fresh.text).toBe(200);
+    expect(fresh.body.data.expires_at).toBe(new Date(Math.floor(t.clock.now() / 1000) * 1000 + 15 * 60_000).toISOString());
+    expect((await fetchFile(fresh.body.data.url)).bytes.equals(PNG)).toBe(true);
+    const strangerAgain = await t.request('POST', '/auth/refresh', { body: { refresh_token: stranger.refresh } });
+    expect((await t.request('GET', `/uploads/link?key=${encodeURIComponent(receipt.key)}`, { token: strangerAgain.body.data.access_token })).status).toBe(404);
+    expect((await t.request('GET', `/uploads/link?key=${encodeURIComponent(receipt.key)}`)).status).toBe(401);
   });
 
   it('judges the type by the bytes: executables and unknown data are refused 415, a PDF is not a logo', async () => {

@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   TOKEN_EXPIRED: 401,
   /** The refresh token has expired (or its session ended): sign in again; refreshing will not help. */
   SESSION_EXPIRED: 401,
+  /** A signed file link has passed its expiry: ask for a new one (GET /uploads/link). */
+  LINK_EXPIRED: 401,
   /** Creating more than the organisation's plan allows (stores, staff, products, AI credits, SMS); `errors` names the limit. */
   PLAN_LIMIT: 402,
   FORBIDDEN: 403,

@@ -47,6 +47,8 @@ export interface Keys {
   jwt: KeyObject;
   /** HMAC a token, code or other secret for storage. */
   digest(value: string): string;
+  /** HMAC a link's terms (a file and its expiry), so a shared link cannot be stretched or moved. */
+  signLink(value: string): string;
   encrypt(plain: string): string;
   decrypt(sealed: string): string;
 }
@@ -55,10 +57,12 @@ export function deriveKeys(secret: string): Keys {
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, 'duka', info, 32));
   const jwt = createSecretKey(derive('jwt-hs256'));
   const mac = derive('secret-digest');
+  const links = derive('signed-links');
   const enc = derive('aes-256-gcm');
   return {
     jwt,
     digest: (value) => createHmac('sha256', mac).update(value).digest('base64url'),
+    signLink: (value) => createHmac('sha256', links).update(value).digest('base64url'),
     encrypt(plain) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', enc, iv);

@@ -33,7 +33,7 @@ export class ForbiddenError extends ServiceError {
   }
 }
 export class UnauthenticatedError extends ServiceError {
-  constructor(message = 'authentication required', code: 'UNAUTHENTICATED' | 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED' | 'SESSION_EXPIRED' = 'UNAUTHENTICATED') {
+  constructor(message = 'authentication required', code: 'UNAUTHENTICATED' | 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED' | 'SESSION_EXPIRED' | 'LINK_EXPIRED' = 'UNAUTHENTICATED') {
     super(code, message);
   }
 }

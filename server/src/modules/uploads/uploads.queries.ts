@@ -1,4 +1,3 @@
-import type { UploadResult } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Config } from '../../env.js';
@@ -15,15 +14,4 @@ export function findUploadByFileName(db: Kysely<Database>, fileName: string): Pr
 /** Absolute when PUBLIC_URL is configured, else a path on this server. */
 export function uploadUrl(config: Config, fileName: string): string {
   return `${config.PUBLIC_URL?.replace(/\/$/, '') ?? ''}${config.BASE_PATH}/uploads/files/${fileName}`;
-}
-
-export function toUploadResult(config: Config, row: UploadRow): UploadResult {
-  return {
-    url: uploadUrl(config, row.file_name),
-    key: row.key,
-    name: row.name,
-    size: Number(row.size),
-    content_type: row.content_type as UploadResult['content_type'],
-    kind: row.kind,
-  };
 }

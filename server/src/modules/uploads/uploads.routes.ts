@@ -1,4 +1,4 @@
-import { DeleteUploadInput, DeleteUploadQuery, Envelope, MessageEnvelope, UPLOAD_CONTENT_TYPES, UploadFileParam, UploadForm, UploadResult } from '@duka/shared';
+import { DeleteUploadInput, DeleteUploadQuery, Envelope, MessageEnvelope, SignedLink, UPLOAD_CONTENT_TYPES, UploadFileParam, UploadFileQuery, UploadForm, UploadLinkQuery, UploadResult } from '@duka/shared';
 import { defineRoute, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Uploads'];
@@ -26,11 +26,24 @@ export const remove = defineRoute('bearer', {
   responses: { 200: jsonResponse(MessageEnvelope, 'Deleted') },
 });
 
+export const link = defineRoute('bearer', {
+  method: 'get',
+  path: '/uploads/link',
+  tags,
+  summary: 'A signed link to a file of your organisation, good for 15 minutes without a token (for a browser <img> or download)',
+  request: { query: UploadLinkQuery },
+  responses: { 200: jsonResponse(Envelope(SignedLink), 'The link') },
+});
+
 export const file = defineRoute('public', {
   method: 'get',
   path: '/uploads/files/{name}',
   tags,
-  summary: 'An uploaded file, as stored, with its content type. Public: the name is random (128 bits), so only holders of the URL can fetch it (usable in <img>)',
-  request: { params: UploadFileParam },
-  responses: { 200: { description: 'The file', content: Object.fromEntries(UPLOAD_CONTENT_TYPES.map((t) => [t, binary])) } },
+  summary:
+    "An uploaded file, as stored. Images and logos are public and cached for a year. Receipts and attachments need a member's `Authorization: Bearer` token or a signed link's `expires` and `signature`: 401 otherwise (`LINK_EXPIRED` for an expired link), 404 to another organisation. PDFs come as attachments",
+  request: { params: UploadFileParam, query: UploadFileQuery },
+  responses: {
+    200: { description: 'The file', content: Object.fromEntries(UPLOAD_CONTENT_TYPES.map((t) => [t, binary])) },
+    401: jsonResponse(MessageEnvelope, 'A private file without a member token or a valid signed link'),
+  },
 });

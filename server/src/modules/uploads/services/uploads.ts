@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { newId, UPLOAD_CONTENT_TYPES, UPLOAD_MAX_BYTES } from '@duka/shared';
-import type { UploadForm, UploadResult } from '@duka/shared';
+import type { SignedLink, UploadForm, UploadResult } from '@duka/shared';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Readable } from 'node:stream';
 import { withTransaction } from '../../../db/transaction.js';
@@ -14,7 +14,8 @@ import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { storageKey } from '../../../lib/storage.js';
-import { findUploadByFileName, findUploadByKey, toUploadResult } from '../uploads.queries.js';
+import { findUploadByFileName, findUploadByKey } from '../uploads.queries.js';
+import { assertMayRead, type FileCredentials, isPublicKind, signedLink, toUploadResult } from './file-access.js';
 
 const IMAGE_KINDS = new Set(['image', 'logo']);
 
@@ -61,7 +62,7 @@ export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<
         .returningAll()
         .executeTakeFirstOrThrow();
       await recordAudit(tx, { action: 'upload.create', description: `Uploaded ${row.name}`, entity: 'upload', entityId: row.id });
-      return toUploadResult(ctx.config, row);
+      return toUploadResult(ctx, row);
     });
   } catch (err) {
     await ctx.storage.delete(key).catch(() => false);
@@ -83,10 +84,19 @@ export async function deleteUpload(ctx: AuthedContext, key: string | undefined):
   await ctx.storage.delete(key);
 }
 
-/** The file behind a public upload URL. */
-export async function openUpload(ctx: ServiceContext, fileName: string): Promise<{ stream: Readable; size: number; contentType: string; name: string }> {
+/** A fresh signed link to a file of the caller's organisation (for a browser, which cannot send a token). */
+export async function linkUpload(ctx: AuthedContext, key: string): Promise<SignedLink> {
+  const row = await findUploadByKey(ctx.db, requireOrg(ctx), key);
+  if (!row) throw new NotFoundError('file');
+  return signedLink(ctx, row.file_name);
+}
+
+/** The file behind an upload URL, if the caller may read it (file-access.ts). */
+export async function openUpload(ctx: ServiceContext, fileName: string, cred: FileCredentials): Promise<{ stream: Readable; size: number; contentType: string; name: string; isPublic: boolean }> {
   const row = await findUploadByFileName(ctx.db, fileName);
-  const stored = row ? await ctx.storage.get(row.key) : null;
-  if (!row || !stored) throw new NotFoundError('file');
-  return { ...stored, contentType: row.content_type, name: row.name };
+  if (!row) throw new NotFoundError('file');
+  await assertMayRead(ctx, row, cred);
+  const stored = await ctx.storage.get(row.key);
+  if (!stored) throw new NotFoundError('file');
+  return { ...stored, contentType: row.content_type, name: row.name, isPublic: isPublicKind(row.kind) };
 }
