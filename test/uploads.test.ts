@@ -102,7 +102,7 @@ describe('uploads', () => {
     t.clock.advance(15 * 60_000 + 1000);
     const expired = await t.app.request(receipt.signed_url!);
     expect(expired.status).toBe(401);
-    expect((await expired.json()).errors[0].code).toBe('LINK_EXPIRED');
+    expect(((await expired.json()) as { errors: Array<{ code: string }> }).errors[0]!.code).toBe('LINK_EXPIRED');
 
     // A fresh link, for members only (signed in again: the access token is as old as the link); another organisation's key is not found.
     const again = await t.request('POST', '/auth/refresh', { body: { refresh_token: owner.refresh } });

@@ -73,6 +73,10 @@ const EnvSchema = z.object({
   AZAMPAY_AUTH_URL: url.default('https://authenticator.azampay.co.tz'),
   AZAMPAY_CHECKOUT_URL: url.default('https://checkout.azampay.co.tz'),
   PAYMENT_TIMEOUT_MS: int(100, 120_000).default(15_000),
+  /** Embedded SQLite only: where scheduled backups go (default DATA_DIR/backups), how often (minutes; 0 = never) and how many are kept. */
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_EVERY: int(0, 525_600).default(360),
+  BACKUP_KEEP: int(1, 10_000).default(14),
   /** 1: every response says how many SQL statements it ran (x-db-statements); for benchmarks. */
   COUNT_STATEMENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
@@ -80,6 +84,8 @@ const EnvSchema = z.object({
 export type Config = Omit<z.infer<typeof EnvSchema>, 'JWT_SECRET'> & { JWT_SECRET: string };
 
 export class ConfigError extends Error {}
+
+export const backupDir = (config: Pick<Config, 'BACKUP_DIR' | 'DATA_DIR'>): string => config.BACKUP_DIR ?? path.join(config.DATA_DIR, 'backups');
 
 /** This API's public origin (PUBLIC_URL, else this host's port), without a trailing slash. */
 export const publicOrigin = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');

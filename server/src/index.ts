@@ -10,6 +10,7 @@ import { pruneSyncRecords } from './sync/push/services/retention.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
+import { startBackups } from './backups.js';
 
 let config: Config;
 try {
@@ -24,6 +25,7 @@ const log = createLogger(config.LOG_LEVEL);
 const handle = await openDatabase(config, log);
 const deps = createDeps(config, handle, log);
 const app = createApp(deps, handle.ping);
+const backups = await startBackups(config, deps, log);
 let lastPrune = 0;
 const expiry = expiryJobState();
 const retry = setInterval(() => {
@@ -51,6 +53,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info({ signal }, 'shutting down: finishing in-flight requests');
   clearInterval(retry);
+  backups.stop();
   const force = setTimeout(() => {
     log.warn('in-flight requests did not finish in 10 s; closing anyway');
     process.exit(1);

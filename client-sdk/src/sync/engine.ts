@@ -161,7 +161,13 @@ export class SyncEngine {
       addoListVersion = pulled.addoListVersion ?? addoListVersion;
       if (pulled.kind === 'done') break;
       // reset: push what is queued, then bootstrap again. blocked: a sale came in; push it, pull again.
-      if (pulled.kind === 'reset') await ctx.db.deleteFrom('meta').where('key', '=', 'cursor').execute();
+      if (pulled.kind === 'reset') {
+        await ctx.db.deleteFrom('meta').where('key', '=', 'cursor').execute();
+        // A feed that went back may mean a server restored from a backup: registering again tells
+        // the till the seq the server expects, so it sends what the server lost now, not only when
+        // its next sale is pushed.
+        await registerDevice(ctx);
+      }
     }
     // After the pull, which may have brought the store's new outlet type.
     if (addoListVersion !== undefined) await refreshAddoList(ctx, addoListVersion);

@@ -1,0 +1,135 @@
+/**
+ * Backups and restore of the embedded database, end to end with real processes: the server as
+ * `npm start` runs it, `npm run backup` while it sells, `npm run restore` after it stops, and a till
+ * whose sales since the backup the restored server no longer has. The till sends them again; every
+ * sale ends on the server exactly once, stock exact, and every store is told of the restore.
+ *
+ * SQLite only: PostgreSQL is backed up with its own tools (README, Backups).
+ */
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Till } from '../client-sdk/src/index.js';
+import { registrationBody } from './setup/factories.js';
+import { freePort, startScript } from './setup/processes.js';
+import { DIALECT } from './setup/test-db.js';
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+async function waitFor(check: () => boolean, what: string, ms = 30_000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.runIf(DIALECT === 'sqlite')('backup and restore of the embedded database', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'duka-restore-'));
+  const backupDir = path.join(dataDir, 'backups');
+  let env: Record<string, string>;
+  let server: ReturnType<typeof startScript> | null = null;
+  let base: string;
+  let till: Till | undefined;
+
+  async function startServer() {
+    server = startScript('server/src/index.ts', env);
+    await waitFor(() => server!.output().includes('Duka API at') || server!.child.exitCode !== null, 'the server to listen');
+    expect(server.child.exitCode, server.errors()).toBeNull();
+  }
+  async function stopServer() {
+    server!.child.kill('SIGTERM');
+    expect(await server!.exited).toBe(0);
+    server = null;
+  }
+  const run = async (script: string, args: string[] = []) => {
+    const p = startScript(script, env, args);
+    const code = await p.exited;
+    return { code, out: p.output(), err: p.errors() };
+  };
+
+  afterAll(async () => {
+    await till?.close();
+    server?.child.kill('SIGKILL');
+  });
+
+  it('takes a backup while selling, restores it after a stop, and the till sends again what the server lost, once', async () => {
+    const port = await freePort();
+    env = { PORT: String(port), DATA_DIR: dataDir, BACKUP_DIR: backupDir, BACKUP_EVERY: '0', LOG_LEVEL: 'info' };
+    base = `http://127.0.0.1:${port}/api/v1`;
+    await startServer();
+
+    const call = async (method: string, p: string, body?: unknown, token?: string) => {
+      const res = await fetch(`${base}${p}`, {
+        method,
+        headers: { ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await res.json()) as { data: any; meta: any };
+      expect(res.status, JSON.stringify(json)).toBeLessThan(300);
+      return json;
+    };
+    const reg = registrationBody();
+    const owner = (await call('POST', '/auth/register', reg)).data;
+    const token = owner.tokens.access_token as string;
+    const soda = (await call('POST', '/inventory/products', { name: 'Soda 500ml', barcode: '6161100000017', selling_price: 1000, stock: 40 }, token)).data;
+    const form = new FormData();
+    form.append('file', new File([PNG], 'soda.png'));
+    form.append('kind', 'image');
+    const photo = (await call('POST', '/uploads', form, token)).data;
+
+    till = await Till.open({ baseUrl: base, dbPath: ':memory:', deviceName: 'Counter 1', autoSync: false });
+    await till.login(reg.phone, reg.password);
+    await till.syncNow();
+    const sell = () => till!.sell({ lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' });
+    for (let i = 0; i < 3; i++) await sell();
+    expect((await till.syncNow()).pushed).toBe(3);
+
+    const backup = await run('server/src/cli/backup.ts');
+    expect(backup.code, backup.err).toBe(0);
+    expect(backup.out).toMatch(/^backup written: .*duka-\d{8}T\d{9}Z \(\d+ bytes of database\)/);
+    const [taken] = readdirSync(backupDir);
+    expect(readdirSync(path.join(backupDir, taken!)).sort()).toEqual(['backup.json', 'duka.db', 'files', 'jwt-secret']);
+
+    // Sold after the backup: the restored server will not have these.
+    for (let i = 0; i < 4; i++) await sell();
+    expect((await till.syncNow()).pushed).toBe(4);
+    const txCount = async () => (await call('GET', '/pos/transactions?page_size=100', undefined, token)).meta.total as number;
+    expect(await txCount()).toBe(7);
+
+    // Never under a running server; never from a file that is not a whole Duka database.
+    const refused = await run('server/src/cli/restore.ts', [path.join(backupDir, taken!)]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/a server \(pid \d+\) is running on .*; stop it before restoring/);
+    await stopServer();
+    const junk = path.join(dataDir, 'junk.db');
+    writeFileSync(junk, Buffer.alloc(8192, 7));
+    const bad = await run('server/src/cli/restore.ts', [junk]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/junk\.db is not a readable SQLite database/);
+
+    const restored = await run('server/src/cli/restore.ts', [path.join(backupDir, taken!)]);
+    expect(restored.code, restored.err).toBe(0);
+    expect(restored.out).toMatch(/the replaced database is kept in .*before-restore-/);
+    await startServer();
+    expect(await txCount()).toBe(3);
+    expect((await fetch(`${base}${photo.url.replace('/api/v1', '')}`)).status).toBe(200);
+
+    const events: Array<{ expected_seq: number; last_acked_seq: number }> = [];
+    till.on('server-restored', (e) => events.push(e));
+    const report = await till.syncNow();
+    expect(events).toEqual([{ expected_seq: 4, last_acked_seq: 7 }]);
+    expect(report.pushed).toBe(4);
+    expect(await txCount()).toBe(7);
+    expect((await call('GET', `/inventory/products/${soda.id}`, undefined, token)).data.stock).toBe(33);
+    expect(till.status().pending).toBe(0);
+    // Sent again, not twice: a second sync changes nothing.
+    await till.syncNow();
+    expect(await txCount()).toBe(7);
+
+    const notes = (await call('GET', '/notifications', undefined, token)).data.notifications as Array<{ title: string; category: string }>;
+    expect(notes.filter((n) => n.title === 'The server was restored from a backup')).toEqual([expect.objectContaining({ category: 'system' })]);
+    await stopServer();
+  }, 120_000);
+});
