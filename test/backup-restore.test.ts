@@ -56,9 +56,16 @@ describe.runIf(DIALECT === 'sqlite')('backup and restore of the embedded databas
 
   it('takes a backup while selling, restores it after a stop, and the till sends again what the server lost, once', async () => {
     const port = await freePort();
-    env = { PORT: String(port), DATA_DIR: dataDir, BACKUP_DIR: backupDir, BACKUP_EVERY: '0', LOG_LEVEL: 'info' };
+    const metricsPort = await freePort();
+    env = { PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: dataDir, BACKUP_DIR: backupDir, BACKUP_EVERY: '0', LOG_LEVEL: 'info' };
     base = `http://127.0.0.1:${port}/api/v1`;
     await startServer();
+    // Metrics on their own port need no token; the API's port does not serve them without METRICS_TOKEN.
+    await waitFor(() => server!.output().includes('metrics at /metrics'), 'the metrics port');
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toMatch(/^duka_sqlite_wal_bytes \d+$/m);
+    expect(metrics).toMatch(/^duka_websockets_open 0$/m);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
 
     const call = async (method: string, p: string, body?: unknown, token?: string) => {
       const res = await fetch(`${base}${p}`, {

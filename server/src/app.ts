@@ -56,6 +56,9 @@ import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
 import { pushRouter } from './sync/push/push.index.js';
 import { Realtime } from './sync/ws/realtime.js';
+import { JobMonitor } from './lib/jobs.js';
+import { Metrics, routeLabel } from './lib/metrics.js';
+import { metricsRouter } from './modules/health/metrics.index.js';
 import { documentRealtime } from './sync/ws/ws.openapi.js';
 import { pullRouter } from './sync/pull/pull.index.js';
 
@@ -74,6 +77,9 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     const row = await findNotification(handle.db, orgId, storeId, id);
     return row ? toNotification(row) : null;
   };
+  const realtime = new Realtime(handle.db, handle, log, loadNotification);
+  const messenger = new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files')));
+  const metrics = new Metrics({ openSockets: () => realtime.openSockets, outbox: async () => (await messenger.backlog()).counts, db: () => handle.stats() });
   const deps: AppDeps = {
     db: handle.db,
     dialect: handle.dialect,
@@ -83,13 +89,15 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     clock,
     keys,
     sms,
-    messenger: new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files'))),
+    messenger,
     limits: createRateLimits(config, handle),
     events: new EventBus(),
-    realtime: new Realtime(handle.db, handle, log, loadNotification),
+    realtime,
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
     sessions: new SessionGate(handle.db),
     payments: paymentProviderFromConfig(config),
+    metrics,
+    jobs: new JobMonitor(metrics, log, () => clock.now()),
   };
   deps.realtime.onRevoked((target) => deps.sessions.forget(target));
   deps.events.bind(deps);
@@ -138,6 +146,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     c.set('log', deps.log);
     c.set('ctx', { ...deps, actor: null, requestId: reqId });
     await next();
+    deps.metrics.observeHttp(c.req.method, routeLabel(c), c.res.status, (performance.now() - started) / 1000);
     deps.log.info(
       { req_id: reqId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), user: c.get('ctx').actor?.userId },
       'request',
@@ -157,7 +166,8 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     c.req.path === pushPath ? pushLimit(c, next) : c.req.path === uploadPath && c.req.method === 'POST' ? uploadLimit(c, next) : generalLimit(c, next),
   );
 
-  app.route('/', healthRouter(ping));
+  app.route('/', healthRouter(ping, deps));
+  app.route('/', metricsRouter(deps));
 
   const api = createRouter();
   api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });

@@ -28,21 +28,14 @@ export async function startBackups(config: Config, deps: AppDeps, log: Logger): 
     log.warn({ backup: note.backup, taken_at: new Date(note.taken_at).toISOString(), stores }, 'started on a restored backup; every store was notified');
   }
 
-  let running = false;
   const dir = backupDir(config);
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
+  // A failing backup counts as a stuck job (metrics, readiness): a shop without a fresh copy should page someone.
+  const run = () =>
+    deps.jobs.run('backup', async () => {
       const b = await takeBackup(config.DATA_DIR, dir, Date.now());
       const pruned = await pruneBackups(dir, config.BACKUP_KEEP);
       log.info({ backup: b.dir, bytes: b.bytes, pruned: pruned.length }, 'backup written');
-    } catch (err) {
-      log.error({ err }, 'backup failed');
-    } finally {
-      running = false;
-    }
-  };
+    });
   const timer = config.BACKUP_EVERY > 0 ? setInterval(() => void run(), config.BACKUP_EVERY * 60_000) : null;
   timer?.unref();
   return {

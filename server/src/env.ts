@@ -77,6 +77,11 @@ const EnvSchema = z.object({
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY: int(0, 525_600).default(360),
   BACKUP_KEEP: int(1, 10_000).default(14),
+  /** GET /metrics on the API's port with `Authorization: Bearer <METRICS_TOKEN>`; and/or without a token on a port of its own. Neither set: not served. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PORT: int(1, 65535).optional(),
+  /** The readiness probe fails when the outbox's oldest undelivered message, or a job's run or failures, are older than this. */
+  READY_STUCK_MINUTES: int(1, 10_080).default(30),
   /** 1: every response says how many SQL statements it ran (x-db-statements); for benchmarks. */
   COUNT_STATEMENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });

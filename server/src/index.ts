@@ -11,6 +11,7 @@ import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
 import { startBackups } from './backups.js';
+import { metricsRouter } from './modules/health/metrics.index.js';
 
 let config: Config;
 try {
@@ -26,19 +27,21 @@ const handle = await openDatabase(config, log);
 const deps = createDeps(config, handle, log);
 const app = createApp(deps, handle.ping);
 const backups = await startBackups(config, deps, log);
+deps.metrics.startProcessMetrics();
 let lastPrune = 0;
 const expiry = expiryJobState();
+const job = (name: string, fn: () => Promise<unknown>) => void deps.jobs.run(name, fn);
 const retry = setInterval(() => {
-  void deps.messenger.retryFailed().catch((err) => log.warn({ err }, 'outbox retry failed'));
-  void deps.sms.pollReports().catch((err) => log.warn({ err }, 'SMS delivery report polling failed'));
-  void deps.events.retryPending().catch((err) => log.warn({ err }, 'event retry failed'));
-  void runScheduledReports(deps).catch((err) => log.warn({ err }, 'scheduled reports failed'));
-  void runExpiryJob(deps, expiry).catch((err) => log.warn({ err }, 'expiry job failed'));
-  void runBillingJobs(deps).catch((err) => log.warn({ err }, 'billing jobs failed'));
+  job('outbox-retry', () => deps.messenger.retryFailed());
+  job('sms-delivery-reports', () => deps.sms.pollReports());
+  job('event-retry', () => deps.events.retryPending());
+  job('scheduled-reports', () => runScheduledReports(deps));
+  job('pharmacy-expiry', () => runExpiryJob(deps, expiry));
+  job('billing', () => runBillingJobs(deps));
   if (Date.now() - lastPrune >= 3_600_000) {
     lastPrune = Date.now();
-    void pruneChangeLog(deps).catch((err) => log.warn({ err }, 'change log pruning failed'));
-    void pruneSyncRecords(deps).catch((err) => log.warn({ err }, 'sync record pruning failed'));
+    job('prune-change-log', () => pruneChangeLog(deps));
+    job('prune-sync-records', () => pruneSyncRecords(deps));
   }
 }, 30_000);
 
@@ -46,6 +49,10 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
   log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);
 });
 const realtime = attachRealtime(server, deps);
+// Metrics without a token, on a port only the scraper should reach.
+const metricsServer = config.METRICS_PORT
+  ? serve({ fetch: metricsRouter(deps, { open: true }).fetch, port: config.METRICS_PORT, hostname: config.HOST }, (info) => log.info({ port: info.port }, 'metrics at /metrics'))
+  : null;
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -61,6 +68,7 @@ async function shutdown(signal: string) {
   force.unref();
   // Websockets first (close code 1001, "server shutting down"): the HTTP server waits for them.
   await realtime.close();
+  metricsServer?.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     if ('closeIdleConnections' in server) server.closeIdleConnections();

@@ -9,6 +9,11 @@ import type { DialectName } from './dialect.js';
 
 export type { Transact } from './database.js';
 
+export interface DbStats {
+  pool?: { total: number; idle: number; waiting: number };
+  walBytes?: number;
+}
+
 export interface DbHandle {
   db: Kysely<Database>;
   dialect: DialectName;
@@ -17,6 +22,8 @@ export interface DbHandle {
   ping(): Promise<void>;
   /** Periodic upkeep: keeps SQLite's planner statistics fresh (Postgres has autovacuum). */
   maintain(): Promise<void>;
+  /** What an operator watches (GET /metrics): the Postgres pool's connections, or SQLite's WAL size. */
+  stats(): DbStats;
   /**
    * Send `payload` (under MAX_PUBLISH_BYTES) to every subscriber of `channel`, in every server
    * process sharing this database: Postgres NOTIFY; in memory on SQLite, which has one process.

@@ -38,6 +38,7 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     transact: (fn) => db.transaction().execute(fn),
     ping: async () => void (await pool.query('select 1')),
     maintain: async () => {},
+    stats: () => ({ pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } }),
     publish: async (channel, payload) => {
       checkPublish(channel, payload);
       await pool.query('select pg_notify($1, $2)', [channel, payload]);

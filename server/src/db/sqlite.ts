@@ -3,7 +3,7 @@
  * power cut; one process owns the file, so fan-out and rate limits live in memory.
  */
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type KyselyConfig, SqliteDialect } from 'kysely';
@@ -33,6 +33,14 @@ export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
     transact: groupCommit(db),
     ping: async () => void sqlite.prepare('select 1').get(),
     maintain: async () => void sqlite.pragma('optimize'),
+    stats: () => {
+      if (file === ':memory:') return {};
+      try {
+        return { walBytes: statSync(`${file}-wal`).size };
+      } catch {
+        return { walBytes: 0 };
+      }
+    },
     publish: async (channel, payload) => {
       checkPublish(channel, payload);
       // Delivered on a later tick, as NOTIFY would be: a subscriber never runs inside the publisher's call.

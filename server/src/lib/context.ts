@@ -15,6 +15,8 @@ import type { Clock } from './clock.js';
 import type { DomainEvent, EventType, NewEvent } from './domain-events.js';
 import type { OutgoingMessage } from './outgoing-message.js';
 import type { Keys } from './crypto.js';
+import type { JobMonitor } from './jobs.js';
+import type { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Storage } from './storage.js';
 
@@ -48,6 +50,10 @@ export interface Deps {
   storage: Storage;
   /** Whether an access token's session is still signed in. */
   sessions: SessionCheck;
+  /** Counters and gauges for GET /metrics. */
+  metrics: Metrics;
+  /** Background jobs' runs and failures (metrics, readiness). */
+  jobs: JobMonitor;
 }
 
 /*
@@ -61,6 +67,8 @@ export interface MessageSender {
   /** True when email leaves the server (not only the outbox). */
   readonly emailDelivers: boolean;
   send(ctx: ServiceContext, msg: OutgoingMessage): Promise<string>;
+  /** Undelivered messages by channel and status, and when the oldest was written (metrics, readiness). */
+  backlog(): Promise<{ counts: Array<{ channel: string; status: string; count: number }>; oldest: number | null }>;
 }
 
 /** Domain events (events/event-bus.ts): recorded in the caller's transaction, delivered after commit. */

@@ -33,6 +33,22 @@ export class Messenger implements MessageSender {
     private readonly storage?: Storage,
   ) {}
 
+  /**
+   * What is still to be delivered, by channel and status, and when the oldest of it was written:
+   * for the metrics and the readiness probe (an outbox that stops draining is an outage shops
+   * notice only when their customers' messages never come).
+   */
+  async backlog(): Promise<{ counts: Array<{ channel: string; status: string; count: number }>; oldest: number | null }> {
+    const rows = await this.db
+      .selectFrom('outbox')
+      .select(['channel', 'status', (eb) => eb.fn.countAll<number | string>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
+      .where('status', 'in', ['pending', 'failed'])
+      .groupBy(['channel', 'status'])
+      .execute();
+    const oldest = rows.reduce<number | null>((min, r) => (r.oldest !== null && (min === null || Number(r.oldest) < min) ? Number(r.oldest) : min), null);
+    return { counts: rows.map((r) => ({ channel: r.channel, status: r.status, count: Number(r.n) })), oldest };
+  }
+
   /** True when email leaves the server (not only the outbox). */
   get emailDelivers(): boolean {
     return this.drivers.email.kind !== 'log';

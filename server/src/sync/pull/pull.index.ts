@@ -10,5 +10,15 @@ router.use(routes.pull.path, requireSyncProtocol);
 router.use(routes.bootstrap.path, requireSyncProtocol);
 
 export const pullRouter: Router = router
-  .openapi(routes.pull, async (c) => ok(c, await pullChanges(authedCtx(c), c.req.valid('query'))))
-  .openapi(routes.bootstrap, async (c) => ok(c, await bootstrapPage(authedCtx(c), c.req.valid('query'))));
+  .openapi(routes.pull, async (c) => {
+    const ctx = authedCtx(c);
+    const page = await pullChanges(ctx, c.req.valid('query'));
+    ctx.metrics.syncRows.inc({ kind: 'pull' }, page.changes.length);
+    return ok(c, page);
+  })
+  .openapi(routes.bootstrap, async (c) => {
+    const ctx = authedCtx(c);
+    const page = await bootstrapPage(ctx, c.req.valid('query'));
+    ctx.metrics.syncRows.inc({ kind: 'bootstrap' }, page.rows.length);
+    return ok(c, page);
+  });

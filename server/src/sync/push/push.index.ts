@@ -14,7 +14,13 @@ export const pushRouter: Router = router
     const { device_id, name } = c.req.valid('json');
     return ok(c, toDevice(await registerDevice(authedCtx(c), device_id, name)), { message: 'device registered' });
   })
-  .openapi(routes.push, async (c) => ok(c, await pushMutations(authedCtx(c), c.req.valid('json'))))
+  .openapi(routes.push, async (c) => {
+    const ctx = authedCtx(c);
+    const started = performance.now();
+    const res = await pushMutations(ctx, c.req.valid('json'));
+    ctx.metrics.observePush(res.results, (performance.now() - started) / 1000);
+    return ok(c, res);
+  })
   .openapi(routes.listConflicts, async (c) => {
     const { items, meta } = await listConflicts(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });

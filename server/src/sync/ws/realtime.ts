@@ -157,6 +157,13 @@ export class Realtime implements RealtimeFeed {
     if (sub) await (await sub.catch(() => null))?.();
   }
 
+  /** Websockets open on this instance (GET /metrics). */
+  get openSockets(): number {
+    let n = 0;
+    for (const set of this.peers.values()) n += set.size;
+    return n;
+  }
+
   add(peer: Peer): void {
     let set = this.peers.get(peer.orgId);
     if (!set) this.peers.set(peer.orgId, (set = new Set()));
