@@ -92,6 +92,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     payments: paymentProviderFromConfig(config),
   };
   deps.realtime.onRevoked((target) => deps.sessions.forget(target));
+  deps.realtime.onUserChanged((userId) => deps.sessions.forget({ userId }));
   deps.events.bind(deps);
   deps.events.subscribe(customerStatsSubscriber);
   deps.events.subscribe(lowStockNotifications);
