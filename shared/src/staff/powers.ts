@@ -17,13 +17,13 @@ export const POWERS = {
   remove_customer: 'credit',
   /** Marking a supplier delivery paid (or unpaid) by hand, without a recorded payment. */
   mark_delivery_paid: 'suppliers',
-  /** DELETE /suppliers/:id, or a status change to `inactive`, which is what DELETE does. */
+  /** DELETE /suppliers/:id (it hides the supplier; a PATCHed status `inactive` or `on_hold` is reversible and free). */
   remove_supplier: 'suppliers',
   /** A product's selling, wholesale or cost price, wholesale quantity or tax rate. */
   change_price: 'stock',
   /** A stock adjustment, or a product's stock set directly (on create or update). */
   adjust_stock: 'stock',
-  /** DELETE /inventory/products/:id, or `is_active: false`, which hides it from the tills. */
+  /** DELETE /inventory/products/:id, or `is_active: false`, which is what DELETE does to a product with history. */
   remove_product: 'stock',
 } as const satisfies Record<string, Permission>;
 export type Power = keyof typeof POWERS;
