@@ -72,8 +72,9 @@ describe('permission changes apply at the next request', () => {
     expect(res.body.message).toBe(VOID_REFUSAL);
   });
 
-  it('a user made inactive is refused at the next request even where no session was revoked', async () => {
+  it('a user made inactive is refused at the next request, REST and sync, even where no session was revoked', async () => {
     const cashier = await createStaff(t, owner);
+    const device = (await t.request('POST', '/sync/devices', { token: cashier.token, body: { device_id: uuid(), name: 'Till' } })).body.data.device_id;
     expect((await t.request('GET', '/inventory/products', { token: cashier.token })).status).toBe(200);
     // As a database fix by support would do it: the row only, no refresh token revoked; then the
     // change is announced the way every writer of a user does (here and on other instances).
@@ -82,14 +83,8 @@ describe('permission changes apply at the next request', () => {
     const res = await t.request('GET', '/inventory/products', { token: cashier.token });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ message: 'this account has been deactivated; ask the shop owner', errors: [{ code: 'UNAUTHENTICATED' }] });
-  });
-
-  it('a user deactivated by the owner is refused at the next request, REST and sync', async () => {
-    const cashier = await createStaff(t, owner);
-    const device = (await t.request('POST', '/sync/devices', { token: cashier.token, body: { device_id: uuid(), name: 'Till' } })).body.data.device_id;
-    expect((await t.request('DELETE', `/staff/${cashier.user.id}`, { token: owner.token })).status).toBe(200);
-    expect((await t.request('GET', '/inventory/products', { token: cashier.token })).status).toBe(401);
     const mutations = [{ id: uuid(), seq: 1, type: 'customer.upsert', created_at: new Date(t.clock.now()).toISOString(), payload: { id: uuid(), name: 'Rehema' } }];
     expect((await t.request('POST', '/sync/push', { token: cashier.token, body: { device_id: device, mutations } })).status).toBe(401);
   });
+
 });
