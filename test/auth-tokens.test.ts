@@ -24,7 +24,7 @@ describe('access and refresh tokens', () => {
     const s = await registerOwner(t);
     expect((await me(s.token)).status).toBe(200);
     const claims = decodeJwt(s.token);
-    expect(claims).toMatchObject({ sub: s.userId, org: s.orgId, store: s.storeId, role: 'owner', perms: ['refund', 'discount', 'reports', 'pharmacy'], amr: ['pwd'], aud: 'duka-api' });
+    expect(claims).toMatchObject({ sub: s.userId, org: s.orgId, store: s.storeId, role: 'owner', perms: ['refund', 'discount', 'reports', 'pharmacy', 'credit', 'stock', 'suppliers'], amr: ['pwd'], aud: 'duka-api' });
     expect(claims.exp! - claims.iat!).toBe(900);
   });
 

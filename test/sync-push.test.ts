@@ -28,21 +28,34 @@ describe('sync: devices and push', () => {
   const stockOf = async (s: { token: string }, id: string) => (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
   const count = async (s: Session) => (await t.request('GET', '/pos/transactions', { token: s.token })).body.meta.total as number;
 
-  it('books an offline sale to the cashier who rang it up, not to whoever pushed it; a stranger as cashier is refused', async () => {
+  it("books an offline sale to the user whose session pushed it; another member named as cashier is a cashier_mismatch conflict, a stranger is refused", async () => {
     const owner = await registerOwner(t);
     const stranger = await registerOwner(t);
     const cashier = await createStaff(t, owner);
     const soda = await product(owner, { name: 'Soda', selling_price: 1000 });
-    const { device_id } = await register(owner);
+    const { device_id } = await register(cashier);
+    const line = [{ product_id: soda.id, qty: 1, unit_price: 1000 }];
     const res = Envelope(PushResponse).parse(
-      (await push(owner, device_id, [sale(1, [{ product_id: soda.id, qty: 1, unit_price: 1000 }], { cashier_id: cashier.user.id }), sale(2, [{ product_id: soda.id, qty: 1, unit_price: 1000 }], { cashier_id: stranger.userId }), sale(3, [{ product_id: soda.id, qty: 1, unit_price: 1000 }])])).body,
+      (await push(cashier, device_id, [sale(1, line, { cashier_id: owner.userId }), sale(2, line, { cashier_id: stranger.userId }), sale(3, line), sale(4, line, { cashier_id: cashier.user.id })])).body,
     ).data;
-    expect(res.results.map((r) => r.status)).toEqual(['applied', 'rejected', 'applied']);
+    expect(res.results.map((r) => r.status)).toEqual(['applied', 'rejected', 'applied', 'applied']);
     expect(res.results[1]!.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'payload.cashier_id is not a member of this organisation' });
+    const message = 'the till named Asha Mushi as the cashier, but Juma Ali sent the sale; it is booked to Juma Ali';
+    expect(res.results[0]!.conflicts).toEqual([{ kind: 'cashier_mismatch', message }]);
+    expect(res.results[2]!.conflicts).toBeUndefined();
+    expect(res.results[3]!.conflicts).toBeUndefined();
     const cashierOf = async (i: number) => (await t.request('GET', `/pos/transactions/${res.results[i]!.result!.transaction_id}`, { token: owner.token })).body.data.cashier_id;
-    expect(await cashierOf(0)).toBe(cashier.user.id);
-    expect(await cashierOf(2)).toBe(owner.userId);
-    expect(await stockOf(owner, soda.id)).toBe(18);
+    expect([await cashierOf(0), await cashierOf(2), await cashierOf(3)]).toEqual([cashier.user.id, cashier.user.id, cashier.user.id]);
+    const conflicts = (await t.request('GET', '/sync/conflicts', { token: owner.token })).body.data;
+    expect(conflicts).toEqual([
+      expect.objectContaining({
+        kind: 'cashier_mismatch',
+        message,
+        transaction_id: res.results[0]!.result!.transaction_id,
+        detail: { named_cashier_id: owner.userId, booked_cashier_id: cashier.user.id },
+      }),
+    ]);
+    expect(await stockOf(owner, soda.id)).toBe(17);
   });
 
   it('registers a till once and numbers tills per store', async () => {

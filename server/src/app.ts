@@ -100,6 +100,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     jobs: new JobMonitor(metrics, log, () => clock.now()),
   };
   deps.realtime.onRevoked((target) => deps.sessions.forget(target));
+  deps.realtime.onUserChanged((userId) => deps.sessions.forget({ userId }));
   deps.events.bind(deps);
   deps.events.subscribe(customerStatsSubscriber);
   deps.events.subscribe(lowStockNotifications);

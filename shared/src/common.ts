@@ -38,17 +38,47 @@ export const Password = z
 
 export const Role = z.enum(['owner', 'manager', 'staff', 'admin']);
 export type Role = z.infer<typeof Role>;
-/** What a manager or staff member may do beyond selling, each granted by a flag; an owner may do all. */
-/** `pharmacy`: batch corrections, quarantine, disposal, recalls and the pharmacy registers (owners and managers always may). */
-export const Permission = z.enum(['refund', 'discount', 'reports', 'pharmacy']);
+/**
+ * What a manager or staff member may do beyond selling, each granted by a flag on the user
+ * (`PERMISSION_FLAG`); an owner holds them all. The role only sets the flags' defaults: on for a
+ * manager, off for staff (design §3: "permission flags decide, the role sets defaults").
+ * - `pharmacy`: batch corrections, quarantine, disposal, recalls and the pharmacy registers.
+ * - `credit`: customers' credit limits, writing off debts, removing customers.
+ * - `stock`: prices, stock adjustments, removing products.
+ * - `suppliers`: marking deliveries paid by hand, removing suppliers.
+ */
+export const Permission = z.enum(['refund', 'discount', 'reports', 'pharmacy', 'credit', 'stock', 'suppliers']);
 export type Permission = z.infer<typeof Permission>;
+/** The user flag (a column, and a field of the staff routes) that grants each permission. */
+export const PERMISSION_FLAG = {
+  refund: 'can_refund',
+  discount: 'can_discount',
+  reports: 'can_view_reports',
+  pharmacy: 'can_manage_pharmacy',
+  credit: 'can_manage_credit',
+  stock: 'can_manage_stock',
+  suppliers: 'can_manage_suppliers',
+} as const satisfies Record<Permission, string>;
+export type PermissionFlag = (typeof PERMISSION_FLAG)[Permission];
 /** What someone without a permission is told, by the server and the till alike. */
 export const PERMISSION_REFUSAL: Record<Permission, string> = {
   refund: 'you are not allowed to give refunds',
   discount: 'you are not allowed to give discounts',
   reports: 'you are not allowed to view reports',
   pharmacy: 'you are not allowed to manage pharmacy stock or registers',
+  credit: 'you are not allowed to manage customer credit',
+  stock: 'you are not allowed to change prices or stock',
+  suppliers: 'you are not allowed to manage suppliers',
 };
+/** The permissions a user's role and flags (stored as 0/1 or booleans) give. */
+export function permissionsOf(role: string, flags: Partial<Record<PermissionFlag, number | boolean | null>>): Permission[] {
+  if (role === 'owner') return [...Permission.options];
+  return Permission.options.filter((p) => Number(flags[PERMISSION_FLAG[p]] ?? 0) === 1);
+}
+/** Whether a user holds a permission: an owner holds every one, anyone else what their flags grant. */
+export function holdsPermission(user: { role?: string; perms?: readonly string[] } | null | undefined, perm: Permission): boolean {
+  return user?.role === 'owner' || (user?.perms ?? []).includes(perm);
+}
 /** A list filter on `is_active`: `active` (true) or `inactive` (false). */
 export const ActiveFilter = z.enum(['active', 'inactive']);
 export const Shift = z.enum(['morning', 'evening', 'full_day', 'weekend']);

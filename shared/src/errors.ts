@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   /** Creating more than the organisation's plan allows (stores, staff, products, AI credits, SMS); `errors` names the limit. */
   PLAN_LIMIT: 402,
   FORBIDDEN: 403,
+  /** Signed in with a temporary password: the session may only set a new password (PATCH /accounts/me with `password`). */
+  PASSWORD_CHANGE_REQUIRED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

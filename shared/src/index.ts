@@ -10,6 +10,7 @@ export * from './meta/meta.schemas.js';
 export * from './inventory/inventory.schemas.js';
 export * from './pharmacy/pharmacy.schemas.js';
 export * from './staff/staff.schemas.js';
+export * from './staff/powers.js';
 export * from './customers/customers.schemas.js';
 export * from './credits/credits.schemas.js';
 export * from './credits/allocation.js';

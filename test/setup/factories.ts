@@ -92,10 +92,14 @@ export async function createStaff(t: TestApp, owner: Session, overrides: Record<
   const res = await t.request('POST', '/accounts/users', { token: owner.token, body: { first_name: 'Juma', last_name: 'Ali', phone, role: 'staff', ...overrides } });
   expect(res.status, res.text).toBe(200);
   const sms = await lastMessage(t, e164(phone));
-  const password = sms!.body.match(/temporary password (\S+),/)![1]!;
-  const login = await t.request('POST', '/auth/login', { body: { identifier: phone, password } });
+  const temporaryPassword = sms!.body.match(/temporary password (\S+),/)![1]!;
+  const login = await t.request('POST', '/auth/login', { body: { identifier: phone, password: temporaryPassword } });
   expect(login.status, login.text).toBe(200);
-  return { user: res.body.data, phone, password, token: login.body.data.access_token as string, refresh: login.body.data.refresh_token as string };
+  const token = login.body.data.access_token as string;
+  // A temporary password's session may only set a new password; that done, the same session works.
+  const changed = await t.request('PATCH', '/accounts/me', { token, body: { password: PASSWORD } });
+  expect(changed.status, changed.text).toBe(200);
+  return { user: res.body.data, phone, password: PASSWORD, temporaryPassword, token, refresh: login.body.data.refresh_token as string };
 }
 
 export async function createAdmin(t: TestApp) {

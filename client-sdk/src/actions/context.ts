@@ -1,5 +1,5 @@
 /** What the till's actions need, and the checks they share. */
-import type { Organisation, Permission, Store } from '@duka/shared';
+import { checkPower, holdsPermission, type Organisation, type Permission, type Power, type Store } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { LocalDb, LocalExec } from '../local/db.js';
 import { getMeta, type MetaValues } from '../local/meta.js';
@@ -29,8 +29,13 @@ export async function shopOf(db: LocalExec): Promise<Shop> {
 
 /** Whether the signed-in (or last signed-in) user holds a permission; owners hold every one. */
 export async function may(db: LocalExec, perm: Permission, known?: MetaValues['user']): Promise<boolean> {
-  const user = known ?? (await getMeta(db, 'user'));
-  return user?.role === 'owner' || (user?.perms ?? []).includes(perm);
+  return holdsPermission(known ?? (await getMeta(db, 'user')), perm);
+}
+
+/** The server's rule for what a cashier may not do (shared `checkPower`), applied offline: refuse as the server would. */
+export async function requirePower(db: LocalExec, power: Power, field?: string): Promise<void> {
+  const breach = checkPower(power, await getMeta(db, 'user'));
+  if (breach) throw new TillError(breach.code, breach.message, field);
 }
 
 /** A zod failure as the till's VALIDATION_ERROR on its field. */

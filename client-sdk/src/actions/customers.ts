@@ -9,7 +9,7 @@ import { moveOutstanding, snapshot, type Undo } from '../local/effects.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt } from '../types.js';
-import { type ActionCtx, invalid } from './context.js';
+import { type ActionCtx, invalid, requirePower } from './context.js';
 
 /** `0712…` as `+255712…`; anything else as typed (the server normalises and answers the stored form). */
 const tzPhone = (phone: string) => phone.replace(/[\s-]/g, '').replace(/^0(\d{9})$/, '+255$1');
@@ -21,6 +21,8 @@ export async function createCustomer(ctx: ActionCtx, input: CreateCustomerInput)
   const p = parsed.data;
   const phone = p.phone ? tzPhone(p.phone) : null;
   const customer = await ctx.db.transaction().execute(async (trx) => {
+    // A new customer has no limit (0); any other limit is set only with the credit permission.
+    if (p.credit_limit !== undefined && toCents(p.credit_limit) !== 0) await requirePower(trx, 'set_credit_limit', 'credit_limit');
     if (phone && (await trx.selectFrom('customers').select('id').where('phone', '=', phone).executeTakeFirst())) {
       throw new TillError('DUPLICATE', 'a customer with this phone already exists', 'phone');
     }

@@ -5,7 +5,7 @@ import { moveBatches, moveStock } from '../local/effects.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { StockAdjustInput } from '../types.js';
-import { type ActionCtx, invalid } from './context.js';
+import { type ActionCtx, invalid, requirePower } from './context.js';
 
 /** Answers the product's new local level. Like the server, stock never goes below zero by an adjustment. */
 export async function adjustStock(ctx: ActionCtx, input: StockAdjustInput): Promise<number> {
@@ -13,6 +13,7 @@ export async function adjustStock(ctx: ActionCtx, input: StockAdjustInput): Prom
   if (!parsed.success) throw invalid(parsed.error.issues[0]);
   const p = parsed.data;
   const level = await ctx.db.transaction().execute(async (trx) => {
+    await requirePower(trx, 'adjust_stock');
     const product = await reads.productById(trx, p.product_id);
     if (!product) throw new TillError('NOT_FOUND', 'product not found', 'product_id');
     if (product.is_service) throw new TillError('INVALID_STATE', 'services have no stock');

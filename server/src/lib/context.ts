@@ -30,6 +30,8 @@ export interface Actor {
   amr: string[];
   /** Refresh-token family this access token was issued with. */
   sid: string;
+  /** Signed in with a temporary password not yet replaced: the session may only set a new one. */
+  passwordChangeRequired?: boolean;
 }
 
 export interface Deps {
@@ -78,10 +80,13 @@ export interface EventPublisher {
   publishMany<K extends EventType>(ctx: ServiceContext, events: Array<NewEvent<K>>): Promise<void>;
 }
 
-/** Whether an access token's session is still signed in (lib/auth/sessions.ts). */
+/** Whether an access token's session is still signed in, and who its user is now (lib/auth/sessions.ts). */
 export interface SessionCheck {
-  /** Throws UnauthenticatedError when the session was signed out. */
-  assertActive(actor: Actor): Promise<void>;
+  /**
+   * The actor with the user's current role, permissions and temporary-password state in place of
+   * the token's; throws UnauthenticatedError when the session was signed out or the user deactivated.
+   */
+  current(actor: Actor): Promise<Actor>;
 }
 
 /** Who a revocation signs out: one session (refresh family), or every session of a user but one. */
@@ -93,6 +98,8 @@ export interface RealtimeFeed extends CommitListener {
   notification(orgId: string, storeId: string, notification: Notification): void;
   /** A session ended: its sockets close, and every instance stops trusting it. */
   revoked(target: RevokedTarget): void;
+  /** A user's role, permissions, activity or password changed: every instance reads them afresh. */
+  userChanged(userId: string): void;
 }
 
 /**

@@ -28,8 +28,9 @@ export class NotFoundError extends ServiceError {
   }
 }
 export class ForbiddenError extends ServiceError {
-  constructor(message = 'you do not have permission to do this') {
-    super('FORBIDDEN', message);
+  /** `meta`: e.g. the permission that is missing (`{ permission, flag }`). */
+  constructor(message = 'you do not have permission to do this', meta?: Record<string, unknown>) {
+    super('FORBIDDEN', message, meta ? { meta } : {});
   }
 }
 export class UnauthenticatedError extends ServiceError {

@@ -22,6 +22,9 @@ export const User = z
     can_discount: z.boolean(),
     can_view_reports: z.boolean(),
     can_manage_pharmacy: z.boolean().meta({ description: 'Batches, quarantine, recalls and the pharmacy registers' }),
+    can_manage_credit: z.boolean().meta({ description: 'Credit limits, debt write-offs, removing customers' }),
+    can_manage_stock: z.boolean().meta({ description: 'Prices, stock adjustments, removing products' }),
+    can_manage_suppliers: z.boolean().meta({ description: 'Marking deliveries paid by hand, removing suppliers' }),
     is_active: z.boolean(),
     email_verified: z.boolean(),
     mfa_enabled: z.boolean(),
@@ -135,6 +138,9 @@ export const CreateUserInput = z
     can_discount: z.boolean().optional(),
     can_view_reports: z.boolean().optional(),
     can_manage_pharmacy: z.boolean().optional(),
+    can_manage_credit: z.boolean().optional(),
+    can_manage_stock: z.boolean().optional(),
+    can_manage_suppliers: z.boolean().optional(),
   })
   .meta({ id: 'CreateUserInput' });
 export type CreateUserInput = z.infer<typeof CreateUserInput>;

@@ -84,6 +84,10 @@ export const UpdateAdminUserInput = z
   .object({
     is_active: z.boolean().optional().meta({ description: 'false deactivates the account and signs it out everywhere; true reactivates it' }),
     role: StaffRole.optional().meta({ description: 'Between manager and staff only; owners and administrators keep their role' }),
+    reset_password: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Text the user a new temporary password and sign them out everywhere; their next sign-in may only set a new password' }),
   })
   .refine(atLeastOne, 'send at least one field')
   .meta({ id: 'UpdateAdminUserInput' });

@@ -27,6 +27,9 @@ const staffFields = {
   can_discount: z.boolean(),
   can_view_reports: z.boolean(),
   can_manage_pharmacy: z.boolean(),
+  can_manage_credit: z.boolean(),
+  can_manage_stock: z.boolean(),
+  can_manage_suppliers: z.boolean(),
 };
 
 export const CreateStaffInput = z
@@ -46,6 +49,9 @@ export const CreateStaffInput = z
     can_discount: z.boolean().optional(),
     can_view_reports: z.boolean().optional(),
     can_manage_pharmacy: z.boolean().optional(),
+    can_manage_credit: z.boolean().optional(),
+    can_manage_stock: z.boolean().optional(),
+    can_manage_suppliers: z.boolean().optional(),
   })
   .meta({ id: 'CreateStaffInput' });
 export type CreateStaffInput = z.infer<typeof CreateStaffInput>;
@@ -72,9 +78,17 @@ export const StaffShiftInput = z
 export type StaffShiftInput = z.infer<typeof StaffShiftInput>;
 
 export const StaffPermissionsInput = z
-  .object({ can_refund: z.boolean(), can_discount: z.boolean(), can_view_reports: z.boolean(), can_manage_pharmacy: z.boolean() })
+  .object({
+    can_refund: z.boolean(),
+    can_discount: z.boolean(),
+    can_view_reports: z.boolean(),
+    can_manage_pharmacy: z.boolean(),
+    can_manage_credit: z.boolean(),
+    can_manage_stock: z.boolean(),
+    can_manage_suppliers: z.boolean(),
+  })
   .partial()
-  .meta({ id: 'StaffPermissionsInput', description: 'Applies at the user’s next token refresh' });
+  .meta({ id: 'StaffPermissionsInput', description: 'Applies at the user’s next request (on every server instance)' });
 export type StaffPermissionsInput = z.infer<typeof StaffPermissionsInput>;
 
 export const StaffOrdering = z.enum(['name', '-name', 'created_at', '-created_at']);

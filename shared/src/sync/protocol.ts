@@ -50,7 +50,10 @@ export const SaleCreatePayload = z.object({
   till_number: z.string().trim().max(30).optional(),
   notes: z.string().trim().max(1000).optional(),
   price_mode: PriceMode.optional(),
-  cashier_id: z.uuid().optional().meta({ description: 'Who rang the sale up on the till (the user signed in then); default: the user pushing' }),
+  cashier_id: z
+    .uuid()
+    .optional()
+    .meta({ description: 'Who rang the sale up on the till (the user signed in then). The sale is always booked to the user pushing; another user named here is recorded as a `cashier_mismatch` conflict' }),
   prescription: Prescription.optional(),
 });
 export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500) });
@@ -143,7 +146,8 @@ export type PushRequest = z.infer<typeof PushRequest>;
  * sale, or gave a discount without the permission; in a pharmacy, dispensed a batch that was
  * recalled, quarantined or expired by then (`dispensed_unsellable_batch`), sold a prescription
  * medicine without a complete prescription (`prescription`), or sold in an ADDO a medicine not on
- * its list (`not_permitted_for_addo`). The one list: the sale rules, the push and the conflicts API
+ * its list (`not_permitted_for_addo`); or the till named as cashier someone other than the user whose
+ * session pushed it (`cashier_mismatch`: the sale is booked to the pusher). The one list: the sale rules, the push and the conflicts API
  * all use it.
  */
 export const ConflictKind = z.enum([
@@ -156,6 +160,7 @@ export const ConflictKind = z.enum([
   'dispensed_unsellable_batch',
   'prescription',
   'not_permitted_for_addo',
+  'cashier_mismatch',
 ]);
 export type ConflictKind = z.infer<typeof ConflictKind>;
 

@@ -54,6 +54,9 @@ export interface UserTable {
   can_discount: Generated<number>;
   can_view_reports: Generated<number>;
   can_manage_pharmacy: Generated<number>;
+  can_manage_credit: Generated<number>;
+  can_manage_stock: Generated<number>;
+  can_manage_suppliers: Generated<number>;
   is_active: Generated<number>;
   must_change_password: Generated<number>;
   email_verified_at: number | null;

@@ -8,12 +8,17 @@
  *   never an id from the request.
  * - A verb needs an actor. Jobs and event subscribers run as the server (actor null) and act on
  *   rows through queries and their own helpers, never through a verb.
- * - The owner holds every permission; anyone else holds the ones on their token. A platform
- *   admin acting as an organisation (`asOrg`) is its owner for that call, so passes both.
+ * - The owner holds every permission; anyone else holds the ones their flags grant, as the
+ *   database has them now (the session gate, sessions.ts, replaces the token's role and
+ *   permissions with the user's current ones on every request). A platform admin acting as an
+ *   organisation (`asOrg`) is its owner for that call, so passes both.
+ * - What moves money or stock out of the books (write-offs, credit limits, prices, stock, removing
+ *   customers, products or suppliers, marking deliveries paid) is a `Power` (shared/staff/powers.ts),
+ *   checked with `requirePower`; the till applies the same rule offline.
  */
-import { PERMISSION_REFUSAL, type Permission } from '@duka/shared';
+import { checkPower, holdsPermission, PERMISSION_FLAG, PERMISSION_REFUSAL, type Permission, type Power } from '@duka/shared';
 import type { Actor, AuthedContext } from '../context.js';
-import { ForbiddenError, InvalidStateError, NotFoundError } from '../errors.js';
+import { ForbiddenError, InvalidStateError, NotFoundError, ServiceError } from '../errors.js';
 
 /** The caller's organisation; an account without one (a platform admin) finds no shop data. */
 export function requireOrg(ctx: AuthedContext): string {
@@ -40,8 +45,27 @@ export function requireAdmin(ctx: AuthedContext): void {
   if (!ctx.actor.amr.includes('mfa')) throw new ForbiddenError('sign in with your authenticator code to use admin routes');
 }
 
-export const hasPermission = (actor: Actor, perm: Permission): boolean => actor.role === 'owner' || actor.perms.includes(perm);
+export const hasPermission = (actor: Actor, perm: Permission): boolean => holdsPermission(actor, perm);
+
+/** 403 naming the permission (and the flag that grants it) in `meta`. */
+const missing = (message: string, perm: Permission) => new ForbiddenError(message, { permission: perm, flag: PERMISSION_FLAG[perm] });
 
 export function requirePermission(ctx: AuthedContext, perm: Permission): void {
-  if (!hasPermission(ctx.actor, perm)) throw new ForbiddenError(PERMISSION_REFUSAL[perm]);
+  if (!hasPermission(ctx.actor, perm)) throw missing(PERMISSION_REFUSAL[perm], perm);
+}
+
+/** A power of the cashier rules (issue 18): 403 naming the permission it needs. */
+export function requirePower(ctx: AuthedContext, power: Power): void {
+  const breach = checkPower(power, ctx.actor);
+  if (breach) throw missing(breach.message, breach.permission);
+}
+
+/**
+ * A session signed in with a temporary password may only set a new one: every other route, the
+ * websocket and every verb answer 403 PASSWORD_CHANGE_REQUIRED until it has.
+ */
+export function requireSettledPassword(actor: Actor): void {
+  if (actor.passwordChangeRequired) {
+    throw new ServiceError('PASSWORD_CHANGE_REQUIRED', 'you signed in with a temporary password; set a new password first (PATCH /accounts/me with password)');
+  }
 }

@@ -67,6 +67,8 @@ export interface AccessClaims {
   perms: Permission[];
   amr: string[];
   sid: string;
+  /** Signed in with a temporary password: the session may only set a new one. */
+  pwc?: true;
 }
 
 export function actorFromClaims(p: JWTPayload): Actor {
@@ -82,5 +84,6 @@ export function actorFromClaims(p: JWTPayload): Actor {
     perms: Array.isArray(c.perms) ? c.perms : [],
     amr: c.amr,
     sid: c.sid,
+    ...(c.pwc === true ? { passwordChangeRequired: true } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { newId, type Organisation, Permission, type User } from '@duka/shared';
+import { newId, type Organisation, type Permission, PERMISSION_FLAG, type PermissionFlag, permissionsOf, type User } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
@@ -23,6 +23,9 @@ export function toUser(row: UserRow): User {
     can_discount: row.can_discount === 1,
     can_view_reports: row.can_view_reports === 1,
     can_manage_pharmacy: row.can_manage_pharmacy === 1,
+    can_manage_credit: row.can_manage_credit === 1,
+    can_manage_stock: row.can_manage_stock === 1,
+    can_manage_suppliers: row.can_manage_suppliers === 1,
     is_active: row.is_active === 1,
     email_verified: row.email_verified_at != null,
     mfa_enabled: row.totp_enabled === 1,
@@ -62,16 +65,11 @@ export function toOrganisation(row: OrganisationRow): Organisation {
   };
 }
 
+/** The user columns that hold the permission flags. */
+export const PERMISSION_COLUMNS = Object.values(PERMISSION_FLAG);
+
 /** Owners may do everything; other roles carry their flags. */
-export function permsOf(row: Pick<UserRow, 'role' | 'can_refund' | 'can_discount' | 'can_view_reports' | 'can_manage_pharmacy'>): Permission[] {
-  if (row.role === 'owner') return [...Permission.options];
-  const perms: Permission[] = [];
-  if (row.can_refund) perms.push('refund');
-  if (row.can_discount) perms.push('discount');
-  if (row.can_view_reports) perms.push('reports');
-  if (row.can_manage_pharmacy) perms.push('pharmacy');
-  return perms;
-}
+export const permsOf = (row: Pick<UserRow, 'role' | PermissionFlag>): Permission[] => permissionsOf(row.role, row);
 
 export function findUserById(db: Kysely<Database>, id: string) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

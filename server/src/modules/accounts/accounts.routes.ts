@@ -29,12 +29,13 @@ export const getMe = defineRoute('bearer', {
   responses: { 200: jsonResponse(Envelope(Profile), 'Profile') },
 });
 
-export const patchMe = defineRoute('bearer', {
+export const patchMe = defineRoute('password-change', {
   method: 'patch',
   path: '/accounts/me',
   tags,
   summary: 'Update your name, email, occupation or password',
-  description: 'A new password signs out your other sessions; send `current_password` to have it checked.',
+  description:
+    'A new password signs out your other sessions; send `current_password` to have it checked. A session signed in with a temporary password may use this route only, to set a new `password` (403 PASSWORD_CHANGE_REQUIRED otherwise); once set, the session may do everything its user may.',
   request: { body: jsonBody(UpdateMeInput) },
   responses: { 200: jsonResponse(Envelope(Profile), 'Updated profile') },
 });

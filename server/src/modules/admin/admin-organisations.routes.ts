@@ -80,7 +80,7 @@ export const updateUser = defineRoute('admin', {
   method: 'patch',
   path: '/admin/users/{id}',
   tags,
-  summary: 'Deactivate (signs out everywhere) or reactivate a user; staff ↔ manager role; audited',
+  summary: 'Deactivate (signs out everywhere) or reactivate a user; staff ↔ manager role; reset the password to a temporary one; audited',
   request: { params: IdParam, body: jsonBody(UpdateAdminUserInput) },
   responses: { 200: jsonResponse(Envelope(AdminUser), 'The user') },
 });

@@ -13,7 +13,8 @@ import { decodeJwt } from 'jose';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { authenticate, bearerToken } from '../../lib/auth/middleware.js';
 import type { Actor, Deps } from '../../lib/context.js';
-import { ForbiddenError, ServiceError, UnauthenticatedError } from '../../lib/errors.js';
+import { requireSettledPassword } from '../../lib/auth/authorize.js';
+import { ForbiddenError, ServiceError } from '../../lib/errors.js';
 import type { Realtime } from './realtime.js';
 import { CLOSE, TillSocket } from './socket.js';
 
@@ -66,7 +67,8 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
       expiresAt = (decodeJwt(token!).exp ?? 0) * 1000;
       await deps.limits.user(actor.userId);
       await ready();
-      if (!(await hub.sessionActive(actor.sid))) throw new UnauthenticatedError('this session has been signed out; sign in again');
+      // Signed in, still active, and not a temporary-password session (which may only set a new password).
+      requireSettledPassword(await deps.sessions.current(actor));
     } catch (err) {
       return refuse(socket, err, requestId);
     }

@@ -37,7 +37,8 @@ type Event =
   | { k: 'c'; o: string; v: number; s: Array<string | null> }
   | { k: 's'; o: string; s: string; p: string[] }
   | { k: 'n'; o: string; s: string; id: string; n?: Notification }
-  | { k: 'r'; sid?: string; u?: string; x?: string };
+  | { k: 'r'; sid?: string; u?: string; x?: string }
+  | { k: 'u'; u: string };
 
 const MAX_IDS_PER_EVENT = 100;
 const MAX_STORES_PER_EVENT = 100;
@@ -104,6 +105,18 @@ export class Realtime implements RealtimeFeed {
   revoked(target: RevokedTarget): void {
     for (const fn of this.revokedListeners) fn(target);
     this.queue('sid' in target ? { k: 'r', sid: target.sid } : { k: 'r', u: target.userId, ...(target.exceptSid ? { x: target.exceptSid } : {}) });
+  }
+
+  private readonly userChangedListeners: Array<(userId: string) => void> = [];
+  /** Called for every change to a user's role, permissions, activity or password, here or on another instance. */
+  onUserChanged(fn: (userId: string) => void): void {
+    this.userChangedListeners.push(fn);
+  }
+
+  /** A user's role, permissions, activity or password changed: every instance reads them afresh (sockets stay open). */
+  userChanged(userId: string): void {
+    for (const fn of this.userChangedListeners) fn(userId);
+    this.queue({ k: 'u', u: userId });
   }
 
   private queue(event: Event) {
@@ -212,6 +225,10 @@ export class Realtime implements RealtimeFeed {
       for (const set of this.peers.values()) {
         for (const p of set) if ((e.sid && p.sid === e.sid) || (e.u && p.userId === e.u && p.sid !== e.x)) p.revoke();
       }
+      return;
+    }
+    if (e.k === 'u') {
+      for (const fn of this.userChangedListeners) fn(e.u);
       return;
     }
     const set = this.peers.get(e.o);

@@ -4,6 +4,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { hashSecret, verifySecret } from '../../../lib/crypto.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
+import { requireSettledPassword } from '../../../lib/auth/authorize.js';
 import { findStore, listActiveStores, toStore } from '../../stores/stores.queries.js';
 import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
 import { sendConfirmationEmail } from '../../auth/services/session.js';
@@ -25,11 +26,17 @@ export async function getProfile(ctx: AuthedContext): Promise<Profile> {
 
 /**
  * A new password takes `current_password` when given (the contract does not require it); it signs
- * out every other session. A new email must be confirmed again.
+ * out every other session. A new email must be confirmed again. A session signed in with a
+ * temporary password may only set a new one, different from the temporary one; that lifts the
+ * restriction from the next request on (the session gate reads it afresh on every instance).
  */
 export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promise<Profile> {
   const user = await findUserById(ctx.db, ctx.actor.userId);
   if (!user) throw new NotFoundError('user');
+  if (ctx.actor.passwordChangeRequired) {
+    if (!input.password) requireSettledPassword(ctx.actor);
+    if (await verifySecret(input.password!, user.password_hash)) throw new ValidationError('password', 'must differ from your temporary password');
+  }
   if (input.password && input.current_password && !(await verifySecret(input.current_password, user.password_hash))) {
     throw new ValidationError('current_password', 'is wrong');
   }
@@ -60,7 +67,10 @@ export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promis
           .where('family_id', '!=', ctx.actor.sid)
           .where('revoked_at', 'is', null)
           .execute();
-        afterCommit(tx, () => tx.realtime.revoked({ userId: user.id, exceptSid: ctx.actor.sid }));
+        afterCommit(tx, () => {
+          tx.realtime.revoked({ userId: user.id, exceptSid: ctx.actor.sid });
+          tx.realtime.userChanged(user.id);
+        });
         await recordAudit(tx, { action: 'account.password_change', description: 'Changed password' });
       }
       if (emailChanged) await sendConfirmationEmail(tx, updated, false);

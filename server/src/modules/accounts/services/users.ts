@@ -1,17 +1,17 @@
 /** The organisation's user accounts (owner only). Staff management (issue 3) builds on createOrgUser. */
 import { randomInt } from 'node:crypto';
-import type { CreateUserInput, User } from '@duka/shared';
+import type { CreateUserInput, PermissionFlag, User } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
-import type { AuthedContext } from '../../../lib/context.js';
+import type { AuthedContext, TxContext } from '../../../lib/context.js';
 import { hashSecret } from '../../../lib/crypto.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { findStore } from '../../stores/stores.queries.js';
 import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
-import type { NewUser } from '../../../db/tables/accounts.table.js';
-import { findOrgUser, findOrganisation, insertUser, toUser } from '../accounts.queries.js';
+import type { NewUser, UserRow } from '../../../db/tables/accounts.table.js';
+import { findOrgUser, findOrganisation, insertUser, PERMISSION_COLUMNS, toUser } from '../accounts.queries.js';
 import { checkPlanAllows } from '../../billing/services/limits.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
@@ -27,17 +27,14 @@ function temporaryPassword(): string {
   return `${pick('abcdefghjkmnpqrstuvwxyz', 4)}-${pick('23456789', 4)}`;
 }
 
-export type OrgUserFields = Omit<CreateUserInput, 'can_refund' | 'can_discount' | 'can_view_reports' | 'can_manage_pharmacy'> &
-  Partial<Pick<NewUser, 'shift' | 'employment_status' | 'avatar_hue' | 'pin_hash'>> & {
-    can_refund?: boolean;
-    can_discount?: boolean;
-    can_view_reports?: boolean;
-    can_manage_pharmacy?: boolean;
-  };
+export type OrgUserFields = Omit<CreateUserInput, PermissionFlag> &
+  Partial<Pick<NewUser, 'shift' | 'employment_status' | 'avatar_hue' | 'pin_hash'>> &
+  Partial<Record<PermissionFlag, boolean>>;
 
 /**
- * Create a user in the caller's organisation and text them a temporary password. Permission flags
- * default from the role: managers may refund, discount and see reports; staff may not.
+ * Create a user in the caller's organisation and text them a temporary password, which signs in
+ * to a session that may only set a new one. Permission flags default from the role: a manager
+ * holds every one, staff none.
  */
 export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): Promise<User> {
   requireRole(ctx, 'owner');
@@ -72,10 +69,7 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
           shift: input.shift ?? null,
           employment_status: input.employment_status ?? 'active',
           avatar_hue: input.avatar_hue ?? null,
-          can_refund: flag(input.can_refund),
-          can_discount: flag(input.can_discount),
-          can_view_reports: flag(input.can_view_reports),
-          can_manage_pharmacy: flag(input.can_manage_pharmacy),
+          ...(Object.fromEntries(PERMISSION_COLUMNS.map((c) => [c, flag(input[c])])) as Record<PermissionFlag, number>),
           must_change_password: 1,
         },
         now,
@@ -95,6 +89,30 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
   } catch (err) {
     rethrowDuplicate(err);
   }
+}
+
+/**
+ * A platform admin's password reset (PATCH /admin/users/:id with `reset_password`): a new temporary
+ * password, texted (or emailed to an account without a phone); every session of the user signs
+ * out, and the next sign-in may only set a new password.
+ */
+export async function resetToTemporaryPassword(tx: TxContext, user: UserRow): Promise<void> {
+  const password = temporaryPassword();
+  await tx.db
+    .updateTable('users')
+    .set({ password_hash: await hashSecret(password), must_change_password: 1, failed_logins: 0, locked_until: null, updated_at: tx.clock.now() })
+    .where('id', '=', user.id)
+    .execute();
+  await revokeAllForUser(tx, user.id);
+  const to = user.phone ?? user.email;
+  if (!to) throw new InvalidStateError('this account has neither a phone nor an email to send a temporary password to');
+  await tx.messenger.send(tx, {
+    channel: user.phone ? 'sms' : 'email',
+    to,
+    subject: 'Your Duka password was reset',
+    body: `Your Duka password was reset. Sign in with temporary password ${password}, then set a new one. / Nenosiri lako la Duka limebadilishwa: ingia kwa ${password}.`,
+    sensitive: true,
+  });
 }
 
 /** Soft delete: the account can no longer sign in or refresh; its history stays. */

@@ -8,7 +8,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError } from '../../../lib/errors.js';
 import { toUser } from '../../accounts/accounts.queries.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
-import { deactivateUser } from '../../accounts/services/users.js';
+import { deactivateUser, resetToTemporaryPassword } from '../../accounts/services/users.js';
 import { updateStaff } from '../../staff/services/update-staff.js';
 import { toStore } from '../../stores/stores.queries.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
@@ -70,20 +70,26 @@ export async function updateUserByAdmin(ctx: AuthedContext, id: string, input: U
   const activeNow = user.is_active === 1;
   const activate = input.is_active !== undefined && input.is_active !== activeNow ? input.is_active : undefined;
   const role = input.role !== undefined && input.role !== user.role ? input.role : undefined;
-  if (activate === undefined && role === undefined) return toAdminUser(user);
+  const reset = input.reset_password === true;
+  if (activate === undefined && role === undefined && !reset) return toAdminUser(user);
   await adminTx(ctx, async (tx) => {
     const org = await asOrg(tx, orgId, user.store_id);
     if (user.role === 'owner') {
       if (activate === false) await deactivateUser(org, user.id);
-      else {
+      else if (activate === true) {
         await tx.db.updateTable('users').set({ is_active: 1, employment_status: 'active', updated_at: tx.clock.now() }).where('id', '=', user.id).execute();
         await recordAudit(org, { action: 'user.reactivate', description: `Reactivated ${name}`, entity: 'user', entityId: user.id });
       }
     } else {
       const employment = activate === false ? 'inactive' : activate === true ? 'active' : undefined;
-      await updateStaff(org, user.id, { role, employment_status: employment });
+      if (activate !== undefined || role !== undefined) await updateStaff(org, user.id, { role, employment_status: employment });
     }
-    const notes = [...(activate !== undefined ? [activate ? 'reactivated' : 'deactivated (signed out)'] : []), ...(role ? [`role ${role}`] : [])];
+    if (reset) await resetToTemporaryPassword(tx, user);
+    const notes = [
+      ...(activate !== undefined ? [activate ? 'reactivated' : 'deactivated (signed out)'] : []),
+      ...(role ? [`role ${role}`] : []),
+      ...(reset ? ['temporary password sent (signed out)'] : []),
+    ];
     await auditAdmin(tx, { action: 'user.update', description: `Platform admin updated ${name}: ${notes.join(', ')}`, orgId, storeId: user.store_id, entity: 'user', entityId: user.id });
   });
   return toAdminUser(await requireAdminUser(ctx, id));

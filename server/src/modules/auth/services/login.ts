@@ -40,7 +40,8 @@ async function signedIn(ctx: ServiceContext, user: UserRow, amr: string[]): Prom
   const storeId = await activeStoreFor(ctx, user, user.store_id);
   const tokens = await issueTokens(ctx, user, { storeId, amr });
   await recordAudit(ctx, { action: 'auth.login', description: 'Signed in', userId: user.id, orgId: user.org_id, storeId });
-  return { ...tokens, user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email: user.email, role: user.role as Role } };
+  const temporary = user.must_change_password === 1 ? { password_change_required: true as const } : {};
+  return { ...tokens, user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email: user.email, role: user.role as Role, ...temporary } };
 }
 
 export async function login(ctx: ServiceContext, input: LoginInput): Promise<LoginResult> {

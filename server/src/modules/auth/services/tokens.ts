@@ -66,7 +66,17 @@ export async function issueTokens(
   const access = await signToken(
     ctx.keys.jwt,
     'duka-api',
-    { sub: user.id, org: user.org_id, store: opts.storeId, role: user.role, perms: permsOf(user), amr: opts.amr, sid: familyId },
+    {
+      sub: user.id,
+      org: user.org_id,
+      store: opts.storeId,
+      role: user.role,
+      perms: permsOf(user),
+      amr: opts.amr,
+      sid: familyId,
+      // What the user had when the token was issued; every request reads the current state (sessions.ts).
+      ...(user.must_change_password === 1 ? { pwc: true } : {}),
+    },
     ttl,
     now,
   );

@@ -9,7 +9,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { orgToday, requireCustomer } from '../../customers/services/scope.js';
 import { balanceCents, filteredTabs, findTab, toCreditTab } from '../credits.queries.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
 
 /** Tabs of the organisation, newest first. */
 export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery): Promise<{ items: CreditTab[]; meta: PageMeta }> {
@@ -41,6 +41,7 @@ export async function writeOffTab(ctx: AuthedContext, tabId: string, input: Writ
   return withTransaction(ctx, async (tx) => {
     const locked = await forUpdate(tx.dialect, tx.db.selectFrom('credit_tabs').selectAll().where('org_id', '=', orgId).where('id', '=', tabId)).executeTakeFirst();
     if (!locked) throw new NotFoundError('credit tab');
+    requirePower(tx, 'write_off_debt');
     if (locked.status === 'settled' || locked.status === 'written_off') throw new InvalidStateError(`this credit tab is already ${locked.status.replace('_', ' ')}`);
     const now = tx.clock.now();
     const forgiven = balanceCents(locked);

@@ -13,7 +13,7 @@ import { phoneFragment } from '../../staff/staff.queries.js';
 import { type NewCustomerFields, customersWithBalance, findCustomerByPhone, findCustomerWithBalance, insertCustomer, outstandingOf, toCustomer } from '../customers.queries.js';
 import type { CustomerTable } from '../../../db/tables/customers.table.js';
 import { requireCustomer } from './scope.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
 
 const duplicatePhone = () => new DuplicateError('phone', 'another customer already has this phone number');
 
@@ -34,6 +34,16 @@ function columns(input: UpdateCustomerInput, phone: string | null | undefined): 
     is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * A credit limit set or changed (a new customer starts at 0, no limit) or a customer deactivated
+ * (the contract's removal) needs the credit permission: a cashier could otherwise lift a limit,
+ * sell on credit and hide the debt.
+ */
+function assertMayChange(ctx: AuthedContext, before: { credit_limit: number; is_active: number }, set: Updateable<CustomerTable>) {
+  if (set.credit_limit !== undefined && set.credit_limit !== Number(before.credit_limit)) requirePower(ctx, 'set_credit_limit');
+  if (set.is_active === 0 && before.is_active === 1) requirePower(ctx, 'remove_customer');
 }
 
 async function assertPhoneFree(ctx: AuthedContext, orgId: string, phone: string | null | undefined, selfId?: string) {
@@ -78,6 +88,7 @@ export async function getCustomer(ctx: AuthedContext, id: string): Promise<Custo
 /** `id`: the till's own id for a customer it created offline. */
 export async function createCustomer(ctx: AuthedContext, input: CreateCustomerInput, id?: string): Promise<Customer> {
   const orgId = requireOrg(ctx);
+  assertMayChange(ctx, { credit_limit: 0, is_active: 1 }, columns(input, undefined));
   const phone = input.phone ? normalisePhone(input.phone) : null;
   await assertPhoneFree(ctx, orgId, phone);
   try {
@@ -100,6 +111,7 @@ export async function updateCustomer(ctx: AuthedContext, id: string, input: Upda
   const set = columns(input, phone);
   const changed = Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v);
   if (!changed) return toCustomer(before);
+  assertMayChange(ctx, before, set);
   try {
     return await withTransaction(ctx, async (tx) => {
       await tx.db.updateTable('customers').set({ ...set, updated_at: tx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();

@@ -13,7 +13,7 @@ import { findCategory, findProduct, type ProductWithStock, productsWithStock, to
 import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
 import { recordPrice } from './prices.js';
 import { changeStockLevel, insertAdjustment } from './stock.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { checkPlanAllows } from '../../billing/services/limits.js';
 
 function rethrowDuplicate(err: unknown): never {
@@ -107,6 +107,7 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
   await assertCategory(ctx, orgId, input.category_id);
   await checkPlanAllows(ctx, orgId, 'products');
   const stock = input.stock ?? 0;
+  if (stock !== 0) requirePower(ctx, 'adjust_stock');
   if (input.is_service && stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
   const trackBatches = trackBatchesOf(null, input);
   assertMedicine(null, input, trackBatches ?? false);
@@ -157,6 +158,14 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
 
 const PRICE_FIELDS = ['selling_price', 'wholesale_price', 'cost_price', 'tax_rate'] as const;
 
+/** Prices, stock and removal are powers (shared/staff/powers.ts); every other field is free. */
+function assertMayChange(ctx: AuthedContext, before: ProductWithStock, set: Updateable<ProductTable>, stock: number | undefined) {
+  const differs = (a: unknown, b: unknown) => (a == null || b == null ? a !== b : Number(a) !== Number(b));
+  if ([...PRICE_FIELDS, 'wholesale_min_qty' as const].some((f) => set[f] !== undefined && differs(set[f], before[f]))) requirePower(ctx, 'change_price');
+  if (stock !== undefined && stock !== Number(before.stock)) requirePower(ctx, 'adjust_stock');
+  if (set.is_active === 0 && before.is_active === 1) requirePower(ctx, 'remove_product');
+}
+
 /** Any product field; a price change writes a price-history row, a new `stock` an adjustment. */
 export async function updateProduct(ctx: AuthedContext, id: string, input: UpdateProductInput): Promise<Product> {
   const { orgId, storeId } = requireStore(ctx);
@@ -170,6 +179,7 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
   assertMedicine(before, input, trackedAfter);
   if (trackedAfter && input.stock !== undefined && input.stock !== Number(before.stock)) throw new ValidationError('stock', STOCK_NEEDS_BATCH);
   const set = columns(input, trackBatches);
+  assertMayChange(ctx, before, set, input.stock);
   try {
     return await withTransaction(ctx, async (tx) => {
       // Checked inside the transaction, so a sale or delivery committing meanwhile is seen.
@@ -201,6 +211,7 @@ export async function deleteProduct(ctx: AuthedContext, id: string): Promise<voi
   const { orgId, storeId } = requireStore(ctx);
   const product = await findProduct(ctx.db, orgId, storeId, id);
   if (!product) throw new NotFoundError('product');
+  requirePower(ctx, 'remove_product');
   await withTransaction(ctx, async (tx) => {
     const [sale, adjustment] = await Promise.all([
       tx.db.selectFrom('transaction_lines').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),

@@ -8,7 +8,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { adjustBatch } from '../../pharmacy/services/batch-adjust.js';
 import { findProduct, productsWithStock, toProduct } from '../inventory.queries.js';
@@ -45,7 +45,9 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const product = await findProduct(tx.db, orgId, storeId, productId);
+    // Another organisation's product is not found, whoever asks; this one's stock needs the permission.
     if (!product) throw new NotFoundError('product');
+    requirePower(tx, 'adjust_stock');
     if (product.is_service === 1) throw new InvalidStateError('services have no stock');
     let qty: number;
     let what = product.name;

@@ -1,9 +1,10 @@
 /**
  * Edits to an employee: PATCH /staff/:id, and the narrower shift and permission routes, all through
- * `updateStaff`. Role, permission and store changes reach the user's tokens at their next refresh.
+ * `updateStaff`. Role and permission changes apply from the user's next request (the session gate
+ * reads them afresh, told on every instance); a store change reaches their tokens at the next refresh.
  */
-import { type StaffMember, type StaffPermissionsInput, StaffRole, type StaffShiftInput, type UpdateStaffInput } from '@duka/shared';
-import { withTransaction } from '../../../db/transaction.js';
+import { Permission, PERMISSION_FLAG, type StaffMember, type StaffPermissionsInput, StaffRole, type StaffShiftInput, type UpdateStaffInput } from '@duka/shared';
+import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { hashSecret } from '../../../lib/crypto.js';
@@ -18,12 +19,7 @@ import { requireStaffMember } from './staff-context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { checkPlanAllows } from '../../billing/services/limits.js';
 
-const FLAGS = [
-  ['can_refund', 'refund'],
-  ['can_discount', 'discount'],
-  ['can_view_reports', 'reports'],
-  ['can_manage_pharmacy', 'pharmacy'],
-] as const;
+const FLAGS = Permission.options.map((p) => [PERMISSION_FLAG[p], p] as const);
 
 /** The columns that actually change, and a note per change for the audit trail (never a secret). */
 async function diff(ctx: AuthedContext, member: UserRow, input: UpdateStaffInput) {
@@ -88,6 +84,8 @@ export async function updateStaff(
         .executeTakeFirst();
       if (!row) throw new NotFoundError('staff member');
       if (set.is_active === 0) await revokeAllForUser(tx, member.id);
+      // Role and permissions apply from the user's next request, not their next token.
+      afterCommit(tx, () => tx.realtime.userChanged(member.id));
       await recordAudit(tx, { action: audit.action, description: `${audit.verb} ${name}: ${notes.join(', ')}`, entity: 'user', entityId: member.id });
       return toUser(row);
     });

@@ -18,7 +18,7 @@ import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers
 import type { DeliveryRow, DeliveryTable } from '../../../db/tables/suppliers.table.js';
 import { addDeliveryStock, removeDeliveryStock } from './delivery-stock.js';
 import { requireSupplier } from './suppliers.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 
 const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
   expected: ['delivered', 'partial', 'cancelled'],
@@ -103,6 +103,7 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
   await checkLines(ctx, orgId, lines);
   const status = input.status ?? 'expected';
   if (status === 'returned') throw new ValidationError('status', 'a new delivery cannot be returned');
+  if (input.is_paid) requirePower(ctx, 'mark_delivery_paid');
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     const id = newId();
@@ -161,6 +162,8 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
       tx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null),
     ).executeTakeFirst();
     if (!before) throw new NotFoundError('delivery');
+    // Paid (or unpaid) by hand, without a payment on the books: checked against the locked row.
+    if (input.is_paid !== undefined && (input.is_paid ? 1 : 0) !== before.is_paid) requirePower(tx, 'mark_delivery_paid');
     const status = input.status ?? (before.status as DeliveryStatus);
     if (status !== before.status && !MOVES[before.status as DeliveryStatus].includes(status)) {
       throw new InvalidStateError(`a ${before.status} delivery cannot become ${status}`);

@@ -6,7 +6,7 @@ import { containsText } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { localMonthRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
@@ -98,6 +98,7 @@ export async function updateSupplier(ctx: AuthedContext, id: string, input: Upda
 export async function deleteSupplier(ctx: AuthedContext, id: string): Promise<void> {
   const orgId = requireOrg(ctx);
   const before = await requireSupplier(ctx, id);
+  requirePower(ctx, 'remove_supplier');
   await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     await tx.db.updateTable('suppliers').set({ status: 'inactive', deleted_at: now, updated_at: now }).where('org_id', '=', orgId).where('id', '=', id).execute();

@@ -19,6 +19,22 @@ import { priceHistory, reconcilePrices } from './reconcile.js';
 
 const rejected = (m: Mutation, err: ServiceError): MutationResult => ({ id: m.id, seq: m.seq, status: 'rejected', error: { code: err.code, message: err.message } });
 
+/**
+ * A sale is booked to the user whose session pushed it, never to whoever the till names: a till's
+ * payload is the till's word, the token is the server's. A till that names another member of the
+ * organisation (a cashier who signed out before the queue drained, or a forged payload) gets its
+ * sale booked all the same, and the difference is recorded for the owner.
+ */
+function cashierConflict(pusher: string, named: string | undefined, member: Map<string, string>): SaleConflict | undefined {
+  if (!named || named === pusher) return undefined;
+  const who = (id: string) => member.get(id) || 'a former user';
+  return {
+    kind: 'cashier_mismatch',
+    message: `the till named ${who(named)} as the cashier, but ${who(pusher)} sent the sale; it is booked to ${who(pusher)}`,
+    detail: { named_cashier_id: named, booked_cashier_id: pusher },
+  };
+}
+
 /** Apply a run of consecutive `sale.create` mutations of one device; results in their order. */
 export async function applySales(tx: AuthedContext & { pending: PendingCommit }, device: DeviceRow, mutations: Mutation[], now: number): Promise<MutationResult[]> {
   const { orgId, storeId } = requireStore(tx);
@@ -33,32 +49,33 @@ export async function applySales(tx: AuthedContext & { pending: PendingCommit },
       results[i] = rejected(m, err);
     }
   });
-  const cashierIds = [...new Set(valid.flatMap((v) => (v.p.cashier_id ? [v.p.cashier_id] : [])))];
+  const cashierIds = [...new Set([tx.actor.userId, ...valid.flatMap((v) => (v.p.cashier_id ? [v.p.cashier_id] : []))])];
   const productIds = [...new Set(valid.flatMap((v) => v.p.lines.map((l) => l.product_id)))];
   const ats = valid.map((v) => v.at);
   const [members, products, prices] = await Promise.all([
-    cashierIds.length ? tx.db.selectFrom('users').select('id').where('id', 'in', cashierIds).where('org_id', '=', orgId).execute() : [],
+    tx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', cashierIds).where('org_id', '=', orgId).execute(),
     orgProductsById(tx.db, orgId, productIds),
     priceHistory(tx.db, productIds, Math.min(...ats), Math.max(...ats)),
   ]);
-  const member = new Set(members.map((u) => u.id));
+  const member = new Map(members.map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]));
 
   const requests: SaleRequest[] = [];
   const sent: Array<{ i: number; m: Mutation; priceConflicts: SaleConflict[] }> = [];
   for (const { i, m, p, at } of valid) {
-    const { cashier_id: cashierId, ...sold } = p;
-    // The sale is booked to whoever rang it up on the till, if they belong to this organisation.
-    if (cashierId && !member.has(cashierId)) {
+    const { cashier_id: named, ...sold } = p;
+    if (named && !member.has(named)) {
       results[i] = rejected(m, new ValidationError('payload.cashier_id', 'is not a member of this organisation'));
       continue;
     }
     const priced = reconcilePrices(p.lines, at, products, prices);
+    const cashier = cashierConflict(tx.actor.userId, named, member);
+    if (cashier) priced.conflicts.push(cashier);
     // The lots the till took, per product (a product on two lines is one line on the server).
     const lineBatches = new Map<string, LineBatchInput[]>();
     for (const l of p.lines) if (l.batches?.length) lineBatches.set(l.product_id, [...(lineBatches.get(l.product_id) ?? []), ...l.batches]);
     requests.push({
       input: { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
-      opts: { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId, lineBatches },
+      opts: { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId: tx.actor.userId, lineBatches },
     });
     sent.push({ i, m, priceConflicts: priced.conflicts });
   }
