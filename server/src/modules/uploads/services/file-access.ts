@@ -6,6 +6,7 @@
  * or a download in a browser cannot send a Bearer token, so the till asks for a link).
  */
 import { PUBLIC_UPLOAD_KINDS, type SignedLink, type UploadKind, type UploadResult } from '@duka/shared';
+import { requireSettledPassword } from '../../../lib/auth/authorize.js';
 import { authenticate, bearerToken } from '../../../lib/auth/middleware.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { safeEqual } from '../../../lib/crypto.js';
@@ -54,6 +55,7 @@ export async function assertMayRead(ctx: ServiceContext, row: UploadRow, cred: F
   const token = bearerToken(cred.authorization);
   if (!token) throw new UnauthenticatedError('this file is private: send a member\'s access token, or use a signed link (GET /uploads/link)');
   const authed = await authenticate(ctx, token);
-  await authed.sessions.assertActive(authed.actor);
-  if (authed.actor.orgId !== row.org_id) throw new NotFoundError('file');
+  const actor = await authed.sessions.current(authed.actor);
+  requireSettledPassword(actor);
+  if (actor.orgId !== row.org_id) throw new NotFoundError('file');
 }
