@@ -25,6 +25,7 @@ import * as prescriptions from './2026_11_23_0019_prescriptions.js';
 import * as pharmacyPermission from './2026_11_23_0020_pharmacy_permission.js';
 import * as smsDelivery from './2026_11_23_0021_sms_delivery.js';
 import * as subscriptions from './2026_11_23_0022_subscriptions.js';
+import * as authCounters from './2026_11_25_0023_auth_counters.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0020_pharmacy_permission': pharmacyPermission,
   '2026_11_23_0021_sms_delivery': smsDelivery,
   '2026_11_23_0022_subscriptions': subscriptions,
+  '2026_11_25_0023_auth_counters': authCounters,
 };

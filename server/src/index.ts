@@ -10,6 +10,7 @@ import { pruneSyncRecords } from './sync/push/services/retention.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
+import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 
 let config: Config;
 try {
@@ -37,6 +38,7 @@ const retry = setInterval(() => {
     lastPrune = Date.now();
     void pruneChangeLog(deps).catch((err) => log.warn({ err }, 'change log pruning failed'));
     void pruneSyncRecords(deps).catch((err) => log.warn({ err }, 'sync record pruning failed'));
+    void pruneAuthCounters(deps).catch((err) => log.warn({ err }, 'sign-in counter pruning failed'));
   }
 }, 30_000);
 
