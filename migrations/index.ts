@@ -26,6 +26,7 @@ import * as pharmacyPermission from './2026_11_23_0020_pharmacy_permission.js';
 import * as smsDelivery from './2026_11_23_0021_sms_delivery.js';
 import * as subscriptions from './2026_11_23_0022_subscriptions.js';
 import * as managerPermissions from './2026_11_24_0023_manager_permissions.js';
+import * as authCounters from './2026_11_24_0024_auth_counters.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0021_sms_delivery': smsDelivery,
   '2026_11_23_0022_subscriptions': subscriptions,
   '2026_11_24_0023_manager_permissions': managerPermissions,
+  '2026_11_24_0024_auth_counters': authCounters,
 };

@@ -83,7 +83,7 @@ describe('SMS one-time codes', () => {
     for (let i = 0; i < 5; i++) expectInvalid(await verify(a.phone, other(codeA)));
     const blocked = await verify(a.phone, codeA);
     expectInvalid(blocked);
-    expect(blocked.body.message).toBe('too many wrong codes; request a new one');
+    expect(blocked.body.message).toBe('code is wrong or has expired; request a new one');
 
     const b = await registerOwner(t);
     const codeB = await codeFor(b);

@@ -40,4 +40,14 @@ describe('configuration', () => {
   it('reads CORS origins as a list', () => {
     expect(loadConfig({ JWT_SECRET: 'x'.repeat(32), CORS_ORIGINS: 'https://a.tz, https://b.tz' }).CORS_ORIGINS).toEqual(['https://a.tz', 'https://b.tz']);
   });
+
+  it('reads TRUST_PROXY as hops (unset, false and 0: none; true: 1) or trusted addresses, and refuses anything else', () => {
+    const trust = (v?: string) => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...(v === undefined ? {} : { TRUST_PROXY: v }) }).TRUST_PROXY;
+    expect([trust(), trust('false'), trust('0'), trust('true'), trust('2')]).toEqual([0, 0, 0, 1, 2]);
+    expect(trust('loopback, 10.0.0.0/8, 2001:db8::1')).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1']);
+    expect(() => trust('yes please')).toThrowError(ConfigError);
+    expect(() => trust('10.0.0.0/99')).toThrowError(/TRUST_PROXY must be a number of hops or addresses/);
+    const limits = loadConfig({ JWT_SECRET: 'x'.repeat(32) });
+    expect([limits.RATE_LIMIT_ADDRESS_FAILURES_PER_MIN, limits.RATE_LIMIT_ADDRESS_CODES_PER_MIN, limits.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR]).toEqual([300, 120, 20]);
+  });
 });

@@ -1,4 +1,4 @@
-/** Two server instances on one Postgres share the auth rate limits: guessing on both gains nothing. */
+/** Two server instances on one Postgres share the sign-in limits and locks: guessing on both gains nothing. */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createDeps } from '../server/src/app.js';
@@ -12,7 +12,7 @@ describe('auth rate limits across instances (postgres)', () => {
   let second: DbHandle;
   let other: ReturnType<typeof createApp>;
   beforeAll(async () => {
-    t = await createTestApp({ config: { RATE_LIMIT_AUTH_PER_MIN: 3, TRUST_PROXY: true } });
+    t = await createTestApp({ config: { RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 3, RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 3, TRUST_PROXY: 1 } });
     second = createDb({ url: t.db.url!, poolSize: 2 });
     other = createApp(createDeps(t.config, second, pino({ level: 'silent' }), t.clock), second.ping);
   });
@@ -29,7 +29,7 @@ describe('auth rate limits across instances (postgres)', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
 
-  it('counts one IP’s attempts on both instances together', async () => {
+  it('counts one address’s refused sign-ins on both instances together', async () => {
     expect((await onFirst('10.1.0.1', uniqueEmail())).status).toBe(401);
     expect((await onSecond('10.1.0.1', uniqueEmail())).status).toBe(401);
     expect((await onFirst('10.1.0.1', uniqueEmail())).status).toBe(401);
@@ -40,11 +40,13 @@ describe('auth rate limits across instances (postgres)', () => {
     expect((await onSecond('10.1.0.2', uniqueEmail())).status).toBe(401);
   });
 
-  it('counts one account’s attempts on both instances together, whatever the IPs', async () => {
+  it('counts one account name’s wrong passwords on both instances together, whatever the addresses', async () => {
     const email = uniqueEmail();
     expect((await onFirst('10.2.0.1', email)).status).toBe(401);
     expect((await onSecond('10.2.0.2', email)).status).toBe(401);
     expect((await onFirst('10.2.0.3', email.toUpperCase())).status).toBe(401);
-    expect((await onSecond('10.2.0.4', email)).status).toBe(429);
+    const capped = await onSecond('10.2.0.4', email);
+    expect(capped.status).toBe(423);
+    expect(capped.body.errors[0].code).toBe('ACCOUNT_LOCKED');
   });
 });

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { SmsProviderName } from '@duka/shared';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -43,11 +44,29 @@ const EnvSchema = z.object({
   AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   RATE_LIMIT_AUTH_PER_MIN: int(1, 1_000_000).default(10),
   RATE_LIMIT_USER_PER_MIN: int(1, 1_000_000).default(600),
+  /** Refused sign-ins (wrong passwords, codes, tokens) one address may make in a minute: a carrier's shared address stays usable. */
+  RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: int(1, 1_000_000).default(300),
+  /** Codes and registrations (each sends a message) one address may ask for in a minute. */
+  RATE_LIMIT_ADDRESS_CODES_PER_MIN: int(1, 1_000_000).default(120),
+  /** Wrong passwords one account name may take in an hour from all addresses together; then only its proven addresses may try. */
+  RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: int(1, 1_000_000).default(20),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(1024 * 1024),
   CHANGE_LOG_RETENTION_DAYS: int(1, 3650).default(30),
   SYNC_MUTATION_RETENTION_DAYS: int(1, 3650).default(90),
   DEVICE_RETIRE_DAYS: int(1, 36500).default(365),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /**
+   * Which proxies in front of the server may say who the client is: a number of hops, or their
+   * addresses and CIDR ranges (proxy-addr's names `loopback`, `linklocal`, `uniquelocal` too).
+   * Unset, `false` or 0: no proxy, X-Forwarded-For is ignored; `true` means 1 hop, the safe reading.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('0')
+    .transform((v, ctx) => {
+      const trust = parseTrustProxy(v);
+      if (typeof trust === 'string') ctx.addIssue({ code: 'custom', message: trust });
+      return typeof trust === 'string' ? 0 : trust;
+    }),
   /** The platform's SMS gateway (OTPs, temporary passwords, customer messages of shops without their own account); `log` sends nothing. */
   SMS_PROVIDER: z.enum(['log', ...SmsProviderName.options]).default('log'),
   SMS_API_KEY: z.string().min(1).optional(),
@@ -85,6 +104,21 @@ const EnvSchema = z.object({
   /** 1: every response says how many SQL statements it ran (x-db-statements); for benchmarks. */
   COUNT_STATEMENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
+
+/** TRUST_PROXY as proxy-addr takes it: hops to trust, or trusted addresses and ranges; a string is what is wrong. */
+export function parseTrustProxy(value: string): number | string[] | string {
+  const v = value.trim().toLowerCase();
+  if (v === '' || v === 'false') return 0;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v) <= 16 ? Number(v) : 'must be at most 16 hops';
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  try {
+    proxyaddr.compile(list);
+  } catch (err) {
+    return `must be a number of hops or addresses/CIDR ranges (${(err as Error).message})`;
+  }
+  return list;
+}
 
 export type Config = Omit<z.infer<typeof EnvSchema>, 'JWT_SECRET'> & { JWT_SECRET: string };
 
@@ -132,5 +166,5 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-0123', LOG_LEVEL: 'silent' });
   // Files (uploads, exports) go to a directory of the test's own, never the working copy's ./data.
   const dataDir = overrides.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'duka-test-'));
-  return { ...base, DATA_DIR: dataDir, RATE_LIMIT_AUTH_PER_MIN: 100_000, RATE_LIMIT_USER_PER_MIN: 100_000, ...overrides };
+  return { ...base, DATA_DIR: dataDir, RATE_LIMIT_AUTH_PER_MIN: 100_000, RATE_LIMIT_USER_PER_MIN: 100_000, RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 100_000, RATE_LIMIT_ADDRESS_CODES_PER_MIN: 100_000, ...overrides };
 }

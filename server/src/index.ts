@@ -10,6 +10,7 @@ import { pruneSyncRecords } from './sync/push/services/retention.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
+import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 import { startBackups } from './backups.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
 
@@ -42,6 +43,7 @@ const retry = setInterval(() => {
     lastPrune = Date.now();
     job('prune-change-log', () => pruneChangeLog(deps));
     job('prune-sync-records', () => pruneSyncRecords(deps));
+    job('prune-auth-counters', () => pruneAuthCounters(deps));
   }
 }, 30_000);
 

@@ -1,7 +1,7 @@
 /** The whole schema as Kysely sees it, composed from the table files in ./tables (one per area). */
 import type { Kysely } from 'kysely';
 import type { AiCreditUsageTable, OrganisationTable, UserTable } from './tables/accounts.table.js';
-import type { OtpTable, RefreshTokenTable } from './tables/auth.table.js';
+import type { AuthCounterTable, OtpTable, RefreshTokenTable } from './tables/auth.table.js';
 import type { CategoryTable, ProductPriceTable, ProductStockTable, ProductTable, StockAdjustmentTable } from './tables/inventory.table.js';
 import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, TransactionTable } from './tables/pos.table.js';
 import type { CustomerTable } from './tables/customers.table.js';
@@ -33,6 +33,7 @@ export interface Database {
   users: UserTable;
   refresh_tokens: RefreshTokenTable;
   otps: OtpTable;
+  auth_counters: AuthCounterTable;
   outbox: OutboxTable;
   change_log: ChangeLogTable;
   audit_log: AuditLogTable;

@@ -1,9 +1,10 @@
 /**
- * Rate limits of design §3: auth routes 10 a minute per IP and per identifier, 600 a minute per
- * user elsewhere (rate-limiter-flexible). The auth counts are shared by every server instance (a
- * table on Postgres), so guessing a password on several instances gains nothing; the per-user
- * count stays in each process's memory, because it is checked on every request, sales included,
- * and a shared one would cost a database write each time.
+ * Request-count limits (rate-limiter-flexible): per account name on the auth routes that send or
+ * check a code (SMS pumping), per address on the routes that send a message, per refresh-token
+ * family on /auth/refresh, and 600 a minute per user elsewhere. The auth counts are shared by every
+ * server instance (a table on Postgres); the per-user count stays in each process's memory, because
+ * it is checked on every request, sales included, and a shared one would cost a database write each
+ * time. Sign-in failures are counted apart, by what guessing needs (modules/auth/services/sign-in-guard.ts).
  */
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { DbHandle } from '../db/handle.js';
@@ -20,8 +21,12 @@ export interface RateLimitState {
 }
 
 export interface RateLimits {
-  authByIp(ip: string): Promise<void>;
+  /** Requests naming one account (any spelling of it), RATE_LIMIT_AUTH_PER_MIN a minute. */
   authByIdentifier(identifier: string): Promise<void>;
+  /** Codes and registrations asked for from one address, RATE_LIMIT_ADDRESS_CODES_PER_MIN a minute. */
+  codesByAddress(address: string): Promise<void>;
+  /** Exchanges of one sign-in's refresh tokens, RATE_LIMIT_AUTH_PER_MIN a minute: tills behind one address never share it. */
+  refreshByFamily(familyId: string): Promise<void>;
   user(userId: string): Promise<RateLimitState>;
 }
 
@@ -43,18 +48,20 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateL
 }
 
 /** One key per account name: emails in any case, and every spelling of a phone number (`0712…`, `+255 712…`). */
-function identifierKey(identifier: string): string {
+export function identifierKey(identifier: string): string {
   const id = identifier.trim().toLowerCase();
   return /^[+\d\s().-]+$/.test(id) ? (toE164(id) ?? id) : id;
 }
 
 export function createRateLimits(config: Config, handle: Pick<DbHandle, 'sharedLimiter'>): RateLimits {
-  const ip = handle.sharedLimiter({ keyPrefix: 'auth-ip', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
   const identifier = handle.sharedLimiter({ keyPrefix: 'auth-id', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
+  const codes = handle.sharedLimiter({ keyPrefix: 'auth-codes', points: config.RATE_LIMIT_ADDRESS_CODES_PER_MIN, duration: 60 });
+  const family = handle.sharedLimiter({ keyPrefix: 'auth-family', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
   const user = new RateLimiterMemory({ keyPrefix: 'user', points: config.RATE_LIMIT_USER_PER_MIN, duration: 60 });
   return {
-    authByIp: async (key) => void (await consume(ip, key)),
     authByIdentifier: async (key) => void (await consume(identifier, identifierKey(key))),
+    codesByAddress: async (key) => void (await consume(codes, key)),
+    refreshByFamily: async (key) => void (await consume(family, key)),
     user: (key) => consume(user, key),
   };
 }

@@ -26,5 +26,14 @@ export interface OtpTable {
   consumed_at: number | null;
   created_at: number;
 }
+/** Sign-in failure counts and locks (migration 0023; modules/auth/services/sign-in-guard.ts). */
+export interface AuthCounterTable {
+  key: string;
+  count: number;
+  /** The count is forgotten after this time (epoch ms). */
+  window_end: number;
+  locked_until: number | null;
+}
+
 export type RefreshTokenRow = Selectable<RefreshTokenTable>;
 export type OtpRow = Selectable<OtpTable>;

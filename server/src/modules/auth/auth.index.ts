@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { clientIp } from '../../lib/client-ip.js';
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok, serviceCtx } from '../../lib/route.js';
@@ -6,16 +7,31 @@ import { login, verifyMfaLogin } from './services/login.js';
 import { sendOtp, verifyOtp } from './services/otp.js';
 import { FORGOT_MESSAGE, forgotPassword, resetPassword } from './services/password.js';
 import { registerAccount } from './services/register.js';
+import { addressFailed, assertAddressMayTry } from './services/sign-in-guard.js';
 import { confirmEmail, logout, resendConfirmation } from './services/session.js';
 import { rotateRefreshToken } from './services/tokens.js';
 
 export const authRouter: Router = createRouter();
 
-// Password guessing and SMS pumping are limited per IP before any work is done.
-for (const path of ['/auth/register', '/auth/otp/*', '/auth/login', '/auth/mfa/*', '/auth/refresh', '/auth/password/*', '/auth/confirm-email']) {
+/*
+ * Per address, only what guessing and SMS pumping need (sign-in-guard.ts): routes that check a
+ * secret are refused once the address has had its minute's refused sign-ins, and every refusal
+ * (401, 423) counts; routes that send a message count each request. Successes never count, and
+ * /auth/refresh is limited per sign-in instead, so a shop or a carrier behind one address is not
+ * starved by its neighbours.
+ */
+const address = (c: Context) => clientIp(c, serviceCtx(c).config.TRUST_PROXY);
+for (const path of ['/auth/login', '/auth/otp/verify', '/auth/mfa/*', '/auth/password/reset', '/auth/confirm-email']) {
   authRouter.use(path, async (c, next) => {
     const ctx = serviceCtx(c);
-    await ctx.limits.authByIp(clientIp(c, ctx.config.TRUST_PROXY));
+    await assertAddressMayTry(ctx, address(c));
+    await next();
+    if (c.res.status === 401 || c.res.status === 423) await addressFailed(ctx, address(c));
+  });
+}
+for (const path of ['/auth/register', '/auth/otp/send', '/auth/password/forgot']) {
+  authRouter.use(path, async (c, next) => {
+    await serviceCtx(c).limits.codesByAddress(address(c));
     await next();
   });
 }
@@ -27,10 +43,10 @@ authRouter
     return ok(c, null, { message: 'if the number has an account, a code has been sent' });
   })
   .openapi(routes.otpVerify, async (c) => {
-    const tokens = await verifyOtp(serviceCtx(c), c.req.valid('json'));
+    const tokens = await verifyOtp(serviceCtx(c), c.req.valid('json'), address(c));
     return ok(c, tokens, { message: tokens ? 'signed in' : 'code is valid; set the new password with /auth/password/reset' });
   })
-  .openapi(routes.login, async (c) => ok(c, await login(serviceCtx(c), c.req.valid('json')), { message: 'signed in' }))
+  .openapi(routes.login, async (c) => ok(c, await login(serviceCtx(c), c.req.valid('json'), address(c)), { message: 'signed in' }))
   .openapi(routes.mfaVerify, async (c) => ok(c, await verifyMfaLogin(serviceCtx(c), c.req.valid('json')), { message: 'signed in' }))
   .openapi(routes.refresh, async (c) => ok(c, await rotateRefreshToken(serviceCtx(c), c.req.valid('json').refresh_token), { message: 'tokens refreshed' }))
   .openapi(routes.confirmEmail, async (c) => c.redirect(await confirmEmail(serviceCtx(c), c.req.valid('query').token), 302))
@@ -39,7 +55,7 @@ authRouter
     return ok(c, null, { message: FORGOT_MESSAGE });
   })
   .openapi(routes.resetPassword, async (c) => {
-    await resetPassword(serviceCtx(c), c.req.valid('json'));
+    await resetPassword(serviceCtx(c), c.req.valid('json'), address(c));
     return ok(c, null, { message: 'password changed; sign in with the new password' });
   })
   .openapi(routes.logout, async (c) => {

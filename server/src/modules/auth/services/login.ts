@@ -1,6 +1,6 @@
 /**
- * Password sign-in with lockout (5 failures lock the account for 15 minutes: 423 + Retry-After)
- * and the TOTP second step for enrolled platform administrators.
+ * Password sign-in, its failures counted and locked by sign-in-guard.ts (per address and account
+ * name, with a cap per account name), and the TOTP second step for enrolled platform administrators.
  */
 import type { LoginInput, LoginResult, MfaVerifyInput, Role } from '@duka/shared';
 import { recordAudit } from '../../../lib/audit.js';
@@ -8,31 +8,14 @@ import { signToken, verifyToken } from '../../../lib/auth/jwt.js';
 import { checkTotp } from '../../../lib/auth/totp.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { DUMMY_HASH, verifySecret } from '../../../lib/crypto.js';
-import { ForbiddenError, RetryLaterError, UnauthenticatedError } from '../../../lib/errors.js';
+import { ForbiddenError, UnauthenticatedError } from '../../../lib/errors.js';
 import { findUserById, findUserByIdentifier } from '../../accounts/accounts.queries.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
+import { beginPasswordTry, passwordFailed, passwordRight } from './sign-in-guard.js';
 import { activeStoreFor, issueTokens } from './tokens.js';
 
-export const MAX_FAILED_LOGINS = 5;
-export const LOCKOUT_MS = 15 * 60_000;
+export { LOCKOUT_MS, MAX_FAILED_LOGINS } from './sign-in-guard.js';
 const MFA_TTL_SEC = 300;
-
-const wrong = () => new UnauthenticatedError('email/phone or password is wrong', 'INVALID_CREDENTIALS');
-const locked = (ms: number) => new RetryLaterError('ACCOUNT_LOCKED', 'too many wrong passwords; the account is locked for 15 minutes', ms);
-
-/** Count a failure; returns the lock's remaining time when this failure locked the account. */
-async function countFailure(ctx: ServiceContext, user: UserRow, now: number): Promise<number | null> {
-  const lockExpired = user.locked_until != null && user.locked_until <= now;
-  const row = await ctx.db
-    .updateTable('users')
-    .set((eb) => ({ failed_logins: lockExpired ? 1 : eb('failed_logins', '+', 1), locked_until: lockExpired ? null : user.locked_until }))
-    .where('id', '=', user.id)
-    .returning('failed_logins')
-    .executeTakeFirstOrThrow();
-  if (row.failed_logins < MAX_FAILED_LOGINS) return null;
-  await ctx.db.updateTable('users').set({ locked_until: now + LOCKOUT_MS, failed_logins: 0 }).where('id', '=', user.id).execute();
-  return LOCKOUT_MS;
-}
 
 async function signedIn(ctx: ServiceContext, user: UserRow, amr: string[]): Promise<LoginResult> {
   const now = ctx.clock.now();
@@ -44,22 +27,16 @@ async function signedIn(ctx: ServiceContext, user: UserRow, amr: string[]): Prom
   return { ...tokens, user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email: user.email, role: user.role as Role, ...temporary } };
 }
 
-export async function login(ctx: ServiceContext, input: LoginInput): Promise<LoginResult> {
-  await ctx.limits.authByIdentifier(input.identifier);
+/** `address`: the caller's, as client-ip.ts reads it. A known and an unknown account name go through the same steps. */
+export async function login(ctx: ServiceContext, input: LoginInput, address: string): Promise<LoginResult> {
+  const attempt = await beginPasswordTry(ctx, address, input.identifier);
   const user = await findUserByIdentifier(ctx.db, input.identifier);
-  if (!user) {
-    await verifySecret(input.password, DUMMY_HASH);
-    throw wrong();
-  }
-  const now = ctx.clock.now();
-  if (user.locked_until != null && user.locked_until > now) throw locked(user.locked_until - now);
-  if (!(await verifySecret(input.password, user.password_hash))) {
-    const lockMs = await countFailure(ctx, user, now);
-    throw lockMs ? locked(lockMs) : wrong();
-  }
+  const right = await verifySecret(input.password, user?.password_hash ?? DUMMY_HASH);
+  if (!user || !right) return passwordFailed(ctx, attempt, user);
+  await passwordRight(ctx, attempt, user);
   if (user.is_active !== 1) throw new ForbiddenError('this account has been deactivated; ask the shop owner');
+  const now = ctx.clock.now();
   if (user.role === 'admin' && user.totp_enabled === 1) {
-    await ctx.db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
     const mfa_token = await signToken(ctx.keys.jwt, 'duka-mfa', { sub: user.id }, MFA_TTL_SEC, now);
     return { mfa_required: true, mfa_token, expires_in: MFA_TTL_SEC };
   }

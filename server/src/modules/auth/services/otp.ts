@@ -9,6 +9,7 @@ import { randomDigits, safeEqual } from '../../../lib/crypto.js';
 import { UnauthenticatedError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
+import { proved } from './sign-in-guard.js';
 import { activeStoreFor, issueTokens } from './tokens.js';
 
 export const OTP_TTL_MS = 10 * 60_000;
@@ -46,47 +47,59 @@ export async function issueOtp(ctx: ServiceContext, user: UserRow, purpose: OtpP
   await ctx.messenger.send(ctx, { channel: user.phone ? 'sms' : 'email', to, subject: `Your Duka ${what} code`, body, sensitive: true, orgId: user.org_id });
 }
 
-/** Send a code unless one went out less than a minute ago. */
-export async function issueOtpUnlessRecent(ctx: ServiceContext, user: UserRow, purpose: OtpPurpose): Promise<number> {
-  const wait = await resendWait(ctx, user.id, purpose);
-  if (wait === 0) await issueOtp(ctx, user, purpose);
-  return wait;
+/**
+ * Send a code unless one went out less than a minute ago. `user` undefined (a name no account has):
+ * the same look-up, and nothing sent. The message is only written to the outbox here; it is
+ * delivered after the answer (never inside a transaction, whose commit would wait for it).
+ */
+export async function issueOtpUnlessRecent(ctx: ServiceContext, user: UserRow | undefined, purpose: OtpPurpose): Promise<void> {
+  const wait = await resendWait(ctx, user?.id ?? NO_USER, purpose);
+  if (wait === 0 && user) await issueOtp(ctx, user, purpose);
 }
 
 /**
- * Check `code` against the user's live code. A wrong code counts a try; each statement commits on
- * its own so that a failed check still counts.
+ * One answer for every code that does not work (wrong, expired, used, never sent, tried too often,
+ * or for a name no account has), so that the answer never tells whether an account exists.
  */
-export async function checkOtp(ctx: ServiceContext, userId: string, purpose: OtpPurpose, code: string, consume: boolean): Promise<void> {
+export const codeRefused = () => new UnauthenticatedError('code is wrong or has expired; request a new one', 'INVALID_CREDENTIALS');
+
+/** Codes of a name no account has are looked for under an id no user has, so the work is the same. */
+const NO_USER = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Check `code` against the user's live code (`userId` undefined: a name no account has). A wrong
+ * code counts a try; each statement commits on its own so that a failed check still counts.
+ */
+export async function checkOtp(ctx: ServiceContext, userId: string | undefined, purpose: OtpPurpose, code: string, consume: boolean): Promise<void> {
   const now = ctx.clock.now();
+  const forUser = userId ?? NO_USER;
   const otp = await ctx.db
     .selectFrom('otps')
     .selectAll()
-    .where('user_id', '=', userId)
+    .where('user_id', '=', forUser)
     .where('purpose', '=', purpose)
     .where('consumed_at', 'is', null)
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!otp || otp.expires_at <= now) throw new UnauthenticatedError('code has expired or was never sent; request a new one', 'INVALID_CREDENTIALS');
-  if (otp.attempts >= OTP_MAX_TRIES) throw new UnauthenticatedError('too many wrong codes; request a new one', 'INVALID_CREDENTIALS');
+  const live = otp && otp.expires_at > now && otp.attempts < OTP_MAX_TRIES ? otp : undefined;
+  // A try is counted even where there is no live code (an update that finds nothing), and the
+  // code's digest is worked out either way: a missing code costs what a wrong one does.
   const claim = await ctx.db
     .updateTable('otps')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', otp.id)
+    .where('id', '=', live?.id ?? NO_USER)
     .where('attempts', '<', OTP_MAX_TRIES)
     .where('consumed_at', 'is', null)
     .executeTakeFirst();
-  if (Number(claim.numUpdatedRows) === 0) throw new UnauthenticatedError('too many wrong codes; request a new one', 'INVALID_CREDENTIALS');
-  if (!safeEqual(otp.code_hash, otpDigest(ctx, userId, purpose, code))) {
-    throw new UnauthenticatedError('code is wrong', 'INVALID_CREDENTIALS');
-  }
+  const matches = safeEqual(live?.code_hash ?? '', otpDigest(ctx, forUser, purpose, code));
+  if (!live || !userId || Number(claim.numUpdatedRows) === 0 || !matches) throw codeRefused();
   if (!consume) {
-    await ctx.db.updateTable('otps').set((eb) => ({ attempts: eb('attempts', '-', 1) })).where('id', '=', otp.id).execute();
+    await ctx.db.updateTable('otps').set((eb) => ({ attempts: eb('attempts', '-', 1) })).where('id', '=', live.id).execute();
     return;
   }
-  const used = await ctx.db.updateTable('otps').set({ consumed_at: now }).where('id', '=', otp.id).where('consumed_at', 'is', null).executeTakeFirst();
-  if (Number(used.numUpdatedRows) === 0) throw new UnauthenticatedError('code was already used; request a new one', 'INVALID_CREDENTIALS');
+  const used = await ctx.db.updateTable('otps').set({ consumed_at: now }).where('id', '=', live.id).where('consumed_at', 'is', null).executeTakeFirst();
+  if (Number(used.numUpdatedRows) === 0) throw codeRefused();
 }
 
 function userByPhone(ctx: ServiceContext, phone: string) {
@@ -101,16 +114,18 @@ function userByPhone(ctx: ServiceContext, phone: string) {
 export async function sendOtp(ctx: ServiceContext, input: OtpSendInput): Promise<void> {
   await ctx.limits.authByIdentifier(input.phone);
   const user = await userByPhone(ctx, input.phone);
-  if (user) await issueOtpUnlessRecent(ctx, user, input.purpose);
+  await issueOtpUnlessRecent(ctx, user, input.purpose);
 }
 
 /** `login` codes sign in; `reset` codes are only checked here (the reset itself consumes them). */
-export async function verifyOtp(ctx: ServiceContext, input: OtpVerifyInput): Promise<TokenPair | null> {
+export async function verifyOtp(ctx: ServiceContext, input: OtpVerifyInput, address: string): Promise<TokenPair | null> {
   await ctx.limits.authByIdentifier(input.phone);
   const user = await userByPhone(ctx, input.phone);
-  if (!user) throw new UnauthenticatedError('code has expired or was never sent; request a new one', 'INVALID_CREDENTIALS');
-  await checkOtp(ctx, user.id, input.purpose, input.code, input.purpose === 'login');
+  await checkOtp(ctx, user?.id, input.purpose, input.code, input.purpose === 'login');
+  if (!user) throw codeRefused();
   if (input.purpose === 'reset') return null;
+  // The owner proved the account from here: a lock someone else's guessing left on this address lifts.
+  await proved(ctx, address, user);
   const storeId = await activeStoreFor(ctx, user, user.store_id);
   return issueTokens(ctx, user, { storeId, amr: ['otp'] });
 }

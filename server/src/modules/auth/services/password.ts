@@ -4,26 +4,32 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { hashSecret } from '../../../lib/crypto.js';
-import { UnauthenticatedError } from '../../../lib/errors.js';
 import { findUserByIdentifier } from '../../accounts/accounts.queries.js';
-import { checkOtp, issueOtpUnlessRecent } from './otp.js';
+import { checkOtp, codeRefused, issueOtpUnlessRecent } from './otp.js';
+import { proved } from './sign-in-guard.js';
 import { revokeAllForUser } from './tokens.js';
 
 export const FORGOT_MESSAGE = 'If an account matches, a reset code has been sent to its phone or email.';
 
+/** The same look-ups whether or not an account matches; a code is written to the outbox only when one does. */
 export async function forgotPassword(ctx: ServiceContext, identifier: string): Promise<void> {
   await ctx.limits.authByIdentifier(identifier);
   const user = await findUserByIdentifier(ctx.db, identifier);
-  if (user && user.is_active === 1) await withTransaction(ctx, (tx) => issueOtpUnlessRecent(tx, user, 'reset'));
+  await issueOtpUnlessRecent(ctx, user?.is_active === 1 ? user : undefined, 'reset');
 }
 
-/** Sets the new password, lifts any lockout and signs out every session of the account. */
-export async function resetPassword(ctx: ServiceContext, input: ResetPasswordInput): Promise<void> {
+/**
+ * Sets the new password, lifts this address's lock and signs out every session of the account.
+ * The code is checked first, the same way for every name, so that an unknown account and a wrong
+ * code cost the same; the new password is hashed only once the code has worked.
+ */
+export async function resetPassword(ctx: ServiceContext, input: ResetPasswordInput, address: string): Promise<void> {
   await ctx.limits.authByIdentifier(input.identifier);
-  const user = await findUserByIdentifier(ctx.db, input.identifier);
-  if (!user || user.is_active !== 1) throw new UnauthenticatedError('code has expired or was never sent; request a new one', 'INVALID_CREDENTIALS');
+  const found = await findUserByIdentifier(ctx.db, input.identifier);
+  const user = found?.is_active === 1 ? found : undefined;
+  await checkOtp(ctx, user?.id, 'reset', input.otp, true);
+  if (!user) throw codeRefused();
   const hash = await hashSecret(input.new_password);
-  await checkOtp(ctx, user.id, 'reset', input.otp, true);
   await withTransaction(ctx, async (tx) => {
     await tx.db
       .updateTable('users')
@@ -31,6 +37,7 @@ export async function resetPassword(ctx: ServiceContext, input: ResetPasswordInp
       .where('id', '=', user.id)
       .execute();
     await revokeAllForUser(tx, user.id);
+    await proved(tx, address, user);
     await recordAudit(tx, { action: 'auth.password_reset', description: 'Reset password', userId: user.id, orgId: user.org_id, storeId: user.store_id });
   });
 }

@@ -123,6 +123,8 @@ export async function rotateRefreshToken(ctx: ServiceContext, token: string): Pr
     const now = tx.clock.now();
     const row = await tx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tx.keys.digest(token)).executeTakeFirst();
     if (!row) return { error: new UnauthenticatedError('refresh token is invalid') };
+    // Limited per sign-in, not per address: tills behind one router refresh as often as they need.
+    await tx.limits.refreshByFamily(row.family_id);
     if (row.revoked_at != null) return { error: new UnauthenticatedError('refresh token has been revoked; sign in again') };
     const claimed = await tx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
     if ((row.used_at != null || Number(claimed.numUpdatedRows) === 0) && !(await answerLost(tx, row.id, now))) {
