@@ -41,4 +41,20 @@ describe('fuzz findings', () => {
     ]);
     expect((await t.request('GET', `/inventory/products/${id}`, { token: owner.token })).body.data.stock).toBe(13);
   });
+
+  it('refuses a NUL character in the URL with a 400 before a CSV export starts streaming (Postgres cut the download mid-answer)', async () => {
+    const owner = await registerOwner(t);
+    const res = await t.request('GET', '/pharmacy/prescriptions.csv?patient=a%00b', { token: owner.token });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toEqual([{ code: 'VALIDATION_ERROR', field: 'url', message: 'must not contain a NUL character (%00)' }]);
+  });
+
+  it('answers a NUL character in a JSON text with a 400 on Postgres, which cannot store it (it answered 500); SQLite keeps it', async () => {
+    const owner = await registerOwner(t);
+    const res = await t.request('POST', '/suppliers', { token: owner.token, body: { name: 'Azam\u0000 Ltd' } });
+    if (t.dialect === 'postgres') {
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.errors).toEqual([{ code: 'VALIDATION_ERROR', message: 'a text holds a NUL character (\\u0000), which the server cannot store' }]);
+    } else expect(res.status, res.text).toBe(200);
+  });
 });

@@ -57,6 +57,7 @@ export const patchOrganisation = defineRoute('owner', {
 });
 
 export const switchStore = defineRoute('bearer', {
+  idempotency: 'none',
   method: 'post',
   path: '/accounts/switch-store',
   tags,
@@ -108,6 +109,7 @@ export const totpStatus = defineRoute('admin-enrolment', {
 });
 
 export const totpSetup = defineRoute('admin-enrolment', {
+  idempotency: 'none',
   method: 'post',
   path: '/accounts/mfa/totp/setup',
   tags: mfaTags,
@@ -116,6 +118,7 @@ export const totpSetup = defineRoute('admin-enrolment', {
 });
 
 export const totpVerify = defineRoute('admin-enrolment', {
+  idempotency: 'none',
   method: 'post',
   path: '/accounts/mfa/totp/verify',
   tags: mfaTags,
@@ -125,6 +128,7 @@ export const totpVerify = defineRoute('admin-enrolment', {
 });
 
 export const totpDisable = defineRoute('admin-enrolment', {
+  idempotency: 'none',
   method: 'post',
   path: '/accounts/mfa/totp/disable',
   tags: mfaTags,
