@@ -92,12 +92,17 @@ describe('sync: a push answers each mutation on its own', () => {
     expect((await push(owner, till2, [sale(4, soda, 1)])).results[0]!.status).toBe('applied');
   });
 
-  it('rejects alone a mutation the database refuses (a constraint the rules did not foresee), an expense or a sale in a run of sales, and applies the rest', async () => {
+  it('rejects alone a mutation the database refuses (a unique constraint the rules did not foresee), an expense or a sale in a run of sales, and applies the rest; REST answers it 409', async () => {
     const owner = await registerOwner(t);
     const soda = await product(owner, 'Soda');
     const device_id = await device(owner);
-    await refuseInsert(t, 'expenses', 'title', 'Refused');
-    await refuseInsert(t, 'transactions', 'notes', 'Refused');
+    await uniqueWhen(t, 'expenses', 'title', 'Refused');
+    await uniqueWhen(t, 'transactions', 'notes', 'Refused');
+    // Another shop already holds the one row each index allows.
+    const other = await registerOwner(t);
+    expect((await t.request('POST', '/expenses', { token: other.token, body: { title: 'Refused', category: 'Supplies', amount: 100 } })).status).toBe(200);
+    const water = await product(other, 'Water');
+    expect((await t.request('POST', '/pos/sale', { token: other.token, body: { lines: [{ product_id: water, qty: 1 }], payment_method: 'Cash', notes: 'Refused' } })).status).toBe(201);
     const res = await push(owner, device_id, [
       expense(1, 'Rent'),
       expense(2, 'Refused'),
@@ -118,25 +123,15 @@ describe('sync: a push answers each mutation on its own', () => {
     expect(res.results.filter((r) => r.status === 'applied' && r.result?.receipt_number).map((r) => r.result!.number)).toEqual([1, 2]);
     expect(await stockOf(owner, soda)).toBe(20 - 1 - 4);
     expect(await expenseTitles(owner)).toEqual(['Rent', 'Water']);
-  });
 
-  it('answers a REST write the database refuses with a 409 in the envelope, not a 500', async () => {
-    const owner = await registerOwner(t);
-    await refuseInsert(t, 'expenses', 'title', 'Refused');
-    const res = await t.request('POST', '/expenses', { token: owner.token, body: { title: 'Refused', category: 'Supplies', amount: 100 } });
-    expect(res.status, res.text).toBe(409);
-    expect(res.body).toMatchObject({ success: false, data: null, errors: [{ code: 'CONFLICT', message: 'this conflicts with data already stored' }] });
+    // The same refusal over REST is a 409 in the envelope, not a 500.
+    const rest = await t.request('POST', '/expenses', { token: owner.token, body: { title: 'Refused', category: 'Supplies', amount: 100 } });
+    expect(rest.status, rest.text).toBe(409);
+    expect(rest.body).toMatchObject({ success: false, data: null, errors: [{ code: 'CONFLICT', message: 'this conflicts with data already stored' }] });
   });
 });
 
-/** A constraint of the test's own (a trigger), standing for one the server's rules do not know of. */
-async function refuseInsert(t: TestApp, table: string, column: string, value: string) {
-  const name = sql.raw(`refuse_${table}`);
-  const [tbl, col, val] = [sql.raw(table), sql.raw(column), sql.lit(value)];
-  if (t.dialect === 'sqlite') {
-    await sql`create trigger if not exists ${name} before insert on ${tbl} when new.${col} = ${val} begin select raise(abort, 'refused by a test constraint'); end`.execute(t.db.db);
-    return;
-  }
-  await sql`create or replace function ${name}() returns trigger language plpgsql as $$ begin if new.${col} = ${val} then raise exception 'refused by a test constraint' using errcode = 'check_violation'; end if; return new; end $$`.execute(t.db.db);
-  await sql`create or replace trigger ${name} before insert on ${tbl} for each row execute function ${name}()`.execute(t.db.db);
+/** A constraint of the test's own (a partial unique index), standing for one the server's rules do not know of. */
+async function uniqueWhen(t: TestApp, table: string, column: string, value: string) {
+  await sql`create unique index ${sql.raw(`uq_test_${table}`)} on ${sql.raw(table)} (${sql.raw(column)}) where ${sql.raw(column)} = ${sql.lit(value)}`.execute(t.db.db);
 }

@@ -36,7 +36,8 @@ export function databaseRefusal(err: unknown): 'constraint' | 'value' | null {
   // Postgres SQLSTATE classes: 23 integrity constraint violation, 22 data exception.
   if (/^23[0-9A-Z]{3}$/.test(code)) return 'constraint';
   if (/^22[0-9A-Z]{3}$/.test(code)) return 'value';
-  if (code.startsWith('SQLITE_CONSTRAINT')) return 'constraint';
+  // A trigger's abort is not one of our constraints (ours raise nothing): a fault, like Postgres' RAISE.
+  if (code.startsWith('SQLITE_CONSTRAINT') && code !== 'SQLITE_CONSTRAINT_TRIGGER') return 'constraint';
   if (code === 'SQLITE_MISMATCH' || code === 'SQLITE_TOOBIG' || code === 'SQLITE_RANGE') return 'value';
   return null;
 }
