@@ -70,7 +70,7 @@ export function scopeFor(rng: Rng, world: World, resolve: (ref: string) => Schem
 
 function tokenFor(rng: Rng, path: string): TokenKind {
   if (path.startsWith('/admin')) return rng.weighted({ admin: 70, owner: 15, staff: 5, none: 5, garbage: 5 });
-  if (path.startsWith('/auth')) return rng.weighted({ none: 60, owner: 25, garbage: 10, admin: 5 });
+  if (path.startsWith('/auth')) return rng.weighted({ none: 60, victim: 25, garbage: 10, admin: 5 });
   return rng.weighted({ owner: 55, staff: 20, other: 8, admin: 7, none: 5, garbage: 5 });
 }
 

@@ -9,7 +9,7 @@ import { newId } from '@duka/shared';
 import { addStore, createStaff, mfaAdminToken, registerOwner, type Session } from '../setup/factories.js';
 import type { TestApp } from '../setup/test-app.js';
 
-export type TokenKind = 'owner' | 'staff' | 'admin' | 'other' | 'none' | 'garbage';
+export type TokenKind = 'owner' | 'staff' | 'admin' | 'other' | 'victim' | 'none' | 'garbage';
 
 export interface World {
   tokens: Record<TokenKind, string | undefined>;
@@ -23,7 +23,7 @@ export interface World {
   allOtherIds: string[];
   /** A till of the owner's store and the next seq it expects (as far as the fuzzer knows). */
   device: { id: string; nextSeq: number };
-  /** A phone and email of an account the fuzzer may sign in to, wrongly or not (never the owner's). */
+  /** An account the auth routes are aimed at (signing out, wrong passwords), so the owner's session lasts. */
   victim: { phone: string; email: string; password: string };
 }
 
@@ -88,7 +88,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
   ids.set('devices', [device]);
   const flat = (m: Map<string, string[]>) => [...m.values()].flat();
   return {
-    tokens: { owner: owner.token, staff: staff.token, admin: admin.token, other: other.token, none: undefined, garbage: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.bm9wZQ' },
+    tokens: { owner: owner.token, staff: staff.token, admin: admin.token, other: other.token, victim: victim.token, none: undefined, garbage: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.bm9wZQ' },
     owner,
     ids,
     otherIds,
