@@ -98,7 +98,9 @@ export function requestFor(rng: Rng, world: World, op: Operation, resolve: (ref:
   }
   if (op.method === 'POST' && rng.chance(0.15)) headers['idempotency-key'] = rng.chance(0.2) ? 'k'.repeat(300) : `fuzz-${rng.int(0, 20)}`;
   const tokenKind = tokenFor(rng, op.path);
-  const req: FuzzRequest = { op: `${op.method} ${op.path}`, method: op.method, path: query.size ? `${path}?${query}` : path, tokenKind, token: world.tokens[tokenKind], headers };
+  // Now and then a method the path does not take (405 with Allow, in the envelope).
+  const method = rng.chance(0.03) ? rng.pick(['PUT', 'PATCH', 'DELETE', 'POST', 'OPTIONS'].filter((m) => m !== op.method)) : op.method;
+  const req: FuzzRequest = { op: `${op.method} ${op.path}`, method, path: query.size ? `${path}?${query}` : path, tokenKind, token: world.tokens[tokenKind], headers };
 
   const content: Schema | undefined = op.spec.requestBody?.content;
   if (content?.['multipart/form-data']) {
