@@ -19,7 +19,7 @@ import { docsRouter, withOperationIds } from './lib/docs.js';
 import { handleError } from './lib/error-response.js';
 import { ServiceError } from './lib/errors.js';
 import { createRateLimits } from './lib/rate-limit.js';
-import { limitBody, methodsByPath } from './lib/request-guards.js';
+import { limitBody, methodsByPath, refuseNulInUrl } from './lib/request-guards.js';
 import { localDiskStorage } from './lib/storage.js';
 import { SessionGate } from './lib/auth/sessions.js';
 import { logDriver, smtpDriver } from './messaging/drivers.js';
@@ -166,6 +166,8 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   app.use(`${base}/*`, (c, next) =>
     c.req.path === pushPath ? pushLimit(c, next) : c.req.path === uploadPath && c.req.method === 'POST' ? uploadLimit(c, next) : generalLimit(c, next),
   );
+
+  app.use(`${base}/*`, refuseNulInUrl);
 
   app.route('/', healthRouter(ping, deps));
   app.route('/', metricsRouter(deps));

@@ -24,6 +24,25 @@ export function uniqueViolationField(err: unknown): string | null {
 }
 
 /**
+ * What the database refused about the data itself, as opposed to a fault: a constraint (unique,
+ * foreign key, check, not null) or a value it cannot hold (a number out of its column's range, a
+ * malformed value). 'constraint' and 'value', or null for anything else (a lost connection, a
+ * deadlock, a bug), which must stay a fault. The push uses it to reject one mutation and go on; the
+ * error renderer to answer a 4xx where a rule in the code was missing.
+ */
+export function databaseRefusal(err: unknown): 'constraint' | 'value' | null {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string') return null;
+  // Postgres SQLSTATE classes: 23 integrity constraint violation, 22 data exception.
+  if (/^23[0-9A-Z]{3}$/.test(code)) return 'constraint';
+  if (/^22[0-9A-Z]{3}$/.test(code)) return 'value';
+  // A trigger's abort is not one of our constraints (ours raise nothing): a fault, like Postgres' RAISE.
+  if (code.startsWith('SQLITE_CONSTRAINT') && code !== 'SQLITE_CONSTRAINT_TRIGGER') return 'constraint';
+  if (code === 'SQLITE_MISMATCH' || code === 'SQLITE_TOOBIG' || code === 'SQLITE_RANGE') return 'value';
+  return null;
+}
+
+/**
  * Lock the selected rows until the transaction ends. SQLite has one writer at a time and Kysely
  * serialises its single connection, so there is nothing to lock there.
  */

@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import type { AppEnv } from './context.js';
-import { ServiceError } from './errors.js';
+import { refusalError, ServiceError } from './errors.js';
 
 function body(c: Context<AppEnv>, code: ErrorCode, message: string, errors?: ErrorItem[], meta?: Record<string, unknown>) {
   return {
@@ -44,6 +44,12 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
     const code = HTTP_CODES[err.status]!;
     const message = /malformed json/i.test(err.message) ? 'request body is not valid JSON' : (HTTP_MESSAGES[code] ?? err.message);
     return c.json(body(c, code, message), err.status as ContentfulStatusCode);
+  }
+  const refused = refusalError(err);
+  if (refused) {
+    // A rule missing in the code, caught by the database: the client's input, not a fault.
+    c.get('log')?.warn({ err, req_id: c.get('requestId') }, 'the database refused a request');
+    return c.json(body(c, refused.code, refused.message), refused.status as ContentfulStatusCode);
   }
   c.get('log')?.error({ err, req_id: c.get('requestId') }, 'unhandled error');
   return c.json(body(c, 'INTERNAL', 'internal error; quote the request id when reporting it'), 500);

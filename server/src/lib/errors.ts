@@ -3,6 +3,7 @@
  * subclasses; error-response.ts renders every error once, in the envelope.
  */
 import { ERROR_STATUS, type ErrorCode, type ErrorItem } from '@duka/shared';
+import { databaseRefusal } from '../db/dialect.js';
 
 export class ServiceError extends Error {
   constructor(
@@ -69,4 +70,18 @@ export class RetryLaterError extends ServiceError {
   constructor(code: 'ACCOUNT_LOCKED' | 'RATE_LIMITED', message: string, retryAfterMs: number, headers: Record<string, string> = {}) {
     super(code, message, { headers: { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } });
   }
+}
+
+/**
+ * What the database refused about the data (a constraint, a value it cannot hold) as the 4xx it
+ * is, or null for a fault. A rule in the code should have caught it first; this keeps a missing
+ * rule from answering 500 (or, in a push, from failing the whole batch).
+ */
+export function refusalError(err: unknown): ServiceError | null {
+  const kind = databaseRefusal(err);
+  if (kind === 'constraint') return new ConflictError('this conflicts with data already stored');
+  // Postgres 22021: text with a NUL character (\u0000), which it cannot hold.
+  if (kind === 'value' && (err as { code?: string }).code === '22021') return new ServiceError('VALIDATION_ERROR', 'a text holds a NUL character (\\u0000), which the server cannot store');
+  if (kind === 'value') return new ServiceError('VALIDATION_ERROR', 'a value is out of the range the server can store');
+  return null;
 }

@@ -1,6 +1,7 @@
-/** Checks on a request before its route runs: the body's size, and the methods a path takes (405). */
+/** Checks on a request before its route runs: the body's size, NUL in the URL, and the methods a path takes (405). */
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { ValidationError } from './errors.js';
 
 /**
  * hono's bodyLimit, told the declared length from the headers first: the middleware itself starts by
@@ -36,3 +37,13 @@ export function methodsByPath(routes: ReadonlyArray<{ method: string; path: stri
     return [...methods].sort();
   };
 }
+
+/**
+ * A NUL character (`%00`) in the path or query string is refused with a 400. Postgres cannot hold
+ * or compare text with one (SQLite can), and a CSV export streams its rows after its answer has
+ * begun, so the database's refusal would cut the download instead of answering 400.
+ */
+export const refuseNulInUrl: MiddlewareHandler = (c, next) => {
+  if (c.req.url.includes('%00')) throw new ValidationError('url', 'must not contain a NUL character (%00)');
+  return next();
+};

@@ -5,7 +5,8 @@
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import { ErrorBody } from '@duka/shared';
-import type { Context, TypedResponse } from 'hono';
+import type { Context, MiddlewareHandler, TypedResponse } from 'hono';
+import { honourIdempotencyKey } from './idempotent-route.js';
 import { z } from 'zod';
 import { type Access, requireAccess } from './auth/middleware.js';
 import type { AppEnv, AuthedContext, ServiceContext } from './context.js';
@@ -22,18 +23,40 @@ const ERROR_RESPONSES = {
 };
 const AUTH_RESPONSES = { 401: err('Missing, invalid or expired access token'), 403: err('Not allowed for this role or permission') };
 
-type Config = Omit<RouteConfig, 'middleware' | 'security'>;
+type Config = Omit<RouteConfig, 'middleware' | 'security'> & {
+  /**
+   * A signed-in POST with a JSON body honours Idempotency-Key (idempotent-route.ts) unless it says
+   * otherwise: `own`, it settles the key in its own transaction (and declares the header itself);
+   * `none`, its answer must not be stored or replayed (new tokens or secrets, a provider's call).
+   */
+  idempotency?: 'own' | 'none';
+};
+
+/** Whether `honourIdempotencyKey` guards this route: a signed-in POST with a JSON body, not opted out. */
+function keyedByMiddleware(access: Access, config: Config): boolean {
+  const declared = config.request?.headers;
+  const ownHeader = declared && 'shape' in declared && 'idempotency-key' in (declared.shape as object);
+  return access !== 'public' && config.method === 'post' && !config.idempotency && !ownHeader && Boolean(config.request?.body?.content?.['application/json']);
+}
 
 export function defineRoute<R extends Config>(access: Access, config: R) {
   const secured = access !== 'public';
+  const { idempotency: _, ...route } = config;
+  const keyed = keyedByMiddleware(access, config);
+  const request = keyed ? { ...route.request, headers: withIdempotencyHeader(route.request?.headers) } : route.request;
   return createRoute({
-    ...config,
-    ...(secured ? { middleware: [requireAccess(access)] as const, security: [{ bearerAuth: [] }] } : {}),
+    ...route,
+    ...(request ? { request } : {}),
+    ...(secured ? { middleware: (keyed ? [requireAccess(access), honourIdempotencyKey] : [requireAccess(access)]) as [MiddlewareHandler], security: [{ bearerAuth: [] }] } : {}),
     responses: { ...ERROR_RESPONSES, ...(secured ? AUTH_RESPONSES : {}), ...config.responses },
   });
 }
 
-/** The optional `Idempotency-Key` header of POSTs that create money records (design §3). */
+function withIdempotencyHeader(headers: unknown) {
+  return headers instanceof z.ZodObject ? headers.extend(idempotencyHeader.shape) : idempotencyHeader;
+}
+
+/** The optional `Idempotency-Key` header of POSTs that create something (design §3, issue 18). */
 export const idempotencyHeader = z.object({
   'idempotency-key': z
     .string()

@@ -123,13 +123,16 @@ export const StockAdjustment = z
   .meta({ id: 'StockAdjustment' });
 export type StockAdjustment = z.infer<typeof StockAdjustment>;
 
+/** Units added (positive) or taken (negative) by an adjustment, REST or sync; never 0. */
+export const QtyChange = z
+  .int()
+  .min(-1_000_000_000)
+  .max(1_000_000_000)
+  .refine((n) => n !== 0, 'must not be 0');
+
 export const AdjustStockInput = z
   .object({
-    qty_change: z
-      .int()
-      .min(-1_000_000_000)
-      .max(1_000_000_000)
-      .refine((n) => n !== 0, 'must not be 0'),
+    qty_change: QtyChange,
     reason: z.string().trim().min(1).max(100).meta({ example: 'damaged' }),
     note: z.string().trim().max(500).optional(),
     batch_id: z

@@ -14,6 +14,7 @@ import { CreateExpenseInput } from '../expenses/expenses.schemas.js';
 import { PaymentMethod, SettlementMethod } from '../payment-methods.js';
 import { PriceMode } from '../pos/pos.schemas.js';
 import { LineBatchInput } from '../pharmacy/batch.schemas.js';
+import { QtyChange } from '../inventory/inventory.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -80,7 +81,7 @@ export type CreditPaymentPayload = z.infer<typeof CreditPaymentPayload>;
 export const StockAdjustPayload = z.object({
   product_id: z.uuid(),
   /** Units added (positive) or taken (negative); never 0. */
-  qty_change: z.int().refine((n) => n !== 0, 'must not be 0'),
+  qty_change: QtyChange,
   /** e.g. `damaged`, `count`, `received`. */
   reason: z.string().trim().min(1).max(100),
   note: z.string().trim().max(500).optional(),

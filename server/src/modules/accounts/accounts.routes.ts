@@ -58,6 +58,7 @@ export const patchOrganisation = defineRoute('owner', {
 });
 
 export const switchStore = defineRoute('bearer', {
+  idempotency: 'none',
   method: 'post',
   path: '/accounts/switch-store',
   tags,
@@ -109,6 +110,7 @@ export const totpStatus = defineRoute('admin-enrolment', {
 });
 
 export const totpSetup = defineRoute('admin-enrolment', {
+  idempotency: 'none',
   method: 'post',
   path: '/accounts/mfa/totp/setup',
   tags: mfaTags,
@@ -117,6 +119,7 @@ export const totpSetup = defineRoute('admin-enrolment', {
 });
 
 export const totpVerify = defineRoute('admin-enrolment', {
+  idempotency: 'none',
   method: 'post',
   path: '/accounts/mfa/totp/verify',
   tags: mfaTags,
@@ -126,6 +129,7 @@ export const totpVerify = defineRoute('admin-enrolment', {
 });
 
 export const totpDisable = defineRoute('admin-enrolment', {
+  idempotency: 'none',
   method: 'post',
   path: '/accounts/mfa/totp/disable',
   tags: mfaTags,

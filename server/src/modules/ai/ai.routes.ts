@@ -24,6 +24,7 @@ const CHAT_NOTES = [
 ].join(' ');
 
 export const startChat = defineRoute('bearer', {
+  idempotency: 'none',
   method: 'post',
   path: '/ai/chat',
   tags,
@@ -34,6 +35,7 @@ export const startChat = defineRoute('bearer', {
 });
 
 export const continueChat = defineRoute('bearer', {
+  idempotency: 'none',
   method: 'post',
   path: '/ai/conversations/{id}/chat',
   tags,

@@ -108,6 +108,7 @@ export const resetPassword = defineRoute('public', {
 });
 
 export const logout = defineRoute('signing-out', {
+  idempotency: 'none',
   method: 'post',
   path: '/auth/logout',
   tags,

@@ -36,6 +36,7 @@ export const current = defineRoute('owner', {
 });
 
 export const checkout = defineRoute('owner', {
+  idempotency: 'none',
   method: 'post',
   path: '/subscriptions/checkout',
   tags,

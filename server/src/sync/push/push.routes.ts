@@ -14,6 +14,7 @@ export const registerDevice = defineRoute('bearer', {
 });
 
 export const push = defineRoute('bearer', {
+  idempotency: 'own',
   method: 'post',
   path: '/sync/push',
   tags,

@@ -12,7 +12,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { withIdempotency } from '../../pos/services/idempotency.js';
+import { withIdempotency } from '../../../lib/idempotency.js';
 import { findExpense, spendingByCategory, toExpense } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
 import { requireStore } from '../../../lib/auth/authorize.js';

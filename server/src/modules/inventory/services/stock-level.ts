@@ -6,7 +6,14 @@
  */
 import { noteChange } from '../../../db/change-log.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { InsufficientStockError } from '../../../lib/errors.js';
+import { BusinessRuleError, InsufficientStockError } from '../../../lib/errors.js';
+
+/**
+ * The most units a store may hold of one product, the ceiling of a product's opening stock. Postgres
+ * keeps stock in a 32-bit integer (2,147,483,647), so without it repeated large additions answered
+ * 500 there while SQLite took them.
+ */
+export const MAX_STOCK = 1_000_000_000;
 
 export interface StockChange {
   orgId: string;
@@ -33,6 +40,7 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
       .where('store_id', '=', change.storeId)
       .where('product_id', '=', change.productId);
     if (!change.allowNegative && change.delta < 0) update = update.where('qty', '>=', -change.delta);
+    if (change.delta > 0) update = update.where('qty', '<=', MAX_STOCK - change.delta);
     return update.returning('qty').executeTakeFirst();
   };
   let row = await apply();
@@ -47,6 +55,7 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
   }
   if (!row) {
     const current = await ctx.db.selectFrom('product_stock').select('qty').where('store_id', '=', change.storeId).where('product_id', '=', change.productId).executeTakeFirst();
+    if (change.delta > 0) throw new BusinessRuleError(`stock of ${change.productName} would pass ${MAX_STOCK.toLocaleString('en')} units (${Number(current?.qty ?? 0).toLocaleString('en')} now)`, 'BUSINESS_RULE', change.field);
     throw new InsufficientStockError(change.productName, current?.qty ?? 0, change.field);
   }
   noteChange(ctx, change.orgId, { entity: 'stock', id: change.productId, storeId: change.storeId });

@@ -19,7 +19,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
-import { claimKey, completeKey, type KeyClaim, releaseKey } from './idempotency.js';
+import { claimKey, completeKey, type KeyClaim, releaseKey } from '../../../lib/idempotency.js';
 import { recordSales, saleAnswer } from './record-sale.js';
 
 /** The answer of POST /pos/sale, as stored for an Idempotency-Key. */

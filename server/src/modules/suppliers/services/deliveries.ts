@@ -13,7 +13,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { orgProductsById } from '../../inventory/inventory.queries.js';
-import { withIdempotency } from '../../pos/services/idempotency.js';
+import { withIdempotency } from '../../../lib/idempotency.js';
 import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers.queries.js';
 import type { DeliveryRow, DeliveryTable } from '../../../db/tables/suppliers.table.js';
 import { addDeliveryStock, removeDeliveryStock } from './delivery-stock.js';

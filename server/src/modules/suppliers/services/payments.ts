@@ -11,7 +11,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError } from '../../../lib/errors.js';
-import { withIdempotency } from '../../pos/services/idempotency.js';
+import { withIdempotency } from '../../../lib/idempotency.js';
 import { orgPayments, owedCents, owing, toPayments } from '../suppliers.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 import { requireSupplier } from './suppliers.js';

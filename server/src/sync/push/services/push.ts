@@ -8,9 +8,9 @@
  * mutation runs alone in a savepoint.
  */
 import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushRequest, type PushResponse } from '@duka/shared';
-import { withSavepoint, withTransaction } from '../../../db/transaction.js';
+import { type PendingCommit, withSavepoint, withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ServiceError, ValidationError } from '../../../lib/errors.js';
+import { refusalError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
@@ -75,16 +75,18 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     let sales: Mutation[] = [];
     const flushSales = async () => {
       if (!sales.length) return;
-      const done = await applySales(tx, locked, sales, now);
+      const done = await applySalesApart(tx, locked, sales, now);
       done.forEach((r, i) => {
         results.push(r);
         applied.set(r.id, { m: sales[i]!, r });
       });
       sales = [];
     };
+    /** The first mutation of this push with each id: a later one with that id is its repeat. */
+    const firstById = new Map<string, Mutation>();
     for (const m of mutations) {
       const known = answerSeen(m, seen, device.id, last);
-      if (known) {
+      if (known && m.seq <= last) {
         await flushSales();
         results.push(known);
         continue;
@@ -92,18 +94,26 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
       if (m.seq !== last + 1) {
         throw new ServiceError('CONFLICT', `expected seq ${last + 1}, got ${m.seq}`, { meta: { expected_seq: last + 1 } });
       }
+      // The seq is taken whatever the mutation's fate, so one bad mutation never holds up the queue.
       last = m.seq;
-      if (m.type === 'sale.create' && !sales.some((s) => s.id === m.id)) {
+      // An id recorded by an earlier push, under an earlier seq (or by another device): answered, not run.
+      if (known) {
+        await flushSales();
+        results.push(known);
+        continue;
+      }
+      const first = firstById.get(m.id);
+      if (first) {
+        await flushSales();
+        results.push(repeatOf(m, first, applied.get(m.id)!.r));
+        continue;
+      }
+      firstById.set(m.id, m);
+      if (m.type === 'sale.create') {
         sales.push(m);
         continue;
       }
       await flushSales();
-      const earlier = applied.get(m.id);
-      // The same mutation twice in one push: the second answers the first's result.
-      if (earlier) {
-        results.push({ ...earlier.r, seq: m.seq, status: 'duplicate' });
-        continue;
-      }
       const r = await applyOne(tx, locked, m, now);
       results.push(r);
       applied.set(m.id, { m, r });
@@ -154,7 +164,7 @@ async function readSeen(ctx: AuthedContext, deviceId: string, mutations: Mutatio
 /** The answer of a mutation the device already sent (or whose seq it already used), or null for a new one. */
 function answerSeen(m: Mutation, seen: Map<string, SeenRow>, deviceId: string, last: number): MutationResult | null {
   const byId = seen.get(`id:${m.id}`);
-  if (byId && byId.device_id !== deviceId) throw new ServiceError('CONFLICT', `mutation ${m.id} belongs to another device`);
+  if (byId && byId.device_id !== deviceId) return { id: m.id, seq: m.seq, status: 'rejected', error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device; give this mutation a new id` } };
   const bySeq = seen.get(`seq:${m.seq}`);
   // The seq is taken by another mutation: not a replay (a till restored from an old copy of its own
   // database reuses seqs). Say so rather than answer someone else's result.
@@ -171,8 +181,66 @@ async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now:
     if (outcome.conflicts?.length) result.conflicts = outcome.conflicts.map((c) => ({ kind: c.kind, message: c.message, ...(c.product_id ? { product_id: c.product_id } : {}) }));
     return result;
   } catch (err) {
-    // A broken business rule rejects this mutation alone; anything else fails the push.
-    if (!(err instanceof ServiceError)) throw err;
-    return { id: m.id, seq: m.seq, status: 'rejected', error: { code: err.code, message: err.message } };
+    return rejectedBy(m, err);
   }
+}
+
+/**
+ * A mutation's failure as its `rejected` answer: a broken business rule, or data the database
+ * refused (a constraint, a number it cannot hold), rejects this mutation alone. Anything else (a
+ * lost connection, a deadlock to retry, a bug) fails the push, which the till sends again.
+ */
+function rejectedBy(m: Mutation, err: unknown): MutationResult {
+  const refused = err instanceof ServiceError ? err : refusalError(err);
+  if (!refused) throw err;
+  return { id: m.id, seq: m.seq, status: 'rejected', error: { code: refused.code, message: refused.message } };
+}
+
+/**
+ * A run of sales applied as a set, in a savepoint. Should the database refuse a write of the set
+ * (what one sale asked for broke a constraint the rules did not foresee), the run is applied again
+ * one sale at a time, so only the sale at fault is rejected.
+ */
+async function applySalesApart(tx: AuthedContext & { pending: PendingCommit }, device: DeviceRow, sales: Mutation[], now: number): Promise<MutationResult[]> {
+  try {
+    return await withSavepoint(tx, () => applySales(tx, device, sales, now));
+  } catch (err) {
+    if (!refusalError(err)) throw err;
+    if (sales.length === 1) return [rejectedBy(sales[0]!, err)];
+  }
+  const results: MutationResult[] = [];
+  for (const m of sales) {
+    try {
+      results.push(...(await withSavepoint(tx, () => applySales(tx, device, [m], now))));
+    } catch (err) {
+      results.push(rejectedBy(m, err));
+    }
+  }
+  return results;
+}
+
+/**
+ * A second mutation with the id of one earlier in the same push: the same mutation queued twice is
+ * answered as a duplicate with the first's result; another mutation under a reused id is rejected
+ * (it was not applied, and the id cannot name two things).
+ */
+function repeatOf(m: Mutation, first: Mutation, firstResult: MutationResult): MutationResult {
+  if (sameMutation(m, first)) return { ...firstResult, seq: m.seq, status: 'duplicate' };
+  return { id: m.id, seq: m.seq, status: 'rejected', error: { code: 'IDEMPOTENCY_MISMATCH', message: `mutation id ${m.id} was already used in this push by seq ${first.seq} for a different mutation; give this mutation a new id` } };
+}
+
+function sameMutation(a: Mutation, b: Mutation): boolean {
+  return a.type === b.type && a.created_at === b.created_at && canonical(a.payload) === canonical(b.payload);
+}
+
+/** JSON with object keys sorted, so one payload serialised in two key orders compares equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }

@@ -9,9 +9,9 @@
  * other requests' sales (sell-online.ts); every other route uses `withIdempotency`.
  */
 import { createHash } from 'node:crypto';
-import { withTransaction } from '../../../db/transaction.js';
-import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
-import { ServiceError } from '../../../lib/errors.js';
+import { withTransaction } from '../db/transaction.js';
+import type { AuthedContext, ServiceContext } from './context.js';
+import { ServiceError } from './errors.js';
 
 const ABANDONED_MS = 60_000;
 
