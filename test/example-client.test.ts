@@ -60,6 +60,7 @@ describe('the example client (openapi-typescript + openapi-fetch)', () => {
     expect(result).toEqual({
       store: 'Mama Asha Duka',
       stores: ['Duka Kariakoo', 'Mama Asha Duka'],
+      visited: 'Duka Kariakoo',
       products: 2,
       cashSaleTotal: 11900,
       creditSaleTotal: 16500,

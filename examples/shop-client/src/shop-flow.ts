@@ -9,6 +9,7 @@ import type { paths } from './generated/api.js';
 export interface ShopFlowResult {
   store: string;
   stores: string[];
+  visited: string;
   products: number;
   cashSaleTotal: number;
   creditSaleTotal: number;
@@ -37,7 +38,7 @@ export async function runShopFlow(baseUrl: string, opts: { fetch?: typeof fetch;
 
   const phone = opts.phone ?? `07${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
   const password = 'kariakoo1';
-  must(
+  const registered = must(
     'registerAccount',
     await api.POST('/auth/register', {
       body: { first_name: 'Asha', last_name: 'Mushi', phone, password, confirm_password: password, shop: { name: 'Mama Asha Duka', business_type: 'retail', region: 'dar-es-salaam' } },
@@ -48,8 +49,13 @@ export async function runShopFlow(baseUrl: string, opts: { fetch?: typeof fetch;
   token = signedIn.access_token;
 
   const me = must('getMe', await api.GET('/accounts/me'));
-  must('createStore', await api.POST('/stores', { body: { name: 'Duka Kariakoo', code: 'KRK', open_hours: '07:00-21:00' } }));
+  const kariakoo = must('createStore', await api.POST('/stores', { body: { name: 'Duka Kariakoo', code: 'KRK', open_hours: '07:00-21:00' } }));
   const stores = must('listStores', await api.GET('/stores'));
+  // Working in another store takes the new tokens; the answer's store is never null.
+  const switched = must('switchStore', await api.POST('/accounts/switch-store', { body: { store_id: kariakoo.id } }));
+  token = switched.tokens.access_token;
+  const visited = switched.store.name;
+  token = must('switchStore', await api.POST('/accounts/switch-store', { body: { store_id: registered.store_id } })).tokens.access_token;
 
   const category = must('createCategory', await api.POST('/inventory/categories', { body: { name: 'Vyakula (Food)' } }));
   const sugar = must('createProduct', await api.POST('/inventory/products', { body: { name: 'Sugar 1 kg', category_id: category.id, cost_price: 2800, selling_price: 3200, stock: 40, reorder_point: 10 } }));
@@ -83,6 +89,7 @@ export async function runShopFlow(baseUrl: string, opts: { fetch?: typeof fetch;
   return {
     store: me.store?.name ?? '(none)',
     stores: stores.items.map((s) => s.name).sort(),
+    visited,
     products: 2,
     cashSaleTotal: cashSale.total,
     creditSaleTotal: creditSale.total,
