@@ -5,6 +5,7 @@
  * server never sends null. Whether real answers match it is checked on every test's every request
  * (test/setup/openapi-check.ts); openapi-check.test.ts shows that check catching a drift.
  */
+import { MUTATION_PAYLOADS, type MutationType } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkerFor, type OpenApiChecker } from './setup/openapi-check.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
@@ -64,6 +65,10 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(bodies).toBeGreaterThan(75);
+    // A push's payloads are open objects in the document; the example's must pass the mutation's own schema.
+    for (const m of op('POST', '/sync/push').requestBody.content['application/json'].example.mutations) {
+      expect(MUTATION_PAYLOADS[m.type as MutationType].safeParse(m.payload).error).toBeUndefined();
+    }
   });
 
   it('gives the main answers an example that its schema accepts', () => {
