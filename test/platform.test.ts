@@ -83,7 +83,7 @@ describe('API reference', () => {
     expect(doc.components.schemas.PaymentMethod.enum).toEqual(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit']);
     // What the server really sends: a reset code's check answers data null; a JSON report names its export and has no attachment header.
     expect(doc.paths['/auth/otp/verify'].post.responses['200'].content['application/json'].schema.properties.data).toEqual({ anyOf: [{ $ref: '#/components/schemas/TokenPair' }, { type: 'null' }] });
-    expect(doc.paths['/reports/generate'].post.responses['200'].headers['content-disposition'].required).toBe(false);
+    expect(doc.paths['/reports/generate'].post.responses['200'].headers['Content-Disposition'].required).toBeUndefined();
     expect(Object.keys(doc.components.schemas.ReportResult.properties)).toEqual(expect.arrayContaining(['export_id', 'file_url']));
     expect(doc.components.schemas.ReportResult.properties.export).toBeUndefined();
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -42,19 +42,19 @@ describe('the companion agent over MCP', () => {
     const client = await connect(owner.token);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['getPosSummary', 'getInventoryProducts', 'patchInventoryProductsById', 'confirm_action']));
-    expect(names).not.toContain('deleteInventoryProductsById');
-    expect(tools.find((t) => t.name === 'getPosSummary')!.annotations).toMatchObject({ readOnlyHint: true });
-    expect(tools.find((t) => t.name === 'getInventoryProducts')!.inputSchema.properties).toHaveProperty('search');
+    expect(names).toEqual(expect.arrayContaining(['getSalesSummary', 'listProducts', 'updateProduct', 'confirm_action']));
+    expect(names).not.toContain('deleteProduct');
+    expect(tools.find((t) => t.name === 'getSalesSummary')!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(tools.find((t) => t.name === 'listProducts')!.inputSchema.properties).toHaveProperty('search');
 
-    const res = await client.callTool({ name: 'getPosSummary', arguments: {} });
+    const res = await client.callTool({ name: 'getSalesSummary', arguments: {} });
     expect(res.isError).toBe(false);
-    expect(json(res)).toMatchObject({ tool: 'getPosSummary', status: 'ok', data: { total_sales: 9000, transaction_count: 1 } });
+    expect(json(res)).toMatchObject({ tool: 'getSalesSummary', status: 'ok', data: { total_sales: 9000, transaction_count: 1 } });
   });
 
   it("refuses a cashier the owner's data as the API does", async () => {
     const client = await connect(cashier.token);
-    const res = await client.callTool({ name: 'getAnalyticsCashflow', arguments: {} });
+    const res = await client.callTool({ name: 'getCashflow', arguments: {} });
     expect(res.isError).toBe(true);
     expect(json(res)).toMatchObject({ status: 'forbidden', http_status: 403 });
     expect(json(res).data).toBeUndefined();
@@ -63,7 +63,7 @@ describe('the companion agent over MCP', () => {
   it('proposes a write, runs it only through confirm_action, once, and only for the user it was offered to', async () => {
     const client = await connect(owner.token);
     const price = async () => (await api.t.request('GET', `/inventory/products/${sugar}`, { token: owner.token })).body.data.selling_price;
-    const proposed = json(await client.callTool({ name: 'patchInventoryProductsById', arguments: { id: sugar, selling_price: 3300 } }));
+    const proposed = json(await client.callTool({ name: 'updateProduct', arguments: { id: sugar, selling_price: 3300 } }));
     expect(proposed).toMatchObject({ status: 'awaiting_user_confirmation', summary: 'Change Sugar 1 kg: selling price to TZS 3,300' });
     expect(await price()).toBe(3000);
 

@@ -43,7 +43,7 @@ describe('the companion agent with a model', () => {
 
   it('answers a read question from the real data, sends tool results as JSON tool messages, and records the usage', async () => {
     model.script = (req, round) => {
-      if (round === 0) return { tools: [{ name: 'getPosSummary', arguments: {} }] };
+      if (round === 0) return { tools: [{ name: 'getSalesSummary', arguments: {} }] };
       const d = lastToolResult(req).data;
       return { content: `Today you sold ${formatTzs(toCents(d.total_sales))} in ${d.transaction_count} sales.` };
     };
@@ -51,12 +51,12 @@ describe('the companion agent with a model', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(AskAnswer.strict().parse(res.body)).toEqual(res.body);
     expect(res.body).toMatchObject({ answer: 'Today you sold TZS 7,000 in 2 sales.', language: 'en', mode: 'model', pending_action: null, budget: { used: 1, limit: 8, exhausted: false } });
-    expect(res.body.tool_calls).toEqual([{ name: 'getPosSummary', arguments: {}, status: 'ok', ms: expect.any(Number) }]);
+    expect(res.body.tool_calls).toEqual([{ name: 'getSalesSummary', arguments: {}, status: 'ok', ms: expect.any(Number) }]);
 
     const [first, second] = model.requests;
     expect(first!.authorization).toBe('Bearer sk-test-model-key');
-    expect(first!.body.tools.map((t: any) => t.function.name)).toEqual(expect.arrayContaining(['getPosSummary', 'getCustomersCredits', 'postPosTransactionsByIdVoid']));
-    expect(first!.body.tools.find((t: any) => t.function.name === 'postInventoryProductsByIdAdjust').function.parameters).toMatchObject({
+    expect(first!.body.tools.map((t: any) => t.function.name)).toEqual(expect.arrayContaining(['getSalesSummary', 'listCustomersOwing', 'voidSale']));
+    expect(first!.body.tools.find((t: any) => t.function.name === 'adjustStock').function.parameters).toMatchObject({
       type: 'object',
       required: expect.arrayContaining(['id', 'qty_change', 'reason']),
     });
@@ -80,11 +80,11 @@ describe('the companion agent with a model', () => {
 
   it('proposes a stock adjustment without making it, makes it once on confirmation, and not twice', async () => {
     model.script = (_req, round) =>
-      round === 0 ? { tools: [{ name: 'postInventoryProductsByIdAdjust', arguments: { id: ids.sugar, qty_change: 5, reason: 'delivery counted' } }] } : { content: 'I will add 5 to Sugar 1 kg once you confirm.' };
+      round === 0 ? { tools: [{ name: 'adjustStock', arguments: { id: ids.sugar, qty_change: 5, reason: 'delivery counted' } }] } : { content: 'I will add 5 to Sugar 1 kg once you confirm.' };
     const stock = async () => (await get(owner, `/inventory/products/${ids.sugar}`)).stock;
     expect(await stock()).toBe(38);
     const res = await agent.ask(owner.token, { question: 'Add 5 sugar, the delivery was counted' });
-    expect(res.body.pending_action).toMatchObject({ summary: 'Adjust the stock of Sugar 1 kg by +5 (delivery counted)', tool: 'postInventoryProductsByIdAdjust', arguments: { id: ids.sugar, qty_change: 5 } });
+    expect(res.body.pending_action).toMatchObject({ summary: 'Adjust the stock of Sugar 1 kg by +5 (delivery counted)', tool: 'adjustStock', arguments: { id: ids.sugar, qty_change: 5 } });
     expect(res.body.tool_calls[0].status).toBe('proposed');
     expect(lastToolResult(model.requests[1]!.body)).toMatchObject({ status: 'awaiting_user_confirmation' });
     expect(await stock()).toBe(38);
@@ -96,18 +96,18 @@ describe('the companion agent with a model', () => {
     expect((await confirm()).body.answer).toBe(a.body.answer);
     expect(await stock()).toBe(43);
     expect((await get(owner, `/inventory/products/${ids.sugar}/adjustments`)).filter((x: any) => x.reason === 'delivery counted')).toHaveLength(1);
-    expect(toolLogs('postInventoryProductsByIdAdjust').filter((l) => l.status === 'ok')).toHaveLength(1);
+    expect(toolLogs('adjustStock').filter((l) => l.status === 'ok')).toHaveLength(1);
   });
 
   it('stops a model that keeps calling tools at 8, in the middle of a round', async () => {
-    model.script = (req) => (req.tools ? { tools: [1, 2, 3].map(() => ({ name: 'getInventoryLowStock', arguments: {} })) } : { content: 'Here is what I found.' });
-    const before = toolLogs('getInventoryLowStock').length;
+    model.script = (req) => (req.tools ? { tools: [1, 2, 3].map(() => ({ name: 'listLowStock', arguments: {} })) } : { content: 'Here is what I found.' });
+    const before = toolLogs('listLowStock').length;
     const res = await agent.ask(owner.token, { question: 'Check low stock again and again' });
     expect(res.status).toBe(200);
     expect(res.body.budget).toEqual({ used: 8, limit: 8, exhausted: true });
     expect(res.body.tool_calls).toHaveLength(8);
     expect(res.body.answer).toBe('Here is what I found.\n\n(I stopped after 8 tool calls.)');
-    expect(toolLogs('getInventoryLowStock').length - before).toBe(8);
+    expect(toolLogs('listLowStock').length - before).toBe(8);
     // Rounds of 3, 3, then 2 run and 1 refused; the last request offers no tools at all.
     expect(model.requests).toHaveLength(4);
     expect(model.requests.at(-1)!.body.tools).toBeUndefined();
@@ -116,9 +116,9 @@ describe('the companion agent with a model', () => {
 
   it('never writes because of a hostile product name: it reaches the model as data, and a write still waits for the user', async () => {
     model.script = (req, round) => {
-      if (round === 0) return { tools: [{ name: 'getInventoryProducts', arguments: { search: 'ignore' } }] };
+      if (round === 0) return { tools: [{ name: 'listProducts', arguments: { search: 'ignore' } }] };
       // A model that obeys the product name tries to void every sale.
-      if (round === 1) return { tools: sales.map((s) => ({ name: 'postPosTransactionsByIdVoid', arguments: { id: s.id, reason: 'as instructed' } })) };
+      if (round === 1) return { tools: sales.map((s) => ({ name: 'voidSale', arguments: { id: s.id, reason: 'as instructed' } })) };
       return { content: 'All sales are voided.' };
     };
     const res = await agent.ask(owner.token, { question: 'What products do I have?' });
@@ -132,20 +132,20 @@ describe('the companion agent with a model', () => {
     expect(carriers.map((m: any) => m.role)).toEqual(['tool']);
     expect(JSON.parse(carriers[0].content).data[0].name).toBe(HOSTILE);
     for (const s of sales) expect((await get(owner, `/pos/transactions/${s.id}`)).status).toBe('paid');
-    expect(toolLogs('postPosTransactionsByIdVoid').filter((l) => l.status === 'ok')).toHaveLength(0);
+    expect(toolLogs('voidSale').filter((l) => l.status === 'ok')).toHaveLength(0);
   });
 
   it("gives a cashier the API's refusal for owner-only data: no figure reaches the model or the answer", async () => {
-    model.script = (req, round) => (round === 0 ? { tools: [{ name: 'getAnalyticsCashflow', arguments: {} }] } : { content: `The shop said: ${lastToolResult(req).status}` });
+    model.script = (req, round) => (round === 0 ? { tools: [{ name: 'getCashflow', arguments: {} }] } : { content: `The shop said: ${lastToolResult(req).status}` });
     const res = await agent.ask(cashier.token, { question: 'What is the cash flow this month?' });
-    expect(res.body.tool_calls[0]).toMatchObject({ name: 'getAnalyticsCashflow', status: 'forbidden' });
+    expect(res.body.tool_calls[0]).toMatchObject({ name: 'getCashflow', status: 'forbidden' });
     const seen = lastToolResult(model.requests[1]!.body);
-    expect(seen).toEqual({ tool: 'getAnalyticsCashflow', status: 'forbidden', http_status: 403, error: expect.any(String) });
+    expect(seen).toEqual({ tool: 'getCashflow', status: 'forbidden', http_status: 403, error: expect.any(String) });
     expect(res.body.answer).toBe('The shop said: forbidden');
   });
 
   it('streams the same answer as server-sent events, in order', async () => {
-    model.script = (req, round) => (round === 0 ? { tools: [{ name: 'getPosSummary', arguments: {} }] } : { content: `Total ${formatTzs(toCents(lastToolResult(req).data.total_sales))}` });
+    model.script = (req, round) => (round === 0 ? { tools: [{ name: 'getSalesSummary', arguments: {} }] } : { content: `Total ${formatTzs(toCents(lastToolResult(req).data.total_sales))}` });
     const res = await fetch(`${agent.origin}/ask`, {
       method: 'POST',
       headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -157,8 +157,8 @@ describe('the companion agent with a model', () => {
       .filter((b) => b.trim())
       .map((b) => ({ event: /^event: (.+)$/m.exec(b)![1], data: JSON.parse(/^data: (.+)$/m.exec(b)![1]!) }));
     expect(events.map((e) => e.event)).toEqual(['tool_call_started', 'tool_call_finished', 'answer', 'done']);
-    expect(events[0]!.data).toEqual({ name: 'getPosSummary', arguments: {} });
-    expect(events[1]!.data).toMatchObject({ name: 'getPosSummary', status: 'ok' });
+    expect(events[0]!.data).toEqual({ name: 'getSalesSummary', arguments: {} });
+    expect(events[1]!.data).toMatchObject({ name: 'getSalesSummary', status: 'ok' });
     expect(events[2]!.data).toEqual({ text: 'Total TZS 7,000' });
     expect(events[3]!.data).toMatchObject({ answer: 'Total TZS 7,000', budget: { used: 1, limit: 8, exhausted: false }, pending_action: null });
   });

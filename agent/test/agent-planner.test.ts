@@ -47,7 +47,7 @@ describe('the companion agent without a model: the built-in planner', () => {
     const en = await ask(owner, 'How much did I sell today?');
     expect(en.answer).toMatch(/^Sales today \(\d{4}-\d{2}-\d{2}\): 4 sales, TZS 81,100 in total\.$/);
     expect(en).toMatchObject({ language: 'en', mode: 'planner', pending_action: null, budget: { used: 1, limit: 8, exhausted: false } });
-    expect(en.tool_calls).toEqual([{ name: 'getPosSummary', arguments: {}, status: 'ok', ms: expect.any(Number) }]);
+    expect(en.tool_calls).toEqual([{ name: 'getSalesSummary', arguments: {}, status: 'ok', ms: expect.any(Number) }]);
 
     const sw = await ask(owner, 'Mauzo ya leo ni kiasi gani?');
     expect(sw.answer).toMatch(/^Mauzo ya leo \(\d{4}-\d{2}-\d{2}\): mauzo 4, jumla TZS 81,100\.$/);
@@ -117,7 +117,7 @@ describe('the companion agent without a model: the built-in planner', () => {
 
   it('proposes a price change, makes it once on confirmation, and not again on a repeated one', async () => {
     const asked = await ask(owner, 'Put sugar 1 kg at 3,200');
-    expect(asked.pending_action).toMatchObject({ summary: 'Change Sugar 1 kg: selling price to TZS 3,200', tool: 'patchInventoryProductsById', arguments: { id: ids.sugar, selling_price: 3200 } });
+    expect(asked.pending_action).toMatchObject({ summary: 'Change Sugar 1 kg: selling price to TZS 3,200', tool: 'updateProduct', arguments: { id: ids.sugar, selling_price: 3200 } });
     expect(asked.answer).toBe('To confirm: Change Sugar 1 kg: selling price to TZS 3,200. Nothing changes until you confirm.');
     const price = async () => (await api.t.request('GET', `/inventory/products/${ids.sugar}`, { token: owner.token })).body.data.selling_price;
     expect(await price()).toBe(3000);
@@ -128,7 +128,7 @@ describe('the companion agent without a model: the built-in planner', () => {
     expect(await price()).toBe(3000);
 
     const done = await ask(owner, '', { question: undefined, confirm: asked.pending_action.id });
-    expect(done).toMatchObject({ answer: 'Done: Change Sugar 1 kg: selling price to TZS 3,200.', mode: 'confirmation', conversation_id: asked.conversation_id, tool_calls: [{ name: 'patchInventoryProductsById', status: 'ok' }] });
+    expect(done).toMatchObject({ answer: 'Done: Change Sugar 1 kg: selling price to TZS 3,200.', mode: 'confirmation', conversation_id: asked.conversation_id, tool_calls: [{ name: 'updateProduct', status: 'ok' }] });
     expect(await price()).toBe(3200);
     const history = async () => (await api.t.db.db.selectFrom('product_prices').selectAll().where('product_id', '=', ids.sugar!).execute()).length;
     const changes = await history();
@@ -142,7 +142,7 @@ describe('the companion agent without a model: the built-in planner', () => {
   it('logs every tool call with user, organisation, tool, status and duration, never the token', () => {
     const calls = agent.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'tool call');
     expect(calls.length).toBeGreaterThan(10);
-    expect(calls[0]).toMatchObject({ user: owner.userId, org: owner.orgId, tool: 'getPosSummary', status: 'ok', ms: expect.any(Number) });
+    expect(calls[0]).toMatchObject({ user: owner.userId, org: owner.orgId, tool: 'getSalesSummary', status: 'ok', ms: expect.any(Number) });
     expect(agent.logs.join('\n')).not.toContain(owner.token);
     expect(agent.logs.join('\n')).not.toContain(cashier.token);
   });

@@ -4,7 +4,7 @@ import { Conversations } from '../src/ask/conversations.js';
 import { type ActionOutcome, PendingActions } from '../src/tools/actions.js';
 
 const done: ActionOutcome = { status: 200, ok: true, data: null, message: 'ok', ms: 1 };
-const proposal = { userId: 'u1', orgId: 'o1', tool: 'postExpenses', args: { title: 'Umeme' }, summary: 'Record an expense', language: 'en' as const };
+const proposal = { userId: 'u1', orgId: 'o1', tool: 'createExpense', args: { title: 'Umeme' }, summary: 'Record an expense', language: 'en' as const };
 
 describe('pending actions', () => {
   it('belong to their user and expire unconfirmed', () => {

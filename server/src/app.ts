@@ -15,7 +15,8 @@ import { type Clock, systemClock } from './lib/clock.js';
 import type { AppEnv, Deps } from './lib/context.js';
 import { createRouter } from './lib/create-router.js';
 import { deriveKeys } from './lib/crypto.js';
-import { docsRouter, withOperationIds } from './lib/docs.js';
+import { docsRouter } from './lib/docs.js';
+import { registerDocumentComponents, TAGS } from './lib/openapi.js';
 import { handleError } from './lib/error-response.js';
 import { ServiceError } from './lib/errors.js';
 import { createRateLimits } from './lib/rate-limit.js';
@@ -138,7 +139,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   app.use('*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin', contentSecurityPolicy }));
   if (config.CORS_ORIGINS.length) {
     const any = config.CORS_ORIGINS.includes('*');
-    app.use('*', cors({ origin: any ? '*' : config.CORS_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'], exposeHeaders: ['Retry-After', 'Idempotent-Replayed', 'X-Request-Id'], maxAge: 600 }));
+    app.use('*', cors({ origin: any ? '*' : config.CORS_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'], exposeHeaders: ['Retry-After', 'Idempotent-Replayed', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'], maxAge: 600 }));
   }
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -173,7 +174,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   app.route('/', metricsRouter(deps));
 
   const api = createRouter();
-  api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  registerDocumentComponents(api);
   api.route('/', authRouter);
   api.route('/', accountsRouter);
   api.route('/', metaRouter);
@@ -200,7 +201,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', adminRouter(ping));
   documentRealtime(api);
 
-  const openapi = withOperationIds(api.getOpenAPI31Document({
+  const openapi = api.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'Duka point-of-sale API',
@@ -209,7 +210,8 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     },
     // Absolute, so that a client generated from the document has a usable default server.
     servers: [{ url: `${publicOrigin(config)}${base}` }],
-  }));
+    tags: TAGS.map((tag) => ({ ...tag })),
+  });
   api.get('/openapi.json', (c) => c.json(openapi));
   api.route('/', docsRouter(base));
   app.route(base, api);

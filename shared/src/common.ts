@@ -5,6 +5,13 @@ export const Uuid = z.uuid();
 export const IdParam = z.object({ id: z.uuid().meta({ description: 'Resource id (UUID)' }) });
 
 /** ISO 8601 UTC timestamp as the API writes it. */
+/**
+ * A named schema, or null. `.nullable()` on a schema with an OpenAPI id makes the generator mark
+ * the named component itself nullable (every `Store` of every client became `Store | null`); a
+ * union keeps the component as it is and allows null only where the server sends it.
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+
 export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp', format: 'date-time', example: '2026-11-21T07:30:00.000Z' });
 
 /** A calendar date, `YYYY-MM-DD`, interpreted in the organisation's time zone. */

@@ -6,6 +6,8 @@ import { type AppDeps, createApp, createDeps } from '../../server/src/app.js';
 import { type Config, testConfig } from '../../server/src/env.js';
 import type { Clock } from '../../server/src/lib/clock.js';
 import type { ServiceContext } from '../../server/src/lib/context.js';
+import { appendFileSync } from 'node:fs';
+import { checkerFor, type OpenApiChecker } from './openapi-check.js';
 import { createTestDb, DIALECT, type TestDb } from './test-db.js';
 
 export interface TestClock extends Clock {
@@ -41,7 +43,11 @@ export interface TestApp {
   clock: TestClock;
   config: Config;
   dialect: typeof DIALECT;
-  /** A request through the whole app (middleware, validation, handlers, error rendering). */
+  /**
+   * A request through the whole app (middleware, validation, handlers, error rendering). Its answer
+   * is checked against the app's own OpenAPI document: an undocumented status, a missing header or
+   * a body off its schema fails the test (test/setup/openapi-check.ts).
+   */
   request(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse>;
   /** A service context for factories that write directly (only where no route exists yet). */
   serviceCtx(): ServiceContext;
@@ -53,7 +59,15 @@ export interface TestApp {
  * organisation past a kiosk's limits (stores, staff) without meaning to test billing, so by default
  * the free plan is unlimited in stores, staff and products.
  */
-export async function createTestApp(opts: { config?: Partial<Config>; ping?: () => Promise<void>; planLimits?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: {
+    config?: Partial<Config>;
+    ping?: () => Promise<void>;
+    planLimits?: boolean;
+    /** Changes the document answers are checked against (to show the check catches a drift). */
+    checkAgainst?: (doc: Record<string, any>) => Record<string, any>;
+  } = {},
+): Promise<TestApp> {
   const config = testConfig(opts.config);
   const db = await createTestDb({ countStatements: config.COUNT_STATEMENTS });
   if (!opts.planLimits) await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
@@ -61,6 +75,12 @@ export async function createTestApp(opts: { config?: Partial<Config>; ping?: () 
   const deps = createDeps(config, db, pino({ level: 'silent' }), clock);
   const app = createApp(deps, opts.ping ?? db.ping);
   const base = config.BASE_PATH;
+  let checker: OpenApiChecker | undefined;
+  async function openapi(): Promise<OpenApiChecker> {
+    if (checker) return checker;
+    const doc = (await (await app.request(`${base}/openapi.json`)).json()) as Record<string, any>;
+    return (checker = checkerFor(opts.checkAgainst ? opts.checkAgainst(doc) : doc));
+  }
 
   async function request(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...o.headers };
@@ -81,7 +101,16 @@ export async function createTestApp(opts: { config?: Partial<Config>; ping?: () 
     } catch {
       parsed = null;
     }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    const answer = { status: res.status, headers: res.headers, body: parsed, text };
+    if (!path.startsWith('/health')) {
+      const check = await openapi();
+      const exchange = { method, path, ...answer, request: { headers, body: o.body ?? o.raw } };
+      // OPENAPI_CHECK_REPORT=file collects every drift of a run into one file instead of failing at the first.
+      const report = process.env.OPENAPI_CHECK_REPORT;
+      if (!report) check.check(exchange);
+      else if (check.problems(exchange).length) appendFileSync(report, `${JSON.stringify({ op: check.find(method, path)?.id, method, path, status: res.status, problems: check.problems(exchange), body: text.slice(0, 300) })}\n`);
+    }
+    return answer;
   }
 
   return {

@@ -44,7 +44,7 @@ const span = (r: { from: string; to: string }, lang: Language) => (r.from === r.
 async function sales(ctx: TopicContext, plan: Plan) {
   const period = plan.period ?? 'today';
   const r = rangeOf(period, ctx.today);
-  const d = await data(ctx, 'getPosSummary', period === 'today' ? {} : { date_from: r.from, date_to: r.to });
+  const d = await data(ctx, 'getSalesSummary', period === 'today' ? {} : { date_from: r.from, date_to: r.to });
   const [en, sw] = PERIOD_WORDS[period];
   const when = span({ from: d.date_from, to: d.date_to }, ctx.lang);
   if (ctx.lang === 'sw') return `Mauzo ${sw} (${when}): mauzo ${n(d.transaction_count)}, jumla ${tzs(d.total_sales)}.`;
@@ -53,7 +53,7 @@ async function sales(ctx: TopicContext, plan: Plan) {
 
 async function top(ctx: TopicContext, plan: Plan) {
   const r = rangeOf(plan.period ?? 'last7', ctx.today);
-  const d = await data(ctx, 'getAnalyticsTopProducts', { date_from: r.from, date_to: r.to, limit: 5 });
+  const d = await data(ctx, 'getTopProducts', { date_from: r.from, date_to: r.to, limit: 5 });
   const when = span(r, ctx.lang);
   if (!d.top_products.length) return ctx.lang === 'sw' ? `Hakuna bidhaa iliyouzwa (${when}).` : `No products were sold (${when}).`;
   const lines = d.top_products.map((p: any, i: number) =>
@@ -63,7 +63,7 @@ async function top(ctx: TopicContext, plan: Plan) {
 }
 
 async function lowStock(ctx: TopicContext) {
-  const rows: any[] = await data(ctx, 'getInventoryLowStock');
+  const rows: any[] = await data(ctx, 'listLowStock');
   if (!rows.length) return ctx.lang === 'sw' ? 'Hakuna bidhaa inayokaribia kuisha.' : 'No product is at or below its reorder point.';
   const lines = rows.slice(0, LIST_MAX).map((p) => (ctx.lang === 'sw' ? `- ${p.name}: zimebaki ${n(p.stock)} (agiza upya ikifika ${n(p.reorder_point)})` : `- ${p.name}: ${n(p.stock)} left (reorder at ${n(p.reorder_point)})`));
   const head = ctx.lang === 'sw' ? `Bidhaa ${n(rows.length)} zinakaribia kuisha:` : `${n(rows.length)} ${rows.length === 1 ? 'product is' : 'products are'} at or below the reorder point:`;
@@ -72,7 +72,7 @@ async function lowStock(ctx: TopicContext) {
 
 /** Products whose name matches the words asked about, an exact name first. */
 export async function findProducts(ctx: TopicContext, subject: string): Promise<any[]> {
-  const rows: any[] = await data(ctx, 'getInventoryProducts', { search: subject, page_size: 20 });
+  const rows: any[] = await data(ctx, 'listProducts', { search: subject, page_size: 20 });
   const exact = rows.filter((p) => String(p.name).toLowerCase() === subject.toLowerCase());
   return exact.length ? exact : rows;
 }
@@ -87,7 +87,7 @@ async function product(ctx: TopicContext, plan: Plan) {
 }
 
 async function debts(ctx: TopicContext, plan: Plan) {
-  const all: any[] = await data(ctx, 'getCustomersCredits');
+  const all: any[] = await data(ctx, 'listCustomersOwing');
   const rows = plan.threshold === undefined ? all : all.filter((c) => c.total_outstanding > plan.threshold!);
   const total = rows.reduce((s, c) => s + toCents(c.total_outstanding), 0);
   const over = plan.threshold === undefined ? '' : ctx.lang === 'sw' ? ` zaidi ya ${tzs(plan.threshold)}` : ` more than ${tzs(plan.threshold)}`;
@@ -101,7 +101,7 @@ async function debts(ctx: TopicContext, plan: Plan) {
 }
 
 async function overdue(ctx: TopicContext) {
-  const tabs: any[] = await data(ctx, 'getCredits', { overdue: true, page_size: 100 });
+  const tabs: any[] = await data(ctx, 'listCreditTabs', { overdue: true, page_size: 100 });
   if (!tabs.length) return ctx.lang === 'sw' ? 'Hakuna deni lililochelewa.' : 'No credit tab is overdue.';
   const total = tabs.reduce((s, t) => s + toCents(t.balance), 0);
   const lines = tabs.slice(0, LIST_MAX).map((t) => (ctx.lang === 'sw' ? `- ${t.customer_name}: ${tzs(t.balance)}, ilitakiwa ${t.due_date}` : `- ${t.customer_name}: ${tzs(t.balance)}, due ${t.due_date}`));
@@ -111,7 +111,7 @@ async function overdue(ctx: TopicContext) {
 
 async function expenses(ctx: TopicContext, plan: Plan) {
   const r = rangeOf(plan.period ?? 'month', ctx.today);
-  const d = await data(ctx, 'getExpensesSummary', { date_from: r.from, date_to: r.to });
+  const d = await data(ctx, 'getExpenseSummary', { date_from: r.from, date_to: r.to });
   const cats = Object.entries<number>(d.by_category).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${tzs(v)}`);
   const when = span({ from: d.date_from, to: d.date_to }, ctx.lang);
   if (ctx.lang === 'sw') return `Matumizi (${when}): ${tzs(d.total)} katika matumizi ${n(d.count)}${cats.length ? `; ${cats.join(', ')}` : ''}.`;
@@ -120,7 +120,7 @@ async function expenses(ctx: TopicContext, plan: Plan) {
 
 async function cashflow(ctx: TopicContext, plan: Plan) {
   const r = rangeOf(plan.period ?? 'month', ctx.today);
-  const d = await data(ctx, 'getAnalyticsCashflow', { date_from: r.from, date_to: r.to });
+  const d = await data(ctx, 'getCashflow', { date_from: r.from, date_to: r.to });
   const when = span(r, ctx.lang);
   if (ctx.lang === 'sw') return `Mtiririko wa fedha (${when}): zilizoingia ${tzs(d.money_in.total)}, zilizotoka ${tzs(d.money_out.total)}, salio ${tzs(d.net)}.`;
   return `Cash flow (${when}): money in ${tzs(d.money_in.total)}, money out ${tzs(d.money_out.total)}, net ${tzs(d.net)}.`;

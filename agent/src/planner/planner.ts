@@ -65,7 +65,7 @@ async function priceChange(ctx: TopicContext, plan: Plan, budget: Budgeted): Pro
     const names = rows.slice(0, 5).map((p) => p.name).join(', ');
     return ctx.lang === 'sw' ? `Bidhaa kadhaa zinalingana na "${plan.subject}": ${names}. Taja moja.` : `Several products match "${plan.subject}": ${names}. Say which one.`;
   }
-  const out = await ctx.call('patchInventoryProductsById', { id: rows[0].id, selling_price: plan.amount });
+  const out = await ctx.call('updateProduct', { id: rows[0].id, selling_price: plan.amount });
   if (!out || !budget.pending) throw new NoData(out);
   const summary = budget.pending.summary;
   return ctx.lang === 'sw' ? `Ili kuthibitisha: ${summary}. Hakuna kitakachobadilika mpaka uthibitishe.` : `To confirm: ${summary}. Nothing changes until you confirm.`;

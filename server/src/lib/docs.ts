@@ -38,33 +38,3 @@ export function docsRouter(basePath: string) {
       return c.body(new Uint8Array(data), 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
     });
 }
-
-const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace'] as const;
-const pascal = (word: string) => word.replace(/(^|[-_.])([a-z0-9])/gi, (_, __, ch: string) => ch.toUpperCase());
-
-/**
- * A readable camelCase id from the method and the path: `GET /inventory/products/{id}/adjustments`
- * is `getInventoryProductsByIdAdjustments`. Method and path are unique per operation, so the ids
- * are too; they stay stable as long as the route does (the companion agent's tools are named by them).
- */
-export function operationIdFor(method: string, path: string): string {
-  const words = path
-    .split('/')
-    .filter(Boolean)
-    .map((seg) => (seg.startsWith('{') ? `By${pascal(seg.slice(1, -1))}` : pascal(seg)));
-  return method.toLowerCase() + words.join('');
-}
-
-/**
- * Gives every operation of the generated document an `operationId`, in one place rather than in
- * each of the ~190 route files; an id a route sets itself (`operationId` in its config) is kept.
- */
-export function withOperationIds<T extends { paths?: object }>(doc: T): T {
-  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown> | undefined>)) {
-    for (const method of HTTP_METHODS) {
-      const op = item?.[method] as { operationId?: string } | undefined;
-      if (op && !op.operationId) op.operationId = operationIdFor(method, path);
-    }
-  }
-  return doc;
-}

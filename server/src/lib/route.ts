@@ -1,29 +1,24 @@
 /**
  * Route definitions: `defineRoute(access, config)` wraps createRoute so that every route states its
- * access level once, gets the matching middleware and OpenAPI security, and documents the error
- * envelope. `ok()` renders the success envelope.
+ * access level once, gets the matching middleware and OpenAPI security, and documents its error
+ * answers and headers (lib/openapi.ts). `ok()` renders the success envelope.
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import { ErrorBody } from '@duka/shared';
+import type { ErrorCode } from '@duka/shared';
 import type { Context, MiddlewareHandler, TypedResponse } from 'hono';
 import { honourIdempotencyKey } from './idempotent-route.js';
 import { z } from 'zod';
 import { type Access, requireAccess } from './auth/middleware.js';
 import type { AppEnv, AuthedContext, ServiceContext } from './context.js';
-
-const err = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBody } } });
-
-const ERROR_RESPONSES = {
-  400: err('Invalid input: `errors` names each bad field as a dot path'),
-  404: err('Not found, or belongs to another organisation'),
-  409: err('Conflicts with the current state'),
-  422: err('Breaks a business rule'),
-  429: err('Rate limited; see Retry-After'),
-  500: err('Internal error; `meta.request_id` identifies it in the logs'),
-};
-const AUTH_RESPONSES = { 401: err('Missing, invalid or expired access token'), 403: err('Not allowed for this role or permission') };
+import { documentResponses } from './openapi.js';
 
 type Config = Omit<RouteConfig, 'middleware' | 'security'> & {
+  /** A verbNoun name, unique in the document: client generators and the companion agent's tools are named by it. */
+  operationId: string;
+  /** One or two sentences a caller needs: who may call it, what it changes. */
+  description: string;
+  /** The error codes its verb sends beyond those every route of its kind can answer (lib/openapi.ts errorCodes). */
+  errors?: readonly ErrorCode[];
   /**
    * A signed-in POST with a JSON body honours Idempotency-Key (idempotent-route.ts) unless it says
    * otherwise: `own`, it settles the key in its own transaction (and declares the header itself);
@@ -39,21 +34,33 @@ function keyedByMiddleware(access: Access, config: Config): boolean {
   return access !== 'public' && config.method === 'post' && !config.idempotency && !ownHeader && Boolean(config.request?.body?.content?.['application/json']);
 }
 
+function withIdempotencyHeader(headers: unknown) {
+  return headers instanceof z.ZodObject ? headers.extend(idempotencyHeader.shape) : idempotencyHeader;
+}
+
+/** Who may call a route, as its access level says; a verb may ask more (a permission), which the route's own description names. */
+const WHO: Record<Access, string> = {
+  public: 'No sign-in needed.',
+  bearer: 'Any signed-in user.',
+  'password-change': 'Any signed-in user, a session signed in with a temporary password included.',
+  'signing-out': 'Any access token of the user, even of a session already signed out.',
+  owner: "The organisation's owner only.",
+  admin: 'Platform administrators signed in with MFA only.',
+  'admin-enrolment': 'Platform administrators, before MFA enrolment too.',
+};
+
 export function defineRoute<R extends Config>(access: Access, config: R) {
   const secured = access !== 'public';
-  const { idempotency: _, ...route } = config;
+  const { errors, idempotency: _, ...route } = config;
   const keyed = keyedByMiddleware(access, config);
   const request = keyed ? { ...route.request, headers: withIdempotencyHeader(route.request?.headers) } : route.request;
   return createRoute({
     ...route,
     ...(request ? { request } : {}),
+    description: `${config.description} ${WHO[access]}`,
     ...(secured ? { middleware: (keyed ? [requireAccess(access), honourIdempotencyKey] : [requireAccess(access)]) as [MiddlewareHandler], security: [{ bearerAuth: [] }] } : {}),
-    responses: { ...ERROR_RESPONSES, ...(secured ? AUTH_RESPONSES : {}), ...config.responses },
+    responses: documentResponses({ secured, method: config.method, request, errors }, config.responses) as R['responses'],
   });
-}
-
-function withIdempotencyHeader(headers: unknown) {
-  return headers instanceof z.ZodObject ? headers.extend(idempotencyHeader.shape) : idempotencyHeader;
 }
 
 /** The optional `Idempotency-Key` header of POSTs that create something (design §3, issue 18). */
@@ -66,17 +73,20 @@ export const idempotencyHeader = z.object({
     .meta({ description: 'Same key and body replays the first answer (header Idempotent-Replayed: true)' }),
 });
 
-/** A JSON request body that must be present. */
-export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+/** A JSON request body that must be present, with an example a caller can send as it is (checked against the schema in the tests). */
+export const jsonBody = <T extends z.ZodType>(schema: T, example: z.input<T>, description?: string) => ({
   required: true,
   description,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, example } },
 });
 
-export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string, example?: z.output<T>) => ({
   description,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
 });
+
+/** The success envelope around an example of `data`, for a response's documented example. */
+export const example = <T>(data: T, message = 'OK') => ({ success: true as const, message, data, errors: null, meta: null });
 
 export function ok<T>(
   c: Context<AppEnv>,

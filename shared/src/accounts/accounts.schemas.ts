@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BusinessTypeSlug, Email, EmploymentStatus, Password, Phone, Role, Shift, Timestamp } from '../common.js';
+import { BusinessTypeSlug, Email, EmploymentStatus, orNull, Password, Phone, Role, Shift, Timestamp } from '../common.js';
 import { TokenPair } from '../auth/auth.schemas.js';
 import { Store } from '../stores/stores.schemas.js';
 import { ExpiryAlertDays } from '../inventory/inventory.schemas.js';
@@ -67,7 +67,7 @@ export const Organisation = z
 export type Organisation = z.infer<typeof Organisation>;
 
 export const Profile = z
-  .object({ user: User, organisation: Organisation.nullable(), store: Store.nullable(), stores: z.array(Store) })
+  .object({ user: User, organisation: orNull(Organisation), store: orNull(Store), stores: z.array(Store) })
   .meta({ id: 'Profile' });
 export type Profile = z.infer<typeof Profile>;
 

@@ -3,7 +3,7 @@
  * side derives from. Money is TZS with at most 2 decimals in the API (integer cents inside).
  */
 import { z } from 'zod';
-import { Money, MoneyInput, Phone, Timestamp } from '../common.js';
+import { Money, MoneyInput, orNull, Phone, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { MobileNetwork } from '../integrations.js';
 
@@ -140,8 +140,8 @@ export type Invoice = z.infer<typeof Invoice>;
 export const CheckoutResult = z
   .object({
     change: z.enum(['started', 'scheduled', 'resumed']).meta({ description: '`started`: a payment was pushed; `scheduled`: a downgrade waits for the period end; `resumed`: a cancellation was undone' }),
-    invoice: Invoice.nullable(),
-    payment: Payment.nullable(),
+    invoice: orNull(Invoice),
+    payment: orNull(Payment),
   })
   .meta({ id: 'CheckoutResult' });
 export type CheckoutResult = z.infer<typeof CheckoutResult>;

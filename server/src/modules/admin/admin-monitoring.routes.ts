@@ -6,6 +6,8 @@ const tags = ['Platform administration'];
 export const analyticsOverview = defineRoute('admin', {
   method: 'get',
   path: '/admin/analytics/overview',
+  operationId: 'getPlatformAnalytics',
+  description: 'Sales and growth of the whole platform.',
   tags,
   summary: 'Platform sales and growth by day (default the last 30 days), top organisations',
   request: { query: AdminAnalyticsQuery },
@@ -15,6 +17,8 @@ export const analyticsOverview = defineRoute('admin', {
 export const monitoringOverview = defineRoute('admin', {
   method: 'get',
   path: '/admin/monitoring/overview',
+  operationId: 'getPlatformOverview',
+  description: 'What is waiting: unsynced tills, unsent messages, event backlogs.',
   tags,
   summary: "Counts, today's sales, till sync, message outbox and event backlogs",
   responses: { 200: jsonResponse(Envelope(MonitoringOverview), 'Overview') },
@@ -23,6 +27,8 @@ export const monitoringOverview = defineRoute('admin', {
 export const monitoringActivity = defineRoute('admin', {
   method: 'get',
   path: '/admin/monitoring/activity',
+  operationId: 'listAuditTrail',
+  description: 'What administrators and owners did, across the platform.',
   tags,
   summary: 'The audit trail of every organisation, newest first',
   request: { query: ListActivityQuery },

@@ -25,6 +25,8 @@ export const MonitoringHealth = z
 export const dashboard = defineRoute('admin', {
   method: 'get',
   path: '/admin/dashboard',
+  operationId: 'getAdminDashboard',
+  description: 'Organisations, users, stores and sales of the whole platform.',
   tags,
   summary: 'Platform totals',
   responses: { 200: jsonResponse(Envelope(AdminDashboard), 'Totals') },
@@ -33,6 +35,8 @@ export const dashboard = defineRoute('admin', {
 export const monitoringHealth = defineRoute('admin', {
   method: 'get',
   path: '/admin/monitoring/health',
+  operationId: 'getPlatformHealth',
+  description: 'Whether the server and database are well, with their figures.',
   tags,
   summary: 'Server and database health',
   responses: { 200: jsonResponse(Envelope(MonitoringHealth), 'Health') },

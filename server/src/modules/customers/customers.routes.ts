@@ -19,6 +19,9 @@ const customer = jsonResponse(Envelope(Customer), 'Customer');
 export const list = defineRoute('bearer', {
   method: 'get',
   path: '/customers',
+  operationId: 'listCustomers',
+  description: 'Customers of the organisation, searched by name or phone.',
+  errors: ['NOT_FOUND'],
   tags,
   summary: 'Customers of the organisation, filtered and paged, ordered by name',
   request: { query: ListCustomersQuery },
@@ -28,15 +31,21 @@ export const list = defineRoute('bearer', {
 export const create = defineRoute('bearer', {
   method: 'post',
   path: '/customers',
+  operationId: 'createCustomer',
+  description: 'Adds a customer; a credit limit of 0 means no limit.',
+  errors: ['DUPLICATE', 'NOT_FOUND'],
   tags,
   summary: 'Add a customer (phone stored in E.164, unique in the organisation: 409 DUPLICATE)',
-  request: { body: jsonBody(CreateCustomerInput) },
+  request: { body: jsonBody(CreateCustomerInput, { name: 'Mzee Hamisi', phone: '0765432109', segment: 'Regular', credit_limit: 50000 }) },
   responses: { 200: customer },
 });
 
 export const credits = defineRoute('bearer', {
   method: 'get',
   path: '/customers/credits',
+  operationId: 'listCustomersOwing',
+  description: 'Who owes what: customers with an unsettled tab, with totals and the oldest due date.',
+  errors: ['NOT_FOUND'],
   tags,
   summary: 'Customers who owe something, with their credit figures, oldest due date first',
   request: { query: CustomerCreditsQuery },
@@ -46,6 +55,8 @@ export const credits = defineRoute('bearer', {
 export const getOne = defineRoute('bearer', {
   method: 'get',
   path: '/customers/{id}',
+  operationId: 'getCustomer',
+  description: 'One customer with their figures.',
   tags,
   summary: 'A customer',
   request: { params: IdParam },
@@ -55,8 +66,11 @@ export const getOne = defineRoute('bearer', {
 export const patch = defineRoute('bearer', {
   method: 'patch',
   path: '/customers/{id}',
+  operationId: 'updateCustomer',
+  description: "Changes a customer's details, segment or credit limit.",
+  errors: ['DUPLICATE'],
   tags,
   summary: 'Update a customer; `null` clears phone, email or notes',
-  request: { params: IdParam, body: jsonBody(UpdateCustomerInput) },
+  request: { params: IdParam, body: jsonBody(UpdateCustomerInput, { credit_limit: 80000, notes: 'pays on Fridays' }) },
   responses: { 200: customer },
 });

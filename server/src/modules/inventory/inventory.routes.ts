@@ -14,40 +14,62 @@ import {
   UpdateProductInput,
 } from '@duka/shared';
 import { z } from 'zod';
-import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+import { defineRoute, example, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Inventory'];
 const deleted = { 204: { description: 'Deleted' } };
+const drinks = {
+  id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f',
+  name: 'Vinywaji (Drinks)',
+  description: null,
+  sort_order: 1,
+  is_active: true,
+  product_count: 12,
+  created_at: '2026-11-21T07:30:00.000Z',
+  updated_at: '2026-11-21T07:30:00.000Z',
+};
 
 export const listCategories = defineRoute('bearer', {
   method: 'get',
   path: '/inventory/categories',
+  operationId: 'listCategories',
+  description: "The organisation's categories with how many products each holds.",
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Categories with their product counts',
-  responses: { 200: jsonResponse(Envelope(z.array(Category)), 'Categories') },
+  responses: { 200: jsonResponse(Envelope(z.array(Category)), 'Categories', example([drinks])) },
 });
 
 export const createCategory = defineRoute('bearer', {
   method: 'post',
   path: '/inventory/categories',
+  operationId: 'createCategory',
+  description: "Adds a category to the organisation's catalogue.",
+  errors: ['DUPLICATE', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Add a category (names are unique in the organisation)',
-  request: { body: jsonBody(CreateCategoryInput) },
-  responses: { 200: jsonResponse(Envelope(Category), 'Category') },
+  request: { body: jsonBody(CreateCategoryInput, { name: 'Vinywaji (Drinks)', sort_order: 1 }) },
+  responses: { 200: jsonResponse(Envelope(Category), 'Category', example({ ...drinks, product_count: 0 }, 'category created')) },
 });
 
 export const updateCategory = defineRoute('bearer', {
   method: 'patch',
   path: '/inventory/categories/{id}',
+  operationId: 'updateCategory',
+  description: 'Renames, reorders or (de)activates a category.',
+  errors: ['DUPLICATE', 'INVALID_STATE'],
   tags,
   summary: 'Update a category',
-  request: { params: IdParam, body: jsonBody(UpdateCategoryInput) },
+  request: { params: IdParam, body: jsonBody(UpdateCategoryInput, { name: 'Vinywaji', is_active: true }) },
   responses: { 200: jsonResponse(Envelope(Category), 'Category') },
 });
 
 export const deleteCategory = defineRoute('bearer', {
   method: 'delete',
   path: '/inventory/categories/{id}',
+  operationId: 'deleteCategory',
+  description: 'Deletes a category that holds no products.',
+  errors: ['CONFLICT', 'INVALID_STATE'],
   tags,
   summary: 'Delete an empty category (409 while it holds products)',
   request: { params: IdParam },
@@ -57,6 +79,9 @@ export const deleteCategory = defineRoute('bearer', {
 export const listProducts = defineRoute('bearer', {
   method: 'get',
   path: '/inventory/products',
+  operationId: 'listProducts',
+  description: "The organisation's products, searched and filtered, with the active store's stock.",
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: "Products, paged, with the active store's stock",
   request: { query: ListProductsQuery },
@@ -66,15 +91,21 @@ export const listProducts = defineRoute('bearer', {
 export const createProduct = defineRoute('bearer', {
   method: 'post',
   path: '/inventory/products',
+  operationId: 'createProduct',
+  description: "Adds a product to the organisation's catalogue; counts against the plan's product limit.",
+  errors: ['DUPLICATE', 'INSUFFICIENT_STOCK', 'INVALID_STATE', 'NOT_FOUND', 'PLAN_LIMIT'],
   tags,
   summary: "Add a product; `stock` sets the active store's level (other stores start at 0)",
-  request: { body: jsonBody(CreateProductInput) },
+  request: { body: jsonBody(CreateProductInput, { name: 'Sugar 1 kg', sku: 'SUG-1KG', barcode: '6164001234567', cost_price: 2800, selling_price: 3200, stock: 40, reorder_point: 10 }) },
   responses: { 200: jsonResponse(Envelope(Product), 'Product') },
 });
 
 export const getByCode = defineRoute('bearer', {
   method: 'get',
   path: '/inventory/products/barcode/{code}',
+  operationId: 'getProductByBarcode',
+  description: 'What a till scanner needs: the product with this barcode (or SKU) and its stock in the active store.',
+  errors: ['INVALID_STATE'],
   tags,
   summary: 'Find a product by barcode, then by SKU',
   request: { params: z.object({ code: z.string().min(1).max(64) }) },
@@ -84,6 +115,9 @@ export const getByCode = defineRoute('bearer', {
 export const getProduct = defineRoute('bearer', {
   method: 'get',
   path: '/inventory/products/{id}',
+  operationId: 'getProduct',
+  description: "A product with the active store's stock.",
+  errors: ['INVALID_STATE'],
   tags,
   summary: 'A product',
   request: { params: IdParam },
@@ -93,15 +127,21 @@ export const getProduct = defineRoute('bearer', {
 export const updateProduct = defineRoute('bearer', {
   method: 'patch',
   path: '/inventory/products/{id}',
+  operationId: 'updateProduct',
+  description: "Changes a product; prices and the active store's stock level are recorded (price history, stock adjustment).",
+  errors: ['BUSINESS_RULE', 'DUPLICATE', 'INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: 'Update a product; a price change is kept in its price history, a new stock level as an adjustment',
-  request: { params: IdParam, body: jsonBody(UpdateProductInput) },
+  request: { params: IdParam, body: jsonBody(UpdateProductInput, { selling_price: 3300, reorder_point: 12 }) },
   responses: { 200: jsonResponse(Envelope(Product), 'Product') },
 });
 
 export const deleteProduct = defineRoute('bearer', {
   method: 'delete',
   path: '/inventory/products/{id}',
+  operationId: 'deleteProduct',
+  description: 'Removes a product from the catalogue, or deactivates it when sales or adjustments refer to it.',
+  errors: ['INVALID_STATE'],
   tags,
   summary: 'Delete a product; one with sales or adjustments is deactivated instead',
   request: { params: IdParam },
@@ -111,15 +151,21 @@ export const deleteProduct = defineRoute('bearer', {
 export const adjustStock = defineRoute('bearer', {
   method: 'post',
   path: '/inventory/products/{id}/adjust',
+  operationId: 'adjustStock',
+  description: "Changes the active store's stock of a product by `qty_change`, with a reason, in one transaction.",
+  errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: "Adjust the active store's stock (409 INSUFFICIENT_STOCK below zero); a batch-tracked product's adjustment names its lot (`batch_id`) and moves that lot",
-  request: { params: IdParam, body: jsonBody(AdjustStockInput) },
+  request: { params: IdParam, body: jsonBody(AdjustStockInput, { qty_change: -2, reason: 'damaged', note: 'two bags torn in the store room' }) },
   responses: { 200: jsonResponse(Envelope(Product), 'Updated product') },
 });
 
 export const listAdjustments = defineRoute('bearer', {
   method: 'get',
   path: '/inventory/products/{id}/adjustments',
+  operationId: 'listStockAdjustments',
+  description: 'Who changed the stock of a product in the active store, by how much and why.',
+  errors: ['INVALID_STATE'],
   tags,
   summary: "The active store's adjustments of a product, newest first",
   request: { params: IdParam, query: AdjustmentsQuery },
@@ -129,6 +175,9 @@ export const listAdjustments = defineRoute('bearer', {
 export const lowStock = defineRoute('bearer', {
   method: 'get',
   path: '/inventory/low-stock',
+  operationId: 'listLowStock',
+  description: 'What to reorder: products of the active store at or below their reorder point.',
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Products at or below their reorder point in the active store',
   responses: { 200: jsonResponse(Envelope(z.array(Product)), 'Low-stock products') },

@@ -8,6 +8,8 @@ const who = 'The active store’s register; the owner, or staff with the `pharma
 export const listPrescriptions = defineRoute('bearer', {
   method: 'get',
   path: '/pharmacy/prescriptions',
+  operationId: 'listPrescriptions',
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'The prescription register, paged, newest dispensed first; corrected entries stay, each naming its correction',
   description: `${who} One entry per sale of a prescription-only or controlled medicine. Dates are the organisation’s calendar days, both included.`,
@@ -18,6 +20,8 @@ export const listPrescriptions = defineRoute('bearer', {
 export const prescriptionsCsv = defineRoute('bearer', {
   method: 'get',
   path: '/pharmacy/prescriptions.csv',
+  operationId: 'exportPrescriptionsCsv',
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'The prescription register as CSV: every matching entry, oldest first, one row per medicine',
   description: `${who} Same filters as the list. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
@@ -25,7 +29,7 @@ export const prescriptionsCsv = defineRoute('bearer', {
   responses: {
     200: {
       description: 'The register file',
-      headers: z.object({ 'content-disposition': z.string().meta({ description: 'attachment; filename="…"' }) }),
+      headers: { 'Content-Disposition': { required: true, description: 'attachment; filename="…"', schema: { type: 'string' as const } } },
       content: { 'text/csv': { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8' }) } },
     },
   },
@@ -34,6 +38,8 @@ export const prescriptionsCsv = defineRoute('bearer', {
 export const getPrescription = defineRoute('bearer', {
   method: 'get',
   path: '/pharmacy/prescriptions/{id}',
+  operationId: 'getPrescription',
+  errors: ['INVALID_STATE'],
   tags,
   summary: 'One register entry',
   description: who,
@@ -44,9 +50,11 @@ export const getPrescription = defineRoute('bearer', {
 export const correctPrescription = defineRoute('bearer', {
   method: 'post',
   path: '/pharmacy/prescriptions/{id}/corrections',
+  operationId: 'correctPrescription',
+  errors: ['INVALID_STATE'],
   tags,
   summary: 'Correct an entry: a new entry with the whole corrected prescription and a reason, pointing at the one it corrects',
   description: `${who} The corrected entry is kept as it was; an entry is corrected once (409 \`INVALID_STATE\` after that: correct its correction).`,
-  request: { params: IdParam, body: jsonBody(CorrectPrescriptionInput) },
+  request: { params: IdParam, body: jsonBody(CorrectPrescriptionInput, { prescription: { patient_name: 'Neema Juma', patient_age: 34, patient_sex: 'female', prescriber_name: 'Dr. Baraka Mollel', prescriber_registration_number: 'MCT-12345', facility: 'Mwananyamala Hospital', date_written: '2026-11-20' }, reason: 'patient age written wrongly' }) },
   responses: { 201: jsonResponse(Envelope(PrescriptionEntry), 'The correcting entry') },
 });

@@ -6,7 +6,7 @@ const tags = ['Pharmacy'];
 const who = ' (owner, or staff with the `pharmacy` permission)';
 const csvFile = (description: string) => ({
   description,
-  headers: z.object({ 'content-disposition': z.string().meta({ description: 'attachment; filename="…"' }) }),
+  headers: { 'Content-Disposition': { required: true, description: 'attachment; filename="…"', schema: { type: 'string' as const } } },
   content: { 'text/csv': { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8' }) } },
 });
 const controlledDescription =
@@ -16,6 +16,8 @@ const disposalDescription = 'Every disposal in the active store in the period (l
 export const controlledRegister = defineRoute('bearer', {
   method: 'get',
   path: '/pharmacy/registers/controlled',
+  operationId: 'getControlledDrugRegister',
+  errors: ['BUSINESS_RULE', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: `The controlled-drug register of a product${who}`,
   description: controlledDescription,
@@ -26,6 +28,8 @@ export const controlledRegister = defineRoute('bearer', {
 export const controlledRegisterCsv = defineRoute('bearer', {
   method: 'get',
   path: '/pharmacy/registers/controlled.csv',
+  operationId: 'exportControlledDrugRegisterCsv',
+  errors: ['BUSINESS_RULE', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: `The controlled-drug register of a product as CSV, opening balance first${who}`,
   description: controlledDescription,
@@ -36,6 +40,8 @@ export const controlledRegisterCsv = defineRoute('bearer', {
 export const disposalRegister = defineRoute('bearer', {
   method: 'get',
   path: '/pharmacy/registers/disposals',
+  operationId: 'getDisposalRegister',
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: `The disposal register${who}`,
   description: disposalDescription,
@@ -46,6 +52,8 @@ export const disposalRegister = defineRoute('bearer', {
 export const disposalRegisterCsv = defineRoute('bearer', {
   method: 'get',
   path: '/pharmacy/registers/disposals.csv',
+  operationId: 'exportDisposalRegisterCsv',
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: `The disposal register as CSV${who}`,
   description: disposalDescription,

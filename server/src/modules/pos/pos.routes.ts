@@ -14,23 +14,28 @@ import {
   Transaction,
 } from '@duka/shared';
 import { z } from 'zod';
-import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
+import { defineRoute, example, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Point of sale'];
 export const createSale = defineRoute('bearer', {
   method: 'post',
   path: '/pos/sale',
+  operationId: 'createSale',
+  errors: ['BUSINESS_RULE', 'CONFLICT', 'CREDIT_LIMIT_EXCEEDED', 'IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_MISMATCH', 'INSUFFICIENT_STOCK', 'INVALID_STATE', 'NOT_FOUND', 'NOT_PERMITTED_FOR_ADDO', 'PRESCRIPTION_REQUIRED'],
   tags,
   summary: 'Record a sale: prices and stock come from the server; one transaction',
   description:
     'Lines of one product are merged. 409 INSUFFICIENT_STOCK writes nothing; a Credit sale needs a customer and respects credit_limit (422 CREDIT_LIMIT_EXCEEDED); a discount needs the discount permission (403). Retry safely with an Idempotency-Key header or a client-generated `id`.',
-  request: { headers: idempotencyHeader, body: jsonBody(CreateSaleInput) },
+  request: { headers: idempotencyHeader, body: jsonBody(CreateSaleInput, { lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 2 }], payment_method: 'M-Pesa', payment_reference: 'QK7H2M9X1P' }) },
   responses: { 201: jsonResponse(Envelope(Transaction), 'The committed sale') },
 });
 
 export const listTransactions = defineRoute('bearer', {
   method: 'get',
   path: '/pos/transactions',
+  operationId: 'listSales',
+  description: "The active store's sales, refunds and voids, newest first.",
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: "The active store's transactions, newest first",
   request: { query: ListTransactionsQuery },
@@ -40,6 +45,9 @@ export const listTransactions = defineRoute('bearer', {
 export const getTransaction = defineRoute('bearer', {
   method: 'get',
   path: '/pos/transactions/{id}',
+  operationId: 'getSale',
+  description: 'One sale with its lines, payment and status.',
+  errors: ['INVALID_STATE'],
   tags,
   summary: 'A transaction with its lines',
   request: { params: IdParam },
@@ -49,42 +57,78 @@ export const getTransaction = defineRoute('bearer', {
 export const refund = defineRoute('bearer', {
   method: 'post',
   path: '/pos/transactions/{id}/refund',
+  operationId: 'refundSale',
+  description: 'Reverses a sale as a refund, restoring its stock (batch-tracked units go to quarantine), in one transaction.',
+  errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: 'Refund a paid or credit sale (refund permission); restores stock',
-  request: { params: IdParam, body: jsonBody(ReasonInput) },
+  request: { params: IdParam, body: jsonBody(ReasonInput, { reason: 'customer returned unopened' }) },
   responses: { 200: jsonResponse(Envelope(Transaction), 'Transaction with status refunded') },
 });
 
 export const voidSale = defineRoute('bearer', {
   method: 'post',
   path: '/pos/transactions/{id}/void',
+  operationId: 'voidSale',
+  description: 'Cancels a sale made in error, restoring its stock, in one transaction. Staff without the refund permission may void only their own sale, shortly after making it.',
+  errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: 'Void a paid sale, or a credit sale with no payment yet; restores stock',
-  request: { params: IdParam, body: jsonBody(ReasonInput) },
+  request: { params: IdParam, body: jsonBody(ReasonInput, { reason: 'rang up the wrong product' }) },
   responses: { 200: jsonResponse(Envelope(Transaction), 'Transaction with status void') },
 });
 
 export const receipt = defineRoute('bearer', {
   method: 'post',
   path: '/pos/transactions/{id}/receipt',
+  operationId: 'sendReceipt',
+  description: "Sends the sale's receipt to the customer by email or SMS (an SMS uses the plan's allowance).",
+  errors: ['INVALID_STATE', 'PLAN_LIMIT'],
   tags,
   summary: 'Email the receipt, or text a short one by SMS',
-  request: { params: IdParam, body: jsonBody(ReceiptInput) },
+  request: { params: IdParam, body: jsonBody(ReceiptInput, { phone: '0765432109' }) },
   responses: { 200: jsonResponse(Envelope(ReceiptResult), 'Sent, or kept in the outbox when no email service is configured') },
 });
 
 export const summary = defineRoute('bearer', {
   method: 'get',
   path: '/pos/summary',
+  operationId: 'getSalesSummary',
+  description: "The active store's takings: totals, counts and totals by payment method.",
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: "The active store's totals between two local dates (default today)",
   request: { query: SummaryQuery },
-  responses: { 200: jsonResponse(Envelope(PosSummary), 'Summary') },
+  responses: {
+    200: jsonResponse(
+      Envelope(PosSummary),
+      'Summary',
+      example({
+        total_sales: 182500,
+        transaction_count: 41,
+        average_ticket: 4451.22,
+        items_sold: 97,
+        cash_total: 96000,
+        mpeca_total: 61500,
+        mpesa_total: 61500,
+        tigo_pesa_total: 8000,
+        bank_total: 0,
+        credit_total: 17000,
+        refund_count: 1,
+        refund_total: 3200,
+        date_from: '2026-11-21',
+        date_to: '2026-11-21',
+      }),
+    ),
+  },
 });
 
 export const hourly = defineRoute('bearer', {
   method: 'get',
   path: '/pos/summary/hourly',
+  operationId: 'getHourlySales',
+  description: "The active store's sales by hour of one local day.",
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Sales by local hour for a day (default today)',
   request: { query: HourlyQuery },

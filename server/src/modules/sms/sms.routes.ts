@@ -7,6 +7,9 @@ const tags = ['SMS'];
 export const account = defineRoute('owner', {
   method: 'get',
   path: '/sms/account',
+  operationId: 'getSmsAccount',
+  description: "The organisation's SMS account, its delivery-report URL and this month's messages.",
+  errors: ['NOT_FOUND'],
   tags,
   summary: "Which SMS account the organisation's customer messages use, where its gateway posts delivery reports, and this month's usage",
   responses: { 200: jsonResponse(Envelope(SmsAccount), 'The SMS account') },
@@ -15,6 +18,7 @@ export const account = defineRoute('owner', {
 export const reports = defineRoute('public', {
   method: 'post',
   path: '/sms/reports/{provider}/{token}',
+  operationId: 'receiveSmsDeliveryReport',
   tags,
   summary: "A gateway's delivery reports (the URL from GET /sms/account, or the operator's for the platform account)",
   description:

@@ -7,6 +7,8 @@ const tags = ['Sync'];
 export const pull = defineRoute('bearer', {
   method: 'get',
   path: '/sync/pull',
+  operationId: 'pullChanges',
+  errors: ['INVALID_STATE', 'NOT_FOUND', 'UNSUPPORTED_PROTOCOL'],
   tags,
   summary: "Changes after the cursor to what this till holds (its organisation, its store's rows)",
   description:
@@ -18,6 +20,8 @@ export const pull = defineRoute('bearer', {
 export const bootstrap = defineRoute('bearer', {
   method: 'get',
   path: '/sync/bootstrap',
+  operationId: 'bootstrapTill',
+  errors: ['INVALID_STATE', 'NOT_FOUND', 'UNSUPPORTED_PROTOCOL'],
   tags,
   summary: 'Everything this till holds, in pages, and the cursor to pull from afterwards',
   description:

@@ -7,9 +7,12 @@ const tags = ['Sync'];
 export const registerDevice = defineRoute('bearer', {
   method: 'post',
   path: '/sync/devices',
+  operationId: 'registerDevice',
+  description: 'Registers the till for the active store before its first push; the till code goes into its offline receipt numbers.',
+  errors: ['CONFLICT', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Register a till; answers its till_code (re-registering answers the same)',
-  request: { body: jsonBody(RegisterDeviceInput) },
+  request: { body: jsonBody(RegisterDeviceInput, { device_id: '0b8f5f2e-2d9c-4f6e-a1c3-5e7d9b0a1c2d', name: 'Till 1 (counter)' }) },
   responses: { 200: jsonResponse(Envelope(Device), 'The device') },
 });
 
@@ -17,17 +20,22 @@ export const push = defineRoute('bearer', {
   idempotency: 'own',
   method: 'post',
   path: '/sync/push',
+  operationId: 'pushMutations',
+  errors: ['CONFLICT', 'INVALID_STATE', 'NOT_FOUND', 'UNSUPPORTED_PROTOCOL'],
   tags,
   summary: "Apply a device's queued mutations in seq order; committed durably before the answer",
   description:
     'Each mutation is applied, or answered as a duplicate with its recorded result, or rejected with an error code (the next ones still run). A gap in seq answers 409 with `meta.expected_seq`. At most 500 mutations or 5 MB (413 beyond).',
-  request: { headers: syncProtocolHeader, body: jsonBody(PushRequest) },
+  request: { headers: syncProtocolHeader, body: jsonBody(PushRequest, { device_id: '0b8f5f2e-2d9c-4f6e-a1c3-5e7d9b0a1c2d', mutations: [{ id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', seq: 1, type: 'sale.create', created_at: '2026-11-21T07:30:00.000Z', payload: { id: '9b2e5d1c-3a4f-4b6e-8c7d-2e1f0a9b8c7d', client_receipt_number: 'KRK-T1-000001', lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 1, unit_price: 3200 }], payment_method: 'Cash' } }] }) },
   responses: { 200: jsonResponse(Envelope(PushResponse), 'One result per mutation'), ...unsupportedProtocolResponse },
 });
 
 export const listConflicts = defineRoute('owner', {
   method: 'get',
   path: '/sync/conflicts',
+  operationId: 'listSyncConflicts',
+  description: 'What reconciling offline sales found (stale prices, oversold stock), for a manager to review.',
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Differences found when offline sales were reconciled',
   request: { query: ListConflictsQuery },
@@ -37,8 +45,11 @@ export const listConflicts = defineRoute('owner', {
 export const resolveConflict = defineRoute('owner', {
   method: 'patch',
   path: '/sync/conflicts/{id}',
+  operationId: 'resolveSyncConflict',
+  description: 'Marks a conflict resolved with a note; the sale itself is not changed.',
+  errors: ['INVALID_STATE'],
   tags,
   summary: 'Mark a conflict resolved, with a note',
-  request: { params: IdParam, body: jsonBody(ResolveConflictInput) },
+  request: { params: IdParam, body: jsonBody(ResolveConflictInput, { note: 'price difference absorbed; shelf label fixed' }) },
   responses: { 200: jsonResponse(Envelope(SyncConflict), 'The resolved conflict') },
 });

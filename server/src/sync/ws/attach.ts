@@ -58,7 +58,7 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
     let actor: Actor & { orgId: string };
     let expiresAt: number;
     try {
-      if (closing) throw new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down; reconnect');
+      if (closing) throw new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down; reconnect', { headers: { 'Retry-After': '5' } });
       const token = bearerToken(req.headers.authorization) ?? url.searchParams.get('access_token');
       const ctx = await authenticate({ ...deps, actor: null, requestId }, token);
       const { orgId } = ctx.actor;
@@ -85,7 +85,7 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
     try {
       await Promise.race([listening, late]);
     } catch {
-      throw new ServiceError('SERVICE_UNAVAILABLE', 'realtime updates are not available right now; try again shortly');
+      throw new ServiceError('SERVICE_UNAVAILABLE', 'realtime updates are not available right now; try again shortly', { headers: { 'Retry-After': '5' } });
     } finally {
       clearTimeout(timer);
     }

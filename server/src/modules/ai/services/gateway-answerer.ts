@@ -13,16 +13,21 @@ import { FUNCTION_TOOLS, isToolName, TOOLS } from './tools.js';
 
 export const MAX_ROUNDS = 4;
 export const GATEWAY_TIMEOUT_MS = 30_000;
+/** A gateway that failed is asked again no sooner than this (the answer's Retry-After). */
+export const RETRY_AFTER_S = 30;
 /** Earlier messages sent with each question (the newest ones). */
 export const HISTORY_MESSAGES = 20;
 
-/** The gateway failed or could not be reached: 503 SERVICE_UNAVAILABLE, with the upstream status when there was one. */
+/** The gateway failed or could not be reached: 503 SERVICE_UNAVAILABLE, with the upstream status when there was one, and when to ask again. */
 export class AiGatewayError extends ServiceError {
   constructor(
     message: string,
     readonly upstreamStatus?: number,
   ) {
-    super('SERVICE_UNAVAILABLE', message, { meta: { reason: 'AI_GATEWAY_ERROR', ...(upstreamStatus ? { upstream_status: upstreamStatus } : {}) } });
+    super('SERVICE_UNAVAILABLE', message, {
+      headers: { 'Retry-After': String(RETRY_AFTER_S) },
+      meta: { reason: 'AI_GATEWAY_ERROR', ...(upstreamStatus ? { upstream_status: upstreamStatus } : {}) },
+    });
   }
 }
 
