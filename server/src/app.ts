@@ -206,6 +206,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     info: {
       title: 'Duka point-of-sale API',
       version: API_VERSION,
+      contact: { name: 'Duka' },
       description: 'Offline-first point of sale for small shops in Tanzania. Every business answer uses the envelope `{ success, message, data, errors, meta }`.',
     },
     // Absolute, so that a client generated from the document has a usable default server.

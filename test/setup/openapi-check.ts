@@ -61,7 +61,7 @@ export class OpenApiChecker {
   private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(readonly doc: Json) {
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, formats: { binary: true } });
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, formats: { binary: true }, multipleOfPrecision: 6 });
     addFormats(this.ajv);
     this.ajv.addSchema({ $id: DOC_ID, components: closed(doc.components ?? {}) });
     for (const [template, item] of Object.entries<Json>(doc.paths ?? {})) {

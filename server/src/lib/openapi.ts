@@ -52,7 +52,6 @@ export const HEADERS = {
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 1 } },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key and body', schema: { type: 'string', enum: ['true'] } },
-  Allow: { required: true, description: 'The methods the path takes', schema: { type: 'string' } },
 } as const;
 type HeaderName = keyof typeof HEADERS;
 const ref = (name: HeaderName): Header => ({ $ref: `#/components/headers/${name}` });

@@ -59,7 +59,8 @@ export function defineRoute<R extends Config>(access: Access, config: R) {
     ...(request ? { request } : {}),
     description: `${config.description} ${WHO[access]}`,
     ...(secured ? { middleware: (keyed ? [requireAccess(access), honourIdempotencyKey] : [requireAccess(access)]) as [MiddlewareHandler], security: [{ bearerAuth: [] }] } : {}),
-    responses: documentResponses({ secured, method: config.method, request, errors }, config.responses) as R['responses'],
+    // A keyed route can also answer a reused key (422) and a key still in flight (409).
+    responses: documentResponses({ secured, method: config.method, request, errors: keyed ? [...(errors ?? []), 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_IN_FLIGHT'] : errors }, config.responses) as R['responses'],
   });
 }
 

@@ -153,7 +153,7 @@ export const adjustStock = defineRoute('bearer', {
   path: '/inventory/products/{id}/adjust',
   operationId: 'adjustStock',
   description: "Changes the active store's stock of a product by `qty_change`, with a reason, in one transaction.",
-  errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
+  errors: ['BUSINESS_RULE', 'INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: "Adjust the active store's stock (409 INSUFFICIENT_STOCK below zero); a batch-tracked product's adjustment names its lot (`batch_id`) and moves that lot",
   request: { params: IdParam, body: jsonBody(AdjustStockInput, { qty_change: -2, reason: 'damaged', note: 'two bags torn in the store room' }) },

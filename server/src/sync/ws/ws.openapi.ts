@@ -25,7 +25,8 @@ export function documentRealtime(api: Router): void {
     responses: {
       101: { description: 'Switching to the websocket protocol' },
       401: refused('Missing, invalid, expired or revoked token (before the upgrade)'),
-      403: refused('The account belongs to no organisation'),
+      403: refused('The account belongs to no organisation, or signed in with a temporary password'),
+      404: refused('Not a websocket upgrade: a plain GET of this path has no route'),
       429: refused('Too many requests by this user', true),
       500: refused('An unexpected error; `meta.request_id` identifies it in the logs'),
       503: refused('The server is shutting down, or realtime updates are not ready yet: connect again after Retry-After', true),
