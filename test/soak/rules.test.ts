@@ -58,6 +58,9 @@ describe('soak rules: each failure is caught', () => {
     const drifting = series(D, 250, (t, i) => (20 + (i % 21)) * (1 + (6 * t) / D));
     expect(driftRule('push', drifting, D, DEFAULT_LIMITS)).toEqual([expect.stringMatching(/^push p99 drifted upward: \d+(\.\d)? ms in the first third, \d+(\.\d)? ms in the last/)]);
     expect(judge({ ...healthy(), latencies: { push: drifting, sale: steady(D) } })).toHaveLength(1);
+    // A warm-up as slow as the drift (the first minute's syncs) does not hide it: the middle third is the baseline.
+    const warmThenDrift = series(D, 250, (t, i) => (t < D / 10 ? 400 : t >= (2 * D) / 3 ? 300 : 20 + (i % 21)));
+    expect(driftRule('push', warmThenDrift, D, DEFAULT_LIMITS)).toEqual(['push p99 drifted upward: 40 ms in the middle third, 300 ms in the last (above 2× and 50 ms more)']);
     // Doubling from 5 to 12 ms is within the slack: a noisy machine, not a drift.
     expect(driftRule('sale', series(D, 250, (t) => (t < D / 2 ? 5 : 12)), D, DEFAULT_LIMITS)).toEqual([]);
     // No pushes at all in the last third: that cannot pass for want of evidence.
