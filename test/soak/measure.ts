@@ -27,7 +27,8 @@ export interface Scrape {
   walMb: number | null;
 }
 
-export async function scrape(metricsUrl: string, t: number): Promise<Scrape> {
+/** One scrape of GET /metrics; `sqlite` says whether the WAL gauge means anything (on Postgres it stays 0). */
+export async function scrape(metricsUrl: string, t: number, sqlite: boolean): Promise<Scrape> {
   const res = await fetch(metricsUrl, { signal: AbortSignal.timeout(30_000) });
   if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
   const m = parseMetrics(await res.text());
@@ -42,7 +43,7 @@ export async function scrape(metricsUrl: string, t: number): Promise<Scrape> {
     lagMaxMs: need('nodejs_eventloop_lag_max_seconds') * 1000,
     handles: need('nodejs_active_handles_total'),
     websockets: need('duka_websockets_open'),
-    walMb: m.has('duka_sqlite_wal_bytes') ? m.get('duka_sqlite_wal_bytes')! / 1_048_576 : null,
+    walMb: sqlite && m.has('duka_sqlite_wal_bytes') ? m.get('duka_sqlite_wal_bytes')! / 1_048_576 : null,
   };
 }
 

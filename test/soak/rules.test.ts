@@ -65,6 +65,9 @@ describe('soak rules: each failure is caught', () => {
     expect(driftRule('sale', series(D, 250, (t) => (t < D / 2 ? 5 : 12)), D, DEFAULT_LIMITS)).toEqual([]);
     // No pushes at all in the last third: that cannot pass for want of evidence.
     expect(driftRule('push', steady(D).filter((p) => p.t < D / 2), D, DEFAULT_LIMITS)).toEqual(['push p99: 2400 samples in the first third and 0 in the last, fewer than the 10 needed to judge drift']);
+    // Too few page views in a small run leave the owners unjudged; too few sales never do.
+    expect(driftRule('owner', steady(D).slice(0, 5), D, DEFAULT_LIMITS, false)).toEqual([]);
+    expect(judge({ ...healthy(), latencies: { push: steady(D), sale: steady(D).slice(0, 5), owner: steady(D).slice(0, 5) } })).toEqual(['sale p99: 5 samples in the first third and 0 in the last, fewer than the 10 needed to judge drift']);
     // A thin series (a short run's page views) is judged by its p90: one slow view is not a drift, a slow tenth is.
     const thin = (slow: number) => [...series(D / 3, D / 90, () => 40), ...series(D / 3, D / 90, (_t, i) => (i < slow ? 400 : 40)).map((p) => ({ t: p.t + (2 * D) / 3, value: p.value }))];
     expect(driftRule('owner', thin(1), D, DEFAULT_LIMITS)).toEqual([]);

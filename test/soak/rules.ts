@@ -10,10 +10,12 @@
  *   third's, and higher by more than `p99SlackMs` (milliseconds of noise a shared machine adds to
  *   a small figure). The first third holds the warm-up (every till's first syncs at once, code
  *   not yet optimised), which would hide a drift behind its own slowness: where the middle third
- *   is faster, it is the baseline instead. The p99 of fewer than 100 samples is their worst one, so a thinner third
- *   (a short run's owner page views) is judged by its p90 instead, and says so. A series with
- *   fewer than `minSamples` in either third is itself a failure: a soak that stopped pushing in
- *   its last third must not pass for want of evidence.
+ *   is faster, it is the baseline instead. The p99 of fewer than 100 samples is their worst
+ *   one, so a thinner third (a short run's owner page views) is judged by its p90 instead, and
+ *   says so. A required series (the tills' pushes and sales, the readiness probe) with fewer than
+ *   `minSamples` in either third is itself a failure: a soak that stopped pushing in its last
+ *   third must not pass for want of evidence. The owners' page views are paced by the run's
+ *   size, so a small run's are left unjudged when too few.
  * - A till's queue stops draining: while its network was up, it held queued mutations at every
  *   sample for longer than `stuckMs`.
  * - The event loop stalls: any scrape saw a maximum event-loop delay above `maxLagMs`.
@@ -92,11 +94,15 @@ export function memoryRule(s: Pick<SoakSeries, 'durationMs' | 'rssMb'>, l: Limit
   return [];
 }
 
-export function driftRule(name: string, samples: Sample[], durationMs: number, l: Limits): string[] {
+/** Series whose absence is a failure (see above); others are judged only when there are enough samples. */
+export const REQUIRED = ['push', 'sale', 'ready'];
+
+export function driftRule(name: string, samples: Sample[], durationMs: number, l: Limits, required = true): string[] {
   const first = samples.filter((p) => p.t < durationMs / 3).map((p) => p.value);
   const middle = samples.filter((p) => p.t >= durationMs / 3 && p.t < (2 * durationMs) / 3).map((p) => p.value);
   const last = samples.filter((p) => p.t >= (2 * durationMs) / 3).map((p) => p.value);
   if (first.length < l.minSamples || last.length < l.minSamples) {
+    if (!required) return [];
     return [`${name} p99: ${first.length} samples in the first third and ${last.length} in the last, fewer than the ${l.minSamples} needed to judge drift`];
   }
   const q = Math.min(first.length, last.length) >= 100 ? 99 : 90;
@@ -138,7 +144,7 @@ export function lagRule(lagMaxMs: Sample[], l: Limits): string[] {
 export function judge(s: SoakSeries, l: Limits = DEFAULT_LIMITS): string[] {
   return [
     ...memoryRule(s, l),
-    ...Object.entries(s.latencies).flatMap(([name, samples]) => driftRule(name, samples, s.durationMs, l)),
+    ...Object.entries(s.latencies).flatMap(([name, samples]) => driftRule(name, samples, s.durationMs, l, REQUIRED.includes(name))),
     ...queueRule(s.queues, l),
     ...lagRule(s.lagMaxMs, l),
   ];

@@ -64,21 +64,28 @@ const BROWSE: Array<(today: string) => [method: 'GET' | 'POST', path: string, bo
  * Browse until `until`, a page every `meanMs` or so (half to one and a half times it), each
  * timed into `observe`; one visit in ten books a delivery instead.
  */
-export async function browse(shop: Shop, seed: number, until: number, meanMs: number, observe: (at: number, ms: number) => void): Promise<void> {
+export async function browse(shop: Shop, seed: number, until: number, meanMs: number, observe: (at: number, ms: number) => void, fail: (error: string) => void): Promise<void> {
   const rng = new Rng(seed);
   for (;;) {
-    await sleep(rng.int(Math.floor(meanMs / 2), Math.ceil(meanMs * 1.5)));
+    await sleep(Math.min(rng.int(Math.floor(meanMs / 2), Math.ceil(meanMs * 1.5)), Math.max(0, until - Date.now())));
     if (Date.now() >= until) return;
     const t0 = performance.now();
-    if (rng.chance(0.1)) {
-      const id = rng.pick(shop.productIds);
-      const qty = rng.pick([6, 12, 24]);
-      await shop.owner.call('POST', `/inventory/products/${id}/adjust`, { qty_change: qty, reason: 'delivery' });
-      shop.adjustments.set(id, (shop.adjustments.get(id) ?? 0) + qty);
-      shop.deliveries++;
-    } else {
-      const [method, path, body] = rng.pick(BROWSE)(localDate(Date.now()));
-      await shop.owner.call(method, path, body);
+    const delivery = rng.chance(0.1);
+    const id = rng.pick(shop.productIds);
+    const qty = rng.pick([6, 12, 24]);
+    const [method, path, body] = rng.pick(BROWSE)(localDate(Date.now()));
+    try {
+      if (delivery) {
+        await shop.owner.call('POST', `/inventory/products/${id}/adjust`, { qty_change: qty, reason: 'delivery' });
+        shop.adjustments.set(id, (shop.adjustments.get(id) ?? 0) + qty);
+        shop.deliveries++;
+      } else {
+        await shop.owner.call(method, path, body);
+      }
+    } catch (err) {
+      // A delivery whose answer was lost may or may not be booked: the end check would say which, so stop the owner here.
+      fail(`${shop.name}'s owner: ${String(err)}`);
+      return;
     }
     observe(Date.now(), performance.now() - t0);
   }

@@ -104,12 +104,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const sold = Promise.all(pools.map((pool) => pool.next('sold', o.durationMs + 300_000)));
     for (const pool of pools) pool.send({ type: 'go', durationMs: o.durationMs, rhythm });
     let selling = true;
-    const owners = Promise.all(shops.map((shop, i) => browse(shop, o.seed * 100 + i, until, o.browseMs ?? 20_000, (at, ms) => rec.latency('owner', at, ms))));
+    const owners = Promise.all(shops.map((shop, i) => browse(shop, o.seed * 100 + i, until, o.browseMs ?? 20_000, (at, ms) => rec.latency('owner', at, ms), (e) => errors.push(e))));
+    const seconds = () => Math.round((Date.now() - started) / 1000);
+    let notReady = 0;
     const probe = (async () => {
       while (selling) {
         const t0 = performance.now();
         const ok = await fetch(`${server.url}/health/ready`, { signal: AbortSignal.timeout(30_000) }).then((r) => r.ok, () => false);
-        if (!ok) errors.push(`the readiness probe failed at ${Math.round((Date.now() - started) / 1000)} s`);
+        if (!ok && notReady++ === 0) errors.push(`the readiness probe failed at ${seconds()} s`);
         rec.latency('ready', Date.now(), performance.now() - t0);
         await sleep(1_000);
       }
@@ -119,9 +121,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       while (selling) {
         await sleep(sampleMs);
         const at = Date.now();
-        const samples = await Promise.all(pools.map((pool) => { const s = pool.next('sample', 60_000); pool.send({ type: 'sample' }); return s; }));
-        rec.pools(at, samples.map((s) => s.sample as PoolSample));
-        rec.scrapes.push(await scrape(`http://127.0.0.1:${metricsPort}/metrics`, at - started));
+        try {
+          const samples = await Promise.all(pools.map((pool) => { const s = pool.next('sample', 60_000); pool.send({ type: 'sample' }); return s; }));
+          rec.pools(at, samples.map((s) => s.sample as PoolSample));
+          rec.scrapes.push(await scrape(`http://127.0.0.1:${metricsPort}/metrics`, at - started, !o.databaseUrl));
+        } catch (err) {
+          errors.push(`sampling at ${seconds()} s: ${String(err)}`);
+          return;
+        }
         if (at - started - rowFrom >= rowMs) {
           const row = rec.row(rowFrom, at - started);
           if (rows.length === 0) log(formatRow(row, true));
@@ -131,10 +138,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         }
       }
     })();
-    await sold;
-    await owners;
-    selling = false;
+    // A till process that failed will never say it sold: stop at the first failure rather than wait out the timeout.
+    let watch: NodeJS.Timeout | undefined;
+    const failed = new Promise<void>((resolve) => (watch = setInterval(() => errors.length && resolve(), 1_000)));
+    try {
+      await Promise.race([sold.then(() => owners), failed]);
+    } finally {
+      clearInterval(watch);
+      selling = false;
+    }
     await Promise.all([probe, sampler]);
+    if (errors.length) throw new Error(`stopped after ${seconds()} s`);
     const sellingMs = Date.now() - started;
 
     // Every queue drains, then every till takes a last pull and reports.
