@@ -137,7 +137,11 @@ export async function sdkBenchmarks(base: string, account: { phone: string; pass
     // The floor under that figure: one durable commit of one tiny row on the same disk, same pragmas.
     rows.push(fsyncFloor(dir, SALES));
 
-    // Push those sales and pull back their effects, so the catch-up below is a pull only.
+    // Push those sales and pull back their effects, so the catch-up below is a pull only. The 500
+    // sales never yielded to the event loop (the replica is synchronous), so the keep-alive socket
+    // the server closed meanwhile is still pooled, unread: let this process read its close first,
+    // or the push goes out on a dead socket ("other side closed").
+    await new Promise((r) => setTimeout(r, 50));
     await till.syncNow();
     const pendingBefore = till.status().pending;
 
@@ -145,6 +149,7 @@ export async function sdkBenchmarks(base: string, account: { phone: string; pass
     // products, so the pull cannot collapse them), POST /inventory/products/{id}/adjust, 32 at a time.
     let adjustFailed = 0;
     let next = 0;
+    const adjustStart = performance.now();
     await Promise.all(
       Array.from({ length: CHANGE_CONCURRENCY }, async () => {
         while (next < CHANGES) {
@@ -155,6 +160,8 @@ export async function sdkBenchmarks(base: string, account: { phone: string; pass
         }
       }),
     );
+    const adjustSecs = (performance.now() - adjustStart) / 1000;
+    console.error(`[bench] ${database} sdk: ${CHANGES} stock adjusts, ${CHANGE_CONCURRENCY} at a time, in ${adjustSecs.toFixed(1)} s (${Math.round(CHANGES / adjustSecs)}/s)`);
 
     t0 = performance.now();
     const pulled = await till.syncNow();

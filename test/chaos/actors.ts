@@ -50,27 +50,29 @@ export class Owner {
   }
 }
 
-export class TillProcess {
+/**
+ * A worker process driven over IPC (a till of the chaos run, a pool of the soak's tills): messages
+ * out, and a wait for the next message of a type; a `failed` message or a crash is reported once.
+ */
+export class WorkerProcess<To, From extends { type: string }> {
   readonly child: ChildProcess;
-  private readonly waiters = new Map<string, Array<(m: FromTill) => void>>();
+  private readonly waiters = new Map<string, Array<(m: From) => void>>();
   failure: string | null = null;
-  report: TillReport | null = null;
   constructor(
     readonly name: string,
+    script: string,
     onFailure: (name: string, error: string) => void,
+    onMessage: (m: From) => void = () => {},
   ) {
-    this.child = fork(path.join(import.meta.dirname, 'till-worker.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
+    this.child = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     this.child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-5000)));
-    this.child.on('message', (m: FromTill) => {
+    this.child.on('message', (m: From) => {
       if (m.type === 'failed') {
-        this.failure = m.error;
-        onFailure(name, m.error);
+        this.failure = (m as unknown as { error: string }).error;
+        onFailure(name, this.failure);
       }
-      if (m.type === 'report') this.report = m.report;
+      onMessage(m);
       for (const w of this.waiters.get(m.type) ?? []) w(m);
       this.waiters.delete(m.type);
     });
@@ -78,18 +80,28 @@ export class TillProcess {
       if (code && !this.failure) onFailure(name, `exited with ${code}: ${stderr}`);
     });
   }
-  send(m: ToTill) {
-    this.child.send(m);
+  send(m: To) {
+    this.child.send(m as object);
   }
-  next(type: FromTill['type'], timeoutMs: number): Promise<FromTill> {
+  next<T extends From['type']>(type: T, timeoutMs: number): Promise<Extract<From, { type: T }>> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${this.name}: no "${type}" after ${timeoutMs} ms`)), timeoutMs);
       const list = this.waiters.get(type) ?? [];
       list.push((m) => {
         clearTimeout(timer);
-        resolve(m);
+        resolve(m as Extract<From, { type: T }>);
       });
       this.waiters.set(type, list);
+    });
+  }
+}
+
+/** A chaos till in its own process (till-worker.ts). */
+export class TillProcess extends WorkerProcess<ToTill, FromTill> {
+  report: TillReport | null = null;
+  constructor(name: string, onFailure: (name: string, error: string) => void) {
+    super(name, path.join(import.meta.dirname, 'till-worker.ts'), onFailure, (m) => {
+      if (m.type === 'report') this.report = m.report;
     });
   }
 }

@@ -7,10 +7,10 @@
 import type { LineBatchInput, Prescription } from '@duka/shared';
 import { HttpConnector, Till, TillError, type Receipt } from '../../client-sdk/src/index.js';
 import { Rng } from './rng.js';
-import type { TillReport, ToTill, FromTill, WorkerPayment, WorkerSale } from './protocol.js';
+import { persist, sleep, tillReport } from './till-common.js';
+import type { ToTill, FromTill, WorkerPayment, WorkerSale } from './protocol.js';
 
 const send = (m: FromTill) => process.send!(m);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let till: Till;
 let start: Extract<ToTill, { type: 'start' }>;
@@ -20,19 +20,6 @@ const counts = { sales: 0, lotRefusals: 0, refunds: 0, voids: 0, payments: 0, pa
 let stopped = false;
 /** The organisation's calendar day (Africa/Dar_es_Salaam, UTC+3 all year). */
 const today = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
-
-/** Keep trying `fn` through refused and cut connections: a cashier would press the button again. */
-async function persist<T>(what: string, fn: () => Promise<T>, untilMs = 120_000): Promise<T> {
-  const until = Date.now() + untilMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > until) throw new Error(`${what}: still failing after ${untilMs} ms: ${String(err)}`);
-      await sleep(150);
-    }
-  }
-}
 
 /** Fetch on a new connection every time, so the proxy's load balancer picks a server for each request. */
 const closing = (input: string, init?: RequestInit) => {
@@ -191,34 +178,7 @@ async function drain() {
 }
 
 async function report() {
-  await persist('final pull', () => till.syncNow(), 60_000);
-  till.stopSync();
-  const replica: TillReport['replica'] = {};
-  for (const id of start.productIds) {
-    const p = await till.product(id);
-    replica[id] = { stock: await till.stock(id), selling_price: p?.selling_price ?? null };
-  }
-  const status = till.status();
-  let numbered = 0;
-  for (const sale of sales) {
-    const local = await till.transaction(sale.id);
-    if (local?.sync_state === 'synced' && local.number !== null) numbered++;
-    sale.receipt_number = local?.receipt_number ?? null;
-  }
-  const customers: TillReport['customers'] = {};
-  for (const c of await till.customers({ limit: 100 })) customers[c.id] = c.outstanding_balance;
-  const r: TillReport = {
-    deviceId: till.deviceId,
-    sales,
-    payments,
-    customers,
-    counts,
-    replica,
-    pending: status.pending,
-    rejected: (await till.rejected()).map((m) => ({ type: m.type, error: `${m.error?.code}: ${m.error?.message}` })),
-    syncedOnReplica: numbered,
-  };
-  send({ type: 'report', report: r });
+  send({ type: 'report', report: await tillReport(till, { productIds: start.productIds, sales, payments, counts }) });
   await till.close();
 }
 

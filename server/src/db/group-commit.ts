@@ -8,56 +8,81 @@ interface Unit {
   reject(err: unknown): void;
 }
 
+/** Most units in one shared transaction. */
+const MAX_UNITS = 256;
+/**
+ * Longest a shared transaction keeps taking more units, ms. better-sqlite3 runs every statement
+ * on the event loop, so a transaction is one long stretch of synchronous work: past this, it
+ * commits and the loop gets a turn (sockets read, probes and websockets answered) before the rest.
+ */
+const BUDGET_MS = 25;
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 /**
  * SQLite commits one writer at a time and each durable commit costs an fsync (synchronous=FULL),
  * so one commit per sale would cap a till fleet at the disk's fsync rate. Transactions that arrive
  * while another is committing are run together in one BEGIN…COMMIT, each in its own savepoint: a
  * failing unit rolls back alone, and every caller is answered only after the shared commit.
+ *
+ * The drain never runs two transactions back to back without letting the event loop turn: with
+ * a synchronous driver nothing else happens until it yields, and a queue kept full by callers
+ * (or units made slow by a slow query) would otherwise hold every socket, health probe and
+ * websocket for as long as the queue lasts.
  */
 export function groupCommit(db: Kysely<Database>): Transact {
   const queue: Unit[] = [];
   let draining = false;
 
+  /** One shared transaction over the units at the head of the queue, until MAX_UNITS or BUDGET_MS. */
+  async function commitSome(): Promise<void> {
+    const started = performance.now();
+    const batch: Unit[] = [];
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      await db.transaction().execute(async (trx) => {
+        while (queue.length && batch.length < MAX_UNITS && (batch.length === 0 || performance.now() - started < BUDGET_MS)) {
+          const unit = queue.shift()!;
+          batch.push(unit);
+          await sql`savepoint unit`.execute(trx);
+          try {
+            const value = await unit.fn(trx);
+            await sql`release unit`.execute(trx);
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            await sql`rollback to unit`.execute(trx);
+            await sql`release unit`.execute(trx);
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    batch.forEach((unit, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) unit.resolve(o.value);
+      else unit.reject(o.error);
+    });
+  }
+
   async function drain() {
     if (draining) return;
     draining = true;
     try {
-      // Kysely's SQLite driver holds its one connection for a whole transaction, so requests that
-      // read before their transaction (a push's device, a session) waited on the last one: let
-      // them read and join the queue before the next commit starts, to share its fsync.
-      await new Promise((resolve) => setImmediate(resolve));
       while (queue.length) {
-        const batch = queue.splice(0, 256);
-        if (batch.length === 1) {
-          const [unit] = batch as [Unit];
+        // Kysely's SQLite driver holds its one connection for a whole transaction, so requests that
+        // read before their transaction (a push's device, a session) waited on the last one: let
+        // them read and join the queue before the next commit starts, to share its fsync. The same
+        // turn lets the loop read sockets and answer probes between two transactions.
+        await nextTurn();
+        if (queue.length === 1) {
+          const unit = queue.shift()!;
           await db.transaction().execute(unit.fn).then(unit.resolve, unit.reject);
-          continue;
+        } else {
+          await commitSome();
         }
-        const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-        try {
-          await db.transaction().execute(async (trx) => {
-            for (const unit of batch) {
-              await sql`savepoint unit`.execute(trx);
-              try {
-                const value = await unit.fn(trx);
-                await sql`release unit`.execute(trx);
-                outcomes.push({ ok: true, value });
-              } catch (error) {
-                await sql`rollback to unit`.execute(trx);
-                await sql`release unit`.execute(trx);
-                outcomes.push({ ok: false, error });
-              }
-            }
-          });
-        } catch (error) {
-          for (const unit of batch) unit.reject(error);
-          continue;
-        }
-        batch.forEach((unit, i) => {
-          const o = outcomes[i]!;
-          if (o.ok) unit.resolve(o.value);
-          else unit.reject(o.error);
-        });
       }
     } finally {
       draining = false;
