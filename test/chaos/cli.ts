@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { withPostgres } from './embedded-postgres.js';
-import { dialectFlag, wholeNumber } from './flags.js';
+import { dialectFlag, finishRun, wholeNumber } from './flags.js';
 import { runChaos } from './scenario.js';
 
 const { values } = parseArgs({
@@ -37,11 +37,4 @@ if (servers > 1 && dialect !== 'postgres') {
 
 const run = (databaseUrl?: string) => runChaos({ seed, tills, sales, pharmacyTills, pharmacySales, durationMs, databaseUrl, servers, log: (l) => console.log(`  ${l}`) });
 const result = dialect === 'postgres' ? await withPostgres('duka_chaos', run) : await run();
-console.log('\n| figure | value |\n|---|---|');
-for (const [k, v] of Object.entries(result.figures)) console.log(`| ${k} | ${v} |`);
-if (result.failures.length) {
-  console.log(`\nFAILED (${result.failures.length}):`);
-  for (const f of result.failures) console.log(`- ${f}`);
-  process.exit(1);
-}
-console.log('\nEvery invariant held.');
+finishRun(result, 'Every invariant held.');

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { withPostgres } from '../chaos/embedded-postgres.js';
-import { dialectFlag, wholeNumber } from '../chaos/flags.js';
+import { dialectFlag, finishRun, wholeNumber } from '../chaos/flags.js';
 import { DEFAULT_RHYTHM, runSoak } from './soak.js';
 
 const { values } = parseArgs({
@@ -41,11 +41,4 @@ const run = (databaseUrl?: string) =>
     log: (l) => console.log(l),
   });
 const result = dialect === 'postgres' ? await withPostgres('duka_soak', run) : await run();
-console.log('\n| figure | value |\n|---|---|');
-for (const [k, v] of Object.entries(result.figures)) console.log(`| ${k} | ${v} |`);
-if (result.failures.length) {
-  console.log(`\nFAILED (${result.failures.length}):`);
-  for (const f of result.failures) console.log(`- ${f}`);
-  process.exit(1);
-}
-console.log('\nNo drift, no leak, every queue drained, every sale once and stock exact.');
+finishRun(result, 'No drift, no leak, every queue drained, every sale once and stock exact.');

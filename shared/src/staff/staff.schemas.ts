@@ -12,6 +12,17 @@ export const StaffPin = z
   .meta({ description: 'Till PIN, 4-6 digits; stored hashed, never returned', example: '4821' });
 export const AvatarHue = z.int().min(0).max(359).meta({ description: 'Hue of the avatar colour, 0-359' });
 
+/** The permission flags of a staff member (docs/roles.md), every one a plain boolean. */
+const permissionFlags = {
+  can_refund: z.boolean(),
+  can_discount: z.boolean(),
+  can_view_reports: z.boolean(),
+  can_manage_pharmacy: z.boolean(),
+  can_manage_credit: z.boolean(),
+  can_manage_stock: z.boolean(),
+  can_manage_suppliers: z.boolean(),
+};
+
 const staffFields = {
   first_name: z.string().trim().min(1).max(100),
   last_name: z.string().trim().max(100),
@@ -23,13 +34,7 @@ const staffFields = {
   employment_status: EmploymentStatus,
   avatar_hue: AvatarHue,
   pin: StaffPin,
-  can_refund: z.boolean(),
-  can_discount: z.boolean(),
-  can_view_reports: z.boolean(),
-  can_manage_pharmacy: z.boolean(),
-  can_manage_credit: z.boolean(),
-  can_manage_stock: z.boolean(),
-  can_manage_suppliers: z.boolean(),
+  ...permissionFlags,
 };
 
 export const CreateStaffInput = z
@@ -45,13 +50,7 @@ export const CreateStaffInput = z
       .default('active'),
     avatar_hue: AvatarHue.optional(),
     pin: StaffPin.optional(),
-    can_refund: z.boolean().optional(),
-    can_discount: z.boolean().optional(),
-    can_view_reports: z.boolean().optional(),
-    can_manage_pharmacy: z.boolean().optional(),
-    can_manage_credit: z.boolean().optional(),
-    can_manage_stock: z.boolean().optional(),
-    can_manage_suppliers: z.boolean().optional(),
+    ...z.object(permissionFlags).partial().shape,
   })
   .meta({ id: 'CreateStaffInput' });
 export type CreateStaffInput = z.infer<typeof CreateStaffInput>;
@@ -78,15 +77,7 @@ export const StaffShiftInput = z
 export type StaffShiftInput = z.infer<typeof StaffShiftInput>;
 
 export const StaffPermissionsInput = z
-  .object({
-    can_refund: z.boolean(),
-    can_discount: z.boolean(),
-    can_view_reports: z.boolean(),
-    can_manage_pharmacy: z.boolean(),
-    can_manage_credit: z.boolean(),
-    can_manage_stock: z.boolean(),
-    can_manage_suppliers: z.boolean(),
-  })
+  .object(permissionFlags)
   .partial()
   .meta({ id: 'StaffPermissionsInput', description: 'Applies at the user’s next request (on every server instance)' });
 export type StaffPermissionsInput = z.infer<typeof StaffPermissionsInput>;
