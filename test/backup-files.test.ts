@@ -27,20 +27,20 @@ describe.runIf(DIALECT === 'sqlite')('backup files', () => {
     const backups = path.join(data, 'backups');
     mkdirSync(path.join(backups, '.tmp-duka-20261124T050000000Z'), { recursive: true });
     expect(listBackups(backups)).toEqual([]);
-    const b = await takeBackup(data, backups, T0);
+    const b = await takeBackup({ dataDir: data }, backups, T0);
     expect(path.basename(b.dir)).toBe('duka-20261124T060000000Z');
     expect(readdirSync(backups)).toEqual(['duka-20261124T060000000Z']);
     const copy = new SQLite(path.join(b.dir, 'duka.db'), { readonly: true });
     expect(copy.prepare('select total from sales').all()).toEqual([{ total: 2500 }]);
     copy.close();
     expect(existsSync(path.join(b.dir, 'files', 'org-1', 'image', 'a.png'))).toBe(true);
-    expect(checkBackup(b.dir).takenAt).toBe(T0);
+    expect((await checkBackup(b.dir, { dataDir: data })).takenAt).toBe(T0);
   });
 
   it('keeps the newest BACKUP_KEEP backups', async () => {
     const data = shopData();
     const backups = path.join(data, 'backups');
-    for (let h = 0; h < 5; h++) await takeBackup(data, backups, T0 + h * 3_600_000);
+    for (let h = 0; h < 5; h++) await takeBackup({ dataDir: data }, backups, T0 + h * 3_600_000);
     const removed = await pruneBackups(backups, 2);
     expect(removed.map((d) => path.basename(d))).toEqual(['duka-20261124T080000000Z', 'duka-20261124T070000000Z', 'duka-20261124T060000000Z']);
     expect(listBackups(backups).map((d) => path.basename(d))).toEqual(['duka-20261124T100000000Z', 'duka-20261124T090000000Z']);
@@ -48,7 +48,7 @@ describe.runIf(DIALECT === 'sqlite')('backup files', () => {
 
   it('refuses a damaged backup and changes nothing', async () => {
     const data = shopData();
-    const b = await takeBackup(data, path.join(data, 'backups'), T0);
+    const b = await takeBackup({ dataDir: data }, path.join(data, 'backups'), T0);
     // Overwrite a page in the middle of the copy: SQLite's integrity check finds it.
     const file = path.join(b.dir, 'duka.db');
     const db = new SQLite(file);
@@ -60,7 +60,7 @@ describe.runIf(DIALECT === 'sqlite')('backup files', () => {
     writeSync(fd, Buffer.alloc(4096, 0xab), 0, 4096, 4096 * 3);
     closeSync(fd);
     const target = mkdtempSync(path.join(tmpdir(), 'duka-target-'));
-    await expect(restoreBackup(target, b.dir, T0)).rejects.toThrow(/is (damaged|not a readable SQLite database)/);
+    await expect(restoreBackup({ dataDir: target }, b.dir, T0)).rejects.toThrow(/is (damaged|not a readable SQLite database)/);
     expect(readdirSync(target)).toEqual([]);
   });
 });

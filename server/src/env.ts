@@ -92,10 +92,12 @@ const EnvSchema = z.object({
   AZAMPAY_AUTH_URL: url.default('https://authenticator.azampay.co.tz'),
   AZAMPAY_CHECKOUT_URL: url.default('https://checkout.azampay.co.tz'),
   PAYMENT_TIMEOUT_MS: int(100, 120_000).default(15_000),
-  /** Embedded SQLite only: where scheduled backups go (default DATA_DIR/backups), how often (minutes; 0 = never) and how many are kept. */
+  /** Where backups go (default DATA_DIR/backups), how often the server takes one (minutes; 0 = never; embedded SQLite only) and how many are kept. */
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY: int(0, 525_600).default(360),
   BACKUP_KEEP: int(1, 10_000).default(14),
+  /** Postgres: the folder of the pg_dump, pg_restore and psql that backups use (PATH when unset); pg_dump must be the database's major version or newer. */
+  PG_BIN_DIR: z.string().min(1).optional(),
   /** GET /metrics on the API's port with `Authorization: Bearer <METRICS_TOKEN>`; and/or without a token on a port of its own. Neither set: not served. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: int(1, 65535).optional(),
@@ -161,10 +163,22 @@ function persistentSecret(dataDir: string): string {
   return secret;
 }
 
+/**
+ * The rate limits a load run (tests, chaos, soak, bench) lifts: one address opens hundreds of
+ * shops and tills there, which the real limits rightly refuse. Strings, for a child's environment.
+ */
+export const LOAD_RUN_LIMITS = {
+  RATE_LIMIT_AUTH_PER_MIN: '100000',
+  RATE_LIMIT_USER_PER_MIN: '1000000',
+  RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: '100000',
+  RATE_LIMIT_ADDRESS_CODES_PER_MIN: '100000',
+} as const;
+
 /** Defaults for tests and tools: every limit generous, nothing persisted. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-0123', LOG_LEVEL: 'silent' });
   // Files (uploads, exports) go to a directory of the test's own, never the working copy's ./data.
   const dataDir = overrides.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'duka-test-'));
-  return { ...base, DATA_DIR: dataDir, RATE_LIMIT_AUTH_PER_MIN: 100_000, RATE_LIMIT_USER_PER_MIN: 100_000, RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 100_000, RATE_LIMIT_ADDRESS_CODES_PER_MIN: 100_000, ...overrides };
+  const limits = Object.fromEntries(Object.entries(LOAD_RUN_LIMITS).map(([k, v]) => [k, Number(v)]));
+  return { ...base, DATA_DIR: dataDir, ...limits, ...overrides };
 }

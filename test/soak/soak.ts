@@ -21,6 +21,7 @@ import { formatRow, Recorder, type Row, scrape } from './measure.js';
 import type { FromPool, PoolSample, PoolTill, Rhythm, ToPool } from './protocol.js';
 import { DEFAULT_LIMITS, judge, type Limits } from './rules.js';
 import { browse, openShop, type Shop } from './shops.js';
+import { LOAD_RUN_LIMITS } from '../../server/src/env.js';
 
 export interface SoakOptions {
   seed: number;
@@ -65,8 +66,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     DATA_DIR: path.join(dir, 'server'),
     METRICS_PORT: String(metricsPort),
     JWT_SECRET: 'soak-secret-soak-secret-soak-secret-0001',
-    RATE_LIMIT_AUTH_PER_MIN: '100000',
-    RATE_LIMIT_USER_PER_MIN: '1000000',
+    ...LOAD_RUN_LIMITS,
     NODE_ENV: 'production',
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
   });

@@ -1,16 +1,16 @@
 /**
- * `npm run backup`: one backup of the embedded SQLite database and its files now, into BACKUP_DIR,
- * while the server keeps running; old ones beyond BACKUP_KEEP are removed. Postgres is backed up
- * with its own tools (README, Backups).
+ * `npm run backup`: one backup now, into BACKUP_DIR, while the servers keep running: the embedded
+ * SQLite database through SQLite's backup API, or PostgreSQL through pg_dump; the uploaded files
+ * with it. Old ones beyond BACKUP_KEEP are removed.
  */
+import { backupTarget } from '../backups.js';
 import { BackupError, pruneBackups, takeBackup } from '../db/backup.js';
 import { backupDir, ConfigError, loadConfig } from '../env.js';
 
 try {
   const config = loadConfig();
-  if (config.DATABASE_URL) throw new BackupError('DATABASE_URL is set: back up PostgreSQL with pg_dump or base backups (see the README, Backups)');
   const dir = backupDir(config);
-  const b = await takeBackup(config.DATA_DIR, dir, Date.now());
+  const b = await takeBackup(backupTarget(config), dir, Date.now());
   const pruned = await pruneBackups(dir, config.BACKUP_KEEP);
   console.log(`backup written: ${b.dir} (${b.bytes} bytes of database)${pruned.length ? `; ${pruned.length} older removed` : ''}`);
 } catch (err) {

@@ -1,30 +1,36 @@
 /**
- * Backups of the embedded SQLite database and the uploaded files beside it, and their restore.
+ * Backups of the database and the uploaded files beside it, and their restore, on either database.
  *
- * A backup is a folder `duka-<UTC time>/` holding `duka.db` (SQLite's online backup API, so the
- * server keeps selling while it is taken: better-sqlite3 copies a page batch at a time between
- * turns of the event loop) and `files/` (uploads and report exports). It is written under a
- * temporary name, every file is fsynced, and only then renamed into place: a folder with the final
- * name is always whole, whatever crashed while it was being written.
+ * A backup is a folder `duka-<UTC time>/` holding the database (`duka.db`, SQLite's online copy,
+ * or `duka.dump`, pg_dump's custom format: backup-sqlite.ts, backup-postgres.ts), `files/`
+ * (uploads and report exports), the generated signing secret when there is one, and
+ * `backup.json`. It is written under a temporary name, every file is fsynced, and only then
+ * renamed into place: a folder with the final name is always whole, whatever crashed meanwhile.
  *
- * Restore puts a backup back while the server is stopped. The database being replaced and its files
- * are kept beside it (`before-restore-<time>/`), never deleted; the WAL and shared-memory files of
- * the old database go with it, since SQLite would otherwise replay the old WAL into the restored
- * file. A note (`restored.json`) tells the next server start to notify every shop.
+ * Restore puts a backup back while no server runs on the database. What it replaces is kept
+ * (`DATA_DIR/before-restore-<time>/`), never deleted: on SQLite the database file with its WAL and
+ * shared-memory files (SQLite would otherwise replay the old WAL into the restored file), on
+ * Postgres a dump taken just before.
  */
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { checkDump, connectedServers, dumpPostgres, loadDump, PgToolError, type PostgresTarget } from './backup-postgres.js';
+import { copySqlite, DB_FILE, runningServerPid, sqliteProblem } from './backup-sqlite.js';
 
-export const DB_FILE = 'duka.db';
+export { DB_FILE, PID_FILE } from './backup-sqlite.js';
+export const DUMP_FILE = 'duka.dump';
 export const FILES_DIR = 'files';
-export const PID_FILE = 'server.pid';
 /** The generated signing secret (when JWT_SECRET is not set): integration keys are encrypted under it, so it travels with the data. */
 const SECRET_FILE = 'jwt-secret';
-export const RESTORED_NOTE = 'restored.json';
 const MANIFEST = 'backup.json';
 const PREFIX = 'duka-';
+
+/** Whose data: the folder of files (and SQLite database), and the Postgres database when there is one. */
+export interface BackupTarget {
+  dataDir: string;
+  postgres?: PostgresTarget;
+}
 
 export interface BackupInfo {
   /** The backup's folder. */
@@ -58,32 +64,38 @@ function fsyncTree(dir: string): void {
   fsyncPath(dir);
 }
 
-/** Take a backup of `dataDir` into `backupDir`; `now` names it. Old temporaries of crashed runs are removed. */
-export async function takeBackup(dataDir: string, backupDir: string, now: number): Promise<BackupInfo> {
-  const source = path.join(dataDir, DB_FILE);
-  if (!existsSync(source)) throw new BackupError(`no database at ${source}`);
+/** The tools' errors are the operator's to read, not a crash. */
+async function pgStep<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw err instanceof PgToolError ? new BackupError(err.message) : err;
+  }
+}
+
+/** Take a backup of `target` into `backupDir`; `now` names it. Old temporaries of crashed runs are removed. */
+export async function takeBackup(target: BackupTarget, backupDir: string, now: number): Promise<BackupInfo> {
+  const { dataDir, postgres } = target;
+  if (!postgres && !existsSync(path.join(dataDir, DB_FILE))) throw new BackupError(`no database at ${path.join(dataDir, DB_FILE)}`);
   await mkdir(backupDir, { recursive: true });
   for (const name of await readdir(backupDir)) if (name.startsWith(`.tmp-${PREFIX}`)) await rm(path.join(backupDir, name), { recursive: true, force: true });
   const name = `${PREFIX}${stamp(now)}`;
   const tmp = path.join(backupDir, `.tmp-${name}`);
   const final = path.join(backupDir, name);
   await mkdir(tmp);
-  const db = new SQLite(source, { readonly: true, fileMustExist: true });
-  try {
-    await db.backup(path.join(tmp, DB_FILE));
-  } finally {
-    db.close();
-  }
+  const dbCopy = path.join(tmp, postgres ? DUMP_FILE : DB_FILE);
+  if (postgres) await pgStep(() => dumpPostgres(postgres, dbCopy));
+  else await copySqlite(dataDir, dbCopy);
   const files = path.join(dataDir, FILES_DIR);
   // Uploads are written once under random names and never changed, so a copy made while the
   // server runs holds each file whole; one uploaded meanwhile may or may not be in it.
   if (existsSync(files)) await cp(files, path.join(tmp, FILES_DIR), { recursive: true });
   if (existsSync(path.join(dataDir, SECRET_FILE))) await cp(path.join(dataDir, SECRET_FILE), path.join(tmp, SECRET_FILE));
-  await writeFile(path.join(tmp, MANIFEST), JSON.stringify({ taken_at: now, source: path.resolve(source) }));
+  await writeFile(path.join(tmp, MANIFEST), JSON.stringify({ taken_at: now, database: postgres ? 'postgres' : 'sqlite' }));
   fsyncTree(tmp);
   await rename(tmp, final);
   fsyncPath(backupDir);
-  return { dir: final, takenAt: now, bytes: statSync(path.join(final, DB_FILE)).size };
+  return { dir: final, takenAt: now, bytes: statSync(path.join(final, path.basename(dbCopy))).size };
 }
 
 /** The backups in `backupDir`, newest first. */
@@ -103,93 +115,84 @@ export async function pruneBackups(backupDir: string, keep: number): Promise<str
   return old;
 }
 
-/** A backup folder, or a bare `.db` file, checked: SQLite's integrity check passes and it is a Duka database. */
-export function checkBackup(source: string): { dbFile: string; filesDir: string | null; secretFile: string | null; takenAt: number } {
+export interface CheckedBackup {
+  database: 'sqlite' | 'postgres';
+  dbFile: string;
+  filesDir: string | null;
+  secretFile: string | null;
+  takenAt: number;
+}
+
+/**
+ * A backup folder, or a bare `.db` or `.dump` file, checked: a whole Duka database (SQLite's
+ * integrity check; a dump pg_restore can read), of the kind `target` runs on.
+ */
+export async function checkBackup(source: string, target: BackupTarget): Promise<CheckedBackup> {
   if (!existsSync(source)) throw new BackupError(`${source} does not exist`);
   const isDir = statSync(source).isDirectory();
-  const dbFile = isDir ? path.join(source, DB_FILE) : source;
-  if (!existsSync(dbFile)) throw new BackupError(`${source} holds no ${DB_FILE}`);
-  let db: SQLite.Database | undefined;
-  try {
-    db = new SQLite(dbFile, { readonly: true, fileMustExist: true });
-    const result = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    if (result[0]?.integrity_check !== 'ok') throw new BackupError(`${dbFile} is damaged: ${result.map((r) => r.integrity_check).slice(0, 3).join('; ')}`);
-    const table = db.prepare("select name from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
-    if (!table) throw new BackupError(`${dbFile} is not a Duka database (no migrations table)`);
-  } catch (err) {
-    if (err instanceof BackupError) throw err;
-    throw new BackupError(`${dbFile} is not a readable SQLite database: ${(err as Error).message}`);
-  } finally {
-    db?.close();
+  const database = (isDir ? existsSync(path.join(source, DUMP_FILE)) : source.endsWith('.dump')) ? 'postgres' : 'sqlite';
+  const dbFile = isDir ? path.join(source, database === 'postgres' ? DUMP_FILE : DB_FILE) : source;
+  if (!existsSync(dbFile)) throw new BackupError(`${source} holds no ${DB_FILE} or ${DUMP_FILE}`);
+  if (database === 'postgres') {
+    if (!target.postgres) throw new BackupError(`${source} is a PostgreSQL backup: set DATABASE_URL to restore it`);
+    await pgStep(() => checkDump(target.postgres!, dbFile));
+  } else {
+    if (target.postgres) throw new BackupError(`${source} is a backup of the embedded SQLite database, and DATABASE_URL points at PostgreSQL`);
+    const problem = sqliteProblem(dbFile);
+    if (problem) throw new BackupError(problem);
   }
   const filesDir = isDir && existsSync(path.join(source, FILES_DIR)) ? path.join(source, FILES_DIR) : null;
   const manifest = isDir && existsSync(path.join(source, MANIFEST)) ? (JSON.parse(readFileSync(path.join(source, MANIFEST), 'utf8')) as { taken_at?: unknown }) : {};
   const takenAt = typeof manifest.taken_at === 'number' ? manifest.taken_at : statSync(dbFile).mtimeMs;
   const secretFile = isDir && existsSync(path.join(source, SECRET_FILE)) ? path.join(source, SECRET_FILE) : null;
-  return { dbFile, filesDir, secretFile, takenAt };
+  return { database, dbFile, filesDir, secretFile, takenAt };
 }
 
-/** The pid in `dataDir`'s pid file if that process is alive. */
-export function runningServerPid(dataDir: string): number | null {
-  const file = path.join(dataDir, PID_FILE);
-  if (!existsSync(file)) return null;
-  const pid = Number(readFileSync(file, 'utf8').trim());
-  if (!Number.isSafeInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (err) {
-    // EPERM: alive, but another user's.
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+async function refuseWhileRunning(target: BackupTarget): Promise<void> {
+  if (target.postgres) {
+    const servers = await pgStep(() => connectedServers(target.postgres!));
+    if (servers.length) throw new BackupError(`Duka servers are connected to the database (from ${servers.join(', ')}); stop them all before restoring`);
+    return;
   }
+  const pid = runningServerPid(target.dataDir);
+  if (pid !== null) throw new BackupError(`a server (pid ${pid}) is running on ${target.dataDir}; stop it before restoring`);
 }
 
 export interface RestoreResult {
-  /** Where the replaced database and files were moved. */
+  /** Where the replaced database and files were kept. */
   keptAt: string | null;
+  /** When the restored backup was taken (ms). */
+  takenAt: number;
 }
 
-/** Put `source` back as `dataDir`'s database and files. Refuses while a server runs on `dataDir`. */
-export async function restoreBackup(dataDir: string, source: string, now: number): Promise<RestoreResult> {
-  const pid = runningServerPid(dataDir);
-  if (pid !== null) throw new BackupError(`a server (pid ${pid}) is running on ${dataDir}; stop it before restoring`);
-  const { dbFile, filesDir, secretFile, takenAt } = checkBackup(source);
+/** Put `source` back as `target`'s database and files. Refuses while a server runs on it, and checks the backup before touching anything. */
+export async function restoreBackup(target: BackupTarget, source: string, now: number): Promise<RestoreResult> {
+  const { dataDir, postgres } = target;
+  await refuseWhileRunning(target);
+  const backup = await checkBackup(source, target);
   await mkdir(dataDir, { recursive: true });
 
-  const replaced = [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, FILES_DIR, ...(secretFile ? [SECRET_FILE] : [])];
+  const keptAt = path.join(dataDir, `before-restore-${stamp(now)}`);
+  const replaced = [...(postgres ? [] : [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]), FILES_DIR, ...(backup.secretFile ? [SECRET_FILE] : [])];
   const current = replaced.filter((n) => existsSync(path.join(dataDir, n)));
-  let keptAt: string | null = null;
-  if (current.length) {
-    keptAt = path.join(dataDir, `before-restore-${stamp(now)}`);
-    await mkdir(keptAt);
-    for (const n of current) await rename(path.join(dataDir, n), path.join(keptAt, n));
+  if (current.length || postgres) await mkdir(keptAt);
+  if (postgres) await pgStep(() => dumpPostgres(postgres, path.join(keptAt, DUMP_FILE)));
+  for (const n of current) await rename(path.join(dataDir, n), path.join(keptAt, n));
+
+  if (postgres) await pgStep(() => loadDump(postgres, backup.dbFile));
+  else {
+    const tmp = path.join(dataDir, `${DB_FILE}.restoring`);
+    await cp(backup.dbFile, tmp);
+    fsyncPath(tmp);
+    await rename(tmp, path.join(dataDir, DB_FILE));
   }
-  const tmp = path.join(dataDir, `${DB_FILE}.restoring`);
-  await cp(dbFile, tmp);
-  fsyncPath(tmp);
-  await rename(tmp, path.join(dataDir, DB_FILE));
-  if (filesDir) {
-    await cp(filesDir, path.join(dataDir, `${FILES_DIR}.restoring`), { recursive: true });
+  if (backup.filesDir) {
+    await cp(backup.filesDir, path.join(dataDir, `${FILES_DIR}.restoring`), { recursive: true });
     fsyncTree(path.join(dataDir, `${FILES_DIR}.restoring`));
     await rename(path.join(dataDir, `${FILES_DIR}.restoring`), path.join(dataDir, FILES_DIR));
   }
   // copyFile keeps the 0600 mode the secret was written with.
-  if (secretFile) await cp(secretFile, path.join(dataDir, SECRET_FILE));
-  await writeFile(path.join(dataDir, RESTORED_NOTE), JSON.stringify({ backup: path.resolve(source), taken_at: takenAt, restored_at: now }));
+  if (backup.secretFile) await cp(backup.secretFile, path.join(dataDir, SECRET_FILE));
   fsyncPath(dataDir);
-  return { keptAt };
+  return { keptAt: current.length || postgres ? keptAt : null, takenAt: backup.takenAt };
 }
-
-export interface RestoredNote {
-  backup: string;
-  taken_at: number;
-  restored_at: number;
-}
-
-/** The note a restore left for the next start; cleared with `clearRestoredNote` once acted on. */
-export function readRestoredNote(dataDir: string): RestoredNote | null {
-  const file = path.join(dataDir, RESTORED_NOTE);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RestoredNote) : null;
-}
-
-export const clearRestoredNote = (dataDir: string) => rm(path.join(dataDir, RESTORED_NOTE), { force: true });

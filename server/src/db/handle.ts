@@ -60,3 +60,6 @@ export function checkPublish(channel: string, payload: string) {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
   if (Buffer.byteLength(payload) > MAX_PUBLISH_BYTES) throw new Error(`publish payload is over ${MAX_PUBLISH_BYTES} bytes`);
 }
+
+/** What our server's Postgres connections call themselves, so `npm run restore` can see whether any server is still connected. */
+export const SERVER_APPLICATION_NAME = 'duka';

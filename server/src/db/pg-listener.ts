@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { checkPublish, type Unsubscribe } from './handle.js';
+import { checkPublish, SERVER_APPLICATION_NAME, type Unsubscribe } from './handle.js';
 
 interface Subscriber {
   onMessage(payload: string): void;
@@ -56,7 +56,7 @@ export function pgListener(url: string, onError?: (err: Error) => void) {
   async function open() {
     if (closed || client || connecting) return;
     connecting = true;
-    const c = new pg.Client({ connectionString: url, keepAlive: true });
+    const c = new pg.Client({ connectionString: url, keepAlive: true, application_name: SERVER_APPLICATION_NAME });
     c.on('notification', (m) => dispatch(m.channel, m.payload ?? ''));
     c.on('error', (err) => lost(c, err));
     c.on('end', () => lost(c));

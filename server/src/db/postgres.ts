@@ -3,7 +3,7 @@ import { Kysely, type KyselyConfig, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Database } from './database.js';
-import { checkPublish, type DbHandle } from './handle.js';
+import { checkPublish, type DbHandle, SERVER_APPLICATION_NAME } from './handle.js';
 import { pgListener } from './pg-listener.js';
 
 export interface PostgresOptions {
@@ -26,7 +26,7 @@ const pgTypes = {
 };
 
 export function openPostgres(opts: PostgresOptions): DbHandle {
-  const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
+  const pool = new pg.Pool({ connectionString: opts.url, application_name: SERVER_APPLICATION_NAME, max: opts.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
   // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
   pool.on('error', (err) => opts.onConnectionError?.(err));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
