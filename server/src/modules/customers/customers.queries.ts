@@ -6,9 +6,13 @@ import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
 import type { CustomerRow, CustomerTable } from '../../db/tables/customers.table.js';
 
+/** By primary key alone, so stale planner statistics cannot send it through an organisation's index (test/planner-stats.test.ts). */
+export const customerQuery = (db: Kysely<Database>, id: string) => db.selectFrom('customers').selectAll().where('id', '=', id);
+
 /** A customer of `orgId` only: another organisation's id is not found. */
-export function findCustomer(db: Kysely<Database>, orgId: string, id: string): Promise<CustomerRow | undefined> {
-  return db.selectFrom('customers').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+export async function findCustomer(db: Kysely<Database>, orgId: string, id: string): Promise<CustomerRow | undefined> {
+  const row = await customerQuery(db, id).executeTakeFirst();
+  return row?.org_id === orgId ? row : undefined;
 }
 
 /** By E.164 phone within the organisation. */

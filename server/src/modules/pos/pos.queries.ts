@@ -52,9 +52,13 @@ export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], 
   };
 }
 
+/** By primary key alone, so stale planner statistics cannot send it through a store's index (test/planner-stats.test.ts). */
+export const storeTransactionQuery = (db: Kysely<Database>, id: string) => db.selectFrom('transactions').selectAll().where('id', '=', id);
+
 /** A transaction of the store, or undefined (another store's or organisation's id included). */
-export function findStoreTransaction(db: Kysely<Database>, storeId: string, id: string) {
-  return db.selectFrom('transactions').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+export async function findStoreTransaction(db: Kysely<Database>, storeId: string, id: string) {
+  const row = await storeTransactionQuery(db, id).executeTakeFirst();
+  return row?.store_id === storeId ? row : undefined;
 }
 
 /** Rows with their lines and the lines' lots, in the order given. */
