@@ -73,7 +73,7 @@ export class Recorder {
       for (const till of s.tills) {
         queued += till.pending;
         const list = this.queues.get(till.name) ?? [];
-        list.push({ t, pending: till.pending, online: till.online });
+        list.push({ t, pending: till.pending, acked: till.acked, online: till.online });
         this.queues.set(till.name, list);
       }
     }

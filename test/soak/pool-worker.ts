@@ -35,6 +35,8 @@ class SoakTill {
   till!: Till;
   readonly proxy: ChaosProxy;
   online = true;
+  /** Mutations the server has acknowledged so far (each sync's `pushed`): the queue's progress. */
+  acked = 0;
   readonly sales: WorkerSale[] = [];
   readonly counts: TillReport['counts'] = { sales: 0, lotRefusals: 0, refunds: 0, voids: 0, payments: 0, paymentsRefused: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
 
@@ -57,6 +59,7 @@ class SoakTill {
       this.counts.relogins++;
       void persist('login again', () => this.till.login(this.o.identifier, this.o.password));
     });
+    this.till.on('synced', (r) => (this.acked += r.pushed));
     this.till.on('conflict', () => this.counts.conflictEvents++);
     this.till.on('rejected', () => this.counts.rejectedEvents++);
     await persist('login', () => this.till.login(this.o.identifier, this.o.password));
@@ -158,7 +161,7 @@ async function handle(m: ToPool): Promise<void> {
     sample = emptySample();
     s.tills = tills.map((t) => {
       const st = t.till.status();
-      return { name: t.o.name, pending: st.pending, online: t.online, live: st.live };
+      return { name: t.o.name, pending: st.pending, acked: t.acked, online: t.online, live: st.live };
     });
     send({ type: 'sample', sample: s });
   } else if (m.type === 'drain') {

@@ -27,7 +27,7 @@ export interface PoolSample {
   saleMs: Array<[at: number, ms: number]>;
   /** A `POST /sync/push` answered 2xx, from request to answer. */
   pushMs: Array<[at: number, ms: number]>;
-  tills: Array<{ name: string; pending: number; online: boolean; live: boolean }>;
+  tills: Array<{ name: string; pending: number; acked: number; online: boolean; live: boolean }>;
 }
 
 export type ToPool =

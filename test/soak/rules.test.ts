@@ -16,7 +16,7 @@ function healthy(durationMs = 30 * MIN): SoakSeries {
     rssMb: series(durationMs, 5_000, (t, i) => Math.min(300, 150 + (750 * t) / durationMs) + (i % 12) * 5 - 30),
     latencies: { push: steady(durationMs), sale: steady(durationMs) },
     lagMaxMs: series(durationMs, 5_000, (_t, i) => 10 + (i % 7) * 15),
-    queues: [{ till: 'till 1', samples: series(durationMs, 1_000, (_t, i) => (i % 10 < 3 ? 2 : 0)).map((p) => ({ t: p.t, pending: p.value, online: true })) }],
+    queues: [{ till: 'till 1', samples: series(durationMs, 1_000, (_t, i) => (i % 10 < 3 ? 2 : 0)).map((p, i) => ({ t: p.t, pending: p.value, acked: Math.floor(i / 10) * 2, online: true })) }],
   };
 }
 
@@ -74,14 +74,21 @@ describe('soak rules: each failure is caught', () => {
     expect(driftRule('owner', thin(4), D, DEFAULT_LIMITS)).toEqual(['owner p90 drifted upward: 40 ms in the first third, 400 ms in the last (above 2× and 50 ms more)']);
   });
 
-  it('a queue that stops draining while online, but not one held by an outage', () => {
-    const samples = series(10 * MIN, 1_000, (t) => (t < 4 * MIN ? 0 : Math.floor(t / 1000) - 239)).map((p) => ({ t: p.t, pending: p.value, online: true }));
-    expect(queueRule([{ till: 'till 7', samples }], DEFAULT_LIMITS)).toEqual(['till 7: its queue stopped draining: online with mutations queued at every sample for 359 s (from 1 to 360 queued), more than 60 s']);
+  it('a queue that stops draining while online, but not one held by an outage, nor a busy one that keeps moving', () => {
+    const samples = series(10 * MIN, 1_000, (t) => (t < 4 * MIN ? 0 : Math.floor(t / 1000) - 239)).map((p) => ({ t: p.t, pending: p.value, acked: 0, online: true }));
+    expect(queueRule([{ till: 'till 7', samples }], DEFAULT_LIMITS)).toEqual(['till 7: its queue stopped draining: online with mutations queued and none acknowledged for 359 s (from 1 to 360 queued), more than 60 s']);
     // The same queue while the till was offline: it cannot drain, so it is not stuck.
     expect(queueRule([{ till: 'till 7', samples: samples.map((p) => ({ ...p, online: false })) }], DEFAULT_LIMITS)).toEqual([]);
     // Back online and draining within the minute: fine.
-    const outage = series(5 * MIN, 1_000, (t) => (t >= MIN && t < 3 * MIN + 30_000 ? 5 : 0)).map((p) => ({ t: p.t, pending: p.value, online: !(p.t >= MIN && p.t < 3 * MIN) }));
+    const outage = series(5 * MIN, 1_000, (t) => (t >= MIN && t < 3 * MIN + 30_000 ? 5 : 0)).map((p) => ({ t: p.t, pending: p.value, acked: p.t >= 3 * MIN + 30_000 ? 5 : 0, online: !(p.t >= MIN && p.t < 3 * MIN) }));
     expect(queueRule([{ till: 'till 8', samples: outage }], DEFAULT_LIMITS)).toEqual([]);
+    // A sale every 6 s and a push as slow: one or two queued at every sample for ten minutes, each
+    // acknowledged a few seconds later. Busy, not stuck.
+    const busy = series(10 * MIN, 5_000, (_t, i) => 1 + (i % 2)).map((p, i) => ({ t: p.t, pending: p.value, acked: Math.floor((i * 5) / 6), online: true }));
+    expect(queueRule([{ till: 'till 9', samples: busy }], DEFAULT_LIMITS)).toEqual([]);
+    // The same till, its acknowledgements stopping at minute 4 while it still holds a sale.
+    const stalled = busy.map((p) => ({ ...p, acked: Math.min(p.acked, 40) }));
+    expect(queueRule([{ till: 'till 9', samples: stalled }], DEFAULT_LIMITS)).toEqual([expect.stringMatching(/^till 9: its queue stopped draining: online with mutations queued and none acknowledged for 3\d\d s/)]);
   });
 
   it('an event loop that stalls', () => {

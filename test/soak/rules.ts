@@ -17,7 +17,9 @@
  *   third must not pass for want of evidence. The owners' page views are paced by the run's
  *   size, so a small run's are left unjudged when too few.
  * - A till's queue stops draining: while its network was up, it held queued mutations at every
- *   sample for longer than `stuckMs`.
+ *   sample, and the server acknowledged none of them, for longer than `stuckMs`. A busy till whose
+ *   queue is never empty at the moment of a sample (a sale every few seconds, each push taking
+ *   as long) is draining: its acknowledgements keep coming.
  * - The event loop stalls: any scrape saw a maximum event-loop delay above `maxLagMs`.
  */
 
@@ -30,6 +32,8 @@ export interface Sample {
 export interface QueueSample {
   t: number;
   pending: number;
+  /** Mutations of this till the server had acknowledged by then (cumulative). */
+  acked: number;
   /** The till's network was up. */
   online: boolean;
 }
@@ -122,14 +126,18 @@ export function queueRule(queues: SoakSeries['queues'], l: Limits): string[] {
     let since: QueueSample | null = null;
     let worst: { from: QueueSample; to: QueueSample } | null = null;
     for (const p of q.samples) {
-      if (!p.online || p.pending === 0) {
-        since = null;
+      if (!p.online || p.pending === 0 || (since && p.acked > since.acked)) {
+        since = !p.online || p.pending === 0 ? null : p;
         continue;
       }
       since ??= p;
       if (p.t - since.t > l.stuckMs && (!worst || p.t - since.t > worst.to.t - worst.from.t)) worst = { from: since, to: p };
     }
-    if (worst) failures.push(`${q.till}: its queue stopped draining: online with mutations queued at every sample for ${round((worst.to.t - worst.from.t) / 1000)} s (from ${worst.from.pending} to ${worst.to.pending} queued), more than ${l.stuckMs / 1000} s`);
+    if (worst) {
+      failures.push(
+        `${q.till}: its queue stopped draining: online with mutations queued and none acknowledged for ${round((worst.to.t - worst.from.t) / 1000)} s (from ${worst.from.pending} to ${worst.to.pending} queued), more than ${l.stuckMs / 1000} s`,
+      );
+    }
   }
   return failures;
 }
