@@ -4,6 +4,7 @@
  * request that failed frees its key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pruneIdempotencyKeys } from '../server/src/lib/idempotency.js';
 import { registerOwner, type Session, uniquePhone } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
@@ -89,5 +90,36 @@ describe('Idempotency-Key on creating routes', () => {
     for (const r of routes) expect(header(r.path), r.path).toBe(true);
     expect(header('/inventory/products/{id}/adjust')).toBe(true);
     expect(header('/accounts/switch-store')).toBe(false);
+  });
+
+  it('forgets a key after IDEMPOTENCY_RETENTION_HOURS: the hourly prune removes it, and the key then creates anew', async () => {
+    // The clock moves by days: sign in again each time, the same user (keys are the user's).
+    const as = async (key: string, body: unknown) => {
+      const token = (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: owner.password } })).body.data.access_token as string;
+      return t.request('POST', '/customers', { token, body, headers: { 'idempotency-key': key } });
+    };
+    const body = { name: 'Mama Zawadi', phone: uniquePhone() };
+    const first = await as('prune-key-1', body);
+    expect(first.status, first.text).toBe(200);
+    t.clock.advance(167 * 3_600_000);
+    expect(await pruneIdempotencyKeys(t.deps)).toBe(0);
+    const replay = await as('prune-key-1', body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data.id).toBe(first.body.data.id);
+
+    t.clock.advance(2 * 3_600_000);
+    const keptBody = { name: 'Kept', phone: uniquePhone() };
+    expect((await as('prune-key-keep', keptBody)).status).toBe(200);
+    const keys = async () => (await t.deps.db.selectFrom('idempotency_keys').select('key').execute()).map((r) => r.key).sort();
+    const before = await keys();
+    // Every key of this file's earlier tests is as old as prune-key-1: all go, the younger one stays.
+    expect(await pruneIdempotencyKeys(t.deps)).toBe(before.length - 1);
+    expect(await keys()).toEqual(['prune-key-keep']);
+    // Forgotten: the same key and body are a new request now; the phone is taken, so it is refused, not replayed.
+    const after = await as('prune-key-1', body);
+    expect(after.headers.get('idempotent-replayed')).toBeNull();
+    expect(after.status, after.text).toBe(409);
+    // The younger key is still replayed.
+    expect((await as('prune-key-keep', keptBody)).headers.get('idempotent-replayed')).toBe('true');
   });
 });

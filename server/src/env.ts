@@ -53,6 +53,8 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(1024 * 1024),
   CHANGE_LOG_RETENTION_DAYS: int(1, 3650).default(30),
   SYNC_MUTATION_RETENTION_DAYS: int(1, 3650).default(90),
+  /** How long an Idempotency-Key's stored answer is replayed; then the key is forgotten. */
+  IDEMPOTENCY_RETENTION_HOURS: int(1, 87_600).default(168),
   DEVICE_RETIRE_DAYS: int(1, 36500).default(365),
   /**
    * Which proxies in front of the server may say who the client is: a number of hops, or their

@@ -12,6 +12,7 @@ import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
 import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 import { startBackups } from './backups.js';
+import { pruneIdempotencyKeys } from './lib/idempotency.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
 
 let config: Config;
@@ -44,6 +45,7 @@ const retry = setInterval(() => {
     job('prune-change-log', () => pruneChangeLog(deps));
     job('prune-sync-records', () => pruneSyncRecords(deps));
     job('prune-auth-counters', () => pruneAuthCounters(deps));
+    job('prune-idempotency-keys', () => pruneIdempotencyKeys(deps));
   }
 }, 30_000);
 

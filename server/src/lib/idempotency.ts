@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { withTransaction } from '../db/transaction.js';
-import type { AuthedContext, ServiceContext } from './context.js';
+import type { AuthedContext, Deps, ServiceContext } from './context.js';
 import { ServiceError } from './errors.js';
 
 const ABANDONED_MS = 60_000;
@@ -101,4 +101,27 @@ export async function withIdempotency(
     if (claim) await releaseKey(ctx, claim);
     throw err;
   }
+}
+
+const PRUNE_BATCH = 500;
+
+/**
+ * Forget keys older than IDEMPOTENCY_RETENTION_HOURS (a week): the table would otherwise grow by
+ * a row for every keyed request for ever. A batch at a time through `transact`, so on SQLite the
+ * event loop gets a turn between batches. Answers how many were removed.
+ */
+export async function pruneIdempotencyKeys(deps: Pick<Deps, 'transact' | 'clock' | 'config' | 'log'>): Promise<number> {
+  const cutoff = deps.clock.now() - deps.config.IDEMPOTENCY_RETENTION_HOURS * 3_600_000;
+  let removed = 0;
+  for (;;) {
+    const n = await deps.transact(async (trx) => {
+      const old = await trx.selectFrom('idempotency_keys').select(['user_id', 'key']).where('created_at', '<', cutoff).limit(PRUNE_BATCH).execute();
+      for (const o of old) await trx.deleteFrom('idempotency_keys').where('user_id', '=', o.user_id).where('key', '=', o.key).execute();
+      return old.length;
+    });
+    removed += n;
+    if (n < PRUNE_BATCH) break;
+  }
+  if (removed) deps.log.info({ removed }, 'idempotency keys pruned');
+  return removed;
 }

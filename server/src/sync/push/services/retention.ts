@@ -6,20 +6,21 @@
  */
 import type { Deps } from '../../../lib/context.js';
 
-const BATCH = 5000;
+/** Rows deleted per transaction: on SQLite each batch is one commit, and the event loop turns between batches. */
+const BATCH = 500;
 
 export async function pruneSyncRecords(deps: Deps): Promise<{ mutations: number; devices: number }> {
   const now = deps.clock.now();
   const cutoff = now - deps.config.SYNC_MUTATION_RETENTION_DAYS * 86_400_000;
   let mutations = 0;
   for (;;) {
-    const old = await deps.db.selectFrom('sync_mutations').select(['device_id', 'seq']).where('created_at', '<', cutoff).limit(BATCH).execute();
-    if (!old.length) break;
-    for (const { device_id, seq } of old) {
-      await deps.db.deleteFrom('sync_mutations').where('device_id', '=', device_id).where('seq', '=', seq).execute();
-    }
-    mutations += old.length;
-    if (old.length < BATCH) break;
+    const n = await deps.transact(async (trx) => {
+      const old = await trx.selectFrom('sync_mutations').select(['device_id', 'seq']).where('created_at', '<', cutoff).limit(BATCH).execute();
+      for (const { device_id, seq } of old) await trx.deleteFrom('sync_mutations').where('device_id', '=', device_id).where('seq', '=', seq).execute();
+      return old.length;
+    });
+    mutations += n;
+    if (n < BATCH) break;
   }
   const stale = await deps.db
     .selectFrom('devices')
