@@ -26,6 +26,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for embedded SQLite)')
     .optional(),
+  /** Postgres: connections each server instance keeps to the database (the pool's maximum). */
+  DATABASE_POOL_SIZE: int(1, 1000).default(10),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CORS_ORIGINS: z
     .string()
