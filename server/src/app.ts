@@ -79,7 +79,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     return row ? toNotification(row) : null;
   };
   const realtime = new Realtime(handle.db, handle, log, loadNotification);
-  const messenger = new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files')));
+  const messenger = new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files')), handle.probeDb);
   const metrics = new Metrics({ openSockets: () => realtime.openSockets, outbox: async () => (await messenger.backlog()).counts, db: () => handle.stats() });
   const deps: AppDeps = {
     db: handle.db,

@@ -66,10 +66,12 @@ export async function createTestApp(
     planLimits?: boolean;
     /** Changes the document answers are checked against (to show the check catches a drift). */
     checkAgainst?: (doc: Record<string, any>) => Record<string, any>;
+    /** SQLite: a database file instead of memory (a second connection can open a file). */
+    sqliteFile?: string;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(opts.config);
-  const db = await createTestDb({ countStatements: config.COUNT_STATEMENTS });
+  const db = await createTestDb({ countStatements: config.COUNT_STATEMENTS, sqliteFile: opts.sqliteFile });
   if (!opts.planLimits) await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
   const clock = testClock();
   const deps = createDeps(config, db, pino({ level: 'silent' }), clock);

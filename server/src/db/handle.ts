@@ -18,7 +18,14 @@ export interface DbHandle {
   db: Kysely<Database>;
   dialect: DialectName;
   transact: Transact;
-  /** Checks the database answers; used by the readiness probe. */
+  /**
+   * A connection of its own for the probes and the metrics (readiness, the outbox gauge): they
+   * answer while requests queue for the pool (Postgres) or wait behind the group commit's
+   * transactions (SQLite), so an overloaded server says it is overloaded instead of timing out.
+   * Read-only use.
+   */
+  probeDb: Kysely<Database>;
+  /** Checks the database answers, on the probes' connection; used by the readiness probe. */
   ping(): Promise<void>;
   /** Periodic upkeep: keeps SQLite's planner statistics fresh (Postgres has autovacuum). */
   maintain(): Promise<void>;

@@ -30,13 +30,17 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
   // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
   pool.on('error', (err) => opts.onConnectionError?.(err));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
+  const probePool = new pg.Pool({ connectionString: opts.url, application_name: SERVER_APPLICATION_NAME, max: 1, types: pgTypes as pg.CustomTypesConfig });
+  probePool.on('error', (err) => opts.onConnectionError?.(err));
+  const probeDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: probePool }) });
   const listener = pgListener(opts.url, opts.onConnectionError);
   return {
     db,
     dialect: 'postgres',
     // Postgres already flushes concurrent commits to the WAL together.
     transact: (fn) => db.transaction().execute(fn),
-    ping: async () => void (await pool.query('select 1')),
+    probeDb,
+    ping: async () => void (await probePool.query('select 1')),
     maintain: async () => {},
     stats: () => ({ pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } }),
     publish: async (channel, payload) => {
@@ -48,6 +52,7 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     sharedLimiter: (o) => new RateLimiterPostgres({ storeClient: pool, tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, ...o }),
     close: async () => {
       await listener.close();
+      await probeDb.destroy();
       await db.destroy();
     },
   };

@@ -24,6 +24,9 @@ export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
   // Planner statistics: without them a search drives from the wrong index (SQLite's advice for long-lived connections).
   sqlite.pragma('optimize = 0x10002');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log });
+  // WAL lets a second connection read while the first writes; an in-memory database has only one.
+  const probe = file === ':memory:' ? null : new SQLite(file, { readonly: true });
+  const probeDb = probe ? new Kysely<Database>({ dialect: new SqliteDialect({ database: probe }) }) : db;
   // One process owns an SQLite database, so fan-out is an in-memory emitter.
   const bus = new EventEmitter();
   bus.setMaxListeners(0);
@@ -31,7 +34,8 @@ export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
     db,
     dialect: 'sqlite',
     transact: groupCommit(db),
-    ping: async () => void sqlite.prepare('select 1').get(),
+    probeDb,
+    ping: async () => void (probe ?? sqlite).prepare('select 1').get(),
     maintain: async () => void sqlite.pragma('optimize'),
     stats: () => {
       if (file === ':memory:') return {};
@@ -61,6 +65,7 @@ export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
     sharedLimiter: (o) => new RateLimiterMemory(o),
     close: async () => {
       bus.removeAllListeners();
+      if (probe) await probeDb.destroy();
       await db.destroy();
     },
   };

@@ -31,6 +31,8 @@ export class Messenger implements MessageSender {
     private readonly log: Logger,
     private readonly clock: Clock,
     private readonly storage?: Storage,
+    /** Where `backlog()` reads (the probes' connection): it must answer while requests queue. */
+    private readonly probeDb: Kysely<Database> = db,
   ) {}
 
   /**
@@ -39,7 +41,7 @@ export class Messenger implements MessageSender {
    * notice only when their customers' messages never come).
    */
   async backlog(): Promise<{ counts: Array<{ channel: string; status: string; count: number }>; oldest: number | null }> {
-    const rows = await this.db
+    const rows = await this.probeDb
       .selectFrom('outbox')
       .select(['channel', 'status', (eb) => eb.fn.countAll<number | string>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
       .where('status', 'in', ['pending', 'failed'])
@@ -169,7 +171,7 @@ export class Messenger implements MessageSender {
   async retryFailed(): Promise<void> {
     const now = this.clock.now();
     const stale = now - STALE_PENDING_MS;
-    const rows = await this.db
+    const rows = await this.probeDb
       .selectFrom('outbox')
       .select('id')
       .where((eb) =>
