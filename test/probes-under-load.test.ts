@@ -35,9 +35,9 @@ describe('probes under load', () => {
     const waiting = t.db.db.selectFrom('stores').select('id').execute().then(() => (queued = true));
 
     const timeout = (ms: number) => new Promise<'timed out'>((r) => setTimeout(() => r('timed out'), ms));
-    const ready = t.app.request('/health/ready').then(async (res) => ({ status: res.status, body: await res.json() }));
+    const ready = Promise.resolve(t.app.request('/health/ready')).then(async (res) => ({ status: res.status, body: await res.json() }));
     expect(await Promise.race([ready, timeout(5_000)])).toEqual({ status: 200, body: { status: 'ok', database: 'ok' } });
-    const metrics = t.app.request('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } }).then((res) => res.status);
+    const metrics = Promise.resolve(t.app.request('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } })).then((res) => res.status);
     expect(await Promise.race([metrics, timeout(5_000)])).toBe(200);
     expect(queued).toBe(false);
 

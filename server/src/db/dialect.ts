@@ -45,9 +45,15 @@ export function databaseRefusal(err: unknown): 'constraint' | 'value' | null {
 /**
  * Lock the selected rows until the transaction ends. SQLite has one writer at a time and Kysely
  * serialises its single connection, so there is nothing to lock there.
+ *
+ * On Postgres the lock is FOR NO KEY UPDATE, what an UPDATE of non-key columns takes (every
+ * locked read here updates counters, quantities or balances, never a key). FOR UPDATE would
+ * also block the FOR KEY SHARE that a foreign-key check takes on its parent row: a sale holding
+ * its store's row, and a stock write holding a stock row while its insert's foreign key waits
+ * for that store row, deadlocked in the 500-till soak.
  */
 export function forUpdate<DB, TB extends keyof DB, O>(dialect: DialectName, qb: SelectQueryBuilder<DB, TB, O>) {
-  return dialect === 'postgres' ? qb.forUpdate() : qb;
+  return dialect === 'postgres' ? qb.forNoKeyUpdate() : qb;
 }
 
 /**
