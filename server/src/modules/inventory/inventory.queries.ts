@@ -55,36 +55,29 @@ export function toProduct(row: ProductWithStock): Product {
   };
 }
 
-/**
- * Products of `orgId` with `stock` = their level in `storeId` (0 where no row yet) and the
- * organisation's default expiry alert window (for `effective_expiry_alert_days`).
- */
-export function productsWithStock(db: Kysely<Database>, orgId: string, storeId: string | null) {
+/** Products with `stock` = their level in `storeId` (0 where no row yet) and the organisation's default expiry alert window. */
+function withStock(db: Kysely<Database>, storeId: string | null) {
   return db
     .selectFrom('products as p')
     .innerJoin('organisations as o', 'o.id', 'p.org_id')
     .leftJoin('product_stock as ps', (join) => join.onRef('ps.product_id', '=', 'p.id').on('ps.store_id', '=', storeId ?? ''))
     .selectAll('p')
     .select('o.expiry_alert_days as org_expiry_alert_days')
-    .select((eb) => eb.fn.coalesce('ps.qty', eb.lit(0)).as('stock'))
-    .where('p.org_id', '=', orgId);
+    .select((eb) => eb.fn.coalesce('ps.qty', eb.lit(0)).as('stock'));
 }
+
+/**
+ * Products of `orgId` with `stock` = their level in `storeId` (0 where no row yet) and the
+ * organisation's default expiry alert window (for `effective_expiry_alert_days`).
+ */
+export const productsWithStock = (db: Kysely<Database>, orgId: string, storeId: string | null) => withStock(db, storeId).where('p.org_id', '=', orgId);
 
 /**
  * One product with its stock in `storeId`, by primary key alone. With `org_id = ?` beside the id,
  * SQLite's planner on statistics taken while each organisation had one product walked the whole
  * catalogue through the (org_id, name) index for every lookup (test/planner-stats.test.ts).
  */
-export function productQuery(db: Kysely<Database>, storeId: string | null, id: string) {
-  return db
-    .selectFrom('products as p')
-    .innerJoin('organisations as o', 'o.id', 'p.org_id')
-    .leftJoin('product_stock as ps', (join) => join.onRef('ps.product_id', '=', 'p.id').on('ps.store_id', '=', storeId ?? ''))
-    .selectAll('p')
-    .select('o.expiry_alert_days as org_expiry_alert_days')
-    .select((eb) => eb.fn.coalesce('ps.qty', eb.lit(0)).as('stock'))
-    .where('p.id', '=', id);
-}
+export const productQuery = (db: Kysely<Database>, storeId: string | null, id: string) => withStock(db, storeId).where('p.id', '=', id);
 
 /** A product of `orgId` only: another organisation's id is not found. */
 export async function findProduct(db: Kysely<Database>, orgId: string, storeId: string | null, id: string): Promise<ProductWithStock | undefined> {
