@@ -21,13 +21,21 @@ const emptySample = (): PoolSample => ({ sales: 0, saleMs: [], pushMs: [], tills
 let sample = emptySample();
 let stopped = false;
 
-/** Fetch that times every push the server accepted (until its answer's headers: the body follows in the same write). */
-const timedFetch: FetchLike = async (input, init) => {
-  const t0 = performance.now();
-  const res = await fetch(input, init);
-  if (res.ok && input.includes('/sync/push')) sample.pushMs.push([Date.now(), performance.now() - t0]);
-  return res;
-};
+/**
+ * Fetch that times every push the server accepted (until its answer's headers: the body follows
+ * in the same write) and tells `onPush`: each answered push is the queue moving.
+ */
+const timedFetch =
+  (onPush: () => void): FetchLike =>
+  async (input, init) => {
+    const t0 = performance.now();
+    const res = await fetch(input, init);
+    if (res.ok && input.includes('/sync/push')) {
+      sample.pushMs.push([Date.now(), performance.now() - t0]);
+      onPush();
+    }
+    return res;
+  };
 
 const between = (rng: Rng, mean: number) => rng.int(Math.floor(mean / 2), Math.ceil(mean * 1.5));
 
@@ -35,7 +43,7 @@ class SoakTill {
   till!: Till;
   readonly proxy: ChaosProxy;
   online = true;
-  /** Mutations the server has acknowledged so far (each sync's `pushed`): the queue's progress. */
+  /** Pushes the server has answered so far (each answers a batch of the queue): the queue's progress. */
   acked = 0;
   readonly sales: WorkerSale[] = [];
   readonly counts: TillReport['counts'] = { sales: 0, lotRefusals: 0, refunds: 0, voids: 0, payments: 0, paymentsRefused: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
@@ -47,7 +55,7 @@ class SoakTill {
   async open(serverPort: number): Promise<void> {
     const route = await this.proxy.listen([serverPort]);
     this.till = await Till.open({
-      connector: new HttpConnector({ baseUrl: `http://127.0.0.1:${route.port}/api/v1`, fetch: timedFetch, timeoutMs: 30_000 }),
+      connector: new HttpConnector({ baseUrl: `http://127.0.0.1:${route.port}/api/v1`, fetch: timedFetch(() => this.acked++), timeoutMs: 30_000 }),
       dbPath: this.o.dbPath,
       deviceName: this.o.deviceName,
       autoSync: true,
@@ -59,7 +67,6 @@ class SoakTill {
       this.counts.relogins++;
       void persist('login again', () => this.till.login(this.o.identifier, this.o.password));
     });
-    this.till.on('synced', (r) => (this.acked += r.pushed));
     this.till.on('conflict', () => this.counts.conflictEvents++);
     this.till.on('rejected', () => this.counts.rejectedEvents++);
     await persist('login', () => this.till.login(this.o.identifier, this.o.password));

@@ -76,7 +76,7 @@ describe('soak rules: each failure is caught', () => {
 
   it('a queue that stops draining while online, but not one held by an outage, nor a busy one that keeps moving', () => {
     const samples = series(10 * MIN, 1_000, (t) => (t < 4 * MIN ? 0 : Math.floor(t / 1000) - 239)).map((p) => ({ t: p.t, pending: p.value, acked: 0, online: true }));
-    expect(queueRule([{ till: 'till 7', samples }], DEFAULT_LIMITS)).toEqual(['till 7: its queue stopped draining: online with mutations queued and none acknowledged for 359 s (from 1 to 360 queued), more than 60 s']);
+    expect(queueRule([{ till: 'till 7', samples }], DEFAULT_LIMITS)).toEqual(['till 7: its queue stopped draining: online with mutations queued and no push answered for 359 s (from 1 to 360 queued), more than 60 s']);
     // The same queue while the till was offline: it cannot drain, so it is not stuck.
     expect(queueRule([{ till: 'till 7', samples: samples.map((p) => ({ ...p, online: false })) }], DEFAULT_LIMITS)).toEqual([]);
     // Back online and draining within the minute: fine.
@@ -88,7 +88,7 @@ describe('soak rules: each failure is caught', () => {
     expect(queueRule([{ till: 'till 9', samples: busy }], DEFAULT_LIMITS)).toEqual([]);
     // The same till, its acknowledgements stopping at minute 4 while it still holds a sale.
     const stalled = busy.map((p) => ({ ...p, acked: Math.min(p.acked, 40) }));
-    expect(queueRule([{ till: 'till 9', samples: stalled }], DEFAULT_LIMITS)).toEqual([expect.stringMatching(/^till 9: its queue stopped draining: online with mutations queued and none acknowledged for 3\d\d s/)]);
+    expect(queueRule([{ till: 'till 9', samples: stalled }], DEFAULT_LIMITS)).toEqual([expect.stringMatching(/^till 9: its queue stopped draining: online with mutations queued and no push answered for 3\d\d s/)]);
   });
 
   it('an event loop that stalls', () => {

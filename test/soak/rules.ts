@@ -17,7 +17,7 @@
  *   third must not pass for want of evidence. The owners' page views are paced by the run's
  *   size, so a small run's are left unjudged when too few.
  * - A till's queue stops draining: while its network was up, it held queued mutations at every
- *   sample, and the server acknowledged none of them, for longer than `stuckMs`. A busy till whose
+ *   sample, and the server answered none of its pushes, for longer than `stuckMs`. A busy till whose
  *   queue is never empty at the moment of a sample (a sale every few seconds, each push taking
  *   as long) is draining: its acknowledgements keep coming.
  * - The event loop stalls: any scrape saw a maximum event-loop delay above `maxLagMs`.
@@ -32,7 +32,7 @@ export interface Sample {
 export interface QueueSample {
   t: number;
   pending: number;
-  /** Mutations of this till the server had acknowledged by then (cumulative). */
+  /** Pushes of this till the server had answered by then (cumulative): each moves the queue. */
   acked: number;
   /** The till's network was up. */
   online: boolean;
@@ -135,7 +135,7 @@ export function queueRule(queues: SoakSeries['queues'], l: Limits): string[] {
     }
     if (worst) {
       failures.push(
-        `${q.till}: its queue stopped draining: online with mutations queued and none acknowledged for ${round((worst.to.t - worst.from.t) / 1000)} s (from ${worst.from.pending} to ${worst.to.pending} queued), more than ${l.stuckMs / 1000} s`,
+        `${q.till}: its queue stopped draining: online with mutations queued and no push answered for ${round((worst.to.t - worst.from.t) / 1000)} s (from ${worst.from.pending} to ${worst.to.pending} queued), more than ${l.stuckMs / 1000} s`,
       );
     }
   }
