@@ -119,12 +119,18 @@ async function answerLost(ctx: ServiceContext, tokenId: string, now: number): Pr
  * permission change takes effect at the next refresh.
  */
 export async function rotateRefreshToken(ctx: ServiceContext, token: string): Promise<TokenPair> {
+  const hash = ctx.keys.digest(token);
+  // Limited per sign-in, not per address: tills behind one router refresh as often as they need.
+  // Counted before the transaction: on Postgres the limiter takes a pool connection of its own,
+  // and ten refreshes each holding a connection while waiting for another one hung the pool
+  // (the 500-till soak, when every till's first access token expired at once).
+  const family = await ctx.db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', hash).executeTakeFirst();
+  if (!family) throw new UnauthenticatedError('refresh token is invalid');
+  await ctx.limits.refreshByFamily(family.family_id);
   const outcome = await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    const row = await tx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tx.keys.digest(token)).executeTakeFirst();
+    const row = await tx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
     if (!row) return { error: new UnauthenticatedError('refresh token is invalid') };
-    // Limited per sign-in, not per address: tills behind one router refresh as often as they need.
-    await tx.limits.refreshByFamily(row.family_id);
     if (row.revoked_at != null) return { error: new UnauthenticatedError('refresh token has been revoked; sign in again') };
     const claimed = await tx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
     if ((row.used_at != null || Number(claimed.numUpdatedRows) === 0) && !(await answerLost(tx, row.id, now))) {
