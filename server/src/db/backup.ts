@@ -116,7 +116,8 @@ export async function pruneBackups(backupDir: string, keep: number): Promise<str
 }
 
 export interface CheckedBackup {
-  database: 'sqlite' | 'postgres';
+  /** `dump`: pg_dump's custom format (Postgres); `db`: an SQLite database file. */
+  format: 'dump' | 'db';
   dbFile: string;
   filesDir: string | null;
   secretFile: string | null;
@@ -130,10 +131,10 @@ export interface CheckedBackup {
 export async function checkBackup(source: string, target: BackupTarget): Promise<CheckedBackup> {
   if (!existsSync(source)) throw new BackupError(`${source} does not exist`);
   const isDir = statSync(source).isDirectory();
-  const database = (isDir ? existsSync(path.join(source, DUMP_FILE)) : source.endsWith('.dump')) ? 'postgres' : 'sqlite';
-  const dbFile = isDir ? path.join(source, database === 'postgres' ? DUMP_FILE : DB_FILE) : source;
+  const format = (isDir ? existsSync(path.join(source, DUMP_FILE)) : source.endsWith('.dump')) ? 'dump' : 'db';
+  const dbFile = isDir ? path.join(source, format === 'dump' ? DUMP_FILE : DB_FILE) : source;
   if (!existsSync(dbFile)) throw new BackupError(`${source} holds no ${DB_FILE} or ${DUMP_FILE}`);
-  if (database === 'postgres') {
+  if (format === 'dump') {
     if (!target.postgres) throw new BackupError(`${source} is a PostgreSQL backup: set DATABASE_URL to restore it`);
     await pgStep(() => checkDump(target.postgres!, dbFile));
   } else {
@@ -145,7 +146,7 @@ export async function checkBackup(source: string, target: BackupTarget): Promise
   const manifest = isDir && existsSync(path.join(source, MANIFEST)) ? (JSON.parse(readFileSync(path.join(source, MANIFEST), 'utf8')) as { taken_at?: unknown }) : {};
   const takenAt = typeof manifest.taken_at === 'number' ? manifest.taken_at : statSync(dbFile).mtimeMs;
   const secretFile = isDir && existsSync(path.join(source, SECRET_FILE)) ? path.join(source, SECRET_FILE) : null;
-  return { database, dbFile, filesDir, secretFile, takenAt };
+  return { format, dbFile, filesDir, secretFile, takenAt };
 }
 
 async function refuseWhileRunning(target: BackupTarget): Promise<void> {
