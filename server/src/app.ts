@@ -62,6 +62,7 @@ import { Metrics, routeLabel } from './lib/metrics.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
 import { documentRealtime } from './sync/ws/ws.openapi.js';
 import { pullRouter } from './sync/pull/pull.index.js';
+import { tillApp } from './web/till-app.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -123,11 +124,12 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     });
   }
   app.use('*', requestId({ limitLength: 100 }));
-  // The API answers JSON; the one page it serves (the reference at /docs) loads its scripts and
-  // styles from this server, and Swagger UI styles elements inline.
+  // The API answers JSON; the pages it serves (the reference at /docs, the till at /till/) load
+  // their scripts and styles from this server, Swagger UI styles elements inline, and the till
+  // compiles SQLite's WebAssembly.
   const contentSecurityPolicy = {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:'],
     connectSrc: ["'self'"],
@@ -172,6 +174,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
 
   app.route('/', healthRouter(ping, deps));
   app.route('/', metricsRouter(deps));
+  app.route('/', tillApp(config));
 
   const api = createRouter();
   registerDocumentComponents(api);

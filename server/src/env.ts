@@ -96,6 +96,8 @@ const EnvSchema = z.object({
   AZAMPAY_AUTH_URL: url.default('https://authenticator.azampay.co.tz'),
   AZAMPAY_CHECKOUT_URL: url.default('https://checkout.azampay.co.tz'),
   PAYMENT_TIMEOUT_MS: int(100, 120_000).default(15_000),
+  /** The built till app (`npm run build`), served at /till/; default: the repository's web/dist. */
+  WEB_DIST_DIR: z.string().min(1).optional(),
   /** Where backups go (default DATA_DIR/backups), how often the server takes one (minutes; 0 = never; embedded SQLite only) and how many are kept. */
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY: int(0, 525_600).default(360),

@@ -1,0 +1,37 @@
+/**
+ * The browser till (`web/`, built to web/dist by `npm run build`) at /till/. The service worker
+ * keeps the app offline, so what it fetches to check for a new version (index.html, sw.js, the
+ * manifest) is never cached by HTTP, while Vite's content-hashed assets are cached for good.
+ * Paths without a file extension are the app's own screens and get index.html.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import type { Config } from '../env.js';
+
+export const TILL_PATH = '/till';
+const DEFAULT_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export function tillApp(config: Pick<Config, 'WEB_DIST_DIR'>) {
+  const dist = path.resolve(config.WEB_DIST_DIR ?? DEFAULT_DIST);
+  const app = new Hono();
+  const stripPrefix = (p: string) => p.slice(TILL_PATH.length) || '/';
+
+  app.get(TILL_PATH, (c) => c.redirect(`${TILL_PATH}/`, 301));
+  app.use(`${TILL_PATH}/*`, async (c, next) => {
+    if (!existsSync(path.join(dist, 'index.html'))) {
+      return c.text(`The till app is not built: run \`npm run build\` in the repository, then reload (looked in ${dist}).\n`, 503, { 'Cache-Control': 'no-store' });
+    }
+    await next();
+    if (c.res.status !== 200 && c.res.status !== 206) return;
+    c.res.headers.set('Cache-Control', c.req.path.startsWith(`${TILL_PATH}/assets/`) ? IMMUTABLE : 'no-cache');
+    // Cross-origin isolation lets SQLite's OPFS storage use SharedArrayBuffer; everything the app loads is its own.
+    c.res.headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  });
+  app.get(`${TILL_PATH}/*`, serveStatic({ root: dist, rewriteRequestPath: stripPrefix }));
+  app.get(`${TILL_PATH}/*`, (c, next) => (path.posix.extname(c.req.path) ? next() : serveStatic({ root: dist, path: 'index.html' })(c, next)));
+  return app;
+}
