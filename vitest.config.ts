@@ -6,7 +6,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'shared/**/*.test.ts', 'client-sdk/**/*.test.ts', 'agent/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'shared/**/*.test.ts', 'client-sdk/**/*.test.ts', 'agent/**/*.test.ts', 'web/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

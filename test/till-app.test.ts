@@ -1,4 +1,4 @@
-/** The browser till at /till/: the built files with the caching a service-worker app needs (server/src/web/till-app.ts). */
+/** The browser till at /till/: the built files with the caching a service-worker app needs (server/src/lib/till-app.ts). */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,6 @@ describe('the till app at /till/', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-cache');
-    expect(res.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(await res.text()).toBe(INDEX);
   });

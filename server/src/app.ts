@@ -62,7 +62,7 @@ import { Metrics, routeLabel } from './lib/metrics.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
 import { documentRealtime } from './sync/ws/ws.openapi.js';
 import { pullRouter } from './sync/pull/pull.index.js';
-import { tillApp } from './web/till-app.js';
+import { tillApp } from './lib/till-app.js';
 
 export const API_VERSION = '1.0.0';
 

@@ -10,6 +10,8 @@
  * does not charge VAT. Rounding uses exact rational arithmetic (BigInt), never floating point.
  */
 
+import type { Product } from './inventory/inventory.schemas.js';
+import { toBasisPoints, toCents } from './money.js';
 import type { PriceMode } from './pos/pos.schemas.js';
 
 export interface PricedProduct {
@@ -59,6 +61,16 @@ export interface PriceSaleInput {
   price_mode?: PriceMode;
   vat_enabled: boolean;
 }
+
+/** A product as the API answers it (TZS, percent) in the pricing function's units (cents, basis points). */
+export const pricedProduct = (p: Pick<Product, 'id' | 'name' | 'selling_price' | 'wholesale_price' | 'wholesale_min_qty' | 'tax_rate'>): PricedProduct => ({
+  product_id: p.id,
+  name: p.name,
+  selling_price: toCents(p.selling_price),
+  wholesale_price: p.wholesale_price === null ? null : toCents(p.wholesale_price),
+  wholesale_min_qty: p.wholesale_min_qty,
+  tax_rate: toBasisPoints(p.tax_rate),
+});
 
 /** num / den rounded half-up (both non-negative). */
 function roundHalfUp(num: bigint, den: bigint): number {

@@ -28,8 +28,6 @@ export function tillApp(config: Pick<Config, 'WEB_DIST_DIR'>) {
     await next();
     if (c.res.status !== 200 && c.res.status !== 206) return;
     c.res.headers.set('Cache-Control', c.req.path.startsWith(`${TILL_PATH}/assets/`) ? IMMUTABLE : 'no-cache');
-    // Cross-origin isolation lets SQLite's OPFS storage use SharedArrayBuffer; everything the app loads is its own.
-    c.res.headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
   });
   app.get(`${TILL_PATH}/*`, serveStatic({ root: dist, rewriteRequestPath: stripPrefix }));
   app.get(`${TILL_PATH}/*`, (c, next) => (path.posix.extname(c.req.path) ? next() : serveStatic({ root: dist, path: 'index.html' })(c, next)));

@@ -1,0 +1,63 @@
+/**
+ * The sale being rung up, as plain data and pure functions: the screens keep it in state, the
+ * tests call these directly. Totals come from the shared `priceSale`, the function the till SDK
+ * and the server price the sale with, so what the cashier sees is what the receipt will say.
+ */
+import { type PaymentMethod, type PricedSale, type Product, pricedProduct, priceSale, toBasisPoints } from '@duka/shared';
+
+export interface CartLine {
+  product: Product;
+  qty: number;
+}
+
+export interface Cart {
+  lines: CartLine[];
+  /** Percent of the subtotal (0-100); only offered to users holding the discount permission. */
+  discountPct: number;
+}
+
+export const emptyCart = (): Cart => ({ lines: [], discountPct: 0 });
+
+/** One more of `product` (a scan or a tap): its line grows, or a new line comes last. */
+export function addProduct(cart: Cart, product: Product): Cart {
+  const at = cart.lines.findIndex((l) => l.product.id === product.id);
+  if (at < 0) return { ...cart, lines: [...cart.lines, { product, qty: 1 }] };
+  return { ...cart, lines: cart.lines.map((l, i) => (i === at ? { ...l, qty: l.qty + 1 } : l)) };
+}
+
+/** A line's quantity set outright; 0 or less removes the line. */
+export function setQty(cart: Cart, productId: string, qty: number): Cart {
+  const whole = Math.floor(qty);
+  const lines = whole > 0 ? cart.lines.map((l) => (l.product.id === productId ? { ...l, qty: whole } : l)) : cart.lines.filter((l) => l.product.id !== productId);
+  return { ...cart, lines };
+}
+
+export function setDiscount(cart: Cart, pct: number): Cart {
+  return { ...cart, discountPct: Number.isFinite(pct) ? Math.min(100, Math.max(0, pct)) : 0 };
+}
+
+/** The cart priced in cents (VAT does not change a VAT-inclusive total; the receipt shows the tax the till booked). */
+export function cartTotals(cart: Cart): PricedSale {
+  return priceSale({
+    lines: cart.lines.map((l) => ({ product: pricedProduct(l.product), qty: l.qty })),
+    discount_bp: toBasisPoints(cart.discountPct),
+    vat_enabled: false,
+  });
+}
+
+export interface Payment {
+  method: PaymentMethod;
+  reference: string;
+  customerId: string | null;
+}
+
+/** The `till.sell` input for the cart and its payment. */
+export function saleInput(cart: Cart, pay: Payment) {
+  return {
+    lines: cart.lines.map((l) => ({ product_id: l.product.id, qty: l.qty })),
+    payment_method: pay.method,
+    ...(pay.reference.trim() ? { payment_reference: pay.reference.trim() } : {}),
+    ...(cart.discountPct > 0 ? { discount_pct: cart.discountPct } : {}),
+    ...(pay.customerId ? { customer_id: pay.customerId } : {}),
+  };
+}

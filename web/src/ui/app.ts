@@ -1,0 +1,102 @@
+/**
+ * The screens, in the order a cashier meets them: the till opening (or refusing to), signing in,
+ * the shop loading, then selling. Signing in and the first load need the network once; a till
+ * signed in before opens straight to selling, online or not.
+ */
+import type { Receipt, Till, TillUser } from '@duka/client-sdk';
+import type { Organisation, Product, Store } from '@duka/shared';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { addProduct, type Cart, emptyCart } from '../cart.js';
+import { lang, setLang, t } from '../i18n.js';
+import { host } from '../till-host.js';
+import { Blocked } from './blocked.js';
+import { Bootstrap } from './bootstrap.js';
+import { CartPanel } from './cart-panel.js';
+import { Conflicts } from './conflicts.js';
+import { Customers } from './customers.js';
+import { html } from './html.js';
+import { useLoad, useSignal, useTillEvent, useTillStatus } from './hooks.js';
+import { Products } from './products.js';
+import { ReceiptView } from './receipt.js';
+import { Sales } from './sales.js';
+import { SignIn } from './sign-in.js';
+import { StatusBar } from './status-bar.js';
+
+export function App() {
+  useSignal(lang);
+  const state = useSignal(host);
+  if (state.kind === 'opening') return html`<main class="loading" data-testid="loading">${t('loading')}</main>`;
+  if (state.kind !== 'open') return html`<${Blocked} state=${state} />`;
+  return html`<${TillApp} till=${state.till} />`;
+}
+
+function TillApp({ till }: { till: Till }) {
+  const [user, setUser] = useState<TillUser | null | undefined>(undefined);
+  const status = useTillStatus(till);
+  useEffect(() => void till.user().then(setUser), [till]);
+
+  if (user === undefined) return html`<main class="loading">${t('loading')}</main>`;
+  if (!user) return html`<${SignIn} till=${till} onSignedIn=${setUser} />`;
+  if (!status.bootstrapped) return html`<${Bootstrap} till=${till} />`;
+  return html`<${Main} till=${till} user=${user} onSignedOut=${() => setUser(null)} />`;
+}
+
+type View = 'sell' | 'sales' | 'customers' | 'conflicts';
+const VIEWS: View[] = ['sell', 'sales', 'customers', 'conflicts'];
+
+function Main({ till, user, onSignedOut }: { till: Till; user: TillUser; onSignedOut: () => void }) {
+  const status = useTillStatus(till);
+  const [view, setView] = useState<View>('sell');
+  const [cart, setCart] = useState<Cart>(emptyCart);
+  const [receipt, setReceipt] = useState<Receipt | null>(null);
+  // Moves whenever the replica may have changed (a sale, a sync), so every list reads it again.
+  const [version, setVersion] = useState(0);
+  const bump = useCallback(() => setVersion((v) => v + 1), []);
+  useTillEvent(till, 'synced', bump);
+  useTillEvent(till, 'conflict', bump);
+  useTillEvent(till, 'rejected', bump);
+  const conflicts = useLoad(async () => (await till.conflicts()).length, [till, version], 0);
+  const shop = useLoad(() => till.organisation(), [till, version], null as Organisation | null);
+  const store = useLoad(() => till.store(), [till, version], null as Store | null);
+
+  const add = useCallback((p: Product) => setCart((c) => addProduct(c, p)), []);
+  const sold = (r: Receipt) => {
+    setCart(emptyCart());
+    setReceipt(r);
+    bump();
+  };
+  const signOut = async () => {
+    await till.logout();
+    onSignedOut();
+  };
+
+  return html`
+    <div class="app">
+      <header class="top no-print">
+        <strong class="shop" data-testid="shop-name">${shop?.name ?? t('app.title')}${store ? ` · ${store.name}` : ''}</strong>
+        <nav>
+          ${VIEWS.map(
+            (v) => html`<button key=${v} class=${view === v ? 'selected' : ''} data-testid=${`nav-${v}`} onClick=${() => setView(v)}>${t(`nav.${v}`)}</button>`,
+          )}
+        </nav>
+        <span class="user">${user.first_name}</span>
+        <button data-testid="lang-switch" onClick=${() => setLang(lang.get() === 'en' ? 'sw' : 'en')}>${t('lang.switch')}</button>
+        <button data-testid="sign-out" onClick=${signOut}>${t('nav.sign_out')}</button>
+      </header>
+      <div class="body no-print">
+        ${view === 'sell'
+          ? html`<div class="sell">
+              <${Products} till=${till} version=${version} onAdd=${add} />
+              <${CartPanel} till=${till} user=${user} version=${version} cart=${cart} onCart=${setCart} onSold=${sold} />
+            </div>`
+          : view === 'sales'
+            ? html`<${Sales} till=${till} user=${user} version=${version} onChanged=${bump} onView=${setReceipt} />`
+            : view === 'customers'
+              ? html`<${Customers} till=${till} version=${version} onChanged=${bump} />`
+              : html`<${Conflicts} till=${till} version=${version} />`}
+      </div>
+      <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} />
+      ${receipt ? html`<${ReceiptView} receipt=${receipt} shop=${shop} store=${store} onClose=${() => (setReceipt(null), bump())} />` : null}
+    </div>
+  `;
+}

@@ -1,0 +1,109 @@
+/**
+ * The sale being rung up: lines and quantities, the discount (only for users holding the discount
+ * permission), how it is paid (the shared PaymentMethod list; Credit names a customer), and the
+ * charge, which hands the sale to the till.
+ */
+import type { Receipt, Till, TillUser } from '@duka/client-sdk';
+import { formatTzs, holdsPermission, PaymentMethod } from '@duka/shared';
+import { useState } from 'preact/hooks';
+import { type Cart, cartTotals, type Payment, saleInput, setDiscount, setQty } from '../cart.js';
+import { t } from '../i18n.js';
+import { CustomerPicker } from './customer-picker.js';
+import { errorText } from './errors.js';
+import { html } from './html.js';
+
+export const methodLabel = (m: PaymentMethod): string => t(`pay.method.${m}`);
+
+interface Props {
+  till: Till;
+  user: TillUser;
+  version: number;
+  cart: Cart;
+  onCart: (cart: Cart) => void;
+  onSold: (receipt: Receipt) => void;
+}
+
+const NEEDS_REFERENCE: readonly PaymentMethod[] = PaymentMethod.options.filter((m) => m !== 'Cash' && m !== 'Credit');
+
+export function CartPanel({ till, user, version, cart, onCart, onSold }: Props) {
+  const [pay, setPay] = useState<Payment>({ method: 'Cash', reference: '', customerId: null });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const totals = cartTotals(cart);
+  const mayDiscount = holdsPermission(user, 'discount');
+  const missingCustomer = pay.method === 'Credit' && !pay.customerId;
+
+  const charge = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const receipt = await till.sell(saleInput(cart, pay));
+      setPay({ method: 'Cash', reference: '', customerId: null });
+      onSold(receipt);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return html`
+    <section class="cart" data-testid="cart">
+      <h2>${t('cart.title')}</h2>
+      ${cart.lines.length === 0 ? html`<p class="empty">${t('cart.empty')}</p>` : null}
+      <ul class="lines">
+        ${cart.lines.map(
+          (l, i) => html`
+            <li key=${l.product.id} data-testid="cart-line" data-product-id=${l.product.id}>
+              <span class="name">${l.product.name}</span>
+              <span class="qty">
+                <button aria-label="-" data-testid="cart-dec" onClick=${() => onCart(setQty(cart, l.product.id, l.qty - 1))}>−</button>
+                <input type="number" min="1" step="1" aria-label=${t('cart.qty')} data-testid="cart-qty" value=${l.qty}
+                  onChange=${(e: any) => onCart(setQty(cart, l.product.id, Number(e.currentTarget.value)))} />
+                <button aria-label="+" data-testid="cart-inc" onClick=${() => onCart(setQty(cart, l.product.id, l.qty + 1))}>+</button>
+              </span>
+              <span class="amount">${formatTzs(totals.lines[i]?.line_total ?? 0)}</span>
+              <button class="remove" aria-label=${t('cart.remove')} onClick=${() => onCart(setQty(cart, l.product.id, 0))}>×</button>
+            </li>
+          `,
+        )}
+      </ul>
+      <dl class="totals">
+        <dt>${t('cart.subtotal')}</dt><dd data-testid="cart-subtotal">${formatTzs(totals.subtotal)}</dd>
+        ${mayDiscount
+          ? html`<dt><label for="discount">${t('cart.discount')}</label></dt>
+              <dd><input id="discount" type="number" min="0" max="100" step="0.5" data-testid="cart-discount" value=${cart.discountPct}
+                onChange=${(e: any) => onCart(setDiscount(cart, Number(e.currentTarget.value)))} /></dd>`
+          : null}
+        ${totals.discount > 0 ? html`<dt>${t('cart.discount_amount')}</dt><dd>−${formatTzs(totals.discount)}</dd>` : null}
+        <dt class="total">${t('cart.total')}</dt><dd class="total" data-testid="cart-total" data-cents=${totals.total}>${formatTzs(totals.total)}</dd>
+      </dl>
+      <fieldset class="payment">
+        <legend>${t('pay.method')}</legend>
+        <div class="methods" role="radiogroup">
+          ${PaymentMethod.options.map(
+            (m) => html`
+              <button key=${m} role="radio" aria-checked=${pay.method === m} class=${pay.method === m ? 'selected' : ''} data-testid="pay-method" data-method=${m}
+                onClick=${() => setPay({ ...pay, method: m, customerId: m === 'Credit' ? pay.customerId : null })}>${methodLabel(m)}</button>
+            `,
+          )}
+        </div>
+        ${NEEDS_REFERENCE.includes(pay.method)
+          ? html`<input data-testid="pay-reference" placeholder=${t('pay.reference')} value=${pay.reference} onInput=${(e: any) => setPay({ ...pay, reference: e.currentTarget.value })} />`
+          : null}
+        ${pay.method === 'Credit'
+          ? html`<p class="hint">${t('pay.choose_customer')}</p>
+              <${CustomerPicker} till=${till} version=${version} selected=${pay.customerId} onSelect=${(id: string | null) => setPay({ ...pay, customerId: id })} />`
+          : null}
+      </fieldset>
+      ${error ? html`<p class="error" role="alert" data-testid="sale-error">${error}</p>` : null}
+      ${missingCustomer && cart.lines.length > 0 ? html`<p class="hint">${t('pay.no_customer')}</p>` : null}
+      <div class="actions">
+        <button onClick=${() => onCart({ lines: [], discountPct: 0 })} disabled=${cart.lines.length === 0}>${t('cart.clear')}</button>
+        <button class="primary charge" data-testid="charge" disabled=${busy || cart.lines.length === 0 || missingCustomer} onClick=${charge}>
+          ${t('pay.charge', { total: formatTzs(totals.total) })}
+        </button>
+      </div>
+    </section>
+  `;
+}

@@ -1,0 +1,70 @@
+/**
+ * Finding products: a scan field that keyboard-wedge scanners type into (digits, then Enter) and
+ * that keeps the focus between sales, a search box, and the grid of what matched.
+ */
+import type { Till } from '@duka/client-sdk';
+import type { Product } from '@duka/shared';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { tzs } from '../format.js';
+import { t } from '../i18n.js';
+import { errorText } from './errors.js';
+import { useLoad } from './hooks.js';
+import { html } from './html.js';
+
+const GRID_LIMIT = 60;
+
+export function Products({ till, version, onAdd }: { till: Till; version: number; onAdd: (p: Product) => void }) {
+  const [query, setQuery] = useState('');
+  const [code, setCode] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const scan = useRef<HTMLInputElement>(null);
+  const products = useLoad(() => till.searchProducts(query.trim(), { limit: GRID_LIMIT }), [till, query, version], [] as Product[]);
+
+  // Back to the scan field after every sale or cart change, unless the cashier is typing elsewhere.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) scan.current?.focus();
+  }, [version]);
+
+  const onScan = async (e: Event) => {
+    e.preventDefault();
+    const typed = code.trim();
+    if (!typed) return;
+    setCode('');
+    try {
+      const product = await till.productByCode(typed);
+      if (product) {
+        setNotice(null);
+        onAdd(product);
+      } else setNotice(t('products.not_found', { code: typed }));
+    } catch (err) {
+      setNotice(errorText(err));
+    }
+    scan.current?.focus();
+  };
+
+  return html`
+    <section class="products">
+      <form class="scan" onSubmit=${onScan}>
+        <input ref=${scan} data-testid="scan-input" autofocus inputmode="numeric" autocomplete="off" placeholder=${t('products.scan')}
+          value=${code} onInput=${(e: any) => setCode(e.currentTarget.value)} />
+      </form>
+      <input type="search" class="search" data-testid="product-search" placeholder=${t('products.search')} value=${query}
+        onInput=${(e: any) => setQuery(e.currentTarget.value)} />
+      ${notice ? html`<p class="error" role="alert" data-testid="scan-notice">${notice}</p>` : null}
+      <div class="grid" data-testid="product-grid">
+        ${products.length === 0 ? html`<p class="empty">${t('products.none')}</p>` : null}
+        ${products.map(
+          (p) => html`
+            <button key=${p.id} class=${`product ${p.is_low_stock ? 'low' : ''}`} data-testid="product-tile" data-product-id=${p.id} data-name=${p.name}
+              onClick=${() => onAdd(p)}>
+              <span class="name">${p.name}</span>
+              <span class="price">${tzs(p.selling_price)}</span>
+              <span class="stock">${p.is_service ? t('products.service') : t('products.stock', { n: p.stock })}</span>
+            </button>
+          `,
+        )}
+      </div>
+    </section>
+  `;
+}

@@ -1,0 +1,68 @@
+/** Sign in with a password, or with a code sent by SMS; owners and staff alike. */
+import type { Till, TillUser } from '@duka/client-sdk';
+import { useState } from 'preact/hooks';
+import { t } from '../i18n.js';
+import { html } from './html.js';
+import { errorText } from './errors.js';
+
+export function SignIn({ till, onSignedIn }: { till: Till; onSignedIn: (user: TillUser) => void }) {
+  const [mode, setMode] = useState<'password' | 'otp'>('password');
+  const [identifier, setIdentifier] = useState('');
+  const [secret, setSecret] = useState('');
+  const [codeSent, setCodeSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (mode === 'password') return run(async () => onSignedIn(await till.login(identifier.trim(), secret)));
+    if (!codeSent) return run(async () => (await till.requestOtp(identifier.trim()), setCodeSent(true)));
+    return run(async () => onSignedIn(await till.loginWithOtp(identifier.trim(), secret.trim())));
+  };
+  const switchMode = () => {
+    setMode(mode === 'password' ? 'otp' : 'password');
+    setSecret('');
+    setCodeSent(false);
+    setError(null);
+  };
+
+  return html`
+    <main class="sign-in">
+      <form onSubmit=${submit} data-testid="sign-in">
+        <h1>${t('signin.title')}</h1>
+        <label>${mode === 'password' ? t('signin.identifier') : t('signin.phone')}
+          <input data-testid="sign-in-identifier" autocomplete="username" required value=${identifier} onInput=${(e: any) => setIdentifier(e.currentTarget.value)} />
+        </label>
+        ${mode === 'password'
+          ? html`<label>${t('signin.password')}
+              <input data-testid="sign-in-password" type="password" autocomplete="current-password" required value=${secret} onInput=${(e: any) => setSecret(e.currentTarget.value)} />
+            </label>`
+          : codeSent
+            ? html`<p>${t('signin.code_sent', { phone: identifier })}</p>
+                <label>${t('signin.code')}
+                  <input data-testid="sign-in-code" inputmode="numeric" autocomplete="one-time-code" required value=${secret} onInput=${(e: any) => setSecret(e.currentTarget.value)} />
+                </label>`
+            : null}
+        ${error ? html`<p class="error" role="alert" data-testid="sign-in-error">${error}</p>` : null}
+        <button type="submit" class="primary" disabled=${busy} data-testid="sign-in-submit">
+          ${mode === 'otp' && !codeSent ? t('signin.send_code') : t('signin.submit')}
+        </button>
+        <button type="button" class="link" onClick=${switchMode} data-testid="sign-in-mode">
+          ${mode === 'password' ? t('signin.with_code') : t('signin.with_password')}
+        </button>
+        <p class="note">${t('signin.offline_note')}</p>
+      </form>
+    </main>
+  `;
+}

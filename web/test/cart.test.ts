@@ -1,0 +1,56 @@
+/** The cart's arithmetic and the sale it hands the till (web/src/cart.ts). */
+import type { Product } from '@duka/shared';
+import { describe, expect, it } from 'vitest';
+import { addProduct, cartTotals, emptyCart, saleInput, setDiscount, setQty } from '../src/cart.js';
+
+const product = (id: string, selling_price: number, over: Partial<Product> = {}): Product =>
+  ({ id, name: `P ${id}`, selling_price, wholesale_price: null, wholesale_min_qty: null, tax_rate: 18, ...over }) as Product;
+
+const soda = product('00000000-0000-4000-8000-000000000001', 1500);
+const unga = product('00000000-0000-4000-8000-000000000002', 2350.5);
+
+describe('the cart', () => {
+  it('adds a scanned product again as one more on its line', () => {
+    const cart = addProduct(addProduct(addProduct(emptyCart(), soda), unga), soda);
+    expect(cart.lines.map((l) => [l.product.id, l.qty])).toEqual([
+      [soda.id, 2],
+      [unga.id, 1],
+    ]);
+  });
+
+  it('prices in cents with the shared pricing: subtotal, discount, total', () => {
+    const cart = setDiscount(setQty(addProduct(addProduct(emptyCart(), soda), unga), soda.id, 2), 10);
+    const totals = cartTotals(cart);
+    expect(totals.subtotal).toBe(535_050);
+    expect(totals.discount).toBe(53_505);
+    expect(totals.total).toBe(481_545);
+    expect(totals.lines.map((l) => l.line_total)).toEqual([300_000, 235_050]);
+  });
+
+  it('drops a line set to zero and keeps quantities whole', () => {
+    const cart = addProduct(addProduct(emptyCart(), soda), unga);
+    expect(setQty(cart, soda.id, 0).lines.map((l) => l.product.id)).toEqual([unga.id]);
+    expect(setQty(cart, unga.id, 3.7).lines[1]!.qty).toBe(3);
+  });
+
+  it('keeps the discount between 0 and 100 %', () => {
+    expect(setDiscount(emptyCart(), 150).discountPct).toBe(100);
+    expect(setDiscount(emptyCart(), -5).discountPct).toBe(0);
+    expect(setDiscount(emptyCart(), Number.NaN).discountPct).toBe(0);
+  });
+
+  it('hands the till a sale: lines, method, and only what was given', () => {
+    const cart = setDiscount(addProduct(emptyCart(), soda), 5);
+    expect(saleInput(cart, { method: 'M-Pesa', reference: ' QK7X2 ', customerId: null })).toEqual({
+      lines: [{ product_id: soda.id, qty: 1 }],
+      payment_method: 'M-Pesa',
+      payment_reference: 'QK7X2',
+      discount_pct: 5,
+    });
+    expect(saleInput(addProduct(emptyCart(), unga), { method: 'Credit', reference: '', customerId: 'c-1' })).toEqual({
+      lines: [{ product_id: unga.id, qty: 1 }],
+      payment_method: 'Credit',
+      customer_id: 'c-1',
+    });
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * The till app: built to web/dist and served by the server at /till/ (server/src/lib/till-app.ts).
+ * `npm run dev -w web` serves it with the API proxied to a server on :8080.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { serviceWorker } from './build/service-worker.js';
+
+export default defineConfig({
+  base: '/till/',
+  plugins: [serviceWorker(fileURLToPath(new URL('./src/sw.ts', import.meta.url)))],
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: true },
+  // The SQLite worker imports modules of its own.
+  worker: { format: 'es' },
+  // sqlite-wasm finds its .wasm next to its own module, which pre-bundling would move.
+  optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
+  server: { proxy: { '/api': { target: process.env.DUKA_SERVER ?? 'http://localhost:8080', ws: true } } },
+});
