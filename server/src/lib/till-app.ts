@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { Config } from '../env.js';
 
 export const TILL_PATH = '/till';
@@ -17,19 +17,24 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export function tillApp(config: Pick<Config, 'WEB_DIST_DIR'>) {
   const dist = path.resolve(config.WEB_DIST_DIR ?? DEFAULT_DIST);
+  // Made once the build is there: the server may start before `npm run build` has run.
+  let files: { asset: MiddlewareHandler; page: MiddlewareHandler } | undefined;
   const app = new Hono();
-  const stripPrefix = (p: string) => p.slice(TILL_PATH.length) || '/';
 
   app.get(TILL_PATH, (c) => c.redirect(`${TILL_PATH}/`, 301));
   app.use(`${TILL_PATH}/*`, async (c, next) => {
     if (!existsSync(path.join(dist, 'index.html'))) {
       return c.text(`The till app is not built: run \`npm run build\` in the repository, then reload (looked in ${dist}).\n`, 503, { 'Cache-Control': 'no-store' });
     }
+    files ??= {
+      asset: serveStatic({ root: dist, rewriteRequestPath: (p) => p.slice(TILL_PATH.length) || '/' }),
+      page: serveStatic({ root: dist, path: 'index.html' }),
+    };
     await next();
     if (c.res.status !== 200 && c.res.status !== 206) return;
     c.res.headers.set('Cache-Control', c.req.path.startsWith(`${TILL_PATH}/assets/`) ? IMMUTABLE : 'no-cache');
   });
-  app.get(`${TILL_PATH}/*`, serveStatic({ root: dist, rewriteRequestPath: stripPrefix }));
-  app.get(`${TILL_PATH}/*`, (c, next) => (path.posix.extname(c.req.path) ? next() : serveStatic({ root: dist, path: 'index.html' })(c, next)));
+  app.get(`${TILL_PATH}/*`, (c, next) => files!.asset(c, next));
+  app.get(`${TILL_PATH}/*`, (c, next) => (path.posix.extname(c.req.path) ? next() : files!.page(c, next)));
   return app;
 }
