@@ -1,0 +1,99 @@
+/**
+ * The till app in a real headless Chromium against the real server on a real port, for the
+ * end-to-end tests: the server serves the built app (web/dist) at /till/ as `npm start` does.
+ */
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { attachRealtime, type RealtimeServer } from '../../server/src/sync/ws/attach.js';
+import { createTestApp, type TestApp } from '../../test/setup/test-app.js';
+
+const DIST = fileURLToPath(new URL('../dist', import.meta.url));
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Shop {
+  t: TestApp;
+  origin: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startShop(): Promise<Shop> {
+  if (!existsSync(`${DIST}/index.html`)) throw new Error(`the till app is not built (${DIST}): run \`npm run build\` first`);
+  const t = await createTestApp({ config: { WEB_DIST_DIR: DIST } });
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const realtime: RealtimeServer = attachRealtime(server, t.deps, { heartbeatMs: 1000 });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  return {
+    t,
+    origin,
+    browser,
+    async close() {
+      await browser.close();
+      await realtime.close();
+      await new Promise((resolve) => server.close(resolve));
+      await t.close();
+    },
+  };
+}
+
+/** A fresh browser profile (its own OPFS and service worker) on the till app. */
+export async function openApp(shop: Shop): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await shop.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(`${shop.origin}/till/`);
+  return { context, page };
+}
+
+export async function signIn(page: Page, identifier: string, password: string): Promise<void> {
+  await page.getByTestId('sign-in-identifier').fill(identifier);
+  await page.getByTestId('sign-in-password').fill(password);
+  await page.getByTestId('sign-in-submit').click();
+  await page.getByTestId('product-grid').waitFor({ timeout: 60_000 });
+}
+
+/** Waits until the service worker controls the page, so a reload offline is answered from its cache. */
+export async function whenOfflineReady(page: Page): Promise<void> {
+  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+}
+
+export const pending = async (page: Page): Promise<number> => Number(await page.getByTestId('status-pending').getAttribute('data-pending'));
+
+export async function expectPending(page: Page, n: number, timeout = 10_000): Promise<void> {
+  await expect.poll(() => pending(page), { timeout, interval: 250 }).toBe(n);
+}
+
+/** Adds a product by typing its barcode into the scan field and pressing Enter, as a keyboard-wedge scanner does. */
+export async function scan(page: Page, barcode: string): Promise<void> {
+  await page.getByTestId('scan-input').fill(barcode);
+  await page.getByTestId('scan-input').press('Enter');
+}
+
+/** Adds a product by searching for its name and tapping its tile. */
+export async function pickBySearch(page: Page, name: string): Promise<void> {
+  await page.getByTestId('product-search').fill(name);
+  await page.locator(`[data-testid=product-tile][data-name="${name}"]`).click();
+  await page.getByTestId('product-search').fill('');
+}
+
+/** Charges the cart; answers the sale's id and its till receipt number. */
+export async function charge(page: Page, method: string, customerId?: string): Promise<{ id: string; receipt: string }> {
+  await page.locator(`[data-testid=pay-method][data-method="${method}"]`).click();
+  if (customerId) await page.locator(`[data-testid=customer-option][data-customer-id="${customerId}"]`).click();
+  await page.getByTestId('charge').click();
+  const receipt = page.getByTestId('receipt');
+  await receipt.waitFor();
+  const sale = { id: (await receipt.getAttribute('data-sale-id'))!, receipt: (await receipt.getAttribute('data-receipt'))! };
+  await page.getByTestId('receipt-close').click();
+  return sale;
+}
