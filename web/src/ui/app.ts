@@ -30,21 +30,39 @@ export function App() {
   return html`<${TillApp} till=${state.till} />`;
 }
 
+// Set when a cashier signs out, so a reload shows the sign-in (the till remembers its last user for offline reloads).
+const SIGNED_OUT_KEY = 'duka.till.signed-out';
+
 function TillApp({ till }: { till: Till }) {
   const [user, setUser] = useState<TillUser | null | undefined>(undefined);
+  const [signingIn, setSigningIn] = useState(() => localStorage.getItem(SIGNED_OUT_KEY) === '1');
   const status = useTillStatus(till);
   useEffect(() => void till.user().then(setUser), [till]);
 
+  const signedIn = (u: TillUser) => {
+    localStorage.removeItem(SIGNED_OUT_KEY);
+    setSigningIn(false);
+    setUser(u);
+  };
+  const signedOut = () => {
+    localStorage.setItem(SIGNED_OUT_KEY, '1');
+    setSigningIn(true);
+  };
+
   if (user === undefined) return html`<main class="loading">${t('loading')}</main>`;
-  if (!user) return html`<${SignIn} till=${till} onSignedIn=${setUser} />`;
+  if (!user || signingIn) {
+    // With a user still known and not signed out on purpose (tokens expired), the cashier may go back to selling offline.
+    const back = user && localStorage.getItem(SIGNED_OUT_KEY) !== '1' ? () => setSigningIn(false) : undefined;
+    return html`<${SignIn} till=${till} onSignedIn=${signedIn} onCancel=${back} />`;
+  }
   if (!status.bootstrapped) return html`<${Bootstrap} till=${till} />`;
-  return html`<${Main} till=${till} user=${user} onSignedOut=${() => setUser(null)} />`;
+  return html`<${Main} till=${till} user=${user} onSignedOut=${signedOut} onSignIn=${() => setSigningIn(true)} />`;
 }
 
 type View = 'sell' | 'sales' | 'customers' | 'conflicts';
 const VIEWS: View[] = ['sell', 'sales', 'customers', 'conflicts'];
 
-function Main({ till, user, onSignedOut }: { till: Till; user: TillUser; onSignedOut: () => void }) {
+function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUser; onSignedOut: () => void; onSignIn: () => void }) {
   const status = useTillStatus(till);
   const [view, setView] = useState<View>('sell');
   const [cart, setCart] = useState<Cart>(emptyCart);
@@ -95,7 +113,7 @@ function Main({ till, user, onSignedOut }: { till: Till; user: TillUser; onSigne
               ? html`<${Customers} till=${till} version=${version} onChanged=${bump} />`
               : html`<${Conflicts} till=${till} version=${version} />`}
       </div>
-      <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} />
+      <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} onSignIn=${onSignIn} />
       ${receipt ? html`<${ReceiptView} receipt=${receipt} shop=${shop} store=${store} onClose=${() => (setReceipt(null), bump())} />` : null}
     </div>
   `;

@@ -5,7 +5,7 @@ import { t } from '../i18n.js';
 import { html } from './html.js';
 import { errorText } from './errors.js';
 
-export function SignIn({ till, onSignedIn }: { till: Till; onSignedIn: (user: TillUser) => void }) {
+export function SignIn({ till, onSignedIn, onCancel }: { till: Till; onSignedIn: (user: TillUser) => void; onCancel?: (() => void) | undefined }) {
   const [mode, setMode] = useState<'password' | 'otp'>('password');
   const [identifier, setIdentifier] = useState('');
   const [secret, setSecret] = useState('');
@@ -61,6 +61,7 @@ export function SignIn({ till, onSignedIn }: { till: Till; onSignedIn: (user: Ti
         <button type="button" class="link" onClick=${switchMode} data-testid="sign-in-mode">
           ${mode === 'password' ? t('signin.with_code') : t('signin.with_password')}
         </button>
+        ${onCancel ? html`<button type="button" data-testid="sign-in-cancel" onClick=${onCancel}>${t('signin.back')}</button>` : null}
         <p class="note">${t('signin.offline_note')}</p>
       </form>
     </main>

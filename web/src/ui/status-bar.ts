@@ -3,7 +3,7 @@ import type { TillStatus } from '@duka/client-sdk';
 import { formatTime, t } from '../i18n.js';
 import { html } from './html.js';
 
-export function StatusBar({ status, conflicts, onConflicts }: { status: TillStatus; conflicts: number; onConflicts: () => void }) {
+export function StatusBar({ status, conflicts, onConflicts, onSignIn }: { status: TillStatus; conflicts: number; onConflicts: () => void; onSignIn: () => void }) {
   return html`
     <footer class="status-bar" data-testid="status-bar">
       <span class=${`dot ${status.online ? 'online' : 'offline'}`} data-testid="status-online" data-online=${String(status.online)}>
@@ -12,7 +12,7 @@ export function StatusBar({ status, conflicts, onConflicts }: { status: TillStat
       <span data-testid="status-pending" data-pending=${status.pending}>${status.pending > 0 ? t('status.pending', { n: status.pending }) : t('status.all_sent')}</span>
       <span data-testid="status-last-sync">${status.lastSyncedAt ? t('status.last_sync', { time: formatTime(status.lastSyncedAt) }) : t('status.never_synced')}</span>
       ${status.rejected > 0 ? html`<span class="badge warn" data-testid="status-rejected">${t('status.rejected', { n: status.rejected })}</span>` : null}
-      ${status.authRequired ? html`<span class="badge warn">${t('status.sign_in_again')}</span>` : null}
+      ${status.authRequired ? html`<button class="badge warn" data-testid="status-sign-in" onClick=${onSignIn}>${t('status.sign_in_again')}</button>` : null}
       ${status.updateRequired ? html`<span class="badge warn">${t('status.update_required')}</span>` : null}
       <button class=${`badge ${conflicts > 0 ? 'warn' : ''}`} data-testid="status-conflicts" data-conflicts=${conflicts} onClick=${onConflicts}>
         ${t('status.conflicts', { n: conflicts })}
