@@ -68,12 +68,14 @@ export async function createTestApp(
     checkAgainst?: (doc: Record<string, any>) => Record<string, any>;
     /** SQLite: a database file instead of memory (a second connection can open a file). */
     sqliteFile?: string;
+    /** The server's clock; default one that moves only when the test advances it. */
+    clock?: TestClock;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(opts.config);
   const db = await createTestDb({ countStatements: config.COUNT_STATEMENTS, sqliteFile: opts.sqliteFile });
   if (!opts.planLimits) await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
-  const clock = testClock();
+  const clock = opts.clock ?? testClock();
   const deps = createDeps(config, db, pino({ level: 'silent' }), clock);
   const app = createApp(deps, opts.ping ?? db.ping);
   const base = config.BASE_PATH;

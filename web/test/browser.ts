@@ -23,7 +23,9 @@ export interface Shop {
 
 export async function startShop(): Promise<Shop> {
   if (!existsSync(`${DIST}/index.html`)) throw new Error(`the till app is not built (${DIST}): run \`npm run build\` first`);
-  const t = await createTestApp({ config: { WEB_DIST_DIR: DIST } });
+  // The browser's till stamps its sales with real time, so the server runs on real time too.
+  const realTime = { now: () => Date.now(), advance: () => { throw new Error('the shop runs on real time'); } };
+  const t = await createTestApp({ config: { WEB_DIST_DIR: DIST }, clock: realTime });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

@@ -4,7 +4,7 @@
  * barcode and by search, one on credit) and refunds one, is reloaded while still offline (the
  * service worker serves the app, OPFS keeps the sales and the queue), and gets the network back.
  * The server then holds every sale once, stock moved exactly, and the till has nothing pending.
- * A second till sells at a price the owner changed meanwhile and shows the conflict.
+ * A second till sells offline at a price the owner has just changed and shows the conflict.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
@@ -109,12 +109,13 @@ describe('the browser till', () => {
     await expectPending(page, 0);
     expect(await page.getByTestId('status-conflicts').getAttribute('data-conflicts')).toBe('0');
 
+    // The owner raises the price while the till is offline; the till still sells at the price it knows.
     await context.setOffline(true);
+    const changed = await shop.t.request('PATCH', `/inventory/products/${ids['Coca-Cola 500ml']}`, { token: owner.token, body: { selling_price: 1200 } });
+    expect(changed.status, changed.text).toBe(200);
     await scan(page, PRODUCTS[0]!.barcode);
     await charge(page, 'Cash');
     await expectPending(page, 1);
-    const changed = await shop.t.request('PATCH', `/inventory/products/${ids['Coca-Cola 500ml']}`, { token: owner.token, body: { selling_price: 1200 } });
-    expect(changed.status, changed.text).toBe(200);
 
     await context.setOffline(false);
     await expectPending(page, 0, 90_000);
