@@ -28,7 +28,8 @@ export function Products({ till, version, onAdd }: { till: Till; version: number
 
   const onScan = async (e: Event) => {
     e.preventDefault();
-    const typed = code.trim();
+    // From the field itself: a scanner types faster than the app re-renders, so `code` may lag a keystroke behind.
+    const typed = (scan.current?.value ?? code).trim();
     if (!typed) return;
     setCode('');
     try {
