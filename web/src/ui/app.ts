@@ -91,7 +91,7 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
   return html`
     <div class="app">
       <header class="top no-print">
-        <strong class="shop" data-testid="shop-name">${shop?.name ?? t('app.title')}${store ? ` · ${store.name}` : ''}</strong>
+        <strong class="shop" data-testid="shop-name">${shop?.name ?? t('app.title')}${store && store.name !== shop?.name ? ` · ${store.name}` : ''}</strong>
         <nav>
           ${VIEWS.map(
             (v) => html`<button key=${v} class=${view === v ? 'selected' : ''} data-testid=${`nav-${v}`} onClick=${() => setView(v)}>${t(`nav.${v}`)}</button>`,
