@@ -17,7 +17,7 @@ export function ReceiptView({ receipt, shop, store, onClose }: { receipt: Receip
         <article class="receipt" data-testid="receipt" data-receipt=${number} data-sale-id=${receipt.id}>
           <header>
             <strong>${shop?.name ?? ''}</strong>
-            ${store ? html`<div>${store.name}</div>` : null}
+            ${store && store.name !== shop?.name ? html`<div>${store.name}</div>` : null}
           </header>
           <p>${t('receipt.number')}: <span data-testid="receipt-number">${number}</span>
             ${receipt.receipt_number ? null : html`<br /><small>(${t('receipt.pending_number')})</small>`}</p>
