@@ -103,7 +103,7 @@ describe('the browser till', () => {
     await context.close();
   }, 300_000);
 
-  it('shows a price the owner changed while the till was offline as a conflict', async () => {
+  it('shows a price the owner changed while the till was offline as a conflict; one tab per till; the language is kept', async () => {
     const { context, page } = await openApp(shop);
     await signIn(page, owner.phone, owner.password);
     await expectPending(page, 0);
@@ -125,6 +125,18 @@ describe('the browser till', () => {
     await expect.poll(() => conflict.count()).toBe(1);
     expect(await conflict.getAttribute('data-kind')).toBe('stale_price');
     expect(await conflict.locator('.message').textContent()).toBe('Coca-Cola 500ml sold at 1000, an old price (now 1200)');
+
+    // A second tab of this till is told the till is open elsewhere, and never opens the replica.
+    const second = await context.newPage();
+    await second.goto(`${shop.origin}/till/`);
+    await second.getByTestId('blocked-elsewhere').waitFor({ timeout: 15_000 });
+    await second.close();
+
+    // Kiswahili, chosen once, is kept across a reload.
+    await page.getByTestId('lang-switch').click();
+    await page.reload();
+    await page.getByTestId('product-grid').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('nav-sell').textContent()).toBe('Uza');
     await context.close();
   }, 300_000);
 });
