@@ -24,7 +24,8 @@ export function tillApp(config: Pick<Config, 'WEB_DIST_DIR'>) {
   app.get(TILL_PATH, (c) => c.redirect(`${TILL_PATH}/`, 301));
   app.use(`${TILL_PATH}/*`, async (c, next) => {
     if (!existsSync(path.join(dist, 'index.html'))) {
-      return c.text(`The till app is not built: run \`npm run build\` in the repository, then reload (looked in ${dist}).\n`, 503, { 'Cache-Control': 'no-store' });
+      // The folder is not named: the answer is public, the server's file layout is not.
+      return c.text('The till app is not built: run `npm run build` in the repository (or set WEB_DIST_DIR), then reload.\n', 503, { 'Cache-Control': 'no-store' });
     }
     files ??= {
       asset: serveStatic({ root: dist, rewriteRequestPath: (p) => p.slice(TILL_PATH.length) || '/' }),
