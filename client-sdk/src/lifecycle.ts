@@ -16,7 +16,8 @@ import type { DukaApiError } from './http/errors.js';
 import { type LocalDb, openLocalDb } from './local/db.js';
 import { getMeta, setMeta } from './local/meta.js';
 import { migrateLocal } from './local/migrations.js';
-import { asStorage, sqliteFile, type TillStorage } from './local/storage.js';
+import { asStorage, type TillStorage } from './local/storage.js';
+import type { TillPlatform } from './platform.js';
 import { pendingCount, rejectedCount } from './queue.js';
 import { initialStatus, type TillStatus } from './status.js';
 import type { BackoffOptions } from './sync/backoff.js';
@@ -30,7 +31,7 @@ export interface TillOptions {
   baseUrl?: string;
   /** How the till reaches the server (default: the HTTP connector on `baseUrl`, with `fetch` and `requestTimeoutMs`). */
   connector?: TillConnector;
-  /** The replica's SQLite file for the default storage (created if missing; `:memory:` for a throwaway till). */
+  /** The replica's SQLite file, where the platform keeps files (Node: better-sqlite3; created if missing; `:memory:` for a throwaway till). */
   dbPath?: string;
   /** Where the replica lives instead of `dbPath`: a Kysely dialect over SQLite, or a `TillStorage` with its idle work. */
   storage?: Dialect | TillStorage;
@@ -83,6 +84,7 @@ export class TillLifecycle {
     /** This device's id: made once, kept in the replica, sent with every push. */
     readonly deviceId: string,
     opts: TillOptions,
+    platform: TillPlatform,
   ) {
     const now = opts.now ?? Date.now;
     this.emitter = new TypedEmitter<TillEvents>(opts.onListenerError);
@@ -117,15 +119,16 @@ export class TillLifecycle {
     this.actions = { db, now, queued: () => void this.afterLocalWrite() };
     const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
     this.realtime = wantRealtime
-      ? new RealtimeLink({ url: (token) => connector.realtimeUrl(token), auth: this.auth, onHint: () => this.engine.kick(), onReachable: (r) => this.reachable(r), onLive: (live) => this.patch({ live }), backoff: opts.backoff, random: opts.random })
+      ? new RealtimeLink({ url: (token) => connector.realtimeUrl(token), socket: platform.socket, auth: this.auth, now, onHint: () => this.engine.kick(), onReachable: (r) => this.reachable(r), onLive: (live) => this.patch({ live }), backoff: opts.backoff, random: opts.random })
       : null;
   }
 
-  /** Open the replica (creating and migrating it as needed) and, with `autoSync`, start syncing. */
-  static async open(opts: TillOptions): Promise<TillLifecycle> {
+  /** Open the replica (creating and migrating it as needed) on the platform's storage and socket and, with `autoSync`, start syncing. */
+  static async open(opts: TillOptions, platform: TillPlatform): Promise<TillLifecycle> {
     if (!opts.connector && !opts.baseUrl) throw new TillError('VALIDATION_ERROR', 'give the till a baseUrl or a connector', 'baseUrl');
+    if (!opts.storage && !platform.openFile) throw new TillError('VALIDATION_ERROR', 'give the till a storage (this platform keeps no files)', 'storage');
     if (!opts.storage && !opts.dbPath) throw new TillError('VALIDATION_ERROR', 'give the till a dbPath or a storage', 'dbPath');
-    const storage = opts.storage ? asStorage(opts.storage) : sqliteFile(opts.dbPath!);
+    const storage = opts.storage ? asStorage(opts.storage) : platform.openFile!(opts.dbPath!);
     const db = openLocalDb(storage);
     await migrateLocal(db);
     let deviceId = await getMeta(db, 'device_id');
@@ -134,7 +137,7 @@ export class TillLifecycle {
       await setMeta(db, 'device_id', deviceId);
     }
     await setMeta(db, 'device_name', opts.deviceName);
-    const life = new TillLifecycle(db, storage, deviceId, opts);
+    const life = new TillLifecycle(db, storage, deviceId, opts, platform);
     await life.refreshCounts();
     const authRequired = !(await life.auth.hasTokens());
     life.patch({ authRequired });

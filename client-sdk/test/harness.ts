@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../../server/src/sync/ws/attach.js';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
 import { createTestApp, type TestApp } from '../../test/setup/test-app.js';
-import { Till, type TillEvents, type TillOptions } from '../src/index.js';
+import { Till, type TillEvents, type TillOptions } from '@duka/client-sdk';
 
 export interface Net {
   offline: boolean;
