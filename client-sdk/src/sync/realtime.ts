@@ -6,8 +6,9 @@
  * there is none. The socket comes from the platform (`platform.ts`), and the link uses what it can
  * see: where pings are visible (Node's `ws`), a server that stops pinging (every 30 s) for 75 s is
  * dropped and dialled again; where a refused upgrade shows its status, a 401 refreshes the token.
- * A browser shows neither, so there a dial that fails before opening refreshes a token near its
- * expiry (the likeliest refusal) and dials again after the backoff.
+ * A browser shows neither, so there a dial that fails before opening is taken for a refused token
+ * when that token is near its expiry or has failed that way before, and is refreshed; the link
+ * dials again after the backoff.
  */
 import { ServerMessage } from '@duka/shared';
 import type { AuthSession } from '../auth.js';
@@ -42,6 +43,8 @@ export class RealtimeLink {
   private watchdog: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
   private active = false;
+  /** The token of the last dial that failed before opening on a socket that hides why. */
+  private blindToken: string | null = null;
 
   constructor(private readonly o: RealtimeOptions) {}
 
@@ -102,6 +105,7 @@ export class RealtimeLink {
         open: () => {
           opened = true;
           this.failures = 0;
+          this.blindToken = null;
           this.o.onLive(true);
           this.o.onReachable(true);
           alive();
@@ -160,13 +164,18 @@ export class RealtimeLink {
 
   /**
    * The dial failed before opening and the socket does not say why: the network, the server's
-   * limit, or a refused token all look alike. A token near its expiry (by this till's clock) is
-   * refreshed first; either way the next dial waits out the backoff, so a server that refuses for
-   * another reason is not hammered. Reachability is left to the HTTP calls, which can tell.
+   * limit, or a refused token all look alike. The token is refreshed when it is near its expiry by
+   * this till's clock, or when the same token has failed before (a till whose clock lags sees a
+   * fresh token the server calls expired); either way the next dial waits out the backoff, so a
+   * server that refuses for another reason is not hammered. Reachability is left to the HTTP calls,
+   * which can tell.
    */
   private async blindFailure(token: string): Promise<void> {
+    const again = this.blindToken === token;
+    this.blindToken = token;
     const claims = await this.o.auth.claims().catch(() => null);
-    if (claims && claims.exp * 1000 - this.o.now() <= BLIND_REFRESH_MS) {
+    if (again || (claims && claims.exp * 1000 - this.o.now() <= BLIND_REFRESH_MS)) {
+      this.blindToken = null;
       try {
         await this.o.auth.refresh(token);
       } catch (err) {
