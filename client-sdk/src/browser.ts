@@ -16,6 +16,7 @@ export type BrowserTillOptions = Omit<TillOptions, 'dbPath' | 'storage'> & { sto
 
 const browser: TillPlatform = { socket: nativeSocket };
 
+/** The till in a browser: see `till.ts` for its API. */
 export class Till extends CoreTill {
   /** Open the till's replica on `storage`, migrating it as needed, and with `autoSync` start syncing. */
   static open(opts: BrowserTillOptions): Promise<Till> {

@@ -14,6 +14,7 @@ export { sqliteFile };
 
 const node: TillPlatform = { openFile: sqliteFile, socket: wsSocket };
 
+/** The till in Node: see `till.ts` for its API. */
 export class Till extends CoreTill {
   /** Open the till's replica (`dbPath`, or a `storage`), creating and migrating it as needed, and with `autoSync` start syncing. */
   static open(opts: TillOptions): Promise<Till> {

@@ -3,7 +3,9 @@
  * its `WebSocket` global is `ws` through the standard interface only (onopen, onmessage, onclose),
  * which like a browser's shows no pings and turns a refused upgrade into a bare close 1006.
  */
+import path from 'node:path';
 import { sqliteFile } from '@duka/client-sdk';
+import { build } from 'esbuild';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Till as BrowserTill, type BrowserTillOptions } from '../dist/browser.js';
@@ -24,6 +26,13 @@ describe('the browser entry', () => {
   const open = (o: Partial<BrowserTillOptions> = {}) =>
     BrowserTill.open({ baseUrl: h.base, storage: sqliteFile(':memory:'), deviceName: 'Browser', fetch: h.net.fetch, now: h.t.clock.now, syncIntervalMs: 600_000, backoff: { baseMs: 20, maxMs: 100 }, ...o });
   const count = (from: number, call: string) => h.net.calls.slice(from).filter((c) => c === call).length;
+
+  it('bundles for a browser, with nothing of Node in it', async () => {
+    // esbuild for the browser platform fails on any Node built-in the graph reaches.
+    const out = await build({ entryPoints: [path.join(import.meta.dirname, '../dist/browser.js')], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const packages = new Set(Object.keys(out.metafile.inputs).flatMap((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? []));
+    expect([...packages].sort()).toEqual(['kysely', 'lib0', 'uuid', 'yjs', 'zod']);
+  });
 
   it('needs a storage: a browser has no files for dbPath', async () => {
     const opts = { baseUrl: h.base, dbPath: ':memory:', deviceName: 'Browser' } as unknown as BrowserTillOptions;
