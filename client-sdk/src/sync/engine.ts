@@ -37,7 +37,10 @@ export interface EngineOptions {
 
 export class SyncEngine {
   private current: Promise<SyncReport> | null = null;
+  /** Whether a `syncNow` caller awaits the running sync (rather than only a timer or a kick). */
+  private currentAsked = false;
   private next: Promise<SyncReport> | null = null;
+  private nextAsked = false;
   private timer: NodeJS.Timeout | null = null;
   private auto = false;
   private failures = 0;
@@ -51,21 +54,41 @@ export class SyncEngine {
     private readonly o: EngineOptions,
   ) {}
 
-  /** Sync now; if a sync is running, the one right after it. Rejects with that sync's error. */
+  /**
+   * Sync now; if a sync is running, the one right after it. Rejects with that sync's error. When
+   * the running sync is one nobody asked for (login's, a timer's, a poke's), its report is folded
+   * into the answer: `await login(); await syncNow()` answers the bootstrap login started.
+   */
   syncNow(): Promise<SyncReport> {
+    return this.request(true);
+  }
+
+  private request(asked: boolean): Promise<SyncReport> {
     if (this.closed) return Promise.reject(new TillError('CLOSED', 'the till is closed'));
     if (this.outdated) return Promise.reject(this.outdated);
-    if (!this.current) {
-      this.current = this.run().finally(() => (this.current = null));
-      return this.current;
-    }
-    this.next ??= this.current
-      .catch(() => undefined)
-      .then(() => {
+    if (!this.current && !this.next) return this.begin(asked, null);
+    if (asked) this.nextAsked = true;
+    if (this.next) return this.next;
+    const unclaimed = this.currentAsked ? Promise.resolve(null) : this.current!.catch(() => null);
+    this.next = this.current!.catch(() => undefined)
+      .then(() => unclaimed)
+      .then((earlier) => {
         this.next = null;
-        return this.syncNow();
+        const nextAsked = this.nextAsked;
+        this.nextAsked = false;
+        return this.begin(nextAsked, earlier);
       });
     return this.next;
+  }
+
+  /** Run a sync now; its answer includes `earlier`, the report of a sync before it that nobody was given. */
+  private begin(asked: boolean, earlier: SyncReport | null): Promise<SyncReport> {
+    if (this.closed) return Promise.reject(new TillError('CLOSED', 'the till is closed'));
+    if (this.outdated) return Promise.reject(this.outdated);
+    this.currentAsked = asked;
+    const run = this.run().finally(() => (this.current = null));
+    this.current = run;
+    return earlier ? run.then((r) => mergeReports(earlier, r)) : run;
   }
 
   /** Sync on a timer (and retry with backoff) until `stop`. */
@@ -83,7 +106,7 @@ export class SyncEngine {
 
   /** Something happened that is worth a sync soon (a poke, the network back, a login): sync now. */
   kick(): void {
-    if (this.auto && !this.closed) this.syncNow().catch(() => undefined);
+    if (this.auto && !this.closed) this.request(false).catch(() => undefined);
   }
 
   /** Stop and wait for a running sync to end. */
@@ -104,7 +127,7 @@ export class SyncEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.syncNow().catch(() => undefined);
+      this.request(false).catch(() => undefined);
     }, delay);
     this.timer.unref?.();
     void this.o.onState({ nextAt: this.ctx.now() + delay });
@@ -182,4 +205,9 @@ export class SyncEngine {
     await setMeta(ctx.db, 'last_sync_at', report.at);
     return report;
   }
+}
+
+/** Two syncs' reports as one: what both pushed, pulled and numbered; bootstrapped if either did. */
+function mergeReports(a: SyncReport, b: SyncReport): SyncReport {
+  return { pushed: a.pushed + b.pushed, pulled: a.pulled + b.pulled, numbered: [...a.numbered, ...b.numbered], bootstrapped: a.bootstrapped || b.bootstrapped, at: b.at };
 }
