@@ -24,6 +24,7 @@ import type { SyncCtx } from './sync/context.js';
 import { registerDevice } from './sync/device.js';
 import { SyncEngine } from './sync/engine.js';
 import { RealtimeLink } from './sync/realtime.js';
+import { whenQueueEmpty, type WhenSyncedOptions } from './sync/when-synced.js';
 
 export interface TillOptions {
   /** The API root including its base path, e.g. `http://192.168.1.10:8080/api/v1` (for the default HTTP connector). */
@@ -169,6 +170,9 @@ export class TillLifecycle {
 
   syncNow(): Promise<SyncReport> {
     return this.engine.syncNow();
+  }
+  whenSynced(o?: WhenSyncedOptions): Promise<void> {
+    return whenQueueEmpty({ db: this.db, events: this.emitter, closed: this.abort.signal, pending: () => this.state.pending }, o);
   }
   startSync(): void {
     if (this.state.updateRequired) return;
