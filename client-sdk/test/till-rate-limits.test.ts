@@ -82,6 +82,12 @@ describe('till: rate limits per signed-in user', () => {
     // The next automatic attempt waits the server's minute, not the 0.5 s its backoff would say.
     expect(till.status()).toMatchObject({ online: true, pending: 1, lastError: { code: 'RATE_LIMITED' } });
     expect(Date.parse(till.status().nextSyncAt!)).toBe(h.t.clock.now() + 60_000);
+    // A sale meanwhile is queued, and its sync waits for that retry rather than being refused again.
+    const from = h.net.calls.length;
+    await till.sell({ lines: [{ product_id: shop.rice.id, qty: 1 }], payment_method: 'Cash' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.net.calls.slice(from)).toEqual([]);
+    expect(till.status()).toMatchObject({ pending: 2, syncing: false });
 
     // The owner's count moved by their own request only.
     expect(limitOf(await me(shop.owner.token))).toEqual({ status: 200, limit: String(LIMIT), remaining: String(ownerBefore - 1) });

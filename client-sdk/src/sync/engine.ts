@@ -46,6 +46,8 @@ export class SyncEngine {
   private failures = 0;
   private registered = false;
   private closed = false;
+  /** The server's refusal that said when to come back (`Retry-After`): kicks wait for that retry too. */
+  private held: DukaApiError | null = null;
   /** The server's refusal of this till's protocol version, answered to every later sync. */
   private outdated: DukaApiError | null = null;
 
@@ -76,6 +78,7 @@ export class SyncEngine {
         this.next = null;
         const nextAsked = this.nextAsked;
         this.nextAsked = false;
+        if (this.held && !nextAsked) return Promise.reject(this.held);
         return this.begin(nextAsked, earlier);
       });
     return this.next;
@@ -106,7 +109,7 @@ export class SyncEngine {
 
   /** Something happened that is worth a sync soon (a poke, the network back, a login): sync now. */
   kick(): void {
-    if (this.auto && !this.closed) this.request(false).catch(() => undefined);
+    if (this.auto && !this.closed && !this.held) this.request(false).catch(() => undefined);
   }
 
   /** Stop and wait for a running sync to end. */
@@ -127,6 +130,7 @@ export class SyncEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.held = null;
       this.request(false).catch(() => undefined);
     }, delay);
     this.timer.unref?.();
@@ -138,6 +142,7 @@ export class SyncEngine {
     try {
       const report = await this.cycle();
       this.failures = 0;
+      this.held = null;
       await this.o.onState({ syncing: false, report, nextAt: null });
       this.ctx.events.emit('synced', report);
       this.schedule(this.o.intervalMs ?? 30_000);
@@ -154,6 +159,8 @@ export class SyncEngine {
       } else {
         this.failures++;
         const retryAfter = err instanceof DukaApiError ? err.retryAfter : undefined;
+        // A sale or a poke in the meantime would only be refused again (and counted against the limit).
+        this.held = retryAfter !== undefined && this.auto ? (err as DukaApiError) : null;
         this.schedule(backoffDelay(this.failures, this.o.backoff, this.o.random, retryAfter));
       }
       throw err;
