@@ -2,7 +2,8 @@
  * The sync loop (style convention 11): push, then pull, one sync at a time. A sync is started by
  * `syncNow()`, the timer, a websocket poke, or the network coming back; a request made while one
  * runs is served by one more sync right after it. Failures are retried with exponential backoff
- * and jitter, without limit: a queue never stops retrying on its own. Only a missing sign-in makes
+ * and jitter, without limit: a queue never stops retrying on its own; a server's `Retry-After` holds
+ * every automatic attempt (a sale's or a poke's too) until then. Only a missing sign-in makes
  * it wait, for `login`, and a server that no longer speaks the till's sync protocol (426) stops it
  * for good: no retry can help, only a newer till.
  */
@@ -71,16 +72,17 @@ export class SyncEngine {
     if (!this.current && !this.next) return this.begin(asked, null);
     if (asked) this.nextAsked = true;
     if (this.next) return this.next;
-    const unclaimed = this.currentAsked ? Promise.resolve(null) : this.current!.catch(() => null);
-    this.next = this.current!.catch(() => undefined)
-      .then(() => unclaimed)
-      .then((earlier) => {
-        this.next = null;
-        const nextAsked = this.nextAsked;
-        this.nextAsked = false;
-        if (this.held && !nextAsked) return Promise.reject(this.held);
-        return this.begin(nextAsked, earlier);
-      });
+    const current = this.current!;
+    // The running sync's report, when no caller was given it.
+    const unclaimed = this.currentAsked ? current.then(() => null, () => null) : current.catch(() => null);
+    this.next = unclaimed.then((earlier) => {
+      this.next = null;
+      const nextAsked = this.nextAsked;
+      this.nextAsked = false;
+      // Only kicks wait for it: no point asking before the server's Retry-After.
+      if (this.held && !nextAsked) return Promise.reject(this.held);
+      return this.begin(nextAsked, earlier);
+    });
     return this.next;
   }
 
