@@ -102,6 +102,16 @@ export class AuthSession {
     return token ? decodeClaims(token) : null;
   }
 
+  /** Whether the server answers (reachability is reported as for every call); false when the connector cannot tell. */
+  async ping(): Promise<boolean> {
+    const c = this.o.connector;
+    if (!c.ping) return false;
+    return this.call((conn, signal) => conn.ping!(signal)).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** A usable access token: the stored one, or a fresh one when it expires within the margin. */
   async accessToken(): Promise<string> {
     const [token, expires] = await Promise.all([getMeta(this.o.db, 'access_token'), getMeta(this.o.db, 'access_expires_at')]);

@@ -22,6 +22,7 @@ export type { QueuedMutation } from './queue.js';
 export type { ExpenseReceipt } from './actions/expenses.js';
 export type { TillUser } from './auth.js';
 export type { BackoffOptions } from './sync/backoff.js';
+export type { WhenSyncedOptions } from './sync/when-synced.js';
 export { backoffDelay } from './sync/backoff.js';
 export { localDate } from './time.js';
 export { TillError, NetworkError, type TillErrorCode } from './errors.js';

@@ -22,9 +22,11 @@ import { pendingCount, rejectedCount } from './queue.js';
 import { initialStatus, type TillStatus } from './status.js';
 import type { BackoffOptions } from './sync/backoff.js';
 import type { SyncCtx } from './sync/context.js';
+import { ConnectivityWatch } from './sync/connectivity.js';
 import { registerDevice } from './sync/device.js';
 import { SyncEngine } from './sync/engine.js';
 import { RealtimeLink } from './sync/realtime.js';
+import { whenQueueEmpty, type WhenSyncedOptions } from './sync/when-synced.js';
 
 export interface TillOptions {
   /** The API root including its base path, e.g. `http://192.168.1.10:8080/api/v1` (for the default HTTP connector). */
@@ -41,8 +43,10 @@ export interface TillOptions {
   autoSync?: boolean;
   /** Time between automatic syncs (default 30 000 ms). */
   syncIntervalMs?: number;
-  /** Retry delays after a failed sync (default 1 s doubling to 60 s, with jitter, never giving up). */
+  /** Retry delays after a failed sync (default 1 s doubling to 30 s, with jitter, never giving up). */
   backoff?: BackoffOptions;
+  /** While the server is out of reach, probe it this often and sync as soon as it answers (default 5 000 ms; `autoSync` only). */
+  probeIntervalMs?: number;
   /** Listen on the server's websocket for pokes when `autoSync` (default true). */
   realtime?: boolean;
   /** Per-request timeout of the HTTP connector (default 15 000 ms). */
@@ -71,6 +75,7 @@ export class TillLifecycle {
   private readonly auth: AuthSession;
   private readonly engine: SyncEngine;
   private readonly realtime: RealtimeLink | null;
+  private readonly watch: ConnectivityWatch;
   private readonly syncCtx: SyncCtx;
   /** Aborted by `close()`: every connector call in flight stops. */
   private readonly abort = new AbortController();
@@ -116,6 +121,7 @@ export class TillLifecycle {
       onOutdated: (err) => this.outdated(err),
       onState: (s) => this.onEngineState(s),
     });
+    this.watch = new ConnectivityWatch({ intervalMs: opts.probeIntervalMs, ping: () => this.auth.ping(), onNetworkBack: () => this.engine.kick() });
     this.actions = { db, now, queued: () => void this.afterLocalWrite() };
     const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
     this.realtime = wantRealtime
@@ -143,6 +149,7 @@ export class TillLifecycle {
     life.patch({ authRequired });
     if (opts.autoSync ?? true) {
       life.engine.start();
+      life.watch.start();
       if (!authRequired) life.realtime?.start();
     }
     return life;
@@ -173,13 +180,18 @@ export class TillLifecycle {
   syncNow(): Promise<SyncReport> {
     return this.engine.syncNow();
   }
+  whenSynced(o?: WhenSyncedOptions): Promise<void> {
+    return whenQueueEmpty({ db: this.db, events: this.emitter, closed: this.abort.signal, pending: () => this.state.pending }, o);
+  }
   startSync(): void {
     if (this.state.updateRequired) return;
     this.engine.start();
+    this.watch.start();
     this.realtime?.start();
   }
   stopSync(): void {
     this.engine.stop();
+    this.watch.stop();
     this.realtime?.stop();
   }
 
@@ -189,6 +201,7 @@ export class TillLifecycle {
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.abort.abort();
+    this.watch.stop();
     this.realtime?.stop();
     await this.engine.close();
     await this.db.destroy();
@@ -251,6 +264,8 @@ export class TillLifecycle {
   }
 
   private reachable(reached: boolean): void {
+    if (reached) this.watch.found();
+    else this.watch.lost();
     if (reached === this.state.online) return;
     this.patch({ online: reached });
     this.emitter.emit(reached ? 'online' : 'offline');
@@ -266,6 +281,7 @@ export class TillLifecycle {
   }
 
   private outdated(err: DukaApiError): void {
+    this.watch.stop();
     this.realtime?.stop();
     this.patch({ updateRequired: true });
     const num = (v: unknown) => (typeof v === 'number' ? v : null);

@@ -22,6 +22,7 @@ import type { TillPlatform } from './platform.js';
 import { dismissRejected, type QueuedMutation } from './queue.js';
 import * as reads from './reads.js';
 import type { TillStatus } from './status.js';
+import type { WhenSyncedOptions } from './sync/when-synced.js';
 import type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt, ListOptions, Receipt, SellInput, StockAdjustInput } from './types.js';
 
 export class Till {
@@ -91,6 +92,16 @@ export class Till {
   /** Push the queue, then pull (bootstrapping first if needed). One sync at a time: a call during a sync gets the next one. */
   syncNow(): Promise<SyncReport> {
     return this.life.syncNow();
+  }
+  /**
+   * Resolves once the queue is empty: every mutation pushed and answered (rejected ones are not
+   * waited for; see `rejected()`), at once when nothing is pending. It does not start a sync:
+   * with `autoSync` the till sends the queue itself, without it call `syncNow()`. Rejects with
+   * `TillError` `TIMEOUT` after `timeoutMs`, with the signal's reason when `signal` is aborted,
+   * and with `CLOSED` when the till closes.
+   */
+  whenSynced(o?: WhenSyncedOptions): Promise<void> {
+    return this.life.whenSynced(o);
   }
   /** Sync on the timer, pokes and reconnection (the default with `autoSync`). */
   startSync(): void {
