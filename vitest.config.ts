@@ -4,6 +4,9 @@
  */
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/** The packages the tests import are built first (test/setup/build-packages.ts). */
+const BUILD = 'test/setup/build-packages.ts';
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'shared/**/*.test.ts', 'client-sdk/**/*.test.ts', 'agent/**/*.test.ts', 'web/test/**/*.test.ts'],
@@ -12,8 +15,8 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       // `*.pg.test.ts` need PostgreSQL itself (e.g. several server processes on one database).
-      { extends: true, test: { name: 'sqlite', env: { DUKA_TEST_DIALECT: 'sqlite' }, exclude: [...configDefaults.exclude, '**/*.pg.test.ts'] } },
-      { extends: true, test: { name: 'postgres', env: { DUKA_TEST_DIALECT: 'postgres' }, globalSetup: ['test/setup/postgres-global.ts'] } },
+      { extends: true, test: { name: 'sqlite', env: { DUKA_TEST_DIALECT: 'sqlite' }, exclude: [...configDefaults.exclude, '**/*.pg.test.ts'], globalSetup: [BUILD] } },
+      { extends: true, test: { name: 'postgres', env: { DUKA_TEST_DIALECT: 'postgres' }, globalSetup: [BUILD, 'test/setup/postgres-global.ts'] } },
     ],
   },
 });

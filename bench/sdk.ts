@@ -10,7 +10,7 @@ import path from 'node:path';
 import { newId } from '@duka/shared';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { Till } from '../client-sdk/src/index.js';
+import { Till } from '@duka/client-sdk';
 import { createDb } from '../server/src/db/create-db.js';
 import type { Row } from './lib.js';
 

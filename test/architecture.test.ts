@@ -9,8 +9,13 @@
  * (type imports included) comes back to where it started. What lib/context.ts needs from above
  * (the messenger, the event bus, the realtime hub) it declares there as small interfaces, which the
  * upper layers implement and app.ts wires together.
+ *
+ * client-sdk/src/index.ts is the SDK's platform-neutral core, which a browser runs: it and the
+ * browser entry reach nothing of Node's (no better-sqlite3, ws or built-in module, no Buffer or
+ * process); only the node entry (node.ts, node/) does.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { PaymentMethod, PayoutMethod, SyncEntity } from '@duka/shared';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +49,7 @@ function layerOf(file: string): number {
   return at;
 }
 
-/** file → the server/src files it imports (relative imports, type-only and dynamic ones included). */
+/** file → the files of `list` it imports (relative imports, type-only and dynamic ones included). */
 function importGraph(list: string[]): Map<string, string[]> {
   const known = new Set(list);
   return new Map(
@@ -103,6 +108,38 @@ describe('architecture', () => {
     for (const file of files('client-sdk/src')) {
       expect(imports(file).filter((i) => i.includes('server') || i === 'hono' || i.startsWith('@hono/')), file).toEqual([]);
     }
+  });
+
+  /** The files `from` reaches through relative imports, itself included. */
+  const reached = (graph: Map<string, string[]>, ...from: string[]): string[] => {
+    const seen = new Set<string>();
+    const walk = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const next of graph.get(f) ?? []) walk(next);
+    };
+    from.forEach(walk);
+    return [...seen].sort();
+  };
+  const nodeOnly = (i: string) => i === 'better-sqlite3' || i === 'ws' || i.startsWith('node:') || builtinModules.includes(i);
+  const code = (file: string) => source(file).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  /** `file -> what` for each import of Node's and each use of its globals. */
+  const nodeUses = (list: string[]) =>
+    list.flatMap((f) => [
+      ...imports(f).filter(nodeOnly).map((i) => `${f} -> ${i}`),
+      // Globals a browser lacks (a `NodeJS.Timeout` type is harmless: it is gone once compiled).
+      ...[...code(f).matchAll(/\b(Buffer|process|require|__dirname|__filename)\b/g)].map((m) => `${f} uses ${m[1]}`),
+    ]);
+
+  it('the SDK core and its browser entry import nothing of Node, nor does shared', () => {
+    const sdk = importGraph(files('client-sdk/src').filter((f) => !f.endsWith('.test.ts')));
+    const browser = reached(sdk, 'client-sdk/src/index.ts', 'client-sdk/src/browser.ts');
+    // The walk sees the whole core, and the check sees Node where it is.
+    expect(browser).toEqual(expect.arrayContaining(['client-sdk/src/lifecycle.ts', 'client-sdk/src/sync/realtime.ts', 'client-sdk/src/actions/notes.ts', 'client-sdk/src/sync/native-socket.ts']));
+    expect(browser.filter((f) => f.includes('/node'))).toEqual([]);
+    expect(nodeUses(reached(sdk, 'client-sdk/src/node.ts'))).toEqual(['client-sdk/src/node/socket.ts -> ws', 'client-sdk/src/node/storage.ts -> better-sqlite3']);
+    expect(nodeUses(browser)).toEqual([]);
+    expect(nodeUses(files('shared/src').filter((f) => !f.endsWith('.test.ts')))).toEqual([]);
   });
 
   it('shared imports neither the server nor any HTTP framework', () => {

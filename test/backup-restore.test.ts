@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Till } from '../client-sdk/src/index.js';
+import { Till } from '@duka/client-sdk';
 import { withPostgres } from './chaos/embedded-postgres.js';
 import { registrationBody } from './setup/factories.js';
 import { freePort, startScript } from './setup/processes.js';

@@ -44,7 +44,7 @@ describe('API reference', () => {
     'get /accounts/mfa/totp/status', 'post /accounts/mfa/totp/setup', 'post /accounts/mfa/totp/verify', 'post /accounts/mfa/totp/disable',
     'get /meta/business-types', 'get /meta/regions', 'get /meta/regions/{slug}/districts', 'get /meta/outlet-types',
     'get /inventory/products', 'post /pos/sale', 'get /customers', 'post /credits/customers/{customer_id}/payments', 'get /notifications',
-    'get /stores', 'get /staff', 'post /sync/devices', 'post /sync/push', 'get /sync/pull', 'get /sync/bootstrap', 'get /sync/conflicts', 'get /sync/ws',
+    'get /stores', 'get /staff', 'post /sync/devices', 'post /sync/push', 'get /sync/pull', 'get /sync/bootstrap', 'get /sync/ping', 'get /sync/conflicts', 'get /sync/ws',
     'get /suppliers', 'post /suppliers', 'get /suppliers/stats', 'get /suppliers/{id}', 'patch /suppliers/{id}', 'delete /suppliers/{id}',
     'get /suppliers/deliveries', 'post /suppliers/deliveries', 'get /suppliers/deliveries/{id}', 'patch /suppliers/deliveries/{id}',
     'delete /suppliers/deliveries/{id}', 'post /suppliers/deliveries/{id}/pay', 'get /suppliers/payments', 'get /suppliers/{id}/payments',

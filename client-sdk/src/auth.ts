@@ -7,6 +7,7 @@
  * are gone or refused the till keeps selling; only syncing waits for a new `login`.
  */
 import type { TokenPair } from '@duka/shared';
+import { fromBase64 } from './base64.js';
 import type { TillConnector } from './connector.js';
 import { DukaApiError } from './http/errors.js';
 import type { LocalDb } from './local/db.js';
@@ -31,7 +32,7 @@ export function decodeClaims(token: string): TokenClaims | null {
   try {
     const part = token.split('.')[1];
     if (!part) return null;
-    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as TokenClaims;
+    return JSON.parse(new TextDecoder().decode(fromBase64(part))) as TokenClaims;
   } catch {
     return null;
   }
@@ -99,6 +100,16 @@ export class AuthSession {
   async claims(): Promise<TokenClaims | null> {
     const token = await getMeta(this.o.db, 'access_token');
     return token ? decodeClaims(token) : null;
+  }
+
+  /** Whether the server answers (reachability is reported as for every call); false when the connector cannot tell. */
+  async ping(): Promise<boolean> {
+    const c = this.o.connector;
+    if (!c.ping) return false;
+    return this.call((conn, signal) => conn.ping!(signal)).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** A usable access token: the stored one, or a fresh one when it expires within the margin. */

@@ -44,6 +44,12 @@ export interface TillConnector {
   bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse>;
   /** A page (from 1) of the platform's ADDO-permitted list, which an ADDO till keeps a copy of. */
   addoList(accessToken: string, query: { page: number; page_size: number }, signal: AbortSignal): Promise<AddoListPage>;
+  /**
+   * The cheapest answer the server gives, to learn it is reachable again (no token: a till that
+   * lost its sign-in still finds the network). Optional: a till whose connector has none notices
+   * the network back by its sync retries alone.
+   */
+  ping?(signal: AbortSignal): Promise<void>;
   /** The websocket to listen on for pokes, or null when this connector has none (the till then syncs on its timer). */
   realtimeUrl(accessToken: string): string | null;
 }

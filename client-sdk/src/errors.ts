@@ -14,7 +14,9 @@ export type TillErrorCode =
   /** The server could not be reached. */
   | 'NETWORK'
   /** The till was closed. */
-  | 'CLOSED';
+  | 'CLOSED'
+  /** A wait (`whenSynced`) ran out of its time. */
+  | 'TIMEOUT';
 
 export class TillError extends Error {
   constructor(

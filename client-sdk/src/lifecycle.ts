@@ -16,21 +16,24 @@ import type { DukaApiError } from './http/errors.js';
 import { type LocalDb, openLocalDb } from './local/db.js';
 import { getMeta, setMeta } from './local/meta.js';
 import { migrateLocal } from './local/migrations.js';
-import { asStorage, sqliteFile, type TillStorage } from './local/storage.js';
+import { asStorage, type TillStorage } from './local/storage.js';
+import type { TillPlatform } from './platform.js';
 import { pendingCount, rejectedCount } from './queue.js';
 import { initialStatus, type TillStatus } from './status.js';
 import type { BackoffOptions } from './sync/backoff.js';
 import type { SyncCtx } from './sync/context.js';
+import { ConnectivityWatch } from './sync/connectivity.js';
 import { registerDevice } from './sync/device.js';
 import { SyncEngine } from './sync/engine.js';
 import { RealtimeLink } from './sync/realtime.js';
+import { whenQueueEmpty, type WhenSyncedOptions } from './sync/when-synced.js';
 
 export interface TillOptions {
   /** The API root including its base path, e.g. `http://192.168.1.10:8080/api/v1` (for the default HTTP connector). */
   baseUrl?: string;
   /** How the till reaches the server (default: the HTTP connector on `baseUrl`, with `fetch` and `requestTimeoutMs`). */
   connector?: TillConnector;
-  /** The replica's SQLite file for the default storage (created if missing; `:memory:` for a throwaway till). */
+  /** The replica's SQLite file, where the platform keeps files (Node: better-sqlite3; created if missing; `:memory:` for a throwaway till). */
   dbPath?: string;
   /** Where the replica lives instead of `dbPath`: a Kysely dialect over SQLite, or a `TillStorage` with its idle work. */
   storage?: Dialect | TillStorage;
@@ -40,8 +43,10 @@ export interface TillOptions {
   autoSync?: boolean;
   /** Time between automatic syncs (default 30 000 ms). */
   syncIntervalMs?: number;
-  /** Retry delays after a failed sync (default 1 s doubling to 60 s, with jitter, never giving up). */
+  /** Retry delays after a failed sync (default 1 s doubling to 30 s, with jitter, never giving up). */
   backoff?: BackoffOptions;
+  /** While the server is out of reach, probe it this often and sync as soon as it answers (default 5 000 ms; `autoSync` only). */
+  probeIntervalMs?: number;
   /** Listen on the server's websocket for pokes when `autoSync` (default true). */
   realtime?: boolean;
   /** Per-request timeout of the HTTP connector (default 15 000 ms). */
@@ -70,6 +75,7 @@ export class TillLifecycle {
   private readonly auth: AuthSession;
   private readonly engine: SyncEngine;
   private readonly realtime: RealtimeLink | null;
+  private readonly watch: ConnectivityWatch;
   private readonly syncCtx: SyncCtx;
   /** Aborted by `close()`: every connector call in flight stops. */
   private readonly abort = new AbortController();
@@ -83,6 +89,7 @@ export class TillLifecycle {
     /** This device's id: made once, kept in the replica, sent with every push. */
     readonly deviceId: string,
     opts: TillOptions,
+    platform: TillPlatform,
   ) {
     const now = opts.now ?? Date.now;
     this.emitter = new TypedEmitter<TillEvents>(opts.onListenerError);
@@ -114,18 +121,20 @@ export class TillLifecycle {
       onOutdated: (err) => this.outdated(err),
       onState: (s) => this.onEngineState(s),
     });
+    this.watch = new ConnectivityWatch({ intervalMs: opts.probeIntervalMs, ping: () => this.auth.ping(), onNetworkBack: () => this.engine.kick() });
     this.actions = { db, now, queued: () => void this.afterLocalWrite() };
     const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
     this.realtime = wantRealtime
-      ? new RealtimeLink({ url: (token) => connector.realtimeUrl(token), auth: this.auth, onHint: () => this.engine.kick(), onReachable: (r) => this.reachable(r), onLive: (live) => this.patch({ live }), backoff: opts.backoff, random: opts.random })
+      ? new RealtimeLink({ url: (token) => connector.realtimeUrl(token), socket: platform.socket, auth: this.auth, now, onHint: () => this.engine.kick(), onReachable: (r) => this.reachable(r), onLive: (live) => this.patch({ live }), backoff: opts.backoff, random: opts.random })
       : null;
   }
 
-  /** Open the replica (creating and migrating it as needed) and, with `autoSync`, start syncing. */
-  static async open(opts: TillOptions): Promise<TillLifecycle> {
+  /** Open the replica (creating and migrating it as needed) on the platform's storage and socket and, with `autoSync`, start syncing. */
+  static async open(opts: TillOptions, platform: TillPlatform): Promise<TillLifecycle> {
     if (!opts.connector && !opts.baseUrl) throw new TillError('VALIDATION_ERROR', 'give the till a baseUrl or a connector', 'baseUrl');
+    if (!opts.storage && !platform.openFile) throw new TillError('VALIDATION_ERROR', 'give the till a storage (this platform keeps no files)', 'storage');
     if (!opts.storage && !opts.dbPath) throw new TillError('VALIDATION_ERROR', 'give the till a dbPath or a storage', 'dbPath');
-    const storage = opts.storage ? asStorage(opts.storage) : sqliteFile(opts.dbPath!);
+    const storage = opts.storage ? asStorage(opts.storage) : platform.openFile!(opts.dbPath!);
     const db = openLocalDb(storage);
     await migrateLocal(db);
     let deviceId = await getMeta(db, 'device_id');
@@ -134,12 +143,13 @@ export class TillLifecycle {
       await setMeta(db, 'device_id', deviceId);
     }
     await setMeta(db, 'device_name', opts.deviceName);
-    const life = new TillLifecycle(db, storage, deviceId, opts);
+    const life = new TillLifecycle(db, storage, deviceId, opts, platform);
     await life.refreshCounts();
     const authRequired = !(await life.auth.hasTokens());
     life.patch({ authRequired });
     if (opts.autoSync ?? true) {
       life.engine.start();
+      life.watch.start();
       if (!authRequired) life.realtime?.start();
     }
     return life;
@@ -170,13 +180,18 @@ export class TillLifecycle {
   syncNow(): Promise<SyncReport> {
     return this.engine.syncNow();
   }
+  whenSynced(o?: WhenSyncedOptions): Promise<void> {
+    return whenQueueEmpty({ db: this.db, events: this.emitter, closed: this.abort.signal, pending: () => this.state.pending }, o);
+  }
   startSync(): void {
     if (this.state.updateRequired) return;
     this.engine.start();
+    this.watch.start();
     this.realtime?.start();
   }
   stopSync(): void {
     this.engine.stop();
+    this.watch.stop();
     this.realtime?.stop();
   }
 
@@ -186,6 +201,7 @@ export class TillLifecycle {
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.abort.abort();
+    this.watch.stop();
     this.realtime?.stop();
     await this.engine.close();
     await this.db.destroy();
@@ -248,6 +264,8 @@ export class TillLifecycle {
   }
 
   private reachable(reached: boolean): void {
+    if (reached) this.watch.found();
+    else this.watch.lost();
     if (reached === this.state.online) return;
     this.patch({ online: reached });
     this.emitter.emit(reached ? 'online' : 'offline');
@@ -263,6 +281,7 @@ export class TillLifecycle {
   }
 
   private outdated(err: DukaApiError): void {
+    this.watch.stop();
     this.realtime?.stop();
     this.patch({ updateRequired: true });
     const num = (v: unknown) => (typeof v === 'number' ? v : null);

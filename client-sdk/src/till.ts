@@ -2,7 +2,8 @@
  * The till: one object over the local replica, the queue and the sync loop. Everything a cashier
  * does works with the network down; the server is only needed to sign in, to fetch the catalogue
  * the first time, and to sync. This file is the selling API (local reads and queued actions);
- * status, sign-in, syncing and closing live in `lifecycle.ts`.
+ * status, sign-in, syncing and closing live in `lifecycle.ts`. Each entry (`node.ts`, `browser.ts`)
+ * exports a subclass whose `open` brings its platform: where the replica lives and how to dial.
  */
 import type { AddoMedicine, Batch, Category, CreateExpenseInput, CreateNoteInput, CreditTab, Customer, Note, Notification, Organisation, Product, Store, UpdateNoteInput } from '@duka/shared';
 import { reverseSale } from './actions/reverse.js';
@@ -17,23 +18,25 @@ import type { TillUser } from './auth.js';
 import type { SyncReport, TillConflict, TillEvents } from './events.js';
 import { TillLifecycle, type TillOptions } from './lifecycle.js';
 import type { LocalDb } from './local/db.js';
+import type { TillPlatform } from './platform.js';
 import { dismissRejected, type QueuedMutation } from './queue.js';
 import * as reads from './reads.js';
 import type { TillStatus } from './status.js';
+import type { WhenSyncedOptions } from './sync/when-synced.js';
 import type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt, ListOptions, Receipt, SellInput, StockAdjustInput } from './types.js';
 
 export class Till {
   private readonly db: LocalDb;
   private readonly actions: ActionCtx;
 
-  private constructor(private readonly life: TillLifecycle) {
+  protected constructor(private readonly life: TillLifecycle) {
     this.db = life.db;
     this.actions = life.actions;
   }
 
-  /** Open the till's replica (creating and migrating it as needed) and, with `autoSync`, start syncing. */
-  static async open(opts: TillOptions): Promise<Till> {
-    return new Till(await TillLifecycle.open(opts));
+  /** Open the till's replica (creating and migrating it as needed) on `platform` and, with `autoSync`, start syncing. */
+  protected static async openOn(platform: TillPlatform, opts: TillOptions): Promise<Till> {
+    return new this(await TillLifecycle.open(opts, platform));
   }
 
   /** This device's id: made once, kept in the replica, sent with every push. */
@@ -89,6 +92,16 @@ export class Till {
   /** Push the queue, then pull (bootstrapping first if needed). One sync at a time: a call during a sync gets the next one. */
   syncNow(): Promise<SyncReport> {
     return this.life.syncNow();
+  }
+  /**
+   * Resolves once the queue is empty: every mutation pushed and answered (rejected ones are not
+   * waited for; see `rejected()`), at once when nothing is pending. It does not start a sync:
+   * with `autoSync` the till sends the queue itself, without it call `syncNow()`. Rejects with
+   * `TillError` `TIMEOUT` after `timeoutMs`, with the signal's reason when `signal` is aborted,
+   * and with `CLOSED` when the till closes.
+   */
+  whenSynced(o?: WhenSyncedOptions): Promise<void> {
+    return this.life.whenSynced(o);
   }
   /** Sync on the timer, pokes and reconnection (the default with `autoSync`). */
   startSync(): void {

@@ -8,8 +8,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import { expect } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../../server/src/sync/ws/attach.js';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
+import type { Config } from '../../server/src/env.js';
 import { createTestApp, type TestApp } from '../../test/setup/test-app.js';
-import { Till, type TillEvents, type TillOptions } from '../src/index.js';
+import { Till, type TillEvents, type TillOptions } from '@duka/client-sdk';
 
 export interface Net {
   offline: boolean;
@@ -36,8 +37,8 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-export async function startServer(opts: { realtime?: boolean } = {}): Promise<Harness> {
-  const t = await createTestApp();
+export async function startServer(opts: { realtime?: boolean; config?: Partial<Config> } = {}): Promise<Harness> {
+  const t = await createTestApp({ config: opts.config });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

@@ -2,7 +2,7 @@ import { VOID_REFUSAL } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, registerOwner, type Session } from '../../test/setup/factories.js';
 import type { ApiResponse } from '../../test/setup/test-app.js';
-import { type SellInput, type Till, TillError } from '../src/index.js';
+import { type SellInput, type Till, TillError } from '@duka/client-sdk';
 import { type Harness, openTill, type Shop, seedShop, startServer } from './harness.js';
 
 interface Refusal {

@@ -1,6 +1,6 @@
 /** Expenses and notes made on a till with the network down reach the server once, and notes merge with edits made elsewhere. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Till } from '../src/index.js';
+import type { Till } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, signIn, startServer, until } from './harness.js';
 
 describe('till: expenses and notes offline', () => {

@@ -1,6 +1,6 @@
 /** The README's "a till's day", run against the real server: if this breaks, so does the example. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NumberedReceipt } from '../src/index.js';
+import type { NumberedReceipt } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, serverView, startServer } from './harness.js';
 
 describe("a till's day (README example)", () => {

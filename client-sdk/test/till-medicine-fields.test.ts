@@ -1,6 +1,6 @@
 import { Envelope, Product } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Till } from '../src/index.js';
+import type { Till } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, signIn, startServer } from './harness.js';
 
 describe('till replica: medicine fields', () => {

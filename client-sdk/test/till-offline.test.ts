@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RejectedMutation, TillConflict } from '../src/index.js';
+import type { RejectedMutation, TillConflict } from '@duka/client-sdk';
 import { createStaff } from '../../test/setup/factories.js';
 import { type Harness, openTill, seedShop, serverView, signIn, startServer } from './harness.js';
 

@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newId } from '@duka/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOCAL_MIGRATIONS, migrateLocal, Till, TillError } from '../src/index.js';
-import { openLocalDb } from '../src/local/db.js';
-import { sqliteFile } from '../src/local/storage.js';
+import { LOCAL_MIGRATIONS, migrateLocal, openLocalDb, sqliteFile, Till, TillError } from '@duka/client-sdk';
 
 describe('Till.open: the local replica', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-till-'));

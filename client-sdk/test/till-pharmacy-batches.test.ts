@@ -5,10 +5,7 @@ import { newId } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner, receiveLots } from '../../test/setup/pharmacy-factories.js';
 import type { Session } from '../../test/setup/factories.js';
-import { migrateLocal, Till, TillError } from '../src/index.js';
-import { openLocalDb } from '../src/local/db.js';
-import { sqliteFile } from '../src/local/storage.js';
-import { localDate } from '../src/time.js';
+import { localDate, migrateLocal, openLocalDb, sqliteFile, Till, TillError } from '@duka/client-sdk';
 import { type Harness, openTill, startServer } from './harness.js';
 
 const DAY = 86_400_000;

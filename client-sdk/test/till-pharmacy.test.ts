@@ -1,8 +1,7 @@
 import type { Prescription, PushRequest } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mfaAdminToken, registerOwner, type Session } from '../../test/setup/factories.js';
-import { HttpConnector, NetworkError, type SellInput, type Till, TillError } from '../src/index.js';
-import { localDate } from '../src/time.js';
+import { HttpConnector, localDate, NetworkError, type SellInput, type Till, TillError } from '@duka/client-sdk';
 import { type Harness, openTill, startServer } from './harness.js';
 
 interface Refusal {

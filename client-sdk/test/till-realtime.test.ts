@@ -1,6 +1,6 @@
 /** The till's websocket on the server's close codes: 4001 (token expired) refreshes and reconnects; 4003 (session revoked) asks for a login and selling goes on. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Till } from '../src/index.js';
+import type { Till } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, signIn, startServer, until } from './harness.js';
 
 describe('till: websocket close codes', () => {

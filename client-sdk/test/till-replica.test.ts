@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChangeLog } from '../../server/src/sync/pull/services/prune.js';
-import type { BootstrapProgress, Till } from '../src/index.js';
+import type { BootstrapProgress, Till } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, signIn, startServer } from './harness.js';
 
 const DAY = 86_400_000;

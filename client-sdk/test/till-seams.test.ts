@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpConnector, Till, type TillConnector, type UpdateRequired } from '../src/index.js';
+import { HttpConnector, Till, type TillConnector, type UpdateRequired } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, serverView, signIn, startServer, until } from './harness.js';
 
 describe('till: the storage and connector seams, closing, the protocol version', () => {

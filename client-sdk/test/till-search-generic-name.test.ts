@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newId, PagedEnvelope, Product } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_MIGRATIONS, migrateLocal, Till } from '../src/index.js';
-import { openLocalDb } from '../src/local/db.js';
-import { sqliteFile } from '../src/local/storage.js';
+import { LOCAL_MIGRATIONS, migrateLocal, openLocalDb, sqliteFile, Till } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, signIn, startServer } from './harness.js';
 
 describe('till: product search by a medicine’s generic name', () => {

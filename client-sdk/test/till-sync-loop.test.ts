@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backoffDelay, type Till } from '../src/index.js';
+import { backoffDelay, type Till } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, signIn, startServer, until } from './harness.js';
 
 describe('backoffDelay', () => {

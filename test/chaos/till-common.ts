@@ -1,5 +1,5 @@
 /** What a simulated till process does the same in the chaos run and the soak: retrying like a cashier, and its end-of-run report. */
-import type { Till } from '../../client-sdk/src/index.js';
+import type { Till } from '@duka/client-sdk';
 import type { TillReport, WorkerPayment, WorkerSale } from './protocol.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

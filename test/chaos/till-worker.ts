@@ -5,7 +5,7 @@
  * it drains its queue and reports what it recorded and what its replica shows.
  */
 import type { LineBatchInput, Prescription } from '@duka/shared';
-import { HttpConnector, Till, TillError, type Receipt } from '../../client-sdk/src/index.js';
+import { HttpConnector, type Receipt, Till, TillError } from '@duka/client-sdk';
 import { Rng } from './rng.js';
 import { persist, sleep, tillReport } from './till-common.js';
 import type { ToTill, FromTill, WorkerPayment, WorkerSale } from './protocol.js';

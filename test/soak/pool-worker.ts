@@ -8,8 +8,7 @@
  * Asked, the pool answers what happened since the last sample: sales, the sale and push latencies
  * and every till's queue. At the end it drains every queue and reports what each till recorded.
  */
-import type { FetchLike } from '../../client-sdk/src/http/client.js';
-import { HttpConnector, Till } from '../../client-sdk/src/index.js';
+import { type FetchLike, HttpConnector, Till } from '@duka/client-sdk';
 import type { TillReport, WorkerSale } from '../chaos/protocol.js';
 import { ChaosProxy, NO_FAULTS } from '../chaos/proxy.js';
 import { Rng } from '../chaos/rng.js';

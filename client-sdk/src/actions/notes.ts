@@ -6,6 +6,7 @@
  */
 import { CreateNoteInput, newId, type Note, NOTE_TEXT, textDiff, UpdateNoteInput } from '@duka/shared';
 import * as Y from 'yjs';
+import { fromBase64, toBase64 } from '../base64.js';
 import { TillError } from '../errors.js';
 import type { LocalTrx } from '../local/db.js';
 import { enqueue } from '../queue.js';
@@ -19,7 +20,7 @@ const toNote = ({ ydoc: _y, store_id: _s, ...note }: StoredNote): Note => note;
 
 function docOf(state: string | null | undefined): Y.Doc {
   const doc = new Y.Doc();
-  if (state) Y.applyUpdate(doc, Buffer.from(state, 'base64'));
+  if (state) Y.applyUpdate(doc, fromBase64(state));
   return doc;
 }
 
@@ -36,7 +37,7 @@ function edit(doc: Y.Doc, content: string): Uint8Array {
 }
 
 async function save(trx: LocalTrx, note: StoredNote, doc: Y.Doc): Promise<void> {
-  const data = JSON.stringify({ ...note, ydoc: Buffer.from(Y.encodeStateAsUpdate(doc)).toString('base64') });
+  const data = JSON.stringify({ ...note, ydoc: toBase64(Y.encodeStateAsUpdate(doc)) });
   await trx.insertInto('rows').values({ entity: 'note', id: note.id, data }).onConflict((oc) => oc.columns(['entity', 'id']).doUpdateSet({ data })).execute();
 }
 
@@ -65,7 +66,7 @@ export async function createNote(ctx: ActionCtx, input: CreateNoteInput): Promis
   const update = edit(doc, content);
   await ctx.db.transaction().execute(async (trx) => {
     await save(trx, note, doc);
-    await enqueue(trx, 'note.update', { note_id: note.id, update: Buffer.from(update).toString('base64'), title, tags }, ctx.now());
+    await enqueue(trx, 'note.update', { note_id: note.id, update: toBase64(update), title, tags }, ctx.now());
   });
   ctx.queued();
   return toNote(note);
@@ -89,7 +90,7 @@ export async function updateNote(ctx: ActionCtx, id: string, input: UpdateNoteIn
       updated_at: new Date(ctx.now()).toISOString(),
     };
     await save(trx, next, doc);
-    await enqueue(trx, 'note.update', { note_id: id, update: Buffer.from(update).toString('base64'), ...(changes.title ? { title: changes.title } : {}), ...(changes.tags ? { tags: changes.tags } : {}) }, ctx.now());
+    await enqueue(trx, 'note.update', { note_id: id, update: toBase64(update), ...(changes.title ? { title: changes.title } : {}), ...(changes.tags ? { tags: changes.tags } : {}) }, ctx.now());
     return next;
   });
   ctx.queued();

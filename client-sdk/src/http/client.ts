@@ -23,6 +23,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   /** Aborts the request (the till closing); the timeout applies as well. */
   signal?: AbortSignal;
+  /** This request's timeout instead of the client's. */
+  timeoutMs?: number;
 }
 
 export class HttpClient {
@@ -47,7 +49,7 @@ export class HttpClient {
     const headers: Record<string, string> = { ...this.opts.headers, accept: 'application/json' };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.body !== undefined) headers['content-type'] = 'application/json';
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const timeout = AbortSignal.timeout(o.timeoutMs ?? this.timeoutMs);
     let res: Response;
     let text: string;
     try {

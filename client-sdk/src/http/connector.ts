@@ -10,12 +10,16 @@ export interface HttpConnectorOptions {
   fetch?: FetchLike;
   /** Per request, ms (default 15 000). */
   timeoutMs?: number;
+  /** Per connectivity probe (`ping`), ms (default 3 000): a probe that waits long tells nothing. */
+  probeTimeoutMs?: number;
 }
 
 export class HttpConnector implements TillConnector {
   private readonly http: HttpClient;
+  private readonly probeTimeoutMs: number;
 
   constructor(o: HttpConnectorOptions) {
+    this.probeTimeoutMs = o.probeTimeoutMs ?? 3_000;
     // The server checks the version on push, pull and bootstrap only; sending it everywhere keeps one header set.
     this.http = new HttpClient({ ...o, headers: { [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) } });
   }
@@ -50,6 +54,9 @@ export class HttpConnector implements TillConnector {
   async addoList(accessToken: string, query: { page: number; page_size: number }, signal: AbortSignal): Promise<AddoListPage> {
     const { data, meta } = await this.http.envelope<AddoMedicine[], AddoListMeta>('GET', '/pharmacy/addo-list', { token: accessToken, query, signal });
     return { items: data, version: meta.version, total_pages: meta.total_pages };
+  }
+  async ping(signal: AbortSignal): Promise<void> {
+    await this.http.request('GET', '/sync/ping', { signal, timeoutMs: this.probeTimeoutMs });
   }
   realtimeUrl(accessToken: string): string {
     return `${this.http.baseUrl.replace(/^http/, 'ws')}/sync/ws?access_token=${encodeURIComponent(accessToken)}`;

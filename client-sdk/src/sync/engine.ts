@@ -2,7 +2,8 @@
  * The sync loop (style convention 11): push, then pull, one sync at a time. A sync is started by
  * `syncNow()`, the timer, a websocket poke, or the network coming back; a request made while one
  * runs is served by one more sync right after it. Failures are retried with exponential backoff
- * and jitter, without limit: a queue never stops retrying on its own. Only a missing sign-in makes
+ * and jitter, without limit: a queue never stops retrying on its own; a server's `Retry-After` holds
+ * every automatic attempt (a sale's or a poke's too) until then. Only a missing sign-in makes
  * it wait, for `login`, and a server that no longer speaks the till's sync protocol (426) stops it
  * for good: no retry can help, only a newer till.
  */
@@ -37,12 +38,17 @@ export interface EngineOptions {
 
 export class SyncEngine {
   private current: Promise<SyncReport> | null = null;
+  /** Whether a `syncNow` caller awaits the running sync (rather than only a timer or a kick). */
+  private currentAsked = false;
   private next: Promise<SyncReport> | null = null;
+  private nextAsked = false;
   private timer: NodeJS.Timeout | null = null;
   private auto = false;
   private failures = 0;
   private registered = false;
   private closed = false;
+  /** The server's refusal that said when to come back (`Retry-After`): kicks wait for that retry too. */
+  private held: DukaApiError | null = null;
   /** The server's refusal of this till's protocol version, answered to every later sync. */
   private outdated: DukaApiError | null = null;
 
@@ -51,21 +57,43 @@ export class SyncEngine {
     private readonly o: EngineOptions,
   ) {}
 
-  /** Sync now; if a sync is running, the one right after it. Rejects with that sync's error. */
+  /**
+   * Sync now; if a sync is running, the one right after it. Rejects with that sync's error. When
+   * the running sync is one nobody asked for (login's, a timer's, a poke's), its report is folded
+   * into the answer: `await login(); await syncNow()` answers the bootstrap login started.
+   */
   syncNow(): Promise<SyncReport> {
+    return this.request(true);
+  }
+
+  private request(asked: boolean): Promise<SyncReport> {
     if (this.closed) return Promise.reject(new TillError('CLOSED', 'the till is closed'));
     if (this.outdated) return Promise.reject(this.outdated);
-    if (!this.current) {
-      this.current = this.run().finally(() => (this.current = null));
-      return this.current;
-    }
-    this.next ??= this.current
-      .catch(() => undefined)
-      .then(() => {
-        this.next = null;
-        return this.syncNow();
-      });
+    if (!this.current && !this.next) return this.begin(asked, null);
+    if (asked) this.nextAsked = true;
+    if (this.next) return this.next;
+    const current = this.current!;
+    // The running sync's report, when no caller was given it.
+    const unclaimed = this.currentAsked ? current.then(() => null, () => null) : current.catch(() => null);
+    this.next = unclaimed.then((earlier) => {
+      this.next = null;
+      const nextAsked = this.nextAsked;
+      this.nextAsked = false;
+      // Only kicks wait for it: no point asking before the server's Retry-After.
+      if (this.held && !nextAsked) return Promise.reject(this.held);
+      return this.begin(nextAsked, earlier);
+    });
     return this.next;
+  }
+
+  /** Run a sync now; its answer includes `earlier`, the report of a sync before it that nobody was given. */
+  private begin(asked: boolean, earlier: SyncReport | null): Promise<SyncReport> {
+    if (this.closed) return Promise.reject(new TillError('CLOSED', 'the till is closed'));
+    if (this.outdated) return Promise.reject(this.outdated);
+    this.currentAsked = asked;
+    const run = this.run().finally(() => (this.current = null));
+    this.current = run;
+    return earlier ? run.then((r) => mergeReports(earlier, r)) : run;
   }
 
   /** Sync on a timer (and retry with backoff) until `stop`. */
@@ -83,7 +111,7 @@ export class SyncEngine {
 
   /** Something happened that is worth a sync soon (a poke, the network back, a login): sync now. */
   kick(): void {
-    if (this.auto && !this.closed) this.syncNow().catch(() => undefined);
+    if (this.auto && !this.closed && !this.held) this.request(false).catch(() => undefined);
   }
 
   /** Stop and wait for a running sync to end. */
@@ -104,7 +132,8 @@ export class SyncEngine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.syncNow().catch(() => undefined);
+      this.held = null;
+      this.request(false).catch(() => undefined);
     }, delay);
     this.timer.unref?.();
     void this.o.onState({ nextAt: this.ctx.now() + delay });
@@ -115,6 +144,7 @@ export class SyncEngine {
     try {
       const report = await this.cycle();
       this.failures = 0;
+      this.held = null;
       await this.o.onState({ syncing: false, report, nextAt: null });
       this.ctx.events.emit('synced', report);
       this.schedule(this.o.intervalMs ?? 30_000);
@@ -131,6 +161,8 @@ export class SyncEngine {
       } else {
         this.failures++;
         const retryAfter = err instanceof DukaApiError ? err.retryAfter : undefined;
+        // A sale or a poke in the meantime would only be refused again (and counted against the limit).
+        this.held = retryAfter !== undefined && this.auto ? (err as DukaApiError) : null;
         this.schedule(backoffDelay(this.failures, this.o.backoff, this.o.random, retryAfter));
       }
       throw err;
@@ -182,4 +214,9 @@ export class SyncEngine {
     await setMeta(ctx.db, 'last_sync_at', report.at);
     return report;
   }
+}
+
+/** Two syncs' reports as one: what both pushed, pulled and numbered; bootstrapped if either did. */
+function mergeReports(a: SyncReport, b: SyncReport): SyncReport {
+  return { pushed: a.pushed + b.pushed, pulled: a.pulled + b.pulled, numbered: [...a.numbered, ...b.numbered], bootstrapped: a.bootstrapped || b.bootstrapped, at: b.at };
 }

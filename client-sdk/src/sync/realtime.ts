@@ -3,18 +3,29 @@
  * `notification` asks the engine for a sync, which pulls the real rows. Messages are hints only,
  * so a lost one costs latency, never data. The link reconnects with backoff; on close 4001 (token
  * expired) or 4003 (session revoked) it refreshes the token first, and it waits for a login when
- * there is none. A server that stops pinging (every 30 s) for 75 s is dropped and dialled again.
+ * there is none. The socket comes from the platform (`platform.ts`), and the link uses what it can
+ * see: where pings are visible (Node's `ws`), a server that stops pinging (every 30 s) for 75 s is
+ * dropped and dialled again; where a refused upgrade shows its status, a 401 refreshes the token.
+ * A browser shows neither, so there a dial that fails before opening is taken for a refused token
+ * when that token is near its expiry or has failed that way before, and is refreshed; the link
+ * dials again after the backoff.
  */
 import { ServerMessage } from '@duka/shared';
-import WebSocket from 'ws';
 import type { AuthSession } from '../auth.js';
 import { TillError } from '../errors.js';
+import type { DialSocket, TillSocket } from '../platform.js';
 import { type BackoffOptions, backoffDelay } from './backoff.js';
+
+/** A dial that failed unseen refreshes the access token when it expires within this much. */
+const BLIND_REFRESH_MS = 5 * 60_000;
 
 export interface RealtimeOptions {
   /** The websocket to dial with this access token (the connector's `realtimeUrl`); null: none to dial. */
   url: (accessToken: string) => string | null;
+  socket: DialSocket;
   auth: AuthSession;
+  /** The till's clock (epoch ms). */
+  now: () => number;
   /** A hint arrived (or the link opened): sync soon. */
   onHint: () => void;
   onReachable: (reached: boolean) => void;
@@ -22,22 +33,20 @@ export interface RealtimeOptions {
   onLive: (live: boolean) => void;
   backoff?: BackoffOptions;
   random?: () => number;
-  /** Drop a link the server has not pinged for this long (default 75 000 ms). */
+  /** Drop a link the server has not pinged for this long (default 75 000 ms), where pings are visible. */
   silenceMs?: number;
 }
 
 export class RealtimeLink {
-  private ws: WebSocket | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private watchdog: NodeJS.Timeout | null = null;
+  private ws: TillSocket | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private watchdog: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
   private active = false;
+  /** The token of the last dial that failed before opening on a socket that hides why. */
+  private blindToken: string | null = null;
 
   constructor(private readonly o: RealtimeOptions) {}
-
-  get connected(): boolean {
-    return this.ws?.readyState === WebSocket.OPEN;
-  }
 
   /** Connect (again) now, e.g. after a login. */
   start(): void {
@@ -50,7 +59,7 @@ export class RealtimeLink {
   stop(): void {
     this.active = false;
     this.clearTimer();
-    this.ws?.terminate();
+    this.ws?.close();
     this.ws = null;
   }
 
@@ -66,7 +75,8 @@ export class RealtimeLink {
       this.timer = null;
       void this.connect();
     }, delay);
-    this.timer.unref?.();
+    // Node's timers keep the process up unless unref'd; a browser's are numbers without it.
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   private async connect(): Promise<void> {
@@ -82,51 +92,63 @@ export class RealtimeLink {
     if (!this.active || this.ws) return;
     const url = this.o.url(token);
     if (!url) return;
-    const ws = new WebSocket(url);
-    this.ws = ws;
+    let opened = false;
+    let sock: TillSocket;
     const alive = () => {
+      if (!sock.seesPings) return;
       if (this.watchdog) clearTimeout(this.watchdog);
-      this.watchdog = setTimeout(() => ws.terminate(), this.o.silenceMs ?? 75_000);
-      this.watchdog.unref?.();
+      this.watchdog = setTimeout(() => sock.close(), this.o.silenceMs ?? 75_000);
+      (this.watchdog as { unref?: () => void }).unref?.();
     };
-    ws.on('open', () => {
-      this.failures = 0;
-      this.o.onLive(true);
-      this.o.onReachable(true);
-      alive();
-    });
-    ws.on('ping', alive);
-    ws.on('message', (raw) => {
-      alive();
-      let parsed: ReturnType<typeof ServerMessage.safeParse>;
-      try {
-        parsed = ServerMessage.safeParse(JSON.parse(String(raw)));
-      } catch {
-        return;
-      }
-      if (parsed.success) this.o.onHint();
-    });
-    // Refused before the upgrade (401 expired token, 429…): refresh on 401, then dial again.
-    ws.on('unexpected-response', (_req, res) => {
-      const status = res.statusCode ?? 0;
-      this.o.onReachable(true);
-      ws.terminate();
-      this.ws = null;
-      if (status === 401) void this.refreshThenConnect(token);
-      else this.retry();
-    });
-    ws.on('error', () => undefined);
-    ws.on('close', (code) => {
-      if (this.watchdog) clearTimeout(this.watchdog);
-      this.o.onLive(false);
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (code === 4001 || code === 4003) void this.refreshThenConnect(token);
-      else {
-        if (code === 1006) this.o.onReachable(false);
-        this.retry();
-      }
-    });
+    try {
+      sock = this.o.socket(url, {
+        open: () => {
+          opened = true;
+          this.failures = 0;
+          this.blindToken = null;
+          this.o.onLive(true);
+          this.o.onReachable(true);
+          alive();
+        },
+        ping: alive,
+        message: (text) => {
+          alive();
+          let parsed: ReturnType<typeof ServerMessage.safeParse>;
+          try {
+            parsed = ServerMessage.safeParse(JSON.parse(text));
+          } catch {
+            return;
+          }
+          if (parsed.success) this.o.onHint();
+        },
+        // Refused before the upgrade (401 expired token, 429…): refresh on 401, then dial again.
+        refused: (status) => {
+          this.o.onReachable(true);
+          if (this.ws !== sock) return;
+          this.ws = null;
+          sock.close();
+          if (status === 401) void this.refreshThenConnect(token);
+          else this.retry();
+        },
+        close: (code) => {
+          if (this.watchdog) clearTimeout(this.watchdog);
+          this.o.onLive(false);
+          if (this.ws !== sock) return;
+          this.ws = null;
+          if (code === 4001 || code === 4003) void this.refreshThenConnect(token);
+          else if (!opened && !sock.seesRefusals) void this.blindFailure(token);
+          else {
+            if (code === 1006) this.o.onReachable(false);
+            this.retry();
+          }
+        },
+      });
+    } catch {
+      // A URL the platform will not dial (a browser throws on a malformed one): the connector's to fix, but keep trying.
+      this.retry();
+      return;
+    }
+    this.ws = sock;
   }
 
   private async refreshThenConnect(stale: string): Promise<void> {
@@ -138,5 +160,28 @@ export class RealtimeLink {
       return;
     }
     this.retry(0);
+  }
+
+  /**
+   * The dial failed before opening and the socket does not say why: the network, the server's
+   * limit, or a refused token all look alike. The token is refreshed when it is near its expiry by
+   * this till's clock, or when the same token has failed before (a till whose clock lags sees a
+   * fresh token the server calls expired); either way the next dial waits out the backoff, so a
+   * server that refuses for another reason is not hammered. Reachability is left to the HTTP calls,
+   * which can tell.
+   */
+  private async blindFailure(token: string): Promise<void> {
+    const again = this.blindToken === token;
+    this.blindToken = token;
+    const claims = await this.o.auth.claims().catch(() => null);
+    if (again || (claims && claims.exp * 1000 - this.o.now() <= BLIND_REFRESH_MS)) {
+      this.blindToken = null;
+      try {
+        await this.o.auth.refresh(token);
+      } catch (err) {
+        if (err instanceof TillError && err.code === 'AUTH_REQUIRED') return;
+      }
+    }
+    this.retry();
   }
 }

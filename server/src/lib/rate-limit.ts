@@ -1,7 +1,9 @@
 /**
  * Request-count limits (rate-limiter-flexible): per account name on the auth routes that send or
  * check a code (SMS pumping), per address on the routes that send a message, per refresh-token
- * family on /auth/refresh, and 600 a minute per user elsewhere. The auth counts are shared by every
+ * family on /auth/refresh, and 600 a minute per signed-in user elsewhere. The user's count is keyed
+ * by the access token's subject, the user's own id: each staff account has its own, apart from the
+ * owner's, and only tills signed in as the same user share one. The auth counts are shared by every
  * server instance (a table on Postgres); the per-user count stays in each process's memory, because
  * it is checked on every request, sales included, and a shared one would cost a database write each
  * time. Sign-in failures are counted apart, by what guessing needs (modules/auth/services/sign-in-guard.ts).
@@ -27,6 +29,7 @@ export interface RateLimits {
   codesByAddress(address: string): Promise<void>;
   /** Exchanges of one sign-in's refresh tokens, RATE_LIMIT_AUTH_PER_MIN a minute: tills behind one address never share it. */
   refreshByFamily(familyId: string): Promise<void>;
+  /** Requests of one signed-in user (their id, never their organisation's), RATE_LIMIT_USER_PER_MIN a minute. */
   user(userId: string): Promise<RateLimitState>;
 }
 

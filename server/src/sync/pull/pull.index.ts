@@ -21,4 +21,5 @@ export const pullRouter: Router = router
     const page = await bootstrapPage(ctx, c.req.valid('query'));
     ctx.metrics.syncRows.inc({ kind: 'bootstrap' }, page.rows.length);
     return ok(c, page);
-  });
+  })
+  .openapi(routes.ping, (c) => ok(c, { status: 'ok' as const }));

@@ -1,5 +1,6 @@
 import { BootstrapQuery, BootstrapResponse, Envelope, PullQuery, PullResponse } from '@duka/shared';
 import { syncProtocolHeader, unsupportedProtocolResponse } from '../protocol-version.js';
+import { z } from 'zod';
 import { defineRoute, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Sync'];
@@ -28,4 +29,15 @@ export const bootstrap = defineRoute('bearer', {
     'Start without `page_token`, then send each answer\'s `page_token` until it is null. Rows come kind by kind (organisation, store, category, product, stock, customer, credit_tab, transaction, notification) as `op: upsert` changes stamped with the snapshot\'s version. Then pull from `cursor`: it delivers everything written while the pages were read. A page token is valid only as issued (400 otherwise).',
   request: { headers: syncProtocolHeader, query: BootstrapQuery },
   responses: { 200: jsonResponse(Envelope(BootstrapResponse), 'A page of the snapshot'), ...unsupportedProtocolResponse },
+});
+
+export const ping = defineRoute('public', {
+  method: 'get',
+  path: '/sync/ping',
+  operationId: 'pingServer',
+  tags,
+  summary: "A till's connectivity probe: answers at once, touching no database",
+  description:
+    'A till that has lost the server asks this every few seconds, under the API base path it already reaches (the load-balancer probes at the server root may not be routed to it), and syncs as soon as it answers. Not rate-limited: it costs less than counting it would.',
+  responses: { 200: jsonResponse(Envelope(z.object({ status: z.literal('ok') })), 'The server is reachable') },
 });
