@@ -14,7 +14,11 @@ export type TillErrorCode =
   /** The server could not be reached. */
   | 'NETWORK'
   /** The till was closed. */
-  | 'CLOSED';
+  | 'CLOSED'
+  /** This browser cannot keep the replica (no OPFS, e.g. a private window): the till will not run on memory alone. */
+  | 'STORAGE_UNAVAILABLE'
+  /** The till's replica is open in another tab or window of this browser: one tab owns a till. */
+  | 'OPEN_ELSEWHERE';
 
 export class TillError extends Error {
   constructor(

@@ -1,0 +1,28 @@
+/**
+ * Open a till in a browser: claim it for this tab, open its replica on OPFS, open the till on it.
+ * The claim is given up when the till closes (or fails to open).
+ */
+import type { TillOptions } from '../lifecycle.js';
+import { Till } from '../till.js';
+import { claimTill } from './claim.js';
+import { type OpfsStorageOptions, opfsStorage } from './storage.js';
+
+export type BrowserTillOptions = Omit<TillOptions, 'storage' | 'dbPath'> & Omit<OpfsStorageOptions, 'onClose'>;
+
+export async function openBrowserTill(o: BrowserTillOptions): Promise<Till> {
+  const { worker, name = 'till.db', ...options } = o;
+  const claim = await claimTill(`duka-till:${name}`);
+  let storage;
+  try {
+    storage = await opfsStorage({ worker, name, onClose: claim.release });
+  } catch (e) {
+    claim.release();
+    throw e;
+  }
+  try {
+    return await Till.open({ ...options, storage });
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
+}
