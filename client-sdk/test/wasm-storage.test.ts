@@ -76,6 +76,21 @@ describe('SQLite WASM through the worker protocol', () => {
     });
     await expect(workerStorage(held.port, 'till.db', { end: held.end })).rejects.toMatchObject({ code: 'OPEN_ELSEWHERE', message: expect.stringContaining('already open in another tab') });
   });
+
+  it('fails the queries of a worker that died instead of leaving them waiting, and ends once on close', async () => {
+    const channel = wasmChannel();
+    let died!: (e: Error) => void;
+    const failed = new Promise<never>((_, reject) => (died = reject));
+    let ended = 0;
+    const storage = await workerStorage(channel.port, ':memory:', { failed, end: () => (ended++, channel.end()) });
+    const db = new Kysely<any>({ dialect: storage.dialect });
+    expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
+    died(new TillError('STORAGE_UNAVAILABLE', 'the database worker stopped (out of memory)'));
+    await expect(sql`select 1`.execute(db)).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE', message: 'the database worker stopped (out of memory)' });
+    await db.destroy();
+    await storage.close();
+    expect(ended).toBe(1);
+  });
 });
 
 describe('a till on SQLite WASM', () => {

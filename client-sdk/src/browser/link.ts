@@ -17,6 +17,7 @@ type Request = SqliteRequest extends infer R ? (R extends SqliteRequest ? Omit<R
 
 export class WorkerLink {
   private nextId = 1;
+  private gone: Error | null = null;
   private readonly waiting = new Map<number, { resolve: (r: ExecResult | undefined) => void; reject: (e: Error) => void }>();
   private readonly onMessage = (event: { data: unknown }) => {
     const res = event.data as SqliteResponse;
@@ -33,6 +34,7 @@ export class WorkerLink {
   }
 
   request(req: Request): Promise<ExecResult | undefined> {
+    if (this.gone) return Promise.reject(this.gone);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
@@ -40,8 +42,10 @@ export class WorkerLink {
     });
   }
 
-  /** Stop listening; whatever still waits is refused with `reason` (the worker is going away). */
+  /** Stop listening; whatever still waits, and every later request, is refused with `reason` (the worker is gone). */
   dispose(reason: Error): void {
+    if (this.gone) return;
+    this.gone = reason;
     this.port.removeEventListener('message', this.onMessage);
     for (const pending of this.waiting.values()) pending.reject(reason);
     this.waiting.clear();

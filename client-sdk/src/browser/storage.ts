@@ -45,25 +45,26 @@ export async function opfsStorage(o: OpfsStorageOptions): Promise<OpfsStorage> {
   } catch (e) {
     throw cannotKeep(`it cannot start the database worker (${e instanceof Error ? e.message : String(e)})`);
   }
-  // A worker whose script fails to load only says so with an `error` event.
-  const failedToLoad = new Promise<never>((_, reject) => {
-    worker.addEventListener('error', (event: { message?: string }) => reject(cannotKeep(`the database worker failed to load (${event.message ?? 'no reason given'})`)));
+  // A worker that fails to load, or dies later, only says so with an `error` event.
+  const failed = new Promise<never>((_, reject) => {
+    worker.addEventListener('error', (event: { message?: string }) => reject(cannotKeep(`the database worker stopped (${event.message || 'no reason given'})`)));
   });
-  failedToLoad.catch(() => undefined);
-  const storage = await workerStorage(worker, o.name ?? 'till.db', { failedToLoad, end: () => (worker.terminate(), o.onClose?.()) });
+  const storage = await workerStorage(worker, o.name ?? 'till.db', { failed, end: () => (worker.terminate(), o.onClose?.()) });
   return { ...storage, persisted: await askPersistence() };
 }
 
 /**
  * A storage over any port a `serveSqlite` answers on: the worker in a browser, a `MessagePort` in
- * the Node tests. `end` runs once, after the database is closed (or failed to open).
+ * the Node tests. `failed` rejects when the worker is gone (its queries then fail with that
+ * reason rather than wait forever); `end` runs once, after the database is closed or failed to open.
  */
 export async function workerStorage(
   port: PortLike,
   name: string,
-  o: { end?: () => void; failedToLoad?: Promise<never> } = {},
+  o: { end?: () => void; failed?: Promise<never> } = {},
 ): Promise<TillStorage & { close(): Promise<void> }> {
   const link = new WorkerLink(port);
+  o.failed?.catch((e: Error) => link.dispose(e));
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= link
@@ -74,7 +75,7 @@ export async function workerStorage(
         o.end?.();
       }));
   try {
-    await Promise.race([link.request({ op: 'open', name }), ...(o.failedToLoad ? [o.failedToLoad] : [])]);
+    await Promise.race([link.request({ op: 'open', name }), ...(o.failed ? [o.failed] : [])]);
   } catch (e) {
     link.dispose(new TillError('CLOSED', 'the database did not open'));
     o.end?.();
