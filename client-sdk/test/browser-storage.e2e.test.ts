@@ -62,6 +62,9 @@ describe('browser storage in Chromium: OPFS, one tab per till, no memory fallbac
     const b = await context.newPage();
     await b.goto(url);
     expect(await call(b, 'openTill')).toEqual(openElsewhere);
+    // Past the lock, the files themselves refuse a second worker (after a short wait for a
+    // reloading page's worker to let go), and the failed start leaves them as they were.
+    expect(await call(b, 'openUnclaimed')).toEqual(openElsewhere);
     expect(await call(b, 'openTill')).toEqual(openElsewhere);
 
     // A reload ends the page, its lock and its worker; the new page finds everything on OPFS.

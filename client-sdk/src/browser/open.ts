@@ -12,13 +12,10 @@ export type BrowserTillOptions = Omit<TillOptions, 'storage' | 'dbPath'> & Omit<
 export async function openBrowserTill(o: BrowserTillOptions): Promise<Till> {
   const { worker, name = 'till.db', ...options } = o;
   const claim = await claimTill(`duka-till:${name}`);
-  let storage;
-  try {
-    storage = await opfsStorage({ worker, name, onClose: claim.release });
-  } catch (e) {
+  const storage = await opfsStorage({ worker, name, onClose: claim.release }).catch((e: unknown) => {
     claim.release();
     throw e;
-  }
+  });
   try {
     return await Till.open({ ...options, storage });
   } catch (e) {

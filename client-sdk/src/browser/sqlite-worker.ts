@@ -17,20 +17,24 @@ async function openOnOpfs(name: string): Promise<OpenedDatabase> {
   const db = new pool.OpfsSAHPoolDb(`/${name}`);
   // Every commit reaches the disk before the till shows the sale as done.
   db.exec('pragma synchronous = full');
+  // Sorts and statement journals in memory: in this VFS a temporary file takes one of the pool's few slots.
+  db.exec('pragma temp_store = memory');
   return { sqlite3, db };
 }
+
+const POOL_OPTIONS = {
+  name: 'duka-sahpool',
+  // Without this, a failed start (the files held by another tab) deletes the pool's files: the till's data.
+  preserveOnInitFailure: true,
+  // A failed start is remembered; a retry must really try again (an option the typings do not list yet).
+  forceReinitIfPreviouslyFailed: true,
+};
 
 async function installPool(sqlite3: OpenedDatabase['sqlite3']) {
   const until = Date.now() + BUSY_WAIT_MS;
   for (;;) {
     try {
-      return await sqlite3.installOpfsSAHPoolVfs({
-        name: 'duka-sahpool',
-        // Without this, a failed start (the files held by another tab) deletes the pool's files: the till's data.
-        preserveOnInitFailure: true,
-        // A failed start is cached; a retry must really try again.
-        ...({ forceReinitIfPreviouslyFailed: true } as object),
-      });
+      return await sqlite3.installOpfsSAHPoolVfs(POOL_OPTIONS);
     } catch (e) {
       const name = (e as { name?: string }).name;
       const message = e instanceof Error ? e.message : String(e);

@@ -25,6 +25,12 @@ const calls = {
     till = null;
     return true;
   },
+  /** Open the till's database without claiming the till first (as a page that skipped `claimTill` would), and close it again. */
+  async openUnclaimed() {
+    const storage = await opfsStorage({ worker, name: 'till.db' });
+    await storage.close();
+    return true;
+  },
   /** Add `n` rows to a table of a second database in one transaction; answer how many it holds and whether storage is persistent. */
   async addRows(n: number) {
     const storage = await opfsStorage({ worker, name: 'rows.db' });
