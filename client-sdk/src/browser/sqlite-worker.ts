@@ -24,7 +24,8 @@ async function openOnOpfs(name: string): Promise<OpenedDatabase> {
 
 const POOL_OPTIONS = {
   name: 'duka-sahpool',
-  // Without this, a failed start (the files held by another tab) deletes the pool's files: the till's data.
+  // Without this, a failed start (the files held by another tab) tries to delete the pool's directory, the
+  // till's data: held files resist, but files the other worker is just letting go of would not.
   preserveOnInitFailure: true,
   // A failed start is remembered; a retry must really try again (an option the typings do not list yet).
   forceReinitIfPreviouslyFailed: true,
