@@ -27,8 +27,12 @@ export interface OpfsStorageOptions {
 }
 
 export interface OpfsStorage extends TillStorage {
-  /** The browser promised not to evict the origin's storage (`navigator.storage.persist()`); false: best effort only. */
-  persisted: boolean;
+  /**
+   * Whether the browser promised not to evict the origin's storage (`navigator.storage.persist()`);
+   * false: best effort only. Resolves once the browser has decided, which in Firefox means once the
+   * user has answered its question, so the till does not wait for it.
+   */
+  persisted: Promise<boolean>;
   /** Close the database and end its worker, when no till has it (the till's `close()` does this itself). */
   close(): Promise<void>;
 }
@@ -50,7 +54,7 @@ export async function opfsStorage(o: OpfsStorageOptions): Promise<OpfsStorage> {
     worker.addEventListener('error', (event: { message?: string }) => reject(cannotKeep(`the database worker stopped (${event.message || 'no reason given'})`)));
   });
   const storage = await workerStorage(worker, o.name ?? 'till.db', { failed, end: () => (worker.terminate(), o.onClose?.()) });
-  return { ...storage, persisted: await askPersistence() };
+  return { ...storage, persisted: askPersistence() };
 }
 
 /**

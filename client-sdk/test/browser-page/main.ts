@@ -41,7 +41,7 @@ const calls = {
     });
     const { count } = await db.selectFrom('item').select((e) => e.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     await db.destroy();
-    return { count, persisted: storage.persisted };
+    return { count, persisted: await storage.persisted };
   },
 };
 
