@@ -16,7 +16,11 @@ export type TillErrorCode =
   /** The till was closed. */
   | 'CLOSED'
   /** A wait (`whenSynced`) ran out of its time. */
-  | 'TIMEOUT';
+  | 'TIMEOUT'
+  /** This browser cannot keep the replica (no OPFS, e.g. a private window): the till will not run on memory alone. */
+  | 'STORAGE_UNAVAILABLE'
+  /** The till's replica is open in another tab or window of this browser: one tab owns a till. */
+  | 'OPEN_ELSEWHERE';
 
 export class TillError extends Error {
   constructor(

@@ -11,6 +11,7 @@ import { registerOwner, type Session } from '../../test/setup/factories.js';
 import type { Config } from '../../server/src/env.js';
 import { createTestApp, type TestApp } from '../../test/setup/test-app.js';
 import { Till, type TillEvents, type TillOptions } from '@duka/client-sdk';
+import { wasmMemoryStorage } from './wasm.js';
 
 export interface Net {
   offline: boolean;
@@ -76,9 +77,14 @@ export async function startServer(opts: { realtime?: boolean; config?: Partial<C
   };
 }
 
-/** A till on this server through the switchable network, on the server's clock, syncing only when told. */
-export function openTill(h: Harness, o: Partial<TillOptions> = {}): Promise<Till> {
-  return Till.open({ baseUrl: h.base, dbPath: ':memory:', deviceName: 'Counter 1', autoSync: false, fetch: h.net.fetch, now: h.t.clock.now, ...o });
+/**
+ * A till on this server through the switchable network, on the server's clock, syncing only when
+ * told. Its replica is better-sqlite3 in memory, or SQLite WASM through the browser storage's
+ * worker protocol with `DUKA_TILL_STORAGE=wasm` (so any till suite can run on the browser's engine).
+ */
+export async function openTill(h: Harness, o: Partial<TillOptions> = {}): Promise<Till> {
+  const storage = o.storage ?? (o.dbPath === undefined && process.env.DUKA_TILL_STORAGE === 'wasm' ? await wasmMemoryStorage() : undefined);
+  return Till.open({ baseUrl: h.base, dbPath: ':memory:', deviceName: 'Counter 1', autoSync: false, fetch: h.net.fetch, now: h.t.clock.now, ...o, ...(storage ? { storage, dbPath: undefined } : {}) });
 }
 
 export interface Shop {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Till } from '../src/index.js';
+import type { Till } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, serverView, signIn, startServer } from './harness.js';
 
 describe('till: awaiting a sync', () => {

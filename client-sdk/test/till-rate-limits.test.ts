@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStaff } from '../../test/setup/factories.js';
 import type { ApiResponse } from '../../test/setup/test-app.js';
-import type { Till } from '../src/index.js';
+import type { Till } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, startServer } from './harness.js';
 
 const LIMIT = 20;

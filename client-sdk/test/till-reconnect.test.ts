@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { backoffDelay, type Till } from '../src/index.js';
+import { backoffDelay, type Till } from '@duka/client-sdk';
 import { type Harness, nextEvent, openTill, seedShop, signIn, startServer, until } from './harness.js';
 
 describe('backoffDelay defaults', () => {

@@ -1,0 +1,44 @@
+/**
+ * What the main thread and the SQLite worker say to each other. Requests carry an id and are
+ * answered in the order they came, one at a time: the worker owns the one connection, the main
+ * thread's driver decides what runs inside a transaction. Everything here survives structured
+ * cloning (bigints included), so any `postMessage` carries it: a `Worker`, a worker's `self`, a
+ * `MessagePort` (which is how the tests drive the worker's half in Node).
+ */
+
+/**
+ * Anything that posts messages and hears them: `Worker`, a worker's `self`, `MessagePort`. Typed
+ * loosely (`event: any`) so the DOM's `Worker` and Node's `MessagePort` both fit without the SDK's
+ * types depending on the DOM library.
+ */
+export interface PortLike {
+  postMessage(message: unknown): void;
+  addEventListener(type: string, listener: (event: any) => void): void;
+  removeEventListener(type: string, listener: (event: any) => void): void;
+  /** A `MessagePort` only delivers once started. */
+  start?(): void;
+}
+
+export type SqliteRequest =
+  /** Open the database file `name` (the worker decides where: OPFS in a browser). */
+  | { id: number; op: 'open'; name: string }
+  | { id: number; op: 'exec'; sql: string; params: readonly unknown[] }
+  | { id: number; op: 'close' };
+
+export interface ExecResult {
+  rows: Record<string, unknown>[];
+  /** For a statement that returns no columns: rows it changed and the last rowid, as Kysely wants them. */
+  numAffectedRows?: bigint;
+  insertId?: bigint;
+}
+
+/**
+ * Why a request failed. `unavailable`: the worker cannot keep a database at all (no OPFS, no
+ * sync access handles); `busy`: the files are held by another tab's worker; `sql`: the statement
+ * itself failed.
+ */
+export type FailureKind = 'unavailable' | 'busy' | 'sql';
+
+export type SqliteResponse =
+  | { id: number; ok: true; result?: ExecResult }
+  | { id: number; ok: false; kind: FailureKind; message: string; sqliteCode?: string };

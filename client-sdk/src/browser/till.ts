@@ -1,0 +1,19 @@
+/** The till in a browser: the websocket is the native `WebSocket`, and the replica is the `storage` the page gives it. */
+import type { Dialect } from 'kysely';
+import type { TillOptions } from '../lifecycle.js';
+import type { TillStorage } from '../local/storage.js';
+import type { TillPlatform } from '../platform.js';
+import { nativeSocket } from '../sync/native-socket.js';
+import { Till as CoreTill } from '../till.js';
+
+export type BrowserTillOptions = Omit<TillOptions, 'dbPath' | 'storage'> & { storage: Dialect | TillStorage };
+
+const browser: TillPlatform = { socket: nativeSocket };
+
+/** See `till.ts` for its API. */
+export class Till extends CoreTill {
+  /** Open the till's replica on `storage`, migrating it as needed, and with `autoSync` start syncing. */
+  static open(opts: BrowserTillOptions): Promise<Till> {
+    return this.openOn(browser, opts);
+  }
+}
