@@ -25,6 +25,8 @@ export function serviceWorker(source: string): Plugin {
     name: 'duka-service-worker',
     apply: 'build',
     enforce: 'post',
+    // The page registers the worker only where this plugin made one (not under `vite` dev, which has no sw.js).
+    config: () => ({ define: { 'import.meta.env.DUKA_SERVICE_WORKER': 'true' } }),
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },

@@ -1,17 +1,22 @@
 /**
  * The till app in a real headless Chromium against the real server on a real port, for the
- * end-to-end tests: the server serves the built app (web/dist) at /till/ as `npm start` does.
+ * end-to-end tests: the app is built from its source as `npm run build` builds it (into a folder
+ * of the run's own, so a stale web/dist is never what is tested), and the server serves it at
+ * /till/ as `npm start` does.
  */
-import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
 import { expect } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../../server/src/sync/ws/attach.js';
 import { createTestApp, type TestApp } from '../../test/setup/test-app.js';
 
-const DIST = fileURLToPath(new URL('../dist', import.meta.url));
+const WEB = fileURLToPath(new URL('..', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Shop {
@@ -22,10 +27,11 @@ export interface Shop {
 }
 
 export async function startShop(): Promise<Shop> {
-  if (!existsSync(`${DIST}/index.html`)) throw new Error(`the till app is not built (${DIST}): run \`npm run build\` first`);
+  const dist = await mkdtemp(path.join(tmpdir(), 'duka-till-app-'));
+  await build({ root: WEB, configFile: path.join(WEB, 'vite.config.ts'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
   // The browser's till stamps its sales with real time, so the server runs on real time too.
   const realTime = { now: () => Date.now(), advance: () => { throw new Error('the shop runs on real time'); } };
-  const t = await createTestApp({ config: { WEB_DIST_DIR: DIST }, clock: realTime });
+  const t = await createTestApp({ config: { WEB_DIST_DIR: dist }, clock: realTime });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -44,6 +50,7 @@ export async function startShop(): Promise<Shop> {
       await realtime.close();
       await new Promise((resolve) => server.close(resolve));
       await t.close();
+      await rm(dist, { recursive: true, force: true });
     },
   };
 }
