@@ -102,7 +102,7 @@ describe('API reference', () => {
     expect(page.status).toBe(200);
     // A Content-Security-Policy the page itself keeps: no inline script, nothing from elsewhere.
     expect(page.headers.get('content-security-policy')).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(page.text).not.toMatch(/<script>|<script [^>]*>[^<]/);
     expect(page.headers.get('content-type')).toContain('text/html');
