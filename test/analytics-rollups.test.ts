@@ -99,7 +99,7 @@ describe('analytics rollups', () => {
       { product_id: ids.A, name: 'Sukari 1kg', qty_sold: 2, revenue: 6000, profit: 2000 },
       { product_id: ids.B, name: 'Sabuni', qty_sold: 3, revenue: 4500, profit: 1500 },
     ]);
-    expect((await get(owner, `/analytics/payment-mix?${RANGE}`)).payment_mix).toEqual({ Cash: 6000, 'M-Pesa': 4500, 'Tigo Pesa': 0, Bank: 0, Credit: 0 });
+    expect((await get(owner, `/analytics/payment-mix?${RANGE}`)).payment_mix).toEqual({ Cash: 6000, 'M-Pesa': 4500, 'Tigo Pesa': 0, 'Airtel Money': 0, Bank: 0, Credit: 0 });
   });
 
   it('a refund and a void of sales from a past day, made after analytics were read, count on the sale’s day', async () => {

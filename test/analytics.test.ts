@@ -182,7 +182,7 @@ describe('analytics', () => {
 
   it('payment mix and top products', async () => {
     const mix = await get(`/analytics/payment-mix?${RANGE}`);
-    expect(mix.body.data.payment_mix).toEqual({ Cash: 27230, 'M-Pesa': 4500, 'Tigo Pesa': 1500, Bank: 3000, Credit: 6000 });
+    expect(mix.body.data.payment_mix).toEqual({ Cash: 27230, 'M-Pesa': 4500, 'Tigo Pesa': 1500, 'Airtel Money': 0, Bank: 3000, Credit: 6000 });
     const top = await get(`/analytics/top-products?${RANGE}&limit=2`);
     expect(top.body.data.top_products).toEqual([
       { product_id: ids.A, name: 'Sukari 1kg', qty_sold: 7, revenue: 20700, profit: 5100 },
@@ -225,6 +225,7 @@ describe('analytics', () => {
       { method: 'Cash', revenue: 27230, count: 5 },
       { method: 'M-Pesa', revenue: 4500, count: 1 },
       { method: 'Tigo Pesa', revenue: 1500, count: 1 },
+      { method: 'Airtel Money', revenue: 0, count: 0 },
       { method: 'Bank', revenue: 3000, count: 1 },
       { method: 'Credit', revenue: 6000, count: 1 },
     ]);
@@ -256,7 +257,7 @@ describe('analytics', () => {
     const res = await get(`/analytics/cashflow?${RANGE}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toEqual({
-      money_in: { sales: { Cash: 28730, 'M-Pesa': 4500, 'Tigo Pesa': 1500, Bank: 3000 }, credit_payments: { Cash: 0, 'M-Pesa': 2500, 'Tigo Pesa': 0, Bank: 0 }, total: 40230 },
+      money_in: { sales: { Cash: 28730, 'M-Pesa': 4500, 'Tigo Pesa': 1500, 'Airtel Money': 0, Bank: 3000 }, credit_payments: { Cash: 0, 'M-Pesa': 2500, 'Tigo Pesa': 0, 'Airtel Money': 0, Bank: 0 }, total: 40230 },
       money_out: { refunds: 1500, expenses: 2000, expenses_by_category: { Transport: 2000 }, supplier_payments: 5000, total: 8500 },
       net: 31730,
       by_day: [

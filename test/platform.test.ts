@@ -80,7 +80,7 @@ describe('API reference', () => {
     expect(doc.components.schemas.Transaction.properties.total).toMatchObject({ type: 'number', multipleOf: 0.01 });
     expect(doc.components.schemas.CreateSaleInput.properties.discount_pct).toMatchObject({ maximum: 100, multipleOf: 0.01 });
     expect(doc.components.schemas.CreateSaleInput.properties.payment_method).toEqual({ $ref: '#/components/schemas/PaymentMethod' });
-    expect(doc.components.schemas.PaymentMethod.enum).toEqual(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit']);
+    expect(doc.components.schemas.PaymentMethod.enum).toEqual(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Credit']);
     // What the server really sends: a reset code's check answers data null; a JSON report names its export and has no attachment header.
     expect(doc.paths['/auth/otp/verify'].post.responses['200'].content['application/json'].schema.properties.data).toEqual({ anyOf: [{ $ref: '#/components/schemas/TokenPair' }, { type: 'null' }] });
     expect(doc.paths['/reports/generate'].post.responses['200'].headers['Content-Disposition'].required).toBeUndefined();

@@ -217,6 +217,7 @@ describe('refund, void, receipts, listing and summaries', () => {
       mpeca_total: 1000,
       mpesa_total: 1000,
       tigo_pesa_total: 0,
+      airtel_money_total: 0,
       bank_total: 0,
       credit_total: 0,
       refund_count: 1,

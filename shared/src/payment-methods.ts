@@ -4,9 +4,12 @@
  */
 import { z } from 'zod';
 
-/** How a customer pays for a sale; `Credit` puts it on the customer's tab. */
+/**
+ * How a customer pays for a sale; `Credit` puts it on the customer's tab. `Airtel Money` goes beyond
+ * the contract's five (Tanzania's third mobile-money network; docs/api-conventions.md).
+ */
 // Named in the OpenAPI document, so every route refers to one schema (the others are named where used: CreditPaymentMethod, …).
-export const PaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Bank', 'Credit']).meta({ id: 'PaymentMethod', description: 'How a customer pays for a sale; Credit puts it on their tab' });
+export const PaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Credit']).meta({ id: 'PaymentMethod', description: 'How a customer pays for a sale; Credit puts it on their tab' });
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 /** Money a customer hands over now: a sale's methods without `Credit` (paying off a tab). */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DateString, Money } from '../common.js';
 import { PageQuery } from '../envelope.js';
+import { PaymentMethod } from '../payment-methods.js';
 import { AnalyticsQuery, AnalyticsSummary } from './analytics.schemas.js';
 
 const ScopeFields = {
@@ -28,7 +29,7 @@ export const SalesReport = z
       .meta({ description: 'People who rang up sales, by revenue; `cashier_id` null for sales with no recorded cashier' }),
     by_payment_method: z
       .array(z.object({ method: z.string(), revenue: Money, count: z.int() }))
-      .meta({ description: 'Every payment method, in the order Cash, M-Pesa, Tigo Pesa, Bank, Credit' }),
+      .meta({ description: `Every payment method, in the order ${PaymentMethod.options.join(', ')}` }),
     ...ScopeFields,
   })
   .meta({ id: 'SalesReport' });

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DateString, Money } from '../common.js';
+import { PaymentMethod } from '../payment-methods.js';
 
 const RANGE_NOTE =
   'Local dates (`YYYY-MM-DD`) in the organisation\'s time zone, both included. Default: the last 30 local days, today included; ' +
@@ -58,7 +59,7 @@ export type AnalyticsTrend = z.infer<typeof AnalyticsTrend>;
 
 export const PaymentMix = z
   .record(z.string(), Money)
-  .meta({ id: 'PaymentMix', description: 'Revenue by payment method; every method (`Cash`, `M-Pesa`, `Tigo Pesa`, `Bank`, `Credit`) present, 0 when unused' });
+  .meta({ id: 'PaymentMix', description: `Revenue by payment method; every method (${PaymentMethod.options.map((m) => `\`${m}\``).join(', ')}) present, 0 when unused` });
 export const AnalyticsPaymentMix = z.object({ payment_mix: PaymentMix, ...ScopeFields }).meta({ id: 'AnalyticsPaymentMix' });
 export type AnalyticsPaymentMix = z.infer<typeof AnalyticsPaymentMix>;
 

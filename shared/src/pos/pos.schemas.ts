@@ -129,6 +129,7 @@ export const PosSummary = z
     mpeca_total: Money.meta({ description: 'M-Pesa total, spelled as in the contract; same as mpesa_total' }),
     mpesa_total: Money,
     tigo_pesa_total: Money,
+    airtel_money_total: Money.meta({ description: 'Beyond the contract, like the Airtel Money method' }),
     bank_total: Money,
     credit_total: Money,
     refund_count: z.int(),

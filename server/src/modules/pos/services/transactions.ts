@@ -84,6 +84,7 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
     mpeca_total: mpesa,
     mpesa_total: mpesa,
     tigo_pesa_total: byMethod('Tigo Pesa'),
+    airtel_money_total: byMethod('Airtel Money'),
     bank_total: byMethod('Bank'),
     credit_total: byMethod('Credit'),
     refund_count: refunds.reduce((s, r) => s + Number(r.n), 0),
