@@ -80,7 +80,8 @@ describe('the browser till, for a staff cashier', () => {
     await pickBySearch(page, SUKARI.name);
     const credit = await charge(page, 'Credit', customerId);
     await page.getByTestId('nav-customers').click();
-    await expect.poll(() => row.getByTestId('customer-owes').getAttribute('data-cents')).toBe('4200');
+    await expect.poll(() => row.getByTestId('customer-owes').getAttribute('data-amount')).toBe('4200');
+    expect(await row.getByTestId('customer-owes').textContent()).toBe('Owes TZS 4,200');
     // customer, three sales, one void
     await expectPending(page, 5);
 
