@@ -106,3 +106,19 @@ export async function charge(page: Page, method: string, customerId?: string): P
   await page.getByTestId('receipt-close').click();
   return sale;
 }
+
+/**
+ * Signs in with a code sent by SMS: the app asks the server to send one, the test reads it from the
+ * server's outbox (the default message driver keeps what it sends), and the app signs in with it.
+ */
+export async function signInByCode(page: Page, phone: string, readCode: () => Promise<string | undefined>): Promise<void> {
+  await page.getByTestId('sign-in-mode').click();
+  await page.getByTestId('sign-in-identifier').fill(phone);
+  await page.getByTestId('sign-in-submit').click();
+  await page.getByTestId('sign-in-code').waitFor();
+  let code: string | undefined;
+  await expect.poll(async () => (code = await readCode()), { timeout: 10_000 }).toMatch(/^\d{6}$/);
+  await page.getByTestId('sign-in-code').fill(code!);
+  await page.getByTestId('sign-in-submit').click();
+  await page.getByTestId('product-grid').waitFor({ timeout: 60_000 });
+}

@@ -47,7 +47,7 @@ export function Customers({ till, version, onChanged }: { till: Till; version: n
               <tr key=${c.id} data-testid="customer-row" data-customer-id=${c.id}>
                 <td>${c.name}</td>
                 <td>${c.phone ?? ''}</td>
-                <td class=${`num ${c.outstanding_balance > 0 ? 'owing' : ''}`}>${owes(c)}</td>
+                <td class=${`num ${c.outstanding_balance > 0 ? 'owing' : ''}`} data-testid="customer-owes" data-amount=${c.outstanding_balance}>${owes(c)}</td>
               </tr>
             `,
           )}

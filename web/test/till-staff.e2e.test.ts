@@ -1,0 +1,112 @@
+/**
+ * The browser till in a cashier's hands. The owner sees the discount field; a staff cashier the
+ * owner created signs in with a code sent by SMS and does not. Offline, the cashier sells, voids
+ * one of their own sales with a reason, adds a customer and sells to them on credit; back online
+ * the server holds exactly those sales (one void), the customer owes exactly the credit sale, and
+ * stock moved by exactly the sales that stand.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeIn, createStaff, e164, registerOwner, type Session } from '../../test/setup/factories.js';
+import { charge, expectPending, openApp, pickBySearch, scan, signIn, signInByCode, startShop, type Shop, whenOfflineReady } from './browser.js';
+
+const COCA = { name: 'Coca-Cola 500ml', barcode: '6161100000017', selling_price: 1000 };
+const SUKARI = { name: 'Sukari 1kg', barcode: '6161100000048', selling_price: 3200 };
+const STOCK = 50;
+
+describe('the browser till, for a staff cashier', () => {
+  let shop: Shop;
+  let owner: Session;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    shop = await startShop();
+    owner = await registerOwner(shop.t);
+    for (const p of [COCA, SUKARI]) {
+      const res = await shop.t.request('POST', '/inventory/products', { token: owner.token, body: { ...p, cost_price: p.selling_price / 2, stock: STOCK } });
+      expect(res.status, res.text).toBe(200);
+      ids[p.name] = res.body.data.id;
+    }
+  }, 120_000);
+  afterAll(() => shop?.close());
+
+  it('signs a cashier in by SMS code, hides the discount, and syncs their sales, a void and a credit sale to a new customer exactly', async () => {
+    // The owner holds the discount permission and sees the field.
+    const owners = await openApp(shop);
+    await signIn(owners.page, owner.phone, owner.password);
+    await scan(owners.page, COCA.barcode);
+    await owners.page.getByTestId('cart-line').waitFor();
+    expect(await owners.page.getByTestId('cart-discount').count()).toBe(1);
+    await owners.context.close();
+
+    const staff = await createStaff(shop.t, owner);
+    const { context, page } = await openApp(shop);
+    const phone = e164(staff.phone);
+    const readCode = async () => {
+      const sms = await shop.t.db.db.selectFrom('outbox').select('body').where('recipient', '=', phone).where('subject', '=', 'Your Duka sign-in code').executeTakeFirst();
+      return sms ? codeIn(sms.body) : undefined;
+    };
+    await signInByCode(page, staff.phone, readCode);
+    await expectPending(page, 0);
+    await whenOfflineReady(page);
+
+    await context.setOffline(true);
+    // A plain cashier has no discount permission: the field is not there even with a line in the cart.
+    await scan(page, COCA.barcode);
+    await scan(page, COCA.barcode);
+    await expect.poll(() => page.getByTestId('cart-total').getAttribute('data-cents')).toBe('200000');
+    expect(await page.getByTestId('cart-discount').count()).toBe(0);
+    const cash = await charge(page, 'Cash');
+    await pickBySearch(page, SUKARI.name);
+    const voided = await charge(page, 'Cash');
+
+    await page.getByTestId('nav-sales').click();
+    await page.locator(`[data-testid=sale-row][data-sale-id="${voided.id}"] [data-testid=sale-void]`).click();
+    await page.getByTestId('reversal-reason').fill('rang up the wrong item');
+    await page.getByTestId('reversal-confirm').click();
+    await expect.poll(() => page.locator(`[data-testid=sale-row][data-sale-id="${voided.id}"]`).getAttribute('data-status')).toBe('void');
+    // Staff may not refund: no refund button on their own sale.
+    expect(await page.locator(`[data-testid=sale-row][data-sale-id="${cash.id}"] [data-testid=sale-refund]`).count()).toBe(0);
+
+    await page.getByTestId('nav-customers').click();
+    await page.getByTestId('customer-name').fill('Rehema Mushi');
+    await page.getByTestId('customer-phone').fill('0713000111');
+    await page.getByTestId('customer-save').click();
+    const row = page.locator('[data-testid=customer-row]', { hasText: 'Rehema Mushi' });
+    await row.waitFor();
+    const customerId = (await row.getAttribute('data-customer-id'))!;
+
+    await page.getByTestId('nav-sell').click();
+    await scan(page, COCA.barcode);
+    await pickBySearch(page, SUKARI.name);
+    const credit = await charge(page, 'Credit', customerId);
+    await page.getByTestId('nav-customers').click();
+    await expect.poll(() => row.getByTestId('customer-owes').getAttribute('data-amount')).toBe('4200');
+    expect(await row.getByTestId('customer-owes').textContent()).toBe('Owes TZS 4,200');
+    // customer, three sales, one void
+    await expectPending(page, 5);
+
+    await context.setOffline(false);
+    await expectPending(page, 0, 90_000);
+
+    const list = await shop.t.request('GET', '/pos/transactions?page_size=100', { token: owner.token });
+    expect(list.status, list.text).toBe(200);
+    const onServer = list.body.data as Array<{ id: string; status: string; total: number; payment_method: string; customer_id: string | null; cashier_id: string }>;
+    expect(onServer.map((s) => [s.id, s.status, s.total, s.payment_method, s.customer_id]).sort()).toEqual(
+      [
+        [cash.id, 'paid', 2000, 'Cash', null],
+        [voided.id, 'void', 3200, 'Cash', null],
+        [credit.id, 'credit', 4200, 'Credit', customerId],
+      ].sort(),
+    );
+    expect(new Set(onServer.map((s) => s.cashier_id))).toEqual(new Set([staff.user.id]));
+
+    const customer = await shop.t.request('GET', `/customers/${customerId}`, { token: owner.token });
+    expect(customer.status, customer.text).toBe(200);
+    expect(customer.body.data).toMatchObject({ name: 'Rehema Mushi', outstanding_balance: 4200 });
+
+    const stock = async (name: string) => (await shop.t.request('GET', `/inventory/products/${ids[name]}`, { token: owner.token })).body.data.stock;
+    expect(await stock(COCA.name)).toBe(STOCK - 3);
+    expect(await stock(SUKARI.name)).toBe(STOCK - 1);
+    await context.close();
+  }, 180_000);
+});
