@@ -4,7 +4,7 @@
  * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
  * the sale its store number when the queue is pushed.
  */
-import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, type PricedProduct, type Product, priceSale, SaleCreatePayload, fromCents, toBasisPoints, toCents } from '@duka/shared';
+import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, priceSale, pricedProduct, SaleCreatePayload, fromCents, toBasisPoints } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveBatches, moveOutstanding, moveStocks } from '../local/effects.js';
@@ -15,15 +15,6 @@ import * as reads from '../reads.js';
 import type { Receipt, SellInput } from '../types.js';
 import { type ActionCtx, invalid, may, shopOf } from './context.js';
 import { checkDispensing } from './dispense.js';
-
-const priced = (p: Product): PricedProduct => ({
-  product_id: p.id,
-  name: p.name,
-  selling_price: toCents(p.selling_price),
-  wholesale_price: p.wholesale_price === null ? null : toCents(p.wholesale_price),
-  wholesale_min_qty: p.wholesale_min_qty,
-  tax_rate: toBasisPoints(p.tax_rate),
-});
 
 const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 'status', 'data'], (db, v) =>
   db.insertInto('transactions').values({ ...v, number: null, receipt_number: null, sync_state: 'pending' }),
@@ -68,7 +59,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
     const lots = await checkDispensing(trx, { lines, products, org, store, prescription: input.prescription, at });
 
     const sale = priceSale({
-      lines: lines.map((l) => ({ product: priced(products.get(l.product_id)!), qty: l.qty })),
+      lines: lines.map((l) => ({ product: pricedProduct(products.get(l.product_id)!), qty: l.qty })),
       discount_bp: discountBp,
       price_mode: mode,
       vat_enabled: store.vat_enabled,
