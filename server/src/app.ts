@@ -35,6 +35,10 @@ import { accountsRouter } from './modules/accounts/accounts.index.js';
 import { adminRouter } from './modules/admin/admin.index.js';
 import { authRouter } from './modules/auth/auth.index.js';
 import { billingRouter } from './modules/billing/billing.index.js';
+import { fiscalRouter } from './modules/fiscal/fiscal.index.js';
+import { FiscalQueue } from './modules/fiscal/services/queue.js';
+import type { TraGateway } from './modules/fiscal/tra/tra-gateway.js';
+import { traVfd } from './modules/fiscal/tra/tra-vfd.js';
 import { paymentProviderFromConfig } from './modules/billing/providers/index.js';
 import type { PaymentProvider } from './modules/billing/providers/payment-provider.js';
 import { analyticsRouter } from './modules/analytics/analytics.index.js';
@@ -67,7 +71,7 @@ import { tillApp } from './lib/till-app.js';
 export const API_VERSION = '1.0.0';
 
 /** The services' dependencies, with the concrete parts behind the ports that the server process drives (retries, websockets). */
-export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate; sms: SmsGateway; payments: PaymentProvider };
+export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate; sms: SmsGateway; payments: PaymentProvider; tra: TraGateway; fiscal: FiscalQueue };
 
 export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): AppDeps {
   const showBodies = config.NODE_ENV !== 'production';
@@ -82,7 +86,8 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   const realtime = new Realtime(handle.db, handle, log, loadNotification);
   const messenger = new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files')), handle.probeDb);
   const metrics = new Metrics({ openSockets: () => realtime.openSockets, outbox: async () => (await messenger.backlog()).counts, db: () => handle.stats() });
-  const deps: AppDeps = {
+  const tra = traVfd(config.TRA_TIMEOUT_MS);
+  const deps: Omit<AppDeps, 'fiscal'> & { fiscal?: FiscalQueue } = {
     db: handle.db,
     dialect: handle.dialect,
     transact: handle.transact,
@@ -98,9 +103,16 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
     sessions: new SessionGate(handle.db),
     payments: paymentProviderFromConfig(config),
+    tra,
     metrics,
     jobs: new JobMonitor(metrics, log, () => clock.now()),
   };
+  // The queue works with the same dependencies as a request, so it is made once they exist.
+  deps.fiscal = new FiscalQueue(deps as AppDeps, tra);
+  return wire(deps as AppDeps);
+}
+
+function wire(deps: AppDeps): AppDeps {
   deps.realtime.onRevoked((target) => deps.sessions.forget(target));
   deps.realtime.onUserChanged((userId) => deps.sessions.forget({ userId }));
   deps.events.bind(deps);
@@ -201,6 +213,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', aiRouter);
   api.route('/', smsRouter);
   api.route('/', billingRouter);
+  api.route('/', fiscalRouter);
   api.route('/', adminRouter(ping));
   documentRealtime(api);
 

@@ -96,6 +96,12 @@ const EnvSchema = z.object({
   AZAMPAY_AUTH_URL: url.default('https://authenticator.azampay.co.tz'),
   AZAMPAY_CHECKOUT_URL: url.default('https://checkout.azampay.co.tz'),
   PAYMENT_TIMEOUT_MS: int(100, 120_000).default(15_000),
+  /** TRA's VFD API and verification pages (docs/fiscal-wire.md); override to reach a sandbox or a local fake. */
+  TRA_TEST_URL: url.default('https://virtual.tra.go.tz/efdmsRctApi'),
+  TRA_PRODUCTION_URL: url.default('https://vfd.tra.go.tz'),
+  TRA_TEST_VERIFY_URL: url.default('https://virtual.tra.go.tz/efdmsRctVerify/'),
+  TRA_PRODUCTION_VERIFY_URL: url.default('https://verify.tra.go.tz/'),
+  TRA_TIMEOUT_MS: int(100, 120_000).default(30_000),
   /** The built till app (`npm run build`), served at /till/; default: the repository's web/dist. */
   WEB_DIST_DIR: z.string().min(1).optional(),
   /** Where backups go (default DATA_DIR/backups), how often the server takes one (minutes; 0 = never; embedded SQLite only) and how many are kept. */

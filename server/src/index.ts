@@ -10,6 +10,7 @@ import { pruneSyncRecords } from './sync/push/services/retention.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
+import { runFiscalJobs } from './modules/fiscal/services/jobs.js';
 import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 import { startBackups } from './backups.js';
 import { pruneIdempotencyKeys } from './lib/idempotency.js';
@@ -40,6 +41,7 @@ const retry = setInterval(() => {
   job('scheduled-reports', () => runScheduledReports(deps));
   job('pharmacy-expiry', () => runExpiryJob(deps, expiry));
   job('billing', () => runBillingJobs(deps));
+  job('fiscal', () => runFiscalJobs(deps));
   if (Date.now() - lastPrune >= 3_600_000) {
     lastPrune = Date.now();
     job('prune-change-log', () => pruneChangeLog(deps));

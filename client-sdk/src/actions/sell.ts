@@ -67,8 +67,8 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
     const id = newId();
     const counters = await nextCounters(trx, ['receipt_seq', 'last_seq']);
     const clientReceiptNumber = `${store.code}-${tillCode}-${counters.receipt_seq}`;
-    const { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode, prescription } = input;
-    const optional = { payment_reference, discount_pct, customer_id, customer_name, customer_phone, till_number, notes, price_mode, prescription };
+    const { payment_reference, discount_pct, customer_id, customer_name, customer_phone, customer_tin, till_number, notes, price_mode, prescription } = input;
+    const optional = { payment_reference, discount_pct, customer_id, customer_name, customer_phone, customer_tin, till_number, notes, price_mode, prescription };
     const payload = {
       id,
       client_receipt_number: clientReceiptNumber,
@@ -103,6 +103,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       customer_id: customer?.id ?? null,
       customer_name: customer?.name ?? input.customer_name ?? null,
       customer_phone: customer?.phone ?? input.customer_phone ?? null,
+      customer_tin: input.customer_tin ?? null,
       till_number: input.till_number ?? null,
       notes: input.notes ?? null,
       cashier_id: user?.id ?? null,
@@ -124,6 +125,8 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
         tax: fromCents(l.tax),
         batches: lots.get(l.product_id) ?? [],
       })),
+      // Numbered by the server when the sale reaches it; the till shows it once synced.
+      fiscal: null,
       sync_state: 'pending',
     };
     await insertSale(trx, { id, created_at: createdAt, client_receipt_number: clientReceiptNumber, status: receipt.status, data: JSON.stringify(receipt) });

@@ -25,6 +25,7 @@ import type { ChangeLogTable } from './tables/change-log.table.js';
 import type { AddoListChangeTable, AddoListStateTable, AddoMedicineTable } from './tables/pharmacy.table.js';
 import type { BatchMovementTable, BatchTable, RecallTable, TransactionLineBatchTable } from './tables/batches.table.js';
 import type { PrescriptionItemTable, PrescriptionTable } from './tables/prescriptions.table.js';
+import type { FiscalDeviceTable, FiscalReceiptTable, FiscalZReportTable } from './tables/fiscal.table.js';
 import type { InvoiceTable, PaymentTable, PlanTable, SubscriptionEventTable, SubscriptionTable } from './tables/billing.table.js';
 
 export interface Database {
@@ -50,6 +51,9 @@ export interface Database {
   stock_adjustments: StockAdjustmentTable;
   transactions: TransactionTable;
   transaction_lines: TransactionLineTable;
+  fiscal_devices: FiscalDeviceTable;
+  fiscal_receipts: FiscalReceiptTable;
+  fiscal_z_reports: FiscalZReportTable;
   customers: CustomerTable;
   credit_tabs: CreditTabTable;
   credit_payments: CreditPaymentTable;

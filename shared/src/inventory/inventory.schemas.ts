@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ActiveFilter, Money, MoneyInput, PercentInput, QueryBool, Timestamp } from '../common.js';
+import { ActiveFilter, Money, MoneyInput, orNull, PercentInput, QueryBool, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { DosageForm, DrugSchedule } from '../pharmacy/pharmacy.schemas.js';
+import { TaxCode } from '../fiscal/fiscal.schemas.js';
 
 /** An expiry alert window in days (about two years at most), for a product and for the organisation's default alike. */
 export const ExpiryAlertDays = z.int().min(1).max(730);
@@ -48,6 +49,7 @@ export const Product = z
     reorder_point: z.int(),
     image: z.string().nullable(),
     tax_rate: z.number().meta({ description: 'VAT percent contained in the price', example: 18 }),
+    tax_code: orNull(TaxCode).meta({ description: "TRA tax code on fiscal receipts; null: A when the store charges VAT and tax_rate > 0, else C" }),
     description: z.string().nullable(),
     is_service: z.boolean(),
     is_active: z.boolean(),
@@ -83,6 +85,7 @@ const productFields = {
   reorder_point: z.int().min(0).max(1_000_000_000),
   image: z.url().max(1000).nullable(),
   tax_rate: PercentInput,
+  tax_code: TaxCode.nullable().meta({ description: 'TRA tax code for fiscal receipts (A needs tax_rate 18, the others 0); null: from the store and tax_rate' }),
   description: z.string().trim().max(2000).nullable(),
   is_service: z.boolean(),
   is_active: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateString, Money, PercentInput, Phone, Timestamp } from '../common.js';
+import { DateString, Money, orNull, PercentInput, Phone, Timestamp } from '../common.js';
+import { TransactionFiscal } from '../fiscal/fiscal.schemas.js';
 import { PageQuery } from '../envelope.js';
 import { PaymentMethod } from '../payment-methods.js';
 import { LineBatch } from '../pharmacy/batch.schemas.js';
@@ -15,6 +16,9 @@ export type PriceMode = z.infer<typeof PriceMode>;
 /** Whether the server took the sale over REST (`online`) or from a till's push (`offline`). */
 export const SaleSource = z.enum(['online', 'offline']);
 export type SaleSource = z.infer<typeof SaleSource>;
+
+/** A buyer's TRA taxpayer number, printed on the fiscal receipt (CUSTIDTYPE 1). */
+export const CustomerTin = z.string().trim().regex(/^\d{9}$/, 'a TIN is 9 digits').meta({ description: "The buyer's TIN for the fiscal receipt (9 digits)" });
 
 export const SaleLineInput = z.object({
   product_id: z.uuid(),
@@ -35,6 +39,7 @@ export const CreateSaleInput = z
     customer_id: z.uuid().optional(),
     customer_name: z.string().trim().min(1).max(150).optional(),
     customer_phone: Phone.optional(),
+    customer_tin: CustomerTin.optional(),
     till_number: z.string().trim().max(30).optional(),
     notes: z.string().trim().max(1000).optional(),
     /** `wholesale` only in wholesale and retail-wholesale shops. */
@@ -76,6 +81,7 @@ export const Transaction = z
     customer_id: z.uuid().nullable(),
     customer_name: z.string().nullable(),
     customer_phone: z.string().nullable(),
+    customer_tin: z.string().nullable(),
     till_number: z.string().nullable(),
     notes: z.string().nullable(),
     cashier_id: z.uuid().nullable(),
@@ -88,6 +94,7 @@ export const Transaction = z
     voided_at: Timestamp.nullable(),
     created_at: Timestamp,
     lines: z.array(TransactionLine),
+    fiscal: orNull(TransactionFiscal).meta({ description: "The TRA fiscal receipt: null when the store does not fiscalise" }),
   })
   .meta({ id: 'Transaction' });
 export type Transaction = z.infer<typeof Transaction>;

@@ -12,7 +12,7 @@ import { MoneyInput, QueryBool } from '../common.js';
 import { NoteTags } from '../notebook/notebook.schemas.js';
 import { CreateExpenseInput } from '../expenses/expenses.schemas.js';
 import { PaymentMethod, SettlementMethod } from '../payment-methods.js';
-import { PriceMode } from '../pos/pos.schemas.js';
+import { CustomerTin, PriceMode } from '../pos/pos.schemas.js';
 import { LineBatchInput } from '../pharmacy/batch.schemas.js';
 import { QtyChange } from '../inventory/inventory.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
@@ -48,6 +48,7 @@ export const SaleCreatePayload = z.object({
   customer_id: z.uuid().optional(),
   customer_name: z.string().trim().min(1).max(150).optional(),
   customer_phone: z.string().trim().min(7).max(20).optional(),
+  customer_tin: CustomerTin.optional(),
   till_number: z.string().trim().max(30).optional(),
   notes: z.string().trim().max(1000).optional(),
   price_mode: PriceMode.optional(),

@@ -1,4 +1,4 @@
-import type { DosageForm, DrugSchedule } from '@duka/shared';
+import type { DosageForm, DrugSchedule, TaxCode } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 export interface CategoryTable {
@@ -25,6 +25,8 @@ export interface ProductTable {
   wholesale_price: number | null;
   wholesale_min_qty: number | null;
   tax_rate: Generated<number>;
+  /** TRA tax code; null: from the store's VAT and tax_rate (taxCodeOf). */
+  tax_code: TaxCode | null;
   reorder_point: Generated<number>;
   image: string | null;
   description: string | null;

@@ -22,6 +22,8 @@ export interface TransactionTable {
   customer_id: string | null;
   customer_name: string | null;
   customer_phone: string | null;
+  /** The buyer's TIN for the fiscal receipt, when given. */
+  customer_tin: string | null;
   till_number: string | null;
   notes: string | null;
   cashier_id: string | null;

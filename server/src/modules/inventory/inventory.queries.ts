@@ -38,6 +38,7 @@ export function toProduct(row: ProductWithStock): Product {
     reorder_point: row.reorder_point,
     image: row.image,
     tax_rate: fromBasisPoints(row.tax_rate),
+    tax_code: row.tax_code,
     description: row.description,
     is_service: isService,
     is_active: row.is_active === 1,

@@ -1,5 +1,6 @@
 import { fromBasisPoints, fromCents } from '@duka/shared';
-import type { Transaction } from '@duka/shared';
+import type { Transaction, TransactionFiscal } from '@duka/shared';
+import { fiscalByTransaction } from '../fiscal/fiscal.queries.js';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
@@ -10,7 +11,7 @@ import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.tab
 import { groupBy } from '../../lib/group-by.js';
 
 /** `batches`: the sale's lot allocations (a sale has one line per product, so they go by product). */
-export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], batches: TransactionLineBatchRow[] = []): Transaction {
+export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], batches: TransactionLineBatchRow[] = [], fiscal: TransactionFiscal | null = null): Transaction {
   return {
     id: row.id,
     number: row.number,
@@ -28,6 +29,7 @@ export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], 
     customer_id: row.customer_id,
     customer_name: row.customer_name,
     customer_phone: row.customer_phone,
+    customer_tin: row.customer_tin,
     till_number: row.till_number,
     notes: row.notes,
     cashier_id: row.cashier_id,
@@ -49,6 +51,7 @@ export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], 
       tax: fromCents(l.tax),
       batches: batches.filter((b) => b.product_id === l.product_id).map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
     })),
+    fiscal,
   };
 }
 
@@ -65,13 +68,14 @@ export async function findStoreTransaction(db: Kysely<Database>, storeId: string
 export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): Promise<Transaction[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const [lines, lots] = await Promise.all([
+  const [lines, lots, fiscal] = await Promise.all([
     db.selectFrom('transaction_lines').selectAll().where('transaction_id', 'in', ids).orderBy('id').execute(),
     db.selectFrom('transaction_line_batches').selectAll().where('transaction_id', 'in', ids).orderBy('id').execute(),
+    fiscalByTransaction(db, ids),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
-  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id)));
+  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null));
 }
 
 /** Statuses whose money counts as sold. */

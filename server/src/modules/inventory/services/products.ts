@@ -1,5 +1,5 @@
 /** The organisation-wide catalogue; `stock` is always the caller's active store's level. */
-import { newId, pageMeta, toBasisPoints, toCents } from '@duka/shared';
+import { checkTaxCode, newId, pageMeta, type TaxCode, toBasisPoints, toCents } from '@duka/shared';
 import type { CreateProductInput, ListProductsQuery, PageMeta, Product, UpdateProductInput } from '@duka/shared';
 import type { Insertable, Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
@@ -36,6 +36,7 @@ function columns(input: UpdateProductInput, trackBatches: boolean | undefined): 
     wholesale_price: cents(input.wholesale_price),
     wholesale_min_qty: input.wholesale_min_qty,
     tax_rate: input.tax_rate === undefined ? undefined : toBasisPoints(input.tax_rate),
+    tax_code: input.tax_code,
     reorder_point: input.reorder_point,
     image: input.image,
     description: input.description,
@@ -49,6 +50,11 @@ function columns(input: UpdateProductInput, trackBatches: boolean | undefined): 
     expiry_alert_days: input.expiry_alert_days,
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+function assertTaxCode(taxCode: TaxCode | null, taxRateBp: number) {
+  const problem = checkTaxCode(taxCode, taxRateBp);
+  if (problem) throw new ValidationError('tax_code', problem);
 }
 
 async function assertCategory(ctx: AuthedContext, orgId: string, categoryId: string | null | undefined) {
@@ -111,6 +117,7 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
   if (input.is_service && stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
   const trackBatches = trackBatchesOf(null, input);
   assertMedicine(null, input, trackBatches ?? false);
+  assertTaxCode(input.tax_code ?? null, input.tax_rate === undefined ? 1800 : toBasisPoints(input.tax_rate));
   if (trackBatches && stock > 0) throw new ValidationError('stock', STOCK_NEEDS_BATCH);
   try {
     return await withTransaction(ctx, async (tx) => {
@@ -130,6 +137,7 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
           image: null,
           description: null,
           tax_rate: 1800,
+          tax_code: null,
           generic_name: null,
           strength: null,
           dosage_form: null,
@@ -161,7 +169,8 @@ const PRICE_FIELDS = ['selling_price', 'wholesale_price', 'cost_price', 'tax_rat
 /** Prices, stock and removal are powers (shared/staff/powers.ts); every other field is free. */
 function assertMayChange(ctx: AuthedContext, before: ProductWithStock, set: Updateable<ProductTable>, stock: number | undefined) {
   const differs = (a: unknown, b: unknown) => (a == null || b == null ? a !== b : Number(a) !== Number(b));
-  if ([...PRICE_FIELDS, 'wholesale_min_qty' as const].some((f) => set[f] !== undefined && differs(set[f], before[f]))) requirePower(ctx, 'change_price');
+  const taxCodeChanges = set.tax_code !== undefined && set.tax_code !== before.tax_code;
+  if (taxCodeChanges || [...PRICE_FIELDS, 'wholesale_min_qty' as const].some((f) => set[f] !== undefined && differs(set[f], before[f]))) requirePower(ctx, 'change_price');
   if (stock !== undefined && stock !== Number(before.stock)) requirePower(ctx, 'adjust_stock');
   if (set.is_active === 0 && before.is_active === 1) requirePower(ctx, 'remove_product');
 }
@@ -177,6 +186,7 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
   const trackBatches = trackBatchesOf(before, input);
   const trackedAfter = trackBatches ?? before.track_batches === 1;
   assertMedicine(before, input, trackedAfter);
+  assertTaxCode(input.tax_code === undefined ? before.tax_code : input.tax_code, input.tax_rate === undefined ? before.tax_rate : toBasisPoints(input.tax_rate));
   if (trackedAfter && input.stock !== undefined && input.stock !== Number(before.stock)) throw new ValidationError('stock', STOCK_NEEDS_BATCH);
   const set = columns(input, trackBatches);
   assertMayChange(ctx, before, set, input.stock);

@@ -16,6 +16,7 @@ import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
 import { toTransaction, withLines } from '../pos.queries.js';
+import { fiscalByTransaction } from '../../fiscal/fiscal.queries.js';
 import { loadSaleSet, type SaleOptions, type SaleRequest } from './sale-inputs.js';
 import { planSale, type SalePlan } from './sale-plan.js';
 import { writeSales } from './sale-write.js';
@@ -72,5 +73,6 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
 export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
   if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
   const lots = (sale.lots ?? []).map((l) => ({ id: '', transaction_id: sale.row.id, ...l }));
-  return toTransaction(sale.row, sale.lines, lots);
+  const fiscal = await fiscalByTransaction(ctx.db, [sale.row.id]);
+  return toTransaction(sale.row, sale.lines, lots, fiscal.get(sale.row.id) ?? null);
 }

@@ -42,7 +42,8 @@ export interface SaleSet {
   orgId: string;
   storeId: string;
   online: boolean;
-  store: { code: string; vat_enabled: number; outlet_type: string | null; last_number: number };
+  /** `fiscal`: 1 when the store's fiscal device is switched on (its sales are numbered for TRA). */
+  store: { code: string; vat_enabled: number; outlet_type: string | null; last_number: number; fiscal: number | null };
   org: { business_type: string; timezone: string; credit_terms_days: number };
   products: Map<string, ProductRow>;
   /** Sales by id: those already recorded (any organisation) and those planned in this set. */
@@ -81,7 +82,14 @@ export async function loadSaleSet(tx: ServiceContext, scope: { orgId: string; st
   // long a sale waits for them is what bounds one store's sales on Postgres (COUNT_STATEMENTS shows it).
   const stocked = [...catalogue.values()].filter((p) => p.is_service !== 1).map((p) => p.id).sort();
   const [store, stock] = await lockWait(tx.dialect, async () => {
-    const row = await forUpdate(tx.dialect, tx.db.selectFrom('stores').select(['code', 'vat_enabled', 'outlet_type', 'last_number']).where('id', '=', storeId)).executeTakeFirstOrThrow();
+    const row = await forUpdate(
+      tx.dialect,
+      tx.db
+        .selectFrom('stores')
+        .select(['code', 'vat_enabled', 'outlet_type', 'last_number'])
+        .select((eb) => eb.selectFrom('fiscal_devices').select('enabled').where('fiscal_devices.store_id', '=', storeId).as('fiscal'))
+        .where('id', '=', storeId),
+    ).executeTakeFirstOrThrow();
     return [row, await lockStockRows(tx, storeId, stocked)] as const;
   });
   const tracked = stocked.filter((id) => catalogue.get(id)!.track_batches === 1);

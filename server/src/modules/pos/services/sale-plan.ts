@@ -155,6 +155,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     customer_id: customer?.id ?? null,
     customer_name: customer?.name ?? input.customer_name ?? null,
     customer_phone: customer?.phone ?? null,
+    customer_tin: input.customer_tin ?? null,
     till_number: input.till_number ?? null,
     notes: input.notes ?? null,
     cashier_id: opts.cashierId ?? actor.userId,

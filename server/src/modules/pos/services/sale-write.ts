@@ -13,6 +13,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { openCreditTabs } from '../../credits/services/tabs.js';
 import { moveBatches } from '../../pharmacy/services/batch-ledger.js';
 import { recordPrescriptionEntry } from '../../pharmacy/services/prescription-register.js';
+import { numberFiscalReceipts } from '../../fiscal/services/numbering.js';
 import type { SaleSet } from './sale-inputs.js';
 import type { SalePlan } from './sale-plan.js';
 
@@ -75,6 +76,7 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
     plans.flatMap((p) => (p.tab ? [p.tab] : [])),
   );
   for (const p of plans) noteChange(tx, orgId, { entity: 'transaction', id: p.row.id, storeId });
+  if (set.store.fiscal === 1) await numberFiscalReceipts(tx, storeId, plans.map((p) => p.row));
 
   await tx.events.publishMany(
     tx,

@@ -1,0 +1,63 @@
+/** Reading a store's fiscal device and receipts, and showing a receipt as the API does. */
+import type { FiscalEnvironment, TransactionFiscal } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
+import type { Database } from '../../db/database.js';
+import type { FiscalDeviceRow, FiscalReceiptRow } from '../../db/tables/fiscal.table.js';
+import type { Config } from '../../env.js';
+import { iso, isoOrNull } from '../../lib/clock.js';
+
+export const findDevice = (db: Kysely<Database>, storeId: string) => db.selectFrom('fiscal_devices').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+
+/** What the server keeps of TRA's registration answer (the credentials are sealed apart). */
+export interface DeviceRegistration {
+  regid: string;
+  efd_serial: string;
+  uin: string;
+  receipt_code: string;
+  name: string;
+  street: string;
+  mobile: string;
+  city: string;
+  country: string;
+  tax_office: string;
+  tax_codes: Record<string, string>;
+}
+
+export function registrationOf(device: FiscalDeviceRow): DeviceRegistration | null {
+  return device.registration ? (JSON.parse(device.registration) as DeviceRegistration) : null;
+}
+
+export const apiBase = (config: Config, env: FiscalEnvironment) => (env === 'production' ? config.TRA_PRODUCTION_URL : config.TRA_TEST_URL).replace(/\/+$/, '');
+
+/** TRA's verification page for a receipt: `{page}{RCTVNUM}_{HHMMSS}` (docs/fiscal-wire.md §5). */
+export function verifyUrl(config: Config, env: FiscalEnvironment, rctvnum: string, time: string): string {
+  const page = env === 'production' ? config.TRA_PRODUCTION_VERIFY_URL : config.TRA_TEST_VERIFY_URL;
+  return `${page.endsWith('/') ? page : `${page}/`}${rctvnum}_${time.replaceAll(':', '')}`;
+}
+
+/** The QR code printed on the receipt: its verification link, as an SVG data URL. */
+export async function qrDataUrl(link: string): Promise<string> {
+  const svg = await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+  return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
+}
+
+export async function toFiscal(row: FiscalReceiptRow): Promise<TransactionFiscal> {
+  return {
+    status: row.status,
+    rctvnum: row.rctvnum,
+    gc: Number(row.gc),
+    dc: row.dc,
+    issued_at: iso(row.issued_at),
+    verify_url: row.verify_url,
+    qr: row.qr ?? (await qrDataUrl(row.verify_url)),
+    acknowledged_at: isoOrNull(row.acknowledged_at),
+  };
+}
+
+/** The fiscal receipts of these sales, by transaction id. */
+export async function fiscalByTransaction(db: Kysely<Database>, transactionIds: string[]): Promise<Map<string, TransactionFiscal>> {
+  if (!transactionIds.length) return new Map();
+  const rows = await db.selectFrom('fiscal_receipts').selectAll().where('transaction_id', 'in', transactionIds).execute();
+  return new Map(await Promise.all(rows.map(async (r) => [r.transaction_id, await toFiscal(r)] as const)));
+}

@@ -1,0 +1,45 @@
+/**
+ * What talking to TRA needs for a store's device: the endpoint, the signing key opened from the
+ * sealed .pfx (kept in memory, reopened only when the certificate changes, because PKCS#12 key
+ * derivation is slow), and a token, cached sealed in the device row until a minute before it
+ * expires and dropped after a 401 (TRA rules 17-18).
+ */
+import type { KeyObject } from 'node:crypto';
+import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { apiBase } from '../fiscal.queries.js';
+import { openCertificate } from '../tra/certificate.js';
+import type { TraEndpoint, TraGateway } from '../tra/tra-gateway.js';
+
+const TOKEN_MARGIN_MS = 60_000;
+const keys = new Map<string, { sealed: string; key: KeyObject }>();
+
+export const endpointOf = (ctx: ServiceContext, device: FiscalDeviceRow): TraEndpoint => ({ baseUrl: apiBase(ctx.config, device.environment), certSerial: device.cert_serial });
+
+export function signingKey(ctx: ServiceContext, device: FiscalDeviceRow): KeyObject {
+  const sealed = device.certificate_enc!;
+  const cached = keys.get(device.store_id);
+  if (cached?.sealed === sealed) return cached.key;
+  const key = openCertificate(ctx.keys.decrypt(sealed), ctx.keys.decrypt(device.certificate_password_enc!));
+  keys.set(device.store_id, { sealed, key });
+  return key;
+}
+
+export async function tokenFor(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow): Promise<string> {
+  const now = ctx.clock.now();
+  if (device.token_enc && device.token_expires_at && Number(device.token_expires_at) - TOKEN_MARGIN_MS > now) return ctx.keys.decrypt(device.token_enc);
+  const { username, password } = JSON.parse(ctx.keys.decrypt(device.credentials_enc!)) as { username: string; password: string };
+  const token = await gateway.token(endpointOf(ctx, device), username, password);
+  const expires = now + token.expiresInSeconds * 1000;
+  const sealed = ctx.keys.encrypt(token.accessToken);
+  await ctx.db.updateTable('fiscal_devices').set({ token_enc: sealed, token_expires_at: expires }).where('store_id', '=', device.store_id).execute();
+  device.token_enc = sealed;
+  device.token_expires_at = expires;
+  return token.accessToken;
+}
+
+export async function dropToken(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
+  await ctx.db.updateTable('fiscal_devices').set({ token_enc: null, token_expires_at: null }).where('store_id', '=', device.store_id).execute();
+  device.token_enc = null;
+  device.token_expires_at = null;
+}

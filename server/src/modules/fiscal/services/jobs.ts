@@ -1,0 +1,44 @@
+/**
+ * runFiscalJobs(deps), on the server's 30 s timer: every switched-on device's queue is drained
+ * (what is due is resent, finished days get their Z report), and a store whose receipts or Z
+ * reports have waited more than an hour is told once, until its queue empties again.
+ */
+import { withTransaction } from '../../../db/transaction.js';
+import type { Deps, ServiceContext } from '../../../lib/context.js';
+import { createNotification } from '../../notifications/services/create-notification.js';
+import { fiscalOf } from './fiscal-port.js';
+
+export const STUCK_AFTER_MS = 60 * 60_000;
+
+export async function runFiscalJobs(deps: Deps): Promise<void> {
+  const ctx: ServiceContext = { ...deps, actor: null, requestId: 'fiscal-job' };
+  const devices = await ctx.db.selectFrom('fiscal_devices').select(['store_id', 'org_id', 'stuck_notified_at']).where('enabled', '=', 1).where('registration', 'is not', null).execute();
+  for (const d of devices) {
+    await fiscalOf(ctx).kick(d.store_id);
+    if (d.stuck_notified_at === null) await tellIfStuck(ctx, d.store_id, d.org_id);
+  }
+}
+
+async function tellIfStuck(ctx: ServiceContext, storeId: string, orgId: string): Promise<void> {
+  const since = ctx.clock.now() - STUCK_AFTER_MS;
+  const [receipt, z] = await Promise.all([
+    ctx.db.selectFrom('fiscal_receipts').select(['created_at', 'last_error']).where('store_id', '=', storeId).where('status', '!=', 'issued').orderBy('gc').limit(1).executeTakeFirst(),
+    ctx.db.selectFrom('fiscal_z_reports').select(['created_at', 'last_error']).where('store_id', '=', storeId).where('status', '!=', 'issued').orderBy('znum').limit(1).executeTakeFirst(),
+  ]);
+  const waiting = [receipt, z].filter((w) => w && Number(w.created_at) < since);
+  if (!waiting.length) return;
+  const pending = await ctx.db.selectFrom('fiscal_receipts').select((eb) => eb.fn.countAll<number | string>().as('n')).where('store_id', '=', storeId).where('status', '!=', 'issued').executeTakeFirstOrThrow();
+  const reason = waiting[0]!.last_error ?? 'no answer yet';
+  await withTransaction(ctx, async (tx) => {
+    // The claim: of several instances, only the one whose update matched tells the store.
+    const claimed = await tx.db.updateTable('fiscal_devices').set({ stuck_notified_at: tx.clock.now() }).where('store_id', '=', storeId).where('stuck_notified_at', 'is', null).executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return;
+    await createNotification(tx, {
+      orgId,
+      storeId,
+      category: 'system',
+      title: 'Fiscal receipts are not reaching TRA / Risiti za EFD hazifiki TRA',
+      body: `${Number(pending.n)} receipt(s) have waited more than an hour for TRA. Last reason: ${reason}. Selling goes on; they are sent in order as soon as TRA answers.`,
+    });
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * The fiscal queue: after a sale commits, its store's receipts go to TRA one at a time in counter
+ * order, each only after the one before it was acknowledged (TRA rule 26). A receipt's signed XML
+ * is built once, before its first try, and every retry sends exactly those bytes, so a reply lost
+ * on the way back is answered by a resend TRA recognises (rule 23). Failures never touch the sale:
+ * the receipt stays pending (no answer) or failed (TRA refused it) and is tried again with
+ * backoff. One worker per store at a time, across server instances: the device row is claimed
+ * with a conditional update first.
+ */
+import type { Deps, ServiceContext } from '../../../lib/context.js';
+import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
+import { findDevice } from '../fiscal.queries.js';
+import type { TraGateway } from '../tra/tra-gateway.js';
+import { endpointOf } from './device-session.js';
+import { fiscalRetryDelayMs, isTraTrouble, postWithToken, type SendOutcome } from './post.js';
+import type { FiscalQueuePort } from './fiscal-port.js';
+import { buildPendingBodies, markIssued } from './receipts.js';
+import { sendDueZReports } from './z-reports.js';
+
+/** A claim older than this was cut short (the process died mid-send): another worker may take over. */
+const CLAIM_TIMEOUT_MS = 5 * 60_000;
+export class FiscalQueue implements FiscalQueuePort {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly again = new Set<string>();
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly gateway: TraGateway,
+  ) {}
+
+  kick(storeId: string): Promise<void> {
+    const run = this.running.get(storeId);
+    if (run) {
+      // Sales committed while a drain is under way: one more pass after it picks them up.
+      this.again.add(storeId);
+      return run;
+    }
+    const next = (async () => {
+      try {
+        do {
+          this.again.delete(storeId);
+          await this.drain(storeId);
+        } while (this.again.has(storeId));
+      } catch (err) {
+        this.deps.log.warn({ err, store_id: storeId }, 'fiscal: sending failed');
+      } finally {
+        this.running.delete(storeId);
+      }
+    })();
+    this.running.set(storeId, next);
+    return next;
+  }
+
+  /** Until every drain started in this process has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.all([...this.running.values()]);
+  }
+
+  /** Build what is unbuilt, send what is due, in order, then the Z reports of finished days. */
+  async drain(storeId: string): Promise<void> {
+    const ctx: ServiceContext = { ...this.deps, actor: null, requestId: 'fiscal' };
+    const now = ctx.clock.now();
+    const claim = await ctx.db
+      .updateTable('fiscal_devices')
+      .set({ claimed_at: now })
+      .where('store_id', '=', storeId)
+      .where('enabled', '=', 1)
+      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - CLAIM_TIMEOUT_MS)]))
+      .executeTakeFirst();
+    if (Number(claim.numUpdatedRows) !== 1) return;
+    try {
+      const device = (await findDevice(ctx.db, storeId))!;
+      await buildPendingBodies(ctx, device);
+      if (await this.sendReceipts(ctx, device)) await sendDueZReports(ctx, this.gateway, device);
+    } finally {
+      await ctx.db.updateTable('fiscal_devices').set({ claimed_at: null }).where('store_id', '=', storeId).execute();
+    }
+  }
+
+  /** True when nothing is left to send. */
+  private async sendReceipts(ctx: ServiceContext, device: FiscalDeviceRow): Promise<boolean> {
+    for (;;) {
+      const next = await ctx.db
+        .selectFrom('fiscal_receipts')
+        .selectAll()
+        .where('store_id', '=', device.store_id)
+        .where('status', '!=', 'issued')
+        .orderBy('gc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!next) {
+        if (device.stuck_notified_at !== null) await ctx.db.updateTable('fiscal_devices').set({ stuck_notified_at: null }).where('store_id', '=', device.store_id).execute();
+        return true;
+      }
+      if (next.next_attempt_at !== null && Number(next.next_attempt_at) > ctx.clock.now()) return false;
+      if (!(await this.sendOne(ctx, device, next))) return false;
+    }
+  }
+
+  private async sendOne(ctx: ServiceContext, device: FiscalDeviceRow, receipt: FiscalReceiptRow): Promise<boolean> {
+    const attempts = receipt.attempts + 1;
+    let outcome: SendOutcome;
+    try {
+      outcome = await postWithToken(ctx, this.gateway, device, (token) => this.gateway.postReceipt(endpointOf(ctx, device), token, receipt.body!));
+    } catch (err) {
+      if (!isTraTrouble(err)) throw err;
+      // No answer, or no token: the receipt is still on its way, not refused.
+      await this.retryLater(ctx, receipt, attempts, 'pending', err.message);
+      return false;
+    }
+    if (outcome.ok) {
+      await markIssued(ctx, receipt, attempts);
+      return true;
+    }
+    await this.retryLater(ctx, receipt, attempts, 'failed', outcome.error);
+    return false;
+  }
+
+  private async retryLater(ctx: ServiceContext, receipt: FiscalReceiptRow, attempts: number, status: 'pending' | 'failed', error: string) {
+    ctx.log.warn({ store_id: receipt.store_id, gc: receipt.gc, attempts, reason: error }, 'fiscal: receipt not acknowledged; retrying later');
+    await ctx.db
+      .updateTable('fiscal_receipts')
+      .set({ status, attempts, last_error: error, next_attempt_at: ctx.clock.now() + fiscalRetryDelayMs(attempts) })
+      .where('id', '=', receipt.id)
+      .execute();
+  }
+}

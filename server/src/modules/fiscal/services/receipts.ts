@@ -1,0 +1,66 @@
+/**
+ * A numbered receipt's body, built once: the sale as recorded, each line's TRA tax code, the
+ * counters it was numbered with, signed with the store's certificate. Written only where no body
+ * is yet (a conditional update), so two workers can never produce two versions of one receipt.
+ */
+import { type TaxCode, taxCodeOf } from '@duka/shared';
+import { noteChange } from '../../../db/change-log.js';
+import { withTransaction } from '../../../db/transaction.js';
+import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { qrDataUrl, registrationOf } from '../fiscal.queries.js';
+import { signPayload } from '../tra/certificate.js';
+import { envelope } from '../tra/xml.js';
+import { signingKey } from './device-session.js';
+import { receiptFigures, receiptPayload } from './receipt-xml.js';
+
+export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDeviceRow): Promise<number> {
+  const unbuilt = await ctx.db.selectFrom('fiscal_receipts').selectAll().where('store_id', '=', device.store_id).where('body', 'is', null).orderBy('gc').execute();
+  if (!unbuilt.length) return 0;
+  const registration = registrationOf(device)!;
+  const issuer = { tin: device.tin, regid: registration.regid, efdSerial: registration.efd_serial };
+  const key = signingKey(ctx, device);
+  const ids = unbuilt.map((r) => r.transaction_id);
+  const [sales, lines, store] = await Promise.all([
+    ctx.db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute(),
+    ctx.db
+      .selectFrom('transaction_lines as l')
+      .innerJoin('products as p', 'p.id', 'l.product_id')
+      .selectAll('l')
+      .select('p.tax_code as product_tax_code')
+      .where('l.transaction_id', 'in', ids)
+      .orderBy('l.id')
+      .execute(),
+    ctx.db.selectFrom('stores').select('vat_enabled').where('id', '=', device.store_id).executeTakeFirstOrThrow(),
+  ]);
+  const saleById = new Map(sales.map((s) => [s.id, s]));
+  for (const receipt of unbuilt) {
+    const sale = saleById.get(receipt.transaction_id)!;
+    const saleLines = lines
+      .filter((l) => l.transaction_id === sale.id)
+      .map((l) => ({ ...l, taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1) }));
+    const figures = receiptFigures(sale, saleLines);
+    const payload = receiptPayload(issuer, receipt, sale, saleLines, figures);
+    const body = envelope(payload, signPayload(key, payload));
+    await ctx.db
+      .updateTable('fiscal_receipts')
+      .set({ body, figures: JSON.stringify(figures), qr: await qrDataUrl(receipt.verify_url) })
+      .where('id', '=', receipt.id)
+      .where('body', 'is', null)
+      .execute();
+    receipt.body = body;
+  }
+  return unbuilt.length;
+}
+
+/** TRA acknowledged the receipt: the sale's tills learn it through the change log. */
+export async function markIssued(ctx: ServiceContext, receipt: FiscalReceiptRow, attempts: number): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    await tx.db
+      .updateTable('fiscal_receipts')
+      .set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: tx.clock.now() })
+      .where('id', '=', receipt.id)
+      .execute();
+    noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * The daily Z reports: once a day (EAT) has ended and its receipts are all acknowledged, the day is
+ * added up, signed, kept, and posted to TRA; then the next day. Every day from the device's first
+ * receipt on gets one, quiet days with zero totals, as a fiscal printer prints a Z each evening.
+ * A Z report is built once and resent byte for byte, like a receipt.
+ */
+import { newId } from '@duka/shared';
+import type { FiscalDeviceRow, FiscalZReportRow } from '../../../db/tables/fiscal.table.js';
+import type { ServiceContext } from '../../../lib/context.js';
+import { addDays, localDate, localDayRange } from '../../../lib/time.js';
+import { registrationOf } from '../fiscal.queries.js';
+import { signPayload } from '../tra/certificate.js';
+import type { TraGateway } from '../tra/tra-gateway.js';
+import { envelope } from '../tra/xml.js';
+import { endpointOf, signingKey } from './device-session.js';
+import { fiscalRetryDelayMs, isTraTrouble, postWithToken } from './post.js';
+import { EAT, type ReceiptFigures } from './receipt-xml.js';
+import { addUpDay, type ZFigures, zReportPayload } from './z-report-xml.js';
+
+const dateOfZnum = (znum: string) => `${znum.slice(0, 4)}-${znum.slice(4, 6)}-${znum.slice(6, 8)}`;
+
+export async function sendDueZReports(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow): Promise<void> {
+  await writeFinishedDays(ctx, device);
+  const due = await ctx.db.selectFrom('fiscal_z_reports').selectAll().where('store_id', '=', device.store_id).where('status', '!=', 'issued').orderBy('znum').execute();
+  for (const z of due) {
+    if (z.next_attempt_at !== null && Number(z.next_attempt_at) > ctx.clock.now()) return;
+    if (!(await sendOne(ctx, gateway, device, z))) return;
+  }
+}
+
+async function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, z: FiscalZReportRow): Promise<boolean> {
+  const attempts = z.attempts + 1;
+  let error: string;
+  let status: 'pending' | 'failed' = 'pending';
+  try {
+    const outcome = await postWithToken(ctx, gateway, device, (token) => gateway.postZReport(endpointOf(ctx, device), token, z.body));
+    if (outcome.ok) {
+      await ctx.db.updateTable('fiscal_z_reports').set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: ctx.clock.now() }).where('id', '=', z.id).execute();
+      return true;
+    }
+    error = outcome.error;
+    status = 'failed';
+  } catch (err) {
+    if (!isTraTrouble(err)) throw err;
+    error = err.message;
+  }
+  ctx.log.warn({ store_id: z.store_id, znum: z.znum, attempts, reason: error }, 'fiscal: Z report not acknowledged; retrying later');
+  await ctx.db
+    .updateTable('fiscal_z_reports')
+    .set({ status, attempts, last_error: error, next_attempt_at: ctx.clock.now() + fiscalRetryDelayMs(attempts) })
+    .where('id', '=', z.id)
+    .execute();
+  return false;
+}
+
+/** Write the Z reports of the days that ended since the last one (or since the first receipt). */
+async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
+  const today = localDate(ctx.clock.now(), EAT);
+  const last = await ctx.db.selectFrom('fiscal_z_reports').select(['znum', 'figures']).where('store_id', '=', device.store_id).orderBy('znum', 'desc').limit(1).executeTakeFirst();
+  let day: string;
+  let gross = 0;
+  if (last) {
+    day = addDays(dateOfZnum(last.znum), 1);
+    gross = (JSON.parse(last.figures) as ZFigures).gross;
+  } else {
+    const first = await ctx.db.selectFrom('fiscal_receipts').select('znum').where('store_id', '=', device.store_id).orderBy('gc').limit(1).executeTakeFirst();
+    if (!first) return;
+    day = dateOfZnum(first.znum);
+  }
+  for (; day < today; day = addDays(day, 1)) {
+    const figures = await addUpReceipts(ctx, device, day, gross);
+    await writeZReport(ctx, device, figures);
+    gross = figures.gross;
+  }
+}
+
+async function addUpReceipts(ctx: ServiceContext, device: FiscalDeviceRow, day: string, grossBefore: number): Promise<ZFigures> {
+  const znum = day.replaceAll('-', '');
+  const { from, to } = localDayRange(day, EAT);
+  const [receipts, reversed] = await Promise.all([
+    ctx.db.selectFrom('fiscal_receipts').select('figures').where('store_id', '=', device.store_id).where('znum', '=', znum).execute(),
+    ctx.db
+      .selectFrom('fiscal_receipts as f')
+      .innerJoin('transactions as t', 't.id', 'f.transaction_id')
+      .select(['t.status', 't.total', 't.refunded_at', 't.voided_at'])
+      .where('f.store_id', '=', device.store_id)
+      .where((eb) => eb.or([eb.and([eb('t.refunded_at', '>=', from), eb('t.refunded_at', '<', to)]), eb.and([eb('t.voided_at', '>=', from), eb('t.voided_at', '<', to)])]))
+      .execute(),
+  ]);
+  const refunds = reversed.filter((t) => t.status === 'refunded');
+  const voids = reversed.filter((t) => t.status === 'void');
+  return addUpDay(
+    day,
+    receipts.map((r) => JSON.parse(r.figures!) as ReceiptFigures),
+    grossBefore,
+    { corrections: refunds.reduce((s, t) => s + Number(t.total), 0), voids: voids.length, voidsTotal: voids.reduce((s, t) => s + Number(t.total), 0) },
+  );
+}
+
+async function writeZReport(ctx: ServiceContext, device: FiscalDeviceRow, figures: ZFigures): Promise<void> {
+  const registration = registrationOf(device)!;
+  const payload = zReportPayload({ tin: device.tin, vrn: device.vrn, registration, registeredOn: localDate(Number(device.registered_at), EAT) }, figures);
+  const body = envelope(payload, signPayload(signingKey(ctx, device), payload));
+  const now = ctx.clock.now();
+  await ctx.db
+    .insertInto('fiscal_z_reports')
+    .values({ id: newId(), org_id: device.org_id, store_id: device.store_id, znum: figures.date.replaceAll('-', ''), figures: JSON.stringify(figures), body, next_attempt_at: null, last_error: null, ack_code: null, acknowledged_at: null, created_at: now })
+    .execute();
+}
