@@ -40,9 +40,11 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
   const at = Date.parse(sale.created_at);
   const items = sale.lines.reduce((n, l) => n + l.qty, 0);
   const state = sale.status === 'refunded' ? ' (IMERUDISHWA/REFUNDED)' : sale.status === 'void' ? ' (IMEFUTWA/VOID)' : '';
+  // The fiscal receipt's verification link lets the customer check it on TRA's page (rule 27).
+  const fiscal = sale.fiscal ? ` TRA ${sale.fiscal.rctvnum}: ${sale.fiscal.verify_url}` : '';
   const body =
     `${store.name}: Risiti/Receipt ${sale.receipt_number} ${localDate(at, tz)} ${localTime(at, tz)}. ` +
-    `Bidhaa/Items ${items}. Jumla/Total ${formatTzs(toCents(sale.total))} (${sale.payment_method})${state}. Asante! / Thank you!`;
+    `Bidhaa/Items ${items}. Jumla/Total ${formatTzs(toCents(sale.total))} (${sale.payment_method})${state}.${fiscal} Asante! / Thank you!`;
   // Sent in a transaction of its own so the first delivery attempt is over when this answers.
   const outboxId = await withTransaction(ctx, (tx) => tx.messenger.send(tx, { channel: 'sms', to: phone, body, orgId, forCustomer: true }));
   const row = await ctx.db.selectFrom('outbox').selectAll().where('id', '=', outboxId).executeTakeFirstOrThrow();
@@ -74,6 +76,7 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
     `Total: ${formatTzs(toCents(sale.total))}`,
     ...(sale.tax ? [`of which VAT: ${formatTzs(toCents(sale.tax))}`] : []),
     `Paid by: ${sale.payment_method}${sale.status === 'refunded' ? ' (REFUNDED)' : sale.status === 'void' ? ' (VOID)' : ''}`,
+    ...(sale.fiscal ? ['', `TRA fiscal receipt ${sale.fiscal.rctvnum} (GC ${sale.fiscal.gc}, DC ${sale.fiscal.dc})`, `Verify: ${sale.fiscal.verify_url}`] : []),
     '',
     'Asante kwa kununua! / Thank you for shopping with us.',
   ].join('\n');
