@@ -1,0 +1,150 @@
+/**
+ * TRA unreachable for an hour, and the day's Z report: selling goes on, receipts queue in order,
+ * the store is told once the queue has waited an hour, and when TRA answers again every receipt
+ * is sent once, in order. The Z report of a finished day adds up to the day's sales, its refunds
+ * and voids reported, and the daily counter starts again after midnight EAT.
+ */
+import type { Transaction } from '@duka/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
+import { registerOwner, type Session } from './setup/factories.js';
+import { DAY_START, fiscalise, fiscalWorld } from './setup/fiscal.js';
+import { createTestApp, type TestApp, testClock } from './setup/test-app.js';
+
+const MIN = 60_000;
+
+describe('fiscal receipts while TRA is away, and Z reports', () => {
+  const w = fiscalWorld(2);
+  let t: TestApp;
+
+  beforeAll(async () => {
+    await w.tra.start();
+    t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000 } });
+  });
+  afterEach(async () => {
+    await t.deps.fiscal.idle();
+    expect(w.tra.violations).toEqual([]);
+  });
+  afterAll(async () => {
+    await t.deps.fiscal.idle();
+    await t.close();
+    await w.tra.stop();
+  });
+
+  const product = async (s: Session, body: Record<string, unknown>) => {
+    const res = await t.request('POST', '/inventory/products', { token: s.token, body: { stock: 1000, ...body } });
+    expect(res.status, res.text).toBe(200);
+    return res.body.data as { id: string };
+  };
+  const sell = async (s: Session, body: Record<string, unknown>) => {
+    const res = await t.request('POST', '/pos/sale', { token: s.token, body });
+    expect(res.status, res.text).toBe(201);
+    return res.body.data as Transaction;
+  };
+  const statuses = async (s: Session, ids: string[]) => Promise.all(ids.map(async (id) => ((await t.request('GET', `/pos/transactions/${id}`, { token: s.token })).body.data as Transaction).fiscal!.status));
+  const fiscalNotices = async (s: Session) => ((await t.request('GET', '/notifications', { token: s.token })).body.data as Array<{ title: string; body: string }>).filter((n) => n.title.includes('TRA'));
+
+  it('keeps selling while TRA is down for an hour, tells the store once, then sends everything in order exactly once', async () => {
+    const owner = await registerOwner(t);
+    await fiscalise(t, w, owner, 0);
+    const dev = w.tra.device(w.certs[0]!.serial);
+    const milk = await product(owner, { name: 'Maziwa 500ml', selling_price: 1300 });
+
+    w.tra.down = 'refuse';
+    const sales: Transaction[] = [];
+    for (let i = 0; i < 10; i++) {
+      sales.push(await sell(owner, { lines: [{ product_id: milk.id, qty: 1 + i }], payment_method: 'Cash' }));
+      t.clock.advance(2 * MIN);
+    }
+    await runFiscalJobs(t.deps);
+    expect(new Set(await statuses(owner, sales.map((s) => s.id)))).toEqual(new Set(['pending']));
+    expect(dev.receipts).toHaveLength(0);
+    expect(await fiscalNotices(owner)).toHaveLength(0);
+
+    // Forty minutes after the first sale's receipt: not an hour yet.
+    t.clock.advance(20 * MIN);
+    await runFiscalJobs(t.deps);
+    expect(await fiscalNotices(owner)).toHaveLength(0);
+    t.clock.advance(25 * MIN);
+    await runFiscalJobs(t.deps);
+    await runFiscalJobs(t.deps);
+    const notices = await fiscalNotices(owner);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.body).toContain('10 receipt(s) have waited more than an hour for TRA. Last reason: TRA could not be reached.');
+    const queue = (await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue;
+    expect(queue).toMatchObject({ pending: 10, failed: 0, oldest_pending_at: new Date(DAY_START).toISOString(), last_error: 'TRA could not be reached' });
+    // Only the head of the queue was tried (again and again, backing off): the others wait their turn.
+    const attempts = (await t.db.db.selectFrom('fiscal_receipts').select('attempts').where('store_id', '=', owner.storeId).orderBy('gc').execute()).map((r) => r.attempts);
+    expect(attempts[0]).toBeGreaterThanOrEqual(5);
+    expect(attempts.slice(1)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+
+    w.tra.down = false;
+    t.clock.advance(5 * MIN);
+    await runFiscalJobs(t.deps);
+    expect(new Set(await statuses(owner, sales.map((s) => s.id)))).toEqual(new Set(['issued']));
+    expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(dev.receipts.map((r) => r.time)).toEqual(sales.map((_, i) => `10:${String(2 * i).padStart(2, '0')}:00`));
+    expect(dev.receipts.map((r) => r.totalInclCents)).toEqual(sales.map((_, i) => 130_000 * (1 + i)));
+    expect(dev).toMatchObject({ attempts: 10, resends: 0 });
+    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({ pending: 0, last_error: null });
+  });
+
+  it("reports each finished day in a Z report equal to its sales, refunds and voids; the daily counter restarts after midnight EAT", async () => {
+    const owner = await registerOwner(t);
+    await fiscalise(t, w, owner, 1);
+    const dev = w.tra.device(w.certs[1]!.serial);
+    const day = new Date(t.clock.now() + 3 * 3_600_000).toISOString().slice(0, 10);
+    const rice = await product(owner, { name: 'Mchele 1kg', selling_price: 3000 });
+    const oil = await product(owner, { name: 'Mafuta 1l', selling_price: 5500 });
+    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Mzee Juma', phone: '0754000222' } })).body.data;
+
+    const s1 = await sell(owner, { lines: [{ product_id: rice.id, qty: 2 }], payment_method: 'Cash' });
+    const s2 = await sell(owner, { lines: [{ product_id: oil.id, qty: 1 }], payment_method: 'M-Pesa' });
+    const s3 = await sell(owner, { lines: [{ product_id: rice.id, qty: 1 }, { product_id: oil.id, qty: 1 }], payment_method: 'Credit', customer_id: customer.id });
+    const s4 = await sell(owner, { lines: [{ product_id: oil.id, qty: 2 }], payment_method: 'Bank', discount_pct: 10 });
+    expect((await t.request('POST', `/pos/transactions/${s2.id}/refund`, { token: owner.token, body: { reason: 'spilt' } })).status).toBe(200);
+    expect((await t.request('POST', `/pos/transactions/${s1.id}/void`, { token: owner.token, body: { reason: 'rung twice' } })).status).toBe(200);
+    // Late that evening, still the same day in Dar es Salaam (23:30 EAT).
+    t.clock.advance(13.5 * 3_600_000 - (t.clock.now() - DAY_START));
+    const s5 = await sell(owner, { lines: [{ product_id: rice.id, qty: 5 }], payment_method: 'Cash' });
+    // 00:30 EAT: a new day.
+    t.clock.advance(60 * MIN);
+    const s6 = await sell(owner, { lines: [{ product_id: oil.id, qty: 1 }], payment_method: 'Cash' });
+    expect(s5.fiscal).toMatchObject({ gc: 5, dc: 5 });
+    expect(s6.fiscal).toMatchObject({ gc: 6, dc: 1 });
+    await runFiscalJobs(t.deps);
+
+    const day1 = [s1, s2, s3, s4, s5];
+    const total = (list: Transaction[]) => list.reduce((sum, s) => sum + Math.round(s.total * 100), 0) / 100;
+    const zs = (await t.request('GET', `/stores/${owner.storeId}/fiscal/z-reports`, { token: owner.token })).body.data;
+    expect(zs).toHaveLength(1);
+    expect(zs[0]).toMatchObject({
+      date: day,
+      znumber: day.replaceAll('-', ''),
+      status: 'issued',
+      receipts: 5,
+      daily_total: total(day1),
+      gross: total(day1),
+      discounts: s4.discount,
+      corrections: s2.total,
+      voids: 1,
+      voids_total: s1.total,
+      payments: { CASH: s1.total + s5.total, CHEQUE: 0, CCARD: s4.total, EMONEY: s2.total, INVOICE: s3.total },
+    });
+    // The day's sales as the shop's own report counts them: refunds and voids left out.
+    const summary = (await t.request('GET', `/pos/summary?date_from=${day}&date_to=${day}`, { token: owner.token })).body.data;
+    expect(summary.total_sales).toBe(total([s3, s4, s5]));
+    expect(summary.total_sales + zs[0].corrections + zs[0].voids_total).toBe(zs[0].daily_total);
+    expect(dev.zReports.map((z) => [z.znumber, z.dailyTotalCents, z.ticketsFiscal, z.grossCents])).toEqual([[day.replaceAll('-', ''), Math.round(total(day1) * 100), 5, Math.round(total(day1) * 100)]]);
+
+    // The next day ends quiet but for s6: its Z report carries the running total on.
+    t.clock.advance(24 * 3_600_000);
+    await runFiscalJobs(t.deps);
+    const next = (await t.request('GET', `/stores/${owner.storeId}/fiscal/z-reports`, { token: owner.token })).body.data;
+    expect(next.map((z: { receipts: number; daily_total: number; gross: number }) => [z.receipts, z.daily_total, z.gross])).toEqual([
+      [1, s6.total, total([...day1, s6])],
+      [5, total(day1), total(day1)],
+    ]);
+    expect(dev.zReports).toHaveLength(2);
+  });
+});

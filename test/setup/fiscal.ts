@@ -1,0 +1,47 @@
+/**
+ * Fiscal receipts in the tests: a local fake TRA knowing one taxpayer per scenario (each with its
+ * own test certificate made here), and the owner's three steps to switch a store on: save the
+ * settings, register with TRA, enable.
+ */
+import { expect } from 'vitest';
+import { TraFake } from '../fakes/tra-fake.js';
+import type { Session } from './factories.js';
+import type { TestApp } from './test-app.js';
+import { makeTraCertificate, type TraCertificate } from './tra-cert.js';
+
+export interface FiscalWorld {
+  tra: TraFake;
+  certs: TraCertificate[];
+  tin(i: number): string;
+  certKey(i: number): string;
+}
+
+export function fiscalWorld(taxpayers: number): FiscalWorld {
+  const certs = Array.from({ length: taxpayers }, () => makeTraCertificate());
+  const tin = (i: number) => `1002003${String(i).padStart(2, '0')}`;
+  const certKey = (i: number) => `10TZ1007${String(80 + i)}`;
+  const tra = new TraFake(certs.map((c, i) => ({ tin: tin(i), certSerial: c.serial, certKey: certKey(i), publicKeyPem: c.publicKeyPem })));
+  return { tra, certs, tin, certKey };
+}
+
+/** The settings body for taxpayer `i`, with the certificate. */
+export function settingsBody(w: FiscalWorld, i: number, extra: Record<string, unknown> = {}) {
+  const c = w.certs[i]!;
+  return { tin: w.tin(i), vrn: '40000000K', cert_key: w.certKey(i), cert_serial: c.serial, certificate: c.pfxBase64, certificate_password: c.password, environment: 'test', ...extra };
+}
+
+/** Save, register and enable the owner's store as taxpayer `i`. */
+export async function fiscalise(t: TestApp, w: FiscalWorld, owner: Session, i: number, storeId = owner.storeId) {
+  const saved = await t.request('PUT', `/stores/${storeId}/fiscal`, { token: owner.token, body: settingsBody(w, i) });
+  expect(saved.status, saved.text).toBe(200);
+  const registered = await t.request('POST', `/stores/${storeId}/fiscal/register`, { token: owner.token });
+  expect(registered.status, registered.text).toBe(200);
+  const { certificate: _c, certificate_password: _p, ...rest } = settingsBody(w, i);
+  const enabled = await t.request('PUT', `/stores/${storeId}/fiscal`, { token: owner.token, body: { ...rest, enabled: true } });
+  expect(enabled.status, enabled.text).toBe(200);
+  expect(enabled.body.data).toMatchObject({ enabled: true, registration: { receipt_code: w.tra.device(w.certs[i]!.serial).taxpayer.receiptCode } });
+  return enabled.body.data;
+}
+
+/** 2026-11-20 10:00 in Dar es Salaam: in the past, as TRA refuses receipts dated in the future. */
+export const DAY_START = Date.UTC(2026, 10, 20, 7, 0, 0);
