@@ -12,7 +12,6 @@ import { makeTraCertificate } from './setup/tra-cert.js';
 const cert = makeTraCertificate({ serial: '5a17c0de' });
 const TIN = '123456789';
 const CERTKEY = '10TZ100781';
-const certSerial = Buffer.from(cert.serial).toString('base64');
 
 interface Sale {
   items: string;
@@ -39,9 +38,17 @@ const FLOUR: Sale = {
   vat: '<VATRATE>A</VATRATE><NETTAMOUNT>5508.47</NETTAMOUNT><TAXAMOUNT>991.53</TAXAMOUNT><VATRATE>B</VATRATE><NETTAMOUNT>2500.00</NETTAMOUNT><TAXAMOUNT>0.00</TAXAMOUNT>',
 };
 
-function rct(gc: number, dc: number, date: string, sale = SUGAR, rctvnum = `8AD1E3${gc}`): string {
+interface Device {
+  tin?: string;
+  regId?: string;
+  efdSerial?: string;
+  rctvnum?: string;
+}
+
+function rct(gc: number, dc: number, date: string, sale = SUGAR, d: Device = {}): string {
+  const { tin = TIN, regId = 'TZ0100551361', efdSerial = CERTKEY, rctvnum = `8AD1E3${gc}` } = d;
   return (
-    `<RCT><DATE>${date}</DATE><TIME>14:05:09</TIME><TIN>${TIN}</TIN><REGID>TZ0100551361</REGID><EFDSERIAL>${CERTKEY}</EFDSERIAL>` +
+    `<RCT><DATE>${date}</DATE><TIME>14:05:09</TIME><TIN>${tin}</TIN><REGID>${regId}</REGID><EFDSERIAL>${efdSerial}</EFDSERIAL>` +
     `<CUSTIDTYPE>6</CUSTIDTYPE><CUSTID></CUSTID><CUSTNAME>Asha</CUSTNAME><MOBILENUM>255713000000</MOBILENUM>` +
     `<RCTNUM>${gc}</RCTNUM><DC>${dc}</DC><GC>${gc}</GC><ZNUM>${date.replaceAll('-', '')}</ZNUM><RCTVNUM>${rctvnum}</RCTVNUM>` +
     `<ITEMS>${sale.items}</ITEMS><TOTALS><TOTALTAXEXCL>${sale.excl}</TOTALTAXEXCL><TOTALTAXINCL>${sale.incl}</TOTALTAXINCL><DISCOUNT>${sale.discount}</DISCOUNT></TOTALS>` +
@@ -66,39 +73,45 @@ function zReport(date: string, daily: string, gross: string, tickets: number): s
 
 const sign = (payload: string) => signedEnvelope(payload, cert.privateKeyPem);
 const tag = (body: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1];
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const xmlHeaders = (serial: string, routingKey: string, bearer: string | null) => ({
+  'content-type': 'application/xml', 'cert-serial': Buffer.from(serial).toString('base64'), 'routing-key': routingKey,
+  ...(bearer === null ? {} : { authorization: `bearer ${bearer}` }),
+});
+
+async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string; ack?: number }> {
+  const res = await fetch(url, { method: 'POST', headers, body });
+  const text = await res.text();
+  const ack = tag(text, 'ACKCODE');
+  return { status: res.status, body: text, ...(ack === undefined ? {} : { ack: Number(ack) }) };
+}
+
+async function takeToken(fake: TraFake, serial: string): Promise<string> {
+  const d = fake.device(serial);
+  const form = new URLSearchParams({ username: d.username, password: d.password, grant_type: 'password' }).toString();
+  return (JSON.parse((await post(`${fake.url}/vfdtoken`, form, FORM)).body) as { access_token: string }).access_token;
+}
 
 describe('the fake TRA', () => {
   let fake: TraFake;
   let token: string;
 
-  async function post(path: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string; ack?: number }> {
-    const res = await fetch(`${fake.url}${path}`, { method: 'POST', headers, body });
-    const text = await res.text();
-    const ack = tag(text, 'ACKCODE');
-    return { status: res.status, body: text, ...(ack === undefined ? {} : { ack: Number(ack) }) };
-  }
-  const xmlHeaders = (routingKey: string, bearer: string | null = token) => ({
-    'content-type': 'application/xml', 'cert-serial': certSerial, 'routing-key': routingKey, ...(bearer === null ? {} : { authorization: `bearer ${bearer}` }),
-  });
-  const send = (body: string, bearer?: string | null) => post('/api/efdmsRctInfo', body, xmlHeaders('vfdrct', bearer));
-  const sendZ = (body: string) => post('/api/efdmszreport', body, xmlHeaders('vfdzreport'));
+  const send = (body: string, bearer: string | null = token) => post(`${fake.url}/api/efdmsRctInfo`, body, xmlHeaders(cert.serial, 'vfdrct', bearer));
+  const sendZ = (body: string) => post(`${fake.url}/api/efdmszreport`, body, xmlHeaders(cert.serial, 'vfdzreport', token));
 
   beforeEach(async () => {
     fake = new TraFake({ tin: TIN, certSerial: cert.serial, certKey: CERTKEY, publicKeyPem: cert.publicKeyPem, receiptCode: '8AD1E3', vrn: '40000000K' });
     await fake.start();
-    const d = fake.device();
-    const form = new URLSearchParams({ username: d.username, password: d.password, grant_type: 'password' }).toString();
-    const res = await post('/vfdtoken', form, { 'content-type': 'application/x-www-form-urlencoded' });
-    token = (JSON.parse(res.body) as { access_token: string }).access_token;
+    token = await takeToken(fake, cert.serial);
   });
   afterEach(() => fake.stop());
 
   it('registers a device with its signature, counter and credentials, and refuses a wrong CERTKEY', async () => {
-    const headers = { 'content-type': 'application/xml', 'cert-serial': certSerial, client: 'webapi' };
-    const ok = await post('/api/vfdRegReq', sign(`<REGDATA><TIN>${TIN}</TIN><CERTKEY>${CERTKEY}</CERTKEY></REGDATA>`), headers);
+    const headers = { 'content-type': 'application/xml', 'cert-serial': Buffer.from(cert.serial).toString('base64'), client: 'webapi' };
+    const ok = await post(`${fake.url}/api/vfdRegReq`, sign(`<REGDATA><TIN>${TIN}</TIN><CERTKEY>${CERTKEY}</CERTKEY></REGDATA>`), headers);
     expect([ok.ack, tag(ok.body, 'REGID'), tag(ok.body, 'RECEIPTCODE'), tag(ok.body, 'GC'), tag(ok.body, 'ROUTINGKEY')]).toEqual([0, 'TZ0100551361', '8AD1E3', '0', 'vfdrct']);
     expect([tag(ok.body, 'USERNAME'), tag(ok.body, 'PASSWORD')]).toEqual([fake.device().username, fake.device().password]);
-    const wrong = await post('/api/vfdRegReq', sign(`<REGDATA><TIN>${TIN}</TIN><CERTKEY>10TZ999999</CERTKEY></REGDATA>`), headers);
+    const wrong = await post(`${fake.url}/api/vfdRegReq`, sign(`<REGDATA><TIN>${TIN}</TIN><CERTKEY>10TZ999999</CERTKEY></REGDATA>`), headers);
     expect(wrong.ack).toBe(3);
     expect(fake.violations).toEqual(["registration: ACKCODE 3: TIN or CERTKEY is not this certificate's"]);
     expect(fake.device().registrations).toBe(1);
@@ -125,7 +138,7 @@ describe('the fake TRA', () => {
       await send(tampered),
       await send(sign(rct(3, 2, '2026-11-24'))),
       await send(sign(rct(2, 2, '2026-11-25'))),
-      await send(sign(rct(2, 2, '2026-11-24', SUGAR, '8AD1E302'))),
+      await send(sign(rct(2, 2, '2026-11-24', SUGAR, { rctvnum: '8AD1E302' }))),
       await send(sign(rct(2, 2, '2026-11-24', badSums))),
     ];
     expect(answers.map((a) => a.ack)).toEqual([1, 4, 4, 4, 5]);
@@ -146,12 +159,12 @@ describe('the fake TRA', () => {
     expect((await send(sign(rct(1, 1, '2026-11-24')))).status).toBe(401);
     fake.tokenTtlSeconds = 0;
     const d = fake.device();
-    const form = new URLSearchParams({ username: d.username, password: d.password, grant_type: 'password' }).toString();
-    const expired = (JSON.parse((await post('/vfdtoken', form, { 'content-type': 'application/x-www-form-urlencoded' })).body) as { access_token: string }).access_token;
+    const expired = await takeToken(fake, cert.serial);
     expect((await send(sign(rct(1, 1, '2026-11-24')), expired)).status).toBe(401);
     expect(fake.violations).toEqual(['RCT: 401 for no bearer token', 'RCT: 401 for an expired token']);
     expect([d.receipts.length, d.attempts, fake.tokensIssued.length]).toEqual([0, 3, 2]);
-    const badGrant = await post('/vfdtoken', form.replace('grant_type=password', 'grant_type=client_credentials'), { 'content-type': 'application/x-www-form-urlencoded' });
+    const form = new URLSearchParams({ username: d.username, password: d.password, grant_type: 'client_credentials' }).toString();
+    const badGrant = await post(`${fake.url}/vfdtoken`, form, FORM);
     expect([badGrant.status, JSON.parse(badGrant.body).error]).toEqual([400, 'invalid_grant']);
   });
 
@@ -190,12 +203,36 @@ describe('the fake TRA', () => {
 
   it('goes down and comes back as a whole', async () => {
     fake.down = 'fail500';
-    expect((await send(sign(rct(1, 1, '2026-11-24')))).status).toBe(500);
+    const down = await send(sign(rct(1, 1, '2026-11-24')));
+    expect([down.status, down.body]).toEqual([500, '<Error><Message>An error has occurred.</Message></Error>']);
     fake.down = 'refuse';
     await expect(send(sign(rct(1, 1, '2026-11-24')))).rejects.toThrow();
     fake.down = false;
     expect((await send(sign(rct(1, 1, '2026-11-24')))).ack).toBe(0);
     expect([fake.device().receipts.length, fake.violations]).toEqual([1, []]);
+  });
+});
+
+describe('the fake TRA with two taxpayers', () => {
+  it('keeps a counter per device and refuses one taxpayer\'s token with the other\'s certificate', async () => {
+    const other = makeTraCertificate({ serial: '6b28d1ef' });
+    const fake = new TraFake([
+      { tin: TIN, certSerial: cert.serial, certKey: CERTKEY, publicKeyPem: cert.publicKeyPem, receiptCode: '8AD1E3' },
+      { tin: '987654321', certSerial: other.serial, certKey: '10TZ100782', publicKeyPem: other.publicKeyPem, receiptCode: 'C0FFEE', startGc: 40 },
+    ]);
+    await fake.start();
+    try {
+      const [first, second] = [await takeToken(fake, cert.serial), await takeToken(fake, other.serial)];
+      const url = `${fake.url}/api/efdmsRctInfo`;
+      const mine = { tin: '987654321', regId: 'TZ0100551362', efdSerial: '10TZ100782', rctvnum: 'C0FFEE41' };
+      expect((await post(url, sign(rct(1, 1, '2026-11-24')), xmlHeaders(cert.serial, 'vfdrct', first))).ack).toBe(0);
+      expect((await post(url, sign(rct(41, 1, '2026-11-24', SUGAR, mine)), xmlHeaders(other.serial, 'vfdrct', second))).ack).toBe(0);
+      expect((await post(url, sign(rct(2, 2, '2026-11-24')), xmlHeaders(cert.serial, 'vfdrct', second))).status).toBe(401);
+      expect([fake.device(cert.serial).lastGc, fake.device(other.serial).lastGc, fake.device(other.serial).receipts[0]!.rctvnum]).toEqual([1, 41, 'C0FFEE41']);
+      expect(fake.violations).toEqual(["RCT: 401 for another taxpayer's token"]);
+    } finally {
+      await fake.stop();
+    }
   });
 });
 

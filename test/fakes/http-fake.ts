@@ -38,6 +38,8 @@ export class HttpFake {
   private server: Server | null = null;
   url = '';
   down: Outage = false;
+  /** What `fail500` answers; a fake replaces it with its provider's own error body. */
+  protected serverError: FakeAnswer = { status: 500, body: 'Internal Server Error', contentType: 'text/plain' };
 
   constructor(private readonly answer: (req: RecordedRequest, scripted: 'ok' | { reject: string }) => FakeAnswer) {}
 
@@ -80,7 +82,7 @@ export class HttpFake {
     }
     const answer =
       scripted === 'fail500'
-        ? { status: 500, body: 'Internal Server Error', contentType: 'text/plain' }
+        ? this.serverError
         : this.answer(recorded, scripted === 'lose' ? 'ok' : scripted);
     if (scripted === 'lose') {
       req.socket.destroy();

@@ -70,6 +70,9 @@ export class TraFake extends HttpFake {
   prefix: string;
   private readonly tokens = new Map<string, { serial: string; expiresAt: number }>();
   private readonly revoked = new Set<string>();
+  protected override serverError: FakeAnswer = {
+    status: 500, body: '<Error><Message>An error has occurred.</Message></Error>', contentType: 'application/xml; charset=utf-8',
+  };
 
   constructor(taxpayers: TraTaxpayer | TraTaxpayer[], opts: { prefix?: string; tokenTtlSeconds?: number } = {}) {
     super((req, scripted) => this.route(req, scripted));
