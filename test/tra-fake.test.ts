@@ -130,7 +130,7 @@ describe('the fake TRA', () => {
     expect([fake.device().attempts, fake.device().lastGc]).toEqual([2, 2]);
   });
 
-  it('refuses a bad signature, a skipped GC, a wrong DC on a new day, a wrong RCTVNUM and bad sums, and changes nothing', async () => {
+  it('refuses a bad signature, a skipped GC, a wrong DC on a new day, a wrong RCTVNUM, bad sums and whitespace, and changes nothing', async () => {
     await send(sign(rct(1, 1, '2026-11-24')));
     const tampered = sign(rct(2, 2, '2026-11-24')).replace('<CUSTNAME>Asha</CUSTNAME>', '<CUSTNAME>Ashura</CUSTNAME>');
     const badSums = { ...SUGAR, payments: '<PMTTYPE>CASH</PMTTYPE><PMTAMOUNT>6999.00</PMTAMOUNT>' };
@@ -140,16 +140,18 @@ describe('the fake TRA', () => {
       await send(sign(rct(2, 2, '2026-11-25'))),
       await send(sign(rct(2, 2, '2026-11-24', SUGAR, { rctvnum: '8AD1E302' }))),
       await send(sign(rct(2, 2, '2026-11-24', badSums))),
+      await send(sign(rct(2, 2, '2026-11-24').replace('<ITEMS>', '<ITEMS>\n  '))),
     ];
-    expect(answers.map((a) => a.ack)).toEqual([1, 4, 4, 4, 5]);
+    expect(answers.map((a) => a.ack)).toEqual([1, 4, 4, 4, 5, 6]);
     expect(fake.violations).toEqual([
       'receipt: ACKCODE 1: the signature does not verify over <RCT>…</RCT>',
       'receipt: ACKCODE 4: GC 3 is not the next one, 2',
       'receipt: ACKCODE 4: DC 2 is not 1',
       'receipt: ACKCODE 4: RCTVNUM 8AD1E302 is not 8AD1E32',
       'receipt: ACKCODE 5: Σ PMTAMOUNT 6999.00 is not TOTALTAXINCL 7000.00',
+      'receipt: ACKCODE 6: whitespace between elements',
     ]);
-    expect([fake.device().receipts.length, fake.device().lastGc, fake.device().attempts]).toEqual([1, 1, 6]);
+    expect([fake.device().receipts.length, fake.device().lastGc, fake.device().attempts]).toEqual([1, 1, 7]);
     expect((await send(sign(rct(2, 1, '2026-11-25')))).ack).toBe(0);
   });
 
@@ -161,7 +163,7 @@ describe('the fake TRA', () => {
     const d = fake.device();
     const expired = await takeToken(fake, cert.serial);
     expect((await send(sign(rct(1, 1, '2026-11-24')), expired)).status).toBe(401);
-    expect(fake.violations).toEqual(['RCT: 401 for no bearer token', 'RCT: 401 for an expired token']);
+    expect(fake.violations).toEqual(['receipt: 401 for no bearer token', 'receipt: 401 for an expired token']);
     expect([d.receipts.length, d.attempts, fake.tokensIssued.length]).toEqual([0, 3, 2]);
     const form = new URLSearchParams({ username: d.username, password: d.password, grant_type: 'client_credentials' }).toString();
     const badGrant = await post(`${fake.url}/vfdtoken`, form, FORM);
@@ -229,7 +231,7 @@ describe('the fake TRA with two taxpayers', () => {
       expect((await post(url, sign(rct(41, 1, '2026-11-24', SUGAR, mine)), xmlHeaders(other.serial, 'vfdrct', second))).ack).toBe(0);
       expect((await post(url, sign(rct(2, 2, '2026-11-24')), xmlHeaders(cert.serial, 'vfdrct', second))).status).toBe(401);
       expect([fake.device(cert.serial).lastGc, fake.device(other.serial).lastGc, fake.device(other.serial).receipts[0]!.rctvnum]).toEqual([1, 41, 'C0FFEE41']);
-      expect(fake.violations).toEqual(["RCT: 401 for another taxpayer's token"]);
+      expect(fake.violations).toEqual(["receipt: 401 for another taxpayer's token"]);
     } finally {
       await fake.stop();
     }

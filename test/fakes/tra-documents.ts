@@ -95,6 +95,8 @@ export interface TraZReport {
 
 const isDate = (s: string | undefined) => /^\d{4}-\d\d-\d\d$/.test(s ?? '') && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s!);
 const isTime = (s: string | undefined) => /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(s ?? '');
+/** Whitespace before an opening tag or after a closing one; a whitespace value (`<X> </X>`) is not. */
+const BETWEEN_ELEMENTS = />\s+<[A-Z]|<\/[A-Z]+>\s+</;
 const order = (el: El | undefined) => (el?.kids ?? []).map((k) => k.tag).join(' ');
 
 /** Collects problems while reading; `need` returns the value, or records what was wrong with it. */
@@ -113,7 +115,7 @@ export function readReceipt(payload: string, body: string): { receipt: TraReceip
   const { problems, fail, need, money } = reader();
   const rct = parseElement(payload);
   if (!rct) return { receipt: null, problems: [{ code: ACK.fields, message: 'RCT is not well-formed XML' }] };
-  if (/>\s+</.test(payload)) fail(ACK.fields, 'whitespace between elements');
+  if (BETWEEN_ELEMENTS.test(payload)) fail(ACK.fields, 'whitespace between elements');
   if (order(rct) !== RCT_ORDER) return { receipt: null, problems: [...problems, { code: ACK.fields, message: `RCT elements are ${order(rct)}, not ${RCT_ORDER}` }] };
 
   const date = need(isDate(field(rct, 'DATE')) && field(rct, 'DATE'), ACK.fields, 'DATE must be YYYY-MM-DD');
@@ -127,7 +129,7 @@ export function readReceipt(payload: string, body: string): { receipt: TraReceip
 
   const custIdType = Number(field(rct, 'CUSTIDTYPE'));
   const custId = field(rct, 'CUSTID') ?? '';
-  if (![1, 2, 3, 4, 5, 6].includes(custIdType) || !/^[1-6]$/.test(field(rct, 'CUSTIDTYPE') ?? '')) fail(ACK.fields, 'CUSTIDTYPE must be 1-6');
+  if (!/^[1-6]$/.test(field(rct, 'CUSTIDTYPE') ?? '')) fail(ACK.fields, 'CUSTIDTYPE must be 1-6');
   else if (custIdType === 6 && custId !== '') fail(ACK.fields, 'CUSTID must be empty for CUSTIDTYPE 6');
   else if (custIdType === 1 && !/^\d{9}$/.test(custId)) fail(ACK.fields, 'CUSTID must be a 9-digit TIN for CUSTIDTYPE 1');
   else if (custIdType !== 6 && custId.trim() === '') fail(ACK.fields, `CUSTID is required for CUSTIDTYPE ${custIdType}`);
@@ -206,7 +208,7 @@ export function readZReport(payload: string, body: string): { z: TraZReport | nu
   const { problems, fail, need, money } = reader();
   const z = parseElement(payload);
   if (!z) return { z: null, problems: [{ code: ACK.fields, message: 'ZREPORT is not well-formed XML' }] };
-  if (/>\s+</.test(payload)) fail(ACK.fields, 'whitespace between elements');
+  if (BETWEEN_ELEMENTS.test(payload)) fail(ACK.fields, 'whitespace between elements');
   if (order(z) !== Z_ORDER) return { z: null, problems: [...problems, { code: ACK.fields, message: `ZREPORT elements are ${order(z)}, not ${Z_ORDER}` }] };
   const date = need(isDate(field(z, 'DATE')) && field(z, 'DATE'), ACK.fields, 'DATE must be YYYY-MM-DD');
   need(isTime(field(z, 'TIME')), ACK.fields, 'TIME must be HH:MM:SS');

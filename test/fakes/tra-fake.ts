@@ -9,7 +9,8 @@
  * refusal that is not a violation; a missing, unknown or expired token is (a client must refresh
  * before expiry). A receipt or Z report byte-identical to one already acknowledged is acknowledged
  * again and counted in `resends` (the legal resend after a lost reply); different bytes for an
- * acknowledged GC or ZNUMBER are a violation. Scripts from HttpFake apply to every route; a
+ * acknowledged GC or ZNUMBER are a violation. A receipt dated on or before the day of an
+ * acknowledged Z report is refused: that Z report closed its day too early. Scripts from HttpFake apply to every route; a
  * `{ reject }` answers ACKCODE 9 with its message after the request passed every check.
  */
 import { randomBytes } from 'node:crypto';
@@ -58,7 +59,8 @@ export interface TraDevice {
   lastGc: number;
 }
 
-type Kind = 'registration' | 'receipt' | 'Z report';
+const KIND = { REGDATA: 'registration', RCT: 'receipt', ZREPORT: 'Z report' } as const;
+type Kind = (typeof KIND)[keyof typeof KIND];
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 export class TraFake extends HttpFake {
@@ -245,7 +247,7 @@ export class TraFake extends HttpFake {
    * `count` runs as soon as the device is known, so attempts include refused requests.
    */
   private signed(
-    req: RecordedRequest, tag: string, routingKey: string | null, count: (d: TraDevice) => void = () => {},
+    req: RecordedRequest, tag: keyof typeof KIND, routingKey: string | null, count: (d: TraDevice) => void = () => {},
   ): { device: TraDevice; payload: string } | { problem: Problem } | FakeAnswer {
     const header = String(req.headers['cert-serial'] ?? '');
     const serial = Buffer.from(header, 'base64').toString('utf8');
@@ -258,7 +260,7 @@ export class TraFake extends HttpFake {
       const why = !token ? 'no bearer token' : !held ? 'an unknown token' : held.serial !== serial ? "another taxpayer's token"
         : this.revoked.has(token) ? null : held.expiresAt <= Date.now() ? 'an expired token' : undefined;
       if (why !== undefined) {
-        if (why !== null) this.violations.push(`${tag}: 401 for ${why}`);
+        if (why !== null) this.violations.push(`${KIND[tag]}: 401 for ${why}`);
         return json(401, { Message: 'Authorization has been denied for this request.' });
       }
       if (req.headers['routing-key'] !== routingKey) return { problem: { code: ACK.headers, message: `Routing-Key must be ${routingKey}, got ${req.headers['routing-key']}` } };
