@@ -10,14 +10,15 @@
  * before expiry). A receipt or Z report byte-identical to one already acknowledged is acknowledged
  * again and counted in `resends` (the legal resend after a lost reply); different bytes for an
  * acknowledged GC or ZNUMBER are a violation. A receipt dated on or before the day of an
- * acknowledged Z report is refused: that Z report closed its day too early. Scripts from HttpFake apply to every route; a
- * `{ reject }` answers ACKCODE 9 with its message after the request passed every check.
+ * acknowledged Z report is refused: that Z report closed its day too early. Scripts from HttpFake
+ * apply to every route; a `{ reject }` answers ACKCODE 9 with its message after the request passed
+ * every check.
  */
 import { randomBytes } from 'node:crypto';
 import { testKeyPair } from '../setup/tra-cert.js';
 import { type FakeAnswer, HttpFake, json, type RecordedRequest } from './http-fake.js';
 import { ACK, LETTERS, PAYMENT_TYPES, type Problem, readReceipt, readZReport, type TraReceipt, type TraZReport } from './tra-documents.js';
-import { eatNow, envelope, escapeXml, field, parseElement, signedEnvelope, verifyPayload } from './tra-xml.js';
+import { amount, eatNow, envelope, escapeXml, field, parseElement, signedEnvelope, verifyPayload } from './tra-xml.js';
 
 export { ACK, type TraReceipt, type TraZReport } from './tra-documents.js';
 
@@ -217,8 +218,7 @@ export class TraFake extends HttpFake {
     if (!z) return refuse({ code: problems[0]!.code, message: problems.map((p) => p.message).join('; ') });
     const t = device.taxpayer;
     const day = device.receipts.filter((r) => r.znum === z.znumber);
-    const cents = (c: number) => (c / 100).toFixed(2);
-    const differs = (what: string, got: number, want: number, show = cents) => got !== want && { code: ACK.amounts, message: `${what} ${show(got)} is not ${show(want)}` };
+    const differs = (what: string, got: number, want: number, show = amount) => got !== want && { code: ACK.amounts, message: `${what} ${show(got)} is not ${show(want)}` };
     const found: Array<Problem | false> = [
       device.zReports.some((r) => r.znumber === z.znumber) && { code: ACK.duplicate, message: `ZNUMBER ${z.znumber} was acknowledged with different bytes` },
       device.zReports.some((r) => r.znumber > z.znumber) && { code: ACK.counters, message: `ZNUMBER ${z.znumber} is earlier than an acknowledged Z report` },
