@@ -19,7 +19,7 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
 
   beforeAll(async () => {
     await w.tra.start();
-    t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000 } });
+    t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, ACCESS_TOKEN_TTL: 86_400 } });
   });
   afterEach(async () => {
     await t.deps.fiscal.idle();
@@ -42,7 +42,7 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     return res.body.data as Transaction;
   };
   const statuses = async (s: Session, ids: string[]) => Promise.all(ids.map(async (id) => ((await t.request('GET', `/pos/transactions/${id}`, { token: s.token })).body.data as Transaction).fiscal!.status));
-  const fiscalNotices = async (s: Session) => ((await t.request('GET', '/notifications', { token: s.token })).body.data as Array<{ title: string; body: string }>).filter((n) => n.title.includes('TRA'));
+  const fiscalNotices = async (s: Session) => ((await t.request('GET', '/notifications', { token: s.token })).body.data.notifications as Array<{ title: string; body: string }>).filter((n) => n.title.includes('TRA'));
 
   it('keeps selling while TRA is down for an hour, tells the store once, then sends everything in order exactly once', async () => {
     const owner = await registerOwner(t);
@@ -139,6 +139,7 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
 
     // The next day ends quiet but for s6: its Z report carries the running total on.
     t.clock.advance(24 * 3_600_000);
+    owner.token = (await t.request('POST', '/auth/refresh', { body: { refresh_token: owner.refresh } })).body.data.access_token;
     await runFiscalJobs(t.deps);
     const next = (await t.request('GET', `/stores/${owner.storeId}/fiscal/z-reports`, { token: owner.token })).body.data;
     expect(next.map((z: { receipts: number; daily_total: number; gross: number }) => [z.receipts, z.daily_total, z.gross])).toEqual([

@@ -56,7 +56,7 @@ describe('fiscal XML', () => {
     const b = { totalIncl: 200_000, totalExcl: 200_000, discount: 0, payment: 'CASH' as const, vat: { E: { net: 200_000, tax: 0 } } };
     const z = addUpDay('2026-11-24', [a, b], 5_000_000, { corrections: 200_000, voids: 1, voidsTotal: 1_300_000 });
     expect(z).toMatchObject({ receipts: 2, dailyTotal: 1_500_000, gross: 6_500_000, discounts: 50_000, corrections: 200_000, voids: 1, voidsTotal: 1_300_000 });
-    const registration = { regid: 'TZ0100551361', efd_serial: '10TZ100781', uin: '09VFDWEBAPI-1', receipt_code: '8AD1E3', name: 'Duka la Mama', street: 'Kariakoo', mobile: '0713000000', city: 'Dar es Salaam', country: 'Tanzania', tax_office: 'Tax Office Ilala', tax_codes: {} };
+    const registration = { regid: 'TZ0100551361', efd_serial: '10TZ100781', uin: '09VFDWEBAPI-1', vrn: '', receipt_code: '8AD1E3', name: 'Duka la Mama', street: 'Kariakoo', mobile: '0713000000', city: 'Dar es Salaam', country: 'Tanzania', tax_office: 'Tax Office Ilala', tax_codes: {} };
     const xml = zReportPayload({ tin: '100200300', vrn: null, registration, registeredOn: '2026-11-20' }, z);
     expect(xml).toContain('<HEADER><LINE>DUKA LA MAMA</LINE><LINE>KARIAKOO</LINE><LINE>MOBILE: 0713000000</LINE><LINE>DAR ES SALAAM,TANZANIA</LINE></HEADER>');
     expect(xml).toContain(

@@ -14,6 +14,8 @@ export interface DeviceRegistration {
   regid: string;
   efd_serial: string;
   uin: string;
+  /** The VRN TRA holds for the taxpayer (empty when not VAT-registered). */
+  vrn: string;
   receipt_code: string;
   name: string;
   street: string;

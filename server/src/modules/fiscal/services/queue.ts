@@ -93,6 +93,11 @@ export class FiscalQueue implements FiscalQueuePort {
         return true;
       }
       if (next.next_attempt_at !== null && Number(next.next_attempt_at) > ctx.clock.now()) return false;
+      if (next.body === null) {
+        // Numbered while this pass was sending: build it (and any beside it) first.
+        await buildPendingBodies(ctx, device);
+        continue;
+      }
       if (!(await this.sendOne(ctx, device, next))) return false;
     }
   }

@@ -30,7 +30,7 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
   try {
     answer = await gateway.register(endpointOf(ctx, device), body);
   } catch (err) {
-    if (err instanceof TraUnreachable) throw new ServiceError('SERVICE_UNAVAILABLE', `${err.message}; try again later`);
+    if (err instanceof TraUnreachable) throw new ServiceError('SERVICE_UNAVAILABLE', `${err.message}; try again later`, { headers: { 'Retry-After': '60' } });
     if (err instanceof TraRefused) throw new BusinessRuleError(err.message);
     throw err;
   }
@@ -41,6 +41,7 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
     regid: text(f.REGID),
     efd_serial: text(f.SERIAL),
     uin: text(f.UIN),
+    vrn: text(f.VRN),
     receipt_code: text(f.RECEIPTCODE),
     name: text(f.NAME),
     street: text(f.STREET),
