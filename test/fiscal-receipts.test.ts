@@ -10,6 +10,8 @@ import { registerOwner, type Session } from './setup/factories.js';
 import { DAY_START, fiscalise, fiscalWorld, settingsBody } from './setup/fiscal.js';
 import { createTestApp, type TestApp, testClock } from './setup/test-app.js';
 import { runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
+import { FiscalQueue } from '../server/src/modules/fiscal/services/queue.js';
+import { traVfd } from '../server/src/modules/fiscal/tra/tra-vfd.js';
 
 const VERIFY = 'https://virtual.tra.go.tz/efdmsRctVerify/';
 
@@ -199,5 +201,27 @@ describe('fiscal receipts', () => {
     await runFiscalJobs(t.deps);
     expect((await transaction(owner, third.id)).fiscal!.status).toBe('issued');
     expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('numbers 30 concurrent sales gaplessly, and two workers (two server instances) send each receipt once, in order', async () => {
+    const owner = await registerOwner(t);
+    await fiscalise(t, w, owner, 4);
+    const dev = w.tra.device(w.certs[4]!.serial);
+    const water = await product(owner, { name: 'Maji 1.5l', selling_price: 1000 });
+    w.tra.down = 'refuse';
+    const sales = await Promise.all(Array.from({ length: 30 }, (_, i) => sell(owner, { lines: [{ product_id: water.id, qty: 1 + (i % 4) }], payment_method: 'Cash' })));
+    await t.deps.fiscal.idle();
+    expect(sales.map((s) => s.fiscal!.gc).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    // The store's own receipt numbers and the fiscal counters follow the same order.
+    expect([...sales].sort((a, b) => a.number - b.number).map((s) => s.fiscal!.gc)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+
+    w.tra.down = false;
+    t.clock.advance(6 * 60_000);
+    const other = new FiscalQueue(t.deps, traVfd(2_000));
+    await Promise.all([t.deps.fiscal.kick(owner.storeId), other.kick(owner.storeId), other.kick(owner.storeId), t.deps.fiscal.kick(owner.storeId)]);
+    await Promise.all([t.deps.fiscal.idle(), other.idle()]);
+    await runFiscalJobs(t.deps);
+    expect(dev.receipts.map((r) => r.gc)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(dev).toMatchObject({ attempts: 30, resends: 0 });
   });
 });

@@ -81,6 +81,7 @@ export const TAGS = [
   { name: 'AI assistant', description: 'Questions to the shop assistant, answered through the AI gateway; each costs an AI credit.' },
   { name: 'SMS', description: 'The SMS account and delivery reports from SMS providers.' },
   { name: 'Subscriptions', description: 'Plans, checkout, invoices and payment providers\' callbacks.' },
+  { name: 'Fiscal receipts', description: "TRA VFD fiscal receipts: a store's settings, its registration with TRA, the queue and the daily Z reports." },
   { name: 'Platform administration', description: 'The platform administrators\' view of every organisation (admin sign-in with MFA).' },
 ] as const;
 export type Tag = (typeof TAGS)[number]['name'];
