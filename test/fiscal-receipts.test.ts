@@ -6,7 +6,7 @@
  */
 import { newId, type Transaction } from '@duka/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { registerOwner, type Session } from './setup/factories.js';
+import { createStaff, registerOwner, type Session } from './setup/factories.js';
 import { DAY_START, fiscalise, fiscalWorld, settingsBody } from './setup/fiscal.js';
 import { createTestApp, type TestApp, testClock } from './setup/test-app.js';
 import { runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
@@ -56,6 +56,8 @@ describe('fiscal receipts', () => {
     const notPfx = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 0, { certificate: 'bm90IGEgY2VydGlmaWNhdGU=' }) });
     expect(notPfx.status).toBe(400);
     expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: other.token, body: settingsBody(w, 0) })).status).toBe(404);
+    const manager = await createStaff(t, owner, { role: 'manager' });
+    expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: manager.token, body: settingsBody(w, 0) })).status).toBe(403);
 
     const early = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 0, { enabled: true }) });
     expect(early.status).toBe(422);
@@ -158,7 +160,7 @@ describe('fiscal receipts', () => {
     expect(w.tra.device(w.certs[2]!.serial)).toMatchObject({ attempts: 202, resends: 0 });
   });
 
-  it('resends the original bytes after a lost reply, renews a revoked token, and retries a refusal without touching the sale', async () => {
+  it('resends the original bytes after a lost reply, renews a revoked token, and retries a timeout and a refusal without touching the sale', async () => {
     const owner = await registerOwner(t);
     await fiscalise(t, w, owner, 3);
     const dev = w.tra.device(w.certs[3]!.serial);
@@ -191,6 +193,15 @@ describe('fiscal receipts', () => {
     expect((await transaction(owner, second.id)).fiscal!.status).toBe('issued');
     expect(w.tra.tokensIssued.length).toBe(tokens + 1);
 
+    // TRA takes longer than TRA_TIMEOUT_MS: no answer, tried again later.
+    w.tra.next('hang');
+    const slow = await sell(owner, { lines: [{ product_id: soap.id, qty: 1 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({ pending: 1, last_error: 'TRA did not answer within 2000 ms' });
+    t.clock.advance(31_000);
+    await runFiscalJobs(t.deps);
+    expect((await transaction(owner, slow.id)).fiscal!.status).toBe('issued');
+
     w.tra.next({ reject: 'Invalid receipt' });
     const third = await sell(owner, { lines: [{ product_id: soap.id, qty: 3 }], payment_method: 'Cash' });
     await t.deps.fiscal.idle();
@@ -200,7 +211,7 @@ describe('fiscal receipts', () => {
     t.clock.advance(31_000);
     await runFiscalJobs(t.deps);
     expect((await transaction(owner, third.id)).fiscal!.status).toBe('issued');
-    expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4]);
+    expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('numbers 30 concurrent sales gaplessly, and two workers (two server instances) send each receipt once, in order', async () => {

@@ -79,6 +79,8 @@ async function shutdown(signal: string) {
     server.close(() => resolve());
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
+  // A receipt cut off mid-send is resent, same bytes, once its claim lapses; waiting a little saves that.
+  await Promise.race([deps.fiscal.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   await handle.close();
   log.info('stopped');
   process.exit(0);
