@@ -8,13 +8,15 @@ import { fiscalStamp } from '../fiscal.js';
 import { t } from '../i18n.js';
 import { html } from './html.js';
 
-export function FiscalBlock({ fiscal }: { fiscal: TransactionFiscal }) {
+/** `customerTin`: the buyer's TIN the sale was rung up with (TRA's customer id), when given. */
+export function FiscalBlock({ fiscal, customerTin }: { fiscal: TransactionFiscal; customerTin: string | null }) {
   const { date, time, znum } = fiscalStamp(fiscal.issued_at);
   return html`
     <section class="fiscal" data-testid="receipt-fiscal" data-status=${fiscal.status}>
       <p class="fiscal-title">${t('receipt.fiscal.title')}</p>
       <p>${t('receipt.fiscal.rctvnum')}: <strong data-testid="receipt-rctvnum">${fiscal.rctvnum}</strong></p>
       <p>${t('receipt.fiscal.issued')}: ${date} ${time}</p>
+      ${customerTin ? html`<p>${t('receipt.fiscal.customer_tin', { tin: customerTin })}</p>` : null}
       <p class="small">Z ${znum} · DC ${fiscal.dc} · GC ${fiscal.gc}</p>
       ${fiscal.qr ? html`<img class="qr" data-testid="receipt-qr" src=${fiscal.qr} alt=${t('receipt.fiscal.qr')} />` : null}
       <p class="small url" data-testid="receipt-verify-url">${fiscal.verify_url}</p>

@@ -56,7 +56,7 @@ export function ReceiptView({ till, version, sale, shop, store, onClose }: Props
           </table>
           <p>${t('receipt.paid_by', { method: methodLabel(receipt.payment_method) })}${receipt.payment_reference ? ` (${receipt.payment_reference})` : ''}</p>
           ${receipt.customer_name ? html`<p>${t('receipt.customer', { name: receipt.customer_name })}</p>` : null}
-          ${receipt.fiscal ? html`<${FiscalBlock} fiscal=${receipt.fiscal} />` : null}
+          ${receipt.fiscal ? html`<${FiscalBlock} fiscal=${receipt.fiscal} customerTin=${receipt.customer_tin} />` : null}
           <p class="thanks">${t('receipt.thanks')}</p>
         </article>
         <div class="actions no-print">
