@@ -8,7 +8,8 @@ import type { SyncState } from './local/schema.js';
 /**
  * A sale as the till shows it: the server's Transaction, whose store `number` and
  * `receipt_number` stay null until the sale has been synced. `client_receipt_number`
- * (`{store code}-{till code}-{till seq}`) is what the till printed.
+ * (`{store code}-{till code}-{till seq}`) is what the till printed. `fiscal` (the TRA fiscal
+ * receipt of a fiscalising store) is null until the server's copy of the sale has been pulled.
  */
 export type Receipt = Omit<Transaction, 'number' | 'receipt_number'> & {
   number: number | null;

@@ -14,6 +14,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { build } from 'vite';
 import { expect } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../../server/src/sync/ws/attach.js';
+import type { Config } from '../../server/src/env.js';
 import { createTestApp, type TestApp } from '../../test/setup/test-app.js';
 
 const WEB = fileURLToPath(new URL('..', import.meta.url));
@@ -26,12 +27,13 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-export async function startShop(): Promise<Shop> {
+/** `config`: the server's settings for this run (e.g. where TRA is). */
+export async function startShop(opts: { config?: Partial<Config> } = {}): Promise<Shop> {
   const dist = await mkdtemp(path.join(tmpdir(), 'duka-till-app-'));
   await build({ root: WEB, configFile: path.join(WEB, 'vite.config.ts'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
   // The browser's till stamps its sales with real time, so the server runs on real time too.
   const realTime = { now: () => Date.now(), advance: () => { throw new Error('the shop runs on real time'); } };
-  const t = await createTestApp({ config: { WEB_DIST_DIR: dist }, clock: realTime });
+  const t = await createTestApp({ config: { ...opts.config, WEB_DIST_DIR: dist }, clock: realTime });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

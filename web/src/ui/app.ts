@@ -114,7 +114,7 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
               : html`<${Conflicts} till=${till} version=${version} />`}
       </div>
       <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} onSignIn=${onSignIn} />
-      ${receipt ? html`<${ReceiptView} receipt=${receipt} shop=${shop} store=${store} onClose=${() => (setReceipt(null), bump())} />` : null}
+      ${receipt ? html`<${ReceiptView} till=${till} version=${version} sale=${receipt} shop=${shop} store=${store} onClose=${() => (setReceipt(null), bump())} />` : null}
     </div>
   `;
 }

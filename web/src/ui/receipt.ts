@@ -1,15 +1,29 @@
 /**
  * A sale's receipt, laid out for an 80 mm thermal printer: the print stylesheet (styles.css,
  * `@media print`) prints only this block, so `window.print()` from the receipt view is the print.
+ * The sale is read again from the replica after every sync (`version`), so a receipt left open
+ * gets its store number and its TRA fiscal receipt as soon as the server's copy arrives.
  */
-import type { Receipt } from '@duka/client-sdk';
+import type { Receipt, Till } from '@duka/client-sdk';
 import type { Organisation, Store } from '@duka/shared';
 import { formatTime, t } from '../i18n.js';
 import { tzs } from '../format.js';
 import { methodLabel } from './cart-panel.js';
+import { FiscalBlock } from './fiscal-block.js';
+import { useLoad } from './hooks.js';
 import { html } from './html.js';
 
-export function ReceiptView({ receipt, shop, store, onClose }: { receipt: Receipt; shop: Organisation | null; store: Store | null; onClose: () => void }) {
+interface Props {
+  till: Till;
+  version: number;
+  sale: Receipt;
+  shop: Organisation | null;
+  store: Store | null;
+  onClose: () => void;
+}
+
+export function ReceiptView({ till, version, sale, shop, store, onClose }: Props) {
+  const receipt = useLoad(async () => (await till.transaction(sale.id)) ?? sale, [till, version, sale.id], sale);
   const number = receipt.receipt_number ?? receipt.client_receipt_number;
   return html`
     <div class="overlay" data-testid="receipt-view">
@@ -42,6 +56,7 @@ export function ReceiptView({ receipt, shop, store, onClose }: { receipt: Receip
           </table>
           <p>${t('receipt.paid_by', { method: methodLabel(receipt.payment_method) })}${receipt.payment_reference ? ` (${receipt.payment_reference})` : ''}</p>
           ${receipt.customer_name ? html`<p>${t('receipt.customer', { name: receipt.customer_name })}</p>` : null}
+          ${receipt.fiscal ? html`<${FiscalBlock} fiscal=${receipt.fiscal} customerTin=${receipt.customer_tin} />` : null}
           <p class="thanks">${t('receipt.thanks')}</p>
         </article>
         <div class="actions no-print">
