@@ -214,7 +214,7 @@ describe('fiscal receipts', () => {
     expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('numbers 30 concurrent sales gaplessly, and two workers (two server instances) send each receipt once, in order', async () => {
+  it('numbers 30 concurrent sales gaplessly; two workers (two server instances) send each receipt once, in order, even after the store switched off', async () => {
     const owner = await registerOwner(t);
     await fiscalise(t, w, owner, 4);
     const dev = w.tra.device(w.certs[4]!.serial);
@@ -225,6 +225,11 @@ describe('fiscal receipts', () => {
     expect(sales.map((s) => s.fiscal!.gc).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     // The store's own receipt numbers and the fiscal counters follow the same order.
     expect([...sales].sort((a, b) => a.number - b.number).map((s) => s.fiscal!.gc)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+
+    // Switched off meanwhile: new sales are not numbered, those numbered are still sent.
+    const { certificate: _c, certificate_password: _p, ...identity } = settingsBody(w, 4);
+    expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...identity, enabled: false } })).status).toBe(200);
+    expect((await sell(owner, { lines: [{ product_id: water.id, qty: 1 }], payment_method: 'Cash' })).fiscal).toBeNull();
 
     w.tra.down = false;
     t.clock.advance(6 * 60_000);

@@ -18,6 +18,7 @@ export async function fiscaliseStore(t: TestApp, store: { orgId: string; storeId
     regid: 'TZ0100551361',
     efd_serial: '10TZ100781',
     uin: '09VFDWEBAPI-10131758710TZ100781',
+    vrn: '40000000K',
     receipt_code: RECEIPT_CODE,
     name: 'DUKA LA MAMA',
     street: 'KARIAKOO',

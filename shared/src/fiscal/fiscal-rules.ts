@@ -9,9 +9,11 @@ import type { TaxCode, TraPaymentType } from './fiscal.schemas.js';
 /**
  * A product's own `tax_code` when set; otherwise standard VAT (`A`) when the store charges VAT and
  * the product's price contains some, and zero-rated (`C`, TRA's code for non-taxable lines of a
- * non-VAT taxpayer) when it does not.
+ * non-VAT taxpayer) when it does not. A store that charges no VAT puts none in its lines, so its
+ * `A` products are reported as `C`: the receipt says what the sale charged.
  */
 export function taxCodeOf(product: { tax_code: TaxCode | null; tax_rate_bp: number }, storeVat: boolean): TaxCode {
+  if (product.tax_code === 'A' && !storeVat) return 'C';
   if (product.tax_code) return product.tax_code;
   return storeVat && product.tax_rate_bp > 0 ? 'A' : 'C';
 }

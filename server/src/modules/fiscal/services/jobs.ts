@@ -1,7 +1,8 @@
 /**
- * runFiscalJobs(deps), on the server's 30 s timer: every switched-on device's queue is drained
- * (what is due is resent, finished days get their Z report), and a store whose receipts or Z
- * reports have waited more than an hour is told once, until its queue empties again.
+ * runFiscalJobs(deps), on the server's 30 s timer: every registered device's queue is drained
+ * (what is due is resent, finished days get their Z report; a device switched off still sends what
+ * it numbered), and a store whose receipts or Z reports have waited more than an hour is told
+ * once, until its queue empties again.
  */
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
@@ -12,7 +13,7 @@ export const STUCK_AFTER_MS = 60 * 60_000;
 
 export async function runFiscalJobs(deps: Deps): Promise<void> {
   const ctx: ServiceContext = { ...deps, actor: null, requestId: 'fiscal-job' };
-  const devices = await ctx.db.selectFrom('fiscal_devices').select(['store_id', 'org_id', 'stuck_notified_at']).where('enabled', '=', 1).where('registration', 'is not', null).execute();
+  const devices = await ctx.db.selectFrom('fiscal_devices').select(['store_id', 'org_id', 'stuck_notified_at']).where('registration', 'is not', null).execute();
   for (const d of devices) {
     await fiscalOf(ctx).kick(d.store_id);
     if (d.stuck_notified_at === null) await tellIfStuck(ctx, d.store_id, d.org_id);

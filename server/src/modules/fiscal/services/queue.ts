@@ -64,7 +64,7 @@ export class FiscalQueue implements FiscalQueuePort {
       .updateTable('fiscal_devices')
       .set({ claimed_at: now })
       .where('store_id', '=', storeId)
-      .where('enabled', '=', 1)
+      .where('registration', 'is not', null)
       .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - CLAIM_TIMEOUT_MS)]))
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) return;

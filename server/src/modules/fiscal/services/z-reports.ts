@@ -1,7 +1,8 @@
 /**
  * The daily Z reports: once a day (EAT) has ended and its receipts are all acknowledged, the day is
  * added up, signed, kept, and posted to TRA; then the next day. Every day from the device's first
- * receipt on gets one, quiet days with zero totals, as a fiscal printer prints a Z each evening.
+ * receipt on gets one while the device is switched on, quiet days with zero totals, as a fiscal
+ * printer prints a Z each evening.
  * A Z report is built once and resent byte for byte, like a receipt.
  */
 import { newId } from '@duka/shared';
@@ -67,7 +68,9 @@ async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow): 
     if (!first) return;
     day = dateOfZnum(first.znum);
   }
-  for (; day < today; day = addDays(day, 1)) {
+  // Switched off, the device reports the days up to its last receipt, then stops.
+  const until = device.enabled === 1 || !device.last_znum ? today : [today, addDays(dateOfZnum(device.last_znum), 1)].sort()[0]!;
+  for (; day < until; day = addDays(day, 1)) {
     const figures = await addUpReceipts(ctx, device, day, gross);
     await writeZReport(ctx, device, figures);
     gross = figures.gross;
