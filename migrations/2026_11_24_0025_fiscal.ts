@@ -4,8 +4,19 @@
  * its counters fixed and its signed XML kept byte for byte, and the daily Z reports. Products get
  * a TRA tax code and sales an optional customer TIN. Frozen.
  */
-import type { Kysely } from 'kysely';
+import type { CreateTableBuilder, Kysely } from 'kysely';
 import { index, sql, t, uniqueIndex } from './_helpers.js';
+
+/** Where a receipt or a Z report stands with TRA: both queues keep the same columns. */
+const sendState = (table: CreateTableBuilder<string>) =>
+  table
+    .addColumn('status', sql`varchar(16)`, (c) => c.notNull().defaultTo('pending'))
+    .addColumn('attempts', t.int, (c) => c.notNull().defaultTo(0))
+    .addColumn('next_attempt_at', t.big)
+    .addColumn('last_error', t.text)
+    .addColumn('ack_code', t.text)
+    .addColumn('acknowledged_at', t.big)
+    .addColumn('created_at', t.big, (c) => c.notNull());
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('products').addColumn('tax_code', sql`varchar(1)`).execute();
@@ -51,17 +62,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('rctvnum', t.text, (c) => c.notNull())
     .addColumn('verify_url', t.text, (c) => c.notNull())
     .addColumn('qr', t.text)
-    .addColumn('status', sql`varchar(16)`, (c) => c.notNull().defaultTo('pending'))
     // The signed request as first sent; every resend sends these bytes.
     .addColumn('body', t.text)
     // The receipt's totals (cents, per tax code and payment type) as JSON, for the day's Z report.
     .addColumn('figures', t.text)
-    .addColumn('attempts', t.int, (c) => c.notNull().defaultTo(0))
-    .addColumn('next_attempt_at', t.big)
-    .addColumn('last_error', t.text)
-    .addColumn('ack_code', t.text)
-    .addColumn('acknowledged_at', t.big)
-    .addColumn('created_at', t.big, (c) => c.notNull())
+    .$call(sendState)
     .execute();
   await uniqueIndex(db, 'fiscal_receipts', ['transaction_id']);
   await uniqueIndex(db, 'fiscal_receipts', ['store_id', 'gc']);
@@ -75,14 +80,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('store_id', t.id, (c) => c.notNull())
     .addColumn('znum', sql`varchar(8)`, (c) => c.notNull())
     .addColumn('figures', t.text, (c) => c.notNull())
-    .addColumn('status', sql`varchar(16)`, (c) => c.notNull().defaultTo('pending'))
     .addColumn('body', t.text, (c) => c.notNull())
-    .addColumn('attempts', t.int, (c) => c.notNull().defaultTo(0))
-    .addColumn('next_attempt_at', t.big)
-    .addColumn('last_error', t.text)
-    .addColumn('ack_code', t.text)
-    .addColumn('acknowledged_at', t.big)
-    .addColumn('created_at', t.big, (c) => c.notNull())
+    .$call(sendState)
     .execute();
   await uniqueIndex(db, 'fiscal_z_reports', ['store_id', 'znum']);
 }

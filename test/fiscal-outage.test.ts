@@ -5,42 +5,19 @@
  * and voids reported, and the daily counter starts again after midnight EAT.
  */
 import type { Transaction } from '@duka/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
 import { registerOwner, type Session } from './setup/factories.js';
-import { DAY_START, fiscalise, fiscalWorld } from './setup/fiscal.js';
-import { createTestApp, type TestApp, testClock } from './setup/test-app.js';
+import { DAY_START, fiscalise, fiscalSuite } from './setup/fiscal.js';
+import type { TestApp } from './setup/test-app.js';
 
 const MIN = 60_000;
 
 describe('fiscal receipts while TRA is away, and Z reports', () => {
-  const w = fiscalWorld(2);
+  const suite = fiscalSuite(2, { ACCESS_TOKEN_TTL: 86_400 });
+  const { w, product, sell } = suite;
   let t: TestApp;
-
-  beforeAll(async () => {
-    await w.tra.start();
-    t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, ACCESS_TOKEN_TTL: 86_400 } });
-  });
-  afterEach(async () => {
-    await t.deps.fiscal.idle();
-    expect(w.tra.violations).toEqual([]);
-  });
-  afterAll(async () => {
-    await t.deps.fiscal.idle();
-    await t.close();
-    await w.tra.stop();
-  });
-
-  const product = async (s: Session, body: Record<string, unknown>) => {
-    const res = await t.request('POST', '/inventory/products', { token: s.token, body: { stock: 1000, ...body } });
-    expect(res.status, res.text).toBe(200);
-    return res.body.data as { id: string };
-  };
-  const sell = async (s: Session, body: Record<string, unknown>) => {
-    const res = await t.request('POST', '/pos/sale', { token: s.token, body });
-    expect(res.status, res.text).toBe(201);
-    return res.body.data as Transaction;
-  };
+  beforeAll(() => void (t = suite.t));
   const statuses = async (s: Session, ids: string[]) => Promise.all(ids.map(async (id) => ((await t.request('GET', `/pos/transactions/${id}`, { token: s.token })).body.data as Transaction).fiscal!.status));
   const fiscalNotices = async (s: Session) => ((await t.request('GET', '/notifications', { token: s.token })).body.data.notifications as Array<{ title: string; body: string }>).filter((n) => n.title.includes('TRA'));
 

@@ -5,10 +5,10 @@
  * renewed; nothing about a sale waits for TRA.
  */
 import { newId, type Transaction } from '@duka/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, registerOwner, type Session } from './setup/factories.js';
-import { DAY_START, fiscalise, fiscalWorld, settingsBody } from './setup/fiscal.js';
-import { createTestApp, type TestApp, testClock } from './setup/test-app.js';
+import { DAY_START, fiscalise, fiscalSuite, settingsBody } from './setup/fiscal.js';
+import type { TestApp } from './setup/test-app.js';
 import { runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
 import { FiscalQueue } from '../server/src/modules/fiscal/services/queue.js';
 import { traVfd } from '../server/src/modules/fiscal/tra/tra-vfd.js';
@@ -16,33 +16,10 @@ import { traVfd } from '../server/src/modules/fiscal/tra/tra-vfd.js';
 const VERIFY = 'https://virtual.tra.go.tz/efdmsRctVerify/';
 
 describe('fiscal receipts', () => {
-  const w = fiscalWorld(6);
+  const suite = fiscalSuite(6);
+  const { w, product, sell } = suite;
   let t: TestApp;
-
-  beforeAll(async () => {
-    await w.tra.start();
-    t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000 } });
-  });
-  afterEach(async () => {
-    await t.deps.fiscal.idle();
-    expect(w.tra.violations).toEqual([]);
-  });
-  afterAll(async () => {
-    await t.deps.fiscal.idle();
-    await t.close();
-    await w.tra.stop();
-  });
-
-  const product = async (s: Session, body: Record<string, unknown>) => {
-    const res = await t.request('POST', '/inventory/products', { token: s.token, body: { stock: 1000, ...body } });
-    expect(res.status, res.text).toBe(200);
-    return res.body.data as { id: string };
-  };
-  const sell = async (s: Session, body: Record<string, unknown>) => {
-    const res = await t.request('POST', '/pos/sale', { token: s.token, body });
-    expect(res.status, res.text).toBe(201);
-    return res.body.data as Transaction;
-  };
+  beforeAll(() => void (t = suite.t));
   const transaction = async (s: Session, id: string) => (await t.request('GET', `/pos/transactions/${id}`, { token: s.token })).body.data as Transaction;
   const cents = (tzs: number) => Math.round(tzs * 100);
 

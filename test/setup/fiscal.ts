@@ -3,10 +3,11 @@
  * own test certificate made here), and the owner's three steps to switch a store on: save the
  * settings, register with TRA, enable.
  */
-import { expect } from 'vitest';
+import type { Transaction } from '@duka/shared';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { TraFake } from '../fakes/tra-fake.js';
 import type { Session } from './factories.js';
-import type { TestApp } from './test-app.js';
+import { createTestApp, type TestApp, testClock } from './test-app.js';
 import { makeTraCertificate, type TraCertificate } from './tra-cert.js';
 
 export interface FiscalWorld {
@@ -45,3 +46,39 @@ export async function fiscalise(t: TestApp, w: FiscalWorld, owner: Session, i: n
 
 /** 2026-11-20 10:00 in Dar es Salaam: in the past, as TRA refuses receipts dated in the future. */
 export const DAY_START = Date.UTC(2026, 10, 20, 7, 0, 0);
+
+/**
+ * A describe block's app and fake TRA: started before its tests, the fake's violations checked
+ * after each (once the queue is idle), both stopped after. `t` is the app once started.
+ */
+export function fiscalSuite(taxpayers: number, config: Record<string, unknown> = {}) {
+  const w = fiscalWorld(taxpayers);
+  const suite = {
+    w,
+    t: undefined as unknown as TestApp,
+    async product(s: Session, body: Record<string, unknown>) {
+      const res = await suite.t.request('POST', '/inventory/products', { token: s.token, body: { stock: 1000, ...body } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.data as { id: string };
+    },
+    async sell(s: Session, body: Record<string, unknown>) {
+      const res = await suite.t.request('POST', '/pos/sale', { token: s.token, body });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data as Transaction;
+    },
+  };
+  beforeAll(async () => {
+    await w.tra.start();
+    suite.t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, ...config } });
+  });
+  afterEach(async () => {
+    await suite.t.deps.fiscal.idle();
+    expect(w.tra.violations).toEqual([]);
+  });
+  afterAll(async () => {
+    await suite.t.deps.fiscal.idle();
+    await suite.t.close();
+    await w.tra.stop();
+  });
+  return suite;
+}

@@ -32,7 +32,17 @@ export interface FiscalDeviceTable {
   updated_at: number;
 }
 
-export interface FiscalReceiptTable {
+/** Where a receipt or a Z report stands with TRA (the queue keeps both alike). */
+interface SendState {
+  status: Generated<FiscalStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: number | null;
+  last_error: string | null;
+  ack_code: string | null;
+  acknowledged_at: number | null;
+}
+
+export interface FiscalReceiptTable extends SendState {
   id: string;
   org_id: string;
   store_id: string;
@@ -45,33 +55,21 @@ export interface FiscalReceiptTable {
   rctvnum: string;
   verify_url: string;
   qr: string | null;
-  status: Generated<FiscalStatus>;
   /** The signed XML as first built; a resend sends exactly this. */
   body: string | null;
   /** ReceiptFigures as JSON, written with the body. */
   figures: string | null;
-  attempts: Generated<number>;
-  next_attempt_at: number | null;
-  last_error: string | null;
-  ack_code: string | null;
-  acknowledged_at: number | null;
   created_at: number;
 }
 
-export interface FiscalZReportTable {
+export interface FiscalZReportTable extends SendState {
   id: string;
   org_id: string;
   store_id: string;
   znum: string;
   /** The report's totals as JSON (ZFigures). */
   figures: string;
-  status: Generated<FiscalStatus>;
   body: string;
-  attempts: Generated<number>;
-  next_attempt_at: number | null;
-  last_error: string | null;
-  ack_code: string | null;
-  acknowledged_at: number | null;
   created_at: number;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { TraRefused, type TraGateway, TraUnauthorized, TraUnreachable } from '../tra/tra-gateway.js';
+import { type Acknowledgement, TraRefused, type TraGateway, TraUnauthorized, TraUnreachable } from '../tra/tra-gateway.js';
 import { dropToken, tokenFor } from './device-session.js';
 
 /** 30 s, 1, 2, 4 min, then every 5 min: an hour-long outage is caught up within minutes of TRA's return. */
@@ -14,8 +14,47 @@ export const isTraTrouble = (err: unknown): err is Error => err instanceof TraUn
 
 export type SendOutcome = { ok: true } | { ok: false; error: string };
 
+/** A receipt or a Z report waiting for TRA: both tables keep the same sending state. */
+export interface Queued {
+  table: 'fiscal_receipts' | 'fiscal_z_reports';
+  id: string;
+  attempts: number;
+  /** What the log says it is (store, counter or day). */
+  label: Record<string, unknown>;
+}
+
+/**
+ * Send one queued item; true when TRA acknowledged it (`issued` records that). Otherwise it stays
+ * `pending` (no answer) or becomes `failed` (TRA refused it) and waits its backoff.
+ */
+export async function sendQueued(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, item: Queued, post: (token: string) => Promise<Acknowledgement>, issued: (attempts: number) => Promise<void>): Promise<boolean> {
+  const attempts = item.attempts + 1;
+  let status: 'pending' | 'failed' = 'pending';
+  let error: string;
+  try {
+    const outcome = await postWithToken(ctx, gateway, device, post);
+    if (outcome.ok) {
+      await issued(attempts);
+      return true;
+    }
+    status = 'failed';
+    error = outcome.error;
+  } catch (err) {
+    if (!isTraTrouble(err)) throw err;
+    error = err.message;
+  }
+  ctx.log.warn({ ...item.label, attempts, reason: error }, 'fiscal: not acknowledged by TRA; retrying later');
+  // Both tables have these columns; the cast names one for Kysely's types.
+  await ctx.db
+    .updateTable(item.table as 'fiscal_receipts')
+    .set({ status, attempts, last_error: error, next_attempt_at: ctx.clock.now() + fiscalRetryDelayMs(attempts) })
+    .where('id', '=', item.id)
+    .execute();
+  return false;
+}
+
 /** Post one signed body with the device's token, renewing the token once after a 401. Throws what the gateway throws (no answer, token refused). */
-export async function postWithToken(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, post: (token: string) => Promise<{ ackCode: string; ackMessage: string }>): Promise<SendOutcome> {
+export async function postWithToken(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, post: (token: string) => Promise<Acknowledgement>): Promise<SendOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       const ack = await post(await tokenFor(ctx, gateway, device));

@@ -12,7 +12,7 @@ import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fisca
 import { findDevice } from '../fiscal.queries.js';
 import type { TraGateway } from '../tra/tra-gateway.js';
 import { endpointOf } from './device-session.js';
-import { fiscalRetryDelayMs, isTraTrouble, postWithToken, type SendOutcome } from './post.js';
+import { sendQueued } from './post.js';
 import type { FiscalQueuePort } from './fiscal-port.js';
 import { buildPendingBodies, markIssued } from './receipts.js';
 import { sendDueZReports } from './z-reports.js';
@@ -102,31 +102,14 @@ export class FiscalQueue implements FiscalQueuePort {
     }
   }
 
-  private async sendOne(ctx: ServiceContext, device: FiscalDeviceRow, receipt: FiscalReceiptRow): Promise<boolean> {
-    const attempts = receipt.attempts + 1;
-    let outcome: SendOutcome;
-    try {
-      outcome = await postWithToken(ctx, this.gateway, device, (token) => this.gateway.postReceipt(endpointOf(ctx, device), token, receipt.body!));
-    } catch (err) {
-      if (!isTraTrouble(err)) throw err;
-      // No answer, or no token: the receipt is still on its way, not refused.
-      await this.retryLater(ctx, receipt, attempts, 'pending', err.message);
-      return false;
-    }
-    if (outcome.ok) {
-      await markIssued(ctx, receipt, attempts);
-      return true;
-    }
-    await this.retryLater(ctx, receipt, attempts, 'failed', outcome.error);
-    return false;
-  }
-
-  private async retryLater(ctx: ServiceContext, receipt: FiscalReceiptRow, attempts: number, status: 'pending' | 'failed', error: string) {
-    ctx.log.warn({ store_id: receipt.store_id, gc: receipt.gc, attempts, reason: error }, 'fiscal: receipt not acknowledged; retrying later');
-    await ctx.db
-      .updateTable('fiscal_receipts')
-      .set({ status, attempts, last_error: error, next_attempt_at: ctx.clock.now() + fiscalRetryDelayMs(attempts) })
-      .where('id', '=', receipt.id)
-      .execute();
+  private sendOne(ctx: ServiceContext, device: FiscalDeviceRow, receipt: FiscalReceiptRow): Promise<boolean> {
+    return sendQueued(
+      ctx,
+      this.gateway,
+      device,
+      { table: 'fiscal_receipts', id: receipt.id, attempts: receipt.attempts, label: { store_id: receipt.store_id, gc: receipt.gc } },
+      (token) => this.gateway.postReceipt(endpointOf(ctx, device), token, receipt.body!),
+      (attempts) => markIssued(ctx, receipt, attempts),
+    );
   }
 }

@@ -14,7 +14,7 @@ import { signPayload } from '../tra/certificate.js';
 import type { TraGateway } from '../tra/tra-gateway.js';
 import { envelope } from '../tra/xml.js';
 import { endpointOf, signingKey } from './device-session.js';
-import { fiscalRetryDelayMs, isTraTrouble, postWithToken } from './post.js';
+import { sendQueued } from './post.js';
 import { EAT, type ReceiptFigures } from './receipt-xml.js';
 import { addUpDay, type ZFigures, zReportPayload } from './z-report-xml.js';
 
@@ -29,29 +29,17 @@ export async function sendDueZReports(ctx: ServiceContext, gateway: TraGateway, 
   }
 }
 
-async function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, z: FiscalZReportRow): Promise<boolean> {
-  const attempts = z.attempts + 1;
-  let error: string;
-  let status: 'pending' | 'failed' = 'pending';
-  try {
-    const outcome = await postWithToken(ctx, gateway, device, (token) => gateway.postZReport(endpointOf(ctx, device), token, z.body));
-    if (outcome.ok) {
+function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, z: FiscalZReportRow): Promise<boolean> {
+  return sendQueued(
+    ctx,
+    gateway,
+    device,
+    { table: 'fiscal_z_reports', id: z.id, attempts: z.attempts, label: { store_id: z.store_id, znum: z.znum } },
+    (token) => gateway.postZReport(endpointOf(ctx, device), token, z.body),
+    async (attempts) => {
       await ctx.db.updateTable('fiscal_z_reports').set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: ctx.clock.now() }).where('id', '=', z.id).execute();
-      return true;
-    }
-    error = outcome.error;
-    status = 'failed';
-  } catch (err) {
-    if (!isTraTrouble(err)) throw err;
-    error = err.message;
-  }
-  ctx.log.warn({ store_id: z.store_id, znum: z.znum, attempts, reason: error }, 'fiscal: Z report not acknowledged; retrying later');
-  await ctx.db
-    .updateTable('fiscal_z_reports')
-    .set({ status, attempts, last_error: error, next_attempt_at: ctx.clock.now() + fiscalRetryDelayMs(attempts) })
-    .where('id', '=', z.id)
-    .execute();
-  return false;
+    },
+  );
 }
 
 /** Write the Z reports of the days that ended since the last one (or since the first receipt). */
