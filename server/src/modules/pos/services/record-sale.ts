@@ -31,6 +31,8 @@ export interface RecordedSale {
   lots?: Array<LineBatch & { product_id: string }>;
   /** True when a sale with this client id already existed: nothing new was written. */
   replayed: boolean;
+  /** True when the sale was numbered for TRA (its store fiscalises): its answer reads the receipt. */
+  fiscalised?: boolean;
   conflicts: SaleConflict[];
 }
 
@@ -51,7 +53,7 @@ export async function recordSales(tx: AuthedContext & { pending: object }, reque
       const planned = planSale(tx, set, request);
       if ('replayed' in planned) return { ok: true, sale: { row: planned.replayed, replayed: true, conflicts: [] } };
       plans.push(planned);
-      return { ok: true, sale: { row: planned.row, lines: planned.lines, lots: planned.lots, replayed: false, conflicts: planned.conflicts } };
+      return { ok: true, sale: { row: planned.row, lines: planned.lines, lots: planned.lots, replayed: false, conflicts: planned.conflicts, fiscalised: set.store.fiscal === 1 } };
     } catch (error) {
       if (error instanceof ServiceError) return { ok: false, error };
       throw error;
@@ -73,6 +75,6 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
 export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
   if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
   const lots = (sale.lots ?? []).map((l) => ({ id: '', transaction_id: sale.row.id, ...l }));
-  const fiscal = await fiscalByTransaction(ctx.db, [sale.row.id]);
-  return toTransaction(sale.row, sale.lines, lots, fiscal.get(sale.row.id) ?? null);
+  const fiscal = sale.fiscalised ? (await fiscalByTransaction(ctx.db, [sale.row.id])).get(sale.row.id) : undefined;
+  return toTransaction(sale.row, sale.lines, lots, fiscal ?? null);
 }
