@@ -78,7 +78,7 @@ export interface BenchServer {
 }
 
 /** The server as `npm start` runs it (production mode, limits lifted) on a fresh database of `database`. */
-export async function startBenchServer(database: string): Promise<BenchServer> {
+export async function startBenchServer(database: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   const pgServer = database === 'postgres' ? await startPostgres() : null;
   const port = await freePort();
   const env: Record<string, string> = {
@@ -91,6 +91,7 @@ export async function startBenchServer(database: string): Promise<BenchServer> {
     // Every response says how many SQL statements it ran (x-db-statements), printed beside the write rows.
     COUNT_STATEMENTS: '1',
     ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),
+    ...extraEnv,
   };
   const child = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);
   const dbOpts = pgServer ? { url: pgServer.url } : { sqliteFile: path.join(env.DATA_DIR!, 'duka.db') };

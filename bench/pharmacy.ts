@@ -50,7 +50,8 @@ export async function openBenchPharmacy(base: string, phone: string, dbOpts: { u
   return { headers, medicines };
 }
 
-const within25 = (plain: Row) => ({ target: `within 25 % of plain (>= ${Math.round(plain.m.rps * 0.75)}/s)`, enough: (rps: number) => rps >= plain.m.rps * 0.75 });
+/** A variant of a plain row is held to 25 % of its throughput. */
+export const within25 = (plain: Row) => ({ target: `within 25 % of plain (>= ${Math.round(plain.m.rps * 0.75)}/s)`, enough: (rps: number) => rps >= plain.m.rps * 0.75 });
 
 /** POST /pos/sale of 3 batch-tracked lines, beside `plain` (the same sale of untracked products). */
 export async function batchSaleBenchmark(base: string, database: string, seconds: number, shop: BenchPharmacy, plain: Row): Promise<Row> {

@@ -9,6 +9,7 @@ import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { analyticsBenchmarks } from './analytics.js';
+import { fiscalSaleBenchmark, startBenchTra } from './fiscal.js';
 import { freePort, measure, printTable, type Row, startBenchServer, startProcess, statementsPer, stopProcess, tokenUser } from './lib.js';
 import { batchPushBenchmark, batchSaleBenchmark, type BenchPharmacy, openBenchPharmacy } from './pharmacy.js';
 import { realtimeBenchmarks, wsCeiling } from './realtime.js';
@@ -35,7 +36,8 @@ if (only.has('http')) {
 if (only.has('realtime')) rows.push(await wsCeiling());
 
 for (const database of databases) {
-  const bench = await startBenchServer(database);
+  const tra = await startBenchTra();
+  const bench = await startBenchServer(database, { TRA_TEST_URL: tra.tra.url });
   const { base, env, dbOpts } = bench;
   const server = bench.process;
   const account = { phone: '0754000111', password: 'benchmark1' };
@@ -85,7 +87,9 @@ for (const database of databases) {
       met: sale.errors === 0 && (database === 'sqlite' ? sale.rps >= 1500 && sale.p99 <= 50 : sale.rps >= 800 && sale.p99 <= 100),
       statements: await statementsPer(5, () => fetch(saleUrl, { method: 'POST', headers: auth, body: saleBody })),
     });
-    rows.push(await batchSaleBenchmark(base, database, seconds, await benchPharmacy(), rows.at(-1)!));
+    const plainSale = rows.at(-1)!;
+    rows.push(await batchSaleBenchmark(base, database, seconds, await benchPharmacy(), plainSale));
+    rows.push(await fiscalSaleBenchmark(base, database, seconds, tra, plainSale));
 
     const me = await measure({ url: `${base}/api/v1/accounts/me`, headers: { authorization: `Bearer ${token}` }, connections: 32, seconds });
     rows.push({ scenario: 'GET /accounts/me (JWT + 3 reads), 32 conn', database, m: me, target: 'p99 <= 50 ms', met: me.p99 <= 50 && me.errors === 0 });
@@ -109,6 +113,7 @@ for (const database of databases) {
   if (only.has('analytics')) rows.push(...(await analyticsBenchmarks(base, database, dbOpts)));
 
   await bench.stop();
+  await tra.tra.stop();
 }
 
 printTable(rows);

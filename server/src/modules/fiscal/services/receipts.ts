@@ -14,8 +14,11 @@ import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
 import { receiptFigures, receiptPayload } from './receipt-xml.js';
 
+/** At most this many a pass: the sending loop builds the next ones when it reaches them. */
+const BUILD_BATCH = 200;
+
 export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDeviceRow): Promise<number> {
-  const unbuilt = await ctx.db.selectFrom('fiscal_receipts').selectAll().where('store_id', '=', device.store_id).where('body', 'is', null).orderBy('gc').execute();
+  const unbuilt = await ctx.db.selectFrom('fiscal_receipts').selectAll().where('store_id', '=', device.store_id).where('body', 'is', null).orderBy('gc').limit(BUILD_BATCH).execute();
   if (!unbuilt.length) return 0;
   const registration = registrationOf(device)!;
   const issuer = { tin: device.tin, regid: registration.regid, efdSerial: registration.efd_serial };
