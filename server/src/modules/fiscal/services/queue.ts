@@ -19,6 +19,7 @@ import { sendDueZReports } from './z-reports.js';
 
 /** A claim older than this was cut short (the process died mid-send): another worker may take over. */
 const CLAIM_TIMEOUT_MS = 5 * 60_000;
+
 export class FiscalQueue implements FiscalQueuePort {
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();

@@ -7,7 +7,7 @@ import type { FiscalSettings, FiscalSettingsInput } from '@duka/shared';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { iso, isoOrNull } from '../../../lib/clock.js';
-import { BusinessRuleError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
+import { BusinessRuleError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
@@ -94,11 +94,4 @@ export async function showSettings(ctx: ServiceContext, device: FiscalDeviceRow)
       last_error: head?.last_error ?? null,
     },
   };
-}
-
-/** TRA answered, but not with a registration. */
-export class FiscalRegistrationRefused extends ServiceError {
-  constructor(reason: string) {
-    super('BUSINESS_RULE', `TRA refused the registration: ${reason}`);
-  }
 }
