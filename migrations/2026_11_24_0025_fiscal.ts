@@ -61,7 +61,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('issued_at', t.big, (c) => c.notNull())
     .addColumn('rctvnum', t.text, (c) => c.notNull())
     .addColumn('verify_url', t.text, (c) => c.notNull())
-    .addColumn('qr', t.text)
     // The signed request as first sent; every resend sends these bytes.
     .addColumn('body', t.text)
     // The receipt's totals (cents, per tax code and payment type) as JSON, for the day's Z report.

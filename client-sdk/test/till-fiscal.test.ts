@@ -70,7 +70,7 @@ describe('till: fiscal receipts', () => {
     // TRA acknowledges the second receipt: the till learns it on its next sync.
     h.t.clock.advance(5_000);
     const receipt = await h.t.deps.db.selectFrom('fiscal_receipts').selectAll().where('transaction_id', '=', b.id).executeTakeFirstOrThrow();
-    await markIssued(h.t.serviceCtx(), receipt, 1);
+    await markIssued(h.t.serviceCtx(), [{ receipt, attempts: 1 }]);
     const acknowledgedAt = new Date(h.t.clock.now()).toISOString();
     await till.syncNow();
     expect((await till.transaction(b.id))!.fiscal).toMatchObject({ status: 'issued', rctvnum: '8AD1E32', gc: 2, acknowledged_at: acknowledgedAt });

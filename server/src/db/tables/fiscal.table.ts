@@ -54,7 +54,6 @@ export interface FiscalReceiptTable extends SendState {
   issued_at: number;
   rctvnum: string;
   verify_url: string;
-  qr: string | null;
   /** The signed XML as first built; a resend sends exactly this. */
   body: string | null;
   /** ReceiptFigures as JSON, written with the body. */

@@ -19,6 +19,8 @@ import { sendDueZReports } from './z-reports.js';
 
 /** A claim older than this was cut short (the process died mid-send): another worker may take over. */
 const CLAIM_TIMEOUT_MS = 5 * 60_000;
+/** Receipts read, and their acknowledgements written, at a time. */
+const SEND_BATCH = 100;
 
 export class FiscalQueue implements FiscalQueuePort {
   private readonly running = new Map<string, Promise<void>>();
@@ -78,39 +80,49 @@ export class FiscalQueue implements FiscalQueuePort {
     }
   }
 
-  /** True when nothing is left to send. */
+  /**
+   * True when nothing is left to send. Receipts are read and marked issued a batch at a time (one
+   * transaction for the batch's acknowledgements): a crash between TRA's answer and the mark only
+   * means the receipt is resent, byte for byte, and TRA acknowledges it again.
+   */
   private async sendReceipts(ctx: ServiceContext, device: FiscalDeviceRow): Promise<boolean> {
     for (;;) {
-      const next = await ctx.db
+      const batch = await ctx.db
         .selectFrom('fiscal_receipts')
         .selectAll()
         .where('store_id', '=', device.store_id)
         .where('status', '!=', 'issued')
         .orderBy('gc')
-        .limit(1)
-        .executeTakeFirst();
-      if (!next) {
+        .limit(SEND_BATCH)
+        .execute();
+      if (!batch.length) {
         if (device.stuck_notified_at !== null) await ctx.db.updateTable('fiscal_devices').set({ stuck_notified_at: null }).where('store_id', '=', device.store_id).execute();
         return true;
       }
-      if (next.next_attempt_at !== null && Number(next.next_attempt_at) > ctx.clock.now()) return false;
-      if (next.body === null) {
-        // Numbered while this pass was sending: build it (and any beside it) first.
-        await buildPendingBodies(ctx, device);
-        continue;
+      const acknowledged: Array<{ receipt: FiscalReceiptRow; attempts: number }> = [];
+      try {
+        for (const receipt of batch) {
+          if (receipt.next_attempt_at !== null && Number(receipt.next_attempt_at) > ctx.clock.now()) return false;
+          // Numbered while this pass was sending: build it (and those after it), then read on from it.
+          if (receipt.body === null) break;
+          const sent = await this.sendOne(ctx, device, receipt, (attempts) => void acknowledged.push({ receipt, attempts }));
+          if (!sent) return false;
+        }
+      } finally {
+        await markIssued(ctx, acknowledged);
       }
-      if (!(await this.sendOne(ctx, device, next))) return false;
+      if (batch.some((r) => r.body === null)) await buildPendingBodies(ctx, device);
     }
   }
 
-  private sendOne(ctx: ServiceContext, device: FiscalDeviceRow, receipt: FiscalReceiptRow): Promise<boolean> {
+  private sendOne(ctx: ServiceContext, device: FiscalDeviceRow, receipt: FiscalReceiptRow, issued: (attempts: number) => void): Promise<boolean> {
     return sendQueued(
       ctx,
       this.gateway,
       device,
       { table: 'fiscal_receipts', id: receipt.id, attempts: receipt.attempts, label: { store_id: receipt.store_id, gc: receipt.gc } },
       (token) => this.gateway.postReceipt(endpointOf(ctx, device), token, receipt.body!),
-      (attempts) => markIssued(ctx, receipt, attempts),
+      async (attempts) => issued(attempts),
     );
   }
 }

@@ -8,7 +8,7 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { qrDataUrl, registrationOf } from '../fiscal.queries.js';
+import { registrationOf } from '../fiscal.queries.js';
 import { signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
@@ -37,33 +37,30 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
     ctx.db.selectFrom('stores').select('vat_enabled').where('id', '=', device.store_id).executeTakeFirstOrThrow(),
   ]);
   const saleById = new Map(sales.map((s) => [s.id, s]));
-  for (const receipt of unbuilt) {
+  const built = unbuilt.map((receipt) => {
     const sale = saleById.get(receipt.transaction_id)!;
     const saleLines = lines
       .filter((l) => l.transaction_id === sale.id)
       .map((l) => ({ ...l, taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1) }));
     const figures = receiptFigures(sale, saleLines);
     const payload = receiptPayload(issuer, receipt, sale, saleLines, figures);
-    const body = envelope(payload, signPayload(key, payload));
-    await ctx.db
-      .updateTable('fiscal_receipts')
-      .set({ body, figures: JSON.stringify(figures), qr: await qrDataUrl(receipt.verify_url) })
-      .where('id', '=', receipt.id)
-      .where('body', 'is', null)
-      .execute();
-    receipt.body = body;
-  }
-  return unbuilt.length;
+    return { id: receipt.id, body: envelope(payload, signPayload(key, payload)), figures: JSON.stringify(figures) };
+  });
+  // One commit for the lot; only where no body is yet, so there is never a second version.
+  await withTransaction(ctx, async (tx) => {
+    for (const b of built) await tx.db.updateTable('fiscal_receipts').set({ body: b.body, figures: b.figures }).where('id', '=', b.id).where('body', 'is', null).execute();
+  });
+  return built.length;
 }
 
-/** TRA acknowledged the receipt: the sale's tills learn it through the change log. */
-export async function markIssued(ctx: ServiceContext, receipt: FiscalReceiptRow, attempts: number): Promise<void> {
+/** TRA acknowledged these receipts: marked in one transaction, and the sales' tills learn it through the change log. */
+export async function markIssued(ctx: ServiceContext, acknowledged: Array<{ receipt: FiscalReceiptRow; attempts: number }>): Promise<void> {
+  if (!acknowledged.length) return;
   await withTransaction(ctx, async (tx) => {
-    await tx.db
-      .updateTable('fiscal_receipts')
-      .set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: tx.clock.now() })
-      .where('id', '=', receipt.id)
-      .execute();
-    noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });
+    const now = tx.clock.now();
+    for (const { receipt, attempts } of acknowledged) {
+      await tx.db.updateTable('fiscal_receipts').set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: now }).where('id', '=', receipt.id).execute();
+      noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });
+    }
   });
 }
