@@ -8,6 +8,7 @@
  */
 import { newId } from '@duka/shared';
 import { afterCommit } from '../../../db/transaction.js';
+import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { findDevice, registrationOf, verifyUrl } from '../fiscal.queries.js';
@@ -15,15 +16,16 @@ import { fiscalOf } from './fiscal-port.js';
 import { EAT, zNumber } from './receipt-xml.js';
 import { localTime } from '../../../lib/time.js';
 
-export async function numberFiscalReceipts(tx: ServiceContext, storeId: string, sales: TransactionRow[]): Promise<void> {
+/** The receipts numbered, by sale id (none when the store's device is off or unregistered). */
+export async function numberFiscalReceipts(tx: ServiceContext, storeId: string, sales: TransactionRow[]): Promise<Map<string, FiscalReceiptRow>> {
   const device = await findDevice(tx.db, storeId);
   const registration = device && registrationOf(device);
-  if (!device || device.enabled !== 1 || !registration) return;
+  if (!device || device.enabled !== 1 || !registration || !sales.length) return new Map();
   const now = tx.clock.now();
   const znum = zNumber(now);
   let gc = Number(device.last_gc);
   let dc = device.last_znum === znum ? Number(device.last_dc) : 0;
-  const rows = sales.map((sale) => {
+  const rows = sales.map((sale): FiscalReceiptRow => {
     gc += 1;
     dc += 1;
     const rctvnum = `${registration.receipt_code}${gc}`;
@@ -38,8 +40,10 @@ export async function numberFiscalReceipts(tx: ServiceContext, storeId: string, 
       issued_at: now,
       rctvnum,
       verify_url: verifyUrl(tx.config, device.environment, rctvnum, localTime(now, EAT)),
+      status: 'pending',
       body: null,
       figures: null,
+      attempts: 0,
       next_attempt_at: null,
       last_error: null,
       ack_code: null,
@@ -47,9 +51,9 @@ export async function numberFiscalReceipts(tx: ServiceContext, storeId: string, 
       created_at: now,
     };
   });
-  if (!rows.length) return;
   await tx.db.insertInto('fiscal_receipts').values(rows).execute();
   await tx.db.updateTable('fiscal_devices').set({ last_gc: gc, last_dc: dc, last_znum: znum, updated_at: now }).where('store_id', '=', storeId).execute();
   // Not awaited: after-commit tasks hold the sale's answer, and TRA may be slow or down.
   afterCommit(tx, () => void fiscalOf(tx).kick(storeId));
+  return new Map(rows.map((r) => [r.transaction_id, r]));
 }

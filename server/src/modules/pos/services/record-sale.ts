@@ -16,7 +16,8 @@ import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
 import { toTransaction, withLines } from '../pos.queries.js';
-import { fiscalByTransaction } from '../../fiscal/fiscal.queries.js';
+import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
+import { toFiscal } from '../../fiscal/fiscal.queries.js';
 import { loadSaleSet, type SaleOptions, type SaleRequest } from './sale-inputs.js';
 import { planSale, type SalePlan } from './sale-plan.js';
 import { writeSales } from './sale-write.js';
@@ -31,8 +32,8 @@ export interface RecordedSale {
   lots?: Array<LineBatch & { product_id: string }>;
   /** True when a sale with this client id already existed: nothing new was written. */
   replayed: boolean;
-  /** True when the sale was numbered for TRA (its store fiscalises): its answer reads the receipt. */
-  fiscalised?: boolean;
+  /** The TRA fiscal receipt the sale was numbered with (its store fiscalises). */
+  fiscal?: FiscalReceiptRow;
   conflicts: SaleConflict[];
 }
 
@@ -53,13 +54,14 @@ export async function recordSales(tx: AuthedContext & { pending: object }, reque
       const planned = planSale(tx, set, request);
       if ('replayed' in planned) return { ok: true, sale: { row: planned.replayed, replayed: true, conflicts: [] } };
       plans.push(planned);
-      return { ok: true, sale: { row: planned.row, lines: planned.lines, lots: planned.lots, replayed: false, conflicts: planned.conflicts, fiscalised: set.store.fiscal === 1 } };
+      return { ok: true, sale: { row: planned.row, lines: planned.lines, lots: planned.lots, replayed: false, conflicts: planned.conflicts } };
     } catch (error) {
       if (error instanceof ServiceError) return { ok: false, error };
       throw error;
     }
   });
-  await writeSales(tx, set, plans);
+  const fiscal = await writeSales(tx, set, plans);
+  if (fiscal.size) for (const o of outcomes) if (o.ok) o.sale.fiscal = fiscal.get(o.sale.row.id);
   return outcomes;
 }
 
@@ -75,6 +77,5 @@ export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opt
 export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
   if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
   const lots = (sale.lots ?? []).map((l) => ({ id: '', transaction_id: sale.row.id, ...l }));
-  const fiscal = sale.fiscalised ? (await fiscalByTransaction(ctx.db, [sale.row.id])).get(sale.row.id) : undefined;
-  return toTransaction(sale.row, sale.lines, lots, fiscal ?? null);
+  return toTransaction(sale.row, sale.lines, lots, sale.fiscal ? await toFiscal(sale.fiscal) : null);
 }

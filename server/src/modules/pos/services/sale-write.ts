@@ -13,12 +13,14 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { openCreditTabs } from '../../credits/services/tabs.js';
 import { moveBatches } from '../../pharmacy/services/batch-ledger.js';
 import { recordPrescriptionEntry } from '../../pharmacy/services/prescription-register.js';
+import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import { numberFiscalReceipts } from '../../fiscal/services/numbering.js';
 import type { SaleSet } from './sale-inputs.js';
 import type { SalePlan } from './sale-plan.js';
 
-export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePlan[]): Promise<void> {
-  if (plans.length === 0) return;
+/** Returns the fiscal receipts the sales were numbered with, by sale id (none in a store that does not fiscalise). */
+export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePlan[]): Promise<Map<string, FiscalReceiptRow>> {
+  if (plans.length === 0) return new Map();
   const { orgId, storeId } = set;
   const now = tx.clock.now();
   await tx.db.updateTable('stores').set({ last_number: set.store.last_number }).where('id', '=', storeId).execute();
@@ -76,7 +78,7 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
     plans.flatMap((p) => (p.tab ? [p.tab] : [])),
   );
   for (const p of plans) noteChange(tx, orgId, { entity: 'transaction', id: p.row.id, storeId });
-  if (set.store.fiscal === 1) await numberFiscalReceipts(tx, storeId, plans.map((p) => p.row));
+  const fiscal = set.store.fiscal === 1 ? await numberFiscalReceipts(tx, storeId, plans.map((p) => p.row)) : new Map<string, FiscalReceiptRow>();
 
   await tx.events.publishMany(
     tx,
@@ -105,4 +107,5 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
     tx,
     plans.map(({ row, request }) => ({ action: 'sale.create', description: `Sale ${row.receipt_number}: ${fromCents(row.total)} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id, userId: request.actor?.userId })),
   );
+  return fiscal;
 }
