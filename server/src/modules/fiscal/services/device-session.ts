@@ -4,23 +4,22 @@
  * derivation is slow), and a token, cached sealed in the device row until a minute before it
  * expires and dropped after a 401 (TRA rules 17-18).
  */
-import type { KeyObject } from 'node:crypto';
 import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { apiBase } from '../fiscal.queries.js';
-import { openCertificate } from '../tra/certificate.js';
+import { openCertificate, type SigningKey } from '../tra/certificate.js';
 import type { TraEndpoint, TraGateway } from '../tra/tra-gateway.js';
 
 const TOKEN_MARGIN_MS = 60_000;
-const keys = new Map<string, { sealed: string; key: KeyObject }>();
+const keys = new Map<string, { sealed: string; key: SigningKey }>();
 
 export const endpointOf = (ctx: ServiceContext, device: FiscalDeviceRow): TraEndpoint => ({ baseUrl: apiBase(ctx.config, device.environment), certSerial: device.cert_serial });
 
-export function signingKey(ctx: ServiceContext, device: FiscalDeviceRow): KeyObject {
+export async function signingKey(ctx: ServiceContext, device: FiscalDeviceRow): Promise<SigningKey> {
   const sealed = device.certificate_enc!;
   const cached = keys.get(device.store_id);
   if (cached?.sealed === sealed) return cached.key;
-  const key = openCertificate(ctx.keys.decrypt(sealed), ctx.keys.decrypt(device.certificate_password_enc!));
+  const key = await openCertificate(ctx.keys.decrypt(sealed), ctx.keys.decrypt(device.certificate_password_enc!));
   keys.set(device.store_id, { sealed, key });
   return key;
 }

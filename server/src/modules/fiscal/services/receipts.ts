@@ -22,7 +22,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
   if (!unbuilt.length) return 0;
   const registration = registrationOf(device)!;
   const issuer = { tin: device.tin, regid: registration.regid, efdSerial: registration.efd_serial };
-  const key = signingKey(ctx, device);
+  const key = await signingKey(ctx, device);
   const ids = unbuilt.map((r) => r.transaction_id);
   const [sales, lines, store] = await Promise.all([
     ctx.db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute(),
@@ -37,15 +37,17 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
     ctx.db.selectFrom('stores').select('vat_enabled').where('id', '=', device.store_id).executeTakeFirstOrThrow(),
   ]);
   const saleById = new Map(sales.map((s) => [s.id, s]));
-  const built = unbuilt.map((receipt) => {
-    const sale = saleById.get(receipt.transaction_id)!;
-    const saleLines = lines
-      .filter((l) => l.transaction_id === sale.id)
-      .map((l) => ({ ...l, taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1) }));
-    const figures = receiptFigures(sale, saleLines);
-    const payload = receiptPayload(issuer, receipt, sale, saleLines, figures);
-    return { id: receipt.id, body: envelope(payload, signPayload(key, payload)), figures: JSON.stringify(figures) };
-  });
+  const built = await Promise.all(
+    unbuilt.map(async (receipt) => {
+      const sale = saleById.get(receipt.transaction_id)!;
+      const saleLines = lines
+        .filter((l) => l.transaction_id === sale.id)
+        .map((l) => ({ ...l, taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1) }));
+      const figures = receiptFigures(sale, saleLines);
+      const payload = receiptPayload(issuer, receipt, sale, saleLines, figures);
+      return { id: receipt.id, body: envelope(payload, await signPayload(key, payload)), figures: JSON.stringify(figures) };
+    }),
+  );
   // One commit for the lot; only where no body is yet, so there is never a second version.
   await withTransaction(ctx, async (tx) => {
     for (const b of built) await tx.db.updateTable('fiscal_receipts').set({ body: b.body, figures: b.figures }).where('id', '=', b.id).where('body', 'is', null).execute();

@@ -25,7 +25,7 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
   if (!device) throw new NotFoundError('fiscal settings');
   if (device.registration) throw new BusinessRuleError('the device is already registered with TRA', 'BUSINESS_RULE');
   const payload = wrap('REGDATA', elements([['TIN', device.tin], ['CERTKEY', device.cert_key]]));
-  const body = envelope(payload, signPayload(signingKey(ctx, device), payload));
+  const body = envelope(payload, await signPayload(await signingKey(ctx, device), payload));
   let answer;
   try {
     answer = await gateway.register(endpointOf(ctx, device), body);

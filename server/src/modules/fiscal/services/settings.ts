@@ -37,7 +37,7 @@ export async function saveFiscalSettings(ctx: AuthedContext, storeId: string, in
   if (input.certificate === undefined && !before?.certificate_enc) throw new ValidationError('certificate', 'is required: the .pfx TRA issued, base64');
   if (input.certificate !== undefined) {
     try {
-      openCertificate(input.certificate, input.certificate_password!);
+      await openCertificate(input.certificate, input.certificate_password!);
     } catch (err) {
       if (err instanceof CertificateError) throw new ValidationError('certificate', err.message.replace(/^certificate: /, ''));
       throw err;

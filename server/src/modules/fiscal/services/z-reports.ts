@@ -91,7 +91,7 @@ async function addUpReceipts(ctx: ServiceContext, device: FiscalDeviceRow, day: 
 async function writeZReport(ctx: ServiceContext, device: FiscalDeviceRow, figures: ZFigures): Promise<void> {
   const registration = registrationOf(device)!;
   const payload = zReportPayload({ tin: device.tin, vrn: registration.vrn || device.vrn, registration, registeredOn: localDate(Number(device.registered_at), EAT) }, figures);
-  const body = envelope(payload, signPayload(signingKey(ctx, device), payload));
+  const body = envelope(payload, await signPayload(await signingKey(ctx, device), payload));
   const now = ctx.clock.now();
   await ctx.db
     .insertInto('fiscal_z_reports')
