@@ -42,9 +42,15 @@ function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceR
   );
 }
 
+/**
+ * A day is closed this long after midnight: a sale numbered at 23:59:59 whose transaction commits
+ * a moment later must be in its day's Z report, not after it.
+ */
+const CLOSE_AFTER_MS = 5 * 60_000;
+
 /** Write the Z reports of the days that ended since the last one (or since the first receipt). */
 async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
-  const today = localDate(ctx.clock.now(), EAT);
+  const today = localDate(ctx.clock.now() - CLOSE_AFTER_MS, EAT);
   const last = await ctx.db.selectFrom('fiscal_z_reports').select(['znum', 'figures']).where('store_id', '=', device.store_id).orderBy('znum', 'desc').limit(1).executeTakeFirst();
   let day: string;
   let gross = 0;
