@@ -8,13 +8,13 @@ import type { Transaction } from '@duka/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
 import { registerOwner, type Session } from './setup/factories.js';
-import { DAY_START, fiscalise, fiscalSuite } from './setup/fiscal.js';
+import { DAY_START, fiscalise, fiscalSuite, settingsBody } from './setup/fiscal.js';
 import type { TestApp } from './setup/test-app.js';
 
 const MIN = 60_000;
 
 describe('fiscal receipts while TRA is away, and Z reports', () => {
-  const suite = fiscalSuite(2, { ACCESS_TOKEN_TTL: 86_400 });
+  const suite = fiscalSuite(3, { ACCESS_TOKEN_TTL: 86_400 });
   const { w, product, sell } = suite;
   let t: TestApp;
   beforeAll(() => void (t = suite.t));
@@ -31,6 +31,8 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     const sales: Transaction[] = [];
     for (let i = 0; i < 10; i++) {
       sales.push(await sell(owner, { lines: [{ product_id: milk.id, qty: 1 + i }], payment_method: 'Cash' }));
+      // The sale's own try at TRA reads the clock: it must finish before time moves on.
+      await t.deps.fiscal.idle();
       t.clock.advance(2 * MIN);
     }
     await runFiscalJobs(t.deps);
@@ -124,5 +126,46 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
       [5, total(day1), total(day1)],
     ]);
     expect(dev.zReports).toHaveLength(2);
+  });
+  it('names a certificate that no longer opens as the reason, keeps selling, and sends once the owner saves it again', async () => {
+    const owner = await registerOwner(t);
+    await fiscalise(t, w, owner, 2);
+    const dev = w.tra.device(w.certs[2]!.serial);
+    const soap = await product(owner, { name: 'Sabuni', selling_price: 1500 });
+    const queueOf = async () => (await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue;
+    const setSealed = (certificate_enc: string) => t.db.db.updateTable('fiscal_devices').set({ certificate_enc }).where('store_id', '=', owner.storeId).execute();
+
+    // A replaced certificate that is not a .pfx at all.
+    await setSealed(t.deps.keys.encrypt('bm90IGEgcGZ4'));
+    const first = await sell(owner, { lines: [{ product_id: soap.id, qty: 2 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    expect(first.fiscal).toMatchObject({ status: 'pending', gc: 1 });
+    expect(await queueOf()).toMatchObject({ pending: 1, last_error: 'certificate: it is not a PKCS#12 (.pfx) file' });
+
+    // The server key changed under the sealed copy: it cannot be unsealed at all.
+    const sealed = t.deps.keys.encrypt('x').split('.');
+    await setSealed([...sealed.slice(0, 3), 'AAAA'].join('.'));
+    const second = await sell(owner, { lines: [{ product_id: soap.id, qty: 1 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    expect(second.fiscal).toMatchObject({ status: 'pending', gc: 2 });
+    const unsealed = 'certificate: the server cannot unseal the stored certificate (was JWT_SECRET changed?); save it again';
+    expect(await queueOf()).toMatchObject({ pending: 2, last_error: unsealed });
+
+    t.clock.advance(61 * MIN);
+    await runFiscalJobs(t.deps);
+    const notices = await fiscalNotices(owner);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.body).toContain(`2 receipt(s) have waited more than an hour for TRA. Last reason: ${unsealed}.`);
+    expect(dev.receipts).toHaveLength(0);
+
+    const saved = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 2, { enabled: true }) });
+    expect(saved.status, saved.text).toBe(200);
+    await runFiscalJobs(t.deps);
+    expect(await statuses(owner, [first.id, second.id])).toEqual(['issued', 'issued']);
+    expect(dev.receipts.map((r) => [r.gc, r.totalInclCents])).toEqual([
+      [1, 300_000],
+      [2, 150_000],
+    ]);
+    expect(await queueOf()).toMatchObject({ pending: 0, last_error: null });
   });
 });

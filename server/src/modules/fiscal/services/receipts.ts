@@ -9,7 +9,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { registrationOf } from '../fiscal.queries.js';
-import { signPayload } from '../tra/certificate.js';
+import { CertificateError, type SigningKey, signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
 import { receiptFigures, receiptPayload } from './receipt-xml.js';
@@ -22,7 +22,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
   if (!unbuilt.length) return 0;
   const registration = registrationOf(device)!;
   const issuer = { tin: device.tin, regid: registration.regid, efdSerial: registration.efd_serial };
-  const key = await signingKey(ctx, device);
+  const key = await keyOrExplain(ctx, device, unbuilt[0]!);
   const ids = unbuilt.map((r) => r.transaction_id);
   const [sales, lines, store] = await Promise.all([
     ctx.db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute(),
@@ -53,6 +53,21 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
     for (const b of built) await tx.db.updateTable('fiscal_receipts').set({ body: b.body, figures: b.figures }).where('id', '=', b.id).where('body', 'is', null).execute();
   });
   return built.length;
+}
+
+/**
+ * The store's signing key; when it no longer opens (a certificate replaced badly, or JWT_SECRET
+ * changed so the sealed copy cannot be unsealed), the head of the queue says why, so the owner's
+ * queue status and the stuck-queue notification name the cause instead of "no answer yet".
+ */
+async function keyOrExplain(ctx: ServiceContext, device: FiscalDeviceRow, head: FiscalReceiptRow): Promise<SigningKey> {
+  try {
+    return await signingKey(ctx, device);
+  } catch (err) {
+    const reason = err instanceof CertificateError ? err.message : 'certificate: the server cannot unseal the stored certificate (was JWT_SECRET changed?); save it again';
+    await ctx.db.updateTable('fiscal_receipts').set({ last_error: reason }).where('id', '=', head.id).execute();
+    throw err;
+  }
 }
 
 /** TRA acknowledged these receipts: marked in one transaction, and the sales' tills learn it through the change log. */
