@@ -5,7 +5,7 @@
  * and voids reported, and the daily counter starts again after midnight EAT.
  */
 import type { Transaction } from '@duka/shared';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
 import { registerOwner, type Session } from './setup/factories.js';
 import { DAY_START, fiscalise, fiscalSuite, settingsBody } from './setup/fiscal.js';
@@ -167,5 +167,32 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
       [2, 150_000],
     ]);
     expect(await queueOf()).toMatchObject({ pending: 0, last_error: null });
+
+    // Nothing to send: the 30 s job leaves the device alone until its day has ended.
+    const kicks = vi.spyOn(t.deps.fiscal, 'kick');
+    const kicked = () => kicks.mock.calls.filter(([storeId]) => storeId === owner.storeId).length;
+    await runFiscalJobs(t.deps);
+    expect(kicked()).toBe(0);
+    t.clock.advance(24 * 60 * MIN);
+    await runFiscalJobs(t.deps);
+    expect(kicked()).toBe(1);
+    // A day later the morning's access token has expired: the owner signs in again.
+    const login = await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: owner.password } });
+    expect(login.status, login.text).toBe(200);
+    owner.token = login.body.data.tokens?.access_token ?? login.body.data.access_token;
+    const zOf = async () => (await t.request('GET', `/stores/${owner.storeId}/fiscal/z-reports`, { token: owner.token })).body.data;
+    const reported = await zOf();
+    expect(reported.map((z: { status: string }) => z.status)).toEqual(reported.map(() => 'issued'));
+    expect(reported[0].daily_total).toBe(4500);
+    await runFiscalJobs(t.deps);
+    expect(kicked()).toBe(1);
+    // Switched off, a device reports no day after its last receipt's.
+    const { certificate: _c, certificate_password: _p, ...rest } = settingsBody(w, 2);
+    expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...rest, enabled: false } })).status).toBe(200);
+    t.clock.advance(24 * 60 * MIN);
+    await runFiscalJobs(t.deps);
+    expect(kicked()).toBe(1);
+    expect(await t.db.db.selectFrom('fiscal_z_reports').select('znum').where('store_id', '=', owner.storeId).execute()).toHaveLength(reported.length);
+    kicks.mockRestore();
   });
 });

@@ -1,6 +1,6 @@
 /** Reading a store's fiscal device and receipts, and showing a receipt as the API does. */
 import type { FiscalEnvironment, TransactionFiscal } from '@duka/shared';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import QRCode from 'qrcode';
 import type { Database } from '../../db/database.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../db/tables/fiscal.table.js';
@@ -8,6 +8,31 @@ import type { Config } from '../../env.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 
 export const findDevice = (db: Kysely<Database>, storeId: string) => db.selectFrom('fiscal_devices').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+
+/**
+ * The registered devices the 30 s job has something to do for: a receipt or Z report not yet
+ * acknowledged, or a finished day (before `openDay`, a YYYY-MM-DD in EAT) without its Z report.
+ * A switched-off device is due only the days up to its last receipt. Z reports go in order, so an
+ * unacknowledged one is always the newest, and the newest's znum says which days are reported.
+ */
+export function devicesWithWork(db: Kysely<Database>, openDay: string, dayBefore: string) {
+  const [today, yesterday] = [openDay.replaceAll('-', ''), dayBefore.replaceAll('-', '')];
+  const newestZ = sql`(select z.status from fiscal_z_reports z where z.store_id = d.store_id order by z.znum desc limit 1)`;
+  const reportedTo = sql`coalesce((select max(z.znum) from fiscal_z_reports z where z.store_id = d.store_id), '')`;
+  const dueTo = sql`case when d.enabled = 1 or d.last_znum > ${yesterday} then ${yesterday} else d.last_znum end`;
+  return db
+    .selectFrom('fiscal_devices as d')
+    .select(['d.store_id', 'd.org_id', 'd.stuck_notified_at'])
+    .where('d.registration', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('fiscal_receipts as r').select('r.id').whereRef('r.store_id', '=', 'd.store_id').where('r.status', '!=', 'issued')),
+        eb(newestZ, '!=', 'issued'),
+        eb.and([eb.exists(eb.selectFrom('fiscal_receipts as r').select('r.id').whereRef('r.store_id', '=', 'd.store_id').where('r.znum', '<', today)), eb(reportedTo, '<', dueTo)]),
+      ]),
+    )
+    .execute();
+}
 
 /** What the server keeps of TRA's registration answer (the credentials are sealed apart). */
 export interface DeviceRegistration {

@@ -1,5 +1,5 @@
 /**
- * runFiscalJobs(deps), on the server's 30 s timer: every registered device's queue is drained
+ * runFiscalJobs(deps), on the server's 30 s timer: every registered device with work has its queue drained
  * (what is due is resent, finished days get their Z report; a device switched off still sends what
  * it numbered), and a store whose receipts or Z reports have waited more than an hour is told
  * once, until its queue empties again.
@@ -7,13 +7,18 @@
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { createNotification } from '../../notifications/services/create-notification.js';
+import { addDays } from '../../../lib/time.js';
+import { devicesWithWork } from '../fiscal.queries.js';
 import { fiscalOf } from './fiscal-port.js';
+import { openDay } from './z-reports.js';
 
 export const STUCK_AFTER_MS = 60 * 60_000;
 
 export async function runFiscalJobs(deps: Deps): Promise<void> {
   const ctx: ServiceContext = { ...deps, actor: null, requestId: 'fiscal-job' };
-  const devices = await ctx.db.selectFrom('fiscal_devices').select(['store_id', 'org_id', 'stuck_notified_at']).where('registration', 'is not', null).execute();
+  const today = openDay(ctx.clock.now());
+  // Only the devices with something to send: at thousands of stores, an idle one costs a few index probes.
+  const devices = await devicesWithWork(ctx.db, today, addDays(today, -1));
   for (const d of devices) {
     await fiscalOf(ctx).kick(d.store_id);
     if (d.stuck_notified_at === null) await tellIfStuck(ctx, d.store_id, d.org_id);

@@ -18,6 +18,15 @@ import { sendQueued } from './post.js';
 import { EAT, type ReceiptFigures } from './receipt-xml.js';
 import { addUpDay, type ZFigures, zReportPayload } from './z-report-xml.js';
 
+/**
+ * A day is closed this long after midnight: a sale numbered at 23:59:59 whose transaction commits
+ * a moment later must be in its day's Z report, not after it.
+ */
+const CLOSE_AFTER_MS = 5 * 60_000;
+
+/** The day (EAT) still open at `now`: every day before it is due its Z report. */
+export const openDay = (now: number) => localDate(now - CLOSE_AFTER_MS, EAT);
+
 const dateOfZnum = (znum: string) => `${znum.slice(0, 4)}-${znum.slice(4, 6)}-${znum.slice(6, 8)}`;
 
 export async function sendDueZReports(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow): Promise<void> {
@@ -42,15 +51,10 @@ function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceR
   );
 }
 
-/**
- * A day is closed this long after midnight: a sale numbered at 23:59:59 whose transaction commits
- * a moment later must be in its day's Z report, not after it.
- */
-const CLOSE_AFTER_MS = 5 * 60_000;
 
 /** Write the Z reports of the days that ended since the last one (or since the first receipt). */
 async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
-  const today = localDate(ctx.clock.now() - CLOSE_AFTER_MS, EAT);
+  const today = openDay(ctx.clock.now());
   const last = await ctx.db.selectFrom('fiscal_z_reports').select(['znum', 'figures']).where('store_id', '=', device.store_id).orderBy('znum', 'desc').limit(1).executeTakeFirst();
   let day: string;
   let gross = 0;
