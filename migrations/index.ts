@@ -28,6 +28,7 @@ import * as subscriptions from './2026_11_23_0022_subscriptions.js';
 import * as managerPermissions from './2026_11_24_0023_manager_permissions.js';
 import * as authCounters from './2026_11_24_0024_auth_counters.js';
 import * as fiscal from './2026_11_24_0025_fiscal.js';
+import * as storeFiscal from './2026_11_24_0026_store_fiscal.js';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_core': core,
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0023_manager_permissions': managerPermissions,
   '2026_11_24_0024_auth_counters': authCounters,
   '2026_11_24_0025_fiscal': fiscal,
+  '2026_11_24_0026_store_fiscal': storeFiscal,
 };

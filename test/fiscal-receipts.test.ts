@@ -61,6 +61,18 @@ describe('fiscal receipts', () => {
     // A sale before switching on is not fiscalised.
     const bread = await product(owner, { name: 'Mkate', selling_price: 1500 });
     expect((await sell(owner, { lines: [{ product_id: bread.id, qty: 1 }], payment_method: 'Cash' })).fiscal).toBeNull();
+
+    // The Store says whether it fiscalises, and its tills learn a switch through sync.
+    const storeOf = async () => (await t.request('GET', `/stores/${owner.storeId}`, { token: owner.token })).body.data;
+    expect(await storeOf()).toMatchObject({ fiscal: false });
+    const pulled = async (cursor?: string) => (await t.request('GET', `/sync/pull${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { token: owner.token })).body.data as { changes: Array<{ entity: string; data: { fiscal?: boolean } }>; cursor: string };
+    const { cursor } = await pulled();
+    const { certificate: _c, certificate_password: _p, ...rest } = settingsBody(w, 0);
+    for (const enabled of [true, false]) {
+      expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...rest, enabled } })).status).toBe(200);
+      expect(await storeOf()).toMatchObject({ fiscal: enabled });
+      expect((await pulled(cursor)).changes.filter((c) => c.entity === 'store').map((c) => c.data.fiscal)).toEqual([enabled]);
+    }
   });
 
   it('fiscalises online sales in order with exact totals, tax codes, payment types and the buyer’s TIN', async () => {

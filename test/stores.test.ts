@@ -56,6 +56,7 @@ describe('/stores', () => {
       status: 'busy',
       vat_enabled: true,
       outlet_type: 'pharmacy',
+      fiscal: false,
       is_active: true,
       created_at: new Date(t.clock.now()).toISOString(),
       updated_at: new Date(t.clock.now()).toISOString(),

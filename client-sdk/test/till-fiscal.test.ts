@@ -27,6 +27,8 @@ describe('till: fiscal receipts', () => {
     const till = await openTill(h);
     await signIn(till, shop);
     await till.syncNow();
+    // The till knows its store fiscalises (a browser till asks for the buyer's TIN then).
+    expect(await till.store()).toMatchObject({ fiscal: true });
 
     h.net.offline = true;
     const a = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 2 }], payment_method: 'Cash' });

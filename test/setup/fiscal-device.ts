@@ -53,4 +53,5 @@ export async function fiscaliseStore(t: TestApp, store: { orgId: string; storeId
       updated_at: now,
     })
     .execute();
+  await t.deps.db.updateTable('stores').set({ fiscal: 1 }).where('id', '=', store.storeId).execute();
 }

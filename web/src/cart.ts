@@ -3,7 +3,7 @@
  * tests call these directly. Totals come from the shared `priceSale`, the function the till SDK
  * and the server price the sale with, so what the cashier sees is what the receipt will say.
  */
-import { type PaymentMethod, type PricedSale, type Product, pricedProduct, priceSale, toBasisPoints } from '@duka/shared';
+import { CustomerTin, type PaymentMethod, type PricedSale, type Product, pricedProduct, priceSale, toBasisPoints } from '@duka/shared';
 
 export interface CartLine {
   product: Product;
@@ -49,7 +49,14 @@ export interface Payment {
   method: PaymentMethod;
   reference: string;
   customerId: string | null;
+  /** The buyer's TIN for the fiscal receipt: offered only in a store that fiscalises; empty when not given. */
+  tin: string;
 }
+
+export const cashPayment = (): Payment => ({ method: 'Cash', reference: '', customerId: null, tin: '' });
+
+/** A TIN typed but not 9 digits: the sale waits until it is fixed or cleared. */
+export const badTin = (pay: Payment): boolean => pay.tin.trim() !== '' && !CustomerTin.safeParse(pay.tin).success;
 
 /** The `till.sell` input for the cart and its payment. */
 export function saleInput(cart: Cart, pay: Payment) {
@@ -59,5 +66,6 @@ export function saleInput(cart: Cart, pay: Payment) {
     ...(pay.reference.trim() ? { payment_reference: pay.reference.trim() } : {}),
     ...(cart.discountPct > 0 ? { discount_pct: cart.discountPct } : {}),
     ...(pay.customerId ? { customer_id: pay.customerId } : {}),
+    ...(pay.tin.trim() ? { customer_tin: pay.tin.trim() } : {}),
   };
 }

@@ -1,7 +1,7 @@
 /** The cart's arithmetic and the sale it hands the till (web/src/cart.ts). */
 import type { Product } from '@duka/shared';
 import { describe, expect, it } from 'vitest';
-import { addProduct, cartTotals, emptyCart, saleInput, setDiscount, setQty } from '../src/cart.js';
+import { addProduct, badTin, cartTotals, cashPayment, emptyCart, saleInput, setDiscount, setQty } from '../src/cart.js';
 
 const product = (id: string, selling_price: number, over: Partial<Product> = {}): Product =>
   ({ id, name: `P ${id}`, selling_price, wholesale_price: null, wholesale_min_qty: null, tax_rate: 18, ...over }) as Product;
@@ -41,16 +41,24 @@ describe('the cart', () => {
 
   it('hands the till a sale: lines, method, and only what was given', () => {
     const cart = setDiscount(addProduct(emptyCart(), soda), 5);
-    expect(saleInput(cart, { method: 'M-Pesa', reference: ' QK7X2 ', customerId: null })).toEqual({
+    expect(saleInput(cart, { method: 'M-Pesa', reference: ' QK7X2 ', customerId: null, tin: '' })).toEqual({
       lines: [{ product_id: soda.id, qty: 1 }],
       payment_method: 'M-Pesa',
       payment_reference: 'QK7X2',
       discount_pct: 5,
     });
-    expect(saleInput(addProduct(emptyCart(), unga), { method: 'Credit', reference: '', customerId: 'c-1' })).toEqual({
+    expect(saleInput(addProduct(emptyCart(), unga), { method: 'Credit', reference: '', customerId: 'c-1', tin: ' 100200300 ' })).toEqual({
       lines: [{ product_id: unga.id, qty: 1 }],
       payment_method: 'Credit',
       customer_id: 'c-1',
+      customer_tin: '100200300',
     });
+  });
+
+  it('holds the sale while a typed TIN is not 9 digits', () => {
+    expect(badTin(cashPayment())).toBe(false);
+    expect(badTin({ ...cashPayment(), tin: '100200300' })).toBe(false);
+    expect(badTin({ ...cashPayment(), tin: '10020030' })).toBe(true);
+    expect(badTin({ ...cashPayment(), tin: '10020030a' })).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Issue 21 in the browser till: a store whose fiscal device is registered sells online, and the
- * receipt, once the sale has synced, prints TRA's part: the verification code and its QR code.
+ * Issue 21 in the browser till: a store whose fiscal device is registered sells online with the
+ * buyer's TIN, and the receipt, once the sale has synced, prints TRA's part: the verification code
+ * and its QR code, and the buyer's TIN.
  * No TRA here (the device is written straight into the database, TRA is a closed port): the
  * receipt stays pending TRA's acknowledgement, and says so.
  */
@@ -25,10 +26,16 @@ describe('the browser till: fiscal receipts', () => {
     await shop?.close();
   });
 
-  it('prints the TRA verification code and QR code on the receipt of a synced sale', async () => {
+  it('takes the buyer’s TIN, and prints it with the TRA verification code and QR code on the receipt of a synced sale', async () => {
     const { context, page } = await openApp(shop);
     await signIn(page, owner.phone, owner.password);
     await scan(page, '6161100000048');
+    // The store fiscalises: the till asks for the buyer's TIN and holds the sale until it is 9 digits.
+    await page.getByTestId('pay-tin').fill('10020030');
+    await page.getByTestId('pay-tin-wrong').waitFor();
+    expect(await page.getByTestId('charge').isDisabled()).toBe(true);
+    await page.getByTestId('pay-tin').fill('100200300');
+    expect(await page.getByTestId('pay-tin-wrong').count()).toBe(0);
     await page.getByTestId('charge').click();
     // The receipt left open after the sale: the till syncs at once and the TRA part appears.
     await page.getByTestId('receipt-fiscal').waitFor({ timeout: 10_000 });
@@ -44,6 +51,7 @@ describe('the browser till: fiscal receipts', () => {
     const fiscal = page.getByTestId('receipt-fiscal');
     await fiscal.waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('receipt-rctvnum').textContent()).toBe('8AD1E31');
+    expect(await fiscal.textContent()).toContain('Buyer TIN: 100200300');
     expect(await page.getByTestId('receipt-qr').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(await page.getByTestId('receipt-verify-url').textContent()).toMatch(/^https:\/\/virtual\.tra\.go\.tz\/efdmsRctVerify\/8AD1E31_\d{6}$/);
     expect(await fiscal.getAttribute('data-status')).toBe('pending');

@@ -60,6 +60,8 @@ describe('the browser till', () => {
       sales.push({ ...(await charge(page, method, method === 'Credit' ? customerId : undefined)), method });
     }
     await expectPending(page, 20);
+    // A store that does not fiscalise asks for no buyer's TIN.
+    expect(await page.getByTestId('pay-tin').count()).toBe(0);
 
     // Refund sale 4: one Unga wa Sembe (picked by search) and one Sukari.
     const refunded = sales[4]!;

@@ -21,6 +21,7 @@ export const Store = z
     status: StoreStatus,
     vat_enabled: z.boolean(),
     outlet_type: OutletType.nullable().meta({ description: 'A store that dispenses medicine: `pharmacy` or `addo`; null otherwise' }),
+    fiscal: z.boolean().meta({ description: 'The store issues TRA fiscal receipts (switched on in `PUT /stores/{id}/fiscal`): tills offer the buyer’s TIN' }),
     is_active: z.boolean(),
     created_at: Timestamp,
     updated_at: Timestamp,

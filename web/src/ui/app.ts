@@ -105,7 +105,7 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
         ${view === 'sell'
           ? html`<div class="sell">
               <${Products} till=${till} version=${version} onAdd=${add} />
-              <${CartPanel} till=${till} user=${user} version=${version} cart=${cart} onCart=${setCart} onSold=${sold} />
+              <${CartPanel} till=${till} user=${user} version=${version} cart=${cart} fiscal=${store?.fiscal === true} onCart=${setCart} onSold=${sold} />
             </div>`
           : view === 'sales'
             ? html`<${Sales} till=${till} user=${user} version=${version} onChanged=${bump} onView=${setReceipt} />`

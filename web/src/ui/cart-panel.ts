@@ -6,7 +6,7 @@
 import type { Receipt, Till, TillUser } from '@duka/client-sdk';
 import { formatTzs, holdsPermission, PaymentMethod } from '@duka/shared';
 import { useState } from 'preact/hooks';
-import { type Cart, cartTotals, type Payment, saleInput, setDiscount, setQty } from '../cart.js';
+import { badTin, type Cart, cartTotals, cashPayment, type Payment, saleInput, setDiscount, setQty } from '../cart.js';
 import { t } from '../i18n.js';
 import { CustomerPicker } from './customer-picker.js';
 import { errorText } from './errors.js';
@@ -19,26 +19,29 @@ interface Props {
   user: TillUser;
   version: number;
   cart: Cart;
+  /** The store issues TRA fiscal receipts: the buyer's TIN is asked for (optional). */
+  fiscal: boolean;
   onCart: (cart: Cart) => void;
   onSold: (receipt: Receipt) => void;
 }
 
 const NEEDS_REFERENCE: readonly PaymentMethod[] = PaymentMethod.options.filter((m) => m !== 'Cash' && m !== 'Credit');
 
-export function CartPanel({ till, user, version, cart, onCart, onSold }: Props) {
-  const [pay, setPay] = useState<Payment>({ method: 'Cash', reference: '', customerId: null });
+export function CartPanel({ till, user, version, cart, fiscal, onCart, onSold }: Props) {
+  const [pay, setPay] = useState<Payment>(cashPayment);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const totals = cartTotals(cart);
   const mayDiscount = holdsPermission(user, 'discount');
   const missingCustomer = pay.method === 'Credit' && !pay.customerId;
+  const tinWrong = fiscal && badTin(pay);
 
   const charge = async () => {
     setBusy(true);
     setError(null);
     try {
-      const receipt = await till.sell(saleInput(cart, pay));
-      setPay({ method: 'Cash', reference: '', customerId: null });
+      const receipt = await till.sell(saleInput(cart, fiscal ? pay : { ...pay, tin: '' }));
+      setPay(cashPayment());
       onSold(receipt);
     } catch (e) {
       setError(errorText(e));
@@ -95,12 +98,17 @@ export function CartPanel({ till, user, version, cart, onCart, onSold }: Props) 
           ? html`<p class="hint">${t('pay.choose_customer')}</p>
               <${CustomerPicker} till=${till} version=${version} selected=${pay.customerId} onSelect=${(id: string | null) => setPay({ ...pay, customerId: id })} />`
           : null}
+        ${fiscal
+          ? html`<input data-testid="pay-tin" inputmode="numeric" maxlength="9" placeholder=${t('pay.tin')} aria-label=${t('pay.tin')} value=${pay.tin}
+              onInput=${(e: any) => setPay({ ...pay, tin: e.currentTarget.value })} />
+              ${tinWrong ? html`<p class="hint" data-testid="pay-tin-wrong">${t('pay.tin_wrong')}</p>` : null}`
+          : null}
       </fieldset>
       ${error ? html`<p class="error" role="alert" data-testid="sale-error">${error}</p>` : null}
       ${missingCustomer && cart.lines.length > 0 ? html`<p class="hint">${t('pay.no_customer')}</p>` : null}
       <div class="actions">
         <button onClick=${() => onCart({ lines: [], discountPct: 0 })} disabled=${cart.lines.length === 0}>${t('cart.clear')}</button>
-        <button class="primary charge" data-testid="charge" disabled=${busy || cart.lines.length === 0 || missingCustomer} onClick=${charge}>
+        <button class="primary charge" data-testid="charge" disabled=${busy || cart.lines.length === 0 || missingCustomer || tinWrong} onClick=${charge}>
           ${t('pay.charge', { total: formatTzs(totals.total) })}
         </button>
       </div>

@@ -17,6 +17,8 @@ export interface StoreTable {
   status: Generated<string>;
   vat_enabled: Generated<number>;
   outlet_type: OutletType | null;
+  /** 1 while the store's fiscal device is switched on (mirrors fiscal_devices.enabled, for the Store shape). */
+  fiscal: Generated<number>;
   is_active: Generated<number>;
   /** Last gapless sale number given in this store. */
   last_number: Generated<number>;

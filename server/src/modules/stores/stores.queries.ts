@@ -23,6 +23,7 @@ export function toStore(row: StoreRow): Store {
     status: row.status as Store['status'],
     vat_enabled: row.vat_enabled === 1,
     outlet_type: row.outlet_type,
+    fiscal: row.fiscal === 1,
     is_active: row.is_active === 1,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),

@@ -11,7 +11,7 @@ import { BusinessRuleError, NotFoundError, ValidationError } from '../../../lib/
 import { recordAudit } from '../../../lib/audit.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
-import { findStore } from '../../stores/stores.queries.js';
+import { findStore, updateStoreRow } from '../../stores/stores.queries.js';
 import { findDevice, registrationOf } from '../fiscal.queries.js';
 import { CertificateError, openCertificate } from '../tra/certificate.js';
 
@@ -54,6 +54,8 @@ export async function saveFiscalSettings(ctx: AuthedContext, storeId: string, in
   await withTransaction(ctx, async (tx) => {
     if (before) await tx.db.updateTable('fiscal_devices').set(fields).where('store_id', '=', storeId).execute();
     else await tx.db.insertInto('fiscal_devices').values({ store_id: storeId, org_id: orgId, certificate_enc: null, certificate_password_enc: null, registration: null, credentials_enc: null, registered_at: null, token_enc: null, token_expires_at: null, last_znum: null, claimed_at: null, stuck_notified_at: null, created_at: now, ...fields }).execute();
+    // The Store shape says whether the store fiscalises; its tills learn it through the change log.
+    if (input.enabled !== undefined && input.enabled !== (before?.enabled === 1)) await updateStoreRow(tx, orgId, storeId, { fiscal: input.enabled ? 1 : 0 });
     const what = input.enabled === undefined ? 'Updated' : input.enabled ? 'Switched on' : 'Switched off';
     await recordAudit(tx, { action: 'fiscal.settings', description: `${what} fiscal receipts settings (TIN ${input.tin}, ${input.environment})`, entity: 'store', entityId: storeId });
   });
