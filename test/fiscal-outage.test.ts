@@ -148,7 +148,7 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     const second = await sell(owner, { lines: [{ product_id: soap.id, qty: 1 }], payment_method: 'Cash' });
     await t.deps.fiscal.idle();
     expect(second.fiscal).toMatchObject({ status: 'pending', gc: 2 });
-    const unsealed = 'certificate: the server cannot unseal the stored certificate (was JWT_SECRET changed?); save it again';
+    const unsealed = 'certificate: the server cannot unseal the stored certificate (JWT_SECRET changed?): restore the previous JWT_SECRET, or save the certificate again';
     expect(await queueOf()).toMatchObject({ pending: 2, last_error: unsealed });
 
     t.clock.advance(61 * MIN);
@@ -168,6 +168,19 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     ]);
     expect(await queueOf()).toMatchObject({ pending: 0, last_error: null });
 
+    // The TRA credentials kept from the registration no longer unseal (nor the cached token).
+    const kept = await t.db.db.selectFrom('fiscal_devices').select(['credentials_enc', 'token_enc']).where('store_id', '=', owner.storeId).executeTakeFirstOrThrow();
+    const spoil = (v: string) => [...v.split('.').slice(0, 3), 'AAAA'].join('.');
+    await t.db.db.updateTable('fiscal_devices').set({ credentials_enc: spoil(kept.credentials_enc!), token_enc: spoil(kept.token_enc!) }).where('store_id', '=', owner.storeId).execute();
+    const third = await sell(owner, { lines: [{ product_id: soap.id, qty: 4 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    expect(await queueOf()).toMatchObject({ pending: 1, last_error: 'the TRA username and password kept from the registration cannot be unsealed (JWT_SECRET changed?): restore the previous JWT_SECRET' });
+    await t.db.db.updateTable('fiscal_devices').set({ credentials_enc: kept.credentials_enc }).where('store_id', '=', owner.storeId).execute();
+    t.clock.advance(31_000);
+    await runFiscalJobs(t.deps);
+    expect(await statuses(owner, [third.id])).toEqual(['issued']);
+    expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3]);
+
     // Nothing to send: the 30 s job leaves the device alone until its day has ended.
     const kicks = vi.spyOn(t.deps.fiscal, 'kick');
     const kicked = () => kicks.mock.calls.filter(([storeId]) => storeId === owner.storeId).length;
@@ -183,7 +196,7 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     const zOf = async () => (await t.request('GET', `/stores/${owner.storeId}/fiscal/z-reports`, { token: owner.token })).body.data;
     const reported = await zOf();
     expect(reported.map((z: { status: string }) => z.status)).toEqual(reported.map(() => 'issued'));
-    expect(reported[0].daily_total).toBe(4500);
+    expect(reported[0].daily_total).toBe(10_500);
     await runFiscalJobs(t.deps);
     expect(kicked()).toBe(1);
     // Switched off, a device reports no day after its last receipt's.

@@ -11,6 +11,24 @@ import { openCertificate, type SigningKey } from '../tra/certificate.js';
 import type { TraEndpoint, TraGateway } from '../tra/tra-gateway.js';
 
 const TOKEN_MARGIN_MS = 60_000;
+
+/**
+ * The TRA username and password kept from the registration cannot be unsealed: the server key
+ * (JWT_SECRET) changed. Nothing can be sent until it is restored; the queue says so.
+ */
+export class CredentialsUnreadable extends Error {
+  constructor() {
+    super('the TRA username and password kept from the registration cannot be unsealed (JWT_SECRET changed?): restore the previous JWT_SECRET');
+  }
+}
+
+function unseal(ctx: ServiceContext, sealed: string): string | null {
+  try {
+    return ctx.keys.decrypt(sealed);
+  } catch {
+    return null;
+  }
+}
 const keys = new Map<string, { sealed: string; key: SigningKey }>();
 
 export const endpointOf = (ctx: ServiceContext, device: FiscalDeviceRow): TraEndpoint => ({ baseUrl: apiBase(ctx.config, device.environment), certSerial: device.cert_serial });
@@ -26,8 +44,12 @@ export async function signingKey(ctx: ServiceContext, device: FiscalDeviceRow): 
 
 export async function tokenFor(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow): Promise<string> {
   const now = ctx.clock.now();
-  if (device.token_enc && device.token_expires_at && Number(device.token_expires_at) - TOKEN_MARGIN_MS > now) return ctx.keys.decrypt(device.token_enc);
-  const { username, password } = JSON.parse(ctx.keys.decrypt(device.credentials_enc!)) as { username: string; password: string };
+  // A cached token that no longer unseals is simply fetched again.
+  const cached = device.token_enc && device.token_expires_at && Number(device.token_expires_at) - TOKEN_MARGIN_MS > now ? unseal(ctx, device.token_enc) : null;
+  if (cached) return cached;
+  const credentials = device.credentials_enc ? unseal(ctx, device.credentials_enc) : null;
+  if (!credentials) throw new CredentialsUnreadable();
+  const { username, password } = JSON.parse(credentials) as { username: string; password: string };
   const token = await gateway.token(endpointOf(ctx, device), username, password);
   const expires = now + token.expiresInSeconds * 1000;
   const sealed = ctx.keys.encrypt(token.accessToken);

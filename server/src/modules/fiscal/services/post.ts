@@ -5,12 +5,13 @@
 import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { type Acknowledgement, TraRefused, type TraGateway, TraUnauthorized, TraUnreachable } from '../tra/tra-gateway.js';
-import { dropToken, tokenFor } from './device-session.js';
+import { CredentialsUnreadable, dropToken, tokenFor } from './device-session.js';
 
 /** 30 s, 1, 2, 4 min, then every 5 min: an hour-long outage is caught up within minutes of TRA's return. */
 export const fiscalRetryDelayMs = (attempts: number) => Math.min(30_000 * 2 ** (attempts - 1), 5 * 60_000);
 
-export const isTraTrouble = (err: unknown): err is Error => err instanceof TraUnreachable || err instanceof TraUnauthorized || err instanceof TraRefused;
+/** What leaves a receipt or Z report waiting, its reason recorded: TRA's trouble, or credentials that no longer unseal. */
+export const isTraTrouble = (err: unknown): err is Error => err instanceof TraUnreachable || err instanceof TraUnauthorized || err instanceof TraRefused || err instanceof CredentialsUnreadable;
 
 export type SendOutcome = { ok: true } | { ok: false; error: string };
 

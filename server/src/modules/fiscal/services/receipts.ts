@@ -64,7 +64,7 @@ async function keyOrExplain(ctx: ServiceContext, device: FiscalDeviceRow, head: 
   try {
     return await signingKey(ctx, device);
   } catch (err) {
-    const reason = err instanceof CertificateError ? err.message : 'certificate: the server cannot unseal the stored certificate (was JWT_SECRET changed?); save it again';
+    const reason = err instanceof CertificateError ? err.message : 'certificate: the server cannot unseal the stored certificate (JWT_SECRET changed?): restore the previous JWT_SECRET, or save the certificate again';
     await ctx.db.updateTable('fiscal_receipts').set({ last_error: reason }).where('id', '=', head.id).execute();
     throw err;
   }
