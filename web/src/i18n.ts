@@ -3,6 +3,7 @@
  * English one, so a string missing in one language fails the typecheck. The choice is kept in
  * localStorage: a till is used by the same cashiers day after day.
  */
+import { EAT } from './fiscal.js';
 import { signal } from './signal.js';
 
 const en = {
@@ -266,7 +267,20 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
   return DICTIONARIES[lang.get()][key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
-/** Dates and times as the chosen language writes them. */
+/**
+ * The shop's time zone (its organisation's `timezone`, East Africa Time until known): a receipt's
+ * date is the shop's clock, as the TRA block beside it is, whatever zone the tablet is set to.
+ */
+export const shopZone = signal<string>(EAT);
+
+/** Dates and times as the chosen language writes them, on the shop's clock. */
 export function formatTime(iso: string): string {
-  return new Date(iso).toLocaleString(lang.get() === 'sw' ? 'sw-TZ' : 'en-GB', { dateStyle: 'short', timeStyle: 'short' });
+  const options = { dateStyle: 'short', timeStyle: 'short' } as const;
+  const locale = lang.get() === 'sw' ? 'sw-TZ' : 'en-GB';
+  try {
+    return new Date(iso).toLocaleString(locale, { ...options, timeZone: shopZone.get() });
+  } catch {
+    // A zone this browser does not know: its own clock rather than nothing.
+    return new Date(iso).toLocaleString(locale, options);
+  }
 }

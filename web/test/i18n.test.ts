@@ -1,10 +1,13 @@
 /** The dictionaries (web/src/i18n.ts): every string in both languages, placeholders filled. */
 import { PaymentMethod } from '@duka/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lang, t } from '../src/i18n.js';
+import { formatTime, lang, shopZone, t } from '../src/i18n.js';
 
 describe('the dictionary', () => {
-  afterEach(() => lang.set('en'));
+  afterEach(() => {
+    lang.set('en');
+    shopZone.set('Africa/Dar_es_Salaam');
+  });
 
   it('fills placeholders, in the chosen language', () => {
     lang.set('en');
@@ -21,5 +24,12 @@ describe('the dictionary', () => {
     }
     lang.set('sw');
     expect(PaymentMethod.options.map((m) => t(`pay.method.${m}`))).toEqual(['Taslimu', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Benki', 'Mkopo']);
+  });
+
+  it("writes dates on the shop's clock, not the tablet's", () => {
+    // 21:30 UTC is 00:30 the next day in Dar es Salaam, whatever zone this process runs in.
+    expect(formatTime('2026-11-20T21:30:00.000Z')).toBe('21/11/2026, 00:30');
+    shopZone.set('Africa/Lagos');
+    expect(formatTime('2026-11-20T21:30:00.000Z')).toBe('20/11/2026, 22:30');
   });
 });

@@ -7,7 +7,7 @@ import type { Receipt, Till, TillUser } from '@duka/client-sdk';
 import type { Organisation, Product, Store } from '@duka/shared';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { addProduct, type Cart, emptyCart } from '../cart.js';
-import { lang, setLang, t } from '../i18n.js';
+import { lang, setLang, shopZone, t } from '../i18n.js';
 import { host } from '../till-host.js';
 import { Blocked } from './blocked.js';
 import { Bootstrap } from './bootstrap.js';
@@ -76,6 +76,8 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
   const conflicts = useLoad(async () => (await till.conflicts()).length, [till, version], 0);
   const shop = useLoad(() => till.organisation(), [till, version], null as Organisation | null);
   const store = useLoad(() => till.store(), [till, version], null as Store | null);
+  // Set while rendering, so this very render (and every date in it) reads the shop's clock.
+  if (shop?.timezone) shopZone.set(shop.timezone);
 
   const add = useCallback((p: Product) => setCart((c) => addProduct(c, p)), []);
   const sold = (r: Receipt) => {
