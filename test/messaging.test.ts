@@ -1,9 +1,9 @@
 /** Email through SMTP (nodemailer) to a real SMTP server on loopback, and the outbox's record of it. */
-import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastMessage, registerOwner } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
+import { freePort } from './setup/free-port.js';
 
 interface Received {
   from: string;
@@ -13,15 +13,6 @@ interface Received {
 
 /** Undo quoted-printable soft line breaks and escaped `=` so the text can be searched. */
 const unfold = (raw: string) => raw.replace(/=\r\n/g, '').replace(/=3D/g, '=');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe('email delivery over SMTP', () => {
   const received: Received[] = [];

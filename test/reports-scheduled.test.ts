@@ -1,5 +1,4 @@
 import { Envelope, ScheduledReport, ScheduledReportDispatch } from '@duka/shared';
-import { createServer } from 'node:net';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,19 +8,11 @@ import { addDays, localDate } from '../server/src/lib/time.js';
 import { createStaff, registerOwner, type Session, uniqueEmail } from './setup/factories.js';
 import { csvRecords, localAt, moveClock, signIn, TZ } from './setup/reports-factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
+import { freePort } from './setup/free-port.js';
 
 interface Received {
   to: string[];
   raw: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** The decoded attachment of a raw MIME message, with its file name. */

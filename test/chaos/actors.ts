@@ -1,19 +1,10 @@
 /** The chaos run's actors: the owner's REST client (straight to the server) and a till in its own process. */
 import { type ChildProcess, fork } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import type { FromTill, TillReport, ToTill } from './protocol.js';
+export { freePort } from '../setup/free-port.js';
 
 export const PASSWORD = 'chaos-2026-duka';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The owner's REST client, straight to the servers (never through the proxy), taking them in turn when there are several. */
 export class Owner {

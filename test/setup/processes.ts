@@ -1,19 +1,9 @@
 /** Real processes for the tests that need them (the server's or the agent's entry point on a port of its own). */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
+export { freePort } from './free-port.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** A TCP port free on loopback at the time of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Run `script` under tsx from the repository's root with only `env` (plus PATH and HOME), its output kept. */
 export function startScript(script: string, env: Record<string, string>, args: string[] = []) {
