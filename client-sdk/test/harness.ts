@@ -5,7 +5,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../../server/src/sync/ws/attach.js';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
 import type { Config } from '../../server/src/env.js';
@@ -85,6 +85,28 @@ export async function startServer(opts: { realtime?: boolean; config?: Partial<C
 export async function openTill(h: Harness, o: Partial<TillOptions> = {}): Promise<Till> {
   const storage = o.storage ?? (o.dbPath === undefined && process.env.DUKA_TILL_STORAGE === 'wasm' ? await wasmMemoryStorage() : undefined);
   return Till.open({ baseUrl: h.base, dbPath: ':memory:', deviceName: 'Counter 1', autoSync: false, fetch: h.net.fetch, now: h.t.clock.now, ...o, ...(storage ? { storage, dbPath: undefined } : {}) });
+}
+
+/**
+ * A describe block's server and the tills its tests open: the server started before the block's
+ * tests, and after them every till closed and the server stopped. Read `h` once the tests run.
+ */
+export function tillServer(opts: Parameters<typeof startServer>[0] = {}) {
+  const open: Till[] = [];
+  const server = {
+    h: undefined as unknown as Harness,
+    async till(o: Partial<TillOptions> = {}): Promise<Till> {
+      const t = await openTill(server.h, o);
+      open.push(t);
+      return t;
+    },
+  };
+  beforeAll(async () => void (server.h = await startServer(opts)));
+  afterAll(async () => {
+    await Promise.all(open.map((t) => t.close()));
+    await server.h?.close();
+  });
+  return server;
 }
 
 export interface Shop {

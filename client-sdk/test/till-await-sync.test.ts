@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Till } from '@duka/client-sdk';
-import { type Harness, openTill, seedShop, serverView, signIn, startServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, openTill, seedShop, serverView, signIn, tillServer } from './harness.js';
 
 describe('till: awaiting a sync', () => {
+  const server = tillServer();
   let h: Harness;
-  const open: Till[] = [];
-  beforeAll(async () => (h = await startServer()));
-  afterAll(async () => {
-    await Promise.all(open.map((t) => t.close()));
-    await h.close();
-  });
-  const till = async (o: Parameters<typeof openTill>[1] = {}) => {
-    const t = await openTill(h, o);
-    open.push(t);
-    return t;
-  };
+  beforeAll(() => void (h = server.h));
+  const till = server.till;
 
   it('answers the bootstrap to a syncNow right after login, though login had started that sync already', async () => {
     const shop = await seedShop(h);

@@ -1,25 +1,16 @@
 /** Expenses and notes made on a till with the network down reach the server once, and notes merge with edits made elsewhere. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Till } from '@duka/client-sdk';
-import { type Harness, openTill, seedShop, signIn, startServer, until } from './harness.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, seedShop, signIn, tillServer, until } from './harness.js';
 
 describe('till: expenses and notes offline', () => {
+  const server = tillServer();
   let h: Harness;
-  const open: Till[] = [];
-  beforeAll(async () => (h = await startServer()));
-  afterAll(async () => {
-    await Promise.all(open.map((t) => t.close()));
-    await h.close();
-  });
+  beforeAll(() => void (h = server.h));
   beforeEach(() => {
     h.net.offline = false;
     h.net.loseReplyTo = null;
   });
-  const till = async (name: string) => {
-    const t = await openTill(h, { deviceName: name });
-    open.push(t);
-    return t;
-  };
+  const till = (name: string) => server.till({ deviceName: name });
 
   it('an expense recorded offline is on the server exactly once after a lost reply and a re-push', async () => {
     const shop = await seedShop(h);

@@ -4,22 +4,17 @@
  * other way round. The limiter's window runs on the wall clock: Date is frozen so that the
  * `Retry-After` it answers is exact.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStaff } from '../../test/setup/factories.js';
 import type { ApiResponse } from '../../test/setup/test-app.js';
-import type { Till } from '@duka/client-sdk';
-import { type Harness, openTill, seedShop, startServer } from './harness.js';
+import { type Harness, seedShop, tillServer } from './harness.js';
 
 const LIMIT = 20;
 
 describe('till: rate limits per signed-in user', () => {
+  const server = tillServer({ config: { RATE_LIMIT_USER_PER_MIN: LIMIT } });
   let h: Harness;
-  const open: Till[] = [];
-  beforeAll(async () => (h = await startServer({ config: { RATE_LIMIT_USER_PER_MIN: LIMIT } })));
-  afterAll(async () => {
-    await Promise.all(open.map((t) => t.close()));
-    await h.close();
-  });
+  beforeAll(() => void (h = server.h));
   beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: Date.now() }));
   afterEach(() => vi.useRealTimers());
 
@@ -51,8 +46,7 @@ describe('till: rate limits per signed-in user', () => {
     await exhaust(shop.owner.token);
 
     const from = h.net.calls.length;
-    const till = await openTill(h);
-    open.push(till);
+    const till = await server.till();
     await till.login(cashier.phone, cashier.password);
     expect(await till.syncNow()).toMatchObject({ bootstrapped: true });
     await till.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' });
@@ -68,8 +62,7 @@ describe('till: rate limits per signed-in user', () => {
   it('leaves the owner unlimited while a staff till is rate-limited, and the till waits out Retry-After', async () => {
     const shop = await seedShop(h);
     const cashier = await createStaff(h.t, shop.owner);
-    const till = await openTill(h, { autoSync: true, realtime: false, syncIntervalMs: 600_000, random: () => 0 });
-    open.push(till);
+    const till = await server.till({ autoSync: true, realtime: false, syncIntervalMs: 600_000, random: () => 0 });
     await till.login(cashier.phone, cashier.password);
     await till.whenSynced();
     await till.syncNow();

@@ -1,21 +1,12 @@
 /** The till's websocket on the server's close codes: 4001 (token expired) refreshes and reconnects; 4003 (session revoked) asks for a login and selling goes on. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Till } from '@duka/client-sdk';
-import { type Harness, openTill, seedShop, signIn, startServer, until } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, seedShop, signIn, tillServer, until } from './harness.js';
 
 describe('till: websocket close codes', () => {
+  const server = tillServer({ realtime: true });
   let h: Harness;
-  const open: Till[] = [];
-  beforeAll(async () => (h = await startServer({ realtime: true })));
-  afterAll(async () => {
-    await Promise.all(open.map((t) => t.close()));
-    await h.close();
-  });
-  const live = async () => {
-    const t = await openTill(h, { autoSync: true, syncIntervalMs: 600_000, backoff: { baseMs: 20, maxMs: 100 } });
-    open.push(t);
-    return t;
-  };
+  beforeAll(() => void (h = server.h));
+  const live = () => server.till({ autoSync: true, syncIntervalMs: 600_000, backoff: { baseMs: 20, maxMs: 100 } });
 
   it('4001: the token expired: the till refreshes it and the socket comes back', async () => {
     const shop = await seedShop(h);

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backoffDelay, type Till } from '@duka/client-sdk';
-import { type Harness, nextEvent, openTill, seedShop, signIn, startServer, until } from './harness.js';
+import { type Harness, nextEvent, seedShop, signIn, tillServer, until } from './harness.js';
 
 describe('backoffDelay defaults', () => {
   it('doubles from 1 s and waits at most 30 s, however many attempts failed', () => {
@@ -11,19 +11,11 @@ describe('backoffDelay defaults', () => {
 });
 
 describe('till: noticing the network back', () => {
+  const server = tillServer();
   let h: Harness;
-  const open: Till[] = [];
-  beforeAll(async () => (h = await startServer()));
-  afterAll(async () => {
-    await Promise.all(open.map((t) => t.close()));
-    await h.close();
-  });
+  beforeAll(() => void (h = server.h));
   afterEach(() => vi.unstubAllGlobals());
-  const till = async (o: Parameters<typeof openTill>[1] = {}) => {
-    const t = await openTill(h, o);
-    open.push(t);
-    return t;
-  };
+  const till = server.till;
   const pings = (from: number) => h.net.calls.slice(from).filter((c) => c === 'GET /sync/ping').length;
   // The next retry 20 s away: what a till's backoff has grown to after a few failures.
   const slowRetries = { autoSync: true, realtime: false, syncIntervalMs: 600_000, backoff: { baseMs: 40_000, maxMs: 40_000 }, random: () => 0 } as const;

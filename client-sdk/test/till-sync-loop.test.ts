@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backoffDelay, type Till } from '@duka/client-sdk';
-import { type Harness, openTill, seedShop, signIn, startServer, until } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backoffDelay } from '@duka/client-sdk';
+import { type Harness, seedShop, signIn, tillServer, until } from './harness.js';
 
 describe('backoffDelay', () => {
   it('doubles from the base up to the cap, with up to half taken off at random, and honours Retry-After', () => {
@@ -14,18 +14,10 @@ describe('backoffDelay', () => {
 });
 
 describe('till: the sync loop', () => {
+  const server = tillServer({ realtime: true });
   let h: Harness;
-  const open: Till[] = [];
-  beforeAll(async () => (h = await startServer({ realtime: true })));
-  afterAll(async () => {
-    await Promise.all(open.map((t) => t.close()));
-    await h.close();
-  });
-  const till = async (o: Parameters<typeof openTill>[1] = {}) => {
-    const t = await openTill(h, o);
-    open.push(t);
-    return t;
-  };
+  beforeAll(() => void (h = server.h));
+  const till = server.till;
   const count = (from: number, call: string) => h.net.calls.slice(from).filter((c) => c.split('?')[0] === call).length;
 
   it('runs one sync at a time: calls made during a sync share the next one', async () => {
