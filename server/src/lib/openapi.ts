@@ -100,7 +100,7 @@ export interface Documented {
 }
 
 /**
- * The codes a route can answer: every route may fail unexpectedly; any input can be invalid; a
+ * The codes a route can answer: every route may fail unexpectedly; any input, the URL included, can be invalid; a
  * path parameter names something that may not exist; any body but a GET's counts against the size
  * limit; a body must be of the declared type; a signed-in route checks the token, the role and the
  * per-user rate limit. What its verb adds, the route lists in `errors`.
@@ -108,7 +108,8 @@ export interface Documented {
 export function errorCodes(route: Documented): Set<ErrorCode> {
   const codes = new Set<ErrorCode>(['INTERNAL', ...(route.errors ?? [])]);
   const r = route.request ?? {};
-  if (r.params || r.query || r.body || r.headers) codes.add('VALIDATION_ERROR');
+  // Even a route that takes no input is refused a URL it cannot be given (a NUL character, request-guards.ts).
+  codes.add('VALIDATION_ERROR');
   if (r.params) codes.add('NOT_FOUND');
   if (route.method !== 'get') codes.add('PAYLOAD_TOO_LARGE');
   if (r.body) codes.add('UNSUPPORTED_MEDIA_TYPE');
