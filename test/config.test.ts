@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/src/env.js';
+import { makeTraCertificate } from './setup/tra-cert.js';
 
 describe('configuration', () => {
   const dataDir = () => mkdtempSync(path.join(tmpdir(), 'duka-cfg-'));
@@ -23,6 +24,7 @@ describe('configuration', () => {
     [{ SMS_PROVIDER: 'beem', SMS_API_KEY: 'k', SMS_SENDER_ID: 'DUKA' }, 'Invalid configuration: SMS_API_SECRET is required when SMS_PROVIDER is beem'],
     [{ PAYMENT_PROVIDER: 'azampay', AZAMPAY_APP_NAME: 'duka' }, 'Invalid configuration: AZAMPAY_CLIENT_ID is required when PAYMENT_PROVIDER is azampay'],
     [{ SMS_PROVIDER: 'twilio' }, 'Invalid configuration: SMS_PROVIDER must be one of: log, beem, africastalking, nextsms'],
+    [{ TRA_ANSWER_CERT: 'not a certificate' }, 'Invalid configuration: TRA_ANSWER_CERT must be a PEM certificate or public key with an RSA key'],
   ])('stops with one clear line for %o', (env, message) => {
     expect(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env })).toThrowError(new ConfigError(message));
   });
@@ -49,5 +51,12 @@ describe('configuration', () => {
     expect(() => trust('10.0.0.0/99')).toThrowError(/TRUST_PROXY must be a number of hops or addresses/);
     const limits = loadConfig({ JWT_SECRET: 'x'.repeat(32) });
     expect([limits.RATE_LIMIT_ADDRESS_FAILURES_PER_MIN, limits.RATE_LIMIT_ADDRESS_CODES_PER_MIN, limits.RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR]).toEqual([300, 120, 20]);
+  });
+
+  it('reads TRA_ANSWER_CERT as a certificate or a public key, on one line with \\n escapes too', () => {
+    const cert = makeTraCertificate();
+    const read = (pem: string) => loadConfig({ JWT_SECRET: 'x'.repeat(32), TRA_ANSWER_CERT: pem }).TRA_ANSWER_CERT;
+    expect(read(cert.certPem)).toBe(cert.certPem);
+    expect(read(cert.publicKeyPem.replaceAll('\n', '\\n'))).toBe(cert.publicKeyPem);
   });
 });

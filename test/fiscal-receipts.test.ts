@@ -49,6 +49,12 @@ describe('fiscal receipts', () => {
     expect(row.certificate_enc).not.toContain(w.certs[0]!.pfxBase64.slice(0, 40));
     expect(row.certificate_password_enc).not.toContain(w.certs[0]!.password);
 
+    // An answer not signed with TRA's key (TRA_ANSWER_CERT) is no answer: nothing is kept, try again.
+    w.tra.forgeAnswers = 1;
+    const forged = await t.request('POST', `/stores/${owner.storeId}/fiscal/register`, { token: owner.token });
+    expect(forged.status).toBe(503);
+    expect(forged.body.message).toBe("TRA's answer does not carry TRA's signature (TRA_ANSWER_CERT); try again later");
+    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.registration).toBeNull();
     const registered = await t.request('POST', `/stores/${owner.storeId}/fiscal/register`, { token: owner.token });
     expect(registered.status, registered.text).toBe(200);
     const device = w.tra.device(w.certs[0]!.serial);
@@ -201,6 +207,19 @@ describe('fiscal receipts', () => {
     await runFiscalJobs(t.deps);
     expect((await transaction(owner, third.id)).fiscal!.status).toBe('issued');
     expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5]);
+
+    // An acknowledgement not signed with TRA's key (forged on the way) counts as no answer: the
+    // receipt stays pending, is resent byte for byte, and TRA's own acknowledgement issues it.
+    w.tra.forgeAnswers = 1;
+    const spoofed = await sell(owner, { lines: [{ product_id: soap.id, qty: 1 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    expect((await transaction(owner, spoofed.id)).fiscal!.status).toBe('pending');
+    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({ pending: 1, last_error: "TRA's answer does not carry TRA's signature (TRA_ANSWER_CERT)" });
+    t.clock.advance(31_000);
+    await runFiscalJobs(t.deps);
+    expect((await transaction(owner, spoofed.id)).fiscal!.status).toBe('issued');
+    expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(dev.resends).toBe(2);
   });
 
   it('numbers 30 concurrent sales gaplessly; two workers (two server instances) send each receipt once, in order, even after the store switched off', async () => {

@@ -2,6 +2,7 @@
  * createApp(deps): the whole HTTP surface. Tests call it in-process; index.ts serves it.
  * Area routers are mounted under BASE_PATH; health probes stay at the root.
  */
+import { createPublicKey } from 'node:crypto';
 import path from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
@@ -86,7 +87,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   const realtime = new Realtime(handle.db, handle, log, loadNotification);
   const messenger = new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files')), handle.probeDb);
   const metrics = new Metrics({ openSockets: () => realtime.openSockets, outbox: async () => (await messenger.backlog()).counts, db: () => handle.stats() });
-  const tra = traVfd(config.TRA_TIMEOUT_MS);
+  const tra = traVfd(config.TRA_TIMEOUT_MS, config.TRA_ANSWER_CERT ? createPublicKey(config.TRA_ANSWER_CERT) : undefined);
   const deps: Omit<AppDeps, 'fiscal'> & { fiscal?: FiscalQueue } = {
     db: handle.db,
     dialect: handle.dialect,

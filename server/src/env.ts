@@ -2,7 +2,7 @@
  * Configuration, read once from the environment and validated with zod; the rest of the server
  * receives the resulting object and never reads `process.env` itself.
  */
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,6 +102,22 @@ const EnvSchema = z.object({
   TRA_TEST_VERIFY_URL: url.default('https://virtual.tra.go.tz/efdmsRctVerify/'),
   TRA_PRODUCTION_VERIFY_URL: url.default('https://verify.tra.go.tz/'),
   TRA_TIMEOUT_MS: int(100, 120_000).default(30_000),
+  /**
+   * TRA's certificate (or public key), PEM, `\n` escapes allowed: when set, every answer from TRA
+   * must carry TRA's signature over its payload, or it counts as no answer. Unset: not checked.
+   */
+  TRA_ANSWER_CERT: z
+    .string()
+    .min(1)
+    .transform((pem) => pem.replace(/\\n/g, '\n'))
+    .refine((pem) => {
+      try {
+        return createPublicKey(pem).asymmetricKeyType === 'rsa';
+      } catch {
+        return false;
+      }
+    }, 'must be a PEM certificate or public key with an RSA key')
+    .optional(),
   /** The built till app (`npm run build`), served at /till/; default: the repository's web/dist. */
   WEB_DIST_DIR: z.string().min(1).optional(),
   /** Where backups go (default DATA_DIR/backups), how often the server takes one (minutes; 0 = never; embedded SQLite only) and how many are kept. */

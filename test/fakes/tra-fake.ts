@@ -15,7 +15,7 @@
  * every check.
  */
 import { randomBytes } from 'node:crypto';
-import { testKeyPair } from '../setup/tra-cert.js';
+import { testKeyPair, traAnswerKeyPair } from '../setup/tra-cert.js';
 import { type FakeAnswer, HttpFake, json, type RecordedRequest } from './http-fake.js';
 import { ACK, LETTERS, PAYMENT_TYPES, type Problem, readReceipt, readZReport, type TraReceipt, type TraZReport } from './tra-documents.js';
 import { amount, eatNow, envelope, escapeXml, field, parseElement, signedEnvelope, verifyPayload } from './tra-xml.js';
@@ -71,6 +71,8 @@ export class TraFake extends HttpFake {
   readonly tokensIssued: string[] = [];
   tokenTtlSeconds: number;
   prefix: string;
+  /** The next this many answers are signed with another key than TRA's (traAnswerKeyPair): forged on the way. */
+  forgeAnswers = 0;
   private readonly tokens = new Map<string, { serial: string; expiresAt: number }>();
   private readonly revoked = new Set<string>();
   protected override serverError: FakeAnswer = {
@@ -277,8 +279,11 @@ export class TraFake extends HttpFake {
     return this.ack(payload);
   }
 
-  /** TRA signs its answers too; clients need not check, so the fake signs with the test key. */
+  /** TRA signs its answers with its own key (traAnswerKeyPair), which a client given TRA_ANSWER_CERT checks. */
   private ack(payload: string): FakeAnswer {
-    return { status: 200, body: signedEnvelope(payload, testKeyPair().privateKeyPem), contentType: 'application/xml; charset=utf-8' };
+    const forged = this.forgeAnswers > 0;
+    if (forged) this.forgeAnswers--;
+    const key = forged ? testKeyPair() : traAnswerKeyPair();
+    return { status: 200, body: signedEnvelope(payload, key.privateKeyPem), contentType: 'application/xml; charset=utf-8' };
   }
 }

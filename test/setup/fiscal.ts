@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { TraFake } from '../fakes/tra-fake.js';
 import type { Session } from './factories.js';
 import { createTestApp, type TestApp, testClock } from './test-app.js';
-import { makeTraCertificate, type TraCertificate } from './tra-cert.js';
+import { makeTraCertificate, type TraCertificate, traAnswerKeyPair } from './tra-cert.js';
 
 export interface FiscalWorld {
   tra: TraFake;
@@ -69,7 +69,8 @@ export function fiscalSuite(taxpayers: number, config: Record<string, unknown> =
   };
   beforeAll(async () => {
     await w.tra.start();
-    suite.t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, ...config } });
+    // TRA's answers are checked against its key in every fiscal suite, as a careful operator sets it up.
+    suite.t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, TRA_ANSWER_CERT: traAnswerKeyPair().publicKeyPem, ...config } });
   });
   afterEach(async () => {
     await suite.t.deps.fiscal.idle();

@@ -36,6 +36,21 @@ export function testKeyPair(): { publicKeyPem: string; privateKeyPem: string } {
   return processKey;
 }
 
+let traKey: { publicKeyPem: string; privateKeyPem: string } | null = null;
+
+/** TRA's own key pair, which the fake signs its answers with: another key than the taxpayers'. */
+export function traAnswerKeyPair(): { publicKeyPem: string; privateKeyPem: string } {
+  if (!traKey) {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    traKey = { publicKeyPem: publicKey, privateKeyPem: privateKey };
+  }
+  return traKey;
+}
+
 export function makeTraCertificate(opts: { serial?: string; password?: string; cn?: string } = {}): TraCertificate {
   // A leading 1-7 nibble keeps the DER integer positive and its hex free of a leading zero.
   const serial = opts.serial ?? `${1 + (randomBytes(1)[0]! % 7)}${randomBytes(7).toString('hex')}`;

@@ -1,9 +1,13 @@
 /**
  * The HTTP driver for TRA's VFD API (docs/fiscal-wire.md): registration, token, receipt and
  * Z report. An answer that never came, or a 5xx, is TraUnreachable (the queue resends the same
- * bytes); 401 is TraUnauthorized; anything else is TRA's acknowledgement with its code.
+ * bytes); 401 is TraUnauthorized; anything else is TRA's acknowledgement with its code. Given TRA's
+ * key (TRA_ANSWER_CERT), an answer must carry TRA's signature (SHA1withRSA over its payload
+ * element, as requests are signed) or it counts as no answer: an acknowledgement anyone on the
+ * way could forge would mark a receipt issued that TRA never saw.
  */
-import { readAnswer } from './xml.js';
+import { type KeyObject, verify } from 'node:crypto';
+import { readAnswer, signedPart } from './xml.js';
 import { type Acknowledgement, type Registration, type Token, type TraEndpoint, type TraGateway, TraRefused, TraUnauthorized, TraUnreachable } from './tra-gateway.js';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -25,19 +29,30 @@ async function call(url: string, init: RequestInit, timeoutMs: number): Promise<
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
-function acknowledgement(text: string, element: 'RCTACK' | 'ZACK'): Acknowledgement {
+/** True when no key is set, or the answer's payload element carries TRA's signature. */
+function signedByTra(text: string, element: string, traKey: KeyObject | undefined): boolean {
+  if (!traKey) return true;
+  const part = signedPart(text, element);
+  return part !== null && verify('RSA-SHA1', Buffer.from(part.payload, 'utf8'), traKey, part.signature);
+}
+
+const UNSIGNED = "TRA's answer does not carry TRA's signature (TRA_ANSWER_CERT)";
+
+function acknowledgement(text: string, element: 'RCTACK' | 'ZACK', traKey: KeyObject | undefined): Acknowledgement {
+  if (!signedByTra(text, element, traKey)) throw new TraUnreachable(UNSIGNED);
   const ack = readAnswer(text, ['EFDMS', element]);
   if (!ack) throw new TraUnreachable(`TRA's answer had no ${element}`);
   return { ackCode: str(ack.ACKCODE), ackMessage: str(ack.ACKMSG) };
 }
 
-export function traVfd(timeoutMs: number): TraGateway {
+export function traVfd(timeoutMs: number, traKey?: KeyObject): TraGateway {
   const xmlHeaders = (endpoint: TraEndpoint) => ({ 'Content-Type': 'application/xml', 'Cert-Serial': b64(endpoint.certSerial) });
   return {
     async register(endpoint, body): Promise<Registration> {
       const { text } = await call(`${endpoint.baseUrl}/api/vfdRegReq`, { method: 'POST', headers: { ...xmlHeaders(endpoint), Client: 'webapi' }, body }, timeoutMs);
       const resp = readAnswer(text, ['EFDMS', 'EFDMSRESP']);
       if (!resp) throw new TraRefused(`TRA did not register the device: ${readAnswer(text, ['Error'])?.Message ?? 'unreadable answer'}`);
+      if (!signedByTra(text, 'EFDMSRESP', traKey)) throw new TraUnreachable(UNSIGNED);
       return { ackCode: str(resp.ACKCODE), ackMessage: str(resp.ACKMSG), fields: resp };
     },
     async token(endpoint, username, password): Promise<Token> {
@@ -54,11 +69,11 @@ export function traVfd(timeoutMs: number): TraGateway {
     },
     async postReceipt(endpoint, token, body) {
       const { text } = await call(`${endpoint.baseUrl}/api/efdmsRctInfo`, { method: 'POST', headers: { ...xmlHeaders(endpoint), 'Routing-Key': 'vfdrct', Authorization: `bearer ${token}` }, body }, timeoutMs);
-      return acknowledgement(text, 'RCTACK');
+      return acknowledgement(text, 'RCTACK', traKey);
     },
     async postZReport(endpoint, token, body) {
       const { text } = await call(`${endpoint.baseUrl}/api/efdmszreport`, { method: 'POST', headers: { ...xmlHeaders(endpoint), 'Routing-Key': 'vfdzreport', Authorization: `bearer ${token}` }, body }, timeoutMs);
-      return acknowledgement(text, 'ZACK');
+      return acknowledgement(text, 'ZACK', traKey);
     },
   };
 }
