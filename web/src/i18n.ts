@@ -121,6 +121,16 @@ const en = {
   'conflicts.title': 'Conflicts',
   'conflicts.none': 'No conflicts: every sale was booked as rung up.',
   'conflicts.explain': 'The server booked these offline sales, but noted something the owner should see.',
+  'conflict.kind.stale_price': 'Sold at an old price',
+  'conflict.kind.price_mismatch': 'A price other than the shop’s',
+  'conflict.kind.oversold': 'Sold more than the stock',
+  'conflict.kind.credit_limit': 'Over the customer’s credit limit',
+  'conflict.kind.inactive_product': 'A product no longer sold',
+  'conflict.kind.permission': 'Not allowed for this user',
+  'conflict.kind.dispensed_unsellable_batch': 'An expired or recalled batch',
+  'conflict.kind.prescription': 'Prescription incomplete',
+  'conflict.kind.not_permitted_for_addo': 'Not on the ADDO list',
+  'conflict.kind.cashier_mismatch': 'Booked to another cashier',
   'error.generic': 'Something went wrong: {message}',
 } as const;
 
@@ -241,6 +251,16 @@ const sw: Record<MessageKey, string> = {
   'conflicts.title': 'Migongano',
   'conflicts.none': 'Hakuna migongano: kila mauzo yamewekwa kama yalivyouzwa.',
   'conflicts.explain': 'Seva imeweka mauzo haya ya nje ya mtandao, lakini imeona jambo ambalo mwenye duka anapaswa kuona.',
+  'conflict.kind.stale_price': 'Imeuzwa kwa bei ya zamani',
+  'conflict.kind.price_mismatch': 'Bei tofauti na ya duka',
+  'conflict.kind.oversold': 'Imeuzwa zaidi ya stoo',
+  'conflict.kind.credit_limit': 'Imezidi kikomo cha mkopo cha mteja',
+  'conflict.kind.inactive_product': 'Bidhaa isiyouzwa tena',
+  'conflict.kind.permission': 'Mtumiaji huyu haruhusiwi',
+  'conflict.kind.dispensed_unsellable_batch': 'Batch iliyoisha muda au iliyorejeshwa',
+  'conflict.kind.prescription': 'Agizo la daktari halijakamilika',
+  'conflict.kind.not_permitted_for_addo': 'Haipo kwenye orodha ya ADDO',
+  'conflict.kind.cashier_mismatch': 'Imeandikwa kwa mhudumu mwingine',
   'error.generic': 'Hitilafu imetokea: {message}',
 };
 

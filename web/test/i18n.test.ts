@@ -1,5 +1,5 @@
 /** The dictionaries (web/src/i18n.ts): every string in both languages, placeholders filled. */
-import { PaymentMethod } from '@duka/shared';
+import { ConflictKind, PaymentMethod } from '@duka/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatTime, lang, shopZone, t } from '../src/i18n.js';
 
@@ -31,5 +31,18 @@ describe('the dictionary', () => {
     expect(formatTime('2026-11-20T21:30:00.000Z')).toBe('21/11/2026, 00:30');
     shopZone.set('Africa/Lagos');
     expect(formatTime('2026-11-20T21:30:00.000Z')).toBe('20/11/2026, 22:30');
+  });
+
+  it('names every conflict kind of the shared list in both languages', () => {
+    for (const l of ['en', 'sw'] as const) {
+      lang.set(l);
+      const labels = ConflictKind.options.map((k) => t(`conflict.kind.${k}`));
+      expect(labels.every((x) => x !== '' && !x.startsWith('conflict.'))).toBe(true);
+      expect(new Set(labels).size).toBe(ConflictKind.options.length);
+    }
+    lang.set('en');
+    expect(t('conflict.kind.stale_price')).toBe('Sold at an old price');
+    lang.set('sw');
+    expect(t('conflict.kind.oversold')).toBe('Imeuzwa zaidi ya stoo');
   });
 });

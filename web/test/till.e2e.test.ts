@@ -126,6 +126,7 @@ describe('the browser till', () => {
     const conflict = page.getByTestId('conflict');
     await expect.poll(() => conflict.count()).toBe(1);
     expect(await conflict.getAttribute('data-kind')).toBe('stale_price');
+    expect(await conflict.locator('.kind').textContent()).toBe('Sold at an old price');
     expect(await conflict.locator('.message').textContent()).toBe('Coca-Cola 500ml sold at 1000, an old price (now 1200)');
 
     // A second tab of this till is told the till is open elsewhere, and never opens the replica.
@@ -139,6 +140,8 @@ describe('the browser till', () => {
     await page.reload();
     await page.getByTestId('product-grid').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('nav-sell').textContent()).toBe('Uza');
+    await page.getByTestId('nav-conflicts').click();
+    expect(await page.getByTestId('conflict').locator('.kind').textContent()).toBe('Imeuzwa kwa bei ya zamani');
     await context.close();
   }, 300_000);
 });

@@ -1,4 +1,8 @@
-/** What the server noted while booking this till's offline sales (sold at an old price, oversold, …). */
+/**
+ * What the server noted while booking this till's offline sales (sold at an old price, oversold,
+ * …): each kind named in the till's language; the server's own sentence, with the product and the
+ * figures, stays as it came (English).
+ */
 import type { Till, TillConflict } from '@duka/client-sdk';
 import { formatTime, t } from '../i18n.js';
 import { useLoad } from './hooks.js';
@@ -14,7 +18,7 @@ export function Conflicts({ till, version }: { till: Till; version: number }) {
         ${conflicts.map(
           (c) => html`
             <li key=${c.mutation_id + c.kind + (c.product_id ?? '')} data-testid="conflict" data-kind=${c.kind}>
-              <span class="kind">${c.kind}</span>
+              <span class="kind">${t(`conflict.kind.${c.kind}`)}</span>
               <span class="message">${c.message}</span>
               <time>${formatTime(c.created_at)}</time>
             </li>
