@@ -91,3 +91,32 @@ describe('the till app before it is built', () => {
     expect(await res.text()).toMatch(/^The till app is not built: run `npm run build`/);
   });
 });
+
+describe('the till app and paths that climb out of it', () => {
+  let t: TestApp;
+  const SECRET = 'JWT_SECRET=not-for-the-browser';
+  beforeAll(async () => {
+    // The built app in parent/dist, and a file beside it that must never be served.
+    const parent = mkdtempSync(path.join(os.tmpdir(), 'duka-web-parent-'));
+    const dist = path.join(parent, 'dist');
+    mkdirSync(path.join(dist, 'assets'), { recursive: true });
+    writeFileSync(path.join(dist, 'index.html'), INDEX);
+    writeFileSync(path.join(parent, 'secret.txt'), SECRET);
+    t = await createTestApp({ config: { WEB_DIST_DIR: dist } });
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    '/till/../secret.txt',
+    '/till/%2e%2e/secret.txt',
+    '/till/assets/..%2f..%2fsecret.txt',
+    '/till/..%2fsecret.txt',
+    '/till/..%5csecret.txt',
+    '/till/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/till//..//secret.txt',
+  ])('never serves a file outside the build: %s', async (url) => {
+    const res = await t.app.request(url);
+    expect(await res.text()).not.toContain(SECRET);
+    expect(res.status).not.toBe(500);
+  });
+});
