@@ -1,12 +1,14 @@
 /**
  * What the fuzzer aims at: an organisation with an owner, a cashier, two stores, products,
- * customers, suppliers, a delivery, a sale on credit, an expense, a note and a registered till;
+ * customers, suppliers, a delivery, a sale on credit, an expense, a note and a registered till,
+ * its first store fiscalising (a registered TRA device, so every sale there is numbered for TRA);
  * a second organisation whose ids are the "other tenant's"; and a platform admin signed in with
  * MFA. Ids are kept by the word their paths use (`products`, `customers`…), so a path's `{id}` is
  * usually one of the right kind, sometimes another tenant's, sometimes nonsense.
  */
 import { newId } from '@duka/shared';
 import { addStore, createStaff, mfaAdminToken, registerOwner, type Session } from '../setup/factories.js';
+import { fiscaliseStore } from '../setup/fiscal-device.js';
 import type { TestApp } from '../setup/test-app.js';
 
 export type TokenKind = 'owner' | 'staff' | 'admin' | 'other' | 'victim' | 'none' | 'garbage';
@@ -80,6 +82,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const admin = await mfaAdminToken(t);
   const second = await addStore(t, owner.orgId, 'Kariakoo Branch');
   const ids = await populate(t, owner);
+  await fiscaliseStore(t, owner);
   ids.set('stores', [...(ids.get('stores') ?? []), second.id]);
   ids.set('users', [...(ids.get('users') ?? []), staff.user.id]);
   const otherIds = await populate(t, other);
