@@ -15,6 +15,7 @@ import { Owner, PASSWORD, TillProcess } from './actors.js';
 import { check, readLastNumbers } from './check.js';
 import { checkPharmacy, deliverDuringOutage, openPharmacy } from './pharmacy.js';
 import { checkCredit, readCredit } from './credit.js';
+import { checkFiscal, fiscalise, startFiscalTra } from './fiscal.js';
 import { ChaosProxy, type Faults, NO_FAULTS } from './proxy.js';
 import { Rng } from './rng.js';
 import { routeOf, ServerFleet, spread } from './server-process.js';
@@ -55,7 +56,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   const started = Date.now();
   const rng = new Rng(o.seed);
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-chaos-'));
+  // The retail shop fiscalises: a fake TRA in this process, which the servers post receipts to.
+  const fiscal = await startFiscalTra();
   const env: Record<string, string> = {
+    ...fiscal.env,
     JWT_SECRET: 'chaos-secret-chaos-secret-chaos-secret-01',
     ...LOAD_RUN_LIMITS,
     // Short-lived access tokens, so tills refresh several times through the faulty network.
@@ -83,6 +87,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     });
     owner.token = reg.data.tokens.access_token;
     owner.identifier = phone;
+    await fiscalise(owner, reg.data.store_id, fiscal);
     const startStock = new Map<string, number>();
     const initialPrice = new Map<string, number>();
     for (let i = 0; i < 12; i++) {
@@ -199,6 +204,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const dbOpts = o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(dir, 'server-1', 'duka.db') };
     const rxCheck = await checkPharmacy(pharmacy, pharmacyReports, period, dbOpts);
     const lastNumbers = await readLastNumbers(dbOpts);
+    const fiscalCheck = checkFiscal(transactions, fiscal);
 
     const failures = [
       ...workerErrors,
@@ -215,6 +221,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       }).map((f) => `pharmacy: ${f}`),
       ...rxCheck.failures.map((f) => `pharmacy: ${f}`),
       ...checkCredit(reports, transactions, credit),
+      ...fiscalCheck.failures,
       ...checkCredit(pharmacyReports, rx.transactions, rxCredit).map((f) => `pharmacy: ${f}`),
       // Enough lots, prices never changed, a prescription with every prescription medicine: nothing for the owner to review.
       ...rx.conflicts.map((c) => `pharmacy: unexpected ${c.kind} conflict: ${c.message}`).slice(0, 10),
@@ -274,6 +281,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'pharmacy deliveries': pharmacy.deliveries,
         'pharmacy conflicts': rx.conflicts.length,
         ...rxCheck.figures,
+        ...fiscalCheck.figures,
         'selling ms': sellingMs,
         'drain ms': drainMs,
         'total ms': Date.now() - started,
@@ -285,6 +293,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     for (const t of tills) t.child.kill('SIGKILL');
     await proxy.close().catch(() => {});
     await fleet.stop();
+    await fiscal.tra.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
