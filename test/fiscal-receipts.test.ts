@@ -5,7 +5,7 @@
  * renewed; nothing about a sale waits for TRA.
  */
 import { newId, type Transaction } from '@duka/shared';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStaff, registerOwner, type Session } from './setup/factories.js';
 import { DAY_START, fiscalise, fiscalSuite, settingsBody } from './setup/fiscal.js';
 import type { TestApp } from './setup/test-app.js';
@@ -247,5 +247,46 @@ describe('fiscal receipts', () => {
     await runFiscalJobs(t.deps);
     expect(dev.receipts.map((r) => r.gc)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(dev).toMatchObject({ attempts: 30, resends: 0 });
+  });
+
+  it('takes over within a minute the claim of a server that died mid-send, while a worker waiting on a slow TRA keeps its own', async () => {
+    const owner = await registerOwner(t);
+    await fiscalise(t, w, owner, 5);
+    const dev = w.tra.device(w.certs[5]!.serial);
+    const tea = await product(owner, { name: 'Chai', selling_price: 500 });
+    const posts = () => w.tra.requests.filter((r) => r.url.endsWith('/api/efdmsRctInfo') && r.headers['cert-serial'] === Buffer.from(w.certs[5]!.serial).toString('base64')).length;
+
+    // A server died while sending: its claim is left on the device row.
+    await t.db.db.updateTable('fiscal_devices').set({ claimed_at: t.clock.now() }).where('store_id', '=', owner.storeId).execute();
+    const first = await sell(owner, { lines: [{ product_id: tea.id, qty: 2 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    t.clock.advance(30_000);
+    await runFiscalJobs(t.deps);
+    expect(posts()).toBe(0);
+    t.clock.advance(31_000);
+    await runFiscalJobs(t.deps);
+    expect((await transaction(owner, first.id)).fiscal!.status).toBe('issued');
+
+    // TRA takes its time over the next receipt; the worker sending it renews its claim meanwhile.
+    w.tra.down = 'refuse';
+    const second = await sell(owner, { lines: [{ product_id: tea.id, qty: 1 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    w.tra.down = false;
+    t.clock.advance(31_000);
+    const slow = new FiscalQueue(t.deps, traVfd(1_500), 50);
+    const other = new FiscalQueue(t.deps, traVfd(1_500), 50);
+    w.tra.next('hang');
+    const sending = slow.kick(owner.storeId);
+    await vi.waitFor(() => expect(posts()).toBe(2), { timeout: 5_000 });
+    t.clock.advance(61_000);
+    await new Promise((r) => setTimeout(r, 300));
+    await other.kick(owner.storeId);
+    expect(posts()).toBe(2);
+    await sending;
+    // Its second try timed out: the next one waits a minute.
+    t.clock.advance(61_000);
+    await runFiscalJobs(t.deps);
+    expect((await transaction(owner, second.id)).fiscal!.status).toBe('issued');
+    expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2]);
   });
 });

@@ -5,7 +5,7 @@
  * killed mid-send. The end check is what a TRA auditor would ask: every sale has exactly one
  * receipt number, the numbers run 1..N without a gap, and TRA acknowledged a gapless run of them,
  * each once with one set of bytes and the sale's own total. It does not ask that TRA has every
- * receipt by then: a server killed mid-send holds the store's queue for up to 5 minutes.
+ * receipt by then: a server killed mid-send holds the store's queue for up to a minute.
  */
 import { TraFake } from '../fakes/tra-fake.js';
 import { makeTraCertificate, type TraCertificate, traAnswerKeyPair } from '../setup/tra-cert.js';

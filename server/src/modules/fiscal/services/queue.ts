@@ -5,7 +5,8 @@
  * on the way back is answered by a resend TRA recognises (rule 23). Failures never touch the sale:
  * the receipt stays pending (no answer) or failed (TRA refused it) and is tried again with
  * backoff. One worker per store at a time, across server instances: the device row is claimed
- * with a conditional update first.
+ * with a conditional update first, and the claim is renewed every few seconds while the worker
+ * drains, so a claim left by a process that died mid-send is taken over within a minute.
  */
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
@@ -17,8 +18,10 @@ import type { FiscalQueuePort } from './fiscal-port.js';
 import { buildPendingBodies, markIssued } from './receipts.js';
 import { sendDueZReports } from './z-reports.js';
 
-/** A claim older than this was cut short (the process died mid-send): another worker may take over. */
-const CLAIM_TIMEOUT_MS = 5 * 60_000;
+/** A claim not renewed for this long was cut short (the process died mid-send): another worker may take over. */
+export const CLAIM_TIMEOUT_MS = 60_000;
+/** How often a draining worker renews its claim (wall clock: a slow TRA call must not lose it). */
+const HEARTBEAT_MS = 15_000;
 /** Receipts read, and their acknowledgements written, at a time. */
 const SEND_BATCH = 100;
 
@@ -29,6 +32,7 @@ export class FiscalQueue implements FiscalQueuePort {
   constructor(
     private readonly deps: Deps,
     private readonly gateway: TraGateway,
+    private readonly heartbeatMs = HEARTBEAT_MS,
   ) {}
 
   kick(storeId: string): Promise<void> {
@@ -71,12 +75,13 @@ export class FiscalQueue implements FiscalQueuePort {
       .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - CLAIM_TIMEOUT_MS)]))
       .executeTakeFirst();
     if (Number(claim.numUpdatedRows) !== 1) return;
+    const held = holdClaim(ctx, storeId, now, this.heartbeatMs);
     try {
       const device = (await findDevice(ctx.db, storeId))!;
       await buildPendingBodies(ctx, device);
       if (await this.sendReceipts(ctx, device)) await sendDueZReports(ctx, this.gateway, device);
     } finally {
-      await ctx.db.updateTable('fiscal_devices').set({ claimed_at: null }).where('store_id', '=', storeId).execute();
+      await held.release();
     }
   }
 
@@ -125,4 +130,33 @@ export class FiscalQueue implements FiscalQueuePort {
       async (attempts) => issued(attempts),
     );
   }
+}
+
+/**
+ * Keep a claim on the store's device while draining: renewed every `everyMs` (wall clock) while it
+ * is still this worker's, and released only if it still is, so a worker that lost it (stalled past
+ * the timeout) never frees another's.
+ */
+function holdClaim(ctx: ServiceContext, storeId: string, claimedAt: number, everyMs: number): { release(): Promise<void> } {
+  let stamp = claimedAt;
+  let beat = Promise.resolve();
+  const renewing = setInterval(() => {
+    beat = beat.then(async () => {
+      const next = ctx.clock.now();
+      try {
+        const renewed = await ctx.db.updateTable('fiscal_devices').set({ claimed_at: next }).where('store_id', '=', storeId).where('claimed_at', '=', stamp).executeTakeFirst();
+        if (Number(renewed.numUpdatedRows) === 1) stamp = next;
+      } catch (err) {
+        ctx.log.warn({ err, store_id: storeId }, 'fiscal: claim not renewed');
+      }
+    });
+  }, everyMs);
+  renewing.unref();
+  return {
+    async release() {
+      clearInterval(renewing);
+      await beat;
+      await ctx.db.updateTable('fiscal_devices').set({ claimed_at: null }).where('store_id', '=', storeId).where('claimed_at', '=', stamp).execute();
+    },
+  };
 }
