@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createStaff, registerOwner, type Session } from './setup/factories.js';
 import { DAY_START, fiscalise, fiscalSuite, settingsBody } from './setup/fiscal.js';
 import type { TestApp } from './setup/test-app.js';
-import { runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
+import { releaseDeadClaims, runFiscalJobs } from '../server/src/modules/fiscal/services/jobs.js';
 import { FiscalQueue } from '../server/src/modules/fiscal/services/queue.js';
 import { traVfd } from '../server/src/modules/fiscal/tra/tra-vfd.js';
 
@@ -288,5 +288,15 @@ describe('fiscal receipts', () => {
     await runFiscalJobs(t.deps);
     expect((await transaction(owner, second.id)).fiscal!.status).toBe('issued');
     expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2]);
+
+    // A server on embedded SQLite is its database's only one: restarted, it frees a dead claim at once.
+    await t.db.db.updateTable('fiscal_devices').set({ claimed_at: t.clock.now() }).where('store_id', '=', owner.storeId).execute();
+    const third = await sell(owner, { lines: [{ product_id: tea.id, qty: 3 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    expect((await transaction(owner, third.id)).fiscal!.status).toBe('pending');
+    await releaseDeadClaims(t.deps);
+    await t.deps.fiscal.kick(owner.storeId);
+    expect((await transaction(owner, third.id)).fiscal!.status).toBe('issued');
+    expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3]);
   });
 });

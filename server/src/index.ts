@@ -10,7 +10,7 @@ import { pruneSyncRecords } from './sync/push/services/retention.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
-import { runFiscalJobs } from './modules/fiscal/services/jobs.js';
+import { releaseDeadClaims, runFiscalJobs } from './modules/fiscal/services/jobs.js';
 import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 import { startBackups } from './backups.js';
 import { pruneIdempotencyKeys } from './lib/idempotency.js';
@@ -28,6 +28,7 @@ try {
 const log = createLogger(config.LOG_LEVEL);
 const handle = await openDatabase(config, log);
 const deps = createDeps(config, handle, log);
+if (handle.dialect === 'sqlite') await releaseDeadClaims(deps);
 const app = createApp(deps, handle.ping);
 const backups = await startBackups(config, deps, log);
 deps.metrics.startProcessMetrics();

@@ -25,6 +25,15 @@ export async function runFiscalJobs(deps: Deps): Promise<void> {
   }
 }
 
+/**
+ * At the start of a server on embedded SQLite, the only server of its database: a claim on a
+ * fiscal device can only be a dead process's (killed mid-send), so it is released at once rather
+ * than after its minute. With Postgres, other instances may hold live claims: they expire instead.
+ */
+export async function releaseDeadClaims(deps: Deps): Promise<void> {
+  await deps.db.updateTable('fiscal_devices').set({ claimed_at: null }).where('claimed_at', 'is not', null).execute();
+}
+
 async function tellIfStuck(ctx: ServiceContext, storeId: string, orgId: string): Promise<void> {
   const since = ctx.clock.now() - STUCK_AFTER_MS;
   const [receipt, z] = await Promise.all([
