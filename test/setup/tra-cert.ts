@@ -21,35 +21,29 @@ export interface TraCertificate {
   privateKeyPem: string;
 }
 
-let processKey: { publicKeyPem: string; privateKeyPem: string } | null = null;
+type KeyPair = { publicKeyPem: string; privateKeyPem: string };
+const keys = new Map<string, KeyPair>();
 
-/** The process's RSA-2048 key pair (PKCS#8 private key, SPKI public key). */
-export function testKeyPair(): { publicKeyPem: string; privateKeyPem: string } {
-  if (!processKey) {
+/** An RSA-2048 key pair (PKCS#8 private key, SPKI public key) made once per process under `name`. */
+function processKeyPair(name: string): KeyPair {
+  let pair = keys.get(name);
+  if (!pair) {
     const { publicKey, privateKey } = generateKeyPairSync('rsa', {
       modulusLength: 2048,
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    processKey = { publicKeyPem: publicKey, privateKeyPem: privateKey };
+    pair = { publicKeyPem: publicKey, privateKeyPem: privateKey };
+    keys.set(name, pair);
   }
-  return processKey;
+  return pair;
 }
 
-let traKey: { publicKeyPem: string; privateKeyPem: string } | null = null;
+/** The taxpayers' key: every test certificate of this process carries it. */
+export const testKeyPair = (): KeyPair => processKeyPair('taxpayer');
 
 /** TRA's own key pair, which the fake signs its answers with: another key than the taxpayers'. */
-export function traAnswerKeyPair(): { publicKeyPem: string; privateKeyPem: string } {
-  if (!traKey) {
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    traKey = { publicKeyPem: publicKey, privateKeyPem: privateKey };
-  }
-  return traKey;
-}
+export const traAnswerKeyPair = (): KeyPair => processKeyPair('tra');
 
 export function makeTraCertificate(opts: { serial?: string; password?: string; cn?: string } = {}): TraCertificate {
   // A leading 1-7 nibble keeps the DER integer positive and its hex free of a leading zero.
