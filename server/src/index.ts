@@ -2,6 +2,7 @@
 import { serve } from '@hono/node-server';
 import { createApp, createDeps } from './app.js';
 import { openDatabase } from './boot.js';
+import { soleServer } from './db/dialect.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { createLogger } from './lib/logger.js';
 import { attachRealtime } from './sync/ws/attach.js';
@@ -28,7 +29,7 @@ try {
 const log = createLogger(config.LOG_LEVEL);
 const handle = await openDatabase(config, log);
 const deps = createDeps(config, handle, log);
-if (handle.dialect === 'sqlite') await releaseDeadClaims(deps);
+if (soleServer(handle.dialect)) await releaseDeadClaims(deps);
 const app = createApp(deps, handle.ping);
 const backups = await startBackups(config, deps, log);
 deps.metrics.startProcessMetrics();

@@ -9,6 +9,12 @@ import { counting, noteWait } from './statement-count.js';
 export type DialectName = 'sqlite' | 'postgres';
 
 /**
+ * Embedded SQLite has one server process (several instances need Postgres): at that server's
+ * start, whatever a server process left claimed in the database was a dead process's.
+ */
+export const soleServer = (dialect: DialectName): boolean => dialect === 'sqlite';
+
+/**
  * The field a unique-constraint violation is about, or null if `err` is something else.
  * Unique indexes are named `uq__<table>__<field>` so Postgres errors can be traced; SQLite names
  * the columns (`UNIQUE constraint failed: products.org_id, products.sku`), the field is the last.
