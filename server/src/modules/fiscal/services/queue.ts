@@ -19,7 +19,7 @@ import { buildPendingBodies, markIssued } from './receipts.js';
 import { sendDueZReports } from './z-reports.js';
 
 /** A claim not renewed for this long was cut short (the process died mid-send): another worker may take over. */
-export const CLAIM_TIMEOUT_MS = 60_000;
+const CLAIM_TIMEOUT_MS = 60_000;
 /** How often a draining worker renews its claim (wall clock: a slow TRA call must not lose it). */
 const HEARTBEAT_MS = 15_000;
 /** Receipts read, and their acknowledgements written, at a time. */

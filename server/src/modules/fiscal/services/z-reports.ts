@@ -51,7 +51,6 @@ function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceR
   );
 }
 
-
 /** Write the Z reports of the days that ended since the last one (or since the first receipt). */
 async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
   const today = openDay(ctx.clock.now());

@@ -43,7 +43,7 @@ export interface SaleSet {
   storeId: string;
   online: boolean;
   /** `fiscal`: 1 when the store's fiscal device is switched on (its sales are numbered for TRA). */
-  store: { code: string; vat_enabled: number; outlet_type: string | null; last_number: number; fiscal: number | null };
+  store: { code: string; vat_enabled: number; outlet_type: string | null; last_number: number; fiscal: number };
   org: { business_type: string; timezone: string; credit_terms_days: number };
   products: Map<string, ProductRow>;
   /** Sales by id: those already recorded (any organisation) and those planned in this set. */
@@ -86,8 +86,7 @@ export async function loadSaleSet(tx: ServiceContext, scope: { orgId: string; st
       tx.dialect,
       tx.db
         .selectFrom('stores')
-        .select(['code', 'vat_enabled', 'outlet_type', 'last_number'])
-        .select((eb) => eb.selectFrom('fiscal_devices').select('enabled').where('fiscal_devices.store_id', '=', storeId).as('fiscal'))
+        .select(['code', 'vat_enabled', 'outlet_type', 'last_number', 'fiscal'])
         .where('id', '=', storeId),
     ).executeTakeFirstOrThrow();
     return [row, await lockStockRows(tx, storeId, stocked)] as const;
