@@ -6,7 +6,7 @@
  */
 import { CreditMessage, CreditProfile, Envelope, SmsAccount } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportsToken } from '../server/src/messaging/sms/delivery-reports.js';
+import { platformReportsToken } from '../server/src/messaging/sms/delivery-reports.js';
 import { AfricasTalkingFake } from './fakes/africastalking-fake.js';
 import { BeemFake } from './fakes/beem-fake.js';
 import { basicCredentials } from './fakes/http-fake.js';
@@ -108,6 +108,48 @@ describe('SMS through the gateways', () => {
     expect(usage).toMatchObject({ own_account: true, provider: 'beem', sender_id: 'NEEMA', usage: { own_account: { messages: 1, segments: 2, cost: null }, platform: { messages: 0, segments: 0 } } });
   });
 
+  it("takes a report only on the URL of the account that sent the message: another shop's URL or the platform's changes nothing", async () => {
+    // Two shops on Beem, even with the same key: each gets its own URL.
+    const [a, b] = [await registerOwner(t), await registerOwner(t)];
+    for (const owner of [a, b]) await ownAccount(owner, { sms_provider: 'beem', sms_api_key: BEEM.apiKey, sms_api_secret: BEEM.secretKey });
+    const [urlA, urlB] = [await reportUrl(a), await reportUrl(b)];
+    expect(urlA).not.toBe(urlB);
+    expect(urlA).toContain(`/api/v1/sms/reports/beem/${a.orgId}.`);
+
+    const saleId = await insertSale(t, { orgId: a.orgId, storeId: a.storeId, total: 4_000, paymentMethod: 'Cash', status: 'paid' });
+    const phone = uniquePhone();
+    expect((await t.request('POST', `/pos/transactions/${saleId}/receipt`, { token: a.token, body: { phone } })).status).toBe(200);
+    const row = await outbox(e164(phone));
+    expect(row).toMatchObject({ account: 'organisation', org_id: a.orgId, provider: 'beem', delivery_status: 'pending' });
+    const forged = JSON.stringify({ request_id: Number(row.provider_message_id), dest_addr: e164(phone).slice(1), Status: 'UNDELIVERED' });
+    const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forged });
+
+    // B names A's message on B's own URL, and on the platform's Beem URL: the same answer as for a
+    // message that does not exist, and A's message stays pending.
+    const platformBeem = `${http.origin}/api/v1/sms/reports/beem/${platformReportsToken(t.deps.keys, 'beem')}`;
+    for (const url of [urlB, platformBeem]) {
+      const res = await post(url);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { message: string }).message).toBe('0 delivery report(s) applied');
+    }
+    expect((await outbox(e164(phone))).delivery_status).toBe('pending');
+    // A token made of another shop's id and B's digest, or of A's id and a guess, is a missing route.
+    expect((await post(urlB.replace(b.orgId, a.orgId))).status).toBe(404);
+    expect((await post(urlA.replace(/[^.]+$/, 'x'.repeat(43)))).status).toBe(404);
+
+    // On A's own URL it applies.
+    const res = await post(urlA);
+    expect(((await res.json()) as { message: string }).message).toBe('1 delivery report(s) applied');
+    expect((await outbox(e164(phone))).delivery_status).toBe('failed');
+
+    // A new key is a new URL; the old one stops working.
+    await ownAccount(a, { sms_provider: 'beem', sms_api_key: 'neema-beem-key-rotated', sms_api_secret: BEEM.secretKey });
+    const rotated = await reportUrl(a);
+    expect(rotated).not.toBe(urlA);
+    expect((await post(urlA)).status).toBe(404);
+    expect((await post(rotated)).status).toBe(200);
+  });
+
   it("shows a refused key as failed with Beem's words, never retries it, and never sends it through the platform", async () => {
     const owner = await registerOwner(t);
     await ownAccount(owner, { sms_provider: 'beem', sms_api_key: 'wrong-key', sms_api_secret: BEEM.secretKey });
@@ -177,7 +219,7 @@ describe('SMS through the gateways', () => {
     const row = await outbox(e164(owner.phone));
     expect(row).toMatchObject({ status: 'sent', account: 'platform', provider: 'africastalking', body: '[redacted after delivery]', for_customer: 0, cost_cents: 2000 });
 
-    const url = `${http.origin}/api/v1/sms/reports/africastalking/${reportsToken(t.deps.keys, 'africastalking')}`;
+    const url = `${http.origin}/api/v1/sms/reports/africastalking/${platformReportsToken(t.deps.keys, 'africastalking')}`;
     expect(await at.deliver(row.provider_message_id!, 'Failed', url, 'AbsentSubscriber')).toBe(200);
     expect(await outbox(e164(owner.phone))).toMatchObject({ delivery_status: 'failed', delivery_detail: expect.stringContaining('AbsentSubscriber') });
   });

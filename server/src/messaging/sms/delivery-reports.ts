@@ -3,6 +3,12 @@
  * post reports reach a public callback whose URL carries a token derived from the server's
  * secret (Beem and Africa's Talking sign nothing, so the URL is the secret); gateways that answer
  * only when asked are polled. A report settles a message once: `delivered` or `failed` is final.
+ *
+ * Every gateway account has a URL of its own, and a report touches only messages sent on the
+ * account whose URL it came to: a gateway's message ids are its own account's, so a shop could
+ * otherwise settle another shop's (or the platform's) messages by naming their ids. The platform's
+ * token is derived per gateway; a shop's carries its organisation id and is derived from its id
+ * and its gateway key, so saving a new key gives a new URL and the old one stops working.
  */
 import type { SmsProviderName } from '@duka/shared';
 import type { Kysely } from 'kysely';
@@ -21,22 +27,52 @@ const POLL_AFTER_CALLBACK_MS = 15 * 60_000;
 const POLL_WINDOW_MS = 3 * 86_400_000;
 const POLL_BATCH = 100;
 
-export const reportsToken = (keys: Keys, provider: SmsProviderName) => keys.digest(`sms-delivery-reports:${provider}`);
+/** The gateway account messages went out on: the platform's, or one organisation's own. */
+export type ReportScope = { account: 'platform' } | { account: 'organisation'; orgId: string };
 
-export const reportsTokenValid = (keys: Keys, provider: SmsProviderName, token: string) => safeEqual(token, reportsToken(keys, provider));
+/** The platform account's token (the operator's URL), per gateway. */
+export const platformReportsToken = (keys: Keys, provider: SmsProviderName) => keys.digest(`sms-delivery-reports:${provider}`);
 
-/** Settle the messages these reports are about; answers how many changed. */
-export async function applyDeliveryReports(db: Kysely<Database>, clock: Clock, provider: SmsProviderName, reports: DeliveryReport[]): Promise<number> {
+/** A shop's token: its organisation id, then a digest of that id, the gateway and the shop's key. */
+export const organisationReportsToken = (keys: Keys, orgId: string, credentials: SmsCredentials) =>
+  `${orgId}.${keys.digest(`sms-delivery-reports:${orgId}:${credentials.provider}:${credentials.apiKey}`)}`;
+
+const ORG_TOKEN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.[A-Za-z0-9_-]+$/;
+
+/**
+ * Whose account a callback token belongs to, or null for a token no account has. `organisationAccount`
+ * opens the shop's current credentials; a shop whose gateway or key changed has a new token.
+ */
+export async function reportScopeOf(
+  keys: Keys,
+  provider: SmsProviderName,
+  token: string,
+  organisationAccount: (orgId: string) => Promise<SmsCredentials | null>,
+): Promise<ReportScope | null> {
+  const orgId = ORG_TOKEN.exec(token)?.[1];
+  if (!orgId) return safeEqual(token, platformReportsToken(keys, provider)) ? { account: 'platform' } : null;
+  const credentials = await organisationAccount(orgId);
+  if (!credentials || credentials.provider !== provider) return null;
+  return safeEqual(token, organisationReportsToken(keys, orgId, credentials)) ? { account: 'organisation', orgId } : null;
+}
+
+/**
+ * Settle the messages these reports are about, among those sent on `scope`'s account; answers how
+ * many changed. A report naming any other message changes nothing and is not told apart.
+ */
+export async function applyDeliveryReports(db: Kysely<Database>, clock: Clock, provider: SmsProviderName, scope: ReportScope, reports: DeliveryReport[]): Promise<number> {
   let applied = 0;
   for (const r of reports) {
     if (r.state === 'pending') continue;
-    const res = await db
+    let update = db
       .updateTable('outbox')
       .set({ delivery_status: r.state, delivery_detail: r.detail.slice(0, 300), delivered_at: clock.now() })
       .where('provider', '=', provider)
       .where('provider_message_id', '=', r.providerMessageId)
       .where('delivery_status', '=', 'pending')
-      .executeTakeFirst();
+      .where('account', '=', scope.account);
+    if (scope.account === 'organisation') update = update.where('org_id', '=', scope.orgId);
+    const res = await update.executeTakeFirst();
     applied += Number(res.numUpdatedRows);
   }
   return applied;
@@ -79,7 +115,8 @@ export async function pollDeliveryReports(o: PollOptions): Promise<number> {
     const credentials = orgId ? await o.organisationAccount(orgId) : o.platform;
     if (!credentials || credentials.provider !== provider) continue;
     const reports = await o.providers[provider].fetchDeliveryReports!(credentials, sent, AbortSignal.timeout(o.timeoutMs));
-    applied += await applyDeliveryReports(o.db, o.clock, provider, reports);
+    const scope: ReportScope = orgId ? { account: 'organisation', orgId } : { account: 'platform' };
+    applied += await applyDeliveryReports(o.db, o.clock, provider, scope, reports);
   }
   return applied;
 }

@@ -22,7 +22,7 @@ export const reports = defineRoute('public', {
   tags,
   summary: "A gateway's delivery reports (the URL from GET /sms/account, or the operator's for the platform account)",
   description:
-    "Beem posts JSON, Africa's Talking posts a form. The token in the path is the only credential these gateways allow, so it is derived from the server's secret per gateway; a wrong token answers 404.",
+    "Beem posts JSON, Africa's Talking posts a form. The token in the path is the only credential these gateways allow, so every gateway account has its own (a shop's is derived from its organisation and its gateway key, and changes with the key); a report changes only messages sent on that account, and a wrong token answers 404.",
   request: { params: z.object({ provider: SmsProviderName, token: z.string().min(16).max(100) }) },
   responses: { 200: jsonResponse(Envelope(SmsReportsAccepted), 'Reports applied') },
 });

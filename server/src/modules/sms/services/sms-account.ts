@@ -1,8 +1,8 @@
 /** GET /sms/account: which gateway account the organisation's customer messages use, and this month's usage. */
 import { fromCents, type SmsAccount, type SmsUsage } from '@duka/shared';
 import { sql } from 'kysely';
-import { reportsToken } from '../../../messaging/sms/delivery-reports.js';
-import { platformSmsAccount } from '../../../messaging/sms/accounts.js';
+import { organisationReportsToken } from '../../../messaging/sms/delivery-reports.js';
+import { organisationSmsAccounts, platformSmsAccount } from '../../../messaging/sms/accounts.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { localMonthRange } from '../../../lib/time.js';
@@ -48,11 +48,13 @@ export async function getSmsAccount(ctx: AuthedContext): Promise<SmsAccount> {
   const { month, from, to } = await currentMonth(ctx, orgId);
   const usage = await smsUsage(ctx, orgId, from, to);
   const base = publicOrigin(ctx.config);
+  // The URL is the account's own: derived from the key that sends, so a new key gives a new URL.
+  const credentials = own ? await organisationSmsAccounts(ctx.db, ctx.keys, ctx.config)(orgId) : null;
   return {
     own_account: own,
     provider,
     sender_id: own ? org.sms_sender_id : (platform?.senderId ?? null),
-    delivery_report_url: own && org.sms_provider ? `${base}${ctx.config.BASE_PATH}/sms/reports/${org.sms_provider}/${reportsToken(ctx.keys, org.sms_provider)}` : null,
+    delivery_report_url: credentials ? `${base}${ctx.config.BASE_PATH}/sms/reports/${credentials.provider}/${organisationReportsToken(ctx.keys, orgId, credentials)}` : null,
     month,
     usage: { own_account: usage.organisation, platform: usage.platform },
   };
