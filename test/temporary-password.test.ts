@@ -2,12 +2,13 @@
  * Issue 18: a temporary password (a staff member created by the owner, or a password reset by a
  * platform admin) signs in to a session that can do one thing, set a new password; everything else
  * answers 403 PASSWORD_CHANGE_REQUIRED, the websocket included. Setting it lifts the restriction for
- * that same session at once.
+ * that same session at once. Issue 33: the limit is the session's, not the user's: a sign-in by OTP
+ * is a full session, though the user is still shown as having to set a password.
  */
 import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../server/src/sync/ws/attach.js';
-import { e164, lastMessage, mfaAdminToken, PASSWORD, registerOwner, type Session, uniquePhone } from './setup/factories.js';
+import { codeIn, e164, lastMessage, mfaAdminToken, PASSWORD, registerOwner, type Session, uniquePhone } from './setup/factories.js';
 import { newProduct } from './setup/suppliers-factories.js';
 import { createTestApp, listen, type TestApp } from './setup/test-app.js';
 import { connect, refusal, wsUrl } from './setup/ws-client.js';
@@ -101,6 +102,46 @@ describe('temporary passwords', () => {
     const leaving = (await signIn(other, await temporaryIn(other))).body.data.access_token as string;
     expect((await t.request('POST', '/auth/logout', { token: leaving })).status).toBe(200);
     expect((await t.request('PATCH', '/accounts/me', { token: leaving, body: { password: PASSWORD } })).status).toBe(401);
+  });
+
+  it('a staff member who signs in by OTP has a full session; only the session signed in with the temporary password is limited', async () => {
+    const phone = uniquePhone();
+    expect((await t.request('POST', '/staff', { token: owner.token, body: { first_name: 'Rehema', last_name: 'Said', phone } })).status).toBe(200);
+    const temporary = await temporaryIn(phone);
+    expect((await t.request('POST', '/auth/otp/send', { body: { phone, purpose: 'login' } })).status).toBe(200);
+    const verified = await t.request('POST', '/auth/otp/verify', { body: { phone, purpose: 'login', code: codeIn((await lastMessage(t, e164(phone)))!.body) } });
+    expect(verified.status, verified.text).toBe(200);
+    const token = verified.body.data.access_token as string;
+
+    // The app can still prompt for a password; nothing is refused.
+    const me = await t.request('GET', '/accounts/me', { token });
+    expect(me.status, me.text).toBe(200);
+    expect(me.body.data.user).toMatchObject({ phone: e164(phone), password_change_required: true });
+    const sale = await t.request('POST', '/pos/sale', { token, body: { lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' } });
+    expect(sale.status, sale.text).toBe(201);
+    expect((await t.request('GET', '/sync/pull', { token })).status).toBe(200);
+    const socket = await connect(url, token);
+    await socket.close();
+    // Its refresh is a full session too.
+    const refreshed = await t.request('POST', '/auth/refresh', { body: { refresh_token: verified.body.data.refresh_token } });
+    expect((await t.request('GET', '/inventory/products', { token: refreshed.body.data.access_token })).status).toBe(200);
+
+    // Beside it, a sign-in with the temporary password is limited, and its refresh stays limited.
+    const limited = await signIn(phone, temporary);
+    expect(limited.body.data.user).toMatchObject({ password_change_required: true });
+    await expectRefusedEverywhere(limited.body.data.access_token);
+    const limitedAgain = await t.request('POST', '/auth/refresh', { body: { refresh_token: limited.body.data.refresh_token } });
+    expect((await t.request('GET', '/inventory/products', { token: limitedAgain.body.data.access_token })).body.errors).toEqual([REFUSAL]);
+
+    // The OTP session may set the password (not to the temporary one); then nobody is prompted.
+    const same = await t.request('PATCH', '/accounts/me', { token, body: { password: temporary } });
+    expect(same.body.errors).toEqual([{ code: 'VALIDATION_ERROR', field: 'password', message: 'must differ from your temporary password' }]);
+    const set = await t.request('PATCH', '/accounts/me', { token, body: { password: PASSWORD } });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.data.user.password_change_required).toBe(false);
+    const again = await signIn(phone, PASSWORD);
+    expect(again.body.data.user.password_change_required).toBeUndefined();
+    expect((await t.request('GET', '/customers', { token: again.body.data.access_token })).status).toBe(200);
   });
 
   it('a password reset by a platform admin signs the user out and texts a temporary password with the same restriction', async () => {

@@ -28,6 +28,9 @@ export const User = z
     is_active: z.boolean(),
     email_verified: z.boolean(),
     mfa_enabled: z.boolean(),
+    password_change_required: z.boolean().meta({
+      description: 'The user still has a temporary password: an app should prompt them to set one (PATCH /accounts/me). Only a session signed in with that temporary password is limited to doing so',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })

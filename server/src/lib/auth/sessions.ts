@@ -30,10 +30,10 @@ async function readSession(db: Kysely<Database>, actor: Actor) {
     .executeTakeFirst();
   if (!row) return undefined;
   // SQLite answers EXISTS with 1 or 0, Postgres with true or false.
-  return { live: Number(row.live) === 1, active: row.is_active === 1, role: row.role as Role, perms: permissionsOf(row.role, row), passwordChangeRequired: row.must_change_password === 1 };
+  return { live: Number(row.live) === 1, active: row.is_active === 1, role: row.role as Role, perms: permissionsOf(row.role, row), passwordTemporary: row.must_change_password === 1 };
 }
 
-type Seen = { at: number; userId: string; role: Role; perms: Actor['perms']; passwordChangeRequired: boolean };
+type Seen = { at: number; userId: string; role: Role; perms: Actor['perms']; passwordTemporary: boolean };
 
 /** How long what was read for a session is trusted without asking the database again. */
 const TRUST_MS = 5_000;
@@ -58,11 +58,12 @@ export class SessionGate implements SessionCheck {
         this.seen.delete(actor.sid);
         throw new UnauthenticatedError('this account has been deactivated; ask the shop owner');
       }
-      hit = { at: now, userId: actor.userId, role: found.role, perms: found.perms, passwordChangeRequired: found.passwordChangeRequired };
+      hit = { at: now, userId: actor.userId, role: found.role, perms: found.perms, passwordTemporary: found.passwordTemporary };
       if (this.seen.size >= MAX_ENTRIES && !this.seen.has(actor.sid)) this.seen.delete(this.seen.keys().next().value!);
       this.seen.set(actor.sid, hit);
     }
-    return { ...actor, role: hit.role, perms: hit.perms, passwordChangeRequired: hit.passwordChangeRequired };
+    // Limited only if signed in with the temporary password (the token says so) and it is still not replaced.
+    return { ...actor, role: hit.role, perms: hit.perms, passwordChangeRequired: actor.passwordChangeRequired === true && hit.passwordTemporary };
   }
 
   /** A revocation or a change to a user committed (here or on another instance): read it afresh next time. */

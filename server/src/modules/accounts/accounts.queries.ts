@@ -29,6 +29,7 @@ export function toUser(row: UserRow): User {
     is_active: row.is_active === 1,
     email_verified: row.email_verified_at != null,
     mfa_enabled: row.totp_enabled === 1,
+    password_change_required: row.must_change_password === 1,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

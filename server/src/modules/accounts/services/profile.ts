@@ -33,9 +33,10 @@ export async function getProfile(ctx: AuthedContext): Promise<Profile> {
 export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promise<Profile> {
   const user = await findUserById(ctx.db, ctx.actor.userId);
   if (!user) throw new NotFoundError('user');
-  if (ctx.actor.passwordChangeRequired) {
-    if (!input.password) requireSettledPassword(ctx.actor);
-    if (await verifySecret(input.password!, user.password_hash)) throw new ValidationError('password', 'must differ from your temporary password');
+  if (ctx.actor.passwordChangeRequired && !input.password) requireSettledPassword(ctx.actor);
+  // A temporary password went out by SMS: it may not become the real one, whichever way the session signed in.
+  if (user.must_change_password === 1 && input.password && (await verifySecret(input.password, user.password_hash))) {
+    throw new ValidationError('password', 'must differ from your temporary password');
   }
   if (input.password && input.current_password && !(await verifySecret(input.current_password, user.password_hash))) {
     throw new ValidationError('current_password', 'is wrong');

@@ -12,7 +12,7 @@ import { ForbiddenError, UnauthenticatedError } from '../../../lib/errors.js';
 import { findUserById, findUserByIdentifier } from '../../accounts/accounts.queries.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { beginPasswordTry, passwordFailed, passwordRight } from './sign-in-guard.js';
-import { activeStoreFor, issueTokens } from './tokens.js';
+import { activeStoreFor, issueTokens, signedInWithTemporaryPassword } from './tokens.js';
 
 export { LOCKOUT_MS, MAX_FAILED_LOGINS } from './sign-in-guard.js';
 const MFA_TTL_SEC = 300;
@@ -23,7 +23,7 @@ async function signedIn(ctx: ServiceContext, user: UserRow, amr: string[]): Prom
   const storeId = await activeStoreFor(ctx, user, user.store_id);
   const tokens = await issueTokens(ctx, user, { storeId, amr });
   await recordAudit(ctx, { action: 'auth.login', description: 'Signed in', userId: user.id, orgId: user.org_id, storeId });
-  const temporary = user.must_change_password === 1 ? { password_change_required: true as const } : {};
+  const temporary = signedInWithTemporaryPassword(amr, user) ? { password_change_required: true as const } : {};
   return { ...tokens, user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email: user.email, role: user.role as Role, ...temporary } };
 }
 

@@ -33,6 +33,16 @@ export async function activeStoreFor(ctx: ServiceContext, user: UserRow, wanted:
   return user.role === 'owner' ? (ids[0] ?? null) : null;
 }
 
+/**
+ * Whether a session may only set a new password: it was signed in with the temporary password.
+ * That is a password sign-in (`pwd`) while the user's password is still temporary: every path that
+ * makes a password temporary (a new user, an admin's reset) signs the user out everywhere, so no
+ * session signed in with another password meets it. An OTP proves the phone the temporary password
+ * went to, so an OTP session is a full one. A refresh keeps the sign-in's `amr`, so it keeps the limit.
+ */
+export const signedInWithTemporaryPassword = (amr: readonly string[], user: Pick<UserRow, 'must_change_password'>) =>
+  amr.includes('pwd') && user.must_change_password === 1;
+
 export async function issueTokens(
   ctx: ServiceContext,
   user: UserRow,
@@ -74,8 +84,8 @@ export async function issueTokens(
       perms: permsOf(user),
       amr: opts.amr,
       sid: familyId,
-      // What the user had when the token was issued; every request reads the current state (sessions.ts).
-      ...(user.must_change_password === 1 ? { pwc: true } : {}),
+      // The session's limit as issued; every request also reads whether the password is still temporary (sessions.ts).
+      ...(signedInWithTemporaryPassword(opts.amr, user) ? { pwc: true } : {}),
     },
     ttl,
     now,
