@@ -47,6 +47,7 @@ describe('till: sign-in and tokens', () => {
     const shop = await seedShop(h);
     const till = await openTill(h);
     await till.requestOtp(shop.owner.phone);
+    await h.t.deps.afterAnswer.idle(); // the code is sent after the answer
     const code = codeIn((await lastMessage(h.t, e164(shop.owner.phone)))!.body);
     expect(await till.loginWithOtp(shop.owner.phone, code)).toMatchObject({ role: 'owner' });
     expect((await till.syncNow()).bootstrapped).toBe(true);

@@ -62,6 +62,7 @@ import { staffRouter } from './modules/staff/staff.index.js';
 import { storesRouter } from './modules/stores/stores.index.js';
 import { pushRouter } from './sync/push/push.index.js';
 import { Realtime } from './sync/ws/realtime.js';
+import { AfterAnswer } from './lib/after-answer.js';
 import { JobMonitor } from './lib/jobs.js';
 import { Metrics, routeLabel } from './lib/metrics.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
@@ -107,6 +108,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     tra,
     metrics,
     jobs: new JobMonitor(metrics, log, () => clock.now()),
+    afterAnswer: new AfterAnswer(log),
   };
   // The queue works with the same dependencies as a request, so it is made once they exist.
   deps.fiscal = new FiscalQueue(deps as AppDeps, tra);

@@ -82,7 +82,7 @@ async function shutdown(signal: string) {
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
   // A receipt cut off mid-send is resent, same bytes, once its claim lapses; waiting a little saves that.
-  await Promise.race([deps.fiscal.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  await Promise.race([Promise.all([deps.fiscal.idle(), deps.afterAnswer.idle()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   await handle.close();
   log.info('stopped');
   process.exit(0);

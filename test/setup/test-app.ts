@@ -34,6 +34,8 @@ export interface RequestOptions {
   form?: FormData;
   token?: string;
   headers?: Record<string, string>;
+  /** false: return as soon as the answer is read, with the route's after-answer work still to run (timing tests). */
+  settle?: boolean;
 }
 
 export interface TestApp {
@@ -99,6 +101,8 @@ export async function createTestApp(
     const url = path.startsWith('/health') ? path : `${base}${path}`;
     const res = await app.request(url, { method, headers, body });
     const text = await res.text();
+    // What a route does after answering (a code sent) is done before a test reads the database.
+    if (o.settle !== false) await deps.afterAnswer.idle();
     let parsed: unknown = null;
     try {
       parsed = text ? JSON.parse(text) : null;

@@ -11,6 +11,7 @@ import type { Database } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import type { Transact } from '../db/handle.js';
 import type { PendingCommit } from '../db/transaction.js';
+import type { AfterAnswer } from './after-answer.js';
 import type { Clock } from './clock.js';
 import type { DomainEvent, EventType, NewEvent } from './domain-events.js';
 import type { OutgoingMessage } from './outgoing-message.js';
@@ -56,6 +57,8 @@ export interface Deps {
   metrics: Metrics;
   /** Background jobs' runs and failures (metrics, readiness). */
   jobs: JobMonitor;
+  /** Work a route does after its answer has gone out. */
+  afterAnswer: AfterAnswer;
 }
 
 /*

@@ -48,13 +48,15 @@ export async function issueOtp(ctx: ServiceContext, user: UserRow, purpose: OtpP
 }
 
 /**
- * Send a code unless one went out less than a minute ago. `user` undefined (a name no account has):
- * the same look-up, and nothing sent. The message is only written to the outbox here; it is
- * delivered after the answer (never inside a transaction, whose commit would wait for it).
+ * Send a code unless one went out less than a minute ago, after the answer: the caller's answer
+ * waits for the same steps whatever the name (the rate limit and the account look-up), so its
+ * timing tells nothing. `user` undefined (a name no account has): the same look-up, nothing sent.
  */
-export async function issueOtpUnlessRecent(ctx: ServiceContext, user: UserRow | undefined, purpose: OtpPurpose): Promise<void> {
-  const wait = await resendWait(ctx, user?.id ?? NO_USER, purpose);
-  if (wait === 0 && user) await issueOtp(ctx, user, purpose);
+export function issueOtpAfterAnswer(ctx: ServiceContext, user: UserRow | undefined, purpose: OtpPurpose): void {
+  ctx.afterAnswer.run(`otp:${purpose}`, async () => {
+    const wait = await resendWait(ctx, user?.id ?? NO_USER, purpose);
+    if (wait === 0 && user) await issueOtp(ctx, user, purpose);
+  });
 }
 
 /**
@@ -114,7 +116,7 @@ function userByPhone(ctx: ServiceContext, phone: string) {
 export async function sendOtp(ctx: ServiceContext, input: OtpSendInput): Promise<void> {
   await ctx.limits.authByIdentifier(input.phone);
   const user = await userByPhone(ctx, input.phone);
-  await issueOtpUnlessRecent(ctx, user, input.purpose);
+  issueOtpAfterAnswer(ctx, user, input.purpose);
 }
 
 /** `login` codes sign in; `reset` codes are only checked here (the reset itself consumes them). */

@@ -5,17 +5,17 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { hashSecret } from '../../../lib/crypto.js';
 import { findUserByIdentifier } from '../../accounts/accounts.queries.js';
-import { checkOtp, codeRefused, issueOtpUnlessRecent } from './otp.js';
+import { checkOtp, codeRefused, issueOtpAfterAnswer } from './otp.js';
 import { proved } from './sign-in-guard.js';
 import { revokeAllForUser } from './tokens.js';
 
 export const FORGOT_MESSAGE = 'If an account matches, a reset code has been sent to its phone or email.';
 
-/** The same look-ups whether or not an account matches; a code is written to the outbox only when one does. */
+/** The same look-ups whether or not an account matches; a code is sent, after the answer, only when one does. */
 export async function forgotPassword(ctx: ServiceContext, identifier: string): Promise<void> {
   await ctx.limits.authByIdentifier(identifier);
   const user = await findUserByIdentifier(ctx.db, identifier);
-  await issueOtpUnlessRecent(ctx, user?.is_active === 1 ? user : undefined, 'reset');
+  issueOtpAfterAnswer(ctx, user?.is_active === 1 ? user : undefined, 'reset');
 }
 
 /**
