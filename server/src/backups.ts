@@ -20,7 +20,8 @@ export interface BackupSchedule {
 
 export const backupTarget = (config: Config): BackupTarget => ({
   dataDir: config.DATA_DIR,
-  ...(config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, binDir: config.PG_BIN_DIR } } : {}),
+  // pg_dump and pg_restore hold one session throughout: never through a transaction pooler.
+  ...(config.DATABASE_URL ? { postgres: { url: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, binDir: config.PG_BIN_DIR } } : {}),
 });
 
 export async function startBackups(config: Config, deps: AppDeps, log: Logger): Promise<BackupSchedule> {

@@ -4,16 +4,15 @@ import type { Logger } from 'pino';
 import type { Config } from './env.js';
 import { createDb } from './db/create-db.js';
 import type { DbHandle } from './db/handle.js';
-import { migrateToLatest } from './db/migrate.js';
 
 export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {
   const handle = createDb({
     ...(config.DATABASE_URL
-      ? { url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, onConnectionError: (err: Error) => log.warn({ err }, 'idle database connection failed; it will be replaced') }
+      ? { url: config.DATABASE_URL, directUrl: config.DATABASE_DIRECT_URL, poolSize: config.DATABASE_POOL_SIZE, onConnectionError: (err: Error) => log.warn({ err }, 'idle database connection failed; it will be replaced') }
       : { sqliteFile: path.join(config.DATA_DIR, 'duka.db') }),
     countStatements: config.COUNT_STATEMENTS,
   });
-  const applied = await migrateToLatest(handle.db);
+  const applied = await handle.migrate();
   if (applied.length) log.info({ migrations: applied }, 'database migrated');
   return handle;
 }

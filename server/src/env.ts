@@ -26,6 +26,15 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave unset for embedded SQLite)')
     .optional(),
+  /**
+   * Postgres behind a pooler in transaction mode (PgBouncer, a managed database's pooler): a
+   * direct connection to the database for what needs one session throughout, LISTEN for realtime
+   * and the migrator's lock (and pg_dump for backups); DATABASE_URL then names the pooler.
+   */
+  DATABASE_DIRECT_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   /** Postgres: connections each server instance keeps to the database (the pool's maximum). */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -167,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   const cfg = parsed.data;
+  if (cfg.DATABASE_DIRECT_URL && !cfg.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_DIRECT_URL is used only beside DATABASE_URL (the pooler); set both or neither');
   if (cfg.SMS_PROVIDER !== 'log') {
     const missing = (['SMS_API_KEY', 'SMS_API_SECRET', 'SMS_SENDER_ID'] as const).find((k) => !cfg[k]);
     if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when SMS_PROVIDER is ${cfg.SMS_PROVIDER}`);

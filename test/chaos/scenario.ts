@@ -36,6 +36,15 @@ export interface ChaosOptions {
   databaseUrl?: string;
   /** Server processes on the one database (default 1; more need Postgres). */
   servers?: number;
+  /**
+   * The servers reach Postgres through this pooler URL (their DATABASE_URL), `databaseUrl` being
+   * the database itself (their DATABASE_DIRECT_URL, and what the end checks read).
+   */
+  pooledUrl?: string;
+  /** A real load balancer in front of the servers; the tills not pinned to one server go through it. */
+  balancer?: (ports: number[]) => Promise<{ port: number; stop(): Promise<void> }>;
+  /** More settings for every server (object storage). */
+  serverEnv?: Record<string, string>;
   faults?: Faults;
   log?: (line: string) => void;
 }
@@ -64,14 +73,18 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     ...LOAD_RUN_LIMITS,
     // Short-lived access tokens, so tills refresh several times through the faulty network.
     ACCESS_TOKEN_TTL: '90',
-    ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
+    ...(o.databaseUrl ? { DATABASE_URL: o.pooledUrl ?? o.databaseUrl } : {}),
+    ...(o.pooledUrl && o.databaseUrl ? { DATABASE_DIRECT_URL: o.databaseUrl } : {}),
+    ...o.serverEnv,
   };
   const fleet = await ServerFleet.create(o.servers ?? 1, (i) => path.join(dir, `server-${i + 1}`), env);
   const proxy = new ChaosProxy(o.seed, NO_FAULTS);
+  let balancer: { port: number; stop(): Promise<void> } | null = null;
   const workerErrors: string[] = [];
   const tills: TillProcess[] = [];
   try {
     await fleet.start();
+    balancer = o.balancer ? await o.balancer(fleet.servers.map((s) => s.port)) : null;
     const owner = new Owner(fleet.urls);
 
     // The shop: an owner, a dozen products (two nearly sold out, so tills oversell), five customers.
@@ -114,7 +127,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       tills.push(new TillProcess(i < o.tills ? `till ${i + 1}` : `pharmacy till ${i - o.tills + 1}`, (name, error) => workerErrors.push(`${name}: ${error}`)));
     }
     const schedules = Object.fromEntries(pharmacy.medicines.map((m) => [m.id, m.schedule]));
-    const routes = await Promise.all(tills.map((_, i) => proxy.listen(routeOf(i < o.tills ? i : i - o.tills + fleet.servers.length, fleet.servers.map((s) => s.port)))));
+    const routes = await Promise.all(tills.map((_, i) => proxy.listen(routeOf(i < o.tills ? i : i - o.tills + fleet.servers.length, fleet.servers.map((s) => s.port), balancer?.port))));
     await Promise.all(
       tills.map((t, i) => {
         const ready = t.next('ready', 120_000);
@@ -231,7 +244,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     if (proxy.counts.refused === 0) failures.push('chaos: no connection was refused');
     if (proxy.counts.refusedWhileDown === 0) failures.push('chaos: no till met a full outage');
     for (const [i, s] of fleet.servers.entries()) if (s.kills < 2) failures.push(`chaos: server ${i + 1} was killed ${s.kills} times, not 2`);
-    failures.push(...spread(tills.map((t, i) => ({ name: t.name, route: routes[i]! })), fleet.servers.map((s) => s.port)));
+    failures.push(...spread(tills.map((t, i) => ({ name: t.name, route: routes[i]! })), fleet.servers.map((s) => s.port), balancer?.port));
     const relogins = [...reports, ...pharmacyReports].reduce((s, r) => s + r.counts.relogins, 0);
     if (relogins > 0) failures.push(`${relogins} times a till was signed out by the network and had to sign in again (${tills.filter((t) => t.report!.counts.relogins).map((t) => `${t.name}: ${t.report!.counts.relogins}`).join(', ')})`);
 
@@ -261,6 +274,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'transactions retried after a deadlock': fleet.servers.reduce((n, s) => n + s.deadlocks, 0),
         ...Object.fromEntries(fleet.servers.map((s, i) => [`connections to server ${i + 1}`, routes.reduce((n, r) => n + (r.connections.get(s.port) ?? 0), 0)])),
         'tills switching server per request': routes.filter((r) => r.targets.length > 1).length,
+        'tills behind the load balancer': balancer ? routes.filter((r) => r.targets[0] === balancer!.port).length : 0,
         'switches of server between requests': routes.reduce((n, r) => n + r.switches, 0),
         'proxy connections': proxy.counts.connections,
         'refused': proxy.counts.refused,
@@ -292,6 +306,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
   } finally {
     for (const t of tills) t.child.kill('SIGKILL');
     await proxy.close().catch(() => {});
+    await balancer?.stop().catch(() => {});
     await fleet.stop();
     await fiscal.tra.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -116,22 +116,29 @@ export class ServerFleet {
 
 /**
  * A store's tills in turn: pinned to server 1, …, pinned to server n, then one behind the load
- * balancer (any server); a single server takes every till. `nth` counts within the store (the
- * pharmacy starts at its balanced till, so even a small one has a till on each side).
+ * balancer (any server: the proxy's own pick per request, or a real `balancer`); a single server
+ * takes every till. `nth` counts within the store (the pharmacy starts at its balanced till, so
+ * even a small one has a till on each side).
  */
-export function routeOf(nth: number, ports: number[]): number[] {
+export function routeOf(nth: number, ports: number[], balancer?: number): number[] {
   if (ports.length === 1) return ports;
   const k = nth % (ports.length + 1);
-  return k < ports.length ? [ports[k]!] : ports;
+  return k < ports.length ? [ports[k]!] : balancer ? [balancer] : ports;
 }
 
-/** With several servers, each store's tills reached every server, and each balanced till switched between them. */
-export function spread(tills: Array<{ name: string; route: Route }>, ports: number[]): string[] {
+/**
+ * With several servers, each store's tills reached every server, and each till the proxy balanced
+ * switched between them (a real balancer's picks are its own, unseen here).
+ */
+export function spread(tills: Array<{ name: string; route: Route }>, ports: number[], balancer?: number): string[] {
   if (ports.length === 1) return [];
   const failures: string[] = [];
   for (const store of ['till', 'pharmacy till']) {
     const own = tills.filter((t) => t.name.startsWith(`${store} `));
-    for (const [i, port] of ports.entries()) if (!own.some((t) => t.route.connections.get(port))) failures.push(`chaos: no ${store} reached server ${i + 1}`);
+    const throughBalancer = balancer !== undefined && own.some((t) => t.route.connections.get(balancer));
+    for (const [i, port] of ports.entries()) {
+      if (!throughBalancer && !own.some((t) => t.route.connections.get(port))) failures.push(`chaos: no ${store} reached server ${i + 1}`);
+    }
   }
   for (const t of tills.filter((x) => x.route.targets.length > 1)) {
     if (t.route.switches === 0) failures.push(`chaos: ${t.name}, behind the load balancer, never switched server`);

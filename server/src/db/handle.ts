@@ -47,6 +47,12 @@ export interface DbHandle {
    * `rate_limits` table on Postgres; in memory on SQLite, which has one process.
    */
   sharedLimiter(opts: LimiterOptions): RateLimiterAbstract;
+  /**
+   * Bring the schema to the latest migration; answers the names applied. On Postgres it runs on a
+   * connection of its own (the direct one behind a pooler): the migrator's lock is a session's, and
+   * through a transaction pooler it could be taken on one server connection and left held there.
+   */
+  migrate(): Promise<string[]>;
   close(): Promise<void>;
 }
 

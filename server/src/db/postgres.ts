@@ -1,14 +1,22 @@
-/** PostgreSQL: a pool for queries and transactions, NOTIFY to publish and one LISTEN connection to receive. */
+/**
+ * PostgreSQL: a pool for queries and transactions, NOTIFY to publish and one LISTEN connection to
+ * receive. The pool may go through a pooler in transaction mode (PgBouncer): nothing relies on a
+ * session across transactions there (no session settings, locks or named prepared statements);
+ * what needs a session (LISTEN, the migrator's lock) uses `directUrl` when given.
+ */
 import { Kysely, type KyselyConfig, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Database } from './database.js';
 import { checkPublish, type DbHandle, SERVER_APPLICATION_NAME } from './handle.js';
+import { migrateToLatest } from './migrate.js';
 import { pgListener } from './pg-listener.js';
 
 export interface PostgresOptions {
-  /** postgres:// URL. */
+  /** postgres:// URL: the database, or a pooler in front of it. */
   url: string;
+  /** The database itself, when `url` is a pooler (DATABASE_DIRECT_URL). */
+  directUrl?: string;
   poolSize?: number;
   /** Told when an idle Postgres connection fails (e.g. the server restarted); the pool replaces it. */
   onConnectionError?: (err: Error) => void;
@@ -25,6 +33,15 @@ const pgTypes = {
   },
 };
 
+/**
+ * The pool as the rate limiter sees it, its statements unnamed: a named prepared statement lives in
+ * one server connection, and behind a transaction pooler the next use may land on another, which
+ * has never heard of it.
+ */
+const unnamedStatements = (pool: pg.Pool) => ({
+  query: (q: { text: string; values?: unknown[] }) => pool.query({ text: q.text, values: q.values }),
+});
+
 export function openPostgres(opts: PostgresOptions): DbHandle {
   const pool = new pg.Pool({ connectionString: opts.url, application_name: SERVER_APPLICATION_NAME, max: opts.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
   // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
@@ -33,7 +50,8 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
   const probePool = new pg.Pool({ connectionString: opts.url, application_name: SERVER_APPLICATION_NAME, max: 1, types: pgTypes as pg.CustomTypesConfig });
   probePool.on('error', (err) => opts.onConnectionError?.(err));
   const probeDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: probePool }) });
-  const listener = pgListener(opts.url, opts.onConnectionError);
+  const session = opts.directUrl ?? opts.url;
+  const listener = pgListener(session, opts.onConnectionError);
   return {
     db,
     dialect: 'postgres',
@@ -49,7 +67,15 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     },
     subscribe: listener.subscribe,
     // The table comes from the migrations; expired rows are cleared by the library every 5 minutes.
-    sharedLimiter: (o) => new RateLimiterPostgres({ storeClient: pool, tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, ...o }),
+    sharedLimiter: (o) => new RateLimiterPostgres({ storeClient: unnamedStatements(pool), storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, ...o }),
+    migrate: async () => {
+      const once = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: session, application_name: SERVER_APPLICATION_NAME, max: 1 }) }) });
+      try {
+        return await migrateToLatest(once);
+      } finally {
+        await once.destroy();
+      }
+    },
     close: async () => {
       await listener.close();
       await probeDb.destroy();

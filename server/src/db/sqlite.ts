@@ -12,6 +12,7 @@ import { cachingStatements } from '@duka/shared';
 import type { Database } from './database.js';
 import { groupCommit } from './group-commit.js';
 import { checkPublish, type DbHandle } from './handle.js';
+import { migrateToLatest } from './migrate.js';
 
 /** `file` is a path or `:memory:`; `log` is Kysely's hook (statement counting). */
 export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
@@ -37,6 +38,7 @@ export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
     probeDb,
     ping: async () => void (probe ?? sqlite).prepare('select 1').get(),
     maintain: async () => void sqlite.pragma('optimize'),
+    migrate: () => migrateToLatest(db),
     stats: () => {
       if (file === ':memory:') return {};
       try {
