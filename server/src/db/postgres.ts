@@ -67,7 +67,7 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     },
     subscribe: listener.subscribe,
     // The table comes from the migrations; expired rows are cleared by the library every 5 minutes.
-    sharedLimiter: (o) => new RateLimiterPostgres({ storeClient: unnamedStatements(pool), storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, ...o }),
+    sharedLimiter: (o) => new RateLimiterPostgres({ storeClient: unnamedStatements(pool), storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, inMemoryBlockOnConsumed: o.points + 1, ...o }),
     migrate: async () => {
       const once = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: session, application_name: SERVER_APPLICATION_NAME, max: 1 }) }) });
       try {

@@ -3,12 +3,14 @@
  * check a code (SMS pumping), per address on the routes that send a message, per refresh-token
  * family on /auth/refresh, and 600 a minute per signed-in user elsewhere. The user's count is keyed
  * by the access token's subject, the user's own id: each staff account has its own, apart from the
- * owner's, and only tills signed in as the same user share one. The auth counts are shared by every
- * server instance (a table on Postgres); the per-user count stays in each process's memory, because
- * it is checked on every request, sales included, and a shared one would cost a database write each
- * time. Sign-in failures are counted apart, by what guessing needs (modules/auth/services/sign-in-guard.ts).
+ * owner's, and only tills signed in as the same user share one. Every count is shared by every
+ * server instance (a table on Postgres, memory on SQLite's one process), so a balancer spreading a
+ * user's requests over N instances does not give them N times the limit; the per-user count costs
+ * one upsert a request there, outside the request's transaction, and a user over the limit is then
+ * refused from memory until the window ends. Sign-in failures are counted apart, by what guessing
+ * needs (modules/auth/services/sign-in-guard.ts).
  */
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { DbHandle } from '../db/handle.js';
 import type { Config } from '../env.js';
 import { RetryLaterError } from './errors.js';
@@ -60,7 +62,7 @@ export function createRateLimits(config: Config, handle: Pick<DbHandle, 'sharedL
   const identifier = handle.sharedLimiter({ keyPrefix: 'auth-id', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
   const codes = handle.sharedLimiter({ keyPrefix: 'auth-codes', points: config.RATE_LIMIT_ADDRESS_CODES_PER_MIN, duration: 60 });
   const family = handle.sharedLimiter({ keyPrefix: 'auth-family', points: config.RATE_LIMIT_AUTH_PER_MIN, duration: 60 });
-  const user = new RateLimiterMemory({ keyPrefix: 'user', points: config.RATE_LIMIT_USER_PER_MIN, duration: 60 });
+  const user = handle.sharedLimiter({ keyPrefix: 'user', points: config.RATE_LIMIT_USER_PER_MIN, duration: 60 });
   return {
     authByIdentifier: async (key) => void (await consume(identifier, identifierKey(key))),
     codesByAddress: async (key) => void (await consume(codes, key)),
