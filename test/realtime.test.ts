@@ -6,7 +6,8 @@ import type { ServerType } from '@hono/node-server';
 import { PROTOCOL_VERSION } from '@duka/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../server/src/sync/ws/attach.js';
-import { addStore, createStaff, PASSWORD, registerOwner, type Session } from './setup/factories.js';
+import { addStore, createStaff, e164, lastMessage, mfaAdminToken, PASSWORD, registerOwner, type Session, uniquePhone } from './setup/factories.js';
+import { checkerFor } from './setup/openapi-check.js';
 import { createTestApp, listen, type TestApp } from './setup/test-app.js';
 import { createTestDb } from './setup/test-db.js';
 import { connect, refusal, type TestSocket, wsUrl } from './setup/ws-client.js';
@@ -182,6 +183,32 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     expect((await t.request('POST', '/auth/logout', { token: fresh.token })).status).toBe(200);
     const revoked = await refusal(url, { authorization: `Bearer ${fresh.token}` });
     expect(revoked).toMatchObject({ status: 401, body: { message: 'this session has been signed out; sign in again' } });
+  });
+
+  it('refuses as the document says: each status documented with its code, in the error envelope, with X-Request-Id', async () => {
+    const doc = (await t.request('GET', '/openapi.json')).body;
+    const documented = doc.paths['/sync/ws'].get.responses;
+    const check = checkerFor(doc);
+    const owner = await registerOwner(t);
+    const phone = uniquePhone();
+    expect((await t.request('POST', '/accounts/users', { token: owner.token, body: { first_name: 'Juma', last_name: 'Ali', phone, role: 'staff' } })).status).toBe(200);
+    const temporary = (await lastMessage(t, e164(phone)))!.body.match(/temporary password (\S+),/)![1]!;
+    const unsettled = (await t.request('POST', '/auth/login', { body: { identifier: phone, password: temporary } })).body.data.access_token;
+    const cases = [
+      ['UNAUTHENTICATED', await refusal(url)],
+      ['FORBIDDEN', await refusal(url, { authorization: `Bearer ${(await mfaAdminToken(t)).token}` })],
+      ['PASSWORD_CHANGE_REQUIRED', await refusal(url, { authorization: `Bearer ${unsettled}` })],
+    ] as const;
+    for (const [code, answer] of cases) {
+      const response = documented[String(answer.status)];
+      expect(answer.body.errors[0].code, code).toBe(code);
+      expect(response?.description, `${code} ${answer.status}`).toContain(`\`${code}\``);
+      expect(check.schemaProblems(response.content['application/json'].schema, answer.body), code).toEqual([]);
+      expect(answer.headers['x-request-id'], code).toBe(answer.body.meta.request_id);
+    }
+    // A plain GET is no upgrade: the app answers 404, checked against the document like every test request.
+    expect((await t.request('GET', '/sync/ws', { token: owner.token })).status).toBe(404);
+    expect(Object.keys(documented)).toEqual(['101', '401', '403', '404', '429', '500', '503']);
   });
 
   it('destroys upgrade requests for any other path', async () => {

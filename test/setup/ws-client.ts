@@ -15,6 +15,7 @@ export interface TestSocket {
 
 export interface Refusal {
   status: number;
+  headers: Record<string, string | string[] | undefined>;
   body: any;
 }
 
@@ -80,7 +81,7 @@ export function refusal(url: string, headers: Record<string, string> = {}): Prom
     ws.once('unexpected-response', (_req, res) => {
       let text = '';
       res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }));
     });
     ws.once('error', reject);
   });

@@ -117,17 +117,18 @@ export function errorCodes(route: Documented): Set<ErrorCode> {
   return codes;
 }
 
+/** An error answer: the error envelope, described by its codes and what each means. */
+export const errorAnswer = (codes: readonly ErrorCode[]) => ({
+  description: codes.map((code) => `\`${code}\`: ${MEANS[code]}`).join('; '),
+  content: { 'application/json': { schema: ErrorBody } },
+});
+
 /** The route's own responses and its error answers, each with the headers it carries. */
 export function documentResponses(route: Documented, responses: Responses): Responses {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodes(route)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   const errors: Responses = {};
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    errors[status] = {
-      description: codes.map((code) => `\`${code}\`: ${MEANS[code]}`).join('; '),
-      content: { 'application/json': { schema: ErrorBody } },
-    };
-  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) errors[status] = errorAnswer(codes);
   const out: Responses = {};
   for (const [status, response] of Object.entries({ ...errors, ...responses })) out[status] = withHeaders(route, Number(status), response);
   return out;

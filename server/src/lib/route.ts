@@ -1,6 +1,7 @@
 /**
  * Route definitions: `defineRoute(access, config)` wraps createRoute so that every route states its
- * access level once, gets the matching middleware and OpenAPI security, and documents its error
+ * access level once (and any permission its verb asks, `needs`), gets the matching middleware,
+ * OpenAPI security and access sentence, and documents its error
  * answers and headers (lib/openapi.ts). `ok()` renders the success envelope.
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
@@ -11,12 +12,15 @@ import { z } from 'zod';
 import { type Access, requireAccess } from './auth/middleware.js';
 import type { AppEnv, AuthedContext, ServiceContext } from './context.js';
 import { documentResponses } from './openapi.js';
+import { accessExtension, accessSentence, type Needs } from './route-access.js';
 
 type Config = Omit<RouteConfig, 'middleware' | 'security'> & {
   /** A verbNoun name, unique in the document: client generators and the companion agent's tools are named by it. */
   operationId: string;
-  /** One or two sentences a caller needs: who may call it, what it changes. */
+  /** One or two sentences a caller needs: what it changes. Who may call it is appended (route-access.ts); never say it here. */
   description: string;
+  /** What the verb asks beyond the access level (a permission), which the description then says. */
+  needs?: Needs;
   /** The error codes its verb sends beyond those every route of its kind can answer (lib/openapi.ts errorCodes). */
   errors?: readonly ErrorCode[];
   /**
@@ -38,26 +42,16 @@ function withIdempotencyHeader(headers: unknown) {
   return headers instanceof z.ZodObject ? headers.extend(idempotencyHeader.shape) : idempotencyHeader;
 }
 
-/** Who may call a route, as its access level says; a verb may ask more (a permission), which the route's own description names. */
-const WHO: Record<Access, string> = {
-  public: 'No sign-in needed.',
-  bearer: 'Any signed-in user.',
-  'password-change': 'Any signed-in user, a session signed in with a temporary password included.',
-  'signing-out': 'Any access token of the user, even of a session already signed out.',
-  owner: "The organisation's owner only.",
-  admin: 'Platform administrators signed in with MFA only.',
-  'admin-enrolment': 'Platform administrators, before MFA enrolment too.',
-};
-
 export function defineRoute<R extends Config>(access: Access, config: R) {
   const secured = access !== 'public';
-  const { errors, idempotency: _, ...route } = config;
+  const { errors, idempotency: _, needs, ...route } = config;
   const keyed = keyedByMiddleware(access, config);
   const request = keyed ? { ...route.request, headers: withIdempotencyHeader(route.request?.headers) } : route.request;
   return createRoute({
     ...route,
     ...(request ? { request } : {}),
-    description: `${config.description} ${WHO[access]}`,
+    description: `${config.description} ${accessSentence(access, needs)}`,
+    'x-duka-access': accessExtension(access, needs),
     ...(secured ? { middleware: (keyed ? [requireAccess(access), honourIdempotencyKey] : [requireAccess(access)]) as [MiddlewareHandler], security: [{ bearerAuth: [] }] } : {}),
     // A keyed route can also answer a reused key (422) and a key still in flight (409).
     responses: documentResponses({ secured, method: config.method, request, errors: keyed ? [...(errors ?? []), 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_IN_FLIGHT'] : errors }, config.responses) as R['responses'],

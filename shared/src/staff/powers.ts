@@ -28,7 +28,8 @@ export const POWERS = {
 } as const satisfies Record<string, Permission>;
 export type Power = keyof typeof POWERS;
 
-const WHAT: Record<Power, string> = {
+/** What each power does, in the words of its refusal and of the OpenAPI descriptions (server/src/lib/route-access.ts). */
+export const POWER_ACTION: Record<Power, string> = {
   write_off_debt: 'writing off a debt',
   set_credit_limit: "changing a customer's credit limit",
   remove_customer: 'removing a customer',
@@ -52,5 +53,5 @@ export function checkPower(power: Power, user: { role?: string; perms?: readonly
   const permission = POWERS[power];
   if (holdsPermission(user, permission)) return undefined;
   const flag = PERMISSION_FLAG[permission];
-  return { code: 'FORBIDDEN', permission, flag, message: `${WHAT[power]} needs the ${permission} permission (${flag}); ask a manager or the owner` };
+  return { code: 'FORBIDDEN', permission, flag, message: `${POWER_ACTION[power]} needs the ${permission} permission (${flag}); ask a manager or the owner` };
 }

@@ -21,7 +21,7 @@ import { defineRoute, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Analytics'];
 const SCOPE =
-  "Owner only. Covers every store of the organisation unless `store_id` names one. Dates are local days in the organisation's time zone " +
+  "Covers every store of the organisation unless `store_id` names one. Dates are local days in the organisation's time zone " +
   '(default: the last 30 days, today included). Revenue counts `paid` and `credit` sales at their total (VAT included, after discount); ' +
   'refunded and voided sales are left out and counted separately. Profit is net of VAT at the cost price in force at each sale.';
 

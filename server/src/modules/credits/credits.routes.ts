@@ -88,6 +88,7 @@ export const note = defineRoute('bearer', {
 });
 
 export const writeOff = defineRoute('bearer', {
+  needs: { permission: 'credit' },
   method: 'post',
   path: '/credits/{tab_id}/write-off',
   operationId: 'writeOffCreditTab',

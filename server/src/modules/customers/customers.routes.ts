@@ -29,6 +29,7 @@ export const list = defineRoute('bearer', {
 });
 
 export const create = defineRoute('bearer', {
+  needs: { powers: ['set_credit_limit'] },
   method: 'post',
   path: '/customers',
   operationId: 'createCustomer',
@@ -64,6 +65,7 @@ export const getOne = defineRoute('bearer', {
 });
 
 export const patch = defineRoute('bearer', {
+  needs: { powers: ['set_credit_limit', 'remove_customer'] },
   method: 'patch',
   path: '/customers/{id}',
   operationId: 'updateCustomer',

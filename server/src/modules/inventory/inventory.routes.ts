@@ -89,6 +89,7 @@ export const listProducts = defineRoute('bearer', {
 });
 
 export const createProduct = defineRoute('bearer', {
+  needs: { powers: ['adjust_stock'] },
   method: 'post',
   path: '/inventory/products',
   operationId: 'createProduct',
@@ -125,6 +126,7 @@ export const getProduct = defineRoute('bearer', {
 });
 
 export const updateProduct = defineRoute('bearer', {
+  needs: { powers: ['change_price', 'adjust_stock', 'remove_product'] },
   method: 'patch',
   path: '/inventory/products/{id}',
   operationId: 'updateProduct',
@@ -137,6 +139,7 @@ export const updateProduct = defineRoute('bearer', {
 });
 
 export const deleteProduct = defineRoute('bearer', {
+  needs: { permission: 'stock' },
   method: 'delete',
   path: '/inventory/products/{id}',
   operationId: 'deleteProduct',
@@ -149,6 +152,7 @@ export const deleteProduct = defineRoute('bearer', {
 });
 
 export const adjustStock = defineRoute('bearer', {
+  needs: { permission: 'stock' },
   method: 'post',
   path: '/inventory/products/{id}/adjust',
   operationId: 'adjustStock',

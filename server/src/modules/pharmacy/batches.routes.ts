@@ -10,7 +10,7 @@ export const listBatches = defineRoute('bearer', {
   description: 'Lots of medicine in the active store, with quantities, expiry and status.',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: "The active store's batches (lots and their quarantine rows), paged, by expiry then lot; any member of the store",
+  summary: "The active store's batches (lots and their quarantine rows), paged, by expiry then lot",
   request: { query: ListBatchesQuery },
   responses: { 200: jsonResponse(PagedEnvelope(Batch), 'Batches; meta has the page') },
 });
@@ -28,6 +28,7 @@ export const getBatch = defineRoute('bearer', {
 });
 
 export const correctBatch = defineRoute('bearer', {
+  needs: { permission: 'pharmacy' },
   method: 'patch',
   path: '/pharmacy/batches/{id}',
   operationId: 'correctBatch',
@@ -35,12 +36,13 @@ export const correctBatch = defineRoute('bearer', {
   errors: ['DUPLICATE', 'INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary:
-    "Correct a lot's number and/or expiry date, with a reason (owner, or staff with permission `pharmacy`); its quarantine rows follow; 409 DUPLICATE when the lot number is already another batch of the product here",
+    "Correct a lot's number and/or expiry date, with a reason; its quarantine rows follow; 409 DUPLICATE when the lot number is already another batch of the product here",
   request: { params: IdParam, body: jsonBody(CorrectBatchInput, { expiry_date: '2027-06-30', reason: 'expiry misread at receiving' }) },
   responses: { 200: jsonResponse(Envelope(Batch), 'The corrected batch') },
 });
 
 export const listExpiring = defineRoute('bearer', {
+  needs: { permission: 'pharmacy' },
   method: 'get',
   path: '/pharmacy/expiring',
   operationId: 'listExpiringStock',
@@ -48,7 +50,7 @@ export const listExpiring = defineRoute('bearer', {
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary:
-    'Sellable stock expiring within `days` (default 90) and already past date, by expiry, with its value at cost and at price and totals over every page (owner, or staff with permission `pharmacy`)',
+    'Sellable stock expiring within `days` (default 90) and already past date, by expiry, with its value at cost and at price and totals over every page',
   request: { query: ExpiringQuery },
   responses: { 200: jsonResponse(ExpiringPage, 'A page of expiring lots; meta has the page and the totals') },
 });

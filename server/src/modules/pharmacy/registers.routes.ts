@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineRoute, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Pharmacy'];
-const who = ' (owner, or staff with the `pharmacy` permission)';
+const needs = { permission: 'pharmacy' } as const;
 const csvFile = (description: string) => ({
   description,
   headers: { 'Content-Disposition': { required: true, description: 'attachment; filename="…"', schema: { type: 'string' as const } } },
@@ -14,48 +14,52 @@ const controlledDescription =
 const disposalDescription = 'Every disposal in the active store in the period (local days, inclusive; default this month so far), with reason, method, witness and the value at cost.';
 
 export const controlledRegister = defineRoute('bearer', {
+  needs,
   method: 'get',
   path: '/pharmacy/registers/controlled',
   operationId: 'getControlledDrugRegister',
   errors: ['BUSINESS_RULE', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: `The controlled-drug register of a product${who}`,
+  summary: 'The controlled-drug register of a product',
   description: controlledDescription,
   request: { query: ControlledRegisterQuery },
   responses: { 200: jsonResponse(Envelope(ControlledRegister), 'The register') },
 });
 
 export const controlledRegisterCsv = defineRoute('bearer', {
+  needs,
   method: 'get',
   path: '/pharmacy/registers/controlled.csv',
   operationId: 'exportControlledDrugRegisterCsv',
   errors: ['BUSINESS_RULE', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: `The controlled-drug register of a product as CSV, opening balance first${who}`,
+  summary: 'The controlled-drug register of a product as CSV, opening balance first',
   description: controlledDescription,
   request: { query: ControlledRegisterQuery },
   responses: { 200: csvFile('The register as CSV') },
 });
 
 export const disposalRegister = defineRoute('bearer', {
+  needs,
   method: 'get',
   path: '/pharmacy/registers/disposals',
   operationId: 'getDisposalRegister',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: `The disposal register${who}`,
+  summary: 'The disposal register',
   description: disposalDescription,
   request: { query: DisposalRegisterQuery },
   responses: { 200: jsonResponse(Envelope(DisposalRegister), 'The register') },
 });
 
 export const disposalRegisterCsv = defineRoute('bearer', {
+  needs,
   method: 'get',
   path: '/pharmacy/registers/disposals.csv',
   operationId: 'exportDisposalRegisterCsv',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: `The disposal register as CSV${who}`,
+  summary: 'The disposal register as CSV',
   description: disposalDescription,
   request: { query: DisposalRegisterQuery },
   responses: { 200: csvFile('The register as CSV') },

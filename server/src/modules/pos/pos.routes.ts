@@ -12,12 +12,14 @@ import {
   ReceiptResult,
   SummaryQuery,
   Transaction,
+  VOID_WINDOW_MS,
 } from '@duka/shared';
 import { z } from 'zod';
 import { defineRoute, example, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Point of sale'];
 export const createSale = defineRoute('bearer', {
+  needs: { permission: 'discount', when: 'giving a discount' },
   method: 'post',
   path: '/pos/sale',
   operationId: 'createSale',
@@ -25,7 +27,7 @@ export const createSale = defineRoute('bearer', {
   tags,
   summary: 'Record a sale: prices and stock come from the server; one transaction',
   description:
-    'Lines of one product are merged. 409 INSUFFICIENT_STOCK writes nothing; a Credit sale needs a customer and respects credit_limit (422 CREDIT_LIMIT_EXCEEDED); a discount needs the discount permission (403). Retry safely with an Idempotency-Key header or a client-generated `id`.',
+    'Lines of one product are merged. 409 INSUFFICIENT_STOCK writes nothing; a Credit sale needs a customer and respects credit_limit (422 CREDIT_LIMIT_EXCEEDED). Retry safely with an Idempotency-Key header or a client-generated `id`.',
   request: { headers: idempotencyHeader, body: jsonBody(CreateSaleInput, { lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 2 }], payment_method: 'M-Pesa', payment_reference: 'QK7H2M9X1P' }) },
   responses: { 201: jsonResponse(Envelope(Transaction), 'The committed sale') },
 });
@@ -55,22 +57,24 @@ export const getTransaction = defineRoute('bearer', {
 });
 
 export const refund = defineRoute('bearer', {
+  needs: { permission: 'refund' },
   method: 'post',
   path: '/pos/transactions/{id}/refund',
   operationId: 'refundSale',
   description: 'Reverses a sale as a refund, restoring its stock (batch-tracked units go to quarantine), in one transaction.',
   errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
-  summary: 'Refund a paid or credit sale (refund permission); restores stock',
+  summary: 'Refund a paid or credit sale; restores stock',
   request: { params: IdParam, body: jsonBody(ReasonInput, { reason: 'customer returned unopened' }) },
   responses: { 200: jsonResponse(Envelope(Transaction), 'Transaction with status refunded') },
 });
 
 export const voidSale = defineRoute('bearer', {
+  needs: { permission: 'refund', when: `voiding another cashier’s sale or one older than ${VOID_WINDOW_MS / 60_000} minutes`, orManager: true },
   method: 'post',
   path: '/pos/transactions/{id}/void',
   operationId: 'voidSale',
-  description: 'Cancels a sale made in error, restoring its stock, in one transaction. Staff without the refund permission may void only their own sale, shortly after making it.',
+  description: 'Cancels a sale made in error, restoring its stock, in one transaction.',
   errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: 'Void a paid sale, or a credit sale with no payment yet; restores stock',

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Reports'];
+const needs = { permission: 'reports' } as const;
 const csvFile = { 'text/csv': { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8' }) } };
 const reportFile = (description: string) => ({
   description,
@@ -37,12 +38,13 @@ export const types = defineRoute('bearer', {
 });
 
 export const generate = defineRoute('bearer', {
+  needs,
   method: 'post',
   path: '/reports/generate',
   operationId: 'generateReport',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: 'Generate a report as a CSV download or JSON; recorded as an export (needs the reports permission)',
+  summary: 'Generate a report as a CSV download or JSON; recorded as an export',
   description:
     'Sales and VAT cover the active store in the period (a `range` preset or `date_from`/`date_to`, local dates, inclusive; default the last 30 days); inventory is the active store now; credit is the organisation now. Money has 2 decimals (TZS). Refunded and void sales are listed with their status and left out of the totals.',
   request: { body: jsonBody(GenerateReportInput, { report_type: 'sales', format: 'csv', range: '30d' }) },
@@ -50,6 +52,7 @@ export const generate = defineRoute('bearer', {
 });
 
 export const listExports = defineRoute('bearer', {
+  needs,
   method: 'get',
   path: '/reports/exports',
   operationId: 'listReportExports',
@@ -62,6 +65,7 @@ export const listExports = defineRoute('bearer', {
 });
 
 export const download = defineRoute('bearer', {
+  needs,
   method: 'get',
   path: '/reports/exports/{id}/download',
   operationId: 'downloadReportExport',

@@ -18,6 +18,7 @@ export const list = defineRoute('bearer', {
 });
 
 export const create = defineRoute('bearer', {
+  needs: { powers: ['mark_delivery_paid'] },
   method: 'post',
   path: '/suppliers/deliveries',
   operationId: 'createDelivery',
@@ -42,6 +43,7 @@ export const getOne = defineRoute('bearer', {
 });
 
 export const patch = defineRoute('bearer', {
+  needs: { powers: ['mark_delivery_paid'] },
   method: 'patch',
   path: '/suppliers/deliveries/{id}',
   operationId: 'updateDelivery',
@@ -78,6 +80,7 @@ export const listForSupplier = defineRoute('bearer', {
 });
 
 export const createForSupplier = defineRoute('bearer', {
+  needs: { powers: ['mark_delivery_paid'] },
   method: 'post',
   path: '/suppliers/{id}/deliveries',
   operationId: 'createSupplierDelivery',

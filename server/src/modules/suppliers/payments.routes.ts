@@ -4,7 +4,7 @@ import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../li
 const tags = ['Suppliers'];
 const payment = jsonResponse(Envelope(SupplierPayment), 'The payment and the deliveries it paid');
 const paged = jsonResponse(PagedEnvelope(SupplierPayment), 'Payments, newest first; meta has the page');
-const retry = 'Owner only. Retry safely with an Idempotency-Key header: the same key and body replay the first answer; the same key with another body is 422.';
+const retry = 'Retry safely with an Idempotency-Key header: the same key and body replay the first answer; the same key with another body is 422.';
 
 export const list = defineRoute('bearer', {
   method: 'get',

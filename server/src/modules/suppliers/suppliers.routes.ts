@@ -62,6 +62,7 @@ export const patch = defineRoute('bearer', {
 });
 
 export const remove = defineRoute('bearer', {
+  needs: { permission: 'suppliers' },
   method: 'delete',
   path: '/suppliers/{id}',
   operationId: 'deleteSupplier',

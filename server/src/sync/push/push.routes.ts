@@ -34,7 +34,7 @@ export const listConflicts = defineRoute('owner', {
   method: 'get',
   path: '/sync/conflicts',
   operationId: 'listSyncConflicts',
-  description: 'What reconciling offline sales found (stale prices, oversold stock), for a manager to review.',
+  description: 'What reconciling offline sales found (stale prices, oversold stock), to review.',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Differences found when offline sales were reconciled',
