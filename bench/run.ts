@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,sync,realtime,sdk,analytics]`:
+ * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,sync,realtime,sdk,analytics,scale]`:
  * the foundation's HTTP figures,
  * server in its own process, autocannon on loopback, printed beside their targets.
  * Durable commits on both databases (SQLite synchronous=FULL, Postgres fsync on).
@@ -14,9 +14,10 @@ import { freePort, measure, printTable, type Row, startBenchServer, startProcess
 import { batchPushBenchmark, batchSaleBenchmark, type BenchPharmacy, openBenchPharmacy } from './pharmacy.js';
 import { realtimeBenchmarks, wsCeiling } from './realtime.js';
 import { sdkBenchmarks } from './sdk.js';
+import { scaleOutBenchmarks } from './scale-out.js';
 import { syncBenchmarks } from './sync.js';
 
-const GROUPS = ['http', 'sync', 'realtime', 'sdk', 'analytics'] as const;
+const GROUPS = ['http', 'sync', 'realtime', 'sdk', 'analytics', 'scale'] as const;
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' }, only: { type: 'string', default: GROUPS.join(',') } } });
 const seconds = Number(values.seconds);
 const databases = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db!];
@@ -34,8 +35,11 @@ if (only.has('http')) {
   await stopProcess(ceiling);
 }
 if (only.has('realtime')) rows.push(await wsCeiling());
+// PostgreSQL behind a pooler and a balancer, in a cluster of its own.
+if (only.has('scale')) rows.push(...(await scaleOutBenchmarks(seconds)));
+const perDatabase = [...only].some((g) => g !== 'scale');
 
-for (const database of databases) {
+for (const database of perDatabase ? databases : []) {
   const tra = await startBenchTra();
   const bench = await startBenchServer(database, { TRA_TEST_URL: tra.tra.url });
   const { base, env, dbOpts } = bench;

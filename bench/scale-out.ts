@@ -1,0 +1,116 @@
+/**
+ * `npm run bench -- --only scale`: selling and pushing on PostgreSQL as issue 34 deploys it, each in
+ * one run beside the others: one instance connected directly, one instance through PgBouncer
+ * (transaction mode), and two instances through PgBouncer behind nginx (round robin). Every
+ * instance, the pooler, the balancer, PostgreSQL and the load generator share this machine's cores,
+ * so the two-instance row shows what the pooler and balancer cost, not what a second machine adds.
+ */
+import { newId } from '@duka/shared';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createDb } from '../server/src/db/create-db.js';
+import { LOAD_RUN_LIMITS } from '../server/src/env.js';
+import { startNginx } from '../test/setup/nginx.js';
+import { startPgBouncer } from '../test/setup/pgbouncer.js';
+import { freePort, measure, type Row, startPostgres, startProcess, stopProcess, tokenUser } from './lib.js';
+import { type BenchProduct, offlineSales, registerTill, type Till, timePushes } from './push-load.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const TILLS = 20;
+const SALES_PER_TILL = 250;
+const BATCH = 50;
+const SECRET = 'bench-secret-bench-secret-bench-secret-01';
+
+type Setup = 'direct, 1 instance' | 'PgBouncer, 1 instance' | 'PgBouncer + nginx, 2 instances';
+const SETUPS: Setup[] = ['direct, 1 instance', 'PgBouncer, 1 instance', 'PgBouncer + nginx, 2 instances'];
+
+async function post(base: string, route: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  const res = await fetch(`${base}/api/v1${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`POST ${route} → ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { data: any }).data;
+}
+
+/** A shop of 300 products with stock and prices, and 20 tills registered in it. */
+async function openShop(base: string, directUrl: string, n: number) {
+  const reg = await post(base, '/auth/register', { first_name: 'Bench', last_name: 'Scale', phone: `075410${String(n).padStart(4, '0')}`, password: 'benchmark1', confirm_password: 'benchmark1', shop: { name: `Scale ${n}` } });
+  const token = reg.tokens.access_token as string;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const db = createDb({ url: directUrl, poolSize: 2 });
+  const { org_id: orgId, store_id: storeId } = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow();
+  await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
+  const now = Date.now() - 3_600_000;
+  const products = Array.from({ length: 300 }, (_, i) => ({ id: newId(), org_id: orgId!, name: `Bidhaa ${i}`, sku: `SC-${i}`, selling_price: 50_000 + i * 100, cost_price: 40_000, created_at: now, updated_at: now }));
+  await db.db.insertInto('products').values(products).execute();
+  await db.db.insertInto('product_stock').values(products.map((p) => ({ store_id: storeId!, product_id: p.id, qty: 1_000_000_000, updated_at: now }))).execute();
+  await db.db
+    .insertInto('product_prices')
+    .values(products.map((p) => ({ id: newId(), org_id: orgId!, product_id: p.id, selling_price: p.selling_price, wholesale_price: null, cost_price: p.cost_price, tax_rate: 1800, effective_from: now, changed_by: null })))
+    .execute();
+  await sql.raw('vacuum analyze').execute(db.db);
+  await db.close();
+  const sold: BenchProduct[] = products;
+  const tills: Till[] = await Promise.all(
+    Array.from({ length: TILLS }, async (_, d) => ({ id: await registerTill(base, headers, `Till ${d + 1}`), headers, mutations: offlineSales(sold, d, SALES_PER_TILL, `S${n}-`) })),
+  );
+  return { headers, products, tills };
+}
+
+export async function scaleOutBenchmarks(seconds: number): Promise<Row[]> {
+  const cluster = await startPostgres();
+  const adminUrl = cluster.url.replace(/\/[^/]+$/, '/postgres');
+  const pooler = await startPgBouncer(cluster.url);
+  const rows: Row[] = [];
+  try {
+    for (const [n, setup] of SETUPS.entries()) {
+      const name = `duka_scale_${n}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const directUrl = cluster.url.replace(/\/[^/]+$/, `/${name}`);
+      const pooled = setup !== 'direct, 1 instance';
+      const instances = setup.endsWith('2 instances') ? 2 : 1;
+      const servers = [];
+      const ports: number[] = [];
+      for (let i = 0; i < instances; i++) {
+        const port = await freePort();
+        const env = {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-scale-')),
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+          JWT_SECRET: SECRET,
+          ...LOAD_RUN_LIMITS,
+          DATABASE_URL: pooled ? pooler.pooled(directUrl) : directUrl,
+          ...(pooled ? { DATABASE_DIRECT_URL: directUrl } : {}),
+        };
+        // One after the other: the first migrates the new database.
+        servers.push(await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`));
+        ports.push(port);
+      }
+      const balancer = instances > 1 ? await startNginx(ports) : null;
+      const base = balancer?.url ?? `http://127.0.0.1:${ports[0]}`;
+      try {
+        const shop = await openShop(base, directUrl, n);
+        const saleBody = JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: shop.products[i * 97]!.id, qty: 1 })), payment_method: 'Cash' });
+        const sale = await measure({ url: `${base}/api/v1/pos/sale`, method: 'POST', headers: shop.headers, body: saleBody, connections: 32, seconds });
+        rows.push({ scenario: `POST /pos/sale, 3 lines, 32 conn: ${setup}`, database: 'postgres', m: sale, target: 'figure', met: null });
+        const pushed = await timePushes(base, shop.tills, BATCH);
+        rows.push({ scenario: `push ${TILLS * SALES_PER_TILL} offline sales, ${TILLS} tills in one store, batches of ${BATCH}: ${setup}`, database: 'postgres', m: pushed, target: 'figure', met: null });
+      } finally {
+        await balancer?.stop();
+        for (const s of servers) await stopProcess(s);
+      }
+    }
+  } finally {
+    await pooler.stop();
+    await cluster.stop();
+  }
+  // Against the direct connection measured in this same run.
+  const direct = { sale: rows[0]!.m.rps, push: rows[1]!.m.rps };
+  for (const r of rows.slice(2)) r.ofCeiling = `${Math.round((100 * r.m.rps) / (r.scenario.startsWith('POST') ? direct.sale : direct.push))} % of direct`;
+  return rows;
+}
