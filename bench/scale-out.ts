@@ -4,6 +4,7 @@
  * (transaction mode), and two instances through PgBouncer behind nginx (round robin). Every
  * instance, the pooler, the balancer, PostgreSQL and the load generator share this machine's cores,
  * so the two-instance row shows what the pooler and balancer cost, not what a second machine adds.
+ * The three set-ups are measured twice, in turn, so that the spread of a noisy machine shows.
  */
 import { newId } from '@duka/shared';
 import { sql } from 'kysely';
@@ -63,7 +64,8 @@ export async function scaleOutBenchmarks(seconds: number): Promise<Row[]> {
   const pooler = await startPgBouncer(cluster.url);
   const rows: Row[] = [];
   try {
-    for (const [n, setup] of SETUPS.entries()) {
+    for (const [n, setup] of [...SETUPS, ...SETUPS].entries()) {
+      const round = n < SETUPS.length ? 1 : 2;
       const name = `duka_scale_${n}`;
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
@@ -97,9 +99,9 @@ export async function scaleOutBenchmarks(seconds: number): Promise<Row[]> {
         const shop = await openShop(base, directUrl, n);
         const saleBody = JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: shop.products[i * 97]!.id, qty: 1 })), payment_method: 'Cash' });
         const sale = await measure({ url: `${base}/api/v1/pos/sale`, method: 'POST', headers: shop.headers, body: saleBody, connections: 32, seconds });
-        rows.push({ scenario: `POST /pos/sale, 3 lines, 32 conn: ${setup}`, database: 'postgres', m: sale, target: 'figure', met: null });
+        rows.push({ scenario: `POST /pos/sale, 3 lines, 32 conn: ${setup} (round ${round})`, database: 'postgres', m: sale, target: 'figure', met: null });
         const pushed = await timePushes(base, shop.tills, BATCH);
-        rows.push({ scenario: `push ${TILLS * SALES_PER_TILL} offline sales, ${TILLS} tills in one store, batches of ${BATCH}: ${setup}`, database: 'postgres', m: pushed, target: 'figure', met: null });
+        rows.push({ scenario: `push ${TILLS * SALES_PER_TILL} offline sales, ${TILLS} tills in one store, batches of ${BATCH}: ${setup} (round ${round})`, database: 'postgres', m: pushed, target: 'figure', met: null });
       } finally {
         await balancer?.stop();
         for (const s of servers) await stopProcess(s);
@@ -109,8 +111,11 @@ export async function scaleOutBenchmarks(seconds: number): Promise<Row[]> {
     await pooler.stop();
     await cluster.stop();
   }
-  // Against the direct connection measured in this same run.
-  const direct = { sale: rows[0]!.m.rps, push: rows[1]!.m.rps };
-  for (const r of rows.slice(2)) r.ofCeiling = `${Math.round((100 * r.m.rps) / (r.scenario.startsWith('POST') ? direct.sale : direct.push))} % of direct`;
+  // Against the direct connection measured in the same round.
+  const perRound = SETUPS.length * 2;
+  for (const [i, r] of rows.entries()) {
+    const direct = rows[i - (i % perRound) + (r.scenario.startsWith('POST') ? 0 : 1)]!;
+    if (direct !== r) r.ofCeiling = `${Math.round((100 * r.m.rps) / direct.m.rps)} % of direct`;
+  }
   return rows;
 }
