@@ -15,6 +15,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it, inject } from 'vitest';
 import { Till } from '@duka/client-sdk';
 import { createDb } from '../server/src/db/create-db.js';
+import { fillOrder } from '../server/src/db/move/target.js';
+import { isMoneyColumn } from '../server/src/db/move/verify.js';
 import { fiscalise, fiscalWorld } from './setup/fiscal.js';
 import { PASSWORD, registerOwner } from './setup/factories.js';
 import { newMedicine, pharmacyOwner, receiveLots } from './setup/pharmacy-factories.js';
@@ -198,4 +200,15 @@ describe('npm run move-to-postgres', () => {
     expect(w.tra.violations).toEqual([]);
     expect(await till.stock(soda.id)).toBe(63);
   }, 90_000);
+
+  it('fills parents before children and refuses a cycle; knows money from rates, counts and times', () => {
+    const parents = (o: Record<string, string[]>) => new Map(Object.entries(o).map(([k, v]) => [k, new Set(v)]));
+    expect(fillOrder(parents({ lines: ['sales', 'products'], sales: ['stores'], products: ['stores'], stores: [] }))).toEqual(['stores', 'products', 'sales', 'lines']);
+    expect(() => fillOrder(parents({ a: ['b'], b: ['a'], c: [] }))).toThrow('these tables refer to each other in a cycle: a, b');
+    const money = ['amount', 'subtotal', 'total', 'cost_price', 'refund_total', 'price_monthly', 'cost_cents', 'credit_limit', 'total_value'];
+    const notMoney = ['tax_rate', 'discount_pct', 'paid_at', 'refund_count', 'last_number', 'version', 'wholesale_min_qty'];
+    expect(money.filter((c) => isMoneyColumn(c, 'bigint'))).toEqual(money);
+    expect(notMoney.filter((c) => isMoneyColumn(c, 'bigint'))).toEqual([]);
+    expect(isMoneyColumn('amount', 'text')).toBe(false);
+  });
 });
