@@ -170,6 +170,15 @@ export const publicOrigin = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): strin
 
 /** Validate `env`; generate and keep a JWT secret under DATA_DIR when none is given. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cfg = readConfig(env);
+  return { ...cfg, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(cfg.DATA_DIR) };
+}
+
+/**
+ * Validate `env` without resolving the secret: a tool that must not generate one where none is
+ * (`npm run move-to-postgres` reads the secret a stopped server used) starts here.
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Omit<Config, 'JWT_SECRET'> & { JWT_SECRET?: string } {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -189,11 +198,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = (['SELCOM_API_KEY', 'SELCOM_API_SECRET', 'SELCOM_VENDOR'] as const).find((k) => !cfg[k]);
     if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when PAYMENT_PROVIDER is selcom`);
   }
-  return { ...cfg, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(cfg.DATA_DIR) };
+  return cfg;
 }
 
+/** Where a server without JWT_SECRET keeps the secret it generated, under DATA_DIR. */
+export const GENERATED_SECRET_FILE = 'jwt-secret';
+
 function persistentSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'jwt-secret');
+  const file = path.join(dataDir, GENERATED_SECRET_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');

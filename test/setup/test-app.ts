@@ -72,10 +72,12 @@ export async function createTestApp(
     sqliteFile?: string;
     /** The server's clock; default one that moves only when the test advances it. */
     clock?: TestClock;
+    /** A database of the test's own instead of a fresh one (closed with the app). */
+    db?: TestDb;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(opts.config);
-  const db = await createTestDb({ countStatements: config.COUNT_STATEMENTS, sqliteFile: opts.sqliteFile });
+  const db = opts.db ?? (await createTestDb({ countStatements: config.COUNT_STATEMENTS, sqliteFile: opts.sqliteFile }));
   if (!opts.planLimits) await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
   const clock = opts.clock ?? testClock();
   const deps = createDeps(config, db, pino({ level: 'silent' }), clock);
@@ -127,7 +129,7 @@ export async function createTestApp(
     db,
     clock,
     config,
-    dialect: DIALECT,
+    dialect: db.dialect,
     request,
     serviceCtx: () => ({ ...deps, actor: null, requestId: 'test' }),
     close: () => db.drop(),

@@ -25,9 +25,12 @@ async function adminQuery(sql: string) {
   }
 }
 
-/** Postgres: a new database cloned from the migrated template. SQLite: `:memory:` or `file`, migrated. */
-export async function createTestDb(opts: { sqliteFile?: string; countStatements?: boolean } = {}): Promise<TestDb> {
-  if (DIALECT === 'postgres') {
+/**
+ * Postgres: a new database cloned from the migrated template. SQLite: `:memory:` or `file`, migrated.
+ * `dialect` overrides the project's (an embedded shop in a Postgres-only test).
+ */
+export async function createTestDb(opts: { sqliteFile?: string; countStatements?: boolean; dialect?: DialectName } = {}): Promise<TestDb> {
+  if ((opts.dialect ?? DIALECT) === 'postgres') {
     const name = `t_${randomBytes(6).toString('hex')}`;
     await adminQuery(`CREATE DATABASE ${name} TEMPLATE duka_template`);
     const url = inject('pgAdminUrl').replace(/\/postgres$/, `/${name}`);

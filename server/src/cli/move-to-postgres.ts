@@ -1,0 +1,62 @@
+/**
+ * `npm run move-to-postgres -- [--from <folder or duka.db>] [--secret-file <path>]`: move a
+ * stopped embedded shop (its database, its files and its signing secret) into the empty
+ * PostgreSQL at DATABASE_URL; the files go to DATA_DIR's storage. The source defaults to DATA_DIR.
+ * Prints every table's rows and money sums on both sides, and which JWT_SECRET the PostgreSQL
+ * servers need (by fingerprint: the secret itself only goes into --secret-file). docs/move-to-postgres.md.
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DB_FILE, FILES_DIR } from '../db/backup.js';
+import { formatChecks, MoveError, moveDatabase } from '../db/move/move.js';
+import { ConfigError, readConfig } from '../env.js';
+import { localDiskStorage } from '../lib/storage.js';
+import { copyFiles, type FilesCopied } from './move/files.js';
+import { checkSecretFile, checkSecretOpens, fingerprint, sourceSecret, writeSecretFile } from './move/secret.js';
+
+try {
+  const { values } = parseArgs({ options: { from: { type: 'string' }, 'secret-file': { type: 'string' } } });
+  const config = readConfig();
+  if (!config.DATABASE_URL) throw new MoveError('set DATABASE_URL to the PostgreSQL database to move into');
+  const from = path.resolve(values.from ?? config.DATA_DIR);
+  const dbFile = existsSync(from) && statSync(from).isDirectory() ? path.join(from, DB_FILE) : from;
+  const sourceDir = path.dirname(dbFile);
+  const secret = sourceSecret(config.JWT_SECRET, sourceDir);
+  const secretFile = values['secret-file'] ? path.resolve(values['secret-file']) : null;
+  if (secretFile) checkSecretFile(secretFile, secret.secret);
+  // The one line to change when the servers' storage is chosen by configuration (S3): storageFromConfig(config).
+  const storage = localDiskStorage(path.join(config.DATA_DIR, FILES_DIR));
+  const sameFiles = path.resolve(sourceDir, FILES_DIR) === path.resolve(config.DATA_DIR, FILES_DIR);
+  let files: FilesCopied | null = null;
+
+  console.log(`moving ${dbFile} into PostgreSQL`);
+  const checks = await moveDatabase({
+    sqliteFile: dbFile,
+    url: config.DATABASE_URL,
+    beforeCopy: async (sqlite) => {
+      const opened = checkSecretOpens(sqlite, secret);
+      console.log(`secret: from ${secret.from} (${fingerprint(secret.secret)}); it opens the ${opened} kind(s) of sealed values in the database`);
+      if (!sameFiles) files = await copyFiles(path.join(sourceDir, FILES_DIR), storage);
+    },
+    progress: (table, rows) => console.log(`  ${table}: ${rows} row(s)`),
+  });
+  console.log(`\nverified, sqlite = postgres:\n${formatChecks(checks)}\n`);
+  const copied = files as FilesCopied | null;
+  console.log(
+    sameFiles
+      ? `files: already in place in ${path.join(config.DATA_DIR, FILES_DIR)}`
+      : `files: ${copied?.files ?? 0} (${copied?.bytes ?? 0} bytes) in ${path.join(config.DATA_DIR, FILES_DIR)}${copied?.skipped ? `, ${copied.skipped} of them already there` : ''}`,
+  );
+  if (secretFile) writeSecretFile(secretFile, secret.secret);
+  const where = secretFile ?? (secret.from === 'JWT_SECRET' ? 'the JWT_SECRET this move was given' : secret.from);
+  console.log(
+    `\nStart every PostgreSQL server with JWT_SECRET set to the secret in ${where} (${fingerprint(secret.secret)}), ` +
+      'the same on every instance: without it, sign-ins, tills and every sealed key (SMS, TRA, authenticators) stop working.\n' +
+      `The SQLite database at ${dbFile} is unchanged; keep it until the new servers have run a while.`,
+  );
+} catch (err) {
+  // A fault (a lost connection, a bug) rolled the copy back as a refusal does: either way nothing was kept.
+  console.error(err instanceof MoveError || err instanceof ConfigError ? err.message : `the move failed and nothing was kept: ${(err as Error).stack ?? err}`);
+  process.exit(1);
+}

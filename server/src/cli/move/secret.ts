@@ -1,0 +1,63 @@
+/**
+ * The signing secret a moved shop keeps. Tokens, and every value sealed in the database (SMS and AI
+ * gateway keys, TRA certificates and credentials, TOTP secrets), are made with keys derived from
+ * it: the PostgreSQL servers must run with the very secret the embedded server used, or all of
+ * them break at once. A server without JWT_SECRET generated one into DATA_DIR/jwt-secret; the move
+ * finds it there (or takes JWT_SECRET when set, as that server would have), proves it opens what
+ * the database sealed, and never prints it: only its fingerprint, and where to read it, go to the
+ * output, which often ends in a log.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type SQLite from 'better-sqlite3';
+import { MoveError } from '../../db/move/move.js';
+import { GENERATED_SECRET_FILE } from '../../env.js';
+import { deriveKeys } from '../../lib/crypto.js';
+
+export interface SourceSecret {
+  secret: string;
+  /** Where it came from, for the operator: `JWT_SECRET` or the file's path. */
+  from: string;
+}
+
+/** The secret the embedded server used: JWT_SECRET when set, else the one it generated beside its database. */
+export function sourceSecret(jwtSecret: string | undefined, sourceDir: string): SourceSecret {
+  if (jwtSecret) return { secret: jwtSecret, from: 'JWT_SECRET' };
+  const file = path.join(sourceDir, GENERATED_SECRET_FILE);
+  if (!existsSync(file)) throw new MoveError(`JWT_SECRET is not set and ${file} does not exist: set JWT_SECRET to the secret the server ran with`);
+  return { secret: readFileSync(file, 'utf8').trim(), from: file };
+}
+
+/** Short, and safe to print: it tells two secrets apart without revealing either. */
+export const fingerprint = (secret: string) => `sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 16)}`;
+
+/** Refuse a secret that does not open the values sealed in the database (each `*_enc` column's first value). */
+export function checkSecretOpens(sqlite: SQLite.Database, s: SourceSecret): number {
+  const keys = deriveKeys(s.secret);
+  const tables = sqlite.prepare("select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%'").all() as Array<{ name: string }>;
+  let opened = 0;
+  for (const { name } of tables) {
+    const cols = (sqlite.prepare('select name from pragma_table_info(?)').all(name) as Array<{ name: string }>).filter((c) => c.name.endsWith('_enc'));
+    for (const { name: col } of cols) {
+      const row = sqlite.prepare(`select "${col}" as v from "${name}" where "${col}" is not null limit 1`).get() as { v: string } | undefined;
+      if (!row) continue;
+      try {
+        keys.decrypt(row.v);
+        opened++;
+      } catch {
+        throw new MoveError(`the secret from ${s.from} does not open the values sealed in ${name}.${col}: give the move the JWT_SECRET the server ran with`);
+      }
+    }
+  }
+  return opened;
+}
+
+/** Write the secret where the operator asked (mode 0600); an existing different secret there is refused. */
+export function checkSecretFile(file: string, secret: string): void {
+  if (existsSync(file) && readFileSync(file, 'utf8').trim() !== secret) throw new MoveError(`${file} already holds a different secret; remove it or choose another --secret-file`);
+}
+
+export function writeSecretFile(file: string, secret: string): void {
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+}
