@@ -82,7 +82,7 @@ export async function startBenchServer(database: string, extraEnv: Record<string
     ...LOAD_RUN_LIMITS,
     // Every response says how many SQL statements it ran (x-db-statements), printed beside the write rows.
     COUNT_STATEMENTS: '1',
-    ...(pgServer ? { DATABASE_URL: pgServer.url } : {}),
+    ...(pgServer ? { DATABASE_URL: pgServer.url, JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01' } : {}),
     ...extraEnv,
   };
   const child = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);

@@ -3,7 +3,7 @@
  *
  * server/src is built in layers, bottom to top:
  *
- *   @duka/shared < env.ts < db/ < lib/ < messaging/ < events/ < modules/ < sync/ < app.ts, boot.ts, backups.ts, index.ts, cli/
+ *   @duka/shared < env.ts < db/ < lib/ < messaging/ < events/ < modules/ < sync/ < app.ts, boot.ts, backups.ts, background-jobs.ts, index.ts, cli/
  *
  * A file imports from its own layer or the ones below, never from above, and no chain of imports
  * (type imports included) comes back to where it started. What lib/context.ts needs from above
@@ -39,7 +39,7 @@ const LAYERS: Array<{ name: string; prefixes: string[] }> = [
   { name: 'events', prefixes: ['events/'] },
   { name: 'modules', prefixes: ['modules/'] },
   { name: 'sync', prefixes: ['sync/'] },
-  { name: 'top', prefixes: ['app.ts', 'boot.ts', 'backups.ts', 'index.ts', 'cli/'] },
+  { name: 'top', prefixes: ['app.ts', 'boot.ts', 'backups.ts', 'background-jobs.ts', 'index.ts', 'cli/'] },
 ];
 
 function layerOf(file: string): number {

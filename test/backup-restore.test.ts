@@ -74,7 +74,7 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
   it('takes a backup while selling, restores it after a stop, and the till sends again what the server lost, once', async () => {
     if (DIALECT === 'postgres') {
       expect(PG_DUMP, 'pg_dump 15 or newer on PATH (apt-get install postgresql-client-15)').toBeGreaterThanOrEqual(15);
-      await withPostgres('duka_restore', (url) => story({ DATABASE_URL: url }), { major: 15 });
+      await withPostgres('duka_restore', (url) => story({ DATABASE_URL: url, JWT_SECRET: 'restore-test-secret-restore-test-secret' }), { major: 15 });
     } else await story({});
   }, 180_000);
 

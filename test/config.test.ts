@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,17 @@ describe('configuration', () => {
     expect(second.JWT_SECRET).toBe(first.JWT_SECRET);
     expect(readFileSync(path.join(dir, 'jwt-secret'), 'utf8').trim()).toBe(first.JWT_SECRET);
     expect(statSync(path.join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('with DATABASE_URL, refuses to start without JWT_SECRET instead of making one up per instance', () => {
+    const dir = dataDir();
+    expect(() => loadConfig({ DATA_DIR: dir, DATABASE_URL: 'postgres://db/duka' })).toThrowError(
+      new ConfigError(
+        'Invalid configuration: JWT_SECRET is required when DATABASE_URL is set (every server instance on the database must sign and seal with the same secret: give them all the same value, at least 32 characters)',
+      ),
+    );
+    expect(existsSync(path.join(dir, 'jwt-secret'))).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, DATABASE_URL: 'postgres://db/duka', JWT_SECRET: 'x'.repeat(32) }).JWT_SECRET).toBe('x'.repeat(32));
   });
 
   it('reads CORS origins as a list', () => {

@@ -35,6 +35,7 @@ describe(`npm start (${DIALECT})`, () => {
     if (DIALECT === 'postgres') {
       db = await createTestDb();
       env.DATABASE_URL = db.url!;
+      env.JWT_SECRET = 'start-test-secret-start-test-secret-0001';
     }
     const migrate = start(env, 'server/src/cli/migrate.ts');
     expect(await migrate.exited, migrate.errors()).toBe(0);

@@ -64,6 +64,7 @@ import { pushRouter } from './sync/push/push.index.js';
 import { Realtime } from './sync/ws/realtime.js';
 import { AfterAnswer } from './lib/after-answer.js';
 import { JobMonitor } from './lib/jobs.js';
+import { Leases } from './lib/leases.js';
 import { Metrics, routeLabel } from './lib/metrics.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
 import { documentRealtime } from './sync/ws/ws.openapi.js';
@@ -79,14 +80,15 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   const showBodies = config.NODE_ENV !== 'production';
   const logged = logDriver(log, showBodies);
   const keys = deriveKeys(config.JWT_SECRET);
-  const sms = smsGateway(config, handle.db, keys, clock, log, showBodies);
+  const sms = smsGateway(config, handle, keys, clock, log, showBodies);
   const drivers = { sms: sms.driver, email: config.SMTP_URL ? smtpDriver(config.SMTP_URL, config.EMAIL_FROM) : logged };
   const loadNotification = async (orgId: string, storeId: string, id: string) => {
     const row = await findNotification(handle.db, orgId, storeId, id);
     return row ? toNotification(row) : null;
   };
   const realtime = new Realtime(handle.db, handle, log, loadNotification);
-  const messenger = new Messenger(handle.db, drivers, log, clock, localDiskStorage(path.join(config.DATA_DIR, 'files')), handle.probeDb);
+  const leases = new Leases(handle.db, handle.dialect, clock);
+  const messenger = new Messenger(handle.db, drivers, log, clock, leases, localDiskStorage(path.join(config.DATA_DIR, 'files')), handle.probeDb);
   const metrics = new Metrics({ openSockets: () => realtime.openSockets, outbox: async () => (await messenger.backlog()).counts, db: () => handle.stats() });
   const tra = traVfd(config.TRA_TIMEOUT_MS, config.TRA_ANSWER_CERT ? createPublicKey(config.TRA_ANSWER_CERT) : undefined);
   const deps: Omit<AppDeps, 'fiscal'> & { fiscal?: FiscalQueue } = {
@@ -108,6 +110,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     tra,
     metrics,
     jobs: new JobMonitor(metrics, log, () => clock.now()),
+    leases,
     afterAnswer: new AfterAnswer(log),
   };
   // The queue works with the same dependencies as a request, so it is made once they exist.

@@ -168,9 +168,16 @@ export const backupDir = (config: Pick<Config, 'BACKUP_DIR' | 'DATA_DIR'>): stri
 /** This API's public origin (PUBLIC_URL, else this host's port), without a trailing slash. */
 export const publicOrigin = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
-/** Validate `env`; generate and keep a JWT secret under DATA_DIR when none is given. */
+/** Validate `env`; on embedded SQLite, generate and keep a JWT secret under DATA_DIR when none is given. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cfg = readConfig(env);
+  // Every key (tokens, signed links, report URLs, sealed gateway credentials) derives from JWT_SECRET.
+  // Instances sharing a Postgres database must share it too, so none is made up per DATA_DIR there.
+  if (cfg.DATABASE_URL && !cfg.JWT_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration: JWT_SECRET is required when DATABASE_URL is set (every server instance on the database must sign and seal with the same secret: give them all the same value, at least 32 characters)',
+    );
+  }
   return { ...cfg, JWT_SECRET: cfg.JWT_SECRET ?? persistentSecret(cfg.DATA_DIR) };
 }
 

@@ -6,15 +6,9 @@ import { soleServer } from './db/dialect.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { createLogger } from './lib/logger.js';
 import { attachRealtime } from './sync/ws/attach.js';
-import { pruneChangeLog } from './sync/pull/services/prune.js';
-import { pruneSyncRecords } from './sync/push/services/retention.js';
-import { runScheduledReports } from './modules/reports/services/scheduler.js';
-import { expiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
-import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
-import { releaseDeadClaims, runFiscalJobs } from './modules/fiscal/services/jobs.js';
-import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
+import { releaseDeadClaims } from './modules/fiscal/services/jobs.js';
+import { backgroundJobs, TICK_MS } from './background-jobs.js';
 import { startBackups } from './backups.js';
-import { pruneIdempotencyKeys } from './lib/idempotency.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
 
 let config: Config;
@@ -33,25 +27,8 @@ if (soleServer(handle.dialect)) await releaseDeadClaims(deps);
 const app = createApp(deps, handle.ping);
 const backups = await startBackups(config, deps, log);
 deps.metrics.startProcessMetrics();
-let lastPrune = 0;
-const expiry = expiryJobState();
-const job = (name: string, fn: () => Promise<unknown>) => void deps.jobs.run(name, fn);
-const retry = setInterval(() => {
-  job('outbox-retry', () => deps.messenger.retryFailed());
-  job('sms-delivery-reports', () => deps.sms.pollReports());
-  job('event-retry', () => deps.events.retryPending());
-  job('scheduled-reports', () => runScheduledReports(deps));
-  job('pharmacy-expiry', () => runExpiryJob(deps, expiry));
-  job('billing', () => runBillingJobs(deps));
-  job('fiscal', () => runFiscalJobs(deps));
-  if (Date.now() - lastPrune >= 3_600_000) {
-    lastPrune = Date.now();
-    job('prune-change-log', () => pruneChangeLog(deps));
-    job('prune-sync-records', () => pruneSyncRecords(deps));
-    job('prune-auth-counters', () => pruneAuthCounters(deps));
-    job('prune-idempotency-keys', () => pruneIdempotencyKeys(deps));
-  }
-}, 30_000);
+const jobs = backgroundJobs(deps);
+const retry = setInterval(() => void jobs.tick(), TICK_MS);
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);

@@ -26,6 +26,7 @@ import type { AddoListChangeTable, AddoListStateTable, AddoMedicineTable } from 
 import type { BatchMovementTable, BatchTable, RecallTable, TransactionLineBatchTable } from './tables/batches.table.js';
 import type { PrescriptionItemTable, PrescriptionTable } from './tables/prescriptions.table.js';
 import type { FiscalDeviceTable, FiscalReceiptTable, FiscalZReportTable } from './tables/fiscal.table.js';
+import type { JobLeaseTable } from './tables/leases.table.js';
 import type { InvoiceTable, PaymentTable, PlanTable, SubscriptionEventTable, SubscriptionTable } from './tables/billing.table.js';
 
 export interface Database {
@@ -35,6 +36,7 @@ export interface Database {
   refresh_tokens: RefreshTokenTable;
   otps: OtpTable;
   auth_counters: AuthCounterTable;
+  job_leases: JobLeaseTable;
   outbox: OutboxTable;
   change_log: ChangeLogTable;
   audit_log: AuditLogTable;

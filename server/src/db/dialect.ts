@@ -15,6 +15,16 @@ export type DialectName = 'sqlite' | 'postgres';
 export const soleServer = (dialect: DialectName): boolean => dialect === 'sqlite';
 
 /**
+ * The time, epoch ms, by which leases and claims shared between server instances are judged: the
+ * database's clock on Postgres (clock_timestamp(), the statement's moment, not the transaction's
+ * start), so instances whose clocks disagree still agree on who holds what. SQLite has one server
+ * process, whose clock (`processNow`, the injected one) is the only clock there is.
+ */
+export function databaseNow(dialect: DialectName, processNow: number): RawBuilder<number> {
+  return dialect === 'postgres' ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint` : sql<number>`${processNow}`;
+}
+
+/**
  * The field a unique-constraint violation is about, or null if `err` is something else.
  * Unique indexes are named `uq__<table>__<field>` so Postgres errors can be traced; SQLite names
  * the columns (`UNIQUE constraint failed: products.org_id, products.sku`), the field is the last.

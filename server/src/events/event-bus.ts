@@ -1,8 +1,14 @@
 /**
  * Domain events (design §3) through a transactional outbox. `publish` writes the event in the
  * caller's transaction; after commit it is handed to each subscriber. A subscriber runs in its own
- * transaction together with the record of its delivery, so its effects happen exactly once; a
- * failure is logged and retried by `retryPending` (on a timer), and never undoes the sale.
+ * transaction together with the record of its delivery; a failure is logged and retried by
+ * `retryPending` (on a timer), and never undoes the sale.
+ *
+ * Once, across server instances: the delivery record alone would not do it (it is an upsert, so
+ * two instances delivering at once would both run the subscriber, then both record `done`). A
+ * delivery first takes the event's lease (`event:<id>`, lib/leases.ts), so the after-commit
+ * delivery and any instance's retry never run together, and each subscriber's transaction fences
+ * it: an instance that stalled past the lease while another took over commits nothing.
  */
 import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
@@ -12,6 +18,7 @@ import { iso } from '../lib/clock.js';
 import type { Deps, EventPublisher, ServiceContext } from '../lib/context.js';
 import type { DomainEvent, EventType, NewEvent } from '../lib/domain-events.js';
 import type { EventDeliveryTable } from '../db/tables/events.table.js';
+import { type Lease, LeaseLost } from '../lib/leases.js';
 
 /** Handles the events of `types`, each with its typed data. */
 export interface Subscriber<K extends EventType = EventType> {
@@ -68,10 +75,14 @@ export class EventBus implements EventPublisher {
     return this.subscribers.filter((s) => s.types.includes(event.type) && (s.wants?.(event) ?? true));
   }
 
-  /** Hand the event to every subscriber that has not handled it yet. */
+  /** Hand the event to every subscriber that has not handled it yet (nothing while another delivery of it runs). */
   async deliver(eventId: string): Promise<void> {
     const deps = this.deps;
     if (!deps) throw new Error('EventBus used before bind()');
+    await deps.leases.run(`event:${eventId}`, {}, (lease) => this.deliverHeld(deps, eventId, lease));
+  }
+
+  private async deliverHeld(deps: Deps, eventId: string, lease: Lease): Promise<void> {
     const row = await deps.db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
     if (!row || row.delivered === 1) return;
     // Stored by `publish` from a type-checked event.
@@ -91,10 +102,13 @@ export class EventBus implements EventPublisher {
       const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}` };
       try {
         await withTransaction(ctx, async (tx) => {
+          await lease.fence(tx.db);
           await sub.handle(tx, event);
           await record(tx.db, eventId, sub.name, 'done', null, tx.clock.now());
         });
       } catch (err) {
+        // Another instance has the event now: what is left is its to do.
+        if (err instanceof LeaseLost) return;
         pending++;
         deps.log.error({ err, event_id: eventId, event_type: event.type, subscriber: sub.name }, 'event subscriber failed; will retry');
         await record(deps.db, eventId, sub.name, 'failed', String((err as Error)?.message ?? err).slice(0, 500), deps.clock.now()).catch(() => {});
@@ -102,7 +116,12 @@ export class EventBus implements EventPublisher {
     }
     if (pending === 0) {
       const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}` };
-      await withTransaction(ctx, (tx) => tx.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute());
+      await withTransaction(ctx, async (tx) => {
+        await lease.fence(tx.db);
+        await tx.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute();
+      }).catch((err) => {
+        if (!(err instanceof LeaseLost)) throw err;
+      });
     }
   }
 

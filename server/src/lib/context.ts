@@ -17,6 +17,7 @@ import type { DomainEvent, EventType, NewEvent } from './domain-events.js';
 import type { OutgoingMessage } from './outgoing-message.js';
 import type { Keys } from './crypto.js';
 import type { JobMonitor } from './jobs.js';
+import type { Leases } from './leases.js';
 import type { Metrics } from './metrics.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Storage } from './storage.js';
@@ -57,6 +58,8 @@ export interface Deps {
   metrics: Metrics;
   /** Background jobs' runs and failures (metrics, readiness). */
   jobs: JobMonitor;
+  /** Who, of the instances sharing the database, runs a job or a unit of its work (lib/leases.ts). */
+  leases: Leases;
   /** Work a route does after its answer has gone out. */
   afterAnswer: AfterAnswer;
 }

@@ -5,12 +5,13 @@
  * the gateway refuses for good (a bad key or number) is marked `rejected` and left alone.
  */
 import { newId } from '@duka/shared';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
-import type { MessageChannel } from '../db/tables/outbox.table.js';
+import type { MessageChannel, OutboxTable } from '../db/tables/outbox.table.js';
 import { afterCommit } from '../db/transaction.js';
 import type { Clock } from '../lib/clock.js';
+import type { Leases } from '../lib/leases.js';
 import type { MessageSender, ServiceContext } from '../lib/context.js';
 import { type Attachment, MAX_ATTEMPTS, type OutgoingMessage } from '../lib/outgoing-message.js';
 import type { Storage } from '../lib/storage.js';
@@ -30,6 +31,8 @@ export class Messenger implements MessageSender {
     private readonly drivers: Record<MessageChannel, MessageDriver>,
     private readonly log: Logger,
     private readonly clock: Clock,
+    /** Claims are judged by the clock leases are (the database's, on Postgres). */
+    private readonly leases: Pick<Leases, 'now'>,
     private readonly storage?: Storage,
     /** Where `backlog()` reads (the probes' connection): it must answer while requests queue. */
     private readonly probeDb: Kysely<Database> = db,
@@ -92,56 +95,59 @@ export class Messenger implements MessageSender {
   /**
    * Deliver one message. The row is claimed first with a conditional UPDATE, so that of several
    * server instances (or a retry racing the after-commit delivery) only one hands it to the driver.
+   * The claim's time is the database's (lib/leases.ts), and the outcome is written only while the
+   * claim is still this call's: one that stalled past CLAIM_TIMEOUT_MS while another instance took
+   * the message over leaves that instance's outcome alone.
    */
   async deliver(id: string): Promise<void> {
-    const now = this.clock.now();
+    const now = this.leases.now();
     const claim = await this.db
       .updateTable('outbox')
       .set({ claimed_at: now })
       .where('id', '=', id)
       .where('status', 'in', ['pending', 'failed'])
-      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - CLAIM_TIMEOUT_MS)]))
+      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', sql<number>`${now} - ${CLAIM_TIMEOUT_MS}`)]))
+      .returning('claimed_at')
       .executeTakeFirst();
-    if (Number(claim.numUpdatedRows) !== 1) return;
+    if (!claim) return;
+    const mine = Number(claim.claimed_at);
     const msg = await this.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
     if (!msg) return;
     const attempts = msg.attempts + 1;
     try {
       const done = await this.drivers[msg.channel].deliver({ ...msg, attachments: await this.resolveAttachments(msg.attachments) });
-      await this.db
-        .updateTable('outbox')
-        .set({
-          status: done.left ? 'sent' : 'logged',
-          attempts,
-          sent_at: this.clock.now(),
-          last_error: null,
-          claimed_at: null,
-          next_attempt_at: null,
-          provider: done.provider ?? null,
-          provider_message_id: done.providerMessageId ?? null,
-          segments: done.segments ?? null,
-          cost_cents: done.costCents ?? null,
-          delivery_status: done.providerMessageId ? 'pending' : null,
-          ...(done.left && msg.sensitive ? { body: '[redacted after delivery]' } : {}),
-        })
-        .where('id', '=', id)
-        .execute();
+      await this.settle(id, mine, {
+        status: done.left ? 'sent' : 'logged',
+        attempts,
+        sent_at: this.clock.now(),
+        last_error: null,
+        claimed_at: null,
+        next_attempt_at: null,
+        provider: done.provider ?? null,
+        provider_message_id: done.providerMessageId ?? null,
+        segments: done.segments ?? null,
+        cost_cents: done.costCents ?? null,
+        delivery_status: done.providerMessageId ? 'pending' : null,
+        ...(done.left && msg.sensitive ? { body: '[redacted after delivery]' } : {}),
+      });
     } catch (err) {
       const permanent = err instanceof SmsRejected && err.permanent;
       const reason = err instanceof SmsRejected ? err.reason : String((err as Error).message ?? err);
       this.log.warn({ err: permanent ? undefined : err, reason, outbox_id: id, channel: msg.channel, attempts }, permanent ? 'message refused for good' : 'message delivery failed');
-      await this.db
-        .updateTable('outbox')
-        .set({
-          status: permanent ? 'rejected' : 'failed',
-          attempts,
-          claimed_at: null,
-          last_error: reason.slice(0, 500),
-          next_attempt_at: permanent || attempts >= MAX_ATTEMPTS ? null : this.clock.now() + retryDelayMs(attempts),
-        })
-        .where('id', '=', id)
-        .execute();
+      await this.settle(id, mine, {
+        status: permanent ? 'rejected' : 'failed',
+        attempts,
+        claimed_at: null,
+        last_error: reason.slice(0, 500),
+        next_attempt_at: permanent || attempts >= MAX_ATTEMPTS ? null : this.clock.now() + retryDelayMs(attempts),
+      });
     }
+  }
+
+  /** Write a delivery's outcome, only while the message is still claimed by it (`claimedAt`). */
+  private async settle(id: string, claimedAt: number, outcome: Updateable<OutboxTable>): Promise<void> {
+    const res = await this.db.updateTable('outbox').set(outcome).where('id', '=', id).where('claimed_at', '=', claimedAt).executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) this.log.warn({ outbox_id: id }, 'message claim lost before its outcome was written; the instance that took it over records its own');
   }
 
   /** Attachments as the drivers take them: stored files read in as base64 content. */

@@ -12,9 +12,10 @@
  */
 import type { SmsProviderName } from '@duka/shared';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database, Transact } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { type Keys, safeEqual } from '../../lib/crypto.js';
+import type { Lease } from '../../lib/leases.js';
 import type { DeliveryReport, SentMessage, SmsCredentials, SmsProvider } from './sms-provider.js';
 
 /**
@@ -80,6 +81,12 @@ export async function applyDeliveryReports(db: Kysely<Database>, clock: Clock, p
 
 export interface PollOptions {
   db: Kysely<Database>;
+  transact: Transact;
+  /**
+   * The job's lease, when run by the timer: only its holder asks the gateways, and what they answer
+   * is applied only while it still holds it (a holder that stalled past it and woke late applies nothing).
+   */
+  lease?: Lease;
   clock: Clock;
   providers: Record<SmsProviderName, SmsProvider>;
   platform: SmsCredentials | null;
@@ -116,7 +123,10 @@ export async function pollDeliveryReports(o: PollOptions): Promise<number> {
     if (!credentials || credentials.provider !== provider) continue;
     const reports = await o.providers[provider].fetchDeliveryReports!(credentials, sent, AbortSignal.timeout(o.timeoutMs));
     const scope: ReportScope = orgId ? { account: 'organisation', orgId } : { account: 'platform' };
-    applied += await applyDeliveryReports(o.db, o.clock, provider, scope, reports);
+    applied += await o.transact(async (trx) => {
+      await o.lease?.fence(trx);
+      return applyDeliveryReports(trx, o.clock, provider, scope, reports);
+    });
   }
   return applied;
 }

@@ -10,6 +10,7 @@ import { formatTzs, newId, periodEndOf } from '@duka/shared';
 import { paymentsOf, type PaymentsDeps } from './payments-port.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
+import type { Lease } from '../../../lib/leases.js';
 import { FREE_PLAN, findPlan, findPlanByCode, type InvoiceRow, type PaymentRow, priceOf, type SubscriptionRow } from '../billing.queries.js';
 import { invoiceNumber } from './checkout.js';
 import { recordBillingEvent } from './history.js';
@@ -21,31 +22,33 @@ const DAY = 86_400_000;
 export const QUERY_AFTER_MS = 5 * 60_000;
 const BATCH = 100;
 
-export async function runBillingJobs(deps: Deps & PaymentsDeps): Promise<void> {
+/** `lease`: the job's, when run by the timer; each step's transaction fences it (lib/leases.ts). */
+export async function runBillingJobs(deps: Deps & PaymentsDeps, lease?: Lease): Promise<void> {
   const ctx: ServiceContext = { ...deps, actor: null, requestId: 'billing-job' };
-  await endPeriods(ctx);
-  await suspendAfterGrace(ctx);
-  await remind(ctx);
-  await queryStalePayments(ctx);
+  await endPeriods(ctx, lease);
+  await suspendAfterGrace(ctx, lease);
+  await remind(ctx, lease);
+  if (lease?.held !== false) await queryStalePayments(ctx);
 }
 
-async function endPeriods(ctx: ServiceContext) {
+async function endPeriods(ctx: ServiceContext, lease?: Lease) {
   const now = ctx.clock.now();
   const due = await ctx.db.selectFrom('subscriptions').selectAll().where('status', '=', 'active').where('period_end', '<=', now).limit(BATCH).execute();
   for (const sub of due) {
     try {
-      await endPeriod(ctx, sub);
+      await endPeriod(ctx, sub, lease);
     } catch (err) {
       ctx.log.warn({ err, org_id: sub.org_id }, 'billing: ending a period failed');
     }
   }
 }
 
-async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow) {
+async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow, lease?: Lease) {
   const free = (await findPlanByCode(ctx.db, FREE_PLAN))!;
   const current = await findPlan(ctx.db, sub.plan_id);
   const toFree = sub.cancel_at_period_end === 1 || sub.next_plan_id === free.id;
   await withTransaction(ctx, async (tx) => {
+    await lease?.fence(tx.db);
     const now = tx.clock.now();
     // The claim: only the instance whose update matched the period it read goes on.
     const claim = tx.db.updateTable('subscriptions').where('org_id', '=', sub.org_id).where('status', '=', 'active').where('period_end', '=', sub.period_end);
@@ -75,12 +78,13 @@ async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow) {
   });
 }
 
-async function suspendAfterGrace(ctx: ServiceContext) {
+async function suspendAfterGrace(ctx: ServiceContext, lease?: Lease) {
   const now = ctx.clock.now();
   const limit = now - GRACE_DAYS * DAY;
   const due = await ctx.db.selectFrom('subscriptions').select(['org_id']).where('status', '=', 'past_due').where('past_due_since', '<=', limit).limit(BATCH).execute();
   for (const { org_id } of due) {
     await withTransaction(ctx, async (tx) => {
+      await lease?.fence(tx.db);
       const done = await tx.db.updateTable('subscriptions').set({ status: 'suspended', updated_at: now }).where('org_id', '=', org_id).where('status', '=', 'past_due').executeTakeFirst();
       if (Number(done.numUpdatedRows) === 0) return;
       await recordBillingEvent(tx, { orgId: org_id, kind: 'subscription.suspended', fromStatus: 'past_due', toStatus: 'suspended', detail: `renewal unpaid after ${GRACE_DAYS} days: held to the free plan's limits; selling goes on` });
@@ -90,7 +94,7 @@ async function suspendAfterGrace(ctx: ServiceContext) {
 }
 
 /** At most one reminder a day per organisation while past due: the claim is the last_reminder_at update. */
-async function remind(ctx: ServiceContext) {
+async function remind(ctx: ServiceContext, lease?: Lease) {
   const now = ctx.clock.now();
   const due = await ctx.db
     .selectFrom('subscriptions')
@@ -101,6 +105,7 @@ async function remind(ctx: ServiceContext) {
     .execute();
   for (const sub of due) {
     await withTransaction(ctx, async (tx) => {
+      await lease?.fence(tx.db);
       const done = await tx.db
         .updateTable('subscriptions')
         .set({ last_reminder_at: now })

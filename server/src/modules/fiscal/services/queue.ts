@@ -8,6 +8,7 @@
  * with a conditional update first, and the claim is renewed every few seconds while the worker
  * drains, so a claim left by a process that died mid-send is taken over within a minute.
  */
+import { sql } from 'kysely';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import { findDevice } from '../fiscal.queries.js';
@@ -66,16 +67,18 @@ export class FiscalQueue implements FiscalQueuePort {
   /** Build what is unbuilt, send what is due, in order, then the Z reports of finished days. */
   async drain(storeId: string): Promise<void> {
     const ctx: ServiceContext = { ...this.deps, actor: null, requestId: 'fiscal' };
-    const now = ctx.clock.now();
+    // Judged by the database's clock (lib/leases.ts): instances whose clocks disagree agree on the claim.
+    const now = ctx.leases.now();
     const claim = await ctx.db
       .updateTable('fiscal_devices')
       .set({ claimed_at: now })
       .where('store_id', '=', storeId)
       .where('registration', 'is not', null)
-      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - CLAIM_TIMEOUT_MS)]))
+      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', sql<number>`${now} - ${CLAIM_TIMEOUT_MS}`)]))
+      .returning('claimed_at')
       .executeTakeFirst();
-    if (Number(claim.numUpdatedRows) !== 1) return;
-    const held = holdClaim(ctx, storeId, now, this.heartbeatMs);
+    if (!claim) return;
+    const held = holdClaim(ctx, storeId, Number(claim.claimed_at), this.heartbeatMs);
     try {
       const device = (await findDevice(ctx.db, storeId))!;
       await buildPendingBodies(ctx, device);
@@ -142,10 +145,9 @@ function holdClaim(ctx: ServiceContext, storeId: string, claimedAt: number, ever
   let beat = Promise.resolve();
   const renewing = setInterval(() => {
     beat = beat.then(async () => {
-      const next = ctx.clock.now();
       try {
-        const renewed = await ctx.db.updateTable('fiscal_devices').set({ claimed_at: next }).where('store_id', '=', storeId).where('claimed_at', '=', stamp).executeTakeFirst();
-        if (Number(renewed.numUpdatedRows) === 1) stamp = next;
+        const renewed = await ctx.db.updateTable('fiscal_devices').set({ claimed_at: ctx.leases.now() }).where('store_id', '=', storeId).where('claimed_at', '=', stamp).returning('claimed_at').executeTakeFirst();
+        if (renewed) stamp = Number(renewed.claimed_at);
       } catch (err) {
         ctx.log.warn({ err, store_id: storeId }, 'fiscal: claim not renewed');
       }

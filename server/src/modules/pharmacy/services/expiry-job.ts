@@ -23,6 +23,7 @@ import { batchExpired, daysToExpiry, ExpiryAlertDays, expiryAlertDue } from '@du
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
+import type { Lease } from '../../../lib/leases.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { createNotification } from '../../notifications/services/create-notification.js';
 import { type BatchOrganisation, batchOrganisations, type DueBatch, dueBatches } from '../expiry.queries.js';
@@ -65,7 +66,7 @@ const add = (a: ExpirySweep, b: ExpirySweep): ExpirySweep => ({
  * it; returns what this call did. An organisation that fails is logged and retried at the next tick
  * (the sweep is idempotent). A tick that finds the previous one still running does nothing.
  */
-export async function runExpiryJob(deps: Deps, state: ExpiryJobState): Promise<ExpirySweep> {
+export async function runExpiryJob(deps: Deps, state: ExpiryJobState, lease?: Lease): Promise<ExpirySweep> {
   if (state.running) return none();
   state.running = true;
   try {
@@ -76,7 +77,7 @@ export async function runExpiryJob(deps: Deps, state: ExpiryJobState): Promise<E
       const today = localDate(now, org.timezone);
       if (state.swept.get(org.id) === today) continue;
       try {
-        total = add(total, await sweepOrganisation(ctx, org, today));
+        total = add(total, await sweepOrganisation(ctx, org, today, lease));
         state.swept.set(org.id, today);
       } catch (err) {
         deps.log.warn({ err, org_id: org.id }, 'expiry job failed for an organisation; retried at the next tick');
@@ -92,7 +93,7 @@ export async function runExpiryJob(deps: Deps, state: ExpiryJobState): Promise<E
  * Expire and alert what is due in one organisation on its local day `today`, store by store, one
  * transaction per store. Safe to run again or on several instances at once (see the header).
  */
-export async function sweepOrganisation(ctx: ServiceContext, org: BatchOrganisation, today: string): Promise<ExpirySweep> {
+export async function sweepOrganisation(ctx: ServiceContext, org: BatchOrganisation, today: string, lease?: Lease): Promise<ExpirySweep> {
   const due = await dueBatches(ctx.db, org.id, today, addDays(today, LONGEST_WINDOW));
   const byStore = new Map<string, DueBatch[]>();
   for (const b of due) {
@@ -106,6 +107,7 @@ export async function sweepOrganisation(ctx: ServiceContext, org: BatchOrganisat
     const alerts = batches.filter((b) => Number(b.qty_on_hand) > 0 && expiryAlertDue({ expiry_date: b.expiry_date, alert_days: b.product_alert_days ?? org.expiry_alert_days, today }));
     if (!expiring.length && !alerts.length) continue;
     const done = await withTransaction(ctx, async (tx) => {
+      await lease?.fence(tx.db);
       // Every stock lock first, in product-id order like every stock writer, so a sale that holds
       // one of these products and waits for another cannot deadlock with the job.
       for (const productId of [...new Set([...expiring, ...alerts].map((b) => b.product_id))].sort((a, b) => a.localeCompare(b))) await lockStock(tx, storeId, productId);

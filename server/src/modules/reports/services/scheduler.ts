@@ -1,14 +1,17 @@
 /**
  * Sending scheduled reports. Each server instance calls `runScheduledReports` from its maintenance
- * timer. A due report is claimed by moving its `next_run_at` on with a conditional UPDATE (`WHERE
- * next_run_at = <the value read>`) in the same transaction that records the export and writes the
- * emails to the outbox: of several instances, only the one whose UPDATE changed the row sends, and
- * since the claim and the emails commit together, a restart neither repeats nor loses a send. The
- * outbox delivers after commit and retries failures.
+ * timer. A due report is claimed before anything is rendered: its lease (`scheduled-report:<id>`,
+ * lib/leases.ts) is taken, and the schedule read again under it, so of several instances one
+ * renders it. The send itself still moves `next_run_at` on with a conditional UPDATE (`WHERE
+ * next_run_at = <the value read>`) in the transaction that records the export and writes the emails
+ * to the outbox, and that transaction fences the lease: a holder that stalled past its lease while
+ * another took over commits nothing, and since the claim and the emails commit together, a restart
+ * neither repeats nor loses a send. The outbox delivers after commit and retries failures.
  */
 import type { ReportType } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
+import { type Lease, LeaseLost } from '../../../lib/leases.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { dueSchedules, insertExport } from '../reports.queries.js';
 import type { ReportExportRow, ScheduledReportRow } from '../../../db/tables/reports.table.js';
@@ -22,6 +25,8 @@ export interface Claim {
   /** The `next_run_at` this instance read. */
   seen: number;
   next: number;
+  /** The schedule's lease, held while it renders; the send's transaction fences it. */
+  lease?: Lease;
 }
 
 const reportName = (type: ReportType) => REPORT_TYPES.find((r) => r.type === type)!.name;
@@ -49,6 +54,7 @@ export async function dispatchSchedule(ctx: ServiceContext, s: ScheduledReportRo
   const dated = row.date_from !== null;
   const what = `${reportName(s.report_type)} report${dated ? ` ${row.date_from} to ${row.date_to}` : ` as of ${localDate(now, org.timezone)}`}`;
   const sent = await withTransaction(ctx, async (tx) => {
+    await claim?.lease?.fence(tx.db);
     const update = tx.db
       .updateTable('scheduled_reports')
       .set({ last_run_at: now, last_export_id: row.id, ...(claim ? { next_run_at: claim.next } : {}) })
@@ -67,6 +73,9 @@ export async function dispatchSchedule(ctx: ServiceContext, s: ScheduledReportRo
       });
     }
     return true;
+  }).catch((err) => {
+    if (err instanceof LeaseLost) return false;
+    throw err;
   });
   if (!sent) {
     await ctx.storage.delete(row.storage_key).catch(() => undefined);
@@ -88,8 +97,13 @@ export async function runScheduledReports(deps: Deps): Promise<number> {
     try {
       const tz = (await deps.db.selectFrom('organisations').select('timezone').where('id', '=', s.org_id).executeTakeFirst())?.timezone;
       if (!tz) continue;
-      const { exportRow } = await dispatchSchedule(ctx, s, { seen: Number(s.next_run_at), next: nextRunAt(s.frequency, now, tz) });
-      if (exportRow) sent++;
+      const run = await deps.leases.run(`scheduled-report:${s.id}`, {}, async (lease) => {
+        // Read again under the lease: another instance may have sent it since the due list was read.
+        const still = await deps.db.selectFrom('scheduled_reports').select('id').where('id', '=', s.id).where('next_run_at', '=', s.next_run_at).where('is_enabled', '=', 1).executeTakeFirst();
+        if (!still) return null;
+        return (await dispatchSchedule(ctx, s, { seen: Number(s.next_run_at), next: nextRunAt(s.frequency, now, tz), lease })).exportRow;
+      });
+      if (run?.value) sent++;
     } catch (err) {
       deps.log.warn({ err, scheduled_report_id: s.id }, 'scheduled report failed; retried at the next tick');
     }
