@@ -12,6 +12,7 @@ import { type AppDeps, createDeps } from './app.js';
 import { openDatabase } from './boot.js';
 import { type BackupTarget, PID_FILE, pruneBackups, takeBackup } from './db/backup.js';
 import { backupDir, type Config } from './env.js';
+import { objectStoreLocation } from './lib/storage-config.js';
 import { notifyRestored } from './modules/notifications/services/restore-notice.js';
 
 export interface BackupSchedule {
@@ -21,6 +22,7 @@ export interface BackupSchedule {
 export const backupTarget = (config: Config): BackupTarget => ({
   dataDir: config.DATA_DIR,
   ...(config.DATABASE_URL ? { postgres: { url: config.DATABASE_URL, binDir: config.PG_BIN_DIR } } : {}),
+  filesElsewhere: objectStoreLocation(config),
 });
 
 export async function startBackups(config: Config, deps: AppDeps, log: Logger): Promise<BackupSchedule> {
