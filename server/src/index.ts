@@ -54,7 +54,7 @@ const retry = setInterval(() => {
 }, 30_000);
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-  log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);
+  log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect, files: config.STORAGE_DRIVER }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);
 });
 const realtime = attachRealtime(server, deps);
 // Metrics without a token, on a port only the scraper should reach.

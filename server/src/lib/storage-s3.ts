@@ -89,7 +89,13 @@ export function s3Storage(s: S3Settings): Storage {
     async get(key) {
       try {
         const out = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }));
-        return { stream: out.Body as Readable, size: out.ContentLength ?? 0 };
+        const stream = out.Body as Readable;
+        // The size becomes the answer's Content-Length: a guess would cut the file short.
+        if (out.ContentLength === undefined) {
+          stream.destroy();
+          throw new Error('the store sent no Content-Length');
+        }
+        return { stream, size: out.ContentLength };
       } catch (err) {
         if (isMissing(err)) return null;
         throw failed('get', key, err);
