@@ -1,5 +1,5 @@
 /** The backup files themselves: whole or absent, pruned to BACKUP_KEEP, checked before a restore. */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -35,6 +35,20 @@ describe.runIf(DIALECT === 'sqlite')('backup files', () => {
     copy.close();
     expect(existsSync(path.join(b.dir, 'files', 'org-1', 'image', 'a.png'))).toBe(true);
     expect((await checkBackup(b.dir, { dataDir: data })).takenAt).toBe(T0);
+  });
+
+  it('with the files in an object store: the backup holds the database, says where the files are, and a restore leaves DATA_DIR/files alone', async () => {
+    const data = shopData();
+    const filesElsewhere = 's3://duka-files/prod/ at minio:9000';
+    const b = await takeBackup({ dataDir: data, filesElsewhere }, path.join(data, 'backups'), T0);
+    expect(existsSync(path.join(b.dir, 'files'))).toBe(false);
+    expect(JSON.parse(readFileSync(path.join(b.dir, 'backup.json'), 'utf8'))).toMatchObject({ files: filesElsewhere });
+
+    const target = mkdtempSync(path.join(tmpdir(), 'duka-target-'));
+    mkdirSync(path.join(target, 'files'));
+    writeFileSync(path.join(target, 'files', 'left-from-before.png'), 'png');
+    await restoreBackup({ dataDir: target, filesElsewhere }, b.dir, T0);
+    expect(readdirSync(path.join(target, 'files'))).toEqual(['left-from-before.png']);
   });
 
   it('keeps the newest BACKUP_KEEP backups', async () => {

@@ -3,7 +3,6 @@
  * Area routers are mounted under BASE_PATH; health probes stay at the root.
  */
 import { createPublicKey } from 'node:crypto';
-import path from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
@@ -22,7 +21,7 @@ import { handleError } from './lib/error-response.js';
 import { ServiceError } from './lib/errors.js';
 import { createRateLimits } from './lib/rate-limit.js';
 import { limitBody, methodsByPath, refuseNulInUrl } from './lib/request-guards.js';
-import { localDiskStorage } from './lib/storage.js';
+import { storageFromConfig } from './lib/storage-config.js';
 import { SessionGate } from './lib/auth/sessions.js';
 import { logDriver, smtpDriver } from './messaging/drivers.js';
 import { Messenger } from './messaging/messenger.js';
@@ -88,7 +87,8 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   };
   const realtime = new Realtime(handle.db, handle, log, loadNotification);
   const leases = new Leases(handle.db, handle.dialect, clock);
-  const messenger = new Messenger(handle.db, drivers, log, clock, leases, localDiskStorage(path.join(config.DATA_DIR, 'files')), handle.probeDb);
+  const storage = storageFromConfig(config);
+  const messenger = new Messenger(handle.db, drivers, log, clock, leases, storage, handle.probeDb);
   const metrics = new Metrics({ openSockets: () => realtime.openSockets, outbox: async () => (await messenger.backlog()).counts, db: () => handle.stats() });
   const tra = traVfd(config.TRA_TIMEOUT_MS, config.TRA_ANSWER_CERT ? createPublicKey(config.TRA_ANSWER_CERT) : undefined);
   const deps: Omit<AppDeps, 'fiscal'> & { fiscal?: FiscalQueue } = {
@@ -104,7 +104,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     limits: createRateLimits(config, handle),
     events: new EventBus(),
     realtime,
-    storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
+    storage,
     sessions: new SessionGate(handle.db),
     payments: paymentProviderFromConfig(config),
     tra,

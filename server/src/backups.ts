@@ -12,6 +12,7 @@ import { type AppDeps, createDeps } from './app.js';
 import { openDatabase } from './boot.js';
 import { type BackupTarget, PID_FILE, pruneBackups, takeBackup } from './db/backup.js';
 import { backupDir, type Config } from './env.js';
+import { objectStoreLocation } from './lib/storage-config.js';
 import { notifyRestored } from './modules/notifications/services/restore-notice.js';
 
 export interface BackupSchedule {
@@ -22,6 +23,7 @@ export const backupTarget = (config: Config): BackupTarget => ({
   dataDir: config.DATA_DIR,
   // pg_dump and pg_restore hold one session throughout: never through a transaction pooler.
   ...(config.DATABASE_URL ? { postgres: { url: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, binDir: config.PG_BIN_DIR } } : {}),
+  filesElsewhere: objectStoreLocation(config),
 });
 
 export async function startBackups(config: Config, deps: AppDeps, log: Logger): Promise<BackupSchedule> {

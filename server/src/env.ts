@@ -127,6 +127,23 @@ const EnvSchema = z.object({
       }
     }, 'must be a PEM certificate or public key with an RSA key')
     .optional(),
+  /** Where uploads, report exports and email attachments live: `local` (DATA_DIR/files) or `s3`, any S3-compatible store (docs/storage.md). */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  /** The store's URL when it is not AWS (R2, MinIO…); unset: AWS S3 in S3_REGION. */
+  S3_ENDPOINT: url.optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lowercase letters, digits, dots and dashes)').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** true: `endpoint/bucket/key` URLs (MinIO and most self-hosted stores); false: `bucket.endpoint/key`. */
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  /** A folder in the bucket for this installation's files (`duka/prod`), so one bucket can hold several. */
+  S3_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, 'must be a folder path like duka/prod (no leading or trailing slash)')
+    .optional(),
+  /** How long a call to the store may wait for a connection or for its next bytes before it fails. */
+  S3_TIMEOUT_MS: int(100, 120_000).default(30_000),
   /** The built till app (`npm run build`), served at /till/; default: the repository's web/dist. */
   WEB_DIST_DIR: z.string().min(1).optional(),
   /** Where backups go (default DATA_DIR/backups), how often the server takes one (minutes; 0 = never; embedded SQLite only) and how many are kept. */
@@ -204,6 +221,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Omit<Config, '
   if (cfg.PAYMENT_PROVIDER === 'selcom') {
     const missing = (['SELCOM_API_KEY', 'SELCOM_API_SECRET', 'SELCOM_VENDOR'] as const).find((k) => !cfg[k]);
     if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when PAYMENT_PROVIDER is selcom`);
+  }
+  if (cfg.STORAGE_DRIVER === 's3') {
+    const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).find((k) => !cfg[k]);
+    if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when STORAGE_DRIVER is s3`);
   }
   return cfg;
 }

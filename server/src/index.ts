@@ -31,7 +31,7 @@ const jobs = backgroundJobs(deps);
 const retry = setInterval(() => void jobs.tick(), TICK_MS);
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-  log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);
+  log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect, files: config.STORAGE_DRIVER }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);
 });
 const realtime = attachRealtime(server, deps);
 // Metrics without a token, on a port only the scraper should reach.

@@ -144,7 +144,7 @@ export interface Listening {
 }
 
 /** Serve the app over real HTTP on a free loopback port (websockets, callbacks from fake providers). */
-export async function listen(t: TestApp): Promise<Listening> {
+export async function listen(t: Pick<TestApp, 'app'>): Promise<Listening> {
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

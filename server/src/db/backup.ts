@@ -11,6 +11,11 @@
  * (`DATA_DIR/before-restore-<time>/`), never deleted: on SQLite the database file with its WAL and
  * shared-memory files (SQLite would otherwise replay the old WAL into the restored file), on
  * Postgres a dump taken just before.
+ *
+ * With the files in an object store (STORAGE_DRIVER=s3) a backup holds the database only, and its
+ * `backup.json` says where the files are: the store keeps them durably (enable its versioning to
+ * undo deletes); copying a whole bucket on every backup would not scale. A restore then leaves
+ * DATA_DIR/files alone: files deleted since the backup stay gone unless the store kept versions.
  */
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -30,6 +35,8 @@ const PREFIX = 'duka-';
 export interface BackupTarget {
   dataDir: string;
   postgres?: PostgresTarget;
+  /** The object store holding the files instead of DATA_DIR/files (`s3://bucket/prefix/ at host`). */
+  filesElsewhere?: string;
 }
 
 export interface BackupInfo {
@@ -75,7 +82,7 @@ async function pgStep<T>(fn: () => Promise<T>): Promise<T> {
 
 /** Take a backup of `target` into `backupDir`; `now` names it. Old temporaries of crashed runs are removed. */
 export async function takeBackup(target: BackupTarget, backupDir: string, now: number): Promise<BackupInfo> {
-  const { dataDir, postgres } = target;
+  const { dataDir, postgres, filesElsewhere } = target;
   if (!postgres && !existsSync(path.join(dataDir, DB_FILE))) throw new BackupError(`no database at ${path.join(dataDir, DB_FILE)}`);
   await mkdir(backupDir, { recursive: true });
   for (const name of await readdir(backupDir)) if (name.startsWith(`.tmp-${PREFIX}`)) await rm(path.join(backupDir, name), { recursive: true, force: true });
@@ -89,9 +96,9 @@ export async function takeBackup(target: BackupTarget, backupDir: string, now: n
   const files = path.join(dataDir, FILES_DIR);
   // Uploads are written once under random names and never changed, so a copy made while the
   // server runs holds each file whole; one uploaded meanwhile may or may not be in it.
-  if (existsSync(files)) await cp(files, path.join(tmp, FILES_DIR), { recursive: true });
+  if (!filesElsewhere && existsSync(files)) await cp(files, path.join(tmp, FILES_DIR), { recursive: true });
   if (existsSync(path.join(dataDir, SECRET_FILE))) await cp(path.join(dataDir, SECRET_FILE), path.join(tmp, SECRET_FILE));
-  await writeFile(path.join(tmp, MANIFEST), JSON.stringify({ taken_at: now, database: postgres ? 'postgres' : 'sqlite' }));
+  await writeFile(path.join(tmp, MANIFEST), JSON.stringify({ taken_at: now, database: postgres ? 'postgres' : 'sqlite', files: filesElsewhere ?? FILES_DIR }));
   fsyncTree(tmp);
   await rename(tmp, final);
   fsyncPath(backupDir);
@@ -168,13 +175,13 @@ export interface RestoreResult {
 
 /** Put `source` back as `target`'s database and files. Refuses while a server runs on it, and checks the backup before touching anything. */
 export async function restoreBackup(target: BackupTarget, source: string, now: number): Promise<RestoreResult> {
-  const { dataDir, postgres } = target;
+  const { dataDir, postgres, filesElsewhere } = target;
   await refuseWhileRunning(target);
   const backup = await checkBackup(source, target);
   await mkdir(dataDir, { recursive: true });
 
   const keptAt = path.join(dataDir, `before-restore-${stamp(now)}`);
-  const replaced = [...(postgres ? [] : [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]), FILES_DIR, ...(backup.secretFile ? [SECRET_FILE] : [])];
+  const replaced = [...(postgres ? [] : [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]), ...(filesElsewhere ? [] : [FILES_DIR]), ...(backup.secretFile ? [SECRET_FILE] : [])];
   const current = replaced.filter((n) => existsSync(path.join(dataDir, n)));
   if (current.length || postgres) await mkdir(keptAt);
   if (postgres) await pgStep(() => dumpPostgres(postgres, path.join(keptAt, DUMP_FILE)));
@@ -187,7 +194,7 @@ export async function restoreBackup(target: BackupTarget, source: string, now: n
     fsyncPath(tmp);
     await rename(tmp, path.join(dataDir, DB_FILE));
   }
-  if (backup.filesDir) {
+  if (backup.filesDir && !filesElsewhere) {
     await cp(backup.filesDir, path.join(dataDir, `${FILES_DIR}.restoring`), { recursive: true });
     fsyncTree(path.join(dataDir, `${FILES_DIR}.restoring`));
     await rename(path.join(dataDir, `${FILES_DIR}.restoring`), path.join(dataDir, FILES_DIR));

@@ -2,7 +2,7 @@
  * Where uploaded files and generated report exports live. Keys are `/`-separated paths that
  * always begin with the owning organisation's id; callers build them with `storageKey`, which
  * refuses any segment that could climb out (`..`, empty, absolute). The local-disk driver is the
- * default; an S3-compatible driver only needs these four verbs.
+ * default; storage-s3.ts keeps them in an S3-compatible store, and storage-config.ts picks one.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -23,6 +23,15 @@ export interface Storage {
   get(key: string): Promise<StoredObject | null>;
   /** True when something was deleted. */
   delete(key: string): Promise<boolean>;
+  // Any other failure (the store unreachable, timed out, refusing) throws.
+}
+
+/**
+ * The store failed (unreachable, timed out, refused): not the caller's fault, so it is rendered as
+ * a 500 with only a request id, and its message (which names the key, never a credential) is logged.
+ */
+export class StorageError extends Error {
+  override name = 'StorageError';
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
