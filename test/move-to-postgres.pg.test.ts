@@ -11,7 +11,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, describe, expect, it, inject } from 'vitest';
 import { Till } from '@duka/client-sdk';
 import { createDb } from '../server/src/db/create-db.js';
@@ -23,21 +22,12 @@ import { newMedicine, pharmacyOwner, receiveLots } from './setup/pharmacy-factor
 import { startScript } from './setup/processes.js';
 import { newDelivery, newSupplier } from './setup/suppliers-factories.js';
 import { createTestApp, listen, type Listening, type TestApp, testClock } from './setup/test-app.js';
-import { createTestDb } from './setup/test-db.js';
+import { adminQuery, createTestDb } from './setup/test-db.js';
 import { traAnswerKeyPair } from './setup/tra-cert.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const RX = { patient_name: 'Neema Joseph', patient_age: 34, patient_sex: 'female', prescriber_name: 'Dr. Baraka Mwita', prescriber_registration_number: 'MCT-4471', facility: 'Mwananyamala Hospital', date_written: '2026-11-19' };
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('npm run move-to-postgres', () => {
   const w = fiscalWorld(1);
@@ -82,7 +72,7 @@ describe('npm run move-to-postgres', () => {
     await http?.close().catch(() => {});
     await t?.close().catch(() => {});
     await w.tra.stop();
-    await admin(`DROP DATABASE IF EXISTS ${target} WITH (FORCE)`);
+    await adminQuery(`DROP DATABASE IF EXISTS ${target} WITH (FORCE)`);
     rmSync(srcDir, { recursive: true, force: true });
     rmSync(dstDir, { recursive: true, force: true });
   });
@@ -146,7 +136,7 @@ describe('npm run move-to-postgres', () => {
     expect(pidded.err).toMatch(new RegExp(`a server \\(pid ${process.pid}\\) is running on .*duka\\.db; stop it before moving`));
     rmSync(path.join(srcDir, 'server.pid'));
 
-    await admin(`CREATE DATABASE ${target}`);
+    await adminQuery(`CREATE DATABASE ${target}`);
     const untouched = hash(dbFile);
     const moved = await move(['--secret-file', path.join(dstDir, 'jwt-secret')]);
     expect(moved.code, moved.err).toBe(0);

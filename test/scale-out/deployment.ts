@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { LOAD_RUN_LIMITS } from '../../server/src/env.js';
 import { ServerProcess } from '../chaos/server-process.js';
 import { freePort } from '../setup/free-port.js';
 import { type LoadBalancer, startNginx } from '../setup/nginx.js';
 import { type PgBouncer, startPgBouncer } from '../setup/pgbouncer.js';
+import { adminQuery } from '../setup/test-db.js';
 
 export const SECRET = 'scale-out-secret-scale-out-secret-0001';
 
@@ -29,19 +29,10 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 export async function deploy(count: number, env: Record<string, string> = {}): Promise<Deployment> {
   const name = `scale_${randomBytes(5).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}`);
   const databaseUrl = inject('pgAdminUrl').replace(/\/postgres$/, `/${name}`);
   const pooler = await startPgBouncer(databaseUrl);
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-scale-out-'));
@@ -71,7 +62,7 @@ export async function deploy(count: number, env: Record<string, string> = {}): P
       await balancer.stop().catch(() => {});
       await Promise.all(servers.map((s) => s.stop().catch(() => {})));
       await pooler.stop().catch(() => {});
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -15,7 +15,8 @@ export interface TestDb extends DbHandle {
   drop(): Promise<void>;
 }
 
-async function adminQuery(sql: string) {
+/** A statement on the test cluster's `postgres` database (creating and dropping databases). */
+export async function adminQuery(sql: string) {
   const client = new pg.Client({ connectionString: inject('pgAdminUrl') });
   await client.connect();
   try {
