@@ -15,6 +15,7 @@ import { releaseDeadClaims, runFiscalJobs } from './modules/fiscal/services/jobs
 import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 import { startBackups } from './backups.js';
 import { pruneIdempotencyKeys } from './lib/idempotency.js';
+import { pruneAgentState } from './modules/ai/services/agent-state-prune.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
 
 let config: Config;
@@ -50,6 +51,7 @@ const retry = setInterval(() => {
     job('prune-sync-records', () => pruneSyncRecords(deps));
     job('prune-auth-counters', () => pruneAuthCounters(deps));
     job('prune-idempotency-keys', () => pruneIdempotencyKeys(deps));
+    job('prune-agent-state', () => pruneAgentState(deps));
   }
 }, 30_000);
 
