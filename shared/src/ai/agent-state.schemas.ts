@@ -5,7 +5,7 @@
  * confirmation, carried out once).
  */
 import { z } from 'zod';
-import { Timestamp } from '../common.js';
+import { orNull, Timestamp } from '../common.js';
 import { AiLanguage } from './ai.schemas.js';
 
 /** Turns a conversation keeps: a follow-up refers to the last answers, not to the whole history. */
@@ -68,7 +68,7 @@ export const AgentAction = z
     conversation_id: z.uuid().nullable(),
     expires_at: Timestamp.meta({ description: 'A confirmation after this answers 410 `EXPIRED`' }),
     state: AgentActionState.meta({ description: '`pending`: waiting for confirmation; `executing`: claimed by a confirmation; `done`: carried out, `outcome` set' }),
-    outcome: AgentActionOutcome.nullable(),
+    outcome: orNull(AgentActionOutcome),
   })
   .meta({ id: 'AgentAction' });
 export type AgentAction = z.infer<typeof AgentAction>;

@@ -41,6 +41,7 @@ export const proposeAction = defineRoute('bearer', {
   method: 'post',
   path: '/ai/agent/actions',
   operationId: 'proposeAgentAction',
+  errors: ['NOT_FOUND'],
   description: `${FOR_AGENT} keeps a change the agent proposed to you until you confirm it or it expires. Nothing is changed here. \`conversation_id\` that is not one of your live conversations: 404.`,
   tags,
   summary: 'Keep a change proposed by the companion agent for your confirmation',
