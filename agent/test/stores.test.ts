@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpApi } from '../src/api-client.js';
 import { Conversations } from '../src/ask/conversations.js';
 import { type Caller, Identities } from '../src/identity.js';
-import { type ActionOutcome, type Claim, PendingActions, type Taken } from '../src/tools/actions.js';
+import { type ActionOutcome, ActionBusyError, type Claim, PendingActions, type Taken } from '../src/tools/actions.js';
 import { type Api, createStaff, registerOwner, startApi } from './harness.js';
 
 const done: ActionOutcome = { status: 200, ok: true, message: 'ok', ms: 1 };
@@ -74,6 +74,16 @@ describe('the agent stores, kept by the API', () => {
     const retried = await two.confirm(owner, claimed(await two.take(owner, a.id)), async () => done);
     expect(retried).toEqual({ outcome: done, first: true });
     expect(claimed(await one.take(owner, a.id))).toMatchObject({ kind: 'done', outcome: done });
+  });
+
+  it('give up waiting for another confirmation’s outcome after a while, running nothing', async () => {
+    const one = instance();
+    const impatient = new PendingActions(httpApi(api.url), 600, log, { pollMs: 20, waitMs: 100 });
+    const a = await one.create(owner, proposal);
+    expect(claimed(await one.take(owner, a.id)).kind).toBe('granted');
+    let runs = 0;
+    await expect(impatient.confirm(owner, claimed(await impatient.take(owner, a.id)), async () => (runs++, done))).rejects.toBeInstanceOf(ActionBusyError);
+    expect(runs).toBe(0);
   });
 
   it('conversations are their user’s, keep the last 6 turns, continue on another instance and are forgotten after an idle hour', async () => {
