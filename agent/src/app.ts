@@ -8,12 +8,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import pino, { type Logger } from 'pino';
 import { ApiUnavailableError, httpApi, type DukaApi } from './api-client.js';
-import { answer, type AskDeps, AskError, confirmAction, prepare, takeAction } from './ask/ask-service.js';
+import { answer, type AskDeps, AskError, claimAction, confirmAction, prepare } from './ask/ask-service.js';
 import { Conversations } from './ask/conversations.js';
 import type { Emit } from './ask/types.js';
 import type { AgentConfig } from './config.js';
 import { IdentityError, Identities, type Caller } from './identity.js';
 import { handleMcp } from './mcp.js';
+import { MemoryUnavailableError } from './memory-api.js';
 import { type ChatModel, ModelError, openAiModel } from './model.js';
 import { type AskAnswer, AskInput, type AskEvent, errorBody } from './schemas.js';
 import { PendingActions } from './tools/actions.js';
@@ -40,8 +41,8 @@ export function createAgent(opts: AgentDeps) {
   const { config } = opts;
   const log = opts.log ?? pino({ level: config.LOG_LEVEL });
   const api = opts.api ?? httpApi(config.API_URL);
-  const runner = new ToolRunner(api, new PendingActions(config.AGENT_CONFIRM_TTL_SECONDS * 1000), log);
-  const deps: AskDeps = { api, runner, model: opts.model === undefined ? openAiModel(config) : opts.model, conversations: new Conversations(), log };
+  const runner = new ToolRunner(api, new PendingActions(api, config.AGENT_CONFIRM_TTL_SECONDS, log), log);
+  const deps: AskDeps = { api, runner, model: opts.model === undefined ? openAiModel(config) : opts.model, conversations: new Conversations(api), log };
   const identities = new Identities(api);
 
   /** The caller behind the bearer token, as the API knows them; a Response when there is none. */
@@ -78,8 +79,8 @@ export function createAgent(opts: AgentDeps) {
       let run: (emit: Emit) => Promise<AskAnswer>;
       if (input.confirm !== undefined) {
         const id = input.confirm;
-        takeAction(deps, caller, id); // unknown, someone else's or expired: refused before any stream starts
-        run = (emit) => confirmAction(deps, caller, { ...input, confirm: id }, emit);
+        const claim = await claimAction(deps, caller, id); // unknown, someone else's or expired: refused before any stream starts
+        run = (emit) => confirmAction(deps, caller, input, claim, emit);
       } else {
         const prepared = await prepare(deps, caller, { ...input, question: input.question! });
         run = (emit) => answer(deps, prepared, emit);
@@ -117,6 +118,10 @@ export function createAgent(opts: AgentDeps) {
   function toFailure(err: unknown): { status: number; message: string } {
     if (err instanceof AskError || err instanceof IdentityError) return { status: err.status, message: err.message };
     if (err instanceof ApiUnavailableError) return { status: 502, message: `${err.message}; nothing was changed, ask again` };
+    if (err instanceof MemoryUnavailableError) {
+      log.warn({ api_status: err.status }, 'memory call failed');
+      return { status: 502, message: err.message };
+    }
     if (err instanceof ModelError) return { status: 503, message: `the model could not answer: ${err.message}; nothing was changed, ask again` };
     log.error({ err }, 'ask failed');
     return { status: 500, message: 'the agent failed to answer; nothing was changed' };

@@ -8,7 +8,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type AskDeps, AskError, confirmAction } from './ask/ask-service.js';
+import { type AskDeps, AskError, claimAction, confirmAction } from './ask/ask-service.js';
 import type { Caller } from './identity.js';
 import { viewOf } from './tools/actions.js';
 
@@ -41,7 +41,7 @@ function mcpServer(deps: AskDeps, caller: Caller): Server {
       const id = typeof args?.id === 'string' ? args.id : '';
       if (!/^[0-9a-f-]{36}$/i.test(id)) return text('id must be a pending action id (a UUID)', true);
       try {
-        const done = await confirmAction(deps, caller, { confirm: id }, () => {});
+        const done = await confirmAction(deps, caller, { confirm: id }, await claimAction(deps, caller, id), () => {});
         return text(done.answer, done.tool_calls[0]?.status !== 'ok');
       } catch (err) {
         if (err instanceof AskError) return text(err.message, true);

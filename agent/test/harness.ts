@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import pino from 'pino';
 import { createAgent } from '../src/app.js';
-import { agentConfig } from '../src/config.js';
+import { type AgentConfig, agentConfig } from '../src/config.js';
 import { registerOwner, createStaff, type Session } from '../../test/setup/factories.js';
 import { createTestApp, listen, type Listening, type TestApp } from '../../test/setup/test-app.js';
 
@@ -23,8 +23,8 @@ export interface Api {
   close(): Promise<void>;
 }
 
-export async function startApi(): Promise<Api> {
-  const t = await createTestApp();
+export async function startApi(config: Parameters<typeof createTestApp>[0] = {}): Promise<Api> {
+  const t = await createTestApp(config);
   const http = await listen(t);
   return { t, http, url: `${http.origin}/api/v1`, close: async () => (await http.close(), await t.close()) };
 }
@@ -42,10 +42,10 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-export async function startAgent(apiUrl: string, opts: { modelUrl?: string } = {}): Promise<Agent> {
+export async function startAgent(apiUrl: string, opts: { modelUrl?: string; env?: Partial<Record<keyof AgentConfig, string>> } = {}): Promise<Agent> {
   const logs: string[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-  const config = agentConfig({ API_URL: apiUrl, ...(opts.modelUrl ? { AGENT_LLM_URL: opts.modelUrl, AGENT_LLM_KEY: 'sk-test-model-key' } : {}) });
+  const config = agentConfig({ API_URL: apiUrl, ...opts.env, ...(opts.modelUrl ? { AGENT_LLM_URL: opts.modelUrl, AGENT_LLM_KEY: 'sk-test-model-key' } : {}) });
   const { app } = createAgent({ config, log });
   const { server, origin } = await serveOn(app.fetch);
   return {

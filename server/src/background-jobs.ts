@@ -8,6 +8,7 @@
 import type { AppDeps } from './app.js';
 import type { Lease } from './lib/leases.js';
 import { pruneIdempotencyKeys } from './lib/idempotency.js';
+import { pruneAgentState } from './modules/ai/services/agent-state-prune.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
 import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 import { runFiscalJobs } from './modules/fiscal/services/jobs.js';
@@ -40,6 +41,7 @@ const JOBS: Job[] = [
   { name: 'prune-sync-records', everyMs: HOURLY, run: (deps) => pruneSyncRecords(deps) },
   { name: 'prune-auth-counters', everyMs: HOURLY, run: (deps) => pruneAuthCounters(deps) },
   { name: 'prune-idempotency-keys', everyMs: HOURLY, run: (deps) => pruneIdempotencyKeys(deps) },
+  { name: 'prune-agent-state', everyMs: HOURLY, run: (deps) => pruneAgentState(deps) },
   { name: 'prune-job-leases', everyMs: HOURLY, run: (deps) => deps.leases.prune() },
 ];
 

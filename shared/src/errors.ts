@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   INSUFFICIENT_STOCK: 409,
   INVALID_STATE: 409,
   IDEMPOTENCY_IN_FLIGHT: 409,
+  /** Waited too long: a proposal whose time to confirm it has passed. */
+  EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   BUSINESS_RULE: 422,

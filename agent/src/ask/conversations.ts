@@ -1,49 +1,38 @@
 /**
- * Conversations, in memory: each belongs to the user who started it, keeps its last few turns so
- * a follow-up can refer to the last answer, and is forgotten after an hour unused; the oldest go
- * first past the cap. Another user's id is as unknown as a made-up one.
+ * Conversations, kept by the API (memory-api.ts): each belongs to the user who started it, keeps
+ * its last 6 turns so a follow-up can refer to the last answer, and is forgotten after an hour
+ * unused. Another user's id is as unknown as a made-up one. Any agent instance can continue one.
  */
-import { randomUUID } from 'node:crypto';
+import { AGENT_ANSWER_MAX, AgentConversation } from '@duka/shared';
+import type { DukaApi } from '../api-client.js';
+import type { Caller } from '../identity.js';
+import { memoryCall, MemoryUnavailableError } from '../memory-api.js';
 import type { Turn } from './types.js';
 
-const MAX_CONVERSATIONS = 5000;
-const MAX_TURNS = 6;
-const IDLE_MS = 60 * 60 * 1000;
-
-interface Conversation {
-  id: string;
-  userId: string;
-  turns: Turn[];
-  usedAt: number;
-}
+export type Conversation = AgentConversation;
 
 export class Conversations {
-  private byId = new Map<string, Conversation>();
-
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly api: DukaApi) {}
 
   /** The user's conversation, or null when the id is unknown, expired or someone else's. */
-  get(userId: string, id: string): Conversation | null {
-    const c = this.byId.get(id);
-    if (!c || c.userId !== userId || c.usedAt + IDLE_MS <= this.now()) return null;
-    return c;
+  async get(caller: Caller, id: string): Promise<Conversation | null> {
+    const res = await memoryCall(this.api, caller, 'get', `/ai/agent/conversations/${encodeURIComponent(id)}`, AgentConversation);
+    if ('data' in res) return res.data;
+    if (res.refused === 404) return null;
+    throw new MemoryUnavailableError(res.refused);
   }
 
-  start(userId: string): Conversation {
-    const now = this.now();
-    for (const [id, c] of this.byId) if (c.usedAt + IDLE_MS <= now) this.byId.delete(id);
-    while (this.byId.size >= MAX_CONVERSATIONS) this.byId.delete(this.byId.keys().next().value!);
-    const c: Conversation = { id: randomUUID(), userId, turns: [], usedAt: now };
-    this.byId.set(c.id, c);
-    return c;
+  async start(caller: Caller): Promise<Conversation> {
+    const res = await memoryCall(this.api, caller, 'post', '/ai/agent/conversations', AgentConversation);
+    if ('data' in res) return res.data;
+    throw new MemoryUnavailableError(res.refused);
   }
 
-  add(c: Conversation, turn: Turn) {
-    c.turns.push(turn);
-    if (c.turns.length > MAX_TURNS) c.turns.splice(0, c.turns.length - MAX_TURNS);
-    c.usedAt = this.now();
-    // Most recently used last, so the cap drops the least recently used.
-    this.byId.delete(c.id);
-    this.byId.set(c.id, c);
+  /** Add a turn (the oldest past 6 go). A conversation that expired meanwhile keeps nothing: a follow-up then starts afresh. */
+  async add(caller: Caller, c: Conversation, turn: Turn): Promise<void> {
+    const kept: Turn = { ...turn, answer: turn.answer.slice(0, AGENT_ANSWER_MAX), ...(turn.subject ? { subject: turn.subject.slice(0, 200) } : {}) };
+    const res = await memoryCall(this.api, caller, 'post', `/ai/agent/conversations/${encodeURIComponent(c.id)}/turns`, AgentConversation, kept);
+    if ('data' in res) c.turns = res.data.turns;
+    else if (res.refused !== 404) throw new MemoryUnavailableError(res.refused);
   }
 }

@@ -1,3 +1,4 @@
+import type { AgentTurn } from '@duka/shared';
 import type { Caller } from '../identity.js';
 import type { AskEvent, Language, ToolCallRecord } from '../schemas.js';
 import type { PendingAction } from '../tools/actions.js';
@@ -8,21 +9,16 @@ export const TOOL_BUDGET = 8;
 
 export type Emit = (e: AskEvent) => void;
 
-/** One earlier turn of the conversation, for follow-up questions. */
-export interface Turn {
-  question: string;
-  answer: string;
-  language: Language;
-  /** The planner's topic and subject, so "and yesterday?" can reuse them. */
-  topic?: string;
-  subject?: string;
-}
+/** One earlier turn of the conversation, for follow-up questions (with the planner's topic and subject, so "and yesterday?" can reuse them). */
+export type Turn = AgentTurn;
 
 export interface LoopInput {
   caller: Caller;
   question: string;
   language: Language;
   history: Turn[];
+  /** The conversation being answered: a change proposed now belongs to it. */
+  conversationId?: string;
   runner: ToolRunner;
   emit: Emit;
 }
@@ -58,7 +54,7 @@ export class Budgeted {
     this.used++;
     const shown = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
     this.input.emit({ event: 'tool_call_started', data: { name, arguments: shown } });
-    const out = await this.input.runner.call(this.input.caller, name, args, this.input.language);
+    const out = await this.input.runner.call(this.input.caller, name, args, this.input.language, this.input.conversationId);
     if (out.pending) {
       // One change per question: a second proposal is refused, and the first stays the one to confirm.
       if (this.pending) {

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { DukaApi } from '../api-client.js';
 import { type Caller, IdentityError } from '../identity.js';
 import type { Language, ToolCallRecord, ToolCallStatus } from '../schemas.js';
-import { type ActionOutcome, type PendingAction, PendingActions } from './actions.js';
+import type { ActionOutcome, PendingAction, PendingActions } from './actions.js';
 import { buildCatalog, type Catalog, checkArgs, split, type Tool } from './catalog.js';
 
 export interface ToolOutcome {
@@ -72,7 +72,8 @@ export class ToolRunner {
     return { name, arguments: args, status, ms };
   }
 
-  async call(caller: Caller, name: string, rawArgs: unknown, lang: Language): Promise<ToolOutcome> {
+  /** `conversationId`: the conversation a proposed write belongs to (its confirmation continues it). */
+  async call(caller: Caller, name: string, rawArgs: unknown, lang: Language, conversationId?: string): Promise<ToolOutcome> {
     const started = performance.now();
     const argsView = rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? (rawArgs as Record<string, unknown>) : {};
     const tool = (await this.catalog()).tools.get(name);
@@ -83,7 +84,7 @@ export class ToolRunner {
     if (!checked.ok) {
       return { record: this.record(caller, name, argsView, 'rejected', started), forModel: { status: 'rejected', error: checked.problem } };
     }
-    if (tool.kind === 'write') return this.propose(caller, tool, checked.args, lang, started);
+    if (tool.kind === 'write') return this.propose(caller, tool, checked.args, lang, started, conversationId);
 
     const { path, query, body } = split(tool, checked.args);
     const res = await this.api.request(caller.token, tool.method, path, { query, body });
@@ -97,7 +98,7 @@ export class ToolRunner {
   }
 
   /** A write: name its target through the API (so the user reads a name, not an id) and wait for confirmation. */
-  private async propose(caller: Caller, tool: Tool, args: Record<string, unknown>, lang: Language, started: number): Promise<ToolOutcome> {
+  private async propose(caller: Caller, tool: Tool, args: Record<string, unknown>, lang: Language, started: number, conversationId?: string): Promise<ToolOutcome> {
     let target = '';
     const about = tool.line.about;
     if (about) {
@@ -111,7 +112,7 @@ export class ToolRunner {
       target = about.name(res.body.data);
     }
     const summary = tool.line.summary ? tool.line.summary({ args, target }, lang) : `${tool.name} ${JSON.stringify(args)}`;
-    const pending = this.actions.create({ userId: caller.userId, orgId: caller.orgId, tool: tool.name, args, summary, language: lang });
+    const pending = await this.actions.create(caller, { tool: tool.name, args, summary, language: lang, ...(conversationId ? { conversationId } : {}) });
     return {
       record: this.record(caller, tool.name, args, 'proposed', started),
       pending,
@@ -123,12 +124,12 @@ export class ToolRunner {
   async execute(caller: Caller, action: PendingAction): Promise<ActionOutcome> {
     const started = performance.now();
     const tool = (await this.catalog()).tools.get(action.tool);
-    if (!tool) return { status: 404, ok: false, data: null, message: `the tool ${action.tool} is no longer offered`, ms: 0 };
+    if (!tool) return { status: 404, ok: false, message: `the tool ${action.tool} is no longer offered`, ms: 0 };
     const { path, query, body } = split(tool, action.args);
     const res = await this.api.request(caller.token, tool.method, path, { query, body, headers: { 'idempotency-key': `agent-${action.id}` } });
     this.refuseExpired(caller, tool.name, res.status, started);
     const status = statusOf(res.status);
     const record = this.record(caller, tool.name, action.args, status, started, res.status);
-    return { status: res.status, ok: status === 'ok', data: res.body?.data ?? null, message: String(res.body?.message ?? ''), ms: record.ms };
+    return { status: res.status, ok: status === 'ok', message: String(res.body?.message ?? ''), ms: record.ms };
   }
 }

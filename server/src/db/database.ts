@@ -20,7 +20,7 @@ import type { OutboxTable } from './tables/outbox.table.js';
 import type { ReportExportTable, ScheduledReportTable } from './tables/reports.table.js';
 import type { AuditLogTable } from './tables/audit.table.js';
 import type { AnalyticsRollupStateTable, SalesDailyProductTable, SalesDailyTable } from './tables/analytics.table.js';
-import type { AiConversationTable, AiMessageTable } from './tables/ai.table.js';
+import type { AgentActionTable, AgentConversationTable, AgentTurnTable, AiConversationTable, AiMessageTable } from './tables/ai.table.js';
 import type { ChangeLogTable } from './tables/change-log.table.js';
 import type { AddoListChangeTable, AddoListStateTable, AddoMedicineTable } from './tables/pharmacy.table.js';
 import type { BatchMovementTable, BatchTable, RecallTable, TransactionLineBatchTable } from './tables/batches.table.js';
@@ -88,6 +88,9 @@ export interface Database {
   analytics_rollup_state: AnalyticsRollupStateTable;
   ai_conversations: AiConversationTable;
   ai_messages: AiMessageTable;
+  agent_conversations: AgentConversationTable;
+  agent_turns: AgentTurnTable;
+  agent_actions: AgentActionTable;
   addo_medicines: AddoMedicineTable;
   addo_list_changes: AddoListChangeTable;
   addo_list_state: AddoListStateTable;
