@@ -22,6 +22,7 @@ import { newMedicine, pharmacyOwner, receiveLots } from './setup/pharmacy-factor
 import { startScript } from './setup/processes.js';
 import { newDelivery, newSupplier } from './setup/suppliers-factories.js';
 import { createTestApp, listen, type Listening, type TestApp, testClock } from './setup/test-app.js';
+import { type S3Server, startS3Server } from './setup/s3-server.js';
 import { adminQuery, createTestDb } from './setup/test-db.js';
 import { traAnswerKeyPair } from './setup/tra-cert.js';
 
@@ -60,8 +61,12 @@ describe('npm run move-to-postgres', () => {
       autoSync: false,
       fetch: (input: string, init?: RequestInit) => (calls.push(new URL(input).pathname), fetch(input, init)),
     });
+  // The PostgreSQL servers keep their files in an object store: the move puts the shop's there.
+  let s3: S3Server | undefined;
+  const s3Env = () => Object.fromEntries(Object.entries(s3!.config).map(([k, v]) => [k, String(v)]));
   const move = async (args: string[] = []) => {
-    const p = startScript('server/src/cli/move-to-postgres.ts', { DATABASE_URL: url, DATA_DIR: dstDir, LOG_LEVEL: 'silent' }, ['--from', srcDir, ...args]);
+    s3 ??= await startS3Server();
+    const p = startScript('server/src/cli/move-to-postgres.ts', { DATABASE_URL: url, DATA_DIR: dstDir, LOG_LEVEL: 'silent', ...s3Env() }, ['--from', srcDir, ...args]);
     const code = await p.exited;
     return { code, out: p.output(), err: p.errors() };
   };
@@ -72,6 +77,7 @@ describe('npm run move-to-postgres', () => {
     await http?.close().catch(() => {});
     await t?.close().catch(() => {});
     await w.tra.stop();
+    await s3?.stop();
     await adminQuery(`DROP DATABASE IF EXISTS ${target} WITH (FORCE)`);
     rmSync(srcDir, { recursive: true, force: true });
     rmSync(dstDir, { recursive: true, force: true });
@@ -148,7 +154,8 @@ describe('npm run move-to-postgres', () => {
     expect(moved.out).toMatch(/^credit_payments +1 +1 +amount 150000$/m);
     expect(moved.out).toMatch(/^prescriptions +1 +1 *$/m);
     expect(moved.out).toMatch(/^batches +1 +1 +cost_price 30000$/m);
-    expect(moved.out).toMatch(/^files: 1 \(\d+ bytes\)/m);
+    expect(moved.out).toMatch(/^files: 1 \(\d+ bytes\) in s3:\/\/duka-files\/ at 127\.0\.0\.1:\d+$/m);
+    expect(await s3!.keys()).toEqual([photo.key]);
     expect(moved.out).not.toMatch(/✗|≠/);
     expect(moved.out).not.toMatch(/products_fts/);
 
@@ -157,7 +164,7 @@ describe('npm run move-to-postgres', () => {
     expect(again.err).toMatch(/the target database is not empty \(2 organisation\(s\) and 2 user\(s\)\): a move only fills an empty database/);
 
     const handle = createDb({ url, poolSize: 5 });
-    await serve({ ...handle, url, drop: () => handle.close() }, { DATA_DIR: dstDir, JWT_SECRET: readFileSync(path.join(dstDir, 'jwt-secret'), 'utf8').trim() });
+    await serve({ ...handle, url, drop: () => handle.close() }, { DATA_DIR: dstDir, JWT_SECRET: readFileSync(path.join(dstDir, 'jwt-secret'), 'utf8').trim(), ...s3!.config });
     const b = t!;
     expect(b.dialect).toBe('postgres');
     // The owner's token from the SQLite server still signs in: same secret.

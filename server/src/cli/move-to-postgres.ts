@@ -1,7 +1,7 @@
 /**
  * `npm run move-to-postgres -- [--from <folder or duka.db>] [--secret-file <path>]`: move a
  * stopped embedded shop (its database, its files and its signing secret) into the empty
- * PostgreSQL at DATABASE_URL; the files go to DATA_DIR's storage. The source defaults to DATA_DIR.
+ * PostgreSQL at DATABASE_URL; the files go to the servers' storage (DATA_DIR's disk, or S3). The source defaults to DATA_DIR.
  * Prints every table's rows and money sums on both sides, and which JWT_SECRET the PostgreSQL
  * servers need (by fingerprint: the secret itself only goes into --secret-file). docs/move-to-postgres.md.
  */
@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { DB_FILE, FILES_DIR } from '../db/backup.js';
 import { formatChecks, MoveError, moveDatabase } from '../db/move/move.js';
 import { ConfigError, readConfig } from '../env.js';
-import { localDiskStorage } from '../lib/storage.js';
+import { objectStoreLocation, storageFromConfig } from '../lib/storage-config.js';
 import { copyFiles, type FilesCopied } from './move/files.js';
 import { checkSecretFile, checkSecretOpens, fingerprint, sourceSecret, writeSecretFile } from './move/secret.js';
 
@@ -25,9 +25,10 @@ try {
   const secret = sourceSecret(config.JWT_SECRET, sourceDir);
   const secretFile = values['secret-file'] ? path.resolve(values['secret-file']) : null;
   if (secretFile) checkSecretFile(secretFile, secret.secret);
-  // The one line to change when the servers' storage is chosen by configuration (S3): storageFromConfig(config).
-  const storage = localDiskStorage(path.join(config.DATA_DIR, FILES_DIR));
-  const sameFiles = path.resolve(sourceDir, FILES_DIR) === path.resolve(config.DATA_DIR, FILES_DIR);
+  // Where the PostgreSQL servers will read files: DATA_DIR's disk, or the object store (STORAGE_DRIVER=s3).
+  const storage = storageFromConfig(config);
+  const filesAt = objectStoreLocation(config) ?? path.join(config.DATA_DIR, FILES_DIR);
+  const sameFiles = config.STORAGE_DRIVER === 'local' && path.resolve(sourceDir, FILES_DIR) === path.resolve(config.DATA_DIR, FILES_DIR);
   let files: FilesCopied | null = null;
 
   console.log(`moving ${dbFile} into PostgreSQL`);
@@ -45,8 +46,8 @@ try {
   const copied = files as FilesCopied | null;
   console.log(
     sameFiles
-      ? `files: already in place in ${path.join(config.DATA_DIR, FILES_DIR)}`
-      : `files: ${copied?.files ?? 0} (${copied?.bytes ?? 0} bytes) in ${path.join(config.DATA_DIR, FILES_DIR)}${copied?.skipped ? `, ${copied.skipped} of them already there` : ''}`,
+      ? `files: already in place in ${filesAt}`
+      : `files: ${copied?.files ?? 0} (${copied?.bytes ?? 0} bytes) in ${filesAt}${copied?.skipped ? `, ${copied.skipped} of them already there` : ''}`,
   );
   if (secretFile) writeSecretFile(secretFile, secret.secret);
   const where = secretFile ?? (secret.from === 'JWT_SECRET' ? 'the JWT_SECRET this move was given' : secret.from);
