@@ -3,12 +3,11 @@
  * instances: round robin, no stickiness, websockets upgraded, and a request never sent to a second
  * instance once the first may have acted on it (nginx's default for POST), as behind any balancer.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.js';
-import { waitForPort } from './pgbouncer.js';
+import { startDaemon } from './daemon.js';
 
 export const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 
@@ -58,20 +57,12 @@ ${upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2
 }
 `;
   writeFileSync(path.join(dir, 'nginx.conf'), conf);
-  const child: ChildProcess = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  await waitForPort(port, () => (child.exitCode !== null ? `nginx exited with ${child.exitCode}: ${out}` : null));
+  const daemon = await startDaemon(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], port, 'SIGQUIT');
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGQUIT');
-        await exited;
-      }
+      await daemon.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

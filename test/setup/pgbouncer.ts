@@ -3,11 +3,11 @@
  * the test PostgreSQL: what a managed database's pooler does to the server's connections. Every
  * database name reaches the same-named database, signed in as the test cluster's user.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { startDaemon } from './daemon.js';
 import { freePort } from './free-port.js';
 
 export const PGBOUNCER = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
@@ -46,11 +46,7 @@ export async function startPgBouncer(clusterUrl: string): Promise<PgBouncer> {
   ].join('\n');
   writeFileSync(path.join(dir, 'pgbouncer.ini'), `${ini}\n`);
   const args = [...(process.getuid?.() === 0 ? ['-u', 'nobody'] : []), path.join(dir, 'pgbouncer.ini')];
-  const child: ChildProcess = spawn(PGBOUNCER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  await waitForPort(port, () => (child.exitCode !== null ? `pgbouncer exited with ${child.exitCode}: ${out}` : null));
+  const daemon = await startDaemon(PGBOUNCER, args, port, 'SIGINT');
   const pooled = (databaseUrl: string) => {
     const u = new URL(databaseUrl);
     u.hostname = '127.0.0.1';
@@ -73,32 +69,8 @@ export async function startPgBouncer(clusterUrl: string): Promise<PgBouncer> {
       }
     },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        await exited;
-      }
+      await daemon.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Wait until something listens on `port`; `failed` says why to stop waiting (the process died). */
-export async function waitForPort(port: number, failed: () => string | null, timeoutMs = 15_000): Promise<void> {
-  const { connect } = await import('node:net');
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const why = failed();
-    if (why) throw new Error(why);
-    const open = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > until) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
