@@ -24,11 +24,23 @@ export interface MutatorOutcome {
 }
 
 type Payload<T extends MutationType> = z.infer<(typeof MUTATION_PAYLOADS)[T]>;
-type Mutator<T extends MutationType> = (ctx: AuthedContext, payload: Payload<T>, m: Mutation, device: DeviceRow, at: number) => Promise<MutatorOutcome>;
+type Mutator<T extends MutationType> = (
+  ctx: AuthedContext,
+  payload: Payload<T>,
+  m: Mutation,
+  device: DeviceRow,
+  at: number,
+) => Promise<MutatorOutcome>;
 
 const saleReverse =
   (move: Reversal) =>
-  async (ctx: AuthedContext, p: z.infer<typeof SaleReversePayload>, _m: Mutation, _device: DeviceRow, at: number): Promise<MutatorOutcome> => {
+  async (
+    ctx: AuthedContext,
+    p: z.infer<typeof SaleReversePayload>,
+    _m: Mutation,
+    _device: DeviceRow,
+    at: number,
+  ): Promise<MutatorOutcome> => {
     const tx = await (move === 'refund' ? refundSale(ctx, p.transaction_id, p.reason) : voidSale(ctx, p.transaction_id, p.reason, at));
     return { result: { transaction_id: tx.id, status: tx.status } };
   };
@@ -46,7 +58,12 @@ const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
 };
 
 const creditPayment: Mutator<'credit.payment'> = async (ctx, p) => {
-  const payment = await recordCreditPayment(ctx, p.customer_id, { amount: p.amount, method: p.method, reference: p.reference, note: p.note });
+  const payment = await recordCreditPayment(ctx, p.customer_id, {
+    amount: p.amount,
+    method: p.method,
+    reference: p.reference,
+    note: p.note,
+  });
   return { result: { payment_id: payment.id } };
 };
 
