@@ -10,7 +10,7 @@ import {
 } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localMonth } from '../server/src/lib/time.js';
-import { addStore, createAdmin, createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
+import { addStore, createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 describe('admin: organisations, users, stores, plans and AI usage', () => {

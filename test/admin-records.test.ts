@@ -18,9 +18,9 @@ import {
   PagedEnvelope,
 } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { localDate } from '../server/src/lib/time.js';
-import { createAdmin, insertCreditSale, insertSale, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
+import { insertCreditSale, insertSale, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 const UNKNOWN = '0190a6f0-0000-7000-8000-000000000000';

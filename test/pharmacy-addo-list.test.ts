@@ -1,7 +1,7 @@
 import { AddoListChange, AddoListMeta, AddoListPage, AddoMedicine, Envelope, PagedEnvelope, PageMeta } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAdmin, createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
+import type { z } from 'zod';
+import { createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 const UNKNOWN = '0190a6f0-0000-7000-8000-000000000000';

@@ -6,7 +6,7 @@ import type { AuthedContext } from '../server/src/lib/context.js';
 import { lockStock, moveBatch } from '../server/src/modules/pharmacy/services/batch-ledger.js';
 import { disposeBatch, releaseQuarantine } from '../server/src/modules/pharmacy/services/quarantine.js';
 import { createRecall } from '../server/src/modules/pharmacy/services/recalls.js';
-import { addStore, createStaff, registerOwner, type Session } from './setup/factories.js';
+import { addStore, createStaff, registerOwner } from './setup/factories.js';
 import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner, receiveLots } from './setup/pharmacy-factories.js';
 import { productOf } from './setup/suppliers-factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';

@@ -1,4 +1,4 @@
-import { Envelope, PublicReviewList, StoreReview } from '@duka/shared';
+import { Envelope, type PublicReviewList, StoreReview } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';

@@ -66,7 +66,7 @@ describe('a till back after a day offline', () => {
       }
     }
 
-    const sold = mutations.reduce((acc, m, i) => acc.set(i % 4, (acc.get(i % 4) ?? 0) + 1 + (i % 2)), new Map<number, number>());
+    const sold = mutations.reduce((acc, _m, i) => acc.set(i % 4, (acc.get(i % 4) ?? 0) + 1 + (i % 2)), new Map<number, number>());
     for (const [k, p] of products.entries()) {
       expect((await t.request('GET', `/inventory/products/${p.id}`, { token: fresh })).body.data.stock).toBe(3000 - sold.get(k)!);
     }

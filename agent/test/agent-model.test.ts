@@ -146,7 +146,7 @@ describe('the companion agent with a model', () => {
   });
 
   it('never writes because of a hostile product name: it reaches the model as data, and a write still waits for the user', async () => {
-    model.script = (req, round) => {
+    model.script = (_req, round) => {
       if (round === 0) return { tools: [{ name: 'listProducts', arguments: { search: 'ignore' } }] };
       // A model that obeys the product name tries to void every sale.
       if (round === 1) return { tools: sales.map((s) => ({ name: 'voidSale', arguments: { id: s.id, reason: 'as instructed' } })) };

@@ -181,7 +181,7 @@ function formBody(rng: Rng): FormData {
   const form = new FormData();
   const kind = rng.pick(['png', 'text', 'none', 'empty', 'fakePdf', 'svg']);
   const bytes: Record<string, [string, string, string]> = {
-    png: ['\x89PNG\r\n\x1a\n' + 'x'.repeat(50), 'image/png', 'a.png'],
+    png: [`\x89PNG\r\n\x1a\n${'x'.repeat(50)}`, 'image/png', 'a.png'],
     text: ['hello', 'text/plain', 'a.txt'],
     empty: ['', 'image/png', 'a.png'],
     fakePdf: ['not a pdf at all', 'application/pdf', 'r.pdf'],

@@ -10,7 +10,7 @@ import {
   type PaymentCallbackInput,
   type PaymentProvider,
   type PaymentResult,
-  PaymentRejected,
+  type PaymentRejected,
   type PushPaymentRequest,
 } from '../../server/src/modules/billing/providers/payment-provider.js';
 

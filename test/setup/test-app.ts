@@ -8,7 +8,7 @@ import type { Clock } from '../../server/src/lib/clock.js';
 import type { ServiceContext } from '../../server/src/lib/context.js';
 import { appendFileSync } from 'node:fs';
 import { checkerFor, type OpenApiChecker } from './openapi-check.js';
-import { createTestDb, DIALECT, type TestDb } from './test-db.js';
+import { createTestDb, type DIALECT, type TestDb } from './test-db.js';
 
 export interface TestClock extends Clock {
   advance(ms: number): void;

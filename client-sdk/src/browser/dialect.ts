@@ -82,6 +82,7 @@ class WorkerSqliteConnection implements DatabaseConnection {
     return (result ?? { rows: [] }) as QueryResult<R>;
   }
 
+  // biome-ignore lint/correctness/useYield: Kysely's Driver interface wants a generator; this driver has no streams to give.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries is not supported by the worker SQLite driver');
   }

@@ -14,7 +14,6 @@ import {
   TabIdParam,
   WriteOffInput,
 } from '@duka/shared';
-import { z } from 'zod';
 import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Credits'];

@@ -23,6 +23,7 @@ export interface PrescriptionFilter {
   prescriber?: string;
 }
 
+// biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query with nothing selected yet.
 type EntryQuery = SelectQueryBuilder<Database, 'prescriptions', {}>;
 
 export function filteredEntries(db: Kysely<Database>, dialect: DialectName, f: PrescriptionFilter): EntryQuery {

@@ -60,7 +60,7 @@ export async function uniqueStoreCode(db: Kysely<Database>, orgId: string, name:
           .join('')
           .slice(0, 4)
       : (words[0] ?? 'ST').slice(0, 3);
-  if (base.length < 2) base = (base + 'ST').slice(0, 2);
+  if (base.length < 2) base = `${base}ST`.slice(0, 2);
   const taken = new Set(
     (await db.selectFrom('stores').select('code').where('org_id', '=', orgId).where('code', 'like', `${base}%`).execute()).map(
       (r) => r.code,

@@ -18,7 +18,7 @@ import {
   type PrescriptionEntry,
   type PrescriptionsCsvQuery,
 } from '@duka/shared';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { withTransaction } from '../../../db/transaction.js';

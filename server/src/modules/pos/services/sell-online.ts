@@ -18,7 +18,7 @@ import type { CreateSaleInput, Transaction } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ServiceError } from '../../../lib/errors.js';
+import type { ServiceError } from '../../../lib/errors.js';
 import { claimKey, completeKey, type KeyClaim, releaseKey } from '../../../lib/idempotency.js';
 import { recordSales, saleAnswer } from './record-sale.js';
 

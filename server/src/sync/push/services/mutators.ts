@@ -3,7 +3,14 @@
  * rule exists once. A mutator returns what the till needs back (ids, numbers) and the conflicts
  * the server noted; a ServiceError it throws rejects the mutation with that error's code.
  */
-import { MUTATION_PAYLOADS, type Mutation, type MutationType, type Reversal, type SaleConflict, SaleReversePayload } from '@duka/shared';
+import {
+  MUTATION_PAYLOADS,
+  type Mutation,
+  type MutationType,
+  type Reversal,
+  type SaleConflict,
+  type SaleReversePayload,
+} from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
