@@ -15,9 +15,25 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       // `*.pg.test.ts` need PostgreSQL itself (e.g. several server processes on one database).
-      { extends: true, test: { name: 'sqlite', env: { DUKA_TEST_DIALECT: 'sqlite' }, exclude: [...configDefaults.exclude, '**/*.pg.test.ts'], globalSetup: [BUILD] } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          env: { DUKA_TEST_DIALECT: 'sqlite' },
+          exclude: [...configDefaults.exclude, '**/*.pg.test.ts'],
+          globalSetup: [BUILD],
+        },
+      },
       // `*.e2e.test.ts` drive a browser and never touch the server's database: once is enough.
-      { extends: true, test: { name: 'postgres', env: { DUKA_TEST_DIALECT: 'postgres' }, globalSetup: [BUILD, 'test/setup/postgres-global.ts'], exclude: [...configDefaults.exclude, '**/*.e2e.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          env: { DUKA_TEST_DIALECT: 'postgres' },
+          globalSetup: [BUILD, 'test/setup/postgres-global.ts'],
+          exclude: [...configDefaults.exclude, '**/*.e2e.test.ts'],
+        },
+      },
     ],
   },
 });

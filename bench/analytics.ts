@@ -21,7 +21,11 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 /** A year of sales for the owner's store: `count` sales of 3 lines, 2 % refunded, 1 % voided, 10 % to named customers. */
 async function seedHistory(dbOpts: { url?: string; sqliteFile?: string }, userId: string, count: number) {
   const db = createDb({ ...dbOpts, poolSize: 2 });
-  const { org_id: orgId, store_id: storeId } = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const { org_id: orgId, store_id: storeId } = await db.db
+    .selectFrom('users')
+    .select(['org_id', 'store_id'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   const now = Date.now();
   const products = Array.from({ length: 500 }, (_, i) => ({
     id: newId(),
@@ -34,8 +38,20 @@ async function seedHistory(dbOpts: { url?: string; sqliteFile?: string }, userId
     updated_at: now - 400 * DAY,
   }));
   await db.db.insertInto('products').values(products).execute();
-  await db.db.insertInto('product_stock').values(products.map((p) => ({ store_id: storeId!, product_id: p.id, qty: 10_000, updated_at: now }))).execute();
-  const customers = Array.from({ length: 200 }, (_, i) => ({ id: newId(), org_id: orgId!, name: `Mteja ${i}`, phone: null, email: null, notes: null, created_at: now - 400 * DAY, updated_at: now - 400 * DAY }));
+  await db.db
+    .insertInto('product_stock')
+    .values(products.map((p) => ({ store_id: storeId!, product_id: p.id, qty: 10_000, updated_at: now })))
+    .execute();
+  const customers = Array.from({ length: 200 }, (_, i) => ({
+    id: newId(),
+    org_id: orgId!,
+    name: `Mteja ${i}`,
+    phone: null,
+    email: null,
+    notes: null,
+    created_at: now - 400 * DAY,
+    updated_at: now - 400 * DAY,
+  }));
   await db.db.insertInto('customers').values(customers).execute();
 
   const BATCH = 400;
@@ -52,7 +68,16 @@ async function seedHistory(dbOpts: { url?: string; sqliteFile?: string }, userId
         const p = products[(i * 7 + k * 131) % products.length]!;
         const qty = 1 + ((i + k) % 3);
         total += p.selling_price * qty;
-        lines.push({ id: newId(), transaction_id: id, product_id: p.id, product_name: p.name, qty, unit_price: p.selling_price, line_total: p.selling_price * qty, cost_price: p.cost_price - (i % 2) * 1_000 });
+        lines.push({
+          id: newId(),
+          transaction_id: id,
+          product_id: p.id,
+          product_name: p.name,
+          qty,
+          unit_price: p.selling_price,
+          line_total: p.selling_price * qty,
+          cost_price: p.cost_price - (i % 2) * 1_000,
+        });
       }
       txs.push({
         id,
@@ -95,13 +120,24 @@ async function seedHistory(dbOpts: { url?: string; sqliteFile?: string }, userId
   return { from: new Date(now - 364 * DAY).toISOString().slice(0, 10) };
 }
 
-export async function analyticsBenchmarks(base: string, database: string, dbOpts: { url?: string; sqliteFile?: string }, sales = 100_000): Promise<Row[]> {
+export async function analyticsBenchmarks(
+  base: string,
+  database: string,
+  dbOpts: { url?: string; sqliteFile?: string },
+  sales = 100_000,
+): Promise<Row[]> {
   // Its own shop: the pharmacy bench's owner has 0754000333, the SDK's 0754000222.
   const account = { phone: '0754000444', password: 'benchmark4' };
   const reg = await fetch(`${base}/api/v1/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ first_name: 'Takwimu', last_name: 'Bench', ...account, confirm_password: account.password, shop: { name: 'Takwimu Duka' } }),
+    body: JSON.stringify({
+      first_name: 'Takwimu',
+      last_name: 'Bench',
+      ...account,
+      confirm_password: account.password,
+      shop: { name: 'Takwimu Duka' },
+    }),
   });
   if (!reg.ok) throw new Error(`analytics bench: register answered ${reg.status}: ${await reg.text()}`);
   const data = ((await reg.json()) as { data: { user_id: string; tokens: { access_token: string } } }).data;
@@ -109,7 +145,11 @@ export async function analyticsBenchmarks(base: string, database: string, dbOpts
   const { from } = await seedHistory(dbOpts, data.user_id, sales);
   const seeded = Math.round((performance.now() - t0) / 1000);
   const login = async () => {
-    const res = await request(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ identifier: account.phone, password: account.password }) });
+    const res = await request(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ identifier: account.phone, password: account.password }),
+    });
     return ((await res.json()) as { data: { access_token: string } }).data.access_token;
   };
   let token = await login();

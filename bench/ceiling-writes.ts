@@ -22,7 +22,12 @@ export interface CeilingShop {
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-export async function rawSaleWrites(dbOpts: { url?: string; sqliteFile?: string }, shop: CeilingShop, sales: number, batch: number): Promise<Measured> {
+export async function rawSaleWrites(
+  dbOpts: { url?: string; sqliteFile?: string },
+  shop: CeilingShop,
+  sales: number,
+  batch: number,
+): Promise<Measured> {
   const handle = createDb({ ...dbOpts, poolSize: shop.storeIds.length });
   const latencies: number[] = [];
   const perWriter = Math.ceil(sales / shop.storeIds.length / batch);
@@ -52,7 +57,16 @@ export async function rawSaleWrites(dbOpts: { url?: string; sqliteFile?: string 
                 const qty = 1 + (l % 2);
                 subtotal += qty * p.selling_price;
                 sold.set(p.id, (sold.get(p.id) ?? 0) + qty);
-                lines.push({ id: newId(), transaction_id: id, product_id: p.id, product_name: 'Bidhaa', qty, unit_price: p.selling_price, line_total: qty * p.selling_price, cost_price: 40_000 });
+                lines.push({
+                  id: newId(),
+                  transaction_id: id,
+                  product_id: p.id,
+                  product_name: 'Bidhaa',
+                  qty,
+                  unit_price: p.selling_price,
+                  line_total: qty * p.selling_price,
+                  cost_price: 40_000,
+                });
               }
               txs.push({
                 id,
@@ -82,7 +96,8 @@ export async function rawSaleWrites(dbOpts: { url?: string; sqliteFile?: string 
               from (values ${sql.join(moved)}) as v
               where product_stock.store_id = ${storeId} and product_stock.product_id = v.column1`.execute(trx);
             // A stock update that missed its rows would make the ceiling look higher than it is.
-            if (Number(updated.numAffectedRows) !== sold.size) throw new Error(`stock update moved ${updated.numAffectedRows} rows, not ${sold.size}`);
+            if (Number(updated.numAffectedRows) !== sold.size)
+              throw new Error(`stock update moved ${updated.numAffectedRows} rows, not ${sold.size}`);
           });
           latencies.push(performance.now() - t0);
         }
@@ -93,5 +108,10 @@ export async function rawSaleWrites(dbOpts: { url?: string; sqliteFile?: string 
   }
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { rps: Math.round((perWriter * batch * shop.storeIds.length) / seconds), p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), errors: 0 };
+  return {
+    rps: Math.round((perWriter * batch * shop.storeIds.length) / seconds),
+    p50: Math.round(pct(latencies, 50)),
+    p99: Math.round(pct(latencies, 99)),
+    errors: 0,
+  };
 }

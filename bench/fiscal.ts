@@ -20,24 +20,49 @@ export async function startBenchTra() {
 }
 
 async function call(base: string, method: string, path: string, token: string | null, body?: unknown) {
-  const res = await fetch(`${base}/api/v1${path}`, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = (await res.json()) as { data: any };
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json.data;
 }
 
-export async function fiscalSaleBenchmark(base: string, database: string, seconds: number, bench: Awaited<ReturnType<typeof startBenchTra>>, plain: Row): Promise<Row> {
+export async function fiscalSaleBenchmark(
+  base: string,
+  database: string,
+  seconds: number,
+  bench: Awaited<ReturnType<typeof startBenchTra>>,
+  plain: Row,
+): Promise<Row> {
   const account = { phone: '0754000555', password: 'benchmark5' };
-  const reg = await call(base, 'POST', '/auth/register', null, { first_name: 'Fiscal', last_name: 'Bench', ...account, confirm_password: account.password, shop: { name: 'Fiscal Duka' } });
+  const reg = await call(base, 'POST', '/auth/register', null, {
+    first_name: 'Fiscal',
+    last_name: 'Bench',
+    ...account,
+    confirm_password: account.password,
+    shop: { name: 'Fiscal Duka' },
+  });
   const token = reg.tokens.access_token as string;
   const storeId = reg.store_id as string;
   await call(base, 'PATCH', `/stores/${storeId}`, token, { vat_enabled: true });
   const identity = { tin: TAXPAYER.tin, cert_key: TAXPAYER.certKey, cert_serial: bench.cert.serial, environment: 'test' };
-  await call(base, 'PUT', `/stores/${storeId}/fiscal`, token, { ...identity, certificate: bench.cert.pfxBase64, certificate_password: bench.cert.password });
+  await call(base, 'PUT', `/stores/${storeId}/fiscal`, token, {
+    ...identity,
+    certificate: bench.cert.pfxBase64,
+    certificate_password: bench.cert.password,
+  });
   await call(base, 'POST', `/stores/${storeId}/fiscal/register`, token);
   await call(base, 'PUT', `/stores/${storeId}/fiscal`, token, { ...identity, enabled: true });
   const products = [];
-  for (const [name, price] of [['Sukari 1kg', 3500], ['Unga 2kg', 6500], ['Mafuta 1l', 5500]] as const) products.push(await call(base, 'POST', '/inventory/products', token, { name, selling_price: price, stock: 100_000_000 }));
+  for (const [name, price] of [
+    ['Sukari 1kg', 3500],
+    ['Unga 2kg', 6500],
+    ['Mafuta 1l', 5500],
+  ] as const)
+    products.push(await call(base, 'POST', '/inventory/products', token, { name, selling_price: price, stock: 100_000_000 }));
 
   const url = `${base}/api/v1/pos/sale`;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -51,7 +76,10 @@ export async function fiscalSaleBenchmark(base: string, database: string, second
     queue = (await call(base, 'GET', `/stores/${storeId}/fiscal`, token)).queue;
   }
   const device = bench.tra.device();
-  const drained = queue.pending === 0 ? `all ${device.receipts.length} receipts acknowledged ${((Date.now() - loadEnded) / 1000).toFixed(1)} s after the load` : `${queue.pending} receipts still waiting 120 s after the load`;
+  const drained =
+    queue.pending === 0
+      ? `all ${device.receipts.length} receipts acknowledged ${((Date.now() - loadEnded) / 1000).toFixed(1)} s after the load`
+      : `${queue.pending} receipts still waiting 120 s after the load`;
   const clean = bench.tra.violations.length === 0 && queue.pending === 0;
   const { target, enough } = within25(plain);
   return {

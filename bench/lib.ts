@@ -18,7 +18,15 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-bench-pg-'));
   chmodSync(dir, 0o777);
   const port = await freePort();
-  const server = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), port, user: 'postgres', password: 'postgres', persistent: false, createPostgresUser: true, onLog: () => {} });
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+  });
   await server.initialise();
   await server.start();
   const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
@@ -38,7 +46,11 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
 export async function startProcess(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
   // BENCH_PROF=<dir>: each process writes a V8 CPU profile there when it exits (open it in Chrome's DevTools).
   const profile = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let exited = false;
   child.on('exit', (code, signal) => {
     exited = true;
@@ -51,7 +63,10 @@ export async function startProcess(script: string, env: Record<string, string>, 
   child.once('exit', () => process.off('exit', orphan));
   for (let i = 0; i < 600; i++) {
     if (exited) throw new Error(`${script} exited before it was ready`);
-    const ok = await fetch(readyUrl).then((r) => r.ok, () => false);
+    const ok = await fetch(readyUrl).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -174,7 +189,19 @@ export interface Row {
 }
 
 export function printTable(rows: Row[]) {
-  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'target', 'met', 'stmts/req', 'cpu / db / wait ms', 'vs ceiling'];
+  const header = [
+    'scenario',
+    'database',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'target',
+    'met',
+    'stmts/req',
+    'cpu / db / wait ms',
+    'vs ceiling',
+  ];
   const lines = rows.map((r) => [
     r.scenario,
     r.database,
@@ -217,4 +244,5 @@ export async function statementsPer(times: number, send: (i: number) => Promise<
 export const ofCeiling = (rps: number, ceiling: Row, what: string) => `${Math.round((100 * rps) / ceiling.m.rps)} % of ${what}`;
 
 /** The user an access token belongs to (its `sub`): the bench's account, whatever other organisations the run made. */
-export const tokenUser = (token: string): string => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+export const tokenUser = (token: string): string =>
+  (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;

@@ -29,29 +29,70 @@ async function call(base: string, path: string, body: unknown, headers: Record<s
  * The benchmark pharmacy: 300 OTC medicines (as many as the plain push's products, so both push the
  * same spread of rows), each received in 3 lots of a million (lot A expires first).
  */
-export async function openBenchPharmacy(base: string, phone: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<BenchPharmacy> {
+export async function openBenchPharmacy(
+  base: string,
+  phone: string,
+  dbOpts: { url?: string; sqliteFile?: string },
+): Promise<BenchPharmacy> {
   const password = 'benchmark3';
-  const reg = await call(base, '/auth/register', { first_name: 'Bench', last_name: 'Famasia', phone, password, confirm_password: password, shop: { name: 'Bench Famasia', business_type: 'pharmacy' } });
+  const reg = await call(base, '/auth/register', {
+    first_name: 'Bench',
+    last_name: 'Famasia',
+    phone,
+    password,
+    confirm_password: password,
+    shop: { name: 'Bench Famasia', business_type: 'pharmacy' },
+  });
   const headers = { authorization: `Bearer ${reg.tokens.access_token}`, 'content-type': 'application/json' };
   const medicines: BenchPharmacy['medicines'] = [];
   for (let i = 0; i < 300; i++) {
     const price = 500 + i * 100;
-    const p = await call(base, '/inventory/products', { name: `Dawa ${i}`, generic_name: `Generic ${i}`, strength: '500 mg', dosage_form: 'tablet', schedule: 'otc', selling_price: price, cost_price: 300 }, headers);
+    const p = await call(
+      base,
+      '/inventory/products',
+      {
+        name: `Dawa ${i}`,
+        generic_name: `Generic ${i}`,
+        strength: '500 mg',
+        dosage_form: 'tablet',
+        schedule: 'otc',
+        selling_price: price,
+        cost_price: 300,
+      },
+      headers,
+    );
     medicines.push({ id: p.id, price, lots: [] });
   }
   const supplier = await call(base, '/suppliers', { name: 'Bench Medisel' }, headers);
-  const lines = medicines.flatMap((m, i) => ['A', 'B', 'C'].map((lot, k) => ({ product_id: m.id, qty: 1_000_000, unit_cost: 300, lot_number: `B${i}-${lot}`, expiry_date: day(200 * (k + 1)) })));
+  const lines = medicines.flatMap((m, i) =>
+    ['A', 'B', 'C'].map((lot, k) => ({
+      product_id: m.id,
+      qty: 1_000_000,
+      unit_cost: 300,
+      lot_number: `B${i}-${lot}`,
+      expiry_date: day(200 * (k + 1)),
+    })),
+  );
   // A delivery holds at most 500 lines.
-  for (let i = 0; i < lines.length; i += 450) await call(base, `/suppliers/${supplier.id}/deliveries`, { status: 'delivered', lines: lines.slice(i, i + 450) }, headers);
+  for (let i = 0; i < lines.length; i += 450)
+    await call(base, `/suppliers/${supplier.id}/deliveries`, { status: 'delivered', lines: lines.slice(i, i + 450) }, headers);
   const db = createDb({ ...dbOpts, poolSize: 2 });
-  const batches = await db.db.selectFrom('batches').select(['id', 'product_id']).where('org_id', '=', reg.org_id).orderBy('lot_number').execute();
+  const batches = await db.db
+    .selectFrom('batches')
+    .select(['id', 'product_id'])
+    .where('org_id', '=', reg.org_id)
+    .orderBy('lot_number')
+    .execute();
   await db.close();
   for (const m of medicines) m.lots = batches.filter((b) => b.product_id === m.id).map((b) => b.id);
   return { headers, medicines };
 }
 
 /** A variant of a plain row is held to 25 % of its throughput. */
-export const within25 = (plain: Row) => ({ target: `within 25 % of plain (>= ${Math.round(plain.m.rps * 0.75)}/s)`, enough: (rps: number) => rps >= plain.m.rps * 0.75 });
+export const within25 = (plain: Row) => ({
+  target: `within 25 % of plain (>= ${Math.round(plain.m.rps * 0.75)}/s)`,
+  enough: (rps: number) => rps >= plain.m.rps * 0.75,
+});
 
 /** POST /pos/sale of 3 batch-tracked lines, beside `plain` (the same sale of untracked products). */
 export async function batchSaleBenchmark(base: string, database: string, seconds: number, shop: BenchPharmacy, plain: Row): Promise<Row> {
@@ -60,7 +101,14 @@ export async function batchSaleBenchmark(base: string, database: string, seconds
   const m = await measure({ url, method: 'POST', headers: shop.headers, body, connections: 32, seconds });
   const statements = await statementsPer(5, () => fetch(url, { method: 'POST', headers: shop.headers, body }));
   const { target, enough } = within25(plain);
-  return { scenario: 'POST /pos/sale, 3 batch-tracked lines (FEFO over 3 lots each), 32 conn', database, m, target, met: m.errors === 0 && enough(m.rps), statements };
+  return {
+    scenario: 'POST /pos/sale, 3 batch-tracked lines (FEFO over 3 lots each), 32 conn',
+    database,
+    m,
+    target,
+    met: m.errors === 0 && enough(m.rps),
+    statements,
+  };
 }
 
 /** `count` sales of medicines from till number `d`, each line of 2 units sent on two of its lots. */
@@ -70,7 +118,15 @@ function medicineSales(shop: BenchPharmacy, d: number, count: number, prefix: st
     const lines = [0, 1, 2].map((k) => {
       const m = shop.medicines[(d * 37 + i * 3 + k) % shop.medicines.length]!;
       const first = (i + k) % 2;
-      return { product_id: m.id, qty: 2, unit_price: m.price, batches: [{ batch_id: m.lots[first]!, qty: 1 }, { batch_id: m.lots[first + 1]!, qty: 1 }] };
+      return {
+        product_id: m.id,
+        qty: 2,
+        unit_price: m.price,
+        batches: [
+          { batch_id: m.lots[first]!, qty: 1 },
+          { batch_id: m.lots[first + 1]!, qty: 1 },
+        ],
+      };
     });
     const payload = { id: newId(), client_receipt_number: `${prefix}${d + 1}-${i + 1}`, lines, payment_method: 'Cash' };
     return { id: newId(), seq: i + 1, type: 'sale.create', created_at: new Date(now + 60_000 + i * 1000).toISOString(), payload };
@@ -78,12 +134,22 @@ function medicineSales(shop: BenchPharmacy, d: number, count: number, prefix: st
 }
 
 /** The push benchmark's 10,000 sales, of medicines; beside `plain` (20 tills in one store). */
-export async function batchPushBenchmark(base: string, database: string, shop: BenchPharmacy, plain: Row, serverPid?: number): Promise<Row> {
+export async function batchPushBenchmark(
+  base: string,
+  database: string,
+  shop: BenchPharmacy,
+  plain: Row,
+  serverPid?: number,
+): Promise<Row> {
   const DEVICES = 20;
   const SALES_PER_DEVICE = 500;
   const BATCH = 100;
   const devices = await Promise.all(
-    Array.from({ length: DEVICES }, async (_, d) => ({ id: await registerTill(base, shop.headers, `Famasia ${d + 1}`), headers: shop.headers, mutations: medicineSales(shop, d, SALES_PER_DEVICE, 'F') })),
+    Array.from({ length: DEVICES }, async (_, d) => ({
+      id: await registerTill(base, shop.headers, `Famasia ${d + 1}`),
+      headers: shop.headers,
+      mutations: medicineSales(shop, d, SALES_PER_DEVICE, 'F'),
+    })),
   );
   const m = await timePushes(base, devices, BATCH, serverPid);
   const statements = await pushStatements(base, shop.headers, medicineSales(shop, 999, 3 * BATCH, 'G'), BATCH);

@@ -59,7 +59,11 @@ export const settle = () => new Promise((resolve) => setTimeout(resolve, 5_500))
  * under a millisecond.
  */
 export function push(base: string, till: Pick<Till, 'id' | 'headers'>, mutations: unknown[]) {
-  return fetch(`${base}/api/v1/sync/push`, { method: 'POST', headers: { ...till.headers, connection: 'close' }, body: JSON.stringify({ device_id: till.id, mutations }) });
+  return fetch(`${base}/api/v1/sync/push`, {
+    method: 'POST',
+    headers: { ...till.headers, connection: 'close' },
+    body: JSON.stringify({ device_id: till.id, mutations }),
+  });
 }
 
 /** Every till pushes its sales in batches of `batch`, all tills at once: sales/s and the push latencies. */
@@ -88,7 +92,17 @@ export async function timePushes(base: string, tills: Till[], batch: number, ser
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { rps: Math.round(total / seconds), p50: Math.round(pct(latencies, 50)), p99: Math.round(pct(latencies, 99)), errors: failed, db: { cpuMs: serverPid ? Math.round((cpuMs(serverPid) - cpuBefore) / latencies.length) : undefined, ms: Math.round(median(dbMs)), waitMs: Math.round(median(waitMs)) } };
+  return {
+    rps: Math.round(total / seconds),
+    p50: Math.round(pct(latencies, 50)),
+    p99: Math.round(pct(latencies, 99)),
+    errors: failed,
+    db: {
+      cpuMs: serverPid ? Math.round((cpuMs(serverPid) - cpuBefore) / latencies.length) : undefined,
+      ms: Math.round(median(dbMs)),
+      waitMs: Math.round(median(waitMs)),
+    },
+  };
 }
 
 /** Statements per push of `batch` new sales: a till of its own pushes `sales` (3 batches), one push at a time, each checked applied. */

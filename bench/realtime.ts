@@ -58,7 +58,14 @@ async function registerOwner(base: string, phone: string, shop: string): Promise
   const res = await fetch(`${base}/api/v1/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ first_name: 'Bench', last_name: shop, phone, password: 'benchmark1', confirm_password: 'benchmark1', shop: { name: shop } }),
+    body: JSON.stringify({
+      first_name: 'Bench',
+      last_name: shop,
+      phone,
+      password: 'benchmark1',
+      confirm_password: 'benchmark1',
+      shop: { name: shop },
+    }),
   });
   if (res.status !== 201 && res.status !== 200) throw new Error(`register answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as Json).data.tokens.access_token as string;
@@ -88,7 +95,11 @@ async function openClients(wsBase: string, tokens: string[], n: number, parallel
   let next = 0;
   const openOne = (i: number) =>
     new Promise<void>((resolve) => {
-      const ws = new WebSocket(`${wsBase}?access_token=${tokens[i % tokens.length]}`, { perMessageDeflate: false, handshakeTimeout: 15_000, skipUTF8Validation: true });
+      const ws = new WebSocket(`${wsBase}?access_token=${tokens[i % tokens.length]}`, {
+        perMessageDeflate: false,
+        handshakeTimeout: 15_000,
+        skipUTF8Validation: true,
+      });
       const client: Client = { ws, pokes: [] };
       let helloed = false;
       const timer = setTimeout(() => done(false), 20_000);
@@ -154,7 +165,12 @@ async function pokeLatency(saleBase: string, token: string, productIds: string[]
   for (let i = 0; i < sales; i++) {
     const t0 = performance.now();
     const lines = [0, 1, 2].map((k) => ({ product_id: productIds[(i * 3 + k) % productIds.length]!, qty: 1 }));
-    const res = await fetch(`${saleBase}/api/v1/pos/sale`, { method: 'POST', headers, body: JSON.stringify({ lines, payment_method: 'Cash' }), signal: AbortSignal.timeout(10_000) }).catch(() => null);
+    const res = await fetch(`${saleBase}/api/v1/pos/sale`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ lines, payment_method: 'Cash' }),
+      signal: AbortSignal.timeout(10_000),
+    }).catch(() => null);
     const t1 = performance.now();
     if (res?.status !== 201) saleErrors++;
     await res?.arrayBuffer();
@@ -210,7 +226,13 @@ async function pokeBenchmark(r: PokeRun): Promise<Row> {
         `sale answer p50 ${pct(m.saleMs, 50).toFixed(1)} ms; poke from sale sent p50 ${pct(m.fromSend, 50).toFixed(1)} p99 ${pct(m.fromSend, 99).toFixed(1)} max ${(m.fromSend[m.fromSend.length - 1] ?? 0).toFixed(1)} ms`,
     );
     const errors = failed + m.missing + m.saleErrors;
-    return { scenario: r.scenario, database: r.database, m: { rps: NaN, p50: Math.round(pct(m.delays, 50)), p99: Math.round(p99), errors }, target: r.target, met: r.limitMs === Infinity ? null : errors === 0 && p99 <= r.limitMs };
+    return {
+      scenario: r.scenario,
+      database: r.database,
+      m: { rps: NaN, p50: Math.round(pct(m.delays, 50)), p99: Math.round(p99), errors },
+      target: r.target,
+      met: r.limitMs === Infinity ? null : errors === 0 && p99 <= r.limitMs,
+    };
   } finally {
     await closeClients(clients);
   }
@@ -262,10 +284,16 @@ export async function realtimeBenchmarks(s: RealtimeSetup): Promise<Row[]> {
     cursor = body.data.cursor as string;
     if (!body.data.has_more) break;
   }
-  const pull = await measure({ url: `${base}/api/v1/sync/pull?cursor=${cursor}`, headers: { authorization: `Bearer ${token}` }, connections: 4, seconds });
+  const pull = await measure({
+    url: `${base}/api/v1/sync/pull?cursor=${cursor}`,
+    headers: { authorization: `Bearer ${token}` },
+    connections: 4,
+    seconds,
+  });
   // And it really is unchanged: no changes, same cursor.
   const again = await getJson(`${base}/api/v1/sync/pull?cursor=${cursor}`, token);
-  const pullErrors = pull.errors + (again.status === 200 && again.body.data.changes.length === 0 && again.body.data.cursor === cursor ? 0 : 1);
+  const pullErrors =
+    pull.errors + (again.status === 200 && again.body.data.changes.length === 0 && again.body.data.cursor === cursor ? 0 : 1);
   rows.push({
     scenario: `GET /sync/pull at the head (unchanged), 4 conn`,
     database,
@@ -288,10 +316,22 @@ export async function realtimeBenchmarks(s: RealtimeSetup): Promise<Row[]> {
       const n = at + i;
       const id = newId();
       productIds.push(id);
-      return { id, org_id: bootOrg, name: `Bidhaa ya kuanzia ${n}`, sku: `BOOT-${n}`, selling_price: 1000 + (n % 50) * 100, cost_price: 800, created_at: now, updated_at: now };
+      return {
+        id,
+        org_id: bootOrg,
+        name: `Bidhaa ya kuanzia ${n}`,
+        sku: `BOOT-${n}`,
+        selling_price: 1000 + (n % 50) * 100,
+        cost_price: 800,
+        created_at: now,
+        updated_at: now,
+      };
     });
     await db.db.insertInto('products').values(batch).execute();
-    await db.db.insertInto('product_stock').values(batch.map((r) => ({ store_id: bootStore, product_id: r.id, qty: 1_000_000_000, updated_at: now }))).execute();
+    await db.db
+      .insertInto('product_stock')
+      .values(batch.map((r) => ({ store_id: bootStore, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
+      .execute();
   }
   await sql.raw(s.dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);
   await db.close();
@@ -304,7 +344,10 @@ export async function realtimeBenchmarks(s: RealtimeSetup): Promise<Row[]> {
     let got = 0;
     const t0 = performance.now();
     for (let page = 0; page < 10_000; page++) {
-      const { status, body }: { status: number; body: Json } = await getJson(`${base}/api/v1/sync/bootstrap?limit=5000${pageToken ? `&page_token=${pageToken}` : ''}`, bootToken);
+      const { status, body }: { status: number; body: Json } = await getJson(
+        `${base}/api/v1/sync/bootstrap?limit=5000${pageToken ? `&page_token=${pageToken}` : ''}`,
+        bootToken,
+      );
       if (status !== 200) {
         bootErrors++;
         break;
@@ -322,7 +365,12 @@ export async function realtimeBenchmarks(s: RealtimeSetup): Promise<Row[]> {
   rows.push({
     scenario: `bootstrap ${fmt(total)} rows, limit=5000: wall ms (p50 median, p99 slowest of ${walks}), req/s = rows/s`,
     database,
-    m: { rps: Math.round(total / (medianWalk / 1000)), p50: Math.round(medianWalk), p99: Math.round(walkMs[walkMs.length - 1] ?? 0), errors: bootErrors },
+    m: {
+      rps: Math.round(total / (medianWalk / 1000)),
+      p50: Math.round(medianWalk),
+      p99: Math.round(walkMs[walkMs.length - 1] ?? 0),
+      errors: bootErrors,
+    },
     target: '<= 1.5 s',
     met: bootErrors === 0 && (walkMs[walkMs.length - 1] ?? Infinity) <= 1500,
   });
@@ -330,9 +378,27 @@ export async function realtimeBenchmarks(s: RealtimeSetup): Promise<Row[]> {
   // 3. Poke latency, one process: clients of the bootstrap shop's owner, sales in that shop.
   const sales = envInt('BENCH_POKE_SALES', 20);
   const pokeRow = async (scenario: string, target: string, limitMs: number, wsUrl: string) => {
-    rows.push(await pokeBenchmark({ scenario, database, target, limitMs, wsUrl, saleBase: base, token: bootToken, productIds, clients: nClients, sales }));
+    rows.push(
+      await pokeBenchmark({
+        scenario,
+        database,
+        target,
+        limitMs,
+        wsUrl,
+        saleBase: base,
+        token: bootToken,
+        productIds,
+        clients: nClients,
+        sales,
+      }),
+    );
   };
-  await pokeRow(`poke: sale commit -> ${fmt(nClients)} ws clients, ${sales} sales, one process${capped(nClients, wantClients)}`, 'p99 <= 25 ms', 25, wsBase);
+  await pokeRow(
+    `poke: sale commit -> ${fmt(nClients)} ws clients, ${sales} sales, one process${capped(nClients, wantClients)}`,
+    'p99 <= 25 ms',
+    25,
+    wsBase,
+  );
 
   // 4. Across processes (Postgres): clients on a second server process B, sales through A.
   if (s.dbOpts.url) {
@@ -353,7 +419,8 @@ export async function realtimeBenchmarks(s: RealtimeSetup): Promise<Row[]> {
   // 5. Memory: idle clients spread over a few owners (each its own shop), RSS after 5 s.
   const nUsers = envInt('BENCH_WS_USERS', 4);
   const tokens = [bootToken, token];
-  for (let u = tokens.length; u < nUsers; u++) tokens.push(await registerOwner(base, `07540003${String(u).padStart(2, '0')}`, `Idle Duka ${u}`));
+  for (let u = tokens.length; u < nUsers; u++)
+    tokens.push(await registerOwner(base, `07540003${String(u).padStart(2, '0')}`, `Idle Duka ${u}`));
   await sleep(1000);
   const before = rssMiB(s.server);
   const { clients: idle, failed: idleFailed } = await openClients(wsBase, tokens.slice(0, nUsers), nIdle);

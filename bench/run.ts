@@ -18,7 +18,13 @@ import { scaleOutBenchmarks } from './scale-out.js';
 import { syncBenchmarks } from './sync.js';
 
 const GROUPS = ['http', 'sync', 'realtime', 'sdk', 'analytics', 'scale'] as const;
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, db: { type: 'string', default: 'both' }, only: { type: 'string', default: GROUPS.join(',') } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    db: { type: 'string', default: 'both' },
+    only: { type: 'string', default: GROUPS.join(',') },
+  },
+});
 const seconds = Number(values.seconds);
 const databases = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db!];
 // A part of the run (e.g. `--only http,sync` to compare the write path before and after a change).
@@ -48,7 +54,13 @@ for (const database of perDatabase ? databases : []) {
   const reg = await fetch(`${base}/api/v1/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark', ...account, confirm_password: account.password, shop: { name: 'Bench Duka' } }),
+    body: JSON.stringify({
+      first_name: 'Bench',
+      last_name: 'Mark',
+      ...account,
+      confirm_password: account.password,
+      shop: { name: 'Bench Duka' },
+    }),
   });
   const token = ((await reg.json()) as { data: { tokens: { access_token: string } } }).data.tokens.access_token;
   // The batch-tracked variants' pharmacy, opened once for the sale and push rows.
@@ -57,10 +69,18 @@ for (const database of perDatabase ? databases : []) {
 
   if (only.has('http')) {
     const health = await measure({ url: `${base}/health/live`, connections: 32, seconds });
-    rows.push({ scenario: 'GET /health/live (all middleware)', database, m: health, target: 'p99 <= 10 ms', met: health.p99 <= 10 && health.errors === 0 });
+    rows.push({
+      scenario: 'GET /health/live (all middleware)',
+      database,
+      m: health,
+      target: 'p99 <= 10 ms',
+      met: health.p99 <= 10 && health.errors === 0,
+    });
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const db = createDb({ ...dbOpts, poolSize: 2 });
-    const [{ org_id: orgId, store_id: storeId }] = [await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow()];
+    const [{ org_id: orgId, store_id: storeId }] = [
+      await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow(),
+    ];
     const now = Date.now();
     const productIds: string[] = [];
     for (let batch = 0; batch < 50; batch++) {
@@ -68,10 +88,22 @@ for (const database of perDatabase ? databases : []) {
         const n = batch * 1000 + i;
         const id = newId();
         productIds.push(id);
-        return { id, org_id: orgId!, name: `${['Sukari', 'Unga', 'Mchele', 'Sabuni', 'Mafuta', 'Chai', 'Maji', 'Soda'][n % 8]} ${n}`, sku: `SKU-${n}`, selling_price: 1000 + (n % 50) * 100, cost_price: 800, created_at: now, updated_at: now };
+        return {
+          id,
+          org_id: orgId!,
+          name: `${['Sukari', 'Unga', 'Mchele', 'Sabuni', 'Mafuta', 'Chai', 'Maji', 'Soda'][n % 8]} ${n}`,
+          sku: `SKU-${n}`,
+          selling_price: 1000 + (n % 50) * 100,
+          cost_price: 800,
+          created_at: now,
+          updated_at: now,
+        };
       });
       await db.db.insertInto('products').values(rows).execute();
-      await db.db.insertInto('product_stock').values(rows.map((r) => ({ store_id: storeId!, product_id: r.id, qty: 1_000_000_000, updated_at: now }))).execute();
+      await db.db
+        .insertInto('product_stock')
+        .values(rows.map((r) => ({ store_id: storeId!, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
+        .execute();
     }
     // A bulk load leaves planner statistics (and Postgres' GIN pending lists) stale; autovacuum and
     // the server's hourly PRAGMA optimize catch up in production: measure that steady state at once.
@@ -79,9 +111,18 @@ for (const database of perDatabase ? databases : []) {
     await db.close();
 
     const search = await measure({ url: `${base}/api/v1/inventory/products?search=sabuni%20123`, headers: auth, connections: 8, seconds });
-    rows.push({ scenario: 'GET /inventory/products?search= (50k products), 8 conn', database, m: search, target: 'p99 <= 20 ms', met: search.p99 <= 20 && search.errors === 0 });
+    rows.push({
+      scenario: 'GET /inventory/products?search= (50k products), 8 conn',
+      database,
+      m: search,
+      target: 'p99 <= 20 ms',
+      met: search.p99 <= 20 && search.errors === 0,
+    });
     const saleUrl = `${base}/api/v1/pos/sale`;
-    const saleBody = JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: productIds[i * 7919]!, qty: 1 })), payment_method: 'Cash' });
+    const saleBody = JSON.stringify({
+      lines: [0, 1, 2].map((i) => ({ product_id: productIds[i * 7919]!, qty: 1 })),
+      payment_method: 'Cash',
+    });
     const sale = await measure({ url: saleUrl, method: 'POST', headers: auth, body: saleBody, connections: 32, seconds });
     rows.push({
       scenario: 'POST /pos/sale, 3 lines, 32 conn',
@@ -95,8 +136,19 @@ for (const database of perDatabase ? databases : []) {
     rows.push(await batchSaleBenchmark(base, database, seconds, await benchPharmacy(), plainSale));
     rows.push(await fiscalSaleBenchmark(base, database, seconds, tra, plainSale));
 
-    const me = await measure({ url: `${base}/api/v1/accounts/me`, headers: { authorization: `Bearer ${token}` }, connections: 32, seconds });
-    rows.push({ scenario: 'GET /accounts/me (JWT + 3 reads), 32 conn', database, m: me, target: 'p99 <= 50 ms', met: me.p99 <= 50 && me.errors === 0 });
+    const me = await measure({
+      url: `${base}/api/v1/accounts/me`,
+      headers: { authorization: `Bearer ${token}` },
+      connections: 32,
+      seconds,
+    });
+    rows.push({
+      scenario: 'GET /accounts/me (JWT + 3 reads), 32 conn',
+      database,
+      m: me,
+      target: 'p99 <= 50 ms',
+      met: me.p99 <= 50 && me.errors === 0,
+    });
     const login = await measure({
       url: `${base}/api/v1/auth/login`,
       method: 'POST',
@@ -105,7 +157,13 @@ for (const database of perDatabase ? databases : []) {
       connections: 8,
       seconds,
     });
-    rows.push({ scenario: 'POST /auth/login (scrypt), 8 conn', database, m: login, target: 'p99 <= 500 ms', met: login.p99 <= 500 && login.errors === 0 });
+    rows.push({
+      scenario: 'POST /auth/login (scrypt), 8 conn',
+      database,
+      m: login,
+      target: 'p99 <= 500 ms',
+      met: login.p99 <= 500 && login.errors === 0,
+    });
   }
 
   if (only.has('sync')) {

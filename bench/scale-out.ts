@@ -35,25 +35,64 @@ async function post(base: string, route: string, body: unknown, headers: Record<
 
 /** A shop of 300 products with stock and prices, and 20 tills registered in it. */
 async function openShop(base: string, directUrl: string, n: number) {
-  const reg = await post(base, '/auth/register', { first_name: 'Bench', last_name: 'Scale', phone: `075410${String(n).padStart(4, '0')}`, password: 'benchmark1', confirm_password: 'benchmark1', shop: { name: `Scale ${n}` } });
+  const reg = await post(base, '/auth/register', {
+    first_name: 'Bench',
+    last_name: 'Scale',
+    phone: `075410${String(n).padStart(4, '0')}`,
+    password: 'benchmark1',
+    confirm_password: 'benchmark1',
+    shop: { name: `Scale ${n}` },
+  });
   const token = reg.tokens.access_token as string;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const db = createDb({ url: directUrl, poolSize: 2 });
-  const { org_id: orgId, store_id: storeId } = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow();
+  const { org_id: orgId, store_id: storeId } = await db.db
+    .selectFrom('users')
+    .select(['org_id', 'store_id'])
+    .where('id', '=', tokenUser(token))
+    .executeTakeFirstOrThrow();
   await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
   const now = Date.now() - 3_600_000;
-  const products = Array.from({ length: 300 }, (_, i) => ({ id: newId(), org_id: orgId!, name: `Bidhaa ${i}`, sku: `SC-${i}`, selling_price: 50_000 + i * 100, cost_price: 40_000, created_at: now, updated_at: now }));
+  const products = Array.from({ length: 300 }, (_, i) => ({
+    id: newId(),
+    org_id: orgId!,
+    name: `Bidhaa ${i}`,
+    sku: `SC-${i}`,
+    selling_price: 50_000 + i * 100,
+    cost_price: 40_000,
+    created_at: now,
+    updated_at: now,
+  }));
   await db.db.insertInto('products').values(products).execute();
-  await db.db.insertInto('product_stock').values(products.map((p) => ({ store_id: storeId!, product_id: p.id, qty: 1_000_000_000, updated_at: now }))).execute();
+  await db.db
+    .insertInto('product_stock')
+    .values(products.map((p) => ({ store_id: storeId!, product_id: p.id, qty: 1_000_000_000, updated_at: now })))
+    .execute();
   await db.db
     .insertInto('product_prices')
-    .values(products.map((p) => ({ id: newId(), org_id: orgId!, product_id: p.id, selling_price: p.selling_price, wholesale_price: null, cost_price: p.cost_price, tax_rate: 1800, effective_from: now, changed_by: null })))
+    .values(
+      products.map((p) => ({
+        id: newId(),
+        org_id: orgId!,
+        product_id: p.id,
+        selling_price: p.selling_price,
+        wholesale_price: null,
+        cost_price: p.cost_price,
+        tax_rate: 1800,
+        effective_from: now,
+        changed_by: null,
+      })),
+    )
     .execute();
   await sql.raw('vacuum analyze').execute(db.db);
   await db.close();
   const sold: BenchProduct[] = products;
   const tills: Till[] = await Promise.all(
-    Array.from({ length: TILLS }, async (_, d) => ({ id: await registerTill(base, headers, `Till ${d + 1}`), headers, mutations: offlineSales(sold, d, SALES_PER_TILL, `S${n}-`) })),
+    Array.from({ length: TILLS }, async (_, d) => ({
+      id: await registerTill(base, headers, `Till ${d + 1}`),
+      headers,
+      mutations: offlineSales(sold, d, SALES_PER_TILL, `S${n}-`),
+    })),
   );
   return { headers, products, tills };
 }
@@ -97,11 +136,33 @@ export async function scaleOutBenchmarks(seconds: number): Promise<Row[]> {
       const base = balancer?.url ?? `http://127.0.0.1:${ports[0]}`;
       try {
         const shop = await openShop(base, directUrl, n);
-        const saleBody = JSON.stringify({ lines: [0, 1, 2].map((i) => ({ product_id: shop.products[i * 97]!.id, qty: 1 })), payment_method: 'Cash' });
-        const sale = await measure({ url: `${base}/api/v1/pos/sale`, method: 'POST', headers: shop.headers, body: saleBody, connections: 32, seconds });
-        rows.push({ scenario: `POST /pos/sale, 3 lines, 32 conn: ${setup} (round ${round})`, database: 'postgres', m: sale, target: 'figure', met: null });
+        const saleBody = JSON.stringify({
+          lines: [0, 1, 2].map((i) => ({ product_id: shop.products[i * 97]!.id, qty: 1 })),
+          payment_method: 'Cash',
+        });
+        const sale = await measure({
+          url: `${base}/api/v1/pos/sale`,
+          method: 'POST',
+          headers: shop.headers,
+          body: saleBody,
+          connections: 32,
+          seconds,
+        });
+        rows.push({
+          scenario: `POST /pos/sale, 3 lines, 32 conn: ${setup} (round ${round})`,
+          database: 'postgres',
+          m: sale,
+          target: 'figure',
+          met: null,
+        });
         const pushed = await timePushes(base, shop.tills, BATCH);
-        rows.push({ scenario: `push ${TILLS * SALES_PER_TILL} offline sales, ${TILLS} tills in one store, batches of ${BATCH}: ${setup} (round ${round})`, database: 'postgres', m: pushed, target: 'figure', met: null });
+        rows.push({
+          scenario: `push ${TILLS * SALES_PER_TILL} offline sales, ${TILLS} tills in one store, batches of ${BATCH}: ${setup} (round ${round})`,
+          database: 'postgres',
+          m: pushed,
+          target: 'figure',
+          met: null,
+        });
       } finally {
         await balancer?.stop();
         for (const s of servers) await stopProcess(s);

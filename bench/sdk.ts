@@ -35,20 +35,37 @@ function fsyncFloor(dir: string, n: number): Row {
   }
   db.close();
   times.sort((a, b) => a - b);
-  return { scenario: 'replica floor: one-row durable commit (WAL, synchronous=FULL)', database: 'till', m: { rps: Number.NaN, p50: ms3(pct(times, 50)), p99: ms3(pct(times, 99)), errors: 0 }, target: 'floor', met: null };
+  return {
+    scenario: 'replica floor: one-row durable commit (WAL, synchronous=FULL)',
+    database: 'till',
+    m: { rps: Number.NaN, p50: ms3(pct(times, 50)), p99: ms3(pct(times, 99)), errors: 0 },
+    target: 'floor',
+    met: null,
+  };
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const ms3 = (n: number) => Math.round(n * 1000) / 1000;
 const barcodeOf = (n: number) => `6160000${String(n).padStart(6, '0')}`;
 
-export async function sdkBenchmarks(base: string, account: { phone: string; password: string }, database: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<Row[]> {
+export async function sdkBenchmarks(
+  base: string,
+  account: { phone: string; password: string },
+  database: string,
+  dbOpts: { url?: string; sqliteFile?: string },
+): Promise<Row[]> {
   const rows: Row[] = [];
   const api = `${base}/api/v1`;
   const reg = await fetch(`${api}/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ first_name: 'Till', last_name: 'Bench', ...account, confirm_password: account.password, shop: { name: 'Till Bench Duka' } }),
+    body: JSON.stringify({
+      first_name: 'Till',
+      last_name: 'Bench',
+      ...account,
+      confirm_password: account.password,
+      shop: { name: 'Till Bench Duka' },
+    }),
   });
   if (reg.status >= 300) throw new Error(`sdk bench: register ${reg.status} ${await reg.text()}`);
   const token = ((await reg.json()) as { data: { tokens: { access_token: string } } }).data.tokens.access_token;
@@ -56,7 +73,11 @@ export async function sdkBenchmarks(base: string, account: { phone: string; pass
 
   // Seed 50,000 products with barcodes and stock in the owner's store, through a second connection.
   const db = createDb({ ...dbOpts, poolSize: 2 });
-  const owner = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('phone', 'like', `%${account.phone.slice(1)}`).executeTakeFirstOrThrow();
+  const owner = await db.db
+    .selectFrom('users')
+    .select(['org_id', 'store_id'])
+    .where('phone', 'like', `%${account.phone.slice(1)}`)
+    .executeTakeFirstOrThrow();
   const orgId = owner.org_id!;
   const storeId = owner.store_id!;
   const now = Date.now();
@@ -66,16 +87,35 @@ export async function sdkBenchmarks(base: string, account: { phone: string; pass
       const n = batch * 1000 + i;
       const id = newId();
       productIds.push(id);
-      return { id, org_id: orgId, name: `${['Sukari', 'Unga', 'Mchele', 'Sabuni', 'Mafuta', 'Chai', 'Maji', 'Soda'][n % 8]} ${n}`, sku: `TILL-${n}`, barcode: barcodeOf(n), selling_price: 1000 + (n % 50) * 100, cost_price: 800, created_at: now, updated_at: now };
+      return {
+        id,
+        org_id: orgId,
+        name: `${['Sukari', 'Unga', 'Mchele', 'Sabuni', 'Mafuta', 'Chai', 'Maji', 'Soda'][n % 8]} ${n}`,
+        sku: `TILL-${n}`,
+        barcode: barcodeOf(n),
+        selling_price: 1000 + (n % 50) * 100,
+        cost_price: 800,
+        created_at: now,
+        updated_at: now,
+      };
     });
     await db.db.insertInto('products').values(chunk).execute();
-    await db.db.insertInto('product_stock').values(chunk.map((r) => ({ store_id: storeId, product_id: r.id, qty: 1_000_000_000, updated_at: now }))).execute();
+    await db.db
+      .insertInto('product_stock')
+      .values(chunk.map((r) => ({ store_id: storeId, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
+      .execute();
   }
   await sql.raw(dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);
   await db.close();
 
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-bench-till-'));
-  const till = await Till.open({ baseUrl: api, dbPath: path.join(dir, 'till.db'), deviceName: 'Bench Counter', autoSync: false, requestTimeoutMs: 60_000 });
+  const till = await Till.open({
+    baseUrl: api,
+    dbPath: path.join(dir, 'till.db'),
+    deviceName: 'Bench Counter',
+    autoSync: false,
+    requestTimeoutMs: 60_000,
+  });
   try {
     await till.login(account.phone, account.password);
 
@@ -154,14 +194,20 @@ export async function sdkBenchmarks(base: string, account: { phone: string; pass
       Array.from({ length: CHANGE_CONCURRENCY }, async () => {
         while (next < CHANGES) {
           const id = productIds[next++]!;
-          const res = await fetch(`${api}/inventory/products/${id}/adjust`, { method: 'POST', headers, body: JSON.stringify({ qty_change: 5, reason: 'bench' }) });
+          const res = await fetch(`${api}/inventory/products/${id}/adjust`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ qty_change: 5, reason: 'bench' }),
+          });
           await res.arrayBuffer();
           if (res.status !== 200) adjustFailed++;
         }
       }),
     );
     const adjustSecs = (performance.now() - adjustStart) / 1000;
-    console.error(`[bench] ${database} sdk: ${CHANGES} stock adjusts, ${CHANGE_CONCURRENCY} at a time, in ${adjustSecs.toFixed(1)} s (${Math.round(CHANGES / adjustSecs)}/s)`);
+    console.error(
+      `[bench] ${database} sdk: ${CHANGES} stock adjusts, ${CHANGE_CONCURRENCY} at a time, in ${adjustSecs.toFixed(1)} s (${Math.round(CHANGES / adjustSecs)}/s)`,
+    );
 
     t0 = performance.now();
     const pulled = await till.syncNow();
@@ -171,7 +217,12 @@ export async function sdkBenchmarks(base: string, account: { phone: string; pass
     rows.push({
       scenario: `SDK catch-up pull of ${CHANGES / 1000}k changes (HTTP stock adjusts), default 500/page`,
       database,
-      m: { rps: Math.round(pulled.pulled / (pullMs / 1000)), p50: Math.round(pullMs), p99: Math.round(pullMs), errors: adjustFailed + (pullOk ? 0 : 1) },
+      m: {
+        rps: Math.round(pulled.pulled / (pullMs / 1000)),
+        p50: Math.round(pullMs),
+        p99: Math.round(pullMs),
+        errors: adjustFailed + (pullOk ? 0 : 1),
+      },
       target: '<= 2000 ms',
       met: pullOk && pullMs <= 2000,
     });

@@ -32,10 +32,20 @@ export interface SyncRows {
   oneStore: Row;
 }
 
-export async function syncBenchmarks(base: string, token: string, database: string, dbOpts: { url?: string; sqliteFile?: string }, serverPid?: number): Promise<SyncRows> {
+export async function syncBenchmarks(
+  base: string,
+  token: string,
+  database: string,
+  dbOpts: { url?: string; sqliteFile?: string },
+  serverPid?: number,
+): Promise<SyncRows> {
   const owner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const db = createDb({ ...dbOpts, poolSize: 2 });
-  const { org_id: orgId, store_id: homeStore } = await db.db.selectFrom('users').select(['org_id', 'store_id']).where('id', '=', tokenUser(token)).executeTakeFirstOrThrow();
+  const { org_id: orgId, store_id: homeStore } = await db.db
+    .selectFrom('users')
+    .select(['org_id', 'store_id'])
+    .where('id', '=', tokenUser(token))
+    .executeTakeFirstOrThrow();
   // 3 more stores for the tills, 4 of their own for the ceiling's raw writes.
   const opened = async (name: string) => ((await post(base, '/stores', { name }, owner)) as { id: string }).id;
   const storeIds = [homeStore!, ...(await Promise.all(['Tawi 2', 'Tawi 3', 'Tawi 4'].map(opened)))];
@@ -47,12 +57,40 @@ export async function syncBenchmarks(base: string, token: string, database: stri
   }
 
   const now = Date.now() - 3_600_000;
-  const products = Array.from({ length: 300 }, (_, i) => ({ id: newId(), org_id: orgId!, name: `Bidhaa ${i}`, sku: `SYNC-${i}`, selling_price: 50_000 + i * 100, cost_price: 40_000, created_at: now, updated_at: now }));
+  const products = Array.from({ length: 300 }, (_, i) => ({
+    id: newId(),
+    org_id: orgId!,
+    name: `Bidhaa ${i}`,
+    sku: `SYNC-${i}`,
+    selling_price: 50_000 + i * 100,
+    cost_price: 40_000,
+    created_at: now,
+    updated_at: now,
+  }));
   await db.db.insertInto('products').values(products).execute();
-  await db.db.insertInto('product_stock').values([...storeIds, ...ceilingStores].flatMap((store_id) => products.map((p) => ({ store_id, product_id: p.id, qty: 1_000_000_000, updated_at: now })))).execute();
+  await db.db
+    .insertInto('product_stock')
+    .values(
+      [...storeIds, ...ceilingStores].flatMap((store_id) =>
+        products.map((p) => ({ store_id, product_id: p.id, qty: 1_000_000_000, updated_at: now })),
+      ),
+    )
+    .execute();
   await db.db
     .insertInto('product_prices')
-    .values(products.map((p) => ({ id: newId(), org_id: orgId!, product_id: p.id, selling_price: p.selling_price, wholesale_price: null, cost_price: p.cost_price, tax_rate: 1800, effective_from: now, changed_by: null })))
+    .values(
+      products.map((p) => ({
+        id: newId(),
+        org_id: orgId!,
+        product_id: p.id,
+        selling_price: p.selling_price,
+        wholesale_price: null,
+        cost_price: p.cost_price,
+        tax_rate: 1800,
+        effective_from: now,
+        changed_by: null,
+      })),
+    )
     .execute();
   await sql.raw(dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);
   await db.close();
@@ -62,7 +100,11 @@ export async function syncBenchmarks(base: string, token: string, database: stri
     Promise.all(
       Array.from({ length: TILLS }, async (_, d) => {
         const headers = storeHeaders[store(d)]!;
-        return { id: await registerTill(base, headers, `Till ${prefix}${d + 1}`), headers, mutations: offlineSales(sold, d, SALES_PER_TILL, prefix) };
+        return {
+          id: await registerTill(base, headers, `Till ${prefix}${d + 1}`),
+          headers,
+          mutations: offlineSales(sold, d, SALES_PER_TILL, prefix),
+        };
       }),
     );
   const total = TILLS * SALES_PER_TILL;

@@ -15,7 +15,8 @@ const server = createServer((req, res) => {
   setImmediate(() => {
     for (const ws of sockets) ws.send(JSON.stringify({ type: 'poke', version: v }));
     setTimeout(() => {
-      for (let k = 0; k < 3; k++) for (const ws of sockets) ws.send(JSON.stringify({ type: 'stock', product_id: `product-${k}`, stock: 1_000_000_000 - v }));
+      for (let k = 0; k < 3; k++)
+        for (const ws of sockets) ws.send(JSON.stringify({ type: 'stock', product_id: `product-${k}`, stock: 1_000_000_000 - v }));
     }, 1);
   });
 });

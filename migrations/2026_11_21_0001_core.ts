@@ -179,7 +179,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['ai_credit_usage', 'audit_log', 'change_log', 'outbox', 'otps', 'refresh_tokens', 'users', 'stores', 'organisations']) {
+  for (const table of [
+    'ai_credit_usage',
+    'audit_log',
+    'change_log',
+    'outbox',
+    'otps',
+    'refresh_tokens',
+    'users',
+    'stores',
+    'organisations',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

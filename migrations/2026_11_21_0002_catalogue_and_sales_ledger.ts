@@ -143,7 +143,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['transaction_lines', 'transactions', 'stock_adjustments', 'product_prices', 'product_stock', 'products', 'categories']) {
+  for (const table of [
+    'transaction_lines',
+    'transactions',
+    'stock_adjustments',
+    'product_prices',
+    'product_stock',
+    'products',
+    'categories',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

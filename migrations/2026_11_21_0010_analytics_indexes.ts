@@ -12,7 +12,12 @@ const LINES = ['transaction_id', 'product_id', 'qty', 'line_total', 'discount', 
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('ix__transactions__analytics').on('transactions').columns(LEDGER).execute();
-  await db.schema.createIndex('ix__transactions__org_id_refunded_at').on('transactions').columns(['org_id', 'refunded_at']).where('refunded_at', 'is not', null).execute();
+  await db.schema
+    .createIndex('ix__transactions__org_id_refunded_at')
+    .on('transactions')
+    .columns(['org_id', 'refunded_at'])
+    .where('refunded_at', 'is not', null)
+    .execute();
   await db.schema.createIndex('ix__transaction_lines__analytics').on('transaction_lines').columns(LINES).execute();
   await db.schema.dropIndex('ix__transaction_lines__transaction_id').execute();
   await index(db, 'credit_payments', ['org_id', 'created_at']);

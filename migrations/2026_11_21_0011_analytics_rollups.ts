@@ -17,7 +17,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('day', t.text, (c) => c.notNull())
     .addColumn('payment_method', t.text, (c) => c.notNull())
     .addColumn('cashier_id', t.id, (c) => c.notNull());
-  for (const col of ['sales_count', 'revenue', 'vat', 'discount', 'items', 'net', 'cost', 'refund_count', 'refund_total', 'void_count', 'void_total']) {
+  for (const col of [
+    'sales_count',
+    'revenue',
+    'vat',
+    'discount',
+    'items',
+    'net',
+    'cost',
+    'refund_count',
+    'refund_total',
+    'void_count',
+    'void_total',
+  ]) {
     daily = daily.addColumn(col, t.big, money);
   }
   await daily.addPrimaryKeyConstraint('pk__sales_daily', ['store_id', 'day', 'payment_method', 'cashier_id']).execute();

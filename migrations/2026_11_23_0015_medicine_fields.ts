@@ -14,7 +14,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('products').addColumn('schedule', t.text).execute();
   await db.schema.alterTable('products').addColumn('track_batches', t.flag, flag(0)).execute();
   await db.schema.alterTable('products').addColumn('expiry_alert_days', t.int).execute();
-  await db.schema.alterTable('organisations').addColumn('expiry_alert_days', t.int, (c) => c.notNull().defaultTo(90)).execute();
+  await db.schema
+    .alterTable('organisations')
+    .addColumn('expiry_alert_days', t.int, (c) => c.notNull().defaultTo(90))
+    .execute();
   await db.schema.alterTable('stores').addColumn('outlet_type', t.text).execute();
 }
 

@@ -25,7 +25,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', t.big, (c) => c.notNull())
     .addColumn('removed_at', t.big)
     .execute();
-  await db.schema.createIndex('uq__addo_medicines__match_key').on('addo_medicines').column('match_key').unique().where(sql.ref('version_removed'), 'is', null).execute();
+  await db.schema
+    .createIndex('uq__addo_medicines__match_key')
+    .on('addo_medicines')
+    .column('match_key')
+    .unique()
+    .where(sql.ref('version_removed'), 'is', null)
+    .execute();
   await index(db, 'addo_medicines', ['version_removed', 'generic_name']);
 
   await db.schema

@@ -36,7 +36,18 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('organisations').dropColumn('sms_provider').execute();
   await db.schema.dropIndex('ix__outbox__org_id_channel_created_at').execute();
   await db.schema.dropIndex('ix__outbox__provider_provider_message_id').execute();
-  for (const name of ['for_customer', 'next_attempt_at', 'cost_cents', 'segments', 'delivered_at', 'delivery_detail', 'delivery_status', 'provider_message_id', 'account', 'provider']) {
+  for (const name of [
+    'for_customer',
+    'next_attempt_at',
+    'cost_cents',
+    'segments',
+    'delivered_at',
+    'delivery_detail',
+    'delivery_status',
+    'provider_message_id',
+    'account',
+    'provider',
+  ]) {
     await db.schema.alterTable('outbox').dropColumn(name).execute();
   }
 }

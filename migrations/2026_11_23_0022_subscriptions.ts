@@ -12,9 +12,45 @@ import { flag, index, sql, t, uniqueIndex } from './_helpers.js';
 const SEED = [
   // A one-shop kiosk: one store, the owner and two helpers, a few hundred products; AI credits as
   // AI_CREDITS_MONTHLY's default was before plans existed.
-  { code: 'free', name_en: 'Free', name_sw: 'Bure', monthly: 0, yearly: 0, stores: 1, staff: 2, products: 500, ai: 100, sms: 50, features: [] as string[] },
-  { code: 'biashara', name_en: 'Business', name_sw: 'Biashara', monthly: 15_000, yearly: 150_000, stores: 3, staff: 10, products: 5_000, ai: 500, sms: 500, features: ['scheduled_email_reports', 'customer_sms'] },
-  { code: 'pro', name_en: 'Pro', name_sw: 'Pro', monthly: 40_000, yearly: 400_000, stores: 10, staff: 50, products: null, ai: 2_000, sms: 2_000, features: ['scheduled_email_reports', 'customer_sms', 'pharmacy_registers', 'ai_gateway'] },
+  {
+    code: 'free',
+    name_en: 'Free',
+    name_sw: 'Bure',
+    monthly: 0,
+    yearly: 0,
+    stores: 1,
+    staff: 2,
+    products: 500,
+    ai: 100,
+    sms: 50,
+    features: [] as string[],
+  },
+  {
+    code: 'biashara',
+    name_en: 'Business',
+    name_sw: 'Biashara',
+    monthly: 15_000,
+    yearly: 150_000,
+    stores: 3,
+    staff: 10,
+    products: 5_000,
+    ai: 500,
+    sms: 500,
+    features: ['scheduled_email_reports', 'customer_sms'],
+  },
+  {
+    code: 'pro',
+    name_en: 'Pro',
+    name_sw: 'Pro',
+    monthly: 40_000,
+    yearly: 400_000,
+    stores: 10,
+    staff: 50,
+    products: null,
+    ai: 2_000,
+    sms: 2_000,
+    features: ['scheduled_email_reports', 'customer_sms', 'pharmacy_registers', 'ai_gateway'],
+  },
 ];
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -78,7 +114,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await uniqueIndex(db, 'invoices', ['number']);
   await index(db, 'invoices', ['org_id', 'created_at']);
   // One renewal per period: a second job instance's insert fails instead of billing twice.
-  await db.schema.createIndex('uq__invoices__renewal').on('invoices').columns(['org_id', 'kind', 'period_start']).unique().where(sql.ref('kind'), '=', 'renewal').execute();
+  await db.schema
+    .createIndex('uq__invoices__renewal')
+    .on('invoices')
+    .columns(['org_id', 'kind', 'period_start'])
+    .unique()
+    .where(sql.ref('kind'), '=', 'renewal')
+    .execute();
 
   await db.schema
     .createTable('payments')

@@ -26,7 +26,6 @@ export const t = {
   real: 'double precision',
 } as const;
 
-
 /** A 0/1 flag with a default. */
 export const flag = (value: 0 | 1) => (c: ColumnDefinitionBuilder) => c.notNull().defaultTo(value);
 
@@ -36,7 +35,11 @@ export async function uniqueIndex(db: Kysely<any>, table: string, columns: strin
 }
 
 export async function index(db: Kysely<any>, table: string, columns: string[]) {
-  await db.schema.createIndex(`ix__${table}__${columns.join('_')}`).on(table).columns(columns).execute();
+  await db.schema
+    .createIndex(`ix__${table}__${columns.join('_')}`)
+    .on(table)
+    .columns(columns)
+    .execute();
 }
 
 export { sql };
@@ -54,9 +57,17 @@ export async function createTextSearch(db: Kysely<any>, table: string, columns: 
   const news = columns.map((c) => `new.${c}`).join(', ');
   const olds = columns.map((c) => `old.${c}`).join(', ');
   if (dialectOf(db) === 'sqlite') {
-    await sql.raw(`create virtual table ${fts} using fts5(${cols}, content='${table}', content_rowid='rowid', tokenize='trigram')`).execute(db);
-    await sql.raw(`create trigger ${fts}_ai after insert on ${table} begin insert into ${fts}(rowid, ${cols}) values (new.rowid, ${news}); end`).execute(db);
-    await sql.raw(`create trigger ${fts}_ad after delete on ${table} begin insert into ${fts}(${fts}, rowid, ${cols}) values ('delete', old.rowid, ${olds}); end`).execute(db);
+    await sql
+      .raw(`create virtual table ${fts} using fts5(${cols}, content='${table}', content_rowid='rowid', tokenize='trigram')`)
+      .execute(db);
+    await sql
+      .raw(`create trigger ${fts}_ai after insert on ${table} begin insert into ${fts}(rowid, ${cols}) values (new.rowid, ${news}); end`)
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger ${fts}_ad after delete on ${table} begin insert into ${fts}(${fts}, rowid, ${cols}) values ('delete', old.rowid, ${olds}); end`,
+      )
+      .execute(db);
     await sql
       .raw(
         `create trigger ${fts}_au after update of ${cols} on ${table} begin ` +
@@ -67,7 +78,9 @@ export async function createTextSearch(db: Kysely<any>, table: string, columns: 
     await sql.raw(`insert into ${fts}(${fts}) values ('rebuild')`).execute(db);
     return;
   }
-  const indexes = columns.map((c) => `create index if not exists ix__${table}__${c}_trgm on ${table} using gin (${c} gin_trgm_ops);`).join(' ');
+  const indexes = columns
+    .map((c) => `create index if not exists ix__${table}__${c}_trgm on ${table} using gin (${c} gin_trgm_ops);`)
+    .join(' ');
   await sql
     .raw(
       `do $$ begin
@@ -99,7 +112,12 @@ export async function replaceTextSearch(db: Kysely<any>, table: string, from: st
   const fts = `${table}_fts`;
   const drops =
     dialectOf(db) === 'sqlite'
-      ? [`drop trigger if exists ${fts}_ai`, `drop trigger if exists ${fts}_ad`, `drop trigger if exists ${fts}_au`, `drop table if exists ${fts}`]
+      ? [
+          `drop trigger if exists ${fts}_ai`,
+          `drop trigger if exists ${fts}_ad`,
+          `drop trigger if exists ${fts}_au`,
+          `drop table if exists ${fts}`,
+        ]
       : from.filter((c) => !to.includes(c)).map((c) => `drop index if exists ix__${table}__${c}_trgm`);
   for (const statement of drops) await sql.raw(statement).execute(db);
   await createTextSearch(db, table, to);

@@ -19,7 +19,11 @@ describe('GET /accounts/ai-credits', () => {
     expect(res.status, res.text).toBe(200);
     return Envelope(AiCredits).parse(res.body).data;
   };
-  const use = (orgId: string, month: string, used: number) => t.db.db.insertInto('ai_credit_usage').values({ org_id: orgId, month, used, tokens: used * 500 }).execute();
+  const use = (orgId: string, month: string, used: number) =>
+    t.db.db
+      .insertInto('ai_credit_usage')
+      .values({ org_id: orgId, month, used, tokens: used * 500 })
+      .execute();
   /** Dar es Salaam is UTC+3 all year (no daylight saving). */
   const darMonth = (ms: number) => new Date(ms + 3 * 3_600_000).toISOString().slice(0, 7);
   const setClock = (iso: string) => t.clock.advance(Date.parse(iso) - t.clock.now());

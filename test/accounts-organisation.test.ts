@@ -11,10 +11,17 @@ describe('/accounts/organisation', () => {
   const patch = (s: Session, body: unknown) => t.request('PATCH', '/accounts/organisation', { token: s.token, body });
   const orgRow = (id: string) => t.db.db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const changes = (orgId: string) =>
-    t.db.db.selectFrom('change_log').select(['version', 'entity', 'entity_id', 'op', 'store_id']).where('org_id', '=', orgId).orderBy('version').execute();
+    t.db.db
+      .selectFrom('change_log')
+      .select(['version', 'entity', 'entity_id', 'op', 'store_id'])
+      .where('org_id', '=', orgId)
+      .orderBy('version')
+      .execute();
 
   it('answers the organisation as registered', async () => {
-    const owner = await registerOwner(t, { shop: { name: 'Duka la Mama Neema', business_type: 'pharmacy', region: 'arusha', district: 'Arusha' } });
+    const owner = await registerOwner(t, {
+      shop: { name: 'Duka la Mama Neema', business_type: 'pharmacy', region: 'arusha', district: 'Arusha' },
+    });
     const res = await t.request('GET', '/accounts/organisation', { token: owner.token });
     expect(res.status).toBe(200);
     const { data } = Envelope(Organisation).parse(res.body);
@@ -38,9 +45,25 @@ describe('/accounts/organisation', () => {
   it('updates fields and normalises the phone to +255…', async () => {
     const owner = await registerOwner(t);
     const phone = uniquePhone();
-    const res = await patch(owner, { name: 'Neema Traders', legal_name: 'Neema Traders Ltd', tin: '123-456-789', credit_terms_days: 14, phone, sms_sender_id: 'NEEMA', district: null });
+    const res = await patch(owner, {
+      name: 'Neema Traders',
+      legal_name: 'Neema Traders Ltd',
+      tin: '123-456-789',
+      credit_terms_days: 14,
+      phone,
+      sms_sender_id: 'NEEMA',
+      district: null,
+    });
     expect(res.status).toBe(200);
-    const expected = { name: 'Neema Traders', legal_name: 'Neema Traders Ltd', tin: '123-456-789', credit_terms_days: 14, phone: e164(phone), sms_sender_id: 'NEEMA', district: null };
+    const expected = {
+      name: 'Neema Traders',
+      legal_name: 'Neema Traders Ltd',
+      tin: '123-456-789',
+      credit_terms_days: 14,
+      phone: e164(phone),
+      sms_sender_id: 'NEEMA',
+      district: null,
+    };
     expect(e164(phone)).toMatch(/^\+255\d{9}$/);
     expect(Envelope(Organisation).parse(res.body).data).toMatchObject(expected);
     expect((await t.request('GET', '/accounts/organisation', { token: owner.token })).body.data).toMatchObject(expected);
@@ -64,9 +87,20 @@ describe('/accounts/organisation', () => {
     expect(half.body.errors).toEqual([expect.objectContaining({ code: 'VALIDATION_ERROR', field: 'sms_provider' })]);
     expect((await orgRow(owner.orgId)).sms_api_key_enc).toBeNull();
 
-    const set = await patch(owner, { sms_provider: 'beem', sms_api_key: smsKey, sms_api_secret: smsSecret, sms_sender_id: 'NEEMA', aigateway_api_key: aiKey });
+    const set = await patch(owner, {
+      sms_provider: 'beem',
+      sms_api_key: smsKey,
+      sms_api_secret: smsSecret,
+      sms_sender_id: 'NEEMA',
+      aigateway_api_key: aiKey,
+    });
     expect(set.status, set.text).toBe(200);
-    expect(Envelope(Organisation).parse(set.body).data).toMatchObject({ sms_provider: 'beem', sms_api_key_set: true, sms_api_secret_set: true, aigateway_api_key_set: true });
+    expect(Envelope(Organisation).parse(set.body).data).toMatchObject({
+      sms_provider: 'beem',
+      sms_api_key_set: true,
+      sms_api_secret_set: true,
+      aigateway_api_key_set: true,
+    });
     expect(set.text).not.toContain(smsSecret);
     expect(set.text).not.toContain(smsKey);
     expect(set.text).not.toContain(aiKey);
@@ -108,7 +142,10 @@ describe('/accounts/organisation', () => {
     const owner = await registerOwner(t);
     const manager = await createStaff(t, owner, { role: 'manager' });
     const before = await orgRow(owner.orgId);
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'Taken Over' }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'Taken Over' }],
+    ] as const) {
       const res = await t.request(method, '/accounts/organisation', { token: manager.token, body });
       expect(res.status, method).toBe(403);
       expect(res.body.errors[0].code).toBe('FORBIDDEN');
@@ -128,7 +165,9 @@ describe('/accounts/organisation', () => {
     const logged0 = (await changes(owner.orgId)).length;
 
     expect((await patch(owner, { legal_name: 'First Ltd' })).status).toBe(200);
-    expect((await patch(owner, { sms_provider: 'nextsms', sms_api_key: 'k-123456', sms_api_secret: 's-654321', sms_sender_id: 'DUKA' })).status).toBe(200);
+    expect(
+      (await patch(owner, { sms_provider: 'nextsms', sms_api_key: 'k-123456', sms_api_secret: 's-654321', sms_sender_id: 'DUKA' })).status,
+    ).toBe(200);
 
     expect(Number((await orgRow(owner.orgId)).version)).toBe(v0 + 2);
     const log = await changes(owner.orgId);

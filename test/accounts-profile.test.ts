@@ -29,7 +29,15 @@ describe('/accounts/me', () => {
     const res = await me(owner.token);
     expect(res.status).toBe(200);
     const { data } = Envelope(Profile).parse(res.body);
-    expect(data.user).toMatchObject({ id: owner.userId, first_name: 'Neema', last_name: 'Kimaro', role: 'owner', store_id: owner.storeId, is_active: true, email_verified: false });
+    expect(data.user).toMatchObject({
+      id: owner.userId,
+      first_name: 'Neema',
+      last_name: 'Kimaro',
+      role: 'owner',
+      store_id: owner.storeId,
+      is_active: true,
+      email_verified: false,
+    });
     expect(data.organisation?.id).toBe(owner.orgId);
     expect(data.store?.id).toBe(owner.storeId);
     expect(ids(data.stores)).toEqual([owner.storeId, second.id].sort());
@@ -51,7 +59,10 @@ describe('/accounts/me', () => {
 
   it('updates names and occupation', async () => {
     const owner = await registerOwner(t);
-    const res = await t.request('PATCH', '/accounts/me', { token: owner.token, body: { first_name: ' Zawadi ', last_name: 'Mwakyusa', occupation: 'Pharmacist' } });
+    const res = await t.request('PATCH', '/accounts/me', {
+      token: owner.token,
+      body: { first_name: ' Zawadi ', last_name: 'Mwakyusa', occupation: 'Pharmacist' },
+    });
     expect(res.status).toBe(200);
     const { data } = Envelope(Profile).parse(res.body);
     expect(data.user).toMatchObject({ first_name: 'Zawadi', last_name: 'Mwakyusa', occupation: 'Pharmacist', email: owner.email });
@@ -63,7 +74,10 @@ describe('/accounts/me', () => {
     const owner = await registerOwner(t, { first_name: 'Baraka' });
     const mails = await messageCount(t, other.email);
 
-    const res = await t.request('PATCH', '/accounts/me', { token: owner.token, body: { first_name: 'Changed', email: other.email.toUpperCase() } });
+    const res = await t.request('PATCH', '/accounts/me', {
+      token: owner.token,
+      body: { first_name: 'Changed', email: other.email.toUpperCase() },
+    });
     expect(res.status).toBe(409);
     expect(res.body.errors).toEqual([expect.objectContaining({ code: 'DUPLICATE', field: 'email' })]);
     expect((await me(owner.token)).body.data.user).toMatchObject({ first_name: 'Baraka', email: owner.email });
@@ -107,7 +121,10 @@ describe('/accounts/me', () => {
       const second = await login(owner.phone, owner.password);
       expect(second.status).toBe(200);
       other = { token: second.body.data.access_token, refresh: second.body.data.refresh_token };
-      const res = await t.request('PATCH', '/accounts/me', { token: owner.token, body: { password: NEW_PASSWORD, current_password: owner.password } });
+      const res = await t.request('PATCH', '/accounts/me', {
+        token: owner.token,
+        body: { password: NEW_PASSWORD, current_password: owner.password },
+      });
       expect(res.status, res.text).toBe(200);
     });
 
@@ -135,7 +152,10 @@ describe('/accounts/me', () => {
 
   it('refuses a wrong current_password (400 naming it) and keeps the old password', async () => {
     const owner = await registerOwner(t);
-    const res = await t.request('PATCH', '/accounts/me', { token: owner.token, body: { password: 'another2026', current_password: 'not-my-password1' } });
+    const res = await t.request('PATCH', '/accounts/me', {
+      token: owner.token,
+      body: { password: 'another2026', current_password: 'not-my-password1' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([expect.objectContaining({ code: 'VALIDATION_ERROR', field: 'current_password' })]);
     expect((await login(owner.phone, owner.password)).status).toBe(200);
@@ -154,7 +174,11 @@ describe('/accounts/me', () => {
   });
 
   it('answers 401 UNAUTHENTICATED without a token, or with a bad one', async () => {
-    for (const [method, token] of [['GET', undefined], ['PATCH', undefined], ['GET', 'not-a-jwt']] as const) {
+    for (const [method, token] of [
+      ['GET', undefined],
+      ['PATCH', undefined],
+      ['GET', 'not-a-jwt'],
+    ] as const) {
       const res = await t.request(method, '/accounts/me', { token, body: method === 'PATCH' ? { first_name: 'X' } : undefined });
       expect(res.status, `${method} ${token}`).toBe(401);
       expect(res.body.errors[0].code).toBe('UNAUTHENTICATED');

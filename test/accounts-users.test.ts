@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Envelope, User } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addStore, createStaff, e164, lastMessage, messageCount, registerOwner, uniqueEmail, uniquePhone, type Session } from './setup/factories.js';
+import {
+  addStore,
+  createStaff,
+  e164,
+  lastMessage,
+  messageCount,
+  registerOwner,
+  uniqueEmail,
+  uniquePhone,
+  type Session,
+} from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 describe('/accounts/users', () => {
@@ -11,7 +21,10 @@ describe('/accounts/users', () => {
 
   const list = (s: { token: string }) => t.request('GET', '/accounts/users', { token: s.token });
   const create = (s: { token: string }, body: Record<string, unknown>) =>
-    t.request('POST', '/accounts/users', { token: s.token, body: { first_name: 'Rehema', last_name: 'Said', phone: uniquePhone(), ...body } });
+    t.request('POST', '/accounts/users', {
+      token: s.token,
+      body: { first_name: 'Rehema', last_name: 'Said', phone: uniquePhone(), ...body },
+    });
   const remove = (s: { token: string }, id: string) => t.request('DELETE', `/accounts/users/${id}`, { token: s.token });
   const login = (identifier: string, password: string) => t.request('POST', '/auth/login', { body: { identifier, password } });
   const userCount = async () => (await t.db.db.selectFrom('users').select('id').execute()).length;
@@ -39,7 +52,16 @@ describe('/accounts/users', () => {
     const res = await create(owner, { first_name: 'Rehema', last_name: 'Said', phone, email: email.toUpperCase(), role: 'staff' });
     expect(res.status).toBe(200);
     const { data: user } = Envelope(User).parse(res.body);
-    expect(user).toMatchObject({ first_name: 'Rehema', last_name: 'Said', phone: e164(phone), email, role: 'staff', store_id: owner.storeId, is_active: true, employment_status: 'active' });
+    expect(user).toMatchObject({
+      first_name: 'Rehema',
+      last_name: 'Said',
+      phone: e164(phone),
+      email,
+      role: 'staff',
+      store_id: owner.storeId,
+      is_active: true,
+      employment_status: 'active',
+    });
 
     const sms = await lastMessage(t, e164(phone));
     expect(sms).toMatchObject({ channel: 'sms' });
@@ -61,8 +83,14 @@ describe('/accounts/users', () => {
     const cases = [
       [{ role: 'manager' }, { can_refund: true, can_discount: true, can_view_reports: true, can_manage_pharmacy: true }],
       [{ role: 'staff' }, { can_refund: false, can_discount: false, can_view_reports: false, can_manage_pharmacy: false }],
-      [{ role: 'manager', can_refund: false }, { can_refund: false, can_discount: true, can_view_reports: true, can_manage_pharmacy: true }],
-      [{ role: 'staff', can_discount: true, can_view_reports: true }, { can_refund: false, can_discount: true, can_view_reports: true }],
+      [
+        { role: 'manager', can_refund: false },
+        { can_refund: false, can_discount: true, can_view_reports: true, can_manage_pharmacy: true },
+      ],
+      [
+        { role: 'staff', can_discount: true, can_view_reports: true },
+        { can_refund: false, can_discount: true, can_view_reports: true },
+      ],
     ] as const;
     for (const [input, flags] of cases) {
       const res = await create(owner, input);

@@ -1,7 +1,16 @@
-import { AdminOrganisation, AdminOrganisationDetail, AdminStore, AdminSubscription, AdminUser, AdminAiUsage, Envelope, PagedEnvelope } from '@duka/shared';
+import {
+  AdminOrganisation,
+  AdminOrganisationDetail,
+  AdminStore,
+  AdminSubscription,
+  AdminUser,
+  AdminAiUsage,
+  Envelope,
+  PagedEnvelope,
+} from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localMonth } from '../server/src/lib/time.js';
-import { addStore, createAdmin, createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
+import { addStore, createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 describe('admin: organisations, users, stores, plans and AI usage', () => {
@@ -13,14 +22,23 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     t = await createTestApp();
     admin = await mfaAdminToken(t);
     a = await registerOwner(t, { shop: { name: 'Duka la Asha', business_type: 'retail', region: 'dar-es-salaam', district: 'Kinondoni' } });
-    b = await registerOwner(t, { shop: { name: 'Bakari Wholesale', business_type: 'wholesale', region: 'dar-es-salaam', district: 'Ilala' } });
+    b = await registerOwner(t, {
+      shop: { name: 'Bakari Wholesale', business_type: 'wholesale', region: 'dar-es-salaam', district: 'Ilala' },
+    });
   });
   afterAll(() => t.close());
 
   const get = (path: string, token = admin.token) => t.request('GET', path, { token });
   const patch = (path: string, body: unknown) => t.request('PATCH', path, { token: admin.token, body });
-  const orgName = async (s: Session) => (await t.db.db.selectFrom('organisations').select('name').where('id', '=', s.orgId).executeTakeFirstOrThrow()).name;
-  const audits = (entityId: string) => t.db.db.selectFrom('audit_log').select(['action', 'org_id', 'user_id']).where('entity_id', '=', entityId).orderBy('created_at').execute();
+  const orgName = async (s: Session) =>
+    (await t.db.db.selectFrom('organisations').select('name').where('id', '=', s.orgId).executeTakeFirstOrThrow()).name;
+  const audits = (entityId: string) =>
+    t.db.db
+      .selectFrom('audit_log')
+      .select(['action', 'org_id', 'user_id'])
+      .where('entity_id', '=', entityId)
+      .orderBy('created_at')
+      .execute();
 
   it('refuses without a token (401), to an owner and to an admin without MFA (403)', async () => {
     const routes = [
@@ -51,13 +69,23 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     const all = PagedEnvelope(AdminOrganisation).parse((await get('/admin/organisations')).body);
     expect(all.meta).toEqual({ page: 1, page_size: 20, total: 2, total_pages: 1 });
     expect(all.data.map((o) => o.id)).toEqual([b.orgId, a.orgId]);
-    expect(all.data[1]).toMatchObject({ name: await orgName(a), is_active: true, plan: 'free', store_count: 2, user_count: 1, ai_credits_monthly: null, business_type: 'retail' });
+    expect(all.data[1]).toMatchObject({
+      name: await orgName(a),
+      is_active: true,
+      plan: 'free',
+      store_count: 2,
+      user_count: 1,
+      ai_credits_monthly: null,
+      business_type: 'retail',
+    });
     const paged = PagedEnvelope(AdminOrganisation).parse((await get('/admin/organisations?page=2&page_size=1')).body);
     expect(paged.meta).toEqual({ page: 2, page_size: 1, total: 2, total_pages: 2 });
     expect(paged.data.map((o) => o.id)).toEqual([a.orgId]);
     const wholesale = PagedEnvelope(AdminOrganisation).parse((await get('/admin/organisations?business_type=wholesale')).body);
     expect(wholesale.data.map((o) => o.id)).toEqual([b.orgId]);
-    const search = PagedEnvelope(AdminOrganisation).parse((await get(`/admin/organisations?search=${encodeURIComponent((await orgName(a)).slice(0, 6).toLowerCase())}`)).body);
+    const search = PagedEnvelope(AdminOrganisation).parse(
+      (await get(`/admin/organisations?search=${encodeURIComponent((await orgName(a)).slice(0, 6).toLowerCase())}`)).body,
+    );
     expect(search.data.map((o) => o.id)).toContain(a.orgId);
     expect(search.data.map((o) => o.id)).not.toContain(b.orgId);
     expect((await get('/admin/organisations?status=inactive')).body.meta.total).toBe(0);
@@ -68,8 +96,22 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     const res = await get(`/admin/organisations/${a.orgId}`);
     expect(res.status, res.text).toBe(200);
     const d = Envelope(AdminOrganisationDetail).parse(res.body).data;
-    expect(d.counts).toEqual({ stores: 2, active_stores: 2, users: 1, active_users: 1, products: 0, customers: 0, suppliers: 0, transactions: 0, devices: 0 });
-    expect(d).toMatchObject({ sales_total: 0, last_sale_at: null, ai_credits: { month: localMonth(t.clock.now(), 'Africa/Dar_es_Salaam'), used: 0, allocated: 100 } });
+    expect(d.counts).toEqual({
+      stores: 2,
+      active_stores: 2,
+      users: 1,
+      active_users: 1,
+      products: 0,
+      customers: 0,
+      suppliers: 0,
+      transactions: 0,
+      devices: 0,
+    });
+    expect(d).toMatchObject({
+      sales_total: 0,
+      last_sale_at: null,
+      ai_credits: { month: localMonth(t.clock.now(), 'Africa/Dar_es_Salaam'), used: 0, allocated: 100 },
+    });
     expect((await get('/admin/organisations/0190a6f0-0000-7000-8000-000000000000')).status).toBe(404);
     expect((await get('/admin/organisations/not-a-uuid')).status).toBe(400);
     const stores = PagedEnvelope(AdminStore).parse((await get(`/admin/organisations/${a.orgId}/stores`)).body);
@@ -100,7 +142,9 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     expect(Envelope(AdminUser).parse(res.body).data).toMatchObject({ is_active: false, employment_status: 'inactive' });
     expect((await t.request('POST', '/auth/refresh', { body: { refresh_token: staff.refresh } })).status).toBe(401);
     expect((await t.request('POST', '/auth/login', { body: { identifier: staff.phone, password: staff.password } })).status).toBe(403);
-    expect((await get(`/admin/users?status=inactive&org_id=${a.orgId}`)).body.data.map((u: { id: string }) => u.id)).toEqual([staff.user.id]);
+    expect((await get(`/admin/users?status=inactive&org_id=${a.orgId}`)).body.data.map((u: { id: string }) => u.id)).toEqual([
+      staff.user.id,
+    ]);
     const back = await patch(`/admin/users/${staff.user.id}`, { is_active: true, role: 'manager' });
     expect(Envelope(AdminUser).parse(back.body).data).toMatchObject({ is_active: true, role: 'manager', employment_status: 'active' });
     expect((await t.request('POST', '/auth/login', { body: { identifier: staff.phone, password: staff.password } })).status).toBe(200);
@@ -127,7 +171,9 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     expect(Envelope(AdminStore).parse(res.body).data).toMatchObject({ id: branch.id, is_active: false, org_id: a.orgId });
     const owner = await t.request('GET', `/stores/${branch.id}`, { token: a.token });
     expect(owner.body.data.is_active).toBe(false);
-    expect((await t.request('POST', '/accounts/switch-store', { token: a.token, body: { store_id: branch.id } })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (await t.request('POST', '/accounts/switch-store', { token: a.token, body: { store_id: branch.id } })).status,
+    ).toBeGreaterThanOrEqual(400);
     expect((await patch(`/admin/stores/${a.storeId}`, { is_active: false })).status).toBe(409);
     expect((await get('/admin/stores?status=inactive')).body.data.map((s: { id: string }) => s.id)).toEqual([branch.id]);
     expect((await audits(branch.id)).map((e) => e.action)).toEqual(['store.deactivate', 'admin.store.update']);
@@ -153,14 +199,33 @@ describe('admin: organisations, users, stores, plans and AI usage', () => {
     const usage = PagedEnvelope(AdminAiUsage).parse((await get('/admin/ai/usage')).body);
     expect((usage.meta as { total: number }).total).toBe(2);
     expect(usage.data).toEqual([
-      { org_id: a.orgId, organisation_name: await orgName(a), month, used: 40, tokens: 12_000, allocated: 100, remaining: 60, percentage: 40 },
+      {
+        org_id: a.orgId,
+        organisation_name: await orgName(a),
+        month,
+        used: 40,
+        tokens: 12_000,
+        allocated: 100,
+        remaining: 60,
+        percentage: 40,
+      },
       { org_id: b.orgId, organisation_name: await orgName(b), month, used: 0, tokens: 0, allocated: 250, remaining: 250, percentage: 0 },
     ]);
     expect((await get('/admin/ai/usage?month=2020-01')).body.data.map((u: { used: number }) => u.used)).toEqual([0, 0]);
     expect((await get('/admin/ai/usage?month=2020-13')).status).toBe(400);
     const subs = PagedEnvelope(AdminSubscription).parse((await get('/admin/subscriptions?status=suspended')).body);
     expect(subs.data).toEqual([
-      { org_id: b.orgId, organisation_name: await orgName(b), plan: 'free', status: 'suspended', subscription_status: 'active', ai_credits_monthly: 250, ai_credits_custom: true, since: expect.any(String), billing: null },
+      {
+        org_id: b.orgId,
+        organisation_name: await orgName(b),
+        plan: 'free',
+        status: 'suspended',
+        subscription_status: 'active',
+        ai_credits_monthly: 250,
+        ai_credits_custom: true,
+        since: expect.any(String),
+        billing: null,
+      },
     ]);
     expect((await get('/admin/subscriptions')).body.meta.total).toBe(2);
     expect((await patch(`/admin/organisations/${b.orgId}`, { ai_credits_monthly: -1 })).status).toBe(400);

@@ -18,9 +18,9 @@ import {
   PagedEnvelope,
 } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { localDate } from '../server/src/lib/time.js';
-import { createAdmin, insertCreditSale, insertSale, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
+import { insertCreditSale, insertSale, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 const UNKNOWN = '0190a6f0-0000-7000-8000-000000000000';
@@ -38,7 +38,13 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
   const get = (path: string) => t.request('GET', path, { token: admin.token });
   const send = (method: string, path: string, body?: unknown) => t.request(method, path, { token: admin.token, body });
   const owner = (s: Session, method: string, path: string, body?: unknown) => t.request(method, path, { token: s.token, body });
-  const audit = (entityId: string) => t.db.db.selectFrom('audit_log').select(['action', 'org_id', 'user_id']).where('entity_id', '=', entityId).orderBy('created_at').execute();
+  const audit = (entityId: string) =>
+    t.db.db
+      .selectFrom('audit_log')
+      .select(['action', 'org_id', 'user_id'])
+      .where('entity_id', '=', entityId)
+      .orderBy('created_at')
+      .execute();
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -50,16 +56,38 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
 
   it('every route refuses no token (401), an owner and a password-only admin (403)', async () => {
     const paths = [
-      '/admin/products', `/admin/products/${UNKNOWN}`, '/admin/categories', '/admin/transactions', `/admin/transactions/${UNKNOWN}`, '/admin/transactions/summary',
-      '/admin/customers', '/admin/credits', '/admin/suppliers', `/admin/suppliers/${UNKNOWN}/deliveries`, `/admin/suppliers/${UNKNOWN}/payments`, '/admin/expenses',
-      '/admin/reviews', '/admin/notes', '/admin/notifications', '/admin/analytics/overview', '/admin/monitoring/overview', '/admin/monitoring/activity',
+      '/admin/products',
+      `/admin/products/${UNKNOWN}`,
+      '/admin/categories',
+      '/admin/transactions',
+      `/admin/transactions/${UNKNOWN}`,
+      '/admin/transactions/summary',
+      '/admin/customers',
+      '/admin/credits',
+      '/admin/suppliers',
+      `/admin/suppliers/${UNKNOWN}/deliveries`,
+      `/admin/suppliers/${UNKNOWN}/payments`,
+      '/admin/expenses',
+      '/admin/reviews',
+      '/admin/notes',
+      '/admin/notifications',
+      '/admin/analytics/overview',
+      '/admin/monitoring/overview',
+      '/admin/monitoring/activity',
     ];
     for (const path of paths) {
       expect((await t.request('GET', path)).status, path).toBe(401);
       expect((await t.request('GET', path, { token: a.token })).status, path).toBe(403);
       expect((await t.request('GET', path, { token: admin.passwordOnly })).status, path).toBe(403);
     }
-    for (const [method, path] of [['PATCH', `/admin/products/${UNKNOWN}`], ['POST', '/admin/categories'], ['PATCH', `/admin/categories/${UNKNOWN}`], ['DELETE', `/admin/categories/${UNKNOWN}`], ['PATCH', `/admin/reviews/${UNKNOWN}`], ['DELETE', `/admin/reviews/${UNKNOWN}`]] as const) {
+    for (const [method, path] of [
+      ['PATCH', `/admin/products/${UNKNOWN}`],
+      ['POST', '/admin/categories'],
+      ['PATCH', `/admin/categories/${UNKNOWN}`],
+      ['DELETE', `/admin/categories/${UNKNOWN}`],
+      ['PATCH', `/admin/reviews/${UNKNOWN}`],
+      ['DELETE', `/admin/reviews/${UNKNOWN}`],
+    ] as const) {
       expect((await t.request(method, path, { body: {} })).status, path).toBe(401);
       expect((await t.request(method, path, { token: a.token, body: {} })).status, path).toBe(403);
       expect((await t.request(method, path, { token: admin.passwordOnly, body: {} })).status, path).toBe(403);
@@ -82,31 +110,54 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
     expect((await get('/admin/categories')).body.meta.total).toBe(2);
     const renamed = await ok(Envelope(AdminCategory), send('PATCH', `/admin/categories/${cat.id}`, { name: 'Vinywaji baridi' }));
     expect(renamed.data.name).toBe('Vinywaji baridi');
-    const product = await owner(a, 'POST', '/inventory/products', { name: 'Soda', category_id: cat.id, selling_price: 1000, cost_price: 700, stock: 12 });
+    const product = await owner(a, 'POST', '/inventory/products', {
+      name: 'Soda',
+      category_id: cat.id,
+      selling_price: 1000,
+      cost_price: 700,
+      stock: 12,
+    });
     expect(product.status, product.text).toBe(200);
     expect((await send('DELETE', `/admin/categories/${cat.id}`)).status).toBe(409);
     await owner(a, 'PATCH', `/inventory/products/${product.body.data.id}`, { category_id: null });
     expect((await send('DELETE', `/admin/categories/${cat.id}`)).status).toBe(204);
     expect((await send('DELETE', `/admin/categories/${cat.id}`)).status).toBe(404);
     expect((await audit(cat.id)).map((e) => e.action)).toEqual([
-      'category.create', 'admin.category.create', 'category.update', 'admin.category.update', 'category.delete', 'admin.category.delete',
+      'category.create',
+      'admin.category.create',
+      'category.update',
+      'admin.category.update',
+      'category.delete',
+      'admin.category.delete',
     ]);
     expect((await audit(cat.id)).every((e) => e.user_id === admin.userId && e.org_id === a.orgId)).toBe(true);
   });
 
   it('products: totals stock over stores, details per store and sales, PATCH with the owner rules', async () => {
-    const p = (await owner(a, 'POST', '/inventory/products', { name: 'Mchele 1kg', sku: 'MCH-1', selling_price: 3500, cost_price: 2800, stock: 30 })).body.data as { id: string };
+    const p = (
+      await owner(a, 'POST', '/inventory/products', { name: 'Mchele 1kg', sku: 'MCH-1', selling_price: 3500, cost_price: 2800, stock: 30 })
+    ).body.data as { id: string };
     await owner(b, 'POST', '/inventory/products', { name: 'Mchele 5kg', selling_price: 16000, stock: 4 });
     await insertSale(t, { orgId: a.orgId, storeId: a.storeId, total: 7000, lines: [{ productId: p.id, qty: 2, unitPrice: 3500 }] });
     const list = await ok(PagedEnvelope(AdminProduct), get('/admin/products?search=mchele'));
     expect((list.meta as { total: number }).total).toBe(2);
     const mine = list.data.find((x) => x.id === p.id)!;
     expect(mine).toMatchObject({ org_id: a.orgId, stock: 30, selling_price: 3500, sku: 'MCH-1' });
-    expect((await get(`/admin/products?org_id=${b.orgId}&search=mchele`)).body.data.map((x: { name: string }) => x.name)).toEqual(['Mchele 5kg']);
+    expect((await get(`/admin/products?org_id=${b.orgId}&search=mchele`)).body.data.map((x: { name: string }) => x.name)).toEqual([
+      'Mchele 5kg',
+    ]);
     expect((await get('/admin/products?status=inactive')).body.meta.total).toBe(0);
     const detail = await ok(Envelope(AdminProductDetail), get(`/admin/products/${p.id}`));
-    expect(detail.data).toMatchObject({ sold_qty: 2, price_changes: 1, stock_by_store: [{ store_id: a.storeId, qty: 30 }], category_name: null });
-    const changed = await ok(Envelope(AdminProductDetail), send('PATCH', `/admin/products/${p.id}`, { selling_price: 3600, is_active: false }));
+    expect(detail.data).toMatchObject({
+      sold_qty: 2,
+      price_changes: 1,
+      stock_by_store: [{ store_id: a.storeId, qty: 30 }],
+      category_name: null,
+    });
+    const changed = await ok(
+      Envelope(AdminProductDetail),
+      send('PATCH', `/admin/products/${p.id}`, { selling_price: 3600, is_active: false }),
+    );
     expect(changed.data).toMatchObject({ selling_price: 3600, is_active: false, price_changes: 2, stock: 30 });
     expect((await owner(a, 'GET', `/inventory/products/${p.id}`)).body.data).toMatchObject({ selling_price: 3600, is_active: false });
     expect((await send('PATCH', `/admin/products/${p.id}`, { selling_price: 10.005 })).status).toBe(400);
@@ -131,7 +182,18 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
     expect((await get(`/admin/transactions/${UNKNOWN}`)).status).toBe(404);
     const today = localDate(t.clock.now(), 'Africa/Dar_es_Salaam');
     const summary = await ok(Envelope(AdminTransactionsSummary), get(`/admin/transactions/summary?date_from=${today}`));
-    expect(summary.data).toMatchObject({ date_from: today, date_to: today, total_sales: 17_000, transaction_count: 2, average_ticket: 8_500, refund_count: 1, refund_total: 2_500, void_count: 0, organisations: 2, stores: 2 });
+    expect(summary.data).toMatchObject({
+      date_from: today,
+      date_to: today,
+      total_sales: 17_000,
+      transaction_count: 2,
+      average_ticket: 8_500,
+      refund_count: 1,
+      refund_total: 2_500,
+      void_count: 0,
+      organisations: 2,
+      stores: 2,
+    });
     expect(summary.data.by_method.find((m) => m.method === 'M-Pesa')).toEqual({ method: 'M-Pesa', total: 10_000, count: 1 });
     expect((await get('/admin/transactions/summary?date_from=2026-02-02&date_to=2026-02-01')).status).toBe(400);
     expect((await get('/admin/transactions/summary?date_from=2020-01-01&date_to=2020-01-01')).body.data.transaction_count).toBe(0);
@@ -190,7 +252,12 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
     expect((await send('DELETE', `/admin/reviews/${r.id}`)).status).toBe(404);
     expect((await send('PATCH', `/admin/reviews/${UNKNOWN}`, { is_published: true })).status).toBe(404);
     expect((await t.request('GET', '/reviews/public')).body.data.count).toBe(1);
-    expect((await audit(r.id)).map((e) => e.action)).toEqual(['review.create', 'admin.review.update', 'admin.review.update', 'admin.review.delete']);
+    expect((await audit(r.id)).map((e) => e.action)).toEqual([
+      'review.create',
+      'admin.review.update',
+      'admin.review.update',
+      'admin.review.delete',
+    ]);
   });
 
   it('notes and notifications of every store, filtered', async () => {
@@ -212,10 +279,20 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
     expect(o.date_to).toBe(today);
     expect(o.daily).toHaveLength(30);
     // Sold today: 7,000 (a) + 4,000 credit (a) + 10,000 (b); the refund of 2,500 is apart.
-    expect(o).toMatchObject({ total_sales: 21_000, transaction_count: 3, average_ticket: 7_000, refund_total: 2_500, selling_organisations: 2, new_organisations: 2 });
+    expect(o).toMatchObject({
+      total_sales: 21_000,
+      transaction_count: 3,
+      average_ticket: 7_000,
+      refund_total: 2_500,
+      selling_organisations: 2,
+      new_organisations: 2,
+    });
     expect(o.daily.at(-1)).toEqual({ date: today, sales: 21_000, transactions: 3, new_organisations: 2 });
     expect(o.daily[0]).toMatchObject({ sales: 0, transactions: 0 });
-    expect(o.top_organisations.map((x) => [x.org_id, x.sales])).toEqual([[a.orgId, 11_000], [b.orgId, 10_000]]);
+    expect(o.top_organisations.map((x) => [x.org_id, x.sales])).toEqual([
+      [a.orgId, 11_000],
+      [b.orgId, 10_000],
+    ]);
     expect((await get('/admin/analytics/overview?date_from=2024-01-01&date_to=2026-01-01')).status).toBe(400);
   });
 

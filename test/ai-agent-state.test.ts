@@ -9,7 +9,13 @@ import { createStaff, registerOwner, type Session } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 const HOUR = 3_600_000;
-const proposal = { tool: 'updateProduct', arguments: { id: '0193a0f0-0000-7000-8000-000000000001', selling_price: 3200 }, summary: 'Change Sugar 1 kg: selling price to TZS 3,200', language: 'en', ttl_seconds: 600 };
+const proposal = {
+  tool: 'updateProduct',
+  arguments: { id: '0193a0f0-0000-7000-8000-000000000001', selling_price: 3200 },
+  summary: 'Change Sugar 1 kg: selling price to TZS 3,200',
+  language: 'en',
+  ttl_seconds: 600,
+};
 
 describe('the companion agent’s memory', () => {
   let t: TestApp;
@@ -25,7 +31,8 @@ describe('the companion agent’s memory', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: string, path: string, token: string | undefined, body?: unknown) => t.request(method, path, { token, ...(body === undefined ? {} : { body }) });
+  const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
+    t.request(method, path, { token, ...(body === undefined ? {} : { body }) });
   const turn = (i: number) => ({ question: `q${i}`, answer: `a${i}`, language: 'en' });
 
   describe('conversations', () => {
@@ -34,7 +41,8 @@ describe('the companion agent’s memory', () => {
       expect(started.status, started.text).toBe(200);
       const id = started.body.data.id;
       expect(started.body.data).toEqual({ id, turns: [], expires_at: new Date(t.clock.now() + HOUR).toISOString() });
-      for (let i = 0; i < 8; i++) expect((await call('POST', `/ai/agent/conversations/${id}/turns`, owner.token, turn(i))).status).toBe(200);
+      for (let i = 0; i < 8; i++)
+        expect((await call('POST', `/ai/agent/conversations/${id}/turns`, owner.token, turn(i))).status).toBe(200);
       const read = await call('GET', `/ai/agent/conversations/${id}`, owner.token);
       expect(read.body.data.turns.map((x: any) => x.question)).toEqual(['q2', 'q3', 'q4', 'q5', 'q6', 'q7']);
       expect((await t.db.db.selectFrom('agent_turns').select('seq').where('conversation_id', '=', id).execute()).length).toBe(6);
@@ -50,9 +58,15 @@ describe('the companion agent’s memory', () => {
     it('are forgotten an hour after their last turn, which moves the hour on', async () => {
       const id = (await call('POST', '/ai/agent/conversations', owner.token)).body.data.id;
       t.clock.advance(HOUR - 1000);
-      expect((await call('POST', `/ai/agent/conversations/${id}/turns`, owner.token, { ...turn(1), topic: 'sales_today', subject: 'Sugar 1 kg' })).body.data.turns).toEqual([
-        { ...turn(1), topic: 'sales_today', subject: 'Sugar 1 kg' },
-      ]);
+      expect(
+        (
+          await call('POST', `/ai/agent/conversations/${id}/turns`, owner.token, {
+            ...turn(1),
+            topic: 'sales_today',
+            subject: 'Sugar 1 kg',
+          })
+        ).body.data.turns,
+      ).toEqual([{ ...turn(1), topic: 'sales_today', subject: 'Sugar 1 kg' }]);
       t.clock.advance(HOUR - 1000);
       expect((await call('GET', `/ai/agent/conversations/${id}`, owner.token)).status).toBe(200);
       t.clock.advance(1000);
@@ -63,7 +77,10 @@ describe('the companion agent’s memory', () => {
     it('refuse a malformed turn', async () => {
       const id = (await call('POST', '/ai/agent/conversations', owner.token)).body.data.id;
       for (const body of [{}, { ...turn(1), language: 'fr' }, { ...turn(1), question: '' }, { ...turn(1), answer: 'x'.repeat(20_001) }]) {
-        expect((await call('POST', `/ai/agent/conversations/${id}/turns`, owner.token, body)).status, JSON.stringify(body).slice(0, 80)).toBe(400);
+        expect(
+          (await call('POST', `/ai/agent/conversations/${id}/turns`, owner.token, body)).status,
+          JSON.stringify(body).slice(0, 80),
+        ).toBe(400);
       }
     });
   });
@@ -75,11 +92,27 @@ describe('the companion agent’s memory', () => {
       return res.body.data;
     };
     const claim = (id: string, token = owner.token) => call('POST', `/ai/agent/actions/${id}/claim`, token);
-    const record = (id: string, claimId: string, status = 200, token = owner.token) => call('PUT', `/ai/agent/actions/${id}/outcome`, token, { claim_id: claimId, status, message: status === 200 ? 'product updated' : 'refused', ms: 12 });
+    const record = (id: string, claimId: string, status = 200, token = owner.token) =>
+      call('PUT', `/ai/agent/actions/${id}/outcome`, token, {
+        claim_id: claimId,
+        status,
+        message: status === 200 ? 'product updated' : 'refused',
+        ms: 12,
+      });
 
     it('are kept pending with their expiry, in a conversation of their user’s only', async () => {
       const action = await propose();
-      expect(action).toEqual({ id: action.id, tool: 'updateProduct', arguments: proposal.arguments, summary: proposal.summary, language: 'en', conversation_id: null, expires_at: new Date(t.clock.now() + 600_000).toISOString(), state: 'pending', outcome: null });
+      expect(action).toEqual({
+        id: action.id,
+        tool: 'updateProduct',
+        arguments: proposal.arguments,
+        summary: proposal.summary,
+        language: 'en',
+        conversation_id: null,
+        expires_at: new Date(t.clock.now() + 600_000).toISOString(),
+        state: 'pending',
+        outcome: null,
+      });
       const conversation = (await call('POST', '/ai/agent/conversations', owner.token)).body.data.id;
       expect((await propose(owner.token, { ...proposal, conversation_id: conversation })).conversation_id).toBe(conversation);
       expect((await call('POST', '/ai/agent/actions', staff.token, { ...proposal, conversation_id: conversation })).status).toBe(404);
@@ -89,7 +122,11 @@ describe('the companion agent’s memory', () => {
     it('grant one claim; the others answer executing, then the recorded outcome, which the first recording fixes', async () => {
       const { id } = await propose();
       const first = await claim(id);
-      expect(first.body.data).toMatchObject({ claim: 'granted', claim_id: expect.any(String), action: { id, state: 'executing', outcome: null } });
+      expect(first.body.data).toMatchObject({
+        claim: 'granted',
+        claim_id: expect.any(String),
+        action: { id, state: 'executing', outcome: null },
+      });
       expect((await claim(id)).body.data).toMatchObject({ claim: 'executing', claim_id: null });
 
       const recorded = await record(id, first.body.data.claim_id);
@@ -107,7 +144,14 @@ describe('the companion agent’s memory', () => {
       const { id } = await propose();
       const claims = await Promise.all(Array.from({ length: 6 }, () => claim(id)));
       expect(claims.map((c) => c.status)).toEqual([200, 200, 200, 200, 200, 200]);
-      expect(claims.map((c) => c.body.data.claim).sort()).toEqual(['executing', 'executing', 'executing', 'executing', 'executing', 'granted']);
+      expect(claims.map((c) => c.body.data.claim).sort()).toEqual([
+        'executing',
+        'executing',
+        'executing',
+        'executing',
+        'executing',
+        'granted',
+      ]);
     });
 
     it('grant a claim again once a claim’s lease lapsed without an outcome; the lapsed claim can then no longer record one', async () => {

@@ -20,7 +20,11 @@ describe('AI usage of companion-agent questions', () => {
     expect(first.status, first.text).toBe(200);
     expect(first.body.data).toMatchObject({ credits_used: 1, credits_remaining: 1, tokens_used: 0 });
     expect((await record(staff.token, { tokens_used: 1234 })).body.data).toMatchObject({ credits_used: 1, tokens_used: 1234 });
-    expect((await record(owner.token, { questions: 1, tokens_used: 66 })).body.data).toMatchObject({ credits_used: 2, credits_remaining: 0, tokens_used: 1300 });
+    expect((await record(owner.token, { questions: 1, tokens_used: 66 })).body.data).toMatchObject({
+      credits_used: 2,
+      credits_remaining: 0,
+      tokens_used: 1300,
+    });
 
     const refused = await record(owner.token, { questions: 1, tokens_used: 5 });
     expect(refused.status).toBe(402);

@@ -34,7 +34,8 @@ function helpers(get: () => TestApp) {
     return Envelope(AiUsage).parse(res.body).data;
   };
   const credits = async (s: { token: string }) => (await t().request('GET', '/accounts/ai-credits', { token: s.token })).body.data;
-  const messageRows = async (orgId: string) => (await t().db.db.selectFrom('ai_messages').select('id').where('org_id', '=', orgId).execute()).length;
+  const messageRows = async (orgId: string) =>
+    (await t().db.db.selectFrom('ai_messages').select('id').where('org_id', '=', orgId).execute()).length;
   return { product, sell, chat, ask, usage, credits, messageRows };
 }
 
@@ -62,7 +63,13 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
     await h.sell(owner, { lines: [{ product_id: sugar.id, qty: 1 }], payment_method: 'Cash' });
     t.clock.advance(DAY);
     today = darDate(t.clock.now());
-    await h.sell(owner, { lines: [{ product_id: sugar.id, qty: 2 }, { product_id: rice.id, qty: 1 }], payment_method: 'Cash' });
+    await h.sell(owner, {
+      lines: [
+        { product_id: sugar.id, qty: 2 },
+        { product_id: rice.id, qty: 1 },
+      ],
+      payment_method: 'Cash',
+    });
     await h.sell(owner, { lines: [{ product_id: sugar.id, qty: 1 }], payment_method: 'M-Pesa' });
   });
   afterAll(() => t.close());
@@ -77,28 +84,44 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
   });
 
   it('low stock, in English and in Swahili', async () => {
-    expect(await h.ask(owner, 'Which products are low in stock?')).toBe('1 product is at or below the reorder point:\n- Mchele 5kg: 2 left (reorder at 10)');
-    expect(await h.ask(owner, 'Bidhaa zipi zinaisha?')).toBe('Bidhaa 1 zinakaribia kuisha (kwenye au chini ya kiwango cha kuagiza upya):\n- Mchele 5kg: zimebaki 2 (agiza upya ikifika 10)');
+    expect(await h.ask(owner, 'Which products are low in stock?')).toBe(
+      '1 product is at or below the reorder point:\n- Mchele 5kg: 2 left (reorder at 10)',
+    );
+    expect(await h.ask(owner, 'Bidhaa zipi zinaisha?')).toBe(
+      'Bidhaa 1 zinakaribia kuisha (kwenye au chini ya kiwango cha kuagiza upya):\n- Mchele 5kg: zimebaki 2 (agiza upya ikifika 10)',
+    );
   });
 
   it('who owes money, in English and in Swahili', async () => {
-    expect(await h.ask(owner, 'Who owes me money?')).toBe(`1 customer owes you TZS 9,600 in total (1 overdue):\n- Mussa Juma: TZS 9,600, overdue (due ${due})`);
-    expect(await h.ask(owner, 'Nani wanadaiwa deni?')).toBe(`Wateja 1 wanadaiwa jumla ya TZS 9,600 (1 wamechelewa kulipa):\n- Mussa Juma: TZS 9,600, amechelewa (ilitakiwa ${due})`);
+    expect(await h.ask(owner, 'Who owes me money?')).toBe(
+      `1 customer owes you TZS 9,600 in total (1 overdue):\n- Mussa Juma: TZS 9,600, overdue (due ${due})`,
+    );
+    expect(await h.ask(owner, 'Nani wanadaiwa deni?')).toBe(
+      `Wateja 1 wanadaiwa jumla ya TZS 9,600 (1 wamechelewa kulipa):\n- Mussa Juma: TZS 9,600, amechelewa (ilitakiwa ${due})`,
+    );
   });
 
   it('top products of the last 7 days (not the 40-day-old sale); staff without report rights are told so', async () => {
     const from = darDate(t.clock.now() - 6 * DAY);
-    expect(await h.ask(owner, 'What are my top products?')).toBe(`Top products, last 7 days (${from} to ${today}):\n1. Sukari 1kg: 4 sold, TZS 12,800\n2. Mchele 5kg: 1 sold, TZS 2,500.50`);
-    expect(await h.ask(owner, 'Bidhaa zipi zinauzwa zaidi?')).toBe(`Bidhaa zinazouzwa zaidi, siku 7 zilizopita (${from} hadi ${today}):\n1. Sukari 1kg: zimeuzwa 4, TZS 12,800\n2. Mchele 5kg: zimeuzwa 1, TZS 2,500.50`);
+    expect(await h.ask(owner, 'What are my top products?')).toBe(
+      `Top products, last 7 days (${from} to ${today}):\n1. Sukari 1kg: 4 sold, TZS 12,800\n2. Mchele 5kg: 1 sold, TZS 2,500.50`,
+    );
+    expect(await h.ask(owner, 'Bidhaa zipi zinauzwa zaidi?')).toBe(
+      `Bidhaa zinazouzwa zaidi, siku 7 zilizopita (${from} hadi ${today}):\n1. Sukari 1kg: zimeuzwa 4, TZS 12,800\n2. Mchele 5kg: zimeuzwa 1, TZS 2,500.50`,
+    );
     const staff = await createStaff(t, owner);
-    expect(await h.ask(staff, 'What are my top products?')).toBe('Only the shop owner or staff allowed to view reports can see the top products.');
+    expect(await h.ask(staff, 'What are my top products?')).toBe(
+      'Only the shop owner or staff allowed to view reports can see the top products.',
+    );
   });
 
   it('lists what it can answer when the question is not understood', async () => {
     const en = await h.ask(owner, 'hello there');
     expect(en.split('\n')[0]).toBe("I answer from your shop's own records. Ask me about:");
     expect(en.split('\n')).toHaveLength(5);
-    expect((await h.ask(owner, 'Habari, unaweza kunisaidia?')).split('\n')[0]).toBe('Ninajibu kutokana na kumbukumbu za duka lako. Niulize kuhusu:');
+    expect((await h.ask(owner, 'Habari, unaweza kunisaidia?')).split('\n')[0]).toBe(
+      'Ninajibu kutokana na kumbukumbu za duka lako. Niulize kuhusu:',
+    );
   });
 
   it('a conversation: start, continue, list, read, rename and archive; each message costs one credit', async () => {
@@ -112,15 +135,27 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
       ['assistant', 'local'],
     ]);
     expect(conv.messages[0]!.content).toBe('Mauzo ya leo?');
-    expect(conv.messages[1]!.content).toBe(`Mauzo ya leo (${today}): mauzo 0, jumla TZS 0. Jana (${yesterday}): mauzo 0, TZS 0. Sawa na jana.`);
+    expect(conv.messages[1]!.content).toBe(
+      `Mauzo ya leo (${today}): mauzo 0, jumla TZS 0. Jana (${yesterday}): mauzo 0, TZS 0. Sawa na jana.`,
+    );
 
-    const more = await t.request('POST', `/ai/conversations/${conv.id}/chat`, { token: shop.token, body: { message: 'Who owes me money?' } });
+    const more = await t.request('POST', `/ai/conversations/${conv.id}/chat`, {
+      token: shop.token,
+      body: { message: 'Who owes me money?' },
+    });
     expect(more.status, more.text).toBe(200);
     const continued = Envelope(AiConversation).parse(more.body).data;
     expect(continued.message_count).toBe(4);
-    expect(continued.messages.map((m) => m.content)).toEqual(['Mauzo ya leo?', conv.messages[1]!.content, 'Who owes me money?', 'No customer owes you money.']);
+    expect(continued.messages.map((m) => m.content)).toEqual([
+      'Mauzo ya leo?',
+      conv.messages[1]!.content,
+      'Who owes me money?',
+      'No customer owes you money.',
+    ]);
 
-    const untitled = Envelope(AiConversation).parse((await h.chat(shop, { message: 'Which products are low in stock?\nthanks' })).body).data;
+    const untitled = Envelope(AiConversation).parse(
+      (await h.chat(shop, { message: 'Which products are low in stock?\nthanks' })).body,
+    ).data;
     expect(untitled.title).toBe('Which products are low in stock?');
 
     const listed = await t.request('GET', '/ai/conversations', { token: shop.token });
@@ -151,7 +186,13 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
     expect(onlyActive.conversations.map((c: { id: string }) => c.id)).toEqual([untitled.id]);
 
     // 3 messages answered = 3 credits; the refused one took none.
-    expect(await h.usage(shop)).toMatchObject({ tokens_used: 0, conversations_count: 2, credits_used: 3, credits_remaining: 97, credits_allocated: 100 });
+    expect(await h.usage(shop)).toMatchObject({
+      tokens_used: 0,
+      conversations_count: 2,
+      credits_used: 3,
+      credits_remaining: 97,
+      credits_allocated: 100,
+    });
     expect(await h.credits(shop)).toMatchObject({ used: 3, remaining: 97 });
   });
 
@@ -207,11 +248,17 @@ describe('AI credits: the message after the last credit is refused and writes no
   it('2 credits on the free plan: two messages answered, the third is 402 PLAN_LIMIT naming the plan with more', async () => {
     const owner = await registerOwner(t);
     const conv = Envelope(AiConversation).parse((await h.chat(owner, { message: 'Mauzo ya leo?' })).body).data;
-    const second = await t.request('POST', `/ai/conversations/${conv.id}/chat`, { token: owner.token, body: { message: 'Who owes me money?' } });
+    const second = await t.request('POST', `/ai/conversations/${conv.id}/chat`, {
+      token: owner.token,
+      body: { message: 'Who owes me money?' },
+    });
     expect(second.status, second.text).toBe(200);
     expect(await h.messageRows(owner.orgId)).toBe(4);
 
-    const third = await t.request('POST', `/ai/conversations/${conv.id}/chat`, { token: owner.token, body: { message: 'Bidhaa zipi zinaisha?' } });
+    const third = await t.request('POST', `/ai/conversations/${conv.id}/chat`, {
+      token: owner.token,
+      body: { message: 'Bidhaa zipi zinaisha?' },
+    });
     expect(third.status).toBe(402);
     expect(third.body.errors[0]).toMatchObject({ code: 'PLAN_LIMIT', field: 'ai_credits' });
     expect(third.body.message).toBe('your plan allows 2 AI credits a month and 2 are used; the Business plan (biashara) lifts this limit');
@@ -268,14 +315,27 @@ describe('AI assistant with a gateway key: an OpenAI-compatible chat API with th
       if (last.role === 'user') {
         res.end(
           JSON.stringify({
-            choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_sales_today', arguments: '{}' } }] } }],
+            choices: [
+              {
+                message: {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_sales_today', arguments: '{}' } }],
+                },
+              },
+            ],
             usage: { total_tokens: 120 },
           }),
         );
         return;
       }
       const result = JSON.parse(last.content);
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: `Leo umeuza mara ${result.sales_count}, jumla TZS ${result.revenue}.` } }], usage: { total_tokens: 80 } }));
+      res.end(
+        JSON.stringify({
+          choices: [{ message: { role: 'assistant', content: `Leo umeuza mara ${result.sales_count}, jumla TZS ${result.revenue}.` } }],
+          usage: { total_tokens: 80 },
+        }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
@@ -320,9 +380,14 @@ describe('AI assistant with a gateway key: an OpenAI-compatible chat API with th
     const toolMessage = second.body.messages[second.body.messages.length - 1];
     expect(toolMessage).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
     expect(JSON.parse(toolMessage.content)).toMatchObject({ sales_count: 1, revenue: 6400, date: darDate(t.clock.now()) });
-    expect(second.body.messages[second.body.messages.length - 2]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_1', function: { name: 'get_sales_today' } }] });
+    expect(second.body.messages[second.body.messages.length - 2]).toMatchObject({
+      role: 'assistant',
+      tool_calls: [{ id: 'call_1', function: { name: 'get_sales_today' } }],
+    });
 
-    const stored = Envelope(AiConversation).parse((await t.request('GET', `/ai/conversations/${conv.id}`, { token: owner.token })).body).data;
+    const stored = Envelope(AiConversation).parse(
+      (await t.request('GET', `/ai/conversations/${conv.id}`, { token: owner.token })).body,
+    ).data;
     expect(stored).toEqual(conv);
     expect(await h.usage(owner)).toMatchObject({ tokens_used: 200, credits_used: 1, conversations_count: 1 });
 
@@ -340,7 +405,10 @@ describe('AI assistant with a gateway key: an OpenAI-compatible chat API with th
     // Upstream 500: 503 with the reason, the credit back, the message not kept.
     mode = 'fail';
     seen.length = 0;
-    const failed = await t.request('POST', `/ai/conversations/${conv.id}/chat`, { token: owner.token, body: { message: 'Bidhaa zipi zinaisha?' } });
+    const failed = await t.request('POST', `/ai/conversations/${conv.id}/chat`, {
+      token: owner.token,
+      body: { message: 'Bidhaa zipi zinaisha?' },
+    });
     expect(failed.status).toBe(503);
     expect(failed.body.errors[0].code).toBe('SERVICE_UNAVAILABLE');
     expect(failed.body.meta).toMatchObject({ reason: 'AI_GATEWAY_ERROR', upstream_status: 500 });

@@ -23,12 +23,20 @@ describe('Airtel Money as a payment method', () => {
     };
     const a = (await send('/inventory/products', { name: 'Sukari 1kg', selling_price: 3000, cost_price: 2000, stock: 50 })).id as string;
     const customer = (await send('/customers', { name: 'Halima Said' })).id as string;
-    await send('/pos/sale', { lines: [{ product_id: a, qty: 2 }], payment_method: 'Airtel Money', payment_reference: 'MP240504.1000.A12345' });
+    await send('/pos/sale', {
+      lines: [{ product_id: a, qty: 2 }],
+      payment_method: 'Airtel Money',
+      payment_reference: 'MP240504.1000.A12345',
+    });
     t.clock.advance(60_000);
     await send('/pos/sale', { lines: [{ product_id: a, qty: 1 }], payment_method: 'Cash' });
     t.clock.advance(60_000);
     await send('/pos/sale', { lines: [{ product_id: a, qty: 1 }], payment_method: 'Credit', customer_id: customer });
-    const paid = await send(`/credits/customers/${customer}/payments`, { amount: 2000, method: 'Airtel Money', reference: 'MP240504.1002.B67890' });
+    const paid = await send(`/credits/customers/${customer}/payments`, {
+      amount: 2000,
+      method: 'Airtel Money',
+      reference: 'MP240504.1002.B67890',
+    });
     expect(paid).toMatchObject({ amount: 2000, method: 'Airtel Money', allocations: [{ amount: 2000 }] });
   });
   afterAll(() => t.close());
@@ -54,7 +62,14 @@ describe('Airtel Money as a payment method', () => {
   });
 
   it('the payment mix and the sales report list it after Tigo Pesa', async () => {
-    expect((await get(`/analytics/payment-mix?${RANGE}`)).payment_mix).toEqual({ Cash: 3000, 'M-Pesa': 0, 'Tigo Pesa': 0, 'Airtel Money': 6000, Bank: 0, Credit: 3000 });
+    expect((await get(`/analytics/payment-mix?${RANGE}`)).payment_mix).toEqual({
+      Cash: 3000,
+      'M-Pesa': 0,
+      'Tigo Pesa': 0,
+      'Airtel Money': 6000,
+      Bank: 0,
+      Credit: 3000,
+    });
     expect((await get(`/analytics/sales?${RANGE}`)).by_payment_method).toEqual([
       { method: 'Cash', revenue: 3000, count: 1 },
       { method: 'M-Pesa', revenue: 0, count: 0 },

@@ -67,7 +67,10 @@ describe('analytics', () => {
       expect(res.status, res.text).toBe(200);
       ids[key] = res.body.data.id;
     }
-    for (const [key, name] of [['baraka', 'Baraka Juma'], ['neema', 'Neema Said']] as const) {
+    for (const [key, name] of [
+      ['baraka', 'Baraka Juma'],
+      ['neema', 'Neema Said'],
+    ] as const) {
       const res = await t.request('POST', '/customers', { token: owner.token, body: { name, phone: uniquePhone() } });
       expect(res.status, res.text).toBe(200);
       ids[key] = res.body.data.id;
@@ -91,31 +94,76 @@ describe('analytics', () => {
     await at('2026-03-08T11:00');
     const voided = await sell(staff, { lines: [line('A', 1)], payment_method: 'M-Pesa' });
     await at('2026-03-08T11:05');
-    expect((await t.request('POST', `/pos/transactions/${voided}/void`, { token: owner.token, body: { reason: 'wrong item' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', `/pos/transactions/${voided}/void`, { token: owner.token, body: { reason: 'wrong item' } })).status,
+    ).toBe(200);
     await at('2026-03-09T09:00');
-    expect((await t.request('POST', `/pos/transactions/${refunded}/refund`, { token: owner.token, body: { reason: 'returned' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', `/pos/transactions/${refunded}/refund`, { token: owner.token, body: { reason: 'returned' } })).status,
+    ).toBe(200);
     await at('2026-03-09T10:00');
     await sell(owner, { lines: [line('A', 2)], payment_method: 'Credit', customer_id: ids.neema });
     await at('2026-03-09T12:00');
-    const paid = await t.request('POST', `/credits/customers/${ids.neema}/payments`, { token: owner.token, body: { amount: 2500, method: 'M-Pesa' } });
+    const paid = await t.request('POST', `/credits/customers/${ids.neema}/payments`, {
+      token: owner.token,
+      body: { amount: 2500, method: 'M-Pesa' },
+    });
     expect(paid.status, paid.text).toBe(200);
     await at('2026-03-09T14:00');
     await t.db.db.updateTable('stores').set({ vat_enabled: 1 }).where('id', '=', owner.storeId).execute();
     await sell(owner, { lines: [line('C', 1)], payment_method: 'Cash' });
     await t.db.db.updateTable('stores').set({ vat_enabled: 0 }).where('id', '=', owner.storeId).execute();
-    const other = await insertSale(t, { orgId: owner.orgId, storeId: store2, cashierId: owner.userId, total: 10000, at: local('2026-03-09T15:00'), lines: [{ productId: ids.B!, name: 'Sabuni', qty: 4, unitPrice: 2500 }] });
+    const other = await insertSale(t, {
+      orgId: owner.orgId,
+      storeId: store2,
+      cashierId: owner.userId,
+      total: 10000,
+      at: local('2026-03-09T15:00'),
+      lines: [{ productId: ids.B!, name: 'Sabuni', qty: 4, unitPrice: 2500 }],
+    });
     await t.db.db.updateTable('transaction_lines').set({ cost_price: 100_000 }).where('transaction_id', '=', other).execute();
     const supplierId = newId();
     const ms = local('2026-03-09T16:00');
-    await t.db.db.insertInto('suppliers').values({ id: supplierId, org_id: owner.orgId, name: 'Bakhresa', created_at: ms, updated_at: ms } as never).execute();
+    await t.db.db
+      .insertInto('suppliers')
+      .values({ id: supplierId, org_id: owner.orgId, name: 'Bakhresa', created_at: ms, updated_at: ms } as never)
+      .execute();
     await t.db.db
       .insertInto('supplier_payments')
-      .values({ id: newId(), org_id: owner.orgId, store_id: owner.storeId, supplier_id: supplierId, delivery_id: null, amount: 500_000, payment_method: 'Bank', reference: null, notes: null, paid_at: ms, created_by: null, created_at: ms })
+      .values({
+        id: newId(),
+        org_id: owner.orgId,
+        store_id: owner.storeId,
+        supplier_id: supplierId,
+        delivery_id: null,
+        amount: 500_000,
+        payment_method: 'Bank',
+        reference: null,
+        notes: null,
+        paid_at: ms,
+        created_by: null,
+        created_at: ms,
+      })
       .execute();
     const spent = local('2026-03-10T08:00');
     await t.db.db
       .insertInto('expenses')
-      .values({ id: newId(), org_id: owner.orgId, store_id: owner.storeId, title: 'Bodaboda', category: 'Transport', amount: 200_000, payment_method: 'Cash', payment_reference: null, notes: null, receipt_url: null, spent_at: spent, created_by: null, created_at: spent, updated_at: spent })
+      .values({
+        id: newId(),
+        org_id: owner.orgId,
+        store_id: owner.storeId,
+        title: 'Bodaboda',
+        category: 'Transport',
+        amount: 200_000,
+        payment_method: 'Cash',
+        payment_reference: null,
+        notes: null,
+        receipt_url: null,
+        spent_at: spent,
+        created_by: null,
+        created_at: spent,
+        updated_at: spent,
+      })
       .execute();
     await at('2026-03-10T09:00');
     await sell(owner, { lines: [line('A', 1), line('B', 1)], payment_method: 'Cash', discount_pct: 10 });
@@ -182,20 +230,34 @@ describe('analytics', () => {
 
   it('payment mix and top products', async () => {
     const mix = await get(`/analytics/payment-mix?${RANGE}`);
-    expect(mix.body.data.payment_mix).toEqual({ Cash: 27230, 'M-Pesa': 4500, 'Tigo Pesa': 1500, 'Airtel Money': 0, Bank: 3000, Credit: 6000 });
+    expect(mix.body.data.payment_mix).toEqual({
+      Cash: 27230,
+      'M-Pesa': 4500,
+      'Tigo Pesa': 1500,
+      'Airtel Money': 0,
+      Bank: 3000,
+      Credit: 6000,
+    });
     const top = await get(`/analytics/top-products?${RANGE}&limit=2`);
     expect(top.body.data.top_products).toEqual([
       { product_id: ids.A, name: 'Sukari 1kg', qty_sold: 7, revenue: 20700, profit: 5100 },
       { product_id: ids.B, name: 'Sabuni', qty_sold: 11, revenue: 20350, profit: 9350 },
     ]);
-    expect((await get(`/analytics/top-products?${RANGE}`)).body.data.top_products.map((p: { name: string }) => p.name)).toEqual(['Sukari 1kg', 'Sabuni', 'Mafuta 1L']);
+    expect((await get(`/analytics/top-products?${RANGE}`)).body.data.top_products.map((p: { name: string }) => p.name)).toEqual([
+      'Sukari 1kg',
+      'Sabuni',
+      'Mafuta 1L',
+    ]);
   });
 
   it('overview: the sections asked for', async () => {
     const all = await get(`/analytics/overview?${RANGE}`);
     expect(all.status, all.text).toBe(200);
     expect(all.body.data.kpis).toMatchObject({ revenue: 42230, profit: 14950, refund_count: 1 });
-    expect(all.body.data.trend).toEqual({ labels: ['2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10'], values: [12000, 9000, 17180, 4050] });
+    expect(all.body.data.trend).toEqual({
+      labels: ['2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10'],
+      values: [12000, 9000, 17180, 4050],
+    });
     expect(all.body.data.payment_mix).toMatchObject({ Cash: 27230, Credit: 6000 });
     expect(all.body.data.top_products).toHaveLength(3);
     const some = await get(`/analytics/overview?${RANGE}&sections=trend,mix`);
@@ -257,7 +319,11 @@ describe('analytics', () => {
     const res = await get(`/analytics/cashflow?${RANGE}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toEqual({
-      money_in: { sales: { Cash: 28730, 'M-Pesa': 4500, 'Tigo Pesa': 1500, 'Airtel Money': 0, Bank: 3000 }, credit_payments: { Cash: 0, 'M-Pesa': 2500, 'Tigo Pesa': 0, 'Airtel Money': 0, Bank: 0 }, total: 40230 },
+      money_in: {
+        sales: { Cash: 28730, 'M-Pesa': 4500, 'Tigo Pesa': 1500, 'Airtel Money': 0, Bank: 3000 },
+        credit_payments: { Cash: 0, 'M-Pesa': 2500, 'Tigo Pesa': 0, 'Airtel Money': 0, Bank: 0 },
+        total: 40230,
+      },
       money_out: { refunds: 1500, expenses: 2000, expenses_by_category: { Transport: 2000 }, supplier_payments: 5000, total: 8500 },
       net: 31730,
       by_day: [
@@ -279,8 +345,22 @@ describe('analytics', () => {
     expect(res.status, res.text).toBe(200);
     const d = res.body.data;
     expect(d.as_of).toBe('2026-03-10T09:00:00.000Z');
-    expect(d.today).toMatchObject({ date: '2026-03-10', revenue: 4050, transaction_count: 1, profit: 650, items_sold: 2, revenue_to_same_time: 4050, count_to_same_time: 1 });
-    expect(d.yesterday).toMatchObject({ date: '2026-03-09', revenue: 17180, transaction_count: 3, revenue_to_same_time: 6000, count_to_same_time: 1 });
+    expect(d.today).toMatchObject({
+      date: '2026-03-10',
+      revenue: 4050,
+      transaction_count: 1,
+      profit: 650,
+      items_sold: 2,
+      revenue_to_same_time: 4050,
+      count_to_same_time: 1,
+    });
+    expect(d.yesterday).toMatchObject({
+      date: '2026-03-09',
+      revenue: 17180,
+      transaction_count: 3,
+      revenue_to_same_time: 6000,
+      count_to_same_time: 1,
+    });
     expect(d.same_day_last_week).toMatchObject({ date: '2026-03-03', revenue: 0, transaction_count: 0 });
     expect(d.vs_yesterday).toEqual({ revenue_pct: -32.5, transaction_count_pct: 0 });
     expect(d.vs_last_week).toEqual({ revenue_pct: null, transaction_count_pct: null });
@@ -293,10 +373,58 @@ describe('analytics', () => {
     const res = await get(`/analytics/products?${RANGE}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.items).toEqual([
-      { product_id: ids.A, name: 'Sukari 1kg', category_id: null, category_name: null, qty_sold: 7, revenue: 20700, cost: 15600, profit: 5100, margin_pct: 24.64, stock: 93, stock_cover_days: 53.1 },
-      { product_id: ids.B, name: 'Sabuni', category_id: null, category_name: null, qty_sold: 11, revenue: 20350, cost: 11000, profit: 9350, margin_pct: 45.95, stock: 93, stock_cover_days: 33.8 },
-      { product_id: ids.C, name: 'Mafuta 1L', category_id: category, category_name: 'Mafuta', qty_sold: 1, revenue: 1180, cost: 500, profit: 500, margin_pct: 50, stock: 9, stock_cover_days: 36 },
-      { product_id: ids.D, name: 'Chumvi', category_id: null, category_name: null, qty_sold: 0, revenue: 0, cost: 0, profit: 0, margin_pct: null, stock: 5, stock_cover_days: null },
+      {
+        product_id: ids.A,
+        name: 'Sukari 1kg',
+        category_id: null,
+        category_name: null,
+        qty_sold: 7,
+        revenue: 20700,
+        cost: 15600,
+        profit: 5100,
+        margin_pct: 24.64,
+        stock: 93,
+        stock_cover_days: 53.1,
+      },
+      {
+        product_id: ids.B,
+        name: 'Sabuni',
+        category_id: null,
+        category_name: null,
+        qty_sold: 11,
+        revenue: 20350,
+        cost: 11000,
+        profit: 9350,
+        margin_pct: 45.95,
+        stock: 93,
+        stock_cover_days: 33.8,
+      },
+      {
+        product_id: ids.C,
+        name: 'Mafuta 1L',
+        category_id: category,
+        category_name: 'Mafuta',
+        qty_sold: 1,
+        revenue: 1180,
+        cost: 500,
+        profit: 500,
+        margin_pct: 50,
+        stock: 9,
+        stock_cover_days: 36,
+      },
+      {
+        product_id: ids.D,
+        name: 'Chumvi',
+        category_id: null,
+        category_name: null,
+        qty_sold: 0,
+        revenue: 0,
+        cost: 0,
+        profit: 0,
+        margin_pct: null,
+        stock: 5,
+        stock_cover_days: null,
+      },
     ]);
     expect(res.body.meta).toEqual({ page: 1, page_size: 20, total: 4, total_pages: 1 });
     const cover = await get(`/analytics/products?${RANGE}&sort=stock_cover`);
@@ -306,14 +434,30 @@ describe('analytics', () => {
   });
 
   it('is for owners only', async () => {
-    for (const path of ['overview', 'summary', 'trend', 'payment-mix', 'top-products', 'sales', 'customers', 'cashflow', 'dashboard', 'products']) {
+    for (const path of [
+      'overview',
+      'summary',
+      'trend',
+      'payment-mix',
+      'top-products',
+      'sales',
+      'customers',
+      'cashflow',
+      'dashboard',
+      'products',
+    ]) {
       expect((await get(`/analytics/${path}`, staff.token)).status, path).toBe(403);
       expect((await t.request('GET', `/analytics/${path}`)).status, path).toBe(401);
     }
   });
 
   it('refuses bad dates, a reversed range, a bad limit or section (400) and another organisation’s store (404)', async () => {
-    for (const q of ['date_from=2026-02-30', 'date_to=10-03-2026', 'date_from=2026-03-10&date_to=2026-03-09', 'date_from=2020-01-01&date_to=2026-03-10']) {
+    for (const q of [
+      'date_from=2026-02-30',
+      'date_to=10-03-2026',
+      'date_from=2026-03-10&date_to=2026-03-09',
+      'date_from=2020-01-01&date_to=2026-03-10',
+    ]) {
       const res = await get(`/analytics/summary?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.errors[0].code).toBe('VALIDATION_ERROR');
@@ -325,6 +469,10 @@ describe('analytics', () => {
     const stranger = await registerOwner(t);
     expect((await get(`/analytics/summary?store_id=${stranger.storeId}`)).status).toBe(404);
     expect((await get(`/analytics/products?category=${category}`, stranger.token)).status).toBe(404);
-    expect((await get(`/analytics/summary?${RANGE}`, stranger.token)).body.data).toMatchObject({ revenue: 0, transaction_count: 0, profit: 0 });
+    expect((await get(`/analytics/summary?${RANGE}`, stranger.token)).body.data).toMatchObject({
+      revenue: 0,
+      transaction_count: 0,
+      profit: 0,
+    });
   });
 });

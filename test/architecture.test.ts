@@ -54,7 +54,9 @@ function importGraph(list: string[]): Map<string, string[]> {
   const known = new Set(list);
   return new Map(
     list.map((file) => {
-      const specs = [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
+      const specs = [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map(
+        (m) => m[1]!,
+      );
       const targets = specs.map((s) => path.join(path.dirname(file), s).replace(/\.js$/, '.ts')).filter((t) => known.has(t));
       return [file, [...new Set(targets)]];
     }),
@@ -81,13 +83,16 @@ function findCycles(graph: Map<string, string[]>): string[] {
 }
 
 const source = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
-const imports = (file: string) => [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
+const imports = (file: string) =>
+  [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
 
 describe('architecture', () => {
   const server = importGraph(files('server/src'));
 
   it('no server file imports from a layer above its own', () => {
-    const upward = [...server].flatMap(([file, targets]) => targets.filter((t) => layerOf(t) > layerOf(file)).map((t) => `${file} -> ${t}`));
+    const upward = [...server].flatMap(([file, targets]) =>
+      targets.filter((t) => layerOf(t) > layerOf(file)).map((t) => `${file} -> ${t}`),
+    );
     expect(upward).toEqual([]);
   });
 
@@ -100,13 +105,33 @@ describe('architecture', () => {
     expect(layerOf('server/src/sync/ws/realtime.ts')).toBeGreaterThan(layerOf('server/src/modules/pos/pos.index.ts'));
     expect(layerOf('server/src/cli/migrate.ts')).toBe(LAYERS.length - 1);
     expect(server.get('server/src/lib/context.ts')).toContain('server/src/db/transaction.ts');
-    expect(findCycles(new Map([['a', ['b']], ['b', ['c', 'd']], ['c', ['a']], ['d', []]]))).toEqual(['a -> b -> c -> a']);
-    expect(findCycles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c', 'd']],
+          ['c', ['a']],
+          ['d', []],
+        ]),
+      ),
+    ).toEqual(['a -> b -> c -> a']);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('client-sdk never imports the server', () => {
     for (const file of files('client-sdk/src')) {
-      expect(imports(file).filter((i) => i.includes('server') || i === 'hono' || i.startsWith('@hono/')), file).toEqual([]);
+      expect(
+        imports(file).filter((i) => i.includes('server') || i === 'hono' || i.startsWith('@hono/')),
+        file,
+      ).toEqual([]);
     }
   });
 
@@ -122,11 +147,16 @@ describe('architecture', () => {
     return [...seen].sort();
   };
   const nodeOnly = (i: string) => i === 'better-sqlite3' || i === 'ws' || i.startsWith('node:') || builtinModules.includes(i);
-  const code = (file: string) => source(file).replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const code = (file: string) =>
+    source(file)
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
   /** `file -> what` for each import of Node's and each use of its globals. */
   const nodeUses = (list: string[]) =>
     list.flatMap((f) => [
-      ...imports(f).filter(nodeOnly).map((i) => `${f} -> ${i}`),
+      ...imports(f)
+        .filter(nodeOnly)
+        .map((i) => `${f} -> ${i}`),
       // Globals a browser lacks (a `NodeJS.Timeout` type is harmless: it is gone once compiled).
       ...[...code(f).matchAll(/\b(Buffer|process|require|__dirname|__filename)\b/g)].map((m) => `${f} uses ${m[1]}`),
     ]);
@@ -135,16 +165,29 @@ describe('architecture', () => {
     const sdk = importGraph(files('client-sdk/src').filter((f) => !f.endsWith('.test.ts')));
     const browser = reached(sdk, 'client-sdk/src/index.ts', 'client-sdk/src/browser.ts');
     // The walk sees the whole core, and the check sees Node where it is.
-    expect(browser).toEqual(expect.arrayContaining(['client-sdk/src/lifecycle.ts', 'client-sdk/src/sync/realtime.ts', 'client-sdk/src/actions/notes.ts', 'client-sdk/src/sync/native-socket.ts']));
+    expect(browser).toEqual(
+      expect.arrayContaining([
+        'client-sdk/src/lifecycle.ts',
+        'client-sdk/src/sync/realtime.ts',
+        'client-sdk/src/actions/notes.ts',
+        'client-sdk/src/sync/native-socket.ts',
+      ]),
+    );
     expect(browser.filter((f) => f.includes('/node'))).toEqual([]);
-    expect(nodeUses(reached(sdk, 'client-sdk/src/node.ts'))).toEqual(['client-sdk/src/node/socket.ts -> ws', 'client-sdk/src/node/storage.ts -> better-sqlite3']);
+    expect(nodeUses(reached(sdk, 'client-sdk/src/node.ts'))).toEqual([
+      'client-sdk/src/node/socket.ts -> ws',
+      'client-sdk/src/node/storage.ts -> better-sqlite3',
+    ]);
     expect(nodeUses(browser)).toEqual([]);
     expect(nodeUses(files('shared/src').filter((f) => !f.endsWith('.test.ts')))).toEqual([]);
   });
 
   it('shared imports neither the server nor any HTTP framework', () => {
     for (const file of files('shared/src')) {
-      expect(imports(file).filter((i) => i.includes('server') || i.includes('hono') || i === 'kysely'), file).toEqual([]);
+      expect(
+        imports(file).filter((i) => i.includes('server') || i.includes('hono') || i === 'kysely'),
+        file,
+      ).toEqual([]);
     }
   });
 
@@ -160,13 +203,19 @@ describe('architecture', () => {
     const routeFiles = files('server/src/modules').filter((f) => /\.(index|routes)\.ts$/.test(f));
     expect(routeFiles.length).toBeGreaterThan(4);
     for (const file of routeFiles) {
-      expect(imports(file).filter((i) => i === 'kysely' || i.includes('/db/') || i.endsWith('.queries.js')), file).toEqual([]);
+      expect(
+        imports(file).filter((i) => i === 'kysely' || i.includes('/db/') || i.endsWith('.queries.js')),
+        file,
+      ).toEqual([]);
     }
   });
 
   it('migrations never import application code', () => {
     for (const file of files('migrations')) {
-      expect(imports(file).filter((i) => i.includes('server') || i.includes('shared')), file).toEqual([]);
+      expect(
+        imports(file).filter((i) => i.includes('server') || i.includes('shared')),
+        file,
+      ).toEqual([]);
     }
   });
 

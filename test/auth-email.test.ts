@@ -45,7 +45,13 @@ describe('email confirmation', () => {
     t.clock.advance(7 * 86_400_000 + 1_000);
     const res = await t.request('GET', path);
     expect(res.headers.get('location')).toBe(`${t.config.SITE_URL}/login?verified=0`);
-    expect((await t.request('GET', '/accounts/me', { token: (await t.request('POST', '/auth/refresh', { body: { refresh_token: s.refresh } })).body.data.access_token })).body.data.user.email_verified).toBe(false);
+    expect(
+      (
+        await t.request('GET', '/accounts/me', {
+          token: (await t.request('POST', '/auth/refresh', { body: { refresh_token: s.refresh } })).body.data.access_token,
+        })
+      ).body.data.user.email_verified,
+    ).toBe(false);
   });
 
   it('answers 400 naming `token` when the token is missing', async () => {

@@ -25,7 +25,11 @@ describe('no account enumeration', () => {
   let addressNo = 0;
   /** Each request from its own address, so that no address's lock plays a part. */
   const post = (path: string, body: unknown) =>
-    t.request('POST', path, { body, settle: false, headers: { 'x-forwarded-for': `203.0.113.${addressNo++ % 250}, 10.20.${addressNo % 250}.1` } });
+    t.request('POST', path, {
+      body,
+      settle: false,
+      headers: { 'x-forwarded-for': `203.0.113.${addressNo++ % 250}, 10.20.${addressNo % 250}.1` },
+    });
 
   /**
    * Send `known(i)` and `unknown(i)` ROUNDS times each (after 3 unmeasured rounds that warm up
@@ -35,7 +39,11 @@ describe('no account enumeration', () => {
    * fast both are. A noisy measurement is taken again, up to 3 times (`beforeEach` runs before
    * each): a real difference larger than the tolerance fails all three.
    */
-  async function compare(known: (i: number) => Promise<ApiResponse>, unknown: (i: number) => Promise<ApiResponse>, beforeEach: () => void = () => {}) {
+  async function compare(
+    known: (i: number) => Promise<ApiResponse>,
+    unknown: (i: number) => Promise<ApiResponse>,
+    beforeEach: () => void = () => {},
+  ) {
     const timed = async (send: () => Promise<ApiResponse>) => {
       const start = performance.now();
       const res = await send();
@@ -57,7 +65,13 @@ describe('no account enumeration', () => {
         const a = await timed(() => (first === 'known' ? known(i) : unknown(i)));
         const b = await timed(() => (first === 'known' ? unknown(i) : known(i)));
         const [k, u] = first === 'known' ? [a, b] : [b, a];
-        const visible = (r: ApiResponse) => ({ status: r.status, message: r.body?.message, errors: r.body?.errors, data: r.body?.data, retryAfter: r.headers.get('retry-after') });
+        const visible = (r: ApiResponse) => ({
+          status: r.status,
+          message: r.body?.message,
+          errors: r.body?.errors,
+          data: r.body?.data,
+          retryAfter: r.headers.get('retry-after'),
+        });
         expect(visible(u.res), `round ${i}`).toEqual(visible(k.res));
         if (i < 3) continue;
         times.known.push(k.ms);

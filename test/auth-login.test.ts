@@ -4,7 +4,13 @@ import { createStaff, e164, PASSWORD, registerOwner, uniqueEmail, uniquePhone } 
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 /** Everything of an error answer a client can see, except the per-request id. */
-const visible = (res: { status: number; body: any }) => ({ status: res.status, success: res.body.success, message: res.body.message, data: res.body.data, errors: res.body.errors });
+const visible = (res: { status: number; body: any }) => ({
+  status: res.status,
+  success: res.body.success,
+  message: res.body.message,
+  data: res.body.data,
+  errors: res.body.errors,
+});
 
 describe('POST /auth/login', () => {
   let t: TestApp;

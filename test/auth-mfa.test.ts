@@ -9,7 +9,8 @@ const STEP = 30_000;
 type Admin = { email: string; password: string; secret: string; token: string };
 
 const login = (t: TestApp, identifier: string, password: string) => t.request('POST', '/auth/login', { body: { identifier, password } });
-const mfaVerify = (t: TestApp, mfa_token: string, code: string) => t.request('POST', '/auth/mfa/totp/verify', { body: { mfa_token, code } });
+const mfaVerify = (t: TestApp, mfa_token: string, code: string) =>
+  t.request('POST', '/auth/mfa/totp/verify', { body: { mfa_token, code } });
 
 /** A platform admin who has enrolled an authenticator (their token is password-only). */
 async function enrolledAdmin(t: TestApp): Promise<Admin> {
@@ -79,7 +80,10 @@ describe('admin authenticator MFA', () => {
     expect((await status()).body.data).toEqual({ enabled: false, pending: true });
 
     const good = currentTotp(data.secret, t.clock.now());
-    const wrong = await t.request('POST', '/accounts/mfa/totp/verify', { token, body: { code: String((Number(good) + 1) % 1e6).padStart(6, '0') } });
+    const wrong = await t.request('POST', '/accounts/mfa/totp/verify', {
+      token,
+      body: { code: String((Number(good) + 1) % 1e6).padStart(6, '0') },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors[0].field).toBe('code');
     expect((await status()).body.data).toEqual({ enabled: false, pending: true });
@@ -137,7 +141,9 @@ describe('admin authenticator MFA', () => {
   it('accepts one code only once even when two sign-ins race with it', async () => {
     const admin = await enrolledAdmin(t);
     t.clock.advance(STEP);
-    const challenges = await Promise.all([1, 2].map(async () => (await login(t, admin.email, admin.password)).body.data.mfa_token as string));
+    const challenges = await Promise.all(
+      [1, 2].map(async () => (await login(t, admin.email, admin.password)).body.data.mfa_token as string),
+    );
     const code = currentTotp(admin.secret, t.clock.now());
     const results = await Promise.all(challenges.map((c) => mfaVerify(t, c, code)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);

@@ -11,7 +11,8 @@ describe('SMS one-time codes', () => {
   afterAll(() => t.close());
 
   const send = (phone: string, purpose = 'login') => t.request('POST', '/auth/otp/send', { body: { phone, purpose } });
-  const verify = (phone: string, code: string, purpose = 'login') => t.request('POST', '/auth/otp/verify', { body: { phone, purpose, code } });
+  const verify = (phone: string, code: string, purpose = 'login') =>
+    t.request('POST', '/auth/otp/verify', { body: { phone, purpose, code } });
   /** Send a code and read it from the SMS outbox. */
   const codeFor = async (s: Session, purpose = 'login') => {
     const res = await send(s.phone, purpose);
@@ -28,7 +29,13 @@ describe('SMS one-time codes', () => {
     const s = await registerOwner(t);
     const res = await send(s.phone);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'if the number has an account, a code has been sent', data: null, errors: null, meta: null });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'if the number has an account, a code has been sent',
+      data: null,
+      errors: null,
+      meta: null,
+    });
     const sms = await lastMessage(t, e164(s.phone));
     expect(sms).toMatchObject({ channel: 'sms', subject: 'Your Duka sign-in code' });
     const code = codeIn(sms!.body);

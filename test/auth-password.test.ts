@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeIn, e164, lastMessage, messageCount, PASSWORD, registerOwner, type Session, uniqueEmail, uniquePhone } from './setup/factories.js';
+import {
+  codeIn,
+  e164,
+  lastMessage,
+  messageCount,
+  PASSWORD,
+  registerOwner,
+  type Session,
+  uniqueEmail,
+  uniquePhone,
+} from './setup/factories.js';
 import { createTestApp, type ApiResponse, type TestApp } from './setup/test-app.js';
 
 const NEW_PASSWORD = 'mpyaSana2026';
@@ -31,7 +41,11 @@ describe('forgotten passwords', () => {
     const s = await registerOwner(t);
     const byEmail = await forgot(s.email);
     expect(byEmail.status).toBe(200);
-    expect(byEmail.body).toMatchObject({ success: true, message: 'If an account matches, a reset code has been sent to its phone or email.', data: null });
+    expect(byEmail.body).toMatchObject({
+      success: true,
+      message: 'If an account matches, a reset code has been sent to its phone or email.',
+      data: null,
+    });
     expect(await messageCount(t, e164(s.phone))).toBe(1);
 
     const strangers = [await forgot(uniqueEmail('ghost')), await forgot(uniquePhone())];

@@ -34,7 +34,8 @@ describe('sessions end at once', () => {
 
   it('a password change signs out the other sessions, not the one that changed it', async () => {
     const s = await registerOwner(t);
-    const other = (await t.request('POST', '/auth/login', { body: { identifier: s.phone, password: PASSWORD } })).body.data.access_token as string;
+    const other = (await t.request('POST', '/auth/login', { body: { identifier: s.phone, password: PASSWORD } })).body.data
+      .access_token as string;
     expect((await me(other)).status).toBe(200);
     const res = await t.request('PATCH', '/accounts/me', { token: s.token, body: { password: 'mwanza2027', current_password: PASSWORD } });
     expect(res.status, res.text).toBe(200);

@@ -10,7 +10,12 @@ import { codeIn, e164, lastMessage, PASSWORD, registerOwner, uniqueEmail, unique
 import { type ApiResponse, createTestApp, listen, type Listening, type TestApp } from './setup/test-app.js';
 
 /** The production defaults of the auth limits (testConfig loosens them for other suites). */
-const DEFAULTS = { RATE_LIMIT_AUTH_PER_MIN: 10, RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 300, RATE_LIMIT_ADDRESS_CODES_PER_MIN: 120, RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 20 };
+const DEFAULTS = {
+  RATE_LIMIT_AUTH_PER_MIN: 10,
+  RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 300,
+  RATE_LIMIT_ADDRESS_CODES_PER_MIN: 120,
+  RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 20,
+};
 
 const expectLocked = (res: ApiResponse, retryAfter?: string) => {
   expect(res.status, res.text).toBe(423);
@@ -32,7 +37,19 @@ describe('sign-in limits with the default settings, behind a proxy (1 hop)', () 
     const phones = [owner.phone];
     for (let i = 1; i < 200; i++) {
       const phone = uniquePhone();
-      await insertUser(t.db.db, { org_id: owner.orgId, store_id: owner.storeId, first_name: `Till ${i}`, phone: e164(phone), email: null, password_hash: hash, role: 'staff' }, t.clock.now());
+      await insertUser(
+        t.db.db,
+        {
+          org_id: owner.orgId,
+          store_id: owner.storeId,
+          first_name: `Till ${i}`,
+          phone: e164(phone),
+          email: null,
+          password_hash: hash,
+          role: 'staff',
+        },
+        t.clock.now(),
+      );
       phones.push(phone);
     }
     const shop = '41.59.10.10';
@@ -101,7 +118,11 @@ describe('sign-in limits with the default settings, behind a proxy (1 hop)', () 
 
   it('counts tries sent all at once before checking them: 60 from many addresses get 20 checks, 10 from one address get 4 and a lock', async () => {
     const owner = await registerOwner(t);
-    const tally = (rs: ApiResponse[]) => rs.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+    const tally = (rs: ApiResponse[]) =>
+      rs.reduce<Record<number, number>>((acc, r) => {
+        acc[r.status] = (acc[r.status] ?? 0) + 1;
+        return acc;
+      }, {});
     const spread = await Promise.all(Array.from({ length: 60 }, (_, i) => login(`100.68.0.${i}`, owner.email, 'wrongpass1')));
     expect(tally(spread)).toEqual({ 401: 20, 423: 40 });
     const ghost = uniqueEmail('ghost');
@@ -131,7 +152,11 @@ describe('sign-in limits with the default settings, behind a proxy (1 hop)', () 
       expect(unknown.status).toBe(401);
       expect(unknown.body).toEqual({ ...real.body, meta: unknown.body.meta });
     }
-    for (const [wait, lock] of [[0, '900'], [900_000, '1800'], [1_800_000, '3600']] as const) {
+    for (const [wait, lock] of [
+      [0, '900'],
+      [900_000, '1800'],
+      [1_800_000, '3600'],
+    ] as const) {
       t.clock.advance(wait);
       const real = await login(address, owner.email, 'wrongpass1');
       const unknown = await login(address, ghost, 'wrongpass1');
@@ -153,7 +178,12 @@ describe('sign-in limits with the default settings, behind a proxy (1 hop)', () 
     expectLocked(await login(address, owner.phone, PASSWORD));
     expect((await from(address, '/auth/password/forgot', { identifier: owner.phone })).status).toBe(200);
     const otp = codeIn((await lastMessage(t, e164(owner.phone)))!.body);
-    const reset = await from(address, '/auth/password/reset', { identifier: owner.phone, otp, new_password: 'mpyaSana2026', confirm_password: 'mpyaSana2026' });
+    const reset = await from(address, '/auth/password/reset', {
+      identifier: owner.phone,
+      otp,
+      new_password: 'mpyaSana2026',
+      confirm_password: 'mpyaSana2026',
+    });
     expect(reset.status, reset.text).toBe(200);
     expect((await login(address, owner.phone, 'mpyaSana2026')).status).toBe(200);
   });
@@ -161,7 +191,10 @@ describe('sign-in limits with the default settings, behind a proxy (1 hop)', () 
 
 describe('the per-address ceiling counts failures, never successes; refresh is limited per sign-in', () => {
   let t: TestApp;
-  beforeAll(async () => (t = await createTestApp({ config: { RATE_LIMIT_AUTH_PER_MIN: 3, RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 3, TRUST_PROXY: 1 } })));
+  beforeAll(
+    async () =>
+      (t = await createTestApp({ config: { RATE_LIMIT_AUTH_PER_MIN: 3, RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 3, TRUST_PROXY: 1 } })),
+  );
   afterAll(() => t.close());
 
   const from = (address: string, path: string, body: unknown) => t.request('POST', path, { body, headers: { 'x-forwarded-for': address } });
@@ -172,7 +205,8 @@ describe('the per-address ceiling counts failures, never successes; refresh is l
     for (let round = 0; round < 3; round++) {
       for (const o of owners) expect((await from(shop, '/auth/login', { identifier: o.email, password: PASSWORD })).status).toBe(200);
     }
-    for (let i = 0; i < 3; i++) expect((await from(shop, '/auth/login', { identifier: uniqueEmail(), password: 'wrongpass1' })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await from(shop, '/auth/login', { identifier: uniqueEmail(), password: 'wrongpass1' })).status).toBe(401);
     const limited = await from(shop, '/auth/login', { identifier: owners[0]!.email, password: PASSWORD });
     expect(limited.status).toBe(429);
     expect(limited.body.errors[0].code).toBe('RATE_LIMITED');
@@ -210,7 +244,8 @@ describe('the per-address ceiling on codes', () => {
   const from = (address: string, path: string, body: unknown) => t.request('POST', path, { body, headers: { 'x-forwarded-for': address } });
 
   it('limits codes asked for from one address, leaving other addresses alone', async () => {
-    for (let i = 0; i < 3; i++) expect((await from('41.59.70.70', '/auth/otp/send', { phone: uniquePhone(), purpose: 'login' })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await from('41.59.70.70', '/auth/otp/send', { phone: uniquePhone(), purpose: 'login' })).status).toBe(200);
     const limited = await from('41.59.70.70', '/auth/password/forgot', { identifier: uniqueEmail() });
     expect(limited.status).toBe(429);
     expect(limited.body.errors[0].code).toBe('RATE_LIMITED');

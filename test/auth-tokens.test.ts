@@ -12,7 +12,8 @@ describe('access and refresh tokens', () => {
   beforeAll(async () => (t = await createTestApp()));
   afterAll(() => t.close());
 
-  const me = (token?: string, headers?: Record<string, string>) => t.request('GET', '/accounts/me', { ...(token ? { token } : {}), ...(headers ? { headers } : {}) });
+  const me = (token?: string, headers?: Record<string, string>) =>
+    t.request('GET', '/accounts/me', { ...(token ? { token } : {}), ...(headers ? { headers } : {}) });
   const refresh = (refresh_token: string) => t.request('POST', '/auth/refresh', { body: { refresh_token } });
   const expect401 = (res: { status: number; body: any }, code = 'UNAUTHENTICATED') => {
     expect(res.status).toBe(401);
@@ -24,7 +25,15 @@ describe('access and refresh tokens', () => {
     const s = await registerOwner(t);
     expect((await me(s.token)).status).toBe(200);
     const claims = decodeJwt(s.token);
-    expect(claims).toMatchObject({ sub: s.userId, org: s.orgId, store: s.storeId, role: 'owner', perms: ['refund', 'discount', 'reports', 'pharmacy', 'credit', 'stock', 'suppliers'], amr: ['pwd'], aud: 'duka-api' });
+    expect(claims).toMatchObject({
+      sub: s.userId,
+      org: s.orgId,
+      store: s.storeId,
+      role: 'owner',
+      perms: ['refund', 'discount', 'reports', 'pharmacy', 'credit', 'stock', 'suppliers'],
+      amr: ['pwd'],
+      aud: 'duka-api',
+    });
     expect(claims.exp! - claims.iat!).toBe(900);
   });
 
@@ -71,14 +80,20 @@ describe('access and refresh tokens', () => {
     const s = await registerOwner(t);
     const { iat, exp, aud, iss, ...claims } = decodeJwt(s.token);
     const key = t.deps.keys.jwt;
-    const sign = (build: (j: SignJWT) => SignJWT) => build(new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setAudience(aud!)).sign(key);
+    const sign = (build: (j: SignJWT) => SignJWT) =>
+      build(new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setAudience(aud!)).sign(key);
     // The same claims signed properly are accepted, so each refusal below is for what it lacks.
     expect((await me(await sign((j) => j.setIssuer(iss!).setIssuedAt(iat!).setExpirationTime(exp!)))).status).toBe(200);
     expect401(await me(await sign((j) => j.setIssuer(iss!).setIssuedAt(iat!))));
     expect401(await me(await sign((j) => j.setIssuer(iss!).setExpirationTime(exp!))));
     expect401(await me(await sign((j) => j.setIssuer('someone-else').setIssuedAt(iat!).setExpirationTime(exp!))));
     expect401(await me(await sign((j) => j.setIssuedAt(iat!).setExpirationTime(exp!))));
-    const noAudience = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(iss!).setIssuedAt(iat!).setExpirationTime(exp!).sign(key);
+    const noAudience = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(iss!)
+      .setIssuedAt(iat!)
+      .setExpirationTime(exp!)
+      .sign(key);
     expect401(await me(noAudience));
   });
 
@@ -161,7 +176,7 @@ describe('access and refresh tokens', () => {
     expect((await refresh(other.body.data.refresh_token)).status).toBe(200);
   });
 
-  it('answers 401 for an unknown refresh token, and SESSION_EXPIRED (not the access token\'s TOKEN_EXPIRED) for one older than 30 days', async () => {
+  it("answers 401 for an unknown refresh token, and SESSION_EXPIRED (not the access token's TOKEN_EXPIRED) for one older than 30 days", async () => {
     expect401(await refresh('x'.repeat(43)));
     const a = await registerOwner(t);
     const b = await registerOwner(t);
@@ -202,6 +217,11 @@ describe('access and refresh tokens', () => {
     expect(decodeJwt(staff.token).perms).toEqual([]);
     const r = await refresh(staff.refresh);
     expect(r.status).toBe(200);
-    expect(decodeJwt(r.body.data.access_token)).toMatchObject({ sub: staff.user.id, role: 'staff', perms: ['refund', 'reports'], store: owner.storeId });
+    expect(decodeJwt(r.body.data.access_token)).toMatchObject({
+      sub: staff.user.id,
+      role: 'staff',
+      perms: ['refund', 'reports'],
+      store: owner.storeId,
+    });
   });
 });

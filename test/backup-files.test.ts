@@ -56,7 +56,11 @@ describe.runIf(DIALECT === 'sqlite')('backup files', () => {
     const backups = path.join(data, 'backups');
     for (let h = 0; h < 5; h++) await takeBackup({ dataDir: data }, backups, T0 + h * 3_600_000);
     const removed = await pruneBackups(backups, 2);
-    expect(removed.map((d) => path.basename(d))).toEqual(['duka-20261124T080000000Z', 'duka-20261124T070000000Z', 'duka-20261124T060000000Z']);
+    expect(removed.map((d) => path.basename(d))).toEqual([
+      'duka-20261124T080000000Z',
+      'duka-20261124T070000000Z',
+      'duka-20261124T060000000Z',
+    ]);
     expect(listBackups(backups).map((d) => path.basename(d))).toEqual(['duka-20261124T100000000Z', 'duka-20261124T090000000Z']);
   });
 

@@ -40,7 +40,8 @@ function pgDumpMajor(): number | null {
 const PG_DUMP = DIALECT === 'postgres' ? pgDumpMajor() : null;
 
 // Without the client tools a developer's run passes over the Postgres case; CI always has them.
-if (DIALECT === 'postgres' && PG_DUMP === null && !process.env.CI) console.warn('backup-restore: no pg_dump on PATH; the Postgres restore test is skipped (install postgresql-client-15)');
+if (DIALECT === 'postgres' && PG_DUMP === null && !process.env.CI)
+  console.warn('backup-restore: no pg_dump on PATH; the Postgres restore test is skipped (install postgresql-client-15)');
 
 describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`backup and restore (${DIALECT})`, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'duka-restore-'));
@@ -74,7 +75,9 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
   it('takes a backup while selling, restores it after a stop, and the till sends again what the server lost, once', async () => {
     if (DIALECT === 'postgres') {
       expect(PG_DUMP, 'pg_dump 15 or newer on PATH (apt-get install postgresql-client-15)').toBeGreaterThanOrEqual(15);
-      await withPostgres('duka_restore', (url) => story({ DATABASE_URL: url, JWT_SECRET: 'restore-test-secret-restore-test-secret' }), { major: 15 });
+      await withPostgres('duka_restore', (url) => story({ DATABASE_URL: url, JWT_SECRET: 'restore-test-secret-restore-test-secret' }), {
+        major: 15,
+      });
     } else await story({});
   }, 180_000);
 
@@ -82,7 +85,15 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
     const pg = 'DATABASE_URL' in database;
     const port = await freePort();
     const metricsPort = await freePort();
-    env = { PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: dataDir, BACKUP_DIR: backupDir, BACKUP_EVERY: '0', LOG_LEVEL: 'info', ...database };
+    env = {
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      DATA_DIR: dataDir,
+      BACKUP_DIR: backupDir,
+      BACKUP_EVERY: '0',
+      LOG_LEVEL: 'info',
+      ...database,
+    };
     base = `http://127.0.0.1:${port}/api/v1`;
     await startServer();
     // Metrics on their own port need no token; the API's port does not serve them without METRICS_TOKEN.
@@ -95,7 +106,10 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
     const call = async (method: string, p: string, body?: unknown, token?: string) => {
       const res = await fetch(`${base}${p}`, {
         method,
-        headers: { ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          ...(body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
       });
       const json = (await res.json()) as { data: any; meta: any };
@@ -105,7 +119,9 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
     const reg = registrationBody();
     const owner = (await call('POST', '/auth/register', reg)).data;
     const token = owner.tokens.access_token as string;
-    const soda = (await call('POST', '/inventory/products', { name: 'Soda 500ml', barcode: '6161100000017', selling_price: 1000, stock: 40 }, token)).data;
+    const soda = (
+      await call('POST', '/inventory/products', { name: 'Soda 500ml', barcode: '6161100000017', selling_price: 1000, stock: 40 }, token)
+    ).data;
     const form = new FormData();
     form.append('file', new File([PNG], 'soda.png'));
     form.append('kind', 'image');
@@ -123,7 +139,9 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
     expect(backup.out).toMatch(/^backup written: .*duka-\d{8}T\d{9}Z \(\d+ bytes of database\)/);
     const [taken] = readdirSync(backupDir);
     // On PostgreSQL the secret is the operator's (JWT_SECRET is required there), not a generated file to keep.
-    expect(readdirSync(path.join(backupDir, taken!)).sort()).toEqual(pg ? ['backup.json', 'duka.dump', 'files'] : ['backup.json', 'duka.db', 'files', 'jwt-secret']);
+    expect(readdirSync(path.join(backupDir, taken!)).sort()).toEqual(
+      pg ? ['backup.json', 'duka.dump', 'files'] : ['backup.json', 'duka.db', 'files', 'jwt-secret'],
+    );
 
     // Sold after the backup: the restored server will not have these.
     for (let i = 0; i < 4; i++) await sell();
@@ -134,7 +152,11 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
     // Never under a running server; never from a file that is not a whole Duka database.
     const refused = await run('server/src/cli/restore.ts', [path.join(backupDir, taken!)]);
     expect(refused.code).toBe(1);
-    expect(refused.err).toMatch(pg ? /Duka servers are connected to the database \(from 127\.0\.0\.1\); stop them all before restoring/ : /a server \(pid \d+\) is running on .*; stop it before restoring/);
+    expect(refused.err).toMatch(
+      pg
+        ? /Duka servers are connected to the database \(from 127\.0\.0\.1\); stop them all before restoring/
+        : /a server \(pid \d+\) is running on .*; stop it before restoring/,
+    );
     await stopServer();
     const junk = path.join(dataDir, pg ? 'junk.dump' : 'junk.db');
     writeFileSync(junk, Buffer.alloc(8192, 7));
@@ -163,7 +185,9 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
     expect(await txCount()).toBe(7);
 
     const notes = (await call('GET', '/notifications', undefined, token)).data.notifications as Array<{ title: string; category: string }>;
-    expect(notes.filter((n) => n.title === 'The server was restored from a backup')).toEqual([expect.objectContaining({ category: 'system' })]);
+    expect(notes.filter((n) => n.title === 'The server was restored from a backup')).toEqual([
+      expect.objectContaining({ category: 'system' }),
+    ]);
     await stopServer();
   }
 });

@@ -41,13 +41,19 @@ describe('subscriptions paid through AzamPay', () => {
   });
 
   const callbackUrl = (token = TOKEN) => `${http.origin}/api/v1/subscriptions/callbacks/azampay?token=${token}`;
-  const current = async (s: Session) => Envelope(CurrentSubscription).parse((await t.request('GET', '/subscriptions/current', { token: s.token })).body).data;
+  const current = async (s: Session) =>
+    Envelope(CurrentSubscription).parse((await t.request('GET', '/subscriptions/current', { token: s.token })).body).data;
   const checkout = async (s: Session, plan_code: string, phone: string, network = 'airtel') => {
-    const res = await t.request('POST', '/subscriptions/checkout', { token: s.token, body: { plan_code, billing_cycle: 'monthly', phone, network } });
+    const res = await t.request('POST', '/subscriptions/checkout', {
+      token: s.token,
+      body: { plan_code, billing_cycle: 'monthly', phone, network },
+    });
     expect(res.status, res.text).toBe(202);
     return Envelope(CheckoutResult).parse(res.body).data;
   };
-  const paidEvents = async (orgId: string) => (await t.db.db.selectFrom('subscription_events').select('id').where('org_id', '=', orgId).where('kind', '=', 'payment.paid').execute()).length;
+  const paidEvents = async (orgId: string) =>
+    (await t.db.db.selectFrom('subscription_events').select('id').where('org_id', '=', orgId).where('kind', '=', 'payment.paid').execute())
+      .length;
 
   it('an upgrade is pushed to the phone, paid by the callback, and the limits rise; a duplicated callback pays once, a forged one is refused', async () => {
     const owner = await registerOwner(t);
@@ -57,7 +63,12 @@ describe('subscriptions paid through AzamPay', () => {
     expect(started.payment).toMatchObject({ status: 'pending', amount: 15000, provider: 'azampay' });
 
     const push = azampay.pushes.at(-1)!;
-    expect(push).toMatchObject({ accountNumber: e164(phone).slice(1), amount: '15000', provider: 'Airtel', externalId: started.payment!.id });
+    expect(push).toMatchObject({
+      accountNumber: e164(phone).slice(1),
+      amount: '15000',
+      provider: 'Airtel',
+      externalId: started.payment!.id,
+    });
     const sent = azampay.requests.at(-1)!;
     expect(sent.headers['x-api-key']).toBe(APP.apiKey);
     expect(sent.headers.authorization).toBe(`Bearer ${azampay.tokensIssued.at(-1)}`);

@@ -30,19 +30,29 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
     s.token = res.body.data.access_token;
   };
   const current = async (s: Session) => (await t.request('GET', '/subscriptions/current', { token: s.token })).body.data;
-  const callback = (body: string) => t.request('POST', '/subscriptions/callbacks/fakepay', { raw: body, headers: { 'content-type': 'application/json', 'x-fake-secret': CALLBACK_SECRET } });
+  const callback = (body: string) =>
+    t.request('POST', '/subscriptions/callbacks/fakepay', {
+      raw: body,
+      headers: { 'content-type': 'application/json', 'x-fake-secret': CALLBACK_SECRET },
+    });
   async function paidBiashara(payer = uniquePhone()) {
     setClock(START);
     const owner = await registerOwner(t);
-    const res = await t.request('POST', '/subscriptions/checkout', { token: owner.token, body: { plan_code: 'biashara', billing_cycle: 'monthly', phone: payer, network: 'mpesa' } });
+    const res = await t.request('POST', '/subscriptions/checkout', {
+      token: owner.token,
+      body: { plan_code: 'biashara', billing_cycle: 'monthly', phone: payer, network: 'mpesa' },
+    });
     expect(res.status, res.text).toBe(202);
     expect((await callback(callbackBody(pay.last()))).status).toBe(200);
     return owner;
   }
   /** Renewal reminders sent to `recipient` (phone or email): they name the invoice and the days left. */
   const reminders = async (recipient: string) =>
-    (await t.db.db.selectFrom('outbox').select('body').where('recipient', '=', recipient).where('body', 'like', '%Pay INV-%').execute()).map((m) => m.body);
-  const product = (s: Session, name: string) => t.request('POST', '/inventory/products', { token: s.token, body: { name, selling_price: 2000, stock: 50 } });
+    (
+      await t.db.db.selectFrom('outbox').select('body').where('recipient', '=', recipient).where('body', 'like', '%Pay INV-%').execute()
+    ).map((m) => m.body);
+  const product = (s: Session, name: string) =>
+    t.request('POST', '/inventory/products', { token: s.token, body: { name, selling_price: 2000, stock: 50 } });
 
   it('an unpaid renewal: past_due with one reminder a day, suspended on day 7 while the till sells and syncs, active again when paid', async () => {
     const payer = uniquePhone();
@@ -55,15 +65,27 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
     setClock(END);
     await runBillingJobs(t.deps);
     await login(owner);
-    expect(await current(owner)).toMatchObject({ status: 'past_due', plan: { code: 'biashara' }, grace_ends_at: '2027-05-08T06:00:00.000Z' });
+    expect(await current(owner)).toMatchObject({
+      status: 'past_due',
+      plan: { code: 'biashara' },
+      grace_ends_at: '2027-05-08T06:00:00.000Z',
+    });
     expect(pay.last()).toMatchObject({ phone: e164(payer).slice(1), amountTzs: 15000, network: 'mpesa' });
     const renewal = pay.last();
     const invoices = (await t.request('GET', '/subscriptions/invoices', { token: owner.token })).body.data;
-    expect(invoices[0]).toMatchObject({ kind: 'renewal', amount: 15000, status: 'open', period_start: '2027-05-01T06:00:00.000Z', period_end: '2027-06-01T06:00:00.000Z' });
+    expect(invoices[0]).toMatchObject({
+      kind: 'renewal',
+      amount: 15000,
+      status: 'open',
+      period_start: '2027-05-01T06:00:00.000Z',
+      period_end: '2027-06-01T06:00:00.000Z',
+    });
     const ownerPhone = e164(owner.phone);
     const first = await reminders(ownerPhone);
     expect(first).toHaveLength(1);
-    expect(first[0]).toMatch(/^Duka: lipa INV-20270501-[0-9A-F]{8} \(TZS 15,000\) ndani ya siku 7 ili usisimamishwe\. \/ Pay INV-20270501-[0-9A-F]{8} \(TZS 15,000\) within 7 days to avoid suspension\.$/);
+    expect(first[0]).toMatch(
+      /^Duka: lipa INV-20270501-[0-9A-F]{8} \(TZS 15,000\) ndani ya siku 7 ili usisimamishwe\. \/ Pay INV-20270501-[0-9A-F]{8} \(TZS 15,000\) within 7 days to avoid suspension\.$/,
+    );
     expect(await reminders(owner.email)).toHaveLength(1);
 
     t.clock.advance(HOUR);
@@ -84,7 +106,10 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
     expect(refused.body.message).toBe('your plan allows 1 products and 3 are used; the Business plan (biashara) lifts this limit');
 
     // Selling never stops: a sale online, and a till's offline sale pushed.
-    const sale = await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: ids[0], qty: 2 }], payment_method: 'Cash' } });
+    const sale = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: [{ product_id: ids[0], qty: 2 }], payment_method: 'Cash' },
+    });
     expect(sale.status, sale.text).toBe(201);
     const device = await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id: newId(), name: 'Till 1' } });
     expect(device.status, device.text).toBe(200);
@@ -92,7 +117,20 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
       token: owner.token,
       body: {
         device_id: device.body.data.device_id,
-        mutations: [{ id: newId(), seq: 1, type: 'sale.create', created_at: new Date(t.clock.now() - HOUR).toISOString(), payload: { id: newId(), client_receipt_number: 'OFF-T1-1', lines: [{ product_id: ids[1], qty: 3, unit_price: 2000 }], payment_method: 'M-Pesa' } }],
+        mutations: [
+          {
+            id: newId(),
+            seq: 1,
+            type: 'sale.create',
+            created_at: new Date(t.clock.now() - HOUR).toISOString(),
+            payload: {
+              id: newId(),
+              client_receipt_number: 'OFF-T1-1',
+              lines: [{ product_id: ids[1], qty: 3, unit_price: 2000 }],
+              payment_method: 'M-Pesa',
+            },
+          },
+        ],
       },
     });
     expect(pushed.status, pushed.text).toBe(200);
@@ -102,10 +140,35 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
 
     // Paying the renewal (late) restores active for the period it was issued for.
     expect((await callback(callbackBody(renewal))).status).toBe(200);
-    expect(await current(owner)).toMatchObject({ status: 'active', plan: { code: 'biashara' }, effective_plan_code: 'biashara', current_period_start: '2027-05-01T06:00:00.000Z', current_period_end: '2027-06-01T06:00:00.000Z', grace_ends_at: null });
+    expect(await current(owner)).toMatchObject({
+      status: 'active',
+      plan: { code: 'biashara' },
+      effective_plan_code: 'biashara',
+      current_period_start: '2027-05-01T06:00:00.000Z',
+      current_period_end: '2027-06-01T06:00:00.000Z',
+      grace_ends_at: null,
+    });
     expect((await product(owner, 'Unga')).status).toBe(200);
-    const kinds = (await t.db.db.selectFrom('subscription_events').select('kind').where('org_id', '=', owner.orgId).orderBy('created_at').orderBy('id').execute()).map((e) => e.kind);
-    expect(kinds).toEqual(['invoice.issued', 'payment.paid', 'subscription.changed', 'invoice.issued', 'reminder.sent', 'reminder.sent', 'subscription.suspended', 'payment.paid', 'subscription.changed']);
+    const kinds = (
+      await t.db.db
+        .selectFrom('subscription_events')
+        .select('kind')
+        .where('org_id', '=', owner.orgId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+    ).map((e) => e.kind);
+    expect(kinds).toEqual([
+      'invoice.issued',
+      'payment.paid',
+      'subscription.changed',
+      'invoice.issued',
+      'reminder.sent',
+      'reminder.sent',
+      'subscription.suspended',
+      'payment.paid',
+      'subscription.changed',
+    ]);
     await t.db.db.updateTable('plans').set({ max_products: 500 }).where('code', '=', 'free').execute();
   });
 
@@ -113,8 +176,15 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
     const owner = await paidBiashara();
     const cancelled = await t.request('POST', '/subscriptions/cancel', { token: owner.token });
     expect(cancelled.status, cancelled.text).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ plan: { code: 'biashara' }, cancel_at_period_end: true, scheduled_change: { plan_code: 'free', at: '2027-05-01T06:00:00.000Z' } });
-    const resumed = await t.request('POST', '/subscriptions/checkout', { token: owner.token, body: { plan_code: 'biashara', billing_cycle: 'monthly', phone: uniquePhone(), network: 'mpesa' } });
+    expect(cancelled.body.data).toMatchObject({
+      plan: { code: 'biashara' },
+      cancel_at_period_end: true,
+      scheduled_change: { plan_code: 'free', at: '2027-05-01T06:00:00.000Z' },
+    });
+    const resumed = await t.request('POST', '/subscriptions/checkout', {
+      token: owner.token,
+      body: { plan_code: 'biashara', billing_cycle: 'monthly', phone: uniquePhone(), network: 'mpesa' },
+    });
     expect(resumed.body.data).toEqual({ change: 'resumed', invoice: null, payment: null });
     expect((await current(owner)).cancel_at_period_end).toBe(false);
     await t.request('POST', '/subscriptions/cancel', { token: owner.token });
@@ -123,7 +193,14 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
     setClock(END);
     await runBillingJobs(t.deps);
     await login(owner);
-    expect(await current(owner)).toMatchObject({ plan: { code: 'free' }, status: 'active', billing_cycle: null, current_period_end: null, cancel_at_period_end: false, scheduled_change: null });
+    expect(await current(owner)).toMatchObject({
+      plan: { code: 'free' },
+      status: 'active',
+      billing_cycle: null,
+      current_period_end: null,
+      cancel_at_period_end: false,
+      scheduled_change: null,
+    });
     expect(pay.pushes.length).toBe(pushes);
     const invoices = (await t.request('GET', '/subscriptions/invoices', { token: owner.token })).body.data;
     expect(invoices.map((i: { kind: string }) => i.kind)).toEqual(['new']);
@@ -135,21 +212,38 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
     const other = Object.assign(second, { payments: pay });
     const pushes = pay.pushes.length;
     await Promise.all([runBillingJobs(t.deps), runBillingJobs(other), runBillingJobs(t.deps)]);
-    const renewals = await t.db.db.selectFrom('invoices').selectAll().where('org_id', '=', owner.orgId).where('kind', '=', 'renewal').execute();
+    const renewals = await t.db.db
+      .selectFrom('invoices')
+      .selectAll()
+      .where('org_id', '=', owner.orgId)
+      .where('kind', '=', 'renewal')
+      .execute();
     expect(renewals).toHaveLength(1);
     expect(pay.pushes.length).toBe(pushes + 1);
 
     await login(owner);
     const payer = uniquePhone();
-    const res = await t.request('POST', '/subscriptions/checkout', { token: owner.token, body: { plan_code: 'biashara', billing_cycle: 'monthly', phone: payer, network: 'azampesa' } });
+    const res = await t.request('POST', '/subscriptions/checkout', {
+      token: owner.token,
+      body: { plan_code: 'biashara', billing_cycle: 'monthly', phone: payer, network: 'azampesa' },
+    });
     expect(res.status, res.text).toBe(202);
     expect(res.body.data.invoice).toMatchObject({ id: renewals[0]!.id, number: renewals[0]!.number, kind: 'renewal', amount: 15000 });
     expect(pay.last()).toMatchObject({ amountTzs: 15000, phone: e164(payer).slice(1), network: 'azampesa' });
     expect((await callback(callbackBody(pay.last()))).status).toBe(200);
-    expect(await current(owner)).toMatchObject({ status: 'active', current_period_start: '2027-05-01T06:00:00.000Z', current_period_end: '2027-06-01T06:00:00.000Z' });
+    expect(await current(owner)).toMatchObject({
+      status: 'active',
+      current_period_start: '2027-05-01T06:00:00.000Z',
+      current_period_end: '2027-06-01T06:00:00.000Z',
+    });
     // The job's own push for the same invoice, paid later, is not applied again.
     await callback(callbackBody(pay.pushes[pushes]!));
-    const row = await t.db.db.selectFrom('subscription_events').select('kind').where('org_id', '=', owner.orgId).where('kind', '=', 'payment.unapplied').execute();
+    const row = await t.db.db
+      .selectFrom('subscription_events')
+      .select('kind')
+      .where('org_id', '=', owner.orgId)
+      .where('kind', '=', 'payment.unapplied')
+      .execute();
     expect(row).toHaveLength(1);
     expect((await current(owner)).current_period_end).toBe('2027-06-01T06:00:00.000Z');
   });

@@ -23,14 +23,23 @@ describe('billing: plan limits answer 402 PLAN_LIMIT', () => {
     expect(store.body).toMatchObject({
       success: false,
       message: 'your plan allows 1 stores and 1 are used; the Business plan (biashara) lifts this limit',
-      errors: [{ code: 'PLAN_LIMIT', field: 'stores', message: 'your plan allows 1 stores and 1 are used; the Business plan (biashara) lifts this limit' }],
+      errors: [
+        {
+          code: 'PLAN_LIMIT',
+          field: 'stores',
+          message: 'your plan allows 1 stores and 1 are used; the Business plan (biashara) lifts this limit',
+        },
+      ],
       meta: { limit: 'stores', max: 1, used: 1, plan: 'biashara' },
     });
     expect(await t.db.db.selectFrom('stores').select('id').where('org_id', '=', owner.orgId).execute()).toHaveLength(1);
 
     const first = await createStaff(t, owner);
     await createStaff(t, owner);
-    const third = await t.request('POST', '/accounts/users', { token: owner.token, body: { first_name: 'Neema', last_name: 'Ali', phone: uniquePhone(), role: 'staff' } });
+    const third = await t.request('POST', '/accounts/users', {
+      token: owner.token,
+      body: { first_name: 'Neema', last_name: 'Ali', phone: uniquePhone(), role: 'staff' },
+    });
     expect(third.status).toBe(402);
     expect(third.body.message).toBe('your plan allows 2 staff members and 2 are used; the Business plan (biashara) lifts this limit');
 
@@ -42,20 +51,31 @@ describe('billing: plan limits answer 402 PLAN_LIMIT', () => {
     expect(back.status).toBe(402);
     expect(back.body.errors[0]).toMatchObject({ code: 'PLAN_LIMIT', field: 'staff' });
 
-    for (const name of ['Sukari', 'Chumvi']) expect((await t.request('POST', '/inventory/products', { token: owner.token, body: { name, selling_price: 1000 } })).status).toBe(200);
+    for (const name of ['Sukari', 'Chumvi'])
+      expect((await t.request('POST', '/inventory/products', { token: owner.token, body: { name, selling_price: 1000 } })).status).toBe(
+        200,
+      );
     const product = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Mchele', selling_price: 2500 } });
     expect(product.status).toBe(402);
     expect(product.body.errors[0]).toMatchObject({ code: 'PLAN_LIMIT', field: 'products' });
     expect(product.body.message).toBe('your plan allows 2 products and 2 are used; the Business plan (biashara) lifts this limit');
 
-    const checkout = await t.request('POST', '/subscriptions/checkout', { token: owner.token, body: { plan_code: 'biashara', billing_cycle: 'yearly', phone: uniquePhone(), network: 'tigo' } });
+    const checkout = await t.request('POST', '/subscriptions/checkout', {
+      token: owner.token,
+      body: { plan_code: 'biashara', billing_cycle: 'yearly', phone: uniquePhone(), network: 'tigo' },
+    });
     expect(checkout.status, checkout.text).toBe(202);
     expect(checkout.body.data.invoice).toMatchObject({ amount: 150000, billing_cycle: 'yearly' });
-    const cb = await t.request('POST', '/subscriptions/callbacks/fakepay', { raw: callbackBody(pay.last()), headers: { 'content-type': 'application/json', 'x-fake-secret': CALLBACK_SECRET } });
+    const cb = await t.request('POST', '/subscriptions/callbacks/fakepay', {
+      raw: callbackBody(pay.last()),
+      headers: { 'content-type': 'application/json', 'x-fake-secret': CALLBACK_SECRET },
+    });
     expect(cb.status).toBe(200);
 
     expect((await t.request('POST', '/stores', { token: owner.token, body: { name: 'Kariakoo Branch' } })).status).toBe(200);
-    expect((await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Mchele', selling_price: 2500 } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Mchele', selling_price: 2500 } })).status,
+    ).toBe(200);
     const usage = (await t.request('GET', '/subscriptions/current', { token: owner.token })).body.data.usage;
     expect(usage).toEqual([
       { limit: 'stores', used: 2, max: 3 },

@@ -21,7 +21,15 @@ describe('subscriptions paid through Selcom', () => {
     await selcom.start();
     t = await createTestApp({
       planLimits: true,
-      config: { PAYMENT_PROVIDER: 'selcom', SELCOM_API_KEY: MERCHANT.apiKey, SELCOM_API_SECRET: MERCHANT.apiSecret, SELCOM_VENDOR: MERCHANT.vendor, SELCOM_URL: selcom.url, PUBLIC_URL: 'https://duka.example', PAYMENT_TIMEOUT_MS: 300 },
+      config: {
+        PAYMENT_PROVIDER: 'selcom',
+        SELCOM_API_KEY: MERCHANT.apiKey,
+        SELCOM_API_SECRET: MERCHANT.apiSecret,
+        SELCOM_VENDOR: MERCHANT.vendor,
+        SELCOM_URL: selcom.url,
+        PUBLIC_URL: 'https://duka.example',
+        PAYMENT_TIMEOUT_MS: 300,
+      },
     });
     http = await listen(t);
     selcom.webhookOrigin = http.origin;
@@ -32,9 +40,13 @@ describe('subscriptions paid through Selcom', () => {
     await t.close();
   });
 
-  const current = async (s: Session) => Envelope(CurrentSubscription).parse((await t.request('GET', '/subscriptions/current', { token: s.token })).body).data;
+  const current = async (s: Session) =>
+    Envelope(CurrentSubscription).parse((await t.request('GET', '/subscriptions/current', { token: s.token })).body).data;
   const checkout = async (s: Session, phone: string) => {
-    const res = await t.request('POST', '/subscriptions/checkout', { token: s.token, body: { plan_code: 'biashara', billing_cycle: 'monthly', phone, network: 'airtel' } });
+    const res = await t.request('POST', '/subscriptions/checkout', {
+      token: s.token,
+      body: { plan_code: 'biashara', billing_cycle: 'monthly', phone, network: 'airtel' },
+    });
     expect(res.status, res.text).toBe(202);
     return Envelope(CheckoutResult).parse(res.body).data;
   };
@@ -45,14 +57,24 @@ describe('subscriptions paid through Selcom', () => {
     const started = await checkout(owner, phone);
     expect(started.payment).toMatchObject({ status: 'pending', amount: 15000, provider: 'selcom' });
     const order = selcom.orders.get(started.payment!.id)!;
-    expect(order).toMatchObject({ amount: 15000, buyer_phone: e164(phone).slice(1), pushed_to: e164(phone).slice(1), webhook: 'https://duka.example/api/v1/subscriptions/callbacks/selcom' });
+    expect(order).toMatchObject({
+      amount: 15000,
+      buyer_phone: e164(phone).slice(1),
+      pushed_to: e164(phone).slice(1),
+      webhook: 'https://duka.example/api/v1/subscriptions/callbacks/selcom',
+    });
 
     expect(await selcom.webhook(order.order_id, 'COMPLETED', { forge: true })).toBe(401);
     expect((await current(owner)).plan.code).toBe('free');
     expect(await selcom.webhook(order.order_id)).toBe(200);
     expect(await selcom.webhook(order.order_id)).toBe(200);
     expect(await current(owner)).toMatchObject({ plan: { code: 'biashara' }, status: 'active' });
-    const paid = await t.db.db.selectFrom('subscription_events').select('id').where('org_id', '=', owner.orgId).where('kind', '=', 'payment.paid').execute();
+    const paid = await t.db.db
+      .selectFrom('subscription_events')
+      .select('id')
+      .where('org_id', '=', owner.orgId)
+      .where('kind', '=', 'payment.paid')
+      .execute();
     expect(paid).toHaveLength(1);
   });
 

@@ -32,7 +32,12 @@ describe('what a cashier may do: money and stock powers', () => {
     const product = await newProduct(t, owner, { name: 'Sukari 1kg', selling_price: 3200, cost_price: 2600, stock: 50 });
     const supplier = await newSupplier(t, owner);
     const delivery = await newDelivery(t, owner, supplier.id, { status: 'delivered', total_value: 50_000 });
-    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Halima Omari', phone: uniquePhone(), credit_limit: 20_000 } })).body.data;
+    const customer = (
+      await t.request('POST', '/customers', {
+        token: owner.token,
+        body: { name: 'Halima Omari', phone: uniquePhone(), credit_limit: 20_000 },
+      })
+    ).body.data;
     const { tabId } = await insertCreditSale(t, { orgId: owner.orgId, storeId: owner.storeId, customerId: customer.id, total: 12_000 });
     return { product, supplier, delivery, customer, tabId };
   }
@@ -42,20 +47,70 @@ describe('what a cashier may do: money and stock powers', () => {
     const credit = ['credit', 'can_manage_credit'] as const;
     const stock = ['stock', 'can_manage_stock'] as const;
     const suppliers = ['suppliers', 'can_manage_suppliers'] as const;
-    const needs = (what: string, [permission, flag]: readonly [string, string]) => `${what} needs the ${permission} permission (${flag}); ask a manager or the owner`;
+    const needs = (what: string, [permission, flag]: readonly [string, string]) =>
+      `${what} needs the ${permission} permission (${flag}); ask a manager or the owner`;
     return [
-      ['credit limit to 0 (no limit)', 'PATCH', `/customers/${s.customer.id}`, { credit_limit: 0 }, credit, needs("changing a customer's credit limit", credit)],
-      ['a new customer with a limit', 'POST', '/customers', { name: 'Baraka Said', credit_limit: 500_000 }, credit, needs("changing a customer's credit limit", credit)],
+      [
+        'credit limit to 0 (no limit)',
+        'PATCH',
+        `/customers/${s.customer.id}`,
+        { credit_limit: 0 },
+        credit,
+        needs("changing a customer's credit limit", credit),
+      ],
+      [
+        'a new customer with a limit',
+        'POST',
+        '/customers',
+        { name: 'Baraka Said', credit_limit: 500_000 },
+        credit,
+        needs("changing a customer's credit limit", credit),
+      ],
       ['write-off', 'POST', `/credits/${s.tabId}/write-off`, { reason: 'moved away' }, credit, needs('writing off a debt', credit)],
       ['customer removed', 'PATCH', `/customers/${s.customer.id}`, { is_active: false }, credit, needs('removing a customer', credit)],
-      ['delivery paid', 'PATCH', `/suppliers/deliveries/${s.delivery.id}`, { is_paid: true }, suppliers, needs('marking a delivery paid', suppliers)],
-      ['a delivery recorded paid', 'POST', `/suppliers/${s.supplier.id}/deliveries`, { total_value: 9_000, is_paid: true }, suppliers, needs('marking a delivery paid', suppliers)],
+      [
+        'delivery paid',
+        'PATCH',
+        `/suppliers/deliveries/${s.delivery.id}`,
+        { is_paid: true },
+        suppliers,
+        needs('marking a delivery paid', suppliers),
+      ],
+      [
+        'a delivery recorded paid',
+        'POST',
+        `/suppliers/${s.supplier.id}/deliveries`,
+        { total_value: 9_000, is_paid: true },
+        suppliers,
+        needs('marking a delivery paid', suppliers),
+      ],
       ['supplier deleted', 'DELETE', `/suppliers/${s.supplier.id}`, undefined, suppliers, needs('removing a supplier', suppliers)],
       ['price change', 'PATCH', `/inventory/products/${s.product.id}`, { selling_price: 100 }, stock, needs('changing prices', stock)],
       ['stock set on the product', 'PATCH', `/inventory/products/${s.product.id}`, { stock: 500 }, stock, needs('changing stock', stock)],
-      ['stock adjustment', 'POST', `/inventory/products/${s.product.id}/adjust`, { qty_change: -5, reason: 'damaged' }, stock, needs('changing stock', stock)],
-      ['a new product with stock', 'POST', '/inventory/products', { name: 'Mchele 5kg', selling_price: 14_000, stock: 10 }, stock, needs('changing stock', stock)],
-      ['product deactivated', 'PATCH', `/inventory/products/${s.product.id}`, { is_active: false }, stock, needs('removing a product', stock)],
+      [
+        'stock adjustment',
+        'POST',
+        `/inventory/products/${s.product.id}/adjust`,
+        { qty_change: -5, reason: 'damaged' },
+        stock,
+        needs('changing stock', stock),
+      ],
+      [
+        'a new product with stock',
+        'POST',
+        '/inventory/products',
+        { name: 'Mchele 5kg', selling_price: 14_000, stock: 10 },
+        stock,
+        needs('changing stock', stock),
+      ],
+      [
+        'product deactivated',
+        'PATCH',
+        `/inventory/products/${s.product.id}`,
+        { is_active: false },
+        stock,
+        needs('removing a product', stock),
+      ],
       ['product deleted', 'DELETE', `/inventory/products/${s.product.id}`, undefined, stock, needs('removing a product', stock)],
     ] as const;
   }
@@ -67,7 +122,12 @@ describe('what a cashier may do: money and stock powers', () => {
     for (const [what, method, path, body, [permission, flag], message] of powers(s)) {
       const res = await t.request(method, path, { token: cashier.token, body });
       expect(res.status, `${what}: ${res.text}`).toBe(403);
-      expect(res.body, what).toMatchObject({ success: false, message, errors: [{ code: 'FORBIDDEN', message }], meta: { permission, flag } });
+      expect(res.body, what).toMatchObject({
+        success: false,
+        message,
+        errors: [{ code: 'FORBIDDEN', message }],
+        meta: { permission, flag },
+      });
     }
     expect(await read(`/inventory/products/${s.product.id}`)).toMatchObject({ selling_price: 3200, stock: 50, is_active: true });
     expect(await read(`/customers/${s.customer.id}`)).toMatchObject({ credit_limit: 20_000, is_active: true });
@@ -108,13 +168,19 @@ describe('what a cashier may do: money and stock powers', () => {
     }
   });
 
-
   describe('over sync', () => {
     let n = 0;
     const uuid = () => `0194f2c1-${String(++n).padStart(4, '0')}-7000-8000-${String(Date.now() % 1e12).padStart(12, '0')}`;
-    const mutation = (seq: number, type: string, payload: Record<string, unknown>) => ({ id: uuid(), seq, type, created_at: new Date(t.clock.now() - 60_000).toISOString(), payload });
+    const mutation = (seq: number, type: string, payload: Record<string, unknown>) => ({
+      id: uuid(),
+      seq,
+      type,
+      created_at: new Date(t.clock.now() - 60_000).toISOString(),
+      payload,
+    });
     const pushAs = async (who: Who, mutations: unknown[]) => {
-      const device = (await t.request('POST', '/sync/devices', { token: who.token, body: { device_id: uuid(), name: 'Till' } })).body.data.device_id;
+      const device = (await t.request('POST', '/sync/devices', { token: who.token, body: { device_id: uuid(), name: 'Till' } })).body.data
+        .device_id;
       const res = await t.request('POST', '/sync/push', { token: who.token, body: { device_id: device, mutations } });
       expect(res.status, res.text).toBe(200);
       return Envelope(PushResponse).parse(res.body).data.results;
@@ -131,9 +197,24 @@ describe('what a cashier may do: money and stock powers', () => {
       const newCustomer = uuid();
       const results = await pushAs(cashier, batch(s, newCustomer));
       expect(results.map((r) => [r.status, r.error])).toEqual([
-        ['rejected', { code: 'FORBIDDEN', message: 'changing stock needs the stock permission (can_manage_stock); ask a manager or the owner' }],
-        ['rejected', { code: 'FORBIDDEN', message: "changing a customer's credit limit needs the credit permission (can_manage_credit); ask a manager or the owner" }],
-        ['rejected', { code: 'FORBIDDEN', message: "changing a customer's credit limit needs the credit permission (can_manage_credit); ask a manager or the owner" }],
+        [
+          'rejected',
+          { code: 'FORBIDDEN', message: 'changing stock needs the stock permission (can_manage_stock); ask a manager or the owner' },
+        ],
+        [
+          'rejected',
+          {
+            code: 'FORBIDDEN',
+            message: "changing a customer's credit limit needs the credit permission (can_manage_credit); ask a manager or the owner",
+          },
+        ],
+        [
+          'rejected',
+          {
+            code: 'FORBIDDEN',
+            message: "changing a customer's credit limit needs the credit permission (can_manage_credit); ask a manager or the owner",
+          },
+        ],
         ['applied', undefined],
       ]);
       expect(await read(`/inventory/products/${s.product.id}`)).toMatchObject({ stock: 50 });

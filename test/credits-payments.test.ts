@@ -17,15 +17,22 @@ describe('credits: payments allocated oldest tab first', () => {
   const tabsOf = async (s: Session, customerId: string, totals: number[]) => {
     const start = t.clock.now() - totals.length * 1000;
     const out: string[] = [];
-    for (const [i, total] of totals.entries()) out.push((await insertCreditSale(t, { orgId: s.orgId, storeId: s.storeId, customerId, total, at: start + i * 1000 })).tabId);
+    for (const [i, total] of totals.entries())
+      out.push((await insertCreditSale(t, { orgId: s.orgId, storeId: s.storeId, customerId, total, at: start + i * 1000 })).tabId);
     return out;
   };
   const pay = (s: { token: string }, customerId: string, body: Record<string, unknown>) =>
     t.request('POST', `/credits/customers/${customerId}/payments`, { token: s.token, body: { method: 'M-Pesa', ...body } });
   const tabRows = (ids: string[]) =>
-    Promise.all(ids.map((id) => t.db.db.selectFrom('credit_tabs').select(['status', 'paid_amount', 'settled_at']).where('id', '=', id).executeTakeFirstOrThrow()));
-  const owed = async (s: Session, customerId: string) => (await t.request('GET', `/credits/customers/${customerId}`, { token: s.token })).body.data.total_outstanding;
-  const paymentCount = async (customerId: string) => (await t.db.db.selectFrom('credit_payments').select('id').where('customer_id', '=', customerId).execute()).length;
+    Promise.all(
+      ids.map((id) =>
+        t.db.db.selectFrom('credit_tabs').select(['status', 'paid_amount', 'settled_at']).where('id', '=', id).executeTakeFirstOrThrow(),
+      ),
+    );
+  const owed = async (s: Session, customerId: string) =>
+    (await t.request('GET', `/credits/customers/${customerId}`, { token: s.token })).body.data.total_outstanding;
+  const paymentCount = async (customerId: string) =>
+    (await t.db.db.selectFrom('credit_payments').select('id').where('customer_id', '=', customerId).execute()).length;
 
   it('settles three tabs in order: 12,000 then 5,500 against 10,000 / 5,000 / 2,500', async () => {
     const owner = await registerOwner(t);
@@ -68,7 +75,9 @@ describe('credits: payments allocated oldest tab first', () => {
     ]);
     expect(await owed(owner, customer)).toBe(0);
     const listed = (await t.request('GET', `/credits?customer_id=${customer}`, { token: owner.token })).body.data;
-    expect(listed.map((x: { status: string; balance: number; settled_at: string | null }) => [x.status, x.balance, x.settled_at !== null])).toEqual([
+    expect(
+      listed.map((x: { status: string; balance: number; settled_at: string | null }) => [x.status, x.balance, x.settled_at !== null]),
+    ).toEqual([
       ['settled', 0, true],
       ['settled', 0, true],
       ['settled', 0, true],
@@ -76,7 +85,13 @@ describe('credits: payments allocated oldest tab first', () => {
     const profile = (await t.request('GET', `/credits/customers/${customer}`, { token: owner.token })).body.data;
     expect(profile.payments.map((p: CreditPayment) => p.amount)).toEqual([5_500, 12_000]);
 
-    const log = await t.db.db.selectFrom('change_log').select(['entity', 'entity_id']).where('org_id', '=', owner.orgId).where('entity', 'in', ['credit_tab', 'customer']).orderBy('version').execute();
+    const log = await t.db.db
+      .selectFrom('change_log')
+      .select(['entity', 'entity_id'])
+      .where('org_id', '=', owner.orgId)
+      .where('entity', 'in', ['credit_tab', 'customer'])
+      .orderBy('version')
+      .execute();
     expect(log.slice(-6)).toEqual([
       { entity: 'credit_tab', entity_id: first },
       { entity: 'credit_tab', entity_id: second },
@@ -85,7 +100,12 @@ describe('credits: payments allocated oldest tab first', () => {
       { entity: 'credit_tab', entity_id: third },
       { entity: 'customer', entity_id: customer },
     ]);
-    const audit = await t.db.db.selectFrom('audit_log').select('action').where('entity_id', '=', customer).where('action', '=', 'credit.payment').execute();
+    const audit = await t.db.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('entity_id', '=', customer)
+      .where('action', '=', 'credit.payment')
+      .execute();
     expect(audit).toHaveLength(2);
   });
 
@@ -94,7 +114,9 @@ describe('credits: payments allocated oldest tab first', () => {
     const customer = await newCustomer(owner);
     const tabs = await tabsOf(owner, customer, [3_000, 2_000]);
     const before = await tabRows(tabs);
-    const versionBefore = (await t.db.db.selectFrom('organisations').select('version').where('id', '=', owner.orgId).executeTakeFirstOrThrow()).version;
+    const versionBefore = (
+      await t.db.db.selectFrom('organisations').select('version').where('id', '=', owner.orgId).executeTakeFirstOrThrow()
+    ).version;
 
     const res = await pay(owner, customer, { amount: 5_000.01 });
     expect(res.status).toBe(422);
@@ -103,7 +125,9 @@ describe('credits: payments allocated oldest tab first', () => {
     expect(await tabRows(tabs)).toEqual(before);
     expect(await paymentCount(customer)).toBe(0);
     expect(await t.db.db.selectFrom('credit_allocations').select('tab_id').where('tab_id', 'in', tabs).execute()).toEqual([]);
-    expect((await t.db.db.selectFrom('organisations').select('version').where('id', '=', owner.orgId).executeTakeFirstOrThrow()).version).toBe(versionBefore);
+    expect(
+      (await t.db.db.selectFrom('organisations').select('version').where('id', '=', owner.orgId).executeTakeFirstOrThrow()).version,
+    ).toBe(versionBefore);
 
     expect((await pay(owner, customer, { amount: 5_000 })).status).toBe(200);
     const nothingOwed = await pay(owner, customer, { amount: 1 });
@@ -176,7 +200,11 @@ describe('credits: payments allocated oldest tab first', () => {
     const customer = await newCustomer(owner);
     await tabsOf(owner, customer, [10_000]);
     const send = (body: Record<string, unknown>, key: string) =>
-      t.request('POST', `/credits/customers/${customer}/payments`, { token: owner.token, body: { method: 'Cash', ...body }, headers: { 'idempotency-key': key } });
+      t.request('POST', `/credits/customers/${customer}/payments`, {
+        token: owner.token,
+        body: { method: 'Cash', ...body },
+        headers: { 'idempotency-key': key },
+      });
     const first = await send({ amount: 2_000 }, 'till-1-payment-7');
     const retry = await send({ amount: 2_000 }, 'till-1-payment-7');
     expect(first.status, first.text).toBe(200);

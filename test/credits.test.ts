@@ -18,7 +18,8 @@ describe('credits: tabs, profile, write-off, reminders and notes', () => {
     expect(res.status, res.text).toBe(200);
     return res.body.data as { id: string; name: string; phone: string | null };
   };
-  const sale = (s: Session, customerId: string, total: number, at?: number) => insertCreditSale(t, { orgId: s.orgId, storeId: s.storeId, customerId, total, at });
+  const sale = (s: Session, customerId: string, total: number, at?: number) =>
+    insertCreditSale(t, { orgId: s.orgId, storeId: s.storeId, customerId, total, at });
   const tabs = async (s: Session, query = '') => {
     const res = await t.request('GET', `/credits${query}`, { token: s.token });
     expect(res.status, res.text).toBe(200);
@@ -31,7 +32,8 @@ describe('credits: tabs, profile, write-off, reminders and notes', () => {
   };
   const pay = (s: Session, customerId: string, amount: number) =>
     t.request('POST', `/credits/customers/${customerId}/payments`, { token: s.token, body: { amount, method: 'Cash' } });
-  const writeOff = (s: Session, tabId: string, reason = 'customer moved away') => t.request('POST', `/credits/${tabId}/write-off`, { token: s.token, body: { reason } });
+  const writeOff = (s: Session, tabId: string, reason = 'customer moved away') =>
+    t.request('POST', `/credits/${tabId}/write-off`, { token: s.token, body: { reason } });
 
   it('lists tabs newest first with the design §3 fields, filtered and paged', async () => {
     const owner = await registerOwner(t);
@@ -106,7 +108,10 @@ describe('credits: tabs, profile, write-off, reminders and notes', () => {
     const overdueTab = await sale(owner, c.id, 8_000, now - 40 * DAY);
     const currentTab = await sale(owner, c.id, 2_000, now);
     expect((await pay(owner, c.id, 3_000)).status).toBe(200);
-    await t.request('POST', `/credits/customers/${c.id}/messages`, { token: owner.token, body: { kind: 'whatsapp', body: 'Sent a WhatsApp' } });
+    await t.request('POST', `/credits/customers/${c.id}/messages`, {
+      token: owner.token,
+      body: { kind: 'whatsapp', body: 'Sent a WhatsApp' },
+    });
     await t.request('POST', `/credits/customers/${c.id}/notes`, { token: owner.token, body: { body: 'Promised to pay on Friday' } });
 
     const p = await profile(owner, c.id);
@@ -118,7 +123,12 @@ describe('credits: tabs, profile, write-off, reminders and notes', () => {
       [overdueTab.tabId, 5_000, true],
     ]);
     expect(p.payments).toHaveLength(1);
-    expect(p.payments[0]).toMatchObject({ amount: 3_000, method: 'Cash', received_by: owner.userId, allocations: [{ tab_id: overdueTab.tabId, amount: 3_000 }] });
+    expect(p.payments[0]).toMatchObject({
+      amount: 3_000,
+      method: 'Cash',
+      received_by: owner.userId,
+      allocations: [{ tab_id: overdueTab.tabId, amount: 3_000 }],
+    });
     expect(p.messages.map((m) => [m.kind, m.status, m.body])).toEqual([['whatsapp', 'logged', 'Sent a WhatsApp']]);
     expect(p.notes.map((n) => [n.body, n.author_id])).toEqual([['Promised to pay on Friday', owner.userId]]);
   });
@@ -133,9 +143,22 @@ describe('credits: tabs, profile, write-off, reminders and notes', () => {
 
     const res = await writeOff(owner, third.tabId, 'shop goodwill');
     expect(res.status, res.text).toBe(200);
-    expect(Envelope(CreditTab).parse(res.body).data).toMatchObject({ id: third.tabId, status: 'written_off', balance: 0, paid_amount: 0, amount: 2_500, write_off_reason: 'shop goodwill', is_overdue: false });
+    expect(Envelope(CreditTab).parse(res.body).data).toMatchObject({
+      id: third.tabId,
+      status: 'written_off',
+      balance: 0,
+      paid_amount: 0,
+      amount: 2_500,
+      write_off_reason: 'shop goodwill',
+      is_overdue: false,
+    });
     const partial = await writeOff(owner, second.tabId);
-    expect(partial.body.data).toMatchObject({ status: 'written_off', paid_amount: 500, balance: 0, write_off_reason: 'customer moved away' });
+    expect(partial.body.data).toMatchObject({
+      status: 'written_off',
+      paid_amount: 500,
+      balance: 0,
+      write_off_reason: 'customer moved away',
+    });
 
     for (const tabId of [first.tabId, second.tabId, third.tabId]) {
       const again = await writeOff(owner, tabId);
@@ -146,14 +169,22 @@ describe('credits: tabs, profile, write-off, reminders and notes', () => {
     const bad = await t.request('POST', `/credits/${first.tabId}/write-off`, { token: owner.token, body: { reason: '' } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe('reason');
-    const log = await t.db.db.selectFrom('change_log').select('entity_id').where('org_id', '=', owner.orgId).where('entity', '=', 'credit_tab').where('entity_id', '=', third.tabId).execute();
+    const log = await t.db.db
+      .selectFrom('change_log')
+      .select('entity_id')
+      .where('org_id', '=', owner.orgId)
+      .where('entity', '=', 'credit_tab')
+      .where('entity_id', '=', third.tabId)
+      .execute();
     expect(log).toHaveLength(2);
     const audit = await t.db.db.selectFrom('audit_log').select('action').where('entity_id', '=', third.tabId).execute();
     expect(audit).toEqual([{ action: 'credit.write_off' }]);
   });
 
   it('texts a reminder naming the exact amount owed and the shop, and records it as sent', async () => {
-    const owner = await registerOwner(t, { shop: { name: 'Duka la Mama Neema', business_type: 'retail', region: 'dar-es-salaam', district: 'Ilala' } });
+    const owner = await registerOwner(t, {
+      shop: { name: 'Duka la Mama Neema', business_type: 'retail', region: 'dar-es-salaam', district: 'Ilala' },
+    });
     const c = await newCustomer(owner, { name: 'Selemani' });
     await sale(owner, c.id, 12_000.5);
     await sale(owner, c.id, 5_500);
@@ -189,12 +220,19 @@ describe('credits: tabs, profile, write-off, reminders and notes', () => {
     const owner = await registerOwner(t);
     const c = await newCustomer(owner);
     for (const kind of ['whatsapp', 'call', 'sms'] as const) {
-      const res = await t.request('POST', `/credits/customers/${c.id}/messages`, { token: owner.token, body: { kind, body: `Reached by ${kind}` } });
+      const res = await t.request('POST', `/credits/customers/${c.id}/messages`, {
+        token: owner.token,
+        body: { kind, body: `Reached by ${kind}` },
+      });
       expect(res.status, res.text).toBe(200);
       expect(Envelope(CreditMessage).parse(res.body).data).toMatchObject({ kind, status: 'logged', body: `Reached by ${kind}` });
     }
     const note = await t.request('POST', `/credits/customers/${c.id}/notes`, { token: owner.token, body: { body: 'Pays at month end' } });
-    expect(Envelope(CreditNote).parse(note.body).data).toMatchObject({ customer_id: c.id, body: 'Pays at month end', author_id: owner.userId });
+    expect(Envelope(CreditNote).parse(note.body).data).toMatchObject({
+      customer_id: c.id,
+      body: 'Pays at month end',
+      author_id: owner.userId,
+    });
     const bad: Array<[string, unknown, string]> = [
       ['messages', { kind: 'email', body: 'x' }, 'kind'],
       ['messages', { kind: 'call', body: ' ' }, 'body'],

@@ -50,7 +50,11 @@ describe('customer statistics and segments (customer-stats subscriber)', () => {
     await buy(owner, c, 8_888, 2, 'void');
     await publish(owner, c);
     expect(await customer(owner, c)).toMatchObject({ total_spend: 3_000.5, visit_count: 2 });
-    const row = await t.db.db.selectFrom('customers').select(['first_purchase_at', 'last_purchase_at']).where('id', '=', c).executeTakeFirstOrThrow();
+    const row = await t.db.db
+      .selectFrom('customers')
+      .select(['first_purchase_at', 'last_purchase_at'])
+      .where('id', '=', c)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ first_purchase_at: t.clock.now() - 10 * DAY, last_purchase_at: t.clock.now() - 5 * DAY });
     const log = await t.db.db.selectFrom('change_log').select('entity').where('entity_id', '=', c).execute();
     expect(log).toHaveLength(2);
@@ -109,7 +113,8 @@ describe('customer statistics and segments (customer-stats subscriber)', () => {
       await buy(owner, ids[`c${i}`]!, i * 1_000, 60);
       await publish(owner, ids[`c${i}`]!);
     }
-    const vips = async () => (await t.request('GET', '/customers?segment=VIP', { token: owner.token })).body.data.items.map((c: { name: string }) => c.name);
+    const vips = async () =>
+      (await t.request('GET', '/customers?segment=VIP', { token: owner.token })).body.data.items.map((c: { name: string }) => c.name);
     expect(await vips()).toEqual(['Customer 19']);
     ids.c20 = await newCustomer(owner, 'Customer 20');
     await buy(owner, ids.c20, 500, 60);

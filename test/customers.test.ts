@@ -24,7 +24,8 @@ describe('customers', () => {
   };
   const changes = (orgId: string, id: string) =>
     t.db.db.selectFrom('change_log').select(['entity', 'op']).where('org_id', '=', orgId).where('entity_id', '=', id).execute();
-  const audits = (orgId: string, id: string) => t.db.db.selectFrom('audit_log').select('action').where('org_id', '=', orgId).where('entity_id', '=', id).execute();
+  const audits = (orgId: string, id: string) =>
+    t.db.db.selectFrom('audit_log').select('action').where('org_id', '=', orgId).where('entity_id', '=', id).execute();
 
   it('creates a customer with its phone in E.164 and answers the full customer', async () => {
     const owner = await registerOwner(t);
@@ -126,7 +127,10 @@ describe('customers', () => {
     expect(Envelope(Customer).parse(got.body).data).toEqual(c);
 
     t.clock.advance(1000);
-    const res = await t.request('PATCH', `/customers/${c.id}`, { token: owner.token, body: { name: 'Baraka M.', phone: null, email: null, credit_limit: 20_000, is_active: false } });
+    const res = await t.request('PATCH', `/customers/${c.id}`, {
+      token: owner.token,
+      body: { name: 'Baraka M.', phone: null, email: null, credit_limit: 20_000, is_active: false },
+    });
     expect(res.status, res.text).toBe(200);
     const updated = Envelope(Customer).parse(res.body).data;
     expect(updated).toMatchObject({ name: 'Baraka M.', phone: null, email: null, notes: 'n', credit_limit: 20_000, is_active: false });
@@ -138,7 +142,10 @@ describe('customers', () => {
     expect(same.body.data).toEqual(updated);
     expect(await changes(owner.orgId, c.id)).toHaveLength(2);
 
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'x' }],
+    ] as const) {
       expect((await t.request(method, `/customers/${c.id}`, { token: other.token, body })).status).toBe(404);
       expect((await t.request(method, '/customers/0190f5a4-0000-7000-8000-000000000000', { token: owner.token, body })).status).toBe(404);
     }
@@ -166,7 +173,8 @@ describe('customers', () => {
     await newCustomer(owner, { name: 'Owes Nothing' });
     const foreign = await newCustomer(other, { name: 'Elsewhere' });
     const now = t.clock.now();
-    const sale = (customerId: string, total: number, at: number, org = owner) => insertCreditSale(t, { orgId: org.orgId, storeId: org.storeId, customerId, total, at });
+    const sale = (customerId: string, total: number, at: number, org = owner) =>
+      insertCreditSale(t, { orgId: org.orgId, storeId: org.storeId, customerId, total, at });
     await sale(late.id, 4_000, now - 40 * DAY);
     await sale(late.id, 1_500, now - 35 * DAY);
     await sale(late.id, 500, now - DAY);

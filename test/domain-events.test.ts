@@ -14,10 +14,16 @@ describe('domain events as stored (the contract of design §3)', () => {
 
   it('records a sale as transaction.created and its refund as transaction.refunded, amounts in shillings', async () => {
     const owner = await registerOwner(t);
-    const product = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Juisi', selling_price: 1500, stock: 50, reorder_point: 10 } });
+    const product = await t.request('POST', '/inventory/products', {
+      token: owner.token,
+      body: { name: 'Juisi', selling_price: 1500, stock: 50, reorder_point: 10 },
+    });
     expect(product.status, product.text).toBe(200);
     const productId = product.body.data.id as string;
-    const sold = await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: productId, qty: 4 }], payment_method: 'Cash' } });
+    const sold = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: [{ product_id: productId, qty: 4 }], payment_method: 'Cash' },
+    });
     expect(sold.status, sold.text).toBe(201);
     const sale = sold.body.data as { id: string; number: number; receipt_number: string };
 
@@ -37,7 +43,10 @@ describe('domain events as stored (the contract of design §3)', () => {
     });
 
     t.clock.advance(1000);
-    const refund = await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'customer returned it' } });
+    const refund = await t.request('POST', `/pos/transactions/${sale.id}/refund`, {
+      token: owner.token,
+      body: { reason: 'customer returned it' },
+    });
     expect(refund.status, refund.text).toBe(200);
     const events = await eventsOf(owner.orgId, sale.id);
     expect(events.map((e) => e.type)).toEqual(['transaction.created', 'transaction.refunded']);
@@ -53,8 +62,14 @@ describe('domain events as stored (the contract of design §3)', () => {
 
   it('records a void as transaction.voided', async () => {
     const owner = await registerOwner(t);
-    const product = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Maji 1L', selling_price: 800, stock: 20 } });
-    const sold = await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: product.body.data.id, qty: 3 }], payment_method: 'M-Pesa' } });
+    const product = await t.request('POST', '/inventory/products', {
+      token: owner.token,
+      body: { name: 'Maji 1L', selling_price: 800, stock: 20 },
+    });
+    const sold = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: [{ product_id: product.body.data.id, qty: 3 }], payment_method: 'M-Pesa' },
+    });
     expect(sold.status, sold.text).toBe(201);
     const sale = sold.body.data as { id: string; receipt_number: string };
     t.clock.advance(1000);
@@ -63,6 +78,13 @@ describe('domain events as stored (the contract of design §3)', () => {
     const events = await eventsOf(owner.orgId, sale.id);
     expect(events.map((e) => e.type)).toEqual(['transaction.created', 'transaction.voided']);
     expect(events[1]).toMatchObject({ org_id: owner.orgId, store_id: owner.storeId });
-    expect(events[1]!.data).toEqual({ transaction_id: sale.id, receipt_number: sale.receipt_number, total: 2400, customer_id: null, reason: 'rung up twice', previous_status: 'paid' });
+    expect(events[1]!.data).toEqual({
+      transaction_id: sale.id,
+      receipt_number: sale.receipt_number,
+      total: 2400,
+      customer_id: null,
+      reason: 'rung up twice',
+      previous_status: 'paid',
+    });
   });
 });

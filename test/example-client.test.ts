@@ -50,7 +50,15 @@ describe('the example client (openapi-typescript + openapi-fetch)', () => {
       const res = await fetch(request);
       const text = await res.clone().text();
       const body = res.headers.get('content-type')?.includes('json') && text ? JSON.parse(text) : null;
-      check.check({ method: request.method, path: request.url.slice(base.length), status: res.status, headers: res.headers, body, text, request: { body: sent } });
+      check.check({
+        method: request.method,
+        path: request.url.slice(base.length),
+        status: res.status,
+        headers: res.headers,
+        body,
+        text,
+        request: { body: sent },
+      });
       return res;
     };
     // Imported by URL: the example's types exist only once generated, so the root typecheck must not follow it.

@@ -8,7 +8,8 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
   beforeAll(async () => (t = await createTestApp()));
   afterAll(() => t.close());
 
-  const create = (s: { token: string }, body: Record<string, unknown>, headers?: Record<string, string>) => t.request('POST', '/expenses', { token: s.token, body, headers });
+  const create = (s: { token: string }, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    t.request('POST', '/expenses', { token: s.token, body, headers });
   const made = async (s: { token: string }, body: Record<string, unknown>) => {
     const res = await create(s, body);
     expect(res.status, res.text).toBe(200);
@@ -17,7 +18,9 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
   const titles = async (s: Session, query: string) => {
     const res = await t.request('GET', `/expenses${query}`, { token: s.token });
     expect(res.status, res.text).toBe(200);
-    return PagedEnvelope(Expense).parse(res.body).data.map((e) => e.title);
+    return PagedEnvelope(Expense)
+      .parse(res.body)
+      .data.map((e) => e.title);
   };
 
   it('records, reads, updates and deletes an expense', async () => {
@@ -44,10 +47,19 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
       created_by: owner.userId,
     });
     const plain = await made(owner, { title: 'Maji', category: 'Utilities', amount: 12_500.5 });
-    expect(plain).toMatchObject({ payment_method: 'Cash', payment_reference: null, notes: null, receipt_url: null, spent_at: new Date(t.clock.now()).toISOString() });
+    expect(plain).toMatchObject({
+      payment_method: 'Cash',
+      payment_reference: null,
+      notes: null,
+      receipt_url: null,
+      spent_at: new Date(t.clock.now()).toISOString(),
+    });
 
     expect((await t.request('GET', `/expenses/${rent.id}`, { token: owner.token })).body.data).toEqual(rent);
-    const patched = await t.request('PATCH', `/expenses/${rent.id}`, { token: owner.token, body: { amount: 360_000, notes: null, category: 'Other' } });
+    const patched = await t.request('PATCH', `/expenses/${rent.id}`, {
+      token: owner.token,
+      body: { amount: 360_000, notes: null, category: 'Other' },
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.data).toMatchObject({ amount: 360_000, notes: null, category: 'Other', title: 'Kodi ya duka Machi' });
 
@@ -84,10 +96,34 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
 
   it('filters by title, category and payment method, and orders by date or amount', async () => {
     const owner = await registerOwner(t);
-    await made(owner, { title: 'Umeme LUKU', category: 'Utilities', amount: 50_000, payment_method: 'M-Pesa', spent_at: '2026-04-03T10:00:00Z' });
-    await made(owner, { title: 'Mshahara Juma', category: 'Salaries', amount: 300_000, payment_method: 'Cash', spent_at: '2026-04-01T10:00:00Z' });
-    await made(owner, { title: 'Nauli ya mzigo', category: 'Transport', amount: 15_000, payment_method: 'M-Pesa', spent_at: '2026-04-05T10:00:00Z' });
-    await made(owner, { title: 'Maji DAWASA', category: 'Utilities', amount: 20_000, payment_method: 'Bank', spent_at: '2026-04-02T10:00:00Z' });
+    await made(owner, {
+      title: 'Umeme LUKU',
+      category: 'Utilities',
+      amount: 50_000,
+      payment_method: 'M-Pesa',
+      spent_at: '2026-04-03T10:00:00Z',
+    });
+    await made(owner, {
+      title: 'Mshahara Juma',
+      category: 'Salaries',
+      amount: 300_000,
+      payment_method: 'Cash',
+      spent_at: '2026-04-01T10:00:00Z',
+    });
+    await made(owner, {
+      title: 'Nauli ya mzigo',
+      category: 'Transport',
+      amount: 15_000,
+      payment_method: 'M-Pesa',
+      spent_at: '2026-04-05T10:00:00Z',
+    });
+    await made(owner, {
+      title: 'Maji DAWASA',
+      category: 'Utilities',
+      amount: 20_000,
+      payment_method: 'Bank',
+      spent_at: '2026-04-02T10:00:00Z',
+    });
     expect(await titles(owner, '')).toEqual(['Nauli ya mzigo', 'Umeme LUKU', 'Maji DAWASA', 'Mshahara Juma']);
     expect(await titles(owner, '?ordering=date')).toEqual(['Mshahara Juma', 'Maji DAWASA', 'Umeme LUKU', 'Nauli ya mzigo']);
     expect(await titles(owner, '?ordering=-amount')).toEqual(['Mshahara Juma', 'Umeme LUKU', 'Maji DAWASA', 'Nauli ya mzigo']);
@@ -118,7 +154,18 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
     expect(month).toEqual({
       total: 250_000,
       count: 3,
-      by_category: { Rent: 200_000, Utilities: 50_000, Salaries: 0, Supplies: 0, Transport: 0, Marketing: 0, Maintenance: 0, 'Licences & permits': 0, Insurance: 0, Other: 0 },
+      by_category: {
+        Rent: 200_000,
+        Utilities: 50_000,
+        Salaries: 0,
+        Supplies: 0,
+        Transport: 0,
+        Marketing: 0,
+        Maintenance: 0,
+        'Licences & permits': 0,
+        Insurance: 0,
+        Other: 0,
+      },
       date_from: `${today.slice(0, 7)}-01`,
       date_to: today,
     });
@@ -137,7 +184,10 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
     const other = await registerOwner(t);
     const theirs = await made(other, { title: 'Theirs', category: 'Other', amount: 10 });
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const res = await t.request(method, `/expenses/${theirs.id}`, { token: owner.token, body: method === 'PATCH' ? { amount: 1 } : undefined });
+      const res = await t.request(method, `/expenses/${theirs.id}`, {
+        token: owner.token,
+        body: method === 'PATCH' ? { amount: 1 } : undefined,
+      });
       expect(res.status, method).toBe(404);
     }
     const branch = await addStore(t, owner.orgId);
@@ -174,35 +224,64 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
     expect(reg.status, reg.text).toBe(200);
     const expenseId = '0194f2c0-0002-7000-8000-00000000e002';
     const at = new Date(t.clock.now() - 3_600_000).toISOString();
-    const mutation = (id: string, seq: number, payload: Record<string, unknown>) => ({ id, seq, type: 'expense.create', created_at: at, payload });
+    const mutation = (id: string, seq: number, payload: Record<string, unknown>) => ({
+      id,
+      seq,
+      type: 'expense.create',
+      created_at: at,
+      payload,
+    });
     const payload = { id: expenseId, title: 'Mafuta ya jenereta', category: 'Utilities', amount: 18_000, payment_method: 'M-Pesa' };
-    const push = (mutations: unknown[]) => t.request('POST', '/sync/push', { token: owner.token, body: { device_id: deviceId, mutations } });
+    const push = (mutations: unknown[]) =>
+      t.request('POST', '/sync/push', { token: owner.token, body: { device_id: deviceId, mutations } });
 
     const first = await push([mutation('0194f2c0-0003-7000-8000-00000000e003', 1, payload)]);
     expect(first.status, first.text).toBe(200);
     const res = Envelope(PushResponse).parse(first.body).data;
     expect(res.results[0]).toMatchObject({ status: 'applied', result: { expense_id: expenseId } });
     const got = (await t.request('GET', `/expenses/${expenseId}`, { token: owner.token })).body.data;
-    expect(got).toMatchObject({ id: expenseId, title: 'Mafuta ya jenereta', amount: 18_000, payment_method: 'M-Pesa', spent_at: at, store_id: owner.storeId, created_by: owner.userId });
+    expect(got).toMatchObject({
+      id: expenseId,
+      title: 'Mafuta ya jenereta',
+      amount: 18_000,
+      payment_method: 'M-Pesa',
+      spent_at: at,
+      store_id: owner.storeId,
+      created_by: owner.userId,
+    });
 
     const resent = await push([mutation('0194f2c0-0003-7000-8000-00000000e003', 1, payload)]);
     expect(resent.body.data.results[0]).toMatchObject({ status: 'duplicate', result: { expense_id: expenseId } });
     const sameExpense = await push([mutation('0194f2c0-0004-7000-8000-00000000e004', 2, { ...payload, amount: 99 })]);
     expect(sameExpense.body.data.results[0]).toMatchObject({ status: 'applied', result: { expense_id: expenseId } });
-    const bad = await push([mutation('0194f2c0-0005-7000-8000-00000000e005', 3, { ...payload, id: '0194f2c0-0006-7000-8000-00000000e006', category: 'Food' })]);
+    const bad = await push([
+      mutation('0194f2c0-0005-7000-8000-00000000e005', 3, { ...payload, id: '0194f2c0-0006-7000-8000-00000000e006', category: 'Food' }),
+    ]);
     expect(bad.body.data.results[0]).toMatchObject({ status: 'rejected', error: { code: 'VALIDATION_ERROR' } });
     expect(bad.body.data.results[0].error.message).toContain('payload.category');
     expect(await titles(owner, '')).toEqual(['Mafuta ya jenereta']);
     expect((await t.request('GET', `/expenses/${expenseId}`, { token: owner.token })).body.data.amount).toBe(18_000);
     const futureId = '0194f2c0-0009-7000-8000-00000000e009';
-    const future = await push([mutation('0194f2c0-000a-7000-8000-00000000e00a', 4, { ...payload, id: futureId, title: 'Clock ahead', spent_at: '2099-01-01T00:00:00Z' })]);
+    const future = await push([
+      mutation('0194f2c0-000a-7000-8000-00000000e00a', 4, {
+        ...payload,
+        id: futureId,
+        title: 'Clock ahead',
+        spent_at: '2099-01-01T00:00:00Z',
+      }),
+    ]);
     expect(future.body.data.results[0]).toMatchObject({ status: 'applied', result: { expense_id: futureId } });
-    expect((await t.request('GET', `/expenses/${futureId}`, { token: owner.token })).body.data.spent_at).toBe(new Date(t.clock.now()).toISOString());
+    expect((await t.request('GET', `/expenses/${futureId}`, { token: owner.token })).body.data.spent_at).toBe(
+      new Date(t.clock.now()).toISOString(),
+    );
 
     const other = await registerOwner(t);
     const otherDevice = '0194f2c0-0007-7000-8000-00000000e007';
     await t.request('POST', '/sync/devices', { token: other.token, body: { device_id: otherDevice, name: 'Till 1' } });
-    const stolen = await t.request('POST', '/sync/push', { token: other.token, body: { device_id: otherDevice, mutations: [mutation('0194f2c0-0008-7000-8000-00000000e008', 1, payload)] } });
+    const stolen = await t.request('POST', '/sync/push', {
+      token: other.token,
+      body: { device_id: otherDevice, mutations: [mutation('0194f2c0-0008-7000-8000-00000000e008', 1, payload)] },
+    });
     expect(stolen.body.data.results[0]).toMatchObject({ status: 'rejected', error: { code: 'CONFLICT' } });
   });
 });

@@ -18,8 +18,16 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
   const { w, product, sell } = suite;
   let t: TestApp;
   beforeAll(() => void (t = suite.t));
-  const statuses = async (s: Session, ids: string[]) => Promise.all(ids.map(async (id) => ((await t.request('GET', `/pos/transactions/${id}`, { token: s.token })).body.data as Transaction).fiscal!.status));
-  const fiscalNotices = async (s: Session) => ((await t.request('GET', '/notifications', { token: s.token })).body.data.notifications as Array<{ title: string; body: string }>).filter((n) => n.title.includes('TRA'));
+  const statuses = async (s: Session, ids: string[]) =>
+    Promise.all(
+      ids.map(
+        async (id) => ((await t.request('GET', `/pos/transactions/${id}`, { token: s.token })).body.data as Transaction).fiscal!.status,
+      ),
+    );
+  const fiscalNotices = async (s: Session) =>
+    (
+      (await t.request('GET', '/notifications', { token: s.token })).body.data.notifications as Array<{ title: string; body: string }>
+    ).filter((n) => n.title.includes('TRA'));
 
   it('keeps selling while TRA is down for an hour, tells the store once, then sends everything in order exactly once', async () => {
     const owner = await registerOwner(t);
@@ -36,7 +44,14 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
       t.clock.advance(2 * MIN);
     }
     await runFiscalJobs(t.deps);
-    expect(new Set(await statuses(owner, sales.map((s) => s.id)))).toEqual(new Set(['pending']));
+    expect(
+      new Set(
+        await statuses(
+          owner,
+          sales.map((s) => s.id),
+        ),
+      ),
+    ).toEqual(new Set(['pending']));
     expect(dev.receipts).toHaveLength(0);
     expect(await fiscalNotices(owner)).toHaveLength(0);
 
@@ -51,38 +66,67 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]!.body).toContain('10 receipt(s) have waited more than an hour for TRA. Last reason: TRA could not be reached.');
     const queue = (await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue;
-    expect(queue).toMatchObject({ pending: 10, failed: 0, oldest_pending_at: new Date(DAY_START).toISOString(), last_error: 'TRA could not be reached' });
+    expect(queue).toMatchObject({
+      pending: 10,
+      failed: 0,
+      oldest_pending_at: new Date(DAY_START).toISOString(),
+      last_error: 'TRA could not be reached',
+    });
     // Only the head of the queue was tried (again and again, backing off): the others wait their turn.
-    const attempts = (await t.db.db.selectFrom('fiscal_receipts').select('attempts').where('store_id', '=', owner.storeId).orderBy('gc').execute()).map((r) => r.attempts);
+    const attempts = (
+      await t.db.db.selectFrom('fiscal_receipts').select('attempts').where('store_id', '=', owner.storeId).orderBy('gc').execute()
+    ).map((r) => r.attempts);
     expect(attempts[0]).toBeGreaterThanOrEqual(5);
     expect(attempts.slice(1)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
 
     w.tra.down = false;
     t.clock.advance(5 * MIN);
     await runFiscalJobs(t.deps);
-    expect(new Set(await statuses(owner, sales.map((s) => s.id)))).toEqual(new Set(['issued']));
+    expect(
+      new Set(
+        await statuses(
+          owner,
+          sales.map((s) => s.id),
+        ),
+      ),
+    ).toEqual(new Set(['issued']));
     expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(dev.receipts.map((r) => r.time)).toEqual(sales.map((_, i) => `10:${String(2 * i).padStart(2, '0')}:00`));
     expect(dev.receipts.map((r) => r.totalInclCents)).toEqual(sales.map((_, i) => 130_000 * (1 + i)));
     expect(dev).toMatchObject({ attempts: 10, resends: 0 });
-    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({ pending: 0, last_error: null });
+    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({
+      pending: 0,
+      last_error: null,
+    });
   });
 
-  it("reports each finished day in a Z report equal to its sales, refunds and voids; the daily counter restarts after midnight EAT", async () => {
+  it('reports each finished day in a Z report equal to its sales, refunds and voids; the daily counter restarts after midnight EAT', async () => {
     const owner = await registerOwner(t);
     await fiscalise(t, w, owner, 1);
     const dev = w.tra.device(w.certs[1]!.serial);
     const day = new Date(t.clock.now() + 3 * 3_600_000).toISOString().slice(0, 10);
     const rice = await product(owner, { name: 'Mchele 1kg', selling_price: 3000 });
     const oil = await product(owner, { name: 'Mafuta 1l', selling_price: 5500 });
-    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Mzee Juma', phone: '0754000222' } })).body.data;
+    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Mzee Juma', phone: '0754000222' } })).body
+      .data;
 
     const s1 = await sell(owner, { lines: [{ product_id: rice.id, qty: 2 }], payment_method: 'Cash' });
     const s2 = await sell(owner, { lines: [{ product_id: oil.id, qty: 1 }], payment_method: 'M-Pesa' });
-    const s3 = await sell(owner, { lines: [{ product_id: rice.id, qty: 1 }, { product_id: oil.id, qty: 1 }], payment_method: 'Credit', customer_id: customer.id });
+    const s3 = await sell(owner, {
+      lines: [
+        { product_id: rice.id, qty: 1 },
+        { product_id: oil.id, qty: 1 },
+      ],
+      payment_method: 'Credit',
+      customer_id: customer.id,
+    });
     const s4 = await sell(owner, { lines: [{ product_id: oil.id, qty: 2 }], payment_method: 'Bank', discount_pct: 10 });
-    expect((await t.request('POST', `/pos/transactions/${s2.id}/refund`, { token: owner.token, body: { reason: 'spilt' } })).status).toBe(200);
-    expect((await t.request('POST', `/pos/transactions/${s1.id}/void`, { token: owner.token, body: { reason: 'rung twice' } })).status).toBe(200);
+    expect((await t.request('POST', `/pos/transactions/${s2.id}/refund`, { token: owner.token, body: { reason: 'spilt' } })).status).toBe(
+      200,
+    );
+    expect(
+      (await t.request('POST', `/pos/transactions/${s1.id}/void`, { token: owner.token, body: { reason: 'rung twice' } })).status,
+    ).toBe(200);
     // Late that evening, still the same day in Dar es Salaam (23:30 EAT).
     t.clock.advance(13.5 * 3_600_000 - (t.clock.now() - DAY_START));
     const s5 = await sell(owner, { lines: [{ product_id: rice.id, qty: 5 }], payment_method: 'Cash' });
@@ -114,7 +158,9 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     const summary = (await t.request('GET', `/pos/summary?date_from=${day}&date_to=${day}`, { token: owner.token })).body.data;
     expect(summary.total_sales).toBe(total([s3, s4, s5]));
     expect(summary.total_sales + zs[0].corrections + zs[0].voids_total).toBe(zs[0].daily_total);
-    expect(dev.zReports.map((z) => [z.znumber, z.dailyTotalCents, z.ticketsFiscal, z.grossCents])).toEqual([[day.replaceAll('-', ''), Math.round(total(day1) * 100), 5, Math.round(total(day1) * 100)]]);
+    expect(dev.zReports.map((z) => [z.znumber, z.dailyTotalCents, z.ticketsFiscal, z.grossCents])).toEqual([
+      [day.replaceAll('-', ''), Math.round(total(day1) * 100), 5, Math.round(total(day1) * 100)],
+    ]);
 
     // The next day ends quiet but for s6: its Z report carries the running total on.
     t.clock.advance(24 * 3_600_000);
@@ -133,7 +179,8 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     const dev = w.tra.device(w.certs[2]!.serial);
     const soap = await product(owner, { name: 'Sabuni', selling_price: 1500 });
     const queueOf = async () => (await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue;
-    const setSealed = (certificate_enc: string) => t.db.db.updateTable('fiscal_devices').set({ certificate_enc }).where('store_id', '=', owner.storeId).execute();
+    const setSealed = (certificate_enc: string) =>
+      t.db.db.updateTable('fiscal_devices').set({ certificate_enc }).where('store_id', '=', owner.storeId).execute();
 
     // A replaced certificate that is not a .pfx at all.
     await setSealed(t.deps.keys.encrypt('bm90IGEgcGZ4'));
@@ -148,7 +195,8 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     const second = await sell(owner, { lines: [{ product_id: soap.id, qty: 1 }], payment_method: 'Cash' });
     await t.deps.fiscal.idle();
     expect(second.fiscal).toMatchObject({ status: 'pending', gc: 2 });
-    const unsealed = 'certificate: the server cannot unseal the stored certificate (JWT_SECRET changed?): restore the previous JWT_SECRET, or save the certificate again';
+    const unsealed =
+      'certificate: the server cannot unseal the stored certificate (JWT_SECRET changed?): restore the previous JWT_SECRET, or save the certificate again';
     expect(await queueOf()).toMatchObject({ pending: 2, last_error: unsealed });
 
     t.clock.advance(61 * MIN);
@@ -158,7 +206,10 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     expect(notices[0]!.body).toContain(`2 receipt(s) have waited more than an hour for TRA. Last reason: ${unsealed}.`);
     expect(dev.receipts).toHaveLength(0);
 
-    const saved = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 2, { enabled: true }) });
+    const saved = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, {
+      token: owner.token,
+      body: settingsBody(w, 2, { enabled: true }),
+    });
     expect(saved.status, saved.text).toBe(200);
     await runFiscalJobs(t.deps);
     expect(await statuses(owner, [first.id, second.id])).toEqual(['issued', 'issued']);
@@ -169,13 +220,29 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     expect(await queueOf()).toMatchObject({ pending: 0, last_error: null });
 
     // The TRA credentials kept from the registration no longer unseal (nor the cached token).
-    const kept = await t.db.db.selectFrom('fiscal_devices').select(['credentials_enc', 'token_enc']).where('store_id', '=', owner.storeId).executeTakeFirstOrThrow();
+    const kept = await t.db.db
+      .selectFrom('fiscal_devices')
+      .select(['credentials_enc', 'token_enc'])
+      .where('store_id', '=', owner.storeId)
+      .executeTakeFirstOrThrow();
     const spoil = (v: string) => [...v.split('.').slice(0, 3), 'AAAA'].join('.');
-    await t.db.db.updateTable('fiscal_devices').set({ credentials_enc: spoil(kept.credentials_enc!), token_enc: spoil(kept.token_enc!) }).where('store_id', '=', owner.storeId).execute();
+    await t.db.db
+      .updateTable('fiscal_devices')
+      .set({ credentials_enc: spoil(kept.credentials_enc!), token_enc: spoil(kept.token_enc!) })
+      .where('store_id', '=', owner.storeId)
+      .execute();
     const third = await sell(owner, { lines: [{ product_id: soap.id, qty: 4 }], payment_method: 'Cash' });
     await t.deps.fiscal.idle();
-    expect(await queueOf()).toMatchObject({ pending: 1, last_error: 'the TRA username and password kept from the registration cannot be unsealed (JWT_SECRET changed?): restore the previous JWT_SECRET' });
-    await t.db.db.updateTable('fiscal_devices').set({ credentials_enc: kept.credentials_enc }).where('store_id', '=', owner.storeId).execute();
+    expect(await queueOf()).toMatchObject({
+      pending: 1,
+      last_error:
+        'the TRA username and password kept from the registration cannot be unsealed (JWT_SECRET changed?): restore the previous JWT_SECRET',
+    });
+    await t.db.db
+      .updateTable('fiscal_devices')
+      .set({ credentials_enc: kept.credentials_enc })
+      .where('store_id', '=', owner.storeId)
+      .execute();
     t.clock.advance(31_000);
     await runFiscalJobs(t.deps);
     expect(await statuses(owner, [third.id])).toEqual(['issued']);
@@ -201,11 +268,15 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
     expect(kicked()).toBe(1);
     // Switched off, a device reports no day after its last receipt's.
     const { certificate: _c, certificate_password: _p, ...rest } = settingsBody(w, 2);
-    expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...rest, enabled: false } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...rest, enabled: false } })).status,
+    ).toBe(200);
     t.clock.advance(24 * 60 * MIN);
     await runFiscalJobs(t.deps);
     expect(kicked()).toBe(1);
-    expect(await t.db.db.selectFrom('fiscal_z_reports').select('znum').where('store_id', '=', owner.storeId).execute()).toHaveLength(reported.length);
+    expect(await t.db.db.selectFrom('fiscal_z_reports').select('znum').where('store_id', '=', owner.storeId).execute()).toHaveLength(
+      reported.length,
+    );
     kicks.mockRestore();
   });
 });

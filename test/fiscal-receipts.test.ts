@@ -20,30 +20,48 @@ describe('fiscal receipts', () => {
   const { w, product, sell } = suite;
   let t: TestApp;
   beforeAll(() => void (t = suite.t));
-  const transaction = async (s: Session, id: string) => (await t.request('GET', `/pos/transactions/${id}`, { token: s.token })).body.data as Transaction;
+  const transaction = async (s: Session, id: string) =>
+    (await t.request('GET', `/pos/transactions/${id}`, { token: s.token })).body.data as Transaction;
   const cents = (tzs: number) => Math.round(tzs * 100);
   /** A claim left by a server that died: stamped now by the clock claims are judged by (the database's, on Postgres). */
-  const deadClaim = (storeId: string) => t.db.db.updateTable('fiscal_devices').set({ claimed_at: t.deps.leases.now() }).where('store_id', '=', storeId).execute();
+  const deadClaim = (storeId: string) =>
+    t.db.db.updateTable('fiscal_devices').set({ claimed_at: t.deps.leases.now() }).where('store_id', '=', storeId).execute();
   /** Time passes for the process, and for the claim (on Postgres its age is the database's to tell). */
   const age = async (storeId: string, ms: number) => {
     t.clock.advance(ms);
-    if (t.dialect === 'postgres') await t.db.db.updateTable('fiscal_devices').set((eb) => ({ claimed_at: eb('claimed_at', '-', ms) })).where('store_id', '=', storeId).execute();
+    if (t.dialect === 'postgres')
+      await t.db.db
+        .updateTable('fiscal_devices')
+        .set((eb) => ({ claimed_at: eb('claimed_at', '-', ms) }))
+        .where('store_id', '=', storeId)
+        .execute();
   };
 
   it('lets only the owner set a store up, checks the certificate, never returns it, and refuses enabling before registration', async () => {
     const owner = await registerOwner(t);
     const other = await registerOwner(t);
     expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).status).toBe(404);
-    const wrong = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 0, { certificate_password: 'not-it' }) });
+    const wrong = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, {
+      token: owner.token,
+      body: settingsBody(w, 0, { certificate_password: 'not-it' }),
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors[0]).toMatchObject({ field: 'certificate', message: 'the password does not open it' });
-    const notPfx = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 0, { certificate: 'bm90IGEgY2VydGlmaWNhdGU=' }) });
+    const notPfx = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, {
+      token: owner.token,
+      body: settingsBody(w, 0, { certificate: 'bm90IGEgY2VydGlmaWNhdGU=' }),
+    });
     expect(notPfx.status).toBe(400);
     expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: other.token, body: settingsBody(w, 0) })).status).toBe(404);
     const manager = await createStaff(t, owner, { role: 'manager' });
-    expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: manager.token, body: settingsBody(w, 0) })).status).toBe(403);
+    expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: manager.token, body: settingsBody(w, 0) })).status).toBe(
+      403,
+    );
 
-    const early = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 0, { enabled: true }) });
+    const early = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, {
+      token: owner.token,
+      body: settingsBody(w, 0, { enabled: true }),
+    });
     expect(early.status).toBe(422);
     expect(early.body.errors[0].field).toBe('enabled');
     const saved = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 0) });
@@ -65,10 +83,18 @@ describe('fiscal receipts', () => {
     const registered = await t.request('POST', `/stores/${owner.storeId}/fiscal/register`, { token: owner.token });
     expect(registered.status, registered.text).toBe(200);
     const device = w.tra.device(w.certs[0]!.serial);
-    expect(registered.body.data.registration).toMatchObject({ regid: device.taxpayer.regId, efd_serial: device.taxpayer.efdSerial, receipt_code: device.taxpayer.receiptCode, uin: device.uin });
+    expect(registered.body.data.registration).toMatchObject({
+      regid: device.taxpayer.regId,
+      efd_serial: device.taxpayer.efdSerial,
+      receipt_code: device.taxpayer.receiptCode,
+      uin: device.uin,
+    });
     expect(registered.text).not.toContain(device.password);
     expect((await t.request('POST', `/stores/${owner.storeId}/fiscal/register`, { token: owner.token })).status).toBe(422);
-    const moved = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: settingsBody(w, 0, { tin: '999999999' }) });
+    const moved = await t.request('PUT', `/stores/${owner.storeId}/fiscal`, {
+      token: owner.token,
+      body: settingsBody(w, 0, { tin: '999999999' }),
+    });
     expect(moved.status).toBe(422);
 
     // A sale before switching on is not fiscalised.
@@ -78,11 +104,17 @@ describe('fiscal receipts', () => {
     // The Store says whether it fiscalises, and its tills learn a switch through sync.
     const storeOf = async () => (await t.request('GET', `/stores/${owner.storeId}`, { token: owner.token })).body.data;
     expect(await storeOf()).toMatchObject({ fiscal: false });
-    const pulled = async (cursor?: string) => (await t.request('GET', `/sync/pull${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { token: owner.token })).body.data as { changes: Array<{ entity: string; data: { fiscal?: boolean } }>; cursor: string };
+    const pulled = async (cursor?: string) =>
+      (await t.request('GET', `/sync/pull${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { token: owner.token })).body.data as {
+        changes: Array<{ entity: string; data: { fiscal?: boolean } }>;
+        cursor: string;
+      };
     const { cursor } = await pulled();
     const { certificate: _c, certificate_password: _p, ...rest } = settingsBody(w, 0);
     for (const enabled of [true, false]) {
-      expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...rest, enabled } })).status).toBe(200);
+      expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...rest, enabled } })).status).toBe(
+        200,
+      );
       expect(await storeOf()).toMatchObject({ fiscal: enabled });
       expect((await pulled(cursor)).changes.filter((c) => c.entity === 'store').map((c) => c.data.fiscal)).toEqual([enabled]);
     }
@@ -95,12 +127,32 @@ describe('fiscal receipts', () => {
     const code = w.tra.device(w.certs[1]!.serial).taxpayer.receiptCode;
     const sugar = await product(owner, { name: 'Sukari 1kg', selling_price: 3500 });
     const flour = await product(owner, { name: 'Unga wa mahindi', selling_price: 6500, tax_rate: 0, tax_code: 'E' });
-    expect((await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Wrong', selling_price: 10, tax_rate: 0, tax_code: 'A' } })).status).toBe(400);
-    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Bi. Zuhura', phone: '0713000111' } })).body.data;
+    expect(
+      (
+        await t.request('POST', '/inventory/products', {
+          token: owner.token,
+          body: { name: 'Wrong', selling_price: 10, tax_rate: 0, tax_code: 'A' },
+        })
+      ).status,
+    ).toBe(400);
+    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Bi. Zuhura', phone: '0713000111' } })).body
+      .data;
 
     const sales = [
-      await sell(owner, { lines: [{ product_id: sugar.id, qty: 2 }, { product_id: flour.id, qty: 1 }], payment_method: 'Cash', discount_pct: 5 }),
-      await sell(owner, { lines: [{ product_id: sugar.id, qty: 1 }], payment_method: 'M-Pesa', customer_tin: '123456789', customer_name: 'Kampuni Ltd' }),
+      await sell(owner, {
+        lines: [
+          { product_id: sugar.id, qty: 2 },
+          { product_id: flour.id, qty: 1 },
+        ],
+        payment_method: 'Cash',
+        discount_pct: 5,
+      }),
+      await sell(owner, {
+        lines: [{ product_id: sugar.id, qty: 1 }],
+        payment_method: 'M-Pesa',
+        customer_tin: '123456789',
+        customer_name: 'Kampuni Ltd',
+      }),
       await sell(owner, { lines: [{ product_id: flour.id, qty: 2 }], payment_method: 'Credit', customer_id: customer.id }),
       await sell(owner, { lines: [{ product_id: sugar.id, qty: 3 }], payment_method: 'Bank' }),
       await sell(owner, { lines: [{ product_id: flour.id, qty: 1 }], payment_method: 'Airtel Money' }),
@@ -113,14 +165,27 @@ describe('fiscal receipts', () => {
     expect(sales[1]!.customer_tin).toBe('123456789');
 
     await t.deps.fiscal.idle();
-    for (const s of sales) expect((await transaction(owner, s.id)).fiscal).toMatchObject({ status: 'issued', acknowledged_at: new Date(DAY_START).toISOString() });
+    for (const s of sales)
+      expect((await transaction(owner, s.id)).fiscal).toMatchObject({
+        status: 'issued',
+        acknowledged_at: new Date(DAY_START).toISOString(),
+      });
     const got = w.tra.device(w.certs[1]!.serial).receipts;
-    expect(got.map((r) => [r.gc, r.dc, r.znum, r.date, r.time])).toEqual(sales.map((_, i) => [i + 1, i + 1, '20261120', '2026-11-20', '10:00:00']));
+    expect(got.map((r) => [r.gc, r.dc, r.znum, r.date, r.time])).toEqual(
+      sales.map((_, i) => [i + 1, i + 1, '20261120', '2026-11-20', '10:00:00']),
+    );
     expect(got.map((r) => r.totalInclCents)).toEqual(sales.map((s) => cents(s.total)));
     expect(got.map((r) => Object.keys(r.payments))).toEqual([['CASH'], ['EMONEY'], ['INVOICE'], ['CCARD'], ['EMONEY']]);
     // 7,000 + 6,500 less 5 %: 12,825; the sugar's VAT is 18/118 of its 6,650 share.
-    expect(got[0]).toMatchObject({ totalInclCents: 1_282_500, discountCents: 67_500, vat: { A: { net: 563_559, tax: 101_441 }, E: { net: 617_500, tax: 0 } } });
-    expect(got[0]!.items.map((i) => [i.desc, i.taxCode, i.amtCents])).toEqual([['Sukari 1kg', 1, 700_000], ['Unga wa mahindi', 5, 650_000]]);
+    expect(got[0]).toMatchObject({
+      totalInclCents: 1_282_500,
+      discountCents: 67_500,
+      vat: { A: { net: 563_559, tax: 101_441 }, E: { net: 617_500, tax: 0 } },
+    });
+    expect(got[0]!.items.map((i) => [i.desc, i.taxCode, i.amtCents])).toEqual([
+      ['Sukari 1kg', 1, 700_000],
+      ['Unga wa mahindi', 5, 650_000],
+    ]);
     expect(got[1]).toMatchObject({ custIdType: 1, custId: '123456789', custName: 'Kampuni Ltd' });
     expect(got[2]).toMatchObject({ custIdType: 6, custId: '', custName: 'Bi. Zuhura', mobile: '255713000111' });
 
@@ -143,10 +208,18 @@ describe('fiscal receipts', () => {
       seq: i + 1,
       type: 'sale.create',
       created_at: new Date(DAY_START - 3_600_000 + i * 1000).toISOString(),
-      payload: { id: ids[i], client_receipt_number: `T1-${i + 1}`, lines: [{ product_id: tea.id, qty: 1 + (i % 3), unit_price: 1200 }], payment_method: i % 2 ? 'M-Pesa' : 'Cash' },
+      payload: {
+        id: ids[i],
+        client_receipt_number: `T1-${i + 1}`,
+        lines: [{ product_id: tea.id, qty: 1 + (i % 3), unit_price: 1200 }],
+        payment_method: i % 2 ? 'M-Pesa' : 'Cash',
+      },
     });
     for (let from = 0; from < 200; from += 50) {
-      const pushed = await t.request('POST', '/sync/push', { token: owner.token, body: { device_id: device.body.data.device_id, mutations: Array.from({ length: 50 }, (_, k) => mutation(from + k)) } });
+      const pushed = await t.request('POST', '/sync/push', {
+        token: owner.token,
+        body: { device_id: device.body.data.device_id, mutations: Array.from({ length: 50 }, (_, k) => mutation(from + k)) },
+      });
       expect(pushed.status, pushed.text).toBe(200);
     }
     await t.deps.fiscal.idle();
@@ -154,7 +227,12 @@ describe('fiscal receipts', () => {
     const got = w.tra.device(w.certs[2]!.serial).receipts;
     expect(got.map((r) => r.gc)).toEqual(Array.from({ length: 202 }, (_, i) => i + 1));
     expect(got.map((r) => r.dc)).toEqual(Array.from({ length: 202 }, (_, i) => i + 1));
-    const rows = await t.db.db.selectFrom('fiscal_receipts').select(['transaction_id', 'gc', 'status']).where('store_id', '=', owner.storeId).orderBy('gc').execute();
+    const rows = await t.db.db
+      .selectFrom('fiscal_receipts')
+      .select(['transaction_id', 'gc', 'status'])
+      .where('store_id', '=', owner.storeId)
+      .orderBy('gc')
+      .execute();
     expect(rows.slice(2).map((r) => r.transaction_id)).toEqual(ids);
     expect(rows.every((r) => r.status === 'issued')).toBe(true);
     // Each receipt says what its sale says: 1,200 × (1, 2 or 3) units.
@@ -183,7 +261,9 @@ describe('fiscal receipts', () => {
     t.clock.advance(31_000);
     await runFiscalJobs(t.deps);
     expect((await transaction(owner, first.id)).fiscal!.status).toBe('issued');
-    const posts = w.tra.requests.filter((r) => r.url.endsWith('/api/efdmsRctInfo') && r.body.includes(`<RCTVNUM>${dev.taxpayer.receiptCode}2<`)).map((r) => r.body);
+    const posts = w.tra.requests
+      .filter((r) => r.url.endsWith('/api/efdmsRctInfo') && r.body.includes(`<RCTVNUM>${dev.taxpayer.receiptCode}2<`))
+      .map((r) => r.body);
     expect(posts).toHaveLength(2);
     expect(posts[1]).toBe(posts[0]);
     expect(dev).toMatchObject({ resends: 1, attempts: 3 });
@@ -199,7 +279,10 @@ describe('fiscal receipts', () => {
     w.tra.next('hang');
     const slow = await sell(owner, { lines: [{ product_id: soap.id, qty: 1 }], payment_method: 'Cash' });
     await t.deps.fiscal.idle();
-    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({ pending: 1, last_error: 'TRA did not answer within 2000 ms' });
+    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({
+      pending: 1,
+      last_error: 'TRA did not answer within 2000 ms',
+    });
     t.clock.advance(31_000);
     await runFiscalJobs(t.deps);
     expect((await transaction(owner, slow.id)).fiscal!.status).toBe('issued');
@@ -208,7 +291,10 @@ describe('fiscal receipts', () => {
     const third = await sell(owner, { lines: [{ product_id: soap.id, qty: 3 }], payment_method: 'Cash' });
     await t.deps.fiscal.idle();
     expect((await transaction(owner, third.id)).fiscal!.status).toBe('failed');
-    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({ pending: 1, failed: 1 });
+    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({
+      pending: 1,
+      failed: 1,
+    });
     expect((await transaction(owner, third.id)).status).toBe('paid');
     t.clock.advance(31_000);
     await runFiscalJobs(t.deps);
@@ -221,7 +307,10 @@ describe('fiscal receipts', () => {
     const spoofed = await sell(owner, { lines: [{ product_id: soap.id, qty: 1 }], payment_method: 'Cash' });
     await t.deps.fiscal.idle();
     expect((await transaction(owner, spoofed.id)).fiscal!.status).toBe('pending');
-    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({ pending: 1, last_error: "TRA's answer does not carry TRA's signature (TRA_ANSWER_CERT)" });
+    expect((await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data.queue).toMatchObject({
+      pending: 1,
+      last_error: "TRA's answer does not carry TRA's signature (TRA_ANSWER_CERT)",
+    });
     t.clock.advance(31_000);
     await runFiscalJobs(t.deps);
     expect((await transaction(owner, spoofed.id)).fiscal!.status).toBe('issued');
@@ -235,7 +324,9 @@ describe('fiscal receipts', () => {
     const dev = w.tra.device(w.certs[4]!.serial);
     const water = await product(owner, { name: 'Maji 1.5l', selling_price: 1000 });
     w.tra.down = 'refuse';
-    const sales = await Promise.all(Array.from({ length: 30 }, (_, i) => sell(owner, { lines: [{ product_id: water.id, qty: 1 + (i % 4) }], payment_method: 'Cash' })));
+    const sales = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => sell(owner, { lines: [{ product_id: water.id, qty: 1 + (i % 4) }], payment_method: 'Cash' })),
+    );
     await t.deps.fiscal.idle();
     expect(sales.map((s) => s.fiscal!.gc).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     // The store's own receipt numbers and the fiscal counters follow the same order.
@@ -243,13 +334,20 @@ describe('fiscal receipts', () => {
 
     // Switched off meanwhile: new sales are not numbered, those numbered are still sent.
     const { certificate: _c, certificate_password: _p, ...identity } = settingsBody(w, 4);
-    expect((await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...identity, enabled: false } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/stores/${owner.storeId}/fiscal`, { token: owner.token, body: { ...identity, enabled: false } })).status,
+    ).toBe(200);
     expect((await sell(owner, { lines: [{ product_id: water.id, qty: 1 }], payment_method: 'Cash' })).fiscal).toBeNull();
 
     w.tra.down = false;
     t.clock.advance(6 * 60_000);
     const other = new FiscalQueue(t.deps, traVfd(2_000));
-    await Promise.all([t.deps.fiscal.kick(owner.storeId), other.kick(owner.storeId), other.kick(owner.storeId), t.deps.fiscal.kick(owner.storeId)]);
+    await Promise.all([
+      t.deps.fiscal.kick(owner.storeId),
+      other.kick(owner.storeId),
+      other.kick(owner.storeId),
+      t.deps.fiscal.kick(owner.storeId),
+    ]);
     await Promise.all([t.deps.fiscal.idle(), other.idle()]);
     await runFiscalJobs(t.deps);
     expect(dev.receipts.map((r) => r.gc)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
@@ -261,7 +359,10 @@ describe('fiscal receipts', () => {
     await fiscalise(t, w, owner, 5);
     const dev = w.tra.device(w.certs[5]!.serial);
     const tea = await product(owner, { name: 'Chai', selling_price: 500 });
-    const posts = () => w.tra.requests.filter((r) => r.url.endsWith('/api/efdmsRctInfo') && r.headers['cert-serial'] === Buffer.from(w.certs[5]!.serial).toString('base64')).length;
+    const posts = () =>
+      w.tra.requests.filter(
+        (r) => r.url.endsWith('/api/efdmsRctInfo') && r.headers['cert-serial'] === Buffer.from(w.certs[5]!.serial).toString('base64'),
+      ).length;
 
     // A server died while sending: its claim is left on the device row.
     await deadClaim(owner.storeId);

@@ -33,7 +33,13 @@ const receipt = { gc: 12, dc: 3, znum: '20261124', issued_at: AT, rctvnum: '8AD1
 describe('fiscal XML', () => {
   it('writes a receipt in TRA order with exact amounts, the buyer by TIN and escaped text', () => {
     const figures = receiptFigures(sale, lines);
-    expect(figures).toEqual({ totalIncl: 1_300_000, totalExcl: 1_197_328, discount: 50_000, payment: 'EMONEY', vat: { A: { net: 570_405, tax: 102_672 }, C: { net: 626_923, tax: 0 } } });
+    expect(figures).toEqual({
+      totalIncl: 1_300_000,
+      totalExcl: 1_197_328,
+      discount: 50_000,
+      payment: 'EMONEY',
+      vat: { A: { net: 570_405, tax: 102_672 }, C: { net: 626_923, tax: 0 } },
+    });
     expect(receiptPayload({ tin: '100200300', regid: 'TZ0100551361', efdSerial: '10TZ100781' }, receipt, sale, lines, figures)).toBe(
       '<RCT><DATE>2026-11-24</DATE><TIME>14:05:09</TIME><TIN>100200300</TIN><REGID>TZ0100551361</REGID><EFDSERIAL>10TZ100781</EFDSERIAL>' +
         '<CUSTIDTYPE>1</CUSTIDTYPE><CUSTID>123456789</CUSTID><CUSTNAME>Asha &amp; Sons &lt;Ltd&gt;</CUSTNAME><MOBILENUM>255713000001</MOBILENUM>' +
@@ -55,10 +61,33 @@ describe('fiscal XML', () => {
     const a = receiptFigures(sale, lines);
     const b = { totalIncl: 200_000, totalExcl: 200_000, discount: 0, payment: 'CASH' as const, vat: { E: { net: 200_000, tax: 0 } } };
     const z = addUpDay('2026-11-24', [a, b], 5_000_000, { corrections: 200_000, voids: 1, voidsTotal: 1_300_000 });
-    expect(z).toMatchObject({ receipts: 2, dailyTotal: 1_500_000, gross: 6_500_000, discounts: 50_000, corrections: 200_000, voids: 1, voidsTotal: 1_300_000 });
-    const registration = { regid: 'TZ0100551361', efd_serial: '10TZ100781', uin: '09VFDWEBAPI-1', vrn: '', receipt_code: '8AD1E3', name: 'Duka la Mama', street: 'Kariakoo', mobile: '0713000000', city: 'Dar es Salaam', country: 'Tanzania', tax_office: 'Tax Office Ilala', tax_codes: {} };
+    expect(z).toMatchObject({
+      receipts: 2,
+      dailyTotal: 1_500_000,
+      gross: 6_500_000,
+      discounts: 50_000,
+      corrections: 200_000,
+      voids: 1,
+      voidsTotal: 1_300_000,
+    });
+    const registration = {
+      regid: 'TZ0100551361',
+      efd_serial: '10TZ100781',
+      uin: '09VFDWEBAPI-1',
+      vrn: '',
+      receipt_code: '8AD1E3',
+      name: 'Duka la Mama',
+      street: 'Kariakoo',
+      mobile: '0713000000',
+      city: 'Dar es Salaam',
+      country: 'Tanzania',
+      tax_office: 'Tax Office Ilala',
+      tax_codes: {},
+    };
     const xml = zReportPayload({ tin: '100200300', vrn: null, registration, registeredOn: '2026-11-20' }, z);
-    expect(xml).toContain('<HEADER><LINE>DUKA LA MAMA</LINE><LINE>KARIAKOO</LINE><LINE>MOBILE: 0713000000</LINE><LINE>DAR ES SALAAM,TANZANIA</LINE></HEADER>');
+    expect(xml).toContain(
+      '<HEADER><LINE>DUKA LA MAMA</LINE><LINE>KARIAKOO</LINE><LINE>MOBILE: 0713000000</LINE><LINE>DAR ES SALAAM,TANZANIA</LINE></HEADER>',
+    );
     expect(xml).toContain(
       '<TOTALS><DAILYTOTALAMOUNT>15000.00</DAILYTOTALAMOUNT><GROSS>65000.00</GROSS><CORRECTIONS>2000.00</CORRECTIONS><DISCOUNTS>500.00</DISCOUNTS><SURCHARGES>0.00</SURCHARGES>' +
         '<TICKETSVOID>1</TICKETSVOID><TICKETSVOIDTOTAL>13000.00</TICKETSVOIDTOTAL><TICKETSFISCAL>2</TICKETSFISCAL><TICKETSNONFISCAL>0</TICKETSNONFISCAL></TOTALS>',
@@ -72,6 +101,8 @@ describe('fiscal XML', () => {
       '<PAYMENTS><PMTTYPE>CASH</PMTTYPE><PMTAMOUNT>2000.00</PMTAMOUNT><PMTTYPE>CHEQUE</PMTTYPE><PMTAMOUNT>0.00</PMTAMOUNT><PMTTYPE>CCARD</PMTTYPE><PMTAMOUNT>0.00</PMTAMOUNT>' +
         '<PMTTYPE>EMONEY</PMTTYPE><PMTAMOUNT>13000.00</PMTAMOUNT><PMTTYPE>INVOICE</PMTTYPE><PMTAMOUNT>0.00</PMTAMOUNT></PAYMENTS>',
     );
-    expect(xml).toMatch(/^<ZREPORT><DATE>2026-11-24<\/DATE><TIME>23:59:59<\/TIME>.*<VRN>NOT REGISTERED<\/VRN><TIN>100200300<\/TIN>.*<ZNUMBER>20261124<\/ZNUMBER>.*<\/ZREPORT>$/);
+    expect(xml).toMatch(
+      /^<ZREPORT><DATE>2026-11-24<\/DATE><TIME>23:59:59<\/TIME>.*<VRN>NOT REGISTERED<\/VRN><TIN>100200300<\/TIN>.*<ZNUMBER>20261124<\/ZNUMBER>.*<\/ZREPORT>$/,
+    );
   });
 });

@@ -18,9 +18,13 @@ describe('fuzz', () => {
   beforeAll(async () => (t = await createTestApp({ config: { TRA_TEST_URL: CLOSED_TRA } })));
   afterAll(() => t.close());
 
-  it(`answers ${requests} fuzzed requests (seed ${seed}) without a 5xx, each in the envelope`, { timeout: Math.max(120_000, requests * 100) }, async () => {
+  it(`answers ${requests} fuzzed requests (seed ${seed}) without a 5xx, each in the envelope`, {
+    timeout: Math.max(120_000, requests * 100),
+  }, async () => {
     const result = await runFuzz(t, { seed, requests, log: process.env.FUZZ_SEED ? (l) => console.log(l) : undefined });
-    console.log(`fuzz seed ${seed} on ${t.dialect}: ${result.sent} requests, ${result.operations} operations (${result.reachedOperations} answered below 400 at least once), by status ${JSON.stringify(result.byStatus)}`);
+    console.log(
+      `fuzz seed ${seed} on ${t.dialect}: ${result.sent} requests, ${result.operations} operations (${result.reachedOperations} answered below 400 at least once), by status ${JSON.stringify(result.byStatus)}`,
+    );
     expect(result.failures.slice(0, 20).map(describeFailure), `${result.failures.length} failures`).toEqual([]);
     expect(result.sent).toBe(requests);
   });

@@ -28,14 +28,16 @@ describe('group commit (SQLite)', () => {
     await sql`create table if not exists slow (n integer not null)`.execute(handle.db);
     let done = 0;
     const units = Array.from({ length: 200 }, (_, i) =>
-      handle.transact(async (trx) => {
-        await slowQuery.execute(trx);
-        await sql`insert into slow (n) values (${i})`.execute(trx);
-        return i;
-      }).then((v) => {
-        done++;
-        return v;
-      }),
+      handle
+        .transact(async (trx) => {
+          await slowQuery.execute(trx);
+          await sql`insert into slow (n) values (${i})`.execute(trx);
+          return i;
+        })
+        .then((v) => {
+          done++;
+          return v;
+        }),
     );
     // What a socket read or a health probe is: a callback waiting for the loop's next turn.
     const seenByProbe = await new Promise<number>((resolve) => setTimeout(() => resolve(done), 0));

@@ -17,7 +17,8 @@ describe('Idempotency-Key on creating routes', () => {
   });
   afterAll(() => t.close());
 
-  const post = (path: string, key: string, body: unknown) => t.request('POST', path, { token: owner.token, body, headers: { 'idempotency-key': key } });
+  const post = (path: string, key: string, body: unknown) =>
+    t.request('POST', path, { token: owner.token, body, headers: { 'idempotency-key': key } });
   const count = async (path: string) => {
     const res = await t.request('GET', path, { token: owner.token });
     expect(res.status, res.text).toBe(200);
@@ -25,12 +26,42 @@ describe('Idempotency-Key on creating routes', () => {
   };
 
   const routes: Array<{ name: string; path: string; list: string; body: () => Record<string, unknown>; other: Record<string, unknown> }> = [
-    { name: 'customers', path: '/customers', list: '/customers', body: () => ({ name: 'Neema', phone: uniquePhone() }), other: { name: 'Baraka' } },
+    {
+      name: 'customers',
+      path: '/customers',
+      list: '/customers',
+      body: () => ({ name: 'Neema', phone: uniquePhone() }),
+      other: { name: 'Baraka' },
+    },
     { name: 'suppliers', path: '/suppliers', list: '/suppliers', body: () => ({ name: 'Bakhresa' }), other: { name: 'Azam' } },
-    { name: 'products', path: '/inventory/products', list: '/inventory/products', body: () => ({ name: 'Soda', selling_price: 1000, stock: 5 }), other: { name: 'Maji', selling_price: 500 } },
-    { name: 'categories', path: '/inventory/categories', list: '/inventory/categories', body: () => ({ name: 'Drinks' }), other: { name: 'Food' } },
-    { name: 'expenses', path: '/expenses', list: '/expenses', body: () => ({ title: 'Rent', category: 'Rent', amount: 250000 }), other: { title: 'Water', category: 'Utilities', amount: 5000 } },
-    { name: 'notes', path: '/notebook', list: '/notebook', body: () => ({ title: 'Orders', content: 'Call Bakhresa' }), other: { title: 'Other' } },
+    {
+      name: 'products',
+      path: '/inventory/products',
+      list: '/inventory/products',
+      body: () => ({ name: 'Soda', selling_price: 1000, stock: 5 }),
+      other: { name: 'Maji', selling_price: 500 },
+    },
+    {
+      name: 'categories',
+      path: '/inventory/categories',
+      list: '/inventory/categories',
+      body: () => ({ name: 'Drinks' }),
+      other: { name: 'Food' },
+    },
+    {
+      name: 'expenses',
+      path: '/expenses',
+      list: '/expenses',
+      body: () => ({ title: 'Rent', category: 'Rent', amount: 250000 }),
+      other: { title: 'Water', category: 'Utilities', amount: 5000 },
+    },
+    {
+      name: 'notes',
+      path: '/notebook',
+      list: '/notebook',
+      body: () => ({ title: 'Orders', content: 'Call Bakhresa' }),
+      other: { title: 'Other' },
+    },
   ];
 
   for (const r of routes) {
@@ -75,7 +106,9 @@ describe('Idempotency-Key on creating routes', () => {
   });
 
   it('replays a stock adjustment instead of applying it twice', async () => {
-    const product = (await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Sukari', selling_price: 3000, stock: 10 } })).body.data.id;
+    const product = (
+      await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Sukari', selling_price: 3000, stock: 10 } })
+    ).body.data.id;
     const adjust = () => post(`/inventory/products/${product}/adjust`, 'adjust-once', { qty_change: 5, reason: 'received' });
     expect((await adjust()).body.data.stock).toBe(15);
     const again = await adjust();
@@ -86,7 +119,8 @@ describe('Idempotency-Key on creating routes', () => {
 
   it('documents the header on every creating route that honours it', async () => {
     const doc = (await t.request('GET', '/openapi.json')).body;
-    const header = (path: string) => (doc.paths[path].post.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key');
+    const header = (path: string) =>
+      (doc.paths[path].post.parameters ?? []).some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key');
     for (const r of routes) expect(header(r.path), r.path).toBe(true);
     expect(header('/inventory/products/{id}/adjust')).toBe(true);
     expect(header('/accounts/switch-store')).toBe(false);
@@ -95,7 +129,8 @@ describe('Idempotency-Key on creating routes', () => {
   it('forgets a key after IDEMPOTENCY_RETENTION_HOURS: the hourly prune removes it, and the key then creates anew', async () => {
     // The clock moves by days: sign in again each time, the same user (keys are the user's).
     const as = async (key: string, body: unknown) => {
-      const token = (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: owner.password } })).body.data.access_token as string;
+      const token = (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: owner.password } })).body.data
+        .access_token as string;
       return t.request('POST', '/customers', { token, body, headers: { 'idempotency-key': key } });
     };
     const body = { name: 'Mama Zawadi', phone: uniquePhone() };

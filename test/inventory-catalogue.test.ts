@@ -28,7 +28,10 @@ describe('inventory: categories and products', () => {
       ['Vinywaji', 2],
     ]);
 
-    const patched = await t.request('PATCH', `/inventory/categories/${cat.id}`, { token: owner.token, body: { name: 'Soft drinks', is_active: false } });
+    const patched = await t.request('PATCH', `/inventory/categories/${cat.id}`, {
+      token: owner.token,
+      body: { name: 'Soft drinks', is_active: false },
+    });
     expect(patched.body.data).toMatchObject({ name: 'Soft drinks', is_active: false, product_count: 2, description: 'Drinks' });
 
     const busy = await t.request('DELETE', `/inventory/categories/${cat.id}`, { token: owner.token });
@@ -55,7 +58,14 @@ describe('inventory: categories and products', () => {
 
   it('creates a product with defaults and answers it with the active store’s stock', async () => {
     const owner = await registerOwner(t);
-    const res = await product(owner, { name: 'Sukari 1kg', sku: 'SUK-1', barcode: '6161101234567', cost_price: 2800, selling_price: 3200.5, stock: 40 });
+    const res = await product(owner, {
+      name: 'Sukari 1kg',
+      sku: 'SUK-1',
+      barcode: '6161101234567',
+      cost_price: 2800,
+      selling_price: 3200.5,
+      stock: 40,
+    });
     expect(res.status).toBe(200);
     const p = Envelope(Product).parse(res.body).data;
     expect(p).toMatchObject({
@@ -82,7 +92,10 @@ describe('inventory: categories and products', () => {
     const owner = await registerOwner(t);
     const p = (await product(owner, { name: 'Mchele 25kg', selling_price: 75000, wholesale_price: 70000, wholesale_min_qty: 5 })).body.data;
     expect(p).toMatchObject({ selling_price: 75000, wholesale_price: 70000, wholesale_min_qty: 5 });
-    const cleared = await t.request('PATCH', `/inventory/products/${p.id}`, { token: owner.token, body: { wholesale_price: null, wholesale_min_qty: null } });
+    const cleared = await t.request('PATCH', `/inventory/products/${p.id}`, {
+      token: owner.token,
+      body: { wholesale_price: null, wholesale_min_qty: null },
+    });
     expect(cleared.body.data).toMatchObject({ wholesale_price: null, wholesale_min_qty: null, selling_price: 75000 });
   });
 
@@ -127,7 +140,8 @@ describe('inventory: categories and products', () => {
     await product(owner, { name: 'Maji Uhai 1L', sku: 'UHAI1', stock: 3 });
     await product(owner, { name: 'Old cola', sku: 'OLD', is_active: false });
     await product(owner, { name: 'Delivery fee', is_service: true });
-    const list = async (query: string) => PagedEnvelope(Product).parse((await t.request('GET', `/inventory/products${query}`, { token: owner.token })).body);
+    const list = async (query: string) =>
+      PagedEnvelope(Product).parse((await t.request('GET', `/inventory/products${query}`, { token: owner.token })).body);
 
     expect((await list('?search=COLA')).data.map((p) => p.name)).toEqual(['Coca-Cola 300ml', 'Old cola']);
     expect((await list('?search=pp3')).data.map((p) => p.name)).toEqual(['Pepsi 300ml']);
@@ -169,10 +183,18 @@ describe('inventory: categories and products', () => {
     expect((await t.request('GET', `/inventory/products/${fresh.id}`, { token: owner.token })).status).toBe(404);
 
     const sold = (await product(owner, { name: 'Sold once', selling_price: 500 })).body.data;
-    await insertSale(t, { orgId: owner.orgId, storeId: owner.storeId, total: 500, lines: [{ productId: sold.id, qty: 1, unitPrice: 500 }] });
+    await insertSale(t, {
+      orgId: owner.orgId,
+      storeId: owner.storeId,
+      total: 500,
+      lines: [{ productId: sold.id, qty: 1, unitPrice: 500 }],
+    });
     const res = await t.request('DELETE', `/inventory/products/${sold.id}`, { token: owner.token });
     expect(res.status).toBe(204);
-    expect((await t.request('GET', `/inventory/products/${sold.id}`, { token: owner.token })).body.data).toMatchObject({ is_active: false, name: 'Sold once' });
+    expect((await t.request('GET', `/inventory/products/${sold.id}`, { token: owner.token })).body.data).toMatchObject({
+      is_active: false,
+      name: 'Sold once',
+    });
   });
 
   it('lets staff use the catalogue, and hides another organisation’s products (404)', async () => {
@@ -199,7 +221,13 @@ describe('inventory: categories and products', () => {
     const owner = await registerOwner(t);
     const before = await t.db.db.selectFrom('organisations').select('version').where('id', '=', owner.orgId).executeTakeFirstOrThrow();
     const p = (await product(owner, { name: 'Logged', stock: 4 })).body.data;
-    const log = await t.db.db.selectFrom('change_log').selectAll().where('org_id', '=', owner.orgId).where('version', '>', before.version).orderBy('version').execute();
+    const log = await t.db.db
+      .selectFrom('change_log')
+      .selectAll()
+      .where('org_id', '=', owner.orgId)
+      .where('version', '>', before.version)
+      .orderBy('version')
+      .execute();
     expect(log.map((l) => [l.entity, l.entity_id, l.op, l.store_id])).toEqual([
       ['stock', p.id, 'upsert', owner.storeId],
       ['product', p.id, 'upsert', null],

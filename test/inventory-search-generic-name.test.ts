@@ -15,7 +15,8 @@ describe('inventory: product search by a medicine’s generic name', () => {
   const ids: Record<string, string> = {};
   beforeAll(async () => {
     t = await createTestApp();
-    const pharmacy = (name: string) => registerOwner(t, { shop: { name, business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' } });
+    const pharmacy = (name: string) =>
+      registerOwner(t, { shop: { name, business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' } });
     owner = await pharmacy('Famasia ya Upendo');
     other = await pharmacy('Famasia ya Jirani');
     for (const body of [
@@ -76,7 +77,8 @@ describe('inventory: product search by a medicine’s generic name', () => {
   });
 
   it('follows a changed or removed generic name', async () => {
-    const patch = (name: string, body: Record<string, unknown>) => t.request('PATCH', `/inventory/products/${ids[name]}`, { token: owner.token, body });
+    const patch = (name: string, body: Record<string, unknown>) =>
+      t.request('PATCH', `/inventory/products/${ids[name]}`, { token: owner.token, body });
     expect((await patch('Calpol Syrup', { generic_name: 'Acetaminophen' })).status).toBe(200);
     expect((await search(owner, 'acetaminophen')).ids).toEqual(named('Calpol Syrup'));
     expect((await search(owner, 'paracetamol')).ids).toEqual(named('Panadol 500'));

@@ -10,14 +10,19 @@ describe('inventory: stock, adjustments, price history and bad input', () => {
   afterAll(() => t.close());
 
   const newProduct = async (s: Session, body: Record<string, unknown>) => {
-    const res = await t.request('POST', '/inventory/products', { token: s.token, body: { name: 'Mafuta ya kupikia 1L', selling_price: 5500, cost_price: 4800, ...body } });
+    const res = await t.request('POST', '/inventory/products', {
+      token: s.token,
+      body: { name: 'Mafuta ya kupikia 1L', selling_price: 5500, cost_price: 4800, ...body },
+    });
     expect(res.status, res.text).toBe(200);
     return Envelope(Product).parse(res.body).data;
   };
   const adjust = (s: { token: string }, id: string, qty_change: number, reason = 'count') =>
     t.request('POST', `/inventory/products/${id}/adjust`, { token: s.token, body: { qty_change, reason, note: 'shelf count' } });
   const adjustments = async (s: { token: string }, id: string, query = '') =>
-    Envelope(z.array(StockAdjustment)).parse((await t.request('GET', `/inventory/products/${id}/adjustments${query}`, { token: s.token })).body).data;
+    Envelope(z.array(StockAdjustment)).parse(
+      (await t.request('GET', `/inventory/products/${id}/adjustments${query}`, { token: s.token })).body,
+    ).data;
 
   it('adjusts stock, answers the updated product and keeps every adjustment, newest first', async () => {
     const owner = await registerOwner(t);
@@ -51,7 +56,11 @@ describe('inventory: stock, adjustments, price history and bad input', () => {
     const p = await newProduct(owner, { stock: 2 });
     const res = await adjust(owner, p.id, -3);
     expect(res.status).toBe(409);
-    expect(res.body.errors[0]).toMatchObject({ code: 'INSUFFICIENT_STOCK', field: 'qty_change', message: 'not enough stock of Mafuta ya kupikia 1L: 2 available' });
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'INSUFFICIENT_STOCK',
+      field: 'qty_change',
+      message: 'not enough stock of Mafuta ya kupikia 1L: 2 available',
+    });
     expect((await t.request('GET', `/inventory/products/${p.id}`, { token: owner.token })).body.data.stock).toBe(2);
     expect(await adjustments(owner, p.id)).toHaveLength(1);
   });
@@ -102,7 +111,13 @@ describe('inventory: stock, adjustments, price history and bad input', () => {
     const owner = await registerOwner(t);
     const p = await newProduct(owner, { selling_price: 1000, cost_price: 800, tax_rate: 18 });
     const history = () =>
-      t.db.db.selectFrom('product_prices').select(['selling_price', 'cost_price', 'wholesale_price', 'tax_rate']).where('product_id', '=', p.id).orderBy('effective_from').orderBy('id').execute();
+      t.db.db
+        .selectFrom('product_prices')
+        .select(['selling_price', 'cost_price', 'wholesale_price', 'tax_rate'])
+        .where('product_id', '=', p.id)
+        .orderBy('effective_from')
+        .orderBy('id')
+        .execute();
     expect(await history()).toEqual([{ selling_price: 100000, cost_price: 80000, wholesale_price: null, tax_rate: 1800 }]);
     await t.request('PATCH', `/inventory/products/${p.id}`, { token: owner.token, body: { name: 'Renamed', reorder_point: 2 } });
     expect(await history()).toHaveLength(1);
@@ -151,15 +166,24 @@ describe('inventory: stock, adjustments, price history and bad input', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
-    const unknownCategory = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'x', category_id: '0194f2c0-0000-7000-8000-000000000000' } });
+    const unknownCategory = await t.request('POST', '/inventory/products', {
+      token: owner.token,
+      body: { name: 'x', category_id: '0194f2c0-0000-7000-8000-000000000000' },
+    });
     expect(unknownCategory.status).toBe(404);
     expect(await count()).toBe(before);
 
     const zero = await adjust(owner, p.id, 0);
     expect(zero.status).toBe(400);
     expect(zero.body.errors[0]).toMatchObject({ field: 'qty_change', message: 'must not be 0' });
-    const patch = await t.request('PATCH', `/inventory/products/${p.id}`, { token: owner.token, body: { selling_price: -5, name: 'Changed' } });
+    const patch = await t.request('PATCH', `/inventory/products/${p.id}`, {
+      token: owner.token,
+      body: { selling_price: -5, name: 'Changed' },
+    });
     expect(patch.status).toBe(400);
-    expect((await t.request('GET', `/inventory/products/${p.id}`, { token: owner.token })).body.data).toMatchObject({ name: 'Mafuta ya kupikia 1L', stock: 4 });
+    expect((await t.request('GET', `/inventory/products/${p.id}`, { token: owner.token })).body.data).toMatchObject({
+      name: 'Mafuta ya kupikia 1L',
+      stock: 4,
+    });
   });
 });

@@ -30,7 +30,16 @@ describe('background jobs across two server instances on one database', () => {
 
   beforeAll(async () => {
     await next.start();
-    t = await createTestApp({ config: { SMS_PROVIDER: 'nextsms', SMS_API_KEY: NEXT.username, SMS_API_SECRET: NEXT.password, SMS_SENDER_ID: 'DUKA', SMS_NEXTSMS_URL: next.url, SMS_TIMEOUT_MS: 1_000 } });
+    t = await createTestApp({
+      config: {
+        SMS_PROVIDER: 'nextsms',
+        SMS_API_KEY: NEXT.username,
+        SMS_API_SECRET: NEXT.password,
+        SMS_SENDER_ID: 'DUKA',
+        SMS_NEXTSMS_URL: next.url,
+        SMS_TIMEOUT_MS: 1_000,
+      },
+    });
     other = instance();
     owner = await registerOwner(t);
   });
@@ -51,19 +60,38 @@ describe('background jobs across two server instances on one database', () => {
   };
   const lowStockEvent = async () => {
     const id = newId();
-    const line = { product_id: newId(), product_name: `Sukari ${id.slice(-8)}`, qty: 3, stock_after: 4, reorder_point: 5, is_service: false };
+    const line = {
+      product_id: newId(),
+      product_name: `Sukari ${id.slice(-8)}`,
+      qty: 3,
+      stock_after: 4,
+      reorder_point: 5,
+      is_service: false,
+    };
     await t.db.db
       .insertInto('events')
-      .values({ id, org_id: owner.orgId, store_id: owner.storeId, type: 'transaction.created', payload: JSON.stringify({ transaction_id: newId(), lines: [line] }), occurred_at: t.clock.now() - 10_000, delivered: 0 })
+      .values({
+        id,
+        org_id: owner.orgId,
+        store_id: owner.storeId,
+        type: 'transaction.created',
+        payload: JSON.stringify({ transaction_id: newId(), lines: [line] }),
+        occurred_at: t.clock.now() - 10_000,
+        delivered: 0,
+      })
       .execute();
     return { id, title: `Low stock: ${line.product_name}` };
   };
-  const notices = (title: string) => t.db.db.selectFrom('notifications').select('id').where('store_id', '=', owner.storeId).where('title', '=', title).execute();
+  const notices = (title: string) =>
+    t.db.db.selectFrom('notifications').select('id').where('store_id', '=', owner.storeId).where('title', '=', title).execute();
   const dueReport = async (recipient: string) => {
     owner = await signIn(t, owner);
     // Only this one is due: an earlier test's schedule is switched off.
     await t.db.db.updateTable('scheduled_reports').set({ is_enabled: 0 }).execute();
-    const res = await t.request('POST', '/reports/scheduled', { token: owner.token, body: { report_type: 'sales', name: `Daily ${recipient}`, frequency: 'daily', date_range_preset: '7d', recipients: [recipient] } });
+    const res = await t.request('POST', '/reports/scheduled', {
+      token: owner.token,
+      body: { report_type: 'sales', name: `Daily ${recipient}`, frequency: 'daily', date_range_preset: '7d', recipients: [recipient] },
+    });
     expect(res.status, res.text).toBe(200);
     t.clock.advance(Date.parse(res.body.data.next_run_at) + 60_000 - t.clock.now());
     return res.body.data.id as string;
@@ -123,7 +151,12 @@ describe('background jobs across two server instances on one database', () => {
     const to = uniqueEmail('lease-report');
     await dueReport(to);
     const [a, b] = [countRenders(t.deps), countRenders(other)];
-    const sent = await Promise.all([runScheduledReports(t.deps), runScheduledReports(other), runScheduledReports(t.deps), runScheduledReports(other)]);
+    const sent = await Promise.all([
+      runScheduledReports(t.deps),
+      runScheduledReports(other),
+      runScheduledReports(t.deps),
+      runScheduledReports(other),
+    ]);
     expect(sent.reduce((x, y) => x + y, 0)).toBe(1);
     expect(a.n + b.n).toBe(1);
     expect(await mails(to)).toHaveLength(1);
@@ -133,7 +166,12 @@ describe('background jobs across two server instances on one database', () => {
     await periodsOver();
     await withTransaction(t.serviceCtx(), (tx) => tx.messenger.send(tx, { channel: 'sms', to: e164(uniquePhone()), body: 'Habari' }));
     t.clock.advance(61_000);
-    const pendingSms = await t.db.db.selectFrom('outbox').select('id').where('provider', '=', 'nextsms').where('delivery_status', '=', 'pending').execute();
+    const pendingSms = await t.db.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('provider', '=', 'nextsms')
+      .where('delivery_status', '=', 'pending')
+      .execute();
     expect(pendingSms.length).toBeGreaterThan(0);
     const { title } = await lowStockEvent();
     const to = uniqueEmail('lease-tick');
@@ -155,18 +193,25 @@ describe('background jobs across two server instances on one database', () => {
     expect(reportPolls() - polled).toBe(2 * pendingSms.length);
   });
 
-  it.runIf(process.env.DUKA_TEST_DIALECT === 'postgres')('on Postgres, an instance whose clock is ten minutes ahead does not take a live lease: the database clock judges it', async () => {
-    const name = `unit:${newId()}`;
-    const ahead = instance(testClock(t.clock.now() + 10 * 60_000));
-    const behind = instance(testClock(t.clock.now() - 10 * 60_000));
-    const held = (await behind.leases.take(name, 60_000))!;
-    expect(held).not.toBeNull();
-    expect(await ahead.leases.take(name)).toBeNull();
-    // Nor does the holder's own slow clock make it lapse early or late: it renews and fences as usual.
-    expect(await held.renew(60_000)).toBe(true);
-    await withTransaction({ ...behind, actor: null, requestId: 'clock-test' }, (tx) => held.fence(tx.db));
-    const row = await t.db.db.selectFrom('job_leases').select(['holder', 'expires_at']).where('name', '=', name).executeTakeFirstOrThrow();
-    expect(row.holder).toBe(behind.leases.holder);
-    expect(Math.abs(Number(row.expires_at) - 60_000 - Date.now())).toBeLessThan(5_000);
-  });
+  it.runIf(process.env.DUKA_TEST_DIALECT === 'postgres')(
+    'on Postgres, an instance whose clock is ten minutes ahead does not take a live lease: the database clock judges it',
+    async () => {
+      const name = `unit:${newId()}`;
+      const ahead = instance(testClock(t.clock.now() + 10 * 60_000));
+      const behind = instance(testClock(t.clock.now() - 10 * 60_000));
+      const held = (await behind.leases.take(name, 60_000))!;
+      expect(held).not.toBeNull();
+      expect(await ahead.leases.take(name)).toBeNull();
+      // Nor does the holder's own slow clock make it lapse early or late: it renews and fences as usual.
+      expect(await held.renew(60_000)).toBe(true);
+      await withTransaction({ ...behind, actor: null, requestId: 'clock-test' }, (tx) => held.fence(tx.db));
+      const row = await t.db.db
+        .selectFrom('job_leases')
+        .select(['holder', 'expires_at'])
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
+      expect(row.holder).toBe(behind.leases.holder);
+      expect(Math.abs(Number(row.expires_at) - 60_000 - Date.now())).toBeLessThan(5_000);
+    },
+  );
 });

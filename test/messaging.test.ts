@@ -27,7 +27,11 @@ describe('email delivery over SMTP', () => {
         let raw = '';
         stream.on('data', (d) => (raw += d));
         stream.on('end', () => {
-          received.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), raw: unfold(raw) });
+          received.push({
+            from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: unfold(raw),
+          });
           done();
         });
       },
@@ -63,7 +67,12 @@ describe('email delivery over SMTP', () => {
     await t.db.db.updateTable('users').set({ phone: null }).where('id', '=', owner.userId).execute();
     await t.request('POST', '/auth/password/forgot', { body: { identifier: owner.email } });
     const resetMail = () =>
-      t.db.db.selectFrom('outbox').selectAll().where('recipient', '=', owner.email).where('subject', '=', 'Your Duka password reset code').executeTakeFirst();
+      t.db.db
+        .selectFrom('outbox')
+        .selectAll()
+        .where('recipient', '=', owner.email)
+        .where('subject', '=', 'Your Duka password reset code')
+        .executeTakeFirst();
     await until(async () => (await resetMail())?.status === 'sent');
     const sent = await resetMail();
     expect(sent).toMatchObject({ status: 'sent', body: '[redacted after delivery]' });

@@ -45,22 +45,46 @@ describe('metrics and readiness', () => {
 
   it('counts a sale by route pattern and status, a push by result with its conflicts, and pulled rows', async () => {
     const owner = await registerOwner(t);
-    const soda = (await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Soda', selling_price: 1000, stock: 1 } })).body.data as { id: string };
+    const soda = (
+      await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Soda', selling_price: 1000, stock: 1 } })
+    ).body.data as { id: string };
     const route = { method: 'POST', route: '/api/v1/pos/sale', status: '201' };
     const before = await scrape();
-    const sold = await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' } });
+    const sold = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' },
+    });
     expect(sold.status, sold.text).toBe(201);
-    const refused = await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' } });
+    const refused = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' },
+    });
     expect(refused.status).toBe(409);
 
     const device_id = newId();
     expect((await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } })).status).toBe(200);
     // Sold offline with no stock left: applied, with an oversell conflict; then the same mutation again.
-    const m = { id: newId(), seq: 1, type: 'sale.create', created_at: new Date(t.clock.now() - 60_000).toISOString(), payload: { id: newId(), client_receipt_number: 'T1-1', lines: [{ product_id: soda.id, qty: 2, unit_price: 1000 }], payment_method: 'Cash' } };
+    const m = {
+      id: newId(),
+      seq: 1,
+      type: 'sale.create',
+      created_at: new Date(t.clock.now() - 60_000).toISOString(),
+      payload: {
+        id: newId(),
+        client_receipt_number: 'T1-1',
+        lines: [{ product_id: soda.id, qty: 2, unit_price: 1000 }],
+        payment_method: 'Cash',
+      },
+    };
     const pushed = await t.request('POST', '/sync/push', { token: owner.token, body: { device_id, mutations: [m] } });
-    expect(pushed.body.data.results[0]).toMatchObject({ status: 'applied', conflicts: [expect.objectContaining({ kind: expect.any(String) })] });
+    expect(pushed.body.data.results[0]).toMatchObject({
+      status: 'applied',
+      conflicts: [expect.objectContaining({ kind: expect.any(String) })],
+    });
     const conflicts = pushed.body.data.results[0].conflicts.length as number;
-    expect((await t.request('POST', '/sync/push', { token: owner.token, body: { device_id, mutations: [m] } })).body.data.results[0].status).toBe('duplicate');
+    expect(
+      (await t.request('POST', '/sync/push', { token: owner.token, body: { device_id, mutations: [m] } })).body.data.results[0].status,
+    ).toBe('duplicate');
     const pulled = await t.request('GET', '/sync/pull', { token: owner.token });
     expect(pulled.status, pulled.text).toBe(200);
     const boot = await t.request('GET', '/sync/bootstrap', { token: owner.token });
@@ -79,7 +103,9 @@ describe('metrics and readiness', () => {
     expect(moved('duka_sync_rows_total', { kind: 'bootstrap' })).toBe(boot.body.data.rows.length);
     // Ids never become labels: the product route is counted under its pattern.
     await t.request('GET', `/inventory/products/${soda.id}`, { token: owner.token });
-    expect(sample(await scrape(), 'duka_http_requests_total', { method: 'GET', route: '/api/v1/inventory/products/:id', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(await scrape(), 'duka_http_requests_total', { method: 'GET', route: '/api/v1/inventory/products/:id', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     if (t.dialect === 'postgres') expect(sample(after, 'duka_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
   });
 
@@ -92,7 +118,21 @@ describe('metrics and readiness', () => {
 
     await t.db.db
       .insertInto('outbox')
-      .values({ id: newId(), org_id: null, channel: 'sms', recipient: '+255712000001', subject: null, body: 'hello', attachments: null, created_at: t.clock.now(), sent_at: null, last_error: 'gateway down', claimed_at: null, status: 'failed', attempts: 1 })
+      .values({
+        id: newId(),
+        org_id: null,
+        channel: 'sms',
+        recipient: '+255712000001',
+        subject: null,
+        body: 'hello',
+        attachments: null,
+        created_at: t.clock.now(),
+        sent_at: null,
+        last_error: 'gateway down',
+        claimed_at: null,
+        status: 'failed',
+        attempts: 1,
+      })
       .execute();
     expect(sample(await scrape(), 'duka_outbox_messages', { channel: 'sms', status: 'failed' })).toBe(1);
     expect((await ready()).status).toBe(200);
@@ -105,7 +145,11 @@ describe('metrics and readiness', () => {
     t.clock.advance(31 * 60_000);
     expect(await ready()).toEqual({
       status: 503,
-      body: { status: 'unavailable', database: 'ok', problems: ['nightly-thing has been failing for 31 min', 'the outbox has not delivered a message for 31 min'] },
+      body: {
+        status: 'unavailable',
+        database: 'ok',
+        problems: ['nightly-thing has been failing for 31 min', 'the outbox has not delivered a message for 31 min'],
+      },
     });
     await t.deps.jobs.run('nightly-thing', async () => {});
     await t.db.db.updateTable('outbox').set({ status: 'sent' }).where('status', '=', 'failed').execute();

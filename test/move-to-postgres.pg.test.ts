@@ -27,8 +27,15 @@ import { adminQuery, createTestDb } from './setup/test-db.js';
 import { traAnswerKeyPair } from './setup/tra-cert.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const RX = { patient_name: 'Neema Joseph', patient_age: 34, patient_sex: 'female', prescriber_name: 'Dr. Baraka Mwita', prescriber_registration_number: 'MCT-4471', facility: 'Mwananyamala Hospital', date_written: '2026-11-19' };
-
+const RX = {
+  patient_name: 'Neema Joseph',
+  patient_age: 34,
+  patient_sex: 'female',
+  prescriber_name: 'Dr. Baraka Mwita',
+  prescriber_registration_number: 'MCT-4471',
+  facility: 'Mwananyamala Hospital',
+  date_written: '2026-11-19',
+};
 
 describe('npm run move-to-postgres', () => {
   const w = fiscalWorld(1);
@@ -45,7 +52,11 @@ describe('npm run move-to-postgres', () => {
   let till: Till | undefined;
 
   const serve = async (db: Awaited<ReturnType<typeof createTestDb>>, config: Record<string, unknown>) => {
-    t = await createTestApp({ db, clock, config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, TRA_ANSWER_CERT: traAnswerKeyPair().publicKeyPem, ...config } });
+    t = await createTestApp({
+      db,
+      clock,
+      config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, TRA_ANSWER_CERT: traAnswerKeyPair().publicKeyPem, ...config },
+    });
     http = await listen(t);
   };
   const stop = async () => {
@@ -66,7 +77,11 @@ describe('npm run move-to-postgres', () => {
   const s3Env = () => Object.fromEntries(Object.entries(s3!.config).map(([k, v]) => [k, String(v)]));
   const move = async (args: string[] = []) => {
     s3 ??= await startS3Server();
-    const p = startScript('server/src/cli/move-to-postgres.ts', { DATABASE_URL: url, DATA_DIR: dstDir, LOG_LEVEL: 'silent', ...s3Env() }, ['--from', srcDir, ...args]);
+    const p = startScript('server/src/cli/move-to-postgres.ts', { DATABASE_URL: url, DATA_DIR: dstDir, LOG_LEVEL: 'silent', ...s3Env() }, [
+      '--from',
+      srcDir,
+      ...args,
+    ]);
     const code = await p.exited;
     return { code, out: p.output(), err: p.errors() };
   };
@@ -97,10 +112,19 @@ describe('npm run move-to-postgres', () => {
 
     const owner = await registerOwner(a);
     await fiscalise(a, w, owner, 0);
-    const soda = await call('POST', '/inventory/products', owner.token, { name: 'Soda 500ml', selling_price: 1000, cost_price: 700, stock: 50 });
+    const soda = await call('POST', '/inventory/products', owner.token, {
+      name: 'Soda 500ml',
+      selling_price: 1000,
+      cost_price: 700,
+      stock: 50,
+    });
     const customer = await call('POST', '/customers', owner.token, { name: 'Bi. Zuhura', phone: '0713000111' });
     await call('POST', '/pos/sale', owner.token, { lines: [{ product_id: soda.id, qty: 2 }], payment_method: 'Cash' });
-    await call('POST', '/pos/sale', owner.token, { lines: [{ product_id: soda.id, qty: 3 }], payment_method: 'Credit', customer_id: customer.id });
+    await call('POST', '/pos/sale', owner.token, {
+      lines: [{ product_id: soda.id, qty: 3 }],
+      payment_method: 'Credit',
+      customer_id: customer.id,
+    });
     await call('POST', `/credits/customers/${customer.id}/payments`, owner.token, { method: 'M-Pesa', amount: 1500 });
     const supplier = await newSupplier(a, owner);
     await newDelivery(a, owner, supplier.id, { status: 'delivered', lines: [{ product_id: soda.id, qty: 24, unit_cost: 650 }] });
@@ -111,9 +135,19 @@ describe('npm run move-to-postgres', () => {
     const photo = (await a.request('POST', '/uploads', { token: owner.token, form })).body.data;
 
     const chemist = await pharmacyOwner(a);
-    const amoxil = await newMedicine(a, chemist, { name: 'Amoxil 250mg', generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule', schedule: 'pom' });
+    const amoxil = await newMedicine(a, chemist, {
+      name: 'Amoxil 250mg',
+      generic_name: 'Amoxicillin',
+      strength: '250 mg',
+      dosage_form: 'capsule',
+      schedule: 'pom',
+    });
     await receiveLots(a, chemist, [{ product_id: amoxil.id, lot_number: 'AMX-1', expiry_date: '2028-06-30', qty: 30 }]);
-    await call('POST', '/pos/sale', chemist.token, { lines: [{ product_id: amoxil.id, qty: 2 }], payment_method: 'Cash', prescription: RX });
+    await call('POST', '/pos/sale', chemist.token, {
+      lines: [{ product_id: amoxil.id, qty: 2 }],
+      payment_method: 'Cash',
+      prescription: RX,
+    });
 
     till = await openTill();
     await till.login(owner.phone, PASSWORD);
@@ -128,7 +162,9 @@ describe('npm run move-to-postgres', () => {
     // Still open, in a process without a pid file: its log gives it away, or else its lock.
     const busy = await move();
     expect(busy.code).toBe(1);
-    expect(busy.err).toMatch(/duka\.db is in use, or its server was not stopped cleanly \(duka\.db-wal holds changes not yet in the database file\)/);
+    expect(busy.err).toMatch(
+      /duka\.db is in use, or its server was not stopped cleanly \(duka\.db-wal holds changes not yet in the database file\)/,
+    );
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(a.db.db);
     const locked = await move();
     expect(locked.code).toBe(1);
@@ -161,10 +197,15 @@ describe('npm run move-to-postgres', () => {
 
     const again = await move();
     expect(again.code).toBe(1);
-    expect(again.err).toMatch(/the target database is not empty \(2 organisation\(s\) and 2 user\(s\)\): a move only fills an empty database/);
+    expect(again.err).toMatch(
+      /the target database is not empty \(2 organisation\(s\) and 2 user\(s\)\): a move only fills an empty database/,
+    );
 
     const handle = createDb({ url, poolSize: 5 });
-    await serve({ ...handle, url, drop: () => handle.close() }, { DATA_DIR: dstDir, JWT_SECRET: readFileSync(path.join(dstDir, 'jwt-secret'), 'utf8').trim(), ...s3!.config });
+    await serve(
+      { ...handle, url, drop: () => handle.close() },
+      { DATA_DIR: dstDir, JWT_SECRET: readFileSync(path.join(dstDir, 'jwt-secret'), 'utf8').trim(), ...s3!.config },
+    );
     const b = t!;
     expect(b.dialect).toBe('postgres');
     // The owner's token from the SQLite server still signs in: same secret.
@@ -178,7 +219,12 @@ describe('npm run move-to-postgres', () => {
     const report = await till.syncNow();
     expect(report.pushed).toBe(2);
     expect(calls.filter((c) => c.includes('/bootstrap'))).toEqual([]);
-    const online = (await b.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' } })).body.data;
+    const online = (
+      await b.request('POST', '/pos/sale', {
+        token: owner.token,
+        body: { lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' },
+      })
+    ).body.data;
     await b.deps.fiscal.idle();
     await till.syncNow();
 
@@ -189,7 +235,15 @@ describe('npm run move-to-postgres', () => {
     // The till's two, then the online sale: numbered on from where the SQLite server stopped.
     expect(Number(store.last_number)).toBe(Number(lastReceipt.last_number) + 3);
     expect(online.receipt_number).toMatch(new RegExp(`\\D0*${Number(lastReceipt.last_number) + 3}$`));
-    const versions = (await b.db.db.selectFrom('change_log').select('version').where('org_id', '=', owner.orgId).where('version', '>', before.version).orderBy('version').execute()).map((r) => Number(r.version));
+    const versions = (
+      await b.db.db
+        .selectFrom('change_log')
+        .select('version')
+        .where('org_id', '=', owner.orgId)
+        .where('version', '>', before.version)
+        .orderBy('version')
+        .execute()
+    ).map((r) => Number(r.version));
     expect(versions[0]).toBe(Number(before.version) + 1);
     expect(versions).toEqual(versions.map((_, i) => Number(before.version) + 1 + i));
     // TRA's counters continue: the fake refuses a gap or a repeat.
@@ -200,9 +254,24 @@ describe('npm run move-to-postgres', () => {
 
   it('fills parents before children and refuses a cycle; knows money from rates, counts and times', () => {
     const parents = (o: Record<string, string[]>) => new Map(Object.entries(o).map(([k, v]) => [k, new Set(v)]));
-    expect(fillOrder(parents({ lines: ['sales', 'products'], sales: ['stores'], products: ['stores'], stores: [] }))).toEqual(['stores', 'products', 'sales', 'lines']);
+    expect(fillOrder(parents({ lines: ['sales', 'products'], sales: ['stores'], products: ['stores'], stores: [] }))).toEqual([
+      'stores',
+      'products',
+      'sales',
+      'lines',
+    ]);
     expect(() => fillOrder(parents({ a: ['b'], b: ['a'], c: [] }))).toThrow('these tables refer to each other in a cycle: a, b');
-    const money = ['amount', 'subtotal', 'total', 'cost_price', 'refund_total', 'price_monthly', 'cost_cents', 'credit_limit', 'total_value'];
+    const money = [
+      'amount',
+      'subtotal',
+      'total',
+      'cost_price',
+      'refund_total',
+      'price_monthly',
+      'cost_cents',
+      'credit_limit',
+      'total_value',
+    ];
     const notMoney = ['tax_rate', 'discount_pct', 'paid_at', 'refund_count', 'last_number', 'version', 'wholesale_min_qty'];
     expect(money.filter((c) => isMoneyColumn(c, 'bigint'))).toEqual(money);
     expect(notMoney.filter((c) => isMoneyColumn(c, 'bigint'))).toEqual([]);

@@ -69,15 +69,32 @@ describe('notebook', () => {
 
   it('creates, reads, edits and deletes a note of the active store', async () => {
     const owner = await registerOwner(t);
-    const note = await create(owner, { title: 'Supplier calls', content: 'Call Azam on Monday', tags: ['Suppliers', 'todo', 'suppliers', ' todo '] });
+    const note = await create(owner, {
+      title: 'Supplier calls',
+      content: 'Call Azam on Monday',
+      tags: ['Suppliers', 'todo', 'suppliers', ' todo '],
+    });
     const now = new Date(t.clock.now()).toISOString();
-    expect(note).toEqual({ id: expect.any(String), title: 'Supplier calls', content: 'Call Azam on Monday', tags: ['Suppliers', 'todo'], created_at: now, updated_at: now });
+    expect(note).toEqual({
+      id: expect.any(String),
+      title: 'Supplier calls',
+      content: 'Call Azam on Monday',
+      tags: ['Suppliers', 'todo'],
+      created_at: now,
+      updated_at: now,
+    });
     expect(Envelope(Note).parse((await get(owner, note.id)).body).data).toEqual(note);
 
     t.clock.advance(60_000);
     const edited = await patch(owner, note.id, { title: 'Calls', content: 'Call Azam on Tuesday', tags: ['calls'] });
     expect(edited.status, edited.text).toBe(200);
-    expect(edited.body.data).toEqual({ ...note, title: 'Calls', content: 'Call Azam on Tuesday', tags: ['calls'], updated_at: new Date(t.clock.now()).toISOString() });
+    expect(edited.body.data).toEqual({
+      ...note,
+      title: 'Calls',
+      content: 'Call Azam on Tuesday',
+      tags: ['calls'],
+      updated_at: new Date(t.clock.now()).toISOString(),
+    });
     const unchanged = await patch(owner, note.id, {});
     expect(unchanged.body.data).toEqual(edited.body.data);
 
@@ -184,7 +201,11 @@ describe('notebook', () => {
     expect(resB.results[0]).toMatchObject({ status: 'applied', result: { note_id: note.id, created: false } });
 
     const merged = 'Shopping:\nMilk 2\nSugar 3\nRice 10';
-    expect(Envelope(Note).parse((await get(owner, note.id)).body).data).toMatchObject({ content: merged, title: 'Shopping', tags: ['list'] });
+    expect(Envelope(Note).parse((await get(owner, note.id)).body).data).toMatchObject({
+      content: merged,
+      title: 'Shopping',
+      tags: ['list'],
+    });
     expect(await titles(owner, '?search=rice 10')).toEqual(['Shopping']);
 
     // Tills pull the merged state and converge on the same text.
@@ -211,9 +232,16 @@ describe('notebook', () => {
     const id = newId();
     const doc = new Y.Doc();
     doc.getText(NOTE_TEXT).insert(0, 'Fridge man comes Thursday');
-    const res = await push(owner, deviceId, [noteUpdate(deviceId, { note_id: id, update: b64(Y.encodeStateAsUpdate(doc)), tags: ['Repairs'] })]);
+    const res = await push(owner, deviceId, [
+      noteUpdate(deviceId, { note_id: id, update: b64(Y.encodeStateAsUpdate(doc)), tags: ['Repairs'] }),
+    ]);
     expect(res.results[0]).toMatchObject({ status: 'applied', result: { note_id: id, created: true } });
-    expect(Envelope(Note).parse((await get(owner, id)).body).data).toMatchObject({ id, title: 'Untitled note', content: 'Fridge man comes Thursday', tags: ['Repairs'] });
+    expect(Envelope(Note).parse((await get(owner, id)).body).data).toMatchObject({
+      id,
+      title: 'Untitled note',
+      content: 'Fridge man comes Thursday',
+      tags: ['Repairs'],
+    });
 
     const renamed = await push(owner, deviceId, [noteUpdate(deviceId, { note_id: id, update: 'AAA=', title: 'Fridge' })]);
     expect(renamed.results[0]).toMatchObject({ status: 'applied', result: { created: false } });
@@ -264,11 +292,17 @@ describe('notebook', () => {
     const notes = first.changes.filter((c) => c.entity === 'note');
     expect(notes.map((c) => [c.op, c.id])).toEqual([['upsert', note.id]]);
     expect(notes[0]!.data).toMatchObject({ id: note.id, title: 'Float', content: 'TZS 40,000 in the drawer', store_id: owner.storeId });
-    expect(tillDoc(notes[0]!.data!.ydoc as string).getText(NOTE_TEXT).toString()).toBe('TZS 40,000 in the drawer');
+    expect(
+      tillDoc(notes[0]!.data!.ydoc as string)
+        .getText(NOTE_TEXT)
+        .toString(),
+    ).toBe('TZS 40,000 in the drawer');
 
     const boot = await t.request('GET', '/sync/bootstrap', { token: owner.token });
     expect(boot.status, boot.text).toBe(200);
-    const rows = Envelope(BootstrapResponse).parse(boot.body).data.rows.filter((r) => r.entity === 'note');
+    const rows = Envelope(BootstrapResponse)
+      .parse(boot.body)
+      .data.rows.filter((r) => r.entity === 'note');
     expect(rows.map((r) => r.id)).toEqual([note.id]);
 
     await t.request('DELETE', `/notebook/${note.id}`, { token: owner.token });

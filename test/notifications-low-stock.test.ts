@@ -18,7 +18,15 @@ interface Line {
   is_service: boolean;
 }
 
-const line = (over: Partial<Line> = {}): Line => ({ product_id: newId(), product_name: 'Sukari 1kg', qty: 2, stock_after: 4, reorder_point: 5, is_service: false, ...over });
+const line = (over: Partial<Line> = {}): Line => ({
+  product_id: newId(),
+  product_name: 'Sukari 1kg',
+  qty: 2,
+  stock_after: 4,
+  reorder_point: 5,
+  is_service: false,
+  ...over,
+});
 
 describe('low-stock notifications (transaction.created subscriber)', () => {
   let t: TestApp;
@@ -27,18 +35,31 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
 
   const publish = (orgId: string, storeId: string, lines: unknown[]) =>
     // Only the fields this subscriber reads; `lines` as a stored payload may hold them, shapes unchecked.
-    withTransaction(t.serviceCtx(), (ctx) => t.deps.events.publish(ctx, { type: 'transaction.created', orgId, storeId, data: { transaction_id: newId(), lines } as unknown as SaleCreated }));
+    withTransaction(t.serviceCtx(), (ctx) =>
+      t.deps.events.publish(ctx, {
+        type: 'transaction.created',
+        orgId,
+        storeId,
+        data: { transaction_id: newId(), lines } as unknown as SaleCreated,
+      }),
+    );
 
   /** Delivery runs after commit; wait until this subscriber has recorded its delivery of the event. */
   const delivered = async (eventId: string, status: 'done' | 'failed' = 'done') => {
     for (let i = 0; i < 100; i++) {
-      const row = await t.db.db.selectFrom('event_deliveries').selectAll().where('event_id', '=', eventId).where('subscriber', '=', SUBSCRIBER).executeTakeFirst();
+      const row = await t.db.db
+        .selectFrom('event_deliveries')
+        .selectAll()
+        .where('event_id', '=', eventId)
+        .where('subscriber', '=', SUBSCRIBER)
+        .executeTakeFirst();
       if (row?.status === status) return row;
       await new Promise((r) => setTimeout(r, 20));
     }
     throw new Error(`event ${eventId} not ${status} by ${SUBSCRIBER}`);
   };
-  const inbox = async (s: Session) => Envelope(NotificationList, PageMeta).parse((await t.request('GET', '/notifications', { token: s.token })).body).data;
+  const inbox = async (s: Session) =>
+    Envelope(NotificationList, PageMeta).parse((await t.request('GET', '/notifications', { token: s.token })).body).data;
   const saleOf = async (s: Session, lines: unknown[]) => {
     const event = await publish(s.orgId, s.storeId, lines);
     await delivered(event.id);
@@ -62,7 +83,11 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
         created_at: expect.any(String),
       },
     ]);
-    const log = await t.db.db.selectFrom('change_log').select(['entity', 'op', 'store_id']).where('entity_id', '=', notifications[0]!.id).execute();
+    const log = await t.db.db
+      .selectFrom('change_log')
+      .select(['entity', 'op', 'store_id'])
+      .where('entity_id', '=', notifications[0]!.id)
+      .execute();
     expect(log).toEqual([{ entity: 'notification', op: 'upsert', store_id: owner.storeId }]);
   });
 
@@ -96,7 +121,10 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
     const owner = await registerOwner(t);
     const id = newId();
     await saleOf(owner, [line({ product_id: id, product_name: 'Chai', qty: 2, stock_after: 5, reorder_point: 5 })]);
-    const after = await saleOf(owner, [line({ product_id: id, product_name: 'Chai', qty: 2, stock_after: 3, reorder_point: 5 }), line({ product_name: 'Sentinel' })]);
+    const after = await saleOf(owner, [
+      line({ product_id: id, product_name: 'Chai', qty: 2, stock_after: 3, reorder_point: 5 }),
+      line({ product_name: 'Sentinel' }),
+    ]);
     expect(after.notifications.map((n) => n.title).sort()).toEqual(['Low stock: Chai', 'Low stock: Sentinel']);
   });
 
@@ -114,7 +142,14 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
 
   it('asks for no delivery of a sale that crosses nothing', () => {
     const event = (lines: unknown, storeId: string | null = newId()) =>
-      ({ type: 'transaction.created', id: newId(), org_id: newId(), store_id: storeId, occurred_at: '', data: { lines } }) as unknown as DomainEvent<'transaction.created'>;
+      ({
+        type: 'transaction.created',
+        id: newId(),
+        org_id: newId(),
+        store_id: storeId,
+        occurred_at: '',
+        data: { lines },
+      }) as unknown as DomainEvent<'transaction.created'>;
     expect(lowStockNotifications.wants!(event([line({ qty: 1, stock_after: 6 })]))).toBe(false);
     expect(lowStockNotifications.wants!(event(undefined))).toBe(false);
     expect(lowStockNotifications.wants!(event('junk'))).toBe(false);
@@ -130,10 +165,16 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
 
   it('notifies after a real POST /pos/sale that crosses, and not after the next one', async () => {
     const owner = await registerOwner(t);
-    const made = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Sukari 1kg', selling_price: 3200, stock: 7, reorder_point: 5 } });
+    const made = await t.request('POST', '/inventory/products', {
+      token: owner.token,
+      body: { name: 'Sukari 1kg', selling_price: 3200, stock: 7, reorder_point: 5 },
+    });
     const productId = made.body.data.id as string;
     const sell = async (qty: number) => {
-      const res = await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: productId, qty }], payment_method: 'Cash' } });
+      const res = await t.request('POST', '/pos/sale', {
+        token: owner.token,
+        body: { lines: [{ product_id: productId, qty }], payment_method: 'Cash' },
+      });
       expect(res.status, res.text).toBe(201);
     };
     const stockNotes = () => t.db.db.selectFrom('notifications').select(['title', 'link']).where('store_id', '=', owner.storeId).execute();

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Envelope, MessageEnvelope, newId, Notification, NotificationList, NotificationReadAllResult, NotificationUnreadCount, PageMeta } from '@duka/shared';
+import {
+  Envelope,
+  MessageEnvelope,
+  newId,
+  Notification,
+  NotificationList,
+  NotificationReadAllResult,
+  NotificationUnreadCount,
+  PageMeta,
+} from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, createStaff, registerOwner, type Session } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
@@ -10,7 +19,8 @@ describe('notifications', () => {
   afterAll(() => t.close());
 
   type Caller = { token: string };
-  const post = (s: Caller, body: Record<string, unknown>) => t.request('POST', '/notifications', { token: s.token, body: { category: 'system', title: 'Karibu', ...body } });
+  const post = (s: Caller, body: Record<string, unknown>) =>
+    t.request('POST', '/notifications', { token: s.token, body: { category: 'system', title: 'Karibu', ...body } });
   const created = async (s: Caller, body: Record<string, unknown> = {}) => {
     const res = await post(s, body);
     expect(res.status, res.text).toBe(200);
@@ -22,11 +32,13 @@ describe('notifications', () => {
     const { data, meta } = Envelope(NotificationList, PageMeta).parse(res.body);
     return { data, meta: PageMeta.parse(meta) };
   };
-  const unread = async (s: Caller) => Envelope(NotificationUnreadCount).parse((await t.request('GET', '/notifications/unread-count', { token: s.token })).body).data.count;
+  const unread = async (s: Caller) =>
+    Envelope(NotificationUnreadCount).parse((await t.request('GET', '/notifications/unread-count', { token: s.token })).body).data.count;
   const read = (s: Caller, id: string) => t.request('PATCH', `/notifications/${id}/read`, { token: s.token });
   const readAll = (s: Caller) => t.request('PATCH', '/notifications/read-all', { token: s.token });
   const remove = (s: Caller, id: string) => t.request('DELETE', `/notifications/${id}`, { token: s.token });
-  const changes = (id: string) => t.db.db.selectFrom('change_log').select(['entity', 'op', 'store_id']).where('entity_id', '=', id).orderBy('version').execute();
+  const changes = (id: string) =>
+    t.db.db.selectFrom('change_log').select(['entity', 'op', 'store_id']).where('entity_id', '=', id).orderBy('version').execute();
   const switchTo = async (s: Session, storeId: string): Promise<Caller> => {
     const res = await t.request('POST', '/accounts/switch-store', { token: s.token, body: { store_id: storeId } });
     expect(res.status, res.text).toBe(200);
@@ -115,7 +127,8 @@ describe('notifications', () => {
     expect(Envelope(NotificationReadAllResult).parse(res.body).data).toEqual({ updated: 2 });
     expect(await unread(owner)).toBe(0);
     expect((await list(owner)).data.notifications.every((n) => n.is_read)).toBe(true);
-    for (const n of mine.slice(1)) expect((await changes(n.id)).at(-1)).toEqual({ entity: 'notification', op: 'upsert', store_id: owner.storeId });
+    for (const n of mine.slice(1))
+      expect((await changes(n.id)).at(-1)).toEqual({ entity: 'notification', op: 'upsert', store_id: owner.storeId });
     expect(await changes(inBranch.id)).toHaveLength(1);
 
     expect((await readAll(owner)).body.data).toEqual({ updated: 0 });
@@ -127,13 +140,25 @@ describe('notifications', () => {
     const owner = await registerOwner(t);
     const now = t.clock.now();
     for (let b = 0; b < 11; b++) {
-      const rows = Array.from({ length: 100 }, () => ({ id: newId(), org_id: owner.orgId, store_id: owner.storeId, category: 'stock' as const, title: 'x', created_at: now }));
+      const rows = Array.from({ length: 100 }, () => ({
+        id: newId(),
+        org_id: owner.orgId,
+        store_id: owner.storeId,
+        category: 'stock' as const,
+        title: 'x',
+        created_at: now,
+      }));
       await t.db.db.insertInto('notifications').values(rows).execute();
     }
     expect(await unread(owner)).toBe(1100);
     expect((await readAll(owner)).body.data).toEqual({ updated: 1100 });
     expect(await unread(owner)).toBe(0);
-    const logged = await t.db.db.selectFrom('change_log').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', owner.orgId).where('entity', '=', 'notification').executeTakeFirstOrThrow();
+    const logged = await t.db.db
+      .selectFrom('change_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', owner.orgId)
+      .where('entity', '=', 'notification')
+      .executeTakeFirstOrThrow();
     expect(Number(logged.n)).toBe(1100);
   });
 
@@ -170,7 +195,12 @@ describe('notifications', () => {
         expect(res.body.errors[0].code).toBe('NOT_FOUND');
       }
     }
-    const rows = await t.db.db.selectFrom('notifications').select(['id', 'is_read']).where('org_id', '=', owner.orgId).orderBy('id').execute();
+    const rows = await t.db.db
+      .selectFrom('notifications')
+      .select(['id', 'is_read'])
+      .where('org_id', '=', owner.orgId)
+      .orderBy('id')
+      .execute();
     expect(rows).toEqual([
       { id: inMain.id, is_read: 0 },
       { id: inBranch.id, is_read: 0 },

@@ -79,7 +79,8 @@ const SCOPE_REFUSALS = ['you can only post notifications to your active store', 
 
 const needsOf = ({ level: _, ...needs }: Json) => (Object.keys(needs).length ? (needs as Needs) : undefined);
 /** Every permission the declaration names, always or for some calls. */
-const declared = (access: Json): Permission[] => (access.permission ? [access.permission] : (access.powers ?? []).map((p: Power) => POWERS[p]));
+const declared = (access: Json): Permission[] =>
+  access.permission ? [access.permission] : (access.powers ?? []).map((p: Power) => POWERS[p]);
 const unconditional = (access: Json): Permission | undefined => (access.permission && !access.when ? access.permission : undefined);
 
 /** The permission a 403 names (its meta, its refusal words or "needs the … permission"), `role` for any other 403. */
@@ -102,12 +103,23 @@ describe('who may call each operation, as its description says', () => {
     t = await createTestApp();
     const doc = (await t.request('GET', '/openapi.json')).body;
     ops = Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
-      ['get', 'put', 'post', 'patch', 'delete'].filter((m) => item[m]).map((method) => ({ name: `${method.toUpperCase()} ${path}`, method, path, op: item[method], access: item[method]['x-duka-access'] })),
+      ['get', 'put', 'post', 'patch', 'delete']
+        .filter((m) => item[m])
+        .map((method) => ({
+          name: `${method.toUpperCase()} ${path}`,
+          method,
+          path,
+          op: item[method],
+          access: item[method]['x-duka-access'],
+        })),
     );
-    owner = await registerOwner(t, { shop: { name: 'Dawa Bora', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Kinondoni' } });
+    owner = await registerOwner(t, {
+      shop: { name: 'Dawa Bora', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Kinondoni' },
+    });
     const product = await newProduct(t, owner, { name: 'Panadol 500mg', selling_price: 500, stock: 40 });
     const supplier = await newSupplier(t, owner);
-    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Halima Omari', phone: uniquePhone() } })).body.data;
+    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Halima Omari', phone: uniquePhone() } }))
+      .body.data;
     const { tabId } = await insertCreditSale(t, { orgId: owner.orgId, storeId: owner.storeId, customerId: customer.id, total: 12_000 });
     ids = [
       [/^\/inventory\/products\/\{id\}/, product.id],
@@ -125,7 +137,8 @@ describe('who may call each operation, as its description says', () => {
     const id = (at: string) => ids.find(([re]) => re.test(at))?.[1] ?? randomUUID();
     const path = o.path.replace(/\{(\w+)\}/g, () => id(o.path));
     const query = new URLSearchParams();
-    for (const p of o.op.parameters ?? []) if (p.in === 'query' && p.required) query.set(p.name, p.schema?.format === 'uuid' ? id(p.name) : 'x');
+    for (const p of o.op.parameters ?? [])
+      if (p.in === 'query' && p.required) query.set(p.name, p.schema?.format === 'uuid' ? id(p.name) : 'x');
     const body = o.op.requestBody?.content?.['application/json']?.example;
     return t.request(o.method.toUpperCase(), query.size ? `${path}?${query}` : path, { token, body });
   }
@@ -145,13 +158,17 @@ describe('who may call each operation, as its description says', () => {
       const { description } = op(name).op;
       expect(description, name).not.toMatch(/Any signed-in user\.$/);
       expect(description, name).toContain(`the ${permission} permission (\`${PERMISSION_FLAG[permission]}\``);
-      for (const other of Permission.options.filter((p) => p !== permission)) expect(description, name).not.toContain(`the ${other} permission`);
+      for (const other of Permission.options.filter((p) => p !== permission))
+        expect(description, name).not.toContain(`the ${other} permission`);
     }
-    for (const [name, permission] of Object.entries(ALWAYS)) expect(op(name).op.description, name).toMatch(new RegExp(`Signed-in users with the ${permission} permission`));
+    for (const [name, permission] of Object.entries(ALWAYS))
+      expect(op(name).op.description, name).toMatch(new RegExp(`Signed-in users with the ${permission} permission`));
     for (const name of Object.keys(SOMETIMES)) expect(op(name).op.description, name).toMatch(/Any signed-in user; .* needs the/);
     const declaring = ops.filter((o) => declared(o.access ?? {}).length).map((o) => o.name);
     expect(declaring.sort()).toEqual(Object.keys({ ...ALWAYS, ...SOMETIMES }).sort());
-    expect(op('POST /pos/transactions/{id}/void').op.description).toMatch(/voiding another cashier’s sale or one older than 10 minutes needs the refund permission .* or the owner’s or a manager’s role\.$/);
+    expect(op('POST /pos/transactions/{id}/void').op.description).toMatch(
+      /voiding another cashier’s sale or one older than 10 minutes needs the refund permission .* or the owner’s or a manager’s role\.$/,
+    );
   });
 
   it('refuses a staff member without a declared permission (403 naming it), and not one who holds it', async () => {

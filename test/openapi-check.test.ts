@@ -26,7 +26,9 @@ describe('the OpenAPI check of every answer', () => {
       category.required = category.required.filter((name: string) => name !== 'product_count');
     });
     const answer = t!.request('POST', '/inventory/categories', { token, body: { name: 'Vinywaji' } });
-    await expect(answer).rejects.toThrow(/^createCategory \(POST \/inventory\/categories\) answered 200.*\n.*body\.data must NOT have unevaluated properties \(product_count\)/);
+    await expect(answer).rejects.toThrow(
+      /^createCategory \(POST \/inventory\/categories\) answered 200.*\n.*body\.data must NOT have unevaluated properties \(product_count\)/,
+    );
   });
 
   it('fails a status the operation does not document, with the request to replay it', async () => {
@@ -55,7 +57,9 @@ describe('the OpenAPI check of every answer', () => {
 
   it('fails a body whose value breaks its documented type', async () => {
     const { token } = await drifted((doc) => void (doc.components.schemas.Category.properties.sort_order = { type: 'string' }));
-    await expect(t!.request('POST', '/inventory/categories', { token, body: { name: 'Vinywaji' } })).rejects.toThrow(/body\.data\.sort_order must be string/);
+    await expect(t!.request('POST', '/inventory/categories', { token, body: { name: 'Vinywaji' } })).rejects.toThrow(
+      /body\.data\.sort_order must be string/,
+    );
   });
 
   it('passes the same answers against the document as served', async () => {
@@ -64,7 +68,10 @@ describe('the OpenAPI check of every answer', () => {
     const created = await t.request('POST', '/inventory/categories', { token: owner.token, body: { name: 'Vinywaji' } });
     expect(created.status).toBe(200);
     expect((await t.request('GET', '/inventory/categories', { token: owner.token })).body.data).toHaveLength(1);
-    expect((await t.request('PATCH', `/inventory/categories/${otherId(created.body.data.id)}`, { token: owner.token, body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await t.request('PATCH', `/inventory/categories/${otherId(created.body.data.id)}`, { token: owner.token, body: { name: 'x' } }))
+        .status,
+    ).toBe(404);
   });
 });
 

@@ -97,11 +97,20 @@ describe('the OpenAPI document', () => {
       if (op.security) expect(codes, name).toEqual(expect.arrayContaining(['401', '403', '429']));
     }
     expect(statuses('POST', '/auth/login')).toEqual(expect.arrayContaining(['401', '423', '429']));
-    for (const path of ['/auth/otp/verify', '/auth/mfa/totp/verify', '/auth/refresh', '/auth/password/reset']) expect(statuses('POST', path), path).toContain('401');
+    for (const path of ['/auth/otp/verify', '/auth/mfa/totp/verify', '/auth/refresh', '/auth/password/reset'])
+      expect(statuses('POST', path), path).toContain('401');
     expect(statuses('GET', '/meta/regions')).toEqual(['200', '400', '500']);
-    for (const path of ['/ai/chat', '/ai/conversations/{id}/chat']) expect(statuses('POST', path), path).toEqual(expect.arrayContaining(['402', '503']));
-    for (const path of ['/inventory/products', '/stores', '/staff', '/accounts/users']) expect(statuses('POST', path), path).toContain('402');
-    for (const [method, path] of [['POST', '/customers'], ['POST', '/pos/sale'], ['POST', '/inventory/products/{id}/adjust'], ['POST', '/sync/push']]) expect(statuses(method!, path!), path).toContain('409');
+    for (const path of ['/ai/chat', '/ai/conversations/{id}/chat'])
+      expect(statuses('POST', path), path).toEqual(expect.arrayContaining(['402', '503']));
+    for (const path of ['/inventory/products', '/stores', '/staff', '/accounts/users'])
+      expect(statuses('POST', path), path).toContain('402');
+    for (const [method, path] of [
+      ['POST', '/customers'],
+      ['POST', '/pos/sale'],
+      ['POST', '/inventory/products/{id}/adjust'],
+      ['POST', '/sync/push'],
+    ])
+      expect(statuses(method!, path!), path).toContain('409');
     expect(statuses('GET', '/sync/pull')).toContain('426');
     expect(op('POST', '/pos/sale').responses['422'].description).toMatch(/`CREDIT_LIMIT_EXCEEDED`.*`PRESCRIPTION_REQUIRED`/);
   });

@@ -10,7 +10,12 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const pascal = (word: string) => word.replace(/(^|[-_.])([a-z0-9])/gi, (_, __, ch: string) => ch.toUpperCase());
 /** The id a generator makes up from method and path (`postCreditsCustomersByCustomerIdPayments`), which an id must not be. */
 const pathDerived = (method: string, path: string) =>
-  method.toLowerCase() + path.split('/').filter(Boolean).map((seg) => (seg.startsWith('{') ? `By${pascal(seg.slice(1, -1))}` : pascal(seg))).join('');
+  method.toLowerCase() +
+  path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith('{') ? `By${pascal(seg.slice(1, -1))}` : pascal(seg)))
+    .join('');
 
 describe('OpenAPI operation ids', () => {
   let t: TestApp;
@@ -31,7 +36,8 @@ describe('OpenAPI operation ids', () => {
       expect(id, op).toMatch(/^[a-z]+([A-Z][A-Za-z0-9]*)?$/);
       const [method, path] = op.split(' ');
       // `getStaffKpis` reads well either way; `postCreditsCustomersByCustomerIdPayments` does not.
-      if (path!.includes('{') || path!.split('/').length > 3) expect(id, `${op} is named from its path`).not.toBe(pathDerived(method!, path!));
+      if (path!.includes('{') || path!.split('/').length > 3)
+        expect(id, `${op} is named from its path`).not.toBe(pathDerived(method!, path!));
     }
     const seen = new Map<string, string>();
     for (const [op, id] of ids) {

@@ -1,7 +1,7 @@
 import { AddoListChange, AddoListMeta, AddoListPage, AddoMedicine, Envelope, PagedEnvelope, PageMeta } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAdmin, createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
+import type { z } from 'zod';
+import { createStaff, registerOwner, type Session, mfaAdminToken } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 const UNKNOWN = '0190a6f0-0000-7000-8000-000000000000';
@@ -32,7 +32,9 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await mfaAdminToken(t);
-    owner = await registerOwner(t, { shop: { name: 'Duka la Dawa Mwenge', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Kinondoni' } });
+    owner = await registerOwner(t, {
+      shop: { name: 'Duka la Dawa Mwenge', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Kinondoni' },
+    });
     cashier = (await createStaff(t, owner)).token;
   });
   afterAll(() => t.close());
@@ -82,7 +84,9 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
       expect(res.body.errors).toEqual([expect.objectContaining({ code: 'VALIDATION_ERROR', field })]);
     }
     expect((await send('GET', '/admin/pharmacy/addo-list?page=0')).body.errors).toEqual([expect.objectContaining({ field: 'page' })]);
-    expect((await send('GET', '/admin/pharmacy/addo-list/history?since_version=-1')).body.errors).toEqual([expect.objectContaining({ field: 'since_version' })]);
+    expect((await send('GET', '/admin/pharmacy/addo-list/history?since_version=-1')).body.errors).toEqual([
+      expect.objectContaining({ field: 'since_version' }),
+    ]);
     expect((await list('/admin/pharmacy/addo-list')).meta.version).toBe(0);
   });
 
@@ -100,15 +104,25 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
     amox = Envelope(AddoMedicine).parse(second.body).data;
     expect(amox).toMatchObject({ ...amoxicillin, version_added: 2, version_updated: 2 });
 
-    for (const dup of [paracetamol, { generic_name: 'PARACETAMOL', strength: '500mg', dosage_form: 'tablet' }, { generic_name: 'para cetamol', strength: '500 MG', dosage_form: 'tablet' }]) {
+    for (const dup of [
+      paracetamol,
+      { generic_name: 'PARACETAMOL', strength: '500mg', dosage_form: 'tablet' },
+      { generic_name: 'para cetamol', strength: '500 MG', dosage_form: 'tablet' },
+    ]) {
       const res = await send('POST', '/admin/pharmacy/addo-list', dup);
       expect(res.status, JSON.stringify(dup)).toBe(409);
       expect(res.body.errors).toEqual([
-        { code: 'DUPLICATE', field: 'generic_name', message: 'this medicine (generic name, strength and dosage form) is already on the ADDO list' },
+        {
+          code: 'DUPLICATE',
+          field: 'generic_name',
+          message: 'this medicine (generic name, strength and dosage form) is already on the ADDO list',
+        },
       ]);
     }
     // Another strength or form is another medicine.
-    expect((await send('POST', '/admin/pharmacy/addo-list', { ...paracetamol, strength: '120 mg/5 ml', dosage_form: 'syrup' })).status).toBe(201);
+    expect(
+      (await send('POST', '/admin/pharmacy/addo-list', { ...paracetamol, strength: '120 mg/5 ml', dosage_form: 'syrup' })).status,
+    ).toBe(201);
 
     const page = await list('/admin/pharmacy/addo-list');
     expect(page.meta).toEqual({ page: 1, page_size: 20, total: 3, total_pages: 1, version: 3 });
@@ -123,7 +137,15 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
     const res = await send('PATCH', `/admin/pharmacy/addo-list/${amox.id}`, { strength: '500 mg', notes: null });
     expect(res.status, res.text).toBe(200);
     expect(res.body.message).toBe('ADDO list entry corrected');
-    expect(Envelope(AddoMedicine).parse(res.body).data).toMatchObject({ id: amox.id, generic_name: 'Amoxicillin', strength: '500 mg', dosage_form: 'capsule', notes: null, version_added: 2, version_updated: 4 });
+    expect(Envelope(AddoMedicine).parse(res.body).data).toMatchObject({
+      id: amox.id,
+      generic_name: 'Amoxicillin',
+      strength: '500 mg',
+      dosage_form: 'capsule',
+      notes: null,
+      version_added: 2,
+      version_updated: 4,
+    });
 
     const dup = await send('PATCH', `/admin/pharmacy/addo-list/${amox.id}`, { generic_name: 'paracetamol', dosage_form: 'tablet' });
     expect(dup.status).toBe(409);
@@ -154,7 +176,9 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
     expect(again.status).toBe(404);
     expect(again.body.message).toBe('ADDO list entry not found');
     expect((await send('PATCH', `/admin/pharmacy/addo-list/${para.id}`, { strength: '1 g' })).status).toBe(404);
-    expect(await t.db.db.selectFrom('addo_medicines').select(['version_added', 'version_removed']).where('id', '=', para.id).executeTakeFirst()).toEqual({ version_added: 1, version_removed: 5 });
+    expect(
+      await t.db.db.selectFrom('addo_medicines').select(['version_added', 'version_removed']).where('id', '=', para.id).executeTakeFirst(),
+    ).toEqual({ version_added: 1, version_removed: 5 });
 
     // Once removed, the same medicine may be added again: a new entry.
     const back = await send('POST', '/admin/pharmacy/addo-list', { ...paracetamol, notes: 'Back on the list' });
@@ -181,7 +205,10 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
     expect(correction.entry).toEqual({ ...amoxicillin, strength: '500 mg', notes: null });
     expect(h.data.filter((c) => c.kind !== 'corrected').every((c) => c.previous === null)).toBe(true);
 
-    expect((await history(`?entry_id=${para.id}`)).data.map((c) => [c.version, c.kind])).toEqual([[5, 'removed'], [1, 'added']]);
+    expect((await history(`?entry_id=${para.id}`)).data.map((c) => [c.version, c.kind])).toEqual([
+      [5, 'removed'],
+      [1, 'added'],
+    ]);
     expect((await history('?since_version=4')).data.map((c) => c.version)).toEqual([6, 5]);
     const paged = await history('?page=2&page_size=4');
     expect(paged.meta).toEqual({ page: 2, page_size: 4, total: 6, total_pages: 2 });
@@ -239,10 +266,16 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
 
   it('admins writing at the same moment get one version each, and only one of the same medicine goes on', async () => {
     const names = ['Albendazole', 'Mebendazole', 'Ferrous sulphate', 'Folic acid'];
-    const added = await Promise.all(names.map((generic_name) => send('POST', '/admin/pharmacy/addo-list', { generic_name, strength: '400 mg', dosage_form: 'tablet' })));
+    const added = await Promise.all(
+      names.map((generic_name) => send('POST', '/admin/pharmacy/addo-list', { generic_name, strength: '400 mg', dosage_form: 'tablet' })),
+    );
     expect(added.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     expect(added.map((r) => r.body.data.version_added as number).sort((x, y) => x - y)).toEqual([8, 9, 10, 11]);
-    const same = await Promise.all([1, 2, 3].map(() => send('POST', '/admin/pharmacy/addo-list', { generic_name: 'Zinc sulphate', strength: '20 mg', dosage_form: 'tablet' })));
+    const same = await Promise.all(
+      [1, 2, 3].map(() =>
+        send('POST', '/admin/pharmacy/addo-list', { generic_name: 'Zinc sulphate', strength: '20 mg', dosage_form: 'tablet' }),
+      ),
+    );
     expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect((await list('/pharmacy/addo-list?search=zinc', cashier)).meta).toMatchObject({ total: 1, version: 12 });
     expect((await history()).meta.total).toBe(12);
@@ -258,10 +291,20 @@ describe('pharmacy: the ADDO-permitted medicines list', () => {
     ] as const) {
       for (const method of methods) expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
     }
-    expect(doc.paths['/admin/pharmacy/addo-list'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateAddoMedicineInput');
-    expect(Object.keys(doc.components.schemas.AddoMedicine.properties).sort()).toEqual(
-      ['created_at', 'dosage_form', 'generic_name', 'id', 'notes', 'strength', 'updated_at', 'version_added', 'version_updated'],
+    expect(doc.paths['/admin/pharmacy/addo-list'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/CreateAddoMedicineInput',
     );
+    expect(Object.keys(doc.components.schemas.AddoMedicine.properties).sort()).toEqual([
+      'created_at',
+      'dosage_form',
+      'generic_name',
+      'id',
+      'notes',
+      'strength',
+      'updated_at',
+      'version_added',
+      'version_updated',
+    ]);
     expect(doc.components.schemas.AddoChangeKind.enum).toEqual(['added', 'corrected', 'removed']);
     expect(doc.components.schemas.AddoListMeta.properties.version).toBeDefined();
   });

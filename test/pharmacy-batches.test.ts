@@ -18,8 +18,14 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
     return Envelope(Transaction).parse(res.body).data;
   };
   const lots = async (storeId: string, productId: string) =>
-    (await batchRows(t, storeId, productId)).map(({ lot_number, status, qty_on_hand, source_batch_id }) => [lot_number, status, qty_on_hand, source_batch_id !== null]);
-  const lotId = async (s: Session, productId: string, lot: string) => (await batchRows(t, s.storeId, productId)).find((b) => b.lot_number === lot && b.source_batch_id === null)!.id;
+    (await batchRows(t, storeId, productId)).map(({ lot_number, status, qty_on_hand, source_batch_id }) => [
+      lot_number,
+      status,
+      qty_on_hand,
+      source_batch_id !== null,
+    ]);
+  const lotId = async (s: Session, productId: string, lot: string) =>
+    (await batchRows(t, s.storeId, productId)).find((b) => b.lot_number === lot && b.source_batch_id === null)!.id;
   const list = async (s: { token: string }, query: string) => {
     const res = await t.request('GET', `/pharmacy/batches${query}`, { token: s.token });
     expect(res.status, res.text).toBe(200);
@@ -31,12 +37,18 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
     expect(res.status, res.text).toBe(200);
     return Envelope(BatchDetail).parse(res.body).data;
   };
-  const correct = (s: { token: string }, id: string, body: Record<string, unknown>) => t.request('PATCH', `/pharmacy/batches/${id}`, { token: s.token, body });
+  const correct = (s: { token: string }, id: string, body: Record<string, unknown>) =>
+    t.request('PATCH', `/pharmacy/batches/${id}`, { token: s.token, body });
 
   it('lists the store’s lots and quarantine rows by expiry then lot, filtered and paged, to any member; another shop’s batch is not found', async () => {
     const owner = await pharmacyOwner(t);
     const panadol = await newMedicine(t, owner);
-    const amoxyl = await newMedicine(t, owner, { name: 'Amoxyl 250mg', generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule' });
+    const amoxyl = await newMedicine(t, owner, {
+      name: 'Amoxyl 250mg',
+      generic_name: 'Amoxicillin',
+      strength: '250 mg',
+      dosage_form: 'capsule',
+    });
     await receiveLots(t, owner, [
       { product_id: panadol.id, lot_number: 'P-40', expiry_date: inDays(40), qty: 6 },
       { product_id: panadol.id, lot_number: 'P-10', expiry_date: inDays(10), qty: 4 },
@@ -44,8 +56,11 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
       { product_id: amoxyl.id, lot_number: 'am-20', expiry_date: inDays(20), qty: 3 },
     ]);
     const sale = await sell(owner, [{ product_id: panadol.id, qty: 1 }]);
-    expect((await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'returned' } })).status).toBe(200);
-    const rows = (page: { data: Batch[] }) => page.data.map((b) => [b.product_name, b.lot_number, b.status, b.qty_on_hand, b.source_batch_id !== null]);
+    expect(
+      (await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'returned' } })).status,
+    ).toBe(200);
+    const rows = (page: { data: Batch[] }) =>
+      page.data.map((b) => [b.product_name, b.lot_number, b.status, b.qty_on_hand, b.source_batch_id !== null]);
 
     const cashier = await createStaff(t, owner);
     const all = await list(cashier, '');
@@ -57,7 +72,14 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
       ['Panadol 500mg', 'P-400', 'sellable', 8, false],
     ]);
     expect(all.meta).toEqual({ page: 1, page_size: 20, total: 5, total_pages: 1 });
-    expect(all.data[0]).toMatchObject({ store_id: owner.storeId, product_id: panadol.id, expiry_date: inDays(10), cost_price: 300, supplier_id: expect.any(String), delivery_id: expect.any(String) });
+    expect(all.data[0]).toMatchObject({
+      store_id: owner.storeId,
+      product_id: panadol.id,
+      expiry_date: inDays(10),
+      cost_price: 300,
+      supplier_id: expect.any(String),
+      delivery_id: expect.any(String),
+    });
     expect(all.data[1]).toMatchObject({ source_batch_id: all.data[0]!.id, transaction_id: sale.id });
 
     const page2 = await list(owner, '?page=2&page_size=2');
@@ -112,13 +134,17 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
       { product_id: med.id, lot_number: 'B-1', expiry_date: inDays(200), qty: 5 },
     ]);
     const sale = await sell(owner, [{ product_id: med.id, qty: 2 }]);
-    expect((await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'returned' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'returned' } })).status,
+    ).toBe(200);
     const a1 = await lotId(owner, med.id, 'A-1');
     const b1 = await lotId(owner, med.id, 'B-1');
     await t.db.db.updateTable('batches').set({ expiry_alerted_at: t.clock.now() }).where('id', '=', a1).execute();
     let cursor: string | undefined;
     for (let more = true; more; ) {
-      const page = Envelope(PullResponse).parse((await t.request('GET', `/sync/pull${cursor ? `?cursor=${cursor}` : ''}`, { token: owner.token })).body).data;
+      const page = Envelope(PullResponse).parse(
+        (await t.request('GET', `/sync/pull${cursor ? `?cursor=${cursor}` : ''}`, { token: owner.token })).body,
+      ).data;
       cursor = page.cursor;
       more = page.has_more;
     }
@@ -134,7 +160,9 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
     expect((await correct(owner, a1, { lot_number: 'A-7' })).body.errors[0].field).toBe('reason');
     const duplicate = await correct(owner, a1, { lot_number: 'b-1', reason: 'typo' });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body.errors).toEqual([{ code: 'DUPLICATE', field: 'lot_number', message: 'lot b-1 of Panadol 500mg is already another batch in this store' }]);
+    expect(duplicate.body.errors).toEqual([
+      { code: 'DUPLICATE', field: 'lot_number', message: 'lot b-1 of Panadol 500mg is already another batch in this store' },
+    ]);
     const reserved = await correct(owner, b1, { lot_number: 'unallocated', reason: 'typo' });
     expect(reserved.status).toBe(400);
     expect(reserved.body.errors[0]).toMatchObject({ field: 'lot_number', message: 'UNALLOCATED is reserved for units no lot held' });
@@ -142,7 +170,11 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
     const onQuarantine = await correct(owner, quarantine.id, { expiry_date: inDays(90), reason: 'typo' });
     expect(onQuarantine.status).toBe(409);
     expect(onQuarantine.body.errors).toEqual([
-      { code: 'INVALID_STATE', field: 'expiry_date', message: `this is a quarantine row of lot A-1: correct batch ${a1} and its quarantine rows follow` },
+      {
+        code: 'INVALID_STATE',
+        field: 'expiry_date',
+        message: `this is a quarantine row of lot A-1: correct batch ${a1} and its quarantine rows follow`,
+      },
     ]);
 
     const res = await correct(owner, a1, { lot_number: 'A-7', expiry_date: inDays(90), reason: 'lot misread at receipt' });
@@ -177,10 +209,20 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
       user_name: 'Asha Mushi',
       created_at: expect.any(String),
     });
-    expect((await detail(owner, quarantine.id)).movements[0]).toMatchObject({ kind: 'corrected', qty: 0, qty_after: 2, stock_change: 0, details: correction });
+    expect((await detail(owner, quarantine.id)).movements[0]).toMatchObject({
+      kind: 'corrected',
+      qty: 0,
+      qty_after: 2,
+      stock_change: 0,
+      details: correction,
+    });
     const alerted = await t.db.db.selectFrom('batches').select('expiry_alerted_at').where('id', '=', a1).executeTakeFirstOrThrow();
     expect(alerted.expiry_alerted_at).toBeNull();
-    const audit = await t.db.db.selectFrom('audit_log').select(['action', 'description', 'user_id', 'store_id']).where('entity_id', '=', a1).execute();
+    const audit = await t.db.db
+      .selectFrom('audit_log')
+      .select(['action', 'description', 'user_id', 'store_id'])
+      .where('entity_id', '=', a1)
+      .execute();
     expect(audit).toEqual([
       {
         action: 'pharmacy.batch.correct',
@@ -214,7 +256,13 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
   it('values the stock expiring within N days (and already past date) at cost and at price, with totals over every page', async () => {
     const owner = await pharmacyOwner(t);
     const panadol = await newMedicine(t, owner, { selling_price: 500 });
-    const syrup = await newMedicine(t, owner, { name: 'Amoxyl Syrup', generic_name: 'Amoxicillin', strength: '125 mg/5 ml', dosage_form: 'suspension', selling_price: 1200.5 });
+    const syrup = await newMedicine(t, owner, {
+      name: 'Amoxyl Syrup',
+      generic_name: 'Amoxicillin',
+      strength: '125 mg/5 ml',
+      dosage_form: 'suspension',
+      selling_price: 1200.5,
+    });
     await receiveLots(t, owner, [
       { product_id: panadol.id, lot_number: 'L-PAST', expiry_date: inDays(5), qty: 2, unit_cost: 300 },
       { product_id: panadol.id, lot_number: 'L-10', expiry_date: inDays(10), qty: 4, unit_cost: 300 },
@@ -229,7 +277,9 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
     // Sold out, and refunded into quarantine: neither counts.
     const sale = await sell(owner, [{ product_id: syrup.id, qty: 1 }]);
     expect(sale.lines[0]!.batches.map((b) => b.lot_number)).toEqual(['S-20']);
-    expect((await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'returned' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'returned' } })).status,
+    ).toBe(200);
 
     const expiring = async (query: string) => {
       const res = await t.request('GET', `/pharmacy/expiring${query}`, { token: owner.token });
@@ -238,7 +288,19 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
       return { data: page.data, meta: ExpiringMeta.parse(page.meta) };
     };
     const all = await expiring('');
-    expect(all.data.map((b) => [b.product_name, b.lot_number, b.expiry_date, b.days_to_expiry, b.qty, b.cost_price, b.selling_price, b.value_at_cost, b.value_at_price])).toEqual([
+    expect(
+      all.data.map((b) => [
+        b.product_name,
+        b.lot_number,
+        b.expiry_date,
+        b.days_to_expiry,
+        b.qty,
+        b.cost_price,
+        b.selling_price,
+        b.value_at_cost,
+        b.value_at_price,
+      ]),
+    ).toEqual([
       ['Panadol 500mg', 'L-PAST', inDays(-1), -1, 2, 300, 500, 600, 1000],
       ['Panadol 500mg', 'L-10', inDays(10), 10, 4, 300, 500, 1200, 2000],
       ['Amoxyl Syrup', 'S-30', inDays(30), 30, 3, 800.25, 1200.5, 2400.75, 3601.5],
@@ -250,7 +312,17 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
     const page2 = await expiring('?page=2&page_size=3');
     expect(page2.data.map((b) => b.lot_number)).toEqual(['L-60']);
     expect(page2.meta).toEqual({ page: 2, page_size: 3, total: 4, total_pages: 2, ...totals });
-    expect((await expiring('?days=30')).meta).toEqual({ page: 1, page_size: 20, total: 3, total_pages: 1, today: today(), days: 30, total_qty: 9, total_value_at_cost: 4200.75, total_value_at_price: 6601.5 });
+    expect((await expiring('?days=30')).meta).toEqual({
+      page: 1,
+      page_size: 20,
+      total: 3,
+      total_pages: 1,
+      today: today(),
+      days: 30,
+      total_qty: 9,
+      total_value_at_cost: 4200.75,
+      total_value_at_price: 6601.5,
+    });
     expect((await expiring('?days=0')).data.map((b) => b.lot_number)).toEqual(['L-PAST']);
     expect((await expiring('?days=730')).meta.total_qty).toBe(23);
 
@@ -261,7 +333,11 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
     const refused = await t.request('GET', '/pharmacy/expiring', { token: cashier.token });
     expect([refused.status, refused.body.message]).toEqual([403, 'you are not allowed to manage pharmacy stock or registers']);
     const plainShop = await registerOwner(t);
-    expect((await t.request('GET', '/pharmacy/expiring', { token: plainShop.token })).body.meta).toMatchObject({ total: 0, total_qty: 0, total_value_at_cost: 0 });
+    expect((await t.request('GET', '/pharmacy/expiring', { token: plainShop.token })).body.meta).toMatchObject({
+      total: 0,
+      total_qty: 0,
+      total_value_at_cost: 0,
+    });
     await expectBatchesMatchStock(t, owner);
   });
 
@@ -270,7 +346,8 @@ describe('pharmacy: the batch routes (list, detail, correction) and expiring sto
     expect(Object.keys(doc.paths['/pharmacy/batches/{id}']).sort()).toEqual(['get', 'patch']);
     expect(Object.keys(doc.paths['/pharmacy/batches'])).toEqual(['get']);
     expect(Object.keys(doc.paths['/pharmacy/expiring'])).toEqual(['get']);
-    for (const schema of ['Batch', 'BatchDetail', 'BatchMovement', 'CorrectBatchInput', 'ExpiringBatch', 'ExpiringMeta']) expect(doc.components.schemas[schema], schema).toBeDefined();
+    for (const schema of ['Batch', 'BatchDetail', 'BatchMovement', 'CorrectBatchInput', 'ExpiringBatch', 'ExpiringMeta'])
+      expect(doc.components.schemas[schema], schema).toBeDefined();
     expect(doc.components.schemas.AdjustStockInput.properties.batch_id).toMatchObject({ type: 'string', format: 'uuid' });
   });
 });

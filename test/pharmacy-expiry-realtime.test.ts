@@ -71,21 +71,34 @@ describe('pharmacy expiry: time zones, the websocket, long notices', () => {
     await till.next('hello');
     await runExpiryJob(t.deps, expiryJobState());
     const alert = await till.next('notification');
-    expect(alert.notification).toMatchObject({ category: 'stock', title: 'Expiring in 5 days: Amoxyl 250mg lot W5', is_read: false, store_id: owner.storeId });
+    expect(alert.notification).toMatchObject({
+      category: 'stock',
+      title: 'Expiring in 5 days: Amoxyl 250mg lot W5',
+      is_read: false,
+      store_id: owner.storeId,
+    });
 
     moveClock(t, t.clock.now() + 5 * DAY);
     const later = await connect(url, (await signIn(t, owner)).token);
     cleanup.push(() => later.close());
     await later.next('hello');
     expect(await runExpiryJob(t.deps, expiryJobState())).toEqual({ expired: 1, units: 8, alerted: 0, expiredNotices: 1 });
-    expect((await later.next('notification')).notification).toMatchObject({ category: 'stock', title: 'Expired: 1 lot, 8 units taken off sale', link: '/pharmacy/batches?status=expired' });
+    expect((await later.next('notification')).notification).toMatchObject({
+      category: 'stock',
+      title: 'Expired: 1 lot, 8 units taken off sale',
+      link: '/pharmacy/batches?status=expired',
+    });
     expect(await later.next('stock', 1000, (m) => m.product_id === med.id)).toEqual({ type: 'stock', product_id: med.id, stock: 0 });
     await expectBatchesMatchStock(t, owner);
   });
 
   it('lists the first lots of a long catch-up by name and counts the rest', async () => {
     await app();
-    const expired = Array.from({ length: LISTED_LOTS + 2 }, (_, i) => ({ productName: 'Panadol 500mg', lotNumber: `L${i + 1}`, units: i === 0 ? 1 : 2 }));
+    const expired = Array.from({ length: LISTED_LOTS + 2 }, (_, i) => ({
+      productName: 'Panadol 500mg',
+      lotNumber: `L${i + 1}`,
+      units: i === 0 ? 1 : 2,
+    }));
     const notice = expiredNotice(expired);
     expect(notice.title).toBe('Expired: 22 lots, 43 units taken off sale');
     const listed = notice.body.slice(0, notice.body.indexOf('. They can no longer be sold')).split('; ');

@@ -30,11 +30,21 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
   const notices = (s: { token: string }) => expiryNotices(t, s);
   const lots = (storeId: string, productId: string) => lotStates(t, storeId, productId);
   const alertedLots = async (orgId: string) =>
-    (await t.db.db.selectFrom('batches').select(['lot_number', 'expiry_alerted_at']).where('org_id', '=', orgId).orderBy('lot_number').execute())
+    (
+      await t.db.db
+        .selectFrom('batches')
+        .select(['lot_number', 'expiry_alerted_at'])
+        .where('org_id', '=', orgId)
+        .orderBy('lot_number')
+        .execute()
+    )
       .filter((b) => b.expiry_alerted_at !== null)
       .map((b) => b.lot_number);
   const sell = async (s: { token: string }, productId: string, qty: number) => {
-    const res = await t.request('POST', '/pos/sale', { token: s.token, body: { lines: [{ product_id: productId, qty }], payment_method: 'Cash' } });
+    const res = await t.request('POST', '/pos/sale', {
+      token: s.token,
+      body: { lines: [{ product_id: productId, qty }], payment_method: 'Cash' },
+    });
     expect(res.status, res.text).toBe(201);
     return res.body.data as { id: string };
   };
@@ -43,7 +53,13 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
   it('alerts once per lot with units as it enters its window (the product’s own or the organisation’s), never twice, on one instance or two', async () => {
     await app();
     const owner = await pharmacyOwner(t);
-    const amoxyl = await newMedicine(t, owner, { name: 'Amoxyl 250mg', generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule', expiry_alert_days: 30 });
+    const amoxyl = await newMedicine(t, owner, {
+      name: 'Amoxyl 250mg',
+      generic_name: 'Amoxicillin',
+      strength: '250 mg',
+      dosage_form: 'capsule',
+      expiry_alert_days: 30,
+    });
     const panadol = await newMedicine(t, owner, { name: 'Panadol 500mg' });
     const d0 = today();
     await receiveLots(t, owner, [
@@ -111,7 +127,9 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
     ]);
     await sell(owner, amoxyl.id, 2); // X0 is empty now
     const sale = await sell(owner, panadol.id, 4); // from X1, then refunded into its quarantine row
-    expect((await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'patient allergic' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: owner.token, body: { reason: 'patient allergic' } })).status,
+    ).toBe(200);
     expect([(await productOf(t, owner, amoxyl.id)).stock, (await productOf(t, owner, panadol.id)).stock]).toEqual([5, 9]);
 
     // Half a minute before midnight nothing is due yet (the lots with units alert: 1 and 2 days left).
@@ -136,7 +154,17 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
     const ledger = await t.db.db
       .selectFrom('batch_movements as m')
       .innerJoin('batches as b', 'b.id', 'm.batch_id')
-      .select(['b.lot_number', 'm.qty', 'm.qty_after', 'm.stock_change', 'm.status_from', 'm.status_to', 'm.user_id', 'm.note', 'm.created_at'])
+      .select([
+        'b.lot_number',
+        'm.qty',
+        'm.qty_after',
+        'm.stock_change',
+        'm.status_from',
+        'm.status_to',
+        'm.user_id',
+        'm.note',
+        'm.created_at',
+      ])
       .where('m.org_id', '=', owner.orgId)
       .where('m.kind', '=', 'expired')
       .orderBy('b.lot_number')
@@ -152,14 +180,23 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
       note: `expiry date ${addDays(d0, 1)} reached`,
       created_at: midnight + 30_000,
     });
-    expect(ledger.map((l) => ({ ...l, qty: Number(l.qty), qty_after: Number(l.qty_after), stock_change: Number(l.stock_change), created_at: Number(l.created_at) }))).toEqual([
-      line('X0', 0, 0),
-      line('X1', 6, -6),
-      line('X2', 3, -3),
-    ]);
+    expect(
+      ledger.map((l) => ({
+        ...l,
+        qty: Number(l.qty),
+        qty_after: Number(l.qty_after),
+        stock_change: Number(l.stock_change),
+        created_at: Number(l.created_at),
+      })),
+    ).toEqual([line('X0', 0, 0), line('X1', 6, -6), line('X2', 3, -3)]);
 
     const all = await notices(fresh);
-    expect(all.map((n) => n.title)).toEqual(['Expired: 2 lots, 9 units taken off sale', 'Expiring in 1 day: Panadol 500mg lot X1', 'Expiring in 1 day: Panadol 500mg lot X2', 'Expiring in 2 days: Amoxyl 250mg lot X3']);
+    expect(all.map((n) => n.title)).toEqual([
+      'Expired: 2 lots, 9 units taken off sale',
+      'Expiring in 1 day: Panadol 500mg lot X1',
+      'Expiring in 1 day: Panadol 500mg lot X2',
+      'Expiring in 2 days: Amoxyl 250mg lot X3',
+    ]);
     expect(all[0]).toEqual({
       category: 'stock',
       title: 'Expired: 2 lots, 9 units taken off sale',
@@ -170,7 +207,10 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
     // Nothing twice: again in this process, in a restarted one, and a day later for these lots.
     expect(await runExpiryJob(t.deps, state)).toEqual({ expired: 0, units: 0, alerted: 0, expiredNotices: 0 });
     expect(await runExpiryJob(t.deps, expiryJobState())).toEqual({ expired: 0, units: 0, alerted: 0, expiredNotices: 0 });
-    const refused = await t.request('POST', '/pos/sale', { token: fresh.token, body: { lines: [{ product_id: panadol.id, qty: 1 }], payment_method: 'Cash' } });
+    const refused = await t.request('POST', '/pos/sale', {
+      token: fresh.token,
+      body: { lines: [{ product_id: panadol.id, qty: 1 }], payment_method: 'Cash' },
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.errors[0]).toMatchObject({ code: 'INSUFFICIENT_STOCK', field: 'lines.0.qty' });
     expect(await notices(fresh)).toHaveLength(4);
@@ -200,7 +240,12 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
     // Every server is off for three days; two come back at once.
     moveClock(t, t.clock.now() + 3 * DAY);
     const runs = await Promise.all([runExpiryJob(t.deps, expiryJobState()), runExpiryJob(secondInstance(), expiryJobState())]);
-    const sum = runs.reduce((a, r) => ({ expired: a.expired + r.expired, units: a.units + r.units, alerted: a.alerted + r.alerted, expiredNotices: a.expiredNotices + r.expiredNotices }));
+    const sum = runs.reduce((a, r) => ({
+      expired: a.expired + r.expired,
+      units: a.units + r.units,
+      alerted: a.alerted + r.alerted,
+      expiredNotices: a.expiredNotices + r.expiredNotices,
+    }));
     expect(sum).toEqual({ expired: 4, units: 18, alerted: 0, expiredNotices: 2 });
 
     const main = await signIn(t, owner);
@@ -222,10 +267,17 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
         link: '/pharmacy/batches?status=expired',
       },
     ]);
-    expect((await expiredIn(there)).map((n) => [n.title, n.body.split('.')[0]])).toEqual([['Expired: 1 lot, 4 units taken off sale', 'Amoxyl 250mg lot B1: 4 units']]);
+    expect((await expiredIn(there)).map((n) => [n.title, n.body.split('.')[0]])).toEqual([
+      ['Expired: 1 lot, 4 units taken off sale', 'Amoxyl 250mg lot B1: 4 units'],
+    ]);
     expect(await notices(main)).toHaveLength(4);
     expect(await notices(there)).toHaveLength(2);
-    const expiredLines = await t.db.db.selectFrom('batch_movements').select('batch_id').where('org_id', '=', owner.orgId).where('kind', '=', 'expired').execute();
+    const expiredLines = await t.db.db
+      .selectFrom('batch_movements')
+      .select('batch_id')
+      .where('org_id', '=', owner.orgId)
+      .where('kind', '=', 'expired')
+      .execute();
     expect(expiredLines).toHaveLength(4);
     await expectBatchesMatchStock(t, owner);
   });
@@ -249,7 +301,10 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
     expect((await runExpiryJob(t.deps, expiryJobState())).alerted).toBe(0);
     await correct(addDays(d0, 50));
     expect((await runExpiryJob(t.deps, expiryJobState())).alerted).toBe(1);
-    expect((await notices(owner)).map((n) => n.title)).toEqual(['Expiring in 20 days: Ciprobay 500mg lot R1', 'Expiring in 50 days: Ciprobay 500mg lot R1']);
+    expect((await notices(owner)).map((n) => n.title)).toEqual([
+      'Expiring in 20 days: Ciprobay 500mg lot R1',
+      'Expiring in 50 days: Ciprobay 500mg lot R1',
+    ]);
     await expectBatchesMatchStock(t, owner);
   });
 });

@@ -29,8 +29,10 @@ describe('pharmacy: medicine fields, the expiry alert default and outlet types',
   beforeAll(async () => (t = await createTestApp()));
   afterAll(() => t.close());
 
-  const pharmacy = () => registerOwner(t, { shop: { name: 'Famasia ya Upendo', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' } });
-  const call = (s: Session, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) => t.request(method, path, { token: s.token, body });
+  const pharmacy = () =>
+    registerOwner(t, { shop: { name: 'Famasia ya Upendo', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' } });
+  const call = (s: Session, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) =>
+    t.request(method, path, { token: s.token, body });
   const create = async (s: Session, body: Record<string, unknown>) => {
     const res = await call(s, 'POST', '/inventory/products', { selling_price: 500, ...body });
     expect(res.status, res.text).toBe(200);
@@ -48,9 +50,18 @@ describe('pharmacy: medicine fields, the expiry alert default and outlet types',
     expect(data.has_more).toBe(false);
     return data;
   };
-  const pulledProduct = (changes: PullResponse['changes'], id: string) => Product.parse(changes.find((c) => c.entity === 'product' && c.id === id)!.data);
+  const pulledProduct = (changes: PullResponse['changes'], id: string) =>
+    Product.parse(changes.find((c) => c.entity === 'product' && c.id === id)!.data);
   const productCount = async (orgId: string) =>
-    Number((await t.db.db.selectFrom('products').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.db.db
+          .selectFrom('products')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('org_id', '=', orgId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('creates and updates a medicine with every field and reads it back exactly from detail, list, pull and bootstrap', async () => {
     const owner = await pharmacy();
@@ -64,7 +75,15 @@ describe('pharmacy: medicine fields, the expiry alert default and outlet types',
       track_batches: true,
       expiry_alert_days: 60,
     });
-    const asMade = { generic_name: 'Paracetamol', strength: '500 mg', dosage_form: 'tablet', schedule: 'otc', track_batches: true, expiry_alert_days: 60, effective_expiry_alert_days: 60 };
+    const asMade = {
+      generic_name: 'Paracetamol',
+      strength: '500 mg',
+      dosage_form: 'tablet',
+      schedule: 'otc',
+      track_batches: true,
+      expiry_alert_days: 60,
+      effective_expiry_alert_days: 60,
+    };
     expect(medicineOf(made)).toEqual(asMade);
     expect(medicineOf(await detail(owner, made.id))).toEqual(asMade);
     expect(medicineOf(await listed(owner, made.id))).toEqual(asMade);
@@ -79,7 +98,15 @@ describe('pharmacy: medicine fields, the expiry alert default and outlet types',
       expiry_alert_days: null,
     });
     expect(res.status, res.text).toBe(200);
-    const asUpdated = { generic_name: 'Amoxicillin', strength: '250 mg/5 ml', dosage_form: 'suspension', schedule: 'pom', track_batches: true, expiry_alert_days: null, effective_expiry_alert_days: 90 };
+    const asUpdated = {
+      generic_name: 'Amoxicillin',
+      strength: '250 mg/5 ml',
+      dosage_form: 'suspension',
+      schedule: 'pom',
+      track_batches: true,
+      expiry_alert_days: null,
+      effective_expiry_alert_days: 90,
+    };
     expect(medicineOf(Envelope(Product).parse(res.body).data)).toEqual(asUpdated);
     expect(medicineOf(await detail(owner, made.id))).toEqual(asUpdated);
     expect(medicineOf(await listed(owner, made.id))).toEqual(asUpdated);
@@ -97,15 +124,32 @@ describe('pharmacy: medicine fields, the expiry alert default and outlet types',
     expect(org.expiry_alert_days).toBe(90);
 
     const amoxil = await create(owner, { name: 'Amoxil 250mg', generic_name: 'amoxicillin', schedule: 'pom' });
-    expect(medicineOf(amoxil)).toEqual({ ...NOT_A_MEDICINE, generic_name: 'amoxicillin', schedule: 'pom', track_batches: true, effective_expiry_alert_days: 90 });
+    expect(medicineOf(amoxil)).toEqual({
+      ...NOT_A_MEDICINE,
+      generic_name: 'amoxicillin',
+      schedule: 'pom',
+      track_batches: true,
+      effective_expiry_alert_days: 90,
+    });
     const insulin = await create(owner, { name: 'Insulin', generic_name: 'insulin', schedule: 'pom', expiry_alert_days: 30 });
     expect([insulin.track_batches, insulin.expiry_alert_days, insulin.effective_expiry_alert_days]).toEqual([true, 30, 30]);
-    const optedOut = await create(owner, { name: 'ORS sachet', generic_name: 'oral rehydration salts', schedule: 'otc', track_batches: false });
+    const optedOut = await create(owner, {
+      name: 'ORS sachet',
+      generic_name: 'oral rehydration salts',
+      schedule: 'otc',
+      track_batches: false,
+    });
     expect([optedOut.track_batches, optedOut.effective_expiry_alert_days]).toEqual([false, null]);
     // A mixed shop's product opted in later: getting a schedule turns batch tracking on.
     const soap = await create(owner, { name: 'Dettol soap' });
     const became = await call(owner, 'PATCH', `/inventory/products/${soap.id}`, { generic_name: 'chloroxylenol', schedule: 'otc' });
-    expect(medicineOf(Envelope(Product).parse(became.body).data)).toEqual({ ...NOT_A_MEDICINE, generic_name: 'chloroxylenol', schedule: 'otc', track_batches: true, effective_expiry_alert_days: 90 });
+    expect(medicineOf(Envelope(Product).parse(became.body).data)).toEqual({
+      ...NOT_A_MEDICINE,
+      generic_name: 'chloroxylenol',
+      schedule: 'otc',
+      track_batches: true,
+      effective_expiry_alert_days: 90,
+    });
     // Leaving it a medicine without naming track_batches does not turn tracking back on for the opted-out one.
     const still = await call(owner, 'PATCH', `/inventory/products/${optedOut.id}`, { schedule: 'pom' });
     expect(Envelope(Product).parse(still.body).data.track_batches).toBe(false);
@@ -123,7 +167,11 @@ describe('pharmacy: medicine fields, the expiry alert default and outlet types',
     // Tills pull the organisation and exactly the products that follow its default.
     const after = await pull(owner, cursor);
     expect(after.changes.map((c) => [c.entity, c.id]).sort()).toEqual(
-      [['organisation', owner.orgId], ['product', amoxil.id], ['product', soap.id]].sort(),
+      [
+        ['organisation', owner.orgId],
+        ['product', amoxil.id],
+        ['product', soap.id],
+      ].sort(),
     );
     expect(pulledProduct(after.changes, amoxil.id).effective_expiry_alert_days).toBe(120);
     expect(after.changes.find((c) => c.entity === 'organisation')!.data).toMatchObject({ expiry_alert_days: 120 });
@@ -159,9 +207,17 @@ describe('pharmacy: medicine fields, the expiry alert default and outlet types',
       [{ strength: 'x'.repeat(51) }, 'strength'],
       [{ track_batches: 'yes' }, 'track_batches'],
       [{ schedule: 'pom' }, 'generic_name', 'generic_name is required for a medicine (a product with a schedule)'],
-      [{ generic_name: 'x', schedule: 'otc', is_service: true }, 'schedule', 'schedule must be null for a service: a service is not a medicine'],
+      [
+        { generic_name: 'x', schedule: 'otc', is_service: true },
+        'schedule',
+        'schedule must be null for a service: a service is not a medicine',
+      ],
       [{ track_batches: true, is_service: true }, 'track_batches', 'track_batches must be false for a service: a service has no stock'],
-      [{ generic_name: 'x', schedule: 'otc', stock: 5 }, 'stock', 'stock must come from a delivery with lot and expiry for a batch-tracked product'],
+      [
+        { generic_name: 'x', schedule: 'otc', stock: 5 },
+        'stock',
+        'stock must come from a delivery with lot and expiry for a batch-tracked product',
+      ],
     ];
     const before = await productCount(owner.orgId);
     for (const [body, field, message] of cases) {
@@ -249,13 +305,37 @@ describe('pharmacy: medicine fields, the expiry alert default and outlet types',
     // A nullable enum is documented as its values plus null.
     const enumOf = (s: any) => s.enum ?? s.anyOf?.find((x: any) => x.enum)?.enum;
     expect(Object.keys(schema('Product').properties)).toEqual(
-      expect.arrayContaining(['generic_name', 'strength', 'dosage_form', 'schedule', 'track_batches', 'expiry_alert_days', 'effective_expiry_alert_days']),
+      expect.arrayContaining([
+        'generic_name',
+        'strength',
+        'dosage_form',
+        'schedule',
+        'track_batches',
+        'expiry_alert_days',
+        'effective_expiry_alert_days',
+      ]),
     );
     expect(enumOf(schema('Product').properties.schedule)).toEqual(['otc', 'pom', 'controlled', null]);
     expect(enumOf(schema('CreateProductInput').properties.dosage_form)).toEqual([
-      'tablet', 'capsule', 'syrup', 'suspension', 'injection', 'cream', 'ointment', 'drops', 'inhaler', 'suppository', 'powder', 'other', null,
+      'tablet',
+      'capsule',
+      'syrup',
+      'suspension',
+      'injection',
+      'cream',
+      'ointment',
+      'drops',
+      'inhaler',
+      'suppository',
+      'powder',
+      'other',
+      null,
     ]);
-    expect(schema('UpdateProductInput').properties.expiry_alert_days).toMatchObject({ type: ['integer', 'null'], minimum: 1, maximum: 730 });
+    expect(schema('UpdateProductInput').properties.expiry_alert_days).toMatchObject({
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 730,
+    });
     expect(enumOf(schema('Store').properties.outlet_type)).toEqual(['pharmacy', 'addo', null]);
     expect(enumOf(schema('UpdateStoreInput').properties.outlet_type)).toEqual(['pharmacy', 'addo', null]);
     expect(schema('Organisation').properties.expiry_alert_days).toMatchObject({ type: 'integer' });

@@ -30,18 +30,35 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     return res.body.data;
   };
   const sell = async (name: string, qty: number) => {
-    const sale = Envelope(Transaction).parse({ ...(await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: med.id, qty }], payment_method: 'Cash', prescription } })).body }).data;
+    const sale = Envelope(Transaction).parse({
+      ...(
+        await t.request('POST', '/pos/sale', {
+          token: owner.token,
+          body: { lines: [{ product_id: med.id, qty }], payment_method: 'Cash', prescription },
+        })
+      ).body,
+    }).data;
     receipts[name] = sale.receipt_number;
     return sale;
   };
-  const lot = async (lotNumber: string, quarantine = false) => (await batchRows(t, owner.storeId, med.id)).find((b) => b.lot_number === lotNumber && (b.source_batch_id !== null) === quarantine && (!quarantine || b.qty_on_hand > 0))!;
+  const lot = async (lotNumber: string, quarantine = false) =>
+    (await batchRows(t, owner.storeId, med.id)).find(
+      (b) => b.lot_number === lotNumber && (b.source_batch_id !== null) === quarantine && (!quarantine || b.qty_on_hand > 0),
+    )!;
 
   beforeAll(async () => {
     t = await createTestApp();
     // 09:00 in Dar es Salaam, so the register's times read the same on every run.
     t.clock.advance(Date.parse('2026-12-02T06:00:00Z') - t.clock.now());
     owner = await pharmacyOwner(t);
-    med = await newMedicine(t, owner, { name: 'Morphine 10mg', generic_name: 'Morphine sulfate', strength: '10 mg', schedule: 'controlled', selling_price: 2000, cost_price: 1200 });
+    med = await newMedicine(t, owner, {
+      name: 'Morphine 10mg',
+      generic_name: 'Morphine sulfate',
+      strength: '10 mg',
+      schedule: 'controlled',
+      selling_price: 2000,
+      cost_price: 1200,
+    });
 
     minute(); // 09:01
     const supplier = await newSupplier(t, owner, { name: 'MSD Dar es Salaam' });
@@ -67,7 +84,11 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     await post(`/pos/transactions/${c.id}/void`, { reason: 'rang twice' });
     minute(); // 09:08
     // A stock count that names the batch (the stock adjust route is another slice of issue 14), through the ledger itself.
-    const m2 = await t.db.db.selectFrom('batches').selectAll().where('id', '=', (await lot('M-2')).id).executeTakeFirstOrThrow();
+    const m2 = await t.db.db
+      .selectFrom('batches')
+      .selectAll()
+      .where('id', '=', (await lot('M-2')).id)
+      .executeTakeFirstOrThrow();
     await withTransaction(t.serviceCtx(), async (tx) => {
       await lockStock(tx, owner.storeId, med.id);
       await moveBatch(tx, m2, { kind: 'adjusted', qty: -1, reason: 'ampoule broken' }, { productName: med.name });
@@ -77,8 +98,17 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     minute(); // 09:10
     await post('/pharmacy/recalls', { product_id: med.id, lot_number: 'M-1', reason: 'TMDA recall 2026/114' });
     minute(); // 09:11
-    await post(`/pharmacy/batches/${(await lot('M-1')).id}/dispose`, { reason: 'recalled', method: 'incineration', witness: 'Juma Said (TMDA)' });
-    await post(`/pharmacy/batches/${(await lot('M-1', true)).id}/dispose`, { reason: '=recalled', method: 'returned to MSD', witness: '@Neema', qty: 2 });
+    await post(`/pharmacy/batches/${(await lot('M-1')).id}/dispose`, {
+      reason: 'recalled',
+      method: 'incineration',
+      witness: 'Juma Said (TMDA)',
+    });
+    await post(`/pharmacy/batches/${(await lot('M-1', true)).id}/dispose`, {
+      reason: '=recalled',
+      method: 'returned to MSD',
+      witness: '@Neema',
+      qty: 2,
+    });
   });
   afterAll(() => t.close());
 
@@ -86,8 +116,30 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     const res = await get(`/pharmacy/registers/controlled?product_id=${med.id}&date_from=2026-12-02&date_to=2026-12-02`);
     expect(res.status, res.text).toBe(200);
     const r = Envelope(ControlledRegister).parse(res.body).data;
-    expect(r).toMatchObject({ product_name: 'Morphine 10mg', generic_name: 'Morphine sulfate', strength: '10 mg', date_from: '2026-12-02', date_to: '2026-12-02', timezone: 'Africa/Dar_es_Salaam', opening_balance: 0, closing_balance: 9 });
-    expect(r.lines.map((l) => [l.at.slice(11, 16), l.kind, l.lot_number, l.qty, l.units, l.balance, l.status_to, l.reference, l.note, l.user_name])).toEqual([
+    expect(r).toMatchObject({
+      product_name: 'Morphine 10mg',
+      generic_name: 'Morphine sulfate',
+      strength: '10 mg',
+      date_from: '2026-12-02',
+      date_to: '2026-12-02',
+      timezone: 'Africa/Dar_es_Salaam',
+      opening_balance: 0,
+      closing_balance: 9,
+    });
+    expect(
+      r.lines.map((l) => [
+        l.at.slice(11, 16),
+        l.kind,
+        l.lot_number,
+        l.qty,
+        l.units,
+        l.balance,
+        l.status_to,
+        l.reference,
+        l.note,
+        l.user_name,
+      ]),
+    ).toEqual([
       ['06:01', 'received', 'M-1', 20, 20, 20, 'sellable', 'INV-77', null, 'Asha Mushi'],
       ['06:01', 'received', 'M-2', 10, 10, 30, 'sellable', 'INV-77', null, 'Asha Mushi'],
       ['06:02', 'dispensed', 'M-1', -6, -6, 24, 'sellable', receipts.A, null, 'Asha Mushi'],
@@ -105,7 +157,9 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
       ['06:11', 'disposed', 'M-1', 0, -2, 9, 'recalled', null, '=recalled', 'Asha Mushi'],
     ]);
     expect(r.closing_balance).toBe((await productOf(t, owner, med.id)).stock);
-    expect((await batchRows(t, owner.storeId, med.id)).map((b) => [b.lot_number, b.status, b.qty_on_hand, b.source_batch_id !== null])).toEqual([
+    expect(
+      (await batchRows(t, owner.storeId, med.id)).map((b) => [b.lot_number, b.status, b.qty_on_hand, b.source_batch_id !== null]),
+    ).toEqual([
       ['M-1', 'disposed', 0, false],
       ['M-1', 'sellable', 0, true],
       ['M-1', 'recalled', 4, true],
@@ -113,9 +167,13 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     ]);
 
     // The balance before a period is its opening; a period with no lines keeps it.
-    const later = Envelope(ControlledRegister).parse((await get(`/pharmacy/registers/controlled?product_id=${med.id}&date_from=2026-12-03&date_to=2026-12-05`)).body).data;
+    const later = Envelope(ControlledRegister).parse(
+      (await get(`/pharmacy/registers/controlled?product_id=${med.id}&date_from=2026-12-03&date_to=2026-12-05`)).body,
+    ).data;
     expect(later).toMatchObject({ opening_balance: 9, closing_balance: 9, lines: [] });
-    const before = Envelope(ControlledRegister).parse((await get(`/pharmacy/registers/controlled?product_id=${med.id}&date_from=2026-11-01&date_to=2026-12-01`)).body).data;
+    const before = Envelope(ControlledRegister).parse(
+      (await get(`/pharmacy/registers/controlled?product_id=${med.id}&date_from=2026-11-01&date_to=2026-12-01`)).body,
+    ).data;
     expect(before).toMatchObject({ opening_balance: 0, closing_balance: 0, lines: [] });
     // Default period: this month so far.
     const month = Envelope(ControlledRegister).parse((await get(`/pharmacy/registers/controlled?product_id=${med.id}`)).body).data;
@@ -156,14 +214,63 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     expect(res.status, res.text).toBe(200);
     const r = Envelope(DisposalRegister).parse(res.body).data;
     expect(r).toMatchObject({ date_from: '2026-12-02', date_to: '2026-12-02', total_qty: 16, total_value_at_cost: 19200 });
-    expect(r.lines.map((l) => [l.date, l.product_name, l.generic_name, l.strength, l.lot_number, l.expiry_date, l.status_from, l.qty, l.reason, l.method, l.witness, l.user_name, l.unit_cost, l.value_at_cost])).toEqual([
-      ['2026-12-02', 'Morphine 10mg', 'Morphine sulfate', '10 mg', 'M-1', '2027-02-28', 'recalled', 14, 'recalled', 'incineration', 'Juma Said (TMDA)', 'Asha Mushi', 1200, 16800],
-      ['2026-12-02', 'Morphine 10mg', 'Morphine sulfate', '10 mg', 'M-1', '2027-02-28', 'recalled', 2, '=recalled', 'returned to MSD', '@Neema', 'Asha Mushi', 1200, 2400],
+    expect(
+      r.lines.map((l) => [
+        l.date,
+        l.product_name,
+        l.generic_name,
+        l.strength,
+        l.lot_number,
+        l.expiry_date,
+        l.status_from,
+        l.qty,
+        l.reason,
+        l.method,
+        l.witness,
+        l.user_name,
+        l.unit_cost,
+        l.value_at_cost,
+      ]),
+    ).toEqual([
+      [
+        '2026-12-02',
+        'Morphine 10mg',
+        'Morphine sulfate',
+        '10 mg',
+        'M-1',
+        '2027-02-28',
+        'recalled',
+        14,
+        'recalled',
+        'incineration',
+        'Juma Said (TMDA)',
+        'Asha Mushi',
+        1200,
+        16800,
+      ],
+      [
+        '2026-12-02',
+        'Morphine 10mg',
+        'Morphine sulfate',
+        '10 mg',
+        'M-1',
+        '2027-02-28',
+        'recalled',
+        2,
+        '=recalled',
+        'returned to MSD',
+        '@Neema',
+        'Asha Mushi',
+        1200,
+        2400,
+      ],
     ]);
     const otc = await newMedicine(t, owner, { name: 'Panadol Extra' });
     const none = await get(`/pharmacy/registers/disposals?product_id=${otc.id}&date_from=2026-12-02&date_to=2026-12-02`);
     expect(Envelope(DisposalRegister).parse(none.body).data).toMatchObject({ total_qty: 0, total_value_at_cost: 0, lines: [] });
-    const mine = Envelope(DisposalRegister).parse((await get(`/pharmacy/registers/disposals?product_id=${med.id}&date_from=2026-12-02&date_to=2026-12-02`)).body).data;
+    const mine = Envelope(DisposalRegister).parse(
+      (await get(`/pharmacy/registers/disposals?product_id=${med.id}&date_from=2026-12-02&date_to=2026-12-02`)).body,
+    ).data;
     expect(mine.lines.map((l) => l.qty)).toEqual([14, 2]);
     const stranger = await pharmacyOwner(t);
     const foreign = await get(`/pharmacy/registers/disposals?product_id=${med.id}`, stranger.token);
@@ -185,16 +292,27 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     const otc = await newMedicine(t, owner, { name: 'Panadol 500mg' });
     const notControlled = await get(`/pharmacy/registers/controlled?product_id=${otc.id}`);
     expect(notControlled.status).toBe(422);
-    expect(notControlled.body.errors[0]).toEqual({ code: 'BUSINESS_RULE', field: 'product_id', message: 'Panadol 500mg is not a controlled medicine: it has no controlled-drug register' });
+    expect(notControlled.body.errors[0]).toEqual({
+      code: 'BUSINESS_RULE',
+      field: 'product_id',
+      message: 'Panadol 500mg is not a controlled medicine: it has no controlled-drug register',
+    });
     const stranger = await registerOwner(t);
     const foreign = await get(`/pharmacy/registers/controlled?product_id=${med.id}`, stranger.token);
     expect([foreign.status, foreign.body.message]).toEqual([404, 'product not found']);
     const missing = await get('/pharmacy/registers/controlled');
     expect([missing.status, missing.body.errors[0].field]).toEqual([400, 'product_id']);
     const backwards = await get(`/pharmacy/registers/controlled.csv?product_id=${med.id}&date_from=2026-12-05&date_to=2026-12-01`);
-    expect([backwards.status, backwards.body.errors[0]]).toEqual([400, { code: 'VALIDATION_ERROR', field: 'date_from', message: 'must not be after date_to' }]);
+    expect([backwards.status, backwards.body.errors[0]]).toEqual([
+      400,
+      { code: 'VALIDATION_ERROR', field: 'date_from', message: 'must not be after date_to' },
+    ]);
     const staff = await createStaff(t, owner);
-    for (const path of [`/pharmacy/registers/controlled?product_id=${med.id}`, '/pharmacy/registers/disposals', '/pharmacy/registers/disposals.csv']) {
+    for (const path of [
+      `/pharmacy/registers/controlled?product_id=${med.id}`,
+      '/pharmacy/registers/disposals',
+      '/pharmacy/registers/disposals.csv',
+    ]) {
       const res = await get(path, staff.token);
       expect([res.status, res.body.message]).toEqual([403, 'you are not allowed to manage pharmacy stock or registers']);
     }
@@ -216,11 +334,19 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     ] as const) {
       for (const method of methods) expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
     }
-    expect(doc.paths['/pharmacy/recalls'].post.responses['201'].content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/RecallDetail');
+    expect(doc.paths['/pharmacy/recalls'].post.responses['201'].content['application/json'].schema.properties.data.$ref).toBe(
+      '#/components/schemas/RecallDetail',
+    );
     expect(Object.keys(doc.paths['/pharmacy/registers/controlled.csv'].get.responses['200'].content)).toEqual(['text/csv']);
-    expect(Object.keys(doc.components.schemas.ControlledRegisterLine.properties)).toEqual(expect.arrayContaining(['kind', 'qty', 'units', 'balance', 'lot_number', 'reference', 'user_name']));
-    expect(Object.keys(doc.components.schemas.DisposalRegisterLine.properties)).toEqual(expect.arrayContaining(['reason', 'method', 'witness', 'value_at_cost']));
-    expect(Object.keys(doc.components.schemas.RecallSale.properties)).toEqual(expect.arrayContaining(['receipt_number', 'customer_name', 'customer_phone', 'qty']));
+    expect(Object.keys(doc.components.schemas.ControlledRegisterLine.properties)).toEqual(
+      expect.arrayContaining(['kind', 'qty', 'units', 'balance', 'lot_number', 'reference', 'user_name']),
+    );
+    expect(Object.keys(doc.components.schemas.DisposalRegisterLine.properties)).toEqual(
+      expect.arrayContaining(['reason', 'method', 'witness', 'value_at_cost']),
+    );
+    expect(Object.keys(doc.components.schemas.RecallSale.properties)).toEqual(
+      expect.arrayContaining(['receipt_number', 'customer_name', 'customer_phone', 'qty']),
+    );
     expect(doc.components.schemas.QuarantineItem.properties.receipt_number).toBeDefined();
   });
 });

@@ -33,7 +33,11 @@ describe.runIf(DIALECT === 'sqlite')('lookups by id under misleading planner sta
     await handle.close();
 
     const db = new SQLite(file);
-    const indexes = db.prepare("select name, tbl_name from sqlite_master where type = 'index' and tbl_name in ('products', 'customers', 'transactions', 'product_stock')").all() as Array<{ name: string; tbl_name: string }>;
+    const indexes = db
+      .prepare(
+        "select name, tbl_name from sqlite_master where type = 'index' and tbl_name in ('products', 'customers', 'transactions', 'product_stock')",
+      )
+      .all() as Array<{ name: string; tbl_name: string }>;
     db.exec('analyze sqlite_schema');
     // 100,000 rows, one per value of every index's leading column: what ANALYZE writes when each organisation had one.
     const stat = db.prepare('insert into sqlite_stat1 (tbl, idx, stat) values (?, ?, ?)');
@@ -45,7 +49,9 @@ describe.runIf(DIALECT === 'sqlite')('lookups by id under misleading planner sta
 
     const fresh = new SQLite(file, { readonly: true });
     for (const q of compiled) {
-      const plan = (fresh.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>).map((r) => r.detail);
+      const plan = (fresh.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as Array<{ detail: string }>).map(
+        (r) => r.detail,
+      );
       expect(plan[0], `${q.what}: ${plan.join(' | ')}`).toMatch(/USING INDEX sqlite_autoindex_\w+_1 \(id=\?\)|USING INTEGER PRIMARY KEY/);
     }
     fresh.close();

@@ -37,36 +37,143 @@ describe('API reference', () => {
   afterAll(() => t.close());
 
   const ROUTES = [
-    'post /auth/register', 'post /auth/otp/send', 'post /auth/otp/verify', 'post /auth/login', 'post /auth/mfa/totp/verify',
-    'post /auth/refresh', 'get /auth/confirm-email', 'post /auth/password/forgot', 'post /auth/password/reset', 'post /auth/logout',
-    'post /auth/resend-confirmation', 'get /accounts/me', 'patch /accounts/me', 'get /accounts/organisation', 'patch /accounts/organisation',
-    'post /accounts/switch-store', 'get /accounts/users', 'post /accounts/users', 'delete /accounts/users/{id}', 'get /accounts/ai-credits',
-    'get /accounts/mfa/totp/status', 'post /accounts/mfa/totp/setup', 'post /accounts/mfa/totp/verify', 'post /accounts/mfa/totp/disable',
-    'get /meta/business-types', 'get /meta/regions', 'get /meta/regions/{slug}/districts', 'get /meta/outlet-types',
-    'get /inventory/products', 'post /pos/sale', 'get /customers', 'post /credits/customers/{customer_id}/payments', 'get /notifications',
-    'get /stores', 'get /staff', 'post /sync/devices', 'post /sync/push', 'get /sync/pull', 'get /sync/bootstrap', 'get /sync/ping', 'get /sync/conflicts', 'get /sync/ws',
-    'get /suppliers', 'post /suppliers', 'get /suppliers/stats', 'get /suppliers/{id}', 'patch /suppliers/{id}', 'delete /suppliers/{id}',
-    'get /suppliers/deliveries', 'post /suppliers/deliveries', 'get /suppliers/deliveries/{id}', 'patch /suppliers/deliveries/{id}',
-    'delete /suppliers/deliveries/{id}', 'post /suppliers/deliveries/{id}/pay', 'get /suppliers/payments', 'get /suppliers/{id}/payments',
-    'post /suppliers/{id}/pay', 'get /suppliers/{id}/deliveries', 'post /suppliers/{id}/deliveries',
-    'get /expenses', 'post /expenses', 'get /expenses/summary', 'get /expenses/{id}', 'patch /expenses/{id}', 'delete /expenses/{id}',
-    'get /notebook', 'post /notebook', 'get /notebook/{id}', 'patch /notebook/{id}', 'delete /notebook/{id}',
-    'post /uploads', 'delete /uploads', 'get /reviews/public', 'post /reviews',
-    'get /reports/types', 'post /reports/generate', 'get /reports/exports', 'get /reports/exports/{id}/download', 'get /reports/scheduled',
-    'post /reports/scheduled', 'patch /reports/scheduled/{id}', 'delete /reports/scheduled/{id}', 'post /reports/scheduled/{id}/send',
-    'get /analytics/overview', 'get /analytics/summary', 'get /analytics/trend', 'get /analytics/payment-mix', 'get /analytics/top-products',
-    'get /analytics/sales', 'get /analytics/customers', 'get /analytics/cashflow', 'get /analytics/dashboard', 'get /analytics/products',
-    'get /admin/dashboard', 'get /admin/organisations', 'get /admin/organisations/{id}', 'get /admin/organisations/{id}/stores',
-    'get /admin/organisations/{id}/users', 'patch /admin/organisations/{id}', 'get /admin/users', 'patch /admin/users/{id}', 'get /admin/stores',
-    'patch /admin/stores/{id}', 'get /admin/products', 'get /admin/products/{id}', 'patch /admin/products/{id}', 'get /admin/categories',
-    'post /admin/categories', 'patch /admin/categories/{id}', 'delete /admin/categories/{id}', 'get /admin/transactions',
-    'get /admin/transactions/{id}', 'get /admin/transactions/summary', 'get /admin/customers', 'get /admin/credits', 'get /admin/suppliers',
-    'get /admin/suppliers/{id}/deliveries', 'get /admin/suppliers/{id}/payments', 'get /admin/expenses', 'get /admin/reviews',
-    'patch /admin/reviews/{id}', 'delete /admin/reviews/{id}', 'get /admin/notes', 'get /admin/notifications', 'get /admin/ai/usage',
-    'get /admin/subscriptions', 'get /admin/analytics/overview', 'get /admin/monitoring/overview', 'get /admin/monitoring/activity',
+    'post /auth/register',
+    'post /auth/otp/send',
+    'post /auth/otp/verify',
+    'post /auth/login',
+    'post /auth/mfa/totp/verify',
+    'post /auth/refresh',
+    'get /auth/confirm-email',
+    'post /auth/password/forgot',
+    'post /auth/password/reset',
+    'post /auth/logout',
+    'post /auth/resend-confirmation',
+    'get /accounts/me',
+    'patch /accounts/me',
+    'get /accounts/organisation',
+    'patch /accounts/organisation',
+    'post /accounts/switch-store',
+    'get /accounts/users',
+    'post /accounts/users',
+    'delete /accounts/users/{id}',
+    'get /accounts/ai-credits',
+    'get /accounts/mfa/totp/status',
+    'post /accounts/mfa/totp/setup',
+    'post /accounts/mfa/totp/verify',
+    'post /accounts/mfa/totp/disable',
+    'get /meta/business-types',
+    'get /meta/regions',
+    'get /meta/regions/{slug}/districts',
+    'get /meta/outlet-types',
+    'get /inventory/products',
+    'post /pos/sale',
+    'get /customers',
+    'post /credits/customers/{customer_id}/payments',
+    'get /notifications',
+    'get /stores',
+    'get /staff',
+    'post /sync/devices',
+    'post /sync/push',
+    'get /sync/pull',
+    'get /sync/bootstrap',
+    'get /sync/ping',
+    'get /sync/conflicts',
+    'get /sync/ws',
+    'get /suppliers',
+    'post /suppliers',
+    'get /suppliers/stats',
+    'get /suppliers/{id}',
+    'patch /suppliers/{id}',
+    'delete /suppliers/{id}',
+    'get /suppliers/deliveries',
+    'post /suppliers/deliveries',
+    'get /suppliers/deliveries/{id}',
+    'patch /suppliers/deliveries/{id}',
+    'delete /suppliers/deliveries/{id}',
+    'post /suppliers/deliveries/{id}/pay',
+    'get /suppliers/payments',
+    'get /suppliers/{id}/payments',
+    'post /suppliers/{id}/pay',
+    'get /suppliers/{id}/deliveries',
+    'post /suppliers/{id}/deliveries',
+    'get /expenses',
+    'post /expenses',
+    'get /expenses/summary',
+    'get /expenses/{id}',
+    'patch /expenses/{id}',
+    'delete /expenses/{id}',
+    'get /notebook',
+    'post /notebook',
+    'get /notebook/{id}',
+    'patch /notebook/{id}',
+    'delete /notebook/{id}',
+    'post /uploads',
+    'delete /uploads',
+    'get /reviews/public',
+    'post /reviews',
+    'get /reports/types',
+    'post /reports/generate',
+    'get /reports/exports',
+    'get /reports/exports/{id}/download',
+    'get /reports/scheduled',
+    'post /reports/scheduled',
+    'patch /reports/scheduled/{id}',
+    'delete /reports/scheduled/{id}',
+    'post /reports/scheduled/{id}/send',
+    'get /analytics/overview',
+    'get /analytics/summary',
+    'get /analytics/trend',
+    'get /analytics/payment-mix',
+    'get /analytics/top-products',
+    'get /analytics/sales',
+    'get /analytics/customers',
+    'get /analytics/cashflow',
+    'get /analytics/dashboard',
+    'get /analytics/products',
+    'get /admin/dashboard',
+    'get /admin/organisations',
+    'get /admin/organisations/{id}',
+    'get /admin/organisations/{id}/stores',
+    'get /admin/organisations/{id}/users',
+    'patch /admin/organisations/{id}',
+    'get /admin/users',
+    'patch /admin/users/{id}',
+    'get /admin/stores',
+    'patch /admin/stores/{id}',
+    'get /admin/products',
+    'get /admin/products/{id}',
+    'patch /admin/products/{id}',
+    'get /admin/categories',
+    'post /admin/categories',
+    'patch /admin/categories/{id}',
+    'delete /admin/categories/{id}',
+    'get /admin/transactions',
+    'get /admin/transactions/{id}',
+    'get /admin/transactions/summary',
+    'get /admin/customers',
+    'get /admin/credits',
+    'get /admin/suppliers',
+    'get /admin/suppliers/{id}/deliveries',
+    'get /admin/suppliers/{id}/payments',
+    'get /admin/expenses',
+    'get /admin/reviews',
+    'patch /admin/reviews/{id}',
+    'delete /admin/reviews/{id}',
+    'get /admin/notes',
+    'get /admin/notifications',
+    'get /admin/ai/usage',
+    'get /admin/subscriptions',
+    'get /admin/analytics/overview',
+    'get /admin/monitoring/overview',
+    'get /admin/monitoring/activity',
     'get /admin/monitoring/health',
-    'post /ai/chat', 'post /ai/conversations/{id}/chat', 'get /ai/conversations', 'get /ai/conversations/{id}', 'patch /ai/conversations/{id}',
-    'get /ai/suggestions', 'get /ai/usage',
+    'post /ai/chat',
+    'post /ai/conversations/{id}/chat',
+    'get /ai/conversations',
+    'get /ai/conversations/{id}',
+    'patch /ai/conversations/{id}',
+    'get /ai/suggestions',
+    'get /ai/usage',
   ];
 
   it('serves an OpenAPI 3.1 document with every route, its auth and the error envelope', async () => {
@@ -82,7 +189,9 @@ describe('API reference', () => {
     expect(doc.components.schemas.CreateSaleInput.properties.payment_method).toEqual({ $ref: '#/components/schemas/PaymentMethod' });
     expect(doc.components.schemas.PaymentMethod.enum).toEqual(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Credit']);
     // What the server really sends: a reset code's check answers data null; a JSON report names its export and has no attachment header.
-    expect(doc.paths['/auth/otp/verify'].post.responses['200'].content['application/json'].schema.properties.data).toEqual({ anyOf: [{ $ref: '#/components/schemas/TokenPair' }, { type: 'null' }] });
+    expect(doc.paths['/auth/otp/verify'].post.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/TokenPair' }, { type: 'null' }],
+    });
     expect(doc.paths['/reports/generate'].post.responses['200'].headers['Content-Disposition'].required).toBeUndefined();
     expect(Object.keys(doc.components.schemas.ReportResult.properties)).toEqual(expect.arrayContaining(['export_id', 'file_url']));
     expect(doc.components.schemas.ReportResult.properties.export).toBeUndefined();
@@ -118,7 +227,12 @@ describe('API reference', () => {
 
 describe('HTTP behaviour', () => {
   let t: TestApp;
-  beforeAll(async () => (t = await createTestApp({ config: { CORS_ORIGINS: ['https://shop.duka.test'], BODY_LIMIT_BYTES: 4096, RATE_LIMIT_USER_PER_MIN: 5 } })));
+  beforeAll(
+    async () =>
+      (t = await createTestApp({
+        config: { CORS_ORIGINS: ['https://shop.duka.test'], BODY_LIMIT_BYTES: 4096, RATE_LIMIT_USER_PER_MIN: 5 },
+      })),
+  );
   afterAll(() => t.close());
 
   it('sets secure headers and a request id that errors quote', async () => {
@@ -136,9 +250,13 @@ describe('HTTP behaviour', () => {
   });
 
   it('allows only the configured browser origins', async () => {
-    const allowed = await t.request('OPTIONS', '/auth/login', { headers: { origin: 'https://shop.duka.test', 'access-control-request-method': 'POST' } });
+    const allowed = await t.request('OPTIONS', '/auth/login', {
+      headers: { origin: 'https://shop.duka.test', 'access-control-request-method': 'POST' },
+    });
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.duka.test');
-    const other = await t.request('OPTIONS', '/auth/login', { headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' } });
+    const other = await t.request('OPTIONS', '/auth/login', {
+      headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' },
+    });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -178,7 +296,10 @@ describe('HTTP behaviour', () => {
     const sale = await t.request('GET', '/pos/sale');
     expect(sale.status).toBe(405);
     expect(sale.headers.get('allow')).toBe('POST');
-    expect(sale.body).toMatchObject({ success: false, errors: [{ code: 'METHOD_NOT_ALLOWED', message: '/api/v1/pos/sale does not take GET; it takes POST' }] });
+    expect(sale.body).toMatchObject({
+      success: false,
+      errors: [{ code: 'METHOD_NOT_ALLOWED', message: '/api/v1/pos/sale does not take GET; it takes POST' }],
+    });
     const product = await t.request('PUT', '/inventory/products/01a20c10-2fa7-7591-85cb-a652abc17cad');
     expect(product.status).toBe(405);
     expect(product.headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH');

@@ -18,8 +18,10 @@ describe('POST /pos/sale: concurrent sales of one store', () => {
     expect(res.status, res.text).toBe(200);
     return res.body.data as { id: string; name: string };
   };
-  const sell = (s: { token: string }, body: Record<string, unknown>, headers?: Record<string, string>) => t.request('POST', '/pos/sale', { token: s.token, body, headers });
-  const stockOf = async (s: { token: string }, id: string) => (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
+  const sell = (s: { token: string }, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    t.request('POST', '/pos/sale', { token: s.token, body, headers });
+  const stockOf = async (s: { token: string }, id: string) =>
+    (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
 
   it('books 30 concurrent sales of three people exactly: gapless numbers, stock, cashier, discount rights and refusals each their own', async () => {
     const owner = await registerOwner(t, { shop: { name: 'Duka la Pamoja' } });
@@ -40,7 +42,17 @@ describe('POST /pos/sale: concurrent sales of one store', () => {
       return { i, who, userId, session, discount: i % 5 === 0 ? 10 : 0 };
     });
     const answers = await Promise.all(
-      asked.map((a) => sell(a.session, { lines: [{ product_id: sugar.id, qty: 1 }, { product_id: soap.id, qty: 2 }], payment_method: 'Cash', discount_pct: a.discount, notes: `sale ${a.i}` })),
+      asked.map((a) =>
+        sell(a.session, {
+          lines: [
+            { product_id: sugar.id, qty: 1 },
+            { product_id: soap.id, qty: 2 },
+          ],
+          payment_method: 'Cash',
+          discount_pct: a.discount,
+          notes: `sale ${a.i}`,
+        }),
+      ),
     );
 
     const booked = answers.flatMap((res, i) => (res.status === 201 ? [{ asked: asked[i]!, sale: res.body.data }] : []));
@@ -72,7 +84,12 @@ describe('POST /pos/sale: concurrent sales of one store', () => {
     const store = await t.db.db.selectFrom('stores').select('last_number').where('id', '=', owner.storeId).executeTakeFirstOrThrow();
     expect(store.last_number).toBe(20);
     // The trail names who made each sale, not whoever's request happened to write the batch.
-    const audits = await t.db.db.selectFrom('audit_log').select(['entity_id', 'user_id']).where('action', '=', 'sale.create').where('org_id', '=', owner.orgId).execute();
+    const audits = await t.db.db
+      .selectFrom('audit_log')
+      .select(['entity_id', 'user_id'])
+      .where('action', '=', 'sale.create')
+      .where('org_id', '=', owner.orgId)
+      .execute();
     expect(new Map(audits.map((a) => [a.entity_id, a.user_id]))).toEqual(new Map(booked.map((b) => [b.sale.id, b.asked.userId])));
     // Written together: fewer statements than one sale's 14 each (the store's queue formed behind the first).
     const statements = answers.reduce((n, r) => n + Number(r.headers.get(STATEMENTS_HEADER)), 0);
@@ -91,7 +108,10 @@ describe('POST /pos/sale: concurrent sales of one store', () => {
     expect(again.map((r) => r.body.data.id)).toEqual(first.map((r) => r.body.data.id));
     expect(await stockOf(owner, oil.id)).toBe(100 - 21);
     // A key whose sale was refused is freed: the same key works once the sale can be made.
-    const short = await Promise.all([sell(owner, body(70), { 'idempotency-key': 'big' }), sell(owner, body(70), { 'idempotency-key': 'big-2' })]);
+    const short = await Promise.all([
+      sell(owner, body(70), { 'idempotency-key': 'big' }),
+      sell(owner, body(70), { 'idempotency-key': 'big-2' }),
+    ]);
     expect(short.map((r) => r.status).sort()).toEqual([201, 409]);
     const refusedKey = short[0]!.status === 409 ? 'big' : 'big-2';
     await t.request('POST', `/inventory/products/${oil.id}/adjust`, { token: owner.token, body: { qty_change: 70, reason: 'restock' } });
@@ -106,17 +126,28 @@ describe('POST /pos/sale: concurrent sales of one store', () => {
     // A database fault on one sale's row (the database refuses it, as a full disk or a lost
     // connection would), not a rule: the sales that shared its transaction must not go down with it.
     if (t.dialect === 'sqlite') {
-      await sql`create trigger refuse_boom before insert on transactions when new.notes = 'boom' begin select raise(abort, 'disk trouble'); end`.execute(t.db.db);
+      await sql`create trigger refuse_boom before insert on transactions when new.notes = 'boom' begin select raise(abort, 'disk trouble'); end`.execute(
+        t.db.db,
+      );
     } else {
-      await sql`create function refuse_boom() returns trigger language plpgsql as $$ begin if new.notes = 'boom' then raise exception 'disk trouble'; end if; return new; end $$`.execute(t.db.db);
+      await sql`create function refuse_boom() returns trigger language plpgsql as $$ begin if new.notes = 'boom' then raise exception 'disk trouble'; end if; return new; end $$`.execute(
+        t.db.db,
+      );
       await sql`create trigger refuse_boom before insert on transactions for each row execute function refuse_boom()`.execute(t.db.db);
     }
     try {
       const notes = ['a', 'b', 'boom', 'c', 'd', 'e'];
-      const answers = await Promise.all(notes.map((n) => sell(owner, { lines: [{ product_id: tea.id, qty: 1 }], payment_method: 'Cash', notes: n })));
+      const answers = await Promise.all(
+        notes.map((n) => sell(owner, { lines: [{ product_id: tea.id, qty: 1 }], payment_method: 'Cash', notes: n })),
+      );
       expect(answers.map((r) => r.status)).toEqual([201, 201, 500, 201, 201, 201]);
       expect(answers[2]!.text).not.toContain('disk trouble');
-      expect(answers.filter((r) => r.status === 201).map((r) => r.body.data.number).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(
+        answers
+          .filter((r) => r.status === 201)
+          .map((r) => r.body.data.number)
+          .sort(),
+      ).toEqual([1, 2, 3, 4, 5]);
       expect(await stockOf(owner, tea.id)).toBe(45);
     } finally {
       await sql`drop trigger refuse_boom ${sql.raw(t.dialect === 'postgres' ? 'on transactions' : '')}`.execute(t.db.db);

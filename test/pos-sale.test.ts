@@ -13,15 +13,21 @@ describe('POST /pos/sale', () => {
     expect(res.status, res.text).toBe(200);
     return res.body.data as { id: string; name: string };
   };
-  const sell = (s: { token: string }, body: Record<string, unknown>, headers?: Record<string, string>) => t.request('POST', '/pos/sale', { token: s.token, body, headers });
-  const stockOf = async (s: { token: string }, id: string) => (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
+  const sell = (s: { token: string }, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    t.request('POST', '/pos/sale', { token: s.token, body, headers });
+  const stockOf = async (s: { token: string }, id: string) =>
+    (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
 
   it('records a sale at the server’s prices with exact totals, merged lines, number and receipt number (201)', async () => {
     const owner = await registerOwner(t, { shop: { name: 'Mama Asha Duka' } });
     const sugar = await product(owner, { name: 'Sukari 1kg', selling_price: 3200, cost_price: 2800 });
     const soap = await product(owner, { name: 'Sabuni', selling_price: 1550.5 });
     const res = await sell(owner, {
-      lines: [{ product_id: sugar.id, qty: 2 }, { product_id: soap.id, qty: 1 }, { product_id: sugar.id, qty: 1 }],
+      lines: [
+        { product_id: sugar.id, qty: 2 },
+        { product_id: soap.id, qty: 1 },
+        { product_id: sugar.id, qty: 1 },
+      ],
       payment_method: 'M-Pesa',
       payment_reference: 'QK71ABC',
       till_number: 'T1',
@@ -59,7 +65,14 @@ describe('POST /pos/sale', () => {
     await t.db.db.updateTable('stores').set({ vat_enabled: 1 }).where('id', '=', owner.storeId).execute();
     const oil = await product(owner, { name: 'Mafuta 1L', selling_price: 118, tax_rate: 18 });
     const rice = await product(owner, { name: 'Mchele 1kg', selling_price: 100, tax_rate: 0 });
-    const res = await sell(owner, { lines: [{ product_id: oil.id, qty: 1 }, { product_id: rice.id, qty: 1 }], payment_method: 'Cash', discount_pct: 20 });
+    const res = await sell(owner, {
+      lines: [
+        { product_id: oil.id, qty: 1 },
+        { product_id: rice.id, qty: 1 },
+      ],
+      payment_method: 'Cash',
+      discount_pct: 20,
+    });
     // subtotal 218.00; discount 43.60; total 174.40; VAT = 118 × 0.8 × 18/118 = 14.40 on the oil only.
     expect(res.body.data).toMatchObject({ subtotal: 218, discount_pct: 20, discount: 43.6, total: 174.4, tax: 14.4 });
     expect(res.body.data.lines.map((l: { discount: number; tax: number }) => [l.discount, l.tax])).toEqual([
@@ -94,26 +107,50 @@ describe('POST /pos/sale', () => {
     const owner = await registerOwner(t);
     const p = await product(owner, { name: 'Unga', selling_price: 2000 });
     const phone = uniquePhone();
-    const first = await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash', customer_name: 'Mama Juma', customer_phone: phone });
+    const first = await sell(owner, {
+      lines: [{ product_id: p.id, qty: 1 }],
+      payment_method: 'Cash',
+      customer_name: 'Mama Juma',
+      customer_phone: phone,
+    });
     const second = await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash', customer_phone: e164(phone) });
     expect(first.body.data.customer_id).toBeTruthy();
-    expect(second.body.data).toMatchObject({ customer_id: first.body.data.customer_id, customer_name: 'Mama Juma', customer_phone: e164(phone) });
+    expect(second.body.data).toMatchObject({
+      customer_id: first.body.data.customer_id,
+      customer_name: 'Mama Juma',
+      customer_phone: e164(phone),
+    });
     const noCustomer = await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Credit' });
     expect(noCustomer.status).toBe(422);
     expect(noCustomer.body.errors[0]).toMatchObject({ code: 'BUSINESS_RULE', field: 'customer_id' });
-    const credit = await sell(owner, { lines: [{ product_id: p.id, qty: 2 }], payment_method: 'Credit', customer_id: first.body.data.customer_id });
+    const credit = await sell(owner, {
+      lines: [{ product_id: p.id, qty: 2 }],
+      payment_method: 'Credit',
+      customer_id: first.body.data.customer_id,
+    });
     expect(credit.body.data).toMatchObject({ status: 'credit', total: 4000 });
-    const tab = await t.db.db.selectFrom('credit_tabs').selectAll().where('transaction_id', '=', credit.body.data.id).executeTakeFirstOrThrow();
+    const tab = await t.db.db
+      .selectFrom('credit_tabs')
+      .selectAll()
+      .where('transaction_id', '=', credit.body.data.id)
+      .executeTakeFirstOrThrow();
     expect(tab).toMatchObject({ amount: 400000, paid_amount: 0, status: 'open', customer_id: first.body.data.customer_id });
   });
 
   it('respects a positive credit limit (422 CREDIT_LIMIT_EXCEEDED, nothing written)', async () => {
     const owner = await registerOwner(t);
     const p = await product(owner, { name: 'Mafuta 5L', selling_price: 30000 });
-    const seed = await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash', customer_name: 'Baba Ali', customer_phone: uniquePhone() });
+    const seed = await sell(owner, {
+      lines: [{ product_id: p.id, qty: 1 }],
+      payment_method: 'Cash',
+      customer_name: 'Baba Ali',
+      customer_phone: uniquePhone(),
+    });
     const customerId = seed.body.data.customer_id as string;
     await t.db.db.updateTable('customers').set({ credit_limit: 5_000_000 }).where('id', '=', customerId).execute();
-    expect((await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Credit', customer_id: customerId })).status).toBe(201);
+    expect((await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Credit', customer_id: customerId })).status).toBe(
+      201,
+    );
     const over = await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Credit', customer_id: customerId });
     expect(over.status).toBe(422);
     expect(over.body.errors[0]).toMatchObject({ code: 'CREDIT_LIMIT_EXCEEDED', field: 'customer_id' });
@@ -124,9 +161,19 @@ describe('POST /pos/sale', () => {
     const owner = await registerOwner(t);
     const a = await product(owner, { name: 'A', selling_price: 100, stock: 5 });
     const b = await product(owner, { name: 'B', selling_price: 100, stock: 1 });
-    const res = await sell(owner, { lines: [{ product_id: a.id, qty: 2 }, { product_id: b.id, qty: 2 }], payment_method: 'Cash' });
+    const res = await sell(owner, {
+      lines: [
+        { product_id: a.id, qty: 2 },
+        { product_id: b.id, qty: 2 },
+      ],
+      payment_method: 'Cash',
+    });
     expect(res.status).toBe(409);
-    expect(res.body.errors[0]).toMatchObject({ code: 'INSUFFICIENT_STOCK', field: 'lines.1.qty', message: 'not enough stock of B: 1 available' });
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'INSUFFICIENT_STOCK',
+      field: 'lines.1.qty',
+      message: 'not enough stock of B: 1 available',
+    });
     expect([await stockOf(owner, a.id), await stockOf(owner, b.id)]).toEqual([5, 1]);
     expect((await t.request('GET', '/pos/transactions', { token: owner.token })).body.meta.total).toBe(0);
   });
@@ -134,7 +181,9 @@ describe('POST /pos/sale', () => {
   it('sells the last 10 units exactly once across 50 concurrent sales', async () => {
     const owner = await registerOwner(t);
     const p = await product(owner, { name: 'Last ten', selling_price: 1000, stock: 10 });
-    const results = await Promise.all(Array.from({ length: 50 }, () => sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash' })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash' })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     expect(results.filter((r) => r.status === 409)).toHaveLength(40);
     expect(await stockOf(owner, p.id)).toBe(0);
@@ -177,8 +226,10 @@ describe('POST /pos/sale', () => {
     const bad = await sell(owner, { lines: [{ product_id: theirs.id, qty: 0 }], payment_method: 'Cheque', discount_pct: 150 });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['discount_pct', 'lines.0.qty', 'payment_method']);
-    expect((await sell(owner, { lines: [], payment_method: 'Cash' })).body.errors[0]).toMatchObject({ field: 'lines', message: 'must have at least one line' });
+    expect((await sell(owner, { lines: [], payment_method: 'Cash' })).body.errors[0]).toMatchObject({
+      field: 'lines',
+      message: 'must have at least one line',
+    });
     expect((await t.request('POST', '/pos/sale', { body: { lines: [], payment_method: 'Cash' } })).status).toBe(401);
   });
 });
-

@@ -15,8 +15,10 @@ describe('refund, void, receipts, listing and summaries', () => {
     expect(res.status, res.text).toBe(201);
     return res.body.data as { id: string; total: number; customer_id: string | null };
   };
-  const move = (s: { token: string }, id: string, to: 'refund' | 'void') => t.request('POST', `/pos/transactions/${id}/${to}`, { token: s.token, body: { reason: 'customer returned it' } });
-  const stockOf = async (s: { token: string }, id: string) => (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
+  const move = (s: { token: string }, id: string, to: 'refund' | 'void') =>
+    t.request('POST', `/pos/transactions/${id}/${to}`, { token: s.token, body: { reason: 'customer returned it' } });
+  const stockOf = async (s: { token: string }, id: string) =>
+    (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
 
   async function shop() {
     const owner = await registerOwner(t);
@@ -69,7 +71,11 @@ describe('refund, void, receipts, listing and summaries', () => {
     const late = await sell(cashier, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash' });
     expect(await stockOf(owner, p.id)).toBe(47);
 
-    const refusal = { code: 'FORBIDDEN', message: 'you may void only your own sale, within 10 minutes of making it; anything else needs the refund permission, a manager or the owner' };
+    const refusal = {
+      code: 'FORBIDDEN',
+      message:
+        'you may void only your own sale, within 10 minutes of making it; anything else needs the refund permission, a manager or the owner',
+    };
     const others = await move(cashier, ownersSale.id, 'void');
     expect(others.status).toBe(403);
     expect(others.body.errors[0]).toMatchObject(refusal);
@@ -83,15 +89,32 @@ describe('refund, void, receipts, listing and summaries', () => {
     // Over sync the same: judged by when the till voided, not when the push arrived.
     const device_id = crypto.randomUUID();
     expect((await t.request('POST', '/sync/devices', { token: cashier.token, body: { device_id, name: 'Till' } })).status).toBe(200);
-    const voidAt = (seq: number, id: string, at: number) => ({ id: crypto.randomUUID(), seq, type: 'sale.void', created_at: new Date(at).toISOString(), payload: { transaction_id: id, reason: 'rung twice' } });
+    const voidAt = (seq: number, id: string, at: number) => ({
+      id: crypto.randomUUID(),
+      seq,
+      type: 'sale.void',
+      created_at: new Date(at).toISOString(),
+      payload: { transaction_id: id, reason: 'rung twice' },
+    });
     const soon = await sell(cashier, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Cash' });
     await later(30 * 60_000);
     const pushed = await t.request('POST', '/sync/push', {
       token: cashier.token,
-      body: { device_id, mutations: [voidAt(1, soon.id, t.clock.now() - 25 * 60_000), voidAt(2, late.id, t.clock.now()), voidAt(3, ownersSale.id, t.clock.now())] },
+      body: {
+        device_id,
+        mutations: [
+          voidAt(1, soon.id, t.clock.now() - 25 * 60_000),
+          voidAt(2, late.id, t.clock.now()),
+          voidAt(3, ownersSale.id, t.clock.now()),
+        ],
+      },
     });
     expect(pushed.status, pushed.text).toBe(200);
-    expect(pushed.body.data.results.map((r: { status: string; error?: { code: string } }) => r.error?.code ?? r.status)).toEqual(['applied', 'FORBIDDEN', 'FORBIDDEN']);
+    expect(pushed.body.data.results.map((r: { status: string; error?: { code: string } }) => r.error?.code ?? r.status)).toEqual([
+      'applied',
+      'FORBIDDEN',
+      'FORBIDDEN',
+    ]);
     expect(await stockOf(owner, p.id)).toBe(48);
     // A manager may void any sale of the store, at any time.
     expect((await move(manager, late.id, 'void')).status).toBe(200);
@@ -115,19 +138,37 @@ describe('refund, void, receipts, listing and summaries', () => {
   it('voids a credit sale with no payment (tab written off), refunds one with a payment, but will not void it', async () => {
     const { owner, p } = await shop();
     const phone = uniquePhone();
-    const first = await sell(owner, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'Credit', customer_name: 'Bi Mwanaisha', customer_phone: phone });
+    const first = await sell(owner, {
+      lines: [{ product_id: p.id, qty: 1 }],
+      payment_method: 'Credit',
+      customer_name: 'Bi Mwanaisha',
+      customer_phone: phone,
+    });
     expect((await move(owner, first.id, 'void')).body.data.status).toBe('void');
     const tab = await t.db.db.selectFrom('credit_tabs').selectAll().where('transaction_id', '=', first.id).executeTakeFirstOrThrow();
     expect(tab).toMatchObject({ status: 'written_off', write_off_reason: 'sale voided', written_off_amount: 150000 });
 
     const second = await sell(owner, { lines: [{ product_id: p.id, qty: 2 }], payment_method: 'Credit', customer_id: first.customer_id });
-    await t.db.db.updateTable('credit_tabs').set({ paid_amount: 100000, status: 'partially_paid' }).where('transaction_id', '=', second.id).execute();
+    await t.db.db
+      .updateTable('credit_tabs')
+      .set({ paid_amount: 100000, status: 'partially_paid' })
+      .where('transaction_id', '=', second.id)
+      .execute();
     const refused = await move(owner, second.id, 'void');
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe('this credit sale has payments; refund it instead of voiding it');
     expect((await move(owner, second.id, 'refund')).body.data.status).toBe('refunded');
-    const refundedTab = await t.db.db.selectFrom('credit_tabs').selectAll().where('transaction_id', '=', second.id).executeTakeFirstOrThrow();
-    expect(refundedTab).toMatchObject({ status: 'written_off', write_off_reason: 'sale refunded', paid_amount: 100000, written_off_amount: 200000 });
+    const refundedTab = await t.db.db
+      .selectFrom('credit_tabs')
+      .selectAll()
+      .where('transaction_id', '=', second.id)
+      .executeTakeFirstOrThrow();
+    expect(refundedTab).toMatchObject({
+      status: 'written_off',
+      write_off_reason: 'sale refunded',
+      paid_amount: 100000,
+      written_off_amount: 200000,
+    });
     expect(await stockOf(owner, p.id)).toBe(50);
   });
 
@@ -159,7 +200,10 @@ describe('refund, void, receipts, listing and summaries', () => {
     const sale = await sell(owner, { lines: [{ product_id: p.id, qty: 2 }], payment_method: 'Cash' });
     const email = uniqueEmail('customer');
     const res = await t.request('POST', `/pos/transactions/${sale.id}/receipt`, { token: owner.token, body: { email } });
-    expect(res.body).toMatchObject({ message: 'no email service is configured: the receipt was kept in the outbox', data: { email, delivered: false } });
+    expect(res.body).toMatchObject({
+      message: 'no email service is configured: the receipt was kept in the outbox',
+      data: { email, delivered: false },
+    });
     const mail = await lastMessage(t, email);
     expect(mail!.body).toContain('2 x Juisi @ TZS 1,500 = TZS 3,000');
     expect(mail!.body).toContain('Total: TZS 3,000');
@@ -197,7 +241,11 @@ describe('refund, void, receipts, listing and summaries', () => {
     // 2026-12-01 20:59 UTC is 23:59 in Dar es Salaam; 21:00 UTC is midnight, the next local day.
     const target = Date.UTC(2026, 11, 1, 20, 59, 0);
     t.clock.advance(target - t.clock.now());
-    const login = async (): Promise<Session> => ({ ...owner, token: (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: owner.password } })).body.data.access_token });
+    const login = async (): Promise<Session> => ({
+      ...owner,
+      token: (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: owner.password } })).body.data
+        .access_token,
+    });
     let s = await login();
     await sell(s, { lines: [{ product_id: p.id, qty: 2 }], payment_method: 'Cash' });
     await sell(s, { lines: [{ product_id: p.id, qty: 1 }], payment_method: 'M-Pesa' });
@@ -207,7 +255,9 @@ describe('refund, void, receipts, listing and summaries', () => {
     s = await login();
     await sell(s, { lines: [{ product_id: p.id, qty: 3 }], payment_method: 'Tigo Pesa' });
 
-    const dec1 = Envelope(PosSummary).parse((await t.request('GET', '/pos/summary?date_from=2026-12-01&date_to=2026-12-01', { token: s.token })).body).data;
+    const dec1 = Envelope(PosSummary).parse(
+      (await t.request('GET', '/pos/summary?date_from=2026-12-01&date_to=2026-12-01', { token: s.token })).body,
+    ).data;
     expect(dec1).toMatchObject({
       total_sales: 3000,
       transaction_count: 2,
@@ -228,10 +278,18 @@ describe('refund, void, receipts, listing and summaries', () => {
     const both = (await t.request('GET', '/pos/summary?date_from=2026-12-01&date_to=2026-12-02', { token: s.token })).body.data;
     expect(both).toMatchObject({ total_sales: 6000, transaction_count: 3 });
 
-    const hours = (await t.request('GET', '/pos/summary/hourly?date=2026-12-01', { token: s.token })).body.data as Array<{ hour: number; sales: number; count: number }>;
+    const hours = (await t.request('GET', '/pos/summary/hourly?date=2026-12-01', { token: s.token })).body.data as Array<{
+      hour: number;
+      sales: number;
+      count: number;
+    }>;
     expect(hours).toHaveLength(24);
     expect(hours.filter((h) => h.count > 0)).toEqual([{ hour: 23, sales: 3000, count: 2 }]);
-    const next = (await t.request('GET', '/pos/summary/hourly', { token: s.token })).body.data as Array<{ hour: number; sales: number; count: number }>;
+    const next = (await t.request('GET', '/pos/summary/hourly', { token: s.token })).body.data as Array<{
+      hour: number;
+      sales: number;
+      count: number;
+    }>;
     expect(next.filter((h) => h.count > 0)).toEqual([{ hour: 0, sales: 3000, count: 1 }]);
     const bad = await t.request('GET', '/pos/summary?date_from=2026-12-02&date_to=2026-12-01', { token: s.token });
     expect(bad.status).toBe(400);

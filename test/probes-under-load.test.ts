@@ -15,7 +15,10 @@ import { createTestApp, type TestApp } from './setup/test-app.js';
 describe('probes under load', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ sqliteFile: path.join(mkdtempSync(path.join(tmpdir(), 'duka-probe-')), 'duka.db'), config: { METRICS_TOKEN: 'metrics-token-0123456789' } });
+    t = await createTestApp({
+      sqliteFile: path.join(mkdtempSync(path.join(tmpdir(), 'duka-probe-')), 'duka.db'),
+      config: { METRICS_TOKEN: 'metrics-token-0123456789' },
+    });
   });
   afterAll(() => t.close());
 
@@ -32,12 +35,18 @@ describe('probes under load', () => {
     await new Promise((r) => setTimeout(r, 200));
     // A query through the pool waits for the holders: the state a probe must not wait in.
     let queued = false;
-    const waiting = t.db.db.selectFrom('stores').select('id').execute().then(() => (queued = true));
+    const waiting = t.db.db
+      .selectFrom('stores')
+      .select('id')
+      .execute()
+      .then(() => (queued = true));
 
     const timeout = (ms: number) => new Promise<'timed out'>((r) => setTimeout(() => r('timed out'), ms));
     const ready = Promise.resolve(t.app.request('/health/ready')).then(async (res) => ({ status: res.status, body: await res.json() }));
     expect(await Promise.race([ready, timeout(5_000)])).toEqual({ status: 200, body: { status: 'ok', database: 'ok' } });
-    const metrics = Promise.resolve(t.app.request('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } })).then((res) => res.status);
+    const metrics = Promise.resolve(t.app.request('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } })).then(
+      (res) => res.status,
+    );
     expect(await Promise.race([metrics, timeout(5_000)])).toBe(200);
     expect(queued).toBe(false);
 

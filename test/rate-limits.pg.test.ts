@@ -12,7 +12,9 @@ describe('auth rate limits across instances (postgres)', () => {
   let second: DbHandle;
   let other: ReturnType<typeof createApp>;
   beforeAll(async () => {
-    t = await createTestApp({ config: { RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 3, RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 3, TRUST_PROXY: 1 } });
+    t = await createTestApp({
+      config: { RATE_LIMIT_ADDRESS_FAILURES_PER_MIN: 3, RATE_LIMIT_ACCOUNT_FAILURES_PER_HOUR: 3, TRUST_PROXY: 1 },
+    });
     second = createDb({ url: t.db.url!, poolSize: 2 });
     other = createApp(createDeps(t.config, second, pino({ level: 'silent' }), t.clock), second.ping);
   });

@@ -6,7 +6,17 @@ import type { ServerType } from '@hono/node-server';
 import { PROTOCOL_VERSION } from '@duka/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attachRealtime, type RealtimeServer } from '../server/src/sync/ws/attach.js';
-import { addStore, createStaff, e164, lastMessage, mfaAdminToken, PASSWORD, registerOwner, type Session, uniquePhone } from './setup/factories.js';
+import {
+  addStore,
+  createStaff,
+  e164,
+  lastMessage,
+  mfaAdminToken,
+  PASSWORD,
+  registerOwner,
+  type Session,
+  uniquePhone,
+} from './setup/factories.js';
 import { checkerFor } from './setup/openapi-check.js';
 import { createTestApp, listen, type TestApp } from './setup/test-app.js';
 import { createTestDb } from './setup/test-db.js';
@@ -40,14 +50,21 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     open.push(s);
     return s;
   };
-  const versionOf = async (orgId: string) => (await t.db.db.selectFrom('organisations').select('version').where('id', '=', orgId).executeTakeFirstOrThrow()).version;
+  const versionOf = async (orgId: string) =>
+    (await t.db.db.selectFrom('organisations').select('version').where('id', '=', orgId).executeTakeFirstOrThrow()).version;
   const product = async (s: { token: string }, body: Record<string, unknown> = {}) => {
-    const res = await t.request('POST', '/inventory/products', { token: s.token, body: { name: 'Sukari 1kg', selling_price: 3200, stock: 100, ...body } });
+    const res = await t.request('POST', '/inventory/products', {
+      token: s.token,
+      body: { name: 'Sukari 1kg', selling_price: 3200, stock: 100, ...body },
+    });
     expect(res.status, res.text).toBe(200);
     return res.body.data as { id: string };
   };
   const sell = async (s: { token: string }, productId: string, qty = 1) => {
-    const res = await t.request('POST', '/pos/sale', { token: s.token, body: { lines: [{ product_id: productId, qty }], payment_method: 'Cash' } });
+    const res = await t.request('POST', '/pos/sale', {
+      token: s.token,
+      body: { lines: [{ product_id: productId, qty }], payment_method: 'Cash' },
+    });
     expect(res.status, res.text).toBe(201);
     return res.body.data;
   };
@@ -84,7 +101,10 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     const owner = await registerOwner(t);
     const s = await till(owner.token);
     await s.next('hello');
-    const res = await t.request('POST', '/notifications', { token: owner.token, body: { category: 'system', title: 'Karibu', body: 'Habari za leo' } });
+    const res = await t.request('POST', '/notifications', {
+      token: owner.token,
+      body: { category: 'system', title: 'Karibu', body: 'Habari za leo' },
+    });
     expect(res.status, res.text).toBe(200);
     const m = await s.next('notification');
     expect(m.notification).toEqual(res.body.data);
@@ -103,7 +123,10 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     for (let i = 0; i < 130; i++) products.push(await product(owner, { name: `Bidhaa ${i}`, stock: 10 }));
     const s = await till(owner.token);
     await s.next('hello');
-    const res = await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: products.map((p) => ({ product_id: p.id, qty: 2 })), payment_method: 'Cash' } });
+    const res = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: products.map((p) => ({ product_id: p.id, qty: 2 })), payment_method: 'Cash' },
+    });
     expect(res.status, res.text).toBe(201);
     await s.next('poke', 2000);
     // The sale's levels (8 each); the last product's creation (10) may still be on its way to this new socket.
@@ -143,7 +166,10 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     const switched = await t.request('POST', '/accounts/switch-store', { token: owner.token, body: { store_id: branch.id } });
     expect(switched.status, switched.text).toBe(200);
     // The switch signed the old session out: the home store is signed into afresh.
-    const home = { token: (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: PASSWORD } })).body.data.access_token as string };
+    const home = {
+      token: (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: PASSWORD } })).body.data
+        .access_token as string,
+    };
     const here = await till(home.token);
     const there = await till(switched.body.data.tokens.access_token);
     const stranger = await till((await registerOwner(t)).token);
@@ -191,7 +217,14 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     const check = checkerFor(doc);
     const owner = await registerOwner(t);
     const phone = uniquePhone();
-    expect((await t.request('POST', '/accounts/users', { token: owner.token, body: { first_name: 'Juma', last_name: 'Ali', phone, role: 'staff' } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', '/accounts/users', {
+          token: owner.token,
+          body: { first_name: 'Juma', last_name: 'Ali', phone, role: 'staff' },
+        })
+      ).status,
+    ).toBe(200);
     const temporary = (await lastMessage(t, e164(phone)))!.body.match(/temporary password (\S+),/)![1]!;
     const unsettled = (await t.request('POST', '/auth/login', { body: { identifier: phone, password: temporary } })).body.data.access_token;
     const cases = [
@@ -227,7 +260,9 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
 
   it('closes with 4003 "session revoked" on logout, and leaves the user’s other sessions open', async () => {
     const owner = await registerOwner(t);
-    const other = await till((await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: PASSWORD } })).body.data.access_token);
+    const other = await till(
+      (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: PASSWORD } })).body.data.access_token,
+    );
     const s = await till(owner.token);
     await Promise.all([s.next('hello'), other.next('hello')]);
     expect((await t.request('POST', '/auth/logout', { token: owner.token })).status).toBe(200);
@@ -240,11 +275,16 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     const owner = await registerOwner(t);
     const staff = await createStaff(t, owner);
     const mine = await till(owner.token);
-    const second = await till((await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: PASSWORD } })).body.data.access_token);
+    const second = await till(
+      (await t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: PASSWORD } })).body.data.access_token,
+    );
     const staffs = await till(staff.token);
     await Promise.all([mine.next('hello'), second.next('hello'), staffs.next('hello')]);
 
-    const res = await t.request('PATCH', '/accounts/me', { token: owner.token, body: { password: 'mpya-kabisa-2026', current_password: PASSWORD } });
+    const res = await t.request('PATCH', '/accounts/me', {
+      token: owner.token,
+      body: { password: 'mpya-kabisa-2026', current_password: PASSWORD },
+    });
     expect(res.status, res.text).toBe(200);
     expect(await second.closed).toEqual({ code: 4003, reason: 'session revoked' });
 

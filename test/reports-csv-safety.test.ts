@@ -15,7 +15,12 @@ describe('reports: CSV cells that look like formulas', () => {
 
   it('prefixes =, +, -, @ text with an apostrophe and leaves money alone', async () => {
     const post = async (path: string, body: unknown) => (await t.request('POST', path, { token: owner.token, body })).body.data;
-    await post('/inventory/products', { name: "=HYPERLINK(\"http://evil.example\",\"Sukari\")", selling_price: 1500, cost_price: 1000, stock: 2 });
+    await post('/inventory/products', {
+      name: '=HYPERLINK("http://evil.example","Sukari")',
+      selling_price: 1500,
+      cost_price: 1000,
+      stock: 2,
+    });
     await post('/inventory/products', { name: '-Unga', selling_price: 2000.5, cost_price: 1000, stock: 1 });
     await post('/inventory/products', { name: 'Chai', selling_price: 500, cost_price: 300, stock: 3 });
     await post('/inventory/products', { name: '@SUM(A1:A9)', selling_price: 100, cost_price: 50, stock: 1 });
@@ -23,7 +28,7 @@ describe('reports: CSV cells that look like formulas', () => {
     expect(res.status, res.text).toBe(200);
     const products = csvRecords(res.text).records.filter((r) => r.row_type === 'product');
     const byName = Object.fromEntries(products.map((r) => [r.product, r]));
-    expect(Object.keys(byName).sort()).toEqual(["'-Unga", "'=HYPERLINK(\"http://evil.example\",\"Sukari\")", "'@SUM(A1:A9)", 'Chai']);
+    expect(Object.keys(byName).sort()).toEqual(["'-Unga", '\'=HYPERLINK("http://evil.example","Sukari")', "'@SUM(A1:A9)", 'Chai']);
     expect(byName["'-Unga"]).toMatchObject({ qty: '1', selling_price: '2000.50', value_at_selling_price: '2000.50' });
   });
 });

@@ -60,36 +60,71 @@ describe('scheduled reports: CRUD, send now, and the scheduler across instances 
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   });
 
-  const call = (method: string, path: string, body?: unknown, s: { token: string } = owner) => t.request(method, path, { token: s.token, body });
+  const call = (method: string, path: string, body?: unknown, s: { token: string } = owner) =>
+    t.request(method, path, { token: s.token, body });
   const mailsTo = (email: string, subject: string) => received.filter((m) => m.to.includes(email) && m.raw.includes(subject));
   const outboxRows = async (email: string, subject: string) =>
-    (await t.db.db.selectFrom('outbox').select(['status', 'subject']).where('recipient', '=', email).execute()).filter((r) => r.subject?.startsWith(subject));
+    (await t.db.db.selectFrom('outbox').select(['status', 'subject']).where('recipient', '=', email).execute()).filter((r) =>
+      r.subject?.startsWith(subject),
+    );
 
   it('is for owners only; validates its input; next send at 07:00 local (daily), Monday (weekly), the 1st (monthly)', async () => {
     const staff = await createStaff(t, owner);
     expect((await call('GET', '/reports/scheduled', undefined, staff)).status).toBe(403);
-    expect((await call('POST', '/reports/scheduled', { report_type: 'sales', name: 'x', frequency: 'daily', date_range_preset: '7d', recipients: [alice] }, staff)).status).toBe(403);
+    expect(
+      (
+        await call(
+          'POST',
+          '/reports/scheduled',
+          { report_type: 'sales', name: 'x', frequency: 'daily', date_range_preset: '7d', recipients: [alice] },
+          staff,
+        )
+      ).status,
+    ).toBe(403);
 
-    const bad = await call('POST', '/reports/scheduled', { report_type: 'sales', name: 'Daily', frequency: 'hourly', date_range_preset: '7d', recipients: ['not-an-email'] });
+    const bad = await call('POST', '/reports/scheduled', {
+      report_type: 'sales',
+      name: 'Daily',
+      frequency: 'hourly',
+      date_range_preset: '7d',
+      recipients: ['not-an-email'],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['frequency', 'recipients.0']);
 
-    const res = await call('POST', '/reports/scheduled', { report_type: 'sales', name: 'Mauzo ya wiki', frequency: 'daily', date_range_preset: '7d', recipients: [alice, bob] });
+    const res = await call('POST', '/reports/scheduled', {
+      report_type: 'sales',
+      name: 'Mauzo ya wiki',
+      frequency: 'daily',
+      date_range_preset: '7d',
+      recipients: [alice, bob],
+    });
     expect(res.status, res.text).toBe(200);
     const created = Envelope(ScheduledReport).parse(res.body).data;
     const now = t.clock.now();
     const today = localDate(now, TZ);
     const firstRun = localAt(today, '07:00:00') > now ? localAt(today, '07:00:00') : localAt(addDays(today, 1), '07:00:00');
-    expect(created).toMatchObject({ report_type: 'sales', name: 'Mauzo ya wiki', frequency: 'daily', date_range_preset: '7d', recipients: [alice, bob], is_enabled: true, last_run_at: null, store_id: owner.storeId });
+    expect(created).toMatchObject({
+      report_type: 'sales',
+      name: 'Mauzo ya wiki',
+      frequency: 'daily',
+      date_range_preset: '7d',
+      recipients: [alice, bob],
+      is_enabled: true,
+      last_run_at: null,
+      store_id: owner.storeId,
+    });
     expect(created.next_run_at).toBe(new Date(firstRun).toISOString());
 
     const weekly = (await call('PATCH', `/reports/scheduled/${created.id}`, { frequency: 'weekly' })).body.data as ScheduledReport;
     const weekDay = new Date(`${localDate(Date.parse(weekly.next_run_at), TZ)}T00:00:00Z`).getUTCDay();
     expect([weekDay, new Date(weekly.next_run_at).toISOString().slice(11, 19)]).toEqual([1, '04:00:00']);
-    const monthly = (await call('PATCH', `/reports/scheduled/${created.id}`, { frequency: 'monthly', name: 'Mauzo' })).body.data as ScheduledReport;
+    const monthly = (await call('PATCH', `/reports/scheduled/${created.id}`, { frequency: 'monthly', name: 'Mauzo' })).body
+      .data as ScheduledReport;
     expect(localDate(Date.parse(monthly.next_run_at), TZ).slice(8)).toBe('01');
     expect(monthly.name).toBe('Mauzo');
-    const back = (await call('PATCH', `/reports/scheduled/${created.id}`, { frequency: 'daily', name: 'Mauzo ya wiki' })).body.data as ScheduledReport;
+    const back = (await call('PATCH', `/reports/scheduled/${created.id}`, { frequency: 'daily', name: 'Mauzo ya wiki' })).body
+      .data as ScheduledReport;
     expect(back.next_run_at).toBe(created.next_run_at);
 
     const list = await call('GET', '/reports/scheduled');
@@ -105,7 +140,15 @@ describe('scheduled reports: CRUD, send now, and the scheduler across instances 
     }
     expect((await call('GET', '/reports/scheduled', undefined, other)).body.data).toEqual([]);
 
-    const doomed = (await call('POST', '/reports/scheduled', { report_type: 'credit', name: 'Madeni', frequency: 'weekly', date_range_preset: '30d', recipients: [alice] })).body.data;
+    const doomed = (
+      await call('POST', '/reports/scheduled', {
+        report_type: 'credit',
+        name: 'Madeni',
+        frequency: 'weekly',
+        date_range_preset: '30d',
+        recipients: [alice],
+      })
+    ).body.data;
     expect((await call('DELETE', `/reports/scheduled/${doomed.id}`)).status).toBe(200);
     expect((await call('GET', '/reports/scheduled')).body.data).toHaveLength(1);
   });
@@ -124,7 +167,13 @@ describe('scheduled reports: CRUD, send now, and the scheduler across instances 
     const dispatch = Envelope(ScheduledReportDispatch).parse(res.body).data;
     const yesterday = addDays(localDate(t.clock.now(), TZ), -1);
     expect(dispatch).toMatchObject({ scheduled_report_id: schedule.id, recipients: [alice, bob], queued: 2, delivered: true });
-    expect(dispatch.export).toMatchObject({ report_type: 'sales', format: 'csv', date_from: addDays(yesterday, -6), date_to: yesterday, scheduled_report_id: schedule.id });
+    expect(dispatch.export).toMatchObject({
+      report_type: 'sales',
+      format: 'csv',
+      date_from: addDays(yesterday, -6),
+      date_to: yesterday,
+      scheduled_report_id: schedule.id,
+    });
 
     const download = await call('GET', `/reports/exports/${dispatch.export.id}/download`);
     expect(csvRecords(download.text).records.map((r) => [r.status, r.total])).toEqual([['paid', '3000.00']]);
@@ -137,7 +186,10 @@ describe('scheduled reports: CRUD, send now, and the scheduler across instances 
       expect(attached.content).toBe(download.text);
     }
     expect(await outboxRows(alice, 'Mauzo ya wiki')).toEqual([expect.objectContaining({ status: 'sent' })]);
-    expect((await call('GET', '/reports/scheduled')).body.data[0]).toMatchObject({ next_run_at: schedule.next_run_at, last_export_id: dispatch.export.id });
+    expect((await call('GET', '/reports/scheduled')).body.data[0]).toMatchObject({
+      next_run_at: schedule.next_run_at,
+      last_export_id: dispatch.export.id,
+    });
   });
 
   it('a due report is sent exactly once by concurrent scheduler ticks on two instances, and not again after a restart until the next day', async () => {
@@ -147,12 +199,22 @@ describe('scheduled reports: CRUD, send now, and the scheduler across instances 
     if (t.clock.now() < due) moveClock(t, due + 60_000);
     const sentBefore = mailsTo(alice, 'Mauzo ya wiki').length;
     const second = createDeps(t.config, t.db, pino({ level: 'silent' }), t.clock);
-    const runs = await Promise.all([runScheduledReports(t.deps), runScheduledReports(second), runScheduledReports(t.deps), runScheduledReports(second)]);
+    const runs = await Promise.all([
+      runScheduledReports(t.deps),
+      runScheduledReports(second),
+      runScheduledReports(t.deps),
+      runScheduledReports(second),
+    ]);
     expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
     expect(mailsTo(alice, 'Mauzo ya wiki')).toHaveLength(sentBefore + 1);
     expect(mailsTo(bob, 'Mauzo ya wiki')).toHaveLength(sentBefore + 1);
     expect(await outboxRows(alice, 'Mauzo ya wiki')).toHaveLength(2);
-    const scheduledExports = await t.db.db.selectFrom('report_exports').select('id').where('scheduled_report_id', '=', schedule.id).where('created_by', 'is', null).execute();
+    const scheduledExports = await t.db.db
+      .selectFrom('report_exports')
+      .select('id')
+      .where('scheduled_report_id', '=', schedule.id)
+      .where('created_by', 'is', null)
+      .execute();
     expect(scheduledExports).toHaveLength(1);
     // The attachment of the scheduled email is the recorded export.
     const mail = mailsTo(alice, 'Mauzo ya wiki').at(-1)!;

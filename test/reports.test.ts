@@ -34,8 +34,28 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     D1 = addDays(D, 1);
     expect((await t.request('PATCH', `/stores/${owner.storeId}`, { token: owner.token, body: { vat_enabled: true } })).status).toBe(200);
     const food = await post('/inventory/categories', { name: 'Vyakula' });
-    ids.oil = (await post('/inventory/products', { name: OIL, sku: 'OIL-1', category_id: food.id, selling_price: 118, cost_price: 90, tax_rate: 18, stock: 50 })).id;
-    ids.rice = (await post('/inventory/products', { name: 'Mchele 1kg', sku: 'RICE-1', category_id: food.id, selling_price: 100, cost_price: 80, tax_rate: 0, stock: 40 })).id;
+    ids.oil = (
+      await post('/inventory/products', {
+        name: OIL,
+        sku: 'OIL-1',
+        category_id: food.id,
+        selling_price: 118,
+        cost_price: 90,
+        tax_rate: 18,
+        stock: 50,
+      })
+    ).id;
+    ids.rice = (
+      await post('/inventory/products', {
+        name: 'Mchele 1kg',
+        sku: 'RICE-1',
+        category_id: food.id,
+        selling_price: 100,
+        cost_price: 80,
+        tax_rate: 0,
+        stock: 40,
+      })
+    ).id;
     ids.soap = (await post('/inventory/products', { name: 'Sabuni', selling_price: 59, cost_price: 40, tax_rate: 18, stock: 30 })).id;
     ids.baraka = (await post('/customers', { name: BARAKA })).id;
     amina = { phone: uniquePhone() };
@@ -44,8 +64,19 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     // Day D, just before midnight in Dar es Salaam, then the first second of D+1.
     moveClock(t, localAt(D, '23:49:00'));
     owner = await signIn(t, owner);
-    ids.s1 = (await sell(localAt(D, '23:50:00'), { lines: [{ product_id: ids.oil, qty: 1 }, { product_id: ids.rice, qty: 1 }], payment_method: 'Cash', discount_pct: 20 })).id;
-    ids.s2 = (await sell(localAt(D, '23:52:00'), { lines: [{ product_id: ids.oil, qty: 2 }], payment_method: 'Credit', customer_id: ids.baraka })).id;
+    ids.s1 = (
+      await sell(localAt(D, '23:50:00'), {
+        lines: [
+          { product_id: ids.oil, qty: 1 },
+          { product_id: ids.rice, qty: 1 },
+        ],
+        payment_method: 'Cash',
+        discount_pct: 20,
+      })
+    ).id;
+    ids.s2 = (
+      await sell(localAt(D, '23:52:00'), { lines: [{ product_id: ids.oil, qty: 2 }], payment_method: 'Credit', customer_id: ids.baraka })
+    ).id;
     ids.s3 = (await sell(localAt(D, '23:55:00'), { lines: [{ product_id: ids.soap, qty: 1 }], payment_method: 'M-Pesa' })).id;
     await post(`/pos/transactions/${ids.s3}/refund`, { reason: 'wrong item' });
     ids.s4 = (await sell(localAt(D, '23:57:00'), { lines: [{ product_id: ids.rice, qty: 3 }], payment_method: 'Cash' })).id;
@@ -61,7 +92,19 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     const res = await t.request('GET', '/reports/types', { token: staff.token });
     expect(res.status).toBe(200);
     expect(res.body.data.report_types.map((r: { type: string }) => r.type)).toEqual(['sales', 'inventory', 'tax', 'credit']);
-    expect(res.body.data.report_types[0].columns).toEqual(['receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'tax', 'total']);
+    expect(res.body.data.report_types[0].columns).toEqual([
+      'receipt_number',
+      'date',
+      'time',
+      'cashier',
+      'customer',
+      'payment_method',
+      'status',
+      'subtotal',
+      'discount',
+      'tax',
+      'total',
+    ]);
     // Staff without the reports permission may not generate, list or download.
     expect((await generate({ report_type: 'sales', format: 'csv' }, { ...owner, token: staff.token })).status).toBe(403);
     expect((await t.request('GET', '/reports/exports', { token: staff.token })).status).toBe(403);
@@ -74,7 +117,19 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="sales-report_${D}_to_${D}.csv"`);
     expect(res.text.endsWith('\r\n')).toBe(true);
     const { header, records } = csvRecords(res.text);
-    expect(header).toEqual(['receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'tax', 'total']);
+    expect(header).toEqual([
+      'receipt_number',
+      'date',
+      'time',
+      'cashier',
+      'customer',
+      'payment_method',
+      'status',
+      'subtotal',
+      'discount',
+      'tax',
+      'total',
+    ]);
     expect(records.map((r) => Object.values(r))).toEqual([
       ['MAD-000001', D, '23:50:00', 'Asha Mushi', '', 'Cash', 'paid', '218.00', '43.60', '14.40', '174.40'],
       ['MAD-000002', D, '23:52:00', 'Asha Mushi', BARAKA, 'Credit', 'credit', '236.00', '0.00', '36.00', '236.00'],
@@ -86,7 +141,9 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     expect(res.text).toContain(',"Baraka ""Mzee"" Juma, Jr",Credit,');
 
     const next = csvRecords((await generate({ report_type: 'sales', format: 'csv', date_from: D1, date_to: D1 })).text).records;
-    expect(next.map((r) => [r.receipt_number, r.date, r.time, r.payment_method, r.total])).toEqual([['MAD-000006', D1, '00:00:00', 'Tigo Pesa', '118.00']]);
+    expect(next.map((r) => [r.receipt_number, r.date, r.time, r.payment_method, r.total])).toEqual([
+      ['MAD-000006', D1, '00:00:00', 'Tigo Pesa', '118.00'],
+    ]);
 
     // Re-download: the same bytes, from the export list.
     const exportId = res.headers.get('x-export-id')!;
@@ -159,7 +216,17 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     const res = await generate({ report_type: 'inventory', format: 'csv' });
     expect(res.status).toBe(200);
     const { header, records } = csvRecords(res.text);
-    expect(header).toEqual(['row_type', 'category', 'product', 'sku', 'qty', 'cost_price', 'selling_price', 'value_at_cost', 'value_at_selling_price']);
+    expect(header).toEqual([
+      'row_type',
+      'category',
+      'product',
+      'sku',
+      'qty',
+      'cost_price',
+      'selling_price',
+      'value_at_cost',
+      'value_at_selling_price',
+    ]);
     // Stock: oil 50 − 1 − 2 − 1 = 46; rice 40 − 1 − 3 + 3 (void) = 39; soap 30 − 1 + 1 (refund) − 2 = 28.
     expect(records.map((r) => Object.values(r))).toEqual([
       ['product', '', 'Sabuni', '', '28', '40.00', '59.00', '1120.00', '1652.00'],
@@ -171,7 +238,11 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     ]);
     expect(res.text).toContain('product,Vyakula,"Mafuta ""Korie"", 1L",OIL-1,46,');
     const json = (await generate({ report_type: 'inventory', format: 'json' })).body.data;
-    expect(json).toMatchObject({ date_from: null, date_to: null, totals: { products: 3, qty: 113, value_at_cost: 8380, value_at_selling_price: 10980 } });
+    expect(json).toMatchObject({
+      date_from: null,
+      date_to: null,
+      totals: { products: 3, qty: 113, value_at_cost: 8380, value_at_selling_price: 10980 },
+    });
   });
 
   it('credit: each customer’s outstanding and overdue, a month later', async () => {
@@ -197,12 +268,18 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     const exports = Envelope(ReportExport.array()).parse(all.body).data;
     expect(exports.length).toBeGreaterThanOrEqual(10);
     expect(exports.map((e) => e.created_at)).toEqual([...exports.map((e) => e.created_at)].sort().reverse());
-    const salesCsv = (await t.request('GET', '/reports/exports?report_type=sales&format=csv', { token: owner.token })).body.data as ReportExport[];
+    const salesCsv = (await t.request('GET', '/reports/exports?report_type=sales&format=csv', { token: owner.token })).body
+      .data as ReportExport[];
     expect(salesCsv.map((e) => [e.report_type, e.format, e.date_from, e.date_to])).toEqual([
       ['sales', 'csv', D1, D1],
       ['sales', 'csv', D, D],
     ]);
-    expect(salesCsv[0]).toMatchObject({ file_url: `/api/v1/reports/exports/${salesCsv[0]!.id}/download`, created_by: owner.userId, store_id: owner.storeId, scheduled_report_id: null });
+    expect(salesCsv[0]).toMatchObject({
+      file_url: `/api/v1/reports/exports/${salesCsv[0]!.id}/download`,
+      created_by: owner.userId,
+      store_id: owner.storeId,
+      scheduled_report_id: null,
+    });
     expect(salesCsv[0]!.size).toBeGreaterThan(100);
     const one = (await t.request('GET', '/reports/exports?limit=1', { token: owner.token })).body.data;
     expect(one).toHaveLength(1);
@@ -211,7 +288,9 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
     const other = await registerOwner(t);
     expect((await t.request('GET', `/reports/exports/${salesCsv[0]!.id}/download`, { token: other.token })).status).toBe(404);
     expect((await t.request('GET', '/reports/exports', { token: other.token })).body.data).toEqual([]);
-    expect((await t.request('GET', '/reports/exports/00000000-0000-7000-8000-000000000000/download', { token: owner.token })).status).toBe(404);
+    expect((await t.request('GET', '/reports/exports/00000000-0000-7000-8000-000000000000/download', { token: owner.token })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -224,7 +303,8 @@ describe('reports: a long sales report is read in pages', () => {
     const owner = await registerOwner(t);
     const day = localDate(t.clock.now(), TZ);
     const base = localAt(day, '00:00:00');
-    for (let i = 0; i < 2101; i++) await insertSale(t, { orgId: owner.orgId, storeId: owner.storeId, total: 1, at: base + Math.floor(i / 3) * 1000 });
+    for (let i = 0; i < 2101; i++)
+      await insertSale(t, { orgId: owner.orgId, storeId: owner.storeId, total: 1, at: base + Math.floor(i / 3) * 1000 });
     const res = await generate2(t, owner, { report_type: 'sales', format: 'csv', date_from: day, date_to: day });
     const { records } = csvRecords(res.text);
     expect(records).toHaveLength(2101);
@@ -235,4 +315,5 @@ describe('reports: a long sales report is read in pages', () => {
   });
 });
 
-const generate2 = (t: TestApp, s: Session, body: Record<string, unknown>) => t.request('POST', '/reports/generate', { token: s.token, body });
+const generate2 = (t: TestApp, s: Session, body: Record<string, unknown>) =>
+  t.request('POST', '/reports/generate', { token: s.token, body });

@@ -1,4 +1,4 @@
-import { Envelope, PublicReviewList, StoreReview } from '@duka/shared';
+import { Envelope, type PublicReviewList, StoreReview } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
@@ -21,7 +21,9 @@ describe('reviews', () => {
   };
 
   it('records a review from the active store; ratings outside 1 to 5 are refused', async () => {
-    const owner = await registerOwner(t, { shop: { name: 'Duka la Neema', business_type: 'retail', region: 'arusha', district: 'Arusha' } });
+    const owner = await registerOwner(t, {
+      shop: { name: 'Duka la Neema', business_type: 'retail', region: 'arusha', district: 'Arusha' },
+    });
     const r = await review(owner, { rating: 5, title: 'Asante', body: 'The till works without internet', trigger: 'post_sale' });
     expect(r).toEqual({
       id: expect.any(String),
@@ -41,14 +43,22 @@ describe('reviews', () => {
     }
     expect((await post(owner, { rating: 4, trigger: 'email' })).status).toBe(400);
     expect((await post(null, { rating: 4 })).status).toBe(401);
-    const stored = await t.db.db.selectFrom('reviews').select(['org_id', 'store_id', 'user_id']).where('id', '=', r.id).executeTakeFirstOrThrow();
+    const stored = await t.db.db
+      .selectFrom('reviews')
+      .select(['org_id', 'store_id', 'user_id'])
+      .where('id', '=', r.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ org_id: owner.orgId, store_id: owner.storeId, user_id: owner.userId });
   });
 
   it('lists reviews publicly, newest first, with only the public fields, honouring the limit', async () => {
     const before = (await publicList()).count;
-    const a = await registerOwner(t, { shop: { name: 'Mama Asha Duka', business_type: 'retail', region: 'dar-es-salaam', district: 'Kinondoni' } });
-    const b = await registerOwner(t, { shop: { name: 'Juma Wholesale', business_type: 'wholesale', region: 'mwanza', district: 'Ilemela' } });
+    const a = await registerOwner(t, {
+      shop: { name: 'Mama Asha Duka', business_type: 'retail', region: 'dar-es-salaam', district: 'Kinondoni' },
+    });
+    const b = await registerOwner(t, {
+      shop: { name: 'Juma Wholesale', business_type: 'wholesale', region: 'mwanza', district: 'Ilemela' },
+    });
     const made: StoreReview[] = [];
     for (let i = 0; i < 25; i++) {
       t.clock.advance(1000);
@@ -60,7 +70,8 @@ describe('reviews', () => {
     expect(list.count).toBe(before + 25);
     expect(list.items).toHaveLength(20);
     expect(list.items.map((r) => r.title)).toEqual(newest.slice(0, 20).map((r) => r.title));
-    for (const item of list.items) expect(Object.keys(item).sort()).toEqual(['body', 'created_at', 'id', 'rating', 'store_name', 'title', 'trigger']);
+    for (const item of list.items)
+      expect(Object.keys(item).sort()).toEqual(['body', 'created_at', 'id', 'rating', 'store_name', 'title', 'trigger']);
     expect(list.items[0]).toEqual({
       id: made[24]!.id,
       rating: 5,

@@ -19,7 +19,9 @@ describe('row locks and foreign keys (Postgres)', () => {
 
   it('a sale holding its store row and an adjustment inserting under that store both commit, in order', async () => {
     const owner = await registerOwner(t);
-    const product = (await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Unga 2kg', selling_price: 4000, stock: 50 } })).body.data;
+    const product = (
+      await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Unga 2kg', selling_price: 4000, stock: 50 } })
+    ).body.data;
     const gate = () => {
       let open!: () => void;
       return { opened: new Promise<void>((r) => (open = r)), open: () => open() };
@@ -32,16 +34,35 @@ describe('row locks and foreign keys (Postgres)', () => {
       await forUpdate('postgres', trx.selectFrom('stores').select('last_number').where('id', '=', owner.storeId)).execute();
       storeLocked.open();
       await stockUpdated.opened;
-      const [row] = await forUpdate('postgres', trx.selectFrom('product_stock').select('qty').where('store_id', '=', owner.storeId).where('product_id', '=', product.id)).execute();
+      const [row] = await forUpdate(
+        'postgres',
+        trx.selectFrom('product_stock').select('qty').where('store_id', '=', owner.storeId).where('product_id', '=', product.id),
+      ).execute();
       order.push(`sale read ${row!.qty}`);
     });
     const adjust = t.db.db.transaction().execute(async (trx) => {
       await storeLocked.opened;
-      await trx.updateTable('product_stock').set({ qty: 55 }).where('store_id', '=', owner.storeId).where('product_id', '=', product.id).execute();
+      await trx
+        .updateTable('product_stock')
+        .set({ qty: 55 })
+        .where('store_id', '=', owner.storeId)
+        .where('product_id', '=', product.id)
+        .execute();
       stockUpdated.open();
       await trx
         .insertInto('stock_adjustments')
-        .values({ id: newId(), org_id: owner.orgId, store_id: owner.storeId, product_id: product.id, qty_change: 5, qty_after: 55, reason: 'received', note: null, adjusted_by: null, created_at: Date.now() })
+        .values({
+          id: newId(),
+          org_id: owner.orgId,
+          store_id: owner.storeId,
+          product_id: product.id,
+          qty_change: 5,
+          qty_after: 55,
+          reason: 'received',
+          note: null,
+          adjusted_by: null,
+          created_at: Date.now(),
+        })
         .execute();
       order.push('adjustment committed');
     });

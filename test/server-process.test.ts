@@ -13,7 +13,8 @@ import { createTestDb, DIALECT, type TestDb } from './setup/test-db.js';
 
 const ADMIN_EMAIL = 'root@duka.test';
 
-const start = (env: Record<string, string>, script = 'server/src/index.ts', args: string[] = []) => startScript(script, { LOG_LEVEL: 'info', ...env }, args);
+const start = (env: Record<string, string>, script = 'server/src/index.ts', args: string[] = []) =>
+  startScript(script, { LOG_LEVEL: 'info', ...env }, args);
 
 async function waitFor(check: () => boolean, what: string, ms = 20_000) {
   const until = Date.now() + ms;
@@ -57,7 +58,11 @@ describe(`npm start (${DIALECT})`, () => {
 
   it('serves the API over a real port: register, login, refresh, switch store, docs', async () => {
     const post = (p: string, body: unknown, token?: string) =>
-      fetch(`${base}/api/v1${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      fetch(`${base}/api/v1${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
     const reg = registrationBody();
     const registered = await post('/auth/register', reg);
     expect(registered.status).toBe(201);
@@ -91,7 +96,11 @@ describe(`npm start (${DIALECT})`, () => {
   });
 
   it('logs JSON lines with a request id and no secrets', () => {
-    const lines = proc.output().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = proc
+      .output()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const requests = lines.filter((l) => l.msg === 'request');
     expect(requests.length).toBeGreaterThan(3);
     expect(requests.every((l) => typeof l.req_id === 'string' && l.req_id.length > 0)).toBe(true);

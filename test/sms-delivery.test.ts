@@ -66,7 +66,8 @@ describe('SMS through the gateways', () => {
     const res = await t.request('GET', `/credits/customers/${customerId}`, { token: owner.token });
     return Envelope(CreditProfile).parse(res.body).data.messages;
   };
-  const outbox = (recipient: string) => t.db.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  const outbox = (recipient: string) =>
+    t.db.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
   /** The callback URL an owner pastes into the gateway's dashboard, on this test's real HTTP origin. */
   const reportUrl = async (owner: Session) => {
     const account = Envelope(SmsAccount).parse((await t.request('GET', '/sms/account', { token: owner.token })).body).data;
@@ -86,7 +87,12 @@ describe('SMS through the gateways', () => {
     const sent = beem.requests.at(-1)!;
     expect(basicCredentials(sent.headers.authorization)).toEqual([BEEM.apiKey, BEEM.secretKey]);
     const body = JSON.parse(sent.body);
-    expect(body).toMatchObject({ source_addr: 'NEEMA', encoding: 0, message: data.body, recipients: [{ dest_addr: e164(customer.phone).slice(1) }] });
+    expect(body).toMatchObject({
+      source_addr: 'NEEMA',
+      encoding: 0,
+      message: data.body,
+      recipients: [{ dest_addr: e164(customer.phone).slice(1) }],
+    });
     expect(data.body).toContain('deni lako');
     expect(data.body).toContain('TZS 17,500');
     expect(at.requests.length).toBe(platformBefore);
@@ -105,7 +111,12 @@ describe('SMS through the gateways', () => {
     expect(await beem.deliver(row.provider_message_id!, 'DELIVERED', url.replace(/[^/]+$/, 'x'.repeat(43)))).toBe(404);
 
     const usage = Envelope(SmsAccount).parse((await t.request('GET', '/sms/account', { token: owner.token })).body).data;
-    expect(usage).toMatchObject({ own_account: true, provider: 'beem', sender_id: 'NEEMA', usage: { own_account: { messages: 1, segments: 2, cost: null }, platform: { messages: 0, segments: 0 } } });
+    expect(usage).toMatchObject({
+      own_account: true,
+      provider: 'beem',
+      sender_id: 'NEEMA',
+      usage: { own_account: { messages: 1, segments: 2, cost: null }, platform: { messages: 0, segments: 0 } },
+    });
   });
 
   it("takes a report only on the URL of the account that sent the message: another shop's URL or the platform's changes nothing", async () => {
@@ -217,22 +228,41 @@ describe('SMS through the gateways', () => {
     expect(beem.requests.length).toBe(beemBefore);
 
     const row = await outbox(e164(owner.phone));
-    expect(row).toMatchObject({ status: 'sent', account: 'platform', provider: 'africastalking', body: '[redacted after delivery]', for_customer: 0, cost_cents: 2000 });
+    expect(row).toMatchObject({
+      status: 'sent',
+      account: 'platform',
+      provider: 'africastalking',
+      body: '[redacted after delivery]',
+      for_customer: 0,
+      cost_cents: 2000,
+    });
 
     const url = `${http.origin}/api/v1/sms/reports/africastalking/${platformReportsToken(t.deps.keys, 'africastalking')}`;
     expect(await at.deliver(row.provider_message_id!, 'Failed', url, 'AbsentSubscriber')).toBe(200);
-    expect(await outbox(e164(owner.phone))).toMatchObject({ delivery_status: 'failed', delivery_detail: expect.stringContaining('AbsentSubscriber') });
+    expect(await outbox(e164(owner.phone))).toMatchObject({
+      delivery_status: 'failed',
+      delivery_detail: expect.stringContaining('AbsentSubscriber'),
+    });
   });
 
   it("texts a short receipt on the shop's NextSMS account, and polls NextSMS for its delivery", async () => {
     const owner = await registerOwner(t);
     await ownAccount(owner, { sms_provider: 'nextsms', sms_api_key: NEXT.username, sms_api_secret: NEXT.password });
-    const saleId = await insertSale(t, { orgId: owner.orgId, storeId: owner.storeId, total: 12_500, paymentMethod: 'M-Pesa', status: 'paid' });
+    const saleId = await insertSale(t, {
+      orgId: owner.orgId,
+      storeId: owner.storeId,
+      total: 12_500,
+      paymentMethod: 'M-Pesa',
+      status: 'paid',
+    });
     const phone = uniquePhone();
 
     const res = await t.request('POST', `/pos/transactions/${saleId}/receipt`, { token: owner.token, body: { phone } });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ message: `receipt sent to ${e164(phone)}`, data: { channel: 'sms', phone: e164(phone), email: null, delivered: true, failure_reason: null } });
+    expect(res.body).toMatchObject({
+      message: `receipt sent to ${e164(phone)}`,
+      data: { channel: 'sms', phone: e164(phone), email: null, delivered: true, failure_reason: null },
+    });
     const sent = next.requests.at(-1)!;
     expect(basicCredentials(sent.headers.authorization)).toEqual([NEXT.username, NEXT.password]);
     const body = JSON.parse(sent.body);

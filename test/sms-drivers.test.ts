@@ -46,9 +46,27 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([beemFake.stop(), atFake.stop(), nextFake.stop()]));
 
-const beemCreds = (): SmsCredentials => ({ provider: 'beem', apiKey: 'beem-key-1', secret: 'beem-secret-1', senderId: 'DUKA', baseUrl: beemFake.url });
-const atCreds = (): SmsCredentials => ({ provider: 'africastalking', apiKey: 'at-key-1', secret: 'duka', senderId: 'DUKA', baseUrl: atFake.url });
-const nextCreds = (): SmsCredentials => ({ provider: 'nextsms', apiKey: 'dukauser', secret: 'next-pass-1', senderId: 'DUKA', baseUrl: nextFake.url });
+const beemCreds = (): SmsCredentials => ({
+  provider: 'beem',
+  apiKey: 'beem-key-1',
+  secret: 'beem-secret-1',
+  senderId: 'DUKA',
+  baseUrl: beemFake.url,
+});
+const atCreds = (): SmsCredentials => ({
+  provider: 'africastalking',
+  apiKey: 'at-key-1',
+  secret: 'duka',
+  senderId: 'DUKA',
+  baseUrl: atFake.url,
+});
+const nextCreds = (): SmsCredentials => ({
+  provider: 'nextsms',
+  apiKey: 'dukauser',
+  secret: 'next-pass-1',
+  senderId: 'DUKA',
+  baseUrl: nextFake.url,
+});
 
 interface Case {
   name: string;
@@ -124,7 +142,10 @@ describe.each(cases)('$name refusals', (c) => {
     expect(dropped.reason).toMatch(/could not be reached/);
     const started = Date.now();
     const hung = await rejection(send(c.creds()));
-    expect({ reason: hung.reason, permanent: hung.permanent }).toEqual({ reason: `${c.name}: no answer within ${TIMEOUT_MS} ms`, permanent: false });
+    expect({ reason: hung.reason, permanent: hung.permanent }).toEqual({
+      reason: `${c.name}: no answer within ${TIMEOUT_MS} ms`,
+      permanent: false,
+    });
     // The deadline is the driver's, not the test runner's: it gives up long before 5 s.
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -167,10 +188,16 @@ describe('Beem', () => {
     expect(beem.parseDeliveryReport(lower)).toEqual([{ providerMessageId: id, state: 'pending', detail: 'PENDING' }]);
     // The same states by polling, for an account whose callback URL is not set.
     const before2 = beemFake.requests.length;
-    const polled = await beem.fetchDeliveryReports!(beemCreds(), [{ providerMessageId: id, to: PHONE }, { providerMessageId: '1', to: PHONE }]);
+    const polled = await beem.fetchDeliveryReports!(beemCreds(), [
+      { providerMessageId: id, to: PHONE },
+      { providerMessageId: '1', to: PHONE },
+    ]);
     expect(polled).toEqual([{ providerMessageId: id, state: 'failed', detail: 'UNDELIVERED' }]);
     expect(beemFake.requests.slice(before2).map((r) => `${r.method} ${r.url} ${r.headers.authorization}`)).toEqual(
-      [id, '1'].map((r) => `GET /public/v1/delivery-reports?dest_addr=${PHONE}&request_id=${r} Basic ${Buffer.from('beem-key-1:beem-secret-1').toString('base64')}`),
+      [id, '1'].map(
+        (r) =>
+          `GET /public/v1/delivery-reports?dest_addr=${PHONE}&request_id=${r} Basic ${Buffer.from('beem-key-1:beem-secret-1').toString('base64')}`,
+      ),
     );
     const atForm = 'id=ATXid_1&status=Success&phoneNumber=%2B255712345678&networkCode=64004&retryCount=0';
     expect(beem.parseDeliveryReport({ headers: {}, query: {}, body: atForm, contentType: 'application/x-www-form-urlencoded' })).toBeNull();
@@ -184,14 +211,25 @@ describe("Africa's Talking", () => {
     const before = atFake.requests.length;
     const accepted = await at.send(atCreds(), { to: PHONE, text: SWAHILI, reference: 'outbox-9' });
     const req = atFake.requests[before]!;
-    expect({ method: req.method, url: req.url, apikey: req.headers.apikey, accept: req.headers.accept, type: req.headers['content-type'] }).toEqual({
+    expect({
+      method: req.method,
+      url: req.url,
+      apikey: req.headers.apikey,
+      accept: req.headers.accept,
+      type: req.headers['content-type'],
+    }).toEqual({
       method: 'POST',
       url: '/version1/messaging',
       apikey: 'at-key-1',
       accept: 'application/json',
       type: 'application/x-www-form-urlencoded',
     });
-    expect(Object.fromEntries(new URLSearchParams(req.body))).toEqual({ username: 'duka', to: `+${PHONE}`, message: SWAHILI, from: 'DUKA' });
+    expect(Object.fromEntries(new URLSearchParams(req.body))).toEqual({
+      username: 'duka',
+      to: `+${PHONE}`,
+      message: SWAHILI,
+      from: 'DUKA',
+    });
     expect(accepted.providerMessageId).toMatch(/^ATXid_[0-9a-f]{32}$/);
     expect(accepted).toEqual({ providerMessageId: accepted.providerMessageId, segments: 1, costCents: 2000 });
   });
@@ -242,7 +280,10 @@ describe('NextSMS', () => {
     nextFake.deliver(a.providerMessageId, 'DELIVERED');
     nextFake.deliver(b.providerMessageId, 'UNDELIVERABLE');
     const before = nextFake.requests.length;
-    const sent = [a, b, c].map((m, i) => ({ providerMessageId: m.providerMessageId, to: ['255712345678', '255754000111', '255754000112'][i]! }));
+    const sent = [a, b, c].map((m, i) => ({
+      providerMessageId: m.providerMessageId,
+      to: ['255712345678', '255754000111', '255754000112'][i]!,
+    }));
     const reports = await next.fetchDeliveryReports!(nextCreds(), [...sent, { providerMessageId: '999', to: PHONE }]);
     expect(reports).toEqual([
       { providerMessageId: a.providerMessageId, state: 'delivered', detail: 'DELIVERED_TO_HANDSET: Message delivered to handset' },
@@ -257,7 +298,9 @@ describe('NextSMS', () => {
     expect(polls.map((r) => `${r.method} ${r.url}`)).toEqual(
       [a, b, c].map((m) => `GET /api/sms/v1/reports?messageId=${m.providerMessageId}`).concat('GET /api/sms/v1/reports?messageId=999'),
     );
-    expect(new Set(polls.map((r) => r.headers.authorization))).toEqual(new Set([`Basic ${Buffer.from('dukauser:next-pass-1').toString('base64')}`]));
+    expect(new Set(polls.map((r) => r.headers.authorization))).toEqual(
+      new Set([`Basic ${Buffer.from('dukauser:next-pass-1').toString('base64')}`]),
+    );
   });
 
   it('a bad password on the reports API is permanent, and NextSMS has no callbacks to parse', async () => {

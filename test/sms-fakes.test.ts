@@ -22,14 +22,22 @@ async function post(url: string, headers: Record<string, string>, body: string):
 }
 
 describe('gateway fakes', () => {
-  const beemBody = { source_addr: 'DUKA', encoding: 0, schedule_time: '', message: 'Habari', recipients: [{ recipient_id: 1, dest_addr: '255712345678' }] };
+  const beemBody = {
+    source_addr: 'DUKA',
+    encoding: 0,
+    schedule_time: '',
+    message: 'Habari',
+    recipients: [{ recipient_id: 1, dest_addr: '255712345678' }],
+  };
 
   it('Beem: refuses a missing field, a wrong encoding and a form body, and accepts the documented request', async () => {
     const headers = { authorization: basic('k', 's'), 'content-type': 'application/json' };
     const { recipients: _, ...noRecipients } = beemBody;
     expect((await post(`${beem.url}/v1/send`, headers, JSON.stringify(noRecipients))).status).toBe(400);
     expect((await post(`${beem.url}/v1/send`, headers, JSON.stringify({ ...beemBody, encoding: '0' }))).status).toBe(400);
-    expect((await post(`${beem.url}/v1/send`, { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, 'message=Habari')).status).toBe(400);
+    expect(
+      (await post(`${beem.url}/v1/send`, { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, 'message=Habari')).status,
+    ).toBe(400);
     const ok = await post(`${beem.url}/v1/send`, headers, JSON.stringify(beemBody));
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.body)).toMatchObject({ successful: true, code: 100, valid: 1, invalid: 0 });
@@ -39,15 +47,27 @@ describe('gateway fakes', () => {
     const headers = { apikey: 'k', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
     const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
     expect((await post(`${at.url}/version1/messaging`, { ...headers, 'content-type': 'application/json' }, '{}')).status).toBe(415);
-    expect((await post(`${at.url}/version1/messaging`, { apikey: 'k', 'content-type': headers['content-type'] }, form({ username: 'duka', to: '+255712345678', message: 'x' }))).status).toBe(406);
+    expect(
+      (
+        await post(
+          `${at.url}/version1/messaging`,
+          { apikey: 'k', 'content-type': headers['content-type'] },
+          form({ username: 'duka', to: '+255712345678', message: 'x' }),
+        )
+      ).status,
+    ).toBe(406);
     const noPlus = await post(`${at.url}/version1/messaging`, headers, form({ username: 'duka', to: '255712345678', message: 'x' }));
     expect(JSON.parse(noPlus.body).SMSMessageData.Recipients[0]).toMatchObject({ statusCode: 403, status: 'InvalidPhoneNumber' });
-    expect((await post(`${at.url}/version1/messaging`, headers, form({ username: 'other', to: '+255712345678', message: 'x' }))).status).toBe(401);
+    expect(
+      (await post(`${at.url}/version1/messaging`, headers, form({ username: 'other', to: '+255712345678', message: 'x' }))).status,
+    ).toBe(401);
   });
 
   it('NextSMS: refuses a missing text and a wrong password, and its reports need the login too', async () => {
     const headers = { authorization: basic('u', 'p'), 'content-type': 'application/json' };
-    expect((await post(`${next.url}/api/sms/v1/text/single`, headers, JSON.stringify({ from: 'DUKA', to: '255712345678' }))).status).toBe(400);
+    expect((await post(`${next.url}/api/sms/v1/text/single`, headers, JSON.stringify({ from: 'DUKA', to: '255712345678' }))).status).toBe(
+      400,
+    );
     expect((await post(`${next.url}/api/sms/v1/text/single`, { ...headers, authorization: basic('u', 'x') }, '{}')).status).toBe(401);
     expect((await fetch(`${next.url}/api/sms/v1/reports?messageId=1`)).status).toBe(401);
   });

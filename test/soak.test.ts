@@ -15,7 +15,9 @@ describe(`soak (${DIALECT})`, () => {
   const dbs: TestDb[] = [];
   afterAll(async () => Promise.all(dbs.map((db) => db.drop())));
 
-  it('12 tills for a minute through outages, owners browsing: no memory growth, no p99 drift, every queue drained, every sale once and stock exact', { timeout: 240_000 }, async () => {
+  it('12 tills for a minute through outages, owners browsing: no memory growth, no p99 drift, every queue drained, every sale once and stock exact', {
+    timeout: 240_000,
+  }, async () => {
     let databaseUrl: string | undefined;
     if (DIALECT === 'postgres') {
       const db = await createTestDb();
@@ -38,11 +40,14 @@ describe(`soak (${DIALECT})`, () => {
     expect(result.failures).toEqual([]);
     // It did what a soak is for: rows printed, sales through outages, owners busy, the server watched.
     expect(result.rows.length).toBeGreaterThanOrEqual(3);
-    expect(lines[1]).toMatch(/^\| minute \| sales\/s \| push p99 ms \| sale p99 ms \| owner p99 ms \| ready p99 ms \| RSS MB \| lag max ms \| handles \| websockets \| queued \|/);
+    expect(lines[1]).toMatch(
+      /^\| minute \| sales\/s \| push p99 ms \| sale p99 ms \| owner p99 ms \| ready p99 ms \| RSS MB \| lag max ms \| handles \| websockets \| queued \|/,
+    );
     expect(result.figures['server transactions']).toBe(result.figures['sales made']);
     expect(Number(result.figures['sales made'])).toBeGreaterThan(300);
     expect(Math.max(...result.rows.map((r) => r.queued!))).toBeGreaterThan(0);
     expect(Math.max(...result.rows.map((r) => r.websockets!))).toBeGreaterThan(0);
-    for (const figure of ['voids', 'deliveries booked', 'owner page views', 'pushes timed', 'scrapes of /metrics']) expect(Number(result.figures[figure]), figure).toBeGreaterThan(0);
+    for (const figure of ['voids', 'deliveries booked', 'owner page views', 'pushes timed', 'scrapes of /metrics'])
+      expect(Number(result.figures[figure]), figure).toBeGreaterThan(0);
   });
 });

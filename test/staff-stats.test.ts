@@ -16,7 +16,10 @@ describe('/staff stats, KPIs and activity', () => {
   /** A staff member added through /staff who has not signed in. */
   const hire = async (owner: Session, body: Record<string, unknown> = {}) => {
     const phone = uniquePhone();
-    const res = await t.request('POST', '/staff', { token: owner.token, body: { first_name: 'Salma', last_name: 'Hassan', phone, ...body } });
+    const res = await t.request('POST', '/staff', {
+      token: owner.token,
+      body: { first_name: 'Salma', last_name: 'Hassan', phone, ...body },
+    });
     expect(res.status, res.text).toBe(200);
     return { id: res.body.data.id as string, phone };
   };
@@ -39,7 +42,16 @@ describe('/staff stats, KPIs and activity', () => {
       colleague = (await hire(owner, { first_name: 'Musa' })).id;
       t.clock.advance(1000);
       const sale = (cashierId: string | null, total: number, status?: 'paid' | 'credit' | 'refunded' | 'void', discount?: number) =>
-        insertSale(t, { orgId: owner.orgId, storeId: owner.storeId, cashierId, total, status, discount, paymentMethod: status === 'credit' ? 'Credit' : 'Cash', at: t.clock.now() - 40 * DAY });
+        insertSale(t, {
+          orgId: owner.orgId,
+          storeId: owner.storeId,
+          cashierId,
+          total,
+          status,
+          discount,
+          paymentMethod: status === 'credit' ? 'Credit' : 'Cash',
+          at: t.clock.now() - 40 * DAY,
+        });
       await sale(cashier, 1000, 'paid', 50);
       await sale(cashier, 2500.5, 'paid');
       await sale(cashier, 1500, 'credit', 100.25);
@@ -62,13 +74,23 @@ describe('/staff stats, KPIs and activity', () => {
         discount_total: 150.25,
       });
       expect((await get(owner, `/staff/${colleague}/stats`)).body.data).toEqual({
-        total_sales: 9999, transaction_count: 1, average_ticket: 9999, refund_count: 0, discount_total: 99,
+        total_sales: 9999,
+        transaction_count: 1,
+        average_ticket: 9999,
+        refund_count: 0,
+        discount_total: 99,
       });
     });
 
     it('answers zeros for a member with no sales', async () => {
       const idle = await hire(owner);
-      expect((await get(owner, `/staff/${idle.id}/stats`)).body.data).toEqual({ total_sales: 0, transaction_count: 0, average_ticket: 0, refund_count: 0, discount_total: 0 });
+      expect((await get(owner, `/staff/${idle.id}/stats`)).body.data).toEqual({
+        total_sales: 0,
+        transaction_count: 0,
+        average_ticket: 0,
+        refund_count: 0,
+        discount_total: 0,
+      });
     });
 
     it('adds the same figures to each listed member with include_stats=true', async () => {
@@ -103,7 +125,15 @@ describe('/staff stats, KPIs and activity', () => {
     await signIn(visitor.phone);
     const today = startOfToday();
     const sale = (orgId: string, cashierId: string, total: number, at: number, status: 'paid' | 'credit' | 'refunded' | 'void' = 'paid') =>
-      insertSale(t, { orgId, storeId: orgId === owner.orgId ? owner.storeId : other.storeId, cashierId, total, at, status, paymentMethod: status === 'credit' ? 'Credit' : 'Cash' });
+      insertSale(t, {
+        orgId,
+        storeId: orgId === owner.orgId ? owner.storeId : other.storeId,
+        cashierId,
+        total,
+        at,
+        status,
+        paymentMethod: status === 'credit' ? 'Credit' : 'Cash',
+      });
     await sale(owner.orgId, seller.id, 1000, today);
     await sale(owner.orgId, seller.id, 500.5, t.clock.now(), 'credit');
     await sale(owner.orgId, seller.id, 800, t.clock.now(), 'void');
@@ -120,9 +150,19 @@ describe('/staff stats, KPIs and activity', () => {
       total_sales_today: 1500.5,
       average_sales_per_staff: 750.25,
     });
-    expect((await get(other, '/staff/kpis')).body.data).toEqual({ total_staff: 1, active_today: 1, total_sales_today: 6000, average_sales_per_staff: 6000 });
+    expect((await get(other, '/staff/kpis')).body.data).toEqual({
+      total_staff: 1,
+      active_today: 1,
+      total_sales_today: 6000,
+      average_sales_per_staff: 6000,
+    });
     const fresh = await registerOwner(t);
-    expect((await get(fresh, '/staff/kpis')).body.data).toEqual({ total_staff: 0, active_today: 0, total_sales_today: 0, average_sales_per_staff: 0 });
+    expect((await get(fresh, '/staff/kpis')).body.data).toEqual({
+      total_staff: 0,
+      active_today: 0,
+      total_sales_today: 0,
+      average_sales_per_staff: 0,
+    });
   });
 
   it('GET /staff/:id/activity lists a local day oldest first, split at midnight Dar es Salaam time', async () => {

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Envelope, PageMeta, StaffDeactivated, StaffList, StaffMember } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySecret } from '../server/src/lib/crypto.js';
-import { addStore, createStaff, e164, lastMessage, messageCount, registerOwner, uniqueEmail, uniquePhone, type Session } from './setup/factories.js';
+import {
+  addStore,
+  createStaff,
+  e164,
+  lastMessage,
+  messageCount,
+  registerOwner,
+  uniqueEmail,
+  uniquePhone,
+  type Session,
+} from './setup/factories.js';
 import { createTestApp, type TestApp } from './setup/test-app.js';
 
 describe('/staff', () => {
@@ -29,14 +39,34 @@ describe('/staff', () => {
     const phone = uniquePhone();
     const email = uniqueEmail('staff');
     const res = await add(owner, {
-      phone, email, role: 'manager', store_id: branch.id, shift: 'evening', employment_status: 'on_leave', avatar_hue: 210, pin: '4821',
-      can_refund: false, can_discount: true, can_view_reports: false,
+      phone,
+      email,
+      role: 'manager',
+      store_id: branch.id,
+      shift: 'evening',
+      employment_status: 'on_leave',
+      avatar_hue: 210,
+      pin: '4821',
+      can_refund: false,
+      can_discount: true,
+      can_view_reports: false,
     });
     expect(res.status, res.text).toBe(200);
     const { data } = Envelope(StaffMember).parse(res.body);
     expect(data).toMatchObject({
-      first_name: 'Rehema', last_name: 'Said', phone: e164(phone), email, role: 'manager', store_id: branch.id, shift: 'evening',
-      employment_status: 'on_leave', avatar_hue: 210, can_refund: false, can_discount: true, can_view_reports: false, is_active: true,
+      first_name: 'Rehema',
+      last_name: 'Said',
+      phone: e164(phone),
+      email,
+      role: 'manager',
+      store_id: branch.id,
+      shift: 'evening',
+      employment_status: 'on_leave',
+      avatar_hue: 210,
+      can_refund: false,
+      can_discount: true,
+      can_view_reports: false,
+      is_active: true,
     });
     expect(res.text).not.toContain('4821');
     expect(res.body.data).not.toHaveProperty('pin');
@@ -49,7 +79,14 @@ describe('/staff', () => {
     expect(await audits('user.create', data.id)).toHaveLength(1);
 
     const plain = await add(owner);
-    expect(plain.body.data).toMatchObject({ role: 'staff', store_id: owner.storeId, employment_status: 'active', shift: null, can_refund: false, can_discount: false });
+    expect(plain.body.data).toMatchObject({
+      role: 'staff',
+      store_id: owner.storeId,
+      employment_status: 'active',
+      shift: null,
+      can_refund: false,
+      can_discount: false,
+    });
     expect((await row(plain.body.data.id)).pin_hash).toBeNull();
   });
 
@@ -102,11 +139,29 @@ describe('/staff', () => {
     const phone = uniquePhone();
     const email = uniqueEmail('new');
     const res = await patch(owner, `/staff/${staff.id}`, {
-      first_name: 'Neema', last_name: 'Mollel', phone, email, role: 'manager', store_id: branch.id, shift: 'weekend', avatar_hue: 0, pin: '987654', can_refund: true,
+      first_name: 'Neema',
+      last_name: 'Mollel',
+      phone,
+      email,
+      role: 'manager',
+      store_id: branch.id,
+      shift: 'weekend',
+      avatar_hue: 0,
+      pin: '987654',
+      can_refund: true,
     });
     expect(res.status, res.text).toBe(200);
     expect(Envelope(StaffMember).parse(res.body).data).toMatchObject({
-      id: staff.id, first_name: 'Neema', last_name: 'Mollel', phone: e164(phone), email, role: 'manager', store_id: branch.id, shift: 'weekend', avatar_hue: 0, can_refund: true,
+      id: staff.id,
+      first_name: 'Neema',
+      last_name: 'Mollel',
+      phone: e164(phone),
+      email,
+      role: 'manager',
+      store_id: branch.id,
+      shift: 'weekend',
+      avatar_hue: 0,
+      can_refund: true,
     });
     const stored = await row(staff.id);
     expect(await verifySecret('987654', stored.pin_hash!)).toBe(true);
@@ -127,7 +182,11 @@ describe('/staff', () => {
     const staff = (await add(owner)).body.data;
     const path = `/staff/${staff.id}`;
     const before = await row(staff.id);
-    for (const [field, body] of [['phone', { phone: taken.phone }], ['phone', { phone: other.phone }], ['email', { email: taken.email.toUpperCase() }]] as const) {
+    for (const [field, body] of [
+      ['phone', { phone: taken.phone }],
+      ['phone', { phone: other.phone }],
+      ['email', { email: taken.email.toUpperCase() }],
+    ] as const) {
       const res = await patch(owner, path, body);
       expect(res.status, JSON.stringify(body)).toBe(409);
       expect(res.body.errors).toEqual([expect.objectContaining({ code: 'DUPLICATE', field })]);
@@ -160,10 +219,16 @@ describe('/staff', () => {
     expect(Envelope(StaffMember).parse(res.body).data).toMatchObject({ shift: 'morning', employment_status: 'on_leave', is_active: true });
     expect(await audits('staff.shift', staff.user.id)).toHaveLength(1);
 
-    expect((await patch(owner, path, { employment_status: 'inactive' })).body.data).toMatchObject({ employment_status: 'inactive', is_active: false });
+    expect((await patch(owner, path, { employment_status: 'inactive' })).body.data).toMatchObject({
+      employment_status: 'inactive',
+      is_active: false,
+    });
     expect((await refresh(staff.refresh)).status).toBe(401);
     expect((await login(staff.phone, staff.password)).status).toBe(403);
-    expect((await patch(owner, path, { employment_status: 'active' })).body.data).toMatchObject({ employment_status: 'active', is_active: true });
+    expect((await patch(owner, path, { employment_status: 'active' })).body.data).toMatchObject({
+      employment_status: 'active',
+      is_active: true,
+    });
     expect((await login(staff.phone, staff.password)).status).toBe(200);
     expect((await patch(owner, path, { employment_status: 'retired' })).body.errors[0].field).toBe('employment_status');
   });
@@ -174,12 +239,22 @@ describe('/staff', () => {
     expect(perms(staff.token)).toEqual([]);
     const res = await patch(owner, `/staff/${staff.user.id}/permissions`, { can_refund: true, can_view_reports: true });
     expect(res.status).toBe(200);
-    expect(Envelope(StaffMember).parse(res.body).data).toMatchObject({ can_refund: true, can_discount: false, can_view_reports: true, can_manage_pharmacy: false });
+    expect(Envelope(StaffMember).parse(res.body).data).toMatchObject({
+      can_refund: true,
+      can_discount: false,
+      can_view_reports: true,
+      can_manage_pharmacy: false,
+    });
     const next = await refresh(staff.refresh);
     expect(next.status).toBe(200);
     expect(perms(next.body.data.access_token).sort()).toEqual(['refund', 'reports']);
 
-    await patch(owner, `/staff/${staff.user.id}/permissions`, { can_refund: false, can_view_reports: false, can_discount: true, can_manage_pharmacy: true });
+    await patch(owner, `/staff/${staff.user.id}/permissions`, {
+      can_refund: false,
+      can_view_reports: false,
+      can_discount: true,
+      can_manage_pharmacy: true,
+    });
     const after = await refresh(next.body.data.refresh_token);
     expect(perms(after.body.data.access_token)).toEqual(['discount', 'pharmacy']);
     expect((await patch(owner, `/staff/${staff.user.id}/permissions`, { can_refund: 'yes' })).body.errors[0].field).toBe('can_refund');
@@ -190,9 +265,16 @@ describe('/staff', () => {
     let victim: Awaited<ReturnType<typeof createStaff>>;
     const routes = (id: string) =>
       [
-        ['GET', '/staff'], ['GET', '/staff/kpis'], ['POST', '/staff', { first_name: 'X', phone: uniquePhone() }], ['GET', `/staff/${id}`],
-        ['PATCH', `/staff/${id}`, { first_name: 'Hacked' }], ['DELETE', `/staff/${id}`], ['GET', `/staff/${id}/stats`], ['GET', `/staff/${id}/activity`],
-        ['PATCH', `/staff/${id}/shift`, { shift: 'weekend' }], ['PATCH', `/staff/${id}/permissions`, { can_refund: true }],
+        ['GET', '/staff'],
+        ['GET', '/staff/kpis'],
+        ['POST', '/staff', { first_name: 'X', phone: uniquePhone() }],
+        ['GET', `/staff/${id}`],
+        ['PATCH', `/staff/${id}`, { first_name: 'Hacked' }],
+        ['DELETE', `/staff/${id}`],
+        ['GET', `/staff/${id}/stats`],
+        ['GET', `/staff/${id}/activity`],
+        ['PATCH', `/staff/${id}/shift`, { shift: 'weekend' }],
+        ['PATCH', `/staff/${id}/permissions`, { can_refund: true }],
       ] as Array<[string, string, object?]>;
     beforeAll(async () => {
       owner = await registerOwner(t);
@@ -285,7 +367,8 @@ describe('/staff', () => {
       expect(await names('?search=kima')).toEqual(['Zawadi']);
       expect(await names('?search=amina%20juma')).toEqual(['Amina']);
       const { phone } = people.Daudi!;
-      for (const form of [phone, e164(phone), e164(phone).slice(4)]) expect(await names(`?search=${encodeURIComponent(form)}`), form).toEqual(['Daudi']);
+      for (const form of [phone, e164(phone), e164(phone).slice(4)])
+        expect(await names(`?search=${encodeURIComponent(form)}`), form).toEqual(['Daudi']);
       expect(await names('?search=%25')).toEqual([]);
       expect(await names('?search=_')).toEqual([]);
     });

@@ -76,7 +76,13 @@ describe('statement counting under a shared commit', () => {
   it("keeps each request's own statements when concurrent transactions share a commit", async () => {
     const db = await createTestDb({ countStatements: true });
     try {
-      const twoReads = () => countStatements(() => db.transact(async (trx) => void (await trx.selectFrom('stores').select('id').execute(), await trx.selectFrom('users').select('id').execute())));
+      const twoReads = () =>
+        countStatements(() =>
+          db.transact(
+            async (trx) =>
+              void (await trx.selectFrom('stores').select('id').execute(), await trx.selectFrom('users').select('id').execute()),
+          ),
+        );
       const counts = await Promise.all([twoReads(), twoReads(), twoReads()]);
       if (db.dialect === 'sqlite') {
         // SQLite's group commit runs all three in one transaction, opened from the first one's async

@@ -23,7 +23,12 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 /** Another server instance on the same database (its own pool on Postgres), with a DATA_DIR of its own, served on a real port. */
 async function secondInstance(t: TestApp, config: Partial<Config>) {
   const db = DIALECT === 'postgres' ? createDb({ url: t.db.url!, poolSize: 2 }) : t.db;
-  const deps = createDeps({ ...t.config, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-second-')), ...config }, db, pino({ level: 'silent' }), t.clock);
+  const deps = createDeps(
+    { ...t.config, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-second-')), ...config },
+    db,
+    pino({ level: 'silent' }),
+    t.clock,
+  );
   const http = await listen({ app: createApp(deps, db.ping) });
   return {
     deps,
@@ -76,7 +81,11 @@ describe('files in an S3-compatible store', () => {
     const form = new FormData();
     form.append('file', new File([bytes], 'photo.png', { type: 'image/png' }));
     form.append('kind', kind);
-    const res = await fetch(`${origin}${t.config.BASE_PATH}/uploads`, { method: 'POST', body: form, headers: { authorization: `Bearer ${owner.token}` } });
+    const res = await fetch(`${origin}${t.config.BASE_PATH}/uploads`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     return Envelope(UploadResult).parse(await res.json()).data;
   };
@@ -91,10 +100,20 @@ describe('files in an S3-compatible store', () => {
     expect(await download(http.origin, file.url, owner.token)).toEqual({ status: 200, bytes: PNG });
     expect((await download(http.origin, file.url)).status).toBe(401);
     expect(await download(http.origin, file.signed_url!)).toEqual({ status: 200, bytes: PNG });
-    expect((await download(http.origin, file.signed_url!.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 3600}`))).status).toBe(401);
+    expect(
+      (
+        await download(
+          http.origin,
+          file.signed_url!.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 3600}`),
+        )
+      ).status,
+    ).toBe(401);
     t.clock.advance(15 * 60_000 + 1000);
     expect((await download(http.origin, file.signed_url!)).status).toBe(401);
-    owner = { ...owner, token: (await t.request('POST', '/auth/refresh', { body: { refresh_token: owner.refresh } })).body.data.access_token };
+    owner = {
+      ...owner,
+      token: (await t.request('POST', '/auth/refresh', { body: { refresh_token: owner.refresh } })).body.data.access_token,
+    };
 
     const removed = await fetch(`${http.origin}${t.config.BASE_PATH}/uploads`, {
       method: 'DELETE',
@@ -127,13 +146,19 @@ describe('files in an S3-compatible store', () => {
     expect(await s3.keys()).toContain(`${owner.orgId}/exports/${exported.id}.csv`);
 
     const to = uniqueEmail('s3');
-    const schedule = await t.request('POST', '/reports/scheduled', { token: owner.token, body: { report_type: 'sales', name: 'Wiki', frequency: 'daily', date_range_preset: '7d', recipients: [to] } });
+    const schedule = await t.request('POST', '/reports/scheduled', {
+      token: owner.token,
+      body: { report_type: 'sales', name: 'Wiki', frequency: 'daily', date_range_preset: '7d', recipients: [to] },
+    });
     expect(schedule.status, schedule.text).toBe(200);
     smtpRefusals = 1;
-    const sent = await t.request('POST', `/reports/scheduled/${Envelope(ScheduledReport).parse(schedule.body).data.id}/send`, { token: owner.token });
+    const sent = await t.request('POST', `/reports/scheduled/${Envelope(ScheduledReport).parse(schedule.body).data.id}/send`, {
+      token: owner.token,
+    });
     expect(sent.status, sent.text).toBe(200);
     const dispatch = Envelope(ScheduledReportDispatch).parse(sent.body).data;
-    const outbox = () => t.db.db.selectFrom('outbox').select(['status', 'last_error']).where('recipient', '=', to).executeTakeFirstOrThrow();
+    const outbox = () =>
+      t.db.db.selectFrom('outbox').select(['status', 'last_error']).where('recipient', '=', to).executeTakeFirstOrThrow();
     expect(await outbox()).toMatchObject({ status: 'failed' });
 
     const second = await secondInstance(t, {});

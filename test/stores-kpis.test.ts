@@ -44,11 +44,22 @@ describe('/stores live figures', () => {
   }
   const figures = (items: StoreWithKpis[]) => items.map((s) => [s.name, s.today_sales, s.today_transactions, s.staff_on_duty]);
   /** A user of the owner's organisation with a shift (set directly: the staff routes come with the staff issue). */
-  async function addUser(owner: Session, first_name: string, set: { shift: string | null; store_id?: string; role?: string; employment_status?: string; is_active?: number }) {
+  async function addUser(
+    owner: Session,
+    first_name: string,
+    set: { shift: string | null; store_id?: string; role?: string; employment_status?: string; is_active?: number },
+  ) {
     const { shift, store_id, role, ...rest } = set;
-    const res = await t.request('POST', '/accounts/users', { token: owner.token, body: { first_name, last_name: 'Test', phone: uniquePhone(), role: role ?? 'staff', store_id } });
+    const res = await t.request('POST', '/accounts/users', {
+      token: owner.token,
+      body: { first_name, last_name: 'Test', phone: uniquePhone(), role: role ?? 'staff', store_id },
+    });
     expect(res.status, res.text).toBe(200);
-    await t.db.db.updateTable('users').set({ shift, ...rest }).where('id', '=', res.body.data.id).execute();
+    await t.db.db
+      .updateTable('users')
+      .set({ shift, ...rest })
+      .where('id', '=', res.body.data.id)
+      .execute();
   }
 
   it("lists every store with today's paid and credit sales; refunds, voids, yesterday and other shops do not count", async () => {
@@ -80,7 +91,12 @@ describe('/stores live figures', () => {
     expect(items[0]).toMatchObject({ code: 'MAD', status: 'open', is_active: true, vat_enabled: false });
 
     const stats = await get(owner, '/stores/stats');
-    expect(Envelope(StoreStats).parse(stats.body).data).toEqual({ total_stores: 3, active_stores: 3, total_sales_today: 20_750.75, total_staff: 0 });
+    expect(Envelope(StoreStats).parse(stats.body).data).toEqual({
+      total_stores: 3,
+      active_stores: 3,
+      total_sales_today: 20_750.75,
+      total_staff: 0,
+    });
     expect(figures(await kpis(other))).toEqual([['Mama Asha Duka', 50_000, 1, 1]]);
   });
 
@@ -96,13 +112,19 @@ describe('/stores live figures', () => {
 
     expect(figures(await kpis(owner, '?status=busy'))).toEqual([['Kariakoo Branch', 2_000, 1, 0]]);
     expect((await kpis(owner, '?status=closed')).length).toBe(0);
-    expect((await kpis(owner, '?status=inactive')).map((s) => [s.name, s.is_active, s.today_sales])).toEqual([['Mbezi Branch', false, 300]]);
+    expect((await kpis(owner, '?status=inactive')).map((s) => [s.name, s.is_active, s.today_sales])).toEqual([
+      ['Mbezi Branch', false, 300],
+    ]);
     expect((await kpis(owner, '?status=active')).map((s) => s.id).sort()).toEqual([owner.storeId, busy.id].sort());
     expect((await kpis(owner)).length).toBe(3);
     const bad = await get(owner, '/stores?status=sleeping');
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual([expect.objectContaining({ code: 'VALIDATION_ERROR', field: 'status' })]);
-    expect(Envelope(StoreStats).parse((await get(owner, '/stores/stats')).body).data).toMatchObject({ total_stores: 3, active_stores: 2, total_sales_today: 2_300 });
+    expect(Envelope(StoreStats).parse((await get(owner, '/stores/stats')).body).data).toMatchObject({
+      total_stores: 3,
+      active_stores: 2,
+      total_sales_today: 2_300,
+    });
   });
 
   it('counts the day in Dar es Salaam: a sale at 20:59 UTC is that day, one at 21:00 UTC is the next', async () => {

@@ -12,9 +12,21 @@ describe('/stores', () => {
   const call = (s: { token: string }, method: string, path: string, body?: unknown) => t.request(method, path, { token: s.token, body });
   const storeRow = (id: string) => t.db.db.selectFrom('stores').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const storeChanges = (orgId: string) =>
-    t.db.db.selectFrom('change_log').select(['entity', 'entity_id', 'op', 'store_id']).where('org_id', '=', orgId).where('entity', '=', 'store').orderBy('version').execute();
+    t.db.db
+      .selectFrom('change_log')
+      .select(['entity', 'entity_id', 'op', 'store_id'])
+      .where('org_id', '=', orgId)
+      .where('entity', '=', 'store')
+      .orderBy('version')
+      .execute();
   const storeAudits = (orgId: string) =>
-    t.db.db.selectFrom('audit_log').select(['action', 'entity_id', 'store_id', 'user_id', 'description']).where('org_id', '=', orgId).where('entity', '=', 'store').orderBy('created_at').execute();
+    t.db.db
+      .selectFrom('audit_log')
+      .select(['action', 'entity_id', 'store_id', 'user_id', 'description'])
+      .where('org_id', '=', orgId)
+      .where('entity', '=', 'store')
+      .orderBy('created_at')
+      .execute();
   const snapshot = async (orgId: string) => ({
     stores: await t.db.db.selectFrom('stores').selectAll().where('org_id', '=', orgId).orderBy('id').execute(),
     changes: (await storeChanges(orgId)).length,
@@ -64,7 +76,13 @@ describe('/stores', () => {
     expect((await call(owner, 'GET', `/stores/${store.id}`)).body.data).toEqual(store);
     expect(await storeChanges(owner.orgId)).toContainEqual({ entity: 'store', entity_id: store.id, op: 'upsert', store_id: store.id });
     expect(await storeAudits(owner.orgId)).toEqual([
-      { action: 'store.create', entity_id: store.id, store_id: store.id, user_id: owner.userId, description: 'Opened store Kariakoo Branch (KK1)' },
+      {
+        action: 'store.create',
+        entity_id: store.id,
+        store_id: store.id,
+        user_id: owner.userId,
+        description: 'Opened store Kariakoo Branch (KK1)',
+      },
     ]);
   });
 
@@ -72,7 +90,15 @@ describe('/stores', () => {
     const owner = await registerOwner(t);
     const first = await call(owner, 'POST', '/stores', { name: 'Kariakoo Branch' });
     const second = await call(owner, 'POST', '/stores', { name: 'Kariakoo Bazaar' });
-    expect(first.body.data).toMatchObject({ code: 'KB', status: 'open', vat_enabled: false, is_active: true, phone: null, open_hours: null, color: null });
+    expect(first.body.data).toMatchObject({
+      code: 'KB',
+      status: 'open',
+      vat_enabled: false,
+      is_active: true,
+      phone: null,
+      open_hours: null,
+      color: null,
+    });
     expect(second.body.data.code).toBe('KB2');
   });
 
@@ -121,17 +147,42 @@ describe('/stores', () => {
     const branch = await addStore(t, owner.orgId, 'Kariakoo Branch');
     const phone = uniquePhone();
     t.clock.advance(60_000);
-    const body = { name: 'Kariakoo Kuu', phone, open_hours: '22:00-06:00', color: '#00aa55', vat_enabled: true, latitude: null, area: 'Ilala' };
+    const body = {
+      name: 'Kariakoo Kuu',
+      phone,
+      open_hours: '22:00-06:00',
+      color: '#00aa55',
+      vat_enabled: true,
+      latitude: null,
+      area: 'Ilala',
+    };
     const res = await call(owner, 'PATCH', `/stores/${branch.id}`, body);
     expect(res.status, res.text).toBe(200);
-    const expected = { id: branch.id, name: 'Kariakoo Kuu', code: 'KB', phone: e164(phone), open_hours: '22:00-06:00', color: '#00AA55', vat_enabled: true, latitude: null, area: 'Ilala', status: 'open', is_active: true };
+    const expected = {
+      id: branch.id,
+      name: 'Kariakoo Kuu',
+      code: 'KB',
+      phone: e164(phone),
+      open_hours: '22:00-06:00',
+      color: '#00AA55',
+      vat_enabled: true,
+      latitude: null,
+      area: 'Ilala',
+      status: 'open',
+      is_active: true,
+    };
     expect(Envelope(Store).parse(res.body).data).toMatchObject({ ...expected, updated_at: new Date(t.clock.now()).toISOString() });
     expect((await call(owner, 'GET', `/stores/${branch.id}`)).body.data).toMatchObject(expected);
     expect((await storeChanges(owner.orgId)).filter((c) => c.entity_id === branch.id)).toEqual([
       { entity: 'store', entity_id: branch.id, op: 'upsert', store_id: branch.id },
       { entity: 'store', entity_id: branch.id, op: 'upsert', store_id: branch.id },
     ]);
-    expect((await storeAudits(owner.orgId)).at(-1)).toMatchObject({ action: 'store.update', entity_id: branch.id, store_id: branch.id, user_id: owner.userId });
+    expect((await storeAudits(owner.orgId)).at(-1)).toMatchObject({
+      action: 'store.update',
+      entity_id: branch.id,
+      store_id: branch.id,
+      user_id: owner.userId,
+    });
 
     const before = await snapshot(owner.orgId);
     const same = await call(owner, 'PATCH', `/stores/${branch.id}`, { name: 'Kariakoo Kuu', color: '#00AA55' });
@@ -188,9 +239,18 @@ describe('/stores', () => {
     const branch = await addStore(t, owner.orgId, 'Kariakoo Branch');
     const res = await call(owner, 'DELETE', `/stores/${branch.id}`);
     expect(res.status).toBe(200);
-    expect(Envelope(Store).parse(res.body).data).toMatchObject({ id: branch.id, name: 'Kariakoo Branch', is_active: false, status: 'open' });
+    expect(Envelope(Store).parse(res.body).data).toMatchObject({
+      id: branch.id,
+      name: 'Kariakoo Branch',
+      is_active: false,
+      status: 'open',
+    });
     expect((await storeRow(branch.id)).is_active).toBe(0);
-    expect((await storeAudits(owner.orgId)).at(-1)).toMatchObject({ action: 'store.deactivate', entity_id: branch.id, description: 'Deactivated store Kariakoo Branch' });
+    expect((await storeAudits(owner.orgId)).at(-1)).toMatchObject({
+      action: 'store.deactivate',
+      entity_id: branch.id,
+      description: 'Deactivated store Kariakoo Branch',
+    });
     expect((await call(owner, 'POST', '/accounts/switch-store', { store_id: branch.id })).status).toBe(409);
     expect((await call(owner, 'GET', '/stores?status=inactive')).body.data.items.map((s: Store) => s.id)).toEqual([branch.id]);
     expect((await call(owner, 'GET', '/stores?status=active')).body.data.items.map((s: Store) => s.id)).toEqual([owner.storeId]);
@@ -227,7 +287,10 @@ describe('/stores', () => {
       [juma.user.id, 'Juma', 'staff', owner.storeId],
       [zawadi.user.id, 'Zawadi', 'staff', owner.storeId],
     ]);
-    expect((await call(owner, 'GET', `/stores/${branch.id}/staff`)).body.data).toMatchObject({ count: 1, items: [{ id: neema.user.id, first_name: 'Neema', role: 'manager' }] });
+    expect((await call(owner, 'GET', `/stores/${branch.id}/staff`)).body.data).toMatchObject({
+      count: 1,
+      items: [{ id: neema.user.id, first_name: 'Neema', role: 'manager' }],
+    });
     const empty = await addStore(t, owner.orgId, 'Mbezi Branch');
     expect((await call(owner, 'GET', `/stores/${empty.id}/staff`)).body.data).toEqual({ items: [], count: 0 });
   });

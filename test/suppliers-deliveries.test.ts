@@ -9,9 +9,16 @@ describe('suppliers: deliveries and the stock they bring', () => {
   beforeAll(async () => (t = await createTestApp()));
   afterAll(() => t.close());
 
-  const patch = (s: Session, id: string, body: Record<string, unknown>) => t.request('PATCH', `/suppliers/deliveries/${id}`, { token: s.token, body });
+  const patch = (s: Session, id: string, body: Record<string, unknown>) =>
+    t.request('PATCH', `/suppliers/deliveries/${id}`, { token: s.token, body });
   const adjustments = (productId: string) =>
-    t.db.db.selectFrom('stock_adjustments').select(['qty_change', 'qty_after', 'reason']).where('product_id', '=', productId).orderBy('created_at').orderBy('id').execute();
+    t.db.db
+      .selectFrom('stock_adjustments')
+      .select(['qty_change', 'qty_after', 'reason'])
+      .where('product_id', '=', productId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
 
   it('adds the lines to stock once when marked delivered, however often it is marked', async () => {
     const owner = await registerOwner(t);
@@ -32,7 +39,17 @@ describe('suppliers: deliveries and the stock they bring', () => {
     });
     expect(created.status, created.text).toBe(200);
     const d = Envelope(Delivery).parse(created.body).data;
-    expect(d).toMatchObject({ supplier_id: supplier.id, supplier_name: supplier.name, status: 'expected', items_count: 34, total_value: 104_305, balance: 0, paid_amount: 0, is_paid: false, stock_added_at: null });
+    expect(d).toMatchObject({
+      supplier_id: supplier.id,
+      supplier_name: supplier.name,
+      status: 'expected',
+      items_count: 34,
+      total_value: 104_305,
+      balance: 0,
+      paid_amount: 0,
+      is_paid: false,
+      stock_added_at: null,
+    });
     expect(d.lines.map((l) => [l.product_name, l.qty, l.unit_cost])).toEqual(
       expect.arrayContaining([
         ['Unga', 20, 3200],
@@ -44,7 +61,11 @@ describe('suppliers: deliveries and the stock they bring', () => {
 
     const delivered = await patch(owner, d.id, { status: 'delivered' });
     expect(delivered.status, delivered.text).toBe(200);
-    expect(delivered.body.data).toMatchObject({ status: 'delivered', balance: 104_305, stock_added_at: new Date(t.clock.now()).toISOString() });
+    expect(delivered.body.data).toMatchObject({
+      status: 'delivered',
+      balance: 104_305,
+      stock_added_at: new Date(t.clock.now()).toISOString(),
+    });
     expect((await productOf(t, owner, unga.id)).stock).toBe(29);
     expect((await productOf(t, owner, sukari.id)).stock).toBe(10);
 
@@ -56,9 +77,17 @@ describe('suppliers: deliveries and the stock they bring', () => {
       { qty_change: 5, qty_after: 5, reason: 'initial_stock' },
       { qty_change: 24, qty_after: 29, reason: 'delivery' },
     ]);
-    const log = await t.db.db.selectFrom('change_log').select('entity_id').where('org_id', '=', owner.orgId).where('entity', '=', 'stock').execute();
+    const log = await t.db.db
+      .selectFrom('change_log')
+      .select('entity_id')
+      .where('org_id', '=', owner.orgId)
+      .where('entity', '=', 'stock')
+      .execute();
     expect(log.filter((r) => r.entity_id === sukari.id)).toHaveLength(1);
-    const lines = await t.request('PATCH', `/suppliers/deliveries/${d.id}`, { token: owner.token, body: { lines: [{ product_id: unga.id, qty: 1, unit_cost: 1 }] } });
+    const lines = await t.request('PATCH', `/suppliers/deliveries/${d.id}`, {
+      token: owner.token,
+      body: { lines: [{ product_id: unga.id, qty: 1, unit_cost: 1 }] },
+    });
     expect(lines.status).toBe(409);
   });
 
@@ -68,14 +97,18 @@ describe('suppliers: deliveries and the stock they bring', () => {
     const soda = await newProduct(t, owner, { name: 'Soda', stock: 3 });
     for (let round = 0; round < 3; round++) {
       const d = await newDelivery(t, owner, supplier.id, { lines: [{ product_id: soda.id, qty: 12, unit_cost: 600 }] });
-      const results = await Promise.all([patch(owner, d.id, { status: 'delivered' }), patch(owner, d.id, { status: 'delivered' }), patch(owner, d.id, { status: 'delivered' })]);
+      const results = await Promise.all([
+        patch(owner, d.id, { status: 'delivered' }),
+        patch(owner, d.id, { status: 'delivered' }),
+        patch(owner, d.id, { status: 'delivered' }),
+      ]);
       expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
       expect((await productOf(t, owner, soda.id)).stock).toBe(3 + 12 * (round + 1));
     }
     expect((await adjustments(soda.id)).filter((a) => a.reason === 'delivery')).toHaveLength(3);
   });
 
-  it("created as delivered adds stock at once, and updates cost_price only where asked", async () => {
+  it('created as delivered adds stock at once, and updates cost_price only where asked', async () => {
     const owner = await registerOwner(t);
     const supplier = await newSupplier(t, owner);
     const oil = await newProduct(t, owner, { name: 'Mafuta', cost_price: 5000, stock: 2 });
@@ -92,7 +125,13 @@ describe('suppliers: deliveries and the stock they bring', () => {
     expect(d).toMatchObject({ status: 'delivered', total_value: 100_000, balance: 100_000 });
     expect(await productOf(t, owner, oil.id)).toMatchObject({ stock: 8, cost_price: 5400.25 });
     expect(await productOf(t, owner, rice.id)).toMatchObject({ stock: 20, cost_price: 2000 });
-    const prices = await t.db.db.selectFrom('product_prices').select('cost_price').where('product_id', '=', oil.id).orderBy('effective_from').orderBy('id').execute();
+    const prices = await t.db.db
+      .selectFrom('product_prices')
+      .select('cost_price')
+      .where('product_id', '=', oil.id)
+      .orderBy('effective_from')
+      .orderBy('id')
+      .execute();
     expect(prices.map((p) => Number(p.cost_price))).toEqual([500_000, 540_025]);
   });
 
@@ -116,7 +155,11 @@ describe('suppliers: deliveries and the stock they bring', () => {
     expect((await patch(owner, cancelled.id, { status: 'delivered' })).status).toBe(409);
     expect((await productOf(t, owner, p.id)).stock).toBe(1);
 
-    const partial = await newDelivery(t, owner, supplier.id, { status: 'partial', total_value: 4000, lines: [{ product_id: p.id, qty: 5, unit_cost: 800 }] });
+    const partial = await newDelivery(t, owner, supplier.id, {
+      status: 'partial',
+      total_value: 4000,
+      lines: [{ product_id: p.id, qty: 5, unit_cost: 800 }],
+    });
     expect(partial).toMatchObject({ balance: 4000 });
     expect((await productOf(t, owner, p.id)).stock).toBe(1);
     expect((await patch(owner, partial.id, { status: 'delivered' })).body.data.status).toBe('delivered');
@@ -134,7 +177,12 @@ describe('suppliers: deliveries and the stock they bring', () => {
     const mine = await newProduct(t, owner, { name: 'Mine', stock: 0 });
     const service = await newProduct(t, owner, { name: 'Delivery fee', is_service: true });
     const post = (body: Record<string, unknown>) => t.request('POST', `/suppliers/${supplier.id}/deliveries`, { token: owner.token, body });
-    const foreign = await post({ lines: [{ product_id: mine.id, qty: 1, unit_cost: 1 }, { product_id: theirs.id, qty: 1, unit_cost: 1 }] });
+    const foreign = await post({
+      lines: [
+        { product_id: mine.id, qty: 1, unit_cost: 1 },
+        { product_id: theirs.id, qty: 1, unit_cost: 1 },
+      ],
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body.errors[0].field).toBe('lines.1.product_id');
     const svc = await post({ lines: [{ product_id: service.id, qty: 1, unit_cost: 1 }] });
@@ -164,11 +212,16 @@ describe('suppliers: deliveries and the stock they bring', () => {
     const gone = await newProduct(t, owner, { name: 'Discontinued', stock: 0 });
     const d = await newDelivery(t, owner, supplier.id, { lines: [{ product_id: gone.id, qty: 2, unit_cost: 100 }] });
     expect((await t.request('DELETE', `/inventory/products/${gone.id}`, { token: owner.token })).status).toBe(204);
-    expect((await t.request('GET', `/suppliers/deliveries/${d.id}`, { token: owner.token })).body.data.lines[0].product_name).toBe('(deleted product)');
+    expect((await t.request('GET', `/suppliers/deliveries/${d.id}`, { token: owner.token })).body.data.lines[0].product_name).toBe(
+      '(deleted product)',
+    );
     const res = await patch(owner, d.id, { status: 'delivered' });
     expect(res.status).toBe(404);
     expect(res.body.errors[0].field).toBe('lines.0.product_id');
-    expect((await t.request('GET', `/suppliers/deliveries/${d.id}`, { token: owner.token })).body.data).toMatchObject({ status: 'expected', stock_added_at: null });
+    expect((await t.request('GET', `/suppliers/deliveries/${d.id}`, { token: owner.token })).body.data).toMatchObject({
+      status: 'expected',
+      stock_added_at: null,
+    });
   });
 
   it('lists with unpaid and supplier filters, per supplier, and deletes only what never reached stock', async () => {
@@ -177,12 +230,23 @@ describe('suppliers: deliveries and the stock they bring', () => {
     const b = await newSupplier(t, owner, { name: 'B' });
     const p = await newProduct(t, owner, { stock: 0 });
     const owed = await newDelivery(t, owner, a.id, { status: 'delivered', total_value: 5000, delivery_date: '2026-01-05T09:00:00Z' });
-    const paid = await newDelivery(t, owner, a.id, { status: 'delivered', total_value: 7000, is_paid: true, delivery_date: '2026-01-06T09:00:00Z' });
-    const expected = await newDelivery(t, owner, b.id, { total_value: 9000, delivery_date: '2026-01-07T09:00:00Z', lines: [{ product_id: p.id, qty: 1, unit_cost: 9000 }] });
+    const paid = await newDelivery(t, owner, a.id, {
+      status: 'delivered',
+      total_value: 7000,
+      is_paid: true,
+      delivery_date: '2026-01-06T09:00:00Z',
+    });
+    const expected = await newDelivery(t, owner, b.id, {
+      total_value: 9000,
+      delivery_date: '2026-01-07T09:00:00Z',
+      lines: [{ product_id: p.id, qty: 1, unit_cost: 9000 }],
+    });
     const ids = async (query: string) => {
       const res = await t.request('GET', `/suppliers/deliveries${query}`, { token: owner.token });
       expect(res.status, res.text).toBe(200);
-      return PagedEnvelope(Delivery).parse(res.body).data.map((d) => d.id);
+      return PagedEnvelope(Delivery)
+        .parse(res.body)
+        .data.map((d) => d.id);
     };
     expect(await ids('')).toEqual([expected.id, paid.id, owed.id]);
     expect(await ids('?unpaid=true')).toEqual([owed.id]);
@@ -210,10 +274,16 @@ describe('suppliers: deliveries and the stock they bring', () => {
     const theirSupplier = await newSupplier(t, other);
     const theirs = await newDelivery(t, other, theirSupplier.id, { total_value: 100 });
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const res = await t.request(method, `/suppliers/deliveries/${theirs.id}`, { token: owner.token, body: method === 'PATCH' ? { status: 'delivered' } : undefined });
+      const res = await t.request(method, `/suppliers/deliveries/${theirs.id}`, {
+        token: owner.token,
+        body: method === 'PATCH' ? { status: 'delivered' } : undefined,
+      });
       expect(res.status, method).toBe(404);
     }
-    const post = await t.request('POST', '/suppliers/deliveries', { token: owner.token, body: { supplier_id: theirSupplier.id, total_value: 5 } });
+    const post = await t.request('POST', '/suppliers/deliveries', {
+      token: owner.token,
+      body: { supplier_id: theirSupplier.id, total_value: 5 },
+    });
     expect(post.status).toBe(404);
     expect((await t.request('POST', `/suppliers/${theirSupplier.id}/deliveries`, { token: owner.token, body: {} })).status).toBe(404);
     expect((await t.request('GET', '/suppliers/deliveries', { token: owner.token })).body.data).toEqual([]);

@@ -22,8 +22,16 @@ describe('suppliers: payments, owner only, never above what is owed', () => {
   it('pays one delivery, then the supplier balance oldest delivery first; the balance is exact throughout', async () => {
     const owner = await registerOwner(t);
     const supplier = await newSupplier(t, owner);
-    const first = await newDelivery(t, owner, supplier.id, { status: 'delivered', total_value: 50_000, delivery_date: '2026-02-01T08:00:00Z' });
-    const second = await newDelivery(t, owner, supplier.id, { status: 'partial', total_value: 30_000.75, delivery_date: '2026-02-03T08:00:00Z' });
+    const first = await newDelivery(t, owner, supplier.id, {
+      status: 'delivered',
+      total_value: 50_000,
+      delivery_date: '2026-02-01T08:00:00Z',
+    });
+    const second = await newDelivery(t, owner, supplier.id, {
+      status: 'partial',
+      total_value: 30_000.75,
+      delivery_date: '2026-02-03T08:00:00Z',
+    });
     await newDelivery(t, owner, supplier.id, { status: 'expected', total_value: 99_000 });
     expect(await balanceOf(t, owner, supplier.id)).toBe(80_000.75);
 
@@ -55,7 +63,9 @@ describe('suppliers: payments, owner only, never above what is owed', () => {
     });
     expect(await balanceOf(t, owner, supplier.id)).toBe(10_000.75);
     expect(await delivery(owner, first.id)).toMatchObject({ paid_amount: 50_000, balance: 0, is_paid: true });
-    const unpaid = (await t.request('GET', '/suppliers/deliveries?unpaid=true', { token: owner.token })).body.data.map((d: { id: string }) => d.id);
+    const unpaid = (await t.request('GET', '/suppliers/deliveries?unpaid=true', { token: owner.token })).body.data.map(
+      (d: { id: string }) => d.id,
+    );
     expect(unpaid).toEqual([second.id]);
 
     const rest = await payDelivery(owner, second.id, { amount: 10_000.75 });
@@ -68,11 +78,15 @@ describe('suppliers: payments, owner only, never above what is owed', () => {
     const listed = await payments(owner);
     expect(listed.data.map((p) => p.amount)).toEqual([10_000.75, 60_000, 10_000]);
     expect(listed.meta.total).toBe(3);
-    expect((await payments(owner, `/suppliers/${supplier.id}/payments?page_size=2`)).data.map((p) => p.amount)).toEqual([10_000.75, 60_000]);
+    expect((await payments(owner, `/suppliers/${supplier.id}/payments?page_size=2`)).data.map((p) => p.amount)).toEqual([
+      10_000.75, 60_000,
+    ]);
     const otherSupplier = await newSupplier(t, owner, { name: 'Other' });
     await newDelivery(t, owner, otherSupplier.id, { status: 'delivered', total_value: 500 });
     expect((await paySupplier(owner, otherSupplier.id, { amount: 500 })).status).toBe(200);
-    expect((await payments(owner, `/suppliers/payments?supplier=${otherSupplier.id}`)).data.map((p) => [p.supplier_name, p.amount])).toEqual([['Other', 500]]);
+    expect(
+      (await payments(owner, `/suppliers/payments?supplier=${otherSupplier.id}`)).data.map((p) => [p.supplier_name, p.amount]),
+    ).toEqual([['Other', 500]]);
     expect((await payments(owner, `/suppliers/payments?supplier=${supplier.id}`)).meta.total).toBe(3);
   });
 
@@ -96,7 +110,9 @@ describe('suppliers: payments, owner only, never above what is owed', () => {
     expect(await balanceOf(t, owner, supplier.id)).toBe(5_000);
     expect((await payments(owner)).data.map((p) => p.amount)).toEqual([15_000]);
     expect(await delivery(owner, d.id)).toMatchObject({ paid_amount: 15_000, balance: 5_000 });
-    expect(await t.db.db.selectFrom('supplier_payment_allocations').select('amount').where('delivery_id', 'in', [d.id, expected.id]).execute()).toHaveLength(1);
+    expect(
+      await t.db.db.selectFrom('supplier_payment_allocations').select('amount').where('delivery_id', 'in', [d.id, expected.id]).execute(),
+    ).toHaveLength(1);
 
     const zero = await paySupplier(owner, supplier.id, { amount: 0 });
     expect(zero.status).toBe(400);

@@ -13,15 +13,35 @@ describe('suppliers: records, filters, soft delete and stats', () => {
     const owner = await registerOwner(t);
     const created = await t.request('POST', '/suppliers', {
       token: owner.token,
-      body: { name: 'Azam Distributors', category: 'Flour', rep: 'Said Omari', phone: '0754123456', email: 'Orders@Azam.co.tz', address: 'Kariakoo', payment_terms: 30, notes: 'Delivers Tuesdays' },
+      body: {
+        name: 'Azam Distributors',
+        category: 'Flour',
+        rep: 'Said Omari',
+        phone: '0754123456',
+        email: 'Orders@Azam.co.tz',
+        address: 'Kariakoo',
+        payment_terms: 30,
+        notes: 'Delivers Tuesdays',
+      },
     });
     expect(created.status, created.text).toBe(200);
     const azam = Envelope(Supplier).parse(created.body).data;
-    expect(azam).toMatchObject({ name: 'Azam Distributors', category: 'Flour', rep: 'Said Omari', email: 'orders@azam.co.tz', payment_terms: 30, status: 'active', outstanding_balance: 0 });
+    expect(azam).toMatchObject({
+      name: 'Azam Distributors',
+      category: 'Flour',
+      rep: 'Said Omari',
+      email: 'orders@azam.co.tz',
+      payment_terms: 30,
+      status: 'active',
+      outstanding_balance: 0,
+    });
     await newSupplier(t, owner, { name: 'Coca-Cola Kwanza', category: 'Drinks', status: 'on_hold' });
     await newSupplier(t, owner, { name: 'Mohamed Enterprises', rep: 'Azam Ally' });
 
-    const patched = await t.request('PATCH', `/suppliers/${azam.id}`, { token: owner.token, body: { status: 'inactive', notes: null, payment_terms: 14 } });
+    const patched = await t.request('PATCH', `/suppliers/${azam.id}`, {
+      token: owner.token,
+      body: { status: 'inactive', notes: null, payment_terms: 14 },
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body.data).toMatchObject({ status: 'inactive', notes: null, payment_terms: 14, rep: 'Said Omari' });
 
@@ -72,7 +92,10 @@ describe('suppliers: records, filters, soft delete and stats', () => {
     expect(row.status).toBe('inactive');
     expect(Number(row.deleted_at)).toBe(t.clock.now());
     expect((await t.request('GET', `/suppliers/deliveries/${delivery.id}`, { token: owner.token })).status).toBe(200);
-    expect((await t.request('GET', '/suppliers/stats', { token: owner.token })).body.data).toMatchObject({ total_suppliers: 0, total_outstanding: 0 });
+    expect((await t.request('GET', '/suppliers/stats', { token: owner.token })).body.data).toMatchObject({
+      total_suppliers: 0,
+      total_outstanding: 0,
+    });
   });
 
   it("answers 404 for another organisation's supplier and 401 without a token; staff may manage suppliers", async () => {
@@ -100,11 +123,29 @@ describe('suppliers: records, filters, soft delete and stats', () => {
   it('documents every supplier and expense route in the OpenAPI reference', async () => {
     const doc = (await t.request('GET', '/openapi.json')).body;
     const routes = [
-      'get /suppliers', 'post /suppliers', 'get /suppliers/stats', 'get /suppliers/{id}', 'patch /suppliers/{id}', 'delete /suppliers/{id}',
-      'get /suppliers/deliveries', 'post /suppliers/deliveries', 'get /suppliers/deliveries/{id}', 'patch /suppliers/deliveries/{id}',
-      'delete /suppliers/deliveries/{id}', 'post /suppliers/deliveries/{id}/pay', 'get /suppliers/payments', 'get /suppliers/{id}/payments',
-      'post /suppliers/{id}/pay', 'get /suppliers/{id}/deliveries', 'post /suppliers/{id}/deliveries',
-      'get /expenses', 'post /expenses', 'get /expenses/summary', 'get /expenses/{id}', 'patch /expenses/{id}', 'delete /expenses/{id}',
+      'get /suppliers',
+      'post /suppliers',
+      'get /suppliers/stats',
+      'get /suppliers/{id}',
+      'patch /suppliers/{id}',
+      'delete /suppliers/{id}',
+      'get /suppliers/deliveries',
+      'post /suppliers/deliveries',
+      'get /suppliers/deliveries/{id}',
+      'patch /suppliers/deliveries/{id}',
+      'delete /suppliers/deliveries/{id}',
+      'post /suppliers/deliveries/{id}/pay',
+      'get /suppliers/payments',
+      'get /suppliers/{id}/payments',
+      'post /suppliers/{id}/pay',
+      'get /suppliers/{id}/deliveries',
+      'post /suppliers/{id}/deliveries',
+      'get /expenses',
+      'post /expenses',
+      'get /expenses/summary',
+      'get /expenses/{id}',
+      'patch /expenses/{id}',
+      'delete /expenses/{id}',
     ];
     for (const route of routes) {
       const [method, path] = route.split(' ') as [string, string];
@@ -125,7 +166,10 @@ describe('suppliers: records, filters, soft delete and stats', () => {
     await newDelivery(t, owner, b.id, { total_value: 99_000, status: 'expected' });
     await newDelivery(t, owner, b.id, { total_value: 7_000, status: 'cancelled' });
     await newDelivery(t, owner, b.id, { total_value: 8_000, status: 'delivered', is_paid: true });
-    const paid = await t.request('POST', `/suppliers/${a.id}/pay`, { token: owner.token, body: { amount: 20_000, payment_method: 'M-Pesa' } });
+    const paid = await t.request('POST', `/suppliers/${a.id}/pay`, {
+      token: owner.token,
+      body: { amount: 20_000, payment_method: 'M-Pesa' },
+    });
     expect(paid.status, paid.text).toBe(200);
     const res = await t.request('GET', '/suppliers/stats', { token: owner.token });
     expect(res.status).toBe(200);

@@ -52,11 +52,16 @@ describe('GET /sync/bootstrap', () => {
     const drinks = await post(owner, '/inventory/categories', { name: 'Vinywaji' });
     const food = await post(owner, '/inventory/categories', { name: 'Vyakula' });
     const products: Array<{ id: string }> = [];
-    for (let i = 0; i < 4; i++) products.push(await product(owner, { name: `Bidhaa ${i}`, category_id: i % 2 ? drinks.id : food.id, stock: 20 }));
+    for (let i = 0; i < 4; i++)
+      products.push(await product(owner, { name: `Bidhaa ${i}`, category_id: i % 2 ? drinks.id : food.id, stock: 20 }));
     const service = await product(owner, { name: 'Kuchaji simu', is_service: true });
     const customers: Array<{ id: string }> = [];
     for (const name of ['Baraka', 'Neema', 'Zawadi']) customers.push(await post(owner, '/customers', { name }));
-    const credit = await post(owner, '/pos/sale', { lines: [{ product_id: products[0]!.id, qty: 1 }], payment_method: 'Credit', customer_id: customers[0]!.id });
+    const credit = await post(owner, '/pos/sale', {
+      lines: [{ product_id: products[0]!.id, qty: 1 }],
+      payment_method: 'Credit',
+      customer_id: customers[0]!.id,
+    });
     const cash = await post(owner, '/pos/sale', { lines: [{ product_id: products[1]!.id, qty: 2 }], payment_method: 'Cash' });
     const note = await post(owner, '/notifications', { category: 'system', title: 'Karibu' });
     await insertSale(t, { orgId: owner.orgId, storeId: owner.storeId, total: 500, at: t.clock.now() - 40 * DAY });
@@ -95,7 +100,10 @@ describe('GET /sync/bootstrap', () => {
     expect(rows.find((r) => r.entity === 'product' && r.id === products[1]!.id)!.data).toEqual(rest.body.data);
     expect(rows.find((r) => r.entity === 'stock' && r.id === products[1]!.id)!.data).toMatchObject({ stock: 18, store_id: owner.storeId });
     expect(rows.find((r) => r.entity === 'customer' && r.id === customers[0]!.id)!.data).toMatchObject({ outstanding_balance: 1000 });
-    expect(rows.find((r) => r.entity === 'transaction' && r.id === credit.id)!.data).toMatchObject({ status: 'credit', lines: [expect.objectContaining({ qty: 1 })] });
+    expect(rows.find((r) => r.entity === 'transaction' && r.id === credit.id)!.data).toMatchObject({
+      status: 'credit',
+      lines: [expect.objectContaining({ qty: 1 })],
+    });
     expect(rows.find((r) => r.entity === 'credit_tab')!.data).toMatchObject({ balance: 1000, customer_name: 'Baraka' });
 
     // Nothing changed since: pulling from the cursor is empty.

@@ -13,10 +13,15 @@ describe('tills syncing at the same time', () => {
     const owner = await registerOwner(t);
     const products: Array<{ id: string; selling_price: number }> = [];
     for (const name of ['A', 'B', 'C', 'D']) {
-      products.push((await t.request('POST', '/inventory/products', { token: owner.token, body: { name, selling_price: 1000, stock: 10_000 } })).body.data);
+      products.push(
+        (await t.request('POST', '/inventory/products', { token: owner.token, body: { name, selling_price: 1000, stock: 10_000 } })).body
+          .data,
+      );
     }
     const ids = Array.from({ length: 8 }, () => newId());
-    const regs = await Promise.all(ids.map((device_id, i) => t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: `Till ${i + 1}` } })));
+    const regs = await Promise.all(
+      ids.map((device_id, i) => t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: `Till ${i + 1}` } })),
+    );
     expect(regs.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(new Set(regs.map((r) => r.body.data.till_code)).size).toBe(8);
 
@@ -45,10 +50,24 @@ describe('tills syncing at the same time', () => {
       ),
     );
     expect(pushes.map((p) => p.status)).toEqual(Array(8).fill(200));
-    for (const p of pushes) expect(Envelope(PushResponse).parse(p.body).data.results.every((r) => r.status === 'applied')).toBe(true);
-    const rows = await t.db.db.selectFrom('transactions').select('number').where('store_id', '=', owner.storeId).orderBy('number').execute();
+    for (const p of pushes)
+      expect(
+        Envelope(PushResponse)
+          .parse(p.body)
+          .data.results.every((r) => r.status === 'applied'),
+      ).toBe(true);
+    const rows = await t.db.db
+      .selectFrom('transactions')
+      .select('number')
+      .where('store_id', '=', owner.storeId)
+      .orderBy('number')
+      .execute();
     expect(rows.map((r) => r.number)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
-    const stock = await t.db.db.selectFrom('product_stock').select((eb) => eb.fn.sum<number>('qty').as('left')).where('store_id', '=', owner.storeId).executeTakeFirstOrThrow();
+    const stock = await t.db.db
+      .selectFrom('product_stock')
+      .select((eb) => eb.fn.sum<number>('qty').as('left'))
+      .where('store_id', '=', owner.storeId)
+      .executeTakeFirstOrThrow();
     expect(Number(stock.left)).toBe(40_000 - 600);
   }, 120_000);
 });

@@ -12,7 +12,8 @@ describe('sync protocol version on push, pull and bootstrap', () => {
   });
   afterAll(() => t.close());
 
-  const push = (headers: Record<string, string>) => t.request('POST', '/sync/push', { token: owner.token, headers, body: { device_id: newId(), mutations: [] } });
+  const push = (headers: Record<string, string>) =>
+    t.request('POST', '/sync/push', { token: owner.token, headers, body: { device_id: newId(), mutations: [] } });
 
   it('serves the current version, and a request without the header as version 1', async () => {
     expect(PROTOCOL_VERSION).toBe(1);

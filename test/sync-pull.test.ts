@@ -35,11 +35,14 @@ describe('GET /sync/pull', () => {
     expect(res.status, res.text).toBeLessThan(300);
     return res.body.data as { id: string };
   };
-  const product = (s: { token: string }, body: Record<string, unknown> = {}) => post(s, '/inventory/products', { name: `Item ${Math.random()}`, selling_price: 1000, ...body });
+  const product = (s: { token: string }, body: Record<string, unknown> = {}) =>
+    post(s, '/inventory/products', { name: `Item ${Math.random()}`, selling_price: 1000, ...body });
   const brief = (changes: PullResponse['changes']) => changes.map((c) => [c.entity, c.op, c.id]);
 
   it('delivers exactly the changes after the cursor for category, product, customer and sale writes', async () => {
-    const owner = await registerOwner(t, { shop: { name: 'Duka la Pull', business_type: 'retail', region: 'dar-es-salaam', district: 'Kinondoni' } });
+    const owner = await registerOwner(t, {
+      shop: { name: 'Duka la Pull', business_type: 'retail', region: 'dar-es-salaam', district: 'Kinondoni' },
+    });
     const first = await pullAll(owner);
     expect(brief(first.changes).sort()).toEqual([
       ['organisation', 'upsert', owner.orgId],
@@ -50,7 +53,15 @@ describe('GET /sync/pull', () => {
 
     const category = await post(owner, '/inventory/categories', { name: 'Vinywaji' });
     let step = await pullAll(owner, first.cursor);
-    expect(step.changes).toEqual([{ entity: 'category', op: 'upsert', id: category.id, version: expect.any(Number), data: expect.objectContaining({ name: 'Vinywaji', product_count: 0 }) }]);
+    expect(step.changes).toEqual([
+      {
+        entity: 'category',
+        op: 'upsert',
+        id: category.id,
+        version: expect.any(Number),
+        data: expect.objectContaining({ name: 'Vinywaji', product_count: 0 }),
+      },
+    ]);
     expect(step.changes[0]!.version).toBeGreaterThan(Math.max(...first.changes.map((c) => c.version)));
 
     const soda = await product(owner, { name: 'Soda 500ml', category_id: category.id, selling_price: 1200, stock: 24 });
@@ -59,12 +70,25 @@ describe('GET /sync/pull', () => {
       ['product', 'upsert', soda.id],
       ['stock', 'upsert', soda.id],
     ]);
-    expect(step.changes.find((c) => c.entity === 'product')!.data).toMatchObject({ name: 'Soda 500ml', selling_price: 1200, stock: 24, category_id: category.id });
+    expect(step.changes.find((c) => c.entity === 'product')!.data).toMatchObject({
+      name: 'Soda 500ml',
+      selling_price: 1200,
+      stock: 24,
+      category_id: category.id,
+    });
     expect(step.changes.find((c) => c.entity === 'stock')!.data).toMatchObject({ product_id: soda.id, store_id: owner.storeId, stock: 24 });
 
     const customer = await post(owner, '/customers', { name: 'Bi Mwanaisha', phone: '0754000111' });
     step = await pullAll(owner, step.cursor);
-    expect(step.changes).toEqual([{ entity: 'customer', op: 'upsert', id: customer.id, version: expect.any(Number), data: expect.objectContaining({ name: 'Bi Mwanaisha', outstanding_balance: 0 }) }]);
+    expect(step.changes).toEqual([
+      {
+        entity: 'customer',
+        op: 'upsert',
+        id: customer.id,
+        version: expect.any(Number),
+        data: expect.objectContaining({ name: 'Bi Mwanaisha', outstanding_balance: 0 }),
+      },
+    ]);
 
     const sale = await post(owner, '/pos/sale', { lines: [{ product_id: soda.id, qty: 2 }], payment_method: 'Cash' });
     step = await pullAll(owner, step.cursor);
@@ -73,7 +97,11 @@ describe('GET /sync/pull', () => {
       ['transaction', 'upsert', sale.id],
     ]);
     expect(step.changes.find((c) => c.entity === 'stock')!.data).toMatchObject({ stock: 22 });
-    expect(step.changes.find((c) => c.entity === 'transaction')!.data).toMatchObject({ total: 2400, status: 'paid', lines: [expect.objectContaining({ product_id: soda.id, qty: 2 })] });
+    expect(step.changes.find((c) => c.entity === 'transaction')!.data).toMatchObject({
+      total: 2400,
+      status: 'paid',
+      lines: [expect.objectContaining({ product_id: soda.id, qty: 2 })],
+    });
 
     // Nothing new: the same position, nothing to send.
     const idle = await pull(owner, step.cursor);
@@ -116,7 +144,9 @@ describe('GET /sync/pull', () => {
     let { cursor } = await pullAll(owner);
     const seen = new Set<string>();
     let writing = true;
-    const writes = Promise.all(Array.from({ length: 12 }, (_, i) => product(owner, { name: `Sambamba ${i}`, stock: 2 }))).finally(() => (writing = false));
+    const writes = Promise.all(Array.from({ length: 12 }, (_, i) => product(owner, { name: `Sambamba ${i}`, stock: 2 }))).finally(
+      () => (writing = false),
+    );
     while (writing) {
       // A breath between pulls: interleaved with the writes, without spending the user's rate limit.
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -176,7 +206,10 @@ describe('GET /sync/pull', () => {
     const mainStart = (await pullAll(owner)).cursor;
     const branchStart = (await pullAll(branchTill)).cursor;
 
-    await t.request('POST', `/inventory/products/${shared.id}/adjust`, { token: branchTill.token, body: { qty_change: 7, reason: 'restock' } });
+    await t.request('POST', `/inventory/products/${shared.id}/adjust`, {
+      token: branchTill.token,
+      body: { qty_change: 7, reason: 'restock' },
+    });
     const sale = await post(branchTill, '/pos/sale', { lines: [{ product_id: shared.id, qty: 2 }], payment_method: 'Cash' });
 
     const main = await pullAll(owner, mainStart);

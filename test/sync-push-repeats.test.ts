@@ -17,10 +17,28 @@ describe('sync: a push answers each mutation on its own', () => {
   const at = () => new Date(t.clock.now() - 600_000).toISOString();
   const product = async (s: Session, name: string, stock = 20) =>
     (await t.request('POST', '/inventory/products', { token: s.token, body: { name, selling_price: 1000, stock } })).body.data.id as string;
-  const mutation = (seq: number, type: string, payload: Record<string, unknown>, id = newId()) => ({ id, seq, type, created_at: at(), payload });
+  const mutation = (seq: number, type: string, payload: Record<string, unknown>, id = newId()) => ({
+    id,
+    seq,
+    type,
+    created_at: at(),
+    payload,
+  });
   const sale = (seq: number, productId: string, qty: number, id = newId(), extra: Record<string, unknown> = {}) =>
-    mutation(seq, 'sale.create', { id: newId(), client_receipt_number: `T1-${seq}`, lines: [{ product_id: productId, qty, unit_price: 1000 }], payment_method: 'Cash', ...extra }, id);
-  const expense = (seq: number, title: string, id = newId()) => mutation(seq, 'expense.create', { id: newId(), title, category: 'Supplies', amount: 1500 }, id);
+    mutation(
+      seq,
+      'sale.create',
+      {
+        id: newId(),
+        client_receipt_number: `T1-${seq}`,
+        lines: [{ product_id: productId, qty, unit_price: 1000 }],
+        payment_method: 'Cash',
+        ...extra,
+      },
+      id,
+    );
+  const expense = (seq: number, title: string, id = newId()) =>
+    mutation(seq, 'expense.create', { id: newId(), title, category: 'Supplies', amount: 1500 }, id);
   const device = async (s: Session) => {
     const device_id = newId();
     expect((await t.request('POST', '/sync/devices', { token: s.token, body: { device_id, name: 'Till' } })).status).toBe(200);
@@ -31,8 +49,10 @@ describe('sync: a push answers each mutation on its own', () => {
     expect(res.status, res.text).toBe(200);
     return Envelope(PushResponse).parse(res.body).data;
   };
-  const stockOf = async (s: Session, id: string) => (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
-  const expenseTitles = async (s: Session) => ((await t.request('GET', '/expenses', { token: s.token })).body.data as Array<{ title: string }>).map((e) => e.title).sort();
+  const stockOf = async (s: Session, id: string) =>
+    (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
+  const expenseTitles = async (s: Session) =>
+    ((await t.request('GET', '/expenses', { token: s.token })).body.data as Array<{ title: string }>).map((e) => e.title).sort();
   const saleCount = async (s: Session) => (await t.request('GET', '/pos/transactions', { token: s.token })).body.meta.total as number;
 
   it('answers a mutation queued twice in one push as a duplicate of the first, refuses another mutation under a used id, and applies the rest; the batch replays alike', async () => {
@@ -62,13 +82,23 @@ describe('sync: a push answers each mutation on its own', () => {
       [7, 'applied', null],
     ]);
     expect(res.results[2]!.result).toEqual(res.results[0]!.result);
-    expect(res.results[3]!.error!.message).toBe(`mutation id ${first.id} was already used in this push by seq 1 for a different mutation; give this mutation a new id`);
+    expect(res.results[3]!.error!.message).toBe(
+      `mutation id ${first.id} was already used in this push by seq 1 for a different mutation; give this mutation a new id`,
+    );
     expect(await stockOf(owner, soda)).toBe(20 - 2 - 3);
     expect(await saleCount(owner)).toBe(2);
     expect(await expenseTitles(owner)).toEqual(['Rent', 'Water']);
 
     const again = await push(owner, device_id, batch);
-    expect(again.results.map((r) => r.status)).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    expect(again.results.map((r) => r.status)).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ]);
     expect(await stockOf(owner, soda)).toBe(15);
     expect(await saleCount(owner)).toBe(2);
   });
@@ -100,9 +130,18 @@ describe('sync: a push answers each mutation on its own', () => {
     await uniqueWhen(t, 'transactions', 'notes', 'Refused');
     // Another shop already holds the one row each index allows.
     const other = await registerOwner(t);
-    expect((await t.request('POST', '/expenses', { token: other.token, body: { title: 'Refused', category: 'Supplies', amount: 100 } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/expenses', { token: other.token, body: { title: 'Refused', category: 'Supplies', amount: 100 } })).status,
+    ).toBe(200);
     const water = await product(other, 'Water');
-    expect((await t.request('POST', '/pos/sale', { token: other.token, body: { lines: [{ product_id: water, qty: 1 }], payment_method: 'Cash', notes: 'Refused' } })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/pos/sale', {
+          token: other.token,
+          body: { lines: [{ product_id: water, qty: 1 }], payment_method: 'Cash', notes: 'Refused' },
+        })
+      ).status,
+    ).toBe(201);
     const res = await push(owner, device_id, [
       expense(1, 'Rent'),
       expense(2, 'Refused'),
@@ -125,13 +164,22 @@ describe('sync: a push answers each mutation on its own', () => {
     expect(await expenseTitles(owner)).toEqual(['Rent', 'Water']);
 
     // The same refusal over REST is a 409 in the envelope, not a 500.
-    const rest = await t.request('POST', '/expenses', { token: owner.token, body: { title: 'Refused', category: 'Supplies', amount: 100 } });
+    const rest = await t.request('POST', '/expenses', {
+      token: owner.token,
+      body: { title: 'Refused', category: 'Supplies', amount: 100 },
+    });
     expect(rest.status, rest.text).toBe(409);
-    expect(rest.body).toMatchObject({ success: false, data: null, errors: [{ code: 'CONFLICT', message: 'this conflicts with data already stored' }] });
+    expect(rest.body).toMatchObject({
+      success: false,
+      data: null,
+      errors: [{ code: 'CONFLICT', message: 'this conflicts with data already stored' }],
+    });
   });
 });
 
 /** A constraint of the test's own (a partial unique index), standing for one the server's rules do not know of. */
 async function uniqueWhen(t: TestApp, table: string, column: string, value: string) {
-  await sql`create unique index ${sql.raw(`uq_test_${table}`)} on ${sql.raw(table)} (${sql.raw(column)}) where ${sql.raw(column)} = ${sql.lit(value)}`.execute(t.db.db);
+  await sql`create unique index ${sql.raw(`uq_test_${table}`)} on ${sql.raw(table)} (${sql.raw(column)}) where ${sql.raw(column)} = ${sql.lit(value)}`.execute(
+    t.db.db,
+  );
 }

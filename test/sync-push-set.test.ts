@@ -15,8 +15,16 @@ describe('sync: a mixed batch pushed at once', () => {
   afterAll(() => t.close());
 
   const product = async (s: Session, name: string, price: number) =>
-    (await t.request('POST', '/inventory/products', { token: s.token, body: { name, selling_price: price, stock: 20 } })).body.data as { id: string };
-  const mutation = (seq: number, type: string, payload: Record<string, unknown>) => ({ id: newId(), seq, type, created_at: new Date(t.clock.now() - 600_000 + seq * 1000).toISOString(), payload });
+    (await t.request('POST', '/inventory/products', { token: s.token, body: { name, selling_price: price, stock: 20 } })).body.data as {
+      id: string;
+    };
+  const mutation = (seq: number, type: string, payload: Record<string, unknown>) => ({
+    id: newId(),
+    seq,
+    type,
+    created_at: new Date(t.clock.now() - 600_000 + seq * 1000).toISOString(),
+    payload,
+  });
   const sale = (seq: number, lines: Array<{ product_id: string; qty: number; unit_price: number }>, extra: Record<string, unknown> = {}) =>
     mutation(seq, 'sale.create', { id: newId(), client_receipt_number: `T1-${seq}`, lines, payment_method: 'Cash', ...extra });
   const push = async (s: Session, device_id: string, mutations: unknown[]) => {
@@ -64,7 +72,9 @@ describe('sync: a mixed batch pushed at once', () => {
       [10, 'applied'],
     ]);
     expect(first.results[3]!.error).toEqual({ code: 'NOT_FOUND', message: 'product not found' });
-    const receipts = first.results.filter((r) => r.result?.receipt_number).map((r) => [r.result!.number, r.result!.status, r.result!.total]);
+    const receipts = first.results
+      .filter((r) => r.result?.receipt_number)
+      .map((r) => [r.result!.number, r.result!.status, r.result!.total]);
     expect(receipts).toEqual([
       [1, 'paid', 2000],
       [2, 'credit', 6000],
@@ -80,7 +90,10 @@ describe('sync: a mixed batch pushed at once', () => {
     expect((await get(owner, `/inventory/products/${soda.id}`)).stock).toBe(14);
     expect((await get(owner, `/inventory/products/${sugar.id}`)).stock).toBe(17);
     expect((await get(owner, `/customers/${asha}`)).outstanding_balance).toBe(8000);
-    const conflicts = (await t.request('GET', '/sync/conflicts', { token: owner.token })).body.data as Array<{ kind: string; mutation_id: string }>;
+    const conflicts = (await t.request('GET', '/sync/conflicts', { token: owner.token })).body.data as Array<{
+      kind: string;
+      mutation_id: string;
+    }>;
     expect(conflicts.map((c) => [c.kind, c.mutation_id])).toEqual([['credit_limit', batch[4]!.id]]);
 
     // The reply was lost: the same batch again answers the same results and changes nothing.
@@ -104,8 +117,14 @@ describe('sync: a mixed batch pushed at once', () => {
     const soda = await product(owner, 'Soda', 1000);
     const device_id = newId();
     await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } });
-    const res = await push(owner, device_id, [sale(1, [{ product_id: soda.id, qty: 15, unit_price: 1000 }]), sale(2, [{ product_id: soda.id, qty: 8, unit_price: 1000 }])]);
-    expect(res.results.map((r) => r.conflicts ?? [])).toEqual([[], [{ kind: 'oversold', product_id: soda.id, message: 'Soda sold 8 with 5 in stock' }]]);
+    const res = await push(owner, device_id, [
+      sale(1, [{ product_id: soda.id, qty: 15, unit_price: 1000 }]),
+      sale(2, [{ product_id: soda.id, qty: 8, unit_price: 1000 }]),
+    ]);
+    expect(res.results.map((r) => r.conflicts ?? [])).toEqual([
+      [],
+      [{ kind: 'oversold', product_id: soda.id, message: 'Soda sold 8 with 5 in stock' }],
+    ]);
     expect((await get(owner, `/inventory/products/${soda.id}`)).stock).toBe(-3);
   });
 
@@ -117,16 +136,26 @@ describe('sync: a mixed batch pushed at once', () => {
     const first = sale(1, [{ product_id: soda.id, qty: 1, unit_price: 1000 }], { customer_phone: '0754111222', customer_name: 'Neema' });
     // The till retried a sale under a new mutation id: the same sale id is booked once.
     const again = { ...sale(3, [{ product_id: soda.id, qty: 1, unit_price: 1000 }]), payload: first.payload };
-    const res = await push(owner, device_id, [first, sale(2, [{ product_id: soda.id, qty: 2, unit_price: 1000 }], { customer_phone: '+255754111222' }), again]);
+    const res = await push(owner, device_id, [
+      first,
+      sale(2, [{ product_id: soda.id, qty: 2, unit_price: 1000 }], { customer_phone: '+255754111222' }),
+      again,
+    ]);
     expect(res.results.map((r) => [r.status, r.result?.number])).toEqual([
       ['applied', 1],
       ['applied', 2],
       ['applied', 1],
     ]);
     expect(res.results[2]!.result!.transaction_id).toBe(first.payload.id);
-    const customers = (await t.request('GET', '/customers?search=Neema', { token: owner.token })).body.data.items as Array<{ id: string; phone: string }>;
+    const customers = (await t.request('GET', '/customers?search=Neema', { token: owner.token })).body.data.items as Array<{
+      id: string;
+      phone: string;
+    }>;
     expect(customers.map((c) => c.phone)).toEqual(['+255754111222']);
-    const sales = (await t.request('GET', '/pos/transactions', { token: owner.token })).body.data as Array<{ customer_id: string | null; total: number }>;
+    const sales = (await t.request('GET', '/pos/transactions', { token: owner.token })).body.data as Array<{
+      customer_id: string | null;
+      total: number;
+    }>;
     expect(sales.map((x) => [x.customer_id, x.total]).sort()).toEqual([
       [customers[0]!.id, 1000],
       [customers[0]!.id, 2000],
@@ -140,7 +169,14 @@ describe('sync: a mixed batch pushed at once', () => {
       const owner = await registerOwner(counted);
       const ids: string[] = [];
       for (const [i, name] of ['Soda', 'Bread', 'Milk'].entries()) {
-        ids.push((await counted.request('POST', '/inventory/products', { token: owner.token, body: { name, selling_price: 1000 * (i + 1), stock: 500 } })).body.data.id);
+        ids.push(
+          (
+            await counted.request('POST', '/inventory/products', {
+              token: owner.token,
+              body: { name, selling_price: 1000 * (i + 1), stock: 500 },
+            })
+          ).body.data.id,
+        );
       }
       const statements = async (sales: number, from: number) => {
         const device_id = newId();
@@ -150,7 +186,12 @@ describe('sync: a mixed batch pushed at once', () => {
           seq: k + 1,
           type: 'sale.create',
           created_at: new Date(counted.clock.now() - 60_000).toISOString(),
-          payload: { id: newId(), client_receipt_number: `T${from}-${k + 1}`, lines: ids.map((product_id, i) => ({ product_id, qty: 1 + (k % 2), unit_price: 1000 * (i + 1) })), payment_method: 'Cash' },
+          payload: {
+            id: newId(),
+            client_receipt_number: `T${from}-${k + 1}`,
+            lines: ids.map((product_id, i) => ({ product_id, qty: 1 + (k % 2), unit_price: 1000 * (i + 1) })),
+            payment_method: 'Cash',
+          },
         }));
         const res = await counted.request('POST', '/sync/push', { token: owner.token, body: { device_id, mutations } });
         expect(res.body.data.results.filter((r: { status: string }) => r.status === 'applied')).toHaveLength(sales);
@@ -171,7 +212,9 @@ describe('sync: a mixed batch pushed at once', () => {
     const counted = await createTestApp({ config: { COUNT_STATEMENTS: true } });
     try {
       const owner = await registerOwner(counted);
-      const soda = (await counted.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Soda', selling_price: 1000, stock: 3 } })).body.data.id as string;
+      const soda = (
+        await counted.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Soda', selling_price: 1000, stock: 3 } })
+      ).body.data.id as string;
       const device_id = newId();
       await counted.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } });
       const at = new Date(counted.clock.now() - 60_000).toISOString();
@@ -181,12 +224,19 @@ describe('sync: a mixed batch pushed at once', () => {
         type: 'sale.create',
         created_at: at,
         // The second is refused; the third oversells (2 + 2 of 3): booked with a conflict, which the replay must repeat.
-        payload: { id: newId(), client_receipt_number: `T1-${seq}`, lines: [{ product_id: soda, qty: 2, unit_price: seq === 2 ? 900 : 1000 }], payment_method: seq === 2 ? 'Bogus' : 'Cash' },
+        payload: {
+          id: newId(),
+          client_receipt_number: `T1-${seq}`,
+          lines: [{ product_id: soda, qty: 2, unit_price: seq === 2 ? 900 : 1000 }],
+          payment_method: seq === 2 ? 'Bogus' : 'Cash',
+        },
       }));
       const send = (body: unknown) => counted.request('POST', '/sync/push', { token: owner.token, body });
       const first = await send({ device_id, mutations });
       expect(first.body.data.results.map((r: { status: string }) => r.status)).toEqual(['applied', 'rejected', 'applied']);
-      const seenAt = async () => (await counted.db.db.selectFrom('devices').select('last_seen_at').where('id', '=', device_id).executeTakeFirstOrThrow()).last_seen_at;
+      const seenAt = async () =>
+        (await counted.db.db.selectFrom('devices').select('last_seen_at').where('id', '=', device_id).executeTakeFirstOrThrow())
+          .last_seen_at;
       const firstSeen = await seenAt();
 
       counted.clock.advance(30_000);
@@ -202,7 +252,10 @@ describe('sync: a mixed batch pushed at once', () => {
       expect(await seenAt()).toBe(firstSeen);
       // A replay that reuses a seq for another mutation is told so, still without writing.
       const reused = await send({ device_id, mutations: [{ ...mutations[0], id: newId() }] });
-      expect(reused.body.data.results[0]).toMatchObject({ status: 'rejected', error: { code: 'CONFLICT', message: expect.stringContaining('seq 1 was already used') } });
+      expect(reused.body.data.results[0]).toMatchObject({
+        status: 'rejected',
+        error: { code: 'CONFLICT', message: expect.stringContaining('seq 1 was already used') },
+      });
       expect((await counted.db.db.selectFrom('transactions').select('id').where('store_id', '=', owner.storeId).execute()).length).toBe(2);
 
       counted.clock.advance(60_000);
@@ -213,4 +266,3 @@ describe('sync: a mixed batch pushed at once', () => {
     }
   });
 });
-

@@ -17,18 +17,25 @@ describe('sync: devices and push', () => {
     expect(res.status, res.text).toBe(200);
     return res.body.data as { device_id: string; till_code: string };
   };
-  const sale = (seq: number, lines: Array<{ product_id: string; qty: number; unit_price: number }>, extra: Record<string, unknown> = {}, at = new Date(t.clock.now() - 60_000)) => ({
+  const sale = (
+    seq: number,
+    lines: Array<{ product_id: string; qty: number; unit_price: number }>,
+    extra: Record<string, unknown> = {},
+    at = new Date(t.clock.now() - 60_000),
+  ) => ({
     id: uuid(),
     seq,
     type: 'sale.create',
     created_at: at.toISOString(),
     payload: { id: uuid(), client_receipt_number: `MAD-T1-${seq}`, lines, payment_method: 'Cash', ...extra },
   });
-  const push = async (s: { token: string }, device_id: string, mutations: unknown[]) => t.request('POST', '/sync/push', { token: s.token, body: { device_id, mutations } });
-  const stockOf = async (s: { token: string }, id: string) => (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
+  const push = async (s: { token: string }, device_id: string, mutations: unknown[]) =>
+    t.request('POST', '/sync/push', { token: s.token, body: { device_id, mutations } });
+  const stockOf = async (s: { token: string }, id: string) =>
+    (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
   const count = async (s: Session) => (await t.request('GET', '/pos/transactions', { token: s.token })).body.meta.total as number;
 
-  it("books an offline sale to the user whose session pushed it; another member named as cashier is a cashier_mismatch conflict, a stranger is refused", async () => {
+  it('books an offline sale to the user whose session pushed it; another member named as cashier is a cashier_mismatch conflict, a stranger is refused', async () => {
     const owner = await registerOwner(t);
     const stranger = await registerOwner(t);
     const cashier = await createStaff(t, owner);
@@ -36,15 +43,26 @@ describe('sync: devices and push', () => {
     const { device_id } = await register(cashier);
     const line = [{ product_id: soda.id, qty: 1, unit_price: 1000 }];
     const res = Envelope(PushResponse).parse(
-      (await push(cashier, device_id, [sale(1, line, { cashier_id: owner.userId }), sale(2, line, { cashier_id: stranger.userId }), sale(3, line), sale(4, line, { cashier_id: cashier.user.id })])).body,
+      (
+        await push(cashier, device_id, [
+          sale(1, line, { cashier_id: owner.userId }),
+          sale(2, line, { cashier_id: stranger.userId }),
+          sale(3, line),
+          sale(4, line, { cashier_id: cashier.user.id }),
+        ])
+      ).body,
     ).data;
     expect(res.results.map((r) => r.status)).toEqual(['applied', 'rejected', 'applied', 'applied']);
-    expect(res.results[1]!.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'payload.cashier_id is not a member of this organisation' });
+    expect(res.results[1]!.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'payload.cashier_id is not a member of this organisation',
+    });
     const message = 'the till named Asha Mushi as the cashier, but Juma Ali sent the sale; it is booked to Juma Ali';
     expect(res.results[0]!.conflicts).toEqual([{ kind: 'cashier_mismatch', message }]);
     expect(res.results[2]!.conflicts).toBeUndefined();
     expect(res.results[3]!.conflicts).toBeUndefined();
-    const cashierOf = async (i: number) => (await t.request('GET', `/pos/transactions/${res.results[i]!.result!.transaction_id}`, { token: owner.token })).body.data.cashier_id;
+    const cashierOf = async (i: number) =>
+      (await t.request('GET', `/pos/transactions/${res.results[i]!.result!.transaction_id}`, { token: owner.token })).body.data.cashier_id;
     expect([await cashierOf(0), await cashierOf(2), await cashierOf(3)]).toEqual([cashier.user.id, cashier.user.id, cashier.user.id]);
     const conflicts = (await t.request('GET', '/sync/conflicts', { token: owner.token })).body.data;
     expect(conflicts).toEqual([
@@ -71,7 +89,10 @@ describe('sync: devices and push', () => {
     const owner = await registerOwner(t);
     const soda = await product(owner, { name: 'Soda', selling_price: 1000 });
     const { device_id } = await register(owner);
-    const batch = [sale(1, [{ product_id: soda.id, qty: 2, unit_price: 1000 }]), sale(2, [{ product_id: soda.id, qty: 3, unit_price: 1000 }])];
+    const batch = [
+      sale(1, [{ product_id: soda.id, qty: 2, unit_price: 1000 }]),
+      sale(2, [{ product_id: soda.id, qty: 3, unit_price: 1000 }]),
+    ];
     const first = Envelope(PushResponse).parse((await push(owner, device_id, batch)).body).data;
     expect(first.last_applied_seq).toBe(2);
     expect(first.results.map((r) => [r.seq, r.status])).toEqual([
@@ -96,7 +117,13 @@ describe('sync: devices and push', () => {
     const p = await product(owner, { name: 'Unga', selling_price: 2500 });
     const { device_id } = await register(owner);
     const s1 = sale(1, [{ product_id: p.id, qty: 4, unit_price: 2500 }]);
-    const refund = { id: uuid(), seq: 2, type: 'sale.refund', created_at: new Date(t.clock.now()).toISOString(), payload: { transaction_id: (s1.payload as { id: string }).id, reason: 'wrong flour' } };
+    const refund = {
+      id: uuid(),
+      seq: 2,
+      type: 'sale.refund',
+      created_at: new Date(t.clock.now()).toISOString(),
+      payload: { transaction_id: (s1.payload as { id: string }).id, reason: 'wrong flour' },
+    };
     const res = Envelope(PushResponse).parse((await push(owner, device_id, [s1, refund])).body).data;
     expect(res.results.map((r) => r.status)).toEqual(['applied', 'applied']);
     expect(res.results[1]!.result).toMatchObject({ status: 'refunded' });
@@ -107,8 +134,20 @@ describe('sync: devices and push', () => {
     const owner = await registerOwner(t);
     const p = await product(owner, { name: 'Chai', selling_price: 300 });
     const { device_id } = await register(owner);
-    const badRefund = { id: uuid(), seq: 1, type: 'sale.refund', created_at: new Date().toISOString(), payload: { transaction_id: uuid(), reason: 'x' } };
-    const badShape = { id: uuid(), seq: 2, type: 'stock.adjust', created_at: new Date().toISOString(), payload: { product_id: p.id, qty_change: 0, reason: 'x' } };
+    const badRefund = {
+      id: uuid(),
+      seq: 1,
+      type: 'sale.refund',
+      created_at: new Date().toISOString(),
+      payload: { transaction_id: uuid(), reason: 'x' },
+    };
+    const badShape = {
+      id: uuid(),
+      seq: 2,
+      type: 'stock.adjust',
+      created_at: new Date().toISOString(),
+      payload: { product_id: p.id, qty_change: 0, reason: 'x' },
+    };
     const good = sale(3, [{ product_id: p.id, qty: 1, unit_price: 300 }]);
     const res = Envelope(PushResponse).parse((await push(owner, device_id, [badRefund, badShape, good])).body).data;
     expect(res.results.map((r) => [r.status, r.error?.code])).toEqual([
@@ -134,7 +173,9 @@ describe('sync: devices and push', () => {
     const soldAt = t.clock.now() - 60_000;
     await t.request('PATCH', `/inventory/products/${cheap.id}`, { token: owner.token, body: { selling_price: 3200 } });
     await t.request('PATCH', `/inventory/products/${retired.id}`, { token: owner.token, body: { is_active: false } });
-    const customer = (await t.request('POST', '/customers', { token: owner.token, body: { name: 'Mzee Hamisi', phone: uniquePhone(), credit_limit: 1000 } })).body.data;
+    const customer = (
+      await t.request('POST', '/customers', { token: owner.token, body: { name: 'Mzee Hamisi', phone: uniquePhone(), credit_limit: 1000 } })
+    ).body.data;
     const { device_id } = await register(staff);
     const at = new Date(soldAt);
     const res = Envelope(PushResponse).parse(
@@ -144,13 +185,25 @@ describe('sync: devices and push', () => {
           sale(2, [{ product_id: cheap.id, qty: 1, unit_price: 1234 }], {}, new Date(t.clock.now())),
           sale(3, [{ product_id: scarce.id, qty: 3, unit_price: 5000 }]),
           sale(4, [{ product_id: retired.id, qty: 1, unit_price: 800 }]),
-          sale(5, [{ product_id: cheap.id, qty: 1, unit_price: 3200 }], { payment_method: 'Credit', customer_id: customer.id }, new Date(t.clock.now())),
+          sale(
+            5,
+            [{ product_id: cheap.id, qty: 1, unit_price: 3200 }],
+            { payment_method: 'Credit', customer_id: customer.id },
+            new Date(t.clock.now()),
+          ),
           sale(6, [{ product_id: cheap.id, qty: 1, unit_price: 3200 }], { discount_pct: 10 }, new Date(t.clock.now())),
         ])
       ).body,
     ).data;
     expect(res.results.map((r) => r.status)).toEqual(['applied', 'applied', 'applied', 'applied', 'applied', 'applied']);
-    expect(res.results.map((r) => (r.conflicts ?? []).map((c) => c.kind))).toEqual([[], ['price_mismatch'], ['oversold'], ['inactive_product'], ['credit_limit'], ['permission']]);
+    expect(res.results.map((r) => (r.conflicts ?? []).map((c) => c.kind))).toEqual([
+      [],
+      ['price_mismatch'],
+      ['oversold'],
+      ['inactive_product'],
+      ['credit_limit'],
+      ['permission'],
+    ]);
     expect(res.results.map((r) => r.result?.total)).toEqual([3000, 3200, 15000, 800, 3200, 2880]);
     expect(await stockOf(owner, scarce.id)).toBe(-2);
 
@@ -160,12 +213,17 @@ describe('sync: devices and push', () => {
 
     const listed = (await t.request('GET', '/sync/conflicts?page_size=50', { token: owner.token })).body;
     expect(listed.meta.total).toBe(6);
-    expect(new Set(listed.data.map((c: { kind: string }) => c.kind))).toEqual(new Set(['price_mismatch', 'oversold', 'inactive_product', 'credit_limit', 'permission', 'stale_price']));
+    expect(new Set(listed.data.map((c: { kind: string }) => c.kind))).toEqual(
+      new Set(['price_mismatch', 'oversold', 'inactive_product', 'credit_limit', 'permission', 'stale_price']),
+    );
     const oversold = (await t.request('GET', '/sync/conflicts?kind=oversold', { token: owner.token })).body.data[0];
     expect(oversold).toMatchObject({ device_id, resolved: false, detail: { stock_before: 1, qty: 3, stock_after: -2 } });
     const notes = (await t.request('GET', '/notifications?category=stock', { token: owner.token })).body.data.notifications;
     expect(notes.some((x: { body: string }) => x.body.includes('Mafuta sold 3 with 1 in stock'))).toBe(true);
-    const resolved = await t.request('PATCH', `/sync/conflicts/${oversold.id}`, { token: owner.token, body: { note: 'recounted: 3 were on the shelf' } });
+    const resolved = await t.request('PATCH', `/sync/conflicts/${oversold.id}`, {
+      token: owner.token,
+      body: { note: 'recounted: 3 were on the shelf' },
+    });
     expect(resolved.body.data).toMatchObject({ resolved: true, resolution_note: 'recounted: 3 were on the shelf' });
     expect((await t.request('GET', '/sync/conflicts?resolved=false', { token: owner.token })).body.meta.total).toBe(5);
     expect((await t.request('GET', '/sync/conflicts', { token: staff.token })).status).toBe(403);
@@ -178,7 +236,10 @@ describe('sync: devices and push', () => {
     const gap = await push(owner, device_id, [sale(3, [{ product_id: p.id, qty: 1, unit_price: 500 }])]);
     expect(gap.status).toBe(409);
     expect(gap.body.meta.expected_seq).toBe(1);
-    const holes = await push(owner, device_id, [sale(1, [{ product_id: p.id, qty: 1, unit_price: 500 }]), sale(3, [{ product_id: p.id, qty: 1, unit_price: 500 }])]);
+    const holes = await push(owner, device_id, [
+      sale(1, [{ product_id: p.id, qty: 1, unit_price: 500 }]),
+      sale(3, [{ product_id: p.id, qty: 1, unit_price: 500 }]),
+    ]);
     expect(holes.status).toBe(400);
     expect(holes.body.errors[0].field).toBe('mutations.1.seq');
     const many = Array.from({ length: 501 }, (_, i) => sale(i + 1, [{ product_id: p.id, qty: 1, unit_price: 500 }]));
@@ -198,7 +259,14 @@ describe('sync: devices and push', () => {
     const reuse = await push(other, theirs.device_id, [{ ...m, seq: 1 }]);
     // Refused alone (issue 18: one bad mutation never stops a queue), saying nothing of whose it was.
     expect(reuse.status).toBe(200);
-    expect(reuse.body.data.results).toEqual([{ id: m.id, seq: 1, status: 'rejected', error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device; give this mutation a new id` } }]);
+    expect(reuse.body.data.results).toEqual([
+      {
+        id: m.id,
+        seq: 1,
+        status: 'rejected',
+        error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device; give this mutation a new id` },
+      },
+    ]);
     expect(await stockOf(owner, p.id)).toBe(19);
   });
 });

@@ -13,7 +13,10 @@ import { newProduct } from './setup/suppliers-factories.js';
 import { createTestApp, listen, type TestApp } from './setup/test-app.js';
 import { connect, refusal, wsUrl } from './setup/ws-client.js';
 
-const REFUSAL = { code: 'PASSWORD_CHANGE_REQUIRED', message: 'you signed in with a temporary password; set a new password first (PATCH /accounts/me with password)' };
+const REFUSAL = {
+  code: 'PASSWORD_CHANGE_REQUIRED',
+  message: 'you signed in with a temporary password; set a new password first (PATCH /accounts/me with password)',
+};
 
 describe('temporary passwords', () => {
   let t: TestApp;
@@ -65,7 +68,9 @@ describe('temporary passwords', () => {
 
   it('a staff member created by the owner may only set a new password; then the same session does everything', async () => {
     const phone = uniquePhone();
-    expect((await t.request('POST', '/staff', { token: owner.token, body: { first_name: 'Juma', last_name: 'Ali', phone } })).status).toBe(200);
+    expect((await t.request('POST', '/staff', { token: owner.token, body: { first_name: 'Juma', last_name: 'Ali', phone } })).status).toBe(
+      200,
+    );
     const temporary = await temporaryIn(phone);
     const login = await signIn(phone, temporary);
     expect(login.status, login.text).toBe(200);
@@ -80,12 +85,17 @@ describe('temporary passwords', () => {
 
     const same = await t.request('PATCH', '/accounts/me', { token, body: { password: temporary } });
     expect(same.status).toBe(400);
-    expect(same.body.errors).toEqual([{ code: 'VALIDATION_ERROR', field: 'password', message: 'must differ from your temporary password' }]);
+    expect(same.body.errors).toEqual([
+      { code: 'VALIDATION_ERROR', field: 'password', message: 'must differ from your temporary password' },
+    ]);
 
     const set = await t.request('PATCH', '/accounts/me', { token, body: { password: PASSWORD } });
     expect(set.status, set.text).toBe(200);
     expect((await t.request('GET', '/accounts/me', { token })).status).toBe(200);
-    const sale = await t.request('POST', '/pos/sale', { token, body: { lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' } });
+    const sale = await t.request('POST', '/pos/sale', {
+      token,
+      body: { lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' },
+    });
     expect(sale.status, sale.text).toBe(201);
     const socket = await connect(url, token);
     await socket.close();
@@ -106,10 +116,14 @@ describe('temporary passwords', () => {
 
   it('a staff member who signs in by OTP has a full session; only the session signed in with the temporary password is limited', async () => {
     const phone = uniquePhone();
-    expect((await t.request('POST', '/staff', { token: owner.token, body: { first_name: 'Rehema', last_name: 'Said', phone } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/staff', { token: owner.token, body: { first_name: 'Rehema', last_name: 'Said', phone } })).status,
+    ).toBe(200);
     const temporary = await temporaryIn(phone);
     expect((await t.request('POST', '/auth/otp/send', { body: { phone, purpose: 'login' } })).status).toBe(200);
-    const verified = await t.request('POST', '/auth/otp/verify', { body: { phone, purpose: 'login', code: codeIn((await lastMessage(t, e164(phone)))!.body) } });
+    const verified = await t.request('POST', '/auth/otp/verify', {
+      body: { phone, purpose: 'login', code: codeIn((await lastMessage(t, e164(phone)))!.body) },
+    });
     expect(verified.status, verified.text).toBe(200);
     const token = verified.body.data.access_token as string;
 
@@ -117,7 +131,10 @@ describe('temporary passwords', () => {
     const me = await t.request('GET', '/accounts/me', { token });
     expect(me.status, me.text).toBe(200);
     expect(me.body.data.user).toMatchObject({ phone: e164(phone), password_change_required: true });
-    const sale = await t.request('POST', '/pos/sale', { token, body: { lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' } });
+    const sale = await t.request('POST', '/pos/sale', {
+      token,
+      body: { lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' },
+    });
     expect(sale.status, sale.text).toBe(201);
     expect((await t.request('GET', '/sync/pull', { token })).status).toBe(200);
     const socket = await connect(url, token);
@@ -135,7 +152,9 @@ describe('temporary passwords', () => {
 
     // The OTP session may set the password (not to the temporary one); then nobody is prompted.
     const same = await t.request('PATCH', '/accounts/me', { token, body: { password: temporary } });
-    expect(same.body.errors).toEqual([{ code: 'VALIDATION_ERROR', field: 'password', message: 'must differ from your temporary password' }]);
+    expect(same.body.errors).toEqual([
+      { code: 'VALIDATION_ERROR', field: 'password', message: 'must differ from your temporary password' },
+    ]);
     const set = await t.request('PATCH', '/accounts/me', { token, body: { password: PASSWORD } });
     expect(set.status, set.text).toBe(200);
     expect(set.body.data.user.password_change_required).toBe(false);
@@ -164,7 +183,12 @@ describe('temporary passwords', () => {
 
     expect((await t.request('PATCH', '/accounts/me', { token, body: { password: 'Kilimanjaro2027' } })).status).toBe(200);
     expect((await t.request('GET', '/accounts/organisation', { token })).status).toBe(200);
-    const audit = await t.db.db.selectFrom('audit_log').select('description').where('action', '=', 'admin.user.update').where('entity_id', '=', shopOwner.userId).execute();
+    const audit = await t.db.db
+      .selectFrom('audit_log')
+      .select('description')
+      .where('action', '=', 'admin.user.update')
+      .where('entity_id', '=', shopOwner.userId)
+      .execute();
     expect(audit.map((a) => a.description)).toEqual(['Platform admin updated Asha Mushi: temporary password sent (signed out)']);
   });
 });

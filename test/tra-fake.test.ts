@@ -26,14 +26,18 @@ const item = (id: number, desc: string, qty: string, code: number, amt: string) 
   `<ITEM><ID>${id}</ID><DESC>${desc}</DESC><QTY>${qty}</QTY><TAXCODE>${code}</TAXCODE><AMT>${amt}</AMT></ITEM>`;
 const SUGAR: Sale = {
   items: item(1, 'Sukari 1kg', '2', 1, '7000.00'),
-  excl: '5932.20', incl: '7000.00', discount: '0.00',
+  excl: '5932.20',
+  incl: '7000.00',
+  discount: '0.00',
   payments: '<PMTTYPE>CASH</PMTTYPE><PMTAMOUNT>7000.00</PMTAMOUNT>',
   vat: '<VATRATE>A</VATRATE><NETTAMOUNT>5932.20</NETTAMOUNT><TAXAMOUNT>1067.80</TAXAMOUNT>',
 };
 /** Two tax codes, a sale discount of 500.00 taken off the A line, paid in two ways. */
 const FLOUR: Sale = {
   items: item(1, 'Sukari 1kg', '2', 1, '7000.00') + item(2, 'Unga &amp; Mchele', '0.5', 2, '2500.00'),
-  excl: '8008.47', incl: '9000.00', discount: '500.00',
+  excl: '8008.47',
+  incl: '9000.00',
+  discount: '500.00',
   payments: '<PMTTYPE>CASH</PMTTYPE><PMTAMOUNT>4000.00</PMTAMOUNT><PMTTYPE>EMONEY</PMTTYPE><PMTAMOUNT>5000.00</PMTAMOUNT>',
   vat: '<VATRATE>A</VATRATE><NETTAMOUNT>5508.47</NETTAMOUNT><TAXAMOUNT>991.53</TAXAMOUNT><VATRATE>B</VATRATE><NETTAMOUNT>2500.00</NETTAMOUNT><TAXAMOUNT>0.00</TAXAMOUNT>',
 };
@@ -57,8 +61,20 @@ function rct(gc: number, dc: number, date: string, sale = SUGAR, d: Device = {})
 }
 
 function zReport(date: string, daily: string, gross: string, tickets: number): string {
-  const rates: Array<[string, string, string]> = [['A-18.00', '11440.67', '2059.33'], ['B-0.00', '2500.00', '0.00'], ['C-0.00', '0.00', '0.00'], ['D-0.00', '0.00', '0.00'], ['E-0.00', '0.00', '0.00']];
-  const paid: Array<[string, string]> = [['CASH', '11000.00'], ['CHEQUE', '0.00'], ['CCARD', '0.00'], ['EMONEY', '5000.00'], ['INVOICE', '0.00']];
+  const rates: Array<[string, string, string]> = [
+    ['A-18.00', '11440.67', '2059.33'],
+    ['B-0.00', '2500.00', '0.00'],
+    ['C-0.00', '0.00', '0.00'],
+    ['D-0.00', '0.00', '0.00'],
+    ['E-0.00', '0.00', '0.00'],
+  ];
+  const paid: Array<[string, string]> = [
+    ['CASH', '11000.00'],
+    ['CHEQUE', '0.00'],
+    ['CCARD', '0.00'],
+    ['EMONEY', '5000.00'],
+    ['INVOICE', '0.00'],
+  ];
   return (
     `<ZREPORT><DATE>${date}</DATE><TIME>23:59:59</TIME><HEADER><LINE>DUKA LA MAMA</LINE><LINE>KARIAKOO</LINE></HEADER>` +
     `<VRN>40000000K</VRN><TIN>${TIN}</TIN><TAXOFFICE>Tax Office Ilala</TAXOFFICE><REGID>TZ0100551361</REGID><ZNUMBER>${date.replaceAll('-', '')}</ZNUMBER>` +
@@ -75,7 +91,9 @@ const sign = (payload: string) => signedEnvelope(payload, cert.privateKeyPem);
 const tag = (body: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1];
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const xmlHeaders = (serial: string, routingKey: string, bearer: string | null) => ({
-  'content-type': 'application/xml', 'cert-serial': Buffer.from(serial).toString('base64'), 'routing-key': routingKey,
+  'content-type': 'application/xml',
+  'cert-serial': Buffer.from(serial).toString('base64'),
+  'routing-key': routingKey,
   ...(bearer === null ? {} : { authorization: `bearer ${bearer}` }),
 });
 
@@ -96,11 +114,19 @@ describe('the fake TRA', () => {
   let fake: TraFake;
   let token: string;
 
-  const send = (body: string, bearer: string | null = token) => post(`${fake.url}/api/efdmsRctInfo`, body, xmlHeaders(cert.serial, 'vfdrct', bearer));
+  const send = (body: string, bearer: string | null = token) =>
+    post(`${fake.url}/api/efdmsRctInfo`, body, xmlHeaders(cert.serial, 'vfdrct', bearer));
   const sendZ = (body: string) => post(`${fake.url}/api/efdmszreport`, body, xmlHeaders(cert.serial, 'vfdzreport', token));
 
   beforeEach(async () => {
-    fake = new TraFake({ tin: TIN, certSerial: cert.serial, certKey: CERTKEY, publicKeyPem: cert.publicKeyPem, receiptCode: '8AD1E3', vrn: '40000000K' });
+    fake = new TraFake({
+      tin: TIN,
+      certSerial: cert.serial,
+      certKey: CERTKEY,
+      publicKeyPem: cert.publicKeyPem,
+      receiptCode: '8AD1E3',
+      vrn: '40000000K',
+    });
     await fake.start();
     token = await takeToken(fake, cert.serial);
   });
@@ -109,9 +135,19 @@ describe('the fake TRA', () => {
   it('registers a device with its signature, counter and credentials, and refuses a wrong CERTKEY', async () => {
     const headers = { 'content-type': 'application/xml', 'cert-serial': Buffer.from(cert.serial).toString('base64'), client: 'webapi' };
     const ok = await post(`${fake.url}/api/vfdRegReq`, sign(`<REGDATA><TIN>${TIN}</TIN><CERTKEY>${CERTKEY}</CERTKEY></REGDATA>`), headers);
-    expect([ok.ack, tag(ok.body, 'REGID'), tag(ok.body, 'RECEIPTCODE'), tag(ok.body, 'GC'), tag(ok.body, 'ROUTINGKEY')]).toEqual([0, 'TZ0100551361', '8AD1E3', '0', 'vfdrct']);
+    expect([ok.ack, tag(ok.body, 'REGID'), tag(ok.body, 'RECEIPTCODE'), tag(ok.body, 'GC'), tag(ok.body, 'ROUTINGKEY')]).toEqual([
+      0,
+      'TZ0100551361',
+      '8AD1E3',
+      '0',
+      'vfdrct',
+    ]);
     expect([tag(ok.body, 'USERNAME'), tag(ok.body, 'PASSWORD')]).toEqual([fake.device().username, fake.device().password]);
-    const wrong = await post(`${fake.url}/api/vfdRegReq`, sign(`<REGDATA><TIN>${TIN}</TIN><CERTKEY>10TZ999999</CERTKEY></REGDATA>`), headers);
+    const wrong = await post(
+      `${fake.url}/api/vfdRegReq`,
+      sign(`<REGDATA><TIN>${TIN}</TIN><CERTKEY>10TZ999999</CERTKEY></REGDATA>`),
+      headers,
+    );
     expect(wrong.ack).toBe(3);
     expect(fake.violations).toEqual(["registration: ACKCODE 3: TIN or CERTKEY is not this certificate's"]);
     expect(fake.device().registrations).toBe(1);
@@ -123,7 +159,15 @@ describe('the fake TRA', () => {
     expect([second.status, second.ack, tag(second.body, 'RCTNUM'), tag(second.body, 'ACKMSG')]).toEqual([200, 0, '2', 'Success']);
     expect(fake.violations).toEqual([]);
     const [, r] = fake.device().receipts;
-    expect(r).toMatchObject({ gc: 2, dc: 2, znum: '20261124', rctvnum: '8AD1E32', totalInclCents: 900000, totalExclCents: 800847, discountCents: 50000 });
+    expect(r).toMatchObject({
+      gc: 2,
+      dc: 2,
+      znum: '20261124',
+      rctvnum: '8AD1E32',
+      totalInclCents: 900000,
+      totalExclCents: 800847,
+      discountCents: 50000,
+    });
     expect(r!.payments).toEqual({ CASH: 400000, EMONEY: 500000 });
     expect(r!.vat).toEqual({ A: { net: 550847, tax: 99153 }, B: { net: 250000, tax: 0 } });
     expect(r!.items[1]).toEqual({ id: 2, desc: 'Unga & Mchele', qty: '0.5', taxCode: 2, amtCents: 250000 });
@@ -155,7 +199,7 @@ describe('the fake TRA', () => {
     expect((await send(sign(rct(2, 1, '2026-11-25')))).ack).toBe(0);
   });
 
-  it('answers 401 for a missing, an expired and a revoked token; only the revoked one is not the client\'s fault', async () => {
+  it("answers 401 for a missing, an expired and a revoked token; only the revoked one is not the client's fault", async () => {
     expect((await send(sign(rct(1, 1, '2026-11-24')), null)).status).toBe(401);
     fake.revokeTokens();
     expect((await send(sign(rct(1, 1, '2026-11-24')))).status).toBe(401);
@@ -178,7 +222,9 @@ describe('the fake TRA', () => {
     expect((await send(body)).ack).toBe(0);
     expect([fake.device().resends, fake.device().receipts.length]).toEqual([1, 1]);
     expect((await send(sign(rct(1, 1, '2026-11-24', FLOUR)))).ack).toBe(7);
-    expect(fake.violations).toEqual(['receipt: ACKCODE 7: GC 1 was acknowledged with different bytes; GC 1 is not the next one, 2; DC 1 is not 2']);
+    expect(fake.violations).toEqual([
+      'receipt: ACKCODE 7: GC 1 was acknowledged with different bytes; GC 1 is not the next one, 2; DC 1 is not 2',
+    ]);
     fake.next({ reject: 'Service busy' });
     const rejected = await send(sign(rct(2, 2, '2026-11-24')));
     expect([rejected.ack, tag(rejected.body, 'ACKMSG'), fake.device().lastGc, fake.violations.length]).toEqual([9, 'Service busy', 1, 1]);
@@ -199,7 +245,13 @@ describe('the fake TRA', () => {
     ]);
     const d = fake.device();
     expect([d.zAttempts, d.zResends, d.zReports.length]).toEqual([3, 1, 1]);
-    expect(d.zReports[0]).toMatchObject({ znumber: '20261124', dailyTotalCents: 1_600_000, grossCents: 1_600_000, ticketsFiscal: 2, discountsCents: 50000 });
+    expect(d.zReports[0]).toMatchObject({
+      znumber: '20261124',
+      dailyTotalCents: 1_600_000,
+      grossCents: 1_600_000,
+      ticketsFiscal: 2,
+      discountsCents: 50000,
+    });
     expect(d.zReports[0]!.vat.A).toEqual({ net: 1_144_067, tax: 205_933 });
   });
 
@@ -216,11 +268,18 @@ describe('the fake TRA', () => {
 });
 
 describe('the fake TRA with two taxpayers', () => {
-  it('keeps a counter per device and refuses one taxpayer\'s token with the other\'s certificate', async () => {
+  it("keeps a counter per device and refuses one taxpayer's token with the other's certificate", async () => {
     const other = makeTraCertificate({ serial: '6b28d1ef' });
     const fake = new TraFake([
       { tin: TIN, certSerial: cert.serial, certKey: CERTKEY, publicKeyPem: cert.publicKeyPem, receiptCode: '8AD1E3' },
-      { tin: '987654321', certSerial: other.serial, certKey: '10TZ100782', publicKeyPem: other.publicKeyPem, receiptCode: 'C0FFEE', startGc: 40 },
+      {
+        tin: '987654321',
+        certSerial: other.serial,
+        certKey: '10TZ100782',
+        publicKeyPem: other.publicKeyPem,
+        receiptCode: 'C0FFEE',
+        startGc: 40,
+      },
     ]);
     await fake.start();
     try {
@@ -230,7 +289,11 @@ describe('the fake TRA with two taxpayers', () => {
       expect((await post(url, sign(rct(1, 1, '2026-11-24')), xmlHeaders(cert.serial, 'vfdrct', first))).ack).toBe(0);
       expect((await post(url, sign(rct(41, 1, '2026-11-24', SUGAR, mine)), xmlHeaders(other.serial, 'vfdrct', second))).ack).toBe(0);
       expect((await post(url, sign(rct(2, 2, '2026-11-24')), xmlHeaders(cert.serial, 'vfdrct', second))).status).toBe(401);
-      expect([fake.device(cert.serial).lastGc, fake.device(other.serial).lastGc, fake.device(other.serial).receipts[0]!.rctvnum]).toEqual([1, 41, 'C0FFEE41']);
+      expect([fake.device(cert.serial).lastGc, fake.device(other.serial).lastGc, fake.device(other.serial).receipts[0]!.rctvnum]).toEqual([
+        1,
+        41,
+        'C0FFEE41',
+      ]);
       expect(fake.violations).toEqual(["receipt: 401 for another taxpayer's token"]);
     } finally {
       await fake.stop();
@@ -245,7 +308,11 @@ describe('the test certificate', () => {
     const certs = p12.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!]!;
     const keys = p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[forge.pki.oids.pkcs8ShroudedKeyBag!]!;
     expect([certs.length, keys.length, certs[0]!.cert!.serialNumber]).toEqual([1, 1, '5a17c0de']);
-    expect(forge.pki.publicKeyToPem(certs[0]!.cert!.publicKey)).toBe(forge.pki.publicKeyToPem(forge.pki.publicKeyFromPem(cert.publicKeyPem)));
-    expect(() => forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(der), 'not-the-password')).toThrow('PKCS#12 MAC could not be verified. Invalid password?');
+    expect(forge.pki.publicKeyToPem(certs[0]!.cert!.publicKey)).toBe(
+      forge.pki.publicKeyToPem(forge.pki.publicKeyFromPem(cert.publicKeyPem)),
+    );
+    expect(() => forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(der), 'not-the-password')).toThrow(
+      'PKCS#12 MAC could not be verified. Invalid password?',
+    );
   });
 });

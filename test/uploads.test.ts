@@ -5,7 +5,9 @@ import { createTestApp, type TestApp } from './setup/test-app.js';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+);
 /** The start of a Linux executable and of a Windows one. */
 const ELF = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), Buffer.alloc(120)]);
 const PE = (() => {
@@ -37,7 +39,13 @@ describe('uploads', () => {
   const fetchFile = async (url: string, token?: string) => {
     const res = await t.app.request(url, token ? { headers: { authorization: `Bearer ${token}` } } : undefined);
     const h = (name: string) => res.headers.get(name);
-    return { status: res.status, type: h('content-type'), disposition: h('content-disposition'), cache: h('cache-control'), bytes: Buffer.from(await res.arrayBuffer()) };
+    return {
+      status: res.status,
+      type: h('content-type'),
+      disposition: h('content-disposition'),
+      cache: h('cache-control'),
+      bytes: Buffer.from(await res.arrayBuffer()),
+    };
   };
   const remove = (s: { token: string }, key: string) => t.request('DELETE', '/uploads', { token: s.token, body: { key } });
 
@@ -80,7 +88,11 @@ describe('uploads', () => {
 
     // Anyone may fetch the product photo, cached for a year, shown inline.
     const pub = await fetchFile(photo.url);
-    expect(pub).toMatchObject({ status: 200, cache: 'public, max-age=31536000, immutable', disposition: "inline; filename*=UTF-8''sugar.png" });
+    expect(pub).toMatchObject({
+      status: 200,
+      cache: 'public, max-age=31536000, immutable',
+      disposition: "inline; filename*=UTF-8''sugar.png",
+    });
 
     // The private ones: nobody without a token, another organisation's member is told it does not exist.
     expect((await fetchFile(receipt.url)).status).toBe(401);
@@ -88,7 +100,12 @@ describe('uploads', () => {
     expect((await fetchFile(receipt.url, stranger.token)).status).toBe(404);
     expect((await fetchFile(receipt.url, 'not-a-token')).status).toBe(401);
     const mine = await fetchFile(invoice.url, owner.token);
-    expect(mine).toMatchObject({ status: 200, cache: 'private, no-store', disposition: "attachment; filename*=UTF-8''invoice.pdf", type: 'application/pdf' });
+    expect(mine).toMatchObject({
+      status: 200,
+      cache: 'private, no-store',
+      disposition: "attachment; filename*=UTF-8''invoice.pdf",
+      type: 'application/pdf',
+    });
     expect(mine.bytes.equals(PDF)).toBe(true);
 
     // A signed link works without a token, for its own file only, until it expires.
@@ -112,7 +129,10 @@ describe('uploads', () => {
     expect(fresh.body.data.expires_at).toBe(new Date(Math.floor(t.clock.now() / 1000) * 1000 + 15 * 60_000).toISOString());
     expect((await fetchFile(fresh.body.data.url)).bytes.equals(PNG)).toBe(true);
     const strangerAgain = await t.request('POST', '/auth/refresh', { body: { refresh_token: stranger.refresh } });
-    expect((await t.request('GET', `/uploads/link?key=${encodeURIComponent(receipt.key)}`, { token: strangerAgain.body.data.access_token })).status).toBe(404);
+    expect(
+      (await t.request('GET', `/uploads/link?key=${encodeURIComponent(receipt.key)}`, { token: strangerAgain.body.data.access_token }))
+        .status,
+    ).toBe(404);
     expect((await t.request('GET', `/uploads/link?key=${encodeURIComponent(receipt.key)}`)).status).toBe(401);
   });
 

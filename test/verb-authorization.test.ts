@@ -56,8 +56,18 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
     expect(res.status, res.text).toBe(200);
     return res.body.data;
   };
-  const count = async (table: 'stores' | 'users' | 'supplier_payments' | 'transactions' | 'stock_adjustments' | 'expenses' | 'deliveries' | 'credit_payments') =>
-    Number((await t.db.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', owner.orgId).executeTakeFirstOrThrow()).n);
+  const count = async (
+    table: 'stores' | 'users' | 'supplier_payments' | 'transactions' | 'stock_adjustments' | 'expenses' | 'deliveries' | 'credit_payments',
+  ) =>
+    Number(
+      (
+        await t.db.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('org_id', '=', owner.orgId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -67,7 +77,10 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
     cashierId = cashier.user.id;
     cashierCtx = await ctxOf(cashier.token);
     product = await newProduct(t, owner, { name: 'Sukari 1kg', selling_price: 3200, cost_price: 2600, stock: 50 });
-    const sale = await t.request('POST', '/pos/sale', { token: owner.token, body: { lines: [{ product_id: product.id, qty: 2 }], payment_method: 'Cash' } });
+    const sale = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: [{ product_id: product.id, qty: 2 }], payment_method: 'Cash' },
+    });
     expect(sale.status, sale.text).toBe(201);
     saleId = sale.body.data.id;
     supplier = await newSupplier(t, owner);
@@ -79,13 +92,22 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
   afterAll(() => t.close());
 
   it("refuses a cashier (staff, no permissions) every money, stock and management verb above a member's level, writing nothing", async () => {
-    const before = { stores: await count('stores'), users: await count('users'), payments: await count('supplier_payments'), sales: await count('transactions') };
+    const before = {
+      stores: await count('stores'),
+      users: await count('users'),
+      payments: await count('supplier_payments'),
+      sales: await count('transactions'),
+    };
     const payment = RecordSupplierPaymentInput.parse({ amount: 10_000, payment_method: 'Cash' });
     const refusals: Array<[string, () => Promise<unknown>, string]> = [
       ['refundSale', () => refundSale(cashierCtx, saleId, 'customer returned it'), 'you are not allowed to give refunds'],
       [
         'recordSale with a discount',
-        () => recordSale(cashierCtx, CreateSaleInput.parse({ lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash', discount_pct: 10 })),
+        () =>
+          recordSale(
+            cashierCtx,
+            CreateSaleInput.parse({ lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash', discount_pct: 10 }),
+          ),
         'you are not allowed to give discounts',
       ],
       ['payDelivery', () => payDelivery(cashierCtx, delivery.id, payment), OWNER_ONLY],
@@ -99,7 +121,11 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
       ['setStaffPermissions', () => setStaffPermissions(cashierCtx, cashierId, { can_refund: true, can_discount: true }), OWNER_ONLY],
       ['setStaffShift', () => setStaffShift(cashierCtx, cashierId, { employment_status: 'on_leave' }), OWNER_ONLY],
       ['deactivateStaff', () => deactivateStaff(cashierCtx, cashierId), OWNER_ONLY],
-      ['createOrgUser', () => createOrgUser(cashierCtx, CreateUserInput.parse({ first_name: 'Neema', phone: uniquePhone(), role: 'manager' })), OWNER_ONLY],
+      [
+        'createOrgUser',
+        () => createOrgUser(cashierCtx, CreateUserInput.parse({ first_name: 'Neema', phone: uniquePhone(), role: 'manager' })),
+        OWNER_ONLY,
+      ],
       ['deactivateUser', () => deactivateUser(cashierCtx, owner.userId), OWNER_ONLY],
       ['updateOrganisation', () => updateOrganisation(cashierCtx, UpdateOrganisationInput.parse({ name: 'Duka la Juma' })), OWNER_ONLY],
       ['resolveConflict', () => resolveConflict(cashierCtx, saleId, 'checked'), OWNER_ONLY],
@@ -112,24 +138,58 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
     expect(await get(`/pos/transactions/${saleId}`)).toMatchObject({ status: 'paid' });
     expect(await get(`/suppliers/${supplier.id}`)).toMatchObject({ outstanding_balance: 50_000 });
     expect(await get('/accounts/organisation')).toMatchObject({ name: 'Mama Asha Duka' });
-    expect(await get(`/staff/${cashierId}`)).toMatchObject({ role: 'staff', is_active: true, employment_status: 'active', can_refund: false, can_discount: false });
+    expect(await get(`/staff/${cashierId}`)).toMatchObject({
+      role: 'staff',
+      is_active: true,
+      employment_status: 'active',
+      can_refund: false,
+      can_discount: false,
+    });
     expect(await get(`/stores/${owner.storeId}`)).toMatchObject({ name: 'Mama Asha Duka', is_active: true, status: 'open' });
-    expect({ stores: await count('stores'), users: await count('users'), payments: await count('supplier_payments'), sales: await count('transactions') }).toEqual(before);
+    expect({
+      stores: await count('stores'),
+      users: await count('users'),
+      payments: await count('supplier_payments'),
+      sales: await count('transactions'),
+    }).toEqual(before);
   });
 
-  it("refuses a session without an active store every verb that books money or stock to the store, writing nothing", async () => {
+  it('refuses a session without an active store every verb that books money or stock to the store, writing nothing', async () => {
     const noStore: AuthedContext = { ...cashierCtx, actor: { ...cashierCtx.actor, storeId: null } };
-    const before = { sales: await count('transactions'), adjustments: await count('stock_adjustments'), expenses: await count('expenses'), deliveries: await count('deliveries'), credit: await count('credit_payments') };
+    const before = {
+      sales: await count('transactions'),
+      adjustments: await count('stock_adjustments'),
+      expenses: await count('expenses'),
+      deliveries: await count('deliveries'),
+      credit: await count('credit_payments'),
+    };
     const calls: Array<[string, () => Promise<unknown>]> = [
-      ['recordSale', () => recordSale(noStore, CreateSaleInput.parse({ lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' }))],
+      [
+        'recordSale',
+        () => recordSale(noStore, CreateSaleInput.parse({ lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' })),
+      ],
       ['voidSale', () => voidSale(noStore, saleId, 'rung up twice')],
       ['refundSale', () => refundSale(noStore, saleId, 'customer returned it')],
       ['adjustStock', () => adjustStock(noStore, product.id, AdjustStockInput.parse({ qty_change: -5, reason: 'damaged' }))],
       ['updateProduct', () => updateProduct(noStore, product.id, { selling_price: 1 })],
-      ['createDelivery', () => createDelivery(noStore, supplier.id, CreateSupplierDeliveryInput.parse({ status: 'delivered', total_value: 9_000 }))],
-      ['recordCreditPayment', () => recordCreditPayment(noStore, customerId, RecordCreditPaymentInput.parse({ amount: 2_000, method: 'Cash' }))],
+      [
+        'createDelivery',
+        () => createDelivery(noStore, supplier.id, CreateSupplierDeliveryInput.parse({ status: 'delivered', total_value: 9_000 })),
+      ],
+      [
+        'recordCreditPayment',
+        () => recordCreditPayment(noStore, customerId, RecordCreditPaymentInput.parse({ amount: 2_000, method: 'Cash' })),
+      ],
       ['createExpense', () => createExpense(noStore, CreateExpenseInput.parse({ title: 'Umeme', category: 'Utilities', amount: 15_000 }))],
-      ['payDelivery', () => payDelivery({ ...noStore, actor: { ...ownerCtx.actor, storeId: null } }, delivery.id, RecordSupplierPaymentInput.parse({ amount: 1_000, payment_method: 'Cash' }))],
+      [
+        'payDelivery',
+        () =>
+          payDelivery(
+            { ...noStore, actor: { ...ownerCtx.actor, storeId: null } },
+            delivery.id,
+            RecordSupplierPaymentInput.parse({ amount: 1_000, payment_method: 'Cash' }),
+          ),
+      ],
     ];
     for (const [verb, call] of calls) {
       await expect(call(), verb).rejects.toMatchObject({ code: 'INVALID_STATE', status: 409, message: NO_STORE });
@@ -137,7 +197,13 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
     expect(await get(`/inventory/products/${product.id}`)).toMatchObject({ stock: 48, selling_price: 3200 });
     expect(await get(`/pos/transactions/${saleId}`)).toMatchObject({ status: 'paid' });
     expect(await get(`/credits/customers/${customerId}`)).toMatchObject({ total_outstanding: 12_000 });
-    expect({ sales: await count('transactions'), adjustments: await count('stock_adjustments'), expenses: await count('expenses'), deliveries: await count('deliveries'), credit: await count('credit_payments') }).toEqual(before);
+    expect({
+      sales: await count('transactions'),
+      adjustments: await count('stock_adjustments'),
+      expenses: await count('expenses'),
+      deliveries: await count('deliveries'),
+      credit: await count('credit_payments'),
+    }).toEqual(before);
   });
 
   it("refuses another shop's cashier this shop's sales, stock, deliveries and tabs, as if they did not exist", async () => {
@@ -145,10 +211,22 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
     const outsider = await ctxOf((await createStaff(t, other)).token);
     const calls: Array<[string, () => Promise<unknown>, string]> = [
       ['voidSale', () => voidSale(outsider, saleId, 'rung up twice'), 'transaction not found'],
-      ['adjustStock', () => adjustStock(outsider, product.id, AdjustStockInput.parse({ qty_change: -5, reason: 'damaged' })), 'product not found'],
+      [
+        'adjustStock',
+        () => adjustStock(outsider, product.id, AdjustStockInput.parse({ qty_change: -5, reason: 'damaged' })),
+        'product not found',
+      ],
       ['updateProduct', () => updateProduct(outsider, product.id, { selling_price: 1 }), 'product not found'],
-      ['createDelivery', () => createDelivery(outsider, supplier.id, CreateSupplierDeliveryInput.parse({ status: 'delivered', total_value: 9_000 })), 'supplier not found'],
-      ['recordCreditPayment', () => recordCreditPayment(outsider, customerId, RecordCreditPaymentInput.parse({ amount: 2_000, method: 'Cash' })), 'customer not found'],
+      [
+        'createDelivery',
+        () => createDelivery(outsider, supplier.id, CreateSupplierDeliveryInput.parse({ status: 'delivered', total_value: 9_000 })),
+        'supplier not found',
+      ],
+      [
+        'recordCreditPayment',
+        () => recordCreditPayment(outsider, customerId, RecordCreditPaymentInput.parse({ amount: 2_000, method: 'Cash' })),
+        'customer not found',
+      ],
       ['writeOffTab', () => writeOffTab(outsider, tabId, { reason: 'moved away' }), 'credit tab not found'],
     ];
     for (const [verb, call, message] of calls) {
@@ -161,13 +239,22 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
 
   it("refuses an owner the platform administrator's way into another organisation", async () => {
     const other = await registerOwner(t);
-    await expect(asOrg(ownerCtx, other.orgId)).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403, message: 'only platform administrators can do this' });
+    await expect(asOrg(ownerCtx, other.orgId)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      status: 403,
+      message: 'only platform administrators can do this',
+    });
   });
 
   it("lets the owner's context through the same verbs: a sale and a stock adjustment", async () => {
-    const sale = await recordSale(ownerCtx, CreateSaleInput.parse({ lines: [{ product_id: product.id, qty: 3 }], payment_method: 'Cash', discount_pct: 10 }));
+    const sale = await recordSale(
+      ownerCtx,
+      CreateSaleInput.parse({ lines: [{ product_id: product.id, qty: 3 }], payment_method: 'Cash', discount_pct: 10 }),
+    );
     expect(sale.row).toMatchObject({ status: 'paid', total: 864_000 });
-    expect(await adjustStock(ownerCtx, product.id, AdjustStockInput.parse({ qty_change: -5, reason: 'damaged' }))).toMatchObject({ stock: 40 });
+    expect(await adjustStock(ownerCtx, product.id, AdjustStockInput.parse({ qty_change: -5, reason: 'damaged' }))).toMatchObject({
+      stock: 40,
+    });
     expect(await get(`/inventory/products/${product.id}`)).toMatchObject({ stock: 40 });
   });
 });

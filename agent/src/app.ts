@@ -42,7 +42,13 @@ export function createAgent(opts: AgentDeps) {
   const log = opts.log ?? pino({ level: config.LOG_LEVEL });
   const api = opts.api ?? httpApi(config.API_URL);
   const runner = new ToolRunner(api, new PendingActions(api, config.AGENT_CONFIRM_TTL_SECONDS, log), log);
-  const deps: AskDeps = { api, runner, model: opts.model === undefined ? openAiModel(config) : opts.model, conversations: new Conversations(api), log };
+  const deps: AskDeps = {
+    api,
+    runner,
+    model: opts.model === undefined ? openAiModel(config) : opts.model,
+    conversations: new Conversations(api),
+    log,
+  };
   const identities = new Identities(api);
 
   /** The caller behind the bearer token, as the API knows them; a Response when there is none. */
@@ -68,12 +74,18 @@ export function createAgent(opts: AgentDeps) {
     const raw = await c.req.json().catch(() => undefined);
     const parsed = AskInput.safeParse(raw);
     if (!parsed.success) {
-      return fail(c, 400, 'invalid request', parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message })));
+      return fail(
+        c,
+        400,
+        'invalid request',
+        parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message })),
+      );
     }
     const input = parsed.data;
     const wantsStream = (c.req.header('accept') ?? '').includes('text/event-stream');
     const started = performance.now();
-    const done = (what: string) => log.info({ user: caller.userId, org: caller.orgId, what, ms: Math.round(performance.now() - started) }, 'ask');
+    const done = (what: string) =>
+      log.info({ user: caller.userId, org: caller.orgId, what, ms: Math.round(performance.now() - started) }, 'ask');
 
     try {
       let run: (emit: Emit) => Promise<AskAnswer>;
@@ -122,7 +134,8 @@ export function createAgent(opts: AgentDeps) {
       log.warn({ api_status: err.status }, 'memory call failed');
       return { status: 502, message: err.message };
     }
-    if (err instanceof ModelError) return { status: 503, message: `the model could not answer: ${err.message}; nothing was changed, ask again` };
+    if (err instanceof ModelError)
+      return { status: 503, message: `the model could not answer: ${err.message}; nothing was changed, ask again` };
     log.error({ err }, 'ask failed');
     return { status: 500, message: 'the agent failed to answer; nothing was changed' };
   }

@@ -10,7 +10,10 @@ export const AgentConfig = z.object({
   AGENT_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
   AGENT_HOST: z.string().min(1).default('0.0.0.0'),
   /** The API's base URL, BASE_PATH included. */
-  API_URL: z.url().default('http://localhost:8080/api/v1').transform((u) => u.replace(/\/+$/, '')),
+  API_URL: z
+    .url()
+    .default('http://localhost:8080/api/v1')
+    .transform((u) => u.replace(/\/+$/, '')),
   /** An OpenAI-compatible API (`POST {AGENT_LLM_URL}/chat/completions` with tools); unset: the built-in planner answers. */
   AGENT_LLM_URL: optionalUrl.transform((u) => u?.replace(/\/+$/, '')),
   AGENT_LLM_KEY: z.string().optional(),

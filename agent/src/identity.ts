@@ -42,7 +42,14 @@ export class Identities {
     if (res.status === 401) throw new IdentityError(401, res.body?.message ?? 'the access token is missing, invalid or expired');
     if (res.status !== 200) throw new IdentityError(502, `the API could not say who is asking (status ${res.status})`);
     const d = res.body.data;
-    const caller: Caller = { token, userId: d.user.id, orgId: d.organisation?.id ?? null, storeId: d.store?.id ?? null, role: d.user.role, timezone: d.organisation?.timezone ?? 'Africa/Dar_es_Salaam' };
+    const caller: Caller = {
+      token,
+      userId: d.user.id,
+      orgId: d.organisation?.id ?? null,
+      storeId: d.store?.id ?? null,
+      role: d.user.role,
+      timezone: d.organisation?.timezone ?? 'Africa/Dar_es_Salaam',
+    };
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, { caller, until: Date.now() + KEEP_MS });
     return caller;

@@ -13,7 +13,10 @@ import type { Caller } from './identity.js';
 import { viewOf } from './tools/actions.js';
 
 const CONFIRM_TOOL = 'confirm_action';
-const text = (value: unknown, isError = false): CallToolResult => ({ content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }], isError });
+const text = (value: unknown, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
+  isError,
+});
 
 function mcpServer(deps: AskDeps, caller: Caller): Server {
   const server = new Server({ name: 'duka-agent', version: '0.1.0' }, { capabilities: { tools: {} } });
@@ -22,14 +25,23 @@ function mcpServer(deps: AskDeps, caller: Caller): Server {
     const catalog = await deps.runner.catalog();
     const tools = [...catalog.tools.values()].map((t) => ({
       name: t.name,
-      description: t.kind === 'write' ? `${t.description} Proposes the change only: it returns a pending action for the user to confirm.` : t.description,
+      description:
+        t.kind === 'write'
+          ? `${t.description} Proposes the change only: it returns a pending action for the user to confirm.`
+          : t.description,
       inputSchema: t.inputSchema,
       annotations: { readOnlyHint: t.kind === 'read', openWorldHint: false },
     }));
     tools.push({
       name: CONFIRM_TOOL,
-      description: 'Carry out a change the user has explicitly agreed to, by the pending action id a write tool returned. Runs once; a repeated call answers the first result.',
-      inputSchema: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'], additionalProperties: false } as never,
+      description:
+        'Carry out a change the user has explicitly agreed to, by the pending action id a write tool returned. Runs once; a repeated call answers the first result.',
+      inputSchema: {
+        type: 'object',
+        properties: { id: { type: 'string', format: 'uuid' } },
+        required: ['id'],
+        additionalProperties: false,
+      } as never,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false } as never,
     });
     return { tools };
@@ -51,7 +63,12 @@ function mcpServer(deps: AskDeps, caller: Caller): Server {
     const out = await deps.runner.call(caller, name, args ?? {}, 'en');
     if (out.pending) {
       const view = viewOf(out.pending);
-      return text({ status: 'awaiting_user_confirmation', summary: view.summary, pending_action: view, next: `Ask the user; only if they agree, call ${CONFIRM_TOOL} with this id.` });
+      return text({
+        status: 'awaiting_user_confirmation',
+        summary: view.summary,
+        pending_action: view,
+        next: `Ask the user; only if they agree, call ${CONFIRM_TOOL} with this id.`,
+      });
     }
     return text({ tool: name, ...out.forModel }, out.record.status !== 'ok');
   });

@@ -35,6 +35,7 @@ export async function memoryCall<T extends z.ZodType>(
     throw new MemoryUnavailableError(res.status);
   }
   if ((EXPECTED as readonly number[]).includes(res.status)) return { refused: res.status as MemoryRefusal };
-  if (res.status === 401 || res.status === 403) throw new IdentityError(res.status, String(res.body?.message ?? 'the access token is invalid or expired; sign in again'));
+  if (res.status === 401 || res.status === 403)
+    throw new IdentityError(res.status, String(res.body?.message ?? 'the access token is invalid or expired; sign in again'));
   throw new MemoryUnavailableError(res.status);
 }

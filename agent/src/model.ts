@@ -42,7 +42,13 @@ const CompletionBody = z.object({
         message: z.object({
           content: z.string().nullish(),
           tool_calls: z
-            .array(z.object({ id: z.string(), type: z.literal('function').default('function'), function: z.object({ name: z.string(), arguments: z.string().default('{}') }) }))
+            .array(
+              z.object({
+                id: z.string(),
+                type: z.literal('function').default('function'),
+                function: z.object({ name: z.string(), arguments: z.string().default('{}') }),
+              }),
+            )
             .nullish(),
         }),
       }),
@@ -61,7 +67,12 @@ export function openAiModel(config: AgentConfig): ChatModel | null {
       const body = { model: config.AGENT_MODEL, messages, ...(tools?.length ? { tools, tool_choice: toolChoice ?? 'auto' } : {}) };
       let res: Response;
       try {
-        res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(config.AGENT_LLM_TIMEOUT_MS) });
+        res = await fetch(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(config.AGENT_LLM_TIMEOUT_MS),
+        });
       } catch (err) {
         throw new ModelError(`the model could not be reached (${(err as Error).name})`);
       }
@@ -69,7 +80,11 @@ export function openAiModel(config: AgentConfig): ChatModel | null {
       const parsed = CompletionBody.safeParse(await res.json().catch(() => null));
       if (!parsed.success) throw new ModelError('the model gave an answer that is not a chat completion');
       const message = parsed.data.choices[0]!.message;
-      return { content: message.content ?? null, toolCalls: (message.tool_calls ?? []) as ToolCallRequest[], tokens: parsed.data.usage?.total_tokens ?? 0 };
+      return {
+        content: message.content ?? null,
+        toolCalls: (message.tool_calls ?? []) as ToolCallRequest[],
+        tokens: parsed.data.usage?.total_tokens ?? 0,
+      };
     },
   };
 }

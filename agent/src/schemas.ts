@@ -13,7 +13,10 @@ export const AskInput = z
     confirm: z.uuid().optional(),
   })
   .strict()
-  .refine((v) => v.question !== undefined || v.confirm !== undefined, { message: 'send a question, or confirm a pending action', path: ['question'] });
+  .refine((v) => v.question !== undefined || v.confirm !== undefined, {
+    message: 'send a question, or confirm a pending action',
+    path: ['question'],
+  });
 export type AskInput = z.infer<typeof AskInput>;
 
 export const ToolCallStatus = z.enum(['ok', 'failed', 'forbidden', 'proposed', 'rejected', 'skipped']);
@@ -59,4 +62,10 @@ export type AskEvent =
   | { event: 'error'; data: { status: number; message: string } };
 
 /** The error body of the agent's own refusals (the API's envelope shape, so clients read one kind). */
-export const errorBody = (message: string, errors: Array<{ field: string; message: string }> = []) => ({ success: false, message, data: null, errors, meta: null });
+export const errorBody = (message: string, errors: Array<{ field: string; message: string }> = []) => ({
+  success: false,
+  message,
+  data: null,
+  errors,
+  meta: null,
+});

@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DukaApi, httpApi } from '../src/api-client.js';
 import { createAgent } from '../src/app.js';
 import { agentConfig } from '../src/config.js';
-import { addProduct, type Agent, type Api, createStaff, registerOwner, sell, type Session, type Staff, startAgent, startApi } from './harness.js';
+import {
+  addProduct,
+  type Agent,
+  type Api,
+  createStaff,
+  registerOwner,
+  sell,
+  type Session,
+  type Staff,
+  startAgent,
+  startApi,
+} from './harness.js';
 
 describe('two agent instances against one API', () => {
   let api: Api;
@@ -39,8 +50,12 @@ describe('two agent instances against one API', () => {
     return res.body;
   };
   const price = async () => (await api.t.request('GET', `/inventory/products/${sugar}`, { token: owner.token })).body.data.selling_price;
-  const priceChanges = async () => (await api.t.db.db.selectFrom('product_prices').select('id').where('product_id', '=', sugar).execute()).length;
-  const writes = (...agents: Agent[]) => agents.flatMap((x) => x.logs.map((l) => JSON.parse(l))).filter((l) => l.msg === 'tool call' && l.tool === 'updateProduct' && l.status === 'ok').length;
+  const priceChanges = async () =>
+    (await api.t.db.db.selectFrom('product_prices').select('id').where('product_id', '=', sugar).execute()).length;
+  const writes = (...agents: Agent[]) =>
+    agents
+      .flatMap((x) => x.logs.map((l) => JSON.parse(l)))
+      .filter((l) => l.msg === 'tool call' && l.tool === 'updateProduct' && l.status === 'ok').length;
 
   it('continues on B a conversation started on A: the follow-up refers to the previous answer', async () => {
     const first = await ask(a, owner, { question: 'How much did I sell today?' });
@@ -60,7 +75,12 @@ describe('two agent instances against one API', () => {
     expect(await price()).toBe(3000);
 
     const done = await ask(b, owner, { confirm: asked.pending_action.id });
-    expect(done).toMatchObject({ answer: 'Done: Change Sugar 1 kg: selling price to TZS 3,200.', mode: 'confirmation', conversation_id: asked.conversation_id, budget: { used: 1 } });
+    expect(done).toMatchObject({
+      answer: 'Done: Change Sugar 1 kg: selling price to TZS 3,200.',
+      mode: 'confirmation',
+      conversation_id: asked.conversation_id,
+      budget: { used: 1 },
+    });
     const again = await ask(a, owner, { confirm: asked.pending_action.id });
     expect(again).toMatchObject({ answer: done.answer, budget: { used: 0 } });
     expect(await price()).toBe(3200);
@@ -100,13 +120,22 @@ describe('two agent instances against one API', () => {
     const failing: DukaApi = {
       openapi: () => real.openapi(),
       request: (token, method, path, opts) =>
-        path.startsWith('/ai/agent/') ? Promise.resolve({ status: 500, body: { success: false, message: 'relation "agent_conversations" does not exist' } }) : real.request(token, method, path, opts),
+        path.startsWith('/ai/agent/')
+          ? Promise.resolve({ status: 500, body: { success: false, message: 'relation "agent_conversations" does not exist' } })
+          : real.request(token, method, path, opts),
     };
     const { app } = createAgent({ config: agentConfig({ API_URL: api.url }), log: pino({ level: 'silent' }), api: failing });
-    const res = await app.request('/ask', { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ question: 'How much did I sell today?' }) });
+    const res = await app.request('/ask', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'How much did I sell today?' }),
+    });
     expect(res.status).toBe(502);
     const body = await res.json();
-    expect(body).toMatchObject({ success: false, message: "the Duka API could not keep the agent's memory; nothing was changed, ask again" });
+    expect(body).toMatchObject({
+      success: false,
+      message: "the Duka API could not keep the agent's memory; nothing was changed, ask again",
+    });
     expect(JSON.stringify(body)).not.toContain('relation');
   });
 });

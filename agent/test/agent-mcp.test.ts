@@ -6,7 +6,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addProduct, type Agent, type Api, createStaff, registerOwner, sell, type Session, type Staff, startAgent, startApi } from './harness.js';
+import {
+  addProduct,
+  type Agent,
+  type Api,
+  createStaff,
+  registerOwner,
+  sell,
+  type Session,
+  type Staff,
+  startAgent,
+  startApi,
+} from './harness.js';
 
 describe('the companion agent over MCP', () => {
   let api: Api;
@@ -18,7 +29,9 @@ describe('the companion agent over MCP', () => {
 
   async function connect(token: string): Promise<Client> {
     const client = new Client({ name: 'duka-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${agent.origin}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${agent.origin}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
     clients.push(client);
     return client;
   }
@@ -73,7 +86,10 @@ describe('the companion agent over MCP', () => {
     expect(await price()).toBe(3000);
 
     const done = await client.callTool({ name: 'confirm_action', arguments: { id: proposed.pending_action.id } });
-    expect(done).toMatchObject({ isError: false, content: [{ type: 'text', text: 'Done: Change Sugar 1 kg: selling price to TZS 3,300.' }] });
+    expect(done).toMatchObject({
+      isError: false,
+      content: [{ type: 'text', text: 'Done: Change Sugar 1 kg: selling price to TZS 3,300.' }],
+    });
     expect(await price()).toBe(3300);
     const rows = async () => (await api.t.db.db.selectFrom('product_prices').select('id').where('product_id', '=', sugar).execute()).length;
     const before = await rows();
@@ -82,7 +98,11 @@ describe('the companion agent over MCP', () => {
   });
 
   it('answers 401 to an MCP request without a token', async () => {
-    const res = await fetch(`${agent.origin}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await fetch(`${agent.origin}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
   });

@@ -4,7 +4,19 @@
  * made once on confirmation; a cashier refused the owner's figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCustomer, addProduct, type Agent, type Api, createStaff, registerOwner, sell, type Session, type Staff, startAgent, startApi } from './harness.js';
+import {
+  addCustomer,
+  addProduct,
+  type Agent,
+  type Api,
+  createStaff,
+  registerOwner,
+  sell,
+  type Session,
+  type Staff,
+  startAgent,
+  startApi,
+} from './harness.js';
 
 describe('the companion agent without a model: the built-in planner', () => {
   let api: Api;
@@ -24,13 +36,22 @@ describe('the companion agent without a model: the built-in planner', () => {
     ids.juma = await addCustomer(api, owner, 'Juma Hamisi', '0754000111');
     ids.neema = await addCustomer(api, owner, 'Neema Mushi', '0754000222');
     await sell(api, owner, [[ids.sugar!, 2]]); // 6,000 cash
-    await sell(api, owner, [[ids.rice!, 1], [ids.flour!, 1]], 'M-Pesa'); // 6,700
+    await sell(
+      api,
+      owner,
+      [
+        [ids.rice!, 1],
+        [ids.flour!, 1],
+      ],
+      'M-Pesa',
+    ); // 6,700
     await sell(api, owner, [[ids.sugar!, 20]], 'Credit', ids.juma); // 60,000 owed
     await sell(api, owner, [[ids.flour!, 2]], 'Credit', ids.neema); // 8,400 owed
     for (const body of [
       { title: 'Kodi ya duka', category: 'Rent', amount: 150000 },
       { title: 'Usafiri wa mzigo', category: 'Transport', amount: 12500 },
-    ]) expect((await api.t.request('POST', '/expenses', { token: owner.token, body })).status).toBe(200);
+    ])
+      expect((await api.t.request('POST', '/expenses', { token: owner.token, body })).status).toBe(200);
   });
   afterAll(async () => {
     await agent.close();
@@ -55,7 +76,10 @@ describe('the companion agent without a model: the built-in planner', () => {
 
     const week = await ask(owner, 'mauzo ya wiki hii ni kiasi gani?');
     expect(week.answer).toMatch(/^Mauzo ya wiki hii \((\d{4}-\d{2}-\d{2})( hadi \d{4}-\d{2}-\d{2})?\): mauzo 4, jumla TZS 81,100\.$/);
-    expect(week.tool_calls[0].arguments).toEqual({ date_from: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), date_to: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(week.tool_calls[0].arguments).toEqual({
+      date_from: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      date_to: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
   });
 
   it('follows up on the last answer in the same conversation, and only the owner of the conversation can', async () => {
@@ -68,19 +92,31 @@ describe('the companion agent without a model: the built-in planner', () => {
   });
 
   it('answers who owes money, above a threshold, and the low stock, in both languages', async () => {
-    expect((await ask(owner, 'Who owes me more than 50,000?')).answer).toBe('1 customer owes you more than TZS 50,000, TZS 60,000 in total:\n- Juma Hamisi: TZS 60,000');
-    expect((await ask(owner, 'Nani anadaiwa?')).answer).toBe('Wateja 2 wanadaiwa, jumla TZS 68,400:\n- Juma Hamisi: TZS 60,000\n- Neema Mushi: TZS 8,400');
-    expect((await ask(owner, 'Which products are low in stock?')).answer).toBe('1 product is at or below the reorder point:\n- Rice 1 kg: 2 left (reorder at 10)');
-    expect((await ask(owner, 'Bidhaa zipi zinaisha?')).answer).toBe('Bidhaa 1 zinakaribia kuisha:\n- Rice 1 kg: zimebaki 2 (agiza upya ikifika 10)');
+    expect((await ask(owner, 'Who owes me more than 50,000?')).answer).toBe(
+      '1 customer owes you more than TZS 50,000, TZS 60,000 in total:\n- Juma Hamisi: TZS 60,000',
+    );
+    expect((await ask(owner, 'Nani anadaiwa?')).answer).toBe(
+      'Wateja 2 wanadaiwa, jumla TZS 68,400:\n- Juma Hamisi: TZS 60,000\n- Neema Mushi: TZS 8,400',
+    );
+    expect((await ask(owner, 'Which products are low in stock?')).answer).toBe(
+      '1 product is at or below the reorder point:\n- Rice 1 kg: 2 left (reorder at 10)',
+    );
+    expect((await ask(owner, 'Bidhaa zipi zinaisha?')).answer).toBe(
+      'Bidhaa 1 zinakaribia kuisha:\n- Rice 1 kg: zimebaki 2 (agiza upya ikifika 10)',
+    );
   });
 
   it('answers the stock and price of a product, best sellers, expenses and the cash flow', async () => {
     expect((await ask(owner, 'How many sugar 1 kg do I have?')).answer).toBe('Sugar 1 kg: TZS 3,000, 18 in stock.');
     expect((await ask(owner, 'Bei ya wheat flour 2 kg ni kiasi gani?')).answer).toBe('Wheat flour 2 kg: bei TZS 4,200, zimebaki 17.');
     const top = await ask(owner, 'What are my best sellers?');
-    expect(top.answer).toMatch(/^Best sellers \(\d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\):\n1\. Sugar 1 kg: 22 sold, TZS 66,000\n2\. Wheat flour 2 kg: 3 sold, TZS 12,600\n3\. Rice 1 kg: 1 sold, TZS 2,500$/);
+    expect(top.answer).toMatch(
+      /^Best sellers \(\d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\):\n1\. Sugar 1 kg: 22 sold, TZS 66,000\n2\. Wheat flour 2 kg: 3 sold, TZS 12,600\n3\. Rice 1 kg: 1 sold, TZS 2,500$/,
+    );
     const expenses = await ask(owner, 'Matumizi ya mwezi huu ni kiasi gani?');
-    expect(expenses.answer).toMatch(/^Matumizi \(\d{4}-\d{2}-01( hadi \d{4}-\d{2}-\d{2})?\): TZS 162,500 katika matumizi 2; Rent TZS 150,000, Transport TZS 12,500\.$/);
+    expect(expenses.answer).toMatch(
+      /^Matumizi \(\d{4}-\d{2}-01( hadi \d{4}-\d{2}-\d{2})?\): TZS 162,500 katika matumizi 2; Rent TZS 150,000, Transport TZS 12,500\.$/,
+    );
     const cash = await ask(owner, 'What is my cash flow this month?');
     expect(cash.answer).toMatch(/^Cash flow \(.+\): money in TZS 12,700, money out TZS 162,500, net TZS -149,800\.$/);
   });
@@ -117,9 +153,14 @@ describe('the companion agent without a model: the built-in planner', () => {
 
   it('proposes a price change, makes it once on confirmation, and not again on a repeated one', async () => {
     const asked = await ask(owner, 'Put sugar 1 kg at 3,200');
-    expect(asked.pending_action).toMatchObject({ summary: 'Change Sugar 1 kg: selling price to TZS 3,200', tool: 'updateProduct', arguments: { id: ids.sugar, selling_price: 3200 } });
+    expect(asked.pending_action).toMatchObject({
+      summary: 'Change Sugar 1 kg: selling price to TZS 3,200',
+      tool: 'updateProduct',
+      arguments: { id: ids.sugar, selling_price: 3200 },
+    });
     expect(asked.answer).toBe('To confirm: Change Sugar 1 kg: selling price to TZS 3,200. Nothing changes until you confirm.');
-    const price = async () => (await api.t.request('GET', `/inventory/products/${ids.sugar}`, { token: owner.token })).body.data.selling_price;
+    const price = async () =>
+      (await api.t.request('GET', `/inventory/products/${ids.sugar}`, { token: owner.token })).body.data.selling_price;
     expect(await price()).toBe(3000);
 
     // Not the cashier's to confirm, and a made-up id is unknown.
@@ -128,9 +169,15 @@ describe('the companion agent without a model: the built-in planner', () => {
     expect(await price()).toBe(3000);
 
     const done = await ask(owner, '', { question: undefined, confirm: asked.pending_action.id });
-    expect(done).toMatchObject({ answer: 'Done: Change Sugar 1 kg: selling price to TZS 3,200.', mode: 'confirmation', conversation_id: asked.conversation_id, tool_calls: [{ name: 'updateProduct', status: 'ok' }] });
+    expect(done).toMatchObject({
+      answer: 'Done: Change Sugar 1 kg: selling price to TZS 3,200.',
+      mode: 'confirmation',
+      conversation_id: asked.conversation_id,
+      tool_calls: [{ name: 'updateProduct', status: 'ok' }],
+    });
     expect(await price()).toBe(3200);
-    const history = async () => (await api.t.db.db.selectFrom('product_prices').selectAll().where('product_id', '=', ids.sugar!).execute()).length;
+    const history = async () =>
+      (await api.t.db.db.selectFrom('product_prices').selectAll().where('product_id', '=', ids.sugar!).execute()).length;
     const changes = await history();
     const again = await ask(owner, '', { question: undefined, confirm: asked.pending_action.id });
     expect(again.answer).toBe(done.answer);
@@ -154,7 +201,9 @@ describe('the companion agent without a model: the built-in planner', () => {
     const login = await api.t.request('POST', '/auth/login', { body: { identifier: owner.phone, password: owner.password } });
     owner = { ...owner, token: login.body.data.access_token };
     const res = await ask(owner, 'Which tabs are overdue?');
-    expect(res.answer).toMatch(/^2 overdue tabs, TZS 68,400 still owed:\n- (Neema Mushi: TZS 8,400|Juma Hamisi: TZS 60,000), due \d{4}-\d{2}-\d{2}\n- (Neema Mushi: TZS 8,400|Juma Hamisi: TZS 60,000), due \d{4}-\d{2}-\d{2}$/);
+    expect(res.answer).toMatch(
+      /^2 overdue tabs, TZS 68,400 still owed:\n- (Neema Mushi: TZS 8,400|Juma Hamisi: TZS 60,000), due \d{4}-\d{2}-\d{2}\n- (Neema Mushi: TZS 8,400|Juma Hamisi: TZS 60,000), due \d{4}-\d{2}-\d{2}$/,
+    );
     expect((await ask(owner, 'Madeni gani yamechelewa?')).answer).toMatch(/^Madeni 2 yamechelewa, jumla TZS 68,400:/);
   });
 

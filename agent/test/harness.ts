@@ -31,7 +31,9 @@ export async function startApi(config: Parameters<typeof createTestApp>[0] = {})
 
 function serveOn(fetch: (req: Request) => Response | Promise<Response>): Promise<{ server: ServerType; origin: string }> {
   return new Promise((resolve) => {
-    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    );
   });
 }
 
@@ -42,10 +44,17 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-export async function startAgent(apiUrl: string, opts: { modelUrl?: string; env?: Partial<Record<keyof AgentConfig, string>> } = {}): Promise<Agent> {
+export async function startAgent(
+  apiUrl: string,
+  opts: { modelUrl?: string; env?: Partial<Record<keyof AgentConfig, string>> } = {},
+): Promise<Agent> {
   const logs: string[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-  const config = agentConfig({ API_URL: apiUrl, ...opts.env, ...(opts.modelUrl ? { AGENT_LLM_URL: opts.modelUrl, AGENT_LLM_KEY: 'sk-test-model-key' } : {}) });
+  const config = agentConfig({
+    API_URL: apiUrl,
+    ...opts.env,
+    ...(opts.modelUrl ? { AGENT_LLM_URL: opts.modelUrl, AGENT_LLM_KEY: 'sk-test-model-key' } : {}),
+  });
   const { app } = createAgent({ config, log });
   const { server, origin } = await serveOn(app.fetch);
   return {
@@ -103,9 +112,24 @@ export async function startFakeModel(): Promise<FakeModel> {
       const message =
         'content' in reply
           ? { role: 'assistant', content: reply.content }
-          : { role: 'assistant', content: null, tool_calls: reply.tools.map((t) => ({ id: `call_${++calls}`, type: 'function', function: { name: t.name, arguments: JSON.stringify(t.arguments) } })) };
+          : {
+              role: 'assistant',
+              content: null,
+              tool_calls: reply.tools.map((t) => ({
+                id: `call_${++calls}`,
+                type: 'function',
+                function: { name: t.name, arguments: JSON.stringify(t.arguments) },
+              })),
+            };
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }], usage: { prompt_tokens: 90, completion_tokens: 10, total_tokens: 100 } }));
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-test',
+          object: 'chat.completion',
+          choices: [{ index: 0, message, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 90, completion_tokens: 10, total_tokens: 100 },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -119,14 +143,30 @@ export const lastToolResult = (req: { messages: any[] }) => JSON.parse([...req.m
 
 // ---- shop data through the API, as the owner would enter it ----
 
-export async function addProduct(api: Api, s: Session, p: { name: string; price: number; stock: number; reorder?: number }): Promise<string> {
-  const res = await api.t.request('POST', '/inventory/products', { token: s.token, body: { name: p.name, selling_price: p.price, stock: p.stock, reorder_point: p.reorder ?? 5 } });
+export async function addProduct(
+  api: Api,
+  s: Session,
+  p: { name: string; price: number; stock: number; reorder?: number },
+): Promise<string> {
+  const res = await api.t.request('POST', '/inventory/products', {
+    token: s.token,
+    body: { name: p.name, selling_price: p.price, stock: p.stock, reorder_point: p.reorder ?? 5 },
+  });
   if (res.status !== 200) throw new Error(res.text);
   return res.body.data.id;
 }
 
-export async function sell(api: Api, s: Session, lines: Array<[string, number]>, payment_method = 'Cash', customer_id?: string): Promise<any> {
-  const res = await api.t.request('POST', '/pos/sale', { token: s.token, body: { lines: lines.map(([product_id, qty]) => ({ product_id, qty })), payment_method, ...(customer_id ? { customer_id } : {}) } });
+export async function sell(
+  api: Api,
+  s: Session,
+  lines: Array<[string, number]>,
+  payment_method = 'Cash',
+  customer_id?: string,
+): Promise<any> {
+  const res = await api.t.request('POST', '/pos/sale', {
+    token: s.token,
+    body: { lines: lines.map(([product_id, qty]) => ({ product_id, qty })), payment_method, ...(customer_id ? { customer_id } : {}) },
+  });
   if (res.status !== 201) throw new Error(res.text);
   return res.body.data;
 }

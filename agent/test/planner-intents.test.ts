@@ -42,7 +42,12 @@ describe('the planner reads questions in English and Swahili', () => {
   });
 
   it('reads amounts and periods exactly', () => {
-    expect([parseAmount('3,200'), parseAmount('3200.50'), parseAmount('50k'), parseAmount('abc')]).toEqual([3200, 3200.5, 50000, undefined]);
+    expect([parseAmount('3,200'), parseAmount('3200.50'), parseAmount('50k'), parseAmount('abc')]).toEqual([
+      3200,
+      3200.5,
+      50000,
+      undefined,
+    ]);
     expect(rangeOf('week', '2026-11-24')).toEqual({ from: '2026-11-23', to: '2026-11-24' }); // a Tuesday: the week began on Monday
     expect(rangeOf('week', '2026-11-23')).toEqual({ from: '2026-11-23', to: '2026-11-23' });
     expect(rangeOf('month', '2026-11-24')).toEqual({ from: '2026-11-01', to: '2026-11-24' });
@@ -65,14 +70,24 @@ describe("the tool catalogue from the API's OpenAPI document", () => {
     expect(adjust.inputSchema.required).toEqual(expect.arrayContaining(['id', 'qty_change', 'reason']));
     expect(JSON.stringify(adjust.inputSchema)).not.toContain('$ref');
     expect(checkArgs(adjust, { id: 'x', qty_change: 2 })).toEqual({ ok: false, problem: 'missing arguments: reason' });
-    expect(checkArgs(adjust, { id: 'x', qty_change: 2, reason: 'r', drop_table: 1 })).toEqual({ ok: false, problem: 'unknown arguments: drop_table' });
-    expect(split(adjust, { id: 'a/b', qty_change: 2, reason: 'r' })).toEqual({ path: '/inventory/products/a%2Fb/adjust', query: {}, body: { qty_change: 2, reason: 'r' } });
+    expect(checkArgs(adjust, { id: 'x', qty_change: 2, reason: 'r', drop_table: 1 })).toEqual({
+      ok: false,
+      problem: 'unknown arguments: drop_table',
+    });
+    expect(split(adjust, { id: 'a/b', qty_change: 2, reason: 'r' })).toEqual({
+      path: '/inventory/products/a%2Fb/adjust',
+      query: {},
+      body: { qty_change: 2, reason: 'r' },
+    });
     expect(tools.get('listCustomersOwing')!.queryParams).toEqual(['overdue']);
   });
 
   it('becomes a tool by one line: a new allowlist entry is found by its operationId', async () => {
     const doc = (await api.t.request('GET', '/openapi.json')).body;
-    const { tools, missing } = buildCatalog(doc, [{ operationId: 'getSupplierStats', kind: 'read', description: 'Supplier figures', sw: 'wasambazaji' }, { operationId: 'getNothingAtAll', kind: 'read', description: '-', sw: '-' }]);
+    const { tools, missing } = buildCatalog(doc, [
+      { operationId: 'getSupplierStats', kind: 'read', description: 'Supplier figures', sw: 'wasambazaji' },
+      { operationId: 'getNothingAtAll', kind: 'read', description: '-', sw: '-' },
+    ]);
     expect(tools.get('getSupplierStats')).toMatchObject({ method: 'get', path: '/suppliers/stats' });
     expect(missing).toEqual(['getNothingAtAll']);
   });

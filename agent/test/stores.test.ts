@@ -42,7 +42,10 @@ describe('the agent stores, kept by the API', () => {
     expect(await actions.take(cashier, a.id)).toEqual({ problem: 'not_found' });
     expect(await actions.take(owner, '00000000-0000-4000-8000-000000000000')).toEqual({ problem: 'not_found' });
     const b = await actions.create(owner, proposal);
-    expect(await actions.take(owner, b.id)).toMatchObject({ kind: 'granted', action: { id: b.id, summary: 'Record an expense', args: { title: 'Umeme' } } });
+    expect(await actions.take(owner, b.id)).toMatchObject({
+      kind: 'granted',
+      action: { id: b.id, summary: 'Record an expense', args: { title: 'Umeme' } },
+    });
     api.t.clock.advance(600_000);
     expect(await actions.take(owner, a.id)).toEqual({ problem: 'expired' });
   });
@@ -82,14 +85,22 @@ describe('the agent stores, kept by the API', () => {
     const a = await one.create(owner, proposal);
     expect(claimed(await one.take(owner, a.id)).kind).toBe('granted');
     let runs = 0;
-    await expect(impatient.confirm(owner, claimed(await impatient.take(owner, a.id)), async () => (runs++, done))).rejects.toBeInstanceOf(ActionBusyError);
+    await expect(impatient.confirm(owner, claimed(await impatient.take(owner, a.id)), async () => (runs++, done))).rejects.toBeInstanceOf(
+      ActionBusyError,
+    );
     expect(runs).toBe(0);
   });
 
   it('conversations are their user’s, keep the last 6 turns, continue on another instance and are forgotten after an idle hour', async () => {
     const [one, two] = [new Conversations(httpApi(api.url)), new Conversations(httpApi(api.url))];
     const c = await one.start(owner);
-    for (let i = 0; i < 8; i++) await (i % 2 ? two : one).add(owner, c, { question: `q${i}`, answer: `a${i}`, language: 'en', ...(i === 7 ? { topic: 'sales_today' } : {}) });
+    for (let i = 0; i < 8; i++)
+      await (i % 2 ? two : one).add(owner, c, {
+        question: `q${i}`,
+        answer: `a${i}`,
+        language: 'en',
+        ...(i === 7 ? { topic: 'sales_today' } : {}),
+      });
     expect(c.turns.map((t) => t.question)).toEqual(['q2', 'q3', 'q4', 'q5', 'q6', 'q7']);
     expect(await one.get(cashier, c.id)).toBeNull();
     const seen = (await two.get(owner, c.id))!;

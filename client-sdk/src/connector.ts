@@ -11,7 +11,18 @@
  * - no answer at all is thrown as a `NetworkError`;
  * - `signal` is aborted when the till closes: stop at once.
  */
-import type { AddoMedicine, BootstrapResponse, Device, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, RegisterDeviceInput, TokenPair } from '@duka/shared';
+import type {
+  AddoMedicine,
+  BootstrapResponse,
+  Device,
+  LoginInput,
+  LoginResult,
+  PullResponse,
+  PushRequest,
+  PushResponse,
+  RegisterDeviceInput,
+  TokenPair,
+} from '@duka/shared';
 
 /** A page of the ADDO-permitted list and the list's version when the page was read. */
 export interface AddoListPage {

@@ -15,8 +15,25 @@ export type { FetchLike } from './http/client.js';
 export type { TillStorage } from './local/storage.js';
 export { type LocalDb, openLocalDb } from './local/db.js';
 export type { TillStatus } from './status.js';
-export type { BootstrapProgress, NumberedReceipt, RejectedMutation, SyncReport, TillConflict, TillEvents, UpdateRequired } from './events.js';
-export type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt, ListOptions, Receipt, SaleLine, SellInput, StockAdjustInput } from './types.js';
+export type {
+  BootstrapProgress,
+  NumberedReceipt,
+  RejectedMutation,
+  SyncReport,
+  TillConflict,
+  TillEvents,
+  UpdateRequired,
+} from './events.js';
+export type {
+  CreateCustomerInput,
+  CreditPaymentInput,
+  CreditPaymentReceipt,
+  ListOptions,
+  Receipt,
+  SaleLine,
+  SellInput,
+  StockAdjustInput,
+} from './types.js';
 export type { CustomerSearch, ProductSearch, TransactionQuery } from './reads.js';
 export type { QueuedMutation } from './queue.js';
 export type { ExpenseReceipt } from './actions/expenses.js';

@@ -121,18 +121,33 @@ export class TillLifecycle {
       onOutdated: (err) => this.outdated(err),
       onState: (s) => this.onEngineState(s),
     });
-    this.watch = new ConnectivityWatch({ intervalMs: opts.probeIntervalMs, ping: () => this.auth.ping(), onNetworkBack: () => this.engine.kick() });
+    this.watch = new ConnectivityWatch({
+      intervalMs: opts.probeIntervalMs,
+      ping: () => this.auth.ping(),
+      onNetworkBack: () => this.engine.kick(),
+    });
     this.actions = { db, now, queued: () => void this.afterLocalWrite() };
     const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
     this.realtime = wantRealtime
-      ? new RealtimeLink({ url: (token) => connector.realtimeUrl(token), socket: platform.socket, auth: this.auth, now, onHint: () => this.engine.kick(), onReachable: (r) => this.reachable(r), onLive: (live) => this.patch({ live }), backoff: opts.backoff, random: opts.random })
+      ? new RealtimeLink({
+          url: (token) => connector.realtimeUrl(token),
+          socket: platform.socket,
+          auth: this.auth,
+          now,
+          onHint: () => this.engine.kick(),
+          onReachable: (r) => this.reachable(r),
+          onLive: (live) => this.patch({ live }),
+          backoff: opts.backoff,
+          random: opts.random,
+        })
       : null;
   }
 
   /** Open the replica (creating and migrating it as needed) on the platform's storage and socket and, with `autoSync`, start syncing. */
   static async open(opts: TillOptions, platform: TillPlatform): Promise<TillLifecycle> {
     if (!opts.connector && !opts.baseUrl) throw new TillError('VALIDATION_ERROR', 'give the till a baseUrl or a connector', 'baseUrl');
-    if (!opts.storage && !platform.openFile) throw new TillError('VALIDATION_ERROR', 'give the till a storage (this platform keeps no files)', 'storage');
+    if (!opts.storage && !platform.openFile)
+      throw new TillError('VALIDATION_ERROR', 'give the till a storage (this platform keeps no files)', 'storage');
     if (!opts.storage && !opts.dbPath) throw new TillError('VALIDATION_ERROR', 'give the till a dbPath or a storage', 'dbPath');
     const storage = opts.storage ? asStorage(opts.storage) : platform.openFile!(opts.dbPath!);
     const db = openLocalDb(storage);
@@ -215,7 +230,12 @@ export class TillLifecycle {
 
   async refreshCounts(): Promise<void> {
     if (this.closed) return;
-    const [pending, rejected, cursor, last] = await Promise.all([pendingCount(this.db), rejectedCount(this.db), getMeta(this.db, 'cursor'), getMeta(this.db, 'last_sync_at')]);
+    const [pending, rejected, cursor, last] = await Promise.all([
+      pendingCount(this.db),
+      rejectedCount(this.db),
+      getMeta(this.db, 'cursor'),
+      getMeta(this.db, 'last_sync_at'),
+    ]);
     this.patch({ pending, rejected, bootstrapped: cursor !== undefined, lastSyncedAt: last ?? null });
   }
 

@@ -43,10 +43,24 @@ export const toQueued = (r: QueueTable): QueuedMutation => ({
  * action already took from `last_seq` in the same transaction (a sale takes it with its receipt
  * number, in one statement); otherwise the next one is taken here.
  */
-export async function enqueue(trx: LocalTrx, type: MutationType, payload: Record<string, unknown>, at: number, undo: Undo = {}, seq?: number): Promise<{ id: string; seq: number }> {
+export async function enqueue(
+  trx: LocalTrx,
+  type: MutationType,
+  payload: Record<string, unknown>,
+  at: number,
+  undo: Undo = {},
+  seq?: number,
+): Promise<{ id: string; seq: number }> {
   seq ??= await nextCounter(trx, 'last_seq');
   const id = newId();
-  await insertMutation(trx, { id, seq, type, payload: JSON.stringify(payload), created_at: new Date(at).toISOString(), undo: JSON.stringify(undo) });
+  await insertMutation(trx, {
+    id,
+    seq,
+    type,
+    payload: JSON.stringify(payload),
+    created_at: new Date(at).toISOString(),
+    undo: JSON.stringify(undo),
+  });
   return { id, seq };
 }
 
@@ -54,7 +68,12 @@ const insertMutation = compiledOnce(['id', 'seq', 'type', 'payload', 'created_at
   db.insertInto('queue').values({ ...v, state: 'pending', error_code: null, error_message: null, result: null, acked_at: null }),
 );
 
-const countPending = compiledOnce([], (db) => db.selectFrom('queue').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending'));
+const countPending = compiledOnce([], (db) =>
+  db
+    .selectFrom('queue')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'pending'),
+);
 
 export async function pendingCount(db: LocalExec): Promise<number> {
   const { rows } = await countPending(db, {});
@@ -62,7 +81,11 @@ export async function pendingCount(db: LocalExec): Promise<number> {
 }
 
 export async function rejectedCount(db: LocalExec): Promise<number> {
-  const row = await db.selectFrom('queue').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'rejected').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('queue')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'rejected')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -78,7 +101,13 @@ export async function dismissRejected(db: LocalExec, id: string): Promise<boolea
 /** The next pending mutations in seq order, as they go on the wire. */
 export async function nextBatch(db: LocalExec, limit: number): Promise<Mutation[]> {
   const rows = await db.selectFrom('queue').selectAll().where('state', '=', 'pending').orderBy('seq').limit(limit).execute();
-  return rows.map((r) => ({ id: r.id, seq: r.seq, type: r.type, created_at: r.created_at, payload: JSON.parse(r.payload) as Record<string, unknown> }));
+  return rows.map((r) => ({
+    id: r.id,
+    seq: r.seq,
+    type: r.type,
+    created_at: r.created_at,
+    payload: JSON.parse(r.payload) as Record<string, unknown>,
+  }));
 }
 
 /**
@@ -95,10 +124,19 @@ export async function resendFrom(trx: LocalTrx, from: number): Promise<number> {
     .where((eb) => eb.or([eb('state', '=', 'pending'), eb.and([eb('state', 'in', ['applied', 'duplicate']), eb('seq', '>=', from)])]))
     .orderBy('seq')
     .execute();
-  await trx.updateTable('queue').set({ state: 'pending', acked_at: null }).where('id', 'in', held.length ? held.map((h) => h.id) : ['']).execute();
+  await trx
+    .updateTable('queue')
+    .set({ state: 'pending', acked_at: null })
+    .where('id', 'in', held.length ? held.map((h) => h.id) : [''])
+    .execute();
   const contiguous = held.every((h, i) => h.seq === from + i);
   if (!contiguous) {
-    for (const [i, h] of held.entries()) await trx.updateTable('queue').set({ seq: from + i }).where('id', '=', h.id).execute();
+    for (const [i, h] of held.entries())
+      await trx
+        .updateTable('queue')
+        .set({ seq: from + i })
+        .where('id', '=', h.id)
+        .execute();
   }
   const last = from + held.length - 1;
   await setMeta(trx, 'last_seq', Math.max(last, from - 1));
@@ -108,7 +146,11 @@ export async function resendFrom(trx: LocalTrx, from: number): Promise<number> {
 
 /** Drop acknowledged mutations older than the retention (never pending or refused ones). */
 export async function pruneAcked(db: LocalExec, now: number): Promise<void> {
-  await db.deleteFrom('queue').where('state', 'in', ['applied', 'duplicate']).where('acked_at', '<', now - ACK_RETENTION_MS).execute();
+  await db
+    .deleteFrom('queue')
+    .where('state', 'in', ['applied', 'duplicate'])
+    .where('acked_at', '<', now - ACK_RETENTION_MS)
+    .execute();
 }
 
 export async function lastAckedSeq(db: LocalExec): Promise<number> {

@@ -22,7 +22,8 @@ function productFrom(row: { data: string; qty: number | null }): Product {
   return { ...p, stock, is_low_stock: !p.is_service && stock <= p.reorder_point };
 }
 
-const productRows = (db: LocalExec) => db.selectFrom('products as p').leftJoin('stock as s', 's.product_id', 'p.id').select(['p.data', 's.qty']);
+const productRows = (db: LocalExec) =>
+  db.selectFrom('products as p').leftJoin('stock as s', 's.product_id', 'p.id').select(['p.data', 's.qty']);
 
 export async function productById(db: LocalExec, id: string): Promise<Product | null> {
   const row = await productRows(db).where('p.id', '=', id).executeTakeFirst();
@@ -48,17 +49,26 @@ const shopRead = compiledOnce([], (db) =>
  * The organisation and store rows with the till's code and user (from `meta`), in one read: every
  * sale needs all four, so they cost one statement, not two.
  */
-export async function shopRows(db: LocalExec): Promise<{ organisation: Organisation | null; store: Store | null; tillCode: string | undefined; user: MetaValues['user'] | undefined }> {
+export async function shopRows(
+  db: LocalExec,
+): Promise<{ organisation: Organisation | null; store: Store | null; tillCode: string | undefined; user: MetaValues['user'] | undefined }> {
   const { rows } = await shopRead(db, {});
   const found = new Map(rows.map((r) => [r.key, r.data]));
   const parsed = <T>(key: string) => (found.has(key) ? parseData<T>(found.get(key)!) : undefined);
-  return { organisation: parsed<Organisation>('organisation') ?? null, store: parsed<Store>('store') ?? null, tillCode: parsed<string>('till_code'), user: parsed<MetaValues['user']>('user') };
+  return {
+    organisation: parsed<Organisation>('organisation') ?? null,
+    store: parsed<Store>('store') ?? null,
+    tillCode: parsed<string>('till_code'),
+    user: parsed<MetaValues['user']>('user'),
+  };
 }
 
 /** By barcode, then by SKU (as the server's barcode route does). */
 export async function productByCode(db: LocalExec, code: string): Promise<Product | null> {
   const c = code.trim();
-  const row = (await productRows(db).where('p.barcode', '=', c).executeTakeFirst()) ?? (await productRows(db).where('p.sku', '=', c).executeTakeFirst());
+  const row =
+    (await productRows(db).where('p.barcode', '=', c).executeTakeFirst()) ??
+    (await productRows(db).where('p.sku', '=', c).executeTakeFirst());
   return row ? productFrom(row) : null;
 }
 
@@ -107,7 +117,11 @@ export async function customers(db: LocalExec, o: CustomerSearch = {}): Promise<
     q = q.where((eb) => eb.or([contains('name', term), ...(digits.length >= 3 ? [contains('phone', digits)] : [])]));
   }
   if (o.owing) q = q.where('outstanding', '>', 0);
-  const rows = await q.orderBy(o.owing ? 'outstanding' : 'name', o.owing ? 'desc' : 'asc').orderBy('id').limit(limitOf(o)).execute();
+  const rows = await q
+    .orderBy(o.owing ? 'outstanding' : 'name', o.owing ? 'desc' : 'asc')
+    .orderBy('id')
+    .limit(limitOf(o))
+    .execute();
   return rows.map((r) => parseData<Customer>(r.data));
 }
 
@@ -124,7 +138,10 @@ export async function creditTabs(db: LocalExec, customerId?: string): Promise<Cr
   return rows.map((r) => parseData<CreditTab>(r.data));
 }
 
-const receiptFrom = (r: { data: string; sync_state: Receipt['sync_state'] }): Receipt => ({ ...parseData<Receipt>(r.data), sync_state: r.sync_state });
+const receiptFrom = (r: { data: string; sync_state: Receipt['sync_state'] }): Receipt => ({
+  ...parseData<Receipt>(r.data),
+  sync_state: r.sync_state,
+});
 
 export async function transactionById(db: LocalExec, id: string): Promise<Receipt | null> {
   const row = await db.selectFrom('transactions').select(['data', 'sync_state']).where('id', '=', id).executeTakeFirst();
@@ -178,7 +195,10 @@ export async function addoList(db: LocalExec): Promise<{ version: number | undef
   const version = await getMeta(db, 'addo_list_version');
   const rows = await db.selectFrom('addo_list').select('data').execute();
   const entries = rows.map((r) => parseData<AddoMedicine>(r.data));
-  entries.sort((a, b) => a.generic_name.localeCompare(b.generic_name) || a.strength.localeCompare(b.strength) || a.dosage_form.localeCompare(b.dosage_form));
+  entries.sort(
+    (a, b) =>
+      a.generic_name.localeCompare(b.generic_name) || a.strength.localeCompare(b.strength) || a.dosage_form.localeCompare(b.dosage_form),
+  );
   return { version, entries };
 }
 

@@ -5,7 +5,21 @@
  * status, sign-in, syncing and closing live in `lifecycle.ts`. Each entry (`node.ts`, `browser.ts`)
  * exports a subclass whose `open` brings its platform: where the replica lives and how to dial.
  */
-import type { AddoMedicine, Batch, Category, CreateExpenseInput, CreateNoteInput, CreditTab, Customer, Note, Notification, Organisation, Product, Store, UpdateNoteInput } from '@duka/shared';
+import type {
+  AddoMedicine,
+  Batch,
+  Category,
+  CreateExpenseInput,
+  CreateNoteInput,
+  CreditTab,
+  Customer,
+  Note,
+  Notification,
+  Organisation,
+  Product,
+  Store,
+  UpdateNoteInput,
+} from '@duka/shared';
 import { reverseSale } from './actions/reverse.js';
 import { createCustomer, recordCreditPayment } from './actions/customers.js';
 import type { ActionCtx } from './actions/context.js';
@@ -23,7 +37,15 @@ import { dismissRejected, type QueuedMutation } from './queue.js';
 import * as reads from './reads.js';
 import type { TillStatus } from './status.js';
 import type { WhenSyncedOptions } from './sync/when-synced.js';
-import type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt, ListOptions, Receipt, SellInput, StockAdjustInput } from './types.js';
+import type {
+  CreateCustomerInput,
+  CreditPaymentInput,
+  CreditPaymentReceipt,
+  ListOptions,
+  Receipt,
+  SellInput,
+  StockAdjustInput,
+} from './types.js';
 
 export class Till {
   private readonly db: LocalDb;

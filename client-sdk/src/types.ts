@@ -2,7 +2,15 @@
  * Public shapes of the till's reads and actions. Rows are the server's API shapes and inputs the
  * shared schemas (`@duka/shared`), less what the till fills in itself (ids), so the two cannot drift.
  */
-import type { CreateSaleInput, CreditPayment, CreditPaymentPayload, CustomerUpsertPayload, SaleLineInput, StockAdjustPayload, Transaction } from '@duka/shared';
+import type {
+  CreateSaleInput,
+  CreditPayment,
+  CreditPaymentPayload,
+  CustomerUpsertPayload,
+  SaleLineInput,
+  StockAdjustPayload,
+  Transaction,
+} from '@duka/shared';
 import type { SyncState } from './local/schema.js';
 
 /**

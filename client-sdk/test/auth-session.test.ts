@@ -26,7 +26,13 @@ describe('till: the auth session', () => {
     const lagging = h.t.clock.now();
     const connector = new HttpConnector({ baseUrl: h.base, fetch: h.net.fetch });
     let asked = 0;
-    const auth = new AuthSession({ db, connector, signal: new AbortController().signal, now: () => lagging, onAuthRequired: () => asked++ });
+    const auth = new AuthSession({
+      db,
+      connector,
+      signal: new AbortController().signal,
+      now: () => lagging,
+      onAuthRequired: () => asked++,
+    });
     await auth.login(shop.owner.phone, shop.owner.password);
     const pull = () => auth.authed((c, token, signal) => c.pull(token, {}, signal));
     const first = await pull();

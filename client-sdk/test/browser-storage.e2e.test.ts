@@ -13,13 +13,26 @@ import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('./browser-page/', import.meta.url));
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 type Answer = { ok: unknown } | { error: { name?: string; code?: string; message?: string } };
 const call = (page: Page, name: string, ...args: unknown[]): Promise<Answer> =>
   page.evaluate(([n, a]) => (globalThis as any).page.call(n, ...a), [name, args] as const);
 
-const openElsewhere = { error: { name: 'TillError', code: 'OPEN_ELSEWHERE', message: 'the till is already open in another tab or window of this browser: use that one, or close it and reload this page.' } };
+const openElsewhere = {
+  error: {
+    name: 'TillError',
+    code: 'OPEN_ELSEWHERE',
+    message: 'the till is already open in another tab or window of this browser: use that one, or close it and reload this page.',
+  },
+};
 
 describe('browser storage in Chromium: OPFS, one tab per till, no memory fallback', () => {
   let outDir: string;
@@ -93,7 +106,8 @@ describe('browser storage in Chromium: OPFS, one tab per till, no memory fallbac
       error: {
         name: 'TillError',
         code: 'STORAGE_UNAVAILABLE',
-        message: "this browser cannot keep the till's data: its private file system is not available (Missing required OPFS APIs.). Open the till in a current Chrome, Edge, Firefox or Safari, outside a private window.",
+        message:
+          "this browser cannot keep the till's data: its private file system is not available (Missing required OPFS APIs.). Open the till in a current Chrome, Edge, Firefox or Safari, outside a private window.",
       },
     };
     expect(await call(page, 'openTill')).toEqual(refused);

@@ -84,7 +84,16 @@ export async function startServer(opts: { realtime?: boolean; config?: Partial<C
  */
 export async function openTill(h: Harness, o: Partial<TillOptions> = {}): Promise<Till> {
   const storage = o.storage ?? (o.dbPath === undefined && process.env.DUKA_TILL_STORAGE === 'wasm' ? await wasmMemoryStorage() : undefined);
-  return Till.open({ baseUrl: h.base, dbPath: ':memory:', deviceName: 'Counter 1', autoSync: false, fetch: h.net.fetch, now: h.t.clock.now, ...o, ...(storage ? { storage, dbPath: undefined } : {}) });
+  return Till.open({
+    baseUrl: h.base,
+    dbPath: ':memory:',
+    deviceName: 'Counter 1',
+    autoSync: false,
+    fetch: h.net.fetch,
+    now: h.t.clock.now,
+    ...o,
+    ...(storage ? { storage, dbPath: undefined } : {}),
+  });
 }
 
 /**
@@ -125,7 +134,16 @@ export async function seedShop(h: Harness): Promise<Shop> {
     return res.body.data as { id: string };
   };
   const drinks = await post('/inventory/categories', { name: 'Drinks' });
-  const soda = await post('/inventory/products', { name: 'Soda 500ml', category_id: drinks.id, barcode: '6161100000017', sku: 'SODA-500', selling_price: 1000, cost_price: 700, stock: 40, reorder_point: 5 });
+  const soda = await post('/inventory/products', {
+    name: 'Soda 500ml',
+    category_id: drinks.id,
+    barcode: '6161100000017',
+    sku: 'SODA-500',
+    selling_price: 1000,
+    cost_price: 700,
+    stock: 40,
+    reorder_point: 5,
+  });
   const unga = await post('/inventory/products', { name: 'Unga 2kg', sku: 'UNGA-2', selling_price: 2500, stock: 30 });
   const rice = await post('/inventory/products', { name: 'Rice 1kg', sku: 'RICE-1', selling_price: 3200, stock: 25 });
   return { owner, soda, unga, rice };

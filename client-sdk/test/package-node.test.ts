@@ -20,8 +20,18 @@ describe('the built package in plain node', () => {
     const shop = await seedShop(h);
     const script = path.join(import.meta.dirname, 'fixtures/plain-node.mjs');
     // A clean environment: nothing of vitest's or tsx's (NODE_OPTIONS loaders) reaches the child.
-    const { stdout } = await run(process.execPath, [script, h.base, shop.owner.phone, shop.owner.password], { env: { PATH: process.env.PATH ?? '' }, timeout: 20_000 });
-    expect(JSON.parse(stdout)).toEqual({ signedOut: true, live: true, product: 'Soda 500ml', total: 3000, pushed: 1, receipt_number: expect.stringMatching(/^[A-Z]+-000001$/) });
+    const { stdout } = await run(process.execPath, [script, h.base, shop.owner.phone, shop.owner.password], {
+      env: { PATH: process.env.PATH ?? '' },
+      timeout: 20_000,
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      signedOut: true,
+      live: true,
+      product: 'Soda 500ml',
+      total: 3000,
+      pushed: 1,
+      receipt_number: expect.stringMatching(/^[A-Z]+-000001$/),
+    });
     const server = await serverView(h, shop);
     expect(await server.stock(shop.soda.id)).toBe(37);
     expect((await server.transactions()).total).toBe(1);

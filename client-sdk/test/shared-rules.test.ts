@@ -11,7 +11,11 @@ interface Refusal {
   message: string;
 }
 
-const refusedBy = (res: ApiResponse): Refusal => ({ code: res.body.errors[0].code, field: res.body.errors[0].field, message: res.body.message });
+const refusedBy = (res: ApiResponse): Refusal => ({
+  code: res.body.errors[0].code,
+  field: res.body.errors[0].field,
+  message: res.body.message,
+});
 
 async function refusedByTill(action: Promise<unknown>): Promise<Refusal> {
   const err = await action.then(
@@ -53,7 +57,9 @@ describe('shared rules: the server online and the till offline answer alike', ()
     beforeAll(async () => {
       shop = await seedShop(h);
       soap = await post(shop.owner, '/inventory/products', { name: 'Old soap', selling_price: 800, stock: 10 });
-      expect((await h.t.request('PATCH', `/inventory/products/${soap.id}`, { token: shop.owner.token, body: { is_active: false } })).status).toBe(200);
+      expect(
+        (await h.t.request('PATCH', `/inventory/products/${soap.id}`, { token: shop.owner.token, body: { is_active: false } })).status,
+      ).toBe(200);
       amina = await post(shop.owner, '/customers', { name: 'Amina Said', credit_limit: 5000 });
       staff = await createStaff(h.t, shop.owner);
       staffs = await offlineTill(staff);
@@ -68,7 +74,13 @@ describe('shared rules: the server online and the till offline answer alike', ()
     const cases: Array<{ name: string; staff?: true; sale: () => SellInput; refused: Refusal }> = [
       {
         name: 'a product the shop does not have, named by its line',
-        sale: () => ({ lines: [{ product_id: shop.soda.id, qty: 1 }, { product_id: missing, qty: 1 }], payment_method: 'Cash' }),
+        sale: () => ({
+          lines: [
+            { product_id: shop.soda.id, qty: 1 },
+            { product_id: missing, qty: 1 },
+          ],
+          payment_method: 'Cash',
+        }),
         refused: { code: 'NOT_FOUND', field: 'lines.1.product_id', message: 'product not found' },
       },
       {
@@ -100,7 +112,9 @@ describe('shared rules: the server online and the till offline answer alike', ()
     ];
     for (const c of cases) {
       it(`refuses ${c.name}`, async () => {
-        const server = refusedBy(await h.t.request('POST', '/pos/sale', { token: c.staff ? staff.token : shop.owner.token, body: c.sale() }));
+        const server = refusedBy(
+          await h.t.request('POST', '/pos/sale', { token: c.staff ? staff.token : shop.owner.token, body: c.sale() }),
+        );
         const till = await refusedByTill((c.staff ? staffs : owners).sell(c.sale()));
         expect(till).toEqual(c.refused);
         expect(server).toEqual(c.refused);
@@ -108,7 +122,15 @@ describe('shared rules: the server online and the till offline answer alike', ()
     }
 
     it('accepts a sale with the owner’s discount at the same figures', async () => {
-      const sale = { lines: [{ product_id: shop.soda.id, qty: 2 }, { product_id: shop.rice.id, qty: 3 }, { product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' as const, discount_pct: 12.5 };
+      const sale = {
+        lines: [
+          { product_id: shop.soda.id, qty: 2 },
+          { product_id: shop.rice.id, qty: 3 },
+          { product_id: shop.soda.id, qty: 1 },
+        ],
+        payment_method: 'Cash' as const,
+        discount_pct: 12.5,
+      };
       const server = await post(shop.owner, '/pos/sale', sale);
       const till = await owners.sell(sale);
       // 3 × 1,000 + 3 × 3,200 = 12,600; 12.5 % off is 1,575.
@@ -139,9 +161,12 @@ describe('shared rules: the server online and the till offline answer alike', ()
   });
 
   describe('refund and void eligibility, pharmacy quarantine (checkReversal, returnedStockGoesTo)', () => {
-    const move = (s: { token: string }, id: string, to: 'refund' | 'void') => h.t.request('POST', `/pos/transactions/${id}/${to}`, { token: s.token, body: { reason: 'customer returned it' } });
-    const tillMove = (till: Till, id: string, to: 'refund' | 'void') => (to === 'refund' ? till.refund(id, 'customer returned it') : till.void(id, 'customer returned it'));
-    const stockOf = async (s: Session, id: string) => (await h.t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
+    const move = (s: { token: string }, id: string, to: 'refund' | 'void') =>
+      h.t.request('POST', `/pos/transactions/${id}/${to}`, { token: s.token, body: { reason: 'customer returned it' } });
+    const tillMove = (till: Till, id: string, to: 'refund' | 'void') =>
+      to === 'refund' ? till.refund(id, 'customer returned it') : till.void(id, 'customer returned it');
+    const stockOf = async (s: Session, id: string) =>
+      (await h.t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
 
     let shop: Shop;
     let staff: Awaited<ReturnType<typeof createStaff>>;
@@ -155,7 +180,9 @@ describe('shared rules: the server online and the till offline answer alike', ()
       shop = await seedShop(h);
       staff = await createStaff(h.t, shop.owner);
       const customer = await post(shop.owner, '/customers', { name: 'Mussa Juma' });
-      const sell = async (body: Record<string, unknown>) => (await post(shop.owner, '/pos/sale', { lines: [{ product_id: shop.soda.id, qty: 2 }], payment_method: 'Cash', ...body })).id as string;
+      const sell = async (body: Record<string, unknown>) =>
+        (await post(shop.owner, '/pos/sale', { lines: [{ product_id: shop.soda.id, qty: 2 }], payment_method: 'Cash', ...body }))
+          .id as string;
       paid = await sell({});
       refunded = await sell({});
       voided = await sell({});
@@ -180,7 +207,7 @@ describe('shared rules: the server online and the till offline answer alike', ()
         refused: { code: 'FORBIDDEN', message: 'you are not allowed to give refunds' },
       },
       {
-        name: "a void from a cashier without the refund permission of a sale they did not ring up",
+        name: 'a void from a cashier without the refund permission of a sale they did not ring up',
         staff: true,
         sale: () => paid,
         to: 'void',
@@ -193,9 +220,24 @@ describe('shared rules: the server online and the till offline answer alike', ()
         refused: { code: 'NOT_FOUND', field: 'transaction_id', message: 'transaction not found' },
         onlineField: null,
       },
-      { name: 'refunding a refunded sale', sale: () => refunded, to: 'refund', refused: { code: 'INVALID_STATE', message: 'a refunded sale cannot be refunded' } },
-      { name: 'voiding a refunded sale', sale: () => refunded, to: 'void', refused: { code: 'INVALID_STATE', message: 'a refunded sale cannot be voided' } },
-      { name: 'refunding a voided sale', sale: () => voided, to: 'refund', refused: { code: 'INVALID_STATE', message: 'a voided sale cannot be refunded' } },
+      {
+        name: 'refunding a refunded sale',
+        sale: () => refunded,
+        to: 'refund',
+        refused: { code: 'INVALID_STATE', message: 'a refunded sale cannot be refunded' },
+      },
+      {
+        name: 'voiding a refunded sale',
+        sale: () => refunded,
+        to: 'void',
+        refused: { code: 'INVALID_STATE', message: 'a refunded sale cannot be voided' },
+      },
+      {
+        name: 'refunding a voided sale',
+        sale: () => voided,
+        to: 'refund',
+        refused: { code: 'INVALID_STATE', message: 'a voided sale cannot be refunded' },
+      },
       {
         name: 'voiding a credit sale whose tab took a payment',
         sale: () => creditPaidInPart,
@@ -223,9 +265,12 @@ describe('shared rules: the server online and the till offline answer alike', ()
     });
 
     it('in a pharmacy, holds refunded medicine off the shelf but shelves voided medicine, on both', async () => {
-      const owner = await registerOwner(h.t, { shop: { name: 'Dawa Bora', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' } });
+      const owner = await registerOwner(h.t, {
+        shop: { name: 'Dawa Bora', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' },
+      });
       const panadol = await post(owner, '/inventory/products', { name: 'Panadol 500mg', selling_price: 1500, stock: 50 });
-      const sell = async () => (await post(owner, '/pos/sale', { lines: [{ product_id: panadol.id, qty: 4 }], payment_method: 'Cash' })).id as string;
+      const sell = async () =>
+        (await post(owner, '/pos/sale', { lines: [{ product_id: panadol.id, qty: 4 }], payment_method: 'Cash' })).id as string;
       const [refund, keep] = [await sell(), await sell()];
       const till = await offlineTill(owner);
       try {
@@ -234,7 +279,11 @@ describe('shared rules: the server online and the till offline answer alike', ()
         await tillMove(till, refund, 'refund');
         expect(await stockOf(owner, panadol.id)).toBe(42);
         expect(await till.stock(panadol.id)).toBe(42);
-        const held = await h.t.db.db.selectFrom('stock_quarantine').select(['product_id', 'qty']).where('transaction_id', '=', refund).execute();
+        const held = await h.t.db.db
+          .selectFrom('stock_quarantine')
+          .select(['product_id', 'qty'])
+          .where('transaction_id', '=', refund)
+          .execute();
         expect(held).toEqual([{ product_id: panadol.id, qty: 4 }]);
 
         expect((await move(owner, keep, 'void')).status).toBe(200);
@@ -253,16 +302,30 @@ describe('shared rules: the server online and the till offline answer alike', ()
       const customer = await post(shop.owner, '/customers', { name: 'Mussa Juma' });
       const tabs: string[] = [];
       // Tabs of 10,000, 5,000 and 2,500 opened a minute apart.
-      for (const [product, qty] of [[shop.soda, 10], [shop.unga, 2], [shop.unga, 1]] as const) {
-        const sale = await post(shop.owner, '/pos/sale', { lines: [{ product_id: product.id, qty }], payment_method: 'Credit', customer_id: customer.id });
-        tabs.push((await h.t.db.db.selectFrom('credit_tabs').select('id').where('transaction_id', '=', sale.id).executeTakeFirstOrThrow()).id);
+      for (const [product, qty] of [
+        [shop.soda, 10],
+        [shop.unga, 2],
+        [shop.unga, 1],
+      ] as const) {
+        const sale = await post(shop.owner, '/pos/sale', {
+          lines: [{ product_id: product.id, qty }],
+          payment_method: 'Credit',
+          customer_id: customer.id,
+        });
+        tabs.push(
+          (await h.t.db.db.selectFrom('credit_tabs').select('id').where('transaction_id', '=', sale.id).executeTakeFirstOrThrow()).id,
+        );
         h.t.clock.advance(60_000);
       }
       const till = await offlineTill(shop.owner);
       try {
         const pay = (amount: number) => ({ customer_id: customer.id, amount, method: 'Cash' as const });
         const over = { code: 'OVERPAYMENT', field: 'amount', message: 'Mussa Juma owes TZS 17500; the payment cannot be more than that' };
-        expect(refusedBy(await h.t.request('POST', `/credits/customers/${customer.id}/payments`, { token: shop.owner.token, body: pay(17_500.01) }))).toEqual(over);
+        expect(
+          refusedBy(
+            await h.t.request('POST', `/credits/customers/${customer.id}/payments`, { token: shop.owner.token, body: pay(17_500.01) }),
+          ),
+        ).toEqual(over);
         expect(await refusedByTill(till.recordCreditPayment(pay(17_500.01)))).toEqual(over);
 
         const online = await post(shop.owner, `/credits/customers/${customer.id}/payments`, pay(12_000));

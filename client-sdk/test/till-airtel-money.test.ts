@@ -13,13 +13,24 @@ describe('till: Airtel Money', () => {
     await signIn(till, shop);
     await till.syncNow();
     h.net.offline = true;
-    const sale = await till.sell({ lines: [{ product_id: shop.unga.id, qty: 2 }], payment_method: 'Airtel Money', payment_reference: 'MP2605.A1' });
+    const sale = await till.sell({
+      lines: [{ product_id: shop.unga.id, qty: 2 }],
+      payment_method: 'Airtel Money',
+      payment_reference: 'MP2605.A1',
+    });
     await till.sell({ lines: [{ product_id: shop.soda.id, qty: 3 }], payment_method: 'Cash' });
     expect(sale).toMatchObject({ payment_method: 'Airtel Money', total: 5000, sync_state: 'pending' });
     h.net.offline = false;
     expect((await till.syncNow()).pushed).toBe(2);
     const summary = (await h.t.request('GET', '/pos/summary', { token: shop.owner.token })).body.data;
-    expect(summary).toMatchObject({ total_sales: 8000, transaction_count: 2, cash_total: 3000, airtel_money_total: 5000, mpesa_total: 0, tigo_pesa_total: 0 });
+    expect(summary).toMatchObject({
+      total_sales: 8000,
+      transaction_count: 2,
+      cash_total: 3000,
+      airtel_money_total: 5000,
+      mpesa_total: 0,
+      tigo_pesa_total: 0,
+    });
     await till.close();
   });
 });

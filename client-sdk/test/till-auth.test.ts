@@ -23,7 +23,11 @@ describe('till: sign-in and tokens', () => {
     const file = path.join(dir, 'till.db');
     const first = await openTill(h, { dbPath: file });
     const user = await first.login(shop.owner.phone, shop.owner.password);
-    expect(user).toMatchObject({ role: 'owner', first_name: 'Asha', perms: ['refund', 'discount', 'reports', 'pharmacy', 'credit', 'stock', 'suppliers'] });
+    expect(user).toMatchObject({
+      role: 'owner',
+      first_name: 'Asha',
+      perms: ['refund', 'discount', 'reports', 'pharmacy', 'credit', 'stock', 'suppliers'],
+    });
     expect(first.status().authRequired).toBe(false);
     await first.close();
     const again = await openTill(h, { dbPath: file });

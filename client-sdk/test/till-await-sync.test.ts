@@ -39,7 +39,10 @@ describe('till: awaiting a sync', () => {
     await t.sell({ lines: [{ product_id: shop.soda.id, qty: 2 }], payment_method: 'Cash' });
     await t.sell({ lines: [{ product_id: shop.unga.id, qty: 1 }], payment_method: 'Cash' });
     const started = Date.now();
-    await expect(t.whenSynced({ timeoutMs: 150 })).rejects.toMatchObject({ code: 'TIMEOUT', message: 'the queue still holds 2 pending mutations after 150 ms' });
+    await expect(t.whenSynced({ timeoutMs: 150 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: 'the queue still holds 2 pending mutations after 150 ms',
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(145);
     expect(t.status()).toMatchObject({ online: false, pending: 2 });
 

@@ -19,7 +19,10 @@ describe('till: expenses and notes offline', () => {
     await t.syncNow();
     h.net.offline = true;
     const e = await t.recordExpense({ title: 'Boda boda to Kariakoo', category: 'Transport', amount: 3500.5, payment_method: 'M-Pesa' });
-    await expect(t.recordExpense({ title: 'x', category: 'Fun' as never, amount: 1 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'category' });
+    await expect(t.recordExpense({ title: 'x', category: 'Fun' as never, amount: 1 })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'category',
+    });
     await until(() => t.status().pending === 1, 2000, 'the expense queued');
     h.net.offline = false;
     h.net.loseReplyTo = '/sync/push';
@@ -27,7 +30,15 @@ describe('till: expenses and notes offline', () => {
     await t.syncNow();
     expect(t.status()).toMatchObject({ pending: 0, rejected: 0 });
     const list = await h.t.request('GET', '/expenses', { token: shop.owner.token });
-    expect(list.body.data).toEqual([expect.objectContaining({ id: e.id, title: 'Boda boda to Kariakoo', category: 'Transport', amount: 3500.5, payment_method: 'M-Pesa' })]);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({
+        id: e.id,
+        title: 'Boda boda to Kariakoo',
+        category: 'Transport',
+        amount: 3500.5,
+        payment_method: 'M-Pesa',
+      }),
+    ]);
   });
 
   it('two tills and the web edit one note at once: every edit survives, on the server and on both tills', async () => {

@@ -24,12 +24,29 @@ describe('the browser entry', () => {
     await h.close();
   });
   const open = (o: Partial<BrowserTillOptions> = {}) =>
-    BrowserTill.open({ baseUrl: h.base, storage: sqliteFile(':memory:'), deviceName: 'Browser', fetch: h.net.fetch, now: h.t.clock.now, syncIntervalMs: 600_000, backoff: { baseMs: 20, maxMs: 100 }, ...o });
+    BrowserTill.open({
+      baseUrl: h.base,
+      storage: sqliteFile(':memory:'),
+      deviceName: 'Browser',
+      fetch: h.net.fetch,
+      now: h.t.clock.now,
+      syncIntervalMs: 600_000,
+      backoff: { baseMs: 20, maxMs: 100 },
+      ...o,
+    });
   const count = (from: number, call: string) => h.net.calls.slice(from).filter((c) => c === call).length;
 
   it('bundles for a browser, with nothing of Node in it', async () => {
     // esbuild for the browser platform fails on any Node built-in the graph reaches.
-    const out = await build({ entryPoints: [path.join(import.meta.dirname, '../dist/browser.js')], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const out = await build({
+      entryPoints: [path.join(import.meta.dirname, '../dist/browser.js')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
     const packages = new Set(Object.keys(out.metafile.inputs).flatMap((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? []));
     expect([...packages].sort()).toEqual(['kysely', 'lib0', 'uuid', 'yjs', 'zod']);
   });
@@ -47,7 +64,8 @@ describe('the browser entry', () => {
     await new Promise((r) => setTimeout(r, 50));
     await until(() => !t.status().syncing, 5000, 'quiet');
     const from = h.net.calls.length;
-    const p = (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Mkate', selling_price: 1500 } })).body.data;
+    const p = (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Mkate', selling_price: 1500 } }))
+      .body.data;
     await until(async () => (await t.product(p.id)) !== null, 5000, 'the poked pull');
     expect(count(from, 'GET /sync/pull')).toBeGreaterThan(0);
     await t.close();
@@ -73,7 +91,8 @@ describe('the browser entry', () => {
     const lagging = h.t.clock.now();
     // Syncs fail before reaching the server, so they cannot find the token stale: only the link can.
     let syncCut = false;
-    const fetch = (input: string, init?: RequestInit) => (syncCut && input.includes('/sync/') ? Promise.reject(new TypeError('fetch failed')) : h.net.fetch(input, init));
+    const fetch = (input: string, init?: RequestInit) =>
+      syncCut && input.includes('/sync/') ? Promise.reject(new TypeError('fetch failed')) : h.net.fetch(input, init);
     // The till's clock stands still: its token always looks fresh to it.
     const t = await open({ now: () => lagging, fetch });
     await t.login(shop.owner.phone, shop.owner.password);

@@ -23,7 +23,10 @@ describe('till: 200 offline sales fiscalised against TRA', () => {
   it('numbers them in the till’s order after its push, sends each once in order, and the till shows them issued', async () => {
     const shop = await seedShop(h);
     await fiscalise(h.t, w, shop.owner, 0);
-    const maji = await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Maji 1l', selling_price: 800, stock: 1000 } });
+    const maji = await h.t.request('POST', '/inventory/products', {
+      token: shop.owner.token,
+      body: { name: 'Maji 1l', selling_price: 800, stock: 1000 },
+    });
     expect(maji.status, maji.text).toBe(200);
     const till = await openTill(h);
     await signIn(till, shop);
@@ -31,7 +34,10 @@ describe('till: 200 offline sales fiscalised against TRA', () => {
 
     h.net.offline = true;
     const sold = [];
-    for (let i = 0; i < 200; i++) sold.push(await till.sell({ lines: [{ product_id: maji.body.data.id, qty: 1 + (i % 3) }], payment_method: i % 4 === 0 ? 'M-Pesa' : 'Cash' }));
+    for (let i = 0; i < 200; i++)
+      sold.push(
+        await till.sell({ lines: [{ product_id: maji.body.data.id, qty: 1 + (i % 3) }], payment_method: i % 4 === 0 ? 'M-Pesa' : 'Cash' }),
+      );
     expect(sold.every((s) => s.fiscal === null)).toBe(true);
 
     h.net.offline = false;

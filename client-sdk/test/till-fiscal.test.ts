@@ -32,7 +32,12 @@ describe('till: fiscal receipts', () => {
 
     h.net.offline = true;
     const a = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 2 }], payment_method: 'Cash' });
-    const b = await till.sell({ lines: [{ product_id: shop.unga.id, qty: 1 }], payment_method: 'M-Pesa', payment_reference: 'QF12', customer_tin: '123456789' });
+    const b = await till.sell({
+      lines: [{ product_id: shop.unga.id, qty: 1 }],
+      payment_method: 'M-Pesa',
+      payment_reference: 'QF12',
+      customer_tin: '123456789',
+    });
     const c = await till.sell({ lines: [{ product_id: shop.rice.id, qty: 1 }], payment_method: 'Cash' });
     expect(b).toMatchObject({ customer_tin: '123456789', fiscal: null });
     for (const sale of [a, b, c]) expect((await till.transaction(sale.id))!.fiscal).toBeNull();
@@ -62,7 +67,12 @@ describe('till: fiscal receipts', () => {
     const onServer = new Map((await server.transactions()).items.map((t) => [t.id, t]));
     expect(onServer.get(b.id)).toMatchObject({ customer_tin: '123456789', fiscal: { status: 'pending', rctvnum: '8AD1E32' } });
     expect(onServer.get(a.id)!.customer_tin).toBeNull();
-    const stillPending = await h.t.deps.db.selectFrom('fiscal_receipts').select(['gc', 'status', 'attempts', 'body']).where('store_id', '=', shop.owner.storeId).orderBy('gc').execute();
+    const stillPending = await h.t.deps.db
+      .selectFrom('fiscal_receipts')
+      .select(['gc', 'status', 'attempts', 'body'])
+      .where('store_id', '=', shop.owner.storeId)
+      .orderBy('gc')
+      .execute();
     expect(stillPending.map((r) => [Number(r.gc), r.status, r.body])).toEqual([
       [1, 'pending', null],
       [2, 'pending', null],
@@ -71,11 +81,20 @@ describe('till: fiscal receipts', () => {
 
     // TRA acknowledges the second receipt: the till learns it on its next sync.
     h.t.clock.advance(5_000);
-    const receipt = await h.t.deps.db.selectFrom('fiscal_receipts').selectAll().where('transaction_id', '=', b.id).executeTakeFirstOrThrow();
+    const receipt = await h.t.deps.db
+      .selectFrom('fiscal_receipts')
+      .selectAll()
+      .where('transaction_id', '=', b.id)
+      .executeTakeFirstOrThrow();
     await markIssued(h.t.serviceCtx(), [{ receipt, attempts: 1 }]);
     const acknowledgedAt = new Date(h.t.clock.now()).toISOString();
     await till.syncNow();
-    expect((await till.transaction(b.id))!.fiscal).toMatchObject({ status: 'issued', rctvnum: '8AD1E32', gc: 2, acknowledged_at: acknowledgedAt });
+    expect((await till.transaction(b.id))!.fiscal).toMatchObject({
+      status: 'issued',
+      rctvnum: '8AD1E32',
+      gc: 2,
+      acknowledged_at: acknowledgedAt,
+    });
     expect((await till.transaction(a.id))!.fiscal).toMatchObject({ status: 'pending', acknowledged_at: null });
     const listed = await till.recentTransactions();
     expect(listed.find((s) => s.id === b.id)!.fiscal!.status).toBe('issued');

@@ -17,7 +17,15 @@ describe('till replica: medicine fields', () => {
     const { token } = shop.owner;
     const made = await h.t.request('POST', '/inventory/products', {
       token,
-      body: { name: 'Amoxil 250mg', barcode: '6009800000017', selling_price: 3500, generic_name: 'amoxicillin', strength: '250 mg', dosage_form: 'capsule', schedule: 'pom' },
+      body: {
+        name: 'Amoxil 250mg',
+        barcode: '6009800000017',
+        selling_price: 3500,
+        generic_name: 'amoxicillin',
+        strength: '250 mg',
+        dosage_form: 'capsule',
+        schedule: 'pom',
+      },
     });
     expect(made.status, made.text).toBe(200);
     const id = made.body.data.id as string;

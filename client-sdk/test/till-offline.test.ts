@@ -22,9 +22,24 @@ describe('till: selling offline and syncing', () => {
 
     h.net.offline = true;
     const a = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 2 }], payment_method: 'Cash' });
-    const b = await till.sell({ lines: [{ product_id: shop.unga.id, qty: 1 }, { product_id: shop.soda.id, qty: 1 }, { product_id: shop.unga.id, qty: 1 }], payment_method: 'M-Pesa', payment_reference: 'QF12' });
+    const b = await till.sell({
+      lines: [
+        { product_id: shop.unga.id, qty: 1 },
+        { product_id: shop.soda.id, qty: 1 },
+        { product_id: shop.unga.id, qty: 1 },
+      ],
+      payment_method: 'M-Pesa',
+      payment_reference: 'QF12',
+    });
     const c = await till.sell({ lines: [{ product_id: shop.rice.id, qty: 3 }], payment_method: 'Cash', discount_pct: 10 });
-    expect(a).toMatchObject({ client_receipt_number: `${code}-T1-1`, number: null, receipt_number: null, status: 'paid', total: 2000, sync_state: 'pending' });
+    expect(a).toMatchObject({
+      client_receipt_number: `${code}-T1-1`,
+      number: null,
+      receipt_number: null,
+      status: 'paid',
+      total: 2000,
+      sync_state: 'pending',
+    });
     expect(b.lines.map((l) => [l.product_name, l.qty, l.line_total])).toEqual([
       ['Unga 2kg', 2, 5000],
       ['Soda 500ml', 1, 1000],
@@ -77,7 +92,9 @@ describe('till: selling offline and syncing', () => {
 
   it('keeps a rejected sale and says so, while the sales after it apply', async () => {
     const { shop, till } = await ready();
-    const soap = (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Old soap', selling_price: 800 } })).body.data;
+    const soap = (
+      await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Old soap', selling_price: 800 } })
+    ).body.data;
     await till.syncNow();
     const rejected: RejectedMutation[] = [];
     till.on('rejected', (r) => rejected.push(r));
@@ -92,7 +109,9 @@ describe('till: selling offline and syncing', () => {
     expect(rejected).toEqual([expect.objectContaining({ type: 'sale.create', seq: 1, code: 'NOT_FOUND' })]);
     expect(report.numbered.map((n) => n.transaction_id)).toEqual([fine.id]);
     expect(till.status()).toMatchObject({ pending: 0, rejected: 1 });
-    expect(await till.rejected()).toEqual([expect.objectContaining({ seq: 1, state: 'rejected', error: expect.objectContaining({ code: 'NOT_FOUND' }) })]);
+    expect(await till.rejected()).toEqual([
+      expect.objectContaining({ seq: 1, state: 'rejected', error: expect.objectContaining({ code: 'NOT_FOUND' }) }),
+    ]);
     expect(await till.transaction(doomed.id)).toMatchObject({ sync_state: 'rejected', number: null });
     expect(await till.transaction(fine.id)).toMatchObject({ sync_state: 'synced', number: 1 });
     expect(await till.product(soap.id)).toBeNull();
@@ -112,9 +131,14 @@ describe('till: selling offline and syncing', () => {
     const sale = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 5 }], payment_method: 'Cash' });
     await till.refund(sale.id, 'customer changed mind');
     expect(await till.stock(shop.soda.id)).toBe(40);
-    await expect(till.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash', discount_pct: 5 })).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'discount_pct' });
+    await expect(
+      till.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash', discount_pct: 5 }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'discount_pct' });
     // The owner takes the refund permission away; it applies at the till's next token refresh.
-    await h.t.request('PATCH', `/staff/${staff.user.id}/permissions`, { token: shop.owner.token, body: { can_refund: false, can_discount: false, can_view_reports: false } });
+    await h.t.request('PATCH', `/staff/${staff.user.id}/permissions`, {
+      token: shop.owner.token,
+      body: { can_refund: false, can_discount: false, can_view_reports: false },
+    });
     h.t.clock.advance(16 * 60_000);
     h.net.offline = false;
 
@@ -141,7 +165,13 @@ describe('till: selling offline and syncing', () => {
     h.net.offline = true;
     await h.t.request('PATCH', `/inventory/products/${shop.unga.id}`, { token: shop.owner.token, body: { selling_price: 2700 } });
     h.t.clock.advance(60_000);
-    const sale = await till.sell({ lines: [{ product_id: shop.unga.id, qty: 1 }, { product_id: shop.rice.id, qty: 26 }], payment_method: 'Cash' });
+    const sale = await till.sell({
+      lines: [
+        { product_id: shop.unga.id, qty: 1 },
+        { product_id: shop.rice.id, qty: 26 },
+      ],
+      payment_method: 'Cash',
+    });
     expect(sale.total).toBe(2500 + 26 * 3200);
     expect(await till.stock(shop.rice.id)).toBe(-1);
     h.net.offline = false;
@@ -168,14 +198,18 @@ describe('till: selling offline and syncing', () => {
     expect((await till.customer(amina.id))?.outstanding_balance).toBe(10000);
     const paid = await till.recordCreditPayment({ customer_id: amina.id, amount: 4000, method: 'M-Pesa' });
     expect(paid.outstanding_balance).toBe(6000);
-    await expect(till.recordCreditPayment({ customer_id: amina.id, amount: 7000, method: 'Cash' })).rejects.toMatchObject({ code: 'OVERPAYMENT' });
+    await expect(till.recordCreditPayment({ customer_id: amina.id, amount: 7000, method: 'Cash' })).rejects.toMatchObject({
+      code: 'OVERPAYMENT',
+    });
     const mistake = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 3 }], payment_method: 'Cash' });
     const returned = await till.sell({ lines: [{ product_id: shop.rice.id, qty: 2 }], payment_method: 'Cash' });
     expect(await till.void(mistake.id, 'rang up twice')).toMatchObject({ status: 'void', void_reason: 'rang up twice' });
     expect((await till.refund(returned.id, 'bad rice')).status).toBe('refunded');
     await expect(till.refund(returned.id, 'again')).rejects.toMatchObject({ code: 'INVALID_STATE' });
     expect(await till.adjustStock({ product_id: shop.soda.id, qty_change: 12, reason: 'received' })).toBe(52);
-    await expect(till.adjustStock({ product_id: shop.soda.id, qty_change: -100, reason: 'count' })).rejects.toMatchObject({ code: 'INSUFFICIENT_STOCK' });
+    await expect(till.adjustStock({ product_id: shop.soda.id, qty_change: -100, reason: 'count' })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_STOCK',
+    });
     expect(await till.stock(shop.rice.id)).toBe(25);
     expect(till.status().pending).toBe(8);
     h.net.offline = false;
@@ -187,7 +221,11 @@ describe('till: selling offline and syncing', () => {
     expect(report.pushed).toBe(8);
     const server = await serverView(h, shop);
     const { items } = await server.transactions();
-    expect(Object.fromEntries(items.map((t) => [t.id, t.status]))).toEqual({ [onCredit.id]: 'credit', [mistake.id]: 'void', [returned.id]: 'refunded' });
+    expect(Object.fromEntries(items.map((t) => [t.id, t.status]))).toEqual({
+      [onCredit.id]: 'credit',
+      [mistake.id]: 'void',
+      [returned.id]: 'refunded',
+    });
     const customer = (await h.t.request('GET', `/customers/${amina.id}`, { token: server.token })).body.data;
     expect(customer).toMatchObject({ name: 'Amina Juma', phone: '+255765123456', outstanding_balance: 6000 });
     expect(await server.stock(shop.soda.id)).toBe(52);

@@ -26,10 +26,25 @@ describe('Till.open: the local replica', () => {
     const old = openLocalDb(sqliteFile(file));
     expect(await migrateLocal(old, '0001_replica_and_queue')).toEqual(['0001_replica_and_queue']);
     const deviceId = newId();
-    await old.insertInto('meta').values({ key: 'device_id', value: JSON.stringify(deviceId) }).execute();
+    await old
+      .insertInto('meta')
+      .values({ key: 'device_id', value: JSON.stringify(deviceId) })
+      .execute();
     await old
       .insertInto('queue')
-      .values({ id: newId(), seq: 1, type: 'stock.adjust', payload: '{}', created_at: new Date().toISOString(), state: 'pending', error_code: null, error_message: null, result: null, acked_at: null, undo: null })
+      .values({
+        id: newId(),
+        seq: 1,
+        type: 'stock.adjust',
+        payload: '{}',
+        created_at: new Date().toISOString(),
+        state: 'pending',
+        error_code: null,
+        error_message: null,
+        result: null,
+        acked_at: null,
+        undo: null,
+      })
       .execute();
     await old.destroy();
 
@@ -39,14 +54,19 @@ describe('Till.open: the local replica', () => {
     expect(await till.conflicts()).toEqual([]);
     await till.close();
     const check = openLocalDb(sqliteFile(file));
-    const applied = await check.selectFrom('kysely_migration' as never).select('name' as never).execute();
+    const applied = await check
+      .selectFrom('kysely_migration' as never)
+      .select('name' as never)
+      .execute();
     expect(applied.map((r) => (r as { name: string }).name)).toEqual(Object.keys(LOCAL_MIGRATIONS));
     await check.destroy();
   });
 
   it('refuses to sell before it has ever synced its shop', async () => {
     const till = await open(':memory:');
-    await expect(till.sell({ lines: [{ product_id: newId(), qty: 1 }], payment_method: 'Cash' })).rejects.toMatchObject({ code: 'NOT_READY' });
+    await expect(till.sell({ lines: [{ product_id: newId(), qty: 1 }], payment_method: 'Cash' })).rejects.toMatchObject({
+      code: 'NOT_READY',
+    });
     await expect(till.syncNow()).rejects.toBeInstanceOf(TillError);
     await expect(till.syncNow()).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
     await till.close();

@@ -27,8 +27,10 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
     return till;
   };
   /** The till's lots of a product, as FEFO sees them. */
-  const tillLots = async (till: Till, productId: string) => (await till.batches({ product_id: productId })).map((b) => [b.lot_number, b.expiry_date, b.status, b.qty_on_hand]);
-  const serverLots = async (owner: Session, productId: string) => (await batchRows(h.t, owner.storeId, productId)).map((b) => [b.lot_number, b.expiry_date, b.status, b.qty_on_hand]);
+  const tillLots = async (till: Till, productId: string) =>
+    (await till.batches({ product_id: productId })).map((b) => [b.lot_number, b.expiry_date, b.status, b.qty_on_hand]);
+  const serverLots = async (owner: Session, productId: string) =>
+    (await batchRows(h.t, owner.storeId, productId)).map((b) => [b.lot_number, b.expiry_date, b.status, b.qty_on_hand]);
   const lotsOf = (receipt: { lines: Array<{ batches: Array<{ lot_number: string; expiry_date: string; qty: number }> }> }) =>
     receipt.lines.map((l) => l.batches.map((b) => [b.lot_number, b.expiry_date, b.qty]));
 
@@ -69,7 +71,11 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
     ]);
     expect(await till.stock(panadol.id)).toBe(8);
     const err2 = await till.sell({ lines: [{ product_id: panadol.id, qty: 9 }], payment_method: 'Cash' }).catch((e: unknown) => e);
-    expect([(err2 as TillError).code, (err2 as TillError).field, (err2 as TillError).message]).toEqual(['INSUFFICIENT_STOCK', 'lines.0.qty', 'not enough stock of Panadol 500mg: 8 available']);
+    expect([(err2 as TillError).code, (err2 as TillError).field, (err2 as TillError).message]).toEqual([
+      'INSUFFICIENT_STOCK',
+      'lines.0.qty',
+      'not enough stock of Panadol 500mg: 8 available',
+    ]);
 
     h.net.offline = false;
     await till.syncNow();
@@ -90,7 +96,12 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
 
   it('does not sell a lot on or after its expiry date (the organisation’s day), puts a voided sale’s units back on its lots, and adjusts a lot', async () => {
     const owner = await pharmacyOwner(h.t);
-    const amoxyl = await newMedicine(h.t, owner, { name: 'Amoxyl 250mg', generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule' });
+    const amoxyl = await newMedicine(h.t, owner, {
+      name: 'Amoxyl 250mg',
+      generic_name: 'Amoxicillin',
+      strength: '250 mg',
+      dosage_form: 'capsule',
+    });
     const tomorrow = localDate(h.t.clock.now() + DAY, 'Africa/Dar_es_Salaam');
     await receiveLots(h.t, owner, [
       { product_id: amoxyl.id, lot_number: 'SHORT', expiry_date: tomorrow, qty: 3 },
@@ -106,7 +117,10 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
       const second = await till.sell({ lines: [{ product_id: amoxyl.id, qty: 2 }], payment_method: 'Cash' });
       expect(lotsOf(second)).toEqual([[['LONG', '2028-06-30', 2]]]);
       const err = await till.sell({ lines: [{ product_id: amoxyl.id, qty: 3 }], payment_method: 'Cash' }).catch((e: unknown) => e);
-      expect([(err as TillError).code, (err as TillError).message]).toEqual(['INSUFFICIENT_STOCK', 'not enough stock of Amoxyl 250mg: 2 available']);
+      expect([(err as TillError).code, (err as TillError).message]).toEqual([
+        'INSUFFICIENT_STOCK',
+        'not enough stock of Amoxyl 250mg: 2 available',
+      ]);
 
       await till.void(second.id, 'rung up twice');
       expect(await tillLots(till, amoxyl.id)).toEqual([
@@ -154,7 +168,10 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
     ]);
 
     // Meanwhile the owner recalls lot P-02 on the server: its 10 units leave stock.
-    const recall = await h.t.request('POST', '/pharmacy/recalls', { token: owner.token, body: { product_id: panadol.id, lot_number: 'P-02', reason: 'TMDA recall notice' } });
+    const recall = await h.t.request('POST', '/pharmacy/recalls', {
+      token: owner.token,
+      body: { product_id: panadol.id, lot_number: 'P-02', reason: 'TMDA recall notice' },
+    });
     expect(recall.status, recall.text).toBe(201);
     // The till's sale is not on the server yet: no sale of the lot to call back.
     expect([recall.body.data.stores.map((st: { stock_removed: number }) => st.stock_removed), recall.body.data.sales]).toEqual([[10], []]);
@@ -173,7 +190,9 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
       ['P-02', '2027-06-30', 'recalled', 8],
     ]);
     const message = '2 Panadol 500mg dispensed from lot P-02 (expiry 2027-06-30), recalled at the time';
-    expect((await till.conflicts()).map((c) => [c.kind, c.message, c.product_id, c.transaction_id])).toEqual([['dispensed_unsellable_batch', message, panadol.id, receipt.id]]);
+    expect((await till.conflicts()).map((c) => [c.kind, c.message, c.product_id, c.transaction_id])).toEqual([
+      ['dispensed_unsellable_batch', message, panadol.id, receipt.id],
+    ]);
     const conflicts = await h.t.request('GET', '/sync/conflicts?kind=dispensed_unsellable_batch', { token: owner.token });
     expect(conflicts.body.data.map((c: { message: string; detail: unknown }) => [c.message, c.detail])).toEqual([
       [message, { batch_id: expect.any(String), lot_number: 'P-02', expiry_date: '2027-06-30', status: 'recalled', qty: 2 }],
@@ -195,7 +214,11 @@ describe('the pharmacy till: batches, FEFO offline, the lots pushed and pulled',
     h.net.offline = true;
     const err = await till.sell({ lines: [{ product_id: panadol.id, qty: 1 }], payment_method: 'Cash' }).catch((e: unknown) => e);
     h.net.offline = false;
-    expect([(err as TillError).code, (err as TillError).field, (err as TillError).message]).toEqual(['INSUFFICIENT_STOCK', 'lines.0.qty', 'not enough stock of Panadol 500mg: 0 available']);
+    expect([(err as TillError).code, (err as TillError).field, (err as TillError).message]).toEqual([
+      'INSUFFICIENT_STOCK',
+      'lines.0.qty',
+      'not enough stock of Panadol 500mg: 0 available',
+    ]);
   });
 });
 
@@ -206,11 +229,31 @@ describe('the pharmacy till: a replica from before local migration 0004', () => 
   it('moves the batches an older SDK kept as plain rows into the batches table', async () => {
     const file = path.join(dir, 'old.db');
     const old = openLocalDb(sqliteFile(file));
-    expect(await migrateLocal(old, '0003_product_generic_name')).toEqual(['0001_replica_and_queue', '0002_conflicts', '0003_product_generic_name']);
+    expect(await migrateLocal(old, '0003_product_generic_name')).toEqual([
+      '0001_replica_and_queue',
+      '0002_conflicts',
+      '0003_product_generic_name',
+    ]);
     const productId = newId();
     const batch = (lot_number: string, expiry_date: string, qty_on_hand: number, received_at: string) => {
       const id = newId();
-      const data = { id, store_id: newId(), product_id: productId, product_name: 'Panadol 500mg', lot_number, expiry_date, qty_on_hand, cost_price: 300, status: 'sellable', supplier_id: null, delivery_id: null, source_batch_id: null, transaction_id: null, received_at, updated_at: received_at };
+      const data = {
+        id,
+        store_id: newId(),
+        product_id: productId,
+        product_name: 'Panadol 500mg',
+        lot_number,
+        expiry_date,
+        qty_on_hand,
+        cost_price: 300,
+        status: 'sellable',
+        supplier_id: null,
+        delivery_id: null,
+        source_batch_id: null,
+        transaction_id: null,
+        received_at,
+        updated_at: received_at,
+      };
       return { entity: 'batch', id, data: JSON.stringify(data) };
     };
     // One expiry, two receipts: the one received first goes first.

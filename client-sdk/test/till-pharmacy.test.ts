@@ -57,10 +57,13 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     expect(res.status, res.text).toBe(201);
     return res.body.data as { id: string };
   };
-  const listRemove = async (id: string) => expect((await h.t.request('DELETE', `/admin/pharmacy/addo-list/${id}`, { token: admin.token })).status).toBe(204);
+  const listRemove = async (id: string) =>
+    expect((await h.t.request('DELETE', `/admin/pharmacy/addo-list/${id}`, { token: admin.token })).status).toBe(204);
 
   async function dispensary(outlet: 'pharmacy' | 'addo'): Promise<Dispensary> {
-    const owner = await registerOwner(h.t, { shop: { name: 'Dawa Bora', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' } });
+    const owner = await registerOwner(h.t, {
+      shop: { name: 'Dawa Bora', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' },
+    });
     const store = await h.t.request('PATCH', `/stores/${owner.storeId}`, { token: owner.token, body: { outlet_type: outlet } });
     expect(store.status, store.text).toBe(200);
     const product = async (body: Record<string, unknown>) => {
@@ -71,10 +74,34 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     const medicine = { track_batches: false };
     return {
       owner,
-      panadol: await product({ ...medicine, name: 'Panadol 500mg', selling_price: 1500, generic_name: 'Paracetamol', strength: '500 mg', dosage_form: 'tablet', schedule: 'otc' }),
+      panadol: await product({
+        ...medicine,
+        name: 'Panadol 500mg',
+        selling_price: 1500,
+        generic_name: 'Paracetamol',
+        strength: '500 mg',
+        dosage_form: 'tablet',
+        schedule: 'otc',
+      }),
       // Written unlike the ADDO list's entry ("Amoxicillin", "250 mg"): the match ignores case and spaces.
-      amoxil: await product({ ...medicine, name: 'Amoxil 250mg', selling_price: 3500, generic_name: 'AMOXICILLIN', strength: '250mg', dosage_form: 'capsule', schedule: 'pom' }),
-      morphine: await product({ ...medicine, name: 'Morphine 10mg', selling_price: 9000, generic_name: 'Morphine', strength: '10 mg', dosage_form: 'tablet', schedule: 'controlled' }),
+      amoxil: await product({
+        ...medicine,
+        name: 'Amoxil 250mg',
+        selling_price: 3500,
+        generic_name: 'AMOXICILLIN',
+        strength: '250mg',
+        dosage_form: 'capsule',
+        schedule: 'pom',
+      }),
+      morphine: await product({
+        ...medicine,
+        name: 'Morphine 10mg',
+        selling_price: 9000,
+        generic_name: 'Morphine',
+        strength: '10 mg',
+        dosage_form: 'tablet',
+        schedule: 'controlled',
+      }),
       soap: await product({ name: 'Sabuni ya kuogea', selling_price: 800 }),
     };
   }
@@ -163,43 +190,89 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     const cases: Array<{ name: string; addo?: true; sale: (s: Dispensary) => SellInput; refused: Refusal }> = [
       {
         name: 'a prescription-only medicine without a prescription, naming its line',
-        sale: (s) => ({ lines: [{ product_id: s.soap.id, qty: 1 }, { product_id: s.amoxil.id, qty: 1 }], payment_method: 'Cash' }),
-        refused: { code: 'PRESCRIPTION_REQUIRED', field: 'lines.1.product_id', message: 'Amoxil 250mg is prescription-only: the sale needs a prescription' },
+        sale: (s) => ({
+          lines: [
+            { product_id: s.soap.id, qty: 1 },
+            { product_id: s.amoxil.id, qty: 1 },
+          ],
+          payment_method: 'Cash',
+        }),
+        refused: {
+          code: 'PRESCRIPTION_REQUIRED',
+          field: 'lines.1.product_id',
+          message: 'Amoxil 250mg is prescription-only: the sale needs a prescription',
+        },
       },
       {
         name: 'a controlled medicine without a prescription',
         sale: (s) => ({ lines: [{ product_id: s.morphine.id, qty: 2 }], payment_method: 'Cash' }),
-        refused: { code: 'PRESCRIPTION_REQUIRED', field: 'lines.0.product_id', message: 'Morphine 10mg is a controlled medicine: the sale needs a prescription' },
+        refused: {
+          code: 'PRESCRIPTION_REQUIRED',
+          field: 'lines.0.product_id',
+          message: 'Morphine 10mg is a controlled medicine: the sale needs a prescription',
+        },
       },
       {
         name: "a prescription without the patient's age or date of birth",
-        sale: (s) => ({ lines: [{ product_id: s.amoxil.id, qty: 1 }], payment_method: 'Cash', prescription: { ...prescription(), patient_age: undefined } }),
-        refused: { code: 'VALIDATION_ERROR', field: 'prescription.patient_age', message: "the prescription needs the patient's age or date of birth" },
+        sale: (s) => ({
+          lines: [{ product_id: s.amoxil.id, qty: 1 }],
+          payment_method: 'Cash',
+          prescription: { ...prescription(), patient_age: undefined },
+        }),
+        refused: {
+          code: 'VALIDATION_ERROR',
+          field: 'prescription.patient_age',
+          message: "the prescription needs the patient's age or date of birth",
+        },
       },
       {
         name: 'a prescription dated after the sale',
-        sale: (s) => ({ lines: [{ product_id: s.amoxil.id, qty: 1 }], payment_method: 'Cash', prescription: { ...prescription(), date_written: '2999-01-01' } }),
+        sale: (s) => ({
+          lines: [{ product_id: s.amoxil.id, qty: 1 }],
+          payment_method: 'Cash',
+          prescription: { ...prescription(), date_written: '2999-01-01' },
+        }),
         // The day of the sale on the till's (the server's test) clock, in the organisation's time zone.
         get refused() {
-          return { code: 'VALIDATION_ERROR', field: 'prescription.date_written', message: `the prescription is dated 2999-01-01, after the day of the sale (${today()})` };
+          return {
+            code: 'VALIDATION_ERROR',
+            field: 'prescription.date_written',
+            message: `the prescription is dated 2999-01-01, after the day of the sale (${today()})`,
+          };
         },
       },
       {
         name: 'a prescription without its prescriber (its schema, before any rule)',
-        sale: (s) => ({ lines: [{ product_id: s.amoxil.id, qty: 1 }], payment_method: 'Cash', prescription: { ...prescription(), prescriber_name: '' } }),
-        refused: { code: 'VALIDATION_ERROR', field: 'prescription.prescriber_name', message: 'prescription.prescriber_name must be at least 1 characters' },
+        sale: (s) => ({
+          lines: [{ product_id: s.amoxil.id, qty: 1 }],
+          payment_method: 'Cash',
+          prescription: { ...prescription(), prescriber_name: '' },
+        }),
+        refused: {
+          code: 'VALIDATION_ERROR',
+          field: 'prescription.prescriber_name',
+          message: 'prescription.prescriber_name must be at least 1 characters',
+        },
       },
       {
         name: 'in an ADDO, a medicine not on the list, naming its line',
         addo: true,
         sale: (s) => ({ lines: [{ product_id: s.panadol.id, qty: 1 }], payment_method: 'Cash' }),
-        refused: { code: 'NOT_PERMITTED_FOR_ADDO', field: 'lines.0.product_id', message: 'Panadol 500mg is not on the ADDO list: an ADDO may not sell it' },
+        refused: {
+          code: 'NOT_PERMITTED_FOR_ADDO',
+          field: 'lines.0.product_id',
+          message: 'Panadol 500mg is not on the ADDO list: an ADDO may not sell it',
+        },
       },
       {
         name: 'in an ADDO, an unlisted controlled medicine without a prescription, for the list first (no prescription makes it sellable there)',
         addo: true,
         sale: (s) => ({ lines: [{ product_id: s.morphine.id, qty: 1 }], payment_method: 'Cash' }),
-        refused: { code: 'NOT_PERMITTED_FOR_ADDO', field: 'lines.0.product_id', message: 'Morphine 10mg is not on the ADDO list: an ADDO may not sell it' },
+        refused: {
+          code: 'NOT_PERMITTED_FOR_ADDO',
+          field: 'lines.0.product_id',
+          message: 'Morphine 10mg is not on the ADDO list: an ADDO may not sell it',
+        },
       },
     ];
     for (const c of cases) {
@@ -216,7 +289,14 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     }
 
     it('in an ADDO, sells a listed medicine (with its prescription) and anything that is not a medicine, as the server does', async () => {
-      const sale = { lines: [{ product_id: addo.amoxil.id, qty: 2 }, { product_id: addo.soap.id, qty: 1 }], payment_method: 'Cash' as const, prescription: prescription() };
+      const sale = {
+        lines: [
+          { product_id: addo.amoxil.id, qty: 2 },
+          { product_id: addo.soap.id, qty: 1 },
+        ],
+        payment_method: 'Cash' as const,
+        prescription: prescription(),
+      };
       const online = await h.t.request('POST', '/pos/sale', { token: addo.owner.token, body: sale });
       expect(online.status, online.text).toBe(201);
       expect(online.body.data).toMatchObject({ total: 7800 });
@@ -239,7 +319,18 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     await expect(till.syncNow()).rejects.toThrow('connection reset');
     expect((await till.store())?.outlet_type).toBe('addo');
 
-    expect(await refusedByTill(till.sell({ lines: [{ product_id: shop.soap.id, qty: 1 }, { product_id: shop.amoxil.id, qty: 1 }], payment_method: 'Cash', prescription: prescription() }))).toEqual({
+    expect(
+      await refusedByTill(
+        till.sell({
+          lines: [
+            { product_id: shop.soap.id, qty: 1 },
+            { product_id: shop.amoxil.id, qty: 1 },
+          ],
+          payment_method: 'Cash',
+          prescription: prescription(),
+        }),
+      ),
+    ).toEqual({
       code: 'NOT_READY',
       field: 'lines.1.product_id',
       message: 'this till has not loaded the ADDO list yet: sync once while online before selling medicines',
@@ -248,7 +339,9 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
 
     listDown = false;
     await till.syncNow();
-    expect(await till.sell({ lines: [{ product_id: shop.amoxil.id, qty: 1 }], payment_method: 'Cash', prescription: prescription() })).toMatchObject({ total: 3500 });
+    expect(
+      await till.sell({ lines: [{ product_id: shop.amoxil.id, qty: 1 }], payment_method: 'Cash', prescription: prescription() }),
+    ).toMatchObject({ total: 3500 });
   });
 
   it('queues the prescription with an offline sale; the push books it without a conflict', async () => {
@@ -263,12 +356,21 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     const till = await tillOf(shop, new Recording({ baseUrl: h.base, fetch: h.net.fetch }));
     h.net.offline = true;
     const rx = prescription();
-    const receipt = await till.sell({ lines: [{ product_id: shop.amoxil.id, qty: 2 }, { product_id: shop.panadol.id, qty: 1 }], payment_method: 'Cash', prescription: rx });
+    const receipt = await till.sell({
+      lines: [
+        { product_id: shop.amoxil.id, qty: 2 },
+        { product_id: shop.panadol.id, qty: 1 },
+      ],
+      payment_method: 'Cash',
+      prescription: rx,
+    });
     expect(receipt).toMatchObject({ total: 8500, sync_state: 'pending' });
     h.net.offline = false;
     await till.syncNow();
 
-    expect(pushed.flatMap((b) => b.mutations).map((m) => [m.type, (m.payload as { prescription?: unknown }).prescription])).toEqual([['sale.create', rx]]);
+    expect(pushed.flatMap((b) => b.mutations).map((m) => [m.type, (m.payload as { prescription?: unknown }).prescription])).toEqual([
+      ['sale.create', rx],
+    ]);
     expect(await till.transaction(receipt.id)).toMatchObject({ sync_state: 'synced', receipt_number: expect.any(String), total: 8500 });
     expect(await till.conflicts()).toEqual([]);
     expect(await till.stock(shop.amoxil.id)).toBe(48);
@@ -278,8 +380,13 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     // The prescription register has the sale with the till's prescription and its one prescription medicine.
     const register = await h.t.request('GET', '/pharmacy/prescriptions', { token: shop.owner.token });
     expect(register.status, register.text).toBe(200);
-    expect(register.body.data.map((e: Record<string, any>) => [e.transaction_id, e.receipt_number, e.prescription, e.items.map((i: Record<string, unknown>) => [i.product_name, i.qty])])).toEqual([
-      [receipt.id, server.body.data.receipt_number, { ...rx, patient_date_of_birth: null }, [['Amoxil 250mg', 2]]],
-    ]);
+    expect(
+      register.body.data.map((e: Record<string, any>) => [
+        e.transaction_id,
+        e.receipt_number,
+        e.prescription,
+        e.items.map((i: Record<string, unknown>) => [i.product_name, i.qty]),
+      ]),
+    ).toEqual([[receipt.id, server.body.data.receipt_number, { ...rx, patient_date_of_birth: null }, [['Amoxil 250mg', 2]]]]);
   });
 });

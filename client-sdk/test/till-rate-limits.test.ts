@@ -19,7 +19,11 @@ describe('till: rate limits per signed-in user', () => {
   afterEach(() => vi.useRealTimers());
 
   const me = (token: string) => h.t.request('GET', '/accounts/me', { token });
-  const limitOf = (r: ApiResponse) => ({ status: r.status, limit: r.headers.get('ratelimit-limit'), remaining: r.headers.get('ratelimit-remaining') });
+  const limitOf = (r: ApiResponse) => ({
+    status: r.status,
+    limit: r.headers.get('ratelimit-limit'),
+    remaining: r.headers.get('ratelimit-remaining'),
+  });
   /** Use up a user's window with REST calls; answers the refusal that follows. */
   async function exhaust(token: string): Promise<ApiResponse> {
     const first = await me(token);

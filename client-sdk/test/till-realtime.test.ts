@@ -31,7 +31,10 @@ describe('till: websocket close codes', () => {
     const asked: string[] = [];
     t.on('auth-required', ({ reason }) => asked.push(reason));
     const newPassword = 'mwanza2027';
-    const res = await h.t.request('PATCH', '/accounts/me', { token: shop.owner.token, body: { password: newPassword, current_password: shop.owner.password } });
+    const res = await h.t.request('PATCH', '/accounts/me', {
+      token: shop.owner.token,
+      body: { password: newPassword, current_password: shop.owner.password },
+    });
     expect(res.status, res.text).toBe(200);
     await until(() => asked.length > 0, 5000, 'auth-required');
     expect(t.status()).toMatchObject({ live: false, authRequired: true });

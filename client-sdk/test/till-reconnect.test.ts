@@ -18,7 +18,13 @@ describe('till: noticing the network back', () => {
   const till = server.till;
   const pings = (from: number) => h.net.calls.slice(from).filter((c) => c === 'GET /sync/ping').length;
   // The next retry 20 s away: what a till's backoff has grown to after a few failures.
-  const slowRetries = { autoSync: true, realtime: false, syncIntervalMs: 600_000, backoff: { baseMs: 40_000, maxMs: 40_000 }, random: () => 0 } as const;
+  const slowRetries = {
+    autoSync: true,
+    realtime: false,
+    syncIntervalMs: 600_000,
+    backoff: { baseMs: 40_000, maxMs: 40_000 },
+    random: () => 0,
+  } as const;
 
   /** Sell while cut off, and wait for the failed sync: answers when the next retry is due (ms from now). */
   async function sellOffline(t: Till, productId: string): Promise<number> {

@@ -26,7 +26,11 @@ describe('till replica: bootstrap, local reads, pull', () => {
     const delivery = await post('/inventory/products', { name: 'Delivery', selling_price: 2000, is_service: true });
     const hamisi = await post('/customers', { name: 'Mzee Hamisi', phone: '0754000111' });
     await post('/customers', { name: 'Bi Mwanaidi', phone: '0754000222' });
-    const credit = await post('/pos/sale', { lines: [{ product_id: shop.unga.id, qty: 2 }], payment_method: 'Credit', customer_id: hamisi.id });
+    const credit = await post('/pos/sale', {
+      lines: [{ product_id: shop.unga.id, qty: 2 }],
+      payment_method: 'Credit',
+      customer_id: hamisi.id,
+    });
     await post('/pos/sale', { lines: [{ product_id: shop.soda.id, qty: 3 }], payment_method: 'Cash' });
     await post('/notifications', { category: 'system', title: 'Karibu', body: 'Welcome to Duka' });
 
@@ -73,7 +77,10 @@ describe('till replica: bootstrap, local reads, pull', () => {
     const shop = await seedShop(h);
     const { token } = shop.owner;
     const hamisi = (await h.t.request('POST', '/customers', { token, body: { name: 'Mzee Hamisi' } })).body.data;
-    await h.t.request('POST', '/pos/sale', { token, body: { lines: [{ product_id: shop.rice.id, qty: 1 }], payment_method: 'Credit', customer_id: hamisi.id } });
+    await h.t.request('POST', '/pos/sale', {
+      token,
+      body: { lines: [{ product_id: shop.rice.id, qty: 1 }], payment_method: 'Credit', customer_id: hamisi.id },
+    });
     const t = await till();
     await signIn(t, shop);
     await t.syncNow();
@@ -81,7 +88,8 @@ describe('till replica: bootstrap, local reads, pull', () => {
 
     await h.t.request('PATCH', `/inventory/products/${shop.unga.id}`, { token, body: { selling_price: 2600 } });
     await h.t.request('POST', '/pos/sale', { token, body: { lines: [{ product_id: shop.soda.id, qty: 5 }], payment_method: 'Cash' } });
-    const removed = (await h.t.request('POST', '/inventory/products', { token, body: { name: 'Old stock', selling_price: 100 } })).body.data;
+    const removed = (await h.t.request('POST', '/inventory/products', { token, body: { name: 'Old stock', selling_price: 100 } })).body
+      .data;
     await t.syncNow();
     expect(await t.product(removed.id)).not.toBeNull();
     expect((await h.t.request('DELETE', `/inventory/products/${removed.id}`, { token })).status).toBe(204);
@@ -104,14 +112,21 @@ describe('till replica: bootstrap, local reads, pull', () => {
     const t = await till({ bootstrapPageSize: 5 });
     await signIn(t, shop);
     await t.syncNow();
-    const missed = (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Chumvi', selling_price: 400 } })).body.data;
+    const missed = (
+      await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Chumvi', selling_price: 400 } })
+    ).body.data;
 
     // A month and more offline: the change log is pruned past the till's cursor.
     h.net.offline = true;
     h.t.clock.advance(h.t.config.CHANGE_LOG_RETENTION_DAYS * DAY + DAY);
     const sale = await t.sell({ lines: [{ product_id: shop.soda.id, qty: 2 }], payment_method: 'Cash' });
     const owner = await h.t.request('POST', '/auth/login', { body: { identifier: shop.owner.phone, password: shop.owner.password } });
-    const fresh = (await h.t.request('POST', '/inventory/products', { token: owner.body.data.access_token, body: { name: 'Pilipili', selling_price: 500, stock: 9 } })).body.data;
+    const fresh = (
+      await h.t.request('POST', '/inventory/products', {
+        token: owner.body.data.access_token,
+        body: { name: 'Pilipili', selling_price: 500, stock: 9 },
+      })
+    ).body.data;
     expect((await pruneChangeLog(h.t.deps)).deleted).toBeGreaterThan(0);
     h.net.offline = false;
 

@@ -31,11 +31,11 @@ describe('till: the storage and connector seams, closing, the protocol version',
     h.net.offline = true;
     await till.sell({ lines: [{ product_id: shop.soda.id, qty: 3 }], payment_method: 'Cash' });
     expect(prepared).toBeGreaterThan(before);
-    expect(sqlite.prepare("select type, state from queue").all()).toEqual([{ type: 'sale.create', state: 'pending' }]);
+    expect(sqlite.prepare('select type, state from queue').all()).toEqual([{ type: 'sale.create', state: 'pending' }]);
     await expect(till.syncNow()).rejects.toMatchObject({ code: 'NETWORK' });
     h.net.offline = false;
     expect(await till.syncNow()).toMatchObject({ pushed: 1, numbered: [{ number: 1 }] });
-    expect(sqlite.prepare("select type, state from queue").all()).toEqual([{ type: 'sale.create', state: 'applied' }]);
+    expect(sqlite.prepare('select type, state from queue').all()).toEqual([{ type: 'sale.create', state: 'applied' }]);
     const server = await serverView(h, shop);
     expect((await server.transactions()).total).toBe(1);
     expect(await server.stock(shop.soda.id)).toBe(37);
@@ -57,13 +57,27 @@ describe('till: the storage and connector seams, closing, the protocol version',
       },
     });
     const from = h.net.calls.length;
-    const till = await Till.open({ connector: recording, dbPath: ':memory:', deviceName: 'Counter 1', autoSync: false, now: h.t.clock.now });
+    const till = await Till.open({
+      connector: recording,
+      dbPath: ':memory:',
+      deviceName: 'Counter 1',
+      autoSync: false,
+      now: h.t.clock.now,
+    });
     await signIn(till, shop);
     await till.syncNow();
     await till.sell({ lines: [{ product_id: shop.unga.id, qty: 1 }], payment_method: 'Cash' });
     expect(await till.syncNow()).toMatchObject({ pushed: 1 });
     expect(calls).toEqual(['login', 'registerDevice', 'registerDevice', 'bootstrap', 'pull', 'push', 'pull']);
-    expect(h.net.calls.slice(from)).toEqual(['POST /auth/login', 'POST /sync/devices', 'POST /sync/devices', 'GET /sync/bootstrap', 'GET /sync/pull', 'POST /sync/push', 'GET /sync/pull']);
+    expect(h.net.calls.slice(from)).toEqual([
+      'POST /auth/login',
+      'POST /sync/devices',
+      'POST /sync/devices',
+      'GET /sync/bootstrap',
+      'GET /sync/pull',
+      'POST /sync/push',
+      'GET /sync/pull',
+    ]);
     await till.close();
   });
 
@@ -107,9 +121,19 @@ describe('till: the storage and connector seams, closing, the protocol version',
     await till.sell({ lines: [{ product_id: shop.rice.id, qty: 1 }], payment_method: 'Cash' });
     await expect(till.syncNow()).rejects.toMatchObject({ status: 426, code: 'UNSUPPORTED_PROTOCOL' });
     expect(updates).toEqual([
-      { message: 'sync protocol version 0 is not supported: this server speaks version 1; update the till', protocol_version: 1, server_min_supported: 1, server_protocol_version: 1 },
+      {
+        message: 'sync protocol version 0 is not supported: this server speaks version 1; update the till',
+        protocol_version: 1,
+        server_min_supported: 1,
+        server_protocol_version: 1,
+      },
     ]);
-    expect(till.status()).toMatchObject({ updateRequired: true, pending: 1, nextSyncAt: null, lastError: { code: 'UNSUPPORTED_PROTOCOL' } });
+    expect(till.status()).toMatchObject({
+      updateRequired: true,
+      pending: 1,
+      nextSyncAt: null,
+      lastError: { code: 'UNSUPPORTED_PROTOCOL' },
+    });
 
     const asked = sent.length;
     await expect(till.syncNow()).rejects.toMatchObject({ code: 'UNSUPPORTED_PROTOCOL' });

@@ -30,7 +30,9 @@ describe('till: product search by a medicine’s generic name', () => {
     const paraffin = await create({ name: 'Paraffin 1L', sku: 'PRF1' });
     const online = async (term: string) => {
       const res = await h.t.request('GET', `/inventory/products?search=${encodeURIComponent(term)}`, { token });
-      return PagedEnvelope(Product).parse(res.body).data.map((p) => p.id);
+      return PagedEnvelope(Product)
+        .parse(res.body)
+        .data.map((p) => p.id);
     };
 
     const t = await openTill(h);
@@ -48,9 +50,12 @@ describe('till: product search by a medicine’s generic name', () => {
     expect(await offline('pnd5')).toEqual([panadol]);
     expect(await offline('ibuprofen')).toEqual([]);
     h.net.offline = false;
-    for (const term of ['paracetamol', 'CETAMOL', 'ce', 'para', 'paraffin', 'pnd5']) expect(await offline(term), term).toEqual(await online(term));
+    for (const term of ['paracetamol', 'CETAMOL', 'ce', 'para', 'paraffin', 'pnd5'])
+      expect(await offline(term), term).toEqual(await online(term));
 
-    expect((await h.t.request('PATCH', `/inventory/products/${calpol}`, { token, body: { generic_name: 'Acetaminophen' } })).status).toBe(200);
+    expect((await h.t.request('PATCH', `/inventory/products/${calpol}`, { token, body: { generic_name: 'Acetaminophen' } })).status).toBe(
+      200,
+    );
     await t.syncNow();
     h.net.offline = true;
     expect(await offline('paracetamol')).toEqual([panadol]);
@@ -72,7 +77,10 @@ describe('till: product search by a medicine’s generic name', () => {
     const amoxil = product('Amoxil 250', 'Amoxicillin');
     const soap = product('Sabuni', null);
     // The old schema has no generic_name column: insert as the SDK of then did.
-    await old.insertInto('products').values([amoxil, soap] as never).execute();
+    await old
+      .insertInto('products')
+      .values([amoxil, soap] as never)
+      .execute();
     await old.destroy();
 
     const till = await Till.open({ baseUrl: 'http://127.0.0.1:9/api/v1', dbPath: file, deviceName: 'Counter 1', autoSync: false });

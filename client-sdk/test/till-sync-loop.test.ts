@@ -59,7 +59,8 @@ describe('till: the sync loop', () => {
     const t = await till({ autoSync: true, realtime: false, syncIntervalMs: 20 });
     await signIn(t, shop);
     await until(() => t.status().bootstrapped, 5000, 'first sync');
-    const p = (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Maji 1l', selling_price: 600 } })).body.data;
+    const p = (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Maji 1l', selling_price: 600 } }))
+      .body.data;
     await until(async () => (await t.product(p.id)) !== null, 5000, 'the new product pulled');
     await t.close();
   });
@@ -72,7 +73,8 @@ describe('till: the sync loop', () => {
     await new Promise((r) => setTimeout(r, 50));
     await until(() => !t.status().syncing, 5000, 'quiet');
     const from = h.net.calls.length;
-    const p = (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Mkate', selling_price: 1500 } })).body.data;
+    const p = (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name: 'Mkate', selling_price: 1500 } }))
+      .body.data;
     await until(async () => (await t.product(p.id)) !== null, 5000, 'the poked pull');
     expect(count(from, 'GET /sync/pull')).toBeGreaterThan(0);
     await t.close();

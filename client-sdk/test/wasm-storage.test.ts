@@ -21,17 +21,32 @@ describe('SQLite WASM through the worker protocol', () => {
     const tables = await db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['meta', 'queue', 'products', 'stock', 'customers']));
 
-    const insert = await db.insertInto('meta').values([{ key: 'a', value: '1' }, { key: 'b', value: '2' }]).executeTakeFirstOrThrow();
+    const insert = await db
+      .insertInto('meta')
+      .values([
+        { key: 'a', value: '1' },
+        { key: 'b', value: '2' },
+      ])
+      .executeTakeFirstOrThrow();
     expect(insert).toMatchObject({ numInsertedOrUpdatedRows: 2n });
     const update = await db.updateTable('meta').set({ value: 'x' }).where('key', 'in', ['a', 'b', 'zz']).executeTakeFirstOrThrow();
     expect(update.numUpdatedRows).toBe(2n);
-    expect(await db.insertInto('meta').values({ key: 'c', value: '3' }).returning(['key', 'value']).execute()).toEqual([{ key: 'c', value: '3' }]);
+    expect(await db.insertInto('meta').values({ key: 'c', value: '3' }).returning(['key', 'value']).execute()).toEqual([
+      { key: 'c', value: '3' },
+    ]);
     // Integers beyond 2^53 come back exact, blobs as bytes, across structured cloning.
-    const { rows } = await sql<{ big: bigint; bytes: Uint8Array; n: number }>`select 9007199254740993 as big, ${new Uint8Array([1, 2, 255])} as bytes, ${42} as n`.execute(db);
+    const { rows } = await sql<{
+      big: bigint;
+      bytes: Uint8Array;
+      n: number;
+    }>`select 9007199254740993 as big, ${new Uint8Array([1, 2, 255])} as bytes, ${42} as n`.execute(db);
     expect(rows).toEqual([{ big: 9007199254740993n, bytes: new Uint8Array([1, 2, 255]), n: 42 }]);
 
     // A failed statement is SQLite's error, with better-sqlite3's code.
-    await expect(db.insertInto('meta').values({ key: 'a', value: 'dup' }).execute()).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY', message: expect.stringContaining('UNIQUE constraint failed: meta.key') });
+    await expect(db.insertInto('meta').values({ key: 'a', value: 'dup' }).execute()).rejects.toMatchObject({
+      code: 'SQLITE_CONSTRAINT_PRIMARYKEY',
+      message: expect.stringContaining('UNIQUE constraint failed: meta.key'),
+    });
     await db.destroy();
   });
 
@@ -45,7 +60,10 @@ describe('SQLite WASM through the worker protocol', () => {
       db.transaction().execute(async (trx) => {
         const { n } = await trx.selectFrom('counter').select('n').executeTakeFirstOrThrow();
         await new Promise((r) => setTimeout(r, 1));
-        await trx.updateTable('counter').set({ n: n + 1 }).execute();
+        await trx
+          .updateTable('counter')
+          .set({ n: n + 1 })
+          .execute();
       });
     const outside = db.selectFrom('counter').select('n').execute();
     await Promise.all(Array.from({ length: 20 }, bump));
@@ -69,12 +87,16 @@ describe('SQLite WASM through the worker protocol', () => {
     expect(refused).toBeInstanceOf(TillError);
     expect(refused).toMatchObject({
       code: 'STORAGE_UNAVAILABLE',
-      message: "this browser cannot keep the till's data: its private file system is not available (Missing required OPFS APIs.). Open the till in a current Chrome, Edge, Firefox or Safari, outside a private window.",
+      message:
+        "this browser cannot keep the till's data: its private file system is not available (Missing required OPFS APIs.). Open the till in a current Chrome, Edge, Firefox or Safari, outside a private window.",
     });
     const held = wasmChannel(async () => {
       throw new OpenFailure('busy', 'the database files are held by another tab');
     });
-    await expect(workerStorage(held.port, 'till.db', { end: held.end })).rejects.toMatchObject({ code: 'OPEN_ELSEWHERE', message: expect.stringContaining('already open in another tab') });
+    await expect(workerStorage(held.port, 'till.db', { end: held.end })).rejects.toMatchObject({
+      code: 'OPEN_ELSEWHERE',
+      message: expect.stringContaining('already open in another tab'),
+    });
   });
 
   it('fails the queries of a worker that died instead of leaving them waiting, and ends once on close', async () => {
@@ -86,7 +108,10 @@ describe('SQLite WASM through the worker protocol', () => {
     const db = new Kysely<any>({ dialect: storage.dialect });
     expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
     died(new TillError('STORAGE_UNAVAILABLE', 'the database worker stopped (out of memory)'));
-    await expect(sql`select 1`.execute(db)).rejects.toMatchObject({ code: 'STORAGE_UNAVAILABLE', message: 'the database worker stopped (out of memory)' });
+    await expect(sql`select 1`.execute(db)).rejects.toMatchObject({
+      code: 'STORAGE_UNAVAILABLE',
+      message: 'the database worker stopped (out of memory)',
+    });
     await db.destroy();
     await storage.close();
     expect(ended).toBe(1);
@@ -107,8 +132,19 @@ describe('a till on SQLite WASM', () => {
     expect(await till.stock(shop.soda.id)).toBe(40);
 
     h.net.offline = true;
-    const a = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 3 }, { product_id: shop.unga.id, qty: 2 }], payment_method: 'Cash' });
-    const b = await till.sell({ lines: [{ product_id: shop.rice.id, qty: 2 }], payment_method: 'M-Pesa', payment_reference: 'QK7X2', discount_pct: 10 });
+    const a = await till.sell({
+      lines: [
+        { product_id: shop.soda.id, qty: 3 },
+        { product_id: shop.unga.id, qty: 2 },
+      ],
+      payment_method: 'Cash',
+    });
+    const b = await till.sell({
+      lines: [{ product_id: shop.rice.id, qty: 2 }],
+      payment_method: 'M-Pesa',
+      payment_reference: 'QK7X2',
+      discount_pct: 10,
+    });
     expect(a).toMatchObject({ client_receipt_number: `${code}-T1-1`, subtotal: 8000, total: 8000, number: null, sync_state: 'pending' });
     expect(b).toMatchObject({ client_receipt_number: `${code}-T1-2`, subtotal: 6400, discount: 640, total: 5760 });
     expect([await till.stock(shop.soda.id), await till.stock(shop.unga.id), await till.stock(shop.rice.id)]).toEqual([37, 28, 23]);

@@ -12,10 +12,14 @@ let module: ReturnType<typeof sqlite3InitModule> | null = null;
 /** A worker half on a channel; `open` decides what opening means (memory by default). */
 export function wasmChannel(open?: (name: string) => Promise<OpenedDatabase>) {
   const { port1, port2 } = new MessageChannel();
-  serveSqlite(port2, open ?? (async () => {
-    const sqlite3 = await (module ??= sqlite3InitModule());
-    return { sqlite3, db: new sqlite3.oo1.DB(':memory:', 'c') };
-  }));
+  serveSqlite(
+    port2,
+    open ??
+      (async () => {
+        const sqlite3 = await (module ??= sqlite3InitModule());
+        return { sqlite3, db: new sqlite3.oo1.DB(':memory:', 'c') };
+      }),
+  );
   return { port: port1, end: () => (port1.close(), port2.close()) };
 }
 

@@ -73,7 +73,16 @@ import { tillApp } from './lib/till-app.js';
 export const API_VERSION = '1.0.0';
 
 /** The services' dependencies, with the concrete parts behind the ports that the server process drives (retries, websockets). */
-export type AppDeps = Deps & { messenger: Messenger; events: EventBus; realtime: Realtime; sessions: SessionGate; sms: SmsGateway; payments: PaymentProvider; tra: TraGateway; fiscal: FiscalQueue };
+export type AppDeps = Deps & {
+  messenger: Messenger;
+  events: EventBus;
+  realtime: Realtime;
+  sessions: SessionGate;
+  sms: SmsGateway;
+  payments: PaymentProvider;
+  tra: TraGateway;
+  fiscal: FiscalQueue;
+};
 
 export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): AppDeps {
   const showBodies = config.NODE_ENV !== 'production';
@@ -89,7 +98,11 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   const leases = new Leases(handle.db, handle.dialect, clock);
   const storage = storageFromConfig(config);
   const messenger = new Messenger(handle.db, drivers, log, clock, leases, storage, handle.probeDb);
-  const metrics = new Metrics({ openSockets: () => realtime.openSockets, outbox: async () => (await messenger.backlog()).counts, db: () => handle.stats() });
+  const metrics = new Metrics({
+    openSockets: () => realtime.openSockets,
+    outbox: async () => (await messenger.backlog()).counts,
+    db: () => handle.stats(),
+  });
   const tra = traVfd(config.TRA_TIMEOUT_MS, config.TRA_ANSWER_CERT ? createPublicKey(config.TRA_ANSWER_CERT) : undefined);
   const deps: Omit<AppDeps, 'fiscal'> & { fiscal?: FiscalQueue } = {
     db: handle.db,
@@ -159,7 +172,15 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   app.use('*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin', contentSecurityPolicy }));
   if (config.CORS_ORIGINS.length) {
     const any = config.CORS_ORIGINS.includes('*');
-    app.use('*', cors({ origin: any ? '*' : config.CORS_ORIGINS, allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'], exposeHeaders: ['Retry-After', 'Idempotent-Replayed', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'], maxAge: 600 }));
+    app.use(
+      '*',
+      cors({
+        origin: any ? '*' : config.CORS_ORIGINS,
+        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+        exposeHeaders: ['Retry-After', 'Idempotent-Replayed', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+        maxAge: 600,
+      }),
+    );
   }
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -170,7 +191,14 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     await next();
     deps.metrics.observeHttp(c.req.method, routeLabel(c), c.res.status, (performance.now() - started) / 1000);
     deps.log.info(
-      { req_id: reqId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), user: c.get('ctx').actor?.userId },
+      {
+        req_id: reqId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+        user: c.get('ctx').actor?.userId,
+      },
       'request',
     );
   });
@@ -185,7 +213,11 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   const uploadPath = `${base}/uploads`;
   const uploadLimit = limitBody(10 * 1024 * 1024 + 64 * 1024, tooLarge('10 MB per file'));
   app.use(`${base}/*`, (c, next) =>
-    c.req.path === pushPath ? pushLimit(c, next) : c.req.path === uploadPath && c.req.method === 'POST' ? uploadLimit(c, next) : generalLimit(c, next),
+    c.req.path === pushPath
+      ? pushLimit(c, next)
+      : c.req.path === uploadPath && c.req.method === 'POST'
+        ? uploadLimit(c, next)
+        : generalLimit(c, next),
   );
 
   app.use(`${base}/*`, refuseNulInUrl);
@@ -229,7 +261,8 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
       title: 'Duka point-of-sale API',
       version: API_VERSION,
       contact: { name: 'Duka' },
-      description: 'Offline-first point of sale for small shops in Tanzania. Every business answer uses the envelope `{ success, message, data, errors, meta }`.',
+      description:
+        'Offline-first point of sale for small shops in Tanzania. Every business answer uses the envelope `{ success, message, data, errors, meta }`.',
     },
     // Absolute, so that a client generated from the document has a usable default server.
     servers: [{ url: `${publicOrigin(config)}${base}` }],
@@ -243,9 +276,13 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   app.notFound((c) => {
     const allowed = allowedOn(c.req.path);
     // No route there, or one that takes this method and found nothing (a handler's own 404).
-    if (allowed.length === 0 || allowed.includes(c.req.method)) return handleError(new ServiceError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), c);
+    if (allowed.length === 0 || allowed.includes(c.req.method))
+      return handleError(new ServiceError('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), c);
     c.header('Allow', allowed.join(', '));
-    return handleError(new ServiceError('METHOD_NOT_ALLOWED', `${c.req.path} does not take ${c.req.method}; it takes ${allowed.join(', ')}`), c);
+    return handleError(
+      new ServiceError('METHOD_NOT_ALLOWED', `${c.req.path} does not take ${c.req.method}; it takes ${allowed.join(', ')}`),
+      c,
+    );
   });
   app.onError(handleError);
   return app;

@@ -52,7 +52,13 @@ export function backgroundJobs(deps: AppDeps): { tick(): Promise<void> } {
   const state = { expiry: expiryJobState() };
   return {
     async tick() {
-      await Promise.all(JOBS.map((job) => deps.jobs.run(job.name, () => deps.leases.run(`job:${job.name}`, { keepMs: job.everyMs }, (lease) => job.run(deps, lease, state)))));
+      await Promise.all(
+        JOBS.map((job) =>
+          deps.jobs.run(job.name, () =>
+            deps.leases.run(`job:${job.name}`, { keepMs: job.everyMs }, (lease) => job.run(deps, lease, state)),
+          ),
+        ),
+      );
     },
   };
 }

@@ -8,7 +8,12 @@ import type { DbHandle } from './db/handle.js';
 export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {
   const handle = createDb({
     ...(config.DATABASE_URL
-      ? { url: config.DATABASE_URL, directUrl: config.DATABASE_DIRECT_URL, poolSize: config.DATABASE_POOL_SIZE, onConnectionError: (err: Error) => log.warn({ err }, 'idle database connection failed; it will be replaced') }
+      ? {
+          url: config.DATABASE_URL,
+          directUrl: config.DATABASE_DIRECT_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          onConnectionError: (err: Error) => log.warn({ err }, 'idle database connection failed; it will be replaced'),
+        }
       : { sqliteFile: path.join(config.DATA_DIR, 'duka.db') }),
     countStatements: config.COUNT_STATEMENTS,
   });

@@ -11,7 +11,10 @@ import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-const url = z.string().url().transform((u) => u.replace(/\/+$/, ''));
+const url = z
+  .string()
+  .url()
+  .transform((u) => u.replace(/\/+$/, ''));
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -41,11 +44,22 @@ const EnvSchema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((o) => o.trim()).filter(Boolean))
-    .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/]+$/.test(o)), 'must be * or comma-separated origins like https://shop.example'),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((o) => o === '*' || /^https?:\/\/[^/]+$/.test(o)),
+      'must be * or comma-separated origins like https://shop.example',
+    ),
   SITE_URL: url.default('http://localhost:3000'),
   PUBLIC_URL: url.optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   EMAIL_FROM: z.string().default('Duka <no-reply@duka.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_TOKEN_TTL: int(60, 86_400).default(900),
@@ -131,16 +145,25 @@ const EnvSchema = z.object({
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   /** The store's URL when it is not AWS (R2, MinIO…); unset: AWS S3 in S3_REGION. */
   S3_ENDPOINT: url.optional(),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lowercase letters, digits, dots and dashes)').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 lowercase letters, digits, dots and dashes)')
+    .optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** true: `endpoint/bucket/key` URLs (MinIO and most self-hosted stores); false: `bucket.endpoint/key`. */
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** A folder in the bucket for this installation's files (`duka/prod`), so one bucket can hold several. */
   S3_PREFIX: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/, 'must be a folder path like duka/prod (no leading or trailing slash)')
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/,
+      'must be a folder path like duka/prod (no leading or trailing slash)',
+    )
     .optional(),
   /** How long a call to the store may wait for a connection or for its next bytes before it fails. */
   S3_TIMEOUT_MS: int(100, 120_000).default(30_000),
@@ -158,7 +181,10 @@ const EnvSchema = z.object({
   /** The readiness probe fails when the outbox's oldest undelivered message, or a job's run or failures, are older than this. */
   READY_STUCK_MINUTES: int(1, 10_080).default(30),
   /** 1: every response says how many SQL statements it ran (x-db-statements); for benchmarks. */
-  COUNT_STATEMENTS: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  COUNT_STATEMENTS: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((v) => v === '1'),
 });
 
 /** TRUST_PROXY as proxy-addr takes it: hops to trust, or trusted addresses and ranges; a string is what is wrong. */
@@ -167,7 +193,10 @@ export function parseTrustProxy(value: string): number | string[] | string {
   if (v === '' || v === 'false') return 0;
   if (v === 'true') return 1;
   if (/^\d+$/.test(v)) return Number(v) <= 16 ? Number(v) : 'must be at most 16 hops';
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   try {
     proxyaddr.compile(list);
   } catch (err) {
@@ -180,10 +209,12 @@ export type Config = Omit<z.infer<typeof EnvSchema>, 'JWT_SECRET'> & { JWT_SECRE
 
 export class ConfigError extends Error {}
 
-export const backupDir = (config: Pick<Config, 'BACKUP_DIR' | 'DATA_DIR'>): string => config.BACKUP_DIR ?? path.join(config.DATA_DIR, 'backups');
+export const backupDir = (config: Pick<Config, 'BACKUP_DIR' | 'DATA_DIR'>): string =>
+  config.BACKUP_DIR ?? path.join(config.DATA_DIR, 'backups');
 
 /** This API's public origin (PUBLIC_URL, else this host's port), without a trailing slash. */
-export const publicOrigin = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+export const publicOrigin = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string =>
+  (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
 /** Validate `env`; on embedded SQLite, generate and keep a JWT secret under DATA_DIR when none is given. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -209,13 +240,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Omit<Config, '
     throw new ConfigError(`Invalid configuration: ${issue.path.join('.')} ${issue.message}`);
   }
   const cfg = parsed.data;
-  if (cfg.DATABASE_DIRECT_URL && !cfg.DATABASE_URL) throw new ConfigError('Invalid configuration: DATABASE_DIRECT_URL is used only beside DATABASE_URL (the pooler); set both or neither');
+  if (cfg.DATABASE_DIRECT_URL && !cfg.DATABASE_URL)
+    throw new ConfigError('Invalid configuration: DATABASE_DIRECT_URL is used only beside DATABASE_URL (the pooler); set both or neither');
   if (cfg.SMS_PROVIDER !== 'log') {
     const missing = (['SMS_API_KEY', 'SMS_API_SECRET', 'SMS_SENDER_ID'] as const).find((k) => !cfg[k]);
     if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when SMS_PROVIDER is ${cfg.SMS_PROVIDER}`);
   }
   if (cfg.PAYMENT_PROVIDER === 'azampay') {
-    const missing = (['AZAMPAY_APP_NAME', 'AZAMPAY_CLIENT_ID', 'AZAMPAY_CLIENT_SECRET', 'AZAMPAY_API_KEY', 'AZAMPAY_CALLBACK_TOKEN'] as const).find((k) => !cfg[k]);
+    const missing = (
+      ['AZAMPAY_APP_NAME', 'AZAMPAY_CLIENT_ID', 'AZAMPAY_CLIENT_SECRET', 'AZAMPAY_API_KEY', 'AZAMPAY_CALLBACK_TOKEN'] as const
+    ).find((k) => !cfg[k]);
     if (missing) throw new ConfigError(`Invalid configuration: ${missing} is required when PAYMENT_PROVIDER is azampay`);
   }
   if (cfg.PAYMENT_PROVIDER === 'selcom') {
@@ -237,7 +271,7 @@ function persistentSecret(dataDir: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
 

@@ -31,12 +31,17 @@ const jobs = backgroundJobs(deps);
 const retry = setInterval(() => void jobs.tick(), TICK_MS);
 
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-  log.info({ port: info.port, base_path: config.BASE_PATH, database: handle.dialect, files: config.STORAGE_DRIVER }, `Duka API at http://localhost:${info.port}${config.BASE_PATH}`);
+  log.info(
+    { port: info.port, base_path: config.BASE_PATH, database: handle.dialect, files: config.STORAGE_DRIVER },
+    `Duka API at http://localhost:${info.port}${config.BASE_PATH}`,
+  );
 });
 const realtime = attachRealtime(server, deps);
 // Metrics without a token, on a port only the scraper should reach.
 const metricsServer = config.METRICS_PORT
-  ? serve({ fetch: metricsRouter(deps, { open: true }).fetch, port: config.METRICS_PORT, hostname: config.HOST }, (info) => log.info({ port: info.port }, 'metrics at /metrics'))
+  ? serve({ fetch: metricsRouter(deps, { open: true }).fetch, port: config.METRICS_PORT, hostname: config.HOST }, (info) =>
+      log.info({ port: info.port }, 'metrics at /metrics'),
+    )
   : null;
 
 let stopping = false;
@@ -59,7 +64,10 @@ async function shutdown(signal: string) {
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
   // A receipt cut off mid-send is resent, same bytes, once its claim lapses; waiting a little saves that.
-  await Promise.race([Promise.all([deps.fiscal.idle(), deps.afterAnswer.idle()]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  await Promise.race([
+    Promise.all([deps.fiscal.idle(), deps.afterAnswer.idle()]),
+    new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
+  ]);
   await handle.close();
   log.info('stopped');
   process.exit(0);

@@ -12,7 +12,9 @@ export const IdParam = z.object({ id: z.uuid().meta({ description: 'Resource id 
  */
 export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
 
-export const Timestamp = z.string().meta({ description: 'ISO 8601 UTC timestamp', format: 'date-time', example: '2026-11-21T07:30:00.000Z' });
+export const Timestamp = z
+  .string()
+  .meta({ description: 'ISO 8601 UTC timestamp', format: 'date-time', example: '2026-11-21T07:30:00.000Z' });
 
 /** A calendar date, `YYYY-MM-DD`, interpreted in the organisation's time zone. */
 export const DateString = z.iso.date().meta({ description: 'YYYY-MM-DD', example: '2026-11-21' });

@@ -43,4 +43,9 @@ export const PageQuery = z.object({
 export type PageQuery = z.infer<typeof PageQuery>;
 
 /** The `meta` of a paged list. */
-export const pageMeta = (page: number, pageSize: number, total: number): PageMeta => ({ page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) });
+export const pageMeta = (page: number, pageSize: number, total: number): PageMeta => ({
+  page,
+  page_size: pageSize,
+  total,
+  total_pages: Math.ceil(total / pageSize),
+});

@@ -9,7 +9,9 @@ import { z } from 'zod';
  * the contract's five (Tanzania's third mobile-money network; docs/api-conventions.md).
  */
 // Named in the OpenAPI document, so every route refers to one schema (the others are named where used: CreditPaymentMethod, …).
-export const PaymentMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Credit']).meta({ id: 'PaymentMethod', description: 'How a customer pays for a sale; Credit puts it on their tab' });
+export const PaymentMethod = z
+  .enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Credit'])
+  .meta({ id: 'PaymentMethod', description: 'How a customer pays for a sale; Credit puts it on their tab' });
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 /** Money a customer hands over now: a sale's methods without `Credit` (paying off a tab). */

@@ -13,7 +13,13 @@ const product = (over: Partial<PricedProduct> = {}): PricedProduct => ({
 
 describe('priceSale', () => {
   it('adds lines and leaves VAT at 0 when the store does not charge it', () => {
-    const sale = priceSale({ lines: [{ product: product({ selling_price: 3200 }), qty: 3 }, { product: product({ selling_price: 1550 }), qty: 1 }], vat_enabled: false });
+    const sale = priceSale({
+      lines: [
+        { product: product({ selling_price: 3200 }), qty: 3 },
+        { product: product({ selling_price: 1550 }), qty: 1 },
+      ],
+      vat_enabled: false,
+    });
     expect(sale).toMatchObject({ subtotal: 11150, discount: 0, tax: 0, total: 11150 });
     expect(sale.lines.map((l) => [l.unit_price, l.line_total, l.tax])).toEqual([
       [3200, 9600, 0],
@@ -23,14 +29,27 @@ describe('priceSale', () => {
 
   it('computes the VAT contained in a VAT-inclusive price, half-up per line', () => {
     // 11800 cents at 18 %: 11800 × 18 / 118 = 1800 exactly; 1000 cents: 152.54… → 153.
-    const sale = priceSale({ lines: [{ product: product({ selling_price: 11800 }), qty: 1 }, { product: product({ selling_price: 1000 }), qty: 1 }], vat_enabled: true });
+    const sale = priceSale({
+      lines: [
+        { product: product({ selling_price: 11800 }), qty: 1 },
+        { product: product({ selling_price: 1000 }), qty: 1 },
+      ],
+      vat_enabled: true,
+    });
     expect(sale.lines.map((l) => l.tax)).toEqual([1800, 153]);
     expect(sale).toMatchObject({ subtotal: 12800, total: 12800, tax: 1953 });
   });
 
   it('rounds a discount half-up on odd cents and spreads it over lines exactly', () => {
     // 10 % of 1005 = 100.5 → 101; shares of 101 over 335 + 670: 33.67 / 67.33 → 34 / 67.
-    const sale = priceSale({ lines: [{ product: product({ selling_price: 335 }), qty: 1 }, { product: product({ selling_price: 670 }), qty: 1 }], discount_bp: 1000, vat_enabled: false });
+    const sale = priceSale({
+      lines: [
+        { product: product({ selling_price: 335 }), qty: 1 },
+        { product: product({ selling_price: 670 }), qty: 1 },
+      ],
+      discount_bp: 1000,
+      vat_enabled: false,
+    });
     expect(sale).toMatchObject({ subtotal: 1005, discount: 101, total: 904 });
     expect(sale.lines.map((l) => l.discount)).toEqual([34, 67]);
   });
@@ -38,7 +57,10 @@ describe('priceSale', () => {
   it('takes VAT on each line’s net after its share of the discount', () => {
     // 20 % off 11800 (18 % VAT) and 10000 (0 %): total 17440; VAT = 11800 × 0.8 × 18/118 = 1440.
     const sale = priceSale({
-      lines: [{ product: product({ selling_price: 11800 }), qty: 1 }, { product: product({ selling_price: 10000, tax_rate: 0 }), qty: 1 }],
+      lines: [
+        { product: product({ selling_price: 11800 }), qty: 1 },
+        { product: product({ selling_price: 10000, tax_rate: 0 }), qty: 1 },
+      ],
       discount_bp: 2000,
       vat_enabled: true,
     });
@@ -75,7 +97,11 @@ describe('priceSale', () => {
     expect(below.lines[0]).toMatchObject({ unit_price: 3200, price_tier: 'retail', line_total: 28800 });
     const at = priceSale({ lines: [{ product: sugar, qty: 10 }], price_mode: 'wholesale', vat_enabled: false });
     expect(at.lines[0]).toMatchObject({ unit_price: 2900, price_tier: 'wholesale', line_total: 29000 });
-    const noWholesale = priceSale({ lines: [{ product: product({ selling_price: 500 }), qty: 50 }], price_mode: 'wholesale', vat_enabled: false });
+    const noWholesale = priceSale({
+      lines: [{ product: product({ selling_price: 500 }), qty: 50 }],
+      price_mode: 'wholesale',
+      vat_enabled: false,
+    });
     expect(noWholesale.lines[0]!.unit_price).toBe(500);
   });
 

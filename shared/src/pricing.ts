@@ -63,7 +63,9 @@ export interface PriceSaleInput {
 }
 
 /** A product as the API answers it (TZS, percent) in the pricing function's units (cents, basis points). */
-export const pricedProduct = (p: Pick<Product, 'id' | 'name' | 'selling_price' | 'wholesale_price' | 'wholesale_min_qty' | 'tax_rate'>): PricedProduct => ({
+export const pricedProduct = (
+  p: Pick<Product, 'id' | 'name' | 'selling_price' | 'wholesale_price' | 'wholesale_min_qty' | 'tax_rate'>,
+): PricedProduct => ({
   product_id: p.id,
   name: p.name,
   selling_price: toCents(p.selling_price),
@@ -89,7 +91,8 @@ export function priceSale(input: PriceSaleInput): PricedSale {
   if (bp < 0n || bp > 10_000n) throw new RangeError('discount must be between 0 and 100 %');
   const base = input.lines.map((l) => {
     if (!Number.isInteger(l.qty) || l.qty <= 0) throw new RangeError('qty must be a positive integer');
-    const { price, tier } = l.unit_price === undefined ? unitPriceFor(l.product, l.qty, mode) : { price: l.unit_price, tier: 'retail' as PriceMode };
+    const { price, tier } =
+      l.unit_price === undefined ? unitPriceFor(l.product, l.qty, mode) : { price: l.unit_price, tier: 'retail' as PriceMode };
     return { l, price, tier, lineTotal: price * l.qty };
   });
   const subtotal = base.reduce((s, b) => s + b.lineTotal, 0);
@@ -134,7 +137,9 @@ export function priceSale(input: PriceSaleInput): PricedSale {
  * Lines of one product become one line with the summed quantity, keeping the first line's position
  * (`index`, to name it in errors). The server and every till merge the same way.
  */
-export function mergeSaleLines<L extends { product_id: string; qty: number }>(lines: L[]): Array<{ product_id: string; qty: number; index: number }> {
+export function mergeSaleLines<L extends { product_id: string; qty: number }>(
+  lines: L[],
+): Array<{ product_id: string; qty: number; index: number }> {
   const merged = new Map<string, { product_id: string; qty: number; index: number }>();
   lines.forEach((l, index) => {
     const seen = merged.get(l.product_id);

@@ -13,8 +13,18 @@ describe('chaos with two servers on one PostgreSQL', () => {
   const dbs: TestDb[] = [];
   afterAll(async () => Promise.all(dbs.map((db) => db.drop())));
 
-  it('6 tills × 250 sales and 2 pharmacy tills × 120, split over two servers and switching between them, through the faults and four kills: every sale and credit payment once, receipt numbers gapless per store, stock, balances and every batch exact', { timeout: 420_000 }, async () => {
-    const result = await runShort(dbs, { seed: 20261123, servers: 2, tills: 6, sales: 250, pharmacyTills: 2, pharmacySales: 120, durationMs: 50_000 });
+  it('6 tills × 250 sales and 2 pharmacy tills × 120, split over two servers and switching between them, through the faults and four kills: every sale and credit payment once, receipt numbers gapless per store, stock, balances and every batch exact', {
+    timeout: 420_000,
+  }, async () => {
+    const result = await runShort(dbs, {
+      seed: 20261123,
+      servers: 2,
+      tills: 6,
+      sales: 250,
+      pharmacyTills: 2,
+      pharmacySales: 120,
+      durationMs: 50_000,
+    });
     expectExercised(result, { sales: 1500, pharmacySales: 240 });
     expect(result.figures['server kills']).toBe(4);
     expect(Number(result.figures['connections to server 1'])).toBeGreaterThan(0);

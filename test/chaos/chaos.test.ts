@@ -12,7 +12,9 @@ describe(`chaos (${DIALECT})`, () => {
   const dbs: TestDb[] = [];
   afterAll(async () => Promise.all(dbs.map((db) => db.drop())));
 
-  it('6 tills × 300 sales and 2 pharmacy tills × 150 through refusals, cut requests, lost replies, outages and two server kills: every sale and credit payment once, receipt numbers gapless, stock, prices, balances and every batch exact, every price difference a conflict, no queue left', { timeout: 420_000 }, async () => {
+  it('6 tills × 300 sales and 2 pharmacy tills × 150 through refusals, cut requests, lost replies, outages and two server kills: every sale and credit payment once, receipt numbers gapless, stock, prices, balances and every batch exact, every price difference a conflict, no queue left', {
+    timeout: 420_000,
+  }, async () => {
     const result = await runShort(dbs, { seed: 20261121, tills: 6, sales: 300, pharmacyTills: 2, pharmacySales: 150, durationMs: 60_000 });
     expectExercised(result, { sales: 1800, pharmacySales: 300 });
   });

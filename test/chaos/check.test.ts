@@ -4,14 +4,47 @@ import { check } from './check.js';
 import { checkCredit } from './credit.js';
 import type { TillReport, WorkerSale } from './protocol.js';
 
-const sale = (n: number, extra: Partial<WorkerSale> = {}): WorkerSale => ({ id: `s${n}`, client_receipt_number: `C-1-${n}`, created_at: '2026-11-23T10:00:00Z', payment_method: 'Credit', customer_id: 'c1', total: 1000, lines: [], reversed: null, receipt_number: `S1-${String(n).padStart(6, '0')}`, ...extra });
-const tx = (n: number, extra: Record<string, unknown> = {}) => ({ id: `s${n}`, store_id: 'store', number: n, receipt_number: `S1-${String(n).padStart(6, '0')}`, client_receipt_number: `C-1-${n}`, source: 'offline', status: 'credit', payment_method: 'Credit', total: 1000, ...extra });
+const sale = (n: number, extra: Partial<WorkerSale> = {}): WorkerSale => ({
+  id: `s${n}`,
+  client_receipt_number: `C-1-${n}`,
+  created_at: '2026-11-23T10:00:00Z',
+  payment_method: 'Credit',
+  customer_id: 'c1',
+  total: 1000,
+  lines: [],
+  reversed: null,
+  receipt_number: `S1-${String(n).padStart(6, '0')}`,
+  ...extra,
+});
+const tx = (n: number, extra: Record<string, unknown> = {}) => ({
+  id: `s${n}`,
+  store_id: 'store',
+  number: n,
+  receipt_number: `S1-${String(n).padStart(6, '0')}`,
+  client_receipt_number: `C-1-${n}`,
+  source: 'offline',
+  status: 'credit',
+  payment_method: 'Credit',
+  total: 1000,
+  ...extra,
+});
 const report = (sales: WorkerSale[], extra: Partial<TillReport> = {}): TillReport => ({
   deviceId: 'till',
   sales,
   payments: [],
   customers: {},
-  counts: { sales: sales.length, lotRefusals: 0, refunds: 0, voids: 0, payments: 0, paymentsRefused: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 },
+  counts: {
+    sales: sales.length,
+    lotRefusals: 0,
+    refunds: 0,
+    voids: 0,
+    payments: 0,
+    paymentsRefused: 0,
+    relogins: 0,
+    syncErrors: 0,
+    conflictEvents: 0,
+    rejectedEvents: 0,
+  },
   replica: {},
   pending: 0,
   rejected: [],
@@ -19,17 +52,41 @@ const report = (sales: WorkerSale[], extra: Partial<TillReport> = {}): TillRepor
   ...extra,
 });
 const numbers = (transactions: any[], last: number, sales = [sale(1), sale(2), sale(3)]) =>
-  check({ reports: [report(sales)], transactions, products: [], conflicts: [], startStock: new Map(), initialPrice: new Map(), priceChanges: [], adjustments: new Map(), lastNumbers: new Map([['store', last]]) });
+  check({
+    reports: [report(sales)],
+    transactions,
+    products: [],
+    conflicts: [],
+    startStock: new Map(),
+    initialPrice: new Map(),
+    priceChanges: [],
+    adjustments: new Map(),
+    lastNumbers: new Map([['store', last]]),
+  });
 
 describe('chaos checks: receipt numbers', () => {
   it('hold for 1..n with the counter at n', () => {
     expect(numbers([tx(1), tx(2), tx(3)], 3)).toEqual([]);
   });
   it('catch a gap, a number taken twice, a counter ahead and a till showing another number', () => {
-    expect(numbers([tx(1), tx(2), tx(3, { number: 4, receipt_number: 'S1-000004' })], 4, [sale(1), sale(2), sale(3, { receipt_number: 'S1-000004' })]).join('\n')).toMatch(/not 1\.\.3: at position 3 comes 4/);
-    expect(numbers([tx(1), tx(2), tx(3, { number: 2, receipt_number: 'S1-000002' })], 3, [sale(1), sale(2), sale(3, { receipt_number: 'S1-000002' })]).join('\n')).toMatch(/share a receipt number/);
+    expect(
+      numbers([tx(1), tx(2), tx(3, { number: 4, receipt_number: 'S1-000004' })], 4, [
+        sale(1),
+        sale(2),
+        sale(3, { receipt_number: 'S1-000004' }),
+      ]).join('\n'),
+    ).toMatch(/not 1\.\.3: at position 3 comes 4/);
+    expect(
+      numbers([tx(1), tx(2), tx(3, { number: 2, receipt_number: 'S1-000002' })], 3, [
+        sale(1),
+        sale(2),
+        sale(3, { receipt_number: 'S1-000002' }),
+      ]).join('\n'),
+    ).toMatch(/share a receipt number/);
     expect(numbers([tx(1), tx(2), tx(3)], 4).join('\n')).toMatch(/counter stands at 4 for 3 sales/);
-    expect(numbers([tx(1), tx(2), tx(3)], 3, [sale(1), sale(2), sale(3, { receipt_number: null })]).join('\n')).toMatch(/till shows store receipt null, the server S1-000003/);
+    expect(numbers([tx(1), tx(2), tx(3)], 3, [sale(1), sale(2), sale(3, { receipt_number: null })]).join('\n')).toMatch(
+      /till shows store receipt null, the server S1-000003/,
+    );
   });
 });
 
@@ -43,17 +100,23 @@ describe('chaos checks: credit', () => {
     ],
     payments: o.payments ?? [{ reference: 'P1', customer_id: 'c1', amount: 500, allocations: [{ tab_id: 't1', amount: 500 }] }],
   });
-  const till = (customers = { c1: 1500 }) => [report([sale(1), sale(2)], { payments: [{ reference: 'P1', customer_id: 'c1', amount: 500 }], customers })];
+  const till = (customers = { c1: 1500 }) => [
+    report([sale(1), sale(2)], { payments: [{ reference: 'P1', customer_id: 'c1', amount: 500 }], customers }),
+  ];
   const txs = [tx(1), tx(2)];
 
   it('hold when every payment, tab and balance agrees', () => {
     expect(checkCredit(till(), txs, [profile()])).toEqual([]);
   });
   it('catch a payment doubled or lost, a tab paid other than its allocations, a balance off and a till behind', () => {
-    const doubled = profile({ payments: [...profile().payments, { reference: 'P1', customer_id: 'c1', amount: 500, allocations: [{ tab_id: 't2', amount: 500 }] }] });
+    const doubled = profile({
+      payments: [...profile().payments, { reference: 'P1', customer_id: 'c1', amount: 500, allocations: [{ tab_id: 't2', amount: 500 }] }],
+    });
     expect(checkCredit(till(), txs, [doubled]).join('\n')).toMatch(/P1 of TZS 500: on the server 2 times/);
     expect(checkCredit(till(), txs, [profile({ payments: [] })]).join('\n')).toMatch(/P1 of TZS 500: on the server 0 times/);
-    const misallocated = profile({ payments: [{ reference: 'P1', customer_id: 'c1', amount: 500, allocations: [{ tab_id: 't2', amount: 500 }] }] });
+    const misallocated = profile({
+      payments: [{ reference: 'P1', customer_id: 'c1', amount: 500, allocations: [{ tab_id: 't2', amount: 500 }] }],
+    });
     expect(checkCredit(till(), txs, [misallocated]).join('\n')).toMatch(/paid TZS 500, payments allocated TZS 0/);
     expect(checkCredit(till(), txs, [profile({ owed: 1000 })]).join('\n')).toMatch(/tabs add up to 1500/);
     expect(checkCredit(till({ c1: 2000 }), txs, [profile()]).join('\n')).toMatch(/shows TZS 2000 owed, server 1500/);

@@ -36,13 +36,15 @@ export function check(e: Evidence): string[] {
       fail(`sale ${s.client_receipt_number} (${s.id}) never reached the server`);
       continue;
     }
-    if (t.client_receipt_number !== s.client_receipt_number) fail(`sale ${s.id}: server has receipt ${t.client_receipt_number}, till printed ${s.client_receipt_number}`);
+    if (t.client_receipt_number !== s.client_receipt_number)
+      fail(`sale ${s.id}: server has receipt ${t.client_receipt_number}, till printed ${s.client_receipt_number}`);
     if (t.total !== s.total) fail(`sale ${s.client_receipt_number}: till took ${s.total}, server booked ${t.total}`);
     const expected = s.reversed ?? (s.payment_method === 'Credit' ? 'credit' : 'paid');
     if (t.status !== expected) fail(`sale ${s.client_receipt_number}: server status ${t.status}, expected ${expected}`);
     receiptNumbers.add(s.client_receipt_number);
   }
-  if (receiptNumbers.size !== sales.length) fail(`tills printed ${sales.length} sales but only ${receiptNumbers.size} distinct receipt numbers`);
+  if (receiptNumbers.size !== sales.length)
+    fail(`tills printed ${sales.length} sales but only ${receiptNumbers.size} distinct receipt numbers`);
   const tillIds = new Set(sales.map((s) => s.id));
   for (const t of e.transactions) {
     if (!tillIds.has(t.id) || t.source !== 'offline') fail(`server transaction ${t.receipt_number} has no till origin`);
@@ -52,7 +54,8 @@ export function check(e: Evidence): string[] {
   for (const f of gapless(e.transactions, e.lastNumbers)) fail(f);
   for (const s of sales) {
     const t = server.get(s.id);
-    if (t && s.receipt_number !== t.receipt_number) fail(`sale ${s.client_receipt_number}: the till shows store receipt ${s.receipt_number}, the server ${t.receipt_number}`);
+    if (t && s.receipt_number !== t.receipt_number)
+      fail(`sale ${s.client_receipt_number}: the till shows store receipt ${s.receipt_number}, the server ${t.receipt_number}`);
   }
 
   // Stock: start − sold + voided (and refunded, outside a pharmacy) + the owner's adjustments (deliveries), on the server and on every till.
@@ -71,12 +74,15 @@ export function check(e: Evidence): string[] {
     for (const r of e.reports) {
       const local = r.replica[id];
       if (local?.stock !== p.stock) fail(`${p.name}: till ${r.deviceId} shows stock ${local?.stock}, server ${p.stock}`);
-      if (local?.selling_price !== p.selling_price) fail(`${p.name}: till ${r.deviceId} shows price ${local?.selling_price}, server ${p.selling_price}`);
+      if (local?.selling_price !== p.selling_price)
+        fail(`${p.name}: till ${r.deviceId} shows price ${local?.selling_price}, server ${p.selling_price}`);
     }
   }
 
   // Every line charged at a price other than the one in force is on the conflict list, and only those.
-  const priceConflicts = new Set(e.conflicts.filter((c) => c.kind === 'stale_price' || c.kind === 'price_mismatch').map((c) => `${c.transaction_id}/${c.product_id}`));
+  const priceConflicts = new Set(
+    e.conflicts.filter((c) => c.kind === 'stale_price' || c.kind === 'price_mismatch').map((c) => `${c.transaction_id}/${c.product_id}`),
+  );
   let differences = 0;
   let ambiguous = 0;
   for (const s of sales) {
@@ -91,7 +97,8 @@ export function check(e: Evidence): string[] {
       const key = `${s.id}/${l.product_id}`;
       if (l.unit_price !== inForce) {
         differences++;
-        if (!priceConflicts.has(key)) fail(`sale ${s.client_receipt_number}: charged ${l.unit_price} for a product priced ${inForce}, and no conflict says so`);
+        if (!priceConflicts.has(key))
+          fail(`sale ${s.client_receipt_number}: charged ${l.unit_price} for a product priced ${inForce}, and no conflict says so`);
       } else if (priceConflicts.has(key)) {
         fail(`sale ${s.client_receipt_number}: a price conflict for a line charged at the price in force`);
       }
@@ -104,7 +111,8 @@ export function check(e: Evidence): string[] {
   for (const r of e.reports) {
     if (r.pending !== 0) fail(`till ${r.deviceId} still has ${r.pending} mutations queued`);
     if (r.rejected.length) fail(`till ${r.deviceId} had mutations refused: ${JSON.stringify(r.rejected.slice(0, 3))}`);
-    if (r.syncedOnReplica !== r.sales.length) fail(`till ${r.deviceId}: ${r.sales.length - r.syncedOnReplica} of its sales show no store number`);
+    if (r.syncedOnReplica !== r.sales.length)
+      fail(`till ${r.deviceId}: ${r.sales.length - r.syncedOnReplica} of its sales show no store number`);
   }
   return failures;
 }
@@ -121,11 +129,18 @@ function gapless(transactions: any[], lastNumbers: Map<string, number>): string[
   for (const [store, list] of byStore) {
     const numbers = list.map((t) => t.number).sort((a, b) => a - b);
     const wrong = numbers.findIndex((n, i) => n !== i + 1);
-    if (wrong >= 0) failures.push(`store ${store}: receipt numbers not 1..${numbers.length}: at position ${wrong + 1} comes ${numbers[wrong]} (neighbours ${numbers.slice(Math.max(0, wrong - 2), wrong + 3).join(', ')})`);
+    if (wrong >= 0)
+      failures.push(
+        `store ${store}: receipt numbers not 1..${numbers.length}: at position ${wrong + 1} comes ${numbers[wrong]} (neighbours ${numbers.slice(Math.max(0, wrong - 2), wrong + 3).join(', ')})`,
+      );
     const spelt = list.filter((t) => !String(t.receipt_number).endsWith(`-${String(t.number).padStart(6, '0')}`));
-    if (spelt.length) failures.push(`store ${store}: ${spelt.length} receipt numbers do not spell their number, e.g. ${spelt[0].receipt_number} for ${spelt[0].number}`);
+    if (spelt.length)
+      failures.push(
+        `store ${store}: ${spelt.length} receipt numbers do not spell their number, e.g. ${spelt[0].receipt_number} for ${spelt[0].number}`,
+      );
     if (new Set(list.map((t) => t.receipt_number)).size !== list.length) failures.push(`store ${store}: two sales share a receipt number`);
-    if (lastNumbers.get(store) !== list.length) failures.push(`store ${store}: its counter stands at ${lastNumbers.get(store)} for ${list.length} sales`);
+    if (lastNumbers.get(store) !== list.length)
+      failures.push(`store ${store}: its counter stands at ${lastNumbers.get(store)} for ${list.length} sales`);
   }
   return failures;
 }

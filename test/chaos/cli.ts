@@ -35,6 +35,7 @@ if (servers > 1 && dialect !== 'postgres') {
   process.exit(2);
 }
 
-const run = (databaseUrl?: string) => runChaos({ seed, tills, sales, pharmacyTills, pharmacySales, durationMs, databaseUrl, servers, log: (l) => console.log(`  ${l}`) });
+const run = (databaseUrl?: string) =>
+  runChaos({ seed, tills, sales, pharmacyTills, pharmacySales, durationMs, databaseUrl, servers, log: (l) => console.log(`  ${l}`) });
 const result = dialect === 'postgres' ? await withPostgres('duka_chaos', run) : await run();
 finishRun(result, 'Every invariant held.');

@@ -28,7 +28,10 @@ export function checkCredit(reports: TillReport[], transactions: any[], profiles
     const found = onServer.get(p.reference) ?? [];
     onServer.delete(p.reference);
     if (found.length !== 1) fail(`credit payment ${p.reference} of TZS ${p.amount}: on the server ${found.length} times`);
-    else if (cents(found[0].amount) !== cents(p.amount) || found[0].customer_id !== p.customer_id) fail(`credit payment ${p.reference}: till took TZS ${p.amount} from ${p.customer_id}, server has TZS ${found[0].amount} from ${found[0].customer_id}`);
+    else if (cents(found[0].amount) !== cents(p.amount) || found[0].customer_id !== p.customer_id)
+      fail(
+        `credit payment ${p.reference}: till took TZS ${p.amount} from ${p.customer_id}, server has TZS ${found[0].amount} from ${found[0].customer_id}`,
+      );
   }
   for (const [ref, list] of onServer) fail(`${list.length} credit payment(s) on the server no till took (reference ${ref})`);
 
@@ -49,16 +52,23 @@ export function checkCredit(reports: TillReport[], transactions: any[], profiles
         fail(`${c.name}: tab ${tab.id} for a sale that is not a credit sale of a till, or a second tab of one`);
         continue;
       }
-      if (cents(tab.amount) !== cents(sale.total)) fail(`${c.name}: tab of ${sale.receipt_number} for TZS ${tab.amount}, the sale is TZS ${sale.total}`);
-      if (cents(tab.paid_amount) !== (allocated.get(tab.id) ?? 0)) fail(`${c.name}: tab of ${sale.receipt_number} paid TZS ${tab.paid_amount}, payments allocated TZS ${(allocated.get(tab.id) ?? 0) / 100}`);
+      if (cents(tab.amount) !== cents(sale.total))
+        fail(`${c.name}: tab of ${sale.receipt_number} for TZS ${tab.amount}, the sale is TZS ${sale.total}`);
+      if (cents(tab.paid_amount) !== (allocated.get(tab.id) ?? 0))
+        fail(
+          `${c.name}: tab of ${sale.receipt_number} paid TZS ${tab.paid_amount}, payments allocated TZS ${(allocated.get(tab.id) ?? 0) / 100}`,
+        );
       const reversed = sale.status !== 'credit';
       const open = cents(tab.amount) - cents(tab.paid_amount);
-      if (reversed ? !['written_off', 'settled'].includes(tab.status) || cents(tab.balance) !== 0 : cents(tab.balance) !== open) fail(`${c.name}: tab of ${sale.receipt_number} (sale ${sale.status}) is ${tab.status} owing TZS ${tab.balance}`);
+      if (reversed ? !['written_off', 'settled'].includes(tab.status) || cents(tab.balance) !== 0 : cents(tab.balance) !== open)
+        fail(`${c.name}: tab of ${sale.receipt_number} (sale ${sale.status}) is ${tab.status} owing TZS ${tab.balance}`);
       owed += cents(tab.balance);
     }
-    if (cents(c.outstanding_balance) !== owed || cents(profile.total_outstanding) !== owed) fail(`${c.name} owes TZS ${c.outstanding_balance} (profile ${profile.total_outstanding}); their tabs add up to ${owed / 100}`);
+    if (cents(c.outstanding_balance) !== owed || cents(profile.total_outstanding) !== owed)
+      fail(`${c.name} owes TZS ${c.outstanding_balance} (profile ${profile.total_outstanding}); their tabs add up to ${owed / 100}`);
     for (const r of reports) {
-      if (c.id in r.customers && cents(r.customers[c.id]!) !== cents(c.outstanding_balance)) fail(`${c.name}: till ${r.deviceId} shows TZS ${r.customers[c.id]} owed, server ${c.outstanding_balance}`);
+      if (c.id in r.customers && cents(r.customers[c.id]!) !== cents(c.outstanding_balance))
+        fail(`${c.name}: till ${r.deviceId} shows TZS ${r.customers[c.id]} owed, server ${c.outstanding_balance}`);
     }
   }
   for (const s of sales.values()) fail(`credit sale ${s.receipt_number} has no tab`);

@@ -12,7 +12,15 @@ export async function withPostgres<T>(database: string, fn: (url: string) => Pro
   const dir = mkdtempSync(path.join(tmpdir(), `${database.replace(/_/g, '-')}-pg-`));
   chmodSync(dir, 0o777);
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), port, user: 'postgres', password: 'postgres', persistent: false, createPostgresUser: true, onLog: () => {} });
+  const pg = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+  });
   await pg.initialise();
   await pg.start();
   try {

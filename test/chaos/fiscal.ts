@@ -56,13 +56,19 @@ export function checkFiscal(transactions: any[], shop: FiscalShop): { failures: 
     if (r.gc !== i + 1) fail(`TRA's ${i + 1}th acknowledged receipt is GC ${r.gc}`);
     const sale = byGc.get(r.gc);
     if (!sale) fail(`TRA acknowledged GC ${r.gc}, which no sale has`);
-    else if (r.totalInclCents !== Math.round(sale.total * 100)) fail(`GC ${r.gc}: TRA has ${r.totalInclCents / 100}, the sale ${sale.total}`);
+    else if (r.totalInclCents !== Math.round(sale.total * 100))
+      fail(`GC ${r.gc}: TRA has ${r.totalInclCents / 100}, the sale ${sale.total}`);
     if (sale && r.rctvnum !== sale.fiscal.rctvnum) fail(`GC ${r.gc}: TRA has RCTVNUM ${r.rctvnum}, the sale ${sale.fiscal.rctvnum}`);
   });
   for (const v of shop.tra.violations.slice(0, 10)) fail(`TRA saw: ${v}`);
   const issued = transactions.filter((t) => t.fiscal?.status === 'issued').length;
   return {
     failures,
-    figures: { 'fiscal receipts numbered': numbered, 'fiscal receipts acknowledged by TRA': device.receipts.length, 'fiscal receipts the till sees issued': issued, 'fiscal resends after a lost or cut reply': device.resends },
+    figures: {
+      'fiscal receipts numbered': numbered,
+      'fiscal receipts acknowledged by TRA': device.receipts.length,
+      'fiscal receipts the till sees issued': issued,
+      'fiscal resends after a lost or cut reply': device.resends,
+    },
   };
 }

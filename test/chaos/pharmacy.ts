@@ -61,8 +61,22 @@ export async function openPharmacy(apis: string[], seed: number, demand: number)
   const specs = [
     { name: 'Panadol 500mg', generic_name: 'Paracetamol', strength: '500 mg', dosage_form: 'tablet', schedule: 'otc', selling_price: 500 },
     { name: 'Amoxil 250mg', generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule', schedule: 'pom', selling_price: 1500 },
-    { name: 'ORS Sachet', generic_name: 'Oral rehydration salts', strength: '20.5 g', dosage_form: 'powder', schedule: 'otc', selling_price: 700 },
-    { name: 'Tramadol 50mg', generic_name: 'Tramadol', strength: '50 mg', dosage_form: 'capsule', schedule: 'controlled', selling_price: 2000 },
+    {
+      name: 'ORS Sachet',
+      generic_name: 'Oral rehydration salts',
+      strength: '20.5 g',
+      dosage_form: 'powder',
+      schedule: 'otc',
+      selling_price: 700,
+    },
+    {
+      name: 'Tramadol 50mg',
+      generic_name: 'Tramadol',
+      strength: '50 mg',
+      dosage_form: 'capsule',
+      schedule: 'controlled',
+      selling_price: 2000,
+    },
   ];
   const medicines: Medicine[] = [];
   for (const s of specs) {
@@ -70,20 +84,38 @@ export async function openPharmacy(apis: string[], seed: number, demand: number)
     medicines.push({ id: p.data.id, name: p.data.name, schedule: s.schedule });
   }
   const supplier = await owner.call('POST', '/suppliers', { name: 'Medisel Tanzania' });
-  const shop: Pharmacy = { owner, phone, orgId: reg.data.org_id, medicines, received: new Map(), lots: new Map(), deliveries: 0, supplierId: supplier.data.id };
+  const shop: Pharmacy = {
+    owner,
+    phone,
+    orgId: reg.data.org_id,
+    medicines,
+    received: new Map(),
+    lots: new Map(),
+    deliveries: 0,
+    supplierId: supplier.data.id,
+  };
   const size = (share: number) => Math.max(5, Math.round(demand * share));
   // Two deliveries: the lot expiring first arrives in the second, so FEFO is not the order received.
-  await deliver(shop, medicines.flatMap((m, i) => [{ product_id: m.id, lot_number: `L${i + 1}-B`, expiry_date: day(400), qty: size(0.45) }]));
-  await deliver(shop, medicines.flatMap((m, i) => [
-    { product_id: m.id, lot_number: `L${i + 1}-A`, expiry_date: day(200), qty: size(0.25) },
-    { product_id: m.id, lot_number: `L${i + 1}-C`, expiry_date: day(600), qty: size(1) },
-  ]));
+  await deliver(
+    shop,
+    medicines.flatMap((m, i) => [{ product_id: m.id, lot_number: `L${i + 1}-B`, expiry_date: day(400), qty: size(0.45) }]),
+  );
+  await deliver(
+    shop,
+    medicines.flatMap((m, i) => [
+      { product_id: m.id, lot_number: `L${i + 1}-A`, expiry_date: day(200), qty: size(0.25) },
+      { product_id: m.id, lot_number: `L${i + 1}-C`, expiry_date: day(600), qty: size(1) },
+    ]),
+  );
   return shop;
 }
 
 /** A delivered delivery of these lots. */
 export async function deliver(shop: Pharmacy, lots: Array<{ product_id: string; lot_number: string; expiry_date: string; qty: number }>) {
-  await shop.owner.call('POST', `/suppliers/${shop.supplierId}/deliveries`, { status: 'delivered', lines: lots.map((l) => ({ ...l, unit_cost: 300 })) });
+  await shop.owner.call('POST', `/suppliers/${shop.supplierId}/deliveries`, {
+    status: 'delivered',
+    lines: lots.map((l) => ({ ...l, unit_cost: 300 })),
+  });
   shop.deliveries++;
   for (const l of lots) {
     shop.received.set(l.product_id, (shop.received.get(l.product_id) ?? 0) + l.qty);
@@ -94,7 +126,10 @@ export async function deliver(shop: Pharmacy, lots: Array<{ product_id: string; 
 
 /** During an outage: a small lot that expires before every other, which tills learn of by pull. */
 export async function deliverDuringOutage(shop: Pharmacy, n: number, qty: number) {
-  await deliver(shop, shop.medicines.map((m, i) => ({ product_id: m.id, lot_number: `L${i + 1}-X${n}`, expiry_date: day(100 + n), qty })));
+  await deliver(
+    shop,
+    shop.medicines.map((m, i) => ({ product_id: m.id, lot_number: `L${i + 1}-X${n}`, expiry_date: day(100 + n), qty })),
+  );
 }
 
 interface BatchRow {
@@ -108,13 +143,24 @@ interface BatchRow {
 }
 
 /** Every batch of the pharmacy against the model, and the stock invariant, read from the server's database. */
-export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], period: string, dbOpts: { url?: string; sqliteFile?: string }): Promise<{ failures: string[]; figures: Record<string, number> }> {
+export async function checkPharmacy(
+  shop: Pharmacy,
+  reports: TillReport[],
+  period: string,
+  dbOpts: { url?: string; sqliteFile?: string },
+): Promise<{ failures: string[]; figures: Record<string, number> }> {
   const failures: string[] = [];
   const fail = (msg: string) => failures.length < 50 && failures.push(msg);
   const handle = createDb({ ...dbOpts, poolSize: 2 });
   try {
     const db = handle.db;
-    const batches: BatchRow[] = (await db.selectFrom('batches').select(['id', 'product_id', 'lot_number', 'status', 'qty_on_hand', 'source_batch_id', 'transaction_id']).where('org_id', '=', shop.orgId).execute()).map((b) => ({ ...b, qty_on_hand: Number(b.qty_on_hand) }));
+    const batches: BatchRow[] = (
+      await db
+        .selectFrom('batches')
+        .select(['id', 'product_id', 'lot_number', 'status', 'qty_on_hand', 'source_batch_id', 'transaction_id'])
+        .where('org_id', '=', shop.orgId)
+        .execute()
+    ).map((b) => ({ ...b, qty_on_hand: Number(b.qty_on_hand) }));
     const booked = await db
       .selectFrom('transaction_line_batches as l')
       .innerJoin('transactions as t', 't.id', 'l.transaction_id')
@@ -137,18 +183,31 @@ export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], perio
       for (const l of s.lines) {
         const b = bookedOf.get(`${s.id}/${l.product_id}`) ?? new Map();
         const sent = new Map((l.batches ?? []).map((x) => [x.batch_id, x.qty]));
-        for (const id of new Set([...b.keys(), ...sent.keys()])) demand.set(id, (demand.get(id) ?? 0) + Math.max(sent.get(id) ?? 0, b.get(id) ?? 0));
+        for (const id of new Set([...b.keys(), ...sent.keys()]))
+          demand.set(id, (demand.get(id) ?? 0) + Math.max(sent.get(id) ?? 0, b.get(id) ?? 0));
       }
     }
     const receivedOf = (id: string) => {
       const b = lotOf.get(id);
       return b ? (shop.lots.get(`${b.product_id}/${b.lot_number}`) ?? 0) : 0;
     };
-    const lowest = await db.selectFrom('batch_movements').select((eb) => ['batch_id', eb.fn.min<number>('qty_after').as('n')]).where('org_id', '=', shop.orgId).groupBy('batch_id').execute();
+    const lowest = await db
+      .selectFrom('batch_movements')
+      .select((eb) => ['batch_id', eb.fn.min<number>('qty_after').as('n')])
+      .where('org_id', '=', shop.orgId)
+      .groupBy('batch_id')
+      .execute();
     const neverEmpty = new Set(lowest.filter((r) => Number(r.n) > 0).map((r) => r.batch_id));
-    const neverShort = (id: string) => lotOf.get(id)?.source_batch_id === null && (receivedOf(id) >= (demand.get(id) ?? 0) || neverEmpty.has(id));
+    const neverShort = (id: string) =>
+      lotOf.get(id)?.source_batch_id === null && (receivedOf(id) >= (demand.get(id) ?? 0) || neverEmpty.has(id));
 
-    const figures = { 'pharmacy lines': 0, 'lines sent with the till’s lots': 0, 'kept as the till sent': 0, 'lines spanning lots': 0, 'lots a till may have found short': 0 };
+    const figures = {
+      'pharmacy lines': 0,
+      'lines sent with the till’s lots': 0,
+      'kept as the till sent': 0,
+      'lines spanning lots': 0,
+      'lots a till may have found short': 0,
+    };
     const mainLeft = new Map<string, number>();
     for (const b of batches) if (b.source_batch_id === null) mainLeft.set(b.id, receivedOf(b.id));
     const quarantine = new Map<string, number>();
@@ -165,12 +224,18 @@ export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], perio
           // The server keeps what each of the till's lots still holds and takes only the rest FEFO: a line booked otherwise than sent had a lot run short.
           const sentOn = new Map(l.batches.map((x) => [x.batch_id, x.qty]));
           const differs = b.size !== sentOn.size || [...b].some(([id, q]) => sentOn.get(id) !== q);
-          if (sentTotal === l.qty && differs && l.batches.every((x) => (b.get(x.batch_id) ?? 0) >= x.qty)) fail(`sale ${s.client_receipt_number}: the till took ${JSON.stringify(l.batches)}, the server booked ${JSON.stringify([...b])} though no lot of the till's ran short`);
+          if (sentTotal === l.qty && differs && l.batches.every((x) => (b.get(x.batch_id) ?? 0) >= x.qty))
+            fail(
+              `sale ${s.client_receipt_number}: the till took ${JSON.stringify(l.batches)}, the server booked ${JSON.stringify([...b])} though no lot of the till's ran short`,
+            );
           if (sentTotal === l.qty && l.batches.every((x) => neverShort(x.batch_id))) {
             lots = new Map(l.batches.map((x) => [x.batch_id, x.qty]));
             const same = lots.size === b.size && [...lots].every(([id, q]) => b.get(id) === q);
             if (same) figures['kept as the till sent']++;
-            else fail(`sale ${s.client_receipt_number}: the till took ${JSON.stringify(l.batches)}, lots that never ran short, but the server booked ${JSON.stringify([...b])}`);
+            else
+              fail(
+                `sale ${s.client_receipt_number}: the till took ${JSON.stringify(l.batches)}, lots that never ran short, but the server booked ${JSON.stringify([...b])}`,
+              );
           }
         }
         if (lots.size > 1) figures['lines spanning lots']++;
@@ -189,20 +254,31 @@ export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], perio
       const name = `${shop.medicines.find((m) => m.id === b.product_id)?.name} lot ${b.lot_number}`;
       if (b.source_batch_id === null) {
         const expected = mainLeft.get(b.id) ?? 0;
-        if (b.qty_on_hand !== expected || b.status !== 'sellable') fail(`${name}: ${b.status} ${b.qty_on_hand}, expected sellable ${expected}`);
+        if (b.qty_on_hand !== expected || b.status !== 'sellable')
+          fail(`${name}: ${b.status} ${b.qty_on_hand}, expected sellable ${expected}`);
         continue;
       }
       const key = `${b.source_batch_id}/${b.transaction_id}`;
       const expected = quarantine.get(key);
       quarantine.delete(key);
-      if (b.qty_on_hand !== expected || b.status !== 'quarantined') fail(`${name}: quarantine row of sale ${b.transaction_id} ${b.status} ${b.qty_on_hand}, expected quarantined ${expected}`);
+      if (b.qty_on_hand !== expected || b.status !== 'quarantined')
+        fail(`${name}: quarantine row of sale ${b.transaction_id} ${b.status} ${b.qty_on_hand}, expected quarantined ${expected}`);
     }
     for (const [key, q] of quarantine) fail(`no quarantine row for ${q} refunded units (lot/sale ${key})`);
-    for (const [id, q] of mainLeft) if (!lotOf.has(id) && q !== 0) fail(`batch ${id}: the model holds ${q} units the server has no batch for`);
+    for (const [id, q] of mainLeft)
+      if (!lotOf.has(id) && q !== 0) fail(`batch ${id}: the model holds ${q} units the server has no batch for`);
 
     for (const d of await batchDrift(db, shop.orgId)) fail(`batch invariant: ${d}`);
     const registers = await checkRegisters(shop, sales, bookedOf, period, fail);
-    return { failures, figures: { ...figures, ...registers, 'pharmacy batches checked': batches.length, 'pharmacy quarantine rows': batches.filter((b) => b.source_batch_id !== null).length } };
+    return {
+      failures,
+      figures: {
+        ...figures,
+        ...registers,
+        'pharmacy batches checked': batches.length,
+        'pharmacy quarantine rows': batches.filter((b) => b.source_batch_id !== null).length,
+      },
+    };
   } finally {
     await handle.close();
   }
@@ -213,7 +289,13 @@ export async function checkPharmacy(shop: Pharmacy, reports: TillReport[], perio
  * (none doubled by a retried push or a killed server), with the patient, the quantities and the lots
  * the sale booked; and the controlled-drug register's closing balance equal to the stock.
  */
-async function checkRegisters(shop: Pharmacy, sales: WorkerSale[], bookedOf: Map<string, Map<string, number>>, period: string, fail: (msg: string) => void) {
+async function checkRegisters(
+  shop: Pharmacy,
+  sales: WorkerSale[],
+  bookedOf: Map<string, Map<string, number>>,
+  period: string,
+  fail: (msg: string) => void,
+) {
   const entries = await shop.owner.all(`/pharmacy/prescriptions?${period}`);
   const bySale = new Map<string, any>();
   for (const e of entries) {
@@ -233,10 +315,19 @@ async function checkRegisters(shop: Pharmacy, sales: WorkerSale[], bookedOf: Map
       continue;
     }
     const status = s.reversed ?? (s.payment_method === 'Credit' ? 'credit' : 'paid');
-    if (e.prescription?.patient_name !== s.patient || e.sale_status !== status) fail(`prescription register, sale ${s.client_receipt_number}: patient ${e.prescription?.patient_name} (${e.sale_status}), expected ${s.patient} (${status})`);
-    const expected = s.lines.filter((l) => schedule.get(l.product_id) !== 'otc').map((l) => `${l.product_id}×${l.qty}:${lotsText(bookedOf.get(`${s.id}/${l.product_id}`))}`).sort();
-    const got = e.items.map((i: any) => `${i.product_id}×${i.qty}:${lotsText(new Map(i.lots.map((x: any) => [x.batch_id, x.qty])))}`).sort();
-    if (JSON.stringify(got) !== JSON.stringify(expected)) fail(`prescription register, sale ${s.client_receipt_number}: items ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+    if (e.prescription?.patient_name !== s.patient || e.sale_status !== status)
+      fail(
+        `prescription register, sale ${s.client_receipt_number}: patient ${e.prescription?.patient_name} (${e.sale_status}), expected ${s.patient} (${status})`,
+      );
+    const expected = s.lines
+      .filter((l) => schedule.get(l.product_id) !== 'otc')
+      .map((l) => `${l.product_id}×${l.qty}:${lotsText(bookedOf.get(`${s.id}/${l.product_id}`))}`)
+      .sort();
+    const got = e.items
+      .map((i: any) => `${i.product_id}×${i.qty}:${lotsText(new Map(i.lots.map((x: any) => [x.batch_id, x.qty])))}`)
+      .sort();
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      fail(`prescription register, sale ${s.client_receipt_number}: items ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
   }
   for (const e of bySale.values()) fail(`prescription register: entry for ${e.receipt_number}, a sale no till made`);
 
@@ -245,10 +336,17 @@ async function checkRegisters(shop: Pharmacy, sales: WorkerSale[], bookedOf: Map
     const r = (await shop.owner.call('GET', `/pharmacy/registers/controlled?product_id=${m.id}&${period}`)).data;
     const stock = (await shop.owner.call('GET', `/inventory/products/${m.id}`)).data.stock;
     const sum = r.lines.reduce((x: number, l: any) => x + l.qty, 0);
-    if (r.opening_balance !== 0 || r.closing_balance !== stock || sum !== stock) fail(`controlled register of ${m.name}: opening ${r.opening_balance}, lines add ${sum}, closing ${r.closing_balance}; stock ${stock}`);
+    if (r.opening_balance !== 0 || r.closing_balance !== stock || sum !== stock)
+      fail(
+        `controlled register of ${m.name}: opening ${r.opening_balance}, lines add ${sum}, closing ${r.closing_balance}; stock ${stock}`,
+      );
     controlledLines += r.lines.length;
   }
   return { 'prescription register entries': entries.length, 'controlled register lines': controlledLines };
 }
 
-const lotsText = (lots: Map<unknown, unknown> | undefined) => [...(lots ?? new Map())].map(([id, q]) => `${id}=${q}`).sort().join(',');
+const lotsText = (lots: Map<unknown, unknown> | undefined) =>
+  [...(lots ?? new Map())]
+    .map(([id, q]) => `${id}=${q}`)
+    .sort()
+    .join(',');

@@ -36,7 +36,18 @@ export interface TillReport {
   payments: WorkerPayment[];
   /** What each customer owes as the replica shows it after the final pull, TZS. */
   customers: Record<string, number>;
-  counts: { sales: number; lotRefusals: number; refunds: number; voids: number; payments: number; paymentsRefused: number; relogins: number; syncErrors: number; conflictEvents: number; rejectedEvents: number };
+  counts: {
+    sales: number;
+    lotRefusals: number;
+    refunds: number;
+    voids: number;
+    payments: number;
+    paymentsRefused: number;
+    relogins: number;
+    syncErrors: number;
+    conflictEvents: number;
+    rejectedEvents: number;
+  };
   /** What the replica shows per product after the final pull. */
   replica: Record<string, { stock: number | null; selling_price: number | null }>;
   pending: number;

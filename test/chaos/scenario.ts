@@ -106,7 +106,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     for (let i = 0; i < 12; i++) {
       const price = (i + 1) * 500 + 250 * (i % 3);
       const stock = i < 2 ? 15 : 5000;
-      const p = await owner.call('POST', '/inventory/products', { name: `Bidhaa ${i + 1}`, sku: `CH-${i + 1}`, cost_price: Math.round(price * 0.7), selling_price: price, stock });
+      const p = await owner.call('POST', '/inventory/products', {
+        name: `Bidhaa ${i + 1}`,
+        sku: `CH-${i + 1}`,
+        cost_price: Math.round(price * 0.7),
+        selling_price: price,
+        stock,
+      });
       startStock.set(p.data.id, stock);
       initialPrice.set(p.data.id, price);
     }
@@ -124,10 +130,24 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
 
     // The tills: each in its own process, signed in and loaded through the (still healthy) proxy.
     for (let i = 0; i < o.tills + pharmacyTills; i++) {
-      tills.push(new TillProcess(i < o.tills ? `till ${i + 1}` : `pharmacy till ${i - o.tills + 1}`, (name, error) => workerErrors.push(`${name}: ${error}`)));
+      tills.push(
+        new TillProcess(i < o.tills ? `till ${i + 1}` : `pharmacy till ${i - o.tills + 1}`, (name, error) =>
+          workerErrors.push(`${name}: ${error}`),
+        ),
+      );
     }
     const schedules = Object.fromEntries(pharmacy.medicines.map((m) => [m.id, m.schedule]));
-    const routes = await Promise.all(tills.map((_, i) => proxy.listen(routeOf(i < o.tills ? i : i - o.tills + fleet.servers.length, fleet.servers.map((s) => s.port), balancer?.port))));
+    const routes = await Promise.all(
+      tills.map((_, i) =>
+        proxy.listen(
+          routeOf(
+            i < o.tills ? i : i - o.tills + fleet.servers.length,
+            fleet.servers.map((s) => s.port),
+            balancer?.port,
+          ),
+        ),
+      ),
+    );
     await Promise.all(
       tills.map((t, i) => {
         const ready = t.next('ready', 120_000);
@@ -198,9 +218,21 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     // The network heals: every till drains its queue, then takes a last pull.
     proxy.heal();
     const drainStart = Date.now();
-    await Promise.all(tills.map((t) => { const d = t.next('drained', 200_000); t.send({ type: 'drain' }); return d; }));
+    await Promise.all(
+      tills.map((t) => {
+        const d = t.next('drained', 200_000);
+        t.send({ type: 'drain' });
+        return d;
+      }),
+    );
     const drainMs = Date.now() - drainStart;
-    await Promise.all(tills.map((t) => { const r = t.next('report', 120_000); t.send({ type: 'report' }); return r; }));
+    await Promise.all(
+      tills.map((t) => {
+        const r = t.next('report', 120_000);
+        t.send({ type: 'report' });
+        return r;
+      }),
+    );
     const reports = tills.slice(0, o.tills).map((t) => t.report!);
     const pharmacyReports = tills.slice(o.tills).map((t) => t.report!);
 
@@ -211,7 +243,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const products = await owner.all('/inventory/products');
     const conflicts = await owner.all('/sync/conflicts');
     const credit = await readCredit(owner);
-    const rx = { transactions: await pharmacy.owner.all(`/pos/transactions?${period}`), products: await pharmacy.owner.all('/inventory/products'), conflicts: await pharmacy.owner.all('/sync/conflicts') };
+    const rx = {
+      transactions: await pharmacy.owner.all(`/pos/transactions?${period}`),
+      products: await pharmacy.owner.all('/inventory/products'),
+      conflicts: await pharmacy.owner.all('/sync/conflicts'),
+    };
     const rxCredit = await readCredit(pharmacy.owner);
     const medicines = pharmacy.medicines.map((m) => m.id);
     const dbOpts = o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(dir, 'server-1', 'duka.db') };
@@ -243,10 +279,23 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     if (proxy.counts.cutReply === 0) failures.push('chaos: no reply was lost after its request reached the server');
     if (proxy.counts.refused === 0) failures.push('chaos: no connection was refused');
     if (proxy.counts.refusedWhileDown === 0) failures.push('chaos: no till met a full outage');
-    for (const [i, s] of fleet.servers.entries()) if (s.kills < 2) failures.push(`chaos: server ${i + 1} was killed ${s.kills} times, not 2`);
-    failures.push(...spread(tills.map((t, i) => ({ name: t.name, route: routes[i]! })), fleet.servers.map((s) => s.port), balancer?.port));
+    for (const [i, s] of fleet.servers.entries())
+      if (s.kills < 2) failures.push(`chaos: server ${i + 1} was killed ${s.kills} times, not 2`);
+    failures.push(
+      ...spread(
+        tills.map((t, i) => ({ name: t.name, route: routes[i]! })),
+        fleet.servers.map((s) => s.port),
+        balancer?.port,
+      ),
+    );
     const relogins = [...reports, ...pharmacyReports].reduce((s, r) => s + r.counts.relogins, 0);
-    if (relogins > 0) failures.push(`${relogins} times a till was signed out by the network and had to sign in again (${tills.filter((t) => t.report!.counts.relogins).map((t) => `${t.name}: ${t.report!.counts.relogins}`).join(', ')})`);
+    if (relogins > 0)
+      failures.push(
+        `${relogins} times a till was signed out by the network and had to sign in again (${tills
+          .filter((t) => t.report!.counts.relogins)
+          .map((t) => `${t.name}: ${t.report!.counts.relogins}`)
+          .join(', ')})`,
+      );
 
     const all = reports.flatMap((r) => r.sales);
     const byKind = (k: string) => conflicts.filter((c) => c.kind === k).length;
@@ -272,7 +321,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         servers: fleet.servers.length,
         'server kills': fleet.servers.reduce((n, s) => n + s.kills, 0),
         'transactions retried after a deadlock': fleet.servers.reduce((n, s) => n + s.deadlocks, 0),
-        ...Object.fromEntries(fleet.servers.map((s, i) => [`connections to server ${i + 1}`, routes.reduce((n, r) => n + (r.connections.get(s.port) ?? 0), 0)])),
+        ...Object.fromEntries(
+          fleet.servers.map((s, i) => [`connections to server ${i + 1}`, routes.reduce((n, r) => n + (r.connections.get(s.port) ?? 0), 0)]),
+        ),
         'tills switching server per request': routes.filter((r) => r.targets.length > 1).length,
         'tills behind the load balancer': balancer ? routes.filter((r) => r.targets[0] === balancer!.port).length : 0,
         'switches of server between requests': routes.reduce((n, r) => n + r.switches, 0),
@@ -302,7 +353,19 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       },
     };
   } catch (err) {
-    return { failures: [...workerErrors, `the run stopped: ${err instanceof Error ? err.stack : String(err)}`, `server output:\n${fleet.output()}`], figures: { servers: fleet.servers.length, 'server kills': fleet.servers.reduce((n, s) => n + s.kills, 0), 'transactions retried after a deadlock': fleet.servers.reduce((n, s) => n + s.deadlocks, 0), 'total ms': Date.now() - started } };
+    return {
+      failures: [
+        ...workerErrors,
+        `the run stopped: ${err instanceof Error ? err.stack : String(err)}`,
+        `server output:\n${fleet.output()}`,
+      ],
+      figures: {
+        servers: fleet.servers.length,
+        'server kills': fleet.servers.reduce((n, s) => n + s.kills, 0),
+        'transactions retried after a deadlock': fleet.servers.reduce((n, s) => n + s.deadlocks, 0),
+        'total ms': Date.now() - started,
+      },
+    };
   } finally {
     for (const t of tills) t.child.kill('SIGKILL');
     await proxy.close().catch(() => {});
@@ -312,5 +375,3 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-

@@ -43,7 +43,10 @@ export class ServerProcess {
     const until = Date.now() + timeoutMs;
     for (;;) {
       if (this.child.exitCode !== null) throw new Error(`the server exited with ${this.child.exitCode}:\n${this.log}`);
-      const ok = await fetch(`${this.url}/health/ready`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${this.url}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       if (Date.now() > until) throw new Error(`the server did not become ready:\n${this.log}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -23,7 +23,16 @@ export function expectExercised(result: ChaosResult, o: { sales: number; pharmac
   expect(result.figures['fiscal receipts numbered']).toBe(o.sales);
   expect(Number(result.figures['fiscal receipts acknowledged by TRA'])).toBeGreaterThan(0);
   // Price differences, credit payments, and the pharmacy's own lots kept, lines spanning lots, refunds into quarantine, voids, prescriptions.
-  for (const figure of ['conflicts: stale_price', 'credit payments', 'pharmacy credit payments', 'kept as the till sent', 'lines spanning lots', 'pharmacy quarantine rows', 'pharmacy voids', 'pharmacy sales with a prescription']) {
+  for (const figure of [
+    'conflicts: stale_price',
+    'credit payments',
+    'pharmacy credit payments',
+    'kept as the till sent',
+    'lines spanning lots',
+    'pharmacy quarantine rows',
+    'pharmacy voids',
+    'pharmacy sales with a prescription',
+  ]) {
     expect(Number(result.figures[figure]), figure).toBeGreaterThan(0);
   }
 }

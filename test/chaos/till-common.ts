@@ -22,7 +22,10 @@ export async function persist<T>(what: string, fn: () => Promise<T>, untilMs = 1
  * (check.ts): each sale's store receipt number, the replica's stock and price of `productIds`,
  * its customers' balances, what is still queued and what the server refused. Syncing stops.
  */
-export async function tillReport(till: Till, o: { productIds: string[]; sales: WorkerSale[]; payments: WorkerPayment[]; counts: TillReport['counts'] }): Promise<TillReport> {
+export async function tillReport(
+  till: Till,
+  o: { productIds: string[]; sales: WorkerSale[]; payments: WorkerPayment[]; counts: TillReport['counts'] },
+): Promise<TillReport> {
   await persist('final pull', () => till.syncNow(), 60_000);
   till.stopSync();
   const replica: TillReport['replica'] = {};

@@ -16,7 +16,18 @@ let till: Till;
 let start: Extract<ToTill, { type: 'start' }>;
 const sales: WorkerSale[] = [];
 const payments: WorkerPayment[] = [];
-const counts = { sales: 0, lotRefusals: 0, refunds: 0, voids: 0, payments: 0, paymentsRefused: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
+const counts = {
+  sales: 0,
+  lotRefusals: 0,
+  refunds: 0,
+  voids: 0,
+  payments: 0,
+  paymentsRefused: 0,
+  relogins: 0,
+  syncErrors: 0,
+  conflictEvents: 0,
+  rejectedEvents: 0,
+};
 let stopped = false;
 /** The organisation's calendar day (Africa/Dar_es_Salaam, UTC+3 all year). */
 const today = () => new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 10);
@@ -68,10 +79,13 @@ async function sellAll() {
       continue;
     }
     // A credit sale of a customer who pays may have taken a payment through another till: it can only be refunded (checkReversal).
-    const open = sales.filter((s) => s.reversed === null && !s.locked && (move === 'refund' || !s.customer_id || !payers.includes(s.customer_id)));
+    const open = sales.filter(
+      (s) => s.reversed === null && !s.locked && (move === 'refund' || !s.customer_id || !payers.includes(s.customer_id)),
+    );
     if (move !== 'sale' && open.length > 0) {
       const target = rng.pick(open);
-      const receipt = move === 'refund' ? await till.refund(target.id, 'customer returned it') : await till.void(target.id, 'rung up by mistake');
+      const receipt =
+        move === 'refund' ? await till.refund(target.id, 'customer returned it') : await till.void(target.id, 'rung up by mistake');
       target.reversed = receipt.status as 'refunded' | 'void';
       counts[move === 'refund' ? 'refunds' : 'voids']++;
       continue;
@@ -106,7 +120,11 @@ async function sellAll() {
       throw err;
     }
     // The lots the till took (its own FEFO), as its receipt prints them and its push sends them.
-    const lots = new Map<string, LineBatchInput[]>(receipt.lines.filter((l) => l.batches.length).map((l) => [l.product_id, l.batches.map((b) => ({ batch_id: b.batch_id, qty: b.qty }))]));
+    const lots = new Map<string, LineBatchInput[]>(
+      receipt.lines
+        .filter((l) => l.batches.length)
+        .map((l) => [l.product_id, l.batches.map((b) => ({ batch_id: b.batch_id, qty: b.qty }))]),
+    );
     sales.push({
       id: receipt.id,
       client_receipt_number: receipt.client_receipt_number!,
@@ -155,7 +173,15 @@ async function pay(rng: Rng, customerId: string) {
 function prescriptionFor(rng: Rng, lines: Array<{ product_id: string }>): Prescription | undefined {
   const needed = lines.some((l) => ['pom', 'controlled'].includes(start.pharmacy!.schedules[l.product_id] ?? ''));
   if (!needed) return undefined;
-  return { patient_name: `Mgonjwa ${counts.sales + 1}`, patient_age: rng.int(1, 90), patient_sex: rng.pick(['female', 'male'] as const), prescriber_name: 'Dkt. Neema Mollel', prescriber_registration_number: 'MCT-4411', facility: 'Zahanati ya Mwenge', date_written: today() };
+  return {
+    patient_name: `Mgonjwa ${counts.sales + 1}`,
+    patient_age: rng.int(1, 90),
+    patient_sex: rng.pick(['female', 'male'] as const),
+    prescriber_name: 'Dkt. Neema Mollel',
+    prescriber_registration_number: 'MCT-4411',
+    facility: 'Zahanati ya Mwenge',
+    date_written: today(),
+  };
 }
 
 /** Sync until the queue is empty and a sync finished cleanly. */

@@ -37,21 +37,28 @@ export class AfricasTalkingFake extends HttpFake {
   private answerSend(req: RecordedRequest, scripted: 'ok' | { reject: string }): FakeAnswer {
     if (req.method !== 'POST' || req.url !== '/version1/messaging') return { status: 404, body: 'Not Found' };
     if (req.headers.apikey !== this.account.apiKey) return unauthorised;
-    if (req.headers.accept !== 'application/json') return { status: 406, body: 'Accept must be application/json for this fake', contentType: 'text/plain' };
-    if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return { status: 415, body: 'Unsupported Media Type' };
+    if (req.headers.accept !== 'application/json')
+      return { status: 406, body: 'Accept must be application/json for this fake', contentType: 'text/plain' };
+    if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
+      return { status: 415, body: 'Unsupported Media Type' };
     const form = new URLSearchParams(req.body);
     if (form.get('username') !== this.account.username) return unauthorised;
     const to = form.get('to');
     const message = form.get('message');
-    if (!to || !message) return { status: 400, body: `Request is missing required form field '${!to ? 'to' : 'message'}'`, contentType: 'text/plain' };
+    if (!to || !message)
+      return { status: 400, body: `Request is missing required form field '${!to ? 'to' : 'message'}'`, contentType: 'text/plain' };
     const from = form.get('from');
-    if (from !== null && !this.account.senderIds.includes(from)) return json(201, { SMSMessageData: { Message: 'InvalidSenderId', Recipients: [] } });
+    if (from !== null && !this.account.senderIds.includes(from))
+      return json(201, { SMSMessageData: { Message: 'InvalidSenderId', Recipients: [] } });
     const refusedWith = !/^\+255[67]\d{8}$/.test(to) ? '403' : scripted === 'ok' ? null : scripted.reject;
     if (refusedWith) {
       const status = RECIPIENT_STATUS[refusedWith];
       if (!status) throw new Error(`the Africa's Talking fake has no status ${refusedWith}`);
       return json(201, {
-        SMSMessageData: { Message: 'Sent to 0/1 Total Cost: 0', Recipients: [{ statusCode: Number(refusedWith), number: to, status, cost: '0', messageId: 'None' }] },
+        SMSMessageData: {
+          Message: 'Sent to 0/1 Total Cost: 0',
+          Recipients: [{ statusCode: Number(refusedWith), number: to, status, cost: '0', messageId: 'None' }],
+        },
       });
     }
     const messageId = `ATXid_${randomBytes(16).toString('hex')}`;

@@ -46,13 +46,23 @@ export class AzamPayFake extends HttpFake {
   private token(req: RecordedRequest): FakeAnswer {
     const b = parse(req.body);
     if (!b || b.appName !== this.app.appName || b.clientId !== this.app.clientId || b.clientSecret !== this.app.clientSecret) {
-      return json(423, { data: null, message: 'Provided detail is not valid for this app or secret key has been expired', success: false, statusCode: 423 });
+      return json(423, {
+        data: null,
+        message: 'Provided detail is not valid for this app or secret key has been expired',
+        success: false,
+        statusCode: 423,
+      });
     }
     const accessToken = `tok-${this.tokensIssued.length + 1}-${Math.random().toString(36).slice(2)}`;
     const expire = Date.now() + this.tokenTtlMs;
     this.tokens.set(accessToken, expire);
     this.tokensIssued.push(accessToken);
-    return json(200, { data: { accessToken, expire: new Date(expire).toISOString() }, message: 'Token generated successfully', success: true, statusCode: 200 });
+    return json(200, {
+      data: { accessToken, expire: new Date(expire).toISOString() },
+      message: 'Token generated successfully',
+      success: true,
+      statusCode: 200,
+    });
   }
 
   private checkout(req: RecordedRequest, scripted: 'ok' | { reject: string }): FakeAnswer {
@@ -72,7 +82,13 @@ export class AzamPayFake extends HttpFake {
     if (problems.length) return json(400, { success: false, message: problems.join('; ') });
     if (scripted !== 'ok') return json(200, { success: false, transactionId: null, message: scripted.reject });
     const transactionId = `AZ${100_000 + this.pushes.length}`;
-    this.pushes.push({ accountNumber: String(b!.accountNumber), amount: String(b!.amount), externalId: String(b!.externalId), provider: String(b!.provider), transactionId });
+    this.pushes.push({
+      accountNumber: String(b!.accountNumber),
+      amount: String(b!.amount),
+      externalId: String(b!.externalId),
+      provider: String(b!.provider),
+      transactionId,
+    });
     return json(200, { success: true, transactionId, message: 'Request in progress. You will receive a callback shortly' });
   }
 

@@ -23,7 +23,9 @@ const refuse = (code: string): FakeAnswer => {
   const r = REFUSALS[code];
   if (!r) throw new Error(`the Beem fake has no refusal ${code}`);
   // Beem answers a bad login at the top level and other refusals inside `data`.
-  return r.code === 120 ? json(r.status, { code: r.code, message: r.message }) : json(r.status, { data: { code: r.code, message: r.message } });
+  return r.code === 120
+    ? json(r.status, { code: r.code, message: r.message })
+    : json(r.status, { data: { code: r.code, message: r.message } });
 };
 
 export class BeemFake extends HttpFake {
@@ -40,7 +42,8 @@ export class BeemFake extends HttpFake {
     const url = new URL(req.url, 'http://fake');
     if (req.method === 'GET' && url.pathname === '/public/v1/delivery-reports') return this.answerReport(url.searchParams);
     if (req.method !== 'POST' || req.url !== '/v1/send') return json(404, { message: 'Not Found' });
-    if (!req.headers['content-type']?.startsWith('application/json')) return json(400, { data: { code: 104, message: 'Content-Type must be application/json' } });
+    if (!req.headers['content-type']?.startsWith('application/json'))
+      return json(400, { data: { code: 104, message: 'Content-Type must be application/json' } });
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(req.body) as Record<string, unknown>;
@@ -50,8 +53,10 @@ export class BeemFake extends HttpFake {
     for (const field of ['source_addr', 'encoding', 'schedule_time', 'message', 'recipients']) {
       if (!(field in body)) return json(400, { data: { code: 104, message: `Missing ${field}` } });
     }
-    if (body.encoding !== 0 || typeof body.schedule_time !== 'string') return json(400, { data: { code: 104, message: 'Invalid encoding or schedule_time' } });
-    if (typeof body.message !== 'string' || body.message.length === 0) return json(400, { data: { code: 104, message: 'Missing message' } });
+    if (body.encoding !== 0 || typeof body.schedule_time !== 'string')
+      return json(400, { data: { code: 104, message: 'Invalid encoding or schedule_time' } });
+    if (typeof body.message !== 'string' || body.message.length === 0)
+      return json(400, { data: { code: 104, message: 'Missing message' } });
     if (!this.account.senderIds.includes(String(body.source_addr))) return refuse('111');
     const recipients = body.recipients;
     if (!Array.isArray(recipients) || recipients.length !== 1) return json(400, { data: { code: 104, message: 'Invalid recipients' } });
@@ -60,7 +65,13 @@ export class BeemFake extends HttpFake {
     if (scripted !== 'ok') return refuse(scripted.reject);
     const requestId = this.nextRequestId++;
     const valid = typeof recipient.dest_addr === 'string' && /^255[67]\d{8}$/.test(recipient.dest_addr);
-    if (valid) this.sent.set(String(requestId), { recipient_id: recipient.recipient_id, dest_addr: recipient.dest_addr as string, message: body.message, status: 'PENDING' });
+    if (valid)
+      this.sent.set(String(requestId), {
+        recipient_id: recipient.recipient_id,
+        dest_addr: recipient.dest_addr as string,
+        message: body.message,
+        status: 'PENDING',
+      });
     return json(200, {
       successful: true,
       request_id: requestId,

@@ -29,7 +29,11 @@ export interface FakeAnswer {
   contentType?: string;
 }
 
-export const json = (status: number, body: unknown): FakeAnswer => ({ status, body: JSON.stringify(body), contentType: 'application/json' });
+export const json = (status: number, body: unknown): FakeAnswer => ({
+  status,
+  body: JSON.stringify(body),
+  contentType: 'application/json',
+});
 
 export class HttpFake {
   readonly requests: RecordedRequest[] = [];
@@ -80,10 +84,7 @@ export class HttpFake {
       req.socket.destroy();
       return;
     }
-    const answer =
-      scripted === 'fail500'
-        ? this.serverError
-        : this.answer(recorded, scripted === 'lose' ? 'ok' : scripted);
+    const answer = scripted === 'fail500' ? this.serverError : this.answer(recorded, scripted === 'lose' ? 'ok' : scripted);
     if (scripted === 'lose') {
       req.socket.destroy();
       return;

@@ -54,7 +54,8 @@ export class NextSmsFake extends HttpFake {
   }
 
   private answerSend(req: RecordedRequest, scripted: 'ok' | { reject: string }): FakeAnswer {
-    if (!req.headers['content-type']?.startsWith('application/json')) return json(415, { message: 'Content-Type must be application/json' });
+    if (!req.headers['content-type']?.startsWith('application/json'))
+      return json(415, { message: 'Content-Type must be application/json' });
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(req.body) as Record<string, unknown>;
@@ -100,7 +101,14 @@ export class NextSmsFake extends HttpFake {
           smsCount: sent.smsCount,
           status: { groupName: sent.group, ...status },
           error: failed
-            ? { groupId: 1, groupName: 'HANDSET_ERRORS', id: 27, name: 'EC_ABSENT_SUBSCRIBER', description: 'Absent Subscriber', permanent: false }
+            ? {
+                groupId: 1,
+                groupName: 'HANDSET_ERRORS',
+                id: 27,
+                name: 'EC_ABSENT_SUBSCRIBER',
+                description: 'Absent Subscriber',
+                permanent: false,
+              }
             : { groupId: 0, groupName: 'OK', id: 0, name: 'NO_ERROR', description: 'No Error', permanent: false },
         },
       ],

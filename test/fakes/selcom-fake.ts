@@ -23,7 +23,14 @@ export interface SelcomOrder {
 }
 
 const answer = (resultcode: string, message: string, data: unknown[] = [], status = 200) =>
-  json(status, { reference: `SEL${Date.now() % 1_000_000}`, transid: null, resultcode, result: resultcode === '000' ? 'SUCCESS' : 'FAIL', message, data });
+  json(status, {
+    reference: `SEL${Date.now() % 1_000_000}`,
+    transid: null,
+    resultcode,
+    result: resultcode === '000' ? 'SUCCESS' : 'FAIL',
+    message,
+    data,
+  });
 
 export class SelcomFake extends HttpFake {
   readonly orders = new Map<string, SelcomOrder>();
@@ -43,7 +50,9 @@ export class SelcomFake extends HttpFake {
       return answer('400', 'Invalid JSON', [], 400);
     }
     const h = req.headers;
-    const signed = String(h['signed-fields'] ?? '').split(',').filter(Boolean);
+    const signed = String(h['signed-fields'] ?? '')
+      .split(',')
+      .filter(Boolean);
     const valid =
       h.authorization === `SELCOM ${Buffer.from(this.merchant.apiKey).toString('base64')}` &&
       h['digest-method'] === 'HS256' &&
@@ -59,11 +68,21 @@ export class SelcomFake extends HttpFake {
       }
       if (fields.vendor !== this.merchant.vendor) return answer('400', 'Invalid vendor', [], 400);
       if (!/^255\d{9}$/.test(String(fields.buyer_phone))) return answer('400', 'Invalid buyer_phone', [], 400);
-      if (!Number.isInteger(fields.amount) || Number(fields.amount) <= 0 || fields.currency !== 'TZS') return answer('400', 'Invalid amount or currency', [], 400);
+      if (!Number.isInteger(fields.amount) || Number(fields.amount) <= 0 || fields.currency !== 'TZS')
+        return answer('400', 'Invalid amount or currency', [], 400);
       if (this.orders.has(String(fields.order_id))) return answer('400', 'Duplicate order_id', [], 400);
       const webhook = Buffer.from(String(fields.webhook), 'base64').toString('utf8');
-      this.orders.set(String(fields.order_id), { order_id: String(fields.order_id), amount: Number(fields.amount), buyer_phone: String(fields.buyer_phone), webhook, pushed_to: null, payment_status: 'PENDING' });
-      return answer('000', 'Order creation successful', [{ gateway_buyer_uuid: 'gb-1', payment_token: '80008000', qr: 'QR', payment_gateway_url: 'aHR0cHM6Ly9leGFtcGxl' }]);
+      this.orders.set(String(fields.order_id), {
+        order_id: String(fields.order_id),
+        amount: Number(fields.amount),
+        buyer_phone: String(fields.buyer_phone),
+        webhook,
+        pushed_to: null,
+        payment_status: 'PENDING',
+      });
+      return answer('000', 'Order creation successful', [
+        { gateway_buyer_uuid: 'gb-1', payment_token: '80008000', qr: 'QR', payment_gateway_url: 'aHR0cHM6Ly9leGFtcGxl' },
+      ]);
     }
     if (req.method === 'POST' && url.pathname === '/v1/checkout/wallet-payment') {
       const order = this.orders.get(String(fields.order_id));
@@ -71,12 +90,27 @@ export class SelcomFake extends HttpFake {
       if (!fields.transid || !/^255\d{9}$/.test(String(fields.msisdn))) return answer('400', 'Invalid transid or msisdn', [], 400);
       if (scripted !== 'ok') return answer('999', scripted.reject);
       order.pushed_to = String(fields.msisdn);
-      return json(200, { reference: 'SEL-PUSH', transid: fields.transid, resultcode: '111', result: 'PENDING', message: 'Request in progress. You will receive a callback shortly', data: [] });
+      return json(200, {
+        reference: 'SEL-PUSH',
+        transid: fields.transid,
+        resultcode: '111',
+        result: 'PENDING',
+        message: 'Request in progress. You will receive a callback shortly',
+        data: [],
+      });
     }
     if (req.method === 'GET' && url.pathname === '/v1/checkout/order-status') {
       const order = this.orders.get(String(fields.order_id));
       if (!order) return answer('400', 'Order not found', [], 400);
-      return answer('000', 'Order fetch successful', [{ order_id: order.order_id, amount: String(order.amount), payment_status: order.payment_status, reference: `R${order.order_id.slice(0, 8)}`, msisdn: order.pushed_to }]);
+      return answer('000', 'Order fetch successful', [
+        {
+          order_id: order.order_id,
+          amount: String(order.amount),
+          payment_status: order.payment_status,
+          reference: `R${order.order_id.slice(0, 8)}`,
+          msisdn: order.pushed_to,
+        },
+      ]);
     }
     return answer('404', 'Not Found', [], 404);
   }
@@ -86,10 +120,24 @@ export class SelcomFake extends HttpFake {
     const order = this.orders.get(orderId);
     if (!order) throw new Error(`Selcom has no order ${orderId}`);
     order.payment_status = status;
-    const body = { result: 'SUCCESS', resultcode: '000', order_id: orderId, transid: orderId, reference: `R${orderId.slice(0, 8)}`, channel: 'AIRTELMONEY', amount: String(order.amount), phone: order.pushed_to ?? '', payment_status: status };
+    const body = {
+      result: 'SUCCESS',
+      resultcode: '000',
+      order_id: orderId,
+      transid: orderId,
+      reference: `R${orderId.slice(0, 8)}`,
+      channel: 'AIRTELMONEY',
+      amount: String(order.amount),
+      phone: order.pushed_to ?? '',
+      payment_status: status,
+    };
     const headers = selcomHeaders(this.merchant.apiKey, opts.forge ? 'not-the-secret' : this.merchant.apiSecret, body);
     const url = this.webhookOrigin ? order.webhook.replace(/^https?:\/\/[^/]+/, this.webhookOrigin) : order.webhook;
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     await res.arrayBuffer();
     return res.status;
   }

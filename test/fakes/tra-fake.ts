@@ -76,7 +76,9 @@ export class TraFake extends HttpFake {
   private readonly tokens = new Map<string, { serial: string; expiresAt: number }>();
   private readonly revoked = new Set<string>();
   protected override serverError: FakeAnswer = {
-    status: 500, body: '<Error><Message>An error has occurred.</Message></Error>', contentType: 'application/xml; charset=utf-8',
+    status: 500,
+    body: '<Error><Message>An error has occurred.</Message></Error>',
+    contentType: 'application/xml; charset=utf-8',
   };
 
   constructor(taxpayers: TraTaxpayer | TraTaxpayer[], opts: { prefix?: string; tokenTtlSeconds?: number } = {}) {
@@ -94,16 +96,27 @@ export class TraFake extends HttpFake {
         ...t,
       };
       this.devices.set(t.certSerial, {
-        taxpayer, uin: `09VFDWEBAPI-${t.tin}${t.certKey}`, taxOffice: 'Tax Office Ilala',
-        username: `vfd${randomBytes(6).toString('hex')}`, password: randomBytes(9).toString('base64url'),
-        registrations: 0, attempts: 0, resends: 0, zAttempts: 0, zResends: 0, receipts: [], zReports: [], lastGc: taxpayer.startGc,
+        taxpayer,
+        uin: `09VFDWEBAPI-${t.tin}${t.certKey}`,
+        taxOffice: 'Tax Office Ilala',
+        username: `vfd${randomBytes(6).toString('hex')}`,
+        password: randomBytes(9).toString('base64url'),
+        registrations: 0,
+        attempts: 0,
+        resends: 0,
+        zAttempts: 0,
+        zResends: 0,
+        receipts: [],
+        zReports: [],
+        lastGc: taxpayer.startGc,
       });
     });
   }
 
   /** The device with this certificate serial; without one, the fake's only device. */
   device(certSerial?: string): TraDevice {
-    const d = certSerial === undefined ? (this.devices.size === 1 ? [...this.devices.values()][0] : undefined) : this.devices.get(certSerial);
+    const d =
+      certSerial === undefined ? (this.devices.size === 1 ? [...this.devices.values()][0] : undefined) : this.devices.get(certSerial);
     if (!d) throw new Error(certSerial === undefined ? 'several devices: name one' : `no device with serial ${certSerial}`);
     return d;
   }
@@ -120,11 +133,16 @@ export class TraFake extends HttpFake {
     if (req.method === 'POST' && path === `${this.prefix}/api/efdmsRctInfo`) return this.receipt(req, scripted);
     if (req.method === 'POST' && path === `${this.prefix}/api/efdmszreport`) return this.zReport(req, scripted);
     this.violations.push(`${req.method} ${req.url}: no such TRA route`);
-    return { status: 404, body: '<Error><Message>No HTTP resource was found that matches the request URI.</Message></Error>', contentType: 'application/xml' };
+    return {
+      status: 404,
+      body: '<Error><Message>No HTTP resource was found that matches the request URI.</Message></Error>',
+      contentType: 'application/xml',
+    };
   }
 
   private register(req: RecordedRequest, scripted: 'ok' | { reject: string }): FakeAnswer {
-    const refuse = (p: Problem) => this.refuse('registration', p, `<EFDMSRESP><ACKCODE>${p.code}</ACKCODE><ACKMSG>${escapeXml(p.message)}</ACKMSG></EFDMSRESP>`);
+    const refuse = (p: Problem) =>
+      this.refuse('registration', p, `<EFDMSRESP><ACKCODE>${p.code}</ACKCODE><ACKMSG>${escapeXml(p.message)}</ACKMSG></EFDMSRESP>`);
     const checked = this.signed(req, 'REGDATA', null);
     if ('status' in checked) return checked;
     if ('problem' in checked) return refuse(checked.problem);
@@ -132,18 +150,42 @@ export class TraFake extends HttpFake {
     const t = device.taxpayer;
     if (req.headers.client !== 'webapi') return refuse({ code: ACK.headers, message: `Client must be webapi, got ${req.headers.client}` });
     const reg = parseElement(payload);
-    if (reg?.kids.map((k) => k.tag).join(' ') !== 'TIN CERTKEY') return refuse({ code: ACK.fields, message: 'REGDATA must be TIN CERTKEY' });
-    if (field(reg, 'TIN') !== t.tin || field(reg, 'CERTKEY') !== t.certKey) return refuse({ code: ACK.taxpayer, message: 'TIN or CERTKEY is not this certificate\'s' });
-    if (scripted !== 'ok') return this.ack(`<EFDMSRESP><ACKCODE>${ACK.rejected}</ACKCODE><ACKMSG>${escapeXml(scripted.reject)}</ACKMSG></EFDMSRESP>`);
+    if (reg?.kids.map((k) => k.tag).join(' ') !== 'TIN CERTKEY')
+      return refuse({ code: ACK.fields, message: 'REGDATA must be TIN CERTKEY' });
+    if (field(reg, 'TIN') !== t.tin || field(reg, 'CERTKEY') !== t.certKey)
+      return refuse({ code: ACK.taxpayer, message: "TIN or CERTKEY is not this certificate's" });
+    if (scripted !== 'ok')
+      return this.ack(`<EFDMSRESP><ACKCODE>${ACK.rejected}</ACKCODE><ACKMSG>${escapeXml(scripted.reject)}</ACKMSG></EFDMSRESP>`);
     device.registrations++;
     const v = {
-      ACKCODE: '0', ACKMSG: 'Registration Successful', REGID: t.regId, SERIAL: t.efdSerial, UIN: device.uin, TIN: t.tin, VRN: t.vrn,
-      MOBILE: '0713000000', ADDRESS: 'P.O.BOX 1', STREET: 'KARIAKOO', CITY: 'DAR ES SALAAM', COUNTRY: 'TANZANIA', NAME: t.name,
-      RECEIPTCODE: t.receiptCode, REGION: 'ILALA', ROUTINGKEY: 'vfdrct', GC: String(device.lastGc), TAXOFFICE: device.taxOffice,
-      USERNAME: device.username, PASSWORD: device.password, TOKENPATH: 'vfdtoken',
+      ACKCODE: '0',
+      ACKMSG: 'Registration Successful',
+      REGID: t.regId,
+      SERIAL: t.efdSerial,
+      UIN: device.uin,
+      TIN: t.tin,
+      VRN: t.vrn,
+      MOBILE: '0713000000',
+      ADDRESS: 'P.O.BOX 1',
+      STREET: 'KARIAKOO',
+      CITY: 'DAR ES SALAAM',
+      COUNTRY: 'TANZANIA',
+      NAME: t.name,
+      RECEIPTCODE: t.receiptCode,
+      REGION: 'ILALA',
+      ROUTINGKEY: 'vfdrct',
+      GC: String(device.lastGc),
+      TAXOFFICE: device.taxOffice,
+      USERNAME: device.username,
+      PASSWORD: device.password,
+      TOKENPATH: 'vfdtoken',
     };
-    const fields = Object.entries(v).map(([k, x]) => `<${k}>${escapeXml(x)}</${k}>`).join('');
-    return this.ack(`<EFDMSRESP>${fields}<TAXCODES><CODEA>18</CODEA><CODEB>0</CODEB><CODEC>0</CODEC><CODED>0</CODED></TAXCODES></EFDMSRESP>`);
+    const fields = Object.entries(v)
+      .map(([k, x]) => `<${k}>${escapeXml(x)}</${k}>`)
+      .join('');
+    return this.ack(
+      `<EFDMSRESP>${fields}<TAXCODES><CODEA>18</CODEA><CODEB>0</CODEB><CODEC>0</CODEC><CODED>0</CODED></TAXCODES></EFDMSRESP>`,
+    );
   }
 
   private token(req: RecordedRequest, scripted: 'ok' | { reject: string }): FakeAnswer {
@@ -151,7 +193,8 @@ export class TraFake extends HttpFake {
       if (violation) this.violations.push(`token: ${message}`);
       return json(400, { error: 'invalid_grant', error_description: message });
     };
-    if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return refuse('Content-Type must be application/x-www-form-urlencoded');
+    if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return refuse('Content-Type must be application/x-www-form-urlencoded');
     const form = new URLSearchParams(req.body);
     if (form.get('grant_type') !== 'password') return refuse('grant_type must be password');
     const device = [...this.devices.values()].find((d) => d.username === form.get('username') && d.password === form.get('password'));
@@ -185,13 +228,29 @@ export class TraFake extends HttpFake {
     const expectedDc = last && last.znum === receipt.znum ? last.dc + 1 : 1;
     const closed = device.zReports.find((z) => z.znumber >= receipt.znum);
     const found: Array<Problem | false> = [
-      device.receipts.some((r) => r.gc === receipt.gc) && { code: ACK.duplicate, message: `GC ${receipt.gc} was acknowledged with different bytes` },
-      (receipt.tin !== t.tin || receipt.regId !== t.regId || receipt.efdSerial !== t.efdSerial) && { code: ACK.taxpayer, message: 'TIN, REGID or EFDSERIAL is not the registered device\'s' },
+      device.receipts.some((r) => r.gc === receipt.gc) && {
+        code: ACK.duplicate,
+        message: `GC ${receipt.gc} was acknowledged with different bytes`,
+      },
+      (receipt.tin !== t.tin || receipt.regId !== t.regId || receipt.efdSerial !== t.efdSerial) && {
+        code: ACK.taxpayer,
+        message: "TIN, REGID or EFDSERIAL is not the registered device's",
+      },
       receipt.gc !== device.lastGc + 1 && { code: ACK.counters, message: `GC ${receipt.gc} is not the next one, ${device.lastGc + 1}` },
-      last !== undefined && receipt.znum < last.znum && { code: ACK.counters, message: `ZNUM ${receipt.znum} is earlier than the previous receipt's ${last.znum}` },
+      last !== undefined &&
+        receipt.znum < last.znum && {
+          code: ACK.counters,
+          message: `ZNUM ${receipt.znum} is earlier than the previous receipt's ${last.znum}`,
+        },
       receipt.dc !== expectedDc && { code: ACK.counters, message: `DC ${receipt.dc} is not ${expectedDc}` },
-      receipt.rctvnum !== `${t.receiptCode}${receipt.gc}` && { code: ACK.counters, message: `RCTVNUM ${receipt.rctvnum} is not ${t.receiptCode}${receipt.gc}` },
-      closed !== undefined && { code: ACK.counters, message: `ZNUM ${receipt.znum} comes after Z report ${closed.znumber} was acknowledged` },
+      receipt.rctvnum !== `${t.receiptCode}${receipt.gc}` && {
+        code: ACK.counters,
+        message: `RCTVNUM ${receipt.rctvnum} is not ${t.receiptCode}${receipt.gc}`,
+      },
+      closed !== undefined && {
+        code: ACK.counters,
+        message: `ZNUM ${receipt.znum} comes after Z report ${closed.znumber} was acknowledged`,
+      },
     ];
     const broken = found.filter((p): p is Problem => p !== false);
     if (broken.length) return refuse({ code: broken[0]!.code, message: broken.map((p) => p.message).join('; ') });
@@ -220,12 +279,25 @@ export class TraFake extends HttpFake {
     if (!z) return refuse({ code: problems[0]!.code, message: problems.map((p) => p.message).join('; ') });
     const t = device.taxpayer;
     const day = device.receipts.filter((r) => r.znum === z.znumber);
-    const differs = (what: string, got: number, want: number, show = amount) => got !== want && { code: ACK.amounts, message: `${what} ${show(got)} is not ${show(want)}` };
+    const differs = (what: string, got: number, want: number, show = amount) =>
+      got !== want && { code: ACK.amounts, message: `${what} ${show(got)} is not ${show(want)}` };
     const found: Array<Problem | false> = [
-      device.zReports.some((r) => r.znumber === z.znumber) && { code: ACK.duplicate, message: `ZNUMBER ${z.znumber} was acknowledged with different bytes` },
-      device.zReports.some((r) => r.znumber > z.znumber) && { code: ACK.counters, message: `ZNUMBER ${z.znumber} is earlier than an acknowledged Z report` },
-      (z.tin !== t.tin || z.regId !== t.regId || z.efdSerial !== t.efdSerial || z.vrn !== t.vrn || z.taxOffice !== device.taxOffice || z.user !== device.uin) && {
-        code: ACK.taxpayer, message: 'TIN, REGID, EFDSERIAL, VRN, TAXOFFICE or USER is not the registered device\'s',
+      device.zReports.some((r) => r.znumber === z.znumber) && {
+        code: ACK.duplicate,
+        message: `ZNUMBER ${z.znumber} was acknowledged with different bytes`,
+      },
+      device.zReports.some((r) => r.znumber > z.znumber) && {
+        code: ACK.counters,
+        message: `ZNUMBER ${z.znumber} is earlier than an acknowledged Z report`,
+      },
+      (z.tin !== t.tin ||
+        z.regId !== t.regId ||
+        z.efdSerial !== t.efdSerial ||
+        z.vrn !== t.vrn ||
+        z.taxOffice !== device.taxOffice ||
+        z.user !== device.uin) && {
+        code: ACK.taxpayer,
+        message: "TIN, REGID, EFDSERIAL, VRN, TAXOFFICE or USER is not the registered device's",
       },
       differs('DAILYTOTALAMOUNT', z.dailyTotalCents, sum(day.map((r) => r.totalInclCents))),
       differs('TICKETSFISCAL', z.ticketsFiscal, day.length, String),
@@ -249,28 +321,49 @@ export class TraFake extends HttpFake {
    * `count` runs as soon as the device is known, so attempts include refused requests.
    */
   private signed(
-    req: RecordedRequest, tag: keyof typeof KIND, routingKey: string | null, count: (d: TraDevice) => void = () => {},
+    req: RecordedRequest,
+    tag: keyof typeof KIND,
+    routingKey: string | null,
+    count: (d: TraDevice) => void = () => {},
   ): { device: TraDevice; payload: string } | { problem: Problem } | FakeAnswer {
     const header = String(req.headers['cert-serial'] ?? '');
     const serial = Buffer.from(header, 'base64').toString('utf8');
     const device = Buffer.from(serial, 'utf8').toString('base64') === header ? this.devices.get(serial) : undefined;
-    if (!device) return { problem: { code: ACK.headers, message: `Cert-Serial ${JSON.stringify(header)} is not the base64 of a known certificate serial` } };
+    if (!device)
+      return {
+        problem: { code: ACK.headers, message: `Cert-Serial ${JSON.stringify(header)} is not the base64 of a known certificate serial` },
+      };
     count(device);
     if (routingKey !== null) {
       const token = /^bearer (\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];
       const held = token ? this.tokens.get(token) : undefined;
-      const why = !token ? 'no bearer token' : !held ? 'an unknown token' : held.serial !== serial ? "another taxpayer's token"
-        : this.revoked.has(token) ? null : held.expiresAt <= Date.now() ? 'an expired token' : undefined;
+      const why = !token
+        ? 'no bearer token'
+        : !held
+          ? 'an unknown token'
+          : held.serial !== serial
+            ? "another taxpayer's token"
+            : this.revoked.has(token)
+              ? null
+              : held.expiresAt <= Date.now()
+                ? 'an expired token'
+                : undefined;
       if (why !== undefined) {
         if (why !== null) this.violations.push(`${KIND[tag]}: 401 for ${why}`);
         return json(401, { Message: 'Authorization has been denied for this request.' });
       }
-      if (req.headers['routing-key'] !== routingKey) return { problem: { code: ACK.headers, message: `Routing-Key must be ${routingKey}, got ${req.headers['routing-key']}` } };
+      if (req.headers['routing-key'] !== routingKey)
+        return { problem: { code: ACK.headers, message: `Routing-Key must be ${routingKey}, got ${req.headers['routing-key']}` } };
     }
-    if (!String(req.headers['content-type']).startsWith('application/xml')) return { problem: { code: ACK.headers, message: 'Content-Type must be application/xml' } };
+    if (!String(req.headers['content-type']).startsWith('application/xml'))
+      return { problem: { code: ACK.headers, message: 'Content-Type must be application/xml' } };
     const env = envelope(req.body, tag);
-    if (!env) return { problem: { code: ACK.fields, message: `the body is not <EFDMS><${tag}>…</${tag}><EFDMSSIGNATURE>…</EFDMSSIGNATURE></EFDMS>` } };
-    if (!verifyPayload(env.payload, env.signature, device.taxpayer.publicKeyPem)) return { problem: { code: ACK.signature, message: `the signature does not verify over <${tag}>…</${tag}>` } };
+    if (!env)
+      return {
+        problem: { code: ACK.fields, message: `the body is not <EFDMS><${tag}>…</${tag}><EFDMSSIGNATURE>…</EFDMSSIGNATURE></EFDMS>` },
+      };
+    if (!verifyPayload(env.payload, env.signature, device.taxpayer.publicKeyPem))
+      return { problem: { code: ACK.signature, message: `the signature does not verify over <${tag}>…</${tag}>` } };
     return { device, payload: env.payload };
   }
 

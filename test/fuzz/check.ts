@@ -15,8 +15,11 @@ export function problemsWith(op: Operation | undefined, res: ApiResponse): strin
   if (res.status >= 500) problems.push(`answered ${res.status}`);
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   if (type !== 'application/json') {
-    const documented = Object.entries<any>(op?.spec.responses ?? {}).some(([code, r]) => code === String(res.status) && (type in (r.content ?? {}) || (!r.content && !res.text)));
-    if (res.status >= 400 || !documented) problems.push(`answered ${type || 'no content type'} (${res.text.length} characters), not the JSON envelope`);
+    const documented = Object.entries<any>(op?.spec.responses ?? {}).some(
+      ([code, r]) => code === String(res.status) && (type in (r.content ?? {}) || (!r.content && !res.text)),
+    );
+    if (res.status >= 400 || !documented)
+      problems.push(`answered ${type || 'no content type'} (${res.text.length} characters), not the JSON envelope`);
     return problems;
   }
   const b = res.body;
@@ -28,7 +31,10 @@ export function problemsWith(op: Operation | undefined, res: ApiResponse): strin
   if (b.success !== res.status < 400) problems.push(`\`success\` is ${b.success} with status ${res.status}`);
   if (res.status >= 400) {
     if (!Array.isArray(b.errors) || b.errors.length === 0) problems.push('a failure without `errors`');
-    else for (const e of b.errors) if (!CODES.has(e?.code) || typeof e?.message !== 'string') problems.push(`an error item with an unknown code or no message: ${JSON.stringify(e)}`);
+    else
+      for (const e of b.errors)
+        if (!CODES.has(e?.code) || typeof e?.message !== 'string')
+          problems.push(`an error item with an unknown code or no message: ${JSON.stringify(e)}`);
     if (b.data !== null) problems.push('a failure with `data`');
   } else if (b.errors !== null) problems.push('a success with `errors`');
   return problems;

@@ -7,7 +7,13 @@
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: '1' }, requests: { type: 'string', default: '5000' }, db: { type: 'string', default: 'sqlite' } } });
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '1' },
+    requests: { type: 'string', default: '5000' },
+    db: { type: 'string', default: 'sqlite' },
+  },
+});
 for (const [name, v] of [
   ['seed', values.seed],
   ['requests', values.requests],

@@ -58,7 +58,19 @@ function pickId(rng: Rng, world: World, kind: string): string {
   }
 }
 
-const BAD_PATH_VALUES = ['not-a-uuid', '0', '-1', '%00', '..%2F..%2Fetc', '%F0%9F%99%82', 'x'.repeat(3000), '01a20ccb-aaaa-773c-b96c-289f24bb93d3%20or%201%3D1', '%7B%7D', 'null', 'undefined'];
+const BAD_PATH_VALUES = [
+  'not-a-uuid',
+  '0',
+  '-1',
+  '%00',
+  '..%2F..%2Fetc',
+  '%F0%9F%99%82',
+  'x'.repeat(3000),
+  '01a20ccb-aaaa-773c-b96c-289f24bb93d3%20or%201%3D1',
+  '%7B%7D',
+  'null',
+  'undefined',
+];
 
 export function scopeFor(rng: Rng, world: World, resolve: (ref: string) => Schema): SampleScope {
   return {
@@ -86,7 +98,10 @@ export function requestFor(rng: Rng, world: World, op: Operation, resolve: (ref:
   const params: Schema[] = (op.spec.parameters ?? []).map((p: Schema) => (p.$ref ? resolve(p.$ref) : p));
   let path = op.path;
   for (const p of params.filter((x) => x.in === 'path')) {
-    const value = p.schema?.format === 'uuid' || /(^|_)id$/.test(p.name) ? pickId(rng, world, kindOf(op.path, p.name)) : String(sample(scope, p.schema, p.name));
+    const value =
+      p.schema?.format === 'uuid' || /(^|_)id$/.test(p.name)
+        ? pickId(rng, world, kindOf(op.path, p.name))
+        : String(sample(scope, p.schema, p.name));
     path = path.replace(`{${p.name}}`, rng.chance(0.12) ? rng.pick(BAD_PATH_VALUES) : encodeURIComponent(value));
   }
   const query = new URLSearchParams();
@@ -94,13 +109,25 @@ export function requestFor(rng: Rng, world: World, op: Operation, resolve: (ref:
   if (rng.chance(0.05)) query.set(rng.pick(['page', 'page_size', 'limit', 'zzz']), String(oddValue(rng)).slice(0, 300));
   const headers: Record<string, string> = {};
   for (const p of params.filter((x) => x.in === 'header')) {
-    if (rng.chance(0.6)) headers[p.name] = rng.chance(0.2) ? String(oddValue(rng)).replace(/[^\x20-\x7e]/g, '?').slice(0, 400) : String(sample(scope, p.schema, p.name));
+    if (rng.chance(0.6))
+      headers[p.name] = rng.chance(0.2)
+        ? String(oddValue(rng))
+            .replace(/[^\x20-\x7e]/g, '?')
+            .slice(0, 400)
+        : String(sample(scope, p.schema, p.name));
   }
   if (op.method === 'POST' && rng.chance(0.15)) headers['idempotency-key'] = rng.chance(0.2) ? 'k'.repeat(300) : `fuzz-${rng.int(0, 20)}`;
   const tokenKind = tokenFor(rng, op.path);
   // Now and then a method the path does not take (405 with Allow, in the envelope).
   const method = rng.chance(0.03) ? rng.pick(['PUT', 'PATCH', 'DELETE', 'POST', 'OPTIONS'].filter((m) => m !== op.method)) : op.method;
-  const req: FuzzRequest = { op: `${op.method} ${op.path}`, method, path: query.size ? `${path}?${query}` : path, tokenKind, token: world.tokens[tokenKind], headers };
+  const req: FuzzRequest = {
+    op: `${op.method} ${op.path}`,
+    method,
+    path: query.size ? `${path}?${query}` : path,
+    tokenKind,
+    token: world.tokens[tokenKind],
+    headers,
+  };
 
   const content: Schema | undefined = op.spec.requestBody?.content;
   if (content?.['multipart/form-data']) {
@@ -131,7 +158,14 @@ export function requestFor(rng: Rng, world: World, op: Operation, resolve: (ref:
       break;
     case 'wrongType':
       req.raw = JSON.stringify(valid);
-      req.headers['content-type'] = rng.pick(['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', '']);
+      req.headers['content-type'] = rng.pick([
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+        'multipart/form-data; boundary=x',
+        'application/json; charset=utf-16',
+        '',
+      ]);
       break;
     case 'scalar':
       req.body = rng.pick([[], [valid], 'a string', 42, true, null]);
@@ -147,18 +181,24 @@ function formBody(rng: Rng): FormData {
   const form = new FormData();
   const kind = rng.pick(['png', 'text', 'none', 'empty', 'fakePdf', 'svg']);
   const bytes: Record<string, [string, string, string]> = {
-    png: ['\x89PNG\r\n\x1a\n' + 'x'.repeat(50), 'image/png', 'a.png'],
+    png: [`\x89PNG\r\n\x1a\n${'x'.repeat(50)}`, 'image/png', 'a.png'],
     text: ['hello', 'text/plain', 'a.txt'],
     empty: ['', 'image/png', 'a.png'],
     fakePdf: ['not a pdf at all', 'application/pdf', 'r.pdf'],
     svg: ['<svg onload="alert(1)"/>', 'image/svg+xml', '../../x.svg'],
   };
-  if (kind !== 'none') form.set(rng.pick(['file', 'image', 'upload']), new Blob([bytes[kind]![0]], { type: bytes[kind]![1] }), bytes[kind]![2]);
+  if (kind !== 'none')
+    form.set(rng.pick(['file', 'image', 'upload']), new Blob([bytes[kind]![0]], { type: bytes[kind]![1] }), bytes[kind]![2]);
   if (rng.chance(0.5)) form.set(rng.pick(['purpose', 'kind', 'entity']), String(oddValue(rng)).slice(0, 200));
   return form;
 }
 
-const payloadSchemas = Object.fromEntries(Object.entries(MUTATION_PAYLOADS).map(([type, schema]) => [type, z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Schema])) as Record<MutationType, Schema>;
+const payloadSchemas = Object.fromEntries(
+  Object.entries(MUTATION_PAYLOADS).map(([type, schema]) => [
+    type,
+    z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Schema,
+  ]),
+) as Record<MutationType, Schema>;
 const MUTATION_TYPES = Object.keys(MUTATION_PAYLOADS) as MutationType[];
 
 /**
@@ -170,13 +210,25 @@ export function pushFor(rng: Rng, world: World, resolve: (ref: string) => Schema
   const scope = scopeFor(rng, world, resolve);
   const n = rng.int(1, 8);
   const start = rng.weighted({ next: 80, old: 8, gap: 6, zero: 3, odd: 3 });
-  let seq = { next: world.device.nextSeq, old: Math.max(1, world.device.nextSeq - rng.int(1, 10)), gap: world.device.nextSeq + rng.int(1, 5), zero: 0, odd: -1 }[start];
+  let seq = {
+    next: world.device.nextSeq,
+    old: Math.max(1, world.device.nextSeq - rng.int(1, 10)),
+    gap: world.device.nextSeq + rng.int(1, 5),
+    zero: 0,
+    odd: -1,
+  }[start];
   const mutations: Array<Record<string, unknown>> = [];
   for (let i = 0; i < n; i++) {
     const type = rng.pick(MUTATION_TYPES);
     let payload = sample(scope, payloadSchemas[type]) as Record<string, unknown>;
     if (rng.chance(0.4)) payload = malform(rng, payload) as Record<string, unknown>;
-    let m: Record<string, unknown> = { id: newId(), seq, type, created_at: new Date(Date.now() - rng.int(0, 86_400_000)).toISOString(), payload };
+    let m: Record<string, unknown> = {
+      id: newId(),
+      seq,
+      type,
+      created_at: new Date(Date.now() - rng.int(0, 86_400_000)).toISOString(),
+      payload,
+    };
     const earlier = mutations.length ? rng.pick(mutations) : undefined;
     if (earlier && rng.chance(0.12)) m = rng.chance(0.5) ? { ...earlier, seq } : { ...m, id: earlier.id };
     if (rng.chance(0.06)) m = malform(rng, m) as Record<string, unknown>;
@@ -185,6 +237,14 @@ export function pushFor(rng: Rng, world: World, resolve: (ref: string) => Schema
   }
   const tokenKind = rng.weighted({ owner: 70, staff: 15, other: 8, none: 3, admin: 4 });
   const body = { device_id: rng.chance(0.92) ? world.device.id : pickId(rng, world, 'devices'), mutations };
-  const headers: Record<string, string> = rng.chance(0.95) ? { [PROTOCOL_HEADER]: '1' } : rng.chance(0.5) ? { [PROTOCOL_HEADER]: String(oddValue(rng)).slice(0, 50).replace(/[^\x20-\x7e]/g, '?') } : {};
+  const headers: Record<string, string> = rng.chance(0.95)
+    ? { [PROTOCOL_HEADER]: '1' }
+    : rng.chance(0.5)
+      ? {
+          [PROTOCOL_HEADER]: String(oddValue(rng))
+            .slice(0, 50)
+            .replace(/[^\x20-\x7e]/g, '?'),
+        }
+      : {};
   return { op: 'POST /sync/push (batch)', method: 'POST', path: '/sync/push', tokenKind, token: world.tokens[tokenKind], body, headers };
 }

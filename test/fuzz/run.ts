@@ -46,7 +46,11 @@ function shuffled<T>(rng: Rng, items: T[]): T[] {
 export async function runFuzz(t: TestApp, opts: { seed: number; requests: number; log?: (line: string) => void }): Promise<FuzzResult> {
   const rng = new Rng(opts.seed);
   const doc = (await t.request('GET', '/openapi.json')).body as Schema;
-  const resolve = (ref: string) => ref.replace(/^#\//, '').split('/').reduce<any>((node, key) => node?.[key], doc) ?? {};
+  const resolve = (ref: string) =>
+    ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<any>((node, key) => node?.[key], doc) ?? {};
   const operations = operationsOf(doc);
   const pushOp = operations.find((o) => o.method === 'POST' && o.path === '/sync/push');
   const result: FuzzResult = { sent: 0, operations: operations.length, reachedOperations: 0, byStatus: {}, failures: [] };
@@ -103,7 +107,14 @@ const clip = (text: string, max = 1500) => (text.length > max ? `${text.slice(0,
 
 export function describeFailure(f: FuzzFailure): string {
   const r = f.request;
-  const body = r.raw !== undefined ? `raw ${JSON.stringify(r.raw)}` : r.form ? 'multipart form' : r.body === undefined ? 'no body' : clip(JSON.stringify(r.body));
+  const body =
+    r.raw !== undefined
+      ? `raw ${JSON.stringify(r.raw)}`
+      : r.form
+        ? 'multipart form'
+        : r.body === undefined
+          ? 'no body'
+          : clip(JSON.stringify(r.body));
   return [
     `FUZZ FAILURE seed ${f.seed} request #${f.index} (${r.op}, token: ${r.tokenKind}): ${f.problems.join('; ')}`,
     `  replay: npm run fuzz -- --seed ${f.seed} --requests ${f.index + 1}`,

@@ -19,7 +19,8 @@ const MAX_DEPTH = 6;
 
 export function deref(scope: SampleScope, s: Schema | undefined): Schema {
   let out = s ?? {};
-  for (let i = 0; i < 10 && out.$ref; i++) out = { ...scope.resolve(out.$ref), ...Object.fromEntries(Object.entries(out).filter(([k]) => k !== '$ref')) };
+  for (let i = 0; i < 10 && out.$ref; i++)
+    out = { ...scope.resolve(out.$ref), ...Object.fromEntries(Object.entries(out).filter(([k]) => k !== '$ref')) };
   return out;
 }
 
@@ -176,7 +177,16 @@ export function malform(rng: Rng, value: unknown): unknown {
     parent[rng.pick(['is_admin', 'org_id', 'store_id', 'role', 'id', 'zzz', 'constructor'])] = oddValue(rng);
   } else if (how === 'swapType') {
     const v = parent[key];
-    parent[key] = typeof v === 'number' ? String(v) : typeof v === 'string' ? (Number(v) || 7) : typeof v === 'boolean' ? 'true' : v == null ? 'null' : JSON.stringify(v);
+    parent[key] =
+      typeof v === 'number'
+        ? String(v)
+        : typeof v === 'string'
+          ? Number(v) || 7
+          : typeof v === 'boolean'
+            ? 'true'
+            : v == null
+              ? 'null'
+              : JSON.stringify(v);
   } else {
     parent[key] = oddValue(rng);
   }

@@ -50,11 +50,23 @@ async function populate(t: TestApp, s: Session): Promise<Map<string, string[]>> 
     ['Sugar 1kg', 3200.5],
     ['Rice 5kg', 15000],
   ] as const) {
-    const p = await post('/inventory/products', { name, selling_price: price, buying_price: price / 2, stock: 50, category_id: category.id });
+    const p = await post('/inventory/products', {
+      name,
+      selling_price: price,
+      buying_price: price / 2,
+      stock: 50,
+      category_id: category.id,
+    });
     products.push(p.id);
     add('products', p.id);
   }
-  const customer = await post('/customers', { name: 'Neema Joseph', phone: `07${String(Math.floor(Math.random() * 1e8)).padStart(8, '0').slice(0, 8)}`, credit_limit: 500000 });
+  const customer = await post('/customers', {
+    name: 'Neema Joseph',
+    phone: `07${String(Math.floor(Math.random() * 1e8))
+      .padStart(8, '0')
+      .slice(0, 8)}`,
+    credit_limit: 500000,
+  });
   add('customers', customer.id);
   add('customers', (await post('/customers', { name: 'Baraka' })).id);
   const supplier = await post('/suppliers', { name: 'Bakhresa Wholesale' });
@@ -64,7 +76,14 @@ async function populate(t: TestApp, s: Session): Promise<Map<string, string[]>> 
     body: { lines: [{ product_id: products[0], qty: 10, unit_cost: 500 }], paid_amount: 0 },
   });
   if (delivery.status < 300) add('deliveries', delivery.body.data.id);
-  const sale = await post('/pos/sale', { lines: [{ product_id: products[0], qty: 2 }, { product_id: products[1], qty: 1 }], payment_method: 'Credit', customer_id: customer.id });
+  const sale = await post('/pos/sale', {
+    lines: [
+      { product_id: products[0], qty: 2 },
+      { product_id: products[1], qty: 1 },
+    ],
+    payment_method: 'Credit',
+    customer_id: customer.id,
+  });
   add('transactions', sale.id ?? sale.transaction?.id);
   const cash = await post('/pos/sale', { lines: [{ product_id: products[2], qty: 1 }], payment_method: 'Cash' });
   add('transactions', cash.id ?? cash.transaction?.id);
@@ -91,7 +110,15 @@ export async function buildWorld(t: TestApp): Promise<World> {
   ids.set('devices', [device]);
   const flat = (m: Map<string, string[]>) => [...m.values()].flat();
   return {
-    tokens: { owner: owner.token, staff: staff.token, admin: admin.token, other: other.token, victim: victim.token, none: undefined, garbage: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.bm9wZQ' },
+    tokens: {
+      owner: owner.token,
+      staff: staff.token,
+      admin: admin.token,
+      other: other.token,
+      victim: victim.token,
+      none: undefined,
+      garbage: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.bm9wZQ',
+    },
     owner,
     ids,
     otherIds,

@@ -30,7 +30,9 @@ describe('three instances behind nginx and PgBouncer', () => {
     await db?.drop();
   });
 
-  it('6 tills × 200 sales and 2 pharmacy tills × 100 over three instances, each killed twice: every sale and payment once, numbers gapless, stock and batches exact', { timeout: 480_000 }, async () => {
+  it('6 tills × 200 sales and 2 pharmacy tills × 100 over three instances, each killed twice: every sale and payment once, numbers gapless, stock and batches exact', {
+    timeout: 480_000,
+  }, async () => {
     const before = await pooler.stats();
     const result = await runChaos({
       seed: 20261126,

@@ -29,7 +29,6 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
-
 export async function deploy(count: number, env: Record<string, string> = {}): Promise<Deployment> {
   const name = `scale_${randomBytes(5).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${name}`);
@@ -72,7 +71,10 @@ export async function deploy(count: number, env: Record<string, string> = {}): P
 export async function call(base: string, method: string, route: string, body?: unknown, token?: string): Promise<any> {
   const res = await fetch(`${base}${route}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

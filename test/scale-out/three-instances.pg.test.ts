@@ -46,13 +46,20 @@ describe('three instances behind nginx and PgBouncer', () => {
   it('a websocket on instance C hears a sale made on instance A; a websocket through nginx hears it too', async () => {
     const reg = await call(d.api(), 'POST', '/auth/register', registrationBody());
     const token = reg.data.tokens.access_token as string;
-    const product = (await call(d.api(1), 'POST', '/inventory/products', { name: 'Sukari 1kg', selling_price: 3200, stock: 40 }, token)).data;
+    const product = (await call(d.api(1), 'POST', '/inventory/products', { name: 'Sukari 1kg', selling_price: 3200, stock: 40 }, token))
+      .data;
     const onC = await connect(wsUrl(d.servers[2]!.url), token);
     const viaNginx = await connect(wsUrl(d.balancer.url), token);
     try {
       await onC.next('hello', 5000);
       await viaNginx.next('hello', 5000);
-      const sale = await call(d.api(0), 'POST', '/pos/sale', { lines: [{ product_id: product.id, qty: 3 }], payment_method: 'Cash' }, token);
+      const sale = await call(
+        d.api(0),
+        'POST',
+        '/pos/sale',
+        { lines: [{ product_id: product.id, qty: 3 }], payment_method: 'Cash' },
+        token,
+      );
       expect(sale.data.total).toBe(9600);
       for (const s of [onC, viaNginx]) {
         expect(await s.next('stock', 5000, (m) => m.stock === 37)).toEqual({ type: 'stock', product_id: product.id, stock: 37 });
@@ -97,16 +104,32 @@ describe('three instances behind nginx and PgBouncer', () => {
     }
   });
 
-  it("does each background job's work once across the three: one low-stock notification for sales racing on all three, one scheduled report email", { timeout: 120_000 }, async () => {
+  it("does each background job's work once across the three: one low-stock notification for sales racing on all three, one scheduled report email", {
+    timeout: 120_000,
+  }, async () => {
     const reg = await call(d.api(), 'POST', '/auth/register', registrationBody());
     const token = reg.data.tokens.access_token as string;
     const orgId = reg.data.org_id as string;
-    const product = (await call(d.api(0), 'POST', '/inventory/products', { name: 'Mafuta 1L', selling_price: 5200, stock: 14, reorder_point: 5 }, token)).data;
+    const product = (
+      await call(d.api(0), 'POST', '/inventory/products', { name: 'Mafuta 1L', selling_price: 5200, stock: 14, reorder_point: 5 }, token)
+    ).data;
     // Ten sales at once over the three instances: one of them takes the level from 6 to 5.
-    await Promise.all(Array.from({ length: 10 }, (_, i) => call(d.api(i % 3), 'POST', '/pos/sale', { lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' }, token)));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call(d.api(i % 3), 'POST', '/pos/sale', { lines: [{ product_id: product.id, qty: 1 }], payment_method: 'Cash' }, token),
+      ),
+    );
 
     const to = `ripoti.${orgId.slice(0, 8)}@duka.test`;
-    const schedule = (await call(d.api(1), 'POST', '/reports/scheduled', { report_type: 'sales', name: 'Kila siku', frequency: 'daily', date_range_preset: '7d', recipients: [to] }, token)).data;
+    const schedule = (
+      await call(
+        d.api(1),
+        'POST',
+        '/reports/scheduled',
+        { report_type: 'sales', name: 'Kila siku', frequency: 'daily', date_range_preset: '7d', recipients: [to] },
+        token,
+      )
+    ).data;
     // Due a minute ago: the next tick of any instance sends it.
     await query(`update scheduled_reports set next_run_at = ${Date.now() - 60_000} where id = '${schedule.id}'`);
 
@@ -119,6 +142,8 @@ describe('three instances behind nginx and PgBouncer', () => {
     expect(await mails()).toEqual([{ n: 1 }]);
     const notes = await query(`select title from notifications where org_id = '${orgId}' and category = 'stock'`);
     expect(notes).toEqual([{ title: 'Low stock: Mafuta 1L' }]);
-    expect(await query(`select count(*)::int as n from scheduled_reports where id = '${schedule.id}' and next_run_at > ${Date.now()}`)).toEqual([{ n: 1 }]);
+    expect(
+      await query(`select count(*)::int as n from scheduled_reports where id = '${schedule.id}' and next_run_at > ${Date.now()}`),
+    ).toEqual([{ n: 1 }]);
   });
 });

@@ -10,5 +10,8 @@ import path from 'node:path';
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '../..');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-b', 'shared/tsconfig.build.json', 'client-sdk/tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-b', 'shared/tsconfig.build.json', 'client-sdk/tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }

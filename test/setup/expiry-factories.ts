@@ -17,5 +17,10 @@ export async function expiryNotices(t: TestApp, s: { token: string }) {
 
 /** A product's lots in a store: number, status, units, and whether it is a quarantine row. */
 export async function lotStates(t: TestApp, storeId: string, productId: string) {
-  return (await batchRows(t, storeId, productId)).map(({ lot_number, status, qty_on_hand, source_batch_id }) => ({ lot_number, status, qty_on_hand, quarantine: source_batch_id !== null }));
+  return (await batchRows(t, storeId, productId)).map(({ lot_number, status, qty_on_hand, source_batch_id }) => ({
+    lot_number,
+    status,
+    qty_on_hand,
+    quarantine: source_batch_id !== null,
+  }));
 }

@@ -67,7 +67,13 @@ export async function registerOwner(t: TestApp, overrides: Record<string, unknow
 
 /** The newest message sent to `recipient` (E.164 phone or email). */
 export async function lastMessage(t: TestApp, recipient: string) {
-  return t.db.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+  return t.db.db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('recipient', '=', recipient)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
 }
 
 export async function messageCount(t: TestApp, recipient: string) {
@@ -89,7 +95,10 @@ export async function addStore(t: TestApp, orgId: string, name = 'Kariakoo Branc
 /** A staff member created by the owner, signed in with the temporary password from their SMS. */
 export async function createStaff(t: TestApp, owner: Session, overrides: Record<string, unknown> = {}) {
   const phone = uniquePhone();
-  const res = await t.request('POST', '/accounts/users', { token: owner.token, body: { first_name: 'Juma', last_name: 'Ali', phone, role: 'staff', ...overrides } });
+  const res = await t.request('POST', '/accounts/users', {
+    token: owner.token,
+    body: { first_name: 'Juma', last_name: 'Ali', phone, role: 'staff', ...overrides },
+  });
   expect(res.status, res.text).toBe(200);
   const sms = await lastMessage(t, e164(phone));
   const temporaryPassword = sms!.body.match(/temporary password (\S+),/)![1]!;
@@ -116,10 +125,15 @@ export async function mfaAdminToken(t: TestApp): Promise<{ token: string; passwo
   const passwordOnly = first.body.data.access_token as string;
   const userId = first.body.data.user.id as string;
   const secret = (await t.request('POST', '/accounts/mfa/totp/setup', { token: passwordOnly })).body.data.secret as string;
-  expect((await t.request('POST', '/accounts/mfa/totp/verify', { token: passwordOnly, body: { code: currentTotp(secret, t.clock.now()) } })).status).toBe(200);
+  expect(
+    (await t.request('POST', '/accounts/mfa/totp/verify', { token: passwordOnly, body: { code: currentTotp(secret, t.clock.now()) } }))
+      .status,
+  ).toBe(200);
   t.clock.advance(30_000);
   const challenge = (await login()).body.data.mfa_token as string;
-  const res = await t.request('POST', '/auth/mfa/totp/verify', { body: { mfa_token: challenge, code: currentTotp(secret, t.clock.now()) } });
+  const res = await t.request('POST', '/auth/mfa/totp/verify', {
+    body: { mfa_token: challenge, code: currentTotp(secret, t.clock.now()) },
+  });
   expect(res.status, res.text).toBe(200);
   return { token: res.body.data.access_token as string, passwordOnly, userId };
 }
@@ -146,7 +160,12 @@ export async function insertSale(t: TestApp, sale: SaleRow): Promise<string> {
   const db = t.db.db;
   const at = sale.at ?? t.clock.now();
   const id = newId();
-  const store = await db.updateTable('stores').set((eb) => ({ last_number: eb('last_number', '+', 1) })).where('id', '=', sale.storeId).returning(['last_number', 'code']).executeTakeFirstOrThrow();
+  const store = await db
+    .updateTable('stores')
+    .set((eb) => ({ last_number: eb('last_number', '+', 1) }))
+    .where('id', '=', sale.storeId)
+    .returning(['last_number', 'code'])
+    .executeTakeFirstOrThrow();
   const total = Math.round(sale.total * 100);
   const discount = Math.round((sale.discount ?? 0) * 100);
   await db
@@ -187,19 +206,38 @@ export async function insertSale(t: TestApp, sale: SaleRow): Promise<string> {
     const unit = Math.round(line.unitPrice * 100);
     await db
       .insertInto('transaction_lines')
-      .values({ id: newId(), transaction_id: id, product_id: line.productId, product_name: line.name ?? 'Item', qty: line.qty, unit_price: unit, line_total: unit * line.qty })
+      .values({
+        id: newId(),
+        transaction_id: id,
+        product_id: line.productId,
+        product_name: line.name ?? 'Item',
+        qty: line.qty,
+        unit_price: unit,
+        line_total: unit * line.qty,
+      })
       .execute();
   }
   return id;
 }
 
 /** A credit sale in the ledger with its open tab (until tests can use POST /pos/sale). */
-export async function insertCreditSale(t: TestApp, sale: Omit<SaleRow, 'status' | 'paymentMethod'> & { customerId: string }): Promise<{ transactionId: string; tabId: string }> {
+export async function insertCreditSale(
+  t: TestApp,
+  sale: Omit<SaleRow, 'status' | 'paymentMethod'> & { customerId: string },
+): Promise<{ transactionId: string; tabId: string }> {
   const at = sale.at ?? t.clock.now();
   const transactionId = await insertSale(t, { ...sale, at, status: 'credit', paymentMethod: 'Credit' });
   await t.db.db.updateTable('transactions').set({ customer_id: sale.customerId }).where('id', '=', transactionId).execute();
-  const org = await t.db.db.selectFrom('organisations').select(['timezone', 'credit_terms_days']).where('id', '=', sale.orgId).executeTakeFirstOrThrow();
-  const tab = newCreditTab({ orgId: sale.orgId, storeId: sale.storeId, customerId: sale.customerId, transactionId, amount: Math.round(sale.total * 100), at }, org, t.clock.now());
+  const org = await t.db.db
+    .selectFrom('organisations')
+    .select(['timezone', 'credit_terms_days'])
+    .where('id', '=', sale.orgId)
+    .executeTakeFirstOrThrow();
+  const tab = newCreditTab(
+    { orgId: sale.orgId, storeId: sale.storeId, customerId: sale.customerId, transactionId, amount: Math.round(sale.total * 100), at },
+    org,
+    t.clock.now(),
+  );
   await withTransaction(t.serviceCtx(), (ctx) => openCreditTabs(ctx, sale.orgId, [tab]));
   return { transactionId, tabId: tab.id };
 }

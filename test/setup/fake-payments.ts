@@ -10,7 +10,7 @@ import {
   type PaymentCallbackInput,
   type PaymentProvider,
   type PaymentResult,
-  PaymentRejected,
+  type PaymentRejected,
   type PushPaymentRequest,
 } from '../../server/src/modules/billing/providers/payment-provider.js';
 
@@ -44,7 +44,15 @@ export class FakePayments implements PaymentProvider {
 
   async queryStatus(reference: string) {
     this.queries.push(reference);
-    return this.statuses.get(reference) ?? { reference, providerRef: null, outcome: 'pending' as const, amountTzs: null, detail: 'waiting for the payer' };
+    return (
+      this.statuses.get(reference) ?? {
+        reference,
+        providerRef: null,
+        outcome: 'pending' as const,
+        amountTzs: null,
+        detail: 'waiting for the payer',
+      }
+    );
   }
 
   last(): PushPaymentRequest {
@@ -56,5 +64,11 @@ export class FakePayments implements PaymentProvider {
 
 /** The callback a provider would send for `push`. */
 export function callbackBody(push: PushPaymentRequest, over: Partial<{ status: 'paid' | 'failed'; amount: number; message: string }> = {}) {
-  return JSON.stringify({ reference: push.reference, transid: `T-${push.reference.slice(0, 6)}`, status: 'paid', amount: push.amountTzs, ...over });
+  return JSON.stringify({
+    reference: push.reference,
+    transid: `T-${push.reference.slice(0, 6)}`,
+    status: 'paid',
+    amount: push.amountTzs,
+    ...over,
+  });
 }

@@ -28,7 +28,16 @@ export function fiscalWorld(taxpayers: number): FiscalWorld {
 /** The settings body for taxpayer `i`, with the certificate. */
 export function settingsBody(w: FiscalWorld, i: number, extra: Record<string, unknown> = {}) {
   const c = w.certs[i]!;
-  return { tin: w.tin(i), vrn: '40000000K', cert_key: w.certKey(i), cert_serial: c.serial, certificate: c.pfxBase64, certificate_password: c.password, environment: 'test', ...extra };
+  return {
+    tin: w.tin(i),
+    vrn: '40000000K',
+    cert_key: w.certKey(i),
+    cert_serial: c.serial,
+    certificate: c.pfxBase64,
+    certificate_password: c.password,
+    environment: 'test',
+    ...extra,
+  };
 }
 
 /** Save, register and enable the owner's store as taxpayer `i`. */
@@ -40,7 +49,10 @@ export async function fiscalise(t: TestApp, w: FiscalWorld, owner: Session, i: n
   const { certificate: _c, certificate_password: _p, ...rest } = settingsBody(w, i);
   const enabled = await t.request('PUT', `/stores/${storeId}/fiscal`, { token: owner.token, body: { ...rest, enabled: true } });
   expect(enabled.status, enabled.text).toBe(200);
-  expect(enabled.body.data).toMatchObject({ enabled: true, registration: { receipt_code: w.tra.device(w.certs[i]!.serial).taxpayer.receiptCode } });
+  expect(enabled.body.data).toMatchObject({
+    enabled: true,
+    registration: { receipt_code: w.tra.device(w.certs[i]!.serial).taxpayer.receiptCode },
+  });
   return enabled.body.data;
 }
 
@@ -70,7 +82,10 @@ export function fiscalSuite(taxpayers: number, config: Record<string, unknown> =
   beforeAll(async () => {
     await w.tra.start();
     // TRA's answers are checked against its key in every fiscal suite, as a careful operator sets it up.
-    suite.t = await createTestApp({ clock: testClock(DAY_START), config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, TRA_ANSWER_CERT: traAnswerKeyPair().publicKeyPem, ...config } });
+    suite.t = await createTestApp({
+      clock: testClock(DAY_START),
+      config: { TRA_TEST_URL: w.tra.url, TRA_TIMEOUT_MS: 2_000, TRA_ANSWER_CERT: traAnswerKeyPair().publicKeyPem, ...config },
+    });
   });
   afterEach(async () => {
     await suite.t.deps.fiscal.idle();

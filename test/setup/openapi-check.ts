@@ -43,7 +43,8 @@ function closed(schema: unknown): unknown {
     else if (k === 'example' || k === 'examples') out[k] = v;
     else out[k] = closed(v);
   }
-  if (out.properties && out.additionalProperties === undefined && out.unevaluatedProperties === undefined) out.unevaluatedProperties = false;
+  if (out.properties && out.additionalProperties === undefined && out.unevaluatedProperties === undefined)
+    out.unevaluatedProperties = false;
   return out;
 }
 
@@ -68,9 +69,17 @@ export class OpenApiChecker {
       for (const [method, op] of Object.entries<Json>(item)) {
         if (!METHODS.has(method)) continue;
         const segments = template.split('/');
-        const pattern = new RegExp(`^${segments.map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+        const pattern = new RegExp(
+          `^${segments.map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`,
+        );
         const list = this.operations.get(method) ?? [];
-        list.push({ id: op.operationId ?? `${method} ${template}`, template, pattern, literals: segments.filter((s) => !s.startsWith('{')).length, op });
+        list.push({
+          id: op.operationId ?? `${method} ${template}`,
+          template,
+          pattern,
+          literals: segments.filter((s) => !s.startsWith('{')).length,
+          op,
+        });
         this.operations.set(method, list);
       }
     }
@@ -124,7 +133,10 @@ export class OpenApiChecker {
     const replay = { method: x.method, path: x.path, headers: redact(x.request?.headers ?? {}), body: x.request?.body };
     throw new OpenApiDrift(
       `${found.id} (${x.method} ${found.template}) answered ${x.status}, which its OpenAPI document does not describe:\n` +
-        problems.slice(0, 12).map((p) => `  - ${p}`).join('\n') +
+        problems
+          .slice(0, 12)
+          .map((p) => `  - ${p}`)
+          .join('\n') +
         `\n  answer: ${x.text.slice(0, 600)}\n  replay: ${JSON.stringify(replay).slice(0, 2000)}`,
     );
   }
@@ -132,7 +144,9 @@ export class OpenApiChecker {
   /** A value's problems against a schema of the document, read as closed (for the document's own examples). */
   schemaProblems(schema: unknown, value: unknown): string[] {
     const validate = this.ajv.compile(closed(schema) as object);
-    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
+    return validate(value)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
   }
 
   private validator(key: string, schema: unknown): ValidateFunction {

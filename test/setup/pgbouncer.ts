@@ -61,7 +61,9 @@ export async function startPgBouncer(clusterUrl: string): Promise<PgBouncer> {
       await admin.connect();
       try {
         // The admin console speaks the simple protocol only.
-        const rows = (await admin.query({ text: 'SHOW STATS', queryMode: 'simple' } as pg.QueryConfig)).rows as Array<Record<string, string>>;
+        const rows = (await admin.query({ text: 'SHOW STATS', queryMode: 'simple' } as pg.QueryConfig)).rows as Array<
+          Record<string, string>
+        >;
         const sum = (k: string) => rows.reduce((n, r) => n + Number(r[k] ?? 0), 0);
         return { transactions: sum('total_xact_count'), queries: sum('total_query_count') };
       } finally {

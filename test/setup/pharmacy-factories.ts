@@ -15,7 +15,16 @@ export const pharmacyOwner = (t: TestApp) =>
 export async function newMedicine(t: TestApp, s: Who, body: Record<string, unknown> = {}) {
   const res = await t.request('POST', '/inventory/products', {
     token: s.token,
-    body: { name: 'Panadol 500mg', generic_name: 'Paracetamol', strength: '500 mg', dosage_form: 'tablet', schedule: 'otc', selling_price: 500, cost_price: 300, ...body },
+    body: {
+      name: 'Panadol 500mg',
+      generic_name: 'Paracetamol',
+      strength: '500 mg',
+      dosage_form: 'tablet',
+      schedule: 'otc',
+      selling_price: 500,
+      cost_price: 300,
+      ...body,
+    },
   });
   expect(res.status, res.text).toBe(200);
   return res.body.data as { id: string; name: string; track_batches: boolean };
@@ -44,8 +53,23 @@ export interface BatchState {
 
 /** A product's batches in a store as the database holds them, by lot then quarantine rows. */
 export async function batchRows(t: TestApp, storeId: string, productId: string) {
-  const rows = await t.db.db.selectFrom('batches').selectAll().where('store_id', '=', storeId).where('product_id', '=', productId).orderBy('lot_number').orderBy('created_at').orderBy('id').execute();
-  return rows.map((r) => ({ id: r.id, lot_number: r.lot_number, expiry_date: r.expiry_date, status: r.status, qty_on_hand: Number(r.qty_on_hand), source_batch_id: r.source_batch_id }));
+  const rows = await t.db.db
+    .selectFrom('batches')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .orderBy('lot_number')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    lot_number: r.lot_number,
+    expiry_date: r.expiry_date,
+    status: r.status,
+    qty_on_hand: Number(r.qty_on_hand),
+    source_batch_id: r.source_batch_id,
+  }));
 }
 
 /**
@@ -80,12 +104,28 @@ export async function batchDrift(db: Kysely<Database>, orgId: string): Promise<s
       .where('store_id', '=', p.store_id)
       .where('product_id', '=', p.id)
       .executeTakeFirstOrThrow();
-    const held = (await db.selectFrom('batches').select(['qty_on_hand', 'id']).where('store_id', '=', p.store_id).where('product_id', '=', p.id).execute()).map((b) => b.id);
+    const held = (
+      await db
+        .selectFrom('batches')
+        .select(['qty_on_hand', 'id'])
+        .where('store_id', '=', p.store_id)
+        .where('product_id', '=', p.id)
+        .execute()
+    ).map((b) => b.id);
     const rowsAfter = await Promise.all(
       held.map(async (id) => {
-        const last = await db.selectFrom('batch_movements').select('qty_after').where('batch_id', '=', id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+        const last = await db
+          .selectFrom('batch_movements')
+          .select('qty_after')
+          .where('batch_id', '=', id)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(1)
+          .executeTakeFirst();
         const row = await db.selectFrom('batches').select('qty_on_hand').where('id', '=', id).executeTakeFirstOrThrow();
-        return last === undefined || Number(last.qty_after) === Number(row.qty_on_hand) ? null : `batch ${id}: ledger says ${last.qty_after}, row holds ${row.qty_on_hand}`;
+        return last === undefined || Number(last.qty_after) === Number(row.qty_on_hand)
+          ? null
+          : `batch ${id}: ledger says ${last.qty_after}, row holds ${row.qty_on_hand}`;
       }),
     );
     if (Number(sellable.n) !== Number(p.qty)) drift.push(`${p.name} in ${p.store_id}: stock ${p.qty}, sellable batches ${sellable.n}`);

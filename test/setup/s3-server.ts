@@ -39,7 +39,12 @@ export async function startS3Server(bucket = 'duka-files'): Promise<S3Server> {
     S3_FORCE_PATH_STYLE: true,
     S3_TIMEOUT_MS: 5_000,
   };
-  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: KEY, secretAccessKey: KEY } });
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: KEY, secretAccessKey: KEY },
+  });
   return {
     endpoint,
     bucket,

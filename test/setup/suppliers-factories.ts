@@ -11,7 +11,10 @@ export async function newSupplier(t: TestApp, s: Who, body: Record<string, unkno
 }
 
 export async function newProduct(t: TestApp, s: Who, body: Record<string, unknown> = {}) {
-  const res = await t.request('POST', '/inventory/products', { token: s.token, body: { name: 'Unga wa Ngano 2kg', selling_price: 4500, cost_price: 3500, stock: 0, ...body } });
+  const res = await t.request('POST', '/inventory/products', {
+    token: s.token,
+    body: { name: 'Unga wa Ngano 2kg', selling_price: 4500, cost_price: 3500, stock: 0, ...body },
+  });
   expect(res.status, res.text).toBe(200);
   return res.body.data as { id: string; name: string };
 }

@@ -8,7 +8,7 @@ import type { Clock } from '../../server/src/lib/clock.js';
 import type { ServiceContext } from '../../server/src/lib/context.js';
 import { appendFileSync } from 'node:fs';
 import { checkerFor, type OpenApiChecker } from './openapi-check.js';
-import { createTestDb, DIALECT, type TestDb } from './test-db.js';
+import { createTestDb, type DIALECT, type TestDb } from './test-db.js';
 
 export interface TestClock extends Clock {
   advance(ms: number): void;
@@ -78,7 +78,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const config = testConfig(opts.config);
   const db = opts.db ?? (await createTestDb({ countStatements: config.COUNT_STATEMENTS, sqliteFile: opts.sqliteFile }));
-  if (!opts.planLimits) await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
+  if (!opts.planLimits)
+    await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
   const clock = opts.clock ?? testClock();
   const deps = createDeps(config, db, pino({ level: 'silent' }), clock);
   const app = createApp(deps, opts.ping ?? db.ping);
@@ -118,7 +119,11 @@ export async function createTestApp(
       // OPENAPI_CHECK_REPORT=file collects every drift of a run into one file instead of failing at the first.
       const report = process.env.OPENAPI_CHECK_REPORT;
       if (!report) check.check(exchange);
-      else if (check.problems(exchange).length) appendFileSync(report, `${JSON.stringify({ op: check.find(method, path)?.id, method, path, status: res.status, problems: check.problems(exchange), body: text.slice(0, 300) })}\n`);
+      else if (check.problems(exchange).length)
+        appendFileSync(
+          report,
+          `${JSON.stringify({ op: check.find(method, path)?.id, method, path, status: res.status, problems: check.problems(exchange), body: text.slice(0, 300) })}\n`,
+        );
     }
     return answer;
   }

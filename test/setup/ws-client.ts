@@ -7,7 +7,11 @@ export interface TestSocket {
   /** Every message received so far, parsed against the protocol's ServerMessage. */
   messages: ServerMessage[];
   /** The first message after those already taken that matches, waiting up to `ms`. */
-  next<T extends ServerMessage['type']>(type: T, ms?: number, where?: (m: Extract<ServerMessage, { type: T }>) => boolean): Promise<Extract<ServerMessage, { type: T }>>;
+  next<T extends ServerMessage['type']>(
+    type: T,
+    ms?: number,
+    where?: (m: Extract<ServerMessage, { type: T }>) => boolean,
+  ): Promise<Extract<ServerMessage, { type: T }>>;
   /** Resolves when the socket closes. */
   closed: Promise<{ code: number; reason: string }>;
   close(): Promise<void>;
@@ -34,7 +38,9 @@ export function connect(url: string, token: string, opts: { via?: 'header' | 'qu
     messages.push(ServerMessageSchema.parse(JSON.parse(String(data))));
     for (const w of waiters) w();
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
   const socket: TestSocket = {
     ws,
     messages,

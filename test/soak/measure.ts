@@ -95,7 +95,13 @@ export class Recorder {
   /** The row of [from, to): rates and p99s over it, the server's state at its last scrape. */
   row(from: number, to: number): Row {
     const within = (s: { t: number }) => s.t >= from && s.t < to;
-    const p99 = (name: keyof Recorder['latencies']) => round(percentile(this.latencies[name].filter(within).map((s) => s.value), 99));
+    const p99 = (name: keyof Recorder['latencies']) =>
+      round(
+        percentile(
+          this.latencies[name].filter(within).map((s) => s.value),
+          99,
+        ),
+      );
     const scrapes = this.scrapes.filter(within);
     const last = scrapes.at(-1);
     return {

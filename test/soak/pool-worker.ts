@@ -45,7 +45,18 @@ class SoakTill {
   /** Pushes the server has answered so far (each answers a batch of the queue): the queue's progress. */
   acked = 0;
   readonly sales: WorkerSale[] = [];
-  readonly counts: TillReport['counts'] = { sales: 0, lotRefusals: 0, refunds: 0, voids: 0, payments: 0, paymentsRefused: 0, relogins: 0, syncErrors: 0, conflictEvents: 0, rejectedEvents: 0 };
+  readonly counts: TillReport['counts'] = {
+    sales: 0,
+    lotRefusals: 0,
+    refunds: 0,
+    voids: 0,
+    payments: 0,
+    paymentsRefused: 0,
+    relogins: 0,
+    syncErrors: 0,
+    conflictEvents: 0,
+    rejectedEvents: 0,
+  };
 
   constructor(readonly o: PoolTill) {
     this.proxy = new ChaosProxy(o.seed, NO_FAULTS);
@@ -54,7 +65,11 @@ class SoakTill {
   async open(serverPort: number): Promise<void> {
     const route = await this.proxy.listen([serverPort]);
     this.till = await Till.open({
-      connector: new HttpConnector({ baseUrl: `http://127.0.0.1:${route.port}/api/v1`, fetch: timedFetch(() => this.acked++), timeoutMs: 30_000 }),
+      connector: new HttpConnector({
+        baseUrl: `http://127.0.0.1:${route.port}/api/v1`,
+        fetch: timedFetch(() => this.acked++),
+        timeoutMs: 30_000,
+      }),
       dbPath: this.o.dbPath,
       deviceName: this.o.deviceName,
       autoSync: true,
@@ -82,17 +97,25 @@ class SoakTill {
       const open = this.sales.filter((s) => s.reversed === null);
       if (move !== 'sale' && open.length) {
         const target = rng.pick(open.slice(-20));
-        const receipt = move === 'void' ? await this.till.void(target.id, 'rung up by mistake') : await this.till.refund(target.id, 'customer returned it');
+        const receipt =
+          move === 'void'
+            ? await this.till.void(target.id, 'rung up by mistake')
+            : await this.till.refund(target.id, 'customer returned it');
         target.reversed = receipt.status as 'refunded' | 'void';
         this.counts[move === 'void' ? 'voids' : 'refunds']++;
         continue;
       }
       const products = [...this.o.productIds];
       const lines: Array<{ product_id: string; qty: number }> = [];
-      for (let n = rng.int(1, 3); n > 0; n--) lines.push({ product_id: products.splice(rng.int(0, products.length - 1), 1)[0]!, qty: rng.int(1, 3) });
+      for (let n = rng.int(1, 3); n > 0; n--)
+        lines.push({ product_id: products.splice(rng.int(0, products.length - 1), 1)[0]!, qty: rng.int(1, 3) });
       const method = rng.weighted({ Cash: 60, 'M-Pesa': 25, 'Tigo Pesa': 8, Bank: 7 });
       const t0 = performance.now();
-      const receipt = await this.till.sell({ lines, payment_method: method, ...(method === 'M-Pesa' ? { payment_reference: `MP${this.counts.sales}` } : {}) });
+      const receipt = await this.till.sell({
+        lines,
+        payment_method: method,
+        ...(method === 'M-Pesa' ? { payment_reference: `MP${this.counts.sales}` } : {}),
+      });
       sample.saleMs.push([Date.now(), performance.now() - t0]);
       sample.sales++;
       this.sales.push({

@@ -60,7 +60,15 @@ export interface Limits {
   maxLagMs: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { rssSlopeMbPerMin: 2, rssGrowthMb: 48, p99Factor: 2, p99SlackMs: 50, minSamples: 10, stuckMs: 60_000, maxLagMs: 2_000 };
+export const DEFAULT_LIMITS: Limits = {
+  rssSlopeMbPerMin: 2,
+  rssGrowthMb: 48,
+  p99Factor: 2,
+  p99SlackMs: 50,
+  minSamples: 10,
+  stuckMs: 60_000,
+  maxLagMs: 2_000,
+};
 
 /** Least-squares slope of `points`, in value units per minute (0 for fewer than 2 points). */
 export function slopePerMinute(points: Sample[]): number {
@@ -93,7 +101,9 @@ export function memoryRule(s: Pick<SoakSeries, 'durationMs' | 'rssMb'>, l: Limit
   const slope = slopePerMinute(window);
   const growth = (slope * (window.at(-1)!.t - window[0]!.t)) / 60_000;
   if (slope > l.rssSlopeMbPerMin && growth > l.rssGrowthMb) {
-    return [`memory grows without bound: server RSS rose ${round(slope, 2)} MB a minute over the last two thirds (${round(growth)} MB; from ${round(window[0]!.value)} to ${round(window.at(-1)!.value)} MB), above ${l.rssSlopeMbPerMin} MB/min and ${l.rssGrowthMb} MB`];
+    return [
+      `memory grows without bound: server RSS rose ${round(slope, 2)} MB a minute over the last two thirds (${round(growth)} MB; from ${round(window[0]!.value)} to ${round(window.at(-1)!.value)} MB), above ${l.rssSlopeMbPerMin} MB/min and ${l.rssGrowthMb} MB`,
+    ];
   }
   return [];
 }
@@ -107,7 +117,9 @@ export function driftRule(name: string, samples: Sample[], durationMs: number, l
   const last = samples.filter((p) => p.t >= (2 * durationMs) / 3).map((p) => p.value);
   if (first.length < l.minSamples || last.length < l.minSamples) {
     if (!required) return [];
-    return [`${name} p99: ${first.length} samples in the first third and ${last.length} in the last, fewer than the ${l.minSamples} needed to judge drift`];
+    return [
+      `${name} p99: ${first.length} samples in the first third and ${last.length} in the last, fewer than the ${l.minSamples} needed to judge drift`,
+    ];
   }
   const q = Math.min(first.length, last.length) >= 100 ? 99 : 90;
   const early = percentile(first, q);
@@ -115,7 +127,9 @@ export function driftRule(name: string, samples: Sample[], durationMs: number, l
   const [a, which] = mid < early ? [mid, 'middle'] : [early, 'first'];
   const b = percentile(last, q);
   if (b > a * l.p99Factor && b - a > l.p99SlackMs) {
-    return [`${name} p${q} drifted upward: ${round(a)} ms in the ${which} third, ${round(b)} ms in the last (above ${l.p99Factor}× and ${l.p99SlackMs} ms more)`];
+    return [
+      `${name} p${q} drifted upward: ${round(a)} ms in the ${which} third, ${round(b)} ms in the last (above ${l.p99Factor}× and ${l.p99SlackMs} ms more)`,
+    ];
   }
   return [];
 }
@@ -144,7 +158,8 @@ export function queueRule(queues: SoakSeries['queues'], l: Limits): string[] {
 
 export function lagRule(lagMaxMs: Sample[], l: Limits): string[] {
   const worst = lagMaxMs.reduce<Sample | null>((w, p) => (!w || p.value > w.value ? p : w), null);
-  if (worst && worst.value > l.maxLagMs) return [`the server's event loop stalled for ${round(worst.value)} ms (at ${round(worst.t / 1000)} s), more than ${l.maxLagMs} ms`];
+  if (worst && worst.value > l.maxLagMs)
+    return [`the server's event loop stalled for ${round(worst.value)} ms (at ${round(worst.t / 1000)} s), more than ${l.maxLagMs} ms`];
   return [];
 }
 

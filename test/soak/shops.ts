@@ -34,10 +34,25 @@ export async function openShop(urls: string[], seed: number, i: number): Promise
   });
   owner.token = reg.data.tokens.access_token;
   owner.identifier = phone;
-  const shop: Shop = { name: `shop ${i + 1}`, owner, phone, productIds: [], startStock: new Map(), initialPrice: new Map(), adjustments: new Map(), deliveries: 0 };
+  const shop: Shop = {
+    name: `shop ${i + 1}`,
+    owner,
+    phone,
+    productIds: [],
+    startStock: new Map(),
+    initialPrice: new Map(),
+    adjustments: new Map(),
+    deliveries: 0,
+  };
   for (let k = 0; k < 10; k++) {
     const price = (k + 1) * 300 + 200 * (k % 3);
-    const p = await owner.call('POST', '/inventory/products', { name: `Bidhaa ${k + 1}`, sku: `SK-${k + 1}`, cost_price: Math.round(price * 0.7), selling_price: price, stock: 1_000_000 });
+    const p = await owner.call('POST', '/inventory/products', {
+      name: `Bidhaa ${k + 1}`,
+      sku: `SK-${k + 1}`,
+      cost_price: Math.round(price * 0.7),
+      selling_price: price,
+      stock: 1_000_000,
+    });
     shop.productIds.push(p.data.id);
     shop.startStock.set(p.data.id, 1_000_000);
     shop.initialPrice.set(p.data.id, price);
@@ -64,7 +79,14 @@ const BROWSE: Array<(today: string) => [method: 'GET' | 'POST', path: string, bo
  * Browse until `until`, a page every `meanMs` or so (half to one and a half times it), each
  * timed into `observe`; one visit in ten books a delivery instead.
  */
-export async function browse(shop: Shop, seed: number, until: number, meanMs: number, observe: (at: number, ms: number) => void, fail: (error: string) => void): Promise<void> {
+export async function browse(
+  shop: Shop,
+  seed: number,
+  until: number,
+  meanMs: number,
+  observe: (at: number, ms: number) => void,
+  fail: (error: string) => void,
+): Promise<void> {
   const rng = new Rng(seed);
   for (;;) {
     await sleep(Math.min(rng.int(Math.floor(meanMs / 2), Math.ceil(meanMs * 1.5)), Math.max(0, until - Date.now())));

@@ -80,14 +80,28 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     // The town: shops opened a few at a time (each registration is a password hash).
     const shops: Shop[] = [];
     const nShops = Math.ceil(o.tills / perShop);
-    for (let i = 0; i < nShops; i += 4) shops.push(...(await Promise.all(Array.from({ length: Math.min(4, nShops - i) }, (_, k) => openShop(api, o.seed, i + k)))));
+    for (let i = 0; i < nShops; i += 4)
+      shops.push(...(await Promise.all(Array.from({ length: Math.min(4, nShops - i) }, (_, k) => openShop(api, o.seed, i + k)))));
     const tills: PoolTill[] = Array.from({ length: o.tills }, (_, i) => {
       const shop = shops[Math.floor(i / perShop)]!;
       const n = (i % perShop) + 1;
-      return { name: `${shop.name} till ${n}`, dbPath: path.join(dir, `till-${i + 1}.db`), deviceName: `Counter ${n}`, identifier: shop.phone, password: PASSWORD, seed: o.seed * 10_000 + i, productIds: shop.productIds };
+      return {
+        name: `${shop.name} till ${n}`,
+        dbPath: path.join(dir, `till-${i + 1}.db`),
+        deviceName: `Counter ${n}`,
+        identifier: shop.phone,
+        password: PASSWORD,
+        seed: o.seed * 10_000 + i,
+        productIds: shop.productIds,
+      };
     });
     const nPools = Math.min(o.tills, o.pools ?? Math.max(2, Math.ceil(o.tills / 125)));
-    for (let p = 0; p < nPools; p++) pools.push(new WorkerProcess<ToPool, FromPool>(`pool ${p + 1}`, path.join(import.meta.dirname, 'pool-worker.ts'), (name, error) => errors.push(`${name}: ${error}`)));
+    for (let p = 0; p < nPools; p++)
+      pools.push(
+        new WorkerProcess<ToPool, FromPool>(`pool ${p + 1}`, path.join(import.meta.dirname, 'pool-worker.ts'), (name, error) =>
+          errors.push(`${name}: ${error}`),
+        ),
+      );
     await Promise.all(
       pools.map((pool, p) => {
         const ready = pool.next('ready', 60_000 + o.tills * 2_000);
@@ -104,13 +118,27 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const sold = Promise.all(pools.map((pool) => pool.next('sold', o.durationMs + 300_000)));
     for (const pool of pools) pool.send({ type: 'go', durationMs: o.durationMs, rhythm });
     let selling = true;
-    const owners = Promise.all(shops.map((shop, i) => browse(shop, o.seed * 100 + i, until, o.browseMs ?? 20_000, (at, ms) => rec.latency('owner', at, ms), (e) => errors.push(e))));
+    const owners = Promise.all(
+      shops.map((shop, i) =>
+        browse(
+          shop,
+          o.seed * 100 + i,
+          until,
+          o.browseMs ?? 20_000,
+          (at, ms) => rec.latency('owner', at, ms),
+          (e) => errors.push(e),
+        ),
+      ),
+    );
     const seconds = () => Math.round((Date.now() - started) / 1000);
     let notReady = 0;
     const probe = (async () => {
       while (selling) {
         const t0 = performance.now();
-        const ok = await fetch(`${server.url}/health/ready`, { signal: AbortSignal.timeout(30_000) }).then((r) => r.ok, () => false);
+        const ok = await fetch(`${server.url}/health/ready`, { signal: AbortSignal.timeout(30_000) }).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!ok && notReady++ === 0) errors.push(`the readiness probe failed at ${seconds()} s`);
         rec.latency('ready', Date.now(), performance.now() - t0);
         await sleep(1_000);
@@ -122,8 +150,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         await sleep(sampleMs);
         const at = Date.now();
         try {
-          const samples = await Promise.all(pools.map((pool) => { const s = pool.next('sample', 60_000); pool.send({ type: 'sample' }); return s; }));
-          rec.pools(at, samples.map((s) => s.sample as PoolSample));
+          const samples = await Promise.all(
+            pools.map((pool) => {
+              const s = pool.next('sample', 60_000);
+              pool.send({ type: 'sample' });
+              return s;
+            }),
+          );
+          rec.pools(
+            at,
+            samples.map((s) => s.sample as PoolSample),
+          );
           rec.scrapes.push(await scrape(`http://127.0.0.1:${metricsPort}/metrics`, at - started, !o.databaseUrl));
         } catch (err) {
           errors.push(`sampling at ${seconds()} s: ${String(err)}`);
@@ -153,9 +190,23 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
 
     // Every queue drains, then every till takes a last pull and reports.
     const drainStart = Date.now();
-    await Promise.all(pools.map((pool) => { const d = pool.next('drained', 300_000); pool.send({ type: 'drain', timeoutMs: 240_000 }); return d; }));
+    await Promise.all(
+      pools.map((pool) => {
+        const d = pool.next('drained', 300_000);
+        pool.send({ type: 'drain', timeoutMs: 240_000 });
+        return d;
+      }),
+    );
     const drainMs = Date.now() - drainStart;
-    const reports = (await Promise.all(pools.map((pool) => { const r = pool.next('reports', 300_000); pool.send({ type: 'report' }); return r; }))).flatMap((m) => m.reports);
+    const reports = (
+      await Promise.all(
+        pools.map((pool) => {
+          const r = pool.next('reports', 300_000);
+          pool.send({ type: 'report' });
+          return r;
+        }),
+      )
+    ).flatMap((m) => m.reports);
 
     const period = `date_from=${localDate(began - 86_400_000)}&date_to=${localDate(Date.now() + 86_400_000)}`;
     const lastNumbers = await readLastNumbers(o.databaseUrl ? { url: o.databaseUrl } : { sqliteFile: path.join(dir, 'server', 'duka.db') });
@@ -165,7 +216,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const own = reports.filter((r) => r.name.startsWith(`${shop.name} till`));
       const txs = await shop.owner.all(`/pos/transactions?${period}`);
       transactions += txs.length;
-      const found = check({ reports: own, transactions: txs, products: await shop.owner.all('/inventory/products'), conflicts: await shop.owner.all('/sync/conflicts'), startStock: shop.startStock, initialPrice: shop.initialPrice, priceChanges: [], adjustments: shop.adjustments, lastNumbers });
+      const found = check({
+        reports: own,
+        transactions: txs,
+        products: await shop.owner.all('/inventory/products'),
+        conflicts: await shop.owner.all('/sync/conflicts'),
+        startStock: shop.startStock,
+        initialPrice: shop.initialPrice,
+        priceChanges: [],
+        adjustments: shop.adjustments,
+        lastNumbers,
+      });
       ended.push(...found.map((f) => `${shop.name}: ${f}`));
     }
     const series = rec.series(o.durationMs);
@@ -195,7 +256,15 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       },
     };
   } catch (err) {
-    return { failures: [...errors, `the soak stopped: ${err instanceof Error ? err.stack : String(err)}`, `server output:\n${server.output().slice(-3000)}`], rows, figures: { 'total ms': Date.now() - began } };
+    return {
+      failures: [
+        ...errors,
+        `the soak stopped: ${err instanceof Error ? err.stack : String(err)}`,
+        `server output:\n${server.output().slice(-3000)}`,
+      ],
+      rows,
+      figures: { 'total ms': Date.now() - began },
+    };
   } finally {
     for (const pool of pools) pool.child.kill('SIGKILL');
     await server.stop();

@@ -43,7 +43,10 @@ export function serviceWorker(source: string): Plugin {
       const swPath = path.join(outDir, SW_FILE);
       const code = readFileSync(swPath, 'utf8');
       if (!PLACEHOLDER.test(code)) throw new Error(`${SW_FILE}: the precache placeholder is missing`);
-      writeFileSync(swPath, code.replace(PLACEHOLDER, () => JSON.stringify(JSON.stringify(manifest))));
+      writeFileSync(
+        swPath,
+        code.replace(PLACEHOLDER, () => JSON.stringify(JSON.stringify(manifest))),
+      );
     },
   };
 }

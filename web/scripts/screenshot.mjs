@@ -8,7 +8,10 @@ const [origin = 'http://localhost:8080', phone, password = 'kariakoo2026'] = pro
 if (!phone) throw new Error('usage: screenshot.mjs ORIGIN PHONE [PASSWORD]');
 const out = fileURLToPath(new URL('../../docs/till-screenshot.png', import.meta.url));
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+});
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 page.on('pageerror', (e) => console.error('page error:', e.message));
 await page.goto(`${origin}/till/`);

@@ -28,7 +28,10 @@ export function addProduct(cart: Cart, product: Product): Cart {
 /** A line's quantity set outright; 0 or less removes the line. */
 export function setQty(cart: Cart, productId: string, qty: number): Cart {
   const whole = Math.floor(qty);
-  const lines = whole > 0 ? cart.lines.map((l) => (l.product.id === productId ? { ...l, qty: whole } : l)) : cart.lines.filter((l) => l.product.id !== productId);
+  const lines =
+    whole > 0
+      ? cart.lines.map((l) => (l.product.id === productId ? { ...l, qty: whole } : l))
+      : cart.lines.filter((l) => l.product.id !== productId);
   return { ...cart, lines };
 }
 

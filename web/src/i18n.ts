@@ -11,9 +11,11 @@ const en = {
   'lang.switch': 'Kiswahili',
   'loading': 'Opening the till…',
   'blocked.elsewhere.title': 'This till is open in another tab',
-  'blocked.elsewhere.body': 'Only one tab can sell from this till at a time, so no sale is kept twice. Close this tab, or close the other one and reload this one.',
+  'blocked.elsewhere.body':
+    'Only one tab can sell from this till at a time, so no sale is kept twice. Close this tab, or close the other one and reload this one.',
   'blocked.storage.title': 'This browser cannot keep sales',
-  'blocked.storage.body': 'The till keeps its sales in the browser\u2019s private storage (OPFS), which this browser does not offer here. Use a recent Chrome, Edge, Firefox or Safari, not a private window. Nothing was sold.',
+  'blocked.storage.body':
+    'The till keeps its sales in the browser\u2019s private storage (OPFS), which this browser does not offer here. Use a recent Chrome, Edge, Firefox or Safari, not a private window. Nothing was sold.',
   'blocked.failed.title': 'The till could not open',
   'reload': 'Reload',
   'signin.title': 'Sign in',
@@ -141,9 +143,11 @@ const sw: Record<MessageKey, string> = {
   'lang.switch': 'English',
   'loading': 'Inafungua till…',
   'blocked.elsewhere.title': 'Till hii imefunguliwa kwenye kichupo kingine',
-  'blocked.elsewhere.body': 'Kichupo kimoja tu kinaweza kuuza kwa till hii kwa wakati mmoja, ili mauzo yasihifadhiwe mara mbili. Funga kichupo hiki, au funga kile kingine kisha pakia upya hiki.',
+  'blocked.elsewhere.body':
+    'Kichupo kimoja tu kinaweza kuuza kwa till hii kwa wakati mmoja, ili mauzo yasihifadhiwe mara mbili. Funga kichupo hiki, au funga kile kingine kisha pakia upya hiki.',
   'blocked.storage.title': 'Kivinjari hiki hakiwezi kuhifadhi mauzo',
-  'blocked.storage.body': 'Till huhifadhi mauzo kwenye hifadhi ya ndani ya kivinjari (OPFS), ambayo kivinjari hiki hakitoi hapa. Tumia Chrome, Edge, Firefox au Safari ya karibuni, si dirisha la faragha. Hakuna kilichouzwa.',
+  'blocked.storage.body':
+    'Till huhifadhi mauzo kwenye hifadhi ya ndani ya kivinjari (OPFS), ambayo kivinjari hiki hakitoi hapa. Tumia Chrome, Edge, Firefox au Safari ya karibuni, si dirisha la faragha. Hakuna kilichouzwa.',
   'blocked.failed.title': 'Till haikuweza kufunguka',
   'reload': 'Pakia upya',
   'signin.title': 'Ingia',

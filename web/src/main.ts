@@ -12,5 +12,7 @@ void openTill();
 
 if (import.meta.env.DUKA_SERVICE_WORKER && 'serviceWorker' in navigator) {
   // The service worker is the app's offline copy; the till itself keeps working without it, so a failed registration is only logged.
-  navigator.serviceWorker.register(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL }).catch((e) => console.warn('service worker not registered', e));
+  navigator.serviceWorker
+    .register(`${import.meta.env.BASE_URL}sw.js`, { scope: import.meta.env.BASE_URL })
+    .catch((e) => console.warn('service worker not registered', e));
 }

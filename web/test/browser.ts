@@ -30,9 +30,19 @@ export interface Shop {
 /** `config`: the server's settings for this run (e.g. where TRA is). */
 export async function startShop(opts: { config?: Partial<Config> } = {}): Promise<Shop> {
   const dist = await mkdtemp(path.join(tmpdir(), 'duka-till-app-'));
-  await build({ root: WEB, configFile: path.join(WEB, 'vite.config.ts'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
+  await build({
+    root: WEB,
+    configFile: path.join(WEB, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: dist, emptyOutDir: true, sourcemap: false },
+  });
   // The browser's till stamps its sales with real time, so the server runs on real time too.
-  const realTime = { now: () => Date.now(), advance: () => { throw new Error('the shop runs on real time'); } };
+  const realTime = {
+    now: () => Date.now(),
+    advance: () => {
+      throw new Error('the shop runs on real time');
+    },
+  };
   const t = await createTestApp({ config: { ...opts.config, WEB_DIST_DIR: dist }, clock: realTime });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
@@ -41,7 +51,14 @@ export async function startShop(opts: { config?: Partial<Config> } = {}): Promis
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   return {
     t,
@@ -75,7 +92,9 @@ export async function signIn(page: Page, identifier: string, password: string): 
 
 /** Waits until the service worker controls the page, so a reload offline is answered from its cache. */
 export async function whenOfflineReady(page: Page): Promise<void> {
-  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+  await page.waitForFunction(async () => (await navigator.serviceWorker.ready) && navigator.serviceWorker.controller !== null, undefined, {
+    timeout: 30_000,
+  });
 }
 
 export const pending = async (page: Page): Promise<number> => Number(await page.getByTestId('status-pending').getAttribute('data-pending'));

@@ -23,7 +23,14 @@ describe('the dictionary', () => {
       for (const m of PaymentMethod.options) expect(t(`pay.method.${m}`)).not.toBe('');
     }
     lang.set('sw');
-    expect(PaymentMethod.options.map((m) => t(`pay.method.${m}`))).toEqual(['Taslimu', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Benki', 'Mkopo']);
+    expect(PaymentMethod.options.map((m) => t(`pay.method.${m}`))).toEqual([
+      'Taslimu',
+      'M-Pesa',
+      'Tigo Pesa',
+      'Airtel Money',
+      'Benki',
+      'Mkopo',
+    ]);
   });
 
   it("writes dates on the shop's clock, not the tablet's", () => {

@@ -17,7 +17,10 @@ describe('the browser till: fiscal receipts', () => {
   beforeAll(async () => {
     shop = await startShop({ config: { TRA_TEST_URL: CLOSED_TRA } });
     owner = await registerOwner(shop.t);
-    const res = await shop.t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Sukari 1kg', barcode: '6161100000048', selling_price: 3200, stock: 10 } });
+    const res = await shop.t.request('POST', '/inventory/products', {
+      token: owner.token,
+      body: { name: 'Sukari 1kg', barcode: '6161100000048', selling_price: 3200, stock: 10 },
+    });
     expect(res.status, res.text).toBe(200);
     await fiscaliseStore(shop.t, owner);
   }, 120_000);
@@ -53,7 +56,9 @@ describe('the browser till: fiscal receipts', () => {
     expect(await page.getByTestId('receipt-rctvnum').textContent()).toBe('8AD1E31');
     expect(await fiscal.textContent()).toContain('Buyer TIN: 100200300');
     expect(await page.getByTestId('receipt-qr').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
-    expect(await page.getByTestId('receipt-verify-url').textContent()).toMatch(/^https:\/\/virtual\.tra\.go\.tz\/efdmsRctVerify\/8AD1E31_\d{6}$/);
+    expect(await page.getByTestId('receipt-verify-url').textContent()).toMatch(
+      /^https:\/\/virtual\.tra\.go\.tz\/efdmsRctVerify\/8AD1E31_\d{6}$/,
+    );
     expect(await fiscal.getAttribute('data-status')).toBe('pending');
     expect(await page.getByTestId('receipt-fiscal-pending').textContent()).toBe('(pending TRA acknowledgement)');
     await context.close();

@@ -7,7 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeIn, createStaff, e164, registerOwner, type Session } from '../../test/setup/factories.js';
-import { charge, expectPending, openApp, pickBySearch, scan, signIn, signInByCode, startShop, type Shop, whenOfflineReady } from './browser.js';
+import {
+  charge,
+  expectPending,
+  openApp,
+  pickBySearch,
+  scan,
+  signIn,
+  signInByCode,
+  startShop,
+  type Shop,
+  whenOfflineReady,
+} from './browser.js';
 
 const COCA = { name: 'Coca-Cola 500ml', barcode: '6161100000017', selling_price: 1000 };
 const SUKARI = { name: 'Sukari 1kg', barcode: '6161100000048', selling_price: 3200 };
@@ -22,7 +33,10 @@ describe('the browser till, for a staff cashier', () => {
     shop = await startShop();
     owner = await registerOwner(shop.t);
     for (const p of [COCA, SUKARI]) {
-      const res = await shop.t.request('POST', '/inventory/products', { token: owner.token, body: { ...p, cost_price: p.selling_price / 2, stock: STOCK } });
+      const res = await shop.t.request('POST', '/inventory/products', {
+        token: owner.token,
+        body: { ...p, cost_price: p.selling_price / 2, stock: STOCK },
+      });
       expect(res.status, res.text).toBe(200);
       ids[p.name] = res.body.data.id;
     }
@@ -42,7 +56,12 @@ describe('the browser till, for a staff cashier', () => {
     const { context, page } = await openApp(shop);
     const phone = e164(staff.phone);
     const readCode = async () => {
-      const sms = await shop.t.db.db.selectFrom('outbox').select('body').where('recipient', '=', phone).where('subject', '=', 'Your Duka sign-in code').executeTakeFirst();
+      const sms = await shop.t.db.db
+        .selectFrom('outbox')
+        .select('body')
+        .where('recipient', '=', phone)
+        .where('subject', '=', 'Your Duka sign-in code')
+        .executeTakeFirst();
       return sms ? codeIn(sms.body) : undefined;
     };
     await signInByCode(page, staff.phone, readCode);
@@ -90,7 +109,14 @@ describe('the browser till, for a staff cashier', () => {
 
     const list = await shop.t.request('GET', '/pos/transactions?page_size=100', { token: owner.token });
     expect(list.status, list.text).toBe(200);
-    const onServer = list.body.data as Array<{ id: string; status: string; total: number; payment_method: string; customer_id: string | null; cashier_id: string }>;
+    const onServer = list.body.data as Array<{
+      id: string;
+      status: string;
+      total: number;
+      payment_method: string;
+      customer_id: string | null;
+      cashier_id: string;
+    }>;
     expect(onServer.map((s) => [s.id, s.status, s.total, s.payment_method, s.customer_id]).sort()).toEqual(
       [
         [cash.id, 'paid', 2000, 'Cash', null],
@@ -104,7 +130,8 @@ describe('the browser till, for a staff cashier', () => {
     expect(customer.status, customer.text).toBe(200);
     expect(customer.body.data).toMatchObject({ name: 'Rehema Mushi', outstanding_balance: 4200 });
 
-    const stock = async (name: string) => (await shop.t.request('GET', `/inventory/products/${ids[name]}`, { token: owner.token })).body.data.stock;
+    const stock = async (name: string) =>
+      (await shop.t.request('GET', `/inventory/products/${ids[name]}`, { token: owner.token })).body.data.stock;
     expect(await stock(COCA.name)).toBe(STOCK - 3);
     expect(await stock(SUKARI.name)).toBe(STOCK - 1);
     await context.close();

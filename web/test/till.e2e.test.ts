@@ -27,7 +27,10 @@ describe('the browser till', () => {
     shop = await startShop();
     owner = await registerOwner(shop.t);
     for (const p of PRODUCTS) {
-      const res = await shop.t.request('POST', '/inventory/products', { token: owner.token, body: { ...p, cost_price: p.selling_price / 2, stock: STOCK } });
+      const res = await shop.t.request('POST', '/inventory/products', {
+        token: owner.token,
+        body: { ...p, cost_price: p.selling_price / 2, stock: STOCK },
+      });
       expect(res.status, res.text).toBe(200);
       ids[p.name] = res.body.data.id;
     }
@@ -69,7 +72,9 @@ describe('the browser till', () => {
     await page.locator(`[data-testid=sale-row][data-sale-id="${refunded.id}"] [data-testid=sale-refund]`).click();
     await page.getByTestId('reversal-reason').fill('customer returned the goods');
     await page.getByTestId('reversal-confirm').click();
-    await expect.poll(() => page.locator(`[data-testid=sale-row][data-sale-id="${refunded.id}"]`).getAttribute('data-status')).toBe('refunded');
+    await expect
+      .poll(() => page.locator(`[data-testid=sale-row][data-sale-id="${refunded.id}"]`).getAttribute('data-status'))
+      .toBe('refunded');
     await expectPending(page, 21);
     sold['Unga wa Sembe 2kg']! -= 1;
     sold['Sukari 1kg']! -= 1;
@@ -87,7 +92,13 @@ describe('the browser till', () => {
 
     const list = await shop.t.request('GET', '/pos/transactions?page_size=100', { token: owner.token });
     expect(list.status, list.text).toBe(200);
-    const onServer = list.body.data as Array<{ id: string; status: string; payment_method: string; client_receipt_number: string; customer_id: string | null }>;
+    const onServer = list.body.data as Array<{
+      id: string;
+      status: string;
+      payment_method: string;
+      client_receipt_number: string;
+      customer_id: string | null;
+    }>;
     expect(onServer).toHaveLength(20);
     expect(new Set(onServer.map((s) => s.id))).toEqual(new Set(sales.map((s) => s.id)));
     expect(new Set(onServer.map((s) => s.client_receipt_number))).toEqual(new Set(sales.map((s) => s.receipt)));
@@ -113,7 +124,10 @@ describe('the browser till', () => {
 
     // The owner raises the price while the till is offline; the till still sells at the price it knows.
     await context.setOffline(true);
-    const changed = await shop.t.request('PATCH', `/inventory/products/${ids['Coca-Cola 500ml']}`, { token: owner.token, body: { selling_price: 1200 } });
+    const changed = await shop.t.request('PATCH', `/inventory/products/${ids['Coca-Cola 500ml']}`, {
+      token: owner.token,
+      body: { selling_price: 1200 },
+    });
     expect(changed.status, changed.text).toBe(200);
     await scan(page, PRODUCTS[0]!.barcode);
     await charge(page, 'Cash');

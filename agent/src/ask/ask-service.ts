@@ -67,16 +67,32 @@ async function remember(deps: AskDeps, caller: Caller, conversation: Conversatio
  * credit (402 here) or an API without the route is logged, never an error for the user.
  */
 async function recordUsage(deps: AskDeps, caller: Caller, tokens: number) {
-  const res = await deps.api.request(caller.token, 'post', '/ai/usage/agent', { body: { questions: 1, tokens_used: tokens } }).catch(() => null);
+  const res = await deps.api
+    .request(caller.token, 'post', '/ai/usage/agent', { body: { questions: 1, tokens_used: tokens } })
+    .catch(() => null);
   if (res?.status !== 200) deps.log.warn({ user: caller.userId, org: caller.orgId, status: res?.status ?? null }, 'AI usage not recorded');
 }
 
 export async function answer(deps: AskDeps, p: Prepared, emit: Emit): Promise<AskAnswer> {
   const language = languageOf(p.question);
-  const input = { caller: p.caller, question: p.question, language, history: p.conversation.turns, conversationId: p.conversation.id, runner: deps.runner, emit };
+  const input = {
+    caller: p.caller,
+    question: p.question,
+    language,
+    history: p.conversation.turns,
+    conversationId: p.conversation.id,
+    runner: deps.runner,
+    emit,
+  };
   const result = deps.model ? await runModel(deps.model, input) : await runPlanner(input);
   await recordUsage(deps, p.caller, result.tokens);
-  await remember(deps, p.caller, p.conversation, { question: p.question, answer: result.answer, language, ...(result.topic ? { topic: result.topic } : {}), ...(result.subject ? { subject: result.subject } : {}) });
+  await remember(deps, p.caller, p.conversation, {
+    question: p.question,
+    answer: result.answer,
+    language,
+    ...(result.topic ? { topic: result.topic } : {}),
+    ...(result.subject ? { subject: result.subject } : {}),
+  });
   emit({ event: 'answer', data: { text: result.answer } });
   return {
     answer: result.answer,
@@ -105,7 +121,8 @@ export async function claimAction(deps: AskDeps, caller: Caller, id: string): Pr
 export async function confirmAction(deps: AskDeps, caller: Caller, input: AskInput, claim: Claim, emit: Emit): Promise<AskAnswer> {
   const action = claim.action;
   const conversationId = input.conversation_id ?? action.conversationId;
-  const conversation = (conversationId && (await deps.conversations.get(caller, conversationId))) || (await deps.conversations.start(caller));
+  const conversation =
+    (conversationId && (await deps.conversations.get(caller, conversationId))) || (await deps.conversations.start(caller));
   let confirmed;
   try {
     confirmed = await deps.runner.actions.confirm(caller, claim, () => {
@@ -122,8 +139,12 @@ export async function confirmAction(deps: AskDeps, caller: Caller, input: AskInp
   const record = { name: action.tool, arguments: action.args, status, ms: done.ms } as const;
   if (first) emit({ event: 'tool_call_finished', data: record });
   const text = done.ok
-    ? language === 'sw' ? `Imefanyika: ${action.summary}.` : `Done: ${action.summary}.`
-    : language === 'sw' ? `Haikufanyika: ${action.summary}. ${done.message}` : `Not done: ${action.summary}. ${done.message}`;
+    ? language === 'sw'
+      ? `Imefanyika: ${action.summary}.`
+      : `Done: ${action.summary}.`
+    : language === 'sw'
+      ? `Haikufanyika: ${action.summary}. ${done.message}`
+      : `Not done: ${action.summary}. ${done.message}`;
   await remember(deps, caller, conversation, { question: `confirm ${action.id}`, answer: text, language });
   emit({ event: 'answer', data: { text } });
   return {

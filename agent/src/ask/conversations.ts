@@ -30,8 +30,19 @@ export class Conversations {
 
   /** Add a turn (the oldest past 6 go). A conversation that expired meanwhile keeps nothing: a follow-up then starts afresh. */
   async add(caller: Caller, c: Conversation, turn: Turn): Promise<void> {
-    const kept: Turn = { ...turn, answer: turn.answer.slice(0, AGENT_ANSWER_MAX), ...(turn.subject ? { subject: turn.subject.slice(0, 200) } : {}) };
-    const res = await memoryCall(this.api, caller, 'post', `/ai/agent/conversations/${encodeURIComponent(c.id)}/turns`, AgentConversation, kept);
+    const kept: Turn = {
+      ...turn,
+      answer: turn.answer.slice(0, AGENT_ANSWER_MAX),
+      ...(turn.subject ? { subject: turn.subject.slice(0, 200) } : {}),
+    };
+    const res = await memoryCall(
+      this.api,
+      caller,
+      'post',
+      `/ai/agent/conversations/${encodeURIComponent(c.id)}/turns`,
+      AgentConversation,
+      kept,
+    );
     if ('data' in res) c.turns = res.data.turns;
     else if (res.refused !== 404) throw new MemoryUnavailableError(res.refused);
   }

@@ -39,7 +39,8 @@ const PERIOD_WORDS: Record<Period, [string, string]> = {
   month: ['this month', 'ya mwezi huu'],
   last7: ['in the last 7 days', 'ya siku 7 zilizopita'],
 };
-const span = (r: { from: string; to: string }, lang: Language) => (r.from === r.to ? r.from : lang === 'sw' ? `${r.from} hadi ${r.to}` : `${r.from} to ${r.to}`);
+const span = (r: { from: string; to: string }, lang: Language) =>
+  r.from === r.to ? r.from : lang === 'sw' ? `${r.from} hadi ${r.to}` : `${r.from} to ${r.to}`;
 
 async function sales(ctx: TopicContext, plan: Plan) {
   const period = plan.period ?? 'today';
@@ -57,7 +58,9 @@ async function top(ctx: TopicContext, plan: Plan) {
   const when = span(r, ctx.lang);
   if (!d.top_products.length) return ctx.lang === 'sw' ? `Hakuna bidhaa iliyouzwa (${when}).` : `No products were sold (${when}).`;
   const lines = d.top_products.map((p: any, i: number) =>
-    ctx.lang === 'sw' ? `${i + 1}. ${p.name}: zimeuzwa ${n(p.qty_sold)}, ${tzs(p.revenue)}` : `${i + 1}. ${p.name}: ${n(p.qty_sold)} sold, ${tzs(p.revenue)}`,
+    ctx.lang === 'sw'
+      ? `${i + 1}. ${p.name}: zimeuzwa ${n(p.qty_sold)}, ${tzs(p.revenue)}`
+      : `${i + 1}. ${p.name}: ${n(p.qty_sold)} sold, ${tzs(p.revenue)}`,
   );
   return [ctx.lang === 'sw' ? `Bidhaa zinazouzwa zaidi (${when}):` : `Best sellers (${when}):`, ...lines].join('\n');
 }
@@ -65,8 +68,17 @@ async function top(ctx: TopicContext, plan: Plan) {
 async function lowStock(ctx: TopicContext) {
   const rows: any[] = await data(ctx, 'listLowStock');
   if (!rows.length) return ctx.lang === 'sw' ? 'Hakuna bidhaa inayokaribia kuisha.' : 'No product is at or below its reorder point.';
-  const lines = rows.slice(0, LIST_MAX).map((p) => (ctx.lang === 'sw' ? `- ${p.name}: zimebaki ${n(p.stock)} (agiza upya ikifika ${n(p.reorder_point)})` : `- ${p.name}: ${n(p.stock)} left (reorder at ${n(p.reorder_point)})`));
-  const head = ctx.lang === 'sw' ? `Bidhaa ${n(rows.length)} zinakaribia kuisha:` : `${n(rows.length)} ${rows.length === 1 ? 'product is' : 'products are'} at or below the reorder point:`;
+  const lines = rows
+    .slice(0, LIST_MAX)
+    .map((p) =>
+      ctx.lang === 'sw'
+        ? `- ${p.name}: zimebaki ${n(p.stock)} (agiza upya ikifika ${n(p.reorder_point)})`
+        : `- ${p.name}: ${n(p.stock)} left (reorder at ${n(p.reorder_point)})`,
+    );
+  const head =
+    ctx.lang === 'sw'
+      ? `Bidhaa ${n(rows.length)} zinakaribia kuisha:`
+      : `${n(rows.length)} ${rows.length === 1 ? 'product is' : 'products are'} at or below the reorder point:`;
   return [head, ...lines].join('\n');
 }
 
@@ -79,10 +91,15 @@ export async function findProducts(ctx: TopicContext, subject: string): Promise<
 
 async function product(ctx: TopicContext, plan: Plan) {
   const rows = await findProducts(ctx, plan.subject!);
-  if (!rows.length) return ctx.lang === 'sw' ? `Sikupata bidhaa inayoitwa "${plan.subject}".` : `I found no product matching "${plan.subject}".`;
+  if (!rows.length)
+    return ctx.lang === 'sw' ? `Sikupata bidhaa inayoitwa "${plan.subject}".` : `I found no product matching "${plan.subject}".`;
   return rows
     .slice(0, 5)
-    .map((p) => (ctx.lang === 'sw' ? `${p.name}: bei ${tzs(p.selling_price)}, zimebaki ${n(p.stock)}.` : `${p.name}: ${tzs(p.selling_price)}, ${n(p.stock)} in stock.`))
+    .map((p) =>
+      ctx.lang === 'sw'
+        ? `${p.name}: bei ${tzs(p.selling_price)}, zimebaki ${n(p.stock)}.`
+        : `${p.name}: ${tzs(p.selling_price)}, ${n(p.stock)} in stock.`,
+    )
     .join('\n');
 }
 
@@ -90,9 +107,14 @@ async function debts(ctx: TopicContext, plan: Plan) {
   const all: any[] = await data(ctx, 'listCustomersOwing');
   const rows = plan.threshold === undefined ? all : all.filter((c) => c.total_outstanding > plan.threshold!);
   const total = rows.reduce((s, c) => s + toCents(c.total_outstanding), 0);
-  const over = plan.threshold === undefined ? '' : ctx.lang === 'sw' ? ` zaidi ya ${tzs(plan.threshold)}` : ` more than ${tzs(plan.threshold)}`;
+  const over =
+    plan.threshold === undefined ? '' : ctx.lang === 'sw' ? ` zaidi ya ${tzs(plan.threshold)}` : ` more than ${tzs(plan.threshold)}`;
   if (!rows.length) return ctx.lang === 'sw' ? `Hakuna mteja anayedaiwa${over}.` : `No customer owes you${over}.`;
-  const lines = rows.slice(0, LIST_MAX).map((c) => `- ${c.name}: ${tzs(c.total_outstanding)}${c.overdue_count > 0 ? (ctx.lang === 'sw' ? ' (amechelewa)' : ' (overdue)') : ''}`);
+  const lines = rows
+    .slice(0, LIST_MAX)
+    .map(
+      (c) => `- ${c.name}: ${tzs(c.total_outstanding)}${c.overdue_count > 0 ? (ctx.lang === 'sw' ? ' (amechelewa)' : ' (overdue)') : ''}`,
+    );
   const head =
     ctx.lang === 'sw'
       ? `Wateja ${n(rows.length)} wanadaiwa${over}, jumla ${formatTzs(total)}:`
@@ -104,17 +126,29 @@ async function overdue(ctx: TopicContext) {
   const tabs: any[] = await data(ctx, 'listCreditTabs', { overdue: true, page_size: 100 });
   if (!tabs.length) return ctx.lang === 'sw' ? 'Hakuna deni lililochelewa.' : 'No credit tab is overdue.';
   const total = tabs.reduce((s, t) => s + toCents(t.balance), 0);
-  const lines = tabs.slice(0, LIST_MAX).map((t) => (ctx.lang === 'sw' ? `- ${t.customer_name}: ${tzs(t.balance)}, ilitakiwa ${t.due_date}` : `- ${t.customer_name}: ${tzs(t.balance)}, due ${t.due_date}`));
-  const head = ctx.lang === 'sw' ? `Madeni ${n(tabs.length)} yamechelewa, jumla ${formatTzs(total)}:` : `${n(tabs.length)} overdue ${tabs.length === 1 ? 'tab' : 'tabs'}, ${formatTzs(total)} still owed:`;
+  const lines = tabs
+    .slice(0, LIST_MAX)
+    .map((t) =>
+      ctx.lang === 'sw'
+        ? `- ${t.customer_name}: ${tzs(t.balance)}, ilitakiwa ${t.due_date}`
+        : `- ${t.customer_name}: ${tzs(t.balance)}, due ${t.due_date}`,
+    );
+  const head =
+    ctx.lang === 'sw'
+      ? `Madeni ${n(tabs.length)} yamechelewa, jumla ${formatTzs(total)}:`
+      : `${n(tabs.length)} overdue ${tabs.length === 1 ? 'tab' : 'tabs'}, ${formatTzs(total)} still owed:`;
   return [head, ...lines].join('\n');
 }
 
 async function expenses(ctx: TopicContext, plan: Plan) {
   const r = rangeOf(plan.period ?? 'month', ctx.today);
   const d = await data(ctx, 'getExpenseSummary', { date_from: r.from, date_to: r.to });
-  const cats = Object.entries<number>(d.by_category).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${tzs(v)}`);
+  const cats = Object.entries<number>(d.by_category)
+    .filter(([, v]) => v > 0)
+    .map(([k, v]) => `${k} ${tzs(v)}`);
   const when = span({ from: d.date_from, to: d.date_to }, ctx.lang);
-  if (ctx.lang === 'sw') return `Matumizi (${when}): ${tzs(d.total)} katika matumizi ${n(d.count)}${cats.length ? `; ${cats.join(', ')}` : ''}.`;
+  if (ctx.lang === 'sw')
+    return `Matumizi (${when}): ${tzs(d.total)} katika matumizi ${n(d.count)}${cats.length ? `; ${cats.join(', ')}` : ''}.`;
   return `Expenses (${when}): ${tzs(d.total)} in ${n(d.count)} ${d.count === 1 ? 'expense' : 'expenses'}${cats.length ? `; ${cats.join(', ')}` : ''}.`;
 }
 
@@ -122,7 +156,8 @@ async function cashflow(ctx: TopicContext, plan: Plan) {
   const r = rangeOf(plan.period ?? 'month', ctx.today);
   const d = await data(ctx, 'getCashflow', { date_from: r.from, date_to: r.to });
   const when = span(r, ctx.lang);
-  if (ctx.lang === 'sw') return `Mtiririko wa fedha (${when}): zilizoingia ${tzs(d.money_in.total)}, zilizotoka ${tzs(d.money_out.total)}, salio ${tzs(d.net)}.`;
+  if (ctx.lang === 'sw')
+    return `Mtiririko wa fedha (${when}): zilizoingia ${tzs(d.money_in.total)}, zilizotoka ${tzs(d.money_out.total)}, salio ${tzs(d.net)}.`;
   return `Cash flow (${when}): money in ${tzs(d.money_in.total)}, money out ${tzs(d.money_out.total)}, net ${tzs(d.net)}.`;
 }
 

@@ -17,7 +17,10 @@ export interface Plan {
 const TOPICS: Array<[Topic, RegExp]> = [
   ['top', /\b(top|best|best[- ]?sell(?:ers?|ing)|popular|most sold|selling most|zinazouzwa|zinauzwa|inayouzwa|zinazouza|maarufu)\b/],
   ['sales', /\b(sales?|sell|revenue|takings|turnover|mauzo|mapato|nimeuza|tumeuza|umeuza|niliuza)\b/],
-  ['low_stock', /\b(low (?:in |on )?stock|running (?:low|out)|run(?:ning)? out|out of stock|restock|reorder|zinazoisha|zinaisha|zimeisha|inayoisha|zinakwisha|kuisha)\b/],
+  [
+    'low_stock',
+    /\b(low (?:in |on )?stock|running (?:low|out)|run(?:ning)? out|out of stock|restock|reorder|zinazoisha|zinaisha|zimeisha|inayoisha|zinakwisha|kuisha)\b/,
+  ],
   ['overdue', /\b(overdue|past due|late pay\w*|wamechelewa|zilizochelewa|yaliyochelewa|yamechelewa|imechelewa|kuchelewa)\b/],
   ['debts', /\b(owe|owes|owing|owed|debts?|debtors?|deni|madeni|wanaodaiwa|wanadaiwa|anadaiwa|wadaiwa)\b/],
   ['expenses', /\b(expenses?|spent|spending|matumizi|gharama)\b/],
@@ -57,9 +60,17 @@ const PRODUCT = [
 
 /** Trailing "… ni kiasi gani?", "… is?", "… now?" that are the question, not the product's name. */
 const stripTail = (s: string) =>
-  s.replace(/\s*\?+\s*$/, '').replace(/\s+(?:(?:ni|iko|ipo|zipo|ziko)\s+)?(?:kiasi gani|bei gani|shilingi ngapi|ngapi|sasa|leo|now|today|please|tafadhali)$/, '').trim();
+  s
+    .replace(/\s*\?+\s*$/, '')
+    .replace(/\s+(?:(?:ni|iko|ipo|zipo|ziko)\s+)?(?:kiasi gani|bei gani|shilingi ngapi|ngapi|sasa|leo|now|today|please|tafadhali)$/, '')
+    .trim();
 
-const clean = (s: string) => s.replace(/\b(the|my|our|a|an|bidhaa ya)\b/g, ' ').replace(/["'“”?.!,]/g, ' ').replace(/\s+/g, ' ').trim();
+const clean = (s: string) =>
+  s
+    .replace(/\b(the|my|our|a|an|bidhaa ya)\b/g, ' ')
+    .replace(/["'“”?.!,]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export function periodOf(text: string): Period | undefined {
   const t = text.toLowerCase();
@@ -108,7 +119,12 @@ export function followUp(question: string, last: { topic?: string; subject?: str
   const period = periodOf(question);
   if (period) return [{ topic: last.topic as Topic, period, ...(last.subject ? { subject: last.subject } : {}) }];
   if (last.topic === 'product') {
-    const subject = clean(question.toLowerCase().replace(/^(and|what about|how about|na|je|vipi|na je)\b/g, ' ').replace(/\b(and|what about|how about|na|je|vipi)\b/g, ' '));
+    const subject = clean(
+      question
+        .toLowerCase()
+        .replace(/^(and|what about|how about|na|je|vipi|na je)\b/g, ' ')
+        .replace(/\b(and|what about|how about|na|je|vipi)\b/g, ' '),
+    );
     if (subject) return [{ topic: 'product', subject }];
   }
   return [];

@@ -49,7 +49,10 @@ const TOPIC_NAMES: Record<string, [string, string]> = {
 
 function noDataText(outcome: ToolOutcome | null, topic: string, lang: Language): string {
   const [en, sw] = TOPIC_NAMES[topic] ?? ['this', 'hili'];
-  if (!outcome) return lang === 'sw' ? `Sikuweza kuangalia ${sw}: nimefikia kikomo cha zana kwa swali hili.` : `I could not look up ${en}: the tool budget for this question is used up.`;
+  if (!outcome)
+    return lang === 'sw'
+      ? `Sikuweza kuangalia ${sw}: nimefikia kikomo cha zana kwa swali hili.`
+      : `I could not look up ${en}: the tool budget for this question is used up.`;
   if (outcome.record.status === 'forbidden')
     return lang === 'sw'
       ? `Huna ruhusa ya kuona ${sw}: ni kwa mmiliki wa duka au anayeruhusiwa tu.`
@@ -60,15 +63,23 @@ function noDataText(outcome: ToolOutcome | null, topic: string, lang: Language):
 
 async function priceChange(ctx: TopicContext, plan: Plan, budget: Budgeted): Promise<string> {
   const rows = await findProducts(ctx, plan.subject!);
-  if (!rows.length) return ctx.lang === 'sw' ? `Sikupata bidhaa inayoitwa "${plan.subject}".` : `I found no product matching "${plan.subject}".`;
+  if (!rows.length)
+    return ctx.lang === 'sw' ? `Sikupata bidhaa inayoitwa "${plan.subject}".` : `I found no product matching "${plan.subject}".`;
   if (rows.length > 1) {
-    const names = rows.slice(0, 5).map((p) => p.name).join(', ');
-    return ctx.lang === 'sw' ? `Bidhaa kadhaa zinalingana na "${plan.subject}": ${names}. Taja moja.` : `Several products match "${plan.subject}": ${names}. Say which one.`;
+    const names = rows
+      .slice(0, 5)
+      .map((p) => p.name)
+      .join(', ');
+    return ctx.lang === 'sw'
+      ? `Bidhaa kadhaa zinalingana na "${plan.subject}": ${names}. Taja moja.`
+      : `Several products match "${plan.subject}": ${names}. Say which one.`;
   }
   const out = await ctx.call('updateProduct', { id: rows[0].id, selling_price: plan.amount });
   if (!out || !budget.pending) throw new NoData(out);
   const summary = budget.pending.summary;
-  return ctx.lang === 'sw' ? `Ili kuthibitisha: ${summary}. Hakuna kitakachobadilika mpaka uthibitishe.` : `To confirm: ${summary}. Nothing changes until you confirm.`;
+  return ctx.lang === 'sw'
+    ? `Ili kuthibitisha: ${summary}. Hakuna kitakachobadilika mpaka uthibitishe.`
+    : `To confirm: ${summary}. Nothing changes until you confirm.`;
 }
 
 export async function runPlanner(input: LoopInput): Promise<LoopResult> {

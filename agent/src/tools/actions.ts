@@ -77,7 +77,14 @@ export class PendingActions {
   ) {}
 
   async create(caller: Caller, p: Proposal): Promise<PendingAction> {
-    const body = { tool: p.tool, arguments: p.args, summary: p.summary, language: p.language, ttl_seconds: this.ttlSeconds, ...(p.conversationId ? { conversation_id: p.conversationId } : {}) };
+    const body = {
+      tool: p.tool,
+      arguments: p.args,
+      summary: p.summary,
+      language: p.language,
+      ttl_seconds: this.ttlSeconds,
+      ...(p.conversationId ? { conversation_id: p.conversationId } : {}),
+    };
     const res = await memoryCall(this.api, caller, 'post', '/ai/agent/actions', AgentAction, body);
     if ('data' in res) return fromWire(res.data);
     throw new MemoryUnavailableError(res.refused);
@@ -118,9 +125,19 @@ export class PendingActions {
   private async record(caller: Caller, claim: Extract<Claim, { kind: 'granted' }>, outcome: ActionOutcome): Promise<ActionOutcome> {
     const body = { claim_id: claim.claimId, status: outcome.status, message: outcome.message.slice(0, 1000), ms: outcome.ms };
     try {
-      const res = await memoryCall(this.api, caller, 'put', `/ai/agent/actions/${encodeURIComponent(claim.action.id)}/outcome`, AgentAction, body);
+      const res = await memoryCall(
+        this.api,
+        caller,
+        'put',
+        `/ai/agent/actions/${encodeURIComponent(claim.action.id)}/outcome`,
+        AgentAction,
+        body,
+      );
       if ('data' in res && res.data.outcome) return outcomeOf(res.data.outcome);
-      this.log.warn({ user: caller.userId, org: caller.orgId, action: claim.action.id, status: 'refused' in res ? res.refused : 200 }, 'action outcome not recorded');
+      this.log.warn(
+        { user: caller.userId, org: caller.orgId, action: claim.action.id, status: 'refused' in res ? res.refused : 200 },
+        'action outcome not recorded',
+      );
     } catch (err) {
       this.log.warn({ user: caller.userId, org: caller.orgId, action: claim.action.id, err: String(err) }, 'action outcome not recorded');
     }

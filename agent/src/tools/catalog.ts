@@ -69,7 +69,10 @@ export function buildCatalog(doc: OpenApiDoc, lines: ToolLine[] = ALLOWLIST): Ca
     for (const p of found.op.parameters ?? []) {
       const param = resolve(p, components);
       if (param.in !== 'path' && param.in !== 'query') continue; // headers (Idempotency-Key) are the agent's own business
-      properties[param.name] = { ...resolve(param.schema ?? {}, components), ...(param.description ? { description: param.description } : {}) };
+      properties[param.name] = {
+        ...resolve(param.schema ?? {}, components),
+        ...(param.description ? { description: param.description } : {}),
+      };
       if (param.required) required.push(param.name);
       (param.in === 'path' ? pathParams : queryParams).push(param.name);
     }

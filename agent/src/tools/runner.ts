@@ -33,7 +33,8 @@ function fitForModel(data: unknown): unknown {
   return { truncated: true, json_prefix: JSON.stringify(data).slice(0, MAX_RESULT_CHARS) };
 }
 
-const statusOf = (http: number): ToolCallStatus => (http >= 200 && http < 300 ? 'ok' : http === 401 || http === 403 ? 'forbidden' : 'failed');
+const statusOf = (http: number): ToolCallStatus =>
+  http >= 200 && http < 300 ? 'ok' : http === 401 || http === 403 ? 'forbidden' : 'failed';
 
 export class ToolRunner {
   private catalogLoad: Promise<Catalog> | null = null;
@@ -66,7 +67,14 @@ export class ToolRunner {
     throw new IdentityError(401, 'the access token is invalid or expired; sign in again');
   }
 
-  private record(caller: Caller, name: string, args: Record<string, unknown>, status: ToolCallStatus, started: number, http?: number): ToolCallRecord {
+  private record(
+    caller: Caller,
+    name: string,
+    args: Record<string, unknown>,
+    status: ToolCallStatus,
+    started: number,
+    http?: number,
+  ): ToolCallRecord {
     const ms = Math.round(performance.now() - started);
     this.logCall(caller, name, status, ms, http);
     return { name, arguments: args, status, ms };
@@ -78,7 +86,10 @@ export class ToolRunner {
     const argsView = rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? (rawArgs as Record<string, unknown>) : {};
     const tool = (await this.catalog()).tools.get(name);
     if (!tool) {
-      return { record: this.record(caller, name, argsView, 'rejected', started), forModel: { status: 'rejected', error: `there is no tool named ${name}` } };
+      return {
+        record: this.record(caller, name, argsView, 'rejected', started),
+        forModel: { status: 'rejected', error: `there is no tool named ${name}` },
+      };
     }
     const checked = checkArgs(tool, rawArgs);
     if (!checked.ok) {
@@ -91,14 +102,22 @@ export class ToolRunner {
     this.refuseExpired(caller, name, res.status, started);
     const status = statusOf(res.status);
     const record = this.record(caller, name, checked.args, status, started, res.status);
-    if (status !== 'ok') return { record, forModel: { status, http_status: res.status, error: String(res.body?.message ?? 'the API refused') } };
+    if (status !== 'ok')
+      return { record, forModel: { status, http_status: res.status, error: String(res.body?.message ?? 'the API refused') } };
     const data = res.body?.data;
     const meta = res.body?.meta;
     return { record, data, forModel: { status: 'ok', data: fitForModel(data), ...(meta ? { meta } : {}) } };
   }
 
   /** A write: name its target through the API (so the user reads a name, not an id) and wait for confirmation. */
-  private async propose(caller: Caller, tool: Tool, args: Record<string, unknown>, lang: Language, started: number, conversationId?: string): Promise<ToolOutcome> {
+  private async propose(
+    caller: Caller,
+    tool: Tool,
+    args: Record<string, unknown>,
+    lang: Language,
+    started: number,
+    conversationId?: string,
+  ): Promise<ToolOutcome> {
     let target = '';
     const about = tool.line.about;
     if (about) {
@@ -107,16 +126,29 @@ export class ToolRunner {
       this.refuseExpired(caller, tool.name, res.status, started);
       if (res.status !== 200) {
         const status = statusOf(res.status);
-        return { record: this.record(caller, tool.name, args, status, started, res.status), forModel: { status, http_status: res.status, error: String(res.body?.message ?? 'not found') } };
+        return {
+          record: this.record(caller, tool.name, args, status, started, res.status),
+          forModel: { status, http_status: res.status, error: String(res.body?.message ?? 'not found') },
+        };
       }
       target = about.name(res.body.data);
     }
     const summary = tool.line.summary ? tool.line.summary({ args, target }, lang) : `${tool.name} ${JSON.stringify(args)}`;
-    const pending = await this.actions.create(caller, { tool: tool.name, args, summary, language: lang, ...(conversationId ? { conversationId } : {}) });
+    const pending = await this.actions.create(caller, {
+      tool: tool.name,
+      args,
+      summary,
+      language: lang,
+      ...(conversationId ? { conversationId } : {}),
+    });
     return {
       record: this.record(caller, tool.name, args, 'proposed', started),
       pending,
-      forModel: { status: 'awaiting_user_confirmation', summary, note: 'Nothing was changed. The user must confirm this change themselves; tell them what it will do.' },
+      forModel: {
+        status: 'awaiting_user_confirmation',
+        summary,
+        note: 'Nothing was changed. The user must confirm this change themselves; tell them what it will do.',
+      },
     };
   }
 
@@ -126,7 +158,11 @@ export class ToolRunner {
     const tool = (await this.catalog()).tools.get(action.tool);
     if (!tool) return { status: 404, ok: false, message: `the tool ${action.tool} is no longer offered`, ms: 0 };
     const { path, query, body } = split(tool, action.args);
-    const res = await this.api.request(caller.token, tool.method, path, { query, body, headers: { 'idempotency-key': `agent-${action.id}` } });
+    const res = await this.api.request(caller.token, tool.method, path, {
+      query,
+      body,
+      headers: { 'idempotency-key': `agent-${action.id}` },
+    });
     this.refuseExpired(caller, tool.name, res.status, started);
     const status = statusOf(res.status);
     const record = this.record(caller, tool.name, action.args, status, started, res.status);

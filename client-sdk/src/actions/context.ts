@@ -23,7 +23,8 @@ export interface Shop {
 /** The organisation, store, till code and user a receipt needs: present once the till has synced once. */
 export async function shopOf(db: LocalExec): Promise<Shop> {
   const { organisation: org, store, tillCode, user } = await reads.shopRows(db);
-  if (!org || !store || !tillCode) throw new TillError('NOT_READY', 'this till has not synced its shop yet: log in and sync once while online');
+  if (!org || !store || !tillCode)
+    throw new TillError('NOT_READY', 'this till has not synced its shop yet: log in and sync once while online');
   return { org, store, tillCode, user };
 }
 

@@ -3,7 +3,16 @@
  * which becomes the server's) and a credit payment (queued as `credit.payment`), spread by the
  * server's rule (`allocatePayment`) over the tabs the till holds.
  */
-import { allocatePayment, CreditPaymentPayload, type CreditTab, type Customer, CustomerUpsertPayload, newId, fromCents, toCents } from '@duka/shared';
+import {
+  allocatePayment,
+  CreditPaymentPayload,
+  type CreditTab,
+  type Customer,
+  CustomerUpsertPayload,
+  newId,
+  fromCents,
+  toCents,
+} from '@duka/shared';
 import { TillError } from '../errors.js';
 import { moveOutstanding, snapshot, type Undo } from '../local/effects.js';
 import { enqueue } from '../queue.js';
@@ -42,7 +51,10 @@ export async function createCustomer(ctx: ActionCtx, input: CreateCustomerInput)
       created_at: at,
       updated_at: at,
     };
-    await trx.insertInto('customers').values({ id, name: c.name, phone, outstanding: 0, data: JSON.stringify(c) }).execute();
+    await trx
+      .insertInto('customers')
+      .values({ id, name: c.name, phone, outstanding: 0, data: JSON.stringify(c) })
+      .execute();
     await enqueue(trx, 'customer.upsert', p, ctx.now(), { restore: [{ table: 'customers', id, row: null }] });
     return c;
   });
@@ -79,8 +91,17 @@ export async function recordCreditPayment(ctx: ActionCtx, input: CreditPaymentIn
         await trx.deleteFrom('credit_tabs').where('id', '=', tab.id).execute();
         continue;
       }
-      const paid: CreditTab = { ...tab, paid_amount: fromCents(toCents(tab.paid_amount) + a.amount), balance: fromCents(toCents(tab.balance) - a.amount), status: 'partially_paid' };
-      await trx.updateTable('credit_tabs').set({ data: JSON.stringify(paid) }).where('id', '=', tab.id).execute();
+      const paid: CreditTab = {
+        ...tab,
+        paid_amount: fromCents(toCents(tab.paid_amount) + a.amount),
+        balance: fromCents(toCents(tab.balance) - a.amount),
+        status: 'partially_paid',
+      };
+      await trx
+        .updateTable('credit_tabs')
+        .set({ data: JSON.stringify(paid) })
+        .where('id', '=', tab.id)
+        .execute();
     }
     await moveOutstanding(trx, p.customer_id, -amount);
     await enqueue(trx, 'credit.payment', p, ctx.now(), undo);

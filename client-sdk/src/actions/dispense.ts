@@ -14,7 +14,17 @@
  *
  * Only the first breach is thrown, as the server refuses online.
  */
-import { addoMatchKey, allocateFefo, type BatchAllocation, checkAddo, checkPrescription, type Organisation, type Prescription, type Product, type Store } from '@duka/shared';
+import {
+  addoMatchKey,
+  allocateFefo,
+  type BatchAllocation,
+  checkAddo,
+  checkPrescription,
+  type Organisation,
+  type Prescription,
+  type Product,
+  type Store,
+} from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { LocalExec } from '../local/db.js';
 import { getMeta } from '../local/meta.js';
@@ -44,10 +54,18 @@ export async function checkDispensing(db: LocalExec, input: DispenseInput): Prom
     const medicines = lines.filter((l) => l.product.schedule != null);
     if (medicines.length && (await getMeta(db, 'addo_list_version')) === undefined) {
       const field = `lines.${medicines[0]!.index}.product_id`;
-      throw new TillError('NOT_READY', 'this till has not loaded the ADDO list yet: sync once while online before selling medicines', field);
+      throw new TillError(
+        'NOT_READY',
+        'this till has not loaded the ADDO list yet: sync once while online before selling medicines',
+        field,
+      );
     }
     // Only the entries that could match these medicines; the rule itself decides.
-    const keys = medicines.flatMap(({ product: p }) => (p.generic_name && p.strength && p.dosage_form ? [addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form })] : []));
+    const keys = medicines.flatMap(({ product: p }) =>
+      p.generic_name && p.strength && p.dosage_form
+        ? [addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form })]
+        : [],
+    );
     fail(
       checkAddo({
         outlet_type: input.store.outlet_type,
@@ -68,13 +86,23 @@ export async function checkDispensing(db: LocalExec, input: DispenseInput): Prom
   const tracked = lines.filter((l) => l.product.track_batches && !l.product.is_service);
   const allocations = new Map<string, BatchAllocation[]>();
   if (!tracked.length) return allocations;
-  const batches = await reads.batchesOf(db, tracked.map((l) => l.product_id));
+  const batches = await reads.batchesOf(
+    db,
+    tracked.map((l) => l.product_id),
+  );
   for (const l of tracked) {
     const fefo = allocateFefo({
       index: l.index,
       product: { product_id: l.product_id, name: l.product.name },
       qty: l.qty,
-      batches: batches.get(l.product_id)!.map((b) => ({ batch_id: b.id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty_on_hand: b.qty_on_hand, status: b.status, received_at: Date.parse(b.received_at) || 0 })),
+      batches: batches.get(l.product_id)!.map((b) => ({
+        batch_id: b.id,
+        lot_number: b.lot_number,
+        expiry_date: b.expiry_date,
+        qty_on_hand: b.qty_on_hand,
+        status: b.status,
+        received_at: Date.parse(b.received_at) || 0,
+      })),
       today,
     });
     fail(fefo.breaches[0]);

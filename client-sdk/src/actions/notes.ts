@@ -38,7 +38,11 @@ function edit(doc: Y.Doc, content: string): Uint8Array {
 
 async function save(trx: LocalTrx, note: StoredNote, doc: Y.Doc): Promise<void> {
   const data = JSON.stringify({ ...note, ydoc: toBase64(Y.encodeStateAsUpdate(doc)) });
-  await trx.insertInto('rows').values({ entity: 'note', id: note.id, data }).onConflict((oc) => oc.columns(['entity', 'id']).doUpdateSet({ data })).execute();
+  await trx
+    .insertInto('rows')
+    .values({ entity: 'note', id: note.id, data })
+    .onConflict((oc) => oc.columns(['entity', 'id']).doUpdateSet({ data }))
+    .execute();
 }
 
 export async function listNotes(db: ActionCtx['db'], o: { tag?: string } = {}): Promise<Note[]> {
@@ -90,7 +94,17 @@ export async function updateNote(ctx: ActionCtx, id: string, input: UpdateNoteIn
       updated_at: new Date(ctx.now()).toISOString(),
     };
     await save(trx, next, doc);
-    await enqueue(trx, 'note.update', { note_id: id, update: toBase64(update), ...(changes.title ? { title: changes.title } : {}), ...(changes.tags ? { tags: changes.tags } : {}) }, ctx.now());
+    await enqueue(
+      trx,
+      'note.update',
+      {
+        note_id: id,
+        update: toBase64(update),
+        ...(changes.title ? { title: changes.title } : {}),
+        ...(changes.tags ? { tags: changes.tags } : {}),
+      },
+      ctx.now(),
+    );
     return next;
   });
   ctx.queued();

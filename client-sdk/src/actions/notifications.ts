@@ -12,7 +12,9 @@ export async function markNotificationRead(ctx: ActionCtx, notificationId: strin
     const before = await snapshot(trx, 'notifications', notificationId);
     const data = JSON.stringify({ ...JSON.parse(row.data), is_read: true });
     await trx.updateTable('notifications').set({ is_read: 1, data }).where('id', '=', notificationId).execute();
-    await enqueue(trx, 'notification.read', { notification_id: notificationId }, ctx.now(), { restore: [{ table: 'notifications', id: notificationId, row: before }] });
+    await enqueue(trx, 'notification.read', { notification_id: notificationId }, ctx.now(), {
+      restore: [{ table: 'notifications', id: notificationId, row: before }],
+    });
   });
   ctx.queued();
 }

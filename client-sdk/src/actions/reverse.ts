@@ -32,11 +32,22 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
     // checkReversal refuses a sale that is not there.
     const sale = found!;
 
-    const undo: Undo = { stock: {}, outstanding: {}, batches: {}, restore: [{ table: 'transactions', id: sale.id, row: await snapshot(trx, 'transactions', sale.id) }] };
+    const undo: Undo = {
+      stock: {},
+      outstanding: {},
+      batches: {},
+      restore: [{ table: 'transactions', id: sale.id, row: await snapshot(trx, 'transactions', sale.id) }],
+    };
     const at = new Date(ctx.now()).toISOString();
     const changed: Receipt =
-      move === 'refund' ? { ...sale, status: 'refunded', refund_reason: parsed.data.reason, refunded_at: at } : { ...sale, status: 'void', void_reason: parsed.data.reason, voided_at: at };
-    await trx.updateTable('transactions').set({ status: changed.status, data: JSON.stringify(changed) }).where('id', '=', sale.id).execute();
+      move === 'refund'
+        ? { ...sale, status: 'refunded', refund_reason: parsed.data.reason, refunded_at: at }
+        : { ...sale, status: 'void', void_reason: parsed.data.reason, voided_at: at };
+    await trx
+      .updateTable('transactions')
+      .set({ status: changed.status, data: JSON.stringify(changed) })
+      .where('id', '=', sale.id)
+      .execute();
 
     if (returnedStockGoesTo(move, org.business_type, store.outlet_type) === 'shelf') {
       for (const l of sale.lines) {

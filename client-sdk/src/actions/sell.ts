@@ -4,7 +4,18 @@
  * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
  * the sale its store number when the queue is pushed.
  */
-import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, priceSale, pricedProduct, SaleCreatePayload, fromCents, toBasisPoints } from '@duka/shared';
+import {
+  checkSale,
+  mergeSaleLines,
+  newId,
+  PaymentMethod,
+  Prescription,
+  priceSale,
+  pricedProduct,
+  SaleCreatePayload,
+  fromCents,
+  toBasisPoints,
+} from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveBatches, moveOutstanding, moveStocks } from '../local/effects.js';
@@ -21,11 +32,14 @@ const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 's
 );
 
 export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
-  if (!Array.isArray(input.lines) || input.lines.length === 0) throw new TillError('VALIDATION_ERROR', 'lines must have at least one line', 'lines');
+  if (!Array.isArray(input.lines) || input.lines.length === 0)
+    throw new TillError('VALIDATION_ERROR', 'lines must have at least one line', 'lines');
   input.lines.forEach((l, i) => {
-    if (!Number.isInteger(l.qty) || l.qty < 1) throw new TillError('VALIDATION_ERROR', `lines.${i}.qty must be a whole number of at least 1`, `lines.${i}.qty`);
+    if (!Number.isInteger(l.qty) || l.qty < 1)
+      throw new TillError('VALIDATION_ERROR', `lines.${i}.qty must be a whole number of at least 1`, `lines.${i}.qty`);
   });
-  if (!PaymentMethod.safeParse(input.payment_method).success) throw new TillError('VALIDATION_ERROR', 'payment_method is not a payment method', 'payment_method');
+  if (!PaymentMethod.safeParse(input.payment_method).success)
+    throw new TillError('VALIDATION_ERROR', 'payment_method is not a payment method', 'payment_method');
   if (input.prescription !== undefined) {
     // Its fields first, as the server validates the body before any rule.
     const rx = Prescription.safeParse(input.prescription);
@@ -35,7 +49,10 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
   const receipt = await ctx.db.transaction().execute(async (trx) => {
     const { org, store, tillCode, user } = await shopOf(trx);
     const lines = mergeSaleLines(input.lines);
-    const products = await reads.productsByIds(trx, lines.map((l) => l.product_id));
+    const products = await reads.productsByIds(
+      trx,
+      lines.map((l) => l.product_id),
+    );
     const mode = input.price_mode ?? 'retail';
     const discountBp = toBasisPoints(input.discount_pct ?? 0);
     const customer = input.customer_id ? await reads.customerById(trx, input.customer_id) : null;
@@ -67,15 +84,42 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
     const id = newId();
     const counters = await nextCounters(trx, ['receipt_seq', 'last_seq']);
     const clientReceiptNumber = `${store.code}-${tillCode}-${counters.receipt_seq}`;
-    const { payment_reference, discount_pct, customer_id, customer_name, customer_phone, customer_tin, till_number, notes, price_mode, prescription } = input;
-    const optional = { payment_reference, discount_pct, customer_id, customer_name, customer_phone, customer_tin, till_number, notes, price_mode, prescription };
+    const {
+      payment_reference,
+      discount_pct,
+      customer_id,
+      customer_name,
+      customer_phone,
+      customer_tin,
+      till_number,
+      notes,
+      price_mode,
+      prescription,
+    } = input;
+    const optional = {
+      payment_reference,
+      discount_pct,
+      customer_id,
+      customer_name,
+      customer_phone,
+      customer_tin,
+      till_number,
+      notes,
+      price_mode,
+      prescription,
+    };
     const payload = {
       id,
       client_receipt_number: clientReceiptNumber,
       lines: sale.lines.map((l) => {
         const taken = lots.get(l.product_id);
         // The lots the till took: the server keeps them where they still hold the units.
-        return { product_id: l.product_id, qty: l.qty, unit_price: fromCents(l.unit_price), ...(taken ? { batches: taken.map((b) => ({ batch_id: b.batch_id, qty: b.qty })) } : {}) };
+        return {
+          product_id: l.product_id,
+          qty: l.qty,
+          unit_price: fromCents(l.unit_price),
+          ...(taken ? { batches: taken.map((b) => ({ batch_id: b.batch_id, qty: b.qty })) } : {}),
+        };
       }),
       payment_method: input.payment_method,
       ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
@@ -129,7 +173,13 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       fiscal: null,
       sync_state: 'pending',
     };
-    await insertSale(trx, { id, created_at: createdAt, client_receipt_number: clientReceiptNumber, status: receipt.status, data: JSON.stringify(receipt) });
+    await insertSale(trx, {
+      id,
+      created_at: createdAt,
+      client_receipt_number: clientReceiptNumber,
+      status: receipt.status,
+      data: JSON.stringify(receipt),
+    });
 
     const undo: Undo = { stock: {}, outstanding: {}, batches: {}, rejectSale: id };
     const taken: Record<string, number> = {};

@@ -17,7 +17,8 @@ export async function adjustStock(ctx: ActionCtx, input: StockAdjustInput): Prom
     const product = await reads.productById(trx, p.product_id);
     if (!product) throw new TillError('NOT_FOUND', 'product not found', 'product_id');
     if (product.is_service) throw new TillError('INVALID_STATE', 'services have no stock');
-    if (product.stock + p.qty_change < 0) throw new TillError('INSUFFICIENT_STOCK', `only ${product.stock} of ${product.name} in stock`, 'qty_change');
+    if (product.stock + p.qty_change < 0)
+      throw new TillError('INSUFFICIENT_STOCK', `only ${product.stock} of ${product.name} in stock`, 'qty_change');
     await moveStock(trx, p.product_id, p.qty_change);
     // A batch-tracked product is adjusted lot by lot (`batch_id`); which lots may be is the server's to say.
     if (p.batch_id) await moveBatches(trx, { [p.batch_id]: p.qty_change });

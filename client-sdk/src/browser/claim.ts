@@ -20,7 +20,13 @@ export interface TillClaim {
 /** Hold the lock `name` until `release()`; `OPEN_ELSEWHERE` when another tab of this origin holds it. */
 export function claimTill(name: string): Promise<TillClaim> {
   const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
-  if (!locks) return Promise.reject(new TillError('STORAGE_UNAVAILABLE', "this browser cannot keep the till's data: it cannot tell whether another tab has the till open (no Web Locks). Open the till in a current Chrome, Edge, Firefox or Safari."));
+  if (!locks)
+    return Promise.reject(
+      new TillError(
+        'STORAGE_UNAVAILABLE',
+        "this browser cannot keep the till's data: it cannot tell whether another tab has the till open (no Web Locks). Open the till in a current Chrome, Edge, Firefox or Safari.",
+      ),
+    );
   return new Promise((resolve, reject) => {
     locks
       .request(name, { ifAvailable: true }, (lock) => {

@@ -4,7 +4,20 @@
  * Kysely's `SqliteDriver`, the single connection is handed out under a mutex, so a transaction
  * (`begin` … `commit` on that connection) never interleaves with another query.
  */
-import { CompiledQuery, type DatabaseConnection, type DatabaseIntrospector, type Dialect, type DialectAdapter, type Driver, type Kysely, type QueryCompiler, type QueryResult, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
 import type { WorkerLink } from './link.js';
 
 export class WorkerSqliteDialect implements Dialect {
@@ -69,6 +82,7 @@ class WorkerSqliteConnection implements DatabaseConnection {
     return (result ?? { rows: [] }) as QueryResult<R>;
   }
 
+  // biome-ignore lint/correctness/useYield: Kysely's Driver interface wants a generator; this driver has no streams to give.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries is not supported by the worker SQLite driver');
   }

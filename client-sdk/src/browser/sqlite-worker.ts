@@ -39,7 +39,8 @@ async function installPool(sqlite3: OpenedDatabase['sqlite3']) {
     } catch (e) {
       const name = (e as { name?: string }).name;
       const message = e instanceof Error ? e.message : String(e);
-      if (name !== 'NoModificationAllowedError') throw new OpenFailure('unavailable', `its private file system is not available (${message})`);
+      if (name !== 'NoModificationAllowedError')
+        throw new OpenFailure('unavailable', `its private file system is not available (${message})`);
       if (Date.now() > until) throw new OpenFailure('busy', `the database files are held by another tab (${message})`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

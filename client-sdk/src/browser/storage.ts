@@ -38,9 +38,16 @@ export interface OpfsStorage extends TillStorage {
 }
 
 const cannotKeep = (why: string) =>
-  new TillError('STORAGE_UNAVAILABLE', `this browser cannot keep the till's data: ${why}. Open the till in a current Chrome, Edge, Firefox or Safari, outside a private window.`);
+  new TillError(
+    'STORAGE_UNAVAILABLE',
+    `this browser cannot keep the till's data: ${why}. Open the till in a current Chrome, Edge, Firefox or Safari, outside a private window.`,
+  );
 
-export const openElsewhere = () => new TillError('OPEN_ELSEWHERE', 'the till is already open in another tab or window of this browser: use that one, or close it and reload this page.');
+export const openElsewhere = () =>
+  new TillError(
+    'OPEN_ELSEWHERE',
+    'the till is already open in another tab or window of this browser: use that one, or close it and reload this page.',
+  );
 
 export async function opfsStorage(o: OpfsStorageOptions): Promise<OpfsStorage> {
   let worker: WorkerLike;
@@ -51,7 +58,9 @@ export async function opfsStorage(o: OpfsStorageOptions): Promise<OpfsStorage> {
   }
   // A worker that fails to load, or dies later, only says so with an `error` event.
   const failed = new Promise<never>((_, reject) => {
-    worker.addEventListener('error', (event: { message?: string }) => reject(cannotKeep(`the database worker stopped (${event.message || 'no reason given'})`)));
+    worker.addEventListener('error', (event: { message?: string }) =>
+      reject(cannotKeep(`the database worker stopped (${event.message || 'no reason given'})`)),
+    );
   });
   const storage = await workerStorage(worker, o.name ?? 'till.db', { failed, end: () => (worker.terminate(), o.onClose?.()) });
   return { ...storage, persisted: askPersistence() };
@@ -73,7 +82,10 @@ export async function workerStorage(
   const close = () =>
     (closing ??= link
       .request({ op: 'close' })
-      .then(() => undefined, () => undefined)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
       .finally(() => {
         link.dispose(new TillError('CLOSED', 'the till is closed'));
         o.end?.();
@@ -92,7 +104,8 @@ export async function workerStorage(
 
 /** Ask the browser to keep the origin's storage under disk pressure (best-effort storage may be evicted). */
 async function askPersistence(): Promise<boolean> {
-  const storage = (globalThis as { navigator?: { storage?: { persisted?(): Promise<boolean>; persist?(): Promise<boolean> } } }).navigator?.storage;
+  const storage = (globalThis as { navigator?: { storage?: { persisted?(): Promise<boolean>; persist?(): Promise<boolean> } } }).navigator
+    ?.storage;
   try {
     return (await storage?.persisted?.()) || ((await storage?.persist?.()) ?? false);
   } catch {

@@ -1,6 +1,17 @@
 /** The default connector: the Duka REST API over fetch, with the sync protocol version on every request. */
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@duka/shared';
-import type { AddoListMeta, AddoMedicine, BootstrapResponse, LoginInput, LoginResult, PullResponse, PushRequest, PushResponse, RegisterDeviceInput, TokenPair } from '@duka/shared';
+import type {
+  AddoListMeta,
+  AddoMedicine,
+  BootstrapResponse,
+  LoginInput,
+  LoginResult,
+  PullResponse,
+  PushRequest,
+  PushResponse,
+  RegisterDeviceInput,
+  TokenPair,
+} from '@duka/shared';
 import type { AddoListPage, RegisteredDevice, TillConnector } from '../connector.js';
 import { type FetchLike, HttpClient } from './client.js';
 
@@ -37,7 +48,11 @@ export class HttpConnector implements TillConnector {
     return this.http.request<TokenPair>('POST', '/auth/refresh', { body: { refresh_token: refreshToken }, signal });
   }
   async logout(accessToken: string, refreshToken: string | undefined, signal: AbortSignal): Promise<void> {
-    await this.http.request('POST', '/auth/logout', { token: accessToken, body: refreshToken ? { refresh_token: refreshToken } : {}, signal });
+    await this.http.request('POST', '/auth/logout', {
+      token: accessToken,
+      body: refreshToken ? { refresh_token: refreshToken } : {},
+      signal,
+    });
   }
   async registerDevice(accessToken: string, device: RegisterDeviceInput, signal: AbortSignal): Promise<RegisteredDevice> {
     return this.http.request<RegisteredDevice>('POST', '/sync/devices', { token: accessToken, body: device, signal });
@@ -52,7 +67,11 @@ export class HttpConnector implements TillConnector {
     return this.http.request<BootstrapResponse>('GET', '/sync/bootstrap', { token: accessToken, query, signal });
   }
   async addoList(accessToken: string, query: { page: number; page_size: number }, signal: AbortSignal): Promise<AddoListPage> {
-    const { data, meta } = await this.http.envelope<AddoMedicine[], AddoListMeta>('GET', '/pharmacy/addo-list', { token: accessToken, query, signal });
+    const { data, meta } = await this.http.envelope<AddoMedicine[], AddoListMeta>('GET', '/pharmacy/addo-list', {
+      token: accessToken,
+      query,
+      signal,
+    });
     return { items: data, version: meta.version, total_pages: meta.total_pages };
   }
   async ping(signal: AbortSignal): Promise<void> {

@@ -5,7 +5,13 @@ describe('toApiError', () => {
   it('reads the code, field errors, request id and Retry-After from a Duka error envelope', () => {
     const err = toApiError(
       400,
-      { success: false, message: 'phone is required', data: null, errors: [{ code: 'VALIDATION_ERROR', field: 'phone', message: 'is required' }], meta: { request_id: 'r-1' } },
+      {
+        success: false,
+        message: 'phone is required',
+        data: null,
+        errors: [{ code: 'VALIDATION_ERROR', field: 'phone', message: 'is required' }],
+        meta: { request_id: 'r-1' },
+      },
       null,
     );
     expect(err).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: 'phone is required', requestId: 'r-1', transient: false });

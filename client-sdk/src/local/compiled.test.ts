@@ -21,7 +21,10 @@ describe('compiledOnce', () => {
     // Values named in the reverse of their column order, and a constant between them.
     const insert = compiledOnce(['value', 'key'], (x, v) => {
       builds++;
-      return x.insertInto('meta').values([{ key: v.key, value: v.value }, { key: 'fixed', value: 'constant' }]);
+      return x.insertInto('meta').values([
+        { key: v.key, value: v.value },
+        { key: 'fixed', value: 'constant' },
+      ]);
     });
     await insert(db, { value: '1', key: 'a' });
     await db.deleteFrom('meta').where('key', '=', 'fixed').execute();

@@ -44,7 +44,12 @@ export async function moveStocks(trx: LocalTrx, deltas: Record<string, number>):
 /** Move batches' local quantities by their deltas; a batch the replica no longer holds is skipped. */
 export async function moveBatches(trx: LocalTrx, deltas: Record<string, number>): Promise<void> {
   for (const [id, qty] of Object.entries(deltas)) {
-    if (qty !== 0) await trx.updateTable('batches').set({ qty_on_hand: sql<number>`qty_on_hand + ${qty}` }).where('id', '=', id).execute();
+    if (qty !== 0)
+      await trx
+        .updateTable('batches')
+        .set({ qty_on_hand: sql<number>`qty_on_hand + ${qty}` })
+        .where('id', '=', id)
+        .execute();
   }
 }
 
@@ -55,7 +60,11 @@ export async function moveOutstanding(trx: LocalTrx, customerId: string, deltaCe
   if (!row) return;
   const outstanding = row.outstanding + deltaCents;
   const data = { ...JSON.parse(row.data), outstanding_balance: fromCents(outstanding) };
-  await trx.updateTable('customers').set({ outstanding, data: JSON.stringify(data) }).where('id', '=', customerId).execute();
+  await trx
+    .updateTable('customers')
+    .set({ outstanding, data: JSON.stringify(data) })
+    .where('id', '=', customerId)
+    .execute();
 }
 
 /** The row as it is now, for an Undo's `restore`. */
@@ -71,25 +80,48 @@ export async function runUndo(trx: LocalTrx, undo: Undo): Promise<void> {
     let row = r.row;
     if (row && r.table === 'transactions') {
       // The sale may have been numbered since (its own mutation went first): only its state goes back.
-      const now = await trx.selectFrom('transactions').select(['number', 'receipt_number', 'sync_state', 'data']).where('id', '=', r.id).executeTakeFirst();
+      const now = await trx
+        .selectFrom('transactions')
+        .select(['number', 'receipt_number', 'sync_state', 'data'])
+        .where('id', '=', r.id)
+        .executeTakeFirst();
       if (now) {
         const { number, receipt_number, sync_state } = now;
-        row = { ...row, number, receipt_number, sync_state, data: JSON.stringify({ ...JSON.parse(String(row.data)), number, receipt_number, sync_state }) };
+        row = {
+          ...row,
+          number,
+          receipt_number,
+          sync_state,
+          data: JSON.stringify({ ...JSON.parse(String(row.data)), number, receipt_number, sync_state }),
+        };
       }
     }
     if (row && r.table === 'customers') {
       // What the customer owes moved by deltas since (other sales, payments): keep today's figure.
       const now = await trx.selectFrom('customers').select(['outstanding', 'data']).where('id', '=', r.id).executeTakeFirst();
-      if (now) row = { ...row, outstanding: now.outstanding, data: JSON.stringify({ ...JSON.parse(String(row.data)), outstanding_balance: fromCents(now.outstanding) }) };
+      if (now)
+        row = {
+          ...row,
+          outstanding: now.outstanding,
+          data: JSON.stringify({ ...JSON.parse(String(row.data)), outstanding_balance: fromCents(now.outstanding) }),
+        };
     }
     await trx.deleteFrom(r.table).where('id', '=', r.id).execute();
-    if (row) await trx.insertInto(r.table).values(row as never).execute();
+    if (row)
+      await trx
+        .insertInto(r.table)
+        .values(row as never)
+        .execute();
   }
   if (undo.rejectSale) {
     const row = await trx.selectFrom('transactions').select('data').where('id', '=', undo.rejectSale).executeTakeFirst();
     if (row) {
       const data = { ...JSON.parse(row.data), sync_state: 'rejected' };
-      await trx.updateTable('transactions').set({ sync_state: 'rejected', data: JSON.stringify(data) }).where('id', '=', undo.rejectSale).execute();
+      await trx
+        .updateTable('transactions')
+        .set({ sync_state: 'rejected', data: JSON.stringify(data) })
+        .where('id', '=', undo.rejectSale)
+        .execute();
     }
   }
 }

@@ -37,7 +37,11 @@ export async function getMeta<K extends MetaKey>(db: LocalExec, key: K): Promise
 
 export async function setMeta<K extends MetaKey>(db: LocalExec, key: K, value: MetaValues[K]): Promise<void> {
   const v = JSON.stringify(value);
-  await db.insertInto('meta').values({ key, value: v }).onConflict((oc) => oc.column('key').doUpdateSet({ value: v })).execute();
+  await db
+    .insertInto('meta')
+    .values({ key, value: v })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: v }))
+    .execute();
 }
 
 export async function deleteMeta(db: LocalExec, ...keys: MetaKey[]): Promise<void> {

@@ -10,7 +10,12 @@ const json = 'text';
 export const LOCAL_MIGRATIONS: Record<string, Migration> = {
   '0001_replica_and_queue': {
     async up(db: Kysely<any>) {
-      await db.schema.createTable('meta').ifNotExists().addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+      await db.schema
+        .createTable('meta')
+        .ifNotExists()
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
       await db.schema
         .createTable('rows')
         .ifNotExists()
@@ -137,7 +142,9 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
     // searches by generic name without a new bootstrap). Re-runnable: SQLite has no
     // `add column if not exists`, and a till may stop halfway through.
     async up(db: Kysely<any>) {
-      const { rows } = await sql<{ n: number }>`select count(*) as n from pragma_table_info('products') where name = 'generic_name'`.execute(db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from pragma_table_info('products') where name = 'generic_name'`.execute(db);
       if (!rows[0]?.n) await db.schema.alterTable('products').addColumn('generic_name', 'text').execute();
       await sql`update products set generic_name = json_extract(data, '$.generic_name')`.execute(db);
     },

@@ -34,7 +34,11 @@ export async function refreshAddoList(ctx: SyncCtx, serverVersion: number): Prom
   const rows = [...entries.values()].map((m) => ({ id: m.id, match_key: addoMatchKey(m), data: JSON.stringify(m) }));
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('addo_list').execute();
-    for (let i = 0; i < rows.length; i += CHUNK) await trx.insertInto('addo_list').values(rows.slice(i, i + CHUNK)).execute();
+    for (let i = 0; i < rows.length; i += CHUNK)
+      await trx
+        .insertInto('addo_list')
+        .values(rows.slice(i, i + CHUNK))
+        .execute();
     await setMeta(trx, 'addo_list_version', version);
   });
   return true;

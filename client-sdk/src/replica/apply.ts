@@ -19,7 +19,11 @@ interface Spec {
 }
 
 const SPECS: Record<string, Spec> = {
-  category: { table: 'categories', key: ['id'], row: (id, d, data) => ({ id, name: String(d.name ?? ''), sort_order: Number(d.sort_order ?? 0), data }) },
+  category: {
+    table: 'categories',
+    key: ['id'],
+    row: (id, d, data) => ({ id, name: String(d.name ?? ''), sort_order: Number(d.sort_order ?? 0), data }),
+  },
   product: {
     table: 'products',
     key: ['id'],
@@ -35,8 +39,22 @@ const SPECS: Record<string, Spec> = {
     }),
   },
   stock: { table: 'stock', key: ['product_id'], row: (id, d) => ({ product_id: id, qty: Number(d.stock ?? 0) }) },
-  customer: { table: 'customers', key: ['id'], row: (id, d, data) => ({ id, name: String(d.name ?? ''), phone: str(d.phone), outstanding: toCents(Number(d.outstanding_balance ?? 0)), data }) },
-  credit_tab: { table: 'credit_tabs', key: ['id'], row: (id, d, data) => ({ id, customer_id: String(d.customer_id), created_at: String(d.created_at ?? ''), data }) },
+  customer: {
+    table: 'customers',
+    key: ['id'],
+    row: (id, d, data) => ({
+      id,
+      name: String(d.name ?? ''),
+      phone: str(d.phone),
+      outstanding: toCents(Number(d.outstanding_balance ?? 0)),
+      data,
+    }),
+  },
+  credit_tab: {
+    table: 'credit_tabs',
+    key: ['id'],
+    row: (id, d, data) => ({ id, customer_id: String(d.customer_id), created_at: String(d.created_at ?? ''), data }),
+  },
   transaction: {
     table: 'transactions',
     key: ['id'],
@@ -67,7 +85,11 @@ const SPECS: Record<string, Spec> = {
       data,
     }),
   },
-  notification: { table: 'notifications', key: ['id'], row: (id, d, data) => ({ id, created_at: String(d.created_at ?? ''), is_read: d.is_read === true ? 1 : 0, data }) },
+  notification: {
+    table: 'notifications',
+    key: ['id'],
+    row: (id, d, data) => ({ id, created_at: String(d.created_at ?? ''), is_read: d.is_read === true ? 1 : 0, data }),
+  },
 };
 const OTHER: Spec = { table: 'rows', key: ['entity', 'id'], row: (id, _d, data, entity) => ({ entity, id, data }) };
 
@@ -107,7 +129,9 @@ async function upsertRun(trx: LocalTrx, run: readonly Upsert[]): Promise<void> {
   await upsertRows(trx, spec, rows);
   if (entity === 'product') {
     // The product carries its store level as read with it: as fresh as a `stock` change.
-    const levels = run.filter((c) => c.data!.is_service !== true && typeof c.data!.stock === 'number').map((c) => SPECS.stock!.row(c.id, c.data!, '', 'stock'));
+    const levels = run
+      .filter((c) => c.data!.is_service !== true && typeof c.data!.stock === 'number')
+      .map((c) => SPECS.stock!.row(c.id, c.data!, '', 'stock'));
     await upsertRows(trx, SPECS.stock!, levels);
   }
 }
@@ -120,7 +144,9 @@ async function upsertRows(trx: LocalTrx, spec: Spec, rows: Array<Record<string, 
     await db
       .insertInto(spec.table)
       .values(rows.slice(i, i + CHUNK))
-      .onConflict((oc) => oc.columns(spec.key as never).doUpdateSet(Object.fromEntries(updated.map((col) => [col, sql.ref(`excluded.${col}`)]))))
+      .onConflict((oc) =>
+        oc.columns(spec.key as never).doUpdateSet(Object.fromEntries(updated.map((col) => [col, sql.ref(`excluded.${col}`)]))),
+      )
       .execute();
   }
 }

@@ -61,7 +61,16 @@ export async function swapSnapshot(ctx: SyncCtx, snap: Snapshot): Promise<boolea
     for (;;) {
       const rows = await trx.selectFrom('bootstrap_rows').selectAll().where('pos', '>', after).orderBy('pos').limit(5000).execute();
       if (!rows.length) break;
-      await applyChanges(trx, rows.map((r) => ({ entity: r.entity as never, op: 'upsert' as const, id: r.id, data: JSON.parse(r.data) as Record<string, unknown>, json: r.data })));
+      await applyChanges(
+        trx,
+        rows.map((r) => ({
+          entity: r.entity as never,
+          op: 'upsert' as const,
+          id: r.id,
+          data: JSON.parse(r.data) as Record<string, unknown>,
+          json: r.data,
+        })),
+      );
       after = rows[rows.length - 1]!.pos;
     }
     await trx.deleteFrom('bootstrap_rows').execute();

@@ -24,7 +24,8 @@ export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
       page = await ctx.auth.authed((c, token, signal) => c.pull(token, { cursor, limit: ctx.pullPageSize }, signal));
     } catch (err) {
       // A cursor the server cannot read (another organisation's, a damaged one): start over.
-      if (err instanceof DukaApiError && err.status === 400 && err.errors.some((e) => e.field === 'cursor')) return { kind: 'reset', applied };
+      if (err instanceof DukaApiError && err.status === 400 && err.errors.some((e) => e.field === 'cursor'))
+        return { kind: 'reset', applied };
       throw err;
     }
     // Absent from a server older than the field: the till then keeps the list it has.

@@ -10,7 +10,9 @@ import { lastAckedSeq, resendFrom } from '../queue.js';
 import type { SyncCtx } from './context.js';
 
 export async function registerDevice(ctx: SyncCtx): Promise<RegisteredDevice> {
-  const data = await ctx.auth.authed((c, token, signal) => c.registerDevice(token, { device_id: ctx.deviceId, name: ctx.deviceName }, signal));
+  const data = await ctx.auth.authed((c, token, signal) =>
+    c.registerDevice(token, { device_id: ctx.deviceId, name: ctx.deviceName }, signal),
+  );
   await ctx.db.transaction().execute(async (trx) => {
     await setMeta(trx, 'till_code', data.till_code);
     await setMeta(trx, 'store_id', data.store_id);

@@ -74,7 +74,12 @@ export class SyncEngine {
     if (this.next) return this.next;
     const current = this.current!;
     // The running sync's report, when no caller was given it.
-    const unclaimed = this.currentAsked ? current.then(() => null, () => null) : current.catch(() => null);
+    const unclaimed = this.currentAsked
+      ? current.then(
+          () => null,
+          () => null,
+        )
+      : current.catch(() => null);
     this.next = unclaimed.then((earlier) => {
       this.next = null;
       const nextAsked = this.nextAsked;
@@ -218,5 +223,11 @@ export class SyncEngine {
 
 /** Two syncs' reports as one: what both pushed, pulled and numbered; bootstrapped if either did. */
 function mergeReports(a: SyncReport, b: SyncReport): SyncReport {
-  return { pushed: a.pushed + b.pushed, pulled: a.pulled + b.pulled, numbered: [...a.numbered, ...b.numbered], bootstrapped: a.bootstrapped || b.bootstrapped, at: b.at };
+  return {
+    pushed: a.pushed + b.pushed,
+    pulled: a.pulled + b.pulled,
+    numbered: [...a.numbered, ...b.numbered],
+    bootstrapped: a.bootstrapped || b.bootstrapped,
+    at: b.at,
+  };
 }

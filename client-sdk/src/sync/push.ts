@@ -127,7 +127,11 @@ async function record(ctx: SyncCtx, batch: Mutation[], res: PushResponse): Promi
 async function reject(trx: LocalTrx, m: Mutation, error: { code: string; message: string }, now: number): Promise<RejectedMutation | null> {
   const row = await trx.selectFrom('queue').select(['undo', 'state']).where('id', '=', m.id).executeTakeFirst();
   if (!row || row.state !== 'pending') return null;
-  await trx.updateTable('queue').set({ state: 'rejected', error_code: error.code, error_message: error.message, acked_at: now }).where('id', '=', m.id).execute();
+  await trx
+    .updateTable('queue')
+    .set({ state: 'rejected', error_code: error.code, error_message: error.message, acked_at: now })
+    .where('id', '=', m.id)
+    .execute();
   if (row.undo) await runUndo(trx, JSON.parse(row.undo) as Undo);
   return { mutation_id: m.id, seq: m.seq, type: m.type, code: error.code, message: error.message, payload: m.payload };
 }
@@ -149,7 +153,12 @@ async function numberSale(trx: LocalTrx, m: Mutation, r: MutationResult): Promis
       .where('id', '=', saleId)
       .execute();
   }
-  return { transaction_id: result.transaction_id ?? saleId, client_receipt_number: String(m.payload.client_receipt_number), number: result.number, receipt_number: result.receipt_number };
+  return {
+    transaction_id: result.transaction_id ?? saleId,
+    client_receipt_number: String(m.payload.client_receipt_number),
+    number: result.number,
+    receipt_number: result.receipt_number,
+  };
 }
 
 /** Keep the conflicts the server noted (once, even when a replay repeats them); answers the new ones. */
@@ -168,7 +177,11 @@ async function keepConflicts(trx: LocalTrx, m: Mutation, r: MutationResult, now:
       product_id: c.product_id ?? null,
       created_at: new Date(now).toISOString(),
     };
-    const inserted = await trx.insertInto('conflicts').values(row).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+    const inserted = await trx
+      .insertInto('conflicts')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) fresh.push({ ...row, type: m.type, kind: c.kind });
   }
   return fresh;

@@ -57,7 +57,10 @@ export function whenQueueEmpty(w: WaitCtx, o: WhenSyncedOptions = {}): Promise<v
     o.signal?.addEventListener('abort', onAbort, { once: true });
     w.closed.addEventListener('abort', onClose, { once: true });
     if (o.timeoutMs !== undefined) {
-      timer = setTimeout(() => finish(new TillError('TIMEOUT', `the queue still holds ${w.pending()} pending mutations after ${o.timeoutMs} ms`)), o.timeoutMs);
+      timer = setTimeout(
+        () => finish(new TillError('TIMEOUT', `the queue still holds ${w.pending()} pending mutations after ${o.timeoutMs} ms`)),
+        o.timeoutMs,
+      );
     }
     void check();
   });

@@ -17,7 +17,13 @@ let till: Till | null = null;
 const calls = {
   /** Open the till on its replica (no server: opening needs only the replica); answer its device id, made once and kept there. */
   async openTill() {
-    till = await openBrowserTill({ worker, name: 'till.db', baseUrl: 'http://127.0.0.1:9/api/v1', deviceName: 'Browser till', autoSync: false });
+    till = await openBrowserTill({
+      worker,
+      name: 'till.db',
+      baseUrl: 'http://127.0.0.1:9/api/v1',
+      deviceName: 'Browser till',
+      autoSync: false,
+    });
     return till.deviceId;
   },
   async closeTill() {
@@ -37,9 +43,16 @@ const calls = {
     const db = new Kysely<any>({ dialect: storage.dialect });
     await sql`create table if not exists item (id integer primary key, label text not null)`.execute(db);
     await db.transaction().execute(async (trx) => {
-      for (let i = 0; i < n; i++) await trx.insertInto('item').values({ label: `item ${i}` }).execute();
+      for (let i = 0; i < n; i++)
+        await trx
+          .insertInto('item')
+          .values({ label: `item ${i}` })
+          .execute();
     });
-    const { count } = await db.selectFrom('item').select((e) => e.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await db
+      .selectFrom('item')
+      .select((e) => e.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     await db.destroy();
     return { count, persisted: await storage.persisted };
   },

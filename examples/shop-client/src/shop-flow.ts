@@ -21,7 +21,8 @@ export interface ShopFlowResult {
 
 /** The answer's data, or an Error naming the operation and the server's message. */
 function must<T>(what: string, result: { data?: { data: T }; error?: { message: string; errors: Array<{ code: string }> } }): T {
-  if (result.error || !result.data) throw new Error(`${what}: ${result.error?.errors[0]?.code ?? 'no answer'}: ${result.error?.message ?? ''}`);
+  if (result.error || !result.data)
+    throw new Error(`${what}: ${result.error?.errors[0]?.code ?? 'no answer'}: ${result.error?.message ?? ''}`);
   return result.data.data;
 }
 
@@ -41,7 +42,14 @@ export async function runShopFlow(baseUrl: string, opts: { fetch?: typeof fetch;
   const registered = must(
     'registerAccount',
     await api.POST('/auth/register', {
-      body: { first_name: 'Asha', last_name: 'Mushi', phone, password, confirm_password: password, shop: { name: 'Mama Asha Duka', business_type: 'retail', region: 'dar-es-salaam' } },
+      body: {
+        first_name: 'Asha',
+        last_name: 'Mushi',
+        phone,
+        password,
+        confirm_password: password,
+        shop: { name: 'Mama Asha Duka', business_type: 'retail', region: 'dar-es-salaam' },
+      },
     }),
   );
   const signedIn = must('login', await api.POST('/auth/login', { body: { identifier: phone, password } }));
@@ -49,7 +57,10 @@ export async function runShopFlow(baseUrl: string, opts: { fetch?: typeof fetch;
   token = signedIn.access_token;
 
   const me = must('getMe', await api.GET('/accounts/me'));
-  const kariakoo = must('createStore', await api.POST('/stores', { body: { name: 'Duka Kariakoo', code: 'KRK', open_hours: '07:00-21:00' } }));
+  const kariakoo = must(
+    'createStore',
+    await api.POST('/stores', { body: { name: 'Duka Kariakoo', code: 'KRK', open_hours: '07:00-21:00' } }),
+  );
   const stores = must('listStores', await api.GET('/stores'));
   // Working in another store takes the new tokens; the answer's store is never null.
   const switched = must('switchStore', await api.POST('/accounts/switch-store', { body: { store_id: kariakoo.id } }));
@@ -58,19 +69,41 @@ export async function runShopFlow(baseUrl: string, opts: { fetch?: typeof fetch;
   token = must('switchStore', await api.POST('/accounts/switch-store', { body: { store_id: registered.store_id } })).tokens.access_token;
 
   const category = must('createCategory', await api.POST('/inventory/categories', { body: { name: 'Vyakula (Food)' } }));
-  const sugar = must('createProduct', await api.POST('/inventory/products', { body: { name: 'Sugar 1 kg', category_id: category.id, cost_price: 2800, selling_price: 3200, stock: 40, reorder_point: 10 } }));
-  const rice = must('createProduct', await api.POST('/inventory/products', { body: { name: 'Rice 2 kg', category_id: category.id, cost_price: 4600, selling_price: 5500, stock: 20 } }));
+  const sugar = must(
+    'createProduct',
+    await api.POST('/inventory/products', {
+      body: { name: 'Sugar 1 kg', category_id: category.id, cost_price: 2800, selling_price: 3200, stock: 40, reorder_point: 10 },
+    }),
+  );
+  const rice = must(
+    'createProduct',
+    await api.POST('/inventory/products', {
+      body: { name: 'Rice 2 kg', category_id: category.id, cost_price: 4600, selling_price: 5500, stock: 20 },
+    }),
+  );
 
   const cashSale = must(
     'createSale',
     await api.POST('/pos/sale', {
       params: { header: { 'idempotency-key': `cash-sale-${phone}` } },
-      body: { lines: [{ product_id: sugar.id, qty: 2 }, { product_id: rice.id, qty: 1 }], payment_method: 'Cash' },
+      body: {
+        lines: [
+          { product_id: sugar.id, qty: 2 },
+          { product_id: rice.id, qty: 1 },
+        ],
+        payment_method: 'Cash',
+      },
     }),
   );
 
-  const customer = must('createCustomer', await api.POST('/customers', { body: { name: 'Mzee Hamisi', phone: '0765432109', credit_limit: 50000 } }));
-  const creditSale = must('createSale', await api.POST('/pos/sale', { body: { lines: [{ product_id: rice.id, qty: 3 }], payment_method: 'Credit', customer_id: customer.id } }));
+  const customer = must(
+    'createCustomer',
+    await api.POST('/customers', { body: { name: 'Mzee Hamisi', phone: '0765432109', credit_limit: 50000 } }),
+  );
+  const creditSale = must(
+    'createSale',
+    await api.POST('/pos/sale', { body: { lines: [{ product_id: rice.id, qty: 3 }], payment_method: 'Credit', customer_id: customer.id } }),
+  );
   const payment = must(
     'recordCustomerPayment',
     await api.POST('/credits/customers/{customer_id}/payments', {
@@ -78,7 +111,10 @@ export async function runShopFlow(baseUrl: string, opts: { fetch?: typeof fetch;
       body: { amount: 10000, method: 'M-Pesa', reference: 'QK7H2M9X1P' },
     }),
   );
-  const credit = must('getCreditProfile', await api.GET('/credits/customers/{customer_id}', { params: { path: { customer_id: customer.id } } }));
+  const credit = must(
+    'getCreditProfile',
+    await api.GET('/credits/customers/{customer_id}', { params: { path: { customer_id: customer.id } } }),
+  );
   const sugarNow = must('getProduct', await api.GET('/inventory/products/{id}', { params: { path: { id: sugar.id } } }));
 
   // A report answers CSV or JSON by `format`, so its type is either; asked for JSON, it is the envelope.

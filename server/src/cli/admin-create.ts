@@ -10,7 +10,13 @@ import { createLogger } from '../lib/logger.js';
 import { createPlatformAdmin } from '../modules/admin/create-admin.js';
 
 const { values } = parseArgs({
-  options: { email: { type: 'string' }, password: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' }, phone: { type: 'string' } },
+  options: {
+    email: { type: 'string' },
+    password: { type: 'string' },
+    'first-name': { type: 'string' },
+    'last-name': { type: 'string' },
+    phone: { type: 'string' },
+  },
 });
 
 try {

@@ -37,7 +37,9 @@ try {
     url: config.DATABASE_URL,
     beforeCopy: async (sqlite) => {
       const opened = checkSecretOpens(sqlite, secret);
-      console.log(`secret: from ${secret.from} (${fingerprint(secret.secret)}); it opens the ${opened} kind(s) of sealed values in the database`);
+      console.log(
+        `secret: from ${secret.from} (${fingerprint(secret.secret)}); it opens the ${opened} kind(s) of sealed values in the database`,
+      );
       if (!sameFiles) files = await copyFiles(path.join(sourceDir, FILES_DIR), storage);
     },
     progress: (table, rows) => console.log(`  ${table}: ${rows} row(s)`),
@@ -58,6 +60,10 @@ try {
   );
 } catch (err) {
   // A fault (a lost connection, a bug) rolled the copy back as a refusal does: either way nothing was kept.
-  console.error(err instanceof MoveError || err instanceof ConfigError ? err.message : `the move failed and nothing was kept: ${(err as Error).stack ?? err}`);
+  console.error(
+    err instanceof MoveError || err instanceof ConfigError
+      ? err.message
+      : `the move failed and nothing was kept: ${(err as Error).stack ?? err}`,
+  );
   process.exit(1);
 }

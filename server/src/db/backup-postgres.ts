@@ -18,7 +18,6 @@ export interface PostgresTarget {
   binDir?: string;
 }
 
-
 export class PgToolError extends Error {}
 
 const tool = (t: PostgresTarget | { binDir?: string }, name: string) => (t.binDir ? path.join(t.binDir, name) : name);
@@ -73,14 +72,22 @@ export async function connectedServers(t: PostgresTarget): Promise<string[]> {
  * removes tables newer than the dump, which the next start's migrations create again.
  */
 export async function loadDump(t: PostgresTarget, file: string): Promise<void> {
-  const psql = spawn(tool(t, 'psql'), ['--no-psqlrc', '--quiet', '--single-transaction', '--set=ON_ERROR_STOP=1', `--dbname=${t.url}`], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const psql = spawn(tool(t, 'psql'), ['--no-psqlrc', '--quiet', '--single-transaction', '--set=ON_ERROR_STOP=1', `--dbname=${t.url}`], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   const restore = spawn(tool(t, 'pg_restore'), ['--no-owner', '--no-privileges', '--file=-', file], { stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr = { psql: '', restore: '' };
   psql.stderr.on('data', (d) => (stderr.psql += d));
   restore.stderr.on('data', (d) => (stderr.restore += d));
   const exited = (p: typeof psql | typeof restore, name: string) =>
     new Promise<number>((resolve, reject) => {
-      p.once('error', (err: NodeJS.ErrnoException) => reject(new PgToolError(err.code === 'ENOENT' ? `${name} was not found: install PostgreSQL's client tools or set PG_BIN_DIR` : err.message)));
+      p.once('error', (err: NodeJS.ErrnoException) =>
+        reject(
+          new PgToolError(
+            err.code === 'ENOENT' ? `${name} was not found: install PostgreSQL's client tools or set PG_BIN_DIR` : err.message,
+          ),
+        ),
+      );
       p.once('close', (code) => resolve(code ?? 1));
     });
   const done = Promise.all([exited(restore, 'pg_restore'), exited(psql, 'psql')]);

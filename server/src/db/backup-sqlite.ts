@@ -27,7 +27,11 @@ export function sqliteProblem(dbFile: string): string | null {
   try {
     db = new SQLite(dbFile, { readonly: true, fileMustExist: true });
     const result = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    if (result[0]?.integrity_check !== 'ok') return `${dbFile} is damaged: ${result.map((r) => r.integrity_check).slice(0, 3).join('; ')}`;
+    if (result[0]?.integrity_check !== 'ok')
+      return `${dbFile} is damaged: ${result
+        .map((r) => r.integrity_check)
+        .slice(0, 3)
+        .join('; ')}`;
     const table = db.prepare("select name from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
     return table ? null : `${dbFile} is not a Duka database (no migrations table)`;
   } catch (err) {

@@ -85,7 +85,8 @@ export async function takeBackup(target: BackupTarget, backupDir: string, now: n
   const { dataDir, postgres, filesElsewhere } = target;
   if (!postgres && !existsSync(path.join(dataDir, DB_FILE))) throw new BackupError(`no database at ${path.join(dataDir, DB_FILE)}`);
   await mkdir(backupDir, { recursive: true });
-  for (const name of await readdir(backupDir)) if (name.startsWith(`.tmp-${PREFIX}`)) await rm(path.join(backupDir, name), { recursive: true, force: true });
+  for (const name of await readdir(backupDir))
+    if (name.startsWith(`.tmp-${PREFIX}`)) await rm(path.join(backupDir, name), { recursive: true, force: true });
   const name = `${PREFIX}${stamp(now)}`;
   const tmp = path.join(backupDir, `.tmp-${name}`);
   const final = path.join(backupDir, name);
@@ -98,7 +99,10 @@ export async function takeBackup(target: BackupTarget, backupDir: string, now: n
   // server runs holds each file whole; one uploaded meanwhile may or may not be in it.
   if (!filesElsewhere && existsSync(files)) await cp(files, path.join(tmp, FILES_DIR), { recursive: true });
   if (existsSync(path.join(dataDir, SECRET_FILE))) await cp(path.join(dataDir, SECRET_FILE), path.join(tmp, SECRET_FILE));
-  await writeFile(path.join(tmp, MANIFEST), JSON.stringify({ taken_at: now, database: postgres ? 'postgres' : 'sqlite', files: filesElsewhere ?? FILES_DIR }));
+  await writeFile(
+    path.join(tmp, MANIFEST),
+    JSON.stringify({ taken_at: now, database: postgres ? 'postgres' : 'sqlite', files: filesElsewhere ?? FILES_DIR }),
+  );
   fsyncTree(tmp);
   await rename(tmp, final);
   fsyncPath(backupDir);
@@ -145,12 +149,16 @@ export async function checkBackup(source: string, target: BackupTarget): Promise
     if (!target.postgres) throw new BackupError(`${source} is a PostgreSQL backup: set DATABASE_URL to restore it`);
     await pgStep(() => checkDump(target.postgres!, dbFile));
   } else {
-    if (target.postgres) throw new BackupError(`${source} is a backup of the embedded SQLite database, and DATABASE_URL points at PostgreSQL`);
+    if (target.postgres)
+      throw new BackupError(`${source} is a backup of the embedded SQLite database, and DATABASE_URL points at PostgreSQL`);
     const problem = sqliteProblem(dbFile);
     if (problem) throw new BackupError(problem);
   }
   const filesDir = isDir && existsSync(path.join(source, FILES_DIR)) ? path.join(source, FILES_DIR) : null;
-  const manifest = isDir && existsSync(path.join(source, MANIFEST)) ? (JSON.parse(readFileSync(path.join(source, MANIFEST), 'utf8')) as { taken_at?: unknown }) : {};
+  const manifest =
+    isDir && existsSync(path.join(source, MANIFEST))
+      ? (JSON.parse(readFileSync(path.join(source, MANIFEST), 'utf8')) as { taken_at?: unknown })
+      : {};
   const takenAt = typeof manifest.taken_at === 'number' ? manifest.taken_at : statSync(dbFile).mtimeMs;
   const secretFile = isDir && existsSync(path.join(source, SECRET_FILE)) ? path.join(source, SECRET_FILE) : null;
   return { format, dbFile, filesDir, secretFile, takenAt };
@@ -159,7 +167,8 @@ export async function checkBackup(source: string, target: BackupTarget): Promise
 async function refuseWhileRunning(target: BackupTarget): Promise<void> {
   if (target.postgres) {
     const servers = await pgStep(() => connectedServers(target.postgres!));
-    if (servers.length) throw new BackupError(`Duka servers are connected to the database (from ${servers.join(', ')}); stop them all before restoring`);
+    if (servers.length)
+      throw new BackupError(`Duka servers are connected to the database (from ${servers.join(', ')}); stop them all before restoring`);
     return;
   }
   const pid = runningServerPid(target.dataDir);
@@ -181,7 +190,11 @@ export async function restoreBackup(target: BackupTarget, source: string, now: n
   await mkdir(dataDir, { recursive: true });
 
   const keptAt = path.join(dataDir, `before-restore-${stamp(now)}`);
-  const replaced = [...(postgres ? [] : [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]), ...(filesElsewhere ? [] : [FILES_DIR]), ...(backup.secretFile ? [SECRET_FILE] : [])];
+  const replaced = [
+    ...(postgres ? [] : [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]),
+    ...(filesElsewhere ? [] : [FILES_DIR]),
+    ...(backup.secretFile ? [SECRET_FILE] : []),
+  ];
   const current = replaced.filter((n) => existsSync(path.join(dataDir, n)));
   if (current.length || postgres) await mkdir(keptAt);
   if (postgres) await pgStep(() => dumpPostgres(postgres, path.join(keptAt, DUMP_FILE)));

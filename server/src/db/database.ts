@@ -5,9 +5,21 @@ import type { AuthCounterTable, OtpTable, RefreshTokenTable } from './tables/aut
 import type { CategoryTable, ProductPriceTable, ProductStockTable, ProductTable, StockAdjustmentTable } from './tables/inventory.table.js';
 import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, TransactionTable } from './tables/pos.table.js';
 import type { CustomerTable } from './tables/customers.table.js';
-import type { CreditAllocationTable, CreditMessageTable, CreditNoteTable, CreditPaymentTable, CreditTabTable } from './tables/credits.table.js';
+import type {
+  CreditAllocationTable,
+  CreditMessageTable,
+  CreditNoteTable,
+  CreditPaymentTable,
+  CreditTabTable,
+} from './tables/credits.table.js';
 import type { NotificationTable } from './tables/notifications.table.js';
-import type { DeliveryLineTable, DeliveryTable, SupplierPaymentAllocationTable, SupplierPaymentTable, SupplierTable } from './tables/suppliers.table.js';
+import type {
+  DeliveryLineTable,
+  DeliveryTable,
+  SupplierPaymentAllocationTable,
+  SupplierPaymentTable,
+  SupplierTable,
+} from './tables/suppliers.table.js';
 import type { ExpenseTable } from './tables/expenses.table.js';
 import type { NoteTable, NoteTagTable } from './tables/notebook.table.js';
 import type { UploadTable } from './tables/uploads.table.js';

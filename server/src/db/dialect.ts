@@ -2,7 +2,16 @@
  * The only runtime code that knows which database it is talking to. Everything else uses the
  * Kysely builder and the helpers here. (Migrations have their own twin: migrations/_helpers.ts.)
  */
-import { CompiledQuery, type Insertable, type Kysely, PostgresAdapter, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type Insertable,
+  type Kysely,
+  PostgresAdapter,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { Database } from './database.js';
 import { counting, noteWait } from './statement-count.js';
 
@@ -103,7 +112,11 @@ export function containsText(dialect: DialectName, column: string, text: string)
  * case. SQLite answers from the FTS5 trigram index (texts of 3 characters or more; shorter ones
  * scan); Postgres' ILIKE uses the pg_trgm indexes by itself.
  */
-export function textSearch(dialect: DialectName, target: { table: string; alias: string; columns: string[] }, text: string): RawBuilder<SqlBool> {
+export function textSearch(
+  dialect: DialectName,
+  target: { table: string; alias: string; columns: string[] },
+  text: string,
+): RawBuilder<SqlBool> {
   if (dialect === 'sqlite' && [...text].length >= 3) {
     const fts = sql.table(`${target.table}_fts`);
     return sql<SqlBool>`${sql.ref(`${target.alias}.rowid`)} in (select rowid from ${fts} where ${fts} match ${`"${text.replace(/"/g, '""')}"`})`;
@@ -130,11 +143,17 @@ const MAX_PARAMETERS = 30_000;
  * there the rows go as one JSON array, turned into rows of the table's own column types by
  * `json_populate_recordset` (columns the rows leave out keep their defaults).
  */
-export async function insertRows<T extends keyof Database & string>(db: Kysely<Database>, table: T, rows: Array<Insertable<Database[T]>>): Promise<void> {
+export async function insertRows<T extends keyof Database & string>(
+  db: Kysely<Database>,
+  table: T,
+  rows: Array<Insertable<Database[T]>>,
+): Promise<void> {
   if (rows.length === 0) return;
   if (onPostgres(db)) {
     const columns = sql.join(Object.keys(rows[0] as object).map((k) => sql.ref(k)));
-    await sql`insert into ${sql.table(table)} (${columns}) select ${columns} from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.execute(db);
+    await sql`insert into ${sql.table(table)} (${columns}) select ${columns} from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.execute(
+      db,
+    );
     return;
   }
   // SQLite: the statement text is written here rather than through the builder, which makes an
@@ -188,12 +207,16 @@ export async function updateRows(
   const where = sql`${col(spec.key)} = d.k${spec.where ? sql` and ${spec.where}` : sql``}`;
   if (onPostgres(db)) {
     const value = spec.set ? sql`, unnest(${changes.map((c) => c.set ?? null)}::text[]) as value` : sql``;
-    await sql`update ${t} set ${assign} from (select unnest(${changes.map((c) => c.key)}::text[]) as k, unnest(${changes.map((c) => c.add)}::integer[]) as delta${value}) as d where ${where}`.execute(db);
+    await sql`update ${t} set ${assign} from (select unnest(${changes.map((c) => c.key)}::text[]) as k, unnest(${changes.map((c) => c.add)}::integer[]) as delta${value}) as d where ${where}`.execute(
+      db,
+    );
     return;
   }
   // 3 parameters a row: slices stay far under SQLite's bound.
   for (let at = 0; at < changes.length; at += 5_000) {
     const rows = sql.join(changes.slice(at, at + 5_000).map((c) => sql`(${c.key}, ${c.add}, ${c.set ?? null})`));
-    await sql`update ${t} set ${assign} from (select column1 as k, column2 as delta, column3 as value from (values ${rows})) as d where ${where}`.execute(db);
+    await sql`update ${t} set ${assign} from (select column1 as k, column2 as delta, column3 as value from (values ${rows})) as d where ${where}`.execute(
+      db,
+    );
   }
 }

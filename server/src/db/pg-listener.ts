@@ -137,4 +137,3 @@ export function pgListener(url: string, onError?: (err: Error) => void) {
     },
   };
 }
-

@@ -43,11 +43,21 @@ const unnamedStatements = (pool: pg.Pool) => ({
 });
 
 export function openPostgres(opts: PostgresOptions): DbHandle {
-  const pool = new pg.Pool({ connectionString: opts.url, application_name: SERVER_APPLICATION_NAME, max: opts.poolSize ?? 10, types: pgTypes as pg.CustomTypesConfig });
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    application_name: SERVER_APPLICATION_NAME,
+    max: opts.poolSize ?? 10,
+    types: pgTypes as pg.CustomTypesConfig,
+  });
   // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
   pool.on('error', (err) => opts.onConnectionError?.(err));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
-  const probePool = new pg.Pool({ connectionString: opts.url, application_name: SERVER_APPLICATION_NAME, max: 1, types: pgTypes as pg.CustomTypesConfig });
+  const probePool = new pg.Pool({
+    connectionString: opts.url,
+    application_name: SERVER_APPLICATION_NAME,
+    max: 1,
+    types: pgTypes as pg.CustomTypesConfig,
+  });
   probePool.on('error', (err) => opts.onConnectionError?.(err));
   const probeDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: probePool }) });
   const session = opts.directUrl ?? opts.url;
@@ -67,9 +77,22 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     },
     subscribe: listener.subscribe,
     // The table comes from the migrations; expired rows are cleared by the library every 5 minutes.
-    sharedLimiter: (o) => new RateLimiterPostgres({ storeClient: unnamedStatements(pool), storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: true, inMemoryBlockOnConsumed: o.points + 1, ...o }),
+    sharedLimiter: (o) =>
+      new RateLimiterPostgres({
+        storeClient: unnamedStatements(pool),
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        clearExpiredByTimeout: true,
+        inMemoryBlockOnConsumed: o.points + 1,
+        ...o,
+      }),
     migrate: async () => {
-      const once = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: session, application_name: SERVER_APPLICATION_NAME, max: 1 }) }) });
+      const once = new Kysely<Database>({
+        dialect: new PostgresDialect({
+          pool: new pg.Pool({ connectionString: session, application_name: SERVER_APPLICATION_NAME, max: 1 }),
+        }),
+      });
       try {
         return await migrateToLatest(once);
       } finally {

@@ -35,7 +35,10 @@ export interface TransactionScope {
 
 const MAX_ATTEMPTS = 3;
 
-export async function withTransaction<C extends TransactionScope, T>(ctx: C, fn: (tx: C & { pending: PendingCommit }) => Promise<T>): Promise<T> {
+export async function withTransaction<C extends TransactionScope, T>(
+  ctx: C,
+  fn: (tx: C & { pending: PendingCommit }) => Promise<T>,
+): Promise<T> {
   if (ctx.pending) return fn(ctx as C & { pending: PendingCommit });
   let pending: PendingCommit = { afterCommit: [], changes: [] };
   const attempt = () =>

@@ -59,13 +59,30 @@ export class EventBus implements EventPublisher {
     if (list.length === 0) return [];
     const now = ctx.clock.now();
     const rows = list.map((e) => {
-      const event = { type: e.type, id: newId(), org_id: e.orgId, store_id: e.storeId, occurred_at: iso(now), data: e.data } as DomainEvent<K>;
+      const event = {
+        type: e.type,
+        id: newId(),
+        org_id: e.orgId,
+        store_id: e.storeId,
+        occurred_at: iso(now),
+        data: e.data,
+      } as DomainEvent<K>;
       // Every DomainEvent<K> is a DomainEvent; the compiler cannot see it through the generic.
       return { event, wanted: this.interested(event as DomainEvent).length > 0 };
     });
     await ctx.db
       .insertInto('events')
-      .values(rows.map(({ event, wanted }) => ({ id: event.id, org_id: event.org_id, store_id: event.store_id, type: event.type, payload: JSON.stringify(event.data), occurred_at: now, delivered: wanted ? 0 : 1 })))
+      .values(
+        rows.map(({ event, wanted }) => ({
+          id: event.id,
+          org_id: event.org_id,
+          store_id: event.store_id,
+          type: event.type,
+          payload: JSON.stringify(event.data),
+          occurred_at: now,
+          delivered: wanted ? 0 : 1,
+        })),
+      )
       .execute();
     for (const { event, wanted } of rows) if (wanted) afterCommit(ctx, () => this.deliver(event.id));
     return rows.map((r) => r.event);
@@ -95,7 +112,14 @@ export class EventBus implements EventPublisher {
       data: JSON.parse(row.payload),
     } as DomainEvent;
     const done = new Set(
-      (await deps.db.selectFrom('event_deliveries').select('subscriber').where('event_id', '=', eventId).where('status', '=', 'done').execute()).map((d) => d.subscriber),
+      (
+        await deps.db
+          .selectFrom('event_deliveries')
+          .select('subscriber')
+          .where('event_id', '=', eventId)
+          .where('status', '=', 'done')
+          .execute()
+      ).map((d) => d.subscriber),
     );
     let pending = 0;
     for (const sub of this.interested(event).filter((s) => !done.has(s.name))) {
@@ -111,7 +135,9 @@ export class EventBus implements EventPublisher {
         if (err instanceof LeaseLost) return;
         pending++;
         deps.log.error({ err, event_id: eventId, event_type: event.type, subscriber: sub.name }, 'event subscriber failed; will retry');
-        await record(deps.db, eventId, sub.name, 'failed', String((err as Error)?.message ?? err).slice(0, 500), deps.clock.now()).catch(() => {});
+        await record(deps.db, eventId, sub.name, 'failed', String((err as Error)?.message ?? err).slice(0, 500), deps.clock.now()).catch(
+          () => {},
+        );
       }
     }
     if (pending === 0) {
@@ -136,7 +162,11 @@ export class EventBus implements EventPublisher {
       .where((eb) =>
         eb.not(
           eb.exists(
-            eb.selectFrom('event_deliveries as d').select('d.event_id').whereRef('d.event_id', '=', 'events.id').where('d.attempts', '>=', MAX_ATTEMPTS),
+            eb
+              .selectFrom('event_deliveries as d')
+              .select('d.event_id')
+              .whereRef('d.event_id', '=', 'events.id')
+              .where('d.attempts', '>=', MAX_ATTEMPTS),
           ),
         ),
       )
@@ -147,10 +177,21 @@ export class EventBus implements EventPublisher {
   }
 }
 
-async function record(db: Kysely<Database>, eventId: string, subscriber: string, status: EventDeliveryTable['status'], error: string | null, now: number) {
+async function record(
+  db: Kysely<Database>,
+  eventId: string,
+  subscriber: string,
+  status: EventDeliveryTable['status'],
+  error: string | null,
+  now: number,
+) {
   await db
     .insertInto('event_deliveries')
     .values({ event_id: eventId, subscriber, status, attempts: 1, last_error: error, updated_at: now })
-    .onConflict((oc) => oc.columns(['event_id', 'subscriber']).doUpdateSet((eb) => ({ status, attempts: eb('event_deliveries.attempts', '+', 1), last_error: error, updated_at: now })))
+    .onConflict((oc) =>
+      oc
+        .columns(['event_id', 'subscriber'])
+        .doUpdateSet((eb) => ({ status, attempts: eb('event_deliveries.attempts', '+', 1), last_error: error, updated_at: now })),
+    )
     .execute();
 }

@@ -28,7 +28,12 @@ export function clientIp(c: Context, trustProxy: Config['TRUST_PROXY']): string 
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   // In-process requests (app.request in tests and tools) have no socket: their peer is unknown,
   // trusted by a hop count but by no address list.
-  const req = incoming ?? ({ headers: { 'x-forwarded-for': c.req.header('x-forwarded-for') }, socket: { remoteAddress: undefined } } as unknown as IncomingMessage);
+  const req =
+    incoming ??
+    ({
+      headers: { 'x-forwarded-for': c.req.header('x-forwarded-for') },
+      socket: { remoteAddress: undefined },
+    } as unknown as IncomingMessage);
   if (trustProxy === 0) return req.socket.remoteAddress ?? 'in-process';
   return proxyaddr(req, trustOf(trustProxy)) ?? 'in-process';
 }

@@ -35,7 +35,10 @@ export class ForbiddenError extends ServiceError {
   }
 }
 export class UnauthenticatedError extends ServiceError {
-  constructor(message = 'authentication required', code: 'UNAUTHENTICATED' | 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED' | 'SESSION_EXPIRED' | 'LINK_EXPIRED' = 'UNAUTHENTICATED') {
+  constructor(
+    message = 'authentication required',
+    code: 'UNAUTHENTICATED' | 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED' | 'SESSION_EXPIRED' | 'LINK_EXPIRED' = 'UNAUTHENTICATED',
+  ) {
     super(code, message);
   }
 }
@@ -81,7 +84,8 @@ export function refusalError(err: unknown): ServiceError | null {
   const kind = databaseRefusal(err);
   if (kind === 'constraint') return new ConflictError('this conflicts with data already stored');
   // Postgres 22021: text with a NUL character (\u0000), which it cannot hold.
-  if (kind === 'value' && (err as { code?: string }).code === '22021') return new ServiceError('VALIDATION_ERROR', 'a text holds a NUL character (\\u0000), which the server cannot store');
+  if (kind === 'value' && (err as { code?: string }).code === '22021')
+    return new ServiceError('VALIDATION_ERROR', 'a text holds a NUL character (\\u0000), which the server cannot store');
   if (kind === 'value') return new ServiceError('VALIDATION_ERROR', 'a value is out of the range the server can store');
   return null;
 }

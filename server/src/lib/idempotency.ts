@@ -33,10 +33,16 @@ export interface KeyClaim {
   key: string;
 }
 
-const hashOf = (body: unknown) => createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+const hashOf = (body: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
 
 /** Claim the request's key: a claim to complete, the stored answer of an earlier request, or nothing without a key. */
-export async function claimKey(ctx: AuthedContext, request: IdempotencyRequest): Promise<{ claim: KeyClaim | null } | { replay: IdempotentAnswer }> {
+export async function claimKey(
+  ctx: AuthedContext,
+  request: IdempotencyRequest,
+): Promise<{ claim: KeyClaim | null } | { replay: IdempotentAnswer }> {
   if (!request.key) return { claim: null };
   if (request.key.length > 255) throw new ServiceError('VALIDATION_ERROR', 'Idempotency-Key is longer than 255 characters');
   const userId = ctx.actor.userId;
@@ -44,16 +50,32 @@ export async function claimKey(ctx: AuthedContext, request: IdempotencyRequest):
   const now = ctx.clock.now();
   const claimed = await ctx.db
     .insertInto('idempotency_keys')
-    .values({ user_id: userId, key: request.key, route: request.route, request_hash: hash, status: 'in_flight', response_status: null, response_body: null, created_at: now })
+    .values({
+      user_id: userId,
+      key: request.key,
+      route: request.route,
+      request_hash: hash,
+      status: 'in_flight',
+      response_status: null,
+      response_body: null,
+      created_at: now,
+    })
     .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
     .executeTakeFirst();
   if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) {
-    const seen = await ctx.db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).where('key', '=', request.key).executeTakeFirstOrThrow();
+    const seen = await ctx.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('key', '=', request.key)
+      .executeTakeFirstOrThrow();
     if (seen.route !== request.route || seen.request_hash !== hash) {
       throw new ServiceError('IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request');
     }
-    if (seen.status === 'done') return { replay: { status: seen.response_status as 200 | 201, body: JSON.parse(seen.response_body!), replayed: true } };
-    if (now - seen.created_at < ABANDONED_MS) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
+    if (seen.status === 'done')
+      return { replay: { status: seen.response_status as 200 | 201, body: JSON.parse(seen.response_body!), replayed: true } };
+    if (now - seen.created_at < ABANDONED_MS)
+      throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
     const takeover = await ctx.db
       .updateTable('idempotency_keys')
       .set({ created_at: now })
@@ -62,7 +84,8 @@ export async function claimKey(ctx: AuthedContext, request: IdempotencyRequest):
       .where('status', '=', 'in_flight')
       .where('created_at', '=', seen.created_at)
       .executeTakeFirst();
-    if (Number(takeover.numUpdatedRows) === 0) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
+    if (Number(takeover.numUpdatedRows) === 0)
+      throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
   }
   return { claim: { userId, key: request.key } };
 }
@@ -79,7 +102,12 @@ export async function completeKey(tx: ServiceContext, claim: KeyClaim, result: {
 
 /** The work failed and wrote nothing: free the key so the client may retry with it. */
 export async function releaseKey(ctx: ServiceContext, claim: KeyClaim): Promise<void> {
-  await ctx.db.deleteFrom('idempotency_keys').where('user_id', '=', claim.userId).where('key', '=', claim.key).where('status', '=', 'in_flight').execute();
+  await ctx.db
+    .deleteFrom('idempotency_keys')
+    .where('user_id', '=', claim.userId)
+    .where('key', '=', claim.key)
+    .where('status', '=', 'in_flight')
+    .execute();
 }
 
 export async function withIdempotency(
@@ -115,7 +143,12 @@ export async function pruneIdempotencyKeys(deps: Pick<Deps, 'transact' | 'clock'
   let removed = 0;
   for (;;) {
     const n = await deps.transact(async (trx) => {
-      const old = await trx.selectFrom('idempotency_keys').select(['user_id', 'key']).where('created_at', '<', cutoff).limit(PRUNE_BATCH).execute();
+      const old = await trx
+        .selectFrom('idempotency_keys')
+        .select(['user_id', 'key'])
+        .where('created_at', '<', cutoff)
+        .limit(PRUNE_BATCH)
+        .execute();
       for (const o of old) await trx.deleteFrom('idempotency_keys').where('user_id', '=', o.user_id).where('key', '=', o.key).execute();
       return old.length;
     });

@@ -45,7 +45,11 @@ export const honourIdempotencyKey: MiddlewareHandler<AppEnv> = async (c, next) =
   try {
     await withTransaction(ctx, async (tx) => {
       // A Postgres deadlock makes withTransaction run this again; a handler cannot run twice.
-      if (ran) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'the request met a concurrent one and was undone; send it again with the same Idempotency-Key');
+      if (ran)
+        throw new ServiceError(
+          'IDEMPOTENCY_IN_FLIGHT',
+          'the request met a concurrent one and was undone; send it again with the same Idempotency-Key',
+        );
       ran = true;
       c.set('ctx', tx);
       try {
@@ -64,7 +68,11 @@ export const honourIdempotencyKey: MiddlewareHandler<AppEnv> = async (c, next) =
   } catch (err) {
     await releaseKey(ctx, claim);
     if (err instanceof Unsuccessful) return;
-    if (isRetryableTransactionError(err)) throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'the request met a concurrent one and was undone; send it again with the same Idempotency-Key');
+    if (isRetryableTransactionError(err))
+      throw new ServiceError(
+        'IDEMPOTENCY_IN_FLIGHT',
+        'the request met a concurrent one and was undone; send it again with the same Idempotency-Key',
+      );
     throw err;
   }
 };

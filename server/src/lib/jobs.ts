@@ -48,8 +48,10 @@ export class JobMonitor {
     const now = this.now();
     const out: string[] = [];
     for (const [name, s] of this.jobs) {
-      if (s.runningSince !== null && now - s.runningSince > thresholdMs) out.push(`${name} has been running for ${Math.round((now - s.runningSince) / 60_000)} min`);
-      else if (s.failingSince !== null && now - s.failingSince > thresholdMs) out.push(`${name} has been failing for ${Math.round((now - s.failingSince) / 60_000)} min`);
+      if (s.runningSince !== null && now - s.runningSince > thresholdMs)
+        out.push(`${name} has been running for ${Math.round((now - s.runningSince) / 60_000)} min`);
+      else if (s.failingSince !== null && now - s.failingSince > thresholdMs)
+        out.push(`${name} has been failing for ${Math.round((now - s.failingSince) / 60_000)} min`);
     }
     return out;
   }

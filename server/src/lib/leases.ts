@@ -76,9 +76,17 @@ export class Leases {
     const lease = await this.take(name, ttlMs);
     if (!lease) return null;
     let beat = Promise.resolve();
-    const renewing = setInterval(() => {
-      beat = beat.then(() => lease.renew(ttlMs).then(() => undefined, () => undefined));
-    }, Math.max(10, Math.floor(ttlMs / 3)));
+    const renewing = setInterval(
+      () => {
+        beat = beat.then(() =>
+          lease.renew(ttlMs).then(
+            () => undefined,
+            () => undefined,
+          ),
+        );
+      },
+      Math.max(10, Math.floor(ttlMs / 3)),
+    );
     renewing.unref();
     try {
       return { value: await fn(lease) };

@@ -23,18 +23,65 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly httpRequests = new Counter({ name: 'duka_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'] as const, registers: [this.registry] });
-  readonly httpDuration = new Histogram({ name: 'duka_http_request_duration_seconds', help: 'Time to answer an HTTP request', labelNames: ['method', 'route', 'status'] as const, buckets: SECONDS, registers: [this.registry] });
-  readonly pushMutations = new Counter({ name: 'duka_sync_push_mutations_total', help: 'Pushed mutations by result: applied, duplicate or rejected', labelNames: ['result'] as const, registers: [this.registry] });
-  readonly pushDuration = new Histogram({ name: 'duka_sync_push_duration_seconds', help: 'Time to apply one push batch', buckets: SECONDS, registers: [this.registry] });
-  readonly syncRows = new Counter({ name: 'duka_sync_rows_total', help: 'Rows sent to tills, by kind: pull or bootstrap', labelNames: ['kind'] as const, registers: [this.registry] });
-  readonly conflictsOpened = new Counter({ name: 'duka_sync_conflicts_opened_total', help: 'Sync conflicts raised for an owner to look at', registers: [this.registry] });
-  readonly jobRuns = new Counter({ name: 'duka_job_runs_total', help: 'Background job runs, by job', labelNames: ['job'] as const, registers: [this.registry] });
-  readonly jobFailures = new Counter({ name: 'duka_job_failures_total', help: 'Background job runs that failed, by job', labelNames: ['job'] as const, registers: [this.registry] });
+  readonly httpRequests = new Counter({
+    name: 'duka_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'duka_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  readonly pushMutations = new Counter({
+    name: 'duka_sync_push_mutations_total',
+    help: 'Pushed mutations by result: applied, duplicate or rejected',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly pushDuration = new Histogram({
+    name: 'duka_sync_push_duration_seconds',
+    help: 'Time to apply one push batch',
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  readonly syncRows = new Counter({
+    name: 'duka_sync_rows_total',
+    help: 'Rows sent to tills, by kind: pull or bootstrap',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly conflictsOpened = new Counter({
+    name: 'duka_sync_conflicts_opened_total',
+    help: 'Sync conflicts raised for an owner to look at',
+    registers: [this.registry],
+  });
+  readonly jobRuns = new Counter({
+    name: 'duka_job_runs_total',
+    help: 'Background job runs, by job',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
+  readonly jobFailures = new Counter({
+    name: 'duka_job_failures_total',
+    help: 'Background job runs that failed, by job',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    new Gauge({ name: 'duka_websockets_open', help: 'Websockets open on this instance', registers, collect() { this.set(sources.openSockets()); } });
+    new Gauge({
+      name: 'duka_websockets_open',
+      help: 'Websockets open on this instance',
+      registers,
+      collect() {
+        this.set(sources.openSockets());
+      },
+    });
     new Gauge({
       name: 'duka_outbox_messages',
       help: 'Messages not yet delivered, by channel and status (pending, failed)',

@@ -32,7 +32,7 @@ const MEANS: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'the request body is larger than the server takes',
   UNSUPPORTED_MEDIA_TYPE: 'the body is not of a type this route takes',
   BUSINESS_RULE: 'breaks a business rule; the message says which',
-  CREDIT_LIMIT_EXCEEDED: "the sale would take the customer past their credit limit",
+  CREDIT_LIMIT_EXCEEDED: 'the sale would take the customer past their credit limit',
   OVERPAYMENT: 'the payment is more than is owed',
   IDEMPOTENCY_MISMATCH: 'this Idempotency-Key was used with another body',
   AI_CREDITS_EXHAUSTED: 'the organisation has no AI credits left',
@@ -47,19 +47,32 @@ const MEANS: Record<ErrorCode, string> = {
 
 /** Response headers, declared once under components.headers. */
 export const HEADERS = {
-  'X-Request-Id': { required: true, description: 'Identifies the request in the server logs; echoes the request\'s own `X-Request-Id` when it sent one', schema: { type: 'string' } },
+  'X-Request-Id': {
+    required: true,
+    description: "Identifies the request in the server logs; echoes the request's own `X-Request-Id` when it sent one",
+    schema: { type: 'string' },
+  },
   'Retry-After': { required: true, description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
-  'RateLimit-Limit': { description: "Requests allowed per window to the signed-in user (absent when the token was refused)", schema: { type: 'integer' } },
+  'RateLimit-Limit': {
+    description: 'Requests allowed per window to the signed-in user (absent when the token was refused)',
+    schema: { type: 'integer' },
+  },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 1 } },
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key and body', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key and body',
+    schema: { type: 'string', enum: ['true'] },
+  },
 } as const;
 type HeaderName = keyof typeof HEADERS;
 const ref = (name: HeaderName): Header => ({ $ref: `#/components/headers/${name}` });
 
 /** The document's tags, one per area, in the order the reference lists them. */
 export const TAGS = [
-  { name: 'Authentication', description: 'Register, sign in (password, SMS code, admin MFA), refresh and sign out; password reset. Public, rate-limited.' },
+  {
+    name: 'Authentication',
+    description: 'Register, sign in (password, SMS code, admin MFA), refresh and sign out; password reset. Public, rate-limited.',
+  },
   { name: 'Accounts', description: "The signed-in user's profile, organisation, active store and users." },
   { name: 'Accounts: authenticator MFA', description: 'Enrol and manage an authenticator (TOTP) for a platform administrator.' },
   { name: 'Reference data', description: 'Business types, regions and districts of Tanzania, outlet types. Public.' },
@@ -70,8 +83,11 @@ export const TAGS = [
   { name: 'Credits', description: 'Sales on credit: tabs, payments (oldest first), reminders, write-offs.' },
   { name: 'Suppliers', description: 'Suppliers, deliveries received and payments made to them.' },
   { name: 'Expenses', description: "The active store's expenses." },
-  { name: 'Point of sale', description: 'Sales, refunds, voids, receipts and the day\'s summary.' },
-  { name: 'Pharmacy', description: 'Medicine batches (FEFO), expiry, quarantine, recalls, prescriptions and the registers a pharmacy keeps.' },
+  { name: 'Point of sale', description: "Sales, refunds, voids, receipts and the day's summary." },
+  {
+    name: 'Pharmacy',
+    description: 'Medicine batches (FEFO), expiry, quarantine, recalls, prescriptions and the registers a pharmacy keeps.',
+  },
   { name: 'Notifications', description: "The active store's notifications." },
   { name: 'Notebook', description: 'Shared notes of the organisation.' },
   { name: 'Uploads', description: 'Files: product images, logos, receipts.' },
@@ -80,11 +96,18 @@ export const TAGS = [
   { name: 'Reports', description: 'Reports generated now or on a schedule, and their exports.' },
   { name: 'Analytics', description: 'Figures over local dates: revenue, trend, payment mix, products, customers, cash flow (owner).' },
   { name: 'AI assistant', description: 'Questions to the shop assistant, answered through the AI gateway; each costs an AI credit.' },
-  { name: 'AI assistant: companion agent', description: "The companion agent's memory, kept here so that any agent instance answers: its conversations and the changes it proposed, waiting for confirmation. The agent calls these with its user's own token." },
+  {
+    name: 'AI assistant: companion agent',
+    description:
+      "The companion agent's memory, kept here so that any agent instance answers: its conversations and the changes it proposed, waiting for confirmation. The agent calls these with its user's own token.",
+  },
   { name: 'SMS', description: 'The SMS account and delivery reports from SMS providers.' },
-  { name: 'Subscriptions', description: 'Plans, checkout, invoices and payment providers\' callbacks.' },
-  { name: 'Fiscal receipts', description: "TRA VFD fiscal receipts: a store's settings, its registration with TRA, the queue and the daily Z reports." },
-  { name: 'Platform administration', description: 'The platform administrators\' view of every organisation (admin sign-in with MFA).' },
+  { name: 'Subscriptions', description: "Plans, checkout, invoices and payment providers' callbacks." },
+  {
+    name: 'Fiscal receipts',
+    description: "TRA VFD fiscal receipts: a store's settings, its registration with TRA, the queue and the daily Z reports.",
+  },
+  { name: 'Platform administration', description: "The platform administrators' view of every organisation (admin sign-in with MFA)." },
 ] as const;
 export type Tag = (typeof TAGS)[number]['name'];
 
@@ -145,4 +168,5 @@ function withHeaders(route: Documented, status: number, response: Response): Res
   return { ...response, headers: { ...headers, ...((response as { headers?: object }).headers ?? {}) } } as Response;
 }
 
-const isIdempotent = (headers: unknown): boolean => typeof headers === 'object' && headers !== null && 'shape' in headers && 'idempotency-key' in (headers as { shape: object }).shape;
+const isIdempotent = (headers: unknown): boolean =>
+  typeof headers === 'object' && headers !== null && 'shape' in headers && 'idempotency-key' in (headers as { shape: object }).shape;

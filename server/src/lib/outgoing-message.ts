@@ -36,7 +36,9 @@ export interface MessageState {
   delivery: 'pending' | 'delivered' | 'failed' | null;
 }
 
-export function messageState(row: Pick<OutboxRow, 'status' | 'attempts' | 'last_error' | 'delivery_status' | 'delivery_detail'>): MessageState {
+export function messageState(
+  row: Pick<OutboxRow, 'status' | 'attempts' | 'last_error' | 'delivery_status' | 'delivery_detail'>,
+): MessageState {
   const delivery = row.delivery_status ?? null;
   switch (row.status) {
     case 'sent':
@@ -45,7 +47,9 @@ export function messageState(row: Pick<OutboxRow, 'status' | 'attempts' | 'last_
     case 'rejected':
       return { status: 'failed', reason: row.last_error, delivery: null };
     case 'failed':
-      return row.attempts >= MAX_ATTEMPTS ? { status: 'failed', reason: row.last_error, delivery: null } : { status: 'pending', reason: row.last_error, delivery: null };
+      return row.attempts >= MAX_ATTEMPTS
+        ? { status: 'failed', reason: row.last_error, delivery: null }
+        : { status: 'pending', reason: row.last_error, delivery: null };
     default:
       return { status: 'pending', reason: null, delivery: null };
   }

@@ -43,11 +43,16 @@ export const rateLimitHeaders = (s: RateLimitState): Record<string, string> => (
 });
 
 async function consume(limiter: RateLimiterAbstract, key: string): Promise<RateLimitState> {
-  const state = (res: RateLimiterRes) => ({ limit: limiter.points, remaining: Math.max(0, res.remainingPoints), reset: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) });
+  const state = (res: RateLimiterRes) => ({
+    limit: limiter.points,
+    remaining: Math.max(0, res.remainingPoints),
+    reset: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
   try {
     return state(await limiter.consume(key));
   } catch (res) {
-    if (res instanceof RateLimiterRes) throw new RetryLaterError('RATE_LIMITED', 'too many requests; try again later', res.msBeforeNext, rateLimitHeaders(state(res)));
+    if (res instanceof RateLimiterRes)
+      throw new RetryLaterError('RATE_LIMITED', 'too many requests; try again later', res.msBeforeNext, rateLimitHeaders(state(res)));
     throw res;
   }
 }

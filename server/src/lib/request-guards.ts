@@ -29,7 +29,12 @@ export function methodsByPath(routes: ReadonlyArray<{ method: string; path: stri
     .filter((r) => r.method !== 'ALL')
     .map((r) => ({
       method: r.method,
-      pattern: new RegExp(`^${r.path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+      pattern: new RegExp(
+        `^${r.path
+          .split('/')
+          .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/')}/?$`,
+      ),
     }));
   return (path) => {
     const methods = new Set(patterns.filter((p) => p.pattern.test(path)).map((p) => p.method));

@@ -50,7 +50,8 @@ function conditions(needs: Exclude<Needs, { permission: Permission; when?: undef
 /** The access sentence a route's description ends with. */
 export function accessSentence(access: Access, needs?: Needs): string {
   if (!needs) return WHO[access];
-  if (access !== 'bearer') throw new Error(`needs is for signed-in (bearer) routes; a ${access} route states its access by its level alone`);
+  if (access !== 'bearer')
+    throw new Error(`needs is for signed-in (bearer) routes; a ${access} route states its access by its level alone`);
   if ('permission' in needs && !('when' in needs)) return `Signed-in users with ${permission(needs.permission)}.`;
   return `Any signed-in user; ${conditions(needs).join('; ')}.`;
 }

@@ -35,7 +35,13 @@ type Config = Omit<RouteConfig, 'middleware' | 'security'> & {
 function keyedByMiddleware(access: Access, config: Config): boolean {
   const declared = config.request?.headers;
   const ownHeader = declared && 'shape' in declared && 'idempotency-key' in (declared.shape as object);
-  return access !== 'public' && config.method === 'post' && !config.idempotency && !ownHeader && Boolean(config.request?.body?.content?.['application/json']);
+  return (
+    access !== 'public' &&
+    config.method === 'post' &&
+    !config.idempotency &&
+    !ownHeader &&
+    Boolean(config.request?.body?.content?.['application/json'])
+  );
 }
 
 function withIdempotencyHeader(headers: unknown) {
@@ -52,9 +58,22 @@ export function defineRoute<R extends Config>(access: Access, config: R) {
     ...(request ? { request } : {}),
     description: `${config.description} ${accessSentence(access, needs)}`,
     'x-duka-access': accessExtension(access, needs),
-    ...(secured ? { middleware: (keyed ? [requireAccess(access), honourIdempotencyKey] : [requireAccess(access)]) as [MiddlewareHandler], security: [{ bearerAuth: [] }] } : {}),
+    ...(secured
+      ? {
+          middleware: (keyed ? [requireAccess(access), honourIdempotencyKey] : [requireAccess(access)]) as [MiddlewareHandler],
+          security: [{ bearerAuth: [] }],
+        }
+      : {}),
     // A keyed route can also answer a reused key (422) and a key still in flight (409).
-    responses: documentResponses({ secured, method: config.method, request, errors: keyed ? [...(errors ?? []), 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_IN_FLIGHT'] : errors }, config.responses) as R['responses'],
+    responses: documentResponses(
+      {
+        secured,
+        method: config.method,
+        request,
+        errors: keyed ? [...(errors ?? []), 'IDEMPOTENCY_MISMATCH', 'IDEMPOTENCY_IN_FLIGHT'] : errors,
+      },
+      config.responses,
+    ) as R['responses'],
   });
 }
 

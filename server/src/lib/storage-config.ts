@@ -7,7 +7,16 @@ import { s3Storage } from './storage-s3.js';
 
 type StorageConfig = Pick<
   Config,
-  'STORAGE_DRIVER' | 'DATA_DIR' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ENDPOINT' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE' | 'S3_PREFIX' | 'S3_TIMEOUT_MS'
+  | 'STORAGE_DRIVER'
+  | 'DATA_DIR'
+  | 'S3_BUCKET'
+  | 'S3_REGION'
+  | 'S3_ENDPOINT'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY'
+  | 'S3_FORCE_PATH_STYLE'
+  | 'S3_PREFIX'
+  | 'S3_TIMEOUT_MS'
 >;
 
 export function storageFromConfig(config: StorageConfig): Storage {

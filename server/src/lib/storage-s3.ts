@@ -8,7 +8,14 @@
  * (a CRC32 trailer on every upload) is refused by several S3-compatible stores.
  */
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { type Storage, StorageError } from './storage.js';
 
@@ -30,7 +37,8 @@ export interface S3Settings {
 const PART_BYTES = 5 * 1024 * 1024;
 const QUEUE = 2;
 
-const isMissing = (err: unknown) => err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404);
+const isMissing = (err: unknown) =>
+  err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404);
 
 /** What went wrong, for the log: the SDK's error name, message and status; never the request or the credentials. */
 function failed(op: string, key: string, err: unknown): StorageError {
@@ -56,7 +64,12 @@ export function s3Storage(s: S3Settings): Storage {
     credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey },
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: s.timeoutMs, requestTimeout: s.timeoutMs, throwOnRequestTimeout: true, socketTimeout: s.timeoutMs },
+    requestHandler: {
+      connectionTimeout: s.timeoutMs,
+      requestTimeout: s.timeoutMs,
+      throwOnRequestTimeout: true,
+      socketTimeout: s.timeoutMs,
+    },
   });
   const Bucket = s.bucket;
   const objectKey = (key: string) => (s.prefix ? `${s.prefix}/${key}` : key);

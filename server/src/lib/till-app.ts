@@ -25,7 +25,9 @@ export function tillApp(config: Pick<Config, 'WEB_DIST_DIR'>) {
   app.use(`${TILL_PATH}/*`, async (c, next) => {
     if (!existsSync(path.join(dist, 'index.html'))) {
       // The folder is not named: the answer is public, the server's file layout is not.
-      return c.text('The till app is not built: run `npm run build` in the repository (or set WEB_DIST_DIR), then reload.\n', 503, { 'Cache-Control': 'no-store' });
+      return c.text('The till app is not built: run `npm run build` in the repository (or set WEB_DIST_DIR), then reload.\n', 503, {
+        'Cache-Control': 'no-store',
+      });
     }
     files ??= {
       asset: serveStatic({ root: dist, rewriteRequestPath: (p) => p.slice(TILL_PATH.length) || '/' }),

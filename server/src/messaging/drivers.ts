@@ -30,7 +30,13 @@ export function logDriver(log: Logger, showBody: boolean): MessageDriver {
     kind: 'log',
     async deliver(msg) {
       log.info(
-        { outbox_id: msg.id, channel: msg.channel, to: msg.recipient, subject: msg.subject, body: showBody || !msg.sensitive ? msg.body : '[redacted]' },
+        {
+          outbox_id: msg.id,
+          channel: msg.channel,
+          to: msg.recipient,
+          subject: msg.subject,
+          body: showBody || !msg.sensitive ? msg.body : '[redacted]',
+        },
         'message kept in outbox (no delivery driver configured)',
       );
       return LOGGED;

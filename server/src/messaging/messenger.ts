@@ -50,7 +50,10 @@ export class Messenger implements MessageSender {
       .where('status', 'in', ['pending', 'failed'])
       .groupBy(['channel', 'status'])
       .execute();
-    const oldest = rows.reduce<number | null>((min, r) => (r.oldest !== null && (min === null || Number(r.oldest) < min) ? Number(r.oldest) : min), null);
+    const oldest = rows.reduce<number | null>(
+      (min, r) => (r.oldest !== null && (min === null || Number(r.oldest) < min) ? Number(r.oldest) : min),
+      null,
+    );
     return { counts: rows.map((r) => ({ channel: r.channel, status: r.status, count: Number(r.n) })), oldest };
   }
 
@@ -88,7 +91,11 @@ export class Messenger implements MessageSender {
   /** A customer message goes out on the organisation's own gateway account when it has set one. */
   private async accountFor(ctx: ServiceContext, msg: OutgoingMessage, orgId: string | null): Promise<'platform' | 'organisation'> {
     if (!msg.forCustomer || !orgId) return 'platform';
-    const org = await ctx.db.selectFrom('organisations').select(['sms_provider', 'sms_api_key_enc']).where('id', '=', orgId).executeTakeFirst();
+    const org = await ctx.db
+      .selectFrom('organisations')
+      .select(['sms_provider', 'sms_api_key_enc'])
+      .where('id', '=', orgId)
+      .executeTakeFirst();
     return org?.sms_provider && org.sms_api_key_enc ? 'organisation' : 'platform';
   }
 
@@ -133,7 +140,10 @@ export class Messenger implements MessageSender {
     } catch (err) {
       const permanent = err instanceof SmsRejected && err.permanent;
       const reason = err instanceof SmsRejected ? err.reason : String((err as Error).message ?? err);
-      this.log.warn({ err: permanent ? undefined : err, reason, outbox_id: id, channel: msg.channel, attempts }, permanent ? 'message refused for good' : 'message delivery failed');
+      this.log.warn(
+        { err: permanent ? undefined : err, reason, outbox_id: id, channel: msg.channel, attempts },
+        permanent ? 'message refused for good' : 'message delivery failed',
+      );
       await this.settle(id, mine, {
         status: permanent ? 'rejected' : 'failed',
         attempts,
@@ -146,8 +156,14 @@ export class Messenger implements MessageSender {
 
   /** Write a delivery's outcome, only while the message is still claimed by it (`claimedAt`). */
   private async settle(id: string, claimedAt: number, outcome: Updateable<OutboxTable>): Promise<void> {
-    const res = await this.db.updateTable('outbox').set(outcome).where('id', '=', id).where('claimed_at', '=', claimedAt).executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) this.log.warn({ outbox_id: id }, 'message claim lost before its outcome was written; the instance that took it over records its own');
+    const res = await this.db
+      .updateTable('outbox')
+      .set(outcome)
+      .where('id', '=', id)
+      .where('claimed_at', '=', claimedAt)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0)
+      this.log.warn({ outbox_id: id }, 'message claim lost before its outcome was written; the instance that took it over records its own');
   }
 
   /** Attachments as the drivers take them: stored files read in as base64 content. */
@@ -182,7 +198,11 @@ export class Messenger implements MessageSender {
       .select('id')
       .where((eb) =>
         eb.or([
-          eb.and([eb('status', '=', 'failed'), eb('attempts', '<', MAX_ATTEMPTS), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
+          eb.and([
+            eb('status', '=', 'failed'),
+            eb('attempts', '<', MAX_ATTEMPTS),
+            eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]),
+          ]),
           eb.and([eb('status', '=', 'pending'), eb('created_at', '<', stale)]),
         ]),
       )

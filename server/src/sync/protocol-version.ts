@@ -14,7 +14,10 @@ export const requireSyncProtocol: MiddlewareHandler<AppEnv> = async (c, next) =>
   const sent = c.req.header(PROTOCOL_HEADER);
   const version = sent === undefined ? 1 : Number(sent);
   if (!Number.isInteger(version) || version < MIN_SUPPORTED_PROTOCOL_VERSION || version > PROTOCOL_VERSION) {
-    const range = MIN_SUPPORTED_PROTOCOL_VERSION === PROTOCOL_VERSION ? `version ${PROTOCOL_VERSION}` : `versions ${MIN_SUPPORTED_PROTOCOL_VERSION} to ${PROTOCOL_VERSION}`;
+    const range =
+      MIN_SUPPORTED_PROTOCOL_VERSION === PROTOCOL_VERSION
+        ? `version ${PROTOCOL_VERSION}`
+        : `versions ${MIN_SUPPORTED_PROTOCOL_VERSION} to ${PROTOCOL_VERSION}`;
     const message = `sync protocol version ${sent ?? 1} is not supported: this server speaks ${range}; update the till`;
     throw new ServiceError('UNSUPPORTED_PROTOCOL', message, {
       errors: [{ code: 'UNSUPPORTED_PROTOCOL', field: PROTOCOL_HEADER, message }],
@@ -26,8 +29,16 @@ export const requireSyncProtocol: MiddlewareHandler<AppEnv> = async (c, next) =>
 
 /** How push, pull and bootstrap document the header and the refusal. */
 export const syncProtocolHeader = z.object({
-  [PROTOCOL_HEADER]: z.string().optional().meta({ description: `The till's sync protocol version (default 1); this server speaks ${MIN_SUPPORTED_PROTOCOL_VERSION} to ${PROTOCOL_VERSION}` }),
+  [PROTOCOL_HEADER]: z
+    .string()
+    .optional()
+    .meta({
+      description: `The till's sync protocol version (default 1); this server speaks ${MIN_SUPPORTED_PROTOCOL_VERSION} to ${PROTOCOL_VERSION}`,
+    }),
 });
 export const unsupportedProtocolResponse = {
-  426: { description: 'The sync protocol version is not served: `meta` names the range; update the till', content: { 'application/json': { schema: ErrorBody } } },
+  426: {
+    description: 'The sync protocol version is not served: `meta` names the range; update the till',
+    content: { 'application/json': { schema: ErrorBody } },
+  },
 };

@@ -29,7 +29,8 @@ export const User = z
     email_verified: z.boolean(),
     mfa_enabled: z.boolean(),
     password_change_required: z.boolean().meta({
-      description: 'The user still has a temporary password: an app should prompt them to set one (PATCH /accounts/me). Only a session signed in with that temporary password is limited to doing so',
+      description:
+        'The user still has a temporary password: an app should prompt them to set one (PATCH /accounts/me). Only a session signed in with that temporary password is limited to doing so',
     }),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -54,7 +55,9 @@ export const Organisation = z
     phone: z.string().nullable(),
     email: z.string().nullable(),
     logo: z.string().nullable(),
-    sms_provider: SmsProviderName.nullable().meta({ description: "The SMS gateway of the organisation's own account; null sends through the platform's" }),
+    sms_provider: SmsProviderName.nullable().meta({
+      description: "The SMS gateway of the organisation's own account; null sends through the platform's",
+    }),
     sms_sender_id: z.string().nullable(),
     sms_api_key_set: z.boolean().meta({ description: 'The key itself is write-only' }),
     sms_api_secret_set: z.boolean().meta({ description: 'The secret itself is write-only' }),
@@ -62,7 +65,7 @@ export const Organisation = z
     timezone: z.string(),
     currency: z.string(),
     credit_terms_days: z.int(),
-    expiry_alert_days: z.int().meta({ description: "Default expiry alert window in days for batch-tracked products without their own" }),
+    expiry_alert_days: z.int().meta({ description: 'Default expiry alert window in days for batch-tracked products without their own' }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -104,21 +107,21 @@ export const UpdateOrganisationInput = z
     phone: Phone.nullable(),
     email: Email.nullable(),
     logo: z.url().max(1000).nullable(),
-    sms_provider: SmsProviderName.nullable().meta({ description: "Gateway of the organisation's own SMS account, for its customer messages: `beem`, `africastalking` or `nextsms`" }),
+    sms_provider: SmsProviderName.nullable().meta({
+      description: "Gateway of the organisation's own SMS account, for its customer messages: `beem`, `africastalking` or `nextsms`",
+    }),
     sms_api_key: optText(500).meta({ description: "Beem: API key; Africa's Talking: API key; NextSMS: username" }),
     sms_api_secret: optText(500).meta({ description: "Beem: secret key; Africa's Talking: username; NextSMS: password" }),
     sms_sender_id: optText(11),
     aigateway_api_key: optText(500),
-    timezone: z
-      .string()
-      .refine((tz) => {
-        try {
-          new Intl.DateTimeFormat('en', { timeZone: tz });
-          return true;
-        } catch {
-          return false;
-        }
-      }, 'must be an IANA time zone such as Africa/Dar_es_Salaam'),
+    timezone: z.string().refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Africa/Dar_es_Salaam'),
     credit_terms_days: z.int().min(0).max(365),
     expiry_alert_days: ExpiryAlertDays,
   })

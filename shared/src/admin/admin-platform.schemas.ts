@@ -18,7 +18,9 @@ const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((x) => 
 /** The paged list query every admin list starts from: `page`, `page_size`, `org_id`. */
 export const AdminOrgQuery = PageQuery.extend({ org_id: OrgFilter });
 
-export const AdminPlan = z.string().meta({ id: 'AdminPlan', description: "The code of the organisation's plan (`free`, or a plan from /subscriptions/admin/plans)" });
+export const AdminPlan = z
+  .string()
+  .meta({ id: 'AdminPlan', description: "The code of the organisation's plan (`free`, or a plan from /subscriptions/admin/plans)" });
 
 export const AdminOrganisation = Organisation.extend({
   is_active: z.boolean().meta({ description: 'false: suspended by the platform (its users are signed out)' }),
@@ -45,7 +47,9 @@ export const AdminOrganisationDetail = AdminOrganisation.extend({
     .meta({ description: 'Related records, all time' }),
   sales_total: Money.meta({ description: 'Paid and credit sales, all time' }),
   last_sale_at: Timestamp.nullable(),
-  ai_credits: z.object({ month: z.string(), used: z.int(), allocated: z.int() }).meta({ description: "This month's AI credits (the organisation's month)" }),
+  ai_credits: z
+    .object({ month: z.string(), used: z.int(), allocated: z.int() })
+    .meta({ description: "This month's AI credits (the organisation's month)" }),
 }).meta({ id: 'AdminOrganisationDetail' });
 export type AdminOrganisationDetail = z.infer<typeof AdminOrganisationDetail>;
 
@@ -58,8 +62,17 @@ export type ListAdminOrganisationsQuery = z.infer<typeof ListAdminOrganisationsQ
 
 export const UpdateAdminOrganisationInput = z
   .object({
-    is_active: z.boolean().optional().meta({ description: 'false suspends the organisation and signs out all its users; true restores it' }),
-    ai_credits_monthly: z.int().min(0).max(1_000_000).nullable().optional().meta({ description: 'Monthly AI credits; null returns to the allowance of its plan' }),
+    is_active: z
+      .boolean()
+      .optional()
+      .meta({ description: 'false suspends the organisation and signs out all its users; true restores it' }),
+    ai_credits_monthly: z
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .nullable()
+      .optional()
+      .meta({ description: 'Monthly AI credits; null returns to the allowance of its plan' }),
   })
   .refine(atLeastOne, 'send at least one field')
   .meta({ id: 'UpdateAdminOrganisationInput' });
@@ -82,18 +95,24 @@ export type ListAdminUsersQuery = z.infer<typeof ListAdminUsersQuery>;
 
 export const UpdateAdminUserInput = z
   .object({
-    is_active: z.boolean().optional().meta({ description: 'false deactivates the account and signs it out everywhere; true reactivates it' }),
-    role: StaffRole.optional().meta({ description: 'Between manager and staff only; owners and administrators keep their role' }),
-    reset_password: z
-      .literal(true)
+    is_active: z
+      .boolean()
       .optional()
-      .meta({ description: 'Text the user a new temporary password and sign them out everywhere; their next sign-in may only set a new password' }),
+      .meta({ description: 'false deactivates the account and signs it out everywhere; true reactivates it' }),
+    role: StaffRole.optional().meta({ description: 'Between manager and staff only; owners and administrators keep their role' }),
+    reset_password: z.literal(true).optional().meta({
+      description: 'Text the user a new temporary password and sign them out everywhere; their next sign-in may only set a new password',
+    }),
   })
   .refine(atLeastOne, 'send at least one field')
   .meta({ id: 'UpdateAdminUserInput' });
 export type UpdateAdminUserInput = z.infer<typeof UpdateAdminUserInput>;
 
-export const AdminStore = Store.extend({ org_id: z.uuid(), organisation_name: z.string(), user_count: z.int().meta({ description: 'Active accounts assigned to the store' }) }).meta({
+export const AdminStore = Store.extend({
+  org_id: z.uuid(),
+  organisation_name: z.string(),
+  user_count: z.int().meta({ description: 'Active accounts assigned to the store' }),
+}).meta({
   id: 'AdminStore',
 });
 export type AdminStore = z.infer<typeof AdminStore>;
@@ -106,7 +125,10 @@ export type ListAdminStoresQuery = z.infer<typeof ListAdminStoresQuery>;
 
 export const UpdateAdminStoreInput = z
   .object({
-    is_active: z.boolean().optional().meta({ description: "false deactivates (refused for the organisation's only active store, as for the owner)" }),
+    is_active: z
+      .boolean()
+      .optional()
+      .meta({ description: "false deactivates (refused for the organisation's only active store, as for the owner)" }),
     status: StoreStatus.optional(),
   })
   .refine(atLeastOne, 'send at least one field')
@@ -124,7 +146,10 @@ export const AdminSubscription = z
     plan: AdminPlan,
     status: OrganisationStatus.meta({ description: 'From the organisation’s `is_active`' }),
     subscription_status: SubscriptionStatus,
-    ai_credits_monthly: z.int().nullable().meta({ description: "Allocation in force: the organisation's own, else its plan's; null = unlimited" }),
+    ai_credits_monthly: z
+      .int()
+      .nullable()
+      .meta({ description: "Allocation in force: the organisation's own, else its plan's; null = unlimited" }),
     ai_credits_custom: z.boolean().meta({ description: 'true when the organisation has its own allocation' }),
     since: Timestamp.meta({ description: 'When the organisation signed up' }),
     billing: z
@@ -188,11 +213,18 @@ export const AdminAnalyticsOverview = z
     selling_organisations: z.int().meta({ description: 'Organisations with at least one sale in the range' }),
     new_organisations: z.int().meta({ description: 'Signed up in the range' }),
     new_users: z.int(),
-    daily: z.array(z.object({ date: DateString, sales: Money, transactions: z.int(), new_organisations: z.int() })).meta({ description: 'Every day of the range' }),
-    top_organisations: z.array(z.object({ org_id: z.uuid(), organisation_name: z.string(), sales: Money, transactions: z.int() })).meta({ description: 'Up to 10, by sales' }),
+    daily: z
+      .array(z.object({ date: DateString, sales: Money, transactions: z.int(), new_organisations: z.int() }))
+      .meta({ description: 'Every day of the range' }),
+    top_organisations: z
+      .array(z.object({ org_id: z.uuid(), organisation_name: z.string(), sales: Money, transactions: z.int() }))
+      .meta({ description: 'Up to 10, by sales' }),
     subscriptions: z
       .object({
-        mrr: Money.meta({ description: "Now: the sum of active paid subscriptions' monthly-equivalent price (a yearly price / 12, rounded down to the cent)" }),
+        mrr: Money.meta({
+          description:
+            "Now: the sum of active paid subscriptions' monthly-equivalent price (a yearly price / 12, rounded down to the cent)",
+        }),
         paying_organisations: z.int().meta({ description: 'Now: active subscriptions on a paid plan' }),
         paid_at_start: z.int().meta({ description: 'Organisations on a paid plan (active or past_due) 30 days ago' }),
         churned: z.int().meta({ description: 'Of those, how many moved to free or were suspended in the 30 days since' }),
@@ -208,7 +240,9 @@ export const MonitoringOverview = z
     organisations: z.object({ total: z.int(), active: z.int() }),
     users: z.object({ total: z.int(), active: z.int(), signed_in_today: z.int() }),
     stores: z.object({ total: z.int(), active: z.int() }),
-    sales_today: z.object({ count: z.int(), total: Money }).meta({ description: 'Paid and credit sales since local midnight (Africa/Dar_es_Salaam)' }),
+    sales_today: z
+      .object({ count: z.int(), total: Money })
+      .meta({ description: 'Paid and credit sales since local midnight (Africa/Dar_es_Salaam)' }),
     sync: z.object({
       devices: z.int(),
       devices_seen_today: z.int(),
@@ -240,7 +274,13 @@ export const ActivityEntry = z
 export type ActivityEntry = z.infer<typeof ActivityEntry>;
 
 export const ListActivityQuery = AdminOrgQuery.extend({
-  action: z.string().trim().min(1).max(100).optional().meta({ description: 'Action equal to, or starting with this followed by a dot (`admin` matches `admin.user.update`)' }),
+  action: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Action equal to, or starting with this followed by a dot (`admin` matches `admin.user.update`)' }),
   user_id: z.uuid().optional(),
 });
 export type ListActivityQuery = z.infer<typeof ListActivityQuery>;

@@ -20,7 +20,9 @@ const Search = z.string().trim().min(1).max(100).optional();
 const Owned = { org_id: z.uuid(), organisation_name: z.string() };
 const StoreFilter = z.uuid().optional().meta({ description: 'Only this store' });
 const DateRange = {
-  date_from: DateString.optional().meta({ description: 'Local date (the organisation’s time zone with `org_id`, else Africa/Dar_es_Salaam), included' }),
+  date_from: DateString.optional().meta({
+    description: 'Local date (the organisation’s time zone with `org_id`, else Africa/Dar_es_Salaam), included',
+  }),
   date_to: DateString.optional().meta({ description: 'Local date, included' }),
 };
 
@@ -32,7 +34,9 @@ export type AdminProduct = z.infer<typeof AdminProduct>;
 
 export const AdminProductDetail = AdminProduct.extend({
   category_name: z.string().nullable(),
-  stock_by_store: z.array(z.object({ store_id: z.uuid(), store_name: z.string(), qty: z.int() })).meta({ description: 'Every store of the organisation' }),
+  stock_by_store: z
+    .array(z.object({ store_id: z.uuid(), store_name: z.string(), qty: z.int() }))
+    .meta({ description: 'Every store of the organisation' }),
   sold_qty: z.int().meta({ description: 'Units on paid and credit sales, all time' }),
   price_changes: z.int().meta({ description: 'Rows of price history' }),
 }).meta({ id: 'AdminProductDetail' });
@@ -47,7 +51,10 @@ export type ListAdminProductsQuery = z.infer<typeof ListAdminProductsQuery>;
 
 export const UpdateAdminProductInput = UpdateProductInput.omit({ stock: true })
   .refine((v) => Object.values(v).some((x) => x !== undefined), 'send at least one field')
-  .meta({ id: 'UpdateAdminProductInput', description: 'The owner PATCH fields and rules, without `stock` (stock moves stay with the shop)' });
+  .meta({
+    id: 'UpdateAdminProductInput',
+    description: 'The owner PATCH fields and rules, without `stock` (stock moves stay with the shop)',
+  });
 export type UpdateAdminProductInput = z.infer<typeof UpdateAdminProductInput>;
 
 export const AdminCategory = Category.extend(Owned).meta({ id: 'AdminCategory' });
@@ -56,7 +63,9 @@ export type AdminCategory = z.infer<typeof AdminCategory>;
 export const ListAdminCategoriesQuery = AdminOrgQuery.extend({ search: Search.meta({ description: 'Name contains, any case' }) });
 export type ListAdminCategoriesQuery = z.infer<typeof ListAdminCategoriesQuery>;
 
-export const CreateAdminCategoryInput = CreateCategoryInput.extend({ org_id: z.uuid().meta({ description: 'The organisation the category is added to' }) }).meta({
+export const CreateAdminCategoryInput = CreateCategoryInput.extend({
+  org_id: z.uuid().meta({ description: 'The organisation the category is added to' }),
+}).meta({
   id: 'CreateAdminCategoryInput',
 });
 export type CreateAdminCategoryInput = z.infer<typeof CreateAdminCategoryInput>;
@@ -86,7 +95,9 @@ export const AdminTransactionsSummary = z
     refund_count: z.int(),
     refund_total: Money,
     void_count: z.int(),
-    by_method: z.array(z.object({ method: PaymentMethod, total: Money, count: z.int() })).meta({ description: 'Sold money by payment method, every method' }),
+    by_method: z
+      .array(z.object({ method: PaymentMethod, total: Money, count: z.int() }))
+      .meta({ description: 'Sold money by payment method, every method' }),
     organisations: z.int().meta({ description: 'Organisations with at least one sale' }),
     stores: z.int().meta({ description: 'Stores with at least one sale' }),
   })

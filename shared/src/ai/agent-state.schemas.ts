@@ -27,7 +27,10 @@ export type AgentTurn = z.infer<typeof AgentTurn>;
 export const AgentConversation = z
   .object({
     id: z.uuid(),
-    turns: z.array(AgentTurn).max(AGENT_TURNS_KEPT).meta({ description: `The last ${AGENT_TURNS_KEPT} turns, oldest first` }),
+    turns: z
+      .array(AgentTurn)
+      .max(AGENT_TURNS_KEPT)
+      .meta({ description: `The last ${AGENT_TURNS_KEPT} turns, oldest first` }),
     expires_at: Timestamp.meta({ description: 'Forgotten after an hour unused: each new turn moves this on' }),
   })
   .meta({ id: 'AgentConversation' });
@@ -67,7 +70,9 @@ export const AgentAction = z
     language: AiLanguage,
     conversation_id: z.uuid().nullable(),
     expires_at: Timestamp.meta({ description: 'A confirmation after this answers 410 `EXPIRED`' }),
-    state: AgentActionState.meta({ description: '`pending`: waiting for confirmation; `executing`: claimed by a confirmation; `done`: carried out, `outcome` set' }),
+    state: AgentActionState.meta({
+      description: '`pending`: waiting for confirmation; `executing`: claimed by a confirmation; `done`: carried out, `outcome` set',
+    }),
     outcome: orNull(AgentActionOutcome),
   })
   .meta({ id: 'AgentAction' });

@@ -19,9 +19,14 @@ export const AiMessage = z
     id: z.uuid(),
     role: AiRole,
     content: z.string().meta({ description: 'Plain text; figures in TZS with thousands separators' }),
-    source: AiAnswerSource.nullable()
-      .meta({ description: "How an answer was produced: `local` (from the shop's own data, no AI gateway key) or `gateway` (the organisation's AI gateway); null for the user's messages" }),
-    tokens_used: z.int().meta({ description: "Gateway tokens spent on this answer (`usage.total_tokens` summed over its rounds); 0 for local answers and the user's messages" }),
+    source: AiAnswerSource.nullable().meta({
+      description:
+        "How an answer was produced: `local` (from the shop's own data, no AI gateway key) or `gateway` (the organisation's AI gateway); null for the user's messages",
+    }),
+    tokens_used: z.int().meta({
+      description:
+        "Gateway tokens spent on this answer (`usage.total_tokens` summed over its rounds); 0 for local answers and the user's messages",
+    }),
     created_at: Timestamp,
   })
   .meta({ id: 'AiMessage' });
@@ -47,7 +52,9 @@ export type AiConversationSummary = z.infer<typeof AiConversationSummary>;
 
 export const AiConversationList = z
   .object({
-    conversations: z.array(AiConversationSummary).meta({ description: 'Your conversations (never another user’s), most recently active first; without their messages' }),
+    conversations: z
+      .array(AiConversationSummary)
+      .meta({ description: 'Your conversations (never another user’s), most recently active first; without their messages' }),
     count: z.int().meta({ description: 'How many conversations match (all pages)' }),
   })
   .meta({ id: 'AiConversationList' });
@@ -58,12 +65,23 @@ export const ListAiConversationsQuery = PageQuery.extend({
 });
 export type ListAiConversationsQuery = z.infer<typeof ListAiConversationsQuery>;
 
-const ChatMessage = z.string().trim().min(1).max(4000).meta({ description: 'What you ask, in English or Swahili (1-4000 characters)', example: 'Mauzo ya leo ni kiasi gani?' });
+const ChatMessage = z
+  .string()
+  .trim()
+  .min(1)
+  .max(4000)
+  .meta({ description: 'What you ask, in English or Swahili (1-4000 characters)', example: 'Mauzo ya leo ni kiasi gani?' });
 
 export const AiChatInput = z
   .object({
     message: ChatMessage,
-    title: z.string().trim().min(1).max(200).optional().meta({ description: 'Title of the new conversation; default the start of the message' }),
+    title: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'Title of the new conversation; default the start of the message' }),
   })
   .meta({ id: 'AiChatInput' });
 export type AiChatInput = z.infer<typeof AiChatInput>;
@@ -91,7 +109,9 @@ export const AiSuggestion = z
 export const AiSuggestions = z
   .object({
     suggestions: z.array(AiSuggestion).meta({ description: 'Prompts the assistant answers well, in English and Swahili' }),
-    mode: AiAnswerSource.meta({ description: '`gateway` when the organisation has an AI gateway key; `local` answers from the shop’s own data without one' }),
+    mode: AiAnswerSource.meta({
+      description: '`gateway` when the organisation has an AI gateway key; `local` answers from the shop’s own data without one',
+    }),
     credits: AiCredits,
   })
   .meta({ id: 'AiSuggestions' });
@@ -99,9 +119,13 @@ export type AiSuggestions = z.infer<typeof AiSuggestions>;
 
 export const AiUsage = z
   .object({
-    tokens_used: z.int().meta({ description: "Gateway tokens the organisation used this month (organisation time zone); local answers use none" }),
+    tokens_used: z
+      .int()
+      .meta({ description: 'Gateway tokens the organisation used this month (organisation time zone); local answers use none' }),
     conversations_count: z.int().meta({ description: 'Your conversations (active and archived), as GET /ai/conversations counts them' }),
-    credits_used: z.int().meta({ description: "The organisation's credits used this month (one per chat message or companion-agent question)" }),
+    credits_used: z
+      .int()
+      .meta({ description: "The organisation's credits used this month (one per chat message or companion-agent question)" }),
     credits_remaining: z.int(),
     credits_allocated: z.int(),
     month: z.string().meta({ example: '2026-11' }),
@@ -115,8 +139,18 @@ export type AiUsage = z.infer<typeof AiUsage>;
  */
 export const AgentUsageInput = z
   .object({
-    questions: z.int().min(0).max(1).default(0).meta({ description: 'Count one question: takes one of the month\'s AI credits (402 `PLAN_LIMIT` when none is left)' }),
-    tokens_used: z.int().min(0).max(10_000_000).default(0).meta({ description: "Model tokens the agent's question used (`usage.total_tokens` summed)" }),
+    questions: z
+      .int()
+      .min(0)
+      .max(1)
+      .default(0)
+      .meta({ description: "Count one question: takes one of the month's AI credits (402 `PLAN_LIMIT` when none is left)" }),
+    tokens_used: z
+      .int()
+      .min(0)
+      .max(10_000_000)
+      .default(0)
+      .meta({ description: "Model tokens the agent's question used (`usage.total_tokens` summed)" }),
   })
   .refine((v) => v.questions > 0 || v.tokens_used > 0, { message: 'record a question or some tokens', path: ['questions'] })
   .meta({ id: 'AgentUsageInput' });

@@ -20,7 +20,9 @@ const Figures = {
 export const SalesReport = z
   .object({
     totals: AnalyticsSummary.omit({ date_from: true, date_to: true, store_id: true }),
-    by_day: z.array(z.object({ date: DateString, ...Figures })).meta({ description: 'Every local day of the range, oldest first, zero days included' }),
+    by_day: z
+      .array(z.object({ date: DateString, ...Figures }))
+      .meta({ description: 'Every local day of the range, oldest first, zero days included' }),
     by_store: z
       .array(z.object({ store_id: z.uuid(), name: z.string(), ...Figures }))
       .meta({ description: 'Every store in scope (stores without sales included), by revenue, highest first' }),
@@ -43,11 +45,21 @@ export const CustomersReport = z
     named_revenue: Money.meta({ description: 'Revenue of sales to a recorded customer' }),
     walk_in_revenue: Money.meta({ description: 'Revenue of sales without a customer' }),
     walk_in_count: z.int(),
-    segments: z
-      .object({ New: z.int(), Regular: z.int(), VIP: z.int(), Occasional: z.int() })
-      .meta({ description: "Active customers of the organisation by their current segment (segments are organisation-wide: not filtered by date or store)" }),
+    segments: z.object({ New: z.int(), Regular: z.int(), VIP: z.int(), Occasional: z.int() }).meta({
+      description:
+        'Active customers of the organisation by their current segment (segments are organisation-wide: not filtered by date or store)',
+    }),
     top_customers: z
-      .array(z.object({ customer_id: z.uuid(), name: z.string(), phone: z.string().nullable(), segment: z.string(), revenue: Money, count: z.int() }))
+      .array(
+        z.object({
+          customer_id: z.uuid(),
+          name: z.string(),
+          phone: z.string().nullable(),
+          segment: z.string(),
+          revenue: Money,
+          count: z.int(),
+        }),
+      )
       .meta({ description: 'The 10 customers with the most revenue in the range' }),
     outstanding_credit: z
       .object({
@@ -67,12 +79,18 @@ const MethodMap = z.record(z.string(), Money).meta({ description: 'Amount by pay
 export const CashflowReport = z
   .object({
     money_in: z.object({
-      sales: MethodMap.meta({ description: 'Takings at the till by method on the day of sale: non-credit sales that were not voided (refunded ones included: the refund is money out)' }),
+      sales: MethodMap.meta({
+        description:
+          'Takings at the till by method on the day of sale: non-credit sales that were not voided (refunded ones included: the refund is money out)',
+      }),
       credit_payments: MethodMap.meta({ description: 'Payments received against credit tabs, by method' }),
       total: Money,
     }),
     money_out: z.object({
-      refunds: Money.meta({ description: 'Refunds on the day they were made: the total of a refunded non-credit sale, what had been paid on a refunded credit sale' }),
+      refunds: Money.meta({
+        description:
+          'Refunds on the day they were made: the total of a refunded non-credit sale, what had been paid on a refunded credit sale',
+      }),
       expenses: Money,
       expenses_by_category: z.record(z.string(), Money),
       supplier_payments: Money,
@@ -84,7 +102,10 @@ export const CashflowReport = z
       .meta({ description: 'Every local day of the range, oldest first, zero days included' }),
     ...ScopeFields,
   })
-  .meta({ id: 'CashflowReport', description: 'Money actually received and paid out, by local day; credit sales count when paid, not when sold' });
+  .meta({
+    id: 'CashflowReport',
+    description: 'Money actually received and paid out, by local day; credit sales count when paid, not when sold',
+  });
 export type CashflowReport = z.infer<typeof CashflowReport>;
 
 const DayFigures = z.object({
@@ -97,9 +118,10 @@ const DayFigures = z.object({
   revenue_to_same_time: Money.meta({ description: 'Revenue up to the same local time of day as `as_of` (the whole day for past days)' }),
   count_to_same_time: z.int(),
 });
-const Change = z
-  .object({ revenue_pct: z.number().nullable(), transaction_count_pct: z.number().nullable() })
-  .meta({ description: 'Change of today against the other day up to the same time of day, in percent (two decimals); null when the other day had none' });
+const Change = z.object({ revenue_pct: z.number().nullable(), transaction_count_pct: z.number().nullable() }).meta({
+  description:
+    'Change of today against the other day up to the same time of day, in percent (two decimals); null when the other day had none',
+});
 
 export const DashboardReport = z
   .object({
@@ -117,10 +139,10 @@ export type DashboardReport = z.infer<typeof DashboardReport>;
 export const PRODUCT_SORTS = ['revenue', 'profit', 'qty', 'margin', 'stock_cover', 'name'] as const;
 export const ProductsReportQuery = AnalyticsQuery.extend(PageQuery.shape).extend({
   category: z.uuid().optional().meta({ description: 'Only products of this category' }),
-  sort: z
-    .enum(PRODUCT_SORTS)
-    .default('revenue')
-    .meta({ description: 'revenue, profit, qty, margin: highest first; stock_cover: fewest days first (products that will run out soonest); name: A-Z' }),
+  sort: z.enum(PRODUCT_SORTS).default('revenue').meta({
+    description:
+      'revenue, profit, qty, margin: highest first; stock_cover: fewest days first (products that will run out soonest); name: A-Z',
+  }),
 });
 export type ProductsReportQuery = z.infer<typeof ProductsReportQuery>;
 

@@ -7,17 +7,16 @@ import { DateString, Money } from '../common.js';
 import { PaymentMethod } from '../payment-methods.js';
 
 const RANGE_NOTE =
-  'Local dates (`YYYY-MM-DD`) in the organisation\'s time zone, both included. Default: the last 30 local days, today included; ' +
+  "Local dates (`YYYY-MM-DD`) in the organisation's time zone, both included. Default: the last 30 local days, today included; " +
   '`date_from` alone runs to today, `date_to` alone is the 30 days ending that day. At most 731 days; `date_from` after `date_to` is 400.';
 
 /** The query every analytics route accepts. */
 export const AnalyticsQuery = z.object({
   date_from: DateString.optional().meta({ description: `First day. ${RANGE_NOTE}` }),
   date_to: DateString.optional().meta({ description: 'Last day (included)' }),
-  store_id: z
-    .uuid()
-    .optional()
-    .meta({ description: "Only this store of the organisation (another organisation's id answers 404). Default: every store of the organisation." }),
+  store_id: z.uuid().optional().meta({
+    description: "Only this store of the organisation (another organisation's id answers 404). Default: every store of the organisation.",
+  }),
 });
 export type AnalyticsQuery = z.infer<typeof AnalyticsQuery>;
 
@@ -29,11 +28,14 @@ const ScopeFields = {
 
 export const AnalyticsSummary = z
   .object({
-    revenue: Money.meta({ description: 'Sum of sale totals (VAT included, after discount) of `paid` and `credit` sales; refunded and voided sales excluded' }),
+    revenue: Money.meta({
+      description: 'Sum of sale totals (VAT included, after discount) of `paid` and `credit` sales; refunded and voided sales excluded',
+    }),
     transaction_count: z.int().meta({ description: 'Number of `paid` and `credit` sales' }),
     average_ticket: Money.meta({ description: 'revenue / transaction_count (0 when none)' }),
     profit: Money.meta({
-      description: 'Gross profit net of VAT: Σ over lines (line total − line discount − VAT in the line − qty × cost price in force at the sale)',
+      description:
+        'Gross profit net of VAT: Σ over lines (line total − line discount − VAT in the line − qty × cost price in force at the sale)',
     }),
     cost: Money.meta({ description: 'Σ qty × cost price at the time of each sale' }),
     vat: Money.meta({ description: 'VAT contained in revenue (0 for stores not charging VAT)' }),
@@ -53,13 +55,17 @@ export const TrendPoint = z
   .object({ date: DateString, revenue: Money, count: z.int().meta({ description: 'Counted sales' }) })
   .meta({ id: 'AnalyticsTrendPoint' });
 export const AnalyticsTrend = z
-  .object({ trend: z.array(TrendPoint).meta({ description: 'One entry per local day of the range, oldest first, days without sales included' }), ...ScopeFields })
+  .object({
+    trend: z.array(TrendPoint).meta({ description: 'One entry per local day of the range, oldest first, days without sales included' }),
+    ...ScopeFields,
+  })
   .meta({ id: 'AnalyticsTrend' });
 export type AnalyticsTrend = z.infer<typeof AnalyticsTrend>;
 
-export const PaymentMix = z
-  .record(z.string(), Money)
-  .meta({ id: 'PaymentMix', description: `Revenue by payment method; every method (${PaymentMethod.options.map((m) => `\`${m}\``).join(', ')}) present, 0 when unused` });
+export const PaymentMix = z.record(z.string(), Money).meta({
+  id: 'PaymentMix',
+  description: `Revenue by payment method; every method (${PaymentMethod.options.map((m) => `\`${m}\``).join(', ')}) present, 0 when unused`,
+});
 export const AnalyticsPaymentMix = z.object({ payment_mix: PaymentMix, ...ScopeFields }).meta({ id: 'AnalyticsPaymentMix' });
 export type AnalyticsPaymentMix = z.infer<typeof AnalyticsPaymentMix>;
 
@@ -99,7 +105,9 @@ export type OverviewQuery = z.infer<typeof OverviewQuery>;
 
 export const AnalyticsOverview = z
   .object({
-    kpis: AnalyticsSummary.omit({ date_from: true, date_to: true, store_id: true }).optional().meta({ description: 'Section `kpis`: the figures of /analytics/summary' }),
+    kpis: AnalyticsSummary.omit({ date_from: true, date_to: true, store_id: true })
+      .optional()
+      .meta({ description: 'Section `kpis`: the figures of /analytics/summary' }),
     trend: z
       .object({ labels: z.array(DateString), values: z.array(Money) })
       .optional()

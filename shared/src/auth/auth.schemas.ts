@@ -71,10 +71,10 @@ export const LoginUser = z.object({
   last_name: z.string(),
   email: z.string().nullable(),
   role: Role,
-  password_change_required: z
-    .literal(true)
-    .optional()
-    .meta({ description: 'Present when the password used is temporary: this session may only set a new password (PATCH /accounts/me); every other route answers 403 PASSWORD_CHANGE_REQUIRED' }),
+  password_change_required: z.literal(true).optional().meta({
+    description:
+      'Present when the password used is temporary: this session may only set a new password (PATCH /accounts/me); every other route answers 403 PASSWORD_CHANGE_REQUIRED',
+  }),
 });
 
 export const LoginResult = z

@@ -14,17 +14,39 @@ describe('prorateCharge', () => {
 
   it('upgrade 15,000 → 40,000 with 19 days and 23 hours left charges ceil(25,000 × 20 / 30) = 16,667', () => {
     const now = start + 10 * DAY_MS + 3_600_000;
-    expect(prorateCharge({ oldPriceCents: 1_500_000, newPriceCents: 4_000_000, periodStart: start, periodEnd: end, now, samePeriod: true })).toBe(1_666_700);
+    expect(
+      prorateCharge({ oldPriceCents: 1_500_000, newPriceCents: 4_000_000, periodStart: start, periodEnd: end, now, samePeriod: true }),
+    ).toBe(1_666_700);
   });
 
   it('on the first day the whole difference, on the last millisecond one day of it', () => {
-    expect(prorateCharge({ oldPriceCents: 1_500_000, newPriceCents: 4_000_000, periodStart: start, periodEnd: end, now: start, samePeriod: true })).toBe(2_500_000);
-    expect(prorateCharge({ oldPriceCents: 1_500_000, newPriceCents: 4_000_000, periodStart: start, periodEnd: end, now: end - 1, samePeriod: true })).toBe(83_400);
+    expect(
+      prorateCharge({
+        oldPriceCents: 1_500_000,
+        newPriceCents: 4_000_000,
+        periodStart: start,
+        periodEnd: end,
+        now: start,
+        samePeriod: true,
+      }),
+    ).toBe(2_500_000);
+    expect(
+      prorateCharge({
+        oldPriceCents: 1_500_000,
+        newPriceCents: 4_000_000,
+        periodStart: start,
+        periodEnd: end,
+        now: end - 1,
+        samePeriod: true,
+      }),
+    ).toBe(83_400);
   });
 
   it('a new period (monthly → yearly) is the new price less the unused old part, floor(15,000 × 15 / 30) = 7,500', () => {
     const now = start + 15 * DAY_MS;
-    expect(prorateCharge({ oldPriceCents: 1_500_000, newPriceCents: 15_000_000, periodStart: start, periodEnd: end, now, samePeriod: false })).toBe(14_250_000);
+    expect(
+      prorateCharge({ oldPriceCents: 1_500_000, newPriceCents: 15_000_000, periodStart: start, periodEnd: end, now, samePeriod: false }),
+    ).toBe(14_250_000);
   });
 
   it('monthly equivalent of a yearly price rounds down', () => {
@@ -46,7 +68,12 @@ describe('checkPlanLimit', () => {
     ai_credits_monthly: 100,
     sms_monthly: null,
   });
-  const plans = [plan('free', 0, 500), plan('old', 500_000, 100_000, 'retired'), plan('biashara', 1_500_000, 5_000), plan('pro', 4_000_000, null)];
+  const plans = [
+    plan('free', 0, 500),
+    plan('old', 500_000, 100_000, 'retired'),
+    plan('biashara', 1_500_000, 5_000),
+    plan('pro', 4_000_000, null),
+  ];
 
   it('allows up to the limit, refuses past it naming the cheapest active plan that lifts it', () => {
     expect(checkPlanLimit(plans[0]!, 'products', 499, 1, plans)).toEqual({ allowed: true });
@@ -63,6 +90,10 @@ describe('checkPlanLimit', () => {
 
   it('null is unlimited, and a limit no plan lifts says so', () => {
     expect(checkPlanLimit(plans[3]!, 'products', 10_000_000, 1, plans)).toEqual({ allowed: true });
-    expect(checkPlanLimit(plans[0]!, 'stores', 1, 1, plans)).toMatchObject({ allowed: false, liftedBy: null, message: 'your plan allows 1 stores and 1 are used; no plan lifts this limit; contact support' });
+    expect(checkPlanLimit(plans[0]!, 'stores', 1, 1, plans)).toMatchObject({
+      allowed: false,
+      liftedBy: null,
+      message: 'your plan allows 1 stores and 1 are used; no plan lifts this limit; contact support',
+    });
   });
 });

@@ -17,7 +17,9 @@ export type BillingCycle = z.infer<typeof BillingCycle>;
 export const PlanStatus = z.enum(['active', 'retired']).meta({ id: 'PlanStatus' });
 export type PlanStatus = z.infer<typeof PlanStatus>;
 
-export const PlanFeature = z.enum(['scheduled_email_reports', 'pharmacy_registers', 'customer_sms', 'ai_gateway']).meta({ id: 'PlanFeature' });
+export const PlanFeature = z
+  .enum(['scheduled_email_reports', 'pharmacy_registers', 'customer_sms', 'ai_gateway'])
+  .meta({ id: 'PlanFeature' });
 export type PlanFeature = z.infer<typeof PlanFeature>;
 
 /** What a plan limits; each maps to one `max_*` / `*_monthly` field. */
@@ -34,7 +36,10 @@ export const PaymentStatus = z.enum(['pending', 'paid', 'failed', 'mismatch']).m
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
 const Limit = z.int().min(0).max(1_000_000_000).nullable();
-const PlanCode = z.string().trim().regex(/^[a-z][a-z0-9_-]{1,31}$/, 'lowercase letters, digits, - and _, 2 to 32 characters');
+const PlanCode = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_-]{1,31}$/, 'lowercase letters, digits, - and _, 2 to 32 characters');
 
 export const PlanLimits = z.object({
   max_stores: Limit.meta({ description: 'null = unlimited' }),
@@ -81,18 +86,25 @@ export const UpdatePlanInput = PlanFields.omit({ code: true })
   .meta({ id: 'UpdatePlanInput', description: 'A new price applies to periods that start after the change' });
 export type UpdatePlanInput = z.infer<typeof UpdatePlanInput>;
 
-export const UsageItem = z.object({ limit: PlanLimitName, used: z.int(), max: z.int().nullable().meta({ description: 'null = unlimited' }) });
+export const UsageItem = z.object({
+  limit: PlanLimitName,
+  used: z.int(),
+  max: z.int().nullable().meta({ description: 'null = unlimited' }),
+});
 
 export const CurrentSubscription = z
   .object({
     plan: Plan,
-    effective_plan_code: z.string().meta({ description: "The plan whose limits apply now (`free` while suspended)" }),
+    effective_plan_code: z.string().meta({ description: 'The plan whose limits apply now (`free` while suspended)' }),
     status: SubscriptionStatus,
     billing_cycle: BillingCycle.nullable().meta({ description: 'null on a free plan' }),
     current_period_start: Timestamp.nullable(),
     current_period_end: Timestamp.nullable(),
     cancel_at_period_end: z.boolean(),
-    scheduled_change: z.object({ plan_code: z.string(), billing_cycle: BillingCycle, at: Timestamp }).nullable().meta({ description: 'A downgrade or cancellation waiting for the period end' }),
+    scheduled_change: z
+      .object({ plan_code: z.string(), billing_cycle: BillingCycle, at: Timestamp })
+      .nullable()
+      .meta({ description: 'A downgrade or cancellation waiting for the period end' }),
     grace_ends_at: Timestamp.nullable().meta({ description: 'While past_due: when the organisation is suspended' }),
     usage: z.array(UsageItem).meta({ description: 'Stores, staff, products; AI credits and SMS this month' }),
   })
@@ -139,7 +151,10 @@ export type Invoice = z.infer<typeof Invoice>;
 
 export const CheckoutResult = z
   .object({
-    change: z.enum(['started', 'scheduled', 'resumed']).meta({ description: '`started`: a payment was pushed; `scheduled`: a downgrade waits for the period end; `resumed`: a cancellation was undone' }),
+    change: z.enum(['started', 'scheduled', 'resumed']).meta({
+      description:
+        '`started`: a payment was pushed; `scheduled`: a downgrade waits for the period end; `resumed`: a cancellation was undone',
+    }),
     invoice: orNull(Invoice),
     payment: orNull(Payment),
   })
@@ -154,7 +169,11 @@ export const BillingEvent = z
   .object({
     id: z.uuid(),
     org_id: z.uuid(),
-    kind: z.string().meta({ example: 'subscription.changed', description: 'invoice.issued, payment.started, payment.paid, payment.failed, payment.mismatch, payment.unapplied, subscription.changed, subscription.suspended, subscription.downgrade_scheduled, subscription.cancel_requested, subscription.resumed, reminder.sent' }),
+    kind: z.string().meta({
+      example: 'subscription.changed',
+      description:
+        'invoice.issued, payment.started, payment.paid, payment.failed, payment.mismatch, payment.unapplied, subscription.changed, subscription.suspended, subscription.downgrade_scheduled, subscription.cancel_requested, subscription.resumed, reminder.sent',
+    }),
     from_plan: z.string().nullable(),
     to_plan: z.string().nullable(),
     from_status: z.string().nullable(),
@@ -168,5 +187,7 @@ export const BillingEvent = z
   .meta({ id: 'BillingEvent' });
 export type BillingEvent = z.infer<typeof BillingEvent>;
 
-export const ListBillingEventsQuery = PageQuery.extend({ org_id: z.uuid().optional().meta({ description: 'Only this organisation' }) }).meta({ id: 'ListBillingEventsQuery' });
+export const ListBillingEventsQuery = PageQuery.extend({
+  org_id: z.uuid().optional().meta({ description: 'Only this organisation' }),
+}).meta({ id: 'ListBillingEventsQuery' });
 export type ListBillingEventsQuery = z.infer<typeof ListBillingEventsQuery>;

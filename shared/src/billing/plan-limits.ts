@@ -32,12 +32,25 @@ export interface LimitPlan extends PlanLimits {
 
 export type PlanLimitCheck =
   | { allowed: true }
-  | { allowed: false; limit: PlanLimitName; max: number; used: number; liftedBy: { code: string; name_en: string } | null; message: string };
+  | {
+      allowed: false;
+      limit: PlanLimitName;
+      max: number;
+      used: number;
+      liftedBy: { code: string; name_en: string } | null;
+      message: string;
+    };
 
 /** Whether `max` (null = unlimited) leaves room for `adding` more beyond `used`. */
 const fits = (max: number | null, used: number, adding: number) => max === null || used + adding <= max;
 
-export function checkPlanLimit(limits: PlanLimits, limit: PlanLimitName, used: number, adding: number, plans: readonly LimitPlan[]): PlanLimitCheck {
+export function checkPlanLimit(
+  limits: PlanLimits,
+  limit: PlanLimitName,
+  used: number,
+  adding: number,
+  plans: readonly LimitPlan[],
+): PlanLimitCheck {
   const field = LIMIT_FIELD[limit];
   const max = limits[field];
   if (fits(max, used, adding)) return { allowed: true };

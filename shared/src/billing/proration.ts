@@ -43,11 +43,22 @@ export function prorateCharge(i: ProrationInput): number {
 export function periodEndOf(start: number, cycle: 'monthly' | 'yearly'): number {
   const d = new Date(start);
   const months = cycle === 'monthly' ? 1 : 12;
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+  const target = new Date(
+    Date.UTC(
+      d.getUTCFullYear(),
+      d.getUTCMonth() + months,
+      1,
+      d.getUTCHours(),
+      d.getUTCMinutes(),
+      d.getUTCSeconds(),
+      d.getUTCMilliseconds(),
+    ),
+  );
   const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
   target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
   return target.getTime();
 }
 
 /** Monthly-equivalent price in cents: a yearly price spread over 12 months, rounded down. */
-export const monthlyEquivalent = (cycle: 'monthly' | 'yearly', priceCents: number) => (cycle === 'monthly' ? priceCents : Math.floor(priceCents / 12));
+export const monthlyEquivalent = (cycle: 'monthly' | 'yearly', priceCents: number) =>
+  cycle === 'monthly' ? priceCents : Math.floor(priceCents / 12);

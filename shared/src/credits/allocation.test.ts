@@ -7,7 +7,8 @@ const tabs: OwingTab[] = [
   { id: 'a', opened_at: 1000, balance: 1_000_000 },
   { id: 'b', opened_at: 2000, balance: 500_000 },
 ];
-const pay = (amount: number, over: Partial<Parameters<typeof allocatePayment>[0]> = {}) => allocatePayment({ amount, customer_name: 'Amina', owed: 1_750_000, tabs, ...over });
+const pay = (amount: number, over: Partial<Parameters<typeof allocatePayment>[0]> = {}) =>
+  allocatePayment({ amount, customer_name: 'Amina', owed: 1_750_000, tabs, ...over });
 
 describe('allocatePayment', () => {
   it('settles the oldest tab first and leaves the rest on the next one', () => {
@@ -42,7 +43,9 @@ describe('allocatePayment', () => {
   });
 
   it('refuses a cent more than is owed, and any payment when nothing is', () => {
-    expect(pay(1_750_001)).toEqual({ breach: { code: 'OVERPAYMENT', field: 'amount', message: 'Amina owes TZS 17500; the payment cannot be more than that' } });
+    expect(pay(1_750_001)).toEqual({
+      breach: { code: 'OVERPAYMENT', field: 'amount', message: 'Amina owes TZS 17500; the payment cannot be more than that' },
+    });
     expect(pay(100, { owed: 0, tabs: [] })).toEqual({ breach: { code: 'OVERPAYMENT', field: 'amount', message: 'Amina owes nothing' } });
   });
 });

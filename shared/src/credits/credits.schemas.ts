@@ -79,10 +79,13 @@ export const CreditMessage = z
     body: z.string(),
     status: z.enum(['sent', 'pending', 'failed', 'logged']).meta({
       description:
-        "A reminder the server texts is `sent` once the SMS gateway accepted it, `pending` while the gateway is being retried, `failed` when it refused (see `failure_reason`); `logged` for a contact recorded by hand",
+        'A reminder the server texts is `sent` once the SMS gateway accepted it, `pending` while the gateway is being retried, `failed` when it refused (see `failure_reason`); `logged` for a contact recorded by hand',
     }),
     failure_reason: z.string().nullable().meta({ description: "The SMS gateway's reason when a reminder failed or was not delivered" }),
-    delivery: z.enum(['pending', 'delivered', 'failed']).nullable().meta({ description: "The gateway's delivery report for a texted reminder; null when none is expected" }),
+    delivery: z
+      .enum(['pending', 'delivered', 'failed'])
+      .nullable()
+      .meta({ description: "The gateway's delivery report for a texted reminder; null when none is expected" }),
     sent_by: z.uuid().nullable(),
     created_at: Timestamp,
   })

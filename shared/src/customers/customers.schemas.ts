@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { DateString, Email, Money, MoneyInput, Phone, QueryBool, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 
-export const CustomerSegment = z
-  .enum(['New', 'Regular', 'VIP', 'Occasional'])
-  .meta({ id: 'CustomerSegment', description: 'Recomputed after each sale: VIP (top 10 % by spend) > Regular (3+ purchases in 90 days) > New (first purchase within 30 days) > Occasional' });
+export const CustomerSegment = z.enum(['New', 'Regular', 'VIP', 'Occasional']).meta({
+  id: 'CustomerSegment',
+  description:
+    'Recomputed after each sale: VIP (top 10 % by spend) > Regular (3+ purchases in 90 days) > New (first purchase within 30 days) > Occasional',
+});
 export type CustomerSegment = z.infer<typeof CustomerSegment>;
 
 export const Customer = z

@@ -4,7 +4,18 @@ import { DateString, Money, MoneyInput, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { PayoutMethod } from '../payment-methods.js';
 
-export const EXPENSE_CATEGORIES = ['Rent', 'Utilities', 'Salaries', 'Supplies', 'Transport', 'Marketing', 'Maintenance', 'Licences & permits', 'Insurance', 'Other'] as const;
+export const EXPENSE_CATEGORIES = [
+  'Rent',
+  'Utilities',
+  'Salaries',
+  'Supplies',
+  'Transport',
+  'Marketing',
+  'Maintenance',
+  'Licences & permits',
+  'Insurance',
+  'Other',
+] as const;
 export const ExpenseCategory = z.enum(EXPENSE_CATEGORIES).meta({ id: 'ExpenseCategory' });
 export type ExpenseCategory = z.infer<typeof ExpenseCategory>;
 
@@ -41,7 +52,9 @@ const expenseFields = {
   spent_at: z.iso.datetime({ offset: true }).meta({ description: 'When the money was spent; default now' }),
 };
 export const UpdateExpenseInput = z.object(expenseFields).partial().meta({ id: 'UpdateExpenseInput' });
-export const CreateExpenseInput = UpdateExpenseInput.required({ title: true, category: true, amount: true }).meta({ id: 'CreateExpenseInput' });
+export const CreateExpenseInput = UpdateExpenseInput.required({ title: true, category: true, amount: true }).meta({
+  id: 'CreateExpenseInput',
+});
 export type UpdateExpenseInput = z.infer<typeof UpdateExpenseInput>;
 export type CreateExpenseInput = z.infer<typeof CreateExpenseInput>;
 

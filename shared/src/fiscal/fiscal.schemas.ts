@@ -9,7 +9,9 @@ import { DateString, Money, orNull, Timestamp } from '../common.js';
  * TRA's tax codes: `A` standard VAT (18 %), `B` special rate, `C` zero-rated, `D` special relief,
  * `E` exempt. On the wire each is its position from 1 (`TAXCODE` 1–5).
  */
-export const TaxCode = z.enum(['A', 'B', 'C', 'D', 'E']).meta({ id: 'TaxCode', description: 'TRA tax code: A standard VAT 18 %, B special rate, C zero-rated, D special relief, E exempt' });
+export const TaxCode = z
+  .enum(['A', 'B', 'C', 'D', 'E'])
+  .meta({ id: 'TaxCode', description: 'TRA tax code: A standard VAT 18 %, B special rate, C zero-rated, D special relief, E exempt' });
 export type TaxCode = z.infer<typeof TaxCode>;
 
 /** `pending`: not yet acknowledged by TRA (queued or being retried); `issued`: TRA acknowledged it; `failed`: TRA refused the last try (retried; the owner is told when it stays stuck). */
@@ -32,25 +34,51 @@ export const TransactionFiscal = z
     gc: z.int().meta({ description: "The device's global receipt counter (RCTNUM)" }),
     dc: z.int().meta({ description: 'The daily counter (restarts each day, EAT)' }),
     issued_at: Timestamp.meta({ description: 'The receipt date and time sent to TRA' }),
-    verify_url: z.string().meta({ description: "TRA's verification page for this receipt", example: 'https://verify.tra.go.tz/8AD1E312_140509' }),
+    verify_url: z
+      .string()
+      .meta({ description: "TRA's verification page for this receipt", example: 'https://verify.tra.go.tz/8AD1E312_140509' }),
     qr: z.string().nullable().meta({ description: 'The verification link as a QR code, an SVG data URL, to print' }),
     acknowledged_at: Timestamp.nullable().meta({ description: 'When TRA acknowledged it' }),
   })
   .meta({ id: 'TransactionFiscal' });
 export type TransactionFiscal = z.infer<typeof TransactionFiscal>;
 
-const Tin = z.string().trim().regex(/^\d{9}$/, 'a TIN is 9 digits');
+const Tin = z
+  .string()
+  .trim()
+  .regex(/^\d{9}$/, 'a TIN is 9 digits');
 
 export const FiscalSettingsInput = z
   .object({
     tin: Tin,
-    vrn: z.string().trim().min(1).max(20).nullable().optional().meta({ description: 'VAT registration number, when the business is VAT-registered' }),
+    vrn: z
+      .string()
+      .trim()
+      .min(1)
+      .max(20)
+      .nullable()
+      .optional()
+      .meta({ description: 'VAT registration number, when the business is VAT-registered' }),
     cert_key: z.string().trim().min(1).max(100).meta({ description: 'The certificate key TRA issued with the certificate (CERTKEY)' }),
     cert_serial: z.string().trim().min(1).max(200).meta({ description: "The client certificate's serial as TRA gave it (Cert-Serial)" }),
-    certificate: z.string().trim().min(1).max(100_000).optional().meta({ description: 'The .pfx client certificate, base64; required the first time; kept encrypted, never returned' }),
-    certificate_password: z.string().min(1).max(200).optional().meta({ description: "The .pfx's password; required with `certificate`; kept encrypted, never returned" }),
+    certificate: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .meta({ description: 'The .pfx client certificate, base64; required the first time; kept encrypted, never returned' }),
+    certificate_password: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "The .pfx's password; required with `certificate`; kept encrypted, never returned" }),
     environment: FiscalEnvironment,
-    enabled: z.boolean().optional().meta({ description: 'Fiscalise every paid sale from now on; true needs the device registered with TRA' }),
+    enabled: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Fiscalise every paid sale from now on; true needs the device registered with TRA' }),
   })
   .meta({ id: 'FiscalSettingsInput' });
 export type FiscalSettingsInput = z.infer<typeof FiscalSettingsInput>;

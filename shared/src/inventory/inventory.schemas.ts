@@ -28,7 +28,12 @@ const categoryFields = {
   is_active: z.boolean(),
 };
 export const CreateCategoryInput = z
-  .object({ ...categoryFields, description: categoryFields.description.optional(), sort_order: categoryFields.sort_order.optional(), is_active: categoryFields.is_active.optional() })
+  .object({
+    ...categoryFields,
+    description: categoryFields.description.optional(),
+    sort_order: categoryFields.sort_order.optional(),
+    is_active: categoryFields.is_active.optional(),
+  })
   .meta({ id: 'CreateCategoryInput' });
 export const UpdateCategoryInput = z.object(categoryFields).partial().meta({ id: 'UpdateCategoryInput' });
 export type CreateCategoryInput = z.infer<typeof CreateCategoryInput>;
@@ -49,27 +54,32 @@ export const Product = z
     reorder_point: z.int(),
     image: z.string().nullable(),
     tax_rate: z.number().meta({ description: 'VAT percent contained in the price', example: 18 }),
-    tax_code: orNull(TaxCode).meta({ description: "TRA tax code on fiscal receipts; null: A when the store charges VAT and tax_rate > 0, else C" }),
+    tax_code: orNull(TaxCode).meta({
+      description: 'TRA tax code on fiscal receipts; null: A when the store charges VAT and tax_rate > 0, else C',
+    }),
     description: z.string().nullable(),
     is_service: z.boolean(),
     is_active: z.boolean(),
     is_low_stock: z.boolean().meta({ description: 'stock at or below reorder_point (never for services)' }),
-    generic_name: z.string().nullable().meta({ description: 'International non-proprietary name, e.g. paracetamol; set on every medicine' }),
+    generic_name: z
+      .string()
+      .nullable()
+      .meta({ description: 'International non-proprietary name, e.g. paracetamol; set on every medicine' }),
     strength: z.string().nullable().meta({ example: '500 mg' }),
     dosage_form: DosageForm.nullable(),
-    schedule: DrugSchedule.nullable().meta({ description: 'Set: the product is a medicine (`otc`, `pom` prescription-only, `controlled`); null: not a medicine' }),
+    schedule: DrugSchedule.nullable().meta({
+      description: 'Set: the product is a medicine (`otc`, `pom` prescription-only, `controlled`); null: not a medicine',
+    }),
     track_batches: z.boolean().meta({ description: 'Stock is held in batches with lot and expiry' }),
     expiry_alert_days: z.int().nullable().meta({ description: "The product's own alert window in days; null: the organisation's default" }),
-    effective_expiry_alert_days: z
-      .int()
-      .nullable()
-      .meta({ description: "The window in force: the product's own or the organisation's default; null when the product does not track batches" }),
+    effective_expiry_alert_days: z.int().nullable().meta({
+      description: "The window in force: the product's own or the organisation's default; null when the product does not track batches",
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
   .meta({ id: 'Product' });
 export type Product = z.infer<typeof Product>;
-
 
 /** Every writable product field; PATCH takes any subset, create adds defaults in the service. */
 const productFields = {
@@ -85,7 +95,9 @@ const productFields = {
   reorder_point: z.int().min(0).max(1_000_000_000),
   image: z.url().max(1000).nullable(),
   tax_rate: PercentInput,
-  tax_code: TaxCode.nullable().meta({ description: 'TRA tax code for fiscal receipts (A needs tax_rate 18, the others 0); null: from the store and tax_rate' }),
+  tax_code: TaxCode.nullable().meta({
+    description: 'TRA tax code for fiscal receipts (A needs tax_rate 18, the others 0); null: from the store and tax_rate',
+  }),
   description: z.string().trim().max(2000).nullable(),
   is_service: z.boolean(),
   is_active: z.boolean(),
@@ -93,10 +105,13 @@ const productFields = {
   strength: z.string().trim().min(1).max(50).nullable().meta({ example: '250 mg/5 ml' }),
   dosage_form: DosageForm.nullable(),
   schedule: DrugSchedule.nullable().meta({ description: 'Makes the product a medicine; needs a generic_name; not for a service' }),
-  track_batches: z
-    .boolean()
-    .meta({ description: 'Defaults to true when the product gets a schedule; cannot change while the product has stock in a store, nor be true for a service' }),
-  expiry_alert_days: ExpiryAlertDays.nullable().meta({ description: "Days before expiry a batch raises an alert; null: the organisation's default" }),
+  track_batches: z.boolean().meta({
+    description:
+      'Defaults to true when the product gets a schedule; cannot change while the product has stock in a store, nor be true for a service',
+  }),
+  expiry_alert_days: ExpiryAlertDays.nullable().meta({
+    description: "Days before expiry a batch raises an alert; null: the organisation's default",
+  }),
 };
 export const UpdateProductInput = z.object(productFields).partial().meta({ id: 'UpdateProductInput' });
 export const CreateProductInput = UpdateProductInput.required({ name: true }).meta({ id: 'CreateProductInput' });
@@ -138,10 +153,10 @@ export const AdjustStockInput = z
     qty_change: QtyChange,
     reason: z.string().trim().min(1).max(100).meta({ example: 'damaged' }),
     note: z.string().trim().max(500).optional(),
-    batch_id: z
-      .uuid()
-      .optional()
-      .meta({ description: "The lot adjusted: required for a batch-tracked product (one of the active store's sellable lots of it), refused for any other" }),
+    batch_id: z.uuid().optional().meta({
+      description:
+        "The lot adjusted: required for a batch-tracked product (one of the active store's sellable lots of it), refused for any other",
+    }),
   })
   .meta({ id: 'AdjustStockInput' });
 export type AdjustStockInput = z.infer<typeof AdjustStockInput>;

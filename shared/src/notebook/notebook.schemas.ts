@@ -55,7 +55,9 @@ export const UpdateNoteInput = z
   .meta({ id: 'UpdateNoteInput' });
 export type UpdateNoteInput = z.infer<typeof UpdateNoteInput>;
 
-export const NoteOrdering = z.enum(['date', '-date', 'title']).meta({ description: '`date`: last edited; default `-date` (newest edit first)' });
+export const NoteOrdering = z
+  .enum(['date', '-date', 'title'])
+  .meta({ description: '`date`: last edited; default `-date` (newest edit first)' });
 
 export const ListNotesQuery = PageQuery.extend({
   tag: NoteTag.optional().meta({ description: 'Notes carrying this tag (ignoring case)' }),

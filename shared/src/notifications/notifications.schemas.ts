@@ -21,7 +21,10 @@ export type Notification = z.infer<typeof Notification>;
 
 export const CreateNotificationInput = z
   .object({
-    store_id: z.uuid().optional().meta({ description: "A store of your organisation; defaults to your active store. Only owners may post to another store" }),
+    store_id: z
+      .uuid()
+      .optional()
+      .meta({ description: 'A store of your organisation; defaults to your active store. Only owners may post to another store' }),
     category: NotificationCategory,
     title: z.string().trim().min(1).max(200),
     body: z.string().trim().max(2000).optional(),
@@ -39,12 +42,14 @@ export type ListNotificationsQuery = z.infer<typeof ListNotificationsQuery>;
 export const NotificationList = z
   .object({
     notifications: z.array(Notification),
-    unread_count: z.int().meta({ description: "Unread notifications of the active store, whatever the filters" }),
+    unread_count: z.int().meta({ description: 'Unread notifications of the active store, whatever the filters' }),
   })
   .meta({ id: 'NotificationList' });
 export type NotificationList = z.infer<typeof NotificationList>;
 
 export const NotificationUnreadCount = z.object({ count: z.int() }).meta({ id: 'NotificationUnreadCount' });
 export type NotificationUnreadCount = z.infer<typeof NotificationUnreadCount>;
-export const NotificationReadAllResult = z.object({ updated: z.int().meta({ description: 'How many were marked read' }) }).meta({ id: 'NotificationReadAllResult' });
+export const NotificationReadAllResult = z
+  .object({ updated: z.int().meta({ description: 'How many were marked read' }) })
+  .meta({ id: 'NotificationReadAllResult' });
 export type NotificationReadAllResult = z.infer<typeof NotificationReadAllResult>;

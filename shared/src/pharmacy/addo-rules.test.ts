@@ -20,7 +20,13 @@ const check = (products: Product[], outlet_type: AddoCheckInput['outlet_type'] =
 
 describe('checkAddo', () => {
   it('lets an ADDO sell what is on the list, ignoring case and spaces', () => {
-    expect(check([medicine('p1'), medicine('p2', { generic_name: ' AMOXICILLIN', strength: '250MG' }), medicine('p3', { generic_name: 'paracetamol', strength: '500 mg', dosage_form: 'tablet', schedule: 'otc' })])).toEqual([]);
+    expect(
+      check([
+        medicine('p1'),
+        medicine('p2', { generic_name: ' AMOXICILLIN', strength: '250MG' }),
+        medicine('p3', { generic_name: 'paracetamol', strength: '500 mg', dosage_form: 'tablet', schedule: 'otc' }),
+      ]),
+    ).toEqual([]);
   });
 
   it('lets an ADDO sell what is not a medicine', () => {

@@ -52,10 +52,19 @@ export function checkAddo(input: AddoCheckInput): AddoBreach[] {
   const breaches: AddoBreach[] = [];
   for (const { index, product: p } of input.lines) {
     if (p.schedule == null) continue;
-    const listed = p.generic_name && p.strength && p.dosage_form && permitted.has(addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form }));
+    const listed =
+      p.generic_name &&
+      p.strength &&
+      p.dosage_form &&
+      permitted.has(addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form }));
     if (listed) continue;
     const message = `${p.name} is not on the ADDO list: an ADDO may not sell it`;
-    breaches.push({ code: 'NOT_PERMITTED_FOR_ADDO', field: `lines.${index}.product_id`, message, conflict: { kind: 'not_permitted_for_addo', product_id: p.product_id, message } });
+    breaches.push({
+      code: 'NOT_PERMITTED_FOR_ADDO',
+      field: `lines.${index}.product_id`,
+      message,
+      conflict: { kind: 'not_permitted_for_addo', product_id: p.product_id, message },
+    });
   }
   return breaches;
 }

@@ -9,7 +9,12 @@ import { Envelope, PageMeta, PageQuery } from '../envelope.js';
 import { DosageForm } from './pharmacy.schemas.js';
 
 const GenericName = z.string().trim().min(1).max(120).meta({ example: 'Paracetamol' });
-const Strength = z.string().trim().min(1).max(60).meta({ example: '500 mg', description: 'As printed on the pack, e.g. `500 mg`, `125 mg/5 ml`' });
+const Strength = z
+  .string()
+  .trim()
+  .min(1)
+  .max(60)
+  .meta({ example: '500 mg', description: 'As printed on the pack, e.g. `500 mg`, `125 mg/5 ml`' });
 const Notes = z.string().trim().max(500).nullable().meta({ description: 'e.g. a pack size or a use the list restricts it to' });
 
 /** What identifies a medicine on the list and what the admin writes about it. */
@@ -40,7 +45,9 @@ export const ListAddoMedicinesQuery = PageQuery.extend({
 export type ListAddoMedicinesQuery = z.infer<typeof ListAddoMedicinesQuery>;
 
 /** A page of the current list, with the list's version beside the page. */
-export const AddoListMeta = PageMeta.extend({ version: z.int().meta({ description: 'The current version of the whole list (0 before its first entry)' }) }).meta({ id: 'AddoListMeta' });
+export const AddoListMeta = PageMeta.extend({
+  version: z.int().meta({ description: 'The current version of the whole list (0 before its first entry)' }),
+}).meta({ id: 'AddoListMeta' });
 export type AddoListMeta = z.infer<typeof AddoListMeta>;
 /** A page of the list with its version: the answer of the admin's and the shops' list routes. */
 export const AddoListPage = Envelope(z.array(AddoMedicine), AddoListMeta);
@@ -64,7 +71,12 @@ export type AddoListChange = z.infer<typeof AddoListChange>;
 
 export const ListAddoHistoryQuery = PageQuery.extend({
   entry_id: z.uuid().optional().meta({ description: 'Only the changes of this entry' }),
-  since_version: z.coerce.number().int().min(0).optional().meta({ description: 'Only changes after this version (what a till holding it has missed)' }),
+  since_version: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({ description: 'Only changes after this version (what a till holding it has missed)' }),
 });
 export type ListAddoHistoryQuery = z.infer<typeof ListAddoHistoryQuery>;
 

@@ -50,7 +50,11 @@ describe('checkBatchTransition', () => {
 
   it('refuses to release a quarantined batch once it is past expiry, its expiry date included', () => {
     expect(checkBatchTransition('quarantined', 'release', { expiry_date: '2026-11-23', today: '2026-11-23' })).toEqual({
-      breach: { code: 'INVALID_STATE', field: 'expiry_date', message: 'this batch expired on 2026-11-23: dispose of it instead of releasing it' },
+      breach: {
+        code: 'INVALID_STATE',
+        field: 'expiry_date',
+        message: 'this batch expired on 2026-11-23: dispose of it instead of releasing it',
+      },
     });
     expect(checkBatchTransition('quarantined', 'release', { expiry_date: '2026-11-24', today: '2026-11-23' })).toEqual({ to: 'sellable' });
   });

@@ -56,12 +56,23 @@ export function expiryAlertDue(input: { expiry_date: string; alert_days: number;
  * Whether `action` may move a batch in status `from`, and to what. Given the batch's `expiry_date`
  * and `today`, a release of a batch past its expiry is refused: it is to be disposed of instead.
  */
-export function checkBatchTransition(from: BatchStatus, action: BatchAction, dates?: { expiry_date: string; today: string }): BatchTransition {
+export function checkBatchTransition(
+  from: BatchStatus,
+  action: BatchAction,
+  dates?: { expiry_date: string; today: string },
+): BatchTransition {
   const { from: allowed, to } = BATCH_TRANSITIONS[action];
   if (from === to) return { breach: { code: 'INVALID_STATE', message: `this batch is already ${from}` } };
-  if (!allowed.includes(from)) return { breach: { code: 'INVALID_STATE', message: `${from === 'expired' ? 'an' : 'a'} ${from} batch cannot be ${DONE[action]}` } };
+  if (!allowed.includes(from))
+    return { breach: { code: 'INVALID_STATE', message: `${from === 'expired' ? 'an' : 'a'} ${from} batch cannot be ${DONE[action]}` } };
   if (action === 'release' && dates && batchExpired(dates.expiry_date, dates.today)) {
-    return { breach: { code: 'INVALID_STATE', field: 'expiry_date', message: `this batch expired on ${dates.expiry_date}: dispose of it instead of releasing it` } };
+    return {
+      breach: {
+        code: 'INVALID_STATE',
+        field: 'expiry_date',
+        message: `this batch expired on ${dates.expiry_date}: dispose of it instead of releasing it`,
+      },
+    };
   }
   return { to };
 }

@@ -22,7 +22,18 @@ export type BatchAction = z.infer<typeof BatchAction>;
  * registers are read. `refunded` units go into quarantine (or straight back where refunds are not
  * quarantined), `voided` ones back to their batch; `corrected` changes lot or expiry, not units.
  */
-export const BatchMovementKind = z.enum(['received', 'dispensed', 'refunded', 'voided', 'adjusted', 'released', 'recalled', 'expired', 'disposed', 'corrected']);
+export const BatchMovementKind = z.enum([
+  'received',
+  'dispensed',
+  'refunded',
+  'voided',
+  'adjusted',
+  'released',
+  'recalled',
+  'expired',
+  'disposed',
+  'corrected',
+]);
 export type BatchMovementKind = z.infer<typeof BatchMovementKind>;
 
 /** A lot number as printed on the pack; kept as given, compared ignoring case and spaces at the ends. */
@@ -76,13 +87,10 @@ export type Batch = z.infer<typeof Batch>;
 export const ListBatchesQuery = PageQuery.extend({
   product_id: z.uuid().optional(),
   status: BatchStatus.optional(),
-  expiring_within_days: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(730)
-    .optional()
-    .meta({ description: "Only sellable batches whose expiry is at most this many days after today (the organisation's), including those already past it" }),
+  expiring_within_days: z.coerce.number().int().min(0).max(730).optional().meta({
+    description:
+      "Only sellable batches whose expiry is at most this many days after today (the organisation's), including those already past it",
+  }),
   lot_number: LotNumber.optional().meta({ description: 'This lot, ignoring case' }),
   quarantine: QueryBool.optional().meta({ description: 'true: only quarantine rows (refunded units); false: only the lots themselves' }),
 });
@@ -105,7 +113,10 @@ export const BatchMovement = z
     method: z.string().nullable(),
     witness: z.string().nullable(),
     note: z.string().nullable(),
-    details: z.record(z.string(), z.unknown()).nullable().meta({ description: "A correction's `before` and `after` (lot_number, expiry_date)" }),
+    details: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: "A correction's `before` and `after` (lot_number, expiry_date)" }),
     user_id: z.uuid().nullable(),
     user_name: z.string().nullable(),
     created_at: Timestamp,
@@ -114,7 +125,13 @@ export const BatchMovement = z
 export type BatchMovement = z.infer<typeof BatchMovement>;
 
 export const BatchDetailQuery = z.object({
-  movements: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'How many of the newest movements to answer (default 100, at most 500)' }),
+  movements: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .meta({ description: 'How many of the newest movements to answer (default 100, at most 500)' }),
 });
 export type BatchDetailQuery = z.infer<typeof BatchDetailQuery>;
 
@@ -134,7 +151,10 @@ export const CorrectBatchInput = z
     expiry_date: DateString.optional(),
     reason: z.string().trim().min(1).max(200).meta({ example: 'lot misread at receipt' }),
   })
-  .refine((v) => v.lot_number !== undefined || v.expiry_date !== undefined, { message: 'send lot_number or expiry_date', path: ['lot_number'] })
+  .refine((v) => v.lot_number !== undefined || v.expiry_date !== undefined, {
+    message: 'send lot_number or expiry_date',
+    path: ['lot_number'],
+  })
   .meta({ id: 'CorrectBatchInput' });
 export type CorrectBatchInput = z.infer<typeof CorrectBatchInput>;
 

@@ -31,16 +31,44 @@ describe('controlledRegister', () => {
   });
 
   it('lists units moved outside stock with qty 0 for every kind', () => {
-    const kinds = ['received', 'dispensed', 'refunded', 'voided', 'adjusted', 'released', 'recalled', 'expired', 'disposed', 'corrected'] as const;
-    expect(controlledRegister(kinds.map((kind) => ({ at: 'x', kind, qty: 0 })), 7).map((r) => r.balance)).toEqual(kinds.map(() => 7));
+    const kinds = [
+      'received',
+      'dispensed',
+      'refunded',
+      'voided',
+      'adjusted',
+      'released',
+      'recalled',
+      'expired',
+      'disposed',
+      'corrected',
+    ] as const;
+    expect(
+      controlledRegister(
+        kinds.map((kind) => ({ at: 'x', kind, qty: 0 })),
+        7,
+      ).map((r) => r.balance),
+    ).toEqual(kinds.map(() => 7));
   });
 
   it('throws on a quantity whose sign contradicts its kind', () => {
-    expect(() => controlledRegister([{ at: 'x', kind: 'dispensed', qty: 5 }], 10)).toThrow('a movement of kind dispensed cannot have qty 5');
-    expect(() => controlledRegister([{ at: 'x', kind: 'received', qty: -5 }], 10)).toThrow('a movement of kind received cannot have qty -5');
-    expect(() => controlledRegister([{ at: 'x', kind: 'released', qty: -1 }], 10)).toThrow('a movement of kind released cannot have qty -1');
-    expect(() => controlledRegister([{ at: 'x', kind: 'disposed', qty: -3 }], 10)).toThrow('a movement of kind disposed cannot have qty -3');
-    expect(() => controlledRegister([{ at: 'x', kind: 'corrected', qty: 1 }], 10)).toThrow('a movement of kind corrected cannot have qty 1');
-    expect(() => controlledRegister([{ at: 'x', kind: 'adjusted', qty: 1.5 }], 10)).toThrow('a movement of kind adjusted cannot have qty 1.5');
+    expect(() => controlledRegister([{ at: 'x', kind: 'dispensed', qty: 5 }], 10)).toThrow(
+      'a movement of kind dispensed cannot have qty 5',
+    );
+    expect(() => controlledRegister([{ at: 'x', kind: 'received', qty: -5 }], 10)).toThrow(
+      'a movement of kind received cannot have qty -5',
+    );
+    expect(() => controlledRegister([{ at: 'x', kind: 'released', qty: -1 }], 10)).toThrow(
+      'a movement of kind released cannot have qty -1',
+    );
+    expect(() => controlledRegister([{ at: 'x', kind: 'disposed', qty: -3 }], 10)).toThrow(
+      'a movement of kind disposed cannot have qty -3',
+    );
+    expect(() => controlledRegister([{ at: 'x', kind: 'corrected', qty: 1 }], 10)).toThrow(
+      'a movement of kind corrected cannot have qty 1',
+    );
+    expect(() => controlledRegister([{ at: 'x', kind: 'adjusted', qty: 1.5 }], 10)).toThrow(
+      'a movement of kind adjusted cannot have qty 1.5',
+    );
   });
 });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { allocateFefo, type FefoBatch, type FefoInput } from './fefo.js';
 
-const batch = (batch_id: string, expiry_date: string, qty_on_hand: number, status: FefoBatch['status'] = 'sellable', received_at = 1000): FefoBatch => ({
+const batch = (
+  batch_id: string,
+  expiry_date: string,
+  qty_on_hand: number,
+  status: FefoBatch['status'] = 'sellable',
+  received_at = 1000,
+): FefoBatch => ({
   batch_id,
   lot_number: `LOT-${batch_id}`,
   expiry_date,
@@ -14,7 +20,8 @@ const A = batch('A', '2027-03-31', 4);
 const B = batch('B', '2027-01-31', 3);
 const C = batch('C', '2027-06-30', 10);
 const amox = { product_id: 'p-amox', name: 'Amoxicillin 500mg' };
-const fefo = (qty: number, batches: FefoBatch[], over: Partial<FefoInput> = {}) => allocateFefo({ index: 0, product: amox, qty, batches, today: '2026-11-23', ...over });
+const fefo = (qty: number, batches: FefoBatch[], over: Partial<FefoInput> = {}) =>
+  allocateFefo({ index: 0, product: amox, qty, batches, today: '2026-11-23', ...over });
 const taken = (r: ReturnType<typeof allocateFefo>) => r.allocations.map((a) => `${a.batch_id}:${a.qty}`);
 
 describe('allocateFefo', () => {
@@ -68,7 +75,12 @@ describe('allocateFefo', () => {
         code: 'INSUFFICIENT_STOCK',
         field: 'lines.2.qty',
         message: 'not enough stock of Amoxicillin 500mg: 7 available',
-        conflict: { kind: 'oversold', product_id: 'p-amox', message: 'not enough stock of Amoxicillin 500mg: 7 available', detail: { qty: 9, allocated: 7, shortfall: 2 } },
+        conflict: {
+          kind: 'oversold',
+          product_id: 'p-amox',
+          message: 'not enough stock of Amoxicillin 500mg: 7 available',
+          detail: { qty: 9, allocated: 7, shortfall: 2 },
+        },
       },
     ]);
     expect(fefo(1, []).shortfall).toBe(1);
@@ -86,12 +98,28 @@ describe('allocateFefo', () => {
   it("keeps what the till's batch still holds and allocates the rest FEFO", () => {
     expect(taken(fefo(6, [A, B, C], { preferred: [{ batch_id: 'A', qty: 6 }] }))).toEqual(['A:4', 'B:2']);
     expect(taken(fefo(5, [A, B, C], { preferred: [{ batch_id: 'C', qty: 1 }] }))).toEqual(['C:1', 'B:3', 'A:1']);
-    expect(taken(fefo(5, [A, B, C], { preferred: [{ batch_id: 'C', qty: 1 }, { batch_id: 'A', qty: 4 }] }))).toEqual(['C:1', 'A:4']);
+    expect(
+      taken(
+        fefo(5, [A, B, C], {
+          preferred: [
+            { batch_id: 'C', qty: 1 },
+            { batch_id: 'A', qty: 4 },
+          ],
+        }),
+      ),
+    ).toEqual(['C:1', 'A:4']);
   });
 
   it('allocates FEFO what the till took from a batch the server does not know or has disposed of', () => {
     const D = batch('D', '2026-12-02', 5, 'disposed');
-    expect(fefo(2, [A, B, D], { preferred: [{ batch_id: 'D', qty: 2 }, { batch_id: 'nope', qty: 1 }] })).toEqual({
+    expect(
+      fefo(2, [A, B, D], {
+        preferred: [
+          { batch_id: 'D', qty: 2 },
+          { batch_id: 'nope', qty: 1 },
+        ],
+      }),
+    ).toEqual({
       allocations: [{ batch_id: 'B', lot_number: 'LOT-B', expiry_date: '2027-01-31', qty: 2 }],
       shortfall: 0,
       breaches: [],
@@ -126,7 +154,12 @@ describe('allocateFefo', () => {
   it('names a batch past its expiry date as expired, even before the midnight job marks it', () => {
     const G = batch('G', '2026-11-23', 5);
     const Q = batch('Q', '2027-05-01', 1, 'quarantined');
-    const result = fefo(3, [G, Q], { preferred: [{ batch_id: 'G', qty: 2 }, { batch_id: 'Q', qty: 1 }] });
+    const result = fefo(3, [G, Q], {
+      preferred: [
+        { batch_id: 'G', qty: 2 },
+        { batch_id: 'Q', qty: 1 },
+      ],
+    });
     expect(taken(result)).toEqual(['G:2', 'Q:1']);
     expect(result.breaches.map((b) => b.message)).toEqual([
       '2 Amoxicillin 500mg dispensed from lot LOT-G (expiry 2026-11-23), expired at the time',

@@ -76,7 +76,13 @@ export function fefoOrder<B extends FefoBatch>(batches: B[], today: string): B[]
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return batches
     .filter((b) => isSellable(b, today))
-    .sort((a, b) => cmp(a.expiry_date, b.expiry_date) || a.received_at - b.received_at || cmp(a.lot_number, b.lot_number) || cmp(a.batch_id, b.batch_id));
+    .sort(
+      (a, b) =>
+        cmp(a.expiry_date, b.expiry_date) ||
+        a.received_at - b.received_at ||
+        cmp(a.lot_number, b.lot_number) ||
+        cmp(a.batch_id, b.batch_id),
+    );
 }
 
 export function isSellable(batch: Pick<FefoBatch, 'status' | 'expiry_date'>, today: string): boolean {
@@ -117,14 +123,24 @@ export function allocateFefo(input: FefoInput): FefoResult {
     const status = b.status === 'sellable' ? 'expired' : b.status;
     const message = `${qty} ${product.name} dispensed from lot ${b.lot_number} (expiry ${b.expiry_date}), ${status} at the time`;
     const detail = { batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, status, qty };
-    breaches.push({ code: 'INVALID_STATE', field: `lines.${index}.allocations`, message, conflict: { kind: 'dispensed_unsellable_batch', product_id: product.product_id, message, detail } });
+    breaches.push({
+      code: 'INVALID_STATE',
+      field: `lines.${index}.allocations`,
+      message,
+      conflict: { kind: 'dispensed_unsellable_batch', product_id: product.product_id, message, detail },
+    });
   }
   if (wanted > 0) {
     const allocated = input.qty - wanted;
     const available = allocated - [...unsellable.values()].reduce((s, q) => s + q, 0);
     const message = `not enough stock of ${product.name}: ${available} available`;
     const detail = { qty: input.qty, allocated, shortfall: wanted };
-    breaches.push({ code: 'INSUFFICIENT_STOCK', field: `lines.${index}.qty`, message, conflict: { kind: 'oversold', product_id: product.product_id, message, detail } });
+    breaches.push({
+      code: 'INSUFFICIENT_STOCK',
+      field: `lines.${index}.qty`,
+      message,
+      conflict: { kind: 'oversold', product_id: product.product_id, message, detail },
+    });
   }
   const allocations = [...taken].map(([batchId, qty]) => {
     const b = byId.get(batchId)!;

@@ -2,7 +2,7 @@
  * The enumerations and the prescription of the pharmacy rules (issue 14), kept beside the
  * catalogue's `DrugSchedule`, `OutletType` and `DosageForm` in `pharmacy.schemas.ts`.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ConflictKind } from '../sync/protocol.js';
 
 export { BatchAction, BatchMovementKind, BatchStatus } from './batch.schemas.js';

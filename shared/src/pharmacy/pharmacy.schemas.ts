@@ -13,5 +13,18 @@ export type DrugSchedule = z.infer<typeof DrugSchedule>;
 export const OutletType = z.enum(['pharmacy', 'addo']);
 export type OutletType = z.infer<typeof OutletType>;
 
-export const DosageForm = z.enum(['tablet', 'capsule', 'syrup', 'suspension', 'injection', 'cream', 'ointment', 'drops', 'inhaler', 'suppository', 'powder', 'other']);
+export const DosageForm = z.enum([
+  'tablet',
+  'capsule',
+  'syrup',
+  'suspension',
+  'injection',
+  'cream',
+  'ointment',
+  'drops',
+  'inhaler',
+  'suppository',
+  'powder',
+  'other',
+]);
 export type DosageForm = z.infer<typeof DosageForm>;

@@ -28,7 +28,9 @@ export const PrescriptionItem = z
     dosage_form: DosageForm.nullable(),
     schedule: DrugSchedule,
     qty: z.int(),
-    lots: z.array(LineBatch).meta({ description: "The lots the sale line took (empty when the product does not track batches), read from the sale" }),
+    lots: z
+      .array(LineBatch)
+      .meta({ description: 'The lots the sale line took (empty when the product does not track batches), read from the sale' }),
   })
   .meta({ id: 'PrescriptionItem' });
 export type PrescriptionItem = z.infer<typeof PrescriptionItem>;
@@ -42,7 +44,8 @@ export const PrescriptionEntry = z
     sale_status: TransactionStatus.meta({ description: 'The sale as it stands now: a refunded or void sale keeps its entry' }),
     dispensed_at: Timestamp.meta({ description: 'When the sale was made (the till’s time for an offline sale)' }),
     prescription: RecordedPrescription.nullable().meta({
-      description: 'Null when an offline sale reached the server without one (booked with a `prescription` conflict): complete it with a correction',
+      description:
+        'Null when an offline sale reached the server without one (booked with a `prescription` conflict): complete it with a correction',
     }),
     items: z.array(PrescriptionItem),
     corrects_id: z.uuid().nullable().meta({ description: 'The entry this one corrects' }),
@@ -77,4 +80,3 @@ export const CorrectPrescriptionInput = z
   })
   .meta({ id: 'CorrectPrescriptionInput' });
 export type CorrectPrescriptionInput = z.infer<typeof CorrectPrescriptionInput>;
-

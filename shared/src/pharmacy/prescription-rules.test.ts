@@ -28,8 +28,18 @@ describe('checkPrescription', () => {
     const pom = 'Amoxicillin 500mg is prescription-only: the sale needs a prescription';
     const controlled = 'Morphine 10mg is a controlled medicine: the sale needs a prescription';
     expect(check({})).toEqual([
-      { code: 'PRESCRIPTION_REQUIRED', field: 'lines.1.product_id', message: pom, conflict: { kind: 'prescription', product_id: 'p-amox', message: pom } },
-      { code: 'PRESCRIPTION_REQUIRED', field: 'lines.3.product_id', message: controlled, conflict: { kind: 'prescription', product_id: 'p-morph', message: controlled } },
+      {
+        code: 'PRESCRIPTION_REQUIRED',
+        field: 'lines.1.product_id',
+        message: pom,
+        conflict: { kind: 'prescription', product_id: 'p-amox', message: pom },
+      },
+      {
+        code: 'PRESCRIPTION_REQUIRED',
+        field: 'lines.3.product_id',
+        message: controlled,
+        conflict: { kind: 'prescription', product_id: 'p-morph', message: controlled },
+      },
     ]);
     expect(check({ prescription: null }).map((b) => b.field)).toEqual(['lines.1.product_id', 'lines.3.product_id']);
   });
@@ -73,6 +83,10 @@ describe('Prescription schema', () => {
     const { prescriber_registration_number: _, ...noNumber } = rx;
     expect(problems(noNumber)).toEqual(['prescriber_registration_number']);
     expect(problems({ ...rx, patient_name: '   ', facility: '' })).toEqual(['patient_name', 'facility']);
-    expect(problems({ ...rx, patient_sex: 'x', date_written: '20/11/2026', patient_age: 2.5 })).toEqual(['patient_age', 'patient_sex', 'date_written']);
+    expect(problems({ ...rx, patient_sex: 'x', date_written: '20/11/2026', patient_age: 2.5 })).toEqual([
+      'patient_age',
+      'patient_sex',
+      'date_written',
+    ]);
   });
 });

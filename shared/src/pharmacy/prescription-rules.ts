@@ -50,16 +50,25 @@ export function checkPrescription(input: PrescriptionCheckInput): PrescriptionBr
       if (!needsPrescription(l.schedule)) continue;
       const what = l.schedule === 'controlled' ? 'a controlled medicine' : 'prescription-only';
       const message = `${l.name} is ${what}: the sale needs a prescription`;
-      breaches.push({ code: 'PRESCRIPTION_REQUIRED', field: `lines.${l.index}.product_id`, message, conflict: { kind: 'prescription', product_id: l.product_id, message } });
+      breaches.push({
+        code: 'PRESCRIPTION_REQUIRED',
+        field: `lines.${l.index}.product_id`,
+        message,
+        conflict: { kind: 'prescription', product_id: l.product_id, message },
+      });
     }
     return breaches;
   }
   const invalid = (field: keyof Prescription, message: string) =>
     breaches.push({ code: 'VALIDATION_ERROR', field: `prescription.${field}`, message, conflict: { kind: 'prescription', message } });
-  if (rx.patient_age === undefined && !rx.patient_date_of_birth) invalid('patient_age', "the prescription needs the patient's age or date of birth");
+  if (rx.patient_age === undefined && !rx.patient_date_of_birth)
+    invalid('patient_age', "the prescription needs the patient's age or date of birth");
   // YYYY-MM-DD dates compare as strings.
   if (rx.patient_date_of_birth && rx.patient_date_of_birth > input.today) {
-    invalid('patient_date_of_birth', `the patient's date of birth (${rx.patient_date_of_birth}) is after the day of the sale (${input.today})`);
+    invalid(
+      'patient_date_of_birth',
+      `the patient's date of birth (${rx.patient_date_of_birth}) is after the day of the sale (${input.today})`,
+    );
   }
   if (rx.date_written > input.today) {
     invalid('date_written', `the prescription is dated ${rx.date_written}, after the day of the sale (${input.today})`);

@@ -39,7 +39,12 @@ export const DisposeBatchInput = z.object({
   reason: Text(500).meta({ example: 'expired' }),
   method: Text(200).meta({ description: 'How the units were destroyed', example: 'incineration at Pugu' }),
   witness: Text(200).meta({ description: 'Who saw them destroyed' }),
-  qty: z.int().min(1).max(1_000_000).optional().meta({ description: 'Units to dispose of; default all the batch holds. The batch becomes `disposed` when its last units go' }),
+  qty: z
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .meta({ description: 'Units to dispose of; default all the batch holds. The batch becomes `disposed` when its last units go' }),
 });
 export type DisposeBatchInput = z.infer<typeof DisposeBatchInput>;
 
@@ -77,7 +82,12 @@ export const RecalledBatch = z
   .meta({ id: 'RecalledBatch' });
 
 export const RecallStore = z
-  .object({ store_id: z.uuid(), store_name: z.string(), batches: z.array(RecalledBatch), stock_removed: z.int().meta({ description: 'Sellable units the recall took out of stock' }) })
+  .object({
+    store_id: z.uuid(),
+    store_name: z.string(),
+    batches: z.array(RecalledBatch),
+    stock_removed: z.int().meta({ description: 'Sellable units the recall took out of stock' }),
+  })
   .meta({ id: 'RecallStore' });
 
 /** A sale that dispensed the lot: whom to call back. */

@@ -18,7 +18,11 @@ export const SaleSource = z.enum(['online', 'offline']);
 export type SaleSource = z.infer<typeof SaleSource>;
 
 /** A buyer's TRA taxpayer number, printed on the fiscal receipt (CUSTIDTYPE 1). */
-export const CustomerTin = z.string().trim().regex(/^\d{9}$/, 'a TIN is 9 digits').meta({ description: "The buyer's TIN for the fiscal receipt (9 digits)" });
+export const CustomerTin = z
+  .string()
+  .trim()
+  .regex(/^\d{9}$/, 'a TIN is 9 digits')
+  .meta({ description: "The buyer's TIN for the fiscal receipt (9 digits)" });
 
 export const SaleLineInput = z.object({
   product_id: z.uuid(),
@@ -94,7 +98,7 @@ export const Transaction = z
     voided_at: Timestamp.nullable(),
     created_at: Timestamp,
     lines: z.array(TransactionLine),
-    fiscal: orNull(TransactionFiscal).meta({ description: "The TRA fiscal receipt: null when the store does not fiscalise" }),
+    fiscal: orNull(TransactionFiscal).meta({ description: 'The TRA fiscal receipt: null when the store does not fiscalise' }),
   })
   .meta({ id: 'Transaction' });
 export type Transaction = z.infer<typeof Transaction>;
@@ -102,7 +106,13 @@ export type Transaction = z.infer<typeof Transaction>;
 export const ListTransactionsQuery = PageQuery.extend({
   status: TransactionStatus.optional(),
   method: PaymentMethod.optional(),
-  search: z.string().trim().min(1).max(100).optional().meta({ description: 'receipt_number, client_receipt_number or payment_reference contains' }),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'receipt_number, client_receipt_number or payment_reference contains' }),
   customer_id: z.uuid().optional(),
   date_from: DateString.optional(),
   date_to: DateString.optional(),
@@ -113,7 +123,9 @@ export const ReasonInput = z.object({ reason: z.string().trim().min(1).max(500) 
 export const ReceiptInput = z
   .object({
     email: z.email().trim().toLowerCase().max(254).optional().meta({ description: 'Email the full receipt here' }),
-    phone: Phone.optional().meta({ description: "Text a short receipt (Swahili and English) to this phone, through the organisation's SMS account or the platform's" }),
+    phone: Phone.optional().meta({
+      description: "Text a short receipt (Swahili and English) to this phone, through the organisation's SMS account or the platform's",
+    }),
   })
   .refine((v) => (v.email === undefined) !== (v.phone === undefined), { message: 'give either email or phone', path: ['email'] })
   .meta({ id: 'ReceiptInput' });
@@ -121,7 +133,9 @@ export const ReceiptResult = z.object({
   channel: z.enum(['email', 'sms']),
   email: z.string().nullable(),
   phone: z.string().nullable().meta({ description: 'The phone texted, as +255…' }),
-  delivered: z.boolean().meta({ description: 'false when no email or SMS service is configured (kept in the outbox), or the SMS gateway did not take it' }),
+  delivered: z
+    .boolean()
+    .meta({ description: 'false when no email or SMS service is configured (kept in the outbox), or the SMS gateway did not take it' }),
   failure_reason: z.string().nullable().meta({ description: "The SMS gateway's reason when it refused the receipt or is being retried" }),
 });
 

@@ -59,9 +59,15 @@ describe('checkSale', () => {
   });
 
   it('refuses an unknown customer, and a credit sale with no customer', () => {
-    expect(checkSale(sale({ customer: 'not_found' }))).toEqual([{ code: 'NOT_FOUND', field: 'customer_id', message: 'customer not found' }]);
-    expect(checkSale(sale({ customer: 'not_found', payment_method: 'Credit' }))).toEqual([{ code: 'NOT_FOUND', field: 'customer_id', message: 'customer not found' }]);
-    expect(checkSale(sale({ payment_method: 'Credit' }))).toEqual([{ code: 'BUSINESS_RULE', field: 'customer_id', message: 'a credit sale needs a customer' }]);
+    expect(checkSale(sale({ customer: 'not_found' }))).toEqual([
+      { code: 'NOT_FOUND', field: 'customer_id', message: 'customer not found' },
+    ]);
+    expect(checkSale(sale({ customer: 'not_found', payment_method: 'Credit' }))).toEqual([
+      { code: 'NOT_FOUND', field: 'customer_id', message: 'customer not found' },
+    ]);
+    expect(checkSale(sale({ payment_method: 'Credit' }))).toEqual([
+      { code: 'BUSINESS_RULE', field: 'customer_id', message: 'a credit sale needs a customer' },
+    ]);
     expect(checkSale(sale({ payment_method: 'Credit', customer: 'found' }))).toEqual([]);
   });
 

@@ -11,12 +11,16 @@ describe('checkReversal', () => {
   });
 
   it('needs the refund permission to refund, before anything else', () => {
-    expect(checkReversal({ move: 'refund', may_refund: false })).toEqual({ code: 'FORBIDDEN', message: 'you are not allowed to give refunds' });
+    expect(checkReversal({ move: 'refund', may_refund: false })).toEqual({
+      code: 'FORBIDDEN',
+      message: 'you are not allowed to give refunds',
+    });
   });
 
-  it("lets a cashier without the refund permission void only their own sale, within 10 minutes; managers and owners any", () => {
+  it('lets a cashier without the refund permission void only their own sale, within 10 minutes; managers and owners any', () => {
     const paid = { status: 'paid' as const, tab_paid: false };
-    const voidBy = (who: Partial<Parameters<typeof checkReversal>[0]>) => checkReversal({ move: 'void', may_refund: false, role: 'staff', sale: paid, ...who });
+    const voidBy = (who: Partial<Parameters<typeof checkReversal>[0]>) =>
+      checkReversal({ move: 'void', may_refund: false, role: 'staff', sale: paid, ...who });
     const refused = { code: 'FORBIDDEN', message: VOID_REFUSAL };
     expect(voidBy({ own_sale: true, age_ms: 9 * 60_000 })).toBeUndefined();
     expect(voidBy({ own_sale: true, age_ms: VOID_WINDOW_MS })).toBeUndefined();
@@ -29,11 +33,16 @@ describe('checkReversal', () => {
   });
 
   it('says the sale is not there', () => {
-    expect(checkReversal({ move: 'void', may_refund: true, sale: null })).toEqual({ code: 'NOT_FOUND', field: 'transaction_id', message: 'transaction not found' });
+    expect(checkReversal({ move: 'void', may_refund: true, sale: null })).toEqual({
+      code: 'NOT_FOUND',
+      field: 'transaction_id',
+      message: 'transaction not found',
+    });
   });
 
   it('moves a sale once: a refunded or voided sale stays as it is', () => {
-    const moved = (move: 'refund' | 'void', status: 'refunded' | 'void') => checkReversal({ move, may_refund: true, sale: { status, tab_paid: false } });
+    const moved = (move: 'refund' | 'void', status: 'refunded' | 'void') =>
+      checkReversal({ move, may_refund: true, sale: { status, tab_paid: false } });
     expect(moved('refund', 'refunded')).toEqual({ code: 'INVALID_STATE', message: 'a refunded sale cannot be refunded' });
     expect(moved('void', 'refunded')).toEqual({ code: 'INVALID_STATE', message: 'a refunded sale cannot be voided' });
     expect(moved('refund', 'void')).toEqual({ code: 'INVALID_STATE', message: 'a voided sale cannot be refunded' });

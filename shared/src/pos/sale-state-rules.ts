@@ -23,7 +23,8 @@ export interface ReversalBreach {
 /** How long after making a sale its cashier may void it without the refund permission. */
 export const VOID_WINDOW_MS = 10 * 60_000;
 
-export const VOID_REFUSAL = 'you may void only your own sale, within 10 minutes of making it; anything else needs the refund permission, a manager or the owner';
+export const VOID_REFUSAL =
+  'you may void only your own sale, within 10 minutes of making it; anything else needs the refund permission, a manager or the owner';
 
 export interface ReversalCheckInput {
   move: Reversal;

@@ -5,14 +5,17 @@ export const ReportType = z.enum(['sales', 'inventory', 'tax', 'credit']).meta({
 export type ReportType = z.infer<typeof ReportType>;
 export const ReportFormat = z.enum(['csv', 'json']).meta({ id: 'ReportFormat' });
 export type ReportFormat = z.infer<typeof ReportFormat>;
-export const RangePreset = z
-  .enum(['7d', '30d', '90d', 'month', 'ytd'])
-  .meta({ id: 'RangePreset', description: '7d/30d/90d: that many local days ending today; month: this month so far; ytd: this year so far' });
+export const RangePreset = z.enum(['7d', '30d', '90d', 'month', 'ytd']).meta({
+  id: 'RangePreset',
+  description: '7d/30d/90d: that many local days ending today; month: this month so far; ytd: this year so far',
+});
 export type RangePreset = z.infer<typeof RangePreset>;
 export const ReportFrequency = z.enum(['daily', 'weekly', 'monthly']).meta({ id: 'ReportFrequency' });
 export type ReportFrequency = z.infer<typeof ReportFrequency>;
 
-export const ReportTypeInfo = z.object({ type: ReportType, name: z.string(), description: z.string(), columns: z.array(z.string()) }).meta({ id: 'ReportTypeInfo' });
+export const ReportTypeInfo = z
+  .object({ type: ReportType, name: z.string(), description: z.string(), columns: z.array(z.string()) })
+  .meta({ id: 'ReportTypeInfo' });
 export const ReportTypes = z.object({ report_types: z.array(ReportTypeInfo) }).meta({ id: 'ReportTypes' });
 
 export const GenerateReportInput = z
@@ -24,8 +27,14 @@ export const GenerateReportInput = z
     date_to: DateString.optional(),
   })
   .refine((v) => !(v.range && (v.date_from || v.date_to)), { message: 'give either range or date_from/date_to, not both', path: ['range'] })
-  .refine((v) => !(v.date_from && v.date_to) || v.date_from <= v.date_to, { message: 'date_from must not be after date_to', path: ['date_to'] })
-  .meta({ id: 'GenerateReportInput', description: 'Without range or dates: the last 30 days. With only date_from: up to today; only date_to: the 30 days ending then.' });
+  .refine((v) => !(v.date_from && v.date_to) || v.date_from <= v.date_to, {
+    message: 'date_from must not be after date_to',
+    path: ['date_to'],
+  })
+  .meta({
+    id: 'GenerateReportInput',
+    description: 'Without range or dates: the last 30 days. With only date_from: up to today; only date_to: the 30 days ending then.',
+  });
 export type GenerateReportInput = z.infer<typeof GenerateReportInput>;
 
 export const ReportExport = z

@@ -4,7 +4,8 @@ import { permissionsOf } from '../common.js';
 
 describe('checkPower: what a cashier may not do', () => {
   it('lets an owner use every power whatever their list says', () => {
-    for (const power of Object.keys(POWERS) as Array<keyof typeof POWERS>) expect(checkPower(power, { role: 'owner', perms: [] })).toBeUndefined();
+    for (const power of Object.keys(POWERS) as Array<keyof typeof POWERS>)
+      expect(checkPower(power, { role: 'owner', perms: [] })).toBeUndefined();
   });
 
   it('refuses a cashier without the permission, naming it and its flag', () => {

@@ -53,5 +53,10 @@ export function checkPower(power: Power, user: { role?: string; perms?: readonly
   const permission = POWERS[power];
   if (holdsPermission(user, permission)) return undefined;
   const flag = PERMISSION_FLAG[permission];
-  return { code: 'FORBIDDEN', permission, flag, message: `${POWER_ACTION[power]} needs the ${permission} permission (${flag}); ask a manager or the owner` };
+  return {
+    code: 'FORBIDDEN',
+    permission,
+    flag,
+    message: `${POWER_ACTION[power]} needs the ${permission} permission (${flag}); ask a manager or the owner`,
+  };
 }

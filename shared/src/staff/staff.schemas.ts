@@ -113,7 +113,9 @@ export const StaffStats = z
   .meta({ id: 'StaffStats' });
 export type StaffStats = z.infer<typeof StaffStats>;
 
-export const StaffMember = User.extend({ stats: StaffStats.optional().meta({ description: 'With `include_stats=true`' }) }).meta({ id: 'StaffMember' });
+export const StaffMember = User.extend({ stats: StaffStats.optional().meta({ description: 'With `include_stats=true`' }) }).meta({
+  id: 'StaffMember',
+});
 export type StaffMember = z.infer<typeof StaffMember>;
 
 export const StaffList = z.object({ items: z.array(StaffMember), total: z.int() }).meta({ id: 'StaffList' });

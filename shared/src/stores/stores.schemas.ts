@@ -21,7 +21,9 @@ export const Store = z
     status: StoreStatus,
     vat_enabled: z.boolean(),
     outlet_type: OutletType.nullable().meta({ description: 'A store that dispenses medicine: `pharmacy` or `addo`; null otherwise' }),
-    fiscal: z.boolean().meta({ description: 'The store issues TRA fiscal receipts (switched on in `PUT /stores/{id}/fiscal`): tills offer the buyer’s TIN' }),
+    fiscal: z.boolean().meta({
+      description: 'The store issues TRA fiscal receipts (switched on in `PUT /stores/{id}/fiscal`): tills offer the buyer’s TIN',
+    }),
     is_active: z.boolean(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -73,9 +75,10 @@ const StoreFields = z.object({
   outlet_type: OutletType.nullable(),
 });
 
-export const CreateStoreInput = StoreFields.partial()
-  .extend({ name: StoreFields.shape.name })
-  .meta({ id: 'CreateStoreInput', description: '`code` is generated from the name when absent; `status` defaults to `open`, `vat_enabled` to false, `outlet_type` to null' });
+export const CreateStoreInput = StoreFields.partial().extend({ name: StoreFields.shape.name }).meta({
+  id: 'CreateStoreInput',
+  description: '`code` is generated from the name when absent; `status` defaults to `open`, `vat_enabled` to false, `outlet_type` to null',
+});
 export type CreateStoreInput = z.infer<typeof CreateStoreInput>;
 
 export const UpdateStoreInput = StoreFields.partial()
@@ -89,10 +92,9 @@ export const StoreStatusInput = z.object({ status: StoreStatus }).meta({ id: 'St
 export type StoreStatusInput = z.infer<typeof StoreStatusInput>;
 
 export const ListStoresQuery = z.object({
-  status: z
-    .enum(['open', 'closed', 'busy', 'active', 'inactive'])
-    .optional()
-    .meta({ description: '`open`, `closed`, `busy` filter on status; `active`, `inactive` on whether the store is deactivated; absent: every store' }),
+  status: z.enum(['open', 'closed', 'busy', 'active', 'inactive']).optional().meta({
+    description: '`open`, `closed`, `busy` filter on status; `active`, `inactive` on whether the store is deactivated; absent: every store',
+  }),
 });
 export type ListStoresQuery = z.infer<typeof ListStoresQuery>;
 
@@ -128,4 +130,6 @@ export const StoreDay = z
   .meta({ id: 'StoreDay' });
 export type StoreDay = z.infer<typeof StoreDay>;
 
-export const StoreWeek = z.array(StoreDay).meta({ id: 'StoreWeek', description: 'The last 7 local days, today last; days without sales are zero' });
+export const StoreWeek = z
+  .array(StoreDay)
+  .meta({ id: 'StoreWeek', description: 'The last 7 local days, today last; days without sales are zero' });

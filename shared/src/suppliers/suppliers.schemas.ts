@@ -20,7 +20,9 @@ export const Supplier = z
     payment_terms: z.int().nullable().meta({ description: 'Days' }),
     status: SupplierStatus,
     notes: z.string().nullable(),
-    outstanding_balance: Money.meta({ description: 'Still owed on arrived deliveries (delivered or partial, not marked paid) after payments, all stores' }),
+    outstanding_balance: Money.meta({
+      description: 'Still owed on arrived deliveries (delivered or partial, not marked paid) after payments, all stores',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -63,9 +65,10 @@ export const SupplierStats = z
   .meta({ id: 'SupplierStats' });
 export type SupplierStats = z.infer<typeof SupplierStats>;
 
-export const DeliveryStatus = z
-  .enum(['expected', 'delivered', 'partial', 'returned', 'cancelled'])
-  .meta({ id: 'DeliveryStatus', description: 'expected → delivered | partial | cancelled; partial → delivered | returned | cancelled; delivered → returned' });
+export const DeliveryStatus = z.enum(['expected', 'delivered', 'partial', 'returned', 'cancelled']).meta({
+  id: 'DeliveryStatus',
+  description: 'expected → delivered | partial | cancelled; partial → delivered | returned | cancelled; delivered → returned',
+});
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
 export const DeliveryLine = z
@@ -110,8 +113,12 @@ export const DeliveryLineInput = z.object({
   qty: z.int().min(1).max(1_000_000),
   unit_cost: MoneyInput,
   update_cost: z.boolean().optional().meta({ description: "true: set the product's cost_price to unit_cost when the stock is added" }),
-  lot_number: LotNumber.optional().meta({ description: 'Batch-tracked products: the lot printed on the pack (required once the delivery is delivered)' }),
-  expiry_date: DateString.optional().meta({ description: 'Batch-tracked products: the lot’s expiry date, YYYY-MM-DD (required with lot_number)' }),
+  lot_number: LotNumber.optional().meta({
+    description: 'Batch-tracked products: the lot printed on the pack (required once the delivery is delivered)',
+  }),
+  expiry_date: DateString.optional().meta({
+    description: 'Batch-tracked products: the lot’s expiry date, YYYY-MM-DD (required with lot_number)',
+  }),
 });
 export type DeliveryLineInput = z.infer<typeof DeliveryLineInput>;
 
@@ -123,7 +130,10 @@ const deliveryFields = {
   status: DeliveryStatus,
   is_paid: z.boolean().meta({ description: 'true: settled outside Duka (nothing more is owed on it)' }),
   notes: z.string().trim().max(2000).nullable(),
-  lines: z.array(DeliveryLineInput).max(500).meta({ description: 'What arrives; added to the active store stock once, when the delivery becomes `delivered`' }),
+  lines: z
+    .array(DeliveryLineInput)
+    .max(500)
+    .meta({ description: 'What arrives; added to the active store stock once, when the delivery becomes `delivered`' }),
 };
 export const UpdateDeliveryInput = z.object(deliveryFields).partial().meta({ id: 'UpdateDeliveryInput' });
 export type UpdateDeliveryInput = z.infer<typeof UpdateDeliveryInput>;

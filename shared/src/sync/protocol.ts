@@ -26,7 +26,6 @@ export const MIN_SUPPORTED_PROTOCOL_VERSION = 1;
 /** The request header carrying the till's protocol version on push, pull and bootstrap. */
 export const PROTOCOL_HEADER = 'duka-sync-protocol';
 
-
 /** A sale the till already made: its lines carry the unit price the till charged. */
 export const SaleCreatePayload = z.object({
   id: z.uuid().meta({ description: 'The sale id the till gave it' }),
@@ -37,7 +36,11 @@ export const SaleCreatePayload = z.object({
         product_id: z.uuid(),
         qty: z.int().min(1).max(100_000),
         unit_price: MoneyInput,
-        batches: z.array(LineBatchInput).max(50).optional().meta({ description: 'The batches the till took the units from (batch-tracked products)' }),
+        batches: z
+          .array(LineBatchInput)
+          .max(50)
+          .optional()
+          .meta({ description: 'The batches the till took the units from (batch-tracked products)' }),
       }),
     )
     .min(1)
@@ -52,10 +55,10 @@ export const SaleCreatePayload = z.object({
   till_number: z.string().trim().max(30).optional(),
   notes: z.string().trim().max(1000).optional(),
   price_mode: PriceMode.optional(),
-  cashier_id: z
-    .uuid()
-    .optional()
-    .meta({ description: 'Who rang the sale up on the till (the user signed in then). The sale is always booked to the user pushing; another user named here is recorded as a `cashier_mismatch` conflict' }),
+  cashier_id: z.uuid().optional().meta({
+    description:
+      'Who rang the sale up on the till (the user signed in then). The sale is always booked to the user pushing; another user named here is recorded as a `cashier_mismatch` conflict',
+  }),
   prescription: Prescription.optional(),
 });
 export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500) });
@@ -137,7 +140,13 @@ export type Mutation = z.infer<typeof Mutation>;
 
 export const MAX_PUSH_MUTATIONS = 500;
 export const PushRequest = z
-  .object({ device_id: z.uuid(), mutations: z.array(Mutation).min(1).meta({ description: `At most ${MAX_PUSH_MUTATIONS} (413 beyond)` }) })
+  .object({
+    device_id: z.uuid(),
+    mutations: z
+      .array(Mutation)
+      .min(1)
+      .meta({ description: `At most ${MAX_PUSH_MUTATIONS} (413 beyond)` }),
+  })
   .meta({ id: 'PushRequest' });
 export type PushRequest = z.infer<typeof PushRequest>;
 
@@ -194,7 +203,9 @@ export type MutationResult = z.infer<typeof MutationResult>;
 export const PushResponse = z.object({ results: z.array(MutationResult), last_applied_seq: z.int() }).meta({ id: 'PushResponse' });
 export type PushResponse = z.infer<typeof PushResponse>;
 
-export const RegisterDeviceInput = z.object({ device_id: z.uuid(), name: z.string().trim().min(1).max(100) }).meta({ id: 'RegisterDeviceInput' });
+export const RegisterDeviceInput = z
+  .object({ device_id: z.uuid(), name: z.string().trim().min(1).max(100) })
+  .meta({ id: 'RegisterDeviceInput' });
 export const Device = z
   .object({ device_id: z.uuid(), name: z.string(), till_code: z.string(), store_id: z.uuid(), last_applied_seq: z.int() })
   .meta({ id: 'Device' });
@@ -202,7 +213,19 @@ export type Device = z.infer<typeof Device>;
 export type RegisterDeviceInput = z.infer<typeof RegisterDeviceInput>;
 
 /** Entities a till holds (design §4). */
-export const SyncEntity = z.enum(['organisation', 'store', 'category', 'product', 'stock', 'customer', 'credit_tab', 'transaction', 'note', 'notification', 'batch']);
+export const SyncEntity = z.enum([
+  'organisation',
+  'store',
+  'category',
+  'product',
+  'stock',
+  'customer',
+  'credit_tab',
+  'transaction',
+  'note',
+  'notification',
+  'batch',
+]);
 export type SyncEntity = z.infer<typeof SyncEntity>;
 export const ChangeOp = z.enum(['upsert', 'delete']);
 export type ChangeOp = z.infer<typeof ChangeOp>;
@@ -236,12 +259,18 @@ export const PullResponse = z
      * organisation's change log: a till of an ADDO store holding another version fetches it again
      * from `GET /pharmacy/addo-list`.
      */
-    addo_list_version: z.int().min(0).meta({ description: "The ADDO-permitted list's version now; an ADDO till holding another fetches `GET /pharmacy/addo-list` again" }),
+    addo_list_version: z
+      .int()
+      .min(0)
+      .meta({ description: "The ADDO-permitted list's version now; an ADDO till holding another fetches `GET /pharmacy/addo-list` again" }),
   })
   .meta({ id: 'PullResponse' });
 export type PullResponse = z.infer<typeof PullResponse>;
 
-export const BootstrapQuery = z.object({ page_token: z.string().max(500).optional(), limit: z.coerce.number().int().min(1).max(5000).default(1000) });
+export const BootstrapQuery = z.object({
+  page_token: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+});
 export const BootstrapResponse = z
   .object({
     rows: z.array(Change),
@@ -287,6 +316,11 @@ export const ListConflictsQuery = z.object({
   resolved: QueryBool.optional(),
   device_id: z.uuid().optional(),
   page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).default(20).transform((n) => Math.min(n, 100)),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .transform((n) => Math.min(n, 100)),
 });
 export const ResolveConflictInput = z.object({ note: z.string().trim().min(1).max(1000) }).meta({ id: 'ResolveConflictInput' });

@@ -96,7 +96,8 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
         <strong class="shop" data-testid="shop-name">${shop?.name ?? t('app.title')}${store && store.name !== shop?.name ? ` · ${store.name}` : ''}</strong>
         <nav>
           ${VIEWS.map(
-            (v) => html`<button key=${v} class=${view === v ? 'selected' : ''} data-testid=${`nav-${v}`} onClick=${() => setView(v)}>${t(`nav.${v}`)}</button>`,
+            (v) =>
+              html`<button key=${v} class=${view === v ? 'selected' : ''} data-testid=${`nav-${v}`} onClick=${() => setView(v)}>${t(`nav.${v}`)}</button>`,
           )}
         </nav>
         <span class="user">${user.first_name}</span>
@@ -104,16 +105,18 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
         <button data-testid="sign-out" onClick=${signOut}>${t('nav.sign_out')}</button>
       </header>
       <div class="body no-print">
-        ${view === 'sell'
-          ? html`<div class="sell">
+        ${
+          view === 'sell'
+            ? html`<div class="sell">
               <${Products} till=${till} version=${version} onAdd=${add} />
               <${CartPanel} till=${till} user=${user} version=${version} cart=${cart} fiscal=${store?.fiscal === true} onCart=${setCart} onSold=${sold} />
             </div>`
-          : view === 'sales'
-            ? html`<${Sales} till=${till} user=${user} version=${version} onChanged=${bump} onView=${setReceipt} />`
-            : view === 'customers'
-              ? html`<${Customers} till=${till} version=${version} onChanged=${bump} />`
-              : html`<${Conflicts} till=${till} version=${version} />`}
+            : view === 'sales'
+              ? html`<${Sales} till=${till} user=${user} version=${version} onChanged=${bump} onView=${setReceipt} />`
+              : view === 'customers'
+                ? html`<${Customers} till=${till} version=${version} onChanged=${bump} />`
+                : html`<${Conflicts} till=${till} version=${version} />`
+        }
       </div>
       <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} onSignIn=${onSignIn} />
       ${receipt ? html`<${ReceiptView} till=${till} version=${version} sale=${receipt} shop=${shop} store=${store} onClose=${() => (setReceipt(null), bump())} />` : null}

@@ -9,7 +9,11 @@ import { html } from './html.js';
 export function Bootstrap({ till }: { till: Till }) {
   const [progress, setProgress] = useState<BootstrapProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useTillEvent(till, 'progress', useCallback((p: BootstrapProgress) => setProgress(p), []));
+  useTillEvent(
+    till,
+    'progress',
+    useCallback((p: BootstrapProgress) => setProgress(p), []),
+  );
 
   const start = useCallback(() => {
     setError(null);

@@ -73,11 +73,13 @@ export function CartPanel({ till, user, version, cart, fiscal, onCart, onSold }:
       </ul>
       <dl class="totals">
         <dt>${t('cart.subtotal')}</dt><dd data-testid="cart-subtotal">${formatTzs(totals.subtotal)}</dd>
-        ${mayDiscount
-          ? html`<dt><label for="discount">${t('cart.discount')}</label></dt>
+        ${
+          mayDiscount
+            ? html`<dt><label for="discount">${t('cart.discount')}</label></dt>
               <dd><input id="discount" type="number" min="0" max="100" step="0.5" data-testid="cart-discount" value=${cart.discountPct}
                 onChange=${(e: any) => onCart(setDiscount(cart, Number(e.currentTarget.value)))} /></dd>`
-          : null}
+            : null
+        }
         ${totals.discount > 0 ? html`<dt>${t('cart.discount_amount')}</dt><dd>−${formatTzs(totals.discount)}</dd>` : null}
         <dt class="total">${t('cart.total')}</dt><dd class="total" data-testid="cart-total" data-cents=${totals.total}>${formatTzs(totals.total)}</dd>
       </dl>
@@ -91,18 +93,24 @@ export function CartPanel({ till, user, version, cart, fiscal, onCart, onSold }:
             `,
           )}
         </div>
-        ${NEEDS_REFERENCE.includes(pay.method)
-          ? html`<input data-testid="pay-reference" placeholder=${t('pay.reference')} value=${pay.reference} onInput=${(e: any) => setPay({ ...pay, reference: e.currentTarget.value })} />`
-          : null}
-        ${pay.method === 'Credit'
-          ? html`<p class="hint">${t('pay.choose_customer')}</p>
+        ${
+          NEEDS_REFERENCE.includes(pay.method)
+            ? html`<input data-testid="pay-reference" placeholder=${t('pay.reference')} value=${pay.reference} onInput=${(e: any) => setPay({ ...pay, reference: e.currentTarget.value })} />`
+            : null
+        }
+        ${
+          pay.method === 'Credit'
+            ? html`<p class="hint">${t('pay.choose_customer')}</p>
               <${CustomerPicker} till=${till} version=${version} selected=${pay.customerId} onSelect=${(id: string | null) => setPay({ ...pay, customerId: id })} />`
-          : null}
-        ${fiscal
-          ? html`<input data-testid="pay-tin" inputmode="numeric" maxlength="9" placeholder=${t('pay.tin')} aria-label=${t('pay.tin')} value=${pay.tin}
+            : null
+        }
+        ${
+          fiscal
+            ? html`<input data-testid="pay-tin" inputmode="numeric" maxlength="9" placeholder=${t('pay.tin')} aria-label=${t('pay.tin')} value=${pay.tin}
               onInput=${(e: any) => setPay({ ...pay, tin: e.currentTarget.value })} />
               ${tinWrong ? html`<p class="hint" data-testid="pay-tin-wrong">${t('pay.tin_wrong')}</p>` : null}`
-          : null}
+            : null
+        }
       </fieldset>
       ${error ? html`<p class="error" role="alert" data-testid="sale-error">${error}</p>` : null}
       ${missingCustomer && cart.lines.length > 0 ? html`<p class="hint">${t('pay.no_customer')}</p>` : null}

@@ -11,9 +11,23 @@ export function owes(c: Customer): string {
   return c.outstanding_balance > 0 ? t('customers.owes', { amount: tzs(c.outstanding_balance) }) : t('customers.owes_nothing');
 }
 
-export function CustomerPicker({ till, version, selected, onSelect }: { till: Till; version: number; selected: string | null; onSelect: (id: string | null) => void }) {
+export function CustomerPicker({
+  till,
+  version,
+  selected,
+  onSelect,
+}: {
+  till: Till;
+  version: number;
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+}) {
   const [search, setSearch] = useState('');
-  const customers = useLoad(() => till.customers({ search: search.trim() || undefined, limit: 20 }), [till, search, version], [] as Customer[]);
+  const customers = useLoad(
+    () => till.customers({ search: search.trim() || undefined, limit: 20 }),
+    [till, search, version],
+    [] as Customer[],
+  );
   return html`
     <div class="customer-picker" data-testid="customer-picker">
       <input type="search" data-testid="customer-picker-search" placeholder=${t('customers.search')} value=${search} onInput=${(e: any) => setSearch(e.currentTarget.value)} />

@@ -13,7 +13,11 @@ export function Customers({ till, version, onChanged }: { till: Till; version: n
   const [name, setName] = useState('');
   const [phone, setPhone] = useState('');
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
-  const customers = useLoad(() => till.customers({ search: search.trim() || undefined, limit: 100 }), [till, search, version], [] as Customer[]);
+  const customers = useLoad(
+    () => till.customers({ search: search.trim() || undefined, limit: 100 }),
+    [till, search, version],
+    [] as Customer[],
+  );
 
   const create = async (e: Event) => {
     e.preventDefault();

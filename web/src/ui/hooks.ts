@@ -35,7 +35,10 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], initial: T):
   const [value, setValue] = useState<T>(initial);
   useEffect(() => {
     let live = true;
-    load().then((v) => live && setValue(v), () => undefined);
+    load().then(
+      (v) => live && setValue(v),
+      () => undefined,
+    );
     return () => void (live = false);
   }, deps);
   return value;

@@ -27,7 +27,19 @@ function offered(move: Reversal, sale: Receipt, user: TillUser): boolean {
   return breach === undefined;
 }
 
-export function Sales({ till, user, version, onChanged, onView }: { till: Till; user: TillUser; version: number; onChanged: () => void; onView: (r: Receipt) => void }) {
+export function Sales({
+  till,
+  user,
+  version,
+  onChanged,
+  onView,
+}: {
+  till: Till;
+  user: TillUser;
+  version: number;
+  onChanged: () => void;
+  onView: (r: Receipt) => void;
+}) {
   const sales = useLoad(() => till.recentTransactions({ limit: RECENT }), [till, version], [] as Receipt[]);
   const [asking, setAsking] = useState<{ move: Reversal; sale: Receipt } | null>(null);
   const [reason, setReason] = useState('');
@@ -53,14 +65,16 @@ export function Sales({ till, user, version, onChanged, onView }: { till: Till; 
     <section class="sales" data-testid="sales">
       <h2>${t('sales.title')}</h2>
       ${message ? html`<p class=${message.error ? 'error' : 'ok'} role="status" data-testid="sales-message">${message.text}</p>` : null}
-      ${asking
-        ? html`<form class="reason" onSubmit=${confirm} data-testid="reversal-form">
+      ${
+        asking
+          ? html`<form class="reason" onSubmit=${confirm} data-testid="reversal-form">
             <strong>${t(asking.move === 'refund' ? 'sales.confirm_refund' : 'sales.confirm_void', { receipt: asking.sale.receipt_number ?? asking.sale.client_receipt_number ?? '' })}</strong>
             <input required data-testid="reversal-reason" placeholder=${t('sales.reason')} value=${reason} onInput=${(e: any) => setReason(e.currentTarget.value)} />
             <button type="submit" class="primary" data-testid="reversal-confirm">${t(asking.move === 'refund' ? 'sales.refund' : 'sales.void')}</button>
             <button type="button" onClick=${() => setAsking(null)}>${t('sales.cancel')}</button>
           </form>`
-        : null}
+          : null
+      }
       ${sales.length === 0 ? html`<p class="empty">${t('sales.none')}</p>` : null}
       <table>
         <tbody>

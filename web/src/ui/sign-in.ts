@@ -5,7 +5,15 @@ import { t } from '../i18n.js';
 import { html } from './html.js';
 import { errorText } from './errors.js';
 
-export function SignIn({ till, onSignedIn, onCancel }: { till: Till; onSignedIn: (user: TillUser) => void; onCancel?: (() => void) | undefined }) {
+export function SignIn({
+  till,
+  onSignedIn,
+  onCancel,
+}: {
+  till: Till;
+  onSignedIn: (user: TillUser) => void;
+  onCancel?: (() => void) | undefined;
+}) {
   const [mode, setMode] = useState<'password' | 'otp'>('password');
   const [identifier, setIdentifier] = useState('');
   const [secret, setSecret] = useState('');
@@ -44,16 +52,18 @@ export function SignIn({ till, onSignedIn, onCancel }: { till: Till; onSignedIn:
         <label>${mode === 'password' ? t('signin.identifier') : t('signin.phone')}
           <input data-testid="sign-in-identifier" autocomplete="username" required value=${identifier} onInput=${(e: any) => setIdentifier(e.currentTarget.value)} />
         </label>
-        ${mode === 'password'
-          ? html`<label>${t('signin.password')}
+        ${
+          mode === 'password'
+            ? html`<label>${t('signin.password')}
               <input data-testid="sign-in-password" type="password" autocomplete="current-password" required value=${secret} onInput=${(e: any) => setSecret(e.currentTarget.value)} />
             </label>`
-          : codeSent
-            ? html`<p>${t('signin.code_sent', { phone: identifier })}</p>
+            : codeSent
+              ? html`<p>${t('signin.code_sent', { phone: identifier })}</p>
                 <label>${t('signin.code')}
                   <input data-testid="sign-in-code" inputmode="numeric" autocomplete="one-time-code" required value=${secret} onInput=${(e: any) => setSecret(e.currentTarget.value)} />
                 </label>`
-            : null}
+              : null
+        }
         ${error ? html`<p class="error" role="alert" data-testid="sign-in-error">${error}</p>` : null}
         <button type="submit" class="primary" disabled=${busy} data-testid="sign-in-submit">
           ${mode === 'otp' && !codeSent ? t('signin.send_code') : t('signin.submit')}

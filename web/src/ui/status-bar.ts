@@ -3,7 +3,17 @@ import type { TillStatus } from '@duka/client-sdk';
 import { formatTime, t } from '../i18n.js';
 import { html } from './html.js';
 
-export function StatusBar({ status, conflicts, onConflicts, onSignIn }: { status: TillStatus; conflicts: number; onConflicts: () => void; onSignIn: () => void }) {
+export function StatusBar({
+  status,
+  conflicts,
+  onConflicts,
+  onSignIn,
+}: {
+  status: TillStatus;
+  conflicts: number;
+  onConflicts: () => void;
+  onSignIn: () => void;
+}) {
   return html`
     <footer class="status-bar" data-testid="status-bar">
       <span class=${`dot ${status.online ? 'online' : 'offline'}`} data-testid="status-online" data-online=${String(status.online)}>

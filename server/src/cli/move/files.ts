@@ -31,7 +31,8 @@ export async function copyFiles(sourceDir: string, storage: Storage): Promise<Fi
     const there = await storage.get(key);
     there?.stream.destroy();
     if (there?.size === size) result.skipped++;
-    else if ((await storage.put(key, createReadStream(file))) !== size) throw new Error(`${key}: the copy in the target storage is not ${size} bytes`);
+    else if ((await storage.put(key, createReadStream(file))) !== size)
+      throw new Error(`${key}: the copy in the target storage is not ${size} bytes`);
     result.files++;
     result.bytes += size;
   }

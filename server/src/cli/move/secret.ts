@@ -25,7 +25,8 @@ export interface SourceSecret {
 export function sourceSecret(jwtSecret: string | undefined, sourceDir: string): SourceSecret {
   if (jwtSecret) return { secret: jwtSecret, from: 'JWT_SECRET' };
   const file = path.join(sourceDir, GENERATED_SECRET_FILE);
-  if (!existsSync(file)) throw new MoveError(`JWT_SECRET is not set and ${file} does not exist: set JWT_SECRET to the secret the server ran with`);
+  if (!existsSync(file))
+    throw new MoveError(`JWT_SECRET is not set and ${file} does not exist: set JWT_SECRET to the secret the server ran with`);
   return { secret: readFileSync(file, 'utf8').trim(), from: file };
 }
 
@@ -35,18 +36,26 @@ export const fingerprint = (secret: string) => `sha256:${createHash('sha256').up
 /** Refuse a secret that does not open the values sealed in the database (each `*_enc` column's first value). */
 export function checkSecretOpens(sqlite: SQLite.Database, s: SourceSecret): number {
   const keys = deriveKeys(s.secret);
-  const tables = sqlite.prepare("select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%'").all() as Array<{ name: string }>;
+  const tables = sqlite
+    .prepare("select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%'")
+    .all() as Array<{ name: string }>;
   let opened = 0;
   for (const { name } of tables) {
-    const cols = (sqlite.prepare('select name from pragma_table_info(?)').all(name) as Array<{ name: string }>).filter((c) => c.name.endsWith('_enc'));
+    const cols = (sqlite.prepare('select name from pragma_table_info(?)').all(name) as Array<{ name: string }>).filter((c) =>
+      c.name.endsWith('_enc'),
+    );
     for (const { name: col } of cols) {
-      const row = sqlite.prepare(`select "${col}" as v from "${name}" where "${col}" is not null limit 1`).get() as { v: string } | undefined;
+      const row = sqlite.prepare(`select "${col}" as v from "${name}" where "${col}" is not null limit 1`).get() as
+        | { v: string }
+        | undefined;
       if (!row) continue;
       try {
         keys.decrypt(row.v);
         opened++;
       } catch {
-        throw new MoveError(`the secret from ${s.from} does not open the values sealed in ${name}.${col}: give the move the JWT_SECRET the server ran with`);
+        throw new MoveError(
+          `the secret from ${s.from} does not open the values sealed in ${name}.${col}: give the move the JWT_SECRET the server ran with`,
+        );
       }
     }
   }
@@ -55,7 +64,8 @@ export function checkSecretOpens(sqlite: SQLite.Database, s: SourceSecret): numb
 
 /** Write the secret where the operator asked (mode 0600); an existing different secret there is refused. */
 export function checkSecretFile(file: string, secret: string): void {
-  if (existsSync(file) && readFileSync(file, 'utf8').trim() !== secret) throw new MoveError(`${file} already holds a different secret; remove it or choose another --secret-file`);
+  if (existsSync(file) && readFileSync(file, 'utf8').trim() !== secret)
+    throw new MoveError(`${file} already holds a different secret; remove it or choose another --secret-file`);
 }
 
 export function writeSecretFile(file: string, secret: string): void {

@@ -66,7 +66,13 @@ export interface CopyOptions {
  * lacks is refused (the two schemas must be the same migrations). Self-references are written in a
  * second pass, once every row they may point at is there.
  */
-export async function copyTable(sqlite: SQLite.Database, client: pg.ClientBase, table: TargetTable, sourceColumns: string[], o: CopyOptions): Promise<number> {
+export async function copyTable(
+  sqlite: SQLite.Database,
+  client: pg.ClientBase,
+  table: TargetTable,
+  sourceColumns: string[],
+  o: CopyOptions,
+): Promise<number> {
   const extra = sourceColumns.filter((c) => !table.columns.some((t) => t.name === c));
   if (extra.length) throw new MoveError(`${table.name} has columns PostgreSQL's schema lacks: ${extra.join(', ')}`);
   const columns = table.columns.filter((c) => sourceColumns.includes(c.name));
@@ -77,7 +83,10 @@ export async function copyTable(sqlite: SQLite.Database, client: pg.ClientBase, 
   const head = `insert into ${ident(table.name)} (${columns.map((c) => ident(c.name)).join(', ')}) values `;
   const later: Array<[unknown, number, unknown]> = [];
 
-  const read = sqlite.prepare(`select ${columns.map((c) => ident(c.name)).join(', ')} from ${ident(table.name)}`).raw(true).safeIntegers(true);
+  const read = sqlite
+    .prepare(`select ${columns.map((c) => ident(c.name)).join(', ')} from ${ident(table.name)}`)
+    .raw(true)
+    .safeIntegers(true);
   let rows: unknown[][] = [];
   let copied = 0;
   const flush = async () => {

@@ -48,14 +48,23 @@ const APPLICATION_NAME = 'duka-move';
 function checkMigrations(have: string[]): void {
   const known = Object.keys(migrations);
   const newer = have.filter((m) => !known.includes(m));
-  if (newer.length) throw new MoveError(`the database has migrations this version of Duka does not know (${newer.join(', ')}): move it with the version that last ran on it`);
+  if (newer.length)
+    throw new MoveError(
+      `the database has migrations this version of Duka does not know (${newer.join(', ')}): move it with the version that last ran on it`,
+    );
   const missing = known.filter((m) => !have.includes(m));
-  if (missing.length) throw new MoveError(`the database lacks ${missing.length} migration(s) of this version (${missing[0]}…): start this version's server on it once (or run npm run migrate without DATABASE_URL), stop it, then move`);
+  if (missing.length)
+    throw new MoveError(
+      `the database lacks ${missing.length} migration(s) of this version (${missing[0]}…): start this version's server on it once (or run npm run migrate without DATABASE_URL), stop it, then move`,
+    );
 }
 
 async function refuseUsedTarget(url: string): Promise<void> {
   const servers = await connectedServers({ url });
-  if (servers.length) throw new MoveError(`Duka servers are connected to the target database (from ${servers.join(', ')}); a move fills an empty database before any server starts on it`);
+  if (servers.length)
+    throw new MoveError(
+      `Duka servers are connected to the target database (from ${servers.join(', ')}); a move fills an empty database before any server starts on it`,
+    );
   const client = new pg.Client({ connectionString: url, application_name: APPLICATION_NAME });
   await client.connect();
   try {
@@ -67,7 +76,9 @@ async function refuseUsedTarget(url: string): Promise<void> {
 }
 
 async function migrateTarget(url: string): Promise<void> {
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, application_name: APPLICATION_NAME }) }) });
+  const db = new Kysely<any>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, application_name: APPLICATION_NAME }) }),
+  });
   try {
     await migrateToLatest(db);
   } finally {
@@ -90,7 +101,10 @@ export async function moveDatabase(o: MoveOptions): Promise<TableCheck[]> {
       const names = tables.map((t) => t.name);
       const onlySource = source.tables.filter((t) => !names.includes(t));
       const onlyTarget = names.filter((t) => !source.tables.includes(t));
-      if (onlySource.length || onlyTarget.length) throw new MoveError(`the two schemas differ: only in SQLite: ${onlySource.join(', ') || 'none'}; only in PostgreSQL: ${onlyTarget.join(', ') || 'none'}`);
+      if (onlySource.length || onlyTarget.length)
+        throw new MoveError(
+          `the two schemas differ: only in SQLite: ${onlySource.join(', ') || 'none'}; only in PostgreSQL: ${onlyTarget.join(', ') || 'none'}`,
+        );
       const all = names.map(ident).join(', ');
       // Taken before looking, so no server that starts meanwhile can open a shop the copy would wipe.
       await client.query(`lock table ${all} in access exclusive mode`);
@@ -106,7 +120,10 @@ export async function moveDatabase(o: MoveOptions): Promise<TableCheck[]> {
       await advanceSequences(client);
       const checks: TableCheck[] = [];
       for (const table of tables) checks.push(await checkTable(source.sqlite, client, table));
-      if (!checks.every(tableMatches)) throw new MoveError(`the copy does not match its source; nothing was kept:\n${formatChecks(checks.filter((c) => !tableMatches(c)))}`);
+      if (!checks.every(tableMatches))
+        throw new MoveError(
+          `the copy does not match its source; nothing was kept:\n${formatChecks(checks.filter((c) => !tableMatches(c)))}`,
+        );
       await client.query('commit');
       return checks;
     } catch (err) {

@@ -50,16 +50,21 @@ export function openSource(dbFile: string): Source {
     sqlite.prepare('select count(*) from sqlite_master').get();
   } catch (err) {
     sqlite.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new MoveError(`${dbFile} is open in another process (a server?); stop it before moving`);
+    if ((err as { code?: string }).code === 'SQLITE_BUSY')
+      throw new MoveError(`${dbFile} is open in another process (a server?); stop it before moving`);
     throw new MoveError(`${dbFile} is not a readable SQLite database: ${(err as Error).message}`);
   }
   // table_list types FTS5's index as 'virtual' and its storage as 'shadow': both are rebuilt, never copied.
-  const list = sqlite.prepare("select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%' order by name").all() as Array<{ name: string }>;
+  const list = sqlite
+    .prepare("select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%' order by name")
+    .all() as Array<{ name: string }>;
   if (!list.some((t) => t.name === 'kysely_migration')) {
     sqlite.close();
     throw new MoveError(`${dbFile} is not a Duka database (no migrations table)`);
   }
-  const migrations = (sqlite.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>).map((r) => r.name);
+  const migrations = (sqlite.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>).map(
+    (r) => r.name,
+  );
   return {
     sqlite,
     tables: list.map((t) => t.name).filter((n) => !BOOKKEEPING.has(n)),

@@ -52,7 +52,8 @@ export async function targetTables(client: pg.ClientBase): Promise<TargetTable[]
     else parents.get(fk.child)?.add(fk.parent);
   }
   for (const t of byTable.values()) {
-    if (t.selfRefs.length && !t.key) throw new MoveError(`${t.name} refers to itself but has no single-column primary key: the move cannot fill it`);
+    if (t.selfRefs.length && !t.key)
+      throw new MoveError(`${t.name} refers to itself but has no single-column primary key: the move cannot fill it`);
   }
   return fillOrder(parents).map((n) => byTable.get(n)!);
 }
@@ -66,7 +67,10 @@ export function fillOrder(parents: Map<string, Set<string>>): string[] {
   const waiting = new Map([...parents].map(([n, ps]) => [n, new Set([...ps].filter((p) => parents.has(p)))]));
   const order: string[] = [];
   while (waiting.size) {
-    const ready = [...waiting].filter(([, ps]) => ps.size === 0).map(([n]) => n).sort();
+    const ready = [...waiting]
+      .filter(([, ps]) => ps.size === 0)
+      .map(([n]) => n)
+      .sort();
     if (!ready.length) throw new MoveError(`these tables refer to each other in a cycle: ${[...waiting.keys()].sort().join(', ')}`);
     for (const n of ready) {
       order.push(n);
@@ -79,9 +83,13 @@ export function fillOrder(parents: Map<string, Set<string>>): string[] {
 
 /** Tenants or accounts in the target: a move never writes over a database in use. */
 export async function targetHolds(client: pg.ClientBase): Promise<string | null> {
-  const { rows } = await client.query<{ migrated: boolean }>("select to_regclass('public.organisations') is not null and to_regclass('public.users') is not null as migrated");
+  const { rows } = await client.query<{ migrated: boolean }>(
+    "select to_regclass('public.organisations') is not null and to_regclass('public.users') is not null as migrated",
+  );
   if (!rows[0]!.migrated) return null;
-  const { rows: counts } = await client.query<{ orgs: string; users: string }>('select (select count(*) from organisations) as orgs, (select count(*) from users) as users');
+  const { rows: counts } = await client.query<{ orgs: string; users: string }>(
+    'select (select count(*) from organisations) as orgs, (select count(*) from users) as users',
+  );
   const { orgs, users } = counts[0]!;
   return orgs !== '0' || users !== '0' ? `${orgs} organisation(s) and ${users} user(s)` : null;
 }

@@ -31,8 +31,15 @@ export async function checkTable(sqlite: SQLite.Database, client: pg.ClientBase,
   const money = table.columns.filter((c) => isMoneyColumn(c.name, c.type)).map((c) => c.name);
   const t = ident(table.name);
   const sums = money.map((c) => `coalesce(sum(${ident(c)}), 0)`);
-  const src = sqlite.prepare(`select ${['count(*)', ...sums].join(', ')} from ${t}`).raw(true).safeIntegers(true).get() as bigint[];
-  const { rows } = await client.query<string[]>({ text: `select ${['count(*)', ...sums].map((s) => `${s}::text`).join(', ')} from ${t}`, rowMode: 'array' });
+  const src = sqlite
+    .prepare(`select ${['count(*)', ...sums].join(', ')} from ${t}`)
+    .raw(true)
+    .safeIntegers(true)
+    .get() as bigint[];
+  const { rows } = await client.query<string[]>({
+    text: `select ${['count(*)', ...sums].map((s) => `${s}::text`).join(', ')} from ${t}`,
+    rowMode: 'array',
+  });
   const dst = rows[0]!;
   return {
     table: table.name,
@@ -47,7 +54,9 @@ export function formatChecks(checks: TableCheck[]): string {
   const width = Math.max(5, ...checks.map((c) => c.table.length));
   const lines = [`${'table'.padEnd(width)}  ${'sqlite'.padStart(9)}  ${'postgres'.padStart(9)}  money (sum of cents, sqlite = postgres)`];
   for (const c of checks) {
-    const money = c.money.map((m) => (m.source === m.target ? `${m.column} ${m.source}` : `${m.column} ${m.source} ≠ ${m.target}`)).join(', ');
+    const money = c.money
+      .map((m) => (m.source === m.target ? `${m.column} ${m.source}` : `${m.column} ${m.source} ≠ ${m.target}`))
+      .join(', ');
     const mark = tableMatches(c) ? ' ' : '✗';
     lines.push(`${c.table.padEnd(width)}  ${c.source.padStart(9)}  ${c.target.padStart(9)} ${mark}${money ? ` ${money}` : ''}`.trimEnd());
   }

@@ -33,7 +33,12 @@ export function requireStore(ctx: AuthedContext): { orgId: string; storeId: stri
   return { orgId, storeId: ctx.actor.storeId };
 }
 
-const WHO: Record<Actor['role'], string> = { owner: 'the shop owner', manager: 'managers', staff: 'staff', admin: 'platform administrators' };
+const WHO: Record<Actor['role'], string> = {
+  owner: 'the shop owner',
+  manager: 'managers',
+  staff: 'staff',
+  admin: 'platform administrators',
+};
 
 export function requireRole(ctx: AuthedContext, ...roles: Array<Actor['role']>): void {
   if (!roles.includes(ctx.actor.role)) throw new ForbiddenError(`only ${roles.map((r) => WHO[r]).join(' or ')} can do this`);
@@ -66,6 +71,9 @@ export function requirePower(ctx: AuthedContext, power: Power): void {
  */
 export function requireSettledPassword(actor: Actor): void {
   if (actor.passwordChangeRequired) {
-    throw new ServiceError('PASSWORD_CHANGE_REQUIRED', 'you signed in with a temporary password; set a new password first (PATCH /accounts/me with password)');
+    throw new ServiceError(
+      'PASSWORD_CHANGE_REQUIRED',
+      'you signed in with a temporary password; set a new password first (PATCH /accounts/me with password)',
+    );
   }
 }

@@ -16,7 +16,12 @@ import { UnauthenticatedError } from '../errors.js';
 
 /** Whether the session `sid` is still signed in: some refresh token of its family is not revoked. */
 export async function sessionActive(db: Kysely<Database>, sid: string): Promise<boolean> {
-  const row = await db.selectFrom('refresh_tokens').select('id').where('family_id', '=', sid).where('revoked_at', 'is', null).executeTakeFirst();
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('family_id', '=', sid)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -25,12 +30,20 @@ async function readSession(db: Kysely<Database>, actor: Actor) {
   const row = await db
     .selectFrom('users')
     .select(['role', 'is_active', 'must_change_password', ...Object.values(PERMISSION_FLAG)])
-    .select((eb) => eb.exists(eb.selectFrom('refresh_tokens').select('id').where('family_id', '=', actor.sid).where('revoked_at', 'is', null)).as('live'))
+    .select((eb) =>
+      eb.exists(eb.selectFrom('refresh_tokens').select('id').where('family_id', '=', actor.sid).where('revoked_at', 'is', null)).as('live'),
+    )
     .where('id', '=', actor.userId)
     .executeTakeFirst();
   if (!row) return undefined;
   // SQLite answers EXISTS with 1 or 0, Postgres with true or false.
-  return { live: Number(row.live) === 1, active: row.is_active === 1, role: row.role as Role, perms: permissionsOf(row.role, row), passwordTemporary: row.must_change_password === 1 };
+  return {
+    live: Number(row.live) === 1,
+    active: row.is_active === 1,
+    role: row.role as Role,
+    perms: permissionsOf(row.role, row),
+    passwordTemporary: row.must_change_password === 1,
+  };
 }
 
 type Seen = { at: number; userId: string; role: Role; perms: Actor['perms']; passwordTemporary: boolean };
@@ -63,7 +76,12 @@ export class SessionGate implements SessionCheck {
       this.seen.set(actor.sid, hit);
     }
     // Limited only if signed in with the temporary password (the token says so) and it is still not replaced.
-    return { ...actor, role: hit.role, perms: hit.perms, passwordChangeRequired: actor.passwordChangeRequired === true && hit.passwordTemporary };
+    return {
+      ...actor,
+      role: hit.role,
+      perms: hit.perms,
+      passwordChangeRequired: actor.passwordChangeRequired === true && hit.passwordTemporary,
+    };
   }
 
   /** A revocation or a change to a user committed (here or on another instance): read it afresh next time. */

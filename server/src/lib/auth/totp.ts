@@ -4,7 +4,14 @@ import * as OTPAuth from 'otpauth';
 const PERIOD = 30;
 
 function totp(secretBase32: string, account = '') {
-  return new OTPAuth.TOTP({ issuer: 'Duka', label: account, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: OTPAuth.Secret.fromBase32(secretBase32) });
+  return new OTPAuth.TOTP({
+    issuer: 'Duka',
+    label: account,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD,
+    secret: OTPAuth.Secret.fromBase32(secretBase32),
+  });
 }
 
 export const newTotpSecret = () => new OTPAuth.Secret({ size: 20 }).base32;

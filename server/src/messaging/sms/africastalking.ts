@@ -18,7 +18,14 @@
 import { toCents } from '@duka/shared';
 import { countSegments } from './segments.js';
 import { callGateway, DEFAULT_SMS_TIMEOUT_MS, type DriverOptions, isRecord, isTransientStatus, parseJson, providerWords } from './http.js';
-import { type CallbackInput, type DeliveryReport, type DeliveryState, type SmsCredentials, SmsRejected, type SmsProvider } from './sms-provider.js';
+import {
+  type CallbackInput,
+  type DeliveryReport,
+  type DeliveryState,
+  type SmsCredentials,
+  SmsRejected,
+  type SmsProvider,
+} from './sms-provider.js';
 
 export const AFRICASTALKING_BASE_URL = 'https://api.africastalking.com';
 export const AFRICASTALKING_SANDBOX_URL = 'https://api.sandbox.africastalking.com';
@@ -65,7 +72,10 @@ export function africasTalkingProvider(options: DriverOptions = {}): SmsProvider
         signal,
       );
       if (answer.status < 200 || answer.status >= 300) {
-        throw new SmsRejected(providerWords(answer.text, `Africa's Talking answered HTTP ${answer.status}`), !isTransientStatus(answer.status));
+        throw new SmsRejected(
+          providerWords(answer.text, `Africa's Talking answered HTTP ${answer.status}`),
+          !isTransientStatus(answer.status),
+        );
       }
       const data = parseJson(answer.text);
       const sms = isRecord(data) && isRecord(data.SMSMessageData) ? data.SMSMessageData : null;
@@ -73,7 +83,10 @@ export function africasTalkingProvider(options: DriverOptions = {}): SmsProvider
       const recipient = Array.isArray(sms.Recipients) ? sms.Recipients.find(isRecord) : undefined;
       if (!recipient) {
         // e.g. `{ Message: 'InvalidSenderId', Recipients: [] }`: the request itself was refused.
-        throw new SmsRejected(typeof sms.Message === 'string' && sms.Message ? sms.Message : "Africa's Talking sent the message to nobody", true);
+        throw new SmsRejected(
+          typeof sms.Message === 'string' && sms.Message ? sms.Message : "Africa's Talking sent the message to nobody",
+          true,
+        );
       }
       const statusCode = Number(recipient.statusCode);
       const status = typeof recipient.status === 'string' ? recipient.status : `status ${statusCode}`;
@@ -81,7 +94,11 @@ export function africasTalkingProvider(options: DriverOptions = {}): SmsProvider
       if (typeof recipient.messageId !== 'string' || !recipient.messageId) {
         throw new SmsRejected("Africa's Talking accepted the message without an id", false);
       }
-      return { providerMessageId: recipient.messageId, segments: countSegments(request.text).segments, costCents: costCents(recipient.cost) };
+      return {
+        providerMessageId: recipient.messageId,
+        segments: countSegments(request.text).segments,
+        costCents: costCents(recipient.cost),
+      };
     },
 
     parseDeliveryReport(input: CallbackInput): DeliveryReport[] | null {

@@ -27,13 +27,7 @@ import {
   parseJson,
   providerWords,
 } from './http.js';
-import {
-  type CallbackInput,
-  type DeliveryReport,
-  type DeliveryState,
-  SmsRejected,
-  type SmsProvider,
-} from './sms-provider.js';
+import { type CallbackInput, type DeliveryReport, type DeliveryState, SmsRejected, type SmsProvider } from './sms-provider.js';
 
 export const BEEM_BASE_URL = 'https://apisms.beem.africa';
 export const BEEM_DLR_BASE_URL = 'https://dlrapi.beem.africa';
@@ -50,7 +44,10 @@ function refusal(body: unknown): { code: number | null; message: string | null }
 
 function refuseUnlessOk(status: number, text: string): void {
   if (status >= 200 && status < 300) return;
-  throw new SmsRejected(refusal(parseJson(text)).message ?? providerWords(text, `Beem answered HTTP ${status}`), !isTransientStatus(status));
+  throw new SmsRejected(
+    refusal(parseJson(text)).message ?? providerWords(text, `Beem answered HTTP ${status}`),
+    !isTransientStatus(status),
+  );
 }
 
 function stateOf(status: string): DeliveryState {

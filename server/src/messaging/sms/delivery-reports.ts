@@ -61,7 +61,13 @@ export async function reportScopeOf(
  * Settle the messages these reports are about, among those sent on `scope`'s account; answers how
  * many changed. A report naming any other message changes nothing and is not told apart.
  */
-export async function applyDeliveryReports(db: Kysely<Database>, clock: Clock, provider: SmsProviderName, scope: ReportScope, reports: DeliveryReport[]): Promise<number> {
+export async function applyDeliveryReports(
+  db: Kysely<Database>,
+  clock: Clock,
+  provider: SmsProviderName,
+  scope: ReportScope,
+  reports: DeliveryReport[],
+): Promise<number> {
   let applied = 0;
   for (const r of reports) {
     if (r.state === 'pending') continue;
@@ -103,7 +109,9 @@ export async function pollDeliveryReports(o: PollOptions): Promise<number> {
     .selectFrom('outbox')
     .select(['provider', 'provider_message_id', 'recipient', 'account', 'org_id'])
     .where('delivery_status', '=', 'pending')
-    .where((eb) => eb.or(polled.map((p) => eb.and([eb('provider', '=', p), eb('sent_at', '<', now - (POLL_AFTER_MS[p] ?? POLL_AFTER_CALLBACK_MS))]))))
+    .where((eb) =>
+      eb.or(polled.map((p) => eb.and([eb('provider', '=', p), eb('sent_at', '<', now - (POLL_AFTER_MS[p] ?? POLL_AFTER_CALLBACK_MS))]))),
+    )
     .where('sent_at', '>', now - POLL_WINDOW_MS)
     .orderBy('sent_at')
     .limit(POLL_BATCH)

@@ -17,12 +17,20 @@ export interface SmsGateway {
   pollReports(lease?: Lease): Promise<number>;
 }
 
-export function smsGateway(config: Config, { db, transact }: Pick<DbHandle, 'db' | 'transact'>, keys: Keys, clock: Clock, log: Logger, showBodies: boolean): SmsGateway {
+export function smsGateway(
+  config: Config,
+  { db, transact }: Pick<DbHandle, 'db' | 'transact'>,
+  keys: Keys,
+  clock: Clock,
+  log: Logger,
+  showBodies: boolean,
+): SmsGateway {
   const platform = platformSmsAccount(config);
   const organisationAccount = organisationSmsAccounts(db, keys, config);
   const timeoutMs = config.SMS_TIMEOUT_MS;
   return {
     driver: smsDriver({ platform, providers: smsProviders, organisationAccount, log, showBodies, timeoutMs }),
-    pollReports: (lease) => pollDeliveryReports({ db, transact, lease, clock, providers: smsProviders, platform, organisationAccount, timeoutMs }),
+    pollReports: (lease) =>
+      pollDeliveryReports({ db, transact, lease, clock, providers: smsProviders, platform, organisationAccount, timeoutMs }),
   };
 }

@@ -18,4 +18,3 @@ export function createSmsProviders(options: DriverOptions = {}): Record<SmsProvi
 }
 
 export const smsProviders = createSmsProviders();
-

@@ -30,7 +30,8 @@ export const NEXTSMS_BASE_URL = 'https://messaging-service.co.tz';
 function errorWords(text: string, status: number): string {
   const body = parseJson(text);
   if (isRecord(body)) {
-    const exception = isRecord(body.requestError) && isRecord(body.requestError.serviceException) ? body.requestError.serviceException : null;
+    const exception =
+      isRecord(body.requestError) && isRecord(body.requestError.serviceException) ? body.requestError.serviceException : null;
     for (const candidate of [exception?.text, body.message, body.error]) {
       if (typeof candidate === 'string' && candidate) return candidate;
     }
@@ -109,7 +110,11 @@ export function nextSmsProvider(options: DriverOptions = {}): SmsProvider {
           const { group, words } = statusOf(result.status);
           const error = statusOf(result.error);
           const failed = stateOf(group) === 'failed';
-          reports.push({ providerMessageId: id, state: stateOf(group), detail: failed && error.words ? `${words}; ${error.words}` : words || group });
+          reports.push({
+            providerMessageId: id,
+            state: stateOf(group),
+            detail: failed && error.words ? `${words}; ${error.words}` : words || group,
+          });
         }
       }
       return reports;

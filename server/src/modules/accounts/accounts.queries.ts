@@ -94,7 +94,8 @@ export function findOrganisation(db: Kysely<Database>, id: string) {
   return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export type NewUserFields = Pick<NewUser, 'org_id' | 'store_id' | 'first_name' | 'phone' | 'email' | 'password_hash' | 'role'> & Partial<NewUser>;
+export type NewUserFields = Pick<NewUser, 'org_id' | 'store_id' | 'first_name' | 'phone' | 'email' | 'password_hash' | 'role'> &
+  Partial<NewUser>;
 
 /** Insert a user; every column not given takes its default (null, 0 or the schema default). */
 export function insertUser(db: Kysely<Database>, fields: NewUserFields, now: number) {

@@ -25,7 +25,8 @@ export const getMe = defineRoute('bearer', {
   method: 'get',
   path: '/accounts/me',
   operationId: 'getMe',
-  description: 'Answers who the token belongs to: the user, their organisation, the active store and every store they may switch to. Changes nothing.',
+  description:
+    'Answers who the token belongs to: the user, their organisation, the active store and every store they may switch to. Changes nothing.',
   errors: ['NOT_FOUND'],
   tags,
   summary: 'The signed-in user with their organisation, active store and stores',
@@ -60,7 +61,8 @@ export const patchOrganisation = defineRoute('owner', {
   method: 'patch',
   path: '/accounts/organisation',
   operationId: 'updateOrganisation',
-  description: "Changes the organisation's details, time zone, credit terms and integration keys (write-only: answered only as set or not).",
+  description:
+    "Changes the organisation's details, time zone, credit terms and integration keys (write-only: answered only as set or not).",
   errors: ['NOT_FOUND'],
   tags,
   summary: 'Update the organisation; integration keys are write-only',
@@ -96,11 +98,21 @@ export const createUser = defineRoute('owner', {
   method: 'post',
   path: '/accounts/users',
   operationId: 'createUser',
-  description: "Creates a user of the organisation with a temporary password sent by SMS (it must be changed at first sign-in); counts against the plan's staff limit.",
+  description:
+    "Creates a user of the organisation with a temporary password sent by SMS (it must be changed at first sign-in); counts against the plan's staff limit.",
   errors: ['DUPLICATE', 'INVALID_STATE', 'NOT_FOUND', 'PLAN_LIMIT'],
   tags,
   summary: 'Add a user; a temporary password is sent by SMS',
-  request: { body: jsonBody(CreateUserInput, { first_name: 'Juma', last_name: 'Said', phone: '0754123456', role: 'staff', store_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', can_refund: false }) },
+  request: {
+    body: jsonBody(CreateUserInput, {
+      first_name: 'Juma',
+      last_name: 'Said',
+      phone: '0754123456',
+      role: 'staff',
+      store_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f',
+      can_refund: false,
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(User), 'The new user') },
 });
 
@@ -123,7 +135,13 @@ export const aiCredits = defineRoute('bearer', {
   description: "This month's AI assistant credits of the organisation: allowed, used and left.",
   tags,
   summary: "This month's AI assistant credits",
-  responses: { 200: jsonResponse(Envelope(AiCredits), 'Credits', example({ used: 12, allocated: 50, remaining: 38, month: '2026-11', percentage: 24 })) },
+  responses: {
+    200: jsonResponse(
+      Envelope(AiCredits),
+      'Credits',
+      example({ used: 12, allocated: 50, remaining: 38, month: '2026-11', percentage: 24 }),
+    ),
+  },
 });
 
 export const totpStatus = defineRoute('admin-enrolment', {

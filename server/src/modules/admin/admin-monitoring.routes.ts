@@ -1,4 +1,12 @@
-import { ActivityEntry, AdminAnalyticsOverview, AdminAnalyticsQuery, Envelope, ListActivityQuery, MonitoringOverview, PagedEnvelope } from '@duka/shared';
+import {
+  ActivityEntry,
+  AdminAnalyticsOverview,
+  AdminAnalyticsQuery,
+  Envelope,
+  ListActivityQuery,
+  MonitoringOverview,
+  PagedEnvelope,
+} from '@duka/shared';
 import { defineRoute, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Platform administration'];

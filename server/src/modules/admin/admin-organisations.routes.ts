@@ -92,7 +92,8 @@ export const updateUser = defineRoute('admin', {
   method: 'patch',
   path: '/admin/users/{id}',
   operationId: 'updateUserStatus',
-  description: "Deactivates or reactivates any user, changes a staff member's role, or resets a password to a temporary one (texted to the user, every session signed out).",
+  description:
+    "Deactivates or reactivates any user, changes a staff member's role, or resets a password to a temporary one (texted to the user, every session signed out).",
   errors: ['BUSINESS_RULE', 'DUPLICATE', 'INVALID_STATE', 'PLAN_LIMIT'],
   tags,
   summary: 'Deactivate (signs out everywhere) or reactivate a user; staff ↔ manager role; reset the password to a temporary one; audited',

@@ -1,4 +1,15 @@
-import { AddoListChange, AddoListPage, AddoMedicine, CreateAddoMedicineInput, Envelope, IdParam, ListAddoHistoryQuery, ListAddoMedicinesQuery, PagedEnvelope, UpdateAddoMedicineInput } from '@duka/shared';
+import {
+  AddoListChange,
+  AddoListPage,
+  AddoMedicine,
+  CreateAddoMedicineInput,
+  Envelope,
+  IdParam,
+  ListAddoHistoryQuery,
+  ListAddoMedicinesQuery,
+  PagedEnvelope,
+  UpdateAddoMedicineInput,
+} from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Platform administration'];
@@ -32,7 +43,8 @@ export const addAddoMedicine = defineRoute('admin', {
   description: 'Adds a medicine to the ADDO list; every ADDO till gets the new version at its next pull.',
   errors: ['DUPLICATE'],
   tags,
-  summary: 'Add a medicine to the list (409 when generic name, strength and form, ignoring case and spaces, are on it already); a new version, audited',
+  summary:
+    'Add a medicine to the list (409 when generic name, strength and form, ignoring case and spaces, are on it already); a new version, audited',
   request: { body: jsonBody(CreateAddoMedicineInput, { generic_name: 'Amoxicillin', strength: '250 mg', dosage_form: 'capsule' }) },
   responses: { 201: jsonResponse(Envelope(AddoMedicine), 'The entry') },
 });

@@ -23,25 +23,39 @@ const page = (c: Parameters<typeof ok>[0], p: Paged) => ok(c, p.items, { meta: p
 const organisationsRouter: Router = createRouter()
   .openapi(orgs.listOrganisations, async (c) => page(c, await listOrganisations(authedCtx(c), c.req.valid('query'))))
   .openapi(orgs.getOrganisation, async (c) => ok(c, await getOrganisationDetail(authedCtx(c), c.req.valid('param').id)))
-  .openapi(orgs.organisationStores, async (c) => page(c, await people.listOrganisationStores(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))))
-  .openapi(orgs.organisationUsers, async (c) => page(c, await people.listOrganisationUsers(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))))
+  .openapi(orgs.organisationStores, async (c) =>
+    page(c, await people.listOrganisationStores(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))),
+  )
+  .openapi(orgs.organisationUsers, async (c) =>
+    page(c, await people.listOrganisationUsers(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))),
+  )
   .openapi(orgs.updateOrganisation, async (c) =>
     ok(c, await updateOrganisationByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'organisation updated' }),
   )
   .openapi(orgs.listUsers, async (c) => page(c, await people.listAdminUsers(authedCtx(c), c.req.valid('query'))))
-  .openapi(orgs.updateUser, async (c) => ok(c, await people.updateUserByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'user updated' }))
+  .openapi(orgs.updateUser, async (c) =>
+    ok(c, await people.updateUserByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'user updated' }),
+  )
   .openapi(orgs.listStores, async (c) => page(c, await people.listAdminStores(authedCtx(c), c.req.valid('query'))))
-  .openapi(orgs.updateStore, async (c) => ok(c, await people.updateStoreByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'store updated' }))
+  .openapi(orgs.updateStore, async (c) =>
+    ok(c, await people.updateStoreByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'store updated' }),
+  )
   .openapi(orgs.listSubscriptions, async (c) => page(c, await listAdminSubscriptions(authedCtx(c), c.req.valid('query'))))
   .openapi(orgs.aiUsage, async (c) => page(c, await platform.listAiUsage(authedCtx(c), c.req.valid('query'))));
 
 const catalogueRouter: Router = createRouter()
   .openapi(catalogue.listProducts, async (c) => page(c, await cat.listAdminProducts(authedCtx(c), c.req.valid('query'))))
   .openapi(catalogue.getProduct, async (c) => ok(c, await cat.getAdminProduct(authedCtx(c), c.req.valid('param').id)))
-  .openapi(catalogue.updateProduct, async (c) => ok(c, await cat.updateProductByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'product updated' }))
+  .openapi(catalogue.updateProduct, async (c) =>
+    ok(c, await cat.updateProductByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'product updated' }),
+  )
   .openapi(catalogue.listCategories, async (c) => page(c, await cat.listAdminCategories(authedCtx(c), c.req.valid('query'))))
-  .openapi(catalogue.createCategory, async (c) => ok(c, await cat.createCategoryByAdmin(authedCtx(c), c.req.valid('json')), { message: 'category created', status: 201 }))
-  .openapi(catalogue.updateCategory, async (c) => ok(c, await cat.updateCategoryByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'category updated' }))
+  .openapi(catalogue.createCategory, async (c) =>
+    ok(c, await cat.createCategoryByAdmin(authedCtx(c), c.req.valid('json')), { message: 'category created', status: 201 }),
+  )
+  .openapi(catalogue.updateCategory, async (c) =>
+    ok(c, await cat.updateCategoryByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'category updated' }),
+  )
   .openapi(catalogue.deleteCategory, async (c) => {
     await cat.deleteCategoryByAdmin(authedCtx(c), c.req.valid('param').id);
     return c.body(null, 204);
@@ -54,11 +68,17 @@ const recordsRouter: Router = createRouter()
   .openapi(records.listCustomers, async (c) => page(c, await business.listAdminCustomers(authedCtx(c), c.req.valid('query'))))
   .openapi(records.listCredits, async (c) => page(c, await business.listAdminCredits(authedCtx(c), c.req.valid('query'))))
   .openapi(records.listSuppliers, async (c) => page(c, await business.listAdminSuppliers(authedCtx(c), c.req.valid('query'))))
-  .openapi(records.supplierDeliveries, async (c) => page(c, await business.listAdminSupplierDeliveries(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))))
-  .openapi(records.supplierPayments, async (c) => page(c, await business.listAdminSupplierPayments(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))))
+  .openapi(records.supplierDeliveries, async (c) =>
+    page(c, await business.listAdminSupplierDeliveries(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))),
+  )
+  .openapi(records.supplierPayments, async (c) =>
+    page(c, await business.listAdminSupplierPayments(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))),
+  )
   .openapi(records.listExpenses, async (c) => page(c, await business.listAdminExpenses(authedCtx(c), c.req.valid('query'))))
   .openapi(records.listReviews, async (c) => page(c, await platform.listAdminReviews(authedCtx(c), c.req.valid('query'))))
-  .openapi(records.updateReview, async (c) => ok(c, await platform.updateReviewByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'review updated' }))
+  .openapi(records.updateReview, async (c) =>
+    ok(c, await platform.updateReviewByAdmin(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'review updated' }),
+  )
   .openapi(records.deleteReview, async (c) => {
     await platform.deleteReviewByAdmin(authedCtx(c), c.req.valid('param').id);
     return c.body(null, 204);
@@ -69,8 +89,14 @@ const recordsRouter: Router = createRouter()
 const pharmacyRouter: Router = createRouter()
   .openapi(pharmacy.listAddoList, async (c) => page(c, await addo.listAddoMedicinesForAdmin(authedCtx(c), c.req.valid('query'))))
   .openapi(pharmacy.addoListHistory, async (c) => page(c, await addo.listAddoHistory(authedCtx(c), c.req.valid('query'))))
-  .openapi(pharmacy.addAddoMedicine, async (c) => ok(c, await addo.addAddoMedicine(authedCtx(c), c.req.valid('json')), { message: 'medicine added to the ADDO list', status: 201 }))
-  .openapi(pharmacy.correctAddoMedicine, async (c) => ok(c, await addo.correctAddoMedicine(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'ADDO list entry corrected' }))
+  .openapi(pharmacy.addAddoMedicine, async (c) =>
+    ok(c, await addo.addAddoMedicine(authedCtx(c), c.req.valid('json')), { message: 'medicine added to the ADDO list', status: 201 }),
+  )
+  .openapi(pharmacy.correctAddoMedicine, async (c) =>
+    ok(c, await addo.correctAddoMedicine(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), {
+      message: 'ADDO list entry corrected',
+    }),
+  )
   .openapi(pharmacy.removeAddoMedicine, async (c) => {
     await addo.removeAddoMedicine(authedCtx(c), c.req.valid('param').id);
     return c.body(null, 204);

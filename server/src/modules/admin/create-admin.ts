@@ -6,7 +6,13 @@ import { hashSecret } from '../../lib/crypto.js';
 import { normalisePhone } from '../../lib/phone.js';
 import { insertUser } from '../accounts/accounts.queries.js';
 
-const Input = z.object({ email: Email, password: Password, first_name: z.string().min(1), last_name: z.string(), phone: z.string().optional() });
+const Input = z.object({
+  email: Email,
+  password: Password,
+  first_name: z.string().min(1),
+  last_name: z.string(),
+  phone: z.string().optional(),
+});
 
 /** A platform administrator (no organisation). Refuses an email or phone that already has an account. */
 export async function createPlatformAdmin(db: Kysely<Database>, raw: z.input<typeof Input>) {

@@ -28,11 +28,20 @@ export function agentTurnsOf(db: Db, conversationId: string) {
 }
 
 export function toAgentTurn(row: AgentTurnRow): AgentTurn {
-  return { question: row.question, answer: row.answer, language: row.language, ...(row.topic ? { topic: row.topic } : {}), ...(row.subject ? { subject: row.subject } : {}) };
+  return {
+    question: row.question,
+    answer: row.answer,
+    language: row.language,
+    ...(row.topic ? { topic: row.topic } : {}),
+    ...(row.subject ? { subject: row.subject } : {}),
+  };
 }
 
 export async function insertAgentConversation(db: Db, owner: Owner, id: string, now: number, expiresAt: number) {
-  await db.insertInto('agent_conversations').values({ id, org_id: owner.orgId, user_id: owner.userId, created_at: now, expires_at: expiresAt }).execute();
+  await db
+    .insertInto('agent_conversations')
+    .values({ id, org_id: owner.orgId, user_id: owner.userId, created_at: now, expires_at: expiresAt })
+    .execute();
 }
 
 /**
@@ -54,13 +63,30 @@ export async function appendAgentTurn(db: Db, owner: Owner, id: string, turn: Ag
   const seq = Number(bumped.last_seq);
   await db
     .insertInto('agent_turns')
-    .values({ conversation_id: id, seq, org_id: owner.orgId, question: turn.question, answer: turn.answer, language: turn.language, topic: turn.topic ?? null, subject: turn.subject ?? null, created_at: now })
+    .values({
+      conversation_id: id,
+      seq,
+      org_id: owner.orgId,
+      question: turn.question,
+      answer: turn.answer,
+      language: turn.language,
+      topic: turn.topic ?? null,
+      subject: turn.subject ?? null,
+      created_at: now,
+    })
     .execute();
-  await db.deleteFrom('agent_turns').where('conversation_id', '=', id).where('seq', '<=', seq - AGENT_TURNS_KEPT).execute();
+  await db
+    .deleteFrom('agent_turns')
+    .where('conversation_id', '=', id)
+    .where('seq', '<=', seq - AGENT_TURNS_KEPT)
+    .execute();
   return true;
 }
 
-export async function insertAgentAction(db: Db, row: Omit<AgentActionTable, 'state' | 'claim_id' | 'lease_until' | 'outcome'>): Promise<AgentActionRow> {
+export async function insertAgentAction(
+  db: Db,
+  row: Omit<AgentActionTable, 'state' | 'claim_id' | 'lease_until' | 'outcome'>,
+): Promise<AgentActionRow> {
   return db.insertInto('agent_actions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -80,7 +106,12 @@ export function findOwnAgentAction(db: Db, owner: Owner, id: string, now: number
  * its time, or one whose last claim's lease ran out with no outcome (its executor died). Two claims
  * at once cannot both match: the second sees the first's `executing`.
  */
-export function claimAgentActionRow(db: Db, owner: Owner, id: string, claim: { claimId: string; now: number; leaseUntil: number; keepUntil: number }) {
+export function claimAgentActionRow(
+  db: Db,
+  owner: Owner,
+  id: string,
+  claim: { claimId: string; now: number; leaseUntil: number; keepUntil: number },
+) {
   const { now } = claim;
   return db
     .updateTable('agent_actions')

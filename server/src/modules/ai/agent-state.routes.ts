@@ -1,4 +1,13 @@
-import { AgentAction, AgentActionClaim, AgentActionInput, AgentConversation, AgentOutcomeInput, AgentTurn, Envelope, IdParam } from '@duka/shared';
+import {
+  AgentAction,
+  AgentActionClaim,
+  AgentActionInput,
+  AgentConversation,
+  AgentOutcomeInput,
+  AgentTurn,
+  Envelope,
+  IdParam,
+} from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['AI assistant: companion agent'];
@@ -33,7 +42,15 @@ export const addTurn = defineRoute('bearer', {
   description: `${FOR_AGENT} adds a question and its answer to one of your conversations, keeps the last 6 and moves its expiry on. Unknown, expired or another user's: 404.`,
   tags,
   summary: 'Add a turn to a companion-agent conversation',
-  request: { params: IdParam, body: jsonBody(AgentTurn, { question: 'How much did I sell today?', answer: 'Sales today (2026-11-26): 4 sales, TZS 81,100 in total.', language: 'en', topic: 'sales_today' }) },
+  request: {
+    params: IdParam,
+    body: jsonBody(AgentTurn, {
+      question: 'How much did I sell today?',
+      answer: 'Sales today (2026-11-26): 4 sales, TZS 81,100 in total.',
+      language: 'en',
+      topic: 'sales_today',
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(AgentConversation), 'The conversation with the turn added') },
 });
 
@@ -46,7 +63,13 @@ export const proposeAction = defineRoute('bearer', {
   tags,
   summary: 'Keep a change proposed by the companion agent for your confirmation',
   request: {
-    body: jsonBody(AgentActionInput, { tool: 'updateProduct', arguments: { id: '0193a0f0-0000-7000-8000-000000000001', selling_price: 3200 }, summary: 'Change Sugar 1 kg: selling price to TZS 3,200', language: 'en', ttl_seconds: 600 }),
+    body: jsonBody(AgentActionInput, {
+      tool: 'updateProduct',
+      arguments: { id: '0193a0f0-0000-7000-8000-000000000001', selling_price: 3200 },
+      summary: 'Change Sugar 1 kg: selling price to TZS 3,200',
+      language: 'en',
+      ttl_seconds: 600,
+    }),
   },
   responses: { 200: jsonResponse(Envelope(AgentAction), 'The pending action') },
 });
@@ -71,6 +94,14 @@ export const recordOutcome = defineRoute('bearer', {
   errors: ['INVALID_STATE'],
   tags,
   summary: 'Record the outcome of a claimed action',
-  request: { params: IdParam, body: jsonBody(AgentOutcomeInput, { claim_id: '0193a0f0-0000-7000-8000-000000000002', status: 200, message: 'product updated', ms: 41 }) },
+  request: {
+    params: IdParam,
+    body: jsonBody(AgentOutcomeInput, {
+      claim_id: '0193a0f0-0000-7000-8000-000000000002',
+      status: 200,
+      message: 'product updated',
+      ms: 41,
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(AgentAction), 'The action, done, with its outcome') },
 });

@@ -97,7 +97,12 @@ export async function addTokens(db: Kysely<Database>, orgId: string, month: stri
 }
 
 export function monthUsage(db: Kysely<Database>, orgId: string, month: string) {
-  return db.selectFrom('ai_credit_usage').select(['used', 'tokens']).where('org_id', '=', orgId).where('month', '=', month).executeTakeFirst();
+  return db
+    .selectFrom('ai_credit_usage')
+    .select(['used', 'tokens'])
+    .where('org_id', '=', orgId)
+    .where('month', '=', month)
+    .executeTakeFirst();
 }
 
 /** Append a message: the conversation's counters move in the same statement that hands out its `seq`. */
@@ -117,7 +122,17 @@ export async function appendMessage(
     .where('id', '=', conv.id)
     .returning('last_seq')
     .executeTakeFirstOrThrow();
-  const row = { id: newId(), conversation_id: conv.id, org_id: conv.orgId, seq: Number(bumped.last_seq), role: m.role, content: m.content, source: m.source, tokens_used: m.tokens, created_at: m.at };
+  const row = {
+    id: newId(),
+    conversation_id: conv.id,
+    org_id: conv.orgId,
+    seq: Number(bumped.last_seq),
+    role: m.role,
+    content: m.content,
+    source: m.source,
+    tokens_used: m.tokens,
+    created_at: m.at,
+  };
   await db.insertInto('ai_messages').values(row).execute();
   return row;
 }

@@ -112,7 +112,8 @@ export const agentUsage = defineRoute('bearer', {
   description: "The companion agent's report of a question it answered, counted in the organisation's AI usage.",
   errors: ['NOT_FOUND', 'PLAN_LIMIT'],
   tags,
-  summary: "Record a companion-agent question in the organisation's AI usage: `questions: 1` takes a credit (402 `PLAN_LIMIT` when none is left, nothing recorded), `tokens_used` adds its model tokens",
+  summary:
+    "Record a companion-agent question in the organisation's AI usage: `questions: 1` takes a credit (402 `PLAN_LIMIT` when none is left, nothing recorded), `tokens_used` adds its model tokens",
   request: { body: jsonBody(AgentUsageInput, { questions: 1, tokens_used: 850 }) },
   responses: { 200: jsonResponse(Envelope(AiUsage), 'Usage after recording') },
 });

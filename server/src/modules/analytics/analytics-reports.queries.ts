@@ -8,7 +8,12 @@ import { bucketOf, type DayBuckets, type Scope } from './analytics.queries.js';
 const num = (v: unknown) => Number(v ?? 0);
 
 function soldInScope(db: Kysely<Database>, s: Scope) {
-  let q = db.selectFrom('transactions as t').where('t.org_id', '=', s.orgId).where('t.created_at', '>=', s.from).where('t.created_at', '<', s.to).where('t.status', 'in', SoldStatus.options);
+  let q = db
+    .selectFrom('transactions as t')
+    .where('t.org_id', '=', s.orgId)
+    .where('t.created_at', '>=', s.from)
+    .where('t.created_at', '<', s.to)
+    .where('t.status', 'in', SoldStatus.options);
   if (s.storeId) q = q.where('t.store_id', '=', s.storeId);
   return q;
 }
@@ -60,7 +65,10 @@ export async function outstandingCredit(db: Kysely<Database>, s: Scope, today: s
   const rows = await owingTabs(db, s.orgId)
     .$if(s.storeId !== null, (q) => q.where('credit_tabs.store_id', '=', s.storeId!))
     .select('credit_tabs.customer_id')
-    .select((eb) => [eb.fn.sum<number>(tabBalance(eb)).as('owed'), eb.fn.sum<number>(eb.case().when(pastDue(eb, today)).then(tabBalance(eb)).else(0).end()).as('overdue')])
+    .select((eb) => [
+      eb.fn.sum<number>(tabBalance(eb)).as('owed'),
+      eb.fn.sum<number>(eb.case().when(pastDue(eb, today)).then(tabBalance(eb)).else(0).end()).as('overdue'),
+    ])
     .groupBy('credit_tabs.customer_id')
     .execute();
   return rows.map((r) => ({ customerId: r.customer_id, owed: num(r.owed), overdue: num(r.overdue) }));
@@ -110,7 +118,11 @@ export async function expensesByDayAndCategory(db: Kysely<Database>, s: Scope, b
 /** Payments to suppliers made in the range by day bucket. */
 export async function supplierPaymentsByDay(db: Kysely<Database>, s: Scope, buckets: DayBuckets) {
   const bucket = bucketOf('sp.paid_at', buckets);
-  let q = db.selectFrom('supplier_payments as sp').where('sp.org_id', '=', s.orgId).where('sp.paid_at', '>=', s.from).where('sp.paid_at', '<', s.to);
+  let q = db
+    .selectFrom('supplier_payments as sp')
+    .where('sp.org_id', '=', s.orgId)
+    .where('sp.paid_at', '>=', s.from)
+    .where('sp.paid_at', '<', s.to);
   if (s.storeId) q = q.where('sp.store_id', '=', s.storeId);
   const rows = await q
     .select((eb) => [bucket.as('k'), eb.fn.sum<number>('sp.amount').as('amount')])

@@ -29,7 +29,13 @@ export async function rollupStatus(db: Kysely<Database>, orgId: string) {
     .where('o.id', '=', orgId)
     .executeTakeFirst();
   if (!row) return null;
-  return { version: num(row.version), tz: row.timezone, built: row.built === null ? null : num(row.built), builtTz: row.built_tz, floor: num(row.floor) };
+  return {
+    version: num(row.version),
+    tz: row.timezone,
+    built: row.built === null ? null : num(row.built),
+    builtTz: row.built_tz,
+    floor: num(row.floor),
+  };
 }
 
 /** The state row, created empty (never built) if missing; concurrent creators both succeed. */
@@ -43,7 +49,10 @@ export async function ensureRollupState(db: Kysely<Database>, orgId: string) {
 
 /** Lock the organisation's state row until the transaction ends (refreshes of one organisation run one at a time). */
 export function lockRollupState(dialect: DialectName, db: Kysely<Database>, orgId: string) {
-  return forUpdate(dialect, db.selectFrom('analytics_rollup_state').select(['version', 'time_zone']).where('org_id', '=', orgId)).executeTakeFirstOrThrow();
+  return forUpdate(
+    dialect,
+    db.selectFrom('analytics_rollup_state').select(['version', 'time_zone']).where('org_id', '=', orgId),
+  ).executeTakeFirstOrThrow();
 }
 
 export async function saveRollupState(db: Kysely<Database>, orgId: string, version: number, tz: string) {
@@ -150,7 +159,24 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
   if (storeId) sales = sales.where('t.store_id', '=', storeId);
   await db
     .insertInto('sales_daily')
-    .columns(['org_id', 'store_id', 'day', 'payment_method', 'cashier_id', 'sales_count', 'revenue', 'vat', 'discount', 'items', 'net', 'cost', 'refund_count', 'refund_total', 'void_count', 'void_total'])
+    .columns([
+      'org_id',
+      'store_id',
+      'day',
+      'payment_method',
+      'cashier_id',
+      'sales_count',
+      'revenue',
+      'vat',
+      'discount',
+      'items',
+      'net',
+      'cost',
+      'refund_count',
+      'refund_total',
+      'void_count',
+      'void_total',
+    ])
     .expression(sales)
     .execute();
 
@@ -173,7 +199,11 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
     ])
     .groupBy(['t.org_id', 't.store_id', day, 'l.product_id']);
   if (storeId) lines = lines.where('t.store_id', '=', storeId);
-  await db.insertInto('sales_daily_products').columns(['org_id', 'store_id', 'day', 'product_id', 'qty', 'revenue', 'net', 'cost']).expression(lines).execute();
+  await db
+    .insertInto('sales_daily_products')
+    .columns(['org_id', 'store_id', 'day', 'product_id', 'qty', 'revenue', 'net', 'cost'])
+    .expression(lines)
+    .execute();
 }
 
 /** What the rollup reads cover: the organisation (or one store) over local days `dateFrom`..`dateTo`. */
@@ -233,11 +263,20 @@ export async function rollupTotalsBy(db: Kysely<Database>, s: DayScope, key: Rol
 
 /** Sold-line figures of the scope's days by product. */
 export async function rollupProducts(db: Kysely<Database>, s: DayScope) {
-  let q = db.selectFrom('sales_daily_products as p').where('p.org_id', '=', s.orgId).where('p.day', '>=', s.dateFrom).where('p.day', '<=', s.dateTo);
+  let q = db
+    .selectFrom('sales_daily_products as p')
+    .where('p.org_id', '=', s.orgId)
+    .where('p.day', '>=', s.dateFrom)
+    .where('p.day', '<=', s.dateTo);
   if (s.storeId) q = q.where('p.store_id', '=', s.storeId);
   const rows = await q
     .select(['p.product_id'])
-    .select((eb) => [eb.fn.sum<number>('p.qty').as('qty'), eb.fn.sum<number>('p.revenue').as('revenue'), eb.fn.sum<number>('p.net').as('net'), eb.fn.sum<number>('p.cost').as('cost')])
+    .select((eb) => [
+      eb.fn.sum<number>('p.qty').as('qty'),
+      eb.fn.sum<number>('p.revenue').as('revenue'),
+      eb.fn.sum<number>('p.net').as('net'),
+      eb.fn.sum<number>('p.cost').as('cost'),
+    ])
     .groupBy('p.product_id')
     .execute();
   return rows.map((r) => ({ productId: r.product_id, qty: num(r.qty), revenue: num(r.revenue), net: num(r.net), cost: num(r.cost) }));

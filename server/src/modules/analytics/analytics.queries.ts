@@ -70,10 +70,22 @@ export async function totalsByStatusAndMethod(db: Kysely<Database>, s: Scope) {
     .selectFrom('transactions as t')
     .where((eb) => inScope(eb, s))
     .select(['t.status', 't.payment_method'])
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('total'), eb.fn.sum<number>('t.tax').as('tax'), eb.fn.sum<number>('t.discount').as('discount')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('t.total').as('total'),
+      eb.fn.sum<number>('t.tax').as('tax'),
+      eb.fn.sum<number>('t.discount').as('discount'),
+    ])
     .groupBy(['t.status', 't.payment_method'])
     .execute();
-  return rows.map((r) => ({ status: r.status, method: r.payment_method, n: num(r.n), total: num(r.total), tax: num(r.tax), discount: num(r.discount) }));
+  return rows.map((r) => ({
+    status: r.status,
+    method: r.payment_method,
+    n: num(r.n),
+    total: num(r.total),
+    tax: num(r.tax),
+    discount: num(r.discount),
+  }));
 }
 
 export interface LineFigures {
@@ -90,7 +102,12 @@ const lineSums = (eb: ExpressionBuilder<any, any>) => [
   eb.fn.sum<number>('l.tax').as('tax'),
   eb.fn.sum<number>(sql`${sql.ref('l.qty')} * ${sql.ref('l.cost_price')}`).as('cost'),
 ];
-const figures = (r: { qty: unknown; revenue: unknown; tax: unknown; cost: unknown }): LineFigures => ({ qty: num(r.qty), revenue: num(r.revenue), tax: num(r.tax), cost: num(r.cost) });
+const figures = (r: { qty: unknown; revenue: unknown; tax: unknown; cost: unknown }): LineFigures => ({
+  qty: num(r.qty),
+  revenue: num(r.revenue),
+  tax: num(r.tax),
+  cost: num(r.cost),
+});
 
 /**
  * Lines of the scope's counted sales. Written as a cross join with the join condition in WHERE:
@@ -115,7 +132,11 @@ export async function lineTotals(db: Kysely<Database>, s: Scope): Promise<LineFi
 
 type Key = 'store' | 'cashier' | { buckets: DayBuckets };
 const keyOf = (key: Key): RawBuilder<string | number | null> =>
-  key === 'store' ? sql`${sql.ref('t.store_id')}` : key === 'cashier' ? sql`${sql.ref('t.cashier_id')}` : bucketOf('t.created_at', key.buckets);
+  key === 'store'
+    ? sql`${sql.ref('t.store_id')}`
+    : key === 'cashier'
+      ? sql`${sql.ref('t.cashier_id')}`
+      : bucketOf('t.created_at', key.buckets);
 
 /** Count and revenue of counted sales by store, cashier or local day bucket. */
 export async function salesBy(db: Kysely<Database>, s: Scope, key: Key) {
@@ -162,7 +183,9 @@ export async function refundsOut(db: Kysely<Database>, s: Scope, buckets: DayBuc
     .select((eb) => [
       bucket.as('k'),
       eb.fn
-        .sum<number>(sql`case when ${sql.ref('t.payment_method')} = 'Credit' then coalesce(${sql.ref('ct.paid_amount')}, 0) else ${sql.ref('t.total')} end`)
+        .sum<number>(
+          sql`case when ${sql.ref('t.payment_method')} = 'Credit' then coalesce(${sql.ref('ct.paid_amount')}, 0) else ${sql.ref('t.total')} end`,
+        )
         .as('amount'),
     ])
     .groupBy(bucket)
@@ -187,7 +210,11 @@ export async function takingsByDayAndMethod(db: Kysely<Database>, s: Scope, buck
 /** Credit payments received in the range by day bucket and method. */
 export async function creditPaymentsByDayAndMethod(db: Kysely<Database>, s: Scope, buckets: DayBuckets) {
   const bucket = bucketOf('p.created_at', buckets);
-  let q = db.selectFrom('credit_payments as p').where('p.org_id', '=', s.orgId).where('p.created_at', '>=', s.from).where('p.created_at', '<', s.to);
+  let q = db
+    .selectFrom('credit_payments as p')
+    .where('p.org_id', '=', s.orgId)
+    .where('p.created_at', '>=', s.from)
+    .where('p.created_at', '<', s.to);
   if (s.storeId) q = q.where('p.store_id', '=', s.storeId);
   const rows = await q
     .select((eb) => [bucket.as('k'), 'p.method', eb.fn.sum<number>('p.amount').as('amount')])

@@ -25,7 +25,14 @@ const SCOPE =
   '(default: the last 30 days, today included). Revenue counts `paid` and `credit` sales at their total (VAT included, after discount); ' +
   'refunded and voided sales are left out and counted separately. Profit is net of VAT at the cost price in force at each sale.';
 
-const get = <Q extends z.ZodObject, R extends z.ZodType>(operationId: string, path: string, summary: string, query: Q, response: R, description = '') =>
+const get = <Q extends z.ZodObject, R extends z.ZodType>(
+  operationId: string,
+  path: string,
+  summary: string,
+  query: Q,
+  response: R,
+  description = '',
+) =>
   defineRoute('owner', {
     method: 'get',
     path,
@@ -38,21 +45,66 @@ const get = <Q extends z.ZodObject, R extends z.ZodType>(operationId: string, pa
     responses: { 200: jsonResponse(Envelope(response), summary) },
   });
 
-export const overview = get('getAnalyticsOverview', '/analytics/overview', 'KPIs, daily revenue trend, payment mix and top 5 products in one answer', OverviewQuery, AnalyticsOverview, '`sections` picks the parts; the others are absent.');
-export const summary = get('getAnalyticsSummary', '/analytics/summary', 'Revenue, sales count, average ticket, profit, items sold, refunds and voids', AnalyticsQuery, AnalyticsSummary);
-export const trend = get('getRevenueTrend', '/analytics/trend', 'Revenue and sales count per local day, zero days included', AnalyticsQuery, AnalyticsTrend);
+export const overview = get(
+  'getAnalyticsOverview',
+  '/analytics/overview',
+  'KPIs, daily revenue trend, payment mix and top 5 products in one answer',
+  OverviewQuery,
+  AnalyticsOverview,
+  '`sections` picks the parts; the others are absent.',
+);
+export const summary = get(
+  'getAnalyticsSummary',
+  '/analytics/summary',
+  'Revenue, sales count, average ticket, profit, items sold, refunds and voids',
+  AnalyticsQuery,
+  AnalyticsSummary,
+);
+export const trend = get(
+  'getRevenueTrend',
+  '/analytics/trend',
+  'Revenue and sales count per local day, zero days included',
+  AnalyticsQuery,
+  AnalyticsTrend,
+);
 export const paymentMix = get('getPaymentMix', '/analytics/payment-mix', 'Revenue by payment method', AnalyticsQuery, AnalyticsPaymentMix);
-export const topProducts = get('getTopProducts', '/analytics/top-products', 'Best-selling products by revenue', TopProductsQuery, AnalyticsTopProducts);
-export const sales = get('getSalesBreakdown', '/analytics/sales', 'Sales by local day, store, cashier and payment method', AnalyticsQuery, SalesReport);
-export const customers = get('getCustomerAnalytics', '/analytics/customers', 'New and returning customers, segments, best customers and credit owed', AnalyticsQuery, CustomersReport);
+export const topProducts = get(
+  'getTopProducts',
+  '/analytics/top-products',
+  'Best-selling products by revenue',
+  TopProductsQuery,
+  AnalyticsTopProducts,
+);
+export const sales = get(
+  'getSalesBreakdown',
+  '/analytics/sales',
+  'Sales by local day, store, cashier and payment method',
+  AnalyticsQuery,
+  SalesReport,
+);
+export const customers = get(
+  'getCustomerAnalytics',
+  '/analytics/customers',
+  'New and returning customers, segments, best customers and credit owed',
+  AnalyticsQuery,
+  CustomersReport,
+);
 export const cashflow = get(
-  'getCashflow', '/analytics/cashflow',
+  'getCashflow',
+  '/analytics/cashflow',
   'Money in (takings by method, credit payments) and out (refunds, expenses, supplier payments), net, by local day',
   AnalyticsQuery,
   CashflowReport,
   'Credit sales count as money in when they are paid, not when sold.',
 );
-export const dashboard = get('getDashboard', '/analytics/dashboard', 'Today against yesterday and the same weekday last week', AnalyticsQuery, DashboardReport, '`date_to` (default today) is the day shown as today.');
+export const dashboard = get(
+  'getDashboard',
+  '/analytics/dashboard',
+  'Today against yesterday and the same weekday last week',
+  AnalyticsQuery,
+  DashboardReport,
+  '`date_to` (default today) is the day shown as today.',
+);
 
 export const products = defineRoute('owner', {
   method: 'get',

@@ -37,7 +37,9 @@ for (const path of ['/auth/register', '/auth/otp/send', '/auth/password/forgot']
 }
 
 authRouter
-  .openapi(routes.register, async (c) => ok(c, await registerAccount(serviceCtx(c), c.req.valid('json')), { status: 201, message: 'account created' }))
+  .openapi(routes.register, async (c) =>
+    ok(c, await registerAccount(serviceCtx(c), c.req.valid('json')), { status: 201, message: 'account created' }),
+  )
   .openapi(routes.otpSend, async (c) => {
     await sendOtp(serviceCtx(c), c.req.valid('json'));
     return ok(c, null, { message: 'if the number has an account, a code has been sent' });
@@ -48,7 +50,9 @@ authRouter
   })
   .openapi(routes.login, async (c) => ok(c, await login(serviceCtx(c), c.req.valid('json'), address(c)), { message: 'signed in' }))
   .openapi(routes.mfaVerify, async (c) => ok(c, await verifyMfaLogin(serviceCtx(c), c.req.valid('json')), { message: 'signed in' }))
-  .openapi(routes.refresh, async (c) => ok(c, await rotateRefreshToken(serviceCtx(c), c.req.valid('json').refresh_token), { message: 'tokens refreshed' }))
+  .openapi(routes.refresh, async (c) =>
+    ok(c, await rotateRefreshToken(serviceCtx(c), c.req.valid('json').refresh_token), { message: 'tokens refreshed' }),
+  )
   .openapi(routes.confirmEmail, async (c) => c.redirect(await confirmEmail(serviceCtx(c), c.req.valid('query').token), 302))
   .openapi(routes.forgotPassword, async (c) => {
     await forgotPassword(serviceCtx(c), c.req.valid('json').identifier);

@@ -19,7 +19,12 @@ import {
 import { defineRoute, example, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Authentication'];
-const TOKENS = { access_token: 'eyJhbGciOiJIUzI1NiJ9.access', refresh_token: 'rt_8f14e45fceea167a5a36dedd4bea2543', expires_in: 900, token_type: 'Bearer' as const };
+const TOKENS = {
+  access_token: 'eyJhbGciOiJIUzI1NiJ9.access',
+  refresh_token: 'rt_8f14e45fceea167a5a36dedd4bea2543',
+  expires_in: 900,
+  token_type: 'Bearer' as const,
+};
 const done = (description: string) => ({ 200: jsonResponse(MessageEnvelope, description) });
 
 export const register = defineRoute('public', {
@@ -30,7 +35,17 @@ export const register = defineRoute('public', {
   errors: ['DUPLICATE', 'FORBIDDEN', 'RATE_LIMITED'],
   tags,
   summary: 'Register an owner, organisation and first store; signs in at once',
-  request: { body: jsonBody(RegisterInput, { first_name: 'Asha', last_name: 'Mushi', phone: '0712345678', email: 'asha@example.tz', password: 'kariakoo1', confirm_password: 'kariakoo1', shop: { name: 'Mama Asha Duka', business_type: 'retail', region: 'dar-es-salaam', district: 'Kinondoni' } }) },
+  request: {
+    body: jsonBody(RegisterInput, {
+      first_name: 'Asha',
+      last_name: 'Mushi',
+      phone: '0712345678',
+      email: 'asha@example.tz',
+      password: 'kariakoo1',
+      confirm_password: 'kariakoo1',
+      shop: { name: 'Mama Asha Duka', business_type: 'retail', region: 'dar-es-salaam', district: 'Kinondoni' },
+    }),
+  },
   responses: { 201: jsonResponse(Envelope(RegisterResult), 'Account created') },
 });
 
@@ -41,7 +56,8 @@ export const otpSend = defineRoute('public', {
   errors: ['RATE_LIMITED'],
   tags,
   summary: 'Send a 6-digit code by SMS (purpose login or reset)',
-  description: 'The answer is the same for every number. An unknown number gets no message; a known one gets no second code within 60 s of the last (that code still works for 10 minutes).',
+  description:
+    'The answer is the same for every number. An unknown number gets no message; a known one gets no second code within 60 s of the last (that code still works for 10 minutes).',
   request: { body: jsonBody(OtpSendInput, { phone: '0712345678', purpose: 'login' }) },
   responses: done('Code sent if the number has an account'),
 });
@@ -65,10 +81,27 @@ export const login = defineRoute('public', {
   errors: ['ACCOUNT_LOCKED', 'FORBIDDEN', 'INVALID_CREDENTIALS', 'RATE_LIMITED'],
   tags,
   summary: 'Sign in with email or phone and password',
-  description: '5 wrong passwords lock the account for 15 minutes (423 with Retry-After). Enrolled admins get `mfa_required` and `mfa_token`.',
+  description:
+    '5 wrong passwords lock the account for 15 minutes (423 with Retry-After). Enrolled admins get `mfa_required` and `mfa_token`.',
   request: { body: jsonBody(LoginInput, { identifier: '+255712345678', password: 'kariakoo1' }) },
   responses: {
-    200: jsonResponse(Envelope(LoginResult), 'Signed in, or MFA challenge', example({ ...TOKENS, user: { id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', first_name: 'Asha', last_name: 'Mushi', email: 'asha@example.tz', role: 'owner' as const } }, 'signed in')),
+    200: jsonResponse(
+      Envelope(LoginResult),
+      'Signed in, or MFA challenge',
+      example(
+        {
+          ...TOKENS,
+          user: {
+            id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f',
+            first_name: 'Asha',
+            last_name: 'Mushi',
+            email: 'asha@example.tz',
+            role: 'owner' as const,
+          },
+        },
+        'signed in',
+      ),
+    ),
   },
 });
 
@@ -76,7 +109,8 @@ export const mfaVerify = defineRoute('public', {
   method: 'post',
   path: '/auth/mfa/totp/verify',
   operationId: 'verifyMfaLogin',
-  description: 'Answers the token pair of an administrator whose password was right and whose authenticator code is right now; the MFA token lives 5 minutes.',
+  description:
+    'Answers the token pair of an administrator whose password was right and whose authenticator code is right now; the MFA token lives 5 minutes.',
   errors: ['FORBIDDEN', 'INVALID_CREDENTIALS', 'RATE_LIMITED', 'TOKEN_EXPIRED', 'UNAUTHENTICATED'],
   tags,
   summary: 'Second step of an admin sign-in: the MFA token and an authenticator code',
@@ -100,7 +134,8 @@ export const confirmEmail = defineRoute('public', {
   method: 'get',
   path: '/auth/confirm-email',
   operationId: 'confirmEmail',
-  description: 'The link emailed at registration (or by resend-confirmation) lands here; the address is marked confirmed and the browser sent on to the site.',
+  description:
+    'The link emailed at registration (or by resend-confirmation) lands here; the address is marked confirmed and the browser sent on to the site.',
   errors: ['RATE_LIMITED', 'TOKEN_EXPIRED', 'UNAUTHENTICATED'],
   tags,
   summary: 'Confirm an email address from the emailed link',
@@ -128,7 +163,14 @@ export const resetPassword = defineRoute('public', {
   errors: ['INVALID_CREDENTIALS', 'RATE_LIMITED'],
   tags,
   summary: 'Set a new password with the reset code; signs out every session',
-  request: { body: jsonBody(ResetPasswordInput, { identifier: '0712345678', otp: '482913', new_password: 'mwanza2026', confirm_password: 'mwanza2026' }) },
+  request: {
+    body: jsonBody(ResetPasswordInput, {
+      identifier: '0712345678',
+      otp: '482913',
+      new_password: 'mwanza2026',
+      confirm_password: 'mwanza2026',
+    }),
+  },
   responses: done('Password changed'),
 });
 
@@ -137,10 +179,16 @@ export const logout = defineRoute('signing-out', {
   method: 'post',
   path: '/auth/logout',
   operationId: 'logout',
-  description: 'Revokes the refresh tokens of this sign-in (or the one named in the body); answers success also when the session was already signed out.',
+  description:
+    'Revokes the refresh tokens of this sign-in (or the one named in the body); answers success also when the session was already signed out.',
   tags,
   summary: 'Revoke this session’s refresh tokens',
-  request: { body: { required: false, content: { 'application/json': { schema: LogoutInput, example: { refresh_token: 'rt_8f14e45fceea167a5a36dedd4bea2543' } } } } },
+  request: {
+    body: {
+      required: false,
+      content: { 'application/json': { schema: LogoutInput, example: { refresh_token: 'rt_8f14e45fceea167a5a36dedd4bea2543' } } },
+    },
+  },
   responses: done('Signed out'),
 });
 

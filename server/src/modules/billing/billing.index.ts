@@ -10,7 +10,9 @@ import { cancelSubscription, currentSubscription, listInvoices } from './service
 export const billingRouter: Router = createRouter()
   .openapi(routes.listPlans, async (c) => ok(c, await listActivePlans(authedCtx(c))))
   .openapi(routes.current, async (c) => ok(c, await currentSubscription(authedCtx(c))))
-  .openapi(routes.checkout, async (c) => ok(c, await checkout(authedCtx(c), c.req.valid('json')), { status: 202, message: 'checkout started' }))
+  .openapi(routes.checkout, async (c) =>
+    ok(c, await checkout(authedCtx(c), c.req.valid('json')), { status: 202, message: 'checkout started' }),
+  )
   .openapi(routes.invoices, async (c) => {
     const { items, meta } = await listInvoices(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });
@@ -26,6 +28,12 @@ export const billingRouter: Router = createRouter()
     return ok(c, items, { meta });
   })
   .openapi(routes.adminListPlans, async (c) => ok(c, await listPlansForAdmin(authedCtx(c))))
-  .openapi(routes.adminCreatePlan, async (c) => ok(c, await createPlan(authedCtx(c), c.req.valid('json')), { status: 201, message: 'plan created' }))
-  .openapi(routes.adminUpdatePlan, async (c) => ok(c, await updatePlan(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'plan updated' }))
-  .openapi(routes.adminRetirePlan, async (c) => ok(c, await retirePlan(authedCtx(c), c.req.valid('param').id), { message: 'plan retired' }));
+  .openapi(routes.adminCreatePlan, async (c) =>
+    ok(c, await createPlan(authedCtx(c), c.req.valid('json')), { status: 201, message: 'plan created' }),
+  )
+  .openapi(routes.adminUpdatePlan, async (c) =>
+    ok(c, await updatePlan(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'plan updated' }),
+  )
+  .openapi(routes.adminRetirePlan, async (c) =>
+    ok(c, await retirePlan(authedCtx(c), c.req.valid('param').id), { message: 'plan retired' }),
+  );

@@ -49,8 +49,10 @@ export const priceOf = (plan: PlanRow, cycle: string) => Number(cycle === 'yearl
 
 export const allPlans = (db: Kysely<Database>) => db.selectFrom('plans').selectAll().orderBy('price_monthly').orderBy('code').execute();
 export const findPlan = (db: Kysely<Database>, id: string) => db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
-export const findPlanByCode = (db: Kysely<Database>, code: string) => db.selectFrom('plans').selectAll().where('code', '=', code).executeTakeFirst();
-export const findSubscription = (db: Kysely<Database>, orgId: string) => db.selectFrom('subscriptions').selectAll().where('org_id', '=', orgId).executeTakeFirst();
+export const findPlanByCode = (db: Kysely<Database>, code: string) =>
+  db.selectFrom('plans').selectAll().where('code', '=', code).executeTakeFirst();
+export const findSubscription = (db: Kysely<Database>, orgId: string) =>
+  db.selectFrom('subscriptions').selectAll().where('org_id', '=', orgId).executeTakeFirst();
 
 export function toInvoice(row: InvoiceRow, planCode: string): Invoice {
   return {
@@ -86,9 +88,25 @@ export function toPayment(row: PaymentRow): Payment {
 /** What an organisation has: active stores, active users other than the owner, active products. */
 export async function countGrowth(db: Kysely<Database>, orgId: string) {
   const [stores, staff, products] = await Promise.all([
-    db.selectFrom('stores').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('is_active', '=', 1).executeTakeFirstOrThrow(),
-    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('is_active', '=', 1).where('role', '!=', 'owner').executeTakeFirstOrThrow(),
-    db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('is_active', '=', 1).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('stores')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('is_active', '=', 1)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('is_active', '=', 1)
+      .where('role', '!=', 'owner')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('products')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', orgId)
+      .where('is_active', '=', 1)
+      .executeTakeFirstOrThrow(),
   ]);
   return { stores: Number(stores.n), staff: Number(staff.n), products: Number(products.n) };
 }
@@ -119,5 +137,25 @@ export async function countMonthly(db: Kysely<Database>, orgId: string, now: num
 export async function startOnFree(db: Kysely<Database>, orgId: string, now: number): Promise<void> {
   const free = await findPlanByCode(db, FREE_PLAN);
   if (!free) throw new Error('the free plan is missing: migration 2026_11_23_0022 seeds it');
-  await db.insertInto('subscriptions').values({ org_id: orgId, plan_id: free.id, status: 'active', billing_cycle: null, price: 0, period_start: null, period_end: null, cancel_at_period_end: 0, next_plan_id: null, next_billing_cycle: null, past_due_since: null, last_reminder_at: null, payer_phone: null, payer_network: null, created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto('subscriptions')
+    .values({
+      org_id: orgId,
+      plan_id: free.id,
+      status: 'active',
+      billing_cycle: null,
+      price: 0,
+      period_start: null,
+      period_end: null,
+      cancel_at_period_end: 0,
+      next_plan_id: null,
+      next_billing_cycle: null,
+      past_due_since: null,
+      last_reminder_at: null,
+      payer_phone: null,
+      payer_network: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
 }

@@ -48,7 +48,8 @@ export const checkout = defineRoute('owner', {
   description: 'Changes the plan: an upgrade sends a mobile-money payment request to `phone` and applies when paid.',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: 'Choose a plan: an upgrade is charged (prorated) by a mobile-money push and applies when paid; a downgrade waits for the period end',
+  summary:
+    'Choose a plan: an upgrade is charged (prorated) by a mobile-money push and applies when paid; a downgrade waits for the period end',
   request: { body: jsonBody(CheckoutInput, { plan_code: 'biashara', billing_cycle: 'monthly', phone: '0712345678', network: 'mpesa' }) },
   responses: {
     202: jsonResponse(Envelope(CheckoutResult), 'Invoice and pending payment (confirm on the phone), or the scheduled change'),
@@ -85,7 +86,8 @@ export const callback = defineRoute('public', {
   description: 'Marks the payment paid or failed and applies the plan change; only the provider calls it.',
   errors: ['UNAUTHENTICATED'],
   tags,
-  summary: "The mobile-money provider's payment callback, authenticated by the provider's signature or secret (401 otherwise); repeats are harmless",
+  summary:
+    "The mobile-money provider's payment callback, authenticated by the provider's signature or secret (401 otherwise); repeats are harmless",
   request: { params: z.object({ provider: z.string().min(1).max(40) }) },
   responses: { 200: jsonResponse(Envelope(z.object({ received: z.literal(true) })), 'Recorded') },
 });
@@ -108,7 +110,21 @@ export const adminCreatePlan = defineRoute('admin', {
   errors: ['DUPLICATE'],
   tags: adminTags,
   summary: 'Create a plan (audited)',
-  request: { body: jsonBody(CreatePlanInput, { code: 'biashara', name_en: 'Business', name_sw: 'Biashara', price_monthly: 25000, price_yearly: 250000, max_stores: 3, max_staff: 10, max_products: null, ai_credits_monthly: 200, sms_monthly: 500, features: ['scheduled_email_reports', 'customer_sms'] }) },
+  request: {
+    body: jsonBody(CreatePlanInput, {
+      code: 'biashara',
+      name_en: 'Business',
+      name_sw: 'Biashara',
+      price_monthly: 25000,
+      price_yearly: 250000,
+      max_stores: 3,
+      max_staff: 10,
+      max_products: null,
+      ai_credits_monthly: 200,
+      sms_monthly: 500,
+      features: ['scheduled_email_reports', 'customer_sms'],
+    }),
+  },
   responses: { 201: jsonResponse(Envelope(Plan), 'The plan') },
 });
 

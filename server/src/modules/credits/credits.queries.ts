@@ -47,7 +47,12 @@ export function toCreditTab(row: CreditTabWithName, today: string): CreditTab {
 }
 
 /** Filters of GET /credits, as a query over `tabsWithNames`. */
-export function filteredTabs(db: Kysely<Database>, orgId: string, today: string, f: { status?: CreditTab['status']; customerId?: string; overdue?: boolean }) {
+export function filteredTabs(
+  db: Kysely<Database>,
+  orgId: string,
+  today: string,
+  f: { status?: CreditTab['status']; customerId?: string; overdue?: boolean },
+) {
   return tabsWithNames(db, orgId)
     .$if(!!f.status, (qb) => qb.where('credit_tabs.status', '=', f.status!))
     .$if(!!f.customerId, (qb) => qb.where('credit_tabs.customer_id', '=', f.customerId!))
@@ -104,14 +109,26 @@ export function messagesWithDelivery(db: Kysely<Database>, orgId: string) {
     .selectFrom('credit_messages')
     .leftJoin('outbox', 'outbox.id', 'credit_messages.outbox_id')
     .selectAll('credit_messages')
-    .select(['outbox.status as sms_status', 'outbox.attempts as sms_attempts', 'outbox.last_error as sms_error', 'outbox.delivery_status as sms_delivery', 'outbox.delivery_detail as sms_delivery_detail'])
+    .select([
+      'outbox.status as sms_status',
+      'outbox.attempts as sms_attempts',
+      'outbox.last_error as sms_error',
+      'outbox.delivery_status as sms_delivery',
+      'outbox.delivery_detail as sms_delivery_detail',
+    ])
     .where('credit_messages.org_id', '=', orgId);
 }
 export type CreditMessageWithDelivery = Awaited<ReturnType<ReturnType<typeof messagesWithDelivery>['executeTakeFirstOrThrow']>>;
 
 export function toCreditMessage(row: CreditMessageWithDelivery): CreditMessage {
   const sms = row.sms_status
-    ? messageState({ status: row.sms_status, attempts: row.sms_attempts ?? 0, last_error: row.sms_error, delivery_status: row.sms_delivery, delivery_detail: row.sms_delivery_detail })
+    ? messageState({
+        status: row.sms_status,
+        attempts: row.sms_attempts ?? 0,
+        last_error: row.sms_error,
+        delivery_status: row.sms_delivery,
+        delivery_detail: row.sms_delivery_detail,
+      })
     : null;
   return {
     id: row.id,

@@ -14,7 +14,6 @@ import {
   TabIdParam,
   WriteOffInput,
 } from '@duka/shared';
-import { z } from 'zod';
 import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Credits'];
@@ -48,8 +47,13 @@ export const pay = defineRoute('bearer', {
   errors: ['IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_MISMATCH', 'INVALID_STATE', 'OVERPAYMENT'],
   tags,
   summary: 'Record a payment, allocated to the oldest unsettled tabs first (422 OVERPAYMENT above what is owed)',
-  description: 'Retry safely with an Idempotency-Key header: the same key and body replay the first answer; the same key with another body is 422.',
-  request: { params: CustomerIdParam, headers: idempotencyHeader, body: jsonBody(RecordCreditPaymentInput, { amount: 15000, method: 'M-Pesa', reference: 'QK7H2M9X1P' }) },
+  description:
+    'Retry safely with an Idempotency-Key header: the same key and body replay the first answer; the same key with another body is 422.',
+  request: {
+    params: CustomerIdParam,
+    headers: idempotencyHeader,
+    body: jsonBody(RecordCreditPaymentInput, { amount: 15000, method: 'M-Pesa', reference: 'QK7H2M9X1P' }),
+  },
   responses: { 200: jsonResponse(Envelope(CreditPayment), 'The payment and its allocations') },
 });
 

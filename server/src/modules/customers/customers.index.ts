@@ -12,4 +12,6 @@ export const customersRouter: Router = createRouter()
   .openapi(routes.create, async (c) => ok(c, await createCustomer(authedCtx(c), c.req.valid('json')), { message: 'customer created' }))
   .openapi(routes.credits, async (c) => ok(c, await listCustomerCredits(authedCtx(c), c.req.valid('query'))))
   .openapi(routes.getOne, async (c) => ok(c, await getCustomer(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.patch, async (c) => ok(c, await updateCustomer(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'customer updated' }));
+  .openapi(routes.patch, async (c) =>
+    ok(c, await updateCustomer(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'customer updated' }),
+  );

@@ -28,7 +28,17 @@ export async function insertCustomer(ctx: ServiceContext, orgId: string, fields:
   const now = ctx.clock.now();
   const row = await ctx.db
     .insertInto('customers')
-    .values({ org_id: orgId, email: null, notes: null, first_purchase_at: null, last_purchase_at: null, ...fields, id: fields.id ?? newId(), created_at: now, updated_at: now })
+    .values({
+      org_id: orgId,
+      email: null,
+      notes: null,
+      first_purchase_at: null,
+      last_purchase_at: null,
+      ...fields,
+      id: fields.id ?? newId(),
+      created_at: now,
+      updated_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   noteChange(ctx, orgId, { entity: 'customer', id: row.id });
@@ -111,7 +121,9 @@ export function customerCreditRows(db: Kysely<Database>, orgId: string, today: s
       eb.fn.sum<number>(eb.case().when(pastDue(eb, today)).then(1).else(0).end()).as('overdue_count'),
       eb.fn.min('credit_tabs.due_date').as('oldest_due_date'),
     ])
-    .$if(overdue !== undefined, (qb) => qb.having((eb) => eb(eb.fn.sum(eb.case().when(pastDue(eb, today)).then(1).else(0).end()), overdue ? '>' : '=', 0)))
+    .$if(overdue !== undefined, (qb) =>
+      qb.having((eb) => eb(eb.fn.sum(eb.case().when(pastDue(eb, today)).then(1).else(0).end()), overdue ? '>' : '=', 0)),
+    )
     .orderBy('oldest_due_date')
     .orderBy('customers.name')
     .orderBy('customers.id')
@@ -132,7 +144,12 @@ export interface PurchaseHistory {
 export const NO_PURCHASES: PurchaseHistory = { spend: 0, visits: 0, first: null, last: null, recent: 0 };
 
 /** Paid and credit sales of each customer in `ids`, from the ledger: one grouped query. */
-export async function purchaseHistory(db: Kysely<Database>, orgId: string, ids: string[], since: number): Promise<Map<string, PurchaseHistory>> {
+export async function purchaseHistory(
+  db: Kysely<Database>,
+  orgId: string,
+  ids: string[],
+  since: number,
+): Promise<Map<string, PurchaseHistory>> {
   const out = new Map<string, PurchaseHistory>();
   if (ids.length === 0) return out;
   const rows = await db
@@ -151,7 +168,13 @@ export async function purchaseHistory(db: Kysely<Database>, orgId: string, ids: 
     ])
     .execute();
   for (const r of rows) {
-    out.set(r.customer_id!, { spend: Number(r.spend), visits: Number(r.visits), first: Number(r.first), last: Number(r.last), recent: Number(r.recent) });
+    out.set(r.customer_id!, {
+      spend: Number(r.spend),
+      visits: Number(r.visits),
+      first: Number(r.first),
+      last: Number(r.last),
+      recent: Number(r.recent),
+    });
   }
   return out;
 }
@@ -166,6 +189,11 @@ export async function vipThreshold(db: Kysely<Database>, orgId: string): Promise
   const count = Number(n);
   if (count === 0) return null;
   const top = Math.max(1, Math.floor(count / 10));
-  const row = await buyers.select('total_spend').orderBy('total_spend', 'desc').limit(1).offset(top - 1).executeTakeFirstOrThrow();
+  const row = await buyers
+    .select('total_spend')
+    .orderBy('total_spend', 'desc')
+    .limit(1)
+    .offset(top - 1)
+    .executeTakeFirstOrThrow();
   return Number(row.total_spend);
 }

@@ -15,7 +15,9 @@ export const expensesRouter: Router = createRouter()
   })
   .openapi(routes.summary, async (c) => ok(c, await expenseSummary(authedCtx(c), c.req.valid('query'))))
   .openapi(routes.getOne, async (c) => ok(c, await getExpense(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.patch, async (c) => ok(c, await updateExpense(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'expense updated' }))
+  .openapi(routes.patch, async (c) =>
+    ok(c, await updateExpense(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'expense updated' }),
+  )
   .openapi(routes.remove, async (c) => {
     await deleteExpense(authedCtx(c), c.req.valid('param').id);
     return ok(c, null, { message: 'expense deleted' });

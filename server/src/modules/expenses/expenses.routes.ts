@@ -1,4 +1,15 @@
-import { CreateExpenseInput, Envelope, Expense, ExpenseSummary, ExpenseSummaryQuery, IdParam, ListExpensesQuery, MessageEnvelope, PagedEnvelope, UpdateExpenseInput } from '@duka/shared';
+import {
+  CreateExpenseInput,
+  Envelope,
+  Expense,
+  ExpenseSummary,
+  ExpenseSummaryQuery,
+  IdParam,
+  ListExpensesQuery,
+  MessageEnvelope,
+  PagedEnvelope,
+  UpdateExpenseInput,
+} from '@duka/shared';
 import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Expenses'];
@@ -24,7 +35,16 @@ export const create = defineRoute('bearer', {
   tags,
   summary: 'Record an expense in the active store',
   description: 'Retry safely with an Idempotency-Key header: the same key and body replay the first answer.',
-  request: { headers: idempotencyHeader, body: jsonBody(CreateExpenseInput, { title: 'Umeme (electricity) November', category: 'Utilities', amount: 45000, payment_method: 'M-Pesa', payment_reference: 'LUKU-88123' }) },
+  request: {
+    headers: idempotencyHeader,
+    body: jsonBody(CreateExpenseInput, {
+      title: 'Umeme (electricity) November',
+      category: 'Utilities',
+      amount: 45000,
+      payment_method: 'M-Pesa',
+      payment_reference: 'LUKU-88123',
+    }),
+  },
   responses: { 200: expense },
 });
 
@@ -35,7 +55,7 @@ export const summary = defineRoute('bearer', {
   description: 'What the active store spent, by category.',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: "Total and per-category spending of the active store; default this month so far (organisation time zone)",
+  summary: 'Total and per-category spending of the active store; default this month so far (organisation time zone)',
   request: { query: ExpenseSummaryQuery },
   responses: { 200: jsonResponse(Envelope(ExpenseSummary), 'Summary') },
 });

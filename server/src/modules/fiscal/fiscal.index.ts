@@ -8,7 +8,9 @@ import { listZReports } from './services/z-report-list.js';
 
 export const fiscalRouter: Router = createRouter()
   .openapi(routes.getSettings, async (c) => ok(c, await getFiscalSettings(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.saveSettings, async (c) => ok(c, await saveFiscalSettings(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'fiscal settings saved' }))
+  .openapi(routes.saveSettings, async (c) =>
+    ok(c, await saveFiscalSettings(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'fiscal settings saved' }),
+  )
   .openapi(routes.register, async (c) => {
     const ctx = authedCtx(c);
     return ok(c, await registerDevice(ctx, traGatewayOf(ctx), c.req.valid('param').id), { message: 'fiscal device registered with TRA' });

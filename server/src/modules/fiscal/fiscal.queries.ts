@@ -7,7 +7,8 @@ import type { FiscalDeviceRow, FiscalReceiptRow } from '../../db/tables/fiscal.t
 import type { Config } from '../../env.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 
-export const findDevice = (db: Kysely<Database>, storeId: string) => db.selectFrom('fiscal_devices').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+export const findDevice = (db: Kysely<Database>, storeId: string) =>
+  db.selectFrom('fiscal_devices').selectAll().where('store_id', '=', storeId).executeTakeFirst();
 
 /**
  * The registered devices the 30 s job has something to do for: a receipt or Z report not yet
@@ -26,9 +27,16 @@ export function devicesWithWork(db: Kysely<Database>, openDay: string, dayBefore
     .where('d.registration', 'is not', null)
     .where((eb) =>
       eb.or([
-        eb.exists(eb.selectFrom('fiscal_receipts as r').select('r.id').whereRef('r.store_id', '=', 'd.store_id').where('r.status', '!=', 'issued')),
+        eb.exists(
+          eb.selectFrom('fiscal_receipts as r').select('r.id').whereRef('r.store_id', '=', 'd.store_id').where('r.status', '!=', 'issued'),
+        ),
         eb(newestZ, '!=', 'issued'),
-        eb.and([eb.exists(eb.selectFrom('fiscal_receipts as r').select('r.id').whereRef('r.store_id', '=', 'd.store_id').where('r.znum', '<', today)), eb(reportedTo, '<', dueTo)]),
+        eb.and([
+          eb.exists(
+            eb.selectFrom('fiscal_receipts as r').select('r.id').whereRef('r.store_id', '=', 'd.store_id').where('r.znum', '<', today),
+          ),
+          eb(reportedTo, '<', dueTo),
+        ]),
       ]),
     )
     .execute();
@@ -55,7 +63,8 @@ export function registrationOf(device: FiscalDeviceRow): DeviceRegistration | nu
   return device.registration ? (JSON.parse(device.registration) as DeviceRegistration) : null;
 }
 
-export const apiBase = (config: Config, env: FiscalEnvironment) => (env === 'production' ? config.TRA_PRODUCTION_URL : config.TRA_TEST_URL).replace(/\/+$/, '');
+export const apiBase = (config: Config, env: FiscalEnvironment) =>
+  (env === 'production' ? config.TRA_PRODUCTION_URL : config.TRA_TEST_URL).replace(/\/+$/, '');
 
 /** TRA's verification page for a receipt: `{page}{RCTVNUM}_{HHMMSS}` (docs/fiscal-wire.md §5). */
 export function verifyUrl(config: Config, env: FiscalEnvironment, rctvnum: string, time: string): string {

@@ -8,7 +8,8 @@ export const getSettings = defineRoute('owner', {
   method: 'get',
   path: '/stores/{id}/fiscal',
   operationId: 'getFiscalSettings',
-  description: "The store's TRA fiscal device: identity, registration, counters and the queue of receipts not yet acknowledged by TRA. 404 until settings are saved.",
+  description:
+    "The store's TRA fiscal device: identity, registration, counters and the queue of receipts not yet acknowledged by TRA. 404 until settings are saved.",
   tags,
   summary: "A store's fiscal receipts settings and queue",
   request: { params: IdParam },
@@ -27,7 +28,16 @@ export const saveSettings = defineRoute('owner', {
   summary: "Save a store's fiscal receipts settings; switch fiscalisation on or off",
   request: {
     params: IdParam,
-    body: jsonBody(FiscalSettingsInput, { tin: '123456789', vrn: '40000000K', cert_key: '10TZ100781', cert_serial: '7a 3f 11 09', certificate: 'MIIK…', certificate_password: '…', environment: 'test', enabled: false }),
+    body: jsonBody(FiscalSettingsInput, {
+      tin: '123456789',
+      vrn: '40000000K',
+      cert_key: '10TZ100781',
+      cert_serial: '7a 3f 11 09',
+      certificate: 'MIIK…',
+      certificate_password: '…',
+      environment: 'test',
+      enabled: false,
+    }),
   },
   responses: { 200: jsonResponse(Envelope(FiscalSettings), 'Settings') },
 });

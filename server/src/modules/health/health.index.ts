@@ -13,7 +13,8 @@ async function problems(deps: Probed): Promise<string[]> {
   const limit = deps.config.READY_STUCK_MINUTES * 60_000;
   const out = deps.jobs.stuck(limit);
   const { oldest } = await deps.messenger.backlog();
-  if (oldest !== null && deps.clock.now() - oldest > limit) out.push(`the outbox has not delivered a message for ${Math.round((deps.clock.now() - oldest) / 60_000)} min`);
+  if (oldest !== null && deps.clock.now() - oldest > limit)
+    out.push(`the outbox has not delivered a message for ${Math.round((deps.clock.now() - oldest) / 60_000)} min`);
   return out;
 }
 
@@ -27,6 +28,8 @@ export function healthRouter(ping: () => Promise<void>, deps: Probed) {
         return c.json({ status: 'unavailable', database: 'unreachable' }, 503);
       }
       const stuck = await problems(deps);
-      return stuck.length ? c.json({ status: 'unavailable', database: 'ok', problems: stuck }, 503) : c.json({ status: 'ok', database: 'ok' });
+      return stuck.length
+        ? c.json({ status: 'unavailable', database: 'ok', problems: stuck }, 503)
+        : c.json({ status: 'ok', database: 'ok' });
     });
 }

@@ -7,8 +7,12 @@ import { adjustStock, listAdjustments, listLowStock } from './services/stock.js'
 
 export const inventoryRouter: Router = createRouter()
   .openapi(routes.listCategories, async (c) => ok(c, await listCategories(authedCtx(c))))
-  .openapi(routes.createCategory, async (c) => ok(c, await createCategory(authedCtx(c), c.req.valid('json')), { message: 'category created' }))
-  .openapi(routes.updateCategory, async (c) => ok(c, await updateCategory(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'category updated' }))
+  .openapi(routes.createCategory, async (c) =>
+    ok(c, await createCategory(authedCtx(c), c.req.valid('json')), { message: 'category created' }),
+  )
+  .openapi(routes.updateCategory, async (c) =>
+    ok(c, await updateCategory(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'category updated' }),
+  )
   .openapi(routes.deleteCategory, async (c) => {
     await deleteCategory(authedCtx(c), c.req.valid('param').id);
     return c.body(null, 204);
@@ -20,11 +24,17 @@ export const inventoryRouter: Router = createRouter()
   .openapi(routes.createProduct, async (c) => ok(c, await createProduct(authedCtx(c), c.req.valid('json')), { message: 'product created' }))
   .openapi(routes.getByCode, async (c) => ok(c, await getProductByCode(authedCtx(c), c.req.valid('param').code)))
   .openapi(routes.getProduct, async (c) => ok(c, await getProduct(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.updateProduct, async (c) => ok(c, await updateProduct(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'product updated' }))
+  .openapi(routes.updateProduct, async (c) =>
+    ok(c, await updateProduct(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'product updated' }),
+  )
   .openapi(routes.deleteProduct, async (c) => {
     await deleteProduct(authedCtx(c), c.req.valid('param').id);
     return c.body(null, 204);
   })
-  .openapi(routes.adjustStock, async (c) => ok(c, await adjustStock(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'stock adjusted' }))
-  .openapi(routes.listAdjustments, async (c) => ok(c, await listAdjustments(authedCtx(c), c.req.valid('param').id, c.req.valid('query').limit)))
+  .openapi(routes.adjustStock, async (c) =>
+    ok(c, await adjustStock(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'stock adjusted' }),
+  )
+  .openapi(routes.listAdjustments, async (c) =>
+    ok(c, await listAdjustments(authedCtx(c), c.req.valid('param').id, c.req.valid('query').limit)),
+  )
   .openapi(routes.lowStock, async (c) => ok(c, await listLowStock(authedCtx(c))));

@@ -71,7 +71,8 @@ function withStock(db: Kysely<Database>, storeId: string | null) {
  * Products of `orgId` with `stock` = their level in `storeId` (0 where no row yet) and the
  * organisation's default expiry alert window (for `effective_expiry_alert_days`).
  */
-export const productsWithStock = (db: Kysely<Database>, orgId: string, storeId: string | null) => withStock(db, storeId).where('p.org_id', '=', orgId);
+export const productsWithStock = (db: Kysely<Database>, orgId: string, storeId: string | null) =>
+  withStock(db, storeId).where('p.org_id', '=', orgId);
 
 /**
  * One product with its stock in `storeId`, by primary key alone. With `org_id = ?` beside the id,
@@ -81,7 +82,12 @@ export const productsWithStock = (db: Kysely<Database>, orgId: string, storeId: 
 export const productQuery = (db: Kysely<Database>, storeId: string | null, id: string) => withStock(db, storeId).where('p.id', '=', id);
 
 /** A product of `orgId` only: another organisation's id is not found. */
-export async function findProduct(db: Kysely<Database>, orgId: string, storeId: string | null, id: string): Promise<ProductWithStock | undefined> {
+export async function findProduct(
+  db: Kysely<Database>,
+  orgId: string,
+  storeId: string | null,
+  id: string,
+): Promise<ProductWithStock | undefined> {
   const row = await productQuery(db, storeId, id).executeTakeFirst();
   return row?.org_id === orgId ? row : undefined;
 }
@@ -92,13 +98,23 @@ export async function orgProductsById(db: Kysely<Database>, orgId: string, ids: 
   // By primary key alone, the organisation checked on the rows: with `org_id = ?` beside the ids,
   // SQLite's planner, on statistics older than the catalogue, walked the organisation's products
   // through its (org_id, name) index (18 ms for a push's 300 products of 50,000, against 2).
-  const rows = await db.selectFrom('products').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  const rows = await db
+    .selectFrom('products')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
   return new Map(rows.filter((r) => r.org_id === orgId).map((r) => [r.id, r]));
 }
 
 /** Ids of the batch-tracked products that follow the organisation's default alert window. */
 export async function productIdsOnDefaultAlert(db: Kysely<Database>, orgId: string): Promise<string[]> {
-  const rows = await db.selectFrom('products').select('id').where('org_id', '=', orgId).where('track_batches', '=', 1).where('expiry_alert_days', 'is', null).execute();
+  const rows = await db
+    .selectFrom('products')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('track_batches', '=', 1)
+    .where('expiry_alert_days', 'is', null)
+    .execute();
   return rows.map((r) => r.id);
 }
 

@@ -97,7 +97,17 @@ export const createProduct = defineRoute('bearer', {
   errors: ['DUPLICATE', 'INSUFFICIENT_STOCK', 'INVALID_STATE', 'NOT_FOUND', 'PLAN_LIMIT'],
   tags,
   summary: "Add a product; `stock` sets the active store's level (other stores start at 0)",
-  request: { body: jsonBody(CreateProductInput, { name: 'Sugar 1 kg', sku: 'SUG-1KG', barcode: '6164001234567', cost_price: 2800, selling_price: 3200, stock: 40, reorder_point: 10 }) },
+  request: {
+    body: jsonBody(CreateProductInput, {
+      name: 'Sugar 1 kg',
+      sku: 'SUG-1KG',
+      barcode: '6164001234567',
+      cost_price: 2800,
+      selling_price: 3200,
+      stock: 40,
+      reorder_point: 10,
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(Product), 'Product') },
 });
 
@@ -159,8 +169,12 @@ export const adjustStock = defineRoute('bearer', {
   description: "Changes the active store's stock of a product by `qty_change`, with a reason, in one transaction.",
   errors: ['BUSINESS_RULE', 'INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
-  summary: "Adjust the active store's stock (409 INSUFFICIENT_STOCK below zero); a batch-tracked product's adjustment names its lot (`batch_id`) and moves that lot",
-  request: { params: IdParam, body: jsonBody(AdjustStockInput, { qty_change: -2, reason: 'damaged', note: 'two bags torn in the store room' }) },
+  summary:
+    "Adjust the active store's stock (409 INSUFFICIENT_STOCK below zero); a batch-tracked product's adjustment names its lot (`batch_id`) and moves that lot",
+  request: {
+    params: IdParam,
+    body: jsonBody(AdjustStockInput, { qty_change: -2, reason: 'damaged', note: 'two bags torn in the store room' }),
+  },
   responses: { 200: jsonResponse(Envelope(Product), 'Updated product') },
 });
 

@@ -12,7 +12,12 @@ export const BUSINESS_TYPES: BusinessType[] = [
     name_swahili: 'Rejareja na jumla',
     description: 'Sells both single units and in bulk, with wholesale prices from a minimum quantity.',
   },
-  { slug: 'pharmacy', name: 'Pharmacy', name_swahili: 'Famasia (duka la dawa)', description: 'Dispenses medicines; returned medicine is quarantined.' },
+  {
+    slug: 'pharmacy',
+    name: 'Pharmacy',
+    name_swahili: 'Famasia (duka la dawa)',
+    description: 'Dispenses medicines; returned medicine is quarantined.',
+  },
 ];
 
 /** A name per slug of the shared enum: a new outlet type does not compile until it is named here. */
@@ -29,9 +34,17 @@ interface RawRegions {
 const raw = JSON.parse(readFileSync(new URL('./tz-regions.json', import.meta.url), 'utf8')) as RawRegions;
 
 /** A region's districts are its councils' distinct names, in census order. */
-export const REGIONS: Region[] = raw.regions.map((r) => ({ slug: r.slug, name: r.name, districts: [...new Set(r.councils.map((c) => c.name))] }));
+export const REGIONS: Region[] = raw.regions.map((r) => ({
+  slug: r.slug,
+  name: r.name,
+  districts: [...new Set(r.councils.map((c) => c.name))],
+}));
 
-const fold = (s: string) => s.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+const fold = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 
 export function findRegion(slugOrName: string): Region | undefined {
   const key = fold(slugOrName);

@@ -10,5 +10,7 @@ export const notebookRouter: Router = createRouter()
   })
   .openapi(routes.create, async (c) => ok(c, await createNote(authedCtx(c), c.req.valid('json')), { message: 'note created' }))
   .openapi(routes.getOne, async (c) => ok(c, await getNote(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.patch, async (c) => ok(c, await updateNote(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'note updated' }))
+  .openapi(routes.patch, async (c) =>
+    ok(c, await updateNote(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'note updated' }),
+  )
   .openapi(routes.remove, async (c) => ok(c, await deleteNote(authedCtx(c), c.req.valid('param').id), { message: 'note deleted' }));

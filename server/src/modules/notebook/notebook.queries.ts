@@ -17,7 +17,11 @@ export function storeNotes(db: Kysely<Database>, orgId: string, storeId: string)
 /** Replace a note's tag index rows. */
 export async function writeTags(db: Kysely<Database>, note: { id: string; store_id: string }, tags: string[]): Promise<void> {
   await db.deleteFrom('note_tags').where('note_id', '=', note.id).execute();
-  if (tags.length) await db.insertInto('note_tags').values(tags.map((t) => ({ note_id: note.id, store_id: note.store_id, tag: t.toLowerCase() }))).execute();
+  if (tags.length)
+    await db
+      .insertInto('note_tags')
+      .values(tags.map((t) => ({ note_id: note.id, store_id: note.store_id, tag: t.toLowerCase() })))
+      .execute();
 }
 
 /** Trimmed, without duplicates (ignoring case), first spelling kept. */

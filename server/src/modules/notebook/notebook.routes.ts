@@ -11,7 +11,7 @@ export const list = defineRoute('bearer', {
   description: 'The notebook of the active store.',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: "Notes of the active store, filtered by tag or text; `count` is how many match",
+  summary: 'Notes of the active store, filtered by tag or text; `count` is how many match',
   request: { query: ListNotesQuery },
   responses: { 200: jsonResponse(Envelope(NoteList, PageMeta), 'Notes') },
 });

@@ -9,12 +9,16 @@ export const notificationsRouter: Router = createRouter()
     return ok(c, list, { meta });
   })
   .openapi(routes.unreadCount, async (c) => ok(c, await unreadCount(authedCtx(c))))
-  .openapi(routes.create, async (c) => ok(c, await postNotification(authedCtx(c), c.req.valid('json')), { message: 'notification created' }))
+  .openapi(routes.create, async (c) =>
+    ok(c, await postNotification(authedCtx(c), c.req.valid('json')), { message: 'notification created' }),
+  )
   .openapi(routes.readAll, async (c) => {
     const result = await markAllRead(authedCtx(c));
     return ok(c, result, { message: `${result.updated} marked read` });
   })
-  .openapi(routes.markRead, async (c) => ok(c, await markRead(authedCtx(c), c.req.valid('param').id), { message: 'notification marked read' }))
+  .openapi(routes.markRead, async (c) =>
+    ok(c, await markRead(authedCtx(c), c.req.valid('param').id), { message: 'notification marked read' }),
+  )
   .openapi(routes.remove, async (c) => {
     await deleteNotification(authedCtx(c), c.req.valid('param').id);
     return ok(c, null, { message: 'notification deleted' });

@@ -45,7 +45,13 @@ export const create = defineRoute('bearer', {
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Post a notification to a store (owners: any store of the organisation; others: their active store)',
-  request: { body: jsonBody(CreateNotificationInput, { category: 'system', title: 'Stock count on Sunday', body: 'Please stay 30 minutes after closing.' }) },
+  request: {
+    body: jsonBody(CreateNotificationInput, {
+      category: 'system',
+      title: 'Stock count on Sunday',
+      body: 'Please stay 30 minutes after closing.',
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(Notification), 'The notification') },
 });
 

@@ -48,18 +48,26 @@ export const tillBatches = (db: Kysely<Database>, orgId: string, storeId: string
   storeBatches(db, orgId, storeId).where('b.source_batch_id', 'is', null).where('b.status', '!=', 'disposed');
 
 /** A page of the store's batches by expiry, then lot (a lot's quarantine rows after it). */
-export async function pageBatches(db: Kysely<Database>, scope: { orgId: string; storeId: string; today: string }, q: ListBatchesQuery): Promise<{ items: Batch[]; meta: PageMeta }> {
+export async function pageBatches(
+  db: Kysely<Database>,
+  scope: { orgId: string; storeId: string; today: string },
+  q: ListBatchesQuery,
+): Promise<{ items: Batch[]; meta: PageMeta }> {
   let base = storeBatches(db, scope.orgId, scope.storeId);
   if (q.product_id) base = base.where('b.product_id', '=', q.product_id);
   if (q.status) base = base.where('b.status', '=', q.status);
-  if (q.expiring_within_days !== undefined) base = base.where('b.status', '=', 'sellable').where('b.expiry_date', '<=', addDays(scope.today, q.expiring_within_days));
+  if (q.expiring_within_days !== undefined)
+    base = base.where('b.status', '=', 'sellable').where('b.expiry_date', '<=', addDays(scope.today, q.expiring_within_days));
   if (q.lot_number) {
     const lot = q.lot_number.toLowerCase();
     base = base.where((eb) => eb(eb.fn('lower', ['b.lot_number']), '=', lot));
   }
   if (q.quarantine !== undefined) base = base.where('b.source_batch_id', q.quarantine ? 'is not' : 'is', null);
   const [{ total }, rows] = await Promise.all([
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
     base
       .orderBy('b.expiry_date')
       .orderBy('b.lot_number')
@@ -94,9 +102,17 @@ const toMovement = (r: BatchMovementRow & { first_name: string | null; last_name
 });
 
 /** The newest `limit` ledger lines of a batch, newest first, with how many it has in all. */
-export async function batchMovements(db: Kysely<Database>, batchId: string, limit: number): Promise<{ count: number; movements: BatchMovement[] }> {
+export async function batchMovements(
+  db: Kysely<Database>,
+  batchId: string,
+  limit: number,
+): Promise<{ count: number; movements: BatchMovement[] }> {
   const [{ count }, rows] = await Promise.all([
-    db.selectFrom('batch_movements').select((eb) => eb.fn.countAll<number>().as('count')).where('batch_id', '=', batchId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('batch_movements')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('batch_id', '=', batchId)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('batch_movements as m')
       .leftJoin('users as u', 'u.id', 'm.user_id')

@@ -1,4 +1,15 @@
-import { Batch, BatchDetail, BatchDetailQuery, CorrectBatchInput, Envelope, ExpiringPage, ExpiringQuery, IdParam, ListBatchesQuery, PagedEnvelope } from '@duka/shared';
+import {
+  Batch,
+  BatchDetail,
+  BatchDetailQuery,
+  CorrectBatchInput,
+  Envelope,
+  ExpiringPage,
+  ExpiringQuery,
+  IdParam,
+  ListBatchesQuery,
+  PagedEnvelope,
+} from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Pharmacy'];

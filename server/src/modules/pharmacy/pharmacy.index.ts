@@ -17,11 +17,12 @@ export const pharmacyRouter: Router = createRouter()
     return ok(c, items, { meta });
   })
   .openapi(batchRoutes.getBatch, async (c) => ok(c, await getBatch(authedCtx(c), c.req.valid('param').id, c.req.valid('query'))))
-  .openapi(batchRoutes.correctBatch, async (c) => ok(c, await correctBatch(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'batch corrected' }))
+  .openapi(batchRoutes.correctBatch, async (c) =>
+    ok(c, await correctBatch(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'batch corrected' }),
+  )
   .openapi(batchRoutes.listExpiring, async (c) => {
     const { items, meta } = await listExpiring(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });
   })
   .route('/', prescriptionsRouter)
   .route('/', pharmacyRegistersRouter);
-

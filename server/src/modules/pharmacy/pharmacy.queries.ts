@@ -1,6 +1,14 @@
 /** Reads of the pharmacy area's tables, and their rows as the API writes them. */
 import { pageMeta } from '@duka/shared';
-import type { AddoListChange, AddoListMeta, AddoMedicine, AddoMedicineFields, ListAddoHistoryQuery, ListAddoMedicinesQuery, PageMeta } from '@duka/shared';
+import type {
+  AddoListChange,
+  AddoListMeta,
+  AddoMedicine,
+  AddoMedicineFields,
+  ListAddoHistoryQuery,
+  ListAddoMedicinesQuery,
+  PageMeta,
+} from '@duka/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { containsText, type DialectName } from '../../db/dialect.js';
@@ -50,7 +58,11 @@ export function findAddoByKey(db: Kysely<Database>, matchKey: string, exceptId?:
  * meta. The version is read before the page: a change landing in between makes the page newer
  * than its version (the till fetches again, harmlessly), never older (the till would miss it).
  */
-export async function pageAddoMedicines(db: Kysely<Database>, dialect: DialectName, q: ListAddoMedicinesQuery): Promise<{ items: AddoMedicine[]; meta: AddoListMeta }> {
+export async function pageAddoMedicines(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  q: ListAddoMedicinesQuery,
+): Promise<{ items: AddoMedicine[]; meta: AddoListMeta }> {
   let base = db.selectFrom('addo_medicines').where('version_removed', 'is', null);
   if (q.dosage_form) base = base.where('dosage_form', '=', q.dosage_form);
   if (q.search) {

@@ -11,10 +11,17 @@ export const prescriptionsRouter: Router = createRouter()
   })
   .openapi(routes.prescriptionsCsv, async (c) => {
     const file = await prescriptionsCsv(authedCtx(c), c.req.valid('query'));
-    const headers = { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${file.fileName}"`, 'cache-control': 'private, no-store' };
+    const headers = {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${file.fileName}"`,
+      'cache-control': 'private, no-store',
+    };
     return c.body(Readable.toWeb(file.body) as ReadableStream, 200, headers) as never;
   })
   .openapi(routes.getPrescription, async (c) => ok(c, await getPrescription(authedCtx(c), c.req.valid('param').id)))
   .openapi(routes.correctPrescription, async (c) =>
-    ok(c, await correctPrescription(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { status: 201, message: 'prescription corrected' }),
+    ok(c, await correctPrescription(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), {
+      status: 201,
+      message: 'prescription corrected',
+    }),
   );

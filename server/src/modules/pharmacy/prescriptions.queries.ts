@@ -3,7 +3,12 @@ import type { LineBatch, PrescriptionEntry, RecordedPrescription } from '@duka/s
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { containsText, type DialectName } from '../../db/dialect.js';
-import type { PrescriptionItemRow, PrescriptionItemTable, PrescriptionRow, PrescriptionTable } from '../../db/tables/prescriptions.table.js';
+import type {
+  PrescriptionItemRow,
+  PrescriptionItemTable,
+  PrescriptionRow,
+  PrescriptionTable,
+} from '../../db/tables/prescriptions.table.js';
 import { iso } from '../../lib/clock.js';
 import { groupBy } from '../../lib/group-by.js';
 
@@ -18,6 +23,7 @@ export interface PrescriptionFilter {
   prescriber?: string;
 }
 
+// biome-ignore lint/complexity/noBannedTypes: `{}` is Kysely's own type for a query with nothing selected yet.
 type EntryQuery = SelectQueryBuilder<Database, 'prescriptions', {}>;
 
 export function filteredEntries(db: Kysely<Database>, dialect: DialectName, f: PrescriptionFilter): EntryQuery {
@@ -26,12 +32,25 @@ export function filteredEntries(db: Kysely<Database>, dialect: DialectName, f: P
   if (f.to !== undefined) q = q.where('prescriptions.dispensed_at', '<', f.to);
   if (f.productId) {
     const productId = f.productId;
-    q = q.where((eb) => eb.exists(eb.selectFrom('prescription_items as i').select('i.id').whereRef('i.prescription_id', '=', 'prescriptions.id').where('i.product_id', '=', productId)));
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('prescription_items as i')
+          .select('i.id')
+          .whereRef('i.prescription_id', '=', 'prescriptions.id')
+          .where('i.product_id', '=', productId),
+      ),
+    );
   }
   if (f.patient) q = q.where(containsText(dialect, 'prescriptions.patient_name', f.patient));
   if (f.prescriber) {
     const text = f.prescriber;
-    q = q.where((eb) => eb.or([containsText(dialect, 'prescriptions.prescriber_name', text), containsText(dialect, 'prescriptions.prescriber_registration_number', text)]));
+    q = q.where((eb) =>
+      eb.or([
+        containsText(dialect, 'prescriptions.prescriber_name', text),
+        containsText(dialect, 'prescriptions.prescriber_registration_number', text),
+      ]),
+    );
   }
   return q;
 }
@@ -49,9 +68,17 @@ export function entryItems(db: Kysely<Database>, id: string) {
 }
 
 /** Write an entry and its items (positions in the order given). */
-export async function insertEntry(db: Kysely<Database>, entry: PrescriptionTable, items: Array<Omit<PrescriptionItemTable, 'prescription_id' | 'position'>>): Promise<void> {
+export async function insertEntry(
+  db: Kysely<Database>,
+  entry: PrescriptionTable,
+  items: Array<Omit<PrescriptionItemTable, 'prescription_id' | 'position'>>,
+): Promise<void> {
   await db.insertInto('prescriptions').values(entry).execute();
-  if (items.length) await db.insertInto('prescription_items').values(items.map((it, position) => ({ ...it, prescription_id: entry.id, position }))).execute();
+  if (items.length)
+    await db
+      .insertInto('prescription_items')
+      .values(items.map((it, position) => ({ ...it, prescription_id: entry.id, position })))
+      .execute();
 }
 
 /** The register's columns of a prescription, null where it came without one. */
@@ -70,7 +97,15 @@ export function prescriptionColumns(rx: Partial<RecordedPrescription> | null | u
 
 /** An entry made for a sale that came without a prescription has none of these. */
 function recorded(r: PrescriptionRow): RecordedPrescription | null {
-  if (r.patient_name == null || r.patient_sex == null || r.prescriber_name == null || r.prescriber_registration_number == null || r.facility == null || r.date_written == null) return null;
+  if (
+    r.patient_name == null ||
+    r.patient_sex == null ||
+    r.prescriber_name == null ||
+    r.prescriber_registration_number == null ||
+    r.facility == null ||
+    r.date_written == null
+  )
+    return null;
   return {
     patient_name: r.patient_name,
     patient_age: r.patient_age == null ? null : Number(r.patient_age),
@@ -91,14 +126,11 @@ export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): 
   const saleIds = [...new Set(rows.map((r) => r.transaction_id))];
   const [items, lots, corrections, users, sales] = await Promise.all([
     db.selectFrom('prescription_items').selectAll().where('prescription_id', 'in', ids).orderBy('position').execute(),
-    db
-      .selectFrom('transaction_line_batches')
-      .selectAll()
-      .where('transaction_id', 'in', saleIds)
-      .orderBy('id')
-      .execute(),
+    db.selectFrom('transaction_line_batches').selectAll().where('transaction_id', 'in', saleIds).orderBy('id').execute(),
     db.selectFrom('prescriptions').select(['id', 'corrects_id']).where('corrects_id', 'in', ids).execute(),
-    userIds.length ? db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', userIds).execute() : Promise.resolve([]),
+    userIds.length
+      ? db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', userIds).execute()
+      : Promise.resolve([]),
     db.selectFrom('transactions').select(['id', 'status']).where('id', 'in', saleIds).execute(),
   ]);
   const statusOf = new Map(sales.map((s) => [s.id, s.status]));
@@ -122,7 +154,9 @@ export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): 
       dosage_form: i.dosage_form,
       schedule: i.schedule,
       qty: Number(i.qty),
-      lots: (lotsOf.get(`${r.transaction_id}|${i.product_id}`) ?? []).map((b): LineBatch => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: Number(b.qty) })),
+      lots: (lotsOf.get(`${r.transaction_id}|${i.product_id}`) ?? []).map(
+        (b): LineBatch => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: Number(b.qty) }),
+      ),
     })),
     corrects_id: r.corrects_id,
     correction_reason: r.correction_reason,
@@ -132,4 +166,3 @@ export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): 
     created_at: iso(Number(r.created_at)),
   }));
 }
-

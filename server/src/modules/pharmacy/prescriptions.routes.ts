@@ -1,4 +1,12 @@
-import { CorrectPrescriptionInput, Envelope, IdParam, ListPrescriptionsQuery, PagedEnvelope, PrescriptionEntry, PrescriptionsCsvQuery } from '@duka/shared';
+import {
+  CorrectPrescriptionInput,
+  Envelope,
+  IdParam,
+  ListPrescriptionsQuery,
+  PagedEnvelope,
+  PrescriptionEntry,
+  PrescriptionsCsvQuery,
+} from '@duka/shared';
 import { z } from 'zod';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
@@ -13,7 +21,8 @@ export const listPrescriptions = defineRoute('bearer', {
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'The prescription register, paged, newest dispensed first; corrected entries stay, each naming its correction',
-  description: 'The active store’s register: one entry per sale of a prescription-only or controlled medicine. Dates are the organisation’s calendar days, both included.',
+  description:
+    'The active store’s register: one entry per sale of a prescription-only or controlled medicine. Dates are the organisation’s calendar days, both included.',
   request: { query: ListPrescriptionsQuery },
   responses: { 200: jsonResponse(PagedEnvelope(PrescriptionEntry), 'Entries; meta has the page') },
 });
@@ -58,7 +67,22 @@ export const correctPrescription = defineRoute('bearer', {
   errors: ['INVALID_STATE'],
   tags,
   summary: 'Correct an entry: a new entry with the whole corrected prescription and a reason, pointing at the one it corrects',
-  description: 'The corrected entry is kept as it was; an entry is corrected once (409 `INVALID_STATE` after that: correct its correction).',
-  request: { params: IdParam, body: jsonBody(CorrectPrescriptionInput, { prescription: { patient_name: 'Neema Juma', patient_age: 34, patient_sex: 'female', prescriber_name: 'Dr. Baraka Mollel', prescriber_registration_number: 'MCT-12345', facility: 'Mwananyamala Hospital', date_written: '2026-11-20' }, reason: 'patient age written wrongly' }) },
+  description:
+    'The corrected entry is kept as it was; an entry is corrected once (409 `INVALID_STATE` after that: correct its correction).',
+  request: {
+    params: IdParam,
+    body: jsonBody(CorrectPrescriptionInput, {
+      prescription: {
+        patient_name: 'Neema Juma',
+        patient_age: 34,
+        patient_sex: 'female',
+        prescriber_name: 'Dr. Baraka Mollel',
+        prescriber_registration_number: 'MCT-12345',
+        facility: 'Mwananyamala Hospital',
+        date_written: '2026-11-20',
+      },
+      reason: 'patient age written wrongly',
+    }),
+  },
   responses: { 201: jsonResponse(Envelope(PrescriptionEntry), 'The correcting entry') },
 });

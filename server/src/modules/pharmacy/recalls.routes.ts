@@ -1,4 +1,17 @@
-import { Batch, CreateRecallInput, DisposeBatchInput, Envelope, IdParam, ListQuarantineQuery, ListRecallsQuery, PagedEnvelope, QuarantineItem, Recall, RecallDetail, ReleaseQuarantineInput } from '@duka/shared';
+import {
+  Batch,
+  CreateRecallInput,
+  DisposeBatchInput,
+  Envelope,
+  IdParam,
+  ListQuarantineQuery,
+  ListRecallsQuery,
+  PagedEnvelope,
+  QuarantineItem,
+  Recall,
+  RecallDetail,
+  ReleaseQuarantineInput,
+} from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Pharmacy'];
@@ -25,7 +38,8 @@ export const releaseQuarantine = defineRoute('bearer', {
   errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: "After inspection, put a quarantine row's units back on their lot; stock rises",
-  description: '409 `INVALID_STATE` when the lot is past expiry or its batch is recalled, expired or disposed of: dispose of the units instead.',
+  description:
+    '409 `INVALID_STATE` when the lot is past expiry or its batch is recalled, expired or disposed of: dispose of the units instead.',
   request: { params: IdParam, body: jsonBody(ReleaseQuarantineInput, { note: 'seal intact, stored correctly' }) },
   responses: { 200: jsonResponse(Envelope(Batch), 'The lot the units went back to') },
 });
@@ -38,8 +52,17 @@ export const disposeBatch = defineRoute('bearer', {
   errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: "Destroy a quarantined, expired or recalled batch's units on record, with reason, method and witness",
-  description: 'All its units by default, or `qty` of them; the batch becomes `disposed` when its last units go. A sellable batch cannot be disposed of (409 `INVALID_STATE`).',
-  request: { params: IdParam, body: jsonBody(DisposeBatchInput, { reason: 'expired', method: 'incinerated at the district facility', witness: 'Dr. Baraka Mollel', qty: 10 }) },
+  description:
+    'All its units by default, or `qty` of them; the batch becomes `disposed` when its last units go. A sellable batch cannot be disposed of (409 `INVALID_STATE`).',
+  request: {
+    params: IdParam,
+    body: jsonBody(DisposeBatchInput, {
+      reason: 'expired',
+      method: 'incinerated at the district facility',
+      witness: 'Dr. Baraka Mollel',
+      qty: 10,
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(Batch), 'The batch after the disposal') },
 });
 
@@ -53,7 +76,13 @@ export const createRecall = defineRoute('bearer', {
   summary: 'Recall a lot in every store of the organisation at once; the answer lists the sales that dispensed it',
   description:
     'Every batch of the lot (main and quarantine rows) that is sellable or quarantined becomes `recalled` in one transaction; stock falls by its sellable units; each store that holds or held the lot is notified; tills stop selling it on their next pull. 422 when no store holds or has held the lot.',
-  request: { body: jsonBody(CreateRecallInput, { product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', lot_number: 'AMX-2311', reason: 'TMDA recall notice 2026/114' }) },
+  request: {
+    body: jsonBody(CreateRecallInput, {
+      product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f',
+      lot_number: 'AMX-2311',
+      reason: 'TMDA recall notice 2026/114',
+    }),
+  },
   responses: { 201: jsonResponse(Envelope(RecallDetail), 'The recall, the batches it moved per store and the sales of the lot') },
 });
 

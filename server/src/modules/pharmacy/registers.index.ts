@@ -10,7 +10,11 @@ import { controlledRegisterCsv, type CsvFile, disposalRegisterCsv } from './serv
 import { readControlledRegister, readDisposalRegister } from './services/registers.js';
 
 const csv = (c: Context<AppEnv>, f: CsvFile) =>
-  c.body(f.text, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${f.fileName}"`, 'cache-control': 'private, no-store' }) as never;
+  c.body(f.text, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${f.fileName}"`,
+    'cache-control': 'private, no-store',
+  }) as never;
 
 /** Quarantine, disposal, recalls and the registers; mounted by the pharmacy router. */
 export const pharmacyRegistersRouter: Router = createRouter()
@@ -18,9 +22,15 @@ export const pharmacyRegistersRouter: Router = createRouter()
     const { items, meta } = await listQuarantine(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });
   })
-  .openapi(recalls.releaseQuarantine, async (c) => ok(c, await releaseQuarantine(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'released from quarantine' }))
-  .openapi(recalls.disposeBatch, async (c) => ok(c, await disposeBatch(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'disposed of' }))
-  .openapi(recalls.createRecall, async (c) => ok(c, await createRecall(authedCtx(c), c.req.valid('json')), { message: 'lot recalled', status: 201 }))
+  .openapi(recalls.releaseQuarantine, async (c) =>
+    ok(c, await releaseQuarantine(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'released from quarantine' }),
+  )
+  .openapi(recalls.disposeBatch, async (c) =>
+    ok(c, await disposeBatch(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'disposed of' }),
+  )
+  .openapi(recalls.createRecall, async (c) =>
+    ok(c, await createRecall(authedCtx(c), c.req.valid('json')), { message: 'lot recalled', status: 201 }),
+  )
   .openapi(recalls.listRecalls, async (c) => {
     const { items, meta } = await listRecalls(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });

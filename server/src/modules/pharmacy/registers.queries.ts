@@ -11,7 +11,12 @@ import { iso } from '../../lib/clock.js';
 const fullName = (first: string | null, last: string | null) => (first == null ? null : `${first} ${last ?? ''}`.trim());
 
 /** The store's quarantine rows still holding units, oldest first. */
-export async function pageQuarantine(db: Kysely<Database>, orgId: string, storeId: string, q: ListQuarantineQuery): Promise<{ items: QuarantineItem[]; meta: PageMeta }> {
+export async function pageQuarantine(
+  db: Kysely<Database>,
+  orgId: string,
+  storeId: string,
+  q: ListQuarantineQuery,
+): Promise<{ items: QuarantineItem[]; meta: PageMeta }> {
   let base = db
     .selectFrom('batches as b')
     .where('b.org_id', '=', orgId)
@@ -100,13 +105,37 @@ export async function salesOfLot(db: Kysely<Database>, orgId: string, productId:
     .innerJoin('transactions as t', 't.id', 'l.transaction_id')
     .innerJoin('stores as s', 's.id', 't.store_id')
     .leftJoin('customers as c', 'c.id', 't.customer_id')
-    .select(['t.id', 't.receipt_number', 't.store_id', 's.name as store_name', 't.created_at', 't.client_created_at', 't.status', 't.customer_name', 't.customer_phone', 'c.name as c_name', 'c.phone as c_phone'])
+    .select([
+      't.id',
+      't.receipt_number',
+      't.store_id',
+      's.name as store_name',
+      't.created_at',
+      't.client_created_at',
+      't.status',
+      't.customer_name',
+      't.customer_phone',
+      'c.name as c_name',
+      'c.phone as c_phone',
+    ])
     .select((eb) => eb.fn.sum<number>('l.qty').as('qty'))
     .where('t.org_id', '=', orgId)
     .where('t.status', '!=', 'void')
     .where('l.product_id', '=', productId)
     .where(sameLot('l.lot_number', lot))
-    .groupBy(['t.id', 't.receipt_number', 't.store_id', 's.name', 't.created_at', 't.client_created_at', 't.status', 't.customer_name', 't.customer_phone', 'c.name', 'c.phone'])
+    .groupBy([
+      't.id',
+      't.receipt_number',
+      't.store_id',
+      's.name',
+      't.created_at',
+      't.client_created_at',
+      't.status',
+      't.customer_name',
+      't.customer_phone',
+      'c.name',
+      'c.phone',
+    ])
     .orderBy('t.created_at')
     .orderBy('t.id')
     .execute();
@@ -131,7 +160,17 @@ export async function recallDetail(db: Kysely<Database>, orgId: string, id: stri
     .selectFrom('batch_movements as m')
     .innerJoin('batches as b', 'b.id', 'm.batch_id')
     .innerJoin('stores as s', 's.id', 'm.store_id')
-    .select(['m.batch_id', 'm.store_id', 's.name as store_name', 'm.status_from', 'm.qty_after', 'm.stock_change', 'b.lot_number', 'b.expiry_date', 'b.source_batch_id'])
+    .select([
+      'm.batch_id',
+      'm.store_id',
+      's.name as store_name',
+      'm.status_from',
+      'm.qty_after',
+      'm.stock_change',
+      'b.lot_number',
+      'b.expiry_date',
+      'b.source_batch_id',
+    ])
     .where('m.org_id', '=', orgId)
     .where('m.recall_id', '=', id)
     .orderBy('s.name')
@@ -141,7 +180,8 @@ export async function recallDetail(db: Kysely<Database>, orgId: string, id: stri
   const stores: RecallDetail['stores'] = [];
   for (const m of moved) {
     let store = stores.at(-1);
-    if (store?.store_id !== m.store_id) stores.push((store = { store_id: m.store_id, store_name: m.store_name, batches: [], stock_removed: 0 }));
+    if (store?.store_id !== m.store_id)
+      stores.push((store = { store_id: m.store_id, store_name: m.store_name, batches: [], stock_removed: 0 }));
     store.stock_removed -= Number(m.stock_change);
     store.batches.push({
       batch_id: m.batch_id,

@@ -11,7 +11,8 @@ const csvFile = (description: string) => ({
 });
 const controlledDescription =
   "Every line of the product's batch ledger in the active store in the period (local days, inclusive; default this month so far), time then id order, with the stock balance after it from the opening balance. `qty` is the change of stock; units moved outside stock (a refund into quarantine, a disposal) are listed with qty 0. 422 when the product is not `controlled`.";
-const disposalDescription = 'Every disposal in the active store in the period (local days, inclusive; default this month so far), with reason, method, witness and the value at cost.';
+const disposalDescription =
+  'Every disposal in the active store in the period (local days, inclusive; default this month so far), with reason, method, witness and the value at cost.';
 
 export const controlledRegister = defineRoute('bearer', {
   needs,

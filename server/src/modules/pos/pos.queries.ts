@@ -11,7 +11,12 @@ import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.tab
 import { groupBy } from '../../lib/group-by.js';
 
 /** `batches`: the sale's lot allocations (a sale has one line per product, so they go by product). */
-export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], batches: TransactionLineBatchRow[] = [], fiscal: TransactionFiscal | null = null): Transaction {
+export function toTransaction(
+  row: TransactionRow,
+  lines: TransactionLineRow[],
+  batches: TransactionLineBatchRow[] = [],
+  fiscal: TransactionFiscal | null = null,
+): Transaction {
   return {
     id: row.id,
     number: row.number,
@@ -49,7 +54,9 @@ export function toTransaction(row: TransactionRow, lines: TransactionLineRow[], 
       line_total: fromCents(l.line_total),
       discount: fromCents(l.discount),
       tax: fromCents(l.tax),
-      batches: batches.filter((b) => b.product_id === l.product_id).map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
+      batches: batches
+        .filter((b) => b.product_id === l.product_id)
+        .map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
     })),
     fiscal,
   };

@@ -23,12 +23,30 @@ export const createSale = defineRoute('bearer', {
   method: 'post',
   path: '/pos/sale',
   operationId: 'createSale',
-  errors: ['BUSINESS_RULE', 'CONFLICT', 'CREDIT_LIMIT_EXCEEDED', 'IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_MISMATCH', 'INSUFFICIENT_STOCK', 'INVALID_STATE', 'NOT_FOUND', 'NOT_PERMITTED_FOR_ADDO', 'PRESCRIPTION_REQUIRED'],
+  errors: [
+    'BUSINESS_RULE',
+    'CONFLICT',
+    'CREDIT_LIMIT_EXCEEDED',
+    'IDEMPOTENCY_IN_FLIGHT',
+    'IDEMPOTENCY_MISMATCH',
+    'INSUFFICIENT_STOCK',
+    'INVALID_STATE',
+    'NOT_FOUND',
+    'NOT_PERMITTED_FOR_ADDO',
+    'PRESCRIPTION_REQUIRED',
+  ],
   tags,
   summary: 'Record a sale: prices and stock come from the server; one transaction',
   description:
     'Lines of one product are merged. 409 INSUFFICIENT_STOCK writes nothing; a Credit sale needs a customer and respects credit_limit (422 CREDIT_LIMIT_EXCEEDED). Retry safely with an Idempotency-Key header or a client-generated `id`.',
-  request: { headers: idempotencyHeader, body: jsonBody(CreateSaleInput, { lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 2 }], payment_method: 'M-Pesa', payment_reference: 'QK7H2M9X1P' }) },
+  request: {
+    headers: idempotencyHeader,
+    body: jsonBody(CreateSaleInput, {
+      lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 2 }],
+      payment_method: 'M-Pesa',
+      payment_reference: 'QK7H2M9X1P',
+    }),
+  },
   responses: { 201: jsonResponse(Envelope(Transaction), 'The committed sale') },
 });
 
@@ -70,7 +88,11 @@ export const refund = defineRoute('bearer', {
 });
 
 export const voidSale = defineRoute('bearer', {
-  needs: { permission: 'refund', when: `voiding another cashier’s sale or one older than ${VOID_WINDOW_MS / 60_000} minutes`, orManager: true },
+  needs: {
+    permission: 'refund',
+    when: `voiding another cashier’s sale or one older than ${VOID_WINDOW_MS / 60_000} minutes`,
+    orManager: true,
+  },
   method: 'post',
   path: '/pos/transactions/{id}/void',
   operationId: 'voidSale',

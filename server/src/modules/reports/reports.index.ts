@@ -5,7 +5,13 @@ import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './reports.routes.js';
 import { downloadExport, generateReport, listReportExports, type ReportFile, reportTypes } from './services/exports.js';
-import { createScheduledReport, deleteScheduledReport, listScheduledReports, sendScheduledReportNow, updateScheduledReport } from './services/scheduled.js';
+import {
+  createScheduledReport,
+  deleteScheduledReport,
+  listScheduledReports,
+  sendScheduledReportNow,
+  updateScheduledReport,
+} from './services/scheduled.js';
 
 /** A stored report file, streamed: a CSV as an attachment, JSON as the envelope it already is. */
 function fileResponse(c: Context<AppEnv>, f: ReportFile) {
@@ -25,10 +31,16 @@ export const reportsRouter: Router = createRouter()
   .openapi(routes.listExports, async (c) => ok(c, await listReportExports(authedCtx(c), c.req.valid('query'))))
   .openapi(routes.download, async (c) => fileResponse(c, await downloadExport(authedCtx(c), c.req.valid('param').id)))
   .openapi(routes.listScheduled, async (c) => ok(c, await listScheduledReports(authedCtx(c))))
-  .openapi(routes.createScheduled, async (c) => ok(c, await createScheduledReport(authedCtx(c), c.req.valid('json')), { message: 'report scheduled' }))
-  .openapi(routes.updateScheduled, async (c) => ok(c, await updateScheduledReport(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'scheduled report updated' }))
+  .openapi(routes.createScheduled, async (c) =>
+    ok(c, await createScheduledReport(authedCtx(c), c.req.valid('json')), { message: 'report scheduled' }),
+  )
+  .openapi(routes.updateScheduled, async (c) =>
+    ok(c, await updateScheduledReport(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'scheduled report updated' }),
+  )
   .openapi(routes.deleteScheduled, async (c) => {
     await deleteScheduledReport(authedCtx(c), c.req.valid('param').id);
     return ok(c, null, { message: 'scheduled report deleted' });
   })
-  .openapi(routes.sendScheduled, async (c) => ok(c, await sendScheduledReportNow(authedCtx(c), c.req.valid('param').id), { message: 'report sent' }));
+  .openapi(routes.sendScheduled, async (c) =>
+    ok(c, await sendScheduledReportNow(authedCtx(c), c.req.valid('param').id), { message: 'report sent' }),
+  );

@@ -48,7 +48,11 @@ export function salesPage(db: Kysely<Database>, s: SalesScope, after: SaleKey | 
     .where('t.store_id', '=', s.storeId)
     .where('t.created_at', '>=', s.start)
     .where('t.created_at', '<', s.end)
-    .$if(after !== null, (qb) => qb.where((eb) => eb.or([eb('t.created_at', '>', after!.at), eb.and([eb('t.created_at', '=', after!.at), eb('t.id', '>', after!.id)])])))
+    .$if(after !== null, (qb) =>
+      qb.where((eb) =>
+        eb.or([eb('t.created_at', '>', after!.at), eb.and([eb('t.created_at', '=', after!.at), eb('t.id', '>', after!.id)])]),
+      ),
+    )
     .orderBy('t.created_at')
     .orderBy('t.id')
     .limit(PAGE)
@@ -139,7 +143,10 @@ export function inventoryPage(db: Kysely<Database>, orgId: string, storeId: stri
         const cat = categoryName(eb);
         return eb.or([
           eb(cat, '>', after!.category),
-          eb.and([eb(cat, '=', after!.category), eb.or([eb('p.name', '>', after!.name), eb.and([eb('p.name', '=', after!.name), eb('p.id', '>', after!.id)])])]),
+          eb.and([
+            eb(cat, '=', after!.category),
+            eb.or([eb('p.name', '>', after!.name), eb.and([eb('p.name', '=', after!.name), eb('p.id', '>', after!.id)])]),
+          ]),
         ]);
       }),
     )
@@ -177,7 +184,12 @@ export interface CustomerKey {
 export function creditPage(db: Kysely<Database>, orgId: string, today: string, after: CustomerKey | null) {
   return owingTabs(db, orgId)
     .$if(after !== null, (qb) =>
-      qb.where((eb) => eb.or([eb('customers.name', '>', after!.name), eb.and([eb('customers.name', '=', after!.name), eb('customers.id', '>', after!.id)])])),
+      qb.where((eb) =>
+        eb.or([
+          eb('customers.name', '>', after!.name),
+          eb.and([eb('customers.name', '=', after!.name), eb('customers.id', '>', after!.id)]),
+        ]),
+      ),
     )
     .groupBy('customers.id')
     .select((eb) => [
@@ -222,5 +234,13 @@ export function findSchedule(db: Kysely<Database>, orgId: string, id: string): P
 }
 
 export function dueSchedules(db: Kysely<Database>, now: number, limit: number) {
-  return db.selectFrom('scheduled_reports').selectAll().where('is_enabled', '=', 1).where('next_run_at', '<=', now).orderBy('next_run_at').orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('scheduled_reports')
+    .selectAll()
+    .where('is_enabled', '=', 1)
+    .where('next_run_at', '<=', now)
+    .orderBy('next_run_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }

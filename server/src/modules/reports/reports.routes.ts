@@ -95,8 +95,17 @@ export const createScheduled = defineRoute('owner', {
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Email a report as CSV daily (07:00), weekly (Monday 07:00) or monthly (the 1st, 07:00), local time',
-  description: "The period is the preset ending the day before the send (a monthly `month` report covers the previous month). Sales, VAT and inventory are of the owner's active store when the schedule is created.",
-  request: { body: jsonBody(CreateScheduledReportInput, { report_type: 'sales', name: 'Weekly sales', frequency: 'weekly', date_range_preset: '7d', recipients: ['asha@example.tz'] }) },
+  description:
+    "The period is the preset ending the day before the send (a monthly `month` report covers the previous month). Sales, VAT and inventory are of the owner's active store when the schedule is created.",
+  request: {
+    body: jsonBody(CreateScheduledReportInput, {
+      report_type: 'sales',
+      name: 'Weekly sales',
+      frequency: 'weekly',
+      date_range_preset: '7d',
+      recipients: ['asha@example.tz'],
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(ScheduledReport), 'The scheduled report') },
 });
 
@@ -108,7 +117,10 @@ export const updateScheduled = defineRoute('owner', {
   errors: ['INVALID_STATE'],
   tags,
   summary: 'Change a scheduled report; a new frequency or switching it back on schedules the next send from now',
-  request: { params: IdParam, body: jsonBody(UpdateScheduledReportInput, { recipients: ['asha@example.tz', 'juma@example.tz'], is_enabled: true }) },
+  request: {
+    params: IdParam,
+    body: jsonBody(UpdateScheduledReportInput, { recipients: ['asha@example.tz', 'juma@example.tz'], is_enabled: true }),
+  },
   responses: { 200: jsonResponse(Envelope(ScheduledReport), 'The scheduled report') },
 });
 

@@ -21,13 +21,25 @@ export function publishedReviews(db: Kysely<Database>, limit: number): Promise<R
 }
 
 export async function countPublished(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('is_published', '=', 1).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('reviews')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('is_published', '=', 1)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Only what anyone may see. */
 export function toPublicReview(r: ReviewWithStore): PublicReview {
-  return { id: r.id, rating: Number(r.rating), title: r.title, body: r.body, trigger: r.trigger, store_name: r.store_name, created_at: iso(Number(r.created_at)) };
+  return {
+    id: r.id,
+    rating: Number(r.rating),
+    title: r.title,
+    body: r.body,
+    trigger: r.trigger,
+    store_name: r.store_name,
+    created_at: iso(Number(r.created_at)),
+  };
 }
 
 export const toStoreReview = (r: ReviewWithStore): StoreReview => ({ ...toPublicReview(r), store_id: r.store_id });

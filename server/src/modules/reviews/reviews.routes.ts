@@ -22,6 +22,13 @@ export const create = defineRoute('bearer', {
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Review the service from your active store (rating 1 to 5)',
-  request: { body: jsonBody(CreateReviewInput, { rating: 5, title: 'Inafanya kazi hata bila mtandao', body: 'The till kept selling through a power cut.', trigger: 'manual' }) },
+  request: {
+    body: jsonBody(CreateReviewInput, {
+      rating: 5,
+      title: 'Inafanya kazi hata bila mtandao',
+      body: 'The till kept selling through a power cut.',
+      trigger: 'manual',
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(StoreReview), 'The review') },
 });

@@ -10,7 +10,13 @@ export interface TimeRange {
 
 /** A staff member or manager of `orgId`; an owner or another organisation's user is not found. */
 export function findStaffMember(db: Kysely<Database>, orgId: string, id: string) {
-  return db.selectFrom('users').selectAll().where('org_id', '=', orgId).where('id', '=', id).where('role', 'in', StaffRole.options).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .where('role', 'in', StaffRole.options)
+    .executeTakeFirst();
 }
 
 /** `0712 345`, `255712…` and `+255712…` as the E.164 fragment stored phones contain; null when not phone-like. */
@@ -68,7 +74,8 @@ export async function statsByCashier(db: Kysely<Database>, orgId: string, cashie
     .where('cashier_id', 'in', cashierIds)
     .groupBy('cashier_id')
     .select((eb) => {
-      const sold = (value: Expression<number>) => eb.fn.sum<number>(eb.case().when('status', 'in', SoldStatus.options).then(value).else(eb.lit(0)).end());
+      const sold = (value: Expression<number>) =>
+        eb.fn.sum<number>(eb.case().when('status', 'in', SoldStatus.options).then(value).else(eb.lit(0)).end());
       return [
         'cashier_id',
         sold(eb.ref('total')).as('total_cents'),

@@ -51,7 +51,19 @@ export const create = defineRoute('owner', {
   errors: ['DUPLICATE', 'INVALID_STATE', 'NOT_FOUND', 'PLAN_LIMIT'],
   tags,
   summary: 'Add a staff member or manager; a temporary password is sent by SMS',
-  request: { body: jsonBody(CreateStaffInput, { first_name: 'Juma', last_name: 'Said', phone: '0754123456', role: 'staff', store_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', shift: 'morning', pin: '4821', can_refund: false, can_discount: true }) },
+  request: {
+    body: jsonBody(CreateStaffInput, {
+      first_name: 'Juma',
+      last_name: 'Said',
+      phone: '0754123456',
+      role: 'staff',
+      store_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f',
+      shift: 'morning',
+      pin: '4821',
+      can_refund: false,
+      can_discount: true,
+    }),
+  },
   responses: { 200: member },
 });
 

@@ -11,8 +11,14 @@ export const storesRouter: Router = createRouter()
   .openapi(routes.stats, async (c) => ok(c, await storeStats(authedCtx(c))))
   .openapi(routes.create, async (c) => ok(c, await createStore(authedCtx(c), c.req.valid('json')), { message: 'store created' }))
   .openapi(routes.getOne, async (c) => ok(c, await getStore(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.update, async (c) => ok(c, await updateStore(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'store updated' }))
-  .openapi(routes.remove, async (c) => ok(c, await deactivateStore(authedCtx(c), c.req.valid('param').id), { message: 'store deactivated' }))
+  .openapi(routes.update, async (c) =>
+    ok(c, await updateStore(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'store updated' }),
+  )
+  .openapi(routes.remove, async (c) =>
+    ok(c, await deactivateStore(authedCtx(c), c.req.valid('param').id), { message: 'store deactivated' }),
+  )
   .openapi(routes.staff, async (c) => ok(c, await listStoreStaff(authedCtx(c), c.req.valid('param').id)))
   .openapi(routes.week, async (c) => ok(c, await storeWeek(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.setStatus, async (c) => ok(c, await setStoreStatus(authedCtx(c), c.req.valid('param').id, c.req.valid('json').status), { message: 'store status updated' }));
+  .openapi(routes.setStatus, async (c) =>
+    ok(c, await setStoreStatus(authedCtx(c), c.req.valid('param').id, c.req.valid('json').status), { message: 'store status updated' }),
+  );

@@ -35,22 +35,45 @@ export function findStore(db: Kysely<Database>, orgId: string, id: string) {
 }
 
 export function listActiveStores(db: Kysely<Database>, orgId: string) {
-  return db.selectFrom('stores').selectAll().where('org_id', '=', orgId).where('is_active', '=', 1).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('stores')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('is_active', '=', 1)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** Initials of the name (`Mama Ashura Shop` → `MAS`), numbered when the organisation already has it. */
 export async function uniqueStoreCode(db: Kysely<Database>, orgId: string, name: string): Promise<string> {
-  const words = name.toUpperCase().normalize('NFKD').replace(/[^A-Z0-9 ]/g, ' ').split(/\s+/).filter(Boolean);
-  let base = words.length > 1 ? words.map((w) => w[0]).join('').slice(0, 4) : (words[0] ?? 'ST').slice(0, 3);
-  if (base.length < 2) base = (base + 'ST').slice(0, 2);
+  const words = name
+    .toUpperCase()
+    .normalize('NFKD')
+    .replace(/[^A-Z0-9 ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  let base =
+    words.length > 1
+      ? words
+          .map((w) => w[0])
+          .join('')
+          .slice(0, 4)
+      : (words[0] ?? 'ST').slice(0, 3);
+  if (base.length < 2) base = `${base}ST`.slice(0, 2);
   const taken = new Set(
-    (await db.selectFrom('stores').select('code').where('org_id', '=', orgId).where('code', 'like', `${base}%`).execute()).map((r) => r.code),
+    (await db.selectFrom('stores').select('code').where('org_id', '=', orgId).where('code', 'like', `${base}%`).execute()).map(
+      (r) => r.code,
+    ),
   );
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`;
 }
 
-export type NewStoreFields = Omit<Insertable<StoreTable>, 'id' | 'org_id' | 'code' | 'created_at' | 'updated_at' | 'last_number'> & { id?: string; code?: string };
+export type NewStoreFields = Omit<Insertable<StoreTable>, 'id' | 'org_id' | 'code' | 'created_at' | 'updated_at' | 'last_number'> & {
+  id?: string;
+  code?: string;
+};
 
 /** Insert a store and note it for the change log; call inside withTransaction. */
 export async function insertStore(ctx: ServiceContext, orgId: string, fields: NewStoreFields): Promise<StoreRow> {
@@ -147,7 +170,14 @@ export async function salesByDay(db: Kysely<Database>, orgId: string, storeId: s
     .select((eb) => {
       let bucket = eb.case().when('created_at', '<', bounds[1]!).then(eb.lit<number>(0));
       for (let i = 2; i < bounds.length - 1; i++) bucket = bucket.when('created_at', '<', bounds[i]!).then(eb.lit(i - 1));
-      return [bucket.else(eb.lit(bounds.length - 2)).end().as('day'), eb.fn.sum<number>('total').as('cents'), eb.fn.countAll<number>().as('n')];
+      return [
+        bucket
+          .else(eb.lit(bounds.length - 2))
+          .end()
+          .as('day'),
+        eb.fn.sum<number>('total').as('cents'),
+        eb.fn.countAll<number>().as('n'),
+      ];
     })
     .where('org_id', '=', orgId)
     .where('store_id', '=', storeId)

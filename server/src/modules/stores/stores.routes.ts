@@ -23,7 +23,7 @@ export const list = defineRoute('owner', {
   tags,
   summary: "The organisation's stores with today's sales, transactions and staff on duty",
   description:
-    "\"Today\" is the organisation's time zone. Sales count `paid` and `credit` transactions. Staff on duty: active users assigned to the store, " +
+    '"Today" is the organisation\'s time zone. Sales count `paid` and `credit` transactions. Staff on duty: active users assigned to the store, ' +
     'employment status `active`, whose shift covers the current local time (morning 06:00-14:00, evening 14:00-22:00, full_day 06:00-22:00, ' +
     'weekend all of Saturday and Sunday).',
   request: { query: ListStoresQuery },
@@ -49,7 +49,16 @@ export const create = defineRoute('owner', {
   errors: ['DUPLICATE', 'NOT_FOUND', 'PLAN_LIMIT'],
   tags,
   summary: 'Open a new store',
-  request: { body: jsonBody(CreateStoreInput, { name: 'Duka Kariakoo', code: 'KRK', phone: '0712345678', area: 'Kariakoo', open_hours: '07:00-21:00', vat_enabled: false }) },
+  request: {
+    body: jsonBody(CreateStoreInput, {
+      name: 'Duka Kariakoo',
+      code: 'KRK',
+      phone: '0712345678',
+      area: 'Kariakoo',
+      open_hours: '07:00-21:00',
+      vat_enabled: false,
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(Store), 'The new store') },
 });
 

@@ -1,4 +1,15 @@
-import { CreateDeliveryInput, CreateSupplierDeliveryInput, Delivery, Envelope, IdParam, ListDeliveriesQuery, MessageEnvelope, PagedEnvelope, PageQuery, UpdateDeliveryInput } from '@duka/shared';
+import {
+  CreateDeliveryInput,
+  CreateSupplierDeliveryInput,
+  Delivery,
+  Envelope,
+  IdParam,
+  ListDeliveriesQuery,
+  MessageEnvelope,
+  PagedEnvelope,
+  PageQuery,
+  UpdateDeliveryInput,
+} from '@duka/shared';
 import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Suppliers'];
@@ -12,7 +23,7 @@ export const list = defineRoute('bearer', {
   description: 'Deliveries received by the active store, newest first.',
   errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: "Deliveries to the active store, filtered by `unpaid` and `supplier`, paged",
+  summary: 'Deliveries to the active store, filtered by `unpaid` and `supplier`, paged',
   request: { query: ListDeliveriesQuery },
   responses: { 200: paged },
 });
@@ -26,7 +37,14 @@ export const create = defineRoute('bearer', {
   errors: ['IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_MISMATCH', 'INSUFFICIENT_STOCK', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Record a delivery to the active store; created `delivered`, its lines are added to stock at once',
-  request: { headers: idempotencyHeader, body: jsonBody(CreateDeliveryInput, { supplier_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', invoice_number: 'INV-2026-114', lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 20, unit_cost: 2750, update_cost: true }] }) },
+  request: {
+    headers: idempotencyHeader,
+    body: jsonBody(CreateDeliveryInput, {
+      supplier_id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      invoice_number: 'INV-2026-114',
+      lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 20, unit_cost: 2750, update_cost: true }],
+    }),
+  },
   responses: { 200: delivery },
 });
 
@@ -50,7 +68,8 @@ export const patch = defineRoute('bearer', {
   description: 'Changes a delivery; a status change moves stock in or out in one transaction.',
   errors: ['BUSINESS_RULE', 'INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
-  summary: 'Update a delivery; becoming `delivered` adds its lines to stock once, `returned` (from delivered) takes them out (409 on a move the status set does not allow)',
+  summary:
+    'Update a delivery; becoming `delivered` adds its lines to stock once, `returned` (from delivered) takes them out (409 on a move the status set does not allow)',
   request: { params: IdParam, body: jsonBody(UpdateDeliveryInput, { status: 'returned', notes: 'wrong pack size' }) },
   responses: { 200: delivery },
 });
@@ -88,6 +107,13 @@ export const createForSupplier = defineRoute('bearer', {
   errors: ['IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_MISMATCH', 'INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: 'Record a delivery from this supplier to the active store',
-  request: { params: IdParam, headers: idempotencyHeader, body: jsonBody(CreateSupplierDeliveryInput, { invoice_number: 'INV-2026-115', lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 12, unit_cost: 2750 }] }) },
+  request: {
+    params: IdParam,
+    headers: idempotencyHeader,
+    body: jsonBody(CreateSupplierDeliveryInput, {
+      invoice_number: 'INV-2026-115',
+      lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 12, unit_cost: 2750 }],
+    }),
+  },
   responses: { 200: delivery },
 });

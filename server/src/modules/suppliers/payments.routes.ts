@@ -1,10 +1,19 @@
-import { Envelope, IdParam, ListSupplierPaymentsQuery, PagedEnvelope, PageQuery, RecordSupplierPaymentInput, SupplierPayment } from '@duka/shared';
+import {
+  Envelope,
+  IdParam,
+  ListSupplierPaymentsQuery,
+  PagedEnvelope,
+  PageQuery,
+  RecordSupplierPaymentInput,
+  SupplierPayment,
+} from '@duka/shared';
 import { defineRoute, idempotencyHeader, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Suppliers'];
 const payment = jsonResponse(Envelope(SupplierPayment), 'The payment and the deliveries it paid');
 const paged = jsonResponse(PagedEnvelope(SupplierPayment), 'Payments, newest first; meta has the page');
-const retry = 'Retry safely with an Idempotency-Key header: the same key and body replay the first answer; the same key with another body is 422.';
+const retry =
+  'Retry safely with an Idempotency-Key header: the same key and body replay the first answer; the same key with another body is 422.';
 
 export const list = defineRoute('bearer', {
   method: 'get',
@@ -26,7 +35,11 @@ export const payDelivery = defineRoute('owner', {
   tags,
   summary: 'Pay against one delivery of the active store (422 OVERPAYMENT above what it still owes)',
   description: retry,
-  request: { params: IdParam, headers: idempotencyHeader, body: jsonBody(RecordSupplierPaymentInput, { amount: 55000, payment_method: 'M-Pesa', reference: 'QK7H2M9X1P' }) },
+  request: {
+    params: IdParam,
+    headers: idempotencyHeader,
+    body: jsonBody(RecordSupplierPaymentInput, { amount: 55000, payment_method: 'M-Pesa', reference: 'QK7H2M9X1P' }),
+  },
   responses: { 200: payment },
 });
 
@@ -49,6 +62,10 @@ export const paySupplier = defineRoute('owner', {
   tags,
   summary: "Pay against the supplier's outstanding balance, oldest owing delivery first (422 OVERPAYMENT above the balance)",
   description: retry,
-  request: { params: IdParam, headers: idempotencyHeader, body: jsonBody(RecordSupplierPaymentInput, { amount: 120000, payment_method: 'Bank', reference: 'CRDB-55120' }) },
+  request: {
+    params: IdParam,
+    headers: idempotencyHeader,
+    body: jsonBody(RecordSupplierPaymentInput, { amount: 120000, payment_method: 'Bank', reference: 'CRDB-55120' }),
+  },
   responses: { 200: payment },
 });

@@ -21,7 +21,13 @@ export const suppliersRouter: Router = createRouter()
   })
   .openapi(deliveries.create, async (c) => {
     const body = c.req.valid('json');
-    const { delivery, replayed } = await createDeliveryOnce(authedCtx(c), body.supplier_id, body, c.req.valid('header')['idempotency-key'], 'POST /suppliers/deliveries');
+    const { delivery, replayed } = await createDeliveryOnce(
+      authedCtx(c),
+      body.supplier_id,
+      body,
+      c.req.valid('header')['idempotency-key'],
+      'POST /suppliers/deliveries',
+    );
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return ok(c, delivery, { message: 'delivery recorded' });
   })
@@ -30,18 +36,27 @@ export const suppliersRouter: Router = createRouter()
     return ok(c, items, { meta });
   })
   .openapi(deliveries.getOne, async (c) => ok(c, await getDelivery(authedCtx(c), c.req.valid('param').id)))
-  .openapi(deliveries.patch, async (c) => ok(c, await updateDelivery(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'delivery updated' }))
+  .openapi(deliveries.patch, async (c) =>
+    ok(c, await updateDelivery(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'delivery updated' }),
+  )
   .openapi(deliveries.remove, async (c) => {
     await deleteDelivery(authedCtx(c), c.req.valid('param').id);
     return ok(c, null, { message: 'delivery deleted' });
   })
   .openapi(payments.payDelivery, async (c) => {
-    const { payment, replayed } = await payDeliveryOnce(authedCtx(c), c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+    const { payment, replayed } = await payDeliveryOnce(
+      authedCtx(c),
+      c.req.valid('param').id,
+      c.req.valid('json'),
+      c.req.valid('header')['idempotency-key'],
+    );
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return ok(c, payment, { message: replayed ? 'payment already recorded' : 'payment recorded' });
   })
   .openapi(routes.getOne, async (c) => ok(c, await getSupplier(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.patch, async (c) => ok(c, await updateSupplier(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'supplier updated' }))
+  .openapi(routes.patch, async (c) =>
+    ok(c, await updateSupplier(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'supplier updated' }),
+  )
   .openapi(routes.remove, async (c) => {
     await deleteSupplier(authedCtx(c), c.req.valid('param').id);
     return ok(c, null, { message: 'supplier deleted' });
@@ -51,7 +66,12 @@ export const suppliersRouter: Router = createRouter()
     return ok(c, items, { meta });
   })
   .openapi(payments.paySupplier, async (c) => {
-    const { payment, replayed } = await paySupplierOnce(authedCtx(c), c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+    const { payment, replayed } = await paySupplierOnce(
+      authedCtx(c),
+      c.req.valid('param').id,
+      c.req.valid('json'),
+      c.req.valid('header')['idempotency-key'],
+    );
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return ok(c, payment, { message: replayed ? 'payment already recorded' : 'payment recorded' });
   })
@@ -61,7 +81,13 @@ export const suppliersRouter: Router = createRouter()
   })
   .openapi(deliveries.createForSupplier, async (c) => {
     const id = c.req.valid('param').id;
-    const { delivery, replayed } = await createDeliveryOnce(authedCtx(c), id, c.req.valid('json'), c.req.valid('header')['idempotency-key'], `POST /suppliers/${id}/deliveries`);
+    const { delivery, replayed } = await createDeliveryOnce(
+      authedCtx(c),
+      id,
+      c.req.valid('json'),
+      c.req.valid('header')['idempotency-key'],
+      `POST /suppliers/${id}/deliveries`,
+    );
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return ok(c, delivery, { message: 'delivery recorded' });
   });

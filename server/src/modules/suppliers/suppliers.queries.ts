@@ -16,7 +16,9 @@ export const owing = (eb: DeliveriesEb) =>
 
 /** What one delivery still owes in cents (0 unless owing). */
 export const owedCents = (d: Pick<DeliveryRow, 'status' | 'is_paid' | 'deleted_at' | 'total_value' | 'paid_amount'>): number =>
-  (ARRIVED as readonly string[]).includes(d.status) && d.is_paid === 0 && d.deleted_at === null ? Math.max(0, Number(d.total_value) - Number(d.paid_amount)) : 0;
+  (ARRIVED as readonly string[]).includes(d.status) && d.is_paid === 0 && d.deleted_at === null
+    ? Math.max(0, Number(d.total_value) - Number(d.paid_amount))
+    : 0;
 
 /** A supplier's outstanding balance in cents, as a correlated subquery over its owing deliveries. */
 export function outstandingOf(eb: ExpressionBuilder<Database, 'suppliers'>) {
@@ -127,7 +129,16 @@ export async function toDeliveries(db: Kysely<Database>, rows: DeliveryWithSuppl
     notes: row.notes,
     lines: lines
       .filter((l) => l.delivery_id === row.id)
-      .map((l) => ({ id: l.id, product_id: l.product_id, product_name: l.product_name ?? '(deleted product)', qty: Number(l.qty), unit_cost: fromCents(Number(l.unit_cost)), update_cost: l.update_cost === 1, lot_number: l.lot_number, expiry_date: l.expiry_date })),
+      .map((l) => ({
+        id: l.id,
+        product_id: l.product_id,
+        product_name: l.product_name ?? '(deleted product)',
+        qty: Number(l.qty),
+        unit_cost: fromCents(Number(l.unit_cost)),
+        update_cost: l.update_cost === 1,
+        lot_number: l.lot_number,
+        expiry_date: l.expiry_date,
+      })),
     stock_added_at: isoOrNull(row.stock_added_at === null ? null : Number(row.stock_added_at)),
     created_by: row.created_by,
     created_at: iso(Number(row.created_at)),
@@ -145,12 +156,19 @@ export function orgPayments(db: Kysely<Database>, orgId: string) {
     .where('supplier_payments.org_id', '=', orgId);
 }
 
-export async function toPayments(db: Kysely<Database>, rows: Array<SupplierPaymentRow & { supplier_name: string }>): Promise<SupplierPayment[]> {
+export async function toPayments(
+  db: Kysely<Database>,
+  rows: Array<SupplierPaymentRow & { supplier_name: string }>,
+): Promise<SupplierPayment[]> {
   const allocations = rows.length
     ? await db
         .selectFrom('supplier_payment_allocations')
         .innerJoin('deliveries', 'deliveries.id', 'supplier_payment_allocations.delivery_id')
-        .select(['supplier_payment_allocations.payment_id', 'supplier_payment_allocations.delivery_id', 'supplier_payment_allocations.amount'])
+        .select([
+          'supplier_payment_allocations.payment_id',
+          'supplier_payment_allocations.delivery_id',
+          'supplier_payment_allocations.amount',
+        ])
         .where(
           'supplier_payment_allocations.payment_id',
           'in',
@@ -173,6 +191,8 @@ export async function toPayments(db: Kysely<Database>, rows: Array<SupplierPayme
     paid_at: iso(Number(row.paid_at)),
     created_by: row.created_by,
     created_at: iso(Number(row.created_at)),
-    allocations: allocations.filter((a) => a.payment_id === row.id).map((a) => ({ delivery_id: a.delivery_id, amount: fromCents(Number(a.amount)) })),
+    allocations: allocations
+      .filter((a) => a.payment_id === row.id)
+      .map((a) => ({ delivery_id: a.delivery_id, amount: fromCents(Number(a.amount)) })),
   }));
 }

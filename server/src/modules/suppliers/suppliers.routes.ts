@@ -1,4 +1,14 @@
-import { CreateSupplierInput, Envelope, IdParam, ListSuppliersQuery, MessageEnvelope, PagedEnvelope, Supplier, SupplierStats, UpdateSupplierInput } from '@duka/shared';
+import {
+  CreateSupplierInput,
+  Envelope,
+  IdParam,
+  ListSuppliersQuery,
+  MessageEnvelope,
+  PagedEnvelope,
+  Supplier,
+  SupplierStats,
+  UpdateSupplierInput,
+} from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
 const tags = ['Suppliers'];
@@ -24,7 +34,15 @@ export const create = defineRoute('bearer', {
   errors: ['NOT_FOUND'],
   tags,
   summary: 'Add a supplier',
-  request: { body: jsonBody(CreateSupplierInput, { name: 'Bakhresa Distributors', category: 'Food', rep: 'Mr. Ali', phone: '0222861000', payment_terms: 30 }) },
+  request: {
+    body: jsonBody(CreateSupplierInput, {
+      name: 'Bakhresa Distributors',
+      category: 'Food',
+      rep: 'Mr. Ali',
+      phone: '0222861000',
+      payment_terms: 30,
+    }),
+  },
   responses: { 200: supplier },
 });
 

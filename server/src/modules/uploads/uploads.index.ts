@@ -5,7 +5,9 @@ import { deleteUpload, linkUpload, openUpload, uploadFile } from './services/upl
 import * as routes from './uploads.routes.js';
 
 export const uploadsRouter: Router = createRouter()
-  .openapi(routes.upload, async (c) => ok(c, await uploadFile(authedCtx(c), c.req.valid('form')), { status: 201, message: 'file uploaded' }))
+  .openapi(routes.upload, async (c) =>
+    ok(c, await uploadFile(authedCtx(c), c.req.valid('form')), { status: 201, message: 'file uploaded' }),
+  )
   .openapi(routes.remove, async (c) => {
     const body = c.req.valid('json') as { key?: string };
     await deleteUpload(authedCtx(c), c.req.valid('query').key ?? body.key);
@@ -14,7 +16,11 @@ export const uploadsRouter: Router = createRouter()
   .openapi(routes.link, async (c) => ok(c, await linkUpload(authedCtx(c), c.req.valid('query').key)))
   .openapi(routes.file, async (c) => {
     const { expires, signature } = c.req.valid('query');
-    const f = await openUpload(serviceCtx(c), c.req.valid('param').name, { authorization: c.req.header('authorization'), expires, signature });
+    const f = await openUpload(serviceCtx(c), c.req.valid('param').name, {
+      authorization: c.req.header('authorization'),
+      expires,
+      signature,
+    });
     // A PDF opened inline runs in the browser's viewer on our origin; as a download it does not.
     const disposition = f.contentType === 'application/pdf' ? 'attachment' : 'inline';
     return c.body(Readable.toWeb(f.stream) as ReadableStream, 200, {

@@ -13,7 +13,7 @@ export const pull = defineRoute('bearer', {
   tags,
   summary: "Changes after the cursor to what this till holds (its organisation, its store's rows)",
   description:
-    'Changes come in version order, each row once per page with its current state; `op: delete` means the row is gone or no longer held (a settled tab, a sale older than 30 days). Send the answer\'s `cursor` back next time and pull again while `has_more`. `reset_required: true` means the cursor is older than the change log keeps: bootstrap again. Another organisation\'s cursor or a malformed one is 400.',
+    "Changes come in version order, each row once per page with its current state; `op: delete` means the row is gone or no longer held (a settled tab, a sale older than 30 days). Send the answer's `cursor` back next time and pull again while `has_more`. `reset_required: true` means the cursor is older than the change log keeps: bootstrap again. Another organisation's cursor or a malformed one is 400.",
   request: { headers: syncProtocolHeader, query: PullQuery },
   responses: { 200: jsonResponse(Envelope(PullResponse), 'A page of changes'), ...unsupportedProtocolResponse },
 });
@@ -26,7 +26,7 @@ export const bootstrap = defineRoute('bearer', {
   tags,
   summary: 'Everything this till holds, in pages, and the cursor to pull from afterwards',
   description:
-    'Start without `page_token`, then send each answer\'s `page_token` until it is null. Rows come kind by kind (organisation, store, category, product, stock, customer, credit_tab, transaction, notification) as `op: upsert` changes stamped with the snapshot\'s version. Then pull from `cursor`: it delivers everything written while the pages were read. A page token is valid only as issued (400 otherwise).',
+    "Start without `page_token`, then send each answer's `page_token` until it is null. Rows come kind by kind (organisation, store, category, product, stock, customer, credit_tab, transaction, notification) as `op: upsert` changes stamped with the snapshot's version. Then pull from `cursor`: it delivers everything written while the pages were read. A page token is valid only as issued (400 otherwise).",
   request: { headers: syncProtocolHeader, query: BootstrapQuery },
   responses: { 200: jsonResponse(Envelope(BootstrapResponse), 'A page of the snapshot'), ...unsupportedProtocolResponse },
 });

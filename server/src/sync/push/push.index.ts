@@ -25,4 +25,6 @@ export const pushRouter: Router = router
     const { items, meta } = await listConflicts(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });
   })
-  .openapi(routes.resolveConflict, async (c) => ok(c, await resolveConflict(authedCtx(c), c.req.valid('param').id, c.req.valid('json').note), { message: 'conflict resolved' }));
+  .openapi(routes.resolveConflict, async (c) =>
+    ok(c, await resolveConflict(authedCtx(c), c.req.valid('param').id, c.req.valid('json').note), { message: 'conflict resolved' }),
+  );

@@ -1,4 +1,15 @@
-import { Device, Envelope, IdParam, ListConflictsQuery, PagedEnvelope, PushRequest, PushResponse, RegisterDeviceInput, ResolveConflictInput, SyncConflict } from '@duka/shared';
+import {
+  Device,
+  Envelope,
+  IdParam,
+  ListConflictsQuery,
+  PagedEnvelope,
+  PushRequest,
+  PushResponse,
+  RegisterDeviceInput,
+  ResolveConflictInput,
+  SyncConflict,
+} from '@duka/shared';
 import { syncProtocolHeader, unsupportedProtocolResponse } from '../protocol-version.js';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
@@ -26,7 +37,26 @@ export const push = defineRoute('bearer', {
   summary: "Apply a device's queued mutations in seq order; committed durably before the answer",
   description:
     'Each mutation is applied, or answered as a duplicate with its recorded result, or rejected with an error code (the next ones still run). A gap in seq answers 409 with `meta.expected_seq`. At most 500 mutations or 5 MB (413 beyond).',
-  request: { headers: syncProtocolHeader, body: jsonBody(PushRequest, { device_id: '0b8f5f2e-2d9c-4f6e-a1c3-5e7d9b0a1c2d', mutations: [{ id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', seq: 1, type: 'sale.create', created_at: '2026-11-21T07:30:00.000Z', payload: { id: '9b2e5d1c-3a4f-4b6e-8c7d-2e1f0a9b8c7d', client_receipt_number: 'KRK-T1-000001', lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 1, unit_price: 3200 }], payment_method: 'Cash' } }] }) },
+  request: {
+    headers: syncProtocolHeader,
+    body: jsonBody(PushRequest, {
+      device_id: '0b8f5f2e-2d9c-4f6e-a1c3-5e7d9b0a1c2d',
+      mutations: [
+        {
+          id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+          seq: 1,
+          type: 'sale.create',
+          created_at: '2026-11-21T07:30:00.000Z',
+          payload: {
+            id: '9b2e5d1c-3a4f-4b6e-8c7d-2e1f0a9b8c7d',
+            client_receipt_number: 'KRK-T1-000001',
+            lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', qty: 1, unit_price: 3200 }],
+            payment_method: 'Cash',
+          },
+        },
+      ],
+    }),
+  },
   responses: { 200: jsonResponse(Envelope(PushResponse), 'One result per mutation'), ...unsupportedProtocolResponse },
 });
 

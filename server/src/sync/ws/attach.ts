@@ -58,7 +58,8 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
     let actor: Actor & { orgId: string };
     let expiresAt: number;
     try {
-      if (closing) throw new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down; reconnect', { headers: { 'Retry-After': '5' } });
+      if (closing)
+        throw new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down; reconnect', { headers: { 'Retry-After': '5' } });
       const token = bearerToken(req.headers.authorization) ?? url.searchParams.get('access_token');
       const ctx = await authenticate({ ...deps, actor: null, requestId }, token);
       const { orgId } = ctx.actor;
@@ -85,7 +86,9 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
     try {
       await Promise.race([listening, late]);
     } catch {
-      throw new ServiceError('SERVICE_UNAVAILABLE', 'realtime updates are not available right now; try again shortly', { headers: { 'Retry-After': '5' } });
+      throw new ServiceError('SERVICE_UNAVAILABLE', 'realtime updates are not available right now; try again shortly', {
+        headers: { 'Retry-After': '5' },
+      });
     } finally {
       clearTimeout(timer);
     }
@@ -95,7 +98,13 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
     if (socket.destroyed) return;
     if (!(err instanceof ServiceError)) log.error({ err, req_id: requestId }, 'realtime: upgrade failed');
     const e = err instanceof ServiceError ? err : new ServiceError('INTERNAL', 'internal error; quote the request id when reporting it');
-    const body = JSON.stringify({ success: false, message: e.message, data: null, errors: e.extra.errors ?? [{ code: e.code, message: e.message }], meta: { request_id: requestId } });
+    const body = JSON.stringify({
+      success: false,
+      message: e.message,
+      data: null,
+      errors: e.extra.errors ?? [{ code: e.code, message: e.message }],
+      meta: { request_id: requestId },
+    });
     const headers = [
       `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ''}`,
       'Connection: close',
@@ -158,7 +167,11 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
       clearInterval(heartbeat);
       const open = [...sockets];
       for (const peer of open) peer.close(CLOSE.goingAway);
-      const closed = Promise.all(open.map((p) => new Promise<void>((resolve) => (p.ws.readyState === p.ws.CLOSED ? resolve() : p.ws.once('close', () => resolve())))));
+      const closed = Promise.all(
+        open.map(
+          (p) => new Promise<void>((resolve) => (p.ws.readyState === p.ws.CLOSED ? resolve() : p.ws.once('close', () => resolve()))),
+        ),
+      );
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);

@@ -86,13 +86,16 @@ export class Realtime implements RealtimeFeed {
   /** Stock of `productIds` moved in `storeId`: its tills get `stock` with the committed level. */
   stockChanged(orgId: string, storeId: string, productIds: string | string[]): void {
     const ids = [...new Set(typeof productIds === 'string' ? [productIds] : productIds)];
-    for (let i = 0; i < ids.length; i += MAX_IDS_PER_EVENT) this.queue({ k: 's', o: orgId, s: storeId, p: ids.slice(i, i + MAX_IDS_PER_EVENT) });
+    for (let i = 0; i < ids.length; i += MAX_IDS_PER_EVENT)
+      this.queue({ k: 's', o: orgId, s: storeId, p: ids.slice(i, i + MAX_IDS_PER_EVENT) });
   }
 
   /** A notification for `storeId` was committed. Sent whole when it fits a NOTIFY; else receivers read it. */
   notification(orgId: string, storeId: string, notification: Notification): void {
     const whole: Event = { k: 'n', o: orgId, s: storeId, id: notification.id, n: notification };
-    this.queue(Buffer.byteLength(JSON.stringify(whole)) < MAX_PUBLISH_BYTES - 2 ? whole : { k: 'n', o: orgId, s: storeId, id: notification.id });
+    this.queue(
+      Buffer.byteLength(JSON.stringify(whole)) < MAX_PUBLISH_BYTES - 2 ? whole : { k: 'n', o: orgId, s: storeId, id: notification.id },
+    );
   }
 
   private readonly revokedListeners: Array<(target: RevokedTarget) => void> = [];
@@ -104,7 +107,9 @@ export class Realtime implements RealtimeFeed {
   /** A session ended (logout, refresh-token reuse, password reset, deactivation): its sockets close with 4003. */
   revoked(target: RevokedTarget): void {
     for (const fn of this.revokedListeners) fn(target);
-    this.queue('sid' in target ? { k: 'r', sid: target.sid } : { k: 'r', u: target.userId, ...(target.exceptSid ? { x: target.exceptSid } : {}) });
+    this.queue(
+      'sid' in target ? { k: 'r', sid: target.sid } : { k: 'r', u: target.userId, ...(target.exceptSid ? { x: target.exceptSid } : {}) },
+    );
   }
 
   private readonly userChangedListeners: Array<(userId: string) => void> = [];
@@ -160,7 +165,9 @@ export class Realtime implements RealtimeFeed {
 
   /** Listen on the fan-out channel (once; resolves when listening). */
   start(): Promise<void> {
-    this.subscription ??= this.bus.subscribe(REALTIME_CHANNEL, (payload) => this.receive(payload), { onReconnect: () => void this.catchUp() });
+    this.subscription ??= this.bus.subscribe(REALTIME_CHANNEL, (payload) => this.receive(payload), {
+      onReconnect: () => void this.catchUp(),
+    });
     return this.subscription.then(() => undefined);
   }
 

@@ -13,7 +13,10 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 /** Each refusal's codes, and what sends it on this path when that is not plain from the code. */
 const REFUSALS: Array<[readonly ErrorCode[], string?]> = [
   [['UNAUTHENTICATED', 'TOKEN_EXPIRED'], 'a missing, invalid, expired or signed-out token, or a deactivated account'],
-  [['FORBIDDEN', 'PASSWORD_CHANGE_REQUIRED'], 'an account of no organisation (a platform administrator), or a session signed in with a temporary password'],
+  [
+    ['FORBIDDEN', 'PASSWORD_CHANGE_REQUIRED'],
+    'an account of no organisation (a platform administrator), or a session signed in with a temporary password',
+  ],
   [['NOT_FOUND'], 'not a websocket upgrade: a plain GET of this path has no route'],
   [['RATE_LIMITED']],
   [['INTERNAL']],

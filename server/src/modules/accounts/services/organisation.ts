@@ -26,8 +26,14 @@ export async function getOrganisation(ctx: AuthedContext): Promise<Organisation>
 function checkSmsAccount(row: OrganisationRow): void {
   if (!row.sms_api_key_enc) return;
   const parts = { sms_provider: row.sms_provider, sms_api_secret: row.sms_api_secret_enc, sms_sender_id: row.sms_sender_id };
-  const missing = Object.entries(parts).filter(([, v]) => !v).map(([k]) => k);
-  if (missing.length) throw new ValidationError(missing[0]!, `is needed with sms_api_key for the organisation's own SMS account (set sms_provider, sms_api_secret and sms_sender_id too, or clear sms_api_key to send through the platform)`);
+  const missing = Object.entries(parts)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
+  if (missing.length)
+    throw new ValidationError(
+      missing[0]!,
+      `is needed with sms_api_key for the organisation's own SMS account (set sms_provider, sms_api_secret and sms_sender_id too, or clear sms_api_key to send through the platform)`,
+    );
 }
 
 /** Integration keys are write-only: stored encrypted, answered as `*_set` flags; `null` clears one. */
@@ -54,7 +60,12 @@ export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrgani
       .executeTakeFirst();
     if (!row) throw new NotFoundError('organisation');
     checkSmsAccount(row);
-    await recordAudit(tx, { action: 'organisation.update', description: 'Updated organisation settings', entity: 'organisation', entityId: id });
+    await recordAudit(tx, {
+      action: 'organisation.update',
+      description: 'Updated organisation settings',
+      entity: 'organisation',
+      entityId: id,
+    });
     noteChange(tx, id, { entity: 'organisation', id });
     // Products without their own window answer the organisation's as theirs: tills pull them again.
     if (before && row.expiry_alert_days !== before.expiry_alert_days) {

@@ -21,7 +21,12 @@ export async function getProfile(ctx: AuthedContext): Promise<Profile> {
     listActiveStores(ctx.db, actor.orgId),
   ]);
   const visible = actor.role === 'owner' ? stores : stores.filter((s) => s.id === user.store_id);
-  return { user: toUser(user), organisation: org ? toOrganisation(org) : null, store: store ? toStore(store) : null, stores: visible.map(toStore) };
+  return {
+    user: toUser(user),
+    organisation: org ? toOrganisation(org) : null,
+    store: store ? toStore(store) : null,
+    stores: visible.map(toStore),
+  };
 }
 
 /**

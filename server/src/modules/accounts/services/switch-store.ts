@@ -20,7 +20,12 @@ export async function switchStore(ctx: AuthedContext, storeId: string): Promise<
   if (!user || user.is_active !== 1) throw new ForbiddenError('this account is no longer active');
   if (user.role !== 'owner' && user.store_id !== store.id) throw new ForbiddenError('you can only work in the store you are assigned to');
   return withTransaction(ctx, async (tx) => {
-    await tx.db.updateTable('refresh_tokens').set({ revoked_at: tx.clock.now() }).where('family_id', '=', actor.sid).where('revoked_at', 'is', null).execute();
+    await tx.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: tx.clock.now() })
+      .where('family_id', '=', actor.sid)
+      .where('revoked_at', 'is', null)
+      .execute();
     const tokens = await issueTokens(tx, user, { storeId: store.id, amr: actor.amr, familyId: actor.sid });
     return { store: toStore(store), tokens };
   });

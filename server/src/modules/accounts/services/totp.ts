@@ -21,7 +21,11 @@ export async function setupTotp(ctx: AuthedContext) {
   const user = await me(ctx);
   if (user.totp_enabled === 1) throw new InvalidStateError('authenticator is already enabled; disable it first');
   const secret = newTotpSecret();
-  await ctx.db.updateTable('users').set({ totp_pending_enc: ctx.keys.encrypt(secret), updated_at: ctx.clock.now() }).where('id', '=', user.id).execute();
+  await ctx.db
+    .updateTable('users')
+    .set({ totp_pending_enc: ctx.keys.encrypt(secret), updated_at: ctx.clock.now() })
+    .where('id', '=', user.id)
+    .execute();
   const account = user.email ?? user.phone ?? user.id;
   return { secret, otpauth_uri: totpUri(secret, account), issuer: 'Duka', account };
 }
@@ -34,7 +38,13 @@ export async function confirmTotp(ctx: AuthedContext, code: string) {
   if (step === null) throw new ValidationError('code', 'is wrong; check the authenticator app’s clock');
   await ctx.db
     .updateTable('users')
-    .set({ totp_secret_enc: user.totp_pending_enc, totp_pending_enc: null, totp_enabled: 1, totp_last_step: step, updated_at: ctx.clock.now() })
+    .set({
+      totp_secret_enc: user.totp_pending_enc,
+      totp_pending_enc: null,
+      totp_enabled: 1,
+      totp_last_step: step,
+      updated_at: ctx.clock.now(),
+    })
     .where('id', '=', user.id)
     .execute();
   await recordAudit(ctx, { action: 'mfa.enable', description: 'Enabled authenticator sign-in' });

@@ -17,7 +17,13 @@ import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 export async function listUsers(ctx: AuthedContext): Promise<User[]> {
   requireRole(ctx, 'owner');
-  const rows = await ctx.db.selectFrom('users').selectAll().where('org_id', '=', requireOrg(ctx)).orderBy('created_at').orderBy('id').execute();
+  const rows = await ctx.db
+    .selectFrom('users')
+    .selectAll()
+    .where('org_id', '=', requireOrg(ctx))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(toUser);
 }
 
@@ -83,7 +89,12 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
           `Ingia Duka kwa ${phone} na nenosiri la muda ${password}.`,
         sensitive: true,
       });
-      await recordAudit(tx, { action: 'user.create', description: `Added ${input.first_name} ${input.last_name}`.trim(), entity: 'user', entityId: row.id });
+      await recordAudit(tx, {
+        action: 'user.create',
+        description: `Added ${input.first_name} ${input.last_name}`.trim(),
+        entity: 'user',
+        entityId: row.id,
+      });
       return toUser(row);
     });
   } catch (err) {
@@ -100,7 +111,13 @@ export async function resetToTemporaryPassword(tx: TxContext, user: UserRow): Pr
   const password = temporaryPassword();
   await tx.db
     .updateTable('users')
-    .set({ password_hash: await hashSecret(password), must_change_password: 1, failed_logins: 0, locked_until: null, updated_at: tx.clock.now() })
+    .set({
+      password_hash: await hashSecret(password),
+      must_change_password: 1,
+      failed_logins: 0,
+      locked_until: null,
+      updated_at: tx.clock.now(),
+    })
     .where('id', '=', user.id)
     .execute();
   await revokeAllForUser(tx, user.id);
@@ -128,6 +145,11 @@ export async function deactivateUser(ctx: AuthedContext, userId: string): Promis
       .where('id', '=', user.id)
       .execute();
     await revokeAllForUser(tx, user.id);
-    await recordAudit(tx, { action: 'user.deactivate', description: `Deactivated ${user.first_name} ${user.last_name}`.trim(), entity: 'user', entityId: user.id });
+    await recordAudit(tx, {
+      action: 'user.deactivate',
+      description: `Deactivated ${user.first_name} ${user.last_name}`.trim(),
+      entity: 'user',
+      entityId: user.id,
+    });
   });
 }

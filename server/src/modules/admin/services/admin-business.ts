@@ -23,7 +23,14 @@ import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { toCreditTab } from '../../credits/credits.queries.js';
 import { outstandingOf as customerOwes, pastDue, tabBalance, toCustomer } from '../../customers/customers.queries.js';
 import { toExpense } from '../../expenses/expenses.queries.js';
-import { orgPayments, outstandingOf as supplierOwes, owing, toDeliveries, toPayments, toSupplier } from '../../suppliers/suppliers.queries.js';
+import {
+  orgPayments,
+  outstandingOf as supplierOwes,
+  owing,
+  toDeliveries,
+  toPayments,
+  toSupplier,
+} from '../../suppliers/suppliers.queries.js';
 import { adminDateRange, limitOffset, withOrgNames } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
@@ -36,9 +43,16 @@ export async function listAdminCustomers(ctx: AuthedContext, q: ListAdminCustome
   if (q.status) base = base.where('customers.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.search) {
     const t = q.search;
-    base = base.where((eb) => eb.or([containsText(ctx.dialect, 'customers.name', t), containsText(ctx.dialect, 'customers.email', t), containsText(ctx.dialect, 'customers.phone', t)]));
+    base = base.where((eb) =>
+      eb.or([
+        containsText(ctx.dialect, 'customers.name', t),
+        containsText(ctx.dialect, 'customers.email', t),
+        containsText(ctx.dialect, 'customers.phone', t),
+      ]),
+    );
   }
-  if (q.has_credit !== undefined) base = base.where((eb) => eb(customerOwes(eb as ExpressionBuilder<Database, 'customers'>), q.has_credit ? '>' : '<=', 0));
+  if (q.has_credit !== undefined)
+    base = base.where((eb) => eb(customerOwes(eb as ExpressionBuilder<Database, 'customers'>), q.has_credit ? '>' : '<=', 0));
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -52,7 +66,10 @@ export async function listAdminCustomers(ctx: AuthedContext, q: ListAdminCustome
       .execute(),
   ]);
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
-  return { items: items.map((r) => ({ ...toCustomer(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  return {
+    items: items.map((r) => ({ ...toCustomer(r), org_id: r.org_id, organisation_name: r.organisation_name })),
+    meta: pageMeta(q.page, q.page_size, Number(total)),
+  };
 }
 
 /** Overdue is judged against the organisation's today (the platform's, Africa/Dar_es_Salaam, without `org_id`). */
@@ -60,7 +77,10 @@ export async function listAdminCredits(ctx: AuthedContext, q: ListAdminCreditsQu
   requireAdmin(ctx);
   const now = ctx.clock.now();
   const filterToday = localDate(now, q.org_id ? await orgTimezone(ctx.db, q.org_id) : DEFAULT_TIMEZONE);
-  let base = ctx.db.selectFrom('credit_tabs').innerJoin('customers', 'customers.id', 'credit_tabs.customer_id').innerJoin('organisations as o', 'o.id', 'credit_tabs.org_id');
+  let base = ctx.db
+    .selectFrom('credit_tabs')
+    .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
+    .innerJoin('organisations as o', 'o.id', 'credit_tabs.org_id');
   if (q.org_id) base = base.where('credit_tabs.org_id', '=', q.org_id);
   if (q.store_id) base = base.where('credit_tabs.store_id', '=', q.store_id);
   if (q.status) base = base.where('credit_tabs.status', '=', q.status);
@@ -98,7 +118,12 @@ export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSupplie
   if (q.search) {
     const t = q.search;
     base = base.where((eb) =>
-      eb.or([containsText(ctx.dialect, 'suppliers.name', t), containsText(ctx.dialect, 'suppliers.rep', t), containsText(ctx.dialect, 'suppliers.phone', t), containsText(ctx.dialect, 'suppliers.email', t)]),
+      eb.or([
+        containsText(ctx.dialect, 'suppliers.name', t),
+        containsText(ctx.dialect, 'suppliers.rep', t),
+        containsText(ctx.dialect, 'suppliers.phone', t),
+        containsText(ctx.dialect, 'suppliers.email', t),
+      ]),
     );
   }
   const { limit, offset } = limitOffset(q);
@@ -108,8 +133,17 @@ export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSupplie
       .selectAll('suppliers')
       .select((eb) => [
         supplierOwes(eb).as('outstanding'),
-        eb.selectFrom('deliveries').select((d) => d.fn.countAll<number>().as('n')).whereRef('deliveries.supplier_id', '=', 'suppliers.id').where('deliveries.deleted_at', 'is', null).as('delivery_count'),
-        eb.selectFrom('supplier_payments').select((p) => p.fn.countAll<number>().as('n')).whereRef('supplier_payments.supplier_id', '=', 'suppliers.id').as('payment_count'),
+        eb
+          .selectFrom('deliveries')
+          .select((d) => d.fn.countAll<number>().as('n'))
+          .whereRef('deliveries.supplier_id', '=', 'suppliers.id')
+          .where('deliveries.deleted_at', 'is', null)
+          .as('delivery_count'),
+        eb
+          .selectFrom('supplier_payments')
+          .select((p) => p.fn.countAll<number>().as('n'))
+          .whereRef('supplier_payments.supplier_id', '=', 'suppliers.id')
+          .as('payment_count'),
       ])
       .orderBy('suppliers.name')
       .orderBy('suppliers.id')
@@ -146,12 +180,23 @@ export async function listAdminSupplierDeliveries(ctx: AuthedContext, supplierId
     .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
     .where('deliveries.supplier_id', '=', supplier.id)
     .where('deliveries.deleted_at', 'is', null)
-    .$if(q.unpaid === true, (qb) => qb.where((eb) => owing(eb as ExpressionBuilder<Database, 'deliveries'>)).where((eb) => eb('deliveries.total_value', '>', eb.ref('deliveries.paid_amount'))))
+    .$if(q.unpaid === true, (qb) =>
+      qb
+        .where((eb) => owing(eb as ExpressionBuilder<Database, 'deliveries'>))
+        .where((eb) => eb('deliveries.total_value', '>', eb.ref('deliveries.paid_amount'))),
+    )
     .$if(q.unpaid === false, (qb) => qb.where('deliveries.is_paid', '=', 1));
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base.selectAll('deliveries').select('suppliers.name as supplier_name').orderBy('deliveries.delivery_date', 'desc').orderBy('deliveries.id', 'desc').limit(limit).offset(offset).execute(),
+    base
+      .selectAll('deliveries')
+      .select('suppliers.name as supplier_name')
+      .orderBy('deliveries.delivery_date', 'desc')
+      .orderBy('deliveries.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
   ]);
   const items = await withOrgNames(ctx, await toDeliveries(ctx.db, rows), () => supplier.org_id);
   return { items, meta: pageMeta(q.page, q.page_size, Number(total)) };
@@ -163,7 +208,10 @@ export async function listAdminSupplierPayments(ctx: AuthedContext, supplierId: 
   const base = orgPayments(ctx.db, supplier.org_id).where('supplier_payments.supplier_id', '=', supplier.id);
   const { limit, offset } = limitOffset(q);
   const [counted, rows] = await Promise.all([
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     base.orderBy('supplier_payments.paid_at', 'desc').orderBy('supplier_payments.id', 'desc').limit(limit).offset(offset).execute(),
   ]);
   const items = await withOrgNames(ctx, await toPayments(ctx.db, rows), () => supplier.org_id);
@@ -185,5 +233,8 @@ export async function listAdminExpenses(ctx: AuthedContext, q: ListAdminExpenses
     base.selectAll().orderBy('spent_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
   ]);
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
-  return { items: items.map((r) => ({ ...toExpense(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  return {
+    items: items.map((r) => ({ ...toExpense(r), org_id: r.org_id, organisation_name: r.organisation_name })),
+    meta: pageMeta(q.page, q.page_size, Number(total)),
+  };
 }

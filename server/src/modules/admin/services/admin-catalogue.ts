@@ -55,7 +55,9 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
   if (q.status) base = base.where('p.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.search) {
     const t = q.search;
-    base = base.where((eb) => eb.or([containsText(ctx.dialect, 'p.name', t), containsText(ctx.dialect, 'p.sku', t), containsText(ctx.dialect, 'p.barcode', t)]));
+    base = base.where((eb) =>
+      eb.or([containsText(ctx.dialect, 'p.name', t), containsText(ctx.dialect, 'p.sku', t), containsText(ctx.dialect, 'p.barcode', t)]),
+    );
   }
   const ids = base.select('p.id');
   const { limit, offset } = limitOffset(q);
@@ -93,7 +95,11 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
       .where('l.product_id', '=', id)
       .where('t.status', 'in', SoldStatus.options)
       .executeTakeFirstOrThrow(),
-    ctx.db.selectFrom('product_prices').select((eb) => eb.fn.countAll<number>().as('n')).where('product_id', '=', id).executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('product_prices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('product_id', '=', id)
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     ...toAdminProduct(row),
@@ -123,7 +129,11 @@ export async function updateProductByAdmin(ctx: AuthedContext, id: string, input
 
 type CategoryWithOrg = CategoryRow & { organisation_name: string; product_count: number | string | null };
 
-const toAdminCategory = (row: CategoryWithOrg): AdminCategory => ({ ...toCategory(row), org_id: row.org_id, organisation_name: row.organisation_name });
+const toAdminCategory = (row: CategoryWithOrg): AdminCategory => ({
+  ...toCategory(row),
+  org_id: row.org_id,
+  organisation_name: row.organisation_name,
+});
 
 function selectCategories(ctx: AuthedContext) {
   return ctx.db
@@ -140,7 +150,10 @@ function selectCategories(ctx: AuthedContext) {
     );
 }
 
-export async function listAdminCategories(ctx: AuthedContext, q: ListAdminCategoriesQuery): Promise<{ items: AdminCategory[]; meta: PageMeta }> {
+export async function listAdminCategories(
+  ctx: AuthedContext,
+  q: ListAdminCategoriesQuery,
+): Promise<{ items: AdminCategory[]; meta: PageMeta }> {
   requireAdmin(ctx);
   let base = ctx.db.selectFrom('categories as c');
   if (q.org_id) base = base.where('c.org_id', '=', q.org_id);
@@ -149,7 +162,15 @@ export async function listAdminCategories(ctx: AuthedContext, q: ListAdminCatego
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    selectCategories(ctx).where('c.id', 'in', ids).orderBy('o.name').orderBy('c.sort_order').orderBy('c.name').orderBy('c.id').limit(limit).offset(offset).execute(),
+    selectCategories(ctx)
+      .where('c.id', 'in', ids)
+      .orderBy('o.name')
+      .orderBy('c.sort_order')
+      .orderBy('c.name')
+      .orderBy('c.id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
   ]);
   return { items: rows.map(toAdminCategory), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
@@ -166,7 +187,13 @@ export async function createCategoryByAdmin(ctx: AuthedContext, input: CreateAdm
   await requireOrgExists(ctx, org_id);
   const created = await adminTx(ctx, async (tx) => {
     const category = await createCategory(await asOrg(tx, org_id), fields);
-    await auditAdmin(tx, { action: 'category.create', description: `Platform admin added category ${category.name}`, orgId: org_id, entity: 'category', entityId: category.id });
+    await auditAdmin(tx, {
+      action: 'category.create',
+      description: `Platform admin added category ${category.name}`,
+      orgId: org_id,
+      entity: 'category',
+      entityId: category.id,
+    });
     return category;
   });
   return toAdminCategory(await requireCategory(ctx, created.id));
@@ -177,7 +204,13 @@ export async function updateCategoryByAdmin(ctx: AuthedContext, id: string, inpu
   const category = await requireCategory(ctx, id);
   await adminTx(ctx, async (tx) => {
     await updateCategory(await asOrg(tx, category.org_id), id, input);
-    await auditAdmin(tx, { action: 'category.update', description: `Platform admin updated category ${category.name}`, orgId: category.org_id, entity: 'category', entityId: id });
+    await auditAdmin(tx, {
+      action: 'category.update',
+      description: `Platform admin updated category ${category.name}`,
+      orgId: category.org_id,
+      entity: 'category',
+      entityId: id,
+    });
   });
   return toAdminCategory(await requireCategory(ctx, id));
 }
@@ -188,6 +221,12 @@ export async function deleteCategoryByAdmin(ctx: AuthedContext, id: string): Pro
   const category = await requireCategory(ctx, id);
   await adminTx(ctx, async (tx) => {
     await deleteCategory(await asOrg(tx, category.org_id), id);
-    await auditAdmin(tx, { action: 'category.delete', description: `Platform admin deleted category ${category.name}`, orgId: category.org_id, entity: 'category', entityId: id });
+    await auditAdmin(tx, {
+      action: 'category.delete',
+      description: `Platform admin deleted category ${category.name}`,
+      orgId: category.org_id,
+      entity: 'category',
+      entityId: id,
+    });
   });
 }

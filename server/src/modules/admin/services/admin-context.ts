@@ -21,13 +21,25 @@ export async function asOrg(ctx: AuthedContext, orgId: string, storeId?: string 
   requireAdmin(ctx);
   const store =
     storeId ??
-    (await ctx.db.selectFrom('stores').select('id').where('org_id', '=', orgId).orderBy('is_active', 'desc').orderBy('created_at').orderBy('id').executeTakeFirst())?.id ??
+    (
+      await ctx.db
+        .selectFrom('stores')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .orderBy('is_active', 'desc')
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirst()
+    )?.id ??
     null;
   return { ...ctx, actor: { ...ctx.actor, orgId, storeId: store, role: 'owner', perms: [...Permission.options] } };
 }
 
 /** The admin's own entry (`admin.<entity>.<verb>`), filed under the organisation it touched. */
-export function auditAdmin(ctx: AuthedContext, e: { action: string; description: string; orgId: string; storeId?: string | null; entity: string; entityId: string }) {
+export function auditAdmin(
+  ctx: AuthedContext,
+  e: { action: string; description: string; orgId: string; storeId?: string | null; entity: string; entityId: string },
+) {
   return recordAudit(ctx, {
     action: `admin.${e.action}`,
     description: e.description,
@@ -61,7 +73,11 @@ export async function adminDateRange(ctx: AuthedContext, q: { org_id?: string; d
 export const platformToday = (ctx: AuthedContext) => localDate(ctx.clock.now(), DEFAULT_TIMEZONE);
 
 /** Each item with its organisation's name (one query for the page). */
-export async function withOrgNames<T>(ctx: AuthedContext, items: T[], orgOf: (item: T) => string): Promise<Array<T & { org_id: string; organisation_name: string }>> {
+export async function withOrgNames<T>(
+  ctx: AuthedContext,
+  items: T[],
+  orgOf: (item: T) => string,
+): Promise<Array<T & { org_id: string; organisation_name: string }>> {
   const ids = [...new Set(items.map(orgOf))];
   const rows = ids.length ? await ctx.db.selectFrom('organisations').select(['id', 'name']).where('id', 'in', ids).execute() : [];
   const names = new Map(rows.map((r) => [r.id, r.name]));

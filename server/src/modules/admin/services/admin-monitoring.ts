@@ -1,6 +1,13 @@
 /** Platform analytics (sales and growth over days) and monitoring (counts, backlogs, the audit trail). */
 import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
-import type { ActivityEntry, AdminAnalyticsOverview, AdminAnalyticsQuery, ListActivityQuery, MonitoringOverview, PageMeta } from '@duka/shared';
+import type {
+  ActivityEntry,
+  AdminAnalyticsOverview,
+  AdminAnalyticsQuery,
+  ListActivityQuery,
+  MonitoringOverview,
+  PageMeta,
+} from '@duka/shared';
 import { sql } from 'kysely';
 import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -34,7 +41,10 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
       .select((eb) => [dayOf('t.created_at').as('day'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('amount')])
       .groupBy(dayOf('t.created_at'))
       .execute(),
-    sales.where('t.status', '=', 'refunded').select((eb) => eb.fn.sum<number>('t.total').as('amount')).executeTakeFirstOrThrow(),
+    sales
+      .where('t.status', '=', 'refunded')
+      .select((eb) => eb.fn.sum<number>('t.total').as('amount'))
+      .executeTakeFirstOrThrow(),
     sales
       .innerJoin('organisations as o', 'o.id', 't.org_id')
       .where('t.status', 'in', SoldStatus.options)
@@ -45,7 +55,10 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
       .orderBy('t.org_id')
       .limit(10)
       .execute(),
-    sales.where('t.status', 'in', SoldStatus.options).select((eb) => eb.fn.count<number>('t.org_id').distinct().as('n')).executeTakeFirstOrThrow(),
+    sales
+      .where('t.status', 'in', SoldStatus.options)
+      .select((eb) => eb.fn.count<number>('t.org_id').distinct().as('n'))
+      .executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('organisations as o')
       .where('o.created_at', '>=', from)
@@ -53,7 +66,12 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
       .select((eb) => [dayOf('o.created_at').as('day'), eb.fn.countAll<number>().as('n')])
       .groupBy(dayOf('o.created_at'))
       .execute(),
-    ctx.db.selectFrom('users').where('created_at', '>=', from).where('created_at', '<', to).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('users')
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     billingFigures(ctx),
   ]);
   const total = byDay.reduce((s, r) => s + num(r.amount), 0);
@@ -70,9 +88,19 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
     new_users: num(newUsers.n),
     daily: Array.from({ length: days }, (_, i) => {
       const sold = byDay.find((r) => num(r.day) === i);
-      return { date: addDays(dateFrom, i), sales: fromCents(num(sold?.amount)), transactions: num(sold?.n), new_organisations: num(signups.find((r) => num(r.day) === i)?.n) };
+      return {
+        date: addDays(dateFrom, i),
+        sales: fromCents(num(sold?.amount)),
+        transactions: num(sold?.n),
+        new_organisations: num(signups.find((r) => num(r.day) === i)?.n),
+      };
     }),
-    top_organisations: byOrg.map((r) => ({ org_id: r.org_id, organisation_name: r.name, sales: fromCents(num(r.amount)), transactions: num(r.n) })),
+    top_organisations: byOrg.map((r) => ({
+      org_id: r.org_id,
+      organisation_name: r.name,
+      sales: fromCents(num(r.amount)),
+      transactions: num(r.n),
+    })),
     subscriptions,
   };
 }
@@ -82,31 +110,141 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
   const { from } = todayRange(ctx.clock.now(), DEFAULT_TIMEZONE);
   const count = async <T extends { n: unknown }>(q: Promise<T>) => num((await q).n);
   const db = ctx.db;
-  const [orgs, activeOrgs, users, activeUsers, signedIn, stores, activeStores, sales, devices, seen, pushes, rejected, conflicts, outboxPending, outboxFailed, eventsPending, eventsFailed] =
-    await Promise.all([
-      count(db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
-      count(db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).where('is_active', '=', 1).executeTakeFirstOrThrow()),
-      count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
-      count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('is_active', '=', 1).executeTakeFirstOrThrow()),
-      count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('last_login_at', '>=', from).executeTakeFirstOrThrow()),
-      count(db.selectFrom('stores').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
-      count(db.selectFrom('stores').select((eb) => eb.fn.countAll<number>().as('n')).where('is_active', '=', 1).executeTakeFirstOrThrow()),
+  const [
+    orgs,
+    activeOrgs,
+    users,
+    activeUsers,
+    signedIn,
+    stores,
+    activeStores,
+    sales,
+    devices,
+    seen,
+    pushes,
+    rejected,
+    conflicts,
+    outboxPending,
+    outboxFailed,
+    eventsPending,
+    eventsFailed,
+  ] = await Promise.all([
+    count(
       db
-        .selectFrom('transactions')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
-        .where('created_at', '>=', from)
-        .where('status', 'in', SoldStatus.options)
+        .selectFrom('organisations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow(),
-      count(db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()),
-      count(db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).where('last_seen_at', '>=', from).executeTakeFirstOrThrow()),
-      count(db.selectFrom('sync_mutations').select((eb) => eb.fn.countAll<number>().as('n')).where('created_at', '>=', from).executeTakeFirstOrThrow()),
-      count(db.selectFrom('sync_mutations').select((eb) => eb.fn.countAll<number>().as('n')).where('created_at', '>=', from).where('status', '=', 'rejected').executeTakeFirstOrThrow()),
-      count(db.selectFrom('sync_conflicts').select((eb) => eb.fn.countAll<number>().as('n')).where('resolved', '=', 0).executeTakeFirstOrThrow()),
-      count(db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()),
-      count(db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirstOrThrow()),
-      count(db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('delivered', '=', 0).executeTakeFirstOrThrow()),
-      count(db.selectFrom('event_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'failed').executeTakeFirstOrThrow()),
-    ]);
+    ),
+    count(
+      db
+        .selectFrom('organisations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('is_active', '=', 1)
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('is_active', '=', 1)
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('last_login_at', '>=', from)
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('stores')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('stores')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('is_active', '=', 1)
+        .executeTakeFirstOrThrow(),
+    ),
+    db
+      .selectFrom('transactions')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
+      .where('created_at', '>=', from)
+      .where('status', 'in', SoldStatus.options)
+      .executeTakeFirstOrThrow(),
+    count(
+      db
+        .selectFrom('devices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('devices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('last_seen_at', '>=', from)
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('sync_mutations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('created_at', '>=', from)
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('sync_mutations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('created_at', '>=', from)
+        .where('status', '=', 'rejected')
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('sync_conflicts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('resolved', '=', 0)
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'failed')
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('delivered', '=', 0)
+        .executeTakeFirstOrThrow(),
+    ),
+    count(
+      db
+        .selectFrom('event_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'failed')
+        .executeTakeFirstOrThrow(),
+    ),
+  ]);
   return {
     organisations: { total: orgs, active: activeOrgs },
     users: { total: users, active: activeUsers, signed_in_today: signedIn },
@@ -121,12 +259,20 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
 /** The audit trail of every organisation (and of platform admins), newest first. */
 export async function listActivity(ctx: AuthedContext, q: ListActivityQuery): Promise<{ items: ActivityEntry[]; meta: PageMeta }> {
   requireAdmin(ctx);
-  let base = ctx.db.selectFrom('audit_log as a').leftJoin('organisations as o', 'o.id', 'a.org_id').leftJoin('users as u', 'u.id', 'a.user_id');
+  let base = ctx.db
+    .selectFrom('audit_log as a')
+    .leftJoin('organisations as o', 'o.id', 'a.org_id')
+    .leftJoin('users as u', 'u.id', 'a.user_id');
   if (q.org_id) base = base.where('a.org_id', '=', q.org_id);
   if (q.user_id) base = base.where('a.user_id', '=', q.user_id);
   if (q.action) {
     const action = q.action;
-    base = base.where((eb) => eb.or([eb('a.action', '=', action), eb(sql<string>`substr(${sql.ref('a.action')}, 1, ${sql.lit(action.length + 1)})`, '=', `${action}.`)]));
+    base = base.where((eb) =>
+      eb.or([
+        eb('a.action', '=', action),
+        eb(sql<string>`substr(${sql.ref('a.action')}, 1, ${sql.lit(action.length + 1)})`, '=', `${action}.`),
+      ]),
+    );
   }
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([

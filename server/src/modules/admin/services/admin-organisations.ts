@@ -1,6 +1,12 @@
 /** Organisations as the platform sees them: list, detail with related counts, suspension and AI credits. */
 import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
-import type { AdminOrganisation, AdminOrganisationDetail, ListAdminOrganisationsQuery, PageMeta, UpdateAdminOrganisationInput } from '@duka/shared';
+import type {
+  AdminOrganisation,
+  AdminOrganisationDetail,
+  ListAdminOrganisationsQuery,
+  PageMeta,
+  UpdateAdminOrganisationInput,
+} from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import { noteChange } from '../../../db/change-log.js';
 import { isoOrNull } from '../../../lib/clock.js';
@@ -33,19 +39,40 @@ function organisationsCounted(ctx: AuthedContext) {
     .selectFrom('organisations as o')
     .selectAll('o')
     .select((eb) => [
-      eb.selectFrom('stores').select((s) => s.fn.countAll<number>().as('n')).whereRef('stores.org_id', '=', 'o.id').as('store_count'),
-      eb.selectFrom('users').select((s) => s.fn.countAll<number>().as('n')).whereRef('users.org_id', '=', 'o.id').as('user_count'),
-      eb.selectFrom('subscriptions as s').innerJoin('plans as p', 'p.id', 's.plan_id').select('p.code').whereRef('s.org_id', '=', 'o.id').as('plan_code'),
+      eb
+        .selectFrom('stores')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('stores.org_id', '=', 'o.id')
+        .as('store_count'),
+      eb
+        .selectFrom('users')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('users.org_id', '=', 'o.id')
+        .as('user_count'),
+      eb
+        .selectFrom('subscriptions as s')
+        .innerJoin('plans as p', 'p.id', 's.plan_id')
+        .select('p.code')
+        .whereRef('s.org_id', '=', 'o.id')
+        .as('plan_code'),
     ]);
 }
 
-export async function listOrganisations(ctx: AuthedContext, q: ListAdminOrganisationsQuery): Promise<{ items: AdminOrganisation[]; meta: PageMeta }> {
+export async function listOrganisations(
+  ctx: AuthedContext,
+  q: ListAdminOrganisationsQuery,
+): Promise<{ items: AdminOrganisation[]; meta: PageMeta }> {
   requireAdmin(ctx);
   let base = ctx.db.selectFrom('organisations as o');
   if (q.search) {
     const text = q.search;
     base = base.where((eb) =>
-      eb.or([containsText(ctx.dialect, 'o.name', text), containsText(ctx.dialect, 'o.legal_name', text), containsText(ctx.dialect, 'o.email', text), containsText(ctx.dialect, 'o.phone', text)]),
+      eb.or([
+        containsText(ctx.dialect, 'o.name', text),
+        containsText(ctx.dialect, 'o.legal_name', text),
+        containsText(ctx.dialect, 'o.email', text),
+        containsText(ctx.dialect, 'o.phone', text),
+      ]),
     );
   }
   if (q.status) base = base.where('o.is_active', '=', q.status === 'active' ? 1 : 0);
@@ -54,7 +81,13 @@ export async function listOrganisations(ctx: AuthedContext, q: ListAdminOrganisa
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    organisationsCounted(ctx).where('o.id', 'in', ids).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(limit).offset(offset).execute(),
+    organisationsCounted(ctx)
+      .where('o.id', 'in', ids)
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
   ]);
   return { items: rows.map(toAdminOrganisation), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
@@ -70,37 +103,60 @@ export async function getOrganisationDetail(ctx: AuthedContext, id: string): Pro
   const org = await requireCounted(ctx, id);
   const count = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
   const n = (table: 'stores' | 'users' | 'products' | 'customers' | 'suppliers' | 'transactions' | 'devices') =>
-    ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', id);
-  const month = localMonth(ctx.clock.now(), org.timezone);
-  const [stores, activeStores, users, activeUsers, products, customers, suppliers, transactions, devices, sales, usage] = await Promise.all([
-    count(n('stores').executeTakeFirst()),
-    count(n('stores').where('is_active', '=', 1).executeTakeFirst()),
-    count(n('users').executeTakeFirst()),
-    count(n('users').where('is_active', '=', 1).executeTakeFirst()),
-    count(n('products').executeTakeFirst()),
-    count(n('customers').executeTakeFirst()),
-    count(n('suppliers').where('deleted_at', 'is', null).executeTakeFirst()),
-    count(n('transactions').executeTakeFirst()),
-    count(n('devices').executeTakeFirst()),
     ctx.db
-      .selectFrom('transactions')
-      .select((eb) => [eb.fn.sum<number>('total').as('total'), eb.fn.max('created_at').as('last')])
-      .where('org_id', '=', id)
-      .where('status', 'in', SoldStatus.options)
-      .executeTakeFirst(),
-    ctx.db.selectFrom('ai_credit_usage').select('used').where('org_id', '=', id).where('month', '=', month).executeTakeFirst(),
-  ]);
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', id);
+  const month = localMonth(ctx.clock.now(), org.timezone);
+  const [stores, activeStores, users, activeUsers, products, customers, suppliers, transactions, devices, sales, usage] = await Promise.all(
+    [
+      count(n('stores').executeTakeFirst()),
+      count(n('stores').where('is_active', '=', 1).executeTakeFirst()),
+      count(n('users').executeTakeFirst()),
+      count(n('users').where('is_active', '=', 1).executeTakeFirst()),
+      count(n('products').executeTakeFirst()),
+      count(n('customers').executeTakeFirst()),
+      count(n('suppliers').where('deleted_at', 'is', null).executeTakeFirst()),
+      count(n('transactions').executeTakeFirst()),
+      count(n('devices').executeTakeFirst()),
+      ctx.db
+        .selectFrom('transactions')
+        .select((eb) => [eb.fn.sum<number>('total').as('total'), eb.fn.max('created_at').as('last')])
+        .where('org_id', '=', id)
+        .where('status', 'in', SoldStatus.options)
+        .executeTakeFirst(),
+      ctx.db.selectFrom('ai_credit_usage').select('used').where('org_id', '=', id).where('month', '=', month).executeTakeFirst(),
+    ],
+  );
   return {
     ...toAdminOrganisation(org),
-    counts: { stores, active_stores: activeStores, users, active_users: activeUsers, products, customers, suppliers, transactions, devices },
+    counts: {
+      stores,
+      active_stores: activeStores,
+      users,
+      active_users: activeUsers,
+      products,
+      customers,
+      suppliers,
+      transactions,
+      devices,
+    },
     sales_total: fromCents(Number(sales?.total ?? 0)),
     last_sale_at: isoOrNull(sales?.last == null ? null : Number(sales.last)),
-    ai_credits: { month, used: Number(usage?.used ?? 0), allocated: org.ai_credits_monthly ?? (await aiCreditAllowance(ctx.db, org.id)).allowance ?? UNLIMITED_AI_CREDITS },
+    ai_credits: {
+      month,
+      used: Number(usage?.used ?? 0),
+      allocated: org.ai_credits_monthly ?? (await aiCreditAllowance(ctx.db, org.id)).allowance ?? UNLIMITED_AI_CREDITS,
+    },
   };
 }
 
 /** Suspending signs every user of the organisation out; the allocation null returns to the platform default. */
-export async function updateOrganisationByAdmin(ctx: AuthedContext, id: string, input: UpdateAdminOrganisationInput): Promise<AdminOrganisationDetail> {
+export async function updateOrganisationByAdmin(
+  ctx: AuthedContext,
+  id: string,
+  input: UpdateAdminOrganisationInput,
+): Promise<AdminOrganisationDetail> {
   requireAdmin(ctx);
   const org = await findOrganisation(ctx.db, id);
   if (!org) throw new NotFoundError('organisation');
@@ -126,7 +182,13 @@ export async function updateOrganisationByAdmin(ctx: AuthedContext, id: string, 
         for (const u of users) await revokeAllForUser(tx, u.id);
       }
       noteChange(tx, id, { entity: 'organisation', id });
-      await auditAdmin(tx, { action: 'organisation.update', description: `Platform admin updated organisation ${org.name}: ${notes.join(', ')}`, orgId: id, entity: 'organisation', entityId: id });
+      await auditAdmin(tx, {
+        action: 'organisation.update',
+        description: `Platform admin updated organisation ${org.name}: ${notes.join(', ')}`,
+        orgId: id,
+        entity: 'organisation',
+        entityId: id,
+      });
     });
   }
   return getOrganisationDetail(ctx, id);

@@ -37,9 +37,13 @@ const toAdminReview = (r: ReviewWithNames): AdminReview => ({
 });
 
 function reviews(ctx: AuthedContext) {
-  return ctx.db.selectFrom('reviews').innerJoin('stores', 'stores.id', 'reviews.store_id').innerJoin('organisations as o', 'o.id', 'reviews.org_id');
+  return ctx.db
+    .selectFrom('reviews')
+    .innerJoin('stores', 'stores.id', 'reviews.store_id')
+    .innerJoin('organisations as o', 'o.id', 'reviews.org_id');
 }
-const selectReviews = (ctx: AuthedContext) => reviews(ctx).selectAll('reviews').select(['stores.name as store_name', 'o.name as organisation_name']);
+const selectReviews = (ctx: AuthedContext) =>
+  reviews(ctx).selectAll('reviews').select(['stores.name as store_name', 'o.name as organisation_name']);
 
 export async function listAdminReviews(ctx: AuthedContext, q: ListAdminReviewsQuery): Promise<Page<AdminReview>> {
   requireAdmin(ctx);
@@ -117,7 +121,10 @@ export async function listAdminNotes(ctx: AuthedContext, q: ListAdminNotesQuery)
     base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
   ]);
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
-  return { items: items.map((r) => ({ ...toNote(r), org_id: r.org_id, organisation_name: r.organisation_name, store_id: r.store_id })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  return {
+    items: items.map((r) => ({ ...toNote(r), org_id: r.org_id, organisation_name: r.organisation_name, store_id: r.store_id })),
+    meta: pageMeta(q.page, q.page_size, Number(total)),
+  };
 }
 
 export async function listAdminNotifications(ctx: AuthedContext, q: ListAdminNotificationsQuery): Promise<Page<AdminNotification>> {
@@ -133,7 +140,10 @@ export async function listAdminNotifications(ctx: AuthedContext, q: ListAdminNot
     base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
   ]);
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
-  return { items: items.map((r) => ({ ...toNotification(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  return {
+    items: items.map((r) => ({ ...toNotification(r), org_id: r.org_id, organisation_name: r.organisation_name })),
+    meta: pageMeta(q.page, q.page_size, Number(total)),
+  };
 }
 
 function organisationsPage(ctx: AuthedContext, q: { org_id?: string; search?: string; status?: OrganisationStatus }) {
@@ -156,7 +166,10 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
   const orgs = await base.select(['id', 'name', 'timezone', 'ai_credits_monthly']).execute();
   const monthOf = (tz: string) => q.month ?? localMonth(now, tz);
   const months = [...new Set(orgs.map((o) => monthOf(o.timezone)))];
-  const planCredits = await planAiCredits(ctx.db, orgs.map((o) => o.id));
+  const planCredits = await planAiCredits(
+    ctx.db,
+    orgs.map((o) => o.id),
+  );
   const usage = months.length
     ? await ctx.db
         .selectFrom('ai_credit_usage')

@@ -1,6 +1,12 @@
 /** Sales of every organisation: the ledger with its filters, one sale with its lines, totals. */
 import { pageMeta, PaymentMethod, SoldStatus, fromCents } from '@duka/shared';
-import type { AdminTransaction, AdminTransactionsSummary, AdminTransactionsSummaryQuery, ListAdminTransactionsQuery, PageMeta } from '@duka/shared';
+import type {
+  AdminTransaction,
+  AdminTransactionsSummary,
+  AdminTransactionsSummaryQuery,
+  ListAdminTransactionsQuery,
+  PageMeta,
+} from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { transactionMatches, withLines } from '../../pos/pos.queries.js';
@@ -12,11 +18,19 @@ type Named = TransactionRow & { organisation_name: string; store_name: string };
 
 async function toAdminTransactions(ctx: AuthedContext, rows: Named[]): Promise<AdminTransaction[]> {
   const sales = await withLines(ctx.db, rows);
-  return sales.map((s, i) => ({ ...s, org_id: rows[i]!.org_id, organisation_name: rows[i]!.organisation_name, store_name: rows[i]!.store_name }));
+  return sales.map((s, i) => ({
+    ...s,
+    org_id: rows[i]!.org_id,
+    organisation_name: rows[i]!.organisation_name,
+    store_name: rows[i]!.store_name,
+  }));
 }
 
 function ledger(ctx: AuthedContext) {
-  return ctx.db.selectFrom('transactions as t').innerJoin('organisations as o', 'o.id', 't.org_id').innerJoin('stores as s', 's.id', 't.store_id');
+  return ctx.db
+    .selectFrom('transactions as t')
+    .innerJoin('organisations as o', 'o.id', 't.org_id')
+    .innerJoin('stores as s', 's.id', 't.store_id');
 }
 
 async function filtered(ctx: AuthedContext, q: { org_id?: string; store_id?: string; date_from?: string; date_to?: string }) {
@@ -28,7 +42,10 @@ async function filtered(ctx: AuthedContext, q: { org_id?: string; store_id?: str
   return { base, range };
 }
 
-export async function listAdminTransactions(ctx: AuthedContext, q: ListAdminTransactionsQuery): Promise<{ items: AdminTransaction[]; meta: PageMeta }> {
+export async function listAdminTransactions(
+  ctx: AuthedContext,
+  q: ListAdminTransactionsQuery,
+): Promise<{ items: AdminTransaction[]; meta: PageMeta }> {
   requireAdmin(ctx);
   let { base } = await filtered(ctx, q);
   if (q.status) base = base.where('t.status', '=', q.status);
@@ -54,7 +71,11 @@ export async function listAdminTransactions(ctx: AuthedContext, q: ListAdminTran
 
 export async function getAdminTransaction(ctx: AuthedContext, id: string): Promise<AdminTransaction> {
   requireAdmin(ctx);
-  const row = await ledger(ctx).selectAll('t').select(['o.name as organisation_name', 's.name as store_name']).where('t.id', '=', id).executeTakeFirst();
+  const row = await ledger(ctx)
+    .selectAll('t')
+    .select(['o.name as organisation_name', 's.name as store_name'])
+    .where('t.id', '=', id)
+    .executeTakeFirst();
   if (!row) throw new NotFoundError('transaction');
   return (await toAdminTransactions(ctx, [row]))[0]!;
 }

@@ -1,6 +1,14 @@
 /** Users and stores of every organisation; admin writes go through the staff, accounts and stores services. */
 import { pageMeta } from '@duka/shared';
-import type { AdminStore, AdminUser, ListAdminStoresQuery, ListAdminUsersQuery, PageMeta, UpdateAdminStoreInput, UpdateAdminUserInput } from '@duka/shared';
+import type {
+  AdminStore,
+  AdminUser,
+  ListAdminStoresQuery,
+  ListAdminUsersQuery,
+  PageMeta,
+  UpdateAdminStoreInput,
+  UpdateAdminUserInput,
+} from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { isoOrNull } from '../../../lib/clock.js';
@@ -39,13 +47,25 @@ export async function listAdminUsers(ctx: AuthedContext, q: ListAdminUsersQuery)
   if (q.search) {
     const t = q.search;
     base = base.where((eb) =>
-      eb.or([containsText(ctx.dialect, 'u.first_name', t), containsText(ctx.dialect, 'u.last_name', t), containsText(ctx.dialect, 'u.email', t), containsText(ctx.dialect, 'u.phone', t)]),
+      eb.or([
+        containsText(ctx.dialect, 'u.first_name', t),
+        containsText(ctx.dialect, 'u.last_name', t),
+        containsText(ctx.dialect, 'u.email', t),
+        containsText(ctx.dialect, 'u.phone', t),
+      ]),
     );
   }
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base.selectAll('u').select('o.name as organisation_name').orderBy('u.created_at', 'desc').orderBy('u.id', 'desc').limit(limit).offset(offset).execute(),
+    base
+      .selectAll('u')
+      .select('o.name as organisation_name')
+      .orderBy('u.created_at', 'desc')
+      .orderBy('u.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
   ]);
   return { items: rows.map(toAdminUser), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
@@ -64,7 +84,8 @@ export async function updateUserByAdmin(ctx: AuthedContext, id: string, input: U
   requireAdmin(ctx);
   const user = await requireAdminUser(ctx, id);
   if (user.role === 'admin' || !user.org_id) throw new BusinessRuleError('platform administrators are not managed through this route');
-  if (user.role === 'owner' && input.role !== undefined) throw new BusinessRuleError("an owner's role cannot be changed", 'BUSINESS_RULE', 'role');
+  if (user.role === 'owner' && input.role !== undefined)
+    throw new BusinessRuleError("an owner's role cannot be changed", 'BUSINESS_RULE', 'role');
   const orgId = user.org_id;
   const name = `${user.first_name} ${user.last_name}`.trim();
   const activeNow = user.is_active === 1;
@@ -77,7 +98,11 @@ export async function updateUserByAdmin(ctx: AuthedContext, id: string, input: U
     if (user.role === 'owner') {
       if (activate === false) await deactivateUser(org, user.id);
       else if (activate === true) {
-        await tx.db.updateTable('users').set({ is_active: 1, employment_status: 'active', updated_at: tx.clock.now() }).where('id', '=', user.id).execute();
+        await tx.db
+          .updateTable('users')
+          .set({ is_active: 1, employment_status: 'active', updated_at: tx.clock.now() })
+          .where('id', '=', user.id)
+          .execute();
         await recordAudit(org, { action: 'user.reactivate', description: `Reactivated ${name}`, entity: 'user', entityId: user.id });
       }
     } else {
@@ -90,7 +115,14 @@ export async function updateUserByAdmin(ctx: AuthedContext, id: string, input: U
       ...(role ? [`role ${role}`] : []),
       ...(reset ? ['temporary password sent (signed out)'] : []),
     ];
-    await auditAdmin(tx, { action: 'user.update', description: `Platform admin updated ${name}: ${notes.join(', ')}`, orgId, storeId: user.store_id, entity: 'user', entityId: user.id });
+    await auditAdmin(tx, {
+      action: 'user.update',
+      description: `Platform admin updated ${name}: ${notes.join(', ')}`,
+      orgId,
+      storeId: user.store_id,
+      entity: 'user',
+      entityId: user.id,
+    });
   });
   return toAdminUser(await requireAdminUser(ctx, id));
 }
@@ -129,13 +161,21 @@ export async function listAdminStores(ctx: AuthedContext, q: ListAdminStoresQuer
   if (q.status) base = base.where('s.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.search) {
     const t = q.search;
-    base = base.where((eb) => eb.or([containsText(ctx.dialect, 's.name', t), containsText(ctx.dialect, 's.code', t), containsText(ctx.dialect, 's.area', t)]));
+    base = base.where((eb) =>
+      eb.or([containsText(ctx.dialect, 's.name', t), containsText(ctx.dialect, 's.code', t), containsText(ctx.dialect, 's.area', t)]),
+    );
   }
   const ids = base.select('s.id');
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    selectStores(ctx).where('s.id', 'in', ids).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(limit).offset(offset).execute(),
+    selectStores(ctx)
+      .where('s.id', 'in', ids)
+      .orderBy('s.created_at', 'desc')
+      .orderBy('s.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
   ]);
   return { items: rows.map(toAdminStore), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
@@ -167,11 +207,20 @@ export async function updateStoreByAdmin(ctx: AuthedContext, id: string, input: 
     const org = await asOrg(tx, store.org_id, store.id);
     const after = await updateStore(org, store.id, input);
     const notes = [
-      ...(input.is_active !== undefined && after.is_active !== (store.is_active === 1) ? [after.is_active ? 'reactivated' : 'deactivated'] : []),
+      ...(input.is_active !== undefined && after.is_active !== (store.is_active === 1)
+        ? [after.is_active ? 'reactivated' : 'deactivated']
+        : []),
       ...(input.status !== undefined && input.status !== store.status ? [`status ${input.status}`] : []),
     ];
     if (notes.length)
-      await auditAdmin(tx, { action: 'store.update', description: `Platform admin updated store ${store.name}: ${notes.join(', ')}`, orgId: store.org_id, storeId: store.id, entity: 'store', entityId: store.id });
+      await auditAdmin(tx, {
+        action: 'store.update',
+        description: `Platform admin updated store ${store.name}: ${notes.join(', ')}`,
+        orgId: store.org_id,
+        storeId: store.id,
+        entity: 'store',
+        entityId: store.id,
+      });
   });
   return toAdminStore(await requireAdminStore(ctx, id));
 }

@@ -15,7 +15,14 @@ import { newId } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { claimAgentActionRow, findOwnAgentAction, findOwnAgentConversation, insertAgentAction, settleAgentActionRow, toAgentAction } from '../agent-state.queries.js';
+import {
+  claimAgentActionRow,
+  findOwnAgentAction,
+  findOwnAgentConversation,
+  insertAgentAction,
+  settleAgentActionRow,
+  toAgentAction,
+} from '../agent-state.queries.js';
 import { ownerOf } from './chat.js';
 
 /** How long a claim may carry the write out before another confirmation may take over (beyond the agent's own API timeouts). */
@@ -27,10 +34,12 @@ const MAX_ARGUMENTS_CHARS = 16_000;
 export async function proposeAgentAction(ctx: AuthedContext, input: AgentActionInput): Promise<AgentAction> {
   const owner = ownerOf(ctx);
   const args = JSON.stringify(input.arguments);
-  if (args.length > MAX_ARGUMENTS_CHARS) throw new ValidationError('arguments', `must be at most ${MAX_ARGUMENTS_CHARS} characters of JSON`);
+  if (args.length > MAX_ARGUMENTS_CHARS)
+    throw new ValidationError('arguments', `must be at most ${MAX_ARGUMENTS_CHARS} characters of JSON`);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    if (input.conversation_id && !(await findOwnAgentConversation(tx.db, owner, input.conversation_id, now))) throw new NotFoundError('conversation');
+    if (input.conversation_id && !(await findOwnAgentConversation(tx.db, owner, input.conversation_id, now)))
+      throw new NotFoundError('conversation');
     const expiresAt = now + input.ttl_seconds * 1000;
     const row = await insertAgentAction(tx.db, {
       id: newId(),
@@ -54,7 +63,12 @@ export async function claimAgentAction(ctx: AuthedContext, id: string): Promise<
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     const claimId = newId();
-    const won = await claimAgentActionRow(tx.db, owner, id, { claimId, now, leaseUntil: now + AGENT_CLAIM_LEASE_MS, keepUntil: now + AGENT_ACTION_KEEP_MS });
+    const won = await claimAgentActionRow(tx.db, owner, id, {
+      claimId,
+      now,
+      leaseUntil: now + AGENT_CLAIM_LEASE_MS,
+      keepUntil: now + AGENT_ACTION_KEEP_MS,
+    });
     if (won) return { claim: 'granted', claim_id: claimId, action: toAgentAction(won) };
     const row = await findOwnAgentAction(tx.db, owner, id, now);
     if (!row) throw new NotFoundError('pending action');

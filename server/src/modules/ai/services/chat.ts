@@ -18,7 +18,17 @@ import { InvalidStateError, NotFoundError, ServiceError } from '../../../lib/err
 import { findOrganisation } from '../../accounts/accounts.queries.js';
 import { getAiCredits } from '../../accounts/services/ai-credits.js';
 import { planInForce, refuseUnlessAllowed } from '../../billing/services/limits.js';
-import { addTokens, appendMessage, deleteConversation, findOwnConversation, giveBackCredit, messagesOf, removeMessage, takeCredit, toConversation } from '../ai.queries.js';
+import {
+  addTokens,
+  appendMessage,
+  deleteConversation,
+  findOwnConversation,
+  giveBackCredit,
+  messagesOf,
+  removeMessage,
+  takeCredit,
+  toConversation,
+} from '../ai.queries.js';
 import { AiGatewayError, answerWithGateway } from './gateway-answerer.js';
 import { answerLocally } from './local-answerer.js';
 
@@ -53,10 +63,26 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
     }
     const created = !conv;
     if (!conv) {
-      conv = { id: newId(), org_id: owner.orgId, store_id: ctx.actor.storeId, user_id: owner.userId, title: title ?? titleFrom(message), is_active: 1, message_count: 0, last_seq: 0, tokens_used: 0, created_at: now, updated_at: now };
+      conv = {
+        id: newId(),
+        org_id: owner.orgId,
+        store_id: ctx.actor.storeId,
+        user_id: owner.userId,
+        title: title ?? titleFrom(message),
+        is_active: 1,
+        message_count: 0,
+        last_seq: 0,
+        tokens_used: 0,
+        created_at: now,
+        updated_at: now,
+      };
       await tx.db.insertInto('ai_conversations').values(conv).execute();
     }
-    const question = await appendMessage(tx.db, { id: conv.id, orgId: owner.orgId }, { role: 'user', content: message, source: null, tokens: 0, at: now });
+    const question = await appendMessage(
+      tx.db,
+      { id: conv.id, orgId: owner.orgId },
+      { role: 'user', content: message, source: null, tokens: 0, at: now },
+    );
     const history = await messagesOf(tx.db, conv.id);
     return { conv, created, questionId: question.id, previousUpdatedAt: conv.updated_at, history };
   });
@@ -84,7 +110,8 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
       if (asked.created) await deleteConversation(tx.db, asked.conv.id);
       else await removeMessage(tx.db, asked.conv.id, asked.questionId, asked.previousUpdatedAt);
     });
-    if (err instanceof AiGatewayError) throw new AiGatewayError(`${err.message}; your credit was given back, send the message again`, err.upstreamStatus);
+    if (err instanceof AiGatewayError)
+      throw new AiGatewayError(`${err.message}; your credit was given back, send the message again`, err.upstreamStatus);
     if (err instanceof ServiceError) throw err;
     ctx.log.error({ err, req_id: ctx.requestId }, 'AI answer failed');
     throw new AiGatewayError('the assistant could not answer; your credit was given back, send the message again');

@@ -7,13 +7,22 @@ import { NotFoundError } from '../../../lib/errors.js';
 import { findOwnConversation, messagesOf, toConversation, toSummary } from '../ai.queries.js';
 import { ownerOf } from './chat.js';
 
-export async function listConversations(ctx: AuthedContext, q: ListAiConversationsQuery): Promise<{ data: AiConversationList; meta: PageMeta }> {
+export async function listConversations(
+  ctx: AuthedContext,
+  q: ListAiConversationsQuery,
+): Promise<{ data: AiConversationList; meta: PageMeta }> {
   const { orgId, userId } = ownerOf(ctx);
   let query = ctx.db.selectFrom('ai_conversations').where('org_id', '=', orgId).where('user_id', '=', userId);
   if (q.is_active !== undefined) query = query.where('is_active', '=', q.is_active ? 1 : 0);
   const [{ total }, rows] = await Promise.all([
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+    query
+      .selectAll()
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
   ]);
   const count = Number(total);
   return { data: { conversations: rows.map(toSummary), count }, meta: pageMeta(q.page, q.page_size, count) };

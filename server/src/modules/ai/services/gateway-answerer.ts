@@ -37,10 +37,18 @@ type ChatMessage =
   | { role: 'tool'; tool_call_id: string; content: string };
 type ToolCall = z.infer<typeof ToolCallSchema>;
 
-const ToolCallSchema = z.object({ id: z.string(), type: z.string().optional(), function: z.object({ name: z.string(), arguments: z.string().optional() }) });
+const ToolCallSchema = z.object({
+  id: z.string(),
+  type: z.string().optional(),
+  function: z.object({ name: z.string(), arguments: z.string().optional() }),
+});
 const CompletionSchema = z.object({
   choices: z
-    .array(z.object({ message: z.object({ content: z.string().nullable().optional(), tool_calls: z.array(ToolCallSchema).nullable().optional() }) }))
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullable().optional(), tool_calls: z.array(ToolCallSchema).nullable().optional() }),
+      }),
+    )
     .min(1),
   usage: z.object({ total_tokens: z.number().int().nonnegative() }).partial().optional(),
 });
@@ -68,8 +76,13 @@ async function complete(ctx: AuthedContext, key: string, body: unknown): Promise
     });
   } catch (err) {
     const timedOut = err instanceof Error && err.name === 'TimeoutError';
-    ctx.log.warn({ req_id: ctx.requestId, timed_out: timedOut, reason: err instanceof Error ? err.name : 'unknown' }, 'AI gateway unreachable');
-    throw new AiGatewayError(timedOut ? `the AI service did not answer within ${GATEWAY_TIMEOUT_MS / 1000} s` : 'the AI service could not be reached');
+    ctx.log.warn(
+      { req_id: ctx.requestId, timed_out: timedOut, reason: err instanceof Error ? err.name : 'unknown' },
+      'AI gateway unreachable',
+    );
+    throw new AiGatewayError(
+      timedOut ? `the AI service did not answer within ${GATEWAY_TIMEOUT_MS / 1000} s` : 'the AI service could not be reached',
+    );
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => undefined);

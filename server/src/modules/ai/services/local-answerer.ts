@@ -14,10 +14,14 @@ const INTENTS: Array<[ToolName, RegExp]> = [
     /\b(stock|stocks|restock|reorder|running out|run out|out of stock|inventory|zinazoisha|zinaisha|zimeisha|inayoisha|zinakwisha|kuisha|kwisha|stoku|stoo|akiba)\b/,
   ],
   ['get_top_products', /\b(top|best|bestsellers?|popular|most sold|zinazouzwa|zinazouza|zinauzwa|inayouzwa|maarufu|bora)\b/],
-  ['get_customer_debts', /\b(owe|owes|owing|owed|debts?|debtors?|credit|credits|overdue|deni|madeni|wanaodaiwa|wadaiwa|anadaiwa|wanadaiwa|wanaodai|mkopo|mikopo|wamekopa|walikopa)\b/],
+  [
+    'get_customer_debts',
+    /\b(owe|owes|owing|owed|debts?|debtors?|credit|credits|overdue|deni|madeni|wanaodaiwa|wadaiwa|anadaiwa|wanadaiwa|wanaodai|mkopo|mikopo|wamekopa|walikopa)\b/,
+  ],
 ];
 
-const SWAHILI = /\b(mauzo|mapato|leo|jana|bidhaa|deni|madeni|nani|nini|gani|kiasi|ngapi|zipi|je|habari|wateja|mteja|duka|zinazoisha|zinazouzwa|wanaodaiwa|ya|za|wa|ni|na|nipe|nionyeshe|naomba|tafadhali|asante|shikamoo|mambo)\b/;
+const SWAHILI =
+  /\b(mauzo|mapato|leo|jana|bidhaa|deni|madeni|nani|nini|gani|kiasi|ngapi|zipi|je|habari|wateja|mteja|duka|zinazoisha|zinazouzwa|wanaodaiwa|ya|za|wa|ni|na|nipe|nionyeshe|naomba|tafadhali|asante|shikamoo|mambo)\b/;
 
 export function languageOf(message: string): AiLanguage {
   return SWAHILI.test(message.toLowerCase()) ? 'sw' : 'en';
@@ -31,7 +35,7 @@ export function intentsOf(message: string): ToolName[] {
 const HELP: Record<AiLanguage, string> = {
   en: [
     "I answer from your shop's own records. Ask me about:",
-    "- today's sales compared with yesterday (\"How are sales today?\")",
+    '- today\'s sales compared with yesterday ("How are sales today?")',
     '- products running low (“Which products are low in stock?”)',
     '- the best sellers of the last 7 days (“What are my top products?”)',
     '- customers who owe you money (“Who owes me money?”)',

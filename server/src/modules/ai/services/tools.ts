@@ -51,7 +51,12 @@ async function bestSellers(ctx: AuthedContext) {
   const dateTo = localDate(ctx.clock.now(), await orgTimezone(ctx.db, orgId));
   const range = await rollupRange(ctx, { store_id: storeId, date_from: addDays(dateTo, -(TOP_DAYS - 1)), date_to: dateTo });
   const top = await bestProducts(ctx.db, range, TOP_LIMIT);
-  return { allowed: true as const, date_from: range.dateFrom, date_to: range.dateTo, products: top.map((p) => ({ name: p.name, qty_sold: p.qty_sold, revenue: p.revenue })) };
+  return {
+    allowed: true as const,
+    date_from: range.dateFrom,
+    date_to: range.dateTo,
+    products: top.map((p) => ({ name: p.name, qty_sold: p.qty_sold, revenue: p.revenue })),
+  };
 }
 
 async function customerDebts(ctx: AuthedContext) {
@@ -61,7 +66,13 @@ async function customerDebts(ctx: AuthedContext) {
     customers_count: rows.length,
     total_outstanding: total,
     overdue_customers: rows.filter((r) => r.overdue_count > 0).length,
-    customers: rows.map((r) => ({ name: r.name, phone: r.phone, outstanding: r.total_outstanding, overdue: r.overdue_count > 0, oldest_due_date: r.oldest_due_date })),
+    customers: rows.map((r) => ({
+      name: r.name,
+      phone: r.phone,
+      outstanding: r.total_outstanding,
+      overdue: r.overdue_count > 0,
+      oldest_due_date: r.oldest_due_date,
+    })),
   };
 }
 
@@ -79,23 +90,34 @@ function salesText(d: SalesToday, lang: AiLanguage): string {
   const pct = d.change_percent === null ? '' : ` (${d.change_percent > 0 ? '+' : ''}${d.change_percent}%)`;
   if (lang === 'sw') {
     const trend =
-      d.change_vs_yesterday > 0 ? `Ongezeko la ${formatTzs(toCents(d.change_vs_yesterday))}${pct} kulinganisha na jana.`
-      : d.change_vs_yesterday < 0 ? `Pungufu ya ${formatTzs(toCents(-d.change_vs_yesterday))}${pct} kulinganisha na jana.`
-      : 'Sawa na jana.';
+      d.change_vs_yesterday > 0
+        ? `Ongezeko la ${formatTzs(toCents(d.change_vs_yesterday))}${pct} kulinganisha na jana.`
+        : d.change_vs_yesterday < 0
+          ? `Pungufu ya ${formatTzs(toCents(-d.change_vs_yesterday))}${pct} kulinganisha na jana.`
+          : 'Sawa na jana.';
     return `Mauzo ya leo (${d.date}): mauzo ${count(d.sales_count)}, jumla ${formatTzs(toCents(d.revenue))}. Jana (${d.yesterday.date}): mauzo ${count(d.yesterday.sales_count)}, ${formatTzs(toCents(d.yesterday.revenue))}. ${trend}`;
   }
   const trend =
-    d.change_vs_yesterday > 0 ? `Up ${formatTzs(toCents(d.change_vs_yesterday))}${pct} on yesterday.`
-    : d.change_vs_yesterday < 0 ? `Down ${formatTzs(toCents(-d.change_vs_yesterday))}${pct} on yesterday.`
-    : 'The same as yesterday.';
+    d.change_vs_yesterday > 0
+      ? `Up ${formatTzs(toCents(d.change_vs_yesterday))}${pct} on yesterday.`
+      : d.change_vs_yesterday < 0
+        ? `Down ${formatTzs(toCents(-d.change_vs_yesterday))}${pct} on yesterday.`
+        : 'The same as yesterday.';
   return `Sales today (${d.date}): ${count(d.sales_count)} ${d.sales_count === 1 ? 'sale' : 'sales'} totalling ${formatTzs(toCents(d.revenue))}. Yesterday (${d.yesterday.date}): ${count(d.yesterday.sales_count)} ${d.yesterday.sales_count === 1 ? 'sale' : 'sales'}, ${formatTzs(toCents(d.yesterday.revenue))}. ${trend}`;
 }
 
 function lowStockText(d: LowStock, lang: AiLanguage): string {
-  if (d.count === 0) return lang === 'sw' ? 'Hakuna bidhaa inayokaribia kuisha: zote ziko juu ya kiwango cha kuagiza upya.' : 'No product is at or below its reorder point.';
+  if (d.count === 0)
+    return lang === 'sw'
+      ? 'Hakuna bidhaa inayokaribia kuisha: zote ziko juu ya kiwango cha kuagiza upya.'
+      : 'No product is at or below its reorder point.';
   const lines = d.products
     .slice(0, LIST_MAX)
-    .map((p) => (lang === 'sw' ? `- ${p.name}: zimebaki ${count(p.stock)} (agiza upya ikifika ${count(p.reorder_point)})` : `- ${p.name}: ${count(p.stock)} left (reorder at ${count(p.reorder_point)})`));
+    .map((p) =>
+      lang === 'sw'
+        ? `- ${p.name}: zimebaki ${count(p.stock)} (agiza upya ikifika ${count(p.reorder_point)})`
+        : `- ${p.name}: ${count(p.stock)} left (reorder at ${count(p.reorder_point)})`,
+    );
   const head =
     lang === 'sw'
       ? `Bidhaa ${count(d.count)} zinakaribia kuisha (kwenye au chini ya kiwango cha kuagiza upya):`
@@ -109,9 +131,13 @@ function topText(d: BestSellers, lang: AiLanguage): string {
       ? 'Mmiliki wa duka au mfanyakazi mwenye ruhusa ya kuona ripoti pekee ndiye anayeweza kuona bidhaa zinazouzwa zaidi.'
       : 'Only the shop owner or staff allowed to view reports can see the top products.';
   if (d.products.length === 0)
-    return lang === 'sw' ? `Hakuna mauzo ya bidhaa kati ya ${d.date_from} na ${d.date_to}.` : `No products were sold from ${d.date_from} to ${d.date_to}.`;
+    return lang === 'sw'
+      ? `Hakuna mauzo ya bidhaa kati ya ${d.date_from} na ${d.date_to}.`
+      : `No products were sold from ${d.date_from} to ${d.date_to}.`;
   const lines = d.products.map((p, i) =>
-    lang === 'sw' ? `${i + 1}. ${p.name}: zimeuzwa ${count(p.qty_sold)}, ${formatTzs(toCents(p.revenue))}` : `${i + 1}. ${p.name}: ${count(p.qty_sold)} sold, ${formatTzs(toCents(p.revenue))}`,
+    lang === 'sw'
+      ? `${i + 1}. ${p.name}: zimeuzwa ${count(p.qty_sold)}, ${formatTzs(toCents(p.revenue))}`
+      : `${i + 1}. ${p.name}: ${count(p.qty_sold)} sold, ${formatTzs(toCents(p.revenue))}`,
   );
   const head =
     lang === 'sw'
@@ -124,7 +150,8 @@ function debtsText(d: CustomerDebts, lang: AiLanguage): string {
   if (d.customers_count === 0) return lang === 'sw' ? 'Hakuna mteja anayedaiwa.' : 'No customer owes you money.';
   const lines = d.customers.slice(0, LIST_MAX).map((c) => {
     const due = c.oldest_due_date;
-    if (lang === 'sw') return `- ${c.name}: ${formatTzs(toCents(c.outstanding))}${due ? (c.overdue ? `, amechelewa (ilitakiwa ${due})` : `, mwisho ${due}`) : ''}`;
+    if (lang === 'sw')
+      return `- ${c.name}: ${formatTzs(toCents(c.outstanding))}${due ? (c.overdue ? `, amechelewa (ilitakiwa ${due})` : `, mwisho ${due}`) : ''}`;
     return `- ${c.name}: ${formatTzs(toCents(c.outstanding))}${due ? (c.overdue ? `, overdue (due ${due})` : `, due ${due}`) : ''}`;
   });
   const head =
@@ -142,10 +169,26 @@ interface Tool<T> {
 const tool = <T>(t: Tool<T>) => t as Tool<unknown>;
 
 export const TOOLS: Record<ToolName, Tool<unknown>> = {
-  get_sales_today: tool({ description: "Today's sales of the active store (count, revenue in TZS) compared with yesterday", run: salesToday, text: salesText }),
-  get_low_stock: tool({ description: 'Products of the active store at or below their reorder point, emptiest first', run: lowStock, text: lowStockText }),
-  get_top_products: tool({ description: `Best-selling products of the active store over the last ${TOP_DAYS} days, by revenue`, run: bestSellers, text: topText }),
-  get_customer_debts: tool({ description: 'Customers who owe the shop money (credit sales not yet paid), overdue first, with amounts in TZS', run: customerDebts, text: debtsText }),
+  get_sales_today: tool({
+    description: "Today's sales of the active store (count, revenue in TZS) compared with yesterday",
+    run: salesToday,
+    text: salesText,
+  }),
+  get_low_stock: tool({
+    description: 'Products of the active store at or below their reorder point, emptiest first',
+    run: lowStock,
+    text: lowStockText,
+  }),
+  get_top_products: tool({
+    description: `Best-selling products of the active store over the last ${TOP_DAYS} days, by revenue`,
+    run: bestSellers,
+    text: topText,
+  }),
+  get_customer_debts: tool({
+    description: 'Customers who owe the shop money (credit sales not yet paid), overdue first, with amounts in TZS',
+    run: customerDebts,
+    text: debtsText,
+  }),
 };
 
 export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOLS, name);

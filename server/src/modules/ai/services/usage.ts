@@ -62,7 +62,11 @@ export async function recordAgentUsage(ctx: AuthedContext, input: AgentUsageInpu
     }
     if (input.questions === 0) {
       // Tokens alone: addTokens moves an existing row only, and this month's may not exist yet.
-      await tx.db.insertInto('ai_credit_usage').values({ org_id: orgId, month: credits.month, used: 0, tokens: 0 }).onConflict((oc) => oc.columns(['org_id', 'month']).doNothing()).execute();
+      await tx.db
+        .insertInto('ai_credit_usage')
+        .values({ org_id: orgId, month: credits.month, used: 0, tokens: 0 })
+        .onConflict((oc) => oc.columns(['org_id', 'month']).doNothing())
+        .execute();
     }
     await addTokens(tx.db, orgId, credits.month, input.tokens_used);
   });

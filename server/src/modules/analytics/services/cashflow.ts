@@ -33,7 +33,8 @@ export async function cashflow(ctx: AuthedContext, q: AnalyticsQuery): Promise<C
   for (const t of takings) (on(t.key).in += t.amount), sales.set(t.method, (sales.get(t.method) ?? 0) + t.amount);
   for (const p of credit) (on(p.key).in += p.amount), payments.set(p.method, (payments.get(p.method) ?? 0) + p.amount);
   for (const x of refunds) (on(x.key).out += x.amount), (refunded += x.amount);
-  for (const e of expenses) (on(e.key).out += e.amount), (spent += e.amount), categories.set(e.category, (categories.get(e.category) ?? 0) + e.amount);
+  for (const e of expenses)
+    (on(e.key).out += e.amount), (spent += e.amount), categories.set(e.category, (categories.get(e.category) ?? 0) + e.amount);
   for (const s of suppliers) (on(s.key).out += s.amount), (paidSuppliers += s.amount);
   const moneyIn = [...sales.values(), ...payments.values()].reduce((a, v) => a + v, 0);
   const moneyOut = refunded + spent + paidSuppliers;
@@ -47,7 +48,12 @@ export async function cashflow(ctx: AuthedContext, q: AnalyticsQuery): Promise<C
       total: fromCents(moneyOut),
     },
     net: fromCents(moneyIn - moneyOut),
-    by_day: r.dates.map((date, i) => ({ date, money_in: fromCents(days[i]!.in), money_out: fromCents(days[i]!.out), net: fromCents(days[i]!.in - days[i]!.out) })),
+    by_day: r.dates.map((date, i) => ({
+      date,
+      money_in: fromCents(days[i]!.in),
+      money_out: fromCents(days[i]!.out),
+      net: fromCents(days[i]!.in - days[i]!.out),
+    })),
     ...scopeFields(r),
   };
 }

@@ -3,7 +3,13 @@ import { fromCents } from '@duka/shared';
 import type { AnalyticsQuery, CustomersReport } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
-import { activeCustomersBySegment, customersByIds, outstandingCredit, returningCustomers, salesByCustomer } from '../analytics-reports.queries.js';
+import {
+  activeCustomersBySegment,
+  customersByIds,
+  outstandingCredit,
+  returningCustomers,
+  salesByCustomer,
+} from '../analytics-reports.queries.js';
 import { resolveRange, scopeFields } from './scope.js';
 import { requireRole } from '../../../lib/auth/authorize.js';
 
@@ -23,7 +29,15 @@ export async function customersReport(ctx: AuthedContext, q: AnalyticsQuery): Pr
   const named = perCustomer.filter((c): c is typeof c & { customerId: string } => c.customerId !== null);
   named.sort((a, b) => b.total - a.total || b.n - a.n || (a.customerId < b.customerId ? -1 : 1));
   const top = named.slice(0, TOP_CUSTOMERS);
-  const people = new Map((await customersByIds(ctx.db, r.orgId, top.map((c) => c.customerId))).map((c) => [c.id, c]));
+  const people = new Map(
+    (
+      await customersByIds(
+        ctx.db,
+        r.orgId,
+        top.map((c) => c.customerId),
+      )
+    ).map((c) => [c.id, c]),
+  );
   const seg = { New: 0, Regular: 0, VIP: 0, Occasional: 0 };
   for (const s of segments) seg[s.segment] = s.n;
   const owing = owed.filter((o) => o.owed > 0);
@@ -38,7 +52,14 @@ export async function customersReport(ctx: AuthedContext, q: AnalyticsQuery): Pr
     segments: seg,
     top_customers: top.map((c) => {
       const p = people.get(c.customerId);
-      return { customer_id: c.customerId, name: p?.name ?? 'Unknown', phone: p?.phone ?? null, segment: p?.segment ?? 'Occasional', revenue: fromCents(c.total), count: c.n };
+      return {
+        customer_id: c.customerId,
+        name: p?.name ?? 'Unknown',
+        phone: p?.phone ?? null,
+        segment: p?.segment ?? 'Occasional',
+        revenue: fromCents(c.total),
+        count: c.n,
+      };
     }),
     outstanding_credit: {
       total: fromCents(owing.reduce((a, o) => a + o.owed, 0)),

@@ -14,10 +14,7 @@ import { requireRole } from '../../../lib/auth/authorize.js';
 async function dayFigures(db: Kysely<Database>, orgId: string, storeId: string | null, date: string, tz: string, elapsed: number) {
   const { from, to } = localDayRange(date, tz);
   const cut = Math.min(to, from + elapsed);
-  const [k, early] = await Promise.all([
-    kpisOf(db, { orgId, storeId, from, to }),
-    salesBy(db, { orgId, storeId, from, to: cut }, 'store'),
-  ]);
+  const [k, early] = await Promise.all([kpisOf(db, { orgId, storeId, from, to }), salesBy(db, { orgId, storeId, from, to: cut }, 'store')]);
   return {
     date,
     revenue: k.revenue,
@@ -30,7 +27,10 @@ async function dayFigures(db: Kysely<Database>, orgId: string, storeId: string |
   };
 }
 
-const change = (now: { revenue_to_same_time: number; count_to_same_time: number }, then: { revenue_to_same_time: number; count_to_same_time: number }) => ({
+const change = (
+  now: { revenue_to_same_time: number; count_to_same_time: number },
+  then: { revenue_to_same_time: number; count_to_same_time: number },
+) => ({
   revenue_pct: pct(now.revenue_to_same_time - then.revenue_to_same_time, then.revenue_to_same_time),
   transaction_count_pct: pct(now.count_to_same_time - then.count_to_same_time, then.count_to_same_time),
 });

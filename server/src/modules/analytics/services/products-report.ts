@@ -24,7 +24,11 @@ export async function productsReport(ctx: AuthedContext, q: ProductsReportQuery)
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   if (q.category && !(await findOrgCategory(ctx.db, r.orgId, q.category))) throw new NotFoundError('category');
-  const [products, sold, stock] = await Promise.all([productsForReport(ctx.db, r.orgId, q.category), rollupProducts(ctx.db, r), stockByProduct(ctx.db, r)]);
+  const [products, sold, stock] = await Promise.all([
+    productsForReport(ctx.db, r.orgId, q.category),
+    rollupProducts(ctx.db, r),
+    stockByProduct(ctx.db, r),
+  ]);
   const sales = new Map(sold.map((s) => [s.productId, s]));
   const days = r.dates.length;
   const items: Item[] = products

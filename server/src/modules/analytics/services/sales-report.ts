@@ -10,7 +10,8 @@ import { requireRole } from '../../../lib/auth/authorize.js';
 type Acc = { cents: number; count: number; profit: number };
 const acc = (): Acc => ({ cents: 0, count: 0, profit: 0 });
 const out = (a: Acc) => ({ revenue: fromCents(a.cents), count: a.count, profit: fromCents(a.profit) });
-const byRevenue = (a: { revenue: number; count: number }, b: { revenue: number; count: number }) => b.revenue - a.revenue || b.count - a.count;
+const byRevenue = (a: { revenue: number; count: number }, b: { revenue: number; count: number }) =>
+  b.revenue - a.revenue || b.count - a.count;
 
 export async function salesReport(ctx: AuthedContext, q: AnalyticsQuery): Promise<SalesReport> {
   requireRole(ctx, 'owner');
@@ -36,7 +37,9 @@ export async function salesReport(ctx: AuthedContext, q: AnalyticsQuery): Promis
   // People with counted sales only (a cashier whose sales were all refunded or voided is not listed).
   const perCashier = new Map(byCashier.filter((row) => row.salesCount > 0).map((row) => [row.key, figures(row)]));
   const cashierIds = [...perCashier.keys()].filter((k): k is string => k !== null);
-  const names = new Map((await usersNamed(ctx.db, r.orgId, cashierIds)).map((u) => [u.id, [u.first_name, u.last_name].filter(Boolean).join(' ')]));
+  const names = new Map(
+    (await usersNamed(ctx.db, r.orgId, cashierIds)).map((u) => [u.id, [u.first_name, u.last_name].filter(Boolean).join(' ')]),
+  );
 
   const methods = PaymentMethod.options.map((method) => {
     const row = byMethod.find((m) => m.key === method);

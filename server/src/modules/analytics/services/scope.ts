@@ -36,7 +36,10 @@ export function daysOf(dateFrom: string, dateTo: string, tz: string) {
  */
 export async function resolveRange(ctx: AuthedContext, q: AnalyticsQuery): Promise<Range> {
   const orgId = requireOrg(ctx);
-  const [tz, store] = await Promise.all([orgTimezone(ctx.db, orgId), q.store_id ? findOrgStore(ctx.db, orgId, q.store_id) : Promise.resolve(null)]);
+  const [tz, store] = await Promise.all([
+    orgTimezone(ctx.db, orgId),
+    q.store_id ? findOrgStore(ctx.db, orgId, q.store_id) : Promise.resolve(null),
+  ]);
   if (q.store_id && !store) throw new NotFoundError('store');
   const today = localDate(ctx.clock.now(), tz);
   const dateTo = q.date_to ?? today;

@@ -44,7 +44,17 @@ function kpisFrom(f: Sums): Kpis & { mix: Record<string, number> } {
   const revenue = add('revenue');
   const vat = add('vat');
   const profit = f.net - f.cost;
-  const mix = Object.fromEntries(PaymentMethod.options.map((m) => [m, fromCents(add('revenue', f.methods.filter((r) => r.method === m)))]));
+  const mix = Object.fromEntries(
+    PaymentMethod.options.map((m) => [
+      m,
+      fromCents(
+        add(
+          'revenue',
+          f.methods.filter((r) => r.method === m),
+        ),
+      ),
+    ]),
+  );
   return {
     revenue: fromCents(revenue),
     transaction_count: count,
@@ -84,7 +94,9 @@ export async function rollupKpis(db: Kysely<Database>, r: Range): Promise<Kpis &
   const rows = await rollupTotalsBy(db, r, 'payment_method');
   const total = (k: keyof RollupFigures) => rows.reduce((a, row) => a + row[k], 0);
   return kpisFrom({
-    methods: rows.filter((row) => row.salesCount > 0).map((row) => ({ method: row.key!, count: row.salesCount, revenue: row.revenue, vat: row.vat, discount: row.discount })),
+    methods: rows
+      .filter((row) => row.salesCount > 0)
+      .map((row) => ({ method: row.key!, count: row.salesCount, revenue: row.revenue, vat: row.vat, discount: row.discount })),
     items: total('items'),
     net: total('net'),
     cost: total('cost'),
@@ -143,8 +155,19 @@ export async function bestProducts(db: Kysely<Database>, r: Range, limit: number
   const rows = await rollupProducts(db, r);
   rows.sort((a, b) => b.revenue - a.revenue || b.qty - a.qty || (a.productId < b.productId ? -1 : 1));
   const top = rows.slice(0, limit);
-  const names = new Map((await productsNamed(db, r.orgId, top.map((p) => p.productId))).map((p) => [p.id, p.name]));
-  const gone = await receiptNames(db, top.filter((p) => !names.has(p.productId)).map((p) => p.productId));
+  const names = new Map(
+    (
+      await productsNamed(
+        db,
+        r.orgId,
+        top.map((p) => p.productId),
+      )
+    ).map((p) => [p.id, p.name]),
+  );
+  const gone = await receiptNames(
+    db,
+    top.filter((p) => !names.has(p.productId)).map((p) => p.productId),
+  );
   return top.map((p) => ({
     product_id: p.productId,
     name: names.get(p.productId) ?? gone.get(p.productId) ?? '',

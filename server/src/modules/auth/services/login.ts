@@ -24,7 +24,10 @@ async function signedIn(ctx: ServiceContext, user: UserRow, amr: string[]): Prom
   const tokens = await issueTokens(ctx, user, { storeId, amr });
   await recordAudit(ctx, { action: 'auth.login', description: 'Signed in', userId: user.id, orgId: user.org_id, storeId });
   const temporary = signedInWithTemporaryPassword(amr, user) ? { password_change_required: true as const } : {};
-  return { ...tokens, user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email: user.email, role: user.role as Role, ...temporary } };
+  return {
+    ...tokens,
+    user: { id: user.id, first_name: user.first_name, last_name: user.last_name, email: user.email, role: user.role as Role, ...temporary },
+  };
 }
 
 /** `address`: the caller's, as client-ip.ts reads it. A known and an unknown account name go through the same steps. */
@@ -47,7 +50,8 @@ export async function login(ctx: ServiceContext, input: LoginInput, address: str
 export async function verifyMfaLogin(ctx: ServiceContext, input: MfaVerifyInput): Promise<LoginResult> {
   const claims = await verifyToken(ctx.keys.jwt, 'duka-mfa', input.mfa_token, ctx.clock.now());
   const user = await findUserById(ctx.db, String(claims.sub));
-  if (!user || user.is_active !== 1 || user.totp_enabled !== 1 || !user.totp_secret_enc) throw new UnauthenticatedError('MFA challenge is invalid');
+  if (!user || user.is_active !== 1 || user.totp_enabled !== 1 || !user.totp_secret_enc)
+    throw new UnauthenticatedError('MFA challenge is invalid');
   await ctx.limits.authByIdentifier(`mfa:${user.id}`);
   const step = checkTotp(ctx.keys.decrypt(user.totp_secret_enc), input.code, ctx.clock.now(), user.totp_last_step);
   if (step === null) throw new UnauthenticatedError('authenticator code is wrong or already used', 'INVALID_CREDENTIALS');
@@ -58,6 +62,7 @@ export async function verifyMfaLogin(ctx: ServiceContext, input: MfaVerifyInput)
     .where('id', '=', user.id)
     .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
     .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) === 0) throw new UnauthenticatedError('authenticator code is wrong or already used', 'INVALID_CREDENTIALS');
+  if (Number(claimed.numUpdatedRows) === 0)
+    throw new UnauthenticatedError('authenticator code is wrong or already used', 'INVALID_CREDENTIALS');
   return signedIn(ctx, user, ['pwd', 'mfa']);
 }

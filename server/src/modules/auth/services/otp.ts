@@ -16,7 +16,8 @@ export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_MAX_TRIES = 5;
 export const OTP_RESEND_MS = 60_000;
 
-const otpDigest = (ctx: ServiceContext, userId: string, purpose: OtpPurpose, code: string) => ctx.keys.digest(`otp:${userId}:${purpose}:${code}`);
+const otpDigest = (ctx: ServiceContext, userId: string, purpose: OtpPurpose, code: string) =>
+  ctx.keys.digest(`otp:${userId}:${purpose}:${code}`);
 
 /** Milliseconds until a new code may be sent, 0 when it may be sent now. */
 async function resendWait(ctx: ServiceContext, userId: string, purpose: OtpPurpose): Promise<number> {
@@ -35,16 +36,37 @@ async function resendWait(ctx: ServiceContext, userId: string, purpose: OtpPurpo
 export async function issueOtp(ctx: ServiceContext, user: UserRow, purpose: OtpPurpose): Promise<void> {
   const now = ctx.clock.now();
   const code = randomDigits(6);
-  await ctx.db.updateTable('otps').set({ consumed_at: now }).where('user_id', '=', user.id).where('purpose', '=', purpose).where('consumed_at', 'is', null).execute();
+  await ctx.db
+    .updateTable('otps')
+    .set({ consumed_at: now })
+    .where('user_id', '=', user.id)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is', null)
+    .execute();
   await ctx.db
     .insertInto('otps')
-    .values({ id: newId(), user_id: user.id, purpose, code_hash: otpDigest(ctx, user.id, purpose, code), expires_at: now + OTP_TTL_MS, consumed_at: null, created_at: now })
+    .values({
+      id: newId(),
+      user_id: user.id,
+      purpose,
+      code_hash: otpDigest(ctx, user.id, purpose, code),
+      expires_at: now + OTP_TTL_MS,
+      consumed_at: null,
+      created_at: now,
+    })
     .execute();
   const what = purpose === 'login' ? 'sign-in' : 'password reset';
   const body = `Duka: your ${what} code is ${code}. It expires in 10 minutes. / Msimbo wako wa Duka ni ${code}. Unaisha baada ya dakika 10.`;
   const to = user.phone ?? user.email;
   if (!to) return;
-  await ctx.messenger.send(ctx, { channel: user.phone ? 'sms' : 'email', to, subject: `Your Duka ${what} code`, body, sensitive: true, orgId: user.org_id });
+  await ctx.messenger.send(ctx, {
+    channel: user.phone ? 'sms' : 'email',
+    to,
+    subject: `Your Duka ${what} code`,
+    body,
+    sensitive: true,
+    orgId: user.org_id,
+  });
 }
 
 /**
@@ -72,7 +94,13 @@ const NO_USER = '00000000-0000-0000-0000-000000000000';
  * Check `code` against the user's live code (`userId` undefined: a name no account has). A wrong
  * code counts a try; each statement commits on its own so that a failed check still counts.
  */
-export async function checkOtp(ctx: ServiceContext, userId: string | undefined, purpose: OtpPurpose, code: string, consume: boolean): Promise<void> {
+export async function checkOtp(
+  ctx: ServiceContext,
+  userId: string | undefined,
+  purpose: OtpPurpose,
+  code: string,
+  consume: boolean,
+): Promise<void> {
   const now = ctx.clock.now();
   const forUser = userId ?? NO_USER;
   const otp = await ctx.db
@@ -97,10 +125,19 @@ export async function checkOtp(ctx: ServiceContext, userId: string | undefined, 
   const matches = safeEqual(live?.code_hash ?? '', otpDigest(ctx, forUser, purpose, code));
   if (!live || !userId || Number(claim.numUpdatedRows) === 0 || !matches) throw codeRefused();
   if (!consume) {
-    await ctx.db.updateTable('otps').set((eb) => ({ attempts: eb('attempts', '-', 1) })).where('id', '=', live.id).execute();
+    await ctx.db
+      .updateTable('otps')
+      .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+      .where('id', '=', live.id)
+      .execute();
     return;
   }
-  const used = await ctx.db.updateTable('otps').set({ consumed_at: now }).where('id', '=', live.id).where('consumed_at', 'is', null).executeTakeFirst();
+  const used = await ctx.db
+    .updateTable('otps')
+    .set({ consumed_at: now })
+    .where('id', '=', live.id)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
   if (Number(used.numUpdatedRows) === 0) throw codeRefused();
 }
 

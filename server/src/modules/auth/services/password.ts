@@ -38,6 +38,12 @@ export async function resetPassword(ctx: ServiceContext, input: ResetPasswordInp
       .execute();
     await revokeAllForUser(tx, user.id);
     await proved(tx, address, user);
-    await recordAudit(tx, { action: 'auth.password_reset', description: 'Reset password', userId: user.id, orgId: user.org_id, storeId: user.store_id });
+    await recordAudit(tx, {
+      action: 'auth.password_reset',
+      description: 'Reset password',
+      userId: user.id,
+      orgId: user.org_id,
+      storeId: user.store_id,
+    });
   });
 }

@@ -21,7 +21,10 @@ import { issueTokens } from './tokens.js';
 
 /** 409 DUPLICATE naming the field if the phone or email already has an account. */
 export async function assertIdentityFree(ctx: ServiceContext, phone: string | null, email: string | null, exceptUserId?: string) {
-  for (const [field, value] of [['phone', phone], ['email', email]] as const) {
+  for (const [field, value] of [
+    ['phone', phone],
+    ['email', email],
+  ] as const) {
     if (!value) continue;
     const hit = await ctx.db.selectFrom('users').select('id').where(field, '=', value).executeTakeFirst();
     if (hit && hit.id !== exceptUserId) throw new DuplicateError(field, `an account with this ${field} already exists`);
@@ -75,7 +78,15 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
           updated_at: now,
         })
         .execute();
-      const store = await insertStore(tx, orgId, { name: shop.name, phone, email, address: shop.address ?? null, area: district, latitude: shop.latitude ?? null, longitude: shop.longitude ?? null });
+      const store = await insertStore(tx, orgId, {
+        name: shop.name,
+        phone,
+        email,
+        address: shop.address ?? null,
+        area: district,
+        latitude: shop.latitude ?? null,
+        longitude: shop.longitude ?? null,
+      });
       const user = await insertUser(
         tx.db,
         {

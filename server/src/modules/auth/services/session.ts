@@ -12,7 +12,11 @@ import { publicOrigin } from '../../../env.js';
 export async function logout(ctx: AuthedContext, refreshToken?: string): Promise<void> {
   await revokeFamily(ctx, ctx.actor.sid);
   if (refreshToken) {
-    const row = await ctx.db.selectFrom('refresh_tokens').select(['family_id', 'user_id']).where('token_hash', '=', ctx.keys.digest(refreshToken)).executeTakeFirst();
+    const row = await ctx.db
+      .selectFrom('refresh_tokens')
+      .select(['family_id', 'user_id'])
+      .where('token_hash', '=', ctx.keys.digest(refreshToken))
+      .executeTakeFirst();
     if (row && row.user_id === ctx.actor.userId) await revokeFamily(ctx, row.family_id);
   }
   await recordAudit(ctx, { action: 'auth.logout', description: 'Signed out' });

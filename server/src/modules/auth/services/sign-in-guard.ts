@@ -52,7 +52,12 @@ interface Counter {
 }
 
 async function read(ctx: ServiceContext, key: string): Promise<Counter | undefined> {
-  return ctx.db.selectFrom('auth_counters').select(['count', 'window_end', 'locked_until']).where('key', '=', key).where('window_end', '>', ctx.clock.now()).executeTakeFirst();
+  return ctx.db
+    .selectFrom('auth_counters')
+    .select(['count', 'window_end', 'locked_until'])
+    .where('key', '=', key)
+    .where('window_end', '>', ctx.clock.now())
+    .executeTakeFirst();
 }
 
 /** Count one at `key`, in a window that starts afresh once passed; `sliding` pushes its end back on every count. */
@@ -66,7 +71,12 @@ async function bump(ctx: ServiceContext, key: string, windowMs: number, sliding 
       oc.column('key').doUpdateSet((eb) => {
         const passed = eb('auth_counters.window_end', '<=', now);
         return {
-          count: eb.case().when(passed).then(1).else(eb('auth_counters.count', '+', 1)).end(),
+          count: eb
+            .case()
+            .when(passed)
+            .then(1)
+            .else(eb('auth_counters.count', '+', 1))
+            .end(),
           window_end: sliding ? end : eb.case().when(passed).then(end).else(eb.ref('auth_counters.window_end')).end(),
         };
       }),
@@ -79,7 +89,11 @@ async function bump(ctx: ServiceContext, key: string, windowMs: number, sliding 
 export async function assertAddressMayTry(ctx: ServiceContext, address: string): Promise<void> {
   const row = await read(ctx, keys.address(address));
   if (row && row.count >= ctx.config.RATE_LIMIT_ADDRESS_FAILURES_PER_MIN) {
-    throw new RetryLaterError('RATE_LIMITED', 'too many failed sign-ins from this address; try again later', row.window_end - ctx.clock.now());
+    throw new RetryLaterError(
+      'RATE_LIMITED',
+      'too many failed sign-ins from this address; try again later',
+      row.window_end - ctx.clock.now(),
+    );
   }
 }
 
@@ -137,7 +151,12 @@ export function passwordFailed(ctx: ServiceContext, attempt: PasswordTry, user: 
 /** The right password: the try is not a failure after all, and the address has proved the account. */
 export async function passwordRight(ctx: ServiceContext, attempt: PasswordTry, user: Pick<UserRow, 'email' | 'phone'>): Promise<void> {
   await withTransaction(ctx, async (tx) => {
-    await tx.db.updateTable('auth_counters').set((eb) => ({ count: eb('count', '-', 1) })).where('key', '=', keys.account(attempt.name)).where('count', '>', 0).execute();
+    await tx.db
+      .updateTable('auth_counters')
+      .set((eb) => ({ count: eb('count', '-', 1) }))
+      .where('key', '=', keys.account(attempt.name))
+      .where('count', '>', 0)
+      .execute();
     await proved(tx, attempt.address, user);
   });
 }
@@ -151,7 +170,14 @@ export async function proved(ctx: ServiceContext, address: string, user: Pick<Us
   const until = ctx.clock.now() + PROVEN_ADDRESS_MS;
   const names = [user.email, user.phone].filter((n): n is string => !!n).map(identifierKey);
   if (names.length === 0) return;
-  await ctx.db.deleteFrom('auth_counters').where('key', 'in', names.map((n) => keys.pair(address, n))).execute();
+  await ctx.db
+    .deleteFrom('auth_counters')
+    .where(
+      'key',
+      'in',
+      names.map((n) => keys.pair(address, n)),
+    )
+    .execute();
   await ctx.db
     .insertInto('auth_counters')
     .values(names.map((n) => ({ key: keys.proven(address, n), count: 1, window_end: until, locked_until: null })))

@@ -94,12 +94,22 @@ export async function issueTokens(
 }
 
 export async function revokeFamily(ctx: ServiceContext, familyId: string): Promise<void> {
-  await ctx.db.updateTable('refresh_tokens').set({ revoked_at: ctx.clock.now() }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  await ctx.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: ctx.clock.now() })
+    .where('family_id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
   afterCommit(ctx, () => ctx.realtime.revoked({ sid: familyId }));
 }
 
 export async function revokeAllForUser(ctx: ServiceContext, userId: string): Promise<void> {
-  await ctx.db.updateTable('refresh_tokens').set({ revoked_at: ctx.clock.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await ctx.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: ctx.clock.now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
   afterCommit(ctx, () => ctx.realtime.revoked({ userId }));
 }
 
@@ -114,11 +124,21 @@ async function answerLost(ctx: ServiceContext, tokenId: string, now: number): Pr
   if (grace === 0) return false;
   const used = await ctx.db.selectFrom('refresh_tokens').select('used_at').where('id', '=', tokenId).executeTakeFirstOrThrow();
   if (used.used_at == null || now - used.used_at > grace) return false;
-  const successors = await ctx.db.selectFrom('refresh_tokens').select(['id', 'used_at', 'revoked_at']).where('replaces', '=', tokenId).execute();
+  const successors = await ctx.db
+    .selectFrom('refresh_tokens')
+    .select(['id', 'used_at', 'revoked_at'])
+    .where('replaces', '=', tokenId)
+    .execute();
   if (successors.some((t) => t.used_at != null)) return false;
   const pending = successors.filter((t) => t.revoked_at == null).map((t) => t.id);
   if (pending.length === 0) return false;
-  const withdrawn = await ctx.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('id', 'in', pending).where('used_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
+  const withdrawn = await ctx.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('id', 'in', pending)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   if (Number(withdrawn.numUpdatedRows) !== pending.length) return false;
   ctx.log.info({ req_id: ctx.requestId, token_id: tokenId }, 'refresh token presented again within the grace period: answer re-issued');
   return true;
@@ -142,7 +162,12 @@ export async function rotateRefreshToken(ctx: ServiceContext, token: string): Pr
     const row = await tx.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
     if (!row) return { error: new UnauthenticatedError('refresh token is invalid') };
     if (row.revoked_at != null) return { error: new UnauthenticatedError('refresh token has been revoked; sign in again') };
-    const claimed = await tx.db.updateTable('refresh_tokens').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    const claimed = await tx.db
+      .updateTable('refresh_tokens')
+      .set({ used_at: now })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     if ((row.used_at != null || Number(claimed.numUpdatedRows) === 0) && !(await answerLost(tx, row.id, now))) {
       await revokeFamily(tx, row.family_id);
       tx.log.warn({ req_id: tx.requestId, user_id: row.user_id, family_id: row.family_id }, 'refresh token reuse: family revoked');
@@ -155,7 +180,9 @@ export async function rotateRefreshToken(ctx: ServiceContext, token: string): Pr
       return { error: new UnauthenticatedError('this account is no longer active') };
     }
     const storeId = await activeStoreFor(tx, user, row.store_id);
-    return { tokens: await issueTokens(tx, user, { storeId, amr: JSON.parse(row.amr) as string[], familyId: row.family_id, replaces: row.id }) };
+    return {
+      tokens: await issueTokens(tx, user, { storeId, amr: JSON.parse(row.amr) as string[], familyId: row.family_id, replaces: row.id }),
+    };
   });
   // Thrown after commit, so that a revocation sticks.
   if ('error' in outcome) throw outcome.error;

@@ -33,7 +33,10 @@ import {
 import { callProvider, isTransient, providerMessage } from './http.js';
 
 export const AZAMPAY_LIVE = { authBaseUrl: 'https://authenticator.azampay.co.tz', checkoutBaseUrl: 'https://checkout.azampay.co.tz' };
-export const AZAMPAY_SANDBOX = { authBaseUrl: 'https://authenticator-sandbox.azampay.co.tz', checkoutBaseUrl: 'https://sandbox.azampay.co.tz' };
+export const AZAMPAY_SANDBOX = {
+  authBaseUrl: 'https://authenticator-sandbox.azampay.co.tz',
+  checkoutBaseUrl: 'https://sandbox.azampay.co.tz',
+};
 
 export interface AzamPayConfig {
   appName: string;
@@ -48,7 +51,13 @@ export interface AzamPayConfig {
 }
 
 /** AzamPay's names for the networks. */
-const PROVIDER: Record<MobileNetwork, string> = { mpesa: 'Mpesa', airtel: 'Airtel', tigo: 'Tigo', halopesa: 'Halopesa', azampesa: 'Azampesa' };
+const PROVIDER: Record<MobileNetwork, string> = {
+  mpesa: 'Mpesa',
+  airtel: 'Airtel',
+  tigo: 'Tigo',
+  halopesa: 'Halopesa',
+  azampesa: 'Azampesa',
+};
 
 /** A token is renewed this long before AzamPay says it expires. */
 const TOKEN_MARGIN_MS = 60_000;
@@ -64,7 +73,11 @@ export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
     if (token && token.expiresAt - TOKEN_MARGIN_MS > Date.now()) return token.value;
     const { status, body } = await call(
       `${cfg.authBaseUrl}/AppRegistration/GenerateToken`,
-      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ appName: cfg.appName, clientId: cfg.clientId, clientSecret: cfg.clientSecret }) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ appName: cfg.appName, clientId: cfg.clientId, clientSecret: cfg.clientSecret }),
+      },
       signal,
     );
     const data = body.data as { accessToken?: unknown; expire?: unknown } | undefined;
@@ -82,7 +95,12 @@ export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
       `${cfg.checkoutBaseUrl}/azampay/mno/checkout`,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${bearer}`, 'x-api-key': cfg.apiKey },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${bearer}`,
+          'x-api-key': cfg.apiKey,
+        },
         body: JSON.stringify({
           accountNumber: request.phone,
           amount: String(request.amountTzs),
@@ -107,7 +125,8 @@ export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
         answer = await checkout(request, signal);
       }
       const { status, body } = answer;
-      if (status === 200 && body.success === true) return { providerRef: typeof body.transactionId === 'string' ? body.transactionId : null };
+      if (status === 200 && body.success === true)
+        return { providerRef: typeof body.transactionId === 'string' ? body.transactionId : null };
       throw new PaymentRejected(`AzamPay: ${words(body, `HTTP ${status}`)}`, !transient(status));
     },
 
@@ -122,7 +141,8 @@ export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
         throw new CallbackRejected('the body is not JSON');
       }
       const status = String(body.transactionstatus ?? '').toLowerCase();
-      if (typeof body.utilityref !== 'string' || !['success', 'failure', 'failed'].includes(status)) throw new CallbackRejected('the body is not an AzamPay callback');
+      if (typeof body.utilityref !== 'string' || !['success', 'failure', 'failed'].includes(status))
+        throw new CallbackRejected('the body is not an AzamPay callback');
       const amount = Number(body.amount);
       return {
         reference: body.utilityref,
@@ -134,7 +154,13 @@ export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
     },
 
     async queryStatus(reference, providerRef) {
-      return { reference, providerRef, outcome: 'pending', amountTzs: null, detail: 'AzamPay gives no status query for a mobile push: waiting for its callback' };
+      return {
+        reference,
+        providerRef,
+        outcome: 'pending',
+        amountTzs: null,
+        detail: 'AzamPay gives no status query for a mobile push: waiting for its callback',
+      };
     },
   };
 }

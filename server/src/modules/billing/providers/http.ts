@@ -10,7 +10,13 @@ export interface ProviderAnswer {
   body: Record<string, unknown>;
 }
 
-export async function callProvider(label: string, url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<ProviderAnswer> {
+export async function callProvider(
+  label: string,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ProviderAnswer> {
   const deadline = AbortSignal.timeout(timeoutMs);
   let res: Response;
   try {
@@ -34,4 +40,5 @@ export async function callProvider(label: string, url: string, init: RequestInit
 export const isTransient = (status: number) => status >= 500 || status === 429 || status === 408;
 
 /** The provider's words for an answer, or a fallback. */
-export const providerMessage = (body: Record<string, unknown>, fallback: string) => (typeof body.message === 'string' && body.message ? body.message : fallback);
+export const providerMessage = (body: Record<string, unknown>, fallback: string) =>
+  typeof body.message === 'string' && body.message ? body.message : fallback;

@@ -68,14 +68,25 @@ export function selcomHeaders(apiKey: string, apiSecret: string, fields: Fields,
   };
 }
 
-const STATUS: Record<string, PaymentOutcome> = { COMPLETED: 'paid', PENDING: 'pending', INPROGRESS: 'pending', CANCELLED: 'failed', REJECTED: 'failed', USERCANCELED: 'failed' };
+const STATUS: Record<string, PaymentOutcome> = {
+  COMPLETED: 'paid',
+  PENDING: 'pending',
+  INPROGRESS: 'pending',
+  CANCELLED: 'failed',
+  REJECTED: 'failed',
+  USERCANCELED: 'failed',
+};
 
 export function selcomProvider(cfg: SelcomConfig): PaymentProvider {
   const post = (path: string, fields: Fields, signal?: AbortSignal) =>
     callProvider(
       'Selcom',
       `${cfg.baseUrl}/v1${path}`,
-      { method: 'POST', headers: { 'content-type': 'application/json', ...selcomHeaders(cfg.apiKey, cfg.apiSecret, fields) }, body: JSON.stringify(fields) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...selcomHeaders(cfg.apiKey, cfg.apiSecret, fields) },
+        body: JSON.stringify(fields),
+      },
       cfg.timeoutMs,
       signal,
     );
@@ -104,7 +115,11 @@ export function selcomProvider(cfg: SelcomConfig): PaymentProvider {
         signal,
       );
       if (!ok(order.status, order.body)) refuse(order.status, order.body);
-      const push = await post('/checkout/wallet-payment', { transid: request.reference, order_id: request.reference, msisdn: request.phone }, signal);
+      const push = await post(
+        '/checkout/wallet-payment',
+        { transid: request.reference, order_id: request.reference, msisdn: request.phone },
+        signal,
+      );
       // A push answers 111 (in progress: the payer has not confirmed yet) or 000.
       if (!(push.status === 200 && (push.body.resultcode === '111' || push.body.resultcode === '000'))) refuse(push.status, push.body);
       return { providerRef: typeof push.body.reference === 'string' ? push.body.reference : null };
@@ -119,12 +134,19 @@ export function selcomProvider(cfg: SelcomConfig): PaymentProvider {
       }
       const h = input.headers;
       const signed = (h['signed-fields'] ?? '').split(',').filter(Boolean);
-      if (h.authorization !== `SELCOM ${Buffer.from(cfg.apiKey).toString('base64')}` || !h.timestamp || !h.digest || !signed.includes('order_id') || !signed.includes('payment_status')) {
+      if (
+        h.authorization !== `SELCOM ${Buffer.from(cfg.apiKey).toString('base64')}` ||
+        !h.timestamp ||
+        !h.digest ||
+        !signed.includes('order_id') ||
+        !signed.includes('payment_status')
+      ) {
         throw new CallbackRejected('the webhook is not signed');
       }
       const expected = Buffer.from(selcomDigest(cfg.apiSecret, h.timestamp, body, signed));
       const given = Buffer.from(h.digest);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new CallbackRejected('the webhook signature is wrong');
+      if (expected.length !== given.length || !timingSafeEqual(expected, given))
+        throw new CallbackRejected('the webhook signature is wrong');
       const status = String(body.payment_status ?? '').toUpperCase();
       return {
         reference: String(body.order_id),

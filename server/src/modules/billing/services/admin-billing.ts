@@ -2,14 +2,26 @@
  * The platform admin's view of billing: every organisation's subscription from the real tables
  * (GET /admin/subscriptions), the billing history, and MRR and churn for /admin/analytics/overview.
  */
-import { type AdminSubscription, type BillingEvent, fromCents, type ListAdminSubscriptionsQuery, type ListBillingEventsQuery, monthlyEquivalent, type PageMeta, pageMeta } from '@duka/shared';
+import {
+  type AdminSubscription,
+  type BillingEvent,
+  fromCents,
+  type ListAdminSubscriptionsQuery,
+  type ListBillingEventsQuery,
+  monthlyEquivalent,
+  type PageMeta,
+  pageMeta,
+} from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { FREE_PLAN } from '../billing.queries.js';
 
-export async function listAdminSubscriptions(ctx: AuthedContext, q: ListAdminSubscriptionsQuery): Promise<{ items: AdminSubscription[]; meta: PageMeta }> {
+export async function listAdminSubscriptions(
+  ctx: AuthedContext,
+  q: ListAdminSubscriptionsQuery,
+): Promise<{ items: AdminSubscription[]; meta: PageMeta }> {
   requireAdmin(ctx);
   const base = ctx.db
     .selectFrom('organisations as o')
@@ -22,7 +34,15 @@ export async function listAdminSubscriptions(ctx: AuthedContext, q: ListAdminSub
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     base
       .select(['o.id', 'o.name', 'o.is_active', 'o.ai_credits_monthly', 'o.created_at'])
-      .select(['s.status', 's.billing_cycle', 's.price', 's.period_end', 's.cancel_at_period_end', 'p.code', 'p.ai_credits_monthly as plan_ai'])
+      .select([
+        's.status',
+        's.billing_cycle',
+        's.price',
+        's.period_end',
+        's.cancel_at_period_end',
+        'p.code',
+        'p.ai_credits_monthly as plan_ai',
+      ])
       .orderBy('o.name')
       .orderBy('o.id')
       .limit(q.page_size)
@@ -31,7 +51,13 @@ export async function listAdminSubscriptions(ctx: AuthedContext, q: ListAdminSub
   ]);
   const ids = rows.map((r) => r.id);
   const payments = ids.length
-    ? await ctx.db.selectFrom('payments').select(['org_id', 'status', 'amount', 'created_at', 'detail']).where('org_id', 'in', ids).orderBy('created_at', 'desc').orderBy('id', 'desc').execute()
+    ? await ctx.db
+        .selectFrom('payments')
+        .select(['org_id', 'status', 'amount', 'created_at', 'detail'])
+        .where('org_id', 'in', ids)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute()
     : [];
   const last = new Map<string, (typeof payments)[number]>();
   for (const p of payments) if (!last.has(p.org_id)) last.set(p.org_id, p);
@@ -56,7 +82,14 @@ export async function listAdminSubscriptions(ctx: AuthedContext, q: ListAdminSub
               monthly_equivalent: fromCents(monthlyEquivalent(cycle, Number(r.price))),
               current_period_end: isoOrNull(r.period_end === null ? null : Number(r.period_end)),
               cancel_at_period_end: r.cancel_at_period_end === 1,
-              last_payment: payment ? { status: payment.status as 'paid', amount: fromCents(Number(payment.amount)), at: iso(Number(payment.created_at)), detail: payment.detail } : null,
+              last_payment: payment
+                ? {
+                    status: payment.status as 'paid',
+                    amount: fromCents(Number(payment.amount)),
+                    at: iso(Number(payment.created_at)),
+                    detail: payment.detail,
+                  }
+                : null,
             }
           : null,
       };
@@ -83,7 +116,13 @@ export async function billingFigures(ctx: ServiceContext) {
   const now = ctx.clock.now();
   const start = now - WINDOW_MS;
   const [running, events] = await Promise.all([
-    ctx.db.selectFrom('subscriptions').select(['billing_cycle', 'price']).where('status', '=', 'active').where('price', '>', 0).where('billing_cycle', 'is not', null).execute(),
+    ctx.db
+      .selectFrom('subscriptions')
+      .select(['billing_cycle', 'price'])
+      .where('status', '=', 'active')
+      .where('price', '>', 0)
+      .where('billing_cycle', 'is not', null)
+      .execute(),
     ctx.db
       .selectFrom('subscription_events')
       .select(['org_id', 'kind', 'to_plan', 'created_at'])

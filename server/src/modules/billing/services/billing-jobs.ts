@@ -11,7 +11,15 @@ import { paymentsOf, type PaymentsDeps } from './payments-port.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { Lease } from '../../../lib/leases.js';
-import { FREE_PLAN, findPlan, findPlanByCode, type InvoiceRow, type PaymentRow, priceOf, type SubscriptionRow } from '../billing.queries.js';
+import {
+  FREE_PLAN,
+  findPlan,
+  findPlanByCode,
+  type InvoiceRow,
+  type PaymentRow,
+  priceOf,
+  type SubscriptionRow,
+} from '../billing.queries.js';
 import { invoiceNumber } from './checkout.js';
 import { recordBillingEvent } from './history.js';
 import { applyPaymentResult, pushAfterCommit } from './payments.js';
@@ -33,7 +41,13 @@ export async function runBillingJobs(deps: Deps & PaymentsDeps, lease?: Lease): 
 
 async function endPeriods(ctx: ServiceContext, lease?: Lease) {
   const now = ctx.clock.now();
-  const due = await ctx.db.selectFrom('subscriptions').selectAll().where('status', '=', 'active').where('period_end', '<=', now).limit(BATCH).execute();
+  const due = await ctx.db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('status', '=', 'active')
+    .where('period_end', '<=', now)
+    .limit(BATCH)
+    .execute();
   for (const sub of due) {
     try {
       await endPeriod(ctx, sub, lease);
@@ -51,13 +65,35 @@ async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow, lease?: Leas
     await lease?.fence(tx.db);
     const now = tx.clock.now();
     // The claim: only the instance whose update matched the period it read goes on.
-    const claim = tx.db.updateTable('subscriptions').where('org_id', '=', sub.org_id).where('status', '=', 'active').where('period_end', '=', sub.period_end);
+    const claim = tx.db
+      .updateTable('subscriptions')
+      .where('org_id', '=', sub.org_id)
+      .where('status', '=', 'active')
+      .where('period_end', '=', sub.period_end);
     if (toFree) {
       const done = await claim
-        .set({ plan_id: free.id, billing_cycle: null, price: 0, period_start: null, period_end: null, cancel_at_period_end: 0, next_plan_id: null, next_billing_cycle: null, updated_at: now })
+        .set({
+          plan_id: free.id,
+          billing_cycle: null,
+          price: 0,
+          period_start: null,
+          period_end: null,
+          cancel_at_period_end: 0,
+          next_plan_id: null,
+          next_billing_cycle: null,
+          updated_at: now,
+        })
         .executeTakeFirst();
       if (Number(done.numUpdatedRows) === 0) return;
-      await recordBillingEvent(tx, { orgId: sub.org_id, kind: 'subscription.changed', fromPlan: current?.code, toPlan: FREE_PLAN, fromStatus: 'active', toStatus: 'active', detail: 'the period ended after a cancellation: back on free' });
+      await recordBillingEvent(tx, {
+        orgId: sub.org_id,
+        kind: 'subscription.changed',
+        fromPlan: current?.code,
+        toPlan: FREE_PLAN,
+        fromStatus: 'active',
+        toStatus: 'active',
+        detail: 'the period ended after a cancellation: back on free',
+      });
       return;
     }
     const plan = (sub.next_plan_id && (await findPlan(tx.db, sub.next_plan_id))) || current!;
@@ -67,12 +103,50 @@ async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow, lease?: Leas
     // A new price applies from here: the renewal is billed at the plan's price today.
     const amount = priceOf(plan, cycle);
     const start = Number(sub.period_end);
-    const invoice: InvoiceRow = { id: newId(), org_id: sub.org_id, number: '', kind: 'renewal', plan_id: plan.id, billing_cycle: cycle, amount, plan_price: amount, status: 'open', period_start: start, period_end: periodEndOf(start, cycle), paid_at: null, created_at: now };
+    const invoice: InvoiceRow = {
+      id: newId(),
+      org_id: sub.org_id,
+      number: '',
+      kind: 'renewal',
+      plan_id: plan.id,
+      billing_cycle: cycle,
+      amount,
+      plan_price: amount,
+      status: 'open',
+      period_start: start,
+      period_end: periodEndOf(start, cycle),
+      paid_at: null,
+      created_at: now,
+    };
     invoice.number = invoiceNumber(invoice.id, now);
     await tx.db.insertInto('invoices').values(invoice).execute();
-    await recordBillingEvent(tx, { orgId: sub.org_id, kind: 'invoice.issued', fromPlan: current?.code, toPlan: plan.code, fromStatus: 'active', toStatus: 'past_due', invoiceId: invoice.id, detail: `renewal ${plan.code} ${cycle}: ${formatTzs(amount)}; past due until paid` });
+    await recordBillingEvent(tx, {
+      orgId: sub.org_id,
+      kind: 'invoice.issued',
+      fromPlan: current?.code,
+      toPlan: plan.code,
+      fromStatus: 'active',
+      toStatus: 'past_due',
+      invoiceId: invoice.id,
+      detail: `renewal ${plan.code} ${cycle}: ${formatTzs(amount)}; past due until paid`,
+    });
     if (!sub.payer_phone || !sub.payer_network) return;
-    const payment: PaymentRow = { id: newId(), invoice_id: invoice.id, org_id: sub.org_id, provider: paymentsOf(tx).name, provider_ref: null, phone: sub.payer_phone, network: sub.payer_network, amount, reported_amount: null, status: 'pending', detail: null, checked_at: null, created_at: now, updated_at: now };
+    const payment: PaymentRow = {
+      id: newId(),
+      invoice_id: invoice.id,
+      org_id: sub.org_id,
+      provider: paymentsOf(tx).name,
+      provider_ref: null,
+      phone: sub.payer_phone,
+      network: sub.payer_network,
+      amount,
+      reported_amount: null,
+      status: 'pending',
+      detail: null,
+      checked_at: null,
+      created_at: now,
+      updated_at: now,
+    };
     await tx.db.insertInto('payments').values(payment).execute();
     pushAfterCommit(tx, ctx, payment, `Duka ${plan.name_en} renewal ${invoice.number}`);
   });
@@ -81,14 +155,36 @@ async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow, lease?: Leas
 async function suspendAfterGrace(ctx: ServiceContext, lease?: Lease) {
   const now = ctx.clock.now();
   const limit = now - GRACE_DAYS * DAY;
-  const due = await ctx.db.selectFrom('subscriptions').select(['org_id']).where('status', '=', 'past_due').where('past_due_since', '<=', limit).limit(BATCH).execute();
+  const due = await ctx.db
+    .selectFrom('subscriptions')
+    .select(['org_id'])
+    .where('status', '=', 'past_due')
+    .where('past_due_since', '<=', limit)
+    .limit(BATCH)
+    .execute();
   for (const { org_id } of due) {
     await withTransaction(ctx, async (tx) => {
       await lease?.fence(tx.db);
-      const done = await tx.db.updateTable('subscriptions').set({ status: 'suspended', updated_at: now }).where('org_id', '=', org_id).where('status', '=', 'past_due').executeTakeFirst();
+      const done = await tx.db
+        .updateTable('subscriptions')
+        .set({ status: 'suspended', updated_at: now })
+        .where('org_id', '=', org_id)
+        .where('status', '=', 'past_due')
+        .executeTakeFirst();
       if (Number(done.numUpdatedRows) === 0) return;
-      await recordBillingEvent(tx, { orgId: org_id, kind: 'subscription.suspended', fromStatus: 'past_due', toStatus: 'suspended', detail: `renewal unpaid after ${GRACE_DAYS} days: held to the free plan's limits; selling goes on` });
-      await tellOwner(tx, org_id, 'Duka: your subscription is suspended', 'Duka: usajili wako umesimamishwa kwa kutolipa. Unaweza kuendelea kuuza; lipa ili kurudisha huduma zote. / Your Duka subscription is suspended for non-payment. Selling goes on; pay to restore your plan.');
+      await recordBillingEvent(tx, {
+        orgId: org_id,
+        kind: 'subscription.suspended',
+        fromStatus: 'past_due',
+        toStatus: 'suspended',
+        detail: `renewal unpaid after ${GRACE_DAYS} days: held to the free plan's limits; selling goes on`,
+      });
+      await tellOwner(
+        tx,
+        org_id,
+        'Duka: your subscription is suspended',
+        'Duka: usajili wako umesimamishwa kwa kutolipa. Unaweza kuendelea kuuza; lipa ili kurudisha huduma zote. / Your Duka subscription is suspended for non-payment. Selling goes on; pay to restore your plan.',
+      );
     });
   }
 }
@@ -114,10 +210,22 @@ async function remind(ctx: ServiceContext, lease?: Lease) {
         .where((eb) => eb.or([eb('last_reminder_at', 'is', null), eb('last_reminder_at', '<=', now - DAY)]))
         .executeTakeFirst();
       if (Number(done.numUpdatedRows) === 0) return;
-      const invoice = await tx.db.selectFrom('invoices').select(['number', 'amount']).where('org_id', '=', sub.org_id).where('kind', '=', 'renewal').where('status', '=', 'open').orderBy('created_at', 'desc').executeTakeFirst();
+      const invoice = await tx.db
+        .selectFrom('invoices')
+        .select(['number', 'amount'])
+        .where('org_id', '=', sub.org_id)
+        .where('kind', '=', 'renewal')
+        .where('status', '=', 'open')
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
       const days = Math.max(0, Math.ceil((Number(sub.past_due_since) + GRACE_DAYS * DAY - now) / DAY));
       const what = invoice ? `${invoice.number} (${formatTzs(Number(invoice.amount))})` : 'your renewal';
-      await tellOwner(tx, sub.org_id, 'Duka: your renewal is unpaid', `Duka: lipa ${what} ndani ya siku ${days} ili usisimamishwe. / Pay ${what} within ${days} days to avoid suspension.`);
+      await tellOwner(
+        tx,
+        sub.org_id,
+        'Duka: your renewal is unpaid',
+        `Duka: lipa ${what} ndani ya siku ${days} ili usisimamishwe. / Pay ${what} within ${days} days to avoid suspension.`,
+      );
       await recordBillingEvent(tx, { orgId: sub.org_id, kind: 'reminder.sent', detail: `reminder: ${days} days of grace left` });
     });
   }
@@ -125,7 +233,13 @@ async function remind(ctx: ServiceContext, lease?: Lease) {
 
 /** Platform messages (no orgId: they do not count against the shop's own SMS allowance). */
 async function tellOwner(ctx: ServiceContext, orgId: string, subject: string, body: string) {
-  const owner = await ctx.db.selectFrom('users').select(['phone', 'email']).where('org_id', '=', orgId).where('role', '=', 'owner').where('is_active', '=', 1).executeTakeFirst();
+  const owner = await ctx.db
+    .selectFrom('users')
+    .select(['phone', 'email'])
+    .where('org_id', '=', orgId)
+    .where('role', '=', 'owner')
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
   if (!owner) return;
   if (owner.phone) await ctx.messenger.send(ctx, { channel: 'sms', to: owner.phone, body });
   if (owner.email) await ctx.messenger.send(ctx, { channel: 'email', to: owner.email, subject, body });

@@ -19,7 +19,8 @@ import { planInForce } from './limits.js';
 import { pushAfterCommit } from './payments.js';
 
 /** `INV-YYYYMMDD-XXXXXXXX`: readable on a phone, unique without a shared counter (the id's random tail; its head is a time). */
-export const invoiceNumber = (id: string, now: number) => `INV-${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}-${id.slice(-8).toUpperCase()}`;
+export const invoiceNumber = (id: string, now: number) =>
+  `INV-${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}-${id.slice(-8).toUpperCase()}`;
 
 export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promise<CheckoutResult> {
   requireRole(ctx, 'owner');
@@ -28,7 +29,8 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
   const plan = await findPlanByCode(ctx.db, input.plan_code);
   if (!plan) throw new NotFoundError('plan');
   if (plan.status !== 'active') throw new InvalidStateError(`the ${plan.code} plan is retired; choose another plan`);
-  if (plan.code === FREE_PLAN) throw new InvalidStateError('to go back to the free plan, cancel your subscription: it ends at the period end');
+  if (plan.code === FREE_PLAN)
+    throw new InvalidStateError('to go back to the free plan, cancel your subscription: it ends at the period end');
   const cycle = input.billing_cycle;
   const now = ctx.clock.now();
   const { subscription: sub, plan: current } = await planInForce(ctx.db, orgId);
@@ -37,8 +39,18 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
   if (running && sub && current.id === plan.id && sub.billing_cycle === cycle) {
     if (!sub.cancel_at_period_end && !sub.next_plan_id) throw new InvalidStateError(`you are already on the ${plan.code} plan`);
     await withTransaction(ctx, async (tx) => {
-      await tx.db.updateTable('subscriptions').set({ cancel_at_period_end: 0, next_plan_id: null, next_billing_cycle: null, updated_at: now }).where('org_id', '=', orgId).execute();
-      await recordBillingEvent(tx, { orgId, kind: 'subscription.resumed', detail: `stays on ${plan.code} ${cycle}`, fromPlan: current.code, toPlan: plan.code });
+      await tx.db
+        .updateTable('subscriptions')
+        .set({ cancel_at_period_end: 0, next_plan_id: null, next_billing_cycle: null, updated_at: now })
+        .where('org_id', '=', orgId)
+        .execute();
+      await recordBillingEvent(tx, {
+        orgId,
+        kind: 'subscription.resumed',
+        detail: `stays on ${plan.code} ${cycle}`,
+        fromPlan: current.code,
+        toPlan: plan.code,
+      });
     });
     return { change: 'resumed', invoice: null, payment: null };
   }
@@ -47,15 +59,32 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
   const runningMonthly = running && sub ? monthlyEquivalent(sub.billing_cycle as 'monthly' | 'yearly', Number(sub.price)) : 0;
   if (running && sub && monthlyEquivalent(cycle, price) <= runningMonthly) {
     await withTransaction(ctx, async (tx) => {
-      await tx.db.updateTable('subscriptions').set({ next_plan_id: plan.id, next_billing_cycle: cycle, cancel_at_period_end: 0, updated_at: now }).where('org_id', '=', orgId).execute();
-      await recordBillingEvent(tx, { orgId, kind: 'subscription.downgrade_scheduled', detail: `to ${plan.code} ${cycle} at the period end`, fromPlan: current.code, toPlan: plan.code });
+      await tx.db
+        .updateTable('subscriptions')
+        .set({ next_plan_id: plan.id, next_billing_cycle: cycle, cancel_at_period_end: 0, updated_at: now })
+        .where('org_id', '=', orgId)
+        .execute();
+      await recordBillingEvent(tx, {
+        orgId,
+        kind: 'subscription.downgrade_scheduled',
+        detail: `to ${plan.code} ${cycle} at the period end`,
+        fromPlan: current.code,
+        toPlan: plan.code,
+      });
     });
     return { change: 'scheduled', invoice: null, payment: null };
   }
 
   const kind = running && sub!.billing_cycle === cycle ? 'upgrade' : 'new';
   const amount = running
-    ? prorateCharge({ oldPriceCents: Number(sub!.price), newPriceCents: price, periodStart: Number(sub!.period_start), periodEnd: Number(sub!.period_end), now, samePeriod: kind === 'upgrade' })
+    ? prorateCharge({
+        oldPriceCents: Number(sub!.price),
+        newPriceCents: price,
+        periodStart: Number(sub!.period_start),
+        periodEnd: Number(sub!.period_end),
+        now,
+        samePeriod: kind === 'upgrade',
+      })
     : price;
   const { invoice, payment } = await withTransaction(ctx, async (tx) => {
     // Past due or suspended and choosing the same plan and cycle: pay the open renewal (its period
@@ -110,7 +139,15 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
     };
     await tx.db.insertInto('payments').values(payment).execute();
     const what = invoice === renewal ? `paying renewal ${invoice.number}` : `${kind} ${plan.code} ${cycle}`;
-    await recordBillingEvent(tx, { orgId, kind: invoice === renewal ? 'payment.started' : 'invoice.issued', detail: `${what}: TZS ${Number(invoice.amount) / 100}`, fromPlan: current.code, toPlan: plan.code, invoiceId: invoice.id, paymentId: payment.id });
+    await recordBillingEvent(tx, {
+      orgId,
+      kind: invoice === renewal ? 'payment.started' : 'invoice.issued',
+      detail: `${what}: TZS ${Number(invoice.amount) / 100}`,
+      fromPlan: current.code,
+      toPlan: plan.code,
+      invoiceId: invoice.id,
+      paymentId: payment.id,
+    });
     pushAfterCommit(tx, ctx, payment, `Duka ${plan.name_en} (${cycle}) ${invoice.number}`);
     return { invoice, payment };
   });

@@ -28,7 +28,10 @@ export interface PlanInForce {
 
 /** An organisation without a subscription row (created before billing) is on free. */
 export async function planInForce(db: Kysely<Database>, orgId: string): Promise<PlanInForce> {
-  const [plans, subscription] = await Promise.all([allPlans(db), db.selectFrom('subscriptions').selectAll().where('org_id', '=', orgId).executeTakeFirst()]);
+  const [plans, subscription] = await Promise.all([
+    allPlans(db),
+    db.selectFrom('subscriptions').selectAll().where('org_id', '=', orgId).executeTakeFirst(),
+  ]);
   const free = plans.find((p) => p.code === FREE_PLAN);
   if (!free) throw new Error('the free plan is missing: migration 2026_11_23_0022 seeds it');
   const plan = (subscription && plans.find((p) => p.id === subscription.plan_id)) || free;
@@ -61,7 +64,10 @@ export function refuseUnlessAllowed(inForce: PlanInForce, limit: PlanLimitName, 
  * one, otherwise its plan's (free's while suspended); null = unlimited.
  */
 export async function aiCreditAllowance(db: Kysely<Database>, orgId: string): Promise<{ allowance: number | null; inForce: PlanInForce }> {
-  const [inForce, org] = await Promise.all([planInForce(db, orgId), db.selectFrom('organisations').select('ai_credits_monthly').where('id', '=', orgId).executeTakeFirst()]);
+  const [inForce, org] = await Promise.all([
+    planInForce(db, orgId),
+    db.selectFrom('organisations').select('ai_credits_monthly').where('id', '=', orgId).executeTakeFirst(),
+  ]);
   return { allowance: org?.ai_credits_monthly ?? inForce.effective.ai_credits_monthly, inForce };
 }
 
@@ -69,7 +75,12 @@ export async function aiCreditAllowance(db: Kysely<Database>, orgId: string): Pr
 export async function planAiCredits(db: Kysely<Database>, orgIds: string[]): Promise<Map<string, number | null>> {
   const free = await db.selectFrom('plans').select('ai_credits_monthly').where('code', '=', FREE_PLAN).executeTakeFirst();
   const rows = orgIds.length
-    ? await db.selectFrom('subscriptions as s').innerJoin('plans as p', 'p.id', 's.plan_id').select(['s.org_id', 's.status', 'p.ai_credits_monthly']).where('s.org_id', 'in', orgIds).execute()
+    ? await db
+        .selectFrom('subscriptions as s')
+        .innerJoin('plans as p', 'p.id', 's.plan_id')
+        .select(['s.org_id', 's.status', 'p.ai_credits_monthly'])
+        .where('s.org_id', 'in', orgIds)
+        .execute()
     : [];
   const byOrg = new Map(rows.map((r) => [r.org_id, r.status === 'suspended' ? (free?.ai_credits_monthly ?? null) : r.ai_credits_monthly]));
   return new Map(orgIds.map((id) => [id, byOrg.has(id) ? byOrg.get(id)! : (free?.ai_credits_monthly ?? null)]));

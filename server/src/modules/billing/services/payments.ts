@@ -30,7 +30,8 @@ async function startPush(ctx: ServiceContext, payment: PaymentRow, description: 
       network: payment.network as never,
       description,
     });
-    if (started.providerRef) await ctx.db.updateTable('payments').set({ provider_ref: started.providerRef }).where('id', '=', payment.id).execute();
+    if (started.providerRef)
+      await ctx.db.updateTable('payments').set({ provider_ref: started.providerRef }).where('id', '=', payment.id).execute();
   } catch (err) {
     // A network error or timeout leaves the payment pending: the job asks the provider later.
     if (!(err instanceof PaymentRejected)) {
@@ -44,7 +45,14 @@ async function startPush(ctx: ServiceContext, payment: PaymentRow, description: 
         .where('id', '=', payment.id)
         .where('status', '=', 'pending')
         .executeTakeFirst();
-      if (Number(failed.numUpdatedRows) > 0) await recordBillingEvent(tx, { orgId: payment.org_id, kind: 'payment.failed', detail: `push rejected: ${err.reason}`, invoiceId: payment.invoice_id, paymentId: payment.id });
+      if (Number(failed.numUpdatedRows) > 0)
+        await recordBillingEvent(tx, {
+          orgId: payment.org_id,
+          kind: 'payment.failed',
+          detail: `push rejected: ${err.reason}`,
+          invoiceId: payment.invoice_id,
+          paymentId: payment.id,
+        });
     });
   }
 }
@@ -79,23 +87,45 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
     const ref = result.providerRef ?? payment.provider_ref;
     const ev = { orgId: payment.org_id, invoiceId: payment.invoice_id, paymentId: payment.id };
     if (result.outcome === 'pending') {
-      await tx.db.updateTable('payments').set({ detail: result.detail || payment.detail, checked_at: now }).where('id', '=', payment.id).where('status', '=', 'pending').execute();
+      await tx.db
+        .updateTable('payments')
+        .set({ detail: result.detail || payment.detail, checked_at: now })
+        .where('id', '=', payment.id)
+        .where('status', '=', 'pending')
+        .execute();
       return;
     }
     if (result.outcome === 'failed') {
-      const done = await tx.db.updateTable('payments').set({ status: 'failed', detail: result.detail.slice(0, 500), provider_ref: ref, updated_at: now }).where('id', '=', payment.id).where('status', '=', 'pending').executeTakeFirst();
-      if (Number(done.numUpdatedRows) > 0) await recordBillingEvent(tx, { ...ev, kind: 'payment.failed', detail: result.detail || 'payment failed' });
+      const done = await tx.db
+        .updateTable('payments')
+        .set({ status: 'failed', detail: result.detail.slice(0, 500), provider_ref: ref, updated_at: now })
+        .where('id', '=', payment.id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) > 0)
+        await recordBillingEvent(tx, { ...ev, kind: 'payment.failed', detail: result.detail || 'payment failed' });
       return;
     }
     const reported = result.amountTzs === null ? null : Math.round(result.amountTzs * 100);
     if (reported !== null && reported !== Number(payment.amount)) {
       const done = await tx.db
         .updateTable('payments')
-        .set({ status: 'mismatch', reported_amount: reported, provider_ref: ref, detail: `provider reported TZS ${result.amountTzs}, invoice is TZS ${Number(payment.amount) / 100}`, updated_at: now })
+        .set({
+          status: 'mismatch',
+          reported_amount: reported,
+          provider_ref: ref,
+          detail: `provider reported TZS ${result.amountTzs}, invoice is TZS ${Number(payment.amount) / 100}`,
+          updated_at: now,
+        })
         .where('id', '=', payment.id)
         .where('status', 'in', ['pending', 'failed'])
         .executeTakeFirst();
-      if (Number(done.numUpdatedRows) > 0) await recordBillingEvent(tx, { ...ev, kind: 'payment.mismatch', detail: `amount differs: reported TZS ${result.amountTzs}; not credited` });
+      if (Number(done.numUpdatedRows) > 0)
+        await recordBillingEvent(tx, {
+          ...ev,
+          kind: 'payment.mismatch',
+          detail: `amount differs: reported TZS ${result.amountTzs}; not credited`,
+        });
       return;
     }
     // A payment the job saw as failed may still be paid later: the provider's word wins.
@@ -115,7 +145,11 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
       .returningAll()
       .executeTakeFirst();
     if (!invoice) {
-      await recordBillingEvent(tx, { ...ev, kind: 'payment.unapplied', detail: 'the invoice was already paid or void: this payment is owed back' });
+      await recordBillingEvent(tx, {
+        ...ev,
+        kind: 'payment.unapplied',
+        detail: 'the invoice was already paid or void: this payment is owed back',
+      });
       return;
     }
     await applyInvoice(tx, invoice, payment);
@@ -125,7 +159,10 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
 /** A paid invoice takes effect: an upgrade now in the running period, a new or renewed period from its start. */
 async function applyInvoice(tx: TxContext, invoice: InvoiceRow, payment: PaymentRow): Promise<void> {
   const now = tx.clock.now();
-  const [sub, plan] = await Promise.all([tx.db.selectFrom('subscriptions').selectAll().where('org_id', '=', invoice.org_id).executeTakeFirstOrThrow(), findPlan(tx.db, invoice.plan_id)]);
+  const [sub, plan] = await Promise.all([
+    tx.db.selectFrom('subscriptions').selectAll().where('org_id', '=', invoice.org_id).executeTakeFirstOrThrow(),
+    findPlan(tx.db, invoice.plan_id),
+  ]);
   const before = await findPlan(tx.db, sub.plan_id);
   const period =
     invoice.kind === 'upgrade'

@@ -58,7 +58,14 @@ export async function createPlan(ctx: AuthedContext, input: CreatePlanInput): Pr
         ...columnsOf(input),
       };
       await tx.db.insertInto('plans').values(row).execute();
-      await recordAudit(tx, { action: 'plan.create', description: `Created plan ${row.code} at TZS ${input.price_monthly}/month, ${input.price_yearly}/year`, entity: 'plan', entityId: row.id, orgId: null, storeId: null });
+      await recordAudit(tx, {
+        action: 'plan.create',
+        description: `Created plan ${row.code} at TZS ${input.price_monthly}/month, ${input.price_yearly}/year`,
+        entity: 'plan',
+        entityId: row.id,
+        orgId: null,
+        storeId: null,
+      });
       return toPlan(row);
     });
   } catch (err) {
@@ -77,11 +84,24 @@ export async function updatePlan(ctx: AuthedContext, id: string, input: UpdatePl
   requireAdmin(ctx);
   const plan = await requirePlan(ctx, id);
   const set = columnsOf(input);
-  if (plan.code === FREE_PLAN && ((set.price_monthly ?? 0) > 0 || (set.price_yearly ?? 0) > 0)) throw new InvalidStateError('the free plan has no price');
+  if (plan.code === FREE_PLAN && ((set.price_monthly ?? 0) > 0 || (set.price_yearly ?? 0) > 0))
+    throw new InvalidStateError('the free plan has no price');
   return withTransaction(ctx, async (tx) => {
-    const updated = await tx.db.updateTable('plans').set({ ...set, updated_at: tx.clock.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const updated = await tx.db
+      .updateTable('plans')
+      .set({ ...set, updated_at: tx.clock.now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const changed = Object.keys(input).join(', ');
-    await recordAudit(tx, { action: 'plan.update', description: `Changed plan ${plan.code}: ${changed}`, entity: 'plan', entityId: id, orgId: null, storeId: null });
+    await recordAudit(tx, {
+      action: 'plan.update',
+      description: `Changed plan ${plan.code}: ${changed}`,
+      entity: 'plan',
+      entityId: id,
+      orgId: null,
+      storeId: null,
+    });
     return toPlan(updated);
   });
 }
@@ -93,8 +113,20 @@ export async function retirePlan(ctx: AuthedContext, id: string): Promise<Plan> 
   if (plan.code === FREE_PLAN) throw new InvalidStateError('the free plan cannot be retired: every organisation falls back to it');
   if (plan.status === 'retired') return toPlan(plan);
   return withTransaction(ctx, async (tx) => {
-    const updated = await tx.db.updateTable('plans').set({ status: 'retired', updated_at: tx.clock.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-    await recordAudit(tx, { action: 'plan.retire', description: `Retired plan ${plan.code}`, entity: 'plan', entityId: id, orgId: null, storeId: null });
+    const updated = await tx.db
+      .updateTable('plans')
+      .set({ status: 'retired', updated_at: tx.clock.now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(tx, {
+      action: 'plan.retire',
+      description: `Retired plan ${plan.code}`,
+      entity: 'plan',
+      entityId: id,
+      orgId: null,
+      storeId: null,
+    });
     return toPlan(updated);
   });
 }

@@ -1,5 +1,13 @@
 /** An organisation's subscription as its owner sees it: plan, status, period, usage against every limit, invoices; and cancelling. */
-import { type CurrentSubscription, type Invoice, type ListInvoicesQuery, type PageMeta, pageMeta, PlanLimitName, LIMIT_FIELD } from '@duka/shared';
+import {
+  type CurrentSubscription,
+  type Invoice,
+  type ListInvoicesQuery,
+  type PageMeta,
+  pageMeta,
+  PlanLimitName,
+  LIMIT_FIELD,
+} from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { isoOrNull } from '../../../lib/clock.js';
@@ -18,7 +26,11 @@ export async function currentSubscription(ctx: AuthedContext): Promise<CurrentSu
   requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const now = ctx.clock.now();
-  const [{ allowance, inForce }, growth, monthly] = await Promise.all([aiCreditAllowance(ctx.db, orgId), countGrowth(ctx.db, orgId), countMonthly(ctx.db, orgId, now)]);
+  const [{ allowance, inForce }, growth, monthly] = await Promise.all([
+    aiCreditAllowance(ctx.db, orgId),
+    countGrowth(ctx.db, orgId),
+    countMonthly(ctx.db, orgId, now),
+  ]);
   const { subscription: sub, plan, effective, plans } = inForce;
   const next = sub?.next_plan_id ? plans.find((p) => p.id === sub.next_plan_id) : undefined;
   const end = num(sub?.period_end ?? null);
@@ -29,7 +41,11 @@ export async function currentSubscription(ctx: AuthedContext): Promise<CurrentSu
         ? { plan_code: next.code, billing_cycle: sub!.next_billing_cycle as 'monthly' | 'yearly', at: isoOrNull(end)! }
         : null;
   const used: Record<PlanLimitName, number> = { ...growth, ai_credits: monthly.ai_credits, sms: monthly.sms };
-  const usage = PlanLimitName.options.map((limit) => ({ limit, used: used[limit], max: limit === 'ai_credits' ? allowance : effective[LIMIT_FIELD[limit]] }));
+  const usage = PlanLimitName.options.map((limit) => ({
+    limit,
+    used: used[limit],
+    max: limit === 'ai_credits' ? allowance : effective[LIMIT_FIELD[limit]],
+  }));
   return {
     plan: toPlan(plan),
     effective_plan_code: effective.code,
@@ -39,7 +55,8 @@ export async function currentSubscription(ctx: AuthedContext): Promise<CurrentSu
     current_period_end: isoOrNull(end),
     cancel_at_period_end: sub?.cancel_at_period_end === 1,
     scheduled_change: scheduled,
-    grace_ends_at: sub?.status === 'past_due' && sub.past_due_since !== null ? isoOrNull(Number(sub.past_due_since) + GRACE_DAYS * DAY) : null,
+    grace_ends_at:
+      sub?.status === 'past_due' && sub.past_due_since !== null ? isoOrNull(Number(sub.past_due_since) + GRACE_DAYS * DAY) : null,
     usage,
   };
 }
@@ -68,11 +85,21 @@ export async function cancelSubscription(ctx: AuthedContext): Promise<CurrentSub
   requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const sub = await ctx.db.selectFrom('subscriptions').selectAll().where('org_id', '=', orgId).executeTakeFirst();
-  if (!sub || sub.period_end === null || Number(sub.price) === 0) throw new InvalidStateError('you are on the free plan: there is nothing to cancel');
+  if (!sub || sub.period_end === null || Number(sub.price) === 0)
+    throw new InvalidStateError('you are on the free plan: there is nothing to cancel');
   if (!sub.cancel_at_period_end) {
     await withTransaction(ctx, async (tx) => {
-      await tx.db.updateTable('subscriptions').set({ cancel_at_period_end: 1, next_plan_id: null, next_billing_cycle: null, updated_at: tx.clock.now() }).where('org_id', '=', orgId).execute();
-      await recordBillingEvent(tx, { orgId, kind: 'subscription.cancel_requested', detail: 'returns to free at the period end', toPlan: FREE_PLAN });
+      await tx.db
+        .updateTable('subscriptions')
+        .set({ cancel_at_period_end: 1, next_plan_id: null, next_billing_cycle: null, updated_at: tx.clock.now() })
+        .where('org_id', '=', orgId)
+        .execute();
+      await recordBillingEvent(tx, {
+        orgId,
+        kind: 'subscription.cancel_requested',
+        detail: 'returns to free at the period end',
+        toPlan: FREE_PLAN,
+      });
     });
   }
   return currentSubscription(ctx);

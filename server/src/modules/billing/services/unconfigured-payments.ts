@@ -12,5 +12,11 @@ export const unconfiguredPayments: PaymentProvider = {
   parseCallback: () => {
     throw new CallbackRejected('no payment provider is configured');
   },
-  queryStatus: async (reference) => ({ reference, providerRef: null, outcome: 'failed', amountTzs: null, detail: 'no payment provider is configured' }),
+  queryStatus: async (reference) => ({
+    reference,
+    providerRef: null,
+    outcome: 'failed',
+    amountTzs: null,
+    detail: 'no payment provider is configured',
+  }),
 };

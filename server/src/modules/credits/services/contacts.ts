@@ -17,7 +17,12 @@ export function reminderBody(customerName: string, shopName: string, owedCents: 
   );
 }
 
-async function insertMessage(ctx: AuthedContext, orgId: string, customerId: string, m: { kind: CreditMessage['kind']; body: string; status: 'sent' | 'logged'; outbox_id?: string }) {
+async function insertMessage(
+  ctx: AuthedContext,
+  orgId: string,
+  customerId: string,
+  m: { kind: CreditMessage['kind']; body: string; status: 'sent' | 'logged'; outbox_id?: string },
+) {
   const id = newId();
   await ctx.db
     .insertInto('credit_messages')
@@ -47,7 +52,12 @@ export async function sendReminder(ctx: AuthedContext, customerId: string): Prom
   const id = await withTransaction(ctx, async (tx) => {
     const outboxId = await tx.messenger.send(tx, { channel: 'sms', to: customer.phone!, body, orgId, forCustomer: true });
     const messageId = await insertMessage(tx, orgId, customerId, { kind: 'sms', body, status: 'sent', outbox_id: outboxId });
-    await recordAudit(tx, { action: 'credit.remind', description: `Sent a credit reminder to ${customer.name}`, entity: 'customer', entityId: customerId });
+    await recordAudit(tx, {
+      action: 'credit.remind',
+      description: `Sent a credit reminder to ${customer.name}`,
+      entity: 'customer',
+      entityId: customerId,
+    });
     return messageId;
   });
   return readMessage(ctx, orgId, id);
@@ -59,7 +69,12 @@ export async function logCreditMessage(ctx: AuthedContext, customerId: string, i
   const customer = await requireCustomer(ctx, customerId);
   const id = await withTransaction(ctx, async (tx) => {
     const messageId = await insertMessage(tx, orgId, customerId, { kind: input.kind, body: input.body, status: 'logged' });
-    await recordAudit(tx, { action: 'credit.message', description: `Logged a ${input.kind} to ${customer.name}`, entity: 'customer', entityId: customerId });
+    await recordAudit(tx, {
+      action: 'credit.message',
+      description: `Logged a ${input.kind} to ${customer.name}`,
+      entity: 'customer',
+      entityId: customerId,
+    });
     return messageId;
   });
   return readMessage(ctx, orgId, id);
@@ -71,10 +86,22 @@ export async function addCreditNote(ctx: AuthedContext, customerId: string, inpu
   return withTransaction(ctx, async (tx) => {
     const row = await tx.db
       .insertInto('credit_notes')
-      .values({ id: newId(), org_id: orgId, customer_id: customerId, body: input.body, author_id: ctx.actor.userId, created_at: tx.clock.now() })
+      .values({
+        id: newId(),
+        org_id: orgId,
+        customer_id: customerId,
+        body: input.body,
+        author_id: ctx.actor.userId,
+        created_at: tx.clock.now(),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordAudit(tx, { action: 'credit.note', description: `Added a credit note on ${customer.name}`, entity: 'customer', entityId: customerId });
+    await recordAudit(tx, {
+      action: 'credit.note',
+      description: `Added a credit note on ${customer.name}`,
+      entity: 'customer',
+      entityId: customerId,
+    });
     return toCreditNote(row);
   });
 }

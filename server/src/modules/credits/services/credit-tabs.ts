@@ -18,7 +18,10 @@ export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery)
   const today = await orgToday(ctx, orgId);
   const query = filteredTabs(ctx.db, orgId, today, { status: q.status, customerId: q.customer_id, overdue: q.overdue });
   const [counted, rows] = await Promise.all([
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     query
       .orderBy('credit_tabs.created_at', 'desc')
       .orderBy('credit_tabs.id', 'desc')
@@ -39,15 +42,25 @@ export async function writeOffTab(ctx: AuthedContext, tabId: string, input: Writ
   const orgId = requireOrg(ctx);
   const today = await orgToday(ctx, orgId);
   return withTransaction(ctx, async (tx) => {
-    const locked = await forUpdate(tx.dialect, tx.db.selectFrom('credit_tabs').selectAll().where('org_id', '=', orgId).where('id', '=', tabId)).executeTakeFirst();
+    const locked = await forUpdate(
+      tx.dialect,
+      tx.db.selectFrom('credit_tabs').selectAll().where('org_id', '=', orgId).where('id', '=', tabId),
+    ).executeTakeFirst();
     if (!locked) throw new NotFoundError('credit tab');
     requirePower(tx, 'write_off_debt');
-    if (locked.status === 'settled' || locked.status === 'written_off') throw new InvalidStateError(`this credit tab is already ${locked.status.replace('_', ' ')}`);
+    if (locked.status === 'settled' || locked.status === 'written_off')
+      throw new InvalidStateError(`this credit tab is already ${locked.status.replace('_', ' ')}`);
     const now = tx.clock.now();
     const forgiven = balanceCents(locked);
     await tx.db
       .updateTable('credit_tabs')
-      .set({ status: 'written_off', written_off_amount: Number(locked.written_off_amount) + forgiven, write_off_reason: input.reason, written_off_at: now, updated_at: now })
+      .set({
+        status: 'written_off',
+        written_off_amount: Number(locked.written_off_amount) + forgiven,
+        write_off_reason: input.reason,
+        written_off_at: now,
+        updated_at: now,
+      })
       .where('id', '=', tabId)
       .execute();
     noteChange(tx, orgId, { entity: 'credit_tab', id: tabId, storeId: locked.store_id });

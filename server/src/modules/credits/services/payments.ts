@@ -54,7 +54,12 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
       const tab = byId.get(a.tab_id)!;
       await tx.db
         .updateTable('credit_tabs')
-        .set({ paid_amount: Number(tab.paid_amount) + a.amount, status: a.settled ? 'settled' : 'partially_paid', settled_at: a.settled ? now : null, updated_at: now })
+        .set({
+          paid_amount: Number(tab.paid_amount) + a.amount,
+          status: a.settled ? 'settled' : 'partially_paid',
+          settled_at: a.settled ? now : null,
+          updated_at: now,
+        })
         .where('id', '=', tab.id)
         .execute();
       await tx.db.insertInto('credit_allocations').values({ payment_id: paymentId, tab_id: tab.id, amount: a.amount }).execute();
@@ -83,6 +88,9 @@ export async function recordCreditPaymentOnce(
   key: string | undefined,
 ): Promise<{ payment: CreditPayment; replayed: boolean }> {
   const route = `POST /credits/customers/${customerId}/payments`;
-  const answer = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({ status: 200, body: await recordCreditPayment(tx, customerId, input) }));
+  const answer = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({
+    status: 200,
+    body: await recordCreditPayment(tx, customerId, input),
+  }));
   return { payment: answer.body as CreditPayment, replayed: answer.replayed };
 }

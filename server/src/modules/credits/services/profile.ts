@@ -4,7 +4,15 @@ import type { CreditProfile } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { toCustomer } from '../../customers/customers.queries.js';
 import { orgToday, requireCustomer } from '../../customers/services/scope.js';
-import { isOverdue, messagesWithDelivery, tabsWithNames, toCreditMessage, toCreditNote, toCreditTab, withAllocations } from '../credits.queries.js';
+import {
+  isOverdue,
+  messagesWithDelivery,
+  tabsWithNames,
+  toCreditMessage,
+  toCreditNote,
+  toCreditTab,
+  withAllocations,
+} from '../credits.queries.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 
 export async function getCreditProfile(ctx: AuthedContext, customerId: string): Promise<CreditProfile> {
@@ -12,10 +20,32 @@ export async function getCreditProfile(ctx: AuthedContext, customerId: string): 
   const customer = await requireCustomer(ctx, customerId);
   const today = await orgToday(ctx, orgId);
   const [tabs, payments, messages, notes] = await Promise.all([
-    tabsWithNames(ctx.db, orgId).where('credit_tabs.customer_id', '=', customerId).orderBy('credit_tabs.created_at', 'desc').orderBy('credit_tabs.id', 'desc').execute(),
-    ctx.db.selectFrom('credit_payments').selectAll().where('org_id', '=', orgId).where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
-    messagesWithDelivery(ctx.db, orgId).where('credit_messages.customer_id', '=', customerId).orderBy('credit_messages.created_at', 'desc').orderBy('credit_messages.id', 'desc').execute(),
-    ctx.db.selectFrom('credit_notes').selectAll().where('org_id', '=', orgId).where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    tabsWithNames(ctx.db, orgId)
+      .where('credit_tabs.customer_id', '=', customerId)
+      .orderBy('credit_tabs.created_at', 'desc')
+      .orderBy('credit_tabs.id', 'desc')
+      .execute(),
+    ctx.db
+      .selectFrom('credit_payments')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('customer_id', '=', customerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+    messagesWithDelivery(ctx.db, orgId)
+      .where('credit_messages.customer_id', '=', customerId)
+      .orderBy('credit_messages.created_at', 'desc')
+      .orderBy('credit_messages.id', 'desc')
+      .execute(),
+    ctx.db
+      .selectFrom('credit_notes')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('customer_id', '=', customerId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
   ]);
   return {
     customer: toCustomer(customer),

@@ -58,7 +58,13 @@ export async function cancelCreditTab(ctx: ServiceContext, transactionId: string
   const balance = tab.amount - tab.paid_amount - tab.written_off_amount;
   await ctx.db
     .updateTable('credit_tabs')
-    .set({ status: 'written_off', written_off_amount: tab.written_off_amount + balance, write_off_reason: reason, written_off_at: now, updated_at: now })
+    .set({
+      status: 'written_off',
+      written_off_amount: tab.written_off_amount + balance,
+      write_off_reason: reason,
+      written_off_at: now,
+      updated_at: now,
+    })
     .where('id', '=', tab.id)
     .execute();
   noteChange(ctx, tab.org_id, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });

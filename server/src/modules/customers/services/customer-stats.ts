@@ -36,7 +36,10 @@ export async function refreshCustomerStats(ctx: ServiceContext, orgId: string, c
     .where('id', '=', customerId)
     .execute();
   const threshold = await vipThreshold(ctx.db, orgId);
-  await customers().set({ segment: segmentOf(h, threshold, now, customer.created_at) }).where('id', '=', customerId).execute();
+  await customers()
+    .set({ segment: segmentOf(h, threshold, now, customer.created_at) })
+    .where('id', '=', customerId)
+    .execute();
   noteChange(ctx, orgId, { entity: 'customer', id: customerId });
 
   // This customer's spend moves the VIP line for everyone: whoever reached it is VIP now, and a VIP
@@ -59,7 +62,12 @@ export async function refreshCustomerStats(ctx: ServiceContext, orgId: string, c
     .where('id', '!=', customerId)
     .$if(threshold !== null, (qb) => qb.where('total_spend', '<', threshold!))
     .execute();
-  const histories = await purchaseHistory(ctx.db, orgId, demoted.map((d) => d.id), since);
+  const histories = await purchaseHistory(
+    ctx.db,
+    orgId,
+    demoted.map((d) => d.id),
+    since,
+  );
   for (const d of demoted) {
     await customers()
       .set({ segment: segmentOf(histories.get(d.id) ?? NO_PURCHASES, threshold, now, d.created_at), updated_at: now })

@@ -10,7 +10,15 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { phoneFragment } from '../../staff/staff.queries.js';
-import { type NewCustomerFields, customersWithBalance, findCustomerByPhone, findCustomerWithBalance, insertCustomer, outstandingOf, toCustomer } from '../customers.queries.js';
+import {
+  type NewCustomerFields,
+  customersWithBalance,
+  findCustomerByPhone,
+  findCustomerWithBalance,
+  insertCustomer,
+  outstandingOf,
+  toCustomer,
+} from '../customers.queries.js';
 import type { CustomerTable } from '../../../db/tables/customers.table.js';
 import { requireCustomer } from './scope.js';
 import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
@@ -69,7 +77,10 @@ export async function listCustomers(ctx: AuthedContext, q: ListCustomersQuery): 
     .$if(!!q.segment, (qb) => qb.where('customers.segment', '=', q.segment!))
     .$if(q.has_credit !== undefined, (qb) => qb.where((eb) => eb(outstandingOf(eb), q.has_credit ? '>' : '<=', 0)));
   const [counted, rows] = await Promise.all([
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     base
       .orderBy('customers.name')
       .orderBy('customers.id')
@@ -114,9 +125,19 @@ export async function updateCustomer(ctx: AuthedContext, id: string, input: Upda
   assertMayChange(ctx, before, set);
   try {
     return await withTransaction(ctx, async (tx) => {
-      await tx.db.updateTable('customers').set({ ...set, updated_at: tx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await tx.db
+        .updateTable('customers')
+        .set({ ...set, updated_at: tx.clock.now() })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
       noteChange(tx, orgId, { entity: 'customer', id });
-      await recordAudit(tx, { action: 'customer.update', description: `Updated customer ${set.name ?? before.name}`, entity: 'customer', entityId: id });
+      await recordAudit(tx, {
+        action: 'customer.update',
+        description: `Updated customer ${set.name ?? before.name}`,
+        entity: 'customer',
+        entityId: id,
+      });
       return toCustomer((await findCustomerWithBalance(tx.db, orgId, id))!);
     });
   } catch (err) {

@@ -3,7 +3,15 @@
  * sync mutation `expense.create` both call it.
  */
 import { EXPENSE_CATEGORIES, newId, pageMeta, fromCents, toCents } from '@duka/shared';
-import type { CreateExpenseInput, Expense, ExpenseSummary, ExpenseSummaryQuery, ListExpensesQuery, PageMeta, UpdateExpenseInput } from '@duka/shared';
+import type {
+  CreateExpenseInput,
+  Expense,
+  ExpenseSummary,
+  ExpenseSummaryQuery,
+  ListExpensesQuery,
+  PageMeta,
+  UpdateExpenseInput,
+} from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { containsText } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
@@ -76,7 +84,11 @@ export const getExpense = async (ctx: AuthedContext, id: string): Promise<Expens
  * the same id again answers the expense already made (a till that re-sends it under a new
  * mutation id gets the first one back); an id already used for something else is 409 CONFLICT.
  */
-export async function createExpense(ctx: AuthedContext, input: CreateExpenseInput, opts: { id?: string; spentAt?: number } = {}): Promise<Expense> {
+export async function createExpense(
+  ctx: AuthedContext,
+  input: CreateExpenseInput,
+  opts: { id?: string; spentAt?: number } = {},
+): Promise<Expense> {
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
@@ -108,14 +120,26 @@ export async function createExpense(ctx: AuthedContext, input: CreateExpenseInpu
       .returningAll()
       .executeTakeFirst();
     if (!row) return existing();
-    await recordAudit(tx, { action: 'expense.create', description: `Recorded expense ${row.title} (${row.category}) TZS ${fromCents(row.amount)}`, entity: 'expense', entityId: id });
+    await recordAudit(tx, {
+      action: 'expense.create',
+      description: `Recorded expense ${row.title} (${row.category}) TZS ${fromCents(row.amount)}`,
+      entity: 'expense',
+      entityId: id,
+    });
     return toExpense(row);
   });
 }
 
 /** POST /expenses with an optional Idempotency-Key (design §3). */
-export async function createExpenseOnce(ctx: AuthedContext, input: CreateExpenseInput, key: string | undefined): Promise<{ expense: Expense; replayed: boolean }> {
-  const answer = await withIdempotency(ctx, { key, route: 'POST /expenses', body: input }, async (tx) => ({ status: 200, body: await createExpense(tx, input) }));
+export async function createExpenseOnce(
+  ctx: AuthedContext,
+  input: CreateExpenseInput,
+  key: string | undefined,
+): Promise<{ expense: Expense; replayed: boolean }> {
+  const answer = await withIdempotency(ctx, { key, route: 'POST /expenses', body: input }, async (tx) => ({
+    status: 200,
+    body: await createExpense(tx, input),
+  }));
   return { expense: answer.body as Expense, replayed: answer.replayed };
 }
 
@@ -141,7 +165,12 @@ export async function deleteExpense(ctx: AuthedContext, id: string): Promise<voi
   const before = await requireExpense(ctx, id);
   await withTransaction(ctx, async (tx) => {
     await tx.db.deleteFrom('expenses').where('id', '=', id).where('store_id', '=', before.store_id).execute();
-    await recordAudit(tx, { action: 'expense.delete', description: `Deleted expense ${before.title} (TZS ${fromCents(before.amount)})`, entity: 'expense', entityId: id });
+    await recordAudit(tx, {
+      action: 'expense.delete',
+      description: `Deleted expense ${before.title} (TZS ${fromCents(before.amount)})`,
+      entity: 'expense',
+      entityId: id,
+    });
   });
 }
 

@@ -18,7 +18,9 @@ const TOKEN_MARGIN_MS = 60_000;
  */
 export class CredentialsUnreadable extends Error {
   constructor() {
-    super('the TRA username and password kept from the registration cannot be unsealed (JWT_SECRET changed?): restore the previous JWT_SECRET');
+    super(
+      'the TRA username and password kept from the registration cannot be unsealed (JWT_SECRET changed?): restore the previous JWT_SECRET',
+    );
   }
 }
 
@@ -31,7 +33,10 @@ function unseal(ctx: ServiceContext, sealed: string): string | null {
 }
 const keys = new Map<string, { sealed: string; key: SigningKey }>();
 
-export const endpointOf = (ctx: ServiceContext, device: FiscalDeviceRow): TraEndpoint => ({ baseUrl: apiBase(ctx.config, device.environment), certSerial: device.cert_serial });
+export const endpointOf = (ctx: ServiceContext, device: FiscalDeviceRow): TraEndpoint => ({
+  baseUrl: apiBase(ctx.config, device.environment),
+  certSerial: device.cert_serial,
+});
 
 export async function signingKey(ctx: ServiceContext, device: FiscalDeviceRow): Promise<SigningKey> {
   const sealed = device.certificate_enc!;
@@ -45,7 +50,10 @@ export async function signingKey(ctx: ServiceContext, device: FiscalDeviceRow): 
 export async function tokenFor(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow): Promise<string> {
   const now = ctx.clock.now();
   // A cached token that no longer unseals is simply fetched again.
-  const cached = device.token_enc && device.token_expires_at && Number(device.token_expires_at) - TOKEN_MARGIN_MS > now ? unseal(ctx, device.token_enc) : null;
+  const cached =
+    device.token_enc && device.token_expires_at && Number(device.token_expires_at) - TOKEN_MARGIN_MS > now
+      ? unseal(ctx, device.token_enc)
+      : null;
   if (cached) return cached;
   const credentials = device.credentials_enc ? unseal(ctx, device.credentials_enc) : null;
   if (!credentials) throw new CredentialsUnreadable();
@@ -53,14 +61,22 @@ export async function tokenFor(ctx: ServiceContext, gateway: TraGateway, device:
   const token = await gateway.token(endpointOf(ctx, device), username, password);
   const expires = now + token.expiresInSeconds * 1000;
   const sealed = ctx.keys.encrypt(token.accessToken);
-  await ctx.db.updateTable('fiscal_devices').set({ token_enc: sealed, token_expires_at: expires }).where('store_id', '=', device.store_id).execute();
+  await ctx.db
+    .updateTable('fiscal_devices')
+    .set({ token_enc: sealed, token_expires_at: expires })
+    .where('store_id', '=', device.store_id)
+    .execute();
   device.token_enc = sealed;
   device.token_expires_at = expires;
   return token.accessToken;
 }
 
 export async function dropToken(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
-  await ctx.db.updateTable('fiscal_devices').set({ token_enc: null, token_expires_at: null }).where('store_id', '=', device.store_id).execute();
+  await ctx.db
+    .updateTable('fiscal_devices')
+    .set({ token_enc: null, token_expires_at: null })
+    .where('store_id', '=', device.store_id)
+    .execute();
   device.token_enc = null;
   device.token_expires_at = null;
 }

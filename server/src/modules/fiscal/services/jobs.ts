@@ -37,16 +37,40 @@ export async function releaseDeadClaims(deps: Deps): Promise<void> {
 async function tellIfStuck(ctx: ServiceContext, storeId: string, orgId: string): Promise<void> {
   const since = ctx.clock.now() - STUCK_AFTER_MS;
   const [receipt, z] = await Promise.all([
-    ctx.db.selectFrom('fiscal_receipts').select(['created_at', 'last_error']).where('store_id', '=', storeId).where('status', '!=', 'issued').orderBy('gc').limit(1).executeTakeFirst(),
-    ctx.db.selectFrom('fiscal_z_reports').select(['created_at', 'last_error']).where('store_id', '=', storeId).where('status', '!=', 'issued').orderBy('znum').limit(1).executeTakeFirst(),
+    ctx.db
+      .selectFrom('fiscal_receipts')
+      .select(['created_at', 'last_error'])
+      .where('store_id', '=', storeId)
+      .where('status', '!=', 'issued')
+      .orderBy('gc')
+      .limit(1)
+      .executeTakeFirst(),
+    ctx.db
+      .selectFrom('fiscal_z_reports')
+      .select(['created_at', 'last_error'])
+      .where('store_id', '=', storeId)
+      .where('status', '!=', 'issued')
+      .orderBy('znum')
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   const waiting = [receipt, z].filter((w) => w && Number(w.created_at) < since);
   if (!waiting.length) return;
-  const pending = await ctx.db.selectFrom('fiscal_receipts').select((eb) => eb.fn.countAll<number | string>().as('n')).where('store_id', '=', storeId).where('status', '!=', 'issued').executeTakeFirstOrThrow();
+  const pending = await ctx.db
+    .selectFrom('fiscal_receipts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('store_id', '=', storeId)
+    .where('status', '!=', 'issued')
+    .executeTakeFirstOrThrow();
   const reason = waiting[0]!.last_error ?? 'no answer yet';
   await withTransaction(ctx, async (tx) => {
     // The claim: of several instances, only the one whose update matched tells the store.
-    const claimed = await tx.db.updateTable('fiscal_devices').set({ stuck_notified_at: tx.clock.now() }).where('store_id', '=', storeId).where('stuck_notified_at', 'is', null).executeTakeFirst();
+    const claimed = await tx.db
+      .updateTable('fiscal_devices')
+      .set({ stuck_notified_at: tx.clock.now() })
+      .where('store_id', '=', storeId)
+      .where('stuck_notified_at', 'is', null)
+      .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) return;
     await createNotification(tx, {
       orgId,

@@ -17,7 +17,11 @@ import { EAT, zNumber } from './receipt-xml.js';
 import { localTime } from '../../../lib/time.js';
 
 /** The receipts numbered, by sale id (none when the store's device is off or unregistered). */
-export async function numberFiscalReceipts(tx: ServiceContext, storeId: string, sales: TransactionRow[]): Promise<Map<string, FiscalReceiptRow>> {
+export async function numberFiscalReceipts(
+  tx: ServiceContext,
+  storeId: string,
+  sales: TransactionRow[],
+): Promise<Map<string, FiscalReceiptRow>> {
   const device = await findDevice(tx.db, storeId);
   const registration = device && registrationOf(device);
   if (!device || device.enabled !== 1 || !registration || !sales.length) return new Map();
@@ -52,7 +56,11 @@ export async function numberFiscalReceipts(tx: ServiceContext, storeId: string, 
     };
   });
   await tx.db.insertInto('fiscal_receipts').values(rows).execute();
-  await tx.db.updateTable('fiscal_devices').set({ last_gc: gc, last_dc: dc, last_znum: znum, updated_at: now }).where('store_id', '=', storeId).execute();
+  await tx.db
+    .updateTable('fiscal_devices')
+    .set({ last_gc: gc, last_dc: dc, last_znum: znum, updated_at: now })
+    .where('store_id', '=', storeId)
+    .execute();
   // Not awaited: after-commit tasks hold the sale's answer, and TRA may be slow or down.
   afterCommit(tx, () => void fiscalOf(tx).kick(storeId));
   return new Map(rows.map((r) => [r.transaction_id, r]));

@@ -11,7 +11,8 @@ import { CredentialsUnreadable, dropToken, tokenFor } from './device-session.js'
 export const fiscalRetryDelayMs = (attempts: number) => Math.min(30_000 * 2 ** (attempts - 1), 5 * 60_000);
 
 /** What leaves a receipt or Z report waiting, its reason recorded: TRA's trouble, or credentials that no longer unseal. */
-export const isTraTrouble = (err: unknown): err is Error => err instanceof TraUnreachable || err instanceof TraUnauthorized || err instanceof TraRefused || err instanceof CredentialsUnreadable;
+export const isTraTrouble = (err: unknown): err is Error =>
+  err instanceof TraUnreachable || err instanceof TraUnauthorized || err instanceof TraRefused || err instanceof CredentialsUnreadable;
 
 export type SendOutcome = { ok: true } | { ok: false; error: string };
 
@@ -28,7 +29,14 @@ export interface Queued {
  * Send one queued item; true when TRA acknowledged it (`issued` records that). Otherwise it stays
  * `pending` (no answer) or becomes `failed` (TRA refused it) and waits its backoff.
  */
-export async function sendQueued(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, item: Queued, post: (token: string) => Promise<Acknowledgement>, issued: (attempts: number) => Promise<void>): Promise<boolean> {
+export async function sendQueued(
+  ctx: ServiceContext,
+  gateway: TraGateway,
+  device: FiscalDeviceRow,
+  item: Queued,
+  post: (token: string) => Promise<Acknowledgement>,
+  issued: (attempts: number) => Promise<void>,
+): Promise<boolean> {
   const attempts = item.attempts + 1;
   let status: 'pending' | 'failed' = 'pending';
   let error: string;
@@ -55,15 +63,21 @@ export async function sendQueued(ctx: ServiceContext, gateway: TraGateway, devic
 }
 
 /** Post one signed body with the device's token, renewing the token once after a 401. Throws what the gateway throws (no answer, token refused). */
-export async function postWithToken(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, post: (token: string) => Promise<Acknowledgement>): Promise<SendOutcome> {
+export async function postWithToken(
+  ctx: ServiceContext,
+  gateway: TraGateway,
+  device: FiscalDeviceRow,
+  post: (token: string) => Promise<Acknowledgement>,
+): Promise<SendOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       const ack = await post(await tokenFor(ctx, gateway, device));
-      return ack.ackCode === '0' ? { ok: true } : { ok: false, error: `TRA refused it (ACKCODE ${ack.ackCode}): ${ack.ackMessage}`.slice(0, 500) };
+      return ack.ackCode === '0'
+        ? { ok: true }
+        : { ok: false, error: `TRA refused it (ACKCODE ${ack.ackCode}): ${ack.ackMessage}`.slice(0, 500) };
     } catch (err) {
       if (!(err instanceof TraUnauthorized) || attempt > 0) throw err;
       await dropToken(ctx, device);
     }
   }
 }
-

@@ -104,7 +104,8 @@ export class FiscalQueue implements FiscalQueuePort {
         .limit(SEND_BATCH)
         .execute();
       if (!batch.length) {
-        if (device.stuck_notified_at !== null) await ctx.db.updateTable('fiscal_devices').set({ stuck_notified_at: null }).where('store_id', '=', device.store_id).execute();
+        if (device.stuck_notified_at !== null)
+          await ctx.db.updateTable('fiscal_devices').set({ stuck_notified_at: null }).where('store_id', '=', device.store_id).execute();
         return true;
       }
       const acknowledged: Array<{ receipt: FiscalReceiptRow; attempts: number }> = [];
@@ -123,7 +124,12 @@ export class FiscalQueue implements FiscalQueuePort {
     }
   }
 
-  private sendOne(ctx: ServiceContext, device: FiscalDeviceRow, receipt: FiscalReceiptRow, issued: (attempts: number) => void): Promise<boolean> {
+  private sendOne(
+    ctx: ServiceContext,
+    device: FiscalDeviceRow,
+    receipt: FiscalReceiptRow,
+    issued: (attempts: number) => void,
+  ): Promise<boolean> {
     return sendQueued(
       ctx,
       this.gateway,
@@ -146,7 +152,13 @@ function holdClaim(ctx: ServiceContext, storeId: string, claimedAt: number, ever
   const renewing = setInterval(() => {
     beat = beat.then(async () => {
       try {
-        const renewed = await ctx.db.updateTable('fiscal_devices').set({ claimed_at: ctx.leases.now() }).where('store_id', '=', storeId).where('claimed_at', '=', stamp).returning('claimed_at').executeTakeFirst();
+        const renewed = await ctx.db
+          .updateTable('fiscal_devices')
+          .set({ claimed_at: ctx.leases.now() })
+          .where('store_id', '=', storeId)
+          .where('claimed_at', '=', stamp)
+          .returning('claimed_at')
+          .executeTakeFirst();
         if (renewed) stamp = Number(renewed.claimed_at);
       } catch (err) {
         ctx.log.warn({ err, store_id: storeId }, 'fiscal: claim not renewed');
@@ -158,7 +170,12 @@ function holdClaim(ctx: ServiceContext, storeId: string, claimedAt: number, ever
     async release() {
       clearInterval(renewing);
       await beat;
-      await ctx.db.updateTable('fiscal_devices').set({ claimed_at: null }).where('store_id', '=', storeId).where('claimed_at', '=', stamp).execute();
+      await ctx.db
+        .updateTable('fiscal_devices')
+        .set({ claimed_at: null })
+        .where('store_id', '=', storeId)
+        .where('claimed_at', '=', stamp)
+        .execute();
     },
   };
 }

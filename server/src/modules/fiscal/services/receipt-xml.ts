@@ -44,7 +44,13 @@ export function receiptFigures(sale: TransactionRow, lines: Array<TransactionLin
     v.tax += tax;
   }
   const taxTotal = Object.values(vat).reduce((s, v) => s + v.tax, 0);
-  return { totalIncl: sale.total, totalExcl: sale.total - taxTotal, discount: sale.discount, payment: TRA_PAYMENT_TYPE[sale.payment_method], vat };
+  return {
+    totalIncl: sale.total,
+    totalExcl: sale.total - taxTotal,
+    discount: sale.discount,
+    payment: TRA_PAYMENT_TYPE[sale.payment_method],
+    vat,
+  };
 }
 
 /** The buyer as TRA records them: by TIN when the cashier took one (type 1), else nobody (type 6). */
@@ -58,7 +64,13 @@ function customer(sale: TransactionRow): Array<[string, string | number]> {
 }
 
 /** The `<RCT>…</RCT>` payload (unsigned). */
-export function receiptPayload(issuer: Issuer, receipt: FiscalReceiptRow, sale: TransactionRow, lines: Array<TransactionLineRow & { taxCode: TaxCode }>, figures: ReceiptFigures): string {
+export function receiptPayload(
+  issuer: Issuer,
+  receipt: FiscalReceiptRow,
+  sale: TransactionRow,
+  lines: Array<TransactionLineRow & { taxCode: TaxCode }>,
+  figures: ReceiptFigures,
+): string {
   const head = elements([
     ['DATE', localDate(receipt.issued_at, EAT)],
     ['TIME', localTime(receipt.issued_at, EAT)],
@@ -73,13 +85,38 @@ export function receiptPayload(issuer: Issuer, receipt: FiscalReceiptRow, sale: 
     ['RCTVNUM', receipt.rctvnum],
   ]);
   const items = lines.map((l, i) =>
-    wrap('ITEM', elements([['ID', i + 1], ['DESC', l.product_name], ['QTY', l.qty], ['TAXCODE', taxCodeNumber(l.taxCode)], ['AMT', amount(l.line_total)]])),
+    wrap(
+      'ITEM',
+      elements([
+        ['ID', i + 1],
+        ['DESC', l.product_name],
+        ['QTY', l.qty],
+        ['TAXCODE', taxCodeNumber(l.taxCode)],
+        ['AMT', amount(l.line_total)],
+      ]),
+    ),
   );
-  const totals = elements([['TOTALTAXEXCL', amount(figures.totalExcl)], ['TOTALTAXINCL', amount(figures.totalIncl)], ['DISCOUNT', amount(figures.discount)]]);
-  const payments = elements([['PMTTYPE', figures.payment], ['PMTAMOUNT', amount(figures.totalIncl)]]);
+  const totals = elements([
+    ['TOTALTAXEXCL', amount(figures.totalExcl)],
+    ['TOTALTAXINCL', amount(figures.totalIncl)],
+    ['DISCOUNT', amount(figures.discount)],
+  ]);
+  const payments = elements([
+    ['PMTTYPE', figures.payment],
+    ['PMTAMOUNT', amount(figures.totalIncl)],
+  ]);
   const vat = (Object.entries(figures.vat) as Array<[TaxCode, VatTotal]>)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([code, v]) => elements([['VATRATE', code], ['NETTAMOUNT', amount(v.net)], ['TAXAMOUNT', amount(v.tax)]]))
+    .map(([code, v]) =>
+      elements([
+        ['VATRATE', code],
+        ['NETTAMOUNT', amount(v.net)],
+        ['TAXAMOUNT', amount(v.tax)],
+      ]),
+    )
     .join('');
-  return wrap('RCT', `${head}${wrap('ITEMS', items.join(''))}${wrap('TOTALS', totals)}${wrap('PAYMENTS', payments)}${wrap('VATTOTALS', vat)}`);
+  return wrap(
+    'RCT',
+    `${head}${wrap('ITEMS', items.join(''))}${wrap('TOTALS', totals)}${wrap('PAYMENTS', payments)}${wrap('VATTOTALS', vat)}`,
+  );
 }

@@ -18,7 +18,14 @@ import { receiptFigures, receiptPayload } from './receipt-xml.js';
 const BUILD_BATCH = 200;
 
 export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDeviceRow): Promise<number> {
-  const unbuilt = await ctx.db.selectFrom('fiscal_receipts').selectAll().where('store_id', '=', device.store_id).where('body', 'is', null).orderBy('gc').limit(BUILD_BATCH).execute();
+  const unbuilt = await ctx.db
+    .selectFrom('fiscal_receipts')
+    .selectAll()
+    .where('store_id', '=', device.store_id)
+    .where('body', 'is', null)
+    .orderBy('gc')
+    .limit(BUILD_BATCH)
+    .execute();
   if (!unbuilt.length) return 0;
   const registration = registrationOf(device)!;
   const issuer = { tin: device.tin, regid: registration.regid, efdSerial: registration.efd_serial };
@@ -42,7 +49,10 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
       const sale = saleById.get(receipt.transaction_id)!;
       const saleLines = lines
         .filter((l) => l.transaction_id === sale.id)
-        .map((l) => ({ ...l, taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1) }));
+        .map((l) => ({
+          ...l,
+          taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1),
+        }));
       const figures = receiptFigures(sale, saleLines);
       const payload = receiptPayload(issuer, receipt, sale, saleLines, figures);
       return { id: receipt.id, body: envelope(payload, await signPayload(key, payload)), figures: JSON.stringify(figures) };
@@ -50,7 +60,13 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
   );
   // One commit for the lot; only where no body is yet, so there is never a second version.
   await withTransaction(ctx, async (tx) => {
-    for (const b of built) await tx.db.updateTable('fiscal_receipts').set({ body: b.body, figures: b.figures }).where('id', '=', b.id).where('body', 'is', null).execute();
+    for (const b of built)
+      await tx.db
+        .updateTable('fiscal_receipts')
+        .set({ body: b.body, figures: b.figures })
+        .where('id', '=', b.id)
+        .where('body', 'is', null)
+        .execute();
   });
   return built.length;
 }
@@ -64,7 +80,10 @@ async function keyOrExplain(ctx: ServiceContext, device: FiscalDeviceRow, head: 
   try {
     return await signingKey(ctx, device);
   } catch (err) {
-    const reason = err instanceof CertificateError ? err.message : 'certificate: the server cannot unseal the stored certificate (JWT_SECRET changed?): restore the previous JWT_SECRET, or save the certificate again';
+    const reason =
+      err instanceof CertificateError
+        ? err.message
+        : 'certificate: the server cannot unseal the stored certificate (JWT_SECRET changed?): restore the previous JWT_SECRET, or save the certificate again';
     await ctx.db.updateTable('fiscal_receipts').set({ last_error: reason }).where('id', '=', head.id).execute();
     throw err;
   }
@@ -76,7 +95,11 @@ export async function markIssued(ctx: ServiceContext, acknowledged: Array<{ rece
   await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     for (const { receipt, attempts } of acknowledged) {
-      await tx.db.updateTable('fiscal_receipts').set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: now }).where('id', '=', receipt.id).execute();
+      await tx.db
+        .updateTable('fiscal_receipts')
+        .set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: now })
+        .where('id', '=', receipt.id)
+        .execute();
       noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });
     }
   });

@@ -24,13 +24,20 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
   const device = await findDevice(ctx.db, storeId);
   if (!device) throw new NotFoundError('fiscal settings');
   if (device.registration) throw new BusinessRuleError('the device is already registered with TRA', 'BUSINESS_RULE');
-  const payload = wrap('REGDATA', elements([['TIN', device.tin], ['CERTKEY', device.cert_key]]));
+  const payload = wrap(
+    'REGDATA',
+    elements([
+      ['TIN', device.tin],
+      ['CERTKEY', device.cert_key],
+    ]),
+  );
   const body = envelope(payload, await signPayload(await signingKey(ctx, device), payload));
   let answer;
   try {
     answer = await gateway.register(endpointOf(ctx, device), body);
   } catch (err) {
-    if (err instanceof TraUnreachable) throw new ServiceError('SERVICE_UNAVAILABLE', `${err.message}; try again later`, { headers: { 'Retry-After': '60' } });
+    if (err instanceof TraUnreachable)
+      throw new ServiceError('SERVICE_UNAVAILABLE', `${err.message}; try again later`, { headers: { 'Retry-After': '60' } });
     if (err instanceof TraRefused) throw new BusinessRuleError(err.message);
     throw err;
   }
@@ -51,7 +58,8 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
     tax_office: text(f.TAXOFFICE),
     tax_codes: Object.fromEntries(Object.entries(codes).map(([k, v]) => [k, text(v)])),
   };
-  if (!registration.regid || !registration.receipt_code || !f.USERNAME || !f.PASSWORD) throw new BusinessRuleError('TRA answered the registration without a REGID, receipt code or credentials');
+  if (!registration.regid || !registration.receipt_code || !f.USERNAME || !f.PASSWORD)
+    throw new BusinessRuleError('TRA answered the registration without a REGID, receipt code or credentials');
   const now = ctx.clock.now();
   await withTransaction(ctx, async (tx) => {
     await tx.db
@@ -66,7 +74,12 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
       .where('store_id', '=', storeId)
       .where('registration', 'is', null)
       .execute();
-    await recordAudit(tx, { action: 'fiscal.register', description: `Registered the fiscal device with TRA: REGID ${registration.regid}, serial ${registration.efd_serial}`, entity: 'store', entityId: storeId });
+    await recordAudit(tx, {
+      action: 'fiscal.register',
+      description: `Registered the fiscal device with TRA: REGID ${registration.regid}, serial ${registration.efd_serial}`,
+      entity: 'store',
+      entityId: storeId,
+    });
   });
   return showSettings(ctx, (await findDevice(ctx.db, storeId))!);
 }

@@ -33,8 +33,10 @@ export async function getFiscalSettings(ctx: AuthedContext, storeId: string): Pr
 export async function saveFiscalSettings(ctx: AuthedContext, storeId: string, input: FiscalSettingsInput): Promise<FiscalSettings> {
   const { orgId } = await ownStore(ctx, storeId);
   const before = await findDevice(ctx.db, storeId);
-  if (input.certificate !== undefined && input.certificate_password === undefined) throw new ValidationError('certificate_password', 'is required with the certificate');
-  if (input.certificate === undefined && !before?.certificate_enc) throw new ValidationError('certificate', 'is required: the .pfx TRA issued, base64');
+  if (input.certificate !== undefined && input.certificate_password === undefined)
+    throw new ValidationError('certificate_password', 'is required with the certificate');
+  if (input.certificate === undefined && !before?.certificate_enc)
+    throw new ValidationError('certificate', 'is required: the .pfx TRA issued, base64');
   if (input.certificate !== undefined) {
     try {
       await openCertificate(input.certificate, input.certificate_password!);
@@ -45,19 +47,61 @@ export async function saveFiscalSettings(ctx: AuthedContext, storeId: string, in
   }
   const registered = before?.registration != null;
   if (registered && (input.tin !== before.tin || input.cert_serial !== before.cert_serial || input.environment !== before.environment)) {
-    throw new BusinessRuleError('the device is registered with TRA for this TIN, certificate and environment; they cannot change (set up a new store for another taxpayer)', 'BUSINESS_RULE', 'tin');
+    throw new BusinessRuleError(
+      'the device is registered with TRA for this TIN, certificate and environment; they cannot change (set up a new store for another taxpayer)',
+      'BUSINESS_RULE',
+      'tin',
+    );
   }
-  if (input.enabled && !registered) throw new BusinessRuleError('register the device with TRA first (POST /stores/{id}/fiscal/register)', 'BUSINESS_RULE', 'enabled');
+  if (input.enabled && !registered)
+    throw new BusinessRuleError('register the device with TRA first (POST /stores/{id}/fiscal/register)', 'BUSINESS_RULE', 'enabled');
   const now = ctx.clock.now();
-  const sealed = input.certificate === undefined ? {} : { certificate_enc: ctx.keys.encrypt(input.certificate), certificate_password_enc: ctx.keys.encrypt(input.certificate_password!) };
-  const fields = { tin: input.tin, vrn: input.vrn ?? null, cert_key: input.cert_key, cert_serial: input.cert_serial, environment: input.environment, ...sealed, ...(input.enabled === undefined ? {} : { enabled: input.enabled ? 1 : 0 }), updated_at: now };
+  const sealed =
+    input.certificate === undefined
+      ? {}
+      : { certificate_enc: ctx.keys.encrypt(input.certificate), certificate_password_enc: ctx.keys.encrypt(input.certificate_password!) };
+  const fields = {
+    tin: input.tin,
+    vrn: input.vrn ?? null,
+    cert_key: input.cert_key,
+    cert_serial: input.cert_serial,
+    environment: input.environment,
+    ...sealed,
+    ...(input.enabled === undefined ? {} : { enabled: input.enabled ? 1 : 0 }),
+    updated_at: now,
+  };
   await withTransaction(ctx, async (tx) => {
     if (before) await tx.db.updateTable('fiscal_devices').set(fields).where('store_id', '=', storeId).execute();
-    else await tx.db.insertInto('fiscal_devices').values({ store_id: storeId, org_id: orgId, certificate_enc: null, certificate_password_enc: null, registration: null, credentials_enc: null, registered_at: null, token_enc: null, token_expires_at: null, last_znum: null, claimed_at: null, stuck_notified_at: null, created_at: now, ...fields }).execute();
+    else
+      await tx.db
+        .insertInto('fiscal_devices')
+        .values({
+          store_id: storeId,
+          org_id: orgId,
+          certificate_enc: null,
+          certificate_password_enc: null,
+          registration: null,
+          credentials_enc: null,
+          registered_at: null,
+          token_enc: null,
+          token_expires_at: null,
+          last_znum: null,
+          claimed_at: null,
+          stuck_notified_at: null,
+          created_at: now,
+          ...fields,
+        })
+        .execute();
     // The Store shape says whether the store fiscalises; its tills learn it through the change log.
-    if (input.enabled !== undefined && input.enabled !== (before?.enabled === 1)) await updateStoreRow(tx, orgId, storeId, { fiscal: input.enabled ? 1 : 0 });
+    if (input.enabled !== undefined && input.enabled !== (before?.enabled === 1))
+      await updateStoreRow(tx, orgId, storeId, { fiscal: input.enabled ? 1 : 0 });
     const what = input.enabled === undefined ? 'Updated' : input.enabled ? 'Switched on' : 'Switched off';
-    await recordAudit(tx, { action: 'fiscal.settings', description: `${what} fiscal receipts settings (TIN ${input.tin}, ${input.environment})`, entity: 'store', entityId: storeId });
+    await recordAudit(tx, {
+      action: 'fiscal.settings',
+      description: `${what} fiscal receipts settings (TIN ${input.tin}, ${input.environment})`,
+      entity: 'store',
+      entityId: storeId,
+    });
   });
   return showSettings(ctx, (await findDevice(ctx.db, storeId))!);
 }
@@ -73,9 +117,19 @@ export async function showSettings(ctx: ServiceContext, device: FiscalDeviceRow)
       .groupBy('status')
       .execute(),
     // The receipt the queue waits on, and why.
-    ctx.db.selectFrom('fiscal_receipts').select('last_error').where('store_id', '=', device.store_id).where('status', '!=', 'issued').orderBy('gc').limit(1).executeTakeFirst(),
+    ctx.db
+      .selectFrom('fiscal_receipts')
+      .select('last_error')
+      .where('store_id', '=', device.store_id)
+      .where('status', '!=', 'issued')
+      .orderBy('gc')
+      .limit(1)
+      .executeTakeFirst(),
   ]);
-  const oldest = counts.reduce<number | null>((min, c) => (c.oldest !== null && (min === null || Number(c.oldest) < min) ? Number(c.oldest) : min), null);
+  const oldest = counts.reduce<number | null>(
+    (min, c) => (c.oldest !== null && (min === null || Number(c.oldest) < min) ? Number(c.oldest) : min),
+    null,
+  );
   return {
     store_id: device.store_id,
     enabled: device.enabled === 1,
@@ -86,7 +140,16 @@ export async function showSettings(ctx: ServiceContext, device: FiscalDeviceRow)
     cert_serial: device.cert_serial,
     has_certificate: device.certificate_enc !== null,
     registration: registration
-      ? { regid: registration.regid, efd_serial: registration.efd_serial, uin: registration.uin, receipt_code: registration.receipt_code, name: registration.name, tax_office: registration.tax_office, registered_at: iso(Number(device.registered_at)), tax_codes: registration.tax_codes }
+      ? {
+          regid: registration.regid,
+          efd_serial: registration.efd_serial,
+          uin: registration.uin,
+          receipt_code: registration.receipt_code,
+          name: registration.name,
+          tax_office: registration.tax_office,
+          registered_at: iso(Number(device.registered_at)),
+          tax_codes: registration.tax_codes,
+        }
       : null,
     last_gc: Number(device.last_gc),
     queue: {

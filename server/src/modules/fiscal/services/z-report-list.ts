@@ -29,6 +29,12 @@ export function toZReport(row: FiscalZReportRow): ZReport {
 
 export async function listZReports(ctx: AuthedContext, storeId: string, limit: number): Promise<ZReport[]> {
   await ownStore(ctx, storeId);
-  const rows = await ctx.db.selectFrom('fiscal_z_reports').selectAll().where('store_id', '=', storeId).orderBy('znum', 'desc').limit(limit).execute();
+  const rows = await ctx.db
+    .selectFrom('fiscal_z_reports')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .orderBy('znum', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map(toZReport);
 }

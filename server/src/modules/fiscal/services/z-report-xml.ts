@@ -24,7 +24,12 @@ export interface ZFigures {
 
 const RATE_LABEL: Record<TaxCode, string> = { A: 'A-18.00', B: 'B-0.00', C: 'C-0.00', D: 'D-0.00', E: 'E-0.00' };
 
-export function addUpDay(date: string, receipts: ReceiptFigures[], grossBefore: number, reversals: { corrections: number; voids: number; voidsTotal: number }): ZFigures {
+export function addUpDay(
+  date: string,
+  receipts: ReceiptFigures[],
+  grossBefore: number,
+  reversals: { corrections: number; voids: number; voidsTotal: number },
+): ZFigures {
   const vat = Object.fromEntries(TaxCodes.options.map((c) => [c, { net: 0, tax: 0 }])) as Record<TaxCode, VatTotal>;
   const payments = Object.fromEntries(TraPaymentType.options.map((p) => [p, 0])) as Record<TraPaymentType, number>;
   let dailyTotal = 0;
@@ -51,7 +56,9 @@ export interface ZIssuer {
 /** The `<ZREPORT>…</ZREPORT>` payload (unsigned). */
 export function zReportPayload(issuer: ZIssuer, z: ZFigures): string {
   const r = issuer.registration;
-  const header = [r.name, r.street, `MOBILE: ${r.mobile}`, `${r.city},${r.country}`].map((line) => elements([['LINE', line.toUpperCase()]])).join('');
+  const header = [r.name, r.street, `MOBILE: ${r.mobile}`, `${r.city},${r.country}`]
+    .map((line) => elements([['LINE', line.toUpperCase()]]))
+    .join('');
   const totals = elements([
     ['DAILYTOTALAMOUNT', amount(z.dailyTotal)],
     ['GROSS', amount(z.gross)],
@@ -63,11 +70,29 @@ export function zReportPayload(issuer: ZIssuer, z: ZFigures): string {
     ['TICKETSFISCAL', z.receipts],
     ['TICKETSNONFISCAL', 0],
   ]);
-  const vat = TaxCodes.options.map((c) => elements([['VATRATE', RATE_LABEL[c]], ['NETTAMOUNT', amount(z.vat[c].net)], ['TAXAMOUNT', amount(z.vat[c].tax)]])).join('');
-  const payments = TraPaymentType.options.map((p) => elements([['PMTTYPE', p], ['PMTAMOUNT', amount(z.payments[p])]])).join('');
+  const vat = TaxCodes.options
+    .map((c) =>
+      elements([
+        ['VATRATE', RATE_LABEL[c]],
+        ['NETTAMOUNT', amount(z.vat[c].net)],
+        ['TAXAMOUNT', amount(z.vat[c].tax)],
+      ]),
+    )
+    .join('');
+  const payments = TraPaymentType.options
+    .map((p) =>
+      elements([
+        ['PMTTYPE', p],
+        ['PMTAMOUNT', amount(z.payments[p])],
+      ]),
+    )
+    .join('');
   return wrap(
     'ZREPORT',
-    elements([['DATE', z.date], ['TIME', '23:59:59']]) +
+    elements([
+      ['DATE', z.date],
+      ['TIME', '23:59:59'],
+    ]) +
       wrap('HEADER', header) +
       elements([
         ['VRN', issuer.vrn ?? 'NOT REGISTERED'],
@@ -83,7 +108,17 @@ export function zReportPayload(issuer: ZIssuer, z: ZFigures): string {
       wrap('TOTALS', totals) +
       wrap('VATTOTALS', vat) +
       wrap('PAYMENTS', payments) +
-      wrap('CHANGES', elements([['VATCHANGENUM', 0], ['HEADCHANGENUM', 0]])) +
-      elements([['ERRORS', ''], ['FWVERSION', '3.0'], ['FWCHECKSUM', 'WEBAPI']]),
+      wrap(
+        'CHANGES',
+        elements([
+          ['VATCHANGENUM', 0],
+          ['HEADCHANGENUM', 0],
+        ]),
+      ) +
+      elements([
+        ['ERRORS', ''],
+        ['FWVERSION', '3.0'],
+        ['FWCHECKSUM', 'WEBAPI'],
+      ]),
   );
 }

@@ -31,7 +31,13 @@ const dateOfZnum = (znum: string) => `${znum.slice(0, 4)}-${znum.slice(4, 6)}-${
 
 export async function sendDueZReports(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow): Promise<void> {
   await writeFinishedDays(ctx, device);
-  const due = await ctx.db.selectFrom('fiscal_z_reports').selectAll().where('store_id', '=', device.store_id).where('status', '!=', 'issued').orderBy('znum').execute();
+  const due = await ctx.db
+    .selectFrom('fiscal_z_reports')
+    .selectAll()
+    .where('store_id', '=', device.store_id)
+    .where('status', '!=', 'issued')
+    .orderBy('znum')
+    .execute();
   for (const z of due) {
     if (z.next_attempt_at !== null && Number(z.next_attempt_at) > ctx.clock.now()) return;
     if (!(await sendOne(ctx, gateway, device, z))) return;
@@ -46,7 +52,11 @@ function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceR
     { table: 'fiscal_z_reports', id: z.id, attempts: z.attempts, label: { store_id: z.store_id, znum: z.znum } },
     (token) => gateway.postZReport(endpointOf(ctx, device), token, z.body),
     async (attempts) => {
-      await ctx.db.updateTable('fiscal_z_reports').set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: ctx.clock.now() }).where('id', '=', z.id).execute();
+      await ctx.db
+        .updateTable('fiscal_z_reports')
+        .set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: ctx.clock.now() })
+        .where('id', '=', z.id)
+        .execute();
     },
   );
 }
@@ -54,14 +64,26 @@ function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceR
 /** Write the Z reports of the days that ended since the last one (or since the first receipt). */
 async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
   const today = openDay(ctx.clock.now());
-  const last = await ctx.db.selectFrom('fiscal_z_reports').select(['znum', 'figures']).where('store_id', '=', device.store_id).orderBy('znum', 'desc').limit(1).executeTakeFirst();
+  const last = await ctx.db
+    .selectFrom('fiscal_z_reports')
+    .select(['znum', 'figures'])
+    .where('store_id', '=', device.store_id)
+    .orderBy('znum', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   let day: string;
   let gross = 0;
   if (last) {
     day = addDays(dateOfZnum(last.znum), 1);
     gross = (JSON.parse(last.figures) as ZFigures).gross;
   } else {
-    const first = await ctx.db.selectFrom('fiscal_receipts').select('znum').where('store_id', '=', device.store_id).orderBy('gc').limit(1).executeTakeFirst();
+    const first = await ctx.db
+      .selectFrom('fiscal_receipts')
+      .select('znum')
+      .where('store_id', '=', device.store_id)
+      .orderBy('gc')
+      .limit(1)
+      .executeTakeFirst();
     if (!first) return;
     day = dateOfZnum(first.znum);
   }
@@ -84,7 +106,12 @@ async function addUpReceipts(ctx: ServiceContext, device: FiscalDeviceRow, day: 
       .innerJoin('transactions as t', 't.id', 'f.transaction_id')
       .select(['t.status', 't.total', 't.refunded_at', 't.voided_at'])
       .where('f.store_id', '=', device.store_id)
-      .where((eb) => eb.or([eb.and([eb('t.refunded_at', '>=', from), eb('t.refunded_at', '<', to)]), eb.and([eb('t.voided_at', '>=', from), eb('t.voided_at', '<', to)])]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('t.refunded_at', '>=', from), eb('t.refunded_at', '<', to)]),
+          eb.and([eb('t.voided_at', '>=', from), eb('t.voided_at', '<', to)]),
+        ]),
+      )
       .execute(),
   ]);
   const refunds = reversed.filter((t) => t.status === 'refunded');
@@ -93,17 +120,36 @@ async function addUpReceipts(ctx: ServiceContext, device: FiscalDeviceRow, day: 
     day,
     receipts.map((r) => JSON.parse(r.figures!) as ReceiptFigures),
     grossBefore,
-    { corrections: refunds.reduce((s, t) => s + Number(t.total), 0), voids: voids.length, voidsTotal: voids.reduce((s, t) => s + Number(t.total), 0) },
+    {
+      corrections: refunds.reduce((s, t) => s + Number(t.total), 0),
+      voids: voids.length,
+      voidsTotal: voids.reduce((s, t) => s + Number(t.total), 0),
+    },
   );
 }
 
 async function writeZReport(ctx: ServiceContext, device: FiscalDeviceRow, figures: ZFigures): Promise<void> {
   const registration = registrationOf(device)!;
-  const payload = zReportPayload({ tin: device.tin, vrn: registration.vrn || device.vrn, registration, registeredOn: localDate(Number(device.registered_at), EAT) }, figures);
+  const payload = zReportPayload(
+    { tin: device.tin, vrn: registration.vrn || device.vrn, registration, registeredOn: localDate(Number(device.registered_at), EAT) },
+    figures,
+  );
   const body = envelope(payload, await signPayload(await signingKey(ctx, device), payload));
   const now = ctx.clock.now();
   await ctx.db
     .insertInto('fiscal_z_reports')
-    .values({ id: newId(), org_id: device.org_id, store_id: device.store_id, znum: figures.date.replaceAll('-', ''), figures: JSON.stringify(figures), body, next_attempt_at: null, last_error: null, ack_code: null, acknowledged_at: null, created_at: now })
+    .values({
+      id: newId(),
+      org_id: device.org_id,
+      store_id: device.store_id,
+      znum: figures.date.replaceAll('-', ''),
+      figures: JSON.stringify(figures),
+      body,
+      next_attempt_at: null,
+      last_error: null,
+      ack_code: null,
+      acknowledged_at: null,
+      created_at: now,
+    })
     .execute();
 }

@@ -20,7 +20,9 @@ export async function openCertificate(pfxBase64: string, password: string): Prom
     const asn1 = forge.asn1.fromDer(forge.util.decode64(pfxBase64.replace(/\s+/g, '')));
     p12 = forge.pkcs12.pkcs12FromAsn1(asn1, password);
   } catch (err) {
-    const why = /mac|password|decrypt/i.test(String((err as Error)?.message)) ? 'the password does not open it' : 'it is not a PKCS#12 (.pfx) file';
+    const why = /mac|password|decrypt/i.test(String((err as Error)?.message))
+      ? 'the password does not open it'
+      : 'it is not a PKCS#12 (.pfx) file';
     throw new CertificateError(`certificate: ${why}`);
   }
   const bagsOf = (type: string) => p12.getBags({ bagType: type })[type] ?? [];

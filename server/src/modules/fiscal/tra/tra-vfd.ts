@@ -8,7 +8,16 @@
  */
 import { type KeyObject, verify } from 'node:crypto';
 import { readAnswer, signedPart } from './xml.js';
-import { type Acknowledgement, type Registration, type Token, type TraEndpoint, type TraGateway, TraRefused, TraUnauthorized, TraUnreachable } from './tra-gateway.js';
+import {
+  type Acknowledgement,
+  type Registration,
+  type Token,
+  type TraEndpoint,
+  type TraGateway,
+  TraRefused,
+  TraUnauthorized,
+  TraUnreachable,
+} from './tra-gateway.js';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
@@ -49,7 +58,11 @@ export function traVfd(timeoutMs: number, traKey?: KeyObject): TraGateway {
   const xmlHeaders = (endpoint: TraEndpoint) => ({ 'Content-Type': 'application/xml', 'Cert-Serial': b64(endpoint.certSerial) });
   return {
     async register(endpoint, body): Promise<Registration> {
-      const { text } = await call(`${endpoint.baseUrl}/api/vfdRegReq`, { method: 'POST', headers: { ...xmlHeaders(endpoint), Client: 'webapi' }, body }, timeoutMs);
+      const { text } = await call(
+        `${endpoint.baseUrl}/api/vfdRegReq`,
+        { method: 'POST', headers: { ...xmlHeaders(endpoint), Client: 'webapi' }, body },
+        timeoutMs,
+      );
       const resp = readAnswer(text, ['EFDMS', 'EFDMSRESP']);
       if (!resp) throw new TraRefused(`TRA did not register the device: ${readAnswer(text, ['Error'])?.Message ?? 'unreadable answer'}`);
       if (!signedByTra(text, 'EFDMSRESP', traKey)) throw new TraUnreachable(UNSIGNED);
@@ -57,22 +70,35 @@ export function traVfd(timeoutMs: number, traKey?: KeyObject): TraGateway {
     },
     async token(endpoint, username, password): Promise<Token> {
       const form = new URLSearchParams({ username, password, grant_type: 'password' });
-      const { status, text } = await call(`${endpoint.baseUrl}/vfdtoken`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form.toString() }, timeoutMs);
+      const { status, text } = await call(
+        `${endpoint.baseUrl}/vfdtoken`,
+        { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form.toString() },
+        timeoutMs,
+      );
       let body: Record<string, unknown> = {};
       try {
         body = JSON.parse(text) as Record<string, unknown>;
       } catch {
         // An unreadable answer is a refusal like any other below.
       }
-      if (status !== 200 || typeof body.access_token !== 'string') throw new TraRefused(`TRA refused the token: ${str(body.error_description ?? body.error ?? status)}`);
+      if (status !== 200 || typeof body.access_token !== 'string')
+        throw new TraRefused(`TRA refused the token: ${str(body.error_description ?? body.error ?? status)}`);
       return { accessToken: body.access_token, expiresInSeconds: Number(body.expires_in ?? 0) };
     },
     async postReceipt(endpoint, token, body) {
-      const { text } = await call(`${endpoint.baseUrl}/api/efdmsRctInfo`, { method: 'POST', headers: { ...xmlHeaders(endpoint), 'Routing-Key': 'vfdrct', Authorization: `bearer ${token}` }, body }, timeoutMs);
+      const { text } = await call(
+        `${endpoint.baseUrl}/api/efdmsRctInfo`,
+        { method: 'POST', headers: { ...xmlHeaders(endpoint), 'Routing-Key': 'vfdrct', Authorization: `bearer ${token}` }, body },
+        timeoutMs,
+      );
       return acknowledgement(text, 'RCTACK', traKey);
     },
     async postZReport(endpoint, token, body) {
-      const { text } = await call(`${endpoint.baseUrl}/api/efdmszreport`, { method: 'POST', headers: { ...xmlHeaders(endpoint), 'Routing-Key': 'vfdzreport', Authorization: `bearer ${token}` }, body }, timeoutMs);
+      const { text } = await call(
+        `${endpoint.baseUrl}/api/efdmszreport`,
+        { method: 'POST', headers: { ...xmlHeaders(endpoint), 'Routing-Key': 'vfdzreport', Authorization: `bearer ${token}` }, body },
+        timeoutMs,
+      );
       return acknowledgement(text, 'ZACK', traKey);
     },
   };

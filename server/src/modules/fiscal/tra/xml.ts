@@ -17,11 +17,14 @@ export function elements(pairs: Array<[string, string | number]>): string {
 export const wrap = (tag: string, inner: string) => `<${tag}>${inner}</${tag}>`;
 
 /** The signed envelope: the payload element followed by its signature. */
-export const envelope = (payload: string, signature: string) => `<?xml version="1.0" encoding="UTF-8"?><EFDMS>${payload}<EFDMSSIGNATURE>${signature}</EFDMSSIGNATURE></EFDMS>`;
+export const envelope = (payload: string, signature: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><EFDMS>${payload}<EFDMSSIGNATURE>${signature}</EFDMSSIGNATURE></EFDMS>`;
 
 /** The payload element of a signed answer, exactly as it came, and its signature; null when the answer is not one. */
 export function signedPart(xml: string, tag: string): { payload: string; signature: Buffer } | null {
-  const m = new RegExp(`<EFDMS>\\s*(<${tag}>[\\s\\S]*</${tag}>)\\s*<EFDMSSIGNATURE>([A-Za-z0-9+/=\\s]+)</EFDMSSIGNATURE>\\s*</EFDMS>`).exec(xml);
+  const m = new RegExp(`<EFDMS>\\s*(<${tag}>[\\s\\S]*</${tag}>)\\s*<EFDMSSIGNATURE>([A-Za-z0-9+/=\\s]+)</EFDMSSIGNATURE>\\s*</EFDMS>`).exec(
+    xml,
+  );
   return m ? { payload: m[1]!, signature: Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64') } : null;
 }
 

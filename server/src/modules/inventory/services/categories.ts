@@ -15,7 +15,11 @@ function rethrowDuplicate(err: unknown): never {
 }
 
 async function productCount(ctx: AuthedContext, categoryId: string): Promise<number> {
-  const row = await ctx.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('category_id', '=', categoryId).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('products')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('category_id', '=', categoryId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -99,6 +103,11 @@ export async function deleteCategory(ctx: AuthedContext, id: string): Promise<vo
     if (count > 0) throw new ConflictError(`category still has ${count} product${count === 1 ? '' : 's'}; move or delete them first`);
     await tx.db.deleteFrom('categories').where('id', '=', id).execute();
     noteChange(tx, orgId, { entity: 'category', id, op: 'delete' });
-    await recordAudit(tx, { action: 'category.delete', description: `Deleted category ${category.name}`, entity: 'category', entityId: id });
+    await recordAudit(tx, {
+      action: 'category.delete',
+      description: `Deleted category ${category.name}`,
+      entity: 'category',
+      entityId: id,
+    });
   });
 }

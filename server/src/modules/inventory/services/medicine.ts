@@ -29,7 +29,8 @@ export function assertMedicine(before: Stored | null, input: CreateProductInput 
   const schedule = pick('schedule');
   if (schedule && isService) throw new ValidationError('schedule', 'must be null for a service: a service is not a medicine');
   // The generic name is what the ADDO list, the registers and an inspector go by.
-  if (schedule && !pick('generic_name')) throw new ValidationError('generic_name', 'is required for a medicine (a product with a schedule)');
+  if (schedule && !pick('generic_name'))
+    throw new ValidationError('generic_name', 'is required for a medicine (a product with a schedule)');
   if (trackBatches && isService) throw new ValidationError('track_batches', 'must be false for a service: a service has no stock');
 }
 
@@ -45,8 +46,19 @@ export async function assertStockAllowsTracking(
   change: { trackedBefore: boolean; trackedAfter: boolean },
 ): Promise<void> {
   if (change.trackedBefore === change.trackedAfter) return;
-  const held = await db.selectFrom('product_stock').select('store_id').where('product_id', '=', productId).where('qty', '!=', 0).limit(1).executeTakeFirst();
-  if (held) throw new BusinessRuleError('track_batches cannot change while a store holds stock of this product; bring its stock to 0 first', 'BUSINESS_RULE', 'track_batches');
+  const held = await db
+    .selectFrom('product_stock')
+    .select('store_id')
+    .where('product_id', '=', productId)
+    .where('qty', '!=', 0)
+    .limit(1)
+    .executeTakeFirst();
+  if (held)
+    throw new BusinessRuleError(
+      'track_batches cannot change while a store holds stock of this product; bring its stock to 0 first',
+      'BUSINESS_RULE',
+      'track_batches',
+    );
   if (change.trackedAfter) return;
   // Units in quarantine, expired or recalled are not stock but are still lots an inspector asks about.
   const lot = await db

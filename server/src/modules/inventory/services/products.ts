@@ -87,7 +87,14 @@ export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Pr
   const lastPage = rows.length < q.page_size && (rows.length > 0 || offset === 0);
   const count = lastPage
     ? offset + rows.length
-    : Number((await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+    : Number(
+        (
+          await query
+            .clearSelect()
+            .select((eb) => eb.fn.countAll<number>().as('total'))
+            .executeTakeFirstOrThrow()
+        ).total,
+      );
   return { items: rows.map(toProduct), meta: pageMeta(q.page, q.page_size, count) };
 }
 
@@ -170,7 +177,8 @@ const PRICE_FIELDS = ['selling_price', 'wholesale_price', 'cost_price', 'tax_rat
 function assertMayChange(ctx: AuthedContext, before: ProductWithStock, set: Updateable<ProductTable>, stock: number | undefined) {
   const differs = (a: unknown, b: unknown) => (a == null || b == null ? a !== b : Number(a) !== Number(b));
   const taxCodeChanges = set.tax_code !== undefined && set.tax_code !== before.tax_code;
-  if (taxCodeChanges || [...PRICE_FIELDS, 'wholesale_min_qty' as const].some((f) => set[f] !== undefined && differs(set[f], before[f]))) requirePower(ctx, 'change_price');
+  if (taxCodeChanges || [...PRICE_FIELDS, 'wholesale_min_qty' as const].some((f) => set[f] !== undefined && differs(set[f], before[f])))
+    requirePower(ctx, 'change_price');
   if (stock !== undefined && stock !== Number(before.stock)) requirePower(ctx, 'adjust_stock');
   if (set.is_active === 0 && before.is_active === 1) requirePower(ctx, 'remove_product');
 }
@@ -186,8 +194,12 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
   const trackBatches = trackBatchesOf(before, input);
   const trackedAfter = trackBatches ?? before.track_batches === 1;
   assertMedicine(before, input, trackedAfter);
-  assertTaxCode(input.tax_code === undefined ? before.tax_code : input.tax_code, input.tax_rate === undefined ? before.tax_rate : toBasisPoints(input.tax_rate));
-  if (trackedAfter && input.stock !== undefined && input.stock !== Number(before.stock)) throw new ValidationError('stock', STOCK_NEEDS_BATCH);
+  assertTaxCode(
+    input.tax_code === undefined ? before.tax_code : input.tax_code,
+    input.tax_rate === undefined ? before.tax_rate : toBasisPoints(input.tax_rate),
+  );
+  if (trackedAfter && input.stock !== undefined && input.stock !== Number(before.stock))
+    throw new ValidationError('stock', STOCK_NEEDS_BATCH);
   const set = columns(input, trackBatches);
   assertMayChange(ctx, before, set, input.stock);
   try {
@@ -195,13 +207,24 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
       // Checked inside the transaction, so a sale or delivery committing meanwhile is seen.
       await assertStockAllowsTracking(tx.db, id, { trackedBefore: before.track_batches === 1, trackedAfter });
       const now = tx.clock.now();
-      if (Object.keys(set).length) await tx.db.updateTable('products').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+      if (Object.keys(set).length)
+        await tx.db
+          .updateTable('products')
+          .set({ ...set, updated_at: now })
+          .where('id', '=', id)
+          .execute();
       let after: ProductWithStock = (await findProduct(tx.db, orgId, storeId, id))!;
       if (PRICE_FIELDS.some((f) => after[f] !== before[f])) await recordPrice(tx, after);
       if (input.stock !== undefined && input.stock !== Number(after.stock)) {
         const delta = input.stock - Number(after.stock);
         const level = await changeStockLevel(tx, { orgId, storeId, productId: id, productName: after.name, delta, allowNegative: true });
-        await insertAdjustment(tx, { productId: id, qtyChange: delta, qtyAfter: level, reason: 'correction', note: 'stock set on the product' });
+        await insertAdjustment(tx, {
+          productId: id,
+          qtyChange: delta,
+          qtyAfter: level,
+          reason: 'correction',
+          note: 'stock set on the product',
+        });
         after = { ...after, stock: level };
       }
       noteChange(tx, orgId, { entity: 'product', id });
@@ -230,7 +253,12 @@ export async function deleteProduct(ctx: AuthedContext, id: string): Promise<voi
     if (sale || adjustment) {
       await tx.db.updateTable('products').set({ is_active: 0, updated_at: tx.clock.now() }).where('id', '=', id).execute();
       noteChange(tx, orgId, { entity: 'product', id });
-      await recordAudit(tx, { action: 'product.deactivate', description: `Deactivated product ${product.name} (it has history)`, entity: 'product', entityId: id });
+      await recordAudit(tx, {
+        action: 'product.deactivate',
+        description: `Deactivated product ${product.name} (it has history)`,
+        entity: 'product',
+        entityId: id,
+      });
       return;
     }
     await tx.db.deleteFrom('product_prices').where('product_id', '=', id).execute();

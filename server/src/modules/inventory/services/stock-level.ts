@@ -54,8 +54,18 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
     if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) row = await apply();
   }
   if (!row) {
-    const current = await ctx.db.selectFrom('product_stock').select('qty').where('store_id', '=', change.storeId).where('product_id', '=', change.productId).executeTakeFirst();
-    if (change.delta > 0) throw new BusinessRuleError(`stock of ${change.productName} would pass ${MAX_STOCK.toLocaleString('en')} units (${Number(current?.qty ?? 0).toLocaleString('en')} now)`, 'BUSINESS_RULE', change.field);
+    const current = await ctx.db
+      .selectFrom('product_stock')
+      .select('qty')
+      .where('store_id', '=', change.storeId)
+      .where('product_id', '=', change.productId)
+      .executeTakeFirst();
+    if (change.delta > 0)
+      throw new BusinessRuleError(
+        `stock of ${change.productName} would pass ${MAX_STOCK.toLocaleString('en')} units (${Number(current?.qty ?? 0).toLocaleString('en')} now)`,
+        'BUSINESS_RULE',
+        change.field,
+      );
     throw new InsufficientStockError(change.productName, current?.qty ?? 0, change.field);
   }
   noteChange(ctx, change.orgId, { entity: 'stock', id: change.productId, storeId: change.storeId });

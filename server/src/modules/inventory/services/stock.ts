@@ -52,12 +52,27 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
     let qty: number;
     let what = product.name;
     if (product.track_batches === 1) {
-      const moved = await adjustBatch(tx, { orgId, storeId, product, batchId: input.batch_id, qtyChange: input.qty_change, reason: input.reason, note: input.note });
+      const moved = await adjustBatch(tx, {
+        orgId,
+        storeId,
+        product,
+        batchId: input.batch_id,
+        qtyChange: input.qty_change,
+        reason: input.reason,
+        note: input.note,
+      });
       qty = moved.stockAfter;
       what = `${product.name} lot ${moved.lotNumber}`;
     } else {
       if (input.batch_id !== undefined) throw new ValidationError('batch_id', `must be left out: ${product.name} does not track batches`);
-      qty = await changeStockLevel(tx, { orgId, storeId, productId, productName: product.name, delta: input.qty_change, field: 'qty_change' });
+      qty = await changeStockLevel(tx, {
+        orgId,
+        storeId,
+        productId,
+        productName: product.name,
+        delta: input.qty_change,
+        field: 'qty_change',
+      });
     }
     await insertAdjustment(tx, { productId, qtyChange: input.qty_change, qtyAfter: qty, reason: input.reason, note: input.note });
     await recordAudit(tx, {

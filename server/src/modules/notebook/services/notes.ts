@@ -33,10 +33,17 @@ export async function listNotes(ctx: AuthedContext, q: ListNotesQuery): Promise<
   const base = storeNotes(ctx.db, orgId, storeId)
     .$if(!!tag, (qb) =>
       qb.where(({ exists, selectFrom }) =>
-        exists(selectFrom('note_tags').select('note_tags.note_id').whereRef('note_tags.note_id', '=', 'notes.id').where('note_tags.tag', '=', tag!)),
+        exists(
+          selectFrom('note_tags')
+            .select('note_tags.note_id')
+            .whereRef('note_tags.note_id', '=', 'notes.id')
+            .where('note_tags.tag', '=', tag!),
+        ),
       ),
     )
-    .$if(!!q.search, (qb) => qb.where((eb) => eb.or([containsText(ctx.dialect, 'notes.title', q.search!), containsText(ctx.dialect, 'notes.content', q.search!)])));
+    .$if(!!q.search, (qb) =>
+      qb.where((eb) => eb.or([containsText(ctx.dialect, 'notes.title', q.search!), containsText(ctx.dialect, 'notes.content', q.search!)])),
+    );
   const ordered = base
     .selectAll()
     .$if(q.ordering === 'title', (qb) => qb.orderBy((eb) => eb.fn('lower', ['notes.title'])).orderBy('notes.updated_at', 'desc'))
@@ -45,7 +52,10 @@ export async function listNotes(ctx: AuthedContext, q: ListNotesQuery): Promise<
     .orderBy('notes.id', q.ordering === 'date' ? 'asc' : 'desc');
   const [counted, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ordered.limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+    ordered
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
   ]);
   const count = Number(counted.n);
   return { data: { items: rows.map(toNote), count }, meta: pageMeta(q.page, q.page_size, count) };
@@ -115,18 +125,26 @@ async function applyEdit(tx: AuthedContext, row: NoteRow, edit: NoteEdit, create
   const changed = (Object.keys(next) as Array<keyof typeof next>).some((k) => next[k] !== row[k]);
   if (!changed && !created) return toNote(row);
   const updated = changed
-    ? await tx.db.updateTable('notes').set({ ...next, updated_at: tx.clock.now() }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow()
+    ? await tx.db
+        .updateTable('notes')
+        .set({ ...next, updated_at: tx.clock.now() })
+        .where('id', '=', row.id)
+        .returningAll()
+        .executeTakeFirstOrThrow()
     : row;
   if (tags !== undefined && updated.tags !== row.tags) await writeTags(tx.db, updated, tags);
   noteChange(tx, row.org_id, { entity: 'note', id: row.id, storeId: row.store_id });
-  if (!created) await recordAudit(tx, { action: 'note.update', description: `Edited note "${updated.title}"`, entity: 'note', entityId: row.id });
+  if (!created)
+    await recordAudit(tx, { action: 'note.update', description: `Edited note "${updated.title}"`, entity: 'note', entityId: row.id });
   return toNote(updated);
 }
 
 /** REST PATCH: `content` is the whole new text; only its difference from the current text is applied. */
 export async function updateNote(ctx: AuthedContext, id: string, input: UpdateNoteInput): Promise<Note> {
   const { orgId, storeId } = requireStore(ctx);
-  return withTransaction(ctx, async (tx) => applyEdit(tx, await lockNote(tx, orgId, storeId, id), { text: input.content, title: input.title, tags: input.tags }));
+  return withTransaction(ctx, async (tx) =>
+    applyEdit(tx, await lockNote(tx, orgId, storeId, id), { text: input.content, title: input.title, tags: input.tags }),
+  );
 }
 
 /**
@@ -135,7 +153,10 @@ export async function updateNote(ctx: AuthedContext, id: string, input: UpdateNo
  * nothing` makes two tills racing to create the same note both merge into one row. A deleted note
  * stays deleted.
  */
-export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; update: string; title?: string; tags?: string[] }): Promise<{ note: Note; created: boolean }> {
+export async function applyNoteUpdate(
+  ctx: AuthedContext,
+  p: { note_id: string; update: string; title?: string; tags?: string[] },
+): Promise<{ note: Note; created: boolean }> {
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
@@ -162,7 +183,13 @@ export async function applyNoteUpdate(ctx: AuthedContext, p: { note_id: string; 
     if (row.store_id !== storeId) throw new NotFoundError('note');
     if (row.deleted_at !== null) throw new InvalidStateError('this note was deleted');
     const note = await applyEdit(tx, row, { update: p.update, title: p.title, tags: p.tags }, created);
-    if (created) await recordAudit(tx, { action: 'note.create', description: `Added note "${note.title}" from a till`, entity: 'note', entityId: note.id });
+    if (created)
+      await recordAudit(tx, {
+        action: 'note.create',
+        description: `Added note "${note.title}" from a till`,
+        entity: 'note',
+        entityId: note.id,
+      });
     return { note, created };
   });
 }

@@ -36,5 +36,6 @@ export function mergeUpdate(doc: Y.Doc, update: string, field = 'update'): void 
   } catch {
     throw new ValidationError(field, 'is not a yjs update');
   }
-  if (docText(doc).length > NOTE_MAX_CHARS) throw new BusinessRuleError(`a note holds at most ${NOTE_MAX_CHARS} characters`, 'BUSINESS_RULE', 'content');
+  if (docText(doc).length > NOTE_MAX_CHARS)
+    throw new BusinessRuleError(`a note holds at most ${NOTE_MAX_CHARS} characters`, 'BUSINESS_RULE', 'content');
 }

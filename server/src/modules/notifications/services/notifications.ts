@@ -15,14 +15,23 @@ import { createNotification } from './create-notification.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
 /** Newest first; `unread_count` is the store's whole unread count, whatever the filters. */
-export async function listNotifications(ctx: AuthedContext, q: ListNotificationsQuery): Promise<{ list: NotificationList; meta: PageMeta }> {
+export async function listNotifications(
+  ctx: AuthedContext,
+  q: ListNotificationsQuery,
+): Promise<{ list: NotificationList; meta: PageMeta }> {
   const { orgId, storeId } = requireStore(ctx);
   let query = storeNotifications(ctx.db, orgId, storeId);
   if (q.category) query = query.where('category', '=', q.category);
   if (q.unread !== undefined) query = query.where('is_read', '=', q.unread ? 0 : 1);
   const [{ total }, rows, unread] = await Promise.all([
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
     countUnread(ctx.db, orgId, storeId),
   ]);
   const count = Number(total);
@@ -48,8 +57,20 @@ export async function postNotification(ctx: AuthedContext, input: CreateNotifica
   if (!store) throw new NotFoundError('store');
   if (storeId !== active && ctx.actor.role !== 'owner') throw new ForbiddenError('you can only post notifications to your active store');
   return withTransaction(ctx, async (tx) => {
-    const n = await createNotification(tx, { orgId, storeId, category: input.category, title: input.title, body: input.body, link: input.link });
-    await recordAudit(tx, { action: 'notification.create', description: `Posted notification "${n.title}" to ${store.name}`, entity: 'notification', entityId: n.id });
+    const n = await createNotification(tx, {
+      orgId,
+      storeId,
+      category: input.category,
+      title: input.title,
+      body: input.body,
+      link: input.link,
+    });
+    await recordAudit(tx, {
+      action: 'notification.create',
+      description: `Posted notification "${n.title}" to ${store.name}`,
+      entity: 'notification',
+      entityId: n.id,
+    });
     return n;
   });
 }
@@ -86,7 +107,9 @@ export async function markAllRead(ctx: AuthedContext): Promise<{ updated: number
   const { orgId, storeId } = requireStore(ctx);
   let updated = 0;
   for (;;) {
-    const ids = (await storeNotifications(ctx.db, orgId, storeId).select('id').where('is_read', '=', 0).orderBy('id').limit(READ_ALL_BATCH).execute()).map((r) => r.id);
+    const ids = (
+      await storeNotifications(ctx.db, orgId, storeId).select('id').where('is_read', '=', 0).orderBy('id').limit(READ_ALL_BATCH).execute()
+    ).map((r) => r.id);
     if (ids.length === 0) break;
     updated += await withTransaction(ctx, async (tx) => {
       const rows = await tx.db
@@ -112,6 +135,11 @@ export async function deleteNotification(ctx: AuthedContext, id: string): Promis
     const gone = await tx.db.deleteFrom('notifications').where('id', '=', id).executeTakeFirst();
     if (Number(gone.numDeletedRows) === 0) return;
     noteChange(tx, orgId, { entity: 'notification', id, op: 'delete', storeId });
-    await recordAudit(tx, { action: 'notification.delete', description: `Deleted notification "${row.title}"`, entity: 'notification', entityId: id });
+    await recordAudit(tx, {
+      action: 'notification.delete',
+      description: `Deleted notification "${row.title}"`,
+      entity: 'notification',
+      entityId: id,
+    });
   });
 }

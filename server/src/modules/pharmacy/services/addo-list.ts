@@ -25,25 +25,41 @@ import { recordAudit } from '../../../lib/audit.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, TxContext } from '../../../lib/context.js';
 import { DuplicateError, NotFoundError } from '../../../lib/errors.js';
-import { ADDO_STATE_ID, addoFields, findAddoByKey, findCurrentAddoMedicine, pageAddoHistory, pageAddoMedicines, toAddoMedicine } from '../pharmacy.queries.js';
+import {
+  ADDO_STATE_ID,
+  addoFields,
+  findAddoByKey,
+  findCurrentAddoMedicine,
+  pageAddoHistory,
+  pageAddoMedicines,
+  toAddoMedicine,
+} from '../pharmacy.queries.js';
 
 type Tx = TxContext<AuthedContext>;
 
 /** Audit actions name the admin's verb (`admin.addo_list.add`), as the other admin entries do. */
 const AUDIT_VERB: Record<AddoChangeKind, string> = { added: 'add', corrected: 'correct', removed: 'remove' };
 
-const duplicate = () => new DuplicateError('generic_name', 'this medicine (generic name, strength and dosage form) is already on the ADDO list');
+const duplicate = () =>
+  new DuplicateError('generic_name', 'this medicine (generic name, strength and dosage form) is already on the ADDO list');
 const notFound = () => new NotFoundError('ADDO list entry');
 const label = (m: AddoMedicineFields) => `${m.generic_name} ${m.strength} ${m.dosage_form}`;
-const changedFields = (before: AddoMedicineFields, after: AddoMedicineFields) => (Object.keys(after) as Array<keyof AddoMedicineFields>).filter((k) => after[k] !== before[k]);
+const changedFields = (before: AddoMedicineFields, after: AddoMedicineFields) =>
+  (Object.keys(after) as Array<keyof AddoMedicineFields>).filter((k) => after[k] !== before[k]);
 
 /** Any signed-in member: a page of the current list with its version. */
-export async function listAddoMedicines(ctx: AuthedContext, q: ListAddoMedicinesQuery): Promise<{ items: AddoMedicine[]; meta: AddoListMeta }> {
+export async function listAddoMedicines(
+  ctx: AuthedContext,
+  q: ListAddoMedicinesQuery,
+): Promise<{ items: AddoMedicine[]; meta: AddoListMeta }> {
   return pageAddoMedicines(ctx.db, ctx.dialect, q);
 }
 
 /** The admin's view of the same list (its own verb, so each audience keeps one rule). */
-export async function listAddoMedicinesForAdmin(ctx: AuthedContext, q: ListAddoMedicinesQuery): Promise<{ items: AddoMedicine[]; meta: AddoListMeta }> {
+export async function listAddoMedicinesForAdmin(
+  ctx: AuthedContext,
+  q: ListAddoMedicinesQuery,
+): Promise<{ items: AddoMedicine[]; meta: AddoListMeta }> {
   requireAdmin(ctx);
   return pageAddoMedicines(ctx.db, ctx.dialect, q);
 }
@@ -59,12 +75,22 @@ export async function listAddoHistory(ctx: AuthedContext, q: ListAddoHistoryQuer
  * after the lock see every committed entry and no two changes share a version.
  */
 async function lockList(tx: Tx): Promise<number> {
-  const row = await forUpdate(tx.dialect, tx.db.selectFrom('addo_list_state').select('version').where('id', '=', ADDO_STATE_ID)).executeTakeFirstOrThrow();
+  const row = await forUpdate(
+    tx.dialect,
+    tx.db.selectFrom('addo_list_state').select('version').where('id', '=', ADDO_STATE_ID),
+  ).executeTakeFirstOrThrow();
   return Number(row.version) + 1;
 }
 
-async function recordChange(tx: Tx, c: { version: number; kind: AddoChangeKind; entryId: string; entry: AddoMedicineFields; previous?: AddoMedicineFields }) {
-  await tx.db.updateTable('addo_list_state').set({ version: c.version, updated_at: tx.clock.now() }).where('id', '=', ADDO_STATE_ID).execute();
+async function recordChange(
+  tx: Tx,
+  c: { version: number; kind: AddoChangeKind; entryId: string; entry: AddoMedicineFields; previous?: AddoMedicineFields },
+) {
+  await tx.db
+    .updateTable('addo_list_state')
+    .set({ version: c.version, updated_at: tx.clock.now() })
+    .where('id', '=', ADDO_STATE_ID)
+    .execute();
   await tx.db
     .insertInto('addo_list_changes')
     .values({
@@ -101,7 +127,12 @@ function rethrowDuplicate(err: unknown): never {
 
 export async function addAddoMedicine(ctx: AuthedContext, input: CreateAddoMedicineInput): Promise<AddoMedicine> {
   requireAdmin(ctx);
-  const entry: AddoMedicineFields = { generic_name: input.generic_name, strength: input.strength, dosage_form: input.dosage_form, notes: input.notes ?? null };
+  const entry: AddoMedicineFields = {
+    generic_name: input.generic_name,
+    strength: input.strength,
+    dosage_form: input.dosage_form,
+    notes: input.notes ?? null,
+  };
   const matchKey = addoMatchKey(entry);
   return withTransaction(ctx, async (tx) => {
     const version = await lockList(tx);
@@ -109,7 +140,17 @@ export async function addAddoMedicine(ctx: AuthedContext, input: CreateAddoMedic
     const now = tx.clock.now();
     const row = await tx.db
       .insertInto('addo_medicines')
-      .values({ id: newId(), ...entry, match_key: matchKey, version_added: version, version_updated: version, version_removed: null, created_at: now, updated_at: now, removed_at: null })
+      .values({
+        id: newId(),
+        ...entry,
+        match_key: matchKey,
+        version_added: version,
+        version_updated: version,
+        version_removed: null,
+        created_at: now,
+        updated_at: now,
+        removed_at: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow()
       .catch(rethrowDuplicate);
@@ -155,7 +196,11 @@ export async function removeAddoMedicine(ctx: AuthedContext, id: string): Promis
     const current = await findCurrentAddoMedicine(tx.db, id);
     if (!current) throw notFound();
     const now = tx.clock.now();
-    await tx.db.updateTable('addo_medicines').set({ version_removed: version, removed_at: now, updated_at: now }).where('id', '=', id).execute();
+    await tx.db
+      .updateTable('addo_medicines')
+      .set({ version_removed: version, removed_at: now, updated_at: now })
+      .where('id', '=', id)
+      .execute();
     await recordChange(tx, { version, kind: 'removed', entryId: id, entry: addoFields(current) });
   });
 }

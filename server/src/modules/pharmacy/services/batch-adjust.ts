@@ -24,7 +24,8 @@ const refuse = (code: 'INVALID_STATE' | 'INSUFFICIENT_STOCK', field: string, mes
 /** Move the named lot by the adjustment and return its lot number and the product's stock after it. */
 export async function adjustBatch(ctx: ServiceContext, a: BatchAdjustment): Promise<{ lotNumber: string; stockAfter: number }> {
   const { product } = a;
-  if (!a.batchId) throw new ValidationError('batch_id', `is required: ${product.name} tracks batches, so an adjustment names the lot it counts`);
+  if (!a.batchId)
+    throw new ValidationError('batch_id', `is required: ${product.name} tracks batches, so an adjustment names the lot it counts`);
   await lockStock(ctx, a.storeId, product.id);
   const batch = await ctx.db
     .selectFrom('batches')
@@ -37,18 +38,31 @@ export async function adjustBatch(ctx: ServiceContext, a: BatchAdjustment): Prom
   if (!batch) throw new NotFoundError('batch');
   // Only sellable units are stock: units held in quarantine, expired or recalled leave by release or disposal.
   if (batch.status !== 'sellable') {
-    throw refuse('INVALID_STATE', 'batch_id', `lot ${batch.lot_number} of ${product.name} is ${batch.status}: only a sellable lot is adjusted; release or dispose of these units instead`);
+    throw refuse(
+      'INVALID_STATE',
+      'batch_id',
+      `lot ${batch.lot_number} of ${product.name} is ${batch.status}: only a sellable lot is adjusted; release or dispose of these units instead`,
+    );
   }
   const after = batch.qty_on_hand + a.qtyChange;
   if (batch.lot_number === UNALLOCATED_LOT && batch.source_batch_id === null) {
     // It holds what offline sales dispensed beyond every lot (negative); a count settles it, never past 0.
     if (a.qtyChange < 0 || after > 0) {
-      throw refuse('INVALID_STATE', 'qty_change', `the unallocated lot of ${product.name} holds ${batch.qty_on_hand}: an adjustment may only bring it towards 0 (at most +${Math.max(0, -batch.qty_on_hand)})`);
+      throw refuse(
+        'INVALID_STATE',
+        'qty_change',
+        `the unallocated lot of ${product.name} holds ${batch.qty_on_hand}: an adjustment may only bring it towards 0 (at most +${Math.max(0, -batch.qty_on_hand)})`,
+      );
     }
   } else if (after < 0) {
     throw new InsufficientStockError(`${product.name} in lot ${batch.lot_number}`, batch.qty_on_hand, 'qty_change');
   }
   await moveBatch(ctx, batch, { kind: 'adjusted', qty: a.qtyChange, reason: a.reason, note: a.note }, { productName: product.name });
-  const stock = await ctx.db.selectFrom('product_stock').select('qty').where('store_id', '=', a.storeId).where('product_id', '=', product.id).executeTakeFirstOrThrow();
+  const stock = await ctx.db
+    .selectFrom('product_stock')
+    .select('qty')
+    .where('store_id', '=', a.storeId)
+    .where('product_id', '=', product.id)
+    .executeTakeFirstOrThrow();
   return { lotNumber: batch.lot_number, stockAfter: Number(stock.qty) };
 }

@@ -58,8 +58,16 @@ export interface BatchMoveOf {
  * Apply one move to `batch` (read in this transaction, after `lockStock`) and return the row after
  * it with the stock change it made. `applyStock: false` leaves the stock to the caller.
  */
-export async function moveBatch(ctx: ServiceContext, batch: BatchRow, move: BatchMove, opts: { productName: string; applyStock?: boolean }): Promise<{ row: BatchRow; stockChange: number }> {
-  const [moved] = await moveBatches(ctx, [{ batch, move }], { productNames: new Map([[batch.product_id, opts.productName]]), applyStock: opts.applyStock });
+export async function moveBatch(
+  ctx: ServiceContext,
+  batch: BatchRow,
+  move: BatchMove,
+  opts: { productName: string; applyStock?: boolean },
+): Promise<{ row: BatchRow; stockChange: number }> {
+  const [moved] = await moveBatches(ctx, [{ batch, move }], {
+    productNames: new Map([[batch.product_id, opts.productName]]),
+    applyStock: opts.applyStock,
+  });
   return moved!;
 }
 
@@ -71,7 +79,11 @@ export async function moveBatch(ctx: ServiceContext, batch: BatchRow, move: Batc
  * under load a transaction's length is its number of round trips. The rows after the moves are
  * worked out here (the caller holds their lock), not read back.
  */
-export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opts: { productNames: ReadonlyMap<string, string>; applyStock?: boolean }): Promise<Array<{ row: BatchRow; stockChange: number }>> {
+export async function moveBatches(
+  ctx: ServiceContext,
+  items: BatchMoveOf[],
+  opts: { productNames: ReadonlyMap<string, string>; applyStock?: boolean },
+): Promise<Array<{ row: BatchRow; stockChange: number }>> {
   if (items.length === 0) return [];
   const now = ctx.clock.now();
   const latest = new Map<string, BatchRow>();
@@ -89,7 +101,13 @@ export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opt
     const { batch, move, row } = moved[0]!;
     await ctx.db
       .updateTable('batches')
-      .set({ qty_on_hand: sql<number>`qty_on_hand + ${move.qty}`, status: row.status, updated_at: now, ...move.set, ...(row.expiry_alerted_at === null ? { expiry_alerted_at: null } : {}) })
+      .set({
+        qty_on_hand: sql<number>`qty_on_hand + ${move.qty}`,
+        status: row.status,
+        updated_at: now,
+        ...move.set,
+        ...(row.expiry_alerted_at === null ? { expiry_alerted_at: null } : {}),
+      })
       .where('id', '=', batch.id)
       .execute();
   } else {
@@ -111,36 +129,47 @@ export async function moveBatches(ctx: ServiceContext, items: BatchMoveOf[], opt
     ctx.db,
     'batch_movements',
     moved.map(({ batch, move, row, stockChange }) => ({
-        id: newId(),
-        org_id: batch.org_id,
-        store_id: batch.store_id,
-        product_id: batch.product_id,
-        batch_id: batch.id,
-        kind: move.kind,
-        qty: move.qty,
-        qty_after: row.qty_on_hand,
-        stock_change: stockChange,
-        status_from: batch.status,
-        status_to: row.status,
-        transaction_id: move.transactionId ?? null,
-        delivery_id: move.deliveryId ?? null,
-        recall_id: move.recallId ?? null,
-        reason: move.reason ?? null,
-        method: move.method ?? null,
-        witness: move.witness ?? null,
-        note: move.note ?? null,
-        details: move.details === undefined ? null : JSON.stringify(move.details),
-        user_id: move.userId ?? ctx.actor?.userId ?? null,
-        created_at: now,
-      })),
+      id: newId(),
+      org_id: batch.org_id,
+      store_id: batch.store_id,
+      product_id: batch.product_id,
+      batch_id: batch.id,
+      kind: move.kind,
+      qty: move.qty,
+      qty_after: row.qty_on_hand,
+      stock_change: stockChange,
+      status_from: batch.status,
+      status_to: row.status,
+      transaction_id: move.transactionId ?? null,
+      delivery_id: move.deliveryId ?? null,
+      recall_id: move.recallId ?? null,
+      reason: move.reason ?? null,
+      method: move.method ?? null,
+      witness: move.witness ?? null,
+      note: move.note ?? null,
+      details: move.details === undefined ? null : JSON.stringify(move.details),
+      user_id: move.userId ?? ctx.actor?.userId ?? null,
+      created_at: now,
+    })),
   );
   if (opts.applyStock !== false) {
     const perProduct = new Map<string, { batch: BatchRow; delta: number }>();
-    for (const m of moved) perProduct.set(`${m.batch.store_id}/${m.batch.product_id}`, { batch: m.batch, delta: (perProduct.get(`${m.batch.store_id}/${m.batch.product_id}`)?.delta ?? 0) + m.stockChange });
+    for (const m of moved)
+      perProduct.set(`${m.batch.store_id}/${m.batch.product_id}`, {
+        batch: m.batch,
+        delta: (perProduct.get(`${m.batch.store_id}/${m.batch.product_id}`)?.delta ?? 0) + m.stockChange,
+      });
     for (const [, { batch, delta }] of [...perProduct].sort(([a], [b]) => a.localeCompare(b))) {
       if (delta === 0) continue;
       const productName = opts.productNames.get(batch.product_id) ?? batch.product_id;
-      await changeStockLevel(ctx, { orgId: batch.org_id, storeId: batch.store_id, productId: batch.product_id, productName, delta, allowNegative: true });
+      await changeStockLevel(ctx, {
+        orgId: batch.org_id,
+        storeId: batch.store_id,
+        productId: batch.product_id,
+        productName,
+        delta,
+        allowNegative: true,
+      });
     }
   }
   for (const row of latest.values()) noteChange(ctx, row.org_id, { entity: 'batch', id: row.id, storeId: row.store_id });
@@ -176,7 +205,17 @@ export async function createBatch(ctx: ServiceContext, b: NewBatch): Promise<Bat
 
 /** A store's unallocated lot of a product, created when an offline sale first needs it (written with the sale). */
 export function unallocatedRow(orgId: string, storeId: string, productId: string, now: number): BatchRow {
-  return newBatchRow({ org_id: orgId, store_id: storeId, product_id: productId, lot_number: UNALLOCATED_LOT, expiry_date: UNALLOCATED_EXPIRY, status: 'sellable' }, now);
+  return newBatchRow(
+    {
+      org_id: orgId,
+      store_id: storeId,
+      product_id: productId,
+      lot_number: UNALLOCATED_LOT,
+      expiry_date: UNALLOCATED_EXPIRY,
+      status: 'sellable',
+    },
+    now,
+  );
 }
 
 /**
@@ -192,8 +231,17 @@ export async function lockStock(ctx: ServiceContext, storeId: string, productId:
     .where('product_id', '=', productId)
     .executeTakeFirst();
   if (Number(locked.numUpdatedRows) > 0) return;
-  await ctx.db.insertInto('product_stock').values({ store_id: storeId, product_id: productId, qty: 0, updated_at: now }).onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing()).execute();
-  await ctx.db.updateTable('product_stock').set({ qty: sql<number>`qty` }).where('store_id', '=', storeId).where('product_id', '=', productId).execute();
+  await ctx.db
+    .insertInto('product_stock')
+    .values({ store_id: storeId, product_id: productId, qty: 0, updated_at: now })
+    .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
+    .execute();
+  await ctx.db
+    .updateTable('product_stock')
+    .set({ qty: sql<number>`qty` })
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .execute();
 }
 
 /**

@@ -3,7 +3,17 @@
  * lot on the shelf), a batch with its ledger, correcting a lot number or expiry typed wrong at
  * receipt, and the stock expiring soon with its value (owner or staff with `pharmacy`).
  */
-import type { Batch, BatchDetail, BatchDetailQuery, CorrectBatchInput, ExpiringBatch, ExpiringMeta, ExpiringQuery, ListBatchesQuery, PageMeta } from '@duka/shared';
+import type {
+  Batch,
+  BatchDetail,
+  BatchDetailQuery,
+  CorrectBatchInput,
+  ExpiringBatch,
+  ExpiringMeta,
+  ExpiringQuery,
+  ListBatchesQuery,
+  PageMeta,
+} from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
@@ -26,7 +36,8 @@ export async function getBatch(ctx: AuthedContext, id: string, q: BatchDetailQue
   return { ...toBatch(row), movement_count: count, movements };
 }
 
-const invalid = (field: string, message: string) => new ServiceError('INVALID_STATE', message, { errors: [{ code: 'INVALID_STATE', field, message }] });
+const invalid = (field: string, message: string) =>
+  new ServiceError('INVALID_STATE', message, { errors: [{ code: 'INVALID_STATE', field, message }] });
 
 /**
  * Correct a lot's number and/or expiry. The lot's quarantine rows are the same boxes, so they take
@@ -41,10 +52,16 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
     if (!found) throw new NotFoundError('batch');
     const field = input.lot_number !== undefined ? 'lot_number' : 'expiry_date';
     if (found.source_batch_id !== null) {
-      throw invalid(field, `this is a quarantine row of lot ${found.lot_number}: correct batch ${found.source_batch_id} and its quarantine rows follow`);
+      throw invalid(
+        field,
+        `this is a quarantine row of lot ${found.lot_number}: correct batch ${found.source_batch_id} and its quarantine rows follow`,
+      );
     }
     if (found.lot_number === UNALLOCATED_LOT) {
-      throw invalid(field, `the ${UNALLOCATED_LOT} lot only holds what offline sales dispensed beyond every lot: it has no lot number or expiry to correct`);
+      throw invalid(
+        field,
+        `the ${UNALLOCATED_LOT} lot only holds what offline sales dispensed beyond every lot: it has no lot number or expiry to correct`,
+      );
     }
     if (input.lot_number !== undefined && input.lot_number.toUpperCase() === UNALLOCATED_LOT) {
       throw new ValidationError('lot_number', `${UNALLOCATED_LOT} is reserved for units no lot held`);
@@ -53,7 +70,8 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
     const batch = await tx.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const before = { lot_number: batch.lot_number, expiry_date: batch.expiry_date };
     const after = { lot_number: input.lot_number ?? batch.lot_number, expiry_date: input.expiry_date ?? batch.expiry_date };
-    if (after.lot_number === before.lot_number && after.expiry_date === before.expiry_date) return toBatch({ ...batch, product_name: found.product_name });
+    if (after.lot_number === before.lot_number && after.expiry_date === before.expiry_date)
+      return toBatch({ ...batch, product_name: found.product_name });
 
     if (after.lot_number !== before.lot_number) {
       const lot = after.lot_number.toLowerCase();
@@ -66,7 +84,8 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
         .where('id', '!=', batch.id)
         .where((eb) => eb(eb.fn('lower', ['lot_number']), '=', lot))
         .executeTakeFirst();
-      if (other) throw new DuplicateError('lot_number', `lot ${after.lot_number} of ${found.product_name} is already another batch in this store`);
+      if (other)
+        throw new DuplicateError('lot_number', `lot ${after.lot_number} of ${found.product_name} is already another batch in this store`);
     }
 
     const move = {

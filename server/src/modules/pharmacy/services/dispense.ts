@@ -13,7 +13,12 @@ import { createBatch, moveBatch } from './batch-ledger.js';
  * is inspected first, else back to the lot. A lot disposed of since cannot take units back: they
  * go into quarantine. The caller holds every product's stock lock (taken in product-id order).
  */
-export async function returnSaleLots(ctx: ServiceContext, sale: { id: string; org_id: string; store_id: string }, move: Reversal, into: 'stock' | 'quarantine'): Promise<Set<string>> {
+export async function returnSaleLots(
+  ctx: ServiceContext,
+  sale: { id: string; org_id: string; store_id: string },
+  move: Reversal,
+  into: 'stock' | 'quarantine',
+): Promise<Set<string>> {
   const lots = await ctx.db
     .selectFrom('transaction_line_batches as l')
     .innerJoin('batches as b', 'b.id', 'l.batch_id')

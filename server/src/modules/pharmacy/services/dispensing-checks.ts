@@ -9,7 +9,15 @@
  * The check reads nothing: the ADDO list entries matching the sale's medicines are read by the
  * caller with `addoPermitted`, once for a whole pushed batch of sales.
  */
-import { type AddoBreach, type AddoEntry, addoMatchKey, checkAddo, checkPrescription, type Prescription, type PrescriptionBreach } from '@duka/shared';
+import {
+  type AddoBreach,
+  type AddoEntry,
+  addoMatchKey,
+  checkAddo,
+  checkPrescription,
+  type Prescription,
+  type PrescriptionBreach,
+} from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 
@@ -40,7 +48,17 @@ export function checkDispensing(input: DispensingInput): Array<AddoBreach | Pres
       breaches.push(
         ...checkAddo({
           outlet_type: input.outletType,
-          lines: medicines.map(({ index, p }) => ({ index, product: { product_id: p.id, name: p.name, generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form, schedule: p.schedule } })),
+          lines: medicines.map(({ index, p }) => ({
+            index,
+            product: {
+              product_id: p.id,
+              name: p.name,
+              generic_name: p.generic_name,
+              strength: p.strength,
+              dosage_form: p.dosage_form,
+              schedule: p.schedule,
+            },
+          })),
           permitted: [...input.permitted],
         }),
       );
@@ -59,8 +77,15 @@ export function checkDispensing(input: DispensingInput): Array<AddoBreach | Pres
 /** The entries of the ADDO list in force that match any of these products (by `addoMatchKey`, indexed). */
 export async function addoPermitted(tx: ServiceContext, products: Iterable<ProductRow>): Promise<AddoEntry[]> {
   const keys = [...products].flatMap((p) =>
-    p.schedule != null && p.generic_name && p.strength && p.dosage_form ? [addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form })] : [],
+    p.schedule != null && p.generic_name && p.strength && p.dosage_form
+      ? [addoMatchKey({ generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form })]
+      : [],
   );
   if (keys.length === 0) return [];
-  return tx.db.selectFrom('addo_medicines').select(['generic_name', 'strength', 'dosage_form']).where('match_key', 'in', keys).where('version_removed', 'is', null).execute();
+  return tx.db
+    .selectFrom('addo_medicines')
+    .select(['generic_name', 'strength', 'dosage_form'])
+    .where('match_key', 'in', keys)
+    .where('version_removed', 'is', null)
+    .execute();
 }

@@ -104,13 +104,18 @@ export async function sweepOrganisation(ctx: ServiceContext, org: BatchOrganisat
   let total = none();
   for (const [storeId, batches] of byStore) {
     const expiring = batches.filter((b) => batchExpired(b.expiry_date, today));
-    const alerts = batches.filter((b) => Number(b.qty_on_hand) > 0 && expiryAlertDue({ expiry_date: b.expiry_date, alert_days: b.product_alert_days ?? org.expiry_alert_days, today }));
+    const alerts = batches.filter(
+      (b) =>
+        Number(b.qty_on_hand) > 0 &&
+        expiryAlertDue({ expiry_date: b.expiry_date, alert_days: b.product_alert_days ?? org.expiry_alert_days, today }),
+    );
     if (!expiring.length && !alerts.length) continue;
     const done = await withTransaction(ctx, async (tx) => {
       await lease?.fence(tx.db);
       // Every stock lock first, in product-id order like every stock writer, so a sale that holds
       // one of these products and waits for another cannot deadlock with the job.
-      for (const productId of [...new Set([...expiring, ...alerts].map((b) => b.product_id))].sort((a, b) => a.localeCompare(b))) await lockStock(tx, storeId, productId);
+      for (const productId of [...new Set([...expiring, ...alerts].map((b) => b.product_id))].sort((a, b) => a.localeCompare(b)))
+        await lockStock(tx, storeId, productId);
       const expired = await expireStore(tx, org.id, storeId, expiring, today);
       return { ...expired, alerted: await alertStore(tx, org.id, storeId, alerts, today) };
     });
@@ -120,7 +125,13 @@ export async function sweepOrganisation(ctx: ServiceContext, org: BatchOrganisat
 }
 
 /** Move the store's due batches to `expired` (their products' stock locks held). */
-async function expireStore(tx: ServiceContext, orgId: string, storeId: string, candidates: DueBatch[], today: string): Promise<ExpirySweep> {
+async function expireStore(
+  tx: ServiceContext,
+  orgId: string,
+  storeId: string,
+  candidates: DueBatch[],
+  today: string,
+): Promise<ExpirySweep> {
   const out = none();
   if (!candidates.length) return out;
   const names = new Map(candidates.map((b) => [b.product_id, b.product_name]));
@@ -128,7 +139,14 @@ async function expireStore(tx: ServiceContext, orgId: string, storeId: string, c
   const ids = candidates.map((b) => b.id);
   const current: BatchRow[] = [];
   for (let i = 0; i < ids.length; i += CHUNK) {
-    current.push(...(await tx.db.selectFrom('batches').selectAll().where('id', 'in', ids.slice(i, i + CHUNK)).where('status', '=', 'sellable').execute()));
+    current.push(
+      ...(await tx.db
+        .selectFrom('batches')
+        .selectAll()
+        .where('id', 'in', ids.slice(i, i + CHUNK))
+        .where('status', '=', 'sellable')
+        .execute()),
+    );
   }
   const order = new Map(ids.map((id, i) => [id, i]));
   current.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
@@ -136,7 +154,12 @@ async function expireStore(tx: ServiceContext, orgId: string, storeId: string, c
   for (const batch of current) {
     if (!batchExpired(batch.expiry_date, today)) continue;
     const productName = names.get(batch.product_id)!;
-    await moveBatch(tx, batch, { kind: 'expired', qty: 0, status: 'expired', note: `expiry date ${batch.expiry_date} reached` }, { productName });
+    await moveBatch(
+      tx,
+      batch,
+      { kind: 'expired', qty: 0, status: 'expired', note: `expiry date ${batch.expiry_date} reached` },
+      { productName },
+    );
     const units = Number(batch.qty_on_hand);
     out.expired++;
     out.units += units;
@@ -173,7 +196,14 @@ async function alertStore(tx: ServiceContext, orgId: string, storeId: string, ca
     await createNotification(tx, {
       orgId,
       storeId,
-      ...expiryAlertNotice({ batchId: b.id, productName: b.product_name, lotNumber: claimed.lot_number, expiryDate: b.expiry_date, qty: Number(claimed.qty_on_hand), daysLeft: daysToExpiry(b.expiry_date, today) }),
+      ...expiryAlertNotice({
+        batchId: b.id,
+        productName: b.product_name,
+        lotNumber: claimed.lot_number,
+        expiryDate: b.expiry_date,
+        qty: Number(claimed.qty_on_hand),
+        daysLeft: daysToExpiry(b.expiry_date, today),
+      }),
     });
     sent++;
   }

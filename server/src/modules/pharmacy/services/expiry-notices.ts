@@ -27,7 +27,14 @@ const lots = (n: number) => (n === 1 ? '1 lot' : `${n} lots`);
 const days = (n: number) => (n === 1 ? '1 day' : `${n} days`);
 
 /** One batch has entered its alert window: `daysLeft` days before `expiryDate`, holding `qty` units. */
-export function expiryAlertNotice(b: { batchId: string; productName: string; lotNumber: string; expiryDate: string; qty: number; daysLeft: number }): Notice {
+export function expiryAlertNotice(b: {
+  batchId: string;
+  productName: string;
+  lotNumber: string;
+  expiryDate: string;
+  qty: number;
+  daysLeft: number;
+}): Notice {
   const sw =
     b.qty === 1
       ? `Kipande 1 cha ${b.productName}, toleo ${b.lotNumber}, kinaisha muda wake tarehe ${b.expiryDate} (baada ya siku ${b.daysLeft}): kiuze kwanza au kirudishe kwa msambazaji.`

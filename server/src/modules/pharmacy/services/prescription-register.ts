@@ -5,8 +5,20 @@
  * entry is corrected once (correct the correction to change it again). The register is the
  * active store's, for the owner and staff holding the `pharmacy` permission.
  */
-import { checkPrescription, type CorrectPrescriptionInput, type DrugSchedule, type ListPrescriptionsQuery, needsPrescription, newId, pageMeta, type PageMeta, type Prescription, type PrescriptionEntry, type PrescriptionsCsvQuery } from '@duka/shared';
-import { Readable } from 'node:stream';
+import {
+  checkPrescription,
+  type CorrectPrescriptionInput,
+  type DrugSchedule,
+  type ListPrescriptionsQuery,
+  needsPrescription,
+  newId,
+  pageMeta,
+  type PageMeta,
+  type Prescription,
+  type PrescriptionEntry,
+  type PrescriptionsCsvQuery,
+} from '@duka/shared';
+import type { Readable } from 'node:stream';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { withTransaction } from '../../../db/transaction.js';
@@ -17,17 +29,42 @@ import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/
 import { addDays, localDate, localTime, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { writeCsv } from '../../reports/services/write-report.js';
-import { entryItems, filteredEntries, findCorrection, findStoreEntry, insertEntry, prescriptionColumns, type PrescriptionFilter, toEntries } from '../prescriptions.queries.js';
+import {
+  entryItems,
+  filteredEntries,
+  findCorrection,
+  findStoreEntry,
+  insertEntry,
+  prescriptionColumns,
+  type PrescriptionFilter,
+  toEntries,
+} from '../prescriptions.queries.js';
 
 /** Inside `recordSale`'s transaction: the sale's entry, when it dispensed a prescription medicine. */
 export async function recordPrescriptionEntry(
   tx: ServiceContext,
-  sale: { row: TransactionRow; lines: ReadonlyArray<{ product_id: string; qty: number }>; products: ReadonlyMap<string, ProductRow>; prescription?: Prescription | null },
+  sale: {
+    row: TransactionRow;
+    lines: ReadonlyArray<{ product_id: string; qty: number }>;
+    products: ReadonlyMap<string, ProductRow>;
+    prescription?: Prescription | null;
+  },
 ): Promise<void> {
   const items = sale.lines.flatMap((l) => {
     const p = sale.products.get(l.product_id);
     if (!p || !needsPrescription(p.schedule)) return [];
-    return [{ id: newId(), product_id: p.id, product_name: p.name, generic_name: p.generic_name, strength: p.strength, dosage_form: p.dosage_form, schedule: p.schedule as DrugSchedule, qty: l.qty }];
+    return [
+      {
+        id: newId(),
+        product_id: p.id,
+        product_name: p.name,
+        generic_name: p.generic_name,
+        strength: p.strength,
+        dosage_form: p.dosage_form,
+        schedule: p.schedule as DrugSchedule,
+        qty: l.qty,
+      },
+    ];
   });
   if (!items.length) return;
   const { row } = sale;
@@ -52,7 +89,12 @@ export async function recordPrescriptionEntry(
 }
 
 /** The query's local days as [from, to) instants; either end may be open. */
-async function filterOf(ctx: AuthedContext, storeId: string, orgId: string, q: PrescriptionsCsvQuery): Promise<PrescriptionFilter & { tz: string }> {
+async function filterOf(
+  ctx: AuthedContext,
+  storeId: string,
+  orgId: string,
+  q: PrescriptionsCsvQuery,
+): Promise<PrescriptionFilter & { tz: string }> {
   if (q.date_from && q.date_to && q.date_to < q.date_from) throw new ValidationError('date_to', 'must not be before date_from');
   const tz = await orgTimezone(ctx.db, orgId);
   return {
@@ -73,12 +115,21 @@ function registerScope(ctx: AuthedContext) {
 }
 
 /** Newest dispensed first; a correction comes before the entry it corrects. */
-export async function listPrescriptions(ctx: AuthedContext, q: ListPrescriptionsQuery): Promise<{ items: PrescriptionEntry[]; meta: PageMeta }> {
+export async function listPrescriptions(
+  ctx: AuthedContext,
+  q: ListPrescriptionsQuery,
+): Promise<{ items: PrescriptionEntry[]; meta: PageMeta }> {
   const { orgId, storeId } = registerScope(ctx);
   const query = filteredEntries(ctx.db, ctx.dialect, await filterOf(ctx, storeId, orgId, q));
   const [{ total }, rows] = await Promise.all([
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query.selectAll().orderBy('prescriptions.dispensed_at', 'desc').orderBy('prescriptions.id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+    query
+      .selectAll()
+      .orderBy('prescriptions.dispensed_at', 'desc')
+      .orderBy('prescriptions.id', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
   ]);
   return { items: await toEntries(ctx.db, rows), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
@@ -124,18 +175,42 @@ export async function correctPrescription(ctx: AuthedContext, id: string, input:
       },
       items.map(({ id: _old, prescription_id: _p, position: _pos, ...item }) => ({ ...item, id: newId() })),
     );
-    await recordAudit(tx, { action: 'pharmacy.prescription.correct', description: `Prescription for sale ${original.receipt_number} corrected: ${input.reason}`, entity: 'prescription', entityId: entryId });
+    await recordAudit(tx, {
+      action: 'pharmacy.prescription.correct',
+      description: `Prescription for sale ${original.receipt_number} corrected: ${input.reason}`,
+      entity: 'prescription',
+      entityId: entryId,
+    });
     return entryId;
   });
   return getPrescription(ctx, created);
 }
 
 const CSV_COLUMNS = [
-  'entry_id', 'date', 'time', 'receipt_number', 'sale_status',
-  'patient_name', 'patient_age', 'patient_date_of_birth', 'patient_sex',
-  'prescriber_name', 'prescriber_registration_number', 'facility', 'date_written',
-  'product', 'generic_name', 'strength', 'dosage_form', 'schedule', 'qty', 'lots',
-  'corrects_id', 'corrected_by_id', 'correction_reason', 'recorded_by',
+  'entry_id',
+  'date',
+  'time',
+  'receipt_number',
+  'sale_status',
+  'patient_name',
+  'patient_age',
+  'patient_date_of_birth',
+  'patient_sex',
+  'prescriber_name',
+  'prescriber_registration_number',
+  'facility',
+  'date_written',
+  'product',
+  'generic_name',
+  'strength',
+  'dosage_form',
+  'schedule',
+  'qty',
+  'lots',
+  'corrects_id',
+  'corrected_by_id',
+  'correction_reason',
+  'recorded_by',
 ] as const;
 type CsvRow = Record<(typeof CSV_COLUMNS)[number], string | number>;
 const CSV_PAGE = 200;
@@ -160,7 +235,12 @@ function csvLines(e: PrescriptionEntry, tz: string): CsvRow[] {
     facility: text(rx?.facility),
     date_written: rx?.date_written ?? '',
   };
-  const tail = { corrects_id: e.corrects_id ?? '', corrected_by_id: e.corrected_by_id ?? '', correction_reason: text(e.correction_reason), recorded_by: text(e.recorded_by_name) };
+  const tail = {
+    corrects_id: e.corrects_id ?? '',
+    corrected_by_id: e.corrected_by_id ?? '',
+    correction_reason: text(e.correction_reason),
+    recorded_by: text(e.recorded_by_name),
+  };
   return e.items.map((i) => ({
     ...head,
     product: text(i.product_name),
@@ -181,7 +261,12 @@ async function* csvRows(ctx: AuthedContext, f: PrescriptionFilter & { tz: string
     let q = filteredEntries(ctx.db, ctx.dialect, f);
     if (after) {
       const { at, id } = after;
-      q = q.where((eb) => eb.or([eb('prescriptions.dispensed_at', '>', at), eb.and([eb('prescriptions.dispensed_at', '=', at), eb('prescriptions.id', '>', id)])]));
+      q = q.where((eb) =>
+        eb.or([
+          eb('prescriptions.dispensed_at', '>', at),
+          eb.and([eb('prescriptions.dispensed_at', '=', at), eb('prescriptions.id', '>', id)]),
+        ]),
+      );
     }
     const rows = await q.selectAll().orderBy('prescriptions.dispensed_at').orderBy('prescriptions.id').limit(CSV_PAGE).execute();
     for (const e of await toEntries(ctx.db, rows)) yield* csvLines(e, f.tz);

@@ -3,7 +3,17 @@
  * inspects them, then go back to their lot (`release`) or are destroyed on record (`dispose`), as
  * are expired and recalled units. Every change goes through `moveBatch` after `lockStock`.
  */
-import { type Batch, type BatchAction, type BatchBreach, checkBatchTransition, type DisposeBatchInput, type ListQuarantineQuery, type PageMeta, type QuarantineItem, type ReleaseQuarantineInput } from '@duka/shared';
+import {
+  type Batch,
+  type BatchAction,
+  type BatchBreach,
+  checkBatchTransition,
+  type DisposeBatchInput,
+  type ListQuarantineQuery,
+  type PageMeta,
+  type QuarantineItem,
+  type ReleaseQuarantineInput,
+} from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -54,7 +64,9 @@ export async function releaseQuarantine(ctx: AuthedContext, id: string, input: R
     const row = await lockedBatch(tx, orgId, storeId, id);
     const today = await orgToday(tx, orgId, tx.clock.now());
     const to = checkOrRefuse(row.status, 'release', { expiry_date: row.expiry_date, today });
-    const source = row.source_batch_id ? await tx.db.selectFrom('batches').selectAll().where('id', '=', row.source_batch_id).executeTakeFirst() : undefined;
+    const source = row.source_batch_id
+      ? await tx.db.selectFrom('batches').selectAll().where('id', '=', row.source_batch_id).executeTakeFirst()
+      : undefined;
     if (!source) refuseTransition({ code: 'INVALID_STATE', message: 'these units have no lot to return to: dispose of them instead' });
     if (source.status !== 'sellable') checkOrRefuse(source.status, 'release');
     // The lot's expiry may have been corrected since the refund: its own date is the one that counts.
@@ -89,7 +101,12 @@ export async function disposeBatch(ctx: AuthedContext, id: string, input: Dispos
     if (qty > row.qty_on_hand) throw new ValidationError('qty', `is more than the ${row.qty_on_hand} units this batch holds`);
     const status = qty === row.qty_on_hand ? to : row.status;
     const { reason, method, witness } = input;
-    const moved = await moveBatch(tx, row, { kind: 'disposed', qty: -qty, status, reason, method, witness }, { productName: row.product_name });
+    const moved = await moveBatch(
+      tx,
+      row,
+      { kind: 'disposed', qty: -qty, status, reason, method, witness },
+      { productName: row.product_name },
+    );
     await recordAudit(tx, {
       action: 'pharmacy.batch.dispose',
       entity: 'batch',

@@ -26,15 +26,23 @@ export interface LotLine {
 /** Receive a delivery line into its lot (created on first receipt) and return the stock after it. */
 export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<number> {
   const { product, field } = line;
-  if (!line.lotNumber || !line.expiryDate) throw new ValidationError(`${field}.lot_number`, `${product.name} tracks batches: give the lot number and expiry date`);
+  if (!line.lotNumber || !line.expiryDate)
+    throw new ValidationError(`${field}.lot_number`, `${product.name} tracks batches: give the lot number and expiry date`);
   const today = await orgToday(ctx, line.orgId, ctx.clock.now());
-  if (batchExpired(line.expiryDate, today)) throw new ValidationError(`${field}.expiry_date`, `lot ${line.lotNumber} expired on ${line.expiryDate}: an expired lot cannot be received`);
+  if (batchExpired(line.expiryDate, today))
+    throw new ValidationError(
+      `${field}.expiry_date`,
+      `lot ${line.lotNumber} expired on ${line.expiryDate}: an expired lot cannot be received`,
+    );
   await lockProduct(ctx, product.id);
   await lockStock(ctx, line.storeId, product.id);
   await refuseRecalledLot(ctx, line.orgId, product, line.lotNumber, `${field}.lot_number`);
   const existing = await findLot(ctx, line.storeId, product.id, line.lotNumber);
   if (existing && existing.expiry_date !== line.expiryDate) {
-    throw new ValidationError(`${field}.expiry_date`, `lot ${line.lotNumber} of ${product.name} is on record with expiry ${existing.expiry_date}`);
+    throw new ValidationError(
+      `${field}.expiry_date`,
+      `lot ${line.lotNumber} of ${product.name} is on record with expiry ${existing.expiry_date}`,
+    );
   }
   if (existing && existing.status !== 'sellable') {
     throw new ServiceError('INVALID_STATE', `lot ${line.lotNumber} of ${product.name} is ${existing.status}: it cannot be received`, {
@@ -69,11 +77,21 @@ export async function returnLot(ctx: ServiceContext, line: LotLine): Promise<num
       errors: [{ code: 'INSUFFICIENT_STOCK', field: 'status', message: `lot ${line.lotNumber} holds ${held}` }],
     });
   }
-  await moveBatch(ctx, batch, { kind: 'adjusted', qty: -line.qty, deliveryId: line.deliveryId, reason: 'delivery_returned' }, { productName: product.name });
+  await moveBatch(
+    ctx,
+    batch,
+    { kind: 'adjusted', qty: -line.qty, deliveryId: line.deliveryId, reason: 'delivery_returned' },
+    { productName: product.name },
+  );
   return stockOf(ctx, line.storeId, product.id);
 }
 
 async function stockOf(ctx: ServiceContext, storeId: string, productId: string): Promise<number> {
-  const row = await ctx.db.selectFrom('product_stock').select('qty').where('store_id', '=', storeId).where('product_id', '=', productId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('product_stock')
+    .select('qty')
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
   return row?.qty ?? 0;
 }

@@ -33,7 +33,21 @@ export async function controlledRegisterCsv(ctx: AuthedContext, q: ControlledReg
       user: l.user_name,
     })),
   ];
-  const columns = cols('date', 'time', 'kind', 'lot_number', 'expiry_date', 'qty', 'balance', 'units', 'status_from', 'status_to', 'reference', 'note', 'user');
+  const columns = cols(
+    'date',
+    'time',
+    'kind',
+    'lot_number',
+    'expiry_date',
+    'qty',
+    'balance',
+    'units',
+    'status_from',
+    'status_to',
+    'reference',
+    'note',
+    'user',
+  );
   return { fileName: `controlled-register_${r.date_from}_to_${r.date_to}.csv`, text: await csvText(columns, rows) };
 }
 
@@ -56,7 +70,20 @@ export async function disposalRegisterCsv(ctx: AuthedContext, q: DisposalRegiste
     value_at_cost: toCents(l.value_at_cost),
   }));
   const columns = [
-    ...cols('date', 'product', 'generic_name', 'strength', 'lot_number', 'expiry_date', 'status_from', 'qty', 'reason', 'method', 'witness', 'user'),
+    ...cols(
+      'date',
+      'product',
+      'generic_name',
+      'strength',
+      'lot_number',
+      'expiry_date',
+      'status_from',
+      'qty',
+      'reason',
+      'method',
+      'witness',
+      'user',
+    ),
     { key: 'unit_cost', money: true },
     { key: 'value_at_cost', money: true },
   ];

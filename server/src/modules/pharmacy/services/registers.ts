@@ -4,7 +4,14 @@
  * register's balance is the shared `controlledRegister` over each line's stock change, from the
  * stock before the period, so its last balance is the product's stock at the period's end.
  */
-import { controlledRegister, type ControlledRegister, type ControlledRegisterQuery, type DisposalRegister, type DisposalRegisterQuery, fromCents } from '@duka/shared';
+import {
+  controlledRegister,
+  type ControlledRegister,
+  type ControlledRegisterQuery,
+  type DisposalRegister,
+  type DisposalRegisterQuery,
+  fromCents,
+} from '@duka/shared';
 import { iso } from '../../../lib/clock.js';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -50,7 +57,12 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
     .where('org_id', '=', scope.orgId)
     .executeTakeFirst();
   if (!product) throw new NotFoundError('product');
-  if (product.schedule !== 'controlled') throw new BusinessRuleError(`${product.name} is not a controlled medicine: it has no controlled-drug register`, 'BUSINESS_RULE', 'product_id');
+  if (product.schedule !== 'controlled')
+    throw new BusinessRuleError(
+      `${product.name} is not a controlled medicine: it has no controlled-drug register`,
+      'BUSINESS_RULE',
+      'product_id',
+    );
   const { start, end } = scope.period;
   const opening = await stockBefore(ctx.db, scope.storeId, product.id, start);
   const rows = await ledgerLines(ctx.db, { storeId: scope.storeId, start, end }).where('m.product_id', '=', product.id).execute();
@@ -94,9 +106,18 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
 
 export async function readDisposalRegister(ctx: AuthedContext, q: DisposalRegisterQuery): Promise<DisposalRegister> {
   const scope = await registerScope(ctx, q);
-  let query = ledgerLines(ctx.db, { storeId: scope.storeId, start: scope.period.start, end: scope.period.end }).where('m.kind', '=', 'disposed');
+  let query = ledgerLines(ctx.db, { storeId: scope.storeId, start: scope.period.start, end: scope.period.end }).where(
+    'm.kind',
+    '=',
+    'disposed',
+  );
   if (q.product_id) {
-    const product = await ctx.db.selectFrom('products').select('id').where('id', '=', q.product_id).where('org_id', '=', scope.orgId).executeTakeFirst();
+    const product = await ctx.db
+      .selectFrom('products')
+      .select('id')
+      .where('id', '=', q.product_id)
+      .where('org_id', '=', scope.orgId)
+      .executeTakeFirst();
     if (!product) throw new NotFoundError('product');
     query = query.where('m.product_id', '=', product.id);
   }

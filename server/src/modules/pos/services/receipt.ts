@@ -76,7 +76,9 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
     `Total: ${formatTzs(toCents(sale.total))}`,
     ...(sale.tax ? [`of which VAT: ${formatTzs(toCents(sale.tax))}`] : []),
     `Paid by: ${sale.payment_method}${sale.status === 'refunded' ? ' (REFUNDED)' : sale.status === 'void' ? ' (VOID)' : ''}`,
-    ...(sale.fiscal ? ['', `TRA fiscal receipt ${sale.fiscal.rctvnum} (GC ${sale.fiscal.gc}, DC ${sale.fiscal.dc})`, `Verify: ${sale.fiscal.verify_url}`] : []),
+    ...(sale.fiscal
+      ? ['', `TRA fiscal receipt ${sale.fiscal.rctvnum} (GC ${sale.fiscal.gc}, DC ${sale.fiscal.dc})`, `Verify: ${sale.fiscal.verify_url}`]
+      : []),
     '',
     'Asante kwa kununua! / Thank you for shopping with us.',
   ].join('\n');
@@ -88,5 +90,7 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
 export function receiptMessage(r: ReceiptSent): string {
   if (r.delivered) return `receipt sent to ${r.email ?? r.phone}`;
   if (r.failure_reason) return `the SMS gateway did not take the receipt: ${r.failure_reason}`;
-  return r.channel === 'email' ? 'no email service is configured: the receipt was kept in the outbox' : 'no SMS service is configured: the receipt was kept in the outbox';
+  return r.channel === 'email'
+    ? 'no email service is configured: the receipt was kept in the outbox'
+    : 'no SMS service is configured: the receipt was kept in the outbox';
 }

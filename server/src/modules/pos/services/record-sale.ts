@@ -44,7 +44,11 @@ export type SaleOutcome = { ok: true; sale: RecordedSale } | { ok: false; error:
  * Record sales of the actor's store, all online or all offline, inside the caller's transaction.
  * `products`: the sales' products when the caller already read them in this transaction.
  */
-export async function recordSales(tx: AuthedContext & { pending: object }, requests: SaleRequest[], products?: Map<string, ProductRow>): Promise<SaleOutcome[]> {
+export async function recordSales(
+  tx: AuthedContext & { pending: object },
+  requests: SaleRequest[],
+  products?: Map<string, ProductRow>,
+): Promise<SaleOutcome[]> {
   const { orgId, storeId } = requireStore(tx);
   if (requests.length === 0) return [];
   const set = await loadSaleSet(tx, { orgId, storeId, online: requests[0]!.opts.source === 'online' }, requests, products);
@@ -54,7 +58,10 @@ export async function recordSales(tx: AuthedContext & { pending: object }, reque
       const planned = planSale(tx, set, request);
       if ('replayed' in planned) return { ok: true, sale: { row: planned.replayed, replayed: true, conflicts: [] } };
       plans.push(planned);
-      return { ok: true, sale: { row: planned.row, lines: planned.lines, lots: planned.lots, replayed: false, conflicts: planned.conflicts } };
+      return {
+        ok: true,
+        sale: { row: planned.row, lines: planned.lines, lots: planned.lots, replayed: false, conflicts: planned.conflicts },
+      };
     } catch (error) {
       if (error instanceof ServiceError) return { ok: false, error };
       throw error;
@@ -65,7 +72,11 @@ export async function recordSales(tx: AuthedContext & { pending: object }, reque
   return outcomes;
 }
 
-export async function recordSale(ctx: AuthedContext, input: CreateSaleInput, opts: SaleOptions = { source: 'online' }): Promise<RecordedSale> {
+export async function recordSale(
+  ctx: AuthedContext,
+  input: CreateSaleInput,
+  opts: SaleOptions = { source: 'online' },
+): Promise<RecordedSale> {
   return withTransaction(ctx, async (tx) => {
     const [outcome] = await recordSales(tx, [{ input, opts }]);
     if (!outcome!.ok) throw outcome!.error;

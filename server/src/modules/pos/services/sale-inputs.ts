@@ -61,13 +61,22 @@ export interface SaleSet {
   permitted: AddoEntry[];
 }
 
-export async function loadSaleSet(tx: ServiceContext, scope: { orgId: string; storeId: string; online: boolean }, requests: SaleRequest[], products?: Map<string, ProductRow>): Promise<SaleSet> {
+export async function loadSaleSet(
+  tx: ServiceContext,
+  scope: { orgId: string; storeId: string; online: boolean },
+  requests: SaleRequest[],
+  products?: Map<string, ProductRow>,
+): Promise<SaleSet> {
   const { orgId, storeId } = scope;
   const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
   const productIds = [...new Set(requests.flatMap((r) => r.input.lines.map((l) => l.product_id)))];
   const [existing, org, catalogue] = await Promise.all([
     ids.length ? tx.db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute() : [],
-    tx.db.selectFrom('organisations').select(['business_type', 'timezone', 'credit_terms_days']).where('id', '=', orgId).executeTakeFirstOrThrow(),
+    tx.db
+      .selectFrom('organisations')
+      .select(['business_type', 'timezone', 'credit_terms_days'])
+      .where('id', '=', orgId)
+      .executeTakeFirstOrThrow(),
     products ?? orgProductsById(tx.db, orgId, productIds),
   ]);
   const customers = await readCustomers(tx, orgId, requests);
@@ -80,20 +89,27 @@ export async function loadSaleSet(tx: ServiceContext, scope: { orgId: string; st
 
   // Locks: the store row first (its receipt numbers), then stock rows in product-id order. How
   // long a sale waits for them is what bounds one store's sales on Postgres (COUNT_STATEMENTS shows it).
-  const stocked = [...catalogue.values()].filter((p) => p.is_service !== 1).map((p) => p.id).sort();
+  const stocked = [...catalogue.values()]
+    .filter((p) => p.is_service !== 1)
+    .map((p) => p.id)
+    .sort();
   const [store, stock] = await lockWait(tx.dialect, async () => {
     const row = await forUpdate(
       tx.dialect,
-      tx.db
-        .selectFrom('stores')
-        .select(['code', 'vat_enabled', 'outlet_type', 'last_number', 'fiscal'])
-        .where('id', '=', storeId),
+      tx.db.selectFrom('stores').select(['code', 'vat_enabled', 'outlet_type', 'last_number', 'fiscal']).where('id', '=', storeId),
     ).executeTakeFirstOrThrow();
     return [row, await lockStockRows(tx, storeId, stocked)] as const;
   });
   const tracked = stocked.filter((id) => catalogue.get(id)!.track_batches === 1);
   const batchRows = tracked.length
-    ? await tx.db.selectFrom('batches').selectAll().where('store_id', '=', storeId).where('product_id', 'in', tracked).where('source_batch_id', 'is', null).orderBy('id').execute()
+    ? await tx.db
+        .selectFrom('batches')
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('product_id', 'in', tracked)
+        .where('source_batch_id', 'is', null)
+        .orderBy('id')
+        .execute()
     : [];
   const batches = new Map<string, BatchRow[]>(tracked.map((id) => [id, []]));
   for (const b of batchRows) batches.get(b.product_id)!.push({ ...b });
@@ -139,7 +155,15 @@ async function readCustomers(tx: ServiceContext, orgId: string, requests: SaleRe
 async function lockStockRows(tx: ServiceContext, storeId: string, productIds: string[]): Promise<Map<string, number>> {
   if (productIds.length === 0) return new Map();
   const read = () =>
-    forUpdate(tx.dialect, tx.db.selectFrom('product_stock').select(['product_id', 'qty']).where('store_id', '=', storeId).where('product_id', 'in', productIds).orderBy('product_id')).execute();
+    forUpdate(
+      tx.dialect,
+      tx.db
+        .selectFrom('product_stock')
+        .select(['product_id', 'qty'])
+        .where('store_id', '=', storeId)
+        .where('product_id', 'in', productIds)
+        .orderBy('product_id'),
+    ).execute();
   let rows = await read();
   if (rows.length < productIds.length) {
     const have = new Set(rows.map((r) => r.product_id));

@@ -8,7 +8,20 @@
  * so a breach that allows it is recorded as a conflict and the sale is booked (design §4). A sale
  * that is refused changes nothing in the set: the next one is planned as if it never came.
  */
-import { allocateFefo, checkCreditLimit, checkSale, type ErrorCode, hasCreditLimit, type LineBatch, mergeSaleLines, newId, type PricingLine, priceSale, type SaleConflict, toBasisPoints } from '@duka/shared';
+import {
+  allocateFefo,
+  checkCreditLimit,
+  checkSale,
+  type ErrorCode,
+  hasCreditLimit,
+  type LineBatch,
+  mergeSaleLines,
+  newId,
+  type PricingLine,
+  priceSale,
+  type SaleConflict,
+  toBasisPoints,
+} from '@duka/shared';
 import type { Insertable } from 'kysely';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CreditTabTable } from '../../../db/tables/credits.table.js';
@@ -90,7 +103,23 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     customer = set.customersByPhone.get(phone);
     if (!customer) {
       // Created on first sight (written with the sale); the columns the table defaults are as it defaults them.
-      newCustomer = { id: newId(), org_id: orgId, name: input.customer_name ?? phone, phone, email: null, notes: null, segment: 'New', credit_limit: 0, is_active: 1, total_spend: 0, visit_count: 0, first_purchase_at: null, last_purchase_at: null, created_at: now, updated_at: now };
+      newCustomer = {
+        id: newId(),
+        org_id: orgId,
+        name: input.customer_name ?? phone,
+        phone,
+        email: null,
+        notes: null,
+        segment: 'New',
+        credit_limit: 0,
+        is_active: 1,
+        total_spend: 0,
+        visit_count: 0,
+        first_purchase_at: null,
+        last_purchase_at: null,
+        created_at: now,
+        updated_at: now,
+      };
       customer = newCustomer;
     }
   }
@@ -112,12 +141,28 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
   );
   // The day the sale was made (the till's day for an offline sale): prescriptions and lots are judged by it.
   const today = localDate(at, set.org.timezone);
-  enforce(checkDispensing({ outletType: set.store.outlet_type, today, lines, products, prescription: input.prescription, permitted: set.permitted }));
+  enforce(
+    checkDispensing({
+      outletType: set.store.outlet_type,
+      today,
+      lines,
+      products,
+      prescription: input.prescription,
+      permitted: set.permitted,
+    }),
+  );
 
   const priced = priceSale({
     lines: lines.map<PricingLine>((l) => {
       const p = products.get(l.product_id)!;
-      const product = { product_id: p.id, name: p.name, selling_price: p.selling_price, wholesale_price: p.wholesale_price, wholesale_min_qty: p.wholesale_min_qty, tax_rate: p.tax_rate };
+      const product = {
+        product_id: p.id,
+        name: p.name,
+        selling_price: p.selling_price,
+        wholesale_price: p.wholesale_price,
+        wholesale_min_qty: p.wholesale_min_qty,
+        tax_rate: p.tax_rate,
+      };
       return { product, qty: l.qty, unit_price: opts.unitPrices?.get(p.id) };
     }),
     discount_bp: discountBp,
@@ -132,7 +177,12 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
   }
 
   const saleId = input.id ?? newId();
-  const { stockDelta, stockAfter, lots, moves, newBatches } = takeStock(set, { saleId, userId: actor.userId, today, now, lines, unitsOf: opts.lineBatches }, enforce, conflicts);
+  const { stockDelta, stockAfter, lots, moves, newBatches } = takeStock(
+    set,
+    { saleId, userId: actor.userId, today, now, lines, unitsOf: opts.lineBatches },
+    enforce,
+    conflicts,
+  );
 
   const number = set.store.last_number + 1;
   const status = input.payment_method === 'Credit' ? 'credit' : 'paid';
@@ -184,7 +234,10 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     tax: l.tax,
     cost_price: products.get(l.product_id)!.cost_price,
   }));
-  const tab = status === 'credit' ? newCreditTab({ orgId, storeId, customerId: customer!.id, transactionId: saleId, amount: row.total, at }, set.org, now) : undefined;
+  const tab =
+    status === 'credit'
+      ? newCreditTab({ orgId, storeId, customerId: customer!.id, transactionId: saleId, amount: row.total, at }, set.org, now)
+      : undefined;
 
   // Planned: the set moves on to the figures after this sale.
   set.store.last_number = number;
@@ -211,7 +264,14 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
  */
 function takeStock(
   set: SaleSet,
-  sale: { saleId: string; userId: string; today: string; now: number; lines: Array<{ index: number; product_id: string; qty: number }>; unitsOf?: Map<string, Array<{ batch_id: string; qty: number }>> },
+  sale: {
+    saleId: string;
+    userId: string;
+    today: string;
+    now: number;
+    lines: Array<{ index: number; product_id: string; qty: number }>;
+    unitsOf?: Map<string, Array<{ batch_id: string; qty: number }>>;
+  },
   enforce: (b: Breach[]) => void,
   conflicts: SaleConflict[],
 ) {
@@ -232,7 +292,13 @@ function takeStock(
       continue;
     }
     const after = current - l.qty;
-    if (after < 0) conflicts.push({ kind: 'oversold', product_id: p.id, message: `${p.name} sold ${l.qty} with ${current} in stock`, detail: { stock_before: current, qty: l.qty, stock_after: after } });
+    if (after < 0)
+      conflicts.push({
+        kind: 'oversold',
+        product_id: p.id,
+        message: `${p.name} sold ${l.qty} with ${current} in stock`,
+        detail: { stock_before: current, qty: l.qty, stock_after: after },
+      });
     stockDelta.set(p.id, -l.qty);
     stockAfter.set(p.id, after);
   }
@@ -245,7 +311,14 @@ function takeStock(
       index: l.index,
       product: { product_id: p.id, name: p.name },
       qty: l.qty,
-      batches: own.map((b) => ({ batch_id: b.id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty_on_hand: b.qty_on_hand, status: b.status, received_at: b.received_at })),
+      batches: own.map((b) => ({
+        batch_id: b.id,
+        lot_number: b.lot_number,
+        expiry_date: b.expiry_date,
+        qty_on_hand: b.qty_on_hand,
+        status: b.status,
+        received_at: b.received_at,
+      })),
       today: sale.today,
       preferred: sale.unitsOf?.get(p.id),
     });
@@ -265,7 +338,13 @@ function takeStock(
         newBatches.push(unallocated);
       }
       moves.push({ batch: set.batchesRead.get(unallocated.id) ?? unallocated, move: { ...move, qty: -result.shortfall } });
-      lots.push({ batch_id: unallocated.id, lot_number: unallocated.lot_number, expiry_date: unallocated.expiry_date, qty: result.shortfall, product_id: p.id });
+      lots.push({
+        batch_id: unallocated.id,
+        lot_number: unallocated.lot_number,
+        expiry_date: unallocated.expiry_date,
+        qty: result.shortfall,
+        product_id: p.id,
+      });
       sellableOut += result.shortfall;
     }
     const current = set.stock.get(p.id) ?? 0;

@@ -3,7 +3,16 @@
  * `checkReversal` and `returnedStockGoesTo` (the till applies the same). Stock comes back in the
  * same transaction and what a credit sale still owes is cancelled.
  */
-import { checkReversal, fromCents, newId, type Reversal, returnedStockGoesTo, type ReversalBreach, SoldStatus, type Transaction } from '@duka/shared';
+import {
+  checkReversal,
+  fromCents,
+  newId,
+  type Reversal,
+  returnedStockGoesTo,
+  type ReversalBreach,
+  SoldStatus,
+  type Transaction,
+} from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -63,7 +72,14 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
       type: move === 'refund' ? 'transaction.refunded' : 'transaction.voided',
       orgId,
       storeId,
-      data: { transaction_id: sale.id, receipt_number: sale.receipt_number, total: fromCents(sale.total), customer_id: sale.customer_id, reason, previous_status: sale.status },
+      data: {
+        transaction_id: sale.id,
+        receipt_number: sale.receipt_number,
+        total: fromCents(sale.total),
+        customer_id: sale.customer_id,
+        reason,
+        previous_status: sale.status,
+      },
     });
     await recordAudit(tx, {
       action: move === 'refund' ? 'sale.refund' : 'sale.void',
@@ -99,11 +115,27 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
     if (into === 'quarantine') {
       await ctx.db
         .insertInto('stock_quarantine')
-        .values({ id: newId(), org_id: sale.org_id, store_id: sale.store_id, product_id: l.product_id, transaction_id: sale.id, qty: l.qty, created_at: ctx.clock.now(), resolved_at: null })
+        .values({
+          id: newId(),
+          org_id: sale.org_id,
+          store_id: sale.store_id,
+          product_id: l.product_id,
+          transaction_id: sale.id,
+          qty: l.qty,
+          created_at: ctx.clock.now(),
+          resolved_at: null,
+        })
         .execute();
       continue;
     }
-    await changeStockLevel(ctx, { orgId: sale.org_id, storeId: sale.store_id, productId: l.product_id, productName: l.name, delta: l.qty, allowNegative: true });
+    await changeStockLevel(ctx, {
+      orgId: sale.org_id,
+      storeId: sale.store_id,
+      productId: l.product_id,
+      productName: l.name,
+      delta: l.qty,
+      allowNegative: true,
+    });
   }
 }
 

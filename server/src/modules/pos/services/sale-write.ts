@@ -40,7 +40,18 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
   await insertRows(
     tx.db,
     'customers',
-    customers.map((c) => ({ id: c.id, org_id: c.org_id, name: c.name, phone: c.phone, email: null, notes: null, first_purchase_at: null, last_purchase_at: null, created_at: c.created_at, updated_at: c.updated_at })),
+    customers.map((c) => ({
+      id: c.id,
+      org_id: c.org_id,
+      name: c.name,
+      phone: c.phone,
+      email: null,
+      notes: null,
+      first_purchase_at: null,
+      last_purchase_at: null,
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+    })),
   );
   for (const c of customers) noteChange(tx, orgId, { entity: 'customer', id: c.id });
 
@@ -66,19 +77,35 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
       tx.db,
       'transaction_line_batches',
       plans.flatMap((p) =>
-        p.lots.map((l) => ({ id: newId(), transaction_id: p.row.id, product_id: l.product_id, batch_id: l.batch_id, lot_number: l.lot_number, expiry_date: l.expiry_date, qty: l.qty })),
+        p.lots.map((l) => ({
+          id: newId(),
+          transaction_id: p.row.id,
+          product_id: l.product_id,
+          batch_id: l.batch_id,
+          lot_number: l.lot_number,
+          expiry_date: l.expiry_date,
+          qty: l.qty,
+        })),
       ),
     );
   }
   // A register entry per sale of a prescription medicine (few; the entry writes nothing for others).
-  for (const p of plans) await recordPrescriptionEntry(tx, { row: p.row, lines: p.merged, products: set.products, prescription: p.request.input.prescription });
+  for (const p of plans)
+    await recordPrescriptionEntry(tx, { row: p.row, lines: p.merged, products: set.products, prescription: p.request.input.prescription });
   await openCreditTabs(
     tx,
     orgId,
     plans.flatMap((p) => (p.tab ? [p.tab] : [])),
   );
   for (const p of plans) noteChange(tx, orgId, { entity: 'transaction', id: p.row.id, storeId });
-  const fiscal = set.store.fiscal === 1 ? await numberFiscalReceipts(tx, storeId, plans.map((p) => p.row)) : new Map<string, FiscalReceiptRow>();
+  const fiscal =
+    set.store.fiscal === 1
+      ? await numberFiscalReceipts(
+          tx,
+          storeId,
+          plans.map((p) => p.row),
+        )
+      : new Map<string, FiscalReceiptRow>();
 
   await tx.events.publishMany(
     tx,
@@ -98,14 +125,27 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
         source: row.source,
         lines: lines.map((l) => {
           const product = set.products.get(l.product_id)!;
-          return { product_id: l.product_id, product_name: l.product_name, qty: l.qty, stock_after: stockAfter.get(l.product_id) ?? null, reorder_point: product.reorder_point, is_service: product.is_service === 1 };
+          return {
+            product_id: l.product_id,
+            product_name: l.product_name,
+            qty: l.qty,
+            stock_after: stockAfter.get(l.product_id) ?? null,
+            reorder_point: product.reorder_point,
+            is_service: product.is_service === 1,
+          };
         }),
       },
     })),
   );
   await recordAudits(
     tx,
-    plans.map(({ row, request }) => ({ action: 'sale.create', description: `Sale ${row.receipt_number}: ${fromCents(row.total)} TZS by ${row.payment_method}`, entity: 'transaction', entityId: row.id, userId: request.actor?.userId })),
+    plans.map(({ row, request }) => ({
+      action: 'sale.create',
+      description: `Sale ${row.receipt_number}: ${fromCents(row.total)} TZS by ${row.payment_method}`,
+      entity: 'transaction',
+      entityId: row.id,
+      userId: request.actor?.userId,
+    })),
   );
   return fiscal;
 }

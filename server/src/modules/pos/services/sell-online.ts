@@ -18,7 +18,7 @@ import type { CreateSaleInput, Transaction } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { ServiceError } from '../../../lib/errors.js';
+import type { ServiceError } from '../../../lib/errors.js';
 import { claimKey, completeKey, type KeyClaim, releaseKey } from '../../../lib/idempotency.js';
 import { recordSales, saleAnswer } from './record-sale.js';
 
@@ -53,7 +53,9 @@ export async function sellOnline(ctx: AuthedContext, input: CreateSaleInput, ide
   const { storeId } = requireStore(ctx);
   const claimed = await claimKey(ctx, { key: idempotencyKey, route: 'POST /pos/sale', body: input });
   if ('replay' in claimed) return { body: claimed.replay.body as SaleAnswerBody, keyReplayed: true };
-  const body = await new Promise<SaleAnswerBody>((resolve, reject) => enqueue(storeId, { ctx, input, claim: claimed.claim, resolve, reject }));
+  const body = await new Promise<SaleAnswerBody>((resolve, reject) =>
+    enqueue(storeId, { ctx, input, claim: claimed.claim, resolve, reject }),
+  );
   return { body, keyReplayed: false };
 }
 
@@ -121,5 +123,7 @@ async function writeBatch(batch: Waiting[]): Promise<void> {
 }
 
 async function freeKey(sale: Waiting) {
-  await releaseKey(sale.ctx, sale.claim!).catch((err) => sale.ctx.log.error({ err, req_id: sale.ctx.requestId }, 'could not free an idempotency key'));
+  await releaseKey(sale.ctx, sale.claim!).catch((err) =>
+    sale.ctx.log.error({ err, req_id: sale.ctx.requestId }, 'could not free an idempotency key'),
+  );
 }

@@ -34,7 +34,13 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
   }
   const [{ total }, rows] = await Promise.all([
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query.selectAll().orderBy('created_at', 'desc').orderBy('number', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('number', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
   ]);
   const count = Number(total);
   return { items: await withLines(ctx.db, rows), meta: pageMeta(q.page, q.page_size, count) };
@@ -51,7 +57,11 @@ export async function getTransaction(ctx: AuthedContext, id: string): Promise<Tr
 export async function posSummary(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
   const { storeId } = requireStore(ctx);
   const { from, to, dateFrom, dateTo } = await dateRange(ctx, q);
-  const inRange = ctx.db.selectFrom('transactions').where('store_id', '=', storeId).where('created_at', '>=', from).where('created_at', '<', to);
+  const inRange = ctx.db
+    .selectFrom('transactions')
+    .where('store_id', '=', storeId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to);
   const [byStatus, items] = await Promise.all([
     inRange
       .select(['status', 'payment_method'])

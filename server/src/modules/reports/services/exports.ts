@@ -24,7 +24,13 @@ export interface ReportFile {
 async function open(ctx: AuthedContext, row: ReportExportRow): Promise<ReportFile> {
   const stored = await ctx.storage.get(row.storage_key);
   if (!stored) throw new NotFoundError('export file');
-  return { export: toReportExport(ctx, row), stream: stored.stream, size: stored.size, contentType: CONTENT_TYPES[row.format], fileName: row.file_name };
+  return {
+    export: toReportExport(ctx, row),
+    stream: stored.stream,
+    size: stored.size,
+    contentType: CONTENT_TYPES[row.format],
+    fileName: row.file_name,
+  };
 }
 
 export async function generateReport(ctx: AuthedContext, input: GenerateReportInput): Promise<ReportFile> {
@@ -32,7 +38,15 @@ export async function generateReport(ctx: AuthedContext, input: GenerateReportIn
   const { orgId, storeId } = requireStore(ctx);
   const tz = await orgTimezone(ctx.db, orgId);
   const period = requestedPeriod(input, ctx.clock.now(), tz);
-  const row = await writeReport(ctx, { orgId, storeId, tz, type: input.report_type, format: input.format, period, createdBy: ctx.actor.userId });
+  const row = await writeReport(ctx, {
+    orgId,
+    storeId,
+    tz,
+    type: input.report_type,
+    format: input.format,
+    period,
+    createdBy: ctx.actor.userId,
+  });
   return open(ctx, row);
 }
 

@@ -18,7 +18,11 @@ export function periodOf(from: string, to: string, tz: string): Period {
 /** The preset as the local days ending on `today` (inclusive). */
 export function presetPeriod(preset: RangePreset, today: string, tz: string): Period {
   const from =
-    preset === 'month' ? `${today.slice(0, 7)}-01` : preset === 'ytd' ? `${today.slice(0, 4)}-01-01` : addDays(today, -(Number(preset.slice(0, -1)) - 1));
+    preset === 'month'
+      ? `${today.slice(0, 7)}-01`
+      : preset === 'ytd'
+        ? `${today.slice(0, 4)}-01-01`
+        : addDays(today, -(Number(preset.slice(0, -1)) - 1));
   return periodOf(from, today, tz);
 }
 

@@ -57,7 +57,8 @@ export const REPORT_TYPES: Array<{ type: ReportType; name: string; description: 
   {
     type: 'sales',
     name: 'Sales',
-    description: "Every sale of the active store in the period, oldest first; refunded and void sales are listed with their status and left out of the totals",
+    description:
+      'Every sale of the active store in the period, oldest first; refunded and void sales are listed with their status and left out of the totals',
     columns: ['receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'tax', 'total'],
   },
   {
@@ -69,7 +70,8 @@ export const REPORT_TYPES: Array<{ type: ReportType; name: string; description: 
   {
     type: 'tax',
     name: 'VAT',
-    description: 'Paid and credit sales of the active store in the period per VAT rate: sales including VAT, the VAT in them, and net sales',
+    description:
+      'Paid and credit sales of the active store in the period per VAT rate: sales including VAT, the VAT in them, and net sales',
     columns: ['vat_rate', 'sales_incl_vat', 'vat', 'net_sales'],
   },
   {
@@ -83,10 +85,14 @@ export const REPORT_TYPES: Array<{ type: ReportType; name: string; description: 
 function salesSpec(s: ReportScope): Promise<ReportSpec> {
   const scope = { orgId: s.orgId, storeId: s.storeId, start: s.period.start, end: s.period.end };
   return salesTotalsByStatus(s.db, scope).then((groups) => {
-    const sum = (statuses: readonly string[], k: 'n' | 'subtotal' | 'discount' | 'tax' | 'total') => groups.filter((g) => statuses.includes(g.status)).reduce((a, g) => a + n(g[k]), 0);
+    const sum = (statuses: readonly string[], k: 'n' | 'subtotal' | 'discount' | 'tax' | 'total') =>
+      groups.filter((g) => statuses.includes(g.status)).reduce((a, g) => a + n(g[k]), 0);
     return {
       dated: true,
-      columns: [...plain('receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status'), ...money('subtotal', 'discount', 'tax', 'total')],
+      columns: [
+        ...plain('receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status'),
+        ...money('subtotal', 'discount', 'tax', 'total'),
+      ],
       totals: {
         sales_count: sum(SoldStatus.options, 'n'),
         subtotal: sum(SoldStatus.options, 'subtotal'),
@@ -156,13 +162,23 @@ async function taxSpec(s: ReportScope): Promise<ReportSpec> {
 }
 
 async function inventorySpec(s: ReportScope): Promise<ReportSpec> {
-  const categories = (await inventoryByCategory(s.db, s.orgId, s.storeId)).sort((a, b) => (String(a.category) < String(b.category) ? -1 : String(a.category) > String(b.category) ? 1 : 0));
+  const categories = (await inventoryByCategory(s.db, s.orgId, s.storeId)).sort((a, b) =>
+    String(a.category) < String(b.category) ? -1 : String(a.category) > String(b.category) ? 1 : 0,
+  );
   const total = (k: 'qty' | 'value_at_cost' | 'value_at_selling_price' | 'products') => categories.reduce((a, c) => a + n(c[k]), 0);
   const blank = { sku: '', cost_price: null, selling_price: null };
   return {
     dated: false,
-    columns: [...plain('row_type', 'category', 'product', 'sku', 'qty'), ...money('cost_price', 'selling_price', 'value_at_cost', 'value_at_selling_price')],
-    totals: { products: total('products'), qty: total('qty'), value_at_cost: total('value_at_cost'), value_at_selling_price: total('value_at_selling_price') },
+    columns: [
+      ...plain('row_type', 'category', 'product', 'sku', 'qty'),
+      ...money('cost_price', 'selling_price', 'value_at_cost', 'value_at_selling_price'),
+    ],
+    totals: {
+      products: total('products'),
+      qty: total('qty'),
+      value_at_cost: total('value_at_cost'),
+      value_at_selling_price: total('value_at_selling_price'),
+    },
     moneyTotals: ['value_at_cost', 'value_at_selling_price'],
     async *rows() {
       let after: ProductKey | null = null;
@@ -195,7 +211,15 @@ async function inventorySpec(s: ReportScope): Promise<ReportSpec> {
           value_at_cost: n(c.value_at_cost),
           value_at_selling_price: n(c.value_at_selling_price),
         })),
-        { row_type: 'total', category: '', product: '', ...blank, qty: total('qty'), value_at_cost: total('value_at_cost'), value_at_selling_price: total('value_at_selling_price') },
+        {
+          row_type: 'total',
+          category: '',
+          product: '',
+          ...blank,
+          qty: total('qty'),
+          value_at_cost: total('value_at_cost'),
+          value_at_selling_price: total('value_at_selling_price'),
+        },
       ];
     },
   };

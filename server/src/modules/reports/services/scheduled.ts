@@ -41,7 +41,13 @@ async function requireSchedule(ctx: AuthedContext, id: string): Promise<Schedule
 export async function listScheduledReports(ctx: AuthedContext): Promise<ScheduledReport[]> {
   requireRole(ctx, 'owner');
   const { orgId } = requireStore(ctx);
-  const rows = await ctx.db.selectFrom('scheduled_reports').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+  const rows = await ctx.db
+    .selectFrom('scheduled_reports')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(toScheduledReport);
 }
 
@@ -69,7 +75,12 @@ export async function createScheduledReport(ctx: AuthedContext, input: CreateSch
   };
   return withTransaction(ctx, async (tx) => {
     await tx.db.insertInto('scheduled_reports').values(row).execute();
-    await recordAudit(tx, { action: 'report.schedule', description: `Scheduled the ${input.frequency} report "${input.name}"`, entity: 'scheduled_report', entityId: row.id });
+    await recordAudit(tx, {
+      action: 'report.schedule',
+      description: `Scheduled the ${input.frequency} report "${input.name}"`,
+      entity: 'scheduled_report',
+      entityId: row.id,
+    });
     return toScheduledReport(row);
   });
 }

@@ -36,7 +36,11 @@ const reportName = (type: ReportType) => REPORT_TYPES.find((r) => r.type === typ
  * or sent unless this call wins it (`exportRow` null then). The period is the preset ending
  * yesterday (local), so a report sent at 07:00 covers whole days.
  */
-export async function dispatchSchedule(ctx: ServiceContext, s: ScheduledReportRow, claim: Claim | null): Promise<{ exportRow: ReportExportRow | null; recipients: string[] }> {
+export async function dispatchSchedule(
+  ctx: ServiceContext,
+  s: ScheduledReportRow,
+  claim: Claim | null,
+): Promise<{ exportRow: ReportExportRow | null; recipients: string[] }> {
   const org = await ctx.db.selectFrom('organisations').select(['name', 'timezone']).where('id', '=', s.org_id).executeTakeFirstOrThrow();
   const now = ctx.clock.now();
   const period = presetPeriod(s.date_range_preset, addDays(localDate(now, org.timezone), -1), org.timezone);
@@ -99,7 +103,13 @@ export async function runScheduledReports(deps: Deps): Promise<number> {
       if (!tz) continue;
       const run = await deps.leases.run(`scheduled-report:${s.id}`, {}, async (lease) => {
         // Read again under the lease: another instance may have sent it since the due list was read.
-        const still = await deps.db.selectFrom('scheduled_reports').select('id').where('id', '=', s.id).where('next_run_at', '=', s.next_run_at).where('is_enabled', '=', 1).executeTakeFirst();
+        const still = await deps.db
+          .selectFrom('scheduled_reports')
+          .select('id')
+          .where('id', '=', s.id)
+          .where('next_run_at', '=', s.next_run_at)
+          .where('is_enabled', '=', 1)
+          .executeTakeFirst();
         if (!still) return null;
         return (await dispatchSchedule(ctx, s, { seen: Number(s.next_run_at), next: nextRunAt(s.frequency, now, tz), lease })).exportRow;
       });

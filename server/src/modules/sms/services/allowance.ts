@@ -6,7 +6,11 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { checkPlanAllows } from '../../billing/services/limits.js';
 
 export async function requireCustomerSmsAllowance(ctx: ServiceContext, orgId: string): Promise<void> {
-  const org = await ctx.db.selectFrom('organisations').select(['sms_provider', 'sms_api_key_enc']).where('id', '=', orgId).executeTakeFirst();
+  const org = await ctx.db
+    .selectFrom('organisations')
+    .select(['sms_provider', 'sms_api_key_enc'])
+    .where('id', '=', orgId)
+    .executeTakeFirst();
   if (org?.sms_provider && org.sms_api_key_enc) return;
   await checkPlanAllows(ctx, orgId, 'sms', 1);
 }

@@ -7,7 +7,12 @@ import type { CallbackInput } from '../../../messaging/sms/sms-provider.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 
-export async function receiveDeliveryReports(ctx: ServiceContext, provider: SmsProviderName, token: string, input: CallbackInput): Promise<{ applied: number }> {
+export async function receiveDeliveryReports(
+  ctx: ServiceContext,
+  provider: SmsProviderName,
+  token: string,
+  input: CallbackInput,
+): Promise<{ applied: number }> {
   const scope = await reportScopeOf(ctx.keys, provider, token, organisationSmsAccounts(ctx.db, ctx.keys, ctx.config));
   // A wrong token looks like a missing route: nothing tells a prober the path exists.
   if (!scope) throw new NotFoundError('route');

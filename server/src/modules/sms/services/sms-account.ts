@@ -15,7 +15,12 @@ export async function currentMonth(ctx: ServiceContext, orgId: string): Promise<
 }
 
 /** SMS a gateway accepted for the organisation between two instants, per account. */
-export async function smsUsage(ctx: ServiceContext, orgId: string, from: number, to: number): Promise<Record<'organisation' | 'platform', SmsUsage>> {
+export async function smsUsage(
+  ctx: ServiceContext,
+  orgId: string,
+  from: number,
+  to: number,
+): Promise<Record<'organisation' | 'platform', SmsUsage>> {
   const rows = await ctx.db
     .selectFrom('outbox')
     .select((eb) => [
@@ -33,7 +38,11 @@ export async function smsUsage(ctx: ServiceContext, orgId: string, from: number,
     .execute();
   const usage = (account: string): SmsUsage => {
     const r = rows.find((x) => (x.account ?? 'platform') === account);
-    return { messages: Number(r?.messages ?? 0), segments: Number(r?.segments ?? 0), cost: r?.cost_cents == null ? null : fromCents(Number(r.cost_cents)) };
+    return {
+      messages: Number(r?.messages ?? 0),
+      segments: Number(r?.segments ?? 0),
+      cost: r?.cost_cents == null ? null : fromCents(Number(r.cost_cents)),
+    };
   };
   return { organisation: usage('organisation'), platform: usage('platform') };
 }
@@ -54,7 +63,9 @@ export async function getSmsAccount(ctx: AuthedContext): Promise<SmsAccount> {
     own_account: own,
     provider,
     sender_id: own ? org.sms_sender_id : (platform?.senderId ?? null),
-    delivery_report_url: credentials ? `${base}${ctx.config.BASE_PATH}/sms/reports/${credentials.provider}/${organisationReportsToken(ctx.keys, orgId, credentials)}` : null,
+    delivery_report_url: credentials
+      ? `${base}${ctx.config.BASE_PATH}/sms/reports/${credentials.provider}/${organisationReportsToken(ctx.keys, orgId, credentials)}`
+      : null,
     month,
     usage: { own_account: usage.organisation, platform: usage.platform },
   };

@@ -12,7 +12,11 @@ export async function listStaff(ctx: AuthedContext, q: ListStaffQuery): Promise<
   const { rows, total } = await listStaffRows(ctx.db, ctx.dialect, orgId, q);
   let items: StaffMember[] = rows.map(toUser);
   if (q.include_stats) {
-    const stats = await statsByCashier(ctx.db, orgId, rows.map((r) => r.id));
+    const stats = await statsByCashier(
+      ctx.db,
+      orgId,
+      rows.map((r) => r.id),
+    );
     items = items.map((u) => ({ ...u, stats: stats.get(u.id) ?? ZERO_STATS }));
   }
   return {

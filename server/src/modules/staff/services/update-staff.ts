@@ -3,7 +3,15 @@
  * `updateStaff`. Role and permission changes apply from the user's next request (the session gate
  * reads them afresh, told on every instance); a store change reaches their tokens at the next refresh.
  */
-import { Permission, PERMISSION_FLAG, type StaffMember, type StaffPermissionsInput, StaffRole, type StaffShiftInput, type UpdateStaffInput } from '@duka/shared';
+import {
+  Permission,
+  PERMISSION_FLAG,
+  type StaffMember,
+  type StaffPermissionsInput,
+  StaffRole,
+  type StaffShiftInput,
+  type UpdateStaffInput,
+} from '@duka/shared';
 import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -54,7 +62,11 @@ async function diff(ctx: AuthedContext, member: UserRow, input: UpdateStaffInput
   if (input.employment_status !== undefined) {
     change('employment_status', input.employment_status, `status ${input.employment_status}`);
     // `inactive` is what DELETE leaves; any other status gives the account back.
-    change('is_active', input.employment_status === 'inactive' ? 0 : 1, input.employment_status === 'inactive' ? 'deactivated' : 'reactivated');
+    change(
+      'is_active',
+      input.employment_status === 'inactive' ? 0 : 1,
+      input.employment_status === 'inactive' ? 'deactivated' : 'reactivated',
+    );
   }
   return { set, notes };
 }
@@ -86,7 +98,12 @@ export async function updateStaff(
       if (set.is_active === 0) await revokeAllForUser(tx, member.id);
       // Role and permissions apply from the user's next request, not their next token.
       afterCommit(tx, () => tx.realtime.userChanged(member.id));
-      await recordAudit(tx, { action: audit.action, description: `${audit.verb} ${name}: ${notes.join(', ')}`, entity: 'user', entityId: member.id });
+      await recordAudit(tx, {
+        action: audit.action,
+        description: `${audit.verb} ${name}: ${notes.join(', ')}`,
+        entity: 'user',
+        entityId: member.id,
+      });
       return toUser(row);
     });
   } catch (err) {

@@ -3,7 +3,16 @@ import { fromCents } from '@duka/shared';
 import type { ListStoresQuery, StoreDay, StoreList, StoreStats } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { countStaff, countStores, listStores, salesByDay, salesByStore, staffOnShiftByStore, toStore, type StoreFilter } from '../stores.queries.js';
+import {
+  countStaff,
+  countStores,
+  listStores,
+  salesByDay,
+  salesByStore,
+  staffOnShiftByStore,
+  toStore,
+  type StoreFilter,
+} from '../stores.queries.js';
 import { lastLocalDays, todayRange } from '../../../lib/time.js';
 import { shiftsOnDuty } from './local-day.js';
 import { requireOrgStore } from './read-store.js';
@@ -28,7 +37,12 @@ export async function listStoresWithKpis(ctx: AuthedContext, query: ListStoresQu
   ]);
   const items = stores.map((row) => {
     const s = sales.get(row.id);
-    return { ...toStore(row), today_sales: fromCents(s?.cents ?? 0), today_transactions: s?.count ?? 0, staff_on_duty: onDuty.get(row.id) ?? 0 };
+    return {
+      ...toStore(row),
+      today_sales: fromCents(s?.cents ?? 0),
+      today_transactions: s?.count ?? 0,
+      staff_on_duty: onDuty.get(row.id) ?? 0,
+    };
   });
   return { items, count: items.length };
 }
@@ -38,7 +52,11 @@ export async function storeStats(ctx: AuthedContext): Promise<StoreStats> {
   const orgId = requireOrg(ctx);
   const tz = await orgTimezone(ctx.db, orgId);
   const { from, to } = todayRange(ctx.clock.now(), tz);
-  const [stores, sales, staff] = await Promise.all([countStores(ctx.db, orgId), salesByStore(ctx.db, orgId, from, to), countStaff(ctx.db, orgId)]);
+  const [stores, sales, staff] = await Promise.all([
+    countStores(ctx.db, orgId),
+    salesByStore(ctx.db, orgId, from, to),
+    countStaff(ctx.db, orgId),
+  ]);
   const cents = [...sales.values()].reduce((sum, s) => sum + s.cents, 0);
   return { total_stores: stores.total, active_stores: stores.active, total_sales_today: fromCents(cents), total_staff: staff };
 }

@@ -45,7 +45,13 @@ export async function createStore(ctx: AuthedContext, input: CreateStoreInput): 
     try {
       return await withTransaction(ctx, async (tx) => {
         const row = await insertStore(tx, orgId, { ...rest, name: input.name, ...(code ? { code } : {}) });
-        await recordAudit(tx, { action: 'store.create', description: `Opened store ${row.name} (${row.code})`, entity: 'store', entityId: row.id, storeId: row.id });
+        await recordAudit(tx, {
+          action: 'store.create',
+          description: `Opened store ${row.name} (${row.code})`,
+          entity: 'store',
+          entityId: row.id,
+          storeId: row.id,
+        });
         return toStore(row);
       });
     } catch (err) {
@@ -74,7 +80,8 @@ async function writeStore(ctx: AuthedContext, store: StoreRow, changes: StoreCha
       if (changes.is_active === 0) {
         // Locking the active stores makes two concurrent deactivations see each other.
         const active = await lockActiveStoreIds(tx, store.org_id);
-        if (!active.some((s) => s.id !== store.id)) throw new InvalidStateError('this is the only active store; open another store before deactivating it');
+        if (!active.some((s) => s.id !== store.id))
+          throw new InvalidStateError('this is the only active store; open another store before deactivating it');
       }
       const row = await updateStoreRow(tx, store.org_id, store.id, changes);
       await recordAudit(tx, { ...auditOf(store, changes), entity: 'store', entityId: store.id, storeId: store.id });

@@ -5,7 +5,15 @@
  * that is returned takes them out again.
  */
 import { newId, pageMeta, fromCents, toCents } from '@duka/shared';
-import type { CreateSupplierDeliveryInput, Delivery, DeliveryLineInput, DeliveryStatus, ListDeliveriesQuery, PageMeta, UpdateDeliveryInput } from '@duka/shared';
+import type {
+  CreateSupplierDeliveryInput,
+  Delivery,
+  DeliveryLineInput,
+  DeliveryStatus,
+  ListDeliveriesQuery,
+  PageMeta,
+  UpdateDeliveryInput,
+} from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { forUpdate } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
@@ -31,17 +39,26 @@ const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
 /** Every line's product is a stocked product of the organisation (404 / 400 naming the line). */
 async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]) {
   if (lines.length === 0) return;
-  const products = await orgProductsById(ctx.db, orgId, lines.map((l) => l.product_id));
+  const products = await orgProductsById(
+    ctx.db,
+    orgId,
+    lines.map((l) => l.product_id),
+  );
 
   lines.forEach((l, i) => {
     const p = products.get(l.product_id);
     const field = `lines.${i}.product_id`;
-    if (!p) throw new ServiceError('NOT_FOUND', 'product not found', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
+    if (!p)
+      throw new ServiceError('NOT_FOUND', 'product not found', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
     if (p.is_service === 1) throw new ValidationError(field, 'is a service, which has no stock');
     if ((l.lot_number === undefined) !== (l.expiry_date === undefined)) {
-      throw new ValidationError(`lines.${i}.${l.lot_number === undefined ? 'lot_number' : 'expiry_date'}`, 'a lot needs both its number and its expiry date');
+      throw new ValidationError(
+        `lines.${i}.${l.lot_number === undefined ? 'lot_number' : 'expiry_date'}`,
+        'a lot needs both its number and its expiry date',
+      );
     }
-    if (l.lot_number !== undefined && p.track_batches !== 1) throw new ValidationError(`lines.${i}.lot_number`, `${p.name} does not track batches`);
+    if (l.lot_number !== undefined && p.track_batches !== 1)
+      throw new ValidationError(`lines.${i}.lot_number`, `${p.name} does not track batches`);
   });
 }
 
@@ -52,7 +69,18 @@ async function insertLines(ctx: AuthedContext, deliveryId: string, lines: Delive
   if (lines.length === 0) return;
   await ctx.db
     .insertInto('delivery_lines')
-    .values(lines.map((l) => ({ id: newId(), delivery_id: deliveryId, product_id: l.product_id, qty: l.qty, unit_cost: toCents(l.unit_cost), update_cost: l.update_cost ? 1 : 0, lot_number: l.lot_number ?? null, expiry_date: l.expiry_date ?? null })))
+    .values(
+      lines.map((l) => ({
+        id: newId(),
+        delivery_id: deliveryId,
+        product_id: l.product_id,
+        qty: l.qty,
+        unit_cost: toCents(l.unit_cost),
+        update_cost: l.update_cost ? 1 : 0,
+        lot_number: l.lot_number ?? null,
+        expiry_date: l.expiry_date ?? null,
+      })),
+    )
     .execute();
 }
 
@@ -67,7 +95,11 @@ async function answer(ctx: AuthedContext, storeId: string, id: string): Promise<
   return (await toDeliveries(ctx.db, [(await findDelivery(ctx.db, storeId, id))!]))[0]!;
 }
 
-export async function listDeliveries(ctx: AuthedContext, q: ListDeliveriesQuery, supplierId?: string): Promise<{ items: Delivery[]; meta: PageMeta }> {
+export async function listDeliveries(
+  ctx: AuthedContext,
+  q: ListDeliveriesQuery,
+  supplierId?: string,
+): Promise<{ items: Delivery[]; meta: PageMeta }> {
   const { storeId } = requireStore(ctx);
   if (supplierId) await requireSupplier(ctx, supplierId);
   const supplier = supplierId ?? q.supplier;
@@ -76,7 +108,10 @@ export async function listDeliveries(ctx: AuthedContext, q: ListDeliveriesQuery,
     .$if(q.unpaid === true, (qb) => qb.where(owing).where((eb) => eb('deliveries.total_value', '>', eb.ref('deliveries.paid_amount'))))
     .$if(q.unpaid === false, (qb) => qb.where('deliveries.is_paid', '=', 1));
   const [counted, rows] = await Promise.all([
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     base
       .orderBy('deliveries.delivery_date', 'desc')
       .orderBy('deliveries.id', 'desc')
@@ -134,7 +169,11 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
     if (status === 'delivered') await addDeliveryStock(tx, row, supplier.name);
     await recordAudit(tx, {
       action: 'delivery.create',
-      description: `Recorded ${status} delivery ${row.invoice_number ?? ''} from ${supplier.name}, TZS ${fromCents(row.total_value)}`.replace('  ', ' '),
+      description:
+        `Recorded ${status} delivery ${row.invoice_number ?? ''} from ${supplier.name}, TZS ${fromCents(row.total_value)}`.replace(
+          '  ',
+          ' ',
+        ),
       entity: 'delivery',
       entityId: id,
     });
@@ -143,8 +182,17 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
 }
 
 /** POST with an optional Idempotency-Key: a retried request does not record the delivery twice. */
-export async function createDeliveryOnce(ctx: AuthedContext, supplierId: string, input: CreateSupplierDeliveryInput, key: string | undefined, route: string) {
-  const out = await withIdempotency(ctx, { key, route, body: { supplierId, input } }, async (tx) => ({ status: 200, body: await createDelivery(tx, supplierId, input) }));
+export async function createDeliveryOnce(
+  ctx: AuthedContext,
+  supplierId: string,
+  input: CreateSupplierDeliveryInput,
+  key: string | undefined,
+  route: string,
+) {
+  const out = await withIdempotency(ctx, { key, route, body: { supplierId, input } }, async (tx) => ({
+    status: 200,
+    body: await createDelivery(tx, supplierId, input),
+  }));
   return { delivery: out.body as Delivery, replayed: out.replayed };
 }
 
@@ -168,13 +216,20 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
     if (status !== before.status && !MOVES[before.status as DeliveryStatus].includes(status)) {
       throw new InvalidStateError(`a ${before.status} delivery cannot become ${status}`);
     }
-    if (input.lines && before.stock_added_at !== null) throw new InvalidStateError('its stock was already added; its lines can no longer change');
+    if (input.lines && before.stock_added_at !== null)
+      throw new InvalidStateError('its stock was already added; its lines can no longer change');
     const paid = Number(before.paid_amount);
     if ((status === 'returned' || status === 'cancelled') && status !== before.status && paid > 0) {
-      throw new BusinessRuleError(`TZS ${fromCents(paid)} was already paid on this delivery; it cannot be ${status}`, 'BUSINESS_RULE', 'status');
+      throw new BusinessRuleError(
+        `TZS ${fromCents(paid)} was already paid on this delivery; it cannot be ${status}`,
+        'BUSINESS_RULE',
+        'status',
+      );
     }
-    const total = input.total_value !== undefined ? toCents(input.total_value) : input.lines ? linesTotal(input.lines) : Number(before.total_value);
-    if (total < paid) throw new BusinessRuleError(`TZS ${fromCents(paid)} was already paid; total_value cannot be less`, 'BUSINESS_RULE', 'total_value');
+    const total =
+      input.total_value !== undefined ? toCents(input.total_value) : input.lines ? linesTotal(input.lines) : Number(before.total_value);
+    if (total < paid)
+      throw new BusinessRuleError(`TZS ${fromCents(paid)} was already paid; total_value cannot be less`, 'BUSINESS_RULE', 'total_value');
     // A flag set by hand stays until unset by hand; one set because payments covered the total follows the total.
     const manual = before.is_paid === 1 && paid < Number(before.total_value);
     const isPaid = (input.is_paid ?? manual) || (paid > 0 && paid >= total);
@@ -201,7 +256,8 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
     if (status === 'returned' && before.status === 'delivered') await removeDeliveryStock(tx, before, found.supplier_name);
     await recordAudit(tx, {
       action: 'delivery.update',
-      description: status !== before.status ? `Delivery from ${found.supplier_name} is now ${status}` : `Updated delivery from ${found.supplier_name}`,
+      description:
+        status !== before.status ? `Delivery from ${found.supplier_name} is now ${status}` : `Updated delivery from ${found.supplier_name}`,
       entity: 'delivery',
       entityId: id,
     });
@@ -214,12 +270,20 @@ export async function deleteDelivery(ctx: AuthedContext, id: string): Promise<vo
   const { storeId } = requireStore(ctx);
   await requireDelivery(ctx, id);
   await withTransaction(ctx, async (tx) => {
-    const before = await forUpdate(tx.dialect, tx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null)).executeTakeFirst();
+    const before = await forUpdate(
+      tx.dialect,
+      tx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null),
+    ).executeTakeFirst();
     if (!before) throw new NotFoundError('delivery');
     if (before.stock_added_at !== null) throw new InvalidStateError('its stock was added to the store; mark it returned instead');
     if (Number(before.paid_amount) > 0) throw new InvalidStateError('it has payments; it cannot be deleted');
     const now = tx.clock.now();
     await tx.db.updateTable('deliveries').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
-    await recordAudit(tx, { action: 'delivery.delete', description: `Deleted delivery ${before.invoice_number ?? id}`, entity: 'delivery', entityId: id });
+    await recordAudit(tx, {
+      action: 'delivery.delete',
+      description: `Deleted delivery ${before.invoice_number ?? id}`,
+      entity: 'delivery',
+      entityId: id,
+    });
   });
 }

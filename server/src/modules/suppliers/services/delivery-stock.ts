@@ -18,16 +18,39 @@ const label = (d: DeliveryRow, supplierName: string) => `delivery ${d.invoice_nu
  * order every stock writer uses); `index` is the first line merged, to name it.
  */
 async function mergedLines(ctx: AuthedContext, deliveryId: string) {
-  type Merged = { productId: string; name: string; tracked: boolean; lot: string | null; expiry: string | null; qty: number; unitCost: number; cost: number | null; index: number };
+  type Merged = {
+    productId: string;
+    name: string;
+    tracked: boolean;
+    lot: string | null;
+    expiry: string | null;
+    qty: number;
+    unitCost: number;
+    cost: number | null;
+    index: number;
+  };
   const merged = new Map<string, Merged>();
   for (const [i, l] of (await linesOf(ctx.db, [deliveryId])).entries()) {
     if (l.product_name === null) {
       const field = `lines.${i}.product_id`;
-      throw new ServiceError('NOT_FOUND', 'the product of a line was deleted; edit the lines first', { errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }] });
+      throw new ServiceError('NOT_FOUND', 'the product of a line was deleted; edit the lines first', {
+        errors: [{ code: 'NOT_FOUND', field, message: 'product not found' }],
+      });
     }
     const key = `${l.product_id}/${l.lot_number ?? ''}`;
-    const seen = merged.get(key) ?? { productId: l.product_id, name: l.product_name, tracked: l.track_batches === 1, lot: l.lot_number, expiry: l.expiry_date, qty: 0, unitCost: Number(l.unit_cost), cost: null, index: i };
-    if (seen.expiry !== l.expiry_date) throw new ValidationError(`lines.${i}.expiry_date`, `lot ${l.lot_number} has two expiry dates on this delivery`);
+    const seen = merged.get(key) ?? {
+      productId: l.product_id,
+      name: l.product_name,
+      tracked: l.track_batches === 1,
+      lot: l.lot_number,
+      expiry: l.expiry_date,
+      qty: 0,
+      unitCost: Number(l.unit_cost),
+      cost: null,
+      index: i,
+    };
+    if (seen.expiry !== l.expiry_date)
+      throw new ValidationError(`lines.${i}.expiry_date`, `lot ${l.lot_number} has two expiry dates on this delivery`);
     seen.qty += Number(l.qty);
     if (l.update_cost === 1) seen.cost = Number(l.unit_cost);
     merged.set(key, seen);
@@ -56,13 +79,30 @@ const lotLine = (d: DeliveryRow, line: Awaited<ReturnType<typeof mergedLines>>[n
  */
 export async function addDeliveryStock(ctx: AuthedContext, d: DeliveryRow, supplierName: string): Promise<boolean> {
   const now = ctx.clock.now();
-  const claimed = await ctx.db.updateTable('deliveries').set({ stock_added_at: now }).where('id', '=', d.id).where('stock_added_at', 'is', null).executeTakeFirst();
+  const claimed = await ctx.db
+    .updateTable('deliveries')
+    .set({ stock_added_at: now })
+    .where('id', '=', d.id)
+    .where('stock_added_at', 'is', null)
+    .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) return false;
   for (const line of await mergedLines(ctx, d.id)) {
     const qty = line.tracked
       ? await receiveLot(ctx, lotLine(d, line))
-      : await changeStockLevel(ctx, { orgId: d.org_id, storeId: d.store_id, productId: line.productId, productName: line.name, delta: line.qty });
-    await insertAdjustment(ctx, { productId: line.productId, qtyChange: line.qty, qtyAfter: qty, reason: 'delivery', note: label(d, supplierName) });
+      : await changeStockLevel(ctx, {
+          orgId: d.org_id,
+          storeId: d.store_id,
+          productId: line.productId,
+          productName: line.name,
+          delta: line.qty,
+        });
+    await insertAdjustment(ctx, {
+      productId: line.productId,
+      qtyChange: line.qty,
+      qtyAfter: qty,
+      reason: 'delivery',
+      note: label(d, supplierName),
+    });
     if (line.cost === null) continue;
     const product = await ctx.db
       .updateTable('products')
@@ -82,13 +122,31 @@ export async function addDeliveryStock(ctx: AuthedContext, d: DeliveryRow, suppl
 
 /** Take a returned delivery's lines back out of stock (409 INSUFFICIENT_STOCK if they were sold), once. */
 export async function removeDeliveryStock(ctx: AuthedContext, d: DeliveryRow, supplierName: string): Promise<boolean> {
-  const released = await ctx.db.updateTable('deliveries').set({ stock_added_at: null }).where('id', '=', d.id).where('stock_added_at', 'is not', null).executeTakeFirst();
+  const released = await ctx.db
+    .updateTable('deliveries')
+    .set({ stock_added_at: null })
+    .where('id', '=', d.id)
+    .where('stock_added_at', 'is not', null)
+    .executeTakeFirst();
   if (Number(released.numUpdatedRows) === 0) return false;
   for (const line of await mergedLines(ctx, d.id)) {
     const qty = line.tracked
       ? await returnLot(ctx, lotLine(d, line))
-      : await changeStockLevel(ctx, { orgId: d.org_id, storeId: d.store_id, productId: line.productId, productName: line.name, delta: -line.qty, field: 'status' });
-    await insertAdjustment(ctx, { productId: line.productId, qtyChange: -line.qty, qtyAfter: qty, reason: 'delivery_returned', note: label(d, supplierName) });
+      : await changeStockLevel(ctx, {
+          orgId: d.org_id,
+          storeId: d.store_id,
+          productId: line.productId,
+          productName: line.name,
+          delta: -line.qty,
+          field: 'status',
+        });
+    await insertAdjustment(ctx, {
+      productId: line.productId,
+      qtyChange: -line.qty,
+      qtyAfter: qty,
+      reason: 'delivery_returned',
+      note: label(d, supplierName),
+    });
   }
   return true;
 }

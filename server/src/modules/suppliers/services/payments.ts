@@ -19,7 +19,8 @@ import { requireOrg, requireRole, requireStore } from '../../../lib/auth/authori
 
 function refuseOverpayment(amount: number, owed: number, whom: string): void {
   if (amount <= owed) return;
-  const message = owed === 0 ? `nothing is owed to ${whom}` : `TZS ${fromCents(owed)} is owed to ${whom}; the payment cannot be more than that`;
+  const message =
+    owed === 0 ? `nothing is owed to ${whom}` : `TZS ${fromCents(owed)} is owed to ${whom}; the payment cannot be more than that`;
   throw new BusinessRuleError(message, 'OVERPAYMENT', 'amount');
 }
 
@@ -125,24 +126,37 @@ export async function paySupplier(ctx: AuthedContext, supplierId: string, input:
 
 export async function payDeliveryOnce(ctx: AuthedContext, deliveryId: string, input: RecordSupplierPaymentInput, key: string | undefined) {
   const route = `POST /suppliers/deliveries/${deliveryId}/pay`;
-  const out = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({ status: 200, body: await payDelivery(tx, deliveryId, input) }));
+  const out = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({
+    status: 200,
+    body: await payDelivery(tx, deliveryId, input),
+  }));
   return { payment: out.body as SupplierPayment, replayed: out.replayed };
 }
 
 export async function paySupplierOnce(ctx: AuthedContext, supplierId: string, input: RecordSupplierPaymentInput, key: string | undefined) {
   const route = `POST /suppliers/${supplierId}/pay`;
-  const out = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({ status: 200, body: await paySupplier(tx, supplierId, input) }));
+  const out = await withIdempotency(ctx, { key, route, body: input }, async (tx) => ({
+    status: 200,
+    body: await paySupplier(tx, supplierId, input),
+  }));
   return { payment: out.body as SupplierPayment, replayed: out.replayed };
 }
 
 /** Payments of the organisation (every store), newest first; `supplierId` (path) or `q.supplier` narrows them. */
-export async function listPayments(ctx: AuthedContext, q: ListSupplierPaymentsQuery, supplierId?: string): Promise<{ items: SupplierPayment[]; meta: PageMeta }> {
+export async function listPayments(
+  ctx: AuthedContext,
+  q: ListSupplierPaymentsQuery,
+  supplierId?: string,
+): Promise<{ items: SupplierPayment[]; meta: PageMeta }> {
   const orgId = requireOrg(ctx);
   if (supplierId) await requireSupplier(ctx, supplierId);
   const supplier = supplierId ?? q.supplier;
   const base = orgPayments(ctx.db, orgId).$if(!!supplier, (qb) => qb.where('supplier_payments.supplier_id', '=', supplier!));
   const [counted, rows] = await Promise.all([
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     base
       .orderBy('supplier_payments.paid_at', 'desc')
       .orderBy('supplier_payments.id', 'desc')

@@ -13,7 +13,6 @@ import { orgTimezone } from '../../accounts/accounts.queries.js';
 import { findSupplier, owing, suppliersWithBalance, toSupplier } from '../suppliers.queries.js';
 import type { SupplierTable } from '../../../db/tables/suppliers.table.js';
 
-
 /** Supplier `id` of the caller's organisation, not deleted, with its balance; else 404. */
 export async function requireSupplier(ctx: AuthedContext, id: string) {
   const row = await findSupplier(ctx.db, requireOrg(ctx), id);
@@ -30,12 +29,19 @@ export async function listSuppliers(ctx: AuthedContext, q: ListSuppliersQuery): 
   const base = suppliersWithBalance(ctx.db, requireOrg(ctx))
     .$if(!!search, (qb) =>
       qb.where((eb) =>
-        eb.or(['suppliers.name', 'suppliers.rep', 'suppliers.phone', 'suppliers.email', 'suppliers.category'].map((c) => containsText(ctx.dialect, c, search!))),
+        eb.or(
+          ['suppliers.name', 'suppliers.rep', 'suppliers.phone', 'suppliers.email', 'suppliers.category'].map((c) =>
+            containsText(ctx.dialect, c, search!),
+          ),
+        ),
       ),
     )
     .$if(!!q.status, (qb) => qb.where('suppliers.status', '=', q.status!));
   const [counted, rows] = await Promise.all([
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     base
       .orderBy('suppliers.name')
       .orderBy('suppliers.id')
@@ -85,8 +91,18 @@ export async function updateSupplier(ctx: AuthedContext, id: string, input: Upda
   const set = columns(input);
   if (!Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v)) return toSupplier(before);
   return withTransaction(ctx, async (tx) => {
-    await tx.db.updateTable('suppliers').set({ ...set, updated_at: tx.clock.now() }).where('org_id', '=', orgId).where('id', '=', id).execute();
-    await recordAudit(tx, { action: 'supplier.update', description: `Updated supplier ${set.name ?? before.name}`, entity: 'supplier', entityId: id });
+    await tx.db
+      .updateTable('suppliers')
+      .set({ ...set, updated_at: tx.clock.now() })
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
+    await recordAudit(tx, {
+      action: 'supplier.update',
+      description: `Updated supplier ${set.name ?? before.name}`,
+      entity: 'supplier',
+      entityId: id,
+    });
     return toSupplier((await findSupplier(tx.db, orgId, id))!);
   });
 }
@@ -101,7 +117,12 @@ export async function deleteSupplier(ctx: AuthedContext, id: string): Promise<vo
   requirePower(ctx, 'remove_supplier');
   await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    await tx.db.updateTable('suppliers').set({ status: 'inactive', deleted_at: now, updated_at: now }).where('org_id', '=', orgId).where('id', '=', id).execute();
+    await tx.db
+      .updateTable('suppliers')
+      .set({ status: 'inactive', deleted_at: now, updated_at: now })
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
     await recordAudit(tx, { action: 'supplier.delete', description: `Deleted supplier ${before.name}`, entity: 'supplier', entityId: id });
   });
 }
@@ -116,7 +137,10 @@ export async function supplierStats(ctx: AuthedContext): Promise<SupplierStats> 
       .selectFrom('suppliers')
       .where('org_id', '=', orgId)
       .where('deleted_at', 'is', null)
-      .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when('status', '=', 'active').then(1).else(0).end()).as('active')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>(eb.case().when('status', '=', 'active').then(1).else(0).end()).as('active'),
+      ])
       .executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('deliveries')
@@ -124,7 +148,9 @@ export async function supplierStats(ctx: AuthedContext): Promise<SupplierStats> 
       .where('deliveries.org_id', '=', orgId)
       .where('suppliers.deleted_at', 'is', null)
       .where(owing)
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('deliveries.total_value', '-', eb.ref('deliveries.paid_amount'))), eb.lit(0)).as('owed'))
+      .select((eb) =>
+        eb.fn.coalesce(eb.fn.sum<number>(eb('deliveries.total_value', '-', eb.ref('deliveries.paid_amount'))), eb.lit(0)).as('owed'),
+      )
       .executeTakeFirstOrThrow(),
     ctx.db
       .selectFrom('deliveries')

@@ -23,11 +23,21 @@ const terms = (fileName: string, expires: number) => `${fileName}\n${expires}`;
 export function signedLink(ctx: ServiceContext, fileName: string): SignedLink {
   const expires = Math.floor(ctx.clock.now() / 1000) + SIGNED_LINK_TTL_SEC;
   const signature = ctx.keys.signLink(terms(fileName, expires));
-  return { url: `${uploadUrl(ctx.config, fileName)}?expires=${expires}&signature=${signature}`, expires_at: new Date(expires * 1000).toISOString() };
+  return {
+    url: `${uploadUrl(ctx.config, fileName)}?expires=${expires}&signature=${signature}`,
+    expires_at: new Date(expires * 1000).toISOString(),
+  };
 }
 
 export function toUploadResult(ctx: ServiceContext, row: UploadRow): UploadResult {
-  const base = { url: uploadUrl(ctx.config, row.file_name), key: row.key, name: row.name, size: Number(row.size), content_type: row.content_type as UploadResult['content_type'], kind: row.kind as UploadKind };
+  const base = {
+    url: uploadUrl(ctx.config, row.file_name),
+    key: row.key,
+    name: row.name,
+    size: Number(row.size),
+    content_type: row.content_type as UploadResult['content_type'],
+    kind: row.kind as UploadKind,
+  };
   if (isPublicKind(row.kind)) return { ...base, private: false };
   const link = signedLink(ctx, row.file_name);
   return { ...base, private: true, signed_url: link.url, signed_url_expires_at: link.expires_at };
@@ -47,13 +57,17 @@ export async function assertMayRead(ctx: ServiceContext, row: UploadRow, cred: F
   if (isPublicKind(row.kind)) return;
   if (cred.signature !== undefined || cred.expires !== undefined) {
     const expires = Number(cred.expires);
-    const valid = Number.isSafeInteger(expires) && cred.signature !== undefined && safeEqual(cred.signature, ctx.keys.signLink(terms(row.file_name, expires)));
+    const valid =
+      Number.isSafeInteger(expires) &&
+      cred.signature !== undefined &&
+      safeEqual(cred.signature, ctx.keys.signLink(terms(row.file_name, expires)));
     if (!valid) throw new UnauthenticatedError('this link is not valid; ask for a new one');
     if (expires * 1000 <= ctx.clock.now()) throw new UnauthenticatedError('this link has expired; ask for a new one', 'LINK_EXPIRED');
     return;
   }
   const token = bearerToken(cred.authorization);
-  if (!token) throw new UnauthenticatedError('this file is private: send a member\'s access token, or use a signed link (GET /uploads/link)');
+  if (!token)
+    throw new UnauthenticatedError("this file is private: send a member's access token, or use a signed link (GET /uploads/link)");
   const authed = await authenticate(ctx, token);
   const actor = await authed.sessions.current(authed.actor);
   requireSettledPassword(actor);

@@ -36,7 +36,10 @@ export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<
   const detected = await fileTypeFromBuffer(bytes);
   const mime = detected?.mime as string | undefined;
   if (!detected || !mime || !(UPLOAD_CONTENT_TYPES as readonly string[]).includes(mime)) {
-    throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `only ${UPLOAD_CONTENT_TYPES.join(', ')} files can be uploaded${mime ? `; this file is ${mime}` : ''}`);
+    throw new ServiceError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `only ${UPLOAD_CONTENT_TYPES.join(', ')} files can be uploaded${mime ? `; this file is ${mime}` : ''}`,
+    );
   }
   if (IMAGE_KINDS.has(kind) && !mime.startsWith('image/')) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `a ${kind} must be an image`);
   const fileName = `${randomBytes(16).toString('hex')}.${detected.ext}`;
@@ -92,7 +95,11 @@ export async function linkUpload(ctx: AuthedContext, key: string): Promise<Signe
 }
 
 /** The file behind an upload URL, if the caller may read it (file-access.ts). */
-export async function openUpload(ctx: ServiceContext, fileName: string, cred: FileCredentials): Promise<{ stream: Readable; size: number; contentType: string; name: string; isPublic: boolean }> {
+export async function openUpload(
+  ctx: ServiceContext,
+  fileName: string,
+  cred: FileCredentials,
+): Promise<{ stream: Readable; size: number; contentType: string; name: string; isPublic: boolean }> {
   const row = await findUploadByFileName(ctx.db, fileName);
   if (!row) throw new NotFoundError('file');
   await assertMayRead(ctx, row, cred);

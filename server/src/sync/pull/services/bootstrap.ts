@@ -24,7 +24,8 @@ export async function bootstrapPage(ctx: AuthedContext, q: { page_token?: string
   if (q.page_token) {
     pos = decodePageToken(ctx, q.page_token, till.orgId, KINDS.length);
     // Only a server restored from a backup issued a snapshot above the current version.
-    if (pos.v > Number(org.version)) throw new ValidationError('page_token', 'is not a valid page token; start the bootstrap again without one');
+    if (pos.v > Number(org.version))
+      throw new ValidationError('page_token', 'is not a valid page token; start the bootstrap again without one');
   } else {
     const scope = scopeAt(till, now, org.timezone);
     let total = 0;

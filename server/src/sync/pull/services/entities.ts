@@ -50,7 +50,11 @@ export interface EntityKind {
 }
 
 /** Apply a RowFilter to a query keyed by `column`, in id order. */
-function narrow<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, column: string, f: RowFilter): SelectQueryBuilder<DB, TB, O> {
+function narrow<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  column: string,
+  f: RowFilter,
+): SelectQueryBuilder<DB, TB, O> {
   const col = sql.ref<string>(column);
   let q = qb;
   if (f.ids) q = q.where(col as never, 'in', f.ids as never);
@@ -83,7 +87,11 @@ export const KINDS: EntityKind[] = [
     entity: 'store',
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
-      const rows = await narrow(db.selectFrom('stores').selectAll().where('org_id', '=', s.orgId).where('id', '=', s.storeId), 'id', f).execute();
+      const rows = await narrow(
+        db.selectFrom('stores').selectAll().where('org_id', '=', s.orgId).where('id', '=', s.storeId),
+        'id',
+        f,
+      ).execute();
       return rows.map((r) => ({ id: r.id, data: toStore(r) }));
     },
     count: (db, s) => counted(db.selectFrom('stores').where('org_id', '=', s.orgId).where('id', '=', s.storeId)),
@@ -150,23 +158,38 @@ export const KINDS: EntityKind[] = [
     entity: 'credit_tab',
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
-      const q = tabsWithNames(db, s.orgId).where('credit_tabs.store_id', '=', s.storeId).where('credit_tabs.status', 'in', OwingTabStatus.options);
+      const q = tabsWithNames(db, s.orgId)
+        .where('credit_tabs.store_id', '=', s.storeId)
+        .where('credit_tabs.status', 'in', OwingTabStatus.options);
       const rows = await narrow(q, 'credit_tabs.id', f).execute();
       return rows.map((r) => ({ id: r.id, data: toCreditTab(r, s.today) }));
     },
     count: (db, s) =>
-      counted(db.selectFrom('credit_tabs').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId).where('status', 'in', OwingTabStatus.options)),
+      counted(
+        db
+          .selectFrom('credit_tabs')
+          .where('org_id', '=', s.orgId)
+          .where('store_id', '=', s.storeId)
+          .where('status', 'in', OwingTabStatus.options),
+      ),
   },
   {
     entity: 'transaction',
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
-      const q = db.selectFrom('transactions').selectAll().where('org_id', '=', s.orgId).where('store_id', '=', s.storeId).where('created_at', '>=', s.since);
+      const q = db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('org_id', '=', s.orgId)
+        .where('store_id', '=', s.storeId)
+        .where('created_at', '>=', s.since);
       const rows = await narrow(q, 'id', f).execute();
       return (await withLines(db, rows)).map((t) => ({ id: t.id, data: t }));
     },
     count: (db, s) =>
-      counted(db.selectFrom('transactions').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId).where('created_at', '>=', s.since)),
+      counted(
+        db.selectFrom('transactions').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId).where('created_at', '>=', s.since),
+      ),
   },
   {
     entity: 'notification',

@@ -32,7 +32,8 @@ export function encodeCursor(orgId: string, version: number): string {
 export function decodeCursor(cursor: string | undefined, orgId: string): number {
   if (cursor === undefined || cursor === '') return 0;
   const parsed = CursorBody.safeParse(decodeJson(cursor));
-  if (!parsed.success || parsed.data.o !== orgId) throw new ValidationError('cursor', 'is not a valid sync cursor; pull without one or bootstrap again');
+  if (!parsed.success || parsed.data.o !== orgId)
+    throw new ValidationError('cursor', 'is not a valid sync cursor; pull without one or bootstrap again');
   return parsed.data.v;
 }
 

@@ -62,7 +62,10 @@ export async function recordConflicts(
   }
 }
 
-export async function listConflicts(ctx: AuthedContext, q: { kind?: string; resolved?: boolean; device_id?: string; page: number; page_size: number }) {
+export async function listConflicts(
+  ctx: AuthedContext,
+  q: { kind?: string; resolved?: boolean; device_id?: string; page: number; page_size: number },
+) {
   requireRole(ctx, 'owner');
   let query = ctx.db.selectFrom('sync_conflicts').where('org_id', '=', requireOrg(ctx));
   if (q.kind) query = query.where('kind', '=', q.kind);
@@ -70,7 +73,13 @@ export async function listConflicts(ctx: AuthedContext, q: { kind?: string; reso
   if (q.device_id) query = query.where('device_id', '=', q.device_id);
   const [{ total }, rows] = await Promise.all([
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
   ]);
   const count = Number(total);
   return { items: rows.map(toConflict), meta: pageMeta(q.page, q.page_size, count) };

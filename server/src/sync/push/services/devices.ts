@@ -6,7 +6,13 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 
-export const toDevice = (d: DeviceRow) => ({ device_id: d.id, name: d.name, till_code: d.till_code, store_id: d.store_id, last_applied_seq: d.last_seq });
+export const toDevice = (d: DeviceRow) => ({
+  device_id: d.id,
+  name: d.name,
+  till_code: d.till_code,
+  store_id: d.store_id,
+  last_applied_seq: d.last_seq,
+});
 
 /** Re-registering the same device answers the same till code. */
 export async function registerDevice(ctx: AuthedContext, deviceId: string, name: string): Promise<DeviceRow> {
@@ -27,7 +33,16 @@ export async function registerDevice(ctx: AuthedContext, deviceId: string, name:
         while (used.has(`T${n}`)) n++;
         return tx.db
           .insertInto('devices')
-          .values({ id: deviceId, org_id: orgId, store_id: storeId, registered_by: ctx.actor.userId, name, till_code: `T${n}`, last_seen_at: tx.clock.now(), created_at: tx.clock.now() })
+          .values({
+            id: deviceId,
+            org_id: orgId,
+            store_id: storeId,
+            registered_by: ctx.actor.userId,
+            name,
+            till_code: `T${n}`,
+            last_seen_at: tx.clock.now(),
+            created_at: tx.clock.now(),
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
       });
@@ -40,7 +55,12 @@ export async function registerDevice(ctx: AuthedContext, deviceId: string, name:
 
 /** The organisation's device, or 404 (another organisation's device is not found). */
 export async function findDevice(ctx: AuthedContext, deviceId: string): Promise<DeviceRow> {
-  const device = await ctx.db.selectFrom('devices').selectAll().where('id', '=', deviceId).where('org_id', '=', requireOrg(ctx)).executeTakeFirst();
+  const device = await ctx.db
+    .selectFrom('devices')
+    .selectAll()
+    .where('id', '=', deviceId)
+    .where('org_id', '=', requireOrg(ctx))
+    .executeTakeFirst();
   if (!device) throw new NotFoundError('device; register it with POST /sync/devices');
   return device;
 }

@@ -3,7 +3,14 @@
  * rule exists once. A mutator returns what the till needs back (ids, numbers) and the conflicts
  * the server noted; a ServiceError it throws rejects the mutation with that error's code.
  */
-import { MUTATION_PAYLOADS, type Mutation, type MutationType, type Reversal, type SaleConflict, SaleReversePayload } from '@duka/shared';
+import {
+  MUTATION_PAYLOADS,
+  type Mutation,
+  type MutationType,
+  type Reversal,
+  type SaleConflict,
+  type SaleReversePayload,
+} from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
@@ -24,11 +31,23 @@ export interface MutatorOutcome {
 }
 
 type Payload<T extends MutationType> = z.infer<(typeof MUTATION_PAYLOADS)[T]>;
-type Mutator<T extends MutationType> = (ctx: AuthedContext, payload: Payload<T>, m: Mutation, device: DeviceRow, at: number) => Promise<MutatorOutcome>;
+type Mutator<T extends MutationType> = (
+  ctx: AuthedContext,
+  payload: Payload<T>,
+  m: Mutation,
+  device: DeviceRow,
+  at: number,
+) => Promise<MutatorOutcome>;
 
 const saleReverse =
   (move: Reversal) =>
-  async (ctx: AuthedContext, p: z.infer<typeof SaleReversePayload>, _m: Mutation, _device: DeviceRow, at: number): Promise<MutatorOutcome> => {
+  async (
+    ctx: AuthedContext,
+    p: z.infer<typeof SaleReversePayload>,
+    _m: Mutation,
+    _device: DeviceRow,
+    at: number,
+  ): Promise<MutatorOutcome> => {
     const tx = await (move === 'refund' ? refundSale(ctx, p.transaction_id, p.reason) : voidSale(ctx, p.transaction_id, p.reason, at));
     return { result: { transaction_id: tx.id, status: tx.status } };
   };
@@ -46,7 +65,12 @@ const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
 };
 
 const creditPayment: Mutator<'credit.payment'> = async (ctx, p) => {
-  const payment = await recordCreditPayment(ctx, p.customer_id, { amount: p.amount, method: p.method, reference: p.reference, note: p.note });
+  const payment = await recordCreditPayment(ctx, p.customer_id, {
+    amount: p.amount,
+    method: p.method,
+    reference: p.reference,
+    note: p.note,
+  });
   return { result: { payment_id: payment.id } };
 };
 

@@ -36,10 +36,12 @@ function recorded(m: Mutation, row?: SeenRow): MutationResult {
 }
 
 export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promise<PushResponse> {
-  if (req.mutations.length > MAX_PUSH_MUTATIONS) throw new ServiceError('PAYLOAD_TOO_LARGE', `at most ${MAX_PUSH_MUTATIONS} mutations a push`);
+  if (req.mutations.length > MAX_PUSH_MUTATIONS)
+    throw new ServiceError('PAYLOAD_TOO_LARGE', `at most ${MAX_PUSH_MUTATIONS} mutations a push`);
   const mutations = [...req.mutations].sort((a, b) => a.seq - b.seq);
   mutations.forEach((m, i) => {
-    if (i > 0 && m.seq !== mutations[i - 1]!.seq + 1) throw new ValidationError(`mutations.${i}.seq`, 'must follow the previous seq by one');
+    if (i > 0 && m.seq !== mutations[i - 1]!.seq + 1)
+      throw new ValidationError(`mutations.${i}.seq`, 'must follow the previous seq by one');
   });
   const device = await findDevice(ctx, req.device_id);
   // Every mutation at or below the device's last applied seq: a re-sent batch (a till that lost
@@ -49,14 +51,20 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     const seen = await readSeen(ctx, device.id, mutations);
     const results = mutations.map((m) => answerSeen(m, seen, device.id, device.last_seq)!);
     const now = ctx.clock.now();
-    if (now - (device.last_seen_at ?? 0) >= SEEN_EVERY_MS) await ctx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).execute();
+    if (now - (device.last_seen_at ?? 0) >= SEEN_EVERY_MS)
+      await ctx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).execute();
     return { results, last_applied_seq: device.last_seq };
   }
 
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     // The device row is the push's lock: two pushes of one device run one after the other.
-    const locked = await tx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).returningAll().executeTakeFirstOrThrow();
+    const locked = await tx.db
+      .updateTable('devices')
+      .set({ last_seen_at: now })
+      .where('id', '=', device.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     let last = locked.last_seq;
     // A sale locks its store row, then stock rows. A refund, void or adjustment locks stock rows
     // only, which is fine on its own; but one earlier in this push would hold stock rows while the
@@ -150,7 +158,11 @@ async function readSeen(ctx: AuthedContext, deviceId: string, mutations: Mutatio
     .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
     .where((eb) =>
       eb.or([
-        eb('id', 'in', mutations.map((m) => m.id)),
+        eb(
+          'id',
+          'in',
+          mutations.map((m) => m.id),
+        ),
         eb.and([eb('device_id', '=', deviceId), eb('seq', '>=', mutations[0]!.seq), eb('seq', '<=', mutations[mutations.length - 1]!.seq)]),
       ]),
     )
@@ -164,11 +176,23 @@ async function readSeen(ctx: AuthedContext, deviceId: string, mutations: Mutatio
 /** The answer of a mutation the device already sent (or whose seq it already used), or null for a new one. */
 function answerSeen(m: Mutation, seen: Map<string, SeenRow>, deviceId: string, last: number): MutationResult | null {
   const byId = seen.get(`id:${m.id}`);
-  if (byId && byId.device_id !== deviceId) return { id: m.id, seq: m.seq, status: 'rejected', error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device; give this mutation a new id` } };
+  if (byId && byId.device_id !== deviceId)
+    return {
+      id: m.id,
+      seq: m.seq,
+      status: 'rejected',
+      error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device; give this mutation a new id` },
+    };
   const bySeq = seen.get(`seq:${m.seq}`);
   // The seq is taken by another mutation: not a replay (a till restored from an old copy of its own
   // database reuses seqs). Say so rather than answer someone else's result.
-  if (!byId && bySeq) return { id: m.id, seq: m.seq, status: 'rejected', error: { code: 'CONFLICT', message: `seq ${m.seq} was already used by mutation ${bySeq.id}; give this mutation a new seq` } };
+  if (!byId && bySeq)
+    return {
+      id: m.id,
+      seq: m.seq,
+      status: 'rejected',
+      error: { code: 'CONFLICT', message: `seq ${m.seq} was already used by mutation ${bySeq.id}; give this mutation a new seq` },
+    };
   const prior = byId ?? bySeq;
   return prior || m.seq <= last ? recorded(m, prior) : null;
 }
@@ -178,7 +202,12 @@ async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now:
   try {
     const outcome = await withSavepoint(ctx, () => runMutation(ctx, m, device, at));
     const result: MutationResult = { id: m.id, seq: m.seq, status: 'applied', ...(outcome.result ? { result: outcome.result } : {}) };
-    if (outcome.conflicts?.length) result.conflicts = outcome.conflicts.map((c) => ({ kind: c.kind, message: c.message, ...(c.product_id ? { product_id: c.product_id } : {}) }));
+    if (outcome.conflicts?.length)
+      result.conflicts = outcome.conflicts.map((c) => ({
+        kind: c.kind,
+        message: c.message,
+        ...(c.product_id ? { product_id: c.product_id } : {}),
+      }));
     return result;
   } catch (err) {
     return rejectedBy(m, err);
@@ -201,7 +230,12 @@ function rejectedBy(m: Mutation, err: unknown): MutationResult {
  * (what one sale asked for broke a constraint the rules did not foresee), the run is applied again
  * one sale at a time, so only the sale at fault is rejected.
  */
-async function applySalesApart(tx: AuthedContext & { pending: PendingCommit }, device: DeviceRow, sales: Mutation[], now: number): Promise<MutationResult[]> {
+async function applySalesApart(
+  tx: AuthedContext & { pending: PendingCommit },
+  device: DeviceRow,
+  sales: Mutation[],
+  now: number,
+): Promise<MutationResult[]> {
   try {
     return await withSavepoint(tx, () => applySales(tx, device, sales, now));
   } catch (err) {
@@ -226,7 +260,15 @@ async function applySalesApart(tx: AuthedContext & { pending: PendingCommit }, d
  */
 function repeatOf(m: Mutation, first: Mutation, firstResult: MutationResult): MutationResult {
   if (sameMutation(m, first)) return { ...firstResult, seq: m.seq, status: 'duplicate' };
-  return { id: m.id, seq: m.seq, status: 'rejected', error: { code: 'IDEMPOTENCY_MISMATCH', message: `mutation id ${m.id} was already used in this push by seq ${first.seq} for a different mutation; give this mutation a new id` } };
+  return {
+    id: m.id,
+    seq: m.seq,
+    status: 'rejected',
+    error: {
+      code: 'IDEMPOTENCY_MISMATCH',
+      message: `mutation id ${m.id} was already used in this push by seq ${first.seq} for a different mutation; give this mutation a new id`,
+    },
+  };
 }
 
 function sameMutation(a: Mutation, b: Mutation): boolean {

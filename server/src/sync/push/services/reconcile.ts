@@ -39,7 +39,13 @@ export async function priceHistory(db: Kysely<Database>, productIds: string[], f
   const since = from - STALE_WINDOW_MS;
   const columns = ['p.id', 'p.product_id', 'p.selling_price', 'p.wholesale_price', 'p.effective_from'] as const;
   const [inWindow, before] = await Promise.all([
-    db.selectFrom('product_prices as p').select(columns).where('p.product_id', 'in', productIds).where('p.effective_from', '>=', since).where('p.effective_from', '<=', to).execute(),
+    db
+      .selectFrom('product_prices as p')
+      .select(columns)
+      .where('p.product_id', 'in', productIds)
+      .where('p.effective_from', '>=', since)
+      .where('p.effective_from', '<=', to)
+      .execute(),
     // The price each product had when the window opened: its latest row before it.
     db
       .selectFrom('product_prices as p')
@@ -53,7 +59,12 @@ export async function priceHistory(db: Kysely<Database>, productIds: string[], f
               .select('q.id')
               .whereRef('q.product_id', '=', 'p.product_id')
               .where('q.effective_from', '<', since)
-              .where((eb) => eb.or([eb('q.effective_from', '>', eb.ref('p.effective_from')), eb.and([eb('q.effective_from', '=', eb.ref('p.effective_from')), eb('q.id', '>', eb.ref('p.id'))])])),
+              .where((eb) =>
+                eb.or([
+                  eb('q.effective_from', '>', eb.ref('p.effective_from')),
+                  eb.and([eb('q.effective_from', '=', eb.ref('p.effective_from')), eb('q.id', '>', eb.ref('p.id'))]),
+                ]),
+              ),
           ),
         ),
       )
@@ -78,7 +89,8 @@ export function reconcilePrices(
     const charged = toCents(line.unit_price);
     const history = (prices.get(line.product_id) ?? []).filter((p) => p.effective_from <= at);
     const inForce = history[0] ?? { selling_price: product.selling_price, wholesale_price: product.wholesale_price, effective_from: 0 };
-    const matches = (p: { selling_price: number; wholesale_price: number | null }) => p.selling_price === charged || p.wholesale_price === charged;
+    const matches = (p: { selling_price: number; wholesale_price: number | null }) =>
+      p.selling_price === charged || p.wholesale_price === charged;
     if (matches(inForce)) {
       unitPrices.set(line.product_id, charged);
       continue;
@@ -92,10 +104,20 @@ export function reconcilePrices(
     const detail = { charged: fromCents(charged), price_then: fromCents(inForce.selling_price) };
     if (recent.some(matches)) {
       unitPrices.set(line.product_id, charged);
-      conflicts.push({ kind: 'stale_price', product_id: line.product_id, message: `${product.name} sold at ${detail.charged}, an old price (now ${detail.price_then})`, detail });
+      conflicts.push({
+        kind: 'stale_price',
+        product_id: line.product_id,
+        message: `${product.name} sold at ${detail.charged}, an old price (now ${detail.price_then})`,
+        detail,
+      });
     } else {
       unitPrices.set(line.product_id, inForce.selling_price);
-      conflicts.push({ kind: 'price_mismatch', product_id: line.product_id, message: `${product.name} sold at ${detail.charged}, a price it never had; booked at ${detail.price_then}`, detail });
+      conflicts.push({
+        kind: 'price_mismatch',
+        product_id: line.product_id,
+        message: `${product.name} sold at ${detail.charged}, a price it never had; booked at ${detail.price_then}`,
+        detail,
+      });
     }
   }
   return { unitPrices, conflicts };

@@ -15,8 +15,14 @@ export async function pruneSyncRecords(deps: Deps): Promise<{ mutations: number;
   let mutations = 0;
   for (;;) {
     const n = await deps.transact(async (trx) => {
-      const old = await trx.selectFrom('sync_mutations').select(['device_id', 'seq']).where('created_at', '<', cutoff).limit(BATCH).execute();
-      for (const { device_id, seq } of old) await trx.deleteFrom('sync_mutations').where('device_id', '=', device_id).where('seq', '=', seq).execute();
+      const old = await trx
+        .selectFrom('sync_mutations')
+        .select(['device_id', 'seq'])
+        .where('created_at', '<', cutoff)
+        .limit(BATCH)
+        .execute();
+      for (const { device_id, seq } of old)
+        await trx.deleteFrom('sync_mutations').where('device_id', '=', device_id).where('seq', '=', seq).execute();
       return old.length;
     });
     mutations += n;

@@ -17,7 +17,12 @@ import { recordConflicts } from './conflicts.js';
 import { parsePayload, type SalePayload } from './mutators.js';
 import { priceHistory, reconcilePrices } from './reconcile.js';
 
-const rejected = (m: Mutation, err: ServiceError): MutationResult => ({ id: m.id, seq: m.seq, status: 'rejected', error: { code: err.code, message: err.message } });
+const rejected = (m: Mutation, err: ServiceError): MutationResult => ({
+  id: m.id,
+  seq: m.seq,
+  status: 'rejected',
+  error: { code: err.code, message: err.message },
+});
 
 /**
  * A sale is booked to the user whose session pushed it, never to whoever the till names: a till's
@@ -36,7 +41,12 @@ function cashierConflict(pusher: string, named: string | undefined, member: Map<
 }
 
 /** Apply a run of consecutive `sale.create` mutations of one device; results in their order. */
-export async function applySales(tx: AuthedContext & { pending: PendingCommit }, device: DeviceRow, mutations: Mutation[], now: number): Promise<MutationResult[]> {
+export async function applySales(
+  tx: AuthedContext & { pending: PendingCommit },
+  device: DeviceRow,
+  mutations: Mutation[],
+  now: number,
+): Promise<MutationResult[]> {
   const { orgId, storeId } = requireStore(tx);
   const results: Array<MutationResult | undefined> = mutations.map(() => undefined);
   const valid: Array<{ i: number; m: Mutation; p: SalePayload; at: number }> = [];
@@ -75,7 +85,15 @@ export async function applySales(tx: AuthedContext & { pending: PendingCommit },
     for (const l of p.lines) if (l.batches?.length) lineBatches.set(l.product_id, [...(lineBatches.get(l.product_id) ?? []), ...l.batches]);
     requests.push({
       input: { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
-      opts: { source: 'offline', occurredAt: at, clientReceiptNumber: p.client_receipt_number, deviceId: device.id, unitPrices: priced.unitPrices, cashierId: tx.actor.userId, lineBatches },
+      opts: {
+        source: 'offline',
+        occurredAt: at,
+        clientReceiptNumber: p.client_receipt_number,
+        deviceId: device.id,
+        unitPrices: priced.unitPrices,
+        cashierId: tx.actor.userId,
+        lineBatches,
+      },
     });
     sent.push({ i, m, priceConflicts: priced.conflicts });
   }
@@ -90,14 +108,26 @@ export async function applySales(tx: AuthedContext & { pending: PendingCommit },
     const { row, replayed } = outcome.sale;
     const conflicts = replayed ? [] : [...priceConflicts, ...outcome.sale.conflicts];
     if (conflicts.length) {
-      await recordConflicts(tx, { orgId, storeId, deviceId: device.id, mutationId: m.id, transactionId: row.id, receipt: row.receipt_number }, conflicts);
+      await recordConflicts(
+        tx,
+        { orgId, storeId, deviceId: device.id, mutationId: m.id, transactionId: row.id, receipt: row.receipt_number },
+        conflicts,
+      );
     }
     results[i] = {
       id: m.id,
       seq: m.seq,
       status: 'applied',
-      result: { transaction_id: row.id, number: row.number, receipt_number: row.receipt_number, status: row.status, total: fromCents(row.total) },
-      ...(conflicts.length ? { conflicts: conflicts.map((c) => ({ kind: c.kind, message: c.message, ...(c.product_id ? { product_id: c.product_id } : {}) })) } : {}),
+      result: {
+        transaction_id: row.id,
+        number: row.number,
+        receipt_number: row.receipt_number,
+        status: row.status,
+        total: fromCents(row.total),
+      },
+      ...(conflicts.length
+        ? { conflicts: conflicts.map((c) => ({ kind: c.kind, message: c.message, ...(c.product_id ? { product_id: c.product_id } : {}) })) }
+        : {}),
     };
   }
   return results.map((r) => r!);
