@@ -82,7 +82,9 @@ function brokenLinks(file: string): string[] {
 describe('README.md stays short (issue 35)', () => {
   it(`has at most ${MAX_README_LINES} lines: history goes to CHANGELOG.md, explanations to docs/`, () => {
     const lines = lineCount(read('README.md'));
-    expect(lines, `README.md has ${lines} lines; move history to CHANGELOG.md and long sections to docs/`).toBeLessThanOrEqual(MAX_README_LINES);
+    expect(lines, `README.md has ${lines} lines; move history to CHANGELOG.md and long sections to docs/`).toBeLessThanOrEqual(
+      MAX_README_LINES,
+    );
   });
 
   it('finds the links it checks (the checker itself)', () => {
@@ -92,9 +94,9 @@ describe('README.md stays short (issue 35)', () => {
     expect(targets.some((t) => t.startsWith('docs/') && t.includes('#'))).toBe(true);
     const sample = '[a](docs/x.md#y) ![b](img.png "t") `[c](not-a-link.md)`\n```\n[d](in-a-fence.md)\n```\n';
     expect(linkTargets(sample)).toEqual(['docs/x.md#y', 'img.png']);
-    expect([...headingAnchors('# Duka\n## Proxy setting (TRUST_PROXY)\n## A pharmacy\'s day\n## Metrics (`GET /metrics`)\n## Soak\n### Soak\n')]).toEqual([
-      'duka', 'proxy-setting-trust_proxy', 'a-pharmacys-day', 'metrics-get-metrics', 'soak', 'soak-1',
-    ]);
+    expect([
+      ...headingAnchors("# Duka\n## Proxy setting (TRUST_PROXY)\n## A pharmacy's day\n## Metrics (`GET /metrics`)\n## Soak\n### Soak\n"),
+    ]).toEqual(['duka', 'proxy-setting-trust_proxy', 'a-pharmacys-day', 'metrics-get-metrics', 'soak', 'soak-1']);
   });
 
   it('points every relative link in README.md at a file (and heading) that exists', () => {
