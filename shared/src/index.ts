@@ -39,6 +39,7 @@ export * from './admin/admin-records.schemas.js';
 export * from './statement-cache.js';
 export * from './ai/ai.schemas.js';
 export * from './ai/agent-state.schemas.js';
+export * from './ai/language.js';
 export * from './pharmacy/pharmacy.schemas.js';
 export * from './pharmacy/pharmacy-rules.schemas.js';
 export * from './pharmacy/batch-rules.js';
