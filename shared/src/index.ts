@@ -27,6 +27,7 @@ export * from './pricing.js';
 export * from './pos/pos.schemas.js';
 export * from './pos/sale-rules.js';
 export * from './pos/sale-state-rules.js';
+export * from './pos/receipt-line.js';
 export * from './sync/protocol.js';
 export * from './money.js';
 export * from './payment-methods.js';
