@@ -1,10 +1,10 @@
 /** The planner's reading of questions (pure: no server), and the tool catalogue built from the API's own OpenAPI document. */
+import { languageOf } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog, checkArgs, split } from '../src/tools/catalog.js';
 import { ALLOWLIST } from '../src/tools/allowlist.js';
 import { rangeOf } from '../src/planner/dates.js';
 import { followUp, parseAmount, plansOf } from '../src/planner/intents.js';
-import { languageOf } from '../src/planner/language.js';
 import { type Api, startApi } from './harness.js';
 
 describe('the planner reads questions in English and Swahili', () => {

@@ -5,12 +5,12 @@
  * and `confirmAction` carry out a pending action the same user was offered, once. Conversations and
  * pending actions are kept by the API, so any agent instance can answer any of these.
  */
+import { languageOf } from '@duka/shared';
 import type { Logger } from 'pino';
 import type { DukaApi } from '../api-client.js';
 import type { Caller } from '../identity.js';
 import type { ChatModel } from '../model.js';
 import { runPlanner } from '../planner/planner.js';
-import { languageOf } from '../planner/language.js';
 import type { AskAnswer, AskInput } from '../schemas.js';
 import { ActionBusyError, type Claim, viewOf } from '../tools/actions.js';
 import type { ToolRunner } from '../tools/runner.js';

@@ -4,18 +4,7 @@
  * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
  * the sale its store number when the queue is pushed.
  */
-import {
-  checkSale,
-  mergeSaleLines,
-  newId,
-  PaymentMethod,
-  Prescription,
-  priceSale,
-  pricedProduct,
-  SaleCreatePayload,
-  fromCents,
-  toBasisPoints,
-} from '@duka/shared';
+import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, priceSale, pricedProduct, SaleCreatePayload, fromCents, toBasisPoints, toReceiptLine } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveBatches, moveOutstanding, moveStocks } from '../local/effects.js';
@@ -159,16 +148,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       void_reason: null,
       voided_at: null,
       created_at: createdAt,
-      lines: sale.lines.map((l) => ({
-        product_id: l.product_id,
-        product_name: l.product_name,
-        qty: l.qty,
-        unit_price: fromCents(l.unit_price),
-        line_total: fromCents(l.line_total),
-        discount: fromCents(l.discount),
-        tax: fromCents(l.tax),
-        batches: lots.get(l.product_id) ?? [],
-      })),
+      lines: sale.lines.map((l) => toReceiptLine(l, lots.get(l.product_id) ?? [])),
       // Numbered by the server when the sale reaches it; the till shows it once synced.
       fiscal: null,
       sync_state: 'pending',

@@ -69,6 +69,10 @@ export function toOrganisation(row: OrganisationRow): Organisation {
 /** The user columns that hold the permission flags. */
 export const PERMISSION_COLUMNS = Object.values(PERMISSION_FLAG);
 
+/** A new user's permission columns, 1 where `holds` says so: the one place a new row lists them. */
+export const permissionColumns = (holds: (flag: PermissionFlag) => boolean): Record<PermissionFlag, number> =>
+  Object.fromEntries(PERMISSION_COLUMNS.map((c) => [c, holds(c) ? 1 : 0])) as Record<PermissionFlag, number>;
+
 /** Owners may do everything; other roles carry their flags. */
 export const permsOf = (row: Pick<UserRow, 'role' | PermissionFlag>): Permission[] => permissionsOf(row.role, row);
 

@@ -8,6 +8,7 @@
 import { SoldStatus } from '@duka/shared';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { SalesDailyTable } from '../../db/tables/analytics.table.js';
 import { forUpdate, type DialectName } from '../../db/dialect.js';
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -126,6 +127,26 @@ const when = (cond: RawBuilder<unknown>, value: RawBuilder<unknown>) => sql<numb
 const ofLines = (expr: RawBuilder<unknown>) =>
   sql`coalesce((select sum(${expr}) from ${sql.table('transaction_lines')} as ${sql.raw('l')} where ${sql.ref('l.transaction_id')} = ${sql.ref('t.id')}), 0)`;
 
+/**
+ * The figure columns of `sales_daily` by the name reads answer with: the one list the rebuild
+ * writes and the reads sum, so the two cannot disagree about the row's shape.
+ */
+const COLS = {
+  salesCount: 'sales_count',
+  revenue: 'revenue',
+  vat: 'vat',
+  discount: 'discount',
+  items: 'items',
+  net: 'net',
+  cost: 'cost',
+  refundCount: 'refund_count',
+  refundTotal: 'refund_total',
+  voidCount: 'void_count',
+  voidTotal: 'void_total',
+} as const satisfies Record<string, keyof SalesDailyTable>;
+
+export type RollupFigures = Record<keyof typeof COLS, number>;
+
 /** Recompute the rollups of `spans` (sorted local days, at most a few dozen) for the organisation or one store; their rows must be deleted first. */
 export async function insertRollups(db: Kysely<Database>, orgId: string, storeId: string | null, spans: DaySpan[]) {
   if (!spans.length) return;
@@ -133,50 +154,33 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
   const cashier = sql<string>`coalesce(${sql.ref('t.cashier_id')}, '')`;
   const status = (s: string) => sql`${sql.ref('t.status')} = ${sql.lit(s)}`;
   const one = sql.lit(1);
+  const keys = { org_id: sql.ref('t.org_id'), store_id: sql.ref('t.store_id'), day, payment_method: sql.ref('t.payment_method'), cashier_id: cashier };
+  const figures: Record<keyof RollupFigures, RawBuilder<unknown>> = {
+    salesCount: when(sold, one),
+    revenue: when(sold, sql.ref('t.total')),
+    vat: when(sold, sql.ref('t.tax')),
+    discount: when(sold, sql.ref('t.discount')),
+    items: when(sold, ofLines(sql.ref('l.qty'))),
+    net: when(sold, ofLines(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${sql.ref('l.tax')}`)),
+    cost: when(sold, ofLines(sql`${sql.ref('l.qty')} * ${sql.ref('l.cost_price')}`)),
+    refundCount: when(status('refunded'), one),
+    refundTotal: when(status('refunded'), sql.ref('t.total')),
+    voidCount: when(status('void'), one),
+    voidTotal: when(status('void'), sql.ref('t.total')),
+  };
+  // INSERT … SELECT pairs columns by position: both lists come from this one record.
+  const row: Record<string, RawBuilder<unknown>> = { ...keys, ...Object.fromEntries(Object.entries(COLS).map(([k, col]) => [col, figures[k as keyof RollupFigures]])) };
+  const columns = Object.keys(row) as Array<keyof SalesDailyTable>;
   let sales = db
     .selectFrom('transactions as t')
     .where('t.org_id', '=', orgId)
     .where(inSpans(spans))
-    .select([
-      't.org_id',
-      't.store_id',
-      day.as('day'),
-      't.payment_method',
-      cashier.as('cashier_id'),
-      when(sold, one).as('sales_count'),
-      when(sold, sql.ref('t.total')).as('revenue'),
-      when(sold, sql.ref('t.tax')).as('vat'),
-      when(sold, sql.ref('t.discount')).as('discount'),
-      when(sold, ofLines(sql.ref('l.qty'))).as('items'),
-      when(sold, ofLines(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${sql.ref('l.tax')}`)).as('net'),
-      when(sold, ofLines(sql`${sql.ref('l.qty')} * ${sql.ref('l.cost_price')}`)).as('cost'),
-      when(status('refunded'), one).as('refund_count'),
-      when(status('refunded'), sql.ref('t.total')).as('refund_total'),
-      when(status('void'), one).as('void_count'),
-      when(status('void'), sql.ref('t.total')).as('void_total'),
-    ])
-    .groupBy(['t.org_id', 't.store_id', day, 't.payment_method', cashier]);
+    .select(columns.map((col) => row[col]!.as(col)))
+    .groupBy(Object.values(keys));
   if (storeId) sales = sales.where('t.store_id', '=', storeId);
   await db
     .insertInto('sales_daily')
-    .columns([
-      'org_id',
-      'store_id',
-      'day',
-      'payment_method',
-      'cashier_id',
-      'sales_count',
-      'revenue',
-      'vat',
-      'discount',
-      'items',
-      'net',
-      'cost',
-      'refund_count',
-      'refund_total',
-      'void_count',
-      'void_total',
-    ])
+    .columns(columns)
     .expression(sales)
     .execute();
 
@@ -213,34 +217,6 @@ export interface DayScope {
   dateFrom: string;
   dateTo: string;
 }
-
-export interface RollupFigures {
-  salesCount: number;
-  revenue: number;
-  vat: number;
-  discount: number;
-  items: number;
-  net: number;
-  cost: number;
-  refundCount: number;
-  refundTotal: number;
-  voidCount: number;
-  voidTotal: number;
-}
-
-const COLS = {
-  salesCount: 'sales_count',
-  revenue: 'revenue',
-  vat: 'vat',
-  discount: 'discount',
-  items: 'items',
-  net: 'net',
-  cost: 'cost',
-  refundCount: 'refund_count',
-  refundTotal: 'refund_total',
-  voidCount: 'void_count',
-  voidTotal: 'void_total',
-} as const;
 
 export type RollupKey = 'payment_method' | 'day' | 'store_id' | 'cashier_id';
 

@@ -1,4 +1,4 @@
-import { fromBasisPoints, fromCents } from '@duka/shared';
+import { fromBasisPoints, fromCents, toReceiptLine } from '@duka/shared';
 import type { Transaction, TransactionFiscal } from '@duka/shared';
 import { fiscalByTransaction } from '../fiscal/fiscal.queries.js';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
@@ -46,18 +46,12 @@ export function toTransaction(
     void_reason: row.void_reason,
     voided_at: isoOrNull(row.voided_at),
     created_at: iso(row.created_at),
-    lines: lines.map((l) => ({
-      product_id: l.product_id,
-      product_name: l.product_name,
-      qty: l.qty,
-      unit_price: fromCents(l.unit_price),
-      line_total: fromCents(l.line_total),
-      discount: fromCents(l.discount),
-      tax: fromCents(l.tax),
-      batches: batches
-        .filter((b) => b.product_id === l.product_id)
-        .map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
-    })),
+    lines: lines.map((l) =>
+      toReceiptLine(
+        l,
+        batches.filter((b) => b.product_id === l.product_id).map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
+      ),
+    ),
     fiscal,
   };
 }

@@ -11,7 +11,7 @@ import { findStore } from '../../stores/stores.queries.js';
 import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
 import { revokeAllForUser } from '../../auth/services/tokens.js';
 import type { NewUser, UserRow } from '../../../db/tables/accounts.table.js';
-import { findOrgUser, findOrganisation, insertUser, PERMISSION_COLUMNS, toUser } from '../accounts.queries.js';
+import { findOrgUser, findOrganisation, insertUser, permissionColumns, toUser } from '../accounts.queries.js';
 import { checkPlanAllows } from '../../billing/services/limits.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
@@ -56,7 +56,6 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
   const password = temporaryPassword();
   const passwordHash = await hashSecret(password);
   const byDefault = input.role !== 'staff';
-  const flag = (v: boolean | undefined) => ((v ?? byDefault) ? 1 : 0);
   try {
     return await withTransaction(ctx, async (tx) => {
       const now = tx.clock.now();
@@ -75,7 +74,7 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
           shift: input.shift ?? null,
           employment_status: input.employment_status ?? 'active',
           avatar_hue: input.avatar_hue ?? null,
-          ...(Object.fromEntries(PERMISSION_COLUMNS.map((c) => [c, flag(input[c])])) as Record<PermissionFlag, number>),
+          ...permissionColumns((c) => input[c] ?? byDefault),
           must_change_password: 1,
         },
         now,

@@ -3,7 +3,7 @@
  * Swahili), each answered by its tool as plain text with exact figures, in the question's
  * language. A question with no known intent gets the list of what it can answer.
  */
-import type { AiLanguage } from '@duka/shared';
+import { type AiLanguage, languageOf } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { TOOLS, type ToolName } from './tools.js';
 
@@ -19,13 +19,6 @@ const INTENTS: Array<[ToolName, RegExp]> = [
     /\b(owe|owes|owing|owed|debts?|debtors?|credit|credits|overdue|deni|madeni|wanaodaiwa|wadaiwa|anadaiwa|wanadaiwa|wanaodai|mkopo|mikopo|wamekopa|walikopa)\b/,
   ],
 ];
-
-const SWAHILI =
-  /\b(mauzo|mapato|leo|jana|bidhaa|deni|madeni|nani|nini|gani|kiasi|ngapi|zipi|je|habari|wateja|mteja|duka|zinazoisha|zinazouzwa|wanaodaiwa|ya|za|wa|ni|na|nipe|nionyeshe|naomba|tafadhali|asante|shikamoo|mambo)\b/;
-
-export function languageOf(message: string): AiLanguage {
-  return SWAHILI.test(message.toLowerCase()) ? 'sw' : 'en';
-}
 
 export function intentsOf(message: string): ToolName[] {
   const text = message.toLowerCase();

@@ -14,7 +14,7 @@ import { DuplicateError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { normaliseLocation } from '../../meta/meta.data.js';
 import { insertStore } from '../../stores/stores.queries.js';
-import { insertUser } from '../../accounts/accounts.queries.js';
+import { insertUser, permissionColumns } from '../../accounts/accounts.queries.js';
 import { startOnFree } from '../../billing/billing.queries.js';
 import { sendConfirmationEmail } from './session.js';
 import { issueTokens } from './tokens.js';
@@ -101,13 +101,7 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
           role: 'owner',
           shift: 'full_day',
           occupation: input.occupation ?? null,
-          can_refund: 1,
-          can_discount: 1,
-          can_view_reports: 1,
-          can_manage_pharmacy: 1,
-          can_manage_credit: 1,
-          can_manage_stock: 1,
-          can_manage_suppliers: 1,
+          ...permissionColumns(() => true),
           last_login_at: now,
         },
         now,

@@ -6,7 +6,7 @@
  * cancellation or a scheduled downgrade. Invoice and payment are written in one transaction; the
  * push starts after commit.
  */
-import { type CheckoutInput, type CheckoutResult, monthlyEquivalent, newId, prorateCharge } from '@duka/shared';
+import { type CheckoutInput, type CheckoutResult, formatTzs, monthlyEquivalent, newId, prorateCharge } from '@duka/shared';
 import { paymentsOf } from './payments-port.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
@@ -139,15 +139,7 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
     };
     await tx.db.insertInto('payments').values(payment).execute();
     const what = invoice === renewal ? `paying renewal ${invoice.number}` : `${kind} ${plan.code} ${cycle}`;
-    await recordBillingEvent(tx, {
-      orgId,
-      kind: invoice === renewal ? 'payment.started' : 'invoice.issued',
-      detail: `${what}: TZS ${Number(invoice.amount) / 100}`,
-      fromPlan: current.code,
-      toPlan: plan.code,
-      invoiceId: invoice.id,
-      paymentId: payment.id,
-    });
+    await recordBillingEvent(tx, { orgId, kind: invoice === renewal ? 'payment.started' : 'invoice.issued', detail: `${what}: ${formatTzs(Number(invoice.amount))}`, fromPlan: current.code, toPlan: plan.code, invoiceId: invoice.id, paymentId: payment.id });
     pushAfterCommit(tx, ctx, payment, `Duka ${plan.name_en} (${cycle}) ${invoice.number}`);
     return { invoice, payment };
   });

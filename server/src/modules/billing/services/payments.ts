@@ -4,7 +4,7 @@
  * every step is a conditional update, so a repeated or late result never pays twice and never
  * applies a plan change twice; an amount that differs from the invoice is recorded, not credited.
  */
-import { periodEndOf } from '@duka/shared';
+import { formatTzs, fromCents, periodEndOf, toCents } from '@duka/shared';
 import { paymentsOf } from './payments-port.js';
 import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext, TxContext } from '../../../lib/context.js';
@@ -25,7 +25,7 @@ async function startPush(ctx: ServiceContext, payment: PaymentRow, description: 
   try {
     const started = await paymentsOf(ctx).startPush({
       reference: payment.id,
-      amountTzs: Number(payment.amount) / 100,
+      amountTzs: fromCents(Number(payment.amount)),
       phone: payment.phone.replace(/^\+/, ''),
       network: payment.network as never,
       description,
@@ -106,26 +106,15 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
         await recordBillingEvent(tx, { ...ev, kind: 'payment.failed', detail: result.detail || 'payment failed' });
       return;
     }
-    const reported = result.amountTzs === null ? null : Math.round(result.amountTzs * 100);
+    const reported = result.amountTzs === null ? null : toCents(result.amountTzs);
     if (reported !== null && reported !== Number(payment.amount)) {
       const done = await tx.db
         .updateTable('payments')
-        .set({
-          status: 'mismatch',
-          reported_amount: reported,
-          provider_ref: ref,
-          detail: `provider reported TZS ${result.amountTzs}, invoice is TZS ${Number(payment.amount) / 100}`,
-          updated_at: now,
-        })
+        .set({ status: 'mismatch', reported_amount: reported, provider_ref: ref, detail: `provider reported ${formatTzs(reported)}, invoice is ${formatTzs(Number(payment.amount))}`, updated_at: now })
         .where('id', '=', payment.id)
         .where('status', 'in', ['pending', 'failed'])
         .executeTakeFirst();
-      if (Number(done.numUpdatedRows) > 0)
-        await recordBillingEvent(tx, {
-          ...ev,
-          kind: 'payment.mismatch',
-          detail: `amount differs: reported TZS ${result.amountTzs}; not credited`,
-        });
+      if (Number(done.numUpdatedRows) > 0) await recordBillingEvent(tx, { ...ev, kind: 'payment.mismatch', detail: `amount differs: reported ${formatTzs(reported)}; not credited` });
       return;
     }
     // A payment the job saw as failed may still be paid later: the provider's word wins.
@@ -136,7 +125,7 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
       .where('status', 'in', ['pending', 'failed'])
       .executeTakeFirst();
     if (Number(paid.numUpdatedRows) === 0) return;
-    await recordBillingEvent(tx, { ...ev, kind: 'payment.paid', detail: `paid TZS ${Number(payment.amount) / 100} from ${payment.phone}` });
+    await recordBillingEvent(tx, { ...ev, kind: 'payment.paid', detail: `paid ${formatTzs(Number(payment.amount))} from ${payment.phone}` });
     const invoice = await tx.db
       .updateTable('invoices')
       .set({ status: 'paid', paid_at: now })

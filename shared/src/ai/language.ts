@@ -1,0 +1,14 @@
+/**
+ * The language of a question to the assistant: Swahili when it has Swahili words, English
+ * otherwise. One list for the server's assistant and the companion agent, so the same question
+ * is answered in the same language by both.
+ */
+import type { AiLanguage } from './ai.schemas.js';
+
+// Question words, the shop's own topics and a few staple products a shopkeeper names in Swahili.
+const SWAHILI =
+  /\b(mauzo|mapato|leo|jana|wiki|mwezi|hii|huu|bidhaa|bei|deni|madeni|nani|nini|gani|kiasi|ngapi|zipi|je|habari|wateja|mteja|duka|zinazoisha|zinaisha|zinazouzwa|wanaodaiwa|wanadaiwa|matumizi|gharama|zimebaki|weka|iwe|ya|za|wa|ni|na|nipe|nionyeshe|naomba|tafadhali|asante|shikamoo|mambo|sukari|mchele|unga)\b/;
+
+export function languageOf(text: string): AiLanguage {
+  return SWAHILI.test(text.toLowerCase()) ? 'sw' : 'en';
+}
