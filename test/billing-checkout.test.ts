@@ -159,7 +159,11 @@ describe('billing: checkout and payment', () => {
     const started = await checkout(owner, 'biashara');
     expect((await callback(callbackBody(pay.last(), { amount: 1500 }))).status).toBe(200);
     const row = await t.db.db.selectFrom('payments').selectAll().where('id', '=', started.payment!.id).executeTakeFirstOrThrow();
-    expect({ status: row.status, reported: Number(row.reported_amount), amount: Number(row.amount) }).toEqual({ status: 'mismatch', reported: 150_000, amount: 1_500_000 });
+    expect({ status: row.status, reported: Number(row.reported_amount), amount: Number(row.amount) }).toEqual({
+      status: 'mismatch',
+      reported: 150_000,
+      amount: 1_500_000,
+    });
     expect(row.detail).toBe('provider reported TZS 1,500, invoice is TZS 15,000');
     expect((await current(owner)).plan.code).toBe('free');
 

@@ -4,7 +4,19 @@
  * `{store code}-{till code}-{till seq}`. It works the same with the network down; the server gives
  * the sale its store number when the queue is pushed.
  */
-import { checkSale, mergeSaleLines, newId, PaymentMethod, Prescription, priceSale, pricedProduct, SaleCreatePayload, fromCents, toBasisPoints, toReceiptLine } from '@duka/shared';
+import {
+  checkSale,
+  mergeSaleLines,
+  newId,
+  PaymentMethod,
+  Prescription,
+  priceSale,
+  pricedProduct,
+  SaleCreatePayload,
+  fromCents,
+  toBasisPoints,
+  toReceiptLine,
+} from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { Undo } from '../local/effects.js';
 import { moveBatches, moveOutstanding, moveStocks } from '../local/effects.js';

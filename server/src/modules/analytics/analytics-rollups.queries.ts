@@ -154,7 +154,13 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
   const cashier = sql<string>`coalesce(${sql.ref('t.cashier_id')}, '')`;
   const status = (s: string) => sql`${sql.ref('t.status')} = ${sql.lit(s)}`;
   const one = sql.lit(1);
-  const keys = { org_id: sql.ref('t.org_id'), store_id: sql.ref('t.store_id'), day, payment_method: sql.ref('t.payment_method'), cashier_id: cashier };
+  const keys = {
+    org_id: sql.ref('t.org_id'),
+    store_id: sql.ref('t.store_id'),
+    day,
+    payment_method: sql.ref('t.payment_method'),
+    cashier_id: cashier,
+  };
   const figures: Record<keyof RollupFigures, RawBuilder<unknown>> = {
     salesCount: when(sold, one),
     revenue: when(sold, sql.ref('t.total')),
@@ -169,7 +175,10 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
     voidTotal: when(status('void'), sql.ref('t.total')),
   };
   // INSERT … SELECT pairs columns by position: both lists come from this one record.
-  const row: Record<string, RawBuilder<unknown>> = { ...keys, ...Object.fromEntries(Object.entries(COLS).map(([k, col]) => [col, figures[k as keyof RollupFigures]])) };
+  const row: Record<string, RawBuilder<unknown>> = {
+    ...keys,
+    ...Object.fromEntries(Object.entries(COLS).map(([k, col]) => [col, figures[k as keyof RollupFigures]])),
+  };
   const columns = Object.keys(row) as Array<keyof SalesDailyTable>;
   let sales = db
     .selectFrom('transactions as t')
@@ -178,11 +187,7 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
     .select(columns.map((col) => row[col]!.as(col)))
     .groupBy(Object.values(keys));
   if (storeId) sales = sales.where('t.store_id', '=', storeId);
-  await db
-    .insertInto('sales_daily')
-    .columns(columns)
-    .expression(sales)
-    .execute();
+  await db.insertInto('sales_daily').columns(columns).expression(sales).execute();
 
   let lines = db
     .selectFrom('transactions as t')

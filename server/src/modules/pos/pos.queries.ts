@@ -49,7 +49,9 @@ export function toTransaction(
     lines: lines.map((l) =>
       toReceiptLine(
         l,
-        batches.filter((b) => b.product_id === l.product_id).map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
+        batches
+          .filter((b) => b.product_id === l.product_id)
+          .map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
       ),
     ),
     fiscal,

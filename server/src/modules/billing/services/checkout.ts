@@ -139,7 +139,15 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
     };
     await tx.db.insertInto('payments').values(payment).execute();
     const what = invoice === renewal ? `paying renewal ${invoice.number}` : `${kind} ${plan.code} ${cycle}`;
-    await recordBillingEvent(tx, { orgId, kind: invoice === renewal ? 'payment.started' : 'invoice.issued', detail: `${what}: ${formatTzs(Number(invoice.amount))}`, fromPlan: current.code, toPlan: plan.code, invoiceId: invoice.id, paymentId: payment.id });
+    await recordBillingEvent(tx, {
+      orgId,
+      kind: invoice === renewal ? 'payment.started' : 'invoice.issued',
+      detail: `${what}: ${formatTzs(Number(invoice.amount))}`,
+      fromPlan: current.code,
+      toPlan: plan.code,
+      invoiceId: invoice.id,
+      paymentId: payment.id,
+    });
     pushAfterCommit(tx, ctx, payment, `Duka ${plan.name_en} (${cycle}) ${invoice.number}`);
     return { invoice, payment };
   });

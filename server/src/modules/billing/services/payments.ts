@@ -110,11 +110,22 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
     if (reported !== null && reported !== Number(payment.amount)) {
       const done = await tx.db
         .updateTable('payments')
-        .set({ status: 'mismatch', reported_amount: reported, provider_ref: ref, detail: `provider reported ${formatTzs(reported)}, invoice is ${formatTzs(Number(payment.amount))}`, updated_at: now })
+        .set({
+          status: 'mismatch',
+          reported_amount: reported,
+          provider_ref: ref,
+          detail: `provider reported ${formatTzs(reported)}, invoice is ${formatTzs(Number(payment.amount))}`,
+          updated_at: now,
+        })
         .where('id', '=', payment.id)
         .where('status', 'in', ['pending', 'failed'])
         .executeTakeFirst();
-      if (Number(done.numUpdatedRows) > 0) await recordBillingEvent(tx, { ...ev, kind: 'payment.mismatch', detail: `amount differs: reported ${formatTzs(reported)}; not credited` });
+      if (Number(done.numUpdatedRows) > 0)
+        await recordBillingEvent(tx, {
+          ...ev,
+          kind: 'payment.mismatch',
+          detail: `amount differs: reported ${formatTzs(reported)}; not credited`,
+        });
       return;
     }
     // A payment the job saw as failed may still be paid later: the provider's word wins.
@@ -125,7 +136,11 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
       .where('status', 'in', ['pending', 'failed'])
       .executeTakeFirst();
     if (Number(paid.numUpdatedRows) === 0) return;
-    await recordBillingEvent(tx, { ...ev, kind: 'payment.paid', detail: `paid ${formatTzs(Number(payment.amount))} from ${payment.phone}` });
+    await recordBillingEvent(tx, {
+      ...ev,
+      kind: 'payment.paid',
+      detail: `paid ${formatTzs(Number(payment.amount))} from ${payment.phone}`,
+    });
     const invoice = await tx.db
       .updateTable('invoices')
       .set({ status: 'paid', paid_at: now })
