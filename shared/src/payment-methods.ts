@@ -1,6 +1,6 @@
 /**
  * Every way money changes hands, written out once; the API schemas, the table types and the till
- * derive theirs from these (test/architecture.test.ts fails on a second copy).
+ * derive theirs from these (test/project/architecture.test.ts fails on a second copy).
  */
 import { z } from 'zod';
 

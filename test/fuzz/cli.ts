@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- --seed N [--requests K] [--db sqlite|postgres|both]`: the fuzz run of test/fuzz.test.ts
+ * `npm run fuzz -- --seed N [--requests K] [--db sqlite|postgres|both]`: the fuzz run of test/api/fuzz.test.ts
  * with another seed and size. It runs through vitest, whose setup starts the embedded Postgres and
  * whose test app is the one every test uses; failures are printed as they come, with the seed, the
  * request and the answer, and the run exits 1.
@@ -28,7 +28,7 @@ if (!['sqlite', 'postgres', 'both'].includes(values.db!)) {
   process.exit(2);
 }
 const projects = values.db === 'both' ? ['--project', 'sqlite', '--project', 'postgres'] : ['--project', values.db!];
-const run = spawnSync('npx', ['vitest', 'run', ...projects, 'test/fuzz.test.ts'], {
+const run = spawnSync('npx', ['vitest', 'run', ...projects, 'test/api/fuzz.test.ts'], {
   stdio: 'inherit',
   env: { ...process.env, FUZZ_SEED: values.seed, FUZZ_REQUESTS: values.requests },
 });

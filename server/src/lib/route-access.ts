@@ -2,7 +2,7 @@
  * Who may call a route, as the last sentence of its OpenAPI description says it: generated from
  * the route's access level and from what its verb asks beyond it (`needs`), so the text cannot
  * say other than the declaration. The verb enforces `needs` itself (lib/auth/authorize.ts), since
- * REST, sync mutators and the agent reach the same verb; test/openapi-access-text.test.ts holds
+ * REST, sync mutators and the agent reach the same verb; test/api/openapi-access-text.test.ts holds
  * each declaration to what the server answers.
  */
 import { PERMISSION_FLAG, type Permission, POWER_ACTION, POWERS, type Power } from '@duka/shared';

@@ -11,7 +11,7 @@
  *    other connection has it open (a server in another container, whose pid file says nothing
  *    here), and once held keeps every server out until the move is done. With an empty log there
  *    is nothing to checkpoint on close, and `query_only` refuses any write: the file is left as it
- *    was (test/move-to-postgres.pg.test.ts compares its hash).
+ *    was (test/platform/move-to-postgres.pg.test.ts compares its hash).
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -6,7 +6,7 @@ import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
 import type { CustomerRow, CustomerTable } from '../../db/tables/customers.table.js';
 
-/** By primary key alone, so stale planner statistics cannot send it through an organisation's index (test/planner-stats.test.ts). */
+/** By primary key alone, so stale planner statistics cannot send it through an organisation's index (test/platform/planner-stats.test.ts). */
 export const customerQuery = (db: Kysely<Database>, id: string) => db.selectFrom('customers').selectAll().where('id', '=', id);
 
 /** A customer of `orgId` only: another organisation's id is not found. */

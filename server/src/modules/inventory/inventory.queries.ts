@@ -77,7 +77,7 @@ export const productsWithStock = (db: Kysely<Database>, orgId: string, storeId: 
 /**
  * One product with its stock in `storeId`, by primary key alone. With `org_id = ?` beside the id,
  * SQLite's planner on statistics taken while each organisation had one product walked the whole
- * catalogue through the (org_id, name) index for every lookup (test/planner-stats.test.ts).
+ * catalogue through the (org_id, name) index for every lookup (test/platform/planner-stats.test.ts).
  */
 export const productQuery = (db: Kysely<Database>, storeId: string | null, id: string) => withStock(db, storeId).where('p.id', '=', id);
 

@@ -58,7 +58,7 @@ export function toTransaction(
   };
 }
 
-/** By primary key alone, so stale planner statistics cannot send it through a store's index (test/planner-stats.test.ts). */
+/** By primary key alone, so stale planner statistics cannot send it through a store's index (test/platform/planner-stats.test.ts). */
 export const storeTransactionQuery = (db: Kysely<Database>, id: string) => db.selectFrom('transactions').selectAll().where('id', '=', id);
 
 /** A transaction of the store, or undefined (another store's or organisation's id included). */

@@ -1,0 +1,240 @@
+/**
+ * The layering rules of the house style, checked on the source so that a slip fails the build.
+ *
+ * server/src is built in layers, bottom to top:
+ *
+ *   @duka/shared < env.ts < db/ < lib/ < messaging/ < events/ < modules/ < sync/ < app.ts, boot.ts, backups.ts, background-jobs.ts, index.ts, cli/
+ *
+ * A file imports from its own layer or the ones below, never from above, and no chain of imports
+ * (type imports included) comes back to where it started. What lib/context.ts needs from above
+ * (the messenger, the event bus, the realtime hub) it declares there as small interfaces, which the
+ * upper layers implement and app.ts wires together.
+ *
+ * client-sdk/src/index.ts is the SDK's platform-neutral core, which a browser runs: it and the
+ * browser entry reach nothing of Node's (no better-sqlite3, ws or built-in module, no Buffer or
+ * process); only the node entry (node.ts, node/) does.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { PaymentMethod, PayoutMethod, SyncEntity } from '@duka/shared';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function files(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(ROOT, rel)).isDirectory()) return files(rel);
+    return rel.endsWith('.ts') ? [rel] : [];
+  });
+}
+
+/** Layers of server/src, bottom first; a path belongs to the first prefix it starts with. */
+const LAYERS: Array<{ name: string; prefixes: string[] }> = [
+  { name: 'env', prefixes: ['env.ts'] },
+  { name: 'db', prefixes: ['db/'] },
+  { name: 'lib', prefixes: ['lib/'] },
+  { name: 'messaging', prefixes: ['messaging/'] },
+  { name: 'events', prefixes: ['events/'] },
+  { name: 'modules', prefixes: ['modules/'] },
+  { name: 'sync', prefixes: ['sync/'] },
+  { name: 'top', prefixes: ['app.ts', 'boot.ts', 'backups.ts', 'background-jobs.ts', 'index.ts', 'cli/'] },
+];
+
+function layerOf(file: string): number {
+  const rel = path.relative('server/src', file);
+  const at = LAYERS.findIndex((l) => l.prefixes.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p))));
+  if (at < 0) throw new Error(`${file} is in no layer: add its folder to LAYERS`);
+  return at;
+}
+
+/** file → the files of `list` it imports (relative imports, type-only and dynamic ones included). */
+function importGraph(list: string[]): Map<string, string[]> {
+  const known = new Set(list);
+  return new Map(
+    list.map((file) => {
+      const specs = [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map(
+        (m) => m[1]!,
+      );
+      const targets = specs.map((s) => path.join(path.dirname(file), s).replace(/\.js$/, '.ts')).filter((t) => known.has(t));
+      return [file, [...new Set(targets)]];
+    }),
+  );
+}
+
+/** Every import cycle, each as the path around it (`a -> b -> a`), found by a depth-first walk. */
+function findCycles(graph: Map<string, string[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
+const source = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+const imports = (file: string) =>
+  [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
+
+describe('architecture', () => {
+  const server = importGraph(files('server/src'));
+
+  it('no server file imports from a layer above its own', () => {
+    const upward = [...server].flatMap(([file, targets]) =>
+      targets.filter((t) => layerOf(t) > layerOf(file)).map((t) => `${file} -> ${t}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('no import cycle anywhere in the server', () => {
+    expect(findCycles(server)).toEqual([]);
+  });
+
+  it('the checks see what they look for', () => {
+    expect(layerOf('server/src/db/tables/pos.table.ts')).toBeLessThan(layerOf('server/src/lib/context.ts'));
+    expect(layerOf('server/src/sync/ws/realtime.ts')).toBeGreaterThan(layerOf('server/src/modules/pos/pos.index.ts'));
+    expect(layerOf('server/src/cli/migrate.ts')).toBe(LAYERS.length - 1);
+    expect(server.get('server/src/lib/context.ts')).toContain('server/src/db/transaction.ts');
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c', 'd']],
+          ['c', ['a']],
+          ['d', []],
+        ]),
+      ),
+    ).toEqual(['a -> b -> c -> a']);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('client-sdk never imports the server', () => {
+    for (const file of files('client-sdk/src')) {
+      expect(
+        imports(file).filter((i) => i.includes('server') || i === 'hono' || i.startsWith('@hono/')),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  /** The files `from` reaches through relative imports, itself included. */
+  const reached = (graph: Map<string, string[]>, ...from: string[]): string[] => {
+    const seen = new Set<string>();
+    const walk = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const next of graph.get(f) ?? []) walk(next);
+    };
+    from.forEach(walk);
+    return [...seen].sort();
+  };
+  const nodeOnly = (i: string) => i === 'better-sqlite3' || i === 'ws' || i.startsWith('node:') || builtinModules.includes(i);
+  const code = (file: string) =>
+    source(file)
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
+  /** `file -> what` for each import of Node's and each use of its globals. */
+  const nodeUses = (list: string[]) =>
+    list.flatMap((f) => [
+      ...imports(f)
+        .filter(nodeOnly)
+        .map((i) => `${f} -> ${i}`),
+      // Globals a browser lacks (a `NodeJS.Timeout` type is harmless: it is gone once compiled).
+      ...[...code(f).matchAll(/\b(Buffer|process|require|__dirname|__filename)\b/g)].map((m) => `${f} uses ${m[1]}`),
+    ]);
+
+  it('the SDK core and its browser entry import nothing of Node, nor does shared', () => {
+    const sdk = importGraph(files('client-sdk/src').filter((f) => !f.endsWith('.test.ts')));
+    const browser = reached(sdk, 'client-sdk/src/index.ts', 'client-sdk/src/browser.ts');
+    // The walk sees the whole core, and the check sees Node where it is.
+    expect(browser).toEqual(
+      expect.arrayContaining([
+        'client-sdk/src/lifecycle.ts',
+        'client-sdk/src/sync/realtime.ts',
+        'client-sdk/src/actions/notes.ts',
+        'client-sdk/src/sync/native-socket.ts',
+      ]),
+    );
+    expect(browser.filter((f) => f.includes('/node'))).toEqual([]);
+    expect(nodeUses(reached(sdk, 'client-sdk/src/node.ts'))).toEqual([
+      'client-sdk/src/node/socket.ts -> ws',
+      'client-sdk/src/node/storage.ts -> better-sqlite3',
+    ]);
+    expect(nodeUses(browser)).toEqual([]);
+    expect(nodeUses(files('shared/src').filter((f) => !f.endsWith('.test.ts')))).toEqual([]);
+  });
+
+  it('shared imports neither the server nor any HTTP framework', () => {
+    for (const file of files('shared/src')) {
+      expect(
+        imports(file).filter((i) => i.includes('server') || i.includes('hono') || i === 'kysely'),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it('only the dialect modules branch on the database kind', () => {
+    const allowed = ['server/src/db/dialect.ts', 'server/src/db/create-db.ts', 'migrations/_helpers.ts'];
+    const branching = [...files('server/src'), ...files('migrations')].filter(
+      (f) => !allowed.includes(f) && /dialect\s*[!=]==|[!=]==\s*'(postgres|sqlite)'/.test(readFileSync(path.join(ROOT, f), 'utf8')),
+    );
+    expect(branching).toEqual([]);
+  });
+
+  it('routers and route definitions do not touch the database', () => {
+    const routeFiles = files('server/src/modules').filter((f) => /\.(index|routes)\.ts$/.test(f));
+    expect(routeFiles.length).toBeGreaterThan(4);
+    for (const file of routeFiles) {
+      expect(
+        imports(file).filter((i) => i === 'kysely' || i.includes('/db/') || i.endsWith('.queries.js')),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  it('migrations never import application code', () => {
+    for (const file of files('migrations')) {
+      expect(
+        imports(file).filter((i) => i.includes('server') || i.includes('shared')),
+        file,
+      ).toEqual([]);
+    }
+  });
+
+  /** `least` quoted values of an enum in a row, in an array or a union: a written-out copy of it. */
+  const writtenOut = (values: readonly string[], least: number) => {
+    const one = `'(?:${values.join('|')})'`;
+    return new RegExp(`${one}(?:\\s*[,|]\\s*${one}){${least - 1}}`);
+  };
+  const appSources = () => [...files('server/src'), ...files('client-sdk/src'), ...files('shared/src')];
+
+  it('payment methods are written out only in shared/src/payment-methods.ts', () => {
+    const list = writtenOut([...new Set([...PaymentMethod.options, ...PayoutMethod.options])], 2);
+    expect(list.test(source('shared/src/payment-methods.ts'))).toBe(true);
+    expect(appSources().filter((f) => f !== 'shared/src/payment-methods.ts' && list.test(source(f)))).toEqual([]);
+  });
+
+  it('the replicated entities are written out only in the sync protocol', () => {
+    const list = writtenOut(SyncEntity.options, 3);
+    expect(list.test(source('shared/src/sync/protocol.ts'))).toBe(true);
+    expect(appSources().filter((f) => f !== 'shared/src/sync/protocol.ts' && list.test(source(f)))).toEqual([]);
+  });
+});
