@@ -3,6 +3,7 @@
  * offline sales of 3 lines, pushed in batches by all tills at once; every result must be `applied`.
  */
 import { newId } from '@duka/shared';
+import type { DbHandle } from '../server/src/db/handle.js';
 import { cpuMs, type Measured, median, statementsPer } from './lib.js';
 
 export interface BenchProduct {
@@ -16,6 +17,46 @@ export interface Till {
   /** The bearer token of the till's store (push scope comes from the token only). */
   headers: Record<string, string>;
   mutations: unknown[];
+}
+
+/**
+ * 300 products written straight to the database (an hour old), each with its price history and a
+ * stock no bench can sell out in every store of `storeIds`: a catalogue for the push rows.
+ */
+export async function seedProducts(db: DbHandle, orgId: string, storeIds: string[], skuPrefix: string): Promise<BenchProduct[]> {
+  const now = Date.now() - 3_600_000;
+  const products = Array.from({ length: 300 }, (_, i) => ({
+    id: newId(),
+    org_id: orgId,
+    name: `Bidhaa ${i}`,
+    sku: `${skuPrefix}-${i}`,
+    selling_price: 50_000 + i * 100,
+    cost_price: 40_000,
+    created_at: now,
+    updated_at: now,
+  }));
+  await db.db.insertInto('products').values(products).execute();
+  await db.db
+    .insertInto('product_stock')
+    .values(storeIds.flatMap((store_id) => products.map((p) => ({ store_id, product_id: p.id, qty: 1_000_000_000, updated_at: now }))))
+    .execute();
+  await db.db
+    .insertInto('product_prices')
+    .values(
+      products.map((p) => ({
+        id: newId(),
+        org_id: orgId,
+        product_id: p.id,
+        selling_price: p.selling_price,
+        wholesale_price: null,
+        cost_price: p.cost_price,
+        tax_rate: 1800,
+        effective_from: now,
+        changed_by: null,
+      })),
+    )
+    .execute();
+  return products;
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

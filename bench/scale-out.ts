@@ -6,7 +6,6 @@
  * so the two-instance row shows what the pooler and balancer cost, not what a second machine adds.
  * The three set-ups are measured twice, in turn, so that the spread of a noisy machine shows.
  */
-import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createDb } from '../server/src/db/create-db.js';
@@ -14,7 +13,7 @@ import { LOAD_RUN_LIMITS } from '../server/src/env.js';
 import { startNginx } from '../test/setup/nginx.js';
 import { startPgBouncer } from '../test/setup/pgbouncer.js';
 import { freePort, measure, type Row, startPostgres, startProcess, stopProcess, tokenUser } from './lib.js';
-import { type BenchProduct, offlineSales, registerTill, type Till, timePushes } from './push-load.js';
+import { offlineSales, seedProducts, registerTill, type Till, timePushes } from './push-load.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,46 +51,14 @@ async function openShop(base: string, directUrl: string, n: number) {
     .where('id', '=', tokenUser(token))
     .executeTakeFirstOrThrow();
   await db.db.updateTable('plans').set({ max_stores: null, max_staff: null, max_products: null }).where('code', '=', 'free').execute();
-  const now = Date.now() - 3_600_000;
-  const products = Array.from({ length: 300 }, (_, i) => ({
-    id: newId(),
-    org_id: orgId!,
-    name: `Bidhaa ${i}`,
-    sku: `SC-${i}`,
-    selling_price: 50_000 + i * 100,
-    cost_price: 40_000,
-    created_at: now,
-    updated_at: now,
-  }));
-  await db.db.insertInto('products').values(products).execute();
-  await db.db
-    .insertInto('product_stock')
-    .values(products.map((p) => ({ store_id: storeId!, product_id: p.id, qty: 1_000_000_000, updated_at: now })))
-    .execute();
-  await db.db
-    .insertInto('product_prices')
-    .values(
-      products.map((p) => ({
-        id: newId(),
-        org_id: orgId!,
-        product_id: p.id,
-        selling_price: p.selling_price,
-        wholesale_price: null,
-        cost_price: p.cost_price,
-        tax_rate: 1800,
-        effective_from: now,
-        changed_by: null,
-      })),
-    )
-    .execute();
+  const products = await seedProducts(db, orgId!, [storeId!], 'SC');
   await sql.raw('vacuum analyze').execute(db.db);
   await db.close();
-  const sold: BenchProduct[] = products;
   const tills: Till[] = await Promise.all(
     Array.from({ length: TILLS }, async (_, d) => ({
       id: await registerTill(base, headers, `Till ${d + 1}`),
       headers,
-      mutations: offlineSales(sold, d, SALES_PER_TILL, `S${n}-`),
+      mutations: offlineSales(products, d, SALES_PER_TILL, `S${n}-`),
     })),
   );
   return { headers, products, tills };

@@ -6,11 +6,10 @@
  * store switch), since a push's store comes from its token only.
  */
 import { sql } from 'kysely';
-import { newId } from '@duka/shared';
 import { createDb } from '../server/src/db/create-db.js';
 import { rawSaleWrites } from './ceiling-writes.js';
 import { median, ofCeiling, type Row, tokenUser } from './lib.js';
-import { type BenchProduct, offlineSales, push, pushStatements, registerTill, settle, type Till, timePushes } from './push-load.js';
+import { offlineSales, seedProducts, push, pushStatements, registerTill, settle, type Till, timePushes } from './push-load.js';
 
 const TILLS = 20;
 const SALES_PER_TILL = 500;
@@ -56,45 +55,9 @@ export async function syncBenchmarks(
     storeHeaders.push({ authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' });
   }
 
-  const now = Date.now() - 3_600_000;
-  const products = Array.from({ length: 300 }, (_, i) => ({
-    id: newId(),
-    org_id: orgId!,
-    name: `Bidhaa ${i}`,
-    sku: `SYNC-${i}`,
-    selling_price: 50_000 + i * 100,
-    cost_price: 40_000,
-    created_at: now,
-    updated_at: now,
-  }));
-  await db.db.insertInto('products').values(products).execute();
-  await db.db
-    .insertInto('product_stock')
-    .values(
-      [...storeIds, ...ceilingStores].flatMap((store_id) =>
-        products.map((p) => ({ store_id, product_id: p.id, qty: 1_000_000_000, updated_at: now })),
-      ),
-    )
-    .execute();
-  await db.db
-    .insertInto('product_prices')
-    .values(
-      products.map((p) => ({
-        id: newId(),
-        org_id: orgId!,
-        product_id: p.id,
-        selling_price: p.selling_price,
-        wholesale_price: null,
-        cost_price: p.cost_price,
-        tax_rate: 1800,
-        effective_from: now,
-        changed_by: null,
-      })),
-    )
-    .execute();
+  const products = await seedProducts(db, orgId!, [...storeIds, ...ceilingStores], 'SYNC');
   await sql.raw(dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);
   await db.close();
-  const sold: BenchProduct[] = products;
 
   const tillsIn = (store: (d: number) => number, prefix: string): Promise<Till[]> =>
     Promise.all(
@@ -103,7 +66,7 @@ export async function syncBenchmarks(
         return {
           id: await registerTill(base, headers, `Till ${prefix}${d + 1}`),
           headers,
-          mutations: offlineSales(sold, d, SALES_PER_TILL, prefix),
+          mutations: offlineSales(products, d, SALES_PER_TILL, prefix),
         };
       }),
     );
@@ -111,9 +74,9 @@ export async function syncBenchmarks(
   const spread = await tillsIn((d) => d % STORES, 'T');
   const pushSpread = await timePushes(base, spread, BATCH, serverPid);
   const pushOne = await timePushes(base, await tillsIn(() => 0, 'U'), BATCH, serverPid);
-  const statements = await pushStatements(base, storeHeaders[0]!, offlineSales(sold, 999, 3 * BATCH, 'S'), BATCH);
+  const statements = await pushStatements(base, storeHeaders[0]!, offlineSales(products, 999, 3 * BATCH, 'S'), BATCH);
 
-  const shop = { orgId: orgId!, cashierId: tokenUser(token), products: sold };
+  const shop = { orgId: orgId!, cashierId: tokenUser(token), products };
   const ceilingSpread: Row = {
     scenario: `ceiling: raw batched inserts of the same ${total} sales, ${STORES} stores x 1 writer, 1 durable transaction per ${BATCH}`,
     database,
