@@ -4,7 +4,7 @@
  * limited per sign-in; the client address is read from the right of X-Forwarded-For.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { insertUser } from '../../server/src/modules/accounts/accounts.queries.js';
+import { insertUser } from '../../server/src/modules/tenancy/users.queries.js';
 import { hashSecret } from '../../server/src/lib/crypto.js';
 import { codeIn, e164, lastMessage, PASSWORD, registerOwner, uniqueEmail, uniquePhone } from '../setup/factories.js';
 import { type ApiResponse, createTestApp, listen, type Listening, type TestApp } from '../setup/test-app.js';

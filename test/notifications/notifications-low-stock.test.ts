@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../server/src/db/transaction.js';
 import type { DomainEvent, SaleCreated } from '../../server/src/lib/domain-events.js';
 import { lowStockNotifications } from '../../server/src/modules/notifications/services/low-stock.js';
-import { insertStore } from '../../server/src/modules/stores/stores.queries.js';
+import { insertStore } from '../../server/src/modules/tenancy/stores.queries.js';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 

@@ -10,6 +10,9 @@
  * (the messenger, the event bus, the realtime hub) it declares there as small interfaces, which the
  * upper layers implement and app.ts wires together.
  *
+ * Inside modules/, the areas are ranked the same way (AREAS below, bottom first): an area imports
+ * only areas of a lower rank, and only through the file each area offers them, <area>.exports.ts.
+ *
  * client-sdk/src/index.ts is the SDK's platform-neutral core, which a browser runs: it and the
  * browser entry reach nothing of Node's (no better-sqlite3, ws or built-in module, no Buffer or
  * process); only the node entry (node.ts, node/) does.
@@ -41,6 +44,35 @@ const LAYERS: Array<{ name: string; prefixes: string[] }> = [
   { name: 'sync', prefixes: ['sync/'] },
   { name: 'top', prefixes: ['app.ts', 'boot.ts', 'backups.ts', 'background-jobs.ts', 'index.ts', 'cli/'] },
 ];
+
+/**
+ * The areas of server/src/modules, ranked bottom first: each may import only areas of a lower rank
+ * (never one of its own rank, never one above), and only their <area>.exports.ts. docs/architecture.md
+ * says why each sits where it does.
+ */
+const AREAS: string[][] = [
+  // What every area stands on: who and where (organisations, stores, users), how stock moves, the plan's limits, the census.
+  ['tenancy', 'stock-levels', 'billing', 'meta'],
+  // One concern each, over the core.
+  ['notifications', 'sms', 'customers', 'stores', 'expenses', 'reviews', 'uploads', 'notebook', 'health'],
+  // Sign-in, credit, fiscal receipts, reports and analytics: they notify, message and read customers.
+  ['auth', 'credits', 'fiscal', 'reports', 'analytics'],
+  // Lots, prescriptions and registers: pharmacy writes its registers as reports.
+  ['pharmacy'],
+  // The catalogue and stock adjustments: a batch-tracked product is adjusted through pharmacy's lots.
+  ['inventory'],
+  // The sale, deliveries and the organisation's own settings and users: they use the catalogue, lots, credit and fiscal.
+  ['pos', 'suppliers', 'accounts'],
+  // Staff are users with a shift and permissions; the assistant reads sales, stock and debts.
+  ['staff', 'ai'],
+  // The platform's operators see every area.
+  ['admin'],
+];
+
+const rankOf = (area: string): number => AREAS.findIndex((rank) => rank.includes(area));
+const MODULES = 'server/src/modules/';
+const areaOf = (file: string): string | null => (file.startsWith(MODULES) ? file.slice(MODULES.length).split('/')[0]! : null);
+const exportsOf = (area: string) => `${MODULES}${area}/${area}.exports.ts`;
 
 function layerOf(file: string): number {
   const rel = path.relative('server/src', file);
@@ -96,6 +128,41 @@ describe('architecture', () => {
     expect(upward).toEqual([]);
   });
 
+  it('every area of modules/ has a rank', () => {
+    const areas = readdirSync(path.join(ROOT, MODULES)).filter((name) => statSync(path.join(ROOT, MODULES, name)).isDirectory());
+    expect(areas.filter((a) => rankOf(a) < 0)).toEqual([]);
+    expect(AREAS.flat().filter((a) => !areas.includes(a))).toEqual([]);
+    expect(AREAS.flat().length).toBe(new Set(AREAS.flat()).size);
+  });
+
+  it('an area imports only areas ranked below it, through their exports file', () => {
+    const crossing = [...server].flatMap(([file, targets]) =>
+      targets.filter((t) => areaOf(file) && areaOf(t) && areaOf(t) !== areaOf(file)).map((t) => ({ file, t })),
+    );
+    expect(crossing.length).toBeGreaterThan(50);
+    const upward = crossing.filter(({ file, t }) => rankOf(areaOf(t)!) >= rankOf(areaOf(file)!)).map(({ file, t }) => `${file} -> ${t}`);
+    expect(upward).toEqual([]);
+    const internal = crossing.filter(({ t }) => t !== exportsOf(areaOf(t)!)).map(({ file, t }) => `${file} -> ${t}`);
+    expect(internal).toEqual([]);
+  });
+
+  it('an exports file only passes on what its area wrote', () => {
+    for (const file of [...server.keys()].filter((f) => areaOf(f) && f === exportsOf(areaOf(f)!))) {
+      const statements = code(file)
+        .split(';')
+        .map((st) => st.trim())
+        .filter(Boolean);
+      expect(
+        statements.filter((st) => !/^export (type )?\{[^}]*\} from '\.\/[^']+'$/.test(st)),
+        file,
+      ).toEqual([]);
+      expect(
+        server.get(file)!.filter((t) => areaOf(t) !== areaOf(file)),
+        file,
+      ).toEqual([]);
+    }
+  });
+
   it('no import cycle anywhere in the server', () => {
     expect(findCycles(server)).toEqual([]);
   });
@@ -104,6 +171,11 @@ describe('architecture', () => {
     expect(layerOf('server/src/db/tables/pos.table.ts')).toBeLessThan(layerOf('server/src/lib/context.ts'));
     expect(layerOf('server/src/sync/ws/realtime.ts')).toBeGreaterThan(layerOf('server/src/modules/pos/pos.index.ts'));
     expect(layerOf('server/src/cli/migrate.ts')).toBe(LAYERS.length - 1);
+    expect(areaOf('server/src/modules/pos/services/sale-plan.ts')).toBe('pos');
+    expect(areaOf('server/src/sync/push/push.index.ts')).toBeNull();
+    expect(rankOf('tenancy')).toBe(0);
+    expect(rankOf('pos')).toBeGreaterThan(rankOf('pharmacy'));
+    expect(server.get('server/src/modules/pos/services/sale-plan.ts')).toContain(exportsOf('pharmacy'));
     expect(server.get('server/src/lib/context.ts')).toContain('server/src/db/transaction.ts');
     expect(
       findCycles(

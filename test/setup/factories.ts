@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { withTransaction } from '../../server/src/db/transaction.js';
 import { toE164 } from '../../server/src/lib/phone.js';
 import { createPlatformAdmin } from '../../server/src/modules/admin/create-admin.js';
-import { insertStore } from '../../server/src/modules/stores/stores.queries.js';
+import { insertStore } from '../../server/src/modules/tenancy/stores.queries.js';
 import { newCreditTab, openCreditTabs } from '../../server/src/modules/credits/services/tabs.js';
 import { currentTotp } from '../../server/src/lib/auth/totp.js';
 import type { TestApp } from './test-app.js';

@@ -36,7 +36,16 @@ export interface Actor {
   passwordChangeRequired?: boolean;
 }
 
-export interface Deps {
+/**
+ * What areas of modules/ provide for services to reach through the context (billing's payment
+ * provider, fiscal's queue and TRA gateway): each area adds its own members here by declaration
+ * merging in its port file, as Hono's ContextVariableMap is extended, so `ctx.payments` is typed
+ * wherever it is used while lib/ imports nothing of modules/. app.ts must supply every member.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in the areas' port files
+export interface Providers {}
+
+export interface Deps extends Providers {
   db: Kysely<Database>;
   dialect: DialectName;
   /** How a transaction is run and committed (group commit on SQLite). */

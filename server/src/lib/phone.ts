@@ -17,3 +17,12 @@ export function normalisePhone(input: string, field = 'phone'): string {
 export function toSmsRecipient(input: string): string | null {
   return toE164(input)?.slice(1) ?? null;
 }
+
+/** `0712 345`, `255712…` and `+255712…` as the E.164 fragment stored phones contain; null when not phone-like. */
+export function phoneFragment(text: string): string | null {
+  const compact = text.replace(/[\s\-()]/g, '');
+  if (!/^\+?\d{3,}$/.test(compact)) return null;
+  if (compact.startsWith('0')) return `+255${compact.slice(1)}`;
+  if (compact.startsWith('255')) return `+${compact}`;
+  return compact;
+}

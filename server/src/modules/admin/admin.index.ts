@@ -14,8 +14,8 @@ import * as platform from './services/admin-platform-records.js';
 import { adminTransactionsSummary, getAdminTransaction, listAdminTransactions } from './services/admin-sales.js';
 import * as people from './services/admin-users-stores.js';
 import { monitoringHealth, platformDashboard } from './services/platform-stats.js';
-import * as addo from '../pharmacy/services/addo-list.js';
-import { listAdminSubscriptions } from '../billing/services/admin-billing.js';
+import * as addo from '../pharmacy/pharmacy.exports.js';
+import { listAdminSubscriptions } from '../billing/billing.exports.js';
 
 type Paged = { items: unknown[]; meta: unknown };
 const page = (c: Parameters<typeof ok>[0], p: Paged) => ok(c, p.items, { meta: p.meta });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { hashSecret } from '../../lib/crypto.js';
 import { normalisePhone } from '../../lib/phone.js';
-import { insertUser } from '../accounts/accounts.queries.js';
+import { insertUser } from '../tenancy/tenancy.exports.js';
 
 const Input = z.object({
   email: Email,

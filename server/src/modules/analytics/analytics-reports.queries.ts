@@ -2,7 +2,7 @@
 import { SoldStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { owingTabs, pastDue, tabBalance } from '../customers/customers.queries.js';
+import { owingTabs, pastDue, tabBalance } from '../customers/customers.exports.js';
 import { bucketOf, type DayBuckets, type Scope } from './analytics.queries.js';
 
 const num = (v: unknown) => Number(v ?? 0);

@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { messageState } from '../../lib/outgoing-message.js';
-import { pastDue, tabBalance } from '../customers/customers.queries.js';
+import { pastDue, tabBalance } from '../customers/customers.exports.js';
 import type { CreditNoteTable, CreditPaymentRow, CreditTabRow } from '../../db/tables/credits.table.js';
 
 export type CreditTabWithName = CreditTabRow & { customer_name: string };

@@ -1,6 +1,6 @@
 import { fromBasisPoints, fromCents, toReceiptLine } from '@duka/shared';
 import type { Transaction, TransactionFiscal } from '@duka/shared';
-import { fiscalByTransaction } from '../fiscal/fiscal.queries.js';
+import { fiscalByTransaction } from '../fiscal/fiscal.exports.js';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';

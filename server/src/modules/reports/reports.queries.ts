@@ -5,7 +5,7 @@
 import { SoldStatus } from '@duka/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { owingTabs, pastDue, tabBalance } from '../customers/customers.queries.js';
+import { owingTabs, pastDue, tabBalance } from '../customers/customers.exports.js';
 import type { ReportExportRow, ScheduledReportRow } from '../../db/tables/reports.table.js';
 
 export const PAGE = 1000;

@@ -2,6 +2,7 @@ import { type ListStaffQuery, SoldStatus, StaffRole, type StaffStats, fromCents 
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { containsText, type DialectName } from '../../db/dialect.js';
+import { phoneFragment } from '../../lib/phone.js';
 
 export interface TimeRange {
   from: number;
@@ -17,15 +18,6 @@ export function findStaffMember(db: Kysely<Database>, orgId: string, id: string)
     .where('id', '=', id)
     .where('role', 'in', StaffRole.options)
     .executeTakeFirst();
-}
-
-/** `0712 345`, `255712…` and `+255712…` as the E.164 fragment stored phones contain; null when not phone-like. */
-export function phoneFragment(text: string): string | null {
-  const compact = text.replace(/[\s\-()]/g, '');
-  if (!/^\+?\d{3,}$/.test(compact)) return null;
-  if (compact.startsWith('0')) return `+255${compact.slice(1)}`;
-  if (compact.startsWith('255')) return `+${compact}`;
-  return compact;
 }
 
 type UsersEb = ExpressionBuilder<Database, 'users'>;

@@ -1,7 +1,7 @@
 import type { AuthedContext } from '../../../lib/context.js';
 import { DEFAULT_TIMEZONE, localMonth } from '../../../lib/time.js';
-import { findOrganisation } from '../accounts.queries.js';
-import { aiCreditAllowance } from '../../billing/services/limits.js';
+import { findOrganisation } from '../../tenancy/tenancy.exports.js';
+import { aiCreditAllowance } from '../../billing/billing.exports.js';
 
 /** Shown for a plan without an AI limit (null): the most a platform admin can allocate. */
 export const UNLIMITED_AI_CREDITS = 1_000_000;

@@ -8,8 +8,8 @@ import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { Updateable } from 'kysely';
 import type { OrganisationRow, OrganisationTable } from '../../../db/tables/accounts.table.js';
-import { findOrganisation, toOrganisation } from '../accounts.queries.js';
-import { productIdsOnDefaultAlert } from '../../inventory/inventory.queries.js';
+import { findOrganisation, toOrganisation } from '../../tenancy/tenancy.exports.js';
+import { productIdsOnDefaultAlert } from '../../inventory/inventory.exports.js';
 
 export async function getOrganisation(ctx: AuthedContext): Promise<Organisation> {
   requireRole(ctx, 'owner');

@@ -5,10 +5,16 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { hashSecret, verifySecret } from '../../../lib/crypto.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { requireSettledPassword } from '../../../lib/auth/authorize.js';
-import { findStore, listActiveStores, toStore } from '../../stores/stores.queries.js';
-import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
-import { sendConfirmationEmail } from '../../auth/services/session.js';
-import { findOrganisation, findUserById, toOrganisation, toUser } from '../accounts.queries.js';
+import {
+  findStore,
+  listActiveStores,
+  toStore,
+  findOrganisation,
+  toOrganisation,
+  findUserById,
+  toUser,
+} from '../../tenancy/tenancy.exports.js';
+import { assertIdentityFree, rethrowDuplicate, sendConfirmationEmail } from '../../auth/auth.exports.js';
 
 export async function getProfile(ctx: AuthedContext): Promise<Profile> {
   const { actor } = ctx;

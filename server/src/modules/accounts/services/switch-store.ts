@@ -2,9 +2,8 @@ import type { Store, TokenPair } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
-import { findStore, toStore } from '../../stores/stores.queries.js';
-import { issueTokens } from '../../auth/services/tokens.js';
-import { findUserById } from '../accounts.queries.js';
+import { findStore, toStore, findUserById } from '../../tenancy/tenancy.exports.js';
+import { issueTokens } from '../../auth/auth.exports.js';
 
 /**
  * A new token pair for `storeId`, continuing the same session: the old pair's refresh token stops

@@ -4,7 +4,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { verifySecret } from '../../../lib/crypto.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { recordAudit } from '../../../lib/audit.js';
-import { findUserById } from '../accounts.queries.js';
+import { findUserById } from '../../tenancy/tenancy.exports.js';
 
 async function me(ctx: AuthedContext) {
   const user = await findUserById(ctx.db, ctx.actor.userId);

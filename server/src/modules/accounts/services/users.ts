@@ -7,12 +7,10 @@ import type { AuthedContext, TxContext } from '../../../lib/context.js';
 import { hashSecret } from '../../../lib/crypto.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
-import { findStore } from '../../stores/stores.queries.js';
-import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
-import { revokeAllForUser } from '../../auth/services/tokens.js';
+import { findStore, findOrgUser, insertUser, permissionColumns, toUser, findOrganisation } from '../../tenancy/tenancy.exports.js';
+import { assertIdentityFree, rethrowDuplicate, revokeAllForUser } from '../../auth/auth.exports.js';
 import type { NewUser, UserRow } from '../../../db/tables/accounts.table.js';
-import { findOrgUser, findOrganisation, insertUser, permissionColumns, toUser } from '../accounts.queries.js';
-import { checkPlanAllows } from '../../billing/services/limits.js';
+import { checkPlanAllows } from '../../billing/billing.exports.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 
 export async function listUsers(ctx: AuthedContext): Promise<User[]> {

@@ -19,10 +19,10 @@ import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { DEFAULT_TIMEZONE, localDate } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { toCreditTab } from '../../credits/credits.queries.js';
-import { outstandingOf as customerOwes, pastDue, tabBalance, toCustomer } from '../../customers/customers.queries.js';
-import { toExpense } from '../../expenses/expenses.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
+import { toCreditTab } from '../../credits/credits.exports.js';
+import { outstandingOf as customerOwes, pastDue, tabBalance, toCustomer } from '../../customers/customers.exports.js';
+import { toExpense } from '../../expenses/expenses.exports.js';
 import {
   orgPayments,
   outstandingOf as supplierOwes,
@@ -30,7 +30,7 @@ import {
   toDeliveries,
   toPayments,
   toSupplier,
-} from '../../suppliers/suppliers.queries.js';
+} from '../../suppliers/suppliers.exports.js';
 import { adminDateRange, limitOffset, withOrgNames } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 

@@ -14,10 +14,8 @@ import type {
 import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { toCategory, toProduct } from '../../inventory/inventory.queries.js';
+import { toCategory, toProduct, createCategory, deleteCategory, updateCategory, updateProduct } from '../../inventory/inventory.exports.js';
 import type { CategoryRow, ProductRow } from '../../../db/tables/inventory.table.js';
-import { createCategory, deleteCategory, updateCategory } from '../../inventory/services/categories.js';
-import { updateProduct } from '../../inventory/services/products.js';
 import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 

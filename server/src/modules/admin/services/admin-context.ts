@@ -7,10 +7,9 @@ import type { AuthedContext, TxContext } from '../../../lib/context.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
-import { NotFoundError } from '../../../lib/errors.js';
+import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { DEFAULT_TIMEZONE, localDate, localDayRange } from '../../../lib/time.js';
-import { ValidationError } from '../../../lib/errors.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 
 /**
  * The admin acting as the owner of `orgId` (in `storeId`, else the organisation's first store), so

@@ -15,7 +15,7 @@ import { ValidationError } from '../../../lib/errors.js';
 import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
 import { limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
-import { billingFigures } from '../../billing/services/admin-billing.js';
+import { billingFigures } from '../../billing/billing.exports.js';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;

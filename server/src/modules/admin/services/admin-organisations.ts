@@ -13,13 +13,13 @@ import { isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { localMonth } from '../../../lib/time.js';
-import { findOrganisation, toOrganisation } from '../../accounts/accounts.queries.js';
+import { findOrganisation, toOrganisation } from '../../tenancy/tenancy.exports.js';
 import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
-import { revokeAllForUser } from '../../auth/services/tokens.js';
+import { revokeAllForUser } from '../../auth/auth.exports.js';
 import { adminTx, auditAdmin, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
-import { aiCreditAllowance } from '../../billing/services/limits.js';
-import { UNLIMITED_AI_CREDITS } from '../../accounts/services/ai-credits.js';
+import { aiCreditAllowance } from '../../billing/billing.exports.js';
+import { UNLIMITED_AI_CREDITS } from '../../accounts/accounts.exports.js';
 
 type Counted = OrganisationRow & { store_count: number | string | null; user_count: number | string | null; plan_code: string | null };
 

@@ -9,7 +9,7 @@ import type {
 } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { transactionMatches, withLines } from '../../pos/pos.queries.js';
+import { transactionMatches, withLines } from '../../pos/pos.exports.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { adminDateRange, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';

@@ -14,13 +14,12 @@ import { recordAudit } from '../../../lib/audit.js';
 import { isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError } from '../../../lib/errors.js';
-import { toUser } from '../../accounts/accounts.queries.js';
+import { toUser, toStore } from '../../tenancy/tenancy.exports.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
-import { deactivateUser, resetToTemporaryPassword } from '../../accounts/services/users.js';
-import { updateStaff } from '../../staff/services/update-staff.js';
-import { toStore } from '../../stores/stores.queries.js';
+import { deactivateUser, resetToTemporaryPassword } from '../../accounts/accounts.exports.js';
+import { updateStaff } from '../../staff/staff.exports.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
-import { updateStore } from '../../stores/services/write-store.js';
+import { updateStore } from '../../stores/stores.exports.js';
 import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 

@@ -15,9 +15,9 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ServiceError } from '../../../lib/errors.js';
-import { findOrganisation } from '../../accounts/accounts.queries.js';
-import { getAiCredits } from '../../accounts/services/ai-credits.js';
-import { planInForce, refuseUnlessAllowed } from '../../billing/services/limits.js';
+import { findOrganisation } from '../../tenancy/tenancy.exports.js';
+import { getAiCredits } from '../../accounts/accounts.exports.js';
+import { planInForce, refuseUnlessAllowed } from '../../billing/billing.exports.js';
 import {
   addTokens,
   appendMessage,

@@ -7,11 +7,11 @@
 import { type AiLanguage, formatTzs, fromCents, toCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { bestProducts, rollupRange } from '../../analytics/services/summary.js';
-import { listCustomerCredits } from '../../customers/services/customer-credits.js';
-import { listLowStock } from '../../inventory/services/stock.js';
-import { posSummary } from '../../pos/services/transactions.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
+import { bestProducts, rollupRange } from '../../analytics/analytics.exports.js';
+import { listCustomerCredits } from '../../customers/customers.exports.js';
+import { listLowStock } from '../../inventory/inventory.exports.js';
+import { posSummary } from '../../pos/pos.exports.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 
 export type ToolName = 'get_sales_today' | 'get_low_stock' | 'get_top_products' | 'get_customer_debts';

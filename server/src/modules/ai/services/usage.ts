@@ -2,9 +2,9 @@
 import type { AgentUsageInput, AiSuggestions, AiUsage } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { planInForce, refuseUnlessAllowed } from '../../billing/services/limits.js';
-import { findOrganisation } from '../../accounts/accounts.queries.js';
-import { getAiCredits } from '../../accounts/services/ai-credits.js';
+import { planInForce, refuseUnlessAllowed } from '../../billing/billing.exports.js';
+import { findOrganisation } from '../../tenancy/tenancy.exports.js';
+import { getAiCredits } from '../../accounts/accounts.exports.js';
 import { addTokens, monthUsage, takeCredit } from '../ai.queries.js';
 import { ownerOf } from './chat.js';
 

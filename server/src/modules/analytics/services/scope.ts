@@ -4,7 +4,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { type DayBuckets, findOrgStore, type Scope } from '../analytics.queries.js';
 
 export const DEFAULT_DAYS = 30;

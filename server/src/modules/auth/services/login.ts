@@ -9,7 +9,7 @@ import { checkTotp } from '../../../lib/auth/totp.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { DUMMY_HASH, verifySecret } from '../../../lib/crypto.js';
 import { ForbiddenError, UnauthenticatedError } from '../../../lib/errors.js';
-import { findUserById, findUserByIdentifier } from '../../accounts/accounts.queries.js';
+import { findUserById, findUserByIdentifier } from '../../tenancy/tenancy.exports.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { beginPasswordTry, passwordFailed, passwordRight } from './sign-in-guard.js';
 import { activeStoreFor, issueTokens, signedInWithTemporaryPassword } from './tokens.js';

@@ -4,7 +4,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { hashSecret } from '../../../lib/crypto.js';
-import { findUserByIdentifier } from '../../accounts/accounts.queries.js';
+import { findUserByIdentifier } from '../../tenancy/tenancy.exports.js';
 import { checkOtp, codeRefused, issueOtpAfterAnswer } from './otp.js';
 import { proved } from './sign-in-guard.js';
 import { revokeAllForUser } from './tokens.js';

@@ -12,10 +12,9 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { hashSecret } from '../../../lib/crypto.js';
 import { DuplicateError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
-import { normaliseLocation } from '../../meta/meta.data.js';
-import { insertStore } from '../../stores/stores.queries.js';
-import { insertUser, permissionColumns } from '../../accounts/accounts.queries.js';
-import { startOnFree } from '../../billing/billing.queries.js';
+import { normaliseLocation } from '../../meta/meta.exports.js';
+import { insertStore, insertUser, permissionColumns } from '../../tenancy/tenancy.exports.js';
+import { startOnFree } from '../../billing/billing.exports.js';
 import { sendConfirmationEmail } from './session.js';
 import { issueTokens } from './tokens.js';
 

@@ -3,7 +3,7 @@ import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { signToken, verifyToken } from '../../../lib/auth/jwt.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
-import { findUserById } from '../../accounts/accounts.queries.js';
+import { findUserById } from '../../tenancy/tenancy.exports.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { revokeFamily } from './tokens.js';
 import { publicOrigin } from '../../../env.js';

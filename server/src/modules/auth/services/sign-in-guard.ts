@@ -19,7 +19,7 @@ import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { RetryLaterError, UnauthenticatedError } from '../../../lib/errors.js';
 import { identifierKey } from '../../../lib/rate-limit.js';
-import { createNotification } from '../../notifications/services/create-notification.js';
+import { createNotification } from '../../notifications/notifications.exports.js';
 import { activeStoreFor } from './tokens.js';
 
 export const MAX_FAILED_LOGINS = 5;

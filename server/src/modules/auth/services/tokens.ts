@@ -13,7 +13,7 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { randomToken } from '../../../lib/crypto.js';
 import { ForbiddenError, UnauthenticatedError } from '../../../lib/errors.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
-import { findUserById, permsOf } from '../../accounts/accounts.queries.js';
+import { findUserById, permsOf } from '../../tenancy/tenancy.exports.js';
 
 /** The store a user works in: the requested one if still allowed, else their own, else the first active. */
 export async function activeStoreFor(ctx: ServiceContext, user: UserRow, wanted: string | null): Promise<string | null> {

@@ -7,7 +7,6 @@
  * Time comes from the injected clock.
  */
 import { formatTzs, newId, periodEndOf } from '@duka/shared';
-import { paymentsOf, type PaymentsDeps } from './payments-port.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { Lease } from '../../../lib/leases.js';
@@ -31,7 +30,7 @@ export const QUERY_AFTER_MS = 5 * 60_000;
 const BATCH = 100;
 
 /** `lease`: the job's, when run by the timer; each step's transaction fences it (lib/leases.ts). */
-export async function runBillingJobs(deps: Deps & PaymentsDeps, lease?: Lease): Promise<void> {
+export async function runBillingJobs(deps: Deps, lease?: Lease): Promise<void> {
   const ctx: ServiceContext = { ...deps, actor: null, requestId: 'billing-job' };
   await endPeriods(ctx, lease);
   await suspendAfterGrace(ctx, lease);
@@ -135,7 +134,7 @@ async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow, lease?: Leas
       id: newId(),
       invoice_id: invoice.id,
       org_id: sub.org_id,
-      provider: paymentsOf(tx).name,
+      provider: tx.payments.name,
       provider_ref: null,
       phone: sub.payer_phone,
       network: sub.payer_network,
@@ -265,7 +264,7 @@ async function queryStalePayments(ctx: ServiceContext) {
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) continue;
     try {
-      const result = await paymentsOf(ctx).queryStatus(p.id, p.provider_ref, AbortSignal.timeout(15_000));
+      const result = await ctx.payments.queryStatus(p.id, p.provider_ref, AbortSignal.timeout(15_000));
       await applyPaymentResult(ctx, { ...result, reference: p.id });
     } catch (err) {
       ctx.log.warn({ err, payment_id: p.id }, 'billing: payment status query failed');

@@ -7,7 +7,6 @@
  * push starts after commit.
  */
 import { type CheckoutInput, type CheckoutResult, formatTzs, monthlyEquivalent, newId, prorateCharge } from '@duka/shared';
-import { paymentsOf } from './payments-port.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -125,7 +124,7 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
       id: newId(),
       invoice_id: invoice.id,
       org_id: orgId,
-      provider: paymentsOf(tx).name,
+      provider: tx.payments.name,
       provider_ref: null,
       phone,
       network: input.network,

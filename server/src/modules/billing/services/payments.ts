@@ -5,7 +5,6 @@
  * applies a plan change twice; an amount that differs from the invoice is recorded, not credited.
  */
 import { formatTzs, fromCents, periodEndOf, toCents } from '@duka/shared';
-import { paymentsOf } from './payments-port.js';
 import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext, TxContext } from '../../../lib/context.js';
 import { CallbackRejected, type PaymentCallbackInput, type PaymentResult, PaymentRejected } from '../providers/payment-provider.js';
@@ -23,7 +22,7 @@ export function pushAfterCommit(tx: TxContext, outer: ServiceContext, payment: P
 
 async function startPush(ctx: ServiceContext, payment: PaymentRow, description: string): Promise<void> {
   try {
-    const started = await paymentsOf(ctx).startPush({
+    const started = await ctx.payments.startPush({
       reference: payment.id,
       amountTzs: fromCents(Number(payment.amount)),
       phone: payment.phone.replace(/^\+/, ''),
@@ -59,10 +58,10 @@ async function startPush(ctx: ServiceContext, payment: PaymentRow, description: 
 
 /** POST /subscriptions/callbacks/:provider: authenticated only by the provider's parseCallback. */
 export async function receiveCallback(ctx: ServiceContext, provider: string, input: PaymentCallbackInput): Promise<{ received: true }> {
-  if (provider !== paymentsOf(ctx).name) throw new NotFoundError('payment provider');
+  if (provider !== ctx.payments.name) throw new NotFoundError('payment provider');
   let result: PaymentResult;
   try {
-    result = paymentsOf(ctx).parseCallback(input);
+    result = ctx.payments.parseCallback(input);
   } catch (err) {
     if (err instanceof CallbackRejected) throw new UnauthenticatedError(`callback rejected: ${err.message}`);
     // Whatever else a driver trips on is a body it cannot read: the sender's fault, never a 500.

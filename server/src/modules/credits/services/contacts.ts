@@ -4,10 +4,10 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
-import { requireCustomer } from '../../customers/services/scope.js';
+import { requireCustomer } from '../../customers/customers.exports.js';
 import { messagesWithDelivery, toCreditMessage, toCreditNote } from '../credits.queries.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
-import { requireCustomerSmsAllowance } from '../../sms/services/allowance.js';
+import { requireCustomerSmsAllowance } from '../../sms/sms.exports.js';
 
 export function reminderBody(customerName: string, shopName: string, owedCents: number): string {
   const amount = formatTzs(owedCents);

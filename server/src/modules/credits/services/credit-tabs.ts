@@ -7,7 +7,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
-import { orgToday, requireCustomer } from '../../customers/services/scope.js';
+import { orgToday, requireCustomer } from '../../customers/customers.exports.js';
 import { balanceCents, filteredTabs, findTab, toCreditTab } from '../credits.queries.js';
 import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
 

@@ -6,7 +6,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
-import { requireCustomer } from '../../customers/services/scope.js';
+import { requireCustomer } from '../../customers/customers.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import { balanceCents, owingTabsOldestFirst, withAllocations } from '../credits.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';

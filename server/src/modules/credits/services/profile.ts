@@ -2,8 +2,7 @@
 import { fromCents } from '@duka/shared';
 import type { CreditProfile } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { toCustomer } from '../../customers/customers.queries.js';
-import { orgToday, requireCustomer } from '../../customers/services/scope.js';
+import { toCustomer, orgToday, requireCustomer } from '../../customers/customers.exports.js';
 import {
   isOverdue,
   messagesWithDelivery,

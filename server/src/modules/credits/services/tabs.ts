@@ -9,7 +9,7 @@ import { noteChange } from '../../../db/change-log.js';
 import type { Database } from '../../../db/database.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
-import { tabBalance } from '../../customers/customers.queries.js';
+import { tabBalance } from '../../customers/customers.exports.js';
 import type { CreditTabRow, CreditTabTable } from '../../../db/tables/credits.table.js';
 
 export interface NewTab {

@@ -8,8 +8,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError } from '../../../lib/errors.js';
-import { normalisePhone } from '../../../lib/phone.js';
-import { phoneFragment } from '../../staff/staff.queries.js';
+import { normalisePhone, phoneFragment } from '../../../lib/phone.js';
 import {
   type NewCustomerFields,
   customersWithBalance,

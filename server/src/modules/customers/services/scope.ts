@@ -3,7 +3,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { localDate } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { type CustomerWithBalanceRow, findCustomerWithBalance } from '../customers.queries.js';
 
 /** Customer `id` of the caller's organisation with its outstanding balance; another organisation's is not found. */

@@ -19,7 +19,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import { findExpense, spendingByCategory, toExpense } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';

@@ -6,10 +6,9 @@
  */
 import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
-import { createNotification } from '../../notifications/services/create-notification.js';
+import { createNotification } from '../../notifications/notifications.exports.js';
 import { addDays } from '../../../lib/time.js';
 import { devicesWithWork } from '../fiscal.queries.js';
-import { fiscalOf } from './fiscal-port.js';
 import { openDay } from './z-reports.js';
 
 export const STUCK_AFTER_MS = 60 * 60_000;
@@ -20,7 +19,7 @@ export async function runFiscalJobs(deps: Deps): Promise<void> {
   // Only the devices with something to send: at thousands of stores, an idle one costs a few index probes.
   const devices = await devicesWithWork(ctx.db, today, addDays(today, -1));
   for (const d of devices) {
-    await fiscalOf(ctx).kick(d.store_id);
+    await ctx.fiscal.kick(d.store_id);
     if (d.stuck_notified_at === null) await tellIfStuck(ctx, d.store_id, d.org_id);
   }
 }

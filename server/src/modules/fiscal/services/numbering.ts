@@ -12,7 +12,6 @@ import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { findDevice, registrationOf, verifyUrl } from '../fiscal.queries.js';
-import { fiscalOf } from './fiscal-port.js';
 import { EAT, zNumber } from './receipt-xml.js';
 import { localTime } from '../../../lib/time.js';
 
@@ -62,6 +61,6 @@ export async function numberFiscalReceipts(
     .where('store_id', '=', storeId)
     .execute();
   // Not awaited: after-commit tasks hold the sale's answer, and TRA may be slow or down.
-  afterCommit(tx, () => void fiscalOf(tx).kick(storeId));
+  afterCommit(tx, () => void tx.fiscal.kick(storeId));
   return new Map(rows.map((r) => [r.transaction_id, r]));
 }

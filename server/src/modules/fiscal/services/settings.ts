@@ -11,7 +11,7 @@ import { BusinessRuleError, NotFoundError, ValidationError } from '../../../lib/
 import { recordAudit } from '../../../lib/audit.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
-import { findStore, updateStoreRow } from '../../stores/stores.queries.js';
+import { findStore, updateStoreRow } from '../../tenancy/tenancy.exports.js';
 import { findDevice, registrationOf } from '../fiscal.queries.js';
 import { CertificateError, openCertificate } from '../tra/certificate.js';
 

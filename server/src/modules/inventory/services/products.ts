@@ -12,9 +12,10 @@ import type { ProductTable } from '../../../db/tables/inventory.table.js';
 import { findCategory, findProduct, type ProductWithStock, productsWithStock, toProduct } from '../inventory.queries.js';
 import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
 import { recordPrice } from './prices.js';
-import { changeStockLevel, insertAdjustment } from './stock.js';
+import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
+import { insertAdjustment } from './stock.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
-import { checkPlanAllows } from '../../billing/services/limits.js';
+import { checkPlanAllows } from '../../billing/billing.exports.js';
 
 function rethrowDuplicate(err: unknown): never {
   const field = uniqueViolationField(err);

@@ -1,6 +1,6 @@
 /**
- * Stock adjustments per store. `changeStockLevel` (in `stock-level.ts`, re-exported here) is the one
- * way stock moves; a batch-tracked product is adjusted lot by lot through the batch ledger.
+ * Stock adjustments per store. `changeStockLevel` (the stock-levels area) is the one way stock
+ * moves; a batch-tracked product is adjusted lot by lot through pharmacy's batch ledger.
  */
 import { newId } from '@duka/shared';
 import type { AdjustStockInput, Product, StockAdjustment } from '@duka/shared';
@@ -10,13 +10,9 @@ import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
-import { adjustBatch } from '../../pharmacy/services/batch-adjust.js';
+import { adjustBatch } from '../../pharmacy/pharmacy.exports.js';
+import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { findProduct, productsWithStock, toProduct } from '../inventory.queries.js';
-
-import { changeStockLevel } from './stock-level.js';
-
-// Sales, refunds and deliveries import the stock mover from here.
-export { changeStockLevel, type StockChange } from './stock-level.js';
 
 /** Record an adjustment row (never edited or deleted) for a change already applied. */
 export async function insertAdjustment(

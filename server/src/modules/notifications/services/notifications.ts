@@ -9,7 +9,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, NotFoundError } from '../../../lib/errors.js';
-import { findStore } from '../../stores/stores.queries.js';
+import { findStore } from '../../tenancy/tenancy.exports.js';
 import { countUnread, findNotification, storeNotifications, toNotification } from '../notifications.queries.js';
 import { createNotification } from './create-notification.js';
 import { requireStore } from '../../../lib/auth/authorize.js';

@@ -15,7 +15,7 @@ import { sameLot } from '../batches.queries.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
-import { changeStockLevel } from '../../inventory/services/stock-level.js';
+import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 
 /**
  * The lot that takes units an offline sale dispensed beyond every batch's count: a main batch that

@@ -27,8 +27,8 @@ import { requirePermission, requireStore } from '../../../lib/auth/authorize.js'
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, localTime, startOfLocalDay } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
-import { writeCsv } from '../../reports/services/write-report.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
+import { writeCsv } from '../../reports/reports.exports.js';
 import {
   entryItems,
   filteredEntries,

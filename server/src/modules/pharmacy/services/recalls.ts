@@ -19,7 +19,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import { requireOrg, requirePermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/errors.js';
-import { createNotification } from '../../notifications/services/create-notification.js';
+import { createNotification } from '../../notifications/notifications.exports.js';
 import { sameLot } from '../batches.queries.js';
 import { pageRecalls, recallDetail } from '../registers.queries.js';
 import { lockProduct, lockStock, moveBatch, UNALLOCATED_LOT } from './batch-ledger.js';

@@ -2,8 +2,8 @@
 import { type ControlledRegisterQuery, type DisposalRegisterQuery, toCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { localDate, localTime } from '../../../lib/time.js';
-import type { Column } from '../../reports/services/report-specs.js';
-import { csvText } from '../../reports/services/write-report.js';
+import type { Column } from '../../reports/reports.exports.js';
+import { csvText } from '../../reports/reports.exports.js';
 import { readControlledRegister, readDisposalRegister } from './registers.js';
 
 export interface CsvFile {

@@ -7,10 +7,10 @@ import type { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
 import { messageState } from '../../../lib/outgoing-message.js';
 import { normalisePhone } from '../../../lib/phone.js';
-import { requireCustomerSmsAllowance } from '../../sms/services/allowance.js';
+import { requireCustomerSmsAllowance } from '../../sms/sms.exports.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { localDate, localTime } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { getTransaction } from './transactions.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 

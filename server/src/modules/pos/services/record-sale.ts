@@ -17,7 +17,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
 import { toTransaction, withLines } from '../pos.queries.js';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
-import { toFiscal } from '../../fiscal/fiscal.queries.js';
+import { toFiscal } from '../../fiscal/fiscal.exports.js';
 import { loadSaleSet, type SaleOptions, type SaleRequest } from './sale-inputs.js';
 import { planSale, type SalePlan } from './sale-plan.js';
 import { writeSales } from './sale-write.js';

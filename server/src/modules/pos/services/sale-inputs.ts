@@ -12,9 +12,9 @@ import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { Actor, ServiceContext } from '../../../lib/context.js';
 import { toE164 } from '../../../lib/phone.js';
-import { outstandingByCustomer } from '../../credits/services/tabs.js';
-import { orgProductsById } from '../../inventory/inventory.queries.js';
-import { addoPermitted } from '../../pharmacy/services/dispensing-checks.js';
+import { outstandingByCustomer } from '../../credits/credits.exports.js';
+import { orgProductsById } from '../../inventory/inventory.exports.js';
+import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
 
 export interface SaleOptions {
   source: SaleSource;

@@ -31,11 +31,9 @@ import { hasPermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, InsufficientStockError, ServiceError } from '../../../lib/errors.js';
 import { localDate } from '../../../lib/time.js';
-import { newCreditTab } from '../../credits/services/tabs.js';
-import type { BatchMoveOf } from '../../pharmacy/services/batch-ledger.js';
-import { UNALLOCATED_LOT, unallocatedRow } from '../../pharmacy/services/batch-ledger.js';
-import { sameLotNumber } from '../../pharmacy/batches.queries.js';
-import { checkDispensing } from '../../pharmacy/services/dispensing-checks.js';
+import { newCreditTab } from '../../credits/credits.exports.js';
+import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
+import { UNALLOCATED_LOT, unallocatedRow, sameLotNumber, checkDispensing } from '../../pharmacy/pharmacy.exports.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { SaleRequest, SaleSet } from './sale-inputs.js';
 

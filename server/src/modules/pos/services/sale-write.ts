@@ -10,11 +10,10 @@ import { noteChange } from '../../../db/change-log.js';
 import { insertRows, updateRows } from '../../../db/dialect.js';
 import { recordAudits } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { openCreditTabs } from '../../credits/services/tabs.js';
-import { moveBatches } from '../../pharmacy/services/batch-ledger.js';
-import { recordPrescriptionEntry } from '../../pharmacy/services/prescription-register.js';
+import { openCreditTabs } from '../../credits/credits.exports.js';
+import { moveBatches, recordPrescriptionEntry } from '../../pharmacy/pharmacy.exports.js';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
-import { numberFiscalReceipts } from '../../fiscal/services/numbering.js';
+import { numberFiscalReceipts } from '../../fiscal/fiscal.exports.js';
 import type { SaleSet } from './sale-inputs.js';
 import type { SalePlan } from './sale-plan.js';
 

@@ -4,7 +4,7 @@ import type { ListTransactionsQuery, PageMeta, Transaction } from '@duka/shared'
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { findStoreTransaction, transactionMatches, withLines } from '../pos.queries.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 

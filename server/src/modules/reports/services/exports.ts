@@ -3,7 +3,7 @@ import type { GenerateReportInput, ListExportsQuery, ReportExport } from '@duka/
 import type { Readable } from 'node:stream';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { findExport, listExports } from '../reports.queries.js';
 import type { ReportExportRow } from '../../../db/tables/reports.table.js';
 import { requestedPeriod } from './range.js';

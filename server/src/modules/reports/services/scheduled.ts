@@ -6,7 +6,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { findSchedule } from '../reports.queries.js';
 import type { ScheduledReportRow } from '../../../db/tables/reports.table.js';
 import { nextRunAt } from './range.js';

@@ -5,7 +5,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { findStore } from '../../stores/stores.queries.js';
+import { findStore } from '../../tenancy/tenancy.exports.js';
 import { countPublished, publishedReviews, toPublicReview, toStoreReview } from '../reviews.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 

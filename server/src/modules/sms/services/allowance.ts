@@ -3,7 +3,7 @@
  * own gateway account they are its own bill and are not limited here.
  */
 import type { ServiceContext } from '../../../lib/context.js';
-import { checkPlanAllows } from '../../billing/services/limits.js';
+import { checkPlanAllows } from '../../billing/billing.exports.js';
 
 export async function requireCustomerSmsAllowance(ctx: ServiceContext, orgId: string): Promise<void> {
   const org = await ctx.db

@@ -6,7 +6,7 @@ import { organisationSmsAccounts, platformSmsAccount } from '../../../messaging/
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { localMonthRange } from '../../../lib/time.js';
-import { findOrganisation, orgTimezone } from '../../accounts/accounts.queries.js';
+import { findOrganisation, orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { publicOrigin } from '../../../env.js';
 
 /** The bounds of the organisation's current local month, as epoch ms. */

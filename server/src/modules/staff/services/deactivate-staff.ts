@@ -1,5 +1,5 @@
 import type { AuthedContext } from '../../../lib/context.js';
-import { deactivateUser } from '../../accounts/services/users.js';
+import { deactivateUser } from '../../accounts/accounts.exports.js';
 import { requireStaffMember } from './staff-context.js';
 import { requireRole } from '../../../lib/auth/authorize.js';
 

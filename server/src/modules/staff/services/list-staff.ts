@@ -1,7 +1,7 @@
 import { pageMeta } from '@duka/shared';
 import type { ListStaffQuery, PageMeta, StaffList, StaffMember } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { toUser } from '../../accounts/accounts.queries.js';
+import { toUser } from '../../tenancy/tenancy.exports.js';
 import { listStaffRows, statsByCashier, ZERO_STATS } from '../staff.queries.js';
 import { requireStaffMember } from './staff-context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';

@@ -1,6 +1,6 @@
 /** What every staff verb needs first: the caller's organisation, the member, and its calendar. */
 import type { UserRow } from '../../../db/tables/accounts.table.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';

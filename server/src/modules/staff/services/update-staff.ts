@@ -19,13 +19,11 @@ import { hashSecret } from '../../../lib/crypto.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { UserRow, UserUpdate } from '../../../db/tables/accounts.table.js';
-import { toUser } from '../../accounts/accounts.queries.js';
-import { assertIdentityFree, rethrowDuplicate } from '../../auth/services/register.js';
-import { revokeAllForUser } from '../../auth/services/tokens.js';
-import { findStore } from '../../stores/stores.queries.js';
+import { toUser, findStore } from '../../tenancy/tenancy.exports.js';
+import { assertIdentityFree, rethrowDuplicate, revokeAllForUser } from '../../auth/auth.exports.js';
 import { requireStaffMember } from './staff-context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
-import { checkPlanAllows } from '../../billing/services/limits.js';
+import { checkPlanAllows } from '../../billing/billing.exports.js';
 
 const FLAGS = Permission.options.map((p) => [PERMISSION_FLAG[p], p] as const);
 

@@ -2,8 +2,8 @@ import type { Store, StoreStaffList } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { toUser } from '../../accounts/accounts.queries.js';
-import { findStore, listStoreUsers, toStore } from '../stores.queries.js';
+import { toUser, findStore, toStore } from '../../tenancy/tenancy.exports.js';
+import { listStoreUsers } from '../stores.queries.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
 
 /** A store of the caller's organisation; another organisation's id is not found, like an unknown one. */

@@ -2,17 +2,8 @@
 import { fromCents } from '@duka/shared';
 import type { ListStoresQuery, StoreDay, StoreList, StoreStats } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
-import {
-  countStaff,
-  countStores,
-  listStores,
-  salesByDay,
-  salesByStore,
-  staffOnShiftByStore,
-  toStore,
-  type StoreFilter,
-} from '../stores.queries.js';
+import { orgTimezone, toStore } from '../../tenancy/tenancy.exports.js';
+import { countStaff, countStores, listStores, salesByDay, salesByStore, staffOnShiftByStore, type StoreFilter } from '../stores.queries.js';
 import { lastLocalDays, todayRange } from '../../../lib/time.js';
 import { shiftsOnDuty } from './local-day.js';
 import { requireOrgStore } from './read-store.js';

@@ -20,7 +20,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { orgProductsById } from '../../inventory/inventory.queries.js';
+import { orgProductsById } from '../../inventory/inventory.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers.queries.js';
 import type { DeliveryRow, DeliveryTable } from '../../../db/tables/suppliers.table.js';

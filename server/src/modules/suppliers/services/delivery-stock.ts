@@ -5,9 +5,9 @@
 import { noteChange } from '../../../db/change-log.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
-import { type LotLine, receiveLot, returnLot } from '../../pharmacy/services/receive-lots.js';
-import { recordPrice } from '../../inventory/services/prices.js';
-import { changeStockLevel, insertAdjustment } from '../../inventory/services/stock.js';
+import { type LotLine, receiveLot, returnLot } from '../../pharmacy/pharmacy.exports.js';
+import { recordPrice, insertAdjustment } from '../../inventory/inventory.exports.js';
+import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { linesOf } from '../suppliers.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 

@@ -9,7 +9,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { localMonthRange } from '../../../lib/time.js';
-import { orgTimezone } from '../../accounts/accounts.queries.js';
+import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { findSupplier, owing, suppliersWithBalance, toSupplier } from '../suppliers.queries.js';
 import type { SupplierTable } from '../../../db/tables/suppliers.table.js';
 

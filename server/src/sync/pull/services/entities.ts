@@ -7,7 +7,7 @@
 import { OwingTabStatus, type SyncEntity } from '@duka/shared';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
-import { toOrganisation } from '../../../modules/accounts/accounts.queries.js';
+import { toOrganisation } from '../../../modules/tenancy/organisations.queries.js';
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.queries.js';
 import { customersWithBalance, toCustomer } from '../../../modules/customers/customers.queries.js';
 import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.queries.js';
@@ -15,7 +15,7 @@ import { tillBatches, toBatch } from '../../../modules/pharmacy/batches.queries.
 import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.queries.js';
 import { toNotification } from '../../../modules/notifications/notifications.queries.js';
 import { withLines } from '../../../modules/pos/pos.queries.js';
-import { toStore } from '../../../modules/stores/stores.queries.js';
+import { toStore } from '../../../modules/tenancy/stores.queries.js';
 import { iso } from '../../../lib/clock.js';
 
 /** Transactions a till holds: its store's of the last 30 days. */

@@ -1,10 +1,13 @@
-import { newId, type Organisation, type Permission, PERMISSION_FLAG, type PermissionFlag, permissionsOf, type User } from '@duka/shared';
+/**
+ * Users as the whole server sees them: the row-to-API mapping, the lookups sign-in and every area
+ * use, and the one insert of a new user row.
+ */
+import { newId, type Permission, PERMISSION_FLAG, type PermissionFlag, permissionsOf, type User } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { NewUser, UserRow } from '../../db/tables/accounts.table.js';
 import { iso } from '../../lib/clock.js';
-import { DEFAULT_TIMEZONE } from '../../lib/time.js';
 import { toE164 } from '../../lib/phone.js';
-import type { NewUser, OrganisationRow, UserRow } from '../../db/tables/accounts.table.js';
 
 export function toUser(row: UserRow): User {
   return {
@@ -30,37 +33,6 @@ export function toUser(row: UserRow): User {
     email_verified: row.email_verified_at != null,
     mfa_enabled: row.totp_enabled === 1,
     password_change_required: row.must_change_password === 1,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-  };
-}
-
-export function toOrganisation(row: OrganisationRow): Organisation {
-  return {
-    id: row.id,
-    name: row.name,
-    legal_name: row.legal_name,
-    tin: row.tin,
-    business_type: row.business_type,
-    region: row.region,
-    district: row.district,
-    ward: row.ward,
-    street: row.street,
-    address: row.address,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    phone: row.phone,
-    email: row.email,
-    logo: row.logo,
-    sms_provider: row.sms_provider,
-    sms_sender_id: row.sms_sender_id,
-    sms_api_key_set: row.sms_api_key_enc != null,
-    sms_api_secret_set: row.sms_api_secret_enc != null,
-    aigateway_api_key_set: row.aigateway_api_key_enc != null,
-    timezone: row.timezone,
-    currency: row.currency,
-    credit_terms_days: row.credit_terms_days,
-    expiry_alert_days: row.expiry_alert_days,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
@@ -94,10 +66,6 @@ export function findUserByIdentifier(db: Kysely<Database>, identifier: string) {
   return db.selectFrom('users').selectAll().where('phone', '=', phone).executeTakeFirst();
 }
 
-export function findOrganisation(db: Kysely<Database>, id: string) {
-  return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export type NewUserFields = Pick<NewUser, 'org_id' | 'store_id' | 'first_name' | 'phone' | 'email' | 'password_hash' | 'role'> &
   Partial<NewUser>;
 
@@ -123,10 +91,4 @@ export function insertUser(db: Kysely<Database>, fields: NewUserFields, now: num
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/** The organisation's IANA time zone, which decides "today" and day buckets. */
-export async function orgTimezone(db: Kysely<Database>, orgId: string): Promise<string> {
-  const row = await db.selectFrom('organisations').select('timezone').where('id', '=', orgId).executeTakeFirst();
-  return row?.timezone ?? DEFAULT_TIMEZONE;
 }

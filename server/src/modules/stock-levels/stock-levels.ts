@@ -1,12 +1,12 @@
 /**
  * The one way stock moves: adjustments, sales, refunds, voids, deliveries and the batch ledger all
- * call `changeStockLevel` inside their transaction. Kept apart from the adjustment verb so that the
- * batch ledger (which moves stock) and the adjustment of a batch-tracked product (which goes
- * through the ledger) import no cycle.
+ * call `changeStockLevel` inside their transaction. An area of its own, below inventory and pharmacy:
+ * the batch ledger moves stock, and inventory's adjustment of a batch-tracked product goes through
+ * the ledger, so neither area may own the mover.
  */
-import { noteChange } from '../../../db/change-log.js';
-import type { ServiceContext } from '../../../lib/context.js';
-import { BusinessRuleError, InsufficientStockError } from '../../../lib/errors.js';
+import { noteChange } from '../../db/change-log.js';
+import type { ServiceContext } from '../../lib/context.js';
+import { BusinessRuleError, InsufficientStockError } from '../../lib/errors.js';
 
 /**
  * The most units a store may hold of one product, the ceiling of a product's opening stock. Postgres

@@ -1,0 +1,4 @@
+/** What billing offers the areas ranked above it (docs/architecture.md): they import this file, never billing's own. */
+export { startOnFree } from './billing.queries.js';
+export { billingFigures, listAdminSubscriptions } from './services/admin-billing.js';
+export { aiCreditAllowance, checkPlanAllows, planAiCredits, planInForce, refuseUnlessAllowed } from './services/limits.js';

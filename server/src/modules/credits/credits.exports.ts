@@ -1,0 +1,3 @@
+/** What credits offers the areas ranked above it (docs/architecture.md): they import this file, never credits's own. */
+export { toCreditTab } from './credits.queries.js';
+export { cancelCreditTab, newCreditTab, openCreditTabs, outstandingByCustomer, tabForTransaction } from './services/tabs.js';
