@@ -108,6 +108,12 @@ describe('the companion agent without a model: the built-in planner', () => {
 
   it('answers the stock and price of a product, best sellers, expenses and the cash flow', async () => {
     expect((await ask(owner, 'How many sugar 1 kg do I have?')).answer).toBe('Sugar 1 kg: TZS 3,000, 18 in stock.');
+    // "Stock" naming a product is that product; alone, the low-stock report.
+    expect((await ask(owner, 'Stock of rice 1 kg?')).answer).toBe('Rice 1 kg: TZS 2,500, 2 in stock.');
+    expect((await ask(owner, 'Sugar 1 kg iliyobaki?')).answer).toBe('Sugar 1 kg: bei TZS 3,000, zimebaki 18.');
+    expect((await ask(owner, 'Stoku iko vipi?')).answer).toBe(
+      'Bidhaa 1 zinakaribia kuisha:\n- Rice 1 kg: zimebaki 2 (agiza upya ikifika 10)',
+    );
     expect((await ask(owner, 'Bei ya wheat flour 2 kg ni kiasi gani?')).answer).toBe('Wheat flour 2 kg: bei TZS 4,200, zimebaki 17.');
     const top = await ask(owner, 'What are my best sellers?');
     expect(top.answer).toMatch(

@@ -92,8 +92,29 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
     );
   });
 
+  it('a product named is that product and "stock" alone the low-stock report; the rest it says it cannot answer', async () => {
+    // "Mchele" is a Swahili word: the answer is in Swahili (languageOf).
+    expect(await h.ask(owner, 'How many Mchele 5kg do I have?')).toBe('Mchele 5kg: bei TZS 2,500.50, zimebaki 2.');
+    expect(await h.ask(owner, 'Sukari iliyobaki?')).toBe('Sukari 1kg: bei TZS 3,200, zimebaki 93.');
+    expect(await h.ask(owner, 'Stock of maziwa')).toBe('I found no product matching "maziwa".');
+    expect(await h.ask(owner, 'Stock?')).toBe('1 product is at or below the reorder point:\n- Mchele 5kg: 2 left (reorder at 10)');
+    expect(await h.ask(owner, 'Stoku iko vipi?')).toMatch(/^Bidhaa 1 zinakaribia kuisha/);
+    const elsewhere = (await h.ask(owner, 'Matumizi ya mwezi huu?')).split('\n\n');
+    expect(elsewhere).toEqual(['Siwezi kusaidia kuhusu matumizi hapa.', expect.stringMatching(/^Ninajibu kutokana na kumbukumbu/)]);
+    // A price change is never made from here; with something it does answer, only that line is added.
+    expect((await h.ask(owner, 'Put milk at 1,500')).split('\n\n')).toEqual([
+      'I cannot help with changing a price here.',
+      expect.stringMatching(/^I answer from/),
+    ]);
+    expect(await h.ask(owner, 'Sales today, and my cash flow?')).toMatch(/^Sales today \(.+\n\nI cannot help with the cash flow here\.$/s);
+  });
+
   it('who owes money, in English and in Swahili', async () => {
     expect(await h.ask(owner, 'Who owes me money?')).toBe(
+      `1 customer owes you TZS 9,600 in total (1 overdue):\n- Mussa Juma: TZS 9,600, overdue (due ${due})`,
+    );
+    // Overdue credit: the same list, the overdue customers first and counted.
+    expect(await h.ask(owner, 'Which tabs are overdue?')).toBe(
       `1 customer owes you TZS 9,600 in total (1 overdue):\n- Mussa Juma: TZS 9,600, overdue (due ${due})`,
     );
     expect(await h.ask(owner, 'Nani wanadaiwa deni?')).toBe(
@@ -108,6 +129,10 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
     );
     expect(await h.ask(owner, 'Bidhaa zipi zinauzwa zaidi?')).toBe(
       `Bidhaa zinazouzwa zaidi, siku 7 zilizopita (${from} hadi ${today}):\n1. Sukari 1kg: zimeuzwa 4, TZS 12,800\n2. Mchele 5kg: zimeuzwa 1, TZS 2,500.50`,
+    );
+    // Best sellers on their own, not also today's sales.
+    expect(await h.ask(owner, 'What sold most?')).toMatch(
+      /^Top products, last 7 days \(.*\):\n1\. Sukari 1kg: 4 sold, TZS 12,800\n2\. Mchele 5kg: 1 sold, TZS 2,500\.50$/,
     );
     const staff = await createStaff(t, owner);
     expect(await h.ask(staff, 'What are my top products?')).toBe(

@@ -263,6 +263,22 @@ describe('architecture', () => {
     }
   });
 
+  /** Of `specs` imported by `file`, those that are another workspace's code: `@duka/<name>` but shared, or a relative path out of `root`. */
+  const outside = (file: string, specs: string[], root: string) =>
+    specs.filter((i) =>
+      i.startsWith('.') ? !path.join(path.dirname(file), i).startsWith(`${root}/`) : i.startsWith('@duka/') && i !== '@duka/shared',
+    );
+
+  it('shared (the keyword planner included) imports no other workspace, and the agent only shared', () => {
+    expect(
+      outside('agent/src/a/b.ts', ['../../../server/src/app.js', '../c.js', './d.js', '@duka/server', '@duka/shared', 'hono'], 'agent/src'),
+      'the check sees a way out',
+    ).toEqual(['../../../server/src/app.js', '@duka/server']);
+    expect(files('shared/src')).toContain('shared/src/ai/planner.ts');
+    for (const file of files('shared/src')) expect(outside(file, imports(file), 'shared/src'), file).toEqual([]);
+    for (const file of files('agent/src')) expect(outside(file, imports(file), 'agent/src'), file).toEqual([]);
+  });
+
   it('only the dialect modules branch on the database kind', () => {
     const allowed = ['server/src/db/dialect.ts', 'server/src/db/create-db.ts', 'migrations/_helpers.ts'];
     const branching = [...files('server/src'), ...files('migrations')].filter(

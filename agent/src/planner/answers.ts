@@ -1,15 +1,14 @@
 /**
- * The planner's topics: each calls the same tools a model would (through the budget), and words
- * the API's figures exactly (`formatTzs`, as the server writes amounts) in English or Swahili.
- * A refusal from the API (403) becomes a refusal here, with no figure.
+ * The agent's answers to the shared planner's intents (`planQuestion` in @duka/shared): each calls
+ * the same tools a model would (through the budget), and words the API's figures exactly
+ * (`formatTzs`, as the server writes amounts) in English or Swahili. A refusal from the API (403)
+ * becomes a refusal here, with no figure.
  */
-import { formatTzs, toCents } from '@duka/shared';
+import { type AiIntent, type AiPeriod, type AiPlan, formatTzs, periodRange, productAnswer, productsNamed, toCents } from '@duka/shared';
 import type { Language } from '../schemas.js';
 import type { ToolOutcome } from '../tools/runner.js';
-import { rangeOf } from './dates.js';
-import type { Period, Plan, Topic } from './intents.js';
 
-export interface TopicContext {
+export interface AnswerContext {
   lang: Language;
   today: string;
   call(name: string, args: Record<string, unknown>): Promise<ToolOutcome | null>;
@@ -26,13 +25,13 @@ const tzs = (v: number) => formatTzs(toCents(v));
 const n = (v: number) => v.toLocaleString('en-US');
 const LIST_MAX = 10;
 
-async function data(ctx: TopicContext, name: string, args: Record<string, unknown> = {}): Promise<any> {
+async function data(ctx: AnswerContext, name: string, args: Record<string, unknown> = {}): Promise<any> {
   const out = await ctx.call(name, args);
   if (!out || out.record.status !== 'ok') throw new NoData(out);
   return out.data;
 }
 
-const PERIOD_WORDS: Record<Period, [string, string]> = {
+const PERIOD_WORDS: Record<AiPeriod, [string, string]> = {
   today: ['today', 'ya leo'],
   yesterday: ['yesterday', 'ya jana'],
   week: ['this week', 'ya wiki hii'],
@@ -42,9 +41,9 @@ const PERIOD_WORDS: Record<Period, [string, string]> = {
 const span = (r: { from: string; to: string }, lang: Language) =>
   r.from === r.to ? r.from : lang === 'sw' ? `${r.from} hadi ${r.to}` : `${r.from} to ${r.to}`;
 
-async function sales(ctx: TopicContext, plan: Plan) {
+async function sales(ctx: AnswerContext, plan: AiPlan) {
   const period = plan.period ?? 'today';
-  const r = rangeOf(period, ctx.today);
+  const r = periodRange(period, ctx.today);
   const d = await data(ctx, 'getSalesSummary', period === 'today' ? {} : { date_from: r.from, date_to: r.to });
   const [en, sw] = PERIOD_WORDS[period];
   const when = span({ from: d.date_from, to: d.date_to }, ctx.lang);
@@ -52,8 +51,8 @@ async function sales(ctx: TopicContext, plan: Plan) {
   return `Sales ${en} (${when}): ${n(d.transaction_count)} ${d.transaction_count === 1 ? 'sale' : 'sales'}, ${tzs(d.total_sales)} in total.`;
 }
 
-async function top(ctx: TopicContext, plan: Plan) {
-  const r = rangeOf(plan.period ?? 'last7', ctx.today);
+async function top(ctx: AnswerContext, plan: AiPlan) {
+  const r = periodRange(plan.period ?? 'last7', ctx.today);
   const d = await data(ctx, 'getTopProducts', { date_from: r.from, date_to: r.to, limit: 5 });
   const when = span(r, ctx.lang);
   if (!d.top_products.length) return ctx.lang === 'sw' ? `Hakuna bidhaa iliyouzwa (${when}).` : `No products were sold (${when}).`;
@@ -65,7 +64,7 @@ async function top(ctx: TopicContext, plan: Plan) {
   return [ctx.lang === 'sw' ? `Bidhaa zinazouzwa zaidi (${when}):` : `Best sellers (${when}):`, ...lines].join('\n');
 }
 
-async function lowStock(ctx: TopicContext) {
+async function lowStock(ctx: AnswerContext) {
   const rows: any[] = await data(ctx, 'listLowStock');
   if (!rows.length) return ctx.lang === 'sw' ? 'Hakuna bidhaa inayokaribia kuisha.' : 'No product is at or below its reorder point.';
   const lines = rows
@@ -83,27 +82,15 @@ async function lowStock(ctx: TopicContext) {
 }
 
 /** Products whose name matches the words asked about, an exact name first. */
-export async function findProducts(ctx: TopicContext, subject: string): Promise<any[]> {
-  const rows: any[] = await data(ctx, 'listProducts', { search: subject, page_size: 20 });
-  const exact = rows.filter((p) => String(p.name).toLowerCase() === subject.toLowerCase());
-  return exact.length ? exact : rows;
+export async function findProducts(ctx: AnswerContext, name: string): Promise<any[]> {
+  return productsNamed(await data(ctx, 'listProducts', { search: name, page_size: 20 }), name);
 }
 
-async function product(ctx: TopicContext, plan: Plan) {
-  const rows = await findProducts(ctx, plan.subject!);
-  if (!rows.length)
-    return ctx.lang === 'sw' ? `Sikupata bidhaa inayoitwa "${plan.subject}".` : `I found no product matching "${plan.subject}".`;
-  return rows
-    .slice(0, 5)
-    .map((p) =>
-      ctx.lang === 'sw'
-        ? `${p.name}: bei ${tzs(p.selling_price)}, zimebaki ${n(p.stock)}.`
-        : `${p.name}: ${tzs(p.selling_price)}, ${n(p.stock)} in stock.`,
-    )
-    .join('\n');
+async function product(ctx: AnswerContext, plan: AiPlan) {
+  return productAnswer(await findProducts(ctx, plan.product!), plan.product!, ctx.lang);
 }
 
-async function debts(ctx: TopicContext, plan: Plan) {
+async function debts(ctx: AnswerContext, plan: AiPlan) {
   const all: any[] = await data(ctx, 'listCustomersOwing');
   const rows = plan.threshold === undefined ? all : all.filter((c) => c.total_outstanding > plan.threshold!);
   const total = rows.reduce((s, c) => s + toCents(c.total_outstanding), 0);
@@ -122,7 +109,7 @@ async function debts(ctx: TopicContext, plan: Plan) {
   return [head, ...lines].join('\n');
 }
 
-async function overdue(ctx: TopicContext) {
+async function overdue(ctx: AnswerContext) {
   const tabs: any[] = await data(ctx, 'listCreditTabs', { overdue: true, page_size: 100 });
   if (!tabs.length) return ctx.lang === 'sw' ? 'Hakuna deni lililochelewa.' : 'No credit tab is overdue.';
   const total = tabs.reduce((s, t) => s + toCents(t.balance), 0);
@@ -140,8 +127,8 @@ async function overdue(ctx: TopicContext) {
   return [head, ...lines].join('\n');
 }
 
-async function expenses(ctx: TopicContext, plan: Plan) {
-  const r = rangeOf(plan.period ?? 'month', ctx.today);
+async function expenses(ctx: AnswerContext, plan: AiPlan) {
+  const r = periodRange(plan.period ?? 'month', ctx.today);
   const d = await data(ctx, 'getExpenseSummary', { date_from: r.from, date_to: r.to });
   const cats = Object.entries<number>(d.by_category)
     .filter(([, v]) => v > 0)
@@ -152,8 +139,8 @@ async function expenses(ctx: TopicContext, plan: Plan) {
   return `Expenses (${when}): ${tzs(d.total)} in ${n(d.count)} ${d.count === 1 ? 'expense' : 'expenses'}${cats.length ? `; ${cats.join(', ')}` : ''}.`;
 }
 
-async function cashflow(ctx: TopicContext, plan: Plan) {
-  const r = rangeOf(plan.period ?? 'month', ctx.today);
+async function cashflow(ctx: AnswerContext, plan: AiPlan) {
+  const r = periodRange(plan.period ?? 'month', ctx.today);
   const d = await data(ctx, 'getCashflow', { date_from: r.from, date_to: r.to });
   const when = span(r, ctx.lang);
   if (ctx.lang === 'sw')
@@ -161,9 +148,9 @@ async function cashflow(ctx: TopicContext, plan: Plan) {
   return `Cash flow (${when}): money in ${tzs(d.money_in.total)}, money out ${tzs(d.money_out.total)}, net ${tzs(d.net)}.`;
 }
 
-export const TOPIC_ANSWERS: Record<Exclude<Topic, 'price_change'>, (ctx: TopicContext, plan: Plan) => Promise<string>> = {
+export const INTENT_ANSWERS: Record<Exclude<AiIntent, 'price_change'>, (ctx: AnswerContext, plan: AiPlan) => Promise<string>> = {
   sales,
-  top,
+  top_products: top,
   low_stock: lowStock,
   product,
   debts,

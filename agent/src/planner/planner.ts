@@ -1,14 +1,16 @@
 /**
- * The built-in planner: the agent's answers when no model is configured. It maps the common
- * questions to the same tools, within the same budget, and never answers a figure it did not
- * read from the API; anything else gets the list of what it can answer.
+ * The built-in planner: the agent's answers when no model is configured. The shared keyword
+ * planner (`planQuestion` in @duka/shared, the same one the server's assistant uses) reads the
+ * question; each intent is answered here with the same tools a model would call, within the same
+ * budget, and never with a figure it did not read from the API; a question it cannot read gets the
+ * list of what it can answer.
  */
+import { type AiIntent, type AiPlan, planQuestion, productAnswer } from '@duka/shared';
 import type { Language } from '../schemas.js';
 import type { ToolOutcome } from '../tools/runner.js';
 import { Budgeted, type LoopInput, type LoopResult } from '../ask/types.js';
-import { findProducts, NoData, TOPIC_ANSWERS, type TopicContext } from './answers.js';
+import { type AnswerContext, findProducts, INTENT_ANSWERS, NoData } from './answers.js';
 import { localDate } from './dates.js';
-import { followUp, type Plan, plansOf } from './intents.js';
 
 const HELP: Record<Language, string> = {
   en: [
@@ -35,9 +37,9 @@ const HELP: Record<Language, string> = {
   ].join('\n'),
 };
 
-const TOPIC_NAMES: Record<string, [string, string]> = {
+const INTENT_NAMES: Record<AiIntent, [string, string]> = {
   sales: ['the sales', 'mauzo'],
-  top: ['the best sellers', 'bidhaa zinazouzwa zaidi'],
+  top_products: ['the best sellers', 'bidhaa zinazouzwa zaidi'],
   low_stock: ['the stock', 'stoku'],
   product: ['the products', 'bidhaa'],
   debts: ['who owes money', 'wanaodaiwa'],
@@ -47,8 +49,8 @@ const TOPIC_NAMES: Record<string, [string, string]> = {
   price_change: ['the product', 'bidhaa'],
 };
 
-function noDataText(outcome: ToolOutcome | null, topic: string, lang: Language): string {
-  const [en, sw] = TOPIC_NAMES[topic] ?? ['this', 'hili'];
+function noDataText(outcome: ToolOutcome | null, intent: AiIntent, lang: Language): string {
+  const [en, sw] = INTENT_NAMES[intent];
   if (!outcome)
     return lang === 'sw'
       ? `Sikuweza kuangalia ${sw}: nimefikia kikomo cha zana kwa swali hili.`
@@ -61,18 +63,17 @@ function noDataText(outcome: ToolOutcome | null, topic: string, lang: Language):
   return lang === 'sw' ? `Sikuweza kupata ${sw}${reason ? `: ${reason}` : ''}.` : `I could not get ${en}${reason ? `: ${reason}` : ''}.`;
 }
 
-async function priceChange(ctx: TopicContext, plan: Plan, budget: Budgeted): Promise<string> {
-  const rows = await findProducts(ctx, plan.subject!);
-  if (!rows.length)
-    return ctx.lang === 'sw' ? `Sikupata bidhaa inayoitwa "${plan.subject}".` : `I found no product matching "${plan.subject}".`;
+async function priceChange(ctx: AnswerContext, plan: AiPlan, budget: Budgeted): Promise<string> {
+  const rows = await findProducts(ctx, plan.product!);
+  if (!rows.length) return productAnswer(rows, plan.product!, ctx.lang);
   if (rows.length > 1) {
     const names = rows
       .slice(0, 5)
       .map((p) => p.name)
       .join(', ');
     return ctx.lang === 'sw'
-      ? `Bidhaa kadhaa zinalingana na "${plan.subject}": ${names}. Taja moja.`
-      : `Several products match "${plan.subject}": ${names}. Say which one.`;
+      ? `Bidhaa kadhaa zinalingana na "${plan.product}": ${names}. Taja moja.`
+      : `Several products match "${plan.product}": ${names}. Say which one.`;
   }
   const out = await ctx.call('updateProduct', { id: rows[0].id, selling_price: plan.amount });
   if (!out || !budget.pending) throw new NoData(out);
@@ -84,28 +85,33 @@ async function priceChange(ctx: TopicContext, plan: Plan, budget: Budgeted): Pro
 
 export async function runPlanner(input: LoopInput): Promise<LoopResult> {
   const lang = input.language;
-  let plans = plansOf(input.question);
-  if (!plans.length) plans = followUp(input.question, input.history.at(-1));
+  // The conversation keeps the last answer's intent and product as its `topic` and `subject`.
+  const last = input.history.at(-1);
+  const { plans } = planQuestion(input.question, last && { intent: last.topic, product: last.subject });
   const budget = new Budgeted(input);
-  const result = (answer: string, last?: Plan): LoopResult => ({
+  const result = (answer: string, answered?: AiPlan): LoopResult => ({
     answer,
     toolCalls: budget.records,
     pending: budget.pending,
     used: budget.used,
     exhausted: budget.exhausted,
     tokens: 0,
-    ...(last ? { topic: last.topic, ...(last.subject ? { subject: last.subject } : {}) } : {}),
+    ...(answered ? { topic: answered.intent, ...(answered.product ? { subject: answered.product } : {}) } : {}),
   });
   if (!plans.length) return result(HELP[lang]);
 
-  const ctx: TopicContext = { lang, today: localDate(new Date(), input.caller.timezone), call: (name, args) => budget.tryCall(name, args) };
+  const ctx: AnswerContext = {
+    lang,
+    today: localDate(new Date(), input.caller.timezone),
+    call: (name, args) => budget.tryCall(name, args),
+  };
   const parts: string[] = [];
   for (const plan of plans) {
     try {
-      parts.push(plan.topic === 'price_change' ? await priceChange(ctx, plan, budget) : await TOPIC_ANSWERS[plan.topic](ctx, plan));
+      parts.push(plan.intent === 'price_change' ? await priceChange(ctx, plan, budget) : await INTENT_ANSWERS[plan.intent](ctx, plan));
     } catch (err) {
       if (!(err instanceof NoData)) throw err;
-      parts.push(noDataText(err.outcome, plan.topic, lang));
+      parts.push(noDataText(err.outcome, plan.intent, lang));
     }
   }
   return result(parts.join('\n\n'), plans.at(-1));

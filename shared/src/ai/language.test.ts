@@ -9,6 +9,10 @@ describe('languageOf', () => {
     ['Habari, mambo?', 'sw'],
     ['Bei ya sukari', 'sw'],
     ['MATUMIZI WIKI HII', 'sw'],
+    // A question in the planner's Swahili words alone.
+    ['Mikopo?', 'sw'],
+    ['Stoku iko vipi?', 'sw'],
+    ['Stock?', 'en'],
   ] as const)('%s → %s', (question, lang) => {
     expect(languageOf(question)).toBe(lang);
   });

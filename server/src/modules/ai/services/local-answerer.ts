@@ -1,55 +1,75 @@
 /**
- * The assistant without an AI gateway key: the question's intents found by keywords (English and
- * Swahili), each answered by its tool as plain text with exact figures, in the question's
- * language. A question with no known intent gets the list of what it can answer.
+ * The assistant without an AI gateway key. The shared keyword planner (`planQuestion` in
+ * @duka/shared, the one the companion agent uses too) reads the question in English or Swahili;
+ * each intent is answered here by this server's own tools as plain text with exact figures, in the
+ * question's language. A question the planner cannot read gets the list of what it can answer.
+ *
+ * What the server answers of a plan: its four tools (the ones its gateway offers, which take no
+ * arguments: sales today against yesterday, low stock, the last 7 days' best sellers, who owes,
+ * overdue marked) for their intents, whatever period was asked (each answer names its dates), and a
+ * product's stock and price by the name asked. Expenses, the cash flow and price changes are the
+ * companion agent's: here they get one line saying so.
  */
-import { type AiLanguage, languageOf } from '@duka/shared';
+import { type AiIntent, type AiLanguage, planQuestion, productAnswer, productsNamed } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
+import { listProducts } from '../../inventory/services/products.js';
 import { TOOLS, type ToolName } from './tools.js';
 
-const INTENTS: Array<[ToolName, RegExp]> = [
-  ['get_sales_today', /\b(sales?|sell|sold|revenue|takings|turnover|mauzo|mapato|nimeuza|tumeuza|umeuza|tuliuza|niliuza)\b/],
-  [
-    'get_low_stock',
-    /\b(stock|stocks|restock|reorder|running out|run out|out of stock|inventory|zinazoisha|zinaisha|zimeisha|inayoisha|zinakwisha|kuisha|kwisha|stoku|stoo|akiba)\b/,
-  ],
-  ['get_top_products', /\b(top|best|bestsellers?|popular|most sold|zinazouzwa|zinazouza|zinauzwa|inayouzwa|maarufu|bora)\b/],
-  [
-    'get_customer_debts',
-    /\b(owe|owes|owing|owed|debts?|debtors?|credit|credits|overdue|deni|madeni|wanaodaiwa|wadaiwa|anadaiwa|wanadaiwa|wanaodai|mkopo|mikopo|wamekopa|walikopa)\b/,
-  ],
-];
-
-export function intentsOf(message: string): ToolName[] {
-  const text = message.toLowerCase();
-  return INTENTS.filter(([, re]) => re.test(text)).map(([name]) => name);
-}
+/**
+ * How each intent of the shared planner is answered here: by one of the four tools ("overdue" by
+ * the who-owes list, which puts the overdue customers first and counts them), by the product
+ * search, or not here (named in one line, in English and Swahili). A new intent must be placed.
+ */
+const ANSWERED_BY: Record<AiIntent, ToolName | 'product_search' | { notHere: [string, string] }> = {
+  sales: 'get_sales_today',
+  top_products: 'get_top_products',
+  low_stock: 'get_low_stock',
+  debts: 'get_customer_debts',
+  overdue: 'get_customer_debts',
+  product: 'product_search',
+  expenses: { notHere: ['expenses', 'matumizi'] },
+  cashflow: { notHere: ['the cash flow', 'mtiririko wa fedha'] },
+  price_change: { notHere: ['changing a price', 'kubadilisha bei'] },
+};
 
 const HELP: Record<AiLanguage, string> = {
   en: [
     "I answer from your shop's own records. Ask me about:",
     '- today\'s sales compared with yesterday ("How are sales today?")',
-    '- products running low (“Which products are low in stock?”)',
+    '- products running low, or the stock and price of one (“Which products are low in stock?”, “How many sugar 1 kg are left?”)',
     '- the best sellers of the last 7 days (“What are my top products?”)',
     '- customers who owe you money (“Who owes me money?”)',
   ].join('\n'),
   sw: [
     'Ninajibu kutokana na kumbukumbu za duka lako. Niulize kuhusu:',
     '- mauzo ya leo ukilinganisha na jana (“Mauzo ya leo ni kiasi gani?”)',
-    '- bidhaa zinazoisha (“Bidhaa zipi zinaisha?”)',
+    '- bidhaa zinazoisha, au stoku na bei ya bidhaa moja (“Bidhaa zipi zinaisha?”, “Sukari iliyobaki?”)',
     '- bidhaa zinazouzwa zaidi siku 7 zilizopita (“Bidhaa zipi zinauzwa zaidi?”)',
     '- wateja wanaodaiwa (“Nani wanadaiwa?”)',
   ].join('\n'),
 };
 
+/** A product's stock and price, by the name asked (a search in the active store, an exact name first). */
+async function productText(ctx: AuthedContext, name: string, lang: AiLanguage): Promise<string> {
+  const found = await listProducts(ctx, { search: name, page: 1, page_size: 20 });
+  return productAnswer(productsNamed(found.items, name), name, lang);
+}
+
 export async function answerLocally(ctx: AuthedContext, message: string): Promise<string> {
-  const lang = languageOf(message);
-  const intents = intentsOf(message);
-  if (intents.length === 0) return HELP[lang];
+  const { language: lang, plans } = planQuestion(message);
+  if (!plans.length) return HELP[lang];
   const parts: string[] = [];
-  for (const name of intents) {
-    const tool = TOOLS[name];
-    parts.push(tool.text(await tool.run(ctx), lang));
+  const notHere: string[] = [];
+  for (const plan of plans) {
+    const by = ANSWERED_BY[plan.intent];
+    if (typeof by === 'object') notHere.push(lang === 'sw' ? by.notHere[1] : by.notHere[0]);
+    else if (by === 'product_search') parts.push(await productText(ctx, plan.product!, lang));
+    else parts.push(TOOLS[by].text(await TOOLS[by].run(ctx), lang));
+  }
+  if (notHere.length) {
+    const answered = parts.length > 0;
+    parts.push(lang === 'sw' ? `Siwezi kusaidia kuhusu ${notHere.join(' au ')} hapa.` : `I cannot help with ${notHere.join(' or ')} here.`);
+    if (!answered) parts.push(HELP[lang]);
   }
   return parts.join('\n\n');
 }
