@@ -2,5 +2,5 @@
 export { orgProductsById, productIdsOnDefaultAlert, toCategory, toProduct } from './inventory.queries.js';
 export { createCategory, deleteCategory, updateCategory } from './services/categories.js';
 export { recordPrice } from './services/prices.js';
-export { updateProduct } from './services/products.js';
+export { listProducts, updateProduct } from './services/products.js';
 export { insertAdjustment, listLowStock } from './services/stock.js';

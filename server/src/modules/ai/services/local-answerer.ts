@@ -12,7 +12,7 @@
  */
 import { type AiIntent, type AiLanguage, planQuestion, productAnswer, productsNamed } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
-import { listProducts } from '../../inventory/services/products.js';
+import { listProducts } from '../../inventory/inventory.exports.js';
 import { TOOLS, type ToolName } from './tools.js';
 
 /**
