@@ -12,7 +12,7 @@ import { pruneAgentState } from './modules/ai/services/agent-state-prune.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
 import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 import { runFiscalJobs } from './modules/fiscal/services/jobs.js';
-import { expiryJobState, type ExpiryJobState, runExpiryJob } from './modules/pharmacy/services/expiry-job.js';
+import { expiryJobState, type ExpiryJobState, runExpiryJob } from './modules/pharmacy/lots/expiry-job.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { pruneChangeLog } from './sync/pull/services/prune.js';
 import { pruneSyncRecords } from './sync/push/services/retention.js';

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { addDays, localDate, startOfLocalDay } from '../../server/src/lib/time.js';
-import { expiredNotice, LISTED_LOTS } from '../../server/src/modules/pharmacy/services/expiry-notices.js';
-import { expiryJobState, runExpiryJob } from '../../server/src/modules/pharmacy/services/expiry-job.js';
+import { expiredNotice, LISTED_LOTS } from '../../server/src/modules/pharmacy/lots/expiry-notices.js';
+import { expiryJobState, runExpiryJob } from '../../server/src/modules/pharmacy/lots/expiry-job.js';
 import { attachRealtime } from '../../server/src/sync/ws/attach.js';
 import { DAY, lotStates } from '../setup/expiry-factories.js';
 import { expectBatchesMatchStock, newMedicine, pharmacyOwner, receiveLots } from '../setup/pharmacy-factories.js';

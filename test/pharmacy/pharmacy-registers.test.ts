@@ -1,7 +1,7 @@
 import { ControlledRegister, DisposalRegister, Envelope, Transaction } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../server/src/db/transaction.js';
-import { lockStock, moveBatch } from '../../server/src/modules/pharmacy/services/batch-ledger.js';
+import { lockStock, moveBatch } from '../../server/src/modules/pharmacy/lots/batch-ledger.js';
 import { createStaff, registerOwner, type Session } from '../setup/factories.js';
 import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner } from '../setup/pharmacy-factories.js';
 import { newDelivery, newSupplier, productOf } from '../setup/suppliers-factories.js';

@@ -1,11 +1,11 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
-import * as batchRoutes from './batches.routes.js';
-import * as routes from './pharmacy.routes.js';
-import { prescriptionsRouter } from './prescriptions.index.js';
-import { pharmacyRegistersRouter } from './registers.index.js';
-import { correctBatch, getBatch, listBatches, listExpiring } from './services/batches.js';
-import { listAddoMedicines } from './services/addo-list.js';
+import * as batchRoutes from './lots/batches.routes.js';
+import * as routes from './addo/addo.routes.js';
+import { prescriptionsRouter } from './prescriptions/prescriptions.index.js';
+import { pharmacyRegistersRouter } from './registers/registers.index.js';
+import { correctBatch, getBatch, listBatches, listExpiring } from './lots/batches.js';
+import { listAddoMedicines } from './addo/addo-list.js';
 
 export const pharmacyRouter: Router = createRouter()
   .openapi(routes.listAddoMedicines, async (c) => {

@@ -11,7 +11,7 @@ import { toOrganisation } from '../../../modules/tenancy/organisations.queries.j
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.queries.js';
 import { customersWithBalance, toCustomer } from '../../../modules/customers/customers.queries.js';
 import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.queries.js';
-import { tillBatches, toBatch } from '../../../modules/pharmacy/batches.queries.js';
+import { tillBatches, toBatch } from '../../../modules/pharmacy/lots/batches.queries.js';
 import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.queries.js';
 import { toNotification } from '../../../modules/notifications/notifications.queries.js';
 import { withLines } from '../../../modules/pos/pos.queries.js';

@@ -13,7 +13,7 @@
 import type { Change, PullResponse } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { ADDO_STATE_ID } from '../../../modules/pharmacy/pharmacy.queries.js';
+import { ADDO_STATE_ID } from '../../../modules/pharmacy/addo/addo.queries.js';
 import { KIND_BY_ENTITY } from './entities.js';
 import { scopeAt } from './scope.js';
 import { decodeCursor, encodeCursor } from './tokens.js';

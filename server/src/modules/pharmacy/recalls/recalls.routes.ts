@@ -12,7 +12,7 @@ import {
   RecallDetail,
   ReleaseQuarantineInput,
 } from '@duka/shared';
-import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+import { defineRoute, jsonBody, jsonResponse } from '../../../lib/route.js';
 
 const tags = ['Pharmacy'];
 const needs = { permission: 'pharmacy' } as const;

@@ -7,7 +7,7 @@ import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import { createBatch, findLot, lockProduct, lockStock, moveBatch, orgToday } from './batch-ledger.js';
-import { refuseRecalledLot } from './recalls.js';
+import { refuseRecalledLot } from '../recalls/recalls.js';
 
 export interface LotLine {
   orgId: string;

@@ -26,7 +26,7 @@ import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { Lease } from '../../../lib/leases.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
-import { type BatchOrganisation, batchOrganisations, type DueBatch, dueBatches } from '../expiry.queries.js';
+import { type BatchOrganisation, batchOrganisations, type DueBatch, dueBatches } from './expiry.queries.js';
 import { lockStock, moveBatch } from './batch-ledger.js';
 import { type ExpiredLot, expiredNotice, expiryAlertNotice } from './expiry-notices.js';
 

@@ -1,7 +1,7 @@
 /** Reads of the daily expiry job: which organisations hold batches, and which of their batches are due. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { BatchRow } from '../../db/tables/batches.table.js';
+import type { Database } from '../../../db/database.js';
+import type { BatchRow } from '../../../db/tables/batches.table.js';
 
 export interface BatchOrganisation {
   id: string;

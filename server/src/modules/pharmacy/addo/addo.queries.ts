@@ -10,10 +10,10 @@ import type {
   PageMeta,
 } from '@duka/shared';
 import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { containsText, type DialectName } from '../../db/dialect.js';
-import type { AddoMedicineTable } from '../../db/tables/pharmacy.table.js';
-import { iso } from '../../lib/clock.js';
+import type { Database } from '../../../db/database.js';
+import { containsText, type DialectName } from '../../../db/dialect.js';
+import type { AddoMedicineTable } from '../../../db/tables/pharmacy.table.js';
+import { iso } from '../../../lib/clock.js';
 
 export type AddoMedicineRow = Selectable<AddoMedicineTable>;
 

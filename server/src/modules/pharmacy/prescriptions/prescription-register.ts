@@ -38,7 +38,7 @@ import {
   prescriptionColumns,
   type PrescriptionFilter,
   toEntries,
-} from '../prescriptions.queries.js';
+} from './prescriptions.queries.js';
 
 /** Inside `recordSale`'s transaction: the sale's entry, when it dispensed a prescription medicine. */
 export async function recordPrescriptionEntry(

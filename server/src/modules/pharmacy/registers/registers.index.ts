@@ -1,13 +1,13 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../../lib/context.js';
-import { createRouter, type Router } from '../../lib/create-router.js';
-import { authedCtx, ok } from '../../lib/route.js';
-import * as recalls from './recalls.routes.js';
+import type { AppEnv } from '../../../lib/context.js';
+import { createRouter, type Router } from '../../../lib/create-router.js';
+import { authedCtx, ok } from '../../../lib/route.js';
+import * as recalls from '../recalls/recalls.routes.js';
 import * as registers from './registers.routes.js';
-import { disposeBatch, listQuarantine, releaseQuarantine } from './services/quarantine.js';
-import { createRecall, getRecall, listRecalls } from './services/recalls.js';
-import { controlledRegisterCsv, type CsvFile, disposalRegisterCsv } from './services/register-csv.js';
-import { readControlledRegister, readDisposalRegister } from './services/registers.js';
+import { disposeBatch, listQuarantine, releaseQuarantine } from '../recalls/quarantine.js';
+import { createRecall, getRecall, listRecalls } from '../recalls/recalls.js';
+import { controlledRegisterCsv, type CsvFile, disposalRegisterCsv } from './register-csv.js';
+import { readControlledRegister, readDisposalRegister } from './registers.js';
 
 const csv = (c: Context<AppEnv>, f: CsvFile) =>
   c.body(f.text, 200, {

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { createRouter, type Router } from '../../lib/create-router.js';
-import { authedCtx, ok } from '../../lib/route.js';
+import { createRouter, type Router } from '../../../lib/create-router.js';
+import { authedCtx, ok } from '../../../lib/route.js';
 import * as routes from './prescriptions.routes.js';
-import { correctPrescription, getPrescription, listPrescriptions, prescriptionsCsv } from './services/prescription-register.js';
+import { correctPrescription, getPrescription, listPrescriptions, prescriptionsCsv } from './prescription-register.js';
 
 export const prescriptionsRouter: Router = createRouter()
   .openapi(routes.listPrescriptions, async (c) => {

@@ -1,6 +1,6 @@
 /** Reads of the batch ledger for the controlled-drug and disposal registers (issue 14). */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
+import type { Database } from '../../../db/database.js';
 
 export interface Span {
   storeId: string;

@@ -1,5 +1,5 @@
 import { AddoListPage, ListAddoMedicinesQuery } from '@duka/shared';
-import { defineRoute, jsonResponse } from '../../lib/route.js';
+import { defineRoute, jsonResponse } from '../../../lib/route.js';
 
 const tags = ['Pharmacy'];
 

@@ -20,9 +20,9 @@ import { requireOrg, requirePermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
-import { sameLot } from '../batches.queries.js';
-import { pageRecalls, recallDetail } from '../registers.queries.js';
-import { lockProduct, lockStock, moveBatch, UNALLOCATED_LOT } from './batch-ledger.js';
+import { sameLot } from '../lots/batches.queries.js';
+import { pageRecalls, recallDetail } from '../registers/registers.queries.js';
+import { lockProduct, lockStock, moveBatch, UNALLOCATED_LOT } from '../lots/batch-ledger.js';
 
 export async function createRecall(ctx: AuthedContext, input: CreateRecallInput): Promise<RecallDetail> {
   requirePermission(ctx, 'pharmacy');

@@ -18,7 +18,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { localDate } from '../../../lib/time.js';
 import { type Period, periodOf } from '../../reports/reports.exports.js';
-import { type LedgerLine, ledgerLines, stockBefore } from '../ledger.queries.js';
+import { type LedgerLine, ledgerLines, stockBefore } from '../lots/ledger.queries.js';
 
 const userName = (l: LedgerLine) => (l.first_name == null ? null : `${l.first_name} ${l.last_name ?? ''}`.trim());
 

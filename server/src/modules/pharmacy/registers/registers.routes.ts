@@ -1,6 +1,6 @@
 import { ControlledRegister, ControlledRegisterQuery, DisposalRegister, DisposalRegisterQuery, Envelope } from '@duka/shared';
 import { z } from 'zod';
-import { defineRoute, jsonResponse } from '../../lib/route.js';
+import { defineRoute, jsonResponse } from '../../../lib/route.js';
 
 const tags = ['Pharmacy'];
 const needs = { permission: 'pharmacy' } as const;

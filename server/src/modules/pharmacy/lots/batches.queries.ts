@@ -2,10 +2,10 @@
 import type { Batch, BatchMovement, ExpiringBatch, ExpiringQuery, ListBatchesQuery, PageMeta } from '@duka/shared';
 import { daysToExpiry, fromCents, pageMeta } from '@duka/shared';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/database.js';
-import type { BatchMovementRow, BatchRow } from '../../db/tables/batches.table.js';
-import { iso } from '../../lib/clock.js';
-import { addDays } from '../../lib/time.js';
+import type { Database } from '../../../db/database.js';
+import type { BatchMovementRow, BatchRow } from '../../../db/tables/batches.table.js';
+import { iso } from '../../../lib/clock.js';
+import { addDays } from '../../../lib/time.js';
 
 export type BatchWithName = BatchRow & { product_name: string };
 

@@ -10,7 +10,7 @@ import {
   ListBatchesQuery,
   PagedEnvelope,
 } from '@duka/shared';
-import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+import { defineRoute, jsonBody, jsonResponse } from '../../../lib/route.js';
 
 const tags = ['Pharmacy'];
 

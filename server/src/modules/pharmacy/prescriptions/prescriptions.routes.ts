@@ -8,7 +8,7 @@ import {
   PrescriptionsCsvQuery,
 } from '@duka/shared';
 import { z } from 'zod';
-import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+import { defineRoute, jsonBody, jsonResponse } from '../../../lib/route.js';
 
 const tags = ['Pharmacy'];
 const needs = { permission: 'pharmacy' } as const;

@@ -2,9 +2,9 @@
 import { fromCents, pageMeta } from '@duka/shared';
 import type { ListQuarantineQuery, ListRecallsQuery, PageMeta, QuarantineItem, Recall, RecallDetail, RecallSale } from '@duka/shared';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { sameLot } from './batches.queries.js';
-import { iso } from '../../lib/clock.js';
+import type { Database } from '../../../db/database.js';
+import { sameLot } from '../lots/batches.queries.js';
+import { iso } from '../../../lib/clock.js';
 
 /** Lot numbers match ignoring case (spaces at the ends are trimmed on input). */
 

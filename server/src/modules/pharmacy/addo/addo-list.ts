@@ -33,7 +33,7 @@ import {
   pageAddoHistory,
   pageAddoMedicines,
   toAddoMedicine,
-} from '../pharmacy.queries.js';
+} from './addo.queries.js';
 
 type Tx = TxContext<AuthedContext>;
 

@@ -20,9 +20,9 @@ import { recordAudit } from '../../../lib/audit.js';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { storeBatches, toBatch } from '../batches.queries.js';
-import { pageQuarantine } from '../registers.queries.js';
-import { lockStock, moveBatch, orgToday } from './batch-ledger.js';
+import { storeBatches, toBatch } from '../lots/batches.queries.js';
+import { pageQuarantine } from '../registers/registers.queries.js';
+import { lockStock, moveBatch, orgToday } from '../lots/batch-ledger.js';
 
 function refuseTransition(breach: BatchBreach): never {
   throw new ServiceError(breach.code, breach.message, { errors: [{ code: breach.code, field: breach.field, message: breach.message }] });

@@ -1,16 +1,16 @@
 /** Reads and writes of the prescription register's tables, and its entries as the API answers them. */
 import type { LineBatch, PrescriptionEntry, RecordedPrescription } from '@duka/shared';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { Database } from '../../db/database.js';
-import { containsText, type DialectName } from '../../db/dialect.js';
+import type { Database } from '../../../db/database.js';
+import { containsText, type DialectName } from '../../../db/dialect.js';
 import type {
   PrescriptionItemRow,
   PrescriptionItemTable,
   PrescriptionRow,
   PrescriptionTable,
-} from '../../db/tables/prescriptions.table.js';
-import { iso } from '../../lib/clock.js';
-import { groupBy } from '../../lib/group-by.js';
+} from '../../../db/tables/prescriptions.table.js';
+import { iso } from '../../../lib/clock.js';
+import { groupBy } from '../../../lib/group-by.js';
 
 export interface PrescriptionFilter {
   storeId: string;

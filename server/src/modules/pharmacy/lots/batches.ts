@@ -19,7 +19,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { batchMovements, pageBatches, pageExpiring, storeBatches, toBatch } from '../batches.queries.js';
+import { batchMovements, pageBatches, pageExpiring, storeBatches, toBatch } from './batches.queries.js';
 import { lockStock, moveBatch, orgToday, UNALLOCATED_LOT } from './batch-ledger.js';
 
 export async function listBatches(ctx: AuthedContext, q: ListBatchesQuery): Promise<{ items: Batch[]; meta: PageMeta }> {

@@ -11,7 +11,7 @@ import { type BatchMovementKind, type BatchStatus, newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate, insertRows, updateRows } from '../../../db/dialect.js';
-import { sameLot } from '../batches.queries.js';
+import { sameLot } from './batches.queries.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
