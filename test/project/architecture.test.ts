@@ -21,6 +21,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { PaymentMethod, PayoutMethod, SyncEntity } from '@duka/shared';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -114,6 +115,31 @@ function findCycles(graph: Map<string, string[]>): string[] {
   return cycles;
 }
 
+/** Where a Kysely query starts: the builder call at the root of its method chain. */
+const QUERY_ROOT = /^(selectFrom|insertInto|updateTable|deleteFrom|with|replaceInto|mergeInto)$/;
+const QUERY_LINES = 8;
+
+/** `line (n lines)` of each query chain in `file` that spans QUERY_LINES lines or more as formatted. */
+function longQueries(file: string): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && QUERY_ROOT.test(node.expression.name.text)) {
+      let chain: ts.Node = node;
+      while (ts.isPropertyAccessExpression(chain.parent) || (ts.isCallExpression(chain.parent) && chain.parent.expression === chain)) {
+        chain = chain.parent;
+      }
+      const lines = lineOf(chain.getEnd()) - lineOf(chain.getStart(sf)) + 1;
+      if (lines >= QUERY_LINES) found.push(`${lineOf(node.getStart(sf))} (${lines} lines)`);
+      return; // a subquery inside it is part of the same query
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
 const source = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const imports = (file: string) =>
   [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
@@ -163,6 +189,13 @@ describe('architecture', () => {
     }
   });
 
+  it('a query of 8 lines or more lives in a queries file', () => {
+    const long = [...files('server/src/modules'), ...files('server/src/sync')]
+      .filter((f) => !f.endsWith('.queries.ts'))
+      .flatMap((f) => longQueries(f).map((q) => `${f}:${q}`));
+    expect(long).toEqual([]);
+  });
+
   it('no import cycle anywhere in the server', () => {
     expect(findCycles(server)).toEqual([]);
   });
@@ -174,6 +207,7 @@ describe('architecture', () => {
     expect(areaOf('server/src/modules/pos/services/sale-plan.ts')).toBe('pos');
     expect(areaOf('server/src/sync/push/push.index.ts')).toBeNull();
     expect(rankOf('tenancy')).toBe(0);
+    expect(longQueries('server/src/modules/tenancy/stores.queries.ts').length).toBeGreaterThan(0);
     expect(rankOf('pos')).toBeGreaterThan(rankOf('pharmacy'));
     expect(server.get('server/src/modules/pos/services/sale-plan.ts')).toContain(exportsOf('pharmacy'));
     expect(server.get('server/src/lib/context.ts')).toContain('server/src/db/transaction.ts');
