@@ -81,9 +81,5 @@ describe('GET /accounts/ai-credits', () => {
     expect((await credits(owner.token)).month).toBe('2026-11');
   });
 
-  it('answers 401 without a token', async () => {
-    const res = await t.request('GET', '/accounts/ai-credits');
-    expect(res.status).toBe(401);
-    expect(res.body.errors[0].code).toBe('UNAUTHENTICATED');
-  });
+  // No token: test/api/access-rules.test.ts.
 });

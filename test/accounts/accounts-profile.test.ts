@@ -173,15 +173,5 @@ describe('/accounts/me', () => {
     expect((await login(owner.phone, owner.password)).status).toBe(200);
   });
 
-  it('answers 401 UNAUTHENTICATED without a token, or with a bad one', async () => {
-    for (const [method, token] of [
-      ['GET', undefined],
-      ['PATCH', undefined],
-      ['GET', 'not-a-jwt'],
-    ] as const) {
-      const res = await t.request(method, '/accounts/me', { token, body: method === 'PATCH' ? { first_name: 'X' } : undefined });
-      expect(res.status, `${method} ${token}`).toBe(401);
-      expect(res.body.errors[0].code).toBe('UNAUTHENTICATED');
-    }
-  });
+  // No token, or one that is not a token: test/api/access-rules.test.ts.
 });

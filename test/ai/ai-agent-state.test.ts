@@ -52,7 +52,6 @@ describe('the companion agent’s memory', () => {
         expect((await call('POST', `/ai/agent/conversations/${id}/turns`, token, turn(9))).status).toBe(404);
       }
       expect((await call('GET', '/ai/agent/conversations/00000000-0000-4000-8000-000000000000', owner.token)).status).toBe(404);
-      expect((await call('POST', '/ai/agent/conversations', undefined)).status).toBe(401);
     });
 
     it('are forgotten an hour after their last turn, which moves the hour on', async () => {

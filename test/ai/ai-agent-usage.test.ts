@@ -42,6 +42,5 @@ describe('AI usage of companion-agent questions', () => {
       const res = await t.request('POST', '/ai/usage/agent', { token: owner.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await t.request('POST', '/ai/usage/agent', { body: { questions: 1 } })).status).toBe(401);
   });
 });

@@ -254,8 +254,6 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
 
     expect((await h.chat(shop, { message: '   ' })).status).toBe(400);
     expect((await h.chat(shop, { message: 'x'.repeat(4001) })).status).toBe(400);
-    expect((await t.request('POST', '/ai/chat', { body: { message: 'Mauzo?' } })).status).toBe(401);
-    expect((await t.request('GET', '/ai/usage')).status).toBe(401);
     expect((await t.request('GET', '/ai/conversations/not-a-uuid', { token: shop.token })).status).toBe(400);
   });
 });

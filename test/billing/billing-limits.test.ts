@@ -43,7 +43,6 @@ describe('billing: plan limits answer 402 PLAN_LIMIT', () => {
     expect(third.status).toBe(402);
     expect(third.body.message).toBe('your plan allows 2 staff members and 2 are used; the Business plan (biashara) lifts this limit');
 
-    expect((await t.request('GET', '/subscriptions/current', { token: first.token })).status).toBe(403);
     // Giving a deactivated account back counts as hiring.
     expect((await t.request('DELETE', `/staff/${first.user.id}`, { token: owner.token })).status).toBe(200);
     await createStaff(t, owner);

@@ -82,7 +82,6 @@ describe('customers', () => {
       expect(res.body.errors[0].field, JSON.stringify(body)).toBe(field);
     }
     expect((await list(owner)).data.total).toBe(0);
-    expect((await t.request('GET', '/customers')).status).toBe(401);
   });
 
   it('lists customers by name with search, segment and paging', async () => {
@@ -119,9 +118,9 @@ describe('customers', () => {
     expect((await t.request('GET', `/customers/${debtor.id}`, { token: owner.token })).body.data.outstanding_balance).toBe(7_250.25);
   });
 
-  it('reads and updates one customer; another organisation’s id is 404', async () => {
+  // Another organisation's, an unknown or a malformed id: test/api/access-rules.test.ts.
+  it('reads and updates one customer', async () => {
     const owner = await registerOwner(t);
-    const other = await registerOwner(t);
     const c = await newCustomer(owner, { phone: uniquePhone(), email: uniqueEmail(), notes: 'n' });
     const got = await t.request('GET', `/customers/${c.id}`, { token: owner.token });
     expect(Envelope(Customer).parse(got.body).data).toEqual(c);
@@ -141,16 +140,6 @@ describe('customers', () => {
     const same = await t.request('PATCH', `/customers/${c.id}`, { token: owner.token, body: { name: 'Baraka M.' } });
     expect(same.body.data).toEqual(updated);
     expect(await changes(owner.orgId, c.id)).toHaveLength(2);
-
-    for (const [method, body] of [
-      ['GET', undefined],
-      ['PATCH', { name: 'x' }],
-    ] as const) {
-      expect((await t.request(method, `/customers/${c.id}`, { token: other.token, body })).status).toBe(404);
-      expect((await t.request(method, '/customers/0190f5a4-0000-7000-8000-000000000000', { token: owner.token, body })).status).toBe(404);
-    }
-    expect((await t.request('GET', '/customers/not-a-uuid', { token: owner.token })).status).toBe(400);
-    expect((await t.request('GET', `/customers/${c.id}`, { token: owner.token })).body.data.name).toBe('Baraka M.');
   });
 
   it('refuses a PATCH to a phone another customer has', async () => {

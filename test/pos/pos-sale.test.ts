@@ -230,6 +230,5 @@ describe('POST /pos/sale', () => {
       field: 'lines',
       message: 'must have at least one line',
     });
-    expect((await t.request('POST', '/pos/sale', { body: { lines: [], payment_method: 'Cash' } })).status).toBe(401);
   });
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Envelope, Store, StoreStaffList } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, createStaff, e164, registerOwner, uniquePhone, type Session } from '../setup/factories.js';
@@ -295,67 +294,12 @@ describe('/stores', () => {
     expect((await call(owner, 'GET', `/stores/${empty.id}/staff`)).body.data).toEqual({ items: [], count: 0 });
   });
 
-  describe('access', () => {
-    const everyRoute = (id: string): Array<[string, string, unknown?]> => [
-      ['GET', '/stores'],
-      ['GET', '/stores/stats'],
-      ['POST', '/stores', { name: 'Sneaky Branch' }],
-      ['GET', `/stores/${id}`],
-      ['PATCH', `/stores/${id}`, { name: 'Sneaky' }],
-      ['DELETE', `/stores/${id}`],
-      ['GET', `/stores/${id}/staff`],
-      ['GET', `/stores/${id}/week`],
-      ['PATCH', `/stores/${id}/status`, { status: 'closed' }],
-    ];
-    const idRoutes = (id: string) => everyRoute(id).filter(([, path]) => path.includes(id));
-
-    it('answers 403 to staff and managers on every route and changes nothing', async () => {
-      const owner = await registerOwner(t);
-      const branch = await addStore(t, owner.orgId, 'Kariakoo Branch');
-      const staff = await createStaff(t, owner);
-      const manager = await createStaff(t, owner, { role: 'manager' });
-      const before = await snapshot(owner.orgId);
-      for (const who of [staff, manager]) {
-        for (const [method, path, body] of everyRoute(branch.id)) {
-          const res = await call(who, method, path, body);
-          expect(res.status, `${method} ${path}`).toBe(403);
-          expect(res.body.errors[0].code).toBe('FORBIDDEN');
-        }
-      }
-      expect(await snapshot(owner.orgId)).toEqual(before);
-    });
-
-    it('answers 401 without a token', async () => {
-      for (const [method, path, body] of everyRoute(randomUUID())) {
-        const res = await t.request(method, path, { body });
-        expect(res.status, `${method} ${path}`).toBe(401);
-      }
-    });
-
-    it("answers 404 for another organisation's store or an unknown id, and leaves it untouched", async () => {
-      const owner = await registerOwner(t);
-      const other: Session = await registerOwner(t);
-      const otherBranch = await addStore(t, other.orgId, 'Their Branch');
-      const before = await snapshot(other.orgId);
-      for (const id of [other.storeId, otherBranch.id, randomUUID()]) {
-        for (const [method, path, body] of idRoutes(id)) {
-          const res = await call(owner, method, path, body);
-          expect(res.status, `${method} ${path}`).toBe(404);
-          expect(res.body.errors[0].code).toBe('NOT_FOUND');
-        }
-      }
-      expect(await snapshot(other.orgId)).toEqual(before);
-      const mine = await call(owner, 'GET', '/stores');
-      expect(mine.body.data.items.map((s: Store) => s.id)).toEqual([owner.storeId]);
-    });
-
-    it('answers 400 naming id for a malformed id', async () => {
-      const owner = await registerOwner(t);
-      for (const [method, path, body] of idRoutes('not-a-uuid')) {
-        const res = await call(owner, method, path, body);
-        expect(res.status, `${method} ${path}`).toBe(400);
-        expect(res.body.errors).toEqual([expect.objectContaining({ code: 'VALIDATION_ERROR', field: 'id' })]);
-      }
-    });
+  // No token, staff or a manager, another organisation's store, a malformed id: test/api/access-rules.test.ts.
+  it("lists only the caller's organisation's stores", async () => {
+    const owner = await registerOwner(t);
+    const other: Session = await registerOwner(t);
+    await addStore(t, other.orgId, 'Their Branch');
+    const mine = await call(owner, 'GET', '/stores');
+    expect(mine.body.data.items.map((s: Store) => s.id)).toEqual([owner.storeId]);
   });
 });

@@ -1,0 +1,201 @@
+/**
+ * One real row of every kind an organisation owns, made through the API as its owner (the generated
+ * access suite, test/api/access-rules.test.ts, calls every operation with another organisation's
+ * ids), and a snapshot of the whole database to show that such calls wrote nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { addStore, createStaff, type Session, uniqueEmail, uniquePhone } from './factories.js';
+import { newMedicine, receiveLots } from './pharmacy-factories.js';
+import { newProduct } from './suppliers-factories.js';
+import type { TestApp } from './test-app.js';
+
+/** Each kind of row an organisation owns that a path parameter can name. */
+export type TenantKind =
+  | 'store'
+  | 'user'
+  | 'category'
+  | 'product'
+  | 'barcode'
+  | 'batch'
+  | 'quarantine'
+  | 'recall'
+  | 'prescription'
+  | 'customer'
+  | 'creditTab'
+  | 'sale'
+  | 'supplier'
+  | 'delivery'
+  | 'expense'
+  | 'notification'
+  | 'note'
+  | 'file'
+  | 'conflict'
+  | 'export'
+  | 'schedule'
+  | 'aiConversation'
+  | 'agentConversation'
+  | 'agentAction';
+
+/** Ids (or names, for a barcode or a file) of real rows, one or more per kind. */
+export type TenantRows = Record<TenantKind, string[]>;
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const RX = {
+  patient_name: 'Neema Joseph',
+  patient_age: 34,
+  patient_sex: 'female',
+  prescriber_name: 'Dr. Baraka Mwita',
+  prescriber_registration_number: 'MCT-4471',
+  facility: 'Mwananyamala Hospital',
+  date_written: '2026-01-10',
+} as const;
+
+/**
+ * A row of every kind in the owner's organisation (a pharmacy, so that its medicines have batches,
+ * prescriptions, quarantine and recalls), each made the way a shop makes it.
+ */
+export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows> {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await t.request(method, path, { token: owner.token, body });
+    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+    return res.body.data;
+  };
+  const branch = await addStore(t, owner.orgId, 'Tawi la Sinza');
+  const staff = await createStaff(t, owner);
+  const category = await call('POST', '/inventory/categories', { name: `Dawa ${randomUUID().slice(0, 6)}` });
+  const barcode = `6200${String(Date.now()).slice(-9)}`;
+  const medicine = await newMedicine(t, owner, {
+    name: 'Amoxil 250mg',
+    generic_name: 'Amoxicillin',
+    strength: '250 mg',
+    dosage_form: 'capsule',
+    schedule: 'pom',
+    barcode,
+    category_id: category.id,
+  });
+  const delivery = await receiveLots(t, owner, [
+    { product_id: medicine.id, lot_number: 'AMX-1', expiry_date: '2028-06-30', qty: 20 },
+    { product_id: medicine.id, lot_number: 'AMX-2', expiry_date: '2028-09-30', qty: 5 },
+  ]);
+  const supplierId = (await t.db.db.selectFrom('deliveries').select('supplier_id').where('id', '=', delivery.id).executeTakeFirstOrThrow())
+    .supplier_id;
+  const batch = await t.db.db
+    .selectFrom('batches')
+    .select('id')
+    .where('product_id', '=', medicine.id)
+    .where('lot_number', '=', 'AMX-1')
+    .executeTakeFirstOrThrow();
+  const customer = await call('POST', '/customers', { name: 'Mzee Hamisi', phone: uniquePhone(), credit_limit: 100_000 });
+  const sale = await call('POST', '/pos/sale', {
+    lines: [{ product_id: medicine.id, qty: 2 }],
+    payment_method: 'Credit',
+    customer_id: customer.id,
+    prescription: RX,
+  });
+  const tab = (await call('GET', `/credits/customers/${customer.id}`)).tabs[0];
+  const prescription = (await call('GET', '/pharmacy/prescriptions')).find((p: { transaction_id: string }) => p.transaction_id === sale.id);
+  const returned = await call('POST', '/pos/sale', {
+    lines: [{ product_id: medicine.id, qty: 1 }],
+    payment_method: 'Cash',
+    prescription: RX,
+  });
+  await call('POST', `/pos/transactions/${returned.id}/refund`, { reason: 'returned unopened' });
+  const [held] = await call('GET', '/pharmacy/quarantine');
+  const recall = await call('POST', '/pharmacy/recalls', { product_id: medicine.id, lot_number: 'AMX-2', reason: 'TMDA recall notice' });
+
+  const expense = await call('POST', '/expenses', { title: 'Umeme', category: 'Utilities', amount: 45_000 });
+  const notification = await call('POST', '/notifications', { category: 'system', title: 'Stock count on Sunday' });
+  const note = await call('POST', '/notebook', { title: 'Orders for Monday', content: 'Sugar 20 bags' });
+  const form = new FormData();
+  form.append('file', new File([PNG], 'receipt.png', { type: 'image/png' }));
+  form.append('kind', 'receipt');
+  const upload = await t.request('POST', '/uploads', { token: owner.token, form });
+  expect(upload.status, upload.text).toBe(201);
+
+  // A till's offline sale at an old price: the server books it and records a price conflict.
+  const soap = await newProduct(t, owner, { name: 'Sabuni', selling_price: 1500, stock: 10 });
+  const device = randomUUID();
+  await call('POST', '/sync/devices', { device_id: device, name: 'Till 1' });
+  const pushed = await call('POST', '/sync/push', {
+    device_id: device,
+    mutations: [
+      {
+        id: randomUUID(),
+        seq: 1,
+        type: 'sale.create',
+        created_at: new Date(t.clock.now() - 60_000).toISOString(),
+        payload: {
+          id: randomUUID(),
+          client_receipt_number: 'T1-1',
+          lines: [{ product_id: soap.id, qty: 1, unit_price: 1200 }],
+          payment_method: 'Cash',
+        },
+      },
+    ],
+  });
+  expect(pushed.results[0].conflicts?.length, JSON.stringify(pushed)).toBeGreaterThan(0);
+  const [conflict] = await call('GET', '/sync/conflicts');
+
+  const report = await call('POST', '/reports/generate', { report_type: 'inventory', format: 'json' });
+  const schedule = await call('POST', '/reports/scheduled', {
+    report_type: 'sales',
+    name: 'Weekly sales',
+    frequency: 'weekly',
+    date_range_preset: '7d',
+    recipients: [uniqueEmail('owner')],
+  });
+  const chat = await call('POST', '/ai/chat', { message: 'Mauzo ya leo?' });
+  const agent = await call('POST', '/ai/agent/conversations');
+  const action = await call('POST', '/ai/agent/actions', {
+    tool: 'updateProduct',
+    arguments: { id: soap.id, selling_price: 1600 },
+    summary: 'Change Sabuni: selling price to TZS 1,600',
+    language: 'en',
+    ttl_seconds: 600,
+  });
+
+  return {
+    store: [owner.storeId, branch.id],
+    user: [staff.user.id, owner.userId],
+    category: [category.id],
+    product: [medicine.id, soap.id],
+    barcode: [barcode],
+    batch: [batch.id],
+    quarantine: [held.id],
+    recall: [recall.id],
+    prescription: [prescription.id],
+    customer: [customer.id],
+    creditTab: [tab.id],
+    sale: [sale.id],
+    supplier: [supplierId],
+    delivery: [delivery.id],
+    expense: [expense.id],
+    notification: [notification.id],
+    note: [note.id],
+    file: [upload.body.data.url.split('/').at(-1)],
+    conflict: [conflict.id],
+    export: [report.export_id],
+    schedule: [schedule.id],
+    aiConversation: [chat.id],
+    agentConversation: [agent.id],
+    agentAction: [action.id],
+  };
+}
+
+/** Tables a refused call may write to: rate-limit counters and the like, none of them a shop's data. */
+const BOOKKEEPING = new Set(['rate_limits', 'auth_counters', 'idempotency_keys', 'job_leases']);
+
+/** Every row of every table (but the bookkeeping above), to compare before and after calls that must write nothing. */
+export async function databaseSnapshot(t: TestApp): Promise<Record<string, string[]>> {
+  const snapshot: Record<string, string[]> = {};
+  for (const table of await t.db.db.introspection.getTables()) {
+    if (BOOKKEEPING.has(table.name) || table.isView || table.name.startsWith('products_fts')) continue;
+    const rows = await t.db.db
+      .selectFrom(table.name as 'users')
+      .selectAll()
+      .execute();
+    snapshot[table.name] = rows.map((row) => JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? String(v) : v))).sort();
+  }
+  return snapshot;
+}
