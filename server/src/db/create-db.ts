@@ -1,4 +1,5 @@
 /** Open the database: embedded SQLite by default, PostgreSQL when given a postgres:// URL. */
+import type { KyselyPlugin } from 'kysely';
 import type { DbHandle } from './handle.js';
 import { openPostgres, type PostgresOptions } from './postgres.js';
 import { openSqlite } from './sqlite.js';
@@ -9,10 +10,12 @@ export type DbOptions = Partial<PostgresOptions> & {
   sqliteFile?: string;
   /** Count each request's SQL statements (COUNT_STATEMENTS, db/statement-count.ts). */
   countStatements?: boolean;
+  /** Plugins that see every statement of the main handle (the tests' tenant-scope check). */
+  plugins?: KyselyPlugin[];
 };
 
 export function createDb(opts: DbOptions): DbHandle {
   const log = opts.countStatements ? countStatement : undefined;
-  const handle = opts.url ? openPostgres({ ...opts, url: opts.url, log }) : openSqlite(opts.sqliteFile ?? ':memory:', log);
+  const handle = opts.url ? openPostgres({ ...opts, url: opts.url, log }) : openSqlite(opts.sqliteFile ?? ':memory:', log, opts.plugins);
   return opts.countStatements ? { ...handle, transact: countingTransact(handle.transact) } : handle;
 }

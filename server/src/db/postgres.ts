@@ -22,6 +22,8 @@ export interface PostgresOptions {
   onConnectionError?: (err: Error) => void;
   /** Kysely's log hook (statement counting). */
   log?: KyselyConfig['log'];
+  /** Plugins that see every statement of the main handle (the tests' tenant-scope check). */
+  plugins?: KyselyConfig['plugins'];
 }
 
 // bigint (20) and numeric (1700, e.g. SUM of bigint) come back as numbers: every value we store
@@ -51,7 +53,7 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
   });
   // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
   pool.on('error', (err) => opts.onConnectionError?.(err));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log, plugins: opts.plugins });
   const probePool = new pg.Pool({
     connectionString: opts.url,
     application_name: SERVER_APPLICATION_NAME,

@@ -14,8 +14,8 @@ import { groupCommit } from './group-commit.js';
 import { checkPublish, type DbHandle } from './handle.js';
 import { migrateToLatest } from './migrate.js';
 
-/** `file` is a path or `:memory:`; `log` is Kysely's hook (statement counting). */
-export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
+/** `file` is a path or `:memory:`; `log` is Kysely's hook (statement counting); `plugins` see every statement (tests' checks). */
+export function openSqlite(file: string, log?: KyselyConfig['log'], plugins?: KyselyConfig['plugins']): DbHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -24,7 +24,7 @@ export function openSqlite(file: string, log?: KyselyConfig['log']): DbHandle {
   sqlite.pragma('busy_timeout = 5000');
   // Planner statistics: without them a search drives from the wrong index (SQLite's advice for long-lived connections).
   sqlite.pragma('optimize = 0x10002');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log, plugins });
   // WAL lets a second connection read while the first writes; an in-memory database has only one.
   const probe = file === ':memory:' ? null : new SQLite(file, { readonly: true });
   const probeDb = probe ? new Kysely<Database>({ dialect: new SqliteDialect({ database: probe }) }) : db;

@@ -1,0 +1,93 @@
+/**
+ * Which tables belong to one organisation and which are the platform's, in one place (issue 36).
+ * A tenant table's rows each belong to one organisation, named by `org_id` (the organisations
+ * table by its own `id`); a database that places rows by tenant (Citus, a PostgreSQL partitioned
+ * by organisation) keys, joins and locks them by it. A global table is read across organisations
+ * by design, each for the reason given. The record is typed by `Database`, so a new table does not
+ * compile until it is placed here.
+ */
+import type { Database } from './database.js';
+
+export type TableScope = { scope: 'tenant'; key: 'org_id' | 'id'; hasKey: boolean } | { scope: 'global'; why: string };
+
+const tenant = (hasKey = true): TableScope => ({ scope: 'tenant', key: 'org_id', hasKey });
+const global = (why: string): TableScope => ({ scope: 'global', why });
+
+export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
+  organisations: { scope: 'tenant', key: 'id', hasKey: true },
+  stores: tenant(),
+  users: global('a person signs in before any organisation is known, and platform operators belong to none'),
+  refresh_tokens: global("sessions are a user's, and users are global"),
+  otps: global('one-time codes are sent to a phone or an email before sign-in'),
+  auth_counters: global('sign-in limits count per identifier, before any organisation is known'),
+  job_leases: global("the instances' coordination of background jobs"),
+  outbox: global("platform messages (sign-in codes, operators' mail) share it with shops' messages, claimed by any instance"),
+  change_log: tenant(),
+  audit_log: global('platform operators act on no organisation (org_id null); a shop reads its own rows by org_id'),
+  plans: global("the platform's price list"),
+  subscriptions: tenant(),
+  invoices: tenant(),
+  payments: tenant(),
+  subscription_events: tenant(),
+  ai_credit_usage: tenant(),
+  categories: tenant(),
+  products: tenant(),
+  product_stock: tenant(false),
+  product_prices: tenant(),
+  stock_adjustments: tenant(),
+  transactions: tenant(),
+  transaction_lines: tenant(false),
+  fiscal_devices: tenant(),
+  fiscal_receipts: tenant(),
+  fiscal_z_reports: tenant(),
+  customers: tenant(),
+  credit_tabs: tenant(),
+  credit_payments: tenant(),
+  credit_allocations: tenant(false),
+  credit_messages: tenant(),
+  credit_notes: tenant(),
+  notifications: tenant(),
+  suppliers: tenant(),
+  deliveries: tenant(),
+  delivery_lines: tenant(false),
+  supplier_payments: tenant(),
+  supplier_payment_allocations: tenant(false),
+  expenses: tenant(),
+  notes: tenant(),
+  note_tags: tenant(false),
+  uploads: tenant(),
+  reviews: tenant(),
+  idempotency_keys: tenant(false),
+  events: tenant(),
+  event_deliveries: tenant(false),
+  stock_quarantine: tenant(),
+  devices: tenant(),
+  sync_mutations: tenant(false),
+  sync_conflicts: tenant(),
+  change_log_floor: tenant(),
+  report_exports: tenant(),
+  scheduled_reports: tenant(),
+  sales_daily: tenant(),
+  sales_daily_products: tenant(),
+  analytics_rollup_state: tenant(),
+  ai_conversations: tenant(),
+  ai_messages: tenant(),
+  agent_conversations: tenant(),
+  agent_turns: tenant(),
+  agent_actions: tenant(),
+  addo_medicines: global("the national ADDO list (TMDA's), the same for every shop"),
+  addo_list_changes: global("the national ADDO list's history"),
+  addo_list_state: global("the national ADDO list's version"),
+  batches: tenant(),
+  batch_movements: tenant(),
+  transaction_line_batches: tenant(false),
+  recalls: tenant(),
+  prescriptions: tenant(),
+  prescription_items: tenant(false),
+};
+
+/** The column that names a tenant table's organisation, or null for a global table. */
+export function tenantKeyOf(table: string): string | null {
+  const scope = (TABLE_SCOPE as Record<string, TableScope | undefined>)[table];
+  return scope?.scope === 'tenant' ? scope.key : null;
+}
