@@ -1,10 +1,12 @@
-import { type CreditMessage, type CreditNote, type CreditPayment, type CreditTab, OwingTabStatus, fromCents } from '@duka/shared';
+import { type CreditMessage, type CreditNote, type CreditPayment, type CreditTab, OwingTabStatus, fromCents, newId } from '@duka/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { messageState } from '../../lib/outgoing-message.js';
 import { pastDue, tabBalance } from '../customers/customers.exports.js';
 import type { CreditNoteTable, CreditPaymentRow, CreditTabRow } from '../../db/tables/credits.table.js';
+
+type CreditNoteRow = Selectable<CreditNoteTable>;
 
 export type CreditTabWithName = CreditTabRow & { customer_name: string };
 
@@ -76,6 +78,73 @@ export function owingTabsOldestFirst(db: Kysely<Database>, orgId: string, custom
     .orderBy('id');
 }
 
+/**
+ * Write off what is still owed on tab `id` (a debt forgiven, or a voided or refunded credit sale):
+ * `writtenOff` is the tab's written-off total afterwards.
+ */
+export async function writeOffTabRow(db: Kysely<Database>, id: string, writtenOff: number, reason: string, now: number): Promise<void> {
+  await db
+    .updateTable('credit_tabs')
+    .set({
+      status: 'written_off',
+      written_off_amount: writtenOff,
+      write_off_reason: reason,
+      written_off_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Part of a payment allocated to tab `id`: what the tab has been paid in all, and the status that leaves it in. */
+export async function updateTabPaid(
+  db: Kysely<Database>,
+  id: string,
+  paid: Pick<CreditTabRow, 'paid_amount' | 'settled_at'> & { status: 'settled' | 'partially_paid' },
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('credit_tabs')
+    .set({
+      paid_amount: paid.paid_amount,
+      status: paid.status,
+      settled_at: paid.settled_at,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function insertCreditPayment(db: Kysely<Database>, p: CreditPaymentRow): Promise<void> {
+  await db
+    .insertInto('credit_payments')
+    .values({
+      id: p.id,
+      org_id: p.org_id,
+      store_id: p.store_id,
+      customer_id: p.customer_id,
+      amount: p.amount,
+      method: p.method,
+      reference: p.reference,
+      note: p.note,
+      received_by: p.received_by,
+      created_at: p.created_at,
+    })
+    .execute();
+}
+
+/** The customer's payments, newest first (without their allocations: see `withAllocations`). */
+export function customerPayments(db: Kysely<Database>, orgId: string, customerId: string) {
+  return db
+    .selectFrom('credit_payments')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('customer_id', '=', customerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
 /** Payments with their allocations (two queries, however many payments). */
 export async function withAllocations(db: Kysely<Database>, payments: CreditPaymentRow[]): Promise<CreditPayment[]> {
   const ids = payments.map((p) => p.id);
@@ -143,6 +212,34 @@ export function toCreditMessage(row: CreditMessageWithDelivery): CreditMessage {
   };
 }
 
-export function toCreditNote(row: Selectable<CreditNoteTable>): CreditNote {
+export function toCreditNote(row: CreditNoteRow): CreditNote {
   return { id: row.id, customer_id: row.customer_id, body: row.body, author_id: row.author_id, created_at: iso(Number(row.created_at)) };
+}
+
+/** The customer's credit notes, newest first. */
+export function customerNotes(db: Kysely<Database>, orgId: string, customerId: string) {
+  return db
+    .selectFrom('credit_notes')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('customer_id', '=', customerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** A new note on the customer's credit; the row as written. */
+export function insertCreditNote(db: Kysely<Database>, n: Omit<CreditNoteRow, 'id'>): Promise<CreditNoteRow> {
+  return db
+    .insertInto('credit_notes')
+    .values({
+      id: newId(),
+      org_id: n.org_id,
+      customer_id: n.customer_id,
+      body: n.body,
+      author_id: n.author_id,
+      created_at: n.created_at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -197,3 +197,18 @@ export async function vipThreshold(db: Kysely<Database>, orgId: string): Promise
     .executeTakeFirstOrThrow();
   return Number(row.total_spend);
 }
+
+/**
+ * The VIPs of `orgId` other than `customerId` whose spend is below `threshold` (all of them when
+ * there is no threshold, nobody having bought anything): each falls back to its own segment.
+ */
+export function vipsBelow(db: Kysely<Database>, orgId: string, customerId: string, threshold: number | null) {
+  return db
+    .selectFrom('customers')
+    .select(['id', 'created_at'])
+    .where('org_id', '=', orgId)
+    .where('segment', '=', 'VIP')
+    .where('id', '!=', customerId)
+    .$if(threshold !== null, (qb) => qb.where('total_spend', '<', threshold!))
+    .execute();
+}

@@ -1,9 +1,9 @@
 import { fromCents } from '@duka/shared';
 import type { Expense, ExpenseCategory, ExpensePaymentMethod } from '@duka/shared';
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
-import type { ExpenseRow } from '../../db/tables/expenses.table.js';
+import type { ExpenseRow, ExpenseTable } from '../../db/tables/expenses.table.js';
 
 /** An expense of `storeId` only: another store's or organisation's id is not found. */
 export function findExpense(db: Kysely<Database>, storeId: string, id: string): Promise<ExpenseRow | undefined> {
@@ -38,4 +38,41 @@ export function spendingByCategory(db: Kysely<Database>, storeId: string, from: 
     .groupBy('category')
     .select((eb) => ['category', eb.fn.sum<number>('amount').as('total'), eb.fn.countAll<number>().as('n')])
     .execute();
+}
+
+/**
+ * A new expense (paid in cash, unless `fields` says otherwise), or nothing when `id` is already
+ * taken: of two requests with one client id at once, the second finds the first's row.
+ */
+export function insertExpense(
+  db: Kysely<Database>,
+  e: {
+    id: string;
+    orgId: string;
+    storeId: string;
+    spentAt: number;
+    fields: Updateable<ExpenseTable> & { title: string; category: string; amount: number };
+    createdBy: string | null;
+    now: number;
+  },
+): Promise<ExpenseRow | undefined> {
+  return db
+    .insertInto('expenses')
+    .values({
+      id: e.id,
+      org_id: e.orgId,
+      store_id: e.storeId,
+      payment_method: 'Cash',
+      payment_reference: null,
+      notes: null,
+      receipt_url: null,
+      spent_at: e.spentAt,
+      ...e.fields,
+      created_by: e.createdBy,
+      created_at: e.now,
+      updated_at: e.now,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }

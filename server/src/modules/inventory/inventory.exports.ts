@@ -1,6 +1,5 @@
 /** What inventory offers the areas ranked above it (docs/architecture.md): they import this file, never inventory's own. */
-export { orgProductsById, productIdsOnDefaultAlert, toCategory, toProduct } from './inventory.queries.js';
+export { orgProductsById, productIdsOnDefaultAlert, recordPrice, toCategory, toProduct } from './inventory.queries.js';
 export { createCategory, deleteCategory, updateCategory } from './services/categories.js';
-export { recordPrice } from './services/prices.js';
 export { listProducts, updateProduct } from './services/products.js';
 export { insertAdjustment, listLowStock } from './services/stock.js';

@@ -1,9 +1,10 @@
-import { fromBasisPoints, fromCents } from '@duka/shared';
-import type { Category, Product } from '@duka/shared';
-import type { Kysely } from 'kysely';
+import { fromBasisPoints, fromCents, newId } from '@duka/shared';
+import type { Category, CreateCategoryInput, Product, UpdateCategoryInput } from '@duka/shared';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
-import type { CategoryRow, ProductRow } from '../../db/tables/inventory.table.js';
+import type { ServiceContext } from '../../lib/context.js';
+import type { CategoryRow, ProductRow, ProductTable, StockAdjustmentRow } from '../../db/tables/inventory.table.js';
 
 export function toCategory(row: CategoryRow & { product_count: number | string | null }): Category {
   return {
@@ -120,4 +121,149 @@ export async function productIdsOnDefaultAlert(db: Kysely<Database>, orgId: stri
 
 export function findCategory(db: Kysely<Database>, orgId: string, id: string) {
   return db.selectFrom('categories').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The organisation's categories with how many products each holds (active or not), in display order. */
+export function categoriesWithCounts(db: Kysely<Database>, orgId: string) {
+  return db
+    .selectFrom('categories as c')
+    .leftJoin('products as p', 'p.category_id', 'c.id')
+    .selectAll('c')
+    .select((eb) => eb.fn.count<number>('p.id').as('product_count'))
+    .where('c.org_id', '=', orgId)
+    .groupBy('c.id')
+    .orderBy('c.sort_order')
+    .orderBy('c.name')
+    .execute();
+}
+
+/** A new category of `orgId` (first in display order and active unless the input says otherwise); the row as written. */
+export function insertCategory(db: Kysely<Database>, orgId: string, input: CreateCategoryInput, now: number): Promise<CategoryRow> {
+  return db
+    .insertInto('categories')
+    .values({
+      id: newId(),
+      org_id: orgId,
+      name: input.name,
+      description: input.description ?? null,
+      sort_order: input.sort_order ?? 0,
+      is_active: input.is_active === false ? 0 : 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The fields present in `input`; the row as updated. */
+export function updateCategoryRow(db: Kysely<Database>, id: string, input: UpdateCategoryInput, now: number): Promise<CategoryRow> {
+  return db
+    .updateTable('categories')
+    .set({
+      name: input.name,
+      description: input.description,
+      sort_order: input.sort_order,
+      is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A new product of `orgId`: the optional columns `fields` leaves out are null, its tax rate 18 %. */
+export async function insertProduct(
+  db: Kysely<Database>,
+  p: { id: string; orgId: string; name: string; fields: Updateable<ProductTable>; now: number },
+): Promise<void> {
+  await db
+    .insertInto('products')
+    .values({
+      id: p.id,
+      org_id: p.orgId,
+      name: p.name,
+      category_id: null,
+      sku: null,
+      barcode: null,
+      wholesale_price: null,
+      wholesale_min_qty: null,
+      image: null,
+      description: null,
+      tax_rate: 1800,
+      tax_code: null,
+      generic_name: null,
+      strength: null,
+      dosage_form: null,
+      schedule: null,
+      expiry_alert_days: null,
+      ...p.fields,
+      created_at: p.now,
+      updated_at: p.now,
+    } as Insertable<ProductTable>)
+    .execute();
+}
+
+/** A lot of the product still holding units, in stock or not (any status but disposed), if there is one. */
+export function lotHoldingUnits(db: Kysely<Database>, productId: string) {
+  return db
+    .selectFrom('batches')
+    .select(['lot_number', 'status'])
+    .where('product_id', '=', productId)
+    .where('qty_on_hand', '!=', 0)
+    .where('status', '!=', 'disposed')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Price history: one row each time a product's prices or tax rate change. Sync reconciliation
+ * prices an offline sale at the row in force at the moment of the sale (sync/push/services/reconcile.ts).
+ */
+export async function recordPrice(ctx: ServiceContext, p: ProductRow): Promise<void> {
+  await ctx.db
+    .insertInto('product_prices')
+    .values({
+      id: newId(),
+      org_id: p.org_id,
+      product_id: p.id,
+      selling_price: p.selling_price,
+      wholesale_price: p.wholesale_price,
+      cost_price: p.cost_price,
+      tax_rate: p.tax_rate,
+      effective_from: ctx.clock.now(),
+      changed_by: ctx.actor?.userId ?? null,
+    })
+    .execute();
+}
+
+/** An adjustment row (never edited or deleted) for a change of stock already applied. */
+export async function insertStockAdjustment(db: Kysely<Database>, a: Omit<StockAdjustmentRow, 'id'>): Promise<void> {
+  await db
+    .insertInto('stock_adjustments')
+    .values({
+      id: newId(),
+      org_id: a.org_id,
+      store_id: a.store_id,
+      product_id: a.product_id,
+      qty_change: a.qty_change,
+      qty_after: a.qty_after,
+      reason: a.reason,
+      note: a.note,
+      adjusted_by: a.adjusted_by,
+      created_at: a.created_at,
+    })
+    .execute();
+}
+
+/** The last `limit` adjustments of a product in `storeId`, newest first. */
+export function productAdjustments(db: Kysely<Database>, storeId: string, productId: string, limit: number) {
+  return db
+    .selectFrom('stock_adjustments')
+    .selectAll()
+    .where('product_id', '=', productId)
+    .where('store_id', '=', storeId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -1,4 +1,5 @@
-import type { Notification } from '@duka/shared';
+import { newId } from '@duka/shared';
+import type { Notification, NotificationCategory } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
@@ -32,4 +33,33 @@ export async function countUnread(db: Kysely<Database>, orgId: string, storeId: 
     .where('is_read', '=', 0)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+export interface NewNotification {
+  orgId: string;
+  storeId: string;
+  category: NotificationCategory;
+  title: string;
+  body?: string;
+  link?: string | null;
+}
+
+/** A new, unread notification; the row as written. */
+export function insertNotification(db: Kysely<Database>, n: NewNotification, now: number): Promise<NotificationRow> {
+  return db
+    .insertInto('notifications')
+    .values({
+      id: newId(),
+      org_id: n.orgId,
+      store_id: n.storeId,
+      category: n.category,
+      title: n.title,
+      body: n.body ?? '',
+      link: n.link ?? null,
+      is_read: 0,
+      read_at: null,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

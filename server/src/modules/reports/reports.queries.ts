@@ -3,6 +3,7 @@
  * report of any length is read in bounded chunks and never held whole in memory.
  */
 import { SoldStatus } from '@duka/shared';
+import type { UpdateScheduledReportInput } from '@duka/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { owingTabs, pastDue, tabBalance } from '../customers/customers.exports.js';
@@ -242,5 +243,31 @@ export function dueSchedules(db: Kysely<Database>, now: number, limit: number) {
     .orderBy('next_run_at')
     .orderBy('id')
     .limit(limit)
+    .execute();
+}
+
+/**
+ * The schedule's fields present in `input` (recipients stored once each, as JSON), and its next
+ * send time when `nextRunAt` is given.
+ */
+export async function updateSchedule(
+  db: Kysely<Database>,
+  id: string,
+  input: UpdateScheduledReportInput,
+  nextRunAt: number | undefined,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('scheduled_reports')
+    .set({
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.frequency !== undefined ? { frequency: input.frequency } : {}),
+      ...(input.date_range_preset !== undefined ? { date_range_preset: input.date_range_preset } : {}),
+      ...(input.recipients !== undefined ? { recipients: JSON.stringify([...new Set(input.recipients)]) } : {}),
+      ...(input.is_enabled !== undefined ? { is_enabled: input.is_enabled ? 1 : 0 } : {}),
+      ...(nextRunAt !== undefined ? { next_run_at: nextRunAt } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', id)
     .execute();
 }

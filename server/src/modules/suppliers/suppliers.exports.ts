@@ -1,2 +1,4 @@
 /** What suppliers offers the areas ranked above it (docs/architecture.md): they import this file, never suppliers's own. */
-export { orgPayments, outstandingOf, owing, toDeliveries, toPayments, toSupplier } from './suppliers.queries.js';
+export { toDeliveries } from './deliveries.queries.js';
+export { orgPayments, toPayments } from './payments.queries.js';
+export { outstandingOf, owing, toSupplier } from './suppliers.queries.js';

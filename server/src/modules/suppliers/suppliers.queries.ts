@@ -1,9 +1,10 @@
+/** The organisation's suppliers and what they are owed; deliveries.queries.ts and payments.queries.ts hold the rest. */
 import { fromCents } from '@duka/shared';
-import type { Delivery, DeliveryStatus, Supplier, SupplierPayment, SupplierStatus } from '@duka/shared';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Supplier, SupplierStatus } from '@duka/shared';
+import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { iso, isoOrNull } from '../../lib/clock.js';
-import type { DeliveryRow, SupplierPaymentRow, SupplierRow } from '../../db/tables/suppliers.table.js';
+import { iso } from '../../lib/clock.js';
+import type { DeliveryRow, SupplierRow, SupplierTable } from '../../db/tables/suppliers.table.js';
 
 /** Statuses of a delivery whose goods arrived: only these are owed. */
 export const ARRIVED = ['delivered', 'partial'] as const;
@@ -63,136 +64,68 @@ export function toSupplier(row: SupplierWithBalanceRow): Supplier {
   };
 }
 
-/** Deliveries of `storeId` not deleted, with their supplier's name. */
-export function storeDeliveries(db: Kysely<Database>, storeId: string) {
-  return db
-    .selectFrom('deliveries')
-    .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
-    .selectAll('deliveries')
-    .select('suppliers.name as supplier_name')
-    .where('deliveries.store_id', '=', storeId)
-    .where('deliveries.deleted_at', 'is', null);
-}
-
-export type DeliveryWithSupplierRow = DeliveryRow & { supplier_name: string };
-
-export function findDelivery(db: Kysely<Database>, storeId: string, id: string): Promise<DeliveryWithSupplierRow | undefined> {
-  return storeDeliveries(db, storeId).where('deliveries.id', '=', id).executeTakeFirst();
-}
-
-export interface LineWithName {
-  id: string;
-  delivery_id: string;
-  product_id: string;
-  /** Null once the product was deleted. */
-  product_name: string | null;
-  qty: number;
-  unit_cost: number;
-  update_cost: number;
-  lot_number: string | null;
-  expiry_date: string | null;
-  /** Null once the product was deleted. */
-  track_batches: number | null;
-}
-
-export function linesOf(db: Kysely<Database>, deliveryIds: string[]): Promise<LineWithName[]> {
-  if (deliveryIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('delivery_lines')
-    .leftJoin('products', 'products.id', 'delivery_lines.product_id')
-    .selectAll('delivery_lines')
-    .select(['products.name as product_name', 'products.track_batches'])
-    .where('delivery_lines.delivery_id', 'in', deliveryIds)
-    .orderBy('delivery_lines.delivery_id')
-    .orderBy('delivery_lines.id')
+/** A new supplier of `orgId`: the optional columns `fields` leaves out are null. */
+export async function insertSupplier(
+  db: Kysely<Database>,
+  s: { id: string; orgId: string; name: string; fields: Updateable<SupplierTable>; now: number },
+): Promise<void> {
+  await db
+    .insertInto('suppliers')
+    .values({
+      category: null,
+      rep: null,
+      phone: null,
+      email: null,
+      address: null,
+      payment_terms: null,
+      notes: null,
+      ...s.fields,
+      id: s.id,
+      org_id: s.orgId,
+      name: s.name,
+      created_at: s.now,
+      updated_at: s.now,
+      deleted_at: null,
+    })
     .execute();
 }
 
-export async function toDeliveries(db: Kysely<Database>, rows: DeliveryWithSupplierRow[]): Promise<Delivery[]> {
-  const lines = await linesOf(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    supplier_id: row.supplier_id,
-    supplier_name: row.supplier_name,
-    store_id: row.store_id,
-    invoice_number: row.invoice_number,
-    delivery_date: iso(Number(row.delivery_date)),
-    items_count: Number(row.items_count),
-    total_value: fromCents(Number(row.total_value)),
-    paid_amount: fromCents(Number(row.paid_amount)),
-    balance: fromCents(owedCents(row)),
-    status: row.status as DeliveryStatus,
-    is_paid: row.is_paid === 1,
-    notes: row.notes,
-    lines: lines
-      .filter((l) => l.delivery_id === row.id)
-      .map((l) => ({
-        id: l.id,
-        product_id: l.product_id,
-        product_name: l.product_name ?? '(deleted product)',
-        qty: Number(l.qty),
-        unit_cost: fromCents(Number(l.unit_cost)),
-        update_cost: l.update_cost === 1,
-        lot_number: l.lot_number,
-        expiry_date: l.expiry_date,
-      })),
-    stock_added_at: isoOrNull(row.stock_added_at === null ? null : Number(row.stock_added_at)),
-    created_by: row.created_by,
-    created_at: iso(Number(row.created_at)),
-    updated_at: iso(Number(row.updated_at)),
-  }));
-}
-
-/** Payments of `orgId` with the supplier's name, newest first. */
-export function orgPayments(db: Kysely<Database>, orgId: string) {
+/** How many suppliers `orgId` has (not deleted), and how many of them are active. */
+export function countSuppliers(db: Kysely<Database>, orgId: string) {
   return db
-    .selectFrom('supplier_payments')
-    .innerJoin('suppliers', 'suppliers.id', 'supplier_payments.supplier_id')
-    .selectAll('supplier_payments')
-    .select('suppliers.name as supplier_name')
-    .where('supplier_payments.org_id', '=', orgId);
+    .selectFrom('suppliers')
+    .where('org_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number>(eb.case().when('status', '=', 'active').then(1).else(0).end()).as('active'),
+    ])
+    .executeTakeFirstOrThrow();
 }
 
-export async function toPayments(
-  db: Kysely<Database>,
-  rows: Array<SupplierPaymentRow & { supplier_name: string }>,
-): Promise<SupplierPayment[]> {
-  const allocations = rows.length
-    ? await db
-        .selectFrom('supplier_payment_allocations')
-        .innerJoin('deliveries', 'deliveries.id', 'supplier_payment_allocations.delivery_id')
-        .select([
-          'supplier_payment_allocations.payment_id',
-          'supplier_payment_allocations.delivery_id',
-          'supplier_payment_allocations.amount',
-        ])
-        .where(
-          'supplier_payment_allocations.payment_id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .orderBy('deliveries.delivery_date')
-        .orderBy('deliveries.id')
-        .execute()
-    : [];
-  return rows.map((row) => ({
-    id: row.id,
-    supplier_id: row.supplier_id,
-    supplier_name: row.supplier_name,
-    delivery_id: row.delivery_id,
-    store_id: row.store_id,
-    amount: fromCents(Number(row.amount)),
-    payment_method: row.payment_method as SupplierPayment['payment_method'],
-    reference: row.reference,
-    notes: row.notes,
-    paid_at: iso(Number(row.paid_at)),
-    created_by: row.created_by,
-    created_at: iso(Number(row.created_at)),
-    allocations: allocations
-      .filter((a) => a.payment_id === row.id)
-      .map((a) => ({ delivery_id: a.delivery_id, amount: fromCents(Number(a.amount)) })),
-  }));
+/** What `orgId` still owes its suppliers (not deleted) over every store, in cents. */
+export function owedToSuppliers(db: Kysely<Database>, orgId: string) {
+  return db
+    .selectFrom('deliveries')
+    .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
+    .where('deliveries.org_id', '=', orgId)
+    .where('suppliers.deleted_at', 'is', null)
+    .where(owing)
+    .select((eb) =>
+      eb.fn.coalesce(eb.fn.sum<number>(eb('deliveries.total_value', '-', eb.ref('deliveries.paid_amount'))), eb.lit(0)).as('owed'),
+    )
+    .executeTakeFirstOrThrow();
+}
+
+/** How many deliveries of `orgId` (not deleted, not cancelled) are dated in [from, to). */
+export function countDeliveriesBetween(db: Kysely<Database>, orgId: string, from: number, to: number) {
+  return db
+    .selectFrom('deliveries')
+    .where('org_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('status', '!=', 'cancelled')
+    .where('delivery_date', '>=', from)
+    .where('delivery_date', '<', to)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
 }

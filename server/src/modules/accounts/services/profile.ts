@@ -15,6 +15,7 @@ import {
   toUser,
 } from '../../tenancy/tenancy.exports.js';
 import { assertIdentityFree, rethrowDuplicate, sendConfirmationEmail } from '../../auth/auth.exports.js';
+import { updateOwnProfile } from '../accounts.queries.js';
 
 export async function getProfile(ctx: AuthedContext): Promise<Profile> {
   const { actor } = ctx;
@@ -58,19 +59,7 @@ export async function updateMe(ctx: AuthedContext, input: UpdateMeInput): Promis
   try {
     await withTransaction(ctx, async (tx) => {
       const now = tx.clock.now();
-      const updated = await tx.db
-        .updateTable('users')
-        .set({
-          first_name: input.first_name,
-          last_name: input.last_name,
-          occupation: input.occupation,
-          ...(emailChanged ? { email: input.email, email_verified_at: null } : {}),
-          ...(passwordHash ? { password_hash: passwordHash, must_change_password: 0 } : {}),
-          updated_at: now,
-        })
-        .where('id', '=', user.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await updateOwnProfile(tx.db, user.id, input, { emailChanged, passwordHash }, now);
       if (passwordHash) {
         await tx.db
           .updateTable('refresh_tokens')

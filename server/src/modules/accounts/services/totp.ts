@@ -5,6 +5,7 @@ import { verifySecret } from '../../../lib/crypto.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { findUserById } from '../../tenancy/tenancy.exports.js';
+import { enableTotp } from '../accounts.queries.js';
 
 async function me(ctx: AuthedContext) {
   const user = await findUserById(ctx.db, ctx.actor.userId);
@@ -36,17 +37,7 @@ export async function confirmTotp(ctx: AuthedContext, code: string) {
   const secret = ctx.keys.decrypt(user.totp_pending_enc);
   const step = checkTotp(secret, code, ctx.clock.now(), null);
   if (step === null) throw new ValidationError('code', 'is wrong; check the authenticator app’s clock');
-  await ctx.db
-    .updateTable('users')
-    .set({
-      totp_secret_enc: user.totp_pending_enc,
-      totp_pending_enc: null,
-      totp_enabled: 1,
-      totp_last_step: step,
-      updated_at: ctx.clock.now(),
-    })
-    .where('id', '=', user.id)
-    .execute();
+  await enableTotp(ctx.db, user.id, user.totp_pending_enc, step, ctx.clock.now());
   await recordAudit(ctx, { action: 'mfa.enable', description: 'Enabled authenticator sign-in' });
   return { enabled: true, pending: false };
 }

@@ -12,6 +12,7 @@ import { assertIdentityFree, rethrowDuplicate, revokeAllForUser } from '../../au
 import type { NewUser, UserRow } from '../../../db/tables/accounts.table.js';
 import { checkPlanAllows } from '../../billing/billing.exports.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
+import { setTemporaryPassword } from '../accounts.queries.js';
 
 export async function listUsers(ctx: AuthedContext): Promise<User[]> {
   requireRole(ctx, 'owner');
@@ -106,17 +107,7 @@ export async function createOrgUser(ctx: AuthedContext, input: OrgUserFields): P
  */
 export async function resetToTemporaryPassword(tx: TxContext, user: UserRow): Promise<void> {
   const password = temporaryPassword();
-  await tx.db
-    .updateTable('users')
-    .set({
-      password_hash: await hashSecret(password),
-      must_change_password: 1,
-      failed_logins: 0,
-      locked_until: null,
-      updated_at: tx.clock.now(),
-    })
-    .where('id', '=', user.id)
-    .execute();
+  await setTemporaryPassword(tx.db, user.id, await hashSecret(password), tx.clock.now());
   await revokeAllForUser(tx, user.id);
   const to = user.phone ?? user.email;
   if (!to) throw new InvalidStateError('this account has neither a phone nor an email to send a temporary password to');

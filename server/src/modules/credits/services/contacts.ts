@@ -5,7 +5,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
 import { requireCustomer } from '../../customers/customers.exports.js';
-import { messagesWithDelivery, toCreditMessage, toCreditNote } from '../credits.queries.js';
+import { insertCreditNote, messagesWithDelivery, toCreditMessage, toCreditNote } from '../credits.queries.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { requireCustomerSmsAllowance } from '../../sms/sms.exports.js';
 
@@ -84,18 +84,13 @@ export async function addCreditNote(ctx: AuthedContext, customerId: string, inpu
   const orgId = requireOrg(ctx);
   const customer = await requireCustomer(ctx, customerId);
   return withTransaction(ctx, async (tx) => {
-    const row = await tx.db
-      .insertInto('credit_notes')
-      .values({
-        id: newId(),
-        org_id: orgId,
-        customer_id: customerId,
-        body: input.body,
-        author_id: ctx.actor.userId,
-        created_at: tx.clock.now(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertCreditNote(tx.db, {
+      org_id: orgId,
+      customer_id: customerId,
+      body: input.body,
+      author_id: ctx.actor.userId,
+      created_at: tx.clock.now(),
+    });
     await recordAudit(tx, {
       action: 'credit.note',
       description: `Added a credit note on ${customer.name}`,

@@ -8,7 +8,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { orgToday, requireCustomer } from '../../customers/customers.exports.js';
-import { balanceCents, filteredTabs, findTab, toCreditTab } from '../credits.queries.js';
+import { balanceCents, filteredTabs, findTab, toCreditTab, writeOffTabRow } from '../credits.queries.js';
 import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
 
 /** Tabs of the organisation, newest first. */
@@ -52,17 +52,7 @@ export async function writeOffTab(ctx: AuthedContext, tabId: string, input: Writ
       throw new InvalidStateError(`this credit tab is already ${locked.status.replace('_', ' ')}`);
     const now = tx.clock.now();
     const forgiven = balanceCents(locked);
-    await tx.db
-      .updateTable('credit_tabs')
-      .set({
-        status: 'written_off',
-        written_off_amount: Number(locked.written_off_amount) + forgiven,
-        write_off_reason: input.reason,
-        written_off_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', tabId)
-      .execute();
+    await writeOffTabRow(tx.db, tabId, Number(locked.written_off_amount) + forgiven, input.reason, now);
     noteChange(tx, orgId, { entity: 'credit_tab', id: tabId, storeId: locked.store_id });
     noteChange(tx, orgId, { entity: 'customer', id: locked.customer_id });
     await recordAudit(tx, {

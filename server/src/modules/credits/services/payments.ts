@@ -8,7 +8,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError } from '../../../lib/errors.js';
 import { requireCustomer } from '../../customers/customers.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
-import { balanceCents, owingTabsOldestFirst, withAllocations } from '../credits.queries.js';
+import { balanceCents, insertCreditPayment, owingTabsOldestFirst, updateTabPaid, withAllocations } from '../credits.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
 /**
@@ -34,34 +34,31 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
     if (found.breach) throw new BusinessRuleError(found.breach.message, found.breach.code, found.breach.field);
     const now = tx.clock.now();
     const paymentId = newId();
-    await tx.db
-      .insertInto('credit_payments')
-      .values({
-        id: paymentId,
-        org_id: orgId,
-        store_id: storeId,
-        customer_id: customerId,
-        amount,
-        method: input.method,
-        reference: input.reference ?? null,
-        note: input.note ?? null,
-        received_by: tx.actor!.userId,
-        created_at: now,
-      })
-      .execute();
+    await insertCreditPayment(tx.db, {
+      id: paymentId,
+      org_id: orgId,
+      store_id: storeId,
+      customer_id: customerId,
+      amount,
+      method: input.method,
+      reference: input.reference ?? null,
+      note: input.note ?? null,
+      received_by: tx.actor!.userId,
+      created_at: now,
+    });
     const byId = new Map(tabs.map((tab) => [tab.id, tab]));
     for (const a of found.allocations) {
       const tab = byId.get(a.tab_id)!;
-      await tx.db
-        .updateTable('credit_tabs')
-        .set({
+      await updateTabPaid(
+        tx.db,
+        tab.id,
+        {
           paid_amount: Number(tab.paid_amount) + a.amount,
           status: a.settled ? 'settled' : 'partially_paid',
           settled_at: a.settled ? now : null,
-          updated_at: now,
-        })
-        .where('id', '=', tab.id)
-        .execute();
+        },
+        now,
+      );
       await tx.db.insertInto('credit_allocations').values({ payment_id: paymentId, tab_id: tab.id, amount: a.amount }).execute();
       noteChange(tx, orgId, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
     }

@@ -4,6 +4,8 @@ import type { CreditProfile } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { toCustomer, orgToday, requireCustomer } from '../../customers/customers.exports.js';
 import {
+  customerNotes,
+  customerPayments,
   isOverdue,
   messagesWithDelivery,
   tabsWithNames,
@@ -24,27 +26,13 @@ export async function getCreditProfile(ctx: AuthedContext, customerId: string): 
       .orderBy('credit_tabs.created_at', 'desc')
       .orderBy('credit_tabs.id', 'desc')
       .execute(),
-    ctx.db
-      .selectFrom('credit_payments')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where('customer_id', '=', customerId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute(),
+    customerPayments(ctx.db, orgId, customerId),
     messagesWithDelivery(ctx.db, orgId)
       .where('credit_messages.customer_id', '=', customerId)
       .orderBy('credit_messages.created_at', 'desc')
       .orderBy('credit_messages.id', 'desc')
       .execute(),
-    ctx.db
-      .selectFrom('credit_notes')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where('customer_id', '=', customerId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute(),
+    customerNotes(ctx.db, orgId, customerId),
   ]);
   return {
     customer: toCustomer(customer),

@@ -11,6 +11,7 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { tabBalance } from '../../customers/customers.exports.js';
 import type { CreditTabRow, CreditTabTable } from '../../../db/tables/credits.table.js';
+import { writeOffTabRow } from '../credits.queries.js';
 
 export interface NewTab {
   orgId: string;
@@ -56,17 +57,7 @@ export async function cancelCreditTab(ctx: ServiceContext, transactionId: string
   if (!tab || tab.status === 'written_off' || tab.status === 'settled') return;
   const now = ctx.clock.now();
   const balance = tab.amount - tab.paid_amount - tab.written_off_amount;
-  await ctx.db
-    .updateTable('credit_tabs')
-    .set({
-      status: 'written_off',
-      written_off_amount: tab.written_off_amount + balance,
-      write_off_reason: reason,
-      written_off_at: now,
-      updated_at: now,
-    })
-    .where('id', '=', tab.id)
-    .execute();
+  await writeOffTabRow(ctx.db, tab.id, tab.written_off_amount + balance, reason, now);
   noteChange(ctx, tab.org_id, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
 }
 

@@ -6,7 +6,7 @@ import type { CustomerSegment } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import type { Subscriber } from '../../../events/event-bus.js';
-import { findCustomer, NO_PURCHASES, type PurchaseHistory, purchaseHistory, vipThreshold } from '../customers.queries.js';
+import { findCustomer, NO_PURCHASES, type PurchaseHistory, purchaseHistory, vipsBelow, vipThreshold } from '../customers.queries.js';
 
 const DAY_MS = 86_400_000;
 export const REGULAR_WINDOW_MS = 90 * DAY_MS;
@@ -54,14 +54,7 @@ export async function refreshCustomerStats(ctx: ServiceContext, orgId: string, c
       .execute();
     for (const { id } of promoted) noteChange(ctx, orgId, { entity: 'customer', id });
   }
-  const demoted = await ctx.db
-    .selectFrom('customers')
-    .select(['id', 'created_at'])
-    .where('org_id', '=', orgId)
-    .where('segment', '=', 'VIP')
-    .where('id', '!=', customerId)
-    .$if(threshold !== null, (qb) => qb.where('total_spend', '<', threshold!))
-    .execute();
+  const demoted = await vipsBelow(ctx.db, orgId, customerId, threshold);
   const histories = await purchaseHistory(
     ctx.db,
     orgId,

@@ -21,7 +21,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../lib/erro
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
-import { findExpense, spendingByCategory, toExpense } from '../expenses.queries.js';
+import { findExpense, insertExpense, spendingByCategory, toExpense } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
@@ -99,26 +99,15 @@ export async function createExpense(
       return toExpense(found);
     };
     if (opts.id && (await tx.db.selectFrom('expenses').select('id').where('id', '=', id).executeTakeFirst())) return existing();
-    const row = await tx.db
-      .insertInto('expenses')
-      .values({
-        id,
-        org_id: orgId,
-        store_id: storeId,
-        payment_method: 'Cash',
-        payment_reference: null,
-        notes: null,
-        receipt_url: null,
-        spent_at: opts.spentAt ?? now,
-        ...(columns(input) as { title: string; category: string; amount: number }),
-        created_by: tx.actor!.userId,
-        created_at: now,
-        updated_at: now,
-      })
-      // Two requests with one client id at once: the second finds the first's row.
-      .onConflict((oc) => oc.column('id').doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const row = await insertExpense(tx.db, {
+      id,
+      orgId,
+      storeId,
+      spentAt: opts.spentAt ?? now,
+      fields: columns(input) as { title: string; category: string; amount: number },
+      createdBy: tx.actor!.userId,
+      now,
+    });
     if (!row) return existing();
     await recordAudit(tx, {
       action: 'expense.create',

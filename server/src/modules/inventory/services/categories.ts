@@ -1,4 +1,3 @@
-import { newId } from '@duka/shared';
 import type { Category, CreateCategoryInput, UpdateCategoryInput } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { uniqueViolationField } from '../../../db/dialect.js';
@@ -6,7 +5,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, DuplicateError, NotFoundError } from '../../../lib/errors.js';
-import { findCategory, toCategory } from '../inventory.queries.js';
+import { categoriesWithCounts, findCategory, insertCategory, toCategory, updateCategoryRow } from '../inventory.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
 function rethrowDuplicate(err: unknown): never {
@@ -26,16 +25,7 @@ async function productCount(ctx: AuthedContext, categoryId: string): Promise<num
 /** All categories with how many products each holds, in display order. */
 export async function listCategories(ctx: AuthedContext): Promise<Category[]> {
   const { orgId } = requireStore(ctx);
-  const rows = await ctx.db
-    .selectFrom('categories as c')
-    .leftJoin('products as p', 'p.category_id', 'c.id')
-    .selectAll('c')
-    .select((eb) => eb.fn.count<number>('p.id').as('product_count'))
-    .where('c.org_id', '=', orgId)
-    .groupBy('c.id')
-    .orderBy('c.sort_order')
-    .orderBy('c.name')
-    .execute();
+  const rows = await categoriesWithCounts(ctx.db, orgId);
   return rows.map(toCategory);
 }
 
@@ -44,20 +34,7 @@ export async function createCategory(ctx: AuthedContext, input: CreateCategoryIn
   try {
     return await withTransaction(ctx, async (tx) => {
       const now = tx.clock.now();
-      const row = await tx.db
-        .insertInto('categories')
-        .values({
-          id: newId(),
-          org_id: orgId,
-          name: input.name,
-          description: input.description ?? null,
-          sort_order: input.sort_order ?? 0,
-          is_active: input.is_active === false ? 0 : 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertCategory(tx.db, orgId, input, now);
       noteChange(tx, orgId, { entity: 'category', id: row.id });
       await recordAudit(tx, { action: 'category.create', description: `Added category ${row.name}`, entity: 'category', entityId: row.id });
       return toCategory({ ...row, product_count: 0 });
@@ -72,18 +49,7 @@ export async function updateCategory(ctx: AuthedContext, id: string, input: Upda
   if (!(await findCategory(ctx.db, orgId, id))) throw new NotFoundError('category');
   try {
     return await withTransaction(ctx, async (tx) => {
-      const row = await tx.db
-        .updateTable('categories')
-        .set({
-          name: input.name,
-          description: input.description,
-          sort_order: input.sort_order,
-          is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
-          updated_at: tx.clock.now(),
-        })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await updateCategoryRow(tx.db, id, input, tx.clock.now());
       noteChange(tx, orgId, { entity: 'category', id });
       await recordAudit(tx, { action: 'category.update', description: `Updated category ${row.name}`, entity: 'category', entityId: id });
       return toCategory({ ...row, product_count: await productCount(tx, id) });

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { BusinessRuleError, ValidationError } from '../../../lib/errors.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
+import { lotHoldingUnits } from '../inventory.queries.js';
 
 type Stored = Pick<ProductRow, 'generic_name' | 'schedule' | 'track_batches' | 'is_service'>;
 
@@ -61,14 +62,7 @@ export async function assertStockAllowsTracking(
     );
   if (change.trackedAfter) return;
   // Units in quarantine, expired or recalled are not stock but are still lots an inspector asks about.
-  const lot = await db
-    .selectFrom('batches')
-    .select(['lot_number', 'status'])
-    .where('product_id', '=', productId)
-    .where('qty_on_hand', '!=', 0)
-    .where('status', '!=', 'disposed')
-    .limit(1)
-    .executeTakeFirst();
+  const lot = await lotHoldingUnits(db, productId);
   if (lot) {
     const message = `track_batches cannot be switched off while lot ${lot.lot_number} holds units (${lot.status}); release or dispose of them first`;
     throw new BusinessRuleError(message, 'BUSINESS_RULE', 'track_batches');

@@ -1,7 +1,7 @@
 /** The organisation-wide catalogue; `stock` is always the caller's active store's level. */
 import { checkTaxCode, newId, pageMeta, type TaxCode, toBasisPoints, toCents } from '@duka/shared';
 import type { CreateProductInput, ListProductsQuery, PageMeta, Product, UpdateProductInput } from '@duka/shared';
-import type { Insertable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { textSearch, uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
@@ -9,9 +9,16 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import type { ProductTable } from '../../../db/tables/inventory.table.js';
-import { findCategory, findProduct, type ProductWithStock, productsWithStock, toProduct } from '../inventory.queries.js';
+import {
+  findCategory,
+  findProduct,
+  insertProduct,
+  type ProductWithStock,
+  productsWithStock,
+  recordPrice,
+  toProduct,
+} from '../inventory.queries.js';
 import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
-import { recordPrice } from './prices.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { insertAdjustment } from './stock.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
@@ -131,31 +138,7 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
     return await withTransaction(ctx, async (tx) => {
       const now = tx.clock.now();
       const id = newId();
-      await tx.db
-        .insertInto('products')
-        .values({
-          id,
-          org_id: orgId,
-          name: input.name,
-          category_id: null,
-          sku: null,
-          barcode: null,
-          wholesale_price: null,
-          wholesale_min_qty: null,
-          image: null,
-          description: null,
-          tax_rate: 1800,
-          tax_code: null,
-          generic_name: null,
-          strength: null,
-          dosage_form: null,
-          schedule: null,
-          expiry_alert_days: null,
-          ...columns(input, trackBatches),
-          created_at: now,
-          updated_at: now,
-        } as Insertable<ProductTable>)
-        .execute();
+      await insertProduct(tx.db, { id, orgId, name: input.name, fields: columns(input, trackBatches), now });
       const row = (await findProduct(tx.db, orgId, storeId, id))!;
       await recordPrice(tx, row);
       let level = 0;

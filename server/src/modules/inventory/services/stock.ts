@@ -2,7 +2,6 @@
  * Stock adjustments per store. `changeStockLevel` (the stock-levels area) is the one way stock
  * moves; a batch-tracked product is adjusted lot by lot through pharmacy's batch ledger.
  */
-import { newId } from '@duka/shared';
 import type { AdjustStockInput, Product, StockAdjustment } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -12,7 +11,7 @@ import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { adjustBatch } from '../../pharmacy/pharmacy.exports.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
-import { findProduct, productsWithStock, toProduct } from '../inventory.queries.js';
+import { findProduct, insertStockAdjustment, productAdjustments, productsWithStock, toProduct } from '../inventory.queries.js';
 
 /** Record an adjustment row (never edited or deleted) for a change already applied. */
 export async function insertAdjustment(
@@ -20,21 +19,17 @@ export async function insertAdjustment(
   a: { productId: string; qtyChange: number; qtyAfter: number; reason: string; note?: string | null },
 ): Promise<void> {
   const { orgId, storeId } = requireStore(ctx);
-  await ctx.db
-    .insertInto('stock_adjustments')
-    .values({
-      id: newId(),
-      org_id: orgId,
-      store_id: storeId,
-      product_id: a.productId,
-      qty_change: a.qtyChange,
-      qty_after: a.qtyAfter,
-      reason: a.reason,
-      note: a.note ?? null,
-      adjusted_by: ctx.actor.userId,
-      created_at: ctx.clock.now(),
-    })
-    .execute();
+  await insertStockAdjustment(ctx.db, {
+    org_id: orgId,
+    store_id: storeId,
+    product_id: a.productId,
+    qty_change: a.qtyChange,
+    qty_after: a.qtyAfter,
+    reason: a.reason,
+    note: a.note ?? null,
+    adjusted_by: ctx.actor.userId,
+    created_at: ctx.clock.now(),
+  });
 }
 
 export async function adjustStock(ctx: AuthedContext, productId: string, input: AdjustStockInput): Promise<Product> {
@@ -85,15 +80,7 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
 export async function listAdjustments(ctx: AuthedContext, productId: string, limit: number): Promise<StockAdjustment[]> {
   const { orgId, storeId } = requireStore(ctx);
   if (!(await findProduct(ctx.db, orgId, storeId, productId))) throw new NotFoundError('product');
-  const rows = await ctx.db
-    .selectFrom('stock_adjustments')
-    .selectAll()
-    .where('product_id', '=', productId)
-    .where('store_id', '=', storeId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await productAdjustments(ctx.db, storeId, productId, limit);
   return rows.map((r) => ({
     id: r.id,
     product_id: r.product_id,

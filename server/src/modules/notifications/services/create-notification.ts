@@ -3,41 +3,16 @@
  * other area (credit, sync conflicts, suppliers) call it inside their own transaction, so the
  * notification commits, or not, with what caused it, and tills receive it through the change log.
  */
-import { newId } from '@duka/shared';
-import type { Notification, NotificationCategory } from '@duka/shared';
+import type { Notification } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { toNotification } from '../notifications.queries.js';
-
-export interface NewNotification {
-  orgId: string;
-  storeId: string;
-  category: NotificationCategory;
-  title: string;
-  body?: string;
-  link?: string | null;
-}
+import { insertNotification, type NewNotification, toNotification } from '../notifications.queries.js';
 
 /** Write a notification for `storeId` (the caller has checked the store belongs to `orgId`). */
 export async function createNotification(ctx: ServiceContext, n: NewNotification): Promise<Notification> {
   return withTransaction(ctx, async (tx) => {
-    const row = await tx.db
-      .insertInto('notifications')
-      .values({
-        id: newId(),
-        org_id: n.orgId,
-        store_id: n.storeId,
-        category: n.category,
-        title: n.title,
-        body: n.body ?? '',
-        link: n.link ?? null,
-        is_read: 0,
-        read_at: null,
-        created_at: tx.clock.now(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertNotification(tx.db, n, tx.clock.now());
     noteChange(tx, n.orgId, { entity: 'notification', id: row.id, storeId: n.storeId });
     const notification = toNotification(row);
     afterCommit(tx, () => tx.realtime.notification(n.orgId, n.storeId, notification));

@@ -7,7 +7,7 @@ import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
-import { findSchedule } from '../reports.queries.js';
+import { findSchedule, updateSchedule } from '../reports.queries.js';
 import type { ScheduledReportRow } from '../../../db/tables/reports.table.js';
 import { nextRunAt } from './range.js';
 import { dispatchSchedule } from './scheduler.js';
@@ -94,19 +94,7 @@ export async function updateScheduledReport(ctx: AuthedContext, id: string, inpu
   // A new frequency, or a report switched back on, starts from the next send time from now (no catch-up of missed ones).
   const reschedule = (input.frequency !== undefined && input.frequency !== existing.frequency) || enabling;
   const tz = reschedule ? await orgTimezone(ctx.db, existing.org_id) : '';
-  await ctx.db
-    .updateTable('scheduled_reports')
-    .set({
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.frequency !== undefined ? { frequency: input.frequency } : {}),
-      ...(input.date_range_preset !== undefined ? { date_range_preset: input.date_range_preset } : {}),
-      ...(input.recipients !== undefined ? { recipients: JSON.stringify([...new Set(input.recipients)]) } : {}),
-      ...(input.is_enabled !== undefined ? { is_enabled: input.is_enabled ? 1 : 0 } : {}),
-      ...(reschedule ? { next_run_at: nextRunAt(frequency, now, tz) } : {}),
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .execute();
+  await updateSchedule(ctx.db, id, input, reschedule ? nextRunAt(frequency, now, tz) : undefined, now);
   return toScheduledReport((await findSchedule(ctx.db, existing.org_id, id))!);
 }
 

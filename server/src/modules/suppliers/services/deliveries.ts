@@ -15,15 +15,22 @@ import type {
   UpdateDeliveryInput,
 } from '@duka/shared';
 import type { Updateable } from 'kysely';
-import { forUpdate } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { orgProductsById } from '../../inventory/inventory.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
-import { findDelivery, owing, storeDeliveries, toDeliveries } from '../suppliers.queries.js';
-import type { DeliveryRow, DeliveryTable } from '../../../db/tables/suppliers.table.js';
+import {
+  findDelivery,
+  insertDelivery,
+  insertDeliveryLines,
+  lockStoreDelivery,
+  storeDeliveries,
+  toDeliveries,
+} from '../deliveries.queries.js';
+import { owing } from '../suppliers.queries.js';
+import type { DeliveryTable } from '../../../db/tables/suppliers.table.js';
 import { addDeliveryStock, removeDeliveryStock } from './delivery-stock.js';
 import { requireSupplier } from './suppliers.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
@@ -64,25 +71,6 @@ async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLine
 
 const linesTotal = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum + l.qty * toCents(l.unit_cost), 0);
 const linesQty = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum + l.qty, 0);
-
-async function insertLines(ctx: AuthedContext, deliveryId: string, lines: DeliveryLineInput[]) {
-  if (lines.length === 0) return;
-  await ctx.db
-    .insertInto('delivery_lines')
-    .values(
-      lines.map((l) => ({
-        id: newId(),
-        delivery_id: deliveryId,
-        product_id: l.product_id,
-        qty: l.qty,
-        unit_cost: toCents(l.unit_cost),
-        update_cost: l.update_cost ? 1 : 0,
-        lot_number: l.lot_number ?? null,
-        expiry_date: l.expiry_date ?? null,
-      })),
-    )
-    .execute();
-}
 
 async function requireDelivery(ctx: AuthedContext, id: string) {
   const { storeId } = requireStore(ctx);
@@ -142,9 +130,9 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     const id = newId();
-    const row = await tx.db
-      .insertInto('deliveries')
-      .values({
+    const row = await insertDelivery(
+      tx.db,
+      {
         id,
         org_id: orgId,
         store_id: storeId,
@@ -155,17 +143,12 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
         total_value: input.total_value === undefined ? linesTotal(lines) : toCents(input.total_value),
         status,
         is_paid: input.is_paid ? 1 : 0,
-        paid_amount: 0,
         notes: input.notes ?? null,
-        stock_added_at: null,
         created_by: tx.actor.userId,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await insertLines(tx, id, lines);
+      },
+      now,
+    );
+    await insertDeliveryLines(tx.db, id, lines);
     if (status === 'delivered') await addDeliveryStock(tx, row, supplier.name);
     await recordAudit(tx, {
       action: 'delivery.create',
@@ -205,10 +188,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
   const found = await requireDelivery(ctx, id);
   if (input.lines) await checkLines(ctx, orgId, input.lines);
   return withTransaction(ctx, async (tx) => {
-    const before: DeliveryRow | undefined = await forUpdate(
-      tx.dialect,
-      tx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null),
-    ).executeTakeFirst();
+    const before = await lockStoreDelivery(tx, storeId, id);
     if (!before) throw new NotFoundError('delivery');
     // Paid (or unpaid) by hand, without a payment on the books: checked against the locked row.
     if (input.is_paid !== undefined && (input.is_paid ? 1 : 0) !== before.is_paid) requirePower(tx, 'mark_delivery_paid');
@@ -250,7 +230,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
       .execute();
     if (input.lines) {
       await tx.db.deleteFrom('delivery_lines').where('delivery_id', '=', id).execute();
-      await insertLines(tx, id, input.lines);
+      await insertDeliveryLines(tx.db, id, input.lines);
     }
     if (status === 'delivered' && before.status !== 'delivered') await addDeliveryStock(tx, before, found.supplier_name);
     if (status === 'returned' && before.status === 'delivered') await removeDeliveryStock(tx, before, found.supplier_name);
@@ -270,10 +250,7 @@ export async function deleteDelivery(ctx: AuthedContext, id: string): Promise<vo
   const { storeId } = requireStore(ctx);
   await requireDelivery(ctx, id);
   await withTransaction(ctx, async (tx) => {
-    const before = await forUpdate(
-      tx.dialect,
-      tx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null),
-    ).executeTakeFirst();
+    const before = await lockStoreDelivery(tx, storeId, id);
     if (!before) throw new NotFoundError('delivery');
     if (before.stock_added_at !== null) throw new InvalidStateError('its stock was added to the store; mark it returned instead');
     if (Number(before.paid_amount) > 0) throw new InvalidStateError('it has payments; it cannot be deleted');

@@ -8,7 +8,7 @@ import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import { type LotLine, receiveLot, returnLot } from '../../pharmacy/pharmacy.exports.js';
 import { recordPrice, insertAdjustment } from '../../inventory/inventory.exports.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
-import { linesOf } from '../suppliers.queries.js';
+import { linesOf, updateProductCost } from '../deliveries.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 
 const label = (d: DeliveryRow, supplierName: string) => `delivery ${d.invoice_number ?? d.id} from ${supplierName}`;
@@ -104,14 +104,7 @@ export async function addDeliveryStock(ctx: AuthedContext, d: DeliveryRow, suppl
       note: label(d, supplierName),
     });
     if (line.cost === null) continue;
-    const product = await ctx.db
-      .updateTable('products')
-      .set({ cost_price: line.cost, updated_at: now })
-      .where('id', '=', line.productId)
-      .where('org_id', '=', d.org_id)
-      .where('cost_price', '!=', line.cost)
-      .returningAll()
-      .executeTakeFirst();
+    const product = await updateProductCost(ctx.db, d.org_id, line.productId, line.cost, now);
     if (product) {
       await recordPrice(ctx, product);
       noteChange(ctx, d.org_id, { entity: 'product', id: product.id });

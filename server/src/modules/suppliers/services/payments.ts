@@ -6,13 +6,13 @@
  */
 import { newId, pageMeta, fromCents, toCents } from '@duka/shared';
 import type { ListSupplierPaymentsQuery, PageMeta, RecordSupplierPaymentInput, SupplierPayment } from '@duka/shared';
-import { forUpdate } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError } from '../../../lib/errors.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
-import { orgPayments, owedCents, owing, toPayments } from '../suppliers.queries.js';
+import { insertSupplierPayment, lockDeliveryToPay, lockOwingDeliveries, orgPayments, toPayments } from '../payments.queries.js';
+import { owedCents } from '../suppliers.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 import { requireSupplier } from './suppliers.js';
 import { requireOrg, requireRole, requireStore } from '../../../lib/auth/authorize.js';
@@ -33,9 +33,9 @@ async function book(
   const { orgId, storeId } = requireStore(tx);
   const now = tx.clock.now();
   const id = newId();
-  await tx.db
-    .insertInto('supplier_payments')
-    .values({
+  await insertSupplierPayment(
+    tx.db,
+    {
       id,
       org_id: orgId,
       store_id: storeId,
@@ -45,11 +45,10 @@ async function book(
       payment_method: p.input.payment_method,
       reference: p.input.reference ?? null,
       notes: p.input.notes ?? null,
-      paid_at: now,
       created_by: tx.actor.userId,
-      created_at: now,
-    })
-    .execute();
+    },
+    now,
+  );
   let left = p.amount;
   for (const d of deliveries) {
     if (left === 0) break;
@@ -80,17 +79,7 @@ export async function payDelivery(ctx: AuthedContext, deliveryId: string, input:
   const { storeId } = requireStore(ctx);
   const amount = toCents(input.amount);
   return withTransaction(ctx, async (tx) => {
-    const d = await forUpdate(
-      tx.dialect,
-      tx.db
-        .selectFrom('deliveries')
-        .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
-        .selectAll('deliveries')
-        .select('suppliers.name as supplier_name')
-        .where('deliveries.id', '=', deliveryId)
-        .where('deliveries.store_id', '=', storeId)
-        .where('deliveries.deleted_at', 'is', null),
-    ).executeTakeFirst();
+    const d = await lockDeliveryToPay(tx, storeId, deliveryId);
     if (!d) throw new NotFoundError('delivery');
     refuseOverpayment(amount, owedCents(d), `${d.supplier_name} on this delivery`);
     return book(tx, { supplierId: d.supplier_id, supplierName: d.supplier_name, deliveryId: d.id, amount, input }, [d]);
@@ -104,17 +93,7 @@ export async function paySupplier(ctx: AuthedContext, supplierId: string, input:
   const supplier = await requireSupplier(ctx, supplierId);
   const amount = toCents(input.amount);
   return withTransaction(ctx, async (tx) => {
-    const deliveries = await forUpdate(
-      tx.dialect,
-      tx.db
-        .selectFrom('deliveries')
-        .selectAll()
-        .where('deliveries.org_id', '=', orgId)
-        .where('deliveries.supplier_id', '=', supplierId)
-        .where(owing)
-        .orderBy('deliveries.delivery_date')
-        .orderBy('deliveries.id'),
-    ).execute();
+    const deliveries = await lockOwingDeliveries(tx, orgId, supplierId);
     refuseOverpayment(
       amount,
       deliveries.reduce((sum, d) => sum + owedCents(d), 0),

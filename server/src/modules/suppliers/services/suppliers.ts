@@ -10,7 +10,15 @@ import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { localMonthRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
-import { findSupplier, owing, suppliersWithBalance, toSupplier } from '../suppliers.queries.js';
+import {
+  countDeliveriesBetween,
+  countSuppliers,
+  findSupplier,
+  insertSupplier,
+  owedToSuppliers,
+  suppliersWithBalance,
+  toSupplier,
+} from '../suppliers.queries.js';
 import type { SupplierTable } from '../../../db/tables/suppliers.table.js';
 
 /** Supplier `id` of the caller's organisation, not deleted, with its balance; else 404. */
@@ -60,25 +68,7 @@ export async function createSupplier(ctx: AuthedContext, input: CreateSupplierIn
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
     const id = newId();
-    await tx.db
-      .insertInto('suppliers')
-      .values({
-        category: null,
-        rep: null,
-        phone: null,
-        email: null,
-        address: null,
-        payment_terms: null,
-        notes: null,
-        ...columns(input),
-        id,
-        org_id: orgId,
-        name: input.name,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      })
-      .execute();
+    await insertSupplier(tx.db, { id, orgId, name: input.name, fields: columns(input), now });
     await recordAudit(tx, { action: 'supplier.create', description: `Added supplier ${input.name}`, entity: 'supplier', entityId: id });
     return toSupplier((await findSupplier(tx.db, orgId, id))!);
   });
@@ -133,34 +123,9 @@ export async function supplierStats(ctx: AuthedContext): Promise<SupplierStats> 
   const tz = await orgTimezone(ctx.db, orgId);
   const { from, to } = localMonthRange(ctx.clock.now(), tz);
   const [counts, owed, deliveries, paid] = await Promise.all([
-    ctx.db
-      .selectFrom('suppliers')
-      .where('org_id', '=', orgId)
-      .where('deleted_at', 'is', null)
-      .select((eb) => [
-        eb.fn.countAll<number>().as('total'),
-        eb.fn.sum<number>(eb.case().when('status', '=', 'active').then(1).else(0).end()).as('active'),
-      ])
-      .executeTakeFirstOrThrow(),
-    ctx.db
-      .selectFrom('deliveries')
-      .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
-      .where('deliveries.org_id', '=', orgId)
-      .where('suppliers.deleted_at', 'is', null)
-      .where(owing)
-      .select((eb) =>
-        eb.fn.coalesce(eb.fn.sum<number>(eb('deliveries.total_value', '-', eb.ref('deliveries.paid_amount'))), eb.lit(0)).as('owed'),
-      )
-      .executeTakeFirstOrThrow(),
-    ctx.db
-      .selectFrom('deliveries')
-      .where('org_id', '=', orgId)
-      .where('deleted_at', 'is', null)
-      .where('status', '!=', 'cancelled')
-      .where('delivery_date', '>=', from)
-      .where('delivery_date', '<', to)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
+    countSuppliers(ctx.db, orgId),
+    owedToSuppliers(ctx.db, orgId),
+    countDeliveriesBetween(ctx.db, orgId, from, to),
     ctx.db
       .selectFrom('supplier_payments')
       .where('org_id', '=', orgId)
