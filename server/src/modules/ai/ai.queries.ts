@@ -1,6 +1,6 @@
 /** Reads and writes of AI conversations, messages and the monthly credit counter. */
 import { newId } from '@duka/shared';
-import type { AiAnswerSource, AiConversation, AiConversationSummary, AiMessage, AiRole } from '@duka/shared';
+import type { AiAnswerSource, AiConversation, AiConversationSummary, AiMessage, AiRole, UpdateAiConversationInput } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
@@ -135,6 +135,20 @@ export async function appendMessage(
   };
   await db.insertInto('ai_messages').values(row).execute();
   return row;
+}
+
+/** Rename, archive or bring back a conversation (only what `input` names), answering its row. */
+export function updateConversationRow(db: Kysely<Database>, id: string, input: UpdateAiConversationInput, now: number) {
+  return db
+    .updateTable('ai_conversations')
+    .set({
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Undo appendMessage of a user's message whose answer failed (`updatedAt`: the conversation's before it). */

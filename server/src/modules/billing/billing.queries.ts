@@ -159,3 +159,32 @@ export async function startOnFree(db: Kysely<Database>, orgId: string, now: numb
     })
     .execute();
 }
+
+/** The subscription runs the paid invoice's plan and cycle for `period`, nothing scheduled or overdue, paid from the payment's phone. */
+export async function activateSubscription(
+  db: Kysely<Database>,
+  invoice: InvoiceRow,
+  payment: PaymentRow,
+  period: Pick<SubscriptionRow, 'period_start' | 'period_end'>,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('subscriptions')
+    .set({
+      plan_id: invoice.plan_id,
+      status: 'active',
+      billing_cycle: invoice.billing_cycle,
+      price: invoice.plan_price,
+      ...period,
+      cancel_at_period_end: 0,
+      next_plan_id: null,
+      next_billing_cycle: null,
+      past_due_since: null,
+      last_reminder_at: null,
+      payer_phone: payment.phone,
+      payer_network: payment.network,
+      updated_at: now,
+    })
+    .where('org_id', '=', invoice.org_id)
+    .execute();
+}

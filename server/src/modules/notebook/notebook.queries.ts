@@ -14,6 +14,36 @@ export function storeNotes(db: Kysely<Database>, orgId: string, storeId: string)
   return db.selectFrom('notes').where('org_id', '=', orgId).where('store_id', '=', storeId).where('deleted_at', 'is', null);
 }
 
+/** A new note's columns but its times: it starts live, made and changed at the same instant. */
+export type NewNote = Omit<NoteRow, 'deleted_at' | 'created_at' | 'updated_at'>;
+
+const newNoteRow = (note: NewNote, now: number) => ({
+  id: note.id,
+  org_id: note.org_id,
+  store_id: note.store_id,
+  title: note.title,
+  content: note.content,
+  tags: note.tags,
+  ydoc: note.ydoc,
+  created_by: note.created_by,
+  deleted_at: null,
+  created_at: now,
+  updated_at: now,
+});
+
+export function insertNote(db: Kysely<Database>, note: NewNote, now: number): Promise<NoteRow> {
+  return db.insertInto('notes').values(newNoteRow(note, now)).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Insert the note unless its id is taken (then nothing is inserted): two tills creating the same note make one row. */
+export function insertNoteUnlessTaken(db: Kysely<Database>, note: NewNote, now: number) {
+  return db
+    .insertInto('notes')
+    .values(newNoteRow(note, now))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+}
+
 /** Replace a note's tag index rows. */
 export async function writeTags(db: Kysely<Database>, note: { id: string; store_id: string }, tags: string[]): Promise<void> {
   await db.deleteFrom('note_tags').where('note_id', '=', note.id).execute();

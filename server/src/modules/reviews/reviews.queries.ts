@@ -1,10 +1,33 @@
-import type { PublicReview, StoreReview } from '@duka/shared';
+import { newId, type PublicReview, type StoreReview } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { iso } from '../../lib/clock.js';
 import type { ReviewRow } from '../../db/tables/reviews.table.js';
 
 type ReviewWithStore = ReviewRow & { store_name: string };
+
+/** A new review, published (the table's default) until a platform admin hides it. */
+export function insertReview(
+  db: Kysely<Database>,
+  review: Omit<ReviewRow, 'id' | 'is_published' | 'created_at'>,
+  now: number,
+): Promise<ReviewRow> {
+  return db
+    .insertInto('reviews')
+    .values({
+      id: newId(),
+      org_id: review.org_id,
+      store_id: review.store_id,
+      user_id: review.user_id,
+      rating: review.rating,
+      title: review.title,
+      body: review.body,
+      trigger: review.trigger,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
 
 /** Published reviews with their store's name, newest first. */
 export function publishedReviews(db: Kysely<Database>, limit: number): Promise<ReviewWithStore[]> {

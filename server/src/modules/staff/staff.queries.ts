@@ -1,6 +1,7 @@
 import { type ListStaffQuery, SoldStatus, StaffRole, type StaffStats, fromCents } from '@duka/shared';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../../db/database.js';
+import type { UserUpdate } from '../../db/tables/accounts.table.js';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import { phoneFragment } from '../../lib/phone.js';
 
@@ -17,6 +18,18 @@ export function findStaffMember(db: Kysely<Database>, orgId: string, id: string)
     .where('org_id', '=', orgId)
     .where('id', '=', id)
     .where('role', 'in', StaffRole.options)
+    .executeTakeFirst();
+}
+
+/** Write `set` to a staff member or manager of `orgId` and answer the row; undefined when `id` is not one. */
+export function updateStaffMemberRow(db: Kysely<Database>, orgId: string, id: string, set: UserUpdate, now: number) {
+  return db
+    .updateTable('users')
+    .set({ ...set, updated_at: now })
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .where('role', 'in', StaffRole.options)
+    .returningAll()
     .executeTakeFirst();
 }
 

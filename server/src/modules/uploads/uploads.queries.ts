@@ -1,3 +1,4 @@
+import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { Config } from '../../env.js';
@@ -9,6 +10,26 @@ export function findUploadByKey(db: Kysely<Database>, orgId: string, key: string
 
 export function findUploadByFileName(db: Kysely<Database>, fileName: string): Promise<UploadRow | undefined> {
   return db.selectFrom('uploads').selectAll().where('file_name', '=', fileName).executeTakeFirst();
+}
+
+export function insertUpload(db: Kysely<Database>, upload: Omit<UploadRow, 'id' | 'created_at'>, now: number): Promise<UploadRow> {
+  return db
+    .insertInto('uploads')
+    .values({
+      id: newId(),
+      key: upload.key,
+      file_name: upload.file_name,
+      org_id: upload.org_id,
+      store_id: upload.store_id,
+      name: upload.name,
+      size: upload.size,
+      content_type: upload.content_type,
+      kind: upload.kind,
+      created_by: upload.created_by,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Absolute when PUBLIC_URL is configured, else a path on this server. */

@@ -23,14 +23,8 @@ import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { toCreditTab } from '../../credits/credits.exports.js';
 import { outstandingOf as customerOwes, pastDue, tabBalance, toCustomer } from '../../customers/customers.exports.js';
 import { toExpense } from '../../expenses/expenses.exports.js';
-import {
-  orgPayments,
-  outstandingOf as supplierOwes,
-  owing,
-  toDeliveries,
-  toPayments,
-  toSupplier,
-} from '../../suppliers/suppliers.exports.js';
+import { orgPayments, outstandingOf as supplierOwes, toDeliveries, toPayments, toSupplier } from '../../suppliers/suppliers.exports.js';
+import { supplierDeliveries } from '../admin.queries.js';
 import { adminDateRange, limitOffset, withOrgNames } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
@@ -175,17 +169,7 @@ async function requireAnySupplier(ctx: AuthedContext, id: string) {
 export async function listAdminSupplierDeliveries(ctx: AuthedContext, supplierId: string, q: ListAdminDeliveriesQuery) {
   requireAdmin(ctx);
   const supplier = await requireAnySupplier(ctx, supplierId);
-  const base = ctx.db
-    .selectFrom('deliveries')
-    .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
-    .where('deliveries.supplier_id', '=', supplier.id)
-    .where('deliveries.deleted_at', 'is', null)
-    .$if(q.unpaid === true, (qb) =>
-      qb
-        .where((eb) => owing(eb as ExpressionBuilder<Database, 'deliveries'>))
-        .where((eb) => eb('deliveries.total_value', '>', eb.ref('deliveries.paid_amount'))),
-    )
-    .$if(q.unpaid === false, (qb) => qb.where('deliveries.is_paid', '=', 1));
+  const base = supplierDeliveries(ctx.db, supplier.id, q.unpaid);
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),

@@ -16,6 +16,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { toCategory, toProduct, createCategory, deleteCategory, updateCategory, updateProduct } from '../../inventory/inventory.exports.js';
 import type { CategoryRow, ProductRow } from '../../../db/tables/inventory.table.js';
+import { productStockByStore, productsWithOrg, selectCategories, selectProducts } from '../admin.queries.js';
 import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
@@ -27,27 +28,9 @@ const toAdminProduct = (row: ProductWithOrg): AdminProduct => ({
   organisation_name: row.organisation_name,
 });
 
-function productsWithOrg(ctx: AuthedContext) {
-  return ctx.db.selectFrom('products as p').innerJoin('organisations as o', 'o.id', 'p.org_id');
-}
-
-/** Products with `stock` summed over every store of their organisation. */
-function selectProducts(ctx: AuthedContext) {
-  return productsWithOrg(ctx)
-    .selectAll('p')
-    .select(['o.name as organisation_name', 'o.expiry_alert_days as org_expiry_alert_days'])
-    .select((eb) =>
-      eb
-        .selectFrom('product_stock')
-        .select((s) => s.fn.coalesce(s.fn.sum<number>('product_stock.qty'), s.lit(0)).as('qty'))
-        .whereRef('product_stock.product_id', '=', 'p.id')
-        .as('stock'),
-    );
-}
-
 export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProductsQuery): Promise<{ items: AdminProduct[]; meta: PageMeta }> {
   requireAdmin(ctx);
-  let base = productsWithOrg(ctx);
+  let base = productsWithOrg(ctx.db);
   if (q.org_id) base = base.where('p.org_id', '=', q.org_id);
   if (q.category_id) base = base.where('p.category_id', '=', q.category_id);
   if (q.status) base = base.where('p.is_active', '=', q.status === 'active' ? 1 : 0);
@@ -61,13 +44,20 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    selectProducts(ctx).where('p.id', 'in', ids).orderBy('o.name').orderBy('p.name').orderBy('p.id').limit(limit).offset(offset).execute(),
+    selectProducts(ctx.db)
+      .where('p.id', 'in', ids)
+      .orderBy('o.name')
+      .orderBy('p.name')
+      .orderBy('p.id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
   ]);
   return { items: rows.map(toAdminProduct), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
 
 async function requireProduct(ctx: AuthedContext, id: string): Promise<ProductWithOrg> {
-  const row = await selectProducts(ctx).where('p.id', '=', id).executeTakeFirst();
+  const row = await selectProducts(ctx.db).where('p.id', '=', id).executeTakeFirst();
   if (!row) throw new NotFoundError('product');
   return row;
 }
@@ -77,15 +67,7 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
   const row = await requireProduct(ctx, id);
   const [category, stores, sold, prices] = await Promise.all([
     row.category_id ? ctx.db.selectFrom('categories').select('name').where('id', '=', row.category_id).executeTakeFirst() : undefined,
-    ctx.db
-      .selectFrom('stores as s')
-      .leftJoin('product_stock as ps', (j) => j.onRef('ps.store_id', '=', 's.id').on('ps.product_id', '=', id))
-      .select(['s.id as store_id', 's.name as store_name'])
-      .select((eb) => eb.fn.coalesce('ps.qty', eb.lit(0)).as('qty'))
-      .where('s.org_id', '=', row.org_id)
-      .orderBy('s.created_at')
-      .orderBy('s.id')
-      .execute(),
+    productStockByStore(ctx.db, row.org_id, id),
     ctx.db
       .selectFrom('transaction_lines as l')
       .innerJoin('transactions as t', 't.id', 'l.transaction_id')
@@ -133,21 +115,6 @@ const toAdminCategory = (row: CategoryWithOrg): AdminCategory => ({
   organisation_name: row.organisation_name,
 });
 
-function selectCategories(ctx: AuthedContext) {
-  return ctx.db
-    .selectFrom('categories as c')
-    .innerJoin('organisations as o', 'o.id', 'c.org_id')
-    .selectAll('c')
-    .select(['o.name as organisation_name', 'o.expiry_alert_days as org_expiry_alert_days'])
-    .select((eb) =>
-      eb
-        .selectFrom('products')
-        .select((p) => p.fn.countAll<number>().as('n'))
-        .whereRef('products.category_id', '=', 'c.id')
-        .as('product_count'),
-    );
-}
-
 export async function listAdminCategories(
   ctx: AuthedContext,
   q: ListAdminCategoriesQuery,
@@ -160,7 +127,7 @@ export async function listAdminCategories(
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    selectCategories(ctx)
+    selectCategories(ctx.db)
       .where('c.id', 'in', ids)
       .orderBy('o.name')
       .orderBy('c.sort_order')
@@ -174,7 +141,7 @@ export async function listAdminCategories(
 }
 
 async function requireCategory(ctx: AuthedContext, id: string): Promise<CategoryWithOrg> {
-  const row = await selectCategories(ctx).where('c.id', '=', id).executeTakeFirst();
+  const row = await selectCategories(ctx.db).where('c.id', '=', id).executeTakeFirst();
   if (!row) throw new NotFoundError('category');
   return row;
 }

@@ -10,6 +10,7 @@ import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { DEFAULT_TIMEZONE, localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
+import { defaultStoreOf } from '../admin.queries.js';
 
 /**
  * The admin acting as the owner of `orgId` (in `storeId`, else the organisation's first store), so
@@ -18,19 +19,7 @@ import { orgTimezone } from '../../tenancy/tenancy.exports.js';
  */
 export async function asOrg(ctx: AuthedContext, orgId: string, storeId?: string | null): Promise<AuthedContext> {
   requireAdmin(ctx);
-  const store =
-    storeId ??
-    (
-      await ctx.db
-        .selectFrom('stores')
-        .select('id')
-        .where('org_id', '=', orgId)
-        .orderBy('is_active', 'desc')
-        .orderBy('created_at')
-        .orderBy('id')
-        .executeTakeFirst()
-    )?.id ??
-    null;
+  const store = storeId ?? (await defaultStoreOf(ctx.db, orgId))?.id ?? null;
   return { ...ctx, actor: { ...ctx.actor, orgId, storeId: store, role: 'owner', perms: [...Permission.options] } };
 }
 

@@ -16,6 +16,7 @@ import { localMonth } from '../../../lib/time.js';
 import { findOrganisation, toOrganisation } from '../../tenancy/tenancy.exports.js';
 import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
 import { revokeAllForUser } from '../../auth/auth.exports.js';
+import { organisationsCounted } from '../admin.queries.js';
 import { adminTx, auditAdmin, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { aiCreditAllowance } from '../../billing/billing.exports.js';
@@ -32,30 +33,6 @@ export function toAdminOrganisation(row: Counted): AdminOrganisation {
     store_count: Number(row.store_count ?? 0),
     user_count: Number(row.user_count ?? 0),
   };
-}
-
-function organisationsCounted(ctx: AuthedContext) {
-  return ctx.db
-    .selectFrom('organisations as o')
-    .selectAll('o')
-    .select((eb) => [
-      eb
-        .selectFrom('stores')
-        .select((s) => s.fn.countAll<number>().as('n'))
-        .whereRef('stores.org_id', '=', 'o.id')
-        .as('store_count'),
-      eb
-        .selectFrom('users')
-        .select((s) => s.fn.countAll<number>().as('n'))
-        .whereRef('users.org_id', '=', 'o.id')
-        .as('user_count'),
-      eb
-        .selectFrom('subscriptions as s')
-        .innerJoin('plans as p', 'p.id', 's.plan_id')
-        .select('p.code')
-        .whereRef('s.org_id', '=', 'o.id')
-        .as('plan_code'),
-    ]);
 }
 
 export async function listOrganisations(
@@ -81,7 +58,7 @@ export async function listOrganisations(
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    organisationsCounted(ctx)
+    organisationsCounted(ctx.db)
       .where('o.id', 'in', ids)
       .orderBy('o.created_at', 'desc')
       .orderBy('o.id', 'desc')
@@ -93,7 +70,7 @@ export async function listOrganisations(
 }
 
 async function requireCounted(ctx: AuthedContext, id: string): Promise<Counted> {
-  const row = await organisationsCounted(ctx).where('o.id', '=', id).executeTakeFirst();
+  const row = await organisationsCounted(ctx.db).where('o.id', '=', id).executeTakeFirst();
   if (!row) throw new NotFoundError('organisation');
   return row;
 }

@@ -4,7 +4,7 @@ import { pageMeta, type PageMeta } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { findOwnConversation, messagesOf, toConversation, toSummary } from '../ai.queries.js';
+import { findOwnConversation, messagesOf, toConversation, toSummary, updateConversationRow } from '../ai.queries.js';
 import { ownerOf } from './chat.js';
 
 export async function listConversations(
@@ -40,16 +40,7 @@ export async function updateConversation(ctx: AuthedContext, id: string, input: 
   return withTransaction(ctx, async (tx) => {
     const row = await findOwnConversation(tx.db, owner, id);
     if (!row) throw new NotFoundError('conversation');
-    const updated = await tx.db
-      .updateTable('ai_conversations')
-      .set({
-        ...(input.title !== undefined ? { title: input.title } : {}),
-        ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
-        updated_at: tx.clock.now(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await updateConversationRow(tx.db, id, input, tx.clock.now());
     return toConversation(updated, await messagesOf(tx.db, id));
   });
 }

@@ -2,13 +2,13 @@
  * One-time codes (design §3): 6 digits, valid 10 minutes, 5 tries, a new one no sooner than 60 s
  * after the last; stored as a keyed hash; purposes `login` and `reset`.
  */
-import { newId } from '@duka/shared';
 import type { OtpPurpose, OtpSendInput, OtpVerifyInput, TokenPair } from '@duka/shared';
 import type { ServiceContext } from '../../../lib/context.js';
 import { randomDigits, safeEqual } from '../../../lib/crypto.js';
 import { UnauthenticatedError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
+import { findNewestUnusedOtp, insertOtp, lastOtpSent } from '../auth.queries.js';
 import { proved } from './sign-in-guard.js';
 import { activeStoreFor, issueTokens } from './tokens.js';
 
@@ -21,14 +21,7 @@ const otpDigest = (ctx: ServiceContext, userId: string, purpose: OtpPurpose, cod
 
 /** Milliseconds until a new code may be sent, 0 when it may be sent now. */
 async function resendWait(ctx: ServiceContext, userId: string, purpose: OtpPurpose): Promise<number> {
-  const last = await ctx.db
-    .selectFrom('otps')
-    .select('created_at')
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const last = await lastOtpSent(ctx.db, userId, purpose);
   return last ? Math.max(0, last.created_at + OTP_RESEND_MS - ctx.clock.now()) : 0;
 }
 
@@ -43,18 +36,7 @@ export async function issueOtp(ctx: ServiceContext, user: UserRow, purpose: OtpP
     .where('purpose', '=', purpose)
     .where('consumed_at', 'is', null)
     .execute();
-  await ctx.db
-    .insertInto('otps')
-    .values({
-      id: newId(),
-      user_id: user.id,
-      purpose,
-      code_hash: otpDigest(ctx, user.id, purpose, code),
-      expires_at: now + OTP_TTL_MS,
-      consumed_at: null,
-      created_at: now,
-    })
-    .execute();
+  await insertOtp(ctx.db, { userId: user.id, purpose, codeHash: otpDigest(ctx, user.id, purpose, code), expiresAt: now + OTP_TTL_MS }, now);
   const what = purpose === 'login' ? 'sign-in' : 'password reset';
   const body = `Duka: your ${what} code is ${code}. It expires in 10 minutes. / Msimbo wako wa Duka ni ${code}. Unaisha baada ya dakika 10.`;
   const to = user.phone ?? user.email;
@@ -103,15 +85,7 @@ export async function checkOtp(
 ): Promise<void> {
   const now = ctx.clock.now();
   const forUser = userId ?? NO_USER;
-  const otp = await ctx.db
-    .selectFrom('otps')
-    .selectAll()
-    .where('user_id', '=', forUser)
-    .where('purpose', '=', purpose)
-    .where('consumed_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const otp = await findNewestUnusedOtp(ctx.db, forUser, purpose);
   const live = otp && otp.expires_at > now && otp.attempts < OTP_MAX_TRIES ? otp : undefined;
   // A try is counted even where there is no live code (an update that finds nothing), and the
   // code's digest is worked out either way: a missing code costs what a wrong one does.

@@ -15,6 +15,7 @@ import { normalisePhone } from '../../../lib/phone.js';
 import { normaliseLocation } from '../../meta/meta.exports.js';
 import { insertStore, insertUser, permissionColumns } from '../../tenancy/tenancy.exports.js';
 import { startOnFree } from '../../billing/billing.exports.js';
+import { insertOrganisation } from '../auth.queries.js';
 import { sendConfirmationEmail } from './session.js';
 import { issueTokens } from './tokens.js';
 
@@ -51,13 +52,11 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
       const orgId = newId();
       const userId = newId();
       const { shop } = input;
-      await tx.db
-        .insertInto('organisations')
-        .values({
+      await insertOrganisation(
+        tx.db,
+        {
           id: orgId,
           name: shop.name,
-          legal_name: null,
-          tin: null,
           business_type: shop.business_type,
           region,
           district,
@@ -68,15 +67,9 @@ export async function registerAccount(ctx: ServiceContext, input: RegisterInput)
           longitude: shop.longitude ?? null,
           phone,
           email,
-          logo: null,
-          sms_api_key_enc: null,
-          sms_sender_id: null,
-          aigateway_api_key_enc: null,
-          ai_credits_monthly: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+        },
+        now,
+      );
       const store = await insertStore(tx, orgId, {
         name: shop.name,
         phone,

@@ -20,6 +20,7 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { RetryLaterError, UnauthenticatedError } from '../../../lib/errors.js';
 import { identifierKey } from '../../../lib/rate-limit.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
+import { bumpAuthCounter, deleteAuthCounters } from '../auth.queries.js';
 import { activeStoreFor } from './tokens.js';
 
 export const MAX_FAILED_LOGINS = 5;
@@ -64,25 +65,7 @@ async function read(ctx: ServiceContext, key: string): Promise<Counter | undefin
 async function bump(ctx: ServiceContext, key: string, windowMs: number, sliding = false): Promise<Counter> {
   const now = ctx.clock.now();
   const end = now + windowMs;
-  return ctx.db
-    .insertInto('auth_counters')
-    .values({ key, count: 1, window_end: end, locked_until: null })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet((eb) => {
-        const passed = eb('auth_counters.window_end', '<=', now);
-        return {
-          count: eb
-            .case()
-            .when(passed)
-            .then(1)
-            .else(eb('auth_counters.count', '+', 1))
-            .end(),
-          window_end: sliding ? end : eb.case().when(passed).then(end).else(eb.ref('auth_counters.window_end')).end(),
-        };
-      }),
-    )
-    .returning(['count', 'window_end', 'locked_until'])
-    .executeTakeFirstOrThrow();
+  return bumpAuthCounter(ctx.db, key, now, end, sliding);
 }
 
 /** 429 when `address` has used its minute's refused sign-ins (checked before any work is done). */
@@ -170,14 +153,10 @@ export async function proved(ctx: ServiceContext, address: string, user: Pick<Us
   const until = ctx.clock.now() + PROVEN_ADDRESS_MS;
   const names = [user.email, user.phone].filter((n): n is string => !!n).map(identifierKey);
   if (names.length === 0) return;
-  await ctx.db
-    .deleteFrom('auth_counters')
-    .where(
-      'key',
-      'in',
-      names.map((n) => keys.pair(address, n)),
-    )
-    .execute();
+  await deleteAuthCounters(
+    ctx.db,
+    names.map((n) => keys.pair(address, n)),
+  );
   await ctx.db
     .insertInto('auth_counters')
     .values(names.map((n) => ({ key: keys.proven(address, n), count: 1, window_end: until, locked_until: null })))

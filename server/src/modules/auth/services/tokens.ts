@@ -14,18 +14,12 @@ import { randomToken } from '../../../lib/crypto.js';
 import { ForbiddenError, UnauthenticatedError } from '../../../lib/errors.js';
 import type { UserRow } from '../../../db/tables/accounts.table.js';
 import { findUserById, permsOf } from '../../tenancy/tenancy.exports.js';
+import { activeStoreIds, insertRefreshToken } from '../auth.queries.js';
 
 /** The store a user works in: the requested one if still allowed, else their own, else the first active. */
 export async function activeStoreFor(ctx: ServiceContext, user: UserRow, wanted: string | null): Promise<string | null> {
   if (!user.org_id) return null;
-  const stores = await ctx.db
-    .selectFrom('stores')
-    .select('id')
-    .where('org_id', '=', user.org_id)
-    .where('is_active', '=', 1)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const stores = await activeStoreIds(ctx.db, user.org_id);
   const ids = stores.map((s) => s.id);
   const allowed = (id: string | null) => id != null && ids.includes(id) && (user.role === 'owner' || id === user.store_id);
   if (allowed(wanted)) return wanted;
@@ -56,22 +50,19 @@ export async function issueTokens(
   const now = ctx.clock.now();
   const familyId = opts.familyId ?? newId();
   const refresh = randomToken(32);
-  await ctx.db
-    .insertInto('refresh_tokens')
-    .values({
-      id: newId(),
-      family_id: familyId,
-      user_id: user.id,
-      store_id: opts.storeId,
+  await insertRefreshToken(
+    ctx.db,
+    {
+      familyId,
+      userId: user.id,
+      storeId: opts.storeId,
       amr: JSON.stringify(opts.amr),
-      token_hash: ctx.keys.digest(refresh),
-      expires_at: now + ctx.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000,
-      used_at: null,
-      revoked_at: null,
-      created_at: now,
+      tokenHash: ctx.keys.digest(refresh),
+      expiresAt: now + ctx.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000,
       replaces: opts.replaces ?? null,
-    })
-    .execute();
+    },
+    now,
+  );
   const ttl = ctx.config.ACCESS_TOKEN_TTL;
   const access = await signToken(
     ctx.keys.jwt,

@@ -17,6 +17,7 @@ import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { FREE_PLAN } from '../billing.queries.js';
+import { planChangeEvents } from '../invoices.queries.js';
 
 export async function listAdminSubscriptions(
   ctx: AuthedContext,
@@ -123,14 +124,7 @@ export async function billingFigures(ctx: ServiceContext) {
       .where('price', '>', 0)
       .where('billing_cycle', 'is not', null)
       .execute(),
-    ctx.db
-      .selectFrom('subscription_events')
-      .select(['org_id', 'kind', 'to_plan', 'created_at'])
-      .where('kind', 'in', ['subscription.changed', 'subscription.suspended'])
-      .where('created_at', '<=', now)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
+    planChangeEvents(ctx.db, now),
   ]);
   const mrr = running.reduce((sum, s) => sum + monthlyEquivalent(s.billing_cycle as 'monthly' | 'yearly', Number(s.price)), 0);
   const paidAtStart = new Map<string, boolean>();

@@ -19,6 +19,7 @@ import {
   priceOf,
   type SubscriptionRow,
 } from '../billing.queries.js';
+import { newestOpenRenewal, stalePendingPayments } from '../invoices.queries.js';
 import { invoiceNumber } from './checkout.js';
 import { recordBillingEvent } from './history.js';
 import { applyPaymentResult, pushAfterCommit } from './payments.js';
@@ -209,14 +210,7 @@ async function remind(ctx: ServiceContext, lease?: Lease) {
         .where((eb) => eb.or([eb('last_reminder_at', 'is', null), eb('last_reminder_at', '<=', now - DAY)]))
         .executeTakeFirst();
       if (Number(done.numUpdatedRows) === 0) return;
-      const invoice = await tx.db
-        .selectFrom('invoices')
-        .select(['number', 'amount'])
-        .where('org_id', '=', sub.org_id)
-        .where('kind', '=', 'renewal')
-        .where('status', '=', 'open')
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
+      const invoice = await newestOpenRenewal(tx.db, sub.org_id);
       const days = Math.max(0, Math.ceil((Number(sub.past_due_since) + GRACE_DAYS * DAY - now) / DAY));
       const what = invoice ? `${invoice.number} (${formatTzs(Number(invoice.amount))})` : 'your renewal';
       await tellOwner(
@@ -246,14 +240,7 @@ async function tellOwner(ctx: ServiceContext, orgId: string, subject: string, bo
 
 async function queryStalePayments(ctx: ServiceContext) {
   const now = ctx.clock.now();
-  const stale = await ctx.db
-    .selectFrom('payments')
-    .selectAll()
-    .where('status', '=', 'pending')
-    .where('created_at', '<=', now - QUERY_AFTER_MS)
-    .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', now - QUERY_AFTER_MS)]))
-    .limit(BATCH)
-    .execute();
+  const stale = await stalePendingPayments(ctx.db, now - QUERY_AFTER_MS, BATCH);
   for (const p of stale) {
     const claimed = await ctx.db
       .updateTable('payments')

@@ -13,6 +13,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { FREE_PLAN, findPlanByCode, type InvoiceRow, type PaymentRow, priceOf, toInvoice, toPayment } from '../billing.queries.js';
+import { findOpenRenewal } from '../invoices.queries.js';
 import { recordBillingEvent } from './history.js';
 import { planInForce } from './limits.js';
 import { pushAfterCommit } from './payments.js';
@@ -89,15 +90,7 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
     // Past due or suspended and choosing the same plan and cycle: pay the open renewal (its period
     // follows the last paid one). Anything else supersedes the open invoices: paying one of them
     // later is recorded as owed back, not applied.
-    const renewal = await tx.db
-      .selectFrom('invoices')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where('status', '=', 'open')
-      .where('kind', '=', 'renewal')
-      .where('plan_id', '=', plan.id)
-      .where('billing_cycle', '=', cycle)
-      .executeTakeFirst();
+    const renewal = await findOpenRenewal(tx.db, orgId, plan.id, cycle);
     let invoice: InvoiceRow;
     if (renewal && sub && sub.status !== 'active') invoice = renewal;
     else {

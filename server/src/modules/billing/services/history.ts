@@ -1,35 +1,8 @@
 /** The subscription history: every status change, invoice and payment, one row each, for the platform admin. */
-import { newId } from '@duka/shared';
 import type { ServiceContext } from '../../../lib/context.js';
+import { type BillingEvent, insertBillingEvent } from '../invoices.queries.js';
 
-export interface BillingEvent {
-  orgId: string;
-  kind: string;
-  detail: string;
-  fromPlan?: string | null;
-  toPlan?: string | null;
-  fromStatus?: string | null;
-  toStatus?: string | null;
-  invoiceId?: string | null;
-  paymentId?: string | null;
-}
-
+/** One row of the history, by the acting user (none for the platform's jobs and callbacks). */
 export async function recordBillingEvent(ctx: ServiceContext, e: BillingEvent): Promise<void> {
-  await ctx.db
-    .insertInto('subscription_events')
-    .values({
-      id: newId(),
-      org_id: e.orgId,
-      kind: e.kind,
-      from_plan: e.fromPlan ?? null,
-      to_plan: e.toPlan ?? null,
-      from_status: e.fromStatus ?? null,
-      to_status: e.toStatus ?? null,
-      invoice_id: e.invoiceId ?? null,
-      payment_id: e.paymentId ?? null,
-      detail: e.detail,
-      user_id: ctx.actor?.userId ?? null,
-      created_at: ctx.clock.now(),
-    })
-    .execute();
+  await insertBillingEvent(ctx.db, e, ctx.actor?.userId ?? null, ctx.clock.now());
 }

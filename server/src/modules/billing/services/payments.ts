@@ -8,7 +8,8 @@ import { formatTzs, fromCents, periodEndOf, toCents } from '@duka/shared';
 import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext, TxContext } from '../../../lib/context.js';
 import { CallbackRejected, type PaymentCallbackInput, type PaymentResult, PaymentRejected } from '../providers/payment-provider.js';
-import { findPlan, type InvoiceRow, type PaymentRow } from '../billing.queries.js';
+import { activateSubscription, findPlan, type InvoiceRow, type PaymentRow } from '../billing.queries.js';
+import { markPaymentMismatch } from '../invoices.queries.js';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../../lib/errors.js';
 import { recordBillingEvent } from './history.js';
 
@@ -107,18 +108,16 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
     }
     const reported = result.amountTzs === null ? null : toCents(result.amountTzs);
     if (reported !== null && reported !== Number(payment.amount)) {
-      const done = await tx.db
-        .updateTable('payments')
-        .set({
-          status: 'mismatch',
-          reported_amount: reported,
-          provider_ref: ref,
+      const done = await markPaymentMismatch(
+        tx.db,
+        payment.id,
+        {
+          reported,
+          providerRef: ref,
           detail: `provider reported ${formatTzs(reported)}, invoice is ${formatTzs(Number(payment.amount))}`,
-          updated_at: now,
-        })
-        .where('id', '=', payment.id)
-        .where('status', 'in', ['pending', 'failed'])
-        .executeTakeFirst();
+        },
+        now,
+      );
       if (Number(done.numUpdatedRows) > 0)
         await recordBillingEvent(tx, {
           ...ev,
@@ -173,25 +172,7 @@ async function applyInvoice(tx: TxContext, invoice: InvoiceRow, payment: Payment
       : invoice.kind === 'renewal'
         ? { period_start: invoice.period_start, period_end: invoice.period_end }
         : { period_start: now, period_end: periodEndOf(now, invoice.billing_cycle as 'monthly' | 'yearly') };
-  await tx.db
-    .updateTable('subscriptions')
-    .set({
-      plan_id: invoice.plan_id,
-      status: 'active',
-      billing_cycle: invoice.billing_cycle,
-      price: invoice.plan_price,
-      ...period,
-      cancel_at_period_end: 0,
-      next_plan_id: null,
-      next_billing_cycle: null,
-      past_due_since: null,
-      last_reminder_at: null,
-      payer_phone: payment.phone,
-      payer_network: payment.network,
-      updated_at: now,
-    })
-    .where('org_id', '=', invoice.org_id)
-    .execute();
+  await activateSubscription(tx.db, invoice, payment, period, now);
   await recordBillingEvent(tx, {
     orgId: invoice.org_id,
     kind: 'subscription.changed',

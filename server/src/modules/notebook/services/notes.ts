@@ -12,7 +12,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
-import { cleanTags, findNote, storeNotes, toNote, writeTags } from '../notebook.queries.js';
+import { cleanTags, findNote, insertNote, insertNoteUnlessTaken, storeNotes, toNote, writeTags } from '../notebook.queries.js';
 import type { NoteRow } from '../../../db/tables/notebook.table.js';
 import { docText, encodeDoc, loadDoc, mergeUpdate, setText } from './ydoc.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
@@ -75,9 +75,9 @@ export async function createNote(ctx: AuthedContext, input: CreateNoteInput): Pr
   const tags = cleanTags(input.tags ?? []);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    const row = await tx.db
-      .insertInto('notes')
-      .values({
+    const row = await insertNote(
+      tx.db,
+      {
         id: newId(),
         org_id: orgId,
         store_id: storeId,
@@ -86,12 +86,9 @@ export async function createNote(ctx: AuthedContext, input: CreateNoteInput): Pr
         tags: JSON.stringify(tags),
         ydoc: encodeDoc(doc),
         created_by: ctx.actor.userId,
-        deleted_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      },
+      now,
+    );
     await writeTags(tx.db, row, tags);
     noteChange(tx, orgId, { entity: 'note', id: row.id, storeId });
     await recordAudit(tx, { action: 'note.create', description: `Added note "${row.title}"`, entity: 'note', entityId: row.id });
@@ -160,9 +157,9 @@ export async function applyNoteUpdate(
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    const inserted = await tx.db
-      .insertInto('notes')
-      .values({
+    const inserted = await insertNoteUnlessTaken(
+      tx.db,
+      {
         id: p.note_id,
         org_id: orgId,
         store_id: storeId,
@@ -171,12 +168,9 @@ export async function applyNoteUpdate(
         tags: '[]',
         ydoc: encodeDoc(loadDoc(null)),
         created_by: ctx.actor.userId,
-        deleted_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .executeTakeFirst();
+      },
+      now,
+    );
     const created = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
     const row = await forUpdate(tx.dialect, tx.db.selectFrom('notes').selectAll().where('id', '=', p.note_id)).executeTakeFirstOrThrow();
     if (row.org_id !== orgId) throw new ConflictError('this note id is already in use');

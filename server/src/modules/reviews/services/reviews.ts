@@ -1,12 +1,11 @@
 /** Reviews of the service, left from a store; the public list shows no user or organisation detail. */
-import { newId } from '@duka/shared';
 import type { CreateReviewInput, PublicReviewList, PublicReviewsQuery, StoreReview } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { findStore } from '../../tenancy/tenancy.exports.js';
-import { countPublished, publishedReviews, toPublicReview, toStoreReview } from '../reviews.queries.js';
+import { countPublished, insertReview, publishedReviews, toPublicReview, toStoreReview } from '../reviews.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
 export async function createReview(ctx: AuthedContext, input: CreateReviewInput): Promise<StoreReview> {
@@ -14,10 +13,9 @@ export async function createReview(ctx: AuthedContext, input: CreateReviewInput)
   const store = await findStore(ctx.db, orgId, storeId);
   if (!store) throw new NotFoundError('store');
   return withTransaction(ctx, async (tx) => {
-    const row = await tx.db
-      .insertInto('reviews')
-      .values({
-        id: newId(),
+    const row = await insertReview(
+      tx.db,
+      {
         org_id: orgId,
         store_id: storeId,
         user_id: ctx.actor.userId,
@@ -25,10 +23,9 @@ export async function createReview(ctx: AuthedContext, input: CreateReviewInput)
         title: input.title ?? '',
         body: input.body ?? '',
         trigger: input.trigger ?? 'manual',
-        created_at: tx.clock.now(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      },
+      tx.clock.now(),
+    );
     await recordAudit(tx, { action: 'review.create', description: `Left a ${row.rating}-star review`, entity: 'review', entityId: row.id });
     return toStoreReview({ ...row, store_name: store.name });
   });

@@ -1,6 +1,5 @@
 /** GET /sms/account: which gateway account the organisation's customer messages use, and this month's usage. */
 import { fromCents, type SmsAccount, type SmsUsage } from '@duka/shared';
-import { sql } from 'kysely';
 import { organisationReportsToken } from '../../../messaging/sms/delivery-reports.js';
 import { organisationSmsAccounts, platformSmsAccount } from '../../../messaging/sms/accounts.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
@@ -8,6 +7,7 @@ import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { localMonthRange } from '../../../lib/time.js';
 import { findOrganisation, orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { publicOrigin } from '../../../env.js';
+import { sentSmsByAccount } from '../sms.queries.js';
 
 /** The bounds of the organisation's current local month, as epoch ms. */
 export async function currentMonth(ctx: ServiceContext, orgId: string): Promise<{ month: string; from: number; to: number }> {
@@ -21,21 +21,7 @@ export async function smsUsage(
   from: number,
   to: number,
 ): Promise<Record<'organisation' | 'platform', SmsUsage>> {
-  const rows = await ctx.db
-    .selectFrom('outbox')
-    .select((eb) => [
-      'account',
-      eb.fn.countAll<number>().as('messages'),
-      eb.fn.coalesce(eb.fn.sum<number>('segments'), sql<number>`0`).as('segments'),
-      eb.fn.sum<number | null>('cost_cents').as('cost_cents'),
-    ])
-    .where('org_id', '=', orgId)
-    .where('channel', '=', 'sms')
-    .where('status', '=', 'sent')
-    .where('sent_at', '>=', from)
-    .where('sent_at', '<', to)
-    .groupBy('account')
-    .execute();
+  const rows = await sentSmsByAccount(ctx.db, orgId, from, to);
   const usage = (account: string): SmsUsage => {
     const r = rows.find((x) => (x.account ?? 'platform') === account);
     return {

@@ -8,7 +8,6 @@ import {
   PERMISSION_FLAG,
   type StaffMember,
   type StaffPermissionsInput,
-  StaffRole,
   type StaffShiftInput,
   type UpdateStaffInput,
 } from '@duka/shared';
@@ -21,6 +20,7 @@ import { normalisePhone } from '../../../lib/phone.js';
 import type { UserRow, UserUpdate } from '../../../db/tables/accounts.table.js';
 import { toUser, findStore } from '../../tenancy/tenancy.exports.js';
 import { assertIdentityFree, rethrowDuplicate, revokeAllForUser } from '../../auth/auth.exports.js';
+import { updateStaffMemberRow } from '../staff.queries.js';
 import { requireStaffMember } from './staff-context.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { checkPlanAllows } from '../../billing/billing.exports.js';
@@ -84,14 +84,7 @@ export async function updateStaff(
   const name = `${member.first_name} ${member.last_name}`.trim();
   try {
     return await withTransaction(ctx, async (tx) => {
-      const row = await tx.db
-        .updateTable('users')
-        .set({ ...set, updated_at: tx.clock.now() })
-        .where('id', '=', member.id)
-        .where('org_id', '=', requireOrg(ctx))
-        .where('role', 'in', StaffRole.options)
-        .returningAll()
-        .executeTakeFirst();
+      const row = await updateStaffMemberRow(tx.db, requireOrg(ctx), member.id, set, tx.clock.now());
       if (!row) throw new NotFoundError('staff member');
       if (set.is_active === 0) await revokeAllForUser(tx, member.id);
       // Role and permissions apply from the user's next request, not their next token.

@@ -4,7 +4,7 @@
  * unguessable, and the key always begins with the organisation id.
  */
 import { randomBytes } from 'node:crypto';
-import { newId, UPLOAD_CONTENT_TYPES, UPLOAD_MAX_BYTES } from '@duka/shared';
+import { UPLOAD_CONTENT_TYPES, UPLOAD_MAX_BYTES } from '@duka/shared';
 import type { SignedLink, UploadForm, UploadResult } from '@duka/shared';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Readable } from 'node:stream';
@@ -14,7 +14,7 @@ import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 import { NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { storageKey } from '../../../lib/storage.js';
-import { findUploadByFileName, findUploadByKey } from '../uploads.queries.js';
+import { findUploadByFileName, findUploadByKey, insertUpload } from '../uploads.queries.js';
 import { assertMayRead, type FileCredentials, isPublicKind, signedLink, toUploadResult } from './file-access.js';
 
 const IMAGE_KINDS = new Set(['image', 'logo']);
@@ -47,10 +47,9 @@ export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<
   await ctx.storage.put(key, bytes);
   try {
     return await withTransaction(ctx, async (tx) => {
-      const row = await tx.db
-        .insertInto('uploads')
-        .values({
-          id: newId(),
+      const row = await insertUpload(
+        tx.db,
+        {
           key,
           file_name: fileName,
           org_id: orgId,
@@ -60,10 +59,9 @@ export async function uploadFile(ctx: AuthedContext, form: UploadForm): Promise<
           content_type: mime,
           kind,
           created_by: ctx.actor.userId,
-          created_at: tx.clock.now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+        },
+        tx.clock.now(),
+      );
       await recordAudit(tx, { action: 'upload.create', description: `Uploaded ${row.name}`, entity: 'upload', entityId: row.id });
       return toUploadResult(ctx, row);
     });
