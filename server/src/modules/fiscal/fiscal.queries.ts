@@ -1,14 +1,75 @@
-/** Reading a store's fiscal device and receipts, and showing a receipt as the API does. */
-import type { FiscalEnvironment, TransactionFiscal } from '@duka/shared';
-import { type Kysely, sql } from 'kysely';
+/** A store's fiscal device, its queue of receipts and Z reports, and a receipt as the API shows it. */
+import { type FiscalEnvironment, newId, type TransactionFiscal } from '@duka/shared';
+import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import QRCode from 'qrcode';
 import type { Database } from '../../db/database.js';
-import type { FiscalDeviceRow, FiscalReceiptRow } from '../../db/tables/fiscal.table.js';
+import type { FiscalDeviceRow, FiscalDeviceTable, FiscalReceiptRow } from '../../db/tables/fiscal.table.js';
 import type { Config } from '../../env.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 
 export const findDevice = (db: Kysely<Database>, storeId: string) =>
   db.selectFrom('fiscal_devices').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+
+/** A device's settings as the owner saves them (the certificate and `enabled` only when given). */
+export type DeviceSettings = Omit<Insertable<FiscalDeviceTable>, 'store_id' | 'org_id' | 'created_at'>;
+
+/** A store's first settings: a device not yet registered, holding no certificate until `settings` brings one. */
+export async function insertDevice(db: Kysely<Database>, storeId: string, orgId: string, now: number, settings: DeviceSettings) {
+  await db
+    .insertInto('fiscal_devices')
+    .values({
+      store_id: storeId,
+      org_id: orgId,
+      certificate_enc: null,
+      certificate_password_enc: null,
+      registration: null,
+      credentials_enc: null,
+      registered_at: null,
+      token_enc: null,
+      token_expires_at: null,
+      last_znum: null,
+      claimed_at: null,
+      stuck_notified_at: null,
+      created_at: now,
+      ...settings,
+    })
+    .execute();
+}
+
+/** Keeps TRA's registration answer and sealed credentials on the device, only if it is not registered yet. */
+export async function saveRegistration(
+  db: Kysely<Database>,
+  storeId: string,
+  r: { registration: string; credentialsEnc: string; lastGc: number; now: number },
+) {
+  await db
+    .updateTable('fiscal_devices')
+    .set({
+      registration: r.registration,
+      credentials_enc: r.credentialsEnc,
+      registered_at: r.now,
+      last_gc: r.lastGc,
+      updated_at: r.now,
+    })
+    .where('store_id', '=', storeId)
+    .where('registration', 'is', null)
+    .execute();
+}
+
+/**
+ * Claims the store's device for this worker (its `claimed_at` set to `now`, the database's clock)
+ * unless another holds it: free, or claimed more than `timeoutMs` ago. Undefined when another holds it.
+ */
+export function claimDevice(db: Kysely<Database>, storeId: string, now: RawBuilder<number>, timeoutMs: number) {
+  return db
+    .updateTable('fiscal_devices')
+    .set({ claimed_at: now })
+    .where('store_id', '=', storeId)
+    .where('registration', 'is not', null)
+    .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', sql<number>`${now} - ${timeoutMs}`)]))
+    .returning('claimed_at')
+    .executeTakeFirst();
+}
 
 /**
  * The registered devices the 30 s job has something to do for: a receipt or Z report not yet
@@ -39,6 +100,109 @@ export function devicesWithWork(db: Kysely<Database>, openDay: string, dayBefore
         ]),
       ]),
     )
+    .execute();
+}
+
+/** The receipt the store's queue waits on (the first not yet acknowledged), with the columns asked for. */
+export function firstWaitingReceipt<C extends keyof FiscalReceiptRow & string>(
+  db: Kysely<Database>,
+  storeId: string,
+  columns: readonly C[],
+) {
+  return db
+    .selectFrom('fiscal_receipts')
+    .select(columns)
+    .where('store_id', '=', storeId)
+    .where('status', '!=', 'issued')
+    .orderBy('gc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The next `limit` receipts of the store's queue not yet acknowledged, in counter order. */
+export function waitingReceipts(db: Kysely<Database>, storeId: string, limit: number) {
+  return db
+    .selectFrom('fiscal_receipts')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('status', '!=', 'issued')
+    .orderBy('gc')
+    .limit(limit)
+    .execute();
+}
+
+/** The next `limit` receipts of the store whose signed body is not built yet, in counter order. */
+export function unbuiltReceipts(db: Kysely<Database>, storeId: string, limit: number) {
+  return db
+    .selectFrom('fiscal_receipts')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('body', 'is', null)
+    .orderBy('gc')
+    .limit(limit)
+    .execute();
+}
+
+/** These sales' lines with their product's TRA tax code (null when the product has none). */
+export function linesWithTaxCode(db: Kysely<Database>, transactionIds: string[]) {
+  return db
+    .selectFrom('transaction_lines as l')
+    .innerJoin('products as p', 'p.id', 'l.product_id')
+    .selectAll('l')
+    .select('p.tax_code as product_tax_code')
+    .where('l.transaction_id', 'in', transactionIds)
+    .orderBy('l.id')
+    .execute();
+}
+
+/** The store's first Z report not yet acknowledged. */
+export function firstWaitingZReport(db: Kysely<Database>, storeId: string) {
+  return db
+    .selectFrom('fiscal_z_reports')
+    .select(['created_at', 'last_error'])
+    .where('store_id', '=', storeId)
+    .where('status', '!=', 'issued')
+    .orderBy('znum')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The store's fiscalised sales refunded or voided within [from, to): a Z report's corrections and voids. */
+export function salesReversedBetween(db: Kysely<Database>, storeId: string, from: number, to: number) {
+  return db
+    .selectFrom('fiscal_receipts as f')
+    .innerJoin('transactions as t', 't.id', 'f.transaction_id')
+    .select(['t.status', 't.total', 't.refunded_at', 't.voided_at'])
+    .where('f.store_id', '=', storeId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('t.refunded_at', '>=', from), eb('t.refunded_at', '<', to)]),
+        eb.and([eb('t.voided_at', '>=', from), eb('t.voided_at', '<', to)]),
+      ]),
+    )
+    .execute();
+}
+
+/** A finished day's Z report, signed, waiting to be sent. */
+export async function insertZReport(
+  db: Kysely<Database>,
+  z: { orgId: string; storeId: string; znum: string; figures: string; body: string; now: number },
+) {
+  await db
+    .insertInto('fiscal_z_reports')
+    .values({
+      id: newId(),
+      org_id: z.orgId,
+      store_id: z.storeId,
+      znum: z.znum,
+      figures: z.figures,
+      body: z.body,
+      next_attempt_at: null,
+      last_error: null,
+      ack_code: null,
+      acknowledged_at: null,
+      created_at: z.now,
+    })
     .execute();
 }
 

@@ -1,5 +1,5 @@
-import { fromBasisPoints, fromCents, toReceiptLine } from '@duka/shared';
-import type { Transaction, TransactionFiscal } from '@duka/shared';
+import { fromBasisPoints, fromCents, newId, SoldStatus, toReceiptLine } from '@duka/shared';
+import type { Reversal, Transaction, TransactionFiscal } from '@duka/shared';
 import { fiscalByTransaction } from '../fiscal/fiscal.exports.js';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
@@ -81,7 +81,84 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null));
 }
 
-/** Statuses whose money counts as sold. */
+/**
+ * Claims a sale's refund or void: its status and who, when and why, only while it is still sold.
+ * Undefined when it is not (a concurrent refund or void claimed it first).
+ */
+export function claimReversal(db: Kysely<Database>, saleId: string, move: Reversal, by: { reason: string; now: number; userId: string }) {
+  const { reason, now, userId } = by;
+  return db
+    .updateTable('transactions')
+    .set(
+      move === 'refund'
+        ? { status: 'refunded', refund_reason: reason, refunded_at: now, refunded_by: userId, updated_at: now }
+        : { status: 'void', void_reason: reason, voided_at: now, voided_by: userId, updated_at: now },
+    )
+    .where('id', '=', saleId)
+    .where('status', 'in', SoldStatus.options)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Units of a reversed sale's line held in quarantine until inspected (a product without lots). */
+export async function quarantineSaleUnits(
+  db: Kysely<Database>,
+  sale: { id: string; org_id: string; store_id: string },
+  productId: string,
+  qty: number,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('stock_quarantine')
+    .values({
+      id: newId(),
+      org_id: sale.org_id,
+      store_id: sale.store_id,
+      product_id: productId,
+      transaction_id: sale.id,
+      qty,
+      created_at: now,
+      resolved_at: null,
+    })
+    .execute();
+}
+
+/** The store's main batches (not quarantine rows) of these products, by id. */
+export function mainBatchesOf(db: Kysely<Database>, storeId: string, productIds: string[]) {
+  return db
+    .selectFrom('batches')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('product_id', 'in', productIds)
+    .where('source_batch_id', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
+/** Units sold (paid and credit sales) by the store within [from, to). */
+export function unitsSold(db: Kysely<Database>, storeId: string, from: number, to: number) {
+  return db
+    .selectFrom('transaction_lines as l')
+    .innerJoin('transactions as t', 't.id', 'l.transaction_id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
+    .where('t.store_id', '=', storeId)
+    .where('t.created_at', '>=', from)
+    .where('t.created_at', '<', to)
+    .where('t.status', 'in', SoldStatus.options)
+    .executeTakeFirstOrThrow();
+}
+
+/** When each sale (paid or credit) of the store within [from, to) was made, and its total. */
+export function salesBetween(db: Kysely<Database>, storeId: string, from: number, to: number) {
+  return db
+    .selectFrom('transactions')
+    .select(['created_at', 'total'])
+    .where('store_id', '=', storeId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .where('status', 'in', SoldStatus.options)
+    .execute();
+}
 
 /** What a transaction search matches: its receipt number, the till's receipt number or the payment reference (any case). */
 export function transactionMatches(dialect: DialectName, text: string, alias = ''): RawBuilder<SqlBool> {

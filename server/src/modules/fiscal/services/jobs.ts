@@ -8,7 +8,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
 import { addDays } from '../../../lib/time.js';
-import { devicesWithWork } from '../fiscal.queries.js';
+import { devicesWithWork, firstWaitingReceipt, firstWaitingZReport } from '../fiscal.queries.js';
 import { openDay } from './z-reports.js';
 
 export const STUCK_AFTER_MS = 60 * 60_000;
@@ -36,22 +36,8 @@ export async function releaseDeadClaims(deps: Deps): Promise<void> {
 async function tellIfStuck(ctx: ServiceContext, storeId: string, orgId: string): Promise<void> {
   const since = ctx.clock.now() - STUCK_AFTER_MS;
   const [receipt, z] = await Promise.all([
-    ctx.db
-      .selectFrom('fiscal_receipts')
-      .select(['created_at', 'last_error'])
-      .where('store_id', '=', storeId)
-      .where('status', '!=', 'issued')
-      .orderBy('gc')
-      .limit(1)
-      .executeTakeFirst(),
-    ctx.db
-      .selectFrom('fiscal_z_reports')
-      .select(['created_at', 'last_error'])
-      .where('store_id', '=', storeId)
-      .where('status', '!=', 'issued')
-      .orderBy('znum')
-      .limit(1)
-      .executeTakeFirst(),
+    firstWaitingReceipt(ctx.db, storeId, ['created_at', 'last_error']),
+    firstWaitingZReport(ctx.db, storeId),
   ]);
   const waiting = [receipt, z].filter((w) => w && Number(w.created_at) < since);
   if (!waiting.length) return;

@@ -8,10 +8,9 @@
  * with a conditional update first, and the claim is renewed every few seconds while the worker
  * drains, so a claim left by a process that died mid-send is taken over within a minute.
  */
-import { sql } from 'kysely';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
-import { findDevice } from '../fiscal.queries.js';
+import { claimDevice, findDevice, waitingReceipts } from '../fiscal.queries.js';
 import type { TraGateway } from '../tra/tra-gateway.js';
 import { endpointOf } from './device-session.js';
 import { sendQueued } from './post.js';
@@ -69,14 +68,7 @@ export class FiscalQueue implements FiscalQueuePort {
     const ctx: ServiceContext = { ...this.deps, actor: null, requestId: 'fiscal' };
     // Judged by the database's clock (lib/leases.ts): instances whose clocks disagree agree on the claim.
     const now = ctx.leases.now();
-    const claim = await ctx.db
-      .updateTable('fiscal_devices')
-      .set({ claimed_at: now })
-      .where('store_id', '=', storeId)
-      .where('registration', 'is not', null)
-      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', sql<number>`${now} - ${CLAIM_TIMEOUT_MS}`)]))
-      .returning('claimed_at')
-      .executeTakeFirst();
+    const claim = await claimDevice(ctx.db, storeId, now, CLAIM_TIMEOUT_MS);
     if (!claim) return;
     const held = holdClaim(ctx, storeId, Number(claim.claimed_at), this.heartbeatMs);
     try {
@@ -95,14 +87,7 @@ export class FiscalQueue implements FiscalQueuePort {
    */
   private async sendReceipts(ctx: ServiceContext, device: FiscalDeviceRow): Promise<boolean> {
     for (;;) {
-      const batch = await ctx.db
-        .selectFrom('fiscal_receipts')
-        .selectAll()
-        .where('store_id', '=', device.store_id)
-        .where('status', '!=', 'issued')
-        .orderBy('gc')
-        .limit(SEND_BATCH)
-        .execute();
+      const batch = await waitingReceipts(ctx.db, device.store_id, SEND_BATCH);
       if (!batch.length) {
         if (device.stuck_notified_at !== null)
           await ctx.db.updateTable('fiscal_devices').set({ stuck_notified_at: null }).where('store_id', '=', device.store_id).execute();

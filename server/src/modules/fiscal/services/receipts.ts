@@ -8,7 +8,7 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { registrationOf } from '../fiscal.queries.js';
+import { linesWithTaxCode, registrationOf, unbuiltReceipts } from '../fiscal.queries.js';
 import { CertificateError, type SigningKey, signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
@@ -18,14 +18,7 @@ import { receiptFigures, receiptPayload } from './receipt-xml.js';
 const BUILD_BATCH = 200;
 
 export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDeviceRow): Promise<number> {
-  const unbuilt = await ctx.db
-    .selectFrom('fiscal_receipts')
-    .selectAll()
-    .where('store_id', '=', device.store_id)
-    .where('body', 'is', null)
-    .orderBy('gc')
-    .limit(BUILD_BATCH)
-    .execute();
+  const unbuilt = await unbuiltReceipts(ctx.db, device.store_id, BUILD_BATCH);
   if (!unbuilt.length) return 0;
   const registration = registrationOf(device)!;
   const issuer = { tin: device.tin, regid: registration.regid, efdSerial: registration.efd_serial };
@@ -33,14 +26,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
   const ids = unbuilt.map((r) => r.transaction_id);
   const [sales, lines, store] = await Promise.all([
     ctx.db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute(),
-    ctx.db
-      .selectFrom('transaction_lines as l')
-      .innerJoin('products as p', 'p.id', 'l.product_id')
-      .selectAll('l')
-      .select('p.tax_code as product_tax_code')
-      .where('l.transaction_id', 'in', ids)
-      .orderBy('l.id')
-      .execute(),
+    linesWithTaxCode(ctx.db, ids),
     ctx.db.selectFrom('stores').select('vat_enabled').where('id', '=', device.store_id).executeTakeFirstOrThrow(),
   ]);
   const saleById = new Map(sales.map((s) => [s.id, s]));

@@ -10,7 +10,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import type { DeviceRegistration } from '../fiscal.queries.js';
-import { findDevice } from '../fiscal.queries.js';
+import { findDevice, saveRegistration } from '../fiscal.queries.js';
 import { signPayload } from '../tra/certificate.js';
 import { type TraGateway, TraRefused, TraUnreachable } from '../tra/tra-gateway.js';
 import { elements, envelope, wrap } from '../tra/xml.js';
@@ -62,18 +62,12 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
     throw new BusinessRuleError('TRA answered the registration without a REGID, receipt code or credentials');
   const now = ctx.clock.now();
   await withTransaction(ctx, async (tx) => {
-    await tx.db
-      .updateTable('fiscal_devices')
-      .set({
-        registration: JSON.stringify(registration),
-        credentials_enc: ctx.keys.encrypt(JSON.stringify({ username: text(f.USERNAME), password: text(f.PASSWORD) })),
-        registered_at: now,
-        last_gc: Number(f.GC ?? 0) || 0,
-        updated_at: now,
-      })
-      .where('store_id', '=', storeId)
-      .where('registration', 'is', null)
-      .execute();
+    await saveRegistration(tx.db, storeId, {
+      registration: JSON.stringify(registration),
+      credentialsEnc: ctx.keys.encrypt(JSON.stringify({ username: text(f.USERNAME), password: text(f.PASSWORD) })),
+      lastGc: Number(f.GC ?? 0) || 0,
+      now,
+    });
     await recordAudit(tx, {
       action: 'fiscal.register',
       description: `Registered the fiscal device with TRA: REGID ${registration.regid}, serial ${registration.efd_serial}`,

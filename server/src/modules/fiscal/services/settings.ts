@@ -12,7 +12,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
 import { findStore, updateStoreRow } from '../../tenancy/tenancy.exports.js';
-import { findDevice, registrationOf } from '../fiscal.queries.js';
+import { findDevice, firstWaitingReceipt, insertDevice, registrationOf } from '../fiscal.queries.js';
 import { CertificateError, openCertificate } from '../tra/certificate.js';
 
 /** The store of the caller's organisation, or 404 (another organisation's id included). */
@@ -72,26 +72,7 @@ export async function saveFiscalSettings(ctx: AuthedContext, storeId: string, in
   };
   await withTransaction(ctx, async (tx) => {
     if (before) await tx.db.updateTable('fiscal_devices').set(fields).where('store_id', '=', storeId).execute();
-    else
-      await tx.db
-        .insertInto('fiscal_devices')
-        .values({
-          store_id: storeId,
-          org_id: orgId,
-          certificate_enc: null,
-          certificate_password_enc: null,
-          registration: null,
-          credentials_enc: null,
-          registered_at: null,
-          token_enc: null,
-          token_expires_at: null,
-          last_znum: null,
-          claimed_at: null,
-          stuck_notified_at: null,
-          created_at: now,
-          ...fields,
-        })
-        .execute();
+    else await insertDevice(tx.db, storeId, orgId, now, fields);
     // The Store shape says whether the store fiscalises; its tills learn it through the change log.
     if (input.enabled !== undefined && input.enabled !== (before?.enabled === 1))
       await updateStoreRow(tx, orgId, storeId, { fiscal: input.enabled ? 1 : 0 });
@@ -117,14 +98,7 @@ export async function showSettings(ctx: ServiceContext, device: FiscalDeviceRow)
       .groupBy('status')
       .execute(),
     // The receipt the queue waits on, and why.
-    ctx.db
-      .selectFrom('fiscal_receipts')
-      .select('last_error')
-      .where('store_id', '=', device.store_id)
-      .where('status', '!=', 'issued')
-      .orderBy('gc')
-      .limit(1)
-      .executeTakeFirst(),
+    firstWaitingReceipt(ctx.db, device.store_id, ['last_error']),
   ]);
   const oldest = counts.reduce<number | null>(
     (min, c) => (c.oldest !== null && (min === null || Number(c.oldest) < min) ? Number(c.oldest) : min),

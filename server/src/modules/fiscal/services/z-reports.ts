@@ -5,11 +5,10 @@
  * printer prints a Z each evening.
  * A Z report is built once and resent byte for byte, like a receipt.
  */
-import { newId } from '@duka/shared';
 import type { FiscalDeviceRow, FiscalZReportRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate, localDayRange } from '../../../lib/time.js';
-import { registrationOf } from '../fiscal.queries.js';
+import { insertZReport, registrationOf, salesReversedBetween } from '../fiscal.queries.js';
 import { signPayload } from '../tra/certificate.js';
 import type { TraGateway } from '../tra/tra-gateway.js';
 import { envelope } from '../tra/xml.js';
@@ -101,18 +100,7 @@ async function addUpReceipts(ctx: ServiceContext, device: FiscalDeviceRow, day: 
   const { from, to } = localDayRange(day, EAT);
   const [receipts, reversed] = await Promise.all([
     ctx.db.selectFrom('fiscal_receipts').select('figures').where('store_id', '=', device.store_id).where('znum', '=', znum).execute(),
-    ctx.db
-      .selectFrom('fiscal_receipts as f')
-      .innerJoin('transactions as t', 't.id', 'f.transaction_id')
-      .select(['t.status', 't.total', 't.refunded_at', 't.voided_at'])
-      .where('f.store_id', '=', device.store_id)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('t.refunded_at', '>=', from), eb('t.refunded_at', '<', to)]),
-          eb.and([eb('t.voided_at', '>=', from), eb('t.voided_at', '<', to)]),
-        ]),
-      )
-      .execute(),
+    salesReversedBetween(ctx.db, device.store_id, from, to),
   ]);
   const refunds = reversed.filter((t) => t.status === 'refunded');
   const voids = reversed.filter((t) => t.status === 'void');
@@ -136,20 +124,12 @@ async function writeZReport(ctx: ServiceContext, device: FiscalDeviceRow, figure
   );
   const body = envelope(payload, await signPayload(await signingKey(ctx, device), payload));
   const now = ctx.clock.now();
-  await ctx.db
-    .insertInto('fiscal_z_reports')
-    .values({
-      id: newId(),
-      org_id: device.org_id,
-      store_id: device.store_id,
-      znum: figures.date.replaceAll('-', ''),
-      figures: JSON.stringify(figures),
-      body,
-      next_attempt_at: null,
-      last_error: null,
-      ack_code: null,
-      acknowledged_at: null,
-      created_at: now,
-    })
-    .execute();
+  await insertZReport(ctx.db, {
+    orgId: device.org_id,
+    storeId: device.store_id,
+    znum: figures.date.replaceAll('-', ''),
+    figures: JSON.stringify(figures),
+    body,
+    now,
+  });
 }

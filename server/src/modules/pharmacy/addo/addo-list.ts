@@ -6,7 +6,7 @@
  * The list is platform data, not an organisation's: its audit entries carry no organisation, and
  * it does not go through the per-organisation change log (tills compare list versions instead).
  */
-import { addoMatchKey, newId } from '@duka/shared';
+import { addoMatchKey } from '@duka/shared';
 import type {
   AddoChangeKind,
   AddoListChange,
@@ -30,6 +30,8 @@ import {
   addoFields,
   findAddoByKey,
   findCurrentAddoMedicine,
+  insertAddoChange,
+  insertAddoMedicine,
   pageAddoHistory,
   pageAddoMedicines,
   toAddoMedicine,
@@ -91,19 +93,7 @@ async function recordChange(
     .set({ version: c.version, updated_at: tx.clock.now() })
     .where('id', '=', ADDO_STATE_ID)
     .execute();
-  await tx.db
-    .insertInto('addo_list_changes')
-    .values({
-      id: newId(),
-      version: c.version,
-      kind: c.kind,
-      entry_id: c.entryId,
-      entry: JSON.stringify(c.entry),
-      previous: c.previous ? JSON.stringify(c.previous) : null,
-      user_id: tx.actor.userId,
-      created_at: tx.clock.now(),
-    })
-    .execute();
+  await insertAddoChange(tx.db, { ...c, userId: tx.actor.userId, now: tx.clock.now() });
   const what = {
     added: `${label(c.entry)} to the ADDO list`,
     removed: `${label(c.entry)} from the ADDO list`,
@@ -138,22 +128,7 @@ export async function addAddoMedicine(ctx: AuthedContext, input: CreateAddoMedic
     const version = await lockList(tx);
     if (await findAddoByKey(tx.db, matchKey)) throw duplicate();
     const now = tx.clock.now();
-    const row = await tx.db
-      .insertInto('addo_medicines')
-      .values({
-        id: newId(),
-        ...entry,
-        match_key: matchKey,
-        version_added: version,
-        version_updated: version,
-        version_removed: null,
-        created_at: now,
-        updated_at: now,
-        removed_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-      .catch(rethrowDuplicate);
+    const row = await insertAddoMedicine(tx.db, entry, matchKey, version, now).catch(rethrowDuplicate);
     await recordChange(tx, { version, kind: 'added', entryId: row.id, entry });
     return toAddoMedicine(row);
   });

@@ -1,5 +1,5 @@
-/** Reads of the pharmacy area's tables, and their rows as the API writes them. */
-import { pageMeta } from '@duka/shared';
+/** The ADDO-permitted medicines list: its reads and writes, and its rows as the API writes them. */
+import { type AddoChangeKind, newId, pageMeta } from '@duka/shared';
 import type {
   AddoListChange,
   AddoListMeta,
@@ -114,4 +114,51 @@ export async function pageAddoHistory(db: Kysely<Database>, q: ListAddoHistoryQu
     })),
     meta: pageMeta(q.page, q.page_size, Number(total)),
   };
+}
+
+/** A new entry on the list from `version` on; a second with its match key meets the partial unique index. */
+export function insertAddoMedicine(db: Kysely<Database>, entry: AddoMedicineFields, matchKey: string, version: number, now: number) {
+  return db
+    .insertInto('addo_medicines')
+    .values({
+      id: newId(),
+      ...entry,
+      match_key: matchKey,
+      version_added: version,
+      version_updated: version,
+      version_removed: null,
+      created_at: now,
+      updated_at: now,
+      removed_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** One line of the list's history: the entry after the change and, for a correction, before it. */
+export async function insertAddoChange(
+  db: Kysely<Database>,
+  c: {
+    version: number;
+    kind: AddoChangeKind;
+    entryId: string;
+    entry: AddoMedicineFields;
+    previous?: AddoMedicineFields;
+    userId: string;
+    now: number;
+  },
+): Promise<void> {
+  await db
+    .insertInto('addo_list_changes')
+    .values({
+      id: newId(),
+      version: c.version,
+      kind: c.kind,
+      entry_id: c.entryId,
+      entry: JSON.stringify(c.entry),
+      previous: c.previous ? JSON.stringify(c.previous) : null,
+      user_id: c.userId,
+      created_at: c.now,
+    })
+    .execute();
 }

@@ -7,6 +7,7 @@ import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { InsufficientStockError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { lockStock, moveBatch, UNALLOCATED_LOT } from './batch-ledger.js';
+import { findProductBatch } from './batches.queries.js';
 
 export interface BatchAdjustment {
   orgId: string;
@@ -27,14 +28,7 @@ export async function adjustBatch(ctx: ServiceContext, a: BatchAdjustment): Prom
   if (!a.batchId)
     throw new ValidationError('batch_id', `is required: ${product.name} tracks batches, so an adjustment names the lot it counts`);
   await lockStock(ctx, a.storeId, product.id);
-  const batch = await ctx.db
-    .selectFrom('batches')
-    .selectAll()
-    .where('id', '=', a.batchId)
-    .where('org_id', '=', a.orgId)
-    .where('store_id', '=', a.storeId)
-    .where('product_id', '=', product.id)
-    .executeTakeFirst();
+  const batch = await findProductBatch(ctx.db, { id: a.batchId, orgId: a.orgId, storeId: a.storeId, productId: product.id });
   if (!batch) throw new NotFoundError('batch');
   // Only sellable units are stock: units held in quarantine, expired or recalled leave by release or disposal.
   if (batch.status !== 'sellable') {

@@ -11,7 +11,7 @@ import { type BatchMovementKind, type BatchStatus, newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate, insertRows, updateRows } from '../../../db/dialect.js';
-import { sameLot } from './batches.queries.js';
+import { updateMovedBatch } from './batches.queries.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
@@ -99,17 +99,13 @@ export async function moveBatches(
   });
   if (items.length === 1) {
     const { batch, move, row } = moved[0]!;
-    await ctx.db
-      .updateTable('batches')
-      .set({
-        qty_on_hand: sql<number>`qty_on_hand + ${move.qty}`,
-        status: row.status,
-        updated_at: now,
-        ...move.set,
-        ...(row.expiry_alerted_at === null ? { expiry_alerted_at: null } : {}),
-      })
-      .where('id', '=', batch.id)
-      .execute();
+    await updateMovedBatch(ctx.db, batch.id, {
+      qty: move.qty,
+      status: row.status,
+      now,
+      set: move.set,
+      alertCleared: row.expiry_alerted_at === null,
+    });
   } else {
     if (items.some((i) => i.move.set)) throw new Error('a correction of lot or expiry moves one batch at a time');
     // Per batch: the sum of its moves and the status after the last.
@@ -252,18 +248,6 @@ export async function lockStock(ctx: ServiceContext, storeId: string, productId:
  */
 export async function lockProduct(ctx: ServiceContext, productId: string): Promise<void> {
   await forUpdate(ctx.dialect, ctx.db.selectFrom('products').select('id').where('id', '=', productId)).execute();
-}
-
-/** The store's main batch of a lot, if any; lot numbers match ignoring case ("a-7" is lot A-7). */
-export function findLot(ctx: ServiceContext, storeId: string, productId: string, lotNumber: string): Promise<BatchRow | undefined> {
-  return ctx.db
-    .selectFrom('batches')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('product_id', '=', productId)
-    .where(sameLot('lot_number', lotNumber))
-    .where('source_batch_id', 'is', null)
-    .executeTakeFirst();
 }
 
 /** The store's unallocated batch of a product (see UNALLOCATED_LOT), created on first need. */

@@ -1,5 +1,5 @@
-/** Reads of batches, and a batch as the API and the till replica see it. */
-import type { Batch, BatchMovement, ExpiringBatch, ExpiringQuery, ListBatchesQuery, PageMeta } from '@duka/shared';
+/** Reading and updating batches, and a batch as the API and the till replica see it. */
+import type { Batch, BatchMovement, BatchStatus, ExpiringBatch, ExpiringQuery, ListBatchesQuery, PageMeta } from '@duka/shared';
 import { daysToExpiry, fromCents, pageMeta } from '@duka/shared';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
@@ -41,6 +41,87 @@ export function storeBatches(db: Kysely<Database>, orgId: string, storeId: strin
     .select('p.name as product_name')
     .where('b.org_id', '=', orgId)
     .where('b.store_id', '=', storeId);
+}
+
+/** A batch of this product in this store of the organisation, or undefined. */
+export function findProductBatch(db: Kysely<Database>, b: { id: string; orgId: string; storeId: string; productId: string }) {
+  return db
+    .selectFrom('batches')
+    .selectAll()
+    .where('id', '=', b.id)
+    .where('org_id', '=', b.orgId)
+    .where('store_id', '=', b.storeId)
+    .where('product_id', '=', b.productId)
+    .executeTakeFirst();
+}
+
+/** The store's main batch of a lot, if any; lot numbers match ignoring case ("a-7" is lot A-7). */
+export function findLot(db: Kysely<Database>, storeId: string, productId: string, lotNumber: string): Promise<BatchRow | undefined> {
+  return db
+    .selectFrom('batches')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .where(sameLot('lot_number', lotNumber))
+    .where('source_batch_id', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Another main batch of the product in the store already numbered `lot` (ignoring case), if any. */
+export function findOtherLot(db: Kysely<Database>, batch: { id: string; store_id: string; product_id: string }, lot: string) {
+  const lower = lot.toLowerCase();
+  return db
+    .selectFrom('batches')
+    .select('id')
+    .where('store_id', '=', batch.store_id)
+    .where('product_id', '=', batch.product_id)
+    .where('source_batch_id', 'is', null)
+    .where('id', '!=', batch.id)
+    .where((eb) => eb(eb.fn('lower', ['lot_number']), '=', lower))
+    .executeTakeFirst();
+}
+
+/** The lots a sale took its units from, each with the units taken and its product's name; by product, then line. */
+export function saleLots(db: Kysely<Database>, transactionId: string) {
+  return db
+    .selectFrom('transaction_line_batches as l')
+    .innerJoin('batches as b', 'b.id', 'l.batch_id')
+    .innerJoin('products as p', 'p.id', 'l.product_id')
+    .selectAll('b')
+    .select(['l.qty as line_qty', 'p.name as product_name'])
+    .where('l.transaction_id', '=', transactionId)
+    .orderBy('l.product_id')
+    .orderBy('l.id')
+    .execute();
+}
+
+/**
+ * One batch's row after a move (the caller holds its stock lock): units changed by `qty` in SQL,
+ * the status after it, a corrected lot or expiry, and `expiry_alerted_at` written null when the row
+ * after the move has no alert (a new expiry re-arms it).
+ */
+export async function updateMovedBatch(
+  db: Kysely<Database>,
+  batchId: string,
+  m: {
+    qty: number;
+    status: BatchStatus;
+    now: number;
+    set: Partial<Pick<BatchRow, 'lot_number' | 'expiry_date'>> | undefined;
+    alertCleared: boolean;
+  },
+): Promise<void> {
+  await db
+    .updateTable('batches')
+    .set({
+      qty_on_hand: sql<number>`qty_on_hand + ${m.qty}`,
+      status: m.status,
+      updated_at: m.now,
+      ...m.set,
+      ...(m.alertCleared ? { expiry_alerted_at: null } : {}),
+    })
+    .where('id', '=', batchId)
+    .execute();
 }
 
 /** Batches a till holds: its store's lots (not quarantine rows) that are not yet disposed of. */

@@ -19,7 +19,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { DuplicateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { batchMovements, pageBatches, pageExpiring, storeBatches, toBatch } from './batches.queries.js';
+import { batchMovements, findOtherLot, pageBatches, pageExpiring, storeBatches, toBatch } from './batches.queries.js';
 import { lockStock, moveBatch, orgToday, UNALLOCATED_LOT } from './batch-ledger.js';
 
 export async function listBatches(ctx: AuthedContext, q: ListBatchesQuery): Promise<{ items: Batch[]; meta: PageMeta }> {
@@ -74,16 +74,7 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
       return toBatch({ ...batch, product_name: found.product_name });
 
     if (after.lot_number !== before.lot_number) {
-      const lot = after.lot_number.toLowerCase();
-      const other = await tx.db
-        .selectFrom('batches')
-        .select('id')
-        .where('store_id', '=', storeId)
-        .where('product_id', '=', batch.product_id)
-        .where('source_batch_id', 'is', null)
-        .where('id', '!=', batch.id)
-        .where((eb) => eb(eb.fn('lower', ['lot_number']), '=', lot))
-        .executeTakeFirst();
+      const other = await findOtherLot(tx.db, batch, after.lot_number);
       if (other)
         throw new DuplicateError('lot_number', `lot ${after.lot_number} of ${found.product_name} is already another batch in this store`);
     }

@@ -6,6 +6,7 @@ import type { Reversal } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { createBatch, moveBatch } from './batch-ledger.js';
+import { saleLots } from './batches.queries.js';
 
 /**
  * Put a reversed sale's batch-tracked units back where they came from: a void straight back to
@@ -19,16 +20,7 @@ export async function returnSaleLots(
   move: Reversal,
   into: 'stock' | 'quarantine',
 ): Promise<Set<string>> {
-  const lots = await ctx.db
-    .selectFrom('transaction_line_batches as l')
-    .innerJoin('batches as b', 'b.id', 'l.batch_id')
-    .innerJoin('products as p', 'p.id', 'l.product_id')
-    .selectAll('b')
-    .select(['l.qty as line_qty', 'p.name as product_name'])
-    .where('l.transaction_id', '=', sale.id)
-    .orderBy('l.product_id')
-    .orderBy('l.id')
-    .execute();
+  const lots = await saleLots(ctx.db, sale.id);
   const products = new Set<string>();
   const kind = move === 'refund' ? 'refunded' : 'voided';
   for (const lot of lots) {

@@ -26,7 +26,7 @@ import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { Lease } from '../../../lib/leases.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
-import { type BatchOrganisation, batchOrganisations, type DueBatch, dueBatches } from './expiry.queries.js';
+import { type BatchOrganisation, batchOrganisations, claimExpiryAlert, type DueBatch, dueBatches } from './expiry.queries.js';
 import { lockStock, moveBatch } from './batch-ledger.js';
 import { type ExpiredLot, expiredNotice, expiryAlertNotice } from './expiry-notices.js';
 
@@ -182,16 +182,7 @@ async function alertStore(tx: ServiceContext, orgId: string, storeId: string, ca
   const now = tx.clock.now();
   let sent = 0;
   for (const b of candidates) {
-    const claimed = await tx.db
-      .updateTable('batches')
-      .set({ expiry_alerted_at: now })
-      .where('id', '=', b.id)
-      .where('status', '=', 'sellable')
-      .where('expiry_alerted_at', 'is', null)
-      .where('expiry_date', '=', b.expiry_date)
-      .where('qty_on_hand', '>', 0)
-      .returning(['qty_on_hand', 'lot_number'])
-      .executeTakeFirst();
+    const claimed = await claimExpiryAlert(tx.db, b, now);
     if (!claimed) continue;
     await createNotification(tx, {
       orgId,

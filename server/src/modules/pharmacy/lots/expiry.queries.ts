@@ -1,4 +1,4 @@
-/** Reads of the daily expiry job: which organisations hold batches, and which of their batches are due. */
+/** The daily expiry job's statements: which organisations hold batches, which of their batches are due, and an alert's claim. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
@@ -42,4 +42,22 @@ export function dueBatches(db: Kysely<Database>, orgId: string, today: string, h
     .orderBy('b.lot_number')
     .orderBy('b.id')
     .execute();
+}
+
+/**
+ * Claims a batch's expiry alert: `expiry_alerted_at` set from null, only while the batch is still
+ * sellable, holds units and keeps the expiry date it was read with. Undefined when there is nothing
+ * to claim (another instance claimed it, or the batch changed).
+ */
+export function claimExpiryAlert(db: Kysely<Database>, batch: { id: string; expiry_date: string }, now: number) {
+  return db
+    .updateTable('batches')
+    .set({ expiry_alerted_at: now })
+    .where('id', '=', batch.id)
+    .where('status', '=', 'sellable')
+    .where('expiry_alerted_at', 'is', null)
+    .where('expiry_date', '=', batch.expiry_date)
+    .where('qty_on_hand', '>', 0)
+    .returning(['qty_on_hand', 'lot_number'])
+    .executeTakeFirst();
 }

@@ -6,7 +6,8 @@ import { batchExpired } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
-import { createBatch, findLot, lockProduct, lockStock, moveBatch, orgToday } from './batch-ledger.js';
+import { createBatch, lockProduct, lockStock, moveBatch, orgToday } from './batch-ledger.js';
+import { findLot } from './batches.queries.js';
 import { refuseRecalledLot } from '../recalls/recalls.js';
 
 export interface LotLine {
@@ -37,7 +38,7 @@ export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<nu
   await lockProduct(ctx, product.id);
   await lockStock(ctx, line.storeId, product.id);
   await refuseRecalledLot(ctx, line.orgId, product, line.lotNumber, `${field}.lot_number`);
-  const existing = await findLot(ctx, line.storeId, product.id, line.lotNumber);
+  const existing = await findLot(ctx.db, line.storeId, product.id, line.lotNumber);
   if (existing && existing.expiry_date !== line.expiryDate) {
     throw new ValidationError(
       `${field}.expiry_date`,
@@ -70,7 +71,7 @@ export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<nu
 export async function returnLot(ctx: ServiceContext, line: LotLine): Promise<number> {
   const { product } = line;
   await lockStock(ctx, line.storeId, product.id);
-  const batch: BatchRow | undefined = line.lotNumber ? await findLot(ctx, line.storeId, product.id, line.lotNumber) : undefined;
+  const batch: BatchRow | undefined = line.lotNumber ? await findLot(ctx.db, line.storeId, product.id, line.lotNumber) : undefined;
   if (!batch || batch.status !== 'sellable' || batch.qty_on_hand < line.qty) {
     const held = batch?.status === 'sellable' ? batch.qty_on_hand : 0;
     throw new ServiceError('INSUFFICIENT_STOCK', `not enough stock of ${product.name} in lot ${line.lotNumber}: ${held} available`, {

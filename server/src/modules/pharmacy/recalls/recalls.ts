@@ -22,6 +22,7 @@ import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/err
 import { createNotification } from '../../notifications/notifications.exports.js';
 import { sameLot } from '../lots/batches.queries.js';
 import { pageRecalls, recallDetail } from '../registers/registers.queries.js';
+import { insertRecall } from './recalls.queries.js';
 import { lockProduct, lockStock, moveBatch, UNALLOCATED_LOT } from '../lots/batch-ledger.js';
 
 export async function createRecall(ctx: AuthedContext, input: CreateRecallInput): Promise<RecallDetail> {
@@ -77,20 +78,17 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
     }
     const units = [...moved.values()].reduce((n, s) => n + s.units, 0);
     const lot = batches[0]!.lot_number;
-    await tx.db
-      .insertInto('recalls')
-      .values({
-        id: recallId,
-        org_id: orgId,
-        product_id: product.id,
-        lot_number: lot,
-        reason: input.reason,
-        batch_count: batchCount,
-        units,
-        user_id: ctx.actor.userId,
-        created_at: tx.clock.now(),
-      })
-      .execute();
+    await insertRecall(tx.db, {
+      id: recallId,
+      org_id: orgId,
+      product_id: product.id,
+      lot_number: lot,
+      reason: input.reason,
+      batch_count: batchCount,
+      units,
+      user_id: ctx.actor.userId,
+      created_at: tx.clock.now(),
+    });
     for (const storeId of stores) {
       const here = moved.get(storeId);
       await createNotification(tx, {

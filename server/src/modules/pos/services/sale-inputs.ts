@@ -15,6 +15,7 @@ import { toE164 } from '../../../lib/phone.js';
 import { outstandingByCustomer } from '../../credits/credits.exports.js';
 import { orgProductsById } from '../../inventory/inventory.exports.js';
 import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
+import { mainBatchesOf } from '../pos.queries.js';
 
 export interface SaleOptions {
   source: SaleSource;
@@ -101,16 +102,7 @@ export async function loadSaleSet(
     return [row, await lockStockRows(tx, storeId, stocked)] as const;
   });
   const tracked = stocked.filter((id) => catalogue.get(id)!.track_batches === 1);
-  const batchRows = tracked.length
-    ? await tx.db
-        .selectFrom('batches')
-        .selectAll()
-        .where('store_id', '=', storeId)
-        .where('product_id', 'in', tracked)
-        .where('source_batch_id', 'is', null)
-        .orderBy('id')
-        .execute()
-    : [];
+  const batchRows = tracked.length ? await mainBatchesOf(tx.db, storeId, tracked) : [];
   const batches = new Map<string, BatchRow[]>(tracked.map((id) => [id, []]));
   for (const b of batchRows) batches.get(b.product_id)!.push({ ...b });
   const permitted = store.outlet_type === 'addo' ? await addoPermitted(tx, catalogue.values()) : [];

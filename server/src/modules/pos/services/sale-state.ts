@@ -3,16 +3,7 @@
  * `checkReversal` and `returnedStockGoesTo` (the till applies the same). Stock comes back in the
  * same transaction and what a credit sale still owes is cancelled.
  */
-import {
-  checkReversal,
-  fromCents,
-  newId,
-  type Reversal,
-  returnedStockGoesTo,
-  type ReversalBreach,
-  SoldStatus,
-  type Transaction,
-} from '@duka/shared';
+import { checkReversal, fromCents, type Reversal, returnedStockGoesTo, type ReversalBreach, type Transaction } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -21,7 +12,7 @@ import { ForbiddenError, InvalidStateError, NotFoundError, type ServiceError } f
 import { cancelCreditTab, tabForTransaction } from '../../credits/credits.exports.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { lockStock, returnSaleLots } from '../../pharmacy/pharmacy.exports.js';
-import { findStoreTransaction, withLines } from '../pos.queries.js';
+import { claimReversal, findStoreTransaction, quarantineSaleUnits, withLines } from '../pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 
@@ -52,17 +43,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
     const sale = found!;
     const now = tx.clock.now();
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
-    const claimed = await tx.db
-      .updateTable('transactions')
-      .set(
-        move === 'refund'
-          ? { status: 'refunded', refund_reason: reason, refunded_at: now, refunded_by: tx.actor!.userId, updated_at: now }
-          : { status: 'void', void_reason: reason, voided_at: now, voided_by: tx.actor!.userId, updated_at: now },
-      )
-      .where('id', '=', sale.id)
-      .where('status', 'in', SoldStatus.options)
-      .returningAll()
-      .executeTakeFirst();
+    const claimed = await claimReversal(tx.db, sale.id, move, { reason, now, userId: tx.actor!.userId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
     await restoreStock(tx, sale, move);
     if (sale.status === 'credit') await cancelCreditTab(tx, sale.id, move === 'refund' ? 'sale refunded' : 'sale voided');
@@ -112,19 +93,7 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
   const lotted = await returnSaleLots(ctx, sale, move, into === 'quarantine' ? 'quarantine' : 'stock');
   for (const l of lines.filter((x) => x.is_service !== 1 && !lotted.has(x.product_id))) {
     if (into === 'quarantine') {
-      await ctx.db
-        .insertInto('stock_quarantine')
-        .values({
-          id: newId(),
-          org_id: sale.org_id,
-          store_id: sale.store_id,
-          product_id: l.product_id,
-          transaction_id: sale.id,
-          qty: l.qty,
-          created_at: ctx.clock.now(),
-          resolved_at: null,
-        })
-        .execute();
+      await quarantineSaleUnits(ctx.db, sale, l.product_id, l.qty, ctx.clock.now());
       continue;
     }
     await changeStockLevel(ctx, {

@@ -5,7 +5,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
-import { findStoreTransaction, transactionMatches, withLines } from '../pos.queries.js';
+import { findStoreTransaction, salesBetween, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 
 /** [from, to) instants of the local dates `date_from`..`date_to` (both included; default today). */
@@ -68,15 +68,7 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
       .groupBy(['status', 'payment_method'])
       .execute(),
-    ctx.db
-      .selectFrom('transaction_lines as l')
-      .innerJoin('transactions as t', 't.id', 'l.transaction_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
-      .where('t.store_id', '=', storeId)
-      .where('t.created_at', '>=', from)
-      .where('t.created_at', '<', to)
-      .where('t.status', 'in', SoldStatus.options)
-      .executeTakeFirstOrThrow(),
+    unitsSold(ctx.db, storeId, from, to),
   ]);
   const sold = byStatus.filter((r) => (SoldStatus.options as string[]).includes(r.status));
   const sum = (rows: typeof byStatus) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
@@ -109,14 +101,7 @@ export async function hourlySummary(ctx: AuthedContext, date?: string) {
   const { storeId } = requireStore(ctx);
   const { from, to } = await dateRange(ctx, { date_from: date, date_to: date });
   // One store's day is at most a few thousand sales: bucketing here is exact on both databases.
-  const rows = await ctx.db
-    .selectFrom('transactions')
-    .select(['created_at', 'total'])
-    .where('store_id', '=', storeId)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .where('status', 'in', SoldStatus.options)
-    .execute();
+  const rows = await salesBetween(ctx.db, storeId, from, to);
   const buckets = Array.from({ length: Math.round((to - from) / 3_600_000) }, (_, hour) => ({ hour, cents: 0, count: 0 }));
   for (const r of rows) {
     const b = buckets[Math.floor((r.created_at - from) / 3_600_000)]!;

@@ -5,6 +5,7 @@
  * missing always finds the floor above its cursor too (and answers `reset_required`).
  */
 import type { Deps } from '../../../lib/context.js';
+import { raiseChangeLogFloor } from '../pull.queries.js';
 
 const BATCH = 5_000;
 
@@ -29,16 +30,7 @@ export async function pruneChangeLog(deps: Deps): Promise<{ organisations: numbe
       deleted += await deps.transact(async (trx) => {
         const tx = trx;
         const res = await tx.deleteFrom('change_log').where('org_id', '=', orgId).where('version', '<=', bound).executeTakeFirst();
-        await tx
-          .insertInto('change_log_floor')
-          .values({ org_id: orgId, version: bound, pruned_at: now })
-          .onConflict((oc) =>
-            oc
-              .column('org_id')
-              .doUpdateSet((eb) => ({ version: eb.ref('excluded.version'), pruned_at: eb.ref('excluded.pruned_at') }))
-              .where((eb) => eb('change_log_floor.version', '<', eb.ref('excluded.version'))),
-          )
-          .execute();
+        await raiseChangeLogFloor(tx, orgId, bound, now);
         return Number(res.numDeletedRows);
       });
       floor = bound;

@@ -13,7 +13,7 @@
 import type { Change, PullResponse } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { ADDO_STATE_ID } from '../../../modules/pharmacy/addo/addo.queries.js';
+import { changesAfter, pullVersions } from '../pull.queries.js';
 import { KIND_BY_ENTITY } from './entities.js';
 import { scopeAt } from './scope.js';
 import { decodeCursor, encodeCursor } from './tokens.js';
@@ -24,25 +24,11 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
   const { orgId, storeId } = till;
   const from = decodeCursor(q.cursor, orgId);
 
-  const scanned = await ctx.db
-    .selectFrom('change_log')
-    .select(['version', 'entity', 'entity_id', 'op', 'store_id'])
-    .where('org_id', '=', orgId)
-    .where('version', '>', from)
-    .orderBy('version')
-    .limit(q.limit + 1)
-    .execute();
+  const scanned = await changesAfter(ctx.db, orgId, from, q.limit + 1);
 
   // Read after the log: pruning deletes rows and raises the floor in one transaction, so a page
   // that missed pruned rows always sees the raised floor here.
-  const org = await ctx.db
-    .selectFrom('organisations as o')
-    .leftJoin('change_log_floor as f', 'f.org_id', 'o.id')
-    // The list's one state row rides on the same read: an unchanged pull stays two index probes.
-    .leftJoin('addo_list_state as a', (j) => j.on('a.id', '=', ADDO_STATE_ID))
-    .select(['o.version', 'o.timezone', 'f.version as floor', 'a.version as addo_version'])
-    .where('o.id', '=', orgId)
-    .executeTakeFirst();
+  const org = await pullVersions(ctx.db, orgId);
   if (!org) throw new NotFoundError('organisation');
   const addo_list_version = Number(org.addo_version ?? 0);
   const floor = Number(org.floor ?? 0);

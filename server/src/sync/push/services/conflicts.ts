@@ -2,13 +2,14 @@
  * Conflicts: rules an offline sale broke but was booked anyway (design §4). Each is kept for the
  * owner to resolve and raises a notification in the sale's store.
  */
-import { newId, type SaleConflict, type SyncConflict, pageMeta } from '@duka/shared';
+import { type SaleConflict, type SyncConflict, pageMeta } from '@duka/shared';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { createNotification } from '../../../modules/notifications/services/create-notification.js';
 import type { SyncConflictRow } from '../../../db/tables/sync.table.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
+import { insertConflict } from '../push.queries.js';
 
 const toConflict = (r: SyncConflictRow): SyncConflict => ({
   id: r.id,
@@ -32,25 +33,7 @@ export async function recordConflicts(
   conflicts: SaleConflict[],
 ): Promise<void> {
   for (const c of conflicts) {
-    await ctx.db
-      .insertInto('sync_conflicts')
-      .values({
-        id: newId(),
-        org_id: at.orgId,
-        store_id: at.storeId,
-        device_id: at.deviceId,
-        mutation_id: at.mutationId,
-        transaction_id: at.transactionId ?? null,
-        kind: c.kind,
-        product_id: c.product_id ?? null,
-        message: c.message,
-        detail: c.detail ? JSON.stringify(c.detail) : null,
-        resolution_note: null,
-        resolved_by: null,
-        resolved_at: null,
-        created_at: ctx.clock.now(),
-      })
-      .execute();
+    await insertConflict(ctx.db, at, c, ctx.clock.now());
     await createNotification(ctx, {
       orgId: at.orgId,
       storeId: at.storeId,

@@ -5,6 +5,7 @@ import { forUpdate, uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
+import { insertDevice } from '../push.queries.js';
 
 export const toDevice = (d: DeviceRow) => ({
   device_id: d.id,
@@ -31,20 +32,16 @@ export async function registerDevice(ctx: AuthedContext, deviceId: string, name:
         const used = new Set(taken.map((d) => d.till_code));
         let n = taken.length + 1;
         while (used.has(`T${n}`)) n++;
-        return tx.db
-          .insertInto('devices')
-          .values({
-            id: deviceId,
-            org_id: orgId,
-            store_id: storeId,
-            registered_by: ctx.actor.userId,
-            name,
-            till_code: `T${n}`,
-            last_seen_at: tx.clock.now(),
-            created_at: tx.clock.now(),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        return insertDevice(tx.db, {
+          id: deviceId,
+          org_id: orgId,
+          store_id: storeId,
+          registered_by: ctx.actor.userId,
+          name,
+          till_code: `T${n}`,
+          last_seen_at: tx.clock.now(),
+          created_at: tx.clock.now(),
+        });
       });
     } catch (err) {
       // Two registrations at once: a till code or the device id was taken meanwhile; look again.

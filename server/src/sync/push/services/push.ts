@@ -16,6 +16,7 @@ import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
 import { applySales } from './sale-mutations.js';
 import { forUpdate, insertRows } from '../../../db/dialect.js';
+import { recordedMutations } from '../push.queries.js';
 
 interface SeenRow {
   id: string;
@@ -153,20 +154,7 @@ const SEEN_EVERY_MS = 60_000;
 /** What this push's mutations already became, by id and by this device's seq, in one read. */
 async function readSeen(ctx: AuthedContext, deviceId: string, mutations: Mutation[]): Promise<Map<string, SeenRow>> {
   const seen = new Map<string, SeenRow>();
-  for (const row of await ctx.db
-    .selectFrom('sync_mutations')
-    .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
-    .where((eb) =>
-      eb.or([
-        eb(
-          'id',
-          'in',
-          mutations.map((m) => m.id),
-        ),
-        eb.and([eb('device_id', '=', deviceId), eb('seq', '>=', mutations[0]!.seq), eb('seq', '<=', mutations[mutations.length - 1]!.seq)]),
-      ]),
-    )
-    .execute()) {
+  for (const row of await recordedMutations(ctx.db, deviceId, mutations)) {
     seen.set(`id:${row.id}`, row);
     if (row.device_id === deviceId) seen.set(`seq:${row.seq}`, row);
   }

@@ -13,6 +13,7 @@ import { fromCents, toCents } from '@duka/shared';
 import type { SaleConflict } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
+import { pricesInForce } from '../push.queries.js';
 
 const STALE_WINDOW_MS = 7 * 86_400_000;
 
@@ -37,39 +38,7 @@ export async function priceHistory(db: Kysely<Database>, productIds: string[], f
   const history: PriceHistory = new Map();
   if (productIds.length === 0) return history;
   const since = from - STALE_WINDOW_MS;
-  const columns = ['p.id', 'p.product_id', 'p.selling_price', 'p.wholesale_price', 'p.effective_from'] as const;
-  const [inWindow, before] = await Promise.all([
-    db
-      .selectFrom('product_prices as p')
-      .select(columns)
-      .where('p.product_id', 'in', productIds)
-      .where('p.effective_from', '>=', since)
-      .where('p.effective_from', '<=', to)
-      .execute(),
-    // The price each product had when the window opened: its latest row before it.
-    db
-      .selectFrom('product_prices as p')
-      .select(columns)
-      .where('p.product_id', 'in', productIds)
-      .where('p.effective_from', '<', since)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('product_prices as q')
-              .select('q.id')
-              .whereRef('q.product_id', '=', 'p.product_id')
-              .where('q.effective_from', '<', since)
-              .where((eb) =>
-                eb.or([
-                  eb('q.effective_from', '>', eb.ref('p.effective_from')),
-                  eb.and([eb('q.effective_from', '=', eb.ref('p.effective_from')), eb('q.id', '>', eb.ref('p.id'))]),
-                ]),
-              ),
-          ),
-        ),
-      )
-      .execute(),
-  ]);
+  const [inWindow, before] = await pricesInForce(db, productIds, since, to);
   for (const row of [...inWindow, ...before]) history.set(row.product_id, [...(history.get(row.product_id) ?? []), row]);
   for (const rows of history.values()) rows.sort((a, b) => b.effective_from - a.effective_from || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return history;

@@ -1,0 +1,96 @@
+/** The push's statements: devices, the mutations they sent, the conflicts they raised, and the prices offline sales are judged by. */
+import { newId, type SaleConflict } from '@duka/shared';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type { DeviceTable } from '../../db/tables/sync.table.js';
+
+/** A till's registration; a device id or till code taken meanwhile fails on its unique index. */
+export function insertDevice(db: Kysely<Database>, device: Insertable<DeviceTable>) {
+  return db.insertInto('devices').values(device).returningAll().executeTakeFirstOrThrow();
+}
+
+/** What became of mutations already recorded: any device's with one of these ids, and this device's within their seq range. */
+export function recordedMutations(db: Kysely<Database>, deviceId: string, mutations: ReadonlyArray<{ id: string; seq: number }>) {
+  return db
+    .selectFrom('sync_mutations')
+    .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
+    .where((eb) =>
+      eb.or([
+        eb(
+          'id',
+          'in',
+          mutations.map((m) => m.id),
+        ),
+        eb.and([eb('device_id', '=', deviceId), eb('seq', '>=', mutations[0]!.seq), eb('seq', '<=', mutations[mutations.length - 1]!.seq)]),
+      ]),
+    )
+    .execute();
+}
+
+/** A rule an offline sale broke, kept unresolved for the owner. */
+export async function insertConflict(
+  db: Kysely<Database>,
+  at: { orgId: string; storeId: string; deviceId: string; mutationId: string; transactionId?: string },
+  c: SaleConflict,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('sync_conflicts')
+    .values({
+      id: newId(),
+      org_id: at.orgId,
+      store_id: at.storeId,
+      device_id: at.deviceId,
+      mutation_id: at.mutationId,
+      transaction_id: at.transactionId ?? null,
+      kind: c.kind,
+      product_id: c.product_id ?? null,
+      message: c.message,
+      detail: c.detail ? JSON.stringify(c.detail) : null,
+      resolution_note: null,
+      resolved_by: null,
+      resolved_at: null,
+      created_at: now,
+    })
+    .execute();
+}
+
+/**
+ * The price rows of these products in force at some moment from `since` to `to`: those that took
+ * effect within it, and each product's latest before it (its price when the window opened).
+ */
+export function pricesInForce(db: Kysely<Database>, productIds: string[], since: number, to: number) {
+  const columns = ['p.id', 'p.product_id', 'p.selling_price', 'p.wholesale_price', 'p.effective_from'] as const;
+  return Promise.all([
+    db
+      .selectFrom('product_prices as p')
+      .select(columns)
+      .where('p.product_id', 'in', productIds)
+      .where('p.effective_from', '>=', since)
+      .where('p.effective_from', '<=', to)
+      .execute(),
+    // The price each product had when the window opened: its latest row before it.
+    db
+      .selectFrom('product_prices as p')
+      .select(columns)
+      .where('p.product_id', 'in', productIds)
+      .where('p.effective_from', '<', since)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('product_prices as q')
+              .select('q.id')
+              .whereRef('q.product_id', '=', 'p.product_id')
+              .where('q.effective_from', '<', since)
+              .where((eb) =>
+                eb.or([
+                  eb('q.effective_from', '>', eb.ref('p.effective_from')),
+                  eb.and([eb('q.effective_from', '=', eb.ref('p.effective_from')), eb('q.id', '>', eb.ref('p.id'))]),
+                ]),
+              ),
+          ),
+        ),
+      )
+      .execute(),
+  ]);
+}
