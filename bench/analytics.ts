@@ -40,7 +40,7 @@ async function seedHistory(dbOpts: { url?: string; sqliteFile?: string }, userId
   await db.db.insertInto('products').values(products).execute();
   await db.db
     .insertInto('product_stock')
-    .values(products.map((p) => ({ store_id: storeId!, product_id: p.id, qty: 10_000, updated_at: now })))
+    .values(products.map((p) => ({ org_id: orgId!, store_id: storeId!, product_id: p.id, qty: 10_000, updated_at: now })))
     .execute();
   const customers = Array.from({ length: 200 }, (_, i) => ({
     id: newId(),
@@ -70,6 +70,7 @@ async function seedHistory(dbOpts: { url?: string; sqliteFile?: string }, userId
         total += p.selling_price * qty;
         lines.push({
           id: newId(),
+          org_id: orgId!,
           transaction_id: id,
           product_id: p.id,
           product_name: p.name,

@@ -59,6 +59,7 @@ export async function rawSaleWrites(
                 sold.set(p.id, (sold.get(p.id) ?? 0) + qty);
                 lines.push({
                   id: newId(),
+                  org_id: shop.orgId,
                   transaction_id: id,
                   product_id: p.id,
                   product_name: 'Bidhaa',

@@ -38,7 +38,11 @@ export async function seedProducts(db: DbHandle, orgId: string, storeIds: string
   await db.db.insertInto('products').values(products).execute();
   await db.db
     .insertInto('product_stock')
-    .values(storeIds.flatMap((store_id) => products.map((p) => ({ store_id, product_id: p.id, qty: 1_000_000_000, updated_at: now }))))
+    .values(
+      storeIds.flatMap((store_id) =>
+        products.map((p) => ({ org_id: orgId, store_id, product_id: p.id, qty: 1_000_000_000, updated_at: now })),
+      ),
+    )
     .execute();
   await db.db
     .insertInto('product_prices')

@@ -330,7 +330,7 @@ export async function realtimeBenchmarks(s: RealtimeSetup): Promise<Row[]> {
     await db.db.insertInto('products').values(batch).execute();
     await db.db
       .insertInto('product_stock')
-      .values(batch.map((r) => ({ store_id: bootStore, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
+      .values(batch.map((r) => ({ org_id: bootOrg, store_id: bootStore, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
       .execute();
   }
   await sql.raw(s.dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);

@@ -102,7 +102,7 @@ for (const database of perDatabase ? databases : []) {
       await db.db.insertInto('products').values(rows).execute();
       await db.db
         .insertInto('product_stock')
-        .values(rows.map((r) => ({ store_id: storeId!, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
+        .values(rows.map((r) => ({ org_id: orgId!, store_id: storeId!, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
         .execute();
     }
     // A bulk load leaves planner statistics (and Postgres' GIN pending lists) stale; autovacuum and

@@ -102,7 +102,7 @@ export async function sdkBenchmarks(
     await db.db.insertInto('products').values(chunk).execute();
     await db.db
       .insertInto('product_stock')
-      .values(chunk.map((r) => ({ store_id: storeId, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
+      .values(chunk.map((r) => ({ org_id: orgId, store_id: storeId, product_id: r.id, qty: 1_000_000_000, updated_at: now })))
       .execute();
   }
   await sql.raw(dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);

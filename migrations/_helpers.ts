@@ -122,3 +122,11 @@ export async function replaceTextSearch(db: Kysely<any>, table: string, from: st
   for (const statement of drops) await sql.raw(statement).execute(db);
   await createTextSearch(db, table, to);
 }
+
+/**
+ * Make a column that every row now fills NOT NULL. PostgreSQL alters it in place; SQLite cannot
+ * change a column's nullability without rebuilding its table, so there the writes keep the rule.
+ */
+export async function setNotNull(db: Kysely<any>, table: string, column: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} set not null`.execute(db);
+}

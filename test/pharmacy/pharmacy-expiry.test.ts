@@ -292,7 +292,7 @@ describe('pharmacy: the daily expiry job and expiry alerts', () => {
     // The correction route belongs to the batch routes; this goes through the same ledger move it makes.
     const correct = (expiry: string) =>
       withTransaction(t.serviceCtx(), async (tx) => {
-        await lockStock(tx, owner.storeId, med.id);
+        await lockStock(tx, owner.orgId, owner.storeId, med.id);
         const row = await tx.db.selectFrom('batches').selectAll().where('product_id', '=', med.id).executeTakeFirstOrThrow();
         await moveBatch(tx, row, { kind: 'corrected', qty: 0, set: { expiry_date: expiry } }, { productName: med.name });
       });

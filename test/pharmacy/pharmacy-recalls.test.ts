@@ -155,7 +155,7 @@ describe('pharmacy: quarantine release and disposal, recalls across the organisa
     ]);
     const mainRow = await t.db.db.selectFrom('batches').selectAll().where('id', '=', main.id).executeTakeFirstOrThrow();
     await withTransaction(t.serviceCtx(), async (tx) => {
-      await lockStock(tx, owner.storeId, med.id);
+      await lockStock(tx, owner.orgId, owner.storeId, med.id);
       await moveBatch(tx, mainRow, { kind: 'expired', qty: 0, status: 'expired' }, { productName: med.name });
     });
     expect((await productOf(t, { token }, med.id)).stock).toBe(0);

@@ -90,7 +90,7 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
       .where('id', '=', (await lot('M-2')).id)
       .executeTakeFirstOrThrow();
     await withTransaction(t.serviceCtx(), async (tx) => {
-      await lockStock(tx, owner.storeId, med.id);
+      await lockStock(tx, owner.orgId, owner.storeId, med.id);
       await moveBatch(tx, m2, { kind: 'adjusted', qty: -1, reason: 'ampoule broken' }, { productName: med.name });
     });
     minute(); // 09:09

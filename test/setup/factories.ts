@@ -208,6 +208,7 @@ export async function insertSale(t: TestApp, sale: SaleRow): Promise<string> {
       .insertInto('transaction_lines')
       .values({
         id: newId(),
+        org_id: sale.orgId,
         transaction_id: id,
         product_id: line.productId,
         product_name: line.name ?? 'Item',

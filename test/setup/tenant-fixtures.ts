@@ -106,7 +106,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
 
   const expense = await call('POST', '/expenses', { title: 'Umeme', category: 'Utilities', amount: 45_000 });
   const notification = await call('POST', '/notifications', { category: 'system', title: 'Stock count on Sunday' });
-  const note = await call('POST', '/notebook', { title: 'Orders for Monday', content: 'Sugar 20 bags' });
+  const note = await call('POST', '/notebook', { title: 'Orders for Monday', content: 'Sugar 20 bags', tags: ['orders'] });
   const form = new FormData();
   form.append('file', new File([PNG], 'receipt.png', { type: 'image/png' }));
   form.append('kind', 'receipt');

@@ -10,11 +10,11 @@ import type { Database } from './database.js';
 
 export type TableScope = { scope: 'tenant'; key: 'org_id' | 'id'; hasKey: boolean } | { scope: 'global'; why: string };
 
-const tenant = (hasKey = true): TableScope => ({ scope: 'tenant', key: 'org_id', hasKey });
+const tenant = (): TableScope => ({ scope: 'tenant', key: 'org_id' });
 const global = (why: string): TableScope => ({ scope: 'global', why });
 
 export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
-  organisations: { scope: 'tenant', key: 'id', hasKey: true },
+  organisations: { scope: 'tenant', key: 'id' },
   stores: tenant(),
   users: global('a person signs in before any organisation is known, and platform operators belong to none'),
   refresh_tokens: global("sessions are a user's, and users are global"),
@@ -32,37 +32,37 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   ai_credit_usage: tenant(),
   categories: tenant(),
   products: tenant(),
-  product_stock: tenant(false),
+  product_stock: tenant(),
   product_prices: tenant(),
   stock_adjustments: tenant(),
   transactions: tenant(),
-  transaction_lines: tenant(false),
+  transaction_lines: tenant(),
   fiscal_devices: tenant(),
   fiscal_receipts: tenant(),
   fiscal_z_reports: tenant(),
   customers: tenant(),
   credit_tabs: tenant(),
   credit_payments: tenant(),
-  credit_allocations: tenant(false),
+  credit_allocations: tenant(),
   credit_messages: tenant(),
   credit_notes: tenant(),
   notifications: tenant(),
   suppliers: tenant(),
   deliveries: tenant(),
-  delivery_lines: tenant(false),
+  delivery_lines: tenant(),
   supplier_payments: tenant(),
-  supplier_payment_allocations: tenant(false),
+  supplier_payment_allocations: tenant(),
   expenses: tenant(),
   notes: tenant(),
-  note_tags: tenant(false),
+  note_tags: tenant(),
   uploads: tenant(),
   reviews: tenant(),
-  idempotency_keys: tenant(false),
+  idempotency_keys: global("a user's request replays, kept per user like their sessions; a platform operator's have no organisation"),
   events: tenant(),
-  event_deliveries: tenant(false),
+  event_deliveries: tenant(),
   stock_quarantine: tenant(),
   devices: tenant(),
-  sync_mutations: tenant(false),
+  sync_mutations: tenant(),
   sync_conflicts: tenant(),
   change_log_floor: tenant(),
   report_exports: tenant(),
@@ -80,10 +80,10 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   addo_list_state: global("the national ADDO list's version"),
   batches: tenant(),
   batch_movements: tenant(),
-  transaction_line_batches: tenant(false),
+  transaction_line_batches: tenant(),
   recalls: tenant(),
   prescriptions: tenant(),
-  prescription_items: tenant(false),
+  prescription_items: tenant(),
 };
 
 /** The column that names a tenant table's organisation, or null for a global table. */

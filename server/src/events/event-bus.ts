@@ -128,14 +128,14 @@ export class EventBus implements EventPublisher {
         await withTransaction(ctx, async (tx) => {
           await lease.fence(tx.db);
           await sub.handle(tx, event);
-          await record(tx.db, eventId, sub.name, 'done', null, tx.clock.now());
+          await record(tx.db, event, sub.name, 'done', null, tx.clock.now());
         });
       } catch (err) {
         // Another instance has the event now: what is left is its to do.
         if (err instanceof LeaseLost) return;
         pending++;
         deps.log.error({ err, event_id: eventId, event_type: event.type, subscriber: sub.name }, 'event subscriber failed; will retry');
-        await record(deps.db, eventId, sub.name, 'failed', String((err as Error)?.message ?? err).slice(0, 500), deps.clock.now()).catch(
+        await record(deps.db, event, sub.name, 'failed', String((err as Error)?.message ?? err).slice(0, 500), deps.clock.now()).catch(
           () => {},
         );
       }
@@ -179,7 +179,7 @@ export class EventBus implements EventPublisher {
 
 async function record(
   db: Kysely<Database>,
-  eventId: string,
+  event: Pick<DomainEvent, 'id' | 'org_id'>,
   subscriber: string,
   status: EventDeliveryTable['status'],
   error: string | null,
@@ -187,7 +187,7 @@ async function record(
 ) {
   await db
     .insertInto('event_deliveries')
-    .values({ event_id: eventId, subscriber, status, attempts: 1, last_error: error, updated_at: now })
+    .values({ org_id: event.org_id, event_id: event.id, subscriber, status, attempts: 1, last_error: error, updated_at: now })
     .onConflict((oc) =>
       oc
         .columns(['event_id', 'subscriber'])

@@ -60,6 +60,8 @@ export interface BatchMovementTable {
 
 /** The lots a sale line took its units from (what the receipt prints and a refund returns to). */
 export interface TransactionLineBatchTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   id: string;
   transaction_id: string;
   product_id: string;

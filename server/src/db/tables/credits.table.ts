@@ -36,6 +36,8 @@ export interface CreditPaymentTable {
 
 /** How a payment was spread over tabs (oldest first). */
 export interface CreditAllocationTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   payment_id: string;
   tab_id: string;
   amount: number;

@@ -14,6 +14,8 @@ export interface EventTable {
 }
 
 export interface EventDeliveryTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   event_id: string;
   subscriber: string;
   status: 'done' | 'failed';

@@ -45,6 +45,8 @@ export interface ProductTable {
 }
 
 export interface ProductStockTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   store_id: string;
   product_id: string;
   qty: Generated<number>;

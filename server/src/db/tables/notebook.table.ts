@@ -19,6 +19,8 @@ export type NoteRow = Selectable<NoteTable>;
 
 /** One row per tag of a note, lower-cased, for the `tag` filter. */
 export interface NoteTagTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   note_id: string;
   store_id: string;
   tag: string;

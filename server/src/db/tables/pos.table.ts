@@ -41,6 +41,8 @@ export interface TransactionTable {
 }
 
 export interface TransactionLineTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   id: string;
   transaction_id: string;
   product_id: string;

@@ -29,6 +29,8 @@ export interface PrescriptionTable {
 
 /** A prescription medicine an entry's sale dispensed, as named when sold; its lots are the sale's. */
 export interface PrescriptionItemTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   id: string;
   prescription_id: string;
   position: number;

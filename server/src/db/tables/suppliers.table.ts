@@ -46,6 +46,8 @@ export interface DeliveryTable {
 }
 
 export interface DeliveryLineTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   id: string;
   delivery_id: string;
   product_id: string;
@@ -76,6 +78,8 @@ export interface SupplierPaymentTable {
 
 /** How a payment was spread over deliveries (oldest first). */
 export interface SupplierPaymentAllocationTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   payment_id: string;
   delivery_id: string;
   amount: number;

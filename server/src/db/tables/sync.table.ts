@@ -16,6 +16,8 @@ export interface DeviceTable {
 
 /** What became of each pushed mutation, replayed for a duplicate. */
 export interface SyncMutationTable {
+  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
+  org_id: string;
   device_id: string;
   seq: number;
   id: string;

@@ -45,12 +45,16 @@ export function insertNoteUnlessTaken(db: Kysely<Database>, note: NewNote, now: 
 }
 
 /** Replace a note's tag index rows. */
-export async function writeTags(db: Kysely<Database>, note: { id: string; store_id: string }, tags: string[]): Promise<void> {
+export async function writeTags(
+  db: Kysely<Database>,
+  note: { id: string; org_id: string; store_id: string },
+  tags: string[],
+): Promise<void> {
   await db.deleteFrom('note_tags').where('note_id', '=', note.id).execute();
   if (tags.length)
     await db
       .insertInto('note_tags')
-      .values(tags.map((t) => ({ note_id: note.id, store_id: note.store_id, tag: t.toLowerCase() })))
+      .values(tags.map((t) => ({ org_id: note.org_id, note_id: note.id, store_id: note.store_id, tag: t.toLowerCase() })))
       .execute();
 }
 

@@ -48,7 +48,7 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
     // No row yet for this store (or not enough stock): create the row at 0 and try once more.
     const created = await ctx.db
       .insertInto('product_stock')
-      .values({ store_id: change.storeId, product_id: change.productId, qty: 0, updated_at: now })
+      .values({ org_id: change.orgId, store_id: change.storeId, product_id: change.productId, qty: 0, updated_at: now })
       .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
       .executeTakeFirst();
     if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) row = await apply();

@@ -137,13 +137,19 @@ export function insertDelivery(db: Kysely<Database>, d: NewDelivery, now: number
 }
 
 /** The delivery's lines as given (money to cents), in one statement; none, no statement. */
-export async function insertDeliveryLines(db: Kysely<Database>, deliveryId: string, lines: DeliveryLineInput[]): Promise<void> {
+export async function insertDeliveryLines(
+  db: Kysely<Database>,
+  orgId: string,
+  deliveryId: string,
+  lines: DeliveryLineInput[],
+): Promise<void> {
   if (lines.length === 0) return;
   await db
     .insertInto('delivery_lines')
     .values(
       lines.map((l) => ({
         id: newId(),
+        org_id: orgId,
         delivery_id: deliveryId,
         product_id: l.product_id,
         qty: l.qty,

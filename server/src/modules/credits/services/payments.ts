@@ -59,7 +59,10 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
         },
         now,
       );
-      await tx.db.insertInto('credit_allocations').values({ payment_id: paymentId, tab_id: tab.id, amount: a.amount }).execute();
+      await tx.db
+        .insertInto('credit_allocations')
+        .values({ org_id: orgId, payment_id: paymentId, tab_id: tab.id, amount: a.amount })
+        .execute();
       noteChange(tx, orgId, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
     }
     noteChange(tx, orgId, { entity: 'customer', id: customerId });

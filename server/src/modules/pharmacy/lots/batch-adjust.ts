@@ -27,7 +27,7 @@ export async function adjustBatch(ctx: ServiceContext, a: BatchAdjustment): Prom
   const { product } = a;
   if (!a.batchId)
     throw new ValidationError('batch_id', `is required: ${product.name} tracks batches, so an adjustment names the lot it counts`);
-  await lockStock(ctx, a.storeId, product.id);
+  await lockStock(ctx, a.orgId, a.storeId, product.id);
   const batch = await findProductBatch(ctx.db, { id: a.batchId, orgId: a.orgId, storeId: a.storeId, productId: product.id });
   if (!batch) throw new NotFoundError('batch');
   // Only sellable units are stock: units held in quarantine, expired or recalled leave by release or disposal.

@@ -218,7 +218,7 @@ export function unallocatedRow(orgId: string, storeId: string, productId: string
  * Take the product's stock row lock (creating the row at 0 when missing) so that batch reads and
  * writes of this product in this store are serialised. SQLite has one writer: the update is enough.
  */
-export async function lockStock(ctx: ServiceContext, storeId: string, productId: string): Promise<void> {
+export async function lockStock(ctx: ServiceContext, orgId: string, storeId: string, productId: string): Promise<void> {
   const now = ctx.clock.now();
   const locked = await ctx.db
     .updateTable('product_stock')
@@ -229,7 +229,7 @@ export async function lockStock(ctx: ServiceContext, storeId: string, productId:
   if (Number(locked.numUpdatedRows) > 0) return;
   await ctx.db
     .insertInto('product_stock')
-    .values({ store_id: storeId, product_id: productId, qty: 0, updated_at: now })
+    .values({ org_id: orgId, store_id: storeId, product_id: productId, qty: 0, updated_at: now })
     .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
     .execute();
   await ctx.db

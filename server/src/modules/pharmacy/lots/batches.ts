@@ -66,7 +66,7 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
     if (input.lot_number !== undefined && input.lot_number.toUpperCase() === UNALLOCATED_LOT) {
       throw new ValidationError('lot_number', `${UNALLOCATED_LOT} is reserved for units no lot held`);
     }
-    await lockStock(tx, storeId, found.product_id);
+    await lockStock(tx, orgId, storeId, found.product_id);
     const batch = await tx.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const before = { lot_number: batch.lot_number, expiry_date: batch.expiry_date };
     const after = { lot_number: input.lot_number ?? batch.lot_number, expiry_date: input.expiry_date ?? batch.expiry_date };

@@ -115,7 +115,7 @@ export async function sweepOrganisation(ctx: ServiceContext, org: BatchOrganisat
       // Every stock lock first, in product-id order like every stock writer, so a sale that holds
       // one of these products and waits for another cannot deadlock with the job.
       for (const productId of [...new Set([...expiring, ...alerts].map((b) => b.product_id))].sort((a, b) => a.localeCompare(b)))
-        await lockStock(tx, storeId, productId);
+        await lockStock(tx, org.id, storeId, productId);
       const expired = await expireStore(tx, org.id, storeId, expiring, today);
       return { ...expired, alerted: await alertStore(tx, org.id, storeId, alerts, today) };
     });

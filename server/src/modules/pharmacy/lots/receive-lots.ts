@@ -36,7 +36,7 @@ export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<nu
       `lot ${line.lotNumber} expired on ${line.expiryDate}: an expired lot cannot be received`,
     );
   await lockProduct(ctx, product.id);
-  await lockStock(ctx, line.storeId, product.id);
+  await lockStock(ctx, line.orgId, line.storeId, product.id);
   await refuseRecalledLot(ctx, line.orgId, product, line.lotNumber, `${field}.lot_number`);
   const existing = await findLot(ctx.db, line.storeId, product.id, line.lotNumber);
   if (existing && existing.expiry_date !== line.expiryDate) {
@@ -70,7 +70,7 @@ export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<nu
 /** Take a returned delivery's line back out of its lot (409 when those units are no longer there to return). */
 export async function returnLot(ctx: ServiceContext, line: LotLine): Promise<number> {
   const { product } = line;
-  await lockStock(ctx, line.storeId, product.id);
+  await lockStock(ctx, line.orgId, line.storeId, product.id);
   const batch: BatchRow | undefined = line.lotNumber ? await findLot(ctx.db, line.storeId, product.id, line.lotNumber) : undefined;
   if (!batch || batch.status !== 'sellable' || batch.qty_on_hand < line.qty) {
     const held = batch?.status === 'sellable' ? batch.qty_on_hand : 0;

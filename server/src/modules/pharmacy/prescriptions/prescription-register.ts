@@ -56,6 +56,7 @@ export async function recordPrescriptionEntry(
     return [
       {
         id: newId(),
+        org_id: sale.row.org_id,
         product_id: p.id,
         product_name: p.name,
         generic_name: p.generic_name,

@@ -41,7 +41,7 @@ function checkOrRefuse(status: BatchRow['status'], action: BatchAction, dates?: 
 async function lockedBatch(ctx: ServiceContext, orgId: string, storeId: string, id: string): Promise<BatchRow & { product_name: string }> {
   const found = await storeBatches(ctx.db, orgId, storeId).where('b.id', '=', id).executeTakeFirst();
   if (!found) throw new NotFoundError('batch');
-  await lockStock(ctx, storeId, found.product_id);
+  await lockStock(ctx, orgId, storeId, found.product_id);
   return storeBatches(ctx.db, orgId, storeId).where('b.id', '=', id).executeTakeFirstOrThrow();
 }
 

@@ -51,7 +51,7 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
     const stores = [...new Set((await lotBatches().select('store_id').execute()).map((b) => b.store_id))].sort();
     if (stores.length === 0) throw noLot();
     // One product: its stock row in each store is the lock, taken in store order.
-    for (const storeId of stores) await lockStock(tx, storeId, product.id);
+    for (const storeId of stores) await lockStock(tx, orgId, storeId, product.id);
     const batches = (await lotBatches().execute()).sort(
       (a, b) =>
         a.store_id.localeCompare(b.store_id) ||

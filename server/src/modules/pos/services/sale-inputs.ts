@@ -99,7 +99,7 @@ export async function loadSaleSet(
       tx.dialect,
       tx.db.selectFrom('stores').select(['code', 'vat_enabled', 'outlet_type', 'last_number', 'fiscal']).where('id', '=', storeId),
     ).executeTakeFirstOrThrow();
-    return [row, await lockStockRows(tx, storeId, stocked)] as const;
+    return [row, await lockStockRows(tx, orgId, storeId, stocked)] as const;
   });
   const tracked = stocked.filter((id) => catalogue.get(id)!.track_batches === 1);
   const batchRows = tracked.length ? await mainBatchesOf(tx.db, storeId, tracked) : [];
@@ -144,7 +144,7 @@ async function readCustomers(tx: ServiceContext, orgId: string, requests: SaleRe
 }
 
 /** Lock and read the stock rows (creating missing ones at 0 first, so every row is locked). */
-async function lockStockRows(tx: ServiceContext, storeId: string, productIds: string[]): Promise<Map<string, number>> {
+async function lockStockRows(tx: ServiceContext, orgId: string, storeId: string, productIds: string[]): Promise<Map<string, number>> {
   if (productIds.length === 0) return new Map();
   const read = () =>
     forUpdate(
@@ -162,7 +162,11 @@ async function lockStockRows(tx: ServiceContext, storeId: string, productIds: st
     const now = tx.clock.now();
     await tx.db
       .insertInto('product_stock')
-      .values(productIds.filter((id) => !have.has(id)).map((id) => ({ store_id: storeId, product_id: id, qty: 0, updated_at: now })))
+      .values(
+        productIds
+          .filter((id) => !have.has(id))
+          .map((id) => ({ org_id: orgId, store_id: storeId, product_id: id, qty: 0, updated_at: now })),
+      )
       .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
       .execute();
     rows = await read();

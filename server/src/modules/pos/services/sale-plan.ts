@@ -221,6 +221,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
   };
   const lineRows: TransactionLineRow[] = priced.lines.map((l) => ({
     id: newId(),
+    org_id: orgId,
     transaction_id: saleId,
     product_id: l.product_id,
     product_name: l.product_name,

@@ -88,7 +88,7 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
     .execute();
   const into = returnedStockGoesTo(move, where.business_type, where.outlet_type);
   // Every stock row this reversal moves is locked first, in product-id order, as every stock writer does.
-  for (const l of lines) if (l.is_service !== 1) await lockStock(ctx, sale.store_id, l.product_id);
+  for (const l of lines) if (l.is_service !== 1) await lockStock(ctx, sale.org_id, sale.store_id, l.product_id);
   // Batch-tracked lines go back to the lots they came from; the others as before.
   const lotted = await returnSaleLots(ctx, sale, move, into === 'quarantine' ? 'quarantine' : 'stock');
   for (const l of lines.filter((x) => x.is_service !== 1 && !lotted.has(x.product_id))) {

@@ -78,6 +78,7 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
       plans.flatMap((p) =>
         p.lots.map((l) => ({
           id: newId(),
+          org_id: p.row.org_id,
           transaction_id: p.row.id,
           product_id: l.product_id,
           batch_id: l.batch_id,

@@ -148,7 +148,7 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
       },
       now,
     );
-    await insertDeliveryLines(tx.db, id, lines);
+    await insertDeliveryLines(tx.db, orgId, id, lines);
     if (status === 'delivered') await addDeliveryStock(tx, row, supplier.name);
     await recordAudit(tx, {
       action: 'delivery.create',
@@ -230,7 +230,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
       .execute();
     if (input.lines) {
       await tx.db.deleteFrom('delivery_lines').where('delivery_id', '=', id).execute();
-      await insertDeliveryLines(tx.db, id, input.lines);
+      await insertDeliveryLines(tx.db, orgId, id, input.lines);
     }
     if (status === 'delivered' && before.status !== 'delivered') await addDeliveryStock(tx, before, found.supplier_name);
     if (status === 'returned' && before.status === 'delivered') await removeDeliveryStock(tx, before, found.supplier_name);

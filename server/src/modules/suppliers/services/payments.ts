@@ -61,7 +61,10 @@ async function book(
       .set({ paid_amount: paid, is_paid: paid >= Number(d.total_value) ? 1 : 0, updated_at: now })
       .where('id', '=', d.id)
       .execute();
-    await tx.db.insertInto('supplier_payment_allocations').values({ payment_id: id, delivery_id: d.id, amount: take }).execute();
+    await tx.db
+      .insertInto('supplier_payment_allocations')
+      .values({ org_id: orgId, payment_id: id, delivery_id: d.id, amount: take })
+      .execute();
   }
   await recordAudit(tx, {
     action: 'supplier.payment',

@@ -132,6 +132,7 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
       tx.db,
       'sync_mutations',
       [...applied.values()].map(({ m, r }) => ({
+        org_id: device.org_id,
         device_id: device.id,
         seq: m.seq,
         id: m.id,
