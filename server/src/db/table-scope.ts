@@ -8,7 +8,7 @@
  */
 import type { Database } from './database.js';
 
-export type TableScope = { scope: 'tenant'; key: 'org_id' | 'id'; hasKey: boolean } | { scope: 'global'; why: string };
+export type TableScope = { scope: 'tenant'; key: 'org_id' | 'id' } | { scope: 'global'; why: string };
 
 const tenant = (): TableScope => ({ scope: 'tenant', key: 'org_id' });
 const global = (why: string): TableScope => ({ scope: 'global', why });
