@@ -1,9 +1,9 @@
 /**
  * Every row of a tenant table names its organisation (issue 36, first step): the ten child tables
- * that reached theirs only through a parent get `org_id`, filled from that parent, and an index
- * that leads with it. Keys and foreign keys led by `org_id` come next, with the PostgreSQL
- * partitioned by organisation. On PostgreSQL the column is NOT NULL once filled; SQLite cannot
- * change a column's nullability without rebuilding the table, and every write names it. Frozen.
+ * that reached theirs only through a parent get `org_id`, filled from that parent. No index yet:
+ * keys and indexes led by `org_id` come next, replacing today's rather than adding a write to every
+ * row. On PostgreSQL the column is NOT NULL once filled; SQLite cannot change a column's
+ * nullability without rebuilding the table, and every write names it. Frozen.
  */
 import type { Kysely } from 'kysely';
 import { setNotNull, sql, t } from './_helpers.js';
@@ -29,13 +29,11 @@ export async function up(db: Kysely<any>): Promise<void> {
       db,
     );
     await setNotNull(db, table, 'org_id');
-    await db.schema.createIndex(`ix__${table}__org_id_${parentColumn}`).on(table).columns(['org_id', parentColumn]).execute();
   }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const [table, parentColumn] of CHILDREN) {
-    await db.schema.dropIndex(`ix__${table}__org_id_${parentColumn}`).execute();
+  for (const [table] of CHILDREN) {
     await db.schema.alterTable(table).dropColumn('org_id').execute();
   }
 }
