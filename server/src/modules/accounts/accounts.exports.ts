@@ -1,3 +1,3 @@
-/** What accounts offers the areas ranked above it (docs/architecture.md): they import this file, never accounts's own. */
+/** What accounts offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { UNLIMITED_AI_CREDITS, getAiCredits } from './services/ai-credits.js';
 export { createOrgUser, deactivateUser, resetToTemporaryPassword } from './services/users.js';

@@ -1,2 +1,2 @@
-/** What analytics offers the areas ranked above it (docs/architecture.md): they import this file, never analytics's own. */
+/** What analytics offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { bestProducts, rollupRange } from './services/summary.js';

@@ -1,4 +1,4 @@
-/** What billing offers the areas ranked above it (docs/architecture.md): they import this file, never billing's own. */
+/** What billing offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { startOnFree } from './billing.queries.js';
 export { billingFigures, listAdminSubscriptions } from './services/admin-billing.js';
 export { aiCreditAllowance, checkPlanAllows, planAiCredits, planInForce, refuseUnlessAllowed } from './services/limits.js';

@@ -1,2 +1,2 @@
-/** What expenses offers the areas ranked above it (docs/architecture.md): they import this file, never expenses's own. */
+/** What expenses offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { toExpense } from './expenses.queries.js';

@@ -1,2 +1,2 @@
-/** What meta offers the areas ranked above it (docs/architecture.md): they import this file, never meta's own. */
+/** What meta offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { normaliseLocation } from './meta.data.js';

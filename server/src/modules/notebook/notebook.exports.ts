@@ -1,2 +1,2 @@
-/** What notebook offers the areas ranked above it (docs/architecture.md): they import this file, never notebook's own. */
+/** What notebook offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { toNote } from './notebook.queries.js';

@@ -1,4 +1,4 @@
-/** What reports offers the areas ranked above it (docs/architecture.md): they import this file, never reports's own. */
+/** What reports offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { type Period, periodOf } from './services/range.js';
 export type { Column } from './services/report-specs.js';
 export { csvText, writeCsv } from './services/write-report.js';

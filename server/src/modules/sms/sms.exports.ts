@@ -1,2 +1,2 @@
-/** What sms offers the areas ranked above it (docs/architecture.md): they import this file, never sms's own. */
+/** What sms offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { requireCustomerSmsAllowance } from './services/allowance.js';

@@ -1,2 +1,2 @@
-/** What stores offers the areas ranked above it (docs/architecture.md): they import this file, never stores's own. */
+/** What stores offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { updateStore } from './services/write-store.js';
