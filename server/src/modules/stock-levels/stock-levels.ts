@@ -4,7 +4,9 @@
  * the batch ledger moves stock, and inventory's adjustment of a batch-tracked product goes through
  * the ledger, so neither area may own the mover.
  */
+import type { InsertResult, Kysely } from 'kysely';
 import { noteChange } from '../../db/change-log.js';
+import type { Database } from '../../db/database.js';
 import type { ServiceContext } from '../../lib/context.js';
 import { BusinessRuleError, InsufficientStockError } from '../../lib/errors.js';
 
@@ -46,11 +48,7 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
   let row = await apply();
   if (!row) {
     // No row yet for this store (or not enough stock): create the row at 0 and try once more.
-    const created = await ctx.db
-      .insertInto('product_stock')
-      .values({ org_id: change.orgId, store_id: change.storeId, product_id: change.productId, qty: 0, updated_at: now })
-      .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
-      .executeTakeFirst();
+    const created = await insertMissingStockRows(ctx.db, change, [change.productId], now);
     if (Number(created.numInsertedOrUpdatedRows ?? 0) > 0) row = await apply();
   }
   if (!row) {
@@ -70,4 +68,21 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
   }
   noteChange(ctx, change.orgId, { entity: 'stock', id: change.productId, storeId: change.storeId });
   return row.qty;
+}
+
+/**
+ * A stock row at 0 for each of `productIds` in the store that has none yet (one statement; rows that
+ * exist are left alone), so that what follows can lock every row it needs.
+ */
+export function insertMissingStockRows(
+  db: Kysely<Database>,
+  where: { orgId: string; storeId: string },
+  productIds: string[],
+  now: number,
+): Promise<InsertResult> {
+  return db
+    .insertInto('product_stock')
+    .values(productIds.map((id) => ({ org_id: where.orgId, store_id: where.storeId, product_id: id, qty: 0, updated_at: now })))
+    .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
+    .executeTakeFirst();
 }

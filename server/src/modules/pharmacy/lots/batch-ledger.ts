@@ -15,7 +15,7 @@ import { updateMovedBatch } from './batches.queries.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { localDate } from '../../../lib/time.js';
-import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
+import { changeStockLevel, insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
 
 /**
  * The lot that takes units an offline sale dispensed beyond every batch's count: a main batch that
@@ -227,11 +227,7 @@ export async function lockStock(ctx: ServiceContext, orgId: string, storeId: str
     .where('product_id', '=', productId)
     .executeTakeFirst();
   if (Number(locked.numUpdatedRows) > 0) return;
-  await ctx.db
-    .insertInto('product_stock')
-    .values({ org_id: orgId, store_id: storeId, product_id: productId, qty: 0, updated_at: now })
-    .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
-    .execute();
+  await insertMissingStockRows(ctx.db, { orgId, storeId }, [productId], now);
   await ctx.db
     .updateTable('product_stock')
     .set({ qty: sql<number>`qty` })

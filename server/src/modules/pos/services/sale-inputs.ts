@@ -15,6 +15,7 @@ import { toE164 } from '../../../lib/phone.js';
 import { outstandingByCustomer } from '../../credits/credits.exports.js';
 import { orgProductsById } from '../../inventory/inventory.exports.js';
 import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
+import { insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
 import { mainBatchesOf } from '../pos.queries.js';
 
 export interface SaleOptions {
@@ -160,15 +161,12 @@ async function lockStockRows(tx: ServiceContext, orgId: string, storeId: string,
   if (rows.length < productIds.length) {
     const have = new Set(rows.map((r) => r.product_id));
     const now = tx.clock.now();
-    await tx.db
-      .insertInto('product_stock')
-      .values(
-        productIds
-          .filter((id) => !have.has(id))
-          .map((id) => ({ org_id: orgId, store_id: storeId, product_id: id, qty: 0, updated_at: now })),
-      )
-      .onConflict((oc) => oc.columns(['store_id', 'product_id']).doNothing())
-      .execute();
+    await insertMissingStockRows(
+      tx.db,
+      { orgId, storeId },
+      productIds.filter((id) => !have.has(id)),
+      now,
+    );
     rows = await read();
   }
   return new Map(rows.map((r) => [r.product_id, Number(r.qty)]));
