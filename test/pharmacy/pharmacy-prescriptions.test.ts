@@ -1,22 +1,13 @@
 import { Envelope, newId, PagedEnvelope, PageMeta, PrescriptionEntry, PushResponse, Transaction } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, createStaff, mfaAdminToken, registerOwner, type Session } from '../setup/factories.js';
-import { batchRows, newMedicine, receiveLots } from '../setup/pharmacy-factories.js';
+import { batchRows, newMedicine, PRESCRIPTION, receiveLots } from '../setup/pharmacy-factories.js';
 import { csvRecords } from '../setup/reports-factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 import { localDate, localTime } from '../../server/src/lib/time.js';
 
 const TZ = 'Africa/Dar_es_Salaam';
 const DAY = 86_400_000;
-const RX = {
-  patient_name: 'Neema Joseph',
-  patient_age: 34,
-  patient_sex: 'female',
-  prescriber_name: 'Dr. Baraka Mwita',
-  prescriber_registration_number: 'MCT-4471',
-  facility: 'Mwananyamala Hospital',
-  date_written: '2026-01-10',
-} as const;
 const amoxil = {
   name: 'Amoxil 250mg',
   generic_name: 'Amoxicillin',
@@ -128,7 +119,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
     });
     const noAge = await sell(owner.token, {
       lines: [{ product_id: p.amoxil!.id, qty: 1 }],
-      prescription: { ...RX, patient_age: undefined },
+      prescription: { ...PRESCRIPTION, patient_age: undefined },
     });
     expect(noAge.status).toBe(400);
     expect(noAge.body.errors).toEqual([
@@ -157,7 +148,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
         { product_id: p.panadol!.id, qty: 1 },
         { product_id: p.amoxil!.id, qty: 1 },
       ],
-      prescription: RX,
+      prescription: PRESCRIPTION,
     });
     expect(res.status, res.text).toBe(201);
     const sale = Envelope(Transaction).parse(res.body).data;
@@ -182,7 +173,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
         receipt_number: sale.receipt_number,
         sale_status: 'paid',
         dispensed_at: sale.created_at,
-        prescription: { ...RX, patient_date_of_birth: null },
+        prescription: { ...PRESCRIPTION, patient_date_of_birth: null },
         items: [item(morphine, p.morphine!.id, 1), item(amoxil, p.amoxil!.id, 3)],
         corrects_id: null,
         correction_reason: null,
@@ -213,7 +204,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
     ]);
     const res = await sell(owner.token, {
       lines: [{ product_id: tracked.id, qty: 3 }],
-      prescription: { ...RX, patient_name: 'Lots Test' },
+      prescription: { ...PRESCRIPTION, patient_name: 'Lots Test' },
     });
     expect(res.status, res.text).toBe(201);
     const ids = Object.fromEntries((await batchRows(t, owner.storeId, tracked.id)).map((b) => [b.lot_number, b.id]));
@@ -263,13 +254,13 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
       items: [{ product_id: p.amoxil!.id, qty: 1 }],
     });
     const completed = await call(owner.token, 'POST', `/pharmacy/prescriptions/${incomplete!.id}/corrections`, {
-      prescription: RX,
+      prescription: PRESCRIPTION,
       reason: 'prescription seen after the till came back online',
     });
     expect(completed.status, completed.text).toBe(201);
     expect(completed.body.data).toMatchObject({
       corrects_id: incomplete!.id,
-      prescription: { ...RX, patient_date_of_birth: null },
+      prescription: { ...PRESCRIPTION, patient_date_of_birth: null },
       items: incomplete!.items,
     });
   });
@@ -277,10 +268,16 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
   it('corrections: a new entry each, pointing at the one it corrects; the original stays as it was', async () => {
     const sold = await sell(owner.token, {
       lines: [{ product_id: p.morphine!.id, qty: 1 }],
-      prescription: { ...RX, patient_name: 'Hamisi Said', patient_age: 61, patient_sex: 'male' },
+      prescription: { ...PRESCRIPTION, patient_name: 'Hamisi Said', patient_age: 61, patient_sex: 'male' },
     });
     const [original] = (await register('?patient=hamisi')).data;
-    const fixed = { ...RX, patient_name: 'Hamisi Saidi', patient_age: undefined, patient_date_of_birth: '1964-03-02', patient_sex: 'male' };
+    const fixed = {
+      ...PRESCRIPTION,
+      patient_name: 'Hamisi Saidi',
+      patient_age: undefined,
+      patient_date_of_birth: '1964-03-02',
+      patient_sex: 'male',
+    };
     const first = await call(cashier.token, 'POST', `/pharmacy/prescriptions/${original!.id}/corrections`, {
       prescription: fixed,
       reason: 'name misspelt',
@@ -305,7 +302,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
     expect(correction.transaction_id).toBe(sold.body.data.id);
     expect(await entry(original!.id)).toEqual({ ...original!, corrected_by_id: correction.id });
     const twice = await call(owner.token, 'POST', `/pharmacy/prescriptions/${original!.id}/corrections`, {
-      prescription: RX,
+      prescription: PRESCRIPTION,
       reason: 'again',
     });
     expect(twice.status).toBe(409);
@@ -357,7 +354,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
       ['POST', `/pharmacy/prescriptions/${any!.id}/corrections`],
     ] as const;
     for (const [method, path] of paths) {
-      const body = method === 'POST' ? { prescription: RX, reason: 'x' } : undefined;
+      const body = method === 'POST' ? { prescription: PRESCRIPTION, reason: 'x' } : undefined;
       const res = await call(cashier.token, method, path, body);
       expect([res.status, res.body?.message], path).toEqual([403, 'you are not allowed to manage pharmacy stock or registers']);
     }
@@ -370,7 +367,7 @@ describe('pharmacy: prescriptions on sales, the prescription register and the AD
     const res = await call(elsewhere, 'GET', `/pharmacy/prescriptions/${any!.id}`);
     expect([res.status, res.body.message]).toEqual([404, 'prescription not found']);
     expect(
-      (await call(elsewhere, 'POST', `/pharmacy/prescriptions/${any!.id}/corrections`, { prescription: RX, reason: 'x' })).status,
+      (await call(elsewhere, 'POST', `/pharmacy/prescriptions/${any!.id}/corrections`, { prescription: PRESCRIPTION, reason: 'x' })).status,
     ).toBe(404);
     expect((await register('', elsewhere)).meta.total).toBe(0);
   });
@@ -439,9 +436,9 @@ describe('pharmacy: the register filters and CSV', () => {
     await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id: device, name: 'Till 1' } });
     const at = [t.clock.now() - 3 * DAY, t.clock.now() - 2 * DAY, t.clock.now() - 60_000];
     const rxs = [
-      { ...RX, patient_name: 'Zawadi Mrema', prescriber_name: 'Dr. Ally Nassoro', prescriber_registration_number: 'MCT-1001' },
+      { ...PRESCRIPTION, patient_name: 'Zawadi Mrema', prescriber_name: 'Dr. Ally Nassoro', prescriber_registration_number: 'MCT-1001' },
       {
-        ...RX,
+        ...PRESCRIPTION,
         patient_name: '=HYPERLINK("http://evil.example","x")',
         patient_age: undefined,
         patient_date_of_birth: '2019-05-04',
@@ -449,7 +446,7 @@ describe('pharmacy: the register filters and CSV', () => {
         prescriber_registration_number: 'MCT-2002',
         facility: 'Muhimbili, Ward 3',
       },
-      { ...RX, patient_name: 'zawadi ally', prescriber_name: 'Dr. Peter Lyimo', prescriber_registration_number: 'TMDA-77' },
+      { ...PRESCRIPTION, patient_name: 'zawadi ally', prescriber_name: 'Dr. Peter Lyimo', prescriber_registration_number: 'TMDA-77' },
     ];
     const lines = [
       [{ product_id: amox.id, qty: 2, unit_price: 500 }],
@@ -593,7 +590,7 @@ describe('pharmacy: the ADDO rule on sales', () => {
     const sell = (lines: Array<{ product_id: string; qty: number }>, extra: Record<string, unknown> = {}) =>
       t.request('POST', '/pos/sale', { token: addoToken, body: { lines, payment_method: 'Cash', ...extra } });
 
-    expect((await sell([{ product_id: listed.id, qty: 1 }], { prescription: RX })).status).toBe(201);
+    expect((await sell([{ product_id: listed.id, qty: 1 }], { prescription: PRESCRIPTION })).status).toBe(201);
     expect((await sell([{ product_id: soda.id, qty: 1 }])).status).toBe(201);
     for (const [product, name] of [
       [cipro, 'Cipro 500'],
@@ -632,7 +629,7 @@ describe('pharmacy: the ADDO rule on sales', () => {
         client_receipt_number: 'T1-1',
         lines: [{ product_id: cipro.id, qty: 1, unit_price: 900 }],
         payment_method: 'Cash',
-        prescription: RX,
+        prescription: PRESCRIPTION,
       },
     };
     const pushed = Envelope(PushResponse).parse(

@@ -15,11 +15,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Till } from '@duka/client-sdk';
 import { withPostgres } from '../chaos/embedded-postgres.js';
-import { registrationBody } from '../setup/factories.js';
+import { ONE_PIXEL_PNG, registrationBody } from '../setup/factories.js';
 import { freePort, startScript } from '../setup/processes.js';
 import { DIALECT } from '../setup/test-db.js';
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 async function waitFor(check: () => boolean, what: string, ms = 30_000) {
   const until = Date.now() + ms;
@@ -123,7 +121,7 @@ describe.runIf(DIALECT === 'sqlite' || PG_DUMP !== null || process.env.CI)(`back
       await call('POST', '/inventory/products', { name: 'Soda 500ml', barcode: '6161100000017', selling_price: 1000, stock: 40 }, token)
     ).data;
     const form = new FormData();
-    form.append('file', new File([PNG], 'soda.png'));
+    form.append('file', new File([ONE_PIXEL_PNG], 'soda.png'));
     form.append('kind', 'image');
     const photo = (await call('POST', '/uploads', form, token)).data;
 

@@ -17,8 +17,8 @@ import { createDb } from '../../server/src/db/create-db.js';
 import { fillOrder } from '../../server/src/db/move/target.js';
 import { isMoneyColumn } from '../../server/src/db/move/verify.js';
 import { fiscalise, fiscalWorld } from '../setup/fiscal.js';
-import { PASSWORD, registerOwner } from '../setup/factories.js';
-import { newMedicine, pharmacyOwner, receiveLots } from '../setup/pharmacy-factories.js';
+import { ONE_PIXEL_PNG, PASSWORD, registerOwner } from '../setup/factories.js';
+import { newMedicine, PRESCRIPTION, pharmacyOwner, receiveLots } from '../setup/pharmacy-factories.js';
 import { startScript } from '../setup/processes.js';
 import { newDelivery, newSupplier } from '../setup/suppliers-factories.js';
 import { createTestApp, listen, type Listening, type TestApp, testClock } from '../setup/test-app.js';
@@ -26,16 +26,7 @@ import { type S3Server, startS3Server } from '../setup/s3-server.js';
 import { adminQuery, createTestDb } from '../setup/test-db.js';
 import { traAnswerKeyPair } from '../setup/tra-cert.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const RX = {
-  patient_name: 'Neema Joseph',
-  patient_age: 34,
-  patient_sex: 'female',
-  prescriber_name: 'Dr. Baraka Mwita',
-  prescriber_registration_number: 'MCT-4471',
-  facility: 'Mwananyamala Hospital',
-  date_written: '2026-11-19',
-};
+const RX = { ...PRESCRIPTION, date_written: '2026-11-19' };
 
 describe('npm run move-to-postgres', () => {
   const w = fiscalWorld(1);
@@ -130,7 +121,7 @@ describe('npm run move-to-postgres', () => {
     await newDelivery(a, owner, supplier.id, { status: 'delivered', lines: [{ product_id: soda.id, qty: 24, unit_cost: 650 }] });
     await call('POST', '/notebook', owner.token, { title: 'Stock take', content: 'Count the sodas on Friday', tags: ['stock'] });
     const form = new FormData();
-    form.append('file', new File([PNG], 'soda.png'));
+    form.append('file', new File([ONE_PIXEL_PNG], 'soda.png'));
     form.append('kind', 'image');
     const photo = (await a.request('POST', '/uploads', { token: owner.token, form })).body.data;
 
@@ -211,7 +202,7 @@ describe('npm run move-to-postgres', () => {
     // The owner's token from the SQLite server still signs in: same secret.
     const served = await b.app.request(photo.url, { headers: { authorization: `Bearer ${owner.token}` } });
     expect(served.status).toBe(200);
-    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(Buffer.from(await served.arrayBuffer()).equals(ONE_PIXEL_PNG)).toBe(true);
 
     calls.length = 0;
     till = await openTill();

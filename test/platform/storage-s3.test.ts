@@ -12,13 +12,11 @@ import { createDb } from '../../server/src/db/create-db.js';
 import { type Config, testConfig } from '../../server/src/env.js';
 import { storageFromConfig } from '../../server/src/lib/storage-config.js';
 import { StorageError } from '../../server/src/lib/storage.js';
-import { registerOwner, type Session, uniqueEmail } from '../setup/factories.js';
+import { ONE_PIXEL_PNG, registerOwner, type Session, uniqueEmail } from '../setup/factories.js';
 import { freePort } from '../setup/free-port.js';
 import { startS3Server, type S3Server } from '../setup/s3-server.js';
 import { createTestApp, listen, type Listening, type TestApp } from '../setup/test-app.js';
 import { DIALECT } from '../setup/test-db.js';
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** Another server instance on the same database (its own pool on Postgres), with a DATA_DIR of its own, served on a real port. */
 async function secondInstance(t: TestApp, config: Partial<Config>) {
@@ -95,11 +93,11 @@ describe('files in an S3-compatible store', () => {
   };
 
   it('uploads into the bucket and serves the file back over HTTP; signed links work until tampered or expired; delete removes the object', async () => {
-    const file = await upload(http.origin, PNG, 'receipt');
+    const file = await upload(http.origin, ONE_PIXEL_PNG, 'receipt');
     expect(await s3.keys()).toContain(file.key);
-    expect(await download(http.origin, file.url, owner.token)).toEqual({ status: 200, bytes: PNG });
+    expect(await download(http.origin, file.url, owner.token)).toEqual({ status: 200, bytes: ONE_PIXEL_PNG });
     expect((await download(http.origin, file.url)).status).toBe(401);
-    expect(await download(http.origin, file.signed_url!)).toEqual({ status: 200, bytes: PNG });
+    expect(await download(http.origin, file.signed_url!)).toEqual({ status: 200, bytes: ONE_PIXEL_PNG });
     expect(
       (
         await download(
@@ -126,12 +124,12 @@ describe('files in an S3-compatible store', () => {
   });
 
   it('a file uploaded through one instance downloads through a second one on the same bucket (and not through one on its own disk)', async () => {
-    const file = await upload(http.origin, PNG, 'receipt');
+    const file = await upload(http.origin, ONE_PIXEL_PNG, 'receipt');
     const second = await secondInstance(t, {});
     const onDisk = await secondInstance(t, { STORAGE_DRIVER: 'local' });
     try {
-      expect(await download(second.http.origin, file.url, owner.token)).toEqual({ status: 200, bytes: PNG });
-      expect(await download(second.http.origin, file.signed_url!)).toEqual({ status: 200, bytes: PNG });
+      expect(await download(second.http.origin, file.url, owner.token)).toEqual({ status: 200, bytes: ONE_PIXEL_PNG });
+      expect(await download(second.http.origin, file.signed_url!)).toEqual({ status: 200, bytes: ONE_PIXEL_PNG });
       expect((await download(onDisk.http.origin, file.url, owner.token)).status).toBe(404);
     } finally {
       await second.close();
@@ -180,7 +178,7 @@ describe('files in an S3-compatible store', () => {
     try {
       const someone = await registerOwner(down);
       const form = new FormData();
-      form.append('file', new File([PNG], 'photo.png', { type: 'image/png' }));
+      form.append('file', new File([ONE_PIXEL_PNG], 'photo.png', { type: 'image/png' }));
       const res = await down.request('POST', '/uploads', { token: someone.token, form });
       expect(res.status).toBe(500);
       expect(res.body.errors[0].code).toBe('INTERNAL');

@@ -10,6 +10,12 @@ import { newCreditTab, openCreditTabs } from '../../server/src/modules/credits/s
 import { currentTotp } from '../../server/src/lib/auth/totp.js';
 import type { TestApp } from './test-app.js';
 
+/** A 1×1 PNG: the smallest real image an upload accepts. */
+export const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 export const PASSWORD = 'kariakoo2026';
 
 /** A Tanzanian mobile number in local form (`07…`) that no other test uses. */

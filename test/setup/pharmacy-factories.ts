@@ -8,6 +8,17 @@ import type { TestApp } from './test-app.js';
 
 type Who = { token: string };
 
+/** A prescription as a pharmacist copies it from the paper. */
+export const PRESCRIPTION = {
+  patient_name: 'Neema Joseph',
+  patient_age: 34,
+  patient_sex: 'female',
+  prescriber_name: 'Dr. Baraka Mwita',
+  prescriber_registration_number: 'MCT-4471',
+  facility: 'Mwananyamala Hospital',
+  date_written: '2026-01-10',
+} as const;
+
 export const pharmacyOwner = (t: TestApp) =>
   registerOwner(t, { shop: { name: 'Famasia ya Upendo', business_type: 'pharmacy', region: 'dar-es-salaam', district: 'Ilala' } });
 

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { addStore, createStaff, type Session, uniqueEmail, uniquePhone } from './factories.js';
-import { newMedicine, receiveLots } from './pharmacy-factories.js';
+import { addStore, createStaff, ONE_PIXEL_PNG, type Session, uniqueEmail, uniquePhone } from './factories.js';
+import { newMedicine, PRESCRIPTION, receiveLots } from './pharmacy-factories.js';
 import { newProduct } from './suppliers-factories.js';
 import type { TestApp } from './test-app.js';
 
@@ -39,17 +39,6 @@ export type TenantKind =
 
 /** Ids (or names, for a barcode or a file) of real rows, one or more per kind. */
 export type TenantRows = Record<TenantKind, string[]>;
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const RX = {
-  patient_name: 'Neema Joseph',
-  patient_age: 34,
-  patient_sex: 'female',
-  prescriber_name: 'Dr. Baraka Mwita',
-  prescriber_registration_number: 'MCT-4471',
-  facility: 'Mwananyamala Hospital',
-  date_written: '2026-01-10',
-} as const;
 
 /**
  * A row of every kind in the owner's organisation (a pharmacy, so that its medicines have batches,
@@ -91,14 +80,14 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
     lines: [{ product_id: medicine.id, qty: 2 }],
     payment_method: 'Credit',
     customer_id: customer.id,
-    prescription: RX,
+    prescription: PRESCRIPTION,
   });
   const tab = (await call('GET', `/credits/customers/${customer.id}`)).tabs[0];
   const prescription = (await call('GET', '/pharmacy/prescriptions')).find((p: { transaction_id: string }) => p.transaction_id === sale.id);
   const returned = await call('POST', '/pos/sale', {
     lines: [{ product_id: medicine.id, qty: 1 }],
     payment_method: 'Cash',
-    prescription: RX,
+    prescription: PRESCRIPTION,
   });
   await call('POST', `/pos/transactions/${returned.id}/refund`, { reason: 'returned unopened' });
   const [held] = await call('GET', '/pharmacy/quarantine');
@@ -108,7 +97,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
   const notification = await call('POST', '/notifications', { category: 'system', title: 'Stock count on Sunday' });
   const note = await call('POST', '/notebook', { title: 'Orders for Monday', content: 'Sugar 20 bags', tags: ['orders'] });
   const form = new FormData();
-  form.append('file', new File([PNG], 'receipt.png', { type: 'image/png' }));
+  form.append('file', new File([ONE_PIXEL_PNG], 'receipt.png', { type: 'image/png' }));
   form.append('kind', 'receipt');
   const upload = await t.request('POST', '/uploads', { token: owner.token, form });
   expect(upload.status, upload.text).toBe(201);

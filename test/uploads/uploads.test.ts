@@ -1,10 +1,9 @@
 import { Envelope, UPLOAD_MAX_BYTES, UploadResult } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOwner, type Session } from '../setup/factories.js';
+import { ONE_PIXEL_PNG, registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
-/** A real 1×1 PNG. */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+/** A real 1×1 ONE_PIXEL_PNG. */
 const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
 );
@@ -49,16 +48,16 @@ describe('uploads', () => {
   };
   const remove = (s: { token: string }, key: string) => t.request('DELETE', '/uploads', { token: s.token, body: { key } });
 
-  it('stores a PNG named .pdf as image/png, under the organisation, and serves it back byte for byte', async () => {
+  it('stores a ONE_PIXEL_PNG named .pdf as image/png, under the organisation, and serves it back byte for byte', async () => {
     const owner = await registerOwner(t);
-    const res = await upload(owner, form(PNG, 'receipt.pdf', { kind: 'receipt' }, 'application/pdf'));
+    const res = await upload(owner, form(ONE_PIXEL_PNG, 'receipt.pdf', { kind: 'receipt' }, 'application/pdf'));
     expect(res.status, res.text).toBe(201);
     const file = Envelope(UploadResult).parse(res.body).data;
     expect(file).toEqual({
       url: expect.stringMatching(/^\/api\/v1\/uploads\/files\/[0-9a-f]{32}\.png$/),
       key: expect.stringMatching(new RegExp(`^${owner.orgId}/receipt/[0-9a-f]{32}\\.png$`)),
       name: 'receipt.pdf',
-      size: PNG.length,
+      size: ONE_PIXEL_PNG.length,
       content_type: 'image/png',
       kind: 'receipt',
       private: true,
@@ -69,7 +68,7 @@ describe('uploads', () => {
     const served = await fetchFile(file.url, owner.token);
     expect(served.status).toBe(200);
     expect(served.type).toBe('image/png');
-    expect(served.bytes.equals(PNG)).toBe(true);
+    expect(served.bytes.equals(ONE_PIXEL_PNG)).toBe(true);
 
     const pdf = await uploaded(owner, PDF, 'invoice', { folder: 'suppliers/2026' });
     expect(pdf).toMatchObject({ content_type: 'application/pdf', kind: 'attachment', name: 'invoice', size: PDF.length });
@@ -80,9 +79,9 @@ describe('uploads', () => {
   it('serves receipts and attachments only to members or through a signed link that expires; images and logos to anyone', async () => {
     const owner = await registerOwner(t);
     const stranger = await registerOwner(t);
-    const receipt = await uploaded(owner, PNG, 'fuel.png', { kind: 'receipt' });
+    const receipt = await uploaded(owner, ONE_PIXEL_PNG, 'fuel.png', { kind: 'receipt' });
     const invoice = await uploaded(owner, PDF, 'invoice.pdf');
-    const photo = await uploaded(owner, PNG, 'sugar.png', { kind: 'image' });
+    const photo = await uploaded(owner, ONE_PIXEL_PNG, 'sugar.png', { kind: 'image' });
     expect(photo).toEqual(expect.objectContaining({ private: false }));
     expect(photo.signed_url).toBeUndefined();
 
@@ -111,7 +110,7 @@ describe('uploads', () => {
     // A signed link works without a token, for its own file only, until it expires.
     const viaLink = await fetchFile(receipt.signed_url!);
     expect(viaLink.status).toBe(200);
-    expect(viaLink.bytes.equals(PNG)).toBe(true);
+    expect(viaLink.bytes.equals(ONE_PIXEL_PNG)).toBe(true);
     const query = receipt.signed_url!.split('?')[1];
     expect((await fetchFile(`${invoice.url}?${query}`)).status).toBe(401);
     const stretched = receipt.signed_url!.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 3600}`);
@@ -127,7 +126,7 @@ describe('uploads', () => {
     const fresh = await t.request('GET', `/uploads/link?key=${encodeURIComponent(receipt.key)}`, { token: again.body.data.access_token });
     expect(fresh.status, fresh.text).toBe(200);
     expect(fresh.body.data.expires_at).toBe(new Date(Math.floor(t.clock.now() / 1000) * 1000 + 15 * 60_000).toISOString());
-    expect((await fetchFile(fresh.body.data.url)).bytes.equals(PNG)).toBe(true);
+    expect((await fetchFile(fresh.body.data.url)).bytes.equals(ONE_PIXEL_PNG)).toBe(true);
     const strangerAgain = await t.request('POST', '/auth/refresh', { body: { refresh_token: stranger.refresh } });
     expect(
       (await t.request('GET', `/uploads/link?key=${encodeURIComponent(receipt.key)}`, { token: strangerAgain.body.data.access_token }))
@@ -149,13 +148,13 @@ describe('uploads', () => {
     }
     const logo = await upload(owner, form(PDF, 'logo.pdf', { kind: 'logo' }));
     expect(logo.status).toBe(415);
-    expect((await uploaded(owner, PNG, 'logo.png', { kind: 'logo' })).kind).toBe('logo');
+    expect((await uploaded(owner, ONE_PIXEL_PNG, 'logo.png', { kind: 'logo' })).kind).toBe('logo');
   });
 
   it('takes a file of exactly 10 MB and refuses one byte more with 413', async () => {
     const owner = await registerOwner(t);
     const big = Buffer.alloc(UPLOAD_MAX_BYTES + 1);
-    PNG.copy(big);
+    ONE_PIXEL_PNG.copy(big);
     const refused = await upload(owner, form(big, 'huge.png'));
     expect(refused.status).toBe(413);
     expect(refused.body.errors[0].code).toBe('PAYLOAD_TOO_LARGE');
@@ -168,20 +167,20 @@ describe('uploads', () => {
   it('refuses a folder that climbs out, a missing file, a bad kind and anonymous callers', async () => {
     const owner = await registerOwner(t);
     for (const folder of ['../other-org', 'receipts/../../x', 'a//b', '..', 'with space']) {
-      const res = await upload(owner, form(PNG, 'x.png', { folder }));
+      const res = await upload(owner, form(ONE_PIXEL_PNG, 'x.png', { folder }));
       expect(res.status, folder).toBe(400);
     }
     const noFile = new FormData();
     noFile.append('kind', 'image');
     expect((await upload(owner, noFile)).status).toBe(400);
-    expect((await upload(owner, form(PNG, 'x.png', { kind: 'video' }))).status).toBe(400);
+    expect((await upload(owner, form(ONE_PIXEL_PNG, 'x.png', { kind: 'video' }))).status).toBe(400);
     expect((await t.request('POST', '/uploads', { token: owner.token, body: { file: 'x' } })).status).toBe(415);
   });
 
   it("deletes only the caller's organisation's files", async () => {
     const owner = await registerOwner(t);
     const stranger = await registerOwner(t);
-    const file = await uploaded(owner, PNG, 'shelf.png', { kind: 'image' });
+    const file = await uploaded(owner, ONE_PIXEL_PNG, 'shelf.png', { kind: 'image' });
 
     const theirs = await remove(stranger, file.key);
     expect(theirs.status).toBe(404);
