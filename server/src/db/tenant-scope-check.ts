@@ -13,7 +13,15 @@ import { type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, t
 import { tenantKeyOf } from './table-scope.js';
 
 /** Why a query reads across organisations; the check lists these reasons instead of failing. */
-export type CrossOrgReason = 'platform operators' | 'public page' | 'job scan' | 'sign-in';
+export type CrossOrgReason =
+  | 'platform operators'
+  | 'public page'
+  | 'job scan'
+  | 'sign-in'
+  /** A payment or SMS provider's callback names its own reference, not the shop. */
+  | 'provider callback'
+  /** A signed file link names the file, not the shop; the signature is the check. */
+  | 'signed link';
 
 const CROSS_ORG = '/* cross-org: ';
 

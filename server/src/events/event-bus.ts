@@ -190,7 +190,7 @@ async function record(
     .values({ org_id: event.org_id, event_id: event.id, subscriber, status, attempts: 1, last_error: error, updated_at: now })
     .onConflict((oc) =>
       oc
-        .columns(['event_id', 'subscriber'])
+        .columns(['org_id', 'event_id', 'subscriber'])
         .doUpdateSet((eb) => ({ status, attempts: eb('event_deliveries.attempts', '+', 1), last_error: error, updated_at: now })),
     )
     .execute();

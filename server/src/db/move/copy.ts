@@ -79,9 +79,10 @@ export async function copyTable(
   const convert = columns.map((c) => converter(table.name, c));
   const self = columns.map((c) => table.selfRefs.includes(c.name));
   const keyAt = columns.findIndex((c) => c.name === table.key);
+  const orgAt = columns.findIndex((c) => c.name === 'org_id');
   const perInsert = Math.max(1, Math.min(o.batch, Math.floor(MAX_PARAMETERS / columns.length)));
   const head = `insert into ${ident(table.name)} (${columns.map((c) => ident(c.name)).join(', ')}) values `;
-  const later: Array<[unknown, number, unknown]> = [];
+  const later: Array<[key: unknown, org: unknown, column: number, value: unknown]> = [];
 
   const read = sqlite
     .prepare(`select ${columns.map((c) => ident(c.name)).join(', ')} from ${ident(table.name)}`)
@@ -105,7 +106,7 @@ export async function copyTable(
     const row = raw.map((v, i) => convert[i]!(v));
     for (let i = 0; i < row.length; i++) {
       if (self[i] && row[i] !== null) {
-        later.push([row[keyAt], i, row[i]]);
+        later.push([row[keyAt], orgAt >= 0 ? row[orgAt] : null, i, row[i]]);
         row[i] = null;
       }
     }
@@ -113,8 +114,13 @@ export async function copyTable(
     if (rows.length >= perInsert) await flush();
   }
   await flush();
-  for (const [key, i, value] of later) {
-    await client.query(`update ${ident(table.name)} set ${ident(columns[i]!.name)} = $1 where ${ident(table.key!)} = $2`, [value, key]);
+  for (const [key, org, i, value] of later) {
+    const inOrg = orgAt >= 0 ? ' and org_id = $3' : '';
+    await client.query(`update ${ident(table.name)} set ${ident(columns[i]!.name)} = $1 where ${ident(table.key!)} = $2${inOrg}`, [
+      value,
+      key,
+      ...(orgAt >= 0 ? [org] : []),
+    ]);
   }
   return copied;
 }

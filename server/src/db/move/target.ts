@@ -15,7 +15,7 @@ export interface TargetColumn {
 export interface TargetTable {
   name: string;
   columns: TargetColumn[];
-  /** Single-column primary key; needed only by a table that refers to itself. */
+  /** The primary key's one column besides `org_id`; needed only by a table that refers to itself. */
   key: string | null;
   /** Columns referring to this same table (a correction pointing at what it corrects). */
   selfRefs: string[];
@@ -31,12 +31,13 @@ export async function targetTables(client: pg.ClientBase): Promise<TargetTable[]
     `select c.relname as child, p.relname as parent, a.attname as column
        from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
        join pg_attribute a on a.attrelid = k.conrelid and a.attnum = any (k.conkey)
-      where k.contype = 'f' and k.connamespace = 'public'::regnamespace`,
+      where k.contype = 'f' and k.connamespace = 'public'::regnamespace and a.attname <> 'org_id'`,
   );
+  // A key led by the organisation (migration 0031) is the organisation and one more column.
   const { rows: keys } = await client.query<{ table: string; column: string; n: number }>(
     `select c.relname as table, min(a.attname) as column, count(*)::int as n
        from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_attribute a on a.attrelid = k.conrelid and a.attnum = any (k.conkey)
-      where k.contype = 'p' and k.connamespace = 'public'::regnamespace group by c.relname`,
+      where k.contype = 'p' and k.connamespace = 'public'::regnamespace and a.attname <> 'org_id' group by c.relname`,
   );
   const byTable = new Map<string, TargetTable>();
   for (const c of cols) {

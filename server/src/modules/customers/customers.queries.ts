@@ -113,7 +113,7 @@ export function owingTabs(db: Kysely<Database>, orgId: string) {
  */
 export function customerCreditRows(db: Kysely<Database>, orgId: string, today: string, overdue: boolean | undefined) {
   return owingTabs(db, orgId)
-    .groupBy('customers.id')
+    .groupBy(['customers.org_id', 'customers.id'])
     .selectAll('customers')
     .select((eb) => [
       eb.fn.sum<number>(tabBalance(eb)).as('outstanding'),

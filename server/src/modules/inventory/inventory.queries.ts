@@ -131,7 +131,7 @@ export function categoriesWithCounts(db: Kysely<Database>, orgId: string) {
     .selectAll('c')
     .select((eb) => eb.fn.count<number>('p.id').as('product_count'))
     .where('c.org_id', '=', orgId)
-    .groupBy('c.id')
+    .groupBy(['c.org_id', 'c.id'])
     .orderBy('c.sort_order')
     .orderBy('c.name')
     .execute();

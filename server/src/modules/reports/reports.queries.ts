@@ -192,7 +192,7 @@ export function creditPage(db: Kysely<Database>, orgId: string, today: string, a
         ]),
       ),
     )
-    .groupBy('customers.id')
+    .groupBy(['customers.org_id', 'customers.id'])
     .select((eb) => [
       'customers.id',
       eb.fn.max('customers.name').as('name'),

@@ -106,7 +106,7 @@ export const KINDS: EntityKind[] = [
         .selectAll('c')
         .select((eb) => eb.fn.count<number>('p.id').as('product_count'))
         .where('c.org_id', '=', s.orgId)
-        .groupBy('c.id');
+        .groupBy(['c.org_id', 'c.id']);
       const rows = await narrow(q, 'c.id', f).execute();
       return rows.map((r) => ({ id: r.id, data: toCategory(r) }));
     },
