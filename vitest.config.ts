@@ -7,10 +7,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The packages the tests import are built first (test/setup/build-packages.ts). */
 const BUILD = 'test/setup/build-packages.ts';
+/** Every suite; per project, not at the root, where a project's own `include` would be added to it. */
+const ALL = ['test/**/*.test.ts', 'shared/**/*.test.ts', 'client-sdk/**/*.test.ts', 'agent/**/*.test.ts', 'web/test/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'shared/**/*.test.ts', 'client-sdk/**/*.test.ts', 'agent/**/*.test.ts', 'web/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
@@ -20,6 +21,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
+          include: ALL,
           env: { DUKA_TEST_DIALECT: 'sqlite' },
           exclude: [...configDefaults.exclude, '**/*.pg.test.ts'],
           globalSetup: [BUILD],
@@ -30,6 +32,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
+          include: ALL,
           env: { DUKA_TEST_DIALECT: 'postgres' },
           globalSetup: [BUILD, 'test/setup/postgres-global.ts'],
           exclude: [...configDefaults.exclude, '**/*.e2e.test.ts'],

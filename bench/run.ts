@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,sync,realtime,sdk,analytics,scale]`:
+ * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,sync,realtime,sdk,analytics,scale,by-org]`:
  * the foundation's HTTP figures,
  * server in its own process, autocannon on loopback, printed beside their targets.
  * Durable commits on both databases (SQLite synchronous=FULL, Postgres fsync on).
@@ -9,6 +9,7 @@ import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { analyticsBenchmarks } from './analytics.js';
+import { byOrgBenchmarks } from './by-org.js';
 import { fiscalSaleBenchmark, startBenchTra } from './fiscal.js';
 import { freePort, measure, printTable, type Row, startBenchServer, startProcess, statementsPer, stopProcess, tokenUser } from './lib.js';
 import { batchPushBenchmark, batchSaleBenchmark, type BenchPharmacy, openBenchPharmacy } from './pharmacy.js';
@@ -17,7 +18,7 @@ import { sdkBenchmarks } from './sdk.js';
 import { scaleOutBenchmarks } from './scale-out.js';
 import { syncBenchmarks } from './sync.js';
 
-const GROUPS = ['http', 'sync', 'realtime', 'sdk', 'analytics', 'scale'] as const;
+const GROUPS = ['http', 'sync', 'realtime', 'sdk', 'analytics', 'scale', 'by-org'] as const;
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
@@ -43,7 +44,9 @@ if (only.has('http')) {
 if (only.has('realtime')) rows.push(await wsCeiling());
 // PostgreSQL behind a pooler and a balancer, in a cluster of its own.
 if (only.has('scale')) rows.push(...(await scaleOutBenchmarks(seconds)));
-const perDatabase = [...only].some((g) => g !== 'scale');
+// PostgreSQL with its tenant tables partitioned by organisation, beside the plain one.
+if (only.has('by-org')) rows.push(...(await byOrgBenchmarks(seconds)));
+const perDatabase = [...only].some((g) => g !== 'scale' && g !== 'by-org');
 
 for (const database of perDatabase ? databases : []) {
   const tra = await startBenchTra();

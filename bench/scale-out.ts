@@ -18,10 +18,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const TILLS = 20;
-const SALES_PER_TILL = 250;
-const BATCH = 50;
-const SECRET = 'bench-secret-bench-secret-bench-secret-01';
+export const TILLS = 20;
+export const SALES_PER_TILL = 250;
+export const BATCH = 50;
+export const SECRET = 'bench-secret-bench-secret-bench-secret-01';
 
 type Setup = 'direct, 1 instance' | 'PgBouncer, 1 instance' | 'PgBouncer + nginx, 2 instances';
 const SETUPS: Setup[] = ['direct, 1 instance', 'PgBouncer, 1 instance', 'PgBouncer + nginx, 2 instances'];
@@ -33,7 +33,7 @@ async function post(base: string, route: string, body: unknown, headers: Record<
 }
 
 /** A shop of 300 products with stock and prices, and 20 tills registered in it. */
-async function openShop(base: string, directUrl: string, n: number) {
+export async function openShop(base: string, directUrl: string, n: number) {
   const reg = await post(base, '/auth/register', {
     first_name: 'Bench',
     last_name: 'Scale',

@@ -15,7 +15,7 @@
  * The lists are this schema's at the time of writing. Frozen.
  */
 import type { Kysely } from 'kysely';
-import { dialectOf, sql } from './_helpers.js';
+import { addForeignKey, dropForeignKey, setPrimaryKey, sql } from './_helpers.js';
 
 /** Tenant tables whose primary key does not lead with org_id: table → its columns today. */
 const KEYS: Record<string, string[]> = {
@@ -150,6 +150,7 @@ const FROM_GLOBAL: Array<[table: string, column: string, parent: string]> = [
 
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
 const list = (columns: string[]) => columns.map((c) => `"${c}"`).join(', ');
+const keyName = (table: string, columns: string[]) => (columns.length > 1 ? `pk__${table}` : `${table}_pkey`);
 
 async function replaceUniques(db: Kysely<any>, led: boolean): Promise<void> {
   for (const [name, [table, columns, where]] of Object.entries(UNIQUES)) {
@@ -159,85 +160,21 @@ async function replaceUniques(db: Kysely<any>, led: boolean): Promise<void> {
   }
 }
 
-async function postgresUp(db: Kysely<any>): Promise<void> {
-  for (const [table, column] of [...REFERENCES, ...FROM_GLOBAL]) {
-    await run(db, `alter table "${table}" drop constraint "${table}_${column}_fkey"`);
-  }
-  for (const [table, columns] of Object.entries(KEYS)) {
-    const name = columns.length > 1 ? `pk__${table}` : `${table}_pkey`;
-    await run(
-      db,
-      `alter table "${table}" drop constraint "${name}", add constraint "${name}" primary key (${list(['org_id', ...columns])})`,
-    );
-  }
+export async function up(db: Kysely<any>): Promise<void> {
+  for (const [table, column] of [...REFERENCES, ...FROM_GLOBAL]) await dropForeignKey(db, table, `${table}_${column}_fkey`);
+  for (const [table, columns] of Object.entries(KEYS)) await setPrimaryKey(db, table, keyName(table, columns), ['org_id', ...columns]);
   await replaceUniques(db, true);
   for (const [table, column, parent] of REFERENCES) {
-    await run(
-      db,
-      `alter table "${table}" add constraint "fk__${table}__${column}" foreign key ("org_id", "${column}") references "${parent}" ("org_id", "id")`,
-    );
+    await addForeignKey(db, table, `fk__${table}__${column}`, ['org_id', column], parent, ['org_id', 'id']);
   }
 }
 
-async function postgresDown(db: Kysely<any>): Promise<void> {
-  for (const [table, column] of REFERENCES) await run(db, `alter table "${table}" drop constraint "fk__${table}__${column}"`);
-  await replaceUniques(db, false);
-  for (const [table, columns] of Object.entries(KEYS)) {
-    const name = columns.length > 1 ? `pk__${table}` : `${table}_pkey`;
-    await run(db, `alter table "${table}" drop constraint "${name}", add constraint "${name}" primary key (${list(columns)})`);
-  }
-  for (const [table, column, parent] of [...REFERENCES, ...FROM_GLOBAL]) {
-    await run(
-      db,
-      `alter table "${table}" add constraint "${table}_${column}_fkey" foreign key ("${column}") references "${parent}" ("id")`,
-    );
-  }
-}
-
-/**
- * SQLite cannot alter a primary key: the table is built anew under a temporary name, filled, and
- * swapped in, its indexes made again. Safe for these tables because no foreign key points at them.
- */
-async function rebuildSqlite(db: Kysely<any>, table: string, edit: (ddl: string) => string): Promise<void> {
-  const { rows } = await sql<{ type: string; sql: string | null }>`select type, sql from sqlite_master where tbl_name = ${table}`.execute(
-    db,
-  );
-  const ddl = rows.find((r) => r.type === 'table')!.sql!;
-  const indexes = rows.filter((r) => r.type === 'index' && r.sql).map((r) => r.sql!);
-  const next = edit(ddl).replace(`CREATE TABLE "${table}"`, `CREATE TABLE "${table}__rebuilt"`);
-  if (next === ddl || !next.includes('__rebuilt')) throw new Error(`rebuilding ${table}: its definition did not change`);
-  const { rows: columns } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
-  await run(db, next);
-  await run(
-    db,
-    `insert into "${table}__rebuilt" (${list(columns.map((c) => c.name))}) select ${list(columns.map((c) => c.name))} from "${table}"`,
-  );
-  await run(db, `drop table "${table}"`);
-  await run(db, `alter table "${table}__rebuilt" rename to "${table}"`);
-  for (const index of indexes) await run(db, index);
-}
-
-const SQLITE_CHILD_KEYS = Object.entries(KEYS).filter(([table, columns]) => columns.length > 1 && table !== 'fiscal_devices');
-
-export async function up(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') return postgresUp(db);
-  await replaceUniques(db, true);
-  for (const [table] of SQLITE_CHILD_KEYS) {
-    await rebuildSqlite(db, table, (ddl) =>
-      ddl
-        .replace(`constraint "pk__${table}" primary key (`, `constraint "pk__${table}" primary key ("org_id", `)
-        .replace('"org_id" text,', '"org_id" text not null,'),
-    );
-  }
-}
-
-/** Back to single-column keys; on SQLite `org_id` stays NOT NULL (0030's down drops the column). */
+/** Back to single-column keys; on SQLite `org_id` stays NOT NULL where a rebuild made it so (0030's down drops the column). */
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') return postgresDown(db);
-  for (const [table] of SQLITE_CHILD_KEYS) {
-    await rebuildSqlite(db, table, (ddl) =>
-      ddl.replace(`constraint "pk__${table}" primary key ("org_id", `, `constraint "pk__${table}" primary key (`),
-    );
-  }
+  for (const [table, column] of REFERENCES) await dropForeignKey(db, table, `fk__${table}__${column}`);
   await replaceUniques(db, false);
+  for (const [table, columns] of Object.entries(KEYS)) await setPrimaryKey(db, table, keyName(table, columns), columns);
+  for (const [table, column, parent] of [...REFERENCES, ...FROM_GLOBAL]) {
+    await addForeignKey(db, table, `${table}_${column}_fkey`, [column], parent, ['id']);
+  }
 }

@@ -130,3 +130,61 @@ export async function replaceTextSearch(db: Kysely<any>, table: string, from: st
 export async function setNotNull(db: Kysely<any>, table: string, column: string): Promise<void> {
   if (dialectOf(db) === 'postgres') await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} set not null`.execute(db);
 }
+
+const quoted = (columns: string[]) => columns.map((c) => `"${c}"`).join(', ');
+
+/**
+ * Make `columns` the primary key (named `name`) of `table`. PostgreSQL alters it in place. SQLite
+ * cannot: a key declared as a table constraint (`constraint "<name>" primary key (…)`) is changed by
+ * building the table anew, filling it and swapping it in (safe only where no foreign key points at
+ * the table); a key declared on its column (`"id" text primary key`) is kept as it is.
+ */
+export async function setPrimaryKey(db: Kysely<any>, table: string, name: string, columns: string[]): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql
+      .raw(`alter table "${table}" drop constraint "${name}", add constraint "${name}" primary key (${quoted(columns)})`)
+      .execute(db);
+    return;
+  }
+  const { rows } = await sql<{ type: string; sql: string | null }>`select type, sql from sqlite_master where tbl_name = ${table}`.execute(
+    db,
+  );
+  const ddl = rows.find((r) => r.type === 'table')!.sql!;
+  const key = new RegExp(`constraint "${name}" primary key \\([^)]*\\)`);
+  if (!key.test(ddl)) return;
+  let next = ddl
+    .replace(key, `constraint "${name}" primary key (${quoted(columns)})`)
+    .replace(`CREATE TABLE "${table}"`, `CREATE TABLE "${table}__rebuilt"`);
+  // A key's columns are NOT NULL; SQLite only enforces it when the column says so.
+  for (const c of columns) next = next.replace(`"${c}" text,`, `"${c}" text not null,`);
+  const { rows: cols } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
+  const all = quoted(cols.map((c) => c.name));
+  await sql.raw(next).execute(db);
+  await sql.raw(`insert into "${table}__rebuilt" (${all}) select ${all} from "${table}"`).execute(db);
+  await sql.raw(`drop table "${table}"`).execute(db);
+  await sql.raw(`alter table "${table}__rebuilt" rename to "${table}"`).execute(db);
+  for (const index of rows.filter((r) => r.type === 'index' && r.sql)) await sql.raw(index.sql!).execute(db);
+}
+
+/** Add a foreign key on PostgreSQL. SQLite cannot add one to an existing table: its tables keep those they were made with. */
+export async function addForeignKey(
+  db: Kysely<any>,
+  table: string,
+  name: string,
+  columns: string[],
+  parent: string,
+  parentColumns: string[],
+) {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql
+    .raw(
+      `alter table "${table}" add constraint "${name}" foreign key (${quoted(columns)}) references "${parent}" (${quoted(parentColumns)})`,
+    )
+    .execute(db);
+}
+
+/** Drop a foreign key on PostgreSQL; on SQLite it stays (see addForeignKey). */
+export async function dropForeignKey(db: Kysely<any>, table: string, name: string) {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql.raw(`alter table "${table}" drop constraint "${name}"`).execute(db);
+}

@@ -8,23 +8,33 @@
  */
 import type { Database } from './database.js';
 
-export type TableScope = { scope: 'tenant'; key: 'org_id' | 'id' } | { scope: 'global'; why: string };
+/**
+ * Where a global table lives in a database distributed by organisation (docs/scale-out.md):
+ * `reference`, a copy on every node, for what tenant rows join or point at (users, plans, the ADDO
+ * list); `coordinator`, on the coordinator alone, for what only sign-in, jobs and the outbox touch.
+ */
+export type Placement = 'reference' | 'coordinator';
+
+export type TableScope = { scope: 'tenant'; key: 'org_id' | 'id' } | { scope: 'global'; placement: Placement; why: string };
 
 const tenant = (): TableScope => ({ scope: 'tenant', key: 'org_id' });
-const global = (why: string): TableScope => ({ scope: 'global', why });
+const global = (placement: Placement, why: string): TableScope => ({ scope: 'global', placement, why });
 
 export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   organisations: { scope: 'tenant', key: 'id' },
   stores: tenant(),
-  users: global('a person signs in before any organisation is known, and platform operators belong to none'),
-  refresh_tokens: global("sessions are a user's, and users are global"),
-  otps: global('one-time codes are sent to a phone or an email before sign-in'),
-  auth_counters: global('sign-in limits count per identifier, before any organisation is known'),
-  job_leases: global("the instances' coordination of background jobs"),
-  outbox: global("platform messages (sign-in codes, operators' mail) share it with shops' messages, claimed by any instance"),
+  users: global('reference', 'a person signs in before any organisation is known, and platform operators belong to none'),
+  refresh_tokens: global('coordinator', "sessions are a user's, and users are global"),
+  otps: global('coordinator', 'one-time codes are sent to a phone or an email before sign-in'),
+  auth_counters: global('coordinator', 'sign-in limits count per identifier, before any organisation is known'),
+  job_leases: global('coordinator', "the instances' coordination of background jobs"),
+  outbox: global(
+    'coordinator',
+    "platform messages (sign-in codes, operators' mail) share it with shops' messages, claimed by any instance",
+  ),
   change_log: tenant(),
-  audit_log: global('platform operators act on no organisation (org_id null); a shop reads its own rows by org_id'),
-  plans: global("the platform's price list"),
+  audit_log: global('coordinator', 'platform operators act on no organisation (org_id null); a shop reads its own rows by org_id'),
+  plans: global('reference', "the platform's price list"),
   subscriptions: tenant(),
   invoices: tenant(),
   payments: tenant(),
@@ -57,7 +67,10 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   note_tags: tenant(),
   uploads: tenant(),
   reviews: tenant(),
-  idempotency_keys: global("a user's request replays, kept per user like their sessions; a platform operator's have no organisation"),
+  idempotency_keys: global(
+    'coordinator',
+    "a user's request replays, kept per user like their sessions; a platform operator's have no organisation",
+  ),
   events: tenant(),
   event_deliveries: tenant(),
   stock_quarantine: tenant(),
@@ -75,9 +88,9 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   agent_conversations: tenant(),
   agent_turns: tenant(),
   agent_actions: tenant(),
-  addo_medicines: global("the national ADDO list (TMDA's), the same for every shop"),
-  addo_list_changes: global("the national ADDO list's history"),
-  addo_list_state: global("the national ADDO list's version"),
+  addo_medicines: global('reference', "the national ADDO list (TMDA's), the same for every shop"),
+  addo_list_changes: global('reference', "the national ADDO list's history"),
+  addo_list_state: global('reference', "the national ADDO list's version"),
   batches: tenant(),
   batch_movements: tenant(),
   transaction_line_batches: tenant(),

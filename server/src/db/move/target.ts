@@ -31,7 +31,7 @@ export async function targetTables(client: pg.ClientBase): Promise<TargetTable[]
     `select c.relname as child, p.relname as parent, a.attname as column
        from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
        join pg_attribute a on a.attrelid = k.conrelid and a.attnum = any (k.conkey)
-      where k.contype = 'f' and k.connamespace = 'public'::regnamespace and a.attname <> 'org_id'`,
+      where k.contype = 'f' and k.connamespace = 'public'::regnamespace`,
   );
   // A key led by the organisation (migration 0031) is the organisation and one more column.
   const { rows: keys } = await client.query<{ table: string; column: string; n: number }>(
@@ -49,12 +49,16 @@ export async function targetTables(client: pg.ClientBase): Promise<TargetTable[]
   for (const k of keys) if (k.n === 1 && byTable.has(k.table)) byTable.get(k.table)!.key = k.column;
   const parents = new Map<string, Set<string>>([...byTable.keys()].map((n) => [n, new Set<string>()]));
   for (const fk of fks) {
-    if (fk.child === fk.parent) byTable.get(fk.child)?.selfRefs.push(fk.column);
-    else parents.get(fk.child)?.add(fk.parent);
+    // A key within the organisation (migration 0031) names org_id too: the row's own, not a reference.
+    if (fk.child === fk.parent) {
+      if (fk.column !== 'org_id') byTable.get(fk.child)?.selfRefs.push(fk.column);
+    } else parents.get(fk.child)?.add(fk.parent);
   }
   for (const t of byTable.values()) {
     if (t.selfRefs.length && !t.key)
-      throw new MoveError(`${t.name} refers to itself but has no single-column primary key: the move cannot fill it`);
+      throw new MoveError(
+        `${t.name} refers to itself but its primary key has more than one column besides org_id: the move cannot fill it`,
+      );
   }
   return fillOrder(parents).map((n) => byTable.get(n)!);
 }

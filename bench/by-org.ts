@@ -1,0 +1,113 @@
+/**
+ * `npm run bench -- --only by-org` (issue 36): the sale and the push on a PostgreSQL whose tenant
+ * tables are partitioned by organisation (4 hash partitions, as the `postgres-by-org` test project
+ * builds them) beside the plain one, one server connected directly, in one cluster. Three rounds,
+ * the two in turn (the order swapped each round), so that the machine's drift falls on both; the
+ * row gives the median of the rounds and their spread. Target: partitioning costs at most 15 %.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createDb } from '../server/src/db/create-db.js';
+import { migrateToLatest } from '../server/src/db/migrate.js';
+import { LOAD_RUN_LIMITS } from '../server/src/env.js';
+import { partitionByOrg } from '../test/setup/partition-by-org.js';
+import { freePort, type Measured, measure, median, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
+import { timePushes } from './push-load.js';
+import { BATCH, openShop, SALES_PER_TILL, SECRET, TILLS } from './scale-out.js';
+
+const ROUNDS = 3;
+type Layout = 'plain' | 'partitioned by org';
+
+async function measureLayout(clusterUrl: string, layout: Layout, n: number, seconds: number) {
+  const name = `duka_by_org_${n}`;
+  const admin = new pg.Client({ connectionString: clusterUrl.replace(/\/[^/]+$/, '/postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = clusterUrl.replace(/\/[^/]+$/, `/${name}`);
+  if (layout === 'partitioned by org') {
+    const db = createDb({ url, poolSize: 1 });
+    await migrateToLatest(db.db);
+    await db.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await partitionByOrg(client);
+    await client.end();
+  }
+  const port = await freePort();
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-by-org-')),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    JWT_SECRET: SECRET,
+    ...LOAD_RUN_LIMITS,
+    DATABASE_URL: url,
+  };
+  const server = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const shop = await openShop(base, url, 100 + n);
+    const body = JSON.stringify({
+      lines: [0, 1, 2].map((i) => ({ product_id: shop.products[i * 97]!.id, qty: 1 })),
+      payment_method: 'Cash',
+    });
+    const sale = await measure({ url: `${base}/api/v1/pos/sale`, method: 'POST', headers: shop.headers, body, connections: 32, seconds });
+    const push = await timePushes(base, shop.tills, BATCH);
+    return { sale, push };
+  } finally {
+    await stopProcess(server);
+  }
+}
+
+const spread = (runs: Measured[]) => `${Math.min(...runs.map((r) => r.rps))}-${Math.max(...runs.map((r) => r.rps))}/s`;
+
+function summary(scenario: string, layout: Layout, runs: Measured[], plain: Measured[] | null): Row {
+  const m: Measured = {
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  };
+  const plainRps = plain ? median(plain.map((r) => r.rps)) : null;
+  return {
+    scenario: `${scenario}: ${layout} (median of ${runs.length}, ${spread(runs)})`,
+    database: 'postgres',
+    m,
+    target: plainRps ? '>= 85 % of plain' : 'baseline',
+    met: plainRps ? m.errors === 0 && m.rps >= 0.85 * plainRps : null,
+    ofCeiling: plainRps ? `${Math.round((100 * m.rps) / plainRps)} % of plain` : undefined,
+  };
+}
+
+export async function byOrgBenchmarks(seconds: number): Promise<Row[]> {
+  const cluster = await startPostgres();
+  const runs: Record<Layout, { sale: Measured[]; push: Measured[] }> = {
+    plain: { sale: [], push: [] },
+    'partitioned by org': { sale: [], push: [] },
+  };
+  try {
+    let n = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const order: Layout[] = round % 2 === 0 ? ['plain', 'partitioned by org'] : ['partitioned by org', 'plain'];
+      for (const layout of order) {
+        const { sale, push } = await measureLayout(cluster.url, layout, n++, seconds);
+        runs[layout].sale.push(sale);
+        runs[layout].push.push(push);
+      }
+    }
+  } finally {
+    await cluster.stop();
+  }
+  const saleScenario = 'POST /pos/sale, 3 lines, 32 conn';
+  const pushScenario = `push ${TILLS * SALES_PER_TILL} offline sales, ${TILLS} tills in one store, batches of ${BATCH}`;
+  return [
+    summary(saleScenario, 'plain', runs.plain.sale, null),
+    summary(saleScenario, 'partitioned by org', runs['partitioned by org'].sale, runs.plain.sale),
+    summary(pushScenario, 'plain', runs.plain.push, null),
+    summary(pushScenario, 'partitioned by org', runs['partitioned by org'].push, runs.plain.push),
+  ];
+}
