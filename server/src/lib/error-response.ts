@@ -52,7 +52,6 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
     return c.json(body(c, refused.code, refused.message), refused.status as ContentfulStatusCode);
   }
   c.get('log')?.error({ err, req_id: c.get('requestId') }, 'unhandled error');
-  if (process.env.DUKA_DEBUG_500) console.error('DEBUG500', err);
   return c.json(body(c, 'INTERNAL', 'internal error; quote the request id when reporting it'), 500);
 }
 
