@@ -288,11 +288,7 @@ export const LOAD_RUN_LIMITS = {
 
 /** Defaults for tests and tools: every limit generous, nothing persisted. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  const base = loadConfig({
-    NODE_ENV: 'test',
-    JWT_SECRET: 'test-secret-test-secret-test-secret-0123',
-    LOG_LEVEL: (process.env.DUKA_TEST_LOG as 'error') ?? 'silent',
-  });
+  const base = loadConfig({ NODE_ENV: 'test', JWT_SECRET: 'test-secret-test-secret-test-secret-0123', LOG_LEVEL: 'silent' });
   // Files (uploads, exports) go to a directory of the test's own, never the working copy's ./data.
   const dataDir = overrides.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'duka-test-'));
   const limits = Object.fromEntries(Object.entries(LOAD_RUN_LIMITS).map(([k, v]) => [k, Number(v)]));
