@@ -15,7 +15,7 @@
  * The lists are this schema's at the time of writing. Frozen.
  */
 import type { Kysely } from 'kysely';
-import { addForeignKey, dropForeignKey, setPrimaryKey, sql } from './_helpers.js';
+import { addForeignKey, dropForeignKey, orgIdIndex, setPrimaryKey, sql } from './_helpers.js';
 
 /** Tenant tables whose primary key does not lead with org_id: table → its columns today. */
 const KEYS: Record<string, string[]> = {
@@ -142,6 +142,9 @@ const REFERENCES: Array<[table: string, column: string, parent: string]> = [
   ['transactions', 'store_id', 'stores'],
 ];
 
+/** Tables a till inserts into with its own id, `on conflict (org_id, id) do nothing`: SQLite needs that key as an index. */
+const TILL_IDS = ['expenses', 'notes'];
+
 /** From the global users table into tenant tables: dropped on PostgreSQL (see above). */
 const FROM_GLOBAL: Array<[table: string, column: string, parent: string]> = [
   ['users', 'org_id', 'organisations'],
@@ -164,6 +167,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const [table, column] of [...REFERENCES, ...FROM_GLOBAL]) await dropForeignKey(db, table, `${table}_${column}_fkey`);
   for (const [table, columns] of Object.entries(KEYS)) await setPrimaryKey(db, table, keyName(table, columns), ['org_id', ...columns]);
   await replaceUniques(db, true);
+  for (const table of TILL_IDS) await orgIdIndex(db, table);
   for (const [table, column, parent] of REFERENCES) {
     await addForeignKey(db, table, `fk__${table}__${column}`, ['org_id', column], parent, ['org_id', 'id']);
   }
@@ -173,6 +177,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   for (const [table, column] of REFERENCES) await dropForeignKey(db, table, `fk__${table}__${column}`);
   await replaceUniques(db, false);
+  for (const table of TILL_IDS) await orgIdIndex(db, table, true);
   for (const [table, columns] of Object.entries(KEYS)) await setPrimaryKey(db, table, keyName(table, columns), columns);
   for (const [table, column, parent] of [...REFERENCES, ...FROM_GLOBAL]) {
     await addForeignKey(db, table, `${table}_${column}_fkey`, [column], parent, ['id']);

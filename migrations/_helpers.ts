@@ -188,3 +188,14 @@ export async function dropForeignKey(db: Kysely<any>, table: string, name: strin
   if (dialectOf(db) !== 'postgres') return;
   await sql.raw(`alter table "${table}" drop constraint "${name}"`).execute(db);
 }
+
+/**
+ * A unique index on `(org_id, id)` where the primary key is not that already: SQLite, whose tables
+ * keep `id` as their key, for a statement that names the key as PostgreSQL has it (an insert's
+ * `on conflict (org_id, id)`). `drop` removes it.
+ */
+export async function orgIdIndex(db: Kysely<any>, table: string, drop = false): Promise<void> {
+  if (dialectOf(db) === 'postgres') return;
+  if (drop) await sql.raw(`drop index "uq__${table}__id"`).execute(db);
+  else await sql.raw(`create unique index "uq__${table}__id" on "${table}" ("org_id", "id")`).execute(db);
+}

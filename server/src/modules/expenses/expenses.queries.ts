@@ -56,26 +56,23 @@ export function insertExpense(
     now: number;
   },
 ): Promise<ExpenseRow | undefined> {
-  return (
-    db
-      .insertInto('expenses')
-      .values({
-        id: e.id,
-        org_id: e.orgId,
-        store_id: e.storeId,
-        payment_method: 'Cash',
-        payment_reference: null,
-        notes: null,
-        receipt_url: null,
-        spent_at: e.spentAt,
-        ...e.fields,
-        created_by: e.createdBy,
-        created_at: e.now,
-        updated_at: e.now,
-      })
-      // Untargeted: the key is (org_id, id) on PostgreSQL and id on SQLite, and an expense has no other.
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst()
-  );
+  return db
+    .insertInto('expenses')
+    .values({
+      id: e.id,
+      org_id: e.orgId,
+      store_id: e.storeId,
+      payment_method: 'Cash',
+      payment_reference: null,
+      notes: null,
+      receipt_url: null,
+      spent_at: e.spentAt,
+      ...e.fields,
+      created_by: e.createdBy,
+      created_at: e.now,
+      updated_at: e.now,
+    })
+    .onConflict((oc) => oc.columns(['org_id', 'id']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }

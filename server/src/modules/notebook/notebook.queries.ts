@@ -37,14 +37,11 @@ export function insertNote(db: Kysely<Database>, note: NewNote, now: number): Pr
 
 /** Insert the note unless its id is taken (then nothing is inserted): two tills creating the same note make one row. */
 export function insertNoteUnlessTaken(db: Kysely<Database>, note: NewNote, now: number) {
-  return (
-    db
-      .insertInto('notes')
-      .values(newNoteRow(note, now))
-      // Untargeted: the key is (org_id, id) on PostgreSQL and id on SQLite, and a note has no other.
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst()
-  );
+  return db
+    .insertInto('notes')
+    .values(newNoteRow(note, now))
+    .onConflict((oc) => oc.columns(['org_id', 'id']).doNothing())
+    .executeTakeFirst();
 }
 
 /** Replace a note's tag index rows. */

@@ -80,12 +80,9 @@ export function insertMissingStockRows(
   productIds: string[],
   now: number,
 ): Promise<InsertResult> {
-  return (
-    db
-      .insertInto('product_stock')
-      .values(productIds.map((id) => ({ org_id: where.orgId, store_id: where.storeId, product_id: id, qty: 0, updated_at: now })))
-      // Untargeted: the key is (org_id, store_id, product_id) on PostgreSQL, where SQLite keeps (store_id, product_id).
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst()
-  );
+  return db
+    .insertInto('product_stock')
+    .values(productIds.map((id) => ({ org_id: where.orgId, store_id: where.storeId, product_id: id, qty: 0, updated_at: now })))
+    .onConflict((oc) => oc.columns(['org_id', 'store_id', 'product_id']).doNothing())
+    .executeTakeFirst();
 }
