@@ -43,6 +43,7 @@ export function assertMedicine(before: Stored | null, input: CreateProductInput 
  */
 export async function assertStockAllowsTracking(
   db: Kysely<Database>,
+  orgId: string,
   productId: string,
   change: { trackedBefore: boolean; trackedAfter: boolean },
 ): Promise<void> {
@@ -50,6 +51,7 @@ export async function assertStockAllowsTracking(
   const held = await db
     .selectFrom('product_stock')
     .select('store_id')
+    .where('org_id', '=', orgId)
     .where('product_id', '=', productId)
     .where('qty', '!=', 0)
     .limit(1)
@@ -62,7 +64,7 @@ export async function assertStockAllowsTracking(
     );
   if (change.trackedAfter) return;
   // Units in quarantine, expired or recalled are not stock but are still lots an inspector asks about.
-  const lot = await lotHoldingUnits(db, productId);
+  const lot = await lotHoldingUnits(db, orgId, productId);
   if (lot) {
     const message = `track_batches cannot be switched off while lot ${lot.lot_number} holds units (${lot.status}); release or dispose of them first`;
     throw new BusinessRuleError(message, 'BUSINESS_RULE', 'track_batches');

@@ -26,7 +26,7 @@ function reversalError(b: ReversalBreach): ServiceError {
 async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string, at?: number): Promise<Transaction> {
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
-    const found = await findStoreTransaction(tx.db, storeId, id);
+    const found = await findStoreTransaction(tx.db, { orgId, storeId }, id);
     const tab = found?.status === 'credit' ? await tabForTransaction(tx.db, found.id) : undefined;
     // The void's own time: a till's offline void is judged by when it was made, not when it arrived.
     const when = at ?? tx.clock.now();
@@ -43,7 +43,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
     const sale = found!;
     const now = tx.clock.now();
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
-    const claimed = await claimReversal(tx.db, sale.id, move, { reason, now, userId: tx.actor!.userId });
+    const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
     await restoreStock(tx, sale, move);
     if (sale.status === 'credit') await cancelCreditTab(tx, sale.id, move === 'refund' ? 'sale refunded' : 'sale voided');
@@ -77,12 +77,14 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
     .selectFrom('stores as s')
     .innerJoin('organisations as o', 'o.id', 's.org_id')
     .select(['o.business_type', 's.outlet_type'])
+    .where('s.org_id', '=', sale.org_id)
     .where('s.id', '=', sale.store_id)
     .executeTakeFirstOrThrow();
   const lines = await ctx.db
     .selectFrom('transaction_lines as l')
-    .innerJoin('products as p', 'p.id', 'l.product_id')
+    .innerJoin('products as p', (join) => join.onRef('p.org_id', '=', 'l.org_id').onRef('p.id', '=', 'l.product_id'))
     .select(['l.product_id', 'l.qty', 'p.name', 'p.is_service'])
+    .where('l.org_id', '=', sale.org_id)
     .where('l.transaction_id', '=', sale.id)
     .orderBy('l.product_id')
     .execute();
