@@ -238,6 +238,18 @@ export async function insertProduct(
     .execute();
 }
 
+/** A store of the organisation holding stock of the product (above or below zero), if there is one. */
+export function storeHoldingStock(db: Kysely<Database>, orgId: string, productId: string) {
+  return db
+    .selectFrom('product_stock')
+    .select('store_id')
+    .where('org_id', '=', orgId)
+    .where('product_id', '=', productId)
+    .where('qty', '!=', 0)
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** A lot of the product still holding units, in stock or not (any status but disposed), if there is one. */
 export function lotHoldingUnits(db: Kysely<Database>, orgId: string, productId: string) {
   return db

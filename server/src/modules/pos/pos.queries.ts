@@ -118,6 +118,41 @@ export function claimReversal(
     .executeTakeFirst();
 }
 
+/**
+ * What decides where a reversed sale's goods go: its organisation's business type and its store's
+ * outlet type. On stores alone by `id = ?`, the organisation's by subquery: SQLite then goes by the
+ * primary key whatever its statistics say, where a join let it walk the organisation's stores.
+ */
+export function saleOutlet(db: Kysely<Database>, sale: { org_id: string; store_id: string }) {
+  return db
+    .selectFrom('stores as s')
+    .select((eb) => [
+      's.outlet_type',
+      eb
+        .selectFrom('organisations as o')
+        .select('o.business_type')
+        .whereRef('o.id', '=', 's.org_id')
+        .$asScalar()
+        .$notNull()
+        .as('business_type'),
+    ])
+    .where('s.id', '=', sale.store_id)
+    .where('s.org_id', '=', sale.org_id)
+    .executeTakeFirstOrThrow();
+}
+
+/** A sale's lines with their products' names and kinds, in product-id order. */
+export function saleLineProducts(db: Kysely<Database>, sale: { id: string; org_id: string }) {
+  return db
+    .selectFrom('transaction_lines as l')
+    .innerJoin('products as p', (join) => join.onRef('p.org_id', '=', 'l.org_id').onRef('p.id', '=', 'l.product_id'))
+    .select(['l.product_id', 'l.qty', 'p.name', 'p.is_service'])
+    .where('l.org_id', '=', sale.org_id)
+    .where('l.transaction_id', '=', sale.id)
+    .orderBy('l.product_id')
+    .execute();
+}
+
 /** Units of a reversed sale's line held in quarantine until inspected (a product without lots). */
 export async function quarantineSaleUnits(
   db: Kysely<Database>,

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { BusinessRuleError, ValidationError } from '../../../lib/errors.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
-import { lotHoldingUnits } from '../inventory.queries.js';
+import { lotHoldingUnits, storeHoldingStock } from '../inventory.queries.js';
 
 type Stored = Pick<ProductRow, 'generic_name' | 'schedule' | 'track_batches' | 'is_service'>;
 
@@ -48,15 +48,7 @@ export async function assertStockAllowsTracking(
   change: { trackedBefore: boolean; trackedAfter: boolean },
 ): Promise<void> {
   if (change.trackedBefore === change.trackedAfter) return;
-  const held = await db
-    .selectFrom('product_stock')
-    .select('store_id')
-    .where('org_id', '=', orgId)
-    .where('product_id', '=', productId)
-    .where('qty', '!=', 0)
-    .limit(1)
-    .executeTakeFirst();
-  if (held)
+  if (await storeHoldingStock(db, orgId, productId))
     throw new BusinessRuleError(
       'track_batches cannot change while a store holds stock of this product; bring its stock to 0 first',
       'BUSINESS_RULE',
