@@ -127,6 +127,9 @@ export function findProduct(
 /** The organisation's products among `ids`, by id; another organisation's ids are simply absent. */
 export async function orgProductsById(db: Kysely<Database>, orgId: string, ids: string[]): Promise<Map<string, ProductRow>> {
   if (ids.length === 0) return new Map();
+  // With `org_id = ?` beside the ids, SQLite's planner on statistics taken while each organisation
+  // had one product walks the organisation's products through (org_id, name) instead of the primary
+  // key (a push's 300 of 50,000: about 20 ms against 4) until ANALYZE sees the grown catalogue.
   const rows = await db
     .selectFrom('products')
     .selectAll()
