@@ -202,7 +202,7 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
     expect(await count()).toBe(1);
 
     await t.deps.events.retryPending(0);
-    await t.deps.events.deliver(event.id);
+    await t.deps.events.deliver(event);
     expect(await count()).toBe(1);
   });
 });

@@ -141,7 +141,12 @@ describe('background jobs across two server instances on one database', () => {
 
   it("an event's subscriber runs once when both instances deliver and retry it at the same moment", async () => {
     const { id, title } = await lowStockEvent();
-    await Promise.all([t.deps.events.deliver(id), other.events.deliver(id), t.deps.events.retryPending(), other.events.retryPending()]);
+    await Promise.all([
+      t.deps.events.deliver({ id, org_id: owner.orgId }),
+      other.events.deliver({ id, org_id: owner.orgId }),
+      t.deps.events.retryPending(),
+      other.events.retryPending(),
+    ]);
     await Promise.all([t.deps.events.retryPending(), other.events.retryPending()]);
     expect(await notices(title)).toHaveLength(1);
     expect(await t.db.db.selectFrom('events').select('delivered').where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ delivered: 1 });

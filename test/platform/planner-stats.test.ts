@@ -25,9 +25,9 @@ describe.runIf(DIALECT === 'sqlite')('lookups by id under misleading planner sta
     const handle = createDb({ sqliteFile: file });
     await migrateToLatest(handle.db);
     const lookups: Record<string, Compilable> = {
-      'a product with its stock': productQuery(handle.db, 'store-1', 'product-1'),
+      'a product with its stock': productQuery(handle.db, 'org-1', 'store-1', 'product-1'),
       'a customer': customerQuery(handle.db, 'customer-1'),
-      "a store's transaction": storeTransactionQuery(handle.db, 'tx-1'),
+      "a store's transaction": storeTransactionQuery(handle.db, 'org-1', 'tx-1'),
     };
     const compiled = Object.entries(lookups).map(([what, q]) => ({ what, ...q.compile() }));
     await handle.close();

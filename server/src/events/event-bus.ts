@@ -13,6 +13,7 @@
 import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { crossOrg } from '../db/tenant-scope-check.js';
 import { afterCommit, withTransaction } from '../db/transaction.js';
 import { iso } from '../lib/clock.js';
 import type { Deps, EventPublisher, ServiceContext } from '../lib/context.js';
@@ -31,6 +32,9 @@ export interface Subscriber<K extends EventType = EventType> {
 }
 
 const MAX_ATTEMPTS = 10;
+
+/** An event by its key: its organisation and id. */
+type EventKey = Pick<DomainEvent, 'id' | 'org_id'>;
 
 export class EventBus implements EventPublisher {
   private readonly subscribers: Subscriber[] = [];
@@ -84,7 +88,7 @@ export class EventBus implements EventPublisher {
         })),
       )
       .execute();
-    for (const { event, wanted } of rows) if (wanted) afterCommit(ctx, () => this.deliver(event.id));
+    for (const { event, wanted } of rows) if (wanted) afterCommit(ctx, () => this.deliver(event));
     return rows.map((r) => r.event);
   }
 
@@ -93,14 +97,20 @@ export class EventBus implements EventPublisher {
   }
 
   /** Hand the event to every subscriber that has not handled it yet (nothing while another delivery of it runs). */
-  async deliver(eventId: string): Promise<void> {
+  async deliver(event: EventKey): Promise<void> {
     const deps = this.deps;
     if (!deps) throw new Error('EventBus used before bind()');
-    await deps.leases.run(`event:${eventId}`, {}, (lease) => this.deliverHeld(deps, eventId, lease));
+    await deps.leases.run(`event:${event.id}`, {}, (lease) => this.deliverHeld(deps, event, lease));
   }
 
-  private async deliverHeld(deps: Deps, eventId: string, lease: Lease): Promise<void> {
-    const row = await deps.db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+  private async deliverHeld(deps: Deps, key: EventKey, lease: Lease): Promise<void> {
+    const eventId = key.id;
+    const row = await deps.db
+      .selectFrom('events')
+      .selectAll()
+      .where('id', '=', eventId)
+      .where('org_id', '=', key.org_id)
+      .executeTakeFirst();
     if (!row || row.delivered === 1) return;
     // Stored by `publish` from a type-checked event.
     const event = {
@@ -116,6 +126,7 @@ export class EventBus implements EventPublisher {
         await deps.db
           .selectFrom('event_deliveries')
           .select('subscriber')
+          .where('org_id', '=', key.org_id)
           .where('event_id', '=', eventId)
           .where('status', '=', 'done')
           .execute()
@@ -144,7 +155,7 @@ export class EventBus implements EventPublisher {
       const ctx: ServiceContext = { ...deps, actor: null, requestId: `event:${eventId}` };
       await withTransaction(ctx, async (tx) => {
         await lease.fence(tx.db);
-        await tx.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).execute();
+        await tx.db.updateTable('events').set({ delivered: 1 }).where('id', '=', eventId).where('org_id', '=', key.org_id).execute();
       }).catch((err) => {
         if (!(err instanceof LeaseLost)) throw err;
       });
@@ -156,7 +167,7 @@ export class EventBus implements EventPublisher {
     const deps = this.deps!;
     const rows = await deps.db
       .selectFrom('events')
-      .select('id')
+      .select(['id', 'org_id'])
       .where('delivered', '=', 0)
       .where('occurred_at', '<', deps.clock.now() - olderThanMs)
       .where((eb) =>
@@ -165,6 +176,7 @@ export class EventBus implements EventPublisher {
             eb
               .selectFrom('event_deliveries as d')
               .select('d.event_id')
+              .whereRef('d.org_id', '=', 'events.org_id')
               .whereRef('d.event_id', '=', 'events.id')
               .where('d.attempts', '>=', MAX_ATTEMPTS),
           ),
@@ -172,8 +184,9 @@ export class EventBus implements EventPublisher {
       )
       .orderBy('occurred_at')
       .limit(100)
+      .modifyEnd(crossOrg('job scan'))
       .execute();
-    for (const { id } of rows) await this.deliver(id);
+    for (const row of rows) await this.deliver(row);
   }
 }
 

@@ -62,7 +62,12 @@ function withStock(db: Kysely<Database>, storeId: string | null) {
   return db
     .selectFrom('products as p')
     .innerJoin('organisations as o', 'o.id', 'p.org_id')
-    .leftJoin('product_stock as ps', (join) => join.onRef('ps.product_id', '=', 'p.id').on('ps.store_id', '=', storeId ?? ''))
+    .leftJoin('product_stock as ps', (join) =>
+      join
+        .onRef('ps.org_id', '=', 'p.org_id')
+        .onRef('ps.product_id', '=', 'p.id')
+        .on('ps.store_id', '=', storeId ?? ''),
+    )
     .selectAll('p')
     .select('o.expiry_alert_days as org_expiry_alert_days')
     .select((eb) => eb.fn.coalesce('ps.qty', eb.lit(0)).as('stock'));
@@ -76,35 +81,62 @@ export const productsWithStock = (db: Kysely<Database>, orgId: string, storeId: 
   withStock(db, storeId).where('p.org_id', '=', orgId);
 
 /**
- * One product with its stock in `storeId`, by primary key alone. With `org_id = ?` beside the id,
- * SQLite's planner on statistics taken while each organisation had one product walked the whole
- * catalogue through the (org_id, name) index for every lookup (test/platform/planner-stats.test.ts).
+ * One product of `orgId` with its stock in `storeId`: `productsWithStock`'s row, with the stock and
+ * the organisation's window read by subqueries. In a join, SQLite's planner on statistics taken while
+ * each organisation had one product walked the whole catalogue through the (org_id, name) index
+ * for every lookup; a query on products alone by `id = ?` goes by the primary key whatever the
+ * statistics say (test/platform/planner-stats.test.ts).
  */
-export const productQuery = (db: Kysely<Database>, storeId: string | null, id: string) => withStock(db, storeId).where('p.id', '=', id);
+export const productQuery = (db: Kysely<Database>, orgId: string, storeId: string | null, id: string) =>
+  db
+    .selectFrom('products as p')
+    .selectAll('p')
+    .select((eb) => [
+      eb
+        .selectFrom('organisations as o')
+        .select('o.expiry_alert_days')
+        .whereRef('o.id', '=', 'p.org_id')
+        .$asScalar()
+        .$notNull()
+        .as('org_expiry_alert_days'),
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('product_stock as ps')
+            .select('ps.qty')
+            .whereRef('ps.org_id', '=', 'p.org_id')
+            .where('ps.store_id', '=', storeId ?? '')
+            .whereRef('ps.product_id', '=', 'p.id'),
+          eb.lit(0),
+        )
+        .as('stock'),
+    ])
+    .where('p.id', '=', id)
+    .where('p.org_id', '=', orgId);
 
 /** A product of `orgId` only: another organisation's id is not found. */
-export async function findProduct(
+export function findProduct(
   db: Kysely<Database>,
   orgId: string,
   storeId: string | null,
   id: string,
 ): Promise<ProductWithStock | undefined> {
-  const row = await productQuery(db, storeId, id).executeTakeFirst();
-  return row?.org_id === orgId ? row : undefined;
+  return productQuery(db, orgId, storeId, id).executeTakeFirst();
 }
 
 /** The organisation's products among `ids`, by id; another organisation's ids are simply absent. */
 export async function orgProductsById(db: Kysely<Database>, orgId: string, ids: string[]): Promise<Map<string, ProductRow>> {
   if (ids.length === 0) return new Map();
-  // By primary key alone, the organisation checked on the rows: with `org_id = ?` beside the ids,
-  // SQLite's planner, on statistics older than the catalogue, walked the organisation's products
-  // through its (org_id, name) index (18 ms for a push's 300 products of 50,000, against 2).
+  // With `org_id = ?` beside the ids, SQLite's planner on statistics taken while each organisation
+  // had one product walks the organisation's products through (org_id, name) instead of the primary
+  // key (a push's 300 of 50,000: about 20 ms against 4) until ANALYZE sees the grown catalogue.
   const rows = await db
     .selectFrom('products')
     .selectAll()
+    .where('org_id', '=', orgId)
     .where('id', 'in', [...new Set(ids)])
     .execute();
-  return new Map(rows.filter((r) => r.org_id === orgId).map((r) => [r.id, r]));
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Ids of the batch-tracked products that follow the organisation's default alert window. */
@@ -127,7 +159,7 @@ export function findCategory(db: Kysely<Database>, orgId: string, id: string) {
 export function categoriesWithCounts(db: Kysely<Database>, orgId: string) {
   return db
     .selectFrom('categories as c')
-    .leftJoin('products as p', 'p.category_id', 'c.id')
+    .leftJoin('products as p', (join) => join.onRef('p.org_id', '=', 'c.org_id').onRef('p.category_id', '=', 'c.id'))
     .selectAll('c')
     .select((eb) => eb.fn.count<number>('p.id').as('product_count'))
     .where('c.org_id', '=', orgId)
@@ -156,7 +188,12 @@ export function insertCategory(db: Kysely<Database>, orgId: string, input: Creat
 }
 
 /** The fields present in `input`; the row as updated. */
-export function updateCategoryRow(db: Kysely<Database>, id: string, input: UpdateCategoryInput, now: number): Promise<CategoryRow> {
+export function updateCategoryRow(
+  db: Kysely<Database>,
+  at: { orgId: string; id: string },
+  input: UpdateCategoryInput,
+  now: number,
+): Promise<CategoryRow> {
   return db
     .updateTable('categories')
     .set({
@@ -166,7 +203,8 @@ export function updateCategoryRow(db: Kysely<Database>, id: string, input: Updat
       is_active: input.is_active === undefined ? undefined : input.is_active ? 1 : 0,
       updated_at: now,
     })
-    .where('id', '=', id)
+    .where('org_id', '=', at.orgId)
+    .where('id', '=', at.id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -203,11 +241,24 @@ export async function insertProduct(
     .execute();
 }
 
+/** A store of the organisation holding stock of the product (above or below zero), if there is one. */
+export function storeHoldingStock(db: Kysely<Database>, orgId: string, productId: string) {
+  return db
+    .selectFrom('product_stock')
+    .select('store_id')
+    .where('org_id', '=', orgId)
+    .where('product_id', '=', productId)
+    .where('qty', '!=', 0)
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** A lot of the product still holding units, in stock or not (any status but disposed), if there is one. */
-export function lotHoldingUnits(db: Kysely<Database>, productId: string) {
+export function lotHoldingUnits(db: Kysely<Database>, orgId: string, productId: string) {
   return db
     .selectFrom('batches')
     .select(['lot_number', 'status'])
+    .where('org_id', '=', orgId)
     .where('product_id', '=', productId)
     .where('qty_on_hand', '!=', 0)
     .where('status', '!=', 'disposed')
@@ -255,13 +306,14 @@ export async function insertStockAdjustment(db: Kysely<Database>, a: Omit<StockA
     .execute();
 }
 
-/** The last `limit` adjustments of a product in `storeId`, newest first. */
-export function productAdjustments(db: Kysely<Database>, storeId: string, productId: string, limit: number) {
+/** The last `limit` adjustments of a product in the store, newest first. */
+export function productAdjustments(db: Kysely<Database>, at: { orgId: string; storeId: string }, productId: string, limit: number) {
   return db
     .selectFrom('stock_adjustments')
     .selectAll()
+    .where('org_id', '=', at.orgId)
     .where('product_id', '=', productId)
-    .where('store_id', '=', storeId)
+    .where('store_id', '=', at.storeId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

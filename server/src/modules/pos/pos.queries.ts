@@ -58,22 +58,34 @@ export function toTransaction(
   };
 }
 
-/** By primary key alone, so stale planner statistics cannot send it through a store's index (test/platform/planner-stats.test.ts). */
-export const storeTransactionQuery = (db: Kysely<Database>, id: string) => db.selectFrom('transactions').selectAll().where('id', '=', id);
+/**
+ * On transactions alone, by `id = ?` (and its organisation): SQLite then goes by the primary key
+ * whatever its statistics say, never through a store's index (test/platform/planner-stats.test.ts).
+ */
+export const storeTransactionQuery = (db: Kysely<Database>, orgId: string, id: string) =>
+  db.selectFrom('transactions').selectAll().where('id', '=', id).where('org_id', '=', orgId);
 
 /** A transaction of the store, or undefined (another store's or organisation's id included). */
-export async function findStoreTransaction(db: Kysely<Database>, storeId: string, id: string) {
-  const row = await storeTransactionQuery(db, id).executeTakeFirst();
-  return row?.store_id === storeId ? row : undefined;
+export async function findStoreTransaction(db: Kysely<Database>, at: { orgId: string; storeId: string }, id: string) {
+  const row = await storeTransactionQuery(db, at.orgId, id).executeTakeFirst();
+  return row?.store_id === at.storeId ? row : undefined;
 }
 
 /** Rows with their lines and the lines' lots, in the order given. */
 export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): Promise<Transaction[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
+  // The rows' organisations: one for a shop, several on a platform operator's list.
+  const orgIds = [...new Set(rows.map((r) => r.org_id))];
   const [lines, lots, fiscal] = await Promise.all([
-    db.selectFrom('transaction_lines').selectAll().where('transaction_id', 'in', ids).orderBy('id').execute(),
-    db.selectFrom('transaction_line_batches').selectAll().where('transaction_id', 'in', ids).orderBy('id').execute(),
+    db.selectFrom('transaction_lines').selectAll().where('org_id', 'in', orgIds).where('transaction_id', 'in', ids).orderBy('id').execute(),
+    db
+      .selectFrom('transaction_line_batches')
+      .selectAll()
+      .where('org_id', 'in', orgIds)
+      .where('transaction_id', 'in', ids)
+      .orderBy('id')
+      .execute(),
     fiscalByTransaction(db, ids),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);
@@ -85,7 +97,12 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
  * Claims a sale's refund or void: its status and who, when and why, only while it is still sold.
  * Undefined when it is not (a concurrent refund or void claimed it first).
  */
-export function claimReversal(db: Kysely<Database>, saleId: string, move: Reversal, by: { reason: string; now: number; userId: string }) {
+export function claimReversal(
+  db: Kysely<Database>,
+  sale: { id: string; org_id: string },
+  move: Reversal,
+  by: { reason: string; now: number; userId: string },
+) {
   const { reason, now, userId } = by;
   return db
     .updateTable('transactions')
@@ -94,10 +111,46 @@ export function claimReversal(db: Kysely<Database>, saleId: string, move: Revers
         ? { status: 'refunded', refund_reason: reason, refunded_at: now, refunded_by: userId, updated_at: now }
         : { status: 'void', void_reason: reason, voided_at: now, voided_by: userId, updated_at: now },
     )
-    .where('id', '=', saleId)
+    .where('org_id', '=', sale.org_id)
+    .where('id', '=', sale.id)
     .where('status', 'in', SoldStatus.options)
     .returningAll()
     .executeTakeFirst();
+}
+
+/**
+ * What decides where a reversed sale's goods go: its organisation's business type and its store's
+ * outlet type. On stores alone by `id = ?`, the organisation's by subquery: SQLite then goes by the
+ * primary key whatever its statistics say, where a join let it walk the organisation's stores.
+ */
+export function saleOutlet(db: Kysely<Database>, sale: { org_id: string; store_id: string }) {
+  return db
+    .selectFrom('stores as s')
+    .select((eb) => [
+      's.outlet_type',
+      eb
+        .selectFrom('organisations as o')
+        .select('o.business_type')
+        .whereRef('o.id', '=', 's.org_id')
+        .$asScalar()
+        .$notNull()
+        .as('business_type'),
+    ])
+    .where('s.id', '=', sale.store_id)
+    .where('s.org_id', '=', sale.org_id)
+    .executeTakeFirstOrThrow();
+}
+
+/** A sale's lines with their products' names and kinds, in product-id order. */
+export function saleLineProducts(db: Kysely<Database>, sale: { id: string; org_id: string }) {
+  return db
+    .selectFrom('transaction_lines as l')
+    .innerJoin('products as p', (join) => join.onRef('p.org_id', '=', 'l.org_id').onRef('p.id', '=', 'l.product_id'))
+    .select(['l.product_id', 'l.qty', 'p.name', 'p.is_service'])
+    .where('l.org_id', '=', sale.org_id)
+    .where('l.transaction_id', '=', sale.id)
+    .orderBy('l.product_id')
+    .execute();
 }
 
 /** Units of a reversed sale's line held in quarantine until inspected (a product without lots). */
@@ -124,11 +177,12 @@ export async function quarantineSaleUnits(
 }
 
 /** The store's main batches (not quarantine rows) of these products, by id. */
-export function mainBatchesOf(db: Kysely<Database>, storeId: string, productIds: string[]) {
+export function mainBatchesOf(db: Kysely<Database>, at: { orgId: string; storeId: string }, productIds: string[]) {
   return db
     .selectFrom('batches')
     .selectAll()
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', at.orgId)
+    .where('store_id', '=', at.storeId)
     .where('product_id', 'in', productIds)
     .where('source_batch_id', 'is', null)
     .orderBy('id')
@@ -136,12 +190,13 @@ export function mainBatchesOf(db: Kysely<Database>, storeId: string, productIds:
 }
 
 /** Units sold (paid and credit sales) by the store within [from, to). */
-export function unitsSold(db: Kysely<Database>, storeId: string, from: number, to: number) {
+export function unitsSold(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
   return db
     .selectFrom('transaction_lines as l')
-    .innerJoin('transactions as t', 't.id', 'l.transaction_id')
+    .innerJoin('transactions as t', (join) => join.onRef('t.org_id', '=', 'l.org_id').onRef('t.id', '=', 'l.transaction_id'))
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
-    .where('t.store_id', '=', storeId)
+    .where('t.org_id', '=', at.orgId)
+    .where('t.store_id', '=', at.storeId)
     .where('t.created_at', '>=', from)
     .where('t.created_at', '<', to)
     .where('t.status', 'in', SoldStatus.options)
@@ -149,11 +204,12 @@ export function unitsSold(db: Kysely<Database>, storeId: string, from: number, t
 }
 
 /** When each sale (paid or credit) of the store within [from, to) was made, and its total. */
-export function salesBetween(db: Kysely<Database>, storeId: string, from: number, to: number) {
+export function salesBetween(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
   return db
     .selectFrom('transactions')
     .select(['created_at', 'total'])
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', at.orgId)
+    .where('store_id', '=', at.storeId)
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
     .where('status', 'in', SoldStatus.options)

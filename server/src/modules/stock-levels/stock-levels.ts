@@ -39,6 +39,7 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
     let update = ctx.db
       .updateTable('product_stock')
       .set((eb) => ({ qty: eb('qty', '+', change.delta), updated_at: now }))
+      .where('org_id', '=', change.orgId)
       .where('store_id', '=', change.storeId)
       .where('product_id', '=', change.productId);
     if (!change.allowNegative && change.delta < 0) update = update.where('qty', '>=', -change.delta);
@@ -55,6 +56,7 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
     const current = await ctx.db
       .selectFrom('product_stock')
       .select('qty')
+      .where('org_id', '=', change.orgId)
       .where('store_id', '=', change.storeId)
       .where('product_id', '=', change.productId)
       .executeTakeFirst();

@@ -59,12 +59,13 @@ export async function insertConflict(
  * The price rows of these products in force at some moment from `since` to `to`: those that took
  * effect within it, and each product's latest before it (its price when the window opened).
  */
-export function pricesInForce(db: Kysely<Database>, productIds: string[], since: number, to: number) {
+export function pricesInForce(db: Kysely<Database>, orgId: string, productIds: string[], since: number, to: number) {
   const columns = ['p.id', 'p.product_id', 'p.selling_price', 'p.wholesale_price', 'p.effective_from'] as const;
   return Promise.all([
     db
       .selectFrom('product_prices as p')
       .select(columns)
+      .where('p.org_id', '=', orgId)
       .where('p.product_id', 'in', productIds)
       .where('p.effective_from', '>=', since)
       .where('p.effective_from', '<=', to)
@@ -73,6 +74,7 @@ export function pricesInForce(db: Kysely<Database>, productIds: string[], since:
     db
       .selectFrom('product_prices as p')
       .select(columns)
+      .where('p.org_id', '=', orgId)
       .where('p.product_id', 'in', productIds)
       .where('p.effective_from', '<', since)
       .where(({ not, exists, selectFrom }) =>
@@ -80,6 +82,7 @@ export function pricesInForce(db: Kysely<Database>, productIds: string[], since:
           exists(
             selectFrom('product_prices as q')
               .select('q.id')
+              .whereRef('q.org_id', '=', 'p.org_id')
               .whereRef('q.product_id', '=', 'p.product_id')
               .where('q.effective_from', '<', since)
               .where((eb) =>

@@ -278,6 +278,7 @@ export class Realtime implements RealtimeFeed {
               const rows = await this.db
                 .selectFrom('product_stock')
                 .select(['product_id', 'qty'])
+                .where('org_id', '=', orgId)
                 .where('store_id', '=', storeId)
                 .where('product_id', 'in', list.slice(i, i + 500))
                 .execute();

@@ -13,10 +13,11 @@ function rethrowDuplicate(err: unknown): never {
   throw err;
 }
 
-async function productCount(ctx: AuthedContext, categoryId: string): Promise<number> {
+async function productCount(ctx: AuthedContext, orgId: string, categoryId: string): Promise<number> {
   const row = await ctx.db
     .selectFrom('products')
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('org_id', '=', orgId)
     .where('category_id', '=', categoryId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -49,10 +50,10 @@ export async function updateCategory(ctx: AuthedContext, id: string, input: Upda
   if (!(await findCategory(ctx.db, orgId, id))) throw new NotFoundError('category');
   try {
     return await withTransaction(ctx, async (tx) => {
-      const row = await updateCategoryRow(tx.db, id, input, tx.clock.now());
+      const row = await updateCategoryRow(tx.db, { orgId, id }, input, tx.clock.now());
       noteChange(tx, orgId, { entity: 'category', id });
       await recordAudit(tx, { action: 'category.update', description: `Updated category ${row.name}`, entity: 'category', entityId: id });
-      return toCategory({ ...row, product_count: await productCount(tx, id) });
+      return toCategory({ ...row, product_count: await productCount(tx, orgId, id) });
     });
   } catch (err) {
     rethrowDuplicate(err);
@@ -65,9 +66,9 @@ export async function deleteCategory(ctx: AuthedContext, id: string): Promise<vo
   const category = await findCategory(ctx.db, orgId, id);
   if (!category) throw new NotFoundError('category');
   await withTransaction(ctx, async (tx) => {
-    const count = await productCount(tx, id);
+    const count = await productCount(tx, orgId, id);
     if (count > 0) throw new ConflictError(`category still has ${count} product${count === 1 ? '' : 's'}; move or delete them first`);
-    await tx.db.deleteFrom('categories').where('id', '=', id).execute();
+    await tx.db.deleteFrom('categories').where('org_id', '=', orgId).where('id', '=', id).execute();
     noteChange(tx, orgId, { entity: 'category', id, op: 'delete' });
     await recordAudit(tx, {
       action: 'category.delete',

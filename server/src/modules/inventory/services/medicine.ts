@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { BusinessRuleError, ValidationError } from '../../../lib/errors.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
-import { lotHoldingUnits } from '../inventory.queries.js';
+import { lotHoldingUnits, storeHoldingStock } from '../inventory.queries.js';
 
 type Stored = Pick<ProductRow, 'generic_name' | 'schedule' | 'track_batches' | 'is_service'>;
 
@@ -43,18 +43,12 @@ export function assertMedicine(before: Stored | null, input: CreateProductInput 
  */
 export async function assertStockAllowsTracking(
   db: Kysely<Database>,
+  orgId: string,
   productId: string,
   change: { trackedBefore: boolean; trackedAfter: boolean },
 ): Promise<void> {
   if (change.trackedBefore === change.trackedAfter) return;
-  const held = await db
-    .selectFrom('product_stock')
-    .select('store_id')
-    .where('product_id', '=', productId)
-    .where('qty', '!=', 0)
-    .limit(1)
-    .executeTakeFirst();
-  if (held)
+  if (await storeHoldingStock(db, orgId, productId))
     throw new BusinessRuleError(
       'track_batches cannot change while a store holds stock of this product; bring its stock to 0 first',
       'BUSINESS_RULE',
@@ -62,7 +56,7 @@ export async function assertStockAllowsTracking(
     );
   if (change.trackedAfter) return;
   // Units in quarantine, expired or recalled are not stock but are still lots an inspector asks about.
-  const lot = await lotHoldingUnits(db, productId);
+  const lot = await lotHoldingUnits(db, orgId, productId);
   if (lot) {
     const message = `track_batches cannot be switched off while lot ${lot.lot_number} holds units (${lot.status}); release or dispose of them first`;
     throw new BusinessRuleError(message, 'BUSINESS_RULE', 'track_batches');

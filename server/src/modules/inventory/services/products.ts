@@ -189,12 +189,13 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
   try {
     return await withTransaction(ctx, async (tx) => {
       // Checked inside the transaction, so a sale or delivery committing meanwhile is seen.
-      await assertStockAllowsTracking(tx.db, id, { trackedBefore: before.track_batches === 1, trackedAfter });
+      await assertStockAllowsTracking(tx.db, orgId, id, { trackedBefore: before.track_batches === 1, trackedAfter });
       const now = tx.clock.now();
       if (Object.keys(set).length)
         await tx.db
           .updateTable('products')
           .set({ ...set, updated_at: now })
+          .where('org_id', '=', orgId)
           .where('id', '=', id)
           .execute();
       let after: ProductWithStock = (await findProduct(tx.db, orgId, storeId, id))!;
@@ -231,11 +232,28 @@ export async function deleteProduct(ctx: AuthedContext, id: string): Promise<voi
   requirePower(ctx, 'remove_product');
   await withTransaction(ctx, async (tx) => {
     const [sale, adjustment] = await Promise.all([
-      tx.db.selectFrom('transaction_lines').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),
-      tx.db.selectFrom('stock_adjustments').select('id').where('product_id', '=', id).limit(1).executeTakeFirst(),
+      tx.db
+        .selectFrom('transaction_lines')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('product_id', '=', id)
+        .limit(1)
+        .executeTakeFirst(),
+      tx.db
+        .selectFrom('stock_adjustments')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('product_id', '=', id)
+        .limit(1)
+        .executeTakeFirst(),
     ]);
     if (sale || adjustment) {
-      await tx.db.updateTable('products').set({ is_active: 0, updated_at: tx.clock.now() }).where('id', '=', id).execute();
+      await tx.db
+        .updateTable('products')
+        .set({ is_active: 0, updated_at: tx.clock.now() })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
       noteChange(tx, orgId, { entity: 'product', id });
       await recordAudit(tx, {
         action: 'product.deactivate',
@@ -245,10 +263,15 @@ export async function deleteProduct(ctx: AuthedContext, id: string): Promise<voi
       });
       return;
     }
-    await tx.db.deleteFrom('product_prices').where('product_id', '=', id).execute();
-    const stocked = await tx.db.deleteFrom('product_stock').where('product_id', '=', id).returning('store_id').execute();
+    await tx.db.deleteFrom('product_prices').where('org_id', '=', orgId).where('product_id', '=', id).execute();
+    const stocked = await tx.db
+      .deleteFrom('product_stock')
+      .where('org_id', '=', orgId)
+      .where('product_id', '=', id)
+      .returning('store_id')
+      .execute();
     for (const { store_id } of stocked) noteChange(tx, orgId, { entity: 'stock', id, op: 'delete', storeId: store_id });
-    await tx.db.deleteFrom('products').where('id', '=', id).execute();
+    await tx.db.deleteFrom('products').where('org_id', '=', orgId).where('id', '=', id).execute();
     noteChange(tx, orgId, { entity: 'product', id, op: 'delete' });
     await recordAudit(tx, { action: 'product.delete', description: `Deleted product ${product.name}`, entity: 'product', entityId: id });
   });

@@ -80,7 +80,7 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
 export async function listAdjustments(ctx: AuthedContext, productId: string, limit: number): Promise<StockAdjustment[]> {
   const { orgId, storeId } = requireStore(ctx);
   if (!(await findProduct(ctx.db, orgId, storeId, productId))) throw new NotFoundError('product');
-  const rows = await productAdjustments(ctx.db, storeId, productId, limit);
+  const rows = await productAdjustments(ctx.db, { orgId, storeId }, productId, limit);
   return rows.map((r) => ({
     id: r.id,
     product_id: r.product_id,

@@ -33,7 +33,7 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
   const orgId = requireOrg(ctx);
   const sale = await getTransaction(ctx, id);
   const [store, tz] = await Promise.all([
-    ctx.db.selectFrom('stores').select('name').where('id', '=', sale.store_id).executeTakeFirstOrThrow(),
+    ctx.db.selectFrom('stores').select('name').where('id', '=', sale.store_id).where('org_id', '=', orgId).executeTakeFirstOrThrow(),
     orgTimezone(ctx.db, orgId),
   ]);
   await requireCustomerSmsAllowance(ctx, orgId);
@@ -53,10 +53,16 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
 }
 
 export async function emailReceipt(ctx: AuthedContext, id: string, email: string): Promise<{ email: string; delivered: boolean }> {
+  const orgId = requireOrg(ctx);
   const sale = await getTransaction(ctx, id);
   const [store, tz] = await Promise.all([
-    ctx.db.selectFrom('stores').select(['name', 'phone']).where('id', '=', sale.store_id).executeTakeFirstOrThrow(),
-    orgTimezone(ctx.db, requireOrg(ctx)),
+    ctx.db
+      .selectFrom('stores')
+      .select(['name', 'phone'])
+      .where('id', '=', sale.store_id)
+      .where('org_id', '=', orgId)
+      .executeTakeFirstOrThrow(),
+    orgTimezone(ctx.db, orgId),
   ]);
   const at = Date.parse(sale.created_at);
   // A medicine's line is followed by the lots it came from, as the pharmacist would write them.

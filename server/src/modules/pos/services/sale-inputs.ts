@@ -98,12 +98,16 @@ export async function loadSaleSet(
   const [store, stock] = await lockWait(tx.dialect, async () => {
     const row = await forUpdate(
       tx.dialect,
-      tx.db.selectFrom('stores').select(['code', 'vat_enabled', 'outlet_type', 'last_number', 'fiscal']).where('id', '=', storeId),
+      tx.db
+        .selectFrom('stores')
+        .select(['code', 'vat_enabled', 'outlet_type', 'last_number', 'fiscal'])
+        .where('id', '=', storeId)
+        .where('org_id', '=', orgId),
     ).executeTakeFirstOrThrow();
     return [row, await lockStockRows(tx, orgId, storeId, stocked)] as const;
   });
   const tracked = stocked.filter((id) => catalogue.get(id)!.track_batches === 1);
-  const batchRows = tracked.length ? await mainBatchesOf(tx.db, storeId, tracked) : [];
+  const batchRows = tracked.length ? await mainBatchesOf(tx.db, scope, tracked) : [];
   const batches = new Map<string, BatchRow[]>(tracked.map((id) => [id, []]));
   for (const b of batchRows) batches.get(b.product_id)!.push({ ...b });
   const permitted = store.outlet_type === 'addo' ? await addoPermitted(tx, catalogue.values()) : [];
@@ -153,6 +157,7 @@ async function lockStockRows(tx: ServiceContext, orgId: string, storeId: string,
       tx.db
         .selectFrom('product_stock')
         .select(['product_id', 'qty'])
+        .where('org_id', '=', orgId)
         .where('store_id', '=', storeId)
         .where('product_id', 'in', productIds)
         .orderBy('product_id'),

@@ -12,7 +12,7 @@ import { ForbiddenError, InvalidStateError, NotFoundError, type ServiceError } f
 import { cancelCreditTab, tabForTransaction } from '../../credits/credits.exports.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { lockStock, returnSaleLots } from '../../pharmacy/pharmacy.exports.js';
-import { claimReversal, findStoreTransaction, quarantineSaleUnits, withLines } from '../pos.queries.js';
+import { claimReversal, findStoreTransaction, quarantineSaleUnits, saleLineProducts, saleOutlet, withLines } from '../pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 
@@ -26,7 +26,7 @@ function reversalError(b: ReversalBreach): ServiceError {
 async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string, at?: number): Promise<Transaction> {
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
-    const found = await findStoreTransaction(tx.db, storeId, id);
+    const found = await findStoreTransaction(tx.db, { orgId, storeId }, id);
     const tab = found?.status === 'credit' ? await tabForTransaction(tx.db, found.id) : undefined;
     // The void's own time: a till's offline void is judged by when it was made, not when it arrived.
     const when = at ?? tx.clock.now();
@@ -43,7 +43,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
     const sale = found!;
     const now = tx.clock.now();
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
-    const claimed = await claimReversal(tx.db, sale.id, move, { reason, now, userId: tx.actor!.userId });
+    const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
     await restoreStock(tx, sale, move);
     if (sale.status === 'credit') await cancelCreditTab(tx, sale.id, move === 'refund' ? 'sale refunded' : 'sale voided');
@@ -73,19 +73,8 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
 
 /** Put sold stock back, on the shelf or into quarantine until inspected. */
 async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reversal) {
-  const where = await ctx.db
-    .selectFrom('stores as s')
-    .innerJoin('organisations as o', 'o.id', 's.org_id')
-    .select(['o.business_type', 's.outlet_type'])
-    .where('s.id', '=', sale.store_id)
-    .executeTakeFirstOrThrow();
-  const lines = await ctx.db
-    .selectFrom('transaction_lines as l')
-    .innerJoin('products as p', 'p.id', 'l.product_id')
-    .select(['l.product_id', 'l.qty', 'p.name', 'p.is_service'])
-    .where('l.transaction_id', '=', sale.id)
-    .orderBy('l.product_id')
-    .execute();
+  const where = await saleOutlet(ctx.db, sale);
+  const lines = await saleLineProducts(ctx.db, sale);
   const into = returnedStockGoesTo(move, where.business_type, where.outlet_type);
   // Every stock row this reversal moves is locked first, in product-id order, as every stock writer does.
   for (const l of lines) if (l.is_service !== 1) await lockStock(ctx, sale.org_id, sale.store_id, l.product_id);

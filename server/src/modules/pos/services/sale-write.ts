@@ -22,7 +22,12 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
   if (plans.length === 0) return new Map();
   const { orgId, storeId } = set;
   const now = tx.clock.now();
-  await tx.db.updateTable('stores').set({ last_number: set.store.last_number }).where('id', '=', storeId).execute();
+  await tx.db
+    .updateTable('stores')
+    .set({ last_number: set.store.last_number })
+    .where('id', '=', storeId)
+    .where('org_id', '=', orgId)
+    .execute();
 
   // Stock: the sum of every sale's change per product, in one statement.
   const delta = new Map<string, number>();
@@ -30,7 +35,7 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
   await updateRows(
     tx.db,
     'product_stock',
-    { key: 'product_id', add: 'qty', where: sql<SqlBool>`product_stock.store_id = ${storeId}`, now },
+    { key: 'product_id', add: 'qty', where: sql<SqlBool>`product_stock.org_id = ${orgId} and product_stock.store_id = ${storeId}`, now },
     [...delta].filter(([, d]) => d !== 0).map(([key, add]) => ({ key, add })),
   );
   for (const id of delta.keys()) noteChange(tx, orgId, { entity: 'stock', id, storeId });

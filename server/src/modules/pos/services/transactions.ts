@@ -19,8 +19,8 @@ export async function dateRange(ctx: AuthedContext, q: { date_from?: string; dat
 }
 
 export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQuery): Promise<{ items: Transaction[]; meta: PageMeta }> {
-  const { storeId } = requireStore(ctx);
-  let query = ctx.db.selectFrom('transactions').where('store_id', '=', storeId);
+  const { orgId, storeId } = requireStore(ctx);
+  let query = ctx.db.selectFrom('transactions').where('org_id', '=', orgId).where('store_id', '=', storeId);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.method) query = query.where('payment_method', '=', q.method);
   if (q.customer_id) query = query.where('customer_id', '=', q.customer_id);
@@ -47,19 +47,19 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
 }
 
 export async function getTransaction(ctx: AuthedContext, id: string): Promise<Transaction> {
-  const { storeId } = requireStore(ctx);
-  const row = await findStoreTransaction(ctx.db, storeId, id);
+  const row = await findStoreTransaction(ctx.db, requireStore(ctx), id);
   if (!row) throw new NotFoundError('transaction');
   return (await withLines(ctx.db, [row]))[0]!;
 }
 
 /** Totals of the active store over local dates (default today); sales are paid + credit. */
 export async function posSummary(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
-  const { storeId } = requireStore(ctx);
+  const store = requireStore(ctx);
   const { from, to, dateFrom, dateTo } = await dateRange(ctx, q);
   const inRange = ctx.db
     .selectFrom('transactions')
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', store.orgId)
+    .where('store_id', '=', store.storeId)
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
   const [byStatus, items] = await Promise.all([
@@ -68,7 +68,7 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
       .groupBy(['status', 'payment_method'])
       .execute(),
-    unitsSold(ctx.db, storeId, from, to),
+    unitsSold(ctx.db, store, from, to),
   ]);
   const sold = byStatus.filter((r) => (SoldStatus.options as string[]).includes(r.status));
   const sum = (rows: typeof byStatus) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
@@ -98,10 +98,10 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
 
 /** Sales by local hour of one day (default today): a bucket per hour, empty hours included. */
 export async function hourlySummary(ctx: AuthedContext, date?: string) {
-  const { storeId } = requireStore(ctx);
+  const store = requireStore(ctx);
   const { from, to } = await dateRange(ctx, { date_from: date, date_to: date });
   // One store's day is at most a few thousand sales: bucketing here is exact on both databases.
-  const rows = await salesBetween(ctx.db, storeId, from, to);
+  const rows = await salesBetween(ctx.db, store, from, to);
   const buckets = Array.from({ length: Math.round((to - from) / 3_600_000) }, (_, hour) => ({ hour, cents: 0, count: 0 }));
   for (const r of rows) {
     const b = buckets[Math.floor((r.created_at - from) / 3_600_000)]!;

@@ -102,7 +102,7 @@ export const KINDS: EntityKind[] = [
       if (nothingAsked(f)) return [];
       const q = db
         .selectFrom('categories as c')
-        .leftJoin('products as p', 'p.category_id', 'c.id')
+        .leftJoin('products as p', (join) => join.onRef('p.org_id', '=', 'c.org_id').onRef('p.category_id', '=', 'c.id'))
         .selectAll('c')
         .select((eb) => eb.fn.count<number>('p.id').as('product_count'))
         .where('c.org_id', '=', s.orgId)
@@ -126,13 +126,17 @@ export const KINDS: EntityKind[] = [
     entity: 'stock',
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
-      const rows = await narrow(db.selectFrom('product_stock').selectAll().where('store_id', '=', s.storeId), 'product_id', f).execute();
+      const rows = await narrow(
+        db.selectFrom('product_stock').selectAll().where('org_id', '=', s.orgId).where('store_id', '=', s.storeId),
+        'product_id',
+        f,
+      ).execute();
       return rows.map((r) => ({
         id: r.product_id,
         data: { product_id: r.product_id, store_id: r.store_id, stock: Number(r.qty), updated_at: iso(Number(r.updated_at)) },
       }));
     },
-    count: (db, s) => counted(db.selectFrom('product_stock').where('store_id', '=', s.storeId)),
+    count: (db, s) => counted(db.selectFrom('product_stock').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId)),
   },
   {
     // The till's store's lots (FEFO on the till chooses among them); disposed ones leave it.

@@ -4,6 +4,7 @@
  * goes, in batches, each in one transaction with the raised floor, so a pull that finds rows
  * missing always finds the floor above its cursor too (and answers `reset_required`).
  */
+import { crossOrg } from '../../../db/tenant-scope-check.js';
 import type { Deps } from '../../../lib/context.js';
 import { raiseChangeLogFloor } from '../pull.queries.js';
 
@@ -18,6 +19,7 @@ export async function pruneChangeLog(deps: Deps): Promise<{ organisations: numbe
     .select((eb) => ['org_id', eb.fn.max('version').as('newest')])
     .where('created_at', '<', cutoff)
     .groupBy('org_id')
+    .modifyEnd(crossOrg('job scan'))
     .execute();
 
   let deleted = 0;

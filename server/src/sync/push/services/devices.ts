@@ -27,8 +27,16 @@ export async function registerDevice(ctx: AuthedContext, deviceId: string, name:
     try {
       return await withTransaction(ctx, async (tx) => {
         // The store row serialises registrations in one store, so two tills never pick one code.
-        await forUpdate(tx.dialect, tx.db.selectFrom('stores').select('id').where('id', '=', storeId)).execute();
-        const taken = await tx.db.selectFrom('devices').select('till_code').where('store_id', '=', storeId).execute();
+        await forUpdate(
+          tx.dialect,
+          tx.db.selectFrom('stores').select('id').where('id', '=', storeId).where('org_id', '=', orgId),
+        ).execute();
+        const taken = await tx.db
+          .selectFrom('devices')
+          .select('till_code')
+          .where('org_id', '=', orgId)
+          .where('store_id', '=', storeId)
+          .execute();
         const used = new Set(taken.map((d) => d.till_code));
         let n = taken.length + 1;
         while (used.has(`T${n}`)) n++;

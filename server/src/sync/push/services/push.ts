@@ -53,7 +53,12 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     const results = mutations.map((m) => answerSeen(m, seen, device.id, device.last_seq)!);
     const now = ctx.clock.now();
     if (now - (device.last_seen_at ?? 0) >= SEEN_EVERY_MS)
-      await ctx.db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', device.id).execute();
+      await ctx.db
+        .updateTable('devices')
+        .set({ last_seen_at: now })
+        .where('id', '=', device.id)
+        .where('org_id', '=', device.org_id)
+        .execute();
     return { results, last_applied_seq: device.last_seq };
   }
 
@@ -64,6 +69,7 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
       .updateTable('devices')
       .set({ last_seen_at: now })
       .where('id', '=', device.id)
+      .where('org_id', '=', device.org_id)
       .returningAll()
       .executeTakeFirstOrThrow();
     let last = locked.last_seq;
@@ -73,7 +79,10 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
     // rows. Such a push takes the store row first, so every push locks in the same order.
     const storeId = tx.actor.storeId;
     if (storeId && mutations.some((m) => m.type !== 'sale.create')) {
-      await forUpdate(tx.dialect, tx.db.selectFrom('stores').select('id').where('id', '=', storeId)).execute();
+      await forUpdate(
+        tx.dialect,
+        tx.db.selectFrom('stores').select('id').where('id', '=', storeId).where('org_id', '=', device.org_id),
+      ).execute();
     }
     const seen = await readSeen(tx, device.id, mutations);
     const results: MutationResult[] = [];
@@ -144,7 +153,7 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
         created_at: now,
       })),
     );
-    await tx.db.updateTable('devices').set({ last_seq: last }).where('id', '=', device.id).execute();
+    await tx.db.updateTable('devices').set({ last_seq: last }).where('id', '=', device.id).where('org_id', '=', device.org_id).execute();
     return { results, last_applied_seq: last };
   });
 }

@@ -34,11 +34,17 @@ interface PriceRow {
 /** Per product, newest first: every price in force at some moment between `from` minus the stale window and `to`. */
 export type PriceHistory = Map<string, PriceRow[]>;
 
-export async function priceHistory(db: Kysely<Database>, productIds: string[], from: number, to: number): Promise<PriceHistory> {
+export async function priceHistory(
+  db: Kysely<Database>,
+  orgId: string,
+  productIds: string[],
+  from: number,
+  to: number,
+): Promise<PriceHistory> {
   const history: PriceHistory = new Map();
   if (productIds.length === 0) return history;
   const since = from - STALE_WINDOW_MS;
-  const [inWindow, before] = await pricesInForce(db, productIds, since, to);
+  const [inWindow, before] = await pricesInForce(db, orgId, productIds, since, to);
   for (const row of [...inWindow, ...before]) history.set(row.product_id, [...(history.get(row.product_id) ?? []), row]);
   for (const rows of history.values()) rows.sort((a, b) => b.effective_from - a.effective_from || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return history;

@@ -4,6 +4,7 @@
  * still answered `duplicate` (without its original result). Devices unseen for DEVICE_RETIRE_DAYS
  * (a year) are retired with their records; such a till must register again.
  */
+import { crossOrg } from '../../../db/tenant-scope-check.js';
 import type { Deps } from '../../../lib/context.js';
 
 /** Rows deleted per transaction: on SQLite each batch is one commit, and the event loop turns between batches. */
@@ -17,12 +18,18 @@ export async function pruneSyncRecords(deps: Deps): Promise<{ mutations: number;
     const n = await deps.transact(async (trx) => {
       const old = await trx
         .selectFrom('sync_mutations')
-        .select(['device_id', 'seq'])
+        .select(['org_id', 'device_id', 'seq'])
         .where('created_at', '<', cutoff)
         .limit(BATCH)
+        .modifyEnd(crossOrg('job scan'))
         .execute();
-      for (const { device_id, seq } of old)
-        await trx.deleteFrom('sync_mutations').where('device_id', '=', device_id).where('seq', '=', seq).execute();
+      for (const { org_id, device_id, seq } of old)
+        await trx
+          .deleteFrom('sync_mutations')
+          .where('org_id', '=', org_id)
+          .where('device_id', '=', device_id)
+          .where('seq', '=', seq)
+          .execute();
       return old.length;
     });
     mutations += n;
@@ -30,13 +37,14 @@ export async function pruneSyncRecords(deps: Deps): Promise<{ mutations: number;
   }
   const stale = await deps.db
     .selectFrom('devices')
-    .select('id')
+    .select(['org_id', 'id'])
     .where((eb) => eb(eb.fn.coalesce('last_seen_at', 'created_at'), '<', now - deps.config.DEVICE_RETIRE_DAYS * 86_400_000))
+    .modifyEnd(crossOrg('job scan'))
     .execute();
-  for (const { id } of stale) {
+  for (const { org_id, id } of stale) {
     await deps.transact(async (trx) => {
-      await trx.deleteFrom('sync_mutations').where('device_id', '=', id).execute();
-      await trx.deleteFrom('devices').where('id', '=', id).execute();
+      await trx.deleteFrom('sync_mutations').where('org_id', '=', org_id).where('device_id', '=', id).execute();
+      await trx.deleteFrom('devices').where('org_id', '=', org_id).where('id', '=', id).execute();
     });
   }
   if (mutations || stale.length) deps.log.info({ mutations, devices: stale.length }, 'sync records pruned');

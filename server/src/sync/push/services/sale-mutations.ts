@@ -65,7 +65,7 @@ export async function applySales(
   const [members, products, prices] = await Promise.all([
     tx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', cashierIds).where('org_id', '=', orgId).execute(),
     orgProductsById(tx.db, orgId, productIds),
-    priceHistory(tx.db, productIds, Math.min(...ats), Math.max(...ats)),
+    priceHistory(tx.db, orgId, productIds, Math.min(...ats), Math.max(...ats)),
   ]);
   const member = new Map(members.map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]));
 
