@@ -74,7 +74,7 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   const [lines, lots, fiscal] = await Promise.all([
     db.selectFrom('transaction_lines').selectAll().where('transaction_id', 'in', ids).orderBy('id').execute(),
     db.selectFrom('transaction_line_batches').selectAll().where('transaction_id', 'in', ids).orderBy('id').execute(),
-    fiscalByTransaction(db, ids),
+    fiscalByTransaction(db, rows),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
