@@ -19,7 +19,8 @@ export function findExpense(db: Kysely<Database>, scope: { orgId: string; storeI
 /**
  * Whether an expense of any organisation has this id: a till's id already used elsewhere is refused
  * (409), as SQLite's key on the id alone refuses it, although PostgreSQL's (org_id, id) key would
- * take it. So this read crosses organisations, and no reason for that is declared yet.
+ * take it. It reads across organisations, for a reason `crossOrg` has no name for yet (issue 36):
+ * the tenant-scope check lists it.
  */
 export function expenseIdTaken(db: Kysely<Database>, id: string) {
   return db.selectFrom('expenses').select('id').where('id', '=', id).executeTakeFirst();

@@ -10,7 +10,7 @@ export interface Span {
   end: number;
 }
 
-/** The product's stock in the store at `before`: the sum of the ledger's stock changes until then. */
+/** The product's stock in the store when the span starts: the sum of the ledger's stock changes until then. */
 export async function stockBefore(db: Kysely<Database>, span: Span, productId: string): Promise<number> {
   const row = await db
     .selectFrom('batch_movements')
