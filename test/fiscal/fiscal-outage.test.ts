@@ -250,7 +250,7 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
 
     // Nothing to send: the 30 s job leaves the device alone until its day has ended.
     const kicks = vi.spyOn(t.deps.fiscal, 'kick');
-    const kicked = () => kicks.mock.calls.filter(([storeId]) => storeId === owner.storeId).length;
+    const kicked = () => kicks.mock.calls.filter(([, storeId]) => storeId === owner.storeId).length;
     await runFiscalJobs(t.deps);
     expect(kicked()).toBe(0);
     t.clock.advance(24 * 60 * MIN);

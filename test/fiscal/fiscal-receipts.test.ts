@@ -338,10 +338,10 @@ describe('fiscal receipts', () => {
     t.clock.advance(6 * 60_000);
     const other = new FiscalQueue(t.deps, traVfd(2_000));
     await Promise.all([
-      t.deps.fiscal.kick(owner.storeId),
-      other.kick(owner.storeId),
-      other.kick(owner.storeId),
-      t.deps.fiscal.kick(owner.storeId),
+      t.deps.fiscal.kick(owner.orgId, owner.storeId),
+      other.kick(owner.orgId, owner.storeId),
+      other.kick(owner.orgId, owner.storeId),
+      t.deps.fiscal.kick(owner.orgId, owner.storeId),
     ]);
     await Promise.all([t.deps.fiscal.idle(), other.idle()]);
     await runFiscalJobs(t.deps);
@@ -379,11 +379,11 @@ describe('fiscal receipts', () => {
     const slow = new FiscalQueue(t.deps, traVfd(1_500), 50);
     const other = new FiscalQueue(t.deps, traVfd(1_500), 50);
     w.tra.next('hang');
-    const sending = slow.kick(owner.storeId);
+    const sending = slow.kick(owner.orgId, owner.storeId);
     await vi.waitFor(() => expect(posts()).toBe(2), { timeout: 5_000 });
     t.clock.advance(61_000);
     await new Promise((r) => setTimeout(r, 300));
-    await other.kick(owner.storeId);
+    await other.kick(owner.orgId, owner.storeId);
     expect(posts()).toBe(2);
     await sending;
     // Its second try timed out: the next one waits a minute.
@@ -398,7 +398,7 @@ describe('fiscal receipts', () => {
     await t.deps.fiscal.idle();
     expect((await transaction(owner, third.id)).fiscal!.status).toBe('pending');
     await releaseDeadClaims(t.deps);
-    await t.deps.fiscal.kick(owner.storeId);
+    await t.deps.fiscal.kick(owner.orgId, owner.storeId);
     expect((await transaction(owner, third.id)).fiscal!.status).toBe('issued');
     expect(dev.receipts.map((r) => r.gc)).toEqual([1, 2, 3]);
   });

@@ -26,7 +26,7 @@ describe.runIf(DIALECT === 'sqlite')('lookups by id under misleading planner sta
     await migrateToLatest(handle.db);
     const lookups: Record<string, Compilable> = {
       'a product with its stock': productQuery(handle.db, 'org-1', 'store-1', 'product-1'),
-      'a customer': customerQuery(handle.db, 'customer-1'),
+      'a customer': customerQuery(handle.db, 'org-1', 'customer-1'),
       "a store's transaction": storeTransactionQuery(handle.db, 'org-1', 'tx-1'),
     };
     const compiled = Object.entries(lookups).map(([what, q]) => ({ what, ...q.compile() }));

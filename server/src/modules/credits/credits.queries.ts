@@ -14,7 +14,9 @@ export type CreditTabWithName = CreditTabRow & { customer_name: string };
 export function tabsWithNames(db: Kysely<Database>, orgId: string) {
   return db
     .selectFrom('credit_tabs')
-    .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
+    .innerJoin('customers', (j) =>
+      j.onRef('customers.id', '=', 'credit_tabs.customer_id').onRef('customers.org_id', '=', 'credit_tabs.org_id'),
+    )
     .selectAll('credit_tabs')
     .select('customers.name as customer_name')
     .where('credit_tabs.org_id', '=', orgId);
@@ -78,11 +80,34 @@ export function owingTabsOldestFirst(db: Kysely<Database>, orgId: string, custom
     .orderBy('id');
 }
 
+/** What each of these customers of `orgId` owes, in cents (0 for one with nothing owing). */
+export async function outstandingByCustomer(db: Kysely<Database>, orgId: string, customerIds: string[]): Promise<Map<string, number>> {
+  const owed = new Map(customerIds.map((id) => [id, 0]));
+  if (customerIds.length === 0) return owed;
+  const rows = await db
+    .selectFrom('credit_tabs')
+    .select((eb) => ['credit_tabs.customer_id', eb.fn.coalesce(eb.fn.sum<number>(tabBalance(eb)), eb.lit(0)).as('owed')])
+    .where('org_id', '=', orgId)
+    .where('customer_id', 'in', customerIds)
+    .where('status', 'in', OwingTabStatus.options)
+    .groupBy('customer_id')
+    .execute();
+  for (const r of rows) owed.set(r.customer_id, Number(r.owed));
+  return owed;
+}
+
 /**
  * Write off what is still owed on tab `id` (a debt forgiven, or a voided or refunded credit sale):
  * `writtenOff` is the tab's written-off total afterwards.
  */
-export async function writeOffTabRow(db: Kysely<Database>, id: string, writtenOff: number, reason: string, now: number): Promise<void> {
+export async function writeOffTabRow(
+  db: Kysely<Database>,
+  orgId: string,
+  id: string,
+  writtenOff: number,
+  reason: string,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('credit_tabs')
     .set({
@@ -92,6 +117,7 @@ export async function writeOffTabRow(db: Kysely<Database>, id: string, writtenOf
       written_off_at: now,
       updated_at: now,
     })
+    .where('org_id', '=', orgId)
     .where('id', '=', id)
     .execute();
 }
@@ -99,6 +125,7 @@ export async function writeOffTabRow(db: Kysely<Database>, id: string, writtenOf
 /** Part of a payment allocated to tab `id`: what the tab has been paid in all, and the status that leaves it in. */
 export async function updateTabPaid(
   db: Kysely<Database>,
+  orgId: string,
   id: string,
   paid: Pick<CreditTabRow, 'paid_amount' | 'settled_at'> & { status: 'settled' | 'partially_paid' },
   now: number,
@@ -111,6 +138,7 @@ export async function updateTabPaid(
       settled_at: paid.settled_at,
       updated_at: now,
     })
+    .where('org_id', '=', orgId)
     .where('id', '=', id)
     .execute();
 }
@@ -145,14 +173,17 @@ export function customerPayments(db: Kysely<Database>, orgId: string, customerId
     .execute();
 }
 
-/** Payments with their allocations (two queries, however many payments). */
-export async function withAllocations(db: Kysely<Database>, payments: CreditPaymentRow[]): Promise<CreditPayment[]> {
+/** Payments of `orgId` with their allocations (two queries, however many payments). */
+export async function withAllocations(db: Kysely<Database>, orgId: string, payments: CreditPaymentRow[]): Promise<CreditPayment[]> {
   const ids = payments.map((p) => p.id);
   const allocations = ids.length
     ? await db
         .selectFrom('credit_allocations')
-        .innerJoin('credit_tabs', 'credit_tabs.id', 'credit_allocations.tab_id')
+        .innerJoin('credit_tabs', (j) =>
+          j.onRef('credit_tabs.id', '=', 'credit_allocations.tab_id').onRef('credit_tabs.org_id', '=', 'credit_allocations.org_id'),
+        )
         .select(['credit_allocations.payment_id', 'credit_allocations.tab_id', 'credit_allocations.amount'])
+        .where('credit_allocations.org_id', '=', orgId)
         .where('credit_allocations.payment_id', 'in', ids)
         .orderBy('credit_tabs.created_at')
         .orderBy('credit_tabs.id')

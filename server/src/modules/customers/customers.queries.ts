@@ -6,13 +6,16 @@ import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
 import type { CustomerRow, CustomerTable } from '../../db/tables/customers.table.js';
 
-/** By primary key alone, so stale planner statistics cannot send it through an organisation's index (test/platform/planner-stats.test.ts). */
-export const customerQuery = (db: Kysely<Database>, id: string) => db.selectFrom('customers').selectAll().where('id', '=', id);
+/**
+ * By id within the organisation. The plan must stay on the primary key even under stale planner
+ * statistics that make an organisation's index look as selective (test/platform/planner-stats.test.ts).
+ */
+export const customerQuery = (db: Kysely<Database>, orgId: string, id: string) =>
+  db.selectFrom('customers').selectAll().where('id', '=', id).where('org_id', '=', orgId);
 
 /** A customer of `orgId` only: another organisation's id is not found. */
-export async function findCustomer(db: Kysely<Database>, orgId: string, id: string): Promise<CustomerRow | undefined> {
-  const row = await customerQuery(db, id).executeTakeFirst();
-  return row?.org_id === orgId ? row : undefined;
+export function findCustomer(db: Kysely<Database>, orgId: string, id: string): Promise<CustomerRow | undefined> {
+  return customerQuery(db, orgId, id).executeTakeFirst();
 }
 
 /** By E.164 phone within the organisation. */
@@ -56,6 +59,7 @@ export function outstandingOf(eb: ExpressionBuilder<Database, 'customers'>) {
     .selectFrom('credit_tabs')
     .select((t) => t.fn.coalesce(t.fn.sum<number>(tabBalance(t)), t.lit(0)).as('owed'))
     .whereRef('credit_tabs.customer_id', '=', 'customers.id')
+    .whereRef('credit_tabs.org_id', '=', 'customers.org_id')
     .where('credit_tabs.status', 'in', OwingTabStatus.options);
 }
 
@@ -101,7 +105,9 @@ export function pastDue(eb: ExpressionBuilder<Database, 'credit_tabs'>, today: s
 export function owingTabs(db: Kysely<Database>, orgId: string) {
   return db
     .selectFrom('credit_tabs')
-    .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
+    .innerJoin('customers', (j) =>
+      j.onRef('customers.id', '=', 'credit_tabs.customer_id').onRef('customers.org_id', '=', 'credit_tabs.org_id'),
+    )
     .where('credit_tabs.org_id', '=', orgId)
     .where('credit_tabs.status', 'in', OwingTabStatus.options)
     .where((eb) => eb(tabBalance(eb), '>', 0));

@@ -6,9 +6,22 @@ import type { Database } from '../../db/database.js';
 import type { FiscalDeviceRow, FiscalDeviceTable, FiscalReceiptRow } from '../../db/tables/fiscal.table.js';
 import type { Config } from '../../env.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
 
-export const findDevice = (db: Kysely<Database>, storeId: string) =>
-  db.selectFrom('fiscal_devices').selectAll().where('store_id', '=', storeId).executeTakeFirst();
+/** A store of an organisation: whose fiscal device, receipts and Z reports a statement reads. */
+export interface StoreScope {
+  orgId: string;
+  storeId: string;
+}
+
+/** The store a device row belongs to. */
+export const deviceScope = (device: Pick<FiscalDeviceRow, 'org_id' | 'store_id'>): StoreScope => ({
+  orgId: device.org_id,
+  storeId: device.store_id,
+});
+
+export const findDevice = (db: Kysely<Database>, s: StoreScope) =>
+  db.selectFrom('fiscal_devices').selectAll().where('org_id', '=', s.orgId).where('store_id', '=', s.storeId).executeTakeFirst();
 
 /** A device's settings as the owner saves them (the certificate and `enabled` only when given). */
 export type DeviceSettings = Omit<Insertable<FiscalDeviceTable>, 'store_id' | 'org_id' | 'created_at'>;
@@ -39,7 +52,7 @@ export async function insertDevice(db: Kysely<Database>, storeId: string, orgId:
 /** Keeps TRA's registration answer and sealed credentials on the device, only if it is not registered yet. */
 export async function saveRegistration(
   db: Kysely<Database>,
-  storeId: string,
+  s: StoreScope,
   r: { registration: string; credentialsEnc: string; lastGc: number; now: number },
 ) {
   await db
@@ -51,7 +64,8 @@ export async function saveRegistration(
       last_gc: r.lastGc,
       updated_at: r.now,
     })
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
     .where('registration', 'is', null)
     .execute();
 }
@@ -60,13 +74,26 @@ export async function saveRegistration(
  * Claims the store's device for this worker (its `claimed_at` set to `now`, the database's clock)
  * unless another holds it: free, or claimed more than `timeoutMs` ago. Undefined when another holds it.
  */
-export function claimDevice(db: Kysely<Database>, storeId: string, now: RawBuilder<number>, timeoutMs: number) {
+export function claimDevice(db: Kysely<Database>, s: StoreScope, now: RawBuilder<number>, timeoutMs: number) {
   return db
     .updateTable('fiscal_devices')
     .set({ claimed_at: now })
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
     .where('registration', 'is not', null)
     .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', sql<number>`${now} - ${timeoutMs}`)]))
+    .returning('claimed_at')
+    .executeTakeFirst();
+}
+
+/** Renews the claim on the store's device stamped `stamp`, to `now`; undefined when it is no longer that claim. */
+export function renewClaim(db: Kysely<Database>, s: StoreScope, stamp: number, now: RawBuilder<number>) {
+  return db
+    .updateTable('fiscal_devices')
+    .set({ claimed_at: now })
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
+    .where('claimed_at', '=', stamp)
     .returning('claimed_at')
     .executeTakeFirst();
 }
@@ -76,11 +103,13 @@ export function claimDevice(db: Kysely<Database>, storeId: string, now: RawBuild
  * acknowledged, or a finished day (before `openDay`, a YYYY-MM-DD in EAT) without its Z report.
  * A switched-off device is due only the days up to its last receipt. Z reports go in order, so an
  * unacknowledged one is always the newest, and the newest's znum says which days are reported.
+ * A scan of every shop's devices: each device's receipts and Z reports are then read by its own
+ * organisation.
  */
 export function devicesWithWork(db: Kysely<Database>, openDay: string, dayBefore: string) {
   const [today, yesterday] = [openDay.replaceAll('-', ''), dayBefore.replaceAll('-', '')];
-  const newestZ = sql`(select z.status from fiscal_z_reports z where z.store_id = d.store_id order by z.znum desc limit 1)`;
-  const reportedTo = sql`coalesce((select max(z.znum) from fiscal_z_reports z where z.store_id = d.store_id), '')`;
+  const newestZ = sql`(select z.status from fiscal_z_reports z where z.org_id = d.org_id and z.store_id = d.store_id order by z.znum desc limit 1)`;
+  const reportedTo = sql`coalesce((select max(z.znum) from fiscal_z_reports z where z.org_id = d.org_id and z.store_id = d.store_id), '')`;
   const dueTo = sql`case when d.enabled = 1 or d.last_znum > ${yesterday} then ${yesterday} else d.last_znum end`;
   return db
     .selectFrom('fiscal_devices as d')
@@ -89,30 +118,38 @@ export function devicesWithWork(db: Kysely<Database>, openDay: string, dayBefore
     .where((eb) =>
       eb.or([
         eb.exists(
-          eb.selectFrom('fiscal_receipts as r').select('r.id').whereRef('r.store_id', '=', 'd.store_id').where('r.status', '!=', 'issued'),
+          eb
+            .selectFrom('fiscal_receipts as r')
+            .select('r.id')
+            .whereRef('r.org_id', '=', 'd.org_id')
+            .whereRef('r.store_id', '=', 'd.store_id')
+            .where('r.status', '!=', 'issued'),
         ),
         eb(newestZ, '!=', 'issued'),
         eb.and([
           eb.exists(
-            eb.selectFrom('fiscal_receipts as r').select('r.id').whereRef('r.store_id', '=', 'd.store_id').where('r.znum', '<', today),
+            eb
+              .selectFrom('fiscal_receipts as r')
+              .select('r.id')
+              .whereRef('r.org_id', '=', 'd.org_id')
+              .whereRef('r.store_id', '=', 'd.store_id')
+              .where('r.znum', '<', today),
           ),
           eb(reportedTo, '<', dueTo),
         ]),
       ]),
     )
+    .modifyEnd(crossOrg('job scan'))
     .execute();
 }
 
 /** The receipt the store's queue waits on (the first not yet acknowledged), with the columns asked for. */
-export function firstWaitingReceipt<C extends keyof FiscalReceiptRow & string>(
-  db: Kysely<Database>,
-  storeId: string,
-  columns: readonly C[],
-) {
+export function firstWaitingReceipt<C extends keyof FiscalReceiptRow & string>(db: Kysely<Database>, s: StoreScope, columns: readonly C[]) {
   return db
     .selectFrom('fiscal_receipts')
     .select(columns)
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
     .where('status', '!=', 'issued')
     .orderBy('gc')
     .limit(1)
@@ -120,11 +157,12 @@ export function firstWaitingReceipt<C extends keyof FiscalReceiptRow & string>(
 }
 
 /** The next `limit` receipts of the store's queue not yet acknowledged, in counter order. */
-export function waitingReceipts(db: Kysely<Database>, storeId: string, limit: number) {
+export function waitingReceipts(db: Kysely<Database>, s: StoreScope, limit: number) {
   return db
     .selectFrom('fiscal_receipts')
     .selectAll()
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
     .where('status', '!=', 'issued')
     .orderBy('gc')
     .limit(limit)
@@ -132,35 +170,50 @@ export function waitingReceipts(db: Kysely<Database>, storeId: string, limit: nu
 }
 
 /** The next `limit` receipts of the store whose signed body is not built yet, in counter order. */
-export function unbuiltReceipts(db: Kysely<Database>, storeId: string, limit: number) {
+export function unbuiltReceipts(db: Kysely<Database>, s: StoreScope, limit: number) {
   return db
     .selectFrom('fiscal_receipts')
     .selectAll()
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
     .where('body', 'is', null)
     .orderBy('gc')
     .limit(limit)
     .execute();
 }
 
-/** These sales' lines with their product's TRA tax code (null when the product has none). */
-export function linesWithTaxCode(db: Kysely<Database>, transactionIds: string[]) {
+/** These sales' lines (of `orgId`) with their product's TRA tax code (null when the product has none). */
+export function linesWithTaxCode(db: Kysely<Database>, orgId: string, transactionIds: string[]) {
   return db
     .selectFrom('transaction_lines as l')
-    .innerJoin('products as p', 'p.id', 'l.product_id')
+    .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'l.product_id').onRef('p.org_id', '=', 'l.org_id'))
     .selectAll('l')
     .select('p.tax_code as product_tax_code')
+    .where('l.org_id', '=', orgId)
     .where('l.transaction_id', 'in', transactionIds)
     .orderBy('l.id')
     .execute();
 }
 
+/** The store's receipts not yet acknowledged, counted by status, with the oldest of each. */
+export function waitingReceiptCounts(db: Kysely<Database>, s: StoreScope) {
+  return db
+    .selectFrom('fiscal_receipts')
+    .select(['status', (eb) => eb.fn.countAll<number | string>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
+    .where('status', '!=', 'issued')
+    .groupBy('status')
+    .execute();
+}
+
 /** The store's first Z report not yet acknowledged. */
-export function firstWaitingZReport(db: Kysely<Database>, storeId: string) {
+export function firstWaitingZReport(db: Kysely<Database>, s: StoreScope) {
   return db
     .selectFrom('fiscal_z_reports')
     .select(['created_at', 'last_error'])
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
     .where('status', '!=', 'issued')
     .orderBy('znum')
     .limit(1)
@@ -168,12 +221,13 @@ export function firstWaitingZReport(db: Kysely<Database>, storeId: string) {
 }
 
 /** The store's fiscalised sales refunded or voided within [from, to): a Z report's corrections and voids. */
-export function salesReversedBetween(db: Kysely<Database>, storeId: string, from: number, to: number) {
+export function salesReversedBetween(db: Kysely<Database>, s: StoreScope, from: number, to: number) {
   return db
     .selectFrom('fiscal_receipts as f')
-    .innerJoin('transactions as t', 't.id', 'f.transaction_id')
+    .innerJoin('transactions as t', (j) => j.onRef('t.id', '=', 'f.transaction_id').onRef('t.org_id', '=', 'f.org_id'))
     .select(['t.status', 't.total', 't.refunded_at', 't.voided_at'])
-    .where('f.store_id', '=', storeId)
+    .where('f.org_id', '=', s.orgId)
+    .where('f.store_id', '=', s.storeId)
     .where((eb) =>
       eb.or([
         eb.and([eb('t.refunded_at', '>=', from), eb('t.refunded_at', '<', to)]),
@@ -181,6 +235,54 @@ export function salesReversedBetween(db: Kysely<Database>, storeId: string, from
       ]),
     )
     .execute();
+}
+
+/** The store's Z reports not yet acknowledged, in day order. */
+export function unacknowledgedZReports(db: Kysely<Database>, s: StoreScope) {
+  return db
+    .selectFrom('fiscal_z_reports')
+    .selectAll()
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
+    .where('status', '!=', 'issued')
+    .orderBy('znum')
+    .execute();
+}
+
+/** The store's newest `limit` Z reports, newest first. */
+export function newestZReports(db: Kysely<Database>, s: StoreScope, limit: number) {
+  return db
+    .selectFrom('fiscal_z_reports')
+    .selectAll()
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
+    .orderBy('znum', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The store's last Z report: its day and figures. */
+export function lastZReport(db: Kysely<Database>, s: StoreScope) {
+  return db
+    .selectFrom('fiscal_z_reports')
+    .select(['znum', 'figures'])
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
+    .orderBy('znum', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The day (znum) of the store's first receipt. */
+export function firstReceiptDay(db: Kysely<Database>, s: StoreScope) {
+  return db
+    .selectFrom('fiscal_receipts')
+    .select('znum')
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
+    .orderBy('gc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** A finished day's Z report, signed, waiting to be sent. */
@@ -256,9 +358,21 @@ export async function toFiscal(row: FiscalReceiptRow): Promise<TransactionFiscal
   };
 }
 
-/** The fiscal receipts of these sales, by transaction id. */
-export async function fiscalByTransaction(db: Kysely<Database>, transactionIds: string[]): Promise<Map<string, TransactionFiscal>> {
-  if (!transactionIds.length) return new Map();
-  const rows = await db.selectFrom('fiscal_receipts').selectAll().where('transaction_id', 'in', transactionIds).execute();
+/** The fiscal receipts of these sales (as read, each naming its organisation), by transaction id. */
+export async function fiscalByTransaction(
+  db: Kysely<Database>,
+  sales: ReadonlyArray<{ id: string; org_id: string }>,
+): Promise<Map<string, TransactionFiscal>> {
+  if (!sales.length) return new Map();
+  const rows = await db
+    .selectFrom('fiscal_receipts')
+    .selectAll()
+    .where('org_id', 'in', [...new Set(sales.map((s) => s.org_id))])
+    .where(
+      'transaction_id',
+      'in',
+      sales.map((s) => s.id),
+    )
+    .execute();
   return new Map(await Promise.all(rows.map(async (r) => [r.transaction_id, await toFiscal(r)] as const)));
 }

@@ -86,7 +86,7 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
       .where('transaction_id', 'in', ids)
       .orderBy('id')
       .execute(),
-    fiscalByTransaction(db, ids),
+    fiscalByTransaction(db, rows),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);

@@ -9,21 +9,30 @@ import type { ServiceContext } from '../../lib/context.js';
 import type { DeliveryRow } from '../../db/tables/suppliers.table.js';
 import { owedCents } from './suppliers.queries.js';
 
-/** Deliveries of `storeId` not deleted, with their supplier's name. */
-export function storeDeliveries(db: Kysely<Database>, storeId: string) {
+/** A store of an organisation: what a delivery belongs to. */
+export interface StoreScope {
+  orgId: string;
+  storeId: string;
+}
+
+/** Deliveries of the store not deleted, with their supplier's name. */
+export function storeDeliveries(db: Kysely<Database>, scope: StoreScope) {
   return db
     .selectFrom('deliveries')
-    .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
+    .innerJoin('suppliers', (j) =>
+      j.onRef('suppliers.id', '=', 'deliveries.supplier_id').onRef('suppliers.org_id', '=', 'deliveries.org_id'),
+    )
     .selectAll('deliveries')
     .select('suppliers.name as supplier_name')
-    .where('deliveries.store_id', '=', storeId)
+    .where('deliveries.org_id', '=', scope.orgId)
+    .where('deliveries.store_id', '=', scope.storeId)
     .where('deliveries.deleted_at', 'is', null);
 }
 
 export type DeliveryWithSupplierRow = DeliveryRow & { supplier_name: string };
 
-export function findDelivery(db: Kysely<Database>, storeId: string, id: string): Promise<DeliveryWithSupplierRow | undefined> {
-  return storeDeliveries(db, storeId).where('deliveries.id', '=', id).executeTakeFirst();
+export function findDelivery(db: Kysely<Database>, scope: StoreScope, id: string): Promise<DeliveryWithSupplierRow | undefined> {
+  return storeDeliveries(db, scope).where('deliveries.id', '=', id).executeTakeFirst();
 }
 
 export interface LineWithName {
@@ -41,24 +50,29 @@ export interface LineWithName {
   track_batches: number | null;
 }
 
-export function linesOf(db: Kysely<Database>, deliveryIds: string[]): Promise<LineWithName[]> {
-  if (deliveryIds.length === 0) return Promise.resolve([]);
+/** The lines of these deliveries (as read, each naming its organisation). */
+export function linesOf(db: Kysely<Database>, deliveries: ReadonlyArray<Pick<DeliveryRow, 'id' | 'org_id'>>): Promise<LineWithName[]> {
+  if (deliveries.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('delivery_lines')
-    .leftJoin('products', 'products.id', 'delivery_lines.product_id')
+    .leftJoin('products', (j) =>
+      j.onRef('products.id', '=', 'delivery_lines.product_id').onRef('products.org_id', '=', 'delivery_lines.org_id'),
+    )
     .selectAll('delivery_lines')
     .select(['products.name as product_name', 'products.track_batches'])
-    .where('delivery_lines.delivery_id', 'in', deliveryIds)
+    .where('delivery_lines.org_id', 'in', [...new Set(deliveries.map((d) => d.org_id))])
+    .where(
+      'delivery_lines.delivery_id',
+      'in',
+      deliveries.map((d) => d.id),
+    )
     .orderBy('delivery_lines.delivery_id')
     .orderBy('delivery_lines.id')
     .execute();
 }
 
 export async function toDeliveries(db: Kysely<Database>, rows: DeliveryWithSupplierRow[]): Promise<Delivery[]> {
-  const lines = await linesOf(
-    db,
-    rows.map((r) => r.id),
-  );
+  const lines = await linesOf(db, rows);
   return rows.map((row) => ({
     id: row.id,
     supplier_id: row.supplier_id,
@@ -162,11 +176,17 @@ export async function insertDeliveryLines(
     .execute();
 }
 
-/** Delivery `id` of `storeId`, not deleted, locked until the transaction ends (Postgres). */
-export function lockStoreDelivery(ctx: ServiceContext, storeId: string, id: string): Promise<DeliveryRow | undefined> {
+/** Delivery `id` of the store, not deleted, locked until the transaction ends (Postgres). */
+export function lockStoreDelivery(ctx: ServiceContext, scope: StoreScope, id: string): Promise<DeliveryRow | undefined> {
   return forUpdate(
     ctx.dialect,
-    ctx.db.selectFrom('deliveries').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('deleted_at', 'is', null),
+    ctx.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('org_id', '=', scope.orgId)
+      .where('id', '=', id)
+      .where('store_id', '=', scope.storeId)
+      .where('deleted_at', 'is', null),
   ).executeTakeFirst();
 }
 

@@ -13,7 +13,9 @@ import { owing } from './suppliers.queries.js';
 export function orgPayments(db: Kysely<Database>, orgId: string) {
   return db
     .selectFrom('supplier_payments')
-    .innerJoin('suppliers', 'suppliers.id', 'supplier_payments.supplier_id')
+    .innerJoin('suppliers', (j) =>
+      j.onRef('suppliers.id', '=', 'supplier_payments.supplier_id').onRef('suppliers.org_id', '=', 'supplier_payments.org_id'),
+    )
     .selectAll('supplier_payments')
     .select('suppliers.name as supplier_name')
     .where('supplier_payments.org_id', '=', orgId);
@@ -26,12 +28,17 @@ export async function toPayments(
   const allocations = rows.length
     ? await db
         .selectFrom('supplier_payment_allocations')
-        .innerJoin('deliveries', 'deliveries.id', 'supplier_payment_allocations.delivery_id')
+        .innerJoin('deliveries', (j) =>
+          j
+            .onRef('deliveries.id', '=', 'supplier_payment_allocations.delivery_id')
+            .onRef('deliveries.org_id', '=', 'supplier_payment_allocations.org_id'),
+        )
         .select([
           'supplier_payment_allocations.payment_id',
           'supplier_payment_allocations.delivery_id',
           'supplier_payment_allocations.amount',
         ])
+        .where('supplier_payment_allocations.org_id', 'in', [...new Set(rows.map((r) => r.org_id))])
         .where(
           'supplier_payment_allocations.payment_id',
           'in',
@@ -85,17 +92,20 @@ export async function insertSupplierPayment(
     .execute();
 }
 
-/** Delivery `deliveryId` of `storeId`, not deleted, with its supplier's name, locked until the transaction ends (Postgres). */
-export function lockDeliveryToPay(ctx: ServiceContext, storeId: string, deliveryId: string) {
+/** Delivery `deliveryId` of the store, not deleted, with its supplier's name, locked until the transaction ends (Postgres). */
+export function lockDeliveryToPay(ctx: ServiceContext, scope: { orgId: string; storeId: string }, deliveryId: string) {
   return forUpdate(
     ctx.dialect,
     ctx.db
       .selectFrom('deliveries')
-      .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
+      .innerJoin('suppliers', (j) =>
+        j.onRef('suppliers.id', '=', 'deliveries.supplier_id').onRef('suppliers.org_id', '=', 'deliveries.org_id'),
+      )
       .selectAll('deliveries')
       .select('suppliers.name as supplier_name')
+      .where('deliveries.org_id', '=', scope.orgId)
       .where('deliveries.id', '=', deliveryId)
-      .where('deliveries.store_id', '=', storeId)
+      .where('deliveries.store_id', '=', scope.storeId)
       .where('deliveries.deleted_at', 'is', null),
   ).executeTakeFirst();
 }

@@ -27,6 +27,7 @@ export function outstandingOf(eb: ExpressionBuilder<Database, 'suppliers'>) {
     .selectFrom('deliveries')
     .select((d) => d.fn.coalesce(d.fn.sum<number>(d('deliveries.total_value', '-', d.ref('deliveries.paid_amount'))), d.lit(0)).as('owed'))
     .whereRef('deliveries.supplier_id', '=', 'suppliers.id')
+    .whereRef('deliveries.org_id', '=', 'suppliers.org_id')
     .where(owing);
 }
 
@@ -107,7 +108,9 @@ export function countSuppliers(db: Kysely<Database>, orgId: string) {
 export function owedToSuppliers(db: Kysely<Database>, orgId: string) {
   return db
     .selectFrom('deliveries')
-    .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
+    .innerJoin('suppliers', (j) =>
+      j.onRef('suppliers.id', '=', 'deliveries.supplier_id').onRef('suppliers.org_id', '=', 'deliveries.org_id'),
+    )
     .where('deliveries.org_id', '=', orgId)
     .where('suppliers.deleted_at', 'is', null)
     .where(owing)

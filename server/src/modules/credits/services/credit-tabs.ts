@@ -52,7 +52,7 @@ export async function writeOffTab(ctx: AuthedContext, tabId: string, input: Writ
       throw new InvalidStateError(`this credit tab is already ${locked.status.replace('_', ' ')}`);
     const now = tx.clock.now();
     const forgiven = balanceCents(locked);
-    await writeOffTabRow(tx.db, tabId, Number(locked.written_off_amount) + forgiven, input.reason, now);
+    await writeOffTabRow(tx.db, orgId, tabId, Number(locked.written_off_amount) + forgiven, input.reason, now);
     noteChange(tx, orgId, { entity: 'credit_tab', id: tabId, storeId: locked.store_id });
     noteChange(tx, orgId, { entity: 'customer', id: locked.customer_id });
     await recordAudit(tx, {

@@ -51,6 +51,7 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
       const tab = byId.get(a.tab_id)!;
       await updateTabPaid(
         tx.db,
+        orgId,
         tab.id,
         {
           paid_amount: Number(tab.paid_amount) + a.amount,
@@ -72,8 +73,13 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
       entity: 'customer',
       entityId: customerId,
     });
-    const row = await tx.db.selectFrom('credit_payments').selectAll().where('id', '=', paymentId).executeTakeFirstOrThrow();
-    return (await withAllocations(tx.db, [row]))[0]!;
+    const row = await tx.db
+      .selectFrom('credit_payments')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', '=', paymentId)
+      .executeTakeFirstOrThrow();
+    return (await withAllocations(tx.db, orgId, [row]))[0]!;
   });
 }
 

@@ -37,7 +37,7 @@ export async function getCreditProfile(ctx: AuthedContext, customerId: string): 
   return {
     customer: toCustomer(customer),
     tabs: tabs.map((t) => toCreditTab(t, today)),
-    payments: await withAllocations(ctx.db, payments),
+    payments: await withAllocations(ctx.db, orgId, payments),
     messages: messages.map(toCreditMessage),
     notes: notes.map(toCreditNote),
     total_outstanding: fromCents(Number(customer.outstanding ?? 0)),

@@ -1,15 +1,14 @@
 /**
  * Credit tabs as the point of sale needs them, inside the sale's own transaction (a credit tab is
- * money, so it is written with the sale, not after it): open one for a credit sale, cancel its
- * unpaid balance when the sale is refunded or voided, and read what a customer owes.
+ * money, so it is written with the sale, not after it): open one for a credit sale, and cancel its
+ * unpaid balance when the sale is refunded or voided.
  */
-import { newId, OwingTabStatus } from '@duka/shared';
+import { newId } from '@duka/shared';
 import type { Insertable, Kysely } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import type { Database } from '../../../db/database.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
-import { tabBalance } from '../../customers/customers.exports.js';
 import type { CreditTabRow, CreditTabTable } from '../../../db/tables/credits.table.js';
 import { writeOffTabRow } from '../credits.queries.js';
 
@@ -47,31 +46,26 @@ export async function openCreditTabs(ctx: ServiceContext, orgId: string, tabs: A
   for (const tab of tabs) noteChange(ctx, orgId, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
 }
 
-export function tabForTransaction(db: Kysely<Database>, transactionId: string): Promise<CreditTabRow | undefined> {
-  return db.selectFrom('credit_tabs').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+/** The tab of a credit sale, found by the sale (of its organisation). */
+export function tabForTransaction(db: Kysely<Database>, sale: { id: string; org_id: string }): Promise<CreditTabRow | undefined> {
+  return db
+    .selectFrom('credit_tabs')
+    .selectAll()
+    .where('org_id', '=', sale.org_id)
+    .where('transaction_id', '=', sale.id)
+    .executeTakeFirst();
 }
 
 /** Write off what is still owed on the sale's tab (design §3: a voided or refunded credit sale). */
-export async function cancelCreditTab(ctx: ServiceContext, transactionId: string, reason: 'sale voided' | 'sale refunded'): Promise<void> {
-  const tab = await tabForTransaction(ctx.db, transactionId);
+export async function cancelCreditTab(
+  ctx: ServiceContext,
+  sale: { id: string; org_id: string },
+  reason: 'sale voided' | 'sale refunded',
+): Promise<void> {
+  const tab = await tabForTransaction(ctx.db, sale);
   if (!tab || tab.status === 'written_off' || tab.status === 'settled') return;
   const now = ctx.clock.now();
   const balance = tab.amount - tab.paid_amount - tab.written_off_amount;
-  await writeOffTabRow(ctx.db, tab.id, tab.written_off_amount + balance, reason, now);
+  await writeOffTabRow(ctx.db, tab.org_id, tab.id, tab.written_off_amount + balance, reason, now);
   noteChange(ctx, tab.org_id, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
-}
-
-/** What each of these customers owes, in cents (0 for one with nothing owing). */
-export async function outstandingByCustomer(db: Kysely<Database>, customerIds: string[]): Promise<Map<string, number>> {
-  const owed = new Map(customerIds.map((id) => [id, 0]));
-  if (customerIds.length === 0) return owed;
-  const rows = await db
-    .selectFrom('credit_tabs')
-    .select((eb) => ['credit_tabs.customer_id', eb.fn.coalesce(eb.fn.sum<number>(tabBalance(eb)), eb.lit(0)).as('owed')])
-    .where('customer_id', 'in', customerIds)
-    .where('status', 'in', OwingTabStatus.options)
-    .groupBy('customer_id')
-    .execute();
-  for (const r of rows) owed.set(r.customer_id, Number(r.owed));
-  return owed;
 }

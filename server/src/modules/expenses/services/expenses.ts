@@ -21,7 +21,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../lib/erro
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
-import { findExpense, insertExpense, spendingByCategory, toExpense } from '../expenses.queries.js';
+import { expenseIdTaken, findExpense, insertExpense, spendingByCategory, toExpense, updateExpenseRow } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
@@ -47,17 +47,17 @@ function columns(input: UpdateExpenseInput): Updateable<ExpenseTable> {
 }
 
 async function requireExpense(ctx: AuthedContext, id: string) {
-  const { storeId } = requireStore(ctx);
-  const row = await findExpense(ctx.db, storeId, id);
+  const row = await findExpense(ctx.db, requireStore(ctx), id);
   if (!row) throw new NotFoundError('expense');
   return row;
 }
 
 export async function listExpenses(ctx: AuthedContext, q: ListExpensesQuery): Promise<{ items: Expense[]; meta: PageMeta }> {
-  const { storeId } = requireStore(ctx);
+  const { orgId, storeId } = requireStore(ctx);
   const search = q.search?.trim();
   const base = ctx.db
     .selectFrom('expenses')
+    .where('org_id', '=', orgId)
     .where('store_id', '=', storeId)
     .$if(!!search, (qb) => qb.where(containsText(ctx.dialect, 'title', search!)))
     .$if(!!q.category, (qb) => qb.where('category', '=', q.category!))
@@ -94,11 +94,11 @@ export async function createExpense(
     const now = tx.clock.now();
     const id = opts.id ?? newId();
     const existing = async () => {
-      const found = await tx.db.selectFrom('expenses').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      if (found.store_id !== storeId) throw new ConflictError('this expense id is already in use');
+      const found = await findExpense(tx.db, { orgId, storeId }, id);
+      if (!found) throw new ConflictError('this expense id is already in use');
       return toExpense(found);
     };
-    if (opts.id && (await tx.db.selectFrom('expenses').select('id').where('id', '=', id).executeTakeFirst())) return existing();
+    if (opts.id && (await expenseIdTaken(tx.db, id))) return existing();
     const row = await insertExpense(tx.db, {
       id,
       orgId,
@@ -137,13 +137,7 @@ export async function updateExpense(ctx: AuthedContext, id: string, input: Updat
   const set = columns(input);
   if (!Object.entries(set).some(([k, v]) => before[k as keyof typeof before] !== v)) return toExpense(before);
   return withTransaction(ctx, async (tx) => {
-    const row = await tx.db
-      .updateTable('expenses')
-      .set({ ...set, updated_at: tx.clock.now() })
-      .where('id', '=', id)
-      .where('store_id', '=', before.store_id)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await updateExpenseRow(tx.db, before, set, tx.clock.now());
     if (!row) throw new NotFoundError('expense');
     await recordAudit(tx, { action: 'expense.update', description: `Updated expense ${row.title}`, entity: 'expense', entityId: id });
     return toExpense(row);
@@ -153,7 +147,12 @@ export async function updateExpense(ctx: AuthedContext, id: string, input: Updat
 export async function deleteExpense(ctx: AuthedContext, id: string): Promise<void> {
   const before = await requireExpense(ctx, id);
   await withTransaction(ctx, async (tx) => {
-    await tx.db.deleteFrom('expenses').where('id', '=', id).where('store_id', '=', before.store_id).execute();
+    await tx.db
+      .deleteFrom('expenses')
+      .where('org_id', '=', before.org_id)
+      .where('id', '=', id)
+      .where('store_id', '=', before.store_id)
+      .execute();
     await recordAudit(tx, {
       action: 'expense.delete',
       description: `Deleted expense ${before.title} (TZS ${fromCents(before.amount)})`,
@@ -174,7 +173,7 @@ export async function expenseSummary(ctx: AuthedContext, q: ExpenseSummaryQuery)
   const dateFrom = q.date_from ?? `${(q.date_to ?? today).slice(0, 7)}-01`;
   const dateTo = q.date_to ?? (q.date_from && q.date_from > today ? q.date_from : today);
   if (dateTo < dateFrom) throw new ValidationError('date_to', 'must not be before date_from');
-  const rows = await spendingByCategory(ctx.db, storeId, startOfLocalDay(dateFrom, tz), startOfLocalDay(addDays(dateTo, 1), tz));
+  const rows = await spendingByCategory(ctx.db, { orgId, storeId }, startOfLocalDay(dateFrom, tz), startOfLocalDay(addDays(dateTo, 1), tz));
   const byCategory: Record<string, number> = Object.fromEntries(EXPENSE_CATEGORIES.map((c) => [c, 0]));
   let total = 0;
   let count = 0;

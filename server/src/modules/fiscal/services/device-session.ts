@@ -64,6 +64,7 @@ export async function tokenFor(ctx: ServiceContext, gateway: TraGateway, device:
   await ctx.db
     .updateTable('fiscal_devices')
     .set({ token_enc: sealed, token_expires_at: expires })
+    .where('org_id', '=', device.org_id)
     .where('store_id', '=', device.store_id)
     .execute();
   device.token_enc = sealed;
@@ -75,6 +76,7 @@ export async function dropToken(ctx: ServiceContext, device: FiscalDeviceRow): P
   await ctx.db
     .updateTable('fiscal_devices')
     .set({ token_enc: null, token_expires_at: null })
+    .where('org_id', '=', device.org_id)
     .where('store_id', '=', device.store_id)
     .execute();
   device.token_enc = null;

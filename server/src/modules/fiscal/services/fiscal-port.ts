@@ -7,7 +7,7 @@ import type { TraGateway } from '../tra/tra-gateway.js';
 
 export interface FiscalQueuePort {
   /** Send what the store's device has waiting, soon; returns at once. */
-  kick(storeId: string): Promise<void>;
+  kick(orgId: string, storeId: string): Promise<void>;
 }
 
 declare module '../../../lib/context.js' {

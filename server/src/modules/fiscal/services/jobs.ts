@@ -8,7 +8,8 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
 import { addDays } from '../../../lib/time.js';
-import { devicesWithWork, firstWaitingReceipt, firstWaitingZReport } from '../fiscal.queries.js';
+import { crossOrg } from '../../../db/tenant-scope-check.js';
+import { devicesWithWork, firstWaitingReceipt, firstWaitingZReport, type StoreScope } from '../fiscal.queries.js';
 import { openDay } from './z-reports.js';
 
 export const STUCK_AFTER_MS = 60 * 60_000;
@@ -19,8 +20,8 @@ export async function runFiscalJobs(deps: Deps): Promise<void> {
   // Only the devices with something to send: at thousands of stores, an idle one costs a few index probes.
   const devices = await devicesWithWork(ctx.db, today, addDays(today, -1));
   for (const d of devices) {
-    await ctx.fiscal.kick(d.store_id);
-    if (d.stuck_notified_at === null) await tellIfStuck(ctx, d.store_id, d.org_id);
+    await ctx.fiscal.kick(d.org_id, d.store_id);
+    if (d.stuck_notified_at === null) await tellIfStuck(ctx, { orgId: d.org_id, storeId: d.store_id });
   }
 }
 
@@ -28,22 +29,30 @@ export async function runFiscalJobs(deps: Deps): Promise<void> {
  * At the start of a server on embedded SQLite, the only server of its database: a claim on a
  * fiscal device can only be a dead process's (killed mid-send), so it is released at once rather
  * than after its minute. With Postgres, other instances may hold live claims: they expire instead.
+ * Every shop's devices at once.
  */
 export async function releaseDeadClaims(deps: Deps): Promise<void> {
-  await deps.db.updateTable('fiscal_devices').set({ claimed_at: null }).where('claimed_at', 'is not', null).execute();
+  await deps.db
+    .updateTable('fiscal_devices')
+    .set({ claimed_at: null })
+    .where('claimed_at', 'is not', null)
+    .modifyEnd(crossOrg('job scan'))
+    .execute();
 }
 
-async function tellIfStuck(ctx: ServiceContext, storeId: string, orgId: string): Promise<void> {
+async function tellIfStuck(ctx: ServiceContext, store: StoreScope): Promise<void> {
+  const { orgId, storeId } = store;
   const since = ctx.clock.now() - STUCK_AFTER_MS;
   const [receipt, z] = await Promise.all([
-    firstWaitingReceipt(ctx.db, storeId, ['created_at', 'last_error']),
-    firstWaitingZReport(ctx.db, storeId),
+    firstWaitingReceipt(ctx.db, store, ['created_at', 'last_error']),
+    firstWaitingZReport(ctx.db, store),
   ]);
   const waiting = [receipt, z].filter((w) => w && Number(w.created_at) < since);
   if (!waiting.length) return;
   const pending = await ctx.db
     .selectFrom('fiscal_receipts')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
     .where('store_id', '=', storeId)
     .where('status', '!=', 'issued')
     .executeTakeFirstOrThrow();
@@ -53,6 +62,7 @@ async function tellIfStuck(ctx: ServiceContext, storeId: string, orgId: string):
     const claimed = await tx.db
       .updateTable('fiscal_devices')
       .set({ stuck_notified_at: tx.clock.now() })
+      .where('org_id', '=', orgId)
       .where('store_id', '=', storeId)
       .where('stuck_notified_at', 'is', null)
       .executeTakeFirst();

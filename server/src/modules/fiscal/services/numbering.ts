@@ -21,9 +21,12 @@ export async function numberFiscalReceipts(
   storeId: string,
   sales: TransactionRow[],
 ): Promise<Map<string, FiscalReceiptRow>> {
-  const device = await findDevice(tx.db, storeId);
+  if (!sales.length) return new Map();
+  // The sales were just written by this organisation's transaction: they name it.
+  const orgId = sales[0]!.org_id;
+  const device = await findDevice(tx.db, { orgId, storeId });
   const registration = device && registrationOf(device);
-  if (!device || device.enabled !== 1 || !registration || !sales.length) return new Map();
+  if (!device || device.enabled !== 1 || !registration) return new Map();
   const now = tx.clock.now();
   const znum = zNumber(now);
   let gc = Number(device.last_gc);
@@ -58,9 +61,10 @@ export async function numberFiscalReceipts(
   await tx.db
     .updateTable('fiscal_devices')
     .set({ last_gc: gc, last_dc: dc, last_znum: znum, updated_at: now })
+    .where('org_id', '=', orgId)
     .where('store_id', '=', storeId)
     .execute();
   // Not awaited: after-commit tasks hold the sale's answer, and TRA may be slow or down.
-  afterCommit(tx, () => void tx.fiscal.kick(storeId));
+  afterCommit(tx, () => void tx.fiscal.kick(orgId, storeId));
   return new Map(rows.map((r) => [r.transaction_id, r]));
 }

@@ -57,6 +57,7 @@ export async function sendQueued(
   await ctx.db
     .updateTable(item.table as 'fiscal_receipts')
     .set({ status, attempts, last_error: error, next_attempt_at: ctx.clock.now() + fiscalRetryDelayMs(attempts) })
+    .where('org_id', '=', device.org_id)
     .where('id', '=', item.id)
     .execute();
   return false;

@@ -10,7 +10,7 @@
  */
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
-import { claimDevice, findDevice, waitingReceipts } from '../fiscal.queries.js';
+import { claimDevice, deviceScope, findDevice, renewClaim, type StoreScope, waitingReceipts } from '../fiscal.queries.js';
 import type { TraGateway } from '../tra/tra-gateway.js';
 import { endpointOf } from './device-session.js';
 import { sendQueued } from './post.js';
@@ -35,7 +35,7 @@ export class FiscalQueue implements FiscalQueuePort {
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {}
 
-  kick(storeId: string): Promise<void> {
+  kick(orgId: string, storeId: string): Promise<void> {
     const run = this.running.get(storeId);
     if (run) {
       // Sales committed while a drain is under way: one more pass after it picks them up.
@@ -46,7 +46,7 @@ export class FiscalQueue implements FiscalQueuePort {
       try {
         do {
           this.again.delete(storeId);
-          await this.drain(storeId);
+          await this.drain({ orgId, storeId });
         } while (this.again.has(storeId));
       } catch (err) {
         this.deps.log.warn({ err, store_id: storeId }, 'fiscal: sending failed');
@@ -64,15 +64,15 @@ export class FiscalQueue implements FiscalQueuePort {
   }
 
   /** Build what is unbuilt, send what is due, in order, then the Z reports of finished days. */
-  async drain(storeId: string): Promise<void> {
+  async drain(store: StoreScope): Promise<void> {
     const ctx: ServiceContext = { ...this.deps, actor: null, requestId: 'fiscal' };
     // Judged by the database's clock (lib/leases.ts): instances whose clocks disagree agree on the claim.
     const now = ctx.leases.now();
-    const claim = await claimDevice(ctx.db, storeId, now, CLAIM_TIMEOUT_MS);
+    const claim = await claimDevice(ctx.db, store, now, CLAIM_TIMEOUT_MS);
     if (!claim) return;
-    const held = holdClaim(ctx, storeId, Number(claim.claimed_at), this.heartbeatMs);
+    const held = holdClaim(ctx, store, Number(claim.claimed_at), this.heartbeatMs);
     try {
-      const device = (await findDevice(ctx.db, storeId))!;
+      const device = (await findDevice(ctx.db, store))!;
       await buildPendingBodies(ctx, device);
       if (await this.sendReceipts(ctx, device)) await sendDueZReports(ctx, this.gateway, device);
     } finally {
@@ -87,10 +87,15 @@ export class FiscalQueue implements FiscalQueuePort {
    */
   private async sendReceipts(ctx: ServiceContext, device: FiscalDeviceRow): Promise<boolean> {
     for (;;) {
-      const batch = await waitingReceipts(ctx.db, device.store_id, SEND_BATCH);
+      const batch = await waitingReceipts(ctx.db, deviceScope(device), SEND_BATCH);
       if (!batch.length) {
         if (device.stuck_notified_at !== null)
-          await ctx.db.updateTable('fiscal_devices').set({ stuck_notified_at: null }).where('store_id', '=', device.store_id).execute();
+          await ctx.db
+            .updateTable('fiscal_devices')
+            .set({ stuck_notified_at: null })
+            .where('org_id', '=', device.org_id)
+            .where('store_id', '=', device.store_id)
+            .execute();
         return true;
       }
       const acknowledged: Array<{ receipt: FiscalReceiptRow; attempts: number }> = [];
@@ -131,19 +136,14 @@ export class FiscalQueue implements FiscalQueuePort {
  * is still this worker's, and released only if it still is, so a worker that lost it (stalled past
  * the timeout) never frees another's.
  */
-function holdClaim(ctx: ServiceContext, storeId: string, claimedAt: number, everyMs: number): { release(): Promise<void> } {
+function holdClaim(ctx: ServiceContext, store: StoreScope, claimedAt: number, everyMs: number): { release(): Promise<void> } {
+  const { orgId, storeId } = store;
   let stamp = claimedAt;
   let beat = Promise.resolve();
   const renewing = setInterval(() => {
     beat = beat.then(async () => {
       try {
-        const renewed = await ctx.db
-          .updateTable('fiscal_devices')
-          .set({ claimed_at: ctx.leases.now() })
-          .where('store_id', '=', storeId)
-          .where('claimed_at', '=', stamp)
-          .returning('claimed_at')
-          .executeTakeFirst();
+        const renewed = await renewClaim(ctx.db, store, stamp, ctx.leases.now());
         if (renewed) stamp = Number(renewed.claimed_at);
       } catch (err) {
         ctx.log.warn({ err, store_id: storeId }, 'fiscal: claim not renewed');
@@ -158,6 +158,7 @@ function holdClaim(ctx: ServiceContext, storeId: string, claimedAt: number, ever
       await ctx.db
         .updateTable('fiscal_devices')
         .set({ claimed_at: null })
+        .where('org_id', '=', orgId)
         .where('store_id', '=', storeId)
         .where('claimed_at', '=', stamp)
         .execute();

@@ -8,7 +8,7 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { linesWithTaxCode, registrationOf, unbuiltReceipts } from '../fiscal.queries.js';
+import { deviceScope, linesWithTaxCode, registrationOf, unbuiltReceipts } from '../fiscal.queries.js';
 import { CertificateError, type SigningKey, signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
@@ -18,16 +18,21 @@ import { receiptFigures, receiptPayload } from './receipt-xml.js';
 const BUILD_BATCH = 200;
 
 export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDeviceRow): Promise<number> {
-  const unbuilt = await unbuiltReceipts(ctx.db, device.store_id, BUILD_BATCH);
+  const unbuilt = await unbuiltReceipts(ctx.db, deviceScope(device), BUILD_BATCH);
   if (!unbuilt.length) return 0;
   const registration = registrationOf(device)!;
   const issuer = { tin: device.tin, regid: registration.regid, efdSerial: registration.efd_serial };
   const key = await keyOrExplain(ctx, device, unbuilt[0]!);
   const ids = unbuilt.map((r) => r.transaction_id);
   const [sales, lines, store] = await Promise.all([
-    ctx.db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute(),
-    linesWithTaxCode(ctx.db, ids),
-    ctx.db.selectFrom('stores').select('vat_enabled').where('id', '=', device.store_id).executeTakeFirstOrThrow(),
+    ctx.db.selectFrom('transactions').selectAll().where('org_id', '=', device.org_id).where('id', 'in', ids).execute(),
+    linesWithTaxCode(ctx.db, device.org_id, ids),
+    ctx.db
+      .selectFrom('stores')
+      .select('vat_enabled')
+      .where('org_id', '=', device.org_id)
+      .where('id', '=', device.store_id)
+      .executeTakeFirstOrThrow(),
   ]);
   const saleById = new Map(sales.map((s) => [s.id, s]));
   const built = await Promise.all(
@@ -50,6 +55,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
       await tx.db
         .updateTable('fiscal_receipts')
         .set({ body: b.body, figures: b.figures })
+        .where('org_id', '=', device.org_id)
         .where('id', '=', b.id)
         .where('body', 'is', null)
         .execute();
@@ -70,7 +76,12 @@ async function keyOrExplain(ctx: ServiceContext, device: FiscalDeviceRow, head: 
       err instanceof CertificateError
         ? err.message
         : 'certificate: the server cannot unseal the stored certificate (JWT_SECRET changed?): restore the previous JWT_SECRET, or save the certificate again';
-    await ctx.db.updateTable('fiscal_receipts').set({ last_error: reason }).where('id', '=', head.id).execute();
+    await ctx.db
+      .updateTable('fiscal_receipts')
+      .set({ last_error: reason })
+      .where('org_id', '=', head.org_id)
+      .where('id', '=', head.id)
+      .execute();
     throw err;
   }
 }
@@ -84,6 +95,7 @@ export async function markIssued(ctx: ServiceContext, acknowledged: Array<{ rece
       await tx.db
         .updateTable('fiscal_receipts')
         .set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: now })
+        .where('org_id', '=', receipt.org_id)
         .where('id', '=', receipt.id)
         .execute();
       noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });

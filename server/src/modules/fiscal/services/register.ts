@@ -20,8 +20,8 @@ import { ownStore, showSettings } from './settings.js';
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, storeId: string): Promise<FiscalSettings> {
-  await ownStore(ctx, storeId);
-  const device = await findDevice(ctx.db, storeId);
+  const { orgId } = await ownStore(ctx, storeId);
+  const device = await findDevice(ctx.db, { orgId, storeId });
   if (!device) throw new NotFoundError('fiscal settings');
   if (device.registration) throw new BusinessRuleError('the device is already registered with TRA', 'BUSINESS_RULE');
   const payload = wrap(
@@ -62,12 +62,16 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
     throw new BusinessRuleError('TRA answered the registration without a REGID, receipt code or credentials');
   const now = ctx.clock.now();
   await withTransaction(ctx, async (tx) => {
-    await saveRegistration(tx.db, storeId, {
-      registration: JSON.stringify(registration),
-      credentialsEnc: ctx.keys.encrypt(JSON.stringify({ username: text(f.USERNAME), password: text(f.PASSWORD) })),
-      lastGc: Number(f.GC ?? 0) || 0,
-      now,
-    });
+    await saveRegistration(
+      tx.db,
+      { orgId, storeId },
+      {
+        registration: JSON.stringify(registration),
+        credentialsEnc: ctx.keys.encrypt(JSON.stringify({ username: text(f.USERNAME), password: text(f.PASSWORD) })),
+        lastGc: Number(f.GC ?? 0) || 0,
+        now,
+      },
+    );
     await recordAudit(tx, {
       action: 'fiscal.register',
       description: `Registered the fiscal device with TRA: REGID ${registration.regid}, serial ${registration.efd_serial}`,
@@ -75,5 +79,5 @@ export async function registerDevice(ctx: AuthedContext, gateway: TraGateway, st
       entityId: storeId,
     });
   });
-  return showSettings(ctx, (await findDevice(ctx.db, storeId))!);
+  return showSettings(ctx, (await findDevice(ctx.db, { orgId, storeId }))!);
 }

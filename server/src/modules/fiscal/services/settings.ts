@@ -12,7 +12,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow } from '../../../db/tables/fiscal.table.js';
 import { findStore, updateStoreRow } from '../../tenancy/tenancy.exports.js';
-import { findDevice, firstWaitingReceipt, insertDevice, registrationOf } from '../fiscal.queries.js';
+import { deviceScope, findDevice, firstWaitingReceipt, insertDevice, registrationOf, waitingReceiptCounts } from '../fiscal.queries.js';
 import { CertificateError, openCertificate } from '../tra/certificate.js';
 
 /** The store of the caller's organisation, or 404 (another organisation's id included). */
@@ -24,15 +24,15 @@ export async function ownStore(ctx: AuthedContext, storeId: string): Promise<{ o
 }
 
 export async function getFiscalSettings(ctx: AuthedContext, storeId: string): Promise<FiscalSettings> {
-  await ownStore(ctx, storeId);
-  const device = await findDevice(ctx.db, storeId);
+  const { orgId } = await ownStore(ctx, storeId);
+  const device = await findDevice(ctx.db, { orgId, storeId });
   if (!device) throw new NotFoundError('fiscal settings');
   return showSettings(ctx, device);
 }
 
 export async function saveFiscalSettings(ctx: AuthedContext, storeId: string, input: FiscalSettingsInput): Promise<FiscalSettings> {
   const { orgId } = await ownStore(ctx, storeId);
-  const before = await findDevice(ctx.db, storeId);
+  const before = await findDevice(ctx.db, { orgId, storeId });
   if (input.certificate !== undefined && input.certificate_password === undefined)
     throw new ValidationError('certificate_password', 'is required with the certificate');
   if (input.certificate === undefined && !before?.certificate_enc)
@@ -71,7 +71,7 @@ export async function saveFiscalSettings(ctx: AuthedContext, storeId: string, in
     updated_at: now,
   };
   await withTransaction(ctx, async (tx) => {
-    if (before) await tx.db.updateTable('fiscal_devices').set(fields).where('store_id', '=', storeId).execute();
+    if (before) await tx.db.updateTable('fiscal_devices').set(fields).where('org_id', '=', orgId).where('store_id', '=', storeId).execute();
     else await insertDevice(tx.db, storeId, orgId, now, fields);
     // The Store shape says whether the store fiscalises; its tills learn it through the change log.
     if (input.enabled !== undefined && input.enabled !== (before?.enabled === 1))
@@ -84,21 +84,15 @@ export async function saveFiscalSettings(ctx: AuthedContext, storeId: string, in
       entityId: storeId,
     });
   });
-  return showSettings(ctx, (await findDevice(ctx.db, storeId))!);
+  return showSettings(ctx, (await findDevice(ctx.db, { orgId, storeId }))!);
 }
 
 export async function showSettings(ctx: ServiceContext, device: FiscalDeviceRow): Promise<FiscalSettings> {
   const registration = registrationOf(device);
   const [counts, head] = await Promise.all([
-    ctx.db
-      .selectFrom('fiscal_receipts')
-      .select(['status', (eb) => eb.fn.countAll<number | string>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
-      .where('store_id', '=', device.store_id)
-      .where('status', '!=', 'issued')
-      .groupBy('status')
-      .execute(),
+    waitingReceiptCounts(ctx.db, deviceScope(device)),
     // The receipt the queue waits on, and why.
-    firstWaitingReceipt(ctx.db, device.store_id, ['last_error']),
+    firstWaitingReceipt(ctx.db, deviceScope(device), ['last_error']),
   ]);
   const oldest = counts.reduce<number | null>(
     (min, c) => (c.oldest !== null && (min === null || Number(c.oldest) < min) ? Number(c.oldest) : min),

@@ -4,6 +4,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { FiscalZReportRow } from '../../../db/tables/fiscal.table.js';
 import type { ZFigures } from './z-report-xml.js';
+import { newestZReports } from '../fiscal.queries.js';
 import { ownStore } from './settings.js';
 
 export function toZReport(row: FiscalZReportRow): ZReport {
@@ -28,13 +29,6 @@ export function toZReport(row: FiscalZReportRow): ZReport {
 }
 
 export async function listZReports(ctx: AuthedContext, storeId: string, limit: number): Promise<ZReport[]> {
-  await ownStore(ctx, storeId);
-  const rows = await ctx.db
-    .selectFrom('fiscal_z_reports')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .orderBy('znum', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(toZReport);
+  const { orgId } = await ownStore(ctx, storeId);
+  return (await newestZReports(ctx.db, { orgId, storeId }, limit)).map(toZReport);
 }

@@ -8,7 +8,15 @@
 import type { FiscalDeviceRow, FiscalZReportRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate, localDayRange } from '../../../lib/time.js';
-import { insertZReport, registrationOf, salesReversedBetween } from '../fiscal.queries.js';
+import {
+  deviceScope,
+  firstReceiptDay,
+  insertZReport,
+  lastZReport,
+  registrationOf,
+  salesReversedBetween,
+  unacknowledgedZReports,
+} from '../fiscal.queries.js';
 import { signPayload } from '../tra/certificate.js';
 import type { TraGateway } from '../tra/tra-gateway.js';
 import { envelope } from '../tra/xml.js';
@@ -30,13 +38,7 @@ const dateOfZnum = (znum: string) => `${znum.slice(0, 4)}-${znum.slice(4, 6)}-${
 
 export async function sendDueZReports(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow): Promise<void> {
   await writeFinishedDays(ctx, device);
-  const due = await ctx.db
-    .selectFrom('fiscal_z_reports')
-    .selectAll()
-    .where('store_id', '=', device.store_id)
-    .where('status', '!=', 'issued')
-    .orderBy('znum')
-    .execute();
+  const due = await unacknowledgedZReports(ctx.db, deviceScope(device));
   for (const z of due) {
     if (z.next_attempt_at !== null && Number(z.next_attempt_at) > ctx.clock.now()) return;
     if (!(await sendOne(ctx, gateway, device, z))) return;
@@ -54,6 +56,7 @@ function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceR
       await ctx.db
         .updateTable('fiscal_z_reports')
         .set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: ctx.clock.now() })
+        .where('org_id', '=', z.org_id)
         .where('id', '=', z.id)
         .execute();
     },
@@ -63,26 +66,14 @@ function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceR
 /** Write the Z reports of the days that ended since the last one (or since the first receipt). */
 async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
   const today = openDay(ctx.clock.now());
-  const last = await ctx.db
-    .selectFrom('fiscal_z_reports')
-    .select(['znum', 'figures'])
-    .where('store_id', '=', device.store_id)
-    .orderBy('znum', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const last = await lastZReport(ctx.db, deviceScope(device));
   let day: string;
   let gross = 0;
   if (last) {
     day = addDays(dateOfZnum(last.znum), 1);
     gross = (JSON.parse(last.figures) as ZFigures).gross;
   } else {
-    const first = await ctx.db
-      .selectFrom('fiscal_receipts')
-      .select('znum')
-      .where('store_id', '=', device.store_id)
-      .orderBy('gc')
-      .limit(1)
-      .executeTakeFirst();
+    const first = await firstReceiptDay(ctx.db, deviceScope(device));
     if (!first) return;
     day = dateOfZnum(first.znum);
   }
@@ -99,8 +90,14 @@ async function addUpReceipts(ctx: ServiceContext, device: FiscalDeviceRow, day: 
   const znum = day.replaceAll('-', '');
   const { from, to } = localDayRange(day, EAT);
   const [receipts, reversed] = await Promise.all([
-    ctx.db.selectFrom('fiscal_receipts').select('figures').where('store_id', '=', device.store_id).where('znum', '=', znum).execute(),
-    salesReversedBetween(ctx.db, device.store_id, from, to),
+    ctx.db
+      .selectFrom('fiscal_receipts')
+      .select('figures')
+      .where('org_id', '=', device.org_id)
+      .where('store_id', '=', device.store_id)
+      .where('znum', '=', znum)
+      .execute(),
+    salesReversedBetween(ctx.db, deviceScope(device), from, to),
   ]);
   const refunds = reversed.filter((t) => t.status === 'refunded');
   const voids = reversed.filter((t) => t.status === 'void');

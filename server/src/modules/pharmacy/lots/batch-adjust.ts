@@ -55,6 +55,7 @@ export async function adjustBatch(ctx: ServiceContext, a: BatchAdjustment): Prom
   const stock = await ctx.db
     .selectFrom('product_stock')
     .select('qty')
+    .where('org_id', '=', a.orgId)
     .where('store_id', '=', a.storeId)
     .where('product_id', '=', product.id)
     .executeTakeFirstOrThrow();

@@ -8,7 +8,7 @@
  * row (`lockStock`), in product-id order like every stock writer, then reads and writes batches.
  */
 import { type BatchMovementKind, type BatchStatus, newId } from '@duka/shared';
-import { sql } from 'kysely';
+import { type SqlBool, sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate, insertRows, updateRows } from '../../../db/dialect.js';
 import { updateMovedBatch } from './batches.queries.js';
@@ -97,9 +97,12 @@ export async function moveBatches(
     latest.set(batch.id, row);
     return { batch, move, row, stockChange };
   });
+  // Every caller moves the batches of one organisation, in its own transaction.
+  const orgId = items[0]!.batch.org_id;
+  if (items.some((i) => i.batch.org_id !== orgId)) throw new Error('moves of batches of one organisation at a time');
   if (items.length === 1) {
     const { batch, move, row } = moved[0]!;
-    await updateMovedBatch(ctx.db, batch.id, {
+    await updateMovedBatch(ctx.db, orgId, batch.id, {
       qty: move.qty,
       status: row.status,
       now,
@@ -117,7 +120,13 @@ export async function moveBatches(
     await updateRows(
       ctx.db,
       'batches',
-      { key: 'id', add: 'qty_on_hand', ...(statusMoves ? { set: 'status' } : {}), now },
+      {
+        key: 'id',
+        add: 'qty_on_hand',
+        ...(statusMoves ? { set: 'status' } : {}),
+        where: sql<SqlBool>`${sql.ref('batches.org_id')} = ${orgId}`,
+        now,
+      },
       [...change].map(([key, add]) => ({ key, add, set: latest.get(key)!.status })),
     );
   }
@@ -223,6 +232,7 @@ export async function lockStock(ctx: ServiceContext, orgId: string, storeId: str
   const locked = await ctx.db
     .updateTable('product_stock')
     .set({ qty: sql<number>`qty` })
+    .where('org_id', '=', orgId)
     .where('store_id', '=', storeId)
     .where('product_id', '=', productId)
     .executeTakeFirst();
@@ -231,6 +241,7 @@ export async function lockStock(ctx: ServiceContext, orgId: string, storeId: str
   await ctx.db
     .updateTable('product_stock')
     .set({ qty: sql<number>`qty` })
+    .where('org_id', '=', orgId)
     .where('store_id', '=', storeId)
     .where('product_id', '=', productId)
     .execute();
@@ -242,8 +253,11 @@ export async function lockStock(ctx: ServiceContext, orgId: string, storeId: str
  * recalled lot in while the recall runs. Taken before any stock row (product, then stock, as a
  * product edit that sets stock does).
  */
-export async function lockProduct(ctx: ServiceContext, productId: string): Promise<void> {
-  await forUpdate(ctx.dialect, ctx.db.selectFrom('products').select('id').where('id', '=', productId)).execute();
+export async function lockProduct(ctx: ServiceContext, orgId: string, productId: string): Promise<void> {
+  await forUpdate(
+    ctx.dialect,
+    ctx.db.selectFrom('products').select('id').where('org_id', '=', orgId).where('id', '=', productId),
+  ).execute();
 }
 
 /** The store's unallocated batch of a product (see UNALLOCATED_LOT), created on first need. */

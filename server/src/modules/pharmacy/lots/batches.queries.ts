@@ -36,7 +36,7 @@ export const toBatch = (r: BatchWithName): Batch => ({
 export function storeBatches(db: Kysely<Database>, orgId: string, storeId: string) {
   return db
     .selectFrom('batches as b')
-    .innerJoin('products as p', 'p.id', 'b.product_id')
+    .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'b.product_id').onRef('p.org_id', '=', 'b.org_id'))
     .selectAll('b')
     .select('p.name as product_name')
     .where('b.org_id', '=', orgId)
@@ -56,23 +56,33 @@ export function findProductBatch(db: Kysely<Database>, b: { id: string; orgId: s
 }
 
 /** The store's main batch of a lot, if any; lot numbers match ignoring case ("a-7" is lot A-7). */
-export function findLot(db: Kysely<Database>, storeId: string, productId: string, lotNumber: string): Promise<BatchRow | undefined> {
+export function findLot(
+  db: Kysely<Database>,
+  at: { orgId: string; storeId: string; productId: string },
+  lotNumber: string,
+): Promise<BatchRow | undefined> {
   return db
     .selectFrom('batches')
     .selectAll()
-    .where('store_id', '=', storeId)
-    .where('product_id', '=', productId)
+    .where('org_id', '=', at.orgId)
+    .where('store_id', '=', at.storeId)
+    .where('product_id', '=', at.productId)
     .where(sameLot('lot_number', lotNumber))
     .where('source_batch_id', 'is', null)
     .executeTakeFirst();
 }
 
 /** Another main batch of the product in the store already numbered `lot` (ignoring case), if any. */
-export function findOtherLot(db: Kysely<Database>, batch: { id: string; store_id: string; product_id: string }, lot: string) {
+export function findOtherLot(
+  db: Kysely<Database>,
+  batch: { id: string; org_id: string; store_id: string; product_id: string },
+  lot: string,
+) {
   const lower = lot.toLowerCase();
   return db
     .selectFrom('batches')
     .select('id')
+    .where('org_id', '=', batch.org_id)
     .where('store_id', '=', batch.store_id)
     .where('product_id', '=', batch.product_id)
     .where('source_batch_id', 'is', null)
@@ -82,14 +92,15 @@ export function findOtherLot(db: Kysely<Database>, batch: { id: string; store_id
 }
 
 /** The lots a sale took its units from, each with the units taken and its product's name; by product, then line. */
-export function saleLots(db: Kysely<Database>, transactionId: string) {
+export function saleLots(db: Kysely<Database>, sale: { id: string; org_id: string }) {
   return db
     .selectFrom('transaction_line_batches as l')
-    .innerJoin('batches as b', 'b.id', 'l.batch_id')
-    .innerJoin('products as p', 'p.id', 'l.product_id')
+    .innerJoin('batches as b', (j) => j.onRef('b.id', '=', 'l.batch_id').onRef('b.org_id', '=', 'l.org_id'))
+    .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'l.product_id').onRef('p.org_id', '=', 'l.org_id'))
     .selectAll('b')
     .select(['l.qty as line_qty', 'p.name as product_name'])
-    .where('l.transaction_id', '=', transactionId)
+    .where('l.org_id', '=', sale.org_id)
+    .where('l.transaction_id', '=', sale.id)
     .orderBy('l.product_id')
     .orderBy('l.id')
     .execute();
@@ -102,6 +113,7 @@ export function saleLots(db: Kysely<Database>, transactionId: string) {
  */
 export async function updateMovedBatch(
   db: Kysely<Database>,
+  orgId: string,
   batchId: string,
   m: {
     qty: number;
@@ -120,6 +132,7 @@ export async function updateMovedBatch(
       ...m.set,
       ...(m.alertCleared ? { expiry_alerted_at: null } : {}),
     })
+    .where('org_id', '=', orgId)
     .where('id', '=', batchId)
     .execute();
 }
@@ -182,24 +195,26 @@ const toMovement = (r: BatchMovementRow & { first_name: string | null; last_name
   created_at: iso(Number(r.created_at)),
 });
 
-/** The newest `limit` ledger lines of a batch, newest first, with how many it has in all. */
+/** The newest `limit` ledger lines of a batch (as read), newest first, with how many it has in all. */
 export async function batchMovements(
   db: Kysely<Database>,
-  batchId: string,
+  batch: { id: string; org_id: string },
   limit: number,
 ): Promise<{ count: number; movements: BatchMovement[] }> {
   const [{ count }, rows] = await Promise.all([
     db
       .selectFrom('batch_movements')
       .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('batch_id', '=', batchId)
+      .where('org_id', '=', batch.org_id)
+      .where('batch_id', '=', batch.id)
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('batch_movements as m')
       .leftJoin('users as u', 'u.id', 'm.user_id')
       .selectAll('m')
       .select(['u.first_name', 'u.last_name'])
-      .where('m.batch_id', '=', batchId)
+      .where('m.org_id', '=', batch.org_id)
+      .where('m.batch_id', '=', batch.id)
       .orderBy('m.created_at', 'desc')
       .orderBy('m.id', 'desc')
       .limit(limit)
@@ -215,7 +230,7 @@ export async function batchMovements(
 export async function pageExpiring(db: Kysely<Database>, scope: { orgId: string; storeId: string; today: string }, q: ExpiringQuery) {
   const base = db
     .selectFrom('batches as b')
-    .innerJoin('products as p', 'p.id', 'b.product_id')
+    .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'b.product_id').onRef('p.org_id', '=', 'b.org_id'))
     .where('b.org_id', '=', scope.orgId)
     .where('b.store_id', '=', scope.storeId)
     .where('b.status', '=', 'sellable')

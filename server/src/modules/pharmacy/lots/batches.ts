@@ -32,7 +32,7 @@ export async function getBatch(ctx: AuthedContext, id: string, q: BatchDetailQue
   const { orgId, storeId } = requireStore(ctx);
   const row = await storeBatches(ctx.db, orgId, storeId).where('b.id', '=', id).executeTakeFirst();
   if (!row) throw new NotFoundError('batch');
-  const { count, movements } = await batchMovements(ctx.db, id, q.movements);
+  const { count, movements } = await batchMovements(ctx.db, row, q.movements);
   return { ...toBatch(row), movement_count: count, movements };
 }
 
@@ -67,7 +67,7 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
       throw new ValidationError('lot_number', `${UNALLOCATED_LOT} is reserved for units no lot held`);
     }
     await lockStock(tx, orgId, storeId, found.product_id);
-    const batch = await tx.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const batch = await tx.db.selectFrom('batches').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirstOrThrow();
     const before = { lot_number: batch.lot_number, expiry_date: batch.expiry_date };
     const after = { lot_number: input.lot_number ?? batch.lot_number, expiry_date: input.expiry_date ?? batch.expiry_date };
     if (after.lot_number === before.lot_number && after.expiry_date === before.expiry_date)
@@ -88,7 +88,13 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
     };
     const opts = { productName: found.product_name };
     const { row } = await moveBatch(tx, batch, move, opts);
-    const quarantined = await tx.db.selectFrom('batches').selectAll().where('source_batch_id', '=', batch.id).orderBy('id').execute();
+    const quarantined = await tx.db
+      .selectFrom('batches')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('source_batch_id', '=', batch.id)
+      .orderBy('id')
+      .execute();
     for (const q of quarantined) await moveBatch(tx, q, move, opts);
 
     const changes = [

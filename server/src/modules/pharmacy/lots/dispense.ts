@@ -20,7 +20,7 @@ export async function returnSaleLots(
   move: Reversal,
   into: 'stock' | 'quarantine',
 ): Promise<Set<string>> {
-  const lots = await saleLots(ctx.db, sale.id);
+  const lots = await saleLots(ctx.db, sale);
   const products = new Set<string>();
   const kind = move === 'refund' ? 'refunded' : 'voided';
   for (const lot of lots) {

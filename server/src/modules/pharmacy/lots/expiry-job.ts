@@ -143,6 +143,7 @@ async function expireStore(
       ...(await tx.db
         .selectFrom('batches')
         .selectAll()
+        .where('org_id', '=', orgId)
         .where('id', 'in', ids.slice(i, i + CHUNK))
         .where('status', '=', 'sellable')
         .execute()),

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
+import { crossOrg } from '../../../db/tenant-scope-check.js';
 
 export interface BatchOrganisation {
   id: string;
@@ -9,13 +10,14 @@ export interface BatchOrganisation {
   expiry_alert_days: number;
 }
 
-/** Organisations that hold any batch: the only ones the job has anything to do for. */
+/** Organisations that hold any batch: the only ones the job has anything to do for (a scan of every shop). */
 export function batchOrganisations(db: Kysely<Database>): Promise<BatchOrganisation[]> {
   return db
     .selectFrom('organisations as o')
     .select(['o.id', 'o.timezone', 'o.expiry_alert_days'])
     .where((eb) => eb.exists(eb.selectFrom('batches as b').select('b.id').whereRef('b.org_id', '=', 'o.id')))
     .orderBy('o.id')
+    .modifyEnd(crossOrg('job scan'))
     .execute();
 }
 
@@ -29,7 +31,7 @@ export type DueBatch = BatchRow & { product_name: string; product_alert_days: nu
 export function dueBatches(db: Kysely<Database>, orgId: string, today: string, horizon: string): Promise<DueBatch[]> {
   return db
     .selectFrom('batches as b')
-    .innerJoin('products as p', 'p.id', 'b.product_id')
+    .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'b.product_id').onRef('p.org_id', '=', 'b.org_id'))
     .selectAll('b')
     .select(['p.name as product_name', 'p.expiry_alert_days as product_alert_days'])
     .where('b.org_id', '=', orgId)
@@ -49,10 +51,11 @@ export function dueBatches(db: Kysely<Database>, orgId: string, today: string, h
  * sellable, holds units and keeps the expiry date it was read with. Undefined when there is nothing
  * to claim (another instance claimed it, or the batch changed).
  */
-export function claimExpiryAlert(db: Kysely<Database>, batch: { id: string; expiry_date: string }, now: number) {
+export function claimExpiryAlert(db: Kysely<Database>, batch: { id: string; org_id: string; expiry_date: string }, now: number) {
   return db
     .updateTable('batches')
     .set({ expiry_alerted_at: now })
+    .where('org_id', '=', batch.org_id)
     .where('id', '=', batch.id)
     .where('status', '=', 'sellable')
     .where('expiry_alerted_at', 'is', null)

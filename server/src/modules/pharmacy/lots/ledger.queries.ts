@@ -3,20 +3,22 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 
 export interface Span {
+  orgId: string;
   storeId: string;
   /** Instants [start, end). */
   start: number;
   end: number;
 }
 
-/** The product's stock in the store at `before`: the sum of the ledger's stock changes until then. */
-export async function stockBefore(db: Kysely<Database>, storeId: string, productId: string, before: number): Promise<number> {
+/** The product's stock in the store when the span starts: the sum of the ledger's stock changes until then. */
+export async function stockBefore(db: Kysely<Database>, span: Span, productId: string): Promise<number> {
   const row = await db
     .selectFrom('batch_movements')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('stock_change'), eb.lit(0)).as('n'))
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', span.orgId)
+    .where('store_id', '=', span.storeId)
     .where('product_id', '=', productId)
-    .where('created_at', '<', before)
+    .where('created_at', '<', span.start)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -25,10 +27,10 @@ export async function stockBefore(db: Kysely<Database>, storeId: string, product
 export function ledgerLines(db: Kysely<Database>, span: Span) {
   return db
     .selectFrom('batch_movements as m')
-    .innerJoin('batches as b', 'b.id', 'm.batch_id')
-    .innerJoin('products as p', 'p.id', 'm.product_id')
-    .leftJoin('transactions as t', 't.id', 'm.transaction_id')
-    .leftJoin('deliveries as d', 'd.id', 'm.delivery_id')
+    .innerJoin('batches as b', (j) => j.onRef('b.id', '=', 'm.batch_id').onRef('b.org_id', '=', 'm.org_id'))
+    .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'm.product_id').onRef('p.org_id', '=', 'm.org_id'))
+    .leftJoin('transactions as t', (j) => j.onRef('t.id', '=', 'm.transaction_id').onRef('t.org_id', '=', 'm.org_id'))
+    .leftJoin('deliveries as d', (j) => j.onRef('d.id', '=', 'm.delivery_id').onRef('d.org_id', '=', 'm.org_id'))
     .leftJoin('users as u', 'u.id', 'm.user_id')
     .selectAll('m')
     .select([
@@ -43,6 +45,7 @@ export function ledgerLines(db: Kysely<Database>, span: Span) {
       'u.first_name',
       'u.last_name',
     ])
+    .where('m.org_id', '=', span.orgId)
     .where('m.store_id', '=', span.storeId)
     .where('m.created_at', '>=', span.start)
     .where('m.created_at', '<', span.end)

@@ -35,10 +35,10 @@ export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<nu
       `${field}.expiry_date`,
       `lot ${line.lotNumber} expired on ${line.expiryDate}: an expired lot cannot be received`,
     );
-  await lockProduct(ctx, product.id);
+  await lockProduct(ctx, line.orgId, product.id);
   await lockStock(ctx, line.orgId, line.storeId, product.id);
   await refuseRecalledLot(ctx, line.orgId, product, line.lotNumber, `${field}.lot_number`);
-  const existing = await findLot(ctx.db, line.storeId, product.id, line.lotNumber);
+  const existing = await findLot(ctx.db, { orgId: line.orgId, storeId: line.storeId, productId: product.id }, line.lotNumber);
   if (existing && existing.expiry_date !== line.expiryDate) {
     throw new ValidationError(
       `${field}.expiry_date`,
@@ -64,14 +64,16 @@ export async function receiveLot(ctx: ServiceContext, line: LotLine): Promise<nu
       delivery_id: line.deliveryId,
     }));
   await moveBatch(ctx, batch, { kind: 'received', qty: line.qty, deliveryId: line.deliveryId }, { productName: product.name });
-  return stockOf(ctx, line.storeId, product.id);
+  return stockOf(ctx, line, product.id);
 }
 
 /** Take a returned delivery's line back out of its lot (409 when those units are no longer there to return). */
 export async function returnLot(ctx: ServiceContext, line: LotLine): Promise<number> {
   const { product } = line;
   await lockStock(ctx, line.orgId, line.storeId, product.id);
-  const batch: BatchRow | undefined = line.lotNumber ? await findLot(ctx.db, line.storeId, product.id, line.lotNumber) : undefined;
+  const batch: BatchRow | undefined = line.lotNumber
+    ? await findLot(ctx.db, { orgId: line.orgId, storeId: line.storeId, productId: product.id }, line.lotNumber)
+    : undefined;
   if (!batch || batch.status !== 'sellable' || batch.qty_on_hand < line.qty) {
     const held = batch?.status === 'sellable' ? batch.qty_on_hand : 0;
     throw new ServiceError('INSUFFICIENT_STOCK', `not enough stock of ${product.name} in lot ${line.lotNumber}: ${held} available`, {
@@ -84,14 +86,15 @@ export async function returnLot(ctx: ServiceContext, line: LotLine): Promise<num
     { kind: 'adjusted', qty: -line.qty, deliveryId: line.deliveryId, reason: 'delivery_returned' },
     { productName: product.name },
   );
-  return stockOf(ctx, line.storeId, product.id);
+  return stockOf(ctx, line, product.id);
 }
 
-async function stockOf(ctx: ServiceContext, storeId: string, productId: string): Promise<number> {
+async function stockOf(ctx: ServiceContext, at: { orgId: string; storeId: string }, productId: string): Promise<number> {
   const row = await ctx.db
     .selectFrom('product_stock')
     .select('qty')
-    .where('store_id', '=', storeId)
+    .where('org_id', '=', at.orgId)
+    .where('store_id', '=', at.storeId)
     .where('product_id', '=', productId)
     .executeTakeFirst();
   return row?.qty ?? 0;

@@ -100,6 +100,7 @@ async function filterOf(
   const tz = await orgTimezone(ctx.db, orgId);
   return {
     tz,
+    orgId,
     storeId,
     from: q.date_from ? startOfLocalDay(q.date_from, tz) : undefined,
     to: q.date_to ? startOfLocalDay(addDays(q.date_to, 1), tz) : undefined,
@@ -136,8 +137,7 @@ export async function listPrescriptions(
 }
 
 export async function getPrescription(ctx: AuthedContext, id: string): Promise<PrescriptionEntry> {
-  const { storeId } = registerScope(ctx);
-  const row = await findStoreEntry(ctx.db, storeId, id);
+  const row = await findStoreEntry(ctx.db, registerScope(ctx), id);
   if (!row) throw new NotFoundError('prescription');
   return (await toEntries(ctx.db, [row]))[0]!;
 }
@@ -149,14 +149,14 @@ export async function getPrescription(ctx: AuthedContext, id: string): Promise<P
 export async function correctPrescription(ctx: AuthedContext, id: string, input: CorrectPrescriptionInput): Promise<PrescriptionEntry> {
   const { orgId, storeId } = registerScope(ctx);
   const created = await withTransaction(ctx, async (tx) => {
-    const original = await findStoreEntry(tx.db, storeId, id);
+    const original = await findStoreEntry(tx.db, { orgId, storeId }, id);
     if (!original) throw new NotFoundError('prescription');
-    const later = await findCorrection(tx.db, id);
+    const later = await findCorrection(tx.db, original);
     if (later) throw new InvalidStateError(`this entry was already corrected by entry ${later.id}: correct that one`);
     const today = localDate(Number(original.dispensed_at), await orgTimezone(tx.db, orgId));
     const breach = checkPrescription({ lines: [], prescription: input.prescription, today })[0];
     if (breach) throw new ValidationError(breach.field, breach.message);
-    const items = await entryItems(tx.db, id);
+    const items = await entryItems(tx.db, original);
     const entryId = newId();
     // The unique index on corrects_id refuses a second correction racing this one.
     await insertEntry(

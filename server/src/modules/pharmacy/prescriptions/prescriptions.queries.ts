@@ -13,6 +13,7 @@ import { iso } from '../../../lib/clock.js';
 import { groupBy } from '../../../lib/group-by.js';
 
 export interface PrescriptionFilter {
+  orgId: string;
   storeId: string;
   /** Dispensed at or after (epoch ms). */
   from?: number;
@@ -27,7 +28,10 @@ export interface PrescriptionFilter {
 type EntryQuery = SelectQueryBuilder<Database, 'prescriptions', {}>;
 
 export function filteredEntries(db: Kysely<Database>, dialect: DialectName, f: PrescriptionFilter): EntryQuery {
-  let q: EntryQuery = db.selectFrom('prescriptions').where('prescriptions.store_id', '=', f.storeId);
+  let q: EntryQuery = db
+    .selectFrom('prescriptions')
+    .where('prescriptions.org_id', '=', f.orgId)
+    .where('prescriptions.store_id', '=', f.storeId);
   if (f.from !== undefined) q = q.where('prescriptions.dispensed_at', '>=', f.from);
   if (f.to !== undefined) q = q.where('prescriptions.dispensed_at', '<', f.to);
   if (f.productId) {
@@ -38,6 +42,7 @@ export function filteredEntries(db: Kysely<Database>, dialect: DialectName, f: P
           .selectFrom('prescription_items as i')
           .select('i.id')
           .whereRef('i.prescription_id', '=', 'prescriptions.id')
+          .whereRef('i.org_id', '=', 'prescriptions.org_id')
           .where('i.product_id', '=', productId),
       ),
     );
@@ -55,16 +60,34 @@ export function filteredEntries(db: Kysely<Database>, dialect: DialectName, f: P
   return q;
 }
 
-export function findStoreEntry(db: Kysely<Database>, storeId: string, id: string) {
-  return db.selectFrom('prescriptions').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+export function findStoreEntry(db: Kysely<Database>, scope: { orgId: string; storeId: string }, id: string) {
+  return db
+    .selectFrom('prescriptions')
+    .selectAll()
+    .where('org_id', '=', scope.orgId)
+    .where('store_id', '=', scope.storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export function findCorrection(db: Kysely<Database>, id: string) {
-  return db.selectFrom('prescriptions').select('id').where('corrects_id', '=', id).executeTakeFirst();
+/** The entry correcting this one (as read), if any. */
+export function findCorrection(db: Kysely<Database>, entry: { id: string; org_id: string }) {
+  return db
+    .selectFrom('prescriptions')
+    .select('id')
+    .where('org_id', '=', entry.org_id)
+    .where('corrects_id', '=', entry.id)
+    .executeTakeFirst();
 }
 
-export function entryItems(db: Kysely<Database>, id: string) {
-  return db.selectFrom('prescription_items').selectAll().where('prescription_id', '=', id).orderBy('position').execute();
+export function entryItems(db: Kysely<Database>, entry: { id: string; org_id: string }) {
+  return db
+    .selectFrom('prescription_items')
+    .selectAll()
+    .where('org_id', '=', entry.org_id)
+    .where('prescription_id', '=', entry.id)
+    .orderBy('position')
+    .execute();
 }
 
 /** Write an entry and its items (positions in the order given). */
@@ -121,17 +144,30 @@ function recorded(r: PrescriptionRow): RecordedPrescription | null {
 /** Entries as the API answers them, in the order given: items, their lots and the sale's status (read from the sale now), who corrected each, who recorded it. */
 export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): Promise<PrescriptionEntry[]> {
   if (!rows.length) return [];
+  const orgIds = [...new Set(rows.map((r) => r.org_id))];
   const ids = rows.map((r) => r.id);
   const userIds = [...new Set(rows.flatMap((r) => (r.recorded_by ? [r.recorded_by] : [])))];
   const saleIds = [...new Set(rows.map((r) => r.transaction_id))];
   const [items, lots, corrections, users, sales] = await Promise.all([
-    db.selectFrom('prescription_items').selectAll().where('prescription_id', 'in', ids).orderBy('position').execute(),
-    db.selectFrom('transaction_line_batches').selectAll().where('transaction_id', 'in', saleIds).orderBy('id').execute(),
-    db.selectFrom('prescriptions').select(['id', 'corrects_id']).where('corrects_id', 'in', ids).execute(),
+    db
+      .selectFrom('prescription_items')
+      .selectAll()
+      .where('org_id', 'in', orgIds)
+      .where('prescription_id', 'in', ids)
+      .orderBy('position')
+      .execute(),
+    db
+      .selectFrom('transaction_line_batches')
+      .selectAll()
+      .where('org_id', 'in', orgIds)
+      .where('transaction_id', 'in', saleIds)
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('prescriptions').select(['id', 'corrects_id']).where('org_id', 'in', orgIds).where('corrects_id', 'in', ids).execute(),
     userIds.length
       ? db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', userIds).execute()
       : Promise.resolve([]),
-    db.selectFrom('transactions').select(['id', 'status']).where('id', 'in', saleIds).execute(),
+    db.selectFrom('transactions').select(['id', 'status']).where('org_id', 'in', orgIds).where('id', 'in', saleIds).execute(),
   ]);
   const statusOf = new Map(sales.map((s) => [s.id, s.status]));
   const itemsOf = groupBy(items, (i) => i.prescription_id);

@@ -65,7 +65,7 @@ export async function releaseQuarantine(ctx: AuthedContext, id: string, input: R
     const today = await orgToday(tx, orgId, tx.clock.now());
     const to = checkOrRefuse(row.status, 'release', { expiry_date: row.expiry_date, today });
     const source = row.source_batch_id
-      ? await tx.db.selectFrom('batches').selectAll().where('id', '=', row.source_batch_id).executeTakeFirst()
+      ? await tx.db.selectFrom('batches').selectAll().where('org_id', '=', orgId).where('id', '=', row.source_batch_id).executeTakeFirst()
       : undefined;
     if (!source) refuseTransition({ code: 'INVALID_STATE', message: 'these units have no lot to return to: dispose of them instead' });
     if (source.status !== 'sellable') checkOrRefuse(source.status, 'release');

@@ -40,7 +40,7 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
   if (input.lot_number.toUpperCase() === UNALLOCATED_LOT) throw noLot();
 
   return withTransaction(ctx, async (tx) => {
-    await lockProduct(tx, product.id);
+    await lockProduct(tx, orgId, product.id);
     const lotBatches = () =>
       tx.db
         .selectFrom('batches')

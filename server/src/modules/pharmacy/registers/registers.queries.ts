@@ -28,8 +28,8 @@ export async function pageQuarantine(
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     base
-      .innerJoin('products as p', 'p.id', 'b.product_id')
-      .leftJoin('transactions as t', 't.id', 'b.transaction_id')
+      .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'b.product_id').onRef('p.org_id', '=', 'b.org_id'))
+      .leftJoin('transactions as t', (j) => j.onRef('t.id', '=', 'b.transaction_id').onRef('t.org_id', '=', 'b.org_id'))
       .selectAll('b')
       .select(['p.name as product_name', 't.receipt_number'])
       .orderBy('b.created_at')
@@ -59,7 +59,7 @@ export async function pageQuarantine(
 function recallsOf(db: Kysely<Database>, orgId: string) {
   return db
     .selectFrom('recalls as r')
-    .innerJoin('products as p', 'p.id', 'r.product_id')
+    .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'r.product_id').onRef('p.org_id', '=', 'r.org_id'))
     .leftJoin('users as u', 'u.id', 'r.user_id')
     .selectAll('r')
     .select(['p.name as product_name', 'u.first_name', 'u.last_name'])
@@ -102,9 +102,9 @@ export async function pageRecalls(db: Kysely<Database>, orgId: string, q: ListRe
 export async function salesOfLot(db: Kysely<Database>, orgId: string, productId: string, lot: string): Promise<RecallSale[]> {
   const rows = await db
     .selectFrom('transaction_line_batches as l')
-    .innerJoin('transactions as t', 't.id', 'l.transaction_id')
-    .innerJoin('stores as s', 's.id', 't.store_id')
-    .leftJoin('customers as c', 'c.id', 't.customer_id')
+    .innerJoin('transactions as t', (j) => j.onRef('t.id', '=', 'l.transaction_id').onRef('t.org_id', '=', 'l.org_id'))
+    .innerJoin('stores as s', (j) => j.onRef('s.id', '=', 't.store_id').onRef('s.org_id', '=', 't.org_id'))
+    .leftJoin('customers as c', (j) => j.onRef('c.id', '=', 't.customer_id').onRef('c.org_id', '=', 't.org_id'))
     .select([
       't.id',
       't.receipt_number',
@@ -158,8 +158,8 @@ export async function recallDetail(db: Kysely<Database>, orgId: string, id: stri
   if (!recall) return undefined;
   const moved = await db
     .selectFrom('batch_movements as m')
-    .innerJoin('batches as b', 'b.id', 'm.batch_id')
-    .innerJoin('stores as s', 's.id', 'm.store_id')
+    .innerJoin('batches as b', (j) => j.onRef('b.id', '=', 'm.batch_id').onRef('b.org_id', '=', 'm.org_id'))
+    .innerJoin('stores as s', (j) => j.onRef('s.id', '=', 'm.store_id').onRef('s.org_id', '=', 'm.org_id'))
     .select([
       'm.batch_id',
       'm.store_id',

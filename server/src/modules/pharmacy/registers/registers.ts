@@ -64,8 +64,9 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
       'product_id',
     );
   const { start, end } = scope.period;
-  const opening = await stockBefore(ctx.db, scope.storeId, product.id, start);
-  const rows = await ledgerLines(ctx.db, { storeId: scope.storeId, start, end }).where('m.product_id', '=', product.id).execute();
+  const span = { orgId: scope.orgId, storeId: scope.storeId, start, end };
+  const opening = await stockBefore(ctx.db, span, product.id);
+  const rows = await ledgerLines(ctx.db, span).where('m.product_id', '=', product.id).execute();
   const lines = controlledRegister(
     rows.map((l) => ({
       id: l.id,
@@ -106,7 +107,7 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
 
 export async function readDisposalRegister(ctx: AuthedContext, q: DisposalRegisterQuery): Promise<DisposalRegister> {
   const scope = await registerScope(ctx, q);
-  let query = ledgerLines(ctx.db, { storeId: scope.storeId, start: scope.period.start, end: scope.period.end }).where(
+  let query = ledgerLines(ctx.db, { orgId: scope.orgId, storeId: scope.storeId, start: scope.period.start, end: scope.period.end }).where(
     'm.kind',
     '=',
     'disposed',

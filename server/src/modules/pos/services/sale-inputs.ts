@@ -87,7 +87,7 @@ export async function loadSaleSet(
     const c = r.input.customer_id ? customers.byId.get(r.input.customer_id) : customers.byPhone.get(phoneOf(r.input) ?? '');
     if (r.input.payment_method === 'Credit' && c && hasCreditLimit(c.credit_limit)) creditors.add(c.id);
   }
-  const owed = await outstandingByCustomer(tx.db, [...creditors]);
+  const owed = await outstandingByCustomer(tx.db, orgId, [...creditors]);
 
   // Locks: the store row first (its receipt numbers), then stock rows in product-id order. How
   // long a sale waits for them is what bounds one store's sales on Postgres (COUNT_STATEMENTS shows it).

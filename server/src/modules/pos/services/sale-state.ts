@@ -27,7 +27,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const found = await findStoreTransaction(tx.db, { orgId, storeId }, id);
-    const tab = found?.status === 'credit' ? await tabForTransaction(tx.db, found.id) : undefined;
+    const tab = found?.status === 'credit' ? await tabForTransaction(tx.db, found) : undefined;
     // The void's own time: a till's offline void is judged by when it was made, not when it arrived.
     const when = at ?? tx.clock.now();
     const breach = checkReversal({
@@ -46,7 +46,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
     const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
     await restoreStock(tx, sale, move);
-    if (sale.status === 'credit') await cancelCreditTab(tx, sale.id, move === 'refund' ? 'sale refunded' : 'sale voided');
+    if (sale.status === 'credit') await cancelCreditTab(tx, sale, move === 'refund' ? 'sale refunded' : 'sale voided');
     noteChange(tx, orgId, { entity: 'transaction', id: sale.id, storeId });
     await tx.events.publish(tx, {
       type: move === 'refund' ? 'transaction.refunded' : 'transaction.voided',

@@ -26,6 +26,7 @@ import {
   insertDelivery,
   insertDeliveryLines,
   lockStoreDelivery,
+  type StoreScope,
   storeDeliveries,
   toDeliveries,
 } from '../deliveries.queries.js';
@@ -73,14 +74,13 @@ const linesTotal = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum 
 const linesQty = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum + l.qty, 0);
 
 async function requireDelivery(ctx: AuthedContext, id: string) {
-  const { storeId } = requireStore(ctx);
-  const row = await findDelivery(ctx.db, storeId, id);
+  const row = await findDelivery(ctx.db, requireStore(ctx), id);
   if (!row) throw new NotFoundError('delivery');
   return row;
 }
 
-async function answer(ctx: AuthedContext, storeId: string, id: string): Promise<Delivery> {
-  return (await toDeliveries(ctx.db, [(await findDelivery(ctx.db, storeId, id))!]))[0]!;
+async function answer(ctx: AuthedContext, scope: StoreScope, id: string): Promise<Delivery> {
+  return (await toDeliveries(ctx.db, [(await findDelivery(ctx.db, scope, id))!]))[0]!;
 }
 
 export async function listDeliveries(
@@ -88,10 +88,10 @@ export async function listDeliveries(
   q: ListDeliveriesQuery,
   supplierId?: string,
 ): Promise<{ items: Delivery[]; meta: PageMeta }> {
-  const { storeId } = requireStore(ctx);
+  const scope = requireStore(ctx);
   if (supplierId) await requireSupplier(ctx, supplierId);
   const supplier = supplierId ?? q.supplier;
-  const base = storeDeliveries(ctx.db, storeId)
+  const base = storeDeliveries(ctx.db, scope)
     .$if(!!supplier, (qb) => qb.where('deliveries.supplier_id', '=', supplier!))
     .$if(q.unpaid === true, (qb) => qb.where(owing).where((eb) => eb('deliveries.total_value', '>', eb.ref('deliveries.paid_amount'))))
     .$if(q.unpaid === false, (qb) => qb.where('deliveries.is_paid', '=', 1));
@@ -160,7 +160,7 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
       entity: 'delivery',
       entityId: id,
     });
-    return answer(tx, storeId, id);
+    return answer(tx, { orgId, storeId }, id);
   });
 }
 
@@ -188,7 +188,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
   const found = await requireDelivery(ctx, id);
   if (input.lines) await checkLines(ctx, orgId, input.lines);
   return withTransaction(ctx, async (tx) => {
-    const before = await lockStoreDelivery(tx, storeId, id);
+    const before = await lockStoreDelivery(tx, { orgId, storeId }, id);
     if (!before) throw new NotFoundError('delivery');
     // Paid (or unpaid) by hand, without a payment on the books: checked against the locked row.
     if (input.is_paid !== undefined && (input.is_paid ? 1 : 0) !== before.is_paid) requirePower(tx, 'mark_delivery_paid');
@@ -226,10 +226,11 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
     await tx.db
       .updateTable('deliveries')
       .set(Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined)))
+      .where('org_id', '=', orgId)
       .where('id', '=', id)
       .execute();
     if (input.lines) {
-      await tx.db.deleteFrom('delivery_lines').where('delivery_id', '=', id).execute();
+      await tx.db.deleteFrom('delivery_lines').where('org_id', '=', orgId).where('delivery_id', '=', id).execute();
       await insertDeliveryLines(tx.db, orgId, id, input.lines);
     }
     if (status === 'delivered' && before.status !== 'delivered') await addDeliveryStock(tx, before, found.supplier_name);
@@ -241,21 +242,26 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
       entity: 'delivery',
       entityId: id,
     });
-    return answer(tx, storeId, id);
+    return answer(tx, { orgId, storeId }, id);
   });
 }
 
 /** Soft delete, only for a delivery whose stock was never added and that has no payment. */
 export async function deleteDelivery(ctx: AuthedContext, id: string): Promise<void> {
-  const { storeId } = requireStore(ctx);
+  const scope = requireStore(ctx);
   await requireDelivery(ctx, id);
   await withTransaction(ctx, async (tx) => {
-    const before = await lockStoreDelivery(tx, storeId, id);
+    const before = await lockStoreDelivery(tx, scope, id);
     if (!before) throw new NotFoundError('delivery');
     if (before.stock_added_at !== null) throw new InvalidStateError('its stock was added to the store; mark it returned instead');
     if (Number(before.paid_amount) > 0) throw new InvalidStateError('it has payments; it cannot be deleted');
     const now = tx.clock.now();
-    await tx.db.updateTable('deliveries').set({ deleted_at: now, updated_at: now }).where('id', '=', id).execute();
+    await tx.db
+      .updateTable('deliveries')
+      .set({ deleted_at: now, updated_at: now })
+      .where('org_id', '=', scope.orgId)
+      .where('id', '=', id)
+      .execute();
     await recordAudit(tx, {
       action: 'delivery.delete',
       description: `Deleted delivery ${before.invoice_number ?? id}`,

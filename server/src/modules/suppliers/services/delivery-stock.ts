@@ -17,7 +17,7 @@ const label = (d: DeliveryRow, supplierName: string) => `delivery ${d.invoice_nu
  * Lines merged per product (and per lot for batch-tracked products), in product-id order (the lock
  * order every stock writer uses); `index` is the first line merged, to name it.
  */
-async function mergedLines(ctx: AuthedContext, deliveryId: string) {
+async function mergedLines(ctx: AuthedContext, delivery: DeliveryRow) {
   type Merged = {
     productId: string;
     name: string;
@@ -30,7 +30,7 @@ async function mergedLines(ctx: AuthedContext, deliveryId: string) {
     index: number;
   };
   const merged = new Map<string, Merged>();
-  for (const [i, l] of (await linesOf(ctx.db, [deliveryId])).entries()) {
+  for (const [i, l] of (await linesOf(ctx.db, [delivery])).entries()) {
     if (l.product_name === null) {
       const field = `lines.${i}.product_id`;
       throw new ServiceError('NOT_FOUND', 'the product of a line was deleted; edit the lines first', {
@@ -82,11 +82,12 @@ export async function addDeliveryStock(ctx: AuthedContext, d: DeliveryRow, suppl
   const claimed = await ctx.db
     .updateTable('deliveries')
     .set({ stock_added_at: now })
+    .where('org_id', '=', d.org_id)
     .where('id', '=', d.id)
     .where('stock_added_at', 'is', null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) === 0) return false;
-  for (const line of await mergedLines(ctx, d.id)) {
+  for (const line of await mergedLines(ctx, d)) {
     const qty = line.tracked
       ? await receiveLot(ctx, lotLine(d, line))
       : await changeStockLevel(ctx, {
@@ -118,11 +119,12 @@ export async function removeDeliveryStock(ctx: AuthedContext, d: DeliveryRow, su
   const released = await ctx.db
     .updateTable('deliveries')
     .set({ stock_added_at: null })
+    .where('org_id', '=', d.org_id)
     .where('id', '=', d.id)
     .where('stock_added_at', 'is not', null)
     .executeTakeFirst();
   if (Number(released.numUpdatedRows) === 0) return false;
-  for (const line of await mergedLines(ctx, d.id)) {
+  for (const line of await mergedLines(ctx, d)) {
     const qty = line.tracked
       ? await returnLot(ctx, lotLine(d, line))
       : await changeStockLevel(ctx, {

@@ -59,6 +59,7 @@ async function book(
     await tx.db
       .updateTable('deliveries')
       .set({ paid_amount: paid, is_paid: paid >= Number(d.total_value) ? 1 : 0, updated_at: now })
+      .where('org_id', '=', orgId)
       .where('id', '=', d.id)
       .execute();
     await tx.db
@@ -79,10 +80,10 @@ async function book(
 /** Pay against one delivery of the active store: at most what it still owes. */
 export async function payDelivery(ctx: AuthedContext, deliveryId: string, input: RecordSupplierPaymentInput): Promise<SupplierPayment> {
   requireRole(ctx, 'owner');
-  const { storeId } = requireStore(ctx);
+  const scope = requireStore(ctx);
   const amount = toCents(input.amount);
   return withTransaction(ctx, async (tx) => {
-    const d = await lockDeliveryToPay(tx, storeId, deliveryId);
+    const d = await lockDeliveryToPay(tx, scope, deliveryId);
     if (!d) throw new NotFoundError('delivery');
     refuseOverpayment(amount, owedCents(d), `${d.supplier_name} on this delivery`);
     return book(tx, { supplierId: d.supplier_id, supplierName: d.supplier_name, deliveryId: d.id, amount, input }, [d]);
