@@ -2,6 +2,7 @@ import { Envelope, Expense, ExpenseSummary, PagedEnvelope, PushResponse } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, createStaff, registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
+import { DIALECT } from '../setup/test-db.js';
 
 describe('expenses: per store, filters, ordering, summary and offline sync', () => {
   let t: TestApp;
@@ -269,10 +270,25 @@ describe('expenses: per store, filters, ordering, summary and offline sync', () 
     const other = await registerOwner(t);
     const otherDevice = '0194f2c0-0007-7000-8000-00000000e007';
     await t.request('POST', '/sync/devices', { token: other.token, body: { device_id: otherDevice, name: 'Till 1' } });
-    const stolen = await t.request('POST', '/sync/push', {
+    const before = (await t.request('GET', `/expenses/${expenseId}`, { token: owner.token })).body.data;
+    const reused = await t.request('POST', '/sync/push', {
       token: other.token,
-      body: { device_id: otherDevice, mutations: [mutation('0194f2c0-0008-7000-8000-00000000e008', 1, payload)] },
+      body: {
+        device_id: otherDevice,
+        mutations: [mutation('0194f2c0-0008-7000-8000-00000000e008', 1, { ...payload, title: 'Not yours' })],
+      },
     });
-    expect(stolen.body.data.results[0]).toMatchObject({ status: 'rejected', error: { code: 'CONFLICT' } });
+    // An expense id is its organisation's (issue 36): another shop's till that uses it records an
+    // expense of its own on PostgreSQL, keyed (org_id, id); SQLite keys it by the id alone and
+    // refuses it. Either way the first shop's expense is untouched.
+    expect(reused.body.data.results[0]).toMatchObject(
+      DIALECT === 'postgres'
+        ? { status: 'applied', result: { expense_id: expenseId } }
+        : { status: 'rejected', error: { code: 'CONFLICT' } },
+    );
+    expect((await t.request('GET', `/expenses/${expenseId}`, { token: owner.token })).body.data).toEqual(before);
+    const theirs = await t.request('GET', `/expenses/${expenseId}`, { token: other.token });
+    if (DIALECT === 'postgres') expect(theirs.body.data).toMatchObject({ title: 'Not yours', store_id: other.storeId });
+    else expect(theirs.status).toBe(404);
   });
 });

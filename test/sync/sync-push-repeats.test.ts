@@ -116,7 +116,9 @@ describe('sync: a push answers each mutation on its own', () => {
       ['rejected', 'CONFLICT'],
       ['applied', null],
     ]);
-    expect(res.results[1]!.error!.message).toBe(`mutation id ${taken.id} was used by another device; give this mutation a new id`);
+    expect(res.results[1]!.error!.message).toBe(
+      `mutation id ${taken.id} was used by another device of this shop; give this mutation a new id`,
+    );
     expect(await stockOf(owner, soda)).toBe(20 - 1 - 2 - 3);
     expect((await push(owner, till2, batch)).results.map((r) => r.status)).toEqual(['duplicate', 'rejected', 'duplicate']);
     expect((await push(owner, till2, [sale(4, soda, 1)])).results[0]!.status).toBe('applied');

@@ -16,16 +16,6 @@ export function findExpense(db: Kysely<Database>, scope: { orgId: string; storeI
     .executeTakeFirst();
 }
 
-/**
- * Whether an expense of any organisation has this id: a till's id already used elsewhere is refused
- * (409), as SQLite's key on the id alone refuses it, although PostgreSQL's (org_id, id) key would
- * take it. It reads across organisations, for a reason `crossOrg` has no name for yet (issue 36):
- * the tenant-scope check lists it.
- */
-export function expenseIdTaken(db: Kysely<Database>, id: string) {
-  return db.selectFrom('expenses').select('id').where('id', '=', id).executeTakeFirst();
-}
-
 /** The expense as read (`before`) with `set` applied; undefined when it is gone meanwhile. */
 export function updateExpenseRow(
   db: Kysely<Database>,

@@ -9,11 +9,21 @@ export function insertDevice(db: Kysely<Database>, device: Insertable<DeviceTabl
   return db.insertInto('devices').values(device).returningAll().executeTakeFirstOrThrow();
 }
 
-/** What became of mutations already recorded: any device's with one of these ids, and this device's within their seq range. */
-export function recordedMutations(db: Kysely<Database>, deviceId: string, mutations: ReadonlyArray<{ id: string; seq: number }>) {
+/**
+ * What became of mutations already recorded in the organisation: any of its devices' with one of
+ * these ids, and this device's within their seq range. A mutation id is the organisation's (issue
+ * 36): another organisation's use of it is not looked for.
+ */
+export function recordedMutations(
+  db: Kysely<Database>,
+  device: { orgId: string; deviceId: string },
+  mutations: ReadonlyArray<{ id: string; seq: number }>,
+) {
+  const { deviceId } = device;
   return db
     .selectFrom('sync_mutations')
     .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
+    .where('org_id', '=', device.orgId)
     .where((eb) =>
       eb.or([
         eb(

@@ -21,7 +21,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../../lib/erro
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
-import { expenseIdTaken, findExpense, insertExpense, spendingByCategory, toExpense, updateExpenseRow } from '../expenses.queries.js';
+import { findExpense, insertExpense, spendingByCategory, toExpense, updateExpenseRow } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
@@ -98,7 +98,6 @@ export async function createExpense(
       if (!found) throw new ConflictError('this expense id is already in use');
       return toExpense(found);
     };
-    if (opts.id && (await expenseIdTaken(tx.db, id))) return existing();
     const row = await insertExpense(tx.db, {
       id,
       orgId,

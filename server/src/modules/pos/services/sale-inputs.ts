@@ -73,7 +73,7 @@ export async function loadSaleSet(
   const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
   const productIds = [...new Set(requests.flatMap((r) => r.input.lines.map((l) => l.product_id)))];
   const [existing, org, catalogue] = await Promise.all([
-    ids.length ? tx.db.selectFrom('transactions').selectAll().where('id', 'in', ids).execute() : [],
+    ids.length ? tx.db.selectFrom('transactions').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute() : [],
     tx.db
       .selectFrom('organisations')
       .select(['business_type', 'timezone', 'credit_terms_days'])

@@ -1,6 +1,6 @@
 /** Tills: registered once per device id, numbered T1, T2… within their store for offline receipt numbers. */
 import type { AuthedContext } from '../../../lib/context.js';
-import { ConflictError, NotFoundError } from '../../../lib/errors.js';
+import { NotFoundError } from '../../../lib/errors.js';
 import { forUpdate, uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
@@ -19,11 +19,14 @@ export const toDevice = (d: DeviceRow) => ({
 export async function registerDevice(ctx: AuthedContext, deviceId: string, name: string): Promise<DeviceRow> {
   const { orgId, storeId } = requireStore(ctx);
   for (let attempt = 0; ; attempt++) {
-    const existing = await ctx.db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
-    if (existing) {
-      if (existing.org_id !== orgId) throw new ConflictError('this device id is already registered elsewhere');
-      return existing;
-    }
+    // A device id is the organisation's (issue 36): another organisation's device of that id is not looked for.
+    const existing = await ctx.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
+    if (existing) return existing;
     try {
       return await withTransaction(ctx, async (tx) => {
         // The store row serialises registrations in one store, so two tills never pick one code.

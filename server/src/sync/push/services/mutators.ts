@@ -58,8 +58,6 @@ const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
     const c = await updateCustomer(ctx, p.id, fields);
     return { result: { customer_id: c.id } };
   }
-  const taken = await ctx.db.selectFrom('customers').select('id').where('id', '=', p.id).executeTakeFirst();
-  if (taken) throw new ServiceError('CONFLICT', 'this customer id is already in use');
   const c = await createCustomer(ctx, fields, p.id);
   return { result: { customer_id: c.id } };
 };

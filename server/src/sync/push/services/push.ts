@@ -9,6 +9,7 @@
  */
 import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushRequest, type PushResponse } from '@duka/shared';
 import { type PendingCommit, withSavepoint, withTransaction } from '../../../db/transaction.js';
+import { requireOrg } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { refusalError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
@@ -164,7 +165,7 @@ const SEEN_EVERY_MS = 60_000;
 /** What this push's mutations already became, by id and by this device's seq, in one read. */
 async function readSeen(ctx: AuthedContext, deviceId: string, mutations: Mutation[]): Promise<Map<string, SeenRow>> {
   const seen = new Map<string, SeenRow>();
-  for (const row of await recordedMutations(ctx.db, deviceId, mutations)) {
+  for (const row of await recordedMutations(ctx.db, { orgId: requireOrg(ctx), deviceId }, mutations)) {
     seen.set(`id:${row.id}`, row);
     if (row.device_id === deviceId) seen.set(`seq:${row.seq}`, row);
   }
@@ -179,7 +180,7 @@ function answerSeen(m: Mutation, seen: Map<string, SeenRow>, deviceId: string, l
       id: m.id,
       seq: m.seq,
       status: 'rejected',
-      error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device; give this mutation a new id` },
+      error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device of this shop; give this mutation a new id` },
     };
   const bySeq = seen.get(`seq:${m.seq}`);
   // The seq is taken by another mutation: not a replay (a till restored from an old copy of its own
