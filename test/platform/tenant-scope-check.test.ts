@@ -6,6 +6,7 @@
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/src/db/database.js';
+import { orgIdCheck } from '../../server/src/db/dialect.js';
 import { TABLE_SCOPE } from '../../server/src/db/table-scope.js';
 import { crossOrg, type ScopeFinding, TenantScopeCheck } from '../../server/src/db/tenant-scope-check.js';
 
@@ -43,6 +44,15 @@ describe('the tenant-scope check', () => {
       .values({ org_id: ORG } as never)
       .execute();
     await db.selectFrom('organisations').selectAll().where('id', '=', ORG).execute();
+    // dialect.ts's orgIdCheck, in both its forms.
+    for (const dialect of ['sqlite', 'postgres'] as const) {
+      await db
+        .selectFrom('products')
+        .selectAll()
+        .where(orgIdCheck(dialect, 'org_id', ORG))
+        .where('id', 'in', ['p'])
+        .execute();
+    }
     await db.selectFrom('users').selectAll().where('id', '=', 'u').execute(); // global
     await db.selectFrom('addo_medicines').selectAll().execute(); // global
     expect(found).toEqual([]);
@@ -70,6 +80,12 @@ describe('the tenant-scope check', () => {
       .where('id', 'in', (eb) => eb.selectFrom('product_stock').select('product_id').where('store_id', '=', 's'))
       .execute();
     await sql`select count(*) from batches where store_id = ${'s'}`.execute(db);
+    // orgIdCheck's form on another column names no organisation.
+    await db
+      .selectFrom('products')
+      .selectAll()
+      .where(orgIdCheck('sqlite', 'category_id', ORG))
+      .execute();
     expect(found.map((f) => `${f.statement} ${f.table}`)).toEqual([
       'select products',
       'select customers',
@@ -78,6 +94,7 @@ describe('the tenant-scope check', () => {
       'insert transaction_lines',
       'select product_stock',
       'raw batches',
+      'select products',
     ]);
   });
 

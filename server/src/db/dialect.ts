@@ -98,6 +98,18 @@ export async function lockWait<T>(dialect: DialectName, reads: () => Promise<T>)
 }
 
 /**
+ * `<column> = orgId` beside a lookup whose own key finds the rows (ids, a store and product), for
+ * issue 36. PostgreSQL: the plain comparison, which a database placed by organisation routes by.
+ * SQLite: `+<column> = ?`, the unary plus keeping the planner off the indexes led by org_id, which
+ * missing statistics, or statistics taken while each organisation had one row, make look as
+ * selective as the key: it then walked a whole catalogue for 3 ids (docs/operations.md, the adjust
+ * drift). The organisation is checked on each row the key found. The tenant-scope check counts it.
+ */
+export function orgIdCheck(dialect: DialectName, column: string, orgId: string): RawBuilder<SqlBool> {
+  return dialect === 'sqlite' ? sql<SqlBool>`+${sql.ref(column)} = ${orgId}` : sql<SqlBool>`${sql.ref(column)} = ${orgId}`;
+}
+
+/**
  * `column` contains `text`, ignoring case, with `%`, `_` and `\` in the text matched literally.
  * Postgres: ILIKE. SQLite: LIKE, which already ignores ASCII case (names here are Latin script).
  */

@@ -80,6 +80,13 @@ function comparisons(node: Node | undefined, out: Node[] = []): Node[] {
     const op = String(node.operator.operator).toLowerCase();
     if (op === '=' || op === 'in') out.push(node);
   }
+  // dialect.ts's orgIdCheck: `x = ?`, or on SQLite `+x = ?` (a comparison the planner does not index).
+  if (node.kind === 'RawNode' && /^\+?\0 = \0$/.test((node.sqlFragments as string[]).join('\0'))) {
+    // `sql.ref` arrives wrapped in a raw node of its own.
+    const [ref, value] = node.parameters as Node[];
+    const left = ref?.kind === 'RawNode' && ref.parameters.length === 1 ? ref.parameters[0] : ref;
+    out.push({ kind: 'BinaryOperationNode', leftOperand: left, rightOperand: value } as Node);
+  }
   for (const child of children(node)) if (!QUERIES.has(child.kind)) comparisons(child, out);
   return out;
 }

@@ -8,9 +8,9 @@
  * row (`lockStock`), in product-id order like every stock writer, then reads and writes batches.
  */
 import { type BatchMovementKind, type BatchStatus, newId } from '@duka/shared';
-import { type SqlBool, sql } from 'kysely';
+import { sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { forUpdate, insertRows, updateRows } from '../../../db/dialect.js';
+import { forUpdate, insertRows, orgIdCheck, updateRows } from '../../../db/dialect.js';
 import { updateMovedBatch } from './batches.queries.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
@@ -124,7 +124,7 @@ export async function moveBatches(
         key: 'id',
         add: 'qty_on_hand',
         ...(statusMoves ? { set: 'status' } : {}),
-        where: sql<SqlBool>`${sql.ref('batches.org_id')} = ${orgId}`,
+        where: orgIdCheck(ctx.dialect, 'batches.org_id', orgId),
         now,
       },
       [...change].map(([key, add]) => ({ key, add, set: latest.get(key)!.status })),

@@ -79,7 +79,7 @@ export async function loadSaleSet(
       .select(['business_type', 'timezone', 'credit_terms_days'])
       .where('id', '=', orgId)
       .executeTakeFirstOrThrow(),
-    products ?? orgProductsById(tx.db, orgId, productIds),
+    products ?? orgProductsById(tx, orgId, productIds),
   ]);
   const customers = await readCustomers(tx, orgId, requests);
   const creditors = new Set<string>();

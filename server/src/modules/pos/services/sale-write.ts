@@ -7,7 +7,7 @@
 import { fromCents, newId } from '@duka/shared';
 import { type SqlBool, sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { insertRows, updateRows } from '../../../db/dialect.js';
+import { insertRows, orgIdCheck, updateRows } from '../../../db/dialect.js';
 import { recordAudits } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { openCreditTabs } from '../../credits/credits.exports.js';
@@ -35,7 +35,13 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
   await updateRows(
     tx.db,
     'product_stock',
-    { key: 'product_id', add: 'qty', where: sql<SqlBool>`product_stock.org_id = ${orgId} and product_stock.store_id = ${storeId}`, now },
+    // orgIdCheck: SQLite finds each row by its product, whatever its statistics say.
+    {
+      key: 'product_id',
+      add: 'qty',
+      where: sql<SqlBool>`${orgIdCheck(tx.dialect, 'product_stock.org_id', orgId)} and product_stock.store_id = ${storeId}`,
+      now,
+    },
     [...delta].filter(([, d]) => d !== 0).map(([key, add]) => ({ key, add })),
   );
   for (const id of delta.keys()) noteChange(tx, orgId, { entity: 'stock', id, storeId });

@@ -48,7 +48,7 @@ const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
 async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]) {
   if (lines.length === 0) return;
   const products = await orgProductsById(
-    ctx.db,
+    ctx,
     orgId,
     lines.map((l) => l.product_id),
   );

@@ -64,7 +64,7 @@ export async function applySales(
   const ats = valid.map((v) => v.at);
   const [members, products, prices] = await Promise.all([
     tx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', cashierIds).where('org_id', '=', orgId).execute(),
-    orgProductsById(tx.db, orgId, productIds),
+    orgProductsById(tx, orgId, productIds),
     priceHistory(tx.db, orgId, productIds, Math.min(...ats), Math.max(...ats)),
   ]);
   const member = new Map(members.map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]));
