@@ -53,7 +53,7 @@ export async function writeTags(
   note: { id: string; org_id: string; store_id: string },
   tags: string[],
 ): Promise<void> {
-  await db.deleteFrom('note_tags').where('note_id', '=', note.id).execute();
+  await db.deleteFrom('note_tags').where('org_id', '=', note.org_id).where('note_id', '=', note.id).execute();
   if (tags.length)
     await db
       .insertInto('note_tags')
