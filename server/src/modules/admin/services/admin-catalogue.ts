@@ -46,8 +46,7 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     selectProducts(ctx.db)
       .where('p.id', 'in', ids)
-      .$if(!!q.org_id, (qb) => qb.where('p.org_id', '=', q.org_id!))
-      .$if(!q.org_id, (qb) => qb.modifyEnd(acrossOrgs))
+      .$call((qb) => (q.org_id ? qb.where('p.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('o.name')
       .orderBy('p.name')
       .orderBy('p.id')
@@ -128,8 +127,7 @@ export async function listAdminCategories(
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     selectCategories(ctx.db)
       .where('c.id', 'in', ids)
-      .$if(!!q.org_id, (qb) => qb.where('c.org_id', '=', q.org_id!))
-      .$if(!q.org_id, (qb) => qb.modifyEnd(acrossOrgs))
+      .$call((qb) => (q.org_id ? qb.where('c.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('o.name')
       .orderBy('c.sort_order')
       .orderBy('c.name')

@@ -175,8 +175,7 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
         .selectFrom('ai_credit_usage')
         .selectAll()
         .where('month', 'in', months)
-        .$if(!!q.org_id, (qb) => qb.where('org_id', '=', q.org_id!))
-        .$if(!q.org_id, (qb) => qb.modifyEnd(acrossOrgs))
+        .$call((qb) => (q.org_id ? qb.where('org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
         .execute()
     : [];
   const byKey = new Map(usage.map((u) => [`${u.org_id}|${u.month}`, u]));

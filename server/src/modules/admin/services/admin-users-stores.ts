@@ -170,8 +170,7 @@ export async function listAdminStores(ctx: AuthedContext, q: ListAdminStoresQuer
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     selectStores(ctx)
       .where('s.id', 'in', ids)
-      .$if(!!q.org_id, (qb) => qb.where('s.org_id', '=', q.org_id!))
-      .$if(!q.org_id, (qb) => qb.modifyEnd(acrossOrgs))
+      .$call((qb) => (q.org_id ? qb.where('s.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('s.created_at', 'desc')
       .orderBy('s.id', 'desc')
       .limit(limit)

@@ -142,8 +142,7 @@ export async function listBillingEvents(ctx: AuthedContext, q: ListBillingEvents
   requireAdmin(ctx);
   const base = ctx.db
     .selectFrom('subscription_events')
-    .$if(!!q.org_id, (qb) => qb.where('org_id', '=', q.org_id!))
-    .$if(!q.org_id, (qb) => qb.modifyEnd(crossOrg('platform operators')));
+    .$call((qb) => (q.org_id ? qb.where('org_id', '=', q.org_id) : qb.modifyEnd(crossOrg('platform operators'))));
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     base
