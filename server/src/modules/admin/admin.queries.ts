@@ -1,6 +1,8 @@
 /** The platform admin's reads across every organisation: organisations with their counts, products, categories, deliveries. */
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { SoldStatus } from '@duka/shared';
+import type { ExpressionBuilder, Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
 import { owing } from '../suppliers/suppliers.exports.js';
 
 /** The store an admin acts in when none is named: the organisation's oldest active one, else its oldest. */
@@ -54,6 +56,7 @@ export function selectProducts(db: Kysely<Database>) {
         .selectFrom('product_stock')
         .select((s) => s.fn.coalesce(s.fn.sum<number>('product_stock.qty'), s.lit(0)).as('qty'))
         .whereRef('product_stock.product_id', '=', 'p.id')
+        .whereRef('product_stock.org_id', '=', 'p.org_id')
         .as('stock'),
     );
 }
@@ -62,12 +65,38 @@ export function selectProducts(db: Kysely<Database>) {
 export function productStockByStore(db: Kysely<Database>, orgId: string, productId: string) {
   return db
     .selectFrom('stores as s')
-    .leftJoin('product_stock as ps', (j) => j.onRef('ps.store_id', '=', 's.id').on('ps.product_id', '=', productId))
+    .leftJoin('product_stock as ps', (j) =>
+      j.onRef('ps.store_id', '=', 's.id').onRef('ps.org_id', '=', 's.org_id').on('ps.product_id', '=', productId),
+    )
     .select(['s.id as store_id', 's.name as store_name'])
     .select((eb) => eb.fn.coalesce('ps.qty', eb.lit(0)).as('qty'))
     .where('s.org_id', '=', orgId)
     .orderBy('s.created_at')
     .orderBy('s.id')
+    .execute();
+}
+
+/** How many of the product its organisation has sold (paid and credit sales). */
+export function soldQtyOf(db: Kysely<Database>, orgId: string, productId: string) {
+  return db
+    .selectFrom('transaction_lines as l')
+    .innerJoin('transactions as t', (j) => j.onRef('t.id', '=', 'l.transaction_id').onRef('t.org_id', '=', 'l.org_id'))
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
+    .where('l.org_id', '=', orgId)
+    .where('l.product_id', '=', productId)
+    .where('t.status', 'in', SoldStatus.options)
+    .executeTakeFirstOrThrow();
+}
+
+/** Organisations created in [from, to), counted per `day` (an expression over `o.created_at`). */
+export function signupsByDay(db: Kysely<Database>, from: number, to: number, day: RawBuilder<number>) {
+  return db
+    .selectFrom('organisations as o')
+    .where('o.created_at', '>=', from)
+    .where('o.created_at', '<', to)
+    .select((eb) => [day.as('day'), eb.fn.countAll<number>().as('n')])
+    .groupBy(day)
+    .modifyEnd(crossOrg('platform operators'))
     .execute();
 }
 
@@ -83,15 +112,19 @@ export function selectCategories(db: Kysely<Database>) {
         .selectFrom('products')
         .select((p) => p.fn.countAll<number>().as('n'))
         .whereRef('products.category_id', '=', 'c.id')
+        .whereRef('products.org_id', '=', 'c.org_id')
         .as('product_count'),
     );
 }
 
 /** The supplier's live deliveries in every store; `unpaid` true: only those still owed, false: only paid ones. */
-export function supplierDeliveries(db: Kysely<Database>, supplierId: string, unpaid: boolean | undefined) {
+export function supplierDeliveries(db: Kysely<Database>, orgId: string, supplierId: string, unpaid: boolean | undefined) {
   return db
     .selectFrom('deliveries')
-    .innerJoin('suppliers', 'suppliers.id', 'deliveries.supplier_id')
+    .innerJoin('suppliers', (j) =>
+      j.onRef('suppliers.id', '=', 'deliveries.supplier_id').onRef('suppliers.org_id', '=', 'deliveries.org_id'),
+    )
+    .where('deliveries.org_id', '=', orgId)
     .where('deliveries.supplier_id', '=', supplierId)
     .where('deliveries.deleted_at', 'is', null)
     .$if(unpaid === true, (qb) =>

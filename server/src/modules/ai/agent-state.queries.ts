@@ -6,6 +6,7 @@
 import { AGENT_TURNS_KEPT, type AgentAction, type AgentActionOutcome, type AgentTurn } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
 import type { AgentActionRow, AgentActionTable, AgentTurnRow } from '../../db/tables/ai.table.js';
 import { iso } from '../../lib/clock.js';
 import type { Owner } from './ai.queries.js';
@@ -23,8 +24,14 @@ export function findOwnAgentConversation(db: Db, owner: Owner, id: string, now: 
     .executeTakeFirst();
 }
 
-export function agentTurnsOf(db: Db, conversationId: string) {
-  return db.selectFrom('agent_turns').selectAll().where('conversation_id', '=', conversationId).orderBy('seq').execute();
+export function agentTurnsOf(db: Db, orgId: string, conversationId: string) {
+  return db
+    .selectFrom('agent_turns')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('conversation_id', '=', conversationId)
+    .orderBy('seq')
+    .execute();
 }
 
 export function toAgentTurn(row: AgentTurnRow): AgentTurn {
@@ -77,6 +84,7 @@ export async function appendAgentTurn(db: Db, owner: Owner, id: string, turn: Ag
     .execute();
   await db
     .deleteFrom('agent_turns')
+    .where('org_id', '=', owner.orgId)
     .where('conversation_id', '=', id)
     .where('seq', '<=', seq - AGENT_TURNS_KEPT)
     .execute();
@@ -158,11 +166,12 @@ export function toAgentAction(row: AgentActionRow): AgentAction {
   };
 }
 
-/** Delete what has expired: conversations (and their turns) and actions past their keeping time. */
+/** Delete what has expired in every organisation: conversations (and their turns) and actions past their keeping time. */
 export async function deleteExpiredAgentState(db: Db, now: number): Promise<number> {
-  const expired = db.selectFrom('agent_conversations').select('id').where('expires_at', '<=', now);
-  await db.deleteFrom('agent_turns').where('conversation_id', 'in', expired).execute();
-  const conversations = await db.deleteFrom('agent_conversations').where('expires_at', '<=', now).executeTakeFirst();
-  const actions = await db.deleteFrom('agent_actions').where('keep_until', '<=', now).executeTakeFirst();
+  const scan = crossOrg('job scan');
+  const expired = db.selectFrom('agent_conversations').select('id').where('expires_at', '<=', now).modifyEnd(scan);
+  await db.deleteFrom('agent_turns').where('conversation_id', 'in', expired).modifyEnd(scan).execute();
+  const conversations = await db.deleteFrom('agent_conversations').where('expires_at', '<=', now).modifyEnd(scan).executeTakeFirst();
+  const actions = await db.deleteFrom('agent_actions').where('keep_until', '<=', now).modifyEnd(scan).executeTakeFirst();
   return Number(conversations.numDeletedRows) + Number(actions.numDeletedRows);
 }

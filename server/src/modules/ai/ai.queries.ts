@@ -22,8 +22,14 @@ export function findOwnConversation(db: Kysely<Database>, owner: Owner, id: stri
     .executeTakeFirst();
 }
 
-export function messagesOf(db: Kysely<Database>, conversationId: string) {
-  return db.selectFrom('ai_messages').selectAll().where('conversation_id', '=', conversationId).orderBy('seq').execute();
+export function messagesOf(db: Kysely<Database>, orgId: string, conversationId: string) {
+  return db
+    .selectFrom('ai_messages')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('conversation_id', '=', conversationId)
+    .orderBy('seq')
+    .execute();
 }
 
 export function toMessage(row: AiMessageRow): AiMessage {
@@ -119,6 +125,7 @@ export async function appendMessage(
       tokens_used: eb('tokens_used', '+', m.tokens),
       updated_at: m.at,
     }))
+    .where('org_id', '=', conv.orgId)
     .where('id', '=', conv.id)
     .returning('last_seq')
     .executeTakeFirstOrThrow();
@@ -138,7 +145,7 @@ export async function appendMessage(
 }
 
 /** Rename, archive or bring back a conversation (only what `input` names), answering its row. */
-export function updateConversationRow(db: Kysely<Database>, id: string, input: UpdateAiConversationInput, now: number) {
+export function updateConversationRow(db: Kysely<Database>, orgId: string, id: string, input: UpdateAiConversationInput, now: number) {
   return db
     .updateTable('ai_conversations')
     .set({
@@ -146,22 +153,30 @@ export function updateConversationRow(db: Kysely<Database>, id: string, input: U
       ...(input.is_active !== undefined ? { is_active: input.is_active ? 1 : 0 } : {}),
       updated_at: now,
     })
+    .where('org_id', '=', orgId)
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
 /** Undo appendMessage of a user's message whose answer failed (`updatedAt`: the conversation's before it). */
-export async function removeMessage(db: Kysely<Database>, conversationId: string, messageId: string, updatedAt: number): Promise<void> {
-  await db.deleteFrom('ai_messages').where('id', '=', messageId).execute();
+export async function removeMessage(
+  db: Kysely<Database>,
+  orgId: string,
+  conversationId: string,
+  messageId: string,
+  updatedAt: number,
+): Promise<void> {
+  await db.deleteFrom('ai_messages').where('org_id', '=', orgId).where('id', '=', messageId).execute();
   await db
     .updateTable('ai_conversations')
     .set((eb) => ({ message_count: eb('message_count', '-', 1), updated_at: updatedAt }))
+    .where('org_id', '=', orgId)
     .where('id', '=', conversationId)
     .execute();
 }
 
-export async function deleteConversation(db: Kysely<Database>, conversationId: string): Promise<void> {
-  await db.deleteFrom('ai_messages').where('conversation_id', '=', conversationId).execute();
-  await db.deleteFrom('ai_conversations').where('id', '=', conversationId).execute();
+export async function deleteConversation(db: Kysely<Database>, orgId: string, conversationId: string): Promise<void> {
+  await db.deleteFrom('ai_messages').where('org_id', '=', orgId).where('conversation_id', '=', conversationId).execute();
+  await db.deleteFrom('ai_conversations').where('org_id', '=', orgId).where('id', '=', conversationId).execute();
 }

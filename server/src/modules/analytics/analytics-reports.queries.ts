@@ -78,7 +78,7 @@ export async function outstandingCredit(db: Kysely<Database>, s: Scope, today: s
 export function productsForReport(db: Kysely<Database>, orgId: string, categoryId: string | undefined) {
   let q = db
     .selectFrom('products as p')
-    .leftJoin('categories as c', 'c.id', 'p.category_id')
+    .leftJoin('categories as c', (j) => j.onRef('c.id', '=', 'p.category_id').onRef('c.org_id', '=', 'p.org_id'))
     .select(['p.id', 'p.name', 'p.category_id', 'c.name as category_name', 'p.is_service', 'p.is_active'])
     .where('p.org_id', '=', orgId);
   if (categoryId) q = q.where('p.category_id', '=', categoryId);
@@ -89,10 +89,10 @@ export function productsForReport(db: Kysely<Database>, orgId: string, categoryI
 export async function stockByProduct(db: Kysely<Database>, s: Scope) {
   let q = db
     .selectFrom('product_stock as ps')
-    .innerJoin('stores as st', 'st.id', 'ps.store_id')
+    .innerJoin('stores as st', (j) => j.onRef('st.id', '=', 'ps.store_id').onRef('st.org_id', '=', 'ps.org_id'))
     .select(['ps.product_id'])
     .select((eb) => eb.fn.sum<number>('ps.qty').as('qty'))
-    .where('st.org_id', '=', s.orgId)
+    .where('ps.org_id', '=', s.orgId)
     .groupBy('ps.product_id');
   if (s.storeId) q = q.where('ps.store_id', '=', s.storeId);
   const rows = await q.execute();

@@ -125,7 +125,7 @@ const sold = sql`${sql.ref('t.status')} in (${sql.join(SoldStatus.options.map((s
 const when = (cond: RawBuilder<unknown>, value: RawBuilder<unknown>) => sql<number>`sum(case when ${cond} then ${value} else 0 end)`;
 /** Σ over the sale's lines, read through the covering (transaction_id, …) index. */
 const ofLines = (expr: RawBuilder<unknown>) =>
-  sql`coalesce((select sum(${expr}) from ${sql.table('transaction_lines')} as ${sql.raw('l')} where ${sql.ref('l.transaction_id')} = ${sql.ref('t.id')}), 0)`;
+  sql`coalesce((select sum(${expr}) from ${sql.table('transaction_lines')} as ${sql.raw('l')} where ${sql.ref('l.org_id')} = ${sql.ref('t.org_id')} and ${sql.ref('l.transaction_id')} = ${sql.ref('t.id')}), 0)`;
 
 /**
  * The figure columns of `sales_daily` by the name reads answer with: the one list the rebuild
@@ -193,6 +193,7 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
     .selectFrom('transactions as t')
     .crossJoin('transaction_lines as l')
     .whereRef('l.transaction_id', '=', 't.id')
+    .whereRef('l.org_id', '=', 't.org_id')
     .where('t.org_id', '=', orgId)
     .where(inSpans(spans))
     .where('t.status', 'in', SoldStatus.options)
@@ -264,12 +265,13 @@ export async function rollupProducts(db: Kysely<Database>, s: DayScope) {
 }
 
 /** The name on the latest receipt of products no longer in the catalogue. */
-export async function receiptNames(db: Kysely<Database>, ids: string[]) {
+export async function receiptNames(db: Kysely<Database>, orgId: string, ids: string[]) {
   if (!ids.length) return new Map<string, string>();
   const rows = await db
     .selectFrom('transaction_lines')
     .select(['product_id'])
     .select((eb) => eb.fn.max('product_name').as('name'))
+    .where('org_id', '=', orgId)
     .where('product_id', 'in', ids)
     .groupBy('product_id')
     .execute();

@@ -120,6 +120,7 @@ function soldLines(db: Kysely<Database>, s: Scope) {
     .selectFrom('transactions as t')
     .crossJoin('transaction_lines as l')
     .whereRef('l.transaction_id', '=', 't.id')
+    .whereRef('l.org_id', '=', 't.org_id')
     .where((eb) => inScope(eb, s))
     .where('t.status', 'in', SoldStatus.options);
 }
@@ -177,7 +178,7 @@ export async function refundsOut(db: Kysely<Database>, s: Scope, buckets: DayBuc
   const bucket = bucketOf('t.refunded_at', buckets);
   const rows = await db
     .selectFrom('transactions as t')
-    .leftJoin('credit_tabs as ct', 'ct.transaction_id', 't.id')
+    .leftJoin('credit_tabs as ct', (j) => j.onRef('ct.transaction_id', '=', 't.id').onRef('ct.org_id', '=', 't.org_id'))
     .where((eb) => inScope(eb, s, 't.refunded_at'))
     .where('t.status', '=', 'refunded')
     .select((eb) => [

@@ -2,6 +2,7 @@
 import { fromCents, type Invoice, type Payment, type Plan, type PlanFeature, type LimitPlan } from '@duka/shared';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
 import type { InvoiceTable, PaymentTable, PlanTable, SubscriptionTable } from '../../db/tables/billing.table.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { DEFAULT_TIMEZONE, localMonth, startOfLocalDay } from '../../lib/time.js';
@@ -83,6 +84,54 @@ export function toPayment(row: PaymentRow): Payment {
     created_at: iso(Number(row.created_at)),
     updated_at: iso(Number(row.updated_at)),
   };
+}
+
+/** Every organisation's active subscription on a paid period: what the platform's MRR is summed from. */
+export function paidRunningSubscriptions(db: Kysely<Database>) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['billing_cycle', 'price'])
+    .where('status', '=', 'active')
+    .where('price', '>', 0)
+    .where('billing_cycle', 'is not', null)
+    .modifyEnd(crossOrg('platform operators'))
+    .execute();
+}
+
+/** The billing job's scans over every organisation: active periods ended by `now`. */
+export function periodsEnded(db: Kysely<Database>, now: number, limit: number) {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('status', '=', 'active')
+    .where('period_end', '<=', now)
+    .limit(limit)
+    .modifyEnd(crossOrg('job scan'))
+    .execute();
+}
+
+/** Organisations past due since `since` or earlier: their grace is over. */
+export function graceOver(db: Kysely<Database>, since: number, limit: number) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['org_id'])
+    .where('status', '=', 'past_due')
+    .where('past_due_since', '<=', since)
+    .limit(limit)
+    .modifyEnd(crossOrg('job scan'))
+    .execute();
+}
+
+/** Organisations past due and not reminded since `since`. */
+export function dueReminders(db: Kysely<Database>, since: number, limit: number) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['org_id', 'past_due_since'])
+    .where('status', '=', 'past_due')
+    .where((eb) => eb.or([eb('last_reminder_at', 'is', null), eb('last_reminder_at', '<=', since)]))
+    .limit(limit)
+    .modifyEnd(crossOrg('job scan'))
+    .execute();
 }
 
 /** What an organisation has: active stores, active users other than the owner, active products. */

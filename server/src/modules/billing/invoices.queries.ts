@@ -2,6 +2,7 @@
 import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
 
 /** A row of the subscription history: a status change, an invoice or a payment. */
 export interface BillingEvent {
@@ -36,7 +37,7 @@ export async function insertBillingEvent(db: Kysely<Database>, e: BillingEvent, 
     .execute();
 }
 
-/** Moves to another plan and suspensions up to `until`, oldest first: what churn is worked out from. */
+/** Moves to another plan and suspensions of every organisation up to `until`, oldest first: what the platform's churn is worked out from. */
 export function planChangeEvents(db: Kysely<Database>, until: number) {
   return db
     .selectFrom('subscription_events')
@@ -45,6 +46,7 @@ export function planChangeEvents(db: Kysely<Database>, until: number) {
     .where('created_at', '<=', until)
     .orderBy('created_at')
     .orderBy('id')
+    .modifyEnd(crossOrg('platform operators'))
     .execute();
 }
 
@@ -73,7 +75,7 @@ export function newestOpenRenewal(db: Kysely<Database>, orgId: string) {
     .executeTakeFirst();
 }
 
-/** Pending payments made at or before `cutoff` and not asked about since then: their callback may be lost. */
+/** Pending payments of every organisation made at or before `cutoff` and not asked about since then: their callback may be lost. */
 export function stalePendingPayments(db: Kysely<Database>, cutoff: number, limit: number) {
   return db
     .selectFrom('payments')
@@ -82,13 +84,38 @@ export function stalePendingPayments(db: Kysely<Database>, cutoff: number, limit
     .where('created_at', '<=', cutoff)
     .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', cutoff)]))
     .limit(limit)
+    .modifyEnd(crossOrg('job scan'))
     .execute();
+}
+
+/** Claim the stale payment for one status query: only while no other instance asked since `p.checked_at`. */
+export function claimStalePayment(db: Kysely<Database>, p: { id: string; org_id: string; checked_at: number | null }, now: number) {
+  return db
+    .updateTable('payments')
+    .set({ checked_at: now })
+    .where('org_id', '=', p.org_id)
+    .where('id', '=', p.id)
+    .where('status', '=', 'pending')
+    .where((eb) => (p.checked_at === null ? eb('checked_at', 'is', null) : eb('checked_at', '=', p.checked_at)))
+    .executeTakeFirst();
+}
+
+/** The invoice of a payment that was just paid, marked paid while still open; undefined when it was not. */
+export function markInvoicePaid(db: Kysely<Database>, payment: { org_id: string; invoice_id: string }, now: number) {
+  return db
+    .updateTable('invoices')
+    .set({ status: 'paid', paid_at: now })
+    .where('org_id', '=', payment.org_id)
+    .where('id', '=', payment.invoice_id)
+    .where('status', '=', 'open')
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** A pending or failed payment whose reported amount differs from the invoice: recorded, never credited. */
 export function markPaymentMismatch(
   db: Kysely<Database>,
-  paymentId: string,
+  payment: { id: string; org_id: string },
   m: { reported: number; providerRef: string | null; detail: string },
   now: number,
 ) {
@@ -101,7 +128,8 @@ export function markPaymentMismatch(
       detail: m.detail,
       updated_at: now,
     })
-    .where('id', '=', paymentId)
+    .where('org_id', '=', payment.org_id)
+    .where('id', '=', payment.id)
     .where('status', 'in', ['pending', 'failed'])
     .executeTakeFirst();
 }

@@ -44,13 +44,22 @@ export function insertNoteUnlessTaken(db: Kysely<Database>, note: NewNote, now: 
     .executeTakeFirst();
 }
 
+/**
+ * Whether a note of another organisation has this id. A till picks a new note's id, and ids are the
+ * platform's: the one read of this area that cannot name its organisation (issue 36).
+ */
+export async function noteIdTakenElsewhere(db: Kysely<Database>, orgId: string, id: string): Promise<boolean> {
+  const row = await db.selectFrom('notes').select('id').where('id', '=', id).where('org_id', '!=', orgId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Replace a note's tag index rows. */
 export async function writeTags(
   db: Kysely<Database>,
   note: { id: string; org_id: string; store_id: string },
   tags: string[],
 ): Promise<void> {
-  await db.deleteFrom('note_tags').where('note_id', '=', note.id).execute();
+  await db.deleteFrom('note_tags').where('org_id', '=', note.org_id).where('note_id', '=', note.id).execute();
   if (tags.length)
     await db
       .insertInto('note_tags')

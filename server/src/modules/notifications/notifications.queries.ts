@@ -35,6 +35,16 @@ export async function countUnread(db: Kysely<Database>, orgId: string, storeId: 
   return Number(row.n);
 }
 
+/** The update marking those of `ids` still unread read (the caller picks what it returns). */
+export function markUnreadRead(db: Kysely<Database>, orgId: string, ids: string[], now: number) {
+  return db
+    .updateTable('notifications')
+    .set({ is_read: 1, read_at: now })
+    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
+    .where('is_read', '=', 0);
+}
+
 export interface NewNotification {
   orgId: string;
   storeId: string;

@@ -6,6 +6,7 @@ import { SoldStatus } from '@duka/shared';
 import type { UpdateScheduledReportInput } from '@duka/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
 import { owingTabs, pastDue, tabBalance } from '../customers/customers.exports.js';
 import type { ReportExportRow, ScheduledReportRow } from '../../db/tables/reports.table.js';
 
@@ -29,7 +30,7 @@ export function salesPage(db: Kysely<Database>, s: SalesScope, after: SaleKey | 
   return db
     .selectFrom('transactions as t')
     .leftJoin('users as u', 'u.id', 't.cashier_id')
-    .leftJoin('customers as c', 'c.id', 't.customer_id')
+    .leftJoin('customers as c', (j) => j.onRef('c.id', '=', 't.customer_id').onRef('c.org_id', '=', 't.org_id'))
     .select([
       't.id',
       't.created_at',
@@ -88,7 +89,7 @@ export function salesTotalsByStatus(db: Kysely<Database>, s: SalesScope) {
 export function taxByRate(db: Kysely<Database>, s: SalesScope) {
   return db
     .selectFrom('transaction_lines as l')
-    .innerJoin('transactions as t', 't.id', 'l.transaction_id')
+    .innerJoin('transactions as t', (j) => j.onRef('t.id', '=', 'l.transaction_id').onRef('t.org_id', '=', 'l.org_id'))
     .select((eb) => {
       const gross = eb('l.line_total', '-', eb.ref('l.discount'));
       const taxed = eb('l.tax', '>', 0);
@@ -114,8 +115,10 @@ const categoryName = (eb: ExpressionBuilder<Database & { p: Database['products']
 function stockedProducts(db: Kysely<Database>, orgId: string, storeId: string) {
   return db
     .selectFrom('products as p')
-    .leftJoin('categories as c', 'c.id', 'p.category_id')
-    .leftJoin('product_stock as s', (j) => j.onRef('s.product_id', '=', 'p.id').on('s.store_id', '=', storeId))
+    .leftJoin('categories as c', (j) => j.onRef('c.id', '=', 'p.category_id').onRef('c.org_id', '=', 'p.org_id'))
+    .leftJoin('product_stock as s', (j) =>
+      j.onRef('s.product_id', '=', 'p.id').onRef('s.org_id', '=', 'p.org_id').on('s.store_id', '=', storeId),
+    )
     .where('p.org_id', '=', orgId)
     .where('p.is_active', '=', 1)
     .where('p.is_service', '=', 0);
@@ -234,6 +237,7 @@ export function findSchedule(db: Kysely<Database>, orgId: string, id: string): P
   return db.selectFrom('scheduled_reports').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
 }
 
+/** The schedules of every organisation due by `now`: the sender's scan. */
 export function dueSchedules(db: Kysely<Database>, now: number, limit: number) {
   return db
     .selectFrom('scheduled_reports')
@@ -243,7 +247,21 @@ export function dueSchedules(db: Kysely<Database>, now: number, limit: number) {
     .orderBy('next_run_at')
     .orderBy('id')
     .limit(limit)
+    .modifyEnd(crossOrg('job scan'))
     .execute();
+}
+
+/** The schedule as read from the due list is still enabled and due at the same time (no other instance sent it since). */
+export async function isStillDue(db: Kysely<Database>, s: Pick<ScheduledReportRow, 'org_id' | 'id' | 'next_run_at'>): Promise<boolean> {
+  const row = await db
+    .selectFrom('scheduled_reports')
+    .select('id')
+    .where('org_id', '=', s.org_id)
+    .where('id', '=', s.id)
+    .where('next_run_at', '=', s.next_run_at)
+    .where('is_enabled', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
@@ -252,6 +270,7 @@ export function dueSchedules(db: Kysely<Database>, now: number, limit: number) {
  */
 export async function updateSchedule(
   db: Kysely<Database>,
+  orgId: string,
   id: string,
   input: UpdateScheduledReportInput,
   nextRunAt: number | undefined,
@@ -268,6 +287,7 @@ export async function updateSchedule(
       ...(nextRunAt !== undefined ? { next_run_at: nextRunAt } : {}),
       updated_at: now,
     })
+    .where('org_id', '=', orgId)
     .where('id', '=', id)
     .execute();
 }

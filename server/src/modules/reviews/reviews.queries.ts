@@ -1,6 +1,7 @@
 import { newId, type PublicReview, type StoreReview } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
 import { iso } from '../../lib/clock.js';
 import type { ReviewRow } from '../../db/tables/reviews.table.js';
 
@@ -29,17 +30,18 @@ export function insertReview(
     .executeTakeFirstOrThrow();
 }
 
-/** Published reviews with their store's name, newest first. */
+/** Published reviews of every organisation with their store's name, newest first: the public page's. */
 export function publishedReviews(db: Kysely<Database>, limit: number): Promise<ReviewWithStore[]> {
   return db
     .selectFrom('reviews')
-    .innerJoin('stores', 'stores.id', 'reviews.store_id')
+    .innerJoin('stores', (j) => j.onRef('stores.id', '=', 'reviews.store_id').onRef('stores.org_id', '=', 'reviews.org_id'))
     .selectAll('reviews')
     .select('stores.name as store_name')
     .where('reviews.is_published', '=', 1)
     .orderBy('reviews.created_at', 'desc')
     .orderBy('reviews.id', 'desc')
     .limit(limit)
+    .modifyEnd(crossOrg('public page'))
     .execute();
 }
 
@@ -48,6 +50,7 @@ export async function countPublished(db: Kysely<Database>): Promise<number> {
     .selectFrom('reviews')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('is_published', '=', 1)
+    .modifyEnd(crossOrg('public page'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

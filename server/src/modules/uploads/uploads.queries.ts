@@ -1,6 +1,7 @@
 import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
 import type { Config } from '../../env.js';
 import type { UploadRow } from '../../db/tables/uploads.table.js';
 
@@ -8,8 +9,9 @@ export function findUploadByKey(db: Kysely<Database>, orgId: string, key: string
   return db.selectFrom('uploads').selectAll().where('org_id', '=', orgId).where('key', '=', key).executeTakeFirst();
 }
 
+/** The file behind a file URL, which names the file and not its organisation. */
 export function findUploadByFileName(db: Kysely<Database>, fileName: string): Promise<UploadRow | undefined> {
-  return db.selectFrom('uploads').selectAll().where('file_name', '=', fileName).executeTakeFirst();
+  return db.selectFrom('uploads').selectAll().where('file_name', '=', fileName).modifyEnd(crossOrg('signed link')).executeTakeFirst();
 }
 
 export function insertUpload(db: Kysely<Database>, upload: Omit<UploadRow, 'id' | 'created_at'>, now: number): Promise<UploadRow> {

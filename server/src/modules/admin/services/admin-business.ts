@@ -25,7 +25,7 @@ import { outstandingOf as customerOwes, pastDue, tabBalance, toCustomer } from '
 import { toExpense } from '../../expenses/expenses.exports.js';
 import { orgPayments, outstandingOf as supplierOwes, toDeliveries, toPayments, toSupplier } from '../../suppliers/suppliers.exports.js';
 import { supplierDeliveries } from '../admin.queries.js';
-import { adminDateRange, limitOffset, withOrgNames } from './admin-context.js';
+import { acrossOrgs, adminDateRange, limitOffset, withOrgNames } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type Page<T> = { items: T[]; meta: PageMeta };
@@ -33,7 +33,7 @@ type Page<T> = { items: T[]; meta: PageMeta };
 export async function listAdminCustomers(ctx: AuthedContext, q: ListAdminCustomersQuery): Promise<Page<AdminCustomer>> {
   requireAdmin(ctx);
   let base = ctx.db.selectFrom('customers');
-  if (q.org_id) base = base.where('customers.org_id', '=', q.org_id);
+  base = q.org_id ? base.where('customers.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.status) base = base.where('customers.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.search) {
     const t = q.search;
@@ -73,9 +73,11 @@ export async function listAdminCredits(ctx: AuthedContext, q: ListAdminCreditsQu
   const filterToday = localDate(now, q.org_id ? await orgTimezone(ctx.db, q.org_id) : DEFAULT_TIMEZONE);
   let base = ctx.db
     .selectFrom('credit_tabs')
-    .innerJoin('customers', 'customers.id', 'credit_tabs.customer_id')
+    .innerJoin('customers', (j) =>
+      j.onRef('customers.id', '=', 'credit_tabs.customer_id').onRef('customers.org_id', '=', 'credit_tabs.org_id'),
+    )
     .innerJoin('organisations as o', 'o.id', 'credit_tabs.org_id');
-  if (q.org_id) base = base.where('credit_tabs.org_id', '=', q.org_id);
+  base = q.org_id ? base.where('credit_tabs.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.store_id) base = base.where('credit_tabs.store_id', '=', q.store_id);
   if (q.status) base = base.where('credit_tabs.status', '=', q.status);
   if (q.overdue !== undefined) {
@@ -107,7 +109,7 @@ export async function listAdminCredits(ctx: AuthedContext, q: ListAdminCreditsQu
 export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSuppliersQuery): Promise<Page<AdminSupplier>> {
   requireAdmin(ctx);
   let base = ctx.db.selectFrom('suppliers').where('suppliers.deleted_at', 'is', null);
-  if (q.org_id) base = base.where('suppliers.org_id', '=', q.org_id);
+  base = q.org_id ? base.where('suppliers.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.status) base = base.where('suppliers.status', '=', q.status);
   if (q.search) {
     const t = q.search;
@@ -131,12 +133,14 @@ export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSupplie
           .selectFrom('deliveries')
           .select((d) => d.fn.countAll<number>().as('n'))
           .whereRef('deliveries.supplier_id', '=', 'suppliers.id')
+          .whereRef('deliveries.org_id', '=', 'suppliers.org_id')
           .where('deliveries.deleted_at', 'is', null)
           .as('delivery_count'),
         eb
           .selectFrom('supplier_payments')
           .select((p) => p.fn.countAll<number>().as('n'))
           .whereRef('supplier_payments.supplier_id', '=', 'suppliers.id')
+          .whereRef('supplier_payments.org_id', '=', 'suppliers.org_id')
           .as('payment_count'),
       ])
       .orderBy('suppliers.name')
@@ -158,9 +162,9 @@ export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSupplie
   };
 }
 
-/** Any supplier, deleted ones included (their history stays readable). */
+/** Any supplier, deleted ones included (their history stays readable); the path names it by id alone. */
 async function requireAnySupplier(ctx: AuthedContext, id: string) {
-  const row = await ctx.db.selectFrom('suppliers').select(['id', 'org_id']).where('id', '=', id).executeTakeFirst();
+  const row = await ctx.db.selectFrom('suppliers').select(['id', 'org_id']).where('id', '=', id).modifyEnd(acrossOrgs).executeTakeFirst();
   if (!row) throw new NotFoundError('supplier');
   return row;
 }
@@ -169,7 +173,7 @@ async function requireAnySupplier(ctx: AuthedContext, id: string) {
 export async function listAdminSupplierDeliveries(ctx: AuthedContext, supplierId: string, q: ListAdminDeliveriesQuery) {
   requireAdmin(ctx);
   const supplier = await requireAnySupplier(ctx, supplierId);
-  const base = supplierDeliveries(ctx.db, supplier.id, q.unpaid);
+  const base = supplierDeliveries(ctx.db, supplier.org_id, supplier.id, q.unpaid);
   const { limit, offset } = limitOffset(q);
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -205,7 +209,7 @@ export async function listAdminSupplierPayments(ctx: AuthedContext, supplierId: 
 export async function listAdminExpenses(ctx: AuthedContext, q: ListAdminExpensesQuery): Promise<Page<AdminExpense>> {
   requireAdmin(ctx);
   let base = ctx.db.selectFrom('expenses');
-  if (q.org_id) base = base.where('org_id', '=', q.org_id);
+  base = q.org_id ? base.where('org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.store_id) base = base.where('store_id', '=', q.store_id);
   if (q.category) base = base.where('category', '=', q.category);
   if (q.search) base = base.where(containsText(ctx.dialect, 'title', q.search));

@@ -1,5 +1,5 @@
 /** Products and categories of every organisation; writes go through the inventory services. */
-import { pageMeta, SoldStatus } from '@duka/shared';
+import { pageMeta } from '@duka/shared';
 import type {
   AdminCategory,
   AdminProduct,
@@ -16,8 +16,8 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { toCategory, toProduct, createCategory, deleteCategory, updateCategory, updateProduct } from '../../inventory/inventory.exports.js';
 import type { CategoryRow, ProductRow } from '../../../db/tables/inventory.table.js';
-import { productStockByStore, productsWithOrg, selectCategories, selectProducts } from '../admin.queries.js';
-import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
+import { productStockByStore, productsWithOrg, selectCategories, selectProducts, soldQtyOf } from '../admin.queries.js';
+import { acrossOrgs, adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type ProductWithOrg = ProductRow & { stock: number | string | null; organisation_name: string; org_expiry_alert_days: number };
@@ -31,7 +31,7 @@ const toAdminProduct = (row: ProductWithOrg): AdminProduct => ({
 export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProductsQuery): Promise<{ items: AdminProduct[]; meta: PageMeta }> {
   requireAdmin(ctx);
   let base = productsWithOrg(ctx.db);
-  if (q.org_id) base = base.where('p.org_id', '=', q.org_id);
+  base = q.org_id ? base.where('p.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.category_id) base = base.where('p.category_id', '=', q.category_id);
   if (q.status) base = base.where('p.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.search) {
@@ -46,6 +46,7 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     selectProducts(ctx.db)
       .where('p.id', 'in', ids)
+      .$call((qb) => (q.org_id ? qb.where('p.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('o.name')
       .orderBy('p.name')
       .orderBy('p.id')
@@ -57,7 +58,7 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
 }
 
 async function requireProduct(ctx: AuthedContext, id: string): Promise<ProductWithOrg> {
-  const row = await selectProducts(ctx.db).where('p.id', '=', id).executeTakeFirst();
+  const row = await selectProducts(ctx.db).where('p.id', '=', id).modifyEnd(acrossOrgs).executeTakeFirst();
   if (!row) throw new NotFoundError('product');
   return row;
 }
@@ -66,18 +67,15 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
   requireAdmin(ctx);
   const row = await requireProduct(ctx, id);
   const [category, stores, sold, prices] = await Promise.all([
-    row.category_id ? ctx.db.selectFrom('categories').select('name').where('id', '=', row.category_id).executeTakeFirst() : undefined,
+    row.category_id
+      ? ctx.db.selectFrom('categories').select('name').where('org_id', '=', row.org_id).where('id', '=', row.category_id).executeTakeFirst()
+      : undefined,
     productStockByStore(ctx.db, row.org_id, id),
-    ctx.db
-      .selectFrom('transaction_lines as l')
-      .innerJoin('transactions as t', 't.id', 'l.transaction_id')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
-      .where('l.product_id', '=', id)
-      .where('t.status', 'in', SoldStatus.options)
-      .executeTakeFirstOrThrow(),
+    soldQtyOf(ctx.db, row.org_id, id),
     ctx.db
       .selectFrom('product_prices')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', row.org_id)
       .where('product_id', '=', id)
       .executeTakeFirstOrThrow(),
   ]);
@@ -121,7 +119,7 @@ export async function listAdminCategories(
 ): Promise<{ items: AdminCategory[]; meta: PageMeta }> {
   requireAdmin(ctx);
   let base = ctx.db.selectFrom('categories as c');
-  if (q.org_id) base = base.where('c.org_id', '=', q.org_id);
+  base = q.org_id ? base.where('c.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.search) base = base.where(containsText(ctx.dialect, 'c.name', q.search));
   const ids = base.select('c.id');
   const { limit, offset } = limitOffset(q);
@@ -129,6 +127,7 @@ export async function listAdminCategories(
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     selectCategories(ctx.db)
       .where('c.id', 'in', ids)
+      .$call((qb) => (q.org_id ? qb.where('c.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('o.name')
       .orderBy('c.sort_order')
       .orderBy('c.name')
@@ -141,7 +140,7 @@ export async function listAdminCategories(
 }
 
 async function requireCategory(ctx: AuthedContext, id: string): Promise<CategoryWithOrg> {
-  const row = await selectCategories(ctx.db).where('c.id', '=', id).executeTakeFirst();
+  const row = await selectCategories(ctx.db).where('c.id', '=', id).modifyEnd(acrossOrgs).executeTakeFirst();
   if (!row) throw new NotFoundError('category');
   return row;
 }

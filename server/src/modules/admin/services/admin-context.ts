@@ -4,6 +4,7 @@
  */
 import { Permission } from '@duka/shared';
 import type { AuthedContext, TxContext } from '../../../lib/context.js';
+import { crossOrg } from '../../../db/tenant-scope-check.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
@@ -42,6 +43,9 @@ export async function requireOrgExists(ctx: AuthedContext, orgId: string): Promi
   const row = await ctx.db.selectFrom('organisations').select('id').where('id', '=', orgId).executeTakeFirst();
   if (!row) throw new NotFoundError('organisation');
 }
+
+/** The mark of a read over every organisation's rows (a list without `org_id`, a lookup by an id alone, a platform count). */
+export const acrossOrgs = crossOrg('platform operators');
 
 export const limitOffset = (q: { page: number; page_size: number }) => ({ limit: q.page_size, offset: (q.page - 1) * q.page_size });
 

@@ -13,9 +13,10 @@ import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ValidationError } from '../../../lib/errors.js';
 import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
-import { limitOffset } from './admin-context.js';
+import { acrossOrgs, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { billingFigures } from '../../billing/billing.exports.js';
+import { signupsByDay } from '../admin.queries.js';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -34,7 +35,11 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
   const days = Math.round((to - from) / DAY_MS);
   if (days > MAX_DAYS) throw new ValidationError('date_from', `the range may hold at most ${MAX_DAYS} days`);
   const dayOf = (column: string) => sql<number>`(${sql.ref(column)} - ${sql.lit(from)}) / ${sql.lit(DAY_MS)}`;
-  const sales = ctx.db.selectFrom('transactions as t').where('t.created_at', '>=', from).where('t.created_at', '<', to);
+  const sales = ctx.db
+    .selectFrom('transactions as t')
+    .where('t.created_at', '>=', from)
+    .where('t.created_at', '<', to)
+    .modifyEnd(acrossOrgs);
   const [byDay, refunds, byOrg, selling, signups, newUsers, subscriptions] = await Promise.all([
     sales
       .where('t.status', 'in', SoldStatus.options)
@@ -59,13 +64,7 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
       .where('t.status', 'in', SoldStatus.options)
       .select((eb) => eb.fn.count<number>('t.org_id').distinct().as('n'))
       .executeTakeFirstOrThrow(),
-    ctx.db
-      .selectFrom('organisations as o')
-      .where('o.created_at', '>=', from)
-      .where('o.created_at', '<', to)
-      .select((eb) => [dayOf('o.created_at').as('day'), eb.fn.countAll<number>().as('n')])
-      .groupBy(dayOf('o.created_at'))
-      .execute(),
+    signupsByDay(ctx.db, from, to, dayOf('o.created_at')),
     ctx.db
       .selectFrom('users')
       .where('created_at', '>=', from)
@@ -133,6 +132,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
       db
         .selectFrom('organisations')
         .select((eb) => eb.fn.countAll<number>().as('n'))
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -140,6 +140,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .selectFrom('organisations')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('is_active', '=', 1)
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -166,6 +167,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
       db
         .selectFrom('stores')
         .select((eb) => eb.fn.countAll<number>().as('n'))
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -173,6 +175,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .selectFrom('stores')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('is_active', '=', 1)
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     db
@@ -180,11 +183,13 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
       .where('created_at', '>=', from)
       .where('status', 'in', SoldStatus.options)
+      .modifyEnd(acrossOrgs)
       .executeTakeFirstOrThrow(),
     count(
       db
         .selectFrom('devices')
         .select((eb) => eb.fn.countAll<number>().as('n'))
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -192,6 +197,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .selectFrom('devices')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('last_seen_at', '>=', from)
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -199,6 +205,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .selectFrom('sync_mutations')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('created_at', '>=', from)
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -207,6 +214,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('created_at', '>=', from)
         .where('status', '=', 'rejected')
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -214,6 +222,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .selectFrom('sync_conflicts')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('resolved', '=', 0)
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -235,6 +244,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .selectFrom('events')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('delivered', '=', 0)
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
     count(
@@ -242,6 +252,7 @@ export async function monitoringOverview(ctx: AuthedContext): Promise<Monitoring
         .selectFrom('event_deliveries')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('status', '=', 'failed')
+        .modifyEnd(acrossOrgs)
         .executeTakeFirstOrThrow(),
     ),
   ]);

@@ -17,7 +17,7 @@ import { findOrganisation, toOrganisation } from '../../tenancy/tenancy.exports.
 import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
 import { revokeAllForUser } from '../../auth/auth.exports.js';
 import { organisationsCounted } from '../admin.queries.js';
-import { adminTx, auditAdmin, limitOffset } from './admin-context.js';
+import { acrossOrgs, adminTx, auditAdmin, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { aiCreditAllowance } from '../../billing/billing.exports.js';
 import { UNLIMITED_AI_CREDITS } from '../../accounts/accounts.exports.js';
@@ -40,7 +40,7 @@ export async function listOrganisations(
   q: ListAdminOrganisationsQuery,
 ): Promise<{ items: AdminOrganisation[]; meta: PageMeta }> {
   requireAdmin(ctx);
-  let base = ctx.db.selectFrom('organisations as o');
+  let base = ctx.db.selectFrom('organisations as o').modifyEnd(acrossOrgs);
   if (q.search) {
     const text = q.search;
     base = base.where((eb) =>

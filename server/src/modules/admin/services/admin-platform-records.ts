@@ -20,7 +20,7 @@ import { toNote } from '../../notebook/notebook.exports.js';
 import { toNotification } from '../../notifications/notifications.exports.js';
 import { toStoreReview } from '../../reviews/reviews.exports.js';
 import type { ReviewRow } from '../../../db/tables/reviews.table.js';
-import { adminTx, auditAdmin, limitOffset, withOrgNames } from './admin-context.js';
+import { acrossOrgs, adminTx, auditAdmin, limitOffset, withOrgNames } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { planAiCredits } from '../../billing/billing.exports.js';
 import { UNLIMITED_AI_CREDITS } from '../../accounts/accounts.exports.js';
@@ -39,7 +39,7 @@ const toAdminReview = (r: ReviewWithNames): AdminReview => ({
 function reviews(ctx: AuthedContext) {
   return ctx.db
     .selectFrom('reviews')
-    .innerJoin('stores', 'stores.id', 'reviews.store_id')
+    .innerJoin('stores', (j) => j.onRef('stores.id', '=', 'reviews.store_id').onRef('stores.org_id', '=', 'reviews.org_id'))
     .innerJoin('organisations as o', 'o.id', 'reviews.org_id');
 }
 const selectReviews = (ctx: AuthedContext) =>
@@ -48,7 +48,7 @@ const selectReviews = (ctx: AuthedContext) =>
 export async function listAdminReviews(ctx: AuthedContext, q: ListAdminReviewsQuery): Promise<Page<AdminReview>> {
   requireAdmin(ctx);
   let base = reviews(ctx);
-  if (q.org_id) base = base.where('reviews.org_id', '=', q.org_id);
+  base = q.org_id ? base.where('reviews.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.published !== undefined) base = base.where('reviews.is_published', '=', q.published ? 1 : 0);
   if (q.rating) base = base.where('reviews.rating', '=', q.rating);
   const { limit, offset } = limitOffset(q);
@@ -67,7 +67,7 @@ export async function listAdminReviews(ctx: AuthedContext, q: ListAdminReviewsQu
 }
 
 async function requireReview(ctx: AuthedContext, id: string): Promise<ReviewWithNames> {
-  const row = await selectReviews(ctx).where('reviews.id', '=', id).executeTakeFirst();
+  const row = await selectReviews(ctx).where('reviews.id', '=', id).modifyEnd(acrossOrgs).executeTakeFirst();
   if (!row) throw new NotFoundError('review');
   return row;
 }
@@ -79,7 +79,7 @@ export async function updateReviewByAdmin(ctx: AuthedContext, id: string, input:
   const flag = input.is_published ? 1 : 0;
   if (flag === review.is_published) return toAdminReview(review);
   await adminTx(ctx, async (tx) => {
-    await tx.db.updateTable('reviews').set({ is_published: flag }).where('id', '=', id).execute();
+    await tx.db.updateTable('reviews').set({ is_published: flag }).where('org_id', '=', review.org_id).where('id', '=', id).execute();
     await auditAdmin(tx, {
       action: 'review.update',
       description: `Platform admin ${flag ? 'published' : 'hid'} a ${review.rating}-star review of ${review.store_name}`,
@@ -96,7 +96,7 @@ export async function deleteReviewByAdmin(ctx: AuthedContext, id: string): Promi
   requireAdmin(ctx);
   const review = await requireReview(ctx, id);
   await adminTx(ctx, async (tx) => {
-    await tx.db.deleteFrom('reviews').where('id', '=', id).execute();
+    await tx.db.deleteFrom('reviews').where('org_id', '=', review.org_id).where('id', '=', id).execute();
     await auditAdmin(tx, {
       action: 'review.delete',
       description: `Platform admin deleted a ${review.rating}-star review of ${review.store_name}`,
@@ -112,7 +112,7 @@ export async function deleteReviewByAdmin(ctx: AuthedContext, id: string): Promi
 export async function listAdminNotes(ctx: AuthedContext, q: ListAdminNotesQuery): Promise<Page<AdminNote>> {
   requireAdmin(ctx);
   let base = ctx.db.selectFrom('notes').where('deleted_at', 'is', null);
-  if (q.org_id) base = base.where('org_id', '=', q.org_id);
+  base = q.org_id ? base.where('org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.store_id) base = base.where('store_id', '=', q.store_id);
   if (q.search) base = base.where(containsText(ctx.dialect, 'title', q.search));
   const { limit, offset } = limitOffset(q);
@@ -130,7 +130,7 @@ export async function listAdminNotes(ctx: AuthedContext, q: ListAdminNotesQuery)
 export async function listAdminNotifications(ctx: AuthedContext, q: ListAdminNotificationsQuery): Promise<Page<AdminNotification>> {
   requireAdmin(ctx);
   let base = ctx.db.selectFrom('notifications');
-  if (q.org_id) base = base.where('org_id', '=', q.org_id);
+  base = q.org_id ? base.where('org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.store_id) base = base.where('store_id', '=', q.store_id);
   if (q.category) base = base.where('category', '=', q.category);
   if (q.unread !== undefined) base = base.where('is_read', '=', q.unread ? 0 : 1);
@@ -148,7 +148,7 @@ export async function listAdminNotifications(ctx: AuthedContext, q: ListAdminNot
 
 function organisationsPage(ctx: AuthedContext, q: { org_id?: string; search?: string; status?: OrganisationStatus }) {
   let base = ctx.db.selectFrom('organisations');
-  if (q.org_id) base = base.where('id', '=', q.org_id);
+  base = q.org_id ? base.where('id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.search) base = base.where(containsText(ctx.dialect, 'name', q.search));
   if (q.status) base = base.where('is_active', '=', q.status === 'active' ? 1 : 0);
   return base;
@@ -175,7 +175,7 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
         .selectFrom('ai_credit_usage')
         .selectAll()
         .where('month', 'in', months)
-        .$if(!!q.org_id, (qb) => qb.where('org_id', '=', q.org_id!))
+        .$call((qb) => (q.org_id ? qb.where('org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
         .execute()
     : [];
   const byKey = new Map(usage.map((u) => [`${u.org_id}|${u.month}`, u]));

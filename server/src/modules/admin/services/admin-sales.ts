@@ -11,7 +11,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { transactionMatches, withLines } from '../../pos/pos.exports.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
-import { adminDateRange, limitOffset } from './admin-context.js';
+import { acrossOrgs, adminDateRange, limitOffset } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type Named = TransactionRow & { organisation_name: string; store_name: string };
@@ -30,12 +30,12 @@ function ledger(ctx: AuthedContext) {
   return ctx.db
     .selectFrom('transactions as t')
     .innerJoin('organisations as o', 'o.id', 't.org_id')
-    .innerJoin('stores as s', 's.id', 't.store_id');
+    .innerJoin('stores as s', (j) => j.onRef('s.id', '=', 't.store_id').onRef('s.org_id', '=', 't.org_id'));
 }
 
 async function filtered(ctx: AuthedContext, q: { org_id?: string; store_id?: string; date_from?: string; date_to?: string }) {
   let base = ledger(ctx);
-  if (q.org_id) base = base.where('t.org_id', '=', q.org_id);
+  base = q.org_id ? base.where('t.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.store_id) base = base.where('t.store_id', '=', q.store_id);
   const range = await adminDateRange(ctx, q);
   if (range) base = base.where('t.created_at', '>=', range.from).where('t.created_at', '<', range.to);
@@ -75,6 +75,7 @@ export async function getAdminTransaction(ctx: AuthedContext, id: string): Promi
     .selectAll('t')
     .select(['o.name as organisation_name', 's.name as store_name'])
     .where('t.id', '=', id)
+    .modifyEnd(acrossOrgs)
     .executeTakeFirst();
   if (!row) throw new NotFoundError('transaction');
   return (await toAdminTransactions(ctx, [row]))[0]!;

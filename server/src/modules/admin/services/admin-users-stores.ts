@@ -20,7 +20,7 @@ import { deactivateUser, resetToTemporaryPassword } from '../../accounts/account
 import { updateStaff } from '../../staff/staff.exports.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
 import { updateStore } from '../../stores/stores.exports.js';
-import { adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
+import { acrossOrgs, adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type UserWithOrg = UserRow & { organisation_name: string | null };
@@ -156,7 +156,7 @@ function selectStores(ctx: AuthedContext) {
 export async function listAdminStores(ctx: AuthedContext, q: ListAdminStoresQuery): Promise<{ items: AdminStore[]; meta: PageMeta }> {
   requireAdmin(ctx);
   let base = storesWithOrg(ctx);
-  if (q.org_id) base = base.where('s.org_id', '=', q.org_id);
+  base = q.org_id ? base.where('s.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.status) base = base.where('s.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.search) {
     const t = q.search;
@@ -170,6 +170,7 @@ export async function listAdminStores(ctx: AuthedContext, q: ListAdminStoresQuer
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     selectStores(ctx)
       .where('s.id', 'in', ids)
+      .$call((qb) => (q.org_id ? qb.where('s.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('s.created_at', 'desc')
       .orderBy('s.id', 'desc')
       .limit(limit)
@@ -193,7 +194,7 @@ export async function listOrganisationUsers(ctx: AuthedContext, orgId: string, q
 }
 
 async function requireAdminStore(ctx: AuthedContext, id: string): Promise<StoreWithOrg> {
-  const row = await selectStores(ctx).where('s.id', '=', id).executeTakeFirst();
+  const row = await selectStores(ctx).where('s.id', '=', id).modifyEnd(acrossOrgs).executeTakeFirst();
   if (!row) throw new NotFoundError('store');
   return row;
 }

@@ -1,10 +1,14 @@
 import type { AuthedContext } from '../../../lib/context.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
+import { acrossOrgs } from './admin-context.js';
 
 const started = Date.now();
 
 async function count(ctx: AuthedContext, table: 'organisations' | 'stores' | 'users', since?: number) {
-  let q = ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
+  let q = ctx.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .modifyEnd(acrossOrgs);
   if (since !== undefined) q = q.where('created_at', '>=', since);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }

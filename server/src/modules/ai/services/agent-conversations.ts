@@ -25,9 +25,10 @@ export async function startAgentConversation(ctx: AuthedContext): Promise<AgentC
 }
 
 export async function getAgentConversation(ctx: AuthedContext, id: string): Promise<AgentConversation> {
-  const row = await findOwnAgentConversation(ctx.db, ownerOf(ctx), id, ctx.clock.now());
+  const owner = ownerOf(ctx);
+  const row = await findOwnAgentConversation(ctx.db, owner, id, ctx.clock.now());
   if (!row) throw new NotFoundError('conversation');
-  return { id, turns: (await agentTurnsOf(ctx.db, id)).map(toAgentTurn), expires_at: iso(Number(row.expires_at)) };
+  return { id, turns: (await agentTurnsOf(ctx.db, owner.orgId, id)).map(toAgentTurn), expires_at: iso(Number(row.expires_at)) };
 }
 
 export async function addAgentTurn(ctx: AuthedContext, id: string, turn: AgentTurn): Promise<AgentConversation> {

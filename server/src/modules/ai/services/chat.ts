@@ -83,7 +83,7 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
       { id: conv.id, orgId: owner.orgId },
       { role: 'user', content: message, source: null, tokens: 0, at: now },
     );
-    const history = await messagesOf(tx.db, conv.id);
+    const history = await messagesOf(tx.db, owner.orgId, conv.id);
     return { conv, created, questionId: question.id, previousUpdatedAt: conv.updated_at, history };
   });
 
@@ -107,8 +107,8 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
     // Compensation: the credit back, the question gone; the error as it was.
     await withTransaction(ctx, async (tx) => {
       await giveBackCredit(tx.db, owner.orgId, credits.month);
-      if (asked.created) await deleteConversation(tx.db, asked.conv.id);
-      else await removeMessage(tx.db, asked.conv.id, asked.questionId, asked.previousUpdatedAt);
+      if (asked.created) await deleteConversation(tx.db, owner.orgId, asked.conv.id);
+      else await removeMessage(tx.db, owner.orgId, asked.conv.id, asked.questionId, asked.previousUpdatedAt);
     });
     if (err instanceof AiGatewayError)
       throw new AiGatewayError(`${err.message}; your credit was given back, send the message again`, err.upstreamStatus);
@@ -122,6 +122,6 @@ async function send(ctx: AuthedContext, conversationId: string | null, message: 
     await appendMessage(tx.db, { id: asked.conv.id, orgId: owner.orgId }, { ...answer, role: 'assistant', at: tx.clock.now() });
     await addTokens(tx.db, owner.orgId, credits.month, answer.tokens);
     const row = await findOwnConversation(tx.db, owner, asked.conv.id);
-    return toConversation(row!, await messagesOf(tx.db, asked.conv.id));
+    return toConversation(row!, await messagesOf(tx.db, owner.orgId, asked.conv.id));
   });
 }

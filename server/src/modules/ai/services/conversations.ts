@@ -29,9 +29,10 @@ export async function listConversations(
 }
 
 export async function getConversation(ctx: AuthedContext, id: string): Promise<AiConversation> {
-  const row = await findOwnConversation(ctx.db, ownerOf(ctx), id);
+  const owner = ownerOf(ctx);
+  const row = await findOwnConversation(ctx.db, owner, id);
   if (!row) throw new NotFoundError('conversation');
-  return toConversation(row, await messagesOf(ctx.db, id));
+  return toConversation(row, await messagesOf(ctx.db, owner.orgId, id));
 }
 
 /** Rename, archive (`is_active` false) or bring back a conversation. */
@@ -40,7 +41,7 @@ export async function updateConversation(ctx: AuthedContext, id: string, input: 
   return withTransaction(ctx, async (tx) => {
     const row = await findOwnConversation(tx.db, owner, id);
     if (!row) throw new NotFoundError('conversation');
-    const updated = await updateConversationRow(tx.db, id, input, tx.clock.now());
-    return toConversation(updated, await messagesOf(tx.db, id));
+    const updated = await updateConversationRow(tx.db, owner.orgId, id, input, tx.clock.now());
+    return toConversation(updated, await messagesOf(tx.db, owner.orgId, id));
   });
 }

@@ -166,6 +166,7 @@ export async function bestProducts(db: Kysely<Database>, r: Range, limit: number
   );
   const gone = await receiptNames(
     db,
+    r.orgId,
     top.filter((p) => !names.has(p.productId)).map((p) => p.productId),
   );
   return top.map((p) => ({

@@ -13,10 +13,11 @@ import {
   pageMeta,
 } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
+import { crossOrg } from '../../../db/tenant-scope-check.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
-import { FREE_PLAN } from '../billing.queries.js';
+import { FREE_PLAN, paidRunningSubscriptions } from '../billing.queries.js';
 import { planChangeEvents } from '../invoices.queries.js';
 
 export async function listAdminSubscriptions(
@@ -28,7 +29,7 @@ export async function listAdminSubscriptions(
     .selectFrom('organisations as o')
     .leftJoin('subscriptions as s', 's.org_id', 'o.id')
     .leftJoin('plans as p', 'p.id', 's.plan_id')
-    .$if(!!q.org_id, (qb) => qb.where('o.id', '=', q.org_id!))
+    .$call((qb) => (q.org_id ? qb.where('o.id', '=', q.org_id) : qb.modifyEnd(crossOrg('platform operators'))))
     .$if(!!q.search, (qb) => qb.where(containsText(ctx.dialect, 'o.name', q.search!)))
     .$if(!!q.status, (qb) => qb.where('o.is_active', '=', q.status === 'active' ? 1 : 0));
   const [{ total }, rows] = await Promise.all([
@@ -116,16 +117,7 @@ const WINDOW_MS = 30 * 86_400_000;
 export async function billingFigures(ctx: ServiceContext) {
   const now = ctx.clock.now();
   const start = now - WINDOW_MS;
-  const [running, events] = await Promise.all([
-    ctx.db
-      .selectFrom('subscriptions')
-      .select(['billing_cycle', 'price'])
-      .where('status', '=', 'active')
-      .where('price', '>', 0)
-      .where('billing_cycle', 'is not', null)
-      .execute(),
-    planChangeEvents(ctx.db, now),
-  ]);
+  const [running, events] = await Promise.all([paidRunningSubscriptions(ctx.db), planChangeEvents(ctx.db, now)]);
   const mrr = running.reduce((sum, s) => sum + monthlyEquivalent(s.billing_cycle as 'monthly' | 'yearly', Number(s.price)), 0);
   const paidAtStart = new Map<string, boolean>();
   const churnedOrgs = new Set<string>();
@@ -148,7 +140,9 @@ export async function billingFigures(ctx: ServiceContext) {
 /** The billing history, newest first: every invoice, payment and status change (subscription_events). */
 export async function listBillingEvents(ctx: AuthedContext, q: ListBillingEventsQuery): Promise<{ items: BillingEvent[]; meta: PageMeta }> {
   requireAdmin(ctx);
-  const base = ctx.db.selectFrom('subscription_events').$if(!!q.org_id, (qb) => qb.where('org_id', '=', q.org_id!));
+  const base = ctx.db
+    .selectFrom('subscription_events')
+    .$call((qb) => (q.org_id ? qb.where('org_id', '=', q.org_id) : qb.modifyEnd(crossOrg('platform operators'))));
   const [{ total }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     base

@@ -11,15 +11,18 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { Lease } from '../../../lib/leases.js';
 import {
+  dueReminders,
   FREE_PLAN,
   findPlan,
   findPlanByCode,
+  graceOver,
   type InvoiceRow,
   type PaymentRow,
+  periodsEnded,
   priceOf,
   type SubscriptionRow,
 } from '../billing.queries.js';
-import { newestOpenRenewal, stalePendingPayments } from '../invoices.queries.js';
+import { claimStalePayment, newestOpenRenewal, stalePendingPayments } from '../invoices.queries.js';
 import { invoiceNumber } from './checkout.js';
 import { recordBillingEvent } from './history.js';
 import { applyPaymentResult, pushAfterCommit } from './payments.js';
@@ -41,13 +44,7 @@ export async function runBillingJobs(deps: Deps, lease?: Lease): Promise<void> {
 
 async function endPeriods(ctx: ServiceContext, lease?: Lease) {
   const now = ctx.clock.now();
-  const due = await ctx.db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('status', '=', 'active')
-    .where('period_end', '<=', now)
-    .limit(BATCH)
-    .execute();
+  const due = await periodsEnded(ctx.db, now, BATCH);
   for (const sub of due) {
     try {
       await endPeriod(ctx, sub, lease);
@@ -155,13 +152,7 @@ async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow, lease?: Leas
 async function suspendAfterGrace(ctx: ServiceContext, lease?: Lease) {
   const now = ctx.clock.now();
   const limit = now - GRACE_DAYS * DAY;
-  const due = await ctx.db
-    .selectFrom('subscriptions')
-    .select(['org_id'])
-    .where('status', '=', 'past_due')
-    .where('past_due_since', '<=', limit)
-    .limit(BATCH)
-    .execute();
+  const due = await graceOver(ctx.db, limit, BATCH);
   for (const { org_id } of due) {
     await withTransaction(ctx, async (tx) => {
       await lease?.fence(tx.db);
@@ -192,13 +183,7 @@ async function suspendAfterGrace(ctx: ServiceContext, lease?: Lease) {
 /** At most one reminder a day per organisation while past due: the claim is the last_reminder_at update. */
 async function remind(ctx: ServiceContext, lease?: Lease) {
   const now = ctx.clock.now();
-  const due = await ctx.db
-    .selectFrom('subscriptions')
-    .select(['org_id', 'past_due_since'])
-    .where('status', '=', 'past_due')
-    .where((eb) => eb.or([eb('last_reminder_at', 'is', null), eb('last_reminder_at', '<=', now - DAY)]))
-    .limit(BATCH)
-    .execute();
+  const due = await dueReminders(ctx.db, now - DAY, BATCH);
   for (const sub of due) {
     await withTransaction(ctx, async (tx) => {
       await lease?.fence(tx.db);
@@ -242,17 +227,11 @@ async function queryStalePayments(ctx: ServiceContext) {
   const now = ctx.clock.now();
   const stale = await stalePendingPayments(ctx.db, now - QUERY_AFTER_MS, BATCH);
   for (const p of stale) {
-    const claimed = await ctx.db
-      .updateTable('payments')
-      .set({ checked_at: now })
-      .where('id', '=', p.id)
-      .where('status', '=', 'pending')
-      .where((eb) => (p.checked_at === null ? eb('checked_at', 'is', null) : eb('checked_at', '=', p.checked_at)))
-      .executeTakeFirst();
+    const claimed = await claimStalePayment(ctx.db, p, now);
     if (Number(claimed.numUpdatedRows) === 0) continue;
     try {
       const result = await ctx.payments.queryStatus(p.id, p.provider_ref, AbortSignal.timeout(15_000));
-      await applyPaymentResult(ctx, { ...result, reference: p.id });
+      await applyPaymentResult(ctx, { ...result, reference: p.id }, p.org_id);
     } catch (err) {
       ctx.log.warn({ err, payment_id: p.id }, 'billing: payment status query failed');
     }

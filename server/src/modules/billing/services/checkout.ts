@@ -144,6 +144,11 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
     return { invoice, payment };
   });
   // The push ran after commit: a rejected push has already marked the payment failed.
-  const after = await ctx.db.selectFrom('payments').selectAll().where('id', '=', payment.id).executeTakeFirstOrThrow();
+  const after = await ctx.db
+    .selectFrom('payments')
+    .selectAll()
+    .where('org_id', '=', payment.org_id)
+    .where('id', '=', payment.id)
+    .executeTakeFirstOrThrow();
   return { change: 'started', invoice: toInvoice(invoice, plan.code), payment: toPayment(after) };
 }

@@ -5,11 +5,12 @@
  * applies a plan change twice; an amount that differs from the invoice is recorded, not credited.
  */
 import { formatTzs, fromCents, periodEndOf, toCents } from '@duka/shared';
+import { crossOrg } from '../../../db/tenant-scope-check.js';
 import { afterCommit, withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext, TxContext } from '../../../lib/context.js';
 import { CallbackRejected, type PaymentCallbackInput, type PaymentResult, PaymentRejected } from '../providers/payment-provider.js';
 import { activateSubscription, findPlan, type InvoiceRow, type PaymentRow } from '../billing.queries.js';
-import { markPaymentMismatch } from '../invoices.queries.js';
+import { markInvoicePaid, markPaymentMismatch } from '../invoices.queries.js';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../../lib/errors.js';
 import { recordBillingEvent } from './history.js';
 
@@ -31,7 +32,12 @@ async function startPush(ctx: ServiceContext, payment: PaymentRow, description: 
       description,
     });
     if (started.providerRef)
-      await ctx.db.updateTable('payments').set({ provider_ref: started.providerRef }).where('id', '=', payment.id).execute();
+      await ctx.db
+        .updateTable('payments')
+        .set({ provider_ref: started.providerRef })
+        .where('org_id', '=', payment.org_id)
+        .where('id', '=', payment.id)
+        .execute();
   } catch (err) {
     // A network error or timeout leaves the payment pending: the job asks the provider later.
     if (!(err instanceof PaymentRejected)) {
@@ -42,6 +48,7 @@ async function startPush(ctx: ServiceContext, payment: PaymentRow, description: 
       const failed = await tx.db
         .updateTable('payments')
         .set({ status: 'failed', detail: err.reason.slice(0, 500), updated_at: tx.clock.now() })
+        .where('org_id', '=', payment.org_id)
         .where('id', '=', payment.id)
         .where('status', '=', 'pending')
         .executeTakeFirst();
@@ -74,11 +81,15 @@ export async function receiveCallback(ctx: ServiceContext, provider: string, inp
 
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
-/** Apply what the provider says happened to a payment; safe to call any number of times. */
-export async function applyPaymentResult(ctx: ServiceContext, result: PaymentResult): Promise<void> {
+/**
+ * Apply what the provider says happened to a payment; safe to call any number of times. `orgId`: the
+ * payment's organisation when the caller knows it (the job); a callback names only the payment.
+ */
+export async function applyPaymentResult(ctx: ServiceContext, result: PaymentResult, orgId?: string): Promise<void> {
   if (!isUuid(result.reference)) return;
   await withTransaction(ctx, async (tx) => {
-    const payment = await tx.db.selectFrom('payments').selectAll().where('id', '=', result.reference).executeTakeFirst();
+    const lookup = tx.db.selectFrom('payments').selectAll().where('id', '=', result.reference);
+    const payment = await (orgId ? lookup.where('org_id', '=', orgId) : lookup.modifyEnd(crossOrg('provider callback'))).executeTakeFirst();
     if (!payment) {
       ctx.log.warn({ reference: result.reference }, 'payment result for an unknown payment');
       return;
@@ -90,6 +101,7 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
       await tx.db
         .updateTable('payments')
         .set({ detail: result.detail || payment.detail, checked_at: now })
+        .where('org_id', '=', payment.org_id)
         .where('id', '=', payment.id)
         .where('status', '=', 'pending')
         .execute();
@@ -99,6 +111,7 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
       const done = await tx.db
         .updateTable('payments')
         .set({ status: 'failed', detail: result.detail.slice(0, 500), provider_ref: ref, updated_at: now })
+        .where('org_id', '=', payment.org_id)
         .where('id', '=', payment.id)
         .where('status', '=', 'pending')
         .executeTakeFirst();
@@ -110,7 +123,7 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
     if (reported !== null && reported !== Number(payment.amount)) {
       const done = await markPaymentMismatch(
         tx.db,
-        payment.id,
+        payment,
         {
           reported,
           providerRef: ref,
@@ -130,6 +143,7 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
     const paid = await tx.db
       .updateTable('payments')
       .set({ status: 'paid', reported_amount: reported, provider_ref: ref, detail: result.detail || null, updated_at: now })
+      .where('org_id', '=', payment.org_id)
       .where('id', '=', payment.id)
       .where('status', 'in', ['pending', 'failed'])
       .executeTakeFirst();
@@ -139,13 +153,7 @@ export async function applyPaymentResult(ctx: ServiceContext, result: PaymentRes
       kind: 'payment.paid',
       detail: `paid ${formatTzs(Number(payment.amount))} from ${payment.phone}`,
     });
-    const invoice = await tx.db
-      .updateTable('invoices')
-      .set({ status: 'paid', paid_at: now })
-      .where('id', '=', payment.invoice_id)
-      .where('status', '=', 'open')
-      .returningAll()
-      .executeTakeFirst();
+    const invoice = await markInvoicePaid(tx.db, payment, now);
     if (!invoice) {
       await recordBillingEvent(tx, {
         ...ev,

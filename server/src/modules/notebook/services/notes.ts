@@ -12,7 +12,16 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
-import { cleanTags, findNote, insertNote, insertNoteUnlessTaken, storeNotes, toNote, writeTags } from '../notebook.queries.js';
+import {
+  cleanTags,
+  findNote,
+  insertNote,
+  insertNoteUnlessTaken,
+  noteIdTakenElsewhere,
+  storeNotes,
+  toNote,
+  writeTags,
+} from '../notebook.queries.js';
 import type { NoteRow } from '../../../db/tables/notebook.table.js';
 import { docText, encodeDoc, loadDoc, mergeUpdate, setText } from './ydoc.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
@@ -37,6 +46,7 @@ export async function listNotes(ctx: AuthedContext, q: ListNotesQuery): Promise<
           selectFrom('note_tags')
             .select('note_tags.note_id')
             .whereRef('note_tags.note_id', '=', 'notes.id')
+            .whereRef('note_tags.org_id', '=', 'notes.org_id')
             .where('note_tags.tag', '=', tag!),
         ),
       ),
@@ -125,6 +135,7 @@ async function applyEdit(tx: AuthedContext, row: NoteRow, edit: NoteEdit, create
     ? await tx.db
         .updateTable('notes')
         .set({ ...next, updated_at: tx.clock.now() })
+        .where('org_id', '=', row.org_id)
         .where('id', '=', row.id)
         .returningAll()
         .executeTakeFirstOrThrow()
@@ -172,8 +183,15 @@ export async function applyNoteUpdate(
       now,
     );
     const created = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
-    const row = await forUpdate(tx.dialect, tx.db.selectFrom('notes').selectAll().where('id', '=', p.note_id)).executeTakeFirstOrThrow();
-    if (row.org_id !== orgId) throw new ConflictError('this note id is already in use');
+    // Not ours and not inserted (SQLite's key is the id), or inserted beside another organisation's (PostgreSQL's is org_id, id).
+    const taken = created ? await noteIdTakenElsewhere(tx.db, orgId, p.note_id) : false;
+    const row = taken
+      ? undefined
+      : await forUpdate(
+          tx.dialect,
+          tx.db.selectFrom('notes').selectAll().where('org_id', '=', orgId).where('id', '=', p.note_id),
+        ).executeTakeFirst();
+    if (!row) throw new ConflictError('this note id is already in use');
     if (row.store_id !== storeId) throw new NotFoundError('note');
     if (row.deleted_at !== null) throw new InvalidStateError('this note was deleted');
     const note = await applyEdit(tx, row, { update: p.update, title: p.title, tags: p.tags }, created);
@@ -194,8 +212,13 @@ export async function deleteNote(ctx: AuthedContext, id: string): Promise<Note> 
   return withTransaction(ctx, async (tx) => {
     const row = await lockNote(tx, orgId, storeId, id);
     const now = tx.clock.now();
-    await tx.db.updateTable('notes').set({ deleted_at: now, updated_at: now, content: '', ydoc: '' }).where('id', '=', id).execute();
-    await tx.db.deleteFrom('note_tags').where('note_id', '=', id).execute();
+    await tx.db
+      .updateTable('notes')
+      .set({ deleted_at: now, updated_at: now, content: '', ydoc: '' })
+      .where('org_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
+    await tx.db.deleteFrom('note_tags').where('org_id', '=', orgId).where('note_id', '=', id).execute();
     noteChange(tx, orgId, { entity: 'note', id, op: 'delete', storeId });
     await recordAudit(tx, { action: 'note.delete', description: `Deleted note "${row.title}"`, entity: 'note', entityId: id });
     return toNote(row);

@@ -10,7 +10,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, NotFoundError } from '../../../lib/errors.js';
 import { findStore } from '../../tenancy/tenancy.exports.js';
-import { countUnread, findNotification, storeNotifications, toNotification } from '../notifications.queries.js';
+import { countUnread, findNotification, markUnreadRead, storeNotifications, toNotification } from '../notifications.queries.js';
 import { createNotification } from './create-notification.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
@@ -83,13 +83,7 @@ export async function markRead(ctx: AuthedContext, id: string): Promise<Notifica
   if (row.is_read === 1) return toNotification(row);
   return withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    const updated = await tx.db
-      .updateTable('notifications')
-      .set({ is_read: 1, read_at: now })
-      .where('id', '=', id)
-      .where('is_read', '=', 0)
-      .returningAll()
-      .executeTakeFirst();
+    const [updated] = await markUnreadRead(tx.db, orgId, [id], now).returningAll().execute();
     if (updated) noteChange(tx, orgId, { entity: 'notification', id, storeId });
     return toNotification(updated ?? { ...row, is_read: 1, read_at: now });
   });
@@ -112,13 +106,7 @@ export async function markAllRead(ctx: AuthedContext): Promise<{ updated: number
     ).map((r) => r.id);
     if (ids.length === 0) break;
     updated += await withTransaction(ctx, async (tx) => {
-      const rows = await tx.db
-        .updateTable('notifications')
-        .set({ is_read: 1, read_at: tx.clock.now() })
-        .where('id', 'in', ids)
-        .where('is_read', '=', 0)
-        .returning('id')
-        .execute();
+      const rows = await markUnreadRead(tx.db, orgId, ids, tx.clock.now()).returning('id').execute();
       for (const r of rows) noteChange(tx, orgId, { entity: 'notification', id: r.id, storeId });
       return rows.length;
     });
@@ -132,7 +120,7 @@ export async function deleteNotification(ctx: AuthedContext, id: string): Promis
   const row = await findNotification(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('notification');
   await withTransaction(ctx, async (tx) => {
-    const gone = await tx.db.deleteFrom('notifications').where('id', '=', id).executeTakeFirst();
+    const gone = await tx.db.deleteFrom('notifications').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
     if (Number(gone.numDeletedRows) === 0) return;
     noteChange(tx, orgId, { entity: 'notification', id, op: 'delete', storeId });
     await recordAudit(tx, {

@@ -3,6 +3,7 @@
  * again, the sales made since the backup (design: "Server restored from a backup"). Every store is
  * told, so the owner knows why sales reappear and where to look if a till's resend meets a conflict.
  */
+import { crossOrg } from '../../../db/tenant-scope-check.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { createNotification } from './create-notification.js';
 
@@ -11,7 +12,12 @@ const EAT = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Dar_es_Salaam',
 /** One notification per active store; answers how many were written. */
 export async function notifyRestored(deps: Deps, backupTakenAt: number): Promise<number> {
   const ctx: ServiceContext = { ...deps, actor: null, requestId: 'restore-notice' };
-  const stores = await ctx.db.selectFrom('stores').select(['id', 'org_id']).where('is_active', '=', 1).execute();
+  const stores = await ctx.db
+    .selectFrom('stores')
+    .select(['id', 'org_id'])
+    .where('is_active', '=', 1)
+    .modifyEnd(crossOrg('job scan'))
+    .execute();
   for (const s of stores) {
     await createNotification(ctx, {
       orgId: s.org_id,

@@ -94,14 +94,14 @@ export async function updateScheduledReport(ctx: AuthedContext, id: string, inpu
   // A new frequency, or a report switched back on, starts from the next send time from now (no catch-up of missed ones).
   const reschedule = (input.frequency !== undefined && input.frequency !== existing.frequency) || enabling;
   const tz = reschedule ? await orgTimezone(ctx.db, existing.org_id) : '';
-  await updateSchedule(ctx.db, id, input, reschedule ? nextRunAt(frequency, now, tz) : undefined, now);
+  await updateSchedule(ctx.db, existing.org_id, id, input, reschedule ? nextRunAt(frequency, now, tz) : undefined, now);
   return toScheduledReport((await findSchedule(ctx.db, existing.org_id, id))!);
 }
 
 export async function deleteScheduledReport(ctx: AuthedContext, id: string): Promise<void> {
   requireRole(ctx, 'owner');
   const existing = await requireSchedule(ctx, id);
-  await ctx.db.deleteFrom('scheduled_reports').where('id', '=', existing.id).execute();
+  await ctx.db.deleteFrom('scheduled_reports').where('org_id', '=', existing.org_id).where('id', '=', existing.id).execute();
 }
 
 /** Send the report now to its recipients; its schedule is unchanged. */

@@ -13,7 +13,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { type Lease, LeaseLost } from '../../../lib/leases.js';
 import { addDays, localDate } from '../../../lib/time.js';
-import { dueSchedules, insertExport } from '../reports.queries.js';
+import { dueSchedules, insertExport, isStillDue } from '../reports.queries.js';
 import type { ReportExportRow, ScheduledReportRow } from '../../../db/tables/reports.table.js';
 import { nextRunAt, presetPeriod } from './range.js';
 import { REPORT_TYPES } from './report-specs.js';
@@ -62,6 +62,7 @@ export async function dispatchSchedule(
     const update = tx.db
       .updateTable('scheduled_reports')
       .set({ last_run_at: now, last_export_id: row.id, ...(claim ? { next_run_at: claim.next } : {}) })
+      .where('org_id', '=', s.org_id)
       .where('id', '=', s.id);
     const done = await (claim ? update.where('next_run_at', '=', claim.seen).where('is_enabled', '=', 1) : update).executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return false;
@@ -103,14 +104,7 @@ export async function runScheduledReports(deps: Deps): Promise<number> {
       if (!tz) continue;
       const run = await deps.leases.run(`scheduled-report:${s.id}`, {}, async (lease) => {
         // Read again under the lease: another instance may have sent it since the due list was read.
-        const still = await deps.db
-          .selectFrom('scheduled_reports')
-          .select('id')
-          .where('id', '=', s.id)
-          .where('next_run_at', '=', s.next_run_at)
-          .where('is_enabled', '=', 1)
-          .executeTakeFirst();
-        if (!still) return null;
+        if (!(await isStillDue(deps.db, s))) return null;
         return (await dispatchSchedule(ctx, s, { seen: Number(s.next_run_at), next: nextRunAt(s.frequency, now, tz), lease })).exportRow;
       });
       if (run?.value) sent++;

@@ -78,7 +78,7 @@ export async function deleteUpload(ctx: AuthedContext, key: string | undefined):
   const row = await findUploadByKey(ctx.db, orgId, key);
   if (!row) throw new NotFoundError('file');
   await withTransaction(ctx, async (tx) => {
-    await tx.db.deleteFrom('uploads').where('id', '=', row.id).execute();
+    await tx.db.deleteFrom('uploads').where('org_id', '=', orgId).where('id', '=', row.id).execute();
     await recordAudit(tx, { action: 'upload.delete', description: `Deleted ${row.name}`, entity: 'upload', entityId: row.id });
   });
   // After the row: a failure here leaves an unreachable file, never a row without its file.
