@@ -11,6 +11,11 @@
  * - SQLite: the composite primary keys of the child tables lead with `org_id` too (their tables are
  *   rebuilt, which also makes 0030's `org_id` NOT NULL there); tables keyed by `id` alone keep it,
  *   as do their single-column foreign keys: one file is never distributed, and an id is a UUID.
+ *   Where a statement names such a key as PostgreSQL has it (`on conflict (org_id, id)`), SQLite
+ *   gets a unique `(org_id, id)` index.
+ * - Two indexes follow the queries that now name the organisation: the sale lines' covering index
+ *   for analytics holds `org_id`, and a signed file link's lookup by file name gets an index of
+ *   its own, its unique one now being `(org_id, file_name)`.
  *
  * The lists are this schema's at the time of writing. Frozen.
  */
@@ -142,6 +147,9 @@ const REFERENCES: Array<[table: string, column: string, parent: string]> = [
   ['transactions', 'store_id', 'stores'],
 ];
 
+/** A sale's lines with what analytics reads (migration 0010): now joined on org_id too, which the index must hold to answer alone. */
+const LINES = ['transaction_id', 'product_id', 'qty', 'line_total', 'discount', 'tax', 'cost_price'];
+
 /** Tables a till inserts into with its own id, `on conflict (org_id, id) do nothing`: SQLite needs that key as an index. */
 const TILL_IDS = ['expenses', 'notes'];
 
@@ -168,6 +176,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const [table, columns] of Object.entries(KEYS)) await setPrimaryKey(db, table, keyName(table, columns), ['org_id', ...columns]);
   await replaceUniques(db, true);
   for (const table of TILL_IDS) await orgIdIndex(db, table);
+  await run(db, 'drop index "ix__transaction_lines__analytics"');
+  await run(db, `create index "ix__transaction_lines__analytics" on "transaction_lines" (${list(['org_id', ...LINES])})`);
+  // A signed file link names the file alone (a read across organisations): its unique index now leads with org_id.
+  await run(db, 'create index "ix__uploads__file_name" on "uploads" ("file_name")');
   for (const [table, column, parent] of REFERENCES) {
     await addForeignKey(db, table, `fk__${table}__${column}`, ['org_id', column], parent, ['org_id', 'id']);
   }
@@ -178,6 +190,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const [table, column] of REFERENCES) await dropForeignKey(db, table, `fk__${table}__${column}`);
   await replaceUniques(db, false);
   for (const table of TILL_IDS) await orgIdIndex(db, table, true);
+  await run(db, 'drop index "ix__uploads__file_name"');
+  await run(db, 'drop index "ix__transaction_lines__analytics"');
+  await run(db, `create index "ix__transaction_lines__analytics" on "transaction_lines" (${list(LINES)})`);
   for (const [table, columns] of Object.entries(KEYS)) await setPrimaryKey(db, table, keyName(table, columns), columns);
   for (const [table, column, parent] of [...REFERENCES, ...FROM_GLOBAL]) {
     await addForeignKey(db, table, `${table}_${column}_fkey`, [column], parent, ['id']);

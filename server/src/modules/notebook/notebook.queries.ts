@@ -44,15 +44,6 @@ export function insertNoteUnlessTaken(db: Kysely<Database>, note: NewNote, now: 
     .executeTakeFirst();
 }
 
-/**
- * Whether a note of another organisation has this id. A till picks a new note's id, and ids are the
- * platform's: the one read of this area that cannot name its organisation (issue 36).
- */
-export async function noteIdTakenElsewhere(db: Kysely<Database>, orgId: string, id: string): Promise<boolean> {
-  const row = await db.selectFrom('notes').select('id').where('id', '=', id).where('org_id', '!=', orgId).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Replace a note's tag index rows. */
 export async function writeTags(
   db: Kysely<Database>,

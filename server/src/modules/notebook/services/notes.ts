@@ -12,16 +12,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
-import {
-  cleanTags,
-  findNote,
-  insertNote,
-  insertNoteUnlessTaken,
-  noteIdTakenElsewhere,
-  storeNotes,
-  toNote,
-  writeTags,
-} from '../notebook.queries.js';
+import { cleanTags, findNote, insertNote, insertNoteUnlessTaken, storeNotes, toNote, writeTags } from '../notebook.queries.js';
 import type { NoteRow } from '../../../db/tables/notebook.table.js';
 import { docText, encodeDoc, loadDoc, mergeUpdate, setText } from './ydoc.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
@@ -183,14 +174,11 @@ export async function applyNoteUpdate(
       now,
     );
     const created = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
-    // Not ours and not inserted (SQLite's key is the id), or inserted beside another organisation's (PostgreSQL's is org_id, id).
-    const taken = created ? await noteIdTakenElsewhere(tx.db, orgId, p.note_id) : false;
-    const row = taken
-      ? undefined
-      : await forUpdate(
-          tx.dialect,
-          tx.db.selectFrom('notes').selectAll().where('org_id', '=', orgId).where('id', '=', p.note_id),
-        ).executeTakeFirst();
+    // A note id is its organisation's (issue 36): another organisation's note of that id is not looked for.
+    const row = await forUpdate(
+      tx.dialect,
+      tx.db.selectFrom('notes').selectAll().where('org_id', '=', orgId).where('id', '=', p.note_id),
+    ).executeTakeFirst();
     if (!row) throw new ConflictError('this note id is already in use');
     if (row.store_id !== storeId) throw new NotFoundError('note');
     if (row.deleted_at !== null) throw new InvalidStateError('this note was deleted');
