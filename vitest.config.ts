@@ -15,6 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // A statement on a tenant table that does not name its organisation fails its file (issue 36).
+    setupFiles: ['test/setup/tenant-scope.setup.ts'],
     projects: [
       // `*.pg.test.ts` need PostgreSQL itself (e.g. several server processes on one database).
       {

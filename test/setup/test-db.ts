@@ -28,28 +28,47 @@ export async function adminQuery(sql: string) {
   }
 }
 
+/** The server's frame in a stack (where a statement was built), or null for a test's own statement or a migration's. */
+function serverFrame(stack: string | undefined): string | null {
+  const lines = stack?.split('\n') ?? [];
+  if (lines.some((l) => l.includes('/migrations/'))) return null;
+  // The first frame outside db/, whose wrappers (statement counting, transactions) run every statement.
+  const frame = lines.find((l) => /server\/src\/(?!db\/)/.test(l));
+  return (
+    frame
+      ?.trim()
+      .replace(/^at /, '')
+      .replace(/.*server\/src\//, '')
+      .replace(/\)$/, '') ?? null
+  );
+}
+
+const unnamed: string[] = [];
+
+/** The server's statements on a tenant table that did not name its organisation, so far in this file. */
+export const unnamedTenantStatements = () => unnamed;
+
 /**
- * With DUKA_TENANT_SCOPE=<file>, every statement a test runs is checked for naming its organisation
- * (issue 36) and each finding is appended to the file as a JSON line, with the server frame that
- * ran it: `npm run tenant-scope` sums them up.
+ * Every statement the server runs in a test is checked for naming its organisation (issue 36):
+ * one that does not fails with the place that built it, and is kept for the file's end
+ * (tenant-scope.setup.ts), in case the code that ran it swallowed the error. Tests' own statements
+ * (reading the database to check it) and migrations are not the server's and are not checked.
+ * With DUKA_TENANT_SCOPE=<file> (`npm run tenant-scope`), findings are listed there instead.
  */
 function tenantScopePlugins() {
   const file = process.env.DUKA_TENANT_SCOPE;
-  if (!file) return [];
   return [
     new TenantScopeCheck((finding) => {
-      const frame = new Error().stack?.split('\n').find((l) => /server\/src\/(modules|sync|lib|messaging|events)\//.test(l));
-      appendFileSync(
-        file,
-        `${JSON.stringify({
-          ...finding,
-          at:
-            frame
-              ?.trim()
-              .replace(/^at /, '')
-              .replace(/.*server\/src\//, '') ?? '?',
-        })}\n`,
-      );
+      if (!file && finding.kind !== 'unnamed') return;
+      const at = serverFrame(new Error().stack);
+      if (file) {
+        appendFileSync(file, `${JSON.stringify({ ...finding, at: at ?? '?' })}\n`);
+        return;
+      }
+      if (!at) return;
+      const what = `${finding.statement} on ${finding.table} without its org_id, at ${at}`;
+      unnamed.push(what);
+      throw new Error(`tenant scope: ${what}`);
     }),
   ];
 }
