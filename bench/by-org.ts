@@ -1,21 +1,10 @@
-/**
- * `npm run bench -- --only by-org` (issue 36): the sale and the push on a PostgreSQL whose tenant
- * tables are partitioned by organisation (4 hash partitions, as the `postgres-by-org` test project
- * builds them) beside the plain one, one server connected directly, in one cluster. Three rounds,
- * the two in turn (the order swapped each round), so that the machine's drift falls on both; the
- * row gives the median of the rounds and their spread. Target: partitioning costs at most 15 %.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { createDb } from '../server/src/db/create-db.js';
 import { migrateToLatest } from '../server/src/db/migrate.js';
-import { LOAD_RUN_LIMITS } from '../server/src/env.js';
 import { partitionByOrg } from '../test/setup/partition-by-org.js';
-import { freePort, type Measured, measure, median, type Row, startPostgres, startProcess, stopProcess } from './lib.js';
+import { type Measured, measure, median, type Row, startPostgres, stopProcess } from './lib.js';
 import { timePushes } from './push-load.js';
-import { BATCH, openShop, SALES_PER_TILL, SECRET, TILLS } from './scale-out.js';
+import { BATCH, openShop, SALES_PER_TILL, startPgInstance, TILLS } from './scale-out.js';
 
 const ROUNDS = 3;
 type Layout = 'plain' | 'partitioned by org';
@@ -36,18 +25,7 @@ async function measureLayout(clusterUrl: string, layout: Layout, n: number, seco
     await partitionByOrg(client);
     await client.end();
   }
-  const port = await freePort();
-  const env = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-by-org-')),
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    JWT_SECRET: SECRET,
-    ...LOAD_RUN_LIMITS,
-    DATABASE_URL: url,
-  };
-  const server = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);
+  const { port, process: server } = await startPgInstance({ DATABASE_URL: url });
   try {
     const base = `http://127.0.0.1:${port}`;
     const shop = await openShop(base, url, 100 + n);

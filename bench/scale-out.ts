@@ -21,7 +21,7 @@ import path from 'node:path';
 export const TILLS = 20;
 export const SALES_PER_TILL = 250;
 export const BATCH = 50;
-export const SECRET = 'bench-secret-bench-secret-bench-secret-01';
+const SECRET = 'bench-secret-bench-secret-bench-secret-01';
 
 type Setup = 'direct, 1 instance' | 'PgBouncer, 1 instance' | 'PgBouncer + nginx, 2 instances';
 const SETUPS: Setup[] = ['direct, 1 instance', 'PgBouncer, 1 instance', 'PgBouncer + nginx, 2 instances'];
@@ -30,6 +30,22 @@ async function post(base: string, route: string, body: unknown, headers: Record<
   const res = await fetch(`${base}/api/v1${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`POST ${route} → ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { data: any }).data;
+}
+
+/** One server instance on PostgreSQL (`database`: DATABASE_URL and, behind a pooler, DATABASE_DIRECT_URL), ready. */
+export async function startPgInstance(database: Record<string, string>) {
+  const port = await freePort();
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-pg-instance-')),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    JWT_SECRET: SECRET,
+    ...LOAD_RUN_LIMITS,
+    ...database,
+  };
+  return { port, process: await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`) };
 }
 
 /** A shop of 300 products with stock and prices, and 20 tills registered in it. */
@@ -83,21 +99,12 @@ export async function scaleOutBenchmarks(seconds: number): Promise<Row[]> {
       const servers = [];
       const ports: number[] = [];
       for (let i = 0; i < instances; i++) {
-        const port = await freePort();
-        const env = {
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-scale-')),
-          LOG_LEVEL: 'warn',
-          NODE_ENV: 'production',
-          JWT_SECRET: SECRET,
-          ...LOAD_RUN_LIMITS,
-          DATABASE_URL: pooled ? pooler.pooled(directUrl) : directUrl,
-          ...(pooled ? { DATABASE_DIRECT_URL: directUrl } : {}),
-        };
         // One after the other: the first migrates the new database.
-        servers.push(await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`));
-        ports.push(port);
+        const instance = await startPgInstance(
+          pooled ? { DATABASE_URL: pooler.pooled(directUrl), DATABASE_DIRECT_URL: directUrl } : { DATABASE_URL: directUrl },
+        );
+        servers.push(instance.process);
+        ports.push(instance.port);
       }
       const balancer = instances > 1 ? await startNginx(ports) : null;
       const base = balancer?.url ?? `http://127.0.0.1:${ports[0]}`;

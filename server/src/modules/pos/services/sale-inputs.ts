@@ -5,7 +5,7 @@
  * the planning in memory (`planSale`) works on figures nobody else can change before the commit.
  */
 import { type AddoEntry, type CreateSaleInput, hasCreditLimit, type LineBatchInput, type SaleSource } from '@duka/shared';
-import { forUpdate, lockWait } from '../../../db/dialect.js';
+import { forUpdate, lockWait, orgIdCheck } from '../../../db/dialect.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
@@ -73,7 +73,15 @@ export async function loadSaleSet(
   const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
   const productIds = [...new Set(requests.flatMap((r) => r.input.lines.map((l) => l.product_id)))];
   const [existing, org, catalogue] = await Promise.all([
-    ids.length ? tx.db.selectFrom('transactions').selectAll().where('org_id', '=', orgId).where('id', 'in', ids).execute() : [],
+    // By the ids' key whatever SQLite's statistics say of the (org_id, …) indexes: orgIdCheck.
+    ids.length
+      ? tx.db
+          .selectFrom('transactions')
+          .selectAll()
+          .where(orgIdCheck(tx.dialect, 'org_id', orgId))
+          .where('id', 'in', ids)
+          .execute()
+      : [],
     tx.db
       .selectFrom('organisations')
       .select(['business_type', 'timezone', 'credit_terms_days'])
