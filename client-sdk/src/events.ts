@@ -36,6 +36,8 @@ export interface SyncReport {
 
 /** A difference the server noted while booking a queued mutation (design §4); the mutation was applied. */
 export interface TillConflict {
+  /** The till's own id for this note (see `till.dismissConflict`). */
+  id: string;
   mutation_id: string;
   seq: number;
   type: MutationType;

@@ -18,6 +18,7 @@ import { getMeta, setMeta } from './local/meta.js';
 import { migrateLocal } from './local/migrations.js';
 import { asStorage, type TillStorage } from './local/storage.js';
 import type { TillPlatform } from './platform.js';
+import { checkPassword, rememberPassword } from './offline-sign-in.js';
 import { pendingCount, rejectedCount } from './queue.js';
 import { initialStatus, type TillStatus } from './status.js';
 import type { BackoffOptions } from './sync/backoff.js';
@@ -175,7 +176,21 @@ export class TillLifecycle {
   }
 
   async login(identifier: string, password: string): Promise<TillUser> {
-    return this.signedIn(await this.auth.login(identifier, password));
+    const user = await this.signedIn(await this.auth.login(identifier, password));
+    await rememberPassword(this.db, identifier, password, user);
+    return user;
+  }
+  /** The password checked against this till's own verifier; no tokens, so syncing waits for an online sign-in. */
+  async loginOffline(identifier: string, password: string): Promise<TillUser> {
+    const user = await checkPassword(this.db, identifier, password);
+    if (!user)
+      throw new TillError(
+        'INVALID_CREDENTIALS',
+        'that password is not the one last used on this till by that account, or it never signed in here',
+      );
+    await setMeta(this.db, 'user', user);
+    this.patch({ authRequired: !(await this.auth.hasTokens()) });
+    return user;
   }
   async requestOtp(phone: string): Promise<void> {
     await this.auth.requestOtp(phone);

@@ -151,6 +151,8 @@ export async function transactionById(db: LocalExec, id: string): Promise<Receip
 export interface TransactionQuery extends ListOptions {
   status?: Receipt['status'];
   sync_state?: Receipt['sync_state'];
+  /** Part of a receipt number: the till's temporary one (MAD-T1-5) or the store's (MAD-000005), any case. */
+  search?: string;
 }
 
 /** The store's sales of the last 30 days and the till's own, newest first. */
@@ -158,6 +160,14 @@ export async function recentTransactions(db: LocalExec, o: TransactionQuery = {}
   let q = db.selectFrom('transactions').select(['data', 'sync_state']);
   if (o.status) q = q.where('status', '=', o.status);
   if (o.sync_state) q = q.where('sync_state', '=', o.sync_state);
+  const search = o.search?.trim().toUpperCase();
+  if (search) {
+    // `%` and `_` typed by the cashier are literal, not wildcards.
+    const pattern = `%${search.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    q = q.where(
+      sql<boolean>`(upper(client_receipt_number) like ${pattern} escape '!' or upper(receipt_number) like ${pattern} escape '!')`,
+    );
+  }
   const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limitOf(o)).execute();
   return rows.map(receiptFrom);
 }

@@ -92,6 +92,14 @@ export class Till {
   login(identifier: string, password: string): Promise<TillUser> {
     return this.life.login(identifier, password);
   }
+  /**
+   * Sign in again without the network, on a till where this account signed in online with this
+   * password before: checked against the till's own salted verifier, sent nowhere. The till sells;
+   * syncing waits for an online `login` (`status().authRequired`).
+   */
+  loginOffline(identifier: string, password: string): Promise<TillUser> {
+    return this.life.loginOffline(identifier, password);
+  }
   /** Text a one-time sign-in code to `phone`. */
   requestOtp(phone: string): Promise<void> {
     return this.life.requestOtp(phone);
@@ -191,6 +199,14 @@ export class Till {
   /** Differences the server noted while booking this till's offline work, newest first. */
   conflicts(o?: ListOptions): Promise<TillConflict[]> {
     return reads.conflicts(this.db, o);
+  }
+  /**
+   * Take a conflict off this till's list once the cashier has read it (the owner still sees and
+   * resolves it on the server: `GET /sync/conflicts`); false if there is no such conflict here.
+   */
+  async dismissConflict(id: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('conflicts').where('id', '=', id).executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
   }
   /** Mutations the server refused, with its reason. */
   rejected(): Promise<QueuedMutation[]> {

@@ -18,11 +18,26 @@ export interface Cart {
 
 export const emptyCart = (): Cart => ({ lines: [], discountPct: 0 });
 
-/** One more of `product` (a scan or a tap): its line grows, or a new line comes last. */
-export function addProduct(cart: Cart, product: Product): Cart {
+/** `qty` more of `product` (a scan or a tap): its line grows, or a new line comes last. */
+export function addProduct(cart: Cart, product: Product, qty = 1): Cart {
   const at = cart.lines.findIndex((l) => l.product.id === product.id);
-  if (at < 0) return { ...cart, lines: [...cart.lines, { product, qty: 1 }] };
-  return { ...cart, lines: cart.lines.map((l, i) => (i === at ? { ...l, qty: l.qty + 1 } : l)) };
+  if (at < 0) return { ...cart, lines: [...cart.lines, { product, qty }] };
+  return { ...cart, lines: cart.lines.map((l, i) => (i === at ? { ...l, qty: l.qty + qty } : l)) };
+}
+
+/**
+ * What the scan field received: a code, or a quantity times a code (`3*6161100000017`, `3x…`),
+ * typed before the scan so three of a thing take one scan.
+ */
+export function parseScan(typed: string): { code: string; qty: number } {
+  const times = /^(\d{1,4})\s*[*xX×]\s*(\S.*)$/.exec(typed.trim());
+  const qty = times ? Number(times[1]) : 1;
+  return times && qty >= 1 ? { code: times[2]!.trim(), qty } : { code: typed.trim(), qty: 1 };
+}
+
+/** Units in the cart beyond what the replica says is on the shelf (0 for a service or when enough). */
+export function shortBy(line: CartLine): number {
+  return line.product.is_service ? 0 : Math.max(0, line.qty - Math.max(0, line.product.stock));
 }
 
 /** A line's quantity set outright; 0 or less removes the line. */

@@ -4,6 +4,7 @@
  * localStorage: a till is used by the same cashiers day after day.
  */
 import { EAT } from './fiscal.js';
+import { enDay, swDay } from './i18n-day.js';
 import { signal } from './signal.js';
 
 const en = {
@@ -134,6 +135,7 @@ const en = {
   'conflict.kind.not_permitted_for_addo': 'Not on the ADDO list',
   'conflict.kind.cashier_mismatch': 'Booked to another cashier',
   'error.generic': 'Something went wrong: {message}',
+  ...enDay,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -266,6 +268,7 @@ const sw: Record<MessageKey, string> = {
   'conflict.kind.not_permitted_for_addo': 'Haipo kwenye orodha ya ADDO',
   'conflict.kind.cashier_mismatch': 'Imeandikwa kwa mhudumu mwingine',
   'error.generic': 'Hitilafu imetokea: {message}',
+  ...swDay,
 };
 
 export type Lang = 'en' | 'sw';

@@ -1,7 +1,7 @@
 /** The cart's arithmetic and the sale it hands the till (web/src/cart.ts). */
 import type { Product } from '@duka/shared';
 import { describe, expect, it } from 'vitest';
-import { addProduct, badTin, cartTotals, cashPayment, emptyCart, saleInput, setDiscount, setQty } from '../src/cart.js';
+import { addProduct, badTin, cartTotals, cashPayment, emptyCart, parseScan, saleInput, setDiscount, setQty, shortBy } from '../src/cart.js';
 
 const product = (id: string, selling_price: number, over: Partial<Product> = {}): Product =>
   ({ id, name: `P ${id}`, selling_price, wholesale_price: null, wholesale_min_qty: null, tax_rate: 18, ...over }) as Product;
@@ -60,5 +60,25 @@ describe('the cart', () => {
     expect(badTin({ ...cashPayment(), tin: '100200300' })).toBe(false);
     expect(badTin({ ...cashPayment(), tin: '10020030' })).toBe(true);
     expect(badTin({ ...cashPayment(), tin: '10020030a' })).toBe(true);
+  });
+});
+
+describe('parseScan and shortBy', () => {
+  it('reads a quantity typed before the scan, in any of the ways cashiers type it', () => {
+    expect(parseScan('6161100000017')).toEqual({ code: '6161100000017', qty: 1 });
+    expect(parseScan('3*6161100000017')).toEqual({ code: '6161100000017', qty: 3 });
+    expect(parseScan(' 12 x SODA-500 ')).toEqual({ code: 'SODA-500', qty: 12 });
+    expect(parseScan('2×6161100000017')).toEqual({ code: '6161100000017', qty: 2 });
+    // Not a quantity: a zero, or a code that merely contains an x.
+    expect(parseScan('0*6161100000017')).toEqual({ code: '0*6161100000017', qty: 1 });
+    expect(parseScan('BOX-12')).toEqual({ code: 'BOX-12', qty: 1 });
+  });
+
+  it('counts the units beyond the shelf, never for a service', () => {
+    const p = { stock: 2, is_service: false } as Product;
+    expect(shortBy({ product: p, qty: 2 })).toBe(0);
+    expect(shortBy({ product: p, qty: 5 })).toBe(3);
+    expect(shortBy({ product: { ...p, stock: -1 }, qty: 1 })).toBe(1);
+    expect(shortBy({ product: { ...p, is_service: true }, qty: 9 })).toBe(0);
   });
 });

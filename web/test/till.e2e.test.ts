@@ -141,7 +141,13 @@ describe('the browser till', () => {
     await expect.poll(() => conflict.count()).toBe(1);
     expect(await conflict.getAttribute('data-kind')).toBe('stale_price');
     expect(await conflict.locator('.kind').textContent()).toBe('Sold at an old price');
-    expect(await conflict.locator('.message').textContent()).toBe('Coca-Cola 500ml sold at 1000, an old price (now 1200)');
+    // In the till's language, with the server's figures kept underneath, linked to the sale's receipt.
+    expect(await conflict.getByTestId('conflict-text').textContent()).toBe('Coca-Cola 500ml was sold at a price the shop had changed.');
+    expect(await conflict.locator('.server').textContent()).toBe('Coca-Cola 500ml sold at 1000, an old price (now 1200)');
+    await conflict.getByTestId('conflict-receipt').click();
+    expect(await page.getByTestId('receipt-total').textContent()).toMatch(/1,000/);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('receipt-view').waitFor({ state: 'detached' });
 
     // A second tab of this till is told the till is open elsewhere, and never opens the replica.
     const second = await context.newPage();
@@ -156,6 +162,10 @@ describe('the browser till', () => {
     expect(await page.getByTestId('nav-sell').textContent()).toBe('Uza');
     await page.getByTestId('nav-conflicts').click();
     expect(await page.getByTestId('conflict').locator('.kind').textContent()).toBe('Imeuzwa kwa bei ya zamani');
+    // Seen: off this till's list (the owner still has it on the server).
+    await page.getByTestId('conflict-dismiss').click();
+    await expect.poll(() => page.getByTestId('conflict').count()).toBe(0);
+    expect(await page.getByTestId('status-conflicts').getAttribute('data-conflicts')).toBe('0');
     await context.close();
   }, 300_000);
 });

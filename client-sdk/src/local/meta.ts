@@ -27,6 +27,11 @@ export interface MetaValues {
   last_sync_at: string;
   /** The ADDO list version the local `addo_list` came with; absent until it was first fetched. */
   addo_list_version: number;
+  /** Password verifiers for signing in again offline, by identifier (see offline-sign-in.ts). */
+  offline_keys: Record<
+    string,
+    { user: MetaValues['user']; salt: string; hash: string; iterations: number /** Epoch ms it was kept. */; at: number }
+  >;
 }
 export type MetaKey = keyof MetaValues;
 

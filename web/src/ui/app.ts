@@ -6,20 +6,22 @@
 import type { Receipt, Till, TillUser } from '@duka/client-sdk';
 import type { Organisation, Product, Store } from '@duka/shared';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { addProduct, type Cart, emptyCart } from '../cart.js';
+import { addProduct, type Cart, emptyCart, parseScan } from '../cart.js';
 import { lang, setLang, shopZone, t } from '../i18n.js';
 import { host } from '../till-host.js';
 import { Blocked } from './blocked.js';
 import { Bootstrap } from './bootstrap.js';
-import { CartPanel } from './cart-panel.js';
-import { Conflicts } from './conflicts.js';
+import { CartPanel, CartToggle } from './cart-panel.js';
 import { Customers } from './customers.js';
+import { SignOutBlocked, StorageWarning, useScanFocus, useUnsentGuard } from './guards.js';
+import { errorText } from './errors.js';
 import { html } from './html.js';
 import { useLoad, useSignal, useTillEvent, useTillStatus } from './hooks.js';
+import { Problems } from './problems.js';
 import { Products } from './products.js';
 import { ReceiptView } from './receipt.js';
 import { Sales } from './sales.js';
-import { SignIn } from './sign-in.js';
+import { offlineNotice, SignIn } from './sign-in.js';
 import { StatusBar } from './status-bar.js';
 
 export function App() {
@@ -64,15 +66,21 @@ const VIEWS: View[] = ['sell', 'sales', 'customers', 'conflicts'];
 
 function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUser; onSignedOut: () => void; onSignIn: () => void }) {
   const status = useTillStatus(till);
+  const offline = useSignal(offlineNotice);
   const [view, setView] = useState<View>('sell');
   const [cart, setCart] = useState<Cart>(emptyCart);
+  const [cartOpen, setCartOpen] = useState(false);
   const [receipt, setReceipt] = useState<Receipt | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [signOutBlocked, setSignOutBlocked] = useState(false);
   // Moves whenever the replica may have changed (a sale, a sync), so every list reads it again.
   const [version, setVersion] = useState(0);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
   useTillEvent(till, 'synced', bump);
   useTillEvent(till, 'conflict', bump);
   useTillEvent(till, 'rejected', bump);
+  useUnsentGuard(status.pending);
+  useScanFocus(view === 'sell' && !receipt);
   const conflicts = useLoad(async () => (await till.conflicts()).length, [till, version], 0);
   const shop = useLoad(() => till.organisation(), [till, version], null as Organisation | null);
   const store = useLoad(() => till.store(), [till, version], null as Store | null);
@@ -80,12 +88,26 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
   if (shop?.timezone) shopZone.set(shop.timezone);
 
   const add = useCallback((p: Product) => setCart((c) => addProduct(c, p)), []);
+  const scan = async (typed: string) => {
+    const { code, qty } = parseScan(typed);
+    try {
+      const product = await till.productByCode(code);
+      if (product) setCart((c) => addProduct(c, product, qty));
+      setNotice(product ? null : t('products.not_found', { code }));
+    } catch (err) {
+      setNotice(errorText(err));
+    }
+  };
   const sold = (r: Receipt) => {
     setCart(emptyCart());
+    setCartOpen(false);
     setReceipt(r);
     bump();
   };
+  const closeReceipt = () => (setReceipt(null), bump());
   const signOut = async () => {
+    // Signing out with unsent work would leave it on this device until someone signs in again.
+    if (till.status().pending > 0) return setSignOutBlocked(true);
     await till.logout();
     onSignedOut();
   };
@@ -104,22 +126,32 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
         <button data-testid="lang-switch" onClick=${() => setLang(lang.get() === 'en' ? 'sw' : 'en')}>${t('lang.switch')}</button>
         <button data-testid="sign-out" onClick=${signOut}>${t('nav.sign_out')}</button>
       </header>
+      ${user.role === 'owner' ? html`<${StorageWarning} />` : null}
+      ${offline && status.authRequired ? html`<p class="banner no-print" role="status" data-testid="offline-signed-in">${t('signin.offline_done')}</p>` : null}
       <div class="body no-print">
         ${
           view === 'sell'
-            ? html`<div class="sell">
-              <${Products} till=${till} version=${version} onAdd=${add} />
-              <${CartPanel} till=${till} user=${user} version=${version} cart=${cart} fiscal=${store?.fiscal === true} onCart=${setCart} onSold=${sold} />
+            ? html`<div class=${`sell ${cartOpen ? 'cart-open' : ''}`}>
+              <${Products} till=${till} version=${version} notice=${notice} onAdd=${add} onScan=${scan} />
+              <${CartPanel} till=${till} user=${user} version=${version} cart=${cart} fiscal=${store?.fiscal === true} keys=${!receipt}
+                onCart=${setCart} onSold=${sold} onHide=${() => setCartOpen(false)} />
+              <${CartToggle} cart=${cart} onOpen=${() => setCartOpen(true)} />
             </div>`
             : view === 'sales'
               ? html`<${Sales} till=${till} user=${user} version=${version} onChanged=${bump} onView=${setReceipt} />`
               : view === 'customers'
                 ? html`<${Customers} till=${till} version=${version} onChanged=${bump} />`
-                : html`<${Conflicts} till=${till} version=${version} />`
+                : html`<${Problems} till=${till} version=${version} onChanged=${bump} onView=${setReceipt} />`
         }
       </div>
       <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} onSignIn=${onSignIn} />
-      ${receipt ? html`<${ReceiptView} till=${till} version=${version} sale=${receipt} shop=${shop} store=${store} onClose=${() => (setReceipt(null), bump())} />` : null}
+      ${
+        receipt
+          ? html`<${ReceiptView} till=${till} version=${version} sale=${receipt} shop=${shop} store=${store} onClose=${closeReceipt}
+              onScan=${(code: string) => (closeReceipt(), setView('sell'), scan(code))} />`
+          : null
+      }
+      ${signOutBlocked ? html`<${SignOutBlocked} till=${till} pending=${status.pending} onClose=${() => setSignOutBlocked(false)} />` : null}
     </div>
   `;
 }

@@ -5,8 +5,8 @@
  */
 import type { Receipt, Till, TillUser } from '@duka/client-sdk';
 import { formatTzs, holdsPermission, PaymentMethod } from '@duka/shared';
-import { useState } from 'preact/hooks';
-import { badTin, type Cart, cartTotals, cashPayment, type Payment, saleInput, setDiscount, setQty } from '../cart.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { badTin, type Cart, cartTotals, cashPayment, type Payment, saleInput, setDiscount, setQty, shortBy } from '../cart.js';
 import { t } from '../i18n.js';
 import { CustomerPicker } from './customer-picker.js';
 import { errorText } from './errors.js';
@@ -21,13 +21,17 @@ interface Props {
   cart: Cart;
   /** The store issues TRA fiscal receipts: the buyer's TIN is asked for (optional). */
   fiscal: boolean;
+  /** The charge keys (F9, Ctrl+Enter) work: false while a dialog is open over the till. */
+  keys: boolean;
   onCart: (cart: Cart) => void;
   onSold: (receipt: Receipt) => void;
+  /** On a phone, where the cart is a drawer: close it. */
+  onHide: () => void;
 }
 
 const NEEDS_REFERENCE: readonly PaymentMethod[] = PaymentMethod.options.filter((m) => m !== 'Cash' && m !== 'Credit');
 
-export function CartPanel({ till, user, version, cart, fiscal, onCart, onSold }: Props) {
+export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onSold, onHide }: Props) {
   const [pay, setPay] = useState<Payment>(cashPayment);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +40,11 @@ export function CartPanel({ till, user, version, cart, fiscal, onCart, onSold }:
   const missingCustomer = pay.method === 'Credit' && !pay.customerId;
   const tinWrong = fiscal && badTin(pay);
 
+  const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong;
+  const short = cart.lines.filter((l) => shortBy(l) > 0);
+
   const charge = async () => {
+    if (!canCharge) return;
     setBusy(true);
     setError(null);
     try {
@@ -50,9 +58,24 @@ export function CartPanel({ till, user, version, cart, fiscal, onCart, onSold }:
     }
   };
 
+  // Read through a ref, so the listener added once always calls this render's charge.
+  const latest = useRef(charge);
+  latest.current = charge;
+  useEffect(() => {
+    if (!keys) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'F9' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
+        e.preventDefault();
+        void latest.current();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [keys]);
+
   return html`
     <section class="cart" data-testid="cart">
-      <h2>${t('cart.title')}</h2>
+      <h2>${t('cart.title')} <button class="drawer-close" data-testid="cart-hide" onClick=${onHide}>${t('cart.close')}</button></h2>
       ${cart.lines.length === 0 ? html`<p class="empty">${t('cart.empty')}</p>` : null}
       <ul class="lines">
         ${cart.lines.map(
@@ -67,6 +90,7 @@ export function CartPanel({ till, user, version, cart, fiscal, onCart, onSold }:
               </span>
               <span class="amount">${formatTzs(totals.lines[i]?.line_total ?? 0)}</span>
               <button class="remove" aria-label=${t('cart.remove')} onClick=${() => onCart(setQty(cart, l.product.id, 0))}>×</button>
+              ${shortBy(l) > 0 ? html`<span class="warn oversold" data-testid="oversell-warning">${t('cart.oversold', { n: Math.max(0, l.product.stock), qty: l.qty })}</span>` : null}
             </li>
           `,
         )}
@@ -116,10 +140,19 @@ export function CartPanel({ till, user, version, cart, fiscal, onCart, onSold }:
       ${missingCustomer && cart.lines.length > 0 ? html`<p class="hint">${t('pay.no_customer')}</p>` : null}
       <div class="actions">
         <button onClick=${() => onCart({ lines: [], discountPct: 0 })} disabled=${cart.lines.length === 0}>${t('cart.clear')}</button>
-        <button class="primary charge" data-testid="charge" disabled=${busy || cart.lines.length === 0 || missingCustomer || tinWrong} onClick=${charge}>
+        <button class=${`primary charge ${short.length > 0 ? 'warn' : ''}`} data-testid="charge" disabled=${!canCharge} onClick=${charge}>
           ${t('pay.charge', { total: formatTzs(totals.total) })}
         </button>
       </div>
+      <p class="hint keys">${t('keys.hint')}</p>
     </section>
   `;
+}
+
+/** On a phone the cart is a drawer: this bar at the bottom of the products shows what is in it and opens it. */
+export function CartToggle({ cart, onOpen }: { cart: Cart; onOpen: () => void }) {
+  const items = cart.lines.reduce((n, l) => n + l.qty, 0);
+  return html`<button class="cart-toggle primary" data-testid="cart-open" onClick=${onOpen}>
+    ${t('cart.open', { n: items, total: formatTzs(cartTotals(cart).total) })}
+  </button>`;
 }

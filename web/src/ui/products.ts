@@ -7,16 +7,24 @@ import type { Product } from '@duka/shared';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { tzs } from '../format.js';
 import { t } from '../i18n.js';
-import { errorText } from './errors.js';
 import { useLoad } from './hooks.js';
 import { html } from './html.js';
 
 const GRID_LIMIT = 60;
 
-export function Products({ till, version, onAdd }: { till: Till; version: number; onAdd: (p: Product) => void }) {
+interface Props {
+  till: Till;
+  version: number;
+  /** What the last scan found wrong (no such code), or null. */
+  notice: string | null;
+  onAdd: (p: Product) => void;
+  /** A code from the scan field, perhaps with a quantity (`3*code`). */
+  onScan: (typed: string) => Promise<void>;
+}
+
+export function Products({ till, version, notice, onAdd, onScan }: Props) {
   const [query, setQuery] = useState('');
   const [code, setCode] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
   const scan = useRef<HTMLInputElement>(null);
   const products = useLoad(() => till.searchProducts(query.trim(), { limit: GRID_LIMIT }), [till, query, version], [] as Product[]);
 
@@ -26,27 +34,25 @@ export function Products({ till, version, onAdd }: { till: Till; version: number
     if (!active || active === document.body) scan.current?.focus();
   }, [version]);
 
-  const onScan = async (e: Event) => {
+  const submit = async (e: Event) => {
     e.preventDefault();
     // From the field itself: a scanner types faster than the app re-renders, so `code` may lag a keystroke behind.
     const typed = (scan.current?.value ?? code).trim();
     if (!typed) return;
     setCode('');
-    try {
-      const product = await till.productByCode(typed);
-      if (product) {
-        setNotice(null);
-        onAdd(product);
-      } else setNotice(t('products.not_found', { code: typed }));
-    } catch (err) {
-      setNotice(errorText(err));
-    }
+    if (scan.current) scan.current.value = '';
+    await onScan(typed);
+    scan.current?.focus();
+  };
+  // A tap on a tile leaves the focus in the scan field, so the next scan is not typed into the tile.
+  const tap = (p: Product) => {
+    onAdd(p);
     scan.current?.focus();
   };
 
   return html`
     <section class="products">
-      <form class="scan" onSubmit=${onScan}>
+      <form class="scan" onSubmit=${submit}>
         <input ref=${scan} data-testid="scan-input" autofocus inputmode="numeric" autocomplete="off" placeholder=${t('products.scan')}
           value=${code} onInput=${(e: any) => setCode(e.currentTarget.value)} />
       </form>
@@ -58,7 +64,7 @@ export function Products({ till, version, onAdd }: { till: Till; version: number
         ${products.map(
           (p) => html`
             <button key=${p.id} class=${`product ${p.is_low_stock ? 'low' : ''}`} data-testid="product-tile" data-product-id=${p.id} data-name=${p.name}
-              onClick=${() => onAdd(p)}>
+              onClick=${() => tap(p)}>
               <span class="name">${p.name}</span>
               <span class="price">${tzs(p.selling_price)}</span>
               <span class="stock">${p.is_service ? t('products.service') : t('products.stock', { n: p.stock })}</span>

@@ -6,6 +6,7 @@
  */
 import type { Receipt, Till } from '@duka/client-sdk';
 import type { Organisation, Store } from '@duka/shared';
+import { useEffect, useRef } from 'preact/hooks';
 import { formatTime, t } from '../i18n.js';
 import { tzs } from '../format.js';
 import { methodLabel } from './cart-panel.js';
@@ -20,11 +21,29 @@ interface Props {
   shop: Organisation | null;
   store: Store | null;
   onClose: () => void;
+  /** A code scanned while the receipt is open: the receipt closes and the next sale starts with it. */
+  onScan: (code: string) => void;
 }
 
-export function ReceiptView({ till, version, sale, shop, store, onClose }: Props) {
+export function ReceiptView({ till, version, sale, shop, store, onClose, onScan }: Props) {
   const receipt = useLoad(async () => (await till.transaction(sale.id)) ?? sale, [till, version, sale.id], sale);
   const number = receipt.receipt_number ?? receipt.client_receipt_number;
+  // `autofocus` is only honoured at page load: the field takes the focus when the receipt opens.
+  const scanField = useRef<HTMLInputElement>(null);
+  useEffect(() => scanField.current?.focus(), []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  // The scanner keeps typing into this field: Enter with a code starts the next sale, an empty Enter just closes.
+  const next = (e: Event) => {
+    e.preventDefault();
+    const field = (e.currentTarget as HTMLFormElement).elements.namedItem('code') as HTMLInputElement;
+    const code = field.value.trim();
+    if (code) onScan(code);
+    else onClose();
+  };
   return html`
     <div class="overlay" data-testid="receipt-view">
       <div class="sheet">
@@ -59,6 +78,9 @@ export function ReceiptView({ till, version, sale, shop, store, onClose }: Props
           ${receipt.fiscal ? html`<${FiscalBlock} fiscal=${receipt.fiscal} customerTin=${receipt.customer_tin} />` : null}
           <p class="thanks">${t('receipt.thanks')}</p>
         </article>
+        <form class="next-scan no-print" onSubmit=${next}>
+          <input ref=${scanField} name="code" data-testid="receipt-scan" autocomplete="off" inputmode="numeric" placeholder=${t('receipt.next_scan')} />
+        </form>
         <div class="actions no-print">
           <button data-testid="receipt-print" onClick=${() => window.print()}>${t('receipt.print')}</button>
           <button class="primary" data-testid="receipt-close" onClick=${onClose}>${t('receipt.new_sale')}</button>

@@ -40,7 +40,19 @@ export function Sales({
   onChanged: () => void;
   onView: (r: Receipt) => void;
 }) {
-  const sales = useLoad(() => till.recentTransactions({ limit: RECENT }), [till, version], [] as Receipt[]);
+  const [search, setSearch] = useState('');
+  const sales = useLoad(() => till.recentTransactions({ limit: RECENT, search }), [till, version, search], [] as Receipt[]);
+  // Sales whose refund or void the server refused: the row says so, not just "sent".
+  const refusedFor = useLoad(
+    async () =>
+      new Set(
+        (await till.rejected())
+          .filter((m) => m.type === 'sale.refund' || m.type === 'sale.void')
+          .map((m) => String((m.payload as { transaction_id?: string }).transaction_id)),
+      ),
+    [till, version],
+    new Set<string>(),
+  );
   const [asking, setAsking] = useState<{ move: Reversal; sale: Receipt } | null>(null);
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
@@ -64,6 +76,8 @@ export function Sales({
   return html`
     <section class="sales" data-testid="sales">
       <h2>${t('sales.title')}</h2>
+      <input type="search" class="search" data-testid="sales-search" placeholder=${t('sales.search')} value=${search}
+        onInput=${(e: any) => setSearch(e.currentTarget.value)} />
       ${message ? html`<p class=${message.error ? 'error' : 'ok'} role="status" data-testid="sales-message">${message.text}</p>` : null}
       ${
         asking
@@ -86,7 +100,7 @@ export function Sales({
                 <td>${methodLabel(s.payment_method)}${s.customer_name ? ` · ${s.customer_name}` : ''}</td>
                 <td class="num">${tzs(s.total)}</td>
                 <td>${s.status === 'refunded' ? t('receipt.status.refunded') : s.status === 'void' ? t('receipt.status.voided') : ''}</td>
-                <td class=${`sync ${s.sync_state}`}>${t(`sales.${s.sync_state}`)}</td>
+                <td class=${`sync ${s.sync_state}`} data-testid="sale-sync">${refusedFor.has(s.id) ? html`<span class="warn" data-testid="sale-reversal-refused">${t('sales.reversal_refused')}</span>` : t(`sales.${s.sync_state}`)}</td>
                 <td class="row-actions">
                   <button onClick=${() => onView(s)} data-testid="sale-view">${t('sales.view')}</button>
                   ${offered('refund', s, user) ? html`<button data-testid="sale-refund" onClick=${() => (setAsking({ move: 'refund', sale: s }), setMessage(null))}>${t('sales.refund')}</button>` : null}

@@ -1,9 +1,36 @@
 /** Sign in with a password, or with a code sent by SMS; owners and staff alike. */
-import type { Till, TillUser } from '@duka/client-sdk';
+import { type Till, TillError, type TillUser } from '@duka/client-sdk';
+import { signal } from '../signal.js';
 import { useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { html } from './html.js';
 import { errorText } from './errors.js';
+
+/**
+ * Online first; when the server cannot be reached (or the browser knows it is offline), the
+ * password is checked against this till's own verifier of it, and the cashier sells on.
+ */
+async function passwordSignIn(till: Till, identifier: string, password: string): Promise<TillUser> {
+  if (navigator.onLine) {
+    try {
+      return await till.login(identifier, password);
+    } catch (e) {
+      if (!(e instanceof TillError && e.code === 'NETWORK')) throw e;
+    }
+  }
+  try {
+    const user = await till.loginOffline(identifier, password);
+    offlineNotice.set(true);
+    return user;
+  } catch {
+    throw new OfflineRefused(t('signin.offline_failed'));
+  }
+}
+
+class OfflineRefused extends Error {}
+
+/** Set when the last sign-in was checked on the till alone: the app says so once. */
+export const offlineNotice = signal(false);
 
 export function SignIn({
   till,
@@ -27,14 +54,14 @@ export function SignIn({
     try {
       await action();
     } catch (e) {
-      setError(errorText(e));
+      setError(e instanceof OfflineRefused ? e.message : errorText(e));
     } finally {
       setBusy(false);
     }
   };
   const submit = (e: Event) => {
     e.preventDefault();
-    if (mode === 'password') return run(async () => onSignedIn(await till.login(identifier.trim(), secret)));
+    if (mode === 'password') return run(() => passwordSignIn(till, identifier.trim(), secret).then(onSignedIn));
     if (!codeSent) return run(async () => (await till.requestOtp(identifier.trim()), setCodeSent(true)));
     return run(async () => onSignedIn(await till.loginWithOtp(identifier.trim(), secret.trim())));
   };

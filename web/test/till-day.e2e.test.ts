@@ -1,0 +1,238 @@
+/**
+ * Issue 37: a till a cashier keeps open all day, in a real Chromium. The keyboard and the scanner
+ * alone ring up a sale; receipts are found by either number; a refund the server refused is told
+ * and dealt with; signing out is refused while sales wait, and a cashier signs in again offline;
+ * the till fits a phone; the owner hears once when the browser will not promise to keep storage.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerOwner, type Session } from '../../test/setup/factories.js';
+import { charge, expectPending, openApp, scan, signIn, startShop, type Shop, whenOfflineReady } from './browser.js';
+
+const SODA = { name: 'Soda 500ml', barcode: '6161100000017', selling_price: 1000, stock: 50 };
+const SUKARI = { name: 'Sukari 1kg', barcode: '6161100000048', selling_price: 3200, stock: 2 };
+
+const lineQty = (page: Page, id: string) =>
+  page.locator(`[data-testid=cart-line][data-product-id="${id}"] [data-testid=cart-qty]`).inputValue();
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+
+describe('the browser till through a cashier’s day', () => {
+  let shop: Shop;
+  let owner: Session;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    shop = await startShop();
+    owner = await registerOwner(shop.t);
+    for (const p of [SODA, SUKARI]) {
+      const res = await shop.t.request('POST', '/inventory/products', {
+        token: owner.token,
+        body: { ...p, cost_price: p.selling_price / 2 },
+      });
+      expect(res.status, res.text).toBe(200);
+      ids[p.name] = res.body.data.id;
+    }
+  }, 120_000);
+  afterAll(() => shop?.close());
+
+  it('rings up sales with the keyboard and scanner alone, warns of overselling, and finds a receipt by either number', async () => {
+    const { context, page } = await openApp(shop);
+    await signIn(page, owner.phone, owner.password);
+    await expectPending(page, 0);
+
+    // Quantity times a scan; the focus stays in the scan field after a tap on a tile.
+    await scan(page, `3*${SODA.barcode}`);
+    await expect.poll(() => lineQty(page, ids[SODA.name]!)).toBe('3');
+    await page.locator(`[data-testid=product-tile][data-name="${SODA.name}"]`).click();
+    await expect.poll(() => focused(page)).toBe('scan-input');
+    await expect.poll(() => lineQty(page, ids[SODA.name]!)).toBe('4');
+    // Digits typed with the focus on a button still land in the scan field (a wedge scanner types them).
+    await page.getByTestId('cart-inc').focus();
+    await page.keyboard.type(SODA.barcode);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => lineQty(page, ids[SODA.name]!)).toBe('5');
+
+    // Three of a product the till knows two of: warned on the line, still sellable (the shelf may hold more).
+    await scan(page, `3x${SUKARI.barcode}`);
+    await page.getByTestId('oversell-warning').waitFor();
+    expect(await page.getByTestId('oversell-warning').textContent()).toContain('Only 2 in stock');
+    await page.locator(`[data-testid=cart-line][data-product-id="${ids[SUKARI.name]}"] [data-testid=cart-dec]`).click();
+    await expect.poll(() => page.getByTestId('oversell-warning').count()).toBe(0);
+
+    // F9 charges; a scan while the receipt is open starts the next sale with it; Escape closes a receipt.
+    await page.keyboard.press('F9');
+    const first = page.getByTestId('receipt');
+    await first.waitFor();
+    expect(await page.getByTestId('receipt-total').textContent()).toMatch(/11,400/);
+    await expect.poll(() => focused(page)).toBe('receipt-scan');
+    await page.keyboard.type(SODA.barcode);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('receipt-view').waitFor({ state: 'detached' });
+    await expect.poll(() => lineQty(page, ids[SODA.name]!)).toBe('1');
+    await page.keyboard.press('Control+Enter');
+    await page.getByTestId('receipt').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('receipt-view').waitFor({ state: 'detached' });
+    await expectPending(page, 0, 30_000);
+
+    // Offline, a sale has the till's temporary number; the sales list finds it by that and, once sent, by the store's.
+    await whenOfflineReady(page);
+    await context.setOffline(true);
+    await scan(page, SODA.barcode);
+    const offline = await charge(page, 'Cash');
+    expect(offline.receipt).toMatch(/^[A-Z0-9]+-T\d+-\d+$/);
+    await page.getByTestId('nav-sales').click();
+    await page.getByTestId('sales-search').fill(offline.receipt.toLowerCase());
+    await expect.poll(() => page.getByTestId('sale-row').count()).toBe(1);
+    await context.setOffline(false);
+    await expectPending(page, 0, 60_000);
+    const row = page.locator(`[data-testid=sale-row][data-sale-id="${offline.id}"]`);
+    await expect.poll(() => row.getAttribute('data-receipt'), { timeout: 15_000 }).toMatch(/^[A-Z0-9]+-0+\d+$/);
+    const storeNumber = (await row.getAttribute('data-receipt'))!;
+    await page.getByTestId('sales-search').fill(storeNumber.replace(/^[A-Z0-9]+-0+/, ''));
+    await expect.poll(async () => (await page.getByTestId('sale-row').all()).length).toBeGreaterThanOrEqual(1);
+    await page.getByTestId('sales-search').fill(storeNumber);
+    await expect.poll(() => page.getByTestId('sale-row').getAttribute('data-sale-id')).toBe(offline.id);
+    await page.getByTestId('sales-search').fill(offline.receipt);
+    await expect.poll(() => page.getByTestId('sale-row').getAttribute('data-sale-id')).toBe(offline.id);
+    await context.close();
+  }, 300_000);
+
+  it('tells the cashier a refund the server refused, with what it means for the money, until it is dealt with', async () => {
+    const { context, page } = await openApp(shop);
+    await signIn(page, owner.phone, owner.password);
+    await scan(page, SODA.barcode);
+    const sale = await charge(page, 'Cash');
+    await expectPending(page, 0, 30_000);
+    await whenOfflineReady(page);
+
+    // The owner voids the sale on the server while the till, offline, refunds it.
+    await context.setOffline(true);
+    const voided = await shop.t.request('POST', `/pos/transactions/${sale.id}/void`, {
+      token: owner.token,
+      body: { reason: 'rung up twice' },
+    });
+    expect(voided.status, voided.text).toBe(200);
+    await page.getByTestId('nav-sales').click();
+    await page.locator(`[data-testid=sale-row][data-sale-id="${sale.id}"] [data-testid=sale-refund]`).click();
+    await page.getByTestId('reversal-reason').fill('customer returned it');
+    await page.getByTestId('reversal-confirm').click();
+    await expectPending(page, 1);
+    await context.setOffline(false);
+
+    const badge = page.getByTestId('status-rejected');
+    await badge.waitFor({ timeout: 60_000 });
+    expect(await badge.textContent()).toBe('1 refused');
+    await expect
+      .poll(() => page.locator(`[data-testid=sale-row][data-sale-id="${sale.id}"] [data-testid=sale-reversal-refused]`).count())
+      .toBe(1);
+    await badge.click();
+    const refused = page.getByTestId('refused');
+    await refused.waitFor();
+    expect(await refused.getAttribute('data-type')).toBe('sale.refund');
+    const text = (await refused.getByTestId('refused-text').textContent())!;
+    expect(text).toMatch(/^The refund of [A-Z0-9]+-0+\d+ \(TZS 1,000\) was refused: .+\. The sale still counts as paid/);
+    expect(text).toContain('If you paid the customer, tell the owner.');
+    await refused.getByTestId('refused-dismiss').click();
+    await expect.poll(() => page.getByTestId('refused').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('status-rejected').count()).toBe(0);
+    await context.close();
+  }, 300_000);
+
+  it('refuses to sign out while sales wait, asks before the tab closes, and signs the cashier in again offline', async () => {
+    const { context, page } = await openApp(shop);
+    await signIn(page, owner.phone, owner.password);
+    await expectPending(page, 0);
+    await whenOfflineReady(page);
+
+    await context.setOffline(true);
+    await scan(page, SODA.barcode);
+    await charge(page, 'Cash');
+    await expectPending(page, 1);
+    await page.getByTestId('sign-out').click();
+    await page.getByTestId('sign-out-blocked').waitFor();
+    await page.getByTestId('sign-out-stay').click();
+    expect(await page.getByTestId('product-grid').isVisible()).toBe(true);
+
+    // Closing the tab with a sale unsent asks first.
+    const asked = new Promise<string>((resolve) => page.once('dialog', (d) => (resolve(d.type()), void d.dismiss())));
+    await page.close({ runBeforeUnload: true });
+    expect(await asked).toBe('beforeunload');
+    expect(page.isClosed()).toBe(false);
+
+    await context.setOffline(false);
+    await expectPending(page, 0, 60_000);
+    await page.getByTestId('sign-out').click();
+    await page.getByTestId('sign-in').waitFor();
+
+    // Offline: a wrong password is refused on the till; the right one opens the till, and sales wait for an online sign-in.
+    await context.setOffline(true);
+    await page.getByTestId('sign-in-identifier').fill(owner.phone);
+    await page.getByTestId('sign-in-password').fill('not-the-password-1');
+    await page.getByTestId('sign-in-submit').click();
+    expect(await page.getByTestId('sign-in-error').textContent()).toContain('this till does not know that password');
+    await signIn(page, owner.phone, owner.password);
+    await page.getByTestId('offline-signed-in').waitFor();
+    await scan(page, SODA.barcode);
+    const sale = await charge(page, 'Cash');
+    await expectPending(page, 1);
+    await context.setOffline(false);
+    await page.getByTestId('status-sign-in').click();
+    await signIn(page, owner.phone, owner.password);
+    await expectPending(page, 0, 60_000);
+    const onServer = await shop.t.request('GET', `/pos/transactions/${sale.id}`, { token: owner.token });
+    expect(onServer.status, onServer.text).toBe(200);
+    expect(onServer.body.data).toMatchObject({ total: 1000, status: 'paid' });
+    await context.close();
+  }, 300_000);
+
+  it('fits a phone at 390 px with the cart as a drawer, and a counter screen at 1280 px side by side', async () => {
+    const context = await shop.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    // The browser refuses persistent storage: the owner is told, once.
+    await context.addInitScript(() => {
+      const storage = navigator.storage as StorageManager;
+      storage.persist = async () => false;
+      storage.persisted = async () => false;
+    });
+    const page = await context.newPage();
+    await page.goto(`${shop.origin}/till/`);
+    await signIn(page, owner.phone, owner.password);
+    const widths = () => page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth }));
+    expect(await widths()).toEqual({ doc: 390, body: 390 });
+    await page.getByTestId('storage-warning').waitFor();
+
+    expect(await page.getByTestId('cart').isVisible()).toBe(false);
+    await scan(page, SODA.barcode);
+    await scan(page, SODA.barcode);
+    await expect.poll(() => page.getByTestId('cart-open').textContent()).toMatch(/2 · TZS 2,000/);
+    await page.getByTestId('cart-open').click();
+    const cart = page.getByTestId('cart');
+    expect(await cart.isVisible()).toBe(true);
+    const box = (await cart.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await page.getByTestId('charge').isVisible()).toBe(true);
+    expect(await page.getByTestId('cart-total').textContent()).toMatch(/2,000/);
+    await page.getByTestId('charge').click();
+    await page.getByTestId('receipt').waitFor();
+    expect(await widths()).toEqual({ doc: 390, body: 390 });
+    await page.getByTestId('receipt-close').click();
+    for (const view of ['sales', 'customers', 'conflicts'] as const) {
+      await page.getByTestId(`nav-${view}`).click();
+      expect(await widths(), view).toEqual({ doc: 390, body: 390 });
+    }
+    await page.getByTestId('storage-warning-dismiss').click();
+    await page.reload();
+    await page.getByTestId('product-grid').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('storage-warning').count()).toBe(0);
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('nav-sell').click();
+    expect(await page.getByTestId('cart').isVisible()).toBe(true);
+    expect(await page.getByTestId('cart-open').isVisible()).toBe(false);
+    const grid = (await page.getByTestId('product-grid').boundingBox())!;
+    const side = (await page.getByTestId('cart').boundingBox())!;
+    expect(side.x).toBeGreaterThan(grid.x + grid.width - 1);
+    await context.close();
+  }, 300_000);
+});
