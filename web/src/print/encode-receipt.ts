@@ -8,11 +8,9 @@
 import { formatTzs } from '@duka/shared';
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { type MessageKey, t } from '../i18n.js';
+import { COLUMNS, type PaperWidth } from './paper.js';
 import type { ReceiptModel } from './receipt-model.js';
 
-export type PaperWidth = 58 | 80;
-export const PAPER_WIDTHS: readonly PaperWidth[] = [58, 80];
-export const COLUMNS: Record<PaperWidth, number> = { 58: 32, 80: 48 };
 
 /** The command languages the encoder writes; a printer that names none of these gets ESC/POS. */
 export type PrinterLanguage = 'esc-pos' | 'star-prnt' | 'star-line';

@@ -8,6 +8,7 @@ import type { Organisation, Product, Store } from '@duka/shared';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { addProduct, type Cart, emptyCart } from '../cart.js';
 import { lang, setLang, shopZone, t } from '../i18n.js';
+import { PrinterButton, PrinterPanel } from '../print/printer-panel.js';
 import { host } from '../till-host.js';
 import { Blocked } from './blocked.js';
 import { Bootstrap } from './bootstrap.js';
@@ -101,6 +102,7 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
           )}
         </nav>
         <span class="user">${user.first_name}</span>
+        <${PrinterButton} />
         <button data-testid="lang-switch" onClick=${() => setLang(lang.get() === 'en' ? 'sw' : 'en')}>${t('lang.switch')}</button>
         <button data-testid="sign-out" onClick=${signOut}>${t('nav.sign_out')}</button>
       </header>
@@ -120,6 +122,7 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
       </div>
       <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} onSignIn=${onSignIn} />
       ${receipt ? html`<${ReceiptView} till=${till} version=${version} sale=${receipt} shop=${shop} store=${store} onClose=${() => (setReceipt(null), bump())} />` : null}
+      <${PrinterPanel} />
     </div>
   `;
 }
