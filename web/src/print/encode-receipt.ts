@@ -11,7 +11,6 @@ import { type MessageKey, t } from '../i18n.js';
 import { COLUMNS, type PaperWidth } from './paper.js';
 import type { ReceiptModel } from './receipt-model.js';
 
-
 /** The command languages the encoder writes; a printer that names none of these gets ESC/POS. */
 export type PrinterLanguage = 'esc-pos' | 'star-prnt' | 'star-line';
 
@@ -40,7 +39,12 @@ export function encodeReceipt(m: ReceiptModel, options: EncodeOptions): Uint8Arr
 export function layOutReceipt(m: ReceiptModel, { width, language = 'esc-pos', codepageMapping }: EncodeOptions): ReceiptPrinterEncoder {
   const columns = COLUMNS[width];
   const amount = AMOUNT_COLUMNS[width];
-  const e = new ReceiptPrinterEncoder({ language, columns, feedBeforeCut: FEED_BEFORE_CUT, ...(codepageMapping ? { codepageMapping: codepageMapping as 'epson' } : {}) });
+  const e = new ReceiptPrinterEncoder({
+    language,
+    columns,
+    feedBeforeCut: FEED_BEFORE_CUT,
+    ...(codepageMapping ? { codepageMapping: codepageMapping as 'epson' } : {}),
+  });
   const dashes = () => e.line('-'.repeat(columns));
   const row = (label: string, value: string) =>
     e.table(
@@ -68,7 +72,11 @@ export function layOutReceipt(m: ReceiptModel, { width, language = 'esc-pos', co
   e.line(`${label('receipt.date')}: ${m.date}`);
   if (m.cashier) e.line(label('print.cashier', { name: m.cashier }));
   if (m.status === 'refunded' || m.status === 'void') {
-    e.align('center').bold(true).line(label(m.status === 'refunded' ? 'receipt.status.refunded' : 'receipt.status.voided')).bold(false).align('left');
+    e.align('center')
+      .bold(true)
+      .line(label(m.status === 'refunded' ? 'receipt.status.refunded' : 'receipt.status.voided'))
+      .bold(false)
+      .align('left');
   }
 
   dashes();

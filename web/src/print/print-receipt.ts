@@ -28,7 +28,7 @@ export async function printReceipt(model: ReceiptModel): Promise<'printer' | 'di
     printDialog(width);
     return 'dialog';
   }
-  // The encoder (about 140 kB) loads with the first receipt printed, from the service worker's cache offline.
+  // The encoder (about 110 kB) loads with the first receipt printed, from the service worker's cache offline.
   const { encodeReceipt } = await import('./encode-receipt.js');
   await sendToPrinter(encodeReceipt(model, { width, language: printer.language, codepageMapping: printer.codepageMapping }));
   return 'printer';

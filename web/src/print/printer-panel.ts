@@ -8,7 +8,16 @@ import { signal } from '../signal.js';
 import { useSignal } from '../ui/hooks.js';
 import { html } from '../ui/html.js';
 import { PAPER_WIDTHS } from './paper.js';
-import { canConnect, connectPrinter, forgetPrinter, PRINTER_KINDS, PrinterError, type PrinterKind, printerSettings, setPaperWidth } from './printer.js';
+import {
+  canConnect,
+  connectPrinter,
+  forgetPrinter,
+  PRINTER_KINDS,
+  PrinterError,
+  type PrinterKind,
+  printerSettings,
+  setPaperWidth,
+} from './printer.js';
 
 export const printerPanelOpen = signal(false);
 

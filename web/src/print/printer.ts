@@ -103,7 +103,13 @@ export async function connectPrinter(kind: PrinterKind): Promise<PairedPrinter> 
   }
   const { language: _l, codepageMapping, ...ids } = device;
   const name = [device.manufacturerName, device.productName ?? device.name].filter(Boolean).join(' ') || kind;
-  const printer: PairedPrinter = { kind, name, device: ids, language: language as PrinterLanguage, codepageMapping: codepageMapping ?? null };
+  const printer: PairedPrinter = {
+    kind,
+    name,
+    device: ids,
+    language: language as PrinterLanguage,
+    codepageMapping: codepageMapping ?? null,
+  };
   await live?.driver.disconnect().catch(() => undefined);
   live = { kind, driver };
   save({ ...printerSettings.get(), printer });

@@ -66,7 +66,8 @@ export interface ReceiptContext {
   zone: string;
 }
 
-const centsOrNull = (amount: number | null | undefined): number | null => (amount === null || amount === undefined ? null : toCents(amount));
+const centsOrNull = (amount: number | null | undefined): number | null =>
+  amount === null || amount === undefined ? null : toCents(amount);
 
 export function receiptModel(sale: PrintableSale, { shop, store, cashier, zone }: ReceiptContext): ReceiptModel {
   const tillNumber = sale.client_receipt_number;
@@ -122,7 +123,15 @@ export function cashierName(sale: Pick<Receipt, 'cashier_id'>, user: TillUser | 
 /** Numeric and the same in every language and browser, so the printed bytes are too. */
 export function shopDate(iso: string, zone: string): string {
   const format = (timeZone: string) =>
-    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
   let formatter: Intl.DateTimeFormat;
   try {
     formatter = format(zone);

@@ -56,11 +56,7 @@ export function ReceiptView({ till, version, sale, shop, store, onClose }: Props
           ${m.status === 'void' ? html`<p class="stamp">${t('receipt.status.voided')}</p>` : null}
           <${Lines} m=${m} />
           <p>${t('receipt.paid_by', { method: methodLabel(m.payment.method) })}${m.payment.reference ? ` (${m.payment.reference})` : ''}</p>
-          ${
-            m.tendered !== null
-              ? html`<p data-testid="receipt-tendered">${t('print.tendered')}: ${formatTzs(m.tendered)}</p>`
-              : null
-          }
+          ${m.tendered !== null ? html`<p data-testid="receipt-tendered">${t('print.tendered')}: ${formatTzs(m.tendered)}</p>` : null}
           ${m.change !== null ? html`<p data-testid="receipt-change">${t('print.change')}: ${formatTzs(m.change)}</p>` : null}
           ${m.customer ? html`<p>${t('receipt.customer', { name: m.customer.name })}</p>` : null}
           ${receipt.fiscal ? html`<${FiscalBlock} fiscal=${receipt.fiscal} customerTin=${receipt.customer_tin} />` : null}

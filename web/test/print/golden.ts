@@ -42,7 +42,8 @@ export function textOf(g: Golden): string {
       else if (c.type === 'cut') text += '[cut]';
     }
     // The first line only sets the printer up; every other one is a line of paper, blank ones too.
-    if (out.length > 0 || line.some((c) => c.type !== 'initialize' && c.type !== 'character-mode' && c.type !== 'font')) out.push(text.trimEnd());
+    if (out.length > 0 || line.some((c) => c.type !== 'initialize' && c.type !== 'character-mode' && c.type !== 'font'))
+      out.push(text.trimEnd());
   }
   return `${out.join('\n')}\n`;
 }

@@ -121,7 +121,10 @@ export const FISCAL_SALE: PrintableSale = {
   customer_id: '8d7c6b5a-4e3f-4a2b-9c1d-0e9f8a7b6c5d',
   customer_name: 'Juma Ali',
   customer_tin: '123456789',
-  lines: [line('1f0e2d3c-4b5a-4697-8877-665544332211', 'Sukari 1kg', 1, 3200), line('2f0e2d3c-4b5a-4697-8877-665544332211', 'Mafuta ya Kupikia Korie Alizeti 1 Lita', 1, 6500)],
+  lines: [
+    line('1f0e2d3c-4b5a-4697-8877-665544332211', 'Sukari 1kg', 1, 3200),
+    line('2f0e2d3c-4b5a-4697-8877-665544332211', 'Mafuta ya Kupikia Korie Alizeti 1 Lita', 1, 6500),
+  ],
   created_at: '2026-11-27T11:07:09.000Z',
   fiscal: {
     status: 'issued',
