@@ -8,6 +8,7 @@ import type { Organisation, Product, Store } from '@duka/shared';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { addProduct, type Cart, emptyCart, parseScan } from '../cart.js';
 import { lang, setLang, shopZone, t } from '../i18n.js';
+import { PrinterButton, PrinterPanel } from '../print/printer-panel.js';
 import { host } from '../till-host.js';
 import { Blocked } from './blocked.js';
 import { Bootstrap } from './bootstrap.js';
@@ -123,6 +124,7 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
           )}
         </nav>
         <span class="user">${user.first_name}</span>
+        <${PrinterButton} />
         <button data-testid="lang-switch" onClick=${() => setLang(lang.get() === 'en' ? 'sw' : 'en')}>${t('lang.switch')}</button>
         <button data-testid="sign-out" onClick=${signOut}>${t('nav.sign_out')}</button>
       </header>
@@ -152,6 +154,7 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
           : null
       }
       ${signOutBlocked ? html`<${SignOutBlocked} till=${till} pending=${status.pending} onClose=${() => setSignOutBlocked(false)} />` : null}
+      <${PrinterPanel} />
     </div>
   `;
 }

@@ -1,0 +1,144 @@
+/**
+ * What a printed receipt says, built once from the till's sale and the shop it was rung up in, so
+ * the thermal printer (encode-receipt.ts) and anything else that prints read the same facts.
+ * Pure: the shop's clock comes in as `zone`, money leaves as integer cents (shared money helpers).
+ */
+import type { Receipt, TillUser } from '@duka/client-sdk';
+import { type Organisation, type PaymentMethod, type Store, toCents } from '@duka/shared';
+import { fiscalStamp } from '../fiscal.js';
+
+/**
+ * The SDK's receipt, with the cash handed over and the change when the SDK gives them (a cash sale
+ * rung up with an amount tendered); both stay off the paper when absent or null.
+ */
+export type PrintableSale = Receipt & { cash_tendered?: number | null; change_given?: number | null };
+
+export interface ReceiptLine {
+  name: string;
+  qty: number;
+  unitPrice: number;
+  total: number;
+}
+
+export interface ReceiptFiscal {
+  rctvnum: string;
+  /** TRA's date and time of the receipt, East Africa Time (`YYYY-MM-DD`, `HH:MM:SS`). */
+  date: string;
+  time: string;
+  znum: string;
+  dc: number;
+  gc: number;
+  verifyUrl: string;
+  /** Not yet acknowledged by TRA. */
+  pending: boolean;
+}
+
+export interface ReceiptModel {
+  shop: { name: string; branch: string | null; address: string | null; phone: string | null; tin: string | null };
+  /** The server's receipt number once the sale has synced, the till's temporary one (MAD-T1-5) before. */
+  number: string;
+  /** `number` is the till's temporary one: the server's is given when the sale syncs. */
+  provisional: boolean;
+  /** The till's number of a synced sale, printed too so either finds the sale. */
+  tillNumber: string | null;
+  /** `DD/MM/YYYY HH:MM` on the shop's clock. */
+  date: string;
+  cashier: string | null;
+  status: Receipt['status'];
+  lines: ReceiptLine[];
+  subtotal: number;
+  discount: number;
+  discountPct: number;
+  tax: number;
+  total: number;
+  payment: { method: PaymentMethod; reference: string | null };
+  tendered: number | null;
+  change: number | null;
+  customer: { name: string; tin: string | null } | null;
+  fiscal: ReceiptFiscal | null;
+}
+
+export interface ReceiptContext {
+  shop: Organisation | null;
+  store: Store | null;
+  cashier: string | null;
+  /** The shop's time zone (the organisation's `timezone`). */
+  zone: string;
+}
+
+const centsOrNull = (amount: number | null | undefined): number | null =>
+  amount === null || amount === undefined ? null : toCents(amount);
+
+export function receiptModel(sale: PrintableSale, { shop, store, cashier, zone }: ReceiptContext): ReceiptModel {
+  const tillNumber = sale.client_receipt_number;
+  const number = sale.receipt_number ?? tillNumber ?? sale.id;
+  const fiscal = sale.fiscal;
+  return {
+    shop: {
+      name: shop?.name ?? store?.name ?? '',
+      branch: store && shop && store.name !== shop.name ? store.name : null,
+      // A store's own address and phone are where the buyer comes back to; the organisation's otherwise.
+      address: store?.address ?? shop?.address ?? null,
+      phone: store?.phone ?? shop?.phone ?? null,
+      tin: shop?.tin ?? null,
+    },
+    number,
+    provisional: sale.receipt_number === null,
+    tillNumber: sale.receipt_number !== null && tillNumber && tillNumber !== number ? tillNumber : null,
+    date: shopDate(sale.created_at, zone),
+    cashier,
+    status: sale.status,
+    lines: sale.lines.map((l) => ({ name: l.product_name, qty: l.qty, unitPrice: toCents(l.unit_price), total: toCents(l.line_total) })),
+    subtotal: toCents(sale.subtotal),
+    discount: toCents(sale.discount),
+    discountPct: sale.discount_pct,
+    tax: toCents(sale.tax),
+    total: toCents(sale.total),
+    payment: { method: sale.payment_method, reference: sale.payment_reference },
+    tendered: centsOrNull(sale.cash_tendered),
+    change: centsOrNull(sale.change_given),
+    customer: sale.customer_name ? { name: sale.customer_name, tin: sale.customer_tin } : null,
+    fiscal: fiscal
+      ? {
+          rctvnum: fiscal.rctvnum,
+          ...fiscalStamp(fiscal.issued_at),
+          dc: fiscal.dc,
+          gc: fiscal.gc,
+          verifyUrl: fiscal.verify_url,
+          pending: fiscal.status !== 'issued',
+        }
+      : null,
+  };
+}
+
+/**
+ * Who rang the sale up, as far as the till knows: its signed-in user when the sale is theirs. The
+ * replica holds no staff list, so another cashier's sale reprinted here prints no name.
+ */
+export function cashierName(sale: Pick<Receipt, 'cashier_id'>, user: TillUser | null): string | null {
+  if (!user || sale.cashier_id !== user.id) return null;
+  return [user.first_name, user.last_name].filter(Boolean).join(' ') || null;
+}
+
+/** Numeric and the same in every language and browser, so the printed bytes are too. */
+export function shopDate(iso: string, zone: string): string {
+  const format = (timeZone: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+  let formatter: Intl.DateTimeFormat;
+  try {
+    formatter = format(zone);
+  } catch {
+    // A zone this runtime does not know: UTC, said so, rather than the device's own zone.
+    return `${shopDate(iso, 'UTC')} UTC`;
+  }
+  const p = Object.fromEntries(formatter.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+}
