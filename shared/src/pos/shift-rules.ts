@@ -54,7 +54,10 @@ export interface ShiftFigures {
 export const SHIFT_METHODS: readonly string[] = [...new Set<string>([...PaymentMethod.options, ...PayoutMethod.options])];
 
 const CASH: string = PaymentMethod.enum.Cash;
-const NOT_MONEY = new Set<string>([...PaymentMethod.exclude(PayoutMethod.options as never).options, ...PayoutMethod.exclude(PaymentMethod.options as never).options]);
+const sales: readonly string[] = PaymentMethod.options;
+const payouts: readonly string[] = PayoutMethod.options;
+/** A sale's method no payout uses (Credit) and a payout's no sale uses (Cheque): neither is money at the till. */
+const NOT_MONEY = new Set<string>([...sales.filter((m) => !payouts.includes(m)), ...payouts.filter((m) => !sales.includes(m))]);
 
 /** Cash, the wallets and Bank are counted at close; Credit (a debt) and Cheque (not in the till) are not. */
 export const isCountedMethod = (method: string): boolean => !NOT_MONEY.has(method);

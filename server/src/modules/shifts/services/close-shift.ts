@@ -56,7 +56,7 @@ export async function closeShift(ctx: AuthedContext, id: string, input: CloseShi
         orgId,
         storeId,
         category: 'sales',
-        title: `TillShift closed short by ${formatTzs(short)}`,
+        title: `Shift closed short by ${formatTzs(short)}`,
         body: `A shift${shift.till_number ? ` on till ${shift.till_number}` : ''} closed ${formatTzs(short)} short (${cashMethods.join(', ')}). Zamu imefungwa na upungufu wa ${formatTzs(short)}.${input.note ? ` Note: ${input.note}` : ''}`,
         link: `/pos/shifts/${id}`,
       });
