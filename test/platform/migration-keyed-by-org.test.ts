@@ -75,7 +75,9 @@ describe('every tenant row named and keyed by its organisation (migrations 0030 
     const migrator = new Migrator({ db: t.db.db, provider: { getMigrations: async () => migrations } });
     const down = await migrator.migrateTo('2026_11_26_0029_agent_state');
     expect(down.error).toBeUndefined();
+    // Later migrations (0032, shifts) go down first and come back up with the rest.
     expect(down.results?.map((r) => r.migrationName)).toEqual([
+      '2026_11_27_0032_shifts',
       '2026_11_26_0031_keys_led_by_org',
       '2026_11_26_0030_org_on_every_tenant_row',
     ]);
@@ -87,7 +89,11 @@ describe('every tenant row named and keyed by its organisation (migrations 0030 
       ).not.toContain('org_id');
     }
 
-    expect(await migrateToLatest(t.db.db)).toEqual(['2026_11_26_0030_org_on_every_tenant_row', '2026_11_26_0031_keys_led_by_org']);
+    expect(await migrateToLatest(t.db.db)).toEqual([
+      '2026_11_26_0030_org_on_every_tenant_row',
+      '2026_11_26_0031_keys_led_by_org',
+      '2026_11_27_0032_shifts',
+    ]);
     for (const [table, parentColumn, parent] of CHILDREN) {
       const rows = await childRows(table, parentColumn, parent);
       expect(rows.length, table).toBeGreaterThan(0);

@@ -39,7 +39,13 @@ describe('shifts and cash-up (/pos/shifts)', () => {
   it("books the cashier's sales, refund, payout and credit payment to the open shift, and closes with exact figures per method", async () => {
     const { owner, cashier, soda, bread, customer } = await shop();
     const opened = await post(cashier.token, '/pos/shifts', { opening_float: 50000, till_number: 'T1', note: 'from the safe' }, 201);
-    expect(opened).toMatchObject({ status: 'open', opening_float: 50000, till_number: 'T1', open_note: 'from the safe', cashier_id: cashier.user.id });
+    expect(opened).toMatchObject({
+      status: 'open',
+      opening_float: 50000,
+      till_number: 'T1',
+      open_note: 'from the safe',
+      cashier_id: cashier.user.id,
+    });
     expect(opened.report).toMatchObject({ kind: 'X', opening_float: 50000, totals: { expected: 50000, sales: 0 } });
 
     const sale = (token: string, body: Record<string, unknown>) => post(token, '/pos/sale', body, 201);
@@ -62,7 +68,10 @@ describe('shifts and cash-up (/pos/shifts)', () => {
       ['Credit', null],
     ]);
 
-    const closed = await post(cashier.token, `/pos/shifts/${opened.id}/close`, { counted: { Cash: 53300, 'M-Pesa': 4500 }, note: 'one note short' });
+    const closed = await post(cashier.token, `/pos/shifts/${opened.id}/close`, {
+      counted: { Cash: 53300, 'M-Pesa': 4500 },
+      note: 'one note short',
+    });
     expect(closed).toMatchObject({ status: 'closed', close_note: 'one note short', closed_by: cashier.user.id, over_short: -1000 });
     expect(closed.report.kind).toBe('Z');
     expect(closed.report.methods).toEqual([
@@ -164,7 +173,10 @@ describe('shifts and cash-up (/pos/shifts)', () => {
     expect(cashierList.body.data.map((s: { id: string }) => s.id)).toEqual([mine.id]);
     expect((await get(cashier.token, `/pos/shifts?cashier_id=${owner.userId}`)).status).toBe(403);
     expect((await get(cashier.token, `/pos/shifts/${owners.id}`)).status).toBe(403);
-    const closeOthers = await t.request('POST', `/pos/shifts/${owners.id}/close`, { token: cashier.token, body: { counted: { Cash: 2000 } } });
+    const closeOthers = await t.request('POST', `/pos/shifts/${owners.id}/close`, {
+      token: cashier.token,
+      body: { counted: { Cash: 2000 } },
+    });
     expect(closeOthers.status).toBe(403);
     // The owner may close the cashier's shift.
     await post(owner.token, `/pos/shifts/${mine.id}/close`, { counted: { Cash: 1000 } });
@@ -172,7 +184,10 @@ describe('shifts and cash-up (/pos/shifts)', () => {
 
     const stranger = await registerOwner(t);
     expect((await get(stranger.token, `/pos/shifts/${owners.id}`)).status).toBe(404);
-    const closeStrangers = await t.request('POST', `/pos/shifts/${owners.id}/close`, { token: stranger.token, body: { counted: { Cash: 0 } } });
+    const closeStrangers = await t.request('POST', `/pos/shifts/${owners.id}/close`, {
+      token: stranger.token,
+      body: { counted: { Cash: 0 } },
+    });
     expect(closeStrangers.status).toBe(404);
     expect((await get(stranger.token, '/pos/shifts')).body.data).toEqual([]);
     // Cash must be counted.
@@ -199,7 +214,14 @@ describe('shifts and cash-up (/pos/shifts)', () => {
     const second = await post(cashier.token, '/pos/shifts', { opening_float: 10000 }, 201);
     await post(cashier.token, `/pos/transactions/${sold.id}/refund`, { reason: 'flat' });
     const beyond = await post(cashier.token, `/pos/shifts/${second.id}/close`, { counted: { Cash: 1000 } });
-    expect(beyond.report.methods[0]).toMatchObject({ method: 'Cash', sales: 0, refunds: 3000, expected: 7000, counted: 1000, over_short: -6000 });
+    expect(beyond.report.methods[0]).toMatchObject({
+      method: 'Cash',
+      sales: 0,
+      refunds: 3000,
+      expected: 7000,
+      counted: 1000,
+      over_short: -6000,
+    });
     expect((await get(owner.token, `/pos/shifts/${first.id}`)).body.data.report.methods[0]).toMatchObject({ sales: 3000, refunds: 0 });
     expect((await notifications(owner)).map((n) => n.title)).toEqual(['Shift closed short by TZS 6,000']);
   });

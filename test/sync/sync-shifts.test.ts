@@ -57,7 +57,8 @@ describe('sync: shift.open, mutations with shift_id, shift.close', () => {
       m('shift.close', { shift_id: shiftId, counted: { Cash: 31000, 'M-Pesa': 1000 }, note: 'coins short' }),
     ];
     const push = async () =>
-      Envelope(PushResponse).parse((await t.request('POST', '/sync/push', { token: cashier.token, body: { device_id, mutations } })).body).data;
+      Envelope(PushResponse).parse((await t.request('POST', '/sync/push', { token: cashier.token, body: { device_id, mutations } })).body)
+        .data;
 
     const first = await push();
     expect(first.results.map((r) => [r.status, r.error?.message])).toEqual(mutations.map(() => ['applied', undefined]));
@@ -79,7 +80,18 @@ describe('sync: shift.open, mutations with shift_id, shift.close', () => {
       opened_at: new Date(start + 60_000).toISOString(),
       closed_at: new Date(start + 10 * 60_000).toISOString(),
     });
-    expect(closed.report.methods.map((r: Record<string, unknown>) => [r.method, r.sales, r.refunds, r.credit_payments, r.payouts, r.expected, r.counted, r.over_short])).toEqual([
+    expect(
+      closed.report.methods.map((r: Record<string, unknown>) => [
+        r.method,
+        r.sales,
+        r.refunds,
+        r.credit_payments,
+        r.payouts,
+        r.expected,
+        r.counted,
+        r.over_short,
+      ]),
+    ).toEqual([
       ['Cash', 3000, 2000, 700, 500, 31200, 31000, -200],
       ['M-Pesa', 1000, 0, 0, 0, 1000, 1000, 0],
       ['Credit', 2000, 0, 0, 0, null, null, null],
@@ -137,7 +149,13 @@ describe('sync: shift.open, mutations with shift_id, shift.close', () => {
                 seq: 1,
                 type: 'sale.create',
                 created_at: new Date(t.clock.now() - 1000).toISOString(),
-                payload: { id, client_receipt_number: 'MAD-T1-1', lines: [{ product_id: soda.id, qty: 1, unit_price: 1000 }], payment_method: 'Cash', shift_id: uuid() },
+                payload: {
+                  id,
+                  client_receipt_number: 'MAD-T1-1',
+                  lines: [{ product_id: soda.id, qty: 1, unit_price: 1000 }],
+                  payment_method: 'Cash',
+                  shift_id: uuid(),
+                },
               },
             ],
           },
@@ -145,7 +163,12 @@ describe('sync: shift.open, mutations with shift_id, shift.close', () => {
       ).body,
     ).data;
     expect(res.results[0]!.status).toBe('applied');
-    const row = await t.db.db.selectFrom('transactions').select('shift_id').where('org_id', '=', owner.orgId).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db.db
+      .selectFrom('transactions')
+      .select('shift_id')
+      .where('org_id', '=', owner.orgId)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.shift_id).toBeNull();
   });
 });

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { BusinessTypeSlug, Email, EmploymentStatus, Money, MoneyInput, orNull, Password, Phone, Role, Shift, Timestamp } from '../common.js';
+import {
+  BusinessTypeSlug,
+  Email,
+  EmploymentStatus,
+  Money,
+  MoneyInput,
+  orNull,
+  Password,
+  Phone,
+  Role,
+  Shift,
+  Timestamp,
+} from '../common.js';
 import { TokenPair } from '../auth/auth.schemas.js';
 import { Store } from '../stores/stores.schemas.js';
 import { ExpiryAlertDays } from '../inventory/inventory.schemas.js';
@@ -127,7 +139,9 @@ export const UpdateOrganisationInput = z
     }, 'must be an IANA time zone such as Africa/Dar_es_Salaam'),
     credit_terms_days: z.int().min(0).max(365),
     expiry_alert_days: ExpiryAlertDays,
-    shift_shortfall_alert: MoneyInput.meta({ description: 'TZS: a shift closing short by more than this notifies the store (0 = any shortfall)' }),
+    shift_shortfall_alert: MoneyInput.meta({
+      description: 'TZS: a shift closing short by more than this notifies the store (0 = any shortfall)',
+    }),
   })
   .partial()
   .meta({ id: 'UpdateOrganisationInput' });

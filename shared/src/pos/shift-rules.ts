@@ -43,7 +43,15 @@ export interface ShiftMethodFigures {
 
 export interface ShiftFigures {
   methods: ShiftMethodFigures[];
-  totals: { sales: number; refunds: number; credit_payments: number; payouts: number; expected: number; counted: number; over_short: number };
+  totals: {
+    sales: number;
+    refunds: number;
+    credit_payments: number;
+    payouts: number;
+    expected: number;
+    counted: number;
+    over_short: number;
+  };
   sales_count: number;
   refund_count: number;
   payout_count: number;

@@ -43,6 +43,33 @@ export const findOrgShift = (db: Kysely<Database>, orgId: string, id: string) =>
 export const openShiftOf = (db: Kysely<Database>, scope: StoreScope, cashierId: string) =>
   storeShifts(db, scope).selectAll().where('cashier_id', '=', cashierId).where('status', '=', 'open').executeTakeFirst();
 
+/** A new open shift; the row as written. */
+export function insertShift(
+  db: Kysely<Database>,
+  s: Pick<
+    ShiftRow,
+    'org_id' | 'id' | 'store_id' | 'cashier_id' | 'device_id' | 'till_number' | 'opening_float' | 'open_note' | 'opened_at'
+  > & {
+    now: number;
+  },
+) {
+  const { now, ...fields } = s;
+  return db
+    .insertInto('shifts')
+    .values({
+      ...fields,
+      status: 'open',
+      close_note: null,
+      over_short: null,
+      closed_at: null,
+      closed_by: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /** Close the shift if it is still open: undefined when another close got there first. */
 export function claimClose(
   db: Kysely<Database>,

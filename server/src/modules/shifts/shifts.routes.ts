@@ -47,7 +47,10 @@ export const close = defineRoute('bearer', {
   errors: ['FORBIDDEN', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Close a shift with its count (Z report)',
-  request: { params: IdParam, body: jsonBody(CloseShiftInput, { counted: { Cash: 148000, 'M-Pesa': 62500 }, note: 'one 2,000 note short' }) },
+  request: {
+    params: IdParam,
+    body: jsonBody(CloseShiftInput, { counted: { Cash: 148000, 'M-Pesa': 62500 }, note: 'one 2,000 note short' }),
+  },
   responses: { 200: withReport },
 });
 
@@ -67,7 +70,7 @@ export const getOne = defineRoute('bearer', {
   method: 'get',
   path: '/pos/shifts/{id}',
   operationId: 'getShift',
-  description: "One shift with its report; a cashier may see only their own.",
+  description: 'One shift with its report; a cashier may see only their own.',
   errors: ['FORBIDDEN', 'INVALID_STATE'],
   tags,
   summary: 'A shift with its X or Z report',

@@ -20,7 +20,12 @@ import { shiftFigures, withReport } from './shift-report.js';
 export const overseesShifts = (ctx: AuthedContext): boolean => ctx.actor.role === 'owner' || ctx.actor.role === 'manager';
 
 /** `closedAt`: when a till closed it offline (clamped to the server's clock); default now. */
-export async function closeShift(ctx: AuthedContext, id: string, input: CloseShiftInput, opts: { closedAt?: number } = {}): Promise<TillShiftWithReport> {
+export async function closeShift(
+  ctx: AuthedContext,
+  id: string,
+  input: CloseShiftInput,
+  opts: { closedAt?: number } = {},
+): Promise<TillShiftWithReport> {
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const shift = await findStoreShift(tx.db, { orgId, storeId }, id);

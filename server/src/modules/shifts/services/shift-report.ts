@@ -17,7 +17,11 @@ export async function shiftFigures(db: Kysely<Database>, row: ShiftRow, counted?
   return computeShiftReport({ opening_float: Number(row.opening_float), movements, counted: stored });
 }
 
-export async function withReport(db: Kysely<Database>, row: ShiftRow, figures?: Awaited<ReturnType<typeof shiftFigures>>): Promise<TillShiftWithReport> {
+export async function withReport(
+  db: Kysely<Database>,
+  row: ShiftRow,
+  figures?: Awaited<ReturnType<typeof shiftFigures>>,
+): Promise<TillShiftWithReport> {
   const [computed, name] = await Promise.all([figures ?? shiftFigures(db, row), cashierName(db, row.org_id, row.cashier_id)]);
   const shift = toShift(row);
   const report = toShiftReport(computed, {

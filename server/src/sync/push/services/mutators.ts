@@ -66,12 +66,17 @@ const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
 };
 
 const creditPayment: Mutator<'credit.payment'> = async (ctx, p) => {
-  const payment = await recordCreditPayment(ctx, p.customer_id, {
-    amount: p.amount,
-    method: p.method,
-    reference: p.reference,
-    note: p.note,
-  }, { shiftId: p.shift_id });
+  const payment = await recordCreditPayment(
+    ctx,
+    p.customer_id,
+    {
+      amount: p.amount,
+      method: p.method,
+      reference: p.reference,
+      note: p.note,
+    },
+    { shiftId: p.shift_id },
+  );
   return { result: { payment_id: payment.id } };
 };
 
