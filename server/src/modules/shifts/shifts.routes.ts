@@ -11,7 +11,7 @@ import {
 } from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
-const tags = ['Shifts'];
+const tags = ['Point of sale'];
 const withReport = jsonResponse(Envelope(TillShiftWithReport), 'The shift with its report (X while open, Z once closed)');
 
 export const open = defineRoute('bearer', {
