@@ -19,12 +19,17 @@ import type {
   Product,
   Store,
   UpdateNoteInput,
+  OpenShiftInput,
+  CloseShiftInput,
+  ShiftReport,
+  TillShiftWithReport,
 } from '@duka/shared';
 import { reverseSale } from './actions/reverse.js';
 import { createCustomer, recordCreditPayment } from './actions/customers.js';
 import type { ActionCtx } from './actions/context.js';
 import { type ExpenseReceipt, recordExpense } from './actions/expenses.js';
 import * as notes from './actions/notes.js';
+import * as shifts from './actions/shifts.js';
 import { markNotificationRead } from './actions/notifications.js';
 import { sell } from './actions/sell.js';
 import { adjustStock } from './actions/stock.js';
@@ -257,6 +262,25 @@ export class Till {
   markNotificationRead(id: string): Promise<void> {
     return this.life.guard(() => markNotificationRead(this.actions, id));
   }
+  // ── shifts and cash-up ───────────────────────────────────────────────────────
+
+  /** Open a shift for the signed-in cashier with a float (queued as `shift.open`); what they do until it closes belongs to it. */
+  openShift(input: OpenShiftInput): Promise<TillShiftWithReport> {
+    return this.life.guard(() => shifts.openShift(this.actions, input));
+  }
+  /** The signed-in cashier's open shift on this till with its X report, or null. */
+  currentShift(): Promise<TillShiftWithReport | null> {
+    return shifts.currentShift(this.db);
+  }
+  /** Close the open shift with what was counted (queued as `shift.close`): the Z report as the till works it out. */
+  closeShift(input: CloseShiftInput): Promise<TillShiftWithReport> {
+    return this.life.guard(() => shifts.closeShift(this.actions, input));
+  }
+  /** The open shift's X report, worked out offline from the replica by the server's rule; null when none is open. */
+  shiftReport(): Promise<ShiftReport | null> {
+    return shifts.shiftReport(this.db);
+  }
+
   /** Record money spent (queued as `expense.create`). */
   recordExpense(input: CreateExpenseInput): Promise<ExpenseReceipt> {
     return this.life.guard(() => recordExpense(this.actions, input));

@@ -51,6 +51,7 @@ import { healthRouter } from './modules/health/health.index.js';
 import { inventoryRouter } from './modules/inventory/inventory.index.js';
 import { metaRouter } from './modules/meta/meta.index.js';
 import { posRouter } from './modules/pos/pos.index.js';
+import { shiftsRouter } from './modules/shifts/shifts.index.js';
 import { pharmacyRouter } from './modules/pharmacy/pharmacy.index.js';
 import { notificationsRouter } from './modules/notifications/notifications.index.js';
 import { notebookRouter } from './modules/notebook/notebook.index.js';
@@ -238,6 +239,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', creditsRouter);
   api.route('/', suppliersRouter);
   api.route('/', expensesRouter);
+  api.route('/', shiftsRouter);
   api.route('/', posRouter);
   api.route('/', pharmacyRouter);
   api.route('/', notificationsRouter);

@@ -28,6 +28,8 @@ export * from './pos/pos.schemas.js';
 export * from './pos/sale-rules.js';
 export * from './pos/sale-state-rules.js';
 export * from './pos/receipt-line.js';
+export * from './pos/shift-rules.js';
+export * from './pos/shift.schemas.js';
 export * from './sync/protocol.js';
 export * from './money.js';
 export * from './payment-methods.js';

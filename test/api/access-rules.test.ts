@@ -100,6 +100,7 @@ const TENANT_PARAMS: Record<string, [TenantKind, string]> = {
   '/suppliers/{id}': ['supplier', 'supplier'],
   '/suppliers/deliveries/{id}': ['delivery', 'delivery'],
   '/expenses/{id}': ['expense', 'expense'],
+  '/pos/shifts/{id}': ['shift', 'shift'],
   '/notifications/{id}': ['notification', 'notification'],
   '/notebook/{id}': ['note', 'note'],
   '/uploads/files/{name}': ['file', 'file'],

@@ -56,8 +56,8 @@ const AREAS: string[][] = [
   ['tenancy', 'stock-levels', 'billing', 'meta'],
   // One concern each, over the core.
   ['notifications', 'sms', 'customers', 'stores', 'expenses', 'reviews', 'uploads', 'notebook', 'health'],
-  // Sign-in, credit, fiscal receipts, reports and analytics: they notify, message and read customers.
-  ['auth', 'credits', 'fiscal', 'reports', 'analytics'],
+  // Sign-in, credit, fiscal receipts, reports, analytics and shifts: they notify, message and read customers.
+  ['auth', 'credits', 'fiscal', 'reports', 'analytics', 'shifts'],
   // Lots, prescriptions and registers: pharmacy writes its registers as reports.
   ['pharmacy'],
   // The catalogue and stock adjustments: a batch-tracked product is adjusted through pharmacy's lots.

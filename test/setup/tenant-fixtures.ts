@@ -27,6 +27,7 @@ export type TenantKind =
   | 'supplier'
   | 'delivery'
   | 'expense'
+  | 'shift'
   | 'notification'
   | 'note'
   | 'file'
@@ -94,6 +95,9 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
   const recall = await call('POST', '/pharmacy/recalls', { product_id: medicine.id, lot_number: 'AMX-2', reason: 'TMDA recall notice' });
 
   const expense = await call('POST', '/expenses', { title: 'Umeme', category: 'Utilities', amount: 45_000 });
+  // A closed shift of the owner's (opened after everything above, so nothing belongs to it).
+  const shift = await call('POST', '/pos/shifts', { opening_float: 10_000 });
+  await call('POST', `/pos/shifts/${shift.id}/close`, { counted: { Cash: 10_000 } });
   const notification = await call('POST', '/notifications', { category: 'system', title: 'Stock count on Sunday' });
   const note = await call('POST', '/notebook', { title: 'Orders for Monday', content: 'Sugar 20 bags', tags: ['orders'] });
   const form = new FormData();
@@ -160,6 +164,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
     supplier: [supplierId],
     delivery: [delivery.id],
     expense: [expense.id],
+    shift: [shift.id],
     notification: [notification.id],
     note: [note.id],
     file: [upload.body.data.url.split('/').at(-1)],

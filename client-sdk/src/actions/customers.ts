@@ -19,6 +19,7 @@ import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt } from '../types.js';
 import { type ActionCtx, invalid, requirePower } from './context.js';
+import { shiftMovement } from './shifts.js';
 
 /** `0712…` as `+255712…`; anything else as typed (the server normalises and answers the stored form). */
 const tzPhone = (phone: string) => phone.replace(/[\s-]/g, '').replace(/^0(\d{9})$/, '+255$1');
@@ -104,7 +105,9 @@ export async function recordCreditPayment(ctx: ActionCtx, input: CreditPaymentIn
         .execute();
     }
     await moveOutstanding(trx, p.customer_id, -amount);
-    await enqueue(trx, 'credit.payment', p, ctx.now(), undo);
+    const inShift = await shiftMovement(trx, { kind: 'credit_payment', method: p.method, amount, at: ctx.now() });
+    undo.movements = inShift.movements;
+    await enqueue(trx, 'credit.payment', { ...p, ...(inShift.shift_id ? { shift_id: inShift.shift_id } : {}) }, ctx.now(), undo);
     const allocations = found.allocations.map((a) => ({ tab_id: a.tab_id, amount: fromCents(a.amount) }));
     return { id, customer_id: p.customer_id, amount: p.amount, allocations, outstanding_balance: fromCents(customer.outstanding - amount) };
   });

@@ -11,6 +11,7 @@ import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt } from '../types.js';
 import { type ActionCtx, invalid, may, shopOf } from './context.js';
+import { shiftMovement } from './shifts.js';
 
 export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId: string, reason: string): Promise<Receipt> {
   const parsed = SaleReversePayload.safeParse({ transaction_id: transactionId, reason });
@@ -74,7 +75,11 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
         await trx.deleteFrom('credit_tabs').where('id', '=', t.id).execute();
       }
     }
-    await enqueue(trx, move === 'refund' ? 'sale.refund' : 'sale.void', parsed.data, ctx.now(), undo);
+    // The money goes back in the shift open now, whichever shift took it.
+    const inShift = await shiftMovement(trx, { kind: 'reversal', method: sale.payment_method, amount: toCents(sale.total), at: ctx.now() });
+    undo.movements = inShift.movements;
+    const payload = { ...parsed.data, ...(inShift.shift_id ? { shift_id: inShift.shift_id } : {}) };
+    await enqueue(trx, move === 'refund' ? 'sale.refund' : 'sale.void', payload, ctx.now(), undo);
     return changed;
   });
   ctx.queued();

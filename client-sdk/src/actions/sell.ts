@@ -27,6 +27,7 @@ import * as reads from '../reads.js';
 import type { Receipt, SellInput } from '../types.js';
 import { type ActionCtx, invalid, may, shopOf } from './context.js';
 import { checkDispensing } from './dispense.js';
+import { shiftMovement } from './shifts.js';
 
 const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 'status', 'data'], (db, v) =>
   db.insertInto('transactions').values({ ...v, number: null, receipt_number: null, sync_state: 'pending' }),
@@ -109,6 +110,8 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       price_mode,
       prescription,
     };
+    // The sale belongs to the cashier's open shift (its money is in this till's drawer or wallet).
+    const inShift = await shiftMovement(trx, { kind: 'sale', method: input.payment_method, amount: sale.total, at });
     const payload = {
       id,
       client_receipt_number: clientReceiptNumber,
@@ -126,6 +129,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
       // Booked to the cashier signed in now, whoever is signed in when the queue is pushed.
       ...(user?.id ? { cashier_id: user.id } : {}),
+      ...(inShift.shift_id ? { shift_id: inShift.shift_id } : {}),
     };
     const parsed = SaleCreatePayload.safeParse(payload);
     if (!parsed.success) throw invalid(parsed.error.issues[0]);
@@ -173,7 +177,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       data: JSON.stringify(receipt),
     });
 
-    const undo: Undo = { stock: {}, outstanding: {}, batches: {}, rejectSale: id };
+    const undo: Undo = { stock: {}, outstanding: {}, batches: {}, rejectSale: id, movements: inShift.movements };
     const taken: Record<string, number> = {};
     for (const l of sale.lines) {
       if (products.get(l.product_id)!.is_service) continue;

@@ -21,6 +21,8 @@ export interface Undo {
   restore?: Array<{ table: RestorableTable; id: string; row: Record<string, unknown> | null }>;
   /** A sale made by this action: kept, marked refused. */
   rejectSale?: string;
+  /** Shift movements this action recorded: the server refused the money's move, so the X report drops it. */
+  movements?: string[];
 }
 
 /** Move a product's local level; services (no stock row and `is_service`) are left alone. */
@@ -113,6 +115,7 @@ export async function runUndo(trx: LocalTrx, undo: Undo): Promise<void> {
         .values(row as never)
         .execute();
   }
+  if (undo.movements?.length) await trx.deleteFrom('shift_movements').where('id', 'in', undo.movements).execute();
   if (undo.rejectSale) {
     const row = await trx.selectFrom('transactions').select('data').where('id', '=', undo.rejectSale).executeTakeFirst();
     if (row) {

@@ -188,6 +188,33 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
       await sql`delete from rows where entity = 'batch'`.execute(db);
     },
   },
+  '0005_shifts': {
+    // Shifts and cash-up (issue 37). `shifts`: the shifts opened on this till (data = the shared
+    // `TillShift`). `shift_movements`: the money this till moved in each (a sale in, a refund or void
+    // out, a payout, a credit payment, cents), from which the X report is worked out offline.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('shifts')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('cashier_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('opening_float', 'integer', (c) => c.notNull())
+        .addColumn('data', json, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('shift_movements')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('shift_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('amount', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('shift_movements_shift').ifNotExists().on('shift_movements').column('shift_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => LOCAL_MIGRATIONS };

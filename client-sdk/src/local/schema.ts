@@ -147,6 +147,25 @@ export interface BootstrapRowTable {
   data: string;
 }
 
+/** A shift opened on this till (data = the shared `TillShift`); `opening_float` in cents. */
+export interface ShiftTable {
+  id: string;
+  cashier_id: string;
+  status: string;
+  opening_float: number;
+  data: string;
+}
+
+/** Money this till moved in a shift (cents), the X report's input. */
+export interface ShiftMovementTable {
+  id: string;
+  shift_id: string;
+  kind: string;
+  method: string;
+  amount: number;
+  created_at: string;
+}
+
 export interface LocalDatabase {
   meta: MetaTable;
   rows: RowTable;
@@ -162,4 +181,6 @@ export interface LocalDatabase {
   bootstrap_rows: BootstrapRowTable;
   batches: BatchTable;
   addo_list: AddoListTable;
+  shifts: ShiftTable;
+  shift_movements: ShiftMovementTable;
 }

@@ -39,6 +39,7 @@ import type { BatchMovementTable, BatchTable, RecallTable, TransactionLineBatchT
 import type { PrescriptionItemTable, PrescriptionTable } from './tables/prescriptions.table.js';
 import type { FiscalDeviceTable, FiscalReceiptTable, FiscalZReportTable } from './tables/fiscal.table.js';
 import type { JobLeaseTable } from './tables/leases.table.js';
+import type { ShiftCountTable, ShiftTable } from './tables/shifts.table.js';
 import type { InvoiceTable, PaymentTable, PlanTable, SubscriptionEventTable, SubscriptionTable } from './tables/billing.table.js';
 
 export interface Database {
@@ -65,6 +66,8 @@ export interface Database {
   stock_adjustments: StockAdjustmentTable;
   transactions: TransactionTable;
   transaction_lines: TransactionLineTable;
+  shifts: ShiftTable;
+  shift_counts: ShiftCountTable;
   fiscal_devices: FiscalDeviceTable;
   fiscal_receipts: FiscalReceiptTable;
   fiscal_z_reports: FiscalZReportTable;

@@ -47,6 +47,8 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   stock_adjustments: tenant(),
   transactions: tenant(),
   transaction_lines: tenant(),
+  shifts: tenant(),
+  shift_counts: tenant(),
   fiscal_devices: tenant(),
   fiscal_receipts: tenant(),
   fiscal_z_reports: tenant(),

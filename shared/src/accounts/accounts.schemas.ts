@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { BusinessTypeSlug, Email, EmploymentStatus, orNull, Password, Phone, Role, Shift, Timestamp } from '../common.js';
+import {
+  BusinessTypeSlug,
+  Email,
+  EmploymentStatus,
+  Money,
+  MoneyInput,
+  orNull,
+  Password,
+  Phone,
+  Role,
+  Shift,
+  Timestamp,
+} from '../common.js';
 import { TokenPair } from '../auth/auth.schemas.js';
 import { Store } from '../stores/stores.schemas.js';
 import { ExpiryAlertDays } from '../inventory/inventory.schemas.js';
@@ -66,6 +78,9 @@ export const Organisation = z
     currency: z.string(),
     credit_terms_days: z.int(),
     expiry_alert_days: z.int().meta({ description: 'Default expiry alert window in days for batch-tracked products without their own' }),
+    shift_shortfall_alert: Money.meta({
+      description: 'A shift closing short by more than this (TZS) notifies the store; 0, the default, notifies of any shortfall',
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -124,6 +139,9 @@ export const UpdateOrganisationInput = z
     }, 'must be an IANA time zone such as Africa/Dar_es_Salaam'),
     credit_terms_days: z.int().min(0).max(365),
     expiry_alert_days: ExpiryAlertDays,
+    shift_shortfall_alert: MoneyInput.meta({
+      description: 'TZS: a shift closing short by more than this notifies the store (0 = any shortfall)',
+    }),
   })
   .partial()
   .meta({ id: 'UpdateOrganisationInput' });

@@ -16,6 +16,7 @@ import { CustomerTin, PriceMode } from '../pos/pos.schemas.js';
 import { LineBatchInput } from '../pharmacy/batch.schemas.js';
 import { QtyChange } from '../inventory/inventory.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
+import { CloseShiftInput, OpenShiftInput } from '../pos/shift.schemas.js';
 
 export const PROTOCOL_VERSION = 1;
 /**
@@ -25,6 +26,13 @@ export const PROTOCOL_VERSION = 1;
 export const MIN_SUPPORTED_PROTOCOL_VERSION = 1;
 /** The request header carrying the till's protocol version on push, pull and bootstrap. */
 export const PROTOCOL_HEADER = 'duka-sync-protocol';
+
+/**
+ * The till's open shift when it did something that moves money (a sale, refund, void, expense or
+ * credit payment). Used when it names a shift of this organisation and store; otherwise the
+ * pusher's open shift there is (never a reason to reject: a sale is never lost over its shift).
+ */
+const ShiftRef = z.uuid().optional().meta({ description: "The till's open shift when this was done" });
 
 /** A sale the till already made: its lines carry the unit price the till charged. */
 export const SaleCreatePayload = z.object({
@@ -60,8 +68,9 @@ export const SaleCreatePayload = z.object({
       'Who rang the sale up on the till (the user signed in then). The sale is always booked to the user pushing; another user named here is recorded as a `cashier_mismatch` conflict',
   }),
   prescription: Prescription.optional(),
+  shift_id: ShiftRef,
 });
-export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500) });
+export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500), shift_id: ShiftRef });
 export const CustomerUpsertPayload = z.object({
   id: z.uuid(),
   name: z.string().trim().min(1).max(150),
@@ -80,6 +89,7 @@ export const CreditPaymentPayload = z.object({
   method: SettlementMethod,
   reference: z.string().trim().max(100).optional(),
   note: z.string().trim().max(500).optional(),
+  shift_id: ShiftRef,
 });
 export type CreditPaymentPayload = z.infer<typeof CreditPaymentPayload>;
 export const StockAdjustPayload = z.object({
@@ -95,7 +105,16 @@ export const StockAdjustPayload = z.object({
 export type StockAdjustPayload = z.infer<typeof StockAdjustPayload>;
 export const NotificationReadPayload = z.object({ notification_id: z.uuid() });
 /** An expense the till recorded; `spent_at` defaults to the mutation's `created_at`. */
-export const ExpenseCreatePayload = CreateExpenseInput.extend({ id: z.uuid().meta({ description: 'The expense id the till gave it' }) });
+export const ExpenseCreatePayload = CreateExpenseInput.extend({
+  id: z.uuid().meta({ description: 'The expense id the till gave it' }),
+  shift_id: ShiftRef,
+});
+/** A shift the till opened: its `id` is the till's, so a replay answers the same shift. */
+export const ShiftOpenPayload = OpenShiftInput.required({ id: true });
+export type ShiftOpenPayload = z.infer<typeof ShiftOpenPayload>;
+/** The close of a shift, counted at the till. */
+export const ShiftClosePayload = CloseShiftInput.extend({ shift_id: z.uuid() });
+export type ShiftClosePayload = z.infer<typeof ShiftClosePayload>;
 /**
  * A till's edit of a note: `update` is a yjs update (base64) of the note's document, whose body is
  * `doc.getText(NOTE_TEXT)` ('content'); the server merges it, so edits made elsewhere are kept.
@@ -120,6 +139,8 @@ export const MUTATION_PAYLOADS = {
   'expense.create': ExpenseCreatePayload,
   'note.update': NoteUpdatePayload,
   'notification.read': NotificationReadPayload,
+  'shift.open': ShiftOpenPayload,
+  'shift.close': ShiftClosePayload,
 } as const;
 export type MutationType = keyof typeof MUTATION_PAYLOADS;
 export const MutationType = z.enum(Object.keys(MUTATION_PAYLOADS) as [MutationType, ...MutationType[]]);

@@ -28,6 +28,8 @@ export interface OrganisationTable {
   credit_terms_days: Generated<number>;
   /** Default expiry alert window (days) of batch-tracked products without their own. */
   expiry_alert_days: Generated<number>;
+  /** Cents: a shift closing short by more than this notifies the owner (0 = any shortfall). */
+  shift_shortfall_alert: Generated<number>;
   ai_credits_monthly: number | null;
   is_active: Generated<number>;
   version: Generated<number>;

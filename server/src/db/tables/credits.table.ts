@@ -31,6 +31,8 @@ export interface CreditPaymentTable {
   reference: string | null;
   note: string | null;
   received_by: string | null;
+  /** The shift it was received in (issue 37). */
+  shift_id: string | null;
   created_at: number;
 }
 

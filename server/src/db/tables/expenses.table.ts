@@ -14,6 +14,8 @@ export interface ExpenseTable {
   receipt_url: string | null;
   spent_at: number;
   created_by: string | null;
+  /** The shift it was paid out in (issue 37). */
+  shift_id: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -36,6 +36,10 @@ export interface TransactionTable {
   void_reason: string | null;
   voided_at: number | null;
   voided_by: string | null;
+  /** The shift the sale was made in (issue 37). */
+  shift_id: string | null;
+  /** The shift its refund or void was made in, which may be a later one. */
+  reversal_shift_id: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -156,6 +156,7 @@ export async function insertCreditPayment(db: Kysely<Database>, p: CreditPayment
       reference: p.reference,
       note: p.note,
       received_by: p.received_by,
+      shift_id: p.shift_id,
       created_at: p.created_at,
     })
     .execute();

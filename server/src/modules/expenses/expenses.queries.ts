@@ -77,6 +77,7 @@ export function insertExpense(
     spentAt: number;
     fields: Updateable<ExpenseTable> & { title: string; category: string; amount: number };
     createdBy: string | null;
+    shiftId: string | null;
     now: number;
   },
 ): Promise<ExpenseRow | undefined> {
@@ -93,6 +94,7 @@ export function insertExpense(
       spent_at: e.spentAt,
       ...e.fields,
       created_by: e.createdBy,
+      shift_id: e.shiftId,
       created_at: e.now,
       updated_at: e.now,
     })

@@ -101,15 +101,15 @@ export function claimReversal(
   db: Kysely<Database>,
   sale: { id: string; org_id: string },
   move: Reversal,
-  by: { reason: string; now: number; userId: string },
+  by: { reason: string; now: number; userId: string; shiftId: string | null },
 ) {
-  const { reason, now, userId } = by;
+  const { reason, now, userId, shiftId } = by;
   return db
     .updateTable('transactions')
     .set(
       move === 'refund'
-        ? { status: 'refunded', refund_reason: reason, refunded_at: now, refunded_by: userId, updated_at: now }
-        : { status: 'void', void_reason: reason, voided_at: now, voided_by: userId, updated_at: now },
+        ? { status: 'refunded', refund_reason: reason, refunded_at: now, refunded_by: userId, reversal_shift_id: shiftId, updated_at: now }
+        : { status: 'void', void_reason: reason, voided_at: now, voided_by: userId, reversal_shift_id: shiftId, updated_at: now },
     )
     .where('org_id', '=', sale.org_id)
     .where('id', '=', sale.id)

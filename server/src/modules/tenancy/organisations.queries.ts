@@ -1,5 +1,5 @@
 /** Organisations as the whole server sees them: the row-to-API mapping, the lookup and the time zone. */
-import type { Organisation } from '@duka/shared';
+import { fromCents, type Organisation } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { OrganisationRow } from '../../db/tables/accounts.table.js';
@@ -32,6 +32,7 @@ export function toOrganisation(row: OrganisationRow): Organisation {
     currency: row.currency,
     credit_terms_days: row.credit_terms_days,
     expiry_alert_days: row.expiry_alert_days,
+    shift_shortfall_alert: fromCents(Number(row.shift_shortfall_alert)),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

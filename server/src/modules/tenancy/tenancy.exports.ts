@@ -2,3 +2,4 @@
 export { findOrganisation, orgTimezone, toOrganisation } from './organisations.queries.js';
 export { type StoreChanges, findStore, findStoreByCode, insertStore, listActiveStores, toStore, updateStoreRow } from './stores.queries.js';
 export { findOrgUser, findUserById, findUserByIdentifier, insertUser, permissionColumns, permsOf, toUser } from './users.queries.js';
+export { pickShift, type ShiftCandidate, shiftCandidates, shiftFor } from './shifts.queries.js';

@@ -1,4 +1,4 @@
-import type { Organisation, UpdateOrganisationInput } from '@duka/shared';
+import { type Organisation, toCents, type UpdateOrganisationInput } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -40,11 +40,12 @@ function checkSmsAccount(row: OrganisationRow): void {
 export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrganisationInput): Promise<Organisation> {
   requireRole(ctx, 'owner');
   const id = requireOrg(ctx);
-  const { sms_api_key, sms_api_secret, aigateway_api_key, phone, ...plain } = input;
+  const { sms_api_key, sms_api_secret, aigateway_api_key, phone, shift_shortfall_alert, ...plain } = input;
   const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === '' ? null : ctx.keys.encrypt(v));
   const changes: Updateable<OrganisationTable> = {
     ...plain,
     ...(phone !== undefined ? { phone: phone === null ? null : normalisePhone(phone) } : {}),
+    ...(shift_shortfall_alert !== undefined ? { shift_shortfall_alert: toCents(shift_shortfall_alert) } : {}),
     sms_api_key_enc: seal(sms_api_key),
     sms_api_secret_enc: seal(sms_api_secret),
     aigateway_api_key_enc: seal(aigateway_api_key),

@@ -10,6 +10,7 @@ import { requireCustomer } from '../../customers/customers.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import { balanceCents, insertCreditPayment, owingTabsOldestFirst, updateTabPaid, withAllocations } from '../credits.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
+import { shiftFor } from '../../tenancy/tenancy.exports.js';
 
 /**
  * Spread by the shared `allocatePayment` (oldest tab first; more than is owed: 422 OVERPAYMENT,
@@ -19,7 +20,12 @@ import { requireStore } from '../../../lib/auth/authorize.js';
  * for the first to commit and then sees the balances it left: two payments that together exceed
  * the debt can never both be accepted. (SQLite has a single writer.)
  */
-export async function recordCreditPayment(ctx: AuthedContext, customerId: string, input: RecordCreditPaymentInput): Promise<CreditPayment> {
+export async function recordCreditPayment(
+  ctx: AuthedContext,
+  customerId: string,
+  input: RecordCreditPaymentInput,
+  opts: { shiftId?: string } = {},
+): Promise<CreditPayment> {
   const { orgId, storeId } = requireStore(ctx);
   const customer = await requireCustomer(ctx, customerId);
   const amount = toCents(input.amount);
@@ -44,6 +50,7 @@ export async function recordCreditPayment(ctx: AuthedContext, customerId: string
       reference: input.reference ?? null,
       note: input.note ?? null,
       received_by: tx.actor!.userId,
+      shift_id: await shiftFor(tx.db, { orgId, storeId }, tx.actor!.userId, opts.shiftId),
       created_at: now,
     });
     const byId = new Map(tabs.map((tab) => [tab.id, tab]));

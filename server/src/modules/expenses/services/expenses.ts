@@ -19,7 +19,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
-import { orgTimezone } from '../../tenancy/tenancy.exports.js';
+import { orgTimezone, shiftFor } from '../../tenancy/tenancy.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import { findExpense, insertExpense, spendingByCategory, toExpense, updateExpenseRow } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
@@ -87,7 +87,7 @@ export const getExpense = async (ctx: AuthedContext, id: string): Promise<Expens
 export async function createExpense(
   ctx: AuthedContext,
   input: CreateExpenseInput,
-  opts: { id?: string; spentAt?: number } = {},
+  opts: { id?: string; spentAt?: number; shiftId?: string } = {},
 ): Promise<Expense> {
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
@@ -105,6 +105,7 @@ export async function createExpense(
       spentAt: opts.spentAt ?? now,
       fields: columns(input) as { title: string; category: string; amount: number },
       createdBy: tx.actor!.userId,
+      shiftId: await shiftFor(tx.db, { orgId, storeId }, tx.actor!.userId, opts.shiftId),
       now,
     });
     if (!row) return existing();

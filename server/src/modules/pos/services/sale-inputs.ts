@@ -16,6 +16,7 @@ import { outstandingByCustomer } from '../../credits/credits.exports.js';
 import { orgProductsById } from '../../inventory/inventory.exports.js';
 import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
 import { insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
+import { type ShiftCandidate, shiftCandidates } from '../../tenancy/tenancy.exports.js';
 import { mainBatchesOf } from '../pos.queries.js';
 
 export interface SaleOptions {
@@ -30,6 +31,8 @@ export interface SaleOptions {
   cashierId?: string;
   /** Offline: the batches the till took each product's units from (kept when they still hold them). */
   lineBatches?: Map<string, LineBatchInput[]>;
+  /** Offline: the till's open shift when it made the sale (used when it is this store's; else the cashier's open shift). */
+  shiftId?: string;
 }
 
 export interface SaleRequest {
@@ -61,6 +64,8 @@ export interface SaleSet {
   /** Each batch as read (the ledger applies the moves from there). */
   batchesRead: Map<string, BatchRow>;
   permitted: AddoEntry[];
+  /** The shifts the sales may belong to: those named and those open for their cashiers (issue 37). */
+  shifts: ShiftCandidate[];
 }
 
 export async function loadSaleSet(
@@ -72,7 +77,11 @@ export async function loadSaleSet(
   const { orgId, storeId } = scope;
   const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
   const productIds = [...new Set(requests.flatMap((r) => r.input.lines.map((l) => l.product_id)))];
-  const [existing, org, catalogue] = await Promise.all([
+  const shiftsWanted = {
+    ids: [...new Set(requests.flatMap((r) => (r.opts.shiftId ? [r.opts.shiftId] : [])))],
+    cashiers: [...new Set(requests.map((r) => cashierOf(tx, r)))],
+  };
+  const [existing, org, catalogue, shifts] = await Promise.all([
     // By the ids' key whatever SQLite's statistics say of the (org_id, …) indexes: orgIdCheck.
     ids.length
       ? tx.db
@@ -88,6 +97,7 @@ export async function loadSaleSet(
       .where('id', '=', orgId)
       .executeTakeFirstOrThrow(),
     products ?? orgProductsById(tx, orgId, productIds),
+    shiftCandidates(tx.db, scope, shiftsWanted),
   ]);
   const customers = await readCustomers(tx, orgId, requests);
   const creditors = new Set<string>();
@@ -133,7 +143,13 @@ export async function loadSaleSet(
     batches,
     batchesRead: new Map(batchRows.map((b) => [b.id, b])),
     permitted,
+    shifts,
   };
+}
+
+/** Who a sale is booked to: the till's pusher offline, else the request's own actor. */
+export function cashierOf(tx: ServiceContext, r: SaleRequest): string {
+  return r.opts.cashierId ?? (r.actor ?? tx.actor!).userId;
 }
 
 /** The customer's phone as stored, or undefined when there is none or it is not a phone number (the plan refuses it). */

@@ -35,6 +35,7 @@ import { newCreditTab } from '../../credits/credits.exports.js';
 import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
 import { UNALLOCATED_LOT, unallocatedRow, sameLotNumber, checkDispensing } from '../../pharmacy/pharmacy.exports.js';
 import { normalisePhone } from '../../../lib/phone.js';
+import { pickShift } from '../../tenancy/tenancy.exports.js';
 import type { SaleRequest, SaleSet } from './sale-inputs.js';
 
 /** What any sale rule reports (sale, credit, FEFO, pharmacy): a conflict when an offline sale that broke it is still booked. */
@@ -216,6 +217,8 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     void_reason: null,
     voided_at: null,
     voided_by: null,
+    shift_id: pickShift(set.shifts, opts.shiftId, opts.cashierId ?? actor.userId),
+    reversal_shift_id: null,
     created_at: at,
     updated_at: now,
   };

@@ -15,6 +15,7 @@ import { lockStock, returnSaleLots } from '../../pharmacy/pharmacy.exports.js';
 import { claimReversal, findStoreTransaction, quarantineSaleUnits, saleLineProducts, saleOutlet, withLines } from '../pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
+import { shiftFor } from '../../tenancy/tenancy.exports.js';
 
 /** A reversal rule's breach as the error the API answers (none of them names a field). */
 function reversalError(b: ReversalBreach): ServiceError {
@@ -23,7 +24,14 @@ function reversalError(b: ReversalBreach): ServiceError {
   return new InvalidStateError(b.message);
 }
 
-async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string, at?: number): Promise<Transaction> {
+async function reverse(
+  ctx: AuthedContext,
+  id: string,
+  move: Reversal,
+  reason: string,
+  opts: { at?: number; shiftId?: string } = {},
+): Promise<Transaction> {
+  const { at, shiftId: named } = opts;
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
     const found = await findStoreTransaction(tx.db, { orgId, storeId }, id);
@@ -42,8 +50,10 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
     // checkReversal refuses a sale that is not there.
     const sale = found!;
     const now = tx.clock.now();
+    // The money goes back in the shift open now, which may be a later one than the sale's.
+    const shiftId = await shiftFor(tx.db, { orgId, storeId }, tx.actor!.userId, named);
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
-    const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId });
+    const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId, shiftId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
     await restoreStock(tx, sale, move);
     if (sale.status === 'credit') await cancelCreditTab(tx, sale, move === 'refund' ? 'sale refunded' : 'sale voided');
@@ -96,6 +106,9 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
   }
 }
 
-export const refundSale = (ctx: AuthedContext, id: string, reason: string) => reverse(ctx, id, 'refund', reason);
+/** `shiftId`: the till's open shift when it refunded (sync); default the cashier's open shift. */
+export const refundSale = (ctx: AuthedContext, id: string, reason: string, shiftId?: string) =>
+  reverse(ctx, id, 'refund', reason, { shiftId });
 /** `at`: when the void was made (a till's offline void, clamped to the server's clock); default now. */
-export const voidSale = (ctx: AuthedContext, id: string, reason: string, at?: number) => reverse(ctx, id, 'void', reason, at);
+export const voidSale = (ctx: AuthedContext, id: string, reason: string, at?: number, shiftId?: string) =>
+  reverse(ctx, id, 'void', reason, { at, shiftId });

@@ -22,6 +22,7 @@ import { createExpense } from '../../../modules/expenses/services/expenses.js';
 import { markRead } from '../../../modules/notifications/services/notifications.js';
 import { applyNoteUpdate } from '../../../modules/notebook/services/notes.js';
 import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.js';
+import { closeShift, openShift } from '../../../modules/shifts/shifts.exports.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 
@@ -48,7 +49,9 @@ const saleReverse =
     _device: DeviceRow,
     at: number,
   ): Promise<MutatorOutcome> => {
-    const tx = await (move === 'refund' ? refundSale(ctx, p.transaction_id, p.reason) : voidSale(ctx, p.transaction_id, p.reason, at));
+    const tx = await (move === 'refund'
+      ? refundSale(ctx, p.transaction_id, p.reason, p.shift_id)
+      : voidSale(ctx, p.transaction_id, p.reason, at, p.shift_id));
     return { result: { transaction_id: tx.id, status: tx.status } };
   };
 
@@ -63,12 +66,17 @@ const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
 };
 
 const creditPayment: Mutator<'credit.payment'> = async (ctx, p) => {
-  const payment = await recordCreditPayment(ctx, p.customer_id, {
-    amount: p.amount,
-    method: p.method,
-    reference: p.reference,
-    note: p.note,
-  });
+  const payment = await recordCreditPayment(
+    ctx,
+    p.customer_id,
+    {
+      amount: p.amount,
+      method: p.method,
+      reference: p.reference,
+      note: p.note,
+    },
+    { shiftId: p.shift_id },
+  );
   return { result: { payment_id: payment.id } };
 };
 
@@ -87,11 +95,22 @@ const noteUpdate: Mutator<'note.update'> = async (ctx, p) => {
   return { result: { note_id: note.id, created, updated_at: note.updated_at } };
 };
 
-const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, spent_at, ...input }, _m, _device, at) => {
+const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, spent_at, shift_id, ...input }, _m, _device, at) => {
   // Like a sale's time, a till's clock is clamped to the server's.
   const spentAt = spent_at ? Math.min(Date.parse(spent_at), ctx.clock.now()) : at;
-  const expense = await createExpense(ctx, input, { id, spentAt });
+  const expense = await createExpense(ctx, input, { id, spentAt, shiftId: shift_id });
   return { result: { expense_id: expense.id } };
+};
+
+/** The till's id for the shift: a replay (or the same shift opened again) answers the one it opened. */
+const shiftOpen: Mutator<'shift.open'> = async (ctx, p, _m, device, at) => {
+  const { shift } = await openShift(ctx, p, { openedAt: at, deviceId: device.id });
+  return { result: { shift_id: shift.id, status: shift.status } };
+};
+
+const shiftClose: Mutator<'shift.close'> = async (ctx, { shift_id, ...input }, _m, _device, at) => {
+  const shift = await closeShift(ctx, shift_id, input, { closedAt: at });
+  return { result: { shift_id: shift.id, status: shift.status, over_short: shift.report.totals.over_short } };
 };
 
 /** `sale.create` is applied a run at a time by `applySales` (sale-mutations.ts), not here. */
@@ -104,6 +123,8 @@ const MUTATORS: { [T in Exclude<MutationType, 'sale.create'>]: Mutator<T> } = {
   'expense.create': expenseCreate,
   'note.update': noteUpdate,
   'notification.read': notificationRead,
+  'shift.open': shiftOpen,
+  'shift.close': shiftClose,
 };
 
 export type SalePayload = Payload<'sale.create'>;

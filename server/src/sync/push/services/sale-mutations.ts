@@ -72,7 +72,7 @@ export async function applySales(
   const requests: SaleRequest[] = [];
   const sent: Array<{ i: number; m: Mutation; priceConflicts: SaleConflict[] }> = [];
   for (const { i, m, p, at } of valid) {
-    const { cashier_id: named, ...sold } = p;
+    const { cashier_id: named, shift_id: _shift, ...sold } = p;
     if (named && !member.has(named)) {
       results[i] = rejected(m, new ValidationError('payload.cashier_id', 'is not a member of this organisation'));
       continue;
@@ -93,6 +93,7 @@ export async function applySales(
         unitPrices: priced.unitPrices,
         cashierId: tx.actor.userId,
         lineBatches,
+        shiftId: p.shift_id,
       },
     });
     sent.push({ i, m, priceConflicts: priced.conflicts });

@@ -1,0 +1,168 @@
+/** Shifts and cash-up (issue 37): the wire shapes of /pos/shifts, the sync mutations and the till's X report. */
+import { z } from 'zod';
+import { DateString, Money, MoneyInput, orNull, Timestamp } from '../common.js';
+import { PageQuery } from '../envelope.js';
+import { SettlementMethod } from '../payment-methods.js';
+import { fromCents } from '../money.js';
+import type { ShiftFigures } from './shift-rules.js';
+
+export const ShiftStatus = z.enum(['open', 'closed']);
+export type ShiftStatus = z.infer<typeof ShiftStatus>;
+
+const Note = z.string().trim().max(500);
+
+export const OpenShiftInput = z
+  .object({
+    id: z.uuid().optional().meta({ description: 'A client-generated id: opening again with it answers the shift already open' }),
+    opening_float: MoneyInput.meta({ description: 'Cash in the drawer at the start, TZS' }),
+    till_number: z.string().trim().min(1).max(30).optional(),
+    note: Note.optional(),
+  })
+  .meta({ id: 'OpenShiftInput' });
+export type OpenShiftInput = z.infer<typeof OpenShiftInput>;
+
+/** What was counted at close, per method: Cash is required; a wallet or Bank left out is reported as not counted. */
+export const ShiftCounted = z
+  .partialRecord(SettlementMethod, MoneyInput)
+  .refine((c) => c.Cash !== undefined, { message: 'must include Cash (the drawer is always counted)', path: ['Cash'] })
+  .meta({ description: 'TZS counted per method: the drawer, and each wallet’s or the bank’s total for the shift from its statement' });
+
+export const CloseShiftInput = z
+  .object({ counted: ShiftCounted, note: Note.optional() })
+  .meta({ id: 'CloseShiftInput', example: { counted: { Cash: 148000, 'M-Pesa': 62500 }, note: 'one 2,000 note short' } });
+export type CloseShiftInput = z.infer<typeof CloseShiftInput>;
+
+export const ShiftReportMethod = z
+  .object({
+    method: z.string(),
+    counted_at_close: z.boolean().meta({ description: 'false for Credit (a debt) and Cheque: listed, never counted' }),
+    opening_float: Money,
+    sales: Money,
+    sales_count: z.int(),
+    refunds: Money.meta({ description: 'Refunds and voids made in this shift (money given back)' }),
+    refunds_count: z.int(),
+    credit_payments: Money,
+    payouts: Money.meta({ description: 'Expenses paid out in this shift' }),
+    expected: orNull(Money),
+    counted: orNull(Money),
+    over_short: orNull(Money).meta({ description: 'counted − expected: negative is short' }),
+  })
+  .meta({ id: 'ShiftReportMethod' });
+
+export const ShiftReport = z
+  .object({
+    kind: z.enum(['X', 'Z']).meta({ description: 'X while the shift is open (expected so far), Z once closed (with what was counted)' }),
+    shift_id: z.uuid(),
+    store_id: z.uuid(),
+    cashier_id: z.uuid(),
+    cashier_name: z.string().nullable(),
+    till_number: z.string().nullable(),
+    opened_at: Timestamp,
+    closed_at: Timestamp.nullable(),
+    opening_float: Money,
+    methods: z.array(ShiftReportMethod),
+    totals: z.object({
+      sales: Money,
+      refunds: Money,
+      credit_payments: Money,
+      payouts: Money,
+      expected: Money.meta({ description: 'Of the methods counted at close' }),
+      counted: Money,
+      over_short: Money,
+    }),
+    sales_count: z.int(),
+    refund_count: z.int(),
+    payout_count: z.int(),
+    credit_payment_count: z.int(),
+    note: z.string().nullable().meta({ description: 'The closing note' }),
+  })
+  .meta({ id: 'ShiftReport' });
+export type ShiftReport = z.infer<typeof ShiftReport>;
+
+export const TillShift = z
+  .object({
+    id: z.uuid(),
+    store_id: z.uuid(),
+    cashier_id: z.uuid(),
+    till_number: z.string().nullable(),
+    device_id: z.uuid().nullable(),
+    status: ShiftStatus,
+    opening_float: Money,
+    open_note: z.string().nullable(),
+    close_note: z.string().nullable(),
+    opened_at: Timestamp,
+    closed_at: Timestamp.nullable(),
+    closed_by: z.uuid().nullable(),
+    over_short: orNull(Money).meta({ description: 'The total over (+) or short (−) at close; null while open' }),
+  })
+  .meta({ id: 'TillShift' });
+export type TillShift = z.infer<typeof TillShift>;
+
+export const TillShiftWithReport = TillShift.extend({ report: ShiftReport }).meta({ id: 'TillShiftWithReport' });
+export type TillShiftWithReport = z.infer<typeof TillShiftWithReport>;
+
+export const ListShiftsQuery = PageQuery.extend({
+  status: ShiftStatus.optional(),
+  cashier_id: z.uuid().optional().meta({ description: 'Owner and manager only; a cashier always sees their own' }),
+  date_from: DateString.optional().meta({ description: 'Opened on or after this local day' }),
+  date_to: DateString.optional().meta({ description: 'Opened on or before this local day' }),
+});
+export type ListShiftsQuery = z.infer<typeof ListShiftsQuery>;
+
+/** The API's report from the shared figures (cents) and the shift's particulars. */
+export function toShiftReport(
+  figures: ShiftFigures,
+  shift: {
+    id: string;
+    store_id: string;
+    cashier_id: string;
+    cashier_name: string | null;
+    till_number: string | null;
+    opened_at: string;
+    closed_at: string | null;
+    opening_float: number;
+    note: string | null;
+  },
+): ShiftReport {
+  const money = (c: number | null) => (c === null ? null : fromCents(c));
+  const t = figures.totals;
+  return {
+    kind: shift.closed_at ? 'Z' : 'X',
+    shift_id: shift.id,
+    store_id: shift.store_id,
+    cashier_id: shift.cashier_id,
+    cashier_name: shift.cashier_name,
+    till_number: shift.till_number,
+    opened_at: shift.opened_at,
+    closed_at: shift.closed_at,
+    opening_float: fromCents(shift.opening_float),
+    methods: figures.methods.map((m) => ({
+      method: m.method,
+      counted_at_close: m.counted_at_close,
+      opening_float: fromCents(m.opening_float),
+      sales: fromCents(m.sales),
+      sales_count: m.sales_count,
+      refunds: fromCents(m.refunds),
+      refunds_count: m.refunds_count,
+      credit_payments: fromCents(m.credit_payments),
+      payouts: fromCents(m.payouts),
+      expected: money(m.expected),
+      counted: money(m.counted),
+      over_short: money(m.over_short),
+    })),
+    totals: {
+      sales: fromCents(t.sales),
+      refunds: fromCents(t.refunds),
+      credit_payments: fromCents(t.credit_payments),
+      payouts: fromCents(t.payouts),
+      expected: fromCents(t.expected),
+      counted: fromCents(t.counted),
+      over_short: fromCents(t.over_short),
+    },
+    sales_count: figures.sales_count,
+    refund_count: figures.refund_count,
+    payout_count: figures.payout_count,
+    credit_payment_count: figures.credit_payment_count,
+    note: shift.note,
+  };
+}
