@@ -32,6 +32,7 @@ import * as storeFiscal from './2026_11_24_0026_store_fiscal.js';
 import * as jobLeases from './2026_11_26_0028_job_leases.js';
 import * as agentState from './2026_11_26_0029_agent_state.js';
 import * as keysLedByOrg from './2026_11_26_0031_keys_led_by_org.js';
+import * as saleTenderAndTimes from './2026_11_27_0033_sale_tender_and_times.js';
 import * as orgOnEveryTenantRow from './2026_11_26_0030_org_on_every_tenant_row.js';
 
 export const migrations: Record<string, Migration> = {
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0029_agent_state': agentState,
   '2026_11_26_0030_org_on_every_tenant_row': orgOnEveryTenantRow,
   '2026_11_26_0031_keys_led_by_org': keysLedByOrg,
+  '2026_11_27_0033_sale_tender_and_times': saleTenderAndTimes,
 };

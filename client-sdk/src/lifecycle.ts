@@ -126,7 +126,7 @@ export class TillLifecycle {
       ping: () => this.auth.ping(),
       onNetworkBack: () => this.engine.kick(),
     });
-    this.actions = { db, now, queued: () => void this.afterLocalWrite() };
+    this.actions = { db, now, queued: () => void this.afterLocalWrite(), online: () => this.state.online };
     const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
     this.realtime = wantRealtime
       ? new RealtimeLink({

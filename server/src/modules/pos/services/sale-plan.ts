@@ -10,8 +10,10 @@
  */
 import {
   allocateFefo,
+  changeFor,
   checkCreditLimit,
   checkSale,
+  checkTender,
   type ErrorCode,
   hasCreditLimit,
   type LineBatch,
@@ -21,6 +23,7 @@ import {
   priceSale,
   type SaleConflict,
   toBasisPoints,
+  toCents,
 } from '@duka/shared';
 import type { Insertable } from 'kysely';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
@@ -168,6 +171,13 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     vat_enabled: set.store.vat_enabled === 1,
   });
 
+  const tendered = input.cash_tendered === undefined ? null : toCents(input.cash_tendered);
+  if (opts.changeGiven === undefined) {
+    const breach = checkTender({ payment_method: input.payment_method, total: priced.total, cash_tendered: tendered ?? undefined });
+    if (breach) throw saleError(breach);
+  }
+  const change = tendered === null ? null : (opts.changeGiven ?? changeFor(priced.total, tendered));
+
   const owed = customer && set.owed.get(customer.id);
   if (input.payment_method === 'Credit' && customer && owed !== undefined && hasCreditLimit(customer.credit_limit)) {
     const breach = checkCreditLimit({ customer_name: customer.name, limit: customer.credit_limit, owed, total: priced.total });
@@ -209,7 +219,10 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     cashier_id: opts.cashierId ?? actor.userId,
     source: opts.source,
     device_id: opts.deviceId ?? null,
-    client_created_at: opts.occurredAt ?? null,
+    client_created_at: opts.clientCreatedAt ?? null,
+    received_at: now,
+    cash_tendered: tendered,
+    change_given: change,
     refund_reason: null,
     refunded_at: null,
     refunded_by: null,
