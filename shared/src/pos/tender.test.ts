@@ -44,7 +44,7 @@ describe('quickTenders', () => {
   it('offers the exact total and the total rounded up to each note, smallest first, without repeats', () => {
     expect(quickTenders(1_230_000)).toEqual([1_230_000, 1_300_000, 1_400_000, 1_500_000, 2_000_000]);
     expect(quickTenders(320_000)).toEqual([320_000, 400_000, 500_000, 1_000_000]);
-    expect(quickTenders(500_000)).toEqual([500_000, 1_000_000]);
+    expect(quickTenders(500_000)).toEqual([500_000, 600_000, 1_000_000]);
     expect(quickTenders(155_050)).toEqual([155_050, 200_000, 500_000, 1_000_000]);
     expect(quickTenders(100_000)).toEqual([100_000, 200_000, 500_000, 1_000_000]);
   });
