@@ -32,7 +32,7 @@ import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { InsufficientStockError, ServiceError } from '../../../lib/errors.js';
+import { InsufficientStockError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { localDate } from '../../../lib/time.js';
 import { newCreditTab } from '../../credits/credits.exports.js';
 import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
@@ -174,7 +174,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
   const tendered = input.cash_tendered === undefined ? null : toCents(input.cash_tendered);
   if (opts.changeGiven === undefined) {
     const breach = checkTender({ payment_method: input.payment_method, total: priced.total, cash_tendered: tendered ?? undefined });
-    if (breach) throw saleError(breach);
+    if (breach) throw new ValidationError(breach.field, breach.message);
   }
   const change = tendered === null ? null : (opts.changeGiven ?? changeFor(priced.total, tendered));
 
