@@ -79,7 +79,7 @@ describe('the till app’s precompressed files over HTTP', () => {
   });
 
   it('answers the plain file to a client that takes no encoding, or one it does not know', async () => {
-    for (const headers of [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': 'deflate' }]) {
+    for (const headers of [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': 'deflate' }] as Record<string, string>[]) {
       const res = await get(port, '/till/assets/index-AbC123.js', headers);
       expect(res.headers['content-encoding']).toBeUndefined();
       expect(res.headers).toMatchObject({ 'cache-control': IMMUTABLE, vary: 'Accept-Encoding' });
