@@ -13,7 +13,12 @@ describe('till: tender and change, how a sale was rung up, a wrong clock', () =>
     await signIn(t, shop);
     await t.syncNow();
 
-    const receipt = await t.sell({ lines: [{ product_id: shop.rice.id, qty: 3 }], payment_method: 'Cash', discount_pct: 10, cash_tendered: 10000 });
+    const receipt = await t.sell({
+      lines: [{ product_id: shop.rice.id, qty: 3 }],
+      payment_method: 'Cash',
+      discount_pct: 10,
+      cash_tendered: 10000,
+    });
     // 9,600 less 10 % = 8,640; change from 10,000 = 1,360.
     expect(receipt).toMatchObject({ total: 8640, cash_tendered: 10000, change_given: 1360, received_at: null });
 
@@ -24,7 +29,9 @@ describe('till: tender and change, how a sale was rung up, a wrong clock', () =>
       field: 'cash_tendered',
       message: "cash_tendered TZS 1,999.99 is less than the sale's total of TZS 2,000",
     });
-    await expect(t.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'M-Pesa', cash_tendered: 1000 })).rejects.toMatchObject({
+    await expect(
+      t.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'M-Pesa', cash_tendered: 1000 }),
+    ).rejects.toMatchObject({
       field: 'cash_tendered',
     });
     expect(t.status().pending).toBe(1);
@@ -75,6 +82,8 @@ describe('till: tender and change, how a sale was rung up, a wrong clock', () =>
       created_at: new Date(h.t.clock.now()).toISOString(),
     });
     const conflicts = await h.t.request('GET', '/sync/conflicts', { token: view.token });
-    expect(conflicts.body.data.map((c: { kind: string; transaction_id: string }) => [c.kind, c.transaction_id])).toEqual([['clock', sale.id]]);
+    expect(conflicts.body.data.map((c: { kind: string; transaction_id: string }) => [c.kind, c.transaction_id])).toEqual([
+      ['clock', sale.id],
+    ]);
   });
 });

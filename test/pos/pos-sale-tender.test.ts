@@ -19,7 +19,8 @@ describe('POST /pos/sale: cash tendered and change', () => {
   afterAll(() => t.close());
 
   const sell = (body: Record<string, unknown>) => t.request('POST', '/pos/sale', { token: owner.token, body });
-  const stock = async (id: string) => (await t.request('GET', `/inventory/products/${id}`, { token: owner.token })).body.data.stock as number;
+  const stock = async (id: string) =>
+    (await t.request('GET', `/inventory/products/${id}`, { token: owner.token })).body.data.stock as number;
 
   it('keeps the tender and answers the change, to the cent, and reads them back', async () => {
     const res = await sell({

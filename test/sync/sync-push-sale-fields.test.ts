@@ -13,8 +13,9 @@ describe('sync: a pushed sale’s tender, source and clock', () => {
 
   const setup = async () => {
     const owner = await registerOwner(t);
-    const soda = (await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Soda', selling_price: 1000, stock: 50 } }))
-      .body.data as { id: string };
+    const soda = (
+      await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Soda', selling_price: 1000, stock: 50 } })
+    ).body.data as { id: string };
     const device_id = newId();
     expect((await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } })).status).toBe(200);
     return { owner, soda, device_id, seq: 0 };
@@ -72,7 +73,11 @@ describe('sync: a pushed sale’s tender, source and clock', () => {
   it('records how the till says each sale was rung up; a till that does not say is offline', async () => {
     const s = await setup();
     const now = t.clock.now();
-    const res = await push(s, [sale(s, now - 3 * MIN, { source: 'online' }), sale(s, now - 2 * MIN, { source: 'offline' }), sale(s, now - MIN)]);
+    const res = await push(s, [
+      sale(s, now - 3 * MIN, { source: 'online' }),
+      sale(s, now - 2 * MIN, { source: 'offline' }),
+      sale(s, now - MIN),
+    ]);
     const sources = await Promise.all(res.results.map(async (r) => (await tx(s, r.result!.transaction_id)).source));
     expect(sources).toEqual(['online', 'offline', 'offline']);
     const bad = await push(s, [sale(s, now, { source: 'telepathy' })]);

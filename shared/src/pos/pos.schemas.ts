@@ -105,7 +105,8 @@ export const Transaction = z
     source: SaleSource,
     client_created_at: Timestamp.nullable().meta({ description: "A pushed sale: when the till says it was made (the till's clock)" }),
     received_at: Timestamp.nullable().meta({
-      description: 'When the server received the sale (its clock): the push of a till sale, or the POST; null for sales recorded before it was kept',
+      description:
+        'When the server received the sale (its clock): the push of a till sale, or the POST; null for sales recorded before it was kept',
     }),
     cash_tendered: Money.nullable().meta({ description: 'The cash the customer handed over; null when not given' }),
     change_given: Money.nullable().meta({ description: 'cash_tendered less the total the cashier charged; null when no tender was given' }),

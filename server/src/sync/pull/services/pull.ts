@@ -36,7 +36,14 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
   // Below the floor: changes were pruned. Above the organisation's version: the server went back
   // in time (restored from a backup). Either way only a fresh bootstrap is right.
   if (from < floor || from > Number(org.version)) {
-    return { changes: [], cursor: encodeCursor(orgId, from), has_more: false, reset_required: true, addo_list_version, server_time: iso(ctx.clock.now()) };
+    return {
+      changes: [],
+      cursor: encodeCursor(orgId, from),
+      has_more: false,
+      reset_required: true,
+      addo_list_version,
+      server_time: iso(ctx.clock.now()),
+    };
   }
 
   const hasMore = scanned.length > q.limit;
