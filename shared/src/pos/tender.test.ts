@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PaymentMethod } from '../payment-methods.js';
 import { changeFor, checkTender, quickTenders } from './tender.js';
 
 describe('checkTender', () => {
@@ -17,7 +18,7 @@ describe('checkTender', () => {
   });
 
   it('refuses a tender on anything but cash', () => {
-    for (const payment_method of ['M-Pesa', 'Credit', 'Bank'] as const) {
+    for (const payment_method of PaymentMethod.exclude(['Cash']).options) {
       expect(checkTender({ payment_method, total: 100_000, cash_tendered: 200_000 })).toEqual({
         code: 'VALIDATION_ERROR',
         field: 'cash_tendered',
