@@ -66,6 +66,11 @@ export interface TillEvents {
   rejected: [RejectedMutation];
   online: [];
   offline: [];
+  /**
+   * The till's clock went wrong (more than 5 minutes off the server's, `wrong: true`) or right
+   * again: its sales are stamped with it, and a wrong one is booked at the server's receipt time.
+   */
+  clock: [{ offsetMs: number; wrong: boolean }];
   /** The tokens are gone or refused: selling goes on, syncing waits for `login`. */
   'auth-required': [{ reason: string }];
   /**

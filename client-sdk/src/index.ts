@@ -15,6 +15,7 @@ export type { FetchLike } from './http/client.js';
 export type { TillStorage } from './local/storage.js';
 export { type LocalDb, openLocalDb } from './local/db.js';
 export type { TillStatus } from './status.js';
+export type { NetworkEvents } from './sync/connectivity.js';
 export type {
   BootstrapProgress,
   NumberedReceipt,

@@ -3,7 +3,7 @@
  * sign-in, the sync engine and the websocket, the observable status and its events, and closing,
  * which aborts whatever is in flight. `Till` (till.ts) puts the selling API on top of this.
  */
-import { newId, PROTOCOL_VERSION } from '@duka/shared';
+import { clockOffset, clockWrong, newId, PROTOCOL_VERSION } from '@duka/shared';
 import type { Dialect } from 'kysely';
 import type { ActionCtx } from './actions/context.js';
 import { AuthSession, type TillUser } from './auth.js';
@@ -23,7 +23,7 @@ import { pendingCount, rejectedCount } from './queue.js';
 import { initialStatus, type TillStatus } from './status.js';
 import type { BackoffOptions } from './sync/backoff.js';
 import type { SyncCtx } from './sync/context.js';
-import { ConnectivityWatch } from './sync/connectivity.js';
+import { ConnectivityWatch, type NetworkEvents } from './sync/connectivity.js';
 import { registerDevice } from './sync/device.js';
 import { SyncEngine } from './sync/engine.js';
 import { RealtimeLink } from './sync/realtime.js';
@@ -46,8 +46,14 @@ export interface TillOptions {
   syncIntervalMs?: number;
   /** Retry delays after a failed sync (default 1 s doubling to 30 s, with jitter, never giving up). */
   backoff?: BackoffOptions;
-  /** While the server is out of reach, probe it this often and sync as soon as it answers (default 5 000 ms; `autoSync` only). */
+  /** While the server is out of reach, probe it this often and sync as soon as it answers (default 2 000 ms; `autoSync` only). */
   probeIntervalMs?: number;
+  /**
+   * Where the network's `online`/`offline` events come from (`autoSync` only): default the
+   * platform's (a browser's window or worker; none in Node); `null` for none. `offline` makes the
+   * till offline at once; `online` probes the server at once.
+   */
+  network?: NetworkEvents | null;
   /** Listen on the server's websocket for pokes when `autoSync` (default true). */
   realtime?: boolean;
   /** Per-request timeout of the HTTP connector (default 15 000 ms). */
@@ -109,6 +115,7 @@ export class TillLifecycle {
       auth: this.auth,
       events: this.emitter,
       now,
+      serverTime: (t, sentAt) => this.serverTime(t, sentAt),
       deviceId,
       deviceName: opts.deviceName,
       pushBatchSize: Math.min(opts.pushBatchSize ?? 100, 500),
@@ -125,9 +132,11 @@ export class TillLifecycle {
     this.watch = new ConnectivityWatch({
       intervalMs: opts.probeIntervalMs,
       ping: () => this.auth.ping(),
+      network: opts.network === undefined ? platform.network : opts.network,
       onNetworkBack: () => this.engine.kick(),
+      onNetworkLost: () => this.reachable(false),
     });
-    this.actions = { db, now, queued: () => void this.afterLocalWrite() };
+    this.actions = { db, now, queued: () => void this.afterLocalWrite(), online: () => this.state.online };
     const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
     this.realtime = wantRealtime
       ? new RealtimeLink({
@@ -305,6 +314,16 @@ export class TillLifecycle {
     this.patch({ online: reached });
     this.emitter.emit(reached ? 'online' : 'offline');
     if (reached) this.engine.kick();
+  }
+
+  /** Measure the till's clock against the server's time in an answer. */
+  private serverTime(serverTime: string | undefined, sentAt: number): void {
+    if (!serverTime || Number.isNaN(Date.parse(serverTime))) return;
+    const offsetMs = clockOffset(serverTime, sentAt, this.syncCtx.now());
+    const wrong = clockWrong(offsetMs);
+    const changed = wrong !== this.state.clockWrong;
+    this.patch({ clockOffsetMs: offsetMs, clockWrong: wrong });
+    if (changed) this.emitter.emit('clock', { offsetMs, wrong });
   }
 
   private authRequired(reason: string): void {

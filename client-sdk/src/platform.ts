@@ -5,6 +5,7 @@
  * `TillSocket`, a socket reduced to the few events the realtime link (`sync/realtime.ts`) reads.
  */
 import type { TillStorage } from './local/storage.js';
+import type { NetworkEvents } from './sync/connectivity.js';
 
 /** What a socket reports. Each is called at most once, except `message` and `ping`. */
 export interface SocketEvents {
@@ -35,4 +36,6 @@ export interface TillPlatform {
   /** The replica in a file at `path` (the `dbPath` option); absent where the till keeps no files. */
   openFile?: (path: string) => TillStorage;
   socket: DialSocket;
+  /** The network's `online`/`offline` events (a browser's `globalThis`); absent where there are none (Node). */
+  network?: NetworkEvents;
 }

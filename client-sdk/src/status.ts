@@ -24,6 +24,13 @@ export interface TillStatus {
   lastError: { code: TillErrorCode | string; message: string; at: string } | null;
   /** ISO time of the next automatic attempt, when one is scheduled. */
   nextSyncAt: string | null;
+  /**
+   * The server's clock less the till's, ms, learned at the last push or pull (null before one).
+   * Sales are stamped with the till's clock: one this far off is booked by the server at its receipt time.
+   */
+  clockOffsetMs: number | null;
+  /** The till's clock is more than 5 minutes off the server's (`CLOCK_TOLERANCE_MS`): ask the cashier to set it (a `clock` event says so). */
+  clockWrong: boolean;
 }
 
 export const initialStatus = (): TillStatus => ({
@@ -38,4 +45,6 @@ export const initialStatus = (): TillStatus => ({
   lastSyncedAt: null,
   lastError: null,
   nextSyncAt: null,
+  clockOffsetMs: null,
+  clockWrong: false,
 });

@@ -21,6 +21,8 @@ describe('till: selling offline and syncing', () => {
     till.on('offline', () => events.push('offline')).on('online', () => events.push('online'));
 
     h.net.offline = true;
+    // The till learns the server is gone (a failed call; in a browser, the `offline` event): its sales are rung up offline.
+    await expect(till.syncNow()).rejects.toMatchObject({ code: 'NETWORK' });
     const a = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 2 }], payment_method: 'Cash' });
     const b = await till.sell({
       lines: [

@@ -14,7 +14,7 @@ describe('till: noticing the network back', () => {
   const server = tillServer();
   let h: Harness;
   beforeAll(() => void (h = server.h));
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => vi.restoreAllMocks());
   const till = server.till;
   const pings = (from: number) => h.net.calls.slice(from).filter((c) => c === 'GET /sync/ping').length;
   // The next retry 20 s away: what a till's backoff has grown to after a few failures.
@@ -60,14 +60,12 @@ describe('till: noticing the network back', () => {
   });
 
   it('syncs at once on a browser’s online event, and stops listening when it closes', async () => {
-    const window = new EventTarget();
-    const add = vi.fn(window.addEventListener.bind(window));
-    const remove = vi.fn(window.removeEventListener.bind(window));
-    vi.stubGlobal('addEventListener', add);
-    vi.stubGlobal('removeEventListener', remove);
+    const network = new EventTarget();
+    const add = vi.spyOn(network, 'addEventListener');
+    const remove = vi.spyOn(network, 'removeEventListener');
     const shop = await seedShop(h);
     // No probe within the test: only the event can bring the sale up.
-    const t = await till({ ...slowRetries, probeIntervalMs: 600_000 });
+    const t = await till({ ...slowRetries, probeIntervalMs: 600_000, network });
     expect(add).toHaveBeenCalledWith('online', expect.any(Function));
     await signIn(t, shop);
     await t.whenSynced();
@@ -78,11 +76,55 @@ describe('till: noticing the network back', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(t.status()).toMatchObject({ online: false, pending: 1 });
     const synced = nextEvent(t, 'synced', 5000);
-    window.dispatchEvent(new Event('online'));
+    network.dispatchEvent(new Event('online'));
     expect((await synced)[0]).toMatchObject({ pushed: 1 });
     expect(t.status().pending).toBe(0);
 
     await t.close();
-    expect(remove).toHaveBeenCalledWith('online', add.mock.calls[0]![1]);
+    const onlineListener = add.mock.calls.find(([type]) => type === 'online')![1];
+    expect(remove).toHaveBeenCalledWith('online', onlineListener);
+    expect(remove.mock.calls.map(([type]) => type).sort()).toEqual(['offline', 'online']);
+  });
+
+  it('goes offline on the platform’s offline event at once, and online within 2 s of the network returning, by its probe', async () => {
+    const network = new EventTarget();
+    const shop = await seedShop(h);
+    // The default probe interval; no sync due on a timer within the test.
+    const t = await till({ autoSync: true, realtime: false, syncIntervalMs: 600_000, network });
+    await signIn(t, shop);
+    await t.whenSynced();
+    await until(() => t.status().online && !t.status().syncing, 5000, 'online');
+
+    h.net.offline = true;
+    const wentOffline = nextEvent(t, 'offline', 500);
+    const droppedAt = Date.now();
+    network.dispatchEvent(new Event('offline'));
+    await wentOffline;
+    expect(Date.now() - droppedAt).toBeLessThan(100);
+    expect(t.status().online).toBe(false);
+
+    // No `online` event (a network back without the platform saying so): the probe finds it.
+    const from = h.net.calls.length;
+    const backOnline = nextEvent(t, 'online', 4000);
+    const backAt = Date.now();
+    h.net.offline = false;
+    await backOnline;
+    expect(Date.now() - backAt).toBeLessThan(2_500);
+    expect(pings(from)).toBeGreaterThanOrEqual(1);
+    expect(t.status().online).toBe(true);
+  });
+
+  it('keeps the Node platform working without network events: a failed call, then its probe', async () => {
+    const shop = await seedShop(h);
+    const t = await till({ ...slowRetries, probeIntervalMs: 50 });
+    await signIn(t, shop);
+    await t.whenSynced();
+    await until(() => !t.status().syncing, 5000, 'the first sync');
+    await sellOffline(t, shop.rice.id);
+    expect(t.status().online).toBe(false);
+    h.net.offline = false;
+    await nextEvent(t, 'online', 2000);
+    await t.whenSynced({ timeoutMs: 5000 });
+    expect(t.status()).toMatchObject({ online: true, pending: 0 });
   });
 });

@@ -47,7 +47,8 @@ export function check(e: Evidence): string[] {
     fail(`tills printed ${sales.length} sales but only ${receiptNumbers.size} distinct receipt numbers`);
   const tillIds = new Set(sales.map((s) => s.id));
   for (const t of e.transactions) {
-    if (!tillIds.has(t.id) || t.source !== 'offline') fail(`server transaction ${t.receipt_number} has no till origin`);
+    // A pushed sale carries its till receipt number, whether the till rang it up online or offline (`source`).
+    if (!tillIds.has(t.id) || t.client_receipt_number === null) fail(`server transaction ${t.receipt_number} has no till origin`);
   }
   const clientNumbers = e.transactions.map((t) => t.client_receipt_number);
   if (new Set(clientNumbers).size !== clientNumbers.length) fail('two server transactions carry the same till receipt number');

@@ -1,6 +1,7 @@
 import { Envelope, PullResponse } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChangeLog } from '../../server/src/sync/pull/services/prune.js';
+import { iso } from '../../server/src/lib/clock.js';
 import { addStore, mfaAdminToken, registerOwner } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
@@ -105,7 +106,14 @@ describe('GET /sync/pull', () => {
 
     // Nothing new: the same position, nothing to send.
     const idle = await pull(owner, step.cursor);
-    expect(idle).toEqual({ changes: [], cursor: step.cursor, has_more: false, reset_required: false, addo_list_version: 0 });
+    expect(idle).toEqual({
+      changes: [],
+      cursor: step.cursor,
+      has_more: false,
+      reset_required: false,
+      addo_list_version: 0,
+      server_time: iso(t.clock.now()),
+    });
   });
 
   it('pages with has_more, loses nothing written between pages, and sends a row changed twice once', async () => {
@@ -257,7 +265,14 @@ describe('GET /sync/pull', () => {
 
     for (const cursor of [old, undefined]) {
       const res = await pull(till, cursor);
-      expect(res).toEqual({ changes: [], cursor: expect.any(String), has_more: false, reset_required: true, addo_list_version: 0 });
+      expect(res).toEqual({
+        changes: [],
+        cursor: expect.any(String),
+        has_more: false,
+        reset_required: true,
+        addo_list_version: 0,
+        server_time: iso(t.clock.now()),
+      });
     }
     const left = await t.db.db.selectFrom('change_log').select('entity_id').where('org_id', '=', owner.orgId).execute();
     expect(left.map((r) => r.entity_id)).toEqual([fresh.id]);
@@ -284,7 +299,14 @@ describe('GET /sync/pull', () => {
     expect((await t.request('DELETE', `/admin/pharmacy/addo-list/${paracetamol.body.data.id}`, { token: admin.token })).status).toBe(204);
 
     const after = await pull(owner, cursor);
-    expect(after).toEqual({ changes: [], cursor, has_more: false, reset_required: false, addo_list_version: 3 });
+    expect(after).toEqual({
+      changes: [],
+      cursor,
+      has_more: false,
+      reset_required: false,
+      addo_list_version: 3,
+      server_time: iso(t.clock.now()),
+    });
     // A paged pull answers it on every page.
     await product(owner, { name: 'Panadol' });
     await product(owner, { name: 'Amoxil' });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 import { STATEMENTS_HEADER } from '../../server/src/db/statement-count.js';
+import { iso } from '../../server/src/lib/clock.js';
 
 describe('sync: a mixed batch pushed at once', () => {
   let t: TestApp;
@@ -245,6 +246,7 @@ describe('sync: a mixed batch pushed at once', () => {
       // The device, then what its mutations became: no transaction, no write.
       expect(again.headers.get(STATEMENTS_HEADER)).toBe('2');
       expect(again.body.data).toEqual({
+        server_time: iso(counted.clock.now()),
         last_applied_seq: 3,
         results: first.body.data.results.map((r: Record<string, unknown>) => ({ ...r, status: 'duplicate' })),
       });

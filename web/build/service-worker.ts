@@ -35,7 +35,8 @@ export function serviceWorker(source: string): Plugin {
     },
     writeBundle() {
       const files = filesUnder(outDir)
-        .filter((f) => f !== SW_FILE && !f.endsWith('.map'))
+        // The .br and .gz copies are the same files, which the browser decodes: never cached twice.
+        .filter((f) => f !== SW_FILE && !/\.(map|br|gz)$/.test(f))
         .sort();
       const hash = createHash('sha256');
       for (const f of files) hash.update(f).update(readFileSync(path.join(outDir, f)));

@@ -158,6 +158,7 @@ const en = {
   'conflict.kind.prescription': 'Prescription incomplete',
   'conflict.kind.not_permitted_for_addo': 'Not on the ADDO list',
   'conflict.kind.cashier_mismatch': 'Booked to another cashier',
+  'conflict.kind.clock': "The till's clock was wrong",
   'error.generic': 'Something went wrong: {message}',
   ...enDay,
 } as const;
@@ -315,6 +316,7 @@ const sw: Record<MessageKey, string> = {
   'conflict.kind.prescription': 'Agizo la daktari halijakamilika',
   'conflict.kind.not_permitted_for_addo': 'Haipo kwenye orodha ya ADDO',
   'conflict.kind.cashier_mismatch': 'Imeandikwa kwa mhudumu mwingine',
+  'conflict.kind.clock': 'Saa ya mashine ilikuwa si sahihi',
   'error.generic': 'Hitilafu imetokea: {message}',
   ...swDay,
 };

@@ -10,6 +10,8 @@ export interface ActionCtx {
   now: () => number;
   /** Called after an action queued a mutation (status counts, an automatic sync). */
   queued: () => void;
+  /** The server answered the till's last request: a sale rung up now is recorded as `online`. */
+  online: () => boolean;
 }
 
 export interface Shop {

@@ -5,7 +5,9 @@
  * the sale its store number when the queue is pushed.
  */
 import {
+  changeFor,
   checkSale,
+  checkTender,
   mergeSaleLines,
   newId,
   PaymentMethod,
@@ -15,6 +17,7 @@ import {
   SaleCreatePayload,
   fromCents,
   toBasisPoints,
+  toCents,
   toReceiptLine,
 } from '@duka/shared';
 import { TillError } from '../errors.js';
@@ -83,6 +86,10 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       price_mode: mode,
       vat_enabled: store.vat_enabled,
     });
+    // Refused here, never by the push: a cash sale the till queued is one the server books.
+    const tendered = input.cash_tendered === undefined ? undefined : toCents(input.cash_tendered);
+    const short = checkTender({ payment_method: input.payment_method, total: sale.total, cash_tendered: tendered });
+    if (short) throw new TillError(short.code, `${short.field} ${short.message}`, short.field);
     const id = newId();
     const counters = await nextCounters(trx, ['receipt_seq', 'last_seq']);
     const clientReceiptNumber = `${store.code}-${tillCode}-${counters.receipt_seq}`;
@@ -97,8 +104,11 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       notes,
       price_mode,
       prescription,
+      cash_tendered,
     } = input;
+    const source = ctx.online() ? 'online' : 'offline';
     const optional = {
+      cash_tendered,
       payment_reference,
       discount_pct,
       customer_id,
@@ -126,6 +136,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
         };
       }),
       payment_method: input.payment_method,
+      source,
       ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
       // Booked to the cashier signed in now, whoever is signed in when the queue is pushed.
       ...(user?.id ? { cashier_id: user.id } : {}),
@@ -157,8 +168,11 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       notes: input.notes ?? null,
       cashier_id: user?.id ?? null,
       store_id: store.id,
-      source: 'offline',
+      source,
       client_created_at: createdAt,
+      received_at: null,
+      cash_tendered: tendered === undefined ? null : fromCents(tendered),
+      change_given: tendered === undefined ? null : fromCents(changeFor(sale.total, tendered)),
       refund_reason: null,
       refunded_at: null,
       void_reason: null,

@@ -3,12 +3,18 @@ import type { Dialect } from 'kysely';
 import type { TillOptions } from '../lifecycle.js';
 import type { TillStorage } from '../local/storage.js';
 import type { TillPlatform } from '../platform.js';
+import type { NetworkEvents } from '../sync/connectivity.js';
 import { nativeSocket } from '../sync/native-socket.js';
 import { Till as CoreTill } from '../till.js';
 
 export type BrowserTillOptions = Omit<TillOptions, 'dbPath' | 'storage'> & { storage: Dialect | TillStorage };
 
-const browser: TillPlatform = { socket: nativeSocket };
+// A window or a worker fires `online` and `offline` on its global.
+const events = globalThis as Partial<NetworkEvents>;
+const browser: TillPlatform = {
+  socket: nativeSocket,
+  network: typeof events.addEventListener === 'function' ? (events as NetworkEvents) : undefined,
+};
 
 /** See `till.ts` for its API. */
 export class Till extends CoreTill {

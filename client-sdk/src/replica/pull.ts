@@ -20,8 +20,10 @@ export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
     const cursor = await getMeta(ctx.db, 'cursor');
     if (!cursor) return { kind: 'reset', applied };
     let page: PullResponse;
+    const sentAt = ctx.now();
     try {
       page = await ctx.auth.authed((c, token, signal) => c.pull(token, { cursor, limit: ctx.pullPageSize }, signal));
+      ctx.serverTime(page.server_time, sentAt);
     } catch (err) {
       // A cursor the server cannot read (another organisation's, a damaged one): start over.
       if (err instanceof DukaApiError && err.status === 400 && err.errors.some((e) => e.field === 'cursor'))

@@ -8,6 +8,8 @@ export interface SyncCtx {
   auth: AuthSession;
   events: TypedEmitter<TillEvents>;
   now: () => number;
+  /** The server's time in an answer to a request sent at `sentAt` (the till's clock); absent from an older server. */
+  serverTime: (serverTime: string | undefined, sentAt: number) => void;
   deviceId: string;
   deviceName: string;
   /** Mutations a push carries at most (the server takes 500). */

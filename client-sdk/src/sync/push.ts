@@ -33,8 +33,10 @@ export async function pushQueue(ctx: SyncCtx): Promise<PushOutcome> {
     const batch = await nextBatch(ctx.db, size);
     if (!batch.length) return out;
     let res: PushResponse;
+    const sentAt = ctx.now();
     try {
       res = await ctx.auth.authed((c, token, signal) => c.push(token, { device_id: ctx.deviceId, mutations: batch }, signal));
+      ctx.serverTime(res.server_time, sentAt);
     } catch (err) {
       if (!(err instanceof DukaApiError) || repairs++ >= MAX_REPAIRS || !(await repair(ctx, err, batch))) throw err;
       if (err.status === 413) size = Math.max(1, Math.floor(size / 2));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateString, Money, orNull, PercentInput, Phone, Timestamp } from '../common.js';
+import { DateString, Money, MoneyInput, orNull, PercentInput, Phone, Timestamp } from '../common.js';
 import { TransactionFiscal } from '../fiscal/fiscal.schemas.js';
 import { PageQuery } from '../envelope.js';
 import { PaymentMethod } from '../payment-methods.js';
@@ -13,8 +13,16 @@ export const SoldStatus = TransactionStatus.extract(['paid', 'credit']);
 export type SoldStatus = z.infer<typeof SoldStatus>;
 export const PriceMode = z.enum(['retail', 'wholesale']);
 export type PriceMode = z.infer<typeof PriceMode>;
-/** Whether the server took the sale over REST (`online`) or from a till's push (`offline`). */
-export const SaleSource = z.enum(['online', 'offline']);
+/**
+ * How the sale was rung up: `online` when the till reached the server as the cashier rang it up
+ * (every `POST /pos/sale`, and a till's pushed sale it says it made while connected), `offline`
+ * when the till had no server then and queued it (a till older than the field says nothing and
+ * its sales count as offline). A pushed sale is booked by the push's rules either way.
+ */
+export const SaleSource = z.enum(['online', 'offline']).meta({
+  description:
+    'How the sale was rung up: online = the till reached the server at the time (every POST /pos/sale; a pushed sale its till says it made while connected), offline = queued with no server (a till that does not say)',
+});
 export type SaleSource = z.infer<typeof SaleSource>;
 
 /** A buyer's TRA taxpayer number, printed on the fiscal receipt (CUSTIDTYPE 1). */
@@ -50,6 +58,10 @@ export const CreateSaleInput = z
     price_mode: PriceMode.optional().meta({ description: 'wholesale: only for wholesale or retail_wholesale organisations' }),
     /** Required when a line is a `pom` or `controlled` medicine. */
     prescription: Prescription.optional().meta({ description: 'Required when a line is a prescription-only or controlled medicine' }),
+    cash_tendered: MoneyInput.optional().meta({
+      description: "The cash the customer handed over (Cash sales only): at least the sale's total; the answer carries the change",
+      example: 20000,
+    }),
   })
   .meta({ id: 'CreateSaleInput' });
 export type CreateSaleInput = z.infer<typeof CreateSaleInput>;
@@ -91,7 +103,13 @@ export const Transaction = z
     cashier_id: z.uuid().nullable(),
     store_id: z.uuid(),
     source: SaleSource,
-    client_created_at: Timestamp.nullable(),
+    client_created_at: Timestamp.nullable().meta({ description: "A pushed sale: when the till says it was made (the till's clock)" }),
+    received_at: Timestamp.nullable().meta({
+      description:
+        'When the server received the sale (its clock): the push of a till sale, or the POST; null for sales recorded before it was kept',
+    }),
+    cash_tendered: Money.nullable().meta({ description: 'The cash the customer handed over; null when not given' }),
+    change_given: Money.nullable().meta({ description: 'cash_tendered less the total the cashier charged; null when no tender was given' }),
     refund_reason: z.string().nullable(),
     refunded_at: Timestamp.nullable(),
     void_reason: z.string().nullable(),

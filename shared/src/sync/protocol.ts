@@ -12,7 +12,7 @@ import { MoneyInput, QueryBool } from '../common.js';
 import { NoteTags } from '../notebook/notebook.schemas.js';
 import { CreateExpenseInput } from '../expenses/expenses.schemas.js';
 import { PaymentMethod, SettlementMethod } from '../payment-methods.js';
-import { CustomerTin, PriceMode } from '../pos/pos.schemas.js';
+import { CustomerTin, PriceMode, SaleSource } from '../pos/pos.schemas.js';
 import { LineBatchInput } from '../pharmacy/batch.schemas.js';
 import { QtyChange } from '../inventory/inventory.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
@@ -69,6 +69,12 @@ export const SaleCreatePayload = z.object({
   }),
   prescription: Prescription.optional(),
   shift_id: ShiftRef,
+  cash_tendered: MoneyInput.optional().meta({
+    description: "Cash sales: the cash handed over, at least the sale's total at the till's prices (the till refuses less)",
+  }),
+  source: SaleSource.optional().meta({
+    description: 'Whether the till reached the server when the cashier rang the sale up (default offline: a till that does not say)',
+  }),
 });
 export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500), shift_id: ShiftRef });
 export const CustomerUpsertPayload = z.object({
@@ -179,7 +185,9 @@ export type PushRequest = z.infer<typeof PushRequest>;
  * recalled, quarantined or expired by then (`dispensed_unsellable_batch`), sold a prescription
  * medicine without a complete prescription (`prescription`), or sold in an ADDO a medicine not on
  * its list (`not_permitted_for_addo`); or the till named as cashier someone other than the user whose
- * session pushed it (`cashier_mismatch`: the sale is booked to the pusher). The one list: the sale rules, the push and the conflicts API
+ * session pushed it (`cashier_mismatch`: the sale is booked to the pusher); or the till's clock was
+ * wrong (`clock`: a sale dated in the future, or before a time the till had already reported; it is
+ * booked at the server's receipt time, both times in the detail). The one list: the sale rules, the push and the conflicts API
  * all use it.
  */
 export const ConflictKind = z.enum([
@@ -193,6 +201,7 @@ export const ConflictKind = z.enum([
   'prescription',
   'not_permitted_for_addo',
   'cashier_mismatch',
+  'clock',
 ]);
 export type ConflictKind = z.infer<typeof ConflictKind>;
 
@@ -221,7 +230,12 @@ export const MutationResult = z
   .meta({ id: 'MutationResult' });
 export type MutationResult = z.infer<typeof MutationResult>;
 
-export const PushResponse = z.object({ results: z.array(MutationResult), last_applied_seq: z.int() }).meta({ id: 'PushResponse' });
+/** The server's clock when it answered: a till learns from it how far its own clock is off. */
+const ServerTime = z.iso.datetime().meta({ description: "The server's time when it answered (the till measures its clock against it)" });
+
+export const PushResponse = z
+  .object({ results: z.array(MutationResult), last_applied_seq: z.int(), server_time: ServerTime })
+  .meta({ id: 'PushResponse' });
 export type PushResponse = z.infer<typeof PushResponse>;
 
 export const RegisterDeviceInput = z
@@ -284,6 +298,7 @@ export const PullResponse = z
       .int()
       .min(0)
       .meta({ description: "The ADDO-permitted list's version now; an ADDO till holding another fetches `GET /pharmacy/addo-list` again" }),
+    server_time: ServerTime,
   })
   .meta({ id: 'PullResponse' });
 export type PullResponse = z.infer<typeof PullResponse>;

@@ -29,7 +29,13 @@ export interface TransactionTable {
   cashier_id: string | null;
   source: Generated<SaleSource>;
   device_id: string | null;
+  /** A pushed sale: the till's own time for it, as sent (`created_at` is when it is booked). */
   client_created_at: number | null;
+  /** When the server received it; null for pushed sales recorded before it was kept. */
+  received_at: number | null;
+  /** Cents handed over on a cash sale, and the change the cashier gave back; null when not given. */
+  cash_tendered: number | null;
+  change_given: number | null;
   refund_reason: string | null;
   refunded_at: number | null;
   refunded_by: string | null;

@@ -11,6 +11,8 @@ export interface DeviceTable {
   till_code: string;
   last_seq: Generated<number>;
   last_seen_at: number | null;
+  /** The till's time of the last sale booked at its own time: a later sale dated well before it means the till's clock went back. */
+  last_sale_at: number | null;
   created_at: number;
 }
 

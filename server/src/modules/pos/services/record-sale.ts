@@ -41,7 +41,7 @@ export interface RecordedSale {
 export type SaleOutcome = { ok: true; sale: RecordedSale } | { ok: false; error: ServiceError };
 
 /**
- * Record sales of the actor's store, all online or all offline, inside the caller's transaction.
+ * Record sales of the actor's store, all from POST /pos/sale or all from one push, inside the caller's transaction.
  * `products`: the sales' products when the caller already read them in this transaction.
  */
 export async function recordSales(
@@ -51,7 +51,7 @@ export async function recordSales(
 ): Promise<SaleOutcome[]> {
   const { orgId, storeId } = requireStore(tx);
   if (requests.length === 0) return [];
-  const set = await loadSaleSet(tx, { orgId, storeId, online: requests[0]!.opts.source === 'online' }, requests, products);
+  const set = await loadSaleSet(tx, { orgId, storeId, online: requests[0]!.opts.deviceId === undefined }, requests, products);
   const plans: SalePlan[] = [];
   const outcomes = requests.map((request): SaleOutcome => {
     try {

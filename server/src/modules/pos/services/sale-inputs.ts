@@ -20,11 +20,20 @@ import { type ShiftCandidate, shiftCandidates } from '../../tenancy/tenancy.expo
 import { mainBatchesOf } from '../pos.queries.js';
 
 export interface SaleOptions {
+  /** What is recorded as the sale's `source` (how it was rung up). */
   source: SaleSource;
-  /** Offline: when the till made the sale (already clamped to the server's clock). */
+  /** Pushed: the day the sale is booked on (the till's time when its clock was right, else the receipt time). */
   occurredAt?: number;
+  /** Pushed: the till's own time for the sale, as sent. */
+  clientCreatedAt?: number;
   clientReceiptNumber?: string;
+  /**
+   * The device that pushed the sale: present, the sale has already happened on a till, so a rule it
+   * broke is booked with a conflict where one allows it; absent (POST /pos/sale), any breach refuses it.
+   */
   deviceId?: string;
+  /** Pushed cash sale: the change the till gave, cents (its tender judged by the caller against the till's total). */
+  changeGiven?: number;
   /** Offline: the unit price the till charged per product, cents (reconciled by the caller). */
   unitPrices?: Map<string, number>;
   /** Offline: the member of the organisation who rang it up (checked by the caller); default the actor. */

@@ -10,8 +10,10 @@
  */
 import {
   allocateFefo,
+  changeFor,
   checkCreditLimit,
   checkSale,
+  checkTender,
   type ErrorCode,
   hasCreditLimit,
   type LineBatch,
@@ -21,6 +23,7 @@ import {
   priceSale,
   type SaleConflict,
   toBasisPoints,
+  toCents,
 } from '@duka/shared';
 import type { Insertable } from 'kysely';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
@@ -29,7 +32,7 @@ import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import { InsufficientStockError, ServiceError } from '../../../lib/errors.js';
+import { InsufficientStockError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { localDate } from '../../../lib/time.js';
 import { newCreditTab } from '../../credits/credits.exports.js';
 import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
@@ -169,6 +172,13 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     vat_enabled: set.store.vat_enabled === 1,
   });
 
+  const tendered = input.cash_tendered === undefined ? null : toCents(input.cash_tendered);
+  if (opts.changeGiven === undefined) {
+    const breach = checkTender({ payment_method: input.payment_method, total: priced.total, cash_tendered: tendered ?? undefined });
+    if (breach) throw new ValidationError(breach.field, breach.message);
+  }
+  const change = tendered === null ? null : (opts.changeGiven ?? changeFor(priced.total, tendered));
+
   const owed = customer && set.owed.get(customer.id);
   if (input.payment_method === 'Credit' && customer && owed !== undefined && hasCreditLimit(customer.credit_limit)) {
     const breach = checkCreditLimit({ customer_name: customer.name, limit: customer.credit_limit, owed, total: priced.total });
@@ -210,7 +220,10 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     cashier_id: opts.cashierId ?? actor.userId,
     source: opts.source,
     device_id: opts.deviceId ?? null,
-    client_created_at: opts.occurredAt ?? null,
+    client_created_at: opts.clientCreatedAt ?? null,
+    received_at: now,
+    cash_tendered: tendered,
+    change_given: change,
     refund_reason: null,
     refunded_at: null,
     refunded_by: null,

@@ -10,6 +10,7 @@
  * per-organisation change log (an admin's edit would be one write per organisation), so an ADDO
  * till compares versions instead and fetches the list when they differ.
  */
+import { iso } from '../../../lib/clock.js';
 import type { Change, PullResponse } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
@@ -35,7 +36,14 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
   // Below the floor: changes were pruned. Above the organisation's version: the server went back
   // in time (restored from a backup). Either way only a fresh bootstrap is right.
   if (from < floor || from > Number(org.version)) {
-    return { changes: [], cursor: encodeCursor(orgId, from), has_more: false, reset_required: true, addo_list_version };
+    return {
+      changes: [],
+      cursor: encodeCursor(orgId, from),
+      has_more: false,
+      reset_required: true,
+      addo_list_version,
+      server_time: iso(ctx.clock.now()),
+    };
   }
 
   const hasMore = scanned.length > q.limit;
@@ -64,5 +72,12 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
     const data = current.get(key);
     return { entity: c.entity as Change['entity'], op: data ? 'upsert' : 'delete', id: c.id, version: c.version, data: data ?? null };
   });
-  return { changes, cursor: encodeCursor(orgId, to), has_more: hasMore, reset_required: false, addo_list_version };
+  return {
+    changes,
+    cursor: encodeCursor(orgId, to),
+    has_more: hasMore,
+    reset_required: false,
+    addo_list_version,
+    server_time: iso(ctx.clock.now()),
+  };
 }

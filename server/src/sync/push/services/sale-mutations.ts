@@ -5,7 +5,20 @@
  * uses, and all are written together. A sale that breaks a rule is rejected alone; its neighbours
  * are booked as if it had never come.
  */
-import { fromCents, type LineBatchInput, type Mutation, type MutationResult, type SaleConflict } from '@duka/shared';
+import {
+  changeFor,
+  checkTender,
+  fromCents,
+  type LineBatchInput,
+  type Mutation,
+  type MutationResult,
+  priceSale,
+  type SaleConflict,
+  type TenderBreach,
+  toBasisPoints,
+  toCents,
+} from '@duka/shared';
+import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import type { PendingCommit } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
@@ -16,6 +29,7 @@ import { recordSales, type SaleRequest } from '../../../modules/pos/services/rec
 import { recordConflicts } from './conflicts.js';
 import { parsePayload, type SalePayload } from './mutators.js';
 import { priceHistory, reconcilePrices } from './reconcile.js';
+import { SaleClock } from './sale-clock.js';
 
 const rejected = (m: Mutation, err: ServiceError): MutationResult => ({
   id: m.id,
@@ -49,11 +63,14 @@ export async function applySales(
 ): Promise<MutationResult[]> {
   const { orgId, storeId } = requireStore(tx);
   const results: Array<MutationResult | undefined> = mutations.map(() => undefined);
-  const valid: Array<{ i: number; m: Mutation; p: SalePayload; at: number }> = [];
+  const valid: Array<{ i: number; m: Mutation; p: SalePayload; at: number; tillAt: number; clock?: SaleConflict }> = [];
+  const clock = new SaleClock(now, device.last_sale_at);
   mutations.forEach((m, i) => {
     try {
-      // A sale cannot have happened in the future: clamp the till's clock to the server's.
-      valid.push({ i, m, p: parsePayload(m, 'sale.create'), at: Math.min(Date.parse(m.created_at), now) });
+      const p = parsePayload(m, 'sale.create');
+      const tillAt = Date.parse(m.created_at);
+      const { at, conflict } = clock.judge(tillAt);
+      valid.push({ i, m, p, at, tillAt, clock: conflict });
     } catch (err) {
       if (!(err instanceof ServiceError)) throw err;
       results[i] = rejected(m, err);
@@ -71,23 +88,32 @@ export async function applySales(
 
   const requests: SaleRequest[] = [];
   const sent: Array<{ i: number; m: Mutation; priceConflicts: SaleConflict[] }> = [];
-  for (const { i, m, p, at } of valid) {
-    const { cashier_id: named, shift_id: _shift, ...sold } = p;
+  for (const { i, m, p, at, tillAt, clock: clockConflict } of valid) {
+    const { cashier_id: named, source, shift_id: _shift, ...sold } = p;
     if (named && !member.has(named)) {
       results[i] = rejected(m, new ValidationError('payload.cashier_id', 'is not a member of this organisation'));
+      continue;
+    }
+    const tender = tillTender(p, products);
+    if ('breach' in tender) {
+      results[i] = rejected(m, new ValidationError(`payload.${tender.breach.field}`, tender.breach.message));
       continue;
     }
     const priced = reconcilePrices(p.lines, at, products, prices);
     const cashier = cashierConflict(tx.actor.userId, named, member);
     if (cashier) priced.conflicts.push(cashier);
+    if (clockConflict) priced.conflicts.push(clockConflict);
     // The lots the till took, per product (a product on two lines is one line on the server).
     const lineBatches = new Map<string, LineBatchInput[]>();
     for (const l of p.lines) if (l.batches?.length) lineBatches.set(l.product_id, [...(lineBatches.get(l.product_id) ?? []), ...l.batches]);
     requests.push({
       input: { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
       opts: {
-        source: 'offline',
+        // A till older than the field does not say: it could only sell offline then.
+        source: source ?? 'offline',
         occurredAt: at,
+        clientCreatedAt: tillAt,
+        changeGiven: tender.change,
         clientReceiptNumber: p.client_receipt_number,
         deviceId: device.id,
         unitPrices: priced.unitPrices,
@@ -131,5 +157,41 @@ export async function applySales(
         : {}),
     };
   }
+  if (clock.lastSaleAt !== device.last_sale_at) {
+    await tx.db
+      .updateTable('devices')
+      .set({ last_sale_at: clock.lastSaleAt })
+      .where('id', '=', device.id)
+      .where('org_id', '=', orgId)
+      .execute();
+    device.last_sale_at = clock.lastSaleAt;
+  }
   return results.map((r) => r!);
 }
+
+/**
+ * A pushed cash sale's tender, judged against its total at the till's own prices: the change the
+ * cashier handed over was counted from those, whatever the server books (a `price_mismatch` is
+ * booked at the catalogue's price). A product the shop lacks leaves it to the sale's rules to refuse.
+ */
+function tillTender(p: SalePayload, products: Map<string, ProductRow>): { change?: number } | { breach: TenderBreach } {
+  if (p.cash_tendered === undefined || p.lines.some((l) => !products.has(l.product_id))) return {};
+  const { total } = priceSale({
+    lines: p.lines.map((l) => ({ product: pricingOf(products.get(l.product_id)!), qty: l.qty, unit_price: toCents(l.unit_price) })),
+    discount_bp: toBasisPoints(p.discount_pct ?? 0),
+    price_mode: p.price_mode ?? 'retail',
+    vat_enabled: false,
+  });
+  const tendered = toCents(p.cash_tendered);
+  const breach = checkTender({ payment_method: p.payment_method, total, cash_tendered: tendered });
+  return breach ? { breach } : { change: changeFor(total, tendered) };
+}
+
+const pricingOf = (p: ProductRow) => ({
+  product_id: p.id,
+  name: p.name,
+  selling_price: p.selling_price,
+  wholesale_price: p.wholesale_price,
+  wholesale_min_qty: p.wholesale_min_qty,
+  tax_rate: p.tax_rate,
+});
