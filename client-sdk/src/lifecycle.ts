@@ -18,7 +18,7 @@ import { getMeta, setMeta } from './local/meta.js';
 import { migrateLocal } from './local/migrations.js';
 import { asStorage, type TillStorage } from './local/storage.js';
 import type { TillPlatform } from './platform.js';
-import { checkPassword, rememberPassword } from './offline-sign-in.js';
+import { checkPassword, keepVerifier, makeVerifier } from './offline-sign-in.js';
 import { pendingCount, rejectedCount } from './queue.js';
 import { initialStatus, type TillStatus } from './status.js';
 import type { BackoffOptions } from './sync/backoff.js';
@@ -185,9 +185,10 @@ export class TillLifecycle {
   }
 
   async login(identifier: string, password: string): Promise<TillUser> {
-    const user = await this.signedIn(await this.auth.login(identifier, password));
-    await rememberPassword(this.db, identifier, password, user);
-    return user;
+    const user = await this.auth.login(identifier, password);
+    const verifier = await makeVerifier(password);
+    // Kept once the account is known to belong to this till's shop, before its first sync starts.
+    return this.signedIn(user, () => (verifier ? keepVerifier(this.db, identifier, user, verifier) : undefined));
   }
   /** The password checked against this till's own verifier; no tokens, so syncing waits for an online sign-in. */
   async loginOffline(identifier: string, password: string): Promise<TillUser> {
@@ -263,7 +264,7 @@ export class TillLifecycle {
     this.patch({ pending, rejected, bootstrapped: cursor !== undefined, lastSyncedAt: last ?? null });
   }
 
-  private async signedIn(user: TillUser): Promise<TillUser> {
+  private async signedIn(user: TillUser, keep?: () => Promise<void> | undefined): Promise<TillUser> {
     const claims = await this.auth.claims();
     const heldOrg = await getMeta(this.db, 'org_id');
     if (claims?.org && heldOrg && heldOrg !== claims.org) {
@@ -271,6 +272,7 @@ export class TillLifecycle {
       throw new TillError('CONFLICT', 'this till belongs to another shop; open a new till database for this account');
     }
     if (claims?.org) await setMeta(this.db, 'org_id', claims.org);
+    await keep?.();
     this.patch({ authRequired: false });
     this.engine.forgetRegistration();
     // Register now, so the till can number receipts even if it goes offline before its first sync.

@@ -47,13 +47,20 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** Keep a verifier of the password `user` just signed in with (online) under `identifier`. */
-export async function rememberPassword(db: LocalExec, identifier: string, password: string, user: MetaValues['user']): Promise<void> {
-  if (!subtle()) return;
+export type Verifier = Omit<OfflineKeys[string], 'user' | 'at'>;
+
+/** A verifier of `password` (the slow part, done before the sign-in's first sync starts); null without WebCrypto. */
+export async function makeVerifier(password: string): Promise<Verifier | null> {
+  if (!subtle()) return null;
   const salt = webCrypto()!.getRandomValues(new Uint8Array(16));
   const hash = await derive(password, salt, ITERATIONS);
+  return { salt: toBase64(salt), hash: toBase64(hash), iterations: ITERATIONS };
+}
+
+/** Keep `verifier` for `user` under the `identifier` they signed in with, the most recent accounts first. */
+export async function keepVerifier(db: LocalExec, identifier: string, user: MetaValues['user'], verifier: Verifier): Promise<void> {
   const keys = { ...((await getMeta(db, 'offline_keys')) ?? {}) };
-  keys[identifierKey(identifier)] = { user, salt: toBase64(salt), hash: toBase64(hash), iterations: ITERATIONS, at: Date.now() };
+  keys[identifierKey(identifier)] = { user, ...verifier, at: Date.now() };
   const kept = Object.entries(keys)
     .sort(([, a], [, b]) => b.at - a.at)
     .slice(0, KEEP);

@@ -355,6 +355,8 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     }
     const till = await tillOf(shop, new Recording({ baseUrl: h.base, fetch: h.net.fetch }));
     h.net.offline = true;
+    // The till learns the server is gone, so its sale is rung up offline.
+    await expect(till.syncNow()).rejects.toMatchObject({ code: 'NETWORK' });
     const rx = prescription();
     const receipt = await till.sell({
       lines: [
