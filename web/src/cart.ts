@@ -3,7 +3,17 @@
  * tests call these directly. Totals come from the shared `priceSale`, the function the till SDK
  * and the server price the sale with, so what the cashier sees is what the receipt will say.
  */
-import { CustomerTin, type PaymentMethod, type PricedSale, type Product, pricedProduct, priceSale, toBasisPoints } from '@duka/shared';
+import {
+  CustomerTin,
+  fromCents,
+  type PaymentMethod,
+  type PricedSale,
+  type Product,
+  pricedProduct,
+  priceSale,
+  toBasisPoints,
+  toCents,
+} from '@duka/shared';
 
 export interface CartLine {
   product: Product;
@@ -69,9 +79,18 @@ export interface Payment {
   customerId: string | null;
   /** The buyer's TIN for the fiscal receipt: offered only in a store that fiscalises; empty when not given. */
   tin: string;
+  /** Cash handed over, TZS as typed (Cash only); empty when the cashier did not say. */
+  tendered: string;
 }
 
-export const cashPayment = (): Payment => ({ method: 'Cash', reference: '', customerId: null, tin: '' });
+export const cashPayment = (): Payment => ({ method: 'Cash', reference: '', customerId: null, tin: '', tendered: '' });
+
+/** The cash handed over in cents, or null when none was typed (or it is not a cash sale). */
+export function tenderedCents(pay: Payment): number | null {
+  if (pay.method !== 'Cash' || pay.tendered.trim() === '') return null;
+  const tzs = Number(pay.tendered.replace(/[,\s]/g, ''));
+  return Number.isFinite(tzs) && tzs >= 0 ? toCents(tzs) : null;
+}
 
 /** A TIN typed but not 9 digits: the sale waits until it is fixed or cleared. */
 export const badTin = (pay: Payment): boolean => pay.tin.trim() !== '' && !CustomerTin.safeParse(pay.tin).success;
@@ -85,5 +104,6 @@ export function saleInput(cart: Cart, pay: Payment) {
     ...(cart.discountPct > 0 ? { discount_pct: cart.discountPct } : {}),
     ...(pay.customerId ? { customer_id: pay.customerId } : {}),
     ...(pay.tin.trim() ? { customer_tin: pay.tin.trim() } : {}),
+    ...(tenderedCents(pay) !== null ? { cash_tendered: fromCents(tenderedCents(pay)!) } : {}),
   };
 }

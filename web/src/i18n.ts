@@ -5,6 +5,7 @@
  */
 import { EAT } from './fiscal.js';
 import { enDay, swDay } from './i18n-day.js';
+import { enShift, swShift } from './i18n-shift.js';
 import { signal } from './signal.js';
 
 const en = {
@@ -161,6 +162,7 @@ const en = {
   'conflict.kind.clock': "The till's clock was wrong",
   'error.generic': 'Something went wrong: {message}',
   ...enDay,
+  ...enShift,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -319,6 +321,7 @@ const sw: Record<MessageKey, string> = {
   'conflict.kind.clock': 'Saa ya mashine ilikuwa si sahihi',
   'error.generic': 'Hitilafu imetokea: {message}',
   ...swDay,
+  ...swShift,
 };
 
 export type Lang = 'en' | 'sw';
@@ -338,6 +341,15 @@ export function setLang(next: Lang): void {
   document.documentElement.lang = next;
   lang.set(next);
 }
+
+/** Whether `key` is one of the till's strings (for keys built from data, such as a payment method). */
+export const hasMessage = (key: string): key is MessageKey => key in en;
+
+/** A payment method's name in the chosen language, or the method as the server spells it. */
+export const methodName = (method: string): string => {
+  const key = `pay.method.${method}`;
+  return hasMessage(key) ? t(key) : method;
+};
 
 /** The string for `key` in the chosen language, with `{name}` placeholders filled from `params`. */
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {

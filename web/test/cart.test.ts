@@ -41,13 +41,15 @@ describe('the cart', () => {
 
   it('hands the till a sale: lines, method, and only what was given', () => {
     const cart = setDiscount(addProduct(emptyCart(), soda), 5);
-    expect(saleInput(cart, { method: 'M-Pesa', reference: ' QK7X2 ', customerId: null, tin: '' })).toEqual({
+    expect(saleInput(cart, { method: 'M-Pesa', reference: ' QK7X2 ', customerId: null, tin: '', tendered: '' })).toEqual({
       lines: [{ product_id: soda.id, qty: 1 }],
       payment_method: 'M-Pesa',
       payment_reference: 'QK7X2',
       discount_pct: 5,
     });
-    expect(saleInput(addProduct(emptyCart(), unga), { method: 'Credit', reference: '', customerId: 'c-1', tin: ' 100200300 ' })).toEqual({
+    expect(
+      saleInput(addProduct(emptyCart(), unga), { method: 'Credit', reference: '', customerId: 'c-1', tin: ' 100200300 ', tendered: '' }),
+    ).toEqual({
       lines: [{ product_id: unga.id, qty: 1 }],
       payment_method: 'Credit',
       customer_id: 'c-1',

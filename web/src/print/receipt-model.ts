@@ -11,7 +11,11 @@ import { fiscalStamp } from '../fiscal.js';
  * The SDK's receipt, with the cash handed over and the change when the SDK gives them (a cash sale
  * rung up with an amount tendered); both stay off the paper when absent or null.
  */
-export type PrintableSale = Receipt & { cash_tendered?: number | null; change_given?: number | null };
+/** The till's receipt; a sale kept before the till recorded tenders has none. */
+export type PrintableSale = Omit<Receipt, 'cash_tendered' | 'change_given'> & {
+  cash_tendered?: number | null;
+  change_given?: number | null;
+};
 
 export interface ReceiptLine {
   name: string;

@@ -22,6 +22,7 @@ import { Problems } from './problems.js';
 import { Products } from './products.js';
 import { ReceiptView } from './receipt.js';
 import { Sales } from './sales.js';
+import { ShiftView } from './shift.js';
 import { offlineNotice, SignIn } from './sign-in.js';
 import { StatusBar } from './status-bar.js';
 
@@ -62,8 +63,8 @@ function TillApp({ till }: { till: Till }) {
   return html`<${Main} till=${till} user=${user} onSignedOut=${signedOut} onSignIn=${() => setSigningIn(true)} />`;
 }
 
-type View = 'sell' | 'sales' | 'customers' | 'conflicts';
-const VIEWS: View[] = ['sell', 'sales', 'customers', 'conflicts'];
+type View = 'sell' | 'shift' | 'sales' | 'customers' | 'conflicts';
+const VIEWS: View[] = ['sell', 'shift', 'sales', 'customers', 'conflicts'];
 
 function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUser; onSignedOut: () => void; onSignIn: () => void }) {
   const status = useTillStatus(till);
@@ -83,6 +84,7 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
   useUnsentGuard(status.pending);
   useScanFocus(view === 'sell' && !receipt);
   const conflicts = useLoad(async () => (await till.conflicts()).length, [till, version], 0);
+  const shiftOpen = useLoad(async () => (await till.currentShift()) !== null, [till, version], true);
   const shop = useLoad(() => till.organisation(), [till, version], null as Organisation | null);
   const store = useLoad(() => till.store(), [till, version], null as Store | null);
   // Set while rendering, so this very render (and every date in it) reads the shop's clock.
@@ -133,17 +135,20 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
       <div class="body no-print">
         ${
           view === 'sell'
-            ? html`<div class=${`sell ${cartOpen ? 'cart-open' : ''}`}>
+            ? html`${shiftOpen ? null : html`<p class="banner" data-testid="no-shift">${t('shift.none_open')} <button data-testid="no-shift-open" onClick=${() => setView('shift')}>${t('shift.open_now')}</button></p>`}
+              <div class=${`sell ${cartOpen ? 'cart-open' : ''}`}>
               <${Products} till=${till} version=${version} notice=${notice} onAdd=${add} onScan=${scan} />
               <${CartPanel} till=${till} user=${user} version=${version} cart=${cart} fiscal=${store?.fiscal === true} keys=${!receipt}
                 onCart=${setCart} onSold=${sold} onHide=${() => setCartOpen(false)} />
               <${CartToggle} cart=${cart} onOpen=${() => setCartOpen(true)} />
             </div>`
-            : view === 'sales'
-              ? html`<${Sales} till=${till} user=${user} version=${version} onChanged=${bump} onView=${setReceipt} />`
-              : view === 'customers'
-                ? html`<${Customers} till=${till} version=${version} onChanged=${bump} />`
-                : html`<${Problems} till=${till} version=${version} onChanged=${bump} onView=${setReceipt} />`
+            : view === 'shift'
+              ? html`<${ShiftView} till=${till} version=${version} shop=${shop?.name ?? ''} onChanged=${bump} />`
+              : view === 'sales'
+                ? html`<${Sales} till=${till} user=${user} version=${version} onChanged=${bump} onView=${setReceipt} />`
+                : view === 'customers'
+                  ? html`<${Customers} till=${till} version=${version} onChanged=${bump} />`
+                  : html`<${Problems} till=${till} version=${version} onChanged=${bump} onView=${setReceipt} />`
         }
       </div>
       <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} onSignIn=${onSignIn} />

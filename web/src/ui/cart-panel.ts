@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { badTin, type Cart, cartTotals, cashPayment, type Payment, saleInput, setDiscount, setQty, shortBy } from '../cart.js';
 import { t } from '../i18n.js';
 import { CustomerPicker } from './customer-picker.js';
+import { Tender, tenderShort } from './tender.js';
 import { errorText } from './errors.js';
 import { html } from './html.js';
 
@@ -40,8 +41,9 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
   const missingCustomer = pay.method === 'Credit' && !pay.customerId;
   const tinWrong = fiscal && badTin(pay);
 
-  const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong;
-  const short = cart.lines.filter((l) => shortBy(l) > 0);
+  const short = tenderShort(pay, totals.total);
+  const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong && !short;
+  const oversold = cart.lines.filter((l) => shortBy(l) > 0);
 
   const charge = async () => {
     if (!canCharge) return;
@@ -117,6 +119,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
             `,
           )}
         </div>
+        ${pay.method === 'Cash' ? html`<${Tender} pay=${pay} total=${totals.total} onPay=${setPay} />` : null}
         ${
           NEEDS_REFERENCE.includes(pay.method)
             ? html`<input data-testid="pay-reference" placeholder=${t('pay.reference')} value=${pay.reference} onInput=${(e: any) => setPay({ ...pay, reference: e.currentTarget.value })} />`
@@ -140,7 +143,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
       ${missingCustomer && cart.lines.length > 0 ? html`<p class="hint">${t('pay.no_customer')}</p>` : null}
       <div class="actions">
         <button onClick=${() => onCart({ lines: [], discountPct: 0 })} disabled=${cart.lines.length === 0}>${t('cart.clear')}</button>
-        <button class=${`primary charge ${short.length > 0 ? 'warn' : ''}`} data-testid="charge" disabled=${!canCharge} onClick=${charge}>
+        <button class=${`primary charge ${oversold.length > 0 ? 'warn' : ''}`} data-testid="charge" disabled=${!canCharge} onClick=${charge}>
           ${t('pay.charge', { total: formatTzs(totals.total) })}
         </button>
       </div>

@@ -32,7 +32,12 @@ export const bytesOf = (g: Golden): Uint8Array => encodeReceipt(modelOf(g.sale),
 
 /** What the paper shows, line by line: text as printed (ASCII here), the QR code and the cut named in brackets. */
 export function textOf(g: Golden): string {
-  const lines = layOutReceipt(modelOf(g.sale), g.options).encode('lines') as { type: string; value?: unknown; payload?: number[] }[][];
+  return paperOf(layOutReceipt(modelOf(g.sale), g.options));
+}
+
+/** The same for anything laid out by the encoder (a receipt, a shift report). */
+export function paperOf(laidOut: { encode(format: 'lines'): unknown }): string {
+  const lines = laidOut.encode('lines') as { type: string; value?: unknown; payload?: number[] }[][];
   const out: string[] = [];
   for (const line of lines) {
     let text = '';

@@ -27,6 +27,7 @@ export const SHOP: Organisation = {
   currency: 'TZS',
   credit_terms_days: 30,
   expiry_alert_days: 90,
+  shift_shortfall_alert: 0,
   created_at: '2026-01-05T07:00:00.000Z',
   updated_at: '2026-01-05T07:00:00.000Z',
 };
@@ -88,6 +89,7 @@ export const OFFLINE_CASH_SALE: PrintableSale = {
   store_id: STORE.id,
   source: 'offline',
   client_created_at: '2026-11-27T11:05:42.000Z',
+  received_at: null,
   refund_reason: null,
   refunded_at: null,
   void_reason: null,
