@@ -52,6 +52,10 @@ export const enDay = {
   'receipt.next_scan': 'Scan the next sale',
   'sales.search': 'Receipt number (MAD-T1-5 or MAD-000005)',
   'sales.reversal_refused': 'refund refused',
+  'clock.behind':
+    'This device’s clock is {minutes} minutes behind the server’s. Set the right time on this device, so that its sales carry the right time.',
+  'clock.ahead':
+    'This device’s clock is {minutes} minutes ahead of the server’s. Set the right time: sales are booked at the time the server receives them until it is fixed.',
 } as const;
 
 export const swDay: Record<keyof typeof enDay, string> = {
@@ -103,4 +107,8 @@ export const swDay: Record<keyof typeof enDay, string> = {
   'receipt.next_scan': 'Skani mauzo yanayofuata',
   'sales.search': 'Nambari ya risiti (MAD-T1-5 au MAD-000005)',
   'sales.reversal_refused': 'kurejesha kumekataliwa',
+  'clock.behind':
+    'Saa ya kifaa hiki iko nyuma ya saa ya seva kwa dakika {minutes}. Weka saa sahihi kwenye kifaa hiki, ili mauzo yake yawe na saa sahihi.',
+  'clock.ahead':
+    'Saa ya kifaa hiki iko mbele ya saa ya seva kwa dakika {minutes}. Weka saa sahihi: hadi hapo mauzo yanawekwa kwa saa ambayo seva inayapokea.',
 };

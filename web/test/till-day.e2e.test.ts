@@ -235,4 +235,28 @@ describe('the browser till through a cashier’s day', () => {
     expect(side.x).toBeGreaterThan(grid.x + grid.width - 1);
     await context.close();
   }, 300_000);
+
+  it('warns the cashier when the device’s clock is an hour ahead, and the server books the sale at its own time, flagged', async () => {
+    const context = await shop.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const HOUR = 3_600_000;
+    await page.clock.install({ time: Date.now() + HOUR });
+    await page.goto(`${shop.origin}/till/`);
+    await signIn(page, owner.phone, owner.password);
+    const warning = page.getByTestId('clock-wrong');
+    await warning.waitFor({ timeout: 30_000 });
+    expect(await warning.textContent()).toMatch(/^This device’s clock is 60 minutes ahead of the server’s/);
+
+    await scan(page, SODA.barcode);
+    const sale = await charge(page, 'Cash');
+    await expectPending(page, 0, 30_000);
+    const onServer = (await shop.t.request('GET', `/pos/transactions/${sale.id}`, { token: owner.token })).body.data;
+    const booked = Date.parse(onServer.created_at);
+    expect(Math.abs(booked - Date.now())).toBeLessThan(5 * 60_000);
+    expect(Date.parse(onServer.client_created_at) - booked).toBeGreaterThan(HOUR - 5 * 60_000);
+    await expect.poll(() => page.getByTestId('status-conflicts').getAttribute('data-conflicts'), { timeout: 15_000 }).toBe('1');
+    await page.getByTestId('status-conflicts').click();
+    expect(await page.getByTestId('conflict').getAttribute('data-kind')).toBe('clock');
+    await context.close();
+  }, 300_000);
 });

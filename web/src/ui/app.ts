@@ -131,6 +131,11 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
         <button data-testid="sign-out" onClick=${signOut}>${t('nav.sign_out')}</button>
       </header>
       ${user.role === 'owner' ? html`<${StorageWarning} />` : null}
+      ${
+        status.clockWrong && status.clockOffsetMs !== null
+          ? html`<p class="banner warn no-print" role="alert" data-testid="clock-wrong">${t(status.clockOffsetMs > 0 ? 'clock.behind' : 'clock.ahead', { minutes: Math.round(Math.abs(status.clockOffsetMs) / 60_000) })}</p>`
+          : null
+      }
       ${offline && status.authRequired ? html`<p class="banner no-print" role="status" data-testid="offline-signed-in">${t('signin.offline_done')}</p>` : null}
       <div class="body no-print">
         ${
