@@ -40,6 +40,17 @@ import { UNALLOCATED_LOT, unallocatedRow, sameLotNumber, checkDispensing } from 
 import { normalisePhone } from '../../../lib/phone.js';
 import { pickShift } from '../../tenancy/tenancy.exports.js';
 import type { SaleRequest, SaleSet } from './sale-inputs.js';
+import type { ProductRow } from '../../../db/tables/inventory.table.js';
+
+/** A catalogue row as the shared pricing reads it: the till's tender check prices with it too. */
+export const pricingOf = (p: ProductRow) => ({
+  product_id: p.id,
+  name: p.name,
+  selling_price: p.selling_price,
+  wholesale_price: p.wholesale_price,
+  wholesale_min_qty: p.wholesale_min_qty,
+  tax_rate: p.tax_rate,
+});
 
 /** What any sale rule reports (sale, credit, FEFO, pharmacy): a conflict when an offline sale that broke it is still booked. */
 interface Breach {
@@ -157,15 +168,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
   const priced = priceSale({
     lines: lines.map<PricingLine>((l) => {
       const p = products.get(l.product_id)!;
-      const product = {
-        product_id: p.id,
-        name: p.name,
-        selling_price: p.selling_price,
-        wholesale_price: p.wholesale_price,
-        wholesale_min_qty: p.wholesale_min_qty,
-        tax_rate: p.tax_rate,
-      };
-      return { product, qty: l.qty, unit_price: opts.unitPrices?.get(p.id) };
+      return { product: pricingOf(p), qty: l.qty, unit_price: opts.unitPrices?.get(p.id) };
     }),
     discount_bp: discountBp,
     price_mode: priceMode,

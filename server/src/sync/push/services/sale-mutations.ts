@@ -26,6 +26,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import { orgProductsById } from '../../../modules/inventory/inventory.queries.js';
 import { recordSales, type SaleRequest } from '../../../modules/pos/services/record-sale.js';
+import { pricingOf } from '../../../modules/pos/services/sale-plan.js';
 import { recordConflicts } from './conflicts.js';
 import { parsePayload, type SalePayload } from './mutators.js';
 import { priceHistory, reconcilePrices } from './reconcile.js';
@@ -186,12 +187,3 @@ function tillTender(p: SalePayload, products: Map<string, ProductRow>): { change
   const breach = checkTender({ payment_method: p.payment_method, total, cash_tendered: tendered });
   return breach ? { breach } : { change: changeFor(total, tendered) };
 }
-
-const pricingOf = (p: ProductRow) => ({
-  product_id: p.id,
-  name: p.name,
-  selling_price: p.selling_price,
-  wholesale_price: p.wholesale_price,
-  wholesale_min_qty: p.wholesale_min_qty,
-  tax_rate: p.tax_rate,
-});
