@@ -36,6 +36,7 @@ export * from './sync/clock.js';
 export * from './money.js';
 export * from './payment-methods.js';
 export * from './integrations.js';
+export * from './payments/msisdn.js';
 export * from './sms/sms.schemas.js';
 export * from './analytics/analytics.schemas.js';
 export * from './analytics/analytics-reports.schemas.js';
