@@ -101,8 +101,8 @@ export const TzMobileNumber = z
 export interface MobileWallet {
   /** The operator whose SIM the prefix was issued for. */
   operator: 'Vodacom' | 'Airtel' | 'Yas' | 'Halotel' | 'TTCL';
-  /** The wallet's name as customers know it. */
-  wallet: 'M-Pesa' | 'Airtel Money' | 'Mixx by Yas' | 'HaloPesa' | 'T-Pesa';
+  /** The wallet's name as customers know it (a brand, shown as is: not a payment method, which is `method`). */
+  wallet: string;
   /** The network the billing drivers take; null where none of them offers this wallet. */
   network: MobileNetwork | null;
   /** The sale's payment method to preselect; null where the till has none for this wallet. */
