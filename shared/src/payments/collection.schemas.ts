@@ -57,12 +57,9 @@ export const UpdateCollectionAccountInput = z
     label: base.label.optional(),
     test_mode: z.boolean().optional(),
     active: z.boolean().optional().meta({ description: 'true reactivates an account (409 if another is active for the same store)' }),
-    credentials: z
-      .record(z.string(), z.string())
-      .optional()
-      .meta({
-        description: "A whole new credential object for the account's provider (replaces the old; checked against the provider's fields)",
-      }),
+    credentials: z.record(z.string(), z.string()).optional().meta({
+      description: "A whole new credential object for the account's provider (replaces the old; checked against the provider's fields)",
+    }),
   })
   .strict()
   .meta({ id: 'UpdateCollectionAccountInput' });
