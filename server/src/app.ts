@@ -27,6 +27,7 @@ import { logDriver, smtpDriver } from './messaging/drivers.js';
 import { Messenger } from './messaging/messenger.js';
 import { type SmsGateway, smsGateway } from './messaging/sms/gateway.js';
 import { smsRouter } from './modules/sms/sms.index.js';
+import { paymentsRouter } from './modules/payments/payments.index.js';
 import { EventBus } from './events/event-bus.js';
 import { customerStatsSubscriber } from './modules/customers/services/customer-stats.js';
 import { findNotification, toNotification } from './modules/notifications/notifications.queries.js';
@@ -253,6 +254,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
   api.route('/', aiRouter);
   api.route('/', smsRouter);
   api.route('/', billingRouter);
+  api.route('/', paymentsRouter);
   api.route('/', fiscalRouter);
   api.route('/', adminRouter(ping));
   documentRealtime(api);

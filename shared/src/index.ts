@@ -62,5 +62,6 @@ export * from './pharmacy/registers.schemas.js';
 export * from './billing/billing.schemas.js';
 export * from './billing/plan-limits.js';
 export * from './billing/proration.js';
+export * from './payments/collection.schemas.js';
 export * from './fiscal/fiscal.schemas.js';
 export * from './fiscal/fiscal-rules.js';

@@ -141,4 +141,34 @@ export class SelcomFake extends HttpFake {
     await res.arrayBuffer();
     return res.status;
   }
+
+  /**
+   * Posts Selcom's signed webhook for a payment the customer made to the merchant's till without
+   * a push (no order of ours: `order_id` is Selcom's), to a callback URL a test gives.
+   */
+  async customerPaid(
+    callbackUrl: string,
+    p: { transid: string; amount: string; phone: string; channel?: string },
+    opts: { forge?: boolean } = {},
+  ): Promise<number> {
+    const body = {
+      result: 'SUCCESS',
+      resultcode: '000',
+      order_id: p.transid,
+      transid: p.transid,
+      reference: `R${p.transid}`,
+      channel: p.channel ?? 'MPESA',
+      amount: p.amount,
+      phone: p.phone,
+      payment_status: 'COMPLETED',
+    };
+    const headers = selcomHeaders(this.merchant.apiKey, opts.forge ? 'not-the-secret' : this.merchant.apiSecret, body);
+    const res = await fetch(callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  }
 }

@@ -58,8 +58,9 @@ const AREAS: string[][] = [
   ['notifications', 'sms', 'customers', 'stores', 'expenses', 'reviews', 'uploads', 'notebook', 'health'],
   // Sign-in, credit, fiscal receipts, reports, analytics and shifts: they notify, message and read customers.
   ['auth', 'credits', 'fiscal', 'reports', 'analytics', 'shifts'],
-  // Lots, prescriptions and registers: pharmacy writes its registers as reports.
-  ['pharmacy'],
+  // Lots, prescriptions and registers: pharmacy writes its registers as reports; a shop's own
+  // mobile-money accounts drive billing's providers and export what they received as reports do.
+  ['pharmacy', 'payments'],
   // The catalogue and stock adjustments: a batch-tracked product is adjusted through pharmacy's lots.
   ['inventory'],
   // The sale, deliveries and the organisation's own settings and users: they use the catalogue, lots, credit and fiscal.

@@ -49,6 +49,8 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   transaction_lines: tenant(),
   shifts: tenant(),
   shift_counts: tenant(),
+  collection_accounts: tenant(),
+  received_payments: tenant(),
   fiscal_devices: tenant(),
   fiscal_receipts: tenant(),
   fiscal_z_reports: tenant(),

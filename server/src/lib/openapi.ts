@@ -103,6 +103,7 @@ export const TAGS = [
   },
   { name: 'SMS', description: 'The SMS account and delivery reports from SMS providers.' },
   { name: 'Subscriptions', description: "Plans, checkout, invoices and payment providers' callbacks." },
+  { name: 'Payments', description: "A shop's own mobile-money collection accounts and the payments their providers report." },
   {
     name: 'Fiscal receipts',
     description: "TRA VFD fiscal receipts: a store's settings, its registration with TRA, the queue and the daily Z reports.",

@@ -150,6 +150,8 @@ export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
         outcome: status === 'success' ? 'paid' : 'failed',
         amountTzs: Number.isFinite(amount) ? amount : null,
         detail: typeof body.message === 'string' ? body.message : status,
+        payer: typeof body.msisdn === 'string' ? body.msisdn : null,
+        network: typeof body.operator === 'string' ? body.operator : null,
       };
     },
 

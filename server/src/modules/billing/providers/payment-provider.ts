@@ -32,6 +32,10 @@ export interface PaymentResult {
   amountTzs: number | null;
   /** The provider's words for a failure or a pending state. */
   detail: string;
+  /** Who paid (international digits, as the provider writes them), when a callback says. */
+  payer?: string | null;
+  /** The wallet in the provider's own words ('Mpesa', 'AIRTELMONEY'), when a callback says. */
+  network?: string | null;
 }
 
 export class PaymentRejected extends Error {

@@ -154,6 +154,8 @@ export function selcomProvider(cfg: SelcomConfig): PaymentProvider {
         outcome: STATUS[status] ?? 'pending',
         amountTzs: body.amount == null ? null : Number(body.amount),
         detail: String(body.message ?? body.result ?? status),
+        payer: body.phone == null ? null : String(body.phone),
+        network: body.channel == null ? null : String(body.channel),
       };
     },
 

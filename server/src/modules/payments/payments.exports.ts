@@ -1,0 +1,2 @@
+/** What payments offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
+export { collectionDriver } from './services/collection-driver.js';

@@ -1,0 +1,50 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../lib/context.js';
+import { createRouter, type Router } from '../../lib/create-router.js';
+import { authedCtx, ok, serviceCtx } from '../../lib/route.js';
+import * as routes from './payments.routes.js';
+import {
+  createCollectionAccount,
+  deactivateCollectionAccount,
+  getCollectionAccount,
+  listCollectionAccounts,
+  rotateCallback,
+  updateCollectionAccount,
+} from './services/collection-accounts.js';
+import { receiveCollectionCallback } from './services/receive-callback.js';
+import { listReceivedPayments, receivedPaymentsCsv } from './services/received-payments.js';
+
+const csv = (c: Context<AppEnv>, f: { fileName: string; text: string }) =>
+  c.body(f.text, 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${f.fileName}"`,
+    'cache-control': 'private, no-store',
+  }) as never;
+
+export const paymentsRouter: Router = createRouter()
+  .openapi(routes.listAccounts, async (c) => ok(c, await listCollectionAccounts(authedCtx(c))))
+  .openapi(routes.createAccount, async (c) =>
+    ok(c, await createCollectionAccount(authedCtx(c), c.req.valid('json')), { status: 201, message: 'collection account added' }),
+  )
+  .openapi(routes.getAccount, async (c) => ok(c, await getCollectionAccount(authedCtx(c), c.req.valid('param').id)))
+  .openapi(routes.updateAccount, async (c) =>
+    ok(c, await updateCollectionAccount(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), {
+      message: 'collection account updated',
+    }),
+  )
+  .openapi(routes.deactivateAccount, async (c) =>
+    ok(c, await deactivateCollectionAccount(authedCtx(c), c.req.valid('param').id), { message: 'collection account deactivated' }),
+  )
+  .openapi(routes.rotateCallback, async (c) =>
+    ok(c, await rotateCallback(authedCtx(c), c.req.valid('param').id), { message: 'callback URL rotated: paste the new one' }),
+  )
+  .openapi(routes.listReceived, async (c) => {
+    const { items, meta } = await listReceivedPayments(authedCtx(c), c.req.valid('query'));
+    return ok(c, items, { meta });
+  })
+  .openapi(routes.receivedCsv, async (c) => csv(c, await receivedPaymentsCsv(authedCtx(c), c.req.valid('query'))))
+  .openapi(routes.callback, async (c) => {
+    const headers = Object.fromEntries(c.req.raw.headers.entries());
+    const input = { headers, query: c.req.query(), body: await c.req.text(), contentType: c.req.header('content-type') };
+    return ok(c, await receiveCollectionCallback(serviceCtx(c), c.req.valid('param').id, input));
+  });

@@ -1,0 +1,111 @@
+/** Collection accounts and received payments, every statement scoped by organisation. */
+import type { CollectionAccount, ReceivedPayment } from '@duka/shared';
+import { fromCents } from '@duka/shared';
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Database } from '../../db/database.js';
+import type {
+  CollectionAccountRow,
+  CollectionAccountTable,
+  ReceivedPaymentRow,
+  ReceivedPaymentTable,
+} from '../../db/tables/collection.table.js';
+import { crossOrg } from '../../db/tenant-scope-check.js';
+import { iso } from '../../lib/clock.js';
+
+export function toCollectionAccount(row: CollectionAccountRow, callbackUrl: string): CollectionAccount {
+  return {
+    id: row.id,
+    store_id: row.store_id,
+    provider: row.provider,
+    label: row.label,
+    credentials_set: true,
+    credentials_hint: row.credentials_hint,
+    callback_url: callbackUrl,
+    test_mode: row.test_mode === 1,
+    active: row.active === 1,
+    created_at: iso(Number(row.created_at)),
+    updated_at: iso(Number(row.updated_at)),
+  };
+}
+
+export function toReceivedPayment(row: ReceivedPaymentRow): ReceivedPayment {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    store_id: row.store_id,
+    provider: row.provider,
+    provider_ref: row.provider_ref,
+    reference: row.reference,
+    amount: fromCents(Number(row.amount)),
+    payer_phone: row.payer_phone,
+    network: row.network,
+    status: row.status,
+    received_at: iso(Number(row.received_at)),
+    matched_sale_id: row.matched_sale_id,
+  };
+}
+
+export const orgAccounts = (db: Kysely<Database>, orgId: string) =>
+  db.selectFrom('collection_accounts').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
+
+export const findAccount = (db: Kysely<Database>, orgId: string, id: string) =>
+  db.selectFrom('collection_accounts').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+
+/** The active account for a store (null: the organisation-wide one), if any. */
+export function activeAccountFor(db: Kysely<Database>, orgId: string, storeId: string | null, exceptId?: string) {
+  return db
+    .selectFrom('collection_accounts')
+    .select(['id', 'label'])
+    .where('org_id', '=', orgId)
+    .where('active', '=', 1)
+    .where((eb) => (storeId === null ? eb('store_id', 'is', null) : eb('store_id', '=', storeId)))
+    .$if(!!exceptId, (qb) => qb.where('id', '!=', exceptId!))
+    .executeTakeFirst();
+}
+
+export const insertAccount = (db: Kysely<Database>, row: Insertable<CollectionAccountTable>) =>
+  db.insertInto('collection_accounts').values(row).returningAll().executeTakeFirstOrThrow();
+
+export const updateAccount = (db: Kysely<Database>, orgId: string, id: string, changes: Updateable<CollectionAccountTable>) =>
+  db
+    .updateTable('collection_accounts')
+    .set(changes)
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** A callback names only the account: the organisation is learnt from it. */
+export const accountForCallback = (db: Kysely<Database>, id: string) =>
+  db.selectFrom('collection_accounts').selectAll().where('id', '=', id).modifyEnd(crossOrg('provider callback')).executeTakeFirst();
+
+/** Stores the payment unless the account already has its provider reference; the new row's id, or undefined. */
+export function insertReceivedPayment(db: Kysely<Database>, row: Insertable<ReceivedPaymentTable>) {
+  return db
+    .insertInto('received_payments')
+    .values(row)
+    .onConflict((oc) => oc.columns(['org_id', 'account_id', 'provider_ref']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+}
+
+export interface ReceivedFilter {
+  orgId: string;
+  storeId: string;
+  from?: number;
+  to?: number;
+  accountId?: string;
+  matched?: boolean;
+}
+
+/** The store's received payments: its own account's and the organisation-wide account's. */
+export function receivedPayments(db: Kysely<Database>, f: ReceivedFilter) {
+  return db
+    .selectFrom('received_payments')
+    .where('org_id', '=', f.orgId)
+    .where((eb) => eb.or([eb('store_id', '=', f.storeId), eb('store_id', 'is', null)]))
+    .$if(f.from !== undefined, (qb) => qb.where('received_at', '>=', f.from!))
+    .$if(f.to !== undefined, (qb) => qb.where('received_at', '<', f.to!))
+    .$if(!!f.accountId, (qb) => qb.where('account_id', '=', f.accountId!))
+    .$if(f.matched !== undefined, (qb) => qb.where('matched_sale_id', f.matched ? 'is not' : 'is', null));
+}

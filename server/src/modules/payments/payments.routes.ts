@@ -1,0 +1,142 @@
+import {
+  CallbackReceived,
+  CollectionAccount,
+  CreateCollectionAccountInput,
+  Envelope,
+  IdParam,
+  ListReceivedPaymentsQuery,
+  PagedEnvelope,
+  ReceivedPayment,
+  ReceivedPaymentsCsvQuery,
+  UpdateCollectionAccountInput,
+} from '@duka/shared';
+import { z } from 'zod';
+import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
+
+const tags = ['Payments'];
+const one = jsonResponse(Envelope(CollectionAccount), 'The collection account (no secret: a hint and the callback URL)');
+
+export const listAccounts = defineRoute('owner', {
+  method: 'get',
+  path: '/payments/collection-accounts',
+  operationId: 'listCollectionAccounts',
+  description: "The organisation's own mobile-money collection accounts, active and not, oldest first. Credentials are never answered.",
+  tags,
+  summary: 'Collection accounts',
+  responses: { 200: jsonResponse(Envelope(z.array(CollectionAccount)), 'Collection accounts') },
+});
+
+export const createAccount = defineRoute('owner', {
+  method: 'post',
+  path: '/payments/collection-accounts',
+  operationId: 'createCollectionAccount',
+  description:
+    "Adds an account the shop's customers pay into, with the provider's credentials (sealed, never answered). `store_id` null is every store's; a store's own account wins. One active account per store and one organisation-wide: a second is 409. Audited. Paste the answer's `callback_url` into the provider's dashboard.",
+  errors: ['CONFLICT', 'NOT_FOUND'],
+  tags,
+  summary: 'Add a collection account (audited)',
+  request: {
+    body: jsonBody(CreateCollectionAccountInput, {
+      provider: 'selcom',
+      label: 'Selcom Kariakoo',
+      credentials: { apiKey: 'SELCOM-KEY-1234', apiSecret: 'secret', vendor: 'TILL61000000' },
+    }),
+  },
+  responses: { 201: one },
+});
+
+export const getAccount = defineRoute('owner', {
+  method: 'get',
+  path: '/payments/collection-accounts/{id}',
+  operationId: 'getCollectionAccount',
+  description: "One of the organisation's collection accounts; another organisation's id is 404.",
+  errors: ['NOT_FOUND'],
+  tags,
+  summary: 'A collection account',
+  request: { params: IdParam },
+  responses: { 200: one },
+});
+
+export const updateAccount = defineRoute('owner', {
+  method: 'patch',
+  path: '/payments/collection-accounts/{id}',
+  operationId: 'updateCollectionAccount',
+  description:
+    "Changes the label, test mode, active flag or the whole credential object (checked against the account's provider). Reactivating while another account is active for the same store is 409. Audited, without the credentials.",
+  errors: ['CONFLICT', 'NOT_FOUND'],
+  tags,
+  summary: 'Change a collection account (audited)',
+  request: { params: IdParam, body: jsonBody(UpdateCollectionAccountInput, { label: 'M-Pesa Lipa Kariakoo', test_mode: false }) },
+  responses: { 200: one },
+});
+
+export const deactivateAccount = defineRoute('owner', {
+  method: 'delete',
+  path: '/payments/collection-accounts/{id}',
+  operationId: 'deactivateCollectionAccount',
+  description: 'Deactivates the account: its callback URL answers 404 from now on; the payments it received are kept. Audited.',
+  errors: ['NOT_FOUND'],
+  tags,
+  summary: 'Deactivate a collection account (audited)',
+  request: { params: IdParam },
+  responses: { 200: one },
+});
+
+export const rotateCallback = defineRoute('owner', {
+  method: 'post',
+  path: '/payments/collection-accounts/{id}/rotate-callback',
+  operationId: 'rotateCollectionCallback',
+  description:
+    "A new secret in the account's callback URL: the old URL answers 404 at once, so paste the new one into the provider's dashboard. Audited.",
+  errors: ['NOT_FOUND'],
+  idempotency: 'none',
+  tags,
+  summary: 'Rotate the callback URL (audited)',
+  request: { params: IdParam },
+  responses: { 200: one },
+});
+
+export const listReceived = defineRoute('bearer', {
+  method: 'get',
+  path: '/payments/received',
+  operationId: 'listReceivedPayments',
+  description:
+    "What the providers reported paid into the active store's account and the organisation-wide account, newest first. Owner and managers.",
+  errors: ['FORBIDDEN', 'INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: 'Payments received, filtered and paged',
+  request: { query: ListReceivedPaymentsQuery },
+  responses: { 200: jsonResponse(PagedEnvelope(ReceivedPayment), 'Received payments; meta has the page') },
+});
+
+export const receivedCsv = defineRoute('bearer', {
+  method: 'get',
+  path: '/payments/received.csv',
+  operationId: 'exportReceivedPaymentsCsv',
+  description:
+    'The same payments as GET /payments/received, oldest first, as CSV (amount with 2 decimals; local date and time). Owner and managers.',
+  errors: ['FORBIDDEN', 'INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: 'Payments received as CSV',
+  request: { query: ReceivedPaymentsCsvQuery },
+  responses: {
+    200: {
+      description: 'The payments as CSV',
+      headers: { 'Content-Disposition': { required: true, description: 'attachment; filename="…"', schema: { type: 'string' as const } } },
+      content: { 'text/csv': { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8' }) } },
+    },
+  },
+});
+
+export const callback = defineRoute('public', {
+  method: 'post',
+  path: '/payments/callbacks/{id}',
+  operationId: 'receiveCollectionCallback',
+  description:
+    "Stores the payment the provider reports, once per provider reference (a repeat answers 200 and changes nothing). The URL's `token` is the account's credential: a wrong or old token, or an unknown or inactive account, is 404 and stores nothing; a Selcom webhook whose signature fails the account's secret is 401; an amount that is not a whole positive number is 400 naming `amount`.",
+  errors: ['NOT_FOUND', 'UNAUTHENTICATED'],
+  tags,
+  summary: "A provider's payment callback into a shop's collection account (the URL from the account)",
+  request: { params: IdParam, query: z.object({ token: z.string().max(200).optional() }) },
+  responses: { 200: jsonResponse(Envelope(CallbackReceived), 'Recorded (or already recorded)') },
+});
