@@ -101,6 +101,8 @@ const TENANT_PARAMS: Record<string, [TenantKind, string]> = {
   '/suppliers/deliveries/{id}': ['delivery', 'delivery'],
   '/expenses/{id}': ['expense', 'expense'],
   '/pos/shifts/{id}': ['shift', 'shift'],
+  '/payments/collection-accounts/{id}': ['collectionAccount', 'collection account'],
+  '/payments/callbacks/{id}': ['collectionAccount', 'collection account'],
   '/notifications/{id}': ['notification', 'notification'],
   '/notebook/{id}': ['note', 'note'],
   '/uploads/files/{name}': ['file', 'file'],

@@ -55,6 +55,8 @@ const ALWAYS: Record<string, Permission> = {
   'GET /pharmacy/registers/disposals.csv': 'pharmacy',
   'POST /pos/transactions/{id}/refund': 'refund',
   'POST /reports/generate': 'reports',
+  'GET /payments/received': 'reports',
+  'GET /payments/received.csv': 'reports',
   'GET /reports/exports': 'reports',
   'GET /reports/exports/{id}/download': 'reports',
   'POST /credits/{tab_id}/write-off': 'credit',

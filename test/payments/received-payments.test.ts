@@ -106,7 +106,7 @@ describe('payments received into a collection account', () => {
     expect(await stored(other.orgId)).toEqual([]);
   });
 
-  it("lists the active store's received payments with filters, for the owner and managers only, and exports them as CSV", async () => {
+  it("lists the active store's received payments with filters, for those holding the reports permission, and exports them as CSV", async () => {
     const owner = await registerOwner(t);
     const azam = await create(owner, { provider: 'azampay', label: 'Azam', credentials: AZAM });
     t.clock.advance(Date.parse('2026-11-20T07:00:00Z') - t.clock.now());

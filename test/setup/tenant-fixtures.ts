@@ -28,6 +28,7 @@ export type TenantKind =
   | 'delivery'
   | 'expense'
   | 'shift'
+  | 'collectionAccount'
   | 'notification'
   | 'note'
   | 'file'
@@ -98,6 +99,11 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
   // A closed shift of the owner's (opened after everything above, so nothing belongs to it).
   const shift = await call('POST', '/pos/shifts', { opening_float: 10_000 });
   await call('POST', `/pos/shifts/${shift.id}/close`, { counted: { Cash: 10_000 } });
+  const collection = await call('POST', '/payments/collection-accounts', {
+    provider: 'azampay',
+    label: 'Shop wallet',
+    credentials: { appName: 'duka-shop', clientId: 'client-0001', clientSecret: 'secret-0001', apiKey: 'key-0001' },
+  });
   const notification = await call('POST', '/notifications', { category: 'system', title: 'Stock count on Sunday' });
   const note = await call('POST', '/notebook', { title: 'Orders for Monday', content: 'Sugar 20 bags', tags: ['orders'] });
   const form = new FormData();
@@ -165,6 +171,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
     delivery: [delivery.id],
     expense: [expense.id],
     shift: [shift.id],
+    collectionAccount: [collection.id],
     notification: [notification.id],
     note: [note.id],
     file: [upload.body.data.url.split('/').at(-1)],

@@ -100,8 +100,8 @@ export const listReceived = defineRoute('bearer', {
   method: 'get',
   path: '/payments/received',
   operationId: 'listReceivedPayments',
-  description:
-    "What the providers reported paid into the active store's account and the organisation-wide account, newest first. Owner and managers.",
+  needs: { permission: 'reports' },
+  description: "What the providers reported paid into the active store's account and the organisation-wide account, newest first.",
   errors: ['FORBIDDEN', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Payments received, filtered and paged',
@@ -113,8 +113,8 @@ export const receivedCsv = defineRoute('bearer', {
   method: 'get',
   path: '/payments/received.csv',
   operationId: 'exportReceivedPaymentsCsv',
-  description:
-    'The same payments as GET /payments/received, oldest first, as CSV (amount with 2 decimals; local date and time). Owner and managers.',
+  needs: { permission: 'reports' },
+  description: 'The same payments as GET /payments/received, oldest first, as CSV (amount with 2 decimals; local date and time).',
   errors: ['FORBIDDEN', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Payments received as CSV',

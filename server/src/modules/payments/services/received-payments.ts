@@ -1,10 +1,10 @@
 /**
  * What the active store's collection accounts received (its own account's and the organisation-
- * wide account's), for the owner and managers: a paged list and the same rows as CSV. Days are the
+ * wide account's), for those who may see reports (the owner always): a paged list and the same rows as CSV. Days are the
  * organisation's local days, inclusive.
  */
 import { type ListReceivedPaymentsQuery, type PageMeta, pageMeta, type ReceivedPayment, type ReceivedPaymentsCsvQuery } from '@duka/shared';
-import { requireRole, requireStore } from '../../../lib/auth/authorize.js';
+import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, localTime, startOfLocalDay } from '../../../lib/time.js';
@@ -16,7 +16,7 @@ import { type ReceivedFilter, receivedPayments, toReceivedPayment } from '../pay
 const CSV_MAX_ROWS = 20_000;
 
 async function filterOf(ctx: AuthedContext, q: ReceivedPaymentsCsvQuery): Promise<ReceivedFilter & { tz: string }> {
-  requireRole(ctx, 'owner', 'manager');
+  requirePermission(ctx, 'reports');
   const { orgId, storeId } = requireStore(ctx);
   if (q.date_from && q.date_to && q.date_to < q.date_from) throw new ValidationError('date_to', 'must not be before date_from');
   const tz = await orgTimezone(ctx.db, orgId);
