@@ -14,6 +14,7 @@ import {
   toBasisPoints,
   toCents,
 } from '@duka/shared';
+import { typedTzs } from './format.js';
 
 export interface CartLine {
   product: Product;
@@ -87,9 +88,8 @@ export const cashPayment = (): Payment => ({ method: 'Cash', reference: '', cust
 
 /** The cash handed over in cents, or null when none was typed (or it is not a cash sale). */
 export function tenderedCents(pay: Payment): number | null {
-  if (pay.method !== 'Cash' || pay.tendered.trim() === '') return null;
-  const tzs = Number(pay.tendered.replace(/[,\s]/g, ''));
-  return Number.isFinite(tzs) && tzs >= 0 ? toCents(tzs) : null;
+  const tzs = pay.method === 'Cash' ? typedTzs(pay.tendered) : null;
+  return tzs === null ? null : toCents(tzs);
 }
 
 /** A TIN typed but not 9 digits: the sale waits until it is fixed or cleared. */

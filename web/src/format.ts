@@ -3,3 +3,10 @@ import { formatTzs, toCents } from '@duka/shared';
 
 /** An API amount (TZS, at most 2 decimals) as `TZS 12,500`. */
 export const tzs = (amount: number): string => formatTzs(toCents(amount));
+
+/** A TZS amount as a cashier types it (`50,000`, `50 000`), or null when it is not one (empty, negative, not a number). */
+export function typedTzs(typed: string): number | null {
+  if (typed.trim() === '') return null;
+  const amount = Number(typed.replace(/[,\s]/g, ''));
+  return Number.isFinite(amount) && amount >= 0 ? amount : null;
+}

@@ -3,7 +3,8 @@
  * payment method what came in and went out and what was expected, and at close what was counted
  * and the over or short. The figures are the shared report's (`ShiftReport`), not worked out here.
  */
-import { formatTzs, type ShiftReport, toCents } from '@duka/shared';
+import type { ShiftReport } from '@duka/shared';
+import { tzs } from '../format.js';
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { methodName, t } from '../i18n.js';
 import type { EncodeOptions } from './encode-receipt.js';
@@ -19,7 +20,7 @@ export interface ShiftReportHeader {
 /** Amounts take this many columns (as on the receipt), labels the rest. */
 const AMOUNT_COLUMNS = { 58: 14, 80: 18 } as const;
 
-const money = (tzs: number | null): string => (tzs === null ? '-' : formatTzs(toCents(tzs)));
+const money = (amount: number | null): string => (amount === null ? '-' : tzs(amount));
 
 export function encodeShiftReport(r: ShiftReport, h: ShiftReportHeader, options: EncodeOptions): Uint8Array {
   return layOutShiftReport(r, h, options).encode();

@@ -5,7 +5,8 @@
  * with the over or short per method. Both reports print to the paired printer or the dialog.
  */
 import type { Till } from '@duka/client-sdk';
-import { formatTzs, type ShiftReport, type TillShiftWithReport, toCents } from '@duka/shared';
+import type { ShiftReport, TillShiftWithReport } from '@duka/shared';
+import { typedTzs, tzs } from '../format.js';
 import { useState } from 'preact/hooks';
 import { formatTime, methodName, t } from '../i18n.js';
 import { printShiftReport } from '../print/print-receipt.js';
@@ -14,9 +15,9 @@ import { errorText } from './errors.js';
 import { useLoad } from './hooks.js';
 import { html } from './html.js';
 
-const money = (tzs: number | null): string => (tzs === null ? '–' : formatTzs(toCents(tzs)));
-const amount = (typed: string): number => Number(typed.replace(/[,\s]/g, ''));
-const typedOk = (typed: string): boolean => typed.trim() !== '' && Number.isFinite(amount(typed)) && amount(typed) >= 0;
+const money = (amount: number | null): string => (amount === null ? '–' : tzs(amount));
+const amount = (typed: string): number => typedTzs(typed) ?? 0;
+const typedOk = (typed: string): boolean => typedTzs(typed) !== null;
 
 /** The methods a cashier counts at close: the drawer always, and every other money method this shift moved. */
 const toCount = (r: ShiftReport) =>
