@@ -21,3 +21,17 @@ export type SettlementMethod = z.infer<typeof SettlementMethod>;
 /** How the shop pays out, for an expense or a supplier. */
 export const PayoutMethod = z.enum(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Cheque']);
 export type PayoutMethod = z.infer<typeof PayoutMethod>;
+
+/** The mobile-money wallets a sale can be paid from (issue 38): what a collection account checks. */
+export const MobileMoneyMethod = PaymentMethod.extract(['M-Pesa', 'Tigo Pesa', 'Airtel Money']).meta({ id: 'MobileMoneyMethod' });
+export type MobileMoneyMethod = z.infer<typeof MobileMoneyMethod>;
+export const isMobileMoney = (method: string): method is MobileMoneyMethod =>
+  (MobileMoneyMethod.options as readonly string[]).includes(method);
+
+/**
+ * Whether a mobile-money sale's money was seen arriving: `verified` once a payment the provider
+ * reported is matched to it, `unverified` until then, `unmatched` when the owner's window passed
+ * without one. Null on a sale nobody checks (not mobile money, or no collection account).
+ */
+export const PaymentVerification = z.enum(['verified', 'unverified', 'unmatched']).meta({ id: 'PaymentVerification' });
+export type PaymentVerification = z.infer<typeof PaymentVerification>;

@@ -154,6 +154,8 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
       status: input.payment_method === 'Credit' ? 'credit' : 'paid',
       payment_method: input.payment_method,
       payment_reference: input.payment_reference ?? null,
+      payment_phone: parsed.data.payment_phone ?? null,
+      payment_verification: null,
       price_mode: mode,
       subtotal: fromCents(sale.subtotal),
       discount_pct: input.discount_pct ?? 0,

@@ -40,7 +40,7 @@ import type { PrescriptionItemTable, PrescriptionTable } from './tables/prescrip
 import type { FiscalDeviceTable, FiscalReceiptTable, FiscalZReportTable } from './tables/fiscal.table.js';
 import type { JobLeaseTable } from './tables/leases.table.js';
 import type { ShiftCountTable, ShiftTable } from './tables/shifts.table.js';
-import type { CollectionAccountTable, ReceivedPaymentTable } from './tables/collection.table.js';
+import type { CollectionAccountTable, PaymentRequestTable, ReceivedPaymentTable } from './tables/collection.table.js';
 import type { InvoiceTable, PaymentTable, PlanTable, SubscriptionEventTable, SubscriptionTable } from './tables/billing.table.js';
 
 export interface Database {
@@ -71,6 +71,7 @@ export interface Database {
   shift_counts: ShiftCountTable;
   collection_accounts: CollectionAccountTable;
   received_payments: ReceivedPaymentTable;
+  payment_requests: PaymentRequestTable;
   fiscal_devices: FiscalDeviceTable;
   fiscal_receipts: FiscalReceiptTable;
   fiscal_z_reports: FiscalZReportTable;

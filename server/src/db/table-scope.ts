@@ -51,6 +51,7 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   shift_counts: tenant(),
   collection_accounts: tenant(),
   received_payments: tenant(),
+  payment_requests: tenant(),
   fiscal_devices: tenant(),
   fiscal_receipts: tenant(),
   fiscal_z_reports: tenant(),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DateString, Money, MoneyInput, orNull, PercentInput, Phone, Timestamp } from '../common.js';
 import { TransactionFiscal } from '../fiscal/fiscal.schemas.js';
 import { PageQuery } from '../envelope.js';
-import { PaymentMethod } from '../payment-methods.js';
+import { PaymentMethod, PaymentVerification } from '../payment-methods.js';
+import { TzMobileNumber } from '../payments/msisdn.js';
 import { LineBatch } from '../pharmacy/batch.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
 
@@ -45,6 +46,9 @@ export const CreateSaleInput = z
     lines: z.array(SaleLineInput).min(1, 'must have at least one line').max(500),
     payment_method: PaymentMethod,
     payment_reference: z.string().trim().max(100).optional(),
+    payment_phone: TzMobileNumber.optional().meta({
+      description: "Mobile money: the customer's wallet number, matched with the provider's report of the payment",
+    }),
     /** Percent of the subtotal (needs the discount permission). */
     discount_pct: PercentInput.optional(),
     /** Required for `Credit`. */
@@ -88,6 +92,11 @@ export const Transaction = z
     status: TransactionStatus,
     payment_method: PaymentMethod,
     payment_reference: z.string().nullable(),
+    payment_phone: z.string().nullable().meta({ description: 'The wallet a mobile-money sale was paid from (+255…), when given' }),
+    payment_verification: PaymentVerification.nullable().meta({
+      description:
+        "Mobile money in a store with a collection account: verified when the provider's report of the payment is matched to the sale; null when nothing is checked",
+    }),
     price_mode: PriceMode,
     subtotal: Money,
     discount_pct: z.number(),

@@ -17,6 +17,8 @@ import { LineBatchInput } from '../pharmacy/batch.schemas.js';
 import { QtyChange } from '../inventory/inventory.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
 import { CloseShiftInput, OpenShiftInput } from '../pos/shift.schemas.js';
+import { TzMobileNumber } from '../payments/msisdn.js';
+import { PaymentRequestState } from '../payments/push.schemas.js';
 
 export const PROTOCOL_VERSION = 1;
 /**
@@ -55,6 +57,7 @@ export const SaleCreatePayload = z.object({
     .max(500),
   payment_method: PaymentMethod,
   payment_reference: z.string().trim().max(100).optional(),
+  payment_phone: TzMobileNumber.optional(),
   discount_pct: z.number().min(0).max(100).optional(),
   customer_id: z.uuid().optional(),
   customer_name: z.string().trim().min(1).max(150).optional(),
@@ -326,6 +329,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('poke'), version: z.int() }),
   z.object({ type: z.literal('notification'), notification: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('stock'), product_id: z.string(), stock: z.int() }),
+  z.object({ type: z.literal('payment'), payment: PaymentRequestState }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 

@@ -30,6 +30,8 @@ export interface OrganisationTable {
   expiry_alert_days: Generated<number>;
   /** Cents: a shift closing short by more than this notifies the owner (0 = any shortfall). */
   shift_shortfall_alert: Generated<number>;
+  /** Minutes an unverified mobile-money sale waits for its payment before the owner is told (migration 0035). */
+  payment_match_window_min: Generated<number>;
   ai_credits_monthly: number | null;
   is_active: Generated<number>;
   version: Generated<number>;

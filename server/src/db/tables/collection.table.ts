@@ -1,4 +1,4 @@
-import type { CollectionProvider } from '@duka/shared';
+import type { CollectionProvider, MobileNetwork, PaymentMethod, PaymentRequestStatus } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** A shop's own mobile-money collection account (issue 38); secrets sealed with ctx.keys. */
@@ -39,7 +39,42 @@ export interface ReceivedPaymentTable {
   /** The body as received, capped. */
   raw: string;
   matched_sale_id: string | null;
+  /** When it was matched to its sale. */
+  matched_at: number | null;
 }
+
+/** A sale held while the customer's phone is asked for the money (migration 0035). Amount in cents. */
+export interface PaymentRequestTable {
+  org_id: string;
+  /** The till's client id for the sale: the sale's id once paid. */
+  id: string;
+  store_id: string;
+  account_id: string;
+  device_id: string | null;
+  cashier_id: string | null;
+  /** The sale as the till sent it (CreateSaleInput, JSON), booked when paid. */
+  sale_input: string;
+  method: PaymentMethod;
+  /** E.164. */
+  phone: string;
+  network: MobileNetwork;
+  amount: number;
+  status: PaymentRequestStatus;
+  /** The provider's or our words for the current state. */
+  detail: string | null;
+  attempt: Generated<number>;
+  /** What the provider was given for this attempt: `<id>`, then `<id>.<attempt>`. */
+  reference: string;
+  provider_ref: string | null;
+  received_payment_id: string | null;
+  sale_id: string | null;
+  next_check_at: number | null;
+  checks: Generated<number>;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+export type PaymentRequestRow = Selectable<PaymentRequestTable>;
 
 export type CollectionAccountRow = Selectable<CollectionAccountTable>;
 export type ReceivedPaymentRow = Selectable<ReceivedPaymentTable>;

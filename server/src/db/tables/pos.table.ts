@@ -1,4 +1,4 @@
-import type { PaymentMethod, PriceMode, SaleSource, TransactionStatus } from '@duka/shared';
+import type { PaymentMethod, PaymentVerification, PriceMode, SaleSource, TransactionStatus } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** The sales ledger (design §3). Money in cents; discount_pct in basis points. */
@@ -13,6 +13,10 @@ export interface TransactionTable {
   status: TransactionStatus;
   payment_method: PaymentMethod;
   payment_reference: string | null;
+  /** The wallet a mobile-money sale was paid from (E.164), when the till gave it. */
+  payment_phone: string | null;
+  /** Mobile money in a store with a collection account: checked against what the provider reported (migration 0035). */
+  payment_verification: PaymentVerification | null;
   price_mode: Generated<PriceMode>;
   subtotal: number;
   discount_pct: Generated<number>;

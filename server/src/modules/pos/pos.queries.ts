@@ -25,6 +25,8 @@ export function toTransaction(
     status: row.status,
     payment_method: row.payment_method,
     payment_reference: row.payment_reference,
+    payment_phone: row.payment_phone,
+    payment_verification: row.payment_verification,
     price_mode: row.price_mode,
     subtotal: fromCents(row.subtotal),
     discount_pct: fromBasisPoints(row.discount_pct),

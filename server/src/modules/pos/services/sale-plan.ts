@@ -208,6 +208,8 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     status,
     payment_method: input.payment_method,
     payment_reference: input.payment_reference ?? null,
+    payment_phone: input.payment_phone ?? null,
+    payment_verification: null,
     price_mode: priceMode,
     subtotal: priced.subtotal,
     discount_pct: discountBp,
