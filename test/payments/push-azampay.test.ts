@@ -20,7 +20,12 @@ describe('push at checkout through AzamPay', () => {
   beforeAll(async () => {
     await azampay.start();
     t = await createTestApp({
-      config: { AZAMPAY_AUTH_URL: azampay.url, AZAMPAY_CHECKOUT_URL: azampay.url, PUBLIC_URL: 'https://duka.example', PAYMENT_TIMEOUT_MS: 300 },
+      config: {
+        AZAMPAY_AUTH_URL: azampay.url,
+        AZAMPAY_CHECKOUT_URL: azampay.url,
+        PUBLIC_URL: 'https://duka.example',
+        PAYMENT_TIMEOUT_MS: 300,
+      },
     });
     http = await listen(t);
   });
@@ -41,8 +46,20 @@ describe('push at checkout through AzamPay', () => {
     const body = checkout(s, { sale: { payment_method: 'Airtel Money' }, phone: '+255 68 765 4321' });
     const request = await ask(t, s.cashier, body);
     const id = body.sale.id;
-    expect(request).toMatchObject({ status: 'awaiting_payment', network: 'airtel', phone: '+255687654321', amount: 15_700, can_query: false });
-    expect(pushFor(id)).toEqual({ accountNumber: '255687654321', amount: '15700', externalId: id, provider: 'Airtel', transactionId: expect.any(String) });
+    expect(request).toMatchObject({
+      status: 'awaiting_payment',
+      network: 'airtel',
+      phone: '+255687654321',
+      amount: 15_700,
+      can_query: false,
+    });
+    expect(pushFor(id)).toEqual({
+      accountNumber: '255687654321',
+      amount: '15700',
+      externalId: id,
+      provider: 'Airtel',
+      transactionId: expect.any(String),
+    });
     expect(await stockOf(t, s)).toEqual([7, 4]);
 
     expect(await azampay.pay(pushFor(id), callbackOf(s))).toBe(200);
@@ -108,7 +125,13 @@ describe('push at checkout through AzamPay', () => {
 
     const retried = await act(s, id, 'retry', { phone: '0712 000 111' });
     expect(retried.status, retried.text).toBe(200);
-    expect(asked(retried)).toMatchObject({ status: 'awaiting_payment', attempt: 2, phone: '+255712000111', network: 'mpesa', amount: 15_700 });
+    expect(asked(retried)).toMatchObject({
+      status: 'awaiting_payment',
+      attempt: 2,
+      phone: '+255712000111',
+      network: 'mpesa',
+      amount: 15_700,
+    });
     expect(pushFor(`${id}.2`)).toMatchObject({ accountNumber: '255712000111', amount: '15700', provider: 'Mpesa' });
     expect(await stockOf(t, s)).toEqual([7, 4]);
     expect((await act(s, id, 'retry')).status).toBe(409);
