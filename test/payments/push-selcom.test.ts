@@ -164,6 +164,40 @@ describe('push at checkout through Selcom', () => {
     expect(statusQueries(id)).toBe(2);
   });
 
+  it('the webhook racing the status query, or the cashier’s cancel, ends one way only, with stock and payments to match', async () => {
+    const s = await shop();
+    const body = checkout(s);
+    await ask(t, s.cashier, body);
+    selcom.settle(body.sale.id, 'COMPLETED');
+    t.clock.advance(30_000);
+    await Promise.all([selcom.webhook(body.sale.id), runPaymentRequestJobs(t.deps)]);
+    expect((await readRequest(t, s.cashier, body.sale.id)).status).toBe('paid');
+    const once = await booked(t, s);
+    expect([once.sales.length, once.lastNumber, once.received.map((r) => r.matched_sale_id)]).toEqual([1, 1, [body.sale.id]]);
+    expect(await stockOf(t, s)).toEqual([7, 4]);
+
+    for (let i = 0; i < 4; i++) {
+      const race = checkout(s, { sale: { lines: [{ product_id: s.sugar.id, qty: 1 }] } });
+      await ask(t, s.cashier, race);
+      const [cancel, hook] = await Promise.all([
+        t.request('POST', `/payments/requests/${race.sale.id}/cancel`, { token: s.cashier.token }),
+        selcom.webhook(race.sale.id),
+      ]);
+      expect(hook).toBe(200);
+      const now = await readRequest(t, s.cashier, race.sale.id);
+      const payment = (await booked(t, s)).received.find((r) => r.reference === race.sale.id)!;
+      if (now.status === 'paid') {
+        expect([cancel.status, cancel.body.message]).toEqual([409, 'already paid: refund the sale instead']);
+        expect(payment.matched_sale_id).toBe(race.sale.id);
+      } else {
+        expect([cancel.status, now.status, now.sale_id, payment.matched_sale_id]).toEqual([200, 'cancelled', null, null]);
+      }
+    }
+    const { sales } = await booked(t, s);
+    const paidRaces = sales.length - 1;
+    expect(await stockOf(t, s)).toEqual([7 - paidRaces, 4]);
+  });
+
   it('another amount paid fails the request, gives the stock back and leaves the payment unmatched', async () => {
     const s = await shop();
     const body = checkout(s);
