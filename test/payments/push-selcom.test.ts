@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPaymentRequestJobs } from '../../server/src/modules/payments/services/request-jobs.js';
 import { attachRealtime, type RealtimeServer } from '../../server/src/sync/ws/attach.js';
 import { paymentRef, SelcomFake } from '../fakes/selcom-fake.js';
-import { ask, booked, checkout, type PushShop, pushShop, readRequest, stockOf } from '../setup/push-factories.js';
+import { ask, booked, checkout, pushShop, readRequest, stockOf } from '../setup/push-factories.js';
 import { createTestApp, type Listening, listen, type TestApp } from '../setup/test-app.js';
 import { connect, wsUrl } from '../setup/ws-client.js';
 
@@ -196,6 +196,33 @@ describe('push at checkout through Selcom', () => {
     const { sales } = await booked(t, s);
     const paidRaces = sales.length - 1;
     expect(await stockOf(t, s)).toEqual([7 - paidRaces, 4]);
+  });
+
+  it('a push nobody answers is asked about one last time at its end, then expires with the stock back; a payment after that stays unmatched', async () => {
+    const s = await shop();
+    const body = checkout(s);
+    await ask(t, s.cashier, body);
+    const id = body.sale.id;
+    for (const step of [30_000, 60_000, 60_000]) {
+      t.clock.advance(step);
+      await runPaymentRequestJobs(t.deps);
+    }
+    expect(statusQueries(id)).toBe(2);
+    expect(await stockOf(t, s)).toEqual([7, 4]);
+    t.clock.advance(30_000);
+    await runPaymentRequestJobs(t.deps);
+    expect(statusQueries(id)).toBe(3);
+    expect(await readRequest(t, s.cashier, id)).toMatchObject({
+      status: 'expired',
+      detail: 'no answer from the customer in time: nothing was paid',
+    });
+    expect(await stockOf(t, s)).toEqual([10, 5]);
+
+    expect(await selcom.webhook(id)).toBe(200);
+    const { sales, received } = await booked(t, s);
+    expect(sales).toEqual([]);
+    expect(received.map((r) => [r.reference, r.matched_sale_id])).toEqual([[id, null]]);
+    expect(await stockOf(t, s)).toEqual([10, 5]);
   });
 
   it('another amount paid fails the request, gives the stock back and leaves the payment unmatched', async () => {
