@@ -28,6 +28,7 @@ export const SHOP: Organisation = {
   credit_terms_days: 30,
   expiry_alert_days: 90,
   shift_shortfall_alert: 0,
+  payment_match_window_min: 60,
   created_at: '2026-01-05T07:00:00.000Z',
   updated_at: '2026-01-05T07:00:00.000Z',
 };

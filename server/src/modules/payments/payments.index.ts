@@ -13,6 +13,7 @@ import {
 } from './services/collection-accounts.js';
 import { receiveCollectionCallback } from './services/receive-callback.js';
 import { listReceivedPayments, receivedPaymentsCsv } from './services/received-payments.js';
+import { paymentReconciliation, reconciliationCsv } from './services/reconciliation.js';
 
 const csv = (c: Context<AppEnv>, f: { fileName: string; text: string }) =>
   c.body(f.text, 200, {
@@ -43,6 +44,8 @@ export const paymentsRouter: Router = createRouter()
     return ok(c, items, { meta });
   })
   .openapi(routes.receivedCsv, async (c) => csv(c, await receivedPaymentsCsv(authedCtx(c), c.req.valid('query'))))
+  .openapi(routes.reconciliation, async (c) => ok(c, await paymentReconciliation(authedCtx(c), c.req.valid('query'))))
+  .openapi(routes.reconciliationCsv, async (c) => csv(c, await reconciliationCsv(authedCtx(c), c.req.valid('query'))))
   .openapi(routes.callback, async (c) => {
     const headers = Object.fromEntries(c.req.raw.headers.entries());
     const input = { headers, query: c.req.query(), body: await c.req.text(), contentType: c.req.header('content-type') };

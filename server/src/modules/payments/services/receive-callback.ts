@@ -4,10 +4,12 @@
  * unknown or inactive account all answer the same 404, so the route never confirms an account
  * exists. Selcom's signature is then checked with the account's own secret by its driver. A
  * payment is stored once per provider reference (the unique index decides, so two deliveries at
- * once still store one); a pending report is acknowledged and not stored. Nothing here calls out:
- * the provider waits on the answer.
+ * once still store one); a pending report is acknowledged and not stored. A paid one is matched,
+ * in the same transaction, to the offline sale waiting for it (verify-sales.ts). Nothing here calls
+ * out: the provider waits on the answer.
  */
 import { newId, toCents } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { safeEqual } from '../../../lib/crypto.js';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../../lib/errors.js';
@@ -15,6 +17,7 @@ import { toE164 } from '../../../lib/phone.js';
 import { CallbackRejected, type PaymentCallbackInput, type PaymentResult } from '../../billing/billing.exports.js';
 import { accountForCallback, insertReceivedPayment } from '../payments.queries.js';
 import { collectionDriver } from './collection-driver.js';
+import { matchReceivedPayment } from './verify-sales.js';
 
 /** The body as received is kept for disputes, up to this many characters. */
 const RAW_CAP = 4_000;
@@ -42,7 +45,7 @@ export async function receiveCollectionCallback(
   if (amount === null || !Number.isInteger(amount) || amount <= 0)
     throw new ValidationError('amount', 'must be a whole positive number of shillings');
 
-  const inserted = await insertReceivedPayment(ctx.db, {
+  const payment = {
     org_id: account.org_id,
     id: newId(),
     account_id: account.id,
@@ -57,7 +60,12 @@ export async function receiveCollectionCallback(
     received_at: ctx.clock.now(),
     raw: input.body.slice(0, RAW_CAP),
     matched_sale_id: null,
+  };
+  return withTransaction(ctx, async (tx) => {
+    const inserted = await insertReceivedPayment(tx.db, payment);
+    if (inserted) ctx.log.info({ account_id: account.id, provider_ref: result.providerRef }, 'collection payment received');
+    // A sale rung up offline with this payment's reference may be waiting for it.
+    if (inserted && payment.status === 'paid') await matchReceivedPayment(tx, account.org_id, inserted.id);
+    return { received: true as const, stored: Boolean(inserted) };
   });
-  if (inserted) ctx.log.info({ account_id: account.id, provider_ref: result.providerRef }, 'collection payment received');
-  return { received: true, stored: Boolean(inserted) };
 }
