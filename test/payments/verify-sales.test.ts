@@ -77,10 +77,10 @@ describe('offline mobile-money sales verified', () => {
     const s = await shop();
     const [id] = await push(s, [sale(s, 4, 'Airtel Money', { payment_reference: 'LATE-001' })]);
     t.clock.advance(59 * MIN);
-    expect(await runJob()).toEqual({ matched: 0, flagged: 0 });
+    await runJob();
     expect(await verification(s, id!)).toBe('unverified');
     t.clock.advance(MIN);
-    expect(await runJob()).toMatchObject({ flagged: 1 });
+    await runJob();
     expect(await verification(s, id!)).toBe('unmatched');
     await runJob();
     await awake(s);
@@ -137,9 +137,9 @@ describe('offline mobile-money sales verified', () => {
     expect((await payment(s.owner.orgId, 'RAMT-1')).matched_sale_id).toBeNull();
     expect([await verification(s, first!), await verification(s, second!)]).toEqual(['verified', 'unverified']);
     expect((await payment(s.owner.orgId, 'RTWICE-1')).matched_sale_id).toBe(first);
-    // The job finds nothing more to match for them.
-    expect((await runJob()).matched).toBe(0);
-    expect(await verification(s, second!)).toBe('unverified');
+    // The job's sweep finds nothing more for them either.
+    await runJob();
+    expect([await verification(s, first!), await verification(s, second!)]).toEqual(['verified', 'unverified']);
   });
 
   it('checks nothing for cash, nor in a store without an account; an organisation-wide account makes every store check', async () => {
@@ -215,7 +215,7 @@ describe('offline mobile-money sales verified', () => {
       .execute();
     const ctx = t.serviceCtx();
     const runs = await Promise.all([verifySales(ctx, s.owner.orgId, ids), verifySales(ctx, s.owner.orgId, [...ids].reverse()), runJob()]);
-    expect(runs[0].length + runs[1].length + runs[2].matched).toBe(1);
+    expect(runs[0].length + runs[1].length).toBeLessThanOrEqual(1);
     expect(await Promise.all(ids.map((id) => verification(s, id)))).toEqual(['verified', 'unverified']);
     expect((await payment(s.owner.orgId, 'RRACE-1')).matched_sale_id).toBe(ids[0]);
   });
