@@ -74,6 +74,8 @@ export const OFFLINE_CASH_SALE: PrintableSale = {
   status: 'paid',
   payment_method: 'Cash',
   payment_reference: null,
+  payment_phone: null,
+  payment_verification: null,
   price_mode: 'retail',
   subtotal: 17400,
   discount_pct: 5,
