@@ -28,6 +28,7 @@ import { Messenger } from './messaging/messenger.js';
 import { type SmsGateway, smsGateway } from './messaging/sms/gateway.js';
 import { smsRouter } from './modules/sms/sms.index.js';
 import { paymentsRouter } from './modules/payments/payments.index.js';
+import { SaleVerifier } from './modules/payments/services/verify-sales.js';
 import { EventBus } from './events/event-bus.js';
 import { customerStatsSubscriber } from './modules/customers/services/customer-stats.js';
 import { findNotification, toNotification } from './modules/notifications/notifications.queries.js';
@@ -85,6 +86,7 @@ export type AppDeps = Deps & {
   payments: PaymentProvider;
   tra: TraGateway;
   fiscal: FiscalQueue;
+  saleVerification: SaleVerifier;
 };
 
 export function createDeps(config: Config, handle: DbHandle, log: Logger, clock: Clock = systemClock): AppDeps {
@@ -107,7 +109,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     db: () => handle.stats(),
   });
   const tra = traVfd(config.TRA_TIMEOUT_MS, config.TRA_ANSWER_CERT ? createPublicKey(config.TRA_ANSWER_CERT) : undefined);
-  const deps: Omit<AppDeps, 'fiscal'> & { fiscal?: FiscalQueue } = {
+  const deps: Omit<AppDeps, 'fiscal' | 'saleVerification'> & Partial<Pick<AppDeps, 'fiscal' | 'saleVerification'>> = {
     db: handle.db,
     dialect: handle.dialect,
     transact: handle.transact,
@@ -132,6 +134,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   };
   // The queue works with the same dependencies as a request, so it is made once they exist.
   deps.fiscal = new FiscalQueue(deps as AppDeps, tra);
+  deps.saleVerification = new SaleVerifier(deps as AppDeps);
   return wire(deps as AppDeps);
 }
 

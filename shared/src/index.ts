@@ -64,5 +64,6 @@ export * from './billing/plan-limits.js';
 export * from './billing/proration.js';
 export * from './payments/collection.schemas.js';
 export * from './payments/push.schemas.js';
+export * from './payments/reconciliation.schemas.js';
 export * from './fiscal/fiscal.schemas.js';
 export * from './fiscal/fiscal-rules.js';

@@ -57,6 +57,8 @@ const ALWAYS: Record<string, Permission> = {
   'POST /reports/generate': 'reports',
   'GET /payments/received': 'reports',
   'GET /payments/received.csv': 'reports',
+  'GET /payments/reconciliation': 'reports',
+  'GET /payments/reconciliation.csv': 'reports',
   'GET /reports/exports': 'reports',
   'GET /reports/exports/{id}/download': 'reports',
   'POST /credits/{tab_id}/write-off': 'credit',

@@ -81,6 +81,10 @@ export const Organisation = z
     shift_shortfall_alert: Money.meta({
       description: 'A shift closing short by more than this (TZS) notifies the store; 0, the default, notifies of any shortfall',
     }),
+    payment_match_window_min: z.int().meta({
+      description:
+        "Minutes an unverified mobile-money sale waits for the provider's report of its payment before it is flagged unmatched and the store told (default 60)",
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -104,6 +108,11 @@ export const UpdateMeInput = z
   .partial()
   .meta({ id: 'UpdateMeInput' });
 export type UpdateMeInput = z.infer<typeof UpdateMeInput>;
+
+/** Five minutes to a week: shorter flags sales whose payment is merely slow; longer leaves the owner unaware for days. */
+export const PaymentMatchWindow = z.int().min(5).max(10_080).meta({
+  description: 'Minutes an unverified mobile-money sale waits for its payment before it is flagged unmatched (5 to 10080, a week)',
+});
 
 const optText = (max: number) => z.string().trim().max(max).nullable();
 export const UpdateOrganisationInput = z
@@ -142,6 +151,7 @@ export const UpdateOrganisationInput = z
     shift_shortfall_alert: MoneyInput.meta({
       description: 'TZS: a shift closing short by more than this notifies the store (0 = any shortfall)',
     }),
+    payment_match_window_min: PaymentMatchWindow,
   })
   .partial()
   .meta({ id: 'UpdateOrganisationInput' });

@@ -28,6 +28,7 @@ export const SHOP: Organisation = {
   credit_terms_days: 30,
   expiry_alert_days: 90,
   shift_shortfall_alert: 0,
+  payment_match_window_min: 60,
   created_at: '2026-01-05T07:00:00.000Z',
   updated_at: '2026-01-05T07:00:00.000Z',
 };
@@ -73,6 +74,8 @@ export const OFFLINE_CASH_SALE: PrintableSale = {
   status: 'paid',
   payment_method: 'Cash',
   payment_reference: null,
+  payment_phone: null,
+  payment_verification: null,
   price_mode: 'retail',
   subtotal: 17400,
   discount_pct: 5,

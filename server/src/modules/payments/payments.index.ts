@@ -15,6 +15,7 @@ import { createPaymentRequest, getPaymentRequest } from './services/payment-requ
 import { receiveCollectionCallback } from './services/receive-callback.js';
 import { cancelPaymentRequest, retryPaymentRequest } from './services/request-actions.js';
 import { listReceivedPayments, receivedPaymentsCsv } from './services/received-payments.js';
+import { paymentReconciliation, reconciliationCsv } from './services/reconciliation.js';
 
 const csv = (c: Context<AppEnv>, f: { fileName: string; text: string }) =>
   c.body(f.text, 200, {
@@ -58,6 +59,8 @@ export const paymentsRouter: Router = createRouter()
       message: "asked the customer's phone again",
     }),
   )
+  .openapi(routes.reconciliation, async (c) => ok(c, await paymentReconciliation(authedCtx(c), c.req.valid('query'))))
+  .openapi(routes.reconciliationCsv, async (c) => csv(c, await reconciliationCsv(authedCtx(c), c.req.valid('query'))))
   .openapi(routes.callback, async (c) => {
     const headers = Object.fromEntries(c.req.raw.headers.entries());
     const input = { headers, query: c.req.query(), body: await c.req.text(), contentType: c.req.header('content-type') };

@@ -1,7 +1,7 @@
 /** Collection accounts and received payments, every statement scoped by organisation. */
 import type { CollectionAccount, ReceivedPayment } from '@duka/shared';
 import { fromCents } from '@duka/shared';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { expressionBuilder, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type {
   CollectionAccountRow,
@@ -61,6 +61,23 @@ export function activeAccountFor(db: Kysely<Database>, orgId: string, storeId: s
     .where((eb) => (storeId === null ? eb('store_id', 'is', null) : eb('store_id', '=', storeId)))
     .$if(!!exceptId, (qb) => qb.where('id', '!=', exceptId!))
     .executeTakeFirst();
+}
+
+/**
+ * Whether the store takes mobile money through an active collection account (its own or the
+ * organisation-wide one), as a subquery of a caller's read: the sale adds it to a read it already
+ * makes, so checking costs no statement.
+ */
+export function collectsFor(orgId: string, storeId: string) {
+  const eb = expressionBuilder<Database>();
+  return eb.exists(
+    eb
+      .selectFrom('collection_accounts')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('active', '=', 1)
+      .where((w) => w.or([w('store_id', '=', storeId), w('store_id', 'is', null)])),
+  );
 }
 
 export const insertAccount = (db: Kysely<Database>, row: Insertable<CollectionAccountTable>) =>

@@ -11,6 +11,8 @@ import {
   ReceivedPayment,
   ReceivedPaymentsCsvQuery,
   RetryPaymentRequestInput,
+  PaymentReconciliation,
+  ReconciliationQuery,
   UpdateCollectionAccountInput,
 } from '@duka/shared';
 import { z } from 'zod';
@@ -225,4 +227,38 @@ export const retryRequest = defineRoute('bearer', {
     },
   },
   responses: { 200: request },
+});
+
+export const reconciliation = defineRoute('bearer', {
+  method: 'get',
+  path: '/payments/reconciliation',
+  operationId: 'getPaymentReconciliation',
+  needs: { permission: 'reports' },
+  description:
+    "The active store's mobile money for a local day (`date`), a shift (`shift_id`), or a shift's part of a day (both): per wallet, what the standing sales expected (verified, unverified, unmatched, unchecked) against what the provider confirmed (payments matched to those sales plus the store's own account's unclaimed payments), and the difference; the unclaimed payments (the organisation-wide account's too, flagged and counted in no store), the sales to check, and the refunded or void ones apart. Neither date nor shift_id is 400 naming `date`; another store's or organisation's shift is 404.",
+  errors: ['FORBIDDEN', 'INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: "Mobile-money reconciliation: a day's or a shift's wallets against what the providers confirmed",
+  request: { query: ReconciliationQuery },
+  responses: { 200: jsonResponse(Envelope(PaymentReconciliation), 'The reconciliation, amounts in TZS') },
+});
+
+export const reconciliationCsv = defineRoute('bearer', {
+  method: 'get',
+  path: '/payments/reconciliation.csv',
+  operationId: 'exportPaymentReconciliationCsv',
+  needs: { permission: 'reports' },
+  description:
+    'The same reconciliation as CSV: a row per mobile-money sale of the period (`record` sale, `check` its verification or unchecked), then a row per payment (`record` payment, `check` matched or unclaimed); amounts with 2 decimals, local date and time.',
+  errors: ['FORBIDDEN', 'INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: 'Mobile-money reconciliation as CSV',
+  request: { query: ReconciliationQuery },
+  responses: {
+    200: {
+      description: 'The reconciliation as CSV',
+      headers: { 'Content-Disposition': { required: true, description: 'attachment; filename="…"', schema: { type: 'string' as const } } },
+      content: { 'text/csv': { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8' }) } },
+    },
+  },
 });

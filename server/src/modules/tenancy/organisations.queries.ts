@@ -33,6 +33,7 @@ export function toOrganisation(row: OrganisationRow): Organisation {
     credit_terms_days: row.credit_terms_days,
     expiry_alert_days: row.expiry_alert_days,
     shift_shortfall_alert: fromCents(Number(row.shift_shortfall_alert)),
+    payment_match_window_min: row.payment_match_window_min,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

@@ -10,7 +10,8 @@
  * A payment whose reference names a payment request of the account's organisation (a push at
  * checkout) is applied to it in the same transaction as its insert (request-outcome.ts): paid,
  * the held sale is booked and the payment matched to it. A repeat of a stored reference changes
- * nothing, whichever of the callback and the status query came first.
+ * nothing, whichever of the callback and the status query came first. A paid one left unclaimed is
+ * matched, in the same transaction, to the offline sale waiting for it (verify-sales.ts).
  */
 import { newId, toCents } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
@@ -22,6 +23,7 @@ import { CallbackRejected, type PaymentCallbackInput, type PaymentResult } from 
 import { accountForCallback, insertReceivedPayment } from '../payments.queries.js';
 import { collectionDriver } from './collection-driver.js';
 import { applyToRequest, requestNamed } from './request-outcome.js';
+import { matchReceivedPayment } from './verify-sales.js';
 
 /** The body as received is kept for disputes, up to this many characters. */
 const RAW_CAP = 4_000;
@@ -70,11 +72,10 @@ export async function receiveCollectionCallback(
     });
     if (!inserted) return false;
     const named = await requestNamed(tx, account.org_id, result.reference);
-    if (named) {
-      await applyToRequest(tx, named.row, named.attempt, result, inserted.id);
-      return true;
-    }
-    // A payment no push asked for: kept for the owner's inbox.
+    if (named) await applyToRequest(tx, named.row, named.attempt, result, inserted.id);
+    // Paid and still unclaimed (no push asked for it, or its push was over): a sale rung up with
+    // this payment's reference from the customer's SMS may be waiting for it (verify-sales.ts).
+    if (outcome === 'paid') await matchReceivedPayment(tx, account.org_id, inserted.id);
     return true;
   });
   if (stored) ctx.log.info({ account_id: account.id, provider_ref: providerRef }, 'collection payment received');

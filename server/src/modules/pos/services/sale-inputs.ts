@@ -14,6 +14,7 @@ import type { Actor, ServiceContext } from '../../../lib/context.js';
 import { toE164 } from '../../../lib/phone.js';
 import { outstandingByCustomer } from '../../credits/credits.exports.js';
 import { orgProductsById } from '../../inventory/inventory.exports.js';
+import { collectsFor } from '../../payments/payments.exports.js';
 import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
 import { insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
 import { type ShiftCandidate, shiftCandidates } from '../../tenancy/tenancy.exports.js';
@@ -59,6 +60,8 @@ export interface SaleSet {
   /** `fiscal`: 1 when the store's fiscal device is switched on (its sales are numbered for TRA). */
   store: { code: string; vat_enabled: number; outlet_type: string | null; last_number: number; fiscal: number };
   org: { business_type: string; timezone: string; credit_terms_days: number };
+  /** The store takes mobile money through a collection account: its mobile-money sales are checked against the provider's reports. */
+  collects: boolean;
   products: Map<string, ProductRow>;
   /** Sales by id: those already recorded (any organisation) and those planned in this set. */
   sales: Map<string, TransactionRow>;
@@ -103,6 +106,7 @@ export async function loadSaleSet(
     tx.db
       .selectFrom('organisations')
       .select(['business_type', 'timezone', 'credit_terms_days'])
+      .select(collectsFor(orgId, storeId).as('collects'))
       .where('id', '=', orgId)
       .executeTakeFirstOrThrow(),
     products ?? orgProductsById(tx, orgId, productIds),
@@ -142,7 +146,9 @@ export async function loadSaleSet(
   return {
     ...scope,
     store,
-    org,
+    org: { business_type: org.business_type, timezone: org.timezone, credit_terms_days: org.credit_terms_days },
+    // SQLite answers exists() with 0 or 1, Postgres with a boolean.
+    collects: Boolean(org.collects),
     products: catalogue,
     sales: new Map(existing.map((t) => [t.id, t])),
     customers: customers.byId,

@@ -16,6 +16,7 @@ import {
   checkTender,
   type ErrorCode,
   hasCreditLimit,
+  isMobileMoney,
   type LineBatch,
   mergeSaleLines,
   newId,
@@ -209,7 +210,8 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     payment_method: input.payment_method,
     payment_reference: input.payment_reference ?? null,
     payment_phone: input.payment_phone ?? null,
-    payment_verification: null,
+    // Checked only where a provider reports payments; never counted as verified on the till's word.
+    payment_verification: set.collects && isMobileMoney(input.payment_method) ? 'unverified' : null,
     price_mode: priceMode,
     subtotal: priced.subtotal,
     discount_pct: discountBp,

@@ -8,6 +8,7 @@ import { fromCents, newId } from '@duka/shared';
 import { type SqlBool, sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { insertRows, orgIdCheck, updateRows } from '../../../db/dialect.js';
+import { afterCommit } from '../../../db/transaction.js';
 import { recordAudits } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { openCreditTabs } from '../../credits/credits.exports.js';
@@ -148,6 +149,9 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
       },
     })),
   );
+  // The customer may have paid before the till synced: look for the payment after the answer.
+  const unverified = plans.filter((p) => p.row.payment_verification === 'unverified').map((p) => p.row.id);
+  if (unverified.length) afterCommit(tx, () => tx.saleVerification.soon(orgId, unverified));
   await recordAudits(
     tx,
     plans.map(({ row, request }) => ({
