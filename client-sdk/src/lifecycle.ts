@@ -6,6 +6,7 @@
 import { clockOffset, clockWrong, newId, PROTOCOL_VERSION } from '@duka/shared';
 import type { Dialect } from 'kysely';
 import type { ActionCtx } from './actions/context.js';
+import type { MobileMoneyCtx } from './actions/mobile-money.js';
 import { AuthSession, type TillUser } from './auth.js';
 import type { TillConnector } from './connector.js';
 import { TillError } from './errors.js';
@@ -26,6 +27,7 @@ import type { SyncCtx } from './sync/context.js';
 import { ConnectivityWatch, type NetworkEvents } from './sync/connectivity.js';
 import { registerDevice } from './sync/device.js';
 import { SyncEngine } from './sync/engine.js';
+import { PaymentWatch } from './sync/payment-watch.js';
 import { RealtimeLink } from './sync/realtime.js';
 import { whenQueueEmpty, type WhenSyncedOptions } from './sync/when-synced.js';
 
@@ -56,6 +58,8 @@ export interface TillOptions {
   network?: NetworkEvents | null;
   /** Listen on the server's websocket for pokes when `autoSync` (default true). */
   realtime?: boolean;
+  /** While the websocket is down, ask about a mobile-money push still awaiting this often (default 3 000 ms; `autoSync` only). */
+  paymentPollMs?: number;
   /** Per-request timeout of the HTTP connector (default 15 000 ms). */
   requestTimeoutMs?: number;
   /** Refresh the access token this long before it expires (default 60 000 ms). */
@@ -79,6 +83,8 @@ export class TillLifecycle {
   readonly emitter: TypedEmitter<TillEvents>;
   /** What the selling API's actions need. */
   readonly actions: ActionCtx;
+  /** What the mobile-money actions need besides. */
+  readonly payments: MobileMoneyCtx;
   private readonly auth: AuthSession;
   private readonly engine: SyncEngine;
   private readonly realtime: RealtimeLink | null;
@@ -137,6 +143,15 @@ export class TillLifecycle {
       onNetworkLost: () => this.reachable(false),
     });
     this.actions = { db, now, queued: () => void this.afterLocalWrite(), online: () => this.state.online };
+    const watch = new PaymentWatch({
+      db,
+      auth: this.auth,
+      events: this.emitter,
+      now,
+      live: () => this.state.live,
+      pollMs: opts.paymentPollMs,
+    });
+    this.payments = { actions: this.actions, auth: this.auth, watch };
     const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
     this.realtime = wantRealtime
       ? new RealtimeLink({
@@ -145,8 +160,15 @@ export class TillLifecycle {
           auth: this.auth,
           now,
           onHint: () => this.engine.kick(),
+          onMessage: (m) => {
+            if (m.type === 'payment') void this.payments.watch.message(m.payment).catch(() => undefined);
+          },
           onReachable: (r) => this.reachable(r),
-          onLive: (live) => this.patch({ live }),
+          onLive: (live) => {
+            this.patch({ live });
+            // Messages sent while the socket was down are lost: ask about the pushes instead.
+            if (live) this.resumePayments();
+          },
           backoff: opts.backoff,
           random: opts.random,
         })
@@ -175,6 +197,7 @@ export class TillLifecycle {
     if (opts.autoSync ?? true) {
       life.engine.start();
       life.watch.start();
+      life.payments.watch.start();
       if (!authRequired) life.realtime?.start();
     }
     return life;
@@ -227,11 +250,13 @@ export class TillLifecycle {
     if (this.state.updateRequired) return;
     this.engine.start();
     this.watch.start();
+    this.payments.watch.start();
     this.realtime?.start();
   }
   stopSync(): void {
     this.engine.stop();
     this.watch.stop();
+    this.payments.watch.stop();
     this.realtime?.stop();
   }
 
@@ -242,6 +267,7 @@ export class TillLifecycle {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.abort.abort();
     this.watch.stop();
+    this.payments.watch.stop();
     this.realtime?.stop();
     await this.engine.close();
     await this.db.destroy();
@@ -315,7 +341,14 @@ export class TillLifecycle {
     if (reached === this.state.online) return;
     this.patch({ online: reached });
     this.emitter.emit(reached ? 'online' : 'offline');
-    if (reached) this.engine.kick();
+    if (!reached) return;
+    this.engine.kick();
+    // A push the customer answered while the till was away: learn how.
+    this.resumePayments();
+  }
+
+  private resumePayments(): void {
+    if (!this.closed) void this.payments.watch.resume().catch(() => undefined);
   }
 
   /** Measure the till's clock against the server's time in an answer. */
