@@ -52,6 +52,7 @@ import { healthRouter } from './modules/health/health.index.js';
 import { inventoryRouter } from './modules/inventory/inventory.index.js';
 import { metaRouter } from './modules/meta/meta.index.js';
 import { posRouter } from './modules/pos/pos.index.js';
+import { posSaleBooking } from './modules/pos/pos.exports.js';
 import { shiftsRouter } from './modules/shifts/shifts.index.js';
 import { pharmacyRouter } from './modules/pharmacy/pharmacy.index.js';
 import { notificationsRouter } from './modules/notifications/notifications.index.js';
@@ -122,6 +123,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     storage,
     sessions: new SessionGate(handle.db),
     payments: paymentProviderFromConfig(config),
+    saleBooking: posSaleBooking,
     tra,
     metrics,
     jobs: new JobMonitor(metrics, log, () => clock.now()),

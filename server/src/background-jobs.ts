@@ -12,6 +12,7 @@ import { pruneAgentState } from './modules/ai/services/agent-state-prune.js';
 import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
 import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
 import { runFiscalJobs } from './modules/fiscal/services/jobs.js';
+import { runPaymentRequestJobs } from './modules/payments/services/request-jobs.js';
 import { expiryJobState, type ExpiryJobState, runExpiryJob } from './modules/pharmacy/lots/expiry-job.js';
 import { runScheduledReports } from './modules/reports/services/scheduler.js';
 import { pruneChangeLog } from './sync/pull/services/prune.js';
@@ -37,6 +38,7 @@ const JOBS: Job[] = [
   { name: 'pharmacy-expiry', everyMs: EVERY_TICK, run: (deps, lease, state) => runExpiryJob(deps, state.expiry, lease) },
   { name: 'billing', everyMs: EVERY_TICK, run: (deps, lease) => runBillingJobs(deps, lease) },
   { name: 'fiscal', everyMs: EVERY_TICK, run: (deps) => runFiscalJobs(deps) },
+  { name: 'payment-requests', everyMs: EVERY_TICK, run: (deps, lease) => runPaymentRequestJobs(deps, lease) },
   { name: 'prune-change-log', everyMs: HOURLY, run: (deps) => pruneChangeLog(deps) },
   { name: 'prune-sync-records', everyMs: HOURLY, run: (deps) => pruneSyncRecords(deps) },
   { name: 'prune-auth-counters', everyMs: HOURLY, run: (deps) => pruneAuthCounters(deps) },

@@ -2,7 +2,7 @@
  * What every service verb receives. `deps` are built once at start (createDeps in app.ts); a request adds
  * the actor and request id; `withTransaction` swaps `db` for the transaction.
  */
-import type { Notification, Permission, Role } from '@duka/shared';
+import type { Notification, PaymentRequestState, Permission, Role } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../env.js';
@@ -111,6 +111,8 @@ export type RevokedTarget = { sid: string } | { userId: string; exceptSid?: stri
 export interface RealtimeFeed extends CommitListener {
   /** A notification for `storeId` was committed. */
   notification(orgId: string, storeId: string, notification: Notification): void;
+  /** A payment request of `storeId` changed state (committed): its tills redraw their waiting screen. */
+  payment(orgId: string, storeId: string, state: PaymentRequestState): void;
   /** A session ended: its sockets close, and every instance stops trusting it. */
   revoked(target: RevokedTarget): void;
   /** A user's role, permissions, activity or password changed: every instance reads them afresh. */

@@ -37,6 +37,23 @@ export const CreatePaymentRequestInput = z
   .meta({ id: 'CreatePaymentRequestInput' });
 export type CreatePaymentRequestInput = z.infer<typeof CreatePaymentRequestInput>;
 
+/** The wallet a push goes to when the till names none: the one behind the sale's payment method. */
+export const NETWORK_OF_METHOD: Readonly<Record<MobileMoneyMethod, MobileNetwork>> = {
+  'M-Pesa': 'mpesa',
+  'Tigo Pesa': 'tigo',
+  'Airtel Money': 'airtel',
+};
+
+/** A new push for a failed, expired or cancelled request, to the same phone and wallet unless given. */
+export const RetryPaymentRequestInput = z
+  .object({
+    phone: TzMobileNumber.optional().meta({ description: 'Another wallet number for the customer (0712…, +255712…, 255712…)' }),
+    network: MobileNetwork.optional().meta({ description: 'Another wallet for the number (numbers are portable)' }),
+  })
+  .strict()
+  .meta({ id: 'RetryPaymentRequestInput' });
+export type RetryPaymentRequestInput = z.infer<typeof RetryPaymentRequestInput>;
+
 /** What the websocket's `payment` message carries: enough to redraw the till's waiting screen. */
 export const PaymentRequestState = z
   .object({

@@ -4,4 +4,11 @@ export { billingFigures, listAdminSubscriptions } from './services/admin-billing
 export { aiCreditAllowance, checkPlanAllows, planAiCredits, planInForce, refuseUnlessAllowed } from './services/limits.js';
 export { AZAMPAY_SANDBOX, azamPayProvider } from './providers/azampay.js';
 export { selcomProvider } from './providers/selcom.js';
-export { CallbackRejected, type PaymentCallbackInput, type PaymentProvider, type PaymentResult } from './providers/payment-provider.js';
+export {
+  CallbackRejected,
+  type PaymentCallbackInput,
+  type PaymentProvider,
+  PaymentRejected,
+  type PaymentResult,
+  ProviderUnanswered,
+} from './providers/payment-provider.js';

@@ -11,7 +11,9 @@ import {
   rotateCallback,
   updateCollectionAccount,
 } from './services/collection-accounts.js';
+import { createPaymentRequest, getPaymentRequest } from './services/payment-requests.js';
 import { receiveCollectionCallback } from './services/receive-callback.js';
+import { cancelPaymentRequest, retryPaymentRequest } from './services/request-actions.js';
 import { listReceivedPayments, receivedPaymentsCsv } from './services/received-payments.js';
 
 const csv = (c: Context<AppEnv>, f: { fileName: string; text: string }) =>
@@ -43,6 +45,19 @@ export const paymentsRouter: Router = createRouter()
     return ok(c, items, { meta });
   })
   .openapi(routes.receivedCsv, async (c) => csv(c, await receivedPaymentsCsv(authedCtx(c), c.req.valid('query'))))
+  .openapi(routes.createRequest, async (c) => {
+    const { request, created } = await createPaymentRequest(authedCtx(c), c.req.valid('json'));
+    return ok(c, request, created ? { status: 201, message: "asked the customer's phone" } : { message: 'payment request already made' });
+  })
+  .openapi(routes.getRequest, async (c) => ok(c, await getPaymentRequest(authedCtx(c), c.req.valid('param').id)))
+  .openapi(routes.cancelRequest, async (c) =>
+    ok(c, await cancelPaymentRequest(authedCtx(c), c.req.valid('param').id), { message: 'payment request cancelled' }),
+  )
+  .openapi(routes.retryRequest, async (c) =>
+    ok(c, await retryPaymentRequest(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), {
+      message: "asked the customer's phone again",
+    }),
+  )
   .openapi(routes.callback, async (c) => {
     const headers = Object.fromEntries(c.req.raw.headers.entries());
     const input = { headers, query: c.req.query(), body: await c.req.text(), contentType: c.req.header('content-type') };

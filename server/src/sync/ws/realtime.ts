@@ -8,7 +8,7 @@
  * a `stock` event names the products and each receiving instance reads the committed level.
  * Events raised in one tick go out together in as few NOTIFYs as fit under the payload limit.
  */
-import type { Notification, ServerMessage } from '@duka/shared';
+import type { Notification, PaymentRequestState, ServerMessage } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { CommittedChanges } from '../../db/change-log.js';
@@ -37,6 +37,7 @@ type Event =
   | { k: 'c'; o: string; v: number; s: Array<string | null> }
   | { k: 's'; o: string; s: string; p: string[] }
   | { k: 'n'; o: string; s: string; id: string; n?: Notification }
+  | { k: 'p'; o: string; s: string; p: PaymentRequestState }
   | { k: 'r'; sid?: string; u?: string; x?: string }
   | { k: 'u'; u: string };
 
@@ -96,6 +97,11 @@ export class Realtime implements RealtimeFeed {
     this.queue(
       Buffer.byteLength(JSON.stringify(whole)) < MAX_PUBLISH_BYTES - 2 ? whole : { k: 'n', o: orgId, s: storeId, id: notification.id },
     );
+  }
+
+  /** A payment request changed state: sent whole (a few ids and the provider's words, cut to fit). */
+  payment(orgId: string, storeId: string, state: PaymentRequestState): void {
+    this.queue({ k: 'p', o: orgId, s: storeId, p: { ...state, detail: state.detail?.slice(0, 500) ?? null } });
   }
 
   private readonly revokedListeners: Array<(target: RevokedTarget) => void> = [];
@@ -250,6 +256,8 @@ export class Realtime implements RealtimeFeed {
       for (const id of e.p) wanted.ids.add(id);
       this.stockWanted.set(key, wanted);
       void this.readStock();
+    } else if (e.k === 'p') {
+      this.toStore(e.o, e.s, { type: 'payment', payment: e.p });
     } else if (e.k === 'n') {
       if (e.n) this.toStore(e.o, e.s, { type: 'notification', notification: e.n });
       else void this.readNotification(e.o, e.s, e.id);

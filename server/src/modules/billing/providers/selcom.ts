@@ -91,7 +91,7 @@ export function selcomProvider(cfg: SelcomConfig): PaymentProvider {
       signal,
     );
   const refuse = (status: number, body: Record<string, unknown>): never => {
-    throw new PaymentRejected(`Selcom: ${providerMessage(body, `HTTP ${status}`)}`, isTransient(status));
+    throw new PaymentRejected(`Selcom: ${providerMessage(body, `HTTP ${status}`)}`, !isTransient(status));
   };
   const ok = (status: number, body: Record<string, unknown>) => status === 200 && body.resultcode === '000';
 

@@ -6,8 +6,14 @@
  * payment is stored once per provider reference (the unique index decides, so two deliveries at
  * once still store one); a pending report is acknowledged and not stored. Nothing here calls out:
  * the provider waits on the answer.
+ *
+ * A payment whose reference names a payment request of the account's organisation (a push at
+ * checkout) is applied to it in the same transaction as its insert (request-outcome.ts): paid,
+ * the held sale is booked and the payment matched to it. A repeat of a stored reference changes
+ * nothing, whichever of the callback and the status query came first.
  */
 import { newId, toCents } from '@duka/shared';
+import { withTransaction } from '../../../db/transaction.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { safeEqual } from '../../../lib/crypto.js';
 import { NotFoundError, UnauthenticatedError, ValidationError } from '../../../lib/errors.js';
@@ -15,6 +21,7 @@ import { toE164 } from '../../../lib/phone.js';
 import { CallbackRejected, type PaymentCallbackInput, type PaymentResult } from '../../billing/billing.exports.js';
 import { accountForCallback, insertReceivedPayment } from '../payments.queries.js';
 import { collectionDriver } from './collection-driver.js';
+import { applyToRequest, requestNamed } from './request-outcome.js';
 
 /** The body as received is kept for disputes, up to this many characters. */
 const RAW_CAP = 4_000;
@@ -36,28 +43,40 @@ export async function receiveCollectionCallback(
     if (err instanceof CallbackRejected) throw new UnauthenticatedError(`callback rejected: ${err.message}`);
     throw new ValidationError('body', `is not a ${account.provider} payment callback`);
   }
-  if (result.outcome === 'pending') return { received: true, stored: false };
-  if (!result.providerRef) throw new ValidationError('reference', "is missing: the provider's transaction reference is required");
+  const { outcome, providerRef } = result;
+  if (outcome === 'pending') return { received: true, stored: false };
+  if (!providerRef) throw new ValidationError('reference', "is missing: the provider's transaction reference is required");
   const amount = result.amountTzs;
   if (amount === null || !Number.isInteger(amount) || amount <= 0)
     throw new ValidationError('amount', 'must be a whole positive number of shillings');
 
-  const inserted = await insertReceivedPayment(ctx.db, {
-    org_id: account.org_id,
-    id: newId(),
-    account_id: account.id,
-    store_id: account.store_id,
-    provider: account.provider,
-    provider_ref: result.providerRef.slice(0, 200),
-    reference: result.reference ? result.reference.slice(0, 200) : null,
-    amount: toCents(amount),
-    payer_phone: result.payer ? toE164(result.payer.replace(/^255/, '+255')) : null,
-    network: result.network ? result.network.slice(0, 40) : null,
-    status: result.outcome,
-    received_at: ctx.clock.now(),
-    raw: input.body.slice(0, RAW_CAP),
-    matched_sale_id: null,
+  const stored = await withTransaction(ctx, async (tx) => {
+    const inserted = await insertReceivedPayment(tx.db, {
+      org_id: account.org_id,
+      id: newId(),
+      account_id: account.id,
+      store_id: account.store_id,
+      provider: account.provider,
+      provider_ref: providerRef.slice(0, 200),
+      reference: result.reference ? result.reference.slice(0, 200) : null,
+      amount: toCents(amount),
+      payer_phone: result.payer ? toE164(result.payer.replace(/^255/, '+255')) : null,
+      network: result.network ? result.network.slice(0, 40) : null,
+      status: outcome,
+      received_at: tx.clock.now(),
+      raw: input.body.slice(0, RAW_CAP),
+      matched_sale_id: null,
+      matched_at: null,
+    });
+    if (!inserted) return false;
+    const named = await requestNamed(tx, account.org_id, result.reference);
+    if (named) {
+      await applyToRequest(tx, named.row, named.attempt, result, inserted.id);
+      return true;
+    }
+    // A payment no push asked for: kept for the owner's inbox.
+    return true;
   });
-  if (inserted) ctx.log.info({ account_id: account.id, provider_ref: result.providerRef }, 'collection payment received');
-  return { received: true, stored: Boolean(inserted) };
+  if (stored) ctx.log.info({ account_id: account.id, provider_ref: providerRef }, 'collection payment received');
+  return { received: true, stored };
 }
