@@ -87,7 +87,9 @@ describe('till: mobile money', () => {
       sync_state: 'synced',
     });
     expect(paid.receipt!.receipt_number).toMatch(/-\d{6}$/);
-    expect(seen.map((u) => u.status)).toEqual(['awaiting_payment', 'paid']);
+    // Awaiting (its words may change as the push goes out: each change is told), then paid, once.
+    expect(seen.map((u) => u.status).filter((x, i, all) => x !== all[i - 1])).toEqual(['awaiting_payment', 'paid']);
+    expect(seen.filter((u) => u.status === 'paid')).toHaveLength(1);
     expect(await till.pendingMobilePayments()).toEqual([]);
 
     await till.syncNow();
@@ -103,6 +105,25 @@ describe('till: mobile money', () => {
       ['Cash', 0, 10000],
       ['M-Pesa', 4500, 4500],
     ]);
+  });
+
+  it('without the websocket the till asks the server every few seconds while a push awaits, and stops once it is over', async () => {
+    const { shop, till } = await shopWithAccount({ autoSync: true, realtime: false, syncIntervalMs: 600_000, paymentPollMs: 40 });
+    const seen = updates(till);
+    const asked = await till.askMobilePayment({
+      lines: [{ product_id: shop.unga.id, qty: 1 }],
+      payment_method: 'M-Pesa',
+      phone: '0745 000 444',
+    });
+    const polls = () => h.net.calls.filter((c) => c === `GET /payments/requests/${asked.id}`).length;
+    await until(() => polls() >= 2, 5000, 'the till polling');
+    expect(await selcom.webhook(orderPushedTo('255745000444')!.order_id)).toBe(200);
+    await until(() => seen.some((u) => u.status === 'paid'), 5000, 'the payment learnt by polling');
+    expect(till.status().live).toBe(false);
+    expect((await till.transaction(asked.id))?.payment_method).toBe('M-Pesa');
+    const after = polls();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(polls()).toBe(after);
   });
 
   it('cancelled: the stock comes back; then cash instead under the same id, sold offline once the cancel reached the server', async () => {

@@ -68,6 +68,15 @@ const stateOf = (n: PaymentNews): PaymentRequestState => ({
 });
 const same = (a: PaymentRequestState | null, b: PaymentRequestState) =>
   a !== null && a.status === b.status && a.attempt === b.attempt && a.detail === b.detail && a.sale_id === b.sale_id;
+/** Within one attempt a push only moves forward: awaiting, then over, or paid (a late payment of a failed push). */
+const RANK: Record<PaymentRequestState['status'], number> = { awaiting_payment: 0, failed: 1, expired: 1, cancelled: 1, paid: 2 };
+/**
+ * A message is newer than what the till knows when it is of a later attempt, or moves the same one
+ * forward. Messages can overtake the answer to the till's own request (the server publishes as it
+ * commits), so one that would take the push back is an old one, and dropped.
+ */
+const newer = (known: PaymentRequestState | null, b: PaymentRequestState) =>
+  known === null || b.attempt > known.attempt || (b.attempt === known.attempt && RANK[b.status] > RANK[known.status]);
 /** Worth asking the server about: no answer yet, or still waiting for the customer. */
 const open = (h: HeldPayment) => h.state === null || h.state.status === 'awaiting_payment';
 
@@ -94,7 +103,7 @@ export class PaymentWatch {
   /** A websocket `payment` message. A paid push is read whole, for its booked sale. */
   async message(state: PaymentRequestState): Promise<void> {
     const held = (await heldPayments(this.o.db))[state.id];
-    if (!held || same(held.state, state)) return;
+    if (!held || !newer(held.state, state)) return;
     if (state.status === 'paid') return this.check(state.id);
     await this.settle(state);
   }
