@@ -23,6 +23,7 @@ export const enMobile = {
   'mm.sms_no_account':
     'This shop has no mobile-money account for the till to ask phones through. The customer pays to the shop’s number; type their number and the reference from their SMS, then charge.',
   'mm.waiting': 'Waiting for the customer to confirm on {phone} · {wallet} · {amount}',
+  'mm.asked': 'Asked {phone} · {wallet} · {amount}',
   'mm.waiting_hint': 'The customer enters their PIN on their phone. Keep this screen open.',
   'mm.offline_waiting': 'The till is offline: the answer shows here as soon as it is back.',
   'mm.attempt': 'Attempt {n}',
@@ -61,6 +62,7 @@ export const swMobile: Record<keyof typeof enMobile, string> = {
   'mm.sms_no_account':
     'Duka hili halina akaunti ya pesa kwa simu ya kuombea malipo. Mteja analipa kwa namba ya duka; andika namba yake na kumbukumbu kutoka SMS yake, kisha lipisha.',
   'mm.waiting': 'Inasubiri mteja athibitishe kwenye {phone} · {wallet} · {amount}',
+  'mm.asked': 'Iliombwa {phone} · {wallet} · {amount}',
   'mm.waiting_hint': 'Mteja anaweka PIN yake kwenye simu yake. Acha skrini hii wazi.',
   'mm.offline_waiting': 'Till iko nje ya mtandao: jibu litaonekana hapa mara itakaporudi.',
   'mm.attempt': 'Jaribio la {n}',

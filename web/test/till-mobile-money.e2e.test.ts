@@ -85,11 +85,19 @@ describe('the browser till: mobile money by push', () => {
     const receipt = page.getByTestId('receipt');
     await receipt.waitFor();
     const sale = await serverSale(id);
-    expect(sale).toMatchObject({ id, payment_method: 'M-Pesa', payment_phone: '+255754123456', total: 12500, status: 'paid' });
+    expect(sale).toMatchObject({
+      id,
+      payment_method: 'M-Pesa',
+      payment_phone: '+255754123456',
+      payment_verification: 'verified',
+      total: 12500,
+      status: 'paid',
+    });
     expect(await receipt.getAttribute('data-sale-id')).toBe(id);
     expect(await page.getByTestId('receipt-number').textContent()).toBe(sale.receipt_number);
     expect(await page.getByTestId('receipt-paid-by').getAttribute('data-method')).toBe('M-Pesa');
     expect(await page.getByTestId('receipt-phone').textContent()).toBe('From 0754 123 456');
+    expect(await page.getByTestId('receipt-verification').getAttribute('data-verification')).toBe('verified');
     expect(await page.getByTestId('receipt-total').textContent()).toBe('TZS 12,500');
     await page.getByTestId('receipt-close').click();
     expect(await stock()).toBe(18);
@@ -106,6 +114,7 @@ describe('the browser till: mobile money by push', () => {
     await page.getByTestId('mm-cancel').click();
     await page.locator('[data-testid=mm-wait][data-status=cancelled]').waitFor();
     expect(await page.getByTestId('mm-over').textContent()).toBe('Cancelled: nothing was sold and the stock is back');
+    expect(await page.getByTestId('mm-waiting').textContent()).toBe('Asked 0781 000 111 · Airtel Money · TZS 6,250');
     expect(await stock()).toBe(18);
 
     await page.getByTestId('mm-cash').click();

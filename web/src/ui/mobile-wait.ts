@@ -88,11 +88,12 @@ export function MobileWait({ till, wait, onSold, onBack }: Props) {
   const cash = () => act(async () => onSold(await till.payCashInstead(wait.id)));
 
   const awaiting = state.status === 'awaiting_payment';
+  const asked = { phone: phoneForPeople(wait.phone), wallet: methodName(wait.wallet), amount: tzs(wait.amount) };
   const over = OVER[state.status];
   return html`
     <div class="overlay" data-testid="mm-wait" data-status=${state.status} data-request-id=${wait.id}>
       <div class="sheet mobile-wait" role="status">
-        <p data-testid="mm-waiting"><strong>${t('mm.waiting', { phone: phoneForPeople(wait.phone), wallet: methodName(wait.wallet), amount: tzs(wait.amount) })}</strong></p>
+        <p data-testid="mm-waiting"><strong>${t(awaiting ? 'mm.waiting' : 'mm.asked', asked)}</strong></p>
         ${awaiting ? html`<p class="hint">${t('mm.waiting_hint')}</p>` : null}
         ${awaiting && !status.online ? html`<p class="banner" data-testid="mm-offline">${t('mm.offline_waiting')}</p>` : null}
         ${over ? html`<p class="error" data-testid="mm-over">${t(over)}</p>` : null}
