@@ -103,6 +103,7 @@ const TENANT_PARAMS: Record<string, [TenantKind, string]> = {
   '/pos/shifts/{id}': ['shift', 'shift'],
   '/payments/collection-accounts/{id}': ['collectionAccount', 'collection account'],
   '/payments/callbacks/{id}': ['collectionAccount', 'collection account'],
+  '/payments/requests/{id}': ['paymentRequest', 'payment request'],
   '/notifications/{id}': ['notification', 'notification'],
   '/notebook/{id}': ['note', 'note'],
   '/uploads/files/{name}': ['file', 'file'],

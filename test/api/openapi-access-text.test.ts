@@ -67,6 +67,8 @@ const ALWAYS: Record<string, Permission> = {
 /** Verbs that ask for a permission only of some calls (a discount, a price, a paid delivery, another cashier's void). */
 const SOMETIMES: Record<string, Permission> = {
   'POST /pos/sale': 'discount',
+  'POST /payments/requests': 'discount',
+  'POST /payments/requests/{id}/retry': 'discount',
   'POST /pos/transactions/{id}/void': 'refund',
   'POST /inventory/products': 'stock',
   'PATCH /inventory/products/{id}': 'stock',

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import {
   AdjustStockInput,
   CreateExpenseInput,
   CreateSaleInput,
   CreateStaffInput,
   CreateSupplierDeliveryInput,
+  CreatePaymentRequestInput,
   CreateUserInput,
   RecordCreditPaymentInput,
   RecordSupplierPaymentInput,
@@ -20,6 +22,8 @@ import { writeOffTab } from '../../server/src/modules/credits/services/credit-ta
 import { createExpense } from '../../server/src/modules/expenses/services/expenses.js';
 import { updateProduct } from '../../server/src/modules/inventory/services/products.js';
 import { adjustStock } from '../../server/src/modules/inventory/services/stock.js';
+import { createPaymentRequest } from '../../server/src/modules/payments/services/payment-requests.js';
+import { cancelPaymentRequest, retryPaymentRequest } from '../../server/src/modules/payments/services/request-actions.js';
 import { recordSale } from '../../server/src/modules/pos/services/record-sale.js';
 import { refundSale, voidSale } from '../../server/src/modules/pos/services/sale-state.js';
 import { createStaff as hireStaff } from '../../server/src/modules/staff/services/create-staff.js';
@@ -181,6 +185,19 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
         () => recordCreditPayment(noStore, customerId, RecordCreditPaymentInput.parse({ amount: 2_000, method: 'Cash' })),
       ],
       ['createExpense', () => createExpense(noStore, CreateExpenseInput.parse({ title: 'Umeme', category: 'Utilities', amount: 15_000 }))],
+      [
+        'createPaymentRequest',
+        () =>
+          createPaymentRequest(
+            noStore,
+            CreatePaymentRequestInput.parse({
+              sale: { id: randomUUID(), lines: [{ product_id: product.id, qty: 1 }], payment_method: 'M-Pesa' },
+              phone: '0754 123 456',
+            }),
+          ),
+      ],
+      ['cancelPaymentRequest', () => cancelPaymentRequest(noStore, randomUUID())],
+      ['retryPaymentRequest', () => retryPaymentRequest(noStore, randomUUID(), {})],
       [
         'payDelivery',
         () =>

@@ -2,7 +2,8 @@
  * A local Selcom API gateway: it recomputes every request's digest with the merchant's secret
  * (else 401 in Selcom's words), checks the fields of a minimal order and a wallet push, answers
  * order status, and posts Selcom's signed webhook for an order to the URL the order carried
- * (decoded from base64), as often as asked, or a forged one.
+ * (decoded from base64), as often as asked, late, for another amount, or a forged one; `settle`
+ * moves an order on without any webhook (one that was lost), which only the status query learns.
  */
 import { selcomDigest, selcomHeaders } from '../../server/src/modules/billing/providers/selcom.js';
 import { type FakeAnswer, HttpFake, json, type RecordedRequest } from './http-fake.js';
@@ -31,6 +32,9 @@ const answer = (resultcode: string, message: string, data: unknown[] = [], statu
     message,
     data,
   });
+
+/** Selcom's own reference for the payment of an order (one per order, as Selcom's are). */
+export const paymentRef = (orderId: string) => `R${orderId}`;
 
 export class SelcomFake extends HttpFake {
   readonly orders = new Map<string, SelcomOrder>();
@@ -107,7 +111,7 @@ export class SelcomFake extends HttpFake {
           order_id: order.order_id,
           amount: String(order.amount),
           payment_status: order.payment_status,
-          reference: `R${order.order_id.slice(0, 8)}`,
+          reference: paymentRef(order.order_id),
           msisdn: order.pushed_to,
         },
       ]);
@@ -115,8 +119,22 @@ export class SelcomFake extends HttpFake {
     return answer('404', 'Not Found', [], 404);
   }
 
-  /** Posts Selcom's signed webhook for an order; `forge` signs it with the wrong secret. */
-  async webhook(orderId: string, status: 'COMPLETED' | 'REJECTED' = 'COMPLETED', opts: { forge?: boolean } = {}): Promise<number> {
+  /** The customer answered, and the webhook telling us was lost: only the order's status says so. */
+  settle(orderId: string, status: 'COMPLETED' | 'REJECTED' = 'COMPLETED'): void {
+    const order = this.orders.get(orderId);
+    if (!order) throw new Error(`Selcom has no order ${orderId}`);
+    order.payment_status = status;
+  }
+
+  /**
+   * Posts Selcom's signed webhook for an order; `forge` signs it with the wrong secret, `amount`
+   * reports another amount paid than the order's (shillings).
+   */
+  async webhook(
+    orderId: string,
+    status: 'COMPLETED' | 'REJECTED' = 'COMPLETED',
+    opts: { forge?: boolean; amount?: number } = {},
+  ): Promise<number> {
     const order = this.orders.get(orderId);
     if (!order) throw new Error(`Selcom has no order ${orderId}`);
     order.payment_status = status;
@@ -125,9 +143,9 @@ export class SelcomFake extends HttpFake {
       resultcode: '000',
       order_id: orderId,
       transid: orderId,
-      reference: `R${orderId.slice(0, 8)}`,
+      reference: paymentRef(orderId),
       channel: 'AIRTELMONEY',
-      amount: String(order.amount),
+      amount: String(opts.amount ?? order.amount),
       phone: order.pushed_to ?? '',
       payment_status: status,
     };

@@ -29,6 +29,7 @@ export type TenantKind =
   | 'expense'
   | 'shift'
   | 'collectionAccount'
+  | 'paymentRequest'
   | 'notification'
   | 'note'
   | 'file'
@@ -104,6 +105,35 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
     label: 'Shop wallet',
     credentials: { appName: 'duka-shop', clientId: 'client-0001', clientSecret: 'secret-0001', apiKey: 'key-0001' },
   });
+  // Written as its sale's payment would leave it: asked through the API, it would push to AzamPay, which this suite has no fake of.
+  const paymentRequest = randomUUID();
+  const at = t.clock.now();
+  await t.db.db
+    .insertInto('payment_requests')
+    .values({
+      org_id: owner.orgId,
+      id: paymentRequest,
+      store_id: owner.storeId,
+      account_id: collection.id,
+      device_id: null,
+      cashier_id: owner.userId,
+      sale_input: JSON.stringify({ sale: { id: paymentRequest, lines: [], payment_method: 'M-Pesa' }, unit_prices: {}, holds: [] }),
+      method: 'M-Pesa',
+      phone: '+255754123456',
+      network: 'mpesa',
+      amount: 150_000,
+      status: 'paid',
+      detail: 'paid',
+      reference: paymentRequest,
+      provider_ref: 'AZ100001',
+      received_payment_id: null,
+      sale_id: sale.id,
+      next_check_at: null,
+      expires_at: at + 180_000,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
   const notification = await call('POST', '/notifications', { category: 'system', title: 'Stock count on Sunday' });
   const note = await call('POST', '/notebook', { title: 'Orders for Monday', content: 'Sugar 20 bags', tags: ['orders'] });
   const form = new FormData();
@@ -172,6 +202,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
     expense: [expense.id],
     shift: [shift.id],
     collectionAccount: [collection.id],
+    paymentRequest: [paymentRequest],
     notification: [notification.id],
     note: [note.id],
     file: [upload.body.data.url.split('/').at(-1)],

@@ -52,7 +52,10 @@ export interface PaymentRequestTable {
   account_id: string;
   device_id: string | null;
   cashier_id: string | null;
-  /** The sale as the till sent it (CreateSaleInput, JSON), booked when paid. */
+  /**
+   * The held sale, JSON (payments' `HeldSale`): the sale as the till sent it (CreateSaleInput), the
+   * unit prices it was asked at (so the booked sale is what the customer paid) and the stock it holds.
+   */
   sale_input: string;
   method: PaymentMethod;
   /** E.164. */

@@ -207,6 +207,7 @@ export const cancelRequest = defineRoute('bearer', {
 });
 
 export const retryRequest = defineRoute('bearer', {
+  needs: { permission: 'discount', when: 'the sale gives a discount' },
   idempotency: 'none',
   method: 'post',
   path: '/payments/requests/{id}/retry',

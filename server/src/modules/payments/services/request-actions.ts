@@ -35,11 +35,11 @@ export async function cancelPaymentRequest(ctx: AuthedContext, id: string): Prom
 /** A new attempt: priced and checked again, its stock held again, reference `<id>.<attempt>`, a new push. */
 export async function retryPaymentRequest(ctx: AuthedContext, id: string, input: RetryPaymentRequestInput): Promise<PaymentRequest> {
   const at = requireStore(ctx);
-  const account = await storeAccount(ctx.db, at.orgId, at.storeId);
   const row = await ownRequest(ctx, at, id);
   if (row.status === 'paid') throw new ConflictError(ALREADY_PAID);
   if (!RETRYABLE_REQUEST.includes(row.status))
     throw new ConflictError('the customer is still being asked: cancel the request before asking again');
+  const account = await storeAccount(ctx.db, at.orgId, at.storeId);
   const held = heldOf(row);
   const retried = await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();

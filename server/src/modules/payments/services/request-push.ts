@@ -94,8 +94,11 @@ export async function pushRequest(ctx: ServiceContext, account: CollectionAccoun
     });
     if (after) publish(ctx, after);
   } catch (err) {
-    if (!(err instanceof PaymentRejected)) throw err;
-    if (err.permanent) await withTransaction(ctx, (tx) => endRequest(tx, row, 'failed', err.reason));
+    if (!(err instanceof PaymentRejected)) {
+      // Not the provider's answer: the driver failed before it sent anything (its credentials, say).
+      ctx.log.error({ err, request_id: row.id }, 'payment push could not be sent');
+      await withTransaction(ctx, (tx) => endRequest(tx, row, 'failed', 'the push could not be sent: check the collection account'));
+    } else if (err.permanent) await withTransaction(ctx, (tx) => endRequest(tx, row, 'failed', err.reason));
     else {
       ctx.log.warn({ err, request_id: row.id }, 'payment push got no answer');
       await withTransaction(ctx, async (tx) => {
