@@ -91,10 +91,12 @@ export async function askMobilePayment(m: MobileMoneyCtx, input: AskMobilePaymen
     amount: null,
     abandoned: false,
   };
-  await putHeld(m.actions.db, id, held);
   let request: PaymentRequest;
   try {
-    request = await paymentCall(m.auth, (c, token, signal) => c.createPaymentRequest?.(token, parsed.data, signal));
+    request = await m.watch.asked(id, async () => {
+      await putHeld(m.actions.db, id, held);
+      return paymentCall(m.auth, (c, token, signal) => c.createPaymentRequest?.(token, parsed.data, signal));
+    });
   } catch (err) {
     if (err instanceof NetworkError) {
       await putHeld(m.actions.db, id, { ...held, abandoned: true });

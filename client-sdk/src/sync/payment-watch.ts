@@ -83,8 +83,20 @@ const open = (h: HeldPayment) => h.state === null || h.state.status === 'awaitin
 export class PaymentWatch {
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly checking = new Map<string, Promise<void>>();
+  /** Pushes being asked for right now: unknown to the server until its answer, so not to be asked about. */
+  private readonly asking = new Set<string>();
 
   constructor(private readonly o: PaymentWatchOptions) {}
+
+  /** Run the ask for a push; meanwhile no poll asks the server about it (a 404 then would only mean "not yet"). */
+  async asked<T>(id: string, ask: () => Promise<T>): Promise<T> {
+    this.asking.add(id);
+    try {
+      return await ask();
+    } finally {
+      this.asking.delete(id);
+    }
+  }
 
   /** Poll while the socket is down (with `autoSync`). */
   start(): void {
@@ -118,6 +130,7 @@ export class PaymentWatch {
 
   /** Ask the server about one push (one question per push at a time); offline, the next poll or reconnect asks again. */
   check(id: string): Promise<void> {
+    if (this.asking.has(id)) return Promise.resolve();
     let running = this.checking.get(id);
     if (!running) {
       running = this.ask(id).finally(() => this.checking.delete(id));
@@ -137,7 +150,8 @@ export class PaymentWatch {
         request = await paymentCall(this.o.auth, (c, token, signal) => c.cancelPaymentRequest?.(token, id, signal));
     } catch (err) {
       // Unanswered and unknown to the server: the ask never arrived.
-      if (err instanceof DukaApiError && err.status === 404 && held.state === null) await putHeld(this.o.db, id, null);
+      if (err instanceof DukaApiError && err.status === 404 && held.state === null && !this.asking.has(id))
+        await putHeld(this.o.db, id, null);
       return;
     }
     await this.settle(request);
