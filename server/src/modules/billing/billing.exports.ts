@@ -10,5 +10,4 @@ export {
   type PaymentProvider,
   PaymentRejected,
   type PaymentResult,
-  ProviderUnanswered,
 } from './providers/payment-provider.js';

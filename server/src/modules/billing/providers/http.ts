@@ -3,7 +3,7 @@
  * the rule that an answer which never came (network error, timeout) is transient. What an answer
  * that did come means is each driver's business.
  */
-import { ProviderUnanswered } from './payment-provider.js';
+import { PaymentRejected } from './payment-provider.js';
 
 export interface ProviderAnswer {
   status: number;
@@ -23,7 +23,7 @@ export async function callProvider(
     res = await fetch(url, { ...init, signal: signal ? AbortSignal.any([deadline, signal]) : deadline });
   } catch {
     // Only the kind of failure goes into the reason: never the request or its credentials.
-    throw new ProviderUnanswered(deadline.aborted ? `${label}: no answer within ${timeoutMs} ms` : `${label} could not be reached`);
+    throw new PaymentRejected(deadline.aborted ? `${label}: no answer within ${timeoutMs} ms` : `${label} could not be reached`, false);
   }
   const text = await res.text();
   let body: Record<string, unknown> = {};

@@ -49,17 +49,6 @@ export class PaymentRejected extends Error {
   }
 }
 
-/**
- * The provider never answered (network error, timeout): unlike a refusal, the request may have
- * reached it, so a push may still be paid and must not be treated as failed.
- */
-export class ProviderUnanswered extends PaymentRejected {
-  constructor(reason: string) {
-    super(reason, false);
-    this.name = 'ProviderUnanswered';
-  }
-}
-
 /** A callback as the HTTP route received it. */
 export interface PaymentCallbackInput {
   headers: Record<string, string | undefined>;
