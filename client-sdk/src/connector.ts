@@ -14,9 +14,12 @@
 import type {
   AddoMedicine,
   BootstrapResponse,
+  CreatePaymentRequestInput,
   Device,
   LoginInput,
   LoginResult,
+  MobileNetwork,
+  PaymentRequest,
   PullResponse,
   PushRequest,
   PushResponse,
@@ -63,4 +66,19 @@ export interface TillConnector {
   ping?(signal: AbortSignal): Promise<void>;
   /** The websocket to listen on for pokes, or null when this connector has none (the till then syncs on its timer). */
   realtimeUrl(accessToken: string): string | null;
+
+  /**
+   * Mobile money at the till (issue 38), optional: a connector without them cannot ask a customer's
+   * phone for a payment, and the till offers the SMS path only. `POST /payments/requests` (the same
+   * sale id answers the first request again), `GET /payments/requests/{id}`, `…/cancel`, `…/retry`.
+   */
+  createPaymentRequest?(accessToken: string, input: CreatePaymentRequestInput, signal: AbortSignal): Promise<PaymentRequest>;
+  getPaymentRequest?(accessToken: string, id: string, signal: AbortSignal): Promise<PaymentRequest>;
+  cancelPaymentRequest?(accessToken: string, id: string, signal: AbortSignal): Promise<PaymentRequest>;
+  retryPaymentRequest?(
+    accessToken: string,
+    id: string,
+    input: { phone?: string; network?: MobileNetwork },
+    signal: AbortSignal,
+  ): Promise<PaymentRequest>;
 }

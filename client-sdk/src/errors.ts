@@ -20,7 +20,13 @@ export type TillErrorCode =
   /** This browser cannot keep the replica (no OPFS, e.g. a private window): the till will not run on memory alone. */
   | 'STORAGE_UNAVAILABLE'
   /** The till's replica is open in another tab or window of this browser: one tab owns a till. */
-  | 'OPEN_ELSEWHERE';
+  | 'OPEN_ELSEWHERE'
+  /**
+   * A mobile-money push cannot be asked now (the till is offline, or the store has no collection
+   * account): take the payment by the SMS path instead, a sale with `payment_phone` and the SMS's
+   * `payment_reference`, recorded as unverified.
+   */
+  | 'PUSH_UNAVAILABLE';
 
 export class TillError extends Error {
   constructor(

@@ -2,8 +2,9 @@
  * What a till tells the app, as typed events. A listener that throws is reported to
  * `onListenerError` and never breaks the sync loop that emitted the event.
  */
-import type { MutationResult, MutationType } from '@duka/shared';
+import type { MutationResult, MutationType, PaymentRequestState } from '@duka/shared';
 import type { TillStatus } from './status.js';
+import type { Receipt } from './types.js';
 
 /** Bootstrap progress: rows loaded so far of the snapshot's total. */
 export interface BootstrapProgress {
@@ -59,6 +60,12 @@ export interface RejectedMutation {
   payload: Record<string, unknown>;
 }
 
+/** A mobile-money push this till asked for changed state (the websocket said, or the till asked the server). */
+export interface PaymentUpdate extends PaymentRequestState {
+  /** Once paid: the booked sale, already in the replica's receipts (`till.transaction(id)`); else null. */
+  receipt: Receipt | null;
+}
+
 export interface TillEvents {
   progress: [BootstrapProgress];
   synced: [SyncReport];
@@ -86,6 +93,8 @@ export interface TillEvents {
   'update-required': [UpdateRequired];
   /** Any change of `till.status()`. */
   status: [TillStatus];
+  /** A push this till asked for (`askMobilePayment`) moved: awaiting, paid (with its receipt), failed, cancelled or expired. */
+  payment: [PaymentUpdate];
 }
 
 /** Why the till must be updated: the server's message and the protocol versions on each side. */

@@ -19,6 +19,7 @@ export type { NetworkEvents } from './sync/connectivity.js';
 export type {
   BootstrapProgress,
   NumberedReceipt,
+  PaymentUpdate,
   RejectedMutation,
   SyncReport,
   TillConflict,
@@ -26,15 +27,19 @@ export type {
   UpdateRequired,
 } from './events.js';
 export type {
+  AskMobilePaymentInput,
   CreateCustomerInput,
   CreditPaymentInput,
   CreditPaymentReceipt,
   ListOptions,
   Receipt,
   SaleLine,
+  RetryMobilePaymentInput,
   SellInput,
   StockAdjustInput,
 } from './types.js';
+export type { HeldPayment } from './local/meta.js';
+export { PushUnavailableError, type PushUnavailableReason } from './actions/mobile-money.js';
 export type { CustomerSearch, ProductSearch, TransactionQuery } from './reads.js';
 export type { QueuedMutation } from './queue.js';
 export type { ExpenseReceipt } from './actions/expenses.js';

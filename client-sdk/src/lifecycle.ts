@@ -4,13 +4,11 @@
  * which aborts whatever is in flight. `Till` (till.ts) puts the selling API on top of this.
  */
 import { clockOffset, clockWrong, newId, PROTOCOL_VERSION } from '@duka/shared';
-import type { Dialect } from 'kysely';
 import type { ActionCtx } from './actions/context.js';
+import type { MobileMoneyCtx } from './actions/mobile-money.js';
 import { AuthSession, type TillUser } from './auth.js';
-import type { TillConnector } from './connector.js';
 import { TillError } from './errors.js';
 import { type SyncReport, type TillEvents, TypedEmitter } from './events.js';
-import type { FetchLike } from './http/client.js';
 import { HttpConnector } from './http/connector.js';
 import type { DukaApiError } from './http/errors.js';
 import { type LocalDb, openLocalDb } from './local/db.js';
@@ -21,56 +19,16 @@ import type { TillPlatform } from './platform.js';
 import { checkPassword, keepVerifier, makeVerifier } from './offline-sign-in.js';
 import { pendingCount, rejectedCount } from './queue.js';
 import { initialStatus, type TillStatus } from './status.js';
-import type { BackoffOptions } from './sync/backoff.js';
 import type { SyncCtx } from './sync/context.js';
-import { ConnectivityWatch, type NetworkEvents } from './sync/connectivity.js';
+import { ConnectivityWatch } from './sync/connectivity.js';
 import { registerDevice } from './sync/device.js';
 import { SyncEngine } from './sync/engine.js';
+import { PaymentWatch } from './sync/payment-watch.js';
 import { RealtimeLink } from './sync/realtime.js';
 import { whenQueueEmpty, type WhenSyncedOptions } from './sync/when-synced.js';
+import type { TillOptions } from './options.js';
 
-export interface TillOptions {
-  /** The API root including its base path, e.g. `http://192.168.1.10:8080/api/v1` (for the default HTTP connector). */
-  baseUrl?: string;
-  /** How the till reaches the server (default: the HTTP connector on `baseUrl`, with `fetch` and `requestTimeoutMs`). */
-  connector?: TillConnector;
-  /** The replica's SQLite file, where the platform keeps files (Node: better-sqlite3; created if missing; `:memory:` for a throwaway till). */
-  dbPath?: string;
-  /** Where the replica lives instead of `dbPath`: a Kysely dialect over SQLite, or a `TillStorage` with its idle work. */
-  storage?: Dialect | TillStorage;
-  /** How the device is named on the server (e.g. `Counter 1`). */
-  deviceName: string;
-  /** Sync on a timer, on websocket pokes and when the network returns (default true). */
-  autoSync?: boolean;
-  /** Time between automatic syncs (default 30 000 ms). */
-  syncIntervalMs?: number;
-  /** Retry delays after a failed sync (default 1 s doubling to 30 s, with jitter, never giving up). */
-  backoff?: BackoffOptions;
-  /** While the server is out of reach, probe it this often and sync as soon as it answers (default 2 000 ms; `autoSync` only). */
-  probeIntervalMs?: number;
-  /**
-   * Where the network's `online`/`offline` events come from (`autoSync` only): default the
-   * platform's (a browser's window or worker; none in Node); `null` for none. `offline` makes the
-   * till offline at once; `online` probes the server at once.
-   */
-  network?: NetworkEvents | null;
-  /** Listen on the server's websocket for pokes when `autoSync` (default true). */
-  realtime?: boolean;
-  /** Per-request timeout of the HTTP connector (default 15 000 ms). */
-  requestTimeoutMs?: number;
-  /** Refresh the access token this long before it expires (default 60 000 ms). */
-  refreshMarginMs?: number;
-  /** Page sizes: push ≤ 100 mutations (server max 500), pull 500 changes, bootstrap 1000 rows. */
-  pushBatchSize?: number;
-  pullPageSize?: number;
-  bootstrapPageSize?: number;
-  /** For tests and embedding: the fetch of the HTTP connector, the clock (epoch ms), the jitter source. */
-  fetch?: FetchLike;
-  now?: () => number;
-  random?: () => number;
-  /** A listener threw (default: ignored). */
-  onListenerError?: (err: unknown, event: keyof TillEvents) => void;
-}
+export type { TillOptions } from './options.js';
 
 /** How long writes must pause before the till runs its storage's idle work (a WAL checkpoint). */
 const IDLE_MS = 2_000;
@@ -79,6 +37,8 @@ export class TillLifecycle {
   readonly emitter: TypedEmitter<TillEvents>;
   /** What the selling API's actions need. */
   readonly actions: ActionCtx;
+  /** What the mobile-money actions need besides. */
+  readonly payments: MobileMoneyCtx;
   private readonly auth: AuthSession;
   private readonly engine: SyncEngine;
   private readonly realtime: RealtimeLink | null;
@@ -137,6 +97,15 @@ export class TillLifecycle {
       onNetworkLost: () => this.reachable(false),
     });
     this.actions = { db, now, queued: () => void this.afterLocalWrite(), online: () => this.state.online };
+    const watch = new PaymentWatch({
+      db,
+      auth: this.auth,
+      events: this.emitter,
+      now,
+      live: () => this.state.live,
+      pollMs: opts.paymentPollMs,
+    });
+    this.payments = { actions: this.actions, auth: this.auth, watch };
     const wantRealtime = (opts.autoSync ?? true) && (opts.realtime ?? true);
     this.realtime = wantRealtime
       ? new RealtimeLink({
@@ -145,8 +114,15 @@ export class TillLifecycle {
           auth: this.auth,
           now,
           onHint: () => this.engine.kick(),
+          onMessage: (m) => {
+            if (m.type === 'payment') void this.payments.watch.message(m.payment).catch(() => undefined);
+          },
           onReachable: (r) => this.reachable(r),
-          onLive: (live) => this.patch({ live }),
+          onLive: (live) => {
+            this.patch({ live });
+            // Messages sent while the socket was down are lost: ask about the pushes instead.
+            if (live) this.resumePayments();
+          },
           backoff: opts.backoff,
           random: opts.random,
         })
@@ -175,6 +151,7 @@ export class TillLifecycle {
     if (opts.autoSync ?? true) {
       life.engine.start();
       life.watch.start();
+      life.payments.watch.start();
       if (!authRequired) life.realtime?.start();
     }
     return life;
@@ -227,11 +204,13 @@ export class TillLifecycle {
     if (this.state.updateRequired) return;
     this.engine.start();
     this.watch.start();
+    this.payments.watch.start();
     this.realtime?.start();
   }
   stopSync(): void {
     this.engine.stop();
     this.watch.stop();
+    this.payments.watch.stop();
     this.realtime?.stop();
   }
 
@@ -242,6 +221,7 @@ export class TillLifecycle {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.abort.abort();
     this.watch.stop();
+    this.payments.watch.stop();
     this.realtime?.stop();
     await this.engine.close();
     await this.db.destroy();
@@ -315,7 +295,14 @@ export class TillLifecycle {
     if (reached === this.state.online) return;
     this.patch({ online: reached });
     this.emitter.emit(reached ? 'online' : 'offline');
-    if (reached) this.engine.kick();
+    if (!reached) return;
+    this.engine.kick();
+    // A push the customer answered while the till was away: learn how.
+    this.resumePayments();
+  }
+
+  private resumePayments(): void {
+    if (!this.closed) void this.payments.watch.resume().catch(() => undefined);
   }
 
   /** Measure the till's clock against the server's time in an answer. */

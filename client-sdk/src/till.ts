@@ -23,31 +23,36 @@ import type {
   CloseShiftInput,
   ShiftReport,
   TillShiftWithReport,
+  PaymentRequest,
 } from '@duka/shared';
 import { reverseSale } from './actions/reverse.js';
 import { createCustomer, recordCreditPayment } from './actions/customers.js';
 import type { ActionCtx } from './actions/context.js';
 import { type ExpenseReceipt, recordExpense } from './actions/expenses.js';
+import * as mobile from './actions/mobile-money.js';
 import * as notes from './actions/notes.js';
 import * as shifts from './actions/shifts.js';
 import { markNotificationRead } from './actions/notifications.js';
 import { sell } from './actions/sell.js';
 import { adjustStock } from './actions/stock.js';
 import type { TillUser } from './auth.js';
-import type { SyncReport, TillConflict, TillEvents } from './events.js';
+import type { PaymentUpdate, SyncReport, TillConflict, TillEvents } from './events.js';
 import { TillLifecycle, type TillOptions } from './lifecycle.js';
 import type { LocalDb } from './local/db.js';
+import type { HeldPayment } from './local/meta.js';
 import type { TillPlatform } from './platform.js';
 import { dismissRejected, type QueuedMutation } from './queue.js';
 import * as reads from './reads.js';
 import type { TillStatus } from './status.js';
 import type { WhenSyncedOptions } from './sync/when-synced.js';
 import type {
+  AskMobilePaymentInput,
   CreateCustomerInput,
   CreditPaymentInput,
   CreditPaymentReceipt,
   ListOptions,
   Receipt,
+  RetryMobilePaymentInput,
   SellInput,
   StockAdjustInput,
 } from './types.js';
@@ -262,6 +267,42 @@ export class Till {
   markNotificationRead(id: string): Promise<void> {
     return this.life.guard(() => markNotificationRead(this.actions, id));
   }
+  // ── mobile money (issue 38) ──────────────────────────────────────────────────
+
+  /**
+   * Ask the customer's phone for the sale's payment (online only): answers the request, awaiting
+   * the customer, whose id is the sale's. Offline, or in a store without a collection account, it
+   * throws `PushUnavailableError` (PUSH_UNAVAILABLE): sell with `payment_phone` and the SMS reference.
+   */
+  askMobilePayment(input: AskMobilePaymentInput): Promise<PaymentRequest> {
+    return this.life.guard(() => mobile.askMobilePayment(this.life.payments, input));
+  }
+  /** Every change of a push this till asked for (websocket, polling, reconnect); answers the unsubscribe. */
+  onPayment(listener: (update: PaymentUpdate) => void): () => void {
+    this.on('payment', listener);
+    return () => void this.off('payment', listener);
+  }
+  /** The request as the server has it now, its booked sale once paid. */
+  paymentRequest(id: string): Promise<PaymentRequest> {
+    return this.life.guard(() => mobile.paymentRequest(this.life.payments, id));
+  }
+  /** The pushes this till asked for and still follows (not paid, not sold otherwise), oldest first. */
+  pendingMobilePayments(): Promise<HeldPayment[]> {
+    return mobile.mobilePayments(this.life.payments);
+  }
+  /** Cancel a push still awaiting (stock back); if the customer paid first, answers the paid request. */
+  cancelMobilePayment(id: string): Promise<PaymentRequest> {
+    return this.life.guard(() => mobile.cancelMobilePayment(this.life.payments, id));
+  }
+  /** Ask again after a failed, expired or cancelled push, optionally of another number or wallet. */
+  retryMobilePayment(id: string, input?: RetryMobilePaymentInput): Promise<PaymentRequest> {
+    return this.life.guard(() => mobile.retryMobilePayment(this.life.payments, id, input));
+  }
+  /** Cancel the push, then sell the same lines for cash under the same id (offline once the server has the cancel). */
+  payCashInstead(id: string, o?: { cash_tendered?: number }): Promise<Receipt> {
+    return this.life.guard(() => mobile.payCashInstead(this.life.payments, id, o));
+  }
+
   // ── shifts and cash-up ───────────────────────────────────────────────────────
 
   /** Open a shift for the signed-in cashier with a float (queued as `shift.open`); what they do until it closes belongs to it. */

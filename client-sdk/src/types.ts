@@ -7,6 +7,8 @@ import type {
   CreditPayment,
   CreditPaymentPayload,
   CustomerUpsertPayload,
+  MobileMoneyMethod,
+  MobileNetwork,
   SaleLineInput,
   StockAdjustPayload,
   Transaction,
@@ -31,6 +33,25 @@ export type SaleLine = SaleLineInput;
 
 /** A sale to ring up: the server's sale input; the till gives the sale its id. */
 export type SellInput = Omit<CreateSaleInput, 'id'>;
+
+/**
+ * A sale whose payment is asked from the customer's phone (a push): what `sell` takes, paid from a
+ * mobile-money wallet, and the number to ask. The till gives the sale its id, which is the
+ * request's id and, once paid, the booked sale's.
+ */
+export type AskMobilePaymentInput = Omit<SellInput, 'payment_method' | 'payment_reference' | 'payment_phone' | 'cash_tendered'> & {
+  payment_method: MobileMoneyMethod;
+  /** The customer's number, in any form `parseTzMobile` takes (`0754 123 456`, `+255754123456`, `255754123456`). */
+  phone: string;
+  /** The customer's wallet when it is not the method's own network (numbers are portable). */
+  network?: MobileNetwork;
+};
+
+/** A failed, expired or cancelled push asked again, optionally of another number or wallet. */
+export interface RetryMobilePaymentInput {
+  phone?: string;
+  network?: MobileNetwork;
+}
 
 /** A new customer: the `customer.upsert` payload; the till gives the customer its id. */
 export type CreateCustomerInput = Omit<CustomerUpsertPayload, 'id'>;

@@ -6,6 +6,9 @@
 import {
   CustomerTin,
   fromCents,
+  isMobileMoney,
+  type MobileMoneyMethod,
+  parseTzMobile,
   type PaymentMethod,
   type PricedSale,
   type Product,
@@ -13,6 +16,7 @@ import {
   priceSale,
   toBasisPoints,
   toCents,
+  walletOf,
 } from '@duka/shared';
 import { typedTzs } from './format.js';
 
@@ -74,8 +78,18 @@ export function cartTotals(cart: Cart): PricedSale {
   });
 }
 
+/** The checkout's mobile-money choice: the sale's method is then its wallet (`Payment.wallet`). */
+export const MOBILE = 'mobile';
+
 export interface Payment {
-  method: PaymentMethod;
+  /** The method, or mobile money whose wallet is `wallet`. */
+  method: PaymentMethod | typeof MOBILE;
+  /** Mobile money: the customer's wallet, from the number's prefix until the cashier picks one; null when unknown. */
+  wallet: MobileMoneyMethod | null;
+  /** The cashier picked the wallet: it no longer follows the number. */
+  walletChosen: boolean;
+  /** Mobile money: the customer's number as typed; empty when not given. */
+  phone: string;
   reference: string;
   customerId: string | null;
   /** The buyer's TIN for the fiscal receipt: offered only in a store that fiscalises; empty when not given. */
@@ -84,7 +98,33 @@ export interface Payment {
   tendered: string;
 }
 
-export const cashPayment = (): Payment => ({ method: 'Cash', reference: '', customerId: null, tin: '', tendered: '' });
+export const cashPayment = (): Payment => ({
+  method: 'Cash',
+  wallet: null,
+  walletChosen: false,
+  phone: '',
+  reference: '',
+  customerId: null,
+  tin: '',
+  tendered: '',
+});
+
+/** The sale's payment method: the wallet for mobile money (null until it is known). */
+export const saleMethod = (pay: Payment): PaymentMethod | null => (pay.method === MOBILE ? pay.wallet : pay.method);
+
+/** The number typed; the wallet follows its prefix (numbers are portable, so only as a default) until the cashier picks one. */
+export function setPhone(pay: Payment, phone: string): Payment {
+  if (pay.walletChosen) return { ...pay, phone };
+  const method = walletOf(phone)?.method ?? null;
+  return { ...pay, phone, wallet: method && isMobileMoney(method) ? method : null };
+}
+
+/** The customer's number as the server stores it (`+255…`), or null when none or not a valid one was typed. */
+export function paymentPhone(pay: Payment): string | null {
+  if (pay.method !== MOBILE || pay.phone.trim() === '') return null;
+  const parsed = parseTzMobile(pay.phone);
+  return parsed.ok ? parsed.e164 : null;
+}
 
 /** The cash handed over in cents, or null when none was typed (or it is not a cash sale). */
 export function tenderedCents(pay: Payment): number | null {
@@ -95,12 +135,22 @@ export function tenderedCents(pay: Payment): number | null {
 /** A TIN typed but not 9 digits: the sale waits until it is fixed or cleared. */
 export const badTin = (pay: Payment): boolean => pay.tin.trim() !== '' && !CustomerTin.safeParse(pay.tin).success;
 
-/** The `till.sell` input for the cart and its payment. */
-export function saleInput(cart: Cart, pay: Payment) {
+/** The cart's lines and discount, for a sale or a mobile-money push. */
+export function saleLines(cart: Cart) {
   return {
     lines: cart.lines.map((l) => ({ product_id: l.product.id, qty: l.qty })),
-    payment_method: pay.method,
+    ...(cart.discountPct > 0 ? { discount_pct: cart.discountPct } : {}),
+  };
+}
+
+/** The `till.sell` input for the cart and its payment (whose method is known: `saleMethod` is not null). */
+export function saleInput(cart: Cart, pay: Payment) {
+  const phone = paymentPhone(pay);
+  return {
+    lines: cart.lines.map((l) => ({ product_id: l.product.id, qty: l.qty })),
+    payment_method: saleMethod(pay)!,
     ...(pay.reference.trim() ? { payment_reference: pay.reference.trim() } : {}),
+    ...(phone ? { payment_phone: phone } : {}),
     ...(cart.discountPct > 0 ? { discount_pct: cart.discountPct } : {}),
     ...(pay.customerId ? { customer_id: pay.customerId } : {}),
     ...(pay.tin.trim() ? { customer_tin: pay.tin.trim() } : {}),

@@ -5,6 +5,7 @@
  */
 import { EAT } from './fiscal.js';
 import { enDay, swDay } from './i18n-day.js';
+import { enMobile, swMobile } from './i18n-mobile.js';
 import { enShift, swShift } from './i18n-shift.js';
 import { signal } from './signal.js';
 
@@ -163,6 +164,7 @@ const en = {
   'error.generic': 'Something went wrong: {message}',
   ...enDay,
   ...enShift,
+  ...enMobile,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -322,6 +324,7 @@ const sw: Record<MessageKey, string> = {
   'error.generic': 'Hitilafu imetokea: {message}',
   ...swDay,
   ...swShift,
+  ...swMobile,
 };
 
 export type Lang = 'en' | 'sw';

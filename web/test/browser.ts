@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
+import { isMobileMoney } from '@duka/shared';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { expect } from 'vitest';
@@ -116,9 +117,16 @@ export async function pickBySearch(page: Page, name: string): Promise<void> {
   await page.getByTestId('product-search').fill('');
 }
 
+/** Picks how the sale is paid; a mobile-money wallet is picked inside the checkout's mobile-money choice. */
+export async function pickMethod(page: Page, method: string): Promise<void> {
+  const wallet = isMobileMoney(method);
+  await page.locator(`[data-testid=pay-method][data-method="${wallet ? 'mobile' : method}"]`).click();
+  if (wallet) await page.locator(`[data-testid=mm-wallet][data-method="${method}"]`).click();
+}
+
 /** Charges the cart; answers the sale's id and its till receipt number. */
 export async function charge(page: Page, method: string, customerId?: string): Promise<{ id: string; receipt: string }> {
-  await page.locator(`[data-testid=pay-method][data-method="${method}"]`).click();
+  await pickMethod(page, method);
   if (customerId) await page.locator(`[data-testid=customer-option][data-customer-id="${customerId}"]`).click();
   await page.getByTestId('charge').click();
   const receipt = page.getByTestId('receipt');

@@ -1,7 +1,7 @@
 /** The dictionaries (web/src/i18n.ts): every string in both languages, placeholders filled. */
-import { ConflictKind, PaymentMethod } from '@duka/shared';
+import { ConflictKind, PaymentMethod, parseTzMobile } from '@duka/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatTime, lang, shopZone, t } from '../src/i18n.js';
+import { formatTime, lang, type MessageKey, shopZone, t } from '../src/i18n.js';
 
 describe('the dictionary', () => {
   afterEach(() => {
@@ -51,5 +51,25 @@ describe('the dictionary', () => {
     expect(t('conflict.kind.stale_price')).toBe('Sold at an old price');
     lang.set('sw');
     expect(t('conflict.kind.oversold')).toBe('Imeuzwa zaidi ya stoo');
+  });
+
+  it("says every fault of a typed mobile number in both languages (parseTzMobile's codes)", () => {
+    const typed = ['', '0754-12a', '0754', '0754 123 4567', '+254 712 345 678', '0641 234 567'];
+    const codes = typed.map((x) => {
+      const p = parseTzMobile(x);
+      return p.ok ? 'ok' : p.code;
+    });
+    expect(codes).toEqual(['empty', 'invalid_characters', 'too_short', 'too_long', 'not_tanzanian', 'not_mobile']);
+    for (const l of ['en', 'sw'] as const) {
+      lang.set(l);
+      const said = codes.map((c) => t(`mm.phone.${c}` as MessageKey));
+      expect(said.every((x) => x !== '' && !x.startsWith('mm.'))).toBe(true);
+      expect(new Set(said).size).toBe(codes.length);
+    }
+    lang.set('sw');
+    expect(t('mm.phone.not_tanzanian')).toBe('Si namba ya Tanzania (+255)');
+    expect(t('mm.waiting', { phone: '0754 123 456', wallet: 'M-Pesa', amount: 'TZS 12,500' })).toBe(
+      'Inasubiri mteja athibitishe kwenye 0754 123 456 · M-Pesa · TZS 12,500',
+    );
   });
 });

@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
-import { expectPending, openApp, scan, signIn, startShop, type Shop, whenOfflineReady } from './browser.js';
+import { expectPending, openApp, pickMethod, scan, signIn, startShop, type Shop, whenOfflineReady } from './browser.js';
 import type { Page } from 'playwright-core';
 
 const SODA = { name: 'Soda 500ml', barcode: '6161100000017', selling_price: 1000, stock: 100 };
 const UNGA = { name: 'Unga 2kg', barcode: '6161100000024', selling_price: 4200, stock: 100 };
 
 async function sell(page: Page, method: string, opts: { quick?: number; tendered?: string; reference?: string; customerId?: string } = {}) {
-  await page.locator(`[data-testid=pay-method][data-method="${method}"]`).click();
+  await pickMethod(page, method);
   if (opts.quick !== undefined) await page.locator(`[data-testid=tender-quick][data-amount="${opts.quick}"]`).click();
   if (opts.tendered !== undefined) await page.getByTestId('tender-input').fill(opts.tendered);
   if (opts.reference) await page.getByTestId('pay-reference').fill(opts.reference);

@@ -36,7 +36,8 @@ const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 's
   db.insertInto('transactions').values({ ...v, number: null, receipt_number: null, sync_state: 'pending' }),
 );
 
-export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
+/** `id`: the sale's id, new unless the sale takes over one already given (a mobile-money push paid in cash instead). */
+export async function sell(ctx: ActionCtx, input: SellInput, id: string = newId()): Promise<Receipt> {
   if (!Array.isArray(input.lines) || input.lines.length === 0)
     throw new TillError('VALIDATION_ERROR', 'lines must have at least one line', 'lines');
   input.lines.forEach((l, i) => {
@@ -90,11 +91,11 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
     const tendered = input.cash_tendered === undefined ? undefined : toCents(input.cash_tendered);
     const short = checkTender({ payment_method: input.payment_method, total: sale.total, cash_tendered: tendered });
     if (short) throw new TillError(short.code, `${short.field} ${short.message}`, short.field);
-    const id = newId();
     const counters = await nextCounters(trx, ['receipt_seq', 'last_seq']);
     const clientReceiptNumber = `${store.code}-${tillCode}-${counters.receipt_seq}`;
     const {
       payment_reference,
+      payment_phone,
       discount_pct,
       customer_id,
       customer_name,
@@ -110,6 +111,7 @@ export async function sell(ctx: ActionCtx, input: SellInput): Promise<Receipt> {
     const optional = {
       cash_tendered,
       payment_reference,
+      payment_phone,
       discount_pct,
       customer_id,
       customer_name,

@@ -4,8 +4,11 @@ import type {
   AddoListMeta,
   AddoMedicine,
   BootstrapResponse,
+  CreatePaymentRequestInput,
   LoginInput,
   LoginResult,
+  MobileNetwork,
+  PaymentRequest,
   PullResponse,
   PushRequest,
   PushResponse,
@@ -76,6 +79,25 @@ export class HttpConnector implements TillConnector {
   }
   async ping(signal: AbortSignal): Promise<void> {
     await this.http.request('GET', '/sync/ping', { signal, timeoutMs: this.probeTimeoutMs });
+  }
+  async createPaymentRequest(accessToken: string, input: CreatePaymentRequestInput, signal: AbortSignal): Promise<PaymentRequest> {
+    return this.http.request<PaymentRequest>('POST', '/payments/requests', { token: accessToken, body: input, signal });
+  }
+  async getPaymentRequest(accessToken: string, id: string, signal: AbortSignal): Promise<PaymentRequest> {
+    return this.http.request<PaymentRequest>('GET', `/payments/requests/${encodeURIComponent(id)}`, { token: accessToken, signal });
+  }
+  async cancelPaymentRequest(accessToken: string, id: string, signal: AbortSignal): Promise<PaymentRequest> {
+    const path = `/payments/requests/${encodeURIComponent(id)}/cancel`;
+    return this.http.request<PaymentRequest>('POST', path, { token: accessToken, body: {}, signal });
+  }
+  async retryPaymentRequest(
+    accessToken: string,
+    id: string,
+    input: { phone?: string; network?: MobileNetwork },
+    signal: AbortSignal,
+  ): Promise<PaymentRequest> {
+    const path = `/payments/requests/${encodeURIComponent(id)}/retry`;
+    return this.http.request<PaymentRequest>('POST', path, { token: accessToken, body: input, signal });
   }
   realtimeUrl(accessToken: string): string {
     return `${this.http.baseUrl.replace(/^http/, 'ws')}/sync/ws?access_token=${encodeURIComponent(accessToken)}`;

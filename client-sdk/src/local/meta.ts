@@ -1,4 +1,5 @@
 /** Typed access to the replica's `meta` key-value table. */
+import type { CreateSaleInput, MobileNetwork, PaymentRequestState } from '@duka/shared';
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled.js';
 import type { LocalExec } from './db.js';
@@ -32,6 +33,32 @@ export interface MetaValues {
     string,
     { user: MetaValues['user']; salt: string; hash: string; iterations: number /** Epoch ms it was kept. */; at: number }
   >;
+  /** Mobile-money pushes this till asked for and is not done with, by id (actions/mobile-money.ts). */
+  payment_requests: Record<string, HeldPayment>;
+}
+
+/**
+ * A push the till asked for, kept until it is paid (its sale is then in `transactions`), sold for
+ * cash instead, or a day old: a till that goes offline while waiting still knows what to ask about.
+ */
+export interface HeldPayment {
+  id: string;
+  /** The sale as asked, without its id: what paying in cash instead sells. */
+  sale: Omit<CreateSaleInput, 'id'>;
+  /** The customer's number, `+255…`. */
+  phone: string;
+  network: MobileNetwork | null;
+  /** Epoch ms (till clock). */
+  asked_at: number;
+  /** The server's last word; null while the ask has no answer. */
+  state: PaymentRequestState | null;
+  /** TZS asked for, once the server said. */
+  amount: number | null;
+  /**
+   * The ask got no answer and the cashier was told it failed: if it reached the server after all,
+   * the till cancels it there when it can, so the customer is not asked to pay a sale taken otherwise.
+   */
+  abandoned: boolean;
 }
 export type MetaKey = keyof MetaValues;
 

@@ -1,6 +1,7 @@
 /**
- * The websocket hint channel (`/sync/ws`, docs/realtime.md): every `hello`, `poke`, `stock` or
- * `notification` asks the engine for a sync, which pulls the real rows. Messages are hints only,
+ * The websocket hint channel (`/sync/ws`, docs/realtime.md): every `hello`, `poke`, `stock`,
+ * `notification` or `payment` asks the engine for a sync, which pulls the real rows (a `payment`
+ * also goes to the till's payment watch, since a push still awaiting is no row a pull brings). Messages are hints only,
  * so a lost one costs latency, never data. The link reconnects with backoff; on close 4001 (token
  * expired) or 4003 (session revoked) it refreshes the token first, and it waits for a login when
  * there is none. The socket comes from the platform (`platform.ts`), and the link uses what it can
@@ -28,6 +29,8 @@ export interface RealtimeOptions {
   now: () => number;
   /** A hint arrived (or the link opened): sync soon. */
   onHint: () => void;
+  /** Every message, read (a `payment` one carries a push's new state, which a sync would not bring). */
+  onMessage?: (message: ServerMessage) => void;
   onReachable: (reached: boolean) => void;
   /** The socket opened (true) or closed (false). */
   onLive: (live: boolean) => void;
@@ -119,7 +122,9 @@ export class RealtimeLink {
           } catch {
             return;
           }
-          if (parsed.success) this.o.onHint();
+          if (!parsed.success) return;
+          this.o.onMessage?.(parsed.data);
+          this.o.onHint();
         },
         // Refused before the upgrade (401 expired token, 429…): refresh on 401, then dial again.
         refused: (status) => {

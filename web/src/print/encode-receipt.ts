@@ -7,6 +7,7 @@
  */
 import { formatTzs } from '@duka/shared';
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
+import { phoneForPeople } from '../format.js';
 import { type MessageKey, t } from '../i18n.js';
 import { COLUMNS, type PaperWidth } from './paper.js';
 import type { ReceiptModel } from './receipt-model.js';
@@ -96,6 +97,7 @@ export function layOutReceipt(m: ReceiptModel, { width, language = 'esc-pos', co
   dashes();
   const method = t(`pay.method.${m.payment.method}`);
   e.line(label('receipt.paid_by', { method: m.payment.reference ? `${method} (${m.payment.reference})` : method }));
+  if (m.payment.phone) e.line(label('receipt.paid_from', { phone: phoneForPeople(m.payment.phone) }));
   if (m.tendered !== null) row(label('print.tendered'), formatTzs(m.tendered));
   if (m.change !== null) row(label('print.change'), formatTzs(m.change));
   if (m.customer) e.line(label('receipt.customer', { name: m.customer.name }));

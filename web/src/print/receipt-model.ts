@@ -55,7 +55,8 @@ export interface ReceiptModel {
   discountPct: number;
   tax: number;
   total: number;
-  payment: { method: PaymentMethod; reference: string | null };
+  /** `phone`: the wallet a mobile-money sale was paid from (`+255…`), when known. */
+  payment: { method: PaymentMethod; reference: string | null; phone: string | null };
   tendered: number | null;
   change: number | null;
   customer: { name: string; tin: string | null } | null;
@@ -98,7 +99,7 @@ export function receiptModel(sale: PrintableSale, { shop, store, cashier, zone }
     discountPct: sale.discount_pct,
     tax: toCents(sale.tax),
     total: toCents(sale.total),
-    payment: { method: sale.payment_method, reference: sale.payment_reference },
+    payment: { method: sale.payment_method, reference: sale.payment_reference, phone: sale.payment_phone ?? null },
     tendered: centsOrNull(sale.cash_tendered),
     change: centsOrNull(sale.change_given),
     customer: sale.customer_name ? { name: sale.customer_name, tin: sale.customer_tin } : null,

@@ -1,17 +1,34 @@
 /**
  * The sale being rung up: lines and quantities, the discount (only for users holding the discount
- * permission), how it is paid (the shared PaymentMethod list; Credit names a customer), and the
- * charge, which hands the sale to the till.
+ * permission), how it is paid (the shared PaymentMethod list, its mobile-money wallets as one
+ * choice; Credit names a customer), and the charge, which hands the sale to the till. Mobile money
+ * online asks the customer's phone instead (mobile-money.ts, mobile-wait.ts).
  */
-import type { Receipt, Till, TillUser } from '@duka/client-sdk';
-import { formatTzs, holdsPermission, PaymentMethod } from '@duka/shared';
+import { PushUnavailableError, type Receipt, type Till, type TillUser } from '@duka/client-sdk';
+import { formatTzs, holdsPermission, isMobileMoney, PaymentMethod } from '@duka/shared';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { badTin, type Cart, cartTotals, cashPayment, type Payment, saleInput, setDiscount, setQty, shortBy } from '../cart.js';
+import {
+  badTin,
+  type Cart,
+  cartTotals,
+  cashPayment,
+  MOBILE,
+  type Payment,
+  saleInput,
+  saleLines,
+  saleMethod,
+  setDiscount,
+  setQty,
+  shortBy,
+} from '../cart.js';
 import { t } from '../i18n.js';
 import { CustomerPicker } from './customer-picker.js';
 import { Tender, tenderShort } from './tender.js';
 import { errorText } from './errors.js';
 import { html } from './html.js';
+import { useSignal, useTillStatus } from './hooks.js';
+import { MobilePanel, noPushAccount, phoneFault } from './mobile-money.js';
+import { MobileWait, stillWaiting, type Waiting, waitingFrom } from './mobile-wait.js';
 
 export const methodLabel = (m: PaymentMethod): string => t(`pay.method.${m}`);
 
@@ -30,19 +47,30 @@ interface Props {
   onHide: () => void;
 }
 
-const NEEDS_REFERENCE: readonly PaymentMethod[] = PaymentMethod.options.filter((m) => m !== 'Cash' && m !== 'Credit');
+const NEEDS_REFERENCE: readonly PaymentMethod[] = PaymentMethod.options.filter((m) => m !== 'Cash' && m !== 'Credit' && !isMobileMoney(m));
+/** The checkout's choices: the wallets are one, mobile money, right after cash. */
+const CHOICES: ReadonlyArray<Payment['method']> = PaymentMethod.options.flatMap((m) =>
+  isMobileMoney(m) ? [] : m === 'Cash' ? [m, MOBILE] : [m],
+);
 
 export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onSold, onHide }: Props) {
   const [pay, setPay] = useState<Payment>(cashPayment);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [waiting, setWaiting] = useState<Waiting | null>(null);
+  const status = useTillStatus(till);
+  const noAccount = useSignal(noPushAccount);
   const totals = cartTotals(cart);
   const mayDiscount = holdsPermission(user, 'discount');
   const missingCustomer = pay.method === 'Credit' && !pay.customerId;
   const tinWrong = fiscal && badTin(pay);
 
   const short = tenderShort(pay, totals.total);
-  const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong && !short;
+  const mobileHeld = pay.method === MOBILE && (saleMethod(pay) === null || phoneFault(pay.phone) !== null);
+  const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong && !short && !mobileHeld;
+  const canPush = status.online && !noAccount;
+  // A push this till was waiting on when the page was reloaded: its wait comes back.
+  useEffect(() => void till.pendingMobilePayments().then((held) => setWaiting((w) => w ?? stillWaiting(held))), [till]);
   const oversold = cart.lines.filter((l) => shortBy(l) > 0);
 
   const charge = async () => {
@@ -60,11 +88,35 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
     }
   };
 
+  const ask = async () => {
+    if (busy || saleMethod(pay) === null) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const tin = fiscal && pay.tin.trim() ? { customer_tin: pay.tin.trim() } : {};
+      const r = await till.askMobilePayment({ ...saleLines(cart), ...tin, payment_method: pay.wallet!, phone: pay.phone });
+      setWaiting(waitingFrom(r));
+    } catch (e) {
+      // Offline or no collection account: the panel now shows the SMS path, and says why.
+      if (e instanceof PushUnavailableError) {
+        if (e.reason !== 'offline') noPushAccount.set(true);
+      } else setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const paidByPhone = (receipt: Receipt) => {
+    setWaiting(null);
+    setPay(cashPayment());
+    onSold(receipt);
+  };
+
   // Read through a ref, so the listener added once always calls this render's charge.
   const latest = useRef(charge);
   latest.current = charge;
+  const keysOn = keys && !waiting;
   useEffect(() => {
-    if (!keys) return;
+    if (!keysOn) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'F9' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
         e.preventDefault();
@@ -73,7 +125,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [keys]);
+  }, [keysOn]);
 
   return html`
     <section class="cart" data-testid="cart">
@@ -112,16 +164,22 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
       <fieldset class="payment">
         <legend>${t('pay.method')}</legend>
         <div class="methods" role="radiogroup">
-          ${PaymentMethod.options.map(
+          ${CHOICES.map(
             (m) => html`
               <button key=${m} role="radio" aria-checked=${pay.method === m} class=${pay.method === m ? 'selected' : ''} data-testid="pay-method" data-method=${m}
-                onClick=${() => setPay({ ...pay, method: m, customerId: m === 'Credit' ? pay.customerId : null })}>${methodLabel(m)}</button>
+                onClick=${() => setPay({ ...pay, method: m, customerId: m === 'Credit' ? pay.customerId : null })}>${m === MOBILE ? t('pay.mobile') : methodLabel(m)}</button>
             `,
           )}
         </div>
         ${pay.method === 'Cash' ? html`<${Tender} pay=${pay} total=${totals.total} onPay=${setPay} />` : null}
         ${
-          NEEDS_REFERENCE.includes(pay.method)
+          pay.method === MOBILE
+            ? html`<${MobilePanel} pay=${pay} total=${cart.lines.length ? totals.total : 0} canPush=${canPush} asking=${busy}
+                smsOnly=${!status.online ? 'offline' : noAccount ? 'no_account' : null} onPay=${setPay} onAsk=${ask} />`
+            : null
+        }
+        ${
+          (NEEDS_REFERENCE as readonly string[]).includes(pay.method)
             ? html`<input data-testid="pay-reference" placeholder=${t('pay.reference')} value=${pay.reference} onInput=${(e: any) => setPay({ ...pay, reference: e.currentTarget.value })} />`
             : null
         }
@@ -148,6 +206,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
         </button>
       </div>
       <p class="hint keys">${t('keys.hint')}</p>
+      ${waiting ? html`<${MobileWait} till=${till} wait=${waiting} onSold=${paidByPhone} onBack=${() => setWaiting(null)} />` : null}
     </section>
   `;
 }

@@ -8,6 +8,7 @@
 import type { Receipt, Till } from '@duka/client-sdk';
 import { formatTzs, type Organisation, type Store } from '@duka/shared';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { phoneForPeople } from '../format.js';
 import { formatTime, shopZone, t } from '../i18n.js';
 import { printDialog, printReceipt } from '../print/print-receipt.js';
 import { printerSettings } from '../print/printer.js';
@@ -76,7 +77,9 @@ export function ReceiptView({ till, version, sale, shop, store, onClose, onScan 
           ${m.status === 'refunded' ? html`<p class="stamp">${t('receipt.status.refunded')}</p>` : null}
           ${m.status === 'void' ? html`<p class="stamp">${t('receipt.status.voided')}</p>` : null}
           <${Lines} m=${m} />
-          <p>${t('receipt.paid_by', { method: methodLabel(m.payment.method) })}${m.payment.reference ? ` (${m.payment.reference})` : ''}</p>
+          <p data-testid="receipt-paid-by" data-method=${m.payment.method}>${t('receipt.paid_by', { method: methodLabel(m.payment.method) })}${m.payment.reference ? ` (${m.payment.reference})` : ''}</p>
+          ${m.payment.phone ? html`<p data-testid="receipt-phone">${t('receipt.paid_from', { phone: phoneForPeople(m.payment.phone) })}</p>` : null}
+          ${receipt.payment_verification ? html`<p class="no-print" data-testid="receipt-verification" data-verification=${receipt.payment_verification}>${t(`receipt.verification.${receipt.payment_verification}`)}</p>` : null}
           ${m.tendered !== null ? html`<p data-testid="receipt-tendered">${t('print.tendered')}: ${formatTzs(m.tendered)}</p>` : null}
           ${m.change !== null ? html`<p data-testid="receipt-change">${t('print.change')}: ${formatTzs(m.change)}</p>` : null}
           ${m.customer ? html`<p>${t('receipt.customer', { name: m.customer.name })}</p>` : null}

@@ -118,6 +118,8 @@ export const FISCAL_SALE: PrintableSale = {
   client_receipt_number: 'MAD-T1-6',
   payment_method: 'M-Pesa',
   payment_reference: 'QK71XY2Z9A',
+  payment_phone: null,
+  payment_verification: null,
   discount_pct: 0,
   discount: 0,
   subtotal: 9700,

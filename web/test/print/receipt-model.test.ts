@@ -19,7 +19,7 @@ describe('the receipt model', () => {
       discountPct: 5,
       tax: 252_153,
       total: 1_653_000,
-      payment: { method: 'Cash', reference: null },
+      payment: { method: 'Cash', reference: null, phone: null },
       tendered: 2_000_000,
       change: 347_000,
       customer: null,

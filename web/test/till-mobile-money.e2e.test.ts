@@ -1,0 +1,130 @@
+/**
+ * Issue 38's "done" for the browser till, in a real Chromium: the shop has a Selcom collection
+ * account on a local Selcom; the cashier scans, picks mobile money, types the customer's number as
+ * people write it, finds M-Pesa preselected, and asks the phone. Selcom receives the push for the
+ * amount and the number, posts its signed webhook, and the till shows the paid sale's receipt with
+ * the store's receipt number. Then a push cancelled (its stock back) and paid in cash instead.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SelcomFake } from '../../test/fakes/selcom-fake.js';
+import { registerOwner, type Session } from '../../test/setup/factories.js';
+import { expectPending, openApp, scan, signIn, startShop, type Shop } from './browser.js';
+
+const SELCOM = { apiKey: 'selcom-key-0123-8842', apiSecret: 'selcom-SECRET-5e1d', vendor: 'TILL61000042' };
+const SUKARI = { name: 'Sukari 1kg', barcode: '6161100000031', selling_price: 6250, cost_price: 5000, stock: 20 };
+
+describe('the browser till: mobile money by push', () => {
+  const selcom = new SelcomFake(SELCOM);
+  let shop: Shop;
+  let owner: Session;
+  let sukari: string;
+  let page: Page;
+
+  beforeAll(async () => {
+    await selcom.start();
+    shop = await startShop({ config: { SELCOM_URL: selcom.url } });
+    // The callback URL names the server's public origin; the fake posts to this run's port instead.
+    selcom.webhookOrigin = shop.origin;
+    owner = await registerOwner(shop.t);
+    const product = await shop.t.request('POST', '/inventory/products', { token: owner.token, body: SUKARI });
+    expect(product.status, product.text).toBe(200);
+    sukari = product.body.data.id;
+    const account = await shop.t.request('POST', '/payments/collection-accounts', {
+      token: owner.token,
+      body: { provider: 'selcom', label: 'Selcom', credentials: SELCOM },
+    });
+    expect(account.status, account.text).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await shop?.close();
+    await selcom.stop();
+  });
+
+  const stock = async () =>
+    (await shop.t.request('GET', `/inventory/products/${sukari}`, { token: owner.token })).body.data.stock as number;
+  const serverSale = async (id: string) => (await shop.t.request('GET', `/pos/transactions/${id}`, { token: owner.token })).body.data;
+  /** Mobile money for the cart, to this number: answers the wait's request id once the phone was asked. */
+  async function askPhone(typed: string): Promise<string> {
+    await page.locator('[data-testid=pay-method][data-method="mobile"]').click();
+    await page.getByTestId('mm-phone').fill(typed);
+    await page.getByTestId('mm-ask').click();
+    const wait = page.locator('[data-testid=mm-wait][data-status=awaiting_payment]');
+    await wait.waitFor();
+    return (await wait.getAttribute('data-request-id'))!;
+  }
+
+  it('asks the customer’s phone, and shows the receipt with its store number once Selcom says paid', async () => {
+    ({ page } = await openApp(shop));
+    await signIn(page, owner.phone, owner.password);
+    await scan(page, `2*${SUKARI.barcode}`);
+
+    await page.locator('[data-testid=pay-method][data-method="mobile"]').click();
+    await page.getByTestId('mm-phone').fill('0754 12');
+    expect(await page.getByTestId('mm-phone-error').textContent()).toBe('Too short: a mobile number has 9 digits after the 0');
+    expect(await page.getByTestId('mm-ask').isDisabled()).toBe(true);
+    await page.getByTestId('mm-phone').fill('0754 123 456');
+    expect(await page.getByTestId('mm-phone-error').count()).toBe(0);
+    expect(await page.locator('[data-testid=mm-wallet][aria-checked=true]').getAttribute('data-method')).toBe('M-Pesa');
+    expect(await page.getByTestId('mm-amount').textContent()).toBe('Amount: TZS 12,500');
+    await page.getByTestId('mm-ask').click();
+
+    const wait = page.locator('[data-testid=mm-wait][data-status=awaiting_payment]');
+    await wait.waitFor();
+    const id = (await wait.getAttribute('data-request-id'))!;
+    expect(await page.getByTestId('mm-waiting').textContent()).toBe(
+      'Waiting for the customer to confirm on 0754 123 456 · M-Pesa · TZS 12,500',
+    );
+    const order = selcom.orders.get([...selcom.orders.keys()].at(-1)!)!;
+    expect(order).toMatchObject({ amount: 12500, buyer_phone: '255754123456', pushed_to: '255754123456', payment_status: 'PENDING' });
+    const pushed = selcom.requests.filter((r) => r.url === '/v1/checkout/wallet-payment').map((r) => JSON.parse(r.body));
+    expect(pushed).toEqual([expect.objectContaining({ order_id: order.order_id, msisdn: '255754123456' })]);
+    expect(await stock()).toBe(18);
+
+    expect(await selcom.webhook(order.order_id)).toBe(200);
+    const receipt = page.getByTestId('receipt');
+    await receipt.waitFor();
+    const sale = await serverSale(id);
+    expect(sale).toMatchObject({
+      id,
+      payment_method: 'M-Pesa',
+      payment_phone: '+255754123456',
+      payment_verification: 'verified',
+      total: 12500,
+      status: 'paid',
+    });
+    expect(await receipt.getAttribute('data-sale-id')).toBe(id);
+    expect(await page.getByTestId('receipt-number').textContent()).toBe(sale.receipt_number);
+    expect(await page.getByTestId('receipt-paid-by').getAttribute('data-method')).toBe('M-Pesa');
+    expect(await page.getByTestId('receipt-phone').textContent()).toBe('From 0754 123 456');
+    expect(await page.getByTestId('receipt-verification').getAttribute('data-verification')).toBe('verified');
+    expect(await page.getByTestId('receipt-total').textContent()).toBe('TZS 12,500');
+    await page.getByTestId('receipt-close').click();
+    expect(await stock()).toBe(18);
+  }, 300_000);
+
+  it('cancelled: the stock comes back; the customer pays cash instead, the same sale', async () => {
+    await scan(page, SUKARI.barcode);
+    const id = await askPhone('+255 781 000 111');
+    expect(await page.getByTestId('mm-waiting').textContent()).toBe(
+      'Waiting for the customer to confirm on 0781 000 111 · Airtel Money · TZS 6,250',
+    );
+    expect(await stock()).toBe(17);
+
+    await page.getByTestId('mm-cancel').click();
+    await page.locator('[data-testid=mm-wait][data-status=cancelled]').waitFor();
+    expect(await page.getByTestId('mm-over').textContent()).toBe('Cancelled: nothing was sold and the stock is back');
+    expect(await page.getByTestId('mm-waiting').textContent()).toBe('Asked 0781 000 111 · Airtel Money · TZS 6,250');
+    expect(await stock()).toBe(18);
+
+    await page.getByTestId('mm-cash').click();
+    const receipt = page.getByTestId('receipt');
+    await receipt.waitFor();
+    expect(await receipt.getAttribute('data-sale-id')).toBe(id);
+    expect(await page.getByTestId('receipt-paid-by').getAttribute('data-method')).toBe('Cash');
+    await page.getByTestId('receipt-close').click();
+    await expectPending(page, 0, 30_000);
+    expect(await serverSale(id)).toMatchObject({ id, payment_method: 'Cash', total: 6250, status: 'paid' });
+    expect(await stock()).toBe(17);
+  }, 120_000);
+});
