@@ -14,7 +14,9 @@
  * for a sale nobody needs to check (cash, bank, credit, or a store without a collection account),
  * `verified` once a payment the provider reported is matched to it, `unverified` until then, and
  * `unmatched` when the owner's window (`organisations.payment_match_window_min`) passed without
- * one. `received_payments.matched_at` is when a payment was matched. Frozen.
+ * one. `received_payments.matched_at` is when a payment was matched, and `wallet_ref` the mobile
+ * network's own transaction id where the provider passes it on (AzamPay's `fspReferenceId`): the
+ * reference in the customer's SMS, which a cashier types for a sale rung up without a push. Frozen.
  */
 import type { Kysely } from 'kysely';
 import { addForeignKey, index, sql, t } from './_helpers.js';
@@ -61,6 +63,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     )
     .execute(db);
   await db.schema.alterTable('received_payments').addColumn('matched_at', t.big).execute();
+  await db.schema.alterTable('received_payments').addColumn('wallet_ref', t.text).execute();
   await db.schema
     .alterTable('organisations')
     .addColumn('payment_match_window_min', t.int, (c) => c.notNull().defaultTo(60))
@@ -77,6 +80,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('payment_requests').ifExists().execute();
   await db.schema.dropIndex('ix__transactions__unverified').ifExists().execute();
   for (const column of ['payment_phone', 'payment_verification']) await db.schema.alterTable('transactions').dropColumn(column).execute();
-  await db.schema.alterTable('received_payments').dropColumn('matched_at').execute();
+  for (const column of ['matched_at', 'wallet_ref']) await db.schema.alterTable('received_payments').dropColumn(column).execute();
   await db.schema.alterTable('organisations').dropColumn('payment_match_window_min').execute();
 }

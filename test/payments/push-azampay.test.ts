@@ -79,7 +79,7 @@ describe('push at checkout through AzamPay', () => {
     expect(received.map((r) => [r.provider_ref, r.matched_sale_id])).toEqual([[pushFor(id).transactionId, id]]);
   });
 
-  it('a lost callback: the request expires after its wait and the stock comes back; the late payment stays unmatched', async () => {
+  it('a lost callback: the request expires after its wait and the stock comes back; the sale recorded with the SMS reference is verified by the late payment', async () => {
     const s = await shop();
     const body = checkout(s);
     await ask(t, s.cashier, body);
@@ -99,11 +99,33 @@ describe('push at checkout through AzamPay', () => {
     await runPaymentRequestJobs(t.deps);
     expect(await stockOf(t, s)).toEqual([10, 5]);
 
-    expect(await azampay.pay(pushFor(id), callbackOf(s))).toBe(200);
-    const { sales, received } = await booked(t, s);
-    expect(sales).toEqual([]);
-    expect(received.map((r) => [Number(r.amount), r.matched_sale_id])).toEqual([[1_570_000, null]]);
+    // The documented manual path: the customer shows the SMS, and the cashier records the sale with
+    // the mobile network's reference from it. It waits, unverified, for the provider's word.
+    const push = pushFor(id);
+    const smsRef = `FSP${push.transactionId}`;
+    const sold = await t.request('POST', '/pos/sale', {
+      token: s.cashier.token,
+      body: { ...body.sale, payment_reference: smsRef.toLowerCase(), payment_phone: '0754 123 456' },
+    });
+    expect(sold.status, sold.text).toBe(201);
+    await t.deps.afterAnswer.idle();
+    let { sales, received } = await booked(t, s);
+    expect(sales.map((x) => [x.id, x.payment_method, Number(x.total), x.payment_verification])).toEqual([
+      [id, 'M-Pesa', 1_570_000, 'unverified'],
+    ]);
+    expect(received).toEqual([]);
+    expect(await stockOf(t, s)).toEqual([7, 4]);
+
+    // The late callback: the request stays expired, and the payment verifies the cashier's sale.
+    expect(await azampay.pay(push, callbackOf(s))).toBe(200);
+    ({ sales, received } = await booked(t, s));
+    expect(received.map((r) => [Number(r.amount), r.wallet_ref, r.matched_sale_id])).toEqual([[1_570_000, smsRef, id]]);
+    expect(sales.map((x) => [x.id, x.payment_verification])).toEqual([[id, 'verified']]);
     expect((await readRequest(t, s.cashier, id)).status).toBe('expired');
+    expect(await stockOf(t, s)).toEqual([7, 4]);
+    // Delivered again: nothing changes.
+    expect(await azampay.pay(push, callbackOf(s))).toBe(200);
+    expect((await booked(t, s)).received).toHaveLength(1);
   });
 
   it('cancel gives the stock back exactly; a payment after it books nothing; retry holds again as <id>.2 and pays that attempt only', async () => {

@@ -148,10 +148,10 @@ describe('payments received into a collection account', () => {
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="received-payments_2026-11-20_to_2026-11-21.csv"');
     expect(csv.text).toBe(
       [
-        'date,time,provider,account_id,provider_ref,reference,amount,payer_phone,network,status,matched_sale_id',
-        `2026-11-20,10:00:00,azampay,${azam.id},AZ10,ref-AZ10,1500.00,+255712345678,Mpesa,paid,`,
-        `2026-11-21,12:30:00,azampay,${azam.id},AZ11,ref-AZ11,3000.00,+255712345678,Mpesa,paid,`,
-        `2026-11-21,12:30:00,azampay,${azam.id},AZ12,ref-AZ12,700.00,+255712345678,Mpesa,failed,`,
+        'date,time,provider,account_id,provider_ref,reference,wallet_ref,amount,payer_phone,network,status,matched_sale_id',
+        `2026-11-20,10:00:00,azampay,${azam.id},AZ10,ref-AZ10,FSPAZ10,1500.00,+255712345678,Mpesa,paid,`,
+        `2026-11-21,12:30:00,azampay,${azam.id},AZ11,ref-AZ11,FSPAZ11,3000.00,+255712345678,Mpesa,paid,`,
+        `2026-11-21,12:30:00,azampay,${azam.id},AZ12,ref-AZ12,FSPAZ12,700.00,+255712345678,Mpesa,failed,`,
         '',
       ].join('\r\n'),
     );

@@ -99,6 +99,9 @@ export const ReceivedPayment = z
       .string()
       .nullable()
       .meta({ description: 'Our reference when the provider echoes one; null for a payment the customer started' }),
+    wallet_ref: z.string().nullable().meta({
+      description: "The mobile network's own transaction id, the one in the payer's SMS, when the provider passes it on (AzamPay)",
+    }),
     amount: Money,
     payer_phone: z.string().nullable().meta({ example: '+255712345678' }),
     network: z.string().nullable().meta({ description: "The wallet as the provider names it (e.g. 'Mpesa', 'AIRTELMONEY')" }),

@@ -41,6 +41,8 @@ export interface ReceivedPaymentTable {
   matched_sale_id: string | null;
   /** When it was matched to its sale. */
   matched_at: number | null;
+  /** The mobile network's own transaction id (the one in the customer's SMS), when the provider passes it on. */
+  wallet_ref: string | null;
 }
 
 /** A sale held while the customer's phone is asked for the money (migration 0035). Amount in cents. */

@@ -4,8 +4,9 @@
  * just stored, and the job's sweep. A sale waiting for its payment (`unverified`, or `unmatched`
  * once the owner's window passed) and a paid payment no sale has claimed match when:
  * - the payment went into the sale's store's own account or the organisation-wide one;
- * - the provider's reference (`provider_ref`) or the one it echoed (`reference`) is the reference the
- *   cashier typed from the customer's SMS, trimmed and in any case;
+ * - the provider's reference (`provider_ref`), the one it echoed (`reference`) or the mobile
+ *   network's own (`wallet_ref`) is the reference the cashier typed from the customer's SMS,
+ *   trimmed and in any case;
  * - the amounts are equal to the cent (a right reference with another amount is not the sale's);
  * - they are within MATCH_LOOKBACK_MS of each other, which only keeps the join on recent rows.
  * The phone is not compared: someone else may pay for the customer. Pairs come oldest sale first,
@@ -21,7 +22,7 @@ export const MATCH_LOOKBACK_MS = 30 * 86_400_000;
 
 type Joined = ExpressionBuilder<Database & { t: Database['transactions']; p: Database['received_payments'] }, 't' | 'p'>;
 
-const folded = (eb: Joined, column: 't.payment_reference' | 'p.provider_ref' | 'p.reference') =>
+const folded = (eb: Joined, column: 't.payment_reference' | 'p.provider_ref' | 'p.reference' | 'p.wallet_ref') =>
   eb.fn<string>('lower', [eb.fn<string>('trim', [eb.ref(column)])]);
 
 /** A sale and the payment that may be its, in the order they are tried. */
@@ -54,6 +55,7 @@ export function matchPairs(db: Kysely<Database>, f: MatchFilter): Promise<MatchP
           eb.or([
             eb(folded(eb, 'p.provider_ref'), '=', folded(eb, 't.payment_reference')),
             eb(folded(eb, 'p.reference'), '=', folded(eb, 't.payment_reference')),
+            eb(folded(eb, 'p.wallet_ref'), '=', folded(eb, 't.payment_reference')),
           ]),
         ),
     )

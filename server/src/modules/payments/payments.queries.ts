@@ -36,6 +36,7 @@ export function toReceivedPayment(row: ReceivedPaymentRow): ReceivedPayment {
     provider: row.provider,
     provider_ref: row.provider_ref,
     reference: row.reference,
+    wallet_ref: row.wallet_ref,
     amount: fromCents(Number(row.amount)),
     payer_phone: row.payer_phone,
     network: row.network,

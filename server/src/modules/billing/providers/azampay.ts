@@ -13,7 +13,8 @@
  *   `{ success, transactionId, message }`;
  * - callback: JSON `msisdn`, `amount`, `message`, `utilityref` (our externalId), `operator`,
  *   `reference` (AzamPay's), `transactionstatus` (`success` or `failure`), `submerchantAcc`,
- *   `fspReferenceId`, `additionalProperties`.
+ *   `fspReferenceId` (the mobile network's own transaction id, the one in the payer's SMS),
+ *   `additionalProperties`.
  * AzamPay signs no callback, so the callback URL carries a secret (`?token=`) that is compared in
  * constant time; and its public checkout API gives no status query for an MNO push that we could
  * confirm, so `queryStatus` answers `pending` and a payment whose callback was lost waits for the
@@ -152,6 +153,7 @@ export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
         detail: typeof body.message === 'string' ? body.message : status,
         payer: typeof body.msisdn === 'string' ? body.msisdn : null,
         network: typeof body.operator === 'string' ? body.operator : null,
+        walletRef: typeof body.fspReferenceId === 'string' && body.fspReferenceId ? body.fspReferenceId : null,
       };
     },
 

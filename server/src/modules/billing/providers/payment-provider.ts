@@ -36,6 +36,8 @@ export interface PaymentResult {
   payer?: string | null;
   /** The wallet in the provider's own words ('Mpesa', 'AIRTELMONEY'), when a callback says. */
   network?: string | null;
+  /** The mobile network's own transaction id, the one in the payer's SMS, when a callback carries it. */
+  walletRef?: string | null;
 }
 
 export class PaymentRejected extends Error {

@@ -69,6 +69,7 @@ export async function receiveCollectionCallback(
       raw: input.body.slice(0, RAW_CAP),
       matched_sale_id: null,
       matched_at: null,
+      wallet_ref: result.walletRef ? result.walletRef.slice(0, 200) : null,
     });
     if (!inserted) return false;
     const named = await requestNamed(tx, account.org_id, result.reference);

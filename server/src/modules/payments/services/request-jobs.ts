@@ -105,6 +105,7 @@ async function applyAnswer(
         raw: JSON.stringify({ status_query: { ...result, amountTzs: result.amountTzs ?? fromCents(amount) } }),
         matched_sale_id: null,
         matched_at: null,
+        wallet_ref: result.walletRef ?? null,
       });
       // Stored already: its callback came first and was applied then.
       if (!stored) return;
