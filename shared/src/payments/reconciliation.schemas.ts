@@ -81,6 +81,7 @@ export const UnclaimedPayment = z
     provider: CollectionProvider,
     provider_ref: z.string(),
     reference: z.string().nullable(),
+    wallet_ref: z.string().nullable().meta({ description: "The mobile network's own reference, the one in the payer's SMS, when known" }),
     wallet: ReconciledWallet,
     network: z.string().nullable().meta({ description: 'The wallet as the provider named it' }),
     amount: Money,

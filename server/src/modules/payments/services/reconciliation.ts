@@ -136,6 +136,7 @@ const unclaimedView = (p: ReceivedPaymentRow): UnclaimedPayment => ({
   provider: p.provider,
   provider_ref: p.provider_ref,
   reference: p.reference,
+  wallet_ref: p.wallet_ref,
   wallet: walletOfNetwork(p.network),
   network: p.network,
   amount: fromCents(Number(p.amount)),
