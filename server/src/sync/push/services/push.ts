@@ -161,7 +161,13 @@ async function applyPush(ctx: AuthedContext, req: PushRequest): Promise<Omit<Pus
         created_at: now,
       })),
     );
-    await tx.db.updateTable('devices').set({ last_seq: last }).where('id', '=', device.id).where('org_id', '=', device.org_id).execute();
+    // The till's clock as its sales left it (sale-mutations.ts) goes with the seq: one write.
+    await tx.db
+      .updateTable('devices')
+      .set({ last_seq: last, last_sale_at: locked.last_sale_at })
+      .where('id', '=', device.id)
+      .where('org_id', '=', device.org_id)
+      .execute();
     return { results, last_applied_seq: last };
   });
 }

@@ -158,15 +158,9 @@ export async function applySales(
         : {}),
     };
   }
-  if (clock.lastSaleAt !== device.last_sale_at) {
-    await tx.db
-      .updateTable('devices')
-      .set({ last_sale_at: clock.lastSaleAt })
-      .where('id', '=', device.id)
-      .where('org_id', '=', orgId)
-      .execute();
-    device.last_sale_at = clock.lastSaleAt;
-  }
+  // Written with the device's last seq at the end of the push (push.ts), one statement for both;
+  // only once every write above has succeeded, so a set refused as a whole leaves it as it was.
+  device.last_sale_at = clock.lastSaleAt;
   return results.map((r) => r!);
 }
 
