@@ -34,6 +34,7 @@ SELECT create_distributed_table('shifts', 'org_id', colocate_with => 'organisati
 SELECT create_distributed_table('shift_counts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('collection_accounts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('received_payments', 'org_id', colocate_with => 'organisations');
+SELECT create_distributed_table('payment_requests', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('fiscal_devices', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('fiscal_receipts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('fiscal_z_reports', 'org_id', colocate_with => 'organisations');
