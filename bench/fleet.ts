@@ -21,6 +21,8 @@ const TILLS_PER_STORE = 5;
 const STORES_PER_ORG = 5;
 const MEAN_GAP_MS = 10_000;
 const PUSH_P99_CAPACITY_MS = 250;
+/** Each till holds a websocket and a connection on both sides: the open-file limit (20,000 here) bounds the search. */
+const MAX_TILLS = 8000;
 const envInt = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const envList = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
 
@@ -182,14 +184,19 @@ async function capacity(fleet: Fleet, database: string, seed: number, budgetS: n
     log(`capacity ${database}: N=${n} push p99 ${pct(r.push, 99)} ms, ${errorsOf(r)} errors -> ${ok ? 'holds' : 'over'}`);
     if (ok) good = { n, r };
     else bad = n;
-    if (bad === undefined) n *= 2;
-    else if (!good) n = Math.round(bad / 2);
+    if (bad === undefined) {
+      n *= 2;
+      if (n > MAX_TILLS) break;
+    } else if (!good) n = Math.round(bad / 2);
     else if (bad - good.n <= Math.max(100, good.n * 0.1)) break;
     else n = Math.round((good.n + bad) / 2 / 50) * 50;
     if (n < 50) break;
   }
   const target = database === 'sqlite' ? 3000 : 2000;
-  const bound = bad === undefined ? ` (search stopped unbounded, at ${Math.round(elapsed())} s)` : `, ${bad.toLocaleString('en')} over`;
+  const bound =
+    bad === undefined
+      ? ` (no N over it found: stopped at ${Math.round(elapsed())} s or ${MAX_TILLS.toLocaleString('en')} tills)`
+      : `, ${bad.toLocaleString('en')} over`;
   return {
     scenario: `fleet capacity: largest N with push p99 <= ${PUSH_P99_CAPACITY_MS} ms, no error = ${(good?.n ?? 0).toLocaleString('en')} tills${bound}; at it: ${good ? describe(good.r) : '-'}`,
     database,
