@@ -9,6 +9,7 @@
  * behind a slow server is counted, not hidden (coordinated omission).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@duka/shared';
 import WebSocket from 'ws';
 import { cpuMs } from './lib.js';
@@ -48,6 +49,8 @@ export interface FleetResult {
   samples: string[];
   serverCpuMs: number;
   generatorCpuMs: number;
+  /** The generator's event-loop delay p99 in the window, ms: how late its own timers and reads ran. */
+  generatorLagMs: number;
   seconds: number;
   tills: FleetTillState[];
 }
@@ -82,6 +85,7 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
     samples: [],
     serverCpuMs: 0,
     generatorCpuMs: 0,
+    generatorLagMs: 0,
     seconds: plan.measureMs / 1000,
     tills: plan.tills,
   };
@@ -132,8 +136,10 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
   const until = from + plan.measureMs;
   const inWindow = (t: number) => t >= from && t < until;
   let cpuFrom = { server: 0, generator: 0 };
+  const lag = monitorEventLoopDelay({ resolution: 10 });
   const windowStart = setTimeout(() => {
     cpuFrom = { server: cpuMs(plan.serverPid), generator: cpuMs(process.pid) };
+    lag.enable();
   }, plan.warmupMs);
   const dropped = new WeakSet<WebSocket>();
 
@@ -251,6 +257,8 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
   clearTimeout(windowStart);
   out.serverCpuMs = cpuMs(plan.serverPid) - cpuFrom.server;
   out.generatorCpuMs = cpuMs(process.pid) - cpuFrom.generator;
+  lag.disable();
+  out.generatorLagMs = Math.round(lag.percentile(99) / 1e6);
   stopping = true;
   // Let pushes in flight finish, so that the seqs carried to the next run are the server's.
   await new Promise((r) => setTimeout(r, 3000));

@@ -144,7 +144,7 @@ const errorsOf = (r: FleetResult) => r.errors.push + r.errors.pull + r.errors.ws
 const salesPerS = (r: FleetResult) => Math.round(r.sales / r.seconds);
 const cpuPct = (ms: number, r: FleetResult) => Math.round(ms / (10 * r.seconds));
 const describe = (r: FleetResult) =>
-  `server CPU ${cpuPct(r.serverCpuMs, r)} %, generator ${cpuPct(r.generatorCpuMs, r)} % (of one core); ${r.pushes} pushes, ${r.outages} outages`;
+  `server CPU ${cpuPct(r.serverCpuMs, r)} %, generator ${cpuPct(r.generatorCpuMs, r)} % (of one core, loop lag p99 ${r.generatorLagMs} ms); ${r.pushes} pushes, ${r.outages} outages`;
 
 function rowsOf(n: number, database: string, r: FleetResult, seconds: number): Row[] {
   const sqlite = database === 'sqlite';
