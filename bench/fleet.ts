@@ -59,7 +59,7 @@ class Fleet {
     const want = Math.ceil(n / perOrg);
     if (want <= have) return;
     const db = createDb({ ...dbOpts, poolSize: 2 });
-    const orgs = await pooled(want - have, 4, async (k) => {
+    const orgs = await pooled(want - have, 8, async (k) => {
       const o = have + k;
       const reg = await post(
         base,
