@@ -95,6 +95,7 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
     if (out.samples.length < 10) out.samples.push(`${kind}: ${message}`);
   };
   let stopping = false;
+  let pushing = 0;
   const sockets = new Set<WebSocket>();
 
   const connect = (till: FleetTillState, counted: () => boolean) =>
@@ -189,6 +190,7 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
           const batch = queue.splice(0, 500);
           const due = Math.min(...batch.map((q) => q.due));
           const counted = inWindow(due);
+          pushing++;
           try {
             const res = await fetch(`${plan.base}/api/v1/sync/push`, {
               method: 'POST',
@@ -216,6 +218,8 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
             fail('push', (e as Error).message, counted);
             queue.unshift(...batch);
             break;
+          } finally {
+            pushing--;
           }
         }
         busy = false;
@@ -260,8 +264,8 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
   lag.disable();
   out.generatorLagMs = Math.round(lag.percentile(99) / 1e6);
   stopping = true;
-  // Let pushes in flight finish, so that the seqs carried to the next run are the server's.
-  await new Promise((r) => setTimeout(r, 3000));
+  // Let pushes in flight finish (seconds, behind an overloaded server), so that the seqs carried to the next run are the server's.
+  for (let waited = 0; pushing > 0 && waited < 120_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
   for (const ws of sockets) ws.terminate();
   return out;
 }

@@ -24,7 +24,11 @@ const PUSH_P99_CAPACITY_MS = 250;
 /** Each till holds a websocket and a connection on both sides: the open-file limit (20,000 here) bounds the search. */
 const MAX_TILLS = 8000;
 const envInt = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const envList = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
+const envList = (name: string, fallback: string) =>
+  (process.env[name] ?? fallback)
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
 
 /** Up to `parallel` of `jobs` at a time. */
 async function pooled<T>(count: number, parallel: number, job: (i: number) => Promise<T>): Promise<T[]> {
@@ -198,7 +202,8 @@ async function capacity(fleet: Fleet, database: string, seed: number, budgetS: n
   while (elapsed() + warmup + window + 30 < budgetS) {
     const r = await fleet.run(n, warmup, window, seed);
     const ok = pct(r.push, 99) <= PUSH_P99_CAPACITY_MS && errorsOf(r) === 0;
-    log(`capacity ${database}: N=${n} push p99 ${pct(r.push, 99)} ms, ${errorsOf(r)} errors -> ${ok ? 'holds' : 'over'}`);
+    log(`capacity ${database}: N=${n} push p99 ${pct(r.push, 99)} ms, ${JSON.stringify(r.errors)} errors -> ${ok ? 'holds' : 'over'}`);
+    if (!ok) log(`  e.g. ${r.samples.slice(0, 3).join(' | ')}`);
     if (ok) good = { n, r };
     else bad = n;
     if (bad === undefined) {
