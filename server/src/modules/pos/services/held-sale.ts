@@ -43,18 +43,15 @@ async function book(tx: TxContext<AuthedContext>, held: HeldSale, payment: { ref
   for (const h of [...held.holds].sort((a, b) => a.product_id.localeCompare(b.product_id)))
     await changeStockLevel(tx, { orgId, storeId, productId: h.product_id, productName: h.product_name, delta: h.qty });
   const input = { ...held.sale, payment_reference: payment.reference.slice(0, 100), payment_phone: payment.phone };
-  const request: SaleRequest = { input, opts: { source: 'online', unitPrices: new Map(Object.entries(held.unit_prices)) } };
+  const request: SaleRequest = {
+    input,
+    opts: { source: 'online', unitPrices: new Map(Object.entries(held.unit_prices)), paymentConfirmed: true },
+  };
   // Planned as a till's pushed sale is: the customer has paid, so the sale has happened.
   const set = await loadSaleSet(tx, { orgId, storeId, online: false }, [request]);
   const planned = planSale(tx, set, request);
   if ('replayed' in planned) throw recorded(input.id);
   await writeSales(tx, set, [planned]);
-  await tx.db
-    .updateTable('transactions')
-    .set({ payment_verification: 'verified' })
-    .where('org_id', '=', orgId)
-    .where('id', '=', planned.row.id)
-    .execute();
   return { conflicts: planned.conflicts.map((c) => c.message) };
 }
 

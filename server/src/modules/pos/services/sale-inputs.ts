@@ -37,6 +37,8 @@ export interface SaleOptions {
   changeGiven?: number;
   /** Offline: the unit price the till charged per product, cents (reconciled by the caller). */
   unitPrices?: Map<string, number>;
+  /** A push at checkout the provider confirmed paid: the sale is booked verified, never waiting for a match. */
+  paymentConfirmed?: boolean;
   /** Offline: the member of the organisation who rang it up (checked by the caller); default the actor. */
   cashierId?: string;
   /** Offline: the batches the till took each product's units from (kept when they still hold them). */

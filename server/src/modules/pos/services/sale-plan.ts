@@ -211,7 +211,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     payment_reference: input.payment_reference ?? null,
     payment_phone: input.payment_phone ?? null,
     // Checked only where a provider reports payments; never counted as verified on the till's word.
-    payment_verification: set.collects && isMobileMoney(input.payment_method) ? 'unverified' : null,
+    payment_verification: opts.paymentConfirmed ? 'verified' : set.collects && isMobileMoney(input.payment_method) ? 'unverified' : null,
     price_mode: priceMode,
     subtotal: priced.subtotal,
     discount_pct: discountBp,
