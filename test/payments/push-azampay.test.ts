@@ -248,6 +248,25 @@ describe('push at checkout through AzamPay', () => {
     expect(await stockOf(t, s)).toEqual([7, 4]);
   });
 
+  it("a store's own collection account takes its pushes over the organisation-wide one", async () => {
+    const s = await shop();
+    const own = await t.request('POST', '/payments/collection-accounts', {
+      token: s.owner.token,
+      body: { provider: 'azampay', label: 'The store till', store_id: s.owner.storeId, credentials: AZAM },
+    });
+    expect(own.status, own.text).toBe(201);
+    const body = checkout(s);
+    await ask(t, s.cashier, body);
+    const row = await t.db.db
+      .selectFrom('payment_requests')
+      .select('account_id')
+      .where('org_id', '=', s.owner.orgId)
+      .where('id', '=', body.sale.id)
+      .executeTakeFirstOrThrow();
+    expect(row.account_id).toBe(own.body.data.id);
+    expect(row.account_id).not.toBe(s.account.id);
+  });
+
   it("another organisation's request is 404; a store without a collection account is 409 for the SMS path", async () => {
     const s = await shop();
     const body = checkout(s);

@@ -1,7 +1,7 @@
 /** Collection accounts and received payments, every statement scoped by organisation. */
 import type { CollectionAccount, ReceivedPayment } from '@duka/shared';
 import { fromCents } from '@duka/shared';
-import { expressionBuilder, type Insertable, type Kysely, type Updateable } from 'kysely';
+import { expressionBuilder, type Insertable, type Kysely, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type {
   CollectionAccountRow,
@@ -71,15 +71,22 @@ export function activeAccountFor(db: Kysely<Database>, orgId: string, storeId: s
  */
 export function collectsFor(orgId: string, storeId: string) {
   const eb = expressionBuilder<Database>();
-  return eb.exists(
-    eb
-      .selectFrom('collection_accounts')
-      .select('id')
-      .where('org_id', '=', orgId)
-      .where('active', '=', 1)
-      .where((w) => w.or([w('store_id', '=', storeId), w('store_id', 'is', null)])),
-  );
+  return eb.exists(collecting(eb.selectFrom('collection_accounts').select('id'), orgId, storeId));
 }
+
+/** The accounts a store collects into: its own active one and the organisation-wide active one. */
+const collecting = <Q extends SelectQueryBuilder<Database, 'collection_accounts', object>>(q: Q, orgId: string, storeId: string): Q =>
+  q
+    .where('org_id', '=', orgId)
+    .where('active', '=', 1)
+    .where((w) => w.or([w('store_id', '=', storeId), w('store_id', 'is', null)])) as Q;
+
+/** The account a store's pushes go to: its own when it has one, else the organisation-wide one. */
+export const collectingAccount = (db: Kysely<Database>, orgId: string, storeId: string) =>
+  collecting(db.selectFrom('collection_accounts').selectAll(), orgId, storeId)
+    .orderBy(sql`case when store_id is null then 1 else 0 end`)
+    .limit(1)
+    .executeTakeFirst();
 
 export const insertAccount = (db: Kysely<Database>, row: Insertable<CollectionAccountTable>) =>
   db.insertInto('collection_accounts').values(row).returningAll().executeTakeFirstOrThrow();

@@ -13,15 +13,14 @@ import { withTransaction } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext, TxContext } from '../../../lib/context.js';
 import { BusinessRuleError, ConflictError, NotFoundError, ServiceError } from '../../../lib/errors.js';
-import { activeAccountFor, findAccount } from '../payments.queries.js';
+import { collectingAccount, findAccount } from '../payments.queries.js';
 import { findRequest, insertRequest, toPaymentRequest } from '../requests.queries.js';
 import { canQuery, heldOf, moveHeld, nextCheckAt, PUSH_WAIT_MS, publish, pushRequest } from './request-push.js';
 import type { HeldSale, SaleQuote } from './sale-booking.js';
 
 /** The store's active account: its own, else the organisation-wide one; none is a 409 the till falls back on. */
 export async function storeAccount(db: Kysely<Database>, orgId: string, storeId: string): Promise<CollectionAccountRow> {
-  const active = (await activeAccountFor(db, orgId, storeId)) ?? (await activeAccountFor(db, orgId, null));
-  const account = active && (await findAccount(db, orgId, active.id));
+  const account = await collectingAccount(db, orgId, storeId);
   if (!account)
     throw new ConflictError('no mobile-money collection account for this store: take the payment with the reference from the SMS');
   return account;
