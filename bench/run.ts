@@ -2,7 +2,7 @@
  * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,sync,realtime,sdk,analytics,scale,by-org,fleet]`:
  * the foundation's HTTP figures,
  * server in its own process, autocannon on loopback, printed beside their targets.
- * Durable commits on both databases (SQLite synchronous=FULL, Postgres fsync on).
+ * Durable commits on both databases (SQLite's WAL synced before an answer, Postgres fsync on).
  */
 import { parseArgs } from 'node:util';
 import { newId } from '@duka/shared';
