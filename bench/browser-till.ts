@@ -13,7 +13,14 @@ import type { Row } from './lib.js';
 
 const PAGE = fileURLToPath(new URL('./browser-till/', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 interface Ran {
   bootMs: number;
@@ -53,13 +60,18 @@ export async function browserTillBenchmarks(o: {
     page.on('pageerror', (e) => said.push(e.message));
     page.on('console', (m) => m.type() === 'error' && said.push(m.text()));
     const res = await page.goto(`${o.base}/till/`);
-    await page.waitForFunction(() => 'bench' in globalThis, undefined, { timeout: 30_000 }).catch((e: Error) => {
-      throw new Error(`browser till bench: the page did not start (${res?.status()}; ${said.join('; ') || e.message})`);
+    await page
+      .waitForFunction(() => 'bench' in globalThis, undefined, { timeout: 30_000 })
+      .catch((e: Error) => {
+        throw new Error(`browser till bench: the page did not start (${res?.status()}; ${said.join('; ') || e.message})`);
+      });
+    ran = await page.evaluate((args) => (globalThis as any).bench.call(args), {
+      ...o.account,
+      api: `${o.base}/api/v1`,
+      productIds: o.productIds,
+      sales: o.sales,
+      floorCommits: o.sales,
     });
-    ran = await page.evaluate(
-      (args) => (globalThis as any).bench.call(args),
-      { ...o.account, api: `${o.base}/api/v1`, productIds: o.productIds, sales: o.sales, floorCommits: o.sales },
-    );
   } finally {
     await browser.close();
   }

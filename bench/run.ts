@@ -183,7 +183,8 @@ for (const database of perDatabase ? databases : []) {
     rows.push(...sync.rows, await batchPushBenchmark(base, database, await benchPharmacy(), sync.oneStore, server.pid));
   }
   if (only.has('realtime')) rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
-  if (only.has('sdk')) rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts, tillPage)));
+  if (only.has('sdk'))
+    rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts, tillPage)));
   if (only.has('analytics')) rows.push(...(await analyticsBenchmarks(base, database, dbOpts)));
 
   await bench.stop();

@@ -209,7 +209,8 @@ export async function sdkBenchmarks(
             body: JSON.stringify({ qty_change: 5, reason: 'bench' }),
           });
           const body = await res.text();
-          if (res.status !== 200 && adjustFailed++ === 0) console.error(`[bench] ${database} sdk: first adjust refused: ${res.status} ${body.slice(0, 300)}`);
+          if (res.status !== 200 && adjustFailed++ === 0)
+            console.error(`[bench] ${database} sdk: first adjust refused: ${res.status} ${body.slice(0, 300)}`);
         }
       }),
     );

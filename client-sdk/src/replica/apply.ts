@@ -185,7 +185,16 @@ async function removeRow(trx: LocalTrx, entity: string, id: string): Promise<voi
 }
 
 /** The tables a bootstrap empties and fills again whole (`transactions` keeps the till's own sales). */
-export const EMPTIED_BY_BOOTSTRAP = ['rows', 'categories', 'products', 'stock', 'customers', 'credit_tabs', 'notifications', 'batches'] as const;
+export const EMPTIED_BY_BOOTSTRAP = [
+  'rows',
+  'categories',
+  'products',
+  'stock',
+  'customers',
+  'credit_tabs',
+  'notifications',
+  'batches',
+] as const;
 
 /** Empty what a bootstrap replaces: every server row, but not the till's own unsynced or refused sales. */
 export async function clearReplica(trx: LocalTrx): Promise<void> {
