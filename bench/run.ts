@@ -4,6 +4,9 @@
  * server in its own process, autocannon on loopback, printed beside their targets.
  * Durable commits on both databases (SQLite's WAL synced before an answer, Postgres fsync on).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { newId } from '@duka/shared';
 import { sql } from 'kysely';
@@ -54,7 +57,9 @@ const perDatabase = [...only].some((g) => g !== 'scale' && g !== 'by-org' && g !
 
 for (const database of perDatabase ? databases : []) {
   const tra = await startBenchTra();
-  const bench = await startBenchServer(database, { TRA_TEST_URL: tra.tra.url });
+  // The browser till rows (sdk) build their page into the folder the server serves as its till app.
+  const tillPage = mkdtempSync(path.join(tmpdir(), 'duka-bench-till-page-'));
+  const bench = await startBenchServer(database, { TRA_TEST_URL: tra.tra.url, WEB_DIST_DIR: tillPage });
   const { base, env, dbOpts } = bench;
   const server = bench.process;
   const account = { phone: '0754000111', password: 'benchmark1' };
@@ -178,11 +183,13 @@ for (const database of perDatabase ? databases : []) {
     rows.push(...sync.rows, await batchPushBenchmark(base, database, await benchPharmacy(), sync.oneStore, server.pid));
   }
   if (only.has('realtime')) rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
-  if (only.has('sdk')) rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts)));
+  if (only.has('sdk'))
+    rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts, tillPage)));
   if (only.has('analytics')) rows.push(...(await analyticsBenchmarks(base, database, dbOpts)));
 
   await bench.stop();
   await tra.tra.stop();
+  rmSync(tillPage, { recursive: true, force: true });
 }
 
 printTable(rows);
