@@ -34,6 +34,8 @@ export async function numberFiscalReceipts(
   // The counters as they were before these sales: the update answered them moved on by every sale.
   let gc = Number(taken.last_gc) - sales.length;
   let dc = Number(taken.last_dc) - sales.length;
+  // Every receipt of the batch is issued at the same instant: one time of day for all of their links.
+  const time = localTime(now, EAT);
   const rows = sales.map((sale): FiscalReceiptRow => {
     gc += 1;
     dc += 1;
@@ -48,7 +50,7 @@ export async function numberFiscalReceipts(
       znum,
       issued_at: now,
       rctvnum,
-      verify_url: verifyUrl(tx.config, taken.environment, rctvnum, localTime(now, EAT)),
+      verify_url: verifyUrl(tx.config, taken.environment, rctvnum, time),
       status: 'pending',
       body: null,
       figures: null,

@@ -8,6 +8,7 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
+import { groupBy } from '../../../lib/group-by.js';
 import { deviceScope, linesWithTaxCode, registrationOf, unbuiltReceipts } from '../fiscal.queries.js';
 import { CertificateError, type SigningKey, signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
@@ -35,12 +36,11 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
       .executeTakeFirstOrThrow(),
   ]);
   const saleById = new Map(sales.map((s) => [s.id, s]));
+  const linesBySale = groupBy(lines, (l) => l.transaction_id);
   const built = await Promise.all(
     unbuilt.map(async (receipt) => {
       const sale = saleById.get(receipt.transaction_id)!;
-      const saleLines = lines
-        .filter((l) => l.transaction_id === sale.id)
-        .map((l) => ({
+      const saleLines = (linesBySale.get(sale.id) ?? []).map((l) => ({
           ...l,
           taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1),
         }));
@@ -91,14 +91,20 @@ export async function markIssued(ctx: ServiceContext, acknowledged: Array<{ rece
   if (!acknowledged.length) return;
   await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    for (const { receipt, attempts } of acknowledged) {
+    // One statement for those sent on the same attempt (nearly always all of them: the first).
+    for (const [attempts, receipts] of groupBy(acknowledged, (a) => String(a.attempts))) {
       await tx.db
         .updateTable('fiscal_receipts')
-        .set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: now })
-        .where('org_id', '=', receipt.org_id)
-        .where('id', '=', receipt.id)
+        .set({ status: 'issued', attempts: Number(attempts), ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: now })
+        .where('org_id', '=', receipts[0]!.receipt.org_id)
+        .where(
+          'id',
+          'in',
+          receipts.map((a) => a.receipt.id),
+        )
         .execute();
-      noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });
     }
+    for (const { receipt } of acknowledged)
+      noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });
   });
 }
