@@ -78,7 +78,10 @@ describe('statements per request (COUNT_STATEMENTS)', () => {
     await fiscaliseStore(t, fiscal);
     const sell = async (s: Session) => {
       await t.request('GET', '/accounts/me', { token: s.token });
-      const made = await t.request('POST', '/inventory/products', { token: s.token, body: { name: 'Sukari', selling_price: 3500, stock: 10 } });
+      const made = await t.request('POST', '/inventory/products', {
+        token: s.token,
+        body: { name: 'Sukari', selling_price: 3500, stock: 10 },
+      });
       const sold = await t.request('POST', '/pos/sale', {
         token: s.token,
         body: { lines: [{ product_id: made.body.data.id, qty: 1 }], payment_method: 'Cash' },

@@ -78,7 +78,12 @@ export function takeCounters(db: Kysely<Database>, s: StoreScope, count: number,
     .updateTable('fiscal_devices')
     .set((eb) => ({
       last_gc: eb('last_gc', '+', count),
-      last_dc: eb.case().when('last_znum', '=', at.znum).then(eb('last_dc', '+', count)).else(count).end(),
+      last_dc: eb
+        .case()
+        .when('last_znum', '=', at.znum)
+        .then(eb('last_dc', '+', count))
+        .else(count)
+        .end(),
       last_znum: at.znum,
       updated_at: at.now,
     }))
@@ -212,6 +217,31 @@ export function linesWithTaxCode(db: Kysely<Database>, orgId: string, transactio
     .where('l.org_id', '=', orgId)
     .where('l.transaction_id', 'in', transactionIds)
     .orderBy('l.id')
+    .execute();
+}
+
+/** TRA acknowledged these receipts of `orgId`, each on its `attempts`th try. */
+export async function markReceiptsIssued(db: Kysely<Database>, orgId: string, ids: string[], at: { attempts: number; now: number }) {
+  await db
+    .updateTable('fiscal_receipts')
+    .set({ status: 'issued', attempts: at.attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: at.now })
+    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The fiscal receipts of these sales (each naming its organisation). */
+export function receiptsOfSales(db: Kysely<Database>, sales: ReadonlyArray<{ id: string; org_id: string }>) {
+  if (!sales.length) return Promise.resolve([]);
+  return db
+    .selectFrom('fiscal_receipts')
+    .selectAll()
+    .where('org_id', 'in', [...new Set(sales.map((s) => s.org_id))])
+    .where(
+      'transaction_id',
+      'in',
+      sales.map((s) => s.id),
+    )
     .execute();
 }
 

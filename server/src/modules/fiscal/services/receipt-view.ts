@@ -10,6 +10,7 @@ import QRCode from 'qrcode';
 import type { Database } from '../../../db/database.js';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import { iso, isoOrNull } from '../../../lib/clock.js';
+import { receiptsOfSales } from '../fiscal.queries.js';
 
 /**
  * QR codes drawn lately, by link: a new sale is read by every till of its store, and again when TRA
@@ -53,16 +54,6 @@ export async function fiscalByTransaction(
   db: Kysely<Database>,
   sales: ReadonlyArray<{ id: string; org_id: string }>,
 ): Promise<Map<string, TransactionFiscal>> {
-  if (!sales.length) return new Map();
-  const rows = await db
-    .selectFrom('fiscal_receipts')
-    .selectAll()
-    .where('org_id', 'in', [...new Set(sales.map((s) => s.org_id))])
-    .where(
-      'transaction_id',
-      'in',
-      sales.map((s) => s.id),
-    )
-    .execute();
+  const rows = await receiptsOfSales(db, sales);
   return new Map(await Promise.all(rows.map(async (r) => [r.transaction_id, toFiscal(r, await qrDataUrl(r.verify_url))] as const)));
 }
