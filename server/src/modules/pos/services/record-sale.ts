@@ -84,9 +84,12 @@ export async function recordSale(
   });
 }
 
-/** The transaction answer (with lines) for a recorded sale. */
+/**
+ * The transaction answer (with lines) for a recorded sale. A new sale's fiscal receipt comes without
+ * its QR code (null): drawing it is the sale's dearest step, and the receipt is printed from a read.
+ */
 export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
   if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
   const lots = (sale.lots ?? []).map((l) => ({ id: '', org_id: sale.row.org_id, transaction_id: sale.row.id, ...l }));
-  return toTransaction(sale.row, sale.lines, lots, sale.fiscal ? await toFiscal(sale.fiscal) : null);
+  return toTransaction(sale.row, sale.lines, lots, sale.fiscal ? toFiscal(sale.fiscal, null) : null);
 }
