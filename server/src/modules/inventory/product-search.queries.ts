@@ -50,7 +50,10 @@ export async function searchPage(
   page: { limit: number; offset: number },
 ): Promise<Array<ProductWithStock & { total: number | string }>> {
   const rows = await db
-    .with((cte) => cte('m').materialized(), () => matches)
+    .with(
+      (cte) => cte('m').materialized(),
+      () => matches,
+    )
     .with('pg', (w) => w.selectFrom('m').select(['m.id', 'm.name']).orderBy('m.name').orderBy('m.id').limit(page.limit).offset(page.offset))
     .selectFrom('pg')
     .innerJoin('products as p', (join) => join.onRef('p.id', '=', 'pg.id').on(orgIdCheck(dialect, 'p.org_id', where.orgId)))
@@ -64,7 +67,12 @@ export async function searchPage(
         .$notNull()
         .as('org_expiry_alert_days'),
       stockIn(eb as unknown as ProductsEb, where.storeId).as('stock'),
-      eb.selectFrom('m').select((m) => m.fn.countAll<number>().as('n')).$asScalar().$notNull().as('total'),
+      eb
+        .selectFrom('m')
+        .select((m) => m.fn.countAll<number>().as('n'))
+        .$asScalar()
+        .$notNull()
+        .as('total'),
     ])
     .orderBy('pg.name')
     .orderBy('pg.id')

@@ -10,7 +10,11 @@ import { countMatches, type ProductsDb, type ProductsEb, productMatches, searchP
 type Filters = Pick<ListProductsQuery, 'category_id' | 'status' | 'low_stock'>;
 
 /** The list's filters besides the text, the same for a search and a plain listing; `stock` is how the query reads a product's level. */
-function filtered<QB extends SelectQueryBuilder<ProductsDb, 'p', object>>(query: QB, q: Filters, stock: (eb: ProductsEb) => Expression<number>): QB {
+function filtered<QB extends SelectQueryBuilder<ProductsDb, 'p', object>>(
+  query: QB,
+  q: Filters,
+  stock: (eb: ProductsEb) => Expression<number>,
+): QB {
   let out = query;
   if (q.category_id) out = out.where('p.category_id', '=', q.category_id) as QB;
   if (q.status) out = out.where('p.is_active', '=', q.status === 'active' ? 1 : 0) as QB;
