@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration from '../../migrations/2026_11_23_0017_product_search_generic_name.js';
 import { textSearch } from '../../server/src/db/dialect.js';
-import { PRODUCT_SEARCH } from '../../server/src/modules/inventory/services/products.js';
+import { PRODUCT_SEARCH } from '../../server/src/modules/inventory/product-search.queries.js';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 

@@ -2,7 +2,8 @@ import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './inventory.routes.js';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './services/categories.js';
-import { createProduct, deleteProduct, getProduct, getProductByCode, listProducts, updateProduct } from './services/products.js';
+import { listProducts } from './services/list-products.js';
+import { createProduct, deleteProduct, getProduct, getProductByCode, updateProduct } from './services/products.js';
 import { adjustStock, listAdjustments, listLowStock } from './services/stock.js';
 
 export const inventoryRouter: Router = createRouter()

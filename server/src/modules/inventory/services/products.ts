@@ -1,9 +1,9 @@
 /** The organisation-wide catalogue; `stock` is always the caller's active store's level. */
-import { checkTaxCode, newId, pageMeta, type TaxCode, toBasisPoints, toCents } from '@duka/shared';
-import type { CreateProductInput, ListProductsQuery, PageMeta, Product, UpdateProductInput } from '@duka/shared';
+import { checkTaxCode, newId, type TaxCode, toBasisPoints, toCents } from '@duka/shared';
+import type { CreateProductInput, Product, UpdateProductInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { textSearch, uniqueViolationField } from '../../../db/dialect.js';
+import { uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -67,43 +67,6 @@ function assertTaxCode(taxCode: TaxCode | null, taxRateBp: number) {
 
 async function assertCategory(ctx: AuthedContext, orgId: string, categoryId: string | null | undefined) {
   if (categoryId && !(await findCategory(ctx.db, orgId, categoryId))) throw new NotFoundError('category');
-}
-
-/**
- * What product search looks in: the columns the products text index covers (migration 0017), so
- * one indexed match answers; a pharmacist's "paracetamol" finds "Panadol 500" by its generic name.
- */
-export const PRODUCT_SEARCH = { table: 'products', alias: 'p', columns: ['name', 'sku', 'generic_name'] };
-
-export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Promise<{ items: Product[]; meta: PageMeta }> {
-  const { orgId, storeId } = requireStore(ctx);
-  let query = productsWithStock(ctx.db, orgId, storeId);
-  if (q.search) query = query.where(textSearch(ctx.dialect, PRODUCT_SEARCH, q.search));
-  if (q.category_id) query = query.where('p.category_id', '=', q.category_id);
-  if (q.status) query = query.where('p.is_active', '=', q.status === 'active' ? 1 : 0);
-  if (q.low_stock !== undefined) {
-    query = query.where((eb) => {
-      const low = eb.and([eb('p.is_service', '=', 0), eb(eb.fn.coalesce('ps.qty', eb.lit(0)), '<=', eb.ref('p.reorder_point'))]);
-      return q.low_stock ? low : eb.not(low);
-    });
-  }
-  const offset = (q.page - 1) * q.page_size;
-  const rows = await query.orderBy('p.name').orderBy('p.id').limit(q.page_size).offset(offset).execute();
-  // A page short of full is the last one, so it gives the total without counting: a search (a
-  // cashier typing a name) usually fits on one page and then costs one statement, not two. Only a
-  // full page, or one past the end, still needs the count.
-  const lastPage = rows.length < q.page_size && (rows.length > 0 || offset === 0);
-  const count = lastPage
-    ? offset + rows.length
-    : Number(
-        (
-          await query
-            .clearSelect()
-            .select((eb) => eb.fn.countAll<number>().as('total'))
-            .executeTakeFirstOrThrow()
-        ).total,
-      );
-  return { items: rows.map(toProduct), meta: pageMeta(q.page, q.page_size, count) };
 }
 
 export async function getProduct(ctx: AuthedContext, id: string): Promise<Product> {
