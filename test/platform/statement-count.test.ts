@@ -110,10 +110,13 @@ describe('statement counting under a shared commit', () => {
         );
       const counts = await Promise.all([twoReads(), twoReads(), twoReads()]);
       if (db.dialect === 'sqlite') {
-        // SQLite's group commit runs all three in one transaction, opened from the first one's async
+        // SQLite's group commit runs the three in one transaction, opened from the first one's async
         // context: each counts its own two reads; the opener also counts begin, commit and the
-        // savepoint and release around each of the three.
-        expect(counts).toEqual([10, 2, 2]);
+        // savepoint and release around each unit it ran. On a loaded machine the first unit can
+        // outlast the shared transaction's 25 ms budget, and the other two share the next one (their
+        // begin and commit then counted to the drain's context, which has ended): 6, not 10.
+        expect(counts.slice(1)).toEqual([2, 2]);
+        expect([6, 10]).toContain(counts[0]);
       } else {
         // Postgres: three transactions of begin, two reads and commit.
         expect(counts).toEqual([4, 4, 4]);
