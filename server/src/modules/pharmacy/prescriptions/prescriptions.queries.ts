@@ -11,7 +11,7 @@ import type {
 } from '../../../db/tables/prescriptions.table.js';
 import { iso } from '../../../lib/clock.js';
 import { groupBy } from '../../../lib/group-by.js';
-import { dispensedLots } from '../lots/batches.queries.js';
+import { dispensedLots } from '../lots/sale-lots.queries.js';
 
 export interface PrescriptionFilter {
   orgId: string;
