@@ -38,7 +38,8 @@ export default defineConfig({
           include: ALL,
           env: { DUKA_TEST_DIALECT: 'postgres' },
           globalSetup: [BUILD, 'test/setup/postgres-global.ts'],
-          exclude: [...configDefaults.exclude, '**/*.e2e.test.ts'],
+          // `*.sqlite.test.ts` test SQLite's own machinery (its commits reaching the disk).
+          exclude: [...configDefaults.exclude, '**/*.e2e.test.ts', '**/*.sqlite.test.ts'],
         },
       },
       // Issue 36: the suites that write money, stock and sync, on tenant tables partitioned by

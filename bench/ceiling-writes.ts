@@ -1,6 +1,6 @@
 /**
  * The push rows' ceiling: raw batched inserts of sale-shaped rows, from the bench process straight
- * to the same database (SQLite synchronous=FULL through the server's own opener; Postgres as the
+ * to the same database (SQLite through the server's own opener, its WAL synced as the server syncs it; Postgres as the
  * bench's server runs it, fsync on). One durable transaction per batch of sales: the store's receipt
  * counter taken once, every sale in one multi-row INSERT, their lines in another, and one UPDATE of
  * the stock of every product the batch sold. No reads, no rules, no change log: what the write path
@@ -100,6 +100,8 @@ export async function rawSaleWrites(
             if (Number(updated.numAffectedRows) !== sold.size)
               throw new Error(`stock update moved ${updated.numAffectedRows} rows, not ${sold.size}`);
           });
+          // Durable as the server's are: on SQLite the WAL is synced after the commit (wal-sync.ts).
+          await handle.settled();
           latencies.push(performance.now() - t0);
         }
       }),

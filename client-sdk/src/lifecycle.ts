@@ -80,7 +80,7 @@ export class TillLifecycle {
       deviceName: opts.deviceName,
       pushBatchSize: Math.min(opts.pushBatchSize ?? 100, 500),
       pullPageSize: opts.pullPageSize ?? 500,
-      bootstrapPageSize: opts.bootstrapPageSize ?? 1000,
+      bootstrapPageSize: opts.bootstrapPageSize ?? 5000,
     };
     this.engine = new SyncEngine(this.syncCtx, {
       intervalMs: opts.syncIntervalMs,

@@ -40,7 +40,7 @@ export interface TillOptions {
   requestTimeoutMs?: number;
   /** Refresh the access token this long before it expires (default 60 000 ms). */
   refreshMarginMs?: number;
-  /** Page sizes: push ≤ 100 mutations (server max 500), pull 500 changes, bootstrap 1000 rows. */
+  /** Page sizes: push ≤ 100 mutations (server max 500), pull 500 changes, bootstrap 5000 rows (the server's most: each page is a round trip and a staging commit). */
   pushBatchSize?: number;
   pullPageSize?: number;
   bootstrapPageSize?: number;

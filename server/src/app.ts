@@ -113,6 +113,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     db: handle.db,
     dialect: handle.dialect,
     transact: handle.transact,
+    settled: handle.settled,
     config,
     log,
     clock,
@@ -196,6 +197,8 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
     c.set('log', deps.log);
     c.set('ctx', { ...deps, actor: null, requestId: reqId });
     await next();
+    // Nothing leaves before what it could have read or written is on disk (db/wal-sync.ts).
+    await deps.settled();
     deps.metrics.observeHttp(c.req.method, routeLabel(c), c.res.status, (performance.now() - started) / 1000);
     deps.log.info(
       {

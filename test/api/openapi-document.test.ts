@@ -99,7 +99,7 @@ describe('the OpenAPI document', () => {
     expect(statuses('POST', '/auth/login')).toEqual(expect.arrayContaining(['401', '423', '429']));
     for (const path of ['/auth/otp/verify', '/auth/mfa/totp/verify', '/auth/refresh', '/auth/password/reset'])
       expect(statuses('POST', path), path).toContain('401');
-    expect(statuses('GET', '/meta/regions')).toEqual(['200', '400', '500']);
+    expect(statuses('GET', '/meta/regions')).toEqual(['200', '400', '500', '503']);
     for (const path of ['/ai/chat', '/ai/conversations/{id}/chat'])
       expect(statuses('POST', path), path).toEqual(expect.arrayContaining(['402', '503']));
     for (const path of ['/inventory/products', '/stores', '/staff', '/accounts/users'])

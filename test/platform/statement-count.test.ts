@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { countStatements, DB_MS_HEADER, DB_WAIT_MS_HEADER, STATEMENTS_HEADER } from '../../server/src/db/statement-count.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 import { createTestDb } from '../setup/test-db.js';
-import { registerOwner } from '../setup/factories.js';
+import { registerOwner, type Session } from '../setup/factories.js';
+import { CLOSED_TRA, fiscaliseStore } from '../setup/fiscal-device.js';
 
 describe('statements per request (COUNT_STATEMENTS)', () => {
   let t: TestApp;
@@ -69,6 +70,30 @@ describe('statements per request (COUNT_STATEMENTS)', () => {
     expect(me.status).toBe(200);
     expect(me.headers.has(STATEMENTS_HEADER)).toBe(false);
     expect(me.headers.has(DB_MS_HEADER)).toBe(false);
+  });
+
+  it('counts two statements more for a sale in a fiscalising store: its device counters (read and moved on in one) and its receipt', async () => {
+    t = await createTestApp({ config: { COUNT_STATEMENTS: true, TRA_TEST_URL: CLOSED_TRA } });
+    const [plain, fiscal] = [await registerOwner(t), await registerOwner(t)];
+    await fiscaliseStore(t, fiscal);
+    const sell = async (s: Session) => {
+      await t.request('GET', '/accounts/me', { token: s.token });
+      const made = await t.request('POST', '/inventory/products', {
+        token: s.token,
+        body: { name: 'Sukari', selling_price: 3500, stock: 10 },
+      });
+      const sold = await t.request('POST', '/pos/sale', {
+        token: s.token,
+        body: { lines: [{ product_id: made.body.data.id, qty: 1 }], payment_method: 'Cash' },
+      });
+      expect(sold.status, sold.text).toBe(201);
+      return { statements: Number(sold.headers.get(STATEMENTS_HEADER)), fiscal: sold.body.data.fiscal };
+    };
+    const [a, b] = [await sell(plain), await sell(fiscal)];
+    await t.deps.fiscal.idle();
+    expect(a.fiscal).toBeNull();
+    expect(b.fiscal).toMatchObject({ gc: 1, dc: 1 });
+    expect(b.statements - a.statements).toBe(2);
   });
 });
 

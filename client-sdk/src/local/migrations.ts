@@ -215,6 +215,13 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('shift_movements_shift').ifNotExists().on('shift_movements').column('shift_id').execute();
     },
   },
+  '0006_queue_seq_index': {
+    // A sale writes one index page fewer to the WAL before its durable commit (issue 39): every
+    // read of the queue by seq also filters on its state, which `queue_state_seq` (0002) serves.
+    async up(db: Kysely<any>) {
+      await db.schema.dropIndex('queue_seq').ifExists().execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => LOCAL_MIGRATIONS };

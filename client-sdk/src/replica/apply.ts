@@ -184,9 +184,21 @@ async function removeRow(trx: LocalTrx, entity: string, id: string): Promise<voi
   }
 }
 
+/** The tables a bootstrap empties and fills again whole (`transactions` keeps the till's own sales). */
+export const EMPTIED_BY_BOOTSTRAP = [
+  'rows',
+  'categories',
+  'products',
+  'stock',
+  'customers',
+  'credit_tabs',
+  'notifications',
+  'batches',
+] as const;
+
 /** Empty what a bootstrap replaces: every server row, but not the till's own unsynced or refused sales. */
 export async function clearReplica(trx: LocalTrx): Promise<void> {
-  for (const table of ['rows', 'categories', 'products', 'stock', 'customers', 'credit_tabs', 'notifications', 'batches'] as const) {
+  for (const table of EMPTIED_BY_BOOTSTRAP) {
     await trx.deleteFrom(table).execute();
   }
   await trx.deleteFrom('transactions').where('sync_state', '=', 'synced').execute();

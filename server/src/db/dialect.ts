@@ -143,6 +143,18 @@ export function isRetryableTransactionError(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+/**
+ * The database could not take the statement now, though nothing is wrong with it: SQLite's file
+ * locked by another process past busy_timeout (someone's sqlite3 shell, a copy taken without the
+ * backup API), Postgres out of connections or starting up. Answered 503 with Retry-After.
+ */
+export function isBusyDatabaseError(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return (
+    typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === '53300' || code === '57P03')
+  );
+}
+
 const onPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Bound parameters per statement: under SQLite's 32,766 (Postgres takes the rows as one JSON parameter). */

@@ -20,17 +20,18 @@ const BUDGET_MS = 25;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * SQLite commits one writer at a time and each durable commit costs an fsync (synchronous=FULL),
- * so one commit per sale would cap a till fleet at the disk's fsync rate. Transactions that arrive
- * while another is committing are run together in one BEGIN…COMMIT, each in its own savepoint: a
- * failing unit rolls back alone, and every caller is answered only after the shared commit.
+ * SQLite commits one writer at a time, and every statement of a transaction runs on the event loop.
+ * Transactions that arrive while another runs are run together in one BEGIN…COMMIT, each in its own
+ * savepoint: a failing unit rolls back alone, and every caller is answered only after the shared
+ * commit is on disk (`durable`, wal-sync.ts: the fsync runs off the loop while the next transaction
+ * runs, and covers every commit made meanwhile).
  *
  * The drain never runs two transactions back to back without letting the event loop turn: with
  * a synchronous driver nothing else happens until it yields, and a queue kept full by callers
  * (or units made slow by a slow query) would otherwise hold every socket, health probe and
  * websocket for as long as the queue lasts.
  */
-export function groupCommit(db: Kysely<Database>): Transact {
+export function groupCommit(db: Kysely<Database>, durable: () => Promise<void> = async () => {}): Transact {
   const queue: Unit[] = [];
   let draining = false;
 
@@ -60,11 +61,16 @@ export function groupCommit(db: Kysely<Database>): Transact {
       for (const unit of batch) unit.reject(error);
       return;
     }
-    batch.forEach((unit, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) unit.resolve(o.value);
-      else unit.reject(o.error);
-    });
+    // Answered once on disk (wal-sync.ts): the sync runs off the loop while the next units run.
+    durable().then(
+      () =>
+        batch.forEach((unit, i) => {
+          const o = outcomes[i]!;
+          if (o.ok) unit.resolve(o.value);
+          else unit.reject(o.error);
+        }),
+      (error) => batch.forEach((unit) => unit.reject(error)),
+    );
   }
 
   async function drain() {
@@ -79,7 +85,10 @@ export function groupCommit(db: Kysely<Database>): Transact {
         await nextTurn();
         if (queue.length === 1) {
           const unit = queue.shift()!;
-          await db.transaction().execute(unit.fn).then(unit.resolve, unit.reject);
+          await db
+            .transaction()
+            .execute(unit.fn)
+            .then((value) => void durable().then(() => unit.resolve(value), unit.reject), unit.reject);
         } else {
           await commitSome();
         }

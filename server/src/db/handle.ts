@@ -19,6 +19,12 @@ export interface DbHandle {
   dialect: DialectName;
   transact: Transact;
   /**
+   * Resolves once every commit made so far is on disk. SQLite syncs its WAL off the event loop after
+   * committing (wal-sync.ts), so a response waits for this before it leaves; Postgres's commits are
+   * durable when they return.
+   */
+  settled(): Promise<void>;
+  /**
    * A connection of its own for the probes and the metrics (readiness, the outbox gauge): they
    * answer while requests queue for the pool (Postgres) or wait behind the group commit's
    * transactions (SQLite), so an overloaded server says it is overloaded instead of timing out.

@@ -69,6 +69,7 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     dialect: 'postgres',
     // Postgres already flushes concurrent commits to the WAL together.
     transact: (fn) => db.transaction().execute(fn),
+    settled: async () => {},
     probeDb,
     ping: async () => void (await probePool.query('select 1')),
     maintain: async () => {},

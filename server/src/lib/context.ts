@@ -50,6 +50,8 @@ export interface Deps extends Providers {
   dialect: DialectName;
   /** How a transaction is run and committed (group commit on SQLite). */
   transact: Transact;
+  /** Resolves once every commit so far is on disk (db/handle.ts): a response waits for it. */
+  settled: () => Promise<void>;
   config: Config;
   log: Logger;
   clock: Clock;

@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
+import { isBusyDatabaseError } from '../db/dialect.js';
 import type { AppEnv } from './context.js';
 import { refusalError, ServiceError } from './errors.js';
 
@@ -50,6 +51,11 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
     // A rule missing in the code, caught by the database: the client's input, not a fault.
     c.get('log')?.warn({ err, req_id: c.get('requestId') }, 'the database refused a request');
     return c.json(body(c, refused.code, refused.message), refused.status as ContentfulStatusCode);
+  }
+  if (isBusyDatabaseError(err)) {
+    c.get('log')?.warn({ err, req_id: c.get('requestId') }, 'the database was busy');
+    c.header('Retry-After', '1');
+    return c.json(body(c, 'SERVICE_UNAVAILABLE', 'the database is busy; send it again after Retry-After'), 503);
   }
   c.get('log')?.error({ err, req_id: c.get('requestId') }, 'unhandled error');
   return c.json(body(c, 'INTERNAL', 'internal error; quote the request id when reporting it'), 500);

@@ -126,13 +126,13 @@ export interface Documented {
 }
 
 /**
- * The codes a route can answer: every route may fail unexpectedly; any input, the URL included, can be invalid; a
+ * The codes a route can answer: every route may fail unexpectedly, or find its database busy (503); any input, the URL included, can be invalid; a
  * path parameter names something that may not exist; any body but a GET's counts against the size
  * limit; a body must be of the declared type; a signed-in route checks the token, the role and the
  * per-user rate limit. What its verb adds, the route lists in `errors`.
  */
 export function errorCodes(route: Documented): Set<ErrorCode> {
-  const codes = new Set<ErrorCode>(['INTERNAL', ...(route.errors ?? [])]);
+  const codes = new Set<ErrorCode>(['INTERNAL', 'SERVICE_UNAVAILABLE', ...(route.errors ?? [])]);
   const r = route.request ?? {};
   // Even a route that takes no input is refused a URL it cannot be given (a NUL character, request-guards.ts).
   codes.add('VALIDATION_ERROR');

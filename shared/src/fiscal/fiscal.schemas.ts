@@ -37,7 +37,10 @@ export const TransactionFiscal = z
     verify_url: z
       .string()
       .meta({ description: "TRA's verification page for this receipt", example: 'https://verify.tra.go.tz/8AD1E312_140509' }),
-    qr: z.string().nullable().meta({ description: 'The verification link as a QR code, an SVG data URL, to print' }),
+    qr: z.string().nullable().meta({
+      description:
+        "The verification link as a QR code, an SVG data URL, to print: null in a new sale's own answer, drawn when the sale is read",
+    }),
     acknowledged_at: Timestamp.nullable().meta({ description: 'When TRA acknowledged it' }),
   })
   .meta({ id: 'TransactionFiscal' });

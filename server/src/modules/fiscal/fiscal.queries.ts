@@ -1,11 +1,9 @@
-/** A store's fiscal device, its queue of receipts and Z reports, and a receipt as the API shows it. */
-import { type FiscalEnvironment, newId, type TransactionFiscal } from '@duka/shared';
+/** A store's fiscal device, its queue of receipts and Z reports. */
+import { type FiscalEnvironment, newId } from '@duka/shared';
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
-import QRCode from 'qrcode';
 import type { Database } from '../../db/database.js';
 import type { FiscalDeviceRow, FiscalDeviceTable, FiscalReceiptRow } from '../../db/tables/fiscal.table.js';
 import type { Config } from '../../env.js';
-import { iso, isoOrNull } from '../../lib/clock.js';
 import { crossOrg } from '../../db/tenant-scope-check.js';
 
 /** A store of an organisation: whose fiscal device, receipts and Z reports a statement reads. */
@@ -68,6 +66,33 @@ export async function saveRegistration(
     .where('store_id', '=', s.storeId)
     .where('registration', 'is', null)
     .execute();
+}
+
+/**
+ * Moves the store's device counters on by `count` receipts numbered on day `znum` (the daily counter
+ * from 0 on a new day), when the device is switched on and registered, and answers the device as it
+ * is after: its read and its update in one statement. Undefined when it does not fiscalise.
+ */
+export function takeCounters(db: Kysely<Database>, s: StoreScope, count: number, at: { znum: string; now: number }) {
+  return db
+    .updateTable('fiscal_devices')
+    .set((eb) => ({
+      last_gc: eb('last_gc', '+', count),
+      last_dc: eb
+        .case()
+        .when('last_znum', '=', at.znum)
+        .then(eb('last_dc', '+', count))
+        .else(count)
+        .end(),
+      last_znum: at.znum,
+      updated_at: at.now,
+    }))
+    .where('org_id', '=', s.orgId)
+    .where('store_id', '=', s.storeId)
+    .where('enabled', '=', 1)
+    .where('registration', 'is not', null)
+    .returning(['last_gc', 'last_dc', 'registration', 'environment'])
+    .executeTakeFirst();
 }
 
 /**
@@ -192,6 +217,31 @@ export function linesWithTaxCode(db: Kysely<Database>, orgId: string, transactio
     .where('l.org_id', '=', orgId)
     .where('l.transaction_id', 'in', transactionIds)
     .orderBy('l.id')
+    .execute();
+}
+
+/** TRA acknowledged these receipts of `orgId`, each on its `attempts`th try. */
+export async function markReceiptsIssued(db: Kysely<Database>, orgId: string, ids: string[], at: { attempts: number; now: number }) {
+  await db
+    .updateTable('fiscal_receipts')
+    .set({ status: 'issued', attempts: at.attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: at.now })
+    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The fiscal receipts of these sales (each naming its organisation). */
+export function receiptsOfSales(db: Kysely<Database>, sales: ReadonlyArray<{ id: string; org_id: string }>) {
+  if (!sales.length) return Promise.resolve([]);
+  return db
+    .selectFrom('fiscal_receipts')
+    .selectAll()
+    .where('org_id', 'in', [...new Set(sales.map((s) => s.org_id))])
+    .where(
+      'transaction_id',
+      'in',
+      sales.map((s) => s.id),
+    )
     .execute();
 }
 
@@ -325,7 +375,7 @@ export interface DeviceRegistration {
   tax_codes: Record<string, string>;
 }
 
-export function registrationOf(device: FiscalDeviceRow): DeviceRegistration | null {
+export function registrationOf(device: Pick<FiscalDeviceRow, 'registration'>): DeviceRegistration | null {
   return device.registration ? (JSON.parse(device.registration) as DeviceRegistration) : null;
 }
 
@@ -336,43 +386,4 @@ export const apiBase = (config: Config, env: FiscalEnvironment) =>
 export function verifyUrl(config: Config, env: FiscalEnvironment, rctvnum: string, time: string): string {
   const page = env === 'production' ? config.TRA_PRODUCTION_VERIFY_URL : config.TRA_TEST_VERIFY_URL;
   return `${page.endsWith('/') ? page : `${page}/`}${rctvnum}_${time.replaceAll(':', '')}`;
-}
-
-/** The QR code printed on the receipt: its verification link, as an SVG data URL. */
-export async function qrDataUrl(link: string): Promise<string> {
-  const svg = await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
-  return `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
-}
-
-export async function toFiscal(row: FiscalReceiptRow): Promise<TransactionFiscal> {
-  return {
-    status: row.status,
-    rctvnum: row.rctvnum,
-    gc: Number(row.gc),
-    dc: row.dc,
-    issued_at: iso(row.issued_at),
-    verify_url: row.verify_url,
-    // Drawn when shown (about 0.6 ms), not stored: a few kilobytes a receipt, read once or twice.
-    qr: await qrDataUrl(row.verify_url),
-    acknowledged_at: isoOrNull(row.acknowledged_at),
-  };
-}
-
-/** The fiscal receipts of these sales (as read, each naming its organisation), by transaction id. */
-export async function fiscalByTransaction(
-  db: Kysely<Database>,
-  sales: ReadonlyArray<{ id: string; org_id: string }>,
-): Promise<Map<string, TransactionFiscal>> {
-  if (!sales.length) return new Map();
-  const rows = await db
-    .selectFrom('fiscal_receipts')
-    .selectAll()
-    .where('org_id', 'in', [...new Set(sales.map((s) => s.org_id))])
-    .where(
-      'transaction_id',
-      'in',
-      sales.map((s) => s.id),
-    )
-    .execute();
-  return new Map(await Promise.all(rows.map(async (r) => [r.transaction_id, await toFiscal(r)] as const)));
 }

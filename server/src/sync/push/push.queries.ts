@@ -67,43 +67,43 @@ export async function insertConflict(
 
 /**
  * The price rows of these products in force at some moment from `since` to `to`: those that took
- * effect within it, and each product's latest before it (its price when the window opened).
+ * effect within it, and each product's latest before it (its price when the window opened). One
+ * statement (a push's round trips are its cost on Postgres).
  */
 export function pricesInForce(db: Kysely<Database>, orgId: string, productIds: string[], since: number, to: number) {
   const columns = ['p.id', 'p.product_id', 'p.selling_price', 'p.wholesale_price', 'p.effective_from'] as const;
-  return Promise.all([
-    db
-      .selectFrom('product_prices as p')
-      .select(columns)
-      .where('p.org_id', '=', orgId)
-      .where('p.product_id', 'in', productIds)
-      .where('p.effective_from', '>=', since)
-      .where('p.effective_from', '<=', to)
-      .execute(),
-    // The price each product had when the window opened: its latest row before it.
-    db
-      .selectFrom('product_prices as p')
-      .select(columns)
-      .where('p.org_id', '=', orgId)
-      .where('p.product_id', 'in', productIds)
-      .where('p.effective_from', '<', since)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('product_prices as q')
-              .select('q.id')
-              .whereRef('q.org_id', '=', 'p.org_id')
-              .whereRef('q.product_id', '=', 'p.product_id')
-              .where('q.effective_from', '<', since)
-              .where((eb) =>
-                eb.or([
-                  eb('q.effective_from', '>', eb.ref('p.effective_from')),
-                  eb.and([eb('q.effective_from', '=', eb.ref('p.effective_from')), eb('q.id', '>', eb.ref('p.id'))]),
-                ]),
-              ),
+  return db
+    .selectFrom('product_prices as p')
+    .select(columns)
+    .where('p.org_id', '=', orgId)
+    .where('p.product_id', 'in', productIds)
+    .where('p.effective_from', '>=', since)
+    .where('p.effective_from', '<=', to)
+    .unionAll(
+      // The price each product had when the window opened: its latest row before it.
+      db
+        .selectFrom('product_prices as p')
+        .select(columns)
+        .where('p.org_id', '=', orgId)
+        .where('p.product_id', 'in', productIds)
+        .where('p.effective_from', '<', since)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('product_prices as q')
+                .select('q.id')
+                .whereRef('q.org_id', '=', 'p.org_id')
+                .whereRef('q.product_id', '=', 'p.product_id')
+                .where('q.effective_from', '<', since)
+                .where((eb) =>
+                  eb.or([
+                    eb('q.effective_from', '>', eb.ref('p.effective_from')),
+                    eb.and([eb('q.effective_from', '=', eb.ref('p.effective_from')), eb('q.id', '>', eb.ref('p.id'))]),
+                  ]),
+                ),
+            ),
           ),
         ),
-      )
-      .execute(),
-  ]);
+    )
+    .execute();
 }

@@ -4,14 +4,16 @@
  * from 1 after midnight EAT) and the receipt's date and time, in commit order. The store row is
  * already locked by the sale (sale-inputs.ts), so two sales can never take one number and a
  * rolled-back sale gives its number back: the counters are gapless by construction (TRA rules
- * 6–11). Sending happens after commit (queue.ts); the sale never waits for TRA.
+ * 6–11). Sending happens after commit (queue.ts); the sale never waits for TRA. The device is
+ * read by the statement that moves its counters on: two statements a fiscal sale (or batch), the
+ * counters and the receipts.
  */
 import { newId } from '@duka/shared';
 import { afterCommit } from '../../../db/transaction.js';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { findDevice, registrationOf, verifyUrl } from '../fiscal.queries.js';
+import { registrationOf, takeCounters, verifyUrl } from '../fiscal.queries.js';
 import { EAT, zNumber } from './receipt-xml.js';
 import { localTime } from '../../../lib/time.js';
 
@@ -24,13 +26,16 @@ export async function numberFiscalReceipts(
   if (!sales.length) return new Map();
   // The sales were just written by this organisation's transaction: they name it.
   const orgId = sales[0]!.org_id;
-  const device = await findDevice(tx.db, { orgId, storeId });
-  const registration = device && registrationOf(device);
-  if (!device || device.enabled !== 1 || !registration) return new Map();
   const now = tx.clock.now();
   const znum = zNumber(now);
-  let gc = Number(device.last_gc);
-  let dc = device.last_znum === znum ? Number(device.last_dc) : 0;
+  const taken = await takeCounters(tx.db, { orgId, storeId }, sales.length, { znum, now });
+  const registration = taken && registrationOf(taken);
+  if (!taken || !registration) return new Map();
+  // The counters as they were before these sales: the update answered them moved on by every sale.
+  let gc = Number(taken.last_gc) - sales.length;
+  let dc = Number(taken.last_dc) - sales.length;
+  // Every receipt of the batch is issued at the same instant: one time of day for all of their links.
+  const time = localTime(now, EAT);
   const rows = sales.map((sale): FiscalReceiptRow => {
     gc += 1;
     dc += 1;
@@ -45,7 +50,7 @@ export async function numberFiscalReceipts(
       znum,
       issued_at: now,
       rctvnum,
-      verify_url: verifyUrl(tx.config, device.environment, rctvnum, localTime(now, EAT)),
+      verify_url: verifyUrl(tx.config, taken.environment, rctvnum, time),
       status: 'pending',
       body: null,
       figures: null,
@@ -58,12 +63,6 @@ export async function numberFiscalReceipts(
     };
   });
   await tx.db.insertInto('fiscal_receipts').values(rows).execute();
-  await tx.db
-    .updateTable('fiscal_devices')
-    .set({ last_gc: gc, last_dc: dc, last_znum: znum, updated_at: now })
-    .where('org_id', '=', orgId)
-    .where('store_id', '=', storeId)
-    .execute();
   // Not awaited: after-commit tasks hold the sale's answer, and TRA may be slow or down.
   afterCommit(tx, () => void tx.fiscal.kick(orgId, storeId));
   return new Map(rows.map((r) => [r.transaction_id, r]));

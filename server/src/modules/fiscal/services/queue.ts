@@ -8,6 +8,7 @@
  * with a conditional update first, and the claim is renewed every few seconds while the worker
  * drains, so a claim left by a process that died mid-send is taken over within a minute.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Deps, ServiceContext } from '../../../lib/context.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import { claimDevice, deviceScope, findDevice, renewClaim, type StoreScope, waitingReceipts } from '../fiscal.queries.js';
@@ -28,6 +29,11 @@ const SEND_BATCH = 100;
 export class FiscalQueue implements FiscalQueuePort {
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
+  /**
+   * The context the queue was built in, outside any request: a drain a sale kicks is the queue's
+   * work, not the sale's, so it must not run (and have its statements counted) as the sale's request.
+   */
+  private readonly outside = AsyncLocalStorage.snapshot();
 
   constructor(
     private readonly deps: Deps,
@@ -42,7 +48,7 @@ export class FiscalQueue implements FiscalQueuePort {
       this.again.add(storeId);
       return run;
     }
-    const next = (async () => {
+    const next = this.outside(async () => {
       try {
         do {
           this.again.delete(storeId);
@@ -53,7 +59,7 @@ export class FiscalQueue implements FiscalQueuePort {
       } finally {
         this.running.delete(storeId);
       }
-    })();
+    });
     this.running.set(storeId, next);
     return next;
   }

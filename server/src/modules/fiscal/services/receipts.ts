@@ -8,7 +8,8 @@ import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { deviceScope, linesWithTaxCode, registrationOf, unbuiltReceipts } from '../fiscal.queries.js';
+import { groupBy } from '../../../lib/group-by.js';
+import { deviceScope, linesWithTaxCode, markReceiptsIssued, registrationOf, unbuiltReceipts } from '../fiscal.queries.js';
 import { CertificateError, type SigningKey, signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
@@ -35,15 +36,14 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
       .executeTakeFirstOrThrow(),
   ]);
   const saleById = new Map(sales.map((s) => [s.id, s]));
+  const linesBySale = groupBy(lines, (l) => l.transaction_id);
   const built = await Promise.all(
     unbuilt.map(async (receipt) => {
       const sale = saleById.get(receipt.transaction_id)!;
-      const saleLines = lines
-        .filter((l) => l.transaction_id === sale.id)
-        .map((l) => ({
-          ...l,
-          taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1),
-        }));
+      const saleLines = (linesBySale.get(sale.id) ?? []).map((l) => ({
+        ...l,
+        taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1),
+      }));
       const figures = receiptFigures(sale, saleLines);
       const payload = receiptPayload(issuer, receipt, sale, saleLines, figures);
       return { id: receipt.id, body: envelope(payload, await signPayload(key, payload)), figures: JSON.stringify(figures) };
@@ -91,14 +91,16 @@ export async function markIssued(ctx: ServiceContext, acknowledged: Array<{ rece
   if (!acknowledged.length) return;
   await withTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    for (const { receipt, attempts } of acknowledged) {
-      await tx.db
-        .updateTable('fiscal_receipts')
-        .set({ status: 'issued', attempts, ack_code: '0', last_error: null, next_attempt_at: null, acknowledged_at: now })
-        .where('org_id', '=', receipt.org_id)
-        .where('id', '=', receipt.id)
-        .execute();
-      noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });
+    // One statement for those sent on the same attempt (nearly always all of them: the first).
+    for (const [attempts, receipts] of groupBy(acknowledged, (a) => String(a.attempts))) {
+      await markReceiptsIssued(
+        tx.db,
+        receipts[0]!.receipt.org_id,
+        receipts.map((a) => a.receipt.id),
+        { attempts: Number(attempts), now },
+      );
     }
+    for (const { receipt } of acknowledged)
+      noteChange(tx, receipt.org_id, { entity: 'transaction', id: receipt.transaction_id, storeId: receipt.store_id });
   });
 }

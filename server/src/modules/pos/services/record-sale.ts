@@ -84,8 +84,11 @@ export async function recordSale(
   });
 }
 
-/** The transaction answer (with lines) for a recorded sale. */
+/**
+ * The transaction answer (with lines) for a recorded sale. A new sale's fiscal receipt comes without
+ * its QR code (null): drawing it is the sale's dearest step, and the receipt is printed from a read.
+ */
 export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
   if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
-  return toTransaction(sale.row, sale.lines, sale.lots, sale.fiscal ? await toFiscal(sale.fiscal) : null);
+  return toTransaction(sale.row, sale.lines, sale.lots, sale.fiscal ? toFiscal(sale.fiscal, null) : null);
 }

@@ -44,8 +44,8 @@ export async function priceHistory(
   const history: PriceHistory = new Map();
   if (productIds.length === 0) return history;
   const since = from - STALE_WINDOW_MS;
-  const [inWindow, before] = await pricesInForce(db, orgId, productIds, since, to);
-  for (const row of [...inWindow, ...before]) history.set(row.product_id, [...(history.get(row.product_id) ?? []), row]);
+  for (const row of await pricesInForce(db, orgId, productIds, since, to))
+    history.set(row.product_id, [...(history.get(row.product_id) ?? []), row]);
   for (const rows of history.values()) rows.sort((a, b) => b.effective_from - a.effective_from || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   return history;
 }

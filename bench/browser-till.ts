@@ -1,0 +1,106 @@
+/**
+ * The till's own speed in a browser (issue 39): the SDK's browser build (SQLite WASM on OPFS in a
+ * worker, as the web till runs it) in headless Chromium, driven with playwright-core as
+ * `web/test/browser.ts` drives the web till. The page (`bench/browser-till/`) is built with Vite
+ * into the folder the bench server serves as its till app (`WEB_DIST_DIR`), so the till reaches
+ * the API on its own origin, with no proxy in the way. Same shop, products and sales as the Node
+ * rows: a bootstrap of the 50k products, then 5-line sales queued with no sync running.
+ */
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import type { Row } from './lib.js';
+
+const PAGE = fileURLToPath(new URL('./browser-till/', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+interface Ran {
+  bootMs: number;
+  bootOk: boolean;
+  sales: number[];
+  failed: number;
+  floor: number[];
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const ms3 = (n: number) => Math.round(n * 1000) / 1000;
+
+export async function browserTillBenchmarks(o: {
+  base: string;
+  /** The bench server's `WEB_DIST_DIR`: the page is built into it. */
+  distDir: string;
+  account: { phone: string; password: string };
+  productIds: string[];
+  sales: number;
+  products: number;
+}): Promise<Row[]> {
+  await build({
+    root: PAGE,
+    configFile: false,
+    // Served under the server's till path.
+    base: '/till/',
+    logLevel: 'error',
+    build: { outDir: o.distDir, emptyOutDir: true },
+    // A module worker: sqlite-wasm finds its .wasm through `import.meta.url`.
+    worker: { format: 'es' },
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  let ran: { ok: Ran } | { error: string };
+  try {
+    const page = await (await browser.newContext()).newPage();
+    const said: string[] = [];
+    page.on('pageerror', (e) => said.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && said.push(m.text()));
+    const res = await page.goto(`${o.base}/till/`);
+    await page
+      .waitForFunction(() => 'bench' in globalThis, undefined, { timeout: 30_000 })
+      .catch((e: Error) => {
+        throw new Error(`browser till bench: the page did not start (${res?.status()}; ${said.join('; ') || e.message})`);
+      });
+    ran = await page.evaluate((args) => (globalThis as any).bench.call(args), {
+      ...o.account,
+      api: `${o.base}/api/v1`,
+      productIds: o.productIds,
+      sales: o.sales,
+      floorCommits: o.sales,
+    });
+  } finally {
+    await browser.close();
+  }
+  if ('error' in ran) throw new Error(`browser till bench: ${ran.error}`);
+  const { bootMs, bootOk, failed } = ran.ok;
+  const sales = [...ran.ok.sales].sort((a, b) => a - b);
+  const floor = [...ran.ok.floor].sort((a, b) => a - b);
+  const secs = ran.ok.sales.reduce((a, b) => a + b, 0) / 1000;
+  return [
+    {
+      scenario: `browser till (Chromium, SQLite WASM on OPFS): bootstrap of ${o.products / 1000}k products + stock`,
+      database: 'browser',
+      m: { rps: Number.NaN, p50: Math.round(bootMs), p99: Math.round(bootMs), errors: bootOk ? 0 : 1 },
+      target: '<= 3000 ms',
+      met: bootOk && bootMs <= 3000,
+    },
+    {
+      scenario: `browser till: local sale, 5 lines (${o.sales} sales, queued)`,
+      database: 'browser',
+      m: { rps: Math.round(o.sales / secs), p50: ms3(pct(sales, 50)), p99: ms3(pct(sales, 99)), errors: failed },
+      target: 'p99 <= 2 ms',
+      met: failed === 0 && pct(sales, 99) <= 2,
+    },
+    {
+      scenario: 'browser floor: one-row durable commit (OPFS, synchronous=FULL, through the worker)',
+      database: 'browser',
+      m: { rps: Number.NaN, p50: ms3(pct(floor, 50)), p99: ms3(pct(floor, 99)), errors: 0 },
+      target: 'floor',
+      met: null,
+    },
+  ];
+}
