@@ -74,7 +74,6 @@ SELECT create_distributed_table('agent_turns', 'org_id', colocate_with => 'organ
 SELECT create_distributed_table('agent_actions', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('batches', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('batch_movements', 'org_id', colocate_with => 'organisations');
-SELECT create_distributed_table('transaction_line_batches', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('recalls', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('prescriptions', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('prescription_items', 'org_id', colocate_with => 'organisations');

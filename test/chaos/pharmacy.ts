@@ -161,12 +161,15 @@ export async function checkPharmacy(
         .where('org_id', '=', shop.orgId)
         .execute()
     ).map((b) => ({ ...b, qty_on_hand: Number(b.qty_on_hand) }));
-    const booked = await db
-      .selectFrom('transaction_line_batches as l')
-      .innerJoin('transactions as t', 't.id', 'l.transaction_id')
-      .select(['l.transaction_id', 'l.product_id', 'l.batch_id', 'l.qty'])
-      .where('t.org_id', '=', shop.orgId)
-      .execute();
+    // A sale's lots are its dispensing lines in the ledger.
+    const booked = (
+      await db
+        .selectFrom('batch_movements as l')
+        .select(['l.transaction_id', 'l.product_id', 'l.batch_id', 'l.qty'])
+        .where('l.org_id', '=', shop.orgId)
+        .where('l.kind', '=', 'dispensed')
+        .execute()
+    ).map((l) => ({ ...l, transaction_id: l.transaction_id!, qty: -Number(l.qty) }));
     const lotOf = new Map(batches.map((b) => [b.id, b]));
     const bookedOf = new Map<string, Map<string, number>>();
     for (const l of booked) {

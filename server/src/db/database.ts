@@ -35,7 +35,7 @@ import type { AnalyticsRollupStateTable, SalesDailyProductTable, SalesDailyTable
 import type { AgentActionTable, AgentConversationTable, AgentTurnTable, AiConversationTable, AiMessageTable } from './tables/ai.table.js';
 import type { ChangeLogTable } from './tables/change-log.table.js';
 import type { AddoListChangeTable, AddoListStateTable, AddoMedicineTable } from './tables/pharmacy.table.js';
-import type { BatchMovementTable, BatchTable, RecallTable, TransactionLineBatchTable } from './tables/batches.table.js';
+import type { BatchMovementTable, BatchTable, RecallTable } from './tables/batches.table.js';
 import type { PrescriptionItemTable, PrescriptionTable } from './tables/prescriptions.table.js';
 import type { FiscalDeviceTable, FiscalReceiptTable, FiscalZReportTable } from './tables/fiscal.table.js';
 import type { JobLeaseTable } from './tables/leases.table.js';
@@ -115,7 +115,6 @@ export interface Database {
   addo_list_state: AddoListStateTable;
   batches: BatchTable;
   batch_movements: BatchMovementTable;
-  transaction_line_batches: TransactionLineBatchTable;
   recalls: RecallTable;
   prescriptions: PrescriptionTable;
   prescription_items: PrescriptionItemTable;

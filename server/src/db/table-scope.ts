@@ -98,7 +98,6 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   addo_list_state: global('reference', "the national ADDO list's version"),
   batches: tenant(),
   batch_movements: tenant(),
-  transaction_line_batches: tenant(),
   recalls: tenant(),
   prescriptions: tenant(),
   prescription_items: tenant(),

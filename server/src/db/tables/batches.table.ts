@@ -33,6 +33,11 @@ export interface BatchTable {
  * product's sellable stock (a recall of 10 sellable units: qty 0, stock_change −10), so the running
  * sum of `stock_change` per store and product is its stock. `details` is JSON (a correction's
  * before and after).
+ *
+ * A `dispensed` line is also the sale's record of the lot (issue 39: a dispensed lot is written
+ * once): `transaction_id` names the sale, `-qty` the units its line took, and `lot_number` and
+ * `expiry_date` the lot as sold, which a later correction of the batch leaves as printed (null on
+ * every other kind).
  */
 export interface BatchMovementTable {
   id: string;
@@ -56,19 +61,8 @@ export interface BatchMovementTable {
   details: string | null;
   user_id: string | null;
   created_at: number;
-}
-
-/** The lots a sale line took its units from (what the receipt prints and a refund returns to). */
-export interface TransactionLineBatchTable {
-  /** The organisation, as its parent's (issue 36): a row placed by tenant finds its home without a join. */
-  org_id: string;
-  id: string;
-  transaction_id: string;
-  product_id: string;
-  batch_id: string;
-  lot_number: string;
-  expiry_date: string;
-  qty: number;
+  lot_number: string | null;
+  expiry_date: string | null;
 }
 
 export interface RecallTable {
@@ -85,4 +79,3 @@ export interface RecallTable {
 
 export type BatchRow = Selectable<BatchTable>;
 export type BatchMovementRow = Selectable<BatchMovementTable>;
-export type TransactionLineBatchRow = Selectable<TransactionLineBatchTable>;

@@ -1,12 +1,12 @@
 import { fromBasisPoints, fromCents, newId, SoldStatus, toReceiptLine } from '@duka/shared';
 import type { Reversal, Transaction, TransactionFiscal } from '@duka/shared';
 import { fiscalByTransaction } from '../fiscal/fiscal.exports.js';
+import { dispensedLots, type SaleLot } from '../pharmacy/pharmacy.exports.js';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
-import type { TransactionLineBatchRow } from '../../db/tables/batches.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.table.js';
 import { groupBy } from '../../lib/group-by.js';
 
@@ -14,7 +14,7 @@ import { groupBy } from '../../lib/group-by.js';
 export function toTransaction(
   row: TransactionRow,
   lines: TransactionLineRow[],
-  batches: TransactionLineBatchRow[] = [],
+  batches: Array<Omit<SaleLot, 'transaction_id'>> = [],
   fiscal: TransactionFiscal | null = null,
 ): Transaction {
   return {
@@ -84,13 +84,7 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   const orgIds = [...new Set(rows.map((r) => r.org_id))];
   const [lines, lots, fiscal] = await Promise.all([
     db.selectFrom('transaction_lines').selectAll().where('org_id', 'in', orgIds).where('transaction_id', 'in', ids).orderBy('id').execute(),
-    db
-      .selectFrom('transaction_line_batches')
-      .selectAll()
-      .where('org_id', 'in', orgIds)
-      .where('transaction_id', 'in', ids)
-      .orderBy('id')
-      .execute(),
+    dispensedLots(db, orgIds, ids),
     fiscalByTransaction(db, rows),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);

@@ -48,6 +48,13 @@ export interface BatchMove {
 
 const sellableUnits = (status: BatchStatus, qty: number) => (status === 'sellable' ? qty : 0);
 
+/**
+ * A dispensing line is the sale's record of its lot, so it keeps the lot as sold: a correction of
+ * the batch later must not change what the receipt printed or which sales a recall finds.
+ */
+const asSold = (kind: BatchMovementKind, batch: BatchRow) =>
+  kind === 'dispensed' ? { lot_number: batch.lot_number, expiry_date: batch.expiry_date } : { lot_number: null, expiry_date: null };
+
 /** A move of one batch, read in this transaction after `lockStock`. */
 export interface BatchMoveOf {
   batch: BatchRow;
@@ -155,6 +162,7 @@ export async function moveBatches(
       details: move.details === undefined ? null : JSON.stringify(move.details),
       user_id: move.userId ?? ctx.actor?.userId ?? null,
       created_at: now,
+      ...asSold(move.kind, batch),
     })),
   );
   if (opts.applyStock !== false) {

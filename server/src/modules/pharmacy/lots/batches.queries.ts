@@ -91,21 +91,6 @@ export function findOtherLot(
     .executeTakeFirst();
 }
 
-/** The lots a sale took its units from, each with the units taken and its product's name; by product, then line. */
-export function saleLots(db: Kysely<Database>, sale: { id: string; org_id: string }) {
-  return db
-    .selectFrom('transaction_line_batches as l')
-    .innerJoin('batches as b', (j) => j.onRef('b.id', '=', 'l.batch_id').onRef('b.org_id', '=', 'l.org_id'))
-    .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'l.product_id').onRef('p.org_id', '=', 'l.org_id'))
-    .selectAll('b')
-    .select(['l.qty as line_qty', 'p.name as product_name'])
-    .where('l.org_id', '=', sale.org_id)
-    .where('l.transaction_id', '=', sale.id)
-    .orderBy('l.product_id')
-    .orderBy('l.id')
-    .execute();
-}
-
 /**
  * One batch's row after a move (the caller holds its stock lock): units changed by `qty` in SQL,
  * the status after it, a corrected lot or expiry, and `expiry_alerted_at` written null when the row

@@ -6,7 +6,7 @@ import type { Reversal } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { createBatch, moveBatch } from './batch-ledger.js';
-import { saleLots } from './batches.queries.js';
+import { saleLots } from './sale-lots.queries.js';
 
 /**
  * Put a reversed sale's batch-tracked units back where they came from: a void straight back to

@@ -11,6 +11,7 @@ import type {
 } from '../../../db/tables/prescriptions.table.js';
 import { iso } from '../../../lib/clock.js';
 import { groupBy } from '../../../lib/group-by.js';
+import { dispensedLots } from '../lots/sale-lots.queries.js';
 
 export interface PrescriptionFilter {
   orgId: string;
@@ -156,13 +157,7 @@ export async function toEntries(db: Kysely<Database>, rows: PrescriptionRow[]): 
       .where('prescription_id', 'in', ids)
       .orderBy('position')
       .execute(),
-    db
-      .selectFrom('transaction_line_batches')
-      .selectAll()
-      .where('org_id', 'in', orgIds)
-      .where('transaction_id', 'in', saleIds)
-      .orderBy('id')
-      .execute(),
+    dispensedLots(db, orgIds, saleIds),
     db.selectFrom('prescriptions').select(['id', 'corrects_id']).where('org_id', 'in', orgIds).where('corrects_id', 'in', ids).execute(),
     userIds.length
       ? db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', userIds).execute()

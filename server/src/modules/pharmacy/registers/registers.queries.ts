@@ -101,7 +101,7 @@ export async function pageRecalls(db: Kysely<Database>, orgId: string, q: ListRe
 /** Every sale of the organisation that dispensed this lot (voided ones never left the shop), oldest first. */
 export async function salesOfLot(db: Kysely<Database>, orgId: string, productId: string, lot: string): Promise<RecallSale[]> {
   const rows = await db
-    .selectFrom('transaction_line_batches as l')
+    .selectFrom('batch_movements as l')
     .innerJoin('transactions as t', (j) => j.onRef('t.id', '=', 'l.transaction_id').onRef('t.org_id', '=', 'l.org_id'))
     .innerJoin('stores as s', (j) => j.onRef('s.id', '=', 't.store_id').onRef('s.org_id', '=', 't.org_id'))
     .leftJoin('customers as c', (j) => j.onRef('c.id', '=', 't.customer_id').onRef('c.org_id', '=', 't.org_id'))
@@ -117,7 +117,10 @@ export async function salesOfLot(db: Kysely<Database>, orgId: string, productId:
       'c.name as c_name',
       'c.phone as c_phone',
     ])
-    .select((eb) => eb.fn.sum<number>('l.qty').as('qty'))
+    // A dispensing line is the sale's lot, as sold: its units taken are -qty.
+    .select((eb) => eb.fn.sum<number>(eb.neg(eb.ref('l.qty'))).as('qty'))
+    .where('l.org_id', '=', orgId)
+    .where('l.kind', '=', 'dispensed')
     .where('t.org_id', '=', orgId)
     .where('t.status', '!=', 'void')
     .where('l.product_id', '=', productId)

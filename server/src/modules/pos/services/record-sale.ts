@@ -90,6 +90,5 @@ export async function recordSale(
  */
 export async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
   if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
-  const lots = (sale.lots ?? []).map((l) => ({ id: '', org_id: sale.row.org_id, transaction_id: sale.row.id, ...l }));
-  return toTransaction(sale.row, sale.lines, lots, sale.fiscal ? toFiscal(sale.fiscal, null) : null);
+  return toTransaction(sale.row, sale.lines, sale.lots, sale.fiscal ? toFiscal(sale.fiscal, null) : null);
 }

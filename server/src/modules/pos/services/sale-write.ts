@@ -1,10 +1,11 @@
 /**
  * Writing planned sales (`planSale`), one sale or a pushed batch, in a number of statements that
  * does not grow with the number of sales: the store's receipt counter once, one stock update for
- * every product, then each kind of row in one multi-row insert, one batch-ledger write, one
- * `transaction.created` event and one audit entry per sale, all in one insert each.
+ * every product, then each kind of row in one multi-row insert, one batch-ledger write (its
+ * dispensing lines are the sales' lots), one `transaction.created` event and one audit entry per
+ * sale, all in one insert each.
  */
-import { fromCents, newId } from '@duka/shared';
+import { fromCents } from '@duka/shared';
 import { type SqlBool, sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { insertRows, orgIdCheck, updateRows } from '../../../db/dialect.js';
@@ -83,23 +84,8 @@ export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePla
   );
   const moves = plans.flatMap((p) => p.moves);
   if (moves.length) {
+    // The dispensing lines are the sale's lot records too (what receipts print and refunds return to).
     await moveBatches(tx, moves, { productNames: new Map([...set.products].map(([id, p]) => [id, p.name])), applyStock: false });
-    await insertRows(
-      tx.db,
-      'transaction_line_batches',
-      plans.flatMap((p) =>
-        p.lots.map((l) => ({
-          id: newId(),
-          org_id: p.row.org_id,
-          transaction_id: p.row.id,
-          product_id: l.product_id,
-          batch_id: l.batch_id,
-          lot_number: l.lot_number,
-          expiry_date: l.expiry_date,
-          qty: l.qty,
-        })),
-      ),
-    );
   }
   // A register entry per sale of a prescription medicine (few; the entry writes nothing for others).
   for (const p of plans)
