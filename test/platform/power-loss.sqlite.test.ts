@@ -13,6 +13,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { newId } from '@duka/shared';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOAD_RUN_LIMITS } from '../../server/src/env.js';
 import { buildPowerLossShim, cutPower } from '../powerloss/shim.js';
 import { registrationBody } from '../setup/factories.js';
 import { freePort, startScript } from '../setup/processes.js';
@@ -34,7 +35,15 @@ afterAll(() => {
 
 async function startServer(preload: boolean) {
   const port = await freePort();
-  const env: Record<string, string> = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, JWT_SECRET, LOG_LEVEL: 'warn' };
+  // Eight tills of one user pushing flat out: past the per-user limit a real shop never reaches.
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    JWT_SECRET,
+    LOG_LEVEL: 'warn',
+    ...LOAD_RUN_LIMITS,
+  };
   if (preload) Object.assign(env, { LD_PRELOAD: buildPowerLossShim(dir), POWERLOSS_DIR: dataDir });
   const proc = startScript('server/src/index.ts', env);
   started.push(proc);
