@@ -1,6 +1,6 @@
 import { fromBasisPoints, fromCents, newId } from '@duka/shared';
 import type { Category, CreateCategoryInput, Product, UpdateCategoryInput } from '@duka/shared';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { orgIdCheck } from '../../db/dialect.js';
 import { iso } from '../../lib/clock.js';
@@ -81,6 +81,25 @@ function withStock(db: Kysely<Database>, storeId: string | null) {
 export const productsWithStock = (db: Kysely<Database>, orgId: string, storeId: string | null) =>
   withStock(db, storeId).where('p.org_id', '=', orgId);
 
+export type ProductsDb = Database & { p: Database['products'] };
+export type ProductsEb = ExpressionBuilder<ProductsDb, 'p'>;
+
+/** The product's level in `storeId`, 0 where it has no row yet: one keyed lookup per product it is asked for. */
+export const stockIn = (eb: ProductsEb, storeId: string) =>
+  eb.fn.coalesce(
+    eb
+      .selectFrom('product_stock as ps')
+      .select('ps.qty')
+      .whereRef('ps.org_id', '=', 'p.org_id')
+      .where('ps.store_id', '=', storeId)
+      .whereRef('ps.product_id', '=', 'p.id'),
+    eb.lit(0),
+  );
+
+/** The organisation's expiry alert window, beside each of its products. */
+export const orgAlertDays = (eb: ProductsEb) =>
+  eb.selectFrom('organisations as o').select('o.expiry_alert_days').whereRef('o.id', '=', 'p.org_id').$asScalar().$notNull();
+
 /**
  * One product of `orgId` with its stock in `storeId`: `productsWithStock`'s row, with the stock and
  * the organisation's window read by subqueries. In a join, SQLite's planner on statistics taken while
@@ -92,26 +111,7 @@ export const productQuery = (db: Kysely<Database>, orgId: string, storeId: strin
   db
     .selectFrom('products as p')
     .selectAll('p')
-    .select((eb) => [
-      eb
-        .selectFrom('organisations as o')
-        .select('o.expiry_alert_days')
-        .whereRef('o.id', '=', 'p.org_id')
-        .$asScalar()
-        .$notNull()
-        .as('org_expiry_alert_days'),
-      eb.fn
-        .coalesce(
-          eb
-            .selectFrom('product_stock as ps')
-            .select('ps.qty')
-            .whereRef('ps.org_id', '=', 'p.org_id')
-            .where('ps.store_id', '=', storeId ?? '')
-            .whereRef('ps.product_id', '=', 'p.id'),
-          eb.lit(0),
-        )
-        .as('stock'),
-    ])
+    .select((eb) => [orgAlertDays(eb).as('org_expiry_alert_days'), stockIn(eb, storeId ?? '').as('stock')])
     .where('p.id', '=', id)
     .where('p.org_id', '=', orgId);
 

@@ -1,8 +1,10 @@
 /** Product search's statements: the matches gathered once, then counted and paged from there. */
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { type DialectName, orgIdCheck, textSearch } from '../../db/dialect.js';
-import type { ProductWithStock } from './inventory.queries.js';
+import { orgAlertDays, type ProductsDb, type ProductsEb, type ProductWithStock, stockIn } from './inventory.queries.js';
+
+export { stockIn, type ProductsDb, type ProductsEb };
 
 /**
  * What product search looks in: the columns the products text index covers (migration 0017), so
@@ -10,22 +12,8 @@ import type { ProductWithStock } from './inventory.queries.js';
  */
 export const PRODUCT_SEARCH = { table: 'products', alias: 'p', columns: ['name', 'sku', 'generic_name'] };
 
-export type ProductsDb = Database & { p: Database['products'] };
-export type ProductsEb = ExpressionBuilder<ProductsDb, 'p'>;
 /** A select over `products as p` that the list's filters narrow. */
 export type ProductsQuery = SelectQueryBuilder<ProductsDb, 'p', { id: string; name: string }>;
-
-/** The product's level in `storeId`, 0 where it has no row yet: one keyed lookup per product it is asked for. */
-export const stockIn = (eb: ProductsEb, storeId: string) =>
-  eb.fn.coalesce(
-    eb
-      .selectFrom('product_stock as ps')
-      .select('ps.qty')
-      .whereRef('ps.org_id', '=', 'p.org_id')
-      .where('ps.store_id', '=', storeId)
-      .whereRef('ps.product_id', '=', 'p.id'),
-    eb.lit(0),
-  );
 
 /** The ids and names of `orgId`'s products whose name, SKU or generic name contains `text`. */
 export const productMatches = (db: Kysely<Database>, dialect: DialectName, orgId: string, text: string): ProductsQuery =>
@@ -59,13 +47,7 @@ export async function searchPage(
     .innerJoin('products as p', (join) => join.onRef('p.id', '=', 'pg.id').on(orgIdCheck(dialect, 'p.org_id', where.orgId)))
     .selectAll('p')
     .select((eb) => [
-      eb
-        .selectFrom('organisations as o')
-        .select('o.expiry_alert_days')
-        .whereRef('o.id', '=', 'p.org_id')
-        .$asScalar()
-        .$notNull()
-        .as('org_expiry_alert_days'),
+      orgAlertDays(eb as unknown as ProductsEb).as('org_expiry_alert_days'),
       stockIn(eb as unknown as ProductsEb, where.storeId).as('stock'),
       eb
         .selectFrom('m')
