@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './database.js';
 import type { Transact } from './handle.js';
+import type { WalCheckpointer } from './wal-checkpoint.js';
 
 interface Unit {
   fn: (trx: Kysely<Database>) => Promise<unknown>;
@@ -31,7 +32,11 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
  * (or units made slow by a slow query) would otherwise hold every socket, health probe and
  * websocket for as long as the queue lasts.
  */
-export function groupCommit(db: Kysely<Database>, durable: () => Promise<void> = async () => {}): Transact {
+export function groupCommit(
+  db: Kysely<Database>,
+  durable: () => Promise<void> = async () => {},
+  checkpoint?: Pick<WalCheckpointer, 'turn' | 'onPause' | 'pausing'>,
+): Transact {
   const queue: Unit[] = [];
   let draining = false;
 
@@ -77,12 +82,15 @@ export function groupCommit(db: Kysely<Database>, durable: () => Promise<void> =
     if (draining) return;
     draining = true;
     try {
-      while (queue.length) {
+      while (queue.length || checkpoint?.pausing) {
         // Kysely's SQLite driver holds its one connection for a whole transaction, so requests that
         // read before their transaction (a push's device, a session) waited on the last one: let
         // them read and join the queue before the next commit starts, to share its fsync. The same
         // turn lets the loop read sockets and answer probes between two transactions.
         await nextTurn();
+        // Between two transactions, the one place the checkpointer can have the WAL to itself.
+        await checkpoint?.turn();
+        if (!queue.length) continue;
         if (queue.length === 1) {
           const unit = queue.shift()!;
           await db
@@ -98,6 +106,7 @@ export function groupCommit(db: Kysely<Database>, durable: () => Promise<void> =
     }
   }
 
+  checkpoint?.onPause(() => void drain());
   return <T>(fn: (trx: Kysely<Database>) => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });

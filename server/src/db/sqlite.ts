@@ -15,9 +15,15 @@ import { groupCommit } from './group-commit.js';
 import { checkPublish, type DbHandle } from './handle.js';
 import { migrateToLatest } from './migrate.js';
 import { countingCommits, walSync } from './wal-sync.js';
+import { type CheckpointOptions, walCheckpointer } from './wal-checkpoint.js';
 
 /** `file` is a path or `:memory:`; `log` is Kysely's hook (statement counting); `plugins` see every statement (tests' checks). */
-export function openSqlite(file: string, log?: KyselyConfig['log'], plugins?: KyselyConfig['plugins']): DbHandle {
+export function openSqlite(
+  file: string,
+  log?: KyselyConfig['log'],
+  plugins?: KyselyConfig['plugins'],
+  checkpoints?: CheckpointOptions,
+): DbHandle {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -28,6 +34,9 @@ export function openSqlite(file: string, log?: KyselyConfig['log'], plugins?: Ky
   // Planner statistics: without them a search drives from the wrong index (SQLite's advice for long-lived connections).
   sqlite.pragma('optimize = 0x10002');
   const sync = file === ':memory:' ? null : walSync(`${file}-wal`);
+  // Checkpoints run in a worker thread (wal-checkpoint.ts); should it die, SQLite's own come back.
+  if (sync) sqlite.pragma('wal_autocheckpoint = 0');
+  const checkpointer = sync ? walCheckpointer(file, checkpoints, () => sqlite.pragma('wal_autocheckpoint = 1000')) : undefined;
   const database = cachingStatements(sync ? countingCommits(sqlite, sync) : sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log, plugins });
   const settled = sync ? sync.durable : async () => {};
@@ -40,7 +49,7 @@ export function openSqlite(file: string, log?: KyselyConfig['log'], plugins?: Ky
   return {
     db,
     dialect: 'sqlite',
-    transact: groupCommit(db, settled),
+    transact: groupCommit(db, settled, checkpointer),
     settled,
     probeDb,
     ping: async () => void (probe ?? sqlite).prepare('select 1').get(),
@@ -75,7 +84,9 @@ export function openSqlite(file: string, log?: KyselyConfig['log'], plugins?: Ky
     close: async () => {
       bus.removeAllListeners();
       if (probe) await probeDb.destroy();
+      await checkpointer?.close();
       await db.destroy();
+      await sync?.close();
     },
   };
 }

@@ -11,7 +11,7 @@
  * a read included (a pull must never hand a till a change a power cut could take back).
  * test/platform/power-loss.test.ts cuts the power under a fleet of pushing tills and counts.
  */
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import type SQLite from 'better-sqlite3';
 
 interface Waiter {
@@ -25,6 +25,7 @@ export interface WalSync {
   committed(): void;
   /** Resolves once every commit made before the call is on disk. */
   durable(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export function walSync(walFile: string): WalSync {
@@ -33,20 +34,18 @@ export function walSync(walFile: string): WalSync {
   let running = false;
   const waiters: Waiter[] = [];
 
+  // Opened once and kept: the WAL file lives as long as the server's connection (SQLite starts it
+  // over in place, never replaces it), and an open per sync cost as much as the sync's own call.
+  let handle: Promise<FileHandle | null> | null = null;
   async function syncWal() {
-    let handle: Awaited<ReturnType<typeof open>>;
-    try {
-      handle = await open(walFile, 'r+');
-    } catch (err) {
-      // No WAL file: SQLite removed it at a clean close, after checkpointing everything into the database.
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    handle ??= open(walFile, 'r+').catch((err: NodeJS.ErrnoException) => {
+      handle = null;
+      // No WAL file yet (nothing written) or any more (a clean close checkpointed it all away).
+      if (err.code === 'ENOENT') return null;
       throw err;
-    }
-    try {
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
+    });
+    const fh = await handle;
+    await fh?.datasync();
   }
 
   function settle(upTo: number, err?: unknown) {
@@ -86,6 +85,11 @@ export function walSync(walFile: string): WalSync {
         waiters.push({ upTo: written, resolve, reject });
         pump();
       });
+    },
+    async close() {
+      const fh = await handle?.catch(() => null);
+      handle = null;
+      await fh?.close();
     },
   };
 }

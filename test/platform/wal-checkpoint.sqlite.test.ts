@@ -1,0 +1,62 @@
+/**
+ * SQLite's checkpoints run in a worker thread (server/src/db/wal-checkpoint.ts), never inside a
+ * commit on the event loop. Under a steady stream of commits the WAL must still start over: the
+ * writer pauses between two transactions so that a checkpoint can complete. Without the worker the
+ * WAL grows with every commit (the server's connection never checkpoints); with SQLite's own
+ * checkpoints it would grow to about 1,000 pages before starting over.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSqlite } from '../../server/src/db/sqlite.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'duka-wal-checkpoint-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PAGE = 4096;
+const RESTART_PAGES = 64;
+
+describe('WAL checkpoints in a worker thread (SQLite)', () => {
+  it('keeps the WAL near its restart size under a steady stream of commits, losing nothing', async () => {
+    const file = path.join(dir, 'c.db');
+    const handle = openSqlite(file, undefined, undefined, { everyMs: 5, restartPages: RESTART_PAGES });
+    const auto = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
+    expect(auto.rows[0]!.wal_autocheckpoint).toBe(0);
+    await handle.transact((trx) => sql`create table rows (n integer primary key, body blob not null)`.execute(trx));
+
+    // Two streams of 4,000 commits of 2 KiB rows, 16 in flight at any time, without a quiet
+    // moment: about 2,000 pages of WAL each. The WAL file keeps its largest size once reached (it
+    // starts over from its beginning), so the first stream also covers the worker's start; the
+    // second must not grow it.
+    const body = Buffer.alloc(2048, 7);
+    let next = 0;
+    const stream = async (upTo: number) => {
+      const writer = async () => {
+        while (next < upTo) {
+          const n = next++;
+          await handle.transact((trx) => sql`insert into rows (n, body) values (${n}, ${body})`.execute(trx));
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, writer));
+      return statSync(`${file}-wal`).size;
+    };
+    const first = await stream(4000);
+    const second = await stream(8000);
+    const count = await sql<{ c: number }>`select count(*) as c from rows`.execute(handle.db);
+    expect(count.rows[0]!.c).toBe(8000);
+    // Left to grow, the WAL would gain about 8 MiB in the second stream.
+    expect(second - first).toBeLessThan(RESTART_PAGES * PAGE * 4);
+    // Still the worker's: had it died, the server's connection would be back on SQLite's own.
+    const after = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
+    expect(after.rows[0]!.wal_autocheckpoint).toBe(0);
+    await handle.close();
+
+    const cold = new SQLite(file, { readonly: true });
+    expect(cold.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(cold.prepare('select count(*) as c from rows').get()).toEqual({ c: 8000 });
+    cold.close();
+  });
+});
