@@ -11,8 +11,7 @@
  * transaction) and its answer. A refused sale is refused alone: `planSale` changes nothing for the
  * sales after it. If the shared transaction fails as a whole (a database error, not a rule), each of
  * its sales is tried again in a transaction of its own, so one sale's fault is never another's.
- * Batches are per process: several server instances each batch their own, and the database's locks
- * order them as before.
+ * The queue and the retry alone are lib/store-batches.ts, which sync pushes of a store share.
  */
 import type { CreateSaleInput, Transaction } from '@duka/shared';
 import type { PendingCommit } from '../../../db/transaction.js';
