@@ -11,6 +11,7 @@
  * database (one per app): several server instances each batch their own, and the database's locks
  * order them as before.
  */
+import { countedHere, noteWait } from '../db/statement-count.js';
 import { type PendingCommit, type TransactionScope, withTransaction } from '../db/transaction.js';
 
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
@@ -21,14 +22,20 @@ export interface StoreBatchOptions<C extends TransactionScope, J extends { ctx: 
   /** Optionally also at most this much `weight` (the first job always goes, whatever it weighs). */
   maxWeight?: number;
   weight?: (job: J) => number;
-  /** The batch's work inside its transaction (`tx` is the first job's context): one outcome per job, in order. */
-  write: (tx: C & { pending: PendingCommit }, batch: J[]) => Promise<Outcome<R>[]>;
+  /**
+   * The batch's work inside its transaction (`tx` is the first job's context): one outcome per job,
+   * in order. `own(i, fn)` runs work of job i counted to its own request (COUNT_STATEMENTS).
+   */
+  write: (tx: C & { pending: PendingCommit }, batch: J[], own: <T>(i: number, fn: () => T) => T) => Promise<Outcome<R>[]>;
   /** Called for a job that failed, before its caller hears of it (to free what it claimed). */
   failed?: (job: J, error: unknown) => Promise<void>;
 }
 
 interface Waiting<J, R> {
   job: J;
+  counted: <T>(fn: () => T) => T;
+  /** Since when it has waited for its store's batch, counted as a wait of its request. */
+  since: number;
   resolve(value: R): void;
   reject(error: unknown): void;
 }
@@ -57,12 +64,22 @@ export function storeBatches<C extends TransactionScope, J extends { ctx: C }, R
   }
 
   async function writeBatch(batch: Waiting<J, R>[]): Promise<void> {
+    for (const w of batch) {
+      const now = performance.now();
+      w.counted(() => noteWait(now - w.since));
+      w.since = now;
+    }
     let outcomes: Outcome<R>[];
     try {
-      outcomes = await withTransaction(batch[0]!.job.ctx, (tx) =>
-        opts.write(
-          tx,
-          batch.map((w) => w.job),
+      // The shared begin and commit count to the batch's first request (the drain runs in the
+      // context of whichever request started it).
+      outcomes = await batch[0]!.counted(() =>
+        withTransaction(batch[0]!.job.ctx, (tx) =>
+          opts.write(
+            tx,
+            batch.map((w) => w.job),
+            (i, fn) => batch[i]!.counted(fn),
+          ),
         ),
       );
     } catch (error) {
@@ -88,7 +105,7 @@ export function storeBatches<C extends TransactionScope, J extends { ctx: C }, R
         let stores = waiting.get(job.ctx.db);
         if (!stores) waiting.set(job.ctx.db, (stores = new Map()));
         const queue = stores.get(storeId);
-        const entry = { job, resolve, reject };
+        const entry = { job, resolve, reject, counted: countedHere(), since: performance.now() };
         if (queue) {
           queue.push(entry);
           return;

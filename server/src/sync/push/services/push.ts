@@ -99,14 +99,14 @@ const batches = storeBatches<AuthedContext, QueuedPush, Answer>({
   maxJobs: 64,
   maxWeight: 1_000,
   weight: (push) => push.mutations.length,
-  write: async (tx, batch) => {
+  write: async (tx, batch, own) => {
     // Alone, the push is today's: its transaction is its own, no savepoint needed.
     if (batch.length === 1) return [{ ok: true, value: await writePush(tx, batch[0]!.device, batch[0]!.mutations) }];
     const out: Outcome<Answer>[] = [];
-    for (const push of batch) {
-      const own = { ...push.ctx, db: tx.db, pending: tx.pending };
+    for (const [i, push] of batch.entries()) {
+      const ctx = { ...push.ctx, db: tx.db, pending: tx.pending };
       try {
-        out.push({ ok: true, value: await withSavepoint(own, () => writePush(own, push.device, push.mutations)) });
+        out.push({ ok: true, value: await own(i, () => withSavepoint(ctx, () => writePush(ctx, push.device, push.mutations))) });
       } catch (error) {
         // Anything but a refusal fails the whole batch, and each push is then tried alone.
         if (!(error instanceof ServiceError)) throw error;
