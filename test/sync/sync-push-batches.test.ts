@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 import { createTestDb } from '../setup/test-db.js';
+import { STATEMENTS_HEADER } from '../../server/src/db/statement-count.js';
 
 describe('sync: pushes of one store written together', () => {
   let t: TestApp;
@@ -126,5 +127,16 @@ describe('sync: pushes of one store written together', () => {
     for (const r of res) expect(answer(r).last_applied_seq).toBe(SALES);
     expect(transactions).toBeGreaterThan(0);
     expect(transactions).toBeLessThan(DEVICES);
+  }, 120_000);
+
+  it('counts each push of a shared transaction to its own request (COUNT_STATEMENTS)', async () => {
+    t = await createTestApp({ config: { COUNT_STATEMENTS: true } });
+    const { owner, products, devices } = await shop();
+    const alone = await push(owner, devices[0]!, sales(0, 1, SALES, products));
+    const own = Number(alone.headers.get(STATEMENTS_HEADER));
+    const together = await Promise.all(devices.map((device_id, d) => push(owner, device_id, sales(d, d ? 1 : SALES + 1, SALES, products))));
+    const counts = together.map((r) => Number(r.headers.get(STATEMENTS_HEADER)));
+    // Alone, a push's begin and commit are its own; in a batch, its savepoint and release are.
+    for (const n of counts) expect(n).toBeGreaterThanOrEqual(own - 2);
   }, 120_000);
 });
