@@ -73,8 +73,9 @@ async function applyPush(ctx: AuthedContext, req: PushRequest): Promise<Answer> 
   }
 
   const storeId = ctx.actor.storeId;
-  // A push with no store (an organisation-level session) has no store lock to queue behind.
-  if (!storeId) return withTransaction(ctx, (tx) => writePush(tx, device, mutations));
+  // A push with no store (an organisation-level session) has no store lock to queue behind; one
+  // inside a caller's transaction is part of that transaction's work.
+  if (!storeId || ctx.pending) return withTransaction(ctx, (tx) => writePush(tx, device, mutations));
   return batches.run(storeId, { ctx, device, mutations });
 }
 
