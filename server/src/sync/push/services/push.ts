@@ -5,7 +5,8 @@
  * will not resend, and a resent mutation (same id, or a seq at or below the device's last applied
  * one) answers its recorded result and changes nothing. Runs of sales are reconciled as a set
  * (`applySales`): read once, worked out in memory, written in a few statements (issue 17); any other
- * mutation runs alone in a savepoint.
+ * mutation runs alone in a savepoint. Pushes of one store that queue together share that
+ * transaction, each in a savepoint of its own (issue 39, `batches` below).
  */
 import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushRequest, type PushResponse } from '@duka/shared';
 import { type PendingCommit, withSavepoint, withTransaction } from '../../../db/transaction.js';
