@@ -10,7 +10,6 @@
  */
 import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushRequest, type PushResponse } from '@duka/shared';
 import { type PendingCommit, withSavepoint, withTransaction } from '../../../db/transaction.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { refusalError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
@@ -19,27 +18,8 @@ import { runMutation } from './mutators.js';
 import { applySales } from './sale-mutations.js';
 import { forUpdate, insertRows } from '../../../db/dialect.js';
 import { iso } from '../../../lib/clock.js';
-import { recordedMutations } from '../push.queries.js';
-import { repeatOf } from './push-repeats.js';
+import { answerSeen, readSeen, repeatOf } from './push-answers.js';
 import { type Outcome, storeBatches } from '../../../lib/store-batches.js';
-
-interface SeenRow {
-  id: string;
-  seq: number;
-  device_id: string;
-  status: string;
-  error_code: string | null;
-  error_message: string | null;
-  result: string | null;
-}
-
-function recorded(m: Mutation, row?: SeenRow): MutationResult {
-  const out: MutationResult = { id: m.id, seq: m.seq, status: 'duplicate' };
-  if (!row) return out;
-  if (row.error_code) out.error = { code: row.error_code, message: row.error_message ?? '' };
-  if (row.result) Object.assign(out, JSON.parse(row.result) as Pick<MutationResult, 'result' | 'conflicts'>);
-  return out;
-}
 
 export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promise<PushResponse> {
   const answer = await applyPush(ctx, req);
@@ -223,40 +203,6 @@ async function writePush(tx: AuthedContext & { pending: PendingCommit }, device:
 
 /** How often a device that only re-sends is marked seen (a write; retirement counts in days). */
 const SEEN_EVERY_MS = 60_000;
-
-/** What this push's mutations already became, by id and by this device's seq, in one read. */
-async function readSeen(ctx: AuthedContext, deviceId: string, mutations: Mutation[]): Promise<Map<string, SeenRow>> {
-  const seen = new Map<string, SeenRow>();
-  for (const row of await recordedMutations(ctx.db, { orgId: requireOrg(ctx), deviceId }, mutations)) {
-    seen.set(`id:${row.id}`, row);
-    if (row.device_id === deviceId) seen.set(`seq:${row.seq}`, row);
-  }
-  return seen;
-}
-
-/** The answer of a mutation the device already sent (or whose seq it already used), or null for a new one. */
-function answerSeen(m: Mutation, seen: Map<string, SeenRow>, deviceId: string, last: number): MutationResult | null {
-  const byId = seen.get(`id:${m.id}`);
-  if (byId && byId.device_id !== deviceId)
-    return {
-      id: m.id,
-      seq: m.seq,
-      status: 'rejected',
-      error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device of this shop; give this mutation a new id` },
-    };
-  const bySeq = seen.get(`seq:${m.seq}`);
-  // The seq is taken by another mutation: not a replay (a till restored from an old copy of its own
-  // database reuses seqs). Say so rather than answer someone else's result.
-  if (!byId && bySeq)
-    return {
-      id: m.id,
-      seq: m.seq,
-      status: 'rejected',
-      error: { code: 'CONFLICT', message: `seq ${m.seq} was already used by mutation ${bySeq.id}; give this mutation a new seq` },
-    };
-  const prior = byId ?? bySeq;
-  return prior || m.seq <= last ? recorded(m, prior) : null;
-}
 
 async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now: number): Promise<MutationResult> {
   const at = Math.min(Date.parse(m.created_at), now);
