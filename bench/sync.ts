@@ -93,7 +93,8 @@ export async function syncBenchmarks(
   };
 
   const sqlite = database === 'sqlite';
-  const [rate, p99] = sqlite ? [4000, 100] : [2000, 200];
+  // Issue 39: raised once the earlier ones were met; a till's push p99 is held to 1 s on every row.
+  const [rate, oneRate, p99] = sqlite ? [5000, 4000, 1000] : [3000, 2500, 1000];
   const rows: Row[] = [
     {
       scenario: `push ${total} offline sales (3 lines), ${TILLS} tills over ${STORES} stores, batches of ${BATCH}`,
@@ -105,13 +106,12 @@ export async function syncBenchmarks(
       ofCeiling: ofCeiling(pushSpread.rps, ceilingSpread, `raw, ${STORES} stores`),
     },
   ];
-  const oneRate = sqlite ? 3000 : 1500;
   const oneStore: Row = {
     scenario: `same, all ${TILLS} tills in one store`,
     database,
     m: pushOne,
-    target: `>= ${oneRate} sales/s`,
-    met: pushOne.errors === 0 && pushOne.rps >= oneRate,
+    target: `>= ${oneRate} sales/s; push p99 <= ${p99} ms`,
+    met: pushOne.errors === 0 && pushOne.rps >= oneRate && pushOne.p99 <= p99,
     statements,
     ofCeiling: ofCeiling(pushOne.rps, ceilingOne, 'raw, 1 store'),
   };

@@ -44,6 +44,16 @@ export function noteWait(ms: number): void {
   if (use) use.waitMs += ms;
 }
 
+/**
+ * A runner that counts what it runs to the request this is called in (nothing when not counting):
+ * for work done on a request's behalf from another's context, as a store's batch (lib/store-batches.ts)
+ * writes every queued request's work from the context of the one that started it.
+ */
+export function countedHere(): <T>(fn: () => T) => T {
+  const use = requests.getStore();
+  return use ? (fn) => requests.run(use, fn) : (fn) => fn();
+}
+
 /** Whether anything is counting in this context (so callers time only then). */
 export const counting = (): boolean => requests.getStore() !== undefined;
 

@@ -11,15 +11,14 @@
  * transaction) and its answer. A refused sale is refused alone: `planSale` changes nothing for the
  * sales after it. If the shared transaction fails as a whole (a database error, not a rule), each of
  * its sales is tried again in a transaction of its own, so one sale's fault is never another's.
- * Batches are per process: several server instances each batch their own, and the database's locks
- * order them as before.
+ * The queue and the retry alone are lib/store-batches.ts, which sync pushes of a store share.
  */
 import type { CreateSaleInput, Transaction } from '@duka/shared';
-import { withTransaction } from '../../../db/transaction.js';
+import type { PendingCommit } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
-import type { ServiceError } from '../../../lib/errors.js';
 import { claimKey, completeKey, type KeyClaim, releaseKey } from '../../../lib/idempotency.js';
+import { type Outcome, storeBatches } from '../../../lib/store-batches.js';
 import { recordSales, saleAnswer } from './record-sale.js';
 
 /** The answer of POST /pos/sale, as stored for an Idempotency-Key. */
@@ -39,87 +38,43 @@ interface Waiting {
   ctx: AuthedContext;
   input: CreateSaleInput;
   claim: KeyClaim | null;
-  resolve(body: SaleAnswerBody): void;
-  reject(error: unknown): void;
 }
 
-/** Enough for a till fleet's burst; a bigger batch only holds the store's lock longer. */
-const MAX_BATCH = 64;
-
-/** Per database (one per app), per store: the sales waiting while a batch of the store is written. */
-const waiting = new WeakMap<object, Map<string, Waiting[]>>();
+/** Per database, per store: the sales waiting while a batch of the store is written. */
+const batches = storeBatches<AuthedContext, Waiting, SaleAnswerBody>({
+  // Enough for a till fleet's burst; a bigger batch only holds the store's lock longer.
+  maxJobs: 64,
+  write: writeBatch,
+  failed: async (sale) => {
+    if (sale.claim) await freeKey(sale);
+  },
+});
 
 export async function sellOnline(ctx: AuthedContext, input: CreateSaleInput, idempotencyKey?: string): Promise<OnlineSale> {
   const { storeId } = requireStore(ctx);
   const claimed = await claimKey(ctx, { key: idempotencyKey, route: 'POST /pos/sale', body: input });
   if ('replay' in claimed) return { body: claimed.replay.body as SaleAnswerBody, keyReplayed: true };
-  const body = await new Promise<SaleAnswerBody>((resolve, reject) =>
-    enqueue(storeId, { ctx, input, claim: claimed.claim, resolve, reject }),
-  );
+  const body = await batches.run(storeId, { ctx, input, claim: claimed.claim });
   return { body, keyReplayed: false };
 }
 
-function enqueue(storeId: string, sale: Waiting) {
-  let stores = waiting.get(sale.ctx.db);
-  if (!stores) waiting.set(sale.ctx.db, (stores = new Map()));
-  const queue = stores.get(storeId);
-  if (queue) {
-    queue.push(sale);
-    return;
-  }
-  // No batch of this store is being written: this sale starts one at once, and the queue stays
-  // (empty) while it is written, so sales arriving meanwhile join the next.
-  stores.set(storeId, [sale]);
-  void drain(stores, storeId);
-}
-
-async function drain(stores: Map<string, Waiting[]>, storeId: string) {
-  const queue = stores.get(storeId)!;
-  while (queue.length) await writeBatch(queue.splice(0, MAX_BATCH));
-  stores.delete(storeId);
-}
-
-async function writeBatch(batch: Waiting[]): Promise<void> {
-  type Result = { ok: true; body: SaleAnswerBody } | { ok: false; error: ServiceError };
-  let results: Result[];
-  try {
-    results = await withTransaction(batch[0]!.ctx, async (tx) => {
-      const outcomes = await recordSales(
-        tx,
-        batch.map((w) => ({ input: w.input, opts: { source: 'online' as const }, actor: w.ctx.actor })),
-      );
-      const out: Result[] = [];
-      for (const [i, outcome] of outcomes.entries()) {
-        if (!outcome.ok) {
-          out.push(outcome);
-          continue;
-        }
-        const body = { sale: await saleAnswer(tx, outcome.sale), replayed: outcome.sale.replayed };
-        const claim = batch[i]!.claim;
-        if (claim) await completeKey(tx, claim, { status: 201, body });
-        out.push({ ok: true, body });
-      }
-      return out;
-    });
-  } catch (error) {
-    if (batch.length > 1) {
-      for (const sale of batch) await writeBatch([sale]);
-      return;
+async function writeBatch(tx: AuthedContext & { pending: PendingCommit }, batch: Waiting[]): Promise<Outcome<SaleAnswerBody>[]> {
+  const outcomes = await recordSales(
+    tx,
+    batch.map((w) => ({ input: w.input, opts: { source: 'online' as const }, actor: w.ctx.actor })),
+  );
+  const out: Outcome<SaleAnswerBody>[] = [];
+  for (const [i, outcome] of outcomes.entries()) {
+    if (!outcome.ok) {
+      out.push(outcome);
+      continue;
     }
-    // Not a rule's refusal (those are results): the caller gets the error as it is.
-    const [sale] = batch as [Waiting];
-    if (sale.claim) await freeKey(sale);
-    sale.reject(error);
-    return;
+    const body = { sale: await saleAnswer(tx, outcome.sale), replayed: outcome.sale.replayed };
+    const claim = batch[i]!.claim;
+    if (claim) await completeKey(tx, claim, { status: 201, body });
+    out.push({ ok: true, value: body });
   }
-  for (const [i, result] of results.entries()) {
-    const sale = batch[i]!;
-    if (result.ok) sale.resolve(result.body);
-    else {
-      if (sale.claim) await freeKey(sale);
-      sale.reject(result.error);
-    }
-  }
+  return out;
 }
 
 async function freeKey(sale: Waiting) {

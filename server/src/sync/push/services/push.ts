@@ -5,11 +5,11 @@
  * will not resend, and a resent mutation (same id, or a seq at or below the device's last applied
  * one) answers its recorded result and changes nothing. Runs of sales are reconciled as a set
  * (`applySales`): read once, worked out in memory, written in a few statements (issue 17); any other
- * mutation runs alone in a savepoint.
+ * mutation runs alone in a savepoint. Pushes of one store that queue together share that
+ * transaction, each in a savepoint of its own (issue 39, `batches` below).
  */
 import { MAX_PUSH_MUTATIONS, type Mutation, type MutationResult, type PushRequest, type PushResponse } from '@duka/shared';
 import { type PendingCommit, withSavepoint, withTransaction } from '../../../db/transaction.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { refusalError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
@@ -18,25 +18,8 @@ import { runMutation } from './mutators.js';
 import { applySales } from './sale-mutations.js';
 import { forUpdate, insertRows } from '../../../db/dialect.js';
 import { iso } from '../../../lib/clock.js';
-import { recordedMutations } from '../push.queries.js';
-
-interface SeenRow {
-  id: string;
-  seq: number;
-  device_id: string;
-  status: string;
-  error_code: string | null;
-  error_message: string | null;
-  result: string | null;
-}
-
-function recorded(m: Mutation, row?: SeenRow): MutationResult {
-  const out: MutationResult = { id: m.id, seq: m.seq, status: 'duplicate' };
-  if (!row) return out;
-  if (row.error_code) out.error = { code: row.error_code, message: row.error_message ?? '' };
-  if (row.result) Object.assign(out, JSON.parse(row.result) as Pick<MutationResult, 'result' | 'conflicts'>);
-  return out;
-}
+import { answerSeen, readSeen, repeatOf } from './push-answers.js';
+import { type Outcome, storeBatches } from '../../../lib/store-batches.js';
 
 export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promise<PushResponse> {
   const answer = await applyPush(ctx, req);
@@ -44,7 +27,7 @@ export async function pushMutations(ctx: AuthedContext, req: PushRequest): Promi
   return { ...answer, server_time: iso(ctx.clock.now()) };
 }
 
-async function applyPush(ctx: AuthedContext, req: PushRequest): Promise<Omit<PushResponse, 'server_time'>> {
+async function applyPush(ctx: AuthedContext, req: PushRequest): Promise<Answer> {
   if (req.mutations.length > MAX_PUSH_MUTATIONS)
     throw new ServiceError('PAYLOAD_TOO_LARGE', `at most ${MAX_PUSH_MUTATIONS} mutations a push`);
   const mutations = [...req.mutations].sort((a, b) => a.seq - b.seq);
@@ -70,144 +53,156 @@ async function applyPush(ctx: AuthedContext, req: PushRequest): Promise<Omit<Pus
     return { results, last_applied_seq: device.last_seq };
   }
 
-  return withTransaction(ctx, async (tx) => {
-    const now = tx.clock.now();
-    // The device row is the push's lock: two pushes of one device run one after the other.
-    const locked = await tx.db
-      .updateTable('devices')
-      .set({ last_seen_at: now })
-      .where('id', '=', device.id)
-      .where('org_id', '=', device.org_id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    let last = locked.last_seq;
-    // A sale locks its store row, then stock rows. A refund, void or adjustment locks stock rows
-    // only, which is fine on its own; but one earlier in this push would hold stock rows while the
-    // push's sales wait for the store row that another push holds while it waits for those stock
-    // rows. Such a push takes the store row first, so every push locks in the same order.
-    const storeId = tx.actor.storeId;
-    if (storeId && mutations.some((m) => m.type !== 'sale.create')) {
-      await forUpdate(
-        tx.dialect,
-        tx.db.selectFrom('stores').select('id').where('id', '=', storeId).where('org_id', '=', device.org_id),
-      ).execute();
+  const storeId = ctx.actor.storeId;
+  // A push with no store (an organisation-level session) has no store lock to queue behind; one
+  // inside a caller's transaction is part of that transaction's work.
+  if (!storeId || ctx.pending) return withTransaction(ctx, (tx) => writePush(tx, device, mutations));
+  return batches.run(storeId, { ctx, device, mutations });
+}
+
+type Answer = Omit<PushResponse, 'server_time'>;
+
+interface QueuedPush {
+  ctx: AuthedContext;
+  device: DeviceRow;
+  mutations: Mutation[];
+}
+
+/**
+ * Pushes of one store that queue behind its row lock are written in one transaction (as online
+ * sales are, lib/store-batches.ts), each in its own savepoint with its own context (actor, request
+ * id, log), device lock, seq check and recorded results: a push refused (a seq CONFLICT, a rule)
+ * rolls back its own savepoint only. The cap is on mutations as much as pushes: a batch of up to
+ * 1,000 mutations holds the store lock about as long as two of the biggest pushes allowed
+ * (MAX_PUSH_MUTATIONS, 500) did one after the other, so a till queued behind it waits no longer
+ * than it could today, while the small pushes of a fleet (a few sales each) share a commit 64 at a time.
+ */
+const batches = storeBatches<AuthedContext, QueuedPush, Answer>({
+  maxJobs: 64,
+  maxWeight: 1_000,
+  weight: (push) => push.mutations.length,
+  write: async (tx, batch, own) => {
+    // Alone, the push is today's: its transaction is its own, no savepoint needed.
+    if (batch.length === 1) return [{ ok: true, value: await writePush(tx, batch[0]!.device, batch[0]!.mutations) }];
+    const out: Outcome<Answer>[] = [];
+    for (const [i, push] of batch.entries()) {
+      const ctx = { ...push.ctx, db: tx.db, pending: tx.pending };
+      try {
+        out.push({ ok: true, value: await own(i, () => withSavepoint(ctx, () => writePush(ctx, push.device, push.mutations))) });
+      } catch (error) {
+        // Anything but a refusal fails the whole batch, and each push is then tried alone.
+        if (!(error instanceof ServiceError)) throw error;
+        out.push({ ok: false, error });
+      }
     }
-    const seen = await readSeen(tx, device.id, mutations);
-    const results: MutationResult[] = [];
-    /** This push's new results, by mutation id: each is recorded once, at the end. */
-    const applied = new Map<string, { m: Mutation; r: MutationResult }>();
-    // Consecutive sales are applied together as a set (applySales); anything else flushes them first,
-    // so a refund later in the push sees the sale it reverses.
-    let sales: Mutation[] = [];
-    const flushSales = async () => {
-      if (!sales.length) return;
-      const done = await applySalesApart(tx, locked, sales, now);
-      done.forEach((r, i) => {
-        results.push(r);
-        applied.set(r.id, { m: sales[i]!, r });
-      });
-      sales = [];
-    };
-    /** The first mutation of this push with each id: a later one with that id is its repeat. */
-    const firstById = new Map<string, Mutation>();
-    for (const m of mutations) {
-      const known = answerSeen(m, seen, device.id, last);
-      if (known && m.seq <= last) {
-        await flushSales();
-        results.push(known);
-        continue;
-      }
-      if (m.seq !== last + 1) {
-        throw new ServiceError('CONFLICT', `expected seq ${last + 1}, got ${m.seq}`, { meta: { expected_seq: last + 1 } });
-      }
-      // The seq is taken whatever the mutation's fate, so one bad mutation never holds up the queue.
-      last = m.seq;
-      // An id recorded by an earlier push, under an earlier seq (or by another device): answered, not run.
-      if (known) {
-        await flushSales();
-        results.push(known);
-        continue;
-      }
-      const first = firstById.get(m.id);
-      if (first) {
-        await flushSales();
-        results.push(repeatOf(m, first, applied.get(m.id)!.r));
-        continue;
-      }
-      firstById.set(m.id, m);
-      if (m.type === 'sale.create') {
-        sales.push(m);
-        continue;
-      }
-      await flushSales();
-      const r = await applyOne(tx, locked, m, now);
+    return out;
+  },
+});
+
+/** One push's writes, inside its transaction (or its savepoint of a store's batch). */
+async function writePush(tx: AuthedContext & { pending: PendingCommit }, device: DeviceRow, mutations: Mutation[]): Promise<Answer> {
+  const now = tx.clock.now();
+  // The device row is the push's lock: two pushes of one device run one after the other.
+  const locked = await tx.db
+    .updateTable('devices')
+    .set({ last_seen_at: now })
+    .where('id', '=', device.id)
+    .where('org_id', '=', device.org_id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  let last = locked.last_seq;
+  // A sale locks its store row, then stock rows. A refund, void or adjustment locks stock rows
+  // only, which is fine on its own; but one earlier in this push would hold stock rows while the
+  // push's sales wait for the store row that another push holds while it waits for those stock
+  // rows. Such a push takes the store row first, so every push locks in the same order.
+  const storeId = tx.actor.storeId;
+  if (storeId && mutations.some((m) => m.type !== 'sale.create')) {
+    await forUpdate(
+      tx.dialect,
+      tx.db.selectFrom('stores').select('id').where('id', '=', storeId).where('org_id', '=', device.org_id),
+    ).execute();
+  }
+  const seen = await readSeen(tx, device.id, mutations);
+  const results: MutationResult[] = [];
+  /** This push's new results, by mutation id: each is recorded once, at the end. */
+  const applied = new Map<string, { m: Mutation; r: MutationResult }>();
+  // Consecutive sales are applied together as a set (applySales); anything else flushes them first,
+  // so a refund later in the push sees the sale it reverses.
+  let sales: Mutation[] = [];
+  const flushSales = async () => {
+    if (!sales.length) return;
+    const done = await applySalesApart(tx, locked, sales, now);
+    done.forEach((r, i) => {
       results.push(r);
-      applied.set(m.id, { m, r });
+      applied.set(r.id, { m: sales[i]!, r });
+    });
+    sales = [];
+  };
+  /** The first mutation of this push with each id: a later one with that id is its repeat. */
+  const firstById = new Map<string, Mutation>();
+  for (const m of mutations) {
+    const known = answerSeen(m, seen, device.id, last);
+    if (known && m.seq <= last) {
+      await flushSales();
+      results.push(known);
+      continue;
+    }
+    if (m.seq !== last + 1) {
+      throw new ServiceError('CONFLICT', `expected seq ${last + 1}, got ${m.seq}`, { meta: { expected_seq: last + 1 } });
+    }
+    // The seq is taken whatever the mutation's fate, so one bad mutation never holds up the queue.
+    last = m.seq;
+    // An id recorded by an earlier push, under an earlier seq (or by another device): answered, not run.
+    if (known) {
+      await flushSales();
+      results.push(known);
+      continue;
+    }
+    const first = firstById.get(m.id);
+    if (first) {
+      await flushSales();
+      results.push(repeatOf(m, first, applied.get(m.id)!.r));
+      continue;
+    }
+    firstById.set(m.id, m);
+    if (m.type === 'sale.create') {
+      sales.push(m);
+      continue;
     }
     await flushSales();
-    await insertRows(
-      tx.db,
-      'sync_mutations',
-      [...applied.values()].map(({ m, r }) => ({
-        org_id: device.org_id,
-        device_id: device.id,
-        seq: m.seq,
-        id: m.id,
-        type: m.type,
-        status: r.status === 'rejected' ? ('rejected' as const) : ('applied' as const),
-        error_code: r.error?.code ?? null,
-        error_message: r.error?.message ?? null,
-        result: r.result || r.conflicts ? JSON.stringify({ result: r.result, conflicts: r.conflicts }) : null,
-        created_at: now,
-      })),
-    );
-    // The till's clock as its sales left it (sale-mutations.ts) goes with the seq: one write.
-    await tx.db
-      .updateTable('devices')
-      .set({ last_seq: last, last_sale_at: locked.last_sale_at })
-      .where('id', '=', device.id)
-      .where('org_id', '=', device.org_id)
-      .execute();
-    return { results, last_applied_seq: last };
-  });
+    const r = await applyOne(tx, locked, m, now);
+    results.push(r);
+    applied.set(m.id, { m, r });
+  }
+  await flushSales();
+  await insertRows(
+    tx.db,
+    'sync_mutations',
+    [...applied.values()].map(({ m, r }) => ({
+      org_id: device.org_id,
+      device_id: device.id,
+      seq: m.seq,
+      id: m.id,
+      type: m.type,
+      status: r.status === 'rejected' ? ('rejected' as const) : ('applied' as const),
+      error_code: r.error?.code ?? null,
+      error_message: r.error?.message ?? null,
+      result: r.result || r.conflicts ? JSON.stringify({ result: r.result, conflicts: r.conflicts }) : null,
+      created_at: now,
+    })),
+  );
+  // The till's clock as its sales left it (sale-mutations.ts) goes with the seq: one write.
+  await tx.db
+    .updateTable('devices')
+    .set({ last_seq: last, last_sale_at: locked.last_sale_at })
+    .where('id', '=', device.id)
+    .where('org_id', '=', device.org_id)
+    .execute();
+  return { results, last_applied_seq: last };
 }
 
 /** How often a device that only re-sends is marked seen (a write; retirement counts in days). */
 const SEEN_EVERY_MS = 60_000;
-
-/** What this push's mutations already became, by id and by this device's seq, in one read. */
-async function readSeen(ctx: AuthedContext, deviceId: string, mutations: Mutation[]): Promise<Map<string, SeenRow>> {
-  const seen = new Map<string, SeenRow>();
-  for (const row of await recordedMutations(ctx.db, { orgId: requireOrg(ctx), deviceId }, mutations)) {
-    seen.set(`id:${row.id}`, row);
-    if (row.device_id === deviceId) seen.set(`seq:${row.seq}`, row);
-  }
-  return seen;
-}
-
-/** The answer of a mutation the device already sent (or whose seq it already used), or null for a new one. */
-function answerSeen(m: Mutation, seen: Map<string, SeenRow>, deviceId: string, last: number): MutationResult | null {
-  const byId = seen.get(`id:${m.id}`);
-  if (byId && byId.device_id !== deviceId)
-    return {
-      id: m.id,
-      seq: m.seq,
-      status: 'rejected',
-      error: { code: 'CONFLICT', message: `mutation id ${m.id} was used by another device of this shop; give this mutation a new id` },
-    };
-  const bySeq = seen.get(`seq:${m.seq}`);
-  // The seq is taken by another mutation: not a replay (a till restored from an old copy of its own
-  // database reuses seqs). Say so rather than answer someone else's result.
-  if (!byId && bySeq)
-    return {
-      id: m.id,
-      seq: m.seq,
-      status: 'rejected',
-      error: { code: 'CONFLICT', message: `seq ${m.seq} was already used by mutation ${bySeq.id}; give this mutation a new seq` },
-    };
-  const prior = byId ?? bySeq;
-  return prior || m.seq <= last ? recorded(m, prior) : null;
-}
 
 async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now: number): Promise<MutationResult> {
   const at = Math.min(Date.parse(m.created_at), now);
@@ -263,38 +258,4 @@ async function applySalesApart(
     }
   }
   return results;
-}
-
-/**
- * A second mutation with the id of one earlier in the same push: the same mutation queued twice is
- * answered as a duplicate with the first's result; another mutation under a reused id is rejected
- * (it was not applied, and the id cannot name two things).
- */
-function repeatOf(m: Mutation, first: Mutation, firstResult: MutationResult): MutationResult {
-  if (sameMutation(m, first)) return { ...firstResult, seq: m.seq, status: 'duplicate' };
-  return {
-    id: m.id,
-    seq: m.seq,
-    status: 'rejected',
-    error: {
-      code: 'IDEMPOTENCY_MISMATCH',
-      message: `mutation id ${m.id} was already used in this push by seq ${first.seq} for a different mutation; give this mutation a new id`,
-    },
-  };
-}
-
-function sameMutation(a: Mutation, b: Mutation): boolean {
-  return a.type === b.type && a.created_at === b.created_at && canonical(a.payload) === canonical(b.payload);
-}
-
-/** JSON with object keys sorted, so one payload serialised in two key orders compares equal. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
