@@ -49,10 +49,14 @@ const passive = () => {
   }
 };
 let timer;
+// The WAL's length when the writer last paused: asked again only once commits have followed.
+let pausedAt = -1;
 function tick() {
   const r = passive();
-  if (r && r.log >= workerData.restartPages) parentPort.postMessage('pause');
-  else timer = setTimeout(tick, workerData.everyMs);
+  if (r && r.log >= workerData.restartPages && r.log !== pausedAt) {
+    pausedAt = r.log;
+    parentPort.postMessage('pause');
+  } else timer = setTimeout(tick, workerData.everyMs);
 }
 parentPort.on('message', (m) => {
   if (m === 'paused') {
@@ -78,10 +82,12 @@ export function walCheckpointer(file: string, opts: CheckpointOptions = {}, onEr
   // The server must not stay up for its checkpointer; nor should a test runner.
   worker.unref();
   let asked = false;
+  // Stopped (closed, or died): nothing is asked any more, and no one waits for an answer.
+  let gone = false;
   let resumed: (() => void) | null = null;
   let kick = () => {};
   worker.on('message', (m) => {
-    if (m === 'pause') {
+    if (m === 'pause' && !gone) {
       asked = true;
       kick();
     } else if (m === 'resume') {
@@ -91,6 +97,7 @@ export function walCheckpointer(file: string, opts: CheckpointOptions = {}, onEr
   });
   const stopped = new Promise<void>((resolve) =>
     worker.once('exit', () => {
+      gone = true;
       asked = false;
       resumed?.();
       resolve();
@@ -117,6 +124,8 @@ export function walCheckpointer(file: string, opts: CheckpointOptions = {}, onEr
       });
     },
     async close() {
+      gone = true;
+      asked = false;
       // Held open until the worker has closed its connection, or a script ends first (exit 13).
       worker.ref();
       worker.postMessage('stop');
