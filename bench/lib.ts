@@ -142,6 +142,8 @@ export interface Load {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Bodies sent in turn, one request after another (instead of `body`). */
+  bodies?: string[];
   connections: number;
   seconds: number;
 }
@@ -159,6 +161,12 @@ export interface Measured {
   db?: { cpuMs?: number; ms: number; waitMs: number };
 }
 
+/** autocannon's request setup that sends `bodies` one after another, across all connections. */
+function inTurn(bodies: string[]) {
+  let next = 0;
+  return (req: autocannon.Request) => ({ ...req, body: bodies[next++ % bodies.length] });
+}
+
 export async function measure(load: Load): Promise<Measured> {
   const result = await autocannon({
     url: load.url,
@@ -167,6 +175,7 @@ export async function measure(load: Load): Promise<Measured> {
     body: load.body,
     connections: load.connections,
     duration: load.seconds,
+    ...(load.bodies ? { requests: [{ setupRequest: inTurn(load.bodies) }] } : {}),
   });
   return {
     rps: Math.round(result.requests.average),

@@ -156,16 +156,36 @@ for (const database of perDatabase ? databases : []) {
       target: 'p99 <= 50 ms',
       met: me.p99 <= 50 && me.errors === 0,
     });
+    // Eight cashiers signing in, not one account eight times at once: the sign-in guard counts a try
+    // before checking its password, so five at once of one account from one address take its lock
+    // (423) by design (sign-in-guard.ts).
+    const cashiers = [account];
+    for (let i = 1; i < 8; i++) {
+      const cashier = { phone: `07540009${String(i).padStart(2, '0')}`, password: account.password };
+      const res = await fetch(`${base}/api/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          first_name: 'Cashier',
+          last_name: `No ${i}`,
+          ...cashier,
+          confirm_password: cashier.password,
+          shop: { name: `Duka ${i}` },
+        }),
+      });
+      if (res.status !== 201) throw new Error(`registering a cashier answered ${res.status}`);
+      cashiers.push(cashier);
+    }
     const login = await measure({
       url: `${base}/api/v1/auth/login`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ identifier: account.phone, password: account.password }),
+      bodies: cashiers.map((c) => JSON.stringify({ identifier: c.phone, password: c.password })),
       connections: 8,
       seconds,
     });
     rows.push({
-      scenario: 'POST /auth/login (scrypt), 8 conn',
+      scenario: 'POST /auth/login (scrypt), 8 conn, 8 accounts in turn',
       database,
       m: login,
       target: 'p99 <= 500 ms',
