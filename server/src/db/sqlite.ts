@@ -36,7 +36,9 @@ export function openSqlite(
   const sync = file === ':memory:' ? null : walSync(`${file}-wal`);
   // Checkpoints run in a worker thread (wal-checkpoint.ts); should it die, SQLite's own come back.
   if (sync) sqlite.pragma('wal_autocheckpoint = 0');
-  const checkpointer = sync ? walCheckpointer(file, checkpoints, () => sqlite.pragma('wal_autocheckpoint = 1000')) : undefined;
+  const checkpointer = sync
+    ? walCheckpointer(file, checkpoints, () => void (sqlite.open && sqlite.pragma('wal_autocheckpoint = 1000')))
+    : undefined;
   const database = cachingStatements(sync ? countingCommits(sqlite, sync) : sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log, plugins });
   const settled = sync ? sync.durable : async () => {};
