@@ -47,12 +47,29 @@ export interface FleetResult {
   errors: { push: number; pull: number; ws: number };
   /** A few error messages, to say what went wrong. */
   samples: string[];
+  /** What the server said each request in the window did with the database (x-db-statements, x-db-ms, x-db-wait-ms). */
+  db: { push: DbSays; pull: DbSays };
   serverCpuMs: number;
   generatorCpuMs: number;
   /** The generator's event-loop delay p99 in the window, ms: how late its own timers and reads ran. */
   generatorLagMs: number;
   seconds: number;
   tills: FleetTillState[];
+}
+
+export interface DbSays {
+  statements: number[];
+  ms: number[];
+  waitMs: number[];
+}
+
+const dbSays = (): DbSays => ({ statements: [], ms: [], waitMs: [] });
+
+function noteDb(to: DbSays, res: Response) {
+  const [n, ms, wait] = ['x-db-statements', 'x-db-ms', 'x-db-wait-ms'].map((h) => Number(res.headers.get(h) ?? NaN));
+  if (Number.isFinite(n)) to.statements.push(n!);
+  if (Number.isFinite(ms)) to.ms.push(ms!);
+  if (Number.isFinite(wait)) to.waitMs.push(wait!);
 }
 
 /** mulberry32: a small seeded generator, one per till so a till's schedule does not depend on N. */
@@ -83,6 +100,7 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
     outages: 0,
     errors: { push: 0, pull: 0, ws: 0 },
     samples: [],
+    db: { push: dbSays(), pull: dbSays() },
     serverCpuMs: 0,
     generatorCpuMs: 0,
     generatorLagMs: 0,
@@ -175,7 +193,10 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
           const url = `${plan.base}/api/v1/sync/pull${till.cursor ? `?cursor=${encodeURIComponent(till.cursor)}` : ''}`;
           const res = await fetch(url, { headers });
           const body = (await res.json()) as { data?: { cursor: string; has_more: boolean } };
-          if (inWindow(start)) out.pull.push(performance.now() - start);
+          if (inWindow(start)) {
+            out.pull.push(performance.now() - start);
+            noteDb(out.db.pull, res);
+          }
           if (res.status !== 200 || !body.data) return fail('pull', `${res.status} ${JSON.stringify(body).slice(0, 200)}`, inWindow(start));
           till.cursor = body.data.cursor;
           if (!body.data.has_more) return;
@@ -202,7 +223,10 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
             };
             // The next run goes on from the server's last seq (sales still queued at the end are dropped).
             if (body.data) till.seq = body.data.last_applied_seq;
-            if (counted) out.push.push(performance.now() - due);
+            if (counted) {
+              out.push.push(performance.now() - due);
+              noteDb(out.db.push, res);
+            }
             const bad = body.data?.results.find((r) => r.status !== 'applied' && r.status !== 'duplicate');
             if (res.status !== 200 || !body.data || bad) {
               fail('push', `${res.status} ${JSON.stringify(bad ?? body).slice(0, 200)}`, counted);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb } from '../server/src/db/create-db.js';
 import type { FleetPlan, FleetResult, FleetTillState } from './fleet-tills.js';
-import { type BenchServer, ROOT, type Row, startBenchServer, tokenUser } from './lib.js';
+import { type BenchServer, median, ROOT, type Row, startBenchServer, tokenUser } from './lib.js';
 import { registerTill, seedProducts } from './push-load.js';
 
 const TILLS_PER_STORE = 5;
@@ -167,6 +167,17 @@ const cpuPct = (ms: number, r: FleetResult) => Math.round(ms / (10 * r.seconds))
 const describe = (r: FleetResult) =>
   `server CPU ${cpuPct(r.serverCpuMs, r)} %, generator ${cpuPct(r.generatorCpuMs, r)} % (of one core, loop lag p99 ${r.generatorLagMs} ms); ${r.pushes} pushes, ${r.outages} outages`;
 
+/**
+ * Where a push's time goes, for the table's columns: statements per push (the median), the server's
+ * CPU per push with the pulls after it (its process, checkpoint worker and sockets included, over
+ * the window), and the medians of its time in SQL and waiting for the writer or a lock.
+ */
+const pushUse = (r: FleetResult) => ({
+  statements: median(r.db.push.statements),
+  db: { cpuMs: Number((r.serverCpuMs / Math.max(1, r.pushes)).toFixed(1)), ms: median(r.db.push.ms), waitMs: median(r.db.push.waitMs) },
+});
+const pullUse = (r: FleetResult) => ({ statements: median(r.db.pull.statements), db: { ms: median(r.db.pull.ms), waitMs: median(r.db.pull.waitMs) } });
+
 function rowsOf(n: number, database: string, r: FleetResult, seconds: number): Row[] {
   const sqlite = database === 'sqlite';
   const target = sqlite ? 100 : 150;
@@ -177,14 +188,16 @@ function rowsOf(n: number, database: string, r: FleetResult, seconds: number): R
     {
       scenario: `fleet ${n.toLocaleString('en')} tills, push (req/s = sales/s), ${seconds} s: ${describe(r)}`,
       database,
-      m: { rps: salesPerS(r), ...push, errors: r.errors.push + r.errors.ws },
+      m: { rps: salesPerS(r), ...push, errors: r.errors.push + r.errors.ws, db: pushUse(r).db },
+      statements: pushUse(r).statements,
       target: check ? `p99 <= ${target} ms, no error` : '-',
       met: check ? push.p99 <= target && r.errors.push + r.errors.ws === 0 : null,
     },
     {
       scenario: `fleet ${n.toLocaleString('en')} tills, pull after each push (req/s = pulls/s)`,
       database,
-      m: { rps: Math.round(r.pull.length / r.seconds), ...pull, errors: r.errors.pull },
+      m: { rps: Math.round(r.pull.length / r.seconds), ...pull, errors: r.errors.pull, db: pullUse(r).db },
+      statements: pullUse(r).statements,
       target: check ? 'p99 <= 50 ms, no error' : '-',
       met: check ? pull.p99 <= 50 && r.errors.pull === 0 : null,
     },
@@ -223,8 +236,9 @@ async function capacity(fleet: Fleet, database: string, seed: number, budgetS: n
     scenario: `fleet capacity: largest N with push p99 <= ${PUSH_P99_CAPACITY_MS} ms, no error = ${(good?.n ?? 0).toLocaleString('en')} tills${bound}; at it: ${good ? describe(good.r) : '-'}`,
     database,
     m: good
-      ? { rps: salesPerS(good.r), p50: pct(good.r.push, 50), p99: pct(good.r.push, 99), errors: errorsOf(good.r) }
+      ? { rps: salesPerS(good.r), p50: pct(good.r.push, 50), p99: pct(good.r.push, 99), errors: errorsOf(good.r), db: pushUse(good.r).db }
       : { rps: NaN, p50: NaN, p99: NaN, errors: 0 },
+    statements: good ? pushUse(good.r).statements : undefined,
     target: `>= ${target.toLocaleString('en')} tills`,
     met: (good?.n ?? 0) >= target,
   };

@@ -14,7 +14,11 @@ export async function openDatabase(config: Config, log: Logger): Promise<DbHandl
           poolSize: config.DATABASE_POOL_SIZE,
           onConnectionError: (err: Error) => log.warn({ err }, 'idle database connection failed; it will be replaced'),
         }
-      : { sqliteFile: path.join(config.DATA_DIR, 'duka.db') }),
+      : {
+          sqliteFile: path.join(config.DATA_DIR, 'duka.db'),
+          onCheckpointError: (err: Error) =>
+            log.error({ err }, 'the SQLite checkpoint worker stopped; SQLite checkpoints inside commits again until a restart'),
+        }),
     countStatements: config.COUNT_STATEMENTS,
   });
   const applied = await handle.migrate();

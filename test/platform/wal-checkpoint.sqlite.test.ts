@@ -5,7 +5,7 @@
  * WAL grows with every commit (the server's connection never checkpoints); with SQLite's own
  * checkpoints it would grow to about 1,000 pages before starting over.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -58,5 +58,26 @@ describe('WAL checkpoints in a worker thread (SQLite)', () => {
     expect(cold.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(cold.prepare('select count(*) as c from rows').get()).toEqual({ c: 8000 });
     cold.close();
+  });
+
+  it("says so when the worker fails, and goes back to SQLite's own checkpoints", async () => {
+    const file = path.join(dir, 'd.db');
+    const failures: Error[] = [];
+    const handle = openSqlite(file, undefined, undefined, { everyMs: 5, onError: (err) => failures.push(err) });
+    // The worker opens the file on its own thread a few milliseconds from now, and only a file that
+    // exists: moved away meanwhile, its open fails.
+    renameSync(file, `${file}.away`);
+    for (let i = 0; i < 200 && failures.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    renameSync(`${file}.away`, file);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.message).toMatch(/could not open the database: unable to open database file \(SQLITE_CANTOPEN\)/);
+    const auto = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
+    expect(auto.rows[0]!.wal_autocheckpoint).toBe(1000);
+    // The server goes on writing, and closes cleanly, with no worker to stop.
+    await handle.transact((trx) => sql`create table rows (n integer primary key)`.execute(trx));
+    await handle.transact((trx) => sql`insert into rows (n) values (1)`.execute(trx));
+    const count = await sql<{ c: number }>`select count(*) as c from rows`.execute(handle.db);
+    expect(count.rows[0]!.c).toBe(1);
+    await handle.close();
   });
 });

@@ -12,10 +12,12 @@ export type DbOptions = Partial<PostgresOptions> & {
   countStatements?: boolean;
   /** Plugins that see every statement of the main handle (the tests' tenant-scope check). */
   plugins?: KyselyPlugin[];
+  /** SQLite: told when the checkpoint worker fails, so that an operator hears of it (wal-checkpoint.ts). */
+  onCheckpointError?: (err: Error) => void;
 };
 
 export function createDb(opts: DbOptions): DbHandle {
   const log = opts.countStatements ? countStatement : undefined;
-  const handle = opts.url ? openPostgres({ ...opts, url: opts.url, log }) : openSqlite(opts.sqliteFile ?? ':memory:', log, opts.plugins);
+  const handle = opts.url ? openPostgres({ ...opts, url: opts.url, log }) : openSqlite(opts.sqliteFile ?? ':memory:', log, opts.plugins, { onError: opts.onCheckpointError });
   return opts.countStatements ? { ...handle, transact: countingTransact(handle.transact) } : handle;
 }

@@ -37,7 +37,10 @@ export function openSqlite(
   // Checkpoints run in a worker thread (wal-checkpoint.ts); should it die, SQLite's own come back.
   if (sync) sqlite.pragma('wal_autocheckpoint = 0');
   const checkpointer = sync
-    ? walCheckpointer(file, checkpoints, () => void (sqlite.open && sqlite.pragma('wal_autocheckpoint = 1000')))
+    ? walCheckpointer(file, checkpoints, (err) => {
+        if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+        checkpoints?.onError?.(err);
+      })
     : undefined;
   const database = cachingStatements(sync ? countingCommits(sqlite, sync) : sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log, plugins });

@@ -23,6 +23,8 @@ export interface CheckpointOptions {
   everyMs?: number;
   /** WAL size, in pages, past which the writer pauses for a complete checkpoint. */
   restartPages?: number;
+  /** Told when the worker fails (SQLite's own checkpoints are back by then): for the server's log. */
+  onError?: (err: Error) => void;
 }
 
 export interface WalCheckpointer {
@@ -40,7 +42,13 @@ export interface WalCheckpointer {
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
-const db = new SQLite(workerData.file, { fileMustExist: true });
+let db;
+try {
+  db = new SQLite(workerData.file, { fileMustExist: true });
+} catch (err) {
+  // Thrown as a plain Error: a driver's error class reaches the main thread with its code only.
+  throw new Error(\`the checkpoint worker could not open the database: \${err.message} (\${err.code})\`);
+}
 const passive = () => {
   try {
     return db.pragma('wal_checkpoint(PASSIVE)')[0];
