@@ -176,7 +176,10 @@ const pushUse = (r: FleetResult) => ({
   statements: median(r.db.push.statements),
   db: { cpuMs: Number((r.serverCpuMs / Math.max(1, r.pushes)).toFixed(1)), ms: median(r.db.push.ms), waitMs: median(r.db.push.waitMs) },
 });
-const pullUse = (r: FleetResult) => ({ statements: median(r.db.pull.statements), db: { ms: median(r.db.pull.ms), waitMs: median(r.db.pull.waitMs) } });
+const pullUse = (r: FleetResult) => ({
+  statements: median(r.db.pull.statements),
+  db: { ms: median(r.db.pull.ms), waitMs: median(r.db.pull.waitMs) },
+});
 
 function rowsOf(n: number, database: string, r: FleetResult, seconds: number): Row[] {
   const sqlite = database === 'sqlite';

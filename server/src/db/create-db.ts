@@ -18,6 +18,8 @@ export type DbOptions = Partial<PostgresOptions> & {
 
 export function createDb(opts: DbOptions): DbHandle {
   const log = opts.countStatements ? countStatement : undefined;
-  const handle = opts.url ? openPostgres({ ...opts, url: opts.url, log }) : openSqlite(opts.sqliteFile ?? ':memory:', log, opts.plugins, { onError: opts.onCheckpointError });
+  const handle = opts.url
+    ? openPostgres({ ...opts, url: opts.url, log })
+    : openSqlite(opts.sqliteFile ?? ':memory:', log, opts.plugins, { onError: opts.onCheckpointError });
   return opts.countStatements ? { ...handle, transact: countingTransact(handle.transact) } : handle;
 }
