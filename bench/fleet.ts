@@ -187,20 +187,21 @@ function rowsOf(n: number, database: string, r: FleetResult, seconds: number): R
   const push = { p50: pct(r.push, 50), p99: pct(r.push, 99) };
   const pull = { p50: pct(r.pull, 50), p99: pct(r.pull, 99) };
   const check = n === 500;
+  const [pushed, pulled] = [pushUse(r), pullUse(r)];
   return [
     {
       scenario: `fleet ${n.toLocaleString('en')} tills, push (req/s = sales/s), ${seconds} s: ${describe(r)}`,
       database,
-      m: { rps: salesPerS(r), ...push, errors: r.errors.push + r.errors.ws, db: pushUse(r).db },
-      statements: pushUse(r).statements,
+      m: { rps: salesPerS(r), ...push, errors: r.errors.push + r.errors.ws, db: pushed.db },
+      statements: pushed.statements,
       target: check ? `p99 <= ${target} ms, no error` : '-',
       met: check ? push.p99 <= target && r.errors.push + r.errors.ws === 0 : null,
     },
     {
       scenario: `fleet ${n.toLocaleString('en')} tills, pull after each push (req/s = pulls/s)`,
       database,
-      m: { rps: Math.round(r.pull.length / r.seconds), ...pull, errors: r.errors.pull, db: pullUse(r).db },
-      statements: pullUse(r).statements,
+      m: { rps: Math.round(r.pull.length / r.seconds), ...pull, errors: r.errors.pull, db: pulled.db },
+      statements: pulled.statements,
       target: check ? 'p99 <= 50 ms, no error' : '-',
       met: check ? pull.p99 <= 50 && r.errors.pull === 0 : null,
     },
@@ -235,13 +236,15 @@ async function capacity(fleet: Fleet, database: string, seed: number, budgetS: n
     bad === undefined
       ? ` (no N over it found: stopped at ${Math.round(elapsed())} s or ${MAX_TILLS.toLocaleString('en')} tills)`
       : `, ${bad.toLocaleString('en')} over`;
+  const used = good ? pushUse(good.r) : undefined;
   return {
     scenario: `fleet capacity: largest N with push p99 <= ${PUSH_P99_CAPACITY_MS} ms, no error = ${(good?.n ?? 0).toLocaleString('en')} tills${bound}; at it: ${good ? describe(good.r) : '-'}`,
     database,
-    m: good
-      ? { rps: salesPerS(good.r), p50: pct(good.r.push, 50), p99: pct(good.r.push, 99), errors: errorsOf(good.r), db: pushUse(good.r).db }
-      : { rps: NaN, p50: NaN, p99: NaN, errors: 0 },
-    statements: good ? pushUse(good.r).statements : undefined,
+    m:
+      good && used
+        ? { rps: salesPerS(good.r), p50: pct(good.r.push, 50), p99: pct(good.r.push, 99), errors: errorsOf(good.r), db: used.db }
+        : { rps: NaN, p50: NaN, p99: NaN, errors: 0 },
+    statements: used ? used.statements : undefined,
     target: `>= ${target.toLocaleString('en')} tills`,
     met: (good?.n ?? 0) >= target,
   };

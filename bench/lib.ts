@@ -255,3 +255,24 @@ export const ofCeiling = (rps: number, ceiling: Row, what: string) => `${Math.ro
 /** The user an access token belongs to (its `sub`): the bench's account, whatever other organisations the run made. */
 export const tokenUser = (token: string): string =>
   (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+
+/** Every bench account's password. */
+export const BENCH_PASSWORD = 'benchmark1';
+
+/** A new shop owner (own organisation and store), signing in with BENCH_PASSWORD; answers its access token. */
+export async function registerOwner(base: string, phone: string, shop: string): Promise<string> {
+  const res = await fetch(`${base}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      first_name: 'Bench',
+      last_name: shop,
+      phone,
+      password: BENCH_PASSWORD,
+      confirm_password: BENCH_PASSWORD,
+      shop: { name: shop },
+    }),
+  });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`register answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { data: { tokens: { access_token: string } } }).data.tokens.access_token;
+}

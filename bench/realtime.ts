@@ -14,7 +14,7 @@ import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import WebSocket from 'ws';
 import { createDb } from '../server/src/db/create-db.js';
-import { freePort, measure, type Row, rssMiB, startProcess, stopProcess } from './lib.js';
+import { freePort, measure, registerOwner, type Row, rssMiB, startProcess, stopProcess } from './lib.js';
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -51,24 +51,6 @@ async function login(base: string, account: { phone: string; password: string })
   });
   if (res.status !== 200) throw new Error(`login answered ${res.status}`);
   return ((await res.json()) as Json).data.access_token as string;
-}
-
-/** A new shop owner (own organisation and store); answers its access token. */
-async function registerOwner(base: string, phone: string, shop: string): Promise<string> {
-  const res = await fetch(`${base}/api/v1/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      first_name: 'Bench',
-      last_name: shop,
-      phone,
-      password: 'benchmark1',
-      confirm_password: 'benchmark1',
-      shop: { name: shop },
-    }),
-  });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`register answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as Json).data.tokens.access_token as string;
 }
 
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { org: string; store: string };

@@ -15,7 +15,19 @@ import { analyticsBenchmarks } from './analytics.js';
 import { byOrgBenchmarks } from './by-org.js';
 import { fiscalSaleBenchmark, startBenchTra } from './fiscal.js';
 import { fleetBenchmarks } from './fleet.js';
-import { freePort, measure, printTable, type Row, startBenchServer, startProcess, statementsPer, stopProcess, tokenUser } from './lib.js';
+import {
+  BENCH_PASSWORD,
+  freePort,
+  measure,
+  printTable,
+  registerOwner,
+  type Row,
+  startBenchServer,
+  startProcess,
+  statementsPer,
+  stopProcess,
+  tokenUser,
+} from './lib.js';
 import { batchPushBenchmark, batchSaleBenchmark, type BenchPharmacy, openBenchPharmacy } from './pharmacy.js';
 import { realtimeBenchmarks, wsCeiling } from './realtime.js';
 import { sdkBenchmarks } from './sdk.js';
@@ -63,19 +75,8 @@ for (const database of perDatabase ? databases : []) {
   const bench = await startBenchServer(database, { TRA_TEST_URL: tra.tra.url, WEB_DIST_DIR: tillPage });
   const { base, env, dbOpts } = bench;
   const server = bench.process;
-  const account = { phone: '0754000111', password: 'benchmark1' };
-  const reg = await fetch(`${base}/api/v1/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      first_name: 'Bench',
-      last_name: 'Mark',
-      ...account,
-      confirm_password: account.password,
-      shop: { name: 'Bench Duka' },
-    }),
-  });
-  const token = ((await reg.json()) as { data: { tokens: { access_token: string } } }).data.tokens.access_token;
+  const account = { phone: '0754000111', password: BENCH_PASSWORD };
+  const token = await registerOwner(base, account.phone, 'Bench Duka');
   // The batch-tracked variants' pharmacy, opened once for the sale and push rows.
   let pharmacy: BenchPharmacy | undefined;
   const benchPharmacy = async () => (pharmacy ??= await openBenchPharmacy(base, '0754000333', dbOpts));
@@ -161,20 +162,9 @@ for (const database of perDatabase ? databases : []) {
     // (423) by design (sign-in-guard.ts).
     const cashiers = [account];
     for (let i = 1; i < 8; i++) {
-      const cashier = { phone: `07540009${String(i).padStart(2, '0')}`, password: account.password };
-      const res = await fetch(`${base}/api/v1/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          first_name: 'Cashier',
-          last_name: `No ${i}`,
-          ...cashier,
-          confirm_password: cashier.password,
-          shop: { name: `Duka ${i}` },
-        }),
-      });
-      if (res.status !== 201) throw new Error(`registering a cashier answered ${res.status}`);
-      cashiers.push(cashier);
+      const phone = `07540009${String(i).padStart(2, '0')}`;
+      await registerOwner(base, phone, `Duka ${i}`);
+      cashiers.push({ phone, password: account.password });
     }
     const login = await measure({
       url: `${base}/api/v1/auth/login`,
