@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './env.js';
 import { createDb } from './db/create-db.js';
 import type { DbHandle } from './db/handle.js';
+import { listenHearsNotify } from './db/listen-check.js';
 
 export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {
   const handle = createDb({
@@ -12,7 +13,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<DbHandl
           url: config.DATABASE_URL,
           directUrl: config.DATABASE_DIRECT_URL,
           poolSize: config.DATABASE_POOL_SIZE,
-          onConnectionError: (err: Error) => log.warn({ err }, 'idle database connection failed; it will be replaced'),
+          onConnectionError: (err: Error) => log.warn({ err }, 'a database connection failed; it will be replaced'),
         }
       : {
           sqliteFile: path.join(config.DATA_DIR, 'duka.db'),
@@ -24,4 +25,21 @@ export async function openDatabase(config: Config, log: Logger): Promise<DbHandl
   const applied = await handle.migrate();
   if (applied.length) log.info({ migrations: applied }, 'database migrated');
   return handle;
+}
+
+/**
+ * The server's LISTEN must hear NOTIFY, or its websockets never hear another instance's sale
+ * (docs/scale-out.md, "LISTEN must reach the database"). Refuses to serve when it does not: the
+ * cause is always the configuration (DATABASE_URL through a transaction pooler without
+ * DATABASE_DIRECT_URL), and an instance that starts anyway looks healthy while its tills go stale.
+ */
+export async function refuseDeafListen(config: Config, handle: DbHandle, log: Logger): Promise<void> {
+  if (handle.dialect !== 'postgres' || (await listenHearsNotify(handle))) return;
+  const through = config.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
+  log.fatal(
+    `LISTEN on ${through} does not hear NOTIFY (a pooler in transaction mode such as PgBouncer?): websockets would never be told of changes. ` +
+      'Set DATABASE_DIRECT_URL to the database itself, not the pooler. Not starting.',
+  );
+  await handle.close();
+  process.exit(1);
 }

@@ -1,7 +1,7 @@
 /** `npm start`: read the config, open and migrate the database, serve, and shut down gracefully. */
 import { serve } from '@hono/node-server';
 import { createApp, createDeps } from './app.js';
-import { openDatabase } from './boot.js';
+import { openDatabase, refuseDeafListen } from './boot.js';
 import { soleServer } from './db/dialect.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { createLogger } from './lib/logger.js';
@@ -22,6 +22,7 @@ try {
 
 const log = createLogger(config.LOG_LEVEL);
 const handle = await openDatabase(config, log);
+await refuseDeafListen(config, handle, log);
 const deps = createDeps(config, handle, log);
 if (soleServer(handle.dialect)) await releaseDeadClaims(deps);
 const app = createApp(deps, handle.ping);

@@ -155,6 +155,37 @@ export function isBusyDatabaseError(err: unknown): boolean {
   );
 }
 
+/** Node's errors for a peer gone away or out of reach (the database, or the pooler in front of it). */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** What node-postgres says, without a code, of a connection that failed or timed out. */
+const LOST_CONNECTION =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+
+/**
+ * The database is out of reach: shut down or restarting (57P01, 57P02), a connection exception
+ * (class 08, which is also what PgBouncer answers when its server connection died or it cannot
+ * reach the server: "server conn crashed?"), the network refusing or resetting, or a connection
+ * node-postgres lost. Nothing was committed unless the answer was lost after a COMMIT, which a
+ * till's retry of the same mutation ids settles. Answered 503 with Retry-After, and the pool
+ * reconnects on its own once the database is back.
+ */
+export function isUnreachableDatabaseError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (code === '57P01' || code === '57P02' || code.startsWith('08') || NETWORK_CODES.has(code)) return true;
+  return typeof e?.message === 'string' && LOST_CONNECTION.test(e.message);
+}
+
 const onPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Bound parameters per statement: under SQLite's 32,766 (Postgres takes the rows as one JSON parameter). */

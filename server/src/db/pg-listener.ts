@@ -1,6 +1,12 @@
 import pg from 'pg';
 import { checkPublish, SERVER_APPLICATION_NAME, type Unsubscribe } from './handle.js';
 
+/**
+ * The longest wait between two attempts to reopen the connection: once the database is back,
+ * websockets hear pokes again within this (a connection attempt every few seconds costs nothing).
+ */
+const MAX_RETRY_MS = 5_000;
+
 interface Subscriber {
   onMessage(payload: string): void;
   onReconnect?: () => void;
@@ -44,7 +50,7 @@ export function pgListener(url: string, onError?: (err: Error) => void) {
 
   function schedule() {
     if (closed || retry || connecting || client || !channels.size) return;
-    const delay = attempt === 0 ? 0 : Math.min(30_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
+    const delay = attempt === 0 ? 0 : Math.min(MAX_RETRY_MS, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
     attempt++;
     retry = setTimeout(() => {
       retry = null;

@@ -44,23 +44,30 @@ const unnamedStatements = (pool: pg.Pool) => ({
   query: (q: { text: string; values?: unknown[] }) => pool.query({ text: q.text, values: q.values }),
 });
 
-export function openPostgres(opts: PostgresOptions): DbHandle {
+/**
+ * A pool whose connections' errors never crash the process. The pool listens to an idle client's
+ * error (a restart, a dropped connection) and replaces it; a checked-out client's error (the
+ * database shut down mid-transaction: 57P01, or PgBouncer's "server conn crashed?") has no listener
+ * of the pool's, and an 'error' event without a listener kills the process. That error reaches the
+ * statement in flight, or the next one, and with it the request (answered 503, lib/error-response.ts);
+ * the pool drops the client when it is released, as it is no longer queryable.
+ */
+function newPool(url: string, max: number, onError?: (err: Error) => void): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: opts.url,
+    connectionString: url,
     application_name: SERVER_APPLICATION_NAME,
-    max: opts.poolSize ?? 10,
+    max,
     types: pgTypes as pg.CustomTypesConfig,
   });
-  // Without a listener, an idle client's error (a restart, a dropped connection) would crash the process.
-  pool.on('error', (err) => opts.onConnectionError?.(err));
+  pool.on('error', (err) => onError?.(err));
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+export function openPostgres(opts: PostgresOptions): DbHandle {
+  const pool = newPool(opts.url, opts.poolSize ?? 10, opts.onConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: opts.log, plugins: opts.plugins });
-  const probePool = new pg.Pool({
-    connectionString: opts.url,
-    application_name: SERVER_APPLICATION_NAME,
-    max: 1,
-    types: pgTypes as pg.CustomTypesConfig,
-  });
-  probePool.on('error', (err) => opts.onConnectionError?.(err));
+  const probePool = newPool(opts.url, 1, opts.onConnectionError);
   const probeDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: probePool }) });
   const session = opts.directUrl ?? opts.url;
   const listener = pgListener(session, opts.onConnectionError);
@@ -92,9 +99,7 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
       }),
     migrate: async () => {
       const once = new Kysely<Database>({
-        dialect: new PostgresDialect({
-          pool: new pg.Pool({ connectionString: session, application_name: SERVER_APPLICATION_NAME, max: 1 }),
-        }),
+        dialect: new PostgresDialect({ pool: newPool(session, 1) }),
       });
       try {
         return await migrateToLatest(once);

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { isBusyDatabaseError } from '../db/dialect.js';
+import { isBusyDatabaseError, isUnreachableDatabaseError } from '../db/dialect.js';
 import type { AppEnv } from './context.js';
 import { refusalError, ServiceError } from './errors.js';
 
@@ -56,6 +56,12 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
     c.get('log')?.warn({ err, req_id: c.get('requestId') }, 'the database was busy');
     c.header('Retry-After', '1');
     return c.json(body(c, 'SERVICE_UNAVAILABLE', 'the database is busy; send it again after Retry-After'), 503);
+  }
+  if (isUnreachableDatabaseError(err)) {
+    // Logged once per request at warn: an outage is the readiness probe's to alert on, not each request's.
+    c.get('log')?.warn({ err, req_id: c.get('requestId') }, 'the database was unreachable');
+    c.header('Retry-After', '2');
+    return c.json(body(c, 'SERVICE_UNAVAILABLE', 'the database is unreachable; send it again after Retry-After'), 503);
   }
   c.get('log')?.error({ err, req_id: c.get('requestId') }, 'unhandled error');
   return c.json(body(c, 'INTERNAL', 'internal error; quote the request id when reporting it'), 500);
