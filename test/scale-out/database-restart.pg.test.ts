@@ -42,7 +42,9 @@ describe('PostgreSQL restarted under load', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'duka-pg-restart-'));
     db = await startOwnPostgres();
-    pooler = await startPgBouncer(db.url);
+    // A query waits for a server connection at most 5 s, then PgBouncer answers an error (docs/scale-out.md):
+    // its default, 120 s, would hold a request that long while the database is away.
+    pooler = await startPgBouncer(db.url, { query_wait_timeout: 5 });
     const pooled = { DATABASE_URL: pooler.pooled(db.url), DATABASE_DIRECT_URL: db.url };
     for (const [i, database] of [pooled, pooled, { DATABASE_URL: db.url }].entries())
       servers.push(new ServerProcess(await freePort(), env(i, database)));
@@ -156,7 +158,7 @@ describe('PostgreSQL restarted under load', () => {
       expect(answers.filter((a) => a.route === '/sync/ping' && a.status !== 200)).toEqual([]);
       const refused = answers.filter((a) => a.route !== '/sync/ping');
       expect(refused.filter((a) => a.status !== 503)).toEqual([]);
-      for (const i of [0, 1, 2]) expect(refused.filter((a) => a.instance === i).length).toBeGreaterThan(10);
+      for (const i of [0, 1, 2]) expect(refused.filter((a) => a.instance === i).length).toBeGreaterThanOrEqual(2);
       expect(new Set(refused.map((a) => a.retryAfter))).toEqual(new Set(['2']));
 
       // Back: the tills' queued sales go up by themselves, and they keep selling.
@@ -178,7 +180,7 @@ describe('PostgreSQL restarted under load', () => {
       expect(await query(`select count(*)::int as n, sum(total)::bigint as sum from transactions where org_id = '${orgId}'`)).toEqual([
         { n: total, sum: String(total * PRICE * 100) },
       ]); // the database keeps cents
-      expect(await query(`select stock from products where id = '${product.id}'`)).toEqual([{ stock: STOCK - total }]);
+      expect((await call(api(1), 'GET', `/inventory/products/${product.id}`, undefined, token)).data.stock).toBe(STOCK - total);
       for (const s of servers) expect(s.output()).not.toMatch(/Unhandled 'error' event|unhandled error/);
     } finally {
       selling = false;

@@ -21,7 +21,8 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
-export async function startPgBouncer(clusterUrl: string): Promise<PgBouncer> {
+/** `settings` are added to its [pgbouncer] section (e.g. `query_wait_timeout`). */
+export async function startPgBouncer(clusterUrl: string, settings: Record<string, string | number> = {}): Promise<PgBouncer> {
   const cluster = new URL(clusterUrl);
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-pgbouncer-'));
   // PgBouncer refuses to run as root; as root it is started as `nobody`, who must read this folder.
@@ -43,6 +44,7 @@ export async function startPgBouncer(clusterUrl: string): Promise<PgBouncer> {
     `pidfile = ${dir}/pgbouncer.pid`,
     `logfile = ${dir}/pgbouncer.log`,
     'ignore_startup_parameters = extra_float_digits',
+    ...Object.entries(settings).map(([k, v]) => `${k} = ${v}`),
   ].join('\n');
   writeFileSync(path.join(dir, 'pgbouncer.ini'), `${ini}\n`);
   const args = [...(process.getuid?.() === 0 ? ['-u', 'nobody'] : []), path.join(dir, 'pgbouncer.ini')];
