@@ -34,7 +34,8 @@ export async function openDatabase(config: Config, log: Logger): Promise<DbHandl
  * DATABASE_DIRECT_URL), and an instance that starts anyway looks healthy while its tills go stale.
  */
 export async function refuseDeafListen(config: Config, handle: DbHandle, log: Logger): Promise<void> {
-  if (handle.dialect !== 'postgres' || (await listenHearsNotify(handle))) return;
+  // SQLite's bus is in-process: it hears itself at once; the check costs nothing there.
+  if (await listenHearsNotify(handle)) return;
   const through = config.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
   log.fatal(
     `LISTEN on ${through} does not hear NOTIFY (a pooler in transaction mode such as PgBouncer?): websockets would never be told of changes. ` +
