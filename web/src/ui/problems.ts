@@ -29,7 +29,10 @@ async function refusedText(till: Till, m: QueuedMutation): Promise<{ text: strin
   const receipt = sale?.receipt_number ?? sale?.client_receipt_number ?? '';
   const amount = sale ? sale.total : typeof p.amount === 'number' ? p.amount : 0;
   const key = (REFUSED_KINDS as readonly string[]).includes(m.type) ? (`refused.${m.type}` as MessageKey) : 'refused.other';
-  return { text: t(key, { receipt, total: tzs(amount), reason, type: m.type }), sale };
+  // The sale as the replica has it now: the move undone, and the server's copy pulled (it may have
+  // refunded or voided the sale itself, which is often why the move was refused).
+  const state = sale ? t(`refused.state.${sale.status}`) : '';
+  return { text: t(key, { receipt, total: tzs(amount), reason, type: m.type, state }).replace(/ {2,}/g, ' '), sale };
 }
 
 export function Problems({ till, version, onChanged, onView }: Props) {
