@@ -7,8 +7,8 @@
  */
 import type { QueuedMutation, Receipt, Till, TillConflict } from '@duka/client-sdk';
 import { tzs } from '../format.js';
-import { formatTime, type MessageKey, t } from '../i18n.js';
-import { useLoad } from './hooks.js';
+import { formatTime, lang, type MessageKey, t } from '../i18n.js';
+import { useLoad, useSignal } from './hooks.js';
 import { html } from './html.js';
 
 interface Props {
@@ -36,9 +36,11 @@ async function refusedText(till: Till, m: QueuedMutation): Promise<{ text: strin
 }
 
 export function Problems({ till, version, onChanged, onView }: Props) {
+  // The sentences are made when loaded: made again when the cashier switches language.
+  const language = useSignal(lang);
   const refused = useLoad(
     async () => Promise.all((await till.rejected()).map(async (m) => ({ m, ...(await refusedText(till, m)) }))),
-    [till, version],
+    [till, version, language],
     [] as Array<{ m: QueuedMutation; text: string; sale: Receipt | null }>,
   );
   const conflicts = useLoad(
