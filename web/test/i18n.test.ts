@@ -72,4 +72,17 @@ describe('the dictionary', () => {
       'Inasubiri mteja athibitishe kwenye 0754 123 456 · M-Pesa · TZS 12,500',
     );
   });
+
+  it('names a paired printer that cannot be reached, apart from none connected, in both languages', async () => {
+    const { printerErrorText } = await import('../src/print/printer-panel.js');
+    const { PrinterError } = await import('../src/print/printer.js');
+    const gone = new PrinterError('printer.unreachable', 'XP-58 was not found', { name: 'XP-58' });
+    lang.set('en');
+    expect(printerErrorText(gone)).toBe(
+      'The printer “XP-58” is not reachable: check that it is switched on and plugged in (or, for Bluetooth, near).',
+    );
+    expect(printerErrorText(new PrinterError('printer.not_connected', 'no printer was chosen'))).toBe('No printer was connected.');
+    lang.set('sw');
+    expect(printerErrorText(gone)).toBe('Printa “XP-58” haipatikani: hakikisha imewashwa na imechomekwa (au, kwa Bluetooth, iko karibu).');
+  });
 });
