@@ -22,10 +22,8 @@ export const enDay = {
     'The server did not accept these. What the till did for them has been undone here; act on each, then mark it dealt with.',
   'refused.sale.create':
     'Sale {receipt} ({total}) was not booked: {reason}. The stock it took is back on the shelf; the money taken is not in the books. Tell the owner.',
-  'refused.sale.refund':
-    'The refund of {receipt} ({total}) was refused: {reason}. {state} If you paid the customer, tell the owner.',
-  'refused.sale.void':
-    'The void of {receipt} ({total}) was refused: {reason}. {state} If you gave money back, tell the owner.',
+  'refused.sale.refund': 'The refund of {receipt} ({total}) was refused: {reason}. {state} If you paid the customer, tell the owner.',
+  'refused.sale.void': 'The void of {receipt} ({total}) was refused: {reason}. {state} If you gave money back, tell the owner.',
   'refused.state.paid': 'The sale still counts as paid and its stock stays sold.',
   'refused.state.credit': 'The sale is still owed on credit and its stock stays sold.',
   'refused.state.refunded': 'The server has the sale as refunded.',
@@ -59,7 +57,8 @@ export const enDay = {
   'sales.void_refused': 'void refused',
   'sales.refund_refused_note': 'The server refused the refund of {receipt}: it is listed under Conflicts, with what it means.',
   'sales.void_refused_note': 'The server refused the void of {receipt}: it is listed under Conflicts, with what it means.',
-  'sales.refund_needs_permission': 'Refunds need the refund permission: ask the owner or a manager to refund a sale, or to give you the permission.',
+  'sales.refund_needs_permission':
+    'Refunds need the refund permission: ask the owner or a manager to refund a sale, or to give you the permission.',
   'signout.offline': 'The till is offline: the sales will be sent when the network is back. Stay signed in until then.',
   'signout.not_sent': 'Not everything could be sent yet ({message}): it stays on this till and is sent at the next sync.',
   'clock.behind':
@@ -87,10 +86,8 @@ export const swDay: Record<keyof typeof enDay, string> = {
     'Seva haikukubali haya. Till imeyatengua hapa; shughulikia kila moja, kisha weka alama kuwa limeshughulikiwa.',
   'refused.sale.create':
     'Mauzo {receipt} ({total}) hayakuwekwa: {reason}. Bidhaa zimerudi kwenye rafu; pesa iliyopokelewa haimo kwenye hesabu. Mwambie mwenye duka.',
-  'refused.sale.refund':
-    'Kurejesha pesa kwa {receipt} ({total}) kumekataliwa: {reason}. {state} Kama ulimlipa mteja, mwambie mwenye duka.',
-  'refused.sale.void':
-    'Kufuta {receipt} ({total}) kumekataliwa: {reason}. {state} Kama ulirudisha pesa, mwambie mwenye duka.',
+  'refused.sale.refund': 'Kurejesha pesa kwa {receipt} ({total}) kumekataliwa: {reason}. {state} Kama ulimlipa mteja, mwambie mwenye duka.',
+  'refused.sale.void': 'Kufuta {receipt} ({total}) kumekataliwa: {reason}. {state} Kama ulirudisha pesa, mwambie mwenye duka.',
   'refused.state.paid': 'Mauzo bado yamelipwa na bidhaa bado zimeuzwa.',
   'refused.state.credit': 'Mauzo bado ni deni na bidhaa bado zimeuzwa.',
   'refused.state.refunded': 'Seva ina mauzo haya kama yaliyorejeshewa pesa.',
@@ -124,7 +121,8 @@ export const swDay: Record<keyof typeof enDay, string> = {
   'sales.void_refused': 'kufuta kumekataliwa',
   'sales.refund_refused_note': 'Seva imekataa kurejesha pesa kwa {receipt}: imeorodheshwa chini ya Migongano, pamoja na maana yake.',
   'sales.void_refused_note': 'Seva imekataa kufuta {receipt}: imeorodheshwa chini ya Migongano, pamoja na maana yake.',
-  'sales.refund_needs_permission': 'Kurejesha pesa kunahitaji ruhusa ya kurejesha: mwombe mwenye duka au meneja arejeshe mauzo, au akupe ruhusa hiyo.',
+  'sales.refund_needs_permission':
+    'Kurejesha pesa kunahitaji ruhusa ya kurejesha: mwombe mwenye duka au meneja arejeshe mauzo, au akupe ruhusa hiyo.',
   'signout.offline': 'Till iko nje ya mtandao: mauzo yatatumwa mtandao ukirudi. Endelea kuwa ndani hadi hapo.',
   'signout.not_sent': 'Si kila kitu kimeweza kutumwa bado ({message}): kinabaki kwenye till hii na kitatumwa usawazishaji ujao.',
   'clock.behind':

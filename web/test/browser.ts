@@ -128,7 +128,12 @@ export async function pickMethod(page: Page, method: string): Promise<void> {
  * Charges the cart; answers the sale's id and its till receipt number. Mobile money is charged by
  * the reference from the customer's SMS (`reference`, or one made up): Charge waits for one.
  */
-export async function charge(page: Page, method: string, customerId?: string, reference?: string): Promise<{ id: string; receipt: string }> {
+export async function charge(
+  page: Page,
+  method: string,
+  customerId?: string,
+  reference?: string,
+): Promise<{ id: string; receipt: string }> {
   await pickMethod(page, method);
   if (customerId) await page.locator(`[data-testid=customer-option][data-customer-id="${customerId}"]`).click();
   if (isMobileMoney(method)) await page.getByTestId('pay-reference').fill(reference ?? `SMS${Date.now().toString(36).toUpperCase()}`);

@@ -150,7 +150,8 @@ describe('the browser till through a cashier’s day', () => {
     await badge.click();
     const refused = page.getByTestId('refused');
     await expect.poll(() => refused.count()).toBe(2);
-    const textOf = async (type: string) => (await page.locator(`[data-testid=refused][data-type="${type}"]`).getByTestId('refused-text').textContent())!;
+    const textOf = async (type: string) =>
+      (await page.locator(`[data-testid=refused][data-type="${type}"]`).getByTestId('refused-text').textContent())!;
     await expect
       .poll(() => textOf('sale.refund'))
       .toMatch(
@@ -159,7 +160,9 @@ describe('the browser till through a cashier’s day', () => {
     await expect
       .poll(() => textOf('sale.void'))
       .toMatch(
-        new RegExp(`^The void of ${otherNumber} \\(TZS 3,200\\) was refused: .+\\. The server has the sale as refunded\\. If you gave money back, tell the owner\\.$`),
+        new RegExp(
+          `^The void of ${otherNumber} \\(TZS 3,200\\) was refused: .+\\. The server has the sale as refunded\\. If you gave money back, tell the owner\\.$`,
+        ),
       );
     expect(await textOf('sale.void')).not.toContain('still counts as paid');
     // The refused void's receipt: refunded, as the server has it, not voided.

@@ -145,7 +145,9 @@ describe('the browser till: mobile money by push', () => {
     const sms = page.getByTestId('mm-sms-note');
     expect(await sms.getAttribute('data-reason')).toBe('offline');
     expect(await sms.textContent()).not.toContain('checked once the till is back online');
-    expect(await sms.textContent()).toContain('The receipt says the payment is unconfirmed; once the sale is sent it shows what the server found');
+    expect(await sms.textContent()).toContain(
+      'The receipt says the payment is unconfirmed; once the sale is sent it shows what the server found',
+    );
     // No reference, no charge, and the till says why.
     expect(await page.getByTestId('charge').isDisabled()).toBe(true);
     expect(await page.getByTestId('mm-reference-missing').textContent()).toBe(
@@ -186,7 +188,9 @@ describe('the browser till: mobile money by push', () => {
     await row.getByTestId('sale-view').click();
     await expect.poll(() => check.getAttribute('data-verification'), { timeout: 15_000 }).toBe('unverified');
     expect(await check.locator('strong').textContent()).toBe('Payment unconfirmed');
-    expect(await note.textContent()).toBe('Waiting for the provider’s report of this payment: it is matched by the reference and the amount.');
+    expect(await note.textContent()).toBe(
+      'Waiting for the provider’s report of this payment: it is matched by the reference and the amount.',
+    );
 
     // The customer's payment reaches Selcom, which reports it: the open receipt and the sales list say confirmed.
     expect(await selcom.customerPaid(callbackUrl, { transid: 'SELTILL01', amount: '6250', phone: '255754123456' })).toBe(200);

@@ -59,7 +59,9 @@ export function SignOutBlocked({ till, pending, onClose }: { till: Till; pending
       await till.syncNow();
       if (!till.status().online) setOutcome(t('signout.offline'));
     } catch (e) {
-      setOutcome(till.status().online ? t('signout.not_sent', { message: e instanceof Error ? e.message : String(e) }) : t('signout.offline'));
+      setOutcome(
+        till.status().online ? t('signout.not_sent', { message: e instanceof Error ? e.message : String(e) }) : t('signout.offline'),
+      );
     } finally {
       setSending(false);
     }

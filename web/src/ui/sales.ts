@@ -50,7 +50,10 @@ export function Sales({
       new Map(
         (await till.rejected())
           .filter((m) => m.type === 'sale.refund' || m.type === 'sale.void')
-          .map((m) => [String((m.payload as { transaction_id?: string }).transaction_id), m.type === 'sale.refund' ? 'refund' : 'void'] as const),
+          .map(
+            (m) =>
+              [String((m.payload as { transaction_id?: string }).transaction_id), m.type === 'sale.refund' ? 'refund' : 'void'] as const,
+          ),
       ),
     [till, version],
     new Map<string, Reversal>(),
@@ -58,13 +61,18 @@ export function Sales({
   const [asking, setAsking] = useState<{ move: Reversal; sale: Receipt } | null>(null);
   const [reason, setReason] = useState('');
   // `done`: the move this message reports done; once the server refuses it, the message says that instead.
-  const [message, setMessage] = useState<{ error: boolean; text: string; done?: { move: Reversal; saleId: string; receipt: string } } | null>(
-    null,
-  );
+  const [message, setMessage] = useState<{
+    error: boolean;
+    text: string;
+    done?: { move: Reversal; saleId: string; receipt: string };
+  } | null>(null);
   const mayRefund = holdsPermission(user, 'refund');
   const refusedDone = message?.done && refusedFor.get(message.done.saleId) === message.done.move ? message.done : null;
   const shown = refusedDone
-    ? { error: true, text: t(refusedDone.move === 'refund' ? 'sales.refund_refused_note' : 'sales.void_refused_note', { receipt: refusedDone.receipt }) }
+    ? {
+        error: true,
+        text: t(refusedDone.move === 'refund' ? 'sales.refund_refused_note' : 'sales.void_refused_note', { receipt: refusedDone.receipt }),
+      }
     : message;
 
   const confirm = async (e: Event) => {
