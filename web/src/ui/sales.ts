@@ -1,7 +1,9 @@
 /**
  * The store's recent sales, newest first, with refunds and voids. Which buttons a sale shows comes
  * from the shared `checkReversal`, the rule the till and the server enforce; the till still has the
- * last word (a credit tab's payments, for one), and its refusal is shown as it words it.
+ * last word (a credit tab's payments, for one), and its refusal is shown as it words it. A refund
+ * the user lacks only the permission for shows disabled, with the reason; a refused refund or void
+ * is said as what it was, and replaces the "done" message it contradicts.
  */
 import type { Receipt, Till, TillUser } from '@duka/client-sdk';
 import { checkReversal, holdsPermission, type Reversal } from '@duka/shared';
