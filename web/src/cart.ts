@@ -132,6 +132,13 @@ export function tenderedCents(pay: Payment): number | null {
   return tzs === null ? null : toCents(tzs);
 }
 
+/**
+ * Mobile money charged (not asked of the phone) with no reference from the customer's SMS: the
+ * charge waits, because the reference is what the server matches the provider's payment by, and
+ * without it the sale could never be confirmed.
+ */
+export const referenceMissing = (pay: Payment): boolean => pay.method === MOBILE && pay.reference.trim() === '';
+
 /** A TIN typed but not 9 digits: the sale waits until it is fixed or cleared. */
 export const badTin = (pay: Payment): boolean => pay.tin.trim() !== '' && !CustomerTin.safeParse(pay.tin).success;
 

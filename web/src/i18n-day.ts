@@ -22,10 +22,12 @@ export const enDay = {
     'The server did not accept these. What the till did for them has been undone here; act on each, then mark it dealt with.',
   'refused.sale.create':
     'Sale {receipt} ({total}) was not booked: {reason}. The stock it took is back on the shelf; the money taken is not in the books. Tell the owner.',
-  'refused.sale.refund':
-    'The refund of {receipt} ({total}) was refused: {reason}. The sale still counts as paid and its stock stays sold. If you paid the customer, tell the owner.',
-  'refused.sale.void':
-    'The void of {receipt} ({total}) was refused: {reason}. The sale still counts as paid. If you gave money back, tell the owner.',
+  'refused.sale.refund': 'The refund of {receipt} ({total}) was refused: {reason}. {state} If you paid the customer, tell the owner.',
+  'refused.sale.void': 'The void of {receipt} ({total}) was refused: {reason}. {state} If you gave money back, tell the owner.',
+  'refused.state.paid': 'The sale still counts as paid and its stock stays sold.',
+  'refused.state.credit': 'The sale is still owed on credit and its stock stays sold.',
+  'refused.state.refunded': 'The server has the sale as refunded.',
+  'refused.state.void': 'The server has the sale as voided, its stock back on the shelf.',
   'refused.credit.payment': 'A credit payment of {total} was refused: {reason}. The customer still owes it in the books.',
   'refused.expense.create': 'An expense of {total} was refused: {reason}. It is not in the books.',
   'refused.stock.adjust': 'A stock change was refused: {reason}. The stock is as the server has it.',
@@ -51,7 +53,14 @@ export const enDay = {
   'keys.hint': 'F9 or Ctrl+Enter: charge · Esc: close · 3*code: three at once',
   'receipt.next_scan': 'Scan the next sale',
   'sales.search': 'Receipt number (MAD-T1-5 or MAD-000005)',
-  'sales.reversal_refused': 'refund refused',
+  'sales.refund_refused': 'refund refused',
+  'sales.void_refused': 'void refused',
+  'sales.refund_refused_note': 'The server refused the refund of {receipt}: it is listed under Conflicts, with what it means.',
+  'sales.void_refused_note': 'The server refused the void of {receipt}: it is listed under Conflicts, with what it means.',
+  'sales.refund_needs_permission':
+    'Refunds need the refund permission: ask the owner or a manager to refund a sale, or to give you the permission.',
+  'signout.offline': 'The till is offline: the sales will be sent when the network is back. Stay signed in until then.',
+  'signout.not_sent': 'Not everything could be sent yet ({message}): it stays on this till and is sent at the next sync.',
   'clock.behind':
     'This device’s clock is {minutes} minutes behind the server’s. Set the right time on this device, so that its sales carry the right time.',
   'clock.ahead':
@@ -77,10 +86,12 @@ export const swDay: Record<keyof typeof enDay, string> = {
     'Seva haikukubali haya. Till imeyatengua hapa; shughulikia kila moja, kisha weka alama kuwa limeshughulikiwa.',
   'refused.sale.create':
     'Mauzo {receipt} ({total}) hayakuwekwa: {reason}. Bidhaa zimerudi kwenye rafu; pesa iliyopokelewa haimo kwenye hesabu. Mwambie mwenye duka.',
-  'refused.sale.refund':
-    'Kurejesha pesa kwa {receipt} ({total}) kumekataliwa: {reason}. Mauzo bado yamelipwa na bidhaa bado zimeuzwa. Kama ulimlipa mteja, mwambie mwenye duka.',
-  'refused.sale.void':
-    'Kufuta {receipt} ({total}) kumekataliwa: {reason}. Mauzo bado yamelipwa. Kama ulirudisha pesa, mwambie mwenye duka.',
+  'refused.sale.refund': 'Kurejesha pesa kwa {receipt} ({total}) kumekataliwa: {reason}. {state} Kama ulimlipa mteja, mwambie mwenye duka.',
+  'refused.sale.void': 'Kufuta {receipt} ({total}) kumekataliwa: {reason}. {state} Kama ulirudisha pesa, mwambie mwenye duka.',
+  'refused.state.paid': 'Mauzo bado yamelipwa na bidhaa bado zimeuzwa.',
+  'refused.state.credit': 'Mauzo bado ni deni na bidhaa bado zimeuzwa.',
+  'refused.state.refunded': 'Seva ina mauzo haya kama yaliyorejeshewa pesa.',
+  'refused.state.void': 'Seva ina mauzo haya kama yaliyofutwa, bidhaa zake zimerudi kwenye rafu.',
   'refused.credit.payment': 'Malipo ya deni ya {total} yamekataliwa: {reason}. Mteja bado anadaiwa kwenye hesabu.',
   'refused.expense.create': 'Matumizi ya {total} yamekataliwa: {reason}. Hayamo kwenye hesabu.',
   'refused.stock.adjust': 'Mabadiliko ya stoku yamekataliwa: {reason}. Stoku ni kama ilivyo kwenye seva.',
@@ -106,7 +117,14 @@ export const swDay: Record<keyof typeof enDay, string> = {
   'keys.hint': 'F9 au Ctrl+Enter: lipisha · Esc: funga · 3*nambari: tatu kwa pamoja',
   'receipt.next_scan': 'Skani mauzo yanayofuata',
   'sales.search': 'Nambari ya risiti (MAD-T1-5 au MAD-000005)',
-  'sales.reversal_refused': 'kurejesha kumekataliwa',
+  'sales.refund_refused': 'kurejesha kumekataliwa',
+  'sales.void_refused': 'kufuta kumekataliwa',
+  'sales.refund_refused_note': 'Seva imekataa kurejesha pesa kwa {receipt}: imeorodheshwa chini ya Migongano, pamoja na maana yake.',
+  'sales.void_refused_note': 'Seva imekataa kufuta {receipt}: imeorodheshwa chini ya Migongano, pamoja na maana yake.',
+  'sales.refund_needs_permission':
+    'Kurejesha pesa kunahitaji ruhusa ya kurejesha: mwombe mwenye duka au meneja arejeshe mauzo, au akupe ruhusa hiyo.',
+  'signout.offline': 'Till iko nje ya mtandao: mauzo yatatumwa mtandao ukirudi. Endelea kuwa ndani hadi hapo.',
+  'signout.not_sent': 'Si kila kitu kimeweza kutumwa bado ({message}): kinabaki kwenye till hii na kitatumwa usawazishaji ujao.',
   'clock.behind':
     'Saa ya kifaa hiki iko nyuma ya saa ya seva kwa dakika {minutes}. Weka saa sahihi kwenye kifaa hiki, ili mauzo yake yawe na saa sahihi.',
   'clock.ahead':

@@ -19,9 +19,9 @@ export const enMobile = {
   'mm.asking': 'Asking…',
   'mm.sms_title': 'Paid already to the shop’s number? Type the reference from the customer’s SMS and charge.',
   'mm.sms_offline':
-    'The till is offline, so it cannot ask the phone. The customer pays to the shop’s number; type their number and the reference from their SMS, then charge. The payment is checked once the till is back online.',
+    'The till is offline, so it cannot ask the phone. The customer pays to the shop’s number; type their number and the reference from their SMS, then charge. The receipt says the payment is unconfirmed; once the sale is sent it shows what the server found (a shop without a mobile-money account has nothing checked: look at the customer’s SMS).',
   'mm.sms_no_account':
-    'This shop has no mobile-money account for the till to ask phones through. The customer pays to the shop’s number; type their number and the reference from their SMS, then charge.',
+    'This shop has no mobile-money account for the till to ask phones through. The customer pays to the shop’s number; type their number and the reference from their SMS, then charge. Nobody checks the payment automatically: look at the customer’s SMS before they go; the receipt says the payment is unconfirmed.',
   'mm.waiting': 'Waiting for the customer to confirm on {phone} · {wallet} · {amount}',
   'mm.asked': 'Asked {phone} · {wallet} · {amount}',
   'mm.waiting_hint': 'The customer enters their PIN on their phone. Keep this screen open.',
@@ -36,9 +36,18 @@ export const enMobile = {
   'mm.cash': 'Take cash instead',
   'mm.back': 'Back to the cart',
   'receipt.paid_from': 'From {phone}',
+  'mm.reference_missing': 'Type the reference from the customer’s SMS to charge: it is how the payment is found.',
   'receipt.verification.verified': 'Payment confirmed by the provider',
-  'receipt.verification.unverified': 'Payment not yet confirmed',
-  'receipt.verification.unmatched': 'No matching payment found: tell the owner',
+  'receipt.verification.unconfirmed': 'Payment unconfirmed',
+  'receipt.check.pending':
+    'The till has only the reference typed from the customer’s SMS. Once the sale is sent, this receipt shows whether the provider confirmed it.',
+  'receipt.check.unverified': 'Waiting for the provider’s report of this payment: it is matched by the reference and the amount.',
+  'receipt.check.unmatched': 'No matching payment found: tell the owner.',
+  'receipt.check.unchecked':
+    'This shop has no mobile-money account, so nobody confirms this payment automatically: check the customer’s SMS; the owner checks the wallet’s statement.',
+  'sales.check.verified': 'confirmed',
+  'sales.check.unconfirmed': 'payment unconfirmed',
+  'sales.check.unmatched': 'no matching payment',
 } as const;
 
 export const swMobile: Record<keyof typeof enMobile, string> = {
@@ -58,9 +67,9 @@ export const swMobile: Record<keyof typeof enMobile, string> = {
   'mm.asking': 'Inaomba…',
   'mm.sms_title': 'Ameshalipa kwa namba ya duka? Andika kumbukumbu kutoka SMS ya mteja kisha lipisha.',
   'mm.sms_offline':
-    'Till iko nje ya mtandao, haiwezi kuomba kwenye simu. Mteja analipa kwa namba ya duka; andika namba yake na kumbukumbu kutoka SMS yake, kisha lipisha. Malipo yatahakikiwa till ikirudi mtandaoni.',
+    'Till iko nje ya mtandao, haiwezi kuomba kwenye simu. Mteja analipa kwa namba ya duka; andika namba yake na kumbukumbu kutoka SMS yake, kisha lipisha. Risiti inasema malipo hayajathibitishwa; mauzo yakishatumwa inaonyesha seva ilichokiona (duka lisilo na akaunti ya pesa kwa simu halihakikiwi chochote: angalia SMS ya mteja).',
   'mm.sms_no_account':
-    'Duka hili halina akaunti ya pesa kwa simu ya kuombea malipo. Mteja analipa kwa namba ya duka; andika namba yake na kumbukumbu kutoka SMS yake, kisha lipisha.',
+    'Duka hili halina akaunti ya pesa kwa simu ya kuombea malipo. Mteja analipa kwa namba ya duka; andika namba yake na kumbukumbu kutoka SMS yake, kisha lipisha. Hakuna anayehakiki malipo kiotomatiki: angalia SMS ya mteja kabla hajaondoka; risiti inasema malipo hayajathibitishwa.',
   'mm.waiting': 'Inasubiri mteja athibitishe kwenye {phone} · {wallet} · {amount}',
   'mm.asked': 'Iliombwa {phone} · {wallet} · {amount}',
   'mm.waiting_hint': 'Mteja anaweka PIN yake kwenye simu yake. Acha skrini hii wazi.',
@@ -75,7 +84,16 @@ export const swMobile: Record<keyof typeof enMobile, string> = {
   'mm.cash': 'Pokea taslimu badala yake',
   'mm.back': 'Rudi kwenye kikapu',
   'receipt.paid_from': 'Kutoka {phone}',
+  'mm.reference_missing': 'Andika kumbukumbu kutoka SMS ya mteja ili kulipisha: ndiyo njia ya kuyapata malipo.',
   'receipt.verification.verified': 'Malipo yamethibitishwa na mtoa huduma',
-  'receipt.verification.unverified': 'Malipo bado hayajathibitishwa',
-  'receipt.verification.unmatched': 'Hakuna malipo yanayolingana: mjulishe mwenye duka',
+  'receipt.verification.unconfirmed': 'Malipo hayajathibitishwa',
+  'receipt.check.pending':
+    'Till ina kumbukumbu iliyoandikwa kutoka SMS ya mteja tu. Mauzo yakishatumwa, risiti hii inaonyesha kama mtoa huduma ameyathibitisha.',
+  'receipt.check.unverified': 'Inasubiri taarifa ya mtoa huduma ya malipo haya: yanalinganishwa kwa kumbukumbu na kiasi.',
+  'receipt.check.unmatched': 'Hakuna malipo yanayolingana: mjulishe mwenye duka.',
+  'receipt.check.unchecked':
+    'Duka hili halina akaunti ya pesa kwa simu, kwa hiyo hakuna anayethibitisha malipo haya kiotomatiki: angalia SMS ya mteja; mwenye duka anaangalia taarifa ya pochi.',
+  'sales.check.verified': 'yamethibitishwa',
+  'sales.check.unconfirmed': 'malipo hayajathibitishwa',
+  'sales.check.unmatched': 'hakuna malipo yanayolingana',
 };

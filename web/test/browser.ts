@@ -124,10 +124,19 @@ export async function pickMethod(page: Page, method: string): Promise<void> {
   if (wallet) await page.locator(`[data-testid=mm-wallet][data-method="${method}"]`).click();
 }
 
-/** Charges the cart; answers the sale's id and its till receipt number. */
-export async function charge(page: Page, method: string, customerId?: string): Promise<{ id: string; receipt: string }> {
+/**
+ * Charges the cart; answers the sale's id and its till receipt number. Mobile money is charged by
+ * the reference from the customer's SMS (`reference`, or one made up): Charge waits for one.
+ */
+export async function charge(
+  page: Page,
+  method: string,
+  customerId?: string,
+  reference?: string,
+): Promise<{ id: string; receipt: string }> {
   await pickMethod(page, method);
   if (customerId) await page.locator(`[data-testid=customer-option][data-customer-id="${customerId}"]`).click();
+  if (isMobileMoney(method)) await page.getByTestId('pay-reference').fill(reference ?? `SMS${Date.now().toString(36).toUpperCase()}`);
   await page.getByTestId('charge').click();
   const receipt = page.getByTestId('receipt');
   await receipt.waitFor();

@@ -9,6 +9,7 @@ import {
   emptyCart,
   MOBILE,
   parseScan,
+  referenceMissing,
   saleInput,
   saleMethod,
   setDiscount,
@@ -94,6 +95,16 @@ describe('the cart', () => {
     });
     // A number that is not one stays off the sale (the checkout holds the charge meanwhile).
     expect(saleInput(addProduct(emptyCart(), soda), { ...vodacom, phone: '0754 12' })).not.toHaveProperty('payment_phone');
+  });
+
+  it('holds a mobile-money charge until the reference from the customer’s SMS is typed', () => {
+    const mobile = setPhone({ ...cashPayment(), method: MOBILE }, '0754 123 456');
+    expect(referenceMissing(mobile)).toBe(true);
+    expect(referenceMissing({ ...mobile, reference: '   ' })).toBe(true);
+    expect(referenceMissing({ ...mobile, reference: 'QK7X2' })).toBe(false);
+    // Cash and credit take no reference.
+    expect(referenceMissing(cashPayment())).toBe(false);
+    expect(referenceMissing({ ...cashPayment(), method: 'Credit' })).toBe(false);
   });
 
   it('holds the sale while a typed TIN is not 9 digits', () => {

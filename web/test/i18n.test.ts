@@ -72,4 +72,16 @@ describe('the dictionary', () => {
       'Inasubiri mteja athibitishe kwenye 0754 123 456 · M-Pesa · TZS 12,500',
     );
   });
+
+  it('names a paired printer that cannot be reached, apart from none connected, in both languages', () => {
+    lang.set('en');
+    expect(t('printer.unreachable', { name: 'XP-58' })).toBe(
+      'The printer “XP-58” is not reachable: check that it is switched on and plugged in (or, for Bluetooth, near).',
+    );
+    expect(t('printer.not_connected')).toBe('No printer was connected.');
+    lang.set('sw');
+    expect(t('printer.unreachable', { name: 'XP-58' })).toBe(
+      'Printa “XP-58” haipatikani: hakikisha imewashwa na imechomekwa (au, kwa Bluetooth, iko karibu).',
+    );
+  });
 });

@@ -98,44 +98,123 @@ describe('the browser till through a cashier’s day', () => {
     await context.close();
   }, 300_000);
 
-  it('tells the cashier a refund the server refused, with what it means for the money, until it is dealt with', async () => {
+  it('tells the cashier a refund and a void the server refused, each as what it was, with the sale as the server has it, until dealt with', async () => {
     const { context, page } = await openApp(shop);
     await signIn(page, owner.phone, owner.password);
     await scan(page, SODA.barcode);
     const sale = await charge(page, 'Cash');
+    await scan(page, SUKARI.barcode);
+    const other = await charge(page, 'Cash');
     await expectPending(page, 0, 30_000);
     await whenOfflineReady(page);
 
-    // The owner voids the sale on the server while the till, offline, refunds it.
+    // The owner voids one sale and refunds the other on the server, while the till, offline, refunds the first and voids the second.
     await context.setOffline(true);
     const voided = await shop.t.request('POST', `/pos/transactions/${sale.id}/void`, {
       token: owner.token,
       body: { reason: 'rung up twice' },
     });
     expect(voided.status, voided.text).toBe(200);
+    const refunded = await shop.t.request('POST', `/pos/transactions/${other.id}/refund`, {
+      token: owner.token,
+      body: { reason: 'brought back' },
+    });
+    expect(refunded.status, refunded.text).toBe(200);
     await page.getByTestId('nav-sales').click();
-    await page.locator(`[data-testid=sale-row][data-sale-id="${sale.id}"] [data-testid=sale-refund]`).click();
+    const row = (id: string) => page.locator(`[data-testid=sale-row][data-sale-id="${id}"]`);
+    await row(sale.id).getByTestId('sale-refund').click();
     await page.getByTestId('reversal-reason').fill('customer returned it');
     await page.getByTestId('reversal-confirm').click();
-    await expectPending(page, 1);
+    await row(other.id).getByTestId('sale-void').click();
+    await page.getByTestId('reversal-reason').fill('wrong item');
+    await page.getByTestId('reversal-confirm').click();
+    const otherNumber = (await row(other.id).getAttribute('data-receipt'))!;
+    expect(await page.getByTestId('sales-message').textContent()).toBe(`${otherNumber} voided`);
+    await expect.poll(() => row(other.id).getAttribute('data-status')).toBe('void');
+    await expectPending(page, 2);
     await context.setOffline(false);
 
     const badge = page.getByTestId('status-rejected');
     await badge.waitFor({ timeout: 60_000 });
-    expect(await badge.textContent()).toBe('1 refused');
+    await expect.poll(() => badge.textContent()).toBe('2 refused');
+    // Each row says which move was refused, and shows the sale as the server has it.
+    await expect.poll(() => row(sale.id).getByTestId('sale-reversal-refused').textContent()).toBe('refund refused');
+    await expect.poll(() => row(other.id).getByTestId('sale-reversal-refused').textContent()).toBe('void refused');
+    await expect.poll(() => row(other.id).getAttribute('data-status')).toBe('refunded');
+    expect(await row(sale.id).getAttribute('data-status')).toBe('void');
+    // "… voided" no longer stands: the message says the void was refused.
     await expect
-      .poll(() => page.locator(`[data-testid=sale-row][data-sale-id="${sale.id}"] [data-testid=sale-reversal-refused]`).count())
-      .toBe(1);
+      .poll(() => page.getByTestId('sales-message').textContent())
+      .toBe(`The server refused the void of ${otherNumber}: it is listed under Conflicts, with what it means.`);
+
     await badge.click();
     const refused = page.getByTestId('refused');
-    await refused.waitFor();
-    expect(await refused.getAttribute('data-type')).toBe('sale.refund');
-    const text = (await refused.getByTestId('refused-text').textContent())!;
-    expect(text).toMatch(/^The refund of [A-Z0-9]+-0+\d+ \(TZS 1,000\) was refused: .+\. The sale still counts as paid/);
-    expect(text).toContain('If you paid the customer, tell the owner.');
-    await refused.getByTestId('refused-dismiss').click();
-    await expect.poll(() => page.getByTestId('refused').count()).toBe(0);
+    await expect.poll(() => refused.count()).toBe(2);
+    const textOf = async (type: string) =>
+      (await page.locator(`[data-testid=refused][data-type="${type}"]`).getByTestId('refused-text').textContent())!;
+    await expect
+      .poll(() => textOf('sale.refund'))
+      .toMatch(
+        /^The refund of [A-Z0-9]+-0+\d+ \(TZS 1,000\) was refused: .+\. The server has the sale as voided, its stock back on the shelf\. If you paid the customer, tell the owner\.$/,
+      );
+    await expect
+      .poll(() => textOf('sale.void'))
+      .toMatch(
+        new RegExp(
+          `^The void of ${otherNumber} \\(TZS 3,200\\) was refused: .+\\. The server has the sale as refunded\\. If you gave money back, tell the owner\\.$`,
+        ),
+      );
+    expect(await textOf('sale.void')).not.toContain('still counts as paid');
+    // The refused void's receipt: refunded, as the server has it, not voided.
+    await page.locator('[data-testid=refused][data-type="sale.void"]').getByTestId('refused-receipt').click();
+    await page.getByTestId('receipt').waitFor();
+    expect(await page.locator('[data-testid=receipt] .stamp').allTextContents()).toEqual(['REFUNDED']);
+    await page.getByTestId('receipt-close').click();
+    await page.getByTestId('lang-switch').click();
+    await expect.poll(() => textOf('sale.void')).toContain('Seva ina mauzo haya kama yaliyorejeshewa pesa.');
+    await expect.poll(() => textOf('sale.refund')).toContain('Seva ina mauzo haya kama yaliyofutwa, bidhaa zake zimerudi kwenye rafu.');
+    await page.getByTestId('nav-sales').click();
+    expect(await row(other.id).getByTestId('sale-reversal-refused').textContent()).toBe('kufuta kumekataliwa');
+    await page.getByTestId('lang-switch').click();
+    await badge.click();
+    for (const left of [1, 0]) {
+      await refused.first().getByTestId('refused-dismiss').click();
+      await expect.poll(() => refused.count()).toBe(left);
+    }
     await expect.poll(() => page.getByTestId('status-rejected').count()).toBe(0);
+    await context.close();
+  }, 300_000);
+
+  it('mobile money in a shop without a collection account: says nobody checks it, Charge waits for the reference, and the receipt never promises a check', async () => {
+    const { context, page } = await openApp(shop);
+    await signIn(page, owner.phone, owner.password);
+    await scan(page, SODA.barcode);
+    await page.locator('[data-testid=pay-method][data-method="mobile"]').click();
+    await page.getByTestId('mm-phone').fill('0754 123 456');
+    await page.getByTestId('mm-ask').click();
+    const sms = page.getByTestId('mm-sms-note');
+    await expect.poll(() => sms.getAttribute('data-reason')).toBe('no_account');
+    expect(await sms.textContent()).toContain(
+      'Nobody checks the payment automatically: look at the customer’s SMS before they go; the receipt says the payment is unconfirmed.',
+    );
+    expect(await page.getByTestId('mm-ask').count()).toBe(0);
+    expect(await page.getByTestId('charge').isDisabled()).toBe(true);
+    expect(await page.getByTestId('mm-reference-missing').isVisible()).toBe(true);
+    await page.getByTestId('pay-reference').fill('QK7NOACC1');
+    await page.getByTestId('charge').click();
+    const receipt = page.getByTestId('receipt');
+    await receipt.waitFor();
+    const id = (await receipt.getAttribute('data-sale-id'))!;
+    const check = page.getByTestId('receipt-verification');
+    await expectPending(page, 0, 30_000);
+    // Sent, and the server checks nothing in this shop: the receipt says what really happens.
+    await expect.poll(() => check.getAttribute('data-verification'), { timeout: 15_000 }).toBe('unchecked');
+    expect(await check.locator('strong').textContent()).toBe('Payment unconfirmed');
+    expect(await page.getByTestId('receipt-verification-note').textContent()).toBe(
+      'This shop has no mobile-money account, so nobody confirms this payment automatically: check the customer’s SMS; the owner checks the wallet’s statement.',
+    );
+    const onServer = await shop.t.request('GET', `/pos/transactions/${id}`, { token: owner.token });
+    expect(onServer.body.data).toMatchObject({ payment_method: 'M-Pesa', payment_reference: 'QK7NOACC1', payment_verification: null });
     await context.close();
   }, 300_000);
 
@@ -151,7 +230,20 @@ describe('the browser till through a cashier’s day', () => {
     await expectPending(page, 1);
     await page.getByTestId('sign-out').click();
     await page.getByTestId('sign-out-blocked').waitFor();
+    // Send now, offline: the till says so, and when the sales will go.
+    await page.getByTestId('sign-out-send').click();
+    expect(await page.getByTestId('sign-out-send-outcome').textContent()).toBe(
+      'The till is offline: the sales will be sent when the network is back. Stay signed in until then.',
+    );
     await page.getByTestId('sign-out-stay').click();
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('sign-out').click();
+    await page.getByTestId('sign-out-send').click();
+    expect(await page.getByTestId('sign-out-send-outcome').textContent()).toBe(
+      'Till iko nje ya mtandao: mauzo yatatumwa mtandao ukirudi. Endelea kuwa ndani hadi hapo.',
+    );
+    await page.getByTestId('sign-out-stay').click();
+    await page.getByTestId('lang-switch').click();
     expect(await page.getByTestId('product-grid').isVisible()).toBe(true);
 
     // Closing the tab with a sale unsent asks first.

@@ -3,7 +3,8 @@
  * account on a local Selcom; the cashier scans, picks mobile money, types the customer's number as
  * people write it, finds M-Pesa preselected, and asks the phone. Selcom receives the push for the
  * amount and the number, posts its signed webhook, and the till shows the paid sale's receipt with
- * the store's receipt number. Then a push cancelled (its stock back) and paid in cash instead.
+ * the store's receipt number. Then a push cancelled (its stock back) and paid in cash instead; and
+ * a sale offline by the reference from the customer's SMS, unconfirmed until Selcom reports it.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,8 @@ describe('the browser till: mobile money by push', () => {
   let owner: Session;
   let sukari: string;
   let page: Page;
+  /** Where Selcom posts the payments customers make to the shop's till number, on this run's port. */
+  let callbackUrl: string;
 
   beforeAll(async () => {
     await selcom.start();
@@ -35,6 +38,7 @@ describe('the browser till: mobile money by push', () => {
       body: { provider: 'selcom', label: 'Selcom', credentials: SELCOM },
     });
     expect(account.status, account.text).toBe(201);
+    callbackUrl = (account.body.data.callback_url as string).replace(/^https?:\/\/[^/]+/, shop.origin);
   }, 120_000);
   afterAll(async () => {
     await shop?.close();
@@ -127,4 +131,73 @@ describe('the browser till: mobile money by push', () => {
     expect(await serverSale(id)).toMatchObject({ id, payment_method: 'Cash', total: 6250, status: 'paid' });
     expect(await stock()).toBe(17);
   }, 120_000);
+
+  it('by SMS reference offline: Charge waits for the reference; the receipt says the payment is unconfirmed, on screen and paper, in both languages, until the provider’s report confirms it', async () => {
+    const context = page.context();
+    const check = page.getByTestId('receipt-verification');
+    const note = page.getByTestId('receipt-verification-note');
+    await context.setOffline(true);
+    await expect.poll(() => page.getByTestId('status-online').getAttribute('data-online')).toBe('false');
+    await scan(page, SUKARI.barcode);
+    await page.locator('[data-testid=pay-method][data-method="mobile"]').click();
+    await page.getByTestId('mm-phone').fill('0754 123 456');
+    // Offline the till promises no check: it says what the receipt will say, and what decides it.
+    const sms = page.getByTestId('mm-sms-note');
+    expect(await sms.getAttribute('data-reason')).toBe('offline');
+    expect(await sms.textContent()).not.toContain('checked once the till is back online');
+    expect(await sms.textContent()).toContain(
+      'The receipt says the payment is unconfirmed; once the sale is sent it shows what the server found',
+    );
+    // No reference, no charge, and the till says why.
+    expect(await page.getByTestId('charge').isDisabled()).toBe(true);
+    expect(await page.getByTestId('mm-reference-missing').textContent()).toBe(
+      'Type the reference from the customer’s SMS to charge: it is how the payment is found.',
+    );
+    await page.getByTestId('pay-reference').fill('SELTILL01');
+    expect(await page.getByTestId('mm-reference-missing').count()).toBe(0);
+    await page.getByTestId('charge').click();
+    const receipt = page.getByTestId('receipt');
+    await receipt.waitFor();
+    const id = (await receipt.getAttribute('data-sale-id'))!;
+    expect(await check.getAttribute('data-verification')).toBe('pending');
+    expect(await check.locator('strong').textContent()).toBe('Payment unconfirmed');
+    expect(await note.textContent()).toBe(
+      'The till has only the reference typed from the customer’s SMS. Once the sale is sent, this receipt shows whether the provider confirmed it.',
+    );
+    // Printed through the browser's dialog: "Payment unconfirmed" is on the paper, the note for the cashier is not.
+    await page.emulateMedia({ media: 'print' });
+    expect([await check.isVisible(), await note.isVisible()]).toEqual([true, false]);
+    await page.emulateMedia({ media: 'screen' });
+    await page.getByTestId('receipt-close').click();
+
+    // In Kiswahili, in the sales list and on the receipt.
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('nav-sales').click();
+    const row = page.locator(`[data-testid=sale-row][data-sale-id="${id}"]`);
+    expect(await row.getByTestId('sale-payment-check').textContent()).toBe('malipo hayajathibitishwa');
+    await row.getByTestId('sale-view').click();
+    expect(await check.locator('strong').textContent()).toBe('Malipo hayajathibitishwa');
+    expect(await note.textContent()).toMatch(/^Till ina kumbukumbu iliyoandikwa kutoka SMS ya mteja tu\./);
+    await page.getByTestId('receipt-close').click();
+    await page.getByTestId('lang-switch').click();
+
+    // Sent: the shop has a collection account, so the server waits for Selcom's report of the payment.
+    await context.setOffline(false);
+    await expectPending(page, 0, 60_000);
+    expect(await serverSale(id)).toMatchObject({ payment_reference: 'SELTILL01', payment_verification: 'unverified', total: 6250 });
+    await row.getByTestId('sale-view').click();
+    await expect.poll(() => check.getAttribute('data-verification'), { timeout: 15_000 }).toBe('unverified');
+    expect(await check.locator('strong').textContent()).toBe('Payment unconfirmed');
+    expect(await note.textContent()).toBe(
+      'Waiting for the provider’s report of this payment: it is matched by the reference and the amount.',
+    );
+
+    // The customer's payment reaches Selcom, which reports it: the open receipt and the sales list say confirmed.
+    expect(await selcom.customerPaid(callbackUrl, { transid: 'SELTILL01', amount: '6250', phone: '255754123456' })).toBe(200);
+    await expect.poll(() => check.getAttribute('data-verification'), { timeout: 30_000 }).toBe('verified');
+    expect(await check.textContent()).toBe('Payment confirmed by the provider');
+    expect(await serverSale(id)).toMatchObject({ payment_verification: 'verified' });
+    await page.getByTestId('receipt-close').click();
+    expect(await row.getByTestId('sale-payment-check').textContent()).toBe('confirmed');
+  }, 180_000);
 });

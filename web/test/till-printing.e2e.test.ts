@@ -123,7 +123,10 @@ describe('the browser till: printing receipts', () => {
     await page.locator(`[data-testid=sale-row][data-sale-id="${id}"]`).getByTestId('sale-view').click();
     await page.getByTestId('receipt-print').click();
     await expect.poll(() => printCalls(page)).toBe(1);
-    expect(await page.getByTestId('receipt-print-error').textContent()).toBe('No printer was connected.');
+    // The paired printer is named as not reachable: not "none connected", which is what an unpaired till says.
+    expect(await page.getByTestId('receipt-print-error').textContent()).toBe(
+      'The printer “serial” is not reachable: check that it is switched on and plugged in (or, for Bluetooth, near).',
+    );
     expect(await printed(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.dataset.paper)).toBe('58');
     await context.close();

@@ -1,7 +1,8 @@
 /**
  * Issue 37's "done" for shifts, in a real Chromium: a cashier opens a shift with a float, sells in
  * cash with change, by M-Pesa and on credit, refunds a sale, sells offline and reloads, then closes
- * the shift with the drawer short by TZS 1,000. The till's Z report and the server's are exact and
+ * the shift with the drawer short by TZS 1,000, confirmed first; the Z report reads across the screen
+ * at 1280 px and fits 360 px. The till's Z report and the server's are exact and
  * the same; the owner is notified of the shortfall; every sale keeps its tender and says how it was
  * rung up. The status bar follows the browser's network within 2 s.
  */
@@ -119,9 +120,30 @@ describe('the browser till: a shift from float to cash-up', () => {
     await page.locator('[data-testid=shift-count][data-method=Cash]').fill('58,400');
     await page.locator('[data-testid=shift-count][data-method="M-Pesa"]').fill('4200');
     await page.getByTestId('shift-note').fill('a 1,000 note missing');
+    // Closing asks first, with the counts; Back changes nothing.
     await page.getByTestId('shift-close').click();
+    const confirm = page.getByTestId('shift-close-confirm');
+    await confirm.waitFor();
+    expect(await page.getByTestId('shift-close-figures').textContent()).toBe('Cash counted TZS 58,400 · M-Pesa counted TZS 4,200');
+    expect(await confirm.textContent()).toContain('The Z report is final');
+    await page.getByTestId('shift-close-back').click();
+    expect(await confirm.count()).toBe(0);
+    expect((await shop.t.request('GET', '/pos/shifts?status=closed', { token: owner.token })).body.data).toHaveLength(0);
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('shift-close').click();
+    expect(await confirm.locator('strong').textContent()).toBe('Funga zamu kwa hesabu hizi?');
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('shift-close-yes').click();
     const z = page.locator('[data-testid=shift-report][data-kind=Z]');
     await z.waitFor();
+    // The Z report uses the screen's width at 1280 px (not a 72 mm paper column), and still fits a 360 px phone.
+    expect((await z.boundingBox())!.width).toBeGreaterThan(600);
+    await page.setViewportSize({ width: 360, height: 740 });
+    const box = (await z.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(await z.getAttribute('data-over-short')).toBe('-1000');
     expect(await page.getByTestId('shift-result').textContent()).toMatch(/short by TZS 1,000$/);
     await expectPending(page, 0, 30_000);

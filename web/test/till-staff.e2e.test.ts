@@ -83,8 +83,19 @@ describe('the browser till, for a staff cashier', () => {
     await page.getByTestId('reversal-reason').fill('rang up the wrong item');
     await page.getByTestId('reversal-confirm').click();
     await expect.poll(() => page.locator(`[data-testid=sale-row][data-sale-id="${voided.id}"]`).getAttribute('data-status')).toBe('void');
-    // Staff may not refund: no refund button on their own sale.
-    expect(await page.locator(`[data-testid=sale-row][data-sale-id="${cash.id}"] [data-testid=sale-refund]`).count()).toBe(0);
+    // Staff may not refund: the Refund button is there but disabled, and the till says why.
+    const refund = page.locator(`[data-testid=sale-row][data-sale-id="${cash.id}"] [data-testid=sale-refund]`);
+    expect(await refund.isDisabled()).toBe(true);
+    const why = 'Refunds need the refund permission: ask the owner or a manager to refund a sale, or to give you the permission.';
+    expect(await refund.getAttribute('title')).toBe(why);
+    expect(await page.getByTestId('sales-refund-permission').textContent()).toBe(why);
+    // None on the voided sale, which cannot be refunded by anyone.
+    expect(await page.locator(`[data-testid=sale-row][data-sale-id="${voided.id}"] [data-testid=sale-refund]`).count()).toBe(0);
+    await page.getByTestId('lang-switch').click();
+    expect(await page.getByTestId('sales-refund-permission').textContent()).toBe(
+      'Kurejesha pesa kunahitaji ruhusa ya kurejesha: mwombe mwenye duka au meneja arejeshe mauzo, au akupe ruhusa hiyo.',
+    );
+    await page.getByTestId('lang-switch').click();
 
     await page.getByTestId('nav-customers').click();
     await page.getByTestId('customer-name').fill('Rehema Mushi');

@@ -98,6 +98,12 @@ export function layOutReceipt(m: ReceiptModel, { width, language = 'esc-pos', co
   const method = t(`pay.method.${m.payment.method}`);
   e.line(label('receipt.paid_by', { method: m.payment.reference ? `${method} (${m.payment.reference})` : method }));
   if (m.payment.phone) e.line(label('receipt.paid_from', { phone: phoneForPeople(m.payment.phone) }));
+  // Mobile money is confirmed only by the provider's report: until then the paper says so.
+  if (m.payment.check) {
+    e.bold(m.payment.check !== 'verified');
+    e.line(label(m.payment.check === 'verified' ? 'receipt.verification.verified' : 'receipt.verification.unconfirmed'));
+    e.bold(false);
+  }
   if (m.tendered !== null) row(label('print.tendered'), formatTzs(m.tendered));
   if (m.change !== null) row(label('print.change'), formatTzs(m.change));
   if (m.customer) e.line(label('receipt.customer', { name: m.customer.name }));

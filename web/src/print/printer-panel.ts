@@ -23,7 +23,7 @@ export const printerPanelOpen = signal(false);
 
 /** A printer problem in the cashier's words. */
 export function printerErrorText(e: unknown): string {
-  if (e instanceof PrinterError) return t(e.key);
+  if (e instanceof PrinterError) return t(e.key, e.params);
   return t('printer.failed', { message: e instanceof Error ? e.message : String(e) });
 }
 

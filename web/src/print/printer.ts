@@ -29,8 +29,10 @@ export interface PrinterSettings {
 /** A printer problem the cashier can act on; `key` is its message in the dictionary. */
 export class PrinterError extends Error {
   constructor(
-    readonly key: 'printer.unsupported' | 'printer.not_connected' | 'printer.graphics_only',
+    readonly key: 'printer.unsupported' | 'printer.not_connected' | 'printer.unreachable' | 'printer.graphics_only',
     message: string,
+    /** The message's placeholders (`printer.unreachable` names the paired printer). */
+    readonly params: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -130,7 +132,8 @@ export async function sendToPrinter(bytes: Uint8Array): Promise<void> {
   if (!live) {
     const driver = await driverFor(paired.kind);
     if (!(await connected(driver, () => driver.reconnect(paired.device)))) {
-      throw new PrinterError('printer.not_connected', `${paired.name} was not found`);
+      // Paired, but gone (off, unplugged, out of range): not the same as none paired.
+      throw new PrinterError('printer.unreachable', `${paired.name} was not found`, { name: paired.name });
     }
     live = { kind: paired.kind, driver };
   }

@@ -4,7 +4,7 @@
  * Pure: the shop's clock comes in as `zone`, money leaves as integer cents (shared money helpers).
  */
 import type { Receipt, TillUser } from '@duka/client-sdk';
-import { type Organisation, type PaymentMethod, type Store, toCents } from '@duka/shared';
+import { isMobileMoney, type Organisation, type PaymentMethod, type Store, toCents } from '@duka/shared';
 import { fiscalStamp } from '../fiscal.js';
 
 /**
@@ -37,6 +37,21 @@ export interface ReceiptFiscal {
   pending: boolean;
 }
 
+/**
+ * Where a mobile-money payment taken by SMS reference stands: the server's `payment_verification`
+ * once the sale is sent (`verified`, `unverified` while it waits for the provider's report,
+ * `unmatched` when the owner's window passed without one); `pending` before the sale is sent (the
+ * till has only the reference typed); `unchecked` for a sent sale the server checks nothing of
+ * (its shop has no collection account). Only `verified` is a confirmed payment.
+ */
+export type PaymentCheck = 'verified' | 'unverified' | 'unmatched' | 'pending' | 'unchecked';
+
+export function paymentCheck(sale: Pick<Receipt, 'payment_method' | 'payment_verification' | 'receipt_number'>): PaymentCheck | null {
+  if (!isMobileMoney(sale.payment_method)) return null;
+  if (sale.payment_verification) return sale.payment_verification;
+  return sale.receipt_number === null ? 'pending' : 'unchecked';
+}
+
 export interface ReceiptModel {
   shop: { name: string; branch: string | null; address: string | null; phone: string | null; tin: string | null };
   /** The server's receipt number once the sale has synced, the till's temporary one (MAD-T1-5) before. */
@@ -56,7 +71,7 @@ export interface ReceiptModel {
   tax: number;
   total: number;
   /** `phone`: the wallet a mobile-money sale was paid from (`+255…`), when known. */
-  payment: { method: PaymentMethod; reference: string | null; phone: string | null };
+  payment: { method: PaymentMethod; reference: string | null; phone: string | null; check: PaymentCheck | null };
   tendered: number | null;
   change: number | null;
   customer: { name: string; tin: string | null } | null;
@@ -99,7 +114,12 @@ export function receiptModel(sale: PrintableSale, { shop, store, cashier, zone }
     discountPct: sale.discount_pct,
     tax: toCents(sale.tax),
     total: toCents(sale.total),
-    payment: { method: sale.payment_method, reference: sale.payment_reference, phone: sale.payment_phone ?? null },
+    payment: {
+      method: sale.payment_method,
+      reference: sale.payment_reference,
+      phone: sale.payment_phone ?? null,
+      check: paymentCheck(sale),
+    },
     tendered: centsOrNull(sale.cash_tendered),
     change: centsOrNull(sale.change_given),
     customer: sale.customer_name ? { name: sale.customer_name, tin: sale.customer_tin } : null,

@@ -14,6 +14,7 @@ import {
   cashPayment,
   MOBILE,
   type Payment,
+  referenceMissing,
   saleInput,
   saleLines,
   saleMethod,
@@ -66,7 +67,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
   const tinWrong = fiscal && badTin(pay);
 
   const short = tenderShort(pay, totals.total);
-  const mobileHeld = pay.method === MOBILE && (saleMethod(pay) === null || phoneFault(pay.phone) !== null);
+  const mobileHeld = pay.method === MOBILE && (saleMethod(pay) === null || phoneFault(pay.phone) !== null || referenceMissing(pay));
   const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong && !short && !mobileHeld;
   const canPush = status.online && !noAccount;
   // A push this till was waiting on when the page was reloaded: its wait comes back.
@@ -175,7 +176,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
         ${
           pay.method === MOBILE
             ? html`<${MobilePanel} pay=${pay} total=${cart.lines.length ? totals.total : 0} canPush=${canPush} asking=${busy}
-                smsOnly=${!status.online ? 'offline' : noAccount ? 'no_account' : null} onPay=${setPay} onAsk=${ask} />`
+                smsOnly=${noAccount ? 'no_account' : !status.online ? 'offline' : null} onPay=${setPay} onAsk=${ask} />`
             : null
         }
         ${

@@ -47,18 +47,31 @@ export function useScanFocus(active: boolean): void {
 
 export function SignOutBlocked({ till, pending, onClose }: { till: Till; pending: number; onClose: () => void }) {
   const [sending, setSending] = useState(false);
+  // What "Send now" came to, when the queue did not empty: offline, or the server not reached.
+  const [outcome, setOutcome] = useState<string | null>(null);
   // Once everything has gone, the dialog has nothing left to guard.
   useEffect(() => void (pending === 0 && onClose()), [pending]);
   const send = async () => {
+    setOutcome(null);
+    if (!till.status().online) return setOutcome(t('signout.offline'));
     setSending(true);
-    await till.syncNow().catch(() => undefined);
-    setSending(false);
+    try {
+      await till.syncNow();
+      if (!till.status().online) setOutcome(t('signout.offline'));
+    } catch (e) {
+      setOutcome(
+        till.status().online ? t('signout.not_sent', { message: e instanceof Error ? e.message : String(e) }) : t('signout.offline'),
+      );
+    } finally {
+      setSending(false);
+    }
   };
   return html`
     <div class="overlay" data-testid="sign-out-blocked" role="alertdialog" onKeyDown=${(e: KeyboardEvent) => e.key === 'Escape' && onClose()}>
       <div class="sheet">
         <h2>${t('signout.blocked.title')}</h2>
         <p>${t('signout.blocked.body', { n: pending })}</p>
+        ${outcome ? html`<p class="warn" role="status" data-testid="sign-out-send-outcome">${outcome}</p>` : null}
         <div class="actions">
           <button data-testid="sign-out-send" disabled=${sending} onClick=${send}>${t('signout.send_now')}</button>
           <button class="primary" data-testid="sign-out-stay" onClick=${onClose} autofocus>${t('signout.stay')}</button>

@@ -4,11 +4,12 @@
  * till's language; the wallet preselected from the number's prefix (`walletOf`) and changeable;
  * the amount. Online, in a shop with a collection account, the till asks the customer's phone
  * (the waiting screen is mobile-wait.ts). Offline, or without such an account, the SMS path: the
- * number and the reference from the customer's SMS, charged as an ordinary sale that the server
- * checks against the payments its provider reports.
+ * number and the reference from the customer's SMS (Charge waits for it: it is what the payment is
+ * matched by), charged as an ordinary sale that the server checks against the payments its
+ * provider reports, where the shop has a collection account.
  */
 import { formatTzs, MobileMoneyMethod, parseTzMobile, walletOf } from '@duka/shared';
-import { type Payment, setPhone } from '../cart.js';
+import { type Payment, referenceMissing, setPhone } from '../cart.js';
 import { type MessageKey, methodName, t } from '../i18n.js';
 import { signal } from '../signal.js';
 import { html } from './html.js';
@@ -74,6 +75,7 @@ export function MobilePanel({ pay, total, canPush, smsOnly, asking, onPay, onAsk
       </p>
       <input data-testid="pay-reference" placeholder=${t('pay.reference')} value=${pay.reference}
         onInput=${(e: any) => onPay({ ...pay, reference: e.currentTarget.value })} />
+      ${total > 0 && referenceMissing(pay) ? html`<p class="hint" data-testid="mm-reference-missing">${t('mm.reference_missing')}</p>` : null}
     </div>
   `;
 }

@@ -7,8 +7,8 @@
  */
 import type { QueuedMutation, Receipt, Till, TillConflict } from '@duka/client-sdk';
 import { tzs } from '../format.js';
-import { formatTime, type MessageKey, t } from '../i18n.js';
-import { useLoad } from './hooks.js';
+import { formatTime, lang, type MessageKey, t } from '../i18n.js';
+import { useLoad, useSignal } from './hooks.js';
 import { html } from './html.js';
 
 interface Props {
@@ -29,13 +29,18 @@ async function refusedText(till: Till, m: QueuedMutation): Promise<{ text: strin
   const receipt = sale?.receipt_number ?? sale?.client_receipt_number ?? '';
   const amount = sale ? sale.total : typeof p.amount === 'number' ? p.amount : 0;
   const key = (REFUSED_KINDS as readonly string[]).includes(m.type) ? (`refused.${m.type}` as MessageKey) : 'refused.other';
-  return { text: t(key, { receipt, total: tzs(amount), reason, type: m.type }), sale };
+  // The sale as the replica has it now: the move undone, and the server's copy pulled (it may have
+  // refunded or voided the sale itself, which is often why the move was refused).
+  const state = sale ? t(`refused.state.${sale.status}`) : '';
+  return { text: t(key, { receipt, total: tzs(amount), reason, type: m.type, state }).replace(/ {2,}/g, ' '), sale };
 }
 
 export function Problems({ till, version, onChanged, onView }: Props) {
+  // The sentences are made when loaded: made again when the cashier switches language.
+  const language = useSignal(lang);
   const refused = useLoad(
     async () => Promise.all((await till.rejected()).map(async (m) => ({ m, ...(await refusedText(till, m)) }))),
-    [till, version],
+    [till, version, language],
     [] as Array<{ m: QueuedMutation; text: string; sale: Receipt | null }>,
   );
   const conflicts = useLoad(

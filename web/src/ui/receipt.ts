@@ -13,7 +13,7 @@ import { formatTime, shopZone, t } from '../i18n.js';
 import { printDialog, printReceipt } from '../print/print-receipt.js';
 import { printerSettings } from '../print/printer.js';
 import { PrinterButton, printerErrorText } from '../print/printer-panel.js';
-import { cashierName, type ReceiptModel, receiptModel } from '../print/receipt-model.js';
+import { cashierName, type PaymentCheck, type ReceiptModel, receiptModel } from '../print/receipt-model.js';
 import { methodLabel } from './cart-panel.js';
 import { FiscalBlock } from './fiscal-block.js';
 import { useLoad } from './hooks.js';
@@ -79,7 +79,7 @@ export function ReceiptView({ till, version, sale, shop, store, onClose, onScan 
           <${Lines} m=${m} />
           <p data-testid="receipt-paid-by" data-method=${m.payment.method}>${t('receipt.paid_by', { method: methodLabel(m.payment.method) })}${m.payment.reference ? ` (${m.payment.reference})` : ''}</p>
           ${m.payment.phone ? html`<p data-testid="receipt-phone">${t('receipt.paid_from', { phone: phoneForPeople(m.payment.phone) })}</p>` : null}
-          ${receipt.payment_verification ? html`<p class="no-print" data-testid="receipt-verification" data-verification=${receipt.payment_verification}>${t(`receipt.verification.${receipt.payment_verification}`)}</p>` : null}
+          ${m.payment.check ? html`<${PaymentCheckLine} check=${m.payment.check} />` : null}
           ${m.tendered !== null ? html`<p data-testid="receipt-tendered">${t('print.tendered')}: ${formatTzs(m.tendered)}</p>` : null}
           ${m.change !== null ? html`<p data-testid="receipt-change">${t('print.change')}: ${formatTzs(m.change)}</p>` : null}
           ${m.customer ? html`<p>${t('receipt.customer', { name: m.customer.name })}</p>` : null}
@@ -97,6 +97,16 @@ export function ReceiptView({ till, version, sale, shop, store, onClose, onScan 
         </div>
       </div>
     </div>
+  `;
+}
+
+/** Printed as on paper ("Payment unconfirmed"); what will become of it is for the cashier, on screen only. */
+function PaymentCheckLine({ check }: { check: PaymentCheck }) {
+  return html`
+    <p data-testid="receipt-verification" data-verification=${check}>
+      <strong>${t(check === 'verified' ? 'receipt.verification.verified' : 'receipt.verification.unconfirmed')}</strong>
+      ${check === 'verified' ? null : html`<br /><small class="no-print" data-testid="receipt-verification-note">${t(`receipt.check.${check}`)}</small>`}
+    </p>
   `;
 }
 

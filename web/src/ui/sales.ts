@@ -1,13 +1,16 @@
 /**
  * The store's recent sales, newest first, with refunds and voids. Which buttons a sale shows comes
  * from the shared `checkReversal`, the rule the till and the server enforce; the till still has the
- * last word (a credit tab's payments, for one), and its refusal is shown as it words it.
+ * last word (a credit tab's payments, for one), and its refusal is shown as it words it. A refund
+ * the user lacks only the permission for shows disabled, with the reason; a refused refund or void
+ * is said as what it was, and replaces the "done" message it contradicts.
  */
 import type { Receipt, Till, TillUser } from '@duka/client-sdk';
 import { checkReversal, holdsPermission, type Reversal } from '@duka/shared';
 import { useState } from 'preact/hooks';
 import { tzs } from '../format.js';
 import { formatTime, t } from '../i18n.js';
+import { paymentCheck } from '../print/receipt-model.js';
 import { methodLabel } from './cart-panel.js';
 import { errorText } from './errors.js';
 import { useLoad } from './hooks.js';
@@ -15,10 +18,11 @@ import { html } from './html.js';
 
 const RECENT = 50;
 
-function offered(move: Reversal, sale: Receipt, user: TillUser): boolean {
+/** `asIf`: as if the user held the refund permission, to tell a refund they lack only the permission for. */
+function offered(move: Reversal, sale: Receipt, user: TillUser, asIf?: { may_refund: true }): boolean {
   const breach = checkReversal({
     move,
-    may_refund: holdsPermission(user, 'refund'),
+    may_refund: asIf?.may_refund ?? holdsPermission(user, 'refund'),
     role: user.role,
     own_sale: sale.cashier_id === user.id,
     age_ms: Date.now() - Date.parse(sale.created_at),
@@ -42,20 +46,36 @@ export function Sales({
 }) {
   const [search, setSearch] = useState('');
   const sales = useLoad(() => till.recentTransactions({ limit: RECENT, search }), [till, version, search], [] as Receipt[]);
-  // Sales whose refund or void the server refused: the row says so, not just "sent".
+  // Sales whose refund or void the server refused, and which: the row says so, not just "sent".
   const refusedFor = useLoad(
     async () =>
-      new Set(
+      new Map(
         (await till.rejected())
           .filter((m) => m.type === 'sale.refund' || m.type === 'sale.void')
-          .map((m) => String((m.payload as { transaction_id?: string }).transaction_id)),
+          .map(
+            (m) =>
+              [String((m.payload as { transaction_id?: string }).transaction_id), m.type === 'sale.refund' ? 'refund' : 'void'] as const,
+          ),
       ),
     [till, version],
-    new Set<string>(),
+    new Map<string, Reversal>(),
   );
   const [asking, setAsking] = useState<{ move: Reversal; sale: Receipt } | null>(null);
   const [reason, setReason] = useState('');
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  // `done`: the move this message reports done; once the server refuses it, the message says that instead.
+  const [message, setMessage] = useState<{
+    error: boolean;
+    text: string;
+    done?: { move: Reversal; saleId: string; receipt: string };
+  } | null>(null);
+  const mayRefund = holdsPermission(user, 'refund');
+  const refusedDone = message?.done && refusedFor.get(message.done.saleId) === message.done.move ? message.done : null;
+  const shown = refusedDone
+    ? {
+        error: true,
+        text: t(refusedDone.move === 'refund' ? 'sales.refund_refused_note' : 'sales.void_refused_note', { receipt: refusedDone.receipt }),
+      }
+    : message;
 
   const confirm = async (e: Event) => {
     e.preventDefault();
@@ -64,7 +84,11 @@ export function Sales({
     try {
       if (asking.move === 'refund') await till.refund(asking.sale.id, reason.trim());
       else await till.void(asking.sale.id, reason.trim());
-      setMessage({ error: false, text: t(asking.move === 'refund' ? 'sales.done_refund' : 'sales.done_void', { receipt: number }) });
+      setMessage({
+        error: false,
+        text: t(asking.move === 'refund' ? 'sales.done_refund' : 'sales.done_void', { receipt: number }),
+        done: { move: asking.move, saleId: asking.sale.id, receipt: number },
+      });
       setAsking(null);
       setReason('');
       onChanged();
@@ -78,7 +102,8 @@ export function Sales({
       <h2>${t('sales.title')}</h2>
       <input type="search" class="search" data-testid="sales-search" placeholder=${t('sales.search')} value=${search}
         onInput=${(e: any) => setSearch(e.currentTarget.value)} />
-      ${message ? html`<p class=${message.error ? 'error' : 'ok'} role="status" data-testid="sales-message">${message.text}</p>` : null}
+      ${shown ? html`<p class=${shown.error ? 'error' : 'ok'} role="status" data-testid="sales-message">${shown.text}</p>` : null}
+      ${mayRefund ? null : html`<p class="hint" id="refund-needs-permission" data-testid="sales-refund-permission">${t('sales.refund_needs_permission')}</p>`}
       ${
         asking
           ? html`<form class="reason" onSubmit=${confirm} data-testid="reversal-form">
@@ -97,13 +122,14 @@ export function Sales({
               <tr key=${s.id} data-testid="sale-row" data-sale-id=${s.id} data-receipt=${s.receipt_number ?? s.client_receipt_number} data-status=${s.status} data-sync=${s.sync_state}>
                 <td>${s.receipt_number ?? s.client_receipt_number}</td>
                 <td>${formatTime(s.created_at)}</td>
-                <td>${methodLabel(s.payment_method)}${s.customer_name ? ` · ${s.customer_name}` : ''}</td>
+                <td>${methodLabel(s.payment_method)}${s.customer_name ? ` · ${s.customer_name}` : ''}<${CheckNote} sale=${s} /></td>
                 <td class="num">${tzs(s.total)}</td>
                 <td>${s.status === 'refunded' ? t('receipt.status.refunded') : s.status === 'void' ? t('receipt.status.voided') : ''}</td>
-                <td class=${`sync ${s.sync_state}`} data-testid="sale-sync">${refusedFor.has(s.id) ? html`<span class="warn" data-testid="sale-reversal-refused">${t('sales.reversal_refused')}</span>` : t(`sales.${s.sync_state}`)}</td>
+                <td class=${`sync ${s.sync_state}`} data-testid="sale-sync">${refusedFor.has(s.id) ? html`<span class="warn" data-testid="sale-reversal-refused" data-move=${refusedFor.get(s.id)}>${t(refusedFor.get(s.id) === 'refund' ? 'sales.refund_refused' : 'sales.void_refused')}</span>` : t(`sales.${s.sync_state}`)}</td>
                 <td class="row-actions">
                   <button onClick=${() => onView(s)} data-testid="sale-view">${t('sales.view')}</button>
                   ${offered('refund', s, user) ? html`<button data-testid="sale-refund" onClick=${() => (setAsking({ move: 'refund', sale: s }), setMessage(null))}>${t('sales.refund')}</button>` : null}
+                  ${!mayRefund && offered('refund', s, user, { may_refund: true }) ? html`<button data-testid="sale-refund" disabled title=${t('sales.refund_needs_permission')} aria-describedby="refund-needs-permission">${t('sales.refund')}</button>` : null}
                   ${offered('void', s, user) ? html`<button data-testid="sale-void" onClick=${() => (setAsking({ move: 'void', sale: s }), setMessage(null))}>${t('sales.void')}</button>` : null}
                 </td>
               </tr>
@@ -113,4 +139,12 @@ export function Sales({
       </table>
     </section>
   `;
+}
+
+/** A mobile-money sale's payment, as the server last said: confirmed, unconfirmed, or no matching payment. */
+function CheckNote({ sale }: { sale: Receipt }) {
+  const check = paymentCheck(sale);
+  if (!check) return null;
+  const key = check === 'verified' ? 'sales.check.verified' : check === 'unmatched' ? 'sales.check.unmatched' : 'sales.check.unconfirmed';
+  return html` · <span class=${check === 'verified' ? 'ok' : 'warn'} data-testid="sale-payment-check" data-check=${check}>${t(key)}</span>`;
 }

@@ -1,8 +1,8 @@
 /**
  * The cashier's shift on this till: opened with the float in the drawer; while open, the X report
  * (what each payment method should hold so far, worked out offline by the shared rule); closed by
- * counting the drawer and each wallet's total from its phone statement, which gives the Z report
- * with the over or short per method. Both reports print to the paired printer or the dialog.
+ * counting the drawer and each wallet's total from its phone statement, confirmed by the cashier
+ * (closing is final), which gives the Z report with the over or short per method. Both reports print to the paired printer or the dialog.
  */
 import type { Till } from '@duka/client-sdk';
 import type { ShiftReport, TillShiftWithReport } from '@duka/shared';
@@ -30,6 +30,8 @@ export function ShiftView({ till, version, shop, onChanged }: { till: Till; vers
   const [counted, setCounted] = useState<Record<string, string>>({});
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Closing is final (the Z report): the cashier confirms the figures first.
+  const [confirming, setConfirming] = useState(false);
 
   const run = async (action: () => Promise<void>) => {
     setError(null);
@@ -48,20 +50,22 @@ export function ShiftView({ till, version, shop, onChanged }: { till: Till; vers
       setFloat('');
     });
   };
+  const figures = Object.fromEntries(
+    Object.entries(counted)
+      .filter(([, v]) => typedOk(v))
+      .map(([m, v]) => [m, amount(v)]),
+  );
   const close = (e: Event) => {
     e.preventDefault();
-    if (!current) return;
-    const figures = Object.fromEntries(
-      Object.entries(counted)
-        .filter(([, v]) => typedOk(v))
-        .map(([m, v]) => [m, amount(v)]),
-    );
-    return run(async () => {
+    if (current) setConfirming(true);
+  };
+  const confirmClose = () =>
+    run(async () => {
+      setConfirming(false);
       setClosed(await till.closeShift({ counted: figures as never, ...(note.trim() ? { note: note.trim() } : {}) }));
       setCounted({});
       setNote('');
     });
-  };
   const print = async (report: ShiftReport) => {
     try {
       await printShiftReport(report, { shop, openedAt: formatTime(report.opened_at), printedAt: formatTime(new Date().toISOString()) });
@@ -92,7 +96,21 @@ export function ShiftView({ till, version, shop, onChanged }: { till: Till; vers
                 </label>`,
               )}
               <label>${t('shift.note')}<input data-testid="shift-note" value=${note} onInput=${(e: any) => setNote(e.currentTarget.value)} /></label>
-              <button type="submit" class="primary" data-testid="shift-close" disabled=${!typedOk(counted.Cash ?? '')}>${t('shift.close')}</button>
+              ${
+                confirming
+                  ? html`<div class="confirm" role="alertdialog" data-testid="shift-close-confirm">
+                      <strong>${t('shift.close_confirm')}</strong>
+                      <p data-testid="shift-close-figures">${Object.entries(figures)
+                        .map(([m, v]) => t('shift.close_counted', { method: methodName(m), amount: money(v) }))
+                        .join(' · ')}</p>
+                      <p>${t('shift.close_final')}</p>
+                      <div class="actions">
+                        <button type="button" data-testid="shift-close-back" onClick=${() => setConfirming(false)}>${t('shift.close_back')}</button>
+                        <button type="button" class="primary" data-testid="shift-close-yes" onClick=${confirmClose}>${t('shift.close_yes')}</button>
+                      </div>
+                    </div>`
+                  : html`<button type="submit" class="primary" data-testid="shift-close" disabled=${!typedOk(counted.Cash ?? '')}>${t('shift.close')}</button>`
+              }
             </form>`
       }
       ${shown ? html`<${Report} report=${shown.report} shop=${shop} onPrint=${() => print(shown.report)} />` : null}

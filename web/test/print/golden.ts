@@ -1,5 +1,5 @@
 /**
- * The golden receipts (web/test/golden/): the bytes a printer is sent for three fixed sales, and
+ * The golden receipts (web/test/golden/): the bytes a printer is sent for fixed sales, and
  * beside each a rendering in text to review a change by eye. `UPDATE_GOLDEN=1` writes them again
  * from the current encoder (see docs/browser-till.md, "Printing receipts"); otherwise they are only read.
  */
@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type EncodeOptions, encodeReceipt, layOutReceipt } from '../../src/print/encode-receipt.js';
 import { receiptModel, type PrintableSale } from '../../src/print/receipt-model.js';
-import { FISCAL_SALE, OFFLINE_CASH_SALE, SHOP, STORE } from './receipt-fixtures.js';
+import { FISCAL_SALE, OFFLINE_CASH_SALE, OFFLINE_MOBILE_SALE, SHOP, STORE } from './receipt-fixtures.js';
 
 export const GOLDEN_DIR = fileURLToPath(new URL('../golden/', import.meta.url));
 export const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -23,6 +23,7 @@ export const GOLDENS: Golden[] = [
   { name: 'receipt-80', sale: OFFLINE_CASH_SALE, options: { width: 80 } },
   { name: 'receipt-fiscal-80', sale: FISCAL_SALE, options: { width: 80 } },
   { name: 'receipt-fiscal-58', sale: FISCAL_SALE, options: { width: 58 } },
+  { name: 'receipt-mobile-unconfirmed-58', sale: OFFLINE_MOBILE_SALE, options: { width: 58 } },
 ];
 
 export const modelOf = (sale: PrintableSale) =>

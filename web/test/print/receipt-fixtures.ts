@@ -109,7 +109,28 @@ export const OFFLINE_CASH_SALE: PrintableSale = {
   change_given: 3470,
 };
 
-/** The same shop fiscalising: a synced M-Pesa sale to a buyer with a TIN, with TRA's receipt. */
+/**
+ * Mobile money taken offline by the reference from the customer's SMS, not yet sent: the payment
+ * is unconfirmed, and the paper says so.
+ */
+export const OFFLINE_MOBILE_SALE: PrintableSale = {
+  ...OFFLINE_CASH_SALE,
+  id: '4e1c2b7a-9d40-4f6e-8a3b-1c2d3e4f5a62',
+  client_receipt_number: 'MAD-T1-7',
+  payment_method: 'M-Pesa',
+  payment_reference: 'QK72ZZ4M1B',
+  payment_phone: '+255754123456',
+  discount_pct: 0,
+  discount: 0,
+  subtotal: 6400,
+  tax: 976.27,
+  total: 6400,
+  lines: [line('1f0e2d3c-4b5a-4697-8877-665544332211', 'Sukari 1kg', 2, 3200)],
+  cash_tendered: null,
+  change_given: null,
+};
+
+/** The same shop fiscalising: a synced M-Pesa sale to a buyer with a TIN, with TRA's receipt; the provider confirmed the payment. */
 export const FISCAL_SALE: PrintableSale = {
   ...OFFLINE_CASH_SALE,
   id: '6e1c2b7a-9d40-4f6e-8a3b-1c2d3e4f5a61',
@@ -119,7 +140,7 @@ export const FISCAL_SALE: PrintableSale = {
   payment_method: 'M-Pesa',
   payment_reference: 'QK71XY2Z9A',
   payment_phone: null,
-  payment_verification: null,
+  payment_verification: 'verified',
   discount_pct: 0,
   discount: 0,
   subtotal: 9700,

@@ -59,6 +59,17 @@ describe('the printed receipt (ESC/POS)', () => {
     expect(text).toContain('Buyer TIN: 123456789');
   });
 
+  it('says a mobile-money payment taken by SMS reference is unconfirmed until the provider confirms it, in both languages', () => {
+    const text = textOf(GOLDENS[4]!);
+    expect(text).toContain('Paid by M-Pesa (QK72ZZ4M1B)\nFrom 0754 123 456\nPayment unconfirmed\n');
+    // Bold, so it is not missed: ESC E 1 … ESC E 0.
+    expect(hex(bytesOf(GOLDENS[4]!))).toContain(`1b4501${ascii('Payment unconfirmed')}1b4500`);
+    expect(textOf(GOLDENS[2]!)).toContain('Paid by M-Pesa (QK71XY2Z9A)\nPayment confirmed by the provider\n');
+    expect(textOf(GOLDENS[0]!)).not.toMatch(/Payment (un)?confirmed/);
+    lang.set('sw');
+    expect(textOf(GOLDENS[4]!)).toContain('Kutoka 0754 123 456\nMalipo hayajathibitishwa\n');
+  });
+
   it('prints in the till’s language', () => {
     lang.set('sw');
     const text = textOf(GOLDENS[0]!);

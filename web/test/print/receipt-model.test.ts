@@ -1,7 +1,7 @@
 /** The receipt model (web/src/print/receipt-model.ts): what the paper says, from the till's sale and shop. */
 import { describe, expect, it } from 'vitest';
-import { cashierName, receiptModel, shopDate } from '../../src/print/receipt-model.js';
-import { FISCAL_SALE, OFFLINE_CASH_SALE, SHOP, STORE } from './receipt-fixtures.js';
+import { cashierName, paymentCheck, receiptModel, shopDate } from '../../src/print/receipt-model.js';
+import { FISCAL_SALE, OFFLINE_CASH_SALE, OFFLINE_MOBILE_SALE, SHOP, STORE } from './receipt-fixtures.js';
 
 const ctx = { shop: SHOP, store: STORE, cashier: 'Amina Juma', zone: 'Africa/Dar_es_Salaam' };
 
@@ -19,7 +19,7 @@ describe('the receipt model', () => {
       discountPct: 5,
       tax: 252_153,
       total: 1_653_000,
-      payment: { method: 'Cash', reference: null, phone: null },
+      payment: { method: 'Cash', reference: null, phone: null, check: null },
       tendered: 2_000_000,
       change: 347_000,
       customer: null,
@@ -68,6 +68,23 @@ describe('the receipt model', () => {
       phone: null,
       tin: null,
     });
+  });
+
+  it('says where a mobile-money payment stands: pending before it is sent, then what the server found, or unchecked where it checks nothing', () => {
+    const sent = { ...OFFLINE_MOBILE_SALE, receipt_number: 'MAD-000007' };
+    expect(receiptModel(OFFLINE_MOBILE_SALE, ctx).payment).toEqual({
+      method: 'M-Pesa',
+      reference: 'QK72ZZ4M1B',
+      phone: '+255754123456',
+      check: 'pending',
+    });
+    expect(paymentCheck({ ...sent, payment_verification: 'unverified' })).toBe('unverified');
+    expect(paymentCheck({ ...sent, payment_verification: 'verified' })).toBe('verified');
+    expect(paymentCheck({ ...sent, payment_verification: 'unmatched' })).toBe('unmatched');
+    // Sent, and the server set nothing: the shop has no collection account, and nobody checks it.
+    expect(paymentCheck({ ...sent, payment_verification: null })).toBe('unchecked');
+    expect(paymentCheck(OFFLINE_CASH_SALE)).toBeNull();
+    expect(paymentCheck({ ...OFFLINE_CASH_SALE, payment_method: 'Bank', receipt_number: 'MAD-000005' })).toBeNull();
   });
 
   it('names the cashier only for the signed-in user’s own sales', () => {
