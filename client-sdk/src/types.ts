@@ -19,11 +19,14 @@ import type { SyncState } from './local/schema.js';
  * A sale as the till shows it: the server's Transaction, whose store `number` and
  * `receipt_number` stay null until the sale has been synced. `client_receipt_number`
  * (`{store code}-{till code}-{till seq}`) is what the till printed. `fiscal` (the TRA fiscal
- * receipt of a fiscalising store) is null until the server's copy of the sale has been pulled.
+ * receipt of a fiscalising store) is null until the server's copy of the sale has been pulled, as
+ * are `shift_id` and `reversal_shift_id` (the shifts the server booked it to), absent until then.
  */
-export type Receipt = Omit<Transaction, 'number' | 'receipt_number'> & {
+export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id' | 'reversal_shift_id'> & {
   number: number | null;
   receipt_number: string | null;
+  shift_id?: string | null;
+  reversal_shift_id?: string | null;
   /** `pending` until the server has it, `synced` after, `rejected` if it refused it. */
   sync_state: SyncState;
 };

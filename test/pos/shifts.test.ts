@@ -138,7 +138,11 @@ describe('shifts and cash-up (/pos/shifts)', () => {
 
     // The default threshold (0) notifies the store of any shortfall.
     expect(await notifications(owner)).toEqual([
-      expect.objectContaining({ title: 'Shift closed short by TZS 1,000', link: `/pos/shifts/${opened.id}` }),
+      expect.objectContaining({
+        title: "Juma Ali's shift closed short by TZS 1,000",
+        body: expect.stringContaining("Juma Ali's shift on till T1 closed TZS 1,000 short"),
+        link: `/pos/shifts/${opened.id}`,
+      }),
     ]);
   });
 
@@ -223,6 +227,6 @@ describe('shifts and cash-up (/pos/shifts)', () => {
       over_short: -6000,
     });
     expect((await get(owner.token, `/pos/shifts/${first.id}`)).body.data.report.methods[0]).toMatchObject({ sales: 3000, refunds: 0 });
-    expect((await notifications(owner)).map((n) => n.title)).toEqual(['Shift closed short by TZS 6,000']);
+    expect((await notifications(owner)).map((n) => n.title)).toEqual(["Juma Ali's shift closed short by TZS 6,000"]);
   });
 });

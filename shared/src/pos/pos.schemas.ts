@@ -123,6 +123,8 @@ export const Transaction = z
     refunded_at: Timestamp.nullable(),
     void_reason: z.string().nullable(),
     voided_at: Timestamp.nullable(),
+    shift_id: z.uuid().nullable().meta({ description: 'The shift the sale was made in (its drawer took the money); null for none' }),
+    reversal_shift_id: z.uuid().nullable().meta({ description: 'The shift whose drawer paid the refund or void back; null when none did' }),
     created_at: Timestamp,
     lines: z.array(TransactionLine),
     fiscal: orNull(TransactionFiscal).meta({ description: 'The TRA fiscal receipt: null when the store does not fiscalise' }),
@@ -141,12 +143,21 @@ export const ListTransactionsQuery = PageQuery.extend({
     .optional()
     .meta({ description: 'receipt_number, client_receipt_number or payment_reference contains' }),
   customer_id: z.uuid().optional(),
+  shift_id: z.uuid().optional().meta({ description: "The sales made in this shift (the drawer's sales)" }),
   date_from: DateString.optional(),
   date_to: DateString.optional(),
 });
 export type ListTransactionsQuery = z.infer<typeof ListTransactionsQuery>;
 
 export const ReasonInput = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'ReasonInput' });
+/** A refund or void: why, and which drawer pays (docs/pos.md "Which shift money belongs to"). */
+export const ReverseSaleInput = ReasonInput.extend({
+  shift_id: z.uuid().optional().meta({
+    description:
+      "The open shift whose drawer pays the money back (a cashier's own; any of the store's for the owner or a manager). Default: the caller's open shift, else the sale's own shift while it is open, else none",
+  }),
+}).meta({ id: 'ReverseSaleInput' });
+export type ReverseSaleInput = z.infer<typeof ReverseSaleInput>;
 export const ReceiptInput = z
   .object({
     email: z.email().trim().toLowerCase().max(254).optional().meta({ description: 'Email the full receipt here' }),

@@ -190,7 +190,9 @@ export type PushRequest = z.infer<typeof PushRequest>;
  * its list (`not_permitted_for_addo`); or the till named as cashier someone other than the user whose
  * session pushed it (`cashier_mismatch`: the sale is booked to the pusher); or the till's clock was
  * wrong (`clock`: a sale dated in the future, or before a time the till had already reported; it is
- * booked at the server's receipt time, both times in the detail). The one list: the sale rules, the push and the conflicts API
+ * booked at the server's receipt time, both times in the detail); or named a shift the till may not
+ * book into (`shift`: another cashier's, booked to the pusher's own open shift instead, or a closed
+ * one, booked to no shift, so a counted drawer's figures never move). The one list: the sale rules, the push and the conflicts API
  * all use it.
  */
 export const ConflictKind = z.enum([
@@ -205,6 +207,7 @@ export const ConflictKind = z.enum([
   'not_permitted_for_addo',
   'cashier_mismatch',
   'clock',
+  'shift',
 ]);
 export type ConflictKind = z.infer<typeof ConflictKind>;
 

@@ -18,12 +18,14 @@ export const posRouter: Router = createRouter()
     return ok(c, items, { meta });
   })
   .openapi(routes.getTransaction, async (c) => ok(c, await getTransaction(authedCtx(c), c.req.valid('param').id)))
-  .openapi(routes.refund, async (c) =>
-    ok(c, await refundSale(authedCtx(c), c.req.valid('param').id, c.req.valid('json').reason), { message: 'sale refunded' }),
-  )
-  .openapi(routes.voidSale, async (c) =>
-    ok(c, await voidSale(authedCtx(c), c.req.valid('param').id, c.req.valid('json').reason), { message: 'sale voided' }),
-  )
+  .openapi(routes.refund, async (c) => {
+    const { reason, shift_id } = c.req.valid('json');
+    return ok(c, await refundSale(authedCtx(c), c.req.valid('param').id, reason, { shiftId: shift_id }), { message: 'sale refunded' });
+  })
+  .openapi(routes.voidSale, async (c) => {
+    const { reason, shift_id } = c.req.valid('json');
+    return ok(c, await voidSale(authedCtx(c), c.req.valid('param').id, reason, { shiftId: shift_id }), { message: 'sale voided' });
+  })
   .openapi(routes.receipt, async (c) => {
     const result = await sendReceipt(authedCtx(c), c.req.valid('param').id, c.req.valid('json'));
     return ok(c, result, { message: receiptMessage(result) });

@@ -50,6 +50,8 @@ export function toTransaction(
     refunded_at: isoOrNull(row.refunded_at),
     void_reason: row.void_reason,
     voided_at: isoOrNull(row.voided_at),
+    shift_id: row.shift_id,
+    reversal_shift_id: row.reversal_shift_id,
     created_at: iso(row.created_at),
     lines: lines.map((l) =>
       toReceiptLine(

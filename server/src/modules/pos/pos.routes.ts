@@ -7,7 +7,7 @@ import {
   ListTransactionsQuery,
   PagedEnvelope,
   PosSummary,
-  ReasonInput,
+  ReverseSaleInput,
   ReceiptInput,
   ReceiptResult,
   SummaryQuery,
@@ -79,11 +79,12 @@ export const refund = defineRoute('bearer', {
   method: 'post',
   path: '/pos/transactions/{id}/refund',
   operationId: 'refundSale',
-  description: 'Reverses a sale as a refund, restoring its stock (batch-tracked units go to quarantine), in one transaction.',
+  description:
+    'Reverses a sale as a refund, restoring its stock (batch-tracked units go to quarantine), in one transaction. The money goes back out of a shift’s drawer: `shift_id` when given (an open shift of the store; a cashier’s own only, 403 for another’s, 409 for a closed one), else the caller’s open shift, else the sale’s own shift while it is open, else none (`reversal_shift_id` in the answer says which).',
   errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: 'Refund a paid or credit sale; restores stock',
-  request: { params: IdParam, body: jsonBody(ReasonInput, { reason: 'customer returned unopened' }) },
+  request: { params: IdParam, body: jsonBody(ReverseSaleInput, { reason: 'customer returned unopened' }) },
   responses: { 200: jsonResponse(Envelope(Transaction), 'Transaction with status refunded') },
 });
 
@@ -96,11 +97,12 @@ export const voidSale = defineRoute('bearer', {
   method: 'post',
   path: '/pos/transactions/{id}/void',
   operationId: 'voidSale',
-  description: 'Cancels a sale made in error, restoring its stock, in one transaction.',
+  description:
+    'Cancels a sale made in error, restoring its stock, in one transaction. The money goes back out of a shift’s drawer: `shift_id` when given (an open shift of the store; a cashier’s own only, 403 for another’s, 409 for a closed one), else the caller’s open shift, else the sale’s own shift while it is open, else none (`reversal_shift_id` in the answer says which).',
   errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
   summary: 'Void a paid sale, or a credit sale with no payment yet; restores stock',
-  request: { params: IdParam, body: jsonBody(ReasonInput, { reason: 'rang up the wrong product' }) },
+  request: { params: IdParam, body: jsonBody(ReverseSaleInput, { reason: 'rang up the wrong product' }) },
   responses: { 200: jsonResponse(Envelope(Transaction), 'Transaction with status void') },
 });
 

@@ -2,4 +2,15 @@
 export { findOrganisation, orgTimezone, toOrganisation } from './organisations.queries.js';
 export { type StoreChanges, findStore, findStoreByCode, insertStore, listActiveStores, toStore, updateStoreRow } from './stores.queries.js';
 export { findOrgUser, findUserById, findUserByIdentifier, insertUser, permissionColumns, permsOf, toUser } from './users.queries.js';
-export { pickShift, type ShiftCandidate, shiftCandidates, shiftFor } from './shifts.queries.js';
+export {
+  bookerOf,
+  type NamedShift,
+  overseesShifts,
+  pickShift,
+  type ShiftBooker,
+  type ShiftCandidate,
+  shiftCandidates,
+  shiftConflict,
+  shiftFor,
+  settleShift,
+} from './shifts.queries.js';

@@ -10,7 +10,7 @@ import { requireCustomer } from '../../customers/customers.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import { balanceCents, insertCreditPayment, owingTabsOldestFirst, updateTabPaid, withAllocations } from '../credits.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
-import { shiftFor } from '../../tenancy/tenancy.exports.js';
+import { bookerOf, type NamedShift, shiftFor } from '../../tenancy/tenancy.exports.js';
 
 /**
  * Spread by the shared `allocatePayment` (oldest tab first; more than is owed: 422 OVERPAYMENT,
@@ -24,7 +24,7 @@ export async function recordCreditPayment(
   ctx: AuthedContext,
   customerId: string,
   input: RecordCreditPaymentInput,
-  opts: { shiftId?: string } = {},
+  opts: NamedShift = {},
 ): Promise<CreditPayment> {
   const { orgId, storeId } = requireStore(ctx);
   const customer = await requireCustomer(ctx, customerId);
@@ -50,7 +50,10 @@ export async function recordCreditPayment(
       reference: input.reference ?? null,
       note: input.note ?? null,
       received_by: tx.actor!.userId,
-      shift_id: await shiftFor(tx.db, { orgId, storeId }, tx.actor!.userId, opts.shiftId),
+      shift_id: await shiftFor(tx.db, { orgId, storeId }, bookerOf(tx.actor!, opts.deviceId), {
+        named: opts.shiftId,
+        conflicts: opts.conflicts,
+      }),
       created_at: now,
     });
     const byId = new Map(tabs.map((tab) => [tab.id, tab]));

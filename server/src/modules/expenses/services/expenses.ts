@@ -10,6 +10,7 @@ import type {
   ExpenseSummaryQuery,
   ListExpensesQuery,
   PageMeta,
+  SaleConflict,
   UpdateExpenseInput,
 } from '@duka/shared';
 import type { Updateable } from 'kysely';
@@ -19,7 +20,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, localDate, startOfLocalDay } from '../../../lib/time.js';
-import { orgTimezone, shiftFor } from '../../tenancy/tenancy.exports.js';
+import { bookerOf, type NamedShift, orgTimezone, shiftFor } from '../../tenancy/tenancy.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import { findExpense, insertExpense, spendingByCategory, toExpense, updateExpenseRow } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
@@ -87,7 +88,7 @@ export const getExpense = async (ctx: AuthedContext, id: string): Promise<Expens
 export async function createExpense(
   ctx: AuthedContext,
   input: CreateExpenseInput,
-  opts: { id?: string; spentAt?: number; shiftId?: string } = {},
+  opts: { id?: string; spentAt?: number } & NamedShift = {},
 ): Promise<Expense> {
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
@@ -98,6 +99,9 @@ export async function createExpense(
       if (!found) throw new ConflictError('this expense id is already in use');
       return toExpense(found);
     };
+    // A till's shift conflict is the owner's to see only once the expense is really written.
+    const conflicts: SaleConflict[] = [];
+    const shiftId = await shiftFor(tx.db, { orgId, storeId }, bookerOf(tx.actor!, opts.deviceId), { named: opts.shiftId, conflicts });
     const row = await insertExpense(tx.db, {
       id,
       orgId,
@@ -105,10 +109,11 @@ export async function createExpense(
       spentAt: opts.spentAt ?? now,
       fields: columns(input) as { title: string; category: string; amount: number },
       createdBy: tx.actor!.userId,
-      shiftId: await shiftFor(tx.db, { orgId, storeId }, tx.actor!.userId, opts.shiftId),
+      shiftId,
       now,
     });
     if (!row) return existing();
+    opts.conflicts?.push(...conflicts);
     await recordAudit(tx, {
       action: 'expense.create',
       description: `Recorded expense ${row.title} (${row.category}) TZS ${fromCents(row.amount)}`,

@@ -39,7 +39,7 @@ import { newCreditTab } from '../../credits/credits.exports.js';
 import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
 import { UNALLOCATED_LOT, unallocatedRow, sameLotNumber, checkDispensing } from '../../pharmacy/pharmacy.exports.js';
 import { normalisePhone } from '../../../lib/phone.js';
-import { pickShift } from '../../tenancy/tenancy.exports.js';
+import { bookerOf, pickShift, settleShift } from '../../tenancy/tenancy.exports.js';
 import type { SaleRequest, SaleSet } from './sale-inputs.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 
@@ -197,6 +197,11 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     conflicts,
   );
 
+  // The shift by the one rule (tenancy): one a till may not use is a conflict, the sale still booked.
+  const cashierId = opts.cashierId ?? actor.userId;
+  const booker = bookerOf({ userId: cashierId, role: actor.role }, opts.deviceId);
+  const shiftId = settleShift(pickShift(set.shifts, opts.shiftId, booker), booker, conflicts);
+
   const number = set.store.last_number + 1;
   const status = input.payment_method === 'Credit' ? 'credit' : 'paid';
   const row: TransactionRow = {
@@ -224,7 +229,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     customer_tin: input.customer_tin ?? null,
     till_number: input.till_number ?? null,
     notes: input.notes ?? null,
-    cashier_id: opts.cashierId ?? actor.userId,
+    cashier_id: cashierId,
     source: opts.source,
     device_id: opts.deviceId ?? null,
     client_created_at: opts.clientCreatedAt ?? null,
@@ -237,7 +242,7 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
     void_reason: null,
     voided_at: null,
     voided_by: null,
-    shift_id: pickShift(set.shifts, opts.shiftId, opts.cashierId ?? actor.userId),
+    shift_id: shiftId,
     reversal_shift_id: null,
     created_at: at,
     updated_at: now,

@@ -15,7 +15,7 @@ import { lockStock, returnSaleLots } from '../../pharmacy/pharmacy.exports.js';
 import { claimReversal, findStoreTransaction, quarantineSaleUnits, saleLineProducts, saleOutlet, withLines } from '../pos.queries.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
-import { shiftFor } from '../../tenancy/tenancy.exports.js';
+import { bookerOf, type NamedShift, shiftFor } from '../../tenancy/tenancy.exports.js';
 
 /** A reversal rule's breach as the error the API answers (none of them names a field). */
 function reversalError(b: ReversalBreach): ServiceError {
@@ -24,13 +24,15 @@ function reversalError(b: ReversalBreach): ServiceError {
   return new InvalidStateError(b.message);
 }
 
-async function reverse(
-  ctx: AuthedContext,
-  id: string,
-  move: Reversal,
-  reason: string,
-  opts: { at?: number; shiftId?: string } = {},
-): Promise<Transaction> {
+/**
+ * Where a reversal comes from: `shiftId` the drawer named (the till's open shift, or the one a REST
+ * caller pays from); a till's push gives its `deviceId` and takes its shift `conflicts`.
+ */
+export interface ReversalSource extends NamedShift {
+  at?: number;
+}
+
+async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string, opts: ReversalSource = {}): Promise<Transaction> {
   const { at, shiftId: named } = opts;
   const { orgId, storeId } = requireStore(ctx);
   return withTransaction(ctx, async (tx) => {
@@ -50,8 +52,11 @@ async function reverse(
     // checkReversal refuses a sale that is not there.
     const sale = found!;
     const now = tx.clock.now();
-    // The money goes back in the shift open now, which may be a later one than the sale's.
-    const shiftId = await shiftFor(tx.db, { orgId, storeId }, tx.actor!.userId, named);
+    // The drawer that pays (docs/pos.md): the one named, else the caller's open shift, which may be a
+    // later one than the sale's, else the sale's own while it is open and may (an owner's refund in
+    // the back office comes out of the drawer that took the money), else none.
+    const who = bookerOf(tx.actor!, opts.deviceId);
+    const shiftId = await shiftFor(tx.db, { orgId, storeId }, who, { named, also: sale.shift_id, conflicts: opts.conflicts });
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
     const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId, shiftId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
@@ -106,9 +111,8 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
   }
 }
 
-/** `shiftId`: the till's open shift when it refunded (sync); default the cashier's open shift. */
-export const refundSale = (ctx: AuthedContext, id: string, reason: string, shiftId?: string) =>
-  reverse(ctx, id, 'refund', reason, { shiftId });
-/** `at`: when the void was made (a till's offline void, clamped to the server's clock); default now. */
-export const voidSale = (ctx: AuthedContext, id: string, reason: string, at?: number, shiftId?: string) =>
-  reverse(ctx, id, 'void', reason, { at, shiftId });
+export const refundSale = (ctx: AuthedContext, id: string, reason: string, source: ReversalSource = {}) =>
+  reverse(ctx, id, 'refund', reason, { ...source, at: undefined });
+/** `source.at`: when the void was made (a till's offline void, clamped to the server's clock); default now. */
+export const voidSale = (ctx: AuthedContext, id: string, reason: string, source: ReversalSource = {}) =>
+  reverse(ctx, id, 'void', reason, source);

@@ -24,6 +24,7 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
   if (q.status) query = query.where('status', '=', q.status);
   if (q.method) query = query.where('payment_method', '=', q.method);
   if (q.customer_id) query = query.where('customer_id', '=', q.customer_id);
+  if (q.shift_id) query = query.where('shift_id', '=', q.shift_id);
   if (q.search) {
     const text = q.search;
     query = query.where(transactionMatches(ctx.dialect, text));

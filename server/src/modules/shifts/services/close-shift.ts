@@ -12,12 +12,9 @@ import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
-import { findOrganisation } from '../../tenancy/tenancy.exports.js';
-import { claimClose, findStoreShift } from '../shifts.queries.js';
+import { findOrganisation, overseesShifts } from '../../tenancy/tenancy.exports.js';
+import { cashierName, claimClose, findStoreShift } from '../shifts.queries.js';
 import { shiftFigures, withReport } from './shift-report.js';
-
-/** Whether the actor may close or see another cashier's shift: the owner and managers may. */
-export const overseesShifts = (ctx: AuthedContext): boolean => ctx.actor.role === 'owner' || ctx.actor.role === 'manager';
 
 /** `closedAt`: when a till closed it offline (clamped to the server's clock); default now. */
 export async function closeShift(
@@ -30,7 +27,7 @@ export async function closeShift(
   return withTransaction(ctx, async (tx) => {
     const shift = await findStoreShift(tx.db, { orgId, storeId }, id);
     if (!shift) throw new NotFoundError('shift');
-    if (shift.cashier_id !== ctx.actor.userId && !overseesShifts(ctx))
+    if (shift.cashier_id !== ctx.actor.userId && !overseesShifts(ctx.actor))
       throw new ForbiddenError("only the shift's cashier, a manager or the owner can close this shift");
     if (shift.status === 'closed') throw new InvalidStateError('this shift is already closed');
     const counted = Object.fromEntries(Object.entries(input.counted).map(([method, amount]) => [method, toCents(amount!)]));
@@ -57,12 +54,14 @@ export async function closeShift(
     const short = -figures.totals.over_short;
     if (org && shortBeyond(figures, Number(org.shift_shortfall_alert))) {
       const cashMethods = figures.methods.filter((m) => (m.over_short ?? 0) < 0).map((m) => `${m.method} ${formatTzs(m.over_short!)}`);
+      // The owner acts on whose drawer it was, so the notification names the cashier.
+      const who = (await cashierName(tx.db, orgId, shift.cashier_id)) || 'a former user';
       await createNotification(tx, {
         orgId,
         storeId,
         category: 'sales',
-        title: `Shift closed short by ${formatTzs(short)}`,
-        body: `A shift${shift.till_number ? ` on till ${shift.till_number}` : ''} closed ${formatTzs(short)} short (${cashMethods.join(', ')}). Zamu imefungwa na upungufu wa ${formatTzs(short)}.${input.note ? ` Note: ${input.note}` : ''}`,
+        title: `${who}'s shift closed short by ${formatTzs(short)}`,
+        body: `${who}'s shift${shift.till_number ? ` on till ${shift.till_number}` : ''} closed ${formatTzs(short)} short (${cashMethods.join(', ')}). Zamu ya ${who} imefungwa na upungufu wa ${formatTzs(short)}.${input.note ? ` Note: ${input.note}` : ''}`,
         link: `/pos/shifts/${id}`,
       });
     }

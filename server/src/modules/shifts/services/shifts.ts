@@ -7,15 +7,14 @@ import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { addDays, startOfLocalDay } from '../../../lib/time.js';
-import { orgTimezone } from '../../tenancy/tenancy.exports.js';
+import { orgTimezone, overseesShifts } from '../../tenancy/tenancy.exports.js';
 import { findStoreShift, openShiftOf, storeShifts, toShift } from '../shifts.queries.js';
-import { overseesShifts } from './close-shift.js';
 import { withReport } from './shift-report.js';
 
 export async function getShift(ctx: AuthedContext, id: string): Promise<TillShiftWithReport> {
   const row = await findStoreShift(ctx.db, requireStore(ctx), id);
   if (!row) throw new NotFoundError('shift');
-  if (row.cashier_id !== ctx.actor.userId && !overseesShifts(ctx))
+  if (row.cashier_id !== ctx.actor.userId && !overseesShifts(ctx.actor))
     throw new ForbiddenError("only the shift's cashier, a manager or the owner can see this shift");
   return withReport(ctx.db, row);
 }
@@ -28,9 +27,9 @@ export async function currentShift(ctx: AuthedContext): Promise<TillShiftWithRep
 
 export async function listShifts(ctx: AuthedContext, q: ListShiftsQuery): Promise<{ items: TillShift[]; meta: PageMeta }> {
   const scope = requireStore(ctx);
-  if (q.cashier_id && q.cashier_id !== ctx.actor.userId && !overseesShifts(ctx))
+  if (q.cashier_id && q.cashier_id !== ctx.actor.userId && !overseesShifts(ctx.actor))
     throw new ForbiddenError("only a manager or the owner can see other cashiers' shifts");
-  const cashier = overseesShifts(ctx) ? q.cashier_id : ctx.actor.userId;
+  const cashier = overseesShifts(ctx.actor) ? q.cashier_id : ctx.actor.userId;
   if (q.date_from && q.date_to && q.date_to < q.date_from) throw new ValidationError('date_to', 'must not be before date_from');
   const tz = q.date_from || q.date_to ? await orgTimezone(ctx.db, scope.orgId) : '';
   const base = storeShifts(ctx.db, scope)

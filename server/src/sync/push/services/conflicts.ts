@@ -26,10 +26,10 @@ const toConflict = (r: SyncConflictRow): SyncConflict => ({
   created_at: iso(r.created_at),
 });
 
-/** Record the conflicts of one mutation, inside its transaction. */
+/** Record the conflicts of one mutation, inside its transaction; `subject` names it when it is not a sale. */
 export async function recordConflicts(
   ctx: AuthedContext,
-  at: { orgId: string; storeId: string; deviceId: string; mutationId: string; transactionId?: string; receipt?: string },
+  at: { orgId: string; storeId: string; deviceId: string; mutationId: string; transactionId?: string; receipt?: string; subject?: string },
   conflicts: SaleConflict[],
 ): Promise<void> {
   for (const c of conflicts) {
@@ -38,7 +38,7 @@ export async function recordConflicts(
       orgId: at.orgId,
       storeId: at.storeId,
       category: c.kind === 'oversold' ? 'stock' : 'sales',
-      title: `Offline sale${at.receipt ? ` ${at.receipt}` : ''} needs a look: ${c.kind.replaceAll('_', ' ')}`,
+      title: `${at.subject ?? `Offline sale${at.receipt ? ` ${at.receipt}` : ''}`} needs a look: ${c.kind.replaceAll('_', ' ')}`,
       body: c.message,
       link: '/sync/conflicts',
     });

@@ -24,7 +24,8 @@ import { applyNoteUpdate } from '../../../modules/notebook/services/notes.js';
 import { refundSale, voidSale } from '../../../modules/pos/services/sale-state.js';
 import { closeShift, openShift } from '../../../modules/shifts/shifts.exports.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
-import { requireOrg } from '../../../lib/auth/authorize.js';
+import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
+import { recordConflicts } from './conflicts.js';
 
 export interface MutatorOutcome {
   result?: Record<string, unknown>;
@@ -46,13 +47,15 @@ const saleReverse =
     ctx: AuthedContext,
     p: z.infer<typeof SaleReversePayload>,
     _m: Mutation,
-    _device: DeviceRow,
+    device: DeviceRow,
     at: number,
   ): Promise<MutatorOutcome> => {
+    const conflicts: SaleConflict[] = [];
+    const source = { shiftId: p.shift_id, deviceId: device.id, conflicts };
     const tx = await (move === 'refund'
-      ? refundSale(ctx, p.transaction_id, p.reason, p.shift_id)
-      : voidSale(ctx, p.transaction_id, p.reason, at, p.shift_id));
-    return { result: { transaction_id: tx.id, status: tx.status } };
+      ? refundSale(ctx, p.transaction_id, p.reason, source)
+      : voidSale(ctx, p.transaction_id, p.reason, { ...source, at }));
+    return { result: { transaction_id: tx.id, status: tx.status }, conflicts };
   };
 
 const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
@@ -65,7 +68,8 @@ const customerUpsert: Mutator<'customer.upsert'> = async (ctx, p) => {
   return { result: { customer_id: c.id } };
 };
 
-const creditPayment: Mutator<'credit.payment'> = async (ctx, p) => {
+const creditPayment: Mutator<'credit.payment'> = async (ctx, p, _m, device) => {
+  const conflicts: SaleConflict[] = [];
   const payment = await recordCreditPayment(
     ctx,
     p.customer_id,
@@ -75,9 +79,9 @@ const creditPayment: Mutator<'credit.payment'> = async (ctx, p) => {
       reference: p.reference,
       note: p.note,
     },
-    { shiftId: p.shift_id },
+    { shiftId: p.shift_id, deviceId: device.id, conflicts },
   );
-  return { result: { payment_id: payment.id } };
+  return { result: { payment_id: payment.id }, conflicts };
 };
 
 const stockAdjust: Mutator<'stock.adjust'> = async (ctx, p) => {
@@ -95,11 +99,12 @@ const noteUpdate: Mutator<'note.update'> = async (ctx, p) => {
   return { result: { note_id: note.id, created, updated_at: note.updated_at } };
 };
 
-const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, spent_at, shift_id, ...input }, _m, _device, at) => {
+const expenseCreate: Mutator<'expense.create'> = async (ctx, { id, spent_at, shift_id, ...input }, _m, device, at) => {
   // Like a sale's time, a till's clock is clamped to the server's.
   const spentAt = spent_at ? Math.min(Date.parse(spent_at), ctx.clock.now()) : at;
-  const expense = await createExpense(ctx, input, { id, spentAt, shiftId: shift_id });
-  return { result: { expense_id: expense.id } };
+  const conflicts: SaleConflict[] = [];
+  const expense = await createExpense(ctx, input, { id, spentAt, shiftId: shift_id, deviceId: device.id, conflicts });
+  return { result: { expense_id: expense.id }, conflicts };
 };
 
 /** The till's id for the shift: a replay (or the same shift opened again) answers the one it opened. */
@@ -139,8 +144,32 @@ export function parsePayload<T extends MutationType>(m: Mutation, type: T): Payl
   return parsed.data as Payload<T>;
 }
 
-/** Validate the payload and run the mutation (any type but `sale.create`). */
+/** What a conflict's notification calls the mutation it was noted on. */
+const SUBJECT: Partial<Record<MutationType, string>> = {
+  'sale.refund': 'Offline refund',
+  'sale.void': 'Offline void',
+  'expense.create': 'Offline expense',
+  'credit.payment': 'Offline credit payment',
+};
+
+/** Validate the payload and run the mutation (any type but `sale.create`), recording the conflicts it noted. */
 export async function runMutation(ctx: AuthedContext, m: Mutation, device: DeviceRow, at: number): Promise<MutatorOutcome> {
   const type = m.type as Exclude<MutationType, 'sale.create'>;
-  return (MUTATORS[type] as Mutator<typeof type>)(ctx, parsePayload(m, type) as never, m, device, at);
+  const outcome = await (MUTATORS[type] as Mutator<typeof type>)(ctx, parsePayload(m, type) as never, m, device, at);
+  if (outcome.conflicts?.length) {
+    const transactionId = outcome.result?.transaction_id;
+    await recordConflicts(
+      ctx,
+      {
+        orgId: device.org_id,
+        storeId: requireStore(ctx).storeId,
+        deviceId: device.id,
+        mutationId: m.id,
+        transactionId: typeof transactionId === 'string' ? transactionId : undefined,
+        subject: SUBJECT[type],
+      },
+      outcome.conflicts,
+    );
+  }
+  return outcome;
 }
