@@ -132,7 +132,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     metrics,
     jobs: new JobMonitor(metrics, log, () => clock.now()),
     leases,
-    afterAnswer: new AfterAnswer(log),
+    afterAnswer: new AfterAnswer(log, handle.settled),
   };
   // The queue works with the same dependencies as a request, so it is made once they exist.
   deps.fiscal = new FiscalQueue(deps as AppDeps, tra);
