@@ -1,7 +1,8 @@
 /**
  * Push at checkout through a shop's Selcom account, over real HTTP against the local Selcom fake
  * (which checks every signature and field): the sale held, then booked by the signed webhook; the
- * webhook twice, twice at once and forged; lost and recovered by the status query with backoff;
+ * webhook twice, twice at once and forged; Selcom's published six-field webhook (no amount);
+ * stale or partly signed webhooks refused; lost and recovered by the status query with backoff;
  * another amount paid; a push refused, unanswered, or answered and lost on its way back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
