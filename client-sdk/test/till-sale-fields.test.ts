@@ -30,6 +30,13 @@ describe('till: tender and change, how a sale was rung up, a wrong clock', () =>
       message: "cash_tendered TZS 1,999.99 is less than the sale's total of TZS 2,000",
     });
     await expect(
+      t.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash', cash_tendered: 1e12 }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'cash_tendered',
+      message: expect.stringContaining('more than TZS 100,000'),
+    });
+    await expect(
       t.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'M-Pesa', cash_tendered: 1000 }),
     ).rejects.toMatchObject({
       field: 'cash_tendered',

@@ -68,6 +68,7 @@ import { Realtime } from './sync/ws/realtime.js';
 import { AfterAnswer } from './lib/after-answer.js';
 import { JobMonitor } from './lib/jobs.js';
 import { Leases } from './lib/leases.js';
+import { loggedPath } from './lib/logger.js';
 import { Metrics, routeLabel } from './lib/metrics.js';
 import { metricsRouter } from './modules/health/metrics.index.js';
 import { documentRealtime } from './sync/ws/ws.openapi.js';
@@ -131,7 +132,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     metrics,
     jobs: new JobMonitor(metrics, log, () => clock.now()),
     leases,
-    afterAnswer: new AfterAnswer(log),
+    afterAnswer: new AfterAnswer(log, handle.settled),
   };
   // The queue works with the same dependencies as a request, so it is made once they exist.
   deps.fiscal = new FiscalQueue(deps as AppDeps, tra);
@@ -204,7 +205,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
       {
         req_id: reqId,
         method: c.req.method,
-        path: c.req.path,
+        path: loggedPath(c),
         status: c.res.status,
         ms: Math.round(performance.now() - started),
         user: c.get('ctx').actor?.userId,

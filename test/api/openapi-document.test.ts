@@ -142,4 +142,19 @@ describe('the OpenAPI document', () => {
     expect(profile.organisation).toEqual({ anyOf: [{ $ref: '#/components/schemas/Organisation' }, { type: 'null' }] });
     expect(profile.stores).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Store' } });
   });
+
+  it('never writes a nullable field as allOf of a named schema and a null type, which allows no null', () => {
+    // Issue 49: ReversedMobileMoneySale.payment_verification was `allOf: [PaymentVerification, string|null]`.
+    const found: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (!node || typeof node !== 'object') return;
+      const n = node as Json;
+      if (Array.isArray(n.allOf) && n.allOf.some((b: Json) => b.$ref) && n.allOf.some((b: Json) => [b.type].flat().includes('null')))
+        found.push(at);
+      for (const [k, v] of Object.entries(n)) walk(v, `${at}/${k}`);
+    };
+    walk(doc, '#');
+    expect(found).toEqual([]);
+    expect(doc.components.schemas.ReversedMobileMoneySale.properties.payment_verification.enum).toContain(null);
+  });
 });

@@ -128,29 +128,38 @@ export class SelcomFake extends HttpFake {
 
   /**
    * Posts Selcom's signed webhook for an order; `forge` signs it with the wrong secret, `amount`
-   * reports another amount paid than the order's (shillings).
+   * reports another amount paid than the order's (shillings). `published` sends it exactly as
+   * Selcom's API reference shows it: `transid, order_id, reference, result, resultcode,
+   * payment_status`, all signed, and no amount. `at` is the `Timestamp` it is signed at (now
+   * otherwise); `unsigned` leaves those fields in the body but out of `Signed-Fields`.
    */
   async webhook(
     orderId: string,
     status: 'COMPLETED' | 'REJECTED' = 'COMPLETED',
-    opts: { forge?: boolean; amount?: number } = {},
+    opts: { forge?: boolean; amount?: number; published?: boolean; at?: number; unsigned?: string[] } = {},
   ): Promise<number> {
     const order = this.orders.get(orderId);
     if (!order) throw new Error(`Selcom has no order ${orderId}`);
     order.payment_status = status;
-    const body = {
+    const published = {
+      transid: orderId,
+      order_id: orderId,
+      reference: paymentRef(orderId),
       result: 'SUCCESS',
       resultcode: '000',
-      order_id: orderId,
-      transid: orderId,
-      reference: paymentRef(orderId),
-      channel: 'AIRTELMONEY',
-      amount: String(opts.amount ?? order.amount),
-      phone: order.pushed_to ?? '',
       payment_status: status,
     };
-    const headers = selcomHeaders(this.merchant.apiKey, opts.forge ? 'not-the-secret' : this.merchant.apiSecret, body);
+    const body: Record<string, string> = opts.published
+      ? published
+      : { ...published, channel: 'AIRTELMONEY', amount: String(opts.amount ?? order.amount), phone: order.pushed_to ?? '' };
     const url = this.webhookOrigin ? order.webhook.replace(/^https?:\/\/[^/]+/, this.webhookOrigin) : order.webhook;
+    return this.post(url, body, opts);
+  }
+
+  /** Signs `body` as Selcom does (over the fields not named in `unsigned`) and posts it. */
+  private async post(url: string, body: Record<string, string>, opts: { forge?: boolean; at?: number; unsigned?: string[] }) {
+    const signed = Object.fromEntries(Object.entries(body).filter(([k]) => !opts.unsigned?.includes(k)));
+    const headers = selcomHeaders(this.merchant.apiKey, opts.forge ? 'not-the-secret' : this.merchant.apiSecret, signed, opts.at);
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
@@ -180,13 +189,6 @@ export class SelcomFake extends HttpFake {
       phone: p.phone,
       payment_status: 'COMPLETED',
     };
-    const headers = selcomHeaders(this.merchant.apiKey, opts.forge ? 'not-the-secret' : this.merchant.apiSecret, body);
-    const res = await fetch(callbackUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    await res.arrayBuffer();
-    return res.status;
+    return this.post(callbackUrl, body, opts);
   }
 }

@@ -10,7 +10,9 @@
  * before expiry). A receipt or Z report byte-identical to one already acknowledged is acknowledged
  * again and counted in `resends` (the legal resend after a lost reply); different bytes for an
  * acknowledged GC or ZNUMBER are a violation. A receipt dated on or before the day of an
- * acknowledged Z report is refused: that Z report closed its day too early. Scripts from HttpFake
+ * acknowledged Z report is refused: that Z report closed its day too early; so is the first
+ * receipt of a day before the Z report of the previous receipt's day ("VFD should submit Z report
+ * before opening sales of a new day", TRA's VFD guide). Scripts from HttpFake
  * apply to every route; a `{ reject }` answers ACKCODE 9 with its message after the request passed
  * every check.
  */
@@ -56,6 +58,8 @@ export interface TraDevice {
   receipts: TraReceipt[];
   /** Acknowledged Z reports, in order. */
   zReports: TraZReport[];
+  /** Everything acknowledged, in order: `RCT <ZNUM> <GC>` and `Z <ZNUMBER>`. */
+  acknowledged: string[];
   /** The last acknowledged GC (startGc before the first receipt). */
   lastGc: number;
 }
@@ -108,6 +112,7 @@ export class TraFake extends HttpFake {
         zResends: 0,
         receipts: [],
         zReports: [],
+        acknowledged: [],
         lastGc: taxpayer.startGc,
       });
     });
@@ -251,12 +256,19 @@ export class TraFake extends HttpFake {
         code: ACK.counters,
         message: `ZNUM ${receipt.znum} comes after Z report ${closed.znumber} was acknowledged`,
       },
+      last !== undefined &&
+        receipt.znum > last.znum &&
+        !device.zReports.some((z) => z.znumber === last.znum) && {
+          code: ACK.counters,
+          message: `ZNUM ${receipt.znum} opens a new day before the Z report of ${last.znum}`,
+        },
     ];
     const broken = found.filter((p): p is Problem => p !== false);
     if (broken.length) return refuse({ code: broken[0]!.code, message: broken.map((p) => p.message).join('; ') });
     if (scripted !== 'ok') return this.ack(answer(ACK.rejected, scripted.reject));
     device.receipts.push(receipt);
     device.lastGc = receipt.gc;
+    device.acknowledged.push(`RCT ${receipt.znum} ${receipt.gc}`);
     return this.ack(answer(ACK.ok, 'Success'));
   }
 
@@ -312,6 +324,7 @@ export class TraFake extends HttpFake {
     if (broken.length) return refuse({ code: broken[0]!.code, message: broken.map((p) => p.message).join('; ') });
     if (scripted !== 'ok') return this.ack(answer(ACK.rejected, scripted.reject));
     device.zReports.push(z);
+    device.acknowledged.push(`Z ${z.znumber}`);
     return this.ack(answer(ACK.ok, 'Success'));
   }
 

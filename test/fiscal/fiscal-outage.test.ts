@@ -14,7 +14,7 @@ import type { TestApp } from '../setup/test-app.js';
 const MIN = 60_000;
 
 describe('fiscal receipts while TRA is away, and Z reports', () => {
-  const suite = fiscalSuite(3, { ACCESS_TOKEN_TTL: 86_400 });
+  const suite = fiscalSuite(4, { ACCESS_TOKEN_TTL: 86_400 });
   const { w, product, sell } = suite;
   let t: TestApp;
   beforeAll(() => void (t = suite.t));
@@ -278,5 +278,30 @@ describe('fiscal receipts while TRA is away, and Z reports', () => {
       reported.length,
     );
     kicks.mockRestore();
+  });
+  it("sends the day's Z report before the next day's first receipt when that sale crosses midnight EAT, without the timer", async () => {
+    const owner = await registerOwner(t);
+    await fiscalise(t, w, owner, 3);
+    const dev = w.tra.device(w.certs[3]!.serial);
+    const tea = await product(owner, { name: 'Chai', selling_price: 800 });
+    // 23:59:50 in Dar es Salaam, then 00:00:02: the timer's Z (five minutes after midnight) is still far off.
+    const eat = t.clock.now() + 3 * 3_600_000;
+    t.clock.advance(86_400_000 - (eat % 86_400_000) - 10_000);
+    const late = await sell(owner, { lines: [{ product_id: tea.id, qty: 2 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    t.clock.advance(12_000);
+    const early = await sell(owner, { lines: [{ product_id: tea.id, qty: 1 }], payment_method: 'Cash' });
+    await t.deps.fiscal.idle();
+    const day = new Date(eat).toISOString().slice(0, 10).replaceAll('-', '');
+    const next = new Date(eat + 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+    expect([late.fiscal, early.fiscal]).toMatchObject([
+      { gc: 1, dc: 1 },
+      { gc: 2, dc: 1 },
+    ]);
+    expect(dev.acknowledged).toEqual([`RCT ${day} 1`, `Z ${day}`, `RCT ${next} 2`]);
+    expect(dev.zReports.map((z) => [z.znumber, z.dailyTotalCents, z.ticketsFiscal])).toEqual([[day, 160_000, 1]]);
+    const zs = (await t.request('GET', `/stores/${owner.storeId}/fiscal/z-reports`, { token: owner.token })).body.data;
+    expect(zs.map((z: { znumber: string; status: string }) => [z.znumber, z.status])).toEqual([[day, 'issued']]);
+    expect((await t.request('GET', `/pos/transactions/${early.id}`, { token: owner.token })).body.data.fiscal.status).toBe('issued');
   });
 });

@@ -190,13 +190,19 @@ describe('the fake TRA', () => {
     expect(fake.violations).toEqual([
       'receipt: ACKCODE 1: the signature does not verify over <RCT>…</RCT>',
       'receipt: ACKCODE 4: GC 3 is not the next one, 2',
-      'receipt: ACKCODE 4: DC 2 is not 1',
+      'receipt: ACKCODE 4: DC 2 is not 1; ZNUM 20261125 opens a new day before the Z report of 20261124',
       'receipt: ACKCODE 4: RCTVNUM 8AD1E302 is not 8AD1E32',
       'receipt: ACKCODE 5: Σ PMTAMOUNT 6999.00 is not TOTALTAXINCL 7000.00',
       'receipt: ACKCODE 6: whitespace between elements',
     ]);
     expect([fake.device().receipts.length, fake.device().lastGc, fake.device().attempts]).toEqual([1, 1, 7]);
-    expect((await send(sign(rct(2, 1, '2026-11-25')))).ack).toBe(0);
+    // A new day's first receipt waits for the Z report of the day before (TRA's VFD guide).
+    expect((await send(sign(rct(2, 1, '2026-11-25')))).ack).toBe(4);
+    expect(fake.violations.at(-1)).toBe('receipt: ACKCODE 4: ZNUM 20261125 opens a new day before the Z report of 20261124');
+    expect((await send(sign(rct(2, 2, '2026-11-24', FLOUR)))).ack).toBe(0);
+    expect((await sendZ(sign(zReport('2026-11-24', '16000.00', '16000.00', 2)))).ack).toBe(0);
+    expect((await send(sign(rct(3, 1, '2026-11-25')))).ack).toBe(0);
+    expect(fake.device().acknowledged).toEqual(['RCT 20261124 1', 'RCT 20261124 2', 'Z 20261124', 'RCT 20261125 3']);
   });
 
   it("answers 401 for a missing, an expired and a revoked token; only the revoked one is not the client's fault", async () => {

@@ -97,6 +97,35 @@ describe('collection accounts', () => {
     expect(leaks(JSON.stringify(audit))).toEqual([]);
   });
 
+  it('keeps the answers of keyed creates and rotations sealed: no callback token in clear in idempotency_keys, and the replay is the same', async () => {
+    const owner = await registerOwner(t);
+    const body = { provider: 'selcom', label: 'Keyed', credentials: SELCOM };
+    const keyed = (key: string) => ({ token: owner.token, body, headers: { 'idempotency-key': key } });
+    const first = await t.request('POST', '/payments/collection-accounts', keyed('acct-create-1'));
+    expect(first.status, first.text).toBe(201);
+    const a = account(first);
+    const rotated = await t.request('POST', `/payments/collection-accounts/${a.id}/rotate-callback`, {
+      token: owner.token,
+      body: {},
+      headers: { 'idempotency-key': 'acct-rotate-1' },
+    });
+    expect(rotated.status, rotated.text).toBe(200);
+    const tokens = [a.callback_url, account(rotated).callback_url].map((u) => new URL(u).searchParams.get('token')!);
+    expect(tokens[0]).not.toBe(tokens[1]);
+
+    const rows = await t.db.db.selectFrom('idempotency_keys').selectAll().where('key', 'in', ['acct-create-1', 'acct-rotate-1']).execute();
+    // The create's answer is stored (replayable); the rotation's, if its route keeps one, too.
+    expect(rows.find((r) => r.key === 'acct-create-1')?.status).toBe('done');
+    const stored = JSON.stringify(rows);
+    expect(tokens.filter((tk) => stored.includes(tk) || stored.includes(encodeURIComponent(tk)))).toEqual([]);
+    expect(leaks(stored)).toEqual([]);
+
+    const again = await t.request('POST', '/payments/collection-accounts', keyed('acct-create-1'));
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(account(again)).toEqual(a);
+  });
+
   it('is for the owner only; another organisation sees 404; one active account per store', async () => {
     const owner = await registerOwner(t);
     const other = await registerOwner(t);

@@ -267,6 +267,32 @@ describe('push at checkout through AzamPay', () => {
     expect(row.account_id).not.toBe(s.account.id);
   });
 
+  it("takes one access token for an account's pushes while it lives, and a new one for each push once AzamPay's tokens outlive it by less than the margin", async () => {
+    const s = await shop();
+    const before = azampay.tokensIssued.length;
+    for (let i = 0; i < 3; i++) await ask(t, s.cashier, checkout(s));
+    expect(azampay.tokensIssued.length - before).toBe(1);
+    expect(
+      new Set(
+        azampay.requests
+          .filter((r) => r.url === '/azampay/mno/checkout')
+          .slice(-3)
+          .map((r) => r.headers.authorization),
+      ).size,
+    ).toBe(1);
+    // Tokens living 30 s are renewed before each push (the driver renews a minute before expiry).
+    const ttl = azampay.tokenTtlMs;
+    azampay.tokenTtlMs = 30_000;
+    try {
+      const other = await shop();
+      const from = azampay.tokensIssued.length;
+      for (let i = 0; i < 2; i++) await ask(t, other.cashier, checkout(other));
+      expect(azampay.tokensIssued.length - from).toBe(2);
+    } finally {
+      azampay.tokenTtlMs = ttl;
+    }
+  });
+
   it("another organisation's request is 404; a store without a collection account is 409 for the SMS path", async () => {
     const s = await shop();
     const body = checkout(s);

@@ -1,7 +1,8 @@
 /**
  * Push at checkout through a shop's Selcom account, over real HTTP against the local Selcom fake
  * (which checks every signature and field): the sale held, then booked by the signed webhook; the
- * webhook twice, twice at once and forged; lost and recovered by the status query with backoff;
+ * webhook twice, twice at once and forged; Selcom's published six-field webhook (no amount);
+ * stale or partly signed webhooks refused; lost and recovered by the status query with backoff;
  * another amount paid; a push refused, unanswered, or answered and lost on its way back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,43 @@ describe('push at checkout through Selcom', () => {
     expect(received.map((r) => r.matched_sale_id)).toEqual([id]);
     expect(lastNumber).toBe(1);
     expect(await stockOf(t, s)).toEqual([7, 4]);
+  });
+
+  it("books the sale at once on Selcom's webhook as its docs show it: six signed fields and no amount", async () => {
+    const s = await shop();
+    const body = checkout(s);
+    await ask(t, s.cashier, body);
+    const id = body.sale.id;
+    expect(await selcom.webhook(id, 'COMPLETED', { published: true })).toBe(200);
+    expect(await readRequest(t, s.cashier, id)).toMatchObject({ status: 'paid', sale_id: id, detail: 'paid' });
+    const { sales, received, lastNumber } = await booked(t, s);
+    expect(sales.map((x) => [x.id, Number(x.total), x.payment_reference, x.payment_verification])).toEqual([
+      [id, 1_570_000, paymentRef(id), 'verified'],
+    ]);
+    expect(received.map((r) => [r.provider_ref, r.reference, Number(r.amount), r.status, r.matched_sale_id])).toEqual([
+      [paymentRef(id), id, 1_570_000, 'paid', id],
+    ]);
+    expect(lastNumber).toBe(1);
+    expect(statusQueries(id)).toBe(0);
+  });
+
+  it('refuses a stale webhook and one whose reference, status or amount is not signed, changing nothing', async () => {
+    const s = await shop();
+    const body = checkout(s);
+    await ask(t, s.cashier, body);
+    const id = body.sale.id;
+    expect(await selcom.webhook(id, 'COMPLETED', { published: true, at: Date.UTC(2020, 0, 1) })).toBe(401);
+    expect(await selcom.webhook(id, 'COMPLETED', { published: true, at: Date.now() - 16 * 60_000 })).toBe(401);
+    expect(await selcom.webhook(id, 'COMPLETED', { published: true, at: Date.now() + 16 * 60_000 })).toBe(401);
+    for (const field of ['reference', 'payment_status', 'order_id'])
+      expect(await selcom.webhook(id, 'COMPLETED', { published: true, unsigned: [field] }), field).toBe(401);
+    // A body that carries an amount must sign it: it decides whether the sale is paid.
+    expect(await selcom.webhook(id, 'COMPLETED', { unsigned: ['amount'] })).toBe(401);
+    expect((await readRequest(t, s.cashier, id)).status).toBe('awaiting_payment');
+    expect(await booked(t, s)).toMatchObject({ sales: [], received: [], lastNumber: 0 });
+    // Within the window, signed as Selcom signs it: paid.
+    expect(await selcom.webhook(id, 'COMPLETED', { published: true, at: Date.now() - 10 * 60_000 })).toBe(200);
+    expect((await readRequest(t, s.cashier, id)).status).toBe('paid');
   });
 
   it('recovers a lost webhook by asking Selcom, backing off, and the late webhook then changes nothing', async () => {

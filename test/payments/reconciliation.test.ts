@@ -265,4 +265,14 @@ describe('mobile-money reconciliation', () => {
       404,
     );
   });
+  it('lists a voided mobile-money sale made before the store had an account with payment_verification null, as the document says', async () => {
+    at('2026-11-22T07:00:00Z');
+    const s = await shop({ account: false });
+    const [id] = await push(s, [sale(s, 2, 'M-Pesa', { payment_reference: 'EARLY-1' })]);
+    t.clock.advance(MIN);
+    await post(s, `/pos/transactions/${id}/void`, { reason: 'rung twice' });
+    // The answer is checked against the OpenAPI document by the test app: null must be allowed there.
+    const day = await reconcile(s, '?date=2026-11-22');
+    expect(day.reversed_sales.map((r) => [r.id, r.status, r.payment_verification, r.amount])).toEqual([[id, 'void', null, 2000]]);
+  });
 });

@@ -69,4 +69,20 @@ describe('POST /pos/sale: cash tendered and change', () => {
       expect(bad.body.errors[0].field).toBe('cash_tendered');
     }
   });
+  it('refuses a tender leaving more than TZS 100,000 in change (ten of the largest note), and takes one leaving exactly that', async () => {
+    const before = await stock(sugar.id);
+    for (const cash_tendered of [1e12, 103_200.01]) {
+      const res = await sell({ lines: [{ product_id: sugar.id, qty: 1 }], payment_method: 'Cash', cash_tendered });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ code: 'VALIDATION_ERROR', field: 'cash_tendered' })]);
+    }
+    const huge = await sell({ lines: [{ product_id: sugar.id, qty: 1 }], payment_method: 'Cash', cash_tendered: 1e12 });
+    expect(huge.body.message).toBe(
+      'cash_tendered TZS 1,000,000,000,000 would leave TZS 999,999,996,800 in change, more than TZS 100,000 (ten of the largest note): check the amount',
+    );
+    expect(await stock(sugar.id)).toBe(before);
+    const most = await sell({ lines: [{ product_id: sugar.id, qty: 1 }], payment_method: 'Cash', cash_tendered: 103_200 });
+    expect(most.status, most.text).toBe(201);
+    expect(most.body.data).toMatchObject({ total: 3200, cash_tendered: 103_200, change_given: 100_000 });
+  });
 });

@@ -6,10 +6,11 @@
  */
 import { CreditMessage, CreditProfile, Envelope, SmsAccount } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../server/src/lib/logger.js';
 import { platformReportsToken } from '../../server/src/messaging/sms/delivery-reports.js';
 import { AfricasTalkingFake } from '../fakes/africastalking-fake.js';
 import { BeemFake } from '../fakes/beem-fake.js';
-import { basicCredentials } from '../fakes/http-fake.js';
+import { basicCredentials, postCallback } from '../fakes/http-fake.js';
 import { NextSmsFake } from '../fakes/nextsms-fake.js';
 import { codeIn, e164, insertCreditSale, insertSale, registerOwner, type Session, uniquePhone } from '../setup/factories.js';
 import { createTestApp, type Listening, listen, type TestApp } from '../setup/test-app.js';
@@ -117,6 +118,30 @@ describe('SMS through the gateways', () => {
       sender_id: 'NEEMA',
       usage: { own_account: { messages: 1, segments: 2, cost: null }, platform: { messages: 0, segments: 0 } },
     });
+  });
+
+  it('writes the delivery-report URL without its token in the request log, for a good token and a wrong one', async () => {
+    const owner = await registerOwner(t);
+    await ownAccount(owner, { sms_provider: 'beem', sms_api_key: BEEM.apiKey, sms_api_secret: BEEM.secretKey });
+    const url = await reportUrl(owner);
+    const token = url.split('/').at(-1)!;
+    const lines: string[] = [];
+    const quiet = t.deps.log;
+    t.deps.log = createLogger('info', { write: (line: string) => void lines.push(line) });
+    try {
+      // Beem's report for a message this shop never sent: taken, and nothing changes.
+      const report = JSON.stringify({ request_id: 991, recipient_id: 1, dest_addr: '255754000111', Status: 'DELIVERED' });
+      expect(await postCallback(url, report, 'application/json')).toBe(200);
+      expect(await postCallback(url.replace(/[^/]+$/, 'y'.repeat(43)), report, 'application/json')).toBe(404);
+    } finally {
+      t.deps.log = quiet;
+    }
+    const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
+    expect(requests.map((r) => [r.path, r.status])).toEqual([
+      ['/api/v1/sms/reports/beem/[redacted]', 200],
+      ['/api/v1/sms/reports/beem/[redacted]', 404],
+    ]);
+    expect(lines.filter((l) => l.includes(token) || l.includes('y'.repeat(43)))).toEqual([]);
   });
 
   it("takes a report only on the URL of the account that sent the message: another shop's URL or the platform's changes nothing", async () => {

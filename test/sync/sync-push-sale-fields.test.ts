@@ -52,8 +52,12 @@ describe('sync: a pushed sale’s tender, source and clock', () => {
       sale(s, now - 5 * MIN, { cash_tendered: 5000 }),
       sale(s, now - 4 * MIN, { cash_tendered: 1999.99 }),
       sale(s, now - 3 * MIN, { payment_method: 'M-Pesa', cash_tendered: 2000 }),
+      sale(s, now - 2 * MIN, { cash_tendered: 1e12 }),
     ]);
-    expect(res.results.map((r) => r.status)).toEqual(['applied', 'rejected', 'rejected']);
+    expect(res.results.map((r) => r.status)).toEqual(['applied', 'rejected', 'rejected', 'rejected']);
+    expect(res.results[3]!.error!.message).toBe(
+      'payload.cash_tendered TZS 1,000,000,000,000 would leave TZS 999,999,998,000 in change, more than TZS 100,000 (ten of the largest note): check the amount',
+    );
     expect(res.results[1]!.error).toEqual({
       code: 'VALIDATION_ERROR',
       message: "payload.cash_tendered TZS 1,999.99 is less than the sale's total of TZS 2,000",

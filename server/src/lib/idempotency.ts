@@ -3,7 +3,8 @@
  * (`in_flight`, visible to a concurrent retry, which gets 409), then the work runs and the key's
  * stored answer is written in the SAME transaction as the work, so a sale and its replayable
  * answer commit together or not at all. Same key and body later: the stored answer is replayed;
- * same key, other body: 422. A claim left by a crash is taken over after a minute.
+ * same key, other body: 422. A claim left by a crash is taken over after a minute. The stored
+ * answer is sealed (below).
  *
  * The three steps are exported for online sales, whose work runs in a transaction shared with
  * other requests' sales (sell-online.ts); every other route uses `withIdempotency`.
@@ -73,7 +74,7 @@ export async function claimKey(
       throw new ServiceError('IDEMPOTENCY_MISMATCH', 'this Idempotency-Key was used with a different request');
     }
     if (seen.status === 'done')
-      return { replay: { status: seen.response_status as 200 | 201, body: JSON.parse(seen.response_body!), replayed: true } };
+      return { replay: { status: seen.response_status as 200 | 201, body: openAnswer(ctx, seen.response_body!), replayed: true } };
     if (now - seen.created_at < ABANDONED_MS)
       throw new ServiceError('IDEMPOTENCY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly');
     const takeover = await ctx.db
@@ -90,11 +91,19 @@ export async function claimKey(
   return { claim: { userId, key: request.key } };
 }
 
-/** Store the answer under the claimed key, inside the work's transaction. */
+/**
+ * A stored answer is sealed with the server key (AES-256-GCM): answers may carry secrets (a
+ * collection account's callback URL and its token) and personal data, and the table holds them for
+ * a week. Answers stored in clear before sealing (JSON, never starting `v1.`) still replay.
+ */
+const openAnswer = (ctx: ServiceContext, stored: string): unknown =>
+  JSON.parse(stored.startsWith('v1.') ? ctx.keys.decrypt(stored) : stored);
+
+/** Store the answer under the claimed key, sealed, inside the work's transaction. */
 export async function completeKey(tx: ServiceContext, claim: KeyClaim, result: { status: 200 | 201; body: unknown }): Promise<void> {
   await tx.db
     .updateTable('idempotency_keys')
-    .set({ status: 'done', response_status: result.status, response_body: JSON.stringify(result.body) })
+    .set({ status: 'done', response_status: result.status, response_body: tx.keys.encrypt(JSON.stringify(result.body)) })
     .where('user_id', '=', claim.userId)
     .where('key', '=', claim.key)
     .execute();

@@ -68,7 +68,9 @@ export type SaleToCheck = z.infer<typeof SaleToCheck>;
 export const ReversedSale = SaleToCheck.omit({ payment_verification: true })
   .extend({
     status: z.enum(['refunded', 'void']),
-    payment_verification: PaymentVerification.nullable(),
+    payment_verification: PaymentVerification.nullable().meta({
+      description: 'null: sold while the store had no collection account, so nothing was checked (counted as `unchecked` in the figures)',
+    }),
   })
   .meta({ id: 'ReversedMobileMoneySale' });
 export type ReversedSale = z.infer<typeof ReversedSale>;

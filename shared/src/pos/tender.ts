@@ -4,6 +4,8 @@
  *
  * - Only a cash sale takes `cash_tendered`: an M-Pesa or credit sale has no notes to count.
  * - The cash handed over covers the total; the change is what is left (`changeFor`).
+ * - The change is at most `MAX_CHANGE`, ten of the largest note: more is a slip of the keyboard
+ *   (an extra zero, a tender typed into the wrong field), not notes a customer hands over.
  *
  * The till refuses a short tender when the sale is rung up, so a sale it queued always passes here
  * when pushed: the push judges the tender against the total at the till's own prices (what the
@@ -11,6 +13,9 @@
  */
 import { formatTzs } from '../money.js';
 import type { PaymentMethod } from '../payment-methods.js';
+
+/** The notes a Tanzanian customer hands over (TZS 1,000 to 10,000), in cents. */
+export const TZS_NOTES = [100_000, 200_000, 500_000, 1_000_000] as const;
 
 /** A tender the sale may not carry: `field` is always `cash_tendered`. */
 export interface TenderBreach {
@@ -27,12 +32,19 @@ export interface TenderInput {
   cash_tendered?: number;
 }
 
+/** The most change a tender may leave, cents: ten TZS 10,000 notes (TZS 100,000). */
+export const MAX_CHANGE = 10 * TZS_NOTES[3];
+
 export function checkTender(input: TenderInput): TenderBreach | undefined {
   if (input.cash_tendered === undefined) return undefined;
   const breach = (message: string): TenderBreach => ({ code: 'VALIDATION_ERROR', field: 'cash_tendered', message });
   if (input.payment_method !== 'Cash') return breach('is only for a cash sale');
   if (input.cash_tendered < input.total)
     return breach(`${formatTzs(input.cash_tendered)} is less than the sale's total of ${formatTzs(input.total)}`);
+  if (input.cash_tendered - input.total > MAX_CHANGE)
+    return breach(
+      `${formatTzs(input.cash_tendered)} would leave ${formatTzs(input.cash_tendered - input.total)} in change, more than ${formatTzs(MAX_CHANGE)} (ten of the largest note): check the amount`,
+    );
   return undefined;
 }
 
@@ -42,9 +54,6 @@ export function changeFor(total: number, tendered: number): number {
   if (tendered < total) throw new RangeError('the tender does not cover the total');
   return tendered - total;
 }
-
-/** The notes a Tanzanian customer hands over (TZS 1,000 to 10,000), in cents. */
-export const TZS_NOTES = [100_000, 200_000, 500_000, 1_000_000] as const;
 
 /**
  * The amounts a cashier is most likely handed for a sale of `total` cents, smallest first: the

@@ -144,12 +144,12 @@ export function azamPayProvider(cfg: AzamPayConfig): PaymentProvider {
       const status = String(body.transactionstatus ?? '').toLowerCase();
       if (typeof body.utilityref !== 'string' || !['success', 'failure', 'failed'].includes(status))
         throw new CallbackRejected('the body is not an AzamPay callback');
-      const amount = Number(body.amount);
       return {
         reference: body.utilityref,
         providerRef: typeof body.reference === 'string' ? body.reference : null,
         outcome: status === 'success' ? 'paid' : 'failed',
-        amountTzs: Number.isFinite(amount) ? amount : null,
+        // Absent is null (the amount asked); anything else that is not a number stays NaN and is refused.
+        amountTzs: body.amount == null || body.amount === '' ? null : Number(body.amount),
         detail: typeof body.message === 'string' ? body.message : status,
         payer: typeof body.msisdn === 'string' ? body.msisdn : null,
         network: typeof body.operator === 'string' ? body.operator : null,

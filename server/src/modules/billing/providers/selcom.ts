@@ -17,8 +17,9 @@
  *   CANCELLED, REJECTED or USERCANCELED;
  * - every answer: `{ reference, transid, resultcode, result, message, data }`, resultcode `000`
  *   for success; the webhook posts `order_id`, `transid`, `reference`, `result`, `resultcode`,
- *   `payment_status`, signed with the same headers, which are checked here; a wallet push answers
- *   `111` ("request in progress") until the payer confirms.
+ *   `payment_status` (no amount: it confirms the order at the amount asked), signed with the same
+ *   headers, which are checked here (the decisive fields must be signed, the timestamp recent); a
+ *   wallet push answers `111` ("request in progress") until the payer confirms.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { callProvider, isTransient, providerMessage } from './http.js';
@@ -67,6 +68,19 @@ export function selcomHeaders(apiKey: string, apiSecret: string, fields: Fields,
     'signed-fields': signed.join(','),
   };
 }
+
+/**
+ * The webhook's fields that decide what it does: which order, which payment (stored once per
+ * reference) and its outcome. Each must be signed, and so must `amount` when the body carries
+ * one (Selcom's published webhook has none: it confirms the order at the amount asked).
+ */
+const DECISIVE = ['order_id', 'reference', 'payment_status'];
+
+/**
+ * A signed webhook is taken this long either side of its `Timestamp` (wall clock, as Selcom's is):
+ * an old one captured and replayed is refused. A lost or late one is the status query's job.
+ */
+export const WEBHOOK_WINDOW_MS = 15 * 60_000;
 
 const STATUS: Record<string, PaymentOutcome> = {
   COMPLETED: 'paid',
@@ -134,23 +148,22 @@ export function selcomProvider(cfg: SelcomConfig): PaymentProvider {
       }
       const h = input.headers;
       const signed = (h['signed-fields'] ?? '').split(',').filter(Boolean);
-      if (
-        h.authorization !== `SELCOM ${Buffer.from(cfg.apiKey).toString('base64')}` ||
-        !h.timestamp ||
-        !h.digest ||
-        !signed.includes('order_id') ||
-        !signed.includes('payment_status')
-      ) {
+      if (h.authorization !== `SELCOM ${Buffer.from(cfg.apiKey).toString('base64')}` || !h.timestamp || !h.digest)
         throw new CallbackRejected('the webhook is not signed');
-      }
+      const unsigned = [...DECISIVE, ...(body.amount == null ? [] : ['amount'])].filter((f) => !signed.includes(f));
+      if (unsigned.length) throw new CallbackRejected(`${unsigned.join(', ')} must be among the signed fields`);
       const expected = Buffer.from(selcomDigest(cfg.apiSecret, h.timestamp, body, signed));
       const given = Buffer.from(h.digest);
       if (expected.length !== given.length || !timingSafeEqual(expected, given))
         throw new CallbackRejected('the webhook signature is wrong');
+      // Checked after the signature, so a forger learns nothing about the window from the answer.
+      const at = Date.parse(h.timestamp);
+      if (!Number.isFinite(at) || Math.abs(Date.now() - at) > WEBHOOK_WINDOW_MS)
+        throw new CallbackRejected(`the webhook's timestamp is more than ${WEBHOOK_WINDOW_MS / 60_000} minutes from now`);
       const status = String(body.payment_status ?? '').toUpperCase();
       return {
         reference: String(body.order_id),
-        providerRef: body.reference == null ? null : String(body.reference),
+        providerRef: body.reference == null || body.reference === '' ? null : String(body.reference),
         outcome: STATUS[status] ?? 'pending',
         amountTzs: body.amount == null ? null : Number(body.amount),
         detail: String(body.message ?? body.result ?? status),

@@ -17,7 +17,7 @@ import { endpointOf } from './device-session.js';
 import { sendQueued } from './post.js';
 import type { FiscalQueuePort } from './fiscal-port.js';
 import { buildPendingBodies, markIssued } from './receipts.js';
-import { sendDueZReports } from './z-reports.js';
+import { dateOfZnum, sendDueZReports } from './z-reports.js';
 
 /** A claim not renewed for this long was cut short (the process died mid-send): another worker may take over. */
 const CLAIM_TIMEOUT_MS = 60_000;
@@ -29,6 +29,8 @@ const SEND_BATCH = 100;
 export class FiscalQueue implements FiscalQueuePort {
   private readonly running = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
+  /** By store: the day (znum) whose earlier days all have their Z report acknowledged. */
+  private readonly closedBefore = new Map<string, string>();
   /**
    * The context the queue was built in, outside any request: a drain a sale kicks is the queue's
    * work, not the sale's, so it must not run (and have its statements counted) as the sale's request.
@@ -110,6 +112,7 @@ export class FiscalQueue implements FiscalQueuePort {
           if (receipt.next_attempt_at !== null && Number(receipt.next_attempt_at) > ctx.clock.now()) return false;
           // Numbered while this pass was sending: build it (and those after it), then read on from it.
           if (receipt.body === null) break;
+          if (!(await this.dayBeforeClosed(ctx, device, receipt.znum))) return false;
           const sent = await this.sendOne(ctx, device, receipt, (attempts) => void acknowledged.push({ receipt, attempts }));
           if (!sent) return false;
         }
@@ -118,6 +121,21 @@ export class FiscalQueue implements FiscalQueuePort {
       }
       if (batch.some((r) => r.body === null)) await buildPendingBodies(ctx, device);
     }
+  }
+
+  /**
+   * TRA wants a day's Z report before the next day's first receipt. A receipt of a new day was
+   * numbered after every receipt of the days before it (in commit order, under the store's lock),
+   * so those days are complete: their Z reports are written and sent first, and the receipt waits
+   * until TRA has acknowledged them. Known-closed days are remembered, so this reads the database
+   * once per store and day.
+   */
+  private async dayBeforeClosed(ctx: ServiceContext, device: FiscalDeviceRow, znum: string): Promise<boolean> {
+    const closed = this.closedBefore.get(device.store_id);
+    if (closed !== undefined && znum <= closed) return true;
+    if (!(await sendDueZReports(ctx, this.gateway, device, dateOfZnum(znum)))) return false;
+    this.closedBefore.set(device.store_id, znum);
+    return true;
   }
 
   private sendOne(

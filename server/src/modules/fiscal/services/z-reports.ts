@@ -34,15 +34,27 @@ const CLOSE_AFTER_MS = 5 * 60_000;
 /** The day (EAT) still open at `now`: every day before it is due its Z report. */
 export const openDay = (now: number) => localDate(now - CLOSE_AFTER_MS, EAT);
 
-const dateOfZnum = (znum: string) => `${znum.slice(0, 4)}-${znum.slice(4, 6)}-${znum.slice(6, 8)}`;
+export const dateOfZnum = (znum: string) => `${znum.slice(0, 4)}-${znum.slice(4, 6)}-${znum.slice(6, 8)}`;
 
-export async function sendDueZReports(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow): Promise<void> {
-  await writeFinishedDays(ctx, device);
+/**
+ * Write and send the Z reports of the days before `before` (the day still open by default). True
+ * when every one of them is acknowledged, so a receipt of `before` may follow them (TRA: the Z
+ * report goes before the sales of a new day).
+ */
+export async function sendDueZReports(
+  ctx: ServiceContext,
+  gateway: TraGateway,
+  device: FiscalDeviceRow,
+  before = openDay(ctx.clock.now()),
+): Promise<boolean> {
+  await writeFinishedDays(ctx, device, before);
   const due = await unacknowledgedZReports(ctx.db, deviceScope(device));
   for (const z of due) {
-    if (z.next_attempt_at !== null && Number(z.next_attempt_at) > ctx.clock.now()) return;
-    if (!(await sendOne(ctx, gateway, device, z))) return;
+    if (dateOfZnum(z.znum) >= before) break;
+    if (z.next_attempt_at !== null && Number(z.next_attempt_at) > ctx.clock.now()) return false;
+    if (!(await sendOne(ctx, gateway, device, z))) return false;
   }
+  return true;
 }
 
 function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceRow, z: FiscalZReportRow): Promise<boolean> {
@@ -63,9 +75,8 @@ function sendOne(ctx: ServiceContext, gateway: TraGateway, device: FiscalDeviceR
   );
 }
 
-/** Write the Z reports of the days that ended since the last one (or since the first receipt). */
-async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow): Promise<void> {
-  const today = openDay(ctx.clock.now());
+/** Write the Z reports of the days before `today` since the last one (or since the first receipt). */
+async function writeFinishedDays(ctx: ServiceContext, device: FiscalDeviceRow, today: string): Promise<void> {
   const last = await lastZReport(ctx.db, deviceScope(device));
   let day: string;
   let gross = 0;

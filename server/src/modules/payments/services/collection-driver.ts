@@ -20,7 +20,30 @@ export function credentialsHint(provider: CollectionProvider, credentials: AzamP
   return id.length > 8 ? id.slice(-4) : '';
 }
 
+/** Drivers kept by account, per server (its config), so an AzamPay account's access token is reused until it expires. */
+const kept = new WeakMap<Config, Map<string, { fingerprint: string; driver: PaymentProvider }>>();
+/** Accounts whose drivers are kept at once; the oldest is dropped past this (a new token next time). */
+const KEPT = 1_000;
+
+/**
+ * The account's driver. AzamPay's driver holds the access token it took, as billing's does, so a
+ * push does not ask for a new token each time; the driver is built again when the account's
+ * credentials, callback token or mode change (its fingerprint: the sealed values, never opened here).
+ */
 export function collectionDriver(config: Config, keys: Keys, account: CollectionAccountRow): PaymentProvider {
+  const fingerprint = [account.provider, account.test_mode, account.credentials_enc, account.callback_token_enc].join('|');
+  let drivers = kept.get(config);
+  if (!drivers) kept.set(config, (drivers = new Map()));
+  const known = drivers.get(account.id);
+  if (known?.fingerprint === fingerprint) return known.driver;
+  const driver = buildDriver(config, keys, account);
+  drivers.delete(account.id);
+  if (drivers.size >= KEPT) drivers.delete(drivers.keys().next().value!);
+  drivers.set(account.id, { fingerprint, driver });
+  return driver;
+}
+
+function buildDriver(config: Config, keys: Keys, account: CollectionAccountRow): PaymentProvider {
   const token = keys.decrypt(account.callback_token_enc);
   const timeoutMs = config.PAYMENT_TIMEOUT_MS;
   if (account.provider === 'selcom') {

@@ -34,8 +34,8 @@ export async function receiveCollectionCallback(
   input: PaymentCallbackInput,
 ): Promise<{ received: true; stored: boolean }> {
   const account = await accountForCallback(ctx.db, accountId);
-  const given = input.query.token ?? '';
-  if (!account || account.active !== 1 || !safeEqual(given, ctx.keys.decrypt(account.callback_token_enc)))
+  const token = input.query.token ?? '';
+  if (!account || account.active !== 1 || !safeEqual(token, ctx.keys.decrypt(account.callback_token_enc)))
     throw new NotFoundError('collection account');
 
   let result: PaymentResult;
@@ -48,11 +48,15 @@ export async function receiveCollectionCallback(
   const { outcome, providerRef } = result;
   if (outcome === 'pending') return { received: true, stored: false };
   if (!providerRef) throw new ValidationError('reference', "is missing: the provider's transaction reference is required");
-  const amount = result.amountTzs;
-  if (amount === null || !Number.isInteger(amount) || amount <= 0)
+  const given = result.amountTzs;
+  if (given !== null && (!Number.isInteger(given) || given <= 0))
     throw new ValidationError('amount', 'must be a whole positive number of shillings');
 
   const stored = await withTransaction(ctx, async (tx) => {
+    const named = await requestNamed(tx, account.org_id, result.reference);
+    // A report without an amount (Selcom's webhook has none) confirms the order at the amount it asked.
+    const amount = given === null ? (named ? Number(named.row.amount) : null) : toCents(given);
+    if (amount === null) throw new ValidationError('amount', 'is missing, and no payment request of ours names this payment');
     const inserted = await insertReceivedPayment(tx.db, {
       org_id: account.org_id,
       id: newId(),
@@ -61,7 +65,7 @@ export async function receiveCollectionCallback(
       provider: account.provider,
       provider_ref: providerRef.slice(0, 200),
       reference: result.reference ? result.reference.slice(0, 200) : null,
-      amount: toCents(amount),
+      amount,
       payer_phone: result.payer ? toE164(result.payer.replace(/^255/, '+255')) : null,
       network: result.network ? result.network.slice(0, 40) : null,
       status: outcome,
@@ -72,7 +76,6 @@ export async function receiveCollectionCallback(
       wallet_ref: result.walletRef ? result.walletRef.slice(0, 200) : null,
     });
     if (!inserted) return false;
-    const named = await requestNamed(tx, account.org_id, result.reference);
     if (named) await applyToRequest(tx, named.row, named.attempt, result, inserted.id);
     // Paid and still unclaimed (no push asked for it, or its push was over): a sale rung up with
     // this payment's reference from the customer's SMS may be waiting for it (verify-sales.ts).
