@@ -24,7 +24,8 @@ describe('customers: personal data (export, correction, erasure)', () => {
   };
   const exported = async (s: Session, id: string) =>
     Envelope(CustomerPersonalData).parse((await call(s, 'GET', `/customers/${id}/personal-data`)).body).data;
-  const erase = async (s: Session, id: string) => Envelope(CustomerErasure).parse((await call(s, 'POST', `/customers/${id}/erase`)).body).data;
+  const erase = async (s: Session, id: string) =>
+    Envelope(CustomerErasure).parse((await call(s, 'POST', `/customers/${id}/erase`)).body).data;
   const pullAll = async (s: Session, cursor?: string) => {
     const changes: PullResponse['changes'] = [];
     for (;;) {
@@ -73,7 +74,12 @@ describe('customers: personal data (export, correction, erasure)', () => {
     const phone = uniquePhone();
     const email = uniqueEmail('zuhura');
     const rice = await newProduct(t, owner, { name: 'Mchele 1kg', selling_price: 2950, tax_rate: 18, stock: 50 });
-    const created = await call(owner, 'POST', '/customers', { name: `Zuhura ${surname}`, phone, email, notes: `Anaishi ${surname}ni Beach` });
+    const created = await call(owner, 'POST', '/customers', {
+      name: `Zuhura ${surname}`,
+      phone,
+      email,
+      notes: `Anaishi ${surname}ni Beach`,
+    });
     const customer = created.body.data as { id: string };
     // A correction (the Act's right to rectification) is PATCH /customers/:id.
     await call(owner, 'PATCH', `/customers/${customer.id}`, { name: `Zuhura ${surname} Juma` });
@@ -82,10 +88,20 @@ describe('customers: personal data (export, correction, erasure)', () => {
         id: string;
         receipt_number: string;
       };
-    const cash = await sale({ payment_method: 'Cash', customer_id: customer.id, customer_tin: tin, notes: `Zuhura ${surname} Juma atachukua kesho` });
+    const cash = await sale({
+      payment_method: 'Cash',
+      customer_id: customer.id,
+      customer_tin: tin,
+      notes: `Zuhura ${surname} Juma atachukua kesho`,
+    });
     const credit = await sale({ payment_method: 'Credit', customer_id: customer.id });
     const walkIn = await sale({ payment_method: 'M-Pesa', payment_reference: 'QK7H2L9XYZ', payment_phone: phone, customer_phone: phone });
-    await call(owner, 'POST', `/credits/customers/${customer.id}/payments`, { amount: 2000, method: 'M-Pesa', reference: 'RB41XK2', note: 'Zuhura alileta' });
+    await call(owner, 'POST', `/credits/customers/${customer.id}/payments`, {
+      amount: 2000,
+      method: 'M-Pesa',
+      reference: 'RB41XK2',
+      note: 'Zuhura alileta',
+    });
     await call(owner, 'POST', `/credits/customers/${customer.id}/remind`);
     await call(owner, 'POST', `/credits/customers/${customer.id}/notes`, { body: `Mume wake anafanya kazi ${surname}ni` });
     await call(owner, 'POST', `/pos/transactions/${cash.id}/receipt`, { phone });
@@ -136,11 +152,19 @@ describe('customers: personal data (export, correction, erasure)', () => {
       }),
     ]);
     expect(data.credit_tabs).toEqual([
-      expect.objectContaining({ transaction_id: credit.id, amount: 5900, paid_amount: 2000, written_off_amount: 0, status: 'partially_paid' }),
+      expect.objectContaining({
+        transaction_id: credit.id,
+        amount: 5900,
+        paid_amount: 2000,
+        written_off_amount: 0,
+        status: 'partially_paid',
+      }),
     ]);
-    expect(data.credit_payments).toEqual([expect.objectContaining({ amount: 2000, method: 'M-Pesa', reference: 'RB41XK2', note: 'Zuhura alileta' })]);
+    expect(data.credit_payments).toEqual([
+      expect.objectContaining({ amount: 2000, method: 'M-Pesa', reference: 'RB41XK2', note: 'Zuhura alileta' }),
+    ]);
     expect(data.credit_messages).toEqual([expect.objectContaining({ kind: 'sms', body: expect.stringContaining('Zuhura Makame Juma') })]);
-    expect(data.credit_notes).toEqual([expect.objectContaining({ body: "Mume wake anafanya kazi Makameni" })]);
+    expect(data.credit_notes).toEqual([expect.objectContaining({ body: 'Mume wake anafanya kazi Makameni' })]);
     expect(data.messages.map((m) => [m.channel, m.recipient]).sort()).toEqual(
       [
         ['email', email],
@@ -156,7 +180,8 @@ describe('customers: personal data (export, correction, erasure)', () => {
     expect(csv.headers.get('content-disposition')).toBe(`attachment; filename="customer-${customer.id}.csv"`);
     const { header, records: rows } = csvRecords(csv.text);
     expect(header).toEqual(['section', 'record_id', 'field', 'value']);
-    const value = (section: string, id: string, field: string) => rows.filter((r) => r.section === section && r.record_id === id && r.field === field).map((r) => r.value);
+    const value = (section: string, id: string, field: string) =>
+      rows.filter((r) => r.section === section && r.record_id === id && r.field === field).map((r) => r.value);
     expect(value('customer', customer.id, 'name')).toEqual(['Zuhura Makame Juma']);
     expect(value('customer', customer.id, 'phone')).toEqual([e164(phone)]);
     expect(value('sale', cash.id, 'customer_tin')).toEqual(['109876543']);
@@ -194,7 +219,17 @@ describe('customers: personal data (export, correction, erasure)', () => {
     expect(erased).toMatchObject({
       already_erased: false,
       kept: { sales: 3, credit_tabs: 1, credit_payments: 1 },
-      customer: { id: customer.id, name: 'Erased customer', phone: null, email: null, notes: null, is_active: false, total_spend: 17_700, visit_count: 3, outstanding_balance: 3_900 },
+      customer: {
+        id: customer.id,
+        name: 'Erased customer',
+        phone: null,
+        email: null,
+        notes: null,
+        is_active: false,
+        total_spend: 17_700,
+        visit_count: 3,
+        outstanding_balance: 3_900,
+      },
     });
 
     // Nothing identifying anywhere in the database: every table, every row, every column.
@@ -214,18 +249,48 @@ describe('customers: personal data (export, correction, erasure)', () => {
       .orderBy('number')
       .execute();
     expect(sales).toEqual([
-      { id: cash.id, customer_name: 'Erased customer', customer_phone: null, customer_tin: null, payment_phone: null, payment_reference: null, notes: 'Erased customer atachukua kesho' },
-      { id: credit.id, customer_name: 'Erased customer', customer_phone: null, customer_tin: null, payment_phone: null, payment_reference: null, notes: null },
-      { id: walkIn.id, customer_name: 'Erased customer', customer_phone: null, customer_tin: null, payment_phone: null, payment_reference: 'QK7H2L9XYZ', notes: null },
+      {
+        id: cash.id,
+        customer_name: 'Erased customer',
+        customer_phone: null,
+        customer_tin: null,
+        payment_phone: null,
+        payment_reference: null,
+        notes: 'Erased customer atachukua kesho',
+      },
+      {
+        id: credit.id,
+        customer_name: 'Erased customer',
+        customer_phone: null,
+        customer_tin: null,
+        payment_phone: null,
+        payment_reference: null,
+        notes: null,
+      },
+      {
+        id: walkIn.id,
+        customer_name: 'Erased customer',
+        customer_phone: null,
+        customer_tin: null,
+        payment_phone: null,
+        payment_reference: 'QK7H2L9XYZ',
+        notes: null,
+      },
     ]);
-    const outbox = await t.db.db.selectFrom('outbox').select(['recipient', 'body']).where('org_id', '=', owner.orgId).where('recipient', '=', '[erased]').execute();
+    const outbox = await t.db.db
+      .selectFrom('outbox')
+      .select(['recipient', 'body'])
+      .where('org_id', '=', owner.orgId)
+      .where('recipient', '=', '[erased]')
+      .execute();
     expect(outbox).toHaveLength(3);
 
     // The tills' next pull replaces their copies of the customer and of her sales and tab.
     const step = await pullAll(owner, cursor);
     const got = (entity: string, id: string) => step.changes.filter((c) => c.entity === entity && c.id === id).at(-1)?.data;
     expect(got('customer', customer.id)).toMatchObject({ name: 'Erased customer', phone: null, email: null, notes: null });
-    for (const id of [cash.id, credit.id, walkIn.id]) expect(got('transaction', id)).toMatchObject({ customer_name: 'Erased customer', customer_phone: null });
+    for (const id of [cash.id, credit.id, walkIn.id])
+      expect(got('transaction', id)).toMatchObject({ customer_name: 'Erased customer', customer_phone: null });
     expect(step.changes.some((c) => c.entity === 'credit_tab')).toBe(true);
     expect(JSON.stringify(step.changes)).not.toContain('Mwinyimkuu');
 

@@ -7,7 +7,10 @@ import { Money, Timestamp } from '../common.js';
 import { Customer } from './customers.schemas.js';
 
 export const PersonalDataQuery = z.object({
-  format: z.enum(['json', 'csv']).default('json').meta({ description: '`json` (the envelope) or `csv` (a download: section, record_id, field, value)' }),
+  format: z
+    .enum(['json', 'csv'])
+    .default('json')
+    .meta({ description: '`json` (the envelope) or `csv` (a download: section, record_id, field, value)' }),
 });
 export type PersonalDataQuery = z.infer<typeof PersonalDataQuery>;
 
@@ -64,7 +67,9 @@ const MessageRecord = z.object({
 });
 const MobileMoneyRecord = z.object({
   id: z.string(),
-  kind: z.enum(['received', 'requested']).meta({ description: 'received: what the provider reported paid; requested: a payment asked of the phone' }),
+  kind: z
+    .enum(['received', 'requested'])
+    .meta({ description: 'received: what the provider reported paid; requested: a payment asked of the phone' }),
   sale_id: z.uuid().nullable(),
   amount: Money,
   phone: nullableText,
@@ -72,7 +77,13 @@ const MobileMoneyRecord = z.object({
   status: z.string(),
   created_at: Timestamp,
 });
-const FiscalReceiptRecord = z.object({ transaction_id: z.uuid(), rctvnum: z.string(), verify_url: z.string(), issued_at: Timestamp, status: z.string() });
+const FiscalReceiptRecord = z.object({
+  transaction_id: z.uuid(),
+  rctvnum: z.string(),
+  verify_url: z.string(),
+  issued_at: Timestamp,
+  status: z.string(),
+});
 const PrescriptionRecord = z.object({
   id: z.uuid(),
   transaction_id: z.uuid(),
@@ -96,7 +107,9 @@ export const CustomerPersonalData = z
     messages: z.array(MessageRecord).meta({ description: 'SMS and email sent to their phone or email (receipts, reminders)' }),
     mobile_money: z.array(MobileMoneyRecord),
     fiscal_receipts: z.array(FiscalReceiptRecord).meta({ description: 'Receipts of their sales as sent to TRA' }),
-    prescriptions: z.array(PrescriptionRecord).meta({ description: "Prescription register entries of their sales (the patient's details)" }),
+    prescriptions: z
+      .array(PrescriptionRecord)
+      .meta({ description: "Prescription register entries of their sales (the patient's details)" }),
   })
   .meta({ id: 'CustomerPersonalData' });
 export type CustomerPersonalData = z.infer<typeof CustomerPersonalData>;
@@ -104,7 +117,9 @@ export type CustomerPersonalData = z.infer<typeof CustomerPersonalData>;
 export const CustomerErasure = z
   .object({
     customer: Customer,
-    already_erased: z.boolean().meta({ description: 'true: an earlier erasure had already removed everything; nothing identifying was left' }),
+    already_erased: z
+      .boolean()
+      .meta({ description: 'true: an earlier erasure had already removed everything; nothing identifying was left' }),
     kept: z
       .object({ sales: z.int(), credit_tabs: z.int(), credit_payments: z.int() })
       .meta({ description: 'Records kept, anonymised, for the retention the law asks (amounts, dates, receipt numbers unchanged)' }),

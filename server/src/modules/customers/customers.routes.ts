@@ -85,7 +85,7 @@ export const personalData = defineRoute('owner', {
   path: '/customers/{id}/personal-data',
   operationId: 'exportCustomerPersonalData',
   description:
-    'Everything the shop holds about one customer, for them to take away (Personal Data Protection Act 2022): the customer, their sales with lines, credit tabs, payments, reminders and notes, messages sent to them, mobile money, and their sales\' fiscal and prescription records. An extension of the contract (docs/security.md); each export is audited.',
+    "Everything the shop holds about one customer, for them to take away (Personal Data Protection Act 2022): the customer, their sales with lines, credit tabs, payments, reminders and notes, messages sent to them, mobile money, and their sales' fiscal and prescription records. An extension of the contract (docs/security.md); each export is audited.",
   tags,
   summary: "A customer's personal data, as JSON or CSV",
   request: { params: IdParam, query: PersonalDataQuery },

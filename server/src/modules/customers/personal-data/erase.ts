@@ -17,7 +17,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { findCustomerWithBalance, toCustomer } from '../customers.queries.js';
 import { requireCustomer } from '../services/scope.js';
 import { ERASED_CONTACT, identityOf, isEmpty, namesInAudit, needlesOf } from './identity.js';
-import { anyOf, customerRows, personSales, receivedFrom, requestedOf } from './personal-data.queries.js';
+import { anonymiseSales, anyOf, customerRows, personSales, receivedFrom, requestedOf } from './personal-data.queries.js';
 import { scrubTexts } from './texts.js';
 
 export async function eraseCustomer(ctx: AuthedContext, customerId: string): Promise<CustomerErasure> {
@@ -84,21 +84,23 @@ export async function eraseCustomer(ctx: AuthedContext, customerId: string): Pro
       .where('org_id', '=', orgId)
       .where('customer_id', '=', customerId)
       .execute();
-    await tx.db.updateTable('credit_notes').set({ body: ERASED_CONTACT }).where('org_id', '=', orgId).where('customer_id', '=', customerId).execute();
     await tx.db
-      .updateTable('transactions')
-      .set((eb) => ({
-        customer_name: eb.case().when('customer_name', 'is', null).then(null).else(ERASED_CUSTOMER_NAME).end(),
-        customer_phone: null,
-        customer_tin: null,
-        payment_phone: null,
-      }))
+      .updateTable('credit_notes')
+      .set({ body: ERASED_CONTACT })
       .where('org_id', '=', orgId)
-      .where((eb) => anyOf(eb, 'id', saleIds))
+      .where('customer_id', '=', customerId)
       .execute();
+    await anonymiseSales(tx.db, orgId, saleIds);
     await tx.db
       .updateTable('customers')
-      .set({ name: ERASED_CUSTOMER_NAME, phone: null, email: null, notes: null, is_active: 0, ...(alreadyErased ? {} : { updated_at: now }) })
+      .set({
+        name: ERASED_CUSTOMER_NAME,
+        phone: null,
+        email: null,
+        notes: null,
+        is_active: 0,
+        ...(alreadyErased ? {} : { updated_at: now }),
+      })
       .where('org_id', '=', orgId)
       .where('id', '=', customerId)
       .execute();

@@ -45,11 +45,22 @@ async function sales(ctx: AuthedContext, orgId: string, customerId: string, phon
     notes: r.notes,
     lines: lines
       .filter((l) => l.transaction_id === r.id)
-      .map((l) => ({ product_name: l.product_name, qty: Number(l.qty), unit_price: money(l.unit_price), line_total: money(l.line_total), tax: money(l.tax) })),
+      .map((l) => ({
+        product_name: l.product_name,
+        qty: Number(l.qty),
+        unit_price: money(l.unit_price),
+        line_total: money(l.line_total),
+        tax: money(l.tax),
+      })),
   }));
 }
 
-async function mobileMoney(ctx: AuthedContext, orgId: string, saleIds: string[], phones: string[]): Promise<CustomerPersonalData['mobile_money']> {
+async function mobileMoney(
+  ctx: AuthedContext,
+  orgId: string,
+  saleIds: string[],
+  phones: string[],
+): Promise<CustomerPersonalData['mobile_money']> {
   const [received, requested] = await Promise.all([
     receivedFrom(ctx.db, orgId, saleIds, phones).selectAll().orderBy('received_at').execute(),
     requestedOf(ctx.db, orgId, saleIds, phones).selectAll().orderBy('created_at').execute(),
@@ -85,7 +96,10 @@ export async function customerPersonalData(ctx: AuthedContext, customerId: strin
   const phones = identityOf({ phones: [customer.phone] }).phones;
   const sold = await sales(ctx, orgId, customerId, phones);
   const saleIds = sold.map((s) => s.id);
-  const who = identityOf({ phones: [customer.phone, ...sold.flatMap((s) => [s.customer_phone, s.payment_phone])], emails: [customer.email] });
+  const who = identityOf({
+    phones: [customer.phone, ...sold.flatMap((s) => [s.customer_phone, s.payment_phone])],
+    emails: [customer.email],
+  });
   const [tabs, payments, contacts, notes, messages, mobile, fiscal, prescriptions] = await Promise.all([
     customerRows(ctx.db, 'credit_tabs', orgId, customerId),
     customerRows(ctx.db, 'credit_payments', orgId, customerId),
@@ -179,7 +193,15 @@ export function personalDataCsv(data: CustomerPersonalData): string {
     put('sale', sale.id, sale);
     lines.forEach((line, i) => put('sale_line', `${sale.id}/${i + 1}`, line));
   }
-  const sections = ['credit_tabs', 'credit_payments', 'credit_messages', 'credit_notes', 'messages', 'mobile_money', 'prescriptions'] as const;
+  const sections = [
+    'credit_tabs',
+    'credit_payments',
+    'credit_messages',
+    'credit_notes',
+    'messages',
+    'mobile_money',
+    'prescriptions',
+  ] as const;
   for (const section of sections) for (const record of data[section]) put(section.replace(/s$/, ''), record.id, record);
   for (const receipt of data.fiscal_receipts) put('fiscal_receipt', receipt.transaction_id, receipt);
   return stringify(rows, { header: true, columns: ['section', 'record_id', 'field', 'value'], record_delimiter: 'windows' });

@@ -37,7 +37,7 @@ export interface Needle {
   replacement: string;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const present = (values: Array<string | null | undefined>) => [...new Set(values.map((v) => v?.trim()).filter((v): v is string => !!v))];
 
 /** Every form of a phone a record may hold. */
@@ -47,7 +47,12 @@ export function phoneForms(phone: string): string[] {
   return [e164, e164.slice(1), `0${e164.slice(4)}`];
 }
 
-export function identityOf(parts: { names?: Array<string | null>; phones?: Array<string | null>; emails?: Array<string | null>; tins?: Array<string | null> }): Identity {
+export function identityOf(parts: {
+  names?: Array<string | null>;
+  phones?: Array<string | null>;
+  emails?: Array<string | null>;
+  tins?: Array<string | null>;
+}): Identity {
   return {
     names: present(parts.names ?? []).filter((n) => n !== ERASED_CUSTOMER_NAME),
     phones: present((parts.phones ?? []).flatMap((p) => (p ? phoneForms(p) : []))),
@@ -63,13 +68,13 @@ export const isEmpty = (who: Identity) => !who.names.length && !who.phones.lengt
  * matched as a whole word in any case (`Ali` never inside `Alice`); a number never inside a longer one.
  */
 export function needlesOf(who: Identity): Needle[] {
-  const word = (s: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(s)}(?![\\p{L}\\p{N}])`, 'giu');
-  const number = (s: string) => new RegExp(`(?<!\\d)${escape(s)}(?!\\d)`, 'g');
+  const word = (s: string) => new RegExp(`(?<![\\p{L}\\p{N}])${literal(s)}(?![\\p{L}\\p{N}])`, 'giu');
+  const number = (s: string) => new RegExp(`(?<!\\d)${literal(s)}(?!\\d)`, 'g');
   const needles: Needle[] = [
     ...who.names.map((text) => ({ text, pattern: word(text), replacement: ERASED_CUSTOMER_NAME })),
     ...who.phones.map((text) => ({ text, pattern: number(text), replacement: ERASED_CONTACT })),
     ...who.tins.map((text) => ({ text, pattern: number(text), replacement: ERASED_CONTACT })),
-    ...who.emails.map((text) => ({ text, pattern: new RegExp(escape(text), 'gi'), replacement: ERASED_CONTACT })),
+    ...who.emails.map((text) => ({ text, pattern: new RegExp(literal(text), 'gi'), replacement: ERASED_CONTACT })),
   ];
   return needles.sort((a, b) => b.text.length - a.text.length);
 }

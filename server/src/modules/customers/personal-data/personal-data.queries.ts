@@ -1,5 +1,6 @@
 /** Where one customer's personal data lies: the reads an export and an erasure share. */
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { ERASED_CUSTOMER_NAME } from '@duka/shared';
 import type { Database } from '../../../db/database.js';
 
 /** `column IN values`, false for none (an empty IN is not SQL). */
@@ -82,4 +83,19 @@ export function ofSales<T extends 'fiscal_receipts' | 'prescriptions'>(
     .where((eb) => anyOf(eb, 'transaction_id', saleIds))
     .orderBy('created_at')
     .execute() as Promise<Array<Selectable<Database[T]>>>;
+}
+
+/** The sales keep every figure; the name copied onto them becomes the marker, phone, TIN and wallet go. */
+export function anonymiseSales(db: Kysely<Database>, orgId: string, saleIds: string[]) {
+  return db
+    .updateTable('transactions')
+    .set((eb) => ({
+      customer_name: eb.case().when('customer_name', 'is', null).then(null).else(ERASED_CUSTOMER_NAME).end(),
+      customer_phone: null,
+      customer_tin: null,
+      payment_phone: null,
+    }))
+    .where('org_id', '=', orgId)
+    .where((eb) => anyOf(eb, 'id', saleIds))
+    .execute();
 }

@@ -8,6 +8,7 @@
  * law asks to be kept as they are; the notebook, whose text is the owner's own (its shared yjs
  * state cannot be rewritten behind the tills' backs).
  */
+import type { SyncEntity } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import type { Database } from '../../../db/database.js';
@@ -21,7 +22,7 @@ interface TextSpec {
   key: string[];
   columns: string[];
   /** The till entity a rewritten row is, so the tills' copies follow. */
-  entity?: 'notification' | 'transaction' | 'credit_tab';
+  entity?: SyncEntity;
 }
 
 const TEXTS: TextSpec[] = [
@@ -73,9 +74,7 @@ export async function scrubTexts(tx: AuthedContext, orgId: string, needles: Need
         if (after !== before) set[column] = after;
       }
       if (!Object.keys(set).length) continue;
-      await spec.key
-        .reduce((q, k) => q.where(k, '=', row[k]), db.updateTable(spec.table).set(set).where('org_id', '=', orgId))
-        .execute();
+      await spec.key.reduce((q, k) => q.where(k, '=', row[k]), db.updateTable(spec.table).set(set).where('org_id', '=', orgId)).execute();
       if (spec.entity) noteChange(tx, orgId, { entity: spec.entity, id: String(row.id), storeId: row.store_id as string });
       rewritten++;
     }

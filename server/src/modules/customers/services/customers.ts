@@ -105,7 +105,12 @@ export async function createCustomer(ctx: AuthedContext, input: CreateCustomerIn
   try {
     return await withTransaction(ctx, async (tx) => {
       const row = await insertCustomer(tx, orgId, { ...(columns(input, phone) as NewCustomerFields), name: input.name, id });
-      await recordAudit(tx, { action: 'customer.create', description: `${AUDIT_NAMING['customer.create']}${row.name}`, entity: 'customer', entityId: row.id });
+      await recordAudit(tx, {
+        action: 'customer.create',
+        description: `${AUDIT_NAMING['customer.create']}${row.name}`,
+        entity: 'customer',
+        entityId: row.id,
+      });
       return toCustomer({ ...row, outstanding: 0 });
     });
   } catch (err) {
