@@ -53,7 +53,11 @@ describe('customers: personal data of a mobile-money payer', () => {
     const money = () =>
       Promise.all([
         t.db.db.selectFrom('transactions').select(['id', 'total', 'tax', 'status']).where('org_id', '=', s.owner.orgId).execute(),
-        t.db.db.selectFrom('received_payments').select(['id', 'amount', 'status', 'matched_sale_id']).where('org_id', '=', s.owner.orgId).execute(),
+        t.db.db
+          .selectFrom('received_payments')
+          .select(['id', 'amount', 'status', 'matched_sale_id'])
+          .where('org_id', '=', s.owner.orgId)
+          .execute(),
         t.db.db.selectFrom('payment_requests').select(['id', 'amount', 'status', 'sale_id']).where('org_id', '=', s.owner.orgId).execute(),
       ]);
     const before = await money();
@@ -62,6 +66,7 @@ describe('customers: personal data of a mobile-money payer', () => {
     expect(Envelope(CustomerErasure).parse(erased.body).data.kept).toEqual({ sales: 1, credit_tabs: 0, credit_payments: 0 });
     expect(await money()).toEqual(before);
     const everything = JSON.stringify(await databaseSnapshot(t)).toLowerCase();
-    for (const trace of ['Kisanduku', e164(phone), e164(phone).slice(1), phone]) expect(everything, trace).not.toContain(trace.toLowerCase());
+    for (const trace of ['Kisanduku', e164(phone), e164(phone).slice(1), phone])
+      expect(everything, trace).not.toContain(trace.toLowerCase());
   });
 });
