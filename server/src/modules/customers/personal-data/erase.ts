@@ -8,7 +8,7 @@
  * transaction; the tills' copies follow through the change log like any edit of a customer.
  * Erasing again finds nothing left and changes nothing.
  */
-import { type CustomerErasure, ERASED_CUSTOMER_NAME } from '@duka/shared';
+import type { CustomerErasure } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -17,7 +17,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { findCustomerWithBalance, toCustomer } from '../customers.queries.js';
 import { requireCustomer } from '../services/scope.js';
 import { ERASED_CONTACT, identityOf, isEmpty, namesInAudit, needlesOf } from './identity.js';
-import { anonymiseSales, anyOf, customerRows, personSales, receivedFrom, requestedOf } from './personal-data.queries.js';
+import { anonymiseCustomer, anonymiseSales, anyOf, customerRows, personSales, receivedFrom, requestedOf } from './personal-data.queries.js';
 import { scrubTexts } from './texts.js';
 
 export async function eraseCustomer(ctx: AuthedContext, customerId: string): Promise<CustomerErasure> {
@@ -91,19 +91,7 @@ export async function eraseCustomer(ctx: AuthedContext, customerId: string): Pro
       .where('customer_id', '=', customerId)
       .execute();
     await anonymiseSales(tx.db, orgId, saleIds);
-    await tx.db
-      .updateTable('customers')
-      .set({
-        name: ERASED_CUSTOMER_NAME,
-        phone: null,
-        email: null,
-        notes: null,
-        is_active: 0,
-        ...(alreadyErased ? {} : { updated_at: now }),
-      })
-      .where('org_id', '=', orgId)
-      .where('id', '=', customerId)
-      .execute();
+    await anonymiseCustomer(tx.db, orgId, customerId, alreadyErased ? null : now);
 
     const tabs = await customerRows(tx.db, 'credit_tabs', orgId, customerId);
     const payments = await customerRows(tx.db, 'credit_payments', orgId, customerId);

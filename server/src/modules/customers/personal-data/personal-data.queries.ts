@@ -99,3 +99,20 @@ export function anonymiseSales(db: Kysely<Database>, orgId: string, saleIds: str
     .where((eb) => anyOf(eb, 'id', saleIds))
     .execute();
 }
+
+/** The customer keeps id, figures and credit; name, contacts and notes go and they are deactivated. `now`: null leaves `updated_at`. */
+export function anonymiseCustomer(db: Kysely<Database>, orgId: string, id: string, now: number | null) {
+  return db
+    .updateTable('customers')
+    .set({
+      name: ERASED_CUSTOMER_NAME,
+      phone: null,
+      email: null,
+      notes: null,
+      is_active: 0,
+      ...(now === null ? {} : { updated_at: now }),
+    })
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
+}
