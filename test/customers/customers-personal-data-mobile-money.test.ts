@@ -68,5 +68,9 @@ describe('customers: personal data of a mobile-money payer', () => {
     const everything = JSON.stringify(await databaseSnapshot(t)).toLowerCase();
     for (const trace of ['Kisanduku', e164(phone), e164(phone).slice(1), phone])
       expect(everything, trace).not.toContain(trace.toLowerCase());
+
+    // The markers left behind are nobody's: a second erasure finds nothing.
+    const again = await t.request('POST', `/customers/${customerId}/erase`, { token: s.owner.token });
+    expect(Envelope(CustomerErasure).parse(again.body).data.already_erased).toBe(true);
   });
 });

@@ -38,7 +38,10 @@ export interface Needle {
 }
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const present = (values: Array<string | null | undefined>) => [...new Set(values.map((v) => v?.trim()).filter((v): v is string => !!v))];
+/** The values given, trimmed, once each; the markers an earlier erasure left are nobody's. */
+const present = (values: Array<string | null | undefined>) => [
+  ...new Set(values.map((v) => v?.trim()).filter((v): v is string => !!v && v !== ERASED_CONTACT && v !== ERASED_CUSTOMER_NAME)),
+];
 
 /** Every form of a phone a record may hold. */
 export function phoneForms(phone: string): string[] {
@@ -54,8 +57,8 @@ export function identityOf(parts: {
   tins?: Array<string | null>;
 }): Identity {
   return {
-    names: present(parts.names ?? []).filter((n) => n !== ERASED_CUSTOMER_NAME),
-    phones: present((parts.phones ?? []).flatMap((p) => (p ? phoneForms(p) : []))),
+    names: present(parts.names ?? []),
+    phones: present((parts.phones ?? []).flatMap((p) => (p && p !== ERASED_CONTACT ? phoneForms(p) : []))),
     emails: present(parts.emails ?? []),
     tins: present(parts.tins ?? []),
   };
