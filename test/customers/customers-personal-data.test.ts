@@ -60,7 +60,7 @@ describe('customers: personal data (export, correction, erasure)', () => {
       .where('org_id', '=', orgId)
       .where('entity_id', '=', id)
       .orderBy('created_at')
-      .orderBy('action')
+      .orderBy('id')
       .execute();
 
   /**
