@@ -12,6 +12,7 @@ export * from './pharmacy/pharmacy.schemas.js';
 export * from './staff/staff.schemas.js';
 export * from './staff/powers.js';
 export * from './customers/customers.schemas.js';
+export * from './customers/personal-data.schemas.js';
 export * from './credits/credits.schemas.js';
 export * from './credits/allocation.js';
 export * from './notifications/notifications.schemas.js';

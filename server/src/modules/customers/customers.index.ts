@@ -1,6 +1,8 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './customers.routes.js';
+import { eraseCustomer } from './personal-data/erase.js';
+import { customerPersonalData, personalDataCsv } from './personal-data/export.js';
 import { listCustomerCredits } from './services/customer-credits.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './services/customers.js';
 
@@ -14,4 +16,15 @@ export const customersRouter: Router = createRouter()
   .openapi(routes.getOne, async (c) => ok(c, await getCustomer(authedCtx(c), c.req.valid('param').id)))
   .openapi(routes.patch, async (c) =>
     ok(c, await updateCustomer(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'customer updated' }),
-  );
+  )
+  .openapi(routes.personalData, async (c) => {
+    const { id } = c.req.valid('param');
+    const data = await customerPersonalData(authedCtx(c), id);
+    if (c.req.valid('query').format === 'json') return ok(c, data);
+    return c.body(personalDataCsv(data), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="customer-${id}.csv"`,
+      'cache-control': 'private, no-store',
+    }) as never;
+  })
+  .openapi(routes.erase, async (c) => ok(c, await eraseCustomer(authedCtx(c), c.req.valid('param').id), { message: 'customer erased' }));

@@ -2,12 +2,15 @@ import {
   CreateCustomerInput,
   Customer,
   CustomerCreditsQuery,
+  CustomerErasure,
+  CustomerPersonalData,
   CustomerList,
   CustomerWithCredit,
   Envelope,
   IdParam,
   ListCustomersQuery,
   PageMeta,
+  PersonalDataQuery,
   UpdateCustomerInput,
 } from '@duka/shared';
 import { z } from 'zod';
@@ -75,4 +78,36 @@ export const patch = defineRoute('bearer', {
   summary: 'Update a customer; `null` clears phone, email or notes',
   request: { params: IdParam, body: jsonBody(UpdateCustomerInput, { credit_limit: 80000, notes: 'pays on Fridays' }) },
   responses: { 200: customer },
+});
+
+export const personalData = defineRoute('owner', {
+  method: 'get',
+  path: '/customers/{id}/personal-data',
+  operationId: 'exportCustomerPersonalData',
+  description:
+    "Everything the shop holds about one customer, for them to take away (Personal Data Protection Act 2022): the customer, their sales with lines, credit tabs, payments, reminders and notes, messages sent to them, mobile money, and their sales' fiscal and prescription records. An extension of the contract (docs/security.md); each export is audited.",
+  tags,
+  summary: "A customer's personal data, as JSON or CSV",
+  request: { params: IdParam, query: PersonalDataQuery },
+  responses: {
+    200: {
+      description: 'JSON: the envelope with the document. CSV: a download, one row per field (section, record_id, field, value)',
+      content: {
+        'application/json': { schema: Envelope(CustomerPersonalData) },
+        'text/csv': { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8' }) },
+      },
+    },
+  },
+});
+
+export const erase = defineRoute('owner', {
+  method: 'post',
+  path: '/customers/{id}/erase',
+  operationId: 'eraseCustomer',
+  description:
+    "Erases a customer's personal data at their request: name, phone, email, notes and TIN go from the customer, their sales, credit, messages and every text naming them; amounts, tax, dates and receipt numbers stay (the retention the law asks). The tills' copies follow on their next pull. Erasing again changes nothing. An extension of the contract (docs/security.md); audited.",
+  tags,
+  summary: "Erase a customer's personal data, keeping the records the law asks to keep",
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(Envelope(CustomerErasure), 'What was kept') },
 });

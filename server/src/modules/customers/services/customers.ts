@@ -20,6 +20,7 @@ import {
 } from '../customers.queries.js';
 import type { CustomerTable } from '../../../db/tables/customers.table.js';
 import { requireCustomer } from './scope.js';
+import { AUDIT_NAMING } from '../personal-data/identity.js';
 import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
 
 const duplicatePhone = () => new DuplicateError('phone', 'another customer already has this phone number');
@@ -104,7 +105,12 @@ export async function createCustomer(ctx: AuthedContext, input: CreateCustomerIn
   try {
     return await withTransaction(ctx, async (tx) => {
       const row = await insertCustomer(tx, orgId, { ...(columns(input, phone) as NewCustomerFields), name: input.name, id });
-      await recordAudit(tx, { action: 'customer.create', description: `Added customer ${row.name}`, entity: 'customer', entityId: row.id });
+      await recordAudit(tx, {
+        action: 'customer.create',
+        description: `${AUDIT_NAMING['customer.create']}${row.name}`,
+        entity: 'customer',
+        entityId: row.id,
+      });
       return toCustomer({ ...row, outstanding: 0 });
     });
   } catch (err) {
@@ -133,7 +139,7 @@ export async function updateCustomer(ctx: AuthedContext, id: string, input: Upda
       noteChange(tx, orgId, { entity: 'customer', id });
       await recordAudit(tx, {
         action: 'customer.update',
-        description: `Updated customer ${set.name ?? before.name}`,
+        description: `${AUDIT_NAMING['customer.update']}${set.name ?? before.name}`,
         entity: 'customer',
         entityId: id,
       });
