@@ -11,21 +11,24 @@
  */
 import type pg from 'pg';
 
-/** Below this many live rows a table is left to autovacuum: any plan on it is cheap. */
-export const OUTGROWN_MIN_ROWS = 1_000;
+/** Below this size a table is left to autovacuum: a scan of it costs about what an index look-up does. */
+export const OUTGROWN_MIN_BYTES = 128 * 1024;
 
 /**
- * Analyse the tables of the current schema whose live rows are more than twice what their
- * statistics say (or that have none); answers their names. A table is analysed again only when it
- * has doubled, so a growing table costs a few ANALYZEs in all, each cheap while it is small, and a
- * large one is left to autovacuum.
+ * Analyse the tables of the current schema now more than twice the size their statistics were taken
+ * at (or never taken), past OUTGROWN_MIN_BYTES; answers their names. Sizes are the files' own, so a
+ * burst is seen at once (the statistics views lag by up to seconds). A table is analysed again only
+ * once it has doubled: a growing table costs a few ANALYZEs in all, each cheap while it is small,
+ * and a large one is left to autovacuum.
  */
 export async function analyzeOutgrown(pool: Pick<pg.Pool, 'query'>): Promise<string[]> {
   const { rows } = await pool.query<{ name: string }>(
-    `select format('%I.%I', s.schemaname, s.relname) as name
-       from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-      where s.schemaname = current_schema() and s.n_live_tup >= $1 and s.n_live_tup > 2 * greatest(c.reltuples, 0)`,
-    [OUTGROWN_MIN_ROWS],
+    `select format('%I.%I', n.nspname, c.relname) as name
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind = 'r'
+        and pg_relation_size(c.oid) >= $1
+        and pg_relation_size(c.oid) > 2 * greatest(c.relpages, 0)::bigint * current_setting('block_size')::bigint`,
+    [OUTGROWN_MIN_BYTES],
   );
   for (const { name } of rows) await pool.query(`analyze ${name}`);
   return rows.map((r) => r.name);
