@@ -3,7 +3,8 @@
  * of its own with a session of its own (its own sign-in, its own store switch), each pushing its
  * queue of 500 offline sales of 3 lines in batches of 100, all at once; in one store, then over
  * four. An outside benchmark of this shape fell to 241-256 sales/s on PostgreSQL's one store while
- * the plain push rows (one token for all tills) did not show it. A server of its own, so that
+ * the plain push rows did not show it (their database had grown before it was analysed): a young
+ * table's foreign-key checks (docs/benchmarks.md). A server and database of its own, so that
  * `--only one-account` needs nothing else.
  */
 import { sql } from 'kysely';

@@ -37,7 +37,11 @@ describe('sync push: a young PostgreSQL database', () => {
   async function push(owner: Session, device_id: string, mutations: ReturnType<typeof sales>) {
     const res = await t.request('POST', '/sync/push', { token: owner.token, body: { device_id, mutations } });
     expect(res.status, res.text).toBe(200);
-    expect(Envelope(PushResponse).parse(res.body).data.results.every((r) => r.status === 'applied')).toBe(true);
+    expect(
+      Envelope(PushResponse)
+        .parse(res.body)
+        .data.results.every((r) => r.status === 'applied'),
+    ).toBe(true);
   }
 
   /** A sale line copied under a new id on `client`'s connection; answers the scans of `transactions` its foreign-key check made. */
