@@ -75,7 +75,7 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     ping: async () => void (await probePool.query('select 1')),
     maintain: async () => void (await analyzeOutgrown(pool)),
     // A burst of sales into a young database grows its tables by thousands of rows a second; the
-    // check is one read of the statistics views.
+    // check is one read of the catalogue and the tables' file sizes.
     maintainEveryMs: 2_000,
     stats: () => ({ pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } }),
     publish: async (channel, payload) => {
