@@ -1,6 +1,6 @@
 /** Shared pieces of the benchmarks: a server process per database, autocannon runs, the results table. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -25,7 +25,19 @@ export async function startPostgres(): Promise<{ url: string; stop(): Promise<vo
     password: 'postgres',
     persistent: false,
     createPostgresUser: true,
-    onLog: () => {},
+    // BENCH_PG_STATS=<file>: statements timed (pg_stat_statements, read by one-account.ts's profile) and
+    // those over 300 ms explained with their foreign-key triggers' time, PostgreSQL's log in <file>.
+    postgresFlags: process.env.BENCH_PG_STATS
+      ? ['-c', 'shared_preload_libraries=pg_stat_statements,auto_explain'].concat([
+          '-c',
+          'auto_explain.log_min_duration=300',
+          '-c',
+          'auto_explain.log_analyze=on',
+          '-c',
+          'auto_explain.log_triggers=on',
+        ])
+      : [],
+    onLog: process.env.BENCH_PG_STATS ? (m: string) => appendFileSync(process.env.BENCH_PG_STATS!, `${m}\n`) : () => {},
   });
   await server.initialise();
   await server.start();

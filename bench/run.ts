@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,fiscal,sync,realtime,sdk,analytics,scale,by-org,fleet]`:
+ * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,fiscal,sync,one-account,realtime,sdk,analytics,scale,by-org,fleet]`:
  * the foundation's HTTP figures,
  * server in its own process, autocannon on loopback, printed beside their targets.
  * Durable commits on both databases (SQLite's WAL synced before an answer, Postgres fsync on).
@@ -15,6 +15,7 @@ import { analyticsBenchmarks } from './analytics.js';
 import { byOrgBenchmarks } from './by-org.js';
 import { fiscalSaleBenchmark, startBenchTra } from './fiscal.js';
 import { fleetBenchmarks } from './fleet.js';
+import { oneAccountBenchmarks } from './one-account.js';
 import {
   BENCH_PASSWORD,
   freePort,
@@ -35,7 +36,7 @@ import { scaleOutBenchmarks } from './scale-out.js';
 import { BENCH_GENERICS, searchBenchmarks } from './search.js';
 import { syncBenchmarks } from './sync.js';
 
-const GROUPS = ['http', 'fiscal', 'sync', 'realtime', 'sdk', 'analytics', 'scale', 'by-org', 'fleet'] as const;
+const GROUPS = ['http', 'fiscal', 'sync', 'one-account', 'realtime', 'sdk', 'analytics', 'scale', 'by-org', 'fleet'] as const;
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string' },
@@ -66,7 +67,9 @@ if (only.has('scale')) rows.push(...(await scaleOutBenchmarks(seconds)));
 if (only.has('by-org')) rows.push(...(await byOrgBenchmarks(seconds)));
 // N tills at work, each database on a server of its own; the capacity search after.
 if (only.has('fleet')) rows.push(...(await fleetBenchmarks(databases, Number(values.seconds ?? 60))));
-const perDatabase = [...only].some((g) => g !== 'scale' && g !== 'by-org' && g !== 'fleet');
+// Issue 49: 20 tills of one account pushing their queues, each database on a server of its own.
+if (only.has('one-account')) for (const database of databases) rows.push(...(await oneAccountBenchmarks(database)));
+const perDatabase = [...only].some((g) => !['scale', 'by-org', 'fleet', 'one-account'].includes(g));
 
 for (const database of perDatabase ? databases : []) {
   const tra = await startBenchTra();

@@ -73,9 +73,17 @@ async function shutdown(signal: string) {
   log.info('stopped');
   process.exit(0);
 }
-// SQLite's PRAGMA optimize: a no-op unless a table has grown enough since its statistics were
-// taken. Every 10 minutes, so a catalogue imported in bulk is planned on its real size soon after.
-const upkeep = setInterval(() => void handle.maintain().catch((err) => log.warn({ err }, 'database upkeep failed')), 600_000);
+// Planner statistics kept up with the tables' growth (handle.ts).
+let upkeeping = false;
+const upkeep = setInterval(() => {
+  // One round at a time: an ANALYZE slower than the interval is not started twice.
+  if (upkeeping) return;
+  upkeeping = true;
+  void handle
+    .maintain()
+    .catch((err) => log.warn({ err }, 'database upkeep failed'))
+    .finally(() => (upkeeping = false));
+}, handle.maintainEveryMs);
 upkeep.unref();
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));

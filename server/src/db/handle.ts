@@ -33,8 +33,13 @@ export interface DbHandle {
   probeDb: Kysely<Database>;
   /** Checks the database answers, on the probes' connection; used by the readiness probe. */
   ping(): Promise<void>;
-  /** Periodic upkeep: keeps SQLite's planner statistics fresh (Postgres has autovacuum). */
+  /**
+   * Periodic upkeep of the planner's statistics: SQLite's PRAGMA optimize; on Postgres, tables that
+   * outgrew theirs are analysed before autovacuum's next round (pg-statistics.ts).
+   */
   maintain(): Promise<void>;
+  /** How often `maintain` runs, ms. */
+  maintainEveryMs: number;
   /** What an operator watches (GET /metrics): the Postgres pool's connections, or SQLite's WAL size. */
   stats(): DbStats;
   /**

@@ -11,6 +11,7 @@ import type { Database } from './database.js';
 import { checkPublish, type DbHandle, SERVER_APPLICATION_NAME } from './handle.js';
 import { migrateToLatest } from './migrate.js';
 import { pgListener } from './pg-listener.js';
+import { analyzeOutgrown } from './pg-statistics.js';
 
 export interface PostgresOptions {
   /** postgres:// URL: the database, or a pooler in front of it. */
@@ -79,7 +80,10 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     settled: async () => {},
     probeDb,
     ping: async () => void (await probePool.query('select 1')),
-    maintain: async () => {},
+    maintain: async () => void (await analyzeOutgrown(pool)),
+    // A burst of sales into a young database grows its tables by thousands of rows a second; the
+    // check is one read of the catalogue and the tables' file sizes.
+    maintainEveryMs: 2_000,
     stats: () => ({ pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } }),
     publish: async (channel, payload) => {
       checkPublish(channel, payload);

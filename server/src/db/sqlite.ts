@@ -59,6 +59,9 @@ export function openSqlite(
     probeDb,
     ping: async () => void (probe ?? sqlite).prepare('select 1').get(),
     maintain: async () => void sqlite.pragma('optimize'),
+    // A no-op unless a table has grown enough since its statistics were taken: every 10 minutes, so
+    // a catalogue imported in bulk is planned on its real size soon after.
+    maintainEveryMs: 600_000,
     migrate: () => migrateToLatest(db),
     stats: () => {
       if (file === ':memory:') return {};
