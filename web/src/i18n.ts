@@ -4,6 +4,7 @@
  * localStorage: a till is used by the same cashiers day after day.
  */
 import { EAT } from './fiscal.js';
+import { enAccount, swAccount } from './i18n-account.js';
 import { enDay, swDay } from './i18n-day.js';
 import { enMobile, swMobile } from './i18n-mobile.js';
 import { enShift, swShift } from './i18n-shift.js';
@@ -165,6 +166,7 @@ const en = {
   ...enDay,
   ...enShift,
   ...enMobile,
+  ...enAccount,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -325,6 +327,7 @@ const sw: Record<MessageKey, string> = {
   ...swDay,
   ...swShift,
   ...swMobile,
+  ...swAccount,
 };
 
 export type Lang = 'en' | 'sw';
