@@ -8,6 +8,7 @@ import { enAccount, swAccount } from './i18n-account.js';
 import { enDay, swDay } from './i18n-day.js';
 import { enMobile, swMobile } from './i18n-mobile.js';
 import { enShift, swShift } from './i18n-shift.js';
+import { enTender, swTender } from './i18n-tender.js';
 import { signal } from './signal.js';
 
 const en = {
@@ -167,6 +168,7 @@ const en = {
   ...enShift,
   ...enMobile,
   ...enAccount,
+  ...enTender,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -328,6 +330,7 @@ const sw: Record<MessageKey, string> = {
   ...swShift,
   ...swMobile,
   ...swAccount,
+  ...swTender,
 };
 
 export type Lang = 'en' | 'sw';
