@@ -181,7 +181,9 @@ describe('the browser till, for a staff cashier', () => {
     await page.getByTestId('new-password').fill(cashier.temporary);
     await page.getByTestId('new-password-confirm').fill(cashier.temporary);
     await page.getByTestId('set-password-submit').click();
-    await expect.poll(() => page.getByTestId('set-password-error').textContent()).toContain('must differ from your temporary password');
+    await expect
+      .poll(() => page.getByTestId('set-password-error').textContent())
+      .toBe('That is the temporary password from the SMS: choose a new one.');
 
     // A reload keeps the cashier on the form (the session still may do nothing else).
     await page.reload();

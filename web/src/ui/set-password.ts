@@ -3,12 +3,18 @@
  * server answers such a session nothing but a new password (`PATCH /accounts/me`), so the till asks
  * for it right here and then carries on signed in, loading the shop as after any sign-in.
  */
-import type { Till, TillUser } from '@duka/client-sdk';
+import { DukaApiError, type Till, type TillUser } from '@duka/client-sdk';
 import { Password } from '@duka/shared';
 import { useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { errorText } from './errors.js';
 import { html } from './html.js';
+
+/** The one refusal the shared rule cannot foresee: the server will not take the temporary password itself. */
+const sameAsTemporary = (err: unknown): boolean =>
+  err instanceof DukaApiError &&
+  err.code === 'VALIDATION_ERROR' &&
+  err.errors.some((e) => e.field === 'password' && /temporary/.test(e.message));
 
 export function SetPassword({ till, onDone, onSignIn }: { till: Till; onDone: (user: TillUser) => void; onSignIn: () => void }) {
   const [password, setPassword] = useState('');
@@ -27,7 +33,7 @@ export function SetPassword({ till, onDone, onSignIn }: { till: Till; onDone: (u
       onDone(await till.setPassword(password));
     } catch (err) {
       // A session that has ended meanwhile (the password set elsewhere) sends the cashier to the sign-in by itself.
-      setError(errorText(err));
+      setError(sameAsTemporary(err) ? t('password.temporary') : errorText(err));
     } finally {
       setBusy(false);
     }
