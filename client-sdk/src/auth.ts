@@ -64,8 +64,22 @@ export class AuthSession {
   async login(identifier: string, password: string): Promise<TillUser> {
     const pair = await this.call((c, signal) => c.login({ identifier, password }, signal));
     if ('mfa_required' in pair) throw new TillError('FORBIDDEN', 'this account signs in with an authenticator code; a till cannot use it');
-    const { id, first_name, last_name, email, role } = pair.user;
-    return this.keep(pair, { id, first_name, last_name, email, role });
+    const { id, first_name, last_name, email, role, password_change_required } = pair.user;
+    return this.keep(pair, { id, first_name, last_name, email, role, ...(password_change_required ? { password_change_required } : {}) });
+  }
+
+  /**
+   * Set the signed-in user's new password (`PATCH /accounts/me`): the one thing a session signed in
+   * with a temporary password may do. The session goes on (the server signs out the user's others).
+   */
+  async setPassword(password: string): Promise<TillUser> {
+    const user = await getMeta(this.o.db, 'user');
+    if (!user) throw new TillError('AUTH_REQUIRED', 'sign in to sync');
+    if (!this.o.connector.setPassword) throw new TillError('FORBIDDEN', 'this till cannot set a password; set it in the back office');
+    await this.authed((c, token, signal) => c.setPassword!(token, password, signal));
+    const { password_change_required: _, ...settled } = user;
+    await setMeta(this.o.db, 'user', settled);
+    return settled;
   }
 
   /** Text a sign-in code to a phone (the server answers the same for unknown numbers). */

@@ -46,6 +46,12 @@ export interface TillConnector {
   verifyOtp(phone: string, code: string, signal: AbortSignal): Promise<TokenPair>;
   /** Exchange a refresh token for a new pair (the server rotates refresh tokens). */
   refresh(refreshToken: string, signal: AbortSignal): Promise<TokenPair>;
+  /**
+   * Set the signed-in user's new password (`PATCH /accounts/me` with `password`), as a session
+   * signed in with a temporary password must before anything else. Optional: without it the till
+   * asks the cashier to set it in the back office.
+   */
+  setPassword?(accessToken: string, password: string, signal: AbortSignal): Promise<void>;
   /** End the sign-in on the server. */
   logout(accessToken: string, refreshToken: string | undefined, signal: AbortSignal): Promise<void>;
   /** Register this device (idempotent): its till code and the server's last applied seq. */

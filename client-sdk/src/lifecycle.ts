@@ -49,6 +49,8 @@ export class TillLifecycle {
   private state: TillStatus = initialStatus();
   private closed = false;
   private idleTimer: NodeJS.Timeout | null = null;
+  /** The name a user signed in with a temporary password gave, until their new password is set (offline sign-in keys on it). */
+  private settling: string | null = null;
 
   private constructor(
     readonly db: LocalDb,
@@ -163,9 +165,23 @@ export class TillLifecycle {
 
   async login(identifier: string, password: string): Promise<TillUser> {
     const user = await this.auth.login(identifier, password);
+    if (user.password_change_required) {
+      // A temporary password is neither kept for offline sign-in nor good for syncing: `setPassword` comes first.
+      this.settling = identifier;
+      return this.signedIn(user);
+    }
     const verifier = await makeVerifier(password);
     // Kept once the account is known to belong to this till's shop, before its first sync starts.
     return this.signedIn(user, () => (verifier ? keepVerifier(this.db, identifier, user, verifier) : undefined));
+  }
+  /** The new password of a user signed in with a temporary one; then the till syncs as after any sign-in. */
+  async setPassword(password: string): Promise<TillUser> {
+    const user = await this.auth.setPassword(password);
+    const identifier = this.settling;
+    this.settling = null;
+    // The name signed in with is known only in the session that signed in; after a reload the next online sign-in keeps it.
+    const verifier = identifier ? await makeVerifier(password) : null;
+    return this.signedIn(user, () => (identifier && verifier ? keepVerifier(this.db, identifier, user, verifier) : undefined));
   }
   /** The password checked against this till's own verifier; no tokens, so syncing waits for an online sign-in. */
   async loginOffline(identifier: string, password: string): Promise<TillUser> {
@@ -186,6 +202,7 @@ export class TillLifecycle {
     return this.signedIn(await this.auth.loginWithOtp(phone, code));
   }
   async logout(): Promise<void> {
+    this.settling = null;
     await this.auth.logout();
     this.realtime?.stop();
     this.patch({ authRequired: true });
@@ -254,6 +271,8 @@ export class TillLifecycle {
     if (claims?.org) await setMeta(this.db, 'org_id', claims.org);
     await keep?.();
     this.patch({ authRequired: false });
+    // The server answers such a session nothing but a new password: no device, socket or sync until then.
+    if (user.password_change_required) return user;
     this.engine.forgetRegistration();
     // Register now, so the till can number receipts even if it goes offline before its first sync.
     await registerDevice(this.syncCtx).catch(() => undefined);

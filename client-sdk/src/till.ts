@@ -118,6 +118,14 @@ export class Till {
   loginWithOtp(phone: string, code: string): Promise<TillUser> {
     return this.life.loginWithOtp(phone, code);
   }
+  /**
+   * Set a new password for the user signed in (`PATCH /accounts/me`). A user who signed in with a
+   * temporary password (`user.password_change_required`) must, before the till can sync; the till
+   * then registers and syncs as after any sign-in, and keeps the new password for offline sign-in.
+   */
+  setPassword(password: string): Promise<TillUser> {
+    return this.life.setPassword(password);
+  }
   /** Sign out (the queue stays with the device and goes up at the next sign-in). */
   logout(): Promise<void> {
     return this.life.logout();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeIn, e164, lastMessage } from '../../test/setup/factories.js';
+import { codeIn, e164, lastMessage, uniquePhone } from '../../test/setup/factories.js';
 import { DukaApiError } from '@duka/client-sdk';
 import { type Harness, openTill, seedShop, signIn, startServer } from './harness.js';
 
@@ -102,6 +102,36 @@ describe('till: sign-in and tokens', () => {
     await expect(till.syncNow()).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
     await signIn(till, shop);
     expect((await till.syncNow()).pushed).toBe(1);
+    await till.close();
+  });
+
+  it('signs a new user in with the temporary password, sets their own, then syncs and keeps only the new one for offline sign-in', async () => {
+    const shop = await seedShop(h);
+    const phone = uniquePhone();
+    const added = await h.t.request('POST', '/accounts/users', {
+      token: shop.owner.token,
+      body: { first_name: 'Neema', last_name: 'Mushi', phone, role: 'staff' },
+    });
+    expect(added.status, added.text).toBe(200);
+    const temporary = (await lastMessage(h.t, e164(phone)))!.body.match(/temporary password (\S+),/)![1]!;
+    const till = await openTill(h);
+    const user = await till.login(phone, temporary);
+    expect(user).toMatchObject({ id: added.body.data.id, password_change_required: true });
+    // The session may do nothing else yet: the server says so, and the till keeps the user to ask for the password.
+    await expect(till.syncNow()).rejects.toMatchObject({ status: 403, code: 'PASSWORD_CHANGE_REQUIRED' });
+    expect(await till.user()).toMatchObject({ password_change_required: true });
+
+    await expect(till.setPassword(temporary)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    const settled = await till.setPassword('Mwanza2026');
+    expect(settled.password_change_required).toBeUndefined();
+    expect(await till.user()).not.toHaveProperty('password_change_required');
+    expect((await till.syncNow()).bootstrapped).toBe(true);
+    await till.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' });
+    expect((await till.syncNow()).pushed).toBe(1);
+
+    await till.logout();
+    await expect(till.loginOffline(phone, temporary)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    expect(await till.loginOffline(phone, 'Mwanza2026')).toMatchObject({ id: added.body.data.id });
     await till.close();
   });
 });

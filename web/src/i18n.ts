@@ -4,9 +4,11 @@
  * localStorage: a till is used by the same cashiers day after day.
  */
 import { EAT } from './fiscal.js';
+import { enAccount, swAccount } from './i18n-account.js';
 import { enDay, swDay } from './i18n-day.js';
 import { enMobile, swMobile } from './i18n-mobile.js';
 import { enShift, swShift } from './i18n-shift.js';
+import { enTender, swTender } from './i18n-tender.js';
 import { signal } from './signal.js';
 
 const en = {
@@ -167,6 +169,8 @@ const en = {
   ...enDay,
   ...enShift,
   ...enMobile,
+  ...enAccount,
+  ...enTender,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -329,6 +333,8 @@ const sw: Record<MessageKey, string> = {
   ...swDay,
   ...swShift,
   ...swMobile,
+  ...swAccount,
+  ...swTender,
 };
 
 export type Lang = 'en' | 'sw';

@@ -3,8 +3,11 @@
  * alone ring up a sale; receipts are found by either number; a refund the server refused is told
  * and dealt with; signing out is refused while sales wait, and a cashier signs in again offline;
  * the till fits a phone; the owner hears once when the browser will not promise to keep storage.
+ * Issue 49: with eight lines the total, the tender and Charge stay in view at 1280×800 and on a
+ * 360×740 phone, where the sales list's buttons fit the screen; F8 takes the keyboard to Cash
+ * received and Enter there charges when the cash covers the total.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
 import { charge, expectPending, openApp, scan, signIn, startShop, type Shop, whenOfflineReady } from './browser.js';
@@ -14,6 +17,19 @@ const SUKARI = { name: 'Sukari 1kg', barcode: '6161100000048', selling_price: 32
 
 const lineQty = (page: Page, id: string) =>
   page.locator(`[data-testid=cart-line][data-product-id="${id}"] [data-testid=cart-qty]`).inputValue();
+/** Whether the cashier can see the element: on the screen, and not scrolled out of its panel or covered. */
+async function inView(page: Page, el: Locator): Promise<boolean> {
+  const box = await el.boundingBox();
+  const size = page.viewportSize()!;
+  if (!box || box.y < 0 || box.x < 0 || box.y + box.height > size.height || box.x + box.width > size.width) return false;
+  return el.evaluate(
+    (node, p) => {
+      const top = document.elementFromPoint(p.x, p.y);
+      return !!top && (top === node || node.contains(top));
+    },
+    { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+  );
+}
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
 
 describe('the browser till through a cashier’s day', () => {
@@ -349,6 +365,102 @@ describe('the browser till through a cashier’s day', () => {
     await expect.poll(() => page.getByTestId('status-conflicts').getAttribute('data-conflicts'), { timeout: 15_000 }).toBe('1');
     await page.getByTestId('status-conflicts').click();
     expect(await page.getByTestId('conflict').getAttribute('data-kind')).toBe('clock');
+    await context.close();
+  }, 300_000);
+
+  /** Eight products more, so a sale can have eight lines. */
+  async function eightProducts(): Promise<string[]> {
+    const codes: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const barcode = `61611000019${i}0`;
+      const res = await shop.t.request('POST', '/inventory/products', {
+        token: owner.token,
+        body: { name: `Biskuti ${i + 1}`, barcode, selling_price: 500, cost_price: 250, stock: 100 },
+      });
+      expect(res.status, res.text).toBe(200);
+      codes.push(barcode);
+    }
+    return codes;
+  }
+  let eight: string[] = [];
+
+  it('keeps the total, the tender and Charge in view with eight lines at 1280×800 and on a 360×740 phone, and the sales list in the phone’s width', async () => {
+    eight = await eightProducts();
+    const { context, page } = await openApp(shop);
+    await signIn(page, owner.phone, owner.password);
+    for (const code of eight) await scan(page, code);
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(8);
+    for (const id of ['cart-total', 'tender-input', 'charge']) expect(await inView(page, page.getByTestId(id)), id).toBe(true);
+    // Mobile money's panel is the tallest: the lines give way, not Charge.
+    await page.locator('[data-testid=pay-method][data-method=mobile]').click();
+    for (const id of ['cart-total', 'mm-phone', 'charge']) expect(await inView(page, page.getByTestId(id)), id).toBe(true);
+    // The lines scroll inside the cart: the last one can be brought into view.
+    await page.getByTestId('cart-line').last().scrollIntoViewIfNeeded();
+    expect(await inView(page, page.getByTestId('cart-line').last().getByTestId('cart-qty'))).toBe(true);
+    expect(await inView(page, page.getByTestId('charge'))).toBe(true);
+    await context.close();
+
+    const phone = await shop.browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const p = await phone.newPage();
+    await p.goto(`${shop.origin}/till/`);
+    await signIn(p, owner.phone, owner.password);
+    for (const code of eight) await scan(p, code);
+    await expect.poll(() => p.getByTestId('cart-open').textContent()).toMatch(/8 · TZS 4,000/);
+    await p.getByTestId('cart-open').click();
+    for (const id of ['cart-total', 'tender-input', 'charge']) expect(await inView(p, p.getByTestId(id)), id).toBe(true);
+    await p.locator('[data-testid=pay-method][data-method=mobile]').click();
+    for (const id of ['cart-total', 'mm-phone', 'charge']) expect(await inView(p, p.getByTestId(id)), id).toBe(true);
+    await p.locator('[data-testid=pay-method][data-method=Cash]').click();
+    await p.getByTestId('charge').click();
+    await p.getByTestId('receipt').waitFor();
+    await p.getByTestId('receipt-close').click();
+
+    await p.getByTestId('nav-sales').click();
+    const row = p.getByTestId('sale-row').first();
+    await row.waitFor();
+    for (const id of ['sale-view', 'sale-void']) {
+      const box = (await row.getByTestId(id).boundingBox())!;
+      expect(box.x, id).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, id).toBeLessThanOrEqual(360);
+    }
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+    await phone.close();
+  }, 300_000);
+
+  it('takes the keyboard to Cash received with F8, and charges on Enter there only when the cash covers the total', async () => {
+    const { context, page } = await openApp(shop);
+    await signIn(page, owner.phone, owner.password);
+    await expectPending(page, 0);
+    // A wedge scanner's digits land in the scan field; eight lines and the tiles lie between it and the tender.
+    for (const code of eight) {
+      await page.keyboard.type(code);
+      await page.keyboard.press('Enter');
+    }
+    await expect.poll(() => page.getByTestId('cart-total').getAttribute('data-cents')).toBe('400000');
+
+    await page.keyboard.press('F8');
+    await expect.poll(() => focused(page)).toBe('tender-input');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('tender-why').textContent()).toBe('Type the cash received, then Enter (F9 charges without it).');
+    await page.keyboard.type('3500');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('tender-why').textContent()).toBe('Not charged: the cash received is TZS 500 less than the total.');
+    expect(await page.getByTestId('receipt').count()).toBe(0);
+
+    // F8 again selects the figure, so the next one replaces it.
+    await page.getByTestId('scan-input').focus();
+    await page.keyboard.press('F8');
+    await expect.poll(() => focused(page)).toBe('tender-input');
+    await page.keyboard.type('5000');
+    await page.keyboard.press('Enter');
+    const receipt = page.getByTestId('receipt');
+    await receipt.waitFor();
+    expect(await page.getByTestId('receipt-change').textContent()).toMatch(/TZS 1,000$/);
+    const id = (await receipt.getAttribute('data-sale-id'))!;
+    await page.keyboard.press('Escape');
+    await expectPending(page, 0, 30_000);
+    const onServer = await shop.t.request('GET', `/pos/transactions/${id}`, { token: owner.token });
+    expect(onServer.body.data).toMatchObject({ total: 4000, payment_method: 'Cash', cash_tendered: 5000, change_given: 1000 });
     await context.close();
   }, 300_000);
 });

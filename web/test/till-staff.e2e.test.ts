@@ -3,10 +3,13 @@
  * owner created signs in with a code sent by SMS and does not. Offline, the cashier sells, voids
  * one of their own sales with a reason, adds a customer and sells to them on credit; back online
  * the server holds exactly those sales (one void), the customer owes exactly the credit sale, and
- * stock moved by exactly the sales that stand.
+ * stock moved by exactly the sales that stand. Issue 49: a cashier the owner just added signs in with
+ * the temporary password from the SMS, sets their own in the till and sells; a cashier whose
+ * password was set elsewhere meanwhile is sent to sign in again, never stranded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeIn, createStaff, e164, registerOwner, type Session } from '../../test/setup/factories.js';
+import type { Page } from 'playwright-core';
+import { codeIn, createStaff, e164, lastMessage, registerOwner, type Session, uniquePhone } from '../../test/setup/factories.js';
 import {
   charge,
   expectPending,
@@ -145,6 +148,106 @@ describe('the browser till, for a staff cashier', () => {
       (await shop.t.request('GET', `/inventory/products/${ids[name]}`, { token: owner.token })).body.data.stock;
     expect(await stock(COCA.name)).toBe(STOCK - 3);
     expect(await stock(SUKARI.name)).toBe(STOCK - 1);
+    await context.close();
+  }, 180_000);
+
+  /** The owner adds a cashier (POST /accounts/users); answers their phone and the temporary password from the SMS. */
+  async function newCashier(firstName: string): Promise<{ id: string; phone: string; temporary: string }> {
+    const phone = uniquePhone();
+    const res = await shop.t.request('POST', '/accounts/users', {
+      token: owner.token,
+      body: { first_name: firstName, last_name: 'Mushi', phone, role: 'staff' },
+    });
+    expect(res.status, res.text).toBe(200);
+    const sms = await lastMessage(shop.t, e164(phone));
+    return { id: res.body.data.id, phone, temporary: sms!.body.match(/temporary password (\S+),/)![1]! };
+  }
+  async function signInWithTemporary(page: Page, phone: string, temporary: string): Promise<void> {
+    await page.getByTestId('sign-in-identifier').fill(phone);
+    await page.getByTestId('sign-in-password').fill(temporary);
+    await page.getByTestId('sign-in-submit').click();
+    await page.getByTestId('set-password').waitFor({ timeout: 30_000 });
+  }
+  const signInByRest = (identifier: string, password: string) => shop.t.request('POST', '/auth/login', { body: { identifier, password } });
+
+  it('lets a new cashier set their own password at the first sign-in with the temporary one, then sell', async () => {
+    const cashier = await newCashier('Neema');
+    const { context, page } = await openApp(shop);
+    await signInWithTemporary(page, cashier.phone, cashier.temporary);
+    expect(await page.getByTestId('set-password').textContent()).toContain('You signed in with the temporary password from the SMS');
+    // In Kiswahili too.
+    await page.evaluate(() => localStorage.setItem('duka.till.lang', 'sw'));
+
+    // The till checks both fields before it asks the server, and says the server's refusal.
+    await page.getByTestId('new-password').fill('Mwanza2026');
+    await page.getByTestId('new-password-confirm').fill('Mwanza2027');
+    await page.getByTestId('set-password-submit').click();
+    expect(await page.getByTestId('set-password-error').textContent()).toBe('The two passwords are not the same.');
+    await page.getByTestId('new-password').fill('short1');
+    await page.getByTestId('new-password-confirm').fill('short1');
+    await page.getByTestId('set-password-submit').click();
+    expect(await page.getByTestId('set-password-error').textContent()).toBe(
+      'The password needs at least 8 characters, with a letter and a digit.',
+    );
+    await page.getByTestId('new-password').fill(cashier.temporary);
+    await page.getByTestId('new-password-confirm').fill(cashier.temporary);
+    await page.getByTestId('set-password-submit').click();
+    await expect
+      .poll(() => page.getByTestId('set-password-error').textContent())
+      .toBe('That is the temporary password from the SMS: choose a new one.');
+
+    // A reload keeps the cashier on the form (the session still may do nothing else).
+    await page.reload();
+    await page.getByTestId('set-password').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('set-password').textContent()).toContain('Umeingia kwa nenosiri la muda kutoka SMS');
+    await page.getByTestId('new-password').fill('Mwanza2026');
+    await page.getByTestId('new-password-confirm').fill('Mwanza2026');
+    await page.getByTestId('set-password-submit').click();
+    await page.getByTestId('product-grid').waitFor({ timeout: 60_000 });
+    await scan(page, COCA.barcode);
+    const sale = await charge(page, 'Cash');
+    await expectPending(page, 0, 30_000);
+
+    const onServer = await shop.t.request('GET', `/pos/transactions/${sale.id}`, { token: owner.token });
+    expect(onServer.status, onServer.text).toBe(200);
+    expect(onServer.body.data).toMatchObject({ total: 1000, status: 'paid', cashier_id: cashier.id });
+    // The new password is the cashier's own now: a full session, and the temporary one is gone.
+    const again = await signInByRest(cashier.phone, 'Mwanza2026');
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.data.user.password_change_required).toBeUndefined();
+    expect((await signInByRest(cashier.phone, cashier.temporary)).status).toBe(401);
+    await context.close();
+  }, 180_000);
+
+  it('sends a cashier whose password was set elsewhere back to the sign-in, without clearing the browser', async () => {
+    const cashier = await newCashier('Baraka');
+    const { context, page } = await openApp(shop);
+    await signInWithTemporary(page, cashier.phone, cashier.temporary);
+
+    // The cashier sets the password in the back office instead (another session); the till's session is signed out.
+    const elsewhere = await signInByRest(cashier.phone, cashier.temporary);
+    expect(elsewhere.status, elsewhere.text).toBe(200);
+    const set = await shop.t.request('PATCH', '/accounts/me', {
+      token: elsewhere.body.data.access_token,
+      body: { password: 'Arusha2026' },
+    });
+    expect(set.status, set.text).toBe(200);
+
+    // Setting one in the till now finds its session ended: the sign-in, saying why.
+    await page.getByTestId('new-password').fill('Dodoma2026');
+    await page.getByTestId('new-password-confirm').fill('Dodoma2026');
+    await page.getByTestId('set-password-submit').click();
+    await page.getByTestId('sign-in-ended').waitFor({ timeout: 30_000 });
+    // And a reload (the cashier's first move) does not strand the till either.
+    await page.reload();
+    await page.getByTestId('sign-in-ended').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('sign-in-cancel').count()).toBe(0);
+    await signIn(page, cashier.phone, 'Arusha2026');
+    await scan(page, SUKARI.barcode);
+    const sale = await charge(page, 'Cash');
+    await expectPending(page, 0, 30_000);
+    const onServer = await shop.t.request('GET', `/pos/transactions/${sale.id}`, { token: owner.token });
+    expect(onServer.body.data).toMatchObject({ total: 3200, status: 'paid', cashier_id: cashier.id });
     await context.close();
   }, 180_000);
 });

@@ -50,6 +50,9 @@ export class HttpConnector implements TillConnector {
   async refresh(refreshToken: string, signal: AbortSignal): Promise<TokenPair> {
     return this.http.request<TokenPair>('POST', '/auth/refresh', { body: { refresh_token: refreshToken }, signal });
   }
+  async setPassword(accessToken: string, password: string, signal: AbortSignal): Promise<void> {
+    await this.http.request('PATCH', '/accounts/me', { token: accessToken, body: { password }, signal });
+  }
   async logout(accessToken: string, refreshToken: string | undefined, signal: AbortSignal): Promise<void> {
     await this.http.request('POST', '/auth/logout', {
       token: accessToken,

@@ -18,7 +18,16 @@ export interface MetaValues {
   refresh_token: string;
   /** Epoch ms (till clock) when the access token expires. */
   access_expires_at: number;
-  user: { id: string; first_name?: string; last_name?: string; email?: string | null; role: string; perms?: string[] };
+  user: {
+    id: string;
+    first_name?: string;
+    last_name?: string;
+    email?: string | null;
+    role: string;
+    perms?: string[];
+    /** Signed in with a temporary password: the server allows nothing but setting a new one (`Till.setPassword`). */
+    password_change_required?: boolean;
+  };
   /** Last mutation seq given out. */
   last_seq: number;
   /** Highest seq the server has acknowledged. */

@@ -21,6 +21,7 @@ import { useLoad, useSignal, useTillEvent, useTillStatus } from './hooks.js';
 import { Problems } from './problems.js';
 import { Products } from './products.js';
 import { ReceiptView } from './receipt.js';
+import { SetPassword } from './set-password.js';
 import { Sales } from './sales.js';
 import { ShiftView } from './shift.js';
 import { offlineNotice, SignIn } from './sign-in.js';
@@ -54,11 +55,15 @@ function TillApp({ till }: { till: Till }) {
   };
 
   if (user === undefined) return html`<main class="loading">${t('loading')}</main>`;
-  if (!user || signingIn) {
+  // Without its tokens a till that never loaded the shop, or whose user must still set a password, has nothing to
+  // offer but signing in again: never a screen that waits for a sync that cannot come (issue 49).
+  const stranded = !!user && status.authRequired && (!status.bootstrapped || user.password_change_required === true);
+  if (!user || signingIn || stranded) {
     // With a user still known and not signed out on purpose (tokens expired), the cashier may go back to selling offline.
-    const back = user && localStorage.getItem(SIGNED_OUT_KEY) !== '1' ? () => setSigningIn(false) : undefined;
-    return html`<${SignIn} till=${till} onSignedIn=${signedIn} onCancel=${back} />`;
+    const back = user && !stranded && localStorage.getItem(SIGNED_OUT_KEY) !== '1' ? () => setSigningIn(false) : undefined;
+    return html`<${SignIn} till=${till} onSignedIn=${signedIn} onCancel=${back} ended=${stranded && !signingIn} />`;
   }
+  if (user.password_change_required) return html`<${SetPassword} till=${till} onDone=${setUser} onSignIn=${signedOut} />`;
   if (!status.bootstrapped) return html`<${Bootstrap} till=${till} />`;
   return html`<${Main} till=${till} user=${user} onSignedOut=${signedOut} onSignIn=${() => setSigningIn(true)} />`;
 }

@@ -24,7 +24,7 @@ import {
 } from '../cart.js';
 import { t } from '../i18n.js';
 import { CustomerPicker } from './customer-picker.js';
-import { Tender, tenderShort } from './tender.js';
+import { enterRefusal, Tender, tenderShort } from './tender.js';
 import { errorText } from './errors.js';
 import { html } from './html.js';
 import { useSignal, useTillStatus } from './hooks.js';
@@ -59,6 +59,9 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [waiting, setWaiting] = useState<Waiting | null>(null);
+  const [tenderFocus, setTenderFocus] = useState(0);
+  const [tenderWhy, setTenderWhy] = useState<string | null>(null);
+  useEffect(() => setTenderWhy(null), [cart]);
   const status = useTillStatus(till);
   const noAccount = useSignal(noPushAccount);
   const totals = cartTotals(cart);
@@ -122,6 +125,11 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
       if (e.key === 'F9' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
         e.preventDefault();
         void latest.current();
+      } else if (e.key === 'F8') {
+        // The tender's key: cash, and the focus in Cash received, however many tiles and lines lie between.
+        e.preventDefault();
+        setPay((p) => (p.method === 'Cash' ? p : { ...p, method: 'Cash', customerId: null }));
+        setTenderFocus((n) => n + 1);
       }
     };
     document.addEventListener('keydown', onKey);
@@ -172,7 +180,16 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
             `,
           )}
         </div>
-        ${pay.method === 'Cash' ? html`<${Tender} pay=${pay} total=${totals.total} onPay=${setPay} />` : null}
+        ${
+          pay.method === 'Cash'
+            ? html`<${Tender} pay=${pay} total=${totals.total} onPay=${(p: Payment) => (setTenderWhy(null), setPay(p))} focus=${tenderFocus} why=${tenderWhy}
+                onEnter=${() => {
+                  const why = enterRefusal(pay, totals.total, cart.lines.length);
+                  setTenderWhy(why);
+                  if (!why) void charge();
+                }} />`
+            : null
+        }
         ${
           pay.method === MOBILE
             ? html`<${MobilePanel} pay=${pay} total=${cart.lines.length ? totals.total : 0} canPush=${canPush} asking=${busy}

@@ -36,10 +36,13 @@ export function SignIn({
   till,
   onSignedIn,
   onCancel,
+  ended = false,
 }: {
   till: Till;
   onSignedIn: (user: TillUser) => void;
   onCancel?: (() => void) | undefined;
+  /** The till's sign-in was refused by the server (its tokens are gone): say why the cashier is here. */
+  ended?: boolean;
 }) {
   const [mode, setMode] = useState<'password' | 'otp'>('password');
   const [identifier, setIdentifier] = useState('');
@@ -76,6 +79,7 @@ export function SignIn({
     <main class="sign-in">
       <form onSubmit=${submit} data-testid="sign-in">
         <h1>${t('signin.title')}</h1>
+        ${ended ? html`<p class="banner" role="status" data-testid="sign-in-ended">${t('signin.again')}</p>` : null}
         <label>${mode === 'password' ? t('signin.identifier') : t('signin.phone')}
           <input data-testid="sign-in-identifier" autocomplete="username" required value=${identifier} onInput=${(e: any) => setIdentifier(e.currentTarget.value)} />
         </label>
