@@ -179,7 +179,7 @@ describe('the browser till: a shift from float to cash-up', () => {
     expect(await sale(mpesa.id)).toMatchObject({ payment_reference: 'QF12AB', cash_tendered: null, source: 'online' });
     expect(await sale(offline.id)).toMatchObject({ cash_tendered: 1000, change_given: 0, source: 'offline' });
     const notes = await shop.t.request('GET', '/notifications', { token: owner.token });
-    expect(notes.body.data.notifications.map((n: { title: string }) => n.title)).toContain('Shift closed short by TZS 1,000');
+    expect(notes.body.data.notifications.map((n: { title: string }) => n.title)).toContain("Asha Mushi's shift closed short by TZS 1,000");
     await context.close();
   }, 300_000);
 });
