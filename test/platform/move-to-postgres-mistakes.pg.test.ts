@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { secretFingerprint } from '../../server/src/lib/crypto.js';
@@ -48,6 +49,12 @@ describe('npm run move-to-postgres refuses an operator’s mistakes in one line'
     });
     await registerOwner(t);
     await t.close();
+    // As its server keeps it at start (db/signing-secret.ts).
+    const sqlite = new SQLite(path.join(srcDir, 'duka.db'));
+    sqlite
+      .prepare('insert into platform_settings (name, value, updated_at) values (?, ?, ?)')
+      .run('secret_fingerprint', secretFingerprint(generated), Date.now());
+    sqlite.close();
     await adminQuery(`CREATE DATABASE ${target}`);
   });
   afterAll(async () => {
@@ -72,10 +79,23 @@ describe('npm run move-to-postgres refuses an operator’s mistakes in one line'
     const wrongWord = await move({ DATABASE_URL: url, JWT_SECRET: other }, ['--from', srcDir, '--keep-secret', 'mine']);
     refusedInOneLine(wrongWord, /^--keep-secret takes env \(keep JWT_SECRET\) or file/);
 
+    // Told to keep JWT_SECRET, the move still checks it against what the shop's server ran with.
+    refusedInOneLine(
+      await move({ DATABASE_URL: url, JWT_SECRET: other }, ['--from', srcDir, '--keep-secret', 'env']),
+      new RegExp(
+        `^the secret from JWT_SECRET \\(${secretFingerprint(other)}\\) is not the one the server on this database ran with \\(${secretFingerprint(generated)}\\)`,
+      ),
+    );
+    expect(await organisations().catch(() => 0)).toBe(0);
+
     const kept = await move({ DATABASE_URL: url, JWT_SECRET: other }, ['--from', srcDir, '--keep-secret', 'file']);
     expect(kept.code, kept.err).toBe(0);
     expect(kept.out).toContain(`secret: from ${path.join(srcDir, 'jwt-secret')} (${secretFingerprint(generated)})`);
     expect(await organisations()).toBe(1);
+    // The PostgreSQL servers find the fingerprint the shop's server kept, never the secret.
+    expect(await adminQueryIn(target, 'select name, value from platform_settings')).toEqual([
+      { name: 'secret_fingerprint', value: secretFingerprint(generated) },
+    ]);
   }, 60_000);
 
   it('a PostgreSQL that cannot be reached, an unknown host, a wrong password, a missing database: one line each', async () => {

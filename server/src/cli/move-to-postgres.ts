@@ -14,7 +14,16 @@ import { readConfig } from '../env.js';
 import { objectStoreLocation, storageFromConfig } from '../lib/storage-config.js';
 import { copyFiles, type FilesCopied } from './move/files.js';
 import { describeFailure } from './move/failure.js';
-import { checkSecretFile, checkSecretOpens, fingerprint, type KeepSecret, sourceSecret, writeSecretFile } from './move/secret.js';
+import {
+  checkSecretFile,
+  checkSecretKnown,
+  checkSecretOpens,
+  fingerprint,
+  type KeepSecret,
+  keepFingerprint,
+  sourceSecret,
+  writeSecretFile,
+} from './move/secret.js';
 
 let databaseUrl: string | undefined;
 try {
@@ -47,12 +56,14 @@ try {
     sqliteFile: dbFile,
     url: config.DATABASE_URL,
     beforeCopy: async (sqlite) => {
+      checkSecretKnown(sqlite, secret);
       const opened = checkSecretOpens(sqlite, secret);
       console.log(
         `secret: from ${secret.from} (${fingerprint(secret.secret)}); it opens the ${opened} kind(s) of sealed values in the database`,
       );
       if (!sameFiles) files = await copyFiles(path.join(sourceDir, FILES_DIR), storage);
     },
+    beforeCommit: (client) => keepFingerprint(client, secret),
     progress: (table, rows) => console.log(`  ${table}: ${rows} row(s)`),
   });
   console.log(`\nverified, sqlite = postgres:\n${formatChecks(checks)}\n`);

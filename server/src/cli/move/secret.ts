@@ -10,7 +10,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import { MoveError } from '../../db/move/move.js';
+import { SECRET_FINGERPRINT } from '../../db/signing-secret.js';
 import { GENERATED_SECRET_FILE } from '../../env.js';
 import { deriveKeys, secretFingerprint } from '../../lib/crypto.js';
 
@@ -76,6 +78,27 @@ export function checkSecretOpens(sqlite: SQLite.Database, s: SourceSecret): numb
     }
   }
   return opened;
+}
+
+/**
+ * The secret's fingerprint against the one the source database knows (its server kept it at start):
+ * a differing one means the move was given a secret that server did not run with.
+ */
+export function checkSecretKnown(sqlite: SQLite.Database, s: SourceSecret): void {
+  const row = sqlite.prepare('select value from platform_settings where name = ?').get(SECRET_FINGERPRINT) as { value: string } | undefined;
+  if (row && row.value !== fingerprint(s.secret))
+    throw new MoveError(
+      `the secret from ${s.from} (${fingerprint(s.secret)}) is not the one the server on this database ran with (${row.value}): give the move that one`,
+    );
+}
+
+/** The PostgreSQL servers will find the secret's fingerprint there, as their own servers would have kept it. */
+export async function keepFingerprint(client: pg.Client, s: SourceSecret): Promise<void> {
+  await client.query(
+    `insert into platform_settings (name, value, updated_at) values ($1, $2, $3)
+     on conflict (name) do update set value = excluded.value, updated_at = excluded.updated_at`,
+    [SECRET_FINGERPRINT, fingerprint(s.secret), Date.now()],
+  );
 }
 
 /** Write the secret where the operator asked (mode 0600); an existing different secret there is refused. */
