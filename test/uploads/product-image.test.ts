@@ -69,6 +69,10 @@ describe('product images kept by key', () => {
       image: string;
     }>;
     expect(listed.find((p) => p.id === created.body.data.id)?.image).toBe(photo.url);
+    // A till's replica gets the same address (bootstrap and pull share the mapper).
+    const boot = await t.request('GET', '/sync/bootstrap?limit=500', { token: owner.token });
+    const rows = boot.body.data.rows as Array<{ entity: string; id: string; data: { image: string } }>;
+    expect(rows.find((r) => r.entity === 'product' && r.id === created.body.data.id)?.data.image).toBe(photo.url);
   });
 
   it("takes an upload's key, or its absolute address on the old server, and keeps the key", async () => {
