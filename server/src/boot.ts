@@ -1,10 +1,12 @@
 /** Open and migrate the database a config points at: shared by the server and the CLI tools. */
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from './env.js';
+import { type Config, ConfigError } from './env.js';
 import { createDb } from './db/create-db.js';
 import type { DbHandle } from './db/handle.js';
 import { listenHearsNotify } from './db/listen-check.js';
+import { adoptSecretFingerprint } from './db/signing-secret.js';
+import { secretFingerprint } from './lib/crypto.js';
 
 export async function openDatabase(config: Config, log: Logger): Promise<DbHandle> {
   const handle = createDb({
@@ -43,4 +45,19 @@ export async function refuseDeafListen(config: Config, handle: DbHandle, log: Lo
   );
   await handle.close();
   process.exit(1);
+}
+
+/**
+ * Refuse to serve with a JWT_SECRET other than the one the database's servers use (db/signing-secret.ts):
+ * tokens of one instance would fail on another, and sealed keys would not open. A database that
+ * knows none adopts this server's.
+ */
+export async function checkSigningSecret(config: Config, handle: DbHandle): Promise<void> {
+  const mine = secretFingerprint(config.JWT_SECRET);
+  const known = await adoptSecretFingerprint(handle.db, mine, Date.now());
+  if (known !== mine)
+    throw new ConfigError(
+      `JWT_SECRET (${mine}) is not the secret this database's servers use (${known}): every server on one database must have the same JWT_SECRET; ` +
+        "start this one with theirs (changing it on purpose signs every till out and makes sealed keys unreadable: docs/operations.md, 'The signing secret')",
+    );
 }

@@ -1,7 +1,7 @@
 /** `npm start`: read the config, open and migrate the database, serve, and shut down gracefully. */
 import { serve } from '@hono/node-server';
 import { createApp, createDeps } from './app.js';
-import { openDatabase, refuseDeafListen } from './boot.js';
+import { checkSigningSecret, openDatabase, refuseDeafListen } from './boot.js';
 import { soleServer } from './db/dialect.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { createLogger } from './lib/logger.js';
@@ -22,6 +22,14 @@ try {
 
 const log = createLogger(config.LOG_LEVEL);
 const handle = await openDatabase(config, log);
+try {
+  await checkSigningSecret(config, handle);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  await handle.close();
+  process.exit(1);
+}
 await refuseDeafListen(config, handle, log);
 const deps = createDeps(config, handle, log);
 if (soleServer(handle.dialect)) await releaseDeadClaims(deps);

@@ -114,7 +114,7 @@ describe('metrics and readiness', () => {
       const res = await t.app.request('/health/ready');
       return { status: res.status, body: (await res.json()) as { status: string; problems?: string[] } };
     };
-    expect(await ready()).toEqual({ status: 200, body: { status: 'ok', database: 'ok' } });
+    expect(await ready()).toEqual({ status: 200, body: { status: 'ok', database: 'ok', files: 'ok' } });
 
     await t.db.db
       .insertInto('outbox')
@@ -148,6 +148,7 @@ describe('metrics and readiness', () => {
       body: {
         status: 'unavailable',
         database: 'ok',
+        files: 'ok',
         problems: ['nightly-thing has been failing for 31 min', 'the outbox has not delivered a message for 31 min'],
       },
     });

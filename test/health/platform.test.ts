@@ -10,7 +10,7 @@ describe('health probes', () => {
       expect(live.status).toBe(200);
       expect(live.body).toEqual({ status: 'ok' });
       const ready = await t.request('GET', '/health/ready');
-      expect(ready.body).toEqual({ status: 'ok', database: 'ok' });
+      expect(ready.body).toEqual({ status: 'ok', database: 'ok', files: 'ok' });
       expect((await t.request('GET', '/meta/outlet-types')).status).toBe(200);
       expect((await t.app.request('/api/v1/meta/outlet-types')).status).toBe(404);
     } finally {

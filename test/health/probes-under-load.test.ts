@@ -43,7 +43,7 @@ describe('probes under load', () => {
 
     const timeout = (ms: number) => new Promise<'timed out'>((r) => setTimeout(() => r('timed out'), ms));
     const ready = Promise.resolve(t.app.request('/health/ready')).then(async (res) => ({ status: res.status, body: await res.json() }));
-    expect(await Promise.race([ready, timeout(5_000)])).toEqual({ status: 200, body: { status: 'ok', database: 'ok' } });
+    expect(await Promise.race([ready, timeout(5_000)])).toEqual({ status: 200, body: { status: 'ok', database: 'ok', files: 'ok' } });
     const metrics = Promise.resolve(t.app.request('/metrics', { headers: { authorization: 'Bearer metrics-token-0123456789' } })).then(
       (res) => res.status,
     );

@@ -77,7 +77,7 @@ describe(`npm start (${DIALECT})`, () => {
     expect(switched.status).toBe(200);
     expect(((await switched.json()) as any).data.store.id).toBe(storeId);
     expect((await fetch(`${base}/api/v1/docs`)).status).toBe(200);
-    expect(await (await fetch(`${base}/health/ready`)).json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(await (await fetch(`${base}/health/ready`)).json()).toEqual({ status: 'ok', database: 'ok', files: 'ok' });
     if (DIALECT === 'sqlite') expect(existsSync(path.join(dataDir, 'duka.db'))).toBe(true);
     // Embedded SQLite generates and keeps its secret; on PostgreSQL the operator gives it (JWT_SECRET is required there).
     expect(existsSync(path.join(dataDir, 'jwt-secret'))).toBe(DIALECT === 'sqlite');

@@ -173,19 +173,52 @@ describe('files in an S3-compatible store', () => {
     }
   });
 
-  it('answers 500 with only a request id when the store is down, and keeps no upload row', async () => {
-    const down = await createTestApp({ config: { ...s3.config, S3_ENDPOINT: `http://127.0.0.1:${await freePort()}`, S3_TIMEOUT_MS: 500 } });
+  it('when the store goes down: readiness says so (200, degraded), uploads and downloads answer 503 with Retry-After and keep no row', async () => {
+    // A store of its own, stopped halfway: the real server, not a fake, goes away.
+    const own = await startS3Server('duka-down');
+    const down = await createTestApp({ config: { ...own.config, S3_TIMEOUT_MS: 1_000 } });
     try {
       const someone = await registerOwner(down);
-      const form = new FormData();
-      form.append('file', new File([ONE_PIXEL_PNG], 'photo.png', { type: 'image/png' }));
-      const res = await down.request('POST', '/uploads', { token: someone.token, form });
-      expect(res.status).toBe(500);
-      expect(res.body.errors[0].code).toBe('INTERNAL');
-      expect(res.text).not.toMatch(/127\.0\.0\.1|duka-files|S3|ECONNREFUSED/);
-      expect(await down.db.db.selectFrom('uploads').select('id').where('org_id', '=', someone.orgId).execute()).toEqual([]);
+      const upload = () => {
+        const form = new FormData();
+        form.append('file', new File([ONE_PIXEL_PNG], 'photo.png', { type: 'image/png' }));
+        form.append('kind', 'image');
+        return down.request('POST', '/uploads', { token: someone.token, form });
+      };
+      const ready = async () => {
+        const res = await down.app.request('/health/ready');
+        return { status: res.status, body: await res.json() };
+      };
+      const before = await upload();
+      expect(before.status).toBe(201);
+      expect(await ready()).toEqual({ status: 200, body: { status: 'ok', database: 'ok', files: 'ok' } });
+
+      await own.stop();
+      expect(await ready()).toEqual({
+        status: 200,
+        body: {
+          status: 'degraded',
+          database: 'ok',
+          files: 'unreachable',
+          problems: ['the file store (object store) is unreachable: uploads, downloads and report exports answer 503'],
+        },
+      });
+      const res = await upload();
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('30');
+      expect(res.body.errors[0]).toEqual({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'file storage is unreachable; send it again after Retry-After',
+      });
+      expect(res.text).not.toMatch(/127\.0\.0\.1|duka-down|S3|ECONNREFUSED/);
+      const download = await down.app.request(before.body.data.url);
+      expect(download.status).toBe(503);
+      expect(download.headers.get('retry-after')).toBe('30');
+      const rows = await down.db.db.selectFrom('uploads').select('key').where('org_id', '=', someone.orgId).execute();
+      expect(rows).toEqual([{ key: before.body.data.key }]);
     } finally {
       await down.close();
+      await own.stop().catch(() => {});
     }
   });
 });

@@ -118,6 +118,7 @@ describe('the tenant-scope check', () => {
         'otps',
         'outbox',
         'plans',
+        'platform_settings',
         'refresh_tokens',
         'users',
       ].sort(),

@@ -39,6 +39,7 @@ import type { BatchMovementTable, BatchTable, RecallTable } from './tables/batch
 import type { PrescriptionItemTable, PrescriptionTable } from './tables/prescriptions.table.js';
 import type { FiscalDeviceTable, FiscalReceiptTable, FiscalZReportTable } from './tables/fiscal.table.js';
 import type { JobLeaseTable } from './tables/leases.table.js';
+import type { PlatformSettingTable } from './tables/platform.table.js';
 import type { ShiftCountTable, ShiftTable } from './tables/shifts.table.js';
 import type { CollectionAccountTable, PaymentRequestTable, ReceivedPaymentTable } from './tables/collection.table.js';
 import type { InvoiceTable, PaymentTable, PlanTable, SubscriptionEventTable, SubscriptionTable } from './tables/billing.table.js';
@@ -51,6 +52,7 @@ export interface Database {
   otps: OtpTable;
   auth_counters: AuthCounterTable;
   job_leases: JobLeaseTable;
+  platform_settings: PlatformSettingTable;
   outbox: OutboxTable;
   change_log: ChangeLogTable;
   audit_log: AuditLogTable;

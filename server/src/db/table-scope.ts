@@ -28,6 +28,7 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   otps: global('coordinator', 'one-time codes are sent to a phone or an email before sign-in'),
   auth_counters: global('coordinator', 'sign-in limits count per identifier, before any organisation is known'),
   job_leases: global('coordinator', "the instances' coordination of background jobs"),
+  platform_settings: global('coordinator', 'facts about the installation every instance must agree on (the signing secret’s fingerprint)'),
   outbox: global(
     'coordinator',
     "platform messages (sign-in codes, operators' mail) share it with shops' messages, claimed by any instance",

@@ -7,6 +7,7 @@
  */
 import {
   createCipheriv,
+  createHash,
   createDecipheriv,
   createHmac,
   createSecretKey,
@@ -51,6 +52,12 @@ export function safeEqual(a: string, b: string): boolean {
 
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
 export const randomDigits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
+
+/**
+ * Short, and safe to print or keep in the database: it tells two signing secrets apart without
+ * revealing either (the first 16 hex digits of its SHA-256; `printf %s "$JWT_SECRET" | sha256sum`).
+ */
+export const secretFingerprint = (secret: string) => `sha256:${createHash('sha256').update(secret).digest('hex').slice(0, 16)}`;
 
 /** Keys derived from the one configured secret, each for one purpose. */
 export interface Keys {

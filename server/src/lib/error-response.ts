@@ -10,6 +10,10 @@ import type { ZodError } from 'zod';
 import { isBusyDatabaseError, isUnreachableDatabaseError } from '../db/dialect.js';
 import type { AppEnv } from './context.js';
 import { refusalError, ServiceError } from './errors.js';
+import { StorageError } from './storage.js';
+
+/** How long a client waits before sending a request again that found the object store unreachable. */
+const STORAGE_RETRY_AFTER_SEC = 30;
 
 function body(c: Context<AppEnv>, code: ErrorCode, message: string, errors?: ErrorItem[], meta?: Record<string, unknown>) {
   return {
@@ -62,6 +66,11 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
     c.get('log')?.warn({ err, req_id: c.get('requestId') }, 'the database was unreachable');
     c.header('Retry-After', '2');
     return c.json(body(c, 'SERVICE_UNAVAILABLE', 'the database is unreachable; send it again after Retry-After'), 503);
+  }
+  if (err instanceof StorageError) {
+    c.get('log')?.warn({ err, req_id: c.get('requestId') }, 'the object store failed');
+    c.header('Retry-After', String(STORAGE_RETRY_AFTER_SEC));
+    return c.json(body(c, 'SERVICE_UNAVAILABLE', 'file storage is unreachable; send it again after Retry-After'), 503);
   }
   c.get('log')?.error({ err, req_id: c.get('requestId') }, 'unhandled error');
   return c.json(body(c, 'INTERNAL', 'internal error; quote the request id when reporting it'), 500);

@@ -114,6 +114,19 @@ export function s3Storage(s: S3Settings): Storage {
         throw failed('get', key, err);
       }
     },
+    async check(timeoutMs) {
+      // Any answer from the store will do, a missing key's 404 or a 403 where listing is not allowed:
+      // what the probe asks is whether it can be reached, not whether a key is there.
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: objectKey('.duka-probe') }), {
+          abortSignal: AbortSignal.timeout(Math.min(timeoutMs, s.timeoutMs)),
+        });
+      } catch (err) {
+        const status = err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
+        if (status !== undefined && status < 500) return;
+        throw failed('check', '.duka-probe', err);
+      }
+    },
     async delete(key) {
       // S3 answers a delete of a missing key as a success, so whether there was one is asked first.
       if (!(await exists(key))) return false;

@@ -23,12 +23,15 @@ export interface Storage {
   get(key: string): Promise<StoredObject | null>;
   /** True when something was deleted. */
   delete(key: string): Promise<boolean>;
+  /** Resolves when the store answers (the readiness probe asks), within `timeoutMs`; throws a StorageError otherwise. */
+  check(timeoutMs: number): Promise<void>;
   // Any other failure (the store unreachable, timed out, refusing) throws.
 }
 
 /**
- * The store failed (unreachable, timed out, refused): not the caller's fault, so it is rendered as
- * a 500 with only a request id, and its message (which names the key, never a credential) is logged.
+ * The store failed (unreachable, timed out, refused): not the caller's fault, and most often
+ * passing, so it is rendered as a 503 with Retry-After and no detail; its message (which names the
+ * key, never a credential) is logged.
  */
 export class StorageError extends Error {
   override name = 'StorageError';
@@ -71,6 +74,11 @@ export function localDiskStorage(root: string): Storage {
       const info = await stat(target).catch(() => null);
       if (!info?.isFile()) return null;
       return { stream: createReadStream(target), size: info.size };
+    },
+    async check() {
+      await mkdir(base, { recursive: true }).catch((err: Error) => {
+        throw new StorageError(`the files folder ${base} cannot be used: ${err.message}`);
+      });
     },
     async delete(key) {
       const target = file(key);

@@ -52,7 +52,10 @@ export const Product = z
     wholesale_min_qty: z.int().nullable(),
     stock: z.int().meta({ description: "Level in the caller's active store" }),
     reorder_point: z.int(),
-    image: z.string().nullable(),
+    image: z.string().nullable().meta({
+      description:
+        "The image's URL: an uploaded file's address is built when answering (PUBLIC_URL + path, or the path alone without PUBLIC_URL)",
+    }),
     tax_rate: z.number().meta({ description: 'VAT percent contained in the price', example: 18 }),
     tax_code: orNull(TaxCode).meta({
       description: 'TRA tax code on fiscal receipts; null: A when the store charges VAT and tax_rate > 0, else C',
@@ -93,7 +96,19 @@ const productFields = {
   wholesale_min_qty: z.int().min(1).max(1_000_000).nullable(),
   stock: z.int().min(0).max(1_000_000_000),
   reorder_point: z.int().min(0).max(1_000_000_000),
-  image: z.url().max(1000).nullable(),
+  image: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .refine((v) => (/^https?:\/\//i.test(v) ? URL.canParse(v) : /^(\/\S*|[A-Za-z0-9][A-Za-z0-9._/-]*)$/.test(v)), {
+      message: "must be an http(s) URL, or an upload's url or key (POST /uploads)",
+    })
+    .nullable()
+    .meta({
+      description:
+        'An upload of the organisation (its `url`, relative or absolute, or its `key`): kept by its key, answered as its address on this server now; or any http(s) URL, kept as given',
+    }),
   tax_rate: PercentInput,
   tax_code: TaxCode.nullable().meta({
     description: 'TRA tax code for fiscal receipts (A needs tax_rate 18, the others 0); null: from the store and tax_rate',

@@ -39,6 +39,8 @@ export interface MoveOptions {
    * CLI checks the secret and copies the files here): a refusal leaves everything untouched.
    */
   beforeCopy?: (sqlite: Source['sqlite']) => Promise<void>;
+  /** Run once every table is copied and verified, in the same transaction, before it commits. */
+  beforeCommit?: (client: pg.Client) => Promise<void>;
   /** Told as each table is copied. */
   progress?: (table: string, rows: number) => void;
 }
@@ -124,6 +126,7 @@ export async function moveDatabase(o: MoveOptions): Promise<TableCheck[]> {
         throw new MoveError(
           `the copy does not match its source; nothing was kept:\n${formatChecks(checks.filter((c) => !tableMatches(c)))}`,
         );
+      await o.beforeCommit?.(client);
       await client.query('commit');
       return checks;
     } catch (err) {

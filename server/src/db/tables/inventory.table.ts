@@ -28,7 +28,10 @@ export interface ProductTable {
   /** TRA tax code; null: from the store's VAT and tax_rate (taxCodeOf). */
   tax_code: TaxCode | null;
   reorder_point: Generated<number>;
+  /** A URL elsewhere on the web; null when the image is an upload (image_key) or none. */
   image: string | null;
+  /** The storage key of the organisation's uploaded image (migration 0038): its address is built when answering. */
+  image_key: string | null;
   description: string | null;
   is_service: Generated<number>;
   is_active: Generated<number>;

@@ -6,6 +6,7 @@ import { orgIdCheck } from '../../db/dialect.js';
 import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
 import type { CategoryRow, ProductRow, ProductTable, StockAdjustmentRow } from '../../db/tables/inventory.table.js';
+import { type FileAddress, keyUrl } from '../uploads/uploads.exports.js';
 
 export function toCategory(row: CategoryRow & { product_count: number | string | null }): Category {
   return {
@@ -23,7 +24,11 @@ export function toCategory(row: CategoryRow & { product_count: number | string |
 /** A product row with its level in one store and its organisation's default alert window. */
 export type ProductWithStock = ProductRow & { stock: number; org_expiry_alert_days: number };
 
-export function toProduct(row: ProductWithStock): Product {
+/**
+ * `files`: what an uploaded image's address is built from, now (services/product-image.ts): a
+ * product keeps its upload's key, never the address of the server that answered at the time.
+ */
+export function toProduct(row: ProductWithStock, files: FileAddress): Product {
   const stock = Number(row.stock);
   const isService = row.is_service === 1;
   return {
@@ -38,7 +43,7 @@ export function toProduct(row: ProductWithStock): Product {
     wholesale_min_qty: row.wholesale_min_qty,
     stock,
     reorder_point: row.reorder_point,
-    image: row.image,
+    image: row.image_key ? keyUrl(files, row.image_key) : row.image,
     tax_rate: fromBasisPoints(row.tax_rate),
     tax_code: row.tax_code,
     description: row.description,
@@ -230,6 +235,7 @@ export async function insertProduct(
       wholesale_price: null,
       wholesale_min_qty: null,
       image: null,
+      image_key: null,
       description: null,
       tax_rate: 1800,
       tax_code: null,

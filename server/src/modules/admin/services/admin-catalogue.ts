@@ -22,8 +22,8 @@ import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type ProductWithOrg = ProductRow & { stock: number | string | null; organisation_name: string; org_expiry_alert_days: number };
 
-const toAdminProduct = (row: ProductWithOrg): AdminProduct => ({
-  ...toProduct({ ...row, stock: Number(row.stock ?? 0) }),
+const toAdminProduct = (ctx: AuthedContext, row: ProductWithOrg): AdminProduct => ({
+  ...toProduct({ ...row, stock: Number(row.stock ?? 0) }, ctx.config),
   org_id: row.org_id,
   organisation_name: row.organisation_name,
 });
@@ -54,7 +54,7 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
       .offset(offset)
       .execute(),
   ]);
-  return { items: rows.map(toAdminProduct), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  return { items: rows.map((r) => toAdminProduct(ctx, r)), meta: pageMeta(q.page, q.page_size, Number(total)) };
 }
 
 async function requireProduct(ctx: AuthedContext, id: string): Promise<ProductWithOrg> {
@@ -80,7 +80,7 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
       .executeTakeFirstOrThrow(),
   ]);
   return {
-    ...toAdminProduct(row),
+    ...toAdminProduct(ctx, row),
     category_name: category?.name ?? null,
     stock_by_store: stores.map((s) => ({ store_id: s.store_id, store_name: s.store_name, qty: Number(s.qty) })),
     sold_qty: Number(sold.qty),

@@ -36,7 +36,7 @@ export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Pr
     const matches = filtered(productMatches(ctx.db, ctx.dialect, orgId, q.search), q, (eb) => stockIn(eb, storeId));
     const rows = await searchPage(ctx.db, ctx.dialect, { orgId, storeId }, matches, { limit: q.page_size, offset });
     const total = rows.length > 0 ? Number(rows[0]!.total) : offset === 0 ? 0 : await countMatches(ctx.db, matches);
-    return { items: rows.map(toProduct), meta: pageMeta(q.page, q.page_size, total) };
+    return { items: rows.map((r) => toProduct(r, ctx.config)), meta: pageMeta(q.page, q.page_size, total) };
   }
   const query = filtered(productsWithStock(ctx.db, orgId, storeId), q, (eb) => eb.fn.coalesce(sql.ref<number>('ps.qty'), eb.lit(0)));
   const rows = await query.orderBy('p.name').orderBy('p.id').limit(q.page_size).offset(offset).execute();
@@ -53,5 +53,5 @@ export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Pr
             .executeTakeFirstOrThrow()
         ).total,
       );
-  return { items: rows.map(toProduct), meta: pageMeta(q.page, q.page_size, count) };
+  return { items: rows.map((r) => toProduct(r, ctx.config)), meta: pageMeta(q.page, q.page_size, count) };
 }

@@ -18,6 +18,7 @@ import {
   recordPrice,
   toProduct,
 } from '../inventory.queries.js';
+import { imageColumns } from './product-image.js';
 import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { insertAdjustment } from './stock.js';
@@ -46,7 +47,6 @@ function columns(input: UpdateProductInput, trackBatches: boolean | undefined): 
     tax_rate: input.tax_rate === undefined ? undefined : toBasisPoints(input.tax_rate),
     tax_code: input.tax_code,
     reorder_point: input.reorder_point,
-    image: input.image,
     description: input.description,
     is_service: flag(input.is_service),
     is_active: flag(input.is_active),
@@ -73,7 +73,7 @@ export async function getProduct(ctx: AuthedContext, id: string): Promise<Produc
   const { orgId, storeId } = requireStore(ctx);
   const row = await findProduct(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('product');
-  return toProduct(row);
+  return toProduct(row, ctx.config);
 }
 
 /** By barcode first, then by SKU, as a scanner at the till needs. */
@@ -83,7 +83,7 @@ export async function getProductByCode(ctx: AuthedContext, code: string): Promis
     (await productsWithStock(ctx.db, orgId, storeId).where('p.barcode', '=', code).executeTakeFirst()) ??
     (await productsWithStock(ctx.db, orgId, storeId).where('p.sku', '=', code).executeTakeFirst());
   if (!row) throw new NotFoundError('product');
-  return toProduct(row);
+  return toProduct(row, ctx.config);
 }
 
 export async function createProduct(ctx: AuthedContext, input: CreateProductInput): Promise<Product> {
@@ -97,11 +97,12 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
   assertMedicine(null, input, trackBatches ?? false);
   assertTaxCode(input.tax_code ?? null, input.tax_rate === undefined ? 1800 : toBasisPoints(input.tax_rate));
   if (trackBatches && stock > 0) throw new ValidationError('stock', STOCK_NEEDS_BATCH);
+  const image = await imageColumns(ctx, orgId, input.image);
   try {
     return await withTransaction(ctx, async (tx) => {
       const now = tx.clock.now();
       const id = newId();
-      await insertProduct(tx.db, { id, orgId, name: input.name, fields: columns(input, trackBatches), now });
+      await insertProduct(tx.db, { id, orgId, name: input.name, fields: { ...columns(input, trackBatches), ...image }, now });
       const row = (await findProduct(tx.db, orgId, storeId, id))!;
       await recordPrice(tx, row);
       let level = 0;
@@ -111,7 +112,7 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
       }
       noteChange(tx, orgId, { entity: 'product', id });
       await recordAudit(tx, { action: 'product.create', description: `Added product ${row.name}`, entity: 'product', entityId: id });
-      return toProduct({ ...row, stock: level });
+      return toProduct({ ...row, stock: level }, ctx.config);
     });
   } catch (err) {
     rethrowDuplicate(err);
@@ -147,7 +148,7 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
   );
   if (trackedAfter && input.stock !== undefined && input.stock !== Number(before.stock))
     throw new ValidationError('stock', STOCK_NEEDS_BATCH);
-  const set = columns(input, trackBatches);
+  const set = { ...columns(input, trackBatches), ...(await imageColumns(ctx, orgId, input.image)) };
   assertMayChange(ctx, before, set, input.stock);
   try {
     return await withTransaction(ctx, async (tx) => {
@@ -177,7 +178,7 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
       }
       noteChange(tx, orgId, { entity: 'product', id });
       await recordAudit(tx, { action: 'product.update', description: `Updated product ${after.name}`, entity: 'product', entityId: id });
-      return toProduct(after);
+      return toProduct(after, ctx.config);
     });
   } catch (err) {
     rethrowDuplicate(err);

@@ -72,7 +72,7 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
       entity: 'product',
       entityId: productId,
     });
-    return toProduct({ ...product, stock: qty });
+    return toProduct({ ...product, stock: qty }, ctx.config);
   });
 }
 
@@ -104,5 +104,5 @@ export async function listLowStock(ctx: AuthedContext): Promise<Product[]> {
     .orderBy('stock')
     .orderBy('p.name')
     .execute();
-  return rows.map(toProduct);
+  return rows.map((r) => toProduct(r, ctx.config));
 }

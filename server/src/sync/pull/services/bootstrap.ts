@@ -27,12 +27,12 @@ export async function bootstrapPage(ctx: AuthedContext, q: { page_token?: string
     if (pos.v > Number(org.version))
       throw new ValidationError('page_token', 'is not a valid page token; start the bootstrap again without one');
   } else {
-    const scope = scopeAt(till, now, org.timezone);
+    const scope = scopeAt({ ...till, files: ctx.config }, now, org.timezone);
     let total = 0;
     for (const kind of KINDS) total += await kind.count(ctx.db, scope);
     pos = { v: Number(org.version), k: 0, a: null, t: total, s: scope.since };
   }
-  const scope = scopeAt(till, now, org.timezone, pos.s);
+  const scope = scopeAt({ ...till, files: ctx.config }, now, org.timezone, pos.s);
 
   const rows: Change[] = [];
   let next: PagePosition | null = null;

@@ -11,6 +11,7 @@ import { toOrganisation } from '../../../modules/tenancy/organisations.queries.j
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.queries.js';
 import { customersWithBalance, toCustomer } from '../../../modules/customers/customers.queries.js';
 import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.queries.js';
+import type { FileAddress } from '../../../modules/uploads/uploads.exports.js';
 import { tillBatches, toBatch } from '../../../modules/pharmacy/lots/batches.queries.js';
 import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.queries.js';
 import { toNotification } from '../../../modules/notifications/notifications.queries.js';
@@ -29,6 +30,8 @@ export interface Scope {
   since: number;
   /** Today (`YYYY-MM-DD`) in the organisation's time zone, for a tab's `is_overdue`. */
   today: string;
+  /** What an uploaded image's address is built from (the server's PUBLIC_URL and BASE_PATH). */
+  files: FileAddress;
 }
 
 export interface EntityRow {
@@ -117,7 +120,7 @@ export const KINDS: EntityKind[] = [
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
       const rows = await narrow(productsWithStock(db, s.orgId, s.storeId), 'p.id', f).execute();
-      return rows.map((r) => ({ id: r.id, data: toProduct(r) }));
+      return rows.map((r) => ({ id: r.id, data: toProduct(r, s.files) }));
     },
     count: (db, s) => counted(db.selectFrom('products').where('org_id', '=', s.orgId)),
   },

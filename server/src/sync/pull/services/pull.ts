@@ -60,7 +60,7 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
     latest.set(key, { entity: row.entity, id: row.entity_id, version: Number(row.version) });
   }
 
-  const scope = scopeAt(till, ctx.clock.now(), org.timezone);
+  const scope = scopeAt({ ...till, files: ctx.config }, ctx.clock.now(), org.timezone);
   const idsByEntity = new Map<string, string[]>();
   for (const c of latest.values()) idsByEntity.set(c.entity, [...(idsByEntity.get(c.entity) ?? []), c.id]);
   const current = new Map<string, Record<string, unknown>>();
