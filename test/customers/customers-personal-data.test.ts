@@ -88,12 +88,19 @@ describe('customers: personal data (export, correction, erasure)', () => {
         id: string;
         receipt_number: string;
       };
-    const cash = await sale({
+    // Sold with an Idempotency-Key: its answer, naming her, is kept (sealed) for a retry.
+    const cashBody = {
+      lines: [{ product_id: rice.id, qty: 2 }],
       payment_method: 'Cash',
       customer_id: customer.id,
       customer_tin: tin,
       notes: `Zuhura ${surname} Juma atachukua kesho`,
-    });
+    };
+    const retryCash = () =>
+      t.request('POST', '/pos/sale', { token: owner.token, body: cashBody, headers: { 'idempotency-key': `cash-${surname}` } });
+    const sold = await retryCash();
+    expect(sold.status, sold.text).toBe(201);
+    const cash = sold.body.data as { id: string; receipt_number: string };
     const credit = await sale({ payment_method: 'Credit', customer_id: customer.id });
     const walkIn = await sale({ payment_method: 'M-Pesa', payment_reference: 'QK7H2L9XYZ', payment_phone: phone, customer_phone: phone });
     await call(owner, 'POST', `/credits/customers/${customer.id}/payments`, {
@@ -106,7 +113,7 @@ describe('customers: personal data (export, correction, erasure)', () => {
     await call(owner, 'POST', `/credits/customers/${customer.id}/notes`, { body: `Mume wake anafanya kazi ${surname}ni` });
     await call(owner, 'POST', `/pos/transactions/${cash.id}/receipt`, { phone });
     await call(owner, 'POST', `/pos/transactions/${cash.id}/receipt`, { email });
-    return { owner, customer, phone, email, tin, cash, credit, walkIn };
+    return { owner, customer, phone, email, tin, cash, credit, walkIn, retryCash };
   }
 
   it('exports everything held about the customer, as JSON and as CSV, and audits it', async () => {
@@ -211,7 +218,7 @@ describe('customers: personal data (export, correction, erasure)', () => {
   });
 
   it('erases the person from every table, keeps every amount, tells the tills, audits it, and erasing again changes nothing', async () => {
-    const { owner, customer, phone, email, tin, cash, credit, walkIn } = await zuhura('Mwinyimkuu', '208765431');
+    const { owner, customer, phone, email, tin, cash, credit, walkIn, retryCash } = await zuhura('Mwinyimkuu', '208765431');
     const before = await ledger(owner.orgId);
     const { cursor } = await pullAll(owner);
 
@@ -237,6 +244,13 @@ describe('customers: personal data (export, correction, erasure)', () => {
     const national = `0${e164(phone).slice(4)}`;
     for (const trace of ['Mwinyimkuu', e164(phone), e164(phone).slice(1), national, email, tin])
       expect(everything, trace).not.toContain(trace.toLowerCase());
+
+    // The stored answer a retry of the keyed sale replays is sealed, so no search above could see it:
+    // the replay names her no more, and is still the same sale.
+    const replay = await retryCash();
+    expect(replay.status, replay.text).toBe(201);
+    expect(replay.body.data).toMatchObject({ id: cash.id, receipt_number: cash.receipt_number, total: 5900 });
+    for (const trace of ['Mwinyimkuu', e164(phone), tin]) expect(replay.text, trace).not.toContain(trace);
 
     // The sales, tax and credit records are what they were.
     expect(await ledger(owner.orgId)).toEqual(before);

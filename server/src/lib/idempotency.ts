@@ -109,6 +109,33 @@ export async function completeKey(tx: ServiceContext, claim: KeyClaim, result: {
     .execute();
 }
 
+/**
+ * Rewrite an organisation's stored answers that `rewrite` changes, sealed again: a personal-data
+ * erasure must reach into the sealed replays too, which no search of the column can see.
+ */
+export async function rewriteStoredAnswers(tx: ServiceContext, orgId: string, rewrite: (json: string) => string): Promise<number> {
+  const rows = await tx.db
+    .selectFrom('idempotency_keys')
+    .select(['user_id', 'key', 'response_body'])
+    .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('org_id', '=', orgId))
+    .where('response_body', 'is not', null)
+    .execute();
+  let rewritten = 0;
+  for (const row of rows) {
+    const json = JSON.stringify(openAnswer(tx, row.response_body as string));
+    const next = rewrite(json);
+    if (next === json) continue;
+    await tx.db
+      .updateTable('idempotency_keys')
+      .set({ response_body: tx.keys.encrypt(next) })
+      .where('user_id', '=', row.user_id)
+      .where('key', '=', row.key)
+      .execute();
+    rewritten++;
+  }
+  return rewritten;
+}
+
 /** The work failed and wrote nothing: free the key so the client may retry with it. */
 export async function releaseKey(ctx: ServiceContext, claim: KeyClaim): Promise<void> {
   await ctx.db

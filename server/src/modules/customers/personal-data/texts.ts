@@ -14,6 +14,7 @@ import { noteChange } from '../../../db/change-log.js';
 import type { Database } from '../../../db/database.js';
 import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import { rewriteStoredAnswers } from '../../../lib/idempotency.js';
 import { type Needle, scrub } from './identity.js';
 
 interface TextSpec {
@@ -82,21 +83,6 @@ export async function scrubTexts(tx: AuthedContext, orgId: string, needles: Need
   return rewritten + (await scrubReplays(tx, orgId, needles));
 }
 
-/** Stored replays of answers (idempotency_keys) are kept per user: the organisation's users' rows. */
-async function scrubReplays(tx: AuthedContext, orgId: string, needles: Needle[]): Promise<number> {
-  const rows = await tx.db
-    .selectFrom('idempotency_keys')
-    .select(['user_id', 'key', 'response_body'])
-    .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('org_id', '=', orgId))
-    .where((eb) => eb.or(needles.map((n) => containsText(tx.dialect, 'response_body', n.text))))
-    .execute();
-  for (const row of rows) {
-    await tx.db
-      .updateTable('idempotency_keys')
-      .set({ response_body: scrub(row.response_body, needles) })
-      .where('user_id', '=', row.user_id)
-      .where('key', '=', row.key)
-      .execute();
-  }
-  return rows.length;
-}
+/** Stored replays of answers (idempotency_keys) are sealed: opened, scrubbed and sealed again in lib/idempotency. */
+const scrubReplays = (tx: AuthedContext, orgId: string, needles: Needle[]): Promise<number> =>
+  rewriteStoredAnswers(tx, orgId, (json) => scrub(json, needles));
