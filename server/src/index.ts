@@ -83,13 +83,23 @@ async function shutdown(signal: string) {
 }
 // Planner statistics kept up with the tables' growth (handle.ts).
 let upkeeping = false;
+// Said once as it starts failing and once as it recovers: PostgreSQL's upkeep runs every 2 s, and
+// a database that is down for a minute must not fill the log (the 503s and readiness say it is down).
+let upkeepFailing = false;
 const upkeep = setInterval(() => {
   // One round at a time: an ANALYZE slower than the interval is not started twice.
   if (upkeeping) return;
   upkeeping = true;
   void handle
     .maintain()
-    .catch((err) => log.warn({ err }, 'database upkeep failed'))
+    .then(() => {
+      if (upkeepFailing) log.info('database upkeep works again');
+      upkeepFailing = false;
+    })
+    .catch((err) => {
+      if (!upkeepFailing) log.warn({ err }, 'database upkeep failed');
+      upkeepFailing = true;
+    })
     .finally(() => (upkeeping = false));
 }, handle.maintainEveryMs);
 upkeep.unref();
