@@ -1,7 +1,7 @@
 /** Checkout → callback → plan and limits rise; duplicated, late, wrong-amount and forged callbacks; prorated upgrade; downgrade waits. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckoutResult, CurrentSubscription, Envelope } from '@duka/shared';
-import { PaymentRejected } from '../../server/src/modules/billing/providers/payment-provider.js';
+import { PaymentRejected } from '../../server/src/mobile-money/provider.js';
 import { runBillingJobs } from '../../server/src/modules/billing/services/billing-jobs.js';
 import { e164, registerOwner, type Session, uniquePhone } from '../setup/factories.js';
 import { CALLBACK_SECRET, callbackBody, FakePayments } from '../setup/fake-payments.js';

@@ -5,7 +5,7 @@
  * (decoded from base64), as often as asked, late, for another amount, or a forged one; `settle`
  * moves an order on without any webhook (one that was lost), which only the status query learns.
  */
-import { selcomDigest, selcomHeaders } from '../../server/src/modules/billing/providers/selcom.js';
+import { selcomDigest, selcomHeaders } from '../../server/src/mobile-money/selcom.js';
 import { type FakeAnswer, HttpFake, json, type RecordedRequest } from './http-fake.js';
 
 export interface SelcomMerchant {

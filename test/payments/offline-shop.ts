@@ -5,7 +5,7 @@
  */
 import { CollectionAccount, Envelope, newId, PushResponse, type Transaction } from '@duka/shared';
 import { expect } from 'vitest';
-import { runPaymentMatching } from '../../server/src/modules/payments/services/matching-job.js';
+import { runPaymentMatching } from '../../server/src/modules/payments/inbox/matching-job.js';
 import { SelcomFake } from '../fakes/selcom-fake.js';
 import { registerOwner, type Session } from '../setup/factories.js';
 import type { Listening, TestApp } from '../setup/test-app.js';

@@ -5,7 +5,7 @@
  * left unmatched; the sale's own refusals; who may see which request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPaymentRequestJobs } from '../../server/src/modules/payments/services/request-jobs.js';
+import { runPaymentRequestJobs } from '../../server/src/modules/payments/requests/request-jobs.js';
 import { AzamPayFake } from '../fakes/azampay-fake.js';
 import { registerOwner } from '../setup/factories.js';
 import { ask, asked, booked, checkout, type PushShop, pushShop, readRequest, stockOf } from '../setup/push-factories.js';

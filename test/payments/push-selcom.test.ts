@@ -6,7 +6,7 @@
  * another amount paid; a push refused, unanswered, or answered and lost on its way back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPaymentRequestJobs } from '../../server/src/modules/payments/services/request-jobs.js';
+import { runPaymentRequestJobs } from '../../server/src/modules/payments/requests/request-jobs.js';
 import { attachRealtime, type RealtimeServer } from '../../server/src/sync/ws/attach.js';
 import { paymentRef, SelcomFake } from '../fakes/selcom-fake.js';
 import { ask, booked, checkout, pushShop, readRequest, stockOf } from '../setup/push-factories.js';

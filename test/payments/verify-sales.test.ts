@@ -8,7 +8,7 @@
  */
 import { Envelope, newId, NotificationList, PullResponse } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySales } from '../../server/src/modules/payments/services/verify-sales.js';
+import { verifySales } from '../../server/src/modules/payments/inbox/verify-sales.js';
 import { addStore } from '../setup/factories.js';
 import { createTestApp, type Listening, listen, type TestApp } from '../setup/test-app.js';
 import { AZAM, MIN, offlineShops } from './offline-shop.js';

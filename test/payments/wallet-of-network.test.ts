@@ -1,6 +1,6 @@
 /** A received payment's wallet from the provider's word for its network: each spelling the providers send, and nothing guessed. */
 import { describe, expect, it } from 'vitest';
-import { walletOfNetwork } from '../../server/src/modules/payments/services/wallet-of-network.js';
+import { walletOfNetwork } from '../../server/src/modules/payments/inbox/wallet-of-network.js';
 
 describe('walletOfNetwork', () => {
   it("names the wallet from AzamPay's and Selcom's words, in any case and spacing", () => {

@@ -3,7 +3,7 @@
  *
  * server/src is built in layers, bottom to top:
  *
- *   @duka/shared < env.ts < db/ < lib/ < messaging/ < events/ < modules/ < sync/ < app.ts, boot.ts, backups.ts, background-jobs.ts, index.ts, cli/
+ *   @duka/shared < env.ts < db/ < lib/ < mobile-money/ < messaging/ < events/ < modules/ < sync/ < app.ts, boot.ts, backups.ts, background-jobs.ts, index.ts, cli/
  *
  * A file imports from its own layer or the ones below, never from above, and no chain of imports
  * (type imports included) comes back to where it started. What lib/context.ts needs from above
@@ -39,6 +39,8 @@ const LAYERS: Array<{ name: string; prefixes: string[] }> = [
   { name: 'env', prefixes: ['env.ts'] },
   { name: 'db', prefixes: ['db/'] },
   { name: 'lib', prefixes: ['lib/'] },
+  // The mobile-money providers' drivers (AzamPay, Selcom), which billing and payments both drive.
+  { name: 'mobile-money', prefixes: ['mobile-money/'] },
   { name: 'messaging', prefixes: ['messaging/'] },
   { name: 'events', prefixes: ['events/'] },
   { name: 'modules', prefixes: ['modules/'] },
@@ -59,7 +61,7 @@ const AREAS: string[][] = [
   // Sign-in, credit, fiscal receipts, reports, analytics and shifts: they notify, message and read customers.
   ['auth', 'credits', 'fiscal', 'reports', 'analytics', 'shifts'],
   // Lots, prescriptions and registers: pharmacy writes its registers as reports; a shop's own
-  // mobile-money accounts drive billing's providers and export what they received as reports do.
+  // mobile-money accounts export what they received as reports do.
   ['pharmacy', 'payments'],
   // The catalogue and stock adjustments: a batch-tracked product is adjusted through pharmacy's lots.
   ['inventory'],
@@ -359,5 +361,19 @@ describe('architecture', () => {
     const list = writtenOut(SyncEntity.options, 3);
     expect(list.test(source('shared/src/sync/protocol.ts'))).toBe(true);
     expect(appSources().filter((f) => f !== 'shared/src/sync/protocol.ts' && list.test(source(f)))).toEqual([]);
+  });
+
+  it("every port of the service context is in docs/architecture.md's Ports table, with the file that declares it", () => {
+    const doc = source('docs/architecture.md');
+    const declared = files('server/src').flatMap((file) => {
+      const block = /interface Providers \{([^}]*)\}/.exec(source(file))?.[1] ?? '';
+      return [...block.matchAll(/^\s+(\w+):/gm)].map((m) => ({ member: m[1]!, file: path.relative('server/src/modules', file) }));
+    });
+    expect(declared.map((d) => d.member)).toEqual(expect.arrayContaining(['payments', 'saleBooking', 'saleVerification']));
+    const rows = doc.split('\n').filter((line) => line.startsWith('| `'));
+    const missing = declared.filter(
+      ({ member, file }) => !rows.some((row) => row.includes(`\`${member}\``) && row.includes(`\`${file}\``)),
+    );
+    expect(missing).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import {
   type PaymentResult,
   type PaymentRejected,
   type PushPaymentRequest,
-} from '../../server/src/modules/billing/providers/payment-provider.js';
+} from '../../server/src/mobile-money/provider.js';
 
 export const CALLBACK_SECRET = 'fake-callback-secret';
 

@@ -2,12 +2,4 @@
 export { startOnFree } from './billing.queries.js';
 export { billingFigures, listAdminSubscriptions } from './services/admin-billing.js';
 export { aiCreditAllowance, checkPlanAllows, planAiCredits, planInForce, refuseUnlessAllowed } from './services/limits.js';
-export { AZAMPAY_SANDBOX, azamPayProvider } from './providers/azampay.js';
-export { selcomProvider } from './providers/selcom.js';
-export {
-  CallbackRejected,
-  type PaymentCallbackInput,
-  type PaymentProvider,
-  PaymentRejected,
-  type PaymentResult,
-} from './providers/payment-provider.js';
+export { paymentProviderFromConfig } from './services/subscription-provider.js';

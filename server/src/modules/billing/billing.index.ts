@@ -3,7 +3,7 @@ import { authedCtx, ok, serviceCtx } from '../../lib/route.js';
 import * as routes from './billing.routes.js';
 import { listBillingEvents } from './services/admin-billing.js';
 import { checkout } from './services/checkout.js';
-import { receiveCallback } from './services/payments.js';
+import { receiveCallback } from './services/subscription-payments.js';
 import { createPlan, listActivePlans, listPlansForAdmin, retirePlan, updatePlan } from './services/plans.js';
 import { cancelSubscription, currentSubscription, listInvoices } from './services/subscription.js';
 

@@ -3,7 +3,7 @@ import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './credits.routes.js';
 import { addCreditNote, logCreditMessage, sendReminder } from './services/contacts.js';
 import { listCreditTabs, writeOffTab } from './services/credit-tabs.js';
-import { recordCreditPaymentOnce } from './services/payments.js';
+import { recordCreditPaymentOnce } from './services/credit-payments.js';
 import { getCreditProfile } from './services/profile.js';
 
 export const creditsRouter: Router = createRouter()

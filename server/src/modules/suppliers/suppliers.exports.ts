@@ -1,4 +1,4 @@
 /** What suppliers offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { toDeliveries } from './deliveries.queries.js';
-export { orgPayments, toPayments } from './payments.queries.js';
+export { orgPayments, toPayments } from './supplier-payments.queries.js';
 export { outstandingOf, owing, toSupplier } from './suppliers.queries.js';

@@ -1,10 +1,10 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as deliveries from './deliveries.routes.js';
-import * as payments from './payments.routes.js';
+import * as payments from './supplier-payments.routes.js';
 import * as routes from './suppliers.routes.js';
 import { createDeliveryOnce, deleteDelivery, getDelivery, listDeliveries, updateDelivery } from './services/deliveries.js';
-import { listPayments, payDeliveryOnce, paySupplierOnce } from './services/payments.js';
+import { listSupplierPayments, payDeliveryOnce, paySupplierOnce } from './services/supplier-payments.js';
 import { createSupplier, deleteSupplier, getSupplier, listSuppliers, supplierStats, updateSupplier } from './services/suppliers.js';
 
 /** Fixed paths (stats, deliveries, payments) are registered before `/suppliers/{id}`. */
@@ -32,7 +32,7 @@ export const suppliersRouter: Router = createRouter()
     return ok(c, delivery, { message: 'delivery recorded' });
   })
   .openapi(payments.list, async (c) => {
-    const { items, meta } = await listPayments(authedCtx(c), c.req.valid('query'));
+    const { items, meta } = await listSupplierPayments(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });
   })
   .openapi(deliveries.getOne, async (c) => ok(c, await getDelivery(authedCtx(c), c.req.valid('param').id)))
@@ -62,7 +62,7 @@ export const suppliersRouter: Router = createRouter()
     return ok(c, null, { message: 'supplier deleted' });
   })
   .openapi(payments.listForSupplier, async (c) => {
-    const { items, meta } = await listPayments(authedCtx(c), c.req.valid('query'), c.req.valid('param').id);
+    const { items, meta } = await listSupplierPayments(authedCtx(c), c.req.valid('query'), c.req.valid('param').id);
     return ok(c, items, { meta });
   })
   .openapi(payments.paySupplier, async (c) => {

@@ -1,4 +1,4 @@
-/** The organisation's suppliers and what they are owed; deliveries.queries.ts and payments.queries.ts hold the rest. */
+/** The organisation's suppliers and what they are owed; deliveries.queries.ts and supplier-payments.queries.ts hold the rest. */
 import { fromCents } from '@duka/shared';
 import type { Supplier, SupplierStatus } from '@duka/shared';
 import type { ExpressionBuilder, Kysely, Updateable } from 'kysely';

@@ -25,7 +25,7 @@ import {
 import { claimStalePayment, newestOpenRenewal, stalePendingPayments } from '../invoices.queries.js';
 import { invoiceNumber } from './checkout.js';
 import { recordBillingEvent } from './history.js';
-import { applyPaymentResult, pushAfterCommit } from './payments.js';
+import { applyPaymentResult, pushAfterCommit } from './subscription-payments.js';
 import { GRACE_DAYS } from './subscription.js';
 
 const DAY = 86_400_000;

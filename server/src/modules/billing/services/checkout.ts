@@ -16,7 +16,7 @@ import { FREE_PLAN, findPlanByCode, type InvoiceRow, type PaymentRow, priceOf, t
 import { findOpenRenewal } from '../invoices.queries.js';
 import { recordBillingEvent } from './history.js';
 import { planInForce } from './limits.js';
-import { pushAfterCommit } from './payments.js';
+import { pushAfterCommit } from './subscription-payments.js';
 
 /** `INV-YYYYMMDD-XXXXXXXX`: readable on a phone, unique without a shared counter (the id's random tail; its head is a time). */
 export const invoiceNumber = (id: string, now: number) =>

@@ -14,7 +14,7 @@ import {
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
-import { recordCreditPayment } from '../../../modules/credits/services/payments.js';
+import { recordCreditPayment } from '../../../modules/credits/services/credit-payments.js';
 import { findCustomer } from '../../../modules/customers/customers.queries.js';
 import { createCustomer, updateCustomer } from '../../../modules/customers/services/customers.js';
 import { adjustStock } from '../../../modules/inventory/services/stock.js';
