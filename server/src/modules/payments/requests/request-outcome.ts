@@ -1,7 +1,8 @@
 /**
  * What a provider said about a payment request, applied once: the callback route and the status
  * query both come here, inside the transaction that stored the received payment, so a payment is
- * stored, matched and its sale booked together or not at all.
+ * stored, matched and its sale booked together or not at all. The sale is booked by pos, through
+ * the sale-booking port (sale-booking-port.ts names its implementation).
  *
  * Only the current attempt of a request still waiting can be paid or failed by it. Every step is a
  * conditional update on the request's status and attempt, so of two answers at once (a webhook
