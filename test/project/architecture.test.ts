@@ -43,7 +43,7 @@ const LAYERS: Array<{ name: string; prefixes: string[] }> = [
   { name: 'events', prefixes: ['events/'] },
   { name: 'modules', prefixes: ['modules/'] },
   { name: 'sync', prefixes: ['sync/'] },
-  { name: 'top', prefixes: ['app.ts', 'boot.ts', 'backups.ts', 'background-jobs.ts', 'index.ts', 'cli/'] },
+  { name: 'top', prefixes: ['app.ts', 'boot.ts', 'backups.ts', 'background-jobs.ts', 'index.ts', 'providers.ts', 'cli/'] },
 ];
 
 /**

@@ -11,3 +11,8 @@ export {
   PaymentRejected,
   type PaymentResult,
 } from './providers/payment-provider.js';
+
+// For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
+export { billingRouter } from './billing.index.js';
+export { paymentProviderFromConfig } from './providers/index.js';
+export { runBillingJobs } from './services/billing-jobs.js';

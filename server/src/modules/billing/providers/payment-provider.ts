@@ -78,14 +78,3 @@ export class CallbackRejected extends Error {
     this.name = 'CallbackRejected';
   }
 }
-
-/*
- * The provider is a typed member of every service context (`ctx.payments`): app.ts builds it
- * (AppDeps) and this adds it to lib/context.ts's Providers, since lib/ may not import modules/.
- */
-declare module '../../../lib/context.js' {
-  interface Providers {
-    /** Where subscription payments are pushed and their callbacks checked (AzamPay, Selcom, or the fake). */
-    payments: PaymentProvider;
-  }
-}

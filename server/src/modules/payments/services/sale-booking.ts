@@ -52,10 +52,3 @@ export interface SaleBooking {
   /** The sale with its lines as the API answers it; null when there is none with this id in the store. */
   sale(ctx: ServiceContext, at: { orgId: string; storeId: string }, id: string): Promise<Transaction | null>;
 }
-
-declare module '../../../lib/context.js' {
-  interface Providers {
-    /** The sale's rules for payment requests (pos's, wired by app.ts). */
-    saleBooking: SaleBooking;
-  }
-}
