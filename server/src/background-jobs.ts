@@ -8,13 +8,13 @@
 import type { AppDeps } from './app.js';
 import type { Lease } from './lib/leases.js';
 import { pruneIdempotencyKeys } from './lib/idempotency.js';
-import { pruneAgentState } from './modules/ai/services/agent-state-prune.js';
-import { runBillingJobs } from './modules/billing/services/billing-jobs.js';
-import { pruneAuthCounters } from './modules/auth/services/sign-in-guard.js';
-import { runFiscalJobs } from './modules/fiscal/services/jobs.js';
-import { runPaymentMatching, runPaymentRequestJobs } from './modules/payments/payments.exports.js';
-import { expiryJobState, type ExpiryJobState, runExpiryJob } from './modules/pharmacy/lots/expiry-job.js';
-import { runScheduledReports } from './modules/reports/services/scheduler.js';
+import { pruneAgentState } from './modules/ai/ai.exports.js';
+import { runBillingJobs } from './modules/billing/billing.exports.js';
+import { pruneAuthCounters } from './modules/auth/auth.exports.js';
+import { runFiscalJobs } from './modules/fiscal/fiscal.exports.js';
+import { runPaymentRequestJobs, runPaymentMatching } from './modules/payments/payments.exports.js';
+import { expiryJobState, type ExpiryJobState, runExpiryJob } from './modules/pharmacy/pharmacy.exports.js';
+import { runScheduledReports } from './modules/reports/reports.exports.js';
 import { pruneChangeLog } from './sync/pull/services/prune.js';
 import { pruneSyncRecords } from './sync/push/services/retention.js';
 

@@ -13,7 +13,7 @@ import { openDatabase } from './boot.js';
 import { type BackupTarget, PID_FILE, pruneBackups, takeBackup } from './db/backup.js';
 import { backupDir, type Config } from './env.js';
 import { objectStoreLocation } from './lib/storage-config.js';
-import { notifyRestored } from './modules/notifications/services/restore-notice.js';
+import { notifyRestored } from './modules/notifications/notifications.exports.js';
 
 export interface BackupSchedule {
   stop(): void;

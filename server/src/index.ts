@@ -6,10 +6,10 @@ import { soleServer } from './db/dialect.js';
 import { type Config, ConfigError, loadConfig } from './env.js';
 import { createLogger } from './lib/logger.js';
 import { attachRealtime } from './sync/ws/attach.js';
-import { releaseDeadClaims } from './modules/fiscal/services/jobs.js';
+import { releaseDeadClaims } from './modules/fiscal/fiscal.exports.js';
 import { backgroundJobs, TICK_MS } from './background-jobs.js';
 import { startBackups } from './backups.js';
-import { metricsRouter } from './modules/health/metrics.index.js';
+import { metricsRouter } from './modules/health/health.exports.js';
 
 let config: Config;
 try {

@@ -3,7 +3,7 @@
  *
  * server/src is built in layers, bottom to top:
  *
- *   @duka/shared < env.ts < db/ < lib/ < mobile-money/ < messaging/ < events/ < modules/ < sync/ < app.ts, boot.ts, backups.ts, background-jobs.ts, index.ts, cli/
+ *   @duka/shared < env.ts < db/ < lib/ < mobile-money/ < messaging/ < events/ < modules/ < sync/ < app.ts, boot.ts, backups.ts, background-jobs.ts, index.ts, providers.ts, cli/
  *
  * A file imports from its own layer or the ones below, never from above, and no chain of imports
  * (type imports included) comes back to where it started. What lib/context.ts needs from above
@@ -45,7 +45,7 @@ const LAYERS: Array<{ name: string; prefixes: string[] }> = [
   { name: 'events', prefixes: ['events/'] },
   { name: 'modules', prefixes: ['modules/'] },
   { name: 'sync', prefixes: ['sync/'] },
-  { name: 'top', prefixes: ['app.ts', 'boot.ts', 'backups.ts', 'background-jobs.ts', 'index.ts', 'cli/'] },
+  { name: 'top', prefixes: ['app.ts', 'boot.ts', 'backups.ts', 'background-jobs.ts', 'index.ts', 'providers.ts', 'cli/'] },
 ];
 
 /**
@@ -85,14 +85,18 @@ function layerOf(file: string): number {
   return at;
 }
 
-/** file → the files of `list` it imports (relative imports, type-only and dynamic ones included). */
-function importGraph(list: string[]): Map<string, string[]> {
-  const known = new Set(list);
+/**
+ * file → the files of `list` (or of `known`) it imports (relative imports, type-only and dynamic
+ * ones included); `read` gives a file's text, so a test can plant one.
+ */
+function importGraph(
+  list: string[],
+  read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8'),
+  known = new Set(list),
+): Map<string, string[]> {
   return new Map(
     list.map((file) => {
-      const specs = [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map(
-        (m) => m[1]!,
-      );
+      const specs = [...read(file).matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
       const targets = specs.map((s) => path.join(path.dirname(file), s).replace(/\.js$/, '.ts')).filter((t) => known.has(t));
       return [file, [...new Set(targets)]];
     }),
@@ -363,17 +367,98 @@ describe('architecture', () => {
     expect(appSources().filter((f) => f !== 'shared/src/sync/protocol.ts' && list.test(source(f)))).toEqual([]);
   });
 
-  it("every port of the service context is in docs/architecture.md's Ports table, with the file that declares it", () => {
+  it("every port of the service context is in docs/architecture.md's Ports table, with the file that declares its type", () => {
     const doc = source('docs/architecture.md');
-    const declared = files('server/src').flatMap((file) => {
-      const block = /interface Providers \{([^}]*)\}/.exec(source(file))?.[1] ?? '';
-      return [...block.matchAll(/^\s+(\w+):/gm)].map((m) => ({ member: m[1]!, file: path.relative('server/src/modules', file) }));
-    });
-    expect(declared.map((d) => d.member)).toEqual(expect.arrayContaining(['payments', 'saleBooking', 'saleVerification']));
+    // Members are listed in server/src/providers.ts only (checked below); each is typed from the port's own file.
+    const block = /interface Providers \{([^}]*)\}/.exec(source('server/src/providers.ts'))?.[1] ?? '';
+    const members = [...block.matchAll(/^\s+(\w+):/gm)].map((m) => m[1]!);
+    expect(members).toEqual(expect.arrayContaining(['payments', 'saleBooking', 'saleVerification']));
     const rows = doc.split('\n').filter((line) => line.startsWith('| `'));
-    const missing = declared.filter(
-      ({ member, file }) => !rows.some((row) => row.includes(`\`${member}\``) && row.includes(`\`${file}\``)),
+    expect(members.filter((member) => !rows.some((row) => row.includes(`\`${member}\``) && /`\w[\w-]*\/[\w/.-]+\.ts`/.test(row)))).toEqual(
+      [],
     );
-    expect(missing).toEqual([]);
+  });
+});
+
+/**
+ * The doors into the areas: sync/ and the server's wiring (app.ts, boot.ts, backups.ts,
+ * background-jobs.ts, index.ts, providers.ts, cli/) reach an area only through its exports file, as
+ * the areas reach each other; the context's providers are listed in one file; and the rank table
+ * of docs/architecture.md is AREAS, so neither can drift from the code.
+ */
+describe('architecture: every door an exports file', () => {
+  const serverFiles = files('server/src');
+  const server = importGraph(serverFiles);
+
+  /** `file -> target` for each import, from a file outside modules/, of an area's file other than its exports file. */
+  const sideDoors = (graph: Map<string, string[]>) =>
+    [...graph].flatMap(([file, targets]) =>
+      areaOf(file) ? [] : targets.filter((t) => areaOf(t) && t !== exportsOf(areaOf(t)!)).map((t) => `${file} -> ${t}`),
+    );
+
+  it('every area has an exports file', () => {
+    const areas = AREAS.flat();
+    expect(areas.filter((a) => !serverFiles.includes(exportsOf(a)))).toEqual([]);
+  });
+
+  it('sync/ and the server wiring import areas only through their exports files', () => {
+    // The check sees the doors in use: the routers app.ts mounts and the verbs sync/ replays.
+    expect(server.get('server/src/app.ts')).toContain(exportsOf('pos'));
+    expect(server.get('server/src/background-jobs.ts')).toContain(exportsOf('fiscal'));
+    expect(server.get('server/src/sync/push/services/sale-mutations.ts')).toContain(exportsOf('pos'));
+    expect(sideDoors(server)).toEqual([]);
+  });
+
+  it('fails on a planted import of an area’s internal file from app.ts, sync/, a job or the CLI', () => {
+    const planted = new Map([
+      ['server/src/app.ts', "import { recordSales } from './modules/pos/services/record-sale.js';"],
+      ['server/src/sync/push/services/mutators.ts', "import { recordSales } from '../../../modules/pos/services/record-sale.js';"],
+      ['server/src/background-jobs.ts', "import type { X } from './modules/fiscal/services/jobs.js';"],
+      ['server/src/cli/admin-create.ts', "const { createPlatformAdmin } = await import('../modules/admin/create-admin.js');"],
+      // Through the exports file, and an area's own file, are both fine.
+      ['server/src/index.ts', "import { metricsRouter } from './modules/health/health.exports.js';"],
+      ['server/src/modules/pos/x.ts', "import { recordSales } from './services/record-sale.js';"],
+    ]);
+    const graph = importGraph([...planted.keys()], (f) => planted.get(f)!, new Set(serverFiles));
+    expect(sideDoors(graph)).toEqual([
+      'server/src/app.ts -> server/src/modules/pos/services/record-sale.ts',
+      'server/src/sync/push/services/mutators.ts -> server/src/modules/pos/services/record-sale.ts',
+      'server/src/background-jobs.ts -> server/src/modules/fiscal/services/jobs.ts',
+      'server/src/cli/admin-create.ts -> server/src/modules/admin/create-admin.ts',
+    ]);
+  });
+
+  /** Files that add members to lib/context.ts's interfaces by declaration merging. */
+  const MERGES_CONTEXT = /declare module\s+['"](?:\.{1,2}\/)+lib\/context\.js['"]/;
+  const uncommented = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+
+  it('the context’s providers are listed in one file, server/src/providers.ts', () => {
+    expect(MERGES_CONTEXT.test("declare module '../../../lib/context.js' {"), 'the check sees a merge').toBe(true);
+    expect(serverFiles.filter((f) => MERGES_CONTEXT.test(uncommented(source(f))))).toEqual(['server/src/providers.ts']);
+  });
+
+  /** The rank table under "## Areas are ranked too" in docs/architecture.md, as AREAS is written. */
+  const documentedRanks = (doc: string): string[][] => {
+    const section = doc.split(/^## /m).find((s) => s.startsWith('Areas are ranked too'));
+    if (!section) throw new Error('docs/architecture.md has no "## Areas are ranked too" section');
+    const rows = section.split('\n').filter((line) => /^\|\s*\d+\s*\|/.test(line));
+    return rows.map((row, i) => {
+      const [rank, areas] = row
+        .split('|')
+        .slice(1, 3)
+        .map((cell) => cell.trim());
+      if (Number(rank) !== i) throw new Error(`rank table row ${i} is numbered ${rank}`);
+      return [...areas!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    });
+  };
+
+  it('the rank table of docs/architecture.md is AREAS, and its count is theirs', () => {
+    const doc = source('docs/architecture.md');
+    expect(documentedRanks('## Areas are ranked too\n\n| rank | areas |\n|---|---|\n| 0 | `a`, `b` | x |\n| 1 | `c` | y |\n')).toEqual([
+      ['a', 'b'],
+      ['c'],
+    ]);
+    expect(documentedRanks(doc)).toEqual(AREAS);
+    expect(doc.match(/The (\d+) areas of `server\/src\/modules\/`/)?.[1]).toBe(String(AREAS.flat().length));
   });
 });

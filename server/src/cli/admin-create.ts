@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../boot.js';
 import { ConfigError, loadConfig } from '../env.js';
 import { createLogger } from '../lib/logger.js';
-import { createPlatformAdmin } from '../modules/admin/create-admin.js';
+import { createPlatformAdmin } from '../modules/admin/admin.exports.js';
 
 const { values } = parseArgs({
   options: {

@@ -38,11 +38,12 @@ export interface Actor {
 
 /**
  * What areas of modules/ provide for services to reach through the context (billing's payment
- * provider, fiscal's queue and TRA gateway): each area adds its own members here by declaration
- * merging in its port file, as Hono's ContextVariableMap is extended, so `ctx.payments` is typed
- * wherever it is used while lib/ imports nothing of modules/. app.ts must supply every member.
+ * provider, fiscal's queue and TRA gateway, payments' ports): every member is listed in one file,
+ * server/src/providers.ts, by declaration merging, each typed from its area's exports file, so
+ * `ctx.payments` is typed wherever it is used while lib/ imports nothing of modules/. app.ts must
+ * supply every member.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in the areas' port files
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in server/src/providers.ts
 export interface Providers {}
 
 export interface Deps extends Providers {

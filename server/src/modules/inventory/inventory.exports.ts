@@ -4,3 +4,8 @@ export { createCategory, deleteCategory, updateCategory } from './services/categ
 export { listProducts } from './services/list-products.js';
 export { updateProduct } from './services/products.js';
 export { insertAdjustment, listLowStock } from './services/stock.js';
+
+// For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
+export { inventoryRouter } from './inventory.index.js';
+export { productsWithStock } from './inventory.queries.js';
+export { adjustStock } from './services/stock.js';

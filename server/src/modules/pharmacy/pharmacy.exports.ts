@@ -14,3 +14,9 @@ export { returnSaleLots } from './lots/dispense.js';
 export { addoPermitted, checkDispensing } from './addo/dispensing-checks.js';
 export { recordPrescriptionEntry } from './prescriptions/prescription-register.js';
 export { type LotLine, receiveLot, returnLot } from './lots/receive-lots.js';
+
+// For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
+export { pharmacyRouter } from './pharmacy.index.js';
+export { ADDO_STATE_ID } from './addo/addo.queries.js';
+export { tillBatches, toBatch } from './lots/batches.queries.js';
+export { type ExpiryJobState, expiryJobState, runExpiryJob } from './lots/expiry-job.js';

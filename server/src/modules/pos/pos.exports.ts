@@ -2,3 +2,9 @@
 export { transactionMatches, withLines } from './pos.queries.js';
 export { posSaleBooking } from './services/held-sale.js';
 export { posSummary } from './services/transactions.js';
+
+// For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
+export { posRouter } from './pos.index.js';
+export { recordSales, type SaleRequest } from './services/record-sale.js';
+export { pricingOf } from './services/sale-plan.js';
+export { refundSale, voidSale } from './services/sale-state.js';

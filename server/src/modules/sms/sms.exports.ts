@@ -1,2 +1,5 @@
 /** What sms offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { requireCustomerSmsAllowance } from './services/allowance.js';
+
+// For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
+export { smsRouter } from './sms.index.js';

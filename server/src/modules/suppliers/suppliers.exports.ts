@@ -2,3 +2,6 @@
 export { toDeliveries } from './deliveries.queries.js';
 export { orgPayments, toPayments } from './supplier-payments.queries.js';
 export { outstandingOf, owing, toSupplier } from './suppliers.queries.js';
+
+// For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
+export { suppliersRouter } from './suppliers.index.js';

@@ -1,7 +1,7 @@
 /** The pull's reads (the change log after a cursor, the organisation's versions) and the change log's floor. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { ADDO_STATE_ID } from '../../modules/pharmacy/addo/addo.queries.js';
+import { ADDO_STATE_ID } from '../../modules/pharmacy/pharmacy.exports.js';
 
 /** Up to `limit` change-log rows of the organisation after version `after`, in version order (its primary key). */
 export function changesAfter(db: Kysely<Database>, orgId: string, after: number, limit: number) {

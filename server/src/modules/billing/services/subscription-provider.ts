@@ -32,14 +32,3 @@ export function paymentProviderFromConfig(config: Config): PaymentProvider {
     timeoutMs: config.PAYMENT_TIMEOUT_MS,
   });
 }
-
-/*
- * The provider is a typed member of every service context (`ctx.payments`): app.ts builds it
- * (AppDeps) and this adds it to lib/context.ts's Providers, since lib/ may not import modules/.
- */
-declare module '../../../lib/context.js' {
-  interface Providers {
-    /** Where subscription payments are pushed and their callbacks checked (AzamPay, Selcom, or the fake). */
-    payments: PaymentProvider;
-  }
-}

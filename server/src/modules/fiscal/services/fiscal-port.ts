@@ -1,20 +1,9 @@
 /**
- * The fiscal queue and TRA's gateway as typed members of every service context: app.ts builds
- * them (AppDeps) and the declaration below adds them to lib/context.ts's Providers, since lib/ may
- * not import modules/.
+ * The fiscal queue as a typed member of every service context (`ctx.fiscal`, with TRA's gateway as
+ * `ctx.tra`): app.ts builds them (AppDeps) and server/src/providers.ts lists them in
+ * lib/context.ts's Providers, since lib/ may not import modules/.
  */
-import type { TraGateway } from '../tra/tra-gateway.js';
-
 export interface FiscalQueuePort {
   /** Send what the store's device has waiting, soon; returns at once. */
   kick(orgId: string, storeId: string): Promise<void>;
-}
-
-declare module '../../../lib/context.js' {
-  interface Providers {
-    /** Fiscal receipts waiting for TRA, sent by the queue after the sale's commit. */
-    fiscal: FiscalQueuePort;
-    /** TRA's VFD endpoints (registration, token, receipts). */
-    tra: TraGateway;
-  }
 }

@@ -4,7 +4,7 @@
  * above payments and could import a function, but the queue is built once per server (it outlives
  * any one request), so it is a member of every service context, as the realtime hub is.
  *
- * - Declared here, with the Providers member below (lib/ imports nothing of modules/).
+ * - Declared here; listed in server/src/providers.ts, the one place that fills lib/context.ts's Providers.
  * - Implemented here too: `SaleVerifier` in verify-sales.ts (offered by payments.exports.ts).
  * - Wired once, in app.ts's `createDeps` (`deps.saleVerification = new SaleVerifier(deps)`).
  * - Used by pos: `tx.saleVerification.soon(…)` after the commit in modules/pos/services/sale-write.ts.
@@ -15,11 +15,4 @@
 export interface SaleVerificationPort {
   /** Match these sales to the payments already received, after the answer; returns at once. */
   soon(orgId: string, saleIds: string[]): void;
-}
-
-declare module '../../../lib/context.js' {
-  interface Providers {
-    /** The sale-verification port (modules/payments/inbox/sale-verification-port.ts): `SaleVerifier`, wired by app.ts. */
-    saleVerification: SaleVerificationPort;
-  }
 }

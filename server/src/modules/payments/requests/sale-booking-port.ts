@@ -61,10 +61,3 @@ export interface SaleBooking {
 
 /** The context's sale-booking port: pos's `posSaleBooking` (modules/pos/services/held-sale.ts), wired by app.ts. */
 export const saleBooking = (ctx: ServiceContext): SaleBooking => ctx.saleBooking;
-
-declare module '../../../lib/context.js' {
-  interface Providers {
-    /** The sale-booking port (modules/payments/requests/sale-booking-port.ts): pos's `posSaleBooking`, wired by app.ts. */
-    saleBooking: SaleBooking;
-  }
-}

@@ -7,16 +7,15 @@
 import { OwingTabStatus, type SyncEntity } from '@duka/shared';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
-import { toOrganisation } from '../../../modules/tenancy/organisations.queries.js';
-import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.queries.js';
-import { customersWithBalance, toCustomer } from '../../../modules/customers/customers.queries.js';
-import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.queries.js';
+import { toOrganisation, toStore } from '../../../modules/tenancy/tenancy.exports.js';
+import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.exports.js';
+import { customersWithBalance, toCustomer } from '../../../modules/customers/customers.exports.js';
+import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.exports.js';
 import type { FileAddress } from '../../../modules/uploads/uploads.exports.js';
-import { tillBatches, toBatch } from '../../../modules/pharmacy/lots/batches.queries.js';
-import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.queries.js';
-import { toNotification } from '../../../modules/notifications/notifications.queries.js';
-import { withLines } from '../../../modules/pos/pos.queries.js';
-import { toStore } from '../../../modules/tenancy/stores.queries.js';
+import { tillBatches, toBatch } from '../../../modules/pharmacy/pharmacy.exports.js';
+import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.exports.js';
+import { toNotification } from '../../../modules/notifications/notifications.exports.js';
+import { withLines } from '../../../modules/pos/pos.exports.js';
 import { iso } from '../../../lib/clock.js';
 
 /** Transactions a till holds: its store's of the last 30 days. */

@@ -6,7 +6,7 @@ import { type SaleConflict, type SyncConflict, pageMeta } from '@duka/shared';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { createNotification } from '../../../modules/notifications/services/create-notification.js';
+import { createNotification } from '../../../modules/notifications/notifications.exports.js';
 import type { SyncConflictRow } from '../../../db/tables/sync.table.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { insertConflict } from '../push.queries.js';
