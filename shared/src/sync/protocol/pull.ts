@@ -1,7 +1,7 @@
 /** Pull: the change log after the till's cursor. */
 import { z } from 'zod';
 import { Change } from './changes.js';
-import { ServerTime } from './server-time.js';
+import { ServerTime } from './answered-at.js';
 
 export const PullQuery = z.object({
   cursor: z.string().max(200).optional(),

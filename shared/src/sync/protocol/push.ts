@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ConflictKind } from '../../conflicts.js';
 import { Mutation } from './mutations.js';
-import { ServerTime } from './server-time.js';
+import { ServerTime } from './answered-at.js';
 
 export const MAX_PUSH_MUTATIONS = 500;
 export const PushRequest = z
