@@ -17,7 +17,7 @@ import {
   toShiftReport,
 } from '@duka/shared';
 import { TillError } from '../errors.js';
-import type { LocalExec, LocalTrx } from '../local/db.js';
+import type { LocalExec } from '../local/db.js';
 import { getMeta } from '../local/meta.js';
 import { openShiftRow, type ShiftRow } from '../local/shift-movements.js';
 import { enqueue } from '../queue.js';
