@@ -8,11 +8,18 @@
  */
 import type { TokenPair } from '@duka/shared';
 import { fromBase64 } from './base64.js';
+import { TillApi } from './api.js';
 import type { TillConnector } from './connector.js';
 import { DukaApiError } from './http/errors.js';
 import type { LocalDb } from './local/db.js';
 import { deleteMeta, getMeta, type MetaValues, setMeta } from './local/meta.js';
 import { NetworkError, TillError } from './errors.js';
+
+/** The server as the till reaches it: the connector's transport and the typed endpoints over it. */
+export interface Server {
+  connector: TillConnector;
+  api: TillApi;
+}
 
 /** Who is signed in on the till. */
 export type TillUser = MetaValues['user'];
@@ -55,14 +62,16 @@ export interface AuthOptions {
 export class AuthSession {
   private refreshing: Promise<string> | null = null;
   private readonly margin: number;
+  private readonly server: Server;
 
   constructor(private readonly o: AuthOptions) {
     this.margin = o.refreshMarginMs ?? 60_000;
+    this.server = { connector: o.connector, api: new TillApi(o.connector) };
   }
 
   /** Sign in with an email or phone and a password. */
   async login(identifier: string, password: string): Promise<TillUser> {
-    const pair = await this.call((c, signal) => c.login({ identifier, password }, signal));
+    const pair = await this.call(({ api }, signal) => api.login({ identifier, password }, signal));
     if ('mfa_required' in pair) throw new TillError('FORBIDDEN', 'this account signs in with an authenticator code; a till cannot use it');
     const { id, first_name, last_name, email, role, password_change_required } = pair.user;
     return this.keep(pair, { id, first_name, last_name, email, role, ...(password_change_required ? { password_change_required } : {}) });
@@ -75,8 +84,7 @@ export class AuthSession {
   async setPassword(password: string): Promise<TillUser> {
     const user = await getMeta(this.o.db, 'user');
     if (!user) throw new TillError('AUTH_REQUIRED', 'sign in to sync');
-    if (!this.o.connector.setPassword) throw new TillError('FORBIDDEN', 'this till cannot set a password; set it in the back office');
-    await this.authed((c, token, signal) => c.setPassword!(token, password, signal));
+    await this.authed(({ api }, token, signal) => api.setPassword(token, password, signal));
     const { password_change_required: _, ...settled } = user;
     await setMeta(this.o.db, 'user', settled);
     return settled;
@@ -84,12 +92,12 @@ export class AuthSession {
 
   /** Text a sign-in code to a phone (the server answers the same for unknown numbers). */
   async requestOtp(phone: string): Promise<void> {
-    await this.call((c, signal) => c.requestOtp(phone, signal));
+    await this.call(({ api }, signal) => api.requestOtp(phone, signal));
   }
 
   /** Sign in with the code texted by `requestOtp`. */
   async loginWithOtp(phone: string, code: string): Promise<TillUser> {
-    const data = await this.call((c, signal) => c.verifyOtp(phone, code, signal));
+    const data = await this.call(({ api }, signal) => api.verifyOtp(phone, code, signal));
     const claims = decodeClaims(data.access_token);
     return this.keep(data, { id: claims?.sub ?? '', role: claims?.role ?? 'staff' });
   }
@@ -98,7 +106,7 @@ export class AuthSession {
   async logout(): Promise<void> {
     const token = await getMeta(this.o.db, 'access_token');
     const refresh = await getMeta(this.o.db, 'refresh_token');
-    if (token) await this.call((c, signal) => c.logout(token, refresh, signal)).catch(() => {});
+    if (token) await this.call(({ api }, signal) => api.logout(token, refresh, signal)).catch(() => {});
     await this.clear();
   }
 
@@ -118,9 +126,8 @@ export class AuthSession {
 
   /** Whether the server answers (reachability is reported as for every call); false when the connector cannot tell. */
   async ping(): Promise<boolean> {
-    const c = this.o.connector;
-    if (!c.ping) return false;
-    return this.call((conn, signal) => conn.ping!(signal)).then(
+    if (!this.o.connector.ping) return false;
+    return this.call(({ connector }, signal) => connector.ping!(signal)).then(
       () => true,
       () => false,
     );
@@ -148,15 +155,15 @@ export class AuthSession {
   }
 
   /** An authenticated call: its token refreshed before expiry, refreshed and the call retried once on 401. */
-  async authed<T>(fn: (c: TillConnector, token: string, signal: AbortSignal) => Promise<T>): Promise<T> {
+  async authed<T>(fn: (s: Server, token: string, signal: AbortSignal) => Promise<T>): Promise<T> {
     const token = await this.accessToken();
     try {
-      return await this.call((c, signal) => fn(c, token, signal));
+      return await this.call((s, signal) => fn(s, token, signal));
     } catch (err) {
       if (!(err instanceof DukaApiError) || err.status !== 401) throw err;
       const fresh = await this.refresh(token);
       try {
-        return await this.call((c, signal) => fn(c, fresh, signal));
+        return await this.call((s, signal) => fn(s, fresh, signal));
       } catch (again) {
         if (again instanceof DukaApiError && again.status === 401) throw await this.refused(again.message);
         throw again;
@@ -168,7 +175,7 @@ export class AuthSession {
     const refreshToken = await getMeta(this.o.db, 'refresh_token');
     if (!refreshToken) throw await this.refused('not signed in');
     try {
-      const data = await this.call((c, signal) => c.refresh(refreshToken, signal));
+      const data = await this.call(({ connector }, signal) => connector.refresh(refreshToken, signal));
       await this.store(data);
       return data.access_token;
     } catch (err) {
@@ -177,12 +184,12 @@ export class AuthSession {
     }
   }
 
-  /** One connector call: reachability reported, and once the till has closed, CLOSED rather than a network error. */
-  private async call<T>(fn: (c: TillConnector, signal: AbortSignal) => Promise<T>): Promise<T> {
+  /** One call to the server: reachability reported, and once the till has closed, CLOSED rather than a network error. */
+  private async call<T>(fn: (s: Server, signal: AbortSignal) => Promise<T>): Promise<T> {
     const closed = () => new TillError('CLOSED', 'the till is closed');
     if (this.o.signal.aborted) throw closed();
     try {
-      const answer = await fn(this.o.connector, this.o.signal);
+      const answer = await fn(this.server, this.o.signal);
       this.o.onReachable?.(true);
       return answer;
     } catch (err) {

@@ -8,14 +8,13 @@
  * files, `ws`) and `browser.ts` (a storage the page brings, the native WebSocket).
  */
 export type { TillOptions } from './lifecycle.js';
-export type { DialSocket, SocketEvents, TillPlatform, TillSocket } from './platform.js';
-export type { RegisteredDevice, TillConnector } from './connector.js';
+export type { DialSocket, NetworkEvents, SocketEvents, TillPlatform, TillSocket } from './platform.js';
+export type { ApiAnswer, ApiRequest, RegisteredDevice, TillConnector } from './connector.js';
 export { HttpConnector, type HttpConnectorOptions } from './http/connector.js';
 export type { FetchLike } from './http/client.js';
 export type { TillStorage } from './local/storage.js';
 export { type LocalDb, openLocalDb } from './local/db.js';
 export type { TillStatus } from './status.js';
-export type { NetworkEvents } from './sync/connectivity.js';
 export type {
   BootstrapProgress,
   NumberedReceipt,

@@ -5,7 +5,7 @@ import type { TillEvents } from './events.js';
 import type { FetchLike } from './http/client.js';
 import type { TillStorage } from './local/storage.js';
 import type { BackoffOptions } from './sync/backoff.js';
-import type { NetworkEvents } from './sync/connectivity.js';
+import type { NetworkEvents } from './platform.js';
 
 export interface TillOptions {
   /** The API root including its base path, e.g. `http://192.168.1.10:8080/api/v1` (for the default HTTP connector). */

@@ -5,7 +5,12 @@
  * `TillSocket`, a socket reduced to the few events the realtime link (`sync/realtime.ts`) reads.
  */
 import type { TillStorage } from './local/storage.js';
-import type { NetworkEvents } from './sync/connectivity.js';
+
+/** Where the platform reports the network going and coming (a browser window or worker: `globalThis`). */
+export interface NetworkEvents {
+  addEventListener(type: 'online' | 'offline', fn: () => void): void;
+  removeEventListener(type: 'online' | 'offline', fn: () => void): void;
+}
 
 /** What a socket reports. Each is called at most once, except `message` and `ping`. */
 export interface SocketEvents {

@@ -34,7 +34,7 @@ describe('till: the auth session', () => {
       onAuthRequired: () => asked++,
     });
     await auth.login(shop.owner.phone, shop.owner.password);
-    const pull = () => auth.authed((c, token, signal) => c.pull(token, {}, signal));
+    const pull = () => auth.authed(({ connector }, token, signal) => connector.pull(token, {}, signal));
     const first = await pull();
     h.t.clock.advance(16 * MIN);
 

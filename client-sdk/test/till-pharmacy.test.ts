@@ -1,7 +1,7 @@
 import type { Prescription, PushRequest } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mfaAdminToken, registerOwner, type Session } from '../../test/setup/factories.js';
-import { HttpConnector, localDate, NetworkError, type SellInput, type Till, TillError } from '@duka/client-sdk';
+import { type ApiRequest, HttpConnector, localDate, NetworkError, type SellInput, type Till, TillError } from '@duka/client-sdk';
 import { type Harness, openTill, startServer } from './harness.js';
 
 interface Refusal {
@@ -144,9 +144,10 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
       await listAdd({ generic_name: 'Ciprofloxacin', strength: '500 mg', dosage_form: 'tablet' }); // 4
       let changeMidFetch = true;
       class OnePerPage extends HttpConnector {
-        override async addoList(token: string, query: { page: number; page_size: number }, signal: AbortSignal) {
-          const page = await super.addoList(token, { ...query, page_size: 1 }, signal);
-          if (changeMidFetch && query.page === 1) {
+        override async send<T, M>(r: ApiRequest, signal: AbortSignal) {
+          if (r.path !== '/pharmacy/addo-list') return super.send<T, M>(r, signal);
+          const page = await super.send<T, M>({ ...r, query: { ...r.query, page_size: 1 } }, signal);
+          if (changeMidFetch && r.query?.page === 1) {
             changeMidFetch = false;
             await listAdd({ generic_name: 'Zinc sulphate', strength: '20 mg', dosage_form: 'tablet' }); // 5, sorts last
           }
@@ -308,9 +309,9 @@ describe('the pharmacy till: prescriptions, the ADDO list and its refusals offli
     const shop = await dispensary('addo');
     let listDown = true;
     class ListDown extends HttpConnector {
-      override async addoList(token: string, query: { page: number; page_size: number }, signal: AbortSignal) {
-        if (listDown) throw new NetworkError('GET /pharmacy/addo-list: connection reset');
-        return super.addoList(token, query, signal);
+      override async send<T, M>(r: ApiRequest, signal: AbortSignal) {
+        if (listDown && r.path === '/pharmacy/addo-list') throw new NetworkError('GET /pharmacy/addo-list: connection reset');
+        return super.send<T, M>(r, signal);
       }
     }
     const till = await openTill(h, { connector: new ListDown({ baseUrl: h.base, fetch: h.net.fetch }) });

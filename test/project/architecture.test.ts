@@ -363,8 +363,8 @@ describe('architecture', () => {
 
   it('the replicated entities are written out only in the sync protocol', () => {
     const list = writtenOut(SyncEntity.options, 3);
-    expect(list.test(source('shared/src/sync/protocol.ts'))).toBe(true);
-    expect(appSources().filter((f) => f !== 'shared/src/sync/protocol.ts' && list.test(source(f)))).toEqual([]);
+    expect(list.test(source('shared/src/sync/protocol/changes.ts'))).toBe(true);
+    expect(appSources().filter((f) => f !== 'shared/src/sync/protocol/changes.ts' && list.test(source(f)))).toEqual([]);
   });
 
   it("every port of the service context is in docs/architecture.md's Ports table, with the file that declares its type", () => {

@@ -19,7 +19,7 @@ import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { CreateCustomerInput, CreditPaymentInput, CreditPaymentReceipt } from '../types.js';
 import { type ActionCtx, invalid, requirePower } from './context.js';
-import { shiftMovement } from './shifts.js';
+import { shiftMovement } from '../local/shift-movements.js';
 
 /** `0712…` as `+255712…`; anything else as typed (the server normalises and answers the stored form). */
 const tzPhone = (phone: string) => phone.replace(/[\s-]/g, '').replace(/^0(\d{9})$/, '+255$1');

@@ -2,7 +2,7 @@
 import { CreateExpenseInput, newId, PayoutMethod, toCents } from '@duka/shared';
 import { enqueue } from '../queue.js';
 import { type ActionCtx, invalid } from './context.js';
-import { shiftMovement } from './shifts.js';
+import { shiftMovement } from '../local/shift-movements.js';
 
 export interface ExpenseReceipt extends CreateExpenseInput {
   /** The id the server will keep for it. */

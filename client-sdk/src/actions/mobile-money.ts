@@ -37,7 +37,7 @@ export interface MobileMoneyCtx {
 }
 
 /** Why a push cannot be asked now; the app offers the SMS path either way. */
-export type PushUnavailableReason = 'offline' | 'no_collection_account' | 'not_supported';
+export type PushUnavailableReason = 'offline' | 'no_collection_account';
 
 /** The till cannot ask the customer's phone now (`code` PUSH_UNAVAILABLE): take the reference from their SMS instead. */
 export class PushUnavailableError extends TillError {
@@ -95,7 +95,7 @@ export async function askMobilePayment(m: MobileMoneyCtx, input: AskMobilePaymen
   try {
     request = await m.watch.asked(id, async () => {
       await putHeld(m.actions.db, id, held);
-      return paymentCall(m.auth, (c, token, signal) => c.createPaymentRequest?.(token, parsed.data, signal));
+      return paymentCall(m.auth, (api, token, signal) => api.createPaymentRequest(token, parsed.data, signal));
     });
   } catch (err) {
     if (err instanceof NetworkError) {
@@ -105,7 +105,6 @@ export async function askMobilePayment(m: MobileMoneyCtx, input: AskMobilePaymen
     await putHeld(m.actions.db, id, null);
     if (err instanceof DukaApiError && err.status === 409 && err.message.startsWith(NO_ACCOUNT))
       throw new PushUnavailableError('no_collection_account', `${err.message}: ${SMS_PATH}`);
-    if (err instanceof TillError && err.code === 'PUSH_UNAVAILABLE') throw new PushUnavailableError('not_supported', err.message);
     throw err;
   }
   await m.watch.settle(request);
@@ -120,7 +119,7 @@ async function heldOrFail(m: MobileMoneyCtx, id: string): Promise<HeldPayment> {
 
 /** The request as the server has it now (its sale once paid), recorded on the till. */
 export async function paymentRequest(m: MobileMoneyCtx, id: string): Promise<PaymentRequest> {
-  const request = await paymentCall(m.auth, (c, token, signal) => c.getPaymentRequest?.(token, id, signal));
+  const request = await paymentCall(m.auth, (api, token, signal) => api.getPaymentRequest(token, id, signal));
   await m.watch.settle(request);
   return request;
 }
@@ -133,7 +132,7 @@ export async function cancelMobilePayment(m: MobileMoneyCtx, id: string): Promis
   await heldOrFail(m, id);
   let request: PaymentRequest;
   try {
-    request = await paymentCall(m.auth, (c, token, signal) => c.cancelPaymentRequest?.(token, id, signal));
+    request = await paymentCall(m.auth, (api, token, signal) => api.cancelPaymentRequest(token, id, signal));
   } catch (err) {
     if (err instanceof NetworkError)
       throw new TillError('NETWORK', 'the server could not be reached to cancel: the customer may still pay; try again when online');
@@ -151,7 +150,7 @@ export async function retryMobilePayment(m: MobileMoneyCtx, id: string, input: R
   const phone = input.phone === undefined ? undefined : phoneOf(input.phone, 'phone');
   const network = networkOf(input.network);
   const body = { ...(phone ? { phone } : {}), ...(network ? { network } : {}) };
-  const request = await paymentCall(m.auth, (c, token, signal) => c.retryPaymentRequest?.(token, id, body, signal));
+  const request = await paymentCall(m.auth, (api, token, signal) => api.retryPaymentRequest(token, id, body, signal));
   await putHeld(m.actions.db, id, { ...held, phone: phone ?? held.phone, network: network ?? held.network, abandoned: false });
   await m.watch.settle(request);
   return request;

@@ -11,7 +11,7 @@ import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt } from '../types.js';
 import { type ActionCtx, invalid, may, shopOf } from './context.js';
-import { shiftMovement } from './shifts.js';
+import { shiftMovement } from '../local/shift-movements.js';
 
 export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId: string, reason: string): Promise<Receipt> {
   const parsed = SaleReversePayload.safeParse({ transaction_id: transactionId, reason });

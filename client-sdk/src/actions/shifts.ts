@@ -17,41 +17,14 @@ import {
   toShiftReport,
 } from '@duka/shared';
 import { TillError } from '../errors.js';
-import type { LocalExec, LocalTrx } from '../local/db.js';
+import type { LocalExec } from '../local/db.js';
 import { getMeta } from '../local/meta.js';
+import { openShiftRow, type ShiftRow } from '../local/shift-movements.js';
 import { enqueue } from '../queue.js';
 import { type ActionCtx, invalid, shopOf } from './context.js';
 
-type ShiftRow = { id: string; opening_float: number; data: string };
-
-async function openRow(db: LocalExec): Promise<ShiftRow | undefined> {
-  const user = await getMeta(db, 'user');
-  if (!user) return undefined;
-  return db
-    .selectFrom('shifts')
-    .select(['id', 'opening_float', 'data'])
-    .where('cashier_id', '=', user.id)
-    .where('status', '=', 'open')
-    .executeTakeFirst();
-}
-
-/**
- * Note money moved by an action in the signed-in cashier's open shift: answers the shift's id for
- * the mutation's payload and the movement for its undo (none when no shift is open).
- */
-export async function shiftMovement(
-  trx: LocalTrx,
-  m: { kind: ShiftMovementKind; method: string; amount: number; at: number },
-): Promise<{ shift_id?: string; movements: string[] }> {
-  const shift = await openRow(trx);
-  if (!shift) return { movements: [] };
-  const id = newId();
-  await trx
-    .insertInto('shift_movements')
-    .values({ id, shift_id: shift.id, kind: m.kind, method: m.method, amount: m.amount, created_at: new Date(m.at).toISOString() })
-    .execute();
-  return { shift_id: shift.id, movements: [id] };
-}
+/** Kept for the sale (actions/sell.ts), which still imports it from here. */
+export { shiftMovement } from '../local/shift-movements.js';
 
 async function report(db: LocalExec, row: ShiftRow, counted?: Record<string, number>): Promise<TillShiftWithReport> {
   const shift = JSON.parse(row.data) as TillShift;
@@ -71,7 +44,7 @@ async function report(db: LocalExec, row: ShiftRow, counted?: Record<string, num
 
 /** The signed-in cashier's open shift on this till with its X report, or null. */
 export async function currentShift(db: LocalExec): Promise<TillShiftWithReport | null> {
-  const row = await openRow(db);
+  const row = await openShiftRow(db);
   return row ? report(db, row) : null;
 }
 
@@ -81,7 +54,7 @@ export async function openShift(ctx: ActionCtx, input: OpenShiftInput): Promise<
   const shift = await ctx.db.transaction().execute(async (trx) => {
     const { store, user } = await shopOf(trx);
     if (!user) throw new TillError('UNAUTHENTICATED', 'sign in to open a shift');
-    const open = await openRow(trx);
+    const open = await openShiftRow(trx);
     if (open) throw new TillError('CONFLICT', `you already have a shift open on this till (${open.id}): close it first`, 'shift_id');
     const id = parsed.data.id ?? newId();
     const at = new Date(ctx.now()).toISOString();
@@ -114,7 +87,7 @@ export async function closeShift(ctx: ActionCtx, input: CloseShiftInput): Promis
   const parsed = CloseShiftInput.safeParse(input);
   if (!parsed.success) throw invalid({ ...parsed.error.issues[0]!, path: ['counted', ...parsed.error.issues[0]!.path.slice(1)] });
   const closed = await ctx.db.transaction().execute(async (trx) => {
-    const open = await openRow(trx);
+    const open = await openShiftRow(trx);
     if (!open) throw new TillError('NOT_FOUND', 'no shift is open on this till');
     const counted = Object.fromEntries(Object.entries(parsed.data.counted).map(([m, v]) => [m, toCents(v!)]));
     const user = await getMeta(trx, 'user');

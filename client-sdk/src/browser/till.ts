@@ -3,7 +3,7 @@ import type { Dialect } from 'kysely';
 import type { TillOptions } from '../lifecycle.js';
 import type { TillStorage } from '../local/storage.js';
 import type { TillPlatform } from '../platform.js';
-import type { NetworkEvents } from '../sync/connectivity.js';
+import type { NetworkEvents } from '../platform.js';
 import { nativeSocket } from '../sync/native-socket.js';
 import { Till as CoreTill } from '../till.js';
 

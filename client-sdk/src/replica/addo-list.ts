@@ -25,7 +25,7 @@ export async function refreshAddoList(ctx: SyncCtx, serverVersion: number): Prom
   const entries = new Map<string, AddoMedicine>();
   let version = Number.POSITIVE_INFINITY;
   for (let page = 1, pages = 1; page <= pages; page++) {
-    const got = await ctx.auth.authed((c, token, signal) => c.addoList(token, { page, page_size: PAGE_SIZE }, signal));
+    const got = await ctx.auth.authed(({ api }, token, signal) => api.addoList(token, { page, page_size: PAGE_SIZE }, signal));
     // By id: an entry that moved to a later page between two reads is kept once.
     for (const m of got.items) entries.set(m.id, m);
     version = Math.min(version, got.version);

@@ -36,7 +36,7 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   await ctx.db.deleteFrom('bootstrap_rows').execute();
   const fetchPage = (token: string | null): Promise<BootstrapResponse> => {
     const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
-    return ctx.auth.authed((c, bearer, signal) => c.bootstrap(bearer, query, signal));
+    return ctx.auth.authed(({ connector }, bearer, signal) => connector.bootstrap(bearer, query, signal));
   };
   let next: Promise<BootstrapResponse> | null = fetchPage(null);
   let done = 0;

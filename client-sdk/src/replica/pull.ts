@@ -22,7 +22,7 @@ export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
     let page: PullResponse;
     const sentAt = ctx.now();
     try {
-      page = await ctx.auth.authed((c, token, signal) => c.pull(token, { cursor, limit: ctx.pullPageSize }, signal));
+      page = await ctx.auth.authed(({ connector }, token, signal) => connector.pull(token, { cursor, limit: ctx.pullPageSize }, signal));
       ctx.serverTime(page.server_time, sentAt);
     } catch (err) {
       // A cursor the server cannot read (another organisation's, a damaged one): start over.

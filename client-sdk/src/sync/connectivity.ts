@@ -10,12 +10,7 @@
  * Nothing here is particular to Node or to browsers: the events come from whatever the platform
  * (or the host, through `TillOptions.network`) hands in, and Node hands in none.
  */
-
-/** Where the platform reports the network going and coming (a browser window or worker: `globalThis`). */
-export interface NetworkEvents {
-  addEventListener(type: 'online' | 'offline', fn: () => void): void;
-  removeEventListener(type: 'online' | 'offline', fn: () => void): void;
-}
+import type { NetworkEvents } from '../platform.js';
 
 export interface ConnectivityOptions {
   /** Probe the server this often while it is out of reach (default 2 000 ms). */

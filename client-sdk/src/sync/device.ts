@@ -10,8 +10,8 @@ import { lastAckedSeq, resendFrom } from '../queue.js';
 import type { SyncCtx } from './context.js';
 
 export async function registerDevice(ctx: SyncCtx): Promise<RegisteredDevice> {
-  const data = await ctx.auth.authed((c, token, signal) =>
-    c.registerDevice(token, { device_id: ctx.deviceId, name: ctx.deviceName }, signal),
+  const data = await ctx.auth.authed(({ api }, token, signal) =>
+    api.registerDevice(token, { device_id: ctx.deviceId, name: ctx.deviceName }, signal),
   );
   await ctx.db.transaction().execute(async (trx) => {
     await setMeta(trx, 'till_code', data.till_code);

@@ -8,10 +8,9 @@
  * the push. Every change is told once, as a `payment` event.
  */
 import { type PaymentRequest, type PaymentRequestState, type Transaction, toCents } from '@duka/shared';
-import { shiftMovement } from '../actions/shifts.js';
+import { shiftMovement } from '../local/shift-movements.js';
 import type { AuthSession } from '../auth.js';
-import type { TillConnector } from '../connector.js';
-import { TillError } from '../errors.js';
+import type { TillApi } from '../api.js';
 import type { PaymentUpdate, TillEvents, TypedEmitter } from '../events.js';
 import { DukaApiError } from '../http/errors.js';
 import type { LocalDb, LocalExec } from '../local/db.js';
@@ -48,15 +47,9 @@ export async function putHeld(db: LocalExec, id: string, held: HeldPayment | nul
   await setMeta(db, 'payment_requests', all);
 }
 
-type PaymentCall<T> = (c: TillConnector, token: string, signal: AbortSignal) => Promise<T> | undefined;
-
-/** A payment-request call through the session; a connector without mobile money says so as PUSH_UNAVAILABLE. */
-export function paymentCall<T>(auth: AuthSession, fn: PaymentCall<T>): Promise<T> {
-  return auth.authed((c, token, signal) => {
-    const answer = fn(c, token, signal);
-    if (!answer) throw new TillError('PUSH_UNAVAILABLE', "this till's connector cannot ask a phone for a payment: use the SMS path");
-    return answer;
-  });
+/** A payment-request call through the session: its token refreshed as every call's. */
+export function paymentCall<T>(auth: AuthSession, fn: (api: TillApi, token: string, signal: AbortSignal) => Promise<T>): Promise<T> {
+  return auth.authed(({ api }, token, signal) => fn(api, token, signal));
 }
 
 const stateOf = (n: PaymentNews): PaymentRequestState => ({
@@ -144,10 +137,10 @@ export class PaymentWatch {
     if (!held) return;
     let request: PaymentRequest;
     try {
-      request = await paymentCall(this.o.auth, (c, token, signal) => c.getPaymentRequest?.(token, id, signal));
+      request = await paymentCall(this.o.auth, (api, token, signal) => api.getPaymentRequest(token, id, signal));
       // The cashier was told this ask failed and took the money another way: it must not be paid now.
       if (held.abandoned && request.status === 'awaiting_payment')
-        request = await paymentCall(this.o.auth, (c, token, signal) => c.cancelPaymentRequest?.(token, id, signal));
+        request = await paymentCall(this.o.auth, (api, token, signal) => api.cancelPaymentRequest(token, id, signal));
     } catch (err) {
       // Unanswered and unknown to the server: the ask never arrived.
       if (err instanceof DukaApiError && err.status === 404 && held.state === null && !this.asking.has(id))

@@ -35,7 +35,9 @@ export async function pushQueue(ctx: SyncCtx): Promise<PushOutcome> {
     let res: PushResponse;
     const sentAt = ctx.now();
     try {
-      res = await ctx.auth.authed((c, token, signal) => c.push(token, { device_id: ctx.deviceId, mutations: batch }, signal));
+      res = await ctx.auth.authed(({ connector }, token, signal) =>
+        connector.push(token, { device_id: ctx.deviceId, mutations: batch }, signal),
+      );
       ctx.serverTime(res.server_time, sentAt);
     } catch (err) {
       if (!(err instanceof DukaApiError) || repairs++ >= MAX_REPAIRS || !(await repair(ctx, err, batch))) throw err;

@@ -9,7 +9,7 @@ import { Timestamp } from '../common.js';
 import { MobileNetwork } from '../integrations.js';
 import { MobileMoneyMethod } from '../payment-methods.js';
 import { CreateSaleInput, Transaction } from '../pos/pos.schemas.js';
-import { TzMobileNumber } from './msisdn.js';
+import { TzMobileNumber } from '../msisdn.js';
 
 export const PaymentRequestStatus = z.enum(['awaiting_payment', 'paid', 'failed', 'cancelled', 'expired']).meta({
   id: 'PaymentRequestStatus',

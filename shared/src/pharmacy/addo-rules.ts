@@ -10,7 +10,7 @@
  * pushed was made against an older list, and the medicine has left the shop.
  */
 import type { ErrorCode } from '../errors.js';
-import type { ConflictKind, SaleConflict } from '../sync/protocol.js';
+import type { ConflictKind, SaleConflict } from '../conflicts.js';
 import { addoMatchKey } from './addo.schemas.js';
 import type { DosageForm, DrugSchedule, OutletType } from './pharmacy.schemas.js';
 

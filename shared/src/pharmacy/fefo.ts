@@ -19,7 +19,7 @@
  * Quantities are whole units.
  */
 import type { ErrorCode } from '../errors.js';
-import type { ConflictKind, SaleConflict } from '../sync/protocol.js';
+import type { ConflictKind, SaleConflict } from '../conflicts.js';
 import { batchExpired } from './batch-rules.js';
 import type { BatchStatus } from './pharmacy-rules.schemas.js';
 

@@ -3,7 +3,7 @@
  * catalogue's `DrugSchedule`, `OutletType` and `DosageForm` in `pharmacy.schemas.ts`.
  */
 import type { z } from 'zod';
-import { ConflictKind } from '../sync/protocol.js';
+import { ConflictKind } from '../conflicts.js';
 
 export { BatchAction, BatchMovementKind, BatchStatus } from './batch.schemas.js';
 

@@ -15,7 +15,7 @@
  * (GN 266 of 2020) set the rules and we found no period in them to cite; add one here when we do.
  */
 import type { ErrorCode } from '../errors.js';
-import type { ConflictKind, SaleConflict } from '../sync/protocol.js';
+import type { ConflictKind, SaleConflict } from '../conflicts.js';
 import type { DrugSchedule } from './pharmacy.schemas.js';
 import type { Prescription } from './pharmacy-rules.schemas.js';
 

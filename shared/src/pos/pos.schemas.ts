@@ -3,7 +3,7 @@ import { DateString, Money, MoneyInput, orNull, PercentInput, Phone, Timestamp }
 import { TransactionFiscal } from '../fiscal/fiscal.schemas.js';
 import { PageQuery } from '../envelope.js';
 import { PaymentMethod, PaymentVerification } from '../payment-methods.js';
-import { TzMobileNumber } from '../payments/msisdn.js';
+import { TzMobileNumber } from '../msisdn.js';
 import { LineBatch } from '../pharmacy/batch.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
 

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { PERMISSION_REFUSAL } from '../common.js';
 import type { ErrorCode } from '../errors.js';
 import { fromCents } from '../money.js';
-import { ConflictKind, type SaleConflict } from '../sync/protocol.js';
+import { ConflictKind, type SaleConflict } from '../conflicts.js';
 import type { PaymentMethod } from '../payment-methods.js';
 import type { PriceMode } from './pos.schemas.js';
 

@@ -24,8 +24,8 @@
  * so the answer is a default the cashier can change, never a rule.
  */
 import { z } from 'zod';
-import type { MobileNetwork } from '../integrations.js';
-import type { PaymentMethod } from '../payment-methods.js';
+import type { MobileNetwork } from './integrations.js';
+import type { PaymentMethod } from './payment-methods.js';
 
 /** One Tanzanian mobile number, three ways: `+255712345678`, `0712345678`, `255712345678`. */
 export interface TzMobile {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MobileNetwork } from '../integrations.js';
-import { PaymentMethod } from '../payment-methods.js';
+import { MobileNetwork } from './integrations.js';
+import { PaymentMethod } from './payment-methods.js';
 import { parseTzMobile, TzMobileNumber, walletOf } from './msisdn.js';
 
 const SAME = { ok: true, e164: '+255712345678', national: '0712345678', digits: '255712345678' };

@@ -1,0 +1,39 @@
+/**
+ * The money a till moves while a shift is open, kept in the replica beside the shift (issue 37):
+ * every action that moves money and the payment watch's booked sales note it here.
+ */
+import { newId, type ShiftMovementKind } from '@duka/shared';
+import type { LocalExec, LocalTrx } from './db.js';
+import { getMeta } from './meta.js';
+
+export type ShiftRow = { id: string; opening_float: number; data: string };
+
+/** The signed-in cashier's open shift on this till, if any. */
+export async function openShiftRow(db: LocalExec): Promise<ShiftRow | undefined> {
+  const user = await getMeta(db, 'user');
+  if (!user) return undefined;
+  return db
+    .selectFrom('shifts')
+    .select(['id', 'opening_float', 'data'])
+    .where('cashier_id', '=', user.id)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+}
+
+/**
+ * Note money moved by an action in the signed-in cashier's open shift: answers the shift's id for
+ * the mutation's payload and the movement for its undo (none when no shift is open).
+ */
+export async function shiftMovement(
+  trx: LocalTrx,
+  m: { kind: ShiftMovementKind; method: string; amount: number; at: number },
+): Promise<{ shift_id?: string; movements: string[] }> {
+  const shift = await openShiftRow(trx);
+  if (!shift) return { movements: [] };
+  const id = newId();
+  await trx
+    .insertInto('shift_movements')
+    .values({ id, shift_id: shift.id, kind: m.kind, method: m.method, amount: m.amount, created_at: new Date(m.at).toISOString() })
+    .execute();
+  return { shift_id: shift.id, movements: [id] };
+}
