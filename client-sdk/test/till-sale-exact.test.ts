@@ -36,7 +36,9 @@ describe('the till: a sale queued exactly as before', () => {
     await till.login(owner.phone, owner.password);
     await till.syncNow();
     const shift = await till.openShift({ opening_float: 10000 });
-    const lots = Object.fromEntries((await till.batches({ product_id: amoxil.id })).map((b) => [b.lot_number, b.id]));
+    const lots: Record<string, string> = Object.fromEntries(
+      (await till.batches({ product_id: amoxil.id })).map((b) => [b.lot_number, b.id]),
+    );
     const tillCode = JSON.parse((sqlite.prepare("select value from meta where key = 'till_code'").get() as { value: string }).value);
     h.net.offline = true;
     // The till learns the server is gone, so its sales are rung up offline.
@@ -96,8 +98,8 @@ describe('the till: a sale queued exactly as before', () => {
             qty: 3,
             unit_price: 3500,
             batches: [
-              { batch_id: lots['L-SOON'], qty: 2 },
-              { batch_id: lots['L-LATE'], qty: 1 },
+              { batch_id: lots['L-SOON']!, qty: 2 },
+              { batch_id: lots['L-LATE']!, qty: 1 },
             ],
           },
         ],
@@ -116,7 +118,7 @@ describe('the till: a sale queued exactly as before', () => {
       JSON.stringify({
         stock: { [soap.id]: 2, [amoxil.id]: 3 },
         outstanding: { [customer.id]: -1089000 },
-        batches: { [lots['L-SOON']]: 2, [lots['L-LATE']]: 1 },
+        batches: { [lots['L-SOON']!]: 2, [lots['L-LATE']!]: 1 },
         rejectSale: credit.id,
         movements: [creditMove.id],
       }),
@@ -172,8 +174,8 @@ describe('the till: a sale queued exactly as before', () => {
           discount: 1050,
           tax: 0,
           batches: [
-            { batch_id: lots['L-SOON'], lot_number: 'L-SOON', expiry_date: '2027-01-31', qty: 2 },
-            { batch_id: lots['L-LATE'], lot_number: 'L-LATE', expiry_date: '2028-06-30', qty: 1 },
+            { batch_id: lots['L-SOON']!, lot_number: 'L-SOON', expiry_date: '2027-01-31', qty: 2 },
+            { batch_id: lots['L-LATE']!, lot_number: 'L-LATE', expiry_date: '2028-06-30', qty: 1 },
           ],
         },
       ],
