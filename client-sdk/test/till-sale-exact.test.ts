@@ -259,4 +259,24 @@ describe('the till: a sale queued exactly as before', () => {
     expect(await till.conflicts()).toEqual([]);
     await till.close();
   });
+
+  it('refuses a sale short of both cash and lots as the server does online: the tender first, in stage order', async () => {
+    const owner = await pharmacyOwner(h.t);
+    const panadol = await newMedicine(h.t, owner, { selling_price: 500 });
+    await receiveLots(h.t, owner, [{ product_id: panadol.id, lot_number: 'P-1', expiry_date: '2028-01-31', qty: 2 }]);
+    const till = await openTill(h);
+    await till.login(owner.phone, owner.password);
+    await till.syncNow();
+    const sale = { lines: [{ product_id: panadol.id, qty: 3 }], payment_method: 'Cash' as const, cash_tendered: 1000 };
+    const refusal = { code: 'VALIDATION_ERROR', field: 'cash_tendered', message: "TZS 1,000 is less than the sale's total of TZS 1,500" };
+
+    const online = await h.t.request('POST', '/pos/sale', { token: owner.token, body: sale });
+    expect(online.status).toBe(400);
+    expect({ code: online.body.errors[0].code, field: online.body.errors[0].field, message: online.body.errors[0].message }).toEqual(
+      refusal,
+    );
+    await expect(till.sell(sale)).rejects.toMatchObject({ ...refusal, message: `cash_tendered ${refusal.message}` });
+    expect(till.status().pending).toBe(0);
+    await till.close();
+  });
 });
