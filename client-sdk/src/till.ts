@@ -33,7 +33,7 @@ import * as mobile from './actions/mobile-money.js';
 import * as notes from './actions/notes.js';
 import * as shifts from './actions/shifts.js';
 import { markNotificationRead } from './actions/notifications.js';
-import { sell } from './actions/sell.js';
+import { sell } from './actions/sale/sell.js';
 import { adjustStock } from './actions/stock.js';
 import type { TillUser } from './auth.js';
 import type { PaymentUpdate, SyncReport, TillConflict, TillEvents } from './events.js';

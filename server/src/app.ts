@@ -59,6 +59,8 @@ import { reviewsRouter } from './modules/reviews/reviews.exports.js';
 import { aiRouter } from './modules/ai/ai.exports.js';
 import { staffRouter } from './modules/staff/staff.exports.js';
 import { storesRouter } from './modules/stores/stores.exports.js';
+// The context's providers (`ctx.payments`, `ctx.fiscal`…) are declared there: every program that compiles the app sees them.
+import './providers.js';
 import { pushRouter } from './sync/push/push.index.js';
 import { Realtime } from './sync/ws/realtime.js';
 import { AfterAnswer } from './lib/after-answer.js';

@@ -27,6 +27,7 @@ export * from './ids.js';
 export * from './pricing.js';
 export * from './pos/pos.schemas.js';
 export * from './pos/sale-rules.js';
+export * from './pos/sale-parts.js';
 export * from './pos/sale-stages.js';
 export * from './pos/sale-state-rules.js';
 export * from './pos/receipt-line.js';

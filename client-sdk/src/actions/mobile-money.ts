@@ -28,7 +28,7 @@ import * as reads from '../reads.js';
 import { heldPayments, type PaymentWatch, paymentCall, putHeld } from '../sync/payment-watch.js';
 import type { AskMobilePaymentInput, Receipt, RetryMobilePaymentInput } from '../types.js';
 import { type ActionCtx, invalid } from './context.js';
-import { sell } from './sell.js';
+import { sell } from './sale/sell.js';
 
 export interface MobileMoneyCtx {
   actions: ActionCtx;

@@ -23,9 +23,6 @@ import { openShiftRow, type ShiftRow } from '../local/shift-movements.js';
 import { enqueue } from '../queue.js';
 import { type ActionCtx, invalid, shopOf } from './context.js';
 
-/** Kept for the sale (actions/sell.ts), which still imports it from here. */
-export { shiftMovement } from '../local/shift-movements.js';
-
 async function report(db: LocalExec, row: ShiftRow, counted?: Record<string, number>): Promise<TillShiftWithReport> {
   const shift = JSON.parse(row.data) as TillShift;
   const movements = await db.selectFrom('shift_movements').select(['kind', 'method', 'amount']).where('shift_id', '=', row.id).execute();

@@ -20,6 +20,25 @@ export async function openShiftRow(db: LocalExec): Promise<ShiftRow | undefined>
     .executeTakeFirst();
 }
 
+/** The signed-in cashier's open shift on this till, whose money a sale or refund moves (none open: undefined). */
+export async function cashierShift(db: LocalExec): Promise<string | undefined> {
+  return (await openShiftRow(db))?.id;
+}
+
+/** Note money an action moved in a shift; answers the movement's id for the action's undo. */
+export async function recordMovement(
+  trx: LocalTrx,
+  shiftId: string,
+  m: { kind: ShiftMovementKind; method: string; amount: number; at: number },
+): Promise<string> {
+  const id = newId();
+  await trx
+    .insertInto('shift_movements')
+    .values({ id, shift_id: shiftId, kind: m.kind, method: m.method, amount: m.amount, created_at: new Date(m.at).toISOString() })
+    .execute();
+  return id;
+}
+
 /**
  * Note money moved by an action in the signed-in cashier's open shift: answers the shift's id for
  * the mutation's payload and the movement for its undo (none when no shift is open).
@@ -28,12 +47,7 @@ export async function shiftMovement(
   trx: LocalTrx,
   m: { kind: ShiftMovementKind; method: string; amount: number; at: number },
 ): Promise<{ shift_id?: string; movements: string[] }> {
-  const shift = await openShiftRow(trx);
-  if (!shift) return { movements: [] };
-  const id = newId();
-  await trx
-    .insertInto('shift_movements')
-    .values({ id, shift_id: shift.id, kind: m.kind, method: m.method, amount: m.amount, created_at: new Date(m.at).toISOString() })
-    .execute();
-  return { shift_id: shift.id, movements: [id] };
+  const shiftId = await cashierShift(trx);
+  if (!shiftId) return { movements: [] };
+  return { shift_id: shiftId, movements: [await recordMovement(trx, shiftId, m)] };
 }

@@ -1,0 +1,54 @@
+/**
+ * The sale as the till's stages build it (issue 50): each stage reads what the ones before it
+ * found and answers its own part, which the next ones take. Nothing here is written until `writeSale`.
+ */
+import type { BatchAllocation, Customer, PricedSale, PriceMode, Product, SaleCreatePayload } from '@duka/shared';
+import type { SellInput } from '../../types.js';
+import type { Shop } from '../context.js';
+
+/** A line of the sale merged per product (`mergeSaleLines`): `index` is its first line in the input. */
+export interface SaleLine {
+  index: number;
+  product_id: string;
+  qty: number;
+}
+
+/** `resolveLines`: the shop, the merged lines with their products, the customer, the price mode and discount. */
+export interface ResolvedSale {
+  input: SellInput;
+  shop: Shop;
+  lines: SaleLine[];
+  products: Map<string, Product>;
+  customer: Customer | null;
+  mode: PriceMode;
+  discountBp: number;
+  /** When the sale is made, epoch ms (till clock): prescriptions and lots are judged by its day. */
+  at: number;
+}
+
+/** `takeStock`: units each product's level falls by, and the lots each batch-tracked product takes them from. */
+export interface TakenStock {
+  stock: Record<string, number>;
+  lots: Map<string, BatchAllocation[]>;
+}
+
+/** `numberSale`: the till's receipt number and the queue seq taken with it. */
+export interface SaleNumber {
+  clientReceiptNumber: string;
+  seq: number;
+}
+
+/** Everything `writeSale` writes: the stages' answers, the sale's id. */
+export interface PlannedSale {
+  id: string;
+  sale: ResolvedSale;
+  priced: PricedSale;
+  /** The cash handed over, cents (undefined: the cashier did not say). */
+  tendered: number | undefined;
+  taken: TakenStock;
+  shiftId: string | undefined;
+  number: SaleNumber;
+}
+
+/** The `sale.create` payload as queued (parsed by its schema). */
+export type QueuedSale = ReturnType<typeof SaleCreatePayload.parse>;

@@ -1,0 +1,75 @@
+/**
+ * The receipt the till prints and keeps before the sale reaches the server, in the shape the
+ * server answers (`Transaction`): numbered by the server once synced, fiscal only then.
+ */
+import { changeFor, fromCents, saleStatusOf, toReceiptLine } from '@duka/shared';
+import type { Receipt } from '../../types.js';
+import type { PlannedSale, QueuedSale } from './draft.js';
+
+type Source = 'online' | 'offline';
+
+function head(p: PlannedSale, payload: QueuedSale) {
+  const { input } = p.sale;
+  return {
+    id: p.id,
+    number: null,
+    receipt_number: null,
+    client_receipt_number: p.number.clientReceiptNumber,
+    status: saleStatusOf(input.payment_method),
+    payment_method: input.payment_method,
+    payment_reference: input.payment_reference ?? null,
+    payment_phone: payload.payment_phone ?? null,
+    payment_verification: null,
+    price_mode: p.sale.mode,
+  };
+}
+
+function money(p: PlannedSale) {
+  const { priced } = p;
+  const total = fromCents(priced.total);
+  return {
+    subtotal: fromCents(priced.subtotal),
+    discount_pct: p.sale.input.discount_pct ?? 0,
+    discount: fromCents(priced.discount),
+    tax: fromCents(priced.tax),
+    total,
+  };
+}
+
+function people(p: PlannedSale) {
+  const { input, customer, shop } = p.sale;
+  return {
+    customer_id: customer?.id ?? null,
+    customer_name: customer?.name ?? input.customer_name ?? null,
+    customer_phone: customer?.phone ?? input.customer_phone ?? null,
+    customer_tin: input.customer_tin ?? null,
+    till_number: input.till_number ?? null,
+    notes: input.notes ?? null,
+    cashier_id: shop.user?.id ?? null,
+    store_id: shop.store.id,
+  };
+}
+
+function tail(p: PlannedSale, source: Source, createdAt: string) {
+  const { tendered, priced } = p;
+  return {
+    source,
+    client_created_at: createdAt,
+    received_at: null,
+    cash_tendered: tendered === undefined ? null : fromCents(tendered),
+    change_given: tendered === undefined ? null : fromCents(changeFor(priced.total, tendered)),
+    refund_reason: null,
+    refunded_at: null,
+    void_reason: null,
+    voided_at: null,
+    created_at: createdAt,
+    lines: priced.lines.map((l) => toReceiptLine(l, p.taken.lots.get(l.product_id) ?? [])),
+    // Numbered by the server when the sale reaches it; the till shows it once synced.
+    fiscal: null,
+    sync_state: 'pending' as const,
+  };
+}
+
+export function localReceipt(p: PlannedSale, payload: QueuedSale, source: Source, createdAt: string): Receipt {
+  return { ...head(p, payload), ...money(p), ...people(p), ...tail(p, source, createdAt) };
+}
