@@ -38,8 +38,9 @@ describe('statements per request (COUNT_STATEMENTS)', () => {
     expect(created.status, created.text).toBe(200);
     // Look the code up; read the plans and the subscription (plan limits: this test's free plan has
     // no store limit, so nothing is counted); begin; insert the store and its audit row; take the
-    // organisation's next change-log version and insert the change-log row; commit.
-    expect(created.headers.get(STATEMENTS_HEADER)).toBe('9');
+    // organisation's next change-log version and insert the change-log row (one statement on
+    // PostgreSQL, issue 49); commit.
+    expect(created.headers.get(STATEMENTS_HEADER)).toBe(process.env.DUKA_TEST_DIALECT === 'postgres' ? '8' : '9');
     const taken = await t.request('POST', '/stores', { token: owner.token, body: { name: 'Duka la Tatu', code: 'PILI' } });
     expect(taken.status).toBe(409);
     // Refused on the code lookup, before any transaction.

@@ -12,7 +12,7 @@
 import type { ChangeOp, SyncEntity } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
-import { insertRows } from './dialect.js';
+import { logChanges } from './dialect.js';
 
 export interface Change {
   entity: SyncEntity;
@@ -27,25 +27,18 @@ export type NotedChange = Change & { orgId: string };
 /** Record `changes` and return the organisation's new version. */
 export async function recordChanges(trx: Kysely<Database>, orgId: string, changes: Change[], now: number): Promise<number> {
   if (!trx.isTransaction) throw new Error('recordChanges must run inside a transaction');
-  const { version } = await trx
-    .updateTable('organisations')
-    .set((eb) => ({ version: eb('version', '+', changes.length) }))
-    .where('id', '=', orgId)
-    .returning('version')
-    .executeTakeFirstOrThrow();
-  const first = version - changes.length + 1;
+  // `version` here is the row's place; logChanges numbers it after the organisation's version.
   const rows = changes.map((c, i) => ({
     org_id: orgId,
-    version: first + i,
+    version: i + 1,
     entity: c.entity,
     entity_id: c.id,
     op: c.op ?? 'upsert',
     store_id: c.storeId ?? null,
     created_at: now,
   }));
-  // A default that touches every product notes thousands: insertRows keeps within the parameter limits.
-  await insertRows(trx, 'change_log', rows);
-  return version;
+  // A default that touches every product notes thousands: one JSON parameter (Postgres), chunked inserts (SQLite).
+  return logChanges(trx, orgId, rows);
 }
 
 /** Note that the current transaction changed a replicated row; recorded just before commit. */

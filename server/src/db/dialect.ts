@@ -13,6 +13,7 @@ import {
   sql,
 } from 'kysely';
 import type { Database } from './database.js';
+import type { ChangeLogTable } from './tables/change-log.table.js';
 import { counting, noteWait } from './statement-count.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -192,6 +193,41 @@ const onPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof
 const MAX_PARAMETERS = 30_000;
 
 /**
+ * A write that can go with others in one statement (`writeTogether`): its statements, one on
+ * Postgres (none when there is nothing to write), on SQLite as many as its parameter bound needs.
+ */
+export interface Write {
+  statements(db: Kysely<Database>): CompiledQuery[];
+}
+
+/**
+ * Send writes that nothing between them reads (issue 49: a push holds its store's lock while it
+ * writes, so each round trip there is paid by every till of the store). On Postgres they go as ONE
+ * statement, each write a data-modifying CTE of it: one round trip and one parse instead of one per
+ * write. The writes then share one snapshot, so none may read what another writes or change a row
+ * another changes; foreign keys are checked at the statement's end, so a row may reference one a
+ * sibling inserts. SQLite runs in-process (no round trip): one after another, in order.
+ */
+export async function writeTogether(db: Kysely<Database>, writes: Write[]): Promise<void> {
+  const statements = writes.flatMap((w) => w.statements(db));
+  if (!onPostgres(db) || statements.length < 2) {
+    for (const s of statements) await db.executeQuery(s);
+    return;
+  }
+  const parameters: unknown[] = [];
+  const texts = statements.map((s) => {
+    const offset = parameters.length;
+    parameters.push(...s.parameters);
+    return offset ? s.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) : s.sql;
+  });
+  const main = texts.pop()!;
+  await db.executeQuery(CompiledQuery.raw(`with ${texts.map((t, i) => `w${i} as (${t})`).join(', ')} ${main}`, parameters));
+}
+
+/** A statement built with Kysely (on the transaction's handle), as a `Write`. */
+export const queryWrite = (query: { compile(): CompiledQuery }): Write => ({ statements: () => [query.compile()] });
+
+/**
  * Insert many rows in as few statements as each database allows: a pushed batch of sales writes
  * its lines in one statement, not one per sale. SQLite takes a multi-row VALUES list (cheap to
  * prepare in-process). Postgres parses and plans a statement of thousands of parameters slowly, so
@@ -203,27 +239,71 @@ export async function insertRows<T extends keyof Database & string>(
   table: T,
   rows: Array<Insertable<Database[T]>>,
 ): Promise<void> {
-  if (rows.length === 0) return;
+  await writeTogether(db, [insertWrite(table, rows)]);
+}
+
+/** `insertRows` as a `Write`, to send with others. */
+export function insertWrite<T extends keyof Database & string>(table: T, rows: Array<Insertable<Database[T]>>): Write {
+  return {
+    statements(db) {
+      if (rows.length === 0) return [];
+      if (onPostgres(db)) {
+        const columns = sql.join(Object.keys(rows[0] as object).map((k) => sql.ref(k)));
+        return [
+          sql`insert into ${sql.table(table)} (${columns}) select ${columns} from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.compile(
+            db,
+          ),
+        ];
+      }
+      // SQLite: the statement text is written here rather than through the builder, which makes an
+      // object per value (a push of 100 batch-tracked sales inserts 600 ledger rows of 21 columns) for
+      // the same SQL. A column some rows leave out is NULL in them, as the builder writes it for SQLite.
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r as object)))];
+      const head = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values `;
+      const tuple = `(${columns.map(() => '?').join(', ')})`;
+      const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+      const out: CompiledQuery[] = [];
+      for (let at = 0; at < rows.length; at += perStatement) {
+        const slice = rows.slice(at, at + perStatement) as Array<Record<string, unknown>>;
+        const parameters: unknown[] = [];
+        for (const row of slice) for (const c of columns) parameters.push(row[c] ?? null);
+        out.push(CompiledQuery.raw(head + Array(slice.length).fill(tuple).join(', '), parameters));
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The change log's write (db/change-log.ts): the organisation's version moved on by as many rows,
+ * and the rows inserted numbered after its old value (`version` in a row: 1 for the first, 2 …);
+ * answers the new version. On Postgres one statement (issue 49): the insert reads the version from
+ * the update's CTE. The update holds the organisation row's lock until commit either way.
+ */
+export async function logChanges(db: Kysely<Database>, orgId: string, rows: Array<Insertable<ChangeLogTable>>): Promise<number> {
   if (onPostgres(db)) {
-    const columns = sql.join(Object.keys(rows[0] as object).map((k) => sql.ref(k)));
-    await sql`insert into ${sql.table(table)} (${columns}) select ${columns} from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.execute(
+    const columns = ['org_id', 'version', 'entity', 'entity_id', 'op', 'store_id', 'created_at'];
+    const taken = sql.join(columns.map((c) => (c === 'version' ? sql`v.version - ${rows.length} + r.version` : sql.ref(`r.${c}`))));
+    const { rows: out } = await sql<{
+      version: number;
+    }>`with v as (update organisations set version = version + ${rows.length} where id = ${orgId} returning version), w as (insert into change_log (${sql.join(columns.map((c) => sql.ref(c)))}) select ${taken} from v, json_populate_recordset(null::change_log, ${JSON.stringify(rows)}::json) as r) select version from v`.execute(
       db,
     );
-    return;
+    if (!out[0]) throw new Error(`no organisation ${orgId} to log changes of`);
+    return Number(out[0].version);
   }
-  // SQLite: the statement text is written here rather than through the builder, which makes an
-  // object per value (a push of 100 batch-tracked sales inserts 600 ledger rows of 21 columns) for
-  // the same SQL. A column some rows leave out is NULL in them, as the builder writes it for SQLite.
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r as object)))];
-  const head = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values `;
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-  for (let at = 0; at < rows.length; at += perStatement) {
-    const slice = rows.slice(at, at + perStatement) as Array<Record<string, unknown>>;
-    const parameters: unknown[] = [];
-    for (const row of slice) for (const c of columns) parameters.push(row[c] ?? null);
-    await db.executeQuery(CompiledQuery.raw(head + Array(slice.length).fill(tuple).join(', '), parameters));
-  }
+  const { version } = await db
+    .updateTable('organisations')
+    .set((eb) => ({ version: eb('version', '+', rows.length) }))
+    .where('id', '=', orgId)
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  await insertRows(
+    db,
+    'change_log',
+    rows.map((r) => ({ ...r, version: version - rows.length + r.version })),
+  );
+  return version;
 }
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -245,10 +325,26 @@ export interface RowChange {
 export async function updateRows(
   db: Kysely<Database>,
   table: 'product_stock' | 'batches',
-  spec: { key: string; add: string; set?: string; where?: RawBuilder<SqlBool>; now: number },
+  spec: UpdateSpec,
   changes: RowChange[],
 ): Promise<void> {
-  if (changes.length === 0) return;
+  await writeTogether(db, [updateWrite(table, spec, changes)]);
+}
+
+type UpdateSpec = { key: string; add: string; set?: string; where?: RawBuilder<SqlBool>; now: number };
+
+/** `updateRows` as a `Write`, to send with others. */
+export function updateWrite(table: 'product_stock' | 'batches', spec: UpdateSpec, changes: RowChange[]): Write {
+  return { statements: (db) => updateStatements(db, table, spec, changes) };
+}
+
+function updateStatements(
+  db: Kysely<Database>,
+  table: 'product_stock' | 'batches',
+  spec: UpdateSpec,
+  changes: RowChange[],
+): CompiledQuery[] {
+  if (changes.length === 0) return [];
   const t = sql.table(table);
   const col = (c: string) => sql.ref(`${table}.${c}`);
   const assign = sql.join(
@@ -262,16 +358,21 @@ export async function updateRows(
   const where = sql`${col(spec.key)} = d.k${spec.where ? sql` and ${spec.where}` : sql``}`;
   if (onPostgres(db)) {
     const value = spec.set ? sql`, unnest(${changes.map((c) => c.set ?? null)}::text[]) as value` : sql``;
-    await sql`update ${t} set ${assign} from (select unnest(${changes.map((c) => c.key)}::text[]) as k, unnest(${changes.map((c) => c.add)}::integer[]) as delta${value}) as d where ${where}`.execute(
-      db,
-    );
-    return;
+    return [
+      sql`update ${t} set ${assign} from (select unnest(${changes.map((c) => c.key)}::text[]) as k, unnest(${changes.map((c) => c.add)}::integer[]) as delta${value}) as d where ${where}`.compile(
+        db,
+      ),
+    ];
   }
   // 3 parameters a row: slices stay far under SQLite's bound.
+  const out: CompiledQuery[] = [];
   for (let at = 0; at < changes.length; at += 5_000) {
     const rows = sql.join(changes.slice(at, at + 5_000).map((c) => sql`(${c.key}, ${c.add}, ${c.set ?? null})`));
-    await sql`update ${t} set ${assign} from (select column1 as k, column2 as delta, column3 as value from (values ${rows})) as d where ${where}`.execute(
-      db,
+    out.push(
+      sql`update ${t} set ${assign} from (select column1 as k, column2 as delta, column3 as value from (values ${rows})) as d where ${where}`.compile(
+        db,
+      ),
     );
   }
+  return out;
 }

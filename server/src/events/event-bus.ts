@@ -13,6 +13,7 @@
 import { newId } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { insertWrite, type Write } from '../db/dialect.js';
 import { crossOrg } from '../db/tenant-scope-check.js';
 import { afterCommit, withTransaction } from '../db/transaction.js';
 import { iso } from '../lib/clock.js';
@@ -52,17 +53,21 @@ export class EventBus implements EventPublisher {
 
   /** Record `type` in the current transaction; subscribers see it after commit. */
   async publish<K extends EventType>(ctx: ServiceContext, e: NewEvent<K>): Promise<DomainEvent<K>> {
-    return (await this.record(ctx, [e]))[0]!;
+    const prepared = this.prepare(ctx, [e]);
+    await ctx.db.insertInto('events').values(prepared.rows).execute();
+    prepared.deliver();
+    return prepared.events[0]!;
   }
 
-  async publishMany<K extends EventType>(ctx: ServiceContext, events: Array<NewEvent<K>>): Promise<void> {
-    await this.record(ctx, events);
+  prepareMany<K extends EventType>(ctx: ServiceContext, events: Array<NewEvent<K>>): { write: Write; deliver(): void } {
+    const prepared = this.prepare(ctx, events);
+    return { write: insertWrite('events', prepared.rows), deliver: prepared.deliver };
   }
 
-  private async record<K extends EventType>(ctx: ServiceContext, list: Array<NewEvent<K>>): Promise<Array<DomainEvent<K>>> {
-    if (list.length === 0) return [];
+  /** The events' rows, and `deliver` to queue their delivery after commit once the rows are written. */
+  private prepare<K extends EventType>(ctx: ServiceContext, list: Array<NewEvent<K>>) {
     const now = ctx.clock.now();
-    const rows = list.map((e) => {
+    const events = list.map((e) => {
       const event = {
         type: e.type,
         id: newId(),
@@ -74,22 +79,21 @@ export class EventBus implements EventPublisher {
       // Every DomainEvent<K> is a DomainEvent; the compiler cannot see it through the generic.
       return { event, wanted: this.interested(event as DomainEvent).length > 0 };
     });
-    await ctx.db
-      .insertInto('events')
-      .values(
-        rows.map(({ event, wanted }) => ({
-          id: event.id,
-          org_id: event.org_id,
-          store_id: event.store_id,
-          type: event.type,
-          payload: JSON.stringify(event.data),
-          occurred_at: now,
-          delivered: wanted ? 0 : 1,
-        })),
-      )
-      .execute();
-    for (const { event, wanted } of rows) if (wanted) afterCommit(ctx, () => this.deliver(event));
-    return rows.map((r) => r.event);
+    return {
+      events: events.map((r) => r.event),
+      rows: events.map(({ event, wanted }) => ({
+        id: event.id,
+        org_id: event.org_id,
+        store_id: event.store_id,
+        type: event.type,
+        payload: JSON.stringify(event.data),
+        occurred_at: now,
+        delivered: wanted ? 0 : 1,
+      })),
+      deliver: () => {
+        for (const { event, wanted } of events) if (wanted) afterCommit(ctx, () => this.deliver(event));
+      },
+    };
   }
 
   private interested(event: DomainEvent): Subscriber[] {

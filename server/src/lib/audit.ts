@@ -20,21 +20,21 @@ export async function recordAudit(ctx: ServiceContext, entry: AuditEntry): Promi
 /** Several entries in one write (a pushed batch of sales). */
 export async function recordAudits(ctx: ServiceContext, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
+  await ctx.db.insertInto('audit_log').values(auditRows(ctx, entries)).execute();
+}
+
+/** The entries' rows, for a caller that writes them with its other rows (a pushed batch of sales). */
+export function auditRows(ctx: ServiceContext, entries: AuditEntry[]) {
   const now = ctx.clock.now();
-  await ctx.db
-    .insertInto('audit_log')
-    .values(
-      entries.map((entry) => ({
-        id: newId(),
-        org_id: entry.orgId !== undefined ? entry.orgId : (ctx.actor?.orgId ?? null),
-        store_id: entry.storeId !== undefined ? entry.storeId : (ctx.actor?.storeId ?? null),
-        user_id: entry.userId ?? ctx.actor?.userId ?? null,
-        action: entry.action,
-        entity: entry.entity ?? null,
-        entity_id: entry.entityId ?? null,
-        description: entry.description,
-        created_at: now,
-      })),
-    )
-    .execute();
+  return entries.map((entry) => ({
+    id: newId(),
+    org_id: entry.orgId !== undefined ? entry.orgId : (ctx.actor?.orgId ?? null),
+    store_id: entry.storeId !== undefined ? entry.storeId : (ctx.actor?.storeId ?? null),
+    user_id: entry.userId ?? ctx.actor?.userId ?? null,
+    action: entry.action,
+    entity: entry.entity ?? null,
+    entity_id: entry.entityId ?? null,
+    description: entry.description,
+    created_at: now,
+  }));
 }

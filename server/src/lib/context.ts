@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../env.js';
 import type { CommitListener } from '../db/change-log.js';
 import type { Database } from '../db/database.js';
-import type { DialectName } from '../db/dialect.js';
+import type { DialectName, Write } from '../db/dialect.js';
 import type { Transact } from '../db/handle.js';
 import type { PendingCommit } from '../db/transaction.js';
 import type { AfterAnswer } from './after-answer.js';
@@ -94,8 +94,11 @@ export interface MessageSender {
 /** Domain events (events/event-bus.ts): recorded in the caller's transaction, delivered after commit. */
 export interface EventPublisher {
   publish<K extends EventType>(ctx: ServiceContext, event: NewEvent<K>): Promise<DomainEvent<K>>;
-  /** Several events in one write (a pushed batch of sales). */
-  publishMany<K extends EventType>(ctx: ServiceContext, events: Array<NewEvent<K>>): Promise<void>;
+  /**
+   * Several events (a pushed batch of sales) as one write, for the caller to send with its others
+   * (db/dialect.ts `writeTogether`); `deliver()`, called once it is sent, queues their delivery after commit.
+   */
+  prepareMany<K extends EventType>(ctx: ServiceContext, events: Array<NewEvent<K>>): { write: Write; deliver(): void };
 }
 
 /** Whether an access token's session is still signed in, and who its user is now (lib/auth/sessions.ts). */

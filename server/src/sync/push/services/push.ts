@@ -16,7 +16,7 @@ import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
 import { applySales } from './sale-mutations.js';
-import { forUpdate, insertRows } from '../../../db/dialect.js';
+import { forUpdate, insertWrite, queryWrite, writeTogether } from '../../../db/dialect.js';
 import { iso } from '../../../lib/clock.js';
 import { answerSeen, readSeen, repeatOf } from './push-answers.js';
 import { type Outcome, storeBatches } from '../../../lib/store-batches.js';
@@ -175,29 +175,32 @@ async function writePush(tx: AuthedContext & { pending: PendingCommit }, device:
     applied.set(m.id, { m, r });
   }
   await flushSales();
-  await insertRows(
-    tx.db,
-    'sync_mutations',
-    [...applied.values()].map(({ m, r }) => ({
-      org_id: device.org_id,
-      device_id: device.id,
-      seq: m.seq,
-      id: m.id,
-      type: m.type,
-      status: r.status === 'rejected' ? ('rejected' as const) : ('applied' as const),
-      error_code: r.error?.code ?? null,
-      error_message: r.error?.message ?? null,
-      result: r.result || r.conflicts ? JSON.stringify({ result: r.result, conflicts: r.conflicts }) : null,
-      created_at: now,
-    })),
-  );
-  // The till's clock as its sales left it (sale-mutations.ts) goes with the seq: one write.
-  await tx.db
-    .updateTable('devices')
-    .set({ last_seq: last, last_sale_at: locked.last_sale_at })
-    .where('id', '=', device.id)
-    .where('org_id', '=', device.org_id)
-    .execute();
+  // The results and the device's seq (with the till's clock as its sales left it, sale-mutations.ts):
+  // one statement on Postgres.
+  await writeTogether(tx.db, [
+    insertWrite(
+      'sync_mutations',
+      [...applied.values()].map(({ m, r }) => ({
+        org_id: device.org_id,
+        device_id: device.id,
+        seq: m.seq,
+        id: m.id,
+        type: m.type,
+        status: r.status === 'rejected' ? ('rejected' as const) : ('applied' as const),
+        error_code: r.error?.code ?? null,
+        error_message: r.error?.message ?? null,
+        result: r.result || r.conflicts ? JSON.stringify({ result: r.result, conflicts: r.conflicts }) : null,
+        created_at: now,
+      })),
+    ),
+    queryWrite(
+      tx.db
+        .updateTable('devices')
+        .set({ last_seq: last, last_sale_at: locked.last_sale_at })
+        .where('id', '=', device.id)
+        .where('org_id', '=', device.org_id),
+    ),
+  ]);
   return { results, last_applied_seq: last };
 }
 
