@@ -205,12 +205,12 @@ describe('architecture', () => {
     expect(layerOf('server/src/db/tables/pos.table.ts')).toBeLessThan(layerOf('server/src/lib/context.ts'));
     expect(layerOf('server/src/sync/ws/realtime.ts')).toBeGreaterThan(layerOf('server/src/modules/pos/pos.index.ts'));
     expect(layerOf('server/src/cli/migrate.ts')).toBe(LAYERS.length - 1);
-    expect(areaOf('server/src/modules/pos/services/sale-plan.ts')).toBe('pos');
+    expect(areaOf('server/src/modules/pos/sale/sale-policy.ts')).toBe('pos');
     expect(areaOf('server/src/sync/push/push.index.ts')).toBeNull();
     expect(rankOf('tenancy')).toBe(0);
     expect(longQueries('server/src/modules/tenancy/stores.queries.ts').length).toBeGreaterThan(0);
     expect(rankOf('pos')).toBeGreaterThan(rankOf('pharmacy'));
-    expect(server.get('server/src/modules/pos/services/sale-plan.ts')).toContain(exportsOf('pharmacy'));
+    expect(server.get('server/src/modules/pos/sale/sale-policy.ts')).toContain(exportsOf('pharmacy'));
     expect(server.get('server/src/lib/context.ts')).toContain('server/src/db/transaction.ts');
     expect(
       findCycles(
