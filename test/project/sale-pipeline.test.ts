@@ -16,7 +16,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAX_LINES = 40;
 
 /** The folders of the sale pipeline, server and till. */
-export const PIPELINE_DIRS = ['server/src/modules/pos/sale'];
+const PIPELINE_DIRS = ['server/src/modules/pos/sale'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
