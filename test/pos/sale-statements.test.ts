@@ -3,8 +3,9 @@
  * what it asks of the database. Recorded over the real app, request by request, at Kysely's `log`
  * hook (the one COUNT_STATEMENTS counts with, db/statement-count.ts): an online POST /pos/sale of a
  * plain shop (a credit customer with a discount, then a new customer by phone), a sync push of
- * three sales (the third oversold), and a pharmacy's prescription sale of a batch-tracked medicine
- * over two lots (FEFO). Each statement's text is kept with its parameters out (Kysely keeps them
+ * three sales (the third oversold), a pharmacy's prescription sale of a batch-tracked medicine
+ * over two lots (FEFO), and a mobile-money sale asked for (AzamPay, its local fake) and booked from
+ * the provider's callback. Each statement's text is kept with its parameters out (Kysely keeps them
  * apart already) and any id in it replaced, and compared with test/pos/fixtures/sale-statements.<dialect>.txt.
  *
  * A change that means to change the statements (issue 49's push writes, say) regenerates the
@@ -17,8 +18,10 @@ import type { LogEvent } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '@duka/shared';
 import { registerOwner, type Session, uniquePhone } from '../setup/factories.js';
+import { AzamPayFake } from '../fakes/azampay-fake.js';
 import { newMedicine, PRESCRIPTION, pharmacyOwner, receiveLots } from '../setup/pharmacy-factories.js';
-import type { TestApp } from '../setup/test-app.js';
+import { ask, checkout, pushShop } from '../setup/push-factories.js';
+import type { Listening, TestApp } from '../setup/test-app.js';
 
 const recorded: string[] = [];
 let recording = false;
@@ -35,6 +38,8 @@ vi.mock('../../server/src/db/statement-count.js', async (importOriginal) => {
   };
 });
 
+const AZAM = { appName: 'duka-shop', clientId: 'azam-client-7731', clientSecret: 'azam-secret-9f2e', apiKey: 'azam-apikey-44aa' };
+
 const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 function normalise(sql: string): string {
   return sql.replace(ID, '<id>').replace(/\s+/g, ' ').trim();
@@ -44,14 +49,29 @@ const FIXTURE = new URL(`./fixtures/sale-statements.${process.env.DUKA_TEST_DIAL
 
 describe('the statements a sale runs (online, pushed, pharmacy)', () => {
   let t: TestApp;
+  let http: Listening;
+  const azampay = new AzamPayFake(AZAM);
   const log: string[] = [];
   beforeAll(async () => {
     // The setup file has loaded the database modules already: loaded afresh, the app takes the mock above.
     vi.resetModules();
-    const { createTestApp } = await import('../setup/test-app.js');
-    t = await createTestApp({ config: { COUNT_STATEMENTS: true } });
+    const { createTestApp, listen } = await import('../setup/test-app.js');
+    await azampay.start();
+    t = await createTestApp({
+      config: {
+        COUNT_STATEMENTS: true,
+        AZAMPAY_AUTH_URL: azampay.url,
+        AZAMPAY_CHECKOUT_URL: azampay.url,
+        PUBLIC_URL: 'https://duka.example',
+      },
+    });
+    http = await listen(t);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await http.close();
+    await azampay.stop();
+    await t.close();
+  });
 
   /** One request's statements, under a heading, into the log. */
   async function record(heading: string, send: () => Promise<{ status: number; text: string }>, status: number) {
@@ -65,7 +85,7 @@ describe('the statements a sale runs (online, pushed, pharmacy)', () => {
     }
     log.push(`## ${heading} (${recorded.length} statements)`, ...recorded, '');
   }
-  const warm = (s: Session) => t.request('GET', '/accounts/me', { token: s.token });
+  const warm = (s: { token: string }) => t.request('GET', '/accounts/me', { token: s.token });
 
   it('online POST /pos/sale in a plain shop: a credit customer with a discount, then a new customer by phone', async () => {
     const owner = await registerOwner(t);
@@ -145,6 +165,23 @@ describe('the statements a sale runs (online, pushed, pharmacy)', () => {
           body: { lines: [{ product_id: amoxil.id, qty: 5 }], payment_method: 'Cash', prescription: PRESCRIPTION },
         }),
       201,
+    );
+  });
+
+  it('mobile-money sale: asked for, then booked from the provider’s callback', async () => {
+    const shop = await pushShop(t, AZAM, 'azampay');
+    await warm(shop.cashier);
+    const body = checkout(shop);
+    await record('mobile-money payment request', async () => ({ ...(await ask(t, shop.cashier, body)), status: 201, text: '' }), 201);
+    const push = azampay.pushes.find((p) => p.externalId === body.sale.id)!;
+    await record(
+      'mobile-money callback booking the sale',
+      async () => {
+        const status = await azampay.pay(push, shop.account.callback_url.replace(/^https?:\/\/[^/]+/, http.origin));
+        await t.deps.afterAnswer.idle();
+        return { status, text: '' };
+      },
+      200,
     );
   });
 
