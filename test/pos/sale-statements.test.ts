@@ -47,7 +47,7 @@ function normalise(sql: string): string {
 
 const FIXTURE = new URL(`./fixtures/sale-statements.${process.env.DUKA_TEST_DIALECT ?? 'sqlite'}.txt`, import.meta.url);
 
-describe('the statements a sale runs (online, pushed, pharmacy)', () => {
+describe('the statements a sale runs (online, pushed, pharmacy, mobile money)', () => {
   let t: TestApp;
   let http: Listening;
   const azampay = new AzamPayFake(AZAM);
