@@ -24,7 +24,7 @@ import { updateProduct } from '../../server/src/modules/inventory/services/produ
 import { adjustStock } from '../../server/src/modules/inventory/services/stock.js';
 import { createPaymentRequest } from '../../server/src/modules/payments/requests/payment-requests.js';
 import { cancelPaymentRequest, retryPaymentRequest } from '../../server/src/modules/payments/requests/request-actions.js';
-import { recordSale } from '../../server/src/modules/pos/services/record-sale.js';
+import { recordSale } from '../../server/src/modules/pos/sale/pipeline.js';
 import { refundSale, voidSale } from '../../server/src/modules/pos/services/sale-state.js';
 import { createStaff as hireStaff } from '../../server/src/modules/staff/services/create-staff.js';
 import { deactivateStaff } from '../../server/src/modules/staff/services/deactivate-staff.js';

@@ -211,12 +211,12 @@ describe('architecture', () => {
     expect(layerOf('server/src/db/tables/pos.table.ts')).toBeLessThan(layerOf('server/src/lib/context.ts'));
     expect(layerOf('server/src/sync/ws/realtime.ts')).toBeGreaterThan(layerOf('server/src/modules/pos/pos.index.ts'));
     expect(layerOf('server/src/cli/migrate.ts')).toBe(LAYERS.length - 1);
-    expect(areaOf('server/src/modules/pos/services/sale-plan.ts')).toBe('pos');
+    expect(areaOf('server/src/modules/pos/sale/sale-policy.ts')).toBe('pos');
     expect(areaOf('server/src/sync/push/push.index.ts')).toBeNull();
     expect(rankOf('tenancy')).toBe(0);
     expect(longQueries('server/src/modules/tenancy/stores.queries.ts').length).toBeGreaterThan(0);
     expect(rankOf('pos')).toBeGreaterThan(rankOf('pharmacy'));
-    expect(server.get('server/src/modules/pos/services/sale-plan.ts')).toContain(exportsOf('pharmacy'));
+    expect(server.get('server/src/modules/pos/sale/sale-policy.ts')).toContain(exportsOf('pharmacy'));
     expect(server.get('server/src/lib/context.ts')).toContain('server/src/db/transaction.ts');
     expect(
       findCycles(
@@ -411,18 +411,18 @@ describe('architecture: every door an exports file', () => {
 
   it('fails on a planted import of an area’s internal file from app.ts, sync/, a job or the CLI', () => {
     const planted = new Map([
-      ['server/src/app.ts', "import { recordSales } from './modules/pos/services/record-sale.js';"],
-      ['server/src/sync/push/services/mutators.ts', "import { recordSales } from '../../../modules/pos/services/record-sale.js';"],
+      ['server/src/app.ts', "import { recordSales } from './modules/pos/sale/pipeline.js';"],
+      ['server/src/sync/push/services/mutators.ts', "import { recordSales } from '../../../modules/pos/sale/pipeline.js';"],
       ['server/src/background-jobs.ts', "import type { X } from './modules/fiscal/services/jobs.js';"],
       ['server/src/cli/admin-create.ts', "const { createPlatformAdmin } = await import('../modules/admin/create-admin.js');"],
       // Through the exports file, and an area's own file, are both fine.
       ['server/src/index.ts', "import { metricsRouter } from './modules/health/health.exports.js';"],
-      ['server/src/modules/pos/x.ts', "import { recordSales } from './services/record-sale.js';"],
+      ['server/src/modules/pos/x.ts', "import { recordSales } from './sale/pipeline.js';"],
     ]);
     const graph = importGraph([...planted.keys()], (f) => planted.get(f)!, new Set(serverFiles));
     expect(sideDoors(graph)).toEqual([
-      'server/src/app.ts -> server/src/modules/pos/services/record-sale.ts',
-      'server/src/sync/push/services/mutators.ts -> server/src/modules/pos/services/record-sale.ts',
+      'server/src/app.ts -> server/src/modules/pos/sale/pipeline.ts',
+      'server/src/sync/push/services/mutators.ts -> server/src/modules/pos/sale/pipeline.ts',
       'server/src/background-jobs.ts -> server/src/modules/fiscal/services/jobs.ts',
       'server/src/cli/admin-create.ts -> server/src/modules/admin/create-admin.ts',
     ]);

@@ -12,6 +12,8 @@ export {
 export { type BatchMoveOf, UNALLOCATED_LOT, lockStock, moveBatches, unallocatedRow } from './lots/batch-ledger.js';
 export { returnSaleLots } from './lots/dispense.js';
 export { addoPermitted, checkDispensing } from './addo/dispensing-checks.js';
+export { pharmacySalePolicy } from './selling/sale-policy.js';
+export type { LotsTaken, LotsWanted } from './lots/take-sale-lots.js';
 export { recordPrescriptionEntry } from './prescriptions/prescription-register.js';
 export { type LotLine, receiveLot, returnLot } from './lots/receive-lots.js';
 

@@ -1,6 +1,6 @@
 /**
  * Batches coming back with a sale's refund or void (issue 14). (Which lots a sale takes is the
- * shared `allocateFefo`, planned with the sale in pos/services/sale-plan.ts.)
+ * shared `allocateFefo`, taken with the sale by take-sale-lots.ts, pharmacy's sale policy.)
  */
 import type { Reversal } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';

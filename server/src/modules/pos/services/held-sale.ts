@@ -1,7 +1,7 @@
 /**
- * A sale held while its mobile-money payment is asked for (payments' `SaleBooking` port): priced
- * and checked by the same `loadSaleSet` and `planSale` as POST /pos/sale, then booked by
- * `writeSales` once the provider says it is paid, so the receipt number is taken only then.
+ * A sale held while its mobile-money payment is asked for (payments' `SaleBooking` port): planned
+ * by the sale pipeline as POST /pos/sale is (`planSales`, nothing written), then recorded by it
+ * (`recordSales`) once the provider says it is paid, so the receipt number is taken only then.
  */
 import type { CreateSaleInput } from '@duka/shared';
 import { forUpdate } from '../../../db/dialect.js';
@@ -11,18 +11,17 @@ import { ConflictError } from '../../../lib/errors.js';
 import type { HeldSale, SaleBooking } from '../../payments/payments.exports.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { findStoreTransaction, withLines } from '../pos.queries.js';
-import { loadSaleSet, type SaleRequest } from './sale-inputs.js';
-import { planSale } from './sale-plan.js';
-import { writeSales } from './sale-write.js';
+import { planSales, recordSales } from '../sale/pipeline.js';
+import type { SaleRequest } from './sale-inputs.js';
 
 const recorded = (id: string | undefined) => new ConflictError(`a sale with id ${id} is already recorded`);
 
 async function quote(tx: TxContext<AuthedContext>, input: CreateSaleInput) {
-  const { orgId, storeId } = requireStore(tx);
   const request: SaleRequest = { input, opts: { source: 'online' } };
-  const set = await loadSaleSet(tx, { orgId, storeId, online: true }, [request]);
-  const planned = planSale(tx, set, request);
-  if ('replayed' in planned) throw recorded(input.id);
+  const { set, plans, outcomes } = await planSales(tx, [request], undefined, { online: true });
+  if (!outcomes[0]!.ok) throw outcomes[0]!.error;
+  const planned = plans[0];
+  if (!planned) throw recorded(input.id);
   const stocked = planned.merged.filter((l) => set.products.get(l.product_id)!.is_service !== 1);
   return {
     total: planned.row.total,
@@ -47,12 +46,11 @@ async function book(tx: TxContext<AuthedContext>, held: HeldSale, payment: { ref
     input,
     opts: { source: 'online', unitPrices: new Map(Object.entries(held.unit_prices)), paymentConfirmed: true },
   };
-  // Planned as a till's pushed sale is: the customer has paid, so the sale has happened.
-  const set = await loadSaleSet(tx, { orgId, storeId, online: false }, [request]);
-  const planned = planSale(tx, set, request);
-  if ('replayed' in planned) throw recorded(input.id);
-  await writeSales(tx, set, [planned]);
-  return { conflicts: planned.conflicts.map((c) => c.message) };
+  // Recorded as a till's pushed sale is: the customer has paid, so the sale has happened.
+  const [outcome] = await recordSales(tx, [request], undefined, { online: false });
+  if (!outcome!.ok) throw outcome!.error;
+  if (outcome!.sale.replayed) throw recorded(input.id);
+  return { conflicts: outcome!.sale.conflicts.map((c) => c.message) };
 }
 
 export const posSaleBooking: SaleBooking = {

@@ -17,7 +17,7 @@ import { moveBatches, recordPrescriptionEntry } from '../../pharmacy/pharmacy.ex
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import { numberFiscalReceipts } from '../../fiscal/fiscal.exports.js';
 import type { SaleSet } from './sale-inputs.js';
-import type { SalePlan } from './sale-plan.js';
+import type { SalePlan } from '../sale/sale-plan.js';
 
 /** Returns the fiscal receipts the sales were numbered with, by sale id (none in a store that does not fiscalise). */
 export async function writeSales(tx: AuthedContext, set: SaleSet, plans: SalePlan[]): Promise<Map<string, FiscalReceiptRow>> {

@@ -1,7 +1,7 @@
 /**
  * POST /pos/sale. Online sales of one store that arrive while an earlier batch of that store's
  * sales is being written wait for it, then are written together: one transaction, one
- * `recordSales` (issue 17). A store's sales take its receipt counter and stock rows, so they run
+ * `recordSales`, the sale pipeline (issue 17). A store's sales take its receipt counter and stock rows, so they run
  * one after another anyway (SQLite has one writer; Postgres holds the store row from the stock read
  * to the commit); written together, the sales that queued meanwhile cost the statements and the
  * commit of one sale instead of one each, and the lock is held once for all of them.
@@ -19,7 +19,9 @@ import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { claimKey, completeKey, type KeyClaim, releaseKey } from '../../../lib/idempotency.js';
 import { type Outcome, storeBatches } from '../../../lib/store-batches.js';
-import { recordSales, saleAnswer } from './record-sale.js';
+import { toFiscal } from '../../fiscal/fiscal.exports.js';
+import { toTransaction, withLines } from '../pos.queries.js';
+import { type RecordedSale, recordSales } from '../sale/pipeline.js';
 
 /** The answer of POST /pos/sale, as stored for an Idempotency-Key. */
 export interface SaleAnswerBody {
@@ -75,6 +77,15 @@ async function writeBatch(tx: AuthedContext & { pending: PendingCommit }, batch:
     out.push({ ok: true, value: body });
   }
   return out;
+}
+
+/**
+ * The transaction answer (with lines) for a recorded sale. A new sale's fiscal receipt comes without
+ * its QR code (null): drawing it is the sale's dearest step, and the receipt is printed from a read.
+ */
+async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
+  if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
+  return toTransaction(sale.row, sale.lines, sale.lots, sale.fiscal ? toFiscal(sale.fiscal, null) : null);
 }
 
 async function freeKey(sale: Waiting) {

@@ -1,0 +1,92 @@
+/**
+ * A sale on its way through the pipeline's stages (pipeline.ts), and the plan they end with: the
+ * rows `writeSale` writes. Planned in memory against the figures of its set (`loadSaleSet`), so a
+ * pushed batch of sales is worked out one after another without a round trip each.
+ */
+import type { LineBatch, SaleConflict } from '@duka/shared';
+import type { Insertable } from 'kysely';
+import type { BatchRow } from '../../../db/tables/batches.table.js';
+import type { CreditTabTable } from '../../../db/tables/credits.table.js';
+import type { CustomerRow } from '../../../db/tables/customers.table.js';
+import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
+import type { Actor, AuthedContext } from '../../../lib/context.js';
+import { ServiceError } from '../../../lib/errors.js';
+import { localDate } from '../../../lib/time.js';
+import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
+import type { SaleRequest, SaleSet } from '../services/sale-inputs.js';
+import { type Breach, type SalePolicy, salePolicyFor } from './sale-policy.js';
+
+/** A sale line, merged per product (`mergeSaleLines`): `index` names the first line it came from. */
+export interface SaleLine {
+  index: number;
+  product_id: string;
+  qty: number;
+}
+
+/** The sale being planned: what was asked, against which figures, and the conflicts met so far. */
+export interface SaleDraft {
+  ctx: AuthedContext;
+  set: SaleSet;
+  request: SaleRequest;
+  /** Who asked for it (cashier, discount permission). */
+  actor: Actor;
+  /** The rules and lots of the store's shop type. */
+  policy: SalePolicy;
+  now: number;
+  /** When the sale was made (the till's time for a pushed sale). */
+  at: number;
+  /** The day the sale was made, in the organisation's time zone: prescriptions and lots are judged by it. */
+  today: string;
+  conflicts: SaleConflict[];
+}
+
+export function startSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest): SaleDraft {
+  const now = ctx.clock.now();
+  const at = request.opts.occurredAt ?? now;
+  return {
+    ctx,
+    set,
+    request,
+    actor: request.actor ?? ctx.actor,
+    policy: salePolicyFor(set.store.outlet_type),
+    now,
+    at,
+    today: localDate(at, set.org.timezone),
+    conflicts: [],
+  };
+}
+
+/**
+ * Online a breach refuses the sale. Offline the sale has already happened, so a breach that allows
+ * it is recorded as a conflict and the sale is booked (design §4), unless even that is refused.
+ */
+export function enforce(sale: SaleDraft, breaches: Breach[]): void {
+  const refused = sale.set.online ? breaches[0] : breaches.find((b) => !b.conflict);
+  if (refused)
+    throw new ServiceError(refused.code, refused.message, {
+      errors: [{ code: refused.code, field: refused.field, message: refused.message }],
+    });
+  for (const b of breaches) sale.conflicts.push(b.conflict!);
+}
+
+export interface SalePlan {
+  request: SaleRequest;
+  row: TransactionRow;
+  lines: TransactionLineRow[];
+  /** The sale's lines merged per product, as checked. */
+  merged: SaleLine[];
+  lots: Array<LineBatch & { product_id: string }>;
+  moves: BatchMoveOf[];
+  /** New batch rows the moves need (an unallocated lot met for the first time). */
+  newBatches: BatchRow[];
+  stockDelta: Map<string, number>;
+  stockAfter: Map<string, number>;
+  tab?: Insertable<CreditTabTable>;
+  newCustomer?: CustomerRow;
+  conflicts: SaleConflict[];
+}
+
+/** An earlier sale with the same id: nothing is planned, the recorded sale answers. */
+export interface SaleReplay {
+  replayed: TransactionRow;
+}
