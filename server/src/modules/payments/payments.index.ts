@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../lib/context.js';
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok, serviceCtx } from '../../lib/route.js';
+import { csvResponse } from '../../lib/csv.js';
 import * as routes from './payments.routes.js';
 import {
   createCollectionAccount,
@@ -17,12 +18,7 @@ import { cancelPaymentRequest, retryPaymentRequest } from './services/request-ac
 import { listReceivedPayments, receivedPaymentsCsv } from './services/received-payments.js';
 import { paymentReconciliation, reconciliationCsv } from './services/reconciliation.js';
 
-const csv = (c: Context<AppEnv>, f: { fileName: string; text: string }) =>
-  c.body(f.text, 200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${f.fileName}"`,
-    'cache-control': 'private, no-store',
-  }) as never;
+const csv = (c: Context<AppEnv>, f: { fileName: string; text: string }) => csvResponse(c, { fileName: f.fileName, body: f.text });
 
 export const paymentsRouter: Router = createRouter()
   .openapi(routes.listAccounts, async (c) => ok(c, await listCollectionAccounts(authedCtx(c))))
