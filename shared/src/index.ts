@@ -36,6 +36,7 @@ export * from './pos/tender.js';
 export * from './sync/protocol.js';
 export * from './sync/clock.js';
 export * from './money.js';
+export * from './time.js';
 export * from './payment-methods.js';
 export * from './integrations.js';
 export * from './payments/msisdn.js';

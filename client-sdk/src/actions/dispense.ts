@@ -24,12 +24,12 @@ import {
   type Prescription,
   type Product,
   type Store,
+  localDate,
 } from '@duka/shared';
 import { TillError } from '../errors.js';
 import type { LocalExec } from '../local/db.js';
 import { getMeta } from '../local/meta.js';
 import * as reads from '../reads.js';
-import { localDate } from '../time.js';
 
 export interface DispenseInput {
   /** The sale's merged lines (`mergeSaleLines`), each with its product from the replica. */
