@@ -39,7 +39,9 @@ describe('CSV files', () => {
   it('answers a file as an attachment that is never cached, from text or a stream', async () => {
     const app = new Hono<AppEnv>()
       .get('/text', (c) => csvResponse(c, { fileName: 'sales_2026-01-01.csv', body: 'a,b\r\n1,2\r\n' }))
-      .get('/stream', (c) => csvResponse(c, { fileName: 'big.csv', body: Readable.from([Buffer.from('a\r\n'), Buffer.from('1\r\n')]) }, { 'x-export-id': 'e1' }));
+      .get('/stream', (c) =>
+        csvResponse(c, { fileName: 'big.csv', body: Readable.from([Buffer.from('a\r\n'), Buffer.from('1\r\n')]) }, { 'x-export-id': 'e1' }),
+      );
     for (const [path, name, body] of [
       ['/text', 'sales_2026-01-01.csv', 'a,b\r\n1,2\r\n'],
       ['/stream', 'big.csv', 'a\r\n1\r\n'],
