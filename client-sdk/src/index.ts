@@ -46,7 +46,7 @@ export type { TillUser } from './auth.js';
 export type { BackoffOptions } from './sync/backoff.js';
 export type { WhenSyncedOptions } from './sync/when-synced.js';
 export { backoffDelay } from './sync/backoff.js';
-export { localDate } from './time.js';
+export { localDate } from '@duka/shared';
 export { TillError, NetworkError, type TillErrorCode } from './errors.js';
 export { DukaApiError, toApiError } from './http/errors.js';
 export { LOCAL_MIGRATIONS, migrateLocal } from './local/migrations.js';

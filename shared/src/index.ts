@@ -39,6 +39,7 @@ export * from './conflicts.js';
 export * from './sync/protocol/index.js';
 export * from './sync/clock.js';
 export * from './money.js';
+export * from './time.js';
 export * from './payment-methods.js';
 export * from './integrations.js';
 export * from './msisdn.js';

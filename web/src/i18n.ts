@@ -3,7 +3,7 @@
  * English one, so a string missing in one language fails the typecheck. The choice is kept in
  * localStorage: a till is used by the same cashiers day after day.
  */
-import { EAT } from './fiscal.js';
+import { EAT } from '@duka/shared';
 import { enAccount, swAccount } from './i18n-account.js';
 import { enDay, swDay } from './i18n-day.js';
 import { enMobile, swMobile } from './i18n-mobile.js';

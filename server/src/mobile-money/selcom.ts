@@ -23,6 +23,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { callProvider, isTransient, providerMessage } from './http.js';
+import { EAT, localDate, localTime } from '@duka/shared';
 import {
   CallbackRejected,
   type PaymentCallbackInput,
@@ -49,7 +50,7 @@ type Fields = Record<string, string | number>;
 
 /** Selcom's timestamp: local East Africa time with its offset, as its clients send it. */
 export function selcomTimestamp(ms: number): string {
-  return `${new Date(ms + 3 * 3_600_000).toISOString().slice(0, 19)}+03:00`;
+  return `${localDate(ms, EAT)}T${localTime(ms, EAT)}+03:00`;
 }
 
 export function selcomDigest(secret: string, timestamp: string, fields: Fields, signed: string[]): string {

@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import type { AiLanguage } from './ai.schemas.js';
 import { languageOf } from './language.js';
+import { addDays } from '../time.js';
 
 /** What a question can ask, in the order several in one question are answered. */
 export const AiIntent = z.enum([
@@ -215,12 +216,6 @@ export function planQuestion(question: string, last?: AiLastPlan): AiQuestionPla
   const text = question.toLowerCase().replace(/\s+/g, ' ').trim();
   const own = plansOf(text);
   return { language: languageOf(question), plans: own.length ? own : followUpOf(text, last) };
-}
-
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
 
 /** The local dates (YYYY-MM-DD, both included) a period covers up to `today`: a week starts on Monday, a month on the 1st. */

@@ -4,7 +4,7 @@
  * Pure: the shop's clock comes in as `zone`, money leaves as integer cents (shared money helpers).
  */
 import type { Receipt, TillUser } from '@duka/client-sdk';
-import { isMobileMoney, type Organisation, type PaymentMethod, type Store, toCents } from '@duka/shared';
+import { isMobileMoney, localDate, localTime, type Organisation, type PaymentMethod, type Store, toCents } from '@duka/shared';
 import { fiscalStamp } from '../fiscal.js';
 
 /**
@@ -147,23 +147,17 @@ export function cashierName(sale: Pick<Receipt, 'cashier_id'>, user: TillUser | 
 
 /** Numeric and the same in every language and browser, so the printed bytes are too. */
 export function shopDate(iso: string, zone: string): string {
-  const format = (timeZone: string) =>
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-  let formatter: Intl.DateTimeFormat;
+  const ms = Date.parse(iso);
+  let date: string;
+  let time: string;
   try {
-    formatter = format(zone);
-  } catch {
+    date = localDate(ms, zone);
+    time = localTime(ms, zone);
+  } catch (err) {
     // A zone this runtime does not know: UTC, said so, rather than the device's own zone.
+    if (zone === 'UTC') throw err;
     return `${shopDate(iso, 'UTC')} UTC`;
   }
-  const p = Object.fromEntries(formatter.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+  const [y, m, d] = date.split('-');
+  return `${d}/${m}/${y} ${time.slice(0, 5)}`;
 }

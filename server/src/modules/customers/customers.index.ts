@@ -1,5 +1,6 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
+import { csvResponse } from '../../lib/csv.js';
 import * as routes from './customers.routes.js';
 import { eraseCustomer } from './personal-data/erase.js';
 import { customerPersonalData, personalDataCsv } from './personal-data/export.js';
@@ -21,10 +22,6 @@ export const customersRouter: Router = createRouter()
     const { id } = c.req.valid('param');
     const data = await customerPersonalData(authedCtx(c), id);
     if (c.req.valid('query').format === 'json') return ok(c, data);
-    return c.body(personalDataCsv(data), 200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="customer-${id}.csv"`,
-      'cache-control': 'private, no-store',
-    }) as never;
+    return csvResponse(c, { fileName: `customer-${id}.csv`, body: personalDataCsv(data) });
   })
   .openapi(routes.erase, async (c) => ok(c, await eraseCustomer(authedCtx(c), c.req.valid('param').id), { message: 'customer erased' }));

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../lib/context.js';
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
+import { csvResponse } from '../../lib/csv.js';
 import * as routes from './reports.routes.js';
 import { downloadExport, generateReport, listReportExports, type ReportFile, reportTypes } from './services/exports.js';
 import {
@@ -15,14 +16,10 @@ import {
 
 /** A stored report file, streamed: a CSV as an attachment, JSON as the envelope it already is. */
 function fileResponse(c: Context<AppEnv>, f: ReportFile) {
-  const headers: Record<string, string> = {
-    'content-type': f.contentType,
-    'content-length': String(f.size),
-    'x-export-id': f.export.id,
-    'cache-control': 'private, no-store',
-  };
-  if (f.export.format === 'csv') headers['content-disposition'] = `attachment; filename="${f.fileName}"`;
-  return c.body(Readable.toWeb(f.stream) as ReadableStream, 200, headers) as never;
+  const headers = { 'content-length': String(f.size), 'x-export-id': f.export.id };
+  if (f.export.format === 'csv') return csvResponse(c, { fileName: f.fileName, body: f.stream }, headers);
+  const json = { ...headers, 'content-type': f.contentType, 'cache-control': 'private, no-store' };
+  return c.body(Readable.toWeb(f.stream) as ReadableStream, 200, json) as never;
 }
 
 export const reportsRouter: Router = createRouter()

@@ -3,6 +3,7 @@ import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { UserUpdate } from '../../db/tables/accounts.table.js';
 import { containsText, type DialectName } from '../../db/dialect.js';
+import { countedPage } from '../../db/page.js';
 import { phoneFragment } from '../../lib/phone.js';
 
 export interface TimeRange {
@@ -51,7 +52,6 @@ export async function listStaffRows(db: Kysely<Database>, dialect: DialectName, 
     .$if(!!q.status, (qb) => qb.where('employment_status', '=', q.status!))
     .$if(!!q.shift, (qb) => qb.where('shift', '=', q.shift!))
     .$if(!!search, (qb) => qb.where((eb) => matchesSearch(eb, dialect, search!)));
-  const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const dir = q.ordering.startsWith('-') ? 'desc' : 'asc';
   const ordered = q.ordering.endsWith('name')
     ? base
@@ -59,12 +59,8 @@ export async function listStaffRows(db: Kysely<Database>, dialect: DialectName, 
         .orderBy((eb) => eb.fn<string>('lower', [eb.ref('first_name')]), dir)
         .orderBy((eb) => eb.fn<string>('lower', [eb.ref('last_name')]), dir)
     : base.selectAll().orderBy('created_at', dir);
-  const rows = await ordered
-    .orderBy('id', dir)
-    .limit(q.size)
-    .offset((q.page - 1) * q.size)
-    .execute();
-  return { rows, total: Number(counted.n) };
+  const { rows, total } = await countedPage(base, ordered.orderBy('id', dir), { page: q.page, page_size: q.size });
+  return { rows, total };
 }
 
 export const ZERO_STATS: StaffStats = { total_sales: 0, transaction_count: 0, average_ticket: 0, refund_count: 0, discount_total: 0 };

@@ -9,10 +9,9 @@
  *   receipt must print the lot every unit came from, and a till cannot name one for units it knows
  *   of no batch for.
  */
-import { allocateFefo, type BatchAllocation, checkPrescription } from '@duka/shared';
+import { allocateFefo, type BatchAllocation, checkPrescription, localDate } from '@duka/shared';
 import type { LocalExec } from '../../../local/db.js';
 import * as reads from '../../../reads.js';
-import { localDate } from '../../../time.js';
 import type { ResolvedSale } from '../draft.js';
 import { refuse, type SalePolicy } from './sale-policy.js';
 

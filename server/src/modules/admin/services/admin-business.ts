@@ -1,5 +1,4 @@
 /** Business records of every organisation: customers, credit tabs, suppliers with their deliveries and payments, expenses. */
-import { pageMeta } from '@duka/shared';
 import type {
   AdminCreditTab,
   AdminCustomer,
@@ -25,7 +24,8 @@ import { outstandingOf as customerOwes, pastDue, tabBalance, toCustomer } from '
 import { toExpense } from '../../expenses/expenses.exports.js';
 import { orgPayments, outstandingOf as supplierOwes, toDeliveries, toPayments, toSupplier } from '../../suppliers/suppliers.exports.js';
 import { supplierDeliveries } from '../admin.queries.js';
-import { acrossOrgs, adminDateRange, limitOffset, withOrgNames } from './admin-context.js';
+import { acrossOrgs, adminDateRange, withOrgNames } from './admin-context.js';
+import { countedPage } from '../../../db/page.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type Page<T> = { items: T[]; meta: PageMeta };
@@ -47,23 +47,17 @@ export async function listAdminCustomers(ctx: AuthedContext, q: ListAdminCustome
   }
   if (q.has_credit !== undefined)
     base = base.where((eb) => eb(customerOwes(eb as ExpressionBuilder<Database, 'customers'>), q.has_credit ? '>' : '<=', 0));
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .selectAll('customers')
       .select((eb) => customerOwes(eb).as('outstanding'))
       .orderBy('customers.created_at', 'desc')
-      .orderBy('customers.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
+      .orderBy('customers.id', 'desc'),
+    q,
+  );
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
-  return {
-    items: items.map((r) => ({ ...toCustomer(r), org_id: r.org_id, organisation_name: r.organisation_name })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
-  };
+  return { items: items.map((r) => ({ ...toCustomer(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta };
 }
 
 /** Overdue is judged against the organisation's today (the platform's, Africa/Dar_es_Salaam, without `org_id`). */
@@ -88,21 +82,18 @@ export async function listAdminCredits(ctx: AuthedContext, q: ListAdminCreditsQu
       return overdue ? cond : eb.not(cond);
     });
   }
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .selectAll('credit_tabs')
       .select(['customers.name as customer_name', 'o.name as organisation_name', 'o.timezone'])
       .orderBy('credit_tabs.created_at', 'desc')
-      .orderBy('credit_tabs.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
+      .orderBy('credit_tabs.id', 'desc'),
+    q,
+  );
   return {
     items: rows.map((r) => ({ ...toCreditTab(r, localDate(now, r.timezone)), org_id: r.org_id, organisation_name: r.organisation_name })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
+    meta,
   };
 }
 
@@ -122,9 +113,8 @@ export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSupplie
       ]),
     );
   }
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .selectAll('suppliers')
       .select((eb) => [
@@ -144,11 +134,9 @@ export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSupplie
           .as('payment_count'),
       ])
       .orderBy('suppliers.name')
-      .orderBy('suppliers.id')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
+      .orderBy('suppliers.id'),
+    q,
+  );
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
   return {
     items: items.map((r) => ({
@@ -158,7 +146,7 @@ export async function listAdminSuppliers(ctx: AuthedContext, q: ListAdminSupplie
       delivery_count: Number(r.delivery_count ?? 0),
       payment_count: Number(r.payment_count ?? 0),
     })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
+    meta,
   };
 }
 
@@ -174,36 +162,30 @@ export async function listAdminSupplierDeliveries(ctx: AuthedContext, supplierId
   requireAdmin(ctx);
   const supplier = await requireAnySupplier(ctx, supplierId);
   const base = supplierDeliveries(ctx.db, supplier.org_id, supplier.id, q.unpaid);
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .selectAll('deliveries')
       .select('suppliers.name as supplier_name')
       .orderBy('deliveries.delivery_date', 'desc')
-      .orderBy('deliveries.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
+      .orderBy('deliveries.id', 'desc'),
+    q,
+  );
   const items = await withOrgNames(ctx, await toDeliveries(ctx.db, rows), () => supplier.org_id);
-  return { items, meta: pageMeta(q.page, q.page_size, Number(total)) };
+  return { items, meta };
 }
 
 export async function listAdminSupplierPayments(ctx: AuthedContext, supplierId: string, q: ListAdminSupplierPaymentsQuery) {
   requireAdmin(ctx);
   const supplier = await requireAnySupplier(ctx, supplierId);
   const base = orgPayments(ctx.db, supplier.org_id).where('supplier_payments.supplier_id', '=', supplier.id);
-  const { limit, offset } = limitOffset(q);
-  const [counted, rows] = await Promise.all([
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    base.orderBy('supplier_payments.paid_at', 'desc').orderBy('supplier_payments.id', 'desc').limit(limit).offset(offset).execute(),
-  ]);
+  const { rows, meta } = await countedPage(
+    base,
+    base.orderBy('supplier_payments.paid_at', 'desc').orderBy('supplier_payments.id', 'desc'),
+    q,
+  );
   const items = await withOrgNames(ctx, await toPayments(ctx.db, rows), () => supplier.org_id);
-  return { items, meta: pageMeta(q.page, q.page_size, Number(counted.n)) };
+  return { items, meta };
 }
 
 export async function listAdminExpenses(ctx: AuthedContext, q: ListAdminExpensesQuery): Promise<Page<AdminExpense>> {
@@ -215,14 +197,7 @@ export async function listAdminExpenses(ctx: AuthedContext, q: ListAdminExpenses
   if (q.search) base = base.where(containsText(ctx.dialect, 'title', q.search));
   const range = await adminDateRange(ctx, q);
   if (range) base = base.where('spent_at', '>=', range.from).where('spent_at', '<', range.to);
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base.selectAll().orderBy('spent_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-  ]);
+  const { rows, meta } = await countedPage(base, base.selectAll().orderBy('spent_at', 'desc').orderBy('id', 'desc'), q);
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
-  return {
-    items: items.map((r) => ({ ...toExpense(r), org_id: r.org_id, organisation_name: r.organisation_name })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
-  };
+  return { items: items.map((r) => ({ ...toExpense(r), org_id: r.org_id, organisation_name: r.organisation_name })), meta };
 }

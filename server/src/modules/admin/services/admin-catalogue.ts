@@ -1,5 +1,4 @@
 /** Products and categories of every organisation; writes go through the inventory services. */
-import { pageMeta } from '@duka/shared';
 import type {
   AdminCategory,
   AdminProduct,
@@ -17,7 +16,8 @@ import { NotFoundError } from '../../../lib/errors.js';
 import { toCategory, toProduct, createCategory, deleteCategory, updateCategory, updateProduct } from '../../inventory/inventory.exports.js';
 import type { CategoryRow, ProductRow } from '../../../db/tables/inventory.table.js';
 import { productStockByStore, productsWithOrg, selectCategories, selectProducts, soldQtyOf } from '../admin.queries.js';
-import { acrossOrgs, adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
+import { acrossOrgs, adminTx, asOrg, auditAdmin, requireOrgExists } from './admin-context.js';
+import { countedPage } from '../../../db/page.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type ProductWithOrg = ProductRow & { stock: number | string | null; organisation_name: string; org_expiry_alert_days: number };
@@ -41,20 +41,17 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
     );
   }
   const ids = base.select('p.id');
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     selectProducts(ctx.db)
       .where('p.id', 'in', ids)
       .$call((qb) => (q.org_id ? qb.where('p.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('o.name')
       .orderBy('p.name')
-      .orderBy('p.id')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
-  return { items: rows.map((r) => toAdminProduct(ctx, r)), meta: pageMeta(q.page, q.page_size, Number(total)) };
+      .orderBy('p.id'),
+    q,
+  );
+  return { items: rows.map((r) => toAdminProduct(ctx, r)), meta };
 }
 
 async function requireProduct(ctx: AuthedContext, id: string): Promise<ProductWithOrg> {
@@ -122,21 +119,18 @@ export async function listAdminCategories(
   base = q.org_id ? base.where('c.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.search) base = base.where(containsText(ctx.dialect, 'c.name', q.search));
   const ids = base.select('c.id');
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     selectCategories(ctx.db)
       .where('c.id', 'in', ids)
       .$call((qb) => (q.org_id ? qb.where('c.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('o.name')
       .orderBy('c.sort_order')
       .orderBy('c.name')
-      .orderBy('c.id')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
-  return { items: rows.map(toAdminCategory), meta: pageMeta(q.page, q.page_size, Number(total)) };
+      .orderBy('c.id'),
+    q,
+  );
+  return { items: rows.map(toAdminCategory), meta };
 }
 
 async function requireCategory(ctx: AuthedContext, id: string): Promise<CategoryWithOrg> {

@@ -47,8 +47,6 @@ export async function requireOrgExists(ctx: AuthedContext, orgId: string): Promi
 /** The mark of a read over every organisation's rows (a list without `org_id`, a lookup by an id alone, a platform count). */
 export const acrossOrgs = crossOrg('platform operators');
 
-export const limitOffset = (q: { page: number; page_size: number }) => ({ limit: q.page_size, offset: (q.page - 1) * q.page_size });
-
 /**
  * [from, to) of the local dates given (each defaults to the other); the organisation's time zone
  * when one is named, else the platform's (Africa/Dar_es_Salaam). Undefined when neither date is.

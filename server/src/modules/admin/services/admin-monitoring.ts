@@ -1,5 +1,5 @@
 /** Platform analytics (sales and growth over days) and monitoring (counts, backlogs, the audit trail). */
-import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
+import { SoldStatus, fromCents } from '@duka/shared';
 import type {
   ActivityEntry,
   AdminAnalyticsOverview,
@@ -8,12 +8,13 @@ import type {
   MonitoringOverview,
   PageMeta,
 } from '@duka/shared';
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { iso } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ValidationError } from '../../../lib/errors.js';
 import { addDays, DEFAULT_TIMEZONE, localDate, localDayRange, todayRange } from '../../../lib/time.js';
-import { acrossOrgs, limitOffset } from './admin-context.js';
+import { acrossOrgs } from './admin-context.js';
+import { countedPage } from '../../../db/page.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { billingFigures } from '../../billing/billing.exports.js';
 import { signupsByDay } from '../admin.queries.js';
@@ -104,166 +105,81 @@ export async function analyticsOverview(ctx: AuthedContext, q: AdminAnalyticsQue
   };
 }
 
+/**
+ * What the monitoring overview counts, each a `count(*)` of one table under its conditions; a
+ * table that belongs to organisations is read across all of them (`acrossOrgs`). `today` stands
+ * for the start of the platform's day.
+ */
+const TODAY = Symbol('today');
+type Counted = {
+  from: 'organisations' | 'users' | 'stores' | 'devices' | 'sync_mutations' | 'sync_conflicts' | 'outbox' | 'events' | 'event_deliveries';
+  where?: [column: string, value: string | number | typeof TODAY][];
+  acrossOrgs?: true;
+};
+const MONITORING_COUNTS = {
+  orgs: { from: 'organisations', acrossOrgs: true },
+  activeOrgs: { from: 'organisations', where: [['is_active', 1]], acrossOrgs: true },
+  users: { from: 'users' },
+  activeUsers: { from: 'users', where: [['is_active', 1]] },
+  signedIn: { from: 'users', where: [['last_login_at', TODAY]] },
+  stores: { from: 'stores', acrossOrgs: true },
+  activeStores: { from: 'stores', where: [['is_active', 1]], acrossOrgs: true },
+  devices: { from: 'devices', acrossOrgs: true },
+  seen: { from: 'devices', where: [['last_seen_at', TODAY]], acrossOrgs: true },
+  pushes: { from: 'sync_mutations', where: [['created_at', TODAY]], acrossOrgs: true },
+  rejected: {
+    from: 'sync_mutations',
+    where: [
+      ['created_at', TODAY],
+      ['status', 'rejected'],
+    ],
+    acrossOrgs: true,
+  },
+  conflicts: { from: 'sync_conflicts', where: [['resolved', 0]], acrossOrgs: true },
+  outboxPending: { from: 'outbox', where: [['status', 'pending']] },
+  outboxFailed: { from: 'outbox', where: [['status', 'failed']] },
+  eventsPending: { from: 'events', where: [['delivered', 0]], acrossOrgs: true },
+  eventsFailed: { from: 'event_deliveries', where: [['status', 'failed']], acrossOrgs: true },
+} satisfies Record<string, Counted>;
+type MonitoringCount = keyof typeof MONITORING_COUNTS;
+
+/** One count: `column = value`, or `column >= today` for `TODAY`. */
+async function countOf(db: AuthedContext['db'], c: Counted, today: number): Promise<number> {
+  let q = db.selectFrom(c.from).select((eb) => eb.fn.countAll<number>().as('n')) as SelectQueryBuilder<any, any, { n: number }>;
+  for (const [column, value] of c.where ?? []) q = value === TODAY ? q.where(column, '>=', today) : q.where(column, '=', value);
+  if (c.acrossOrgs) q = q.modifyEnd(acrossOrgs);
+  return num((await q.executeTakeFirstOrThrow()).n);
+}
+
 export async function monitoringOverview(ctx: AuthedContext): Promise<MonitoringOverview> {
   requireAdmin(ctx);
   const { from } = todayRange(ctx.clock.now(), DEFAULT_TIMEZONE);
-  const count = async <T extends { n: unknown }>(q: Promise<T>) => num((await q).n);
-  const db = ctx.db;
-  const [
-    orgs,
-    activeOrgs,
-    users,
-    activeUsers,
-    signedIn,
-    stores,
-    activeStores,
-    sales,
-    devices,
-    seen,
-    pushes,
-    rejected,
-    conflicts,
-    outboxPending,
-    outboxFailed,
-    eventsPending,
-    eventsFailed,
-  ] = await Promise.all([
-    count(
-      db
-        .selectFrom('organisations')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('organisations')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('is_active', '=', 1)
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('is_active', '=', 1)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('last_login_at', '>=', from)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('stores')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('stores')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('is_active', '=', 1)
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    db
+  const names = Object.keys(MONITORING_COUNTS) as MonitoringCount[];
+  const [figures, sales] = await Promise.all([
+    Promise.all(names.map((name) => countOf(ctx.db, MONITORING_COUNTS[name], from))),
+    ctx.db
       .selectFrom('transactions')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
       .where('created_at', '>=', from)
       .where('status', 'in', SoldStatus.options)
       .modifyEnd(acrossOrgs)
       .executeTakeFirstOrThrow(),
-    count(
-      db
-        .selectFrom('devices')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('devices')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('last_seen_at', '>=', from)
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('sync_mutations')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('created_at', '>=', from)
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('sync_mutations')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('created_at', '>=', from)
-        .where('status', '=', 'rejected')
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('sync_conflicts')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('resolved', '=', 0)
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('outbox')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', '=', 'pending')
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('outbox')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', '=', 'failed')
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('events')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('delivered', '=', 0)
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
-    count(
-      db
-        .selectFrom('event_deliveries')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', '=', 'failed')
-        .modifyEnd(acrossOrgs)
-        .executeTakeFirstOrThrow(),
-    ),
   ]);
+  const n = Object.fromEntries(names.map((name, i) => [name, figures[i]!])) as Record<MonitoringCount, number>;
   return {
-    organisations: { total: orgs, active: activeOrgs },
-    users: { total: users, active: activeUsers, signed_in_today: signedIn },
-    stores: { total: stores, active: activeStores },
+    organisations: { total: n.orgs, active: n.activeOrgs },
+    users: { total: n.users, active: n.activeUsers, signed_in_today: n.signedIn },
+    stores: { total: n.stores, active: n.activeStores },
     sales_today: { count: num(sales.n), total: fromCents(num(sales.amount)) },
-    sync: { devices, devices_seen_today: seen, pushes_today: pushes, rejected_today: rejected, open_conflicts: conflicts },
-    outbox: { pending: outboxPending, failed: outboxFailed },
-    events: { pending: eventsPending, failed_deliveries: eventsFailed },
+    sync: {
+      devices: n.devices,
+      devices_seen_today: n.seen,
+      pushes_today: n.pushes,
+      rejected_today: n.rejected,
+      open_conflicts: n.conflicts,
+    },
+    outbox: { pending: n.outboxPending, failed: n.outboxFailed },
+    events: { pending: n.eventsPending, failed_deliveries: n.eventsFailed },
   };
 }
 
@@ -285,18 +201,15 @@ export async function listActivity(ctx: AuthedContext, q: ListActivityQuery): Pr
       ]),
     );
   }
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .selectAll('a')
       .select(['o.name as organisation_name', 'u.first_name', 'u.last_name'])
       .orderBy('a.created_at', 'desc')
-      .orderBy('a.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
+      .orderBy('a.id', 'desc'),
+    q,
+  );
   return {
     items: rows.map((r) => ({
       id: r.id,
@@ -311,6 +224,6 @@ export async function listActivity(ctx: AuthedContext, q: ListActivityQuery): Pr
       description: r.description,
       created_at: iso(Number(r.created_at)),
     })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
+    meta,
   };
 }

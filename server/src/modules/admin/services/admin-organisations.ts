@@ -1,5 +1,5 @@
 /** Organisations as the platform sees them: list, detail with related counts, suspension and AI credits. */
-import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
+import { SoldStatus, fromCents } from '@duka/shared';
 import type {
   AdminOrganisation,
   AdminOrganisationDetail,
@@ -17,7 +17,8 @@ import { findOrganisation, toOrganisation } from '../../tenancy/tenancy.exports.
 import type { OrganisationRow } from '../../../db/tables/accounts.table.js';
 import { revokeAllForUser } from '../../auth/auth.exports.js';
 import { organisationsCounted } from '../admin.queries.js';
-import { acrossOrgs, adminTx, auditAdmin, limitOffset } from './admin-context.js';
+import { acrossOrgs, adminTx, auditAdmin } from './admin-context.js';
+import { countedPage } from '../../../db/page.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { aiCreditAllowance } from '../../billing/billing.exports.js';
 import { UNLIMITED_AI_CREDITS } from '../../accounts/accounts.exports.js';
@@ -55,18 +56,12 @@ export async function listOrganisations(
   if (q.status) base = base.where('o.is_active', '=', q.status === 'active' ? 1 : 0);
   if (q.business_type) base = base.where('o.business_type', '=', q.business_type);
   const ids = base.select('o.id');
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    organisationsCounted(ctx.db)
-      .where('o.id', 'in', ids)
-      .orderBy('o.created_at', 'desc')
-      .orderBy('o.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
-  return { items: rows.map(toAdminOrganisation), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  const { rows, meta } = await countedPage(
+    base,
+    organisationsCounted(ctx.db).where('o.id', 'in', ids).orderBy('o.created_at', 'desc').orderBy('o.id', 'desc'),
+    q,
+  );
+  return { items: rows.map(toAdminOrganisation), meta };
 }
 
 async function requireCounted(ctx: AuthedContext, id: string): Promise<Counted> {

@@ -20,7 +20,8 @@ import { toNote } from '../../notebook/notebook.exports.js';
 import { toNotification } from '../../notifications/notifications.exports.js';
 import { toStoreReview } from '../../reviews/reviews.exports.js';
 import type { ReviewRow } from '../../../db/tables/reviews.table.js';
-import { acrossOrgs, adminTx, auditAdmin, limitOffset, withOrgNames } from './admin-context.js';
+import { acrossOrgs, adminTx, auditAdmin, withOrgNames } from './admin-context.js';
+import { countedPage, pageWindow } from '../../../db/page.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 import { planAiCredits } from '../../billing/billing.exports.js';
 import { UNLIMITED_AI_CREDITS } from '../../accounts/accounts.exports.js';
@@ -51,19 +52,16 @@ export async function listAdminReviews(ctx: AuthedContext, q: ListAdminReviewsQu
   base = q.org_id ? base.where('reviews.org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.published !== undefined) base = base.where('reviews.is_published', '=', q.published ? 1 : 0);
   if (q.rating) base = base.where('reviews.rating', '=', q.rating);
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .selectAll('reviews')
       .select(['stores.name as store_name', 'o.name as organisation_name'])
       .orderBy('reviews.created_at', 'desc')
-      .orderBy('reviews.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
-  return { items: rows.map(toAdminReview), meta: pageMeta(q.page, q.page_size, Number(total)) };
+      .orderBy('reviews.id', 'desc'),
+    q,
+  );
+  return { items: rows.map(toAdminReview), meta };
 }
 
 async function requireReview(ctx: AuthedContext, id: string): Promise<ReviewWithNames> {
@@ -115,15 +113,11 @@ export async function listAdminNotes(ctx: AuthedContext, q: ListAdminNotesQuery)
   base = q.org_id ? base.where('org_id', '=', q.org_id) : base.modifyEnd(acrossOrgs);
   if (q.store_id) base = base.where('store_id', '=', q.store_id);
   if (q.search) base = base.where(containsText(ctx.dialect, 'title', q.search));
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-  ]);
+  const { rows, meta } = await countedPage(base, base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc'), q);
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
   return {
     items: items.map((r) => ({ ...toNote(r), org_id: r.org_id, organisation_name: r.organisation_name, store_id: r.store_id })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
+    meta,
   };
 }
 
@@ -134,15 +128,11 @@ export async function listAdminNotifications(ctx: AuthedContext, q: ListAdminNot
   if (q.store_id) base = base.where('store_id', '=', q.store_id);
   if (q.category) base = base.where('category', '=', q.category);
   if (q.unread !== undefined) base = base.where('is_read', '=', q.unread ? 0 : 1);
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-  ]);
+  const { rows, meta } = await countedPage(base, base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), q);
   const items = await withOrgNames(ctx, rows, (r) => r.org_id);
   return {
     items: items.map((r) => ({ ...toNotification(r), org_id: r.org_id, organisation_name: r.organisation_name })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
+    meta,
   };
 }
 
@@ -162,7 +152,7 @@ export async function listAiUsage(ctx: AuthedContext, q: ListAdminAiUsageQuery):
   requireAdmin(ctx);
   const now = ctx.clock.now();
   const base = organisationsPage(ctx, q);
-  const { limit, offset } = limitOffset(q);
+  const { limit, offset } = pageWindow(q);
   const orgs = await base.select(['id', 'name', 'timezone', 'ai_credits_monthly']).execute();
   const monthOf = (tz: string) => q.month ?? localMonth(now, tz);
   const months = [...new Set(orgs.map((o) => monthOf(o.timezone)))];

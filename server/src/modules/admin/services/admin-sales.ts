@@ -1,5 +1,5 @@
 /** Sales of every organisation: the ledger with its filters, one sale with its lines, totals. */
-import { pageMeta, PaymentMethod, SoldStatus, fromCents } from '@duka/shared';
+import { PaymentMethod, SoldStatus, fromCents } from '@duka/shared';
 import type {
   AdminTransaction,
   AdminTransactionsSummary,
@@ -11,7 +11,8 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { transactionMatches, withLines } from '../../pos/pos.exports.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
-import { acrossOrgs, adminDateRange, limitOffset } from './admin-context.js';
+import { acrossOrgs, adminDateRange } from './admin-context.js';
+import { countedPage } from '../../../db/page.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type Named = TransactionRow & { organisation_name: string; store_name: string };
@@ -54,19 +55,16 @@ export async function listAdminTransactions(
     const t = q.search;
     base = base.where(transactionMatches(ctx.dialect, t, 't'));
   }
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .selectAll('t')
       .select(['o.name as organisation_name', 's.name as store_name'])
       .orderBy('t.created_at', 'desc')
-      .orderBy('t.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
-  return { items: await toAdminTransactions(ctx, rows), meta: pageMeta(q.page, q.page_size, Number(total)) };
+      .orderBy('t.id', 'desc'),
+    q,
+  );
+  return { items: await toAdminTransactions(ctx, rows), meta };
 }
 
 export async function getAdminTransaction(ctx: AuthedContext, id: string): Promise<AdminTransaction> {

@@ -1,5 +1,4 @@
 /** Users and stores of every organisation; admin writes go through the staff, accounts and stores services. */
-import { pageMeta } from '@duka/shared';
 import type {
   AdminStore,
   AdminUser,
@@ -20,7 +19,8 @@ import { deactivateUser, resetToTemporaryPassword } from '../../accounts/account
 import { updateStaff } from '../../staff/staff.exports.js';
 import type { StoreRow } from '../../../db/tables/stores.table.js';
 import { updateStore } from '../../stores/stores.exports.js';
-import { acrossOrgs, adminTx, asOrg, auditAdmin, limitOffset, requireOrgExists } from './admin-context.js';
+import { acrossOrgs, adminTx, asOrg, auditAdmin, requireOrgExists } from './admin-context.js';
+import { countedPage } from '../../../db/page.js';
 import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type UserWithOrg = UserRow & { organisation_name: string | null };
@@ -54,19 +54,12 @@ export async function listAdminUsers(ctx: AuthedContext, q: ListAdminUsersQuery)
       ]),
     );
   }
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .selectAll('u')
-      .select('o.name as organisation_name')
-      .orderBy('u.created_at', 'desc')
-      .orderBy('u.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
-  return { items: rows.map(toAdminUser), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  const { rows, meta } = await countedPage(
+    base,
+    base.selectAll('u').select('o.name as organisation_name').orderBy('u.created_at', 'desc').orderBy('u.id', 'desc'),
+    q,
+  );
+  return { items: rows.map(toAdminUser), meta };
 }
 
 async function requireAdminUser(ctx: AuthedContext, id: string): Promise<UserWithOrg> {
@@ -165,19 +158,16 @@ export async function listAdminStores(ctx: AuthedContext, q: ListAdminStoresQuer
     );
   }
   const ids = base.select('s.id');
-  const { limit, offset } = limitOffset(q);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     selectStores(ctx)
       .where('s.id', 'in', ids)
       .$call((qb) => (q.org_id ? qb.where('s.org_id', '=', q.org_id) : qb.modifyEnd(acrossOrgs)))
       .orderBy('s.created_at', 'desc')
-      .orderBy('s.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-  ]);
-  return { items: rows.map(toAdminStore), meta: pageMeta(q.page, q.page_size, Number(total)) };
+      .orderBy('s.id', 'desc'),
+    q,
+  );
+  return { items: rows.map(toAdminStore), meta };
 }
 
 /** The stores of one organisation (404 for an unknown organisation), oldest first. */

@@ -1,11 +1,11 @@
 /** Reading and editing your own conversations: another user's (or organisation's) id answers 404. */
-import type { AiConversation, AiConversationList, ListAiConversationsQuery, UpdateAiConversationInput } from '@duka/shared';
-import { pageMeta, type PageMeta } from '@duka/shared';
+import type { AiConversation, AiConversationList, ListAiConversationsQuery, PageMeta, UpdateAiConversationInput } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { findOwnConversation, messagesOf, toConversation, toSummary, updateConversationRow } from '../ai.queries.js';
 import { ownerOf } from './chat.js';
+import { countedPage } from '../../../db/page.js';
 
 export async function listConversations(
   ctx: AuthedContext,
@@ -14,18 +14,8 @@ export async function listConversations(
   const { orgId, userId } = ownerOf(ctx);
   let query = ctx.db.selectFrom('ai_conversations').where('org_id', '=', orgId).where('user_id', '=', userId);
   if (q.is_active !== undefined) query = query.where('is_active', '=', q.is_active ? 1 : 0);
-  const [{ total }, rows] = await Promise.all([
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query
-      .selectAll()
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const count = Number(total);
-  return { data: { conversations: rows.map(toSummary), count }, meta: pageMeta(q.page, q.page_size, count) };
+  const { rows, total, meta } = await countedPage(query, query.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc'), q);
+  return { data: { conversations: rows.map(toSummary), count: total }, meta };
 }
 
 export async function getConversation(ctx: AuthedContext, id: string): Promise<AiConversation> {

@@ -10,7 +10,6 @@ import {
   type ListBillingEventsQuery,
   monthlyEquivalent,
   type PageMeta,
-  pageMeta,
 } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import { crossOrg } from '../../../db/tenant-scope-check.js';
@@ -19,6 +18,7 @@ import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { FREE_PLAN, paidRunningSubscriptions } from '../billing.queries.js';
 import { planChangeEvents } from '../invoices.queries.js';
+import { countedPage } from '../../../db/page.js';
 
 export async function listAdminSubscriptions(
   ctx: AuthedContext,
@@ -32,8 +32,8 @@ export async function listAdminSubscriptions(
     .$call((qb) => (q.org_id ? qb.where('o.id', '=', q.org_id) : qb.modifyEnd(crossOrg('platform operators'))))
     .$if(!!q.search, (qb) => qb.where(containsText(ctx.dialect, 'o.name', q.search!)))
     .$if(!!q.status, (qb) => qb.where('o.is_active', '=', q.status === 'active' ? 1 : 0));
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .select(['o.id', 'o.name', 'o.is_active', 'o.ai_credits_monthly', 'o.created_at'])
       .select([
@@ -46,11 +46,9 @@ export async function listAdminSubscriptions(
         'p.ai_credits_monthly as plan_ai',
       ])
       .orderBy('o.name')
-      .orderBy('o.id')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
+      .orderBy('o.id'),
+    q,
+  );
   const ids = rows.map((r) => r.id);
   const payments = ids.length
     ? await ctx.db
@@ -96,7 +94,7 @@ export async function listAdminSubscriptions(
           : null,
       };
     }),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
+    meta,
   };
 }
 
@@ -143,15 +141,6 @@ export async function listBillingEvents(ctx: AuthedContext, q: ListBillingEvents
   const base = ctx.db
     .selectFrom('subscription_events')
     .$call((qb) => (q.org_id ? qb.where('org_id', '=', q.org_id) : qb.modifyEnd(crossOrg('platform operators'))));
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  return { items: rows.map((r) => ({ ...r, created_at: iso(Number(r.created_at)) })), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  const { rows, meta } = await countedPage(base, base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), q);
+  return { items: rows.map((r) => ({ ...r, created_at: iso(Number(r.created_at)) })), meta };
 }

@@ -1,13 +1,5 @@
 /** An organisation's subscription as its owner sees it: plan, status, period, usage against every limit, invoices; and cancelling. */
-import {
-  type CurrentSubscription,
-  type Invoice,
-  type ListInvoicesQuery,
-  type PageMeta,
-  pageMeta,
-  PlanLimitName,
-  LIMIT_FIELD,
-} from '@duka/shared';
+import { type CurrentSubscription, type Invoice, type ListInvoicesQuery, type PageMeta, PlanLimitName, LIMIT_FIELD } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { isoOrNull } from '../../../lib/clock.js';
@@ -16,6 +8,7 @@ import { InvalidStateError } from '../../../lib/errors.js';
 import { countGrowth, countMonthly, FREE_PLAN, toInvoice, toPlan } from '../billing.queries.js';
 import { recordBillingEvent } from './history.js';
 import { aiCreditAllowance } from './limits.js';
+import { countedPage } from '../../../db/page.js';
 
 /** Days a renewal may stay unpaid (past_due) before the organisation is suspended. */
 export const GRACE_DAYS = 7;
@@ -65,19 +58,17 @@ export async function listInvoices(ctx: AuthedContext, q: ListInvoicesQuery): Pr
   requireRole(ctx, 'owner');
   const orgId = requireOrg(ctx);
   const base = ctx.db.selectFrom('invoices').where('invoices.org_id', '=', orgId);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .innerJoin('plans', 'plans.id', 'invoices.plan_id')
       .selectAll('invoices')
       .select('plans.code as plan_code')
       .orderBy('invoices.created_at', 'desc')
-      .orderBy('invoices.id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  return { items: rows.map((r) => toInvoice(r, r.plan_code)), meta: pageMeta(q.page, q.page_size, Number(total)) };
+      .orderBy('invoices.id', 'desc'),
+    q,
+  );
+  return { items: rows.map((r) => toInvoice(r, r.plan_code)), meta };
 }
 
 /** Cancel at the period end: the organisation returns to free then. Checking out again undoes it. */

@@ -1,5 +1,5 @@
 /** Reading credit tabs, and writing one off. */
-import { pageMeta, fromCents } from '@duka/shared';
+import { fromCents } from '@duka/shared';
 import type { CreditTab, ListCreditTabsQuery, PageMeta, WriteOffInput } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { forUpdate } from '../../../db/dialect.js';
@@ -10,6 +10,7 @@ import { InvalidStateError, NotFoundError } from '../../../lib/errors.js';
 import { orgToday, requireCustomer } from '../../customers/customers.exports.js';
 import { balanceCents, filteredTabs, findTab, toCreditTab, writeOffTabRow } from '../credits.queries.js';
 import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
+import { countedPage } from '../../../db/page.js';
 
 /** Tabs of the organisation, newest first. */
 export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery): Promise<{ items: CreditTab[]; meta: PageMeta }> {
@@ -17,20 +18,8 @@ export async function listCreditTabs(ctx: AuthedContext, q: ListCreditTabsQuery)
   if (q.customer_id) await requireCustomer(ctx, q.customer_id);
   const today = await orgToday(ctx, orgId);
   const query = filteredTabs(ctx.db, orgId, today, { status: q.status, customerId: q.customer_id, overdue: q.overdue });
-  const [counted, rows] = await Promise.all([
-    query
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    query
-      .orderBy('credit_tabs.created_at', 'desc')
-      .orderBy('credit_tabs.id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const total = Number(counted.n);
-  return { items: rows.map((r) => toCreditTab(r, today)), meta: pageMeta(q.page, q.page_size, total) };
+  const { rows, meta } = await countedPage(query, query.orderBy('credit_tabs.created_at', 'desc').orderBy('credit_tabs.id', 'desc'), q);
+  return { items: rows.map((r) => toCreditTab(r, today)), meta };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The organisation's customers. Phones are E.164 and unique in the organisation. */
-import { pageMeta, toCents } from '@duka/shared';
+import { toCents } from '@duka/shared';
 import type { CreateCustomerInput, Customer, CustomerList, ListCustomersQuery, PageMeta, UpdateCustomerInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
@@ -22,6 +22,7 @@ import type { CustomerTable } from '../../../db/tables/customers.table.js';
 import { requireCustomer } from './scope.js';
 import { AUDIT_NAMING } from '../personal-data/identity.js';
 import { requireOrg, requirePower } from '../../../lib/auth/authorize.js';
+import { countedPage } from '../../../db/page.js';
 
 const duplicatePhone = () => new DuplicateError('phone', 'another customer already has this phone number');
 
@@ -76,20 +77,8 @@ export async function listCustomers(ctx: AuthedContext, q: ListCustomersQuery): 
     )
     .$if(!!q.segment, (qb) => qb.where('customers.segment', '=', q.segment!))
     .$if(q.has_credit !== undefined, (qb) => qb.where((eb) => eb(outstandingOf(eb), q.has_credit ? '>' : '<=', 0)));
-  const [counted, rows] = await Promise.all([
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    base
-      .orderBy('customers.name')
-      .orderBy('customers.id')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const total = Number(counted.n);
-  return { data: { items: rows.map(toCustomer), total }, meta: pageMeta(q.page, q.page_size, total) };
+  const { rows, total, meta } = await countedPage(base, base.orderBy('customers.name').orderBy('customers.id'), q);
+  return { data: { items: rows.map(toCustomer), total }, meta };
 }
 
 export async function getCustomer(ctx: AuthedContext, id: string): Promise<Customer> {

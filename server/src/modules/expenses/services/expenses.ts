@@ -2,7 +2,7 @@
  * A store's expenses. `createExpense` is the one way an expense is made: POST /expenses and the
  * sync mutation `expense.create` both call it.
  */
-import { EXPENSE_CATEGORIES, newId, pageMeta, fromCents, toCents } from '@duka/shared';
+import { EXPENSE_CATEGORIES, newId, fromCents, toCents } from '@duka/shared';
 import type {
   CreateExpenseInput,
   Expense,
@@ -25,6 +25,7 @@ import { withIdempotency } from '../../../lib/idempotency.js';
 import { findExpense, insertExpense, spendingByCategory, toExpense, updateExpenseRow } from '../expenses.queries.js';
 import type { ExpenseTable } from '../../../db/tables/expenses.table.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
+import { countedPage } from '../../../db/page.js';
 
 const ORDERING = {
   date: ['spent_at', 'asc'],
@@ -64,18 +65,8 @@ export async function listExpenses(ctx: AuthedContext, q: ListExpensesQuery): Pr
     .$if(!!q.category, (qb) => qb.where('category', '=', q.category!))
     .$if(!!q.payment_method, (qb) => qb.where('payment_method', '=', q.payment_method!));
   const [column, direction] = ORDERING[q.ordering];
-  const [counted, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    base
-      .selectAll()
-      .orderBy(column, direction)
-      .orderBy('id', direction)
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const total = Number(counted.n);
-  return { items: rows.map(toExpense), meta: pageMeta(q.page, q.page_size, total) };
+  const { rows, meta } = await countedPage(base, base.selectAll().orderBy(column, direction).orderBy('id', direction), q);
+  return { items: rows.map(toExpense), meta };
 }
 
 export const getExpense = async (ctx: AuthedContext, id: string): Promise<Expense> => toExpense(await requireExpense(ctx, id));

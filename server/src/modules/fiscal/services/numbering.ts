@@ -14,8 +14,8 @@ import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { registrationOf, takeCounters, verifyUrl } from '../fiscal.queries.js';
-import { EAT, zNumber } from './receipt-xml.js';
-import { localTime } from '../../../lib/time.js';
+import { zNumber } from './receipt-xml.js';
+import { EAT, localTime } from '../../../lib/time.js';
 
 /** The receipts numbered, by sale id (none when the store's device is off or unregistered). */
 export async function numberFiscalReceipts(

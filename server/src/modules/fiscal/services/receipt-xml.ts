@@ -7,11 +7,10 @@
 import { TRA_PAYMENT_TYPE, type TaxCode, taxCodeNumber, type TraPaymentType } from '@duka/shared';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
-import { localDate, localTime } from '../../../lib/time.js';
+import { EAT, localDate, localTime } from '../../../lib/time.js';
 import { amount, elements, wrap } from '../tra/xml.js';
 
 /** TRA's days are East Africa Time's, whatever the organisation's own time zone. */
-export const EAT = 'Africa/Dar_es_Salaam';
 /** `YYYYMMDD` of the instant in EAT: a receipt's ZNUM and its day's Z report number. */
 export const zNumber = (ms: number) => localDate(ms, EAT).replaceAll('-', '');
 

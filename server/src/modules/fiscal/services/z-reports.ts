@@ -7,7 +7,7 @@
  */
 import type { FiscalDeviceRow, FiscalZReportRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
-import { addDays, localDate, localDayRange } from '../../../lib/time.js';
+import { addDays, EAT, localDate, localDayRange } from '../../../lib/time.js';
 import {
   deviceScope,
   firstReceiptDay,
@@ -22,7 +22,7 @@ import type { TraGateway } from '../tra/tra-gateway.js';
 import { envelope } from '../tra/xml.js';
 import { endpointOf, signingKey } from './device-session.js';
 import { sendQueued } from './post.js';
-import { EAT, type ReceiptFigures } from './receipt-xml.js';
+import type { ReceiptFigures } from './receipt-xml.js';
 import { addUpDay, type ZFigures, zReportPayload } from './z-report-xml.js';
 
 /**

@@ -4,6 +4,7 @@ import type { ListProductsQuery, PageMeta, Product } from '@duka/shared';
 import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import { onPage, pageWindow } from '../../../db/page.js';
 import { productsWithStock, toProduct } from '../inventory.queries.js';
 import { countMatches, type ProductsDb, type ProductsEb, productMatches, searchPage, stockIn } from '../product-search.queries.js';
 
@@ -29,17 +30,17 @@ function filtered<QB extends SelectQueryBuilder<ProductsDb, 'p', object>>(
 
 export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Promise<{ items: Product[]; meta: PageMeta }> {
   const { orgId, storeId } = requireStore(ctx);
-  const offset = (q.page - 1) * q.page_size;
+  const { offset } = pageWindow(q);
   if (q.search) {
     // A search is one statement whatever the page: the matches counted and paged together
     // (product-search.queries.ts). Past the last page no row carries the total: a count then.
     const matches = filtered(productMatches(ctx.db, ctx.dialect, orgId, q.search), q, (eb) => stockIn(eb, storeId));
-    const rows = await searchPage(ctx.db, ctx.dialect, { orgId, storeId }, matches, { limit: q.page_size, offset });
+    const rows = await searchPage(ctx.db, ctx.dialect, { orgId, storeId }, matches, pageWindow(q));
     const total = rows.length > 0 ? Number(rows[0]!.total) : offset === 0 ? 0 : await countMatches(ctx.db, matches);
     return { items: rows.map((r) => toProduct(r, ctx.config)), meta: pageMeta(q.page, q.page_size, total) };
   }
   const query = filtered(productsWithStock(ctx.db, orgId, storeId), q, (eb) => eb.fn.coalesce(sql.ref<number>('ps.qty'), eb.lit(0)));
-  const rows = await query.orderBy('p.name').orderBy('p.id').limit(q.page_size).offset(offset).execute();
+  const rows = await query.orderBy('p.name').orderBy('p.id').$call(onPage(q)).execute();
   // A page short of full is the last one, so it gives the total without counting. Only a full
   // page, or one past the end, still needs the count.
   const lastPage = rows.length < q.page_size && (rows.length > 0 || offset === 0);

@@ -4,7 +4,7 @@
  * so a REST edit and a till's offline edit of the same note both survive, in whichever order they
  * arrive.
  */
-import { newId, pageMeta } from '@duka/shared';
+import { newId } from '@duka/shared';
 import type { CreateNoteInput, ListNotesQuery, Note, NoteList, PageMeta, UpdateNoteInput } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { containsText, forUpdate } from '../../../db/dialect.js';
@@ -16,6 +16,7 @@ import { cleanTags, findNote, insertNote, insertNoteUnlessTaken, storeNotes, toN
 import type { NoteRow } from '../../../db/tables/notebook.table.js';
 import { docText, encodeDoc, loadDoc, mergeUpdate, setText } from './ydoc.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
+import { countedPage } from '../../../db/page.js';
 
 /** One edit of a note: any of a whole new text, a yjs update (base64), a title, tags. */
 export interface NoteEdit {
@@ -51,15 +52,8 @@ export async function listNotes(ctx: AuthedContext, q: ListNotesQuery): Promise<
     .$if(q.ordering === 'date', (qb) => qb.orderBy('notes.updated_at', 'asc'))
     .$if(q.ordering === '-date', (qb) => qb.orderBy('notes.updated_at', 'desc'))
     .orderBy('notes.id', q.ordering === 'date' ? 'asc' : 'desc');
-  const [counted, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ordered
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const count = Number(counted.n);
-  return { data: { items: rows.map(toNote), count }, meta: pageMeta(q.page, q.page_size, count) };
+  const { rows, total, meta } = await countedPage(base, ordered, q);
+  return { data: { items: rows.map(toNote), count: total }, meta };
 }
 
 export async function getNote(ctx: AuthedContext, id: string): Promise<Note> {

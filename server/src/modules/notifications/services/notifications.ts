@@ -2,7 +2,7 @@
  * The notification inbox of the caller's active store: every read and write is scoped to the
  * organisation and store in the access token, so another store's notification answers 404.
  */
-import { pageMeta } from '@duka/shared';
+import { countedPage } from '../../../db/page.js';
 import type { CreateNotificationInput, ListNotificationsQuery, Notification, NotificationList, PageMeta } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
@@ -23,22 +23,11 @@ export async function listNotifications(
   let query = storeNotifications(ctx.db, orgId, storeId);
   if (q.category) query = query.where('category', '=', q.category);
   if (q.unread !== undefined) query = query.where('is_read', '=', q.unread ? 0 : 1);
-  const [{ total }, rows, unread] = await Promise.all([
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
+  const [{ rows, meta }, unread] = await Promise.all([
+    countedPage(query, query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), q),
     countUnread(ctx.db, orgId, storeId),
   ]);
-  const count = Number(total);
-  return {
-    list: { notifications: rows.map(toNotification), unread_count: unread },
-    meta: pageMeta(q.page, q.page_size, count),
-  };
+  return { list: { notifications: rows.map(toNotification), unread_count: unread }, meta };
 }
 
 export async function unreadCount(ctx: AuthedContext): Promise<{ count: number }> {

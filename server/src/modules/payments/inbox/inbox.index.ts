@@ -2,17 +2,13 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../../lib/context.js';
 import { createRouter, type Router } from '../../../lib/create-router.js';
 import { authedCtx, ok, serviceCtx } from '../../../lib/route.js';
+import { csvResponse } from '../../../lib/csv.js';
 import * as routes from './inbox.routes.js';
 import { receiveCollectionCallback } from './receive-callback.js';
 import { listReceivedPayments, receivedPaymentsCsv } from './received-payments.js';
 import { paymentReconciliation, reconciliationCsv } from './reconciliation.js';
 
-const csv = (c: Context<AppEnv>, f: { fileName: string; text: string }) =>
-  c.body(f.text, 200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${f.fileName}"`,
-    'cache-control': 'private, no-store',
-  }) as never;
+const csv = (c: Context<AppEnv>, f: { fileName: string; text: string }) => csvResponse(c, { fileName: f.fileName, body: f.text });
 
 /** The received-payments inbox, the providers' callbacks into it and the reconciliation; mounted by the payments router. */
 export const receivedPaymentsRouter: Router = createRouter()

@@ -3,7 +3,7 @@
  * wide account's), for those who may see reports (the owner always): a paged list and the same rows as CSV. Days are the
  * organisation's local days, inclusive.
  */
-import { type ListReceivedPaymentsQuery, type PageMeta, pageMeta, type ReceivedPayment, type ReceivedPaymentsCsvQuery } from '@duka/shared';
+import type { ListReceivedPaymentsQuery, PageMeta, ReceivedPayment, ReceivedPaymentsCsvQuery } from '@duka/shared';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ValidationError } from '../../../lib/errors.js';
@@ -11,6 +11,7 @@ import { addDays, localDate, localTime, startOfLocalDay } from '../../../lib/tim
 import { type Column, csvText } from '../../reports/reports.exports.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { type ReceivedFilter, receivedPayments, toReceivedPayment } from './received-payments.queries.js';
+import { countedPage } from '../../../db/page.js';
 
 /** A CSV answers in one piece: more rows than this is a narrower date range. */
 const CSV_MAX_ROWS = 20_000;
@@ -37,17 +38,8 @@ export async function listReceivedPayments(
 ): Promise<{ items: ReceivedPayment[]; meta: PageMeta }> {
   const f = await filterOf(ctx, q);
   const base = receivedPayments(ctx.db, f);
-  const [counted, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    base
-      .selectAll()
-      .orderBy('received_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  return { items: rows.map(toReceivedPayment), meta: pageMeta(q.page, q.page_size, Number(counted.n)) };
+  const { rows, meta } = await countedPage(base, base.selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc'), q);
+  return { items: rows.map(toReceivedPayment), meta };
 }
 
 const COLUMNS: Column[] = [

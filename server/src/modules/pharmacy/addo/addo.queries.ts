@@ -1,5 +1,5 @@
 /** The ADDO-permitted medicines list: its reads and writes, and its rows as the API writes them. */
-import { type AddoChangeKind, newId, pageMeta } from '@duka/shared';
+import { type AddoChangeKind, newId } from '@duka/shared';
 import type {
   AddoListChange,
   AddoListMeta,
@@ -14,6 +14,7 @@ import type { Database } from '../../../db/database.js';
 import { containsText, type DialectName } from '../../../db/dialect.js';
 import type { AddoMedicineTable } from '../../../db/tables/pharmacy.table.js';
 import { iso } from '../../../lib/clock.js';
+import { countedPage } from '../../../db/page.js';
 
 export type AddoMedicineRow = Selectable<AddoMedicineTable>;
 
@@ -70,19 +71,12 @@ export async function pageAddoMedicines(
     base = base.where((eb) => eb.or([containsText(dialect, 'generic_name', text), containsText(dialect, 'strength', text)]));
   }
   const version = await addoListVersion(db);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .selectAll()
-      .orderBy('generic_name')
-      .orderBy('strength')
-      .orderBy('dosage_form')
-      .orderBy('id')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  return { items: rows.map(toAddoMedicine), meta: { ...pageMeta(q.page, q.page_size, Number(total)), version } };
+  const { rows, meta } = await countedPage(
+    base,
+    base.selectAll().orderBy('generic_name').orderBy('strength').orderBy('dosage_form').orderBy('id'),
+    q,
+  );
+  return { items: rows.map(toAddoMedicine), meta: { ...meta, version } };
 }
 
 /** A page of the list's changes, newest version first, each with who made it. */
@@ -90,17 +84,11 @@ export async function pageAddoHistory(db: Kysely<Database>, q: ListAddoHistoryQu
   let base = db.selectFrom('addo_list_changes as h');
   if (q.entry_id) base = base.where('h.entry_id', '=', q.entry_id);
   if (q.since_version !== undefined) base = base.where('h.version', '>', q.since_version);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .leftJoin('users as u', 'u.id', 'h.user_id')
-      .selectAll('h')
-      .select(['u.first_name', 'u.last_name'])
-      .orderBy('h.version', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
+  const { rows, meta } = await countedPage(
+    base,
+    base.leftJoin('users as u', 'u.id', 'h.user_id').selectAll('h').select(['u.first_name', 'u.last_name']).orderBy('h.version', 'desc'),
+    q,
+  );
   return {
     items: rows.map((r) => ({
       version: Number(r.version),
@@ -112,7 +100,7 @@ export async function pageAddoHistory(db: Kysely<Database>, q: ListAddoHistoryQu
       user_name: r.first_name == null ? null : `${r.first_name} ${r.last_name ?? ''}`.trim(),
       created_at: iso(Number(r.created_at)),
     })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
+    meta,
   };
 }
 

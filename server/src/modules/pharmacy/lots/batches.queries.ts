@@ -6,6 +6,7 @@ import type { Database } from '../../../db/database.js';
 import type { BatchMovementRow, BatchRow } from '../../../db/tables/batches.table.js';
 import { iso } from '../../../lib/clock.js';
 import { addDays } from '../../../lib/time.js';
+import { countedPage, onPage } from '../../../db/page.js';
 
 export type BatchWithName = BatchRow & { product_name: string };
 
@@ -142,21 +143,12 @@ export async function pageBatches(
     base = base.where((eb) => eb(eb.fn('lower', ['b.lot_number']), '=', lot));
   }
   if (q.quarantine !== undefined) base = base.where('b.source_batch_id', q.quarantine ? 'is not' : 'is', null);
-  const [{ total }, rows] = await Promise.all([
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-    base
-      .orderBy('b.expiry_date')
-      .orderBy('b.lot_number')
-      .orderBy('b.created_at')
-      .orderBy('b.id')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  return { items: rows.map(toBatch), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  const { rows, meta } = await countedPage(
+    base,
+    base.orderBy('b.expiry_date').orderBy('b.lot_number').orderBy('b.created_at').orderBy('b.id'),
+    q,
+  );
+  return { items: rows.map(toBatch), meta };
 }
 
 const toMovement = (r: BatchMovementRow & { first_name: string | null; last_name: string | null }): BatchMovement => ({
@@ -236,8 +228,7 @@ export async function pageExpiring(db: Kysely<Database>, scope: { orgId: string;
       .orderBy('p.name')
       .orderBy('b.lot_number')
       .orderBy('b.id')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
+      .$call(onPage(q))
       .execute(),
   ]);
   const items: ExpiringBatch[] = rows.map((r) => {

@@ -12,7 +12,6 @@ import {
   type ListPrescriptionsQuery,
   needsPrescription,
   newId,
-  pageMeta,
   type PageMeta,
   type Prescription,
   type PrescriptionEntry,
@@ -39,6 +38,7 @@ import {
   type PrescriptionFilter,
   toEntries,
 } from './prescriptions.queries.js';
+import { countedPage } from '../../../db/page.js';
 
 /** Inside `recordSale`'s transaction: the sale's entry, when it dispensed a prescription medicine. */
 export async function recordPrescriptionEntry(
@@ -123,17 +123,12 @@ export async function listPrescriptions(
 ): Promise<{ items: PrescriptionEntry[]; meta: PageMeta }> {
   const { orgId, storeId } = registerScope(ctx);
   const query = filteredEntries(ctx.db, ctx.dialect, await filterOf(ctx, storeId, orgId, q));
-  const [{ total }, rows] = await Promise.all([
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query
-      .selectAll()
-      .orderBy('prescriptions.dispensed_at', 'desc')
-      .orderBy('prescriptions.id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  return { items: await toEntries(ctx.db, rows), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  const { rows, meta } = await countedPage(
+    query,
+    query.selectAll().orderBy('prescriptions.dispensed_at', 'desc').orderBy('prescriptions.id', 'desc'),
+    q,
+  );
+  return { items: await toEntries(ctx.db, rows), meta };
 }
 
 export async function getPrescription(ctx: AuthedContext, id: string): Promise<PrescriptionEntry> {

@@ -1,6 +1,6 @@
-import { Readable } from 'node:stream';
 import { createRouter, type Router } from '../../../lib/create-router.js';
 import { authedCtx, ok } from '../../../lib/route.js';
+import { csvResponse } from '../../../lib/csv.js';
 import * as routes from './prescriptions.routes.js';
 import { correctPrescription, getPrescription, listPrescriptions, prescriptionsCsv } from './prescription-register.js';
 
@@ -11,12 +11,7 @@ export const prescriptionsRouter: Router = createRouter()
   })
   .openapi(routes.prescriptionsCsv, async (c) => {
     const file = await prescriptionsCsv(authedCtx(c), c.req.valid('query'));
-    const headers = {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${file.fileName}"`,
-      'cache-control': 'private, no-store',
-    };
-    return c.body(Readable.toWeb(file.body) as ReadableStream, 200, headers) as never;
+    return csvResponse(c, file);
   })
   .openapi(routes.getPrescription, async (c) => ok(c, await getPrescription(authedCtx(c), c.req.valid('param').id)))
   .openapi(routes.correctPrescription, async (c) =>

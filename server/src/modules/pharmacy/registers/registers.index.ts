@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../../lib/context.js';
 import { createRouter, type Router } from '../../../lib/create-router.js';
 import { authedCtx, ok } from '../../../lib/route.js';
+import { csvResponse } from '../../../lib/csv.js';
 import * as recalls from '../recalls/recalls.routes.js';
 import * as registers from './registers.routes.js';
 import { disposeBatch, listQuarantine, releaseQuarantine } from '../recalls/quarantine.js';
@@ -9,12 +10,7 @@ import { createRecall, getRecall, listRecalls } from '../recalls/recalls.js';
 import { controlledRegisterCsv, type CsvFile, disposalRegisterCsv } from './register-csv.js';
 import { readControlledRegister, readDisposalRegister } from './registers.js';
 
-const csv = (c: Context<AppEnv>, f: CsvFile) =>
-  c.body(f.text, 200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${f.fileName}"`,
-    'cache-control': 'private, no-store',
-  }) as never;
+const csv = (c: Context<AppEnv>, f: CsvFile) => csvResponse(c, { fileName: f.fileName, body: f.text });
 
 /** Quarantine, disposal, recalls and the registers; mounted by the pharmacy router. */
 export const pharmacyRegistersRouter: Router = createRouter()

@@ -1,10 +1,11 @@
 /** Reads of quarantine, recalls and the batch ledger for the pharmacy registers (issue 14). */
-import { fromCents, pageMeta } from '@duka/shared';
+import { fromCents } from '@duka/shared';
 import type { ListQuarantineQuery, ListRecallsQuery, PageMeta, QuarantineItem, Recall, RecallDetail, RecallSale } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { sameLot } from '../lots/batches.queries.js';
 import { iso } from '../../../lib/clock.js';
+import { countedPage } from '../../../db/page.js';
 
 /** Lot numbers match ignoring case (spaces at the ends are trimmed on input). */
 
@@ -25,19 +26,17 @@ export async function pageQuarantine(
     .where('b.source_batch_id', 'is not', null)
     .where('b.qty_on_hand', '>', 0);
   if (q.product_id) base = base.where('b.product_id', '=', q.product_id);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  const { rows, meta } = await countedPage(
+    base,
     base
       .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'b.product_id').onRef('p.org_id', '=', 'b.org_id'))
       .leftJoin('transactions as t', (j) => j.onRef('t.id', '=', 'b.transaction_id').onRef('t.org_id', '=', 'b.org_id'))
       .selectAll('b')
       .select(['p.name as product_name', 't.receipt_number'])
       .orderBy('b.created_at')
-      .orderBy('b.id')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
+      .orderBy('b.id'),
+    q,
+  );
   return {
     items: rows.map((r) => ({
       id: r.id,
@@ -52,7 +51,7 @@ export async function pageQuarantine(
       receipt_number: r.receipt_number ?? null,
       quarantined_at: iso(Number(r.created_at)),
     })),
-    meta: pageMeta(q.page, q.page_size, Number(total)),
+    meta,
   };
 }
 
@@ -86,16 +85,8 @@ export async function pageRecalls(db: Kysely<Database>, orgId: string, q: ListRe
   if (q.product_id) base = base.where('product_id', '=', q.product_id);
   let page = recallsOf(db, orgId);
   if (q.product_id) page = page.where('r.product_id', '=', q.product_id);
-  const [{ total }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    page
-      .orderBy('r.created_at', 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  return { items: rows.map(toRecall), meta: pageMeta(q.page, q.page_size, Number(total)) };
+  const { rows, meta } = await countedPage(base, page.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc'), q);
+  return { items: rows.map(toRecall), meta };
 }
 
 /** Every sale of the organisation that dispensed this lot (voided ones never left the shop), oldest first. */

@@ -1,5 +1,5 @@
 /** Reading the store's transactions: the list with its filters, one with lines, the day's summaries. */
-import { pageMeta, SoldStatus, fromCents } from '@duka/shared';
+import { SoldStatus, fromCents } from '@duka/shared';
 import type { ListTransactionsQuery, PageMeta, Transaction } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
@@ -7,6 +7,7 @@ import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { findStoreTransaction, salesBetween, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
+import { countedPage } from '../../../db/page.js';
 
 /** [from, to) instants of the local dates `date_from`..`date_to` (both included; default today). */
 export async function dateRange(ctx: AuthedContext, q: { date_from?: string; date_to?: string }) {
@@ -33,18 +34,8 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
     const { from, to } = await dateRange(ctx, q);
     query = query.where('created_at', '>=', from).where('created_at', '<', to);
   }
-  const [{ total }, rows] = await Promise.all([
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('number', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const count = Number(total);
-  return { items: await withLines(ctx.db, rows), meta: pageMeta(q.page, q.page_size, count) };
+  const { rows, meta } = await countedPage(query, query.selectAll().orderBy('created_at', 'desc').orderBy('number', 'desc'), q);
+  return { items: await withLines(ctx.db, rows), meta };
 }
 
 export async function getTransaction(ctx: AuthedContext, id: string): Promise<Transaction> {

@@ -4,11 +4,11 @@
  * every later download, byte for byte.
  */
 import { newId, type ReportExport, type ReportFormat, type ReportType, fromCents } from '@duka/shared';
-import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ServiceContext } from '../../../lib/context.js';
 import { iso } from '../../../lib/clock.js';
+import { CSV_CONTENT_TYPE, csvWriter, defuseFormula } from '../../../lib/csv.js';
 import { storageKey } from '../../../lib/storage.js';
 import { localDate } from '../../../lib/time.js';
 import { findExport, insertExport, PAGE } from '../reports.queries.js';
@@ -18,7 +18,7 @@ import { buildReport, type Cell, type Column, type ReportSpec, type Row } from '
 
 export { PAGE };
 
-export const CONTENT_TYPES: Record<ReportFormat, string> = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8' };
+export const CONTENT_TYPES: Record<ReportFormat, string> = { csv: CSV_CONTENT_TYPE, json: 'application/json; charset=utf-8' };
 
 /** Cents as a decimal string with exactly 2 decimals, without floating point. */
 export function centsText(cents: number): string {
@@ -26,18 +26,11 @@ export function centsText(cents: number): string {
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/**
- * Text a cashier typed (a product or customer name) that a spreadsheet would run as a formula is
- * written with a leading apostrophe (OWASP "CSV injection"); money cells, and a `+` or `-` before
- * nothing but a number (a phone number in E.164), are left as they are.
- */
-const FORMULA_START = /^[=@\t\r]|^[+-](?![\d .]*$)/;
-const safeText = (v: string) => (FORMULA_START.test(v) ? `'${v}` : v);
-
+/** Text cells are defused (lib/csv.ts); money cells are written as decimals and left as they are. */
 function cellFor(col: Column, v: Cell, format: ReportFormat): Cell {
   if (!col.money || v === null || typeof v !== 'number') {
     if (format !== 'csv') return v;
-    return typeof v === 'string' ? safeText(v) : (v ?? '');
+    return typeof v === 'string' ? defuseFormula(v) : (v ?? '');
   }
   return format === 'csv' ? centsText(v) : fromCents(v);
 }
@@ -62,7 +55,7 @@ const formatted = (spec: ReportSpec, format: ReportFormat) => formatRows(spec.co
  * row is in; read `csv` at the same time.
  */
 export function writeCsv(columns: Column[], rows: AsyncIterable<Row> | Iterable<Row>) {
-  const csv = stringify({ header: true, columns: columns.map((c) => ({ key: c.key, header: c.key })), record_delimiter: 'windows' });
+  const csv = csvWriter(columns.map((c) => c.key));
   return { csv, feeding: pipeline(Readable.from(formatRows(columns, rows, 'csv')), csv) };
 }
 

@@ -2,7 +2,7 @@
  * Reading shifts. The owner and managers see every till's shifts of the active store; a cashier
  * sees their own (another's answers 403, another store's or organisation's 404).
  */
-import { type ListShiftsQuery, type PageMeta, pageMeta, type TillShift, type TillShiftWithReport } from '@duka/shared';
+import type { ListShiftsQuery, PageMeta, TillShift, TillShiftWithReport } from '@duka/shared';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../lib/errors.js';
@@ -10,6 +10,7 @@ import { addDays, startOfLocalDay } from '../../../lib/time.js';
 import { orgTimezone, overseesShifts } from '../../tenancy/tenancy.exports.js';
 import { findStoreShift, openShiftOf, storeShifts, toShift } from '../shifts.queries.js';
 import { withReport } from './shift-report.js';
+import { countedPage } from '../../../db/page.js';
 
 export async function getShift(ctx: AuthedContext, id: string): Promise<TillShiftWithReport> {
   const row = await findStoreShift(ctx.db, requireStore(ctx), id);
@@ -37,15 +38,6 @@ export async function listShifts(ctx: AuthedContext, q: ListShiftsQuery): Promis
     .$if(!!cashier, (qb) => qb.where('cashier_id', '=', cashier!))
     .$if(!!q.date_from, (qb) => qb.where('opened_at', '>=', startOfLocalDay(q.date_from!, tz)))
     .$if(!!q.date_to, (qb) => qb.where('opened_at', '<', startOfLocalDay(addDays(q.date_to!, 1), tz)));
-  const [counted, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    base
-      .selectAll()
-      .orderBy('opened_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  return { items: rows.map(toShift), meta: pageMeta(q.page, q.page_size, Number(counted.n)) };
+  const { rows, meta } = await countedPage(base, base.selectAll().orderBy('opened_at', 'desc').orderBy('id', 'desc'), q);
+  return { items: rows.map(toShift), meta };
 }

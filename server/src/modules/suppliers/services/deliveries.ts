@@ -4,7 +4,7 @@
  * delivered → returned. Becoming `delivered` adds the lines to stock once; a delivered delivery
  * that is returned takes them out again.
  */
-import { newId, pageMeta, fromCents, toCents } from '@duka/shared';
+import { newId, fromCents, toCents } from '@duka/shared';
 import type {
   CreateSupplierDeliveryInput,
   Delivery,
@@ -35,6 +35,7 @@ import type { DeliveryTable } from '../../../db/tables/suppliers.table.js';
 import { addDeliveryStock, removeDeliveryStock } from './delivery-stock.js';
 import { requireSupplier } from './suppliers.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
+import { countedPage } from '../../../db/page.js';
 
 const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
   expected: ['delivered', 'partial', 'cancelled'],
@@ -95,20 +96,8 @@ export async function listDeliveries(
     .$if(!!supplier, (qb) => qb.where('deliveries.supplier_id', '=', supplier!))
     .$if(q.unpaid === true, (qb) => qb.where(owing).where((eb) => eb('deliveries.total_value', '>', eb.ref('deliveries.paid_amount'))))
     .$if(q.unpaid === false, (qb) => qb.where('deliveries.is_paid', '=', 1));
-  const [counted, rows] = await Promise.all([
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    base
-      .orderBy('deliveries.delivery_date', 'desc')
-      .orderBy('deliveries.id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const total = Number(counted.n);
-  return { items: await toDeliveries(ctx.db, rows), meta: pageMeta(q.page, q.page_size, total) };
+  const { rows, meta } = await countedPage(base, base.orderBy('deliveries.delivery_date', 'desc').orderBy('deliveries.id', 'desc'), q);
+  return { items: await toDeliveries(ctx.db, rows), meta };
 }
 
 export async function getDelivery(ctx: AuthedContext, id: string): Promise<Delivery> {

@@ -4,7 +4,7 @@
  * nothing written. The owing deliveries are read FOR UPDATE inside the payment's transaction, so
  * two payments at once cannot both pass the check (SQLite has a single writer).
  */
-import { newId, pageMeta, fromCents, toCents } from '@duka/shared';
+import { newId, fromCents, toCents } from '@duka/shared';
 import type { ListSupplierPaymentsQuery, PageMeta, RecordSupplierPaymentInput, SupplierPayment } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -16,6 +16,7 @@ import { owedCents } from '../suppliers.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 import { requireSupplier } from './suppliers.js';
 import { requireOrg, requireRole, requireStore } from '../../../lib/auth/authorize.js';
+import { countedPage } from '../../../db/page.js';
 
 function refuseOverpayment(amount: number, owed: number, whom: string): void {
   if (amount <= owed) return;
@@ -135,18 +136,10 @@ export async function listSupplierPayments(
   if (supplierId) await requireSupplier(ctx, supplierId);
   const supplier = supplierId ?? q.supplier;
   const base = orgPayments(ctx.db, orgId).$if(!!supplier, (qb) => qb.where('supplier_payments.supplier_id', '=', supplier!));
-  const [counted, rows] = await Promise.all([
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    base
-      .orderBy('supplier_payments.paid_at', 'desc')
-      .orderBy('supplier_payments.id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const total = Number(counted.n);
-  return { items: await toPayments(ctx.db, rows), meta: pageMeta(q.page, q.page_size, total) };
+  const { rows, meta } = await countedPage(
+    base,
+    base.orderBy('supplier_payments.paid_at', 'desc').orderBy('supplier_payments.id', 'desc'),
+    q,
+  );
+  return { items: await toPayments(ctx.db, rows), meta };
 }

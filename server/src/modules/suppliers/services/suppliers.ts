@@ -1,5 +1,5 @@
 /** The organisation's suppliers: CRUD (DELETE is soft), and the figures of /suppliers/stats. */
-import { newId, pageMeta, fromCents } from '@duka/shared';
+import { newId, fromCents } from '@duka/shared';
 import type { CreateSupplierInput, ListSuppliersQuery, PageMeta, Supplier, SupplierStats, UpdateSupplierInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { containsText } from '../../../db/dialect.js';
@@ -20,6 +20,7 @@ import {
   toSupplier,
 } from '../suppliers.queries.js';
 import type { SupplierTable } from '../../../db/tables/suppliers.table.js';
+import { countedPage } from '../../../db/page.js';
 
 /** Supplier `id` of the caller's organisation, not deleted, with its balance; else 404. */
 export async function requireSupplier(ctx: AuthedContext, id: string) {
@@ -45,20 +46,8 @@ export async function listSuppliers(ctx: AuthedContext, q: ListSuppliersQuery): 
       ),
     )
     .$if(!!q.status, (qb) => qb.where('suppliers.status', '=', q.status!));
-  const [counted, rows] = await Promise.all([
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-    base
-      .orderBy('suppliers.name')
-      .orderBy('suppliers.id')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const total = Number(counted.n);
-  return { items: rows.map(toSupplier), meta: pageMeta(q.page, q.page_size, total) };
+  const { rows, meta } = await countedPage(base, base.orderBy('suppliers.name').orderBy('suppliers.id'), q);
+  return { items: rows.map(toSupplier), meta };
 }
 
 export const getSupplier = async (ctx: AuthedContext, id: string): Promise<Supplier> => toSupplier(await requireSupplier(ctx, id));

@@ -2,7 +2,7 @@
  * Conflicts: rules an offline sale broke but was booked anyway (design §4). Each is kept for the
  * owner to resolve and raises a notification in the sale's store.
  */
-import { type SaleConflict, type SyncConflict, pageMeta } from '@duka/shared';
+import type { SaleConflict, SyncConflict } from '@duka/shared';
 import { iso, isoOrNull } from '../../../lib/clock.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
@@ -10,6 +10,7 @@ import { createNotification } from '../../../modules/notifications/notifications
 import type { SyncConflictRow } from '../../../db/tables/sync.table.js';
 import { requireOrg, requireRole } from '../../../lib/auth/authorize.js';
 import { insertConflict } from '../push.queries.js';
+import { countedPage } from '../../../db/page.js';
 
 const toConflict = (r: SyncConflictRow): SyncConflict => ({
   id: r.id,
@@ -54,18 +55,8 @@ export async function listConflicts(
   if (q.kind) query = query.where('kind', '=', q.kind);
   if (q.resolved !== undefined) query = query.where('resolved', '=', q.resolved ? 1 : 0);
   if (q.device_id) query = query.where('device_id', '=', q.device_id);
-  const [{ total }, rows] = await Promise.all([
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.page_size)
-      .offset((q.page - 1) * q.page_size)
-      .execute(),
-  ]);
-  const count = Number(total);
-  return { items: rows.map(toConflict), meta: pageMeta(q.page, q.page_size, count) };
+  const { rows, meta } = await countedPage(query, query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), q);
+  return { items: rows.map(toConflict), meta };
 }
 
 export async function resolveConflict(ctx: AuthedContext, id: string, note: string): Promise<SyncConflict> {
