@@ -59,7 +59,7 @@ import { reviewsRouter } from './modules/reviews/reviews.exports.js';
 import { aiRouter } from './modules/ai/ai.exports.js';
 import { staffRouter } from './modules/staff/staff.exports.js';
 import { storesRouter } from './modules/stores/stores.exports.js';
-// The context's providers (`ctx.payments`, `ctx.fiscal`…) are declared there: every program that compiles the app sees them.
+// The context's providers (`ctx.subscriptionPayments`, `ctx.fiscal`…) are declared there: every program that compiles the app sees them.
 import './providers.js';
 import { pushRouter } from './sync/push/push.index.js';
 import { Realtime } from './sync/ws/realtime.js';
@@ -81,7 +81,7 @@ export type AppDeps = Deps & {
   realtime: Realtime;
   sessions: SessionGate;
   sms: SmsGateway;
-  payments: PaymentProvider;
+  subscriptionPayments: PaymentProvider;
   tra: TraGateway;
   fiscal: FiscalQueue;
   saleVerification: SaleVerifier;
@@ -123,7 +123,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     realtime,
     storage,
     sessions: new SessionGate(handle.db),
-    payments: paymentProviderFromConfig(config),
+    subscriptionPayments: paymentProviderFromConfig(config),
     saleBooking: posSaleBooking,
     tra,
     metrics,

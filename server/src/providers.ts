@@ -12,7 +12,7 @@ import type { SaleBooking, SaleVerificationPort } from './modules/payments/payme
 declare module './lib/context.js' {
   interface Providers {
     /** Where subscription payments are pushed and their callbacks checked (billing: AzamPay, Selcom, or the fake). */
-    payments: PaymentProvider;
+    subscriptionPayments: PaymentProvider;
     /** Fiscal receipts waiting for TRA, sent by the queue after the sale's commit (fiscal's `FiscalQueue`). */
     fiscal: FiscalQueuePort;
     /** TRA's VFD endpoints: registration, token, receipts (fiscal's `traVfd`). */

@@ -16,7 +16,7 @@ function harness() {
   beforeAll(async () => {
     h.t = await createTestApp({ planLimits: true });
     h.pay = new FakePayments();
-    h.t.deps.payments = h.pay;
+    h.t.deps.subscriptionPayments = h.pay;
   });
   afterAll(() => h.t.close());
   return h;

@@ -16,7 +16,7 @@ describe('billing: checkout and payment', () => {
   beforeAll(async () => {
     t = await createTestApp({ planLimits: true });
     pay = new FakePayments();
-    t.deps.payments = pay;
+    t.deps.subscriptionPayments = pay;
   });
   afterAll(() => t.close());
 

@@ -19,7 +19,7 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
   beforeAll(async () => {
     t = await createTestApp({ planLimits: true });
     pay = new FakePayments();
-    t.deps.payments = pay;
+    t.deps.subscriptionPayments = pay;
   });
   afterAll(() => t.close());
 
@@ -209,7 +209,7 @@ describe('billing: renewals, grace, suspension and cancellation', () => {
     const owner = await paidBiashara();
     setClock(END);
     const second = createDeps(t.config, t.db, pino({ level: 'silent' }), t.clock);
-    const other = Object.assign(second, { payments: pay });
+    const other = Object.assign(second, { subscriptionPayments: pay });
     const pushes = pay.pushes.length;
     await Promise.all([runBillingJobs(t.deps), runBillingJobs(other), runBillingJobs(t.deps)]);
     const renewals = await t.db.db

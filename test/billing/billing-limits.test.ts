@@ -10,7 +10,7 @@ describe('billing: plan limits answer 402 PLAN_LIMIT', () => {
   beforeAll(async () => {
     t = await createTestApp({ planLimits: true });
     pay = new FakePayments();
-    t.deps.payments = pay;
+    t.deps.subscriptionPayments = pay;
     // A smaller free plan keeps the test short; the rule is the same at 500.
     await t.db.db.updateTable('plans').set({ max_products: 2 }).where('code', '=', 'free').execute();
   });

@@ -372,7 +372,7 @@ describe('architecture', () => {
     // Members are listed in server/src/providers.ts only (checked below); each is typed from the port's own file.
     const block = /interface Providers \{([^}]*)\}/.exec(source('server/src/providers.ts'))?.[1] ?? '';
     const members = [...block.matchAll(/^\s+(\w+):/gm)].map((m) => m[1]!);
-    expect(members).toEqual(expect.arrayContaining(['payments', 'saleBooking', 'saleVerification']));
+    expect(members).toEqual(expect.arrayContaining(['subscriptionPayments', 'saleBooking', 'saleVerification']));
     const rows = doc.split('\n').filter((line) => line.startsWith('| `'));
     expect(members.filter((member) => !rows.some((row) => row.includes(`\`${member}\``) && /`\w[\w-]*\/[\w/.-]+\.ts`/.test(row)))).toEqual(
       [],

@@ -40,7 +40,7 @@ export interface Actor {
  * What areas of modules/ provide for services to reach through the context (billing's payment
  * provider, fiscal's queue and TRA gateway, payments' ports): every member is listed in one file,
  * server/src/providers.ts, by declaration merging, each typed from its area's exports file, so
- * `ctx.payments` is typed wherever it is used while lib/ imports nothing of modules/. app.ts must
+ * `ctx.subscriptionPayments` is typed wherever it is used while lib/ imports nothing of modules/. app.ts must
  * supply every member.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in server/src/providers.ts

@@ -2,7 +2,7 @@
  * A mobile-money provider (AzamPay, Selcom) as a driver: start a push payment (the payer confirms
  * on their phone), read the provider's callback, and ask a payment's status when the callback
  * never came. Two areas drive the same drivers as peers: billing, for the shop's subscription
- * payments into Duka's platform account (its `ctx.payments`), and payments, for the collection
+ * payments into Duka's platform account (its `ctx.subscriptionPayments`), and payments, for the collection
  * payments into the shop's own accounts (payments/accounts/collection-driver.ts). The caller owns
  * the records, idempotency and retries; a driver keeps no state between calls but an access token,
  * and builds each provider's documented request exactly.

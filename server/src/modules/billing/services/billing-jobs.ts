@@ -132,7 +132,7 @@ async function endPeriod(ctx: ServiceContext, sub: SubscriptionRow, lease?: Leas
       id: newId(),
       invoice_id: invoice.id,
       org_id: sub.org_id,
-      provider: tx.payments.name,
+      provider: tx.subscriptionPayments.name,
       provider_ref: null,
       phone: sub.payer_phone,
       network: sub.payer_network,
@@ -230,7 +230,7 @@ async function queryStalePayments(ctx: ServiceContext) {
     const claimed = await claimStalePayment(ctx.db, p, now);
     if (Number(claimed.numUpdatedRows) === 0) continue;
     try {
-      const result = await ctx.payments.queryStatus(p.id, p.provider_ref, AbortSignal.timeout(15_000));
+      const result = await ctx.subscriptionPayments.queryStatus(p.id, p.provider_ref, AbortSignal.timeout(15_000));
       await applyPaymentResult(ctx, { ...result, reference: p.id }, p.org_id);
     } catch (err) {
       ctx.log.warn({ err, payment_id: p.id }, 'billing: payment status query failed');

@@ -117,7 +117,7 @@ export async function checkout(ctx: AuthedContext, input: CheckoutInput): Promis
       id: newId(),
       invoice_id: invoice.id,
       org_id: orgId,
-      provider: tx.payments.name,
+      provider: tx.subscriptionPayments.name,
       provider_ref: null,
       phone,
       network: input.network,

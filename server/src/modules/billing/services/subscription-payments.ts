@@ -25,7 +25,7 @@ export function pushAfterCommit(tx: TxContext, outer: ServiceContext, payment: P
 
 async function startPush(ctx: ServiceContext, payment: PaymentRow, description: string): Promise<void> {
   try {
-    const started = await ctx.payments.startPush({
+    const started = await ctx.subscriptionPayments.startPush({
       reference: payment.id,
       amountTzs: fromCents(Number(payment.amount)),
       phone: payment.phone.replace(/^\+/, ''),
@@ -67,10 +67,10 @@ async function startPush(ctx: ServiceContext, payment: PaymentRow, description: 
 
 /** POST /subscriptions/callbacks/:provider: authenticated only by the provider's parseCallback. */
 export async function receiveCallback(ctx: ServiceContext, provider: string, input: PaymentCallbackInput): Promise<{ received: true }> {
-  if (provider !== ctx.payments.name) throw new NotFoundError('payment provider');
+  if (provider !== ctx.subscriptionPayments.name) throw new NotFoundError('payment provider');
   let result: PaymentResult;
   try {
-    result = ctx.payments.parseCallback(input);
+    result = ctx.subscriptionPayments.parseCallback(input);
   } catch (err) {
     if (err instanceof CallbackRejected) throw new UnauthenticatedError(`callback rejected: ${err.message}`);
     // Whatever else a driver trips on is a body it cannot read: the sender's fault, never a 500.
