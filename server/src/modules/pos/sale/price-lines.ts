@@ -2,6 +2,7 @@
  * Stage `priceLines`: each line's price (retail, or the wholesale tier its quantity reaches), the
  * discount and the tax, by the shared `priceSale` the till prices with too. A pushed sale is priced
  * at what the till charged (`unitPrices`, reconciled by the push); a held mobile-money sale at its quote.
+ * The push also judges a cash sale's tender with this stage, on the lines as the till sent them.
  */
 import { type PricedSale, type PricingLine, type PriceMode, priceSale } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
