@@ -3,7 +3,8 @@
  * the `priceLines` stage, changes the online sale (POST /pos/sale), a till's pushed sale (sync push)
  * and a mobile-money sale booked from the provider's callback (AzamPay, over real HTTP against its
  * local fake) alike. The stage is replaced here by the real one plus a marked change: 1 TZS more per
- * line. Without the change each sale would total what its prices say; with it, that plus 1 TZS a line.
+ * line. Without the change each sale would total what its prices say; with it, that plus 1 TZS a line,
+ * and a pushed cash sale's tender (judged by the push with the same stage) is held to that total.
  */
 import { newId } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -103,6 +104,31 @@ describe('one pricing stage for the online, pushed and mobile-money sale', () =>
     const read = await t.request('GET', `/pos/transactions/${sale.id}`, { token: owner.token });
     expect(read.status, read.text).toBe(200);
     expect(read.body.data.total).toBe(10_402);
+  });
+
+  it('a pushed cash sale’s tender is judged at the changed price: 10,401 TZS is short of 10,402, 10,500 leaves 98 change', async () => {
+    const { owner, rice, soda } = await shop();
+    const device_id = newId();
+    expect((await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } })).status).toBe(200);
+    const lines = [
+      { product_id: rice, qty: 3, unit_price: 2800 },
+      { product_id: soda, qty: 2, unit_price: 1000 },
+    ];
+    const created_at = new Date(t.clock.now() - 60_000).toISOString();
+    const short = { id: newId(), client_receipt_number: 'T1-1', lines, payment_method: 'Cash', cash_tendered: 10_401 };
+    const paid = { id: newId(), client_receipt_number: 'T1-2', lines, payment_method: 'Cash', cash_tendered: 10_500 };
+    const mutations = [short, paid].map((payload, i) => ({ id: newId(), seq: i + 1, type: 'sale.create', created_at, payload }));
+    const pushed = await t.request('POST', '/sync/push', { token: owner.token, body: { device_id, mutations } });
+    expect(pushed.status, pushed.text).toBe(200);
+    expect(pushed.body.data.results[0]).toMatchObject({
+      status: 'rejected',
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('is less than the sale') },
+    });
+    expect(pushed.body.data.results[0].error.message).toContain('10,402');
+    expect(pushed.body.data.results[1]).toMatchObject({ status: 'applied', result: { total: 10_402 } });
+    const read = await t.request('GET', `/pos/transactions/${paid.id}`, { token: owner.token });
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.data).toMatchObject({ total: 10_402, cash_tendered: 10_500, change_given: 98 });
   });
 
   it('a mobile-money sale booked from the provider’s callback carries the change: 15,700 TZS by its prices, 15,702 asked and booked', async () => {

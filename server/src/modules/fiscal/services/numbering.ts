@@ -2,7 +2,7 @@
  * Numbering fiscal receipts, inside the sale's own transaction: each paid or credit sale of a
  * fiscalising store takes the device's next global counter (GC), the day's next daily counter (DC,
  * from 1 after midnight EAT) and the receipt's date and time, in commit order. The store row is
- * already locked by the sale (sale-inputs.ts), so two sales can never take one number and a
+ * already locked by the sale (pos/sale/load-sale-set.ts), so two sales can never take one number and a
  * rolled-back sale gives its number back: the counters are gapless by construction (TRA rules
  * 6–11). Sending happens after commit (queue.ts); the sale never waits for TRA. The device is
  * read by the statement that moves its counters on: two statements a fiscal sale (or batch), the

@@ -16,7 +16,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
-import { loadSaleSet, type SaleOptions, type SaleRequest, type SaleSet } from '../services/sale-inputs.js';
+import { loadSaleSet } from './load-sale-set.js';
 import { assignShift } from './assign-shift.js';
 import { checkRules } from './check-rules.js';
 import { numberSale } from './number-sale.js';
@@ -25,10 +25,11 @@ import { resolveLines } from './resolve-lines.js';
 import { type SalePlan, type SaleReplay, startSale } from './sale-plan.js';
 import { moveSetOn, planOf } from './sale-rows.js';
 import { settleTender } from './settle-tender.js';
+import type { SaleOptions, SaleRequest, SaleSet } from './sale-set.js';
 import { takeStock } from './take-stock.js';
 import { writeSale } from './write-sale.js';
 
-export type { SaleOptions, SaleRequest } from '../services/sale-inputs.js';
+export type { SaleOptions, SaleRequest } from './sale-set.js';
 
 /** The stages, in order; the keys are SALE_STAGES (test/project/sale-pipeline.test.ts checks it). */
 export const saleStages = {

@@ -2,14 +2,14 @@
  * Stage `priceLines`: each line's price (retail, or the wholesale tier its quantity reaches), the
  * discount and the tax, by the shared `priceSale` the till prices with too. A pushed sale is priced
  * at what the till charged (`unitPrices`, reconciled by the push); a held mobile-money sale at its quote.
+ * The push also judges a cash sale's tender with this stage, on the lines as the till sent them.
  */
-import { type PricedSale, type PricingLine, priceSale } from '@duka/shared';
+import { type PricedSale, type PricingLine, type PriceMode, priceSale } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
-import type { ResolvedSale } from './resolve-lines.js';
-import type { SaleDraft } from './sale-plan.js';
+import type { SaleOptions, SaleSet } from './sale-set.js';
 
-/** A catalogue row as the shared pricing reads it: the push's tender check prices with it too. */
-export const pricingOf = (p: ProductRow) => ({
+/** A catalogue row as the shared pricing reads it. */
+const pricingOf = (p: ProductRow) => ({
   product_id: p.id,
   name: p.name,
   selling_price: p.selling_price,
@@ -18,12 +18,27 @@ export const pricingOf = (p: ProductRow) => ({
   tax_rate: p.tax_rate,
 });
 
-export function priceLines(sale: SaleDraft, resolved: ResolvedSale): PricedSale {
+/**
+ * What pricing reads of a sale (a `SaleDraft` and its `ResolvedSale` in the pipeline), narrow so the
+ * push's tender check prices the till's lines with this same stage (sync/push/services/sale-mutations.ts).
+ */
+export interface PricingSale {
+  set: { products: Map<string, ProductRow>; store: Pick<SaleSet['store'], 'vat_enabled'> };
+  request: { opts: Pick<SaleOptions, 'unitPrices'> };
+}
+export interface PricingLines {
+  /** A line's own `unit_price` (cents; the tender check's lines as the till sent them) comes before `unitPrices`. */
+  lines: Array<{ product_id: string; qty: number; unit_price?: number }>;
+  discountBp: number;
+  priceMode: PriceMode;
+}
+
+export function priceLines(sale: PricingSale, resolved: PricingLines): PricedSale {
   const { set, request } = sale;
   return priceSale({
     lines: resolved.lines.map<PricingLine>((l) => {
       const p = set.products.get(l.product_id)!;
-      return { product: pricingOf(p), qty: l.qty, unit_price: request.opts.unitPrices?.get(p.id) };
+      return { product: pricingOf(p), qty: l.qty, unit_price: l.unit_price ?? request.opts.unitPrices?.get(p.id) };
     }),
     discount_bp: resolved.discountBp,
     price_mode: resolved.priceMode,

@@ -13,7 +13,7 @@ import type { Actor, AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
 import { localDate } from '../../../lib/time.js';
 import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
-import type { SaleRequest, SaleSet } from '../services/sale-inputs.js';
+import type { SaleRequest, SaleSet } from './sale-set.js';
 import { type Breach, type SalePolicy, salePolicyFor } from './sale-policy.js';
 
 /** A sale line, merged per product (`mergeSaleLines`): `index` names the first line it came from. */

@@ -12,7 +12,7 @@ import type { HeldSale, SaleBooking } from '../../payments/payments.exports.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { findStoreTransaction, withLines } from '../pos.queries.js';
 import { planSales, recordSales } from '../sale/pipeline.js';
-import type { SaleRequest } from './sale-inputs.js';
+import type { SaleRequest } from '../sale/sale-set.js';
 
 const recorded = (id: string | undefined) => new ConflictError(`a sale with id ${id} is already recorded`);
 
@@ -37,7 +37,7 @@ async function quote(tx: TxContext<AuthedContext>, input: CreateSaleInput) {
 
 async function book(tx: TxContext<AuthedContext>, held: HeldSale, payment: { reference: string; phone: string }) {
   const { orgId, storeId } = requireStore(tx);
-  // The store row before any stock row, the order every sale locks them in (sale-inputs.ts).
+  // The store row before any stock row, the order every sale locks them in (sale/load-sale-set.ts).
   await forUpdate(tx.dialect, tx.db.selectFrom('stores').select('id').where('id', '=', storeId).where('org_id', '=', orgId)).execute();
   for (const h of [...held.holds].sort((a, b) => a.product_id.localeCompare(b.product_id)))
     await changeStockLevel(tx, { orgId, storeId, productId: h.product_id, productName: h.product_name, delta: h.qty });

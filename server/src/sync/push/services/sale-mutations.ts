@@ -12,7 +12,6 @@ import {
   type LineBatchInput,
   type Mutation,
   type MutationResult,
-  priceSale,
   type SaleConflict,
   type TenderBreach,
   toBasisPoints,
@@ -25,7 +24,7 @@ import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import { orgProductsById } from '../../../modules/inventory/inventory.exports.js';
-import { recordSales, type SaleRequest, pricingOf } from '../../../modules/pos/pos.exports.js';
+import { priceLines, recordSales, type SaleRequest } from '../../../modules/pos/pos.exports.js';
 import { recordConflicts } from './conflicts.js';
 import { parsePayload, type SalePayload } from './mutators.js';
 import { priceHistory, reconcilePrices } from './reconcile.js';
@@ -167,15 +166,19 @@ export async function applySales(
  * A pushed cash sale's tender, judged against its total at the till's own prices: the change the
  * cashier handed over was counted from those, whatever the server books (a `price_mismatch` is
  * booked at the catalogue's price). A product the shop lacks leaves it to the sale's rules to refuse.
+ * Priced by the sale pipeline's `priceLines` stage, each line as sent at its own price, so a pricing
+ * rule changed there judges the tender too (VAT is inside the prices: it leaves the total as it is).
  */
 function tillTender(p: SalePayload, products: Map<string, ProductRow>): { change?: number } | { breach: TenderBreach } {
   if (p.cash_tendered === undefined || p.lines.some((l) => !products.has(l.product_id))) return {};
-  const { total } = priceSale({
-    lines: p.lines.map((l) => ({ product: pricingOf(products.get(l.product_id)!), qty: l.qty, unit_price: toCents(l.unit_price) })),
-    discount_bp: toBasisPoints(p.discount_pct ?? 0),
-    price_mode: p.price_mode ?? 'retail',
-    vat_enabled: false,
-  });
+  const { total } = priceLines(
+    { set: { products, store: { vat_enabled: 0 } }, request: { opts: {} } },
+    {
+      lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty, unit_price: toCents(l.unit_price) })),
+      discountBp: toBasisPoints(p.discount_pct ?? 0),
+      priceMode: p.price_mode ?? 'retail',
+    },
+  );
   const tendered = toCents(p.cash_tendered);
   const breach = checkTender({ payment_method: p.payment_method, total, cash_tendered: tendered });
   return breach ? { breach } : { change: changeFor(total, tendered) };
