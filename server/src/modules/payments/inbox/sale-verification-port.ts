@@ -7,7 +7,7 @@
  * - Declared here; listed in server/src/providers.ts, the one place that fills lib/context.ts's Providers.
  * - Implemented here too: `SaleVerifier` in verify-sales.ts (offered by payments.exports.ts).
  * - Wired once, in app.ts's `createDeps` (`deps.saleVerification = new SaleVerifier(deps)`).
- * - Used by pos: `tx.saleVerification.soon(…)` after the commit in modules/pos/services/sale-write.ts.
+ * - Used by pos: `tx.saleVerification.soon(…)` after the commit in modules/pos/sale/write-sale.ts (`checkPaymentsLater`).
  *
  * docs/architecture.md ("Ports") lists every port of the server this way.
  */
