@@ -23,16 +23,7 @@ import path from 'node:path';
 import { PaymentMethod, PayoutMethod, SyncEntity } from '@duka/shared';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function files(dir: string): string[] {
-  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
-    const rel = path.join(dir, name);
-    if (statSync(path.join(ROOT, rel)).isDirectory()) return files(rel);
-    return rel.endsWith('.ts') ? [rel] : [];
-  });
-}
+import { files, findCycles, importGraph, ROOT } from './import-graph.js';
 
 /** Layers of server/src, bottom first; a path belongs to the first prefix it starts with. */
 const LAYERS: Array<{ name: string; prefixes: string[] }> = [
@@ -83,43 +74,6 @@ function layerOf(file: string): number {
   const at = LAYERS.findIndex((l) => l.prefixes.some((p) => rel === p || (p.endsWith('/') && rel.startsWith(p))));
   if (at < 0) throw new Error(`${file} is in no layer: add its folder to LAYERS`);
   return at;
-}
-
-/**
- * file → the files of `list` (or of `known`) it imports (relative imports, type-only and dynamic
- * ones included); `read` gives a file's text, so a test can plant one.
- */
-function importGraph(
-  list: string[],
-  read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8'),
-  known = new Set(list),
-): Map<string, string[]> {
-  return new Map(
-    list.map((file) => {
-      const specs = [...read(file).matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
-      const targets = specs.map((s) => path.join(path.dirname(file), s).replace(/\.js$/, '.ts')).filter((t) => known.has(t));
-      return [file, [...new Set(targets)]];
-    }),
-  );
-}
-
-/** Every import cycle, each as the path around it (`a -> b -> a`), found by a depth-first walk. */
-function findCycles(graph: Map<string, string[]>): string[] {
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const cycles: string[] = [];
-  const visit = (node: string) => {
-    state.set(node, 'open');
-    stack.push(node);
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
-      else if (!state.has(next)) visit(next);
-    }
-    stack.pop();
-    state.set(node, 'done');
-  };
-  for (const node of graph.keys()) if (!state.has(node)) visit(node);
-  return cycles;
 }
 
 /** Where a Kysely query starts: the builder call at the root of its method chain. */

@@ -15,9 +15,15 @@ export function files(dir: string): string[] {
 
 export const readSource = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8');
 
-/** file → the files of `list` it imports (relative imports, type-only, re-exports and dynamic ones included). */
-export function importGraph(list: string[], read: (file: string) => string = readSource): Map<string, string[]> {
-  const known = new Set(list);
+/**
+ * file → the files of `known` (by default `list`) it imports: relative imports, type-only,
+ * re-exports and dynamic ones included. `read` lets a test plant a file's text.
+ */
+export function importGraph(
+  list: string[],
+  read: (file: string) => string = readSource,
+  known: Set<string> = new Set(list),
+): Map<string, string[]> {
   return new Map(
     list.map((file) => {
       const specs = [...read(file).matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
