@@ -33,8 +33,12 @@ describe('the browser till: fiscal receipts', () => {
     const { context, page } = await openApp(shop);
     await signIn(page, owner.phone, owner.password);
     await scan(page, '6161100000048');
+    // As a cashier does: the line is in the cart before the buyer's TIN is typed.
+    await page.getByTestId('cart-line').waitFor();
     // The store fiscalises: the till asks for the buyer's TIN and holds the sale until it is 9 digits.
     await page.getByTestId('pay-tin').fill('10020030');
+    // The TIN typed stays typed (a full run once saw neither it nor the hint: this names which).
+    await expect.poll(() => page.getByTestId('pay-tin').inputValue()).toBe('10020030');
     await page.getByTestId('pay-tin-wrong').waitFor();
     expect(await page.getByTestId('charge').isDisabled()).toBe(true);
     await page.getByTestId('pay-tin').fill('100200300');
