@@ -3,7 +3,7 @@
  * and active, price mode, discount permission, a customer for credit), then the shop type's own
  * through its policy (a pharmacy's ADDO list and prescriptions), judged on the day the sale was made.
  */
-import { checkSale } from '@duka/shared';
+import { checkSale, customerLookup } from '@duka/shared';
 import { hasPermission } from '../../../lib/auth/authorize.js';
 import type { ResolvedSale } from './resolve-lines.js';
 import { enforce, type SaleDraft } from './sale-plan.js';
@@ -24,7 +24,7 @@ export function checkRules(sale: SaleDraft, resolved: ResolvedSale): void {
       discount_bp: resolved.discountBp,
       may_discount: hasPermission(sale.actor, 'discount'),
       payment_method: input.payment_method,
-      customer: input.customer_id && !customer ? 'not_found' : customer ? 'found' : 'none',
+      customer: customerLookup(input.customer_id, customer),
     }),
   );
   enforce(

@@ -3,6 +3,7 @@
  * set's read to the commit, and a refused sale takes none). A fiscalising store's TRA receipt
  * numbers are taken as the sales are written (`writeSale`).
  */
+import { storeReceiptNumber } from '@duka/shared';
 import type { SaleDraft } from './sale-plan.js';
 
 export interface SaleNumber {
@@ -14,5 +15,5 @@ export interface SaleNumber {
 export function numberSale(sale: SaleDraft): SaleNumber {
   const { store } = sale.set;
   const number = store.last_number + 1;
-  return { number, receiptNumber: `${store.code}-${String(number).padStart(6, '0')}` };
+  return { number, receiptNumber: storeReceiptNumber(store.code, number) };
 }

@@ -3,7 +3,16 @@
  * change the till gave, its tender judged by the push), a credit sale within the customer's limit,
  * and whether a mobile-money payment is to be checked against the provider's reports.
  */
-import { changeFor, checkCreditLimit, checkTender, hasCreditLimit, isMobileMoney, type PricedSale, toCents } from '@duka/shared';
+import {
+  changeFor,
+  checkCreditLimit,
+  checkTender,
+  hasCreditLimit,
+  isMobileMoney,
+  type PricedSale,
+  toCents,
+  saleStatusOf,
+} from '@duka/shared';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { ValidationError } from '../../../lib/errors.js';
 import type { ResolvedSale } from './resolve-lines.js';
@@ -29,7 +38,7 @@ export function settleTender(sale: SaleDraft, resolved: ResolvedSale, priced: Pr
   return {
     tendered,
     change,
-    status: input.payment_method === 'Credit' ? 'credit' : 'paid',
+    status: saleStatusOf(input.payment_method),
     // Checked only where a provider reports payments; never counted as verified on the till's word.
     verification: opts.paymentConfirmed ? 'verified' : sale.set.collects && isMobileMoney(input.payment_method) ? 'unverified' : null,
   };
