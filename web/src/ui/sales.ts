@@ -7,7 +7,7 @@
  */
 import type { Receipt, Till, TillUser } from '@duka/client-sdk';
 import { checkReversal, holdsPermission, type Reversal } from '@duka/shared';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { tzs } from '../format.js';
 import { formatTime, t } from '../i18n.js';
 import { paymentCheck } from '../print/receipt-model.js';
@@ -60,8 +60,15 @@ export function Sales({
     [till, version],
     new Map<string, Reversal>(),
   );
-  const [asking, setAsking] = useState<{ move: Reversal; sale: Receipt } | null>(null);
+  const [asking, setAskingState] = useState<{ move: Reversal; sale: Receipt } | null>(null);
   const [reason, setReason] = useState('');
+  // The move being asked now, read after a confirm's await: a refund still sending must not close a void asked since.
+  const current = useRef(asking);
+  const setAsking = (next: { move: Reversal; sale: Receipt } | null) => {
+    current.current = next;
+    setAskingState(next);
+    setReason('');
+  };
   // `done`: the move this message reports done; once the server refuses it, the message says that instead.
   const [message, setMessage] = useState<{
     error: boolean;
@@ -79,18 +86,18 @@ export function Sales({
 
   const confirm = async (e: Event) => {
     e.preventDefault();
-    if (!asking) return;
-    const number = asking.sale.receipt_number ?? asking.sale.client_receipt_number ?? '';
+    const asked = asking;
+    if (!asked) return;
+    const number = asked.sale.receipt_number ?? asked.sale.client_receipt_number ?? '';
     try {
-      if (asking.move === 'refund') await till.refund(asking.sale.id, reason.trim());
-      else await till.void(asking.sale.id, reason.trim());
+      if (asked.move === 'refund') await till.refund(asked.sale.id, reason.trim());
+      else await till.void(asked.sale.id, reason.trim());
       setMessage({
         error: false,
-        text: t(asking.move === 'refund' ? 'sales.done_refund' : 'sales.done_void', { receipt: number }),
-        done: { move: asking.move, saleId: asking.sale.id, receipt: number },
+        text: t(asked.move === 'refund' ? 'sales.done_refund' : 'sales.done_void', { receipt: number }),
+        done: { move: asked.move, saleId: asked.sale.id, receipt: number },
       });
-      setAsking(null);
-      setReason('');
+      if (current.current === asked) setAsking(null);
       onChanged();
     } catch (err) {
       setMessage({ error: true, text: errorText(err) });
