@@ -3,6 +3,7 @@ import { ActiveFilter, Money, MoneyInput, orNull, PercentInput, QueryBool, Times
 import { PageQuery } from '../envelope.js';
 import { DosageForm, DrugSchedule } from '../pharmacy/pharmacy.schemas.js';
 import { TaxCode } from '../fiscal/fiscal.schemas.js';
+import { Unit } from './units.js';
 
 /** An expiry alert window in days (about two years at most), for a product and for the organisation's default alike. */
 export const ExpiryAlertDays = z.int().min(1).max(730);
@@ -49,9 +50,10 @@ export const Product = z
     cost_price: Money,
     selling_price: Money,
     wholesale_price: Money.nullable(),
-    wholesale_min_qty: z.int().nullable(),
-    stock: z.int().meta({ description: "Level in the caller's active store" }),
-    reorder_point: z.int(),
+    wholesale_min_qty: z.number().nullable().meta({ description: "In the product's unit" }),
+    unit: Unit,
+    stock: z.number().meta({ description: "Level in the caller's active store, in the product's unit (whole for a piece product)" }),
+    reorder_point: z.number().meta({ description: "In the product's unit" }),
     image: z.string().nullable().meta({
       description:
         "The image's URL: an uploaded file's address is built when answering (PUBLIC_URL + path, or the path alone without PUBLIC_URL)",

@@ -1,4 +1,4 @@
-import type { DosageForm, DrugSchedule, TaxCode } from '@duka/shared';
+import type { DosageForm, DrugSchedule, TaxCode, Unit } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 export interface CategoryTable {
@@ -28,6 +28,8 @@ export interface ProductTable {
   /** TRA tax code; null: from the store's VAT and tax_rate (taxCodeOf). */
   tax_code: TaxCode | null;
   reorder_point: Generated<number>;
+  /** `piece` or a measure (issue 51): every quantity of the product is in its counts (shared `unitScale`). */
+  unit: Generated<Unit>;
   /** A URL elsewhere on the web; null when the image is an upload (image_key) or none. */
   image: string | null;
   /** The storage key of the organisation's uploaded image (migration 0038): its address is built when answering. */

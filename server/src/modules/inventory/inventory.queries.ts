@@ -1,4 +1,4 @@
-import { fromBasisPoints, fromCents, newId } from '@duka/shared';
+import { fromBasisPoints, fromCents, fromCount, newId } from '@duka/shared';
 import type { Category, CreateCategoryInput, Product, UpdateCategoryInput } from '@duka/shared';
 import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -29,7 +29,9 @@ export type ProductWithStock = ProductRow & { stock: number; org_expiry_alert_da
  * product keeps its upload's key, never the address of the server that answered at the time.
  */
 export function toProduct(row: ProductWithStock, files: FileAddress): Product {
-  const stock = Number(row.stock);
+  const unit = row.unit;
+  const stock = fromCount(Number(row.stock), unit);
+  const reorderPoint = fromCount(row.reorder_point, unit);
   const isService = row.is_service === 1;
   return {
     id: row.id,
@@ -40,16 +42,17 @@ export function toProduct(row: ProductWithStock, files: FileAddress): Product {
     cost_price: fromCents(row.cost_price),
     selling_price: fromCents(row.selling_price),
     wholesale_price: row.wholesale_price == null ? null : fromCents(row.wholesale_price),
-    wholesale_min_qty: row.wholesale_min_qty,
+    wholesale_min_qty: row.wholesale_min_qty == null ? null : fromCount(row.wholesale_min_qty, unit),
+    unit,
     stock,
-    reorder_point: row.reorder_point,
+    reorder_point: reorderPoint,
     image: row.image_key ? keyUrl(files, row.image_key) : row.image,
     tax_rate: fromBasisPoints(row.tax_rate),
     tax_code: row.tax_code,
     description: row.description,
     is_service: isService,
     is_active: row.is_active === 1,
-    is_low_stock: !isService && stock <= row.reorder_point,
+    is_low_stock: !isService && stock <= reorderPoint,
     generic_name: row.generic_name,
     strength: row.strength,
     dosage_form: row.dosage_form,
