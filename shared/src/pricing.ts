@@ -3,7 +3,8 @@
  * two can only disagree when their prices differ. All amounts are integer cents, percentages
  * integer basis points (1800 = 18 %).
  *
- * line_total = qty × unit_price; subtotal = Σ line_total;
+ * line_total = qty × unit_price (`lineAmount`: exact for a piece line; a measured line, whose qty is
+ * counted in thousandths of its unit, rounded half up to the whole shilling once); subtotal = Σ line_total;
  * discount = round(subtotal × discount_pct / 100); total = subtotal − discount;
  * prices are VAT-inclusive, so tax is the VAT contained in total: per line, its net after its pro
  * rata share of the discount × rate / (100 + rate), rounded half-up to the cent; 0 when the store
@@ -11,6 +12,7 @@
  */
 
 import type { Product } from './inventory/inventory.schemas.js';
+import { lineAmount, type Unit } from './inventory/units.js';
 import { toBasisPoints, toCents } from './money.js';
 import type { PriceMode } from './pos/pos.schemas.js';
 
@@ -19,15 +21,19 @@ export interface PricedProduct {
   name: string;
   /** Retail shelf price, cents. */
   selling_price: number;
-  /** Price from `wholesale_min_qty` units in wholesale mode, cents. */
+  /** Price from `wholesale_min_qty` in wholesale mode, cents. */
   wholesale_price: number | null;
+  /** In counts, as the line's `qty`. */
   wholesale_min_qty: number | null;
+  /** What one of the product is (issue 51); absent: `piece`. */
+  unit?: Unit;
   /** VAT rate in basis points. */
   tax_rate: number;
 }
 
 export interface PricingLine {
   product: PricedProduct;
+  /** A positive integer count: a piece product's pieces, a measured one's thousandths (`toCount`). */
   qty: number;
   /** Overrides the price the product would get (a till's offline price). Cents. */
   unit_price?: number;
@@ -36,7 +42,9 @@ export interface PricingLine {
 export interface PricedLine {
   product_id: string;
   product_name: string;
+  /** In counts, as priced. */
   qty: number;
+  unit: Unit;
   unit_price: number;
   line_total: number;
   /** This line's share of the sale discount; the shares add up to the discount exactly. */
@@ -62,7 +70,12 @@ export interface PriceSaleInput {
   vat_enabled: boolean;
 }
 
-/** A product as the API answers it (TZS, percent) in the pricing function's units (cents, basis points). */
+/**
+ * A product as the API answers it (TZS, percent) in the pricing function's units (cents, basis
+ * points). It carries no `unit`, so the quantities priced with it are the API's own (a till that
+ * sells whole units prices as it always has); a till pricing a measured product sets `unit` and
+ * passes counts (`toCount`), as the server does.
+ */
 export const pricedProduct = (
   p: Pick<Product, 'id' | 'name' | 'selling_price' | 'wholesale_price' | 'wholesale_min_qty' | 'tax_rate'>,
 ): PricedProduct => ({
@@ -93,7 +106,7 @@ export function priceSale(input: PriceSaleInput): PricedSale {
     if (!Number.isInteger(l.qty) || l.qty <= 0) throw new RangeError('qty must be a positive integer');
     const { price, tier } =
       l.unit_price === undefined ? unitPriceFor(l.product, l.qty, mode) : { price: l.unit_price, tier: 'retail' as PriceMode };
-    return { l, price, tier, lineTotal: price * l.qty };
+    return { l, price, tier, lineTotal: lineAmount(price, l.qty, l.product.unit ?? 'piece') };
   });
   const subtotal = base.reduce((s, b) => s + b.lineTotal, 0);
   const discount = roundHalfUp(BigInt(subtotal) * bp, 10_000n);
@@ -122,6 +135,7 @@ export function priceSale(input: PriceSaleInput): PricedSale {
       product_id: b.l.product.product_id,
       product_name: b.l.product.name,
       qty: b.l.qty,
+      unit: b.l.product.unit ?? 'piece',
       unit_price: b.price,
       line_total: b.lineTotal,
       discount: shares[i]!,
@@ -135,7 +149,8 @@ export function priceSale(input: PriceSaleInput): PricedSale {
 
 /**
  * Lines of one product become one line with the summed quantity, keeping the first line's position
- * (`index`, to name it in errors). The server and every till merge the same way.
+ * (`index`, to name it in errors). The server and every till merge the same way; the server sums
+ * counts (integers), never decimal quantities.
  */
 export function mergeSaleLines<L extends { product_id: string; qty: number }>(
   lines: L[],

@@ -4,16 +4,21 @@
  * The stored and delivered JSON is `{ type, id, org_id, store_id, occurred_at, data }`; amounts in
  * `data` are in shillings (not cents), as the event contract has always carried them.
  */
-import type { SaleSource } from '@duka/shared';
+import type { SaleSource, Unit } from '@duka/shared';
 import type { TransactionTable } from '../db/tables/pos.table.js';
 
 type Sale = Pick<TransactionTable, 'receipt_number' | 'customer_id'>;
 
-/** One line of a sale, with what the low-stock check needs: the level left after the whole sale. */
+/**
+ * One line of a sale, with what the low-stock check needs: the level left after the whole sale.
+ * Quantities in the product's `unit` (issue 51; whole for a piece product); `unit` absent on events
+ * stored before it was carried: piece.
+ */
 export interface SaleEventLine {
   product_id: string;
   product_name: string;
   qty: number;
+  unit?: Unit;
   stock_after: number | null;
   reorder_point: number | null;
   is_service: boolean;

@@ -86,6 +86,9 @@ export const Product = z
   .meta({ id: 'Product' });
 export type Product = z.infer<typeof Product>;
 
+const IN_UNIT =
+  "In the product's unit: whole for a piece product, up to 3 decimals for a measured one (kg, g, l, ml, m; at most 1,000,000 units)";
+
 /** Every writable product field; PATCH takes any subset, create adds defaults in the service. */
 const productFields = {
   name: z.string().trim().min(1).max(200),
@@ -95,9 +98,12 @@ const productFields = {
   cost_price: MoneyInput,
   selling_price: MoneyInput,
   wholesale_price: MoneyInput.nullable(),
-  wholesale_min_qty: z.int().min(1).max(1_000_000).nullable(),
-  stock: z.int().min(0).max(1_000_000_000),
-  reorder_point: z.int().min(0).max(1_000_000_000),
+  wholesale_min_qty: z.number().positive().max(1_000_000).nullable().meta({ description: IN_UNIT }),
+  stock: z.number().min(0).max(1_000_000_000).meta({ description: IN_UNIT }),
+  reorder_point: z.number().min(0).max(1_000_000_000).meta({ description: IN_UNIT }),
+  unit: Unit.meta({
+    description: 'piece (default), or a measure: kg, g, l, ml, m. Cannot change once the product has a stock movement or a sale line (409)',
+  }),
   image: z
     .string()
     .trim()

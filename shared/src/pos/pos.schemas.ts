@@ -4,6 +4,7 @@ import { TransactionFiscal } from '../fiscal/fiscal.schemas.js';
 import { PageQuery } from '../envelope.js';
 import { PaymentMethod, PaymentVerification } from '../payment-methods.js';
 import { TzMobileNumber } from '../msisdn.js';
+import { QuantityInput, Unit } from '../inventory/units.js';
 import { LineBatch } from '../pharmacy/batch.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
 
@@ -35,8 +36,8 @@ export const CustomerTin = z
 
 export const SaleLineInput = z.object({
   product_id: z.uuid(),
-  /** Positive whole units. */
-  qty: z.int().min(1).max(100_000),
+  /** In the product's unit: whole for a piece product, up to 3 decimals for a measured one (checked against the product when the sale is resolved). */
+  qty: QuantityInput,
 });
 export type SaleLineInput = z.infer<typeof SaleLineInput>;
 
@@ -74,8 +75,9 @@ export const TransactionLine = z
   .object({
     product_id: z.uuid(),
     product_name: z.string(),
-    qty: z.int(),
-    unit_price: Money,
+    qty: z.number().meta({ description: "In the line's unit: whole for a piece product, up to 3 decimals for a measured one (0.5 kg)" }),
+    unit: Unit.meta({ description: "The product's unit (it cannot change once the product is sold)" }),
+    unit_price: Money.meta({ description: 'Per piece, or per one of a measured unit (per kg, per l)' }),
     line_total: Money,
     discount: Money.meta({ description: "This line's share of the sale discount" }),
     tax: Money.meta({ description: 'VAT contained in the line' }),

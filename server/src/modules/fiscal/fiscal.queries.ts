@@ -207,13 +207,13 @@ export function unbuiltReceipts(db: Kysely<Database>, s: StoreScope, limit: numb
     .execute();
 }
 
-/** These sales' lines (of `orgId`) with their product's TRA tax code (null when the product has none). */
+/** These sales' lines (of `orgId`) with their product's TRA tax code (null when the product has none) and unit (the line's: it cannot change once sold). */
 export function linesWithTaxCode(db: Kysely<Database>, orgId: string, transactionIds: string[]) {
   return db
     .selectFrom('transaction_lines as l')
     .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'l.product_id').onRef('p.org_id', '=', 'l.org_id'))
     .selectAll('l')
-    .select('p.tax_code as product_tax_code')
+    .select(['p.tax_code as product_tax_code', 'p.unit as product_unit'])
     .where('l.org_id', '=', orgId)
     .where('l.transaction_id', 'in', transactionIds)
     .orderBy('l.id')

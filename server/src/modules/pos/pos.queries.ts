@@ -1,8 +1,8 @@
-import { fromBasisPoints, fromCents, newId, SoldStatus, toReceiptLine } from '@duka/shared';
+import { fromBasisPoints, fromCents, fromCount, newId, SoldStatus, toReceiptLine, type Unit } from '@duka/shared';
 import type { Reversal, Transaction, TransactionFiscal } from '@duka/shared';
 import { fiscalByTransaction } from '../fiscal/fiscal.exports.js';
 import { dispensedLots, type SaleLot } from '../pharmacy/pharmacy.exports.js';
-import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { ExpressionBuilder, Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
@@ -10,10 +10,20 @@ import { iso, isoOrNull } from '../../lib/clock.js';
 import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.table.js';
 import { groupBy } from '../../lib/group-by.js';
 
-/** `batches`: the sale's lot allocations (a sale has one line per product, so they go by product). */
+/**
+ * A stored line with its product's unit (issue 51). The unit is read from the product, not kept on
+ * the line: a product's unit cannot change once it has a sale line, and a product with sales is
+ * never deleted (only deactivated), so the product's unit is the line's for good.
+ */
+export type SoldLine = TransactionLineRow & { unit: Unit };
+
+/**
+ * `batches`: the sale's lot allocations (a sale has one line per product, so they go by product).
+ * Quantities answer in each line's unit; lots' too.
+ */
 export function toTransaction(
   row: TransactionRow,
-  lines: TransactionLineRow[],
+  lines: SoldLine[],
   batches: Array<Omit<SaleLot, 'transaction_id'>> = [],
   fiscal: TransactionFiscal | null = null,
 ): Transaction {
@@ -58,7 +68,7 @@ export function toTransaction(
         l,
         batches
           .filter((b) => b.product_id === l.product_id)
-          .map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: b.qty })),
+          .map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: fromCount(b.qty, l.unit) })),
       ),
     ),
     fiscal,
@@ -85,7 +95,14 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   // The rows' organisations: one for a shop, several on a platform operator's list.
   const orgIds = [...new Set(rows.map((r) => r.org_id))];
   const [lines, lots, fiscal] = await Promise.all([
-    db.selectFrom('transaction_lines').selectAll().where('org_id', 'in', orgIds).where('transaction_id', 'in', ids).orderBy('id').execute(),
+    db
+      .selectFrom('transaction_lines')
+      .selectAll('transaction_lines')
+      .select((eb) => lineUnit(eb).as('unit'))
+      .where('transaction_lines.org_id', 'in', orgIds)
+      .where('transaction_lines.transaction_id', 'in', ids)
+      .orderBy('transaction_lines.id')
+      .execute(),
     dispensedLots(db, orgIds, ids),
     fiscalByTransaction(db, rows),
   ]);
@@ -93,6 +110,18 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
   return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null));
 }
+
+/** A line's product's unit, by subquery so the lines are still read by their own index (piece should the product be gone). */
+const lineUnit = (eb: ExpressionBuilder<Database, 'transaction_lines'>) =>
+  eb.fn.coalesce(
+    eb
+      .selectFrom('products as p')
+      .select('p.unit')
+      .whereRef('p.org_id', '=', 'transaction_lines.org_id')
+      .whereRef('p.id', '=', 'transaction_lines.product_id')
+      .$asScalar(),
+    sql.lit<Unit>('piece'),
+  );
 
 /**
  * Claims a sale's refund or void: its status and who, when and why, only while it is still sold.

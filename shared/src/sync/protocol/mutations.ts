@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MoneyInput } from '../../common.js';
 import { CreateExpenseInput } from '../../expenses/expenses.schemas.js';
 import { QtyChange } from '../../inventory/inventory.schemas.js';
+import { QuantityInput } from '../../inventory/units.js';
 import { NoteTags } from '../../notebook/notebook.schemas.js';
 import { PaymentMethod, SettlementMethod } from '../../payment-methods.js';
 import { TzMobileNumber } from '../../msisdn.js';
@@ -26,8 +27,8 @@ export const SaleCreatePayload = z.object({
     .array(
       z.object({
         product_id: z.uuid(),
-        qty: z.int().min(1).max(100_000),
-        unit_price: MoneyInput,
+        qty: QuantityInput,
+        unit_price: MoneyInput.meta({ description: "Per piece, or per one of a measured product's unit (per kg)" }),
         batches: z
           .array(LineBatchInput)
           .max(50)

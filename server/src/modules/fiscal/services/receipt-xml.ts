@@ -4,7 +4,7 @@
  * sale's lines (integer cents from the shared pricing function), so the receipt adds up exactly:
  * Σ AMT − DISCOUNT = TOTALTAXINCL = Σ payments = Σ (net + VAT) per tax code.
  */
-import { TRA_PAYMENT_TYPE, type TaxCode, taxCodeNumber, type TraPaymentType } from '@duka/shared';
+import { fromCount, TRA_PAYMENT_TYPE, type TaxCode, taxCodeNumber, type TraPaymentType, type Unit } from '@duka/shared';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { EAT, localDate, localTime } from '../../../lib/time.js';
@@ -67,7 +67,7 @@ export function receiptPayload(
   issuer: Issuer,
   receipt: FiscalReceiptRow,
   sale: TransactionRow,
-  lines: Array<TransactionLineRow & { taxCode: TaxCode }>,
+  lines: Array<TransactionLineRow & { taxCode: TaxCode; unit?: Unit }>,
   figures: ReceiptFigures,
 ): string {
   const head = elements([
@@ -89,7 +89,8 @@ export function receiptPayload(
       elements([
         ['ID', i + 1],
         ['DESC', l.product_name],
-        ['QTY', l.qty],
+        // In the product's unit: 0.5 for half a kilo (the line's counts are thousandths of it).
+        ['QTY', fromCount(l.qty, l.unit ?? 'piece')],
         ['TAXCODE', taxCodeNumber(l.taxCode)],
         ['AMT', amount(l.line_total)],
       ]),

@@ -42,6 +42,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
       const sale = saleById.get(receipt.transaction_id)!;
       const saleLines = (linesBySale.get(sale.id) ?? []).map((l) => ({
         ...l,
+        unit: l.product_unit,
         taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1),
       }));
       const figures = receiptFigures(sale, saleLines);

@@ -22,6 +22,7 @@ import { imageColumns } from './product-image.js';
 import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { insertAdjustment } from './stock.js';
+import { assertUnitMayChange, type ProductCounts, productCounts } from './product-units.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { checkPlanAllows } from '../../billing/billing.exports.js';
 
@@ -31,8 +32,11 @@ function rethrowDuplicate(err: unknown): never {
   throw err;
 }
 
-/** The stored columns for the fields present in `input` (money to cents, percent to basis points, flags to 0/1). */
-function columns(input: UpdateProductInput, trackBatches: boolean | undefined): Updateable<ProductTable> {
+/**
+ * The stored columns for the fields present in `input` (money to cents, percent to basis points,
+ * flags to 0/1, quantities to counts of the product's unit: `counts`).
+ */
+function columns(input: UpdateProductInput, counts: ProductCounts, trackBatches: boolean | undefined): Updateable<ProductTable> {
   const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
   const cents = (v: number | null | undefined) => (v == null ? v : toCents(v));
   const out: Updateable<ProductTable> = {
@@ -43,10 +47,11 @@ function columns(input: UpdateProductInput, trackBatches: boolean | undefined): 
     cost_price: cents(input.cost_price) as number | undefined,
     selling_price: cents(input.selling_price) as number | undefined,
     wholesale_price: cents(input.wholesale_price),
-    wholesale_min_qty: input.wholesale_min_qty,
+    wholesale_min_qty: counts.wholesale_min_qty,
+    unit: counts.unit,
     tax_rate: input.tax_rate === undefined ? undefined : toBasisPoints(input.tax_rate),
     tax_code: input.tax_code,
-    reorder_point: input.reorder_point,
+    reorder_point: counts.reorder_point,
     description: input.description,
     is_service: flag(input.is_service),
     is_active: flag(input.is_active),
@@ -90,7 +95,8 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
   const { orgId, storeId } = requireStore(ctx);
   await assertCategory(ctx, orgId, input.category_id);
   await checkPlanAllows(ctx, orgId, 'products');
-  const stock = input.stock ?? 0;
+  const counts = productCounts(input, null);
+  const stock = counts.stock ?? 0;
   if (stock !== 0) requirePower(ctx, 'adjust_stock');
   if (input.is_service && stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
   const trackBatches = trackBatchesOf(null, input);
@@ -102,7 +108,7 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
     return await withTransaction(ctx, async (tx) => {
       const now = tx.clock.now();
       const id = newId();
-      await insertProduct(tx.db, { id, orgId, name: input.name, fields: { ...columns(input, trackBatches), ...image }, now });
+      await insertProduct(tx.db, { id, orgId, name: input.name, fields: { ...columns(input, counts, trackBatches), ...image }, now });
       const row = (await findProduct(tx.db, orgId, storeId, id))!;
       await recordPrice(tx, row);
       let level = 0;
@@ -137,8 +143,9 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
   const before = await findProduct(ctx.db, orgId, storeId, id);
   if (!before) throw new NotFoundError('product');
   await assertCategory(ctx, orgId, input.category_id);
+  const counts = productCounts(input, before);
   const isService = input.is_service ?? before.is_service === 1;
-  if (isService && input.stock !== undefined && input.stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
+  if (isService && counts.stock !== undefined && counts.stock > 0) throw new ValidationError('stock', 'must be 0 for a service');
   const trackBatches = trackBatchesOf(before, input);
   const trackedAfter = trackBatches ?? before.track_batches === 1;
   assertMedicine(before, input, trackedAfter);
@@ -146,14 +153,15 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
     input.tax_code === undefined ? before.tax_code : input.tax_code,
     input.tax_rate === undefined ? before.tax_rate : toBasisPoints(input.tax_rate),
   );
-  if (trackedAfter && input.stock !== undefined && input.stock !== Number(before.stock))
+  if (trackedAfter && counts.stock !== undefined && counts.stock !== Number(before.stock))
     throw new ValidationError('stock', STOCK_NEEDS_BATCH);
-  const set = { ...columns(input, trackBatches), ...(await imageColumns(ctx, orgId, input.image)) };
-  assertMayChange(ctx, before, set, input.stock);
+  const set = { ...columns(input, counts, trackBatches), ...(await imageColumns(ctx, orgId, input.image)) };
+  assertMayChange(ctx, before, set, counts.stock);
   try {
     return await withTransaction(ctx, async (tx) => {
       // Checked inside the transaction, so a sale or delivery committing meanwhile is seen.
       await assertStockAllowsTracking(tx.db, orgId, id, { trackedBefore: before.track_batches === 1, trackedAfter });
+      await assertUnitMayChange(tx.db, orgId, before, counts.unit);
       const now = tx.clock.now();
       if (Object.keys(set).length)
         await tx.db
@@ -164,8 +172,8 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
           .execute();
       let after: ProductWithStock = (await findProduct(tx.db, orgId, storeId, id))!;
       if (PRICE_FIELDS.some((f) => after[f] !== before[f])) await recordPrice(tx, after);
-      if (input.stock !== undefined && input.stock !== Number(after.stock)) {
-        const delta = input.stock - Number(after.stock);
+      if (counts.stock !== undefined && counts.stock !== Number(after.stock)) {
+        const delta = counts.stock - Number(after.stock);
         const level = await changeStockLevel(tx, { orgId, storeId, productId: id, productName: after.name, delta, allowNegative: true });
         await insertAdjustment(tx, {
           productId: id,

@@ -13,6 +13,7 @@ import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { withTransaction } from '../../../db/transaction.js';
+import type { SoldLine } from '../pos.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
@@ -64,8 +65,8 @@ export function planSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest)
 
 export interface RecordedSale {
   row: TransactionRow;
-  /** The lines as written (absent for a replayed sale: read them). */
-  lines?: TransactionLineRow[];
+  /** The lines as written, each with its product's unit (absent for a replayed sale: read them). */
+  lines?: SoldLine[];
   /** The lots the lines took, with the lines. */
   lots?: Array<LineBatch & { product_id: string }>;
   /** True when a sale with this client id already existed: nothing new was written. */
@@ -105,7 +106,7 @@ export async function planSales(
       plans.push(planned);
       return {
         ok: true,
-        sale: { row: planned.row, lines: planned.lines, lots: planned.lots, replayed: false, conflicts: planned.conflicts },
+        sale: { row: planned.row, lines: soldLines(set, planned.lines), lots: planned.lots, replayed: false, conflicts: planned.conflicts },
       };
     } catch (error) {
       if (error instanceof ServiceError) return { ok: false, error };
@@ -114,6 +115,9 @@ export async function planSales(
   });
   return { set, plans, outcomes };
 }
+
+const soldLines = (set: SaleSet, lines: TransactionLineRow[]): SoldLine[] =>
+  lines.map((l) => ({ ...l, unit: set.products.get(l.product_id)!.unit }));
 
 /** Record sales of the actor's store, all from POST /pos/sale or all from one push, inside the caller's transaction. */
 export async function recordSales(

@@ -8,7 +8,7 @@ import { type PricedSale, type PricingLine, type PriceMode, priceSale } from '@d
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { SaleOptions, SaleSet } from './sale-set.js';
 
-/** A catalogue row as the shared pricing reads it. */
+/** A catalogue row as the shared pricing reads it: quantities (the lines', the wholesale minimum) in counts of its unit. */
 const pricingOf = (p: ProductRow) => ({
   product_id: p.id,
   name: p.name,
@@ -16,6 +16,7 @@ const pricingOf = (p: ProductRow) => ({
   wholesale_price: p.wholesale_price,
   wholesale_min_qty: p.wholesale_min_qty,
   tax_rate: p.tax_rate,
+  unit: p.unit,
 });
 
 /**
@@ -27,7 +28,7 @@ export interface PricingSale {
   request: { opts: Pick<SaleOptions, 'unitPrices'> };
 }
 export interface PricingLines {
-  /** A line's own `unit_price` (cents; the tender check's lines as the till sent them) comes before `unitPrices`. */
+  /** `qty` in counts of the product's unit. A line's own `unit_price` (cents; the tender check's lines as the till sent them) comes before `unitPrices`. */
   lines: Array<{ product_id: string; qty: number; unit_price?: number }>;
   discountBp: number;
   priceMode: PriceMode;

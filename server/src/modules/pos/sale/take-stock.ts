@@ -2,9 +2,10 @@
  * Stage `takeStock`: the stock each line takes. Each product's level falls by its line (online the
  * units must be there; offline a sale beyond them is booked as oversold), and a batch-tracked line
  * takes its units from lots, as the store's policy chooses them (pharmacy: FEFO, the till's lots
- * first on a push, the unallocated lot for units no lot held).
+ * first on a push, the unallocated lot for units no lot held). Everything here is in counts of the
+ * product's unit (issue 51); what a cashier reads (the refusal, a conflict) is in the unit itself.
  */
-import type { FefoBreach, LineBatch } from '@duka/shared';
+import { type FefoBreach, fromCount, type LineBatch } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import { InsufficientStockError } from '../../../lib/errors.js';
 import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
@@ -26,7 +27,7 @@ export function takeStock(sale: SaleDraft, lines: SaleLine[], saleId: string): S
     const p = sale.set.products.get(l.product_id)!;
     if (p.is_service === 1) continue;
     const current = sale.set.stock.get(p.id) ?? 0;
-    if (sale.set.online && current < l.qty) throw new InsufficientStockError(p.name, current, `lines.${l.index}.qty`);
+    if (sale.set.online && current < l.qty) throw new InsufficientStockError(p.name, fromCount(current, p.unit), `lines.${l.index}.qty`);
     if (p.track_batches === 1) tracked.push(l);
     else takeUnits(sale, taken, l, current);
   }
@@ -40,12 +41,13 @@ export function takeStock(sale: SaleDraft, lines: SaleLine[], saleId: string): S
 function takeUnits(sale: SaleDraft, taken: StockTaken, l: SaleLine, current: number) {
   const p = sale.set.products.get(l.product_id)!;
   const after = current - l.qty;
+  const [before, qty, left] = [current, l.qty, after].map((n) => fromCount(n, p.unit));
   if (after < 0)
     sale.conflicts.push({
       kind: 'oversold',
       product_id: p.id,
-      message: `${p.name} sold ${l.qty} with ${current} in stock`,
-      detail: { stock_before: current, qty: l.qty, stock_after: after },
+      message: `${p.name} sold ${qty} with ${before} in stock`,
+      detail: { stock_before: before, qty, stock_after: left },
     });
   taken.stockDelta.set(p.id, -l.qty);
   taken.stockAfter.set(p.id, after);

@@ -4,7 +4,7 @@
  * one audit entry per sale. On Postgres all of these are ONE statement (`writeTogether`, issue 49);
  * on SQLite one statement each, in this order.
  */
-import { fromCents } from '@duka/shared';
+import { fromCents, fromCount } from '@duka/shared';
 import { type SqlBool, sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { insertWrite, orgIdCheck, queryWrite, updateWrite, writeTogether } from '../../../db/dialect.js';
@@ -101,7 +101,7 @@ function saleAudit(tx: AuthedContext, plans: SalePlan[]) {
   );
 }
 
-/** The `transaction.created` event of a planned sale. */
+/** The `transaction.created` event of a planned sale: quantities in each product's unit, as the API answers them. */
 function createdEvent(set: SaleSet, { row, lines, stockAfter }: SalePlan) {
   return {
     type: 'transaction.created' as const,
@@ -119,12 +119,14 @@ function createdEvent(set: SaleSet, { row, lines, stockAfter }: SalePlan) {
       source: row.source,
       lines: lines.map((l) => {
         const product = set.products.get(l.product_id)!;
+        const after = stockAfter.get(l.product_id);
         return {
           product_id: l.product_id,
           product_name: l.product_name,
-          qty: l.qty,
-          stock_after: stockAfter.get(l.product_id) ?? null,
-          reorder_point: product.reorder_point,
+          qty: fromCount(l.qty, product.unit),
+          unit: product.unit,
+          stock_after: after === undefined ? null : fromCount(after, product.unit),
+          reorder_point: fromCount(product.reorder_point, product.unit),
           is_service: product.is_service === 1,
         };
       }),

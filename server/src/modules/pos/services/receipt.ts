@@ -2,7 +2,7 @@
  * Sending a receipt: the full one by email, or a short one by SMS on the organisation's gateway
  * account (or the platform's); the outbox keeps it when no service is configured.
  */
-import { formatTzs, type ReceiptInput, toCents } from '@duka/shared';
+import { formatTzs, perUnitText, quantityText, type ReceiptInput, toCents } from '@duka/shared';
 import type { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
 import { messageState } from '../../../lib/outgoing-message.js';
@@ -38,7 +38,8 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
   ]);
   await requireCustomerSmsAllowance(ctx, orgId);
   const at = Date.parse(sale.created_at);
-  const items = sale.lines.reduce((n, l) => n + l.qty, 0);
+  // A weighed line is one item, whatever it weighs.
+  const items = sale.lines.reduce((n, l) => n + (l.unit === 'piece' ? l.qty : 1), 0);
   const state = sale.status === 'refunded' ? ' (IMERUDISHWA/REFUNDED)' : sale.status === 'void' ? ' (IMEFUTWA/VOID)' : '';
   // The fiscal receipt's verification link lets the customer check it on TRA's page (rule 27).
   const fiscal = sale.fiscal ? ` TRA ${sale.fiscal.rctvnum}: ${sale.fiscal.verify_url}` : '';
@@ -67,7 +68,7 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
   const at = Date.parse(sale.created_at);
   // A medicine's line is followed by the lots it came from, as the pharmacist would write them.
   const lines = sale.lines.flatMap((l) => [
-    `${l.qty} x ${l.product_name} @ ${formatTzs(toCents(l.unit_price))} = ${formatTzs(toCents(l.line_total))}`,
+    `${quantityText(l.qty, l.unit)} x ${l.product_name} @ ${formatTzs(toCents(l.unit_price))}${perUnitText(l.unit)} = ${formatTzs(toCents(l.line_total))}`,
     ...l.batches.map((b) => `  Lot ${b.lot_number}, exp ${b.expiry_date}: ${b.qty}`),
   ]);
   const body = [

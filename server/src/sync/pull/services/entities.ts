@@ -4,8 +4,8 @@
  * `rows({ ids })`; bootstrap walks a kind by id through `rows({ after, limit })`. A row outside the
  * set (gone, another store's, a settled tab, a sale older than the window) is simply not returned.
  */
-import { OwingTabStatus, type SyncEntity } from '@duka/shared';
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { fromCount, OwingTabStatus, type SyncEntity, type Unit } from '@duka/shared';
+import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { toOrganisation, toStore } from '../../../modules/tenancy/tenancy.exports.js';
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.exports.js';
@@ -52,6 +52,18 @@ export interface EntityKind {
 }
 
 /** Apply a RowFilter to a query keyed by `column`, in id order. */
+/** A stock row's product's unit (piece should the product be gone). */
+const productUnit = (eb: ExpressionBuilder<Database, 'product_stock'>) =>
+  eb.fn.coalesce(
+    eb
+      .selectFrom('products as p')
+      .select('p.unit')
+      .whereRef('p.org_id', '=', 'product_stock.org_id')
+      .whereRef('p.id', '=', 'product_stock.product_id')
+      .$asScalar(),
+    sql.lit<Unit>('piece'),
+  );
+
 function narrow<DB, TB extends keyof DB, O>(
   qb: SelectQueryBuilder<DB, TB, O>,
   column: string,
@@ -129,13 +141,24 @@ export const KINDS: EntityKind[] = [
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
       const rows = await narrow(
-        db.selectFrom('product_stock').selectAll().where('org_id', '=', s.orgId).where('store_id', '=', s.storeId),
+        db
+          .selectFrom('product_stock')
+          .selectAll('product_stock')
+          .select((eb) => productUnit(eb).as('unit'))
+          .where('org_id', '=', s.orgId)
+          .where('store_id', '=', s.storeId),
         'product_id',
         f,
       ).execute();
+      // In the product's unit, as the product's own `stock` (issue 51).
       return rows.map((r) => ({
         id: r.product_id,
-        data: { product_id: r.product_id, store_id: r.store_id, stock: Number(r.qty), updated_at: iso(Number(r.updated_at)) },
+        data: {
+          product_id: r.product_id,
+          store_id: r.store_id,
+          stock: fromCount(Number(r.qty), r.unit),
+          updated_at: iso(Number(r.updated_at)),
+        },
       }));
     },
     count: (db, s) => counted(db.selectFrom('product_stock').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId)),

@@ -12,10 +12,12 @@ import {
   type LineBatchInput,
   type Mutation,
   type MutationResult,
+  quantityFault,
   type SaleConflict,
   type TenderBreach,
   toBasisPoints,
   toCents,
+  toCount,
 } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
@@ -163,18 +165,24 @@ export async function applySales(
 }
 
 /**
- * A pushed cash sale's tender, judged against its total at the till's own prices: the change the
+ * A pushed cash sale's tender, judged against its total at the till's own prices (its lines' quantities counted in their products' units): the change the
  * cashier handed over was counted from those, whatever the server books (a `price_mismatch` is
  * booked at the catalogue's price). A product the shop lacks leaves it to the sale's rules to refuse.
  * Priced by the sale pipeline's `priceLines` stage, each line as sent at its own price, so a pricing
  * rule changed there judges the tender too (VAT is inside the prices: it leaves the total as it is).
  */
 function tillTender(p: SalePayload, products: Map<string, ProductRow>): { change?: number } | { breach: TenderBreach } {
-  if (p.cash_tendered === undefined || p.lines.some((l) => !products.has(l.product_id))) return {};
+  // A line the sale's rules refuse (a product the shop lacks, a quantity its unit cannot take) is theirs to name.
+  const unitOf = (productId: string) => products.get(productId)?.unit;
+  if (p.cash_tendered === undefined || p.lines.some((l) => !unitOf(l.product_id) || quantityFault(l.qty, unitOf(l.product_id)!))) return {};
   const { total } = priceLines(
     { set: { products, store: { vat_enabled: 0 } }, request: { opts: {} } },
     {
-      lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty, unit_price: toCents(l.unit_price) })),
+      lines: p.lines.map((l) => ({
+        product_id: l.product_id,
+        qty: toCount(l.qty, unitOf(l.product_id)!),
+        unit_price: toCents(l.unit_price),
+      })),
       discountBp: toBasisPoints(p.discount_pct ?? 0),
       priceMode: p.price_mode ?? 'retail',
     },
