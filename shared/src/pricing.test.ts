@@ -122,4 +122,31 @@ describe('priceSale', () => {
     expect(() => priceSale({ lines: [{ product: product(), qty: 1.5 }], vat_enabled: false })).toThrow(RangeError);
     expect(() => priceSale({ lines: [{ product: product(), qty: 1 }], discount_bp: 10_001, vat_enabled: false })).toThrow(RangeError);
   });
+  it('prices a measured line in counts of its unit, rounded half up to the shilling once, with VAT and discount from that', () => {
+    // 0.5 kg at 3,250/kg = 1,625; 0.333 kg at 1,550/kg = 516.15 → 516; 2 soaps at 1,000.50 = 2,001 exactly.
+    const sugar = product({ product_id: 'sugar', selling_price: 325_000, unit: 'kg', tax_rate: 0 });
+    const rice = product({ product_id: 'rice', selling_price: 155_000, unit: 'kg', tax_rate: 1800 });
+    const soap = product({ product_id: 'soap', selling_price: 100_050, tax_rate: 0 });
+    const sale = priceSale({
+      lines: [
+        { product: sugar, qty: 500 },
+        { product: rice, qty: 333 },
+        { product: soap, qty: 2 },
+      ],
+      discount_bp: 1000,
+      vat_enabled: true,
+    });
+    expect(sale.lines.map((l) => [l.qty, l.unit, l.line_total])).toEqual([
+      [500, 'kg', 162_500],
+      [333, 'kg', 51_600],
+      [2, 'piece', 200_100],
+    ]);
+    // 10 % of 4,142 = 414.20; the rice line's VAT on its net after its share: 516 × 0.9 × 18/118 = 70.84.
+    expect(sale).toMatchObject({ subtotal: 414_200, discount: 41_420, total: 372_780 });
+    expect(sale.lines[1]!.tax).toBe(7084);
+    // The wholesale minimum is in counts too: 2.5 kg is 2,500 g.
+    const bulk = product({ selling_price: 300_000, wholesale_price: 260_000, wholesale_min_qty: 2500, unit: 'kg' });
+    const tier = (qty: number) => priceSale({ lines: [{ product: bulk, qty }], price_mode: 'wholesale', vat_enabled: false }).lines[0]!;
+    expect([tier(2499).unit_price, tier(2500).unit_price, tier(2500).line_total]).toEqual([300_000, 260_000, 650_000]);
+  });
 });
