@@ -126,7 +126,7 @@ describe('priceSale', () => {
     // 0.5 kg at 3,250/kg = 1,625; 0.333 kg at 1,550/kg = 516.15 → 516; 2 soaps at 1,000.50 = 2,001 exactly.
     const sugar = product({ product_id: 'sugar', selling_price: 325_000, unit: 'kg', tax_rate: 0 });
     const rice = product({ product_id: 'rice', selling_price: 155_000, unit: 'kg', tax_rate: 1800 });
-    const soap = product({ product_id: 'soap', selling_price: 100_050, tax_rate: 0 });
+    const soap = product({ product_id: 'soap', selling_price: 100_050, tax_rate: 0, unit: 'piece' });
     const sale = priceSale({
       lines: [
         { product: sugar, qty: 500 },
@@ -144,6 +144,8 @@ describe('priceSale', () => {
     // 10 % of 4,142 = 414.20; the rice line's VAT on its net after its share: 516 × 0.9 × 18/118 = 70.84.
     expect(sale).toMatchObject({ subtotal: 414_200, discount: 41_420, total: 372_780 });
     expect(sale.lines[1]!.tax).toBe(7084);
+    // A product naming no unit (a till pricing as before units) is priced by the piece and its line names none.
+    expect(priceSale({ lines: [{ product: product(), qty: 2 }], vat_enabled: false }).lines[0]).not.toHaveProperty('unit');
     // The wholesale minimum is in counts too: 2.5 kg is 2,500 g.
     const bulk = product({ selling_price: 300_000, wholesale_price: 260_000, wholesale_min_qty: 2500, unit: 'kg' });
     const tier = (qty: number) => priceSale({ lines: [{ product: bulk, qty }], price_mode: 'wholesale', vat_enabled: false }).lines[0]!;

@@ -44,7 +44,8 @@ export interface PricedLine {
   product_name: string;
   /** In counts, as priced. */
   qty: number;
-  unit: Unit;
+  /** The product's, when its `PricedProduct` named one (a till pricing whole units as before names none). */
+  unit?: Unit;
   unit_price: number;
   line_total: number;
   /** This line's share of the sale discount; the shares add up to the discount exactly. */
@@ -135,7 +136,7 @@ export function priceSale(input: PriceSaleInput): PricedSale {
       product_id: b.l.product.product_id,
       product_name: b.l.product.name,
       qty: b.l.qty,
-      unit: b.l.product.unit ?? 'piece',
+      ...(b.l.product.unit === undefined ? {} : { unit: b.l.product.unit }),
       unit_price: b.price,
       line_total: b.lineTotal,
       discount: shares[i]!,

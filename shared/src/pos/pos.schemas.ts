@@ -76,7 +76,10 @@ export const TransactionLine = z
     product_id: z.uuid(),
     product_name: z.string(),
     qty: z.number().meta({ description: "In the line's unit: whole for a piece product, up to 3 decimals for a measured one (0.5 kg)" }),
-    unit: Unit.meta({ description: "The product's unit (it cannot change once the product is sold)" }),
+    unit: Unit.optional().meta({
+      description:
+        "The product's unit (it cannot change once the product is sold). The server always answers it; a receipt a till built offline before units may lack it: piece",
+    }),
     unit_price: Money.meta({ description: 'Per piece, or per one of a measured unit (per kg, per l)' }),
     line_total: Money,
     discount: Money.meta({ description: "This line's share of the sale discount" }),

@@ -18,14 +18,17 @@ export type CentsLine = Pick<PricedLine, 'product_id' | 'product_name' | 'qty' |
 
 export type ReceiptLine = Transaction['lines'][number];
 
-/** The line in its unit: 500 counts of a kg product read `qty: 0.5, unit: 'kg'`. */
+/**
+ * The line in its unit: 500 counts of a kg product read `qty: 0.5, unit: 'kg'`. A line that names
+ * no unit (a till's receipt priced as before units) is a piece line and is written as it always was.
+ */
 export function toReceiptLine(line: CentsLine, batches: LineBatch[]): ReceiptLine {
   const unit = line.unit ?? 'piece';
   return {
     product_id: line.product_id,
     product_name: line.product_name,
     qty: fromCount(line.qty, unit),
-    unit,
+    ...(line.unit === undefined ? {} : { unit }),
     unit_price: fromCents(line.unit_price),
     line_total: fromCents(line.line_total),
     discount: fromCents(line.discount),
@@ -34,8 +37,9 @@ export function toReceiptLine(line: CentsLine, batches: LineBatch[]): ReceiptLin
   };
 }
 
-/** A quantity as a receipt prints it: `3` (pieces), `0.5 kg`. */
-export const quantityText = (qty: number, unit: Unit): string => (unit === 'piece' ? String(qty) : `${qty} ${unit}`);
+/** A quantity as a receipt prints it: `3` (pieces; a line naming no unit), `0.5 kg`. */
+export const quantityText = (qty: number, unit: Unit | undefined): string =>
+  unit === undefined || unit === 'piece' ? String(qty) : `${qty} ${unit}`;
 
 /** What a unit price is per, printed after it: nothing for a piece, `/kg` for a measured product. */
-export const perUnitText = (unit: Unit): string => (unit === 'piece' ? '' : `/${unit}`);
+export const perUnitText = (unit: Unit | undefined): string => (unit === undefined || unit === 'piece' ? '' : `/${unit}`);

@@ -39,7 +39,7 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
   await requireCustomerSmsAllowance(ctx, orgId);
   const at = Date.parse(sale.created_at);
   // A weighed line is one item, whatever it weighs.
-  const items = sale.lines.reduce((n, l) => n + (l.unit === 'piece' ? l.qty : 1), 0);
+  const items = sale.lines.reduce((n, l) => n + (l.unit === undefined || l.unit === 'piece' ? l.qty : 1), 0);
   const state = sale.status === 'refunded' ? ' (IMERUDISHWA/REFUNDED)' : sale.status === 'void' ? ' (IMEFUTWA/VOID)' : '';
   // The fiscal receipt's verification link lets the customer check it on TRA's page (rule 27).
   const fiscal = sale.fiscal ? ` TRA ${sale.fiscal.rctvnum}: ${sale.fiscal.verify_url}` : '';
