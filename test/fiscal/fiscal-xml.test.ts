@@ -105,4 +105,19 @@ describe('fiscal XML', () => {
       /^<ZREPORT><DATE>2026-11-24<\/DATE><TIME>23:59:59<\/TIME>.*<VRN>NOT REGISTERED<\/VRN><TIN>100200300<\/TIN>.*<ZNUMBER>20261124<\/ZNUMBER>.*<\/ZREPORT>$/,
     );
   });
+  it('writes a weighed line in its unit: 1.25 kg is QTY 1.25, its amount as priced (issue 51)', () => {
+    // The line keeps counts (grams): 1,250 of a kg product; 1.25 × 3,250 = 4,062.50 → 4,063 when priced.
+    const weighed = [
+      { ...line({ product_name: 'Sukari', qty: 1250, line_total: 406_300, discount: 0, tax: 0 }, 'C'), unit: 'kg' as const },
+    ];
+    const cash = { ...sale, total: 406_300, discount: 0, payment_method: 'Cash' } as TransactionRow;
+    const xml = receiptPayload(
+      { tin: '100200300', regid: 'TZ0100551361', efdSerial: '10TZ100781' },
+      receipt,
+      cash,
+      weighed,
+      receiptFigures(cash, weighed),
+    );
+    expect(xml).toContain('<ITEM><ID>1</ID><DESC>Sukari</DESC><QTY>1.25</QTY><TAXCODE>3</TAXCODE><AMT>4063.00</AMT></ITEM>');
+  });
 });

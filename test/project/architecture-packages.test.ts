@@ -14,8 +14,9 @@ const SHARED: Layer[] = [
   // Import nothing of shared.
   { name: 'base', match: /^(zod-setup|errors|money|ids|time|statement-cache)\.ts$/ },
   // The words every area's schemas and rules are written in: common fields, envelopes, payment
-  // methods and providers, the Tanzanian mobile number, the conflict kinds a rule may report.
-  { name: 'vocabulary', match: /^(common|envelope|payment-methods|integrations|msisdn|conflicts)\.ts$/ },
+  // methods and providers, the Tanzanian mobile number, the conflict kinds a rule may report, and
+  // the units a quantity is in (issue 51: every area's quantities are written in them).
+  { name: 'vocabulary', match: /^(common|envelope|payment-methods|integrations|msisdn|conflicts|inventory\/units)\.ts$/ },
   // Each area's request and answer shapes.
   { name: 'schemas', match: /^(?!sync\/)[\w-]+\/[\w-]+\.schemas\.ts$/ },
   // Each area's pure rules (and pricing), over its schemas.
@@ -98,6 +99,7 @@ describe('the package checks see what they look for', () => {
     const at = (layers: Layer[], root: string, f: string) => layers[layerIn(layers, root, `${root}/${f}`)]!.name;
     expect(at(SHARED, 'shared/src', 'pharmacy/pharmacy-rules.schemas.ts')).toBe('schemas');
     expect(at(SHARED, 'shared/src', 'pharmacy/fefo.ts')).toBe('rules');
+    expect(at(SHARED, 'shared/src', 'inventory/units.ts')).toBe('vocabulary');
     expect(at(SHARED, 'shared/src', 'sync/protocol/index.ts')).toBe('sync');
     expect(at(SDK, 'client-sdk/src', 'actions/sale/price.ts')).toBe('actions');
     expect(at(SDK, 'client-sdk/src', 'browser/storage.ts')).toBe('entries');

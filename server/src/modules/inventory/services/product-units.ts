@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { BusinessRuleError, ValidationError } from '../../../lib/errors.js';
+import { productHasHistory } from '../product-history.queries.js';
 
 /** The most of a measured unit a quantity may be: its counts (thousandths) still fit PostgreSQL's int4. */
 export const MEASURED_MAX = 1_000_000;
@@ -71,24 +72,7 @@ export function productCounts(input: UpdateProductInput, before: ProductRow | nu
  */
 export async function assertUnitMayChange(db: Kysely<Database>, orgId: string, product: ProductRow, unit: Unit | undefined) {
   if (unit === undefined || unit === product.unit) return;
-  const one = (table: 'transaction_lines' | 'stock_adjustments' | 'delivery_lines' | 'batch_movements') =>
-    db.selectFrom(table).select('product_id').where('org_id', '=', orgId).where('product_id', '=', product.id).limit(1).executeTakeFirst();
-  const stocked = db
-    .selectFrom('product_stock')
-    .select('product_id')
-    .where('org_id', '=', orgId)
-    .where('product_id', '=', product.id)
-    .where('qty', '<>', 0)
-    .limit(1)
-    .executeTakeFirst();
-  const found = await Promise.all([
-    one('transaction_lines'),
-    one('stock_adjustments'),
-    one('delivery_lines'),
-    one('batch_movements'),
-    stocked,
-  ]);
-  if (found.some((row) => row !== undefined))
+  if (await productHasHistory(db, orgId, product.id))
     throw new BusinessRuleError(
       `unit cannot change from ${product.unit} to ${unit}: ${product.name} already has sales or stock movements kept in ${product.unit}; create a new product for the new unit`,
       'CONFLICT',
