@@ -4,7 +4,7 @@
  * `rows({ ids })`; bootstrap walks a kind by id through `rows({ after, limit })`. A row outside the
  * set (gone, another store's, a settled tab, a sale older than the window) is simply not returned.
  */
-import { OwingTabStatus, type SyncEntity } from '@duka/shared';
+import { fromCount, OwingTabStatus, type SyncEntity } from '@duka/shared';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { toOrganisation, toStore } from '../../../modules/tenancy/tenancy.exports.js';
@@ -17,6 +17,7 @@ import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.expor
 import { toNotification } from '../../../modules/notifications/notifications.exports.js';
 import { withLines } from '../../../modules/pos/pos.exports.js';
 import { iso } from '../../../lib/clock.js';
+import { unitsOf } from '../../../modules/stock-levels/stock-levels.exports.js';
 
 /** Transactions a till holds: its store's of the last 30 days. */
 export const TRANSACTION_WINDOW_MS = 30 * 86_400_000;
@@ -133,9 +134,20 @@ export const KINDS: EntityKind[] = [
         'product_id',
         f,
       ).execute();
+      // In the product's unit, as the product's own `stock` is answered.
+      const units = await unitsOf(
+        db,
+        s.orgId,
+        rows.map((r) => r.product_id),
+      );
       return rows.map((r) => ({
         id: r.product_id,
-        data: { product_id: r.product_id, store_id: r.store_id, stock: Number(r.qty), updated_at: iso(Number(r.updated_at)) },
+        data: {
+          product_id: r.product_id,
+          store_id: r.store_id,
+          stock: fromCount(Number(r.qty), units.get(r.product_id) ?? 'piece'),
+          updated_at: iso(Number(r.updated_at)),
+        },
       }));
     },
     count: (db, s) => counted(db.selectFrom('product_stock').where('org_id', '=', s.orgId).where('store_id', '=', s.storeId)),
