@@ -17,7 +17,6 @@ import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.expor
 import { toNotification } from '../../../modules/notifications/notifications.exports.js';
 import { withLines } from '../../../modules/pos/pos.exports.js';
 import { iso } from '../../../lib/clock.js';
-import { unitsOf } from '../../../modules/stock-levels/stock-levels.exports.js';
 
 /** Transactions a till holds: its store's of the last 30 days. */
 export const TRANSACTION_WINDOW_MS = 30 * 86_400_000;
@@ -130,22 +129,22 @@ export const KINDS: EntityKind[] = [
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
       const rows = await narrow(
-        db.selectFrom('product_stock').selectAll().where('org_id', '=', s.orgId).where('store_id', '=', s.storeId),
-        'product_id',
+        db
+          .selectFrom('product_stock as ps')
+          // The product's unit: the level is answered in it, as the product's own `stock` is.
+          .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'ps.product_id').onRef('p.org_id', '=', 'ps.org_id'))
+          .select(['ps.product_id', 'ps.store_id', 'ps.qty', 'ps.updated_at', 'p.unit'])
+          .where('ps.org_id', '=', s.orgId)
+          .where('ps.store_id', '=', s.storeId),
+        'ps.product_id',
         f,
       ).execute();
-      // In the product's unit, as the product's own `stock` is answered.
-      const units = await unitsOf(
-        db,
-        s.orgId,
-        rows.map((r) => r.product_id),
-      );
       return rows.map((r) => ({
         id: r.product_id,
         data: {
           product_id: r.product_id,
           store_id: r.store_id,
-          stock: fromCount(Number(r.qty), units.get(r.product_id) ?? 'piece'),
+          stock: fromCount(Number(r.qty), r.unit),
           updated_at: iso(Number(r.updated_at)),
         },
       }));
