@@ -14,13 +14,13 @@ export function countOf(qty: number, unit: Unit, field: string): number {
   const fault = quantityFault(qty, unit);
   if (fault) throw new ValidationError(field, fault);
   const count = toCount(qty, unit);
-  if (Math.abs(count) > MAX_STOCK) throw new ValidationError(field, `must be at most ${fromCount(MAX_STOCK, unit).toLocaleString('en')} (${unit})`);
+  if (Math.abs(count) > MAX_STOCK)
+    throw new ValidationError(field, `must be at most ${fromCount(MAX_STOCK, unit).toLocaleString('en')} (${unit})`);
   return count;
 }
 
 /** Counts as people read them in a message: `12` (pieces) or `11.75 kg`. */
-export const quantityText = (count: number, unit: Unit): string =>
-  unit === 'piece' ? String(count) : `${fromCount(count, unit)} ${unit}`;
+export const quantityText = (count: number, unit: Unit): string => (unit === 'piece' ? String(count) : `${fromCount(count, unit)} ${unit}`);
 
 /** The unit of each of these products of the organisation (a product not found is left out). */
 export async function unitsOf(db: Kysely<Database>, orgId: string, productIds: string[]): Promise<Map<string, Unit>> {

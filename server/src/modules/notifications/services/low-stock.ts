@@ -80,7 +80,11 @@ async function handle(ctx: ServiceContext, event: DomainEvent<'transaction.creat
   if (!event.store_id) return;
   const found = crossings(event);
   // The event's figures are counts; the product's unit says how to word them.
-  const units = await unitsOf(ctx.db, event.org_id, found.map((c) => c.productId));
+  const units = await unitsOf(
+    ctx.db,
+    event.org_id,
+    found.map((c) => c.productId),
+  );
   for (const c of found) {
     await createNotification(ctx, {
       orgId: event.org_id,

@@ -52,7 +52,11 @@ export async function adjustBatch(ctx: ServiceContext, a: BatchAdjustment): Prom
       );
     }
   } else if (after < 0) {
-    throw new InsufficientStockError(`${product.name} in lot ${batch.lot_number}`, fromCount(batch.qty_on_hand, product.unit), 'qty_change');
+    throw new InsufficientStockError(
+      `${product.name} in lot ${batch.lot_number}`,
+      fromCount(batch.qty_on_hand, product.unit),
+      'qty_change',
+    );
   }
   await moveBatch(ctx, batch, { kind: 'adjusted', qty: a.qtyChange, reason: a.reason, note: a.note }, { productName: product.name });
   const stock = await ctx.db

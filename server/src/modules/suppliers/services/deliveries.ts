@@ -203,8 +203,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
         'status',
       );
     }
-    const total =
-      input.total_value !== undefined ? toCents(input.total_value) : lines ? linesTotal(lines) : Number(before.total_value);
+    const total = input.total_value !== undefined ? toCents(input.total_value) : lines ? linesTotal(lines) : Number(before.total_value);
     if (total < paid)
       throw new BusinessRuleError(`TZS ${fromCents(paid)} was already paid; total_value cannot be less`, 'BUSINESS_RULE', 'total_value');
     // A flag set by hand stays until unset by hand; one set because payments covered the total follows the total.
