@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DateString, Money, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { BatchMovementKind, BatchStatus, LotNumber } from './batch.schemas.js';
+import { QuantityInput } from '../inventory/units.js';
 
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const Name = z.string().nullable();
@@ -39,12 +40,10 @@ export const DisposeBatchInput = z.object({
   reason: Text(500).meta({ example: 'expired' }),
   method: Text(200).meta({ description: 'How the units were destroyed', example: 'incineration at Pugu' }),
   witness: Text(200).meta({ description: 'Who saw them destroyed' }),
-  qty: z
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .optional()
-    .meta({ description: 'Units to dispose of; default all the batch holds. The batch becomes `disposed` when its last units go' }),
+  qty: QuantityInput.optional().meta({
+    description:
+      "How much to dispose of, in the product's unit (whole for a piece product); default all the batch holds. The batch becomes `disposed` when its last units go",
+  }),
 });
 export type DisposeBatchInput = z.infer<typeof DisposeBatchInput>;
 
