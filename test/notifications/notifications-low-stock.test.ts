@@ -205,4 +205,19 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
     await t.deps.events.deliver(event);
     expect(await count()).toBe(1);
   });
+
+  it("words a measured product's level in its unit: the event's counts are grams of a kg product", async () => {
+    const owner = await registerOwner(t);
+    const made = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Sukari', selling_price: 3200 } });
+    expect(made.status, made.text).toBe(200);
+    const id: string = made.body.data.id;
+    await t.db.db.updateTable('products').set({ unit: 'kg' }).where('org_id', '=', owner.orgId).where('id', '=', id).execute();
+    // 0.75 kg sold from 2.25 kg leaves 1.5 kg, under a reorder point of 2 kg.
+    const { notifications } = await saleOf(owner, [
+      line({ product_id: id, product_name: 'Sukari', qty: 750, stock_after: 1500, reorder_point: 2000 }),
+    ]);
+    expect(notifications.map((n) => [n.title, n.body])).toEqual([
+      ['Low stock: Sukari', 'Only 1.5 kg of Sukari left; order more. Zimebaki 1.5 kg tu; agiza zaidi.'],
+    ]);
+  });
 });

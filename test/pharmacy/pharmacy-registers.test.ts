@@ -281,9 +281,9 @@ describe('pharmacy registers: the controlled-drug register after a mixed day, an
     expect(csv.status, csv.text).toBe(200);
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="disposal-register_2026-12-01_to_2026-12-31.csv"');
     expect(csv.text.split('\r\n')).toEqual([
-      'date,product,generic_name,strength,lot_number,expiry_date,status_from,qty,reason,method,witness,user,unit_cost,value_at_cost',
-      '2026-12-02,Morphine 10mg,Morphine sulfate,10 mg,M-1,2027-02-28,recalled,14,recalled,incineration,Juma Said (TMDA),Asha Mushi,1200.00,16800.00',
-      "2026-12-02,Morphine 10mg,Morphine sulfate,10 mg,M-1,2027-02-28,recalled,2,'=recalled,returned to MSD,'@Neema,Asha Mushi,1200.00,2400.00",
+      'date,product,generic_name,strength,lot_number,expiry_date,status_from,qty,unit,reason,method,witness,user,unit_cost,value_at_cost',
+      '2026-12-02,Morphine 10mg,Morphine sulfate,10 mg,M-1,2027-02-28,recalled,14,piece,recalled,incineration,Juma Said (TMDA),Asha Mushi,1200.00,16800.00',
+      "2026-12-02,Morphine 10mg,Morphine sulfate,10 mg,M-1,2027-02-28,recalled,2,piece,'=recalled,returned to MSD,'@Neema,Asha Mushi,1200.00,2400.00",
       '',
     ]);
   });

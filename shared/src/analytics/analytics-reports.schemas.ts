@@ -1,5 +1,6 @@
 /** Owner analytics the contract names without shapes: sales, customers, cashflow, dashboard, products. */
 import { z } from 'zod';
+import { Unit } from '../inventory/units.js';
 import { DateString, Money } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { PaymentMethod } from '../payment-methods.js';
@@ -152,12 +153,16 @@ export const ProductPerformance = z
     name: z.string(),
     category_id: z.uuid().nullable(),
     category_name: z.string().nullable(),
-    qty_sold: z.int(),
+    unit: Unit,
+    qty_sold: z.number().meta({ description: "In the product's unit (whole for a piece product)" }),
     revenue: Money,
     cost: Money,
     profit: Money,
     margin_pct: z.number().nullable().meta({ description: 'profit / revenue net of VAT × 100; null when nothing sold' }),
-    stock: z.int().nullable().meta({ description: 'Current stock in scope (the store, or all stores); null for services' }),
+    stock: z
+      .number()
+      .nullable()
+      .meta({ description: "Current stock in scope (the store, or all stores), in the product's unit; null for services" }),
     stock_cover_days: z
       .number()
       .nullable()

@@ -3,6 +3,7 @@
  * contract leaves without shapes are in analytics-reports.schemas.ts.
  */
 import { z } from 'zod';
+import { Unit } from '../inventory/units.js';
 import { DateString, Money } from '../common.js';
 import { PaymentMethod } from '../payment-methods.js';
 
@@ -77,7 +78,8 @@ export const TopProduct = z
   .object({
     product_id: z.uuid(),
     name: z.string().meta({ description: "The product's current name (the name on the receipt if it was deleted)" }),
-    qty_sold: z.int(),
+    unit: Unit.meta({ description: "The product's unit (piece if it was deleted)" }),
+    qty_sold: z.number().meta({ description: "In the product's unit (whole for a piece product)" }),
     revenue: Money.meta({ description: 'Σ line total − line discount (VAT included)' }),
     profit: Money.meta({ description: 'Net of VAT, at the cost price in force at each sale' }),
   })

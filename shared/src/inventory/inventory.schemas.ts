@@ -3,7 +3,7 @@ import { ActiveFilter, Money, MoneyInput, orNull, PercentInput, QueryBool, Times
 import { PageQuery } from '../envelope.js';
 import { DosageForm, DrugSchedule } from '../pharmacy/pharmacy.schemas.js';
 import { TaxCode } from '../fiscal/fiscal.schemas.js';
-import { Unit } from './units.js';
+import { quantityFault, Unit } from './units.js';
 
 /** An expiry alert window in days (about two years at most), for a product and for the organisation's default alike. */
 export const ExpiryAlertDays = z.int().min(1).max(730);
@@ -154,8 +154,8 @@ export const StockAdjustment = z
     id: z.uuid(),
     product_id: z.uuid(),
     store_id: z.uuid(),
-    qty_change: z.int(),
-    qty_after: z.int(),
+    qty_change: z.number().meta({ description: "In the product's unit (whole for a piece product)" }),
+    qty_after: z.number().meta({ description: "The store's level after it, in the product's unit" }),
     reason: z.string(),
     note: z.string().nullable(),
     adjusted_by: z.uuid().nullable(),
@@ -164,12 +164,18 @@ export const StockAdjustment = z
   .meta({ id: 'StockAdjustment' });
 export type StockAdjustment = z.infer<typeof StockAdjustment>;
 
-/** Units added (positive) or taken (negative) by an adjustment, REST or sync; never 0. */
+/**
+ * Added (positive) or taken (negative) by an adjustment, REST or sync, in the product's unit; never
+ * 0. Whole for a piece product, up to 3 decimals for a measured one: the server checks it against
+ * the product's unit (`quantityFault`), which only it knows.
+ */
 export const QtyChange = z
-  .int()
+  .number()
   .min(-1_000_000_000)
   .max(1_000_000_000)
-  .refine((n) => n !== 0, 'must not be 0');
+  .refine((n) => n !== 0, 'must not be 0')
+  .refine((n) => quantityFault(n, 'kg') === null, 'at most 3 decimals')
+  .meta({ multipleOf: 0.001, description: "In the product's unit: whole for a piece product, up to 3 decimals for a measured one" });
 
 export const AdjustStockInput = z
   .object({

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DateString, Money, QueryBool, Timestamp } from '../common.js';
 import { Envelope, PageMeta, PageQuery } from '../envelope.js';
+import { Unit } from '../inventory/units.js';
 
 /**
  * Where a batch stands. Only `sellable` units are stock; `quarantined` (refunded, awaiting
@@ -70,7 +71,8 @@ export const Batch = z
     product_name: z.string(),
     lot_number: z.string(),
     expiry_date: DateString,
-    qty_on_hand: z.int(),
+    unit: Unit.meta({ description: "The product's unit: qty_on_hand and the movements' quantities are in it" }),
+    qty_on_hand: z.number().meta({ description: "In the product's unit (whole for a piece product)" }),
     cost_price: Money.meta({ description: 'Unit cost of this lot, TZS' }),
     status: BatchStatus,
     supplier_id: z.uuid().nullable(),
@@ -101,9 +103,9 @@ export const BatchMovement = z
   .object({
     id: z.uuid(),
     kind: BatchMovementKind,
-    qty: z.int().meta({ description: "Signed change of the batch's units" }),
-    qty_after: z.int(),
-    stock_change: z.int().meta({ description: "Signed change of the product's sellable stock" }),
+    qty: z.number().meta({ description: "Signed change of the batch, in the product's unit" }),
+    qty_after: z.number(),
+    stock_change: z.number().meta({ description: "Signed change of the product's sellable stock, in the product's unit" }),
     status_from: BatchStatus.nullable(),
     status_to: BatchStatus.nullable(),
     transaction_id: z.uuid().nullable(),
@@ -172,11 +174,12 @@ export const ExpiringBatch = z
     lot_number: z.string(),
     expiry_date: DateString,
     days_to_expiry: z.int().meta({ description: '0 on the expiry date, negative after it (not yet marked expired)' }),
-    qty: z.int(),
+    unit: Unit,
+    qty: z.number().meta({ description: "In the product's unit" }),
     cost_price: Money.meta({ description: 'Unit cost of the lot, TZS' }),
     selling_price: Money.meta({ description: "The product's selling price, TZS" }),
-    value_at_cost: Money.meta({ description: 'qty × cost_price' }),
-    value_at_price: Money.meta({ description: 'qty × selling_price' }),
+    value_at_cost: Money.meta({ description: 'qty × cost_price (a measured lot rounded half up to the shilling)' }),
+    value_at_price: Money.meta({ description: 'qty × selling_price (a measured lot rounded half up to the shilling)' }),
   })
   .meta({ id: 'ExpiringBatch' });
 export type ExpiringBatch = z.infer<typeof ExpiringBatch>;
@@ -185,7 +188,10 @@ export type ExpiringBatch = z.infer<typeof ExpiringBatch>;
 export const ExpiringMeta = PageMeta.extend({
   today: DateString,
   days: z.int(),
-  total_qty: z.int(),
+  total_qty: z
+    .number()
+    .nullable()
+    .meta({ description: "In the lots' unit; null when they are of products of different units (pieces and kilos do not add up)" }),
   total_value_at_cost: Money,
   total_value_at_price: Money,
 }).meta({ id: 'ExpiringMeta' });

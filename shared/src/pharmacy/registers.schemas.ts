@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DateString, Money, Timestamp } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { BatchMovementKind, BatchStatus, LotNumber } from './batch.schemas.js';
+import { QuantityInput, Unit } from '../inventory/units.js';
 
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const Name = z.string().nullable();
@@ -19,7 +20,7 @@ export const QuarantineItem = z
     product_name: z.string(),
     lot_number: z.string(),
     expiry_date: DateString,
-    qty: z.int(),
+    qty: z.number().meta({ description: "In the product's unit" }),
     cost_price: Money,
     source_batch_id: z.uuid().nullable().meta({ description: 'The batch the units return to on release' }),
     transaction_id: z.uuid().nullable().meta({ description: 'The refunded sale' }),
@@ -39,12 +40,10 @@ export const DisposeBatchInput = z.object({
   reason: Text(500).meta({ example: 'expired' }),
   method: Text(200).meta({ description: 'How the units were destroyed', example: 'incineration at Pugu' }),
   witness: Text(200).meta({ description: 'Who saw them destroyed' }),
-  qty: z
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .optional()
-    .meta({ description: 'Units to dispose of; default all the batch holds. The batch becomes `disposed` when its last units go' }),
+  qty: QuantityInput.optional().meta({
+    description:
+      "How much to dispose of, in the product's unit (whole for a piece product); default all the batch holds. The batch becomes `disposed` when its last units go",
+  }),
 });
 export type DisposeBatchInput = z.infer<typeof DisposeBatchInput>;
 
@@ -62,7 +61,7 @@ export const Recall = z
     lot_number: z.string(),
     reason: z.string(),
     batch_count: z.int().meta({ description: 'Batches (main and quarantine rows) the recall moved' }),
-    units: z.int().meta({ description: 'Units those batches held' }),
+    units: z.number().meta({ description: "What those batches held, in the product's unit" }),
     user_id: z.uuid().nullable(),
     user_name: Name,
     created_at: Timestamp,
@@ -76,7 +75,7 @@ export const RecalledBatch = z
     lot_number: z.string(),
     expiry_date: DateString,
     status_before: BatchStatus,
-    qty: z.int().meta({ description: 'Units the batch held when recalled' }),
+    qty: z.number().meta({ description: "What the batch held when recalled, in the product's unit" }),
     quarantine: z.boolean().meta({ description: 'A quarantine row (refunded units)' }),
   })
   .meta({ id: 'RecalledBatch' });
@@ -86,7 +85,7 @@ export const RecallStore = z
     store_id: z.uuid(),
     store_name: z.string(),
     batches: z.array(RecalledBatch),
-    stock_removed: z.int().meta({ description: 'Sellable units the recall took out of stock' }),
+    stock_removed: z.number().meta({ description: "Sellable stock the recall took out, in the product's unit" }),
   })
   .meta({ id: 'RecallStore' });
 
@@ -99,7 +98,7 @@ export const RecallSale = z
     store_name: z.string(),
     sold_at: Timestamp,
     status: z.string(),
-    qty: z.int(),
+    qty: z.number().meta({ description: "In the product's unit" }),
     customer_name: Name,
     customer_phone: Name,
   })
@@ -125,9 +124,9 @@ export const ControlledRegisterLine = z
     id: z.uuid(),
     at: Timestamp,
     kind: BatchMovementKind,
-    qty: z.int().meta({ description: 'Change of the stock (sellable units); 0 when the units moved outside stock' }),
-    units: z.int().meta({ description: 'Change of the batch row’s units' }),
-    balance: z.int().meta({ description: 'Stock after this line' }),
+    qty: z.number().meta({ description: "Change of the stock (sellable), in the product's unit; 0 when the units moved outside stock" }),
+    units: z.number().meta({ description: "Change of the batch row, in the product's unit" }),
+    balance: z.number().meta({ description: "Stock after this line, in the product's unit" }),
     batch_id: z.uuid(),
     lot_number: z.string(),
     expiry_date: DateString,
@@ -155,8 +154,8 @@ export const ControlledRegister = z
     date_from: DateString,
     date_to: DateString,
     timezone: z.string(),
-    opening_balance: z.int(),
-    closing_balance: z.int(),
+    opening_balance: z.number().meta({ description: "In the product's unit" }),
+    closing_balance: z.number(),
     lines: z.array(ControlledRegisterLine),
   })
   .meta({ id: 'ControlledRegister' });
@@ -178,7 +177,8 @@ export const DisposalRegisterLine = z
     lot_number: z.string(),
     expiry_date: DateString,
     status_from: BatchStatus.nullable(),
-    qty: z.int().meta({ description: 'Units destroyed' }),
+    unit: Unit,
+    qty: z.number().meta({ description: "Destroyed, in the product's unit" }),
     reason: Name,
     method: Name,
     witness: Name,
@@ -197,7 +197,7 @@ export const DisposalRegister = z
     date_from: DateString,
     date_to: DateString,
     timezone: z.string(),
-    total_qty: z.int(),
+    total_qty: z.number().nullable().meta({ description: 'null when the lines are of products of different units' }),
     total_value_at_cost: Money,
     lines: z.array(DisposalRegisterLine),
   })

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DateString, Email, Money, MoneyInput, QueryBool, Timestamp } from '../common.js';
 import { LotNumber } from '../pharmacy/batch.schemas.js';
+import { QuantityInput } from '../inventory/units.js';
 import { PageQuery } from '../envelope.js';
 import { PayoutMethod } from '../payment-methods.js';
 
@@ -76,7 +77,7 @@ export const DeliveryLine = z
     id: z.uuid(),
     product_id: z.uuid(),
     product_name: z.string(),
-    qty: z.int(),
+    qty: z.number().meta({ description: "In the product's unit (whole for a piece product)" }),
     unit_cost: Money,
     update_cost: z.boolean(),
     lot_number: z.string().nullable(),
@@ -110,8 +111,8 @@ export type Delivery = z.infer<typeof Delivery>;
 
 export const DeliveryLineInput = z.object({
   product_id: z.uuid(),
-  qty: z.int().min(1).max(1_000_000),
-  unit_cost: MoneyInput,
+  qty: QuantityInput,
+  unit_cost: MoneyInput.meta({ description: "TZS per one of the product's unit (a piece, a kg, a litre)" }),
   update_cost: z.boolean().optional().meta({ description: "true: set the product's cost_price to unit_cost when the stock is added" }),
   lot_number: LotNumber.optional().meta({
     description: 'Batch-tracked products: the lot printed on the pack (required once the delivery is delivered)',
@@ -125,8 +126,14 @@ export type DeliveryLineInput = z.infer<typeof DeliveryLineInput>;
 const deliveryFields = {
   invoice_number: z.string().trim().max(100).nullable(),
   delivery_date: z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601; default now' }),
-  items_count: z.int().min(0).max(10_000_000).meta({ description: 'Default: the sum of the lines’ qty' }),
-  total_value: MoneyInput.meta({ description: 'TZS; default: the sum of qty × unit_cost of the lines' }),
+  items_count: z
+    .int()
+    .min(0)
+    .max(10_000_000)
+    .meta({ description: 'Default: the sum of the lines’ qty, a line of a measured product (kg, l…) counting as one item' }),
+  total_value: MoneyInput.meta({
+    description: 'TZS; default: the sum of qty × unit_cost of the lines (a measured line rounded half up to the shilling)',
+  }),
   status: DeliveryStatus,
   is_paid: z.boolean().meta({ description: 'true: settled outside Duka (nothing more is owed on it)' }),
   notes: z.string().trim().max(2000).nullable(),

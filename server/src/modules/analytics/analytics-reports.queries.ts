@@ -79,7 +79,7 @@ export function productsForReport(db: Kysely<Database>, orgId: string, categoryI
   let q = db
     .selectFrom('products as p')
     .leftJoin('categories as c', (j) => j.onRef('c.id', '=', 'p.category_id').onRef('c.org_id', '=', 'p.org_id'))
-    .select(['p.id', 'p.name', 'p.category_id', 'c.name as category_name', 'p.is_service', 'p.is_active'])
+    .select(['p.id', 'p.name', 'p.category_id', 'c.name as category_name', 'p.is_service', 'p.is_active', 'p.unit'])
     .where('p.org_id', '=', orgId);
   if (categoryId) q = q.where('p.category_id', '=', categoryId);
   return q.execute();

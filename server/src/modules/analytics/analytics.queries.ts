@@ -170,7 +170,7 @@ export function usersNamed(db: Kysely<Database>, orgId: string, ids: string[]) {
 
 export function productsNamed(db: Kysely<Database>, orgId: string, ids: string[]) {
   if (!ids.length) return Promise.resolve([]);
-  return db.selectFrom('products').select(['id', 'name']).where('org_id', '=', orgId).where('id', 'in', ids).execute();
+  return db.selectFrom('products').select(['id', 'name', 'unit']).where('org_id', '=', orgId).where('id', 'in', ids).execute();
 }
 
 /** Refunds made in the range (by refund time): what went back over the counter. */

@@ -139,6 +139,7 @@ export function inventoryPage(db: Kysely<Database>, orgId: string, storeId: stri
       'p.sku',
       'p.cost_price',
       'p.selling_price',
+      'p.unit',
       categoryName(eb).as('category'),
       eb.fn.coalesce('s.qty', eb.val(0)).as('qty'),
     ])
@@ -161,9 +162,13 @@ export function inventoryPage(db: Kysely<Database>, orgId: string, storeId: stri
     .execute();
 }
 
-/** Stock value per category (cents), one row each. */
+/**
+ * Stock of piece products per category: counts and value (cents) summed in the database, one row
+ * each. Measured products are valued one by one (`measuredStock`): their value is rounded per product.
+ */
 export function inventoryByCategory(db: Kysely<Database>, orgId: string, storeId: string) {
   return stockedProducts(db, orgId, storeId)
+    .where('p.unit', '=', 'piece')
     .select((eb) => {
       const qty = eb.fn.coalesce('s.qty', eb.val(0));
       return [
@@ -176,6 +181,21 @@ export function inventoryByCategory(db: Kysely<Database>, orgId: string, storeId
       ];
     })
     .groupBy('p.category_id')
+    .execute();
+}
+
+/** The store's stock of each measured product (kg, l…), in counts, with its category and prices (cents). */
+export function measuredStock(db: Kysely<Database>, orgId: string, storeId: string) {
+  return stockedProducts(db, orgId, storeId)
+    .where('p.unit', '!=', 'piece')
+    .select((eb) => [
+      'p.category_id',
+      'p.unit',
+      'p.cost_price',
+      'p.selling_price',
+      categoryName(eb).as('category'),
+      eb.fn.coalesce('s.qty', eb.val(0)).as('qty'),
+    ])
     .execute();
 }
 

@@ -4,6 +4,7 @@
  * the batch ledger moves stock, and inventory's adjustment of a batch-tracked product goes through
  * the ledger, so neither area may own the mover.
  */
+import { fromCount, type Unit } from '@duka/shared';
 import type { InsertResult, Kysely } from 'kysely';
 import { noteChange } from '../../db/change-log.js';
 import type { Database } from '../../db/database.js';
@@ -27,6 +28,8 @@ export interface StockChange {
   allowNegative?: boolean;
   /** Names the request field in an INSUFFICIENT_STOCK error (e.g. `lines.0.qty`). */
   field?: string;
+  /** The product's unit, for the error's figures (`delta` is in counts whatever it is); piece when left out. */
+  unit?: Unit;
 }
 
 /**
@@ -60,13 +63,15 @@ export async function changeStockLevel(ctx: ServiceContext, change: StockChange)
       .where('store_id', '=', change.storeId)
       .where('product_id', '=', change.productId)
       .executeTakeFirst();
+    const unit = change.unit ?? 'piece';
+    const now = fromCount(Number(current?.qty ?? 0), unit);
     if (change.delta > 0)
       throw new BusinessRuleError(
-        `stock of ${change.productName} would pass ${MAX_STOCK.toLocaleString('en')} units (${Number(current?.qty ?? 0).toLocaleString('en')} now)`,
+        `stock of ${change.productName} would pass ${fromCount(MAX_STOCK, unit).toLocaleString('en')} ${unit === 'piece' ? 'units' : unit} (${now.toLocaleString('en')} now)`,
         'BUSINESS_RULE',
         change.field,
       );
-    throw new InsufficientStockError(change.productName, current?.qty ?? 0, change.field);
+    throw new InsufficientStockError(change.productName, now, change.field);
   }
   noteChange(ctx, change.orgId, { entity: 'stock', id: change.productId, storeId: change.storeId });
   return row.qty;

@@ -1,6 +1,6 @@
 /** A store's deliveries from suppliers: reading them with their lines, writing them, locking one, and what receiving them writes. */
-import { fromCents, newId, toCents } from '@duka/shared';
-import type { Delivery, DeliveryLineInput, DeliveryStatus } from '@duka/shared';
+import { fromCents, fromCount, newId, toCents } from '@duka/shared';
+import type { Delivery, DeliveryLineInput, DeliveryStatus, Unit } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
@@ -48,6 +48,8 @@ export interface LineWithName {
   expiry_date: string | null;
   /** Null once the product was deleted. */
   track_batches: number | null;
+  /** The product's unit (`qty` is in its counts); null once the product was deleted. */
+  unit: Unit | null;
 }
 
 /** The lines of these deliveries (as read, each naming its organisation). */
@@ -59,7 +61,7 @@ export function linesOf(db: Kysely<Database>, deliveries: ReadonlyArray<Pick<Del
       j.onRef('products.id', '=', 'delivery_lines.product_id').onRef('products.org_id', '=', 'delivery_lines.org_id'),
     )
     .selectAll('delivery_lines')
-    .select(['products.name as product_name', 'products.track_batches'])
+    .select(['products.name as product_name', 'products.track_batches', 'products.unit'])
     .where('delivery_lines.org_id', 'in', [...new Set(deliveries.map((d) => d.org_id))])
     .where(
       'delivery_lines.delivery_id',
@@ -93,7 +95,7 @@ export async function toDeliveries(db: Kysely<Database>, rows: DeliveryWithSuppl
         id: l.id,
         product_id: l.product_id,
         product_name: l.product_name ?? '(deleted product)',
-        qty: Number(l.qty),
+        qty: fromCount(Number(l.qty), l.unit ?? 'piece'),
         unit_cost: fromCents(Number(l.unit_cost)),
         update_cost: l.update_cost === 1,
         lot_number: l.lot_number,
@@ -150,7 +152,7 @@ export function insertDelivery(db: Kysely<Database>, d: NewDelivery, now: number
     .executeTakeFirstOrThrow();
 }
 
-/** The delivery's lines as given (money to cents), in one statement; none, no statement. */
+/** The delivery's lines as given (qty already in counts, money to cents), in one statement; none, no statement. */
 export async function insertDeliveryLines(
   db: Kysely<Database>,
   orgId: string,

@@ -4,7 +4,7 @@
  * products, customers' credit), scoped by the caller's token. Each answers figures (sent to the
  * gateway as JSON) and renders them as plain text in English or Swahili (the local answerer).
  */
-import { type AiLanguage, formatTzs, fromCents, toCents } from '@duka/shared';
+import { type AiLanguage, formatTzs, fromCents, toCents, type Unit } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
@@ -22,6 +22,8 @@ export const TOP_DAYS = 7;
 const TOP_LIMIT = 5;
 
 const count = (n: number) => n.toLocaleString('en-US');
+/** A quantity in a product's unit as said: `12` (pieces) or `11.75 kg`. */
+const amount = (qty: number, unit: Unit) => (unit === 'piece' ? count(qty) : `${count(qty)} ${unit}`);
 
 async function salesToday(ctx: AuthedContext) {
   const today = await posSummary(ctx, {});
@@ -41,7 +43,10 @@ async function salesToday(ctx: AuthedContext) {
 
 async function lowStock(ctx: AuthedContext) {
   const products = await listLowStock(ctx);
-  return { count: products.length, products: products.map((p) => ({ name: p.name, stock: p.stock, reorder_point: p.reorder_point })) };
+  return {
+    count: products.length,
+    products: products.map((p) => ({ name: p.name, unit: p.unit, stock: p.stock, reorder_point: p.reorder_point })),
+  };
 }
 
 async function bestSellers(ctx: AuthedContext) {
@@ -55,7 +60,7 @@ async function bestSellers(ctx: AuthedContext) {
     allowed: true as const,
     date_from: range.dateFrom,
     date_to: range.dateTo,
-    products: top.map((p) => ({ name: p.name, qty_sold: p.qty_sold, revenue: p.revenue })),
+    products: top.map((p) => ({ name: p.name, unit: p.unit, qty_sold: p.qty_sold, revenue: p.revenue })),
   };
 }
 
@@ -115,8 +120,8 @@ function lowStockText(d: LowStock, lang: AiLanguage): string {
     .slice(0, LIST_MAX)
     .map((p) =>
       lang === 'sw'
-        ? `- ${p.name}: zimebaki ${count(p.stock)} (agiza upya ikifika ${count(p.reorder_point)})`
-        : `- ${p.name}: ${count(p.stock)} left (reorder at ${count(p.reorder_point)})`,
+        ? `- ${p.name}: zimebaki ${amount(p.stock, p.unit)} (agiza upya ikifika ${amount(p.reorder_point, p.unit)})`
+        : `- ${p.name}: ${amount(p.stock, p.unit)} left (reorder at ${amount(p.reorder_point, p.unit)})`,
     );
   const head =
     lang === 'sw'
@@ -136,8 +141,8 @@ function topText(d: BestSellers, lang: AiLanguage): string {
       : `No products were sold from ${d.date_from} to ${d.date_to}.`;
   const lines = d.products.map((p, i) =>
     lang === 'sw'
-      ? `${i + 1}. ${p.name}: zimeuzwa ${count(p.qty_sold)}, ${formatTzs(toCents(p.revenue))}`
-      : `${i + 1}. ${p.name}: ${count(p.qty_sold)} sold, ${formatTzs(toCents(p.revenue))}`,
+      ? `${i + 1}. ${p.name}: zimeuzwa ${amount(p.qty_sold, p.unit)}, ${formatTzs(toCents(p.revenue))}`
+      : `${i + 1}. ${p.name}: ${amount(p.qty_sold, p.unit)} sold, ${formatTzs(toCents(p.revenue))}`,
   );
   const head =
     lang === 'sw'

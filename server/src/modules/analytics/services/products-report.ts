@@ -1,5 +1,5 @@
 /** Per product: quantity, revenue, cost, profit, margin and how many days the stock lasts at the range's pace. */
-import { pageMeta, type PageMeta, type ProductsReport, type ProductsReportQuery, fromCents } from '@duka/shared';
+import { fromCents, fromCount, pageMeta, type PageMeta, type ProductsReport, type ProductsReportQuery } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { findOrgCategory, productsForReport, stockByProduct } from '../analytics-reports.queries.js';
@@ -44,12 +44,14 @@ export async function productsReport(ctx: AuthedContext, q: ProductsReportQuery)
         name: p.name,
         category_id: p.category_id,
         category_name: p.category_name,
-        qty_sold: qty,
+        unit: p.unit,
+        // Rollups and stock hold counts; the ratio of two counts (stock cover) needs no conversion.
+        qty_sold: fromCount(qty, p.unit),
         revenue: fromCents(s?.revenue ?? 0),
         cost: fromCents(s?.cost ?? 0),
         profit: fromCents(profit),
         margin_pct: s ? pct(profit, net) : null,
-        stock: level,
+        stock: level === null ? null : fromCount(level, p.unit),
         stock_cover_days: level === null || qty === 0 ? null : Math.round((Math.max(0, level) / (qty / days)) * 10) / 10,
       };
     });

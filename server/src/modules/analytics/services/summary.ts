@@ -9,7 +9,7 @@ import type {
   OverviewQuery,
   TopProductsQuery,
 } from '@duka/shared';
-import { PaymentMethod, SoldStatus, fromCents } from '@duka/shared';
+import { PaymentMethod, SoldStatus, fromCents, fromCount } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -155,15 +155,13 @@ export async function bestProducts(db: Kysely<Database>, r: Range, limit: number
   const rows = await rollupProducts(db, r);
   rows.sort((a, b) => b.revenue - a.revenue || b.qty - a.qty || (a.productId < b.productId ? -1 : 1));
   const top = rows.slice(0, limit);
-  const names = new Map(
-    (
-      await productsNamed(
-        db,
-        r.orgId,
-        top.map((p) => p.productId),
-      )
-    ).map((p) => [p.id, p.name]),
+  const found = await productsNamed(
+    db,
+    r.orgId,
+    top.map((p) => p.productId),
   );
+  const names = new Map(found.map((p) => [p.id, p.name]));
+  const units = new Map(found.map((p) => [p.id, p.unit]));
   const gone = await receiptNames(
     db,
     r.orgId,
@@ -172,7 +170,9 @@ export async function bestProducts(db: Kysely<Database>, r: Range, limit: number
   return top.map((p) => ({
     product_id: p.productId,
     name: names.get(p.productId) ?? gone.get(p.productId) ?? '',
-    qty_sold: p.qty,
+    unit: units.get(p.productId) ?? 'piece',
+    // The rollup holds counts (grams of a kg product).
+    qty_sold: fromCount(p.qty, units.get(p.productId) ?? 'piece'),
     revenue: fromCents(p.revenue),
     profit: fromCents(p.net - p.cost),
   }));

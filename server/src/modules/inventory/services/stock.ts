@@ -2,7 +2,7 @@
  * Stock adjustments per store. `changeStockLevel` (the stock-levels area) is the one way stock
  * moves; a batch-tracked product is adjusted lot by lot through pharmacy's batch ledger.
  */
-import type { AdjustStockInput, Product, StockAdjustment } from '@duka/shared';
+import { type AdjustStockInput, fromCount, type Product, type StockAdjustment } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { iso } from '../../../lib/clock.js';
@@ -10,10 +10,10 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { adjustBatch } from '../../pharmacy/pharmacy.exports.js';
-import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
+import { changeStockLevel, countOf, quantityText } from '../../stock-levels/stock-levels.exports.js';
 import { findProduct, insertStockAdjustment, productAdjustments, productsWithStock, toProduct } from '../inventory.queries.js';
 
-/** Record an adjustment row (never edited or deleted) for a change already applied. */
+/** Record an adjustment row (never edited or deleted) for a change already applied; both figures in counts. */
 export async function insertAdjustment(
   ctx: AuthedContext,
   a: { productId: string; qtyChange: number; qtyAfter: number; reason: string; note?: string | null },
@@ -40,6 +40,7 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
     if (!product) throw new NotFoundError('product');
     requirePower(tx, 'adjust_stock');
     if (product.is_service === 1) throw new InvalidStateError('services have no stock');
+    const change = countOf(input.qty_change, product.unit, 'qty_change');
     let qty: number;
     let what = product.name;
     if (product.track_batches === 1) {
@@ -48,7 +49,7 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
         storeId,
         product,
         batchId: input.batch_id,
-        qtyChange: input.qty_change,
+        qtyChange: change,
         reason: input.reason,
         note: input.note,
       });
@@ -61,14 +62,15 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
         storeId,
         productId,
         productName: product.name,
-        delta: input.qty_change,
+        delta: change,
         field: 'qty_change',
+        unit: product.unit,
       });
     }
-    await insertAdjustment(tx, { productId, qtyChange: input.qty_change, qtyAfter: qty, reason: input.reason, note: input.note });
+    await insertAdjustment(tx, { productId, qtyChange: change, qtyAfter: qty, reason: input.reason, note: input.note });
     await recordAudit(tx, {
       action: 'stock.adjust',
-      description: `Adjusted ${what} by ${input.qty_change > 0 ? '+' : ''}${input.qty_change} (${input.reason}), now ${qty}`,
+      description: `Adjusted ${what} by ${change > 0 ? '+' : ''}${quantityText(change, product.unit)} (${input.reason}), now ${quantityText(qty, product.unit)}`,
       entity: 'product',
       entityId: productId,
     });
@@ -79,14 +81,15 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
 /** The active store's adjustments of a product, newest first. */
 export async function listAdjustments(ctx: AuthedContext, productId: string, limit: number): Promise<StockAdjustment[]> {
   const { orgId, storeId } = requireStore(ctx);
-  if (!(await findProduct(ctx.db, orgId, storeId, productId))) throw new NotFoundError('product');
+  const product = await findProduct(ctx.db, orgId, storeId, productId);
+  if (!product) throw new NotFoundError('product');
   const rows = await productAdjustments(ctx.db, { orgId, storeId }, productId, limit);
   return rows.map((r) => ({
     id: r.id,
     product_id: r.product_id,
     store_id: r.store_id,
-    qty_change: r.qty_change,
-    qty_after: r.qty_after,
+    qty_change: fromCount(Number(r.qty_change), product.unit),
+    qty_after: fromCount(Number(r.qty_after), product.unit),
     reason: r.reason,
     note: r.note,
     adjusted_by: r.adjusted_by,

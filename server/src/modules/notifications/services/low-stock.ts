@@ -4,10 +4,12 @@
  * already at or below its reorder point before the sale was notified when it crossed, so later
  * sales add nothing until it is restocked above the point and crosses again.
  */
+import { fromCount, isMeasured, type Unit } from '@duka/shared';
 import { z } from 'zod';
 import type { Subscriber } from '../../../events/event-bus.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import type { DomainEvent } from '../../../lib/domain-events.js';
+import { unitsOf } from '../../stock-levels/stock-levels.exports.js';
 import { createNotification } from './create-notification.js';
 
 /**
@@ -54,14 +56,20 @@ export function crossings(event: DomainEvent<'transaction.created'>): Crossing[]
     .map(([productId, p]) => ({ productId, productName: p.name, left: p.after }));
 }
 
-export function lowStockMessage(name: string, left: number): { title: string; body: string } {
+/** `left` is in counts of `unit`: a measured product's message names its measure ("1.5 kg"). */
+export function lowStockMessage(name: string, left: number, unit: Unit = 'piece'): { title: string; body: string } {
   if (left <= 0) {
     return {
       title: `Out of stock: ${name}`,
       body: `${name} is out of stock; order more. ${name} imekwisha; agiza zaidi.`,
     };
   }
-  const [en, sw] = left === 1 ? ['1 unit', 'Kimebaki kipande 1'] : [`${left} units`, `Vimebaki vipande ${left}`];
+  const measure = `${fromCount(left, unit)} ${unit}`;
+  const [en, sw] = isMeasured(unit)
+    ? [measure, `Zimebaki ${measure}`]
+    : left === 1
+      ? ['1 unit', 'Kimebaki kipande 1']
+      : [`${left} units`, `Vimebaki vipande ${left}`];
   return {
     title: `Low stock: ${name}`,
     body: `Only ${en} of ${name} left; order more. ${sw} tu; agiza zaidi.`,
@@ -70,12 +78,19 @@ export function lowStockMessage(name: string, left: number): { title: string; bo
 
 async function handle(ctx: ServiceContext, event: DomainEvent<'transaction.created'>): Promise<void> {
   if (!event.store_id) return;
-  for (const c of crossings(event)) {
+  const found = crossings(event);
+  // The event's figures are counts; the product's unit says how to word them.
+  const units = await unitsOf(
+    ctx.db,
+    event.org_id,
+    found.map((c) => c.productId),
+  );
+  for (const c of found) {
     await createNotification(ctx, {
       orgId: event.org_id,
       storeId: event.store_id,
       category: 'stock',
-      ...lowStockMessage(c.productName, c.left),
+      ...lowStockMessage(c.productName, c.left, units.get(c.productId)),
       link: `/inventory/products/${c.productId}`,
     });
   }

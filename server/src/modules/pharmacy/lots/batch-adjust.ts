@@ -3,7 +3,9 @@
  * fewer units of, and the change goes through the batch ledger, so stock stays the sum of the
  * sellable lots. The adjustment row and audit entry stay with the adjustment verb in inventory.
  */
+import { fromCount } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
+import { quantityText } from '../../stock-levels/stock-levels.exports.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { InsufficientStockError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { lockStock, moveBatch, UNALLOCATED_LOT } from './batch-ledger.js';
@@ -12,8 +14,9 @@ import { findProductBatch } from './batches.queries.js';
 export interface BatchAdjustment {
   orgId: string;
   storeId: string;
-  product: Pick<ProductRow, 'id' | 'name'>;
+  product: Pick<ProductRow, 'id' | 'name' | 'unit'>;
   batchId: string | undefined;
+  /** In counts (the API's quantity already converted by the caller). */
   qtyChange: number;
   reason: string;
   note?: string;
@@ -45,11 +48,15 @@ export async function adjustBatch(ctx: ServiceContext, a: BatchAdjustment): Prom
       throw refuse(
         'INVALID_STATE',
         'qty_change',
-        `the unallocated lot of ${product.name} holds ${batch.qty_on_hand}: an adjustment may only bring it towards 0 (at most +${Math.max(0, -batch.qty_on_hand)})`,
+        `the unallocated lot of ${product.name} holds ${quantityText(batch.qty_on_hand, product.unit)}: an adjustment may only bring it towards 0 (at most +${quantityText(Math.max(0, -batch.qty_on_hand), product.unit)})`,
       );
     }
   } else if (after < 0) {
-    throw new InsufficientStockError(`${product.name} in lot ${batch.lot_number}`, batch.qty_on_hand, 'qty_change');
+    throw new InsufficientStockError(
+      `${product.name} in lot ${batch.lot_number}`,
+      fromCount(batch.qty_on_hand, product.unit),
+      'qty_change',
+    );
   }
   await moveBatch(ctx, batch, { kind: 'adjusted', qty: a.qtyChange, reason: a.reason, note: a.note }, { productName: product.name });
   const stock = await ctx.db

@@ -1,6 +1,6 @@
 /** Reading and updating batches, and a batch as the API and the till replica see it. */
 import type { Batch, BatchMovement, BatchStatus, ExpiringBatch, ExpiringQuery, ListBatchesQuery, PageMeta } from '@duka/shared';
-import { daysToExpiry, fromCents, pageMeta } from '@duka/shared';
+import { daysToExpiry, fromCents, fromCount, lineAmount, pageMeta, type Unit } from '@duka/shared';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { BatchMovementRow, BatchRow } from '../../../db/tables/batches.table.js';
@@ -8,7 +8,8 @@ import { iso } from '../../../lib/clock.js';
 import { addDays } from '../../../lib/time.js';
 import { countedPage, onPage } from '../../../db/page.js';
 
-export type BatchWithName = BatchRow & { product_name: string };
+/** A batch with its product's name and unit (its quantities are counts of that unit). */
+export type BatchWithName = BatchRow & { product_name: string; unit: Unit };
 
 /** A lot number as printed, matched ignoring case ("a-7" is lot A-7): receipts, recalls and corrections alike. */
 export const sameLot = (column: string, lot: string) => sql<boolean>`lower(${sql.ref(column)}) = ${lot.toLowerCase()}`;
@@ -22,7 +23,8 @@ export const toBatch = (r: BatchWithName): Batch => ({
   product_name: r.product_name,
   lot_number: r.lot_number,
   expiry_date: r.expiry_date,
-  qty_on_hand: Number(r.qty_on_hand),
+  unit: r.unit,
+  qty_on_hand: fromCount(Number(r.qty_on_hand), r.unit),
   cost_price: fromCents(Number(r.cost_price)),
   status: r.status,
   supplier_id: r.supplier_id,
@@ -39,7 +41,7 @@ export function storeBatches(db: Kysely<Database>, orgId: string, storeId: strin
     .selectFrom('batches as b')
     .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'b.product_id').onRef('p.org_id', '=', 'b.org_id'))
     .selectAll('b')
-    .select('p.name as product_name')
+    .select(['p.name as product_name', 'p.unit'])
     .where('b.org_id', '=', orgId)
     .where('b.store_id', '=', storeId);
 }
@@ -151,12 +153,12 @@ export async function pageBatches(
   return { items: rows.map(toBatch), meta };
 }
 
-const toMovement = (r: BatchMovementRow & { first_name: string | null; last_name: string | null }): BatchMovement => ({
+const toMovement = (r: BatchMovementRow & { first_name: string | null; last_name: string | null }, unit: Unit): BatchMovement => ({
   id: r.id,
   kind: r.kind,
-  qty: Number(r.qty),
-  qty_after: Number(r.qty_after),
-  stock_change: Number(r.stock_change),
+  qty: fromCount(Number(r.qty), unit),
+  qty_after: fromCount(Number(r.qty_after), unit),
+  stock_change: fromCount(Number(r.stock_change), unit),
   status_from: r.status_from,
   status_to: r.status_to,
   transaction_id: r.transaction_id,
@@ -175,7 +177,7 @@ const toMovement = (r: BatchMovementRow & { first_name: string | null; last_name
 /** The newest `limit` ledger lines of a batch (as read), newest first, with how many it has in all. */
 export async function batchMovements(
   db: Kysely<Database>,
-  batch: { id: string; org_id: string },
+  batch: { id: string; org_id: string; unit: Unit },
   limit: number,
 ): Promise<{ count: number; movements: BatchMovement[] }> {
   const [{ count }, rows] = await Promise.all([
@@ -197,7 +199,7 @@ export async function batchMovements(
       .limit(limit)
       .execute(),
   ]);
-  return { count: Number(count), movements: rows.map(toMovement) };
+  return { count: Number(count), movements: rows.map((r) => toMovement(r, batch.unit)) };
 }
 
 /**
@@ -214,16 +216,29 @@ export async function pageExpiring(db: Kysely<Database>, scope: { orgId: string;
     .where('b.qty_on_hand', '>', 0)
     .where('b.expiry_date', '<=', addDays(scope.today, q.days));
   const [totals, rows] = await Promise.all([
+    // Per unit: kilos and pieces do not add up, and a measured sum of count × price is in thousandths.
     base
       .select((eb) => [
+        'p.unit',
         eb.fn.countAll<number>().as('batches'),
         eb.fn.coalesce(eb.fn.sum<number>('b.qty_on_hand'), eb.lit(0)).as('qty'),
         eb.fn.coalesce(eb.fn.sum<number>(eb('b.qty_on_hand', '*', eb.ref('b.cost_price'))), eb.lit(0)).as('cost'),
         eb.fn.coalesce(eb.fn.sum<number>(eb('b.qty_on_hand', '*', eb.ref('p.selling_price'))), eb.lit(0)).as('price'),
       ])
-      .executeTakeFirstOrThrow(),
+      .groupBy('p.unit')
+      .execute(),
     base
-      .select(['b.id', 'b.product_id', 'p.name', 'b.lot_number', 'b.expiry_date', 'b.qty_on_hand', 'b.cost_price', 'p.selling_price'])
+      .select([
+        'b.id',
+        'b.product_id',
+        'p.name',
+        'p.unit',
+        'b.lot_number',
+        'b.expiry_date',
+        'b.qty_on_hand',
+        'b.cost_price',
+        'p.selling_price',
+      ])
       .orderBy('b.expiry_date')
       .orderBy('p.name')
       .orderBy('b.lot_number')
@@ -232,7 +247,7 @@ export async function pageExpiring(db: Kysely<Database>, scope: { orgId: string;
       .execute(),
   ]);
   const items: ExpiringBatch[] = rows.map((r) => {
-    const qty = Number(r.qty_on_hand);
+    const count = Number(r.qty_on_hand);
     const cost = Number(r.cost_price);
     const price = Number(r.selling_price);
     return {
@@ -242,22 +257,29 @@ export async function pageExpiring(db: Kysely<Database>, scope: { orgId: string;
       lot_number: r.lot_number,
       expiry_date: r.expiry_date,
       days_to_expiry: daysToExpiry(r.expiry_date, scope.today),
-      qty,
+      unit: r.unit,
+      qty: fromCount(count, r.unit),
       cost_price: fromCents(cost),
       selling_price: fromCents(price),
-      value_at_cost: fromCents(qty * cost),
-      value_at_price: fromCents(qty * price),
+      value_at_cost: fromCents(lineAmount(cost, count, r.unit)),
+      value_at_price: fromCents(lineAmount(price, count, r.unit)),
     };
   });
+  // A measured group's value is its sum (in thousandths of a cent) rounded once to the shilling.
+  const value = (t: { unit: Unit }, sum: unknown) => lineAmount(Number(sum), 1, t.unit);
   return {
     items,
     meta: {
-      ...pageMeta(q.page, q.page_size, Number(totals.batches)),
+      ...pageMeta(
+        q.page,
+        q.page_size,
+        totals.reduce((a, t) => a + Number(t.batches), 0),
+      ),
       today: scope.today,
       days: q.days,
-      total_qty: Number(totals.qty),
-      total_value_at_cost: fromCents(Number(totals.cost)),
-      total_value_at_price: fromCents(Number(totals.price)),
+      total_qty: totals.length > 1 ? null : fromCount(Number(totals[0]?.qty ?? 0), totals[0]?.unit ?? 'piece'),
+      total_value_at_cost: fromCents(totals.reduce((a, t) => a + value(t, t.cost), 0)),
+      total_value_at_price: fromCents(totals.reduce((a, t) => a + value(t, t.price), 0)),
     },
   };
 }

@@ -71,7 +71,7 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
     const before = { lot_number: batch.lot_number, expiry_date: batch.expiry_date };
     const after = { lot_number: input.lot_number ?? batch.lot_number, expiry_date: input.expiry_date ?? batch.expiry_date };
     if (after.lot_number === before.lot_number && after.expiry_date === before.expiry_date)
-      return toBatch({ ...batch, product_name: found.product_name });
+      return toBatch({ ...batch, product_name: found.product_name, unit: found.unit });
 
     if (after.lot_number !== before.lot_number) {
       const other = await findOtherLot(tx.db, batch, after.lot_number);
@@ -107,7 +107,7 @@ export async function correctBatch(ctx: AuthedContext, id: string, input: Correc
       entity: 'batch',
       entityId: batch.id,
     });
-    return toBatch({ ...row, product_name: found.product_name });
+    return toBatch({ ...row, product_name: found.product_name, unit: found.unit });
   });
 }
 

@@ -38,6 +38,7 @@ export function ledgerLines(db: Kysely<Database>, span: Span) {
       'b.expiry_date',
       'b.cost_price',
       'p.name as product_name',
+      'p.unit',
       'p.generic_name',
       'p.strength',
       't.receipt_number',

@@ -15,12 +15,12 @@ import {
   type ReleaseQuarantineInput,
 } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
-import type { BatchRow } from '../../../db/tables/batches.table.js';
 import { recordAudit } from '../../../lib/audit.js';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { storeBatches, toBatch } from '../lots/batches.queries.js';
+import { type BatchWithName, storeBatches, toBatch } from '../lots/batches.queries.js';
+import { countOf, quantityText } from '../../stock-levels/stock-levels.exports.js';
 import { pageQuarantine } from '../registers/registers.queries.js';
 import { lockStock, moveBatch, orgToday } from '../lots/batch-ledger.js';
 
@@ -28,7 +28,7 @@ function refuseTransition(breach: BatchBreach): never {
   throw new ServiceError(breach.code, breach.message, { errors: [{ code: breach.code, field: breach.field, message: breach.message }] });
 }
 
-function checkOrRefuse(status: BatchRow['status'], action: BatchAction, dates?: { expiry_date: string; today: string }) {
+function checkOrRefuse(status: BatchWithName['status'], action: BatchAction, dates?: { expiry_date: string; today: string }) {
   const check = checkBatchTransition(status, action, dates);
   if (check.breach) refuseTransition(check.breach);
   return check.to;
@@ -38,7 +38,7 @@ function checkOrRefuse(status: BatchRow['status'], action: BatchAction, dates?: 
  * A batch of the caller's store, read again after its product's stock lock is taken (the first
  * read only finds the product to lock). Another store's or organisation's batch is not found.
  */
-async function lockedBatch(ctx: ServiceContext, orgId: string, storeId: string, id: string): Promise<BatchRow & { product_name: string }> {
+async function lockedBatch(ctx: ServiceContext, orgId: string, storeId: string, id: string): Promise<BatchWithName> {
   const found = await storeBatches(ctx.db, orgId, storeId).where('b.id', '=', id).executeTakeFirst();
   if (!found) throw new NotFoundError('batch');
   await lockStock(ctx, orgId, storeId, found.product_id);
@@ -79,9 +79,9 @@ export async function releaseQuarantine(ctx: AuthedContext, id: string, input: R
       action: 'pharmacy.quarantine.release',
       entity: 'batch',
       entityId: row.id,
-      description: `Released ${row.qty_on_hand} × ${row.product_name} lot ${row.lot_number} from quarantine: ${input.note}`,
+      description: `Released ${quantityText(row.qty_on_hand, row.unit)} × ${row.product_name} lot ${row.lot_number} from quarantine: ${input.note}`,
     });
-    return toBatch({ ...back.row, product_name: row.product_name });
+    return toBatch({ ...back.row, product_name: row.product_name, unit: row.unit });
   });
 }
 
@@ -97,8 +97,9 @@ export async function disposeBatch(ctx: AuthedContext, id: string, input: Dispos
   return withTransaction(ctx, async (tx) => {
     const row = await lockedBatch(tx, orgId, storeId, id);
     const to = checkOrRefuse(row.status, 'dispose');
-    const qty = input.qty ?? row.qty_on_hand;
-    if (qty > row.qty_on_hand) throw new ValidationError('qty', `is more than the ${row.qty_on_hand} units this batch holds`);
+    const qty = input.qty === undefined ? row.qty_on_hand : countOf(input.qty, row.unit, 'qty');
+    if (qty > row.qty_on_hand)
+      throw new ValidationError('qty', `is more than the ${quantityText(row.qty_on_hand, row.unit)} this batch holds`);
     const status = qty === row.qty_on_hand ? to : row.status;
     const { reason, method, witness } = input;
     const moved = await moveBatch(
@@ -111,8 +112,8 @@ export async function disposeBatch(ctx: AuthedContext, id: string, input: Dispos
       action: 'pharmacy.batch.dispose',
       entity: 'batch',
       entityId: row.id,
-      description: `Disposed of ${qty} × ${row.product_name} lot ${row.lot_number} (${row.status}) by ${method}, witnessed by ${witness}: ${reason}`,
+      description: `Disposed of ${quantityText(qty, row.unit)} × ${row.product_name} lot ${row.lot_number} (${row.status}) by ${method}, witnessed by ${witness}: ${reason}`,
     });
-    return toBatch({ ...moved.row, product_name: row.product_name });
+    return toBatch({ ...moved.row, product_name: row.product_name, unit: row.unit });
   });
 }

@@ -20,6 +20,7 @@ import { requireOrg, requirePermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
+import { quantityText } from '../../stock-levels/stock-levels.exports.js';
 import { sameLot } from '../lots/batches.queries.js';
 import { pageRecalls, recallDetail } from '../registers/registers.queries.js';
 import { insertRecall } from './recalls.queries.js';
@@ -30,7 +31,7 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
   const orgId = requireOrg(ctx);
   const product = await ctx.db
     .selectFrom('products')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'unit'])
     .where('id', '=', input.product_id)
     .where('org_id', '=', orgId)
     .executeTakeFirst();
@@ -77,6 +78,8 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
       moved.set(batch.store_id, { units: store.units + batch.qty_on_hand, stock: store.stock - stockChange });
     }
     const units = [...moved.values()].reduce((n, s) => n + s.units, 0);
+    // Counts as said: `12 units` of a piece medicine, `1.5 l` of a measured one.
+    const said = (count: number) => (product.unit === 'piece' ? `${count} units` : quantityText(count, product.unit));
     const lot = batches[0]!.lot_number;
     await insertRecall(tx.db, {
       id: recallId,
@@ -97,7 +100,7 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
         category: 'stock',
         title: `Recall: ${product.name} lot ${lot}`,
         body: here
-          ? `${here.units} units of lot ${lot} in this store are recalled and out of sale (stock down by ${here.stock}). Reason: ${input.reason}`
+          ? `${said(here.units)} of lot ${lot} in this store are recalled and out of sale (stock down by ${product.unit === 'piece' ? here.stock : quantityText(here.stock, product.unit)}). Reason: ${input.reason}`
           : `Lot ${lot} is recalled; this store holds none of it for sale now. Check who it was dispensed to. Reason: ${input.reason}`,
       });
     }
@@ -105,7 +108,7 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
       action: 'pharmacy.recall',
       entity: 'recall',
       entityId: recallId,
-      description: `Recalled ${product.name} lot ${lot} in ${moved.size} store(s), ${units} units: ${input.reason}`,
+      description: `Recalled ${product.name} lot ${lot} in ${moved.size} store(s), ${said(units)}: ${input.reason}`,
     });
     return (await recallDetail(tx.db, orgId, recallId))!;
   });

@@ -1,5 +1,5 @@
 /** Reads of quarantine, recalls and the batch ledger for the pharmacy registers (issue 14). */
-import { fromCents } from '@duka/shared';
+import { fromCents, fromCount, type Unit } from '@duka/shared';
 import type { ListQuarantineQuery, ListRecallsQuery, PageMeta, QuarantineItem, Recall, RecallDetail, RecallSale } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
@@ -32,7 +32,7 @@ export async function pageQuarantine(
       .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'b.product_id').onRef('p.org_id', '=', 'b.org_id'))
       .leftJoin('transactions as t', (j) => j.onRef('t.id', '=', 'b.transaction_id').onRef('t.org_id', '=', 'b.org_id'))
       .selectAll('b')
-      .select(['p.name as product_name', 't.receipt_number'])
+      .select(['p.name as product_name', 'p.unit', 't.receipt_number'])
       .orderBy('b.created_at')
       .orderBy('b.id'),
     q,
@@ -44,7 +44,7 @@ export async function pageQuarantine(
       product_name: r.product_name,
       lot_number: r.lot_number,
       expiry_date: r.expiry_date,
-      qty: Number(r.qty_on_hand),
+      qty: fromCount(Number(r.qty_on_hand), r.unit),
       cost_price: fromCents(Number(r.cost_price)),
       source_batch_id: r.source_batch_id,
       transaction_id: r.transaction_id,
@@ -61,7 +61,7 @@ function recallsOf(db: Kysely<Database>, orgId: string) {
     .innerJoin('products as p', (j) => j.onRef('p.id', '=', 'r.product_id').onRef('p.org_id', '=', 'r.org_id'))
     .leftJoin('users as u', 'u.id', 'r.user_id')
     .selectAll('r')
-    .select(['p.name as product_name', 'u.first_name', 'u.last_name'])
+    .select(['p.name as product_name', 'p.unit', 'u.first_name', 'u.last_name'])
     .where('r.org_id', '=', orgId);
 }
 
@@ -74,7 +74,7 @@ const toRecall = (r: RecallRow): Recall => ({
   lot_number: r.lot_number,
   reason: r.reason,
   batch_count: Number(r.batch_count),
-  units: Number(r.units),
+  units: fromCount(Number(r.units), r.unit),
   user_id: r.user_id,
   user_name: fullName(r.first_name, r.last_name),
   created_at: iso(Number(r.created_at)),
@@ -90,7 +90,12 @@ export async function pageRecalls(db: Kysely<Database>, orgId: string, q: ListRe
 }
 
 /** Every sale of the organisation that dispensed this lot (voided ones never left the shop), oldest first. */
-export async function salesOfLot(db: Kysely<Database>, orgId: string, productId: string, lot: string): Promise<RecallSale[]> {
+export async function salesOfLot(
+  db: Kysely<Database>,
+  orgId: string,
+  product: { id: string; unit: Unit },
+  lot: string,
+): Promise<RecallSale[]> {
   const rows = await db
     .selectFrom('batch_movements as l')
     .innerJoin('transactions as t', (j) => j.onRef('t.id', '=', 'l.transaction_id').onRef('t.org_id', '=', 'l.org_id'))
@@ -114,7 +119,7 @@ export async function salesOfLot(db: Kysely<Database>, orgId: string, productId:
     .where('l.kind', '=', 'dispensed')
     .where('t.org_id', '=', orgId)
     .where('t.status', '!=', 'void')
-    .where('l.product_id', '=', productId)
+    .where('l.product_id', '=', product.id)
     .where(sameLot('l.lot_number', lot))
     .groupBy([
       't.id',
@@ -139,7 +144,7 @@ export async function salesOfLot(db: Kysely<Database>, orgId: string, productId:
     // The day the sale is booked on: a pushed sale's own time, unless the till's clock was wrong (a `clock` conflict).
     sold_at: iso(Number(r.created_at)),
     status: r.status,
-    qty: Number(r.qty),
+    qty: fromCount(Number(r.qty), product.unit),
     customer_name: r.customer_name ?? r.c_name ?? null,
     customer_phone: r.customer_phone ?? r.c_phone ?? null,
   }));
@@ -175,15 +180,19 @@ export async function recallDetail(db: Kysely<Database>, orgId: string, id: stri
     let store = stores.at(-1);
     if (store?.store_id !== m.store_id)
       stores.push((store = { store_id: m.store_id, store_name: m.store_name, batches: [], stock_removed: 0 }));
-    store.stock_removed -= Number(m.stock_change);
+    store.stock_removed -= fromCount(Number(m.stock_change), recall.unit);
     store.batches.push({
       batch_id: m.batch_id,
       lot_number: m.lot_number,
       expiry_date: m.expiry_date,
       status_before: m.status_from ?? 'sellable',
-      qty: Number(m.qty_after),
+      qty: fromCount(Number(m.qty_after), recall.unit),
       quarantine: m.source_batch_id !== null,
     });
   }
-  return { ...toRecall(recall), stores, sales: await salesOfLot(db, orgId, recall.product_id, recall.lot_number) };
+  return {
+    ...toRecall(recall),
+    stores,
+    sales: await salesOfLot(db, orgId, { id: recall.product_id, unit: recall.unit }, recall.lot_number),
+  };
 }

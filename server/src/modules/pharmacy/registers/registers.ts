@@ -11,6 +11,8 @@ import {
   type DisposalRegister,
   type DisposalRegisterQuery,
   fromCents,
+  fromCount,
+  lineAmount,
 } from '@duka/shared';
 import { iso } from '../../../lib/clock.js';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
@@ -52,7 +54,7 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
   const scope = await registerScope(ctx, q);
   const product = await ctx.db
     .selectFrom('products')
-    .select(['id', 'name', 'generic_name', 'strength', 'schedule'])
+    .select(['id', 'name', 'generic_name', 'strength', 'schedule', 'unit'])
     .where('id', '=', q.product_id)
     .where('org_id', '=', scope.orgId)
     .executeTakeFirst();
@@ -67,7 +69,8 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
   const span = { orgId: scope.orgId, storeId: scope.storeId, start, end };
   const opening = await stockBefore(ctx.db, span, product.id);
   const rows = await ledgerLines(ctx.db, span).where('m.product_id', '=', product.id).execute();
-  const lines = controlledRegister(
+  // Balances are worked out in counts, then answered in the product's unit.
+  const inCounts = controlledRegister(
     rows.map((l) => ({
       id: l.id,
       at: iso(Number(l.created_at)),
@@ -89,6 +92,13 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
     })),
     opening,
   );
+  const unit = product.unit;
+  const lines = inCounts.map((l) => ({
+    ...l,
+    qty: fromCount(l.qty, unit),
+    units: fromCount(l.units, unit),
+    balance: fromCount(l.balance, unit),
+  }));
   return {
     store_id: scope.storeId,
     store_name: scope.storeName,
@@ -99,8 +109,8 @@ export async function readControlledRegister(ctx: AuthedContext, q: ControlledRe
     date_from: scope.period.from,
     date_to: scope.period.to,
     timezone: scope.tz,
-    opening_balance: opening,
-    closing_balance: lines.at(-1)?.balance ?? opening,
+    opening_balance: fromCount(opening, unit),
+    closing_balance: lines.at(-1)?.balance ?? fromCount(opening, unit),
     lines,
   };
 }
@@ -124,9 +134,11 @@ export async function readDisposalRegister(ctx: AuthedContext, q: DisposalRegist
   }
   const rows = await query.execute();
   let totalValue = 0;
+  const units = new Set(rows.map((l) => l.unit));
   const lines = rows.map((l) => {
-    const qty = -Number(l.qty);
-    const value = qty * Number(l.cost_price);
+    const count = -Number(l.qty);
+    const qty = fromCount(count, l.unit);
+    const value = lineAmount(Number(l.cost_price), count, l.unit);
     totalValue += value;
     return {
       id: l.id,
@@ -140,6 +152,7 @@ export async function readDisposalRegister(ctx: AuthedContext, q: DisposalRegist
       lot_number: l.lot_number,
       expiry_date: l.expiry_date,
       status_from: l.status_from,
+      unit: l.unit,
       qty,
       reason: l.reason,
       method: l.method,
@@ -156,7 +169,8 @@ export async function readDisposalRegister(ctx: AuthedContext, q: DisposalRegist
     date_from: scope.period.from,
     date_to: scope.period.to,
     timezone: scope.tz,
-    total_qty: lines.reduce((n, l) => n + l.qty, 0),
+    // Pieces and kilos do not add up: a total only when every line is of one unit.
+    total_qty: units.size > 1 ? null : fromCount(-rows.reduce((n, l) => n + Number(l.qty), 0), rows[0]?.unit ?? 'piece'),
     total_value_at_cost: fromCents(totalValue),
     lines,
   };

@@ -7,18 +7,8 @@ import { fromBasisPoints, type ReportType, SoldStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { localDate, localTime } from '../../../lib/time.js';
-import {
-  PAGE,
-  type CustomerKey,
-  creditPage,
-  inventoryByCategory,
-  inventoryPage,
-  type ProductKey,
-  type SaleKey,
-  salesPage,
-  salesTotalsByStatus,
-  taxByRate,
-} from '../reports.queries.js';
+import { PAGE, type CustomerKey, creditPage, type SaleKey, salesPage, salesTotalsByStatus, taxByRate } from '../reports.queries.js';
+import { inventorySpec } from './inventory-valuation.js';
 import type { Period } from './range.js';
 
 export type Cell = string | number | null;
@@ -65,7 +55,18 @@ export const REPORT_TYPES: Array<{ type: ReportType; name: string; description: 
     type: 'inventory',
     name: 'Inventory valuation',
     description: "The active store's stock now, valued at cost and at selling price, per product, then per category, then in total",
-    columns: ['row_type', 'category', 'product', 'sku', 'qty', 'cost_price', 'selling_price', 'value_at_cost', 'value_at_selling_price'],
+    columns: [
+      'row_type',
+      'category',
+      'product',
+      'sku',
+      'qty',
+      'unit',
+      'cost_price',
+      'selling_price',
+      'value_at_cost',
+      'value_at_selling_price',
+    ],
   },
   {
     type: 'tax',
@@ -157,70 +158,6 @@ async function taxSpec(s: ReportScope): Promise<ReportSpec> {
     moneyTotals: ['sales_incl_vat', 'vat', 'net_sales'],
     async *rows() {
       if (rows.length) yield rows;
-    },
-  };
-}
-
-async function inventorySpec(s: ReportScope): Promise<ReportSpec> {
-  const categories = (await inventoryByCategory(s.db, s.orgId, s.storeId)).sort((a, b) =>
-    String(a.category) < String(b.category) ? -1 : String(a.category) > String(b.category) ? 1 : 0,
-  );
-  const total = (k: 'qty' | 'value_at_cost' | 'value_at_selling_price' | 'products') => categories.reduce((a, c) => a + n(c[k]), 0);
-  const blank = { sku: '', cost_price: null, selling_price: null };
-  return {
-    dated: false,
-    columns: [
-      ...plain('row_type', 'category', 'product', 'sku', 'qty'),
-      ...money('cost_price', 'selling_price', 'value_at_cost', 'value_at_selling_price'),
-    ],
-    totals: {
-      products: total('products'),
-      qty: total('qty'),
-      value_at_cost: total('value_at_cost'),
-      value_at_selling_price: total('value_at_selling_price'),
-    },
-    moneyTotals: ['value_at_cost', 'value_at_selling_price'],
-    async *rows() {
-      let after: ProductKey | null = null;
-      for (;;) {
-        const page = await inventoryPage(s.db, s.orgId, s.storeId, after);
-        if (page.length) {
-          yield page.map((p) => ({
-            row_type: 'product',
-            category: String(p.category),
-            product: p.name,
-            sku: p.sku ?? '',
-            qty: n(p.qty),
-            cost_price: n(p.cost_price),
-            selling_price: n(p.selling_price),
-            value_at_cost: n(p.qty) * n(p.cost_price),
-            value_at_selling_price: n(p.qty) * n(p.selling_price),
-          }));
-          const last = page[page.length - 1]!;
-          after = { category: String(last.category), name: last.name, id: last.id };
-        }
-        if (page.length < PAGE) break;
-      }
-      yield [
-        ...categories.map((c) => ({
-          row_type: 'category',
-          category: String(c.category),
-          product: '',
-          ...blank,
-          qty: n(c.qty),
-          value_at_cost: n(c.value_at_cost),
-          value_at_selling_price: n(c.value_at_selling_price),
-        })),
-        {
-          row_type: 'total',
-          category: '',
-          product: '',
-          ...blank,
-          qty: total('qty'),
-          value_at_cost: total('value_at_cost'),
-          value_at_selling_price: total('value_at_selling_price'),
-        },
-      ];
     },
   };
 }

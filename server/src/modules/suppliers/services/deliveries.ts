@@ -4,7 +4,7 @@
  * delivered → returned. Becoming `delivered` adds the lines to stock once; a delivered delivery
  * that is returned takes them out again.
  */
-import { newId, fromCents, toCents } from '@duka/shared';
+import { newId, fromCents, isMeasured, lineAmount, toCents, type Unit } from '@duka/shared';
 import type {
   CreateSupplierDeliveryInput,
   Delivery,
@@ -20,6 +20,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { orgProductsById } from '../../inventory/inventory.exports.js';
+import { countOf } from '../../stock-levels/stock-levels.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import {
   findDelivery,
@@ -45,16 +46,22 @@ const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
   cancelled: [],
 };
 
-/** Every line's product is a stocked product of the organisation (404 / 400 naming the line). */
-async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]) {
-  if (lines.length === 0) return;
+/** A line as stored: `qty` in the product's counts, with the product's unit. */
+export type CountedLine = DeliveryLineInput & { unit: Unit };
+
+/**
+ * Every line's product is a stocked product of the organisation (404 / 400 naming the line), and its
+ * qty one of the product's unit; answers the lines with their qty in counts.
+ */
+async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]): Promise<CountedLine[]> {
+  if (lines.length === 0) return [];
   const products = await orgProductsById(
     ctx,
     orgId,
     lines.map((l) => l.product_id),
   );
 
-  lines.forEach((l, i) => {
+  return lines.map((l, i) => {
     const p = products.get(l.product_id);
     const field = `lines.${i}.product_id`;
     if (!p)
@@ -68,11 +75,13 @@ async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLine
     }
     if (l.lot_number !== undefined && p.track_batches !== 1)
       throw new ValidationError(`lines.${i}.lot_number`, `${p.name} does not track batches`);
+    return { ...l, qty: countOf(l.qty, p.unit, `lines.${i}.qty`), unit: p.unit };
   });
 }
 
-const linesTotal = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum + l.qty * toCents(l.unit_cost), 0);
-const linesQty = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum + l.qty, 0);
+const linesTotal = (lines: CountedLine[]) => lines.reduce((sum, l) => sum + lineAmount(toCents(l.unit_cost), l.qty, l.unit), 0);
+/** Pieces count one each; a line of a measured product (25.5 kg of sugar) is one item. */
+const linesQty = (lines: CountedLine[]) => lines.reduce((sum, l) => sum + (isMeasured(l.unit) ? 1 : l.qty), 0);
 
 async function requireDelivery(ctx: AuthedContext, id: string) {
   const row = await findDelivery(ctx.db, requireStore(ctx), id);
@@ -111,8 +120,7 @@ export async function getDelivery(ctx: AuthedContext, id: string): Promise<Deliv
 export async function createDelivery(ctx: AuthedContext, supplierId: string, input: CreateSupplierDeliveryInput): Promise<Delivery> {
   const { orgId, storeId } = requireStore(ctx);
   const supplier = await requireSupplier(ctx, supplierId);
-  const lines = input.lines ?? [];
-  await checkLines(ctx, orgId, lines);
+  const lines = await checkLines(ctx, orgId, input.lines ?? []);
   const status = input.status ?? 'expected';
   if (status === 'returned') throw new ValidationError('status', 'a new delivery cannot be returned');
   if (input.is_paid) requirePower(ctx, 'mark_delivery_paid');
@@ -175,7 +183,7 @@ export async function createDeliveryOnce(
 export async function updateDelivery(ctx: AuthedContext, id: string, input: UpdateDeliveryInput): Promise<Delivery> {
   const { orgId, storeId } = requireStore(ctx);
   const found = await requireDelivery(ctx, id);
-  if (input.lines) await checkLines(ctx, orgId, input.lines);
+  const lines = input.lines ? await checkLines(ctx, orgId, input.lines) : undefined;
   return withTransaction(ctx, async (tx) => {
     const before = await lockStoreDelivery(tx, { orgId, storeId }, id);
     if (!before) throw new NotFoundError('delivery');
@@ -195,8 +203,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
         'status',
       );
     }
-    const total =
-      input.total_value !== undefined ? toCents(input.total_value) : input.lines ? linesTotal(input.lines) : Number(before.total_value);
+    const total = input.total_value !== undefined ? toCents(input.total_value) : lines ? linesTotal(lines) : Number(before.total_value);
     if (total < paid)
       throw new BusinessRuleError(`TZS ${fromCents(paid)} was already paid; total_value cannot be less`, 'BUSINESS_RULE', 'total_value');
     // A flag set by hand stays until unset by hand; one set because payments covered the total follows the total.
@@ -205,7 +212,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
     const set: Updateable<DeliveryTable> = {
       invoice_number: input.invoice_number,
       delivery_date: input.delivery_date === undefined ? undefined : Date.parse(input.delivery_date),
-      items_count: input.items_count ?? (input.lines ? linesQty(input.lines) : undefined),
+      items_count: input.items_count ?? (lines ? linesQty(lines) : undefined),
       total_value: total,
       status,
       is_paid: isPaid ? 1 : 0,
@@ -218,9 +225,9 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
       .where('org_id', '=', orgId)
       .where('id', '=', id)
       .execute();
-    if (input.lines) {
+    if (lines) {
       await tx.db.deleteFrom('delivery_lines').where('org_id', '=', orgId).where('delivery_id', '=', id).execute();
-      await insertDeliveryLines(tx.db, orgId, id, input.lines);
+      await insertDeliveryLines(tx.db, orgId, id, lines);
     }
     if (status === 'delivered' && before.status !== 'delivered') await addDeliveryStock(tx, before, found.supplier_name);
     if (status === 'returned' && before.status === 'delivered') await removeDeliveryStock(tx, before, found.supplier_name);

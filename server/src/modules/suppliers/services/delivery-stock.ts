@@ -1,7 +1,9 @@
 /**
  * A delivery's goods in and out of the store's stock, through the inventory's one stock-moving
  * function, so tills hear of it by the change log and websocket like any other stock change.
+ * Every qty here is in counts (issue 51): the lines were stored so.
  */
+import type { Unit } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
@@ -22,6 +24,7 @@ async function mergedLines(ctx: AuthedContext, delivery: DeliveryRow) {
     productId: string;
     name: string;
     tracked: boolean;
+    unit: Unit;
     lot: string | null;
     expiry: string | null;
     qty: number;
@@ -42,6 +45,7 @@ async function mergedLines(ctx: AuthedContext, delivery: DeliveryRow) {
       productId: l.product_id,
       name: l.product_name,
       tracked: l.track_batches === 1,
+      unit: l.unit ?? 'piece',
       lot: l.lot_number,
       expiry: l.expiry_date,
       qty: 0,
@@ -96,6 +100,7 @@ export async function addDeliveryStock(ctx: AuthedContext, d: DeliveryRow, suppl
           productId: line.productId,
           productName: line.name,
           delta: line.qty,
+          unit: line.unit,
         });
     await insertAdjustment(ctx, {
       productId: line.productId,
@@ -134,6 +139,7 @@ export async function removeDeliveryStock(ctx: AuthedContext, d: DeliveryRow, su
           productName: line.name,
           delta: -line.qty,
           field: 'status',
+          unit: line.unit,
         });
     await insertAdjustment(ctx, {
       productId: line.productId,

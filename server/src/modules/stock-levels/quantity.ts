@@ -1,0 +1,35 @@
+/**
+ * A product's quantity at the API's edge (issue 51): what a client sends is in the product's unit
+ * (whole pieces, or up to 3 decimals of a measure) and becomes integer counts before anything is
+ * stored or compared; counts become the unit again only when answered (shared `fromCount`).
+ */
+import { fromCount, quantityFault, toCount, type Unit } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.js';
+import { ValidationError } from '../../lib/errors.js';
+import { MAX_STOCK } from './stock-levels.js';
+
+/** `qty` of a product of `unit` as its counts; 400 naming `field` when the unit cannot take it or it is beyond any store's stock. */
+export function countOf(qty: number, unit: Unit, field: string): number {
+  const fault = quantityFault(qty, unit);
+  if (fault) throw new ValidationError(field, fault);
+  const count = toCount(qty, unit);
+  if (Math.abs(count) > MAX_STOCK)
+    throw new ValidationError(field, `must be at most ${fromCount(MAX_STOCK, unit).toLocaleString('en')} (${unit})`);
+  return count;
+}
+
+/** Counts as people read them in a message: `12` (pieces) or `11.75 kg`. */
+export const quantityText = (count: number, unit: Unit): string => (unit === 'piece' ? String(count) : `${fromCount(count, unit)} ${unit}`);
+
+/** The unit of each of these products of the organisation (a product not found is left out). */
+export async function unitsOf(db: Kysely<Database>, orgId: string, productIds: string[]): Promise<Map<string, Unit>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('products')
+    .select(['id', 'unit'])
+    .where('org_id', '=', orgId)
+    .where('id', 'in', [...new Set(productIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.unit]));
+}
