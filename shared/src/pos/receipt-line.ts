@@ -12,7 +12,10 @@ export type CentsLine = Pick<PricedLine, 'product_id' | 'product_name' | 'qty' |
 
 export type ReceiptLine = Transaction['lines'][number];
 
-export function toReceiptLine(line: CentsLine, batches: LineBatch[]): ReceiptLine {
+/** A line sold by the pack: which, as sold, and how many (`qty` is the line's units, so a pack holds qty / packs). */
+export type SoldPack = { id: string; name: string; qty: number };
+
+export function toReceiptLine(line: CentsLine, batches: LineBatch[], pack: SoldPack | null = null): ReceiptLine {
   return {
     product_id: line.product_id,
     product_name: line.product_name,
@@ -22,5 +25,6 @@ export function toReceiptLine(line: CentsLine, batches: LineBatch[]): ReceiptLin
     discount: fromCents(line.discount),
     tax: fromCents(line.tax),
     batches,
+    pack: pack && { ...pack, units: line.qty / pack.qty },
   };
 }
