@@ -1,6 +1,6 @@
 /** A store's deliveries from suppliers: reading them with their lines, writing them, locking one, and what receiving them writes. */
-import { fromCents, newId, toCents } from '@duka/shared';
-import type { Delivery, DeliveryLineInput, DeliveryStatus } from '@duka/shared';
+import { fromCents, fromCount, newId, toCents } from '@duka/shared';
+import type { Delivery, DeliveryLineInput, DeliveryStatus, Unit } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { forUpdate } from '../../db/dialect.js';
@@ -48,6 +48,9 @@ export interface LineWithName {
   expiry_date: string | null;
   /** Null once the product was deleted. */
   track_batches: number | null;
+  pack_id: string | null;
+  pack_units: number | null;
+  unit: Unit | null;
 }
 
 /** The lines of these deliveries (as read, each naming its organisation). */
@@ -59,7 +62,7 @@ export function linesOf(db: Kysely<Database>, deliveries: ReadonlyArray<Pick<Del
       j.onRef('products.id', '=', 'delivery_lines.product_id').onRef('products.org_id', '=', 'delivery_lines.org_id'),
     )
     .selectAll('delivery_lines')
-    .select(['products.name as product_name', 'products.track_batches'])
+    .select(['products.name as product_name', 'products.track_batches', 'products.unit'])
     .where('delivery_lines.org_id', 'in', [...new Set(deliveries.map((d) => d.org_id))])
     .where(
       'delivery_lines.delivery_id',
@@ -98,6 +101,7 @@ export async function toDeliveries(db: Kysely<Database>, rows: DeliveryWithSuppl
         update_cost: l.update_cost === 1,
         lot_number: l.lot_number,
         expiry_date: l.expiry_date,
+        pack: l.pack_id === null ? null : { id: l.pack_id, units: fromCount(Number(l.pack_units), l.unit ?? 'piece') },
       })),
     stock_added_at: isoOrNull(row.stock_added_at === null ? null : Number(row.stock_added_at)),
     created_by: row.created_by,
@@ -156,6 +160,7 @@ export async function insertDeliveryLines(
   orgId: string,
   deliveryId: string,
   lines: DeliveryLineInput[],
+  packUnits: ReadonlyMap<string, number>,
 ): Promise<void> {
   if (lines.length === 0) return;
   await db
@@ -171,6 +176,8 @@ export async function insertDeliveryLines(
         update_cost: l.update_cost ? 1 : 0,
         lot_number: l.lot_number ?? null,
         expiry_date: l.expiry_date ?? null,
+        pack_id: l.pack_id ?? null,
+        pack_units: l.pack_id ? packUnits.get(l.pack_id)! : null,
       })),
     )
     .execute();

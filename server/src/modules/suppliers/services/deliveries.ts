@@ -19,7 +19,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { orgProductsById } from '../../inventory/inventory.exports.js';
+import { orgPacksById, orgProductsById } from '../../inventory/inventory.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import {
   findDelivery,
@@ -45,14 +45,32 @@ const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
   cancelled: [],
 };
 
-/** Every line's product is a stocked product of the organisation (404 / 400 naming the line). */
-async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]) {
-  if (lines.length === 0) return;
-  const products = await orgProductsById(
-    ctx,
-    orgId,
-    lines.map((l) => l.product_id),
-  );
+/**
+ * Every line's product is a stocked product of the organisation, and a line's pack one of its packs
+ * (404 / 400 naming the line). Answers the packs' units (counts), by pack id.
+ */
+async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]): Promise<Map<string, number>> {
+  if (lines.length === 0) return new Map();
+  const [products, packs] = await Promise.all([
+    orgProductsById(
+      ctx,
+      orgId,
+      lines.map((l) => l.product_id),
+    ),
+    orgPacksById(
+      ctx.db,
+      orgId,
+      lines.flatMap((l) => l.pack_id ?? []),
+    ),
+  ]);
+  lines.forEach((l, i) => {
+    if (l.pack_id && packs.get(l.pack_id)?.product_id !== l.product_id) {
+      const field = `lines.${i}.pack_id`;
+      throw new ServiceError('NOT_FOUND', 'pack not found', {
+        errors: [{ code: 'NOT_FOUND', field, message: 'is not a pack of this product' }],
+      });
+    }
+  });
 
   lines.forEach((l, i) => {
     const p = products.get(l.product_id);
@@ -69,6 +87,7 @@ async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLine
     if (l.lot_number !== undefined && p.track_batches !== 1)
       throw new ValidationError(`lines.${i}.lot_number`, `${p.name} does not track batches`);
   });
+  return new Map([...packs].map(([id, pack]) => [id, pack.units]));
 }
 
 const linesTotal = (lines: DeliveryLineInput[]) => lines.reduce((sum, l) => sum + l.qty * toCents(l.unit_cost), 0);
@@ -112,7 +131,7 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
   const { orgId, storeId } = requireStore(ctx);
   const supplier = await requireSupplier(ctx, supplierId);
   const lines = input.lines ?? [];
-  await checkLines(ctx, orgId, lines);
+  const packUnits = await checkLines(ctx, orgId, lines);
   const status = input.status ?? 'expected';
   if (status === 'returned') throw new ValidationError('status', 'a new delivery cannot be returned');
   if (input.is_paid) requirePower(ctx, 'mark_delivery_paid');
@@ -137,7 +156,7 @@ export async function createDelivery(ctx: AuthedContext, supplierId: string, inp
       },
       now,
     );
-    await insertDeliveryLines(tx.db, orgId, id, lines);
+    await insertDeliveryLines(tx.db, orgId, id, lines, packUnits);
     if (status === 'delivered') await addDeliveryStock(tx, row, supplier.name);
     await recordAudit(tx, {
       action: 'delivery.create',
@@ -175,7 +194,7 @@ export async function createDeliveryOnce(
 export async function updateDelivery(ctx: AuthedContext, id: string, input: UpdateDeliveryInput): Promise<Delivery> {
   const { orgId, storeId } = requireStore(ctx);
   const found = await requireDelivery(ctx, id);
-  if (input.lines) await checkLines(ctx, orgId, input.lines);
+  const packUnits = input.lines ? await checkLines(ctx, orgId, input.lines) : new Map<string, number>();
   return withTransaction(ctx, async (tx) => {
     const before = await lockStoreDelivery(tx, { orgId, storeId }, id);
     if (!before) throw new NotFoundError('delivery');
@@ -220,7 +239,7 @@ export async function updateDelivery(ctx: AuthedContext, id: string, input: Upda
       .execute();
     if (input.lines) {
       await tx.db.deleteFrom('delivery_lines').where('org_id', '=', orgId).where('delivery_id', '=', id).execute();
-      await insertDeliveryLines(tx.db, orgId, id, input.lines);
+      await insertDeliveryLines(tx.db, orgId, id, input.lines, packUnits);
     }
     if (status === 'delivered' && before.status !== 'delivered') await addDeliveryStock(tx, before, found.supplier_name);
     if (status === 'returned' && before.status === 'delivered') await removeDeliveryStock(tx, before, found.supplier_name);
