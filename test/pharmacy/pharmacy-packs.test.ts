@@ -40,7 +40,8 @@ describe('a box of 100 tablets dispensed by the strip under FEFO', () => {
         { name: 'Strip', units: 10 },
       ],
     });
-    const packs = Envelope(Product).parse((await t.request('GET', `/inventory/products/${med.id}`, { token: owner.token })).body).data.packs;
+    const packs = Envelope(Product).parse((await t.request('GET', `/inventory/products/${med.id}`, { token: owner.token })).body).data
+      .packs;
     const box = packs.find((p) => p.name === 'Box')!;
     const strip = packs.find((p) => p.name === 'Strip')!;
     const supplier = await newSupplier(t, owner, { name: 'Medisel Tanzania' });

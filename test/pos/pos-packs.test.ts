@@ -34,7 +34,8 @@ describe('packs: bought and sold by the carton, stock by the piece', () => {
   const packOf = (p: Product, name: string) => p.packs.find((k) => k.name === name)!;
   const sell = (s: Session, lines: Array<Record<string, unknown>>) =>
     t.request('POST', '/pos/sale', { token: s.token, body: { lines, payment_method: 'Cash' } });
-  const stockOf = async (s: Session, id: string) => (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock;
+  const stockOf = async (s: Session, id: string) =>
+    (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock;
 
   it('a carton received as 24 pieces, one carton and three pieces sold: stock 20', async () => {
     const owner = await registerOwner(t);
@@ -67,7 +68,10 @@ describe('packs: bought and sold by the carton, stock by the piece', () => {
     expect(await stockOf(owner, p.id)).toBe(20);
     // As recorded: the receipt read back says the same.
     const read = await t.request('GET', `/pos/transactions/${sale.id}`, { token: owner.token });
-    expect(read.body.data.lines.map((l: { pack: unknown }) => l.pack)).toEqual([{ id: carton.id, name: 'Carton', units: 24, qty: 1 }, null]);
+    expect(read.body.data.lines.map((l: { pack: unknown }) => l.pack)).toEqual([
+      { id: carton.id, name: 'Carton', units: 24, qty: 1 },
+      null,
+    ]);
   });
 
   it('prices a pack at its own price, or its units × the unit price; lines of one pack merge', async () => {
@@ -134,7 +138,10 @@ describe('packs: bought and sold by the carton, stock by the piece', () => {
     });
     const onPack = await create(owner, { name: 'Juisi', barcode: carton.barcode });
     expect(onPack.status, onPack.text).toBe(409);
-    expect(onPack.body.errors[0]).toMatchObject({ field: 'barcode', message: `barcode ${carton.barcode} is already Soda 500ml (Carton)'s` });
+    expect(onPack.body.errors[0]).toMatchObject({
+      field: 'barcode',
+      message: `barcode ${carton.barcode} is already Soda 500ml (Carton)'s`,
+    });
     const packOnPack = await create(owner, { name: 'Juisi', packs: [{ name: 'Crate', units: 12, barcode: carton.barcode }] });
     expect(packOnPack.status, packOnPack.text).toBe(409);
 
@@ -169,7 +176,12 @@ describe('packs: bought and sold by the carton, stock by the piece', () => {
     const carton = packOf(p, 'Carton');
     const res = await t.request('PATCH', `/inventory/products/${p.id}`, {
       token: owner.token,
-      body: { packs: [{ id: carton.id, name: 'Carton', units: 24, barcode: carton.barcode, selling_price: 21500 }, { name: 'Six-pack', units: 6 }] },
+      body: {
+        packs: [
+          { id: carton.id, name: 'Carton', units: 24, barcode: carton.barcode, selling_price: 21500 },
+          { name: 'Six-pack', units: 6 },
+        ],
+      },
     });
     expect(res.status, res.text).toBe(200);
     const after = Envelope(Product).parse(res.body).data;

@@ -4,7 +4,7 @@ import { PageQuery } from '../envelope.js';
 import { DosageForm, DrugSchedule } from '../pharmacy/pharmacy.schemas.js';
 import { TaxCode } from '../fiscal/fiscal.schemas.js';
 import { Unit } from './units.js';
-import { PackListInput, ProductPack } from './packs.js';
+import { PackListInput, ProductPack } from './packs.schemas.js';
 
 /** An expiry alert window in days (about two years at most), for a product and for the organisation's default alike. */
 export const ExpiryAlertDays = z.int().min(1).max(730);

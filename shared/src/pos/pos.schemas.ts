@@ -37,7 +37,10 @@ export const SaleLineInput = z.object({
   product_id: z.uuid(),
   /** Positive whole units. */
   qty: z.int().min(1).max(100_000),
-  pack_id: z.uuid().optional().meta({ description: "One of the product's packs: `qty` then counts packs (whole), each taking the pack's units" }),
+  pack_id: z
+    .uuid()
+    .optional()
+    .meta({ description: "One of the product's packs: `qty` then counts packs (whole), each taking the pack's units" }),
 });
 export type SaleLineInput = z.infer<typeof SaleLineInput>;
 
@@ -72,9 +75,7 @@ export const CreateSaleInput = z
 export type CreateSaleInput = z.infer<typeof CreateSaleInput>;
 
 /** A line sold by the pack: which pack, how much it holds (in the product's unit), and how many were sold. */
-export const LinePack = z
-  .object({ id: z.uuid(), name: z.string(), units: z.number(), qty: z.int() })
-  .meta({ id: 'LinePack' });
+export const LinePack = z.object({ id: z.uuid(), name: z.string(), units: z.number(), qty: z.int() }).meta({ id: 'LinePack' });
 export type LinePack = z.infer<typeof LinePack>;
 
 export const TransactionLine = z
@@ -87,7 +88,12 @@ export const TransactionLine = z
     discount: Money.meta({ description: "This line's share of the sale discount" }),
     tax: Money.meta({ description: 'VAT contained in the line' }),
     batches: z.array(LineBatch).meta({ description: 'The lots the units came from (batch-tracked products; empty otherwise)' }),
-    pack: LinePack.nullable().meta({ description: 'The pack the line was sold in (qty is then its units, unit_price one pack’s price); null: loose' }),
+    pack: LinePack.nullable()
+      .optional()
+      .meta({
+        description:
+          'The pack the line was sold in (qty is then its units, unit_price one pack’s price); null: loose (always given by the server)',
+      }),
   })
   .meta({ id: 'TransactionLine' });
 

@@ -15,7 +15,8 @@ export type ReceiptLine = Transaction['lines'][number];
 /** A line sold by the pack: which, as sold, and how many (`qty` is the line's units, so a pack holds qty / packs). */
 export type SoldPack = { id: string; name: string; qty: number };
 
-export function toReceiptLine(line: CentsLine, batches: LineBatch[], pack: SoldPack | null = null): ReceiptLine {
+/** `pack`: the server says null of a loose line; a till that sells no packs yet leaves it out (its receipts as they were). */
+export function toReceiptLine(line: CentsLine, batches: LineBatch[], pack?: SoldPack | null): ReceiptLine {
   return {
     product_id: line.product_id,
     product_name: line.product_name,
@@ -25,6 +26,6 @@ export function toReceiptLine(line: CentsLine, batches: LineBatch[], pack: SoldP
     discount: fromCents(line.discount),
     tax: fromCents(line.tax),
     batches,
-    pack: pack && { ...pack, units: line.qty / pack.qty },
+    ...(pack !== undefined && { pack: pack && { ...pack, units: line.qty / pack.qty } }),
   };
 }

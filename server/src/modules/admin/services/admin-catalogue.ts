@@ -13,7 +13,14 @@ import type {
 import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { toCategory, toProducts, createCategory, deleteCategory, updateCategory, updateProduct } from '../../inventory/inventory.exports.js';
+import {
+  toCategory,
+  toProducts,
+  createCategory,
+  deleteCategory,
+  updateCategory,
+  updateProduct,
+} from '../../inventory/inventory.exports.js';
 import type { CategoryRow, ProductRow } from '../../../db/tables/inventory.table.js';
 import { productStockByStore, productsWithOrg, selectCategories, selectProducts, soldQtyOf } from '../admin.queries.js';
 import { acrossOrgs, adminTx, asOrg, auditAdmin, requireOrgExists } from './admin-context.js';

@@ -21,7 +21,8 @@ export function packRows(
     const fault = quantityFault(p.units, at.unit);
     if (fault) throw new ValidationError(`packs.${i}.units`, fault);
     const units = toCount(p.units, at.unit);
-    if (units <= unitScale(at.unit)) throw new ValidationError(`packs.${i}.units`, `a pack holds more than one ${at.unit} (got ${p.units})`);
+    if (units <= unitScale(at.unit))
+      throw new ValidationError(`packs.${i}.units`, `a pack holds more than one ${at.unit} (got ${p.units})`);
     const kept = p.id ? had.get(p.id) : undefined;
     if (p.id && !kept) throw new ValidationError(`packs.${i}.id`, 'is not a pack of this product (leave it out for a new pack)');
     return {
