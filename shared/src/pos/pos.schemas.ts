@@ -88,12 +88,10 @@ export const TransactionLine = z
     discount: Money.meta({ description: "This line's share of the sale discount" }),
     tax: Money.meta({ description: 'VAT contained in the line' }),
     batches: z.array(LineBatch).meta({ description: 'The lots the units came from (batch-tracked products; empty otherwise)' }),
-    pack: LinePack.nullable()
-      .optional()
-      .meta({
-        description:
-          'The pack the line was sold in (qty is then its units, unit_price one pack’s price); null: loose (always given by the server)',
-      }),
+    pack: LinePack.nullable().optional().meta({
+      description:
+        'The pack the line was sold in (qty is then its units, unit_price one pack’s price); null: loose (always given by the server)',
+    }),
   })
   .meta({ id: 'TransactionLine' });
 
