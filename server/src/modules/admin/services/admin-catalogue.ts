@@ -47,7 +47,20 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
   if (q.search) {
     const t = q.search;
     base = base.where((eb) =>
-      eb.or([containsText(ctx.dialect, 'p.name', t), containsText(ctx.dialect, 'p.sku', t), containsText(ctx.dialect, 'p.barcode', t)]),
+      eb.or([
+        containsText(ctx.dialect, 'p.name', t),
+        containsText(ctx.dialect, 'p.sku', t),
+        containsText(ctx.dialect, 'p.barcode', t),
+        // A pack's barcode finds its product too (issue 51).
+        eb.exists(
+          eb
+            .selectFrom('product_packs as k')
+            .select('k.id')
+            .whereRef('k.org_id', '=', 'p.org_id')
+            .whereRef('k.product_id', '=', 'p.id')
+            .where(containsText(ctx.dialect, 'k.barcode', t)),
+        ),
+      ]),
     );
   }
   const ids = base.select('p.id');
