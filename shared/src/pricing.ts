@@ -12,6 +12,7 @@
  */
 
 import type { Product } from './inventory/inventory.schemas.js';
+import { type PricedPack, packPrice } from './inventory/packs.js';
 import { lineAmount, type Unit } from './inventory/units.js';
 import { toBasisPoints, toCents } from './money.js';
 import type { PriceMode } from './pos/pos.schemas.js';
@@ -37,6 +38,11 @@ export interface PricingLine {
   qty: number;
   /** Overrides the price the product would get (a till's offline price). Cents. */
   unit_price?: number;
+  /**
+   * Sold by the pack (issue 51): `qty` counts packs, the line's qty is packs × `units` counts, and
+   * `unit_price` is one pack's (`packPrice`: its own, or units × the unit price of `unit`).
+   */
+  pack?: PricedPack & { unit: Unit };
 }
 
 export interface PricedLine {
@@ -53,6 +59,8 @@ export interface PricedLine {
   tax_rate: number;
   tax: number;
   price_tier: PriceMode;
+  /** A pack line: which pack and how many; `qty` is then its counts and `unit_price` one pack's price. */
+  pack?: { id: string; qty: number };
 }
 
 export interface PricedSale {
@@ -99,15 +107,30 @@ export function unitPriceFor(product: PricedProduct, qty: number, mode: PriceMod
   return wholesale ? { price: product.wholesale_price!, tier: 'wholesale' } : { price: product.selling_price, tier: 'retail' };
 }
 
+/**
+ * One pack's price on a line of `line.qty` packs: the till's (`unit_price`), else the pack's own,
+ * else its units at the unit price the line's units reach (the wholesale tier counts them all).
+ */
+function packPriceFor(line: PricingLine, pack: NonNullable<PricingLine['pack']>, mode: PriceMode): { price: number; tier: PriceMode } {
+  if (line.unit_price !== undefined) return { price: line.unit_price, tier: 'retail' };
+  if (pack.selling_price !== null) return { price: pack.selling_price, tier: 'retail' };
+  const { price, tier } = unitPriceFor(line.product, line.qty * pack.units, mode);
+  return { price: packPrice(pack, price, pack.unit), tier };
+}
+
 export function priceSale(input: PriceSaleInput): PricedSale {
   const mode = input.price_mode ?? 'retail';
   const bp = BigInt(input.discount_bp ?? 0);
   if (bp < 0n || bp > 10_000n) throw new RangeError('discount must be between 0 and 100 %');
   const base = input.lines.map((l) => {
     if (!Number.isInteger(l.qty) || l.qty <= 0) throw new RangeError('qty must be a positive integer');
-    const { price, tier } =
-      l.unit_price === undefined ? unitPriceFor(l.product, l.qty, mode) : { price: l.unit_price, tier: 'retail' as PriceMode };
-    return { l, price, tier, lineTotal: lineAmount(price, l.qty, l.product.unit ?? 'piece') };
+    const { price, tier } = l.pack
+      ? packPriceFor(l, l.pack, mode)
+      : l.unit_price === undefined
+        ? unitPriceFor(l.product, l.qty, mode)
+        : { price: l.unit_price, tier: 'retail' as PriceMode };
+    // A pack is whole and priced as a pack; a loose line of a measured product is rounded once (units.ts).
+    return { l, price, tier, lineTotal: l.pack ? price * l.qty : lineAmount(price, l.qty, l.product.unit ?? 'piece') };
   });
   const subtotal = base.reduce((s, b) => s + b.lineTotal, 0);
   const discount = roundHalfUp(BigInt(subtotal) * bp, 10_000n);
@@ -135,7 +158,7 @@ export function priceSale(input: PriceSaleInput): PricedSale {
     return {
       product_id: b.l.product.product_id,
       product_name: b.l.product.name,
-      qty: b.l.qty,
+      qty: b.l.pack ? b.l.qty * b.l.pack.units : b.l.qty,
       ...(b.l.product.unit === undefined ? {} : { unit: b.l.product.unit }),
       unit_price: b.price,
       line_total: b.lineTotal,
@@ -143,6 +166,7 @@ export function priceSale(input: PriceSaleInput): PricedSale {
       tax_rate: b.l.product.tax_rate,
       tax,
       price_tier: b.tier,
+      ...(b.l.pack && { pack: { id: b.l.pack.id, qty: b.l.qty } }),
     };
   });
   return { lines, subtotal, discount, tax: lines.reduce((s, l) => s + l.tax, 0), total };
@@ -151,16 +175,19 @@ export function priceSale(input: PriceSaleInput): PricedSale {
 /**
  * Lines of one product become one line with the summed quantity, keeping the first line's position
  * (`index`, to name it in errors). The server and every till merge the same way; the server sums
- * counts (integers), never decimal quantities.
+ * counts (integers), never decimal quantities. A line sold by the
+ * pack merges only with lines of the same pack (packs add up, each priced as the pack): a carton and
+ * three loose pieces of a soda stay two lines, each priced its own way, and take stock together.
  */
-export function mergeSaleLines<L extends { product_id: string; qty: number }>(
+export function mergeSaleLines<L extends { product_id: string; qty: number; pack_id?: string }>(
   lines: L[],
-): Array<{ product_id: string; qty: number; index: number }> {
-  const merged = new Map<string, { product_id: string; qty: number; index: number }>();
+): Array<{ product_id: string; qty: number; index: number; pack_id?: string }> {
+  const merged = new Map<string, { product_id: string; qty: number; index: number; pack_id?: string }>();
   lines.forEach((l, index) => {
-    const seen = merged.get(l.product_id);
+    const key = l.pack_id ? `${l.product_id}/${l.pack_id}` : l.product_id;
+    const seen = merged.get(key);
     if (seen) seen.qty += l.qty;
-    else merged.set(l.product_id, { product_id: l.product_id, qty: l.qty, index });
+    else merged.set(key, { product_id: l.product_id, qty: l.qty, index, ...(l.pack_id && { pack_id: l.pack_id }) });
   });
   return [...merged.values()];
 }

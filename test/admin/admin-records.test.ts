@@ -108,6 +108,16 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
       'Mchele 5kg',
     ]);
     expect((await get('/admin/products?status=inactive')).body.meta.total).toBe(0);
+    // A pack's barcode finds its product, which answers its packs (issue 51).
+    const juice = (
+      await owner(b, 'POST', '/inventory/products', {
+        name: 'Juisi',
+        selling_price: 1000,
+        packs: [{ name: 'Kreti', units: 24, barcode: '7770024' }],
+      })
+    ).body.data as { id: string };
+    const byPack = await ok(PagedEnvelope(AdminProduct), get('/admin/products?search=7770024'));
+    expect(byPack.data.map((x) => [x.id, x.packs.map((k) => [k.name, k.units])])).toEqual([[juice.id, [['Kreti', 24]]]]);
     const detail = await ok(Envelope(AdminProductDetail), get(`/admin/products/${p.id}`));
     expect(detail.data).toMatchObject({
       sold_qty: 2,

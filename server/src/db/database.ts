@@ -2,7 +2,14 @@
 import type { Kysely } from 'kysely';
 import type { AiCreditUsageTable, OrganisationTable, UserTable } from './tables/accounts.table.js';
 import type { AuthCounterTable, OtpTable, RefreshTokenTable } from './tables/auth.table.js';
-import type { CategoryTable, ProductPriceTable, ProductStockTable, ProductTable, StockAdjustmentTable } from './tables/inventory.table.js';
+import type {
+  CategoryTable,
+  ProductPackTable,
+  ProductPriceTable,
+  ProductStockTable,
+  ProductTable,
+  StockAdjustmentTable,
+} from './tables/inventory.table.js';
 import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, TransactionTable } from './tables/pos.table.js';
 import type { CustomerTable } from './tables/customers.table.js';
 import type {
@@ -66,6 +73,7 @@ export interface Database {
   products: ProductTable;
   product_stock: ProductStockTable;
   product_prices: ProductPriceTable;
+  product_packs: ProductPackTable;
   stock_adjustments: StockAdjustmentTable;
   transactions: TransactionTable;
   transaction_lines: TransactionLineTable;

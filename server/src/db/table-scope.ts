@@ -45,6 +45,7 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   products: tenant(),
   product_stock: tenant(),
   product_prices: tenant(),
+  product_packs: tenant(),
   stock_adjustments: tenant(),
   transactions: tenant(),
   transaction_lines: tenant(),

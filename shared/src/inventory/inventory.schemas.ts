@@ -4,6 +4,7 @@ import { PageQuery } from '../envelope.js';
 import { DosageForm, DrugSchedule } from '../pharmacy/pharmacy.schemas.js';
 import { TaxCode } from '../fiscal/fiscal.schemas.js';
 import { quantityFault, Unit } from './units.js';
+import { PackListInput, ProductPack } from './packs.schemas.js';
 
 /** An expiry alert window in days (about two years at most), for a product and for the organisation's default alike. */
 export const ExpiryAlertDays = z.int().min(1).max(730);
@@ -54,6 +55,7 @@ export const Product = z
     unit: Unit,
     stock: z.number().meta({ description: "Level in the caller's active store, in the product's unit (whole for a piece product)" }),
     reorder_point: z.number().meta({ description: "In the product's unit" }),
+    packs: z.array(ProductPack).default([]).meta({ description: 'The packs it is bought and sold in (stock stays in its unit)' }),
     image: z.string().nullable().meta({
       description:
         "The image's URL: an uploaded file's address is built when answering (PUBLIC_URL + path, or the path alone without PUBLIC_URL)",
@@ -85,6 +87,12 @@ export const Product = z
   })
   .meta({ id: 'Product' });
 export type Product = z.infer<typeof Product>;
+
+/** A product found by a code a scanner read: by a pack's barcode, `scanned_pack` is the pack (a sale line of it names its id). */
+export const ScannedProduct = Product.extend({
+  scanned_pack: ProductPack.nullable().meta({ description: "The pack whose barcode was scanned; null: the product's own barcode or SKU" }),
+}).meta({ id: 'ScannedProduct' });
+export type ScannedProduct = z.infer<typeof ScannedProduct>;
 
 const IN_UNIT =
   "In the product's unit: whole for a piece product, up to 3 decimals for a measured one (kg, g, l, ml, m; at most 1,000,000 units)";
@@ -118,6 +126,7 @@ const productFields = {
         'An upload of the organisation (its `url`, relative or absolute, or its `key`): kept by its key, answered as its address on this server now; or any http(s) URL, kept as given',
     }),
   tax_rate: PercentInput,
+  packs: PackListInput,
   tax_code: TaxCode.nullable().meta({
     description: 'TRA tax code for fiscal receipts (A needs tax_rate 18, the others 0); null: from the store and tax_rate',
   }),

@@ -36,8 +36,12 @@ export const CustomerTin = z
 
 export const SaleLineInput = z.object({
   product_id: z.uuid(),
-  /** In the product's unit: whole for a piece product, up to 3 decimals for a measured one (checked against the product when the sale is resolved). */
+  /** In the product's unit: whole for a piece product, up to 3 decimals for a measured one (checked against the product when the sale is resolved); whole packs with `pack_id`. */
   qty: QuantityInput,
+  pack_id: z
+    .uuid()
+    .optional()
+    .meta({ description: "One of the product's packs: `qty` then counts packs (whole), each taking the pack's units" }),
 });
 export type SaleLineInput = z.infer<typeof SaleLineInput>;
 
@@ -71,6 +75,10 @@ export const CreateSaleInput = z
   .meta({ id: 'CreateSaleInput' });
 export type CreateSaleInput = z.infer<typeof CreateSaleInput>;
 
+/** A line sold by the pack: which pack, how much it holds (in the product's unit), and how many were sold. */
+export const LinePack = z.object({ id: z.uuid(), name: z.string(), units: z.number(), qty: z.int() }).meta({ id: 'LinePack' });
+export type LinePack = z.infer<typeof LinePack>;
+
 export const TransactionLine = z
   .object({
     product_id: z.uuid(),
@@ -85,6 +93,10 @@ export const TransactionLine = z
     discount: Money.meta({ description: "This line's share of the sale discount" }),
     tax: Money.meta({ description: 'VAT contained in the line' }),
     batches: z.array(LineBatch).meta({ description: 'The lots the units came from (batch-tracked products; empty otherwise)' }),
+    pack: LinePack.nullable().optional().meta({
+      description:
+        'The pack the line was sold in (qty is then its units, unit_price one pack’s price); null: loose (always given by the server)',
+    }),
   })
   .meta({ id: 'TransactionLine' });
 

@@ -18,11 +18,15 @@ export type CentsLine = Pick<PricedLine, 'product_id' | 'product_name' | 'qty' |
 
 export type ReceiptLine = Transaction['lines'][number];
 
+/** A line sold by the pack: which, as sold, and how many (`qty` is the line's units, so a pack holds qty / packs). */
+export type SoldPack = { id: string; name: string; qty: number };
+
 /**
  * The line in its unit: 500 counts of a kg product read `qty: 0.5, unit: 'kg'`. A line that names
  * no unit (a till's receipt priced as before units) is a piece line and is written as it always was.
+ * `pack`: the server says null of a loose line; a till that sells no packs yet leaves it out (its receipts as they were).
  */
-export function toReceiptLine(line: CentsLine, batches: LineBatch[]): ReceiptLine {
+export function toReceiptLine(line: CentsLine, batches: LineBatch[], pack?: SoldPack | null): ReceiptLine {
   const unit = line.unit ?? 'piece';
   return {
     product_id: line.product_id,
@@ -34,6 +38,7 @@ export function toReceiptLine(line: CentsLine, batches: LineBatch[]): ReceiptLin
     discount: fromCents(line.discount),
     tax: fromCents(line.tax),
     batches,
+    ...(pack !== undefined && { pack: pack && { ...pack, units: fromCount(line.qty / pack.qty, unit) } }),
   };
 }
 

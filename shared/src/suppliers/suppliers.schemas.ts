@@ -82,6 +82,12 @@ export const DeliveryLine = z
     update_cost: z.boolean(),
     lot_number: z.string().nullable(),
     expiry_date: DateString.nullable(),
+    pack: z
+      .object({ id: z.uuid(), units: z.number().meta({ description: "What one pack holds, in the product's unit, as recorded" }) })
+      .nullable()
+      .meta({
+        description: 'Delivered in packs: qty and unit_cost are per pack, and the stock added is qty × units; null: in the product’s unit',
+      }),
   })
   .meta({ id: 'DeliveryLine' });
 
@@ -119,6 +125,9 @@ export const DeliveryLineInput = z.object({
   }),
   expiry_date: DateString.optional().meta({
     description: 'Batch-tracked products: the lot’s expiry date, YYYY-MM-DD (required with lot_number)',
+  }),
+  pack_id: z.uuid().optional().meta({
+    description: "One of the product's packs: qty counts packs and unit_cost is one pack's; a carton of 24 delivered adds 24 to stock",
   }),
 });
 export type DeliveryLineInput = z.infer<typeof DeliveryLineInput>;

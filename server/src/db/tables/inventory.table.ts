@@ -71,6 +71,19 @@ export interface ProductPriceTable {
   changed_by: string | null;
 }
 
+/** A pack of a product (issue 51): `units` in the product's counts, `selling_price` in cents (null: units × the unit price). */
+export interface ProductPackTable {
+  org_id: string;
+  id: string;
+  product_id: string;
+  name: string;
+  units: number;
+  barcode: string | null;
+  selling_price: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface StockAdjustmentTable {
   id: string;
   org_id: string;
@@ -86,4 +99,5 @@ export interface StockAdjustmentTable {
 
 export type CategoryRow = Selectable<CategoryTable>;
 export type ProductRow = Selectable<ProductTable>;
+export type ProductPackRow = Selectable<ProductPackTable>;
 export type StockAdjustmentRow = Selectable<StockAdjustmentTable>;

@@ -69,6 +69,10 @@ export interface TransactionLineTable {
   tax: Generated<number>;
   /** Cost price in force at the sale, for profit. */
   cost_price: Generated<number>;
+  /** Sold by the pack (issue 51): which pack, its name as sold and how many; `qty` is still the line's counts. Null: sold loose. */
+  pack_id: string | null;
+  pack_name: string | null;
+  pack_qty: number | null;
 }
 
 export type TransactionRow = Selectable<TransactionTable>;

@@ -58,6 +58,9 @@ export interface DeliveryLineTable {
   /** Batch-tracked products: the lot and its expiry (`YYYY-MM-DD`). */
   lot_number: string | null;
   expiry_date: string | null;
+  /** In packs (issue 51): the pack, and its counts as recorded; `qty` and `unit_cost` are then per pack. Null: in the product's unit. */
+  pack_id: string | null;
+  pack_units: number | null;
 }
 
 export interface SupplierPaymentTable {

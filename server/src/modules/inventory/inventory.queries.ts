@@ -5,7 +5,8 @@ import type { Database } from '../../db/database.js';
 import { orgIdCheck } from '../../db/dialect.js';
 import { iso } from '../../lib/clock.js';
 import type { ServiceContext } from '../../lib/context.js';
-import type { CategoryRow, ProductRow, ProductTable, StockAdjustmentRow } from '../../db/tables/inventory.table.js';
+import type { CategoryRow, ProductPackRow, ProductRow, ProductTable, StockAdjustmentRow } from '../../db/tables/inventory.table.js';
+import { packsOf, toPack } from './packs.queries.js';
 import { type FileAddress, keyUrl } from '../uploads/uploads.exports.js';
 
 export function toCategory(row: CategoryRow & { product_count: number | string | null }): Category {
@@ -27,8 +28,9 @@ export type ProductWithStock = ProductRow & { stock: number; org_expiry_alert_da
 /**
  * `files`: what an uploaded image's address is built from, now (services/product-image.ts): a
  * product keeps its upload's key, never the address of the server that answered at the time.
+ * `packs`: the product's (`packsOf`).
  */
-export function toProduct(row: ProductWithStock, files: FileAddress): Product {
+export function toProduct(row: ProductWithStock, files: FileAddress, packs: ProductPackRow[]): Product {
   const unit = row.unit;
   const stock = fromCount(Number(row.stock), unit);
   const reorderPoint = fromCount(row.reorder_point, unit);
@@ -46,6 +48,7 @@ export function toProduct(row: ProductWithStock, files: FileAddress): Product {
     unit,
     stock,
     reorder_point: reorderPoint,
+    packs: packs.map((p) => toPack(p, unit)),
     image: row.image_key ? keyUrl(files, row.image_key) : row.image,
     tax_rate: fromBasisPoints(row.tax_rate),
     tax_code: row.tax_code,
@@ -64,6 +67,19 @@ export function toProduct(row: ProductWithStock, files: FileAddress): Product {
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
+}
+
+/** Products as answered, with their packs: one read of the packs per organisation among them (one, but for the platform's lists). */
+export async function toProducts(db: Kysely<Database>, rows: ProductWithStock[], files: FileAddress): Promise<Product[]> {
+  const packs = new Map<string, ProductPackRow[]>();
+  for (const orgId of new Set(rows.map((r) => r.org_id)))
+    for (const [id, list] of await packsOf(
+      db,
+      orgId,
+      rows.filter((r) => r.org_id === orgId).map((r) => r.id),
+    ))
+      packs.set(id, list);
+  return rows.map((r) => toProduct(r, files, packs.get(r.id) ?? []));
 }
 
 /** Products with `stock` = their level in `storeId` (0 where no row yet) and the organisation's default expiry alert window. */

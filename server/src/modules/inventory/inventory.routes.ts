@@ -9,6 +9,7 @@ import {
   ListProductsQuery,
   PagedEnvelope,
   Product,
+  ScannedProduct,
   StockAdjustment,
   UpdateCategoryInput,
   UpdateProductInput,
@@ -115,12 +116,13 @@ export const getByCode = defineRoute('bearer', {
   method: 'get',
   path: '/inventory/products/barcode/{code}',
   operationId: 'getProductByBarcode',
-  description: 'What a till scanner needs: the product with this barcode (or SKU) and its stock in the active store.',
+  description:
+    "What a till scanner needs: the product with this barcode (or SKU, or one of its packs' barcodes, then `scanned_pack` says which) and its stock in the active store.",
   errors: ['INVALID_STATE'],
   tags,
-  summary: 'Find a product by barcode, then by SKU',
+  summary: "Find a product by barcode, then by SKU, then by a pack's barcode",
   request: { params: z.object({ code: z.string().min(1).max(64) }) },
-  responses: { 200: jsonResponse(Envelope(Product), 'Product') },
+  responses: { 200: jsonResponse(Envelope(ScannedProduct), 'The product, and the pack scanned') },
 });
 
 export const getProduct = defineRoute('bearer', {

@@ -69,6 +69,7 @@ export function toTransaction(
         batches
           .filter((b) => b.product_id === l.product_id)
           .map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: fromCount(b.qty, l.unit) })),
+        l.pack_id === null ? null : { id: l.pack_id, name: l.pack_name ?? '', qty: Number(l.pack_qty) },
       ),
     ),
     fiscal,

@@ -48,6 +48,8 @@ export interface LineWithName {
   expiry_date: string | null;
   /** Null once the product was deleted. */
   track_batches: number | null;
+  pack_id: string | null;
+  pack_units: number | null;
   /** The product's unit (`qty` is in its counts); null once the product was deleted. */
   unit: Unit | null;
 }
@@ -95,11 +97,13 @@ export async function toDeliveries(db: Kysely<Database>, rows: DeliveryWithSuppl
         id: l.id,
         product_id: l.product_id,
         product_name: l.product_name ?? '(deleted product)',
-        qty: fromCount(Number(l.qty), l.unit ?? 'piece'),
+        // By the pack, whole packs; loose, counts of the product's unit.
+        qty: l.pack_id === null ? fromCount(Number(l.qty), l.unit ?? 'piece') : Number(l.qty),
         unit_cost: fromCents(Number(l.unit_cost)),
         update_cost: l.update_cost === 1,
         lot_number: l.lot_number,
         expiry_date: l.expiry_date,
+        pack: l.pack_id === null ? null : { id: l.pack_id, units: fromCount(Number(l.pack_units), l.unit ?? 'piece') },
       })),
     stock_added_at: isoOrNull(row.stock_added_at === null ? null : Number(row.stock_added_at)),
     created_by: row.created_by,
@@ -152,12 +156,12 @@ export function insertDelivery(db: Kysely<Database>, d: NewDelivery, now: number
     .executeTakeFirstOrThrow();
 }
 
-/** The delivery's lines as given (qty already in counts, money to cents), in one statement; none, no statement. */
+/** The delivery's lines as given (qty already in counts, or whole packs by the pack; money to cents), in one statement; none, no statement. */
 export async function insertDeliveryLines(
   db: Kysely<Database>,
   orgId: string,
   deliveryId: string,
-  lines: DeliveryLineInput[],
+  lines: Array<DeliveryLineInput & { pack_units: number | null }>,
 ): Promise<void> {
   if (lines.length === 0) return;
   await db
@@ -173,6 +177,8 @@ export async function insertDeliveryLines(
         update_cost: l.update_cost ? 1 : 0,
         lot_number: l.lot_number ?? null,
         expiry_date: l.expiry_date ?? null,
+        pack_id: l.pack_id ?? null,
+        pack_units: l.pack_units,
       })),
     )
     .execute();

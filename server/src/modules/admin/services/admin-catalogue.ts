@@ -13,7 +13,14 @@ import type {
 import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { toCategory, toProduct, createCategory, deleteCategory, updateCategory, updateProduct } from '../../inventory/inventory.exports.js';
+import {
+  toCategory,
+  toProducts,
+  createCategory,
+  deleteCategory,
+  updateCategory,
+  updateProduct,
+} from '../../inventory/inventory.exports.js';
 import type { CategoryRow, ProductRow } from '../../../db/tables/inventory.table.js';
 import { productStockByStore, productsWithOrg, selectCategories, selectProducts, soldQtyOf } from '../admin.queries.js';
 import { acrossOrgs, adminTx, asOrg, auditAdmin, requireOrgExists } from './admin-context.js';
@@ -22,11 +29,14 @@ import { requireAdmin } from '../../../lib/auth/authorize.js';
 
 type ProductWithOrg = ProductRow & { stock: number | string | null; organisation_name: string; org_expiry_alert_days: number };
 
-const toAdminProduct = (ctx: AuthedContext, row: ProductWithOrg): AdminProduct => ({
-  ...toProduct({ ...row, stock: Number(row.stock ?? 0) }, ctx.config),
-  org_id: row.org_id,
-  organisation_name: row.organisation_name,
-});
+async function toAdminProducts(ctx: AuthedContext, rows: ProductWithOrg[]): Promise<AdminProduct[]> {
+  const products = await toProducts(
+    ctx.db,
+    rows.map((row) => ({ ...row, stock: Number(row.stock ?? 0) })),
+    ctx.config,
+  );
+  return products.map((p, i) => ({ ...p, org_id: rows[i]!.org_id, organisation_name: rows[i]!.organisation_name }));
+}
 
 export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProductsQuery): Promise<{ items: AdminProduct[]; meta: PageMeta }> {
   requireAdmin(ctx);
@@ -37,7 +47,20 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
   if (q.search) {
     const t = q.search;
     base = base.where((eb) =>
-      eb.or([containsText(ctx.dialect, 'p.name', t), containsText(ctx.dialect, 'p.sku', t), containsText(ctx.dialect, 'p.barcode', t)]),
+      eb.or([
+        containsText(ctx.dialect, 'p.name', t),
+        containsText(ctx.dialect, 'p.sku', t),
+        containsText(ctx.dialect, 'p.barcode', t),
+        // A pack's barcode finds its product too (issue 51).
+        eb.exists(
+          eb
+            .selectFrom('product_packs as k')
+            .select('k.id')
+            .whereRef('k.org_id', '=', 'p.org_id')
+            .whereRef('k.product_id', '=', 'p.id')
+            .where(containsText(ctx.dialect, 'k.barcode', t)),
+        ),
+      ]),
     );
   }
   const ids = base.select('p.id');
@@ -51,7 +74,7 @@ export async function listAdminProducts(ctx: AuthedContext, q: ListAdminProducts
       .orderBy('p.id'),
     q,
   );
-  return { items: rows.map((r) => toAdminProduct(ctx, r)), meta };
+  return { items: await toAdminProducts(ctx, rows), meta };
 }
 
 async function requireProduct(ctx: AuthedContext, id: string): Promise<ProductWithOrg> {
@@ -77,7 +100,7 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
       .executeTakeFirstOrThrow(),
   ]);
   return {
-    ...toAdminProduct(ctx, row),
+    ...(await toAdminProducts(ctx, [row]))[0]!,
     category_name: category?.name ?? null,
     stock_by_store: stores.map((s) => ({ store_id: s.store_id, store_name: s.store_name, qty: Number(s.qty) })),
     sold_qty: Number(sold.qty),

@@ -5,7 +5,7 @@ import { type Expression, type SelectQueryBuilder, sql } from 'kysely';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { onPage, pageWindow } from '../../../db/page.js';
-import { productsWithStock, toProduct } from '../inventory.queries.js';
+import { productsWithStock, toProducts } from '../inventory.queries.js';
 import { countMatches, type ProductsDb, type ProductsEb, productMatches, searchPage, stockIn } from '../product-search.queries.js';
 
 type Filters = Pick<ListProductsQuery, 'category_id' | 'status' | 'low_stock'>;
@@ -37,7 +37,7 @@ export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Pr
     const matches = filtered(productMatches(ctx.db, ctx.dialect, orgId, q.search), q, (eb) => stockIn(eb, storeId));
     const rows = await searchPage(ctx.db, ctx.dialect, { orgId, storeId }, matches, pageWindow(q));
     const total = rows.length > 0 ? Number(rows[0]!.total) : offset === 0 ? 0 : await countMatches(ctx.db, matches);
-    return { items: rows.map((r) => toProduct(r, ctx.config)), meta: pageMeta(q.page, q.page_size, total) };
+    return { items: await toProducts(ctx.db, rows, ctx.config), meta: pageMeta(q.page, q.page_size, total) };
   }
   const query = filtered(productsWithStock(ctx.db, orgId, storeId), q, (eb) => eb.fn.coalesce(sql.ref<number>('ps.qty'), eb.lit(0)));
   const rows = await query.orderBy('p.name').orderBy('p.id').$call(onPage(q)).execute();
@@ -54,5 +54,5 @@ export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Pr
             .executeTakeFirstOrThrow()
         ).total,
       );
-  return { items: rows.map((r) => toProduct(r, ctx.config)), meta: pageMeta(q.page, q.page_size, count) };
+  return { items: await toProducts(ctx.db, rows, ctx.config), meta: pageMeta(q.page, q.page_size, count) };
 }

@@ -1,12 +1,12 @@
 /** The organisation-wide catalogue; `stock` is always the caller's active store's level. */
 import { checkTaxCode, newId, type TaxCode, toBasisPoints, toCents } from '@duka/shared';
-import type { CreateProductInput, Product, UpdateProductInput } from '@duka/shared';
+import type { CreateProductInput, Product, ScannedProduct, UpdateProductInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { uniqueViolationField } from '../../../db/dialect.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
-import type { AuthedContext } from '../../../lib/context.js';
+import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { DuplicateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import type { ProductTable } from '../../../db/tables/inventory.table.js';
 import {
@@ -19,6 +19,8 @@ import {
   toProduct,
 } from '../inventory.queries.js';
 import { imageColumns } from './product-image.js';
+import { packByBarcode, packsOf, replacePacks } from '../packs.queries.js';
+import { assertBarcodesFree, packRows } from './packs.js';
 import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { insertAdjustment } from './stock.js';
@@ -74,21 +76,31 @@ async function assertCategory(ctx: AuthedContext, orgId: string, categoryId: str
   if (categoryId && !(await findCategory(ctx.db, orgId, categoryId))) throw new NotFoundError('category');
 }
 
+/** The product as answered, with its packs (read through `ctx`: inside a write, its transaction). */
+async function answer(ctx: ServiceContext, row: ProductWithStock): Promise<Product> {
+  const packs = await packsOf(ctx.db, row.org_id, [row.id]);
+  return toProduct(row, ctx.config, packs.get(row.id) ?? []);
+}
+
 export async function getProduct(ctx: AuthedContext, id: string): Promise<Product> {
   const { orgId, storeId } = requireStore(ctx);
   const row = await findProduct(ctx.db, orgId, storeId, id);
   if (!row) throw new NotFoundError('product');
-  return toProduct(row, ctx.config);
+  return answer(ctx, row);
 }
 
-/** By barcode first, then by SKU, as a scanner at the till needs. */
-export async function getProductByCode(ctx: AuthedContext, code: string): Promise<Product> {
+/** By barcode first, then by SKU, then by a pack's barcode (saying which pack), as a scanner at the till needs. */
+export async function getProductByCode(ctx: AuthedContext, code: string): Promise<ScannedProduct> {
   const { orgId, storeId } = requireStore(ctx);
   const row =
     (await productsWithStock(ctx.db, orgId, storeId).where('p.barcode', '=', code).executeTakeFirst()) ??
     (await productsWithStock(ctx.db, orgId, storeId).where('p.sku', '=', code).executeTakeFirst());
-  if (!row) throw new NotFoundError('product');
-  return toProduct(row, ctx.config);
+  if (row) return { ...(await answer(ctx, row)), scanned_pack: null };
+  const pack = await packByBarcode(ctx.db, orgId, code);
+  const packed = pack && (await findProduct(ctx.db, orgId, storeId, pack.product_id));
+  if (!packed) throw new NotFoundError('product');
+  const product = await answer(ctx, packed);
+  return { ...product, scanned_pack: product.packs.find((p) => p.id === pack.id)! };
 }
 
 export async function createProduct(ctx: AuthedContext, input: CreateProductInput): Promise<Product> {
@@ -110,6 +122,9 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
       const id = newId();
       await insertProduct(tx.db, { id, orgId, name: input.name, fields: { ...columns(input, counts, trackBatches), ...image }, now });
       const row = (await findProduct(tx.db, orgId, storeId, id))!;
+      const packs = packRows({ orgId, productId: id, unit: row.unit, now }, input.packs ?? [], []);
+      await assertBarcodesFree(tx, { orgId, productId: id }, { product: row.barcode, packs: packs.map((p) => p.barcode ?? null) });
+      if (packs.length) await replacePacks(tx.db, { orgId, productId: id }, packs);
       await recordPrice(tx, row);
       let level = 0;
       if (stock > 0) {
@@ -118,11 +133,24 @@ export async function createProduct(ctx: AuthedContext, input: CreateProductInpu
       }
       noteChange(tx, orgId, { entity: 'product', id });
       await recordAudit(tx, { action: 'product.create', description: `Added product ${row.name}`, entity: 'product', entityId: id });
-      return toProduct({ ...row, stock: level }, ctx.config);
+      return answer(tx, { ...row, stock: level });
     });
   } catch (err) {
     rethrowDuplicate(err);
   }
+}
+
+/**
+ * On update: `packs` sent replaces the product's packs; with a new barcode or packs, every barcode
+ * the product then answers to is checked free (`assertBarcodesFree`).
+ */
+async function updatePacks(tx: ServiceContext, after: ProductWithStock, input: UpdateProductInput, now: number) {
+  if (input.packs === undefined && input.barcode == null) return;
+  const at = { orgId: after.org_id, productId: after.id };
+  const existing = (await packsOf(tx.db, at.orgId, [at.productId])).get(at.productId) ?? [];
+  const packs = input.packs === undefined ? existing : packRows({ ...at, unit: after.unit, now }, input.packs, existing);
+  await assertBarcodesFree(tx, at, { product: after.barcode, packs: packs.map((p) => p.barcode ?? null) });
+  if (input.packs !== undefined) await replacePacks(tx.db, at, packs);
 }
 
 const PRICE_FIELDS = ['selling_price', 'wholesale_price', 'cost_price', 'tax_rate'] as const;
@@ -171,6 +199,7 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
           .where('id', '=', id)
           .execute();
       let after: ProductWithStock = (await findProduct(tx.db, orgId, storeId, id))!;
+      await updatePacks(tx, after, input, now);
       if (PRICE_FIELDS.some((f) => after[f] !== before[f])) await recordPrice(tx, after);
       if (counts.stock !== undefined && counts.stock !== Number(after.stock)) {
         const delta = counts.stock - Number(after.stock);
@@ -186,7 +215,7 @@ export async function updateProduct(ctx: AuthedContext, id: string, input: Updat
       }
       noteChange(tx, orgId, { entity: 'product', id });
       await recordAudit(tx, { action: 'product.update', description: `Updated product ${after.name}`, entity: 'product', entityId: id });
-      return toProduct(after, ctx.config);
+      return answer(tx, after);
     });
   } catch (err) {
     rethrowDuplicate(err);
@@ -235,6 +264,7 @@ export async function deleteProduct(ctx: AuthedContext, id: string): Promise<voi
       });
       return;
     }
+    await replacePacks(tx.db, { orgId, productId: id }, []);
     await tx.db.deleteFrom('product_prices').where('org_id', '=', orgId).where('product_id', '=', id).execute();
     const stocked = await tx.db
       .deleteFrom('product_stock')

@@ -11,7 +11,7 @@ import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { adjustBatch } from '../../pharmacy/pharmacy.exports.js';
 import { changeStockLevel, countOf, quantityText } from '../../stock-levels/stock-levels.exports.js';
-import { findProduct, insertStockAdjustment, productAdjustments, productsWithStock, toProduct } from '../inventory.queries.js';
+import { findProduct, insertStockAdjustment, productAdjustments, productsWithStock, toProducts } from '../inventory.queries.js';
 
 /** Record an adjustment row (never edited or deleted) for a change already applied; both figures in counts. */
 export async function insertAdjustment(
@@ -74,7 +74,7 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
       entity: 'product',
       entityId: productId,
     });
-    return toProduct({ ...product, stock: qty }, ctx.config);
+    return (await toProducts(tx.db, [{ ...product, stock: qty }], ctx.config))[0]!;
   });
 }
 
@@ -107,5 +107,5 @@ export async function listLowStock(ctx: AuthedContext): Promise<Product[]> {
     .orderBy('stock')
     .orderBy('p.name')
     .execute();
-  return rows.map((r) => toProduct(r, ctx.config));
+  return toProducts(ctx.db, rows, ctx.config);
 }

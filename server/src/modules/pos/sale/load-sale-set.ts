@@ -14,7 +14,7 @@ import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { toE164 } from '../../../lib/phone.js';
 import { outstandingByCustomer } from '../../credits/credits.exports.js';
-import { orgProductsById } from '../../inventory/inventory.exports.js';
+import { orgPacksById, orgProductsById } from '../../inventory/inventory.exports.js';
 import { collectsFor } from '../../payments/payments.exports.js';
 import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
 import { insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
@@ -32,7 +32,7 @@ export async function loadSaleSet(
   products?: Map<string, ProductRow>,
 ): Promise<SaleSet> {
   const { orgId } = scope;
-  const { existing, org, catalogue, shifts } = await readUnlocked(tx, scope, requests, products);
+  const { existing, org, catalogue, shifts, packs } = await readUnlocked(tx, scope, requests, products);
   const customers = await readCustomers(tx, orgId, requests);
   const owed = await outstandingByCustomer(tx.db, orgId, creditorsOf(requests, customers));
   const { store, stock, stocked } = await lockStoreAndStock(tx, scope, catalogue);
@@ -46,6 +46,7 @@ export async function loadSaleSet(
     // SQLite answers exists() with 0 or 1, Postgres with a boolean.
     collects: Boolean(org.collects),
     products: catalogue,
+    packs,
     sales: new Map(existing.map((t) => [t.id, t])),
     customers: customers.byId,
     customersByPhone: customers.byPhone,
@@ -60,17 +61,19 @@ export async function loadSaleSet(
 
 /**
  * What needs no lock, read side by side before any is taken: the sales already recorded with these
- * ids (a replayed push), the organisation, the catalogue (unless the caller read it) and the shifts.
+ * ids (a replayed push), the organisation, the catalogue (unless the caller read it), the shifts and
+ * the packs the lines name.
  */
 async function readUnlocked(tx: ServiceContext, scope: Scope, requests: SaleRequest[], products?: Map<string, ProductRow>) {
   const { orgId, storeId } = scope;
   const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
   const productIds = [...new Set(requests.flatMap((r) => r.input.lines.map((l) => l.product_id)))];
+  const packIds = [...new Set(requests.flatMap((r) => r.input.lines.flatMap((l) => (l.pack_id ? [l.pack_id] : []))))];
   const shiftsWanted = {
     ids: [...new Set(requests.flatMap((r) => (r.opts.shiftId ? [r.opts.shiftId] : [])))],
     cashiers: [...new Set(requests.map((r) => cashierOf(tx, r)))],
   };
-  const [existing, org, catalogue, shifts] = await Promise.all([
+  const [existing, org, catalogue, shifts, packs] = await Promise.all([
     // By the ids' key whatever SQLite's statistics say of the (org_id, …) indexes: orgIdCheck.
     ids.length
       ? tx.db
@@ -88,8 +91,10 @@ async function readUnlocked(tx: ServiceContext, scope: Scope, requests: SaleRequ
       .executeTakeFirstOrThrow(),
     products ?? orgProductsById(tx, orgId, productIds),
     shiftCandidates(tx.db, scope, shiftsWanted),
+    // Only a sale by the pack reads packs: every other sale runs the statements it always did.
+    orgPacksById(tx.db, orgId, packIds),
   ]);
-  return { existing, org, catalogue, shifts };
+  return { existing, org, catalogue, shifts, packs };
 }
 
 /** Who a sale is booked to: the till's pusher offline, else the request's own actor. */

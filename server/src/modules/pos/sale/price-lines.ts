@@ -5,7 +5,7 @@
  * The push also judges a cash sale's tender with this stage, on the lines as the till sent them.
  */
 import { type PricedSale, type PricingLine, type PriceMode, priceSale } from '@duka/shared';
-import type { ProductRow } from '../../../db/tables/inventory.table.js';
+import type { ProductPackRow, ProductRow } from '../../../db/tables/inventory.table.js';
 import type { SaleOptions, SaleSet } from './sale-set.js';
 
 /** A catalogue row as the shared pricing reads it: quantities (the lines', the wholesale minimum) in counts of its unit. */
@@ -28,8 +28,12 @@ export interface PricingSale {
   request: { opts: Pick<SaleOptions, 'unitPrices'> };
 }
 export interface PricingLines {
-  /** `qty` in counts of the product's unit. A line's own `unit_price` (cents; the tender check's lines as the till sent them) comes before `unitPrices`. */
-  lines: Array<{ product_id: string; qty: number; unit_price?: number }>;
+  /**
+   * `qty` in counts of the product's unit. A line's own `unit_price` (cents; the tender check's lines
+   * as the till sent them) comes before `unitPrices`. A line sold by the pack is priced by the pack
+   * (`packPrice`), `qty` then its counts.
+   */
+  lines: Array<{ product_id: string; qty: number; unit_price?: number; pack?: { row: ProductPackRow; packs: number } }>;
   discountBp: number;
   priceMode: PriceMode;
 }
@@ -39,6 +43,11 @@ export function priceLines(sale: PricingSale, resolved: PricingLines): PricedSal
   return priceSale({
     lines: resolved.lines.map<PricingLine>((l) => {
       const p = set.products.get(l.product_id)!;
+      // A till's or a quote's price is per product: it is the loose unit's, never a pack's.
+      if (l.pack) {
+        const { id, units, selling_price } = l.pack.row;
+        return { product: pricingOf(p), qty: l.pack.packs, pack: { id, units, selling_price, unit: p.unit }, unit_price: l.unit_price };
+      }
       return { product: pricingOf(p), qty: l.qty, unit_price: l.unit_price ?? request.opts.unitPrices?.get(p.id) };
     }),
     discount_bp: resolved.discountBp,

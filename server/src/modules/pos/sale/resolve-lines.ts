@@ -1,15 +1,19 @@
 /**
  * Stage `resolveLines`: the sale's lines in counts of their products' units (issue 51: a piece
- * product's qty whole, a measured one's up to 3 decimals, else a 400 naming the line), merged per
- * product; its price mode and discount; and its customer: found by id or phone, or, for a phone met
- * for the first time, a new customer written with the sale. The products themselves are the set's
+ * product's qty whole, a measured one's up to 3 decimals, packs whole, else a 400 naming the line),
+ * merged per product (and pack; a line sold by the pack takes packs × the pack's units); its price
+ * mode and discount; and its customer: found by id or phone, or, for a phone met for the first
+ * time, a new customer written with the sale. The products and packs themselves are the set's
  * (read once for a whole batch).
  */
 import { mergeSaleLines, newId, type PriceMode, quantityFault, type SaleLineInput, toBasisPoints, toCount } from '@duka/shared';
-import { ValidationError } from '../../../lib/errors.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import { normalisePhone } from '../../../lib/phone.js';
+import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { SaleDraft, SaleLine } from './sale-plan.js';
+
+/** Counts a line may take: what an integer column holds with room to spare. */
+const MAX_LINE_COUNTS = 1_000_000_000;
 
 export interface ResolvedSale {
   lines: SaleLine[];
@@ -23,21 +27,36 @@ export interface ResolvedSale {
 
 export function resolveLines(sale: SaleDraft): ResolvedSale {
   const { input } = sale.request;
-  const lines = mergeSaleLines(input.lines.map((l, i) => countedLine(sale, l, i)));
+  const lines = mergeSaleLines(input.lines.map((l, i) => countedLine(sale, l, i))).map((l) => packLine(sale, l));
   const { customer, newCustomer } = findCustomer(sale);
   return { lines, customer, newCustomer, priceMode: input.price_mode ?? 'retail', discountBp: toBasisPoints(input.discount_pct ?? 0) };
 }
 
 /**
- * A line's qty as counts of its product's unit, so lines merge and stock moves in integers. A
- * product the shop lacks is left as sent, for `checkRules` to refuse.
+ * A line's qty as counts of its product's unit, so lines merge and stock moves in integers; a line
+ * by the pack counts whole packs. A product the shop lacks is left as sent, for `checkRules` to refuse.
  */
 function countedLine(sale: SaleDraft, line: SaleLineInput, index: number): SaleLineInput {
-  const unit = sale.set.products.get(line.product_id)?.unit;
+  const unit = line.pack_id ? 'piece' : sale.set.products.get(line.product_id)?.unit;
   if (unit === undefined) return line;
   const fault = quantityFault(line.qty, unit);
-  if (fault) throw new ValidationError(`lines.${index}.qty`, fault);
-  return { product_id: line.product_id, qty: toCount(line.qty, unit) };
+  if (fault) throw new ValidationError(`lines.${index}.qty`, line.pack_id ? 'packs are sold whole' : fault);
+  return { ...line, qty: toCount(line.qty, unit) };
+}
+
+/** A line as the stages see it: by the pack, its counts are packs × the pack's units (a pack of another product or organisation is not found). */
+function packLine(sale: SaleDraft, l: SaleLine & { pack_id?: string }): SaleLine {
+  if (!l.pack_id) return { index: l.index, product_id: l.product_id, qty: l.qty };
+  const row = sale.set.packs.get(l.pack_id);
+  if (!row || row.product_id !== l.product_id) {
+    const field = `lines.${l.index}.pack_id`;
+    throw new ServiceError('NOT_FOUND', 'pack not found', {
+      errors: [{ code: 'NOT_FOUND', field, message: 'is not a pack of this product' }],
+    });
+  }
+  const qty = l.qty * row.units;
+  if (qty > MAX_LINE_COUNTS) throw new ValidationError(`lines.${l.index}.qty`, `is more than one line can take (${qty} units)`);
+  return { index: l.index, product_id: l.product_id, qty, pack: { row, packs: l.qty } };
 }
 
 function findCustomer(sale: SaleDraft): { customer?: CustomerRow; newCustomer?: CustomerRow } {

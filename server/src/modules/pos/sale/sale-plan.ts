@@ -8,6 +8,7 @@ import type { Insertable } from 'kysely';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CreditTabTable } from '../../../db/tables/credits.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
+import type { ProductPackRow } from '../../../db/tables/inventory.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import type { Actor, AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
@@ -16,11 +17,16 @@ import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
 import type { SaleRequest, SaleSet } from './sale-set.js';
 import { type Breach, type SalePolicy, salePolicyFor } from './sale-policy.js';
 
-/** A sale line, merged per product (`mergeSaleLines`): `index` names the first line it came from. */
+/**
+ * A sale line, merged per product and pack (`mergeSaleLines`): `index` names the first line it came
+ * from. `qty` is in the product's counts; a line sold by the pack has its `pack` (units in counts,
+ * price in cents) and how many packs (`packs`): qty = packs × units.
+ */
 export interface SaleLine {
   index: number;
   product_id: string;
   qty: number;
+  pack?: { row: ProductPackRow; packs: number };
 }
 
 /** The sale being planned: what was asked, against which figures, and the conflicts met so far. */

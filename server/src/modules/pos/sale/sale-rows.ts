@@ -110,6 +110,9 @@ function lineRows(sale: SaleDraft, done: StagesDone): TransactionLineRow[] {
     tax_rate: l.tax_rate,
     tax: l.tax,
     cost_price: sale.set.products.get(l.product_id)!.cost_price,
+    pack_id: l.pack?.id ?? null,
+    pack_name: l.pack ? sale.set.packs.get(l.pack.id)!.name : null,
+    pack_qty: l.pack?.qty ?? null,
   }));
 }
 

@@ -6,7 +6,7 @@
 import type { AddoEntry, CreateSaleInput, LineBatchInput, SaleSource } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
-import type { ProductRow } from '../../../db/tables/inventory.table.js';
+import type { ProductPackRow, ProductRow } from '../../../db/tables/inventory.table.js';
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { Actor } from '../../../lib/context.js';
 import type { ShiftCandidate } from '../../tenancy/tenancy.exports.js';
@@ -56,6 +56,8 @@ export interface SaleSet {
   /** The store takes mobile money through a collection account: its mobile-money sales are checked against the provider's reports. */
   collects: boolean;
   products: Map<string, ProductRow>;
+  /** The packs the sales' lines name (issue 51), by id: the organisation's only. */
+  packs: Map<string, ProductPackRow>;
   /** Sales by id: those already recorded (any organisation) and those planned in this set. */
   sales: Map<string, TransactionRow>;
   customers: Map<string, CustomerRow>;

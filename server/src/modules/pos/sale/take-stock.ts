@@ -3,7 +3,8 @@
  * units must be there; offline a sale beyond them is booked as oversold), and a batch-tracked line
  * takes its units from lots, as the store's policy chooses them (pharmacy: FEFO, the till's lots
  * first on a push, the unallocated lot for units no lot held). Everything here is in counts of the
- * product's unit (issue 51); what a cashier reads (the refusal, a conflict) is in the unit itself.
+ * product's unit (issue 51; a strip of 10 tablets takes 10 from the lots); what a cashier reads
+ * (the refusal, a conflict) is in the unit itself.
  */
 import { type FefoBreach, fromCount, type LineBatch } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
@@ -23,7 +24,7 @@ export function takeStock(sale: SaleDraft, lines: SaleLine[], saleId: string): S
   const taken: StockTaken = { stockDelta: new Map(), stockAfter: new Map(), lots: [], moves: [], newBatches: [] };
   const tracked: SaleLine[] = [];
   // In product-id order, as the rows were locked: the first short line online is the one named.
-  for (const l of [...lines].sort((a, b) => a.product_id.localeCompare(b.product_id))) {
+  for (const l of perProduct(lines).sort((a, b) => a.product_id.localeCompare(b.product_id))) {
     const p = sale.set.products.get(l.product_id)!;
     if (p.is_service === 1) continue;
     const current = sale.set.stock.get(p.id) ?? 0;
@@ -35,6 +36,19 @@ export function takeStock(sale: SaleDraft, lines: SaleLine[], saleId: string): S
   for (const l of tracked) breaches.push(...takeLots(sale, taken, l, saleId));
   enforce(sale, breaches);
   return taken;
+}
+
+/**
+ * One line per product, its counts summed: a product sold both by the pack and loose (a carton and
+ * three pieces) takes its stock, and its lots, once for the two (named by the first line).
+ */
+function perProduct(lines: SaleLine[]): SaleLine[] {
+  const merged = new Map<string, SaleLine>();
+  for (const l of lines) {
+    const seen = merged.get(l.product_id);
+    merged.set(l.product_id, seen ? { ...seen, qty: seen.qty + l.qty } : { index: l.index, product_id: l.product_id, qty: l.qty });
+  }
+  return [...merged.values()];
 }
 
 /** A product without lots: its level falls by the line, below zero offline (an oversold conflict). */

@@ -25,7 +25,8 @@ async function quote(tx: TxContext<AuthedContext>, input: CreateSaleInput) {
   const stocked = planned.merged.filter((l) => set.products.get(l.product_id)!.is_service !== 1);
   return {
     total: planned.row.total,
-    unit_prices: Object.fromEntries(planned.lines.map((l) => [l.product_id, l.unit_price])),
+    // The loose lines' prices: a pack line is priced by its pack again when booked.
+    unit_prices: Object.fromEntries(planned.lines.filter((l) => l.pack_id === null).map((l) => [l.product_id, l.unit_price])),
     holds: stocked.map((l) => ({
       product_id: l.product_id,
       product_name: set.products.get(l.product_id)!.name,

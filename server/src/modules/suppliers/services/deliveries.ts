@@ -19,7 +19,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
-import { orgProductsById } from '../../inventory/inventory.exports.js';
+import { orgPacksById, orgProductsById } from '../../inventory/inventory.exports.js';
 import { countOf } from '../../stock-levels/stock-levels.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import {
@@ -46,20 +46,36 @@ const MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
   cancelled: [],
 };
 
-/** A line as stored: `qty` in the product's counts, with the product's unit. */
-export type CountedLine = DeliveryLineInput & { unit: Unit };
+/** A line as stored: `qty` in the product's counts (or, by the pack, whole packs), with the product's unit and the pack's units. */
+export type CountedLine = DeliveryLineInput & { unit: Unit; pack_units: number | null };
 
 /**
- * Every line's product is a stocked product of the organisation (404 / 400 naming the line), and its
- * qty one of the product's unit; answers the lines with their qty in counts.
+ * Every line's product is a stocked product of the organisation, and a line's pack one of its packs
+ * (404 / 400 naming the line), its qty one of the product's unit (whole packs by the pack); answers
+ * the lines with their qty in counts (packs by the pack) and their packs' units.
  */
 async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLineInput[]): Promise<CountedLine[]> {
   if (lines.length === 0) return [];
-  const products = await orgProductsById(
-    ctx,
-    orgId,
-    lines.map((l) => l.product_id),
-  );
+  const [products, packs] = await Promise.all([
+    orgProductsById(
+      ctx,
+      orgId,
+      lines.map((l) => l.product_id),
+    ),
+    orgPacksById(
+      ctx.db,
+      orgId,
+      lines.flatMap((l) => l.pack_id ?? []),
+    ),
+  ]);
+  lines.forEach((l, i) => {
+    if (l.pack_id && packs.get(l.pack_id)?.product_id !== l.product_id) {
+      const field = `lines.${i}.pack_id`;
+      throw new ServiceError('NOT_FOUND', 'pack not found', {
+        errors: [{ code: 'NOT_FOUND', field, message: 'is not a pack of this product' }],
+      });
+    }
+  });
 
   return lines.map((l, i) => {
     const p = products.get(l.product_id);
@@ -75,13 +91,17 @@ async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLine
     }
     if (l.lot_number !== undefined && p.track_batches !== 1)
       throw new ValidationError(`lines.${i}.lot_number`, `${p.name} does not track batches`);
-    return { ...l, qty: countOf(l.qty, p.unit, `lines.${i}.qty`), unit: p.unit };
+    const pack = l.pack_id ? packs.get(l.pack_id)! : undefined;
+    const qty = countOf(l.qty, pack ? 'piece' : p.unit, `lines.${i}.qty`);
+    return { ...l, qty, unit: p.unit, pack_units: pack ? pack.units : null };
   });
 }
 
-const linesTotal = (lines: CountedLine[]) => lines.reduce((sum, l) => sum + lineAmount(toCents(l.unit_cost), l.qty, l.unit), 0);
-/** Pieces count one each; a line of a measured product (25.5 kg of sugar) is one item. */
-const linesQty = (lines: CountedLine[]) => lines.reduce((sum, l) => sum + (isMeasured(l.unit) ? 1 : l.qty), 0);
+/** A line by the pack costs its packs × the pack's cost; a loose one its quantity × the unit cost (a measured line rounded once). */
+const linesTotal = (lines: CountedLine[]) =>
+  lines.reduce((sum, l) => sum + (l.pack_units === null ? lineAmount(toCents(l.unit_cost), l.qty, l.unit) : toCents(l.unit_cost) * l.qty), 0);
+/** Pieces count one each (a carton its pieces); a line of a measured product (25.5 kg of sugar) is one item. */
+const linesQty = (lines: CountedLine[]) => lines.reduce((sum, l) => sum + (isMeasured(l.unit) ? 1 : l.qty * (l.pack_units ?? 1)), 0);
 
 async function requireDelivery(ctx: AuthedContext, id: string) {
   const row = await findDelivery(ctx.db, requireStore(ctx), id);

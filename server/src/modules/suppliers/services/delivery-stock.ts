@@ -3,7 +3,7 @@
  * function, so tills hear of it by the change log and websocket like any other stock change.
  * Every qty here is in counts (issue 51): the lines were stored so.
  */
-import type { Unit } from '@duka/shared';
+import { type Unit, unitScale } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
@@ -14,6 +14,10 @@ import { linesOf, updateProductCost } from '../deliveries.queries.js';
 import type { DeliveryRow } from '../../../db/tables/suppliers.table.js';
 
 const label = (d: DeliveryRow, supplierName: string) => `delivery ${d.invoice_number ?? d.id} from ${supplierName}`;
+
+/** A line's cost of one of the product's unit, cents: a pack's cost spread over what it holds, to the cent (half up). */
+const unitCostOf = (l: { unit_cost: number; pack_units: number | null; unit: Unit | null }) =>
+  l.pack_units === null ? Number(l.unit_cost) : Math.round((Number(l.unit_cost) * unitScale(l.unit ?? 'piece')) / Number(l.pack_units));
 
 /**
  * Lines merged per product (and per lot for batch-tracked products), in product-id order (the lock
@@ -49,14 +53,15 @@ async function mergedLines(ctx: AuthedContext, delivery: DeliveryRow) {
       lot: l.lot_number,
       expiry: l.expiry_date,
       qty: 0,
-      unitCost: Number(l.unit_cost),
+      unitCost: unitCostOf(l),
       cost: null,
       index: i,
     };
     if (seen.expiry !== l.expiry_date)
       throw new ValidationError(`lines.${i}.expiry_date`, `lot ${l.lot_number} has two expiry dates on this delivery`);
-    seen.qty += Number(l.qty);
-    if (l.update_cost === 1) seen.cost = Number(l.unit_cost);
+    // A line in packs adds its packs × the pack's units (as recorded): a carton of 24 adds 24.
+    seen.qty += Number(l.qty) * Number(l.pack_units ?? 1);
+    if (l.update_cost === 1) seen.cost = unitCostOf(l);
     merged.set(key, seen);
   }
   return [...merged.values()].sort((a, b) => a.productId.localeCompare(b.productId) || (a.lot ?? '').localeCompare(b.lot ?? ''));

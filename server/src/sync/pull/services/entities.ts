@@ -10,7 +10,7 @@ import type { Database } from '../../../db/database.js';
 import { toOrganisation, toStore } from '../../../modules/tenancy/tenancy.exports.js';
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.exports.js';
 import { customersWithBalance, toCustomer } from '../../../modules/customers/customers.exports.js';
-import { productsWithStock, toCategory, toProduct } from '../../../modules/inventory/inventory.exports.js';
+import { productsWithStock, toCategory, toProducts } from '../../../modules/inventory/inventory.exports.js';
 import type { FileAddress } from '../../../modules/uploads/uploads.exports.js';
 import { tillBatches, toBatch } from '../../../modules/pharmacy/pharmacy.exports.js';
 import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.exports.js';
@@ -131,7 +131,9 @@ export const KINDS: EntityKind[] = [
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
       const rows = await narrow(productsWithStock(db, s.orgId, s.storeId), 'p.id', f).execute();
-      return rows.map((r) => ({ id: r.id, data: toProduct(r, s.files) }));
+      // With their packs: a till sells a scanned pack from what it pulled.
+      const products = await toProducts(db, rows, s.files);
+      return products.map((p) => ({ id: p.id, data: p }));
     },
     count: (db, s) => counted(db.selectFrom('products').where('org_id', '=', s.orgId)),
   },
