@@ -14,8 +14,9 @@ const SHARED: Layer[] = [
   // Import nothing of shared.
   { name: 'base', match: /^(zod-setup|errors|money|ids|time|statement-cache)\.ts$/ },
   // The words every area's schemas and rules are written in: common fields, envelopes, payment
-  // methods and providers, the Tanzanian mobile number, the conflict kinds a rule may report.
-  { name: 'vocabulary', match: /^(common|envelope|payment-methods|integrations|msisdn|conflicts)\.ts$/ },
+  // methods and providers, the Tanzanian mobile number, the conflict kinds a rule may report, the
+  // units a quantity is in (issue 51: every area's quantity fields are written in them).
+  { name: 'vocabulary', match: /^(common|envelope|payment-methods|integrations|msisdn|conflicts|inventory\/units)\.ts$/ },
   // Each area's request and answer shapes.
   { name: 'schemas', match: /^(?!sync\/)[\w-]+\/[\w-]+\.schemas\.ts$/ },
   // Each area's pure rules (and pricing), over its schemas.
