@@ -124,8 +124,8 @@ describe('analytics rollups', () => {
       { date: '2026-06-20', revenue: 6000, count: 1 },
     ]);
     expect((await get(owner, `/analytics/top-products?${RANGE}`)).top_products).toEqual([
-      { product_id: ids.A, name: 'Sukari 1kg', qty_sold: 2, revenue: 6000, profit: 2000 },
-      { product_id: ids.B, name: 'Sabuni', qty_sold: 3, revenue: 4500, profit: 1500 },
+      { product_id: ids.A, name: 'Sukari 1kg', unit: 'piece', qty_sold: 2, revenue: 6000, profit: 2000 },
+      { product_id: ids.B, name: 'Sabuni', unit: 'piece', qty_sold: 3, revenue: 4500, profit: 1500 },
     ]);
     expect((await get(owner, `/analytics/payment-mix?${RANGE}`)).payment_mix).toEqual({
       Cash: 6000,

@@ -240,8 +240,8 @@ describe('analytics', () => {
     });
     const top = await get(`/analytics/top-products?${RANGE}&limit=2`);
     expect(top.body.data.top_products).toEqual([
-      { product_id: ids.A, name: 'Sukari 1kg', qty_sold: 7, revenue: 20700, profit: 5100 },
-      { product_id: ids.B, name: 'Sabuni', qty_sold: 11, revenue: 20350, profit: 9350 },
+      { product_id: ids.A, name: 'Sukari 1kg', unit: 'piece', qty_sold: 7, revenue: 20700, profit: 5100 },
+      { product_id: ids.B, name: 'Sabuni', unit: 'piece', qty_sold: 11, revenue: 20350, profit: 9350 },
     ]);
     expect((await get(`/analytics/top-products?${RANGE}`)).body.data.top_products.map((p: { name: string }) => p.name)).toEqual([
       'Sukari 1kg',
@@ -378,6 +378,7 @@ describe('analytics', () => {
         name: 'Sukari 1kg',
         category_id: null,
         category_name: null,
+        unit: 'piece',
         qty_sold: 7,
         revenue: 20700,
         cost: 15600,
@@ -391,6 +392,7 @@ describe('analytics', () => {
         name: 'Sabuni',
         category_id: null,
         category_name: null,
+        unit: 'piece',
         qty_sold: 11,
         revenue: 20350,
         cost: 11000,
@@ -404,6 +406,7 @@ describe('analytics', () => {
         name: 'Mafuta 1L',
         category_id: category,
         category_name: 'Mafuta',
+        unit: 'piece',
         qty_sold: 1,
         revenue: 1180,
         cost: 500,
@@ -417,6 +420,7 @@ describe('analytics', () => {
         name: 'Chumvi',
         category_id: null,
         category_name: null,
+        unit: 'piece',
         qty_sold: 0,
         revenue: 0,
         cost: 0,

@@ -19,6 +19,10 @@ export function countOf(qty: number, unit: Unit, field: string): number {
   return count;
 }
 
+/** Counts as said in a sentence: `12 units` of a piece product, `11.75 kg` of a measured one. */
+export const quantitySaid = (count: number, unit: Unit): string =>
+  unit === 'piece' ? `${count} units` : `${fromCount(count, unit)} ${unit}`;
+
 /** Counts as people read them in a message: `12` (pieces) or `11.75 kg`. */
 export const quantityText = (count: number, unit: Unit): string => (unit === 'piece' ? String(count) : `${fromCount(count, unit)} ${unit}`);
 

@@ -20,7 +20,7 @@ import { requirePermission, requireStore } from '../../../lib/auth/authorize.js'
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { type BatchWithName, storeBatches, toBatch } from '../lots/batches.queries.js';
-import { countOf, quantityText } from '../../stock-levels/stock-levels.exports.js';
+import { countOf, quantitySaid, quantityText } from '../../stock-levels/stock-levels.exports.js';
 import { pageQuarantine } from '../registers/registers.queries.js';
 import { lockStock, moveBatch, orgToday } from '../lots/batch-ledger.js';
 
@@ -99,7 +99,7 @@ export async function disposeBatch(ctx: AuthedContext, id: string, input: Dispos
     const to = checkOrRefuse(row.status, 'dispose');
     const qty = input.qty === undefined ? row.qty_on_hand : countOf(input.qty, row.unit, 'qty');
     if (qty > row.qty_on_hand)
-      throw new ValidationError('qty', `is more than the ${quantityText(row.qty_on_hand, row.unit)} this batch holds`);
+      throw new ValidationError('qty', `is more than the ${quantitySaid(row.qty_on_hand, row.unit)} this batch holds`);
     const status = qty === row.qty_on_hand ? to : row.status;
     const { reason, method, witness } = input;
     const moved = await moveBatch(

@@ -20,7 +20,7 @@ import { requireOrg, requirePermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
-import { quantityText } from '../../stock-levels/stock-levels.exports.js';
+import { quantitySaid, quantityText } from '../../stock-levels/stock-levels.exports.js';
 import { sameLot } from '../lots/batches.queries.js';
 import { pageRecalls, recallDetail } from '../registers/registers.queries.js';
 import { insertRecall } from './recalls.queries.js';
@@ -78,8 +78,7 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
       moved.set(batch.store_id, { units: store.units + batch.qty_on_hand, stock: store.stock - stockChange });
     }
     const units = [...moved.values()].reduce((n, s) => n + s.units, 0);
-    // Counts as said: `12 units` of a piece medicine, `1.5 l` of a measured one.
-    const said = (count: number) => (product.unit === 'piece' ? `${count} units` : quantityText(count, product.unit));
+    const said = (count: number) => quantitySaid(count, product.unit);
     const lot = batches[0]!.lot_number;
     await insertRecall(tx.db, {
       id: recallId,

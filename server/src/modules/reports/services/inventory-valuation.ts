@@ -8,7 +8,7 @@
  */
 import { fromCount, lineAmount, type Unit } from '@duka/shared';
 import { inventoryByCategory, inventoryPage, measuredStock, PAGE, type ProductKey } from '../reports.queries.js';
-import type { ReportScope, ReportSpec } from './report-specs.js';
+import type { ReportScope, ReportSpec } from './report-types.js';
 
 const n = (v: unknown) => Number(v ?? 0);
 

@@ -4,40 +4,12 @@
  * number with at most 2 decimals).
  */
 import { fromBasisPoints, type ReportType, SoldStatus } from '@duka/shared';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/database.js';
 import { localDate, localTime } from '../../../lib/time.js';
 import { PAGE, type CustomerKey, creditPage, type SaleKey, salesPage, salesTotalsByStatus, taxByRate } from '../reports.queries.js';
 import { inventorySpec } from './inventory-valuation.js';
-import type { Period } from './range.js';
+import type { Column, ReportScope, ReportSpec } from './report-types.js';
 
-export type Cell = string | number | null;
-export type Row = Record<string, Cell>;
-
-export interface Column {
-  key: string;
-  /** Integer cents, written with 2 decimals. */
-  money?: boolean;
-}
-
-export interface ReportSpec {
-  columns: Column[];
-  /** Money totals in cents (named in `moneyTotals`), counts as integers. */
-  totals: Record<string, number>;
-  moneyTotals: string[];
-  rows: () => AsyncGenerator<Row[]>;
-  /** False for reports as of now (inventory, credit): they have no period. */
-  dated: boolean;
-}
-
-export interface ReportScope {
-  db: Kysely<Database>;
-  orgId: string;
-  storeId: string;
-  tz: string;
-  now: number;
-  period: Period;
-}
+export type { Cell, Column, ReportScope, ReportSpec, Row } from './report-types.js';
 
 const money = (...keys: string[]): Column[] => keys.map((key) => ({ key, money: true }));
 const plain = (...keys: string[]): Column[] => keys.map((key) => ({ key }));
