@@ -9,6 +9,7 @@ import {
   ListProductsQuery,
   PagedEnvelope,
   Product,
+  ScannedProduct,
   StockAdjustment,
   UpdateCategoryInput,
   UpdateProductInput,
@@ -115,12 +116,13 @@ export const getByCode = defineRoute('bearer', {
   method: 'get',
   path: '/inventory/products/barcode/{code}',
   operationId: 'getProductByBarcode',
-  description: 'What a till scanner needs: the product with this barcode (or SKU) and its stock in the active store.',
+  description:
+    "What a till scanner needs: the product with this barcode (or SKU) and its stock in the active store; or, for one of the organisation's shop-scale labels (`scale_barcodes`), the product with that `scale_code` and `scale_label`, what the label sells (400 when the label's check digit is wrong).",
   errors: ['INVALID_STATE'],
   tags,
-  summary: 'Find a product by barcode, then by SKU',
+  summary: 'Find a product by barcode, then by SKU, then by scale label',
   request: { params: z.object({ code: z.string().min(1).max(64) }) },
-  responses: { 200: jsonResponse(Envelope(Product), 'Product') },
+  responses: { 200: jsonResponse(Envelope(ScannedProduct), 'The product; with `scale_label` for a scale label') },
 });
 
 export const getProduct = defineRoute('bearer', {

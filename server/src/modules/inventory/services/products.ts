@@ -1,6 +1,6 @@
 /** The organisation-wide catalogue; `stock` is always the caller's active store's level. */
 import { checkTaxCode, newId, type TaxCode, toBasisPoints, toCents } from '@duka/shared';
-import type { CreateProductInput, Product, UpdateProductInput } from '@duka/shared';
+import type { CreateProductInput, Product, ScannedProduct, UpdateProductInput } from '@duka/shared';
 import type { Updateable } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
 import { uniqueViolationField } from '../../../db/dialect.js';
@@ -19,6 +19,7 @@ import {
   toProduct,
 } from '../inventory.queries.js';
 import { imageColumns } from './product-image.js';
+import { productByScaleLabel } from './scale-label.js';
 import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { insertAdjustment } from './stock.js';
@@ -27,7 +28,7 @@ import { checkPlanAllows } from '../../billing/billing.exports.js';
 
 function rethrowDuplicate(err: unknown): never {
   const field = uniqueViolationField(err);
-  if (field === 'sku' || field === 'barcode') throw new DuplicateError(field, `another product already has this ${field}`);
+  if (field === 'sku' || field === 'barcode' || field === 'scale_code') throw new DuplicateError(field, `another product already has this ${field}`);
   throw err;
 }
 
@@ -40,6 +41,7 @@ function columns(input: UpdateProductInput, trackBatches: boolean | undefined): 
     category_id: input.category_id,
     sku: input.sku,
     barcode: input.barcode,
+    scale_code: input.scale_code,
     cost_price: cents(input.cost_price) as number | undefined,
     selling_price: cents(input.selling_price) as number | undefined,
     wholesale_price: cents(input.wholesale_price),
@@ -76,14 +78,16 @@ export async function getProduct(ctx: AuthedContext, id: string): Promise<Produc
   return toProduct(row, ctx.config);
 }
 
-/** By barcode first, then by SKU, as a scanner at the till needs. */
-export async function getProductByCode(ctx: AuthedContext, code: string): Promise<Product> {
+/** By barcode first, then by SKU, then as a shop-scale label (with what the label sells), as a scanner at the till needs. */
+export async function getProductByCode(ctx: AuthedContext, code: string): Promise<ScannedProduct> {
   const { orgId, storeId } = requireStore(ctx);
   const row =
     (await productsWithStock(ctx.db, orgId, storeId).where('p.barcode', '=', code).executeTakeFirst()) ??
     (await productsWithStock(ctx.db, orgId, storeId).where('p.sku', '=', code).executeTakeFirst());
-  if (!row) throw new NotFoundError('product');
-  return toProduct(row, ctx.config);
+  if (row) return toProduct(row, ctx.config);
+  const labelled = await productByScaleLabel(ctx, { orgId, storeId }, code);
+  if (!labelled) throw new NotFoundError('product');
+  return labelled;
 }
 
 export async function createProduct(ctx: AuthedContext, input: CreateProductInput): Promise<Product> {
