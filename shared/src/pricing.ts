@@ -31,6 +31,11 @@ export interface PricingLine {
   qty: number;
   /** Overrides the price the product would get (a till's offline price). Cents. */
   unit_price?: number;
+  /**
+   * The part of `qty` sold by shop-scale price labels (issue 51, inventory/scale-barcode.ts): charged
+   * the labels' printed `amount` (cents), not its unit price; the rest of the line as usual.
+   */
+  label?: { qty: number; amount: number };
 }
 
 export interface PricedLine {
@@ -93,7 +98,8 @@ export function priceSale(input: PriceSaleInput): PricedSale {
     if (!Number.isInteger(l.qty) || l.qty <= 0) throw new RangeError('qty must be a positive integer');
     const { price, tier } =
       l.unit_price === undefined ? unitPriceFor(l.product, l.qty, mode) : { price: l.unit_price, tier: 'retail' as PriceMode };
-    return { l, price, tier, lineTotal: price * l.qty };
+    const lineTotal = l.label ? l.label.amount + price * (l.qty - l.label.qty) : price * l.qty;
+    return { l, price, tier, lineTotal };
   });
   const subtotal = base.reduce((s, b) => s + b.lineTotal, 0);
   const discount = roundHalfUp(BigInt(subtotal) * bp, 10_000n);

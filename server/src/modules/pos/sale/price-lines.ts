@@ -28,7 +28,7 @@ export interface PricingSale {
 }
 export interface PricingLines {
   /** A line's own `unit_price` (cents; the tender check's lines as the till sent them) comes before `unitPrices`. */
-  lines: Array<{ product_id: string; qty: number; unit_price?: number }>;
+  lines: Array<{ product_id: string; qty: number; unit_price?: number; label?: PricingLine['label'] }>;
   discountBp: number;
   priceMode: PriceMode;
 }
@@ -38,7 +38,8 @@ export function priceLines(sale: PricingSale, resolved: PricingLines): PricedSal
   return priceSale({
     lines: resolved.lines.map<PricingLine>((l) => {
       const p = set.products.get(l.product_id)!;
-      return { product: pricingOf(p), qty: l.qty, unit_price: l.unit_price ?? request.opts.unitPrices?.get(p.id) };
+      const unitPrice = l.unit_price ?? request.opts.unitPrices?.get(p.id);
+      return { product: pricingOf(p), qty: l.qty, unit_price: unitPrice, ...(l.label ? { label: l.label } : {}) };
     }),
     discount_bp: resolved.discountBp,
     price_mode: resolved.priceMode,

@@ -7,6 +7,7 @@ import { mergeSaleLines, newId, type PriceMode, toBasisPoints } from '@duka/shar
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import type { SaleDraft, SaleLine } from './sale-plan.js';
+import { type LabelledLine, readLine } from './scale-labels.js';
 
 export interface ResolvedSale {
   lines: SaleLine[];
@@ -20,9 +21,17 @@ export interface ResolvedSale {
 
 export function resolveLines(sale: SaleDraft): ResolvedSale {
   const { input } = sale.request;
-  const lines = mergeSaleLines(input.lines);
+  const read = input.lines.map((l, i) => readLine(l, i, sale.set.labels));
+  const lines: SaleLine[] = mergeSaleLines(read).map((l) => ({ ...l, ...labelOf(read, l.product_id) }));
   const { customer, newCustomer } = findCustomer(sale);
   return { lines, customer, newCustomer, priceMode: input.price_mode ?? 'retail', discountBp: toBasisPoints(input.discount_pct ?? 0) };
+}
+
+/** The price labels of one product in the sale, added up (they are charged their printed prices). */
+function labelOf(read: LabelledLine[], productId: string): Pick<SaleLine, 'label'> {
+  const labels = read.flatMap((l) => (l.product_id === productId && l.label ? [l.label] : []));
+  if (labels.length === 0) return {};
+  return { label: { qty: labels.reduce((s, l) => s + l.qty, 0), amount: labels.reduce((s, l) => s + l.amount, 0) } };
 }
 
 function findCustomer(sale: SaleDraft): { customer?: CustomerRow; newCustomer?: CustomerRow } {
