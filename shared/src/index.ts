@@ -9,6 +9,7 @@ export * from './stores/store-staff.schemas.js';
 export * from './meta/meta.schemas.js';
 export * from './inventory/inventory.schemas.js';
 export * from './inventory/units.js';
+export * from './inventory/scale-barcode.schemas.js';
 export * from './inventory/scale-barcode.js';
 export * from './pharmacy/pharmacy.schemas.js';
 export * from './staff/staff.schemas.js';

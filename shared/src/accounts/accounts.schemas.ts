@@ -15,7 +15,7 @@ import {
 import { TokenPair } from '../auth/auth.schemas.js';
 import { Store } from '../stores/stores.schemas.js';
 import { ExpiryAlertDays } from '../inventory/inventory.schemas.js';
-import { ScaleBarcodeConfig } from '../inventory/scale-barcode.js';
+import { ScaleBarcodeConfig } from '../inventory/scale-barcode.schemas.js';
 import { SmsProviderName } from '../integrations.js';
 
 export const User = z

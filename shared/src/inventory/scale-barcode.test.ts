@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SCALE_BARCODES,
-  decodeScaleBarcode,
-  ean13CheckDigit,
-  looksLikeScaleLabel,
-  ScaleBarcodeConfig,
-  ScaleBarcodeRule,
-  scaleLine,
-} from './scale-barcode.js';
+import { decodeScaleBarcode, ean13CheckDigit, looksLikeScaleLabel, scaleLine } from './scale-barcode.js';
+import { DEFAULT_SCALE_BARCODES, ScaleBarcodeConfig, ScaleBarcodeRule } from './scale-barcode.schemas.js';
 
 const on: ScaleBarcodeConfig = { ...DEFAULT_SCALE_BARCODES, enabled: true };
 

@@ -9,7 +9,6 @@ import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { ValidationError } from '../../../lib/errors.js';
 import { scaleBarcodesOf } from '../../tenancy/tenancy.exports.js';
-import type { SaleRequest } from './sale-set.js';
 
 export interface ScaleLabels {
   config: ScaleBarcodeConfig | null;
@@ -19,7 +18,11 @@ export interface ScaleLabels {
 
 const NO_LABELS: ScaleLabels = { config: null, byCode: new Map() };
 
-export async function readScaleLabels(tx: ServiceContext, orgId: string, requests: SaleRequest[]): Promise<ScaleLabels> {
+export async function readScaleLabels(
+  tx: ServiceContext,
+  orgId: string,
+  requests: ReadonlyArray<{ input: { lines: SaleLineInput[] } }>,
+): Promise<ScaleLabels> {
   const labels = requests.flatMap((r) => r.input.lines.flatMap((l) => (l.scale_barcode ? [l.scale_barcode] : [])));
   if (labels.length === 0) return NO_LABELS;
   const org = await tx.db.selectFrom('organisations').select('scale_barcodes').where('id', '=', orgId).executeTakeFirst();
@@ -58,6 +61,7 @@ export function readLine(line: SaleLineInput, index: number, labels: ScaleLabels
   if (line.qty !== undefined && line.qty !== sold.qty)
     throw new ValidationError(`lines.${index}.qty`, `is not the scale label's quantity (${sold.qty} ${product.unit})`);
   // Until measured quantities are sold (issue 51's units), a label's quantity must be whole.
-  if (!Number.isInteger(sold.qty)) throw new ValidationError(field, `sells ${sold.qty} ${product.unit}: only whole quantities are sold yet`);
+  if (!Number.isInteger(sold.qty))
+    throw new ValidationError(field, `sells ${sold.qty} ${product.unit}: only whole quantities are sold yet`);
   return { product_id: product.id, qty: sold.qty, ...(sold.amount !== undefined ? { label: { qty: sold.qty, amount: sold.amount } } : {}) };
 }
