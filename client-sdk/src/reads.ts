@@ -94,7 +94,8 @@ export async function productByCode(db: LocalExec, code: string): Promise<Scanne
   const config = (await organisation(db))?.scale_barcodes;
   if (!looksLikeScaleLabel(c, config)) return null;
   const label = decodeScaleBarcode(c, config);
-  if (!label) throw new TillError('VALIDATION_ERROR', 'code is not a readable scale label (its check digit is wrong): scan it again', 'code');
+  if (!label)
+    throw new TillError('VALIDATION_ERROR', 'code is not a readable scale label (its check digit is wrong): scan it again', 'code');
   const found = await productRows(db).where(sql<string>`json_extract(p.data, '$.scale_code')`, '=', label.item_code).executeTakeFirst();
   if (!found) return null;
   const product = productFrom(found);

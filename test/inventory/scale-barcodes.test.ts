@@ -95,7 +95,10 @@ describe('inventory: scale barcodes', () => {
     await product(owner, { name: 'Sabuni', selling_price: 1500, scale_code: '00042' });
     const misread = await scan(owner, '2100042012508');
     expect(misread.status).toBe(400);
-    expect(misread.body.errors[0]).toMatchObject({ field: 'code', message: 'is not a readable scale label (its check digit is wrong): scan it again' });
+    expect(misread.body.errors[0]).toMatchObject({
+      field: 'code',
+      message: 'is not a readable scale label (its check digit is wrong): scan it again',
+    });
     expect((await scan(owner, '2100077012505')).status).toBe(404);
     const piece = await scan(owner, '2100042012509');
     expect(piece.status).toBe(400);

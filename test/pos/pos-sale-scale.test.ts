@@ -36,7 +36,8 @@ describe('POST /pos/sale: lines by scale label', () => {
     expect(made.status, made.text).toBe(200);
     return { owner, soap: made.body.data as { id: string } };
   };
-  const sell = (s: Session, lines: unknown[]) => t.request('POST', '/pos/sale', { token: s.token, body: { lines, payment_method: 'Cash' } });
+  const sell = (s: Session, lines: unknown[]) =>
+    t.request('POST', '/pos/sale', { token: s.token, body: { lines, payment_method: 'Cash' } });
   const stockOf = async (s: Session, id: string) =>
     (await t.request('GET', `/inventory/products/${id}`, { token: s.token })).body.data.stock as number;
 
@@ -57,8 +58,12 @@ describe('POST /pos/sale: lines by scale label', () => {
     expect(agreed.status, agreed.text).toBe(201);
     expect(agreed.body.data.total).toBe(3000);
 
-    const other = (await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Omo', selling_price: 1500 } })).body.data;
-    const wrongProduct = await sell(owner, [{ product_id: soap.id, qty: 1 }, { scale_barcode: PRICE_3000, product_id: other.id }]);
+    const other = (await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Omo', selling_price: 1500 } })).body
+      .data;
+    const wrongProduct = await sell(owner, [
+      { product_id: soap.id, qty: 1 },
+      { scale_barcode: PRICE_3000, product_id: other.id },
+    ]);
     expect(wrongProduct.status).toBe(400);
     expect(wrongProduct.body.errors[0]).toMatchObject({
       field: 'lines.1.product_id',

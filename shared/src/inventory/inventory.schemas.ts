@@ -48,7 +48,8 @@ export const Product = z
     sku: z.string().nullable(),
     barcode: z.string().nullable(),
     scale_code: z.string().nullable().meta({
-      description: "The item code the shop's scales print in their EAN-13 labels (digits, unique in the organisation); null: not sold by scale label",
+      description:
+        "The item code the shop's scales print in their EAN-13 labels (digits, unique in the organisation); null: not sold by scale label",
     }),
     cost_price: Money,
     selling_price: Money,
@@ -92,7 +93,7 @@ export type Product = z.infer<typeof Product>;
 /** What a scanned shop-scale label sells (issue 51): the till adds a line of `qty`, charged `amount` when the label printed a price. */
 export const ScaleLabelSale = z
   .object({
-    barcode: z.string().meta({ description: 'The label as scanned: send it as the sale line\'s `scale_barcode`' }),
+    barcode: z.string().meta({ description: "The label as scanned: send it as the sale line's `scale_barcode`" }),
     qty: z.number().meta({ description: "In the product's unit, up to 3 decimals (the label's weight, or what its price buys)" }),
     amount: Money.nullable().meta({ description: "A price label: the line's amount, the label's price exactly; null for a weight label" }),
   })
@@ -114,7 +115,9 @@ const productFields = {
     .trim()
     .regex(/^\d{1,7}$/, 'must be 1 to 7 digits, as the scale prints it')
     .nullable()
-    .meta({ description: "The item code in the scales' labels, with its leading zeros as printed (e.g. `00042`); unique in the organisation" }),
+    .meta({
+      description: "The item code in the scales' labels, with its leading zeros as printed (e.g. `00042`); unique in the organisation",
+    }),
   cost_price: MoneyInput,
   selling_price: MoneyInput,
   wholesale_price: MoneyInput.nullable(),

@@ -13,7 +13,11 @@ export const ScaleBarcodeRule = z
     item_digits: z.int().min(1).max(7).meta({ description: "Digits of the product's scale item code (`scale_code`)", example: 5 }),
     value: z.enum(['weight', 'price']).meta({ description: 'weight: kilograms; price: shillings' }),
     value_digits: z.int().min(3).max(7).meta({ example: 5 }),
-    decimals: z.int().min(0).max(3).meta({ description: 'Decimal places of the value: 3 for a weight in grams, 0 for a price in shillings' }),
+    decimals: z
+      .int()
+      .min(0)
+      .max(3)
+      .meta({ description: 'Decimal places of the value: 3 for a weight in grams, 0 for a price in shillings' }),
   })
   .refine((r) => r.prefix.length + r.item_digits + r.value_digits === 12, {
     message: 'prefix, item and value digits must make the 12 digits before the check digit',

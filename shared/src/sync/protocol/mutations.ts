@@ -34,7 +34,7 @@ export const SaleCreatePayload = z.object({
           .optional()
           .meta({
             description:
-              "The shop-scale label the line was scanned from (issue 51): the server reads it as POST /pos/sale does; product_id and qty must agree with it",
+              'The shop-scale label the line was scanned from (issue 51): the server reads it as POST /pos/sale does; product_id and qty must agree with it',
           }),
         batches: z
           .array(LineBatchInput)

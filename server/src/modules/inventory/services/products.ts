@@ -28,7 +28,8 @@ import { checkPlanAllows } from '../../billing/billing.exports.js';
 
 function rethrowDuplicate(err: unknown): never {
   const field = uniqueViolationField(err);
-  if (field === 'sku' || field === 'barcode' || field === 'scale_code') throw new DuplicateError(field, `another product already has this ${field}`);
+  if (field === 'sku' || field === 'barcode' || field === 'scale_code')
+    throw new DuplicateError(field, `another product already has this ${field}`);
   throw err;
 }
 

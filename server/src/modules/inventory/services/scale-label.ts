@@ -3,14 +3,7 @@
  * label names the product by its `scale_code` and prints its weight or price; what it sells is
  * shared's `scaleLine`, so the server, the SDK and the browser till read a label alike.
  */
-import {
-  decodeScaleBarcode,
-  fromCents,
-  looksLikeScaleLabel,
-  type ScaleLabelSale,
-  type ScannedProduct,
-  scaleLine,
-} from '@duka/shared';
+import { decodeScaleBarcode, fromCents, looksLikeScaleLabel, type ScaleLabelSale, type ScannedProduct, scaleLine } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { findOrganisation, scaleBarcodesOf } from '../../tenancy/tenancy.exports.js';
@@ -26,11 +19,15 @@ export async function productByScaleLabel(
   const config = org ? scaleBarcodesOf(org) : null;
   if (!looksLikeScaleLabel(code, config)) return null;
   const label = decodeScaleBarcode(code, config);
-  if (!label) throw new ValidationError('code', "is not a readable scale label (its check digit is wrong): scan it again");
+  if (!label) throw new ValidationError('code', 'is not a readable scale label (its check digit is wrong): scan it again');
   const row = await productsWithStock(ctx.db, scope.orgId, scope.storeId).where('p.scale_code', '=', label.item_code).executeTakeFirst();
   if (!row) throw new NotFoundError('product');
   const sold = scaleLine(label, { unit: row.unit, unitPrice: Number(row.selling_price) });
   if ('fault' in sold) throw new ValidationError('code', sold.fault);
-  const scale_label: ScaleLabelSale = { barcode: code.trim(), qty: sold.qty, amount: sold.amount === undefined ? null : fromCents(sold.amount) };
+  const scale_label: ScaleLabelSale = {
+    barcode: code.trim(),
+    qty: sold.qty,
+    amount: sold.amount === undefined ? null : fromCents(sold.amount),
+  };
   return { ...toProduct(row, ctx.config), scale_label };
 }

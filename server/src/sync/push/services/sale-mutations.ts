@@ -108,7 +108,11 @@ export async function applySales(
     requests.push({
       input: {
         ...sold,
-        lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty, ...(l.scale_barcode ? { scale_barcode: l.scale_barcode } : {}) })),
+        lines: p.lines.map((l) => ({
+          product_id: l.product_id,
+          qty: l.qty,
+          ...(l.scale_barcode ? { scale_barcode: l.scale_barcode } : {}),
+        })),
       },
       opts: {
         // A till older than the field does not say: it could only sell offline then.
