@@ -3,7 +3,24 @@
  * replica's stock level (moved by this till's own sales until the server's arrives).
  */
 import { sql } from 'kysely';
-import type { AddoMedicine, Batch, Category, CreditTab, Customer, Notification, Organisation, Product, Store } from '@duka/shared';
+import {
+  type AddoMedicine,
+  type Batch,
+  type Category,
+  type CreditTab,
+  type Customer,
+  decodeScaleBarcode,
+  fromCents,
+  looksLikeScaleLabel,
+  type Notification,
+  type Organisation,
+  type Product,
+  type ScannedProduct,
+  type Store,
+  scaleLine,
+  toCents,
+} from '@duka/shared';
+import { TillError } from './errors.js';
 import type { TillConflict } from './events.js';
 import type { LocalExec } from './local/db.js';
 import { compiledOnce } from './local/compiled.js';
@@ -63,13 +80,28 @@ export async function shopRows(
   };
 }
 
-/** By barcode, then by SKU (as the server's barcode route does). */
-export async function productByCode(db: LocalExec, code: string): Promise<Product | null> {
+/**
+ * By barcode, then by SKU, then as one of the organisation's shop-scale labels (as the server's
+ * barcode route does, offline): a label answers its product with `scale_label`, what it sells. A
+ * label whose check digit is wrong, or that cannot sell its product, is refused (VALIDATION_ERROR).
+ */
+export async function productByCode(db: LocalExec, code: string): Promise<ScannedProduct | null> {
   const c = code.trim();
   const row =
     (await productRows(db).where('p.barcode', '=', c).executeTakeFirst()) ??
     (await productRows(db).where('p.sku', '=', c).executeTakeFirst());
-  return row ? productFrom(row) : null;
+  if (row) return productFrom(row);
+  const config = (await organisation(db))?.scale_barcodes;
+  if (!looksLikeScaleLabel(c, config)) return null;
+  const label = decodeScaleBarcode(c, config);
+  if (!label)
+    throw new TillError('VALIDATION_ERROR', 'code is not a readable scale label (its check digit is wrong): scan it again', 'code');
+  const found = await productRows(db).where(sql<string>`json_extract(p.data, '$.scale_code')`, '=', label.item_code).executeTakeFirst();
+  if (!found) return null;
+  const product = productFrom(found);
+  const sold = scaleLine(label, { unit: product.unit, unitPrice: toCents(product.selling_price) });
+  if ('fault' in sold) throw new TillError('VALIDATION_ERROR', `code ${sold.fault}`, 'code');
+  return { ...product, scale_label: { barcode: c, qty: sold.qty, amount: sold.amount === undefined ? null : fromCents(sold.amount) } };
 }
 
 export interface ProductSearch extends ListOptions {

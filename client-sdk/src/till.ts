@@ -17,6 +17,7 @@ import type {
   Notification,
   Organisation,
   Product,
+  ScannedProduct,
   Store,
   UpdateNoteInput,
   OpenShiftInput,
@@ -170,8 +171,11 @@ export class Till {
   product(id: string): Promise<Product | null> {
     return reads.productById(this.db, id);
   }
-  /** By barcode, then SKU. */
-  productByCode(code: string): Promise<Product | null> {
+  /**
+   * By barcode, then SKU, then as a shop-scale label of the organisation (`scale_barcodes`, pulled
+   * with it): the product with `scale_label` (its quantity, and a price label's amount). Offline too.
+   */
+  productByCode(code: string): Promise<ScannedProduct | null> {
     return reads.productByCode(this.db, code);
   }
   /** Active products whose name, SKU or generic name contains `query` (any case), by name. */

@@ -31,11 +31,11 @@ export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id'
   sync_state: SyncState;
 };
 
-/** One line of a sale: a product and how many. */
-export type SaleLine = SaleLineInput;
+/** One line of a sale: a product and how many (a scale label read with `productByCode` gives both). */
+export type SaleLine = Required<Pick<SaleLineInput, 'product_id' | 'qty'>>;
 
 /** A sale to ring up: the server's sale input; the till gives the sale its id. */
-export type SellInput = Omit<CreateSaleInput, 'id'>;
+export type SellInput = Omit<CreateSaleInput, 'id' | 'lines'> & { lines: SaleLine[] };
 
 /**
  * A sale whose payment is asked from the customer's phone (a push): what `sell` takes, paid from a

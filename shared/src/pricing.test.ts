@@ -152,3 +152,18 @@ describe('priceSale', () => {
     expect([tier(2499).unit_price, tier(2500).unit_price, tier(2500).line_total]).toEqual([300_000, 260_000, 650_000]);
   });
 });
+
+describe('priceSale: shop-scale price labels (issue 51)', () => {
+  it("charges the labelled part of a line the labels' printed amount and the rest at its price", () => {
+    const sugar = product({ selling_price: 320_000, tax_rate: 0 });
+    const sale = priceSale({ lines: [{ product: sugar, qty: 3, label: { qty: 1, amount: 170_200 } }], vat_enabled: false });
+    expect(sale.lines[0]).toMatchObject({ qty: 3, unit_price: 320_000, line_total: 170_200 + 2 * 320_000 });
+    expect(sale.total).toBe(810_200);
+    const discounted = priceSale({
+      lines: [{ product: sugar, qty: 1, label: { qty: 1, amount: 170_200 } }],
+      discount_bp: 1000,
+      vat_enabled: false,
+    });
+    expect(discounted).toMatchObject({ subtotal: 170_200, discount: 17_020, total: 153_180 });
+  });
+});

@@ -43,6 +43,11 @@ export interface PricingLine {
    * `unit_price` is one pack's (`packPrice`: its own, or units × the unit price of `unit`).
    */
   pack?: PricedPack & { unit: Unit };
+  /**
+   * The part of `qty` sold by shop-scale price labels (issue 51, inventory/scale-barcode.ts): charged
+   * the labels' printed `amount` (cents), not its unit price; the rest of the line as usual.
+   */
+  label?: { qty: number; amount: number };
 }
 
 export interface PricedLine {
@@ -118,6 +123,16 @@ function packPriceFor(line: PricingLine, pack: NonNullable<PricingLine['pack']>,
   return { price: packPrice(pack, price, pack.unit), tier };
 }
 
+/**
+ * A line's amount, cents: a pack is whole and priced as a pack; a price label's part is the printed
+ * amount; the rest of a measured product's line is rounded once, half up to the shilling (units.ts).
+ */
+function lineTotalOf(l: PricingLine, price: number): number {
+  if (l.pack) return price * l.qty;
+  const unit = l.product.unit ?? 'piece';
+  return l.label ? l.label.amount + lineAmount(price, l.qty - l.label.qty, unit) : lineAmount(price, l.qty, unit);
+}
+
 export function priceSale(input: PriceSaleInput): PricedSale {
   const mode = input.price_mode ?? 'retail';
   const bp = BigInt(input.discount_bp ?? 0);
@@ -129,8 +144,7 @@ export function priceSale(input: PriceSaleInput): PricedSale {
       : l.unit_price === undefined
         ? unitPriceFor(l.product, l.qty, mode)
         : { price: l.unit_price, tier: 'retail' as PriceMode };
-    // A pack is whole and priced as a pack; a loose line of a measured product is rounded once (units.ts).
-    return { l, price, tier, lineTotal: l.pack ? price * l.qty : lineAmount(price, l.qty, l.product.unit ?? 'piece') };
+    return { l, price, tier, lineTotal: lineTotalOf(l, price) };
   });
   const subtotal = base.reduce((s, b) => s + b.lineTotal, 0);
   const discount = roundHalfUp(BigInt(subtotal) * bp, 10_000n);

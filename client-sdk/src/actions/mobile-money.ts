@@ -191,7 +191,9 @@ export async function payCashInstead(m: MobileMoneyCtx, id: string, o: { cash_te
     const sale = await reads.transactionById(m.actions.db, id);
     throw new TillError('CONFLICT', `the customer paid by mobile money meanwhile: receipt ${sale?.receipt_number ?? id}`);
   }
-  const { payment_method: _wallet, ...lines } = held.sale;
+  const { payment_method: _wallet, ...rest } = held.sale;
+  // The till held it from its own lines, each a product and a quantity.
+  const lines = { ...rest, lines: rest.lines.map((l) => ({ product_id: l.product_id!, qty: l.qty! })) };
   const receipt = await sell(
     m.actions,
     { ...lines, payment_method: 'Cash', ...(o.cash_tendered === undefined ? {} : { cash_tendered: o.cash_tendered }) },

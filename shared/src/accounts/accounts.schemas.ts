@@ -15,6 +15,7 @@ import {
 import { TokenPair } from '../auth/auth.schemas.js';
 import { Store } from '../stores/stores.schemas.js';
 import { ExpiryAlertDays } from '../inventory/inventory.schemas.js';
+import { ScaleBarcodeConfig } from '../inventory/scale-barcode.schemas.js';
 import { SmsProviderName } from '../integrations.js';
 
 export const User = z
@@ -85,6 +86,9 @@ export const Organisation = z
       description:
         "Minutes an unverified mobile-money sale waits for the provider's report of its payment before it is flagged unmatched and the store told (default 60)",
     }),
+    scale_barcodes: ScaleBarcodeConfig.meta({
+      description: "The shop scales' EAN-13 label layouts (issue 51); the default, off, until the owner sets them",
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -152,6 +156,9 @@ export const UpdateOrganisationInput = z
       description: 'TZS: a shift closing short by more than this notifies the store (0 = any shortfall)',
     }),
     payment_match_window_min: PaymentMatchWindow,
+    scale_barcodes: ScaleBarcodeConfig.meta({
+      description: "How the shop's scales print EAN-13 labels: replaced whole (the till reads them offline after its next sync)",
+    }),
   })
   .partial()
   .meta({ id: 'UpdateOrganisationInput' });

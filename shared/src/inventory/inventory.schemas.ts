@@ -48,6 +48,10 @@ export const Product = z
     category_id: z.uuid().nullable(),
     sku: z.string().nullable(),
     barcode: z.string().nullable(),
+    scale_code: z.string().nullable().meta({
+      description:
+        "The item code the shop's scales print in their EAN-13 labels (digits, unique in the organisation); null: not sold by scale label",
+    }),
     cost_price: Money,
     selling_price: Money,
     wholesale_price: Money.nullable(),
@@ -88,9 +92,23 @@ export const Product = z
   .meta({ id: 'Product' });
 export type Product = z.infer<typeof Product>;
 
-/** A product found by a code a scanner read: by a pack's barcode, `scanned_pack` is the pack (a sale line of it names its id). */
+/** What a scanned shop-scale label sells (issue 51): the till adds a line of `qty`, charged `amount` when the label printed a price. */
+export const ScaleLabelSale = z
+  .object({
+    barcode: z.string().meta({ description: "The label as scanned: send it as the sale line's `scale_barcode`" }),
+    qty: z.number().meta({ description: "In the product's unit, up to 3 decimals (the label's weight, or what its price buys)" }),
+    amount: Money.nullable().meta({ description: "A price label: the line's amount, the label's price exactly; null for a weight label" }),
+  })
+  .meta({ id: 'ScaleLabelSale' });
+export type ScaleLabelSale = z.infer<typeof ScaleLabelSale>;
+
+/**
+ * A product found by a code a scanner read: by a pack's barcode, `scanned_pack` is the pack (a sale
+ * line of it names its id); by a shop-scale label, `scale_label` is what the label sells.
+ */
 export const ScannedProduct = Product.extend({
   scanned_pack: ProductPack.nullable().meta({ description: "The pack whose barcode was scanned; null: the product's own barcode or SKU" }),
+  scale_label: ScaleLabelSale.optional(),
 }).meta({ id: 'ScannedProduct' });
 export type ScannedProduct = z.infer<typeof ScannedProduct>;
 
@@ -103,6 +121,14 @@ const productFields = {
   category_id: z.uuid().nullable(),
   sku: z.string().trim().min(1).max(64).nullable(),
   barcode: z.string().trim().min(1).max(64).nullable(),
+  scale_code: z
+    .string()
+    .trim()
+    .regex(/^\d{1,7}$/, 'must be 1 to 7 digits, as the scale prints it')
+    .nullable()
+    .meta({
+      description: "The item code in the scales' labels, with its leading zeros as printed (e.g. `00042`); unique in the organisation",
+    }),
   cost_price: MoneyInput,
   selling_price: MoneyInput,
   wholesale_price: MoneyInput.nullable(),

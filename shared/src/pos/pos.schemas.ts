@@ -34,15 +34,29 @@ export const CustomerTin = z
   .regex(/^\d{9}$/, 'a TIN is 9 digits')
   .meta({ description: "The buyer's TIN for the fiscal receipt (9 digits)" });
 
-export const SaleLineInput = z.object({
-  product_id: z.uuid(),
-  /** In the product's unit: whole for a piece product, up to 3 decimals for a measured one (checked against the product when the sale is resolved); whole packs with `pack_id`. */
-  qty: QuantityInput,
-  pack_id: z
-    .uuid()
-    .optional()
-    .meta({ description: "One of the product's packs: `qty` then counts packs (whole), each taking the pack's units" }),
-});
+export const SaleLineInput = z
+  .object({
+    product_id: z.uuid().optional().meta({ description: 'Required unless the line is a `scale_barcode`' }),
+    /** In the product's unit: whole for a piece product, up to 3 decimals for a measured one (checked against the product when the sale is resolved); whole packs with `pack_id`. */
+    qty: QuantityInput.optional(),
+    pack_id: z
+      .uuid()
+      .optional()
+      .meta({ description: "One of the product's packs: `qty` then counts packs (whole), each taking the pack's units" }),
+    scale_barcode: z
+      .string()
+      .trim()
+      .regex(/^\d{13}$/, "must be the 13 digits of a shop scale's EAN-13 label")
+      .optional()
+      .meta({
+        description:
+          "A shop-scale label as scanned (issue 51): the product and quantity are read from it by the organisation's `scale_barcodes`; product_id and qty, when sent too, must agree with it",
+        example: '2100042012509',
+      }),
+  })
+  .refine((l) => l.scale_barcode !== undefined || (l.product_id !== undefined && l.qty !== undefined), {
+    message: 'needs product_id and qty, or a scale_barcode',
+  });
 export type SaleLineInput = z.infer<typeof SaleLineInput>;
 
 export const CreateSaleInput = z

@@ -29,6 +29,7 @@ export const SHOP: Organisation = {
   expiry_alert_days: 90,
   shift_shortfall_alert: 0,
   payment_match_window_min: 60,
+  scale_barcodes: { enabled: false, rules: [] },
   created_at: '2026-01-05T07:00:00.000Z',
   updated_at: '2026-01-05T07:00:00.000Z',
 };

@@ -32,6 +32,8 @@ export interface OrganisationTable {
   shift_shortfall_alert: Generated<number>;
   /** Minutes an unverified mobile-money sale waits for its payment before the owner is told (migration 0035). */
   payment_match_window_min: Generated<number>;
+  /** The shop scales' label layouts, JSON of shared `ScaleBarcodeConfig` (migration 0042); null: the default, off. */
+  scale_barcodes: string | null;
   ai_credits_monthly: number | null;
   is_active: Generated<number>;
   version: Generated<number>;

@@ -31,6 +31,8 @@ export interface ProductTable {
   /** `piece` or a measure (issue 51): every quantity of the product is in its counts (shared `unitScale`). */
   unit: Generated<Unit>;
   /** A URL elsewhere on the web; null when the image is an upload (image_key) or none. */
+  /** The item code a shop scale prints in its labels (migration 0042; digits, unique in the organisation). */
+  scale_code: string | null;
   image: string | null;
   /** The storage key of the organisation's uploaded image (migration 0038): its address is built when answering. */
   image_key: string | null;

@@ -117,12 +117,12 @@ export const getByCode = defineRoute('bearer', {
   path: '/inventory/products/barcode/{code}',
   operationId: 'getProductByBarcode',
   description:
-    "What a till scanner needs: the product with this barcode (or SKU, or one of its packs' barcodes, then `scanned_pack` says which) and its stock in the active store.",
+    "What a till scanner needs: the product with this barcode (or SKU, or one of its packs' barcodes, then `scanned_pack` says which) and its stock in the active store; or, for one of the organisation's shop-scale labels (`scale_barcodes`), the product with that `scale_code` and `scale_label`, what the label sells (400 when the label's check digit is wrong).",
   errors: ['INVALID_STATE'],
   tags,
-  summary: "Find a product by barcode, then by SKU, then by a pack's barcode",
+  summary: "Find a product by barcode, then by SKU, by a pack's barcode, then by scale label",
   request: { params: z.object({ code: z.string().min(1).max(64) }) },
-  responses: { 200: jsonResponse(Envelope(ScannedProduct), 'The product, and the pack scanned') },
+  responses: { 200: jsonResponse(Envelope(ScannedProduct), 'The product; the pack scanned; with `scale_label` for a scale label') },
 });
 
 export const getProduct = defineRoute('bearer', {

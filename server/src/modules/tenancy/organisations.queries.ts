@@ -1,5 +1,5 @@
 /** Organisations as the whole server sees them: the row-to-API mapping, the lookup and the time zone. */
-import { fromCents, type Organisation } from '@duka/shared';
+import { DEFAULT_SCALE_BARCODES, fromCents, type Organisation, ScaleBarcodeConfig } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { OrganisationRow } from '../../db/tables/accounts.table.js';
@@ -34,9 +34,21 @@ export function toOrganisation(row: OrganisationRow): Organisation {
     expiry_alert_days: row.expiry_alert_days,
     shift_shortfall_alert: fromCents(Number(row.shift_shortfall_alert)),
     payment_match_window_min: row.payment_match_window_min,
+    scale_barcodes: scaleBarcodesOf(row),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
+}
+
+/** The organisation's scale label layouts: as saved, or the default (off) when never set or unreadable. */
+export function scaleBarcodesOf(row: Pick<OrganisationRow, 'scale_barcodes'>): ScaleBarcodeConfig {
+  if (!row.scale_barcodes) return DEFAULT_SCALE_BARCODES;
+  try {
+    const parsed = ScaleBarcodeConfig.safeParse(JSON.parse(row.scale_barcodes));
+    return parsed.success ? parsed.data : DEFAULT_SCALE_BARCODES;
+  } catch {
+    return DEFAULT_SCALE_BARCODES;
+  }
 }
 
 export function findOrganisation(db: Kysely<Database>, id: string) {

@@ -29,6 +29,14 @@ export const SaleCreatePayload = z.object({
         product_id: z.uuid(),
         qty: QuantityInput,
         unit_price: MoneyInput.meta({ description: "Per piece, or per one of a measured product's unit (per kg)" }),
+        scale_barcode: z
+          .string()
+          .regex(/^\d{13}$/)
+          .optional()
+          .meta({
+            description:
+              'The shop-scale label the line was scanned from (issue 51): the server reads it as POST /pos/sale does; product_id and qty must agree with it',
+          }),
         batches: z
           .array(LineBatchInput)
           .max(50)

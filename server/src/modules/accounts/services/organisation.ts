@@ -40,12 +40,13 @@ function checkSmsAccount(row: OrganisationRow): void {
 export async function updateOrganisation(ctx: AuthedContext, input: UpdateOrganisationInput): Promise<Organisation> {
   requireRole(ctx, 'owner');
   const id = requireOrg(ctx);
-  const { sms_api_key, sms_api_secret, aigateway_api_key, phone, shift_shortfall_alert, ...plain } = input;
+  const { sms_api_key, sms_api_secret, aigateway_api_key, phone, shift_shortfall_alert, scale_barcodes, ...plain } = input;
   const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === '' ? null : ctx.keys.encrypt(v));
   const changes: Updateable<OrganisationTable> = {
     ...plain,
     ...(phone !== undefined ? { phone: phone === null ? null : normalisePhone(phone) } : {}),
     ...(shift_shortfall_alert !== undefined ? { shift_shortfall_alert: toCents(shift_shortfall_alert) } : {}),
+    ...(scale_barcodes !== undefined ? { scale_barcodes: JSON.stringify(scale_barcodes) } : {}),
     sms_api_key_enc: seal(sms_api_key),
     sms_api_secret_enc: seal(sms_api_secret),
     aigateway_api_key_enc: seal(aigateway_api_key),

@@ -21,6 +21,7 @@ import {
 import { imageColumns } from './product-image.js';
 import { packByBarcode, packsOf, replacePacks } from '../packs.queries.js';
 import { assertBarcodesFree, packRows } from './packs.js';
+import { productByScaleLabel } from './scale-label.js';
 import { assertMedicine, assertStockAllowsTracking, STOCK_NEEDS_BATCH, trackBatchesOf } from './medicine.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { insertAdjustment } from './stock.js';
@@ -30,7 +31,8 @@ import { checkPlanAllows } from '../../billing/billing.exports.js';
 
 function rethrowDuplicate(err: unknown): never {
   const field = uniqueViolationField(err);
-  if (field === 'sku' || field === 'barcode') throw new DuplicateError(field, `another product already has this ${field}`);
+  if (field === 'sku' || field === 'barcode' || field === 'scale_code')
+    throw new DuplicateError(field, `another product already has this ${field}`);
   throw err;
 }
 
@@ -46,6 +48,7 @@ function columns(input: UpdateProductInput, counts: ProductCounts, trackBatches:
     category_id: input.category_id,
     sku: input.sku,
     barcode: input.barcode,
+    scale_code: input.scale_code,
     cost_price: cents(input.cost_price) as number | undefined,
     selling_price: cents(input.selling_price) as number | undefined,
     wholesale_price: cents(input.wholesale_price),
@@ -89,7 +92,7 @@ export async function getProduct(ctx: AuthedContext, id: string): Promise<Produc
   return answer(ctx, row);
 }
 
-/** By barcode first, then by SKU, then by a pack's barcode (saying which pack), as a scanner at the till needs. */
+/** By barcode first, then by SKU, then by a pack's barcode (saying which pack), then as a shop-scale label (with what the label sells), as a scanner at the till needs. */
 export async function getProductByCode(ctx: AuthedContext, code: string): Promise<ScannedProduct> {
   const { orgId, storeId } = requireStore(ctx);
   const row =
@@ -98,9 +101,13 @@ export async function getProductByCode(ctx: AuthedContext, code: string): Promis
   if (row) return { ...(await answer(ctx, row)), scanned_pack: null };
   const pack = await packByBarcode(ctx.db, orgId, code);
   const packed = pack && (await findProduct(ctx.db, orgId, storeId, pack.product_id));
-  if (!packed) throw new NotFoundError('product');
-  const product = await answer(ctx, packed);
-  return { ...product, scanned_pack: product.packs.find((p) => p.id === pack.id)! };
+  if (packed) {
+    const product = await answer(ctx, packed);
+    return { ...product, scanned_pack: product.packs.find((p) => p.id === pack.id)! };
+  }
+  const labelled = await productByScaleLabel(ctx, { orgId, storeId }, code);
+  if (!labelled) throw new NotFoundError('product');
+  return { ...(await answer(ctx, labelled.row)), scanned_pack: null, scale_label: labelled.scale_label };
 }
 
 export async function createProduct(ctx: AuthedContext, input: CreateProductInput): Promise<Product> {

@@ -20,6 +20,7 @@ import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
 import { insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
 import { shiftCandidates } from '../../tenancy/tenancy.exports.js';
 import { mainBatchesOf } from '../pos.queries.js';
+import { readScaleLabels } from './scale-labels.js';
 import type { SaleRequest, SaleSet } from './sale-set.js';
 
 type Scope = { orgId: string; storeId: string; online: boolean };
@@ -32,7 +33,9 @@ export async function loadSaleSet(
   products?: Map<string, ProductRow>,
 ): Promise<SaleSet> {
   const { orgId } = scope;
+  const labels = await readScaleLabels(tx, orgId, requests);
   const { existing, org, catalogue, shifts, packs } = await readUnlocked(tx, scope, requests, products);
+  for (const p of labels.byCode.values()) if (!catalogue.has(p.id)) catalogue.set(p.id, p);
   const customers = await readCustomers(tx, orgId, requests);
   const owed = await outstandingByCustomer(tx.db, orgId, creditorsOf(requests, customers));
   const { store, stock, stocked } = await lockStoreAndStock(tx, scope, catalogue);
@@ -56,6 +59,7 @@ export async function loadSaleSet(
     batchesRead: new Map(batchRows.map((b) => [b.id, b])),
     permitted,
     shifts,
+    labels,
   };
 }
 
@@ -67,7 +71,7 @@ export async function loadSaleSet(
 async function readUnlocked(tx: ServiceContext, scope: Scope, requests: SaleRequest[], products?: Map<string, ProductRow>) {
   const { orgId, storeId } = scope;
   const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
-  const productIds = [...new Set(requests.flatMap((r) => r.input.lines.map((l) => l.product_id)))];
+  const productIds = [...new Set(requests.flatMap((r) => r.input.lines.flatMap((l) => l.product_id ?? [])))];
   const packIds = [...new Set(requests.flatMap((r) => r.input.lines.flatMap((l) => (l.pack_id ? [l.pack_id] : []))))];
   const shiftsWanted = {
     ids: [...new Set(requests.flatMap((r) => (r.opts.shiftId ? [r.opts.shiftId] : [])))],
@@ -89,7 +93,8 @@ async function readUnlocked(tx: ServiceContext, scope: Scope, requests: SaleRequ
       .select(collectsFor(orgId, storeId).as('collects'))
       .where('id', '=', orgId)
       .executeTakeFirstOrThrow(),
-    products ?? orgProductsById(tx, orgId, productIds),
+    // A copy: the set adds the products its scale labels name.
+    products ? new Map(products) : orgProductsById(tx, orgId, productIds),
     shiftCandidates(tx.db, scope, shiftsWanted),
     // Only a sale by the pack reads packs: every other sale runs the statements it always did.
     orgPacksById(tx.db, orgId, packIds),

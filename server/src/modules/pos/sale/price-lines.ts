@@ -31,9 +31,9 @@ export interface PricingLines {
   /**
    * `qty` in counts of the product's unit. A line's own `unit_price` (cents; the tender check's lines
    * as the till sent them) comes before `unitPrices`. A line sold by the pack is priced by the pack
-   * (`packPrice`), `qty` then its counts.
+   * (`packPrice`), `qty` then its counts; a line's price-label part is charged the labels' amount.
    */
-  lines: Array<{ product_id: string; qty: number; unit_price?: number; pack?: { row: ProductPackRow; packs: number } }>;
+  lines: Array<{ product_id: string; qty: number; unit_price?: number; pack?: { row: ProductPackRow; packs: number }; label?: PricingLine['label'] }>;
   discountBp: number;
   priceMode: PriceMode;
 }
@@ -48,7 +48,8 @@ export function priceLines(sale: PricingSale, resolved: PricingLines): PricedSal
         const { id, units, selling_price } = l.pack.row;
         return { product: pricingOf(p), qty: l.pack.packs, pack: { id, units, selling_price, unit: p.unit }, unit_price: l.unit_price };
       }
-      return { product: pricingOf(p), qty: l.qty, unit_price: l.unit_price ?? request.opts.unitPrices?.get(p.id) };
+      const unitPrice = l.unit_price ?? request.opts.unitPrices?.get(p.id);
+      return { product: pricingOf(p), qty: l.qty, unit_price: unitPrice, ...(l.label ? { label: l.label } : {}) };
     }),
     discount_bp: resolved.discountBp,
     price_mode: resolved.priceMode,

@@ -6,11 +6,12 @@
  * time, a new customer written with the sale. The products and packs themselves are the set's
  * (read once for a whole batch).
  */
-import { mergeSaleLines, newId, type PriceMode, quantityFault, type SaleLineInput, toBasisPoints, toCount } from '@duka/shared';
+import { mergeSaleLines, newId, type PriceMode, quantityFault, toBasisPoints, toCount } from '@duka/shared';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import { normalisePhone } from '../../../lib/phone.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { SaleDraft, SaleLine } from './sale-plan.js';
+import { type LabelledLine, readLine } from './scale-labels.js';
 
 /** Counts a line may take: what an integer column holds with room to spare. */
 const MAX_LINE_COUNTS = 1_000_000_000;
@@ -27,7 +28,9 @@ export interface ResolvedSale {
 
 export function resolveLines(sale: SaleDraft): ResolvedSale {
   const { input } = sale.request;
-  const lines = mergeSaleLines(input.lines.map((l, i) => countedLine(sale, l, i))).map((l) => packLine(sale, l));
+  // A label is read into its product and quantity first, then every line is counted in its unit.
+  const read = input.lines.map((l, i) => countedLine(sale, readLine(l, i, sale.set.labels), i));
+  const lines = mergeSaleLines(read).map((l) => ({ ...packLine(sale, l), ...labelOf(read, l) }));
   const { customer, newCustomer } = findCustomer(sale);
   return { lines, customer, newCustomer, priceMode: input.price_mode ?? 'retail', discountBp: toBasisPoints(input.discount_pct ?? 0) };
 }
@@ -36,12 +39,13 @@ export function resolveLines(sale: SaleDraft): ResolvedSale {
  * A line's qty as counts of its product's unit, so lines merge and stock moves in integers; a line
  * by the pack counts whole packs. A product the shop lacks is left as sent, for `checkRules` to refuse.
  */
-function countedLine(sale: SaleDraft, line: SaleLineInput, index: number): SaleLineInput {
+function countedLine(sale: SaleDraft, line: LabelledLine, index: number): LabelledLine {
   const unit = line.pack_id ? 'piece' : sale.set.products.get(line.product_id)?.unit;
   if (unit === undefined) return line;
   const fault = quantityFault(line.qty, unit);
   if (fault) throw new ValidationError(`lines.${index}.qty`, line.pack_id ? 'packs are sold whole' : fault);
-  return { ...line, qty: toCount(line.qty, unit) };
+  const label = line.label && { qty: toCount(line.label.qty, unit), amount: line.label.amount };
+  return { ...line, qty: toCount(line.qty, unit), ...(label && { label }) };
 }
 
 /** A line as the stages see it: by the pack, its counts are packs × the pack's units (a pack of another product or organisation is not found). */
@@ -57,6 +61,14 @@ function packLine(sale: SaleDraft, l: SaleLine & { pack_id?: string }): SaleLine
   const qty = l.qty * row.units;
   if (qty > MAX_LINE_COUNTS) throw new ValidationError(`lines.${l.index}.qty`, `is more than one line can take (${qty} units)`);
   return { index: l.index, product_id: l.product_id, qty, pack: { row, packs: l.qty } };
+}
+
+/** The price labels of one product in the sale, added up (they are charged their printed prices). */
+function labelOf(read: LabelledLine[], line: { product_id: string; pack_id?: string }): Pick<SaleLine, 'label'> {
+  if (line.pack_id) return {};
+  const labels = read.flatMap((l) => (l.product_id === line.product_id && !l.pack_id && l.label ? [l.label] : []));
+  if (labels.length === 0) return {};
+  return { label: { qty: labels.reduce((s, l) => s + l.qty, 0), amount: labels.reduce((s, l) => s + l.amount, 0) } };
 }
 
 function findCustomer(sale: SaleDraft): { customer?: CustomerRow; newCustomer?: CustomerRow } {

@@ -27,6 +27,8 @@ export interface SaleLine {
   product_id: string;
   qty: number;
   pack?: { row: ProductPackRow; packs: number };
+  /** The part of the line sold by price labels (issue 51): its quantity and the labels' amount, cents. */
+  label?: { qty: number; amount: number };
 }
 
 /** The sale being planned: what was asked, against which figures, and the conflicts met so far. */

@@ -10,6 +10,7 @@ import type { ProductPackRow, ProductRow } from '../../../db/tables/inventory.ta
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import type { Actor } from '../../../lib/context.js';
 import type { ShiftCandidate } from '../../tenancy/tenancy.exports.js';
+import type { ScaleLabels } from './scale-labels.js';
 
 export interface SaleOptions {
   /** What is recorded as the sale's `source` (how it was rung up). */
@@ -73,4 +74,6 @@ export interface SaleSet {
   permitted: AddoEntry[];
   /** The shifts the sales may belong to: those named and those open for their cashiers (issue 37). */
   shifts: ShiftCandidate[];
+  /** The organisation's scale label layouts and the products the set's labels name (issue 51; empty when no line is a label). */
+  labels: ScaleLabels;
 }

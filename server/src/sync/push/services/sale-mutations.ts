@@ -108,7 +108,14 @@ export async function applySales(
     const lineBatches = new Map<string, LineBatchInput[]>();
     for (const l of p.lines) if (l.batches?.length) lineBatches.set(l.product_id, [...(lineBatches.get(l.product_id) ?? []), ...l.batches]);
     requests.push({
-      input: { ...sold, lines: p.lines.map((l) => ({ product_id: l.product_id, qty: l.qty })) },
+      input: {
+        ...sold,
+        lines: p.lines.map((l) => ({
+          product_id: l.product_id,
+          qty: l.qty,
+          ...(l.scale_barcode ? { scale_barcode: l.scale_barcode } : {}),
+        })),
+      },
       opts: {
         // A till older than the field does not say: it could only sell offline then.
         source: source ?? 'offline',

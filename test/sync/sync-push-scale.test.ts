@@ -1,0 +1,47 @@
+/** Issue 51: a pushed sale line scanned from a shop-scale label carries it; the server reads it as POST /pos/sale does. */
+import { Envelope, newId, PushResponse } from '@duka/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerOwner } from '../setup/factories.js';
+import { createTestApp, type TestApp } from '../setup/test-app.js';
+
+const SCALES = { enabled: true, rules: [{ prefix: '23', item_digits: 5, value: 'price', value_digits: 5, decimals: 0 }] };
+/** Item 00001 for 3,000 TZS. */
+const PRICE_3000 = '2300001030005';
+
+describe('sync: a pushed sale line by scale label', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  it('books a line that agrees with its label and rejects one that does not, naming the line', async () => {
+    const owner = await registerOwner(t);
+    await t.request('PATCH', '/accounts/organisation', { token: owner.token, body: { scale_barcodes: SCALES } });
+    const soap = (
+      await t.request('POST', '/inventory/products', {
+        token: owner.token,
+        body: { name: 'Sabuni', selling_price: 1500, stock: 10, scale_code: '00001' },
+      })
+    ).body.data as { id: string };
+    const device_id = newId();
+    expect((await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } })).status).toBe(200);
+    const sale = (seq: number, qty: number) => ({
+      id: newId(),
+      seq,
+      type: 'sale.create',
+      created_at: new Date(t.clock.now() - 60_000).toISOString(),
+      payload: {
+        id: newId(),
+        client_receipt_number: `T1-${seq}`,
+        lines: [{ product_id: soap.id, qty, unit_price: 1500, scale_barcode: PRICE_3000 }],
+        payment_method: 'Cash',
+      },
+    });
+    const res = await t.request('POST', '/sync/push', { token: owner.token, body: { device_id, mutations: [sale(1, 2), sale(2, 3)] } });
+    expect(res.status, res.text).toBe(200);
+    const results = Envelope(PushResponse).parse(res.body).data.results;
+    expect(results.map((r) => r.status)).toEqual(['applied', 'rejected']);
+    expect(results[0]!.result).toMatchObject({ total: 3000 });
+    expect(results[1]!.error).toMatchObject({ message: "lines.0.qty is not the scale label's quantity (2 piece)" });
+    expect((await t.request('GET', `/inventory/products/${soap.id}`, { token: owner.token })).body.data.stock).toBe(8);
+  });
+});
