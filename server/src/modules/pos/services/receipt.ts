@@ -67,7 +67,8 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
   const at = Date.parse(sale.created_at);
   // A medicine's line is followed by the lots it came from, as the pharmacist would write them.
   const lines = sale.lines.flatMap((l) => [
-    `${l.qty} x ${l.product_name} @ ${formatTzs(toCents(l.unit_price))} = ${formatTzs(toCents(l.line_total))}`,
+    // A pack line: how many packs at one pack's price (its qty is the units they hold).
+    `${l.pack ? `${l.pack.qty} x ${l.product_name} ${l.pack.name} (${l.pack.units})` : `${l.qty} x ${l.product_name}`} @ ${formatTzs(toCents(l.unit_price))} = ${formatTzs(toCents(l.line_total))}`,
     ...l.batches.map((b) => `  Lot ${b.lot_number}, exp ${b.expiry_date}: ${b.qty}`),
   ]);
   const body = [
