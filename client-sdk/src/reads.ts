@@ -90,7 +90,8 @@ export async function productByCode(db: LocalExec, code: string): Promise<Scanne
   const row =
     (await productRows(db).where('p.barcode', '=', c).executeTakeFirst()) ??
     (await productRows(db).where('p.sku', '=', c).executeTakeFirst());
-  if (row) return productFrom(row);
+  // A pack's barcode is not read offline yet (issue 51: the till's packs come next).
+  if (row) return { ...productFrom(row), scanned_pack: null };
   const config = (await organisation(db))?.scale_barcodes;
   if (!looksLikeScaleLabel(c, config)) return null;
   const label = decodeScaleBarcode(c, config);
@@ -101,7 +102,7 @@ export async function productByCode(db: LocalExec, code: string): Promise<Scanne
   const product = productFrom(found);
   const sold = scaleLine(label, { unit: product.unit, unitPrice: toCents(product.selling_price) });
   if ('fault' in sold) throw new TillError('VALIDATION_ERROR', `code ${sold.fault}`, 'code');
-  return { ...product, scale_label: { barcode: c, qty: sold.qty, amount: sold.amount === undefined ? null : fromCents(sold.amount) } };
+  return { ...product, scanned_pack: null, scale_label: { barcode: c, qty: sold.qty, amount: sold.amount === undefined ? null : fromCents(sold.amount) } };
 }
 
 export interface ProductSearch extends ListOptions {

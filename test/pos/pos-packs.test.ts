@@ -5,7 +5,7 @@
  */
 import { BootstrapResponse, Envelope, Product, ScannedProduct, Transaction } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOwner, type Session } from '../setup/factories.js';
+import { lastMessage, registerOwner, type Session, uniqueEmail } from '../setup/factories.js';
 import { newDelivery, newSupplier } from '../setup/suppliers-factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
@@ -72,6 +72,12 @@ describe('packs: bought and sold by the carton, stock by the piece', () => {
       { id: carton.id, name: 'Carton', units: 24, qty: 1 },
       null,
     ]);
+    // The emailed receipt prints the carton as a carton at its price, not 24 at the carton's price.
+    const email = uniqueEmail('customer');
+    expect((await t.request('POST', `/pos/transactions/${sale.id}/receipt`, { token: owner.token, body: { email } })).status).toBe(200);
+    const mail = (await lastMessage(t, email))!.body;
+    expect(mail).toContain('1 x Soda 500ml Carton (24) @ TZS 22,000 = TZS 22,000');
+    expect(mail).toContain('3 x Soda 500ml @ TZS 1,000 = TZS 3,000');
   });
 
   it('prices a pack at its own price, or its units × the unit price; lines of one pack merge', async () => {

@@ -17,6 +17,9 @@ export function checkInput(input: SellInput): void {
   input.lines.forEach((l, i) => {
     if (!Number.isInteger(l.qty) || l.qty < 1)
       throw new TillError('VALIDATION_ERROR', `lines.${i}.qty must be a whole number of at least 1`, `lines.${i}.qty`);
+    // The server sells by the pack (issue 51); this till does not yet, and must not sell one pack as one piece.
+    if (l.pack_id !== undefined)
+      throw new TillError('VALIDATION_ERROR', `lines.${i}.pack_id: this till does not sell by the pack yet`, `lines.${i}.pack_id`);
   });
   if (!PaymentMethod.safeParse(input.payment_method).success)
     throw new TillError('VALIDATION_ERROR', 'payment_method is not a payment method', 'payment_method');

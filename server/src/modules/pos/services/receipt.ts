@@ -68,7 +68,8 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
   const at = Date.parse(sale.created_at);
   // A medicine's line is followed by the lots it came from, as the pharmacist would write them.
   const lines = sale.lines.flatMap((l) => [
-    `${quantityText(l.qty, l.unit)} x ${l.product_name} @ ${formatTzs(toCents(l.unit_price))}${perUnitText(l.unit)} = ${formatTzs(toCents(l.line_total))}`,
+    // A pack line: how many packs at one pack's price (its qty is the units they hold); else the quantity in its unit.
+    `${l.pack ? `${l.pack.qty} x ${l.product_name} ${l.pack.name} (${l.pack.units})` : `${quantityText(l.qty, l.unit)} x ${l.product_name}`} @ ${formatTzs(toCents(l.unit_price))}${l.pack ? '' : perUnitText(l.unit)} = ${formatTzs(toCents(l.line_total))}`,
     ...l.batches.map((b) => `  Lot ${b.lot_number}, exp ${b.expiry_date}: ${b.qty}`),
   ]);
   const body = [
