@@ -102,7 +102,11 @@ export async function productByCode(db: LocalExec, code: string): Promise<Scanne
   const product = productFrom(found);
   const sold = scaleLine(label, { unit: product.unit, unitPrice: toCents(product.selling_price) });
   if ('fault' in sold) throw new TillError('VALIDATION_ERROR', `code ${sold.fault}`, 'code');
-  return { ...product, scanned_pack: null, scale_label: { barcode: c, qty: sold.qty, amount: sold.amount === undefined ? null : fromCents(sold.amount) } };
+  return {
+    ...product,
+    scanned_pack: null,
+    scale_label: { barcode: c, qty: sold.qty, amount: sold.amount === undefined ? null : fromCents(sold.amount) },
+  };
 }
 
 export interface ProductSearch extends ListOptions {

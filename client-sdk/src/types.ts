@@ -32,7 +32,8 @@ export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id'
 };
 
 /** One line of a sale: a product and how many (a scale label read with `productByCode` gives both). */
-export type SaleLine = Required<Pick<SaleLineInput, 'product_id' | 'qty'>>;
+/** A till's sale line: a product and its quantity (a `pack_id` is refused until the till sells by the pack). */
+export type SaleLine = Required<Pick<SaleLineInput, 'product_id' | 'qty'>> & Pick<SaleLineInput, 'pack_id'>;
 
 /** A sale to ring up: the server's sale input; the till gives the sale its id. */
 export type SellInput = Omit<CreateSaleInput, 'id' | 'lines'> & { lines: SaleLine[] };

@@ -24,16 +24,4 @@ export const quantitySaid = (count: number, unit: Unit): string =>
   unit === 'piece' ? `${count} units` : `${fromCount(count, unit)} ${unit}`;
 
 /** Counts as people read them in a message: `12` (pieces) or `11.75 kg`. */
-export const quantityText = (count: number, unit: Unit): string => (unit === 'piece' ? String(count) : `${fromCount(count, unit)} ${unit}`);
-
-/** The unit of each of these products of the organisation (a product not found is left out). */
-export async function unitsOf(db: Kysely<Database>, orgId: string, productIds: string[]): Promise<Map<string, Unit>> {
-  if (productIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('products')
-    .select(['id', 'unit'])
-    .where('org_id', '=', orgId)
-    .where('id', 'in', [...new Set(productIds)])
-    .execute();
-  return new Map(rows.map((r) => [r.id, r.unit]));
-}
+export const countText = (count: number, unit: Unit): string => (unit === 'piece' ? String(count) : `${fromCount(count, unit)} ${unit}`);

@@ -1,3 +1,3 @@
 /** What stock-levels offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { changeStockLevel, insertMissingStockRows } from './stock-levels.js';
-export { countOf, quantitySaid, quantityText, unitsOf } from './quantity.js';
+export { countOf, countText, quantitySaid } from './quantity.js';

@@ -10,7 +10,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { adjustBatch } from '../../pharmacy/pharmacy.exports.js';
-import { changeStockLevel, countOf, quantityText } from '../../stock-levels/stock-levels.exports.js';
+import { changeStockLevel, countOf, countText } from '../../stock-levels/stock-levels.exports.js';
 import { findProduct, insertStockAdjustment, productAdjustments, productsWithStock, toProducts } from '../inventory.queries.js';
 
 /** Record an adjustment row (never edited or deleted) for a change already applied; both figures in counts. */
@@ -70,7 +70,7 @@ export async function adjustStock(ctx: AuthedContext, productId: string, input: 
     await insertAdjustment(tx, { productId, qtyChange: change, qtyAfter: qty, reason: input.reason, note: input.note });
     await recordAudit(tx, {
       action: 'stock.adjust',
-      description: `Adjusted ${what} by ${change > 0 ? '+' : ''}${quantityText(change, product.unit)} (${input.reason}), now ${quantityText(qty, product.unit)}`,
+      description: `Adjusted ${what} by ${change > 0 ? '+' : ''}${countText(change, product.unit)} (${input.reason}), now ${countText(qty, product.unit)}`,
       entity: 'product',
       entityId: productId,
     });

@@ -4,12 +4,11 @@
  * already at or below its reorder point before the sale was notified when it crossed, so later
  * sales add nothing until it is restocked above the point and crosses again.
  */
-import { fromCount, isMeasured, type Unit } from '@duka/shared';
+import { fromCount, isMeasured, toCount, Unit } from '@duka/shared';
 import { z } from 'zod';
 import type { Subscriber } from '../../../events/event-bus.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import type { DomainEvent } from '../../../lib/domain-events.js';
-import { unitsOf } from '../../stock-levels/stock-levels.exports.js';
 import { createNotification } from './create-notification.js';
 
 /**
@@ -24,12 +23,16 @@ const SaleLine = z.object({
   stock_after: z.number().nullable().optional(),
   reorder_point: z.number().nullable().optional(),
   is_service: z.boolean().optional(),
+  // Issue 51: the figures are in the product's unit; an event from before units has none (pieces).
+  unit: Unit.optional(),
 });
 
 export interface Crossing {
   productId: string;
   productName: string;
+  /** Counts of `unit`. */
   left: number;
+  unit: Unit;
 }
 
 /**
@@ -39,21 +42,24 @@ export interface Crossing {
  */
 export function crossings(event: DomainEvent<'transaction.created'>): Crossing[] {
   const lines = Array.isArray(event.data.lines) ? event.data.lines : [];
-  const byProduct = new Map<string, { name: string; qty: number; after: number; point: number }>();
+  const byProduct = new Map<string, { name: string; qty: number; after: number; point: number; unit: Unit }>();
   for (const raw of lines) {
     const parsed = SaleLine.safeParse(raw);
     if (!parsed.success) continue;
     const l = parsed.data;
     if (l.is_service || l.stock_after == null || l.reorder_point == null || l.qty <= 0) continue;
+    // Compared in counts (integers), never in decimal quantities.
+    const unit = l.unit ?? 'piece';
+    const [qty, after, point] = [l.qty, l.stock_after, l.reorder_point].map((n) => toCount(n, unit)) as [number, number, number];
     const seen = byProduct.get(l.product_id);
     if (seen) {
-      seen.qty += l.qty;
-      seen.after = Math.min(seen.after, l.stock_after);
-    } else byProduct.set(l.product_id, { name: l.product_name, qty: l.qty, after: l.stock_after, point: l.reorder_point });
+      seen.qty += qty;
+      seen.after = Math.min(seen.after, after);
+    } else byProduct.set(l.product_id, { name: l.product_name, qty, after, point, unit });
   }
   return [...byProduct]
     .filter(([, p]) => p.after + p.qty > p.point && p.point >= p.after)
-    .map(([productId, p]) => ({ productId, productName: p.name, left: p.after }));
+    .map(([productId, p]) => ({ productId, productName: p.name, left: p.after, unit: p.unit }));
 }
 
 /** `left` is in counts of `unit`: a measured product's message names its measure ("1.5 kg"). */
@@ -78,19 +84,12 @@ export function lowStockMessage(name: string, left: number, unit: Unit = 'piece'
 
 async function handle(ctx: ServiceContext, event: DomainEvent<'transaction.created'>): Promise<void> {
   if (!event.store_id) return;
-  const found = crossings(event);
-  // The event's figures are counts; the product's unit says how to word them.
-  const units = await unitsOf(
-    ctx.db,
-    event.org_id,
-    found.map((c) => c.productId),
-  );
-  for (const c of found) {
+  for (const c of crossings(event)) {
     await createNotification(ctx, {
       orgId: event.org_id,
       storeId: event.store_id,
       category: 'stock',
-      ...lowStockMessage(c.productName, c.left, units.get(c.productId)),
+      ...lowStockMessage(c.productName, c.left, c.unit),
       link: `/inventory/products/${c.productId}`,
     });
   }

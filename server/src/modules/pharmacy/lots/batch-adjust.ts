@@ -5,7 +5,7 @@
  */
 import { fromCount } from '@duka/shared';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
-import { quantityText } from '../../stock-levels/stock-levels.exports.js';
+import { countText } from '../../stock-levels/stock-levels.exports.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { InsufficientStockError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { lockStock, moveBatch, UNALLOCATED_LOT } from './batch-ledger.js';
@@ -48,7 +48,7 @@ export async function adjustBatch(ctx: ServiceContext, a: BatchAdjustment): Prom
       throw refuse(
         'INVALID_STATE',
         'qty_change',
-        `the unallocated lot of ${product.name} holds ${quantityText(batch.qty_on_hand, product.unit)}: an adjustment may only bring it towards 0 (at most +${quantityText(Math.max(0, -batch.qty_on_hand), product.unit)})`,
+        `the unallocated lot of ${product.name} holds ${countText(batch.qty_on_hand, product.unit)}: an adjustment may only bring it towards 0 (at most +${countText(Math.max(0, -batch.qty_on_hand), product.unit)})`,
       );
     }
   } else if (after < 0) {

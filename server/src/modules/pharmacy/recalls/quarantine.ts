@@ -20,7 +20,7 @@ import { requirePermission, requireStore } from '../../../lib/auth/authorize.js'
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { type BatchWithName, storeBatches, toBatch } from '../lots/batches.queries.js';
-import { countOf, quantitySaid, quantityText } from '../../stock-levels/stock-levels.exports.js';
+import { countOf, quantitySaid, countText } from '../../stock-levels/stock-levels.exports.js';
 import { pageQuarantine } from '../registers/registers.queries.js';
 import { lockStock, moveBatch, orgToday } from '../lots/batch-ledger.js';
 
@@ -79,7 +79,7 @@ export async function releaseQuarantine(ctx: AuthedContext, id: string, input: R
       action: 'pharmacy.quarantine.release',
       entity: 'batch',
       entityId: row.id,
-      description: `Released ${quantityText(row.qty_on_hand, row.unit)} × ${row.product_name} lot ${row.lot_number} from quarantine: ${input.note}`,
+      description: `Released ${countText(row.qty_on_hand, row.unit)} × ${row.product_name} lot ${row.lot_number} from quarantine: ${input.note}`,
     });
     return toBatch({ ...back.row, product_name: row.product_name, unit: row.unit });
   });
@@ -112,7 +112,7 @@ export async function disposeBatch(ctx: AuthedContext, id: string, input: Dispos
       action: 'pharmacy.batch.dispose',
       entity: 'batch',
       entityId: row.id,
-      description: `Disposed of ${quantityText(qty, row.unit)} × ${row.product_name} lot ${row.lot_number} (${row.status}) by ${method}, witnessed by ${witness}: ${reason}`,
+      description: `Disposed of ${countText(qty, row.unit)} × ${row.product_name} lot ${row.lot_number} (${row.status}) by ${method}, witnessed by ${witness}: ${reason}`,
     });
     return toBatch({ ...moved.row, product_name: row.product_name, unit: row.unit });
   });

@@ -20,7 +20,7 @@ import { requireOrg, requirePermission } from '../../../lib/auth/authorize.js';
 import type { AuthedContext, ServiceContext } from '../../../lib/context.js';
 import { BusinessRuleError, NotFoundError, ServiceError } from '../../../lib/errors.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
-import { quantitySaid, quantityText } from '../../stock-levels/stock-levels.exports.js';
+import { quantitySaid, countText } from '../../stock-levels/stock-levels.exports.js';
 import { sameLot } from '../lots/batches.queries.js';
 import { pageRecalls, recallDetail } from '../registers/registers.queries.js';
 import { insertRecall } from './recalls.queries.js';
@@ -99,7 +99,7 @@ export async function createRecall(ctx: AuthedContext, input: CreateRecallInput)
         category: 'stock',
         title: `Recall: ${product.name} lot ${lot}`,
         body: here
-          ? `${said(here.units)} of lot ${lot} in this store are recalled and out of sale (stock down by ${product.unit === 'piece' ? here.stock : quantityText(here.stock, product.unit)}). Reason: ${input.reason}`
+          ? `${said(here.units)} of lot ${lot} in this store are recalled and out of sale (stock down by ${product.unit === 'piece' ? here.stock : countText(here.stock, product.unit)}). Reason: ${input.reason}`
           : `Lot ${lot} is recalled; this store holds none of it for sale now. Check who it was dispensed to. Reason: ${input.reason}`,
       });
     }

@@ -33,7 +33,13 @@ export interface PricingLines {
    * as the till sent them) comes before `unitPrices`. A line sold by the pack is priced by the pack
    * (`packPrice`), `qty` then its counts; a line's price-label part is charged the labels' amount.
    */
-  lines: Array<{ product_id: string; qty: number; unit_price?: number; pack?: { row: ProductPackRow; packs: number }; label?: PricingLine['label'] }>;
+  lines: Array<{
+    product_id: string;
+    qty: number;
+    unit_price?: number;
+    pack?: { row: ProductPackRow; packs: number };
+    label?: PricingLine['label'];
+  }>;
   discountBp: number;
   priceMode: PriceMode;
 }

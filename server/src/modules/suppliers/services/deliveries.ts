@@ -99,7 +99,10 @@ async function checkLines(ctx: AuthedContext, orgId: string, lines: DeliveryLine
 
 /** A line by the pack costs its packs × the pack's cost; a loose one its quantity × the unit cost (a measured line rounded once). */
 const linesTotal = (lines: CountedLine[]) =>
-  lines.reduce((sum, l) => sum + (l.pack_units === null ? lineAmount(toCents(l.unit_cost), l.qty, l.unit) : toCents(l.unit_cost) * l.qty), 0);
+  lines.reduce(
+    (sum, l) => sum + (l.pack_units === null ? lineAmount(toCents(l.unit_cost), l.qty, l.unit) : toCents(l.unit_cost) * l.qty),
+    0,
+  );
 /** Pieces count one each (a carton its pieces); a line of a measured product (25.5 kg of sugar) is one item. */
 const linesQty = (lines: CountedLine[]) => lines.reduce((sum, l) => sum + (isMeasured(l.unit) ? 1 : l.qty * (l.pack_units ?? 1)), 0);
 
