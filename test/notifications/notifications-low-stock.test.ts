@@ -13,7 +13,9 @@ interface Line {
   product_id: string;
   product_name: string;
   qty: number;
-  stock_after: number | null;
+  qty: number;
+  /** Issue 51: the unit of the figures; none on an event from before units (pieces). */
+  unit?: string;
   reorder_point: number;
   is_service: boolean;
 }
@@ -206,7 +208,7 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
     expect(await count()).toBe(1);
   });
 
-  it("words a measured product's level in its unit: the event's counts are grams of a kg product", async () => {
+  it("words a measured product's level in its unit: the sale's event names the unit of its figures", async () => {
     const owner = await registerOwner(t);
     const made = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Sukari', selling_price: 3200 } });
     expect(made.status, made.text).toBe(200);
@@ -214,7 +216,7 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
     await t.db.db.updateTable('products').set({ unit: 'kg' }).where('org_id', '=', owner.orgId).where('id', '=', id).execute();
     // 0.75 kg sold from 2.25 kg leaves 1.5 kg, under a reorder point of 2 kg.
     const { notifications } = await saleOf(owner, [
-      line({ product_id: id, product_name: 'Sukari', qty: 750, stock_after: 1500, reorder_point: 2000 }),
+      line({ product_id: id, product_name: 'Sukari', qty: 0.75, unit: 'kg', stock_after: 1.5, reorder_point: 2 }),
     ]);
     expect(notifications.map((n) => [n.title, n.body])).toEqual([
       ['Low stock: Sukari', 'Only 1.5 kg of Sukari left; order more. Zimebaki 1.5 kg tu; agiza zaidi.'],
