@@ -27,6 +27,7 @@ SELECT create_distributed_table('categories', 'org_id', colocate_with => 'organi
 SELECT create_distributed_table('products', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('product_stock', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('product_prices', 'org_id', colocate_with => 'organisations');
+SELECT create_distributed_table('product_packs', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('stock_adjustments', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('transactions', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('transaction_lines', 'org_id', colocate_with => 'organisations');
