@@ -4,8 +4,6 @@
  * stored or compared; counts become the unit again only when answered (shared `fromCount`).
  */
 import { fromCount, quantityFault, toCount, type Unit } from '@duka/shared';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.js';
 import { ValidationError } from '../../lib/errors.js';
 import { MAX_STOCK } from './stock-levels.js';
 
