@@ -13,9 +13,9 @@ interface Line {
   product_id: string;
   product_name: string;
   qty: number;
-  qty: number;
   /** Issue 51: the unit of the figures; none on an event from before units (pieces). */
   unit?: string;
+  stock_after: number | null;
   reorder_point: number;
   is_service: boolean;
 }
