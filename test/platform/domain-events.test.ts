@@ -39,7 +39,10 @@ describe('domain events as stored (the contract of design §3)', () => {
       customer_id: null,
       cashier_id: owner.userId,
       source: 'online',
-      lines: [{ product_id: productId, product_name: 'Juisi', qty: 4, stock_after: 46, reorder_point: 10, is_service: false }],
+      // Issue 51: the figures are in the product's unit, which each line names.
+      lines: [
+        { product_id: productId, product_name: 'Juisi', qty: 4, unit: 'piece', stock_after: 46, reorder_point: 10, is_service: false },
+      ],
     });
 
     t.clock.advance(1000);
