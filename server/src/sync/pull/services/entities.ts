@@ -51,7 +51,6 @@ export interface EntityKind {
   count(db: Kysely<Database>, scope: Scope): Promise<number>;
 }
 
-/** Apply a RowFilter to a query keyed by `column`, in id order. */
 /** A stock row's product's unit (piece should the product be gone). */
 const productUnit = (eb: ExpressionBuilder<Database, 'product_stock'>) =>
   eb.fn.coalesce(
@@ -64,6 +63,7 @@ const productUnit = (eb: ExpressionBuilder<Database, 'product_stock'>) =>
     sql.lit<Unit>('piece'),
   );
 
+/** Apply a RowFilter to a query keyed by `column`, in id order. */
 function narrow<DB, TB extends keyof DB, O>(
   qb: SelectQueryBuilder<DB, TB, O>,
   column: string,
