@@ -40,6 +40,7 @@ import * as saleLotsInLedger from './2026_11_29_0036_sale_lots_in_ledger.js';
 import * as platformSettings from './2026_11_30_0037_platform_settings.js';
 import * as productImageKeys from './2026_11_30_0038_product_image_keys.js';
 import * as productUnits from './2026_12_01_0039_product_units.js';
+import * as salePayments from './2026_12_01_0041_sale_payments.js';
 import * as orgOnEveryTenantRow from './2026_11_26_0030_org_on_every_tenant_row.js';
 
 export const migrations: Record<string, Migration> = {
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0037_platform_settings': platformSettings,
   '2026_11_30_0038_product_image_keys': productImageKeys,
   '2026_12_01_0039_product_units': productUnits,
+  '2026_12_01_0041_sale_payments': salePayments,
 };

@@ -9,6 +9,7 @@ import type {
   CustomerUpsertPayload,
   MobileMoneyMethod,
   MobileNetwork,
+  PaymentMethod,
   SaleLineInput,
   StockAdjustPayload,
   Transaction,
@@ -35,7 +36,8 @@ export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id'
 export type SaleLine = SaleLineInput;
 
 /** A sale to ring up: the server's sale input; the till gives the sale its id. */
-export type SellInput = Omit<CreateSaleInput, 'id'>;
+/** The till sells one way per sale (split tender is the server's and the push's so far: docs/pos.md). */
+export type SellInput = Omit<CreateSaleInput, 'id' | 'payments' | 'payment_method'> & { payment_method: PaymentMethod };
 
 /**
  * A sale whose payment is asked from the customer's phone (a push): what `sell` takes, paid from a

@@ -3,7 +3,13 @@ import type { Kysely } from 'kysely';
 import type { AiCreditUsageTable, OrganisationTable, UserTable } from './tables/accounts.table.js';
 import type { AuthCounterTable, OtpTable, RefreshTokenTable } from './tables/auth.table.js';
 import type { CategoryTable, ProductPriceTable, ProductStockTable, ProductTable, StockAdjustmentTable } from './tables/inventory.table.js';
-import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, TransactionTable } from './tables/pos.table.js';
+import type {
+  IdempotencyKeyTable,
+  StockQuarantineTable,
+  TransactionLineTable,
+  TransactionPaymentTable,
+  TransactionTable,
+} from './tables/pos.table.js';
 import type { CustomerTable } from './tables/customers.table.js';
 import type {
   CreditAllocationTable,
@@ -69,6 +75,7 @@ export interface Database {
   stock_adjustments: StockAdjustmentTable;
   transactions: TransactionTable;
   transaction_lines: TransactionLineTable;
+  transaction_payments: TransactionPaymentTable;
   shifts: ShiftTable;
   shift_counts: ShiftCountTable;
   collection_accounts: CollectionAccountTable;

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
-import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.table.js';
+import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../db/tables/pos.table.js';
 import { groupBy } from '../../lib/group-by.js';
 
 /** `batches`: the sale's lot allocations (a sale has one line per product, so they go by product). */
@@ -16,6 +16,7 @@ export function toTransaction(
   lines: TransactionLineRow[],
   batches: Array<Omit<SaleLot, 'transaction_id'>> = [],
   fiscal: TransactionFiscal | null = null,
+  payments: TransactionPaymentRow[] = [],
 ): Transaction {
   return {
     id: row.id,
@@ -24,6 +25,13 @@ export function toTransaction(
     client_receipt_number: row.client_receipt_number,
     status: row.status,
     payment_method: row.payment_method,
+    payments: payments.map((p) => ({
+      method: p.method,
+      amount: fromCents(p.amount),
+      reference: p.reference,
+      phone: p.phone,
+      verification: p.verification,
+    })),
     payment_reference: row.payment_reference,
     payment_phone: row.payment_phone,
     payment_verification: row.payment_verification,
@@ -84,14 +92,28 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   const ids = rows.map((r) => r.id);
   // The rows' organisations: one for a shop, several on a platform operator's list.
   const orgIds = [...new Set(rows.map((r) => r.org_id))];
-  const [lines, lots, fiscal] = await Promise.all([
+  const [lines, payments, lots, fiscal] = await Promise.all([
     db.selectFrom('transaction_lines').selectAll().where('org_id', 'in', orgIds).where('transaction_id', 'in', ids).orderBy('id').execute(),
+    salePayments(db, orgIds, ids),
     dispensedLots(db, orgIds, ids),
     fiscalByTransaction(db, rows),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
-  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null));
+  const paymentsByTx = groupBy(payments, (p) => p.transaction_id);
+  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null, paymentsByTx.get(r.id)));
+}
+
+/** The sales' parts (issue 51: every sale has at least one), in the order they were given. */
+export function salePayments(db: Kysely<Database>, orgIds: string[], ids: string[]) {
+  return db
+    .selectFrom('transaction_payments')
+    .selectAll()
+    .where('org_id', 'in', orgIds)
+    .where('transaction_id', 'in', ids)
+    .orderBy('transaction_id')
+    .orderBy('seq')
+    .execute();
 }
 
 /**

@@ -8,7 +8,7 @@ import { PaymentMethod, SettlementMethod } from '../../payment-methods.js';
 import { TzMobileNumber } from '../../msisdn.js';
 import { LineBatchInput } from '../../pharmacy/batch.schemas.js';
 import { Prescription } from '../../pharmacy/prescription.schemas.js';
-import { CustomerTin, PriceMode, SaleSource } from '../../pos/pos.schemas.js';
+import { CustomerTin, PriceMode, paymentMethodOrParts, SalePayments, SaleSource } from '../../pos/pos.schemas.js';
 import { CloseShiftInput, OpenShiftInput } from '../../pos/shift.schemas.js';
 
 /**
@@ -37,7 +37,8 @@ export const SaleCreatePayload = z.object({
     )
     .min(1)
     .max(500),
-  payment_method: PaymentMethod,
+  payment_method: PaymentMethod.optional().meta({ description: 'The one method the sale was paid by; or payments' }),
+  payments: SalePayments.optional().meta({ description: "The parts of a sale paid several ways, judged against its total at the till's prices" }),
   payment_reference: z.string().trim().max(100).optional(),
   payment_phone: TzMobileNumber.optional(),
   discount_pct: z.number().min(0).max(100).optional(),
@@ -60,7 +61,7 @@ export const SaleCreatePayload = z.object({
   source: SaleSource.optional().meta({
     description: 'Whether the till reached the server when the cashier rang the sale up (default offline: a till that does not say)',
   }),
-});
+}).superRefine(paymentMethodOrParts);
 export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500), shift_id: ShiftRef });
 export const CustomerUpsertPayload = z.object({
   id: z.uuid(),

@@ -11,7 +11,7 @@
 import { type CreateSaleInput, type LineBatch, newId, type SaleConflict, type SaleStage } from '@duka/shared';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
-import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
+import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -66,6 +66,8 @@ export interface RecordedSale {
   row: TransactionRow;
   /** The lines as written (absent for a replayed sale: read them). */
   lines?: TransactionLineRow[];
+  /** Its parts as written (with the lines). */
+  payments?: TransactionPaymentRow[];
   /** The lots the lines took, with the lines. */
   lots?: Array<LineBatch & { product_id: string }>;
   /** True when a sale with this client id already existed: nothing new was written. */
@@ -105,7 +107,7 @@ export async function planSales(
       plans.push(planned);
       return {
         ok: true,
-        sale: { row: planned.row, lines: planned.lines, lots: planned.lots, replayed: false, conflicts: planned.conflicts },
+        sale: { row: planned.row, lines: planned.lines, payments: planned.payments, lots: planned.lots, replayed: false, conflicts: planned.conflicts },
       };
     } catch (error) {
       if (error instanceof ServiceError) return { ok: false, error };
