@@ -23,7 +23,17 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
   const { orgId, storeId } = requireStore(ctx);
   let query = ctx.db.selectFrom('transactions').where('org_id', '=', orgId).where('store_id', '=', storeId);
   if (q.status) query = query.where('status', '=', q.status);
-  if (q.method) query = query.where('payment_method', '=', q.method);
+  // A sale paid several ways is listed under each of its methods (issue 51).
+  if (q.method)
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('transaction_payments as tp')
+          .select('tp.seq')
+          .whereRef('tp.org_id', '=', 'transactions.org_id')
+          .whereRef('tp.transaction_id', '=', 'transactions.id')
+          .where('tp.method', '=', q.method!),
+      ),
+    );
   if (q.customer_id) query = query.where('customer_id', '=', q.customer_id);
   if (q.shift_id) query = query.where('shift_id', '=', q.shift_id);
   if (q.search) {
@@ -54,17 +64,18 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
     .where('store_id', '=', store.storeId)
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
-  const [byStatus, items] = await Promise.all([
+  const [byStatus, parts, items] = await Promise.all([
     inRange
-      .select(['status', 'payment_method'])
+      .select(['status'])
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
-      .groupBy(['status', 'payment_method'])
+      .groupBy(['status'])
       .execute(),
+    soldParts(ctx.db, store, from, to),
     unitsSold(ctx.db, store, from, to),
   ]);
   const sold = byStatus.filter((r) => (SoldStatus.options as string[]).includes(r.status));
-  const sum = (rows: typeof byStatus) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
-  const byMethod = (m: string) => fromCents(sum(sold.filter((r) => r.payment_method === m)));
+  const sum = (rows: Array<{ amount: unknown }>) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
+  const byMethod = (m: string) => fromCents(sum(parts.filter((r) => r.method === m)));
   const count = sold.reduce((s, r) => s + Number(r.n), 0);
   const total = sum(sold);
   const refunds = byStatus.filter((r) => r.status === 'refunded');
@@ -86,6 +97,21 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
     date_from: dateFrom,
     date_to: dateTo,
   };
+}
+
+/** The sold sales' money per method, part by part (issue 51: 5,000 cash + 7,500 M-Pesa is 5,000 and 7,500). */
+function soldParts(db: AuthedContext['db'], store: { orgId: string; storeId: string }, from: number, to: number) {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
+    .select((eb) => ['tp.method as method', eb.fn.sum<number>('tp.amount').as('amount')])
+    .where('t.org_id', '=', store.orgId)
+    .where('t.store_id', '=', store.storeId)
+    .where('t.created_at', '>=', from)
+    .where('t.created_at', '<', to)
+    .where('t.status', 'in', SoldStatus.options)
+    .groupBy('tp.method')
+    .execute();
 }
 
 /** Sales by local hour of one day (default today): a bucket per hour, empty hours included. */
