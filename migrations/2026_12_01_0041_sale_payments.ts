@@ -32,10 +32,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     insert into transaction_payments (org_id, transaction_id, seq, method, amount, reference, phone, verification)
     select org_id, id, 1, payment_method, total, payment_reference, payment_phone, payment_verification from transactions
   `.execute(db);
-  await addForeignKey(db, 'transaction_payments', 'fk__transaction_payments__transaction_id', ['org_id', 'transaction_id'], 'transactions', [
-    'org_id',
-    'id',
-  ]);
+  await addForeignKey(
+    db,
+    'transaction_payments',
+    'fk__transaction_payments__transaction_id',
+    ['org_id', 'transaction_id'],
+    'transactions',
+    ['org_id', 'id'],
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -21,7 +21,8 @@ describe('split tender in the analytics', () => {
       expect(res.status, res.text).toBeLessThan(300);
       return res.body.data;
     };
-    const crate = (await send('/inventory/products', { name: 'Soda crate', selling_price: 12500, cost_price: 10000, stock: 50 })).id as string;
+    const crate = (await send('/inventory/products', { name: 'Soda crate', selling_price: 12500, cost_price: 10000, stock: 50 }))
+      .id as string;
     const soap = (await send('/inventory/products', { name: 'Sabuni', selling_price: 3000, cost_price: 2000, stock: 50 })).id as string;
     const customer = (await send('/customers', { name: 'Halima Said' })).id as string;
     await send('/pos/sale', {

@@ -76,7 +76,13 @@ describe('fiscal XML', () => {
   it('adds up a day for the Z report, listing every rate and payment type in TRA order', () => {
     const a = receiptFigures(sale, lines, [{ method: 'M-Pesa', amount: 1_300_000 }]);
     // A receipt built before issue 51 has one `payment` for its whole total.
-    const b = { totalIncl: 200_000, totalExcl: 200_000, discount: 0, payment: 'CASH', vat: { E: { net: 200_000, tax: 0 } } } as unknown as ReceiptFigures;
+    const b = {
+      totalIncl: 200_000,
+      totalExcl: 200_000,
+      discount: 0,
+      payment: 'CASH',
+      vat: { E: { net: 200_000, tax: 0 } },
+    } as unknown as ReceiptFigures;
     const z = addUpDay('2026-11-24', [a, b], 5_000_000, { corrections: 200_000, voids: 1, voidsTotal: 1_300_000 });
     expect(z).toMatchObject({
       receipts: 2,

@@ -76,9 +76,13 @@ describe('split tender: the mobile-money part is what is verified and reconciled
     ]);
     await customerPays(s.callback!, 'AIR-2000', 2000, 'AIRTEL', '255784000111');
     expect(await verification(s, id!)).toBe('verified');
-    const res = await t.request('GET', `/payments/reconciliation?date=${new Date(t.clock.now() + 3 * 3600_000).toISOString().slice(0, 10)}`, {
-      token: s.owner.token,
-    });
+    const res = await t.request(
+      'GET',
+      `/payments/reconciliation?date=${new Date(t.clock.now() + 3 * 3600_000).toISOString().slice(0, 10)}`,
+      {
+        token: s.owner.token,
+      },
+    );
     expect(res.status, res.text).toBe(200);
     const day = Envelope(PaymentReconciliation).parse(res.body).data;
     const airtel = day.wallets.find((w) => w.wallet === 'Airtel Money')!;

@@ -68,9 +68,9 @@ describe('split tender: one sale paid several ways', () => {
     expect((await call('GET', owner.token, `/pos/shifts/${shift.id}`)).data.report.sales_count).toBe(1);
     // Listed under each of its methods.
     for (const method of ['Cash', 'M-Pesa'])
-      expect((await call('GET', owner.token, `/pos/transactions?method=${encodeURIComponent(method)}`)).data.map((x: Transaction) => x.id)).toEqual([
-        sale.id,
-      ]);
+      expect(
+        (await call('GET', owner.token, `/pos/transactions?method=${encodeURIComponent(method)}`)).data.map((x: Transaction) => x.id),
+      ).toEqual([sale.id]);
     const summary = (await call('GET', owner.token, '/pos/summary')).data;
     expect(summary).toMatchObject({ total_sales: 12500, transaction_count: 1, cash_total: 5000, mpesa_total: 7500, credit_total: 0 });
 
@@ -100,7 +100,7 @@ describe('split tender: one sale paid several ways', () => {
   });
 
   it('refuses parts that do not pay the total, naming payments, and writes nothing', async () => {
-    const { owner, sell, stock, sales } = await shop();
+    const { sell, stock, sales } = await shop();
     const [before, count] = [await stock(), await sales()];
     const refused = async (body: Record<string, unknown>, field: string, message: string) => {
       const res = await sell(body, 400);
@@ -136,7 +136,11 @@ describe('split tender: one sale paid several ways', () => {
       'payments',
       'the parts other than cash already pay the total of TZS 12,500: leave out the cash part',
     );
-    await refused({ payment_method: 'Cash', payments: [{ method: 'M-Pesa', amount: 12500 }] }, 'payment_method', 'disagrees with payments (M-Pesa): give one or the other');
+    await refused(
+      { payment_method: 'Cash', payments: [{ method: 'M-Pesa', amount: 12500 }] },
+      'payment_method',
+      'disagrees with payments (M-Pesa): give one or the other',
+    );
     await refused({}, 'payment_method', 'give payment_method or payments');
     for (const payments of [
       [],
@@ -188,7 +192,9 @@ describe('split tender: one sale paid several ways', () => {
     expect(profile.tabs.map((x) => [x.transaction_id, x.amount, x.balance])).toEqual([[sale.id, 5000, 5000]]);
     // Refunded: the tab's balance is written off, the wallet part goes back by M-Pesa.
     await call('POST', owner.token, `/pos/transactions/${sale.id}/refund`, { reason: 'returned' });
-    expect(Envelope(CreditProfile).parse(await call('GET', owner.token, `/credits/customers/${customer.id}`)).data.total_outstanding).toBe(0);
+    expect(Envelope(CreditProfile).parse(await call('GET', owner.token, `/credits/customers/${customer.id}`)).data.total_outstanding).toBe(
+      0,
+    );
   });
 
   it('answers a sale paid one way exactly as before, with its one part', async () => {

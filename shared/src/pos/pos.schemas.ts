@@ -45,10 +45,15 @@ export const SalePaymentInput = z
   .object({
     method: PaymentMethod,
     amount: MoneyInput.refine((v) => v > 0, 'must be more than 0').meta({
-      description: "What this part pays, TZS. A Cash part may exceed what the other parts leave: the rest is the change",
+      description: 'What this part pays, TZS. A Cash part may exceed what the other parts leave: the rest is the change',
       example: 5000,
     }),
-    reference: z.string().trim().max(100).optional().meta({ description: "Mobile money or Bank: the reference from the customer's SMS or slip" }),
+    reference: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .meta({ description: "Mobile money or Bank: the reference from the customer's SMS or slip" }),
     phone: TzMobileNumber.optional().meta({ description: "Mobile money: the customer's wallet number" }),
   })
   .meta({ id: 'SalePaymentInput' });
@@ -66,38 +71,39 @@ export const SalePayments = z
   .refine(oneWallet, 'at most one mobile-money part')
   .meta({
     description:
-      "The sale paid several ways (1 to 4 parts, each method once): the parts add up to the total, except that Cash may exceed it (the change). Instead of payment_method; a Credit part needs a customer and puts only its amount on the tab",
+      'The sale paid several ways (1 to 4 parts, each method once): the parts add up to the total, except that Cash may exceed it (the change). Instead of payment_method; a Credit part needs a customer and puts only its amount on the tab',
   });
 
 /** The sale's fields without the payment-method check, for schemas that extend it (a push's sale). */
-export const CreateSaleBody = z
-  .object({
-    id: z.uuid().optional().meta({ description: 'Client-generated id: a second sale with this id returns the first' }),
-    lines: z.array(SaleLineInput).min(1, 'must have at least one line').max(500),
-    payment_method: PaymentMethod.optional().meta({ description: 'How the sale is paid, one way; or give payments (required when payments is absent)' }),
-    payments: SalePayments.optional(),
-    payment_reference: z.string().trim().max(100).optional(),
-    payment_phone: TzMobileNumber.optional().meta({
-      description: "Mobile money: the customer's wallet number, matched with the provider's report of the payment",
-    }),
-    /** Percent of the subtotal (needs the discount permission). */
-    discount_pct: PercentInput.optional(),
-    /** Required for `Credit`. */
-    customer_id: z.uuid().optional(),
-    customer_name: z.string().trim().min(1).max(150).optional(),
-    customer_phone: Phone.optional(),
-    customer_tin: CustomerTin.optional(),
-    till_number: z.string().trim().max(30).optional(),
-    notes: z.string().trim().max(1000).optional(),
-    /** `wholesale` only in wholesale and retail-wholesale shops. */
-    price_mode: PriceMode.optional().meta({ description: 'wholesale: only for wholesale or retail_wholesale organisations' }),
-    /** Required when a line is a `pom` or `controlled` medicine. */
-    prescription: Prescription.optional().meta({ description: 'Required when a line is a prescription-only or controlled medicine' }),
-    cash_tendered: MoneyInput.optional().meta({
-      description: "The cash the customer handed over (Cash sales only): at least the sale's total; the answer carries the change",
-      example: 20000,
-    }),
-  });
+export const CreateSaleBody = z.object({
+  id: z.uuid().optional().meta({ description: 'Client-generated id: a second sale with this id returns the first' }),
+  lines: z.array(SaleLineInput).min(1, 'must have at least one line').max(500),
+  payment_method: PaymentMethod.optional().meta({
+    description: 'How the sale is paid, one way; or give payments (required when payments is absent)',
+  }),
+  payments: SalePayments.optional(),
+  payment_reference: z.string().trim().max(100).optional(),
+  payment_phone: TzMobileNumber.optional().meta({
+    description: "Mobile money: the customer's wallet number, matched with the provider's report of the payment",
+  }),
+  /** Percent of the subtotal (needs the discount permission). */
+  discount_pct: PercentInput.optional(),
+  /** Required for `Credit`. */
+  customer_id: z.uuid().optional(),
+  customer_name: z.string().trim().min(1).max(150).optional(),
+  customer_phone: Phone.optional(),
+  customer_tin: CustomerTin.optional(),
+  till_number: z.string().trim().max(30).optional(),
+  notes: z.string().trim().max(1000).optional(),
+  /** `wholesale` only in wholesale and retail-wholesale shops. */
+  price_mode: PriceMode.optional().meta({ description: 'wholesale: only for wholesale or retail_wholesale organisations' }),
+  /** Required when a line is a `pom` or `controlled` medicine. */
+  prescription: Prescription.optional().meta({ description: 'Required when a line is a prescription-only or controlled medicine' }),
+  cash_tendered: MoneyInput.optional().meta({
+    description: "The cash the customer handed over (Cash sales only): at least the sale's total; the answer carries the change",
+    example: 20000,
+  }),
+});
 
 export const CreateSaleInput = CreateSaleBody.superRefine(paymentMethodOrParts).meta({ id: 'CreateSaleInput' });
 export type CreateSaleInput = z.infer<typeof CreateSaleInput>;
@@ -124,7 +130,7 @@ export function paymentMethodOrParts(
 export const SalePayment = z
   .object({
     method: PaymentMethod,
-    amount: Money.meta({ description: "What the part paid towards the total (a Cash part net of the change)" }),
+    amount: Money.meta({ description: 'What the part paid towards the total (a Cash part net of the change)' }),
     reference: z.string().nullable(),
     phone: z.string().nullable(),
     verification: PaymentVerification.nullable(),

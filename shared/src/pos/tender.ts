@@ -162,4 +162,5 @@ export function rebaseParts(parts: TenderPart[], total: number): TenderPart[] {
   return parts.filter((p) => out.get(p)! > 0).map((p) => ({ ...p, amount: out.get(p)! }));
 }
 
-const rank = (p: TenderPart, parts: TenderPart[]) => (p.method === 'Cash' ? 0 : p.method === 'Credit' ? 1 : 2 + parts.length - parts.indexOf(p));
+const rank = (p: TenderPart, parts: TenderPart[]) =>
+  p.method === 'Cash' ? 0 : p.method === 'Credit' ? 1 : 2 + parts.length - parts.indexOf(p);

@@ -107,7 +107,14 @@ export async function planSales(
       plans.push(planned);
       return {
         ok: true,
-        sale: { row: planned.row, lines: planned.lines, payments: planned.payments, lots: planned.lots, replayed: false, conflicts: planned.conflicts },
+        sale: {
+          row: planned.row,
+          lines: planned.lines,
+          payments: planned.payments,
+          lots: planned.lots,
+          replayed: false,
+          conflicts: planned.conflicts,
+        },
       };
     } catch (error) {
       if (error instanceof ServiceError) return { ok: false, error };
