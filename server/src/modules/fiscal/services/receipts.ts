@@ -9,7 +9,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { groupBy } from '../../../lib/group-by.js';
-import { deviceScope, linesWithTaxCode, markReceiptsIssued, registrationOf, unbuiltReceipts } from '../fiscal.queries.js';
+import { deviceScope, linesWithTaxCode, markReceiptsIssued, registrationOf, salePartsOf, unbuiltReceipts } from '../fiscal.queries.js';
 import { CertificateError, type SigningKey, signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
@@ -27,14 +27,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
   const ids = unbuilt.map((r) => r.transaction_id);
   const [sales, parts, lines, store] = await Promise.all([
     ctx.db.selectFrom('transactions').selectAll().where('org_id', '=', device.org_id).where('id', 'in', ids).execute(),
-    ctx.db
-      .selectFrom('transaction_payments')
-      .select(['transaction_id', 'method', 'amount'])
-      .where('org_id', '=', device.org_id)
-      .where('transaction_id', 'in', ids)
-      .orderBy('transaction_id')
-      .orderBy('seq')
-      .execute(),
+    salePartsOf(ctx.db, device.org_id, ids),
     linesWithTaxCode(ctx.db, device.org_id, ids),
     ctx.db
       .selectFrom('stores')

@@ -5,7 +5,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
-import { findStoreTransaction, salesBetween, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
+import { findStoreTransaction, salesBetween, soldParts, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 import { countedPage } from '../../../db/page.js';
 
@@ -97,21 +97,6 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
     date_from: dateFrom,
     date_to: dateTo,
   };
-}
-
-/** The sold sales' money per method, part by part (issue 51: 5,000 cash + 7,500 M-Pesa is 5,000 and 7,500). */
-function soldParts(db: AuthedContext['db'], store: { orgId: string; storeId: string }, from: number, to: number) {
-  return db
-    .selectFrom('transactions as t')
-    .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
-    .select((eb) => ['tp.method as method', eb.fn.sum<number>('tp.amount').as('amount')])
-    .where('t.org_id', '=', store.orgId)
-    .where('t.store_id', '=', store.storeId)
-    .where('t.created_at', '>=', from)
-    .where('t.created_at', '<', to)
-    .where('t.status', 'in', SoldStatus.options)
-    .groupBy('tp.method')
-    .execute();
 }
 
 /** Sales by local hour of one day (default today): a bucket per hour, empty hours included. */
