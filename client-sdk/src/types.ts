@@ -23,7 +23,9 @@ import type { SyncState } from './local/schema.js';
  * receipt of a fiscalising store) is null until the server's copy of the sale has been pulled, as
  * are `shift_id` and `reversal_shift_id` (the shifts the server booked it to), absent until then.
  */
-export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id' | 'reversal_shift_id'> & {
+export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id' | 'reversal_shift_id' | 'payments'> & {
+  /** The sale's parts as the server answers them (issue 51); a receipt the till made itself has none yet. */
+  payments?: Transaction['payments'];
   number: number | null;
   receipt_number: string | null;
   shift_id?: string | null;

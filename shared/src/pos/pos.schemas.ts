@@ -133,7 +133,7 @@ export const SalePayment = z
     amount: Money.meta({ description: 'What the part paid towards the total (a Cash part net of the change)' }),
     reference: z.string().nullable(),
     phone: z.string().nullable(),
-    verification: PaymentVerification.nullable(),
+    verification: PaymentVerification.nullable().meta({ description: "The mobile-money part's: as the sale's payment_verification" }),
   })
   .meta({ id: 'SalePayment' });
 export type SalePayment = z.infer<typeof SalePayment>;

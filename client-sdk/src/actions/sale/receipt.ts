@@ -17,15 +17,6 @@ function head(p: PlannedSale, payload: QueuedSale) {
     client_receipt_number: p.number.clientReceiptNumber,
     status: saleStatusOf(input.payment_method),
     payment_method: input.payment_method,
-    payments: [
-      {
-        method: input.payment_method,
-        amount: fromCents(p.priced.total),
-        reference: input.payment_reference ?? null,
-        phone: payload.payment_phone ?? null,
-        verification: null,
-      },
-    ],
     payment_reference: input.payment_reference ?? null,
     payment_phone: payload.payment_phone ?? null,
     payment_verification: null,
