@@ -74,6 +74,11 @@ describe('split tender: one sale paid several ways', () => {
     const summary = (await call('GET', owner.token, '/pos/summary')).data;
     expect(summary).toMatchObject({ total_sales: 12500, transaction_count: 1, cash_total: 5000, mpesa_total: 7500, credit_total: 0 });
 
+    // The emailed receipt says how it was paid, part by part.
+    await call('POST', owner.token, `/pos/transactions/${sale.id}/receipt`, { email: 'asha@example.co.tz' });
+    const mail = await t.db.db.selectFrom('outbox').select('body').where('recipient', '=', 'asha@example.co.tz').executeTakeFirstOrThrow();
+    expect(mail.body).toContain('Paid by: Cash TZS 5,000 + M-Pesa TZS 7,500\n');
+
     const refunded = (await call('POST', owner.token, `/pos/transactions/${sale.id}/refund`, { reason: 'flat' })).data;
     expect([refunded.status, refunded.reversal_shift_id]).toEqual(['refunded', shift.id]);
     expect(await line(owner, shift.id, 'Cash')).toEqual({ expected: 20000, sales: 5000, refunds: 5000 });
