@@ -12,6 +12,7 @@ import { createTestApp, type TestApp } from '../setup/test-app.js';
 describe('split tender in the analytics', () => {
   let t: TestApp;
   let owner: Session;
+  let onTab: string;
   beforeAll(async () => {
     t = await createTestApp();
     t.clock.advance(Date.parse('2026-05-04T10:00:00+03:00') - t.clock.now());
@@ -33,7 +34,7 @@ describe('split tender in the analytics', () => {
       ],
     });
     t.clock.advance(60_000);
-    await send('/pos/sale', {
+    const tabSale = await send('/pos/sale', {
       lines: [{ product_id: crate, qty: 1 }],
       customer_id: customer,
       payments: [
@@ -41,6 +42,7 @@ describe('split tender in the analytics', () => {
         { method: 'Credit', amount: 5000 },
       ],
     });
+    onTab = tabSale.id as string;
     await send(`/credits/customers/${customer}/payments`, { amount: 1000, method: 'Cash' });
     t.clock.advance(60_000);
     const refunded = await send('/pos/sale', { lines: [{ product_id: soap, qty: 1 }], payment_method: 'Cash' });
@@ -92,5 +94,14 @@ describe('split tender in the analytics', () => {
       credit_payments: { Cash: 1000, 'M-Pesa': 0, 'Tigo Pesa': 0, 'Airtel Money': 0, Bank: 0 },
       total: 24000,
     });
+    expect((await get(`/analytics/cashflow?${RANGE}`)).money_out.refunds).toBe(3000);
+  });
+
+  it('a refunded split credit sale gives back what was paid: its money parts and what the tab had been paid', async () => {
+    t.clock.advance(60_000);
+    const res = await t.request('POST', `/pos/transactions/${onTab}/refund`, { token: owner.token, body: { reason: 'returned' } });
+    expect(res.status, res.text).toBe(200);
+    // 3,000 (the soap) + 7,500 M-Pesa + the 1,000 paid on the tab; the 4,000 still owed is written off, not paid out.
+    expect((await get(`/analytics/cashflow?${RANGE}`)).money_out.refunds).toBe(11500);
   });
 });
