@@ -41,6 +41,7 @@ import * as platformSettings from './2026_11_30_0037_platform_settings.js';
 import * as productImageKeys from './2026_11_30_0038_product_image_keys.js';
 import * as productUnits from './2026_12_01_0039_product_units.js';
 import * as productPacks from './2026_12_01_0040_product_packs.js';
+import * as salePayments from './2026_12_01_0041_sale_payments.js';
 import * as scaleBarcodes from './2026_12_01_0042_scale_barcodes.js';
 import * as orgOnEveryTenantRow from './2026_11_26_0030_org_on_every_tenant_row.js';
 
@@ -84,5 +85,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0038_product_image_keys': productImageKeys,
   '2026_12_01_0039_product_units': productUnits,
   '2026_12_01_0040_product_packs': productPacks,
+  '2026_12_01_0041_sale_payments': salePayments,
   '2026_12_01_0042_scale_barcodes': scaleBarcodes,
 };

@@ -9,6 +9,7 @@ import type {
   CustomerUpsertPayload,
   MobileMoneyMethod,
   MobileNetwork,
+  PaymentMethod,
   SaleLineInput,
   StockAdjustPayload,
   Transaction,
@@ -22,7 +23,9 @@ import type { SyncState } from './local/schema.js';
  * receipt of a fiscalising store) is null until the server's copy of the sale has been pulled, as
  * are `shift_id` and `reversal_shift_id` (the shifts the server booked it to), absent until then.
  */
-export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id' | 'reversal_shift_id'> & {
+export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id' | 'reversal_shift_id' | 'payments'> & {
+  /** The sale's parts as the server answers them (issue 51); a receipt the till made itself has none yet. */
+  payments?: Transaction['payments'];
   number: number | null;
   receipt_number: string | null;
   shift_id?: string | null;
@@ -36,7 +39,11 @@ export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id'
 export type SaleLine = Required<Pick<SaleLineInput, 'product_id' | 'qty'>> & Pick<SaleLineInput, 'pack_id'>;
 
 /** A sale to ring up: the server's sale input; the till gives the sale its id. */
-export type SellInput = Omit<CreateSaleInput, 'id' | 'lines'> & { lines: SaleLine[] };
+/** The till sells one way per sale (split tender is the server's and the push's so far: docs/pos.md). */
+export type SellInput = Omit<CreateSaleInput, 'id' | 'lines' | 'payments' | 'payment_method'> & {
+  lines: SaleLine[];
+  payment_method: PaymentMethod;
+};
 
 /**
  * A sale whose payment is asked from the customer's phone (a push): what `sell` takes, paid from a

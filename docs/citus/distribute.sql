@@ -31,6 +31,7 @@ SELECT create_distributed_table('product_packs', 'org_id', colocate_with => 'org
 SELECT create_distributed_table('stock_adjustments', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('transactions', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('transaction_lines', 'org_id', colocate_with => 'organisations');
+SELECT create_distributed_table('transaction_payments', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('shifts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('shift_counts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('collection_accounts', 'org_id', colocate_with => 'organisations');

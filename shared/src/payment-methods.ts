@@ -14,6 +14,15 @@ export const PaymentMethod = z
   .meta({ id: 'PaymentMethod', description: 'How a customer pays for a sale; Credit puts it on their tab' });
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
+/**
+ * The method a sale answers (issue 51): its one method, or `Mixed` when it was paid several ways
+ * (its `payments` say how). Never an input: a sale names its methods in `payments`.
+ */
+export const SaleMethod = z
+  .enum([...PaymentMethod.options, 'Mixed'])
+  .meta({ id: 'SaleMethod', description: 'How the sale was paid: its one method, or Mixed when paid several ways (see payments)' });
+export type SaleMethod = z.infer<typeof SaleMethod>;
+
 /** Money a customer hands over now: a sale's methods without `Credit` (paying off a tab). */
 export const SettlementMethod = PaymentMethod.exclude(['Credit']);
 export type SettlementMethod = z.infer<typeof SettlementMethod>;

@@ -151,6 +151,14 @@ describe('fiscal receipts', () => {
       await sell(owner, { lines: [{ product_id: flour.id, qty: 2 }], payment_method: 'Credit', customer_id: customer.id }),
       await sell(owner, { lines: [{ product_id: sugar.id, qty: 3 }], payment_method: 'Bank' }),
       await sell(owner, { lines: [{ product_id: flour.id, qty: 1 }], payment_method: 'Airtel Money' }),
+      // Issue 51: paid 2,000 cash + 5,000 M-Pesa, one PMTTYPE/PMTAMOUNT pair per part.
+      await sell(owner, {
+        lines: [{ product_id: sugar.id, qty: 2 }],
+        payments: [
+          { method: 'Cash', amount: 2000 },
+          { method: 'M-Pesa', amount: 5000, reference: 'TRA-SPLIT' },
+        ],
+      }),
     ];
     // The code and link are on the sale's own answer, before TRA has answered; its QR code is not
     // (issue 39: drawing it halved a fiscal store's sales a second): it is drawn when the sale is read.
@@ -181,7 +189,8 @@ describe('fiscal receipts', () => {
       sales.map((_, i) => [i + 1, i + 1, '20261120', '2026-11-20', '10:00:00']),
     );
     expect(got.map((r) => r.totalInclCents)).toEqual(sales.map((s) => cents(s.total)));
-    expect(got.map((r) => Object.keys(r.payments))).toEqual([['CASH'], ['EMONEY'], ['INVOICE'], ['CCARD'], ['EMONEY']]);
+    expect(got.map((r) => Object.keys(r.payments))).toEqual([['CASH'], ['EMONEY'], ['INVOICE'], ['CCARD'], ['EMONEY'], ['CASH', 'EMONEY']]);
+    expect(got[5]!.payments).toEqual({ CASH: 200_000, EMONEY: 500_000 });
     // 7,000 + 6,500 less 5 %: 12,825; the sugar's VAT is 18/118 of its 6,650 share.
     expect(got[0]).toMatchObject({
       totalInclCents: 1_282_500,
@@ -196,7 +205,7 @@ describe('fiscal receipts', () => {
     expect(got[2]).toMatchObject({ custIdType: 6, custId: '', custName: 'Bi. Zuhura', mobile: '255713000111' });
 
     const settings = (await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data;
-    expect(settings).toMatchObject({ last_gc: 5, queue: { pending: 0, failed: 0, oldest_pending_at: null } });
+    expect(settings).toMatchObject({ last_gc: 6, queue: { pending: 0, failed: 0, oldest_pending_at: null } });
   });
 
   it('numbers 200 sales of an offline till in its order when its push commits, after the online ones, gapless', async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FiscalReceiptRow } from '../../server/src/db/tables/fiscal.table.js';
 import type { TransactionLineRow, TransactionRow } from '../../server/src/db/tables/pos.table.js';
-import { receiptFigures, receiptPayload, zNumber } from '../../server/src/modules/fiscal/services/receipt-xml.js';
+import { type ReceiptFigures, receiptFigures, receiptPayload, zNumber } from '../../server/src/modules/fiscal/services/receipt-xml.js';
 import { addUpDay, zReportPayload } from '../../server/src/modules/fiscal/services/z-report-xml.js';
 
 // 2026-11-24 14:05:09 in Dar es Salaam (UTC+3).
@@ -32,12 +32,12 @@ const receipt = { gc: 12, dc: 3, znum: '20261124', issued_at: AT, rctvnum: '8AD1
 
 describe('fiscal XML', () => {
   it('writes a receipt in TRA order with exact amounts, the buyer by TIN and escaped text', () => {
-    const figures = receiptFigures(sale, lines);
+    const figures = receiptFigures(sale, lines, [{ method: 'M-Pesa', amount: 1_300_000 }]);
     expect(figures).toEqual({
       totalIncl: 1_300_000,
       totalExcl: 1_197_328,
       discount: 50_000,
-      payment: 'EMONEY',
+      payments: [{ type: 'EMONEY', amount: 1_300_000 }],
       vat: { A: { net: 570_405, tax: 102_672 }, C: { net: 626_923, tax: 0 } },
     });
     expect(receiptPayload({ tin: '100200300', regid: 'TZ0100551361', efdSerial: '10TZ100781' }, receipt, sale, lines, figures)).toBe(
@@ -52,14 +52,37 @@ describe('fiscal XML', () => {
     );
   });
 
+  it('lists a split sale as one PMTTYPE/PMTAMOUNT pair per part, summing to the total (issue 51)', () => {
+    const figures = receiptFigures(sale, lines, [
+      { method: 'Cash', amount: 500_000 },
+      { method: 'M-Pesa', amount: 800_000 },
+    ]);
+    expect(figures.payments).toEqual([
+      { type: 'CASH', amount: 500_000 },
+      { type: 'EMONEY', amount: 800_000 },
+    ]);
+    expect(receiptPayload({ tin: '100200300', regid: 'TZ0100551361', efdSerial: '10TZ100781' }, receipt, sale, lines, figures)).toContain(
+      '<PAYMENTS><PMTTYPE>CASH</PMTTYPE><PMTAMOUNT>5000.00</PMTAMOUNT><PMTTYPE>EMONEY</PMTTYPE><PMTAMOUNT>8000.00</PMTAMOUNT></PAYMENTS>',
+    );
+    const z = addUpDay('2026-11-24', [figures], 0, { corrections: 0, voids: 0, voidsTotal: 0 });
+    expect(z.payments).toMatchObject({ CASH: 500_000, EMONEY: 800_000, CCARD: 0, INVOICE: 0 });
+  });
+
   it('numbers the day in East Africa Time: 21:30 UTC is already the next day', () => {
     expect(zNumber(Date.UTC(2026, 10, 24, 20, 59, 59))).toBe('20261124');
     expect(zNumber(Date.UTC(2026, 10, 24, 21, 0, 0))).toBe('20261125');
   });
 
   it('adds up a day for the Z report, listing every rate and payment type in TRA order', () => {
-    const a = receiptFigures(sale, lines);
-    const b = { totalIncl: 200_000, totalExcl: 200_000, discount: 0, payment: 'CASH' as const, vat: { E: { net: 200_000, tax: 0 } } };
+    const a = receiptFigures(sale, lines, [{ method: 'M-Pesa', amount: 1_300_000 }]);
+    // A receipt built before issue 51 has one `payment` for its whole total.
+    const b = {
+      totalIncl: 200_000,
+      totalExcl: 200_000,
+      discount: 0,
+      payment: 'CASH',
+      vat: { E: { net: 200_000, tax: 0 } },
+    } as unknown as ReceiptFigures;
     const z = addUpDay('2026-11-24', [a, b], 5_000_000, { corrections: 200_000, voids: 1, voidsTotal: 1_300_000 });
     expect(z).toMatchObject({
       receipts: 2,
@@ -116,7 +139,7 @@ describe('fiscal XML', () => {
       receipt,
       cash,
       weighed,
-      receiptFigures(cash, weighed),
+      receiptFigures(cash, weighed, [{ method: 'Cash', amount: 406_300 }]),
     );
     expect(xml).toContain('<ITEM><ID>1</ID><DESC>Sukari</DESC><QTY>1.25</QTY><TAXCODE>3</TAXCODE><AMT>4063.00</AMT></ITEM>');
   });

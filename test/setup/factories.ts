@@ -208,6 +208,20 @@ export async function insertSale(t: TestApp, sale: SaleRow): Promise<string> {
       updated_at: at,
     })
     .execute();
+  // Every sale has its parts (issue 51): one, its method and total.
+  await db
+    .insertInto('transaction_payments')
+    .values({
+      org_id: sale.orgId,
+      transaction_id: id,
+      seq: 1,
+      method: sale.paymentMethod ?? 'Cash',
+      amount: total,
+      reference: null,
+      phone: null,
+      verification: null,
+    })
+    .execute();
   for (const line of sale.lines ?? []) {
     const unit = Math.round(line.unitPrice * 100);
     await db

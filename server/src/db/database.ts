@@ -10,7 +10,13 @@ import type {
   ProductTable,
   StockAdjustmentTable,
 } from './tables/inventory.table.js';
-import type { IdempotencyKeyTable, StockQuarantineTable, TransactionLineTable, TransactionTable } from './tables/pos.table.js';
+import type {
+  IdempotencyKeyTable,
+  StockQuarantineTable,
+  TransactionLineTable,
+  TransactionPaymentTable,
+  TransactionTable,
+} from './tables/pos.table.js';
 import type { CustomerTable } from './tables/customers.table.js';
 import type {
   CreditAllocationTable,
@@ -77,6 +83,7 @@ export interface Database {
   stock_adjustments: StockAdjustmentTable;
   transactions: TransactionTable;
   transaction_lines: TransactionLineTable;
+  transaction_payments: TransactionPaymentTable;
   shifts: ShiftTable;
   shift_counts: ShiftCountTable;
   collection_accounts: CollectionAccountTable;

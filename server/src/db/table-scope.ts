@@ -49,6 +49,7 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   stock_adjustments: tenant(),
   transactions: tenant(),
   transaction_lines: tenant(),
+  transaction_payments: tenant(),
   shifts: tenant(),
   shift_counts: tenant(),
   collection_accounts: tenant(),

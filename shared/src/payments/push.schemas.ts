@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Timestamp } from '../common.js';
 import { MobileNetwork } from '../integrations.js';
 import { MobileMoneyMethod } from '../payment-methods.js';
-import { CreateSaleInput, Transaction } from '../pos/pos.schemas.js';
+import { CreateSaleBody, Transaction } from '../pos/pos.schemas.js';
 import { TzMobileNumber } from '../msisdn.js';
 
 export const PaymentRequestStatus = z.enum(['awaiting_payment', 'paid', 'failed', 'cancelled', 'expired']).meta({
@@ -23,7 +23,8 @@ export const RETRYABLE_REQUEST: readonly PaymentRequestStatus[] = ['failed', 'ex
 
 export const CreatePaymentRequestInput = z
   .object({
-    sale: CreateSaleInput.extend({
+    // One wallet pays the whole sale: a push asks the customer's phone for the total.
+    sale: CreateSaleBody.omit({ payments: true }).extend({
       id: z.uuid().meta({ description: "The till's id for the sale: the sale's id once paid, and this request's id" }),
       payment_method: MobileMoneyMethod,
     }),

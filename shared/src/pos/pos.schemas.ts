@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DateString, Money, MoneyInput, orNull, PercentInput, Phone, Timestamp } from '../common.js';
 import { TransactionFiscal } from '../fiscal/fiscal.schemas.js';
 import { PageQuery } from '../envelope.js';
-import { PaymentMethod, PaymentVerification } from '../payment-methods.js';
+import { isMobileMoney, PaymentMethod, PaymentVerification, SaleMethod } from '../payment-methods.js';
 import { TzMobileNumber } from '../msisdn.js';
 import { QuantityInput, Unit } from '../inventory/units.js';
 import { LineBatch } from '../pharmacy/batch.schemas.js';
@@ -59,39 +59,107 @@ export const SaleLineInput = z
   });
 export type SaleLineInput = z.infer<typeof SaleLineInput>;
 
-export const CreateSaleInput = z
+/** One part of a sale paid several ways (issue 51, docs/pos.md "Split tender"). */
+export const SalePaymentInput = z
   .object({
-    id: z.uuid().optional().meta({ description: 'Client-generated id: a second sale with this id returns the first' }),
-    lines: z.array(SaleLineInput).min(1, 'must have at least one line').max(500),
-    payment_method: PaymentMethod,
-    payment_reference: z.string().trim().max(100).optional(),
-    payment_phone: TzMobileNumber.optional().meta({
-      description: "Mobile money: the customer's wallet number, matched with the provider's report of the payment",
+    method: PaymentMethod,
+    amount: MoneyInput.refine((v) => v > 0, 'must be more than 0').meta({
+      description: 'What this part pays, TZS. A Cash part may exceed what the other parts leave: the rest is the change',
+      example: 5000,
     }),
-    /** Percent of the subtotal (needs the discount permission). */
-    discount_pct: PercentInput.optional(),
-    /** Required for `Credit`. */
-    customer_id: z.uuid().optional(),
-    customer_name: z.string().trim().min(1).max(150).optional(),
-    customer_phone: Phone.optional(),
-    customer_tin: CustomerTin.optional(),
-    till_number: z.string().trim().max(30).optional(),
-    notes: z.string().trim().max(1000).optional(),
-    /** `wholesale` only in wholesale and retail-wholesale shops. */
-    price_mode: PriceMode.optional().meta({ description: 'wholesale: only for wholesale or retail_wholesale organisations' }),
-    /** Required when a line is a `pom` or `controlled` medicine. */
-    prescription: Prescription.optional().meta({ description: 'Required when a line is a prescription-only or controlled medicine' }),
-    cash_tendered: MoneyInput.optional().meta({
-      description: "The cash the customer handed over (Cash sales only): at least the sale's total; the answer carries the change",
-      example: 20000,
-    }),
+    reference: z
+      .string()
+      .trim()
+      .max(100)
+      .optional()
+      .meta({ description: "Mobile money or Bank: the reference from the customer's SMS or slip" }),
+    phone: TzMobileNumber.optional().meta({ description: "Mobile money: the customer's wallet number" }),
   })
-  .meta({ id: 'CreateSaleInput' });
+  .meta({ id: 'SalePaymentInput' });
+export type SalePaymentInput = z.infer<typeof SalePaymentInput>;
+
+/** Each method at most once (so at most one credit part), and at most one mobile-money wallet: its verification is the sale's. */
+const distinctParts = (parts: SalePaymentInput[]) => new Set(parts.map((p) => p.method)).size === parts.length;
+const oneWallet = (parts: SalePaymentInput[]) => parts.filter((p) => isMobileMoney(p.method)).length <= 1;
+
+export const SalePayments = z
+  .array(SalePaymentInput)
+  .min(1, 'must have at least one part')
+  .max(4, 'at most 4 parts')
+  .refine(distinctParts, 'each method at most once')
+  .refine(oneWallet, 'at most one mobile-money part')
+  .meta({
+    description:
+      'The sale paid several ways (1 to 4 parts, each method once): the parts add up to the total, except that Cash may exceed it (the change). Instead of payment_method; a Credit part needs a customer and puts only its amount on the tab',
+  });
+
+/** The sale's fields without the payment-method check, for schemas that extend it (a push's sale). */
+export const CreateSaleBody = z.object({
+  id: z.uuid().optional().meta({ description: 'Client-generated id: a second sale with this id returns the first' }),
+  lines: z.array(SaleLineInput).min(1, 'must have at least one line').max(500),
+  payment_method: PaymentMethod.optional().meta({
+    description: 'How the sale is paid, one way; or give payments (required when payments is absent)',
+  }),
+  payments: SalePayments.optional(),
+  payment_reference: z.string().trim().max(100).optional(),
+  payment_phone: TzMobileNumber.optional().meta({
+    description: "Mobile money: the customer's wallet number, matched with the provider's report of the payment",
+  }),
+  /** Percent of the subtotal (needs the discount permission). */
+  discount_pct: PercentInput.optional(),
+  /** Required for `Credit`. */
+  customer_id: z.uuid().optional(),
+  customer_name: z.string().trim().min(1).max(150).optional(),
+  customer_phone: Phone.optional(),
+  customer_tin: CustomerTin.optional(),
+  till_number: z.string().trim().max(30).optional(),
+  notes: z.string().trim().max(1000).optional(),
+  /** `wholesale` only in wholesale and retail-wholesale shops. */
+  price_mode: PriceMode.optional().meta({ description: 'wholesale: only for wholesale or retail_wholesale organisations' }),
+  /** Required when a line is a `pom` or `controlled` medicine. */
+  prescription: Prescription.optional().meta({ description: 'Required when a line is a prescription-only or controlled medicine' }),
+  cash_tendered: MoneyInput.optional().meta({
+    description: "The cash the customer handed over (Cash sales only): at least the sale's total; the answer carries the change",
+    example: 20000,
+  }),
+});
+
+export const CreateSaleInput = CreateSaleBody.superRefine(paymentMethodOrParts).meta({ id: 'CreateSaleInput' });
 export type CreateSaleInput = z.infer<typeof CreateSaleInput>;
 
 /** A line sold by the pack: which pack, how much it holds (in the product's unit), and how many were sold. */
 export const LinePack = z.object({ id: z.uuid(), name: z.string(), units: z.number(), qty: z.int() }).meta({ id: 'LinePack' });
 export type LinePack = z.infer<typeof LinePack>;
+
+/**
+ * A sale names how it is paid once: `payment_method`, or `payments`; both only when they agree
+ * (one part, of that method). Either way a client that sends one method is unchanged.
+ */
+export function paymentMethodOrParts(
+  v: { payment_method?: PaymentMethod; payments?: SalePaymentInput[]; cash_tendered?: number },
+  ctx: z.RefinementCtx,
+): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (v.payments === undefined) {
+    if (v.payment_method === undefined) issue('payment_method', 'give payment_method or payments');
+    return;
+  }
+  if (v.payment_method !== undefined && (v.payments.length !== 1 || v.payments[0]!.method !== v.payment_method))
+    issue('payment_method', `disagrees with payments (${v.payments.map((p) => p.method).join(' + ')}): give one or the other`);
+  if (v.cash_tendered !== undefined) issue('cash_tendered', "with payments, the Cash part's amount is what was handed over");
+}
+
+/** One part of how a sale was paid, as answered. */
+export const SalePayment = z
+  .object({
+    method: PaymentMethod,
+    amount: Money.meta({ description: 'What the part paid towards the total (a Cash part net of the change)' }),
+    reference: z.string().nullable(),
+    phone: z.string().nullable(),
+    verification: PaymentVerification.nullable().meta({ description: "The mobile-money part's: as the sale's payment_verification" }),
+  })
+  .meta({ id: 'SalePayment' });
+export type SalePayment = z.infer<typeof SalePayment>;
 
 export const TransactionLine = z
   .object({
@@ -121,7 +189,10 @@ export const Transaction = z
     receipt_number: z.string().meta({ example: 'MAD-000042' }),
     client_receipt_number: z.string().nullable(),
     status: TransactionStatus,
-    payment_method: PaymentMethod,
+    payment_method: SaleMethod,
+    payments: z.array(SalePayment).meta({
+      description: 'How the sale was paid, part by part (one part for a sale paid one way); the amounts add up to the total',
+    }),
     payment_reference: z.string().nullable(),
     payment_phone: z.string().nullable().meta({ description: 'The wallet a mobile-money sale was paid from (+255…), when given' }),
     payment_verification: PaymentVerification.nullable().meta({

@@ -7,7 +7,7 @@
  * - `checkRules`: the sale rules every shop applies (`checkSale`) and the shop type's own (a pharmacy's
  *   prescription and ADDO checks) through its policy.
  * - `priceLines`: prices, wholesale tiers, discount and tax (`priceSale`).
- * - `settleTender`: cash tendered and change, the credit limit, how a mobile-money payment is verified.
+ * - `settleTender`: how it is paid (its parts: `splitTender`), cash tendered and change, the credit limit, how a mobile-money payment is verified.
  * - `takeStock`: the stock each line takes, and the lots it takes them from (the shop type's lot policy).
  * - `assignShift`: the cashier's shift the sale's money belongs to.
  * - `numberSale`: the receipt number (the store's gapless number on the server, the till's own on the till).

@@ -4,7 +4,7 @@
  * Pure: the shop's clock comes in as `zone`, money leaves as integer cents (shared money helpers).
  */
 import type { Receipt, TillUser } from '@duka/client-sdk';
-import { isMobileMoney, localDate, localTime, type Organisation, type PaymentMethod, type Store, toCents } from '@duka/shared';
+import { isMobileMoney, localDate, localTime, type Organisation, type SaleMethod, type Store, toCents } from '@duka/shared';
 import { fiscalStamp } from '../fiscal.js';
 
 /**
@@ -71,7 +71,7 @@ export interface ReceiptModel {
   tax: number;
   total: number;
   /** `phone`: the wallet a mobile-money sale was paid from (`+255…`), when known. */
-  payment: { method: PaymentMethod; reference: string | null; phone: string | null; check: PaymentCheck | null };
+  payment: { method: SaleMethod; reference: string | null; phone: string | null; check: PaymentCheck | null };
   tendered: number | null;
   change: number | null;
   customer: { name: string; tin: string | null } | null;

@@ -5,7 +5,7 @@
  * online asks the customer's phone instead (mobile-money.ts, mobile-wait.ts).
  */
 import { PushUnavailableError, type Receipt, type Till, type TillUser } from '@duka/client-sdk';
-import { formatTzs, holdsPermission, isMobileMoney, PaymentMethod } from '@duka/shared';
+import { formatTzs, holdsPermission, isMobileMoney, PaymentMethod, type SaleMethod } from '@duka/shared';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   badTin,
@@ -31,7 +31,7 @@ import { useSignal, useTillStatus } from './hooks.js';
 import { MobilePanel, noPushAccount, phoneFault } from './mobile-money.js';
 import { MobileWait, stillWaiting, type Waiting, waitingFrom } from './mobile-wait.js';
 
-export const methodLabel = (m: PaymentMethod): string => t(`pay.method.${m}`);
+export const methodLabel = (m: SaleMethod): string => t(`pay.method.${m}`);
 
 interface Props {
   till: Till;

@@ -1,4 +1,4 @@
-import type { PaymentMethod, PaymentVerification, PriceMode, SaleSource, TransactionStatus } from '@duka/shared';
+import type { PaymentMethod, PaymentVerification, PriceMode, SaleMethod, SaleSource, TransactionStatus } from '@duka/shared';
 import type { Generated, Selectable } from 'kysely';
 
 /** The sales ledger (design §3). Money in cents; discount_pct in basis points. */
@@ -11,7 +11,8 @@ export interface TransactionTable {
   receipt_number: string;
   client_receipt_number: string | null;
   status: TransactionStatus;
-  payment_method: PaymentMethod;
+  /** The one method it was paid by, or `Mixed` for several (its parts: `transaction_payments`). */
+  payment_method: SaleMethod;
   payment_reference: string | null;
   /** The wallet a mobile-money sale was paid from (E.164), when the till gave it. */
   payment_phone: string | null;
@@ -75,7 +76,25 @@ export interface TransactionLineTable {
   pack_qty: number | null;
 }
 
+/**
+ * How a sale was paid, one row per part (issue 51, migration 0041): `amount` is what the part pays
+ * towards the total (a cash part net of the change), so a sale's parts add up to its total.
+ */
+export interface TransactionPaymentTable {
+  org_id: string;
+  transaction_id: string;
+  /** 1… in the order the cashier gave them. */
+  seq: number;
+  method: PaymentMethod;
+  amount: number;
+  reference: string | null;
+  phone: string | null;
+  /** The mobile-money part's, as the sale's `payment_verification`. */
+  verification: PaymentVerification | null;
+}
+
 export type TransactionRow = Selectable<TransactionTable>;
+export type TransactionPaymentRow = Selectable<TransactionPaymentTable>;
 export type TransactionLineRow = Selectable<TransactionLineTable>;
 
 /** A replayable answer to a money-creating POST sent with an Idempotency-Key (design §3). */

@@ -387,3 +387,15 @@ export function verifyUrl(config: Config, env: FiscalEnvironment, rctvnum: strin
   const page = env === 'production' ? config.TRA_PRODUCTION_VERIFY_URL : config.TRA_TEST_VERIFY_URL;
   return `${page.endsWith('/') ? page : `${page}/`}${rctvnum}_${time.replaceAll(':', '')}`;
 }
+
+/** The sales' payment parts (issue 51), in order: the receipt's PAYMENTS pairs. */
+export function salePartsOf(db: Kysely<Database>, orgId: string, transactionIds: string[]) {
+  return db
+    .selectFrom('transaction_payments')
+    .select(['transaction_id', 'method', 'amount'])
+    .where('org_id', '=', orgId)
+    .where('transaction_id', 'in', transactionIds)
+    .orderBy('transaction_id')
+    .orderBy('seq')
+    .execute();
+}

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
-import type { TransactionLineRow, TransactionRow } from '../../db/tables/pos.table.js';
+import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../db/tables/pos.table.js';
 import { groupBy } from '../../lib/group-by.js';
 
 /**
@@ -26,6 +26,7 @@ export function toTransaction(
   lines: SoldLine[],
   batches: Array<Omit<SaleLot, 'transaction_id'>> = [],
   fiscal: TransactionFiscal | null = null,
+  payments: TransactionPaymentRow[] = [],
 ): Transaction {
   return {
     id: row.id,
@@ -34,6 +35,13 @@ export function toTransaction(
     client_receipt_number: row.client_receipt_number,
     status: row.status,
     payment_method: row.payment_method,
+    payments: payments.map((p) => ({
+      method: p.method,
+      amount: fromCents(p.amount),
+      reference: p.reference,
+      phone: p.phone,
+      verification: p.verification,
+    })),
     payment_reference: row.payment_reference,
     payment_phone: row.payment_phone,
     payment_verification: row.payment_verification,
@@ -95,7 +103,7 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   const ids = rows.map((r) => r.id);
   // The rows' organisations: one for a shop, several on a platform operator's list.
   const orgIds = [...new Set(rows.map((r) => r.org_id))];
-  const [lines, lots, fiscal] = await Promise.all([
+  const [lines, payments, lots, fiscal] = await Promise.all([
     db
       .selectFrom('transaction_lines')
       .selectAll('transaction_lines')
@@ -104,12 +112,26 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
       .where('transaction_lines.transaction_id', 'in', ids)
       .orderBy('transaction_lines.id')
       .execute(),
+    salePayments(db, orgIds, ids),
     dispensedLots(db, orgIds, ids),
     fiscalByTransaction(db, rows),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
-  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null));
+  const paymentsByTx = groupBy(payments, (p) => p.transaction_id);
+  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null, paymentsByTx.get(r.id)));
+}
+
+/** The sales' parts (issue 51: every sale has at least one), in the order they were given. */
+export function salePayments(db: Kysely<Database>, orgIds: string[], ids: string[]) {
+  return db
+    .selectFrom('transaction_payments')
+    .selectAll()
+    .where('org_id', 'in', orgIds)
+    .where('transaction_id', 'in', ids)
+    .orderBy('transaction_id')
+    .orderBy('seq')
+    .execute();
 }
 
 /** A line's product's unit, by subquery so the lines are still read by their own index (piece should the product be gone). */
@@ -251,4 +273,19 @@ export function salesBetween(db: Kysely<Database>, at: { orgId: string; storeId:
 export function transactionMatches(dialect: DialectName, text: string, alias = ''): RawBuilder<SqlBool> {
   const col = (c: string) => (alias ? `${alias}.${c}` : c);
   return sql<SqlBool>`(${containsText(dialect, col('receipt_number'), text)} or ${containsText(dialect, col('client_receipt_number'), text)} or ${containsText(dialect, col('payment_reference'), text)})`;
+}
+
+/** The sold sales' money per method, part by part (issue 51: 5,000 cash + 7,500 M-Pesa is 5,000 and 7,500). */
+export function soldParts(db: Kysely<Database>, store: { orgId: string; storeId: string }, from: number, to: number) {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
+    .select((eb) => ['tp.method as method', eb.fn.sum<number>('tp.amount').as('amount')])
+    .where('t.org_id', '=', store.orgId)
+    .where('t.store_id', '=', store.storeId)
+    .where('t.created_at', '>=', from)
+    .where('t.created_at', '<', to)
+    .where('t.status', 'in', SoldStatus.options)
+    .groupBy('tp.method')
+    .execute();
 }

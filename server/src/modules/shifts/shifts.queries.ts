@@ -102,26 +102,34 @@ const movements = (kind: ShiftMovement['kind'], rows: Grouped[]): ShiftMovement[
   rows.map((r) => ({ kind, method: r.method, amount: Number(r.amount ?? 0), count: Number(r.n) }));
 
 /**
+ * A shift's sales (or the sales it paid back), summed per part's method (issue 51: a sale paid 5,000
+ * cash + 7,500 M-Pesa is 5,000 in the drawer and 7,500 in the wallet; a cash part is net of its
+ * change). A sale counts once, under its first part's method, so the report's count is of sales.
+ */
+function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: 'shift_id' | 'reversal_shift_id') {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
+    .select((eb) => [
+      'tp.method as method',
+      eb.fn.sum<number>('tp.amount').as('amount'),
+      eb.fn.sum<number>(eb.case().when('tp.seq', '=', 1).then(1).else(0).end()).as('n'),
+    ])
+    .where('t.org_id', '=', orgId)
+    .where(`t.${column}`, '=', shiftId)
+    .groupBy('tp.method')
+    .execute();
+}
+
+/**
  * The money that moved in a shift, summed per kind and method: its sales (whatever became of them
- * since: the sale's money came in), the refunds and voids made in it, its payouts and its credit
- * payments. Four grouped reads, whatever the shift's size.
+ * since: the sale's money came in), the refunds and voids made in it (each part back by its
+ * method), its payouts and its credit payments. Four grouped reads, whatever the shift's size.
  */
 export async function shiftMovements(db: Kysely<Database>, orgId: string, shiftId: string): Promise<ShiftMovement[]> {
   const [sales, reversals, payouts, payments] = await Promise.all([
-    db
-      .selectFrom('transactions')
-      .select((eb) => ['payment_method as method', eb.fn.sum<number>('total').as('amount'), eb.fn.countAll<number>().as('n')])
-      .where('org_id', '=', orgId)
-      .where('shift_id', '=', shiftId)
-      .groupBy('payment_method')
-      .execute(),
-    db
-      .selectFrom('transactions')
-      .select((eb) => ['payment_method as method', eb.fn.sum<number>('total').as('amount'), eb.fn.countAll<number>().as('n')])
-      .where('org_id', '=', orgId)
-      .where('reversal_shift_id', '=', shiftId)
-      .groupBy('payment_method')
-      .execute(),
+    partsOf(db, orgId, shiftId, 'shift_id'),
+    partsOf(db, orgId, shiftId, 'reversal_shift_id'),
     db
       .selectFrom('expenses')
       .select((eb) => ['payment_method as method', eb.fn.sum<number>('amount').as('amount'), eb.fn.countAll<number>().as('n')])

@@ -9,7 +9,7 @@ import { PaymentMethod, SettlementMethod } from '../../payment-methods.js';
 import { TzMobileNumber } from '../../msisdn.js';
 import { LineBatchInput } from '../../pharmacy/batch.schemas.js';
 import { Prescription } from '../../pharmacy/prescription.schemas.js';
-import { CustomerTin, PriceMode, SaleSource } from '../../pos/pos.schemas.js';
+import { CustomerTin, PriceMode, paymentMethodOrParts, SalePayments, SaleSource } from '../../pos/pos.schemas.js';
 import { CloseShiftInput, OpenShiftInput } from '../../pos/shift.schemas.js';
 
 /**
@@ -20,56 +20,61 @@ import { CloseShiftInput, OpenShiftInput } from '../../pos/shift.schemas.js';
 const ShiftRef = z.uuid().optional().meta({ description: "The till's open shift when this was done" });
 
 /** A sale the till already made: its lines carry the unit price the till charged. */
-export const SaleCreatePayload = z.object({
-  id: z.uuid().meta({ description: 'The sale id the till gave it' }),
-  client_receipt_number: z.string().trim().min(1).max(60),
-  lines: z
-    .array(
-      z.object({
-        product_id: z.uuid(),
-        qty: QuantityInput,
-        unit_price: MoneyInput.meta({ description: "Per piece, or per one of a measured product's unit (per kg)" }),
-        scale_barcode: z
-          .string()
-          .regex(/^\d{13}$/)
-          .optional()
-          .meta({
-            description:
-              'The shop-scale label the line was scanned from (issue 51): the server reads it as POST /pos/sale does; product_id and qty must agree with it',
-          }),
-        batches: z
-          .array(LineBatchInput)
-          .max(50)
-          .optional()
-          .meta({ description: 'The batches the till took the units from (batch-tracked products)' }),
-      }),
-    )
-    .min(1)
-    .max(500),
-  payment_method: PaymentMethod,
-  payment_reference: z.string().trim().max(100).optional(),
-  payment_phone: TzMobileNumber.optional(),
-  discount_pct: z.number().min(0).max(100).optional(),
-  customer_id: z.uuid().optional(),
-  customer_name: z.string().trim().min(1).max(150).optional(),
-  customer_phone: z.string().trim().min(7).max(20).optional(),
-  customer_tin: CustomerTin.optional(),
-  till_number: z.string().trim().max(30).optional(),
-  notes: z.string().trim().max(1000).optional(),
-  price_mode: PriceMode.optional(),
-  cashier_id: z.uuid().optional().meta({
-    description:
-      'Who rang the sale up on the till (the user signed in then). The sale is always booked to the user pushing; another user named here is recorded as a `cashier_mismatch` conflict',
-  }),
-  prescription: Prescription.optional(),
-  shift_id: ShiftRef,
-  cash_tendered: MoneyInput.optional().meta({
-    description: "Cash sales: the cash handed over, at least the sale's total at the till's prices (the till refuses less)",
-  }),
-  source: SaleSource.optional().meta({
-    description: 'Whether the till reached the server when the cashier rang the sale up (default offline: a till that does not say)',
-  }),
-});
+export const SaleCreatePayload = z
+  .object({
+    id: z.uuid().meta({ description: 'The sale id the till gave it' }),
+    client_receipt_number: z.string().trim().min(1).max(60),
+    lines: z
+      .array(
+        z.object({
+          product_id: z.uuid(),
+          qty: QuantityInput,
+          unit_price: MoneyInput.meta({ description: "Per piece, or per one of a measured product's unit (per kg)" }),
+          scale_barcode: z
+            .string()
+            .regex(/^\d{13}$/)
+            .optional()
+            .meta({
+              description:
+                'The shop-scale label the line was scanned from (issue 51): the server reads it as POST /pos/sale does; product_id and qty must agree with it',
+            }),
+          batches: z
+            .array(LineBatchInput)
+            .max(50)
+            .optional()
+            .meta({ description: 'The batches the till took the units from (batch-tracked products)' }),
+        }),
+      )
+      .min(1)
+      .max(500),
+    payment_method: PaymentMethod.optional().meta({ description: 'The one method the sale was paid by; or payments' }),
+    payments: SalePayments.optional().meta({
+      description: "The parts of a sale paid several ways, judged against its total at the till's prices",
+    }),
+    payment_reference: z.string().trim().max(100).optional(),
+    payment_phone: TzMobileNumber.optional(),
+    discount_pct: z.number().min(0).max(100).optional(),
+    customer_id: z.uuid().optional(),
+    customer_name: z.string().trim().min(1).max(150).optional(),
+    customer_phone: z.string().trim().min(7).max(20).optional(),
+    customer_tin: CustomerTin.optional(),
+    till_number: z.string().trim().max(30).optional(),
+    notes: z.string().trim().max(1000).optional(),
+    price_mode: PriceMode.optional(),
+    cashier_id: z.uuid().optional().meta({
+      description:
+        'Who rang the sale up on the till (the user signed in then). The sale is always booked to the user pushing; another user named here is recorded as a `cashier_mismatch` conflict',
+    }),
+    prescription: Prescription.optional(),
+    shift_id: ShiftRef,
+    cash_tendered: MoneyInput.optional().meta({
+      description: "Cash sales: the cash handed over, at least the sale's total at the till's prices (the till refuses less)",
+    }),
+    source: SaleSource.optional().meta({
+      description: 'Whether the till reached the server when the cashier rang the sale up (default offline: a till that does not say)',
+    }),
+  })
+  .superRefine(paymentMethodOrParts);
 export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500), shift_id: ShiftRef });
 export const CustomerUpsertPayload = z.object({
   id: z.uuid(),

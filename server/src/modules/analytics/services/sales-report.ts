@@ -2,7 +2,7 @@
 import { type AnalyticsQuery, PaymentMethod, type SalesReport, fromCents } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { type RollupFigures, rollupTotalsBy } from '../analytics-rollups.queries.js';
-import { storesOf, usersNamed } from '../analytics.queries.js';
+import { mixedSalesByMethod, storesOf, usersNamed } from '../analytics.queries.js';
 import { scopeFields } from './scope.js';
 import { rollupKpis, rollupRange } from './summary.js';
 import { requireRole } from '../../../lib/auth/authorize.js';
@@ -16,9 +16,10 @@ const byRevenue = (a: { revenue: number; count: number }, b: { revenue: number; 
 export async function salesReport(ctx: AuthedContext, q: AnalyticsQuery): Promise<SalesReport> {
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
-  const [kpis, byMethod, byDay, byStore, byCashier, stores] = await Promise.all([
+  const [kpis, byMethod, mixed, byDay, byStore, byCashier, stores] = await Promise.all([
     rollupKpis(ctx.db, r),
     rollupTotalsBy(ctx.db, r, 'payment_method'),
+    mixedSalesByMethod(ctx.db, r),
     rollupTotalsBy(ctx.db, r, 'day'),
     rollupTotalsBy(ctx.db, r, 'store_id'),
     rollupTotalsBy(ctx.db, r, 'cashier_id'),
@@ -41,9 +42,11 @@ export async function salesReport(ctx: AuthedContext, q: AnalyticsQuery): Promis
     (await usersNamed(ctx.db, r.orgId, cashierIds)).map((u) => [u.id, [u.first_name, u.last_name].filter(Boolean).join(' ')]),
   );
 
+  // A sale paid several ways counts under each of its parts' methods, for that part (issue 51).
   const methods = PaymentMethod.options.map((method) => {
     const row = byMethod.find((m) => m.key === method);
-    return { method, revenue: fromCents(row?.revenue ?? 0), count: row?.salesCount ?? 0 };
+    const part = mixed.find((m) => m.method === method);
+    return { method, revenue: fromCents((row?.revenue ?? 0) + (part?.revenue ?? 0)), count: (row?.salesCount ?? 0) + (part?.count ?? 0) };
   });
 
   return {

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { receiptNames, type RollupFigures, rollupProducts, rollupTotalsBy } from '../analytics-rollups.queries.js';
-import { lineTotals, productsNamed, totalsByStatusAndMethod, type Scope } from '../analytics.queries.js';
+import { lineTotals, mixedSalesByMethod, productsNamed, totalsByStatusAndMethod, type Scope } from '../analytics.queries.js';
 import { refreshRollups } from './rollups.js';
 import { type Range, resolveRange, scopeFields } from './scope.js';
 import { requireRole } from '../../../lib/auth/authorize.js';
@@ -26,8 +26,10 @@ type Kpis = Omit<AnalyticsSummary, 'date_from' | 'date_to' | 'store_id'>;
 
 /** The sums every summary figure is made of (cents), whether read from the ledger or the rollups. */
 interface Sums {
-  /** `paid` and `credit` sales by payment method. */
+  /** `paid` and `credit` sales by payment method (a sale paid several ways under `Mixed`). */
   methods: Array<{ method: string; count: number; revenue: number; vat: number; discount: number }>;
+  /** The `Mixed` sales' parts per method (`mixedSalesByMethod`): the mix counts each part under its method. */
+  mixed: Array<{ method: string; revenue: number }>;
   items: number;
   /** Σ over their lines of line total − line discount − line tax. */
   net: number;
@@ -51,7 +53,7 @@ function kpisFrom(f: Sums): Kpis & { mix: Record<string, number> } {
         add(
           'revenue',
           f.methods.filter((r) => r.method === m),
-        ),
+        ) + f.mixed.filter((r) => r.method === m).reduce((sum, r) => sum + r.revenue, 0),
       ),
     ]),
   );
@@ -75,10 +77,11 @@ function kpisFrom(f: Sums): Kpis & { mix: Record<string, number> } {
 
 /** The summary figures of any instant range, from the ledger (the dashboard's days). */
 export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { mix: Record<string, number> }> {
-  const [byStatus, lines] = await Promise.all([totalsByStatusAndMethod(db, s), lineTotals(db, s)]);
+  const [byStatus, lines, mixed] = await Promise.all([totalsByStatusAndMethod(db, s), lineTotals(db, s), mixedSalesByMethod(db, s)]);
   const sum = (status: string[]) => byStatus.filter((r) => status.includes(r.status));
   return kpisFrom({
     methods: sum(SoldStatus.options).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
+    mixed,
     items: lines.qty,
     net: lines.revenue - lines.tax,
     cost: lines.cost,
@@ -91,12 +94,13 @@ export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { m
 
 /** The summary figures of a range of whole local days, from the daily rollups (refreshed by the caller). */
 export async function rollupKpis(db: Kysely<Database>, r: Range): Promise<Kpis & { mix: Record<string, number> }> {
-  const rows = await rollupTotalsBy(db, r, 'payment_method');
+  const [rows, mixed] = await Promise.all([rollupTotalsBy(db, r, 'payment_method'), mixedSalesByMethod(db, r)]);
   const total = (k: keyof RollupFigures) => rows.reduce((a, row) => a + row[k], 0);
   return kpisFrom({
     methods: rows
       .filter((row) => row.salesCount > 0)
       .map((row) => ({ method: row.key!, count: row.salesCount, revenue: row.revenue, vat: row.vat, discount: row.discount })),
+    mixed,
     items: total('items'),
     net: total('net'),
     cost: total('cost'),
@@ -144,9 +148,12 @@ export async function trend(ctx: AuthedContext, q: AnalyticsQuery): Promise<Anal
 export async function paymentMix(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsPaymentMix> {
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
-  const rows = await rollupTotalsBy(ctx.db, r, 'payment_method');
+  const [rows, mixed] = await Promise.all([rollupTotalsBy(ctx.db, r, 'payment_method'), mixedSalesByMethod(ctx.db, r)]);
   const mix = Object.fromEntries(PaymentMethod.options.map((m) => [m, 0])) as Record<string, number>;
   for (const row of rows) if (row.salesCount > 0) mix[row.key!] = (mix[row.key!] ?? 0) + row.revenue;
+  // A sale paid several ways: each part under its method (issue 51), never under `Mixed`.
+  delete mix.Mixed;
+  for (const part of mixed) mix[part.method] = (mix[part.method] ?? 0) + part.revenue;
   return { payment_mix: Object.fromEntries(Object.entries(mix).map(([m, c]) => [m, fromCents(c)])), ...scopeFields(r) };
 }
 

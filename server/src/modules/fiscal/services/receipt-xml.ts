@@ -6,7 +6,7 @@
  */
 import { fromCount, TRA_PAYMENT_TYPE, type TaxCode, taxCodeNumber, type TraPaymentType, type Unit } from '@duka/shared';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
-import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
+import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { EAT, localDate, localTime } from '../../../lib/time.js';
 import { amount, elements, wrap } from '../tra/xml.js';
 
@@ -30,11 +30,18 @@ export interface ReceiptFigures {
   totalIncl: number;
   totalExcl: number;
   discount: number;
-  payment: TraPaymentType;
+  /** Cents per TRA payment type, one pair per type the sale was paid by (issue 51: a split sale has several). */
+  payments: Array<{ type: TraPaymentType; amount: number }>;
+  /** Receipts built before issue 51: the one type, for the whole total (read by the Z report only). */
+  payment?: TraPaymentType;
   vat: Partial<Record<TaxCode, VatTotal>>;
 }
 
-export function receiptFigures(sale: TransactionRow, lines: Array<TransactionLineRow & { taxCode: TaxCode }>): ReceiptFigures {
+export function receiptFigures(
+  sale: TransactionRow,
+  lines: Array<TransactionLineRow & { taxCode: TaxCode }>,
+  parts: Array<Pick<TransactionPaymentRow, 'method' | 'amount'>>,
+): ReceiptFigures {
   const vat: Partial<Record<TaxCode, VatTotal>> = {};
   for (const l of lines) {
     const tax = l.taxCode === 'A' ? l.tax : 0;
@@ -47,9 +54,16 @@ export function receiptFigures(sale: TransactionRow, lines: Array<TransactionLin
     totalIncl: sale.total,
     totalExcl: sale.total - taxTotal,
     discount: sale.discount,
-    payment: TRA_PAYMENT_TYPE[sale.payment_method],
+    payments: paymentTypes(parts),
     vat,
   };
+}
+
+/** The sale's parts per TRA payment type, in the order first paid (TRA wants PMTTYPE/PMTAMOUNT pairs summing to the total). */
+function paymentTypes(parts: Array<Pick<TransactionPaymentRow, 'method' | 'amount'>>) {
+  const byType = new Map<TraPaymentType, number>();
+  for (const p of parts) byType.set(TRA_PAYMENT_TYPE[p.method], (byType.get(TRA_PAYMENT_TYPE[p.method]) ?? 0) + p.amount);
+  return [...byType].map(([type, amount]) => ({ type, amount }));
 }
 
 /** The buyer as TRA records them: by TIN when the cashier took one (type 1), else nobody (type 6). */
@@ -101,10 +115,14 @@ export function receiptPayload(
     ['TOTALTAXINCL', amount(figures.totalIncl)],
     ['DISCOUNT', amount(figures.discount)],
   ]);
-  const payments = elements([
-    ['PMTTYPE', figures.payment],
-    ['PMTAMOUNT', amount(figures.totalIncl)],
-  ]);
+  const payments = figures.payments
+    .map((p) =>
+      elements([
+        ['PMTTYPE', p.type],
+        ['PMTAMOUNT', amount(p.amount)],
+      ]),
+    )
+    .join('');
   const vat = (Object.entries(figures.vat) as Array<[TaxCode, VatTotal]>)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([code, v]) =>

@@ -9,7 +9,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { groupBy } from '../../../lib/group-by.js';
-import { deviceScope, linesWithTaxCode, markReceiptsIssued, registrationOf, unbuiltReceipts } from '../fiscal.queries.js';
+import { deviceScope, linesWithTaxCode, markReceiptsIssued, registrationOf, salePartsOf, unbuiltReceipts } from '../fiscal.queries.js';
 import { CertificateError, type SigningKey, signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
@@ -25,8 +25,9 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
   const issuer = { tin: device.tin, regid: registration.regid, efdSerial: registration.efd_serial };
   const key = await keyOrExplain(ctx, device, unbuilt[0]!);
   const ids = unbuilt.map((r) => r.transaction_id);
-  const [sales, lines, store] = await Promise.all([
+  const [sales, parts, lines, store] = await Promise.all([
     ctx.db.selectFrom('transactions').selectAll().where('org_id', '=', device.org_id).where('id', 'in', ids).execute(),
+    salePartsOf(ctx.db, device.org_id, ids),
     linesWithTaxCode(ctx.db, device.org_id, ids),
     ctx.db
       .selectFrom('stores')
@@ -37,6 +38,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
   ]);
   const saleById = new Map(sales.map((s) => [s.id, s]));
   const linesBySale = groupBy(lines, (l) => l.transaction_id);
+  const partsBySale = groupBy(parts, (p) => p.transaction_id);
   const built = await Promise.all(
     unbuilt.map(async (receipt) => {
       const sale = saleById.get(receipt.transaction_id)!;
@@ -45,7 +47,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
         unit: l.product_unit,
         taxCode: taxCodeOf({ tax_code: l.product_tax_code as TaxCode | null, tax_rate_bp: l.tax_rate }, store.vat_enabled === 1),
       }));
-      const figures = receiptFigures(sale, saleLines);
+      const figures = receiptFigures(sale, saleLines, partsBySale.get(sale.id) ?? []);
       const payload = receiptPayload(issuer, receipt, sale, saleLines, figures);
       return { id: receipt.id, body: envelope(payload, await signPayload(key, payload)), figures: JSON.stringify(figures) };
     }),

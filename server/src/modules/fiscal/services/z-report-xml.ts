@@ -37,7 +37,7 @@ export function addUpDay(
   for (const r of receipts) {
     dailyTotal += r.totalIncl;
     discounts += r.discount;
-    payments[r.payment] += r.totalIncl;
+    for (const p of r.payments ?? [{ type: r.payment!, amount: r.totalIncl }]) payments[p.type] += p.amount;
     for (const [code, v] of Object.entries(r.vat) as Array<[TaxCode, VatTotal]>) {
       vat[code].net += v.net;
       vat[code].tax += v.tax;

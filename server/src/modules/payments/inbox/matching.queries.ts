@@ -7,12 +7,14 @@
  * - the provider's reference (`provider_ref`), the one it echoed (`reference`) or the mobile
  *   network's own (`wallet_ref`) is the reference the cashier typed from the customer's SMS,
  *   trimmed and in any case;
- * - the amounts are equal to the cent (a right reference with another amount is not the sale's);
+ * - the amounts are equal to the cent (a right reference with another amount is not the sale's): the
+ *   sale's mobile-money part's amount (issue 51: a sale paid 5,000 cash + 7,500 M-Pesa waits for
+ *   7,500; a sale paid one way has one part, its total);
  * - they are within MATCH_LOOKBACK_MS of each other, which only keeps the join on recent rows.
  * The phone is not compared: someone else may pay for the customer. Pairs come oldest sale first,
  * then oldest payment, so of two sales naming one payment the first rung up takes it.
  */
-import type { PaymentVerification } from '@duka/shared';
+import { MobileMoneyMethod, type PaymentVerification } from '@duka/shared';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { crossOrg } from '../../../db/tenant-scope-check.js';
@@ -20,7 +22,10 @@ import { crossOrg } from '../../../db/tenant-scope-check.js';
 /** Providers' references are unique for years; this bound is for the query's sake (a month each way). */
 export const MATCH_LOOKBACK_MS = 30 * 86_400_000;
 
-type Joined = ExpressionBuilder<Database & { t: Database['transactions']; p: Database['received_payments'] }, 't' | 'p'>;
+type Joined = ExpressionBuilder<
+  Database & { t: Database['transactions']; tp: Database['transaction_payments']; p: Database['received_payments'] },
+  't' | 'tp' | 'p'
+>;
 
 const folded = (eb: Joined, column: 't.payment_reference' | 'p.provider_ref' | 'p.reference' | 'p.wallet_ref') =>
   eb.fn<string>('lower', [eb.fn<string>('trim', [eb.ref(column)])]);
@@ -46,11 +51,14 @@ export interface MatchFilter {
 export function matchPairs(db: Kysely<Database>, f: MatchFilter): Promise<MatchPair[]> {
   return db
     .selectFrom('transactions as t')
+    .innerJoin('transaction_payments as tp', (j) =>
+      j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id').on('tp.method', 'in', MobileMoneyMethod.options),
+    )
     .innerJoin('received_payments as p', (j) =>
       j
         .onRef('p.org_id', '=', 't.org_id')
         .on((eb) => eb.or([eb('p.store_id', 'is', null), eb('p.store_id', '=', eb.ref('t.store_id'))]))
-        .onRef('p.amount', '=', 't.total')
+        .onRef('p.amount', '=', 'tp.amount')
         .on((eb) =>
           eb.or([
             eb(folded(eb, 'p.provider_ref'), '=', folded(eb, 't.payment_reference')),
@@ -100,7 +108,21 @@ export async function markVerified(db: Kysely<Database>, pair: MatchPair, now: n
     .where('id', '=', pair.sale_id)
     .where('payment_verification', 'in', ['unverified', 'unmatched'])
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  if (Number(res.numUpdatedRows) !== 1) return false;
+  await markParts(db, pair.org_id, [pair.sale_id], 'verified');
+  return true;
+}
+
+/** The mobile-money part keeps the sale's verification (issue 51), changed with it. */
+async function markParts(db: Kysely<Database>, orgId: string, saleIds: string[], state: PaymentVerification) {
+  if (saleIds.length === 0) return;
+  await db
+    .updateTable('transaction_payments')
+    .set({ verification: state })
+    .where('org_id', '=', orgId)
+    .where('transaction_id', 'in', saleIds)
+    .where('verification', 'is not', null)
+    .execute();
 }
 
 /** Unverified sales whose organisation's window has passed since the server received them, oldest first. */
@@ -119,8 +141,8 @@ export function unverifiedPastWindow(db: Kysely<Database>, now: number, limit: n
 }
 
 /** Flags the sales still unverified as unmatched; those it flagged. */
-export function markUnmatched(db: Kysely<Database>, orgId: string, ids: string[], now: number) {
-  return db
+export async function markUnmatched(db: Kysely<Database>, orgId: string, ids: string[], now: number) {
+  const flagged = await db
     .updateTable('transactions')
     .set({ payment_verification: 'unmatched', updated_at: now })
     .where('org_id', '=', orgId)
@@ -128,4 +150,11 @@ export function markUnmatched(db: Kysely<Database>, orgId: string, ids: string[]
     .where('payment_verification', '=', 'unverified')
     .returning(['id', 'store_id', 'receipt_number', 'total', 'payment_method', 'payment_reference', 'created_at'])
     .execute();
+  await markParts(
+    db,
+    orgId,
+    flagged.map((r) => r.id),
+    'unmatched',
+  );
+  return flagged;
 }

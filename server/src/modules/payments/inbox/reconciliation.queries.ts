@@ -14,18 +14,26 @@ export interface SalesPeriod {
   shiftId?: string;
 }
 
-/** The store's mobile-money sales of the period, standing and reversed, with their cashier's name, oldest first. */
+/**
+ * The store's mobile-money sales of the period, standing and reversed, with their cashier's name,
+ * oldest first. Each by its mobile-money part (issue 51): `payment_method` is the wallet and `total`
+ * what the wallet was to receive (a sale paid 5,000 cash + 7,500 M-Pesa is 7,500 of M-Pesa); a sale
+ * paid one way has one part, its total. A credit sale whose rest was paid by mobile money counts too.
+ */
 export function mobileMoneySales(db: Kysely<Database>, f: SalesPeriod) {
   return db
     .selectFrom('transactions as t')
+    .innerJoin('transaction_payments as tp', (j) =>
+      j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id').on('tp.method', 'in', MobileMoneyMethod.options),
+    )
     .leftJoin('users as u', (j) => j.onRef('u.id', '=', 't.cashier_id').onRef('u.org_id', '=', 't.org_id'))
     .select([
       't.id',
       't.receipt_number',
       't.created_at',
-      't.total',
+      'tp.amount as total',
       't.status',
-      't.payment_method',
+      'tp.method as payment_method',
       't.payment_verification',
       't.payment_phone',
       't.payment_reference',
@@ -35,8 +43,7 @@ export function mobileMoneySales(db: Kysely<Database>, f: SalesPeriod) {
     ])
     .where('t.org_id', '=', f.orgId)
     .where('t.store_id', '=', f.storeId)
-    .where('t.payment_method', 'in', MobileMoneyMethod.options)
-    .where('t.status', 'in', ['paid', 'refunded', 'void'])
+    .where('t.status', 'in', ['paid', 'credit', 'refunded', 'void'])
     .$if(f.from !== undefined, (qb) => qb.where('t.created_at', '>=', f.from!))
     .$if(f.to !== undefined, (qb) => qb.where('t.created_at', '<', f.to!))
     .$if(f.shiftId !== undefined, (qb) => qb.where('t.shift_id', '=', f.shiftId!))

@@ -81,9 +81,12 @@ async function figuresOf(ctx: AuthedContext, q: ReconciliationQuery): Promise<Fi
       .orderBy('id')
       .execute(),
   ]);
-  const verified = sales.filter((s) => s.status === 'paid' && s.payment_verification === 'verified').map((s) => s.id);
+  const verified = sales.filter((s) => standing(s) && s.payment_verification === 'verified').map((s) => s.id);
   return { period, sales, matched: await paymentsMatchedTo(ctx.db, orgId, verified), unclaimed };
 }
+
+/** A sale that still stands (paid, or on a tab whose rest was paid by mobile money). */
+const standing = (s: { status: string }) => s.status === 'paid' || s.status === 'credit';
 
 const cashierOf = (s: SaleRow) => (s.first_name === null ? null : `${s.first_name} ${s.last_name ?? ''}`.trim());
 
@@ -95,7 +98,7 @@ function tallies(f: Figures): Map<ReconciledWallet, Tally> {
     cell.count += 1;
   };
   const methodOf = new Map(f.sales.map((s) => [s.id, s.payment_method as ReconciledWallet]));
-  for (const s of f.sales.filter((x) => x.status === 'paid')) {
+  for (const s of f.sales.filter((x) => standing(x))) {
     add(s.payment_method as ReconciledWallet, 'expected', Number(s.total));
     add(s.payment_method as ReconciledWallet, s.payment_verification ?? 'unchecked', Number(s.total));
   }
@@ -163,10 +166,10 @@ export async function paymentReconciliation(ctx: AuthedContext, q: Reconciliatio
     totals: shillings(total),
     unclaimed_payments: f.unclaimed.map(unclaimedView),
     sales_to_check: f.sales
-      .filter((s) => s.status === 'paid' && (s.payment_verification === 'unverified' || s.payment_verification === 'unmatched'))
+      .filter((s) => standing(s) && (s.payment_verification === 'unverified' || s.payment_verification === 'unmatched'))
       .map((s) => ({ ...saleView(s), payment_verification: s.payment_verification as SaleToCheck['payment_verification'] })),
     reversed_sales: f.sales
-      .filter((s) => s.status !== 'paid')
+      .filter((s) => !standing(s))
       .map((s) => ({ ...saleView(s), status: s.status as ReversedSale['status'], payment_verification: s.payment_verification })),
   };
 }

@@ -3,7 +3,7 @@
  * and active, price mode, discount permission, a customer for credit), then the shop type's own
  * through its policy (a pharmacy's ADDO list and prescriptions), judged on the day the sale was made.
  */
-import { checkSale, customerLookup } from '@duka/shared';
+import { checkSale, customerLookup, methodsOf } from '@duka/shared';
 import { hasPermission } from '../../../lib/auth/authorize.js';
 import type { ResolvedSale } from './resolve-lines.js';
 import { enforce, type SaleDraft } from './sale-plan.js';
@@ -23,7 +23,8 @@ export function checkRules(sale: SaleDraft, resolved: ResolvedSale): void {
       price_mode: resolved.priceMode,
       discount_bp: resolved.discountBp,
       may_discount: hasPermission(sale.actor, 'discount'),
-      payment_method: input.payment_method,
+      // A credit part needs a customer as a credit sale does.
+      payment_method: methodsOf(input).includes('Credit') ? 'Credit' : 'Cash',
       customer: customerLookup(input.customer_id, customer),
     }),
   );

@@ -6,7 +6,7 @@
  * Each read below is its own function, called in the order the statements run (the statement log,
  * test/pos/sale-statements.test.ts, holds them to it).
  */
-import { type CreateSaleInput, hasCreditLimit } from '@duka/shared';
+import { type CreateSaleInput, hasCreditLimit, methodsOf } from '@duka/shared';
 import { forUpdate, lockWait, orgIdCheck } from '../../../db/dialect.js';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
@@ -133,7 +133,7 @@ function creditorsOf(requests: SaleRequest[], customers: Customers): string[] {
   const creditors = new Set<string>();
   for (const r of requests) {
     const c = r.input.customer_id ? customers.byId.get(r.input.customer_id) : customers.byPhone.get(phoneOf(r.input) ?? '');
-    if (r.input.payment_method === 'Credit' && c && hasCreditLimit(c.credit_limit)) creditors.add(c.id);
+    if (methodsOf(r.input).includes('Credit') && c && hasCreditLimit(c.credit_limit)) creditors.add(c.id);
   }
   return [...creditors];
 }

@@ -11,7 +11,7 @@
 import { type CreateSaleInput, type LineBatch, newId, type SaleConflict, type SaleStage } from '@duka/shared';
 import type { FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
-import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
+import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { withTransaction } from '../../../db/transaction.js';
 import type { SoldLine } from '../pos.queries.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
@@ -67,6 +67,8 @@ export interface RecordedSale {
   row: TransactionRow;
   /** The lines as written, each with its product's unit (absent for a replayed sale: read them). */
   lines?: SoldLine[];
+  /** Its parts as written (with the lines). */
+  payments?: TransactionPaymentRow[];
   /** The lots the lines took, with the lines. */
   lots?: Array<LineBatch & { product_id: string }>;
   /** True when a sale with this client id already existed: nothing new was written. */
@@ -106,7 +108,14 @@ export async function planSales(
       plans.push(planned);
       return {
         ok: true,
-        sale: { row: planned.row, lines: soldLines(set, planned.lines), lots: planned.lots, replayed: false, conflicts: planned.conflicts },
+        sale: {
+          row: planned.row,
+          lines: soldLines(set, planned.lines),
+          payments: planned.payments,
+          lots: planned.lots,
+          replayed: false,
+          conflicts: planned.conflicts,
+        },
       };
     } catch (error) {
       if (error instanceof ServiceError) return { ok: false, error };

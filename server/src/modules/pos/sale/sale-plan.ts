@@ -9,7 +9,7 @@ import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CreditTabTable } from '../../../db/tables/credits.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { ProductPackRow } from '../../../db/tables/inventory.table.js';
-import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
+import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import type { Actor, AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
 import { localDate } from '../../../lib/time.js';
@@ -81,6 +81,8 @@ export interface SalePlan {
   request: SaleRequest;
   row: TransactionRow;
   lines: TransactionLineRow[];
+  /** How it was paid, one row per part. */
+  payments: TransactionPaymentRow[];
   /** The sale's lines merged per product, as checked. */
   merged: SaleLine[];
   lots: Array<LineBatch & { product_id: string }>;

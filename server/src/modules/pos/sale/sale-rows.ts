@@ -3,8 +3,8 @@
  * the stages worked out, and the set moved on to the figures after the sale, so the next sale of a
  * batch is planned as if this one were already written.
  */
-import { newId, type PricedSale } from '@duka/shared';
-import type { TransactionLineRow, TransactionRow } from '../../../db/tables/pos.table.js';
+import { isMobileMoney, newId, type PricedSale } from '@duka/shared';
+import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import { newCreditTab } from '../../credits/credits.exports.js';
 import type { SaleShift } from './assign-shift.js';
 import type { SaleNumber } from './number-sale.js';
@@ -29,15 +29,33 @@ export function planOf(sale: SaleDraft, done: StagesDone): SalePlan {
   const row = transactionRow(sale, done);
   const { customer, newCustomer, lines: merged } = done.resolved;
   const lines = lineRows(sale, done);
-  const tab =
-    row.status === 'credit'
-      ? newCreditTab(
-          { orgId: set.orgId, storeId: set.storeId, customerId: customer!.id, transactionId: row.id, amount: row.total, at: sale.at },
-          set.org,
-          sale.now,
-        )
-      : undefined;
-  return { request, row, lines, merged, ...done.stock, tab, newCustomer, conflicts: sale.conflicts };
+  // The credit part opens the tab, for its amount only.
+  const credit = done.tender.parts.find((p) => p.method === 'Credit');
+  const tab = credit
+    ? newCreditTab(
+        { orgId: set.orgId, storeId: set.storeId, customerId: customer!.id, transactionId: row.id, amount: credit.amount, at: sale.at },
+        set.org,
+        sale.now,
+      )
+    : undefined;
+  const payments = paymentRows(row, done.tender);
+  return { request, row, lines, payments, merged, ...done.stock, tab, newCustomer, conflicts: sale.conflicts };
+}
+
+const paidPart = (tender: Tender) => tender.parts.find((p) => isMobileMoney(p.method)) ?? tender.parts.find((p) => p.reference);
+
+/** One row per part; the mobile-money part carries the sale's verification. */
+function paymentRows(row: TransactionRow, tender: Tender): TransactionPaymentRow[] {
+  return tender.parts.map((p, i) => ({
+    org_id: row.org_id,
+    transaction_id: row.id,
+    seq: i + 1,
+    method: p.method,
+    amount: p.amount,
+    reference: p.reference,
+    phone: p.phone,
+    verification: isMobileMoney(p.method) ? tender.verification : null,
+  }));
 }
 
 function transactionRow(sale: SaleDraft, done: StagesDone): TransactionRow {
@@ -52,9 +70,10 @@ function transactionRow(sale: SaleDraft, done: StagesDone): TransactionRow {
     receipt_number: done.number.receiptNumber,
     client_receipt_number: opts.clientReceiptNumber ?? null,
     status: tender.status,
-    payment_method: input.payment_method,
-    payment_reference: input.payment_reference ?? null,
-    payment_phone: input.payment_phone ?? null,
+    payment_method: tender.method,
+    // A split sale's are its mobile-money part's (else its first part's): what matching and old clients read.
+    payment_reference: input.payments ? (paidPart(tender)?.reference ?? null) : (input.payment_reference ?? null),
+    payment_phone: input.payments ? (paidPart(tender)?.phone ?? null) : (input.payment_phone ?? null),
     payment_verification: tender.verification,
     price_mode: resolved.priceMode,
     subtotal: priced.subtotal,
@@ -132,5 +151,5 @@ export function moveSetOn(sale: SaleDraft, plan: SalePlan): void {
     set.customersByPhone.set(plan.newCustomer.phone!, plan.newCustomer);
   }
   const owed = plan.row.customer_id === null ? undefined : set.owed.get(plan.row.customer_id);
-  if (plan.tab && owed !== undefined) set.owed.set(plan.row.customer_id!, owed + plan.row.total);
+  if (plan.tab && owed !== undefined) set.owed.set(plan.row.customer_id!, owed + plan.tab.amount);
 }

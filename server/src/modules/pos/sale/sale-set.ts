@@ -3,7 +3,7 @@
  * offline sales, read once by `loadSaleSet` (load-sale-set.ts) and moved on in memory by `planSale`
  * as each sale is booked, so the pipeline's stages never go back to the database.
  */
-import type { AddoEntry, CreateSaleInput, LineBatchInput, SaleSource } from '@duka/shared';
+import type { AddoEntry, CreateSaleInput, LineBatchInput, SaleSource, TenderPart } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { ProductPackRow, ProductRow } from '../../../db/tables/inventory.table.js';
@@ -27,6 +27,8 @@ export interface SaleOptions {
   deviceId?: string;
   /** Pushed cash sale: the change the till gave, cents (its tender judged by the caller against the till's total). */
   changeGiven?: number;
+  /** Pushed split sale: its parts as the till settled them at its own total (judged by the caller). */
+  tillParts?: TenderPart[];
   /** Offline: the unit price the till charged per product, cents (reconciled by the caller). */
   unitPrices?: Map<string, number>;
   /** A push at checkout the provider confirmed paid: the sale is booked verified, never waiting for a match. */

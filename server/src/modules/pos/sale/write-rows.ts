@@ -40,6 +40,10 @@ export async function writeRows(tx: AuthedContext, set: SaleSet, plans: SalePlan
       plans.flatMap((p) => p.lines),
     ),
     insertWrite(
+      'transaction_payments',
+      plans.flatMap((p) => p.payments),
+    ),
+    insertWrite(
       'batches',
       plans.flatMap((p) => p.newBatches),
     ),

@@ -2,7 +2,7 @@
  * Sending a receipt: the full one by email, or a short one by SMS on the organisation's gateway
  * account (or the platform's); the outbox keeps it when no service is configured.
  */
-import { formatTzs, perUnitText, quantityText, type ReceiptInput, toCents } from '@duka/shared';
+import { formatTzs, perUnitText, quantityText, type ReceiptInput, type Transaction, toCents } from '@duka/shared';
 import type { z } from 'zod';
 import { withTransaction } from '../../../db/transaction.js';
 import { messageState } from '../../../lib/outgoing-message.js';
@@ -45,7 +45,7 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
   const fiscal = sale.fiscal ? ` TRA ${sale.fiscal.rctvnum}: ${sale.fiscal.verify_url}` : '';
   const body =
     `${store.name}: Risiti/Receipt ${sale.receipt_number} ${localDate(at, tz)} ${localTime(at, tz)}. ` +
-    `Bidhaa/Items ${items}. Jumla/Total ${formatTzs(toCents(sale.total))} (${sale.payment_method})${state}.${fiscal} Asante! / Thank you!`;
+    `Bidhaa/Items ${items}. Jumla/Total ${formatTzs(toCents(sale.total))} (${paidBy(sale)})${state}.${fiscal} Asante! / Thank you!`;
   // Sent in a transaction of its own so the first delivery attempt is over when this answers.
   const outboxId = await withTransaction(ctx, (tx) => tx.messenger.send(tx, { channel: 'sms', to: phone, body, orgId, forCustomer: true }));
   const row = await ctx.db.selectFrom('outbox').selectAll().where('id', '=', outboxId).executeTakeFirstOrThrow();
@@ -83,7 +83,7 @@ export async function emailReceipt(ctx: AuthedContext, id: string, email: string
     ...(sale.discount ? [`Discount: -${formatTzs(toCents(sale.discount))}`] : []),
     `Total: ${formatTzs(toCents(sale.total))}`,
     ...(sale.tax ? [`of which VAT: ${formatTzs(toCents(sale.tax))}`] : []),
-    `Paid by: ${sale.payment_method}${sale.status === 'refunded' ? ' (REFUNDED)' : sale.status === 'void' ? ' (VOID)' : ''}`,
+    `Paid by: ${paidBy(sale)}${sale.status === 'refunded' ? ' (REFUNDED)' : sale.status === 'void' ? ' (VOID)' : ''}`,
     ...(sale.fiscal
       ? ['', `TRA fiscal receipt ${sale.fiscal.rctvnum} (GC ${sale.fiscal.gc}, DC ${sale.fiscal.dc})`, `Verify: ${sale.fiscal.verify_url}`]
       : []),
@@ -101,4 +101,10 @@ export function receiptMessage(r: ReceiptSent): string {
   return r.channel === 'email'
     ? 'no email service is configured: the receipt was kept in the outbox'
     : 'no SMS service is configured: the receipt was kept in the outbox';
+}
+
+/** The one method, or each part of a sale paid several ways (issue 51): "Cash TZS 5,000 + M-Pesa TZS 7,500". */
+function paidBy(sale: Transaction): string {
+  if (sale.payments.length < 2) return sale.payment_method;
+  return sale.payments.map((p) => `${p.method} ${formatTzs(toCents(p.amount))}`).join(' + ');
 }

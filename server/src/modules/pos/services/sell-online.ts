@@ -84,8 +84,8 @@ async function writeBatch(tx: AuthedContext & { pending: PendingCommit }, batch:
  * its QR code (null): drawing it is the sale's dearest step, and the receipt is printed from a read.
  */
 async function saleAnswer(ctx: AuthedContext, sale: RecordedSale) {
-  if (!sale.lines) return (await withLines(ctx.db, [sale.row]))[0]!;
-  return toTransaction(sale.row, sale.lines, sale.lots, sale.fiscal ? toFiscal(sale.fiscal, null) : null);
+  if (!sale.lines || !sale.payments) return (await withLines(ctx.db, [sale.row]))[0]!;
+  return toTransaction(sale.row, sale.lines, sale.lots, sale.fiscal ? toFiscal(sale.fiscal, null) : null, sale.payments);
 }
 
 async function freeKey(sale: Waiting) {

@@ -5,7 +5,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
-import { findStoreTransaction, salesBetween, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
+import { findStoreTransaction, salesBetween, soldParts, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 import { countedPage } from '../../../db/page.js';
 
@@ -23,7 +23,17 @@ export async function listTransactions(ctx: AuthedContext, q: ListTransactionsQu
   const { orgId, storeId } = requireStore(ctx);
   let query = ctx.db.selectFrom('transactions').where('org_id', '=', orgId).where('store_id', '=', storeId);
   if (q.status) query = query.where('status', '=', q.status);
-  if (q.method) query = query.where('payment_method', '=', q.method);
+  // A sale paid several ways is listed under each of its methods (issue 51).
+  if (q.method)
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('transaction_payments as tp')
+          .select('tp.seq')
+          .whereRef('tp.org_id', '=', 'transactions.org_id')
+          .whereRef('tp.transaction_id', '=', 'transactions.id')
+          .where('tp.method', '=', q.method!),
+      ),
+    );
   if (q.customer_id) query = query.where('customer_id', '=', q.customer_id);
   if (q.shift_id) query = query.where('shift_id', '=', q.shift_id);
   if (q.search) {
@@ -54,17 +64,18 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
     .where('store_id', '=', store.storeId)
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
-  const [byStatus, items] = await Promise.all([
+  const [byStatus, parts, items] = await Promise.all([
     inRange
-      .select(['status', 'payment_method'])
+      .select(['status'])
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
-      .groupBy(['status', 'payment_method'])
+      .groupBy(['status'])
       .execute(),
+    soldParts(ctx.db, store, from, to),
     unitsSold(ctx.db, store, from, to),
   ]);
   const sold = byStatus.filter((r) => (SoldStatus.options as string[]).includes(r.status));
-  const sum = (rows: typeof byStatus) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
-  const byMethod = (m: string) => fromCents(sum(sold.filter((r) => r.payment_method === m)));
+  const sum = (rows: Array<{ amount: unknown }>) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
+  const byMethod = (m: string) => fromCents(sum(parts.filter((r) => r.method === m)));
   const count = sold.reduce((s, r) => s + Number(r.n), 0);
   const total = sum(sold);
   const refunds = byStatus.filter((r) => r.status === 'refunded');

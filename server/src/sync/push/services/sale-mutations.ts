@@ -12,9 +12,12 @@ import {
   type LineBatchInput,
   type Mutation,
   type MutationResult,
+  type PaymentsBreach,
   quantityFault,
   type SaleConflict,
+  splitTender,
   type TenderBreach,
+  type TenderPart,
   toBasisPoints,
   toCents,
   toCount,
@@ -122,6 +125,7 @@ export async function applySales(
         occurredAt: at,
         clientCreatedAt: tillAt,
         changeGiven: tender.change,
+        tillParts: tender.parts,
         clientReceiptNumber: p.client_receipt_number,
         deviceId: device.id,
         unitPrices: priced.unitPrices,
@@ -178,10 +182,30 @@ export async function applySales(
  * Priced by the sale pipeline's `priceLines` stage, each line as sent at its own price, so a pricing
  * rule changed there judges the tender too (VAT is inside the prices: it leaves the total as it is).
  */
-function tillTender(p: SalePayload, products: Map<string, ProductRow>): { change?: number } | { breach: TenderBreach } {
+function tillTender(
+  p: SalePayload,
+  products: Map<string, ProductRow>,
+): { change?: number; parts?: TenderPart[] } | { breach: TenderBreach | PaymentsBreach } {
   // A line the sale's rules refuse (a product the shop lacks, a quantity its unit cannot take) is theirs to name.
   const unitOf = (productId: string) => products.get(productId)?.unit;
-  if (p.cash_tendered === undefined || p.lines.some((l) => !unitOf(l.product_id) || quantityFault(l.qty, unitOf(l.product_id)!))) return {};
+  if (p.cash_tendered === undefined && !p.payments) return {};
+  if (p.lines.some((l) => !unitOf(l.product_id) || quantityFault(l.qty, unitOf(l.product_id)!))) return {};
+  const total = tillTotal(p, products);
+  if (p.payments) {
+    const split = splitTender(
+      total,
+      p.payments.map((part) => ({ ...part, amount: toCents(part.amount) })),
+    );
+    return 'field' in split ? { breach: split } : { change: split.change ?? undefined, parts: split.parts };
+  }
+  const tendered = toCents(p.cash_tendered!);
+  const breach = checkTender({ payment_method: p.payment_method!, total, cash_tendered: tendered });
+  return breach ? { breach } : { change: changeFor(total, tendered) };
+}
+
+/** The sale's total at the till's own prices, each line's quantity counted in its product's unit. */
+function tillTotal(p: SalePayload, products: Map<string, ProductRow>): number {
+  const unitOf = (productId: string) => products.get(productId)!.unit;
   const { total } = priceLines(
     { set: { products, store: { vat_enabled: 0 } }, request: { opts: {} } },
     {
@@ -194,7 +218,5 @@ function tillTender(p: SalePayload, products: Map<string, ProductRow>): { change
       priceMode: p.price_mode ?? 'retail',
     },
   );
-  const tendered = toCents(p.cash_tendered);
-  const breach = checkTender({ payment_method: p.payment_method, total, cash_tendered: tendered });
-  return breach ? { breach } : { change: changeFor(total, tendered) };
+  return total;
 }
