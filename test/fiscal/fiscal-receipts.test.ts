@@ -122,6 +122,7 @@ describe('fiscal receipts', () => {
     const code = w.tra.device(w.certs[1]!.serial).taxpayer.receiptCode;
     const sugar = await product(owner, { name: 'Sukari 1kg', selling_price: 3500 });
     const flour = await product(owner, { name: 'Unga wa mahindi', selling_price: 6500, tax_rate: 0, tax_code: 'E' });
+    const looseSugar = await product(owner, { name: 'Sukari (kg)', unit: 'kg', selling_price: 3250 });
     expect(
       (
         await t.request('POST', '/inventory/products', {
@@ -159,6 +160,8 @@ describe('fiscal receipts', () => {
           { method: 'M-Pesa', amount: 5000, reference: 'TRA-SPLIT' },
         ],
       }),
+      // Issue 51: 1.25 kg of loose sugar at 3,250/kg, priced once: 4,062.50 rounds half up to 4,063.
+      await sell(owner, { lines: [{ product_id: looseSugar.id, qty: 1.25 }], payment_method: 'Cash' }),
     ];
     // The code and link are on the sale's own answer, before TRA has answered; its QR code is not
     // (issue 39: drawing it halved a fiscal store's sales a second): it is drawn when the sale is read.
@@ -189,8 +192,12 @@ describe('fiscal receipts', () => {
       sales.map((_, i) => [i + 1, i + 1, '20261120', '2026-11-20', '10:00:00']),
     );
     expect(got.map((r) => r.totalInclCents)).toEqual(sales.map((s) => cents(s.total)));
-    expect(got.map((r) => Object.keys(r.payments))).toEqual([['CASH'], ['EMONEY'], ['INVOICE'], ['CCARD'], ['EMONEY'], ['CASH', 'EMONEY']]);
+    expect(got.map((r) => Object.keys(r.payments))).toEqual([['CASH'], ['EMONEY'], ['INVOICE'], ['CCARD'], ['EMONEY'], ['CASH', 'EMONEY'], ['CASH']]);
     expect(got[5]!.payments).toEqual({ CASH: 200_000, EMONEY: 500_000 });
+    // The weighed line's QTY is its weight in kg and its amount the line as priced; the fake TRA
+    // accepted it (no violations), its VAT 18/118 of 4,063.
+    expect(got[6]!.items.map((i) => [i.desc, i.qty, i.taxCode, i.amtCents])).toEqual([['Sukari (kg)', '1.25', 1, 406_300]]);
+    expect(got[6]).toMatchObject({ totalInclCents: 406_300, vat: { A: { net: 344_322, tax: 61_978 } } });
     // 7,000 + 6,500 less 5 %: 12,825; the sugar's VAT is 18/118 of its 6,650 share.
     expect(got[0]).toMatchObject({
       totalInclCents: 1_282_500,
@@ -205,7 +212,7 @@ describe('fiscal receipts', () => {
     expect(got[2]).toMatchObject({ custIdType: 6, custId: '', custName: 'Bi. Zuhura', mobile: '255713000111' });
 
     const settings = (await t.request('GET', `/stores/${owner.storeId}/fiscal`, { token: owner.token })).body.data;
-    expect(settings).toMatchObject({ last_gc: 6, queue: { pending: 0, failed: 0, oldest_pending_at: null } });
+    expect(settings).toMatchObject({ last_gc: 7, queue: { pending: 0, failed: 0, oldest_pending_at: null } });
   });
 
   it('numbers 200 sales of an offline till in its order when its push commits, after the online ones, gapless', async () => {
