@@ -1,9 +1,9 @@
 /**
  * Issue 51: a sale line sent as the shop-scale label the cashier scanned (`scale_barcode`): the
- * server reads it with the organisation's layouts, as the till does. Whole quantities here: selling
- * what a label weighs (1.25 kg) needs the measured quantities of the sale pipeline.
+ * server reads it with the organisation's layouts, as the till does: a price label of a piece
+ * product, and a weight label of a product sold by the kg, online and pushed by an offline till.
  */
-import { Envelope, Transaction } from '@duka/shared';
+import { Envelope, newId, PushResponse, Transaction } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
@@ -20,6 +20,9 @@ const PRICE_3000 = '2300001030005';
 const PRICE_4500 = '2300001045009';
 const WEIGHT_2KG = '2100001020002';
 const UNKNOWN = '2300099030000';
+/** Weight labels of item 00007: 1.250 kg and 0.500 kg. */
+const WEIGHT_1250G = '2100007012506';
+const WEIGHT_500G = '2100007005003';
 
 describe('POST /pos/sale: lines by scale label', () => {
   let t: TestApp;
@@ -50,6 +53,60 @@ describe('POST /pos/sale: lines by scale label', () => {
     expect(sale.lines[0]).toMatchObject({ product_id: soap.id, qty: 6, unit_price: 1500, line_total: 9000 });
     expect(sale.total).toBe(9000);
     expect(await stockOf(owner, soap.id)).toBe(94);
+  });
+
+  it('sells a weight label of loose sugar by its weight, online and from an offline till, stock exact to the gram', async () => {
+    const { owner } = await shop();
+    const made = await t.request('POST', '/inventory/products', {
+      token: owner.token,
+      body: { name: 'Sukari', unit: 'kg', selling_price: 3250, stock: 10, scale_code: '00007' },
+    });
+    expect(made.status, made.text).toBe(200);
+    const sugar = made.body.data as { id: string };
+    // 0.5 kg × 3,250 = 1,625.
+    const online = await sell(owner, [{ scale_barcode: WEIGHT_500G }]);
+    expect(online.status, online.text).toBe(201);
+    expect(Envelope(Transaction).parse(online.body).data.lines).toEqual([
+      expect.objectContaining({ product_id: sugar.id, qty: 0.5, unit: 'kg', line_total: 1625 }),
+    ]);
+    expect(await stockOf(owner, sugar.id)).toBe(9.5);
+
+    // Weighed offline: the till sends the label with what it read from it; 4,062.50 → 4,063.
+    const device_id = newId();
+    expect((await t.request('POST', '/sync/devices', { token: owner.token, body: { device_id, name: 'Till 1' } })).status).toBe(200);
+    const pushed = await t.request('POST', '/sync/push', {
+      token: owner.token,
+      body: {
+        device_id,
+        mutations: [
+          {
+            id: newId(),
+            seq: 1,
+            type: 'sale.create',
+            created_at: new Date(t.clock.now() - 60_000).toISOString(),
+            payload: {
+              id: newId(),
+              client_receipt_number: 'T1-1',
+              lines: [{ product_id: sugar.id, qty: 1.25, unit_price: 3250, scale_barcode: WEIGHT_1250G }],
+              payment_method: 'Cash',
+              cash_tendered: 5000,
+            },
+          },
+        ],
+      },
+    });
+    expect(pushed.status, pushed.text).toBe(200);
+    const [result] = Envelope(PushResponse).parse(pushed.body).data.results;
+    expect(result).toMatchObject({ status: 'applied', result: { total: 4063 } });
+    expect(result!.conflicts).toBeUndefined();
+    expect(await stockOf(owner, sugar.id)).toBe(8.25);
+    const counts = await t.db.db
+      .selectFrom('product_stock')
+      .select('qty')
+      .where('org_id', '=', owner.orgId)
+      .where('product_id', '=', sugar.id)
+      .execute();
+    expect(counts.map((r) => Number(r.qty))).toEqual([8_250]);
   });
 
   it('takes a label sent with its product and quantity when they agree, and refuses them when they do not', async () => {
