@@ -79,7 +79,7 @@ export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { m
   const sum = (status: string[]) => byStatus.filter((r) => status.includes(r.status));
   return kpisFrom({
     methods: sum(SoldStatus.options).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
-    items: lines.qty,
+    items: lines.items,
     net: lines.revenue - lines.tax,
     cost: lines.cost,
     refundCount: sum(['refunded']).reduce((a, r) => a + r.n, 0),
