@@ -16,7 +16,7 @@ export interface SalesDailyTable {
   revenue: number;
   vat: number;
   discount: number;
-  /** Over the lines of those sales: items (pieces, one per measured line), Σ (line total − line discount − line tax), Σ line cost (stock-levels/unit-sql.ts). */
+  /** Over the lines of those sales: items (pieces, one per measured line), Σ (line total − line discount − line tax), Σ line cost (stock-levels/unit-rules.ts). */
   items: number;
   net: number;
   cost: number;

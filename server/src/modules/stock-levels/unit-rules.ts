@@ -1,8 +1,9 @@
 /**
  * What a stored count means, for queries that read quantities in bulk (issue 51): a product's
- * unit, how many items a sold line is, and what it cost. Each rule is written here once, in
- * integer SQL (no binary floating point, no division of counts but the one rounding of money),
- * so the analytics, the summaries, the sync pull and the receipts cannot come to differ.
+ * unit, how many items a line is, and what a sold line cost. Each rule is written here once, in
+ * integer SQL (no binary floating point, no division of counts but the one rounding of money; the
+ * items rule also in JS for lines already in memory), so the analytics, the summaries, the sync
+ * pull, deliveries and receipts cannot come to differ.
  */
 import type { Unit } from '@duka/shared';
 import { type RawBuilder, sql } from 'kysely';
@@ -19,11 +20,14 @@ export const productUnit = (orgId: string, productId: string): RawBuilder<Unit> 
 const isPiece = (unit: RawBuilder<Unit>) => sql`${unit} = ${sql.lit('piece')}`;
 
 /**
- * How many items a sold line of `qty` counts is (docs/inventory.md, "Items sold"): its pieces for
- * a piece product (a carton of 24 sold is 24), one for a measured line (0.5 kg of sugar is one
- * item), so a total across products never adds grams to pieces. The receipt's item count
- * (pos/services/receipt.ts) counts the same way.
+ * How many items a line is (docs/inventory.md, "Items sold"): its pieces for a piece product (a
+ * carton of 24 is 24), one for a measured line (0.5 kg of sugar is one item), so a total across
+ * products never adds grams to pieces. `pieces`: the line's counts (a piece product's counts are
+ * its pieces). For lines in memory: a delivery's `items_count`, the SMS receipt's item count.
  */
+export const itemsOf = (pieces: number, unit: Unit | undefined): number => (unit === undefined || unit === 'piece' ? pieces : 1);
+
+/** `itemsOf` in SQL, over a stored line's counts column `qty` and its product's unit. */
 export const lineItems = (qty: string, unit: RawBuilder<Unit>): RawBuilder<number> =>
   sql<number>`case when ${isPiece(unit)} then ${sql.ref(qty)} else 1 end`;
 
