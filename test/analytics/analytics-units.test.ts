@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { up as rollupsInUnits } from '../../migrations/2026_12_01_0043_rollups_in_units.js';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
@@ -87,6 +88,35 @@ describe('analytics in the product’s unit', () => {
     const dash = await get('/analytics/dashboard');
     expect(dash.today).toMatchObject({ revenue: 27932, profit: 6732, items_sold: 29, transaction_count: 4 });
     expect(await get('/pos/summary')).toMatchObject({ total_sales: 27932, transaction_count: 4, items_sold: 29 });
+  });
+
+  it('migration 0043: rollups built by the old rule (grams as items, cost ×1000) are rebuilt; a pieces-only shop’s are left', async () => {
+    const shop = await registerOwner(t);
+    const soap = await t.request('POST', '/inventory/products', {
+      token: shop.token,
+      body: { name: 'Sabuni', selling_price: 1500, stock: 5 },
+    });
+    const sale = { lines: [{ product_id: soap.body.data.id, qty: 2 }], payment_method: 'Cash' };
+    expect((await t.request('POST', '/pos/sale', { token: shop.token, body: sale })).status).toBe(201);
+    expect((await t.request('GET', `/analytics/summary?${day}`, { token: shop.token })).body.data.items_sold).toBe(2);
+    expect(await get(`/analytics/summary?${day}`)).toMatchObject(totals);
+    // What the rollups held when built before: Σ counts as items, counts × price per kg as cost.
+    const db = t.db.db;
+    await db.updateTable('sales_daily').set({ items: 1192, cost: 2_221_200_000 }).where('org_id', '=', owner.orgId).execute();
+    await db
+      .updateTable('sales_daily_products')
+      .set({ cost: 140_000_000 })
+      .where('org_id', '=', owner.orgId)
+      .where('product_id', '=', ids.sugar!)
+      .execute();
+    expect((await get(`/analytics/summary?${day}`)).items_sold).toBe(1192);
+    const stateOf = async (orgId: string) =>
+      (await db.selectFrom('analytics_rollup_state').select('time_zone').where('org_id', '=', orgId).executeTakeFirstOrThrow()).time_zone;
+    await rollupsInUnits(db);
+    expect([await stateOf(owner.orgId), await stateOf(shop.orgId)]).toEqual([null, 'Africa/Dar_es_Salaam']);
+    expect(await get(`/analytics/summary?${day}`)).toMatchObject(totals);
+    expect((await get(`/analytics/top-products?${day}`)).top_products[2]).toMatchObject({ name: 'Sukari', profit: 200 });
+    expect(await stateOf(owner.orgId)).toBe('Africa/Dar_es_Salaam');
   });
 
   it('per product: quantity sold in the unit, cost rounded per line', async () => {
