@@ -284,4 +284,15 @@ describe('admin: catalogue, sales, business and platform records, analytics and 
     expect(mine.data.every((e) => e.org_id === b.orgId)).toBe(true);
     expect((await get('/admin/monitoring/activity?action=admin.rev')).body.meta.total).toBe(0);
   });
+
+  it('a measured product (issue 51): stock, stock per store and quantity sold in its unit, not grams', async () => {
+    const sugar = (await owner(a, 'POST', '/inventory/products', { name: 'Sukari', unit: 'kg', selling_price: 3200, stock: 10 })).body
+      .data as { id: string };
+    const sold = await owner(a, 'POST', '/pos/sale', { lines: [{ product_id: sugar.id, qty: 0.5 }], payment_method: 'Cash' });
+    expect(sold.status, sold.text).toBe(201);
+    const listed = await ok(PagedEnvelope(AdminProduct), get(`/admin/products?org_id=${a.orgId}&search=sukari`));
+    expect(listed.data.map((x) => [x.id, x.stock, x.unit])).toEqual([[sugar.id, 9.5, 'kg']]);
+    const detail = await ok(Envelope(AdminProductDetail), get(`/admin/products/${sugar.id}`));
+    expect(detail.data).toMatchObject({ unit: 'kg', stock: 9.5, sold_qty: 0.5, stock_by_store: [{ store_id: a.storeId, qty: 9.5 }] });
+  });
 });

@@ -129,7 +129,7 @@ describe('customers: personal data (export, correction, erasure)', () => {
       visit_count: 3,
       outstanding_balance: 3_900,
     });
-    const line = { product_name: 'Mchele 1kg', qty: 2, unit_price: 2950, line_total: 5900, tax: 900 };
+    const line = { product_name: 'Mchele 1kg', qty: 2, unit: 'piece', unit_price: 2950, line_total: 5900, tax: 900 };
     expect(data.sales.map(({ created_at: _, store_id: __, ...s }) => s)).toEqual([
       {
         id: cash.id,
@@ -196,12 +196,12 @@ describe('customers: personal data (export, correction, erasure)', () => {
     expect(value('sale_line', `${cash.id}/1`, 'product_name')).toEqual(['Mchele 1kg']);
     expect(value('credit_payment', data.credit_payments[0]!.id, 'note')).toEqual(['Zuhura alileta']);
     expect(value('credit_note', data.credit_notes[0]!.id, 'body')).toEqual(['Mume wake anafanya kazi Makameni']);
-    // Every field of every record of the JSON, once: customer 13, 3 sales of 16 (lines apart) with a line of 5 each, and the rest.
+    // Every field of every record of the JSON, once: customer 13, 3 sales of 16 (lines apart) with a line of 6 each, and the rest.
     const fields = (records: object[]) => records.reduce((n, r) => n + Object.keys(r).length, 0);
     expect(rows).toHaveLength(
       13 +
         3 * 16 +
-        3 * 5 +
+        3 * 6 +
         fields(data.credit_tabs) +
         fields(data.credit_payments) +
         fields(data.credit_messages) +
@@ -317,6 +317,23 @@ describe('customers: personal data (export, correction, erasure)', () => {
     expect((await audits(owner.orgId, customer.id)).filter((a) => a.action === 'customer.erase')).toEqual([
       { action: 'customer.erase', description: "Erased a customer's personal data" },
       { action: 'customer.erase', description: 'Asked to erase a customer already erased: nothing was left' },
+    ]);
+  });
+
+  it('a weighed line is exported in its unit (issue 51): 0.5 kg, not 500', async () => {
+    const owner = await registerOwner(t);
+    const sugar = await newProduct(t, owner, { name: 'Sukari', unit: 'kg', selling_price: 3200, stock: 10 });
+    const customer = (await call(owner, 'POST', '/customers', { name: 'Asha Ali', phone: uniquePhone() })).body.data as { id: string };
+    await call(
+      owner,
+      'POST',
+      '/pos/sale',
+      { lines: [{ product_id: sugar.id, qty: 0.5 }], payment_method: 'Cash', customer_id: customer.id },
+      201,
+    );
+    const data = await exported(owner, customer.id);
+    expect(data.sales.map((s) => s.lines)).toEqual([
+      [{ product_name: 'Sukari', qty: 0.5, unit: 'kg', unit_price: 3200, line_total: 1600, tax: 0 }],
     ]);
   });
 

@@ -206,6 +206,34 @@ describe('suppliers: deliveries and the stock they bring', () => {
     expect((await productOf(t, owner, mine.id)).stock).toBe(7);
   });
 
+  it('items_count (issue 51): pieces, a carton its pieces, one per measured line; on creation and when lines change', async () => {
+    const owner = await registerOwner(t);
+    const supplier = await newSupplier(t, owner);
+    const soda = await newProduct(t, owner, { name: 'Soda', stock: 0, packs: [{ name: 'Carton', units: 24 }] });
+    const sugar = await newProduct(t, owner, { name: 'Sukari', unit: 'kg', stock: 0 });
+    const carton = (soda as unknown as { packs: Array<{ id: string }> }).packs[0]!.id;
+    const d = await newDelivery(t, owner, supplier.id, {
+      lines: [
+        { product_id: soda.id, pack_id: carton, qty: 2, unit_cost: 16800 },
+        { product_id: soda.id, qty: 3, unit_cost: 700 },
+        { product_id: sugar.id, qty: 25.5, unit_cost: 2800 },
+        { product_id: sugar.id, qty: 0.75, unit_cost: 2800 },
+      ],
+    });
+    // 2 cartons of 24 + 3 bottles + two sacks' lines: 48 + 3 + 1 + 1.
+    expect(d).toMatchObject({ items_count: 53, total_value: 33_600 + 2_100 + 71_400 + 2_100 });
+    const edited = await patch(owner, d.id, {
+      lines: [
+        { product_id: soda.id, pack_id: carton, qty: 1, unit_cost: 16800 },
+        { product_id: sugar.id, qty: 50, unit_cost: 2800 },
+      ],
+    });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body.data).toMatchObject({ items_count: 25, total_value: 16_800 + 140_000 });
+    await patch(owner, d.id, { status: 'delivered' });
+    expect([(await productOf(t, owner, soda.id)).stock, (await productOf(t, owner, sugar.id)).stock]).toEqual([24, 50]);
+  });
+
   it('a product deleted while its delivery is expected: the product goes, marking delivered then names the line', async () => {
     const owner = await registerOwner(t);
     const supplier = await newSupplier(t, owner);

@@ -23,6 +23,8 @@ export class NoData extends Error {
 
 const tzs = (v: number) => formatTzs(toCents(v));
 const n = (v: number) => v.toLocaleString('en-US');
+/** A quantity in its product's unit: `22` pieces, `0.5 kg` (the API answers `unit` beside each). */
+const q = (v: number, unit?: string) => (unit === undefined || unit === 'piece' ? n(v) : `${n(v)} ${unit}`);
 const LIST_MAX = 10;
 
 async function data(ctx: AnswerContext, name: string, args: Record<string, unknown> = {}): Promise<any> {
@@ -58,8 +60,8 @@ async function top(ctx: AnswerContext, plan: AiPlan) {
   if (!d.top_products.length) return ctx.lang === 'sw' ? `Hakuna bidhaa iliyouzwa (${when}).` : `No products were sold (${when}).`;
   const lines = d.top_products.map((p: any, i: number) =>
     ctx.lang === 'sw'
-      ? `${i + 1}. ${p.name}: zimeuzwa ${n(p.qty_sold)}, ${tzs(p.revenue)}`
-      : `${i + 1}. ${p.name}: ${n(p.qty_sold)} sold, ${tzs(p.revenue)}`,
+      ? `${i + 1}. ${p.name}: zimeuzwa ${q(p.qty_sold, p.unit)}, ${tzs(p.revenue)}`
+      : `${i + 1}. ${p.name}: ${q(p.qty_sold, p.unit)} sold, ${tzs(p.revenue)}`,
   );
   return [ctx.lang === 'sw' ? `Bidhaa zinazouzwa zaidi (${when}):` : `Best sellers (${when}):`, ...lines].join('\n');
 }
@@ -71,8 +73,8 @@ async function lowStock(ctx: AnswerContext) {
     .slice(0, LIST_MAX)
     .map((p) =>
       ctx.lang === 'sw'
-        ? `- ${p.name}: zimebaki ${n(p.stock)} (agiza upya ikifika ${n(p.reorder_point)})`
-        : `- ${p.name}: ${n(p.stock)} left (reorder at ${n(p.reorder_point)})`,
+        ? `- ${p.name}: zimebaki ${q(p.stock, p.unit)} (agiza upya ikifika ${q(p.reorder_point, p.unit)})`
+        : `- ${p.name}: ${q(p.stock, p.unit)} left (reorder at ${q(p.reorder_point, p.unit)})`,
     );
   const head =
     ctx.lang === 'sw'

@@ -28,16 +28,16 @@ const DateRange = {
 
 export const AdminProduct = Product.extend({
   ...Owned,
-  stock: z.int().meta({ description: 'Total over all the organisation’s stores' }),
+  stock: z.number().meta({ description: 'Total over all the organisation’s stores, in the product’s unit (whole for a piece product)' }),
 }).meta({ id: 'AdminProduct' });
 export type AdminProduct = z.infer<typeof AdminProduct>;
 
 export const AdminProductDetail = AdminProduct.extend({
   category_name: z.string().nullable(),
   stock_by_store: z
-    .array(z.object({ store_id: z.uuid(), store_name: z.string(), qty: z.int() }))
-    .meta({ description: 'Every store of the organisation' }),
-  sold_qty: z.int().meta({ description: 'Units on paid and credit sales, all time' }),
+    .array(z.object({ store_id: z.uuid(), store_name: z.string(), qty: z.number() }))
+    .meta({ description: 'Every store of the organisation, in the product’s unit' }),
+  sold_qty: z.number().meta({ description: 'Quantity on paid and credit sales, all time, in the product’s unit (0.5 for half a kg)' }),
   price_changes: z.int().meta({ description: 'Rows of price history' }),
 }).meta({ id: 'AdminProductDetail' });
 export type AdminProductDetail = z.infer<typeof AdminProductDetail>;

@@ -4,7 +4,7 @@ import { Unit } from '../inventory/units.js';
 import { DateString, Money } from '../common.js';
 import { PageQuery } from '../envelope.js';
 import { PaymentMethod } from '../payment-methods.js';
-import { AnalyticsQuery, AnalyticsSummary } from './analytics.schemas.js';
+import { AnalyticsQuery, AnalyticsSummary, ITEMS_SOLD } from './analytics.schemas.js';
 
 const ScopeFields = {
   date_from: DateString,
@@ -115,7 +115,7 @@ const DayFigures = z.object({
   transaction_count: z.int(),
   average_ticket: Money,
   profit: Money,
-  items_sold: z.int(),
+  items_sold: z.int().meta({ description: ITEMS_SOLD }),
   revenue_to_same_time: Money.meta({ description: 'Revenue up to the same local time of day as `as_of` (the whole day for past days)' }),
   count_to_same_time: z.int(),
 });

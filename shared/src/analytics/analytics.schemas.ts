@@ -7,6 +7,10 @@ import { Unit } from '../inventory/units.js';
 import { DateString, Money } from '../common.js';
 import { PaymentMethod } from '../payment-methods.js';
 
+/** What `items_sold` counts wherever it is answered (docs/inventory.md, "Items sold"). */
+export const ITEMS_SOLD =
+  'Items on the counted sales: the pieces of piece products (a carton of 24 is 24), and one per line of a measured product (0.5 kg of sugar is one item): kilos are never added to pieces. Quantities in their unit are per product';
+
 const RANGE_NOTE =
   "Local dates (`YYYY-MM-DD`) in the organisation's time zone, both included. Default: the last 30 local days, today included; " +
   '`date_from` alone runs to today, `date_to` alone is the 30 days ending that day. At most 731 days; `date_from` after `date_to` is 400.';
@@ -38,11 +42,14 @@ export const AnalyticsSummary = z
       description:
         'Gross profit net of VAT: Σ over lines (line total − line discount − VAT in the line − qty × cost price in force at the sale)',
     }),
-    cost: Money.meta({ description: 'Σ qty × cost price at the time of each sale' }),
+    cost: Money.meta({
+      description:
+        'Σ over lines of qty × cost price at the time of each sale (a measured line, e.g. 0.5 kg, rounded half up to the shilling like its price)',
+    }),
     vat: Money.meta({ description: 'VAT contained in revenue (0 for stores not charging VAT)' }),
     discount_total: Money,
     margin_pct: z.number().nullable().meta({ description: 'profit / (revenue − vat) × 100, two decimals; null when there is no revenue' }),
-    items_sold: z.int().meta({ description: 'Σ quantities of the counted sales' }),
+    items_sold: z.int().meta({ description: ITEMS_SOLD }),
     refund_count: z.int().meta({ description: 'Sales made in the range that were refunded (not in revenue)' }),
     refund_total: Money,
     void_count: z.int().meta({ description: 'Sales made in the range that were voided (not in revenue)' }),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { Money, Timestamp } from '../common.js';
 import { Customer } from './customers.schemas.js';
+import { Unit } from '../inventory/units.js';
 
 export const PersonalDataQuery = z.object({
   format: z
@@ -16,7 +17,14 @@ export type PersonalDataQuery = z.infer<typeof PersonalDataQuery>;
 
 const nullableText = z.string().nullable();
 
-const SaleLineRecord = z.object({ product_name: z.string(), qty: z.number(), unit_price: Money, line_total: Money, tax: Money });
+const SaleLineRecord = z.object({
+  product_name: z.string(),
+  qty: z.number().meta({ description: "In the product's unit (0.5 for half a kg)" }),
+  unit: Unit,
+  unit_price: Money,
+  line_total: Money,
+  tax: Money,
+});
 const SaleRecord = z.object({
   id: z.uuid(),
   receipt_number: z.string(),

@@ -7,6 +7,7 @@ import { TzMobileNumber } from '../msisdn.js';
 import { QuantityInput, Unit } from '../inventory/units.js';
 import { LineBatch } from '../pharmacy/batch.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
+import { ITEMS_SOLD } from '../analytics/analytics.schemas.js';
 
 export const TransactionStatus = z.enum(['paid', 'credit', 'refunded', 'void']);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
@@ -285,7 +286,7 @@ export const PosSummary = z
     total_sales: Money,
     transaction_count: z.int(),
     average_ticket: Money,
-    items_sold: z.int(),
+    items_sold: z.int().meta({ description: ITEMS_SOLD }),
     cash_total: Money,
     mpeca_total: Money.meta({ description: 'M-Pesa total, spelled as in the contract; same as mpesa_total' }),
     mpesa_total: Money,

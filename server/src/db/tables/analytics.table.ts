@@ -16,7 +16,7 @@ export interface SalesDailyTable {
   revenue: number;
   vat: number;
   discount: number;
-  /** Over the lines of those sales: Σ qty, Σ (line total − line discount − line tax), Σ qty × cost price. */
+  /** Over the lines of those sales: items (pieces, one per measured line), Σ (line total − line discount − line tax), Σ line cost (stock-levels/unit-rules.ts). */
   items: number;
   net: number;
   cost: number;

@@ -10,6 +10,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { SalesDailyTable } from '../../db/tables/analytics.table.js';
 import { forUpdate, type DialectName } from '../../db/dialect.js';
+import { lineCost, lineItems, productUnit } from '../stock-levels/stock-levels.exports.js';
 
 const num = (v: unknown) => Number(v ?? 0);
 
@@ -154,6 +155,8 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
   const cashier = sql<string>`coalesce(${sql.ref('t.cashier_id')}, '')`;
   const status = (s: string) => sql`${sql.ref('t.status')} = ${sql.lit(s)}`;
   const one = sql.lit(1);
+  // A line's counts are pieces or thousandths: items and cost read them in the product's unit.
+  const unit = productUnit('l.org_id', 'l.product_id');
   const keys = {
     org_id: sql.ref('t.org_id'),
     store_id: sql.ref('t.store_id'),
@@ -166,9 +169,9 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
     revenue: when(sold, sql.ref('t.total')),
     vat: when(sold, sql.ref('t.tax')),
     discount: when(sold, sql.ref('t.discount')),
-    items: when(sold, ofLines(sql.ref('l.qty'))),
+    items: when(sold, ofLines(lineItems('l.qty', unit))),
     net: when(sold, ofLines(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${sql.ref('l.tax')}`)),
-    cost: when(sold, ofLines(sql`${sql.ref('l.qty')} * ${sql.ref('l.cost_price')}`)),
+    cost: when(sold, ofLines(lineCost('l.qty', 'l.cost_price', unit))),
     refundCount: when(status('refunded'), one),
     refundTotal: when(status('refunded'), sql.ref('t.total')),
     voidCount: when(status('void'), one),
@@ -205,7 +208,7 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
       eb.fn.sum<number>('l.qty').as('qty'),
       eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')}`).as('revenue'),
       eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${sql.ref('l.tax')}`).as('net'),
-      eb.fn.sum<number>(sql`${sql.ref('l.qty')} * ${sql.ref('l.cost_price')}`).as('cost'),
+      eb.fn.sum<number>(lineCost('l.qty', 'l.cost_price', unit)).as('cost'),
     ])
     .groupBy(['t.org_id', 't.store_id', day, 'l.product_id']);
   if (storeId) lines = lines.where('t.store_id', '=', storeId);

@@ -7,6 +7,7 @@
 import { SoldStatus } from '@duka/shared';
 import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { lineCost, lineItems, productUnit } from '../stock-levels/stock-levels.exports.js';
 
 /** What an analytics query covers: one organisation, optionally one store, the instants [from, to). */
 export interface Scope {
@@ -89,21 +90,25 @@ export async function totalsByStatusAndMethod(db: Kysely<Database>, s: Scope) {
 }
 
 export interface LineFigures {
-  qty: number;
+  /** Items sold: pieces, and one per measured line (stock-levels' `lineItems`). */
+  items: number;
   /** Σ line_total − discount (VAT included). */
   revenue: number;
   tax: number;
   cost: number;
 }
 
-const lineSums = (eb: ExpressionBuilder<any, any>) => [
-  eb.fn.sum<number>('l.qty').as('qty'),
-  eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')}`).as('revenue'),
-  eb.fn.sum<number>('l.tax').as('tax'),
-  eb.fn.sum<number>(sql`${sql.ref('l.qty')} * ${sql.ref('l.cost_price')}`).as('cost'),
-];
-const figures = (r: { qty: unknown; revenue: unknown; tax: unknown; cost: unknown }): LineFigures => ({
-  qty: num(r.qty),
+const lineSums = (eb: ExpressionBuilder<any, any>) => {
+  const unit = productUnit('l.org_id', 'l.product_id');
+  return [
+    eb.fn.sum<number>(lineItems('l.qty', unit)).as('items'),
+    eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')}`).as('revenue'),
+    eb.fn.sum<number>('l.tax').as('tax'),
+    eb.fn.sum<number>(lineCost('l.qty', 'l.cost_price', unit)).as('cost'),
+  ];
+};
+const figures = (r: { items: unknown; revenue: unknown; tax: unknown; cost: unknown }): LineFigures => ({
+  items: num(r.items),
   revenue: num(r.revenue),
   tax: num(r.tax),
   cost: num(r.cost),

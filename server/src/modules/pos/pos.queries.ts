@@ -2,7 +2,8 @@ import { fromBasisPoints, fromCents, fromCount, newId, SoldStatus, toReceiptLine
 import type { Reversal, Transaction, TransactionFiscal } from '@duka/shared';
 import { fiscalByTransaction } from '../fiscal/fiscal.exports.js';
 import { dispensedLots, type SaleLot } from '../pharmacy/pharmacy.exports.js';
-import type { ExpressionBuilder, Kysely, RawBuilder, SqlBool } from 'kysely';
+import { lineItems, productUnit } from '../stock-levels/stock-levels.exports.js';
+import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
@@ -107,7 +108,7 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
     db
       .selectFrom('transaction_lines')
       .selectAll('transaction_lines')
-      .select((eb) => lineUnit(eb).as('unit'))
+      .select(lineUnit().as('unit'))
       .where('transaction_lines.org_id', 'in', orgIds)
       .where('transaction_lines.transaction_id', 'in', ids)
       .orderBy('transaction_lines.id')
@@ -134,17 +135,8 @@ export function salePayments(db: Kysely<Database>, orgIds: string[], ids: string
     .execute();
 }
 
-/** A line's product's unit, by subquery so the lines are still read by their own index (piece should the product be gone). */
-const lineUnit = (eb: ExpressionBuilder<Database, 'transaction_lines'>) =>
-  eb.fn.coalesce(
-    eb
-      .selectFrom('products as p')
-      .select('p.unit')
-      .whereRef('p.org_id', '=', 'transaction_lines.org_id')
-      .whereRef('p.id', '=', 'transaction_lines.product_id')
-      .$asScalar(),
-    sql.lit<Unit>('piece'),
-  );
+/** A line's product's unit (stock-levels' `productUnit`: piece should the product be gone). */
+const lineUnit = () => productUnit('transaction_lines.org_id', 'transaction_lines.product_id');
 
 /**
  * Claims a sale's refund or void: its status and who, when and why, only while it is still sold.
@@ -242,12 +234,12 @@ export function mainBatchesOf(db: Kysely<Database>, at: { orgId: string; storeId
     .execute();
 }
 
-/** Units sold (paid and credit sales) by the store within [from, to). */
+/** Items sold (paid and credit sales) by the store within [from, to): pieces, one per measured line. */
 export function unitsSold(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
   return db
     .selectFrom('transaction_lines as l')
     .innerJoin('transactions as t', (join) => join.onRef('t.org_id', '=', 'l.org_id').onRef('t.id', '=', 'l.transaction_id'))
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('l.qty'), eb.lit(0)).as('qty'))
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(lineItems('l.qty', productUnit('l.org_id', 'l.product_id'))), eb.lit(0)).as('qty'))
     .where('t.org_id', '=', at.orgId)
     .where('t.store_id', '=', at.storeId)
     .where('t.created_at', '>=', from)

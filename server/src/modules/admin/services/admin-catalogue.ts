@@ -10,6 +10,7 @@ import type {
   UpdateAdminProductInput,
   UpdateCategoryInput,
 } from '@duka/shared';
+import { fromCount } from '@duka/shared';
 import { containsText } from '../../../db/dialect.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
@@ -102,8 +103,9 @@ export async function getAdminProduct(ctx: AuthedContext, id: string): Promise<A
   return {
     ...(await toAdminProducts(ctx, [row]))[0]!,
     category_name: category?.name ?? null,
-    stock_by_store: stores.map((s) => ({ store_id: s.store_id, store_name: s.store_name, qty: Number(s.qty) })),
-    sold_qty: Number(sold.qty),
+    // Counts of the product's one unit, answered in it.
+    stock_by_store: stores.map((s) => ({ store_id: s.store_id, store_name: s.store_name, qty: fromCount(Number(s.qty), row.unit) })),
+    sold_qty: fromCount(Number(sold.qty), row.unit),
     price_changes: Number(prices.n),
   };
 }

@@ -82,7 +82,7 @@ export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { m
   return kpisFrom({
     methods: sum(SoldStatus.options).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
     mixed,
-    items: lines.qty,
+    items: lines.items,
     net: lines.revenue - lines.tax,
     cost: lines.cost,
     refundCount: sum(['refunded']).reduce((a, r) => a + r.n, 0),

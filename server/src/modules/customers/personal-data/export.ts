@@ -4,7 +4,7 @@
  * credit, contacts, messages sent to them, mobile money and the sales' fiscal and prescription
  * records. Owner only; the export is audited (who exported whom, never what).
  */
-import { type CustomerPersonalData, fromCents } from '@duka/shared';
+import { type CustomerPersonalData, fromCents, fromCount } from '@duka/shared';
 import { stringify } from 'csv-stringify/sync';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
@@ -47,7 +47,8 @@ async function sales(ctx: AuthedContext, orgId: string, customerId: string, phon
       .filter((l) => l.transaction_id === r.id)
       .map((l) => ({
         product_name: l.product_name,
-        qty: Number(l.qty),
+        qty: fromCount(Number(l.qty), l.unit),
+        unit: l.unit,
         unit_price: money(l.unit_price),
         line_total: money(l.line_total),
         tax: money(l.tax),

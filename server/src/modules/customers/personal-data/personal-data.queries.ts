@@ -2,6 +2,7 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import { ERASED_CUSTOMER_NAME } from '@duka/shared';
 import type { Database } from '../../../db/database.js';
+import { productUnit } from '../../stock-levels/stock-levels.exports.js';
 
 /** `column IN values`, false for none (an empty IN is not SQL). */
 export function anyOf<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, column: string, values: string[]) {
@@ -20,6 +21,7 @@ export function saleLines(db: Kysely<Database>, orgId: string, saleIds: string[]
   return db
     .selectFrom('transaction_lines')
     .select(['transaction_id', 'product_name', 'qty', 'unit_price', 'line_total', 'tax'])
+    .select(productUnit('transaction_lines.org_id', 'transaction_lines.product_id').as('unit'))
     .where('org_id', '=', orgId)
     .where((eb) => anyOf(eb, 'transaction_id', saleIds))
     .orderBy('transaction_id')
@@ -85,8 +87,15 @@ export function ofSales<T extends 'fiscal_receipts' | 'prescriptions'>(
     .execute() as Promise<Array<Selectable<Database[T]>>>;
 }
 
-/** The sales keep every figure; the name copied onto them becomes the marker, phone, TIN and wallet go. */
-export function anonymiseSales(db: Kysely<Database>, orgId: string, saleIds: string[]) {
+/** The sales keep every figure; the name copied onto them becomes the marker, phone, TIN and wallet go (each part's wallet too). */
+export async function anonymiseSales(db: Kysely<Database>, orgId: string, saleIds: string[]) {
+  await db
+    .updateTable('transaction_payments')
+    .set({ phone: null })
+    .where('org_id', '=', orgId)
+    .where((eb) => anyOf(eb, 'transaction_id', saleIds))
+    .where('phone', 'is not', null)
+    .execute();
   return db
     .updateTable('transactions')
     .set((eb) => ({

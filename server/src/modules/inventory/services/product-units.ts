@@ -11,23 +11,12 @@ import type { Database } from '../../../db/database.js';
 import type { ProductRow } from '../../../db/tables/inventory.table.js';
 import { BusinessRuleError, ValidationError } from '../../../lib/errors.js';
 import { productHasHistory } from '../product-history.queries.js';
-
-/** The most of a measured unit a quantity may be: its counts (thousandths) still fit PostgreSQL's int4. */
-export const MEASURED_MAX = 1_000_000;
+import { countOf } from '../../stock-levels/stock-levels.exports.js';
 
 /** The reorder point a new product gets when none is given (the column's default, in pieces), in its own unit. */
 const DEFAULT_REORDER_POINT = 5;
 
 const QUANTITY_FIELDS = ['stock', 'reorder_point', 'wholesale_min_qty'] as const;
-
-/** The counts of one quantity in `unit`, or the 400 naming the field. */
-export function countOf(field: string, qty: number, unit: Unit): number {
-  const fault = quantityFault(qty, unit);
-  if (fault) throw new ValidationError(field, fault);
-  if (isMeasured(unit) && qty > MEASURED_MAX)
-    throw new ValidationError(field, `must be at most ${MEASURED_MAX.toLocaleString('en')} ${unit}`);
-  return toCount(qty, unit);
-}
 
 export interface ProductCounts {
   unit?: Unit;
@@ -48,7 +37,7 @@ export function productCounts(input: UpdateProductInput, before: ProductRow | nu
   for (const field of QUANTITY_FIELDS) {
     const given = input[field];
     if (given === null) out[field as 'wholesale_min_qty'] = null;
-    else if (given !== undefined) out[field] = countOf(field, given, unit);
+    else if (given !== undefined) out[field] = countOf(given, unit, field);
   }
   // The table's default reorder point is 5 counts: 5 pieces, but 5 g of a kg product; so 5 of the unit.
   if (!before && input.reorder_point === undefined && isMeasured(unit)) out.reorder_point = toCount(DEFAULT_REORDER_POINT, unit);

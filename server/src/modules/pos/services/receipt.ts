@@ -11,6 +11,7 @@ import { requireCustomerSmsAllowance } from '../../sms/sms.exports.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { localDate, localTime } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
+import { itemsOf } from '../../stock-levels/stock-levels.exports.js';
 import { getTransaction } from './transactions.js';
 import { requireOrg } from '../../../lib/auth/authorize.js';
 
@@ -39,7 +40,7 @@ async function smsReceipt(ctx: AuthedContext, id: string, phone: string): Promis
   await requireCustomerSmsAllowance(ctx, orgId);
   const at = Date.parse(sale.created_at);
   // A weighed line is one item, whatever it weighs.
-  const items = sale.lines.reduce((n, l) => n + (l.unit === undefined || l.unit === 'piece' ? l.qty : 1), 0);
+  const items = sale.lines.reduce((n, l) => n + itemsOf(l.qty, l.unit), 0);
   const state = sale.status === 'refunded' ? ' (IMERUDISHWA/REFUNDED)' : sale.status === 'void' ? ' (IMEFUTWA/VOID)' : '';
   // The fiscal receipt's verification link lets the customer check it on TRA's page (rule 27).
   const fiscal = sale.fiscal ? ` TRA ${sale.fiscal.rctvnum}: ${sale.fiscal.verify_url}` : '';

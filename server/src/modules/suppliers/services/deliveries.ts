@@ -4,7 +4,7 @@
  * delivered → returned. Becoming `delivered` adds the lines to stock once; a delivered delivery
  * that is returned takes them out again.
  */
-import { newId, fromCents, isMeasured, lineAmount, toCents, type Unit } from '@duka/shared';
+import { newId, fromCents, lineAmount, toCents, type Unit } from '@duka/shared';
 import type {
   CreateSupplierDeliveryInput,
   Delivery,
@@ -20,7 +20,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { BusinessRuleError, InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { orgPacksById, orgProductsById } from '../../inventory/inventory.exports.js';
-import { countOf } from '../../stock-levels/stock-levels.exports.js';
+import { countOf, itemsOf } from '../../stock-levels/stock-levels.exports.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
 import {
   findDelivery,
@@ -104,7 +104,7 @@ const linesTotal = (lines: CountedLine[]) =>
     0,
   );
 /** Pieces count one each (a carton its pieces); a line of a measured product (25.5 kg of sugar) is one item. */
-const linesQty = (lines: CountedLine[]) => lines.reduce((sum, l) => sum + (isMeasured(l.unit) ? 1 : l.qty * (l.pack_units ?? 1)), 0);
+const linesQty = (lines: CountedLine[]) => lines.reduce((sum, l) => sum + itemsOf(l.qty * (l.pack_units ?? 1), l.unit), 0);
 
 async function requireDelivery(ctx: AuthedContext, id: string) {
   const row = await findDelivery(ctx.db, requireStore(ctx), id);

@@ -4,8 +4,8 @@
  * `rows({ ids })`; bootstrap walks a kind by id through `rows({ after, limit })`. A row outside the
  * set (gone, another store's, a settled tab, a sale older than the window) is simply not returned.
  */
-import { fromCount, OwingTabStatus, type SyncEntity, type Unit } from '@duka/shared';
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { fromCount, OwingTabStatus, type SyncEntity } from '@duka/shared';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { toOrganisation, toStore } from '../../../modules/tenancy/tenancy.exports.js';
 import { tabsWithNames, toCreditTab } from '../../../modules/credits/credits.exports.js';
@@ -16,6 +16,7 @@ import { tillBatches, toBatch } from '../../../modules/pharmacy/pharmacy.exports
 import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.exports.js';
 import { toNotification } from '../../../modules/notifications/notifications.exports.js';
 import { withLines } from '../../../modules/pos/pos.exports.js';
+import { productUnit } from '../../../modules/stock-levels/stock-levels.exports.js';
 import { iso } from '../../../lib/clock.js';
 
 /** Transactions a till holds: its store's of the last 30 days. */
@@ -50,18 +51,6 @@ export interface EntityKind {
   rows(db: Kysely<Database>, scope: Scope, f: RowFilter): Promise<EntityRow[]>;
   count(db: Kysely<Database>, scope: Scope): Promise<number>;
 }
-
-/** A stock row's product's unit (piece should the product be gone). */
-const productUnit = (eb: ExpressionBuilder<Database, 'product_stock'>) =>
-  eb.fn.coalesce(
-    eb
-      .selectFrom('products as p')
-      .select('p.unit')
-      .whereRef('p.org_id', '=', 'product_stock.org_id')
-      .whereRef('p.id', '=', 'product_stock.product_id')
-      .$asScalar(),
-    sql.lit<Unit>('piece'),
-  );
 
 /** Apply a RowFilter to a query keyed by `column`, in id order. */
 function narrow<DB, TB extends keyof DB, O>(
@@ -146,7 +135,7 @@ export const KINDS: EntityKind[] = [
         db
           .selectFrom('product_stock')
           .selectAll('product_stock')
-          .select((eb) => productUnit(eb).as('unit'))
+          .select(productUnit('product_stock.org_id', 'product_stock.product_id').as('unit'))
           .where('org_id', '=', s.orgId)
           .where('store_id', '=', s.storeId),
         'product_id',
