@@ -5,6 +5,7 @@
 import type { BatchAllocation, Customer, PricedSale, PriceMode, Product, SaleCreatePayload } from '@duka/shared';
 import type { SellInput } from '../../types.js';
 import type { Shop } from '../context.js';
+import type { TillTender } from './settle-tender.js';
 
 /** A line of the sale merged per product (`mergeSaleLines`): `index` is its first line in the input. */
 export interface SaleLine {
@@ -43,8 +44,8 @@ export interface PlannedSale {
   id: string;
   sale: ResolvedSale;
   priced: PricedSale;
-  /** The cash handed over, cents (undefined: the cashier did not say). */
-  tendered: number | undefined;
+  /** `settleTender`: the parts, the cash handed over and its change. */
+  tender: TillTender;
   taken: TakenStock;
   shiftId: string | undefined;
   number: SaleNumber;

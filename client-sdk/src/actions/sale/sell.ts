@@ -19,11 +19,11 @@ export async function sell(ctx: ActionCtx, input: SellInput, id: string = newId(
     const policy = policyFor(sale.shop.store);
     await stage.checkRules(trx, sale, policy);
     const priced = stage.priceLines(sale);
-    const tendered = stage.settleTender(sale, priced);
+    const tender = stage.settleTender(sale, priced);
     const taken = await stage.takeStock(trx, sale, priced, policy);
     const shiftId = await stage.assignShift(trx);
     const number = await stage.numberSale(trx, sale.shop);
-    return stage.writeSale(trx, ctx, { id, sale, priced, tendered, taken, shiftId, number });
+    return stage.writeSale(trx, ctx, { id, sale, priced, tender, taken, shiftId, number });
   });
   ctx.queued();
   return receipt;
