@@ -98,6 +98,10 @@ export function layOutReceipt(m: ReceiptModel, { width, language = 'esc-pos', co
   const method = t(`pay.method.${m.payment.method}`);
   e.line(label('receipt.paid_by', { method: m.payment.reference ? `${method} (${m.payment.reference})` : method }));
   if (m.payment.phone) e.line(label('receipt.paid_from', { phone: phoneForPeople(m.payment.phone) }));
+  for (const p of m.parts) {
+    const part = t(`pay.method.${p.method}`);
+    row(`  ${p.reference ? `${part} (${p.reference})` : part}`, formatTzs(p.amount));
+  }
   // Mobile money is confirmed only by the provider's report: until then the paper says so.
   if (m.payment.check) {
     e.bold(m.payment.check !== 'verified');
