@@ -25,7 +25,7 @@ import type { SyncState } from './local/schema.js';
  * are `shift_id` and `reversal_shift_id` (the shifts the server booked it to), absent until then.
  */
 export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id' | 'reversal_shift_id' | 'payments'> & {
-  /** The sale's parts as the server answers them (issue 51); a receipt the till made itself has none yet. */
+  /** The sale's parts (issue 51), as the server answers them; a receipt the till kept before split tender has none. */
   payments?: Transaction['payments'];
   number: number | null;
   receipt_number: string | null;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { receiptModel } from '../src/print/receipt-model.js';
 import { addPart, partChoices, removePart, setPart, splitState, startSplit } from '../src/split.js';
+import { textOf } from './print/golden.js';
 import { OFFLINE_CASH_SALE, SHOP, STORE } from './print/receipt-fixtures.js';
 
 const TOTAL = 1_250_000; // TZS 12,500 in cents
@@ -70,5 +71,23 @@ describe('split tender at the browser till', () => {
     ]);
     expect(m.payment).toMatchObject({ method: 'Mixed', check: 'pending' });
     expect(receiptModel(OFFLINE_CASH_SALE, { shop: SHOP, store: STORE, cashier: null, zone: 'UTC' }).parts).toEqual([]);
+  });
+
+  it('prints each part under the method on 58 mm paper, then the cash handed over and the change', () => {
+    const sale = {
+      ...OFFLINE_CASH_SALE,
+      payment_method: 'Mixed' as const,
+      payments: [
+        { method: 'Cash' as const, amount: 4530, reference: null, phone: null, verification: null },
+        { method: 'M-Pesa' as const, amount: 12000, reference: 'QK7SPLIT75', phone: null, verification: null },
+      ],
+      cash_tendered: 5000,
+      change_given: 470,
+    };
+    const text = textOf({ name: 'split', sale, options: { width: 58 } });
+    expect(text).toContain(
+      `Paid by Split\n  Cash${' '.repeat(17)}TZS 4,530\n  M-Pesa${' '.repeat(14)}TZS 12,000\n    QK7SPLIT75\nPayment unconfirmed\n`,
+    );
+    expect(text).toContain(`Cash tendered${' '.repeat(10)}TZS 5,000\nChange${' '.repeat(19)}TZS 470\n`);
   });
 });

@@ -2,10 +2,9 @@
  * The sale as the till's stages build it (issue 50): each stage reads what the ones before it
  * found and answers its own part, which the next ones take. Nothing here is written until `writeSale`.
  */
-import type { BatchAllocation, Customer, PricedSale, PriceMode, Product, SaleCreatePayload } from '@duka/shared';
+import type { BatchAllocation, Customer, PricedSale, PriceMode, Product, SaleCreatePayload, SaleMethod, TenderPart } from '@duka/shared';
 import type { SellInput } from '../../types.js';
 import type { Shop } from '../context.js';
-import type { TillTender } from './settle-tender.js';
 
 /** A line of the sale merged per product (`mergeSaleLines`): `index` is its first line in the input. */
 export interface SaleLine {
@@ -37,6 +36,16 @@ export interface TakenStock {
 export interface SaleNumber {
   clientReceiptNumber: string;
   seq: number;
+}
+
+/** `settleTender`: the sale's payment as settled: its parts (cents, adding up to the total) and the cash handed over and its change. */
+export interface TillTender {
+  /** The one method, or `Mixed`. */
+  method: SaleMethod;
+  parts: TenderPart[];
+  /** Cents; undefined when the cashier did not say (no cash part, or a cash sale without a tender). */
+  tendered: number | undefined;
+  change: number | undefined;
 }
 
 /** Everything `writeSale` writes: the stages' answers, the sale's id. */

@@ -12,27 +12,15 @@ import {
   CreateSaleBody,
   type PricedSale,
   paymentMethodOrParts,
-  type SaleMethod,
   SalePayments,
   saleMethodOf,
   splitTender,
-  type TenderPart,
   toCents,
 } from '@duka/shared';
 import { TillError } from '../../errors.js';
 import type { SellInput } from '../../types.js';
 import { invalid } from '../context.js';
-import type { ResolvedSale } from './draft.js';
-
-/** The sale's payment as settled: its parts (cents, adding up to the total) and the cash handed over and its change. */
-export interface TillTender {
-  /** The one method, or `Mixed`. */
-  method: SaleMethod;
-  parts: TenderPart[];
-  /** Cents; undefined when the cashier did not say (no cash part, or a cash sale without a tender). */
-  tendered: number | undefined;
-  change: number | undefined;
-}
+import type { ResolvedSale, TillTender } from './draft.js';
 
 /** How a sale says it is paid, as the server's body says it: `payment_method`, or `payments`, not both unless they agree. */
 const PaymentInput = CreateSaleBody.pick({ payment_method: true, payments: true, cash_tendered: true }).superRefine(paymentMethodOrParts);
