@@ -131,7 +131,8 @@ export function receiptModel(sale: PrintableSale, { shop, store, cashier, zone }
     total: toCents(sale.total),
     payment: {
       method: sale.payment_method,
-      reference: sale.payment_reference,
+      // A split sale's references are its parts' (each printed under its part).
+      reference: sale.payment_method === 'Mixed' ? null : sale.payment_reference,
       phone: sale.payment_phone ?? null,
       check: paymentCheck(sale),
     },
