@@ -11,6 +11,7 @@ import type {
   MobileNetwork,
   PaymentMethod,
   SaleLineInput,
+  SalePaymentInput,
   StockAdjustPayload,
   Transaction,
 } from '@duka/shared';
@@ -24,7 +25,7 @@ import type { SyncState } from './local/schema.js';
  * are `shift_id` and `reversal_shift_id` (the shifts the server booked it to), absent until then.
  */
 export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id' | 'reversal_shift_id' | 'payments'> & {
-  /** The sale's parts as the server answers them (issue 51); a receipt the till made itself has none yet. */
+  /** The sale's parts (issue 51), as the server answers them; a receipt the till kept before split tender has none. */
   payments?: Transaction['payments'];
   number: number | null;
   receipt_number: string | null;
@@ -38,19 +39,24 @@ export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id'
 /** A till's sale line: a product and its quantity (a `pack_id` is refused until the till sells by the pack). */
 export type SaleLine = Required<Pick<SaleLineInput, 'product_id' | 'qty'>> & Pick<SaleLineInput, 'pack_id'>;
 
-/** A sale to ring up: the server's sale input; the till gives the sale its id. */
-/** The till sells one way per sale (split tender is the server's and the push's so far: docs/pos.md). */
+/**
+ * A sale to ring up: the server's sale input; the till gives the sale its id. It is paid one way
+ * (`payment_method`) or several (`payments`, issue 51: docs/pos.md "Split tender"), as the server's.
+ */
 export type SellInput = Omit<CreateSaleInput, 'id' | 'lines' | 'payments' | 'payment_method'> & {
   lines: SaleLine[];
-  payment_method: PaymentMethod;
-};
+} & ({ payment_method: PaymentMethod; payments?: undefined } | { payments: SalePaymentInput[]; payment_method?: PaymentMethod });
 
 /**
  * A sale whose payment is asked from the customer's phone (a push): what `sell` takes, paid from a
  * mobile-money wallet, and the number to ask. The till gives the sale its id, which is the
  * request's id and, once paid, the booked sale's.
  */
-export type AskMobilePaymentInput = Omit<SellInput, 'payment_method' | 'payment_reference' | 'payment_phone' | 'cash_tendered'> & {
+export type AskMobilePaymentInput = Omit<
+  CreateSaleInput,
+  'id' | 'lines' | 'payments' | 'payment_method' | 'payment_reference' | 'payment_phone' | 'cash_tendered'
+> & {
+  lines: SaleLine[];
   payment_method: MobileMoneyMethod;
   /** The customer's number, in any form `parseTzMobile` takes (`0754 123 456`, `+255754123456`, `255754123456`). */
   phone: string;

@@ -2,7 +2,8 @@
  * The till's sale pinned to the byte (issue 50): what `sell` writes in its one local transaction
  * (the queued `sale.create` payload, its undo, the local receipt) and what it moves, for a credit
  * sale with a discount, a prescription and a lot, and a cash sale with its tender, both in a shift.
- * The sale's code is cut into stages; a stage that changed a payload or a receipt fails here.
+ * The sale's code is cut into stages; a stage that changed a payload or a receipt fails here. (Issue
+ * 51 added the receipt's `payments`, one part for a sale paid one way; the payloads are unchanged.)
  */
 import Database from 'better-sqlite3';
 import { SqliteDialect } from 'kysely';
@@ -144,6 +145,8 @@ describe('the till: a sale queued exactly as before', () => {
       payment_reference: null,
       payment_phone: null,
       payment_verification: null,
+      // Issue 51: the till's receipt carries its parts as the server's answer does (one, for a sale paid one way).
+      payments: [{ method: 'Credit', amount: 10890, reference: null, phone: null, verification: null }],
       price_mode: 'retail',
       subtotal: 12100,
       discount_pct: 10,
@@ -212,6 +215,7 @@ describe('the till: a sale queued exactly as before', () => {
       payment_reference: null,
       payment_phone: null,
       payment_verification: null,
+      payments: [{ method: 'Cash', amount: 1600, reference: null, phone: null, verification: null }],
       price_mode: 'retail',
       subtotal: 1600,
       discount_pct: 0,

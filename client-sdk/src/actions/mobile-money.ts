@@ -68,6 +68,13 @@ function networkOf(network: unknown): MobileNetwork | undefined {
 
 /** Ask the customer's phone for the sale's payment; answers the request, awaiting the customer. */
 export async function askMobilePayment(m: MobileMoneyCtx, input: AskMobilePaymentInput): Promise<PaymentRequest> {
+  // A push asks the customer's phone for the whole sale; part of a sale by mobile money is the SMS path.
+  if ((input as { payments?: unknown }).payments !== undefined)
+    throw new TillError(
+      'VALIDATION_ERROR',
+      "payments: the customer's phone is asked for a whole sale only; for a sale paid several ways, sell with payments and the mobile-money part's SMS reference",
+      'payments',
+    );
   const { phone: typed, network: wanted, ...sale } = input;
   const phone = phoneOf(typed, 'phone');
   const network = networkOf(wanted);

@@ -11,7 +11,7 @@ import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
 import type { Receipt } from '../types.js';
 import { type ActionCtx, invalid, may, shopOf } from './context.js';
-import { shiftMovement } from '../local/shift-movements.js';
+import { cashierShift, recordParts } from '../local/shift-movements.js';
 
 export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId: string, reason: string): Promise<Receipt> {
   const parsed = SaleReversePayload.safeParse({ transaction_id: transactionId, reason });
@@ -67,7 +67,9 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
     }
     if (sale.status === 'credit' && sale.customer_id) {
       // What is still owed on the sale: its tab's balance when the replica has it, else the whole total.
-      const owed = tabs.length ? tabs.reduce((s, t) => s + toCents(t.balance), 0) : toCents(sale.total);
+      // (A split sale's tab is its credit part's.)
+      const credit = sale.payments?.find((p) => p.method === 'Credit');
+      const owed = tabs.length ? tabs.reduce((s, t) => s + toCents(t.balance), 0) : toCents(credit?.amount ?? sale.total);
       await moveOutstanding(trx, sale.customer_id, -owed);
       undo.outstanding![sale.customer_id] = owed;
       for (const t of tabs) {
@@ -75,13 +77,19 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
         await trx.deleteFrom('credit_tabs').where('id', '=', t.id).execute();
       }
     }
-    // The money goes back in the shift open now, whichever shift took it.
-    const inShift = await shiftMovement(trx, { kind: 'reversal', method: sale.payment_method, amount: toCents(sale.total), at: ctx.now() });
-    undo.movements = inShift.movements;
-    const payload = { ...parsed.data, ...(inShift.shift_id ? { shift_id: inShift.shift_id } : {}) };
+    // The money goes back in the shift open now, whichever shift took it: each part by its method, as paid.
+    const shiftId = await cashierShift(trx);
+    undo.movements = shiftId ? await recordParts(trx, shiftId, 'reversal', partsOf(sale), ctx.now()) : [];
+    const payload = { ...parsed.data, ...(shiftId ? { shift_id: shiftId } : {}) };
     await enqueue(trx, move === 'refund' ? 'sale.refund' : 'sale.void', payload, ctx.now(), undo);
     return changed;
   });
   ctx.queued();
   return receipt;
 }
+
+/** A sale's parts in cents: as the server answered them, or its one method (a receipt made before split tender). */
+const partsOf = (sale: Receipt) =>
+  sale.payments?.length
+    ? sale.payments.map((p) => ({ method: p.method, amount: toCents(p.amount) }))
+    : [{ method: sale.payment_method, amount: toCents(sale.total) }];

@@ -25,10 +25,14 @@ import { type ActionCtx, invalid, shopOf } from './context.js';
 
 async function report(db: LocalExec, row: ShiftRow, counted?: Record<string, number>): Promise<TillShiftWithReport> {
   const shift = JSON.parse(row.data) as TillShift;
-  const movements = await db.selectFrom('shift_movements').select(['kind', 'method', 'amount']).where('shift_id', '=', row.id).execute();
+  const movements = await db
+    .selectFrom('shift_movements')
+    .select(['kind', 'method', 'amount', 'count'])
+    .where('shift_id', '=', row.id)
+    .execute();
   const figures = computeShiftReport({
     opening_float: row.opening_float,
-    movements: movements.map((m) => ({ kind: m.kind as ShiftMovementKind, method: m.method, amount: m.amount })),
+    movements: movements.map((m) => ({ kind: m.kind as ShiftMovementKind, method: m.method, amount: m.amount, count: m.count })),
     counted,
   });
   const user = await getMeta(db, 'user');

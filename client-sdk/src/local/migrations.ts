@@ -222,6 +222,16 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropIndex('queue_seq').ifExists().execute();
     },
   },
+  '0007_shift_movement_count': {
+    // Split tender (issue 51): a sale paid several ways is a movement per part, and counts once in
+    // the X report, under its first part (as the server counts it); its other parts count 0.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('shift_movements')
+        .addColumn('count', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => LOCAL_MIGRATIONS };

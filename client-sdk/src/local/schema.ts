@@ -163,6 +163,8 @@ export interface ShiftMovementTable {
   kind: string;
   method: string;
   amount: number;
+  /** How many sales (or refunds) the row counts: 0 for a split sale's parts after its first (migration 0007). */
+  count: Generated<number>;
   created_at: string;
 }
 

@@ -29,14 +29,33 @@ export async function cashierShift(db: LocalExec): Promise<string | undefined> {
 export async function recordMovement(
   trx: LocalTrx,
   shiftId: string,
-  m: { kind: ShiftMovementKind; method: string; amount: number; at: number },
+  m: { kind: ShiftMovementKind; method: string; amount: number; at: number; count?: number },
 ): Promise<string> {
   const id = newId();
+  const row = { id, shift_id: shiftId, kind: m.kind, method: m.method, amount: m.amount, created_at: new Date(m.at).toISOString() };
   await trx
     .insertInto('shift_movements')
-    .values({ id, shift_id: shiftId, kind: m.kind, method: m.method, amount: m.amount, created_at: new Date(m.at).toISOString() })
+    .values(m.count === undefined ? row : { ...row, count: m.count })
     .execute();
   return id;
+}
+
+/**
+ * Note a sale (or its refund or void) part by part (issue 51), as the server counts a shift: each
+ * part's amount under its method (5,000 cash + 7,500 M-Pesa: 5,000 in the drawer), the sale once,
+ * under its first part's method. Answers the movements' ids for the undo.
+ */
+export async function recordParts(
+  trx: LocalTrx,
+  shiftId: string,
+  kind: 'sale' | 'reversal',
+  parts: ReadonlyArray<{ method: string; amount: number }>,
+  at: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, part] of parts.entries())
+    ids.push(await recordMovement(trx, shiftId, { kind, method: part.method, amount: part.amount, at, ...(i > 0 ? { count: 0 } : {}) }));
+  return ids;
 }
 
 /**

@@ -98,6 +98,11 @@ export function layOutReceipt(m: ReceiptModel, { width, language = 'esc-pos', co
   const method = t(`pay.method.${m.payment.method}`);
   e.line(label('receipt.paid_by', { method: m.payment.reference ? `${method} (${m.payment.reference})` : method }));
   if (m.payment.phone) e.line(label('receipt.paid_from', { phone: phoneForPeople(m.payment.phone) }));
+  // A sale paid several ways: each part, its reference below it (a narrow roll has no room beside).
+  for (const p of m.parts) {
+    row(`  ${t(`pay.method.${p.method}`)}`, formatTzs(p.amount));
+    if (p.reference) e.line(`    ${p.reference}`);
+  }
   // Mobile money is confirmed only by the provider's report: until then the paper says so.
   if (m.payment.check) {
     e.bold(m.payment.check !== 'verified');

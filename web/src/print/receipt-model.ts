@@ -4,7 +4,16 @@
  * Pure: the shop's clock comes in as `zone`, money leaves as integer cents (shared money helpers).
  */
 import type { Receipt, TillUser } from '@duka/client-sdk';
-import { isMobileMoney, localDate, localTime, type Organisation, type SaleMethod, type Store, toCents } from '@duka/shared';
+import {
+  isMobileMoney,
+  localDate,
+  localTime,
+  type Organisation,
+  type PaymentMethod,
+  type SaleMethod,
+  type Store,
+  toCents,
+} from '@duka/shared';
 import { fiscalStamp } from '../fiscal.js';
 
 /**
@@ -46,8 +55,12 @@ export interface ReceiptFiscal {
  */
 export type PaymentCheck = 'verified' | 'unverified' | 'unmatched' | 'pending' | 'unchecked';
 
-export function paymentCheck(sale: Pick<Receipt, 'payment_method' | 'payment_verification' | 'receipt_number'>): PaymentCheck | null {
-  if (!isMobileMoney(sale.payment_method)) return null;
+export function paymentCheck(
+  sale: Pick<Receipt, 'payment_method' | 'payment_verification' | 'receipt_number' | 'payments'>,
+): PaymentCheck | null {
+  // A sale paid several ways is checked by its mobile-money part (issue 51).
+  const method = sale.payment_method === 'Mixed' ? sale.payments?.find((p) => isMobileMoney(p.method))?.method : sale.payment_method;
+  if (!method || !isMobileMoney(method)) return null;
   if (sale.payment_verification) return sale.payment_verification;
   return sale.receipt_number === null ? 'pending' : 'unchecked';
 }
@@ -72,6 +85,8 @@ export interface ReceiptModel {
   total: number;
   /** `phone`: the wallet a mobile-money sale was paid from (`+255…`), when known. */
   payment: { method: SaleMethod; reference: string | null; phone: string | null; check: PaymentCheck | null };
+  /** A sale paid several ways: each part (cents, a cash part net of its change); empty for a sale paid one way. */
+  parts: Array<{ method: PaymentMethod; amount: number; reference: string | null }>;
   tendered: number | null;
   change: number | null;
   customer: { name: string; tin: string | null } | null;
@@ -116,10 +131,15 @@ export function receiptModel(sale: PrintableSale, { shop, store, cashier, zone }
     total: toCents(sale.total),
     payment: {
       method: sale.payment_method,
-      reference: sale.payment_reference,
+      // A split sale's references are its parts' (each printed under its part).
+      reference: sale.payment_method === 'Mixed' ? null : sale.payment_reference,
       phone: sale.payment_phone ?? null,
       check: paymentCheck(sale),
     },
+    parts:
+      sale.payment_method === 'Mixed'
+        ? (sale.payments ?? []).map((p) => ({ method: p.method, amount: toCents(p.amount), reference: p.reference }))
+        : [],
     tendered: centsOrNull(sale.cash_tendered),
     change: centsOrNull(sale.change_given),
     customer: sale.customer_name ? { name: sale.customer_name, tin: sale.customer_tin } : null,

@@ -1,8 +1,9 @@
 /**
  * The sale being rung up: lines and quantities, the discount (only for users holding the discount
  * permission), how it is paid (the shared PaymentMethod list, its mobile-money wallets as one
- * choice; Credit names a customer), and the charge, which hands the sale to the till. Mobile money
- * online asks the customer's phone instead (mobile-money.ts, mobile-wait.ts).
+ * choice; Credit names a customer), or several ways (split-tender.ts), and the charge, which hands
+ * the sale to the till. Mobile money online asks the customer's phone instead (mobile-money.ts,
+ * mobile-wait.ts).
  */
 import { PushUnavailableError, type Receipt, type Till, type TillUser } from '@duka/client-sdk';
 import { formatTzs, holdsPermission, isMobileMoney, PaymentMethod, type SaleMethod } from '@duka/shared';
@@ -30,6 +31,8 @@ import { html } from './html.js';
 import { useSignal, useTillStatus } from './hooks.js';
 import { MobilePanel, noPushAccount, phoneFault } from './mobile-money.js';
 import { MobileWait, stillWaiting, type Waiting, waitingFrom } from './mobile-wait.js';
+import { type SplitPart, splitState, startSplit } from '../split.js';
+import { SplitPanel } from './split-tender.js';
 
 export const methodLabel = (m: SaleMethod): string => t(`pay.method.${m}`);
 
@@ -61,17 +64,22 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
   const [waiting, setWaiting] = useState<Waiting | null>(null);
   const [tenderFocus, setTenderFocus] = useState(0);
   const [tenderWhy, setTenderWhy] = useState<string | null>(null);
+  // A sale paid several ways: its parts as typed; null for one way.
+  const [split, setSplit] = useState<SplitPart[] | null>(null);
   useEffect(() => setTenderWhy(null), [cart]);
   const status = useTillStatus(till);
   const noAccount = useSignal(noPushAccount);
   const totals = cartTotals(cart);
   const mayDiscount = holdsPermission(user, 'discount');
-  const missingCustomer = pay.method === 'Credit' && !pay.customerId;
+  const splitNow = split && splitState(split, totals.total);
+  const credit = split ? split.some((p) => p.method === 'Credit') : pay.method === 'Credit';
+  const missingCustomer = credit && !pay.customerId;
   const tinWrong = fiscal && badTin(pay);
 
   const short = tenderShort(pay, totals.total);
   const mobileHeld = pay.method === MOBILE && (saleMethod(pay) === null || phoneFault(pay.phone) !== null || referenceMissing(pay));
-  const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong && !short && !mobileHeld;
+  const held = splitNow ? splitNow.payments === null : short || mobileHeld;
+  const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong && !held;
   const canPush = status.online && !noAccount;
   // A push this till was waiting on when the page was reloaded: its wait comes back.
   useEffect(() => void till.pendingMobilePayments().then((held) => setWaiting((w) => w ?? stillWaiting(held))), [till]);
@@ -82,8 +90,12 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
     setBusy(true);
     setError(null);
     try {
-      const receipt = await till.sell(saleInput(cart, fiscal ? pay : { ...pay, tin: '' }));
+      const one = saleInput(cart, fiscal ? pay : { ...pay, tin: '' });
+      const { payment_method: _m, payment_reference: _r, payment_phone: _p, cash_tendered: _c, ...rest } = one;
+      // Split: the parts instead of the one method (a credit part keeps the customer chosen).
+      const receipt = await till.sell(splitNow?.payments ? { ...rest, payments: splitNow.payments } : one);
       setPay(cashPayment());
+      setSplit(null);
       onSold(receipt);
     } catch (e) {
       setError(errorText(e));
@@ -172,7 +184,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
       </dl>
       <fieldset class="payment">
         <legend>${t('pay.method')}</legend>
-        <div class="methods" role="radiogroup">
+        <div class="methods" role="radiogroup" hidden=${!!split}>
           ${CHOICES.map(
             (m) => html`
               <button key=${m} role="radio" aria-checked=${pay.method === m} class=${pay.method === m ? 'selected' : ''} data-testid="pay-method" data-method=${m}
@@ -180,8 +192,11 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
             `,
           )}
         </div>
+        <button type="button" class="split-toggle" data-testid="split-toggle" aria-pressed=${!!split}
+          onClick=${() => setSplit(split ? null : startSplit())}>${t(split ? 'split.cancel' : 'split.toggle')}</button>
+        ${split && splitNow ? html`<${SplitPanel} parts=${split} state=${splitNow} onParts=${setSplit} />` : null}
         ${
-          pay.method === 'Cash'
+          !split && pay.method === 'Cash'
             ? html`<${Tender} pay=${pay} total=${totals.total} onPay=${(p: Payment) => (setTenderWhy(null), setPay(p))} focus=${tenderFocus} why=${tenderWhy}
                 onEnter=${() => {
                   const why = enterRefusal(pay, totals.total, cart.lines.length);
@@ -191,18 +206,18 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
             : null
         }
         ${
-          pay.method === MOBILE
+          !split && pay.method === MOBILE
             ? html`<${MobilePanel} pay=${pay} total=${cart.lines.length ? totals.total : 0} canPush=${canPush} asking=${busy}
                 smsOnly=${noAccount ? 'no_account' : !status.online ? 'offline' : null} onPay=${setPay} onAsk=${ask} />`
             : null
         }
         ${
-          (NEEDS_REFERENCE as readonly string[]).includes(pay.method)
+          !split && (NEEDS_REFERENCE as readonly string[]).includes(pay.method)
             ? html`<input data-testid="pay-reference" placeholder=${t('pay.reference')} value=${pay.reference} onInput=${(e: any) => setPay({ ...pay, reference: e.currentTarget.value })} />`
             : null
         }
         ${
-          pay.method === 'Credit'
+          credit
             ? html`<p class="hint">${t('pay.choose_customer')}</p>
               <${CustomerPicker} till=${till} version=${version} selected=${pay.customerId} onSelect=${(id: string | null) => setPay({ ...pay, customerId: id })} />`
             : null

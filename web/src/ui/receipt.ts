@@ -78,6 +78,7 @@ export function ReceiptView({ till, version, sale, shop, store, onClose, onScan 
           ${m.status === 'void' ? html`<p class="stamp">${t('receipt.status.voided')}</p>` : null}
           <${Lines} m=${m} />
           <p data-testid="receipt-paid-by" data-method=${m.payment.method}>${t('receipt.paid_by', { method: methodLabel(m.payment.method) })}${m.payment.reference ? ` (${m.payment.reference})` : ''}</p>
+          ${m.parts.length ? html`<${Parts} m=${m} />` : null}
           ${m.payment.phone ? html`<p data-testid="receipt-phone">${t('receipt.paid_from', { phone: phoneForPeople(m.payment.phone) })}</p>` : null}
           ${m.payment.check ? html`<${PaymentCheckLine} check=${m.payment.check} />` : null}
           ${m.tendered !== null ? html`<p data-testid="receipt-tendered">${t('print.tendered')}: ${formatTzs(m.tendered)}</p>` : null}
@@ -107,6 +108,21 @@ function PaymentCheckLine({ check }: { check: PaymentCheck }) {
       <strong>${t(check === 'verified' ? 'receipt.verification.verified' : 'receipt.verification.unconfirmed')}</strong>
       ${check === 'verified' ? null : html`<br /><small class="no-print" data-testid="receipt-verification-note">${t(`receipt.check.${check}`)}</small>`}
     </p>
+  `;
+}
+
+/** A sale paid several ways: each part with its amount (and reference), as on paper. */
+function Parts({ m }: { m: ReceiptModel }) {
+  return html`
+    <table class="parts" data-testid="receipt-parts">
+      <tbody>
+        ${m.parts.map(
+          (p) => html`<tr key=${p.method} data-testid="receipt-part" data-method=${p.method} data-cents=${p.amount}>
+            <td>${methodLabel(p.method)}${p.reference ? ` (${p.reference})` : ''}</td><td class="num">${formatTzs(p.amount)}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>
   `;
 }
 

@@ -4,7 +4,7 @@
  * refuses it online, except past the credit limit: what a customer owes is the server's to know,
  * and it books such an offline sale with a conflict.
  */
-import { checkSale, customerLookup } from '@duka/shared';
+import { checkSale, customerLookup, methodsOf } from '@duka/shared';
 import { TillError } from '../../errors.js';
 import type { LocalTrx } from '../../local/db.js';
 import { may } from '../context.js';
@@ -22,7 +22,8 @@ export async function checkRules(trx: LocalTrx, sale: ResolvedSale, policy: Sale
     price_mode: sale.mode,
     discount_bp: sale.discountBp,
     may_discount: await may(trx, 'discount', sale.shop.user),
-    payment_method: input.payment_method,
+    // A split sale with a credit part needs a customer as a credit sale does (the server's rule).
+    payment_method: methodsOf(input).includes('Credit') ? 'Credit' : 'Cash',
     customer: customerLookup(input.customer_id, sale.customer),
   });
   if (breach) throw new TillError(breach.code, breach.message, breach.field);

@@ -2,7 +2,7 @@
  * The sale as the till's stages build it (issue 50): each stage reads what the ones before it
  * found and answers its own part, which the next ones take. Nothing here is written until `writeSale`.
  */
-import type { BatchAllocation, Customer, PricedSale, PriceMode, Product, SaleCreatePayload } from '@duka/shared';
+import type { BatchAllocation, Customer, PricedSale, PriceMode, Product, SaleCreatePayload, SaleMethod, TenderPart } from '@duka/shared';
 import type { SellInput } from '../../types.js';
 import type { Shop } from '../context.js';
 
@@ -38,13 +38,23 @@ export interface SaleNumber {
   seq: number;
 }
 
+/** `settleTender`: the sale's payment as settled: its parts (cents, adding up to the total) and the cash handed over and its change. */
+export interface TillTender {
+  /** The one method, or `Mixed`. */
+  method: SaleMethod;
+  parts: TenderPart[];
+  /** Cents; undefined when the cashier did not say (no cash part, or a cash sale without a tender). */
+  tendered: number | undefined;
+  change: number | undefined;
+}
+
 /** Everything `writeSale` writes: the stages' answers, the sale's id. */
 export interface PlannedSale {
   id: string;
   sale: ResolvedSale;
   priced: PricedSale;
-  /** The cash handed over, cents (undefined: the cashier did not say). */
-  tendered: number | undefined;
+  /** `settleTender`: the parts, the cash handed over and its change. */
+  tender: TillTender;
   taken: TakenStock;
   shiftId: string | undefined;
   number: SaleNumber;

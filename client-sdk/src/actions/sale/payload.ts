@@ -38,7 +38,8 @@ export function queuedPayload(p: PlannedSale, source: 'online' | 'offline'): Que
         ...(taken ? { batches: taken.map((b) => ({ batch_id: b.batch_id, qty: b.qty })) } : {}),
       };
     }),
-    payment_method: input.payment_method,
+    // As the cashier gave it: one method, or the parts (each cash part as handed over).
+    ...(input.payments ? { payments: input.payments } : { payment_method: input.payment_method }),
     source,
     ...Object.fromEntries(AS_GIVEN.flatMap((k) => (input[k] === undefined ? [] : [[k, input[k]]]))),
     // Booked to the cashier signed in now, whoever is signed in when the queue is pushed.

@@ -2,7 +2,7 @@
  * The receipt the till prints and keeps before the sale reaches the server, in the shape the
  * server answers (`Transaction`): numbered by the server once synced, fiscal only then.
  */
-import { changeFor, fromCents, saleStatusOf, toReceiptLine } from '@duka/shared';
+import { fromCents, isMobileMoney, saleStatusOf, toReceiptLine } from '@duka/shared';
 import type { Receipt } from '../../types.js';
 import type { PlannedSale, QueuedSale } from './draft.js';
 
@@ -10,16 +10,19 @@ type Source = 'online' | 'offline';
 
 function head(p: PlannedSale, payload: QueuedSale) {
   const { input } = p.sale;
+  const wallet = input.payments ? p.tender.parts.find((t) => isMobileMoney(t.method)) : undefined;
   return {
     id: p.id,
     number: null,
     receipt_number: null,
     client_receipt_number: p.number.clientReceiptNumber,
-    status: saleStatusOf(input.payment_method),
-    payment_method: input.payment_method,
-    payment_reference: input.payment_reference ?? null,
-    payment_phone: payload.payment_phone ?? null,
+    status: p.tender.parts.some((t) => saleStatusOf(t.method) === 'credit') ? ('credit' as const) : ('paid' as const),
+    payment_method: p.tender.method,
+    // A split sale's reference and phone are its mobile-money part's, as the server answers them.
+    payment_reference: input.payment_reference ?? wallet?.reference ?? null,
+    payment_phone: payload.payment_phone ?? wallet?.phone ?? null,
     payment_verification: null,
+    payments: p.tender.parts.map((t) => ({ ...t, amount: fromCents(t.amount), verification: null })),
     price_mode: p.sale.mode,
   };
 }
@@ -51,13 +54,14 @@ function people(p: PlannedSale) {
 }
 
 function tail(p: PlannedSale, source: Source, createdAt: string) {
-  const { tendered, priced } = p;
+  const { tendered, change } = p.tender;
+  const { priced } = p;
   return {
     source,
     client_created_at: createdAt,
     received_at: null,
     cash_tendered: tendered === undefined ? null : fromCents(tendered),
-    change_given: tendered === undefined ? null : fromCents(changeFor(priced.total, tendered)),
+    change_given: change === undefined ? null : fromCents(change),
     refund_reason: null,
     refunded_at: null,
     void_reason: null,

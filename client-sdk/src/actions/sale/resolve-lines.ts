@@ -3,13 +3,14 @@
  * customer from the replica. `checkInput` runs before it, outside the transaction: a sale's fields
  * are refused before anything is read, as the server validates the body before any rule.
  */
-import { mergeSaleLines, PaymentMethod, Prescription, toBasisPoints } from '@duka/shared';
+import { mergeSaleLines, Prescription, toBasisPoints } from '@duka/shared';
 import { TillError } from '../../errors.js';
 import type { LocalTrx } from '../../local/db.js';
 import * as reads from '../../reads.js';
 import type { SellInput } from '../../types.js';
 import { invalid, shopOf } from '../context.js';
 import type { ResolvedSale } from './draft.js';
+import { checkPaymentInput } from './settle-tender.js';
 
 export function checkInput(input: SellInput): void {
   if (!Array.isArray(input.lines) || input.lines.length === 0)
@@ -21,8 +22,7 @@ export function checkInput(input: SellInput): void {
     if (l.pack_id !== undefined)
       throw new TillError('VALIDATION_ERROR', `lines.${i}.pack_id: this till does not sell by the pack yet`, `lines.${i}.pack_id`);
   });
-  if (!PaymentMethod.safeParse(input.payment_method).success)
-    throw new TillError('VALIDATION_ERROR', 'payment_method is not a payment method', 'payment_method');
+  checkPaymentInput(input);
   if (input.prescription !== undefined) {
     // Its fields first, as the server validates the body before any rule.
     const rx = Prescription.safeParse(input.prescription);

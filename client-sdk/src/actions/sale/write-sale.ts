@@ -10,7 +10,7 @@ import type { LocalTrx } from '../../local/db.js';
 import { moveBatches, moveOutstanding, moveStocks, type Undo } from '../../local/effects.js';
 import { enqueue } from '../../queue.js';
 import type { ActionCtx } from '../context.js';
-import { recordMovement } from '../../local/shift-movements.js';
+import { recordParts } from '../../local/shift-movements.js';
 import type { PlannedSale } from './draft.js';
 import { queuedPayload } from './payload.js';
 import { localReceipt } from './receipt.js';
@@ -20,10 +20,9 @@ const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 's
 );
 
 export async function writeSale(trx: LocalTrx, ctx: ActionCtx, p: PlannedSale): Promise<Receipt> {
-  const { input, at } = p.sale;
+  const { at } = p.sale;
   const source = ctx.online() ? 'online' : 'offline';
-  const movement = { kind: 'sale' as const, method: input.payment_method, amount: p.priced.total, at };
-  const movements = p.shiftId ? [await recordMovement(trx, p.shiftId, movement)] : [];
+  const movements = p.shiftId ? await recordParts(trx, p.shiftId, 'sale', p.tender.parts, at) : [];
   const payload = queuedPayload(p, source);
   const createdAt = new Date(at).toISOString();
   const receipt = localReceipt(p, payload, source, createdAt);
@@ -51,10 +50,12 @@ async function moveLocally(trx: LocalTrx, p: PlannedSale, movements: string[]): 
     batches[b.batch_id] = b.qty;
   }
   await moveBatches(trx, fromBatches);
-  const { customer, input } = p.sale;
-  if (saleStatusOf(input.payment_method) === 'credit') {
-    await moveOutstanding(trx, customer!.id, p.priced.total);
-    outstanding[customer!.id] = -p.priced.total;
+  const { customer } = p.sale;
+  // A credit part opens the tab for its amount only (the whole total for a credit sale).
+  const credit = p.tender.parts.find((t) => saleStatusOf(t.method) === 'credit');
+  if (credit) {
+    await moveOutstanding(trx, customer!.id, credit.amount);
+    outstanding[customer!.id] = -credit.amount;
   }
   return { stock, outstanding, batches, rejectSale: p.id, movements };
 }
