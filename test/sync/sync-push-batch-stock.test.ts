@@ -1,9 +1,9 @@
 /**
  * A store's pushes written together (issue 49): their sales' stock moves are written once for the
  * shared transaction, not once a push (pos/sale/deferred-stock.ts), and every figure stays exact: a
- * later sale in the batch sells from the stock the earlier ones left, a push refused keeps nothing of
- * its moves, and a push with anything but sales (a stock adjustment judging the level) finds the
- * batch's earlier sales written. Statements are seen at Kysely's `log` hook, as
+ * later sale in the batch sells from the stock the earlier ones left, a savepoint rolled back (a
+ * push refused) drops the moves it kept, and a push with anything but sales (a stock adjustment
+ * judging the level) finds the batch's earlier sales written. Statements are seen at Kysely's `log` hook, as
  * test/pos/sale-statements.test.ts sees them.
  */
 import { Envelope, newId, PushResponse } from '@duka/shared';
@@ -112,7 +112,7 @@ describe('sync: the stock of pushes written together', () => {
     expect(conflicts.body.meta?.total ?? conflicts.body.data.length).toBe(0);
   }, 60_000);
 
-  it('keeps nothing of a refused push and judges a stock adjustment after the batch’s sales by the stock they left', async () => {
+  it('refuses a push beside them alone, and judges a stock adjustment after the batch’s sales by the stock they left', async () => {
     const { owner, productId, devices } = await shop(10, 4);
     const [first, seller, wrongSeq, adjuster] = devices as [string, string, string, string];
     const adjust = {
@@ -139,4 +139,23 @@ describe('sync: the stock of pushes written together', () => {
     expect(answer(adjusted!).results.map((r) => [r.status, r.error?.code])).toEqual([['rejected', 'INSUFFICIENT_STOCK']]);
     expect(await stockOf(owner, productId)).toBe(1);
   }, 60_000);
+
+  it('drops the stock moves kept inside a savepoint rolled back, and keeps those kept before it', async () => {
+    const { withSavepoint, withTransaction } = await import('../../server/src/db/transaction.js');
+    const { deferSaleStock } = await import('../../server/src/modules/pos/pos.exports.js');
+    const move = (add: number) => ({ orgId: newId(), storeId: newId(), productId: newId(), add, now: t.clock.now() });
+    const [kept, dropped] = [move(-1), move(-4)];
+    await withTransaction(t.serviceCtx(), async (tx) => {
+      deferSaleStock(tx);
+      tx.pending.stock!.push(kept);
+      const refused = withSavepoint(tx, async () => {
+        tx.pending.stock!.push(dropped);
+        throw new Error('a push refused');
+      });
+      await expect(refused).rejects.toThrow('a push refused');
+      expect(tx.pending.stock).toEqual([kept]);
+      // Nothing of these made-up rows is written.
+      delete tx.pending.stock;
+    });
+  });
 });
