@@ -136,7 +136,9 @@ describe('sync: pushes of one store written together', () => {
     const own = Number(alone.headers.get(STATEMENTS_HEADER));
     const together = await Promise.all(devices.map((device_id, d) => push(owner, device_id, sales(d, d ? 1 : SALES + 1, SALES, products))));
     const counts = together.map((r) => Number(r.headers.get(STATEMENTS_HEADER)));
-    // Alone, a push's begin and commit are its own; in a batch, its savepoint and release are.
-    for (const n of counts) expect(n).toBeGreaterThanOrEqual(own - 2);
+    // Alone, a push's begin and commit are its own; in a batch, its savepoint and release are, and
+    // the stock rows its sales move are written once for the batch (counted to the batch's first
+    // request; on SQLite one statement of its own, on Postgres part of the sale set's one write).
+    for (const n of counts) expect(n).toBeGreaterThanOrEqual(own - 3);
   }, 120_000);
 });

@@ -17,6 +17,20 @@ export interface PendingCommit {
   afterCommit: Array<() => unknown>;
   /** Change-log entries, recorded as the transaction's last step. */
   changes: NotedChange[];
+  /**
+   * Present while a store's pushes written together defer their sales' stock moves (issue 49,
+   * pos/sale/deferred-stock.ts): written once for the batch instead of once a push.
+   */
+  stock?: DeferredStock[];
+}
+
+/** A stock move kept for the end of the batch: `add` counts to a store's product row, at `now`. */
+export interface DeferredStock {
+  orgId: string;
+  storeId: string;
+  productId: string;
+  add: number;
+  now: number;
 }
 
 /**
@@ -90,7 +104,7 @@ export function afterCommit(ctx: Pick<TransactionScope, 'log' | 'requestId' | 'p
 export async function withSavepoint<T>(ctx: Pick<TransactionScope, 'db' | 'pending'>, fn: () => Promise<T>): Promise<T> {
   const pending = ctx.pending;
   if (!pending) throw new Error('withSavepoint must run inside withTransaction');
-  const marks = { changes: pending.changes.length, afterCommit: pending.afterCommit.length };
+  const marks = { changes: pending.changes.length, afterCommit: pending.afterCommit.length, stock: pending.stock?.length ?? 0 };
   await sql`savepoint work`.execute(ctx.db);
   try {
     const out = await fn();
@@ -101,6 +115,7 @@ export async function withSavepoint<T>(ctx: Pick<TransactionScope, 'db' | 'pendi
     await sql`release savepoint work`.execute(ctx.db);
     pending.changes.length = marks.changes;
     pending.afterCommit.length = marks.afterCommit;
+    if (pending.stock) pending.stock.length = marks.stock;
     throw err;
   }
 }

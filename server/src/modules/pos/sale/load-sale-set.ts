@@ -20,6 +20,7 @@ import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
 import { insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
 import { shiftCandidates } from '../../tenancy/tenancy.exports.js';
 import { mainBatchesOf } from '../pos.queries.js';
+import { withDeferredStock } from './deferred-stock.js';
 import { readScaleLabels } from './scale-labels.js';
 import type { SaleRequest, SaleSet } from './sale-set.js';
 
@@ -188,7 +189,7 @@ async function lockStockRows(tx: ServiceContext, orgId: string, storeId: string,
     );
     rows = await read();
   }
-  return new Map(rows.map((r) => [r.product_id, Number(r.qty)]));
+  return withDeferredStock(tx, { orgId, storeId }, new Map(rows.map((r) => [r.product_id, Number(r.qty)])));
 }
 
 /**

@@ -5,12 +5,12 @@
  * on SQLite one statement each, in this order.
  */
 import { fromCents, fromCount } from '@duka/shared';
-import { type SqlBool, sql } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
-import { insertWrite, orgIdCheck, queryWrite, updateWrite, writeTogether } from '../../../db/dialect.js';
+import { insertWrite, queryWrite, writeTogether } from '../../../db/dialect.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import { auditRows } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import { stockWrite } from './deferred-stock.js';
 import type { SalePlan } from './sale-plan.js';
 import type { SaleSet } from './sale-set.js';
 
@@ -29,7 +29,7 @@ export async function writeRows(tx: AuthedContext, set: SaleSet, plans: SalePlan
     queryWrite(
       tx.db.updateTable('stores').set({ last_number: set.store.last_number }).where('id', '=', storeId).where('org_id', '=', orgId),
     ),
-    stockWrite(tx, set, delta, now),
+    ...deferOrWrite(tx, set, delta, now),
     insertWrite('customers', customers.map(customerRow)),
     insertWrite(
       'transactions',
@@ -62,18 +62,12 @@ function stockDelta(plans: SalePlan[]): Map<string, number> {
   return delta;
 }
 
-function stockWrite(tx: AuthedContext, { orgId, storeId }: SaleSet, delta: Map<string, number>, now: number) {
-  return updateWrite(
-    'product_stock',
-    // orgIdCheck: SQLite finds each row by its product, whatever its statistics say.
-    {
-      key: 'product_id',
-      add: 'qty',
-      where: sql<SqlBool>`${orgIdCheck(tx.dialect, 'product_stock.org_id', orgId)} and product_stock.store_id = ${storeId}`,
-      now,
-    },
-    [...delta].filter(([, d]) => d !== 0).map(([key, add]) => ({ key, add })),
-  );
+/** The set's stock write, or none while its store's batch of pushes keeps the moves for its end (deferred-stock.ts). */
+function deferOrWrite(tx: AuthedContext, set: SaleSet, delta: Map<string, number>, now: number) {
+  const kept = tx.pending?.stock;
+  if (!kept) return [stockWrite(tx, set, delta, now)];
+  for (const [productId, add] of delta) if (add !== 0) kept.push({ orgId: set.orgId, storeId: set.storeId, productId, add, now });
+  return [];
 }
 
 /** A customer first met by phone, as its row is inserted (the rest is the table's defaults). */

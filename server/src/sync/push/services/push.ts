@@ -16,6 +16,7 @@ import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { findDevice } from './devices.js';
 import { runMutation } from './mutators.js';
 import { applySales } from './sale-mutations.js';
+import { deferSaleStock, writeDeferredStock } from '../../../modules/pos/pos.exports.js';
 import { forUpdate, insertWrite, queryWrite, writeTogether } from '../../../db/dialect.js';
 import { iso } from '../../../lib/clock.js';
 import { answerSeen, readSeen, repeatOf } from './push-answers.js';
@@ -86,6 +87,10 @@ const batches = storeBatches<AuthedContext, QueuedPush, Answer>({
     if (batch.length === 1) return [{ ok: true, value: await writePush(tx, batch[0]!.device, batch[0]!.mutations) }];
     const out: Outcome<Answer>[] = [];
     for (const [i, push] of batch.entries()) {
+      // The pushes' sales move the same stock rows: written once, at the end (pos's deferred-stock.ts).
+      // A push with anything else (a refund reads and moves stock rows itself) finds them written.
+      if (push.mutations.every((m) => m.type === 'sale.create')) deferSaleStock(tx);
+      else await writeDeferredStock(tx);
       const ctx = { ...push.ctx, db: tx.db, pending: tx.pending };
       try {
         out.push({ ok: true, value: await own(i, () => withSavepoint(ctx, () => writePush(ctx, push.device, push.mutations))) });
@@ -95,6 +100,7 @@ const batches = storeBatches<AuthedContext, QueuedPush, Answer>({
         out.push({ ok: false, error });
       }
     }
+    await writeDeferredStock(tx);
     return out;
   },
 });
