@@ -12,7 +12,7 @@ import { newId } from '@duka/shared';
 import { sql } from 'kysely';
 import { createDb } from '../server/src/db/create-db.js';
 import { measure, type Row, registerOwner, statementsPer, tokenUser } from './lib.js';
-import { type BenchProduct, offlineSales, registerTill, seedProducts, timePushes } from './push-load.js';
+import { type BenchProduct, offlineSales, pushStatements, registerTill, seedProducts, timePushes } from './push-load.js';
 
 const TILLS = 20;
 const SALES_PER_TILL = 500;
@@ -113,11 +113,13 @@ export async function unitsBenchmarks(
     whole = undefined;
     for (const kind of ['whole', 'weighed', 'split'] as const) {
       const m = await timePushes(base, await tills(kind), BATCH, serverPid);
+      const probe = pushSales(kind, kind === 'weighed' ? kilos : pieces, 999, `S${kind[0]!.toUpperCase()}${round}-`);
       const row: Row = {
         scenario: `push ${TILLS * SALES_PER_TILL} offline sales (3 lines), ${TILLS} tills in one store, batches of ${BATCH}: ${kind === 'whole' ? 'whole units' : kind === 'weighed' ? 'weighed' : 'split tender'} (round ${round})`,
         database,
         m,
         ...(whole ? within10(whole, m) : { target: 'the whole-unit row', met: m.errors === 0 }),
+        statements: await pushStatements(base, headers, probe, BATCH),
       };
       whole ??= row;
       rows.push(row);
