@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,fiscal,sync,one-account,realtime,sdk,analytics,scale,by-org,fleet]`:
+ * `npm run bench [-- --seconds 10 --db sqlite|postgres|both --only http,fiscal,sync,units,one-account,realtime,sdk,analytics,scale,by-org,fleet]`:
  * the foundation's HTTP figures,
  * server in its own process, autocannon on loopback, printed beside their targets.
  * Durable commits on both databases (SQLite's WAL synced before an answer, Postgres fsync on).
@@ -35,8 +35,9 @@ import { sdkBenchmarks } from './sdk.js';
 import { scaleOutBenchmarks } from './scale-out.js';
 import { BENCH_GENERICS, searchBenchmarks } from './search.js';
 import { syncBenchmarks } from './sync.js';
+import { unitsBenchmarks } from './units.js';
 
-const GROUPS = ['http', 'fiscal', 'sync', 'one-account', 'realtime', 'sdk', 'analytics', 'scale', 'by-org', 'fleet'] as const;
+const GROUPS = ['http', 'fiscal', 'sync', 'units', 'one-account', 'realtime', 'sdk', 'analytics', 'scale', 'by-org', 'fleet'] as const;
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string' },
@@ -192,6 +193,8 @@ for (const database of perDatabase ? databases : []) {
     const sync = await syncBenchmarks(base, token, database, dbOpts, server.pid);
     rows.push(...sync.rows, await batchPushBenchmark(base, database, await benchPharmacy(), sync.oneStore, server.pid));
   }
+  // Issue 51: weighed and split-tender sales and pushes beside whole-unit ones, in turn.
+  if (only.has('units')) rows.push(...(await unitsBenchmarks(base, database, seconds, dbOpts, server.pid)));
   if (only.has('realtime')) rows.push(...(await realtimeBenchmarks({ base, server, env, database, dbOpts, account, seconds })));
   if (only.has('sdk'))
     rows.push(...(await sdkBenchmarks(base, { phone: '0754000222', password: 'benchmark2' }, database, dbOpts, tillPage)));

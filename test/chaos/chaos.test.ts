@@ -1,6 +1,7 @@
 /**
  * The short chaos run of `npm test`: 6 tills × 300 sales, and a pharmacy's 2 tills × 150 sales of
- * batch-tracked medicines, through a faulty network, the server SIGKILLed and restarted twice, on
+ * batch-tracked medicines, and a scale shop's till × 60 sales (by the kilo, from scale labels, by the
+ * crate, cash + M-Pesa: scale-shop.ts), through a faulty network, the server SIGKILLed and restarted twice, on
  * the dialect of the running project (two servers on one Postgres: chaos-two-servers.pg.test.ts).
  * `npm run chaos` runs any size (test/chaos/cli.ts).
  */

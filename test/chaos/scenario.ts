@@ -15,6 +15,7 @@ import { Owner, PASSWORD, TillProcess } from './actors.js';
 import { check, readLastNumbers } from './check.js';
 import { checkPharmacy, deliverDuringOutage, openPharmacy } from './pharmacy.js';
 import { checkCredit, readCredit } from './credit.js';
+import { checkScaleShop, openScaleShop, sellScaleShop } from './scale-shop.js';
 import { checkFiscal, fiscalise, startFiscalTra } from './fiscal.js';
 import { ChaosProxy, type Faults, NO_FAULTS } from './proxy.js';
 import { Rng } from './rng.js';
@@ -30,6 +31,8 @@ export interface ChaosOptions {
   pharmacySales?: number;
   /** Sales per till. */
   sales: number;
+  /** Sales of the scale shop's till (weighed, split-tender and pack sales: scale-shop.ts); default a fifth of `sales`. */
+  scaleSales?: number;
   /** How long each till takes to make its sales (the outages and kills are spread over it). */
   durationMs: number;
   /** Postgres connection string; SQLite in a temp data dir when absent. */
@@ -127,6 +130,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const demand = Math.round(pharmacyTills * pharmacySales * 1.4);
     const pharmacy = await openPharmacy(fleet.urls, o.seed, demand);
     for (let i = 0; i < 2; i++) await pharmacy.owner.call('POST', '/customers', { name: `Mgonjwa wa mkopo ${i + 1}` });
+    // Issue 51: a third shop selling by the kilo, by the crate and paid two ways, its till on a route of its own.
+    const scaleShop = await openScaleShop(fleet.urls, o.seed);
+    const scaleRoute = await proxy.listen(
+      routeOf(
+        0,
+        fleet.servers.map((s) => s.port),
+        balancer?.port,
+      ),
+    );
 
     // The tills: each in its own process, signed in and loaded through the (still healthy) proxy.
     for (let i = 0; i < o.tills + pharmacyTills; i++) {
@@ -177,6 +189,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     let adjustmentCount = 0;
     const sold = Promise.all(tills.map((t) => t.next('sold', o.durationMs * 4 + 120_000)));
     for (const t of tills) t.send({ type: 'go' });
+    const scaleApi = `http://127.0.0.1:${scaleRoute.port}/api/v1`;
+    const scaleSold = sellScaleShop(scaleShop, scaleApi, o.seed * 1000 + 999, o.scaleSales ?? Math.round(o.sales / 5), o.durationMs);
     const D = o.durationMs;
     const started0 = Date.now();
     let outages = 0;
@@ -212,6 +226,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     await kill(0.62);
     await outage(0.78);
     await sold;
+    const scaleSales = await scaleSold;
     const sellingMs = Date.now() - started0;
     log(`all tills sold after ${sellingMs} ms`);
 
@@ -254,6 +269,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const rxCheck = await checkPharmacy(pharmacy, pharmacyReports, period, dbOpts);
     const lastNumbers = await readLastNumbers(dbOpts);
     const fiscalCheck = checkFiscal(transactions, fiscal);
+    const scaleCheck = await checkScaleShop(scaleShop, scaleSales, period);
 
     const failures = [
       ...workerErrors,
@@ -271,6 +287,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       ...rxCheck.failures.map((f) => `pharmacy: ${f}`),
       ...checkCredit(reports, transactions, credit),
       ...fiscalCheck.failures,
+      ...scaleCheck.failures,
       ...checkCredit(pharmacyReports, rx.transactions, rxCredit).map((f) => `pharmacy: ${f}`),
       // Enough lots, prices never changed, a prescription with every prescription medicine: nothing for the owner to review.
       ...rx.conflicts.map((c) => `pharmacy: unexpected ${c.kind} conflict: ${c.message}`).slice(0, 10),
@@ -347,6 +364,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         'pharmacy conflicts': rx.conflicts.length,
         ...rxCheck.figures,
         ...fiscalCheck.figures,
+        ...scaleCheck.figures,
         'selling ms': sellingMs,
         'drain ms': drainMs,
         'total ms': Date.now() - started,

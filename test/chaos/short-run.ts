@@ -32,6 +32,11 @@ export function expectExercised(result: ChaosResult, o: { sales: number; pharmac
     'pharmacy quarantine rows',
     'pharmacy voids',
     'pharmacy sales with a prescription',
+    // Issue 51's scale shop: typed kilos, scale labels, cash + M-Pesa, crates.
+    'scale shop weighed sales',
+    'scale shop scale-label lines',
+    'scale shop split-tender sales',
+    'scale shop pack sales',
   ]) {
     expect(Number(result.figures[figure]), figure).toBeGreaterThan(0);
   }

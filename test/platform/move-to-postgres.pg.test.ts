@@ -1,7 +1,8 @@
 /**
  * `npm run move-to-postgres` end to end: a shop built on an embedded SQLite file through the real
  * app (fiscal sales online and from a till, credit, a delivery, pharmacy batches and the
- * prescription register, a note, an upload), stopped, moved by the real command into an empty
+ * prescription register, a note, an upload; issue 51's sugar by the kilo from a scale label, a
+ * carton sold as a pack, a sale paid cash + M-Pesa), stopped, moved by the real command into an empty
  * PostgreSQL, and served from there with the secret the move handed over. The same till, on the
  * same replica file, pushes and pulls on without a new bootstrap; numbers continue where they
  * stopped; the file downloads. The command refuses a server still on the file and a target in use.
@@ -27,6 +28,9 @@ import { adminQuery, createTestDb } from '../setup/test-db.js';
 import { traAnswerKeyPair } from '../setup/tra-cert.js';
 
 const RX = { ...PRESCRIPTION, date_written: '2026-11-19' };
+const SCALES = { enabled: true, rules: [{ prefix: '21', item_digits: 5, value: 'weight', value_digits: 5, decimals: 3 }] };
+/** Item 00042, 1.250 kg. */
+const LABEL_1250_G = '2100042012509';
 
 describe('npm run move-to-postgres', () => {
   const w = fiscalWorld(1);
@@ -119,6 +123,35 @@ describe('npm run move-to-postgres', () => {
     await call('POST', `/credits/customers/${customer.id}/payments`, owner.token, { method: 'M-Pesa', amount: 1500 });
     const supplier = await newSupplier(a, owner);
     await newDelivery(a, owner, supplier.id, { status: 'delivered', lines: [{ product_id: soda.id, qty: 24, unit_cost: 650 }] });
+    // Issue 51: a carton of soda sold as a pack; sugar by the kilo, half a kilo typed and 1.25 kg
+    // from a scale label, paid part cash and part M-Pesa.
+    const [crate] = (
+      await call('PATCH', `/inventory/products/${soda.id}`, owner.token, { packs: [{ name: 'Kreti', units: 24, selling_price: 22_000 }] })
+    ).packs;
+    await call('POST', '/pos/sale', owner.token, { lines: [{ product_id: soda.id, pack_id: crate.id, qty: 1 }], payment_method: 'Cash' });
+    await call('PATCH', '/accounts/organisation', owner.token, { scale_barcodes: SCALES });
+    const sugar = await call('POST', '/inventory/products', owner.token, {
+      name: 'Sukari',
+      unit: 'kg',
+      selling_price: 3200,
+      cost_price: 2750,
+      stock: 25.5,
+      scale_code: '00042',
+    });
+    const weighed = await call('POST', '/pos/sale', owner.token, {
+      lines: [{ product_id: sugar.id, qty: 0.5 }, { scale_barcode: LABEL_1250_G }],
+      payments: [
+        { method: 'Cash', amount: 2000 },
+        { method: 'M-Pesa', amount: 3600, reference: 'QK51SPLIT1', phone: '0754000222' },
+      ],
+    });
+    expect(weighed.total).toBe(5600);
+    expect(weighed.payment_method).toBe('Mixed');
+    const sugarBefore = await call('GET', `/inventory/products/${sugar.id}`, owner.token);
+    expect(sugarBefore.stock).toBe(23.75);
+    expect(await a.db.db.selectFrom('product_stock').select('qty').where('product_id', '=', sugar.id).executeTakeFirst()).toEqual({
+      qty: 23_750,
+    });
     await call('POST', '/notebook', owner.token, { title: 'Stock take', content: 'Count the sodas on Friday', tags: ['stock'] });
     const form = new FormData();
     form.append('file', new File([ONE_PIXEL_PNG], 'soda.png'));
@@ -146,9 +179,11 @@ describe('npm run move-to-postgres', () => {
     for (let i = 0; i < 3; i++) await till.sell({ lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' });
     expect((await till.syncNow()).pushed).toBe(3);
     await a.deps.fiscal.idle();
+    // Read once TRA has acknowledged it, as the move finds it.
+    const weighedBefore = await call('GET', `/pos/transactions/${weighed.id}`, owner.token);
     const before = await a.db.db.selectFrom('organisations').select('version').where('id', '=', owner.orgId).executeTakeFirstOrThrow();
     const lastReceipt = await a.db.db.selectFrom('stores').select('last_number').where('id', '=', owner.storeId).executeTakeFirstOrThrow();
-    expect(w.tra.device(w.certs[0]!.serial).receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5]);
+    expect(w.tra.device(w.certs[0]!.serial).receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5, 6, 7]);
 
     // Still open, in a process without a pid file: its log gives it away, or else its lock.
     const busy = await move();
@@ -177,7 +212,7 @@ describe('npm run move-to-postgres', () => {
     expect(moved.out).not.toContain(secret);
     expect(readFileSync(path.join(dstDir, 'jwt-secret'), 'utf8')).toBe(`${secret}\n`);
     expect(moved.out).toMatch(/secret: from .*jwt-secret \(sha256:[0-9a-f]{16}\); it opens the [1-9]\d* kind\(s\) of sealed values/);
-    expect(moved.out).toMatch(/^transactions +6 +6 +subtotal \d+, discount \d+, tax \d+, total \d+$/m);
+    expect(moved.out).toMatch(/^transactions +8 +8 +subtotal \d+, discount \d+, tax \d+, total \d+$/m);
     expect(moved.out).toMatch(/^credit_payments +1 +1 +amount 150000$/m);
     expect(moved.out).toMatch(/^prescriptions +1 +1 *$/m);
     expect(moved.out).toMatch(/^batches +1 +1 +cost_price 30000$/m);
@@ -219,8 +254,22 @@ describe('npm run move-to-postgres', () => {
     await b.deps.fiscal.idle();
     await till.syncNow();
 
-    // 50 - 2 - 3 + 24 - 3 (till) - 2 (till) - 1 (online)
-    expect((await b.request('GET', `/inventory/products/${soda.id}`, { token: owner.token })).body.data.stock).toBe(63);
+    // 50 - 2 - 3 + 24 - 24 (a crate) - 3 (till) - 2 (till) - 1 (online)
+    const sodaAfter = (await b.request('GET', `/inventory/products/${soda.id}`, { token: owner.token })).body.data;
+    expect(sodaAfter.stock).toBe(39);
+    expect(sodaAfter.packs).toEqual([crate]);
+    // The weighed, split sale and the sugar to the gram, as the SQLite server answered them.
+    expect((await b.request('GET', `/pos/transactions/${weighed.id}`, { token: owner.token })).body.data).toEqual(weighedBefore);
+    expect(weighedBefore.payments.map((p: { method: string; amount: number }) => [p.method, p.amount])).toEqual([
+      ['Cash', 2000],
+      ['M-Pesa', 3600],
+    ]);
+    expect(weighedBefore.lines.map((l: { qty: number }) => l.qty)).toEqual([1.75]);
+    expect((await b.request('GET', `/inventory/products/${sugar.id}`, { token: owner.token })).body.data).toEqual(sugarBefore);
+    expect(await b.db.db.selectFrom('product_stock').select('qty').where('product_id', '=', sugar.id).executeTakeFirst()).toEqual({
+      qty: 23_750,
+    });
+    expect((await b.request('GET', '/accounts/organisation', { token: owner.token })).body.data.scale_barcodes).toEqual(SCALES);
     expect(till.status().pending).toBe(0);
     const store = await b.db.db.selectFrom('stores').select('last_number').where('id', '=', owner.storeId).executeTakeFirstOrThrow();
     // The till's two, then the online sale: numbered on from where the SQLite server stopped.
@@ -238,9 +287,9 @@ describe('npm run move-to-postgres', () => {
     expect(versions[0]).toBe(Number(before.version) + 1);
     expect(versions).toEqual(versions.map((_, i) => Number(before.version) + 1 + i));
     // TRA's counters continue: the fake refuses a gap or a repeat.
-    expect(w.tra.device(w.certs[0]!.serial).receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(w.tra.device(w.certs[0]!.serial).receipts.map((r) => r.gc)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(w.tra.violations).toEqual([]);
-    expect(await till.stock(soda.id)).toBe(63);
+    expect(await till.stock(soda.id)).toBe(39);
   }, 90_000);
 
   it('fills parents before children and refuses a cycle; knows money from rates, counts and times', () => {
