@@ -103,7 +103,13 @@ export async function applySales(
       results[i] = rejected(m, new ValidationError(`payload.${tender.breach.field}`, tender.breach.message));
       continue;
     }
-    const priced = reconcilePrices(p.lines, at, products, prices);
+    // A pack line's price is one pack's (issue 51): booked as the till charged it, not reconciled per unit.
+    const priced = reconcilePrices(
+      p.lines.filter((l) => !l.pack_id),
+      at,
+      products,
+      prices,
+    );
     const cashier = cashierConflict(tx.actor.userId, named, member);
     if (cashier) priced.conflicts.push(cashier);
     if (clockConflict) priced.conflicts.push(clockConflict);
@@ -117,6 +123,7 @@ export async function applySales(
           product_id: l.product_id,
           qty: l.qty,
           ...(l.scale_barcode ? { scale_barcode: l.scale_barcode } : {}),
+          ...(l.pack_id ? { pack_id: l.pack_id } : {}),
         })),
       },
       opts: {
@@ -129,6 +136,7 @@ export async function applySales(
         clientReceiptNumber: p.client_receipt_number,
         deviceId: device.id,
         unitPrices: priced.unitPrices,
+        packPrices: packPricesOf(p),
         cashierId: tx.actor.userId,
         lineBatches,
         shiftId: p.shift_id,
@@ -189,7 +197,7 @@ function tillTender(
   // A line the sale's rules refuse (a product the shop lacks, a quantity its unit cannot take) is theirs to name.
   const unitOf = (productId: string) => products.get(productId)?.unit;
   if (p.cash_tendered === undefined && !p.payments) return {};
-  if (p.lines.some((l) => !unitOf(l.product_id) || quantityFault(l.qty, unitOf(l.product_id)!))) return {};
+  if (p.lines.some((l) => !unitOf(l.product_id) || quantityFault(l.qty, l.pack_id ? 'piece' : unitOf(l.product_id)!))) return {};
   const total = tillTotal(p, products);
   if (p.payments) {
     const split = splitTender(
@@ -209,14 +217,23 @@ function tillTotal(p: SalePayload, products: Map<string, ProductRow>): number {
   const { total } = priceLines(
     { set: { products, store: { vat_enabled: 0 } }, request: { opts: {} } },
     {
+      // A pack line is its packs at the till's price of one: its units leave the total as it is.
       lines: p.lines.map((l) => ({
         product_id: l.product_id,
-        qty: toCount(l.qty, unitOf(l.product_id)!),
+        qty: l.pack_id ? l.qty : toCount(l.qty, unitOf(l.product_id)!),
         unit_price: toCents(l.unit_price),
+        ...(l.pack_id ? { pack: { row: { id: l.pack_id, units: 1, selling_price: null }, packs: l.qty } } : {}),
       })),
       discountBp: toBasisPoints(p.discount_pct ?? 0),
       priceMode: p.price_mode ?? 'retail',
     },
   );
   return total;
+}
+
+/** One pack's price as the till charged it, per pack the sale's lines name (the first line's, as lines merge). */
+function packPricesOf(p: SalePayload): Map<string, number> | undefined {
+  const prices = new Map<string, number>();
+  for (const l of p.lines) if (l.pack_id && !prices.has(l.pack_id)) prices.set(l.pack_id, toCents(l.unit_price));
+  return prices.size ? prices : undefined;
 }
