@@ -25,6 +25,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** This request's timeout instead of the client's. */
   timeoutMs?: number;
+  /** Told the answer's headers (a success's): the sync protocol reads the server's version from them. */
+  onHeaders?: (headers: Headers) => void;
 }
 
 export class HttpClient {
@@ -70,6 +72,7 @@ export class HttpClient {
       body = text;
     }
     if (!res.ok) throw toApiError(res.status, body, res.headers.get('retry-after'));
+    o.onHeaders?.(res.headers);
     const env = body as { data?: T; meta?: M } | null;
     return { data: env?.data as T, meta: env?.meta as M };
   }
