@@ -25,7 +25,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** This request's timeout instead of the client's. */
   timeoutMs?: number;
-  /** Told the answer's headers (a success's): the sync protocol reads the server's version from them. */
+  /** Told every answer's headers (a refusal's too): the sync protocol reads the server's version from them. */
   onHeaders?: (headers: Headers) => void;
 }
 
@@ -71,8 +71,8 @@ export class HttpClient {
     } catch {
       body = text;
     }
-    if (!res.ok) throw toApiError(res.status, body, res.headers.get('retry-after'));
     o.onHeaders?.(res.headers);
+    if (!res.ok) throw toApiError(res.status, body, res.headers.get('retry-after'));
     const env = body as { data?: T; meta?: M } | null;
     return { data: env?.data as T, meta: env?.meta as M };
   }

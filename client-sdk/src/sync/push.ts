@@ -37,9 +37,11 @@ export async function pushQueue(ctx: SyncCtx): Promise<PushOutcome> {
     const sentAt = ctx.now();
     try {
       res = await ctx.auth.authed(async ({ connector }, token, signal) => {
-        const answer = await connector.push(token, { device_id: ctx.deviceId, mutations: batch }, signal);
-        await heardProtocol(ctx.db, connector);
-        return answer;
+        try {
+          return await connector.push(token, { device_id: ctx.deviceId, mutations: batch }, signal);
+        } finally {
+          await heardProtocol(ctx.db, connector);
+        }
       });
       ctx.serverTime(res.server_time, sentAt);
     } catch (err) {
