@@ -102,7 +102,8 @@ export function setQty(cart: Cart, key: string, qty: number): Cart {
   const line = cart.lines.find((l) => lineKey(l) === key);
   if (line?.label && qty > 0) return cart;
   const next = line && !line.pack && measured(line.product) ? roundQty(qty) : Math.floor(qty);
-  const lines = next > 0 ? cart.lines.map((l) => (lineKey(l) === key ? { ...l, qty: next } : l)) : cart.lines.filter((l) => lineKey(l) !== key);
+  const lines =
+    next > 0 ? cart.lines.map((l) => (lineKey(l) === key ? { ...l, qty: next } : l)) : cart.lines.filter((l) => lineKey(l) !== key);
   return { ...cart, lines };
 }
 
@@ -115,7 +116,11 @@ function pricingLine(l: CartLine): PricingLine {
     : base;
   if (l.pack) {
     const { id, units, selling_price } = l.pack;
-    return { product, qty: l.qty, pack: { id, units: toCount(units, unit), selling_price: selling_price === null ? null : toCents(selling_price), unit } };
+    return {
+      product,
+      qty: l.qty,
+      pack: { id, units: toCount(units, unit), selling_price: selling_price === null ? null : toCents(selling_price), unit },
+    };
   }
   const qty = toCount(l.qty, unit);
   return { product, qty, ...(l.label?.amount != null ? { label: { qty, amount: toCents(l.label.amount) } } : {}) };
