@@ -55,6 +55,11 @@ export interface TillConnector {
    * the network back by its sync retries alone.
    */
   ping?(signal: AbortSignal): Promise<void>;
+  /**
+   * The sync protocol version the server named on its last push, pull or bootstrap answer (1 for an
+   * answer without the header). Optional: without it, the till takes the server to speak its own version.
+   */
+  serverProtocol?(): number | undefined;
   /** Any other endpoint (sign-in, device registration, the ADDO list, mobile money): `TillApi` says which and with what. */
   send<T, M = unknown>(request: ApiRequest, signal: AbortSignal): Promise<ApiAnswer<T, M>>;
 }

@@ -26,7 +26,12 @@ export type TillErrorCode =
    * account): take the payment by the SMS path instead, a sale with `payment_phone` and the SMS's
    * `payment_reference`, recorded as unverified.
    */
-  | 'PUSH_UNAVAILABLE';
+  | 'PUSH_UNAVAILABLE'
+  /**
+   * The sale uses what the till's server does not take yet (issue 51: a decimal quantity, a pack, a
+   * scale label, split payments need sync protocol 2): update the server, sync, and sell again.
+   */
+  | 'UPDATE_SERVER';
 
 export class TillError extends Error {
   constructor(

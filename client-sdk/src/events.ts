@@ -93,8 +93,20 @@ export interface TillEvents {
   'update-required': [UpdateRequired];
   /** Any change of `till.status()`. */
   status: [TillStatus];
+  /**
+   * A push held queued mutations back: the first needs a newer sync protocol than the server
+   * speaks (issue 51). They go as soon as a sync hears the server speak it (`status().heldForServer`).
+   */
+  held: [HeldForServer];
   /** A push this till asked for (`askMobilePayment`) moved: awaiting, paid (with its receipt), failed, cancelled or expired. */
   payment: [PaymentUpdate];
+}
+
+/** Mutations a push held for a newer server: how many, what the server speaks, what the first needs. */
+export interface HeldForServer {
+  count: number;
+  server_protocol: number;
+  needed: number;
 }
 
 /** Why the till must be updated: the server's message and the protocol versions on each side. */

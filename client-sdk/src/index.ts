@@ -24,6 +24,7 @@ export type {
   TillConflict,
   TillEvents,
   UpdateRequired,
+  HeldForServer,
 } from './events.js';
 export type {
   AskMobilePaymentInput,

@@ -252,13 +252,16 @@ export class TillLifecycle {
 
   async refreshCounts(): Promise<void> {
     if (this.closed) return;
-    const [pending, rejected, cursor, last] = await Promise.all([
+    const [pending, rejected, cursor, last, held, speaks] = await Promise.all([
       pendingCount(this.db),
       rejectedCount(this.db),
       getMeta(this.db, 'cursor'),
       getMeta(this.db, 'last_sync_at'),
+      getMeta(this.db, 'held_for_server'),
+      getMeta(this.db, 'server_protocol'),
     ]);
-    this.patch({ pending, rejected, bootstrapped: cursor !== undefined, lastSyncedAt: last ?? null });
+    const protocol = { heldForServer: held ?? 0, serverProtocol: speaks ?? null };
+    this.patch({ pending, rejected, bootstrapped: cursor !== undefined, lastSyncedAt: last ?? null, ...protocol });
   }
 
   private async signedIn(user: TillUser, keep?: () => Promise<void> | undefined): Promise<TillUser> {

@@ -11,6 +11,7 @@ import {
   type Customer,
   decodeScaleBarcode,
   fromCents,
+  fromCount,
   looksLikeScaleLabel,
   type Notification,
   type Organisation,
@@ -35,7 +36,8 @@ const contains = (column: string, term: string) => sql<boolean>`instr(lower(${sq
 
 function productFrom(row: { data: string; qty: number | null }): Product {
   const p = parseData<Product>(row.data);
-  const stock = p.is_service ? p.stock : (row.qty ?? p.stock);
+  // The replica keeps counts (issue 51); a product answers its level in its unit, as the server's.
+  const stock = p.is_service || row.qty === null ? p.stock : fromCount(row.qty, p.unit ?? 'piece');
   return { ...p, stock, is_low_stock: !p.is_service && stock <= p.reorder_point };
 }
 
@@ -90,8 +92,16 @@ export async function productByCode(db: LocalExec, code: string): Promise<Scanne
   const row =
     (await productRows(db).where('p.barcode', '=', c).executeTakeFirst()) ??
     (await productRows(db).where('p.sku', '=', c).executeTakeFirst());
-  // A pack's barcode is not read offline yet (issue 51: the till's packs come next).
   if (row) return { ...productFrom(row), scanned_pack: null };
+  // A pack's barcode sells that pack (issue 51): its product carries its packs.
+  const pack = await productRows(db)
+    .innerJoin(sql<{ value: string }>`json_each(p.data, '$.packs')`.as('k'), (j) => j.onTrue())
+    .where(sql<string>`json_extract(k.value, '$.barcode')`, '=', c)
+    .executeTakeFirst();
+  if (pack) {
+    const product = productFrom(pack);
+    return { ...product, scanned_pack: product.packs.find((k) => k.barcode === c)! };
+  }
   const config = (await organisation(db))?.scale_barcodes;
   if (!looksLikeScaleLabel(c, config)) return null;
   const label = decodeScaleBarcode(c, config);
@@ -135,8 +145,8 @@ export async function categories(db: LocalExec): Promise<Category[]> {
 
 /** The till's store's level of a product (null when the replica has none, e.g. a service). */
 export async function stockOf(db: LocalExec, productId: string): Promise<number | null> {
-  const row = await db.selectFrom('stock').select('qty').where('product_id', '=', productId).executeTakeFirst();
-  return row ? row.qty : null;
+  const row = await productRows(db).where('s.product_id', '=', productId).executeTakeFirst();
+  return row && row.qty !== null ? fromCount(row.qty, parseData<Product>(row.data).unit ?? 'piece') : null;
 }
 
 export interface CustomerSearch extends ListOptions {

@@ -12,6 +12,13 @@ export interface TillStatus {
   pending: number;
   /** Mutations the server refused (kept; see `till.rejected()`). */
   rejected: number;
+  /**
+   * Pending mutations waiting for a server that speaks a newer sync protocol (a decimal, pack,
+   * scale-label or split sale queued for a server found older, issue 51): they go once it does.
+   */
+  heldForServer: number;
+  /** The sync protocol version the server last answered (null before the till heard one). */
+  serverProtocol: number | null;
   /** The replica holds a full snapshot (a pull cursor). */
   bootstrapped: boolean;
   /** No usable tokens: syncing waits for `login`. */
@@ -39,6 +46,8 @@ export const initialStatus = (): TillStatus => ({
   syncing: false,
   pending: 0,
   rejected: 0,
+  heldForServer: 0,
+  serverProtocol: null,
   bootstrapped: false,
   authRequired: false,
   updateRequired: false,

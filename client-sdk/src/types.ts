@@ -35,9 +35,13 @@ export type Receipt = Omit<Transaction, 'number' | 'receipt_number' | 'shift_id'
   sync_state: SyncState;
 };
 
-/** One line of a sale: a product and how many (a scale label read with `productByCode` gives both). */
-/** A till's sale line: a product and its quantity (a `pack_id` is refused until the till sells by the pack). */
-export type SaleLine = Required<Pick<SaleLineInput, 'product_id' | 'qty'>> & Pick<SaleLineInput, 'pack_id'>;
+/**
+ * A till's sale line: a product and how many, in its unit (`0.5` kg; whole for a piece product).
+ * By the pack (`pack_id`, a scanned pack's `scanned_pack.id`): `qty` counts packs. From a scale
+ * label: `scale_barcode` with the product and qty `productByCode` read from it (issue 51; these
+ * need a server that speaks sync protocol 2).
+ */
+export type SaleLine = Required<Pick<SaleLineInput, 'product_id' | 'qty'>> & Pick<SaleLineInput, 'pack_id' | 'scale_barcode'>;
 
 /**
  * A sale to ring up: the server's sale input; the till gives the sale its id. It is paid one way

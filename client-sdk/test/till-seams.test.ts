@@ -68,7 +68,14 @@ describe('till: the storage and connector seams, closing, the protocol version',
     await till.syncNow();
     await till.sell({ lines: [{ product_id: shop.unga.id, qty: 1 }], payment_method: 'Cash' });
     expect(await till.syncNow()).toMatchObject({ pushed: 1 });
-    expect(calls).toEqual(['send /auth/login', 'send /sync/devices', 'send /sync/devices', 'bootstrap', 'pull', 'push', 'pull']);
+    // After each sync answer the till asks the connector which protocol the server answered (issue 51).
+    const heard = (call: string) => [call, 'serverProtocol'];
+    expect(calls).toEqual([
+      'send /auth/login',
+      'send /sync/devices',
+      'send /sync/devices',
+      ...['bootstrap', 'pull', 'push', 'pull'].flatMap(heard),
+    ]);
     expect(h.net.calls.slice(from)).toEqual([
       'POST /auth/login',
       'POST /sync/devices',
@@ -84,7 +91,7 @@ describe('till: the storage and connector seams, closing, the protocol version',
   it('keeps the connector to the transport: the sync protocol, refresh, the socket, the probe and one generic send', () => {
     // Every other endpoint is a method of TillApi over `send`: a new one does not widen what a host implements.
     const members = Object.getOwnPropertyNames(HttpConnector.prototype).filter((m) => m !== 'constructor');
-    expect(members.sort()).toEqual(['bootstrap', 'ping', 'pull', 'push', 'realtimeUrl', 'refresh', 'send']);
+    expect(members.sort()).toEqual(['bootstrap', 'ping', 'pull', 'push', 'realtimeUrl', 'refresh', 'send', 'serverProtocol']);
   });
 
   it('aborts a request in flight when it closes, and closes promptly', async () => {
@@ -119,7 +126,7 @@ describe('till: the storage and connector seams, closing, the protocol version',
     const till = await openTill(h, { fetch });
     await signIn(till, shop);
     await till.syncNow();
-    expect(new Set(sent)).toEqual(new Set(['1']));
+    expect(new Set(sent)).toEqual(new Set(['2']));
     const updates: UpdateRequired[] = [];
     till.on('update-required', (u) => updates.push(u));
 
@@ -128,10 +135,10 @@ describe('till: the storage and connector seams, closing, the protocol version',
     await expect(till.syncNow()).rejects.toMatchObject({ status: 426, code: 'UNSUPPORTED_PROTOCOL' });
     expect(updates).toEqual([
       {
-        message: 'sync protocol version 0 is not supported: this server speaks version 1; update the till',
-        protocol_version: 1,
+        message: 'sync protocol version 0 is not supported: this server speaks versions 1 to 2; update the till',
+        protocol_version: 2,
         server_min_supported: 1,
-        server_protocol_version: 1,
+        server_protocol_version: 2,
       },
     ]);
     expect(till.status()).toMatchObject({

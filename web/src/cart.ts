@@ -6,23 +6,36 @@
 import {
   CustomerTin,
   fromCents,
+  isMeasured,
   isMobileMoney,
   type MobileMoneyMethod,
   parseTzMobile,
   type PaymentMethod,
   type PricedSale,
+  type PricingLine,
   type Product,
+  type ProductPack,
   pricedProduct,
   priceSale,
+  quantityFault,
+  type ScannedProduct,
   toBasisPoints,
   toCents,
+  toCount,
   walletOf,
 } from '@duka/shared';
 import { typedTzs } from './format.js';
 
+/**
+ * A line of the cart (issue 51): `qty` in the product's unit (0.5 kg; whole for a piece), or in
+ * packs on a line by the pack (`pack`, a scanned pack barcode), or as read from a shop-scale label
+ * (`label`: its barcode, quantity and, for a price label, the printed amount in TZS).
+ */
 export interface CartLine {
   product: Product;
   qty: number;
+  pack?: ProductPack;
+  label?: { barcode: string; amount: number | null };
 }
 
 export interface Cart {
@@ -33,12 +46,38 @@ export interface Cart {
 
 export const emptyCart = (): Cart => ({ lines: [], discountPct: 0 });
 
-/** `qty` more of `product` (a scan or a tap): its line grows, or a new line comes last. */
-export function addProduct(cart: Cart, product: Product, qty = 1): Cart {
-  const at = cart.lines.findIndex((l) => l.product.id === product.id);
-  if (at < 0) return { ...cart, lines: [...cart.lines, { product, qty }] };
-  return { ...cart, lines: cart.lines.map((l, i) => (i === at ? { ...l, qty: l.qty + qty } : l)) };
+/** A line's key in the cart: its product, its pack, or its label (a label is a line of its own). */
+export const lineKey = (l: CartLine): string =>
+  l.label ? `${l.product.id}@${l.label.barcode}` : l.pack ? `${l.product.id}/${l.pack.id}` : l.product.id;
+
+/** `qty` more of `product` (a scan or a tap; of a pack, packs): its line grows, or a new line comes last. */
+export function addProduct(cart: Cart, product: Product, qty = 1, pack?: ProductPack): Cart {
+  const line: CartLine = { product, qty, ...(pack && { pack }) };
+  const at = cart.lines.findIndex((l) => lineKey(l) === lineKey(line));
+  if (at < 0) return { ...cart, lines: [...cart.lines, line] };
+  return { ...cart, lines: cart.lines.map((l, i) => (i === at ? { ...l, qty: roundQty(l.qty + qty) } : l)) };
 }
+
+/** A scanned shop-scale label: its own line, of the label's quantity (and price, for a price label). */
+export function addLabel(cart: Cart, scanned: ScannedProduct): Cart {
+  const label = scanned.scale_label!;
+  const line: CartLine = { product: scanned, qty: label.qty, label: { barcode: label.barcode, amount: label.amount } };
+  if (cart.lines.some((l) => lineKey(l) === lineKey(line))) return cart;
+  return { ...cart, lines: [...cart.lines, line] };
+}
+
+/** The product is sold by a measure (kg, l…): the till asks how much rather than adding one. */
+export const measured = (p: Product): boolean => isMeasured(p.unit ?? 'piece');
+
+/** A typed quantity (`0.5`, `0,5`, `1.25`) in the product's unit, or null when it is not one. */
+export function typedQty(typed: string, product: Product): number | null {
+  const qty = Number(typed.trim().replace(',', '.'));
+  if (!typed.trim() || !(qty > 0) || qty > 1_000_000) return null;
+  return quantityFault(qty, product.unit ?? 'piece') === null ? qty : null;
+}
+
+/** At most 3 decimals, without binary-float tails (0.1 + 0.2 is 0.3). */
+const roundQty = (qty: number): number => Math.round(qty * 1000) / 1000;
 
 /**
  * What the scan field received: a code, or a quantity times a code (`3*6161100000017`, `3x…`),
@@ -50,20 +89,51 @@ export function parseScan(typed: string): { code: string; qty: number } {
   return times && qty >= 1 ? { code: times[2]!.trim(), qty } : { code: typed.trim(), qty: 1 };
 }
 
+/** How much of the product's unit a line takes: a pack line's packs × the pack's units. */
+const unitsOf = (l: CartLine): number => (l.pack ? l.qty * l.pack.units : l.qty);
+
 /** Units in the cart beyond what the replica says is on the shelf (0 for a service or when enough). */
 export function shortBy(line: CartLine): number {
-  return line.product.is_service ? 0 : Math.max(0, line.qty - Math.max(0, line.product.stock));
+  return line.product.is_service ? 0 : Math.max(0, roundQty(unitsOf(line) - Math.max(0, line.product.stock)));
 }
 
-/** A line's quantity set outright; 0 or less removes the line. */
-export function setQty(cart: Cart, productId: string, qty: number): Cart {
-  const whole = Math.floor(qty);
+/** A line's quantity set outright (whole for pieces and packs, to 3 decimals measured); 0 or less removes the line. A label's is the label's. */
+export function setQty(cart: Cart, key: string, qty: number): Cart {
+  const line = cart.lines.find((l) => lineKey(l) === key);
+  if (line?.label && qty > 0) return cart;
+  const next = line && !line.pack && measured(line.product) ? roundQty(qty) : Math.floor(qty);
   const lines =
-    whole > 0
-      ? cart.lines.map((l) => (l.product.id === productId ? { ...l, qty: whole } : l))
-      : cart.lines.filter((l) => l.product.id !== productId);
+    next > 0 ? cart.lines.map((l) => (lineKey(l) === key ? { ...l, qty: next } : l)) : cart.lines.filter((l) => lineKey(l) !== key);
   return { ...cart, lines };
 }
+
+/** A line as the shared pricing reads it: counts of its unit (the SDK and the server price the same way). */
+function pricingLine(l: CartLine): PricingLine {
+  const unit = l.product.unit ?? 'piece';
+  const base = pricedProduct(l.product);
+  const product = isMeasured(unit)
+    ? { ...base, unit, wholesale_min_qty: l.product.wholesale_min_qty === null ? null : toCount(l.product.wholesale_min_qty, unit) }
+    : base;
+  if (l.pack) {
+    const { id, units, selling_price } = l.pack;
+    return {
+      product,
+      qty: l.qty,
+      pack: { id, units: toCount(units, unit), selling_price: selling_price === null ? null : toCents(selling_price), unit },
+    };
+  }
+  const qty = toCount(l.qty, unit);
+  return { product, qty, ...(l.label?.amount != null ? { label: { qty, amount: toCents(l.label.amount) } } : {}) };
+}
+
+/** The lines as `till.sell` takes them: a pack's with its `pack_id`, a label's with its `scale_barcode`. */
+export const cartSaleLines = (cart: Cart) =>
+  cart.lines.map((l) => ({
+    product_id: l.product.id,
+    qty: l.qty,
+    ...(l.pack ? { pack_id: l.pack.id } : {}),
+    ...(l.label ? { scale_barcode: l.label.barcode } : {}),
+  }));
 
 export function setDiscount(cart: Cart, pct: number): Cart {
   return { ...cart, discountPct: Number.isFinite(pct) ? Math.min(100, Math.max(0, pct)) : 0 };
@@ -72,7 +142,7 @@ export function setDiscount(cart: Cart, pct: number): Cart {
 /** The cart priced in cents (VAT does not change a VAT-inclusive total; the receipt shows the tax the till booked). */
 export function cartTotals(cart: Cart): PricedSale {
   return priceSale({
-    lines: cart.lines.map((l) => ({ product: pricedProduct(l.product), qty: l.qty })),
+    lines: cart.lines.map(pricingLine),
     discount_bp: toBasisPoints(cart.discountPct),
     vat_enabled: false,
   });
@@ -145,7 +215,7 @@ export const badTin = (pay: Payment): boolean => pay.tin.trim() !== '' && !Custo
 /** The cart's lines and discount, for a sale or a mobile-money push. */
 export function saleLines(cart: Cart) {
   return {
-    lines: cart.lines.map((l) => ({ product_id: l.product.id, qty: l.qty })),
+    lines: cartSaleLines(cart),
     ...(cart.discountPct > 0 ? { discount_pct: cart.discountPct } : {}),
   };
 }
@@ -154,7 +224,7 @@ export function saleLines(cart: Cart) {
 export function saleInput(cart: Cart, pay: Payment) {
   const phone = paymentPhone(pay);
   return {
-    lines: cart.lines.map((l) => ({ product_id: l.product.id, qty: l.qty })),
+    lines: cartSaleLines(cart),
     payment_method: saleMethod(pay)!,
     ...(pay.reference.trim() ? { payment_reference: pay.reference.trim() } : {}),
     ...(phone ? { payment_phone: phone } : {}),

@@ -9,6 +9,7 @@ import { enDay, swDay } from './i18n-day.js';
 import { enMobile, swMobile } from './i18n-mobile.js';
 import { enShift, swShift } from './i18n-shift.js';
 import { enTender, swTender } from './i18n-tender.js';
+import { enUnits, swUnits } from './i18n-units.js';
 import { signal } from './signal.js';
 
 const en = {
@@ -172,6 +173,7 @@ const en = {
   ...enMobile,
   ...enAccount,
   ...enTender,
+  ...enUnits,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -337,6 +339,7 @@ const sw: Record<MessageKey, string> = {
   ...swMobile,
   ...swAccount,
   ...swTender,
+  ...swUnits,
 };
 
 export type Lang = 'en' | 'sw';

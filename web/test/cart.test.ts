@@ -2,12 +2,15 @@
 import type { Product } from '@duka/shared';
 import { describe, expect, it } from 'vitest';
 import {
+  addLabel,
   addProduct,
   badTin,
   cartTotals,
   cashPayment,
   emptyCart,
+  lineKey,
   MOBILE,
+  measured,
   parseScan,
   referenceMissing,
   saleInput,
@@ -16,6 +19,7 @@ import {
   setPhone,
   setQty,
   shortBy,
+  typedQty,
 } from '../src/cart.js';
 
 const product = (id: string, selling_price: number, over: Partial<Product> = {}): Product =>
@@ -132,5 +136,51 @@ describe('parseScan and shortBy', () => {
     expect(shortBy({ product: p, qty: 5 })).toBe(3);
     expect(shortBy({ product: { ...p, stock: -1 }, qty: 1 })).toBe(1);
     expect(shortBy({ product: { ...p, is_service: true }, qty: 9 })).toBe(0);
+  });
+});
+
+describe('the cart by weight, by scale label and by the pack (issue 51)', () => {
+  const sugar = product('00000000-0000-4000-8000-000000000003', 3250, { unit: 'kg', stock: 2 } as Partial<Product>);
+  const crate = {
+    id: '00000000-0000-4000-8000-000000000009',
+    name: 'Crate of 24',
+    units: 24,
+    barcode: '6161100002400',
+    selling_price: 30000,
+  };
+  const beer = product('00000000-0000-4000-8000-000000000004', 1500, { stock: 30, packs: [crate] } as Partial<Product>);
+
+  it('prices a measured line once to the shilling, a pack at its price, a price label at its amount; lines as the till takes them', () => {
+    let cart = addProduct(emptyCart(), sugar, 0.335);
+    cart = addProduct(cart, beer, 1, crate);
+    cart = addProduct(cart, beer, 2);
+    cart = addLabel(cart, { ...sugar, scanned_pack: null, scale_label: { barcode: '2300003017027', qty: 0.524, amount: 1702 } });
+    // 3,250 × 0.335 = 1,088.75 → 1,089; the crate 30,000; two bottles 3,000; the label 1,702.
+    expect(cartTotals(cart).lines.map((l) => l.line_total)).toEqual([108_900, 3_000_000, 300_000, 170_200]);
+    expect(saleInput(cart, cashPayment()).lines).toEqual([
+      { product_id: sugar.id, qty: 0.335 },
+      { product_id: beer.id, qty: 1, pack_id: crate.id },
+      { product_id: beer.id, qty: 2 },
+      { product_id: sugar.id, qty: 0.524, scale_barcode: '2300003017027' },
+    ]);
+    // Counted in bottles: one crate (24) fits the 30 on the shelf; two crates (48) are 18 short.
+    expect(shortBy(cart.lines[1]!)).toBe(0);
+    expect(shortBy(addProduct(cart, beer, 1, crate).lines[1]!)).toBe(18);
+  });
+
+  it('keeps a measured quantity to 3 decimals without float tails, a label fixed, and reads a typed quantity', () => {
+    let cart = addProduct(addProduct(emptyCart(), sugar, 0.1), sugar, 0.2);
+    expect(cart.lines[0]!.qty).toBe(0.3);
+    cart = setQty(cart, lineKey(cart.lines[0]!), 1.25);
+    expect(cart.lines[0]!.qty).toBe(1.25);
+    expect([typedQty('0,5', sugar), typedQty('1.2345', sugar), typedQty('0', sugar), typedQty('0.5', beer), typedQty('2', beer)]).toEqual([
+      0.5,
+      null,
+      null,
+      null,
+      2,
+    ]);
+    expect(measured(sugar)).toBe(true);
+    expect(measured(beer)).toBe(false);
   });
 });

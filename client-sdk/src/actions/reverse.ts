@@ -3,7 +3,7 @@
  * (`checkReversal`, `returnedStockGoesTo`). Stock comes back (goods the server quarantines do not
  * move the shelf level) and what a credit sale still owed is cancelled.
  */
-import { checkReversal, type Reversal, returnedStockGoesTo, SaleReversePayload, toCents } from '@duka/shared';
+import { checkReversal, type Reversal, returnedStockGoesTo, SaleReversePayload, toCents, unitScale } from '@duka/shared';
 import { TillError } from '../errors.js';
 import { getMeta } from '../local/meta.js';
 import { moveBatches, moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
@@ -59,8 +59,10 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
         const lots = l.batches ?? [];
         const sellable = new Set((await reads.batches(trx, { product_id: l.product_id, status: 'sellable' })).map((b) => b.id));
         const back = lots.length ? lots.filter((b) => sellable.has(b.batch_id)).reduce((n, b) => n + b.qty, 0) : l.qty;
-        await moveStock(trx, l.product_id, back);
-        undo.stock![l.product_id] = (undo.stock![l.product_id] ?? 0) - back;
+        // The replica's level is in counts; the receipt's quantities are in the unit (issue 51).
+        const counts = Math.round(back * unitScale(product.unit ?? 'piece'));
+        await moveStock(trx, l.product_id, counts);
+        undo.stock![l.product_id] = (undo.stock![l.product_id] ?? 0) - counts;
         for (const b of lots) undo.batches![b.batch_id] = (undo.batches![b.batch_id] ?? 0) - b.qty;
         await moveBatches(trx, Object.fromEntries(lots.map((b) => [b.batch_id, b.qty])));
       }

@@ -17,6 +17,12 @@ export interface HttpConnectorOptions {
 export class HttpConnector implements TillConnector {
   private readonly http: HttpClient;
   private readonly probeTimeoutMs: number;
+  private heard: number | undefined;
+  /** The server's version from a sync answer's header; none: a version-1 server, older than the header. */
+  private readonly hear = (headers: Headers) => {
+    const v = Number(headers.get(PROTOCOL_HEADER) ?? 1);
+    if (Number.isInteger(v) && v > 0) this.heard = v;
+  };
 
   constructor(o: HttpConnectorOptions) {
     this.probeTimeoutMs = o.probeTimeoutMs ?? 3_000;
@@ -28,13 +34,16 @@ export class HttpConnector implements TillConnector {
     return this.http.request<TokenPair>('POST', '/auth/refresh', { body: { refresh_token: refreshToken }, signal });
   }
   async push(accessToken: string, batch: PushRequest, signal: AbortSignal): Promise<PushResponse> {
-    return this.http.request<PushResponse>('POST', '/sync/push', { token: accessToken, body: batch, signal });
+    return this.http.request<PushResponse>('POST', '/sync/push', { token: accessToken, body: batch, signal, onHeaders: this.hear });
   }
   async pull(accessToken: string, query: { cursor?: string; limit?: number }, signal: AbortSignal): Promise<PullResponse> {
-    return this.http.request<PullResponse>('GET', '/sync/pull', { token: accessToken, query, signal });
+    return this.http.request<PullResponse>('GET', '/sync/pull', { token: accessToken, query, signal, onHeaders: this.hear });
   }
   async bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse> {
-    return this.http.request<BootstrapResponse>('GET', '/sync/bootstrap', { token: accessToken, query, signal });
+    return this.http.request<BootstrapResponse>('GET', '/sync/bootstrap', { token: accessToken, query, signal, onHeaders: this.hear });
+  }
+  serverProtocol(): number | undefined {
+    return this.heard;
   }
   realtimeUrl(accessToken: string): string {
     return `${this.http.baseUrl.replace(/^http/, 'ws')}/sync/ws?access_token=${encodeURIComponent(accessToken)}`;

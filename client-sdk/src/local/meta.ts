@@ -35,6 +35,10 @@ export interface MetaValues {
   /** Last till receipt number given out. */
   receipt_seq: number;
   last_sync_at: string;
+  /** The sync protocol version the server last answered on push, pull or bootstrap (sync/protocol.ts). */
+  server_protocol: number;
+  /** Queued mutations the last push held back because the server speaks too old a protocol for them. */
+  held_for_server: number;
   /** The ADDO list version the local `addo_list` came with; absent until it was first fetched. */
   addo_list_version: number;
   /** Password verifiers for signing in again offline, by identifier (see offline-sign-in.ts). */

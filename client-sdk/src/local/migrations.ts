@@ -232,6 +232,16 @@ export const LOCAL_MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0008_stock_in_counts': {
+    // Issue 51: the till's levels are counts (one a piece, or a thousandth of a measured unit), as
+    // the server keeps them, so a weighed sale moves them exactly. A piece product's level is its
+    // count already; a measured one pulled before this held its unit (9.5 kg) and becomes 9,500.
+    async up(db: Kysely<any>) {
+      await sql`update stock set qty = cast(round(qty * 1000) as integer) where product_id in (select id from products where json_extract(data, '$.unit') in ('kg', 'g', 'l', 'ml', 'm'))`.execute(
+        db,
+      );
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => LOCAL_MIGRATIONS };

@@ -3,7 +3,7 @@
  * shared by pull and bootstrap. Each row is kept as the JSON the server sent, with the columns the
  * local reads filter on.
  */
-import { toCents } from '@duka/shared';
+import { toCents, Unit, unitScale } from '@duka/shared';
 import type { Change } from '@duka/shared';
 import { type Kysely, sql } from 'kysely';
 import type { LocalTrx } from '../local/db.js';
@@ -38,7 +38,8 @@ const SPECS: Record<string, Spec> = {
       data,
     }),
   },
-  stock: { table: 'stock', key: ['product_id'], row: (id, d) => ({ product_id: id, qty: Number(d.stock ?? 0) }) },
+  // In counts (issue 51): the product's, or the stock change's, unit says how many a unit is.
+  stock: { table: 'stock', key: ['product_id'], row: (id, d) => ({ product_id: id, qty: countOf(Number(d.stock ?? 0), d.unit) }) },
   customer: {
     table: 'customers',
     key: ['id'],
@@ -205,3 +206,9 @@ export async function clearReplica(trx: LocalTrx): Promise<void> {
 }
 
 export const parseData = <T = Data>(json: string): T => JSON.parse(json) as T;
+
+/** A level as the server answers it (in the unit; none named: a piece) as the replica's exact count. */
+function countOf(stock: number, unit: unknown): number {
+  const u = Unit.safeParse(unit ?? 'piece');
+  return Math.round(stock * unitScale(u.success ? u.data : 'piece'));
+}

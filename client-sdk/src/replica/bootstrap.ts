@@ -11,6 +11,7 @@ import type { LocalTrx } from '../local/db.js';
 import { setMeta } from '../local/meta.js';
 import { pendingCount } from '../queue.js';
 import type { SyncCtx } from '../sync/context.js';
+import { heardProtocol } from '../sync/protocol.js';
 import { applyChanges, clearReplica, EMPTIED_BY_BOOTSTRAP } from './apply.js';
 
 const STAGE_CHUNK = 300;
@@ -36,7 +37,11 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   await ctx.db.deleteFrom('bootstrap_rows').execute();
   const fetchPage = (token: string | null): Promise<BootstrapResponse> => {
     const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
-    return ctx.auth.authed(({ connector }, bearer, signal) => connector.bootstrap(bearer, query, signal));
+    return ctx.auth.authed(async ({ connector }, bearer, signal) => {
+      const answer = await connector.bootstrap(bearer, query, signal);
+      await heardProtocol(ctx.db, connector);
+      return answer;
+    });
   };
   let next: Promise<BootstrapResponse> | null = fetchPage(null);
   let done = 0;

@@ -9,6 +9,7 @@ import { DukaApiError } from '../http/errors.js';
 import { getMeta, setMeta } from '../local/meta.js';
 import { pendingCount } from '../queue.js';
 import type { SyncCtx } from '../sync/context.js';
+import { heardProtocol } from '../sync/protocol.js';
 import { applyChanges } from './apply.js';
 
 /** How the pull ended, and the ADDO list version the last page answered (none when no page came). */
@@ -22,7 +23,11 @@ export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
     let page: PullResponse;
     const sentAt = ctx.now();
     try {
-      page = await ctx.auth.authed(({ connector }, token, signal) => connector.pull(token, { cursor, limit: ctx.pullPageSize }, signal));
+      page = await ctx.auth.authed(async ({ connector }, token, signal) => {
+        const answer = await connector.pull(token, { cursor, limit: ctx.pullPageSize }, signal);
+        await heardProtocol(ctx.db, connector);
+        return answer;
+      });
       ctx.serverTime(page.server_time, sentAt);
     } catch (err) {
       // A cursor the server cannot read (another organisation's, a damaged one): start over.

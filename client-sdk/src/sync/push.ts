@@ -13,9 +13,10 @@ import type { NumberedReceipt, RejectedMutation, TillConflict } from '../events.
 import type { LocalTrx } from '../local/db.js';
 import { runUndo, type Undo } from '../local/effects.js';
 import { getMeta, setMeta } from '../local/meta.js';
-import { nextBatch, resendFrom } from '../queue.js';
+import { nextBatch, pendingCount, resendFrom } from '../queue.js';
 import type { SyncCtx } from './context.js';
 import { registerDevice, serverWentBack } from './device.js';
+import { heardProtocol, protocolNeeded, serverProtocol } from './protocol.js';
 
 export interface PushOutcome {
   pushed: number;
@@ -30,14 +31,18 @@ export async function pushQueue(ctx: SyncCtx): Promise<PushOutcome> {
   let size = ctx.pushBatchSize;
   let repairs = 0;
   for (;;) {
-    const batch = await nextBatch(ctx.db, size);
+    const batch = await pushable(ctx, await nextBatch(ctx.db, size));
     if (!batch.length) return out;
     let res: PushResponse;
     const sentAt = ctx.now();
     try {
-      res = await ctx.auth.authed(({ connector }, token, signal) =>
-        connector.push(token, { device_id: ctx.deviceId, mutations: batch }, signal),
-      );
+      res = await ctx.auth.authed(async ({ connector }, token, signal) => {
+        try {
+          return await connector.push(token, { device_id: ctx.deviceId, mutations: batch }, signal);
+        } finally {
+          await heardProtocol(ctx.db, connector);
+        }
+      });
       ctx.serverTime(res.server_time, sentAt);
     } catch (err) {
       if (!(err instanceof DukaApiError) || repairs++ >= MAX_REPAIRS || !(await repair(ctx, err, batch))) throw err;
@@ -50,6 +55,22 @@ export async function pushQueue(ctx: SyncCtx): Promise<PushOutcome> {
     recorded.conflicts.forEach((c) => ctx.events.emit('conflict', c));
     recorded.rejected.forEach((r) => ctx.events.emit('rejected', r));
   }
+}
+
+/**
+ * The batch up to the first mutation the server's protocol cannot take (a decimal, pack, scale-label
+ * or split sale queued before the server was found older, issue 51): it and the ones after it wait,
+ * in seq order, for a server that speaks it (kept in `held_for_server`, told by a `held` event).
+ */
+async function pushable(ctx: SyncCtx, batch: Mutation[]): Promise<Mutation[]> {
+  const speaks = (await serverProtocol(ctx.db)) ?? 1;
+  const first = batch.findIndex((m) => protocolNeeded(m) > speaks);
+  // The batch starts at the first pending mutation: the ones from `first` on wait.
+  const held = first < 0 ? 0 : (await pendingCount(ctx.db)) - first;
+  if (((await getMeta(ctx.db, 'held_for_server')) ?? 0) !== held) await setMeta(ctx.db, 'held_for_server', held);
+  if (first < 0) return batch;
+  ctx.events.emit('held', { count: held, server_protocol: speaks, needed: protocolNeeded(batch[first]!) });
+  return batch.slice(0, first);
 }
 
 /** Fix what the server said about the queue; answers whether pushing again can help. */

@@ -5,7 +5,7 @@
  * command (GS ( k), which prints sharper than a picture and costs a few bytes.
  * The same model and options always give the same bytes: web/test/golden/ holds them.
  */
-import { formatTzs } from '@duka/shared';
+import { formatTzs, perUnitText, quantityText } from '@duka/shared';
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { phoneForPeople } from '../format.js';
 import { type MessageKey, t } from '../i18n.js';
@@ -83,7 +83,7 @@ export function layOutReceipt(m: ReceiptModel, { width, language = 'esc-pos', co
   dashes();
   for (const l of m.lines) {
     e.line(l.name);
-    row(`  ${l.qty} x ${bare(l.unitPrice)}`, bare(l.total));
+    row(`  ${quantityText(l.qty, l.unit)} x ${bare(l.unitPrice)}${perUnitText(l.unit)}`, bare(l.total));
   }
   dashes();
 

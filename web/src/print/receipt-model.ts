@@ -13,6 +13,7 @@ import {
   type SaleMethod,
   type Store,
   toCents,
+  type Unit,
 } from '@duka/shared';
 import { fiscalStamp } from '../fiscal.js';
 
@@ -28,7 +29,10 @@ export type PrintableSale = Omit<Receipt, 'cash_tendered' | 'change_given'> & {
 
 export interface ReceiptLine {
   name: string;
+  /** In `unit` (0.5 kg); a line by the pack counts packs, its name says which (issue 51). */
   qty: number;
+  /** A measured product's unit; none for pieces and packs. */
+  unit?: Unit;
   unitPrice: number;
   total: number;
 }
@@ -123,7 +127,7 @@ export function receiptModel(sale: PrintableSale, { shop, store, cashier, zone }
     date: shopDate(sale.created_at, zone),
     cashier,
     status: sale.status,
-    lines: sale.lines.map((l) => ({ name: l.product_name, qty: l.qty, unitPrice: toCents(l.unit_price), total: toCents(l.line_total) })),
+    lines: sale.lines.map(receiptLine),
     subtotal: toCents(sale.subtotal),
     discount: toCents(sale.discount),
     discountPct: sale.discount_pct,
@@ -180,4 +184,11 @@ export function shopDate(iso: string, zone: string): string {
   }
   const [y, m, d] = date.split('-');
   return `${d}/${m}/${y} ${time.slice(0, 5)}`;
+}
+
+/** A sale line as printed: a pack's as packs of its name, a measured one's in its unit, a piece's as before. */
+function receiptLine(l: PrintableSale['lines'][number]): ReceiptLine {
+  const money = { unitPrice: toCents(l.unit_price), total: toCents(l.line_total) };
+  if (l.pack) return { name: `${l.product_name} (${l.pack.name})`, qty: l.pack.qty, ...money };
+  return { name: l.product_name, qty: l.qty, ...(l.unit && l.unit !== 'piece' ? { unit: l.unit } : {}), ...money };
 }

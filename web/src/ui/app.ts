@@ -6,7 +6,8 @@
 import type { Receipt, Till, TillUser } from '@duka/client-sdk';
 import type { Organisation, Product, Store } from '@duka/shared';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { addProduct, type Cart, emptyCart, parseScan } from '../cart.js';
+import { addLabel, addProduct, type Cart, emptyCart, measured, parseScan } from '../cart.js';
+import { AskQuantity } from './ask-quantity.js';
 import { lang, setLang, shopZone, t } from '../i18n.js';
 import { PrinterButton, PrinterPanel } from '../print/printer-panel.js';
 import { host } from '../till-host.js';
@@ -87,7 +88,9 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
   useTillEvent(till, 'conflict', bump);
   useTillEvent(till, 'rejected', bump);
   useUnsentGuard(status.pending);
-  useScanFocus(view === 'sell' && !receipt);
+  // A product sold by a measure asks how much (issue 51); a scale label or a pack says it itself.
+  const [asking, setAsking] = useState<Product | null>(null);
+  useScanFocus(view === 'sell' && !receipt && !asking);
   const conflicts = useLoad(async () => (await till.conflicts()).length, [till, version], 0);
   const shiftOpen = useLoad(async () => (await till.currentShift()) !== null, [till, version], true);
   const shop = useLoad(() => till.organisation(), [till, version], null as Organisation | null);
@@ -95,12 +98,15 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
   // Set while rendering, so this very render (and every date in it) reads the shop's clock.
   if (shop?.timezone) shopZone.set(shop.timezone);
 
-  const add = useCallback((p: Product) => setCart((c) => addProduct(c, p)), []);
+  const add = useCallback((p: Product) => (measured(p) ? setAsking(p) : setCart((c) => addProduct(c, p))), []);
   const scan = async (typed: string) => {
     const { code, qty } = parseScan(typed);
     try {
       const product = await till.productByCode(code);
-      if (product) setCart((c) => addProduct(c, product, qty));
+      if (product?.scale_label) setCart((c) => addLabel(c, product));
+      else if (product?.scanned_pack) setCart((c) => addProduct(c, product, qty, product.scanned_pack!));
+      else if (product && measured(product)) setAsking(product);
+      else if (product) setCart((c) => addProduct(c, product, qty));
       setNotice(product ? null : t('products.not_found', { code }));
     } catch (err) {
       setNotice(errorText(err));
@@ -166,6 +172,12 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
         receipt
           ? html`<${ReceiptView} till=${till} version=${version} sale=${receipt} shop=${shop} store=${store} onClose=${closeReceipt}
               onScan=${(code: string) => (closeReceipt(), setView('sell'), scan(code))} />`
+          : null
+      }
+      ${
+        asking
+          ? html`<${AskQuantity} product=${asking} onCancel=${() => setAsking(null)}
+              onAdd=${(qty: number) => (setCart((c) => addProduct(c, asking, qty)), setAsking(null))} />`
           : null
       }
       ${signOutBlocked ? html`<${SignOutBlocked} till=${till} pending=${status.pending} onClose=${() => setSignOutBlocked(false)} />` : null}

@@ -6,14 +6,17 @@
  * mobile-wait.ts).
  */
 import { PushUnavailableError, type Receipt, type Till, type TillUser } from '@duka/client-sdk';
-import { formatTzs, holdsPermission, isMobileMoney, PaymentMethod, type SaleMethod } from '@duka/shared';
+import { formatTzs, holdsPermission, isMobileMoney, PaymentMethod, quantityText, type SaleMethod } from '@duka/shared';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   badTin,
   type Cart,
+  type CartLine,
   cartTotals,
   cashPayment,
+  lineKey,
   MOBILE,
+  measured,
   type Payment,
   referenceMissing,
   saleInput,
@@ -22,6 +25,7 @@ import {
   setDiscount,
   setQty,
   shortBy,
+  typedQty,
 } from '../cart.js';
 import { t } from '../i18n.js';
 import { CustomerPicker } from './customer-picker.js';
@@ -155,17 +159,12 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
       <ul class="lines">
         ${cart.lines.map(
           (l, i) => html`
-            <li key=${l.product.id} data-testid="cart-line" data-product-id=${l.product.id}>
-              <span class="name">${l.product.name}</span>
-              <span class="qty">
-                <button aria-label="-" data-testid="cart-dec" onClick=${() => onCart(setQty(cart, l.product.id, l.qty - 1))}>−</button>
-                <input type="number" min="1" step="1" aria-label=${t('cart.qty')} data-testid="cart-qty" value=${l.qty}
-                  onChange=${(e: any) => onCart(setQty(cart, l.product.id, Number(e.currentTarget.value)))} />
-                <button aria-label="+" data-testid="cart-inc" onClick=${() => onCart(setQty(cart, l.product.id, l.qty + 1))}>+</button>
-              </span>
+            <li key=${lineKey(l)} data-testid="cart-line" data-product-id=${l.product.id} data-qty=${l.qty}>
+              <span class="name">${l.product.name}${l.pack ? ` · ${l.pack.name}` : ''}${l.label ? ` · ${t('units.label')}` : ''}</span>
+              <${LineQty} cart=${cart} line=${l} onCart=${onCart} />
               <span class="amount">${formatTzs(totals.lines[i]?.line_total ?? 0)}</span>
-              <button class="remove" aria-label=${t('cart.remove')} onClick=${() => onCart(setQty(cart, l.product.id, 0))}>×</button>
-              ${shortBy(l) > 0 ? html`<span class="warn oversold" data-testid="oversell-warning">${t('cart.oversold', { n: Math.max(0, l.product.stock), qty: l.qty })}</span>` : null}
+              <button class="remove" aria-label=${t('cart.remove')} onClick=${() => onCart(setQty(cart, lineKey(l), 0))}>×</button>
+              ${shortBy(l) > 0 ? html`<span class="warn oversold" data-testid="oversell-warning">${t('cart.oversold', { n: quantityText(Math.max(0, l.product.stock), l.product.unit), qty: quantityText(l.qty, l.product.unit) })}</span>` : null}
             </li>
           `,
         )}
@@ -244,9 +243,32 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
   `;
 }
 
+/**
+ * A line's quantity (issue 51): a piece's or a pack's whole, with − and +; a measured product's
+ * typed in its unit (0.5 kg, a decimal field); a scale label's as the label says it, fixed.
+ */
+function LineQty({ cart, line: l, onCart }: { cart: Cart; line: CartLine; onCart: (cart: Cart) => void }) {
+  const key = lineKey(l);
+  const unit = l.product.unit ?? 'piece';
+  if (l.label) return html`<span class="qty fixed-qty" data-testid="cart-qty-text">${quantityText(l.qty, unit)}</span>`;
+  if (!l.pack && measured(l.product))
+    return html`<span class="qty">
+      <input inputmode="decimal" aria-label=${t('cart.qty')} data-testid="cart-qty" value=${l.qty}
+        onChange=${(e: any) => onCart(setQty(cart, key, typedQty(e.currentTarget.value, l.product) ?? l.qty))} />
+      <span class="unit" data-testid="cart-qty-text">${quantityText(l.qty, unit)}</span>
+    </span>`;
+  return html`<span class="qty">
+    <button aria-label="-" data-testid="cart-dec" onClick=${() => onCart(setQty(cart, key, l.qty - 1))}>−</button>
+    <input type="number" min="1" step="1" aria-label=${t('cart.qty')} data-testid="cart-qty" value=${l.qty}
+      onChange=${(e: any) => onCart(setQty(cart, key, Number(e.currentTarget.value)))} />
+    <button aria-label="+" data-testid="cart-inc" onClick=${() => onCart(setQty(cart, key, l.qty + 1))}>+</button>
+  </span>`;
+}
+
 /** On a phone the cart is a drawer: this bar at the bottom of the products shows what is in it and opens it. */
 export function CartToggle({ cart, onOpen }: { cart: Cart; onOpen: () => void }) {
-  const items = cart.lines.reduce((n, l) => n + l.qty, 0);
+  // A weighed line is one item (0.5 kg of sugar is not half an item).
+  const items = cart.lines.reduce((n, l) => n + (l.label || (!l.pack && measured(l.product)) ? 1 : l.qty), 0);
   return html`<button class="cart-toggle primary" data-testid="cart-open" onClick=${onOpen}>
     ${t('cart.open', { n: items, total: formatTzs(cartTotals(cart).total) })}
   </button>`;

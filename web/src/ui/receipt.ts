@@ -6,7 +6,7 @@
  * gets its store number and its TRA fiscal receipt as soon as the server's copy arrives.
  */
 import type { Receipt, Till } from '@duka/client-sdk';
-import { formatTzs, type Organisation, type Store } from '@duka/shared';
+import { formatTzs, type Organisation, perUnitText, quantityText, type Store } from '@duka/shared';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { phoneForPeople } from '../format.js';
 import { formatTime, shopZone, t } from '../i18n.js';
@@ -146,7 +146,7 @@ function Lines({ m }: { m: ReceiptModel }) {
         ${m.lines.map(
           (l, i) => html`
             <tr key=${i}><td colspan="2">${l.name}</td></tr>
-            <tr><td>${l.qty} × ${formatTzs(l.unitPrice)}</td><td class="num">${formatTzs(l.total)}</td></tr>
+            <tr><td data-testid="receipt-qty">${quantityText(l.qty, l.unit)} × ${formatTzs(l.unitPrice)}${perUnitText(l.unit)}</td><td class="num">${formatTzs(l.total)}</td></tr>
           `,
         )}
       </tbody>

@@ -2,15 +2,41 @@
  * The sale as the till's stages build it (issue 50): each stage reads what the ones before it
  * found and answers its own part, which the next ones take. Nothing here is written until `writeSale`.
  */
-import type { BatchAllocation, Customer, PricedSale, PriceMode, Product, SaleCreatePayload, SaleMethod, TenderPart } from '@duka/shared';
+import type {
+  BatchAllocation,
+  Customer,
+  PricedSale,
+  PriceMode,
+  Product,
+  ProductPack,
+  SaleCreatePayload,
+  SaleMethod,
+  TenderPart,
+} from '@duka/shared';
 import type { SellInput } from '../../types.js';
 import type { Shop } from '../context.js';
 
-/** A line of the sale merged per product (`mergeSaleLines`): `index` is its first line in the input. */
+/**
+ * A line of the sale merged per product and pack (`mergeSaleLines`): `index` is its first line in
+ * the input. `qty` is in counts of the product's unit (issue 51: grams of a kg product); a line by
+ * the pack has its `pack` and how many (`packs`), qty = packs × the pack's units; `label` is the
+ * part sold by shop-scale price labels (counts, and the labels' amount in cents), as the server's.
+ */
 export interface SaleLine {
   index: number;
   product_id: string;
   qty: number;
+  pack?: { pack: ProductPack; packs: number };
+  label?: { qty: number; amount: number };
+}
+
+/** A line scanned from a scale label, kept whole so the queued sale carries the label (`scale_barcode`). */
+export interface LabelLine {
+  index: number;
+  product_id: string;
+  /** Counts of the product's unit. */
+  qty: number;
+  barcode: string;
 }
 
 /** `resolveLines`: the shop, the merged lines with their products, the customer, the price mode and discount. */
@@ -18,6 +44,8 @@ export interface ResolvedSale {
   input: SellInput;
   shop: Shop;
   lines: SaleLine[];
+  /** The lines read from scale labels, as scanned (their quantities are inside `lines` too). */
+  labels: LabelLine[];
   products: Map<string, Product>;
   customer: Customer | null;
   mode: PriceMode;

@@ -55,7 +55,6 @@ function people(p: PlannedSale) {
 
 function tail(p: PlannedSale, source: Source, createdAt: string) {
   const { tendered, change } = p.tender;
-  const { priced } = p;
   return {
     source,
     client_created_at: createdAt,
@@ -67,7 +66,7 @@ function tail(p: PlannedSale, source: Source, createdAt: string) {
     void_reason: null,
     voided_at: null,
     created_at: createdAt,
-    lines: priced.lines.map((l) => toReceiptLine(l, p.taken.lots.get(l.product_id) ?? [])),
+    lines: receiptLines(p),
     // Numbered by the server when the sale reaches it; the till shows it once synced.
     fiscal: null,
     sync_state: 'pending' as const,
@@ -76,4 +75,18 @@ function tail(p: PlannedSale, source: Source, createdAt: string) {
 
 export function localReceipt(p: PlannedSale, payload: QueuedSale, source: Source, createdAt: string): Receipt {
   return { ...head(p, payload), ...money(p), ...people(p), ...tail(p, source, createdAt) };
+}
+
+/**
+ * The lines in their units (`toReceiptLine`): a pack line names its pack (a loose line leaves it
+ * out, as before packs); a product's lots on its first line, as the server's receipt has them.
+ */
+function receiptLines(p: PlannedSale) {
+  const seen = new Set<string>();
+  return p.priced.lines.map((l) => {
+    const lots = seen.has(l.product_id) ? [] : (p.taken.lots.get(l.product_id) ?? []);
+    seen.add(l.product_id);
+    const pack = l.pack && p.sale.lines.find((s) => s.pack?.pack.id === l.pack!.id)?.pack;
+    return toReceiptLine(l, lots, pack ? { id: pack.pack.id, name: pack.pack.name, qty: pack.packs } : undefined);
+  });
 }

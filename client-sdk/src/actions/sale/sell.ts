@@ -10,13 +10,10 @@ import type { ActionCtx } from '../context.js';
 import { saleStages as stage } from './pipeline.js';
 import { policyFor } from './policy.js';
 import { checkInput } from './resolve-lines.js';
-import { acceptPayments } from './settle-tender.js';
 
 /** `id`: the sale's id, new unless the sale takes over one already given (a mobile-money push paid in cash instead). */
 export async function sell(ctx: ActionCtx, input: SellInput, id: string = newId()): Promise<Receipt> {
   checkInput(input);
-  // PROTOCOL GATE call site (issue 51): a split sale only for a server that takes it.
-  if (input.payments !== undefined) await acceptPayments(ctx, input);
   const receipt = await ctx.db.transaction().execute(async (trx) => {
     const sale = await stage.resolveLines(trx, input, ctx.now());
     const policy = policyFor(sale.shop.store);

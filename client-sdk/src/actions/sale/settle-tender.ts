@@ -19,7 +19,7 @@ import {
 } from '@duka/shared';
 import { TillError } from '../../errors.js';
 import type { SellInput } from '../../types.js';
-import { type ActionCtx, invalid } from '../context.js';
+import { invalid } from '../context.js';
 import type { ResolvedSale, TillTender } from './draft.js';
 
 /** How a sale says it is paid, as the server's body says it: `payment_method`, or `payments`, not both unless they agree. */
@@ -35,14 +35,6 @@ export function checkPaymentInput(input: SellInput): void {
   const parsed = PaymentInput.safeParse(input);
   if (!parsed.success) throw invalid(parsed.error.issues[0]);
 }
-
-/**
- * PROTOCOL GATE (issue 51): the one place a sale paid several ways is let into the till, before
- * anything is read or queued (`sell`). A split sale must not be queued for a server that speaks a
- * sync protocol below 2; the lead wires the version check (till-units' gate) here, e.g. throwing a
- * `TillError` naming `payments`. Until then every `payments` input is accepted.
- */
-export async function acceptPayments(_ctx: ActionCtx, _input: SellInput & { payments: unknown[] }): Promise<void> {}
 
 export function settleTender(sale: ResolvedSale, priced: PricedSale): TillTender {
   const { input } = sale;

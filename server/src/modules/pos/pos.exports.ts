@@ -4,6 +4,7 @@ export { posSaleBooking } from './services/held-sale.js';
 export { priceLines } from './sale/price-lines.js';
 export { recordSales, type SaleRequest } from './sale/pipeline.js';
 export { deferSaleStock, writeDeferredStock } from './sale/deferred-stock.js';
+export { readScaleLabels, type ScaleLabels } from './sale/scale-labels.js';
 export { posSummary } from './services/transactions.js';
 
 // For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.

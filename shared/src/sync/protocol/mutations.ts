@@ -28,8 +28,18 @@ export const SaleCreatePayload = z
       .array(
         z.object({
           product_id: z.uuid(),
-          qty: QuantityInput,
-          unit_price: MoneyInput.meta({ description: "Per piece, or per one of a measured product's unit (per kg)" }),
+          qty: QuantityInput.meta({
+            description:
+              "In the product's unit: whole for a piece product, up to 3 decimals for a measured one (protocol 2); packs, whole, on a line by the pack",
+          }),
+          unit_price: MoneyInput.meta({
+            description:
+              "Per piece, or per one of a measured product's unit (per kg); on a line by the pack, one pack's price as the till charged it",
+          }),
+          pack_id: z.uuid().optional().meta({
+            description:
+              "Sold by this pack of the product (issue 51, protocol 2): qty counts whole packs, stock falls by packs × the pack's units, and the pack is booked at the price the till charged",
+          }),
           scale_barcode: z
             .string()
             .regex(/^\d{13}$/)

@@ -6,12 +6,20 @@
  *    websocket pokes. From 2026-11 the till names its version in the `Duka-Sync-Protocol` header
  *    of push, pull and bootstrap; a request without it comes from a till older than the header,
  *    which spoke version 1.
+ * 2: (issue 51) a `sale.create` line's `qty` takes up to 3 decimals for a measured product, a line
+ *    carries `pack_id` and `scale_barcode`, and a sale carries `payments` (split tender). The server
+ *    answers its own version in the same header on push, pull and bootstrap; a till refuses these
+ *    features, and holds such queued mutations, while its server answers < 2 (or no header: 1).
+ *    Version-1 requests are served unchanged.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 /**
  * The oldest version the server still serves. Raise it, with a line in the history above, only when
  * a change breaks older tills: they are answered 426 `UNSUPPORTED_PROTOCOL` and ask to be updated.
  */
 export const MIN_SUPPORTED_PROTOCOL_VERSION = 1;
-/** The request header carrying the till's protocol version on push, pull and bootstrap. */
+/**
+ * The header carrying the till's protocol version on push, pull and bootstrap requests, and the
+ * server's own version on their answers (from version 2; an answer without it is from a version-1 server).
+ */
 export const PROTOCOL_HEADER = 'duka-sync-protocol';

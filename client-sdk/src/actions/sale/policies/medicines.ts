@@ -27,7 +27,8 @@ async function checkPrescriptions(_db: LocalExec, sale: ResolvedSale): Promise<v
 }
 
 async function fefoLots(db: LocalExec, sale: ResolvedSale): Promise<Map<string, BatchAllocation[]>> {
-  const tracked = sale.lines.filter((l) => {
+  // One line per product: a box and loose strips of a medicine take their lots together (issue 51).
+  const tracked = perProduct(sale).filter((l) => {
     const p = sale.products.get(l.product_id)!;
     return p.track_batches && !p.is_service;
   });
@@ -56,6 +57,16 @@ async function fefoLots(db: LocalExec, sale: ResolvedSale): Promise<Map<string, 
     allocations.set(l.product_id, fefo.allocations);
   }
   return allocations;
+}
+
+/** The sale's lines summed per product (counts), named by the first. */
+function perProduct(sale: ResolvedSale): Array<{ index: number; product_id: string; qty: number }> {
+  const merged = new Map<string, { index: number; product_id: string; qty: number }>();
+  for (const l of sale.lines) {
+    const seen = merged.get(l.product_id);
+    merged.set(l.product_id, { index: seen?.index ?? l.index, product_id: l.product_id, qty: (seen?.qty ?? 0) + l.qty });
+  }
+  return [...merged.values()];
 }
 
 export const medicinePolicy: SalePolicy = { checkRules: checkPrescriptions, takeLots: fefoLots };

@@ -25,7 +25,7 @@ const pricingOf = (p: ProductRow) => ({
  */
 export interface PricingSale {
   set: { products: Map<string, ProductRow>; store: Pick<SaleSet['store'], 'vat_enabled'> };
-  request: { opts: Pick<SaleOptions, 'unitPrices'> };
+  request: { opts: Pick<SaleOptions, 'unitPrices' | 'packPrices'> };
 }
 export interface PricingLines {
   /**
@@ -37,7 +37,7 @@ export interface PricingLines {
     product_id: string;
     qty: number;
     unit_price?: number;
-    pack?: { row: ProductPackRow; packs: number };
+    pack?: { row: Pick<ProductPackRow, 'id' | 'units' | 'selling_price'>; packs: number };
     label?: PricingLine['label'];
   }>;
   discountBp: number;
@@ -49,10 +49,11 @@ export function priceLines(sale: PricingSale, resolved: PricingLines): PricedSal
   return priceSale({
     lines: resolved.lines.map<PricingLine>((l) => {
       const p = set.products.get(l.product_id)!;
-      // A till's or a quote's price is per product: it is the loose unit's, never a pack's.
+      // A till's or a quote's price per product is the loose unit's, never a pack's; a pushed pack line names its own.
       if (l.pack) {
         const { id, units, selling_price } = l.pack.row;
-        return { product: pricingOf(p), qty: l.pack.packs, pack: { id, units, selling_price, unit: p.unit }, unit_price: l.unit_price };
+        const packPrice = l.unit_price ?? request.opts.packPrices?.get(id);
+        return { product: pricingOf(p), qty: l.pack.packs, pack: { id, units, selling_price, unit: p.unit }, unit_price: packPrice };
       }
       const unitPrice = l.unit_price ?? request.opts.unitPrices?.get(p.id);
       return { product: pricingOf(p), qty: l.qty, unit_price: unitPrice, ...(l.label ? { label: l.label } : {}) };

@@ -31,6 +31,8 @@ export interface SaleOptions {
   tillParts?: TenderPart[];
   /** Offline: the unit price the till charged per product, cents (reconciled by the caller). */
   unitPrices?: Map<string, number>;
+  /** Offline (issue 51): one pack's price as the till charged it, per pack id, cents (booked as charged). */
+  packPrices?: Map<string, number>;
   /** A push at checkout the provider confirmed paid: the sale is booked verified, never waiting for a match. */
   paymentConfirmed?: boolean;
   /** Offline: the member of the organisation who rang it up (checked by the caller); default the actor. */

@@ -148,6 +148,8 @@ export const KINDS: EntityKind[] = [
           product_id: r.product_id,
           store_id: r.store_id,
           stock: fromCount(Number(r.qty), r.unit),
+          // So a till keeps the level as an exact count without its product at hand.
+          unit: r.unit,
           updated_at: iso(Number(r.updated_at)),
         },
       }));

@@ -8,6 +8,7 @@
 import {
   changeFor,
   checkTender,
+  decodeScaleBarcode,
   fromCents,
   type LineBatchInput,
   type Mutation,
@@ -15,6 +16,7 @@ import {
   type PaymentsBreach,
   quantityFault,
   type SaleConflict,
+  scaleLine,
   splitTender,
   type TenderBreach,
   type TenderPart,
@@ -29,7 +31,7 @@ import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
 import { orgProductsById } from '../../../modules/inventory/inventory.exports.js';
-import { priceLines, recordSales, type SaleRequest } from '../../../modules/pos/pos.exports.js';
+import { priceLines, readScaleLabels, recordSales, type SaleRequest, type ScaleLabels } from '../../../modules/pos/pos.exports.js';
 import { recordConflicts } from './conflicts.js';
 import { parsePayload, type SalePayload } from './mutators.js';
 import { priceHistory, reconcilePrices } from './reconcile.js';
@@ -83,10 +85,16 @@ export async function applySales(
   const cashierIds = [...new Set([tx.actor.userId, ...valid.flatMap((v) => (v.p.cashier_id ? [v.p.cashier_id] : []))])];
   const productIds = [...new Set(valid.flatMap((v) => v.p.lines.map((l) => l.product_id)))];
   const ats = valid.map((v) => v.at);
-  const [members, products, prices] = await Promise.all([
+  const [members, products, prices, labels] = await Promise.all([
     tx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', cashierIds).where('org_id', '=', orgId).execute(),
     orgProductsById(tx, orgId, productIds),
     priceHistory(tx.db, orgId, productIds, Math.min(...ats), Math.max(...ats)),
+    // Only a push with a scale label reads them (a price label's amount is in the till's total).
+    readScaleLabels(
+      tx,
+      orgId,
+      valid.map((v) => ({ input: { lines: v.p.lines } })),
+    ),
   ]);
   const member = new Map(members.map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]));
 
@@ -98,12 +106,18 @@ export async function applySales(
       results[i] = rejected(m, new ValidationError('payload.cashier_id', 'is not a member of this organisation'));
       continue;
     }
-    const tender = tillTender(p, products);
+    const tender = tillTender(p, products, labels);
     if ('breach' in tender) {
       results[i] = rejected(m, new ValidationError(`payload.${tender.breach.field}`, tender.breach.message));
       continue;
     }
-    const priced = reconcilePrices(p.lines, at, products, prices);
+    // A pack line's price is one pack's (issue 51): booked as the till charged it, not reconciled per unit.
+    const priced = reconcilePrices(
+      p.lines.filter((l) => !l.pack_id),
+      at,
+      products,
+      prices,
+    );
     const cashier = cashierConflict(tx.actor.userId, named, member);
     if (cashier) priced.conflicts.push(cashier);
     if (clockConflict) priced.conflicts.push(clockConflict);
@@ -117,6 +131,7 @@ export async function applySales(
           product_id: l.product_id,
           qty: l.qty,
           ...(l.scale_barcode ? { scale_barcode: l.scale_barcode } : {}),
+          ...(l.pack_id ? { pack_id: l.pack_id } : {}),
         })),
       },
       opts: {
@@ -129,6 +144,7 @@ export async function applySales(
         clientReceiptNumber: p.client_receipt_number,
         deviceId: device.id,
         unitPrices: priced.unitPrices,
+        packPrices: packPricesOf(p),
         cashierId: tx.actor.userId,
         lineBatches,
         shiftId: p.shift_id,
@@ -185,12 +201,13 @@ export async function applySales(
 function tillTender(
   p: SalePayload,
   products: Map<string, ProductRow>,
+  labels: ScaleLabels,
 ): { change?: number; parts?: TenderPart[] } | { breach: TenderBreach | PaymentsBreach } {
   // A line the sale's rules refuse (a product the shop lacks, a quantity its unit cannot take) is theirs to name.
   const unitOf = (productId: string) => products.get(productId)?.unit;
   if (p.cash_tendered === undefined && !p.payments) return {};
-  if (p.lines.some((l) => !unitOf(l.product_id) || quantityFault(l.qty, unitOf(l.product_id)!))) return {};
-  const total = tillTotal(p, products);
+  if (p.lines.some((l) => !unitOf(l.product_id) || quantityFault(l.qty, l.pack_id ? 'piece' : unitOf(l.product_id)!))) return {};
+  const total = tillTotal(p, products, labels);
   if (p.payments) {
     const split = splitTender(
       total,
@@ -203,20 +220,43 @@ function tillTender(
   return breach ? { breach } : { change: changeFor(total, tendered) };
 }
 
-/** The sale's total at the till's own prices, each line's quantity counted in its product's unit. */
-function tillTotal(p: SalePayload, products: Map<string, ProductRow>): number {
+/**
+ * The sale's total at the till's own prices, each line's quantity counted in its product's unit; a
+ * price label's line at the label's printed amount, as the till charged it.
+ */
+function tillTotal(p: SalePayload, products: Map<string, ProductRow>, labels: ScaleLabels): number {
   const unitOf = (productId: string) => products.get(productId)!.unit;
   const { total } = priceLines(
     { set: { products, store: { vat_enabled: 0 } }, request: { opts: {} } },
     {
+      // A pack line is its packs at the till's price of one: its units leave the total as it is.
       lines: p.lines.map((l) => ({
         product_id: l.product_id,
-        qty: toCount(l.qty, unitOf(l.product_id)!),
+        qty: l.pack_id ? l.qty : toCount(l.qty, unitOf(l.product_id)!),
         unit_price: toCents(l.unit_price),
+        ...(l.pack_id ? { pack: { row: { id: l.pack_id, units: 1, selling_price: null }, packs: l.qty } } : {}),
+        ...labelPart(l, labels),
       })),
       discountBp: toBasisPoints(p.discount_pct ?? 0),
       priceMode: p.price_mode ?? 'retail',
     },
   );
   return total;
+}
+
+/** One pack's price as the till charged it, per pack the sale's lines name (the first line's, as lines merge). */
+function packPricesOf(p: SalePayload): Map<string, number> | undefined {
+  const prices = new Map<string, number>();
+  for (const l of p.lines) if (l.pack_id && !prices.has(l.pack_id)) prices.set(l.pack_id, toCents(l.unit_price));
+  return prices.size ? prices : undefined;
+}
+
+/** A price label's line: its whole quantity charged the printed amount (cents); nothing for any other line (or a label the sale's rules will refuse). */
+function labelPart(l: SalePayload['lines'][number], labels: ScaleLabels): { label?: { qty: number; amount: number } } {
+  const label = l.scale_barcode ? decodeScaleBarcode(l.scale_barcode, labels.config) : null;
+  const product = label && labels.byCode.get(label.item_code);
+  if (!label || !product || product.id !== l.product_id) return {};
+  const sold = scaleLine(label, { unit: product.unit, unitPrice: Number(product.selling_price) });
+  if (!('amount' in sold) || sold.amount === undefined || quantityFault(l.qty, product.unit)) return {};
+  return { label: { qty: toCount(l.qty, product.unit), amount: sold.amount } };
 }

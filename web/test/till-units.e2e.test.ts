@@ -1,0 +1,80 @@
+/**
+ * Issue 51 in a real Chromium: 0.5 kg of sugar typed into the till's quantity prompt, a 1.25 kg
+ * shop-scale label scanned, and one carton scanned by its pack barcode, sold offline, synced; the
+ * cart and receipt speak the unit, and the server's stock is exact to the gram.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerOwner, type Session } from '../../test/setup/factories.js';
+import { expectPending, openApp, pickMethod, scan, signIn, startShop, type Shop, whenOfflineReady } from './browser.js';
+
+const SCALES = { enabled: true, rules: [{ prefix: '21', item_digits: 5, value: 'weight', value_digits: 5, decimals: 3 }] };
+/** Item 00042, 1.250 kg. */
+const LABEL_1250 = '2100042012509';
+const SUGAR = { name: 'Sukari', unit: 'kg', barcode: '6161100000901', scale_code: '00042', selling_price: 3200, stock: 10 };
+const SODA = {
+  name: 'Soda 500ml',
+  barcode: '6161100000017',
+  selling_price: 1000,
+  stock: 30,
+  packs: [{ name: 'Crate of 24', units: 24, barcode: '6161100002400', selling_price: 22000 }],
+};
+
+describe('the browser till: by weight, by scale label and by the pack', () => {
+  let shop: Shop;
+  let owner: Session;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    shop = await startShop();
+    owner = await registerOwner(shop.t);
+    const org = await shop.t.request('PATCH', '/accounts/organisation', { token: owner.token, body: { scale_barcodes: SCALES } });
+    expect(org.status, org.text).toBe(200);
+    for (const p of [SUGAR, SODA]) {
+      const res = await shop.t.request('POST', '/inventory/products', { token: owner.token, body: p });
+      expect(res.status, res.text).toBe(200);
+      ids[p.name] = res.body.data.id;
+    }
+  }, 120_000);
+  afterAll(() => shop?.close());
+
+  it('sells 0.5 kg typed, a 1.25 kg label and a crate offline; synced, the server’s stock is exact to the gram', async () => {
+    const { context, page } = await openApp(shop);
+    await signIn(page, owner.phone, owner.password);
+    await whenOfflineReady(page);
+    await context.setOffline(true);
+
+    // Sugar's own barcode asks how much; 0,5 (a comma, as a phone's pad may type it) is 0.5 kg.
+    await scan(page, SUGAR.barcode);
+    await page.getByTestId('ask-quantity-input').fill('0,5');
+    expect(await page.getByTestId('ask-quantity-add').textContent()).toContain('0.5 kg');
+    await page.getByTestId('ask-quantity-input').press('Enter');
+    await scan(page, LABEL_1250);
+    await scan(page, '6161100002400');
+
+    const lines = page.getByTestId('cart-line');
+    await expect.poll(() => lines.count()).toBe(3);
+    expect(await lines.evaluateAll((els) => els.map((e) => e.getAttribute('data-qty')))).toEqual(['0.5', '1.25', '1']);
+    expect(await page.getByTestId('cart-qty-text').allTextContents()).toEqual(['0.5 kg', '1.25 kg']);
+    expect(await lines.nth(2).textContent()).toContain('Crate of 24');
+    // 1,600 + 4,000 + 22,000.
+    expect(await page.getByTestId('cart-total').getAttribute('data-cents')).toBe('2760000');
+
+    await pickMethod(page, 'Cash');
+    await page.getByTestId('charge').click();
+    await page.getByTestId('receipt').waitFor();
+    expect(await page.getByTestId('receipt-qty').allTextContents()).toEqual([
+      expect.stringMatching(/^1\.75 kg × .*3,200.*\/kg$/),
+      expect.stringMatching(/^1 × .*22,000/),
+    ]);
+    await page.getByTestId('receipt-close').click();
+    await expectPending(page, 1);
+
+    await context.setOffline(false);
+    await expectPending(page, 0, 20_000);
+    const stock = async (id: string) => (await shop.t.request('GET', `/inventory/products/${id}`, { token: owner.token })).body.data.stock;
+    expect([await stock(ids.Sukari!), await stock(ids['Soda 500ml']!)]).toEqual([8.25, 6]);
+    const sales = await shop.t.request('GET', '/pos/transactions', { token: owner.token });
+    expect(sales.body.data.map((s: { total: number }) => s.total)).toEqual([27600]);
+    await context.close();
+  }, 60_000);
+});
