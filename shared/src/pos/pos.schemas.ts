@@ -7,6 +7,7 @@ import { TzMobileNumber } from '../msisdn.js';
 import { QuantityInput, Unit } from '../inventory/units.js';
 import { LineBatch } from '../pharmacy/batch.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
+import { RefundLines } from './refund-rules.js';
 
 export const TransactionStatus = z.enum(['paid', 'credit', 'refunded', 'void']);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
@@ -179,6 +180,9 @@ export const TransactionLine = z
       description:
         'The pack the line was sold in (qty is then its units, unit_price one pack’s price); null: loose (always given by the server)',
     }),
+    refunded_qty: z.number().optional().meta({
+      description: "How much of the line has been refunded, in its unit (0.25 of a 1.25 kg line). The server always answers it; a till's own receipt may lack it",
+    }),
   })
   .meta({ id: 'TransactionLine' });
 
@@ -227,6 +231,10 @@ export const Transaction = z
     voided_at: Timestamp.nullable(),
     shift_id: z.uuid().nullable().meta({ description: 'The shift the sale was made in (its drawer took the money); null for none' }),
     reversal_shift_id: z.uuid().nullable().meta({ description: 'The shift whose drawer paid the refund or void back; null when none did' }),
+    refunded_total: Money.optional().meta({
+      description:
+        "What has been given back by refunds, in all (the total once refunded whole; the parts' money while partly refunded, the sale still paid or credit). The server always answers it; a till's own receipt may lack it",
+    }),
     created_at: Timestamp,
     lines: z.array(TransactionLine),
     fiscal: orNull(TransactionFiscal).meta({ description: 'The TRA fiscal receipt: null when the store does not fiscalise' }),
@@ -260,6 +268,9 @@ export const ReverseSaleInput = ReasonInput.extend({
   }),
 }).meta({ id: 'ReverseSaleInput' });
 export type ReverseSaleInput = z.infer<typeof ReverseSaleInput>;
+/** A refund: of the whole sale (no `lines`, as always), or of these lines (docs/pos.md "Refunding part of a sale"). */
+export const RefundSaleInput = ReverseSaleInput.extend({ lines: RefundLines.optional() }).meta({ id: 'RefundSaleInput' });
+export type RefundSaleInput = z.infer<typeof RefundSaleInput>;
 export const ReceiptInput = z
   .object({
     email: z.email().trim().toLowerCase().max(254).optional().meta({ description: 'Email the full receipt here' }),

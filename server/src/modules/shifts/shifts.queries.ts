@@ -107,7 +107,7 @@ const movements = (kind: ShiftMovement['kind'], rows: Grouped[]): ShiftMovement[
  * change). A sale counts once, under its first part's method, so the report's count is of sales.
  */
 function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: 'shift_id' | 'reversal_shift_id') {
-  return db
+  let q = db
     .selectFrom('transactions as t')
     .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
     .select((eb) => [
@@ -116,8 +116,25 @@ function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: '
       eb.fn.sum<number>(eb.case().when('tp.seq', '=', 1).then(1).else(0).end()).as('n'),
     ])
     .where('t.org_id', '=', orgId)
-    .where(`t.${column}`, '=', shiftId)
-    .groupBy('tp.method')
+    .where(`t.${column}`, '=', shiftId);
+  // A sale refunded in parts gave its money back refund by refund (`refundParts`), not whole.
+  if (column === 'reversal_shift_id') {
+    q = q.where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('refunds as r').select('r.id').whereRef('r.org_id', '=', 't.org_id').whereRef('r.transaction_id', '=', 't.id'))),
+    );
+  }
+  return q.groupBy('tp.method').execute();
+}
+
+/** The refunds of part of a sale made in a shift (issue 51), per method: a refund counts under each method it gave money back by. */
+function refundParts(db: Kysely<Database>, orgId: string, shiftId: string) {
+  return db
+    .selectFrom('refunds as r')
+    .innerJoin('refund_parts as rp', (j) => j.onRef('rp.org_id', '=', 'r.org_id').onRef('rp.refund_id', '=', 'r.id'))
+    .select((eb) => ['rp.method as method', eb.fn.sum<number>('rp.amount').as('amount'), eb.fn.count<number>('r.id').distinct().as('n')])
+    .where('r.org_id', '=', orgId)
+    .where('r.shift_id', '=', shiftId)
+    .groupBy('rp.method')
     .execute();
 }
 
@@ -127,9 +144,10 @@ function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: '
  * method), its payouts and its credit payments. Four grouped reads, whatever the shift's size.
  */
 export async function shiftMovements(db: Kysely<Database>, orgId: string, shiftId: string): Promise<ShiftMovement[]> {
-  const [sales, reversals, payouts, payments] = await Promise.all([
+  const [sales, reversals, refunds, payouts, payments] = await Promise.all([
     partsOf(db, orgId, shiftId, 'shift_id'),
     partsOf(db, orgId, shiftId, 'reversal_shift_id'),
+    refundParts(db, orgId, shiftId),
     db
       .selectFrom('expenses')
       .select((eb) => ['payment_method as method', eb.fn.sum<number>('amount').as('amount'), eb.fn.countAll<number>().as('n')])
@@ -148,6 +166,7 @@ export async function shiftMovements(db: Kysely<Database>, orgId: string, shiftI
   return [
     ...movements('sale', sales),
     ...movements('reversal', reversals),
+    ...movements('reversal', refunds),
     ...movements('payout', payouts),
     ...movements('credit_payment', payments),
   ];
