@@ -22,8 +22,10 @@ describe('POST /pos/transactions/:id/refund with lines: part of a sale refunded'
     expect(res.status, res.text).toBe(status);
     return res.body;
   };
-  const product = async (owner: Session, body: Record<string, unknown>) => (await call(owner.token, 'POST', '/inventory/products', body)).data;
-  const sale = async (owner: Session, body: Record<string, unknown>) => Envelope(Transaction).parse(await call(owner.token, 'POST', '/pos/sale', body, 201)).data;
+  const product = async (owner: Session, body: Record<string, unknown>) =>
+    (await call(owner.token, 'POST', '/inventory/products', body)).data;
+  const sale = async (owner: Session, body: Record<string, unknown>) =>
+    Envelope(Transaction).parse(await call(owner.token, 'POST', '/pos/sale', body, 201)).data;
   const refund = async (owner: Session, id: string, body: Record<string, unknown>, status = 200) =>
     status === 200
       ? Envelope(Transaction).parse(await call(owner.token, 'POST', `/pos/transactions/${id}/refund`, { reason: 'returned', ...body })).data
@@ -65,7 +67,11 @@ describe('POST /pos/transactions/:id/refund with lines: part of a sale refunded'
 
     // More than the 1 kg left: 409 naming the line, and nothing moves.
     const over = await refund(owner, sold.id, { lines: [{ product_id: sugar.id, qty: 1.001 }] }, 409);
-    expect(over.errors[0]).toMatchObject({ code: 'INVALID_STATE', field: 'lines.0.qty', message: 'only 1 kg of Sukari is left to refund (1.25 kg sold)' });
+    expect(over.errors[0]).toMatchObject({
+      code: 'INVALID_STATE',
+      field: 'lines.0.qty',
+      message: 'only 1 kg of Sukari is left to refund (1.25 kg sold)',
+    });
     expect(await counted(owner, sugar.id)).toBe(9000);
 
     const rest = await refund(owner, sold.id, { lines: [{ product_id: sugar.id, qty: 1 }] });
@@ -94,7 +100,17 @@ describe('POST /pos/transactions/:id/refund with lines: part of a sale refunded'
     expect(half.errors[0]).toMatchObject({ field: 'lines.0.qty', message: 'a product sold by the piece takes whole numbers' });
     const other = await refund(owner, sold.id, { lines: [{ product_id: rice.id, qty: 1 }] }, 400);
     expect(JSON.stringify(other)).toContain('lines.0.product_id');
-    const twice = await refund(owner, sold.id, { lines: [{ product_id: soap.id, qty: 1 }, { product_id: soap.id, qty: 1 }] }, 400);
+    const twice = await refund(
+      owner,
+      sold.id,
+      {
+        lines: [
+          { product_id: soap.id, qty: 1 },
+          { product_id: soap.id, qty: 1 },
+        ],
+      },
+      400,
+    );
     expect(JSON.stringify(twice)).toContain('lines.1.product_id');
     await refund(owner, sold.id, { lines: [{ product_id: soap.id, qty: 0 }] }, 400);
     const stranger = await registerOwner(t);
@@ -183,7 +199,10 @@ describe('POST /pos/transactions/:id/refund with lines: part of a sale refunded'
         .where('org_id', '=', owner.orgId)
         .where('transaction_id', '=', sold.id)
         .executeTakeFirstOrThrow();
-    expect(await refund(owner, sold.id, { lines: [{ product_id: soda.id, qty: 3 }] })).toMatchObject({ status: 'credit', refunded_total: 3000 });
+    expect(await refund(owner, sold.id, { lines: [{ product_id: soda.id, qty: 3 }] })).toMatchObject({
+      status: 'credit',
+      refunded_total: 3000,
+    });
     expect(await tab()).toMatchObject({ amount: 600000, written_off_amount: 300000, status: 'open' });
     // 5 more: the 3,000 still owed, then 2,000 by M-Pesa.
     await refund(owner, sold.id, { lines: [{ product_id: soda.id, qty: 5 }] });

@@ -181,7 +181,8 @@ export const TransactionLine = z
         'The pack the line was sold in (qty is then its units, unit_price one pack’s price); null: loose (always given by the server)',
     }),
     refunded_qty: z.number().optional().meta({
-      description: "How much of the line has been refunded, in its unit (0.25 of a 1.25 kg line). The server always answers it; a till's own receipt may lack it",
+      description:
+        "How much of the line has been refunded, in its unit (0.25 of a 1.25 kg line). The server always answers it; a till's own receipt may lack it",
     }),
   })
   .meta({ id: 'TransactionLine' });

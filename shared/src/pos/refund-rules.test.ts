@@ -10,7 +10,12 @@ describe('refundShare: the money for part of a line', () => {
   });
 
   it('adds up to the line however it is split, and depends only on how much is back', () => {
-    for (const steps of [[1, 1, 1, 1, 1], [333, 333, 334], [1, 1248, 1], [625, 625]]) {
+    for (const steps of [
+      [1, 1, 1, 1, 1],
+      [333, 333, 334],
+      [1, 1248, 1],
+      [625, 625],
+    ]) {
       const qty = steps.reduce((s, x) => s + x, 0);
       const line = { qty, line_total: 406_300, discount: 1_537, tax: 61_976 };
       let done = 0;

@@ -89,7 +89,11 @@ export interface RefundablePart {
  * (out of the drawer), then the other parts in the order paid, then what the tab had been paid
  * (under Credit, as a whole refund does). `tab` is how much of the tab's balance is written off.
  */
-export function refundTender(amount: number, parts: RefundablePart[], creditUnpaid: number): { parts: Array<{ method: PaymentMethod; amount: number }>; tab: number } {
+export function refundTender(
+  amount: number,
+  parts: RefundablePart[],
+  creditUnpaid: number,
+): { parts: Array<{ method: PaymentMethod; amount: number }>; tab: number } {
   const left = new Map(parts.map((p) => [p.method, Math.max(0, p.amount - p.back)]));
   const out = new Map<PaymentMethod, number>();
   let rest = amount;

@@ -19,7 +19,12 @@ export const posRouter: Router = createRouter()
   })
   .openapi(routes.getTransaction, async (c) => ok(c, await getTransaction(authedCtx(c), c.req.valid('param').id)))
   .openapi(routes.refund, async (c) => {
-    const { body, replayed } = await refundSaleOnce(authedCtx(c), c.req.valid('param').id, c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+    const { body, replayed } = await refundSaleOnce(
+      authedCtx(c),
+      c.req.valid('param').id,
+      c.req.valid('json'),
+      c.req.valid('header')['idempotency-key'],
+    );
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return ok(c, body, { message: body.status === 'refunded' ? 'sale refunded' : 'part of the sale refunded' });
   })

@@ -127,7 +127,9 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
   const paymentsByTx = groupBy(payments, (p) => p.transaction_id);
-  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null, paymentsByTx.get(r.id), refunded));
+  return rows.map((r) =>
+    toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null, paymentsByTx.get(r.id), refunded),
+  );
 }
 
 /** The sales' parts (issue 51: every sale has at least one), in the order they were given. */

@@ -90,7 +90,12 @@ export const refund = defineRoute('bearer', {
     params: IdParam,
     body: jsonBody(RefundSaleInput, { reason: 'customer returned unopened' }),
   },
-  responses: { 200: jsonResponse(Envelope(Transaction), 'Transaction: status refunded, or still paid or credit with refunded_total while partly refunded') },
+  responses: {
+    200: jsonResponse(
+      Envelope(Transaction),
+      'Transaction: status refunded, or still paid or credit with refunded_total while partly refunded',
+    ),
+  },
 });
 
 export const voidSale = defineRoute('bearer', {

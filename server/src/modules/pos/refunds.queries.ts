@@ -103,10 +103,21 @@ export async function insertRefund(db: Kysely<Database>, r: NewRefund): Promise<
 }
 
 /** Marks the sale refunded once its last part is (issue 51): as a whole refund does, by whom, when, why and from which drawer. */
-export function markRefunded(db: Kysely<Database>, sale: Sale, by: { reason: string; now: number; userId: string; shiftId: string | null }) {
+export function markRefunded(
+  db: Kysely<Database>,
+  sale: Sale,
+  by: { reason: string; now: number; userId: string; shiftId: string | null },
+) {
   return db
     .updateTable('transactions')
-    .set({ status: 'refunded', refund_reason: by.reason, refunded_at: by.now, refunded_by: by.userId, reversal_shift_id: by.shiftId, updated_at: by.now })
+    .set({
+      status: 'refunded',
+      refund_reason: by.reason,
+      refunded_at: by.now,
+      refunded_by: by.userId,
+      reversal_shift_id: by.shiftId,
+      updated_at: by.now,
+    })
     .where('org_id', '=', sale.org_id)
     .where('id', '=', sale.id)
     .execute();

@@ -120,7 +120,9 @@ function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: '
   // A sale refunded in parts gave its money back refund by refund (`refundParts`), not whole.
   if (column === 'reversal_shift_id') {
     q = q.where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('refunds as r').select('r.id').whereRef('r.org_id', '=', 't.org_id').whereRef('r.transaction_id', '=', 't.id'))),
+      not(
+        exists(selectFrom('refunds as r').select('r.id').whereRef('r.org_id', '=', 't.org_id').whereRef('r.transaction_id', '=', 't.id')),
+      ),
     );
   }
   return q.groupBy('tp.method').execute();

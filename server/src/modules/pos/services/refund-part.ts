@@ -46,13 +46,19 @@ function linesWanted(lines: Line[], done: Done, asked?: RefundLineInput[]): Arra
   if (!asked) return lines.map((line) => ({ line, count: left(line, done) })).filter((x) => x.count > 0);
   return asked.map((a, i) => {
     const line = lines.find((l) => l.product_id === a.product_id && (l.pack_id ?? undefined) === a.pack_id);
-    if (!line) throw new ValidationError(`lines.${i}.product_id`, `this sale has no line of this product ${a.pack_id ? 'in this pack' : 'sold loose'}`);
+    if (!line)
+      throw new ValidationError(
+        `lines.${i}.product_id`,
+        `this sale has no line of this product ${a.pack_id ? 'in this pack' : 'sold loose'}`,
+      );
     const fault = quantityFault(a.qty, line.unit);
     if (fault) throw new ValidationError(`lines.${i}.qty`, fault);
     const count = toCount(a.qty, line.unit);
     if (count > left(line, done)) {
       const message = `only ${inUnit(left(line, done), line)} of ${line.name} is left to refund (${inUnit(line.qty, line)} sold)`;
-      throw new ServiceError('INVALID_STATE', `lines.${i}.qty ${message}`, { errors: [{ code: 'INVALID_STATE', field: `lines.${i}.qty`, message }] });
+      throw new ServiceError('INVALID_STATE', `lines.${i}.qty ${message}`, {
+        errors: [{ code: 'INVALID_STATE', field: `lines.${i}.qty`, message }],
+      });
     }
     return { line, count };
   });
@@ -97,7 +103,15 @@ async function restorePart(tx: AuthedContext, sale: TransactionRow, taken: Taken
       continue;
     }
     const { org_id: orgId, store_id: storeId } = sale;
-    await changeStockLevel(tx, { orgId, storeId, productId: t.line.product_id, productName: t.line.name, unit: t.line.unit, delta: t.count, allowNegative: true });
+    await changeStockLevel(tx, {
+      orgId,
+      storeId,
+      productId: t.line.product_id,
+      productName: t.line.name,
+      unit: t.line.unit,
+      delta: t.count,
+      allowNegative: true,
+    });
   }
 }
 
@@ -130,10 +144,20 @@ export async function refundPart(tx: AuthedContext, sale: TransactionRow, opts: 
 }
 
 /** The change, the event (`transaction.refunded` once the last part is back, else `transaction.partially_refunded`) and the audit line. */
-async function announce(tx: AuthedContext, sale: TransactionRow, r: { refundId: string; amount: number; reason: string; complete: boolean; taken: Taken[] }) {
+async function announce(
+  tx: AuthedContext,
+  sale: TransactionRow,
+  r: { refundId: string; amount: number; reason: string; complete: boolean; taken: Taken[] },
+) {
   const { org_id: orgId, store_id: storeId } = sale;
   noteChange(tx, orgId, { entity: 'transaction', id: sale.id, storeId });
-  const base = { transaction_id: sale.id, receipt_number: sale.receipt_number, customer_id: sale.customer_id, reason: r.reason, previous_status: sale.status };
+  const base = {
+    transaction_id: sale.id,
+    receipt_number: sale.receipt_number,
+    customer_id: sale.customer_id,
+    reason: r.reason,
+    previous_status: sale.status,
+  };
   await tx.events.publish(
     tx,
     r.complete
@@ -146,7 +170,12 @@ async function announce(tx: AuthedContext, sale: TransactionRow, r: { refundId: 
             ...base,
             refund_id: r.refundId,
             amount: fromCents(r.amount),
-            lines: r.taken.map((t) => ({ product_id: t.line.product_id, qty: fromCount(t.count, t.line.unit), unit: t.line.unit, amount: fromCents(t.amount) })),
+            lines: r.taken.map((t) => ({
+              product_id: t.line.product_id,
+              qty: fromCount(t.count, t.line.unit),
+              unit: t.line.unit,
+              amount: fromCents(t.amount),
+            })),
           },
         },
   );
