@@ -7,7 +7,6 @@ import { TzMobileNumber } from '../msisdn.js';
 import { QuantityInput, Unit } from '../inventory/units.js';
 import { LineBatch } from '../pharmacy/batch.schemas.js';
 import { Prescription } from '../pharmacy/prescription.schemas.js';
-import { RefundLines } from './refund-rules.js';
 
 export const TransactionStatus = z.enum(['paid', 'credit', 'refunded', 'void']);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
@@ -259,6 +258,34 @@ export const ListTransactionsQuery = PageQuery.extend({
   date_to: DateString.optional(),
 });
 export type ListTransactionsQuery = z.infer<typeof ListTransactionsQuery>;
+
+/** One line to refund: the sold line (its product, and its pack when it was sold by the pack) and how much of it. */
+export const RefundLineInput = z
+  .object({
+    product_id: z.uuid(),
+    pack_id: z.uuid().optional().meta({ description: 'The pack the line was sold in; leave it out for a line sold loose' }),
+    qty: QuantityInput.meta({
+      description:
+        "How much of the line comes back, in the product's unit (0.25 of a 1.25 kg line; whole for a piece product; a pack line's units: 3 bottles of a carton of 24)",
+    }),
+  })
+  .meta({ id: 'RefundLineInput' });
+export type RefundLineInput = z.infer<typeof RefundLineInput>;
+
+/** Which lines a refund takes back; absent: everything not yet refunded (the whole sale, as always). */
+export const RefundLines = z
+  .array(RefundLineInput)
+  .min(1)
+  .max(200)
+  .superRefine((lines, ctx) => {
+    const seen = new Set<string>();
+    lines.forEach((l, i) => {
+      const key = `${l.product_id}/${l.pack_id ?? ''}`;
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'product_id'], message: 'names a line already given' });
+      seen.add(key);
+    });
+  })
+  .meta({ description: 'Refund part of the sale: these lines, these quantities. Leave it out to refund everything left' });
 
 export const ReasonInput = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'ReasonInput' });
 /** A refund or void: why, and which drawer pays (docs/pos.md "Which shift money belongs to"). */

@@ -1,39 +1,9 @@
 /**
  * A part of a sale refunded (issue 51: a weighed line partly refunded): which lines, how much money
  * comes back for them and which of the sale's tender parts gives it. One rule here for the server
- * and the till (docs/pos.md "Refunding part of a sale").
+ * and the till (docs/pos.md "Refunding part of a sale"); the input's shape is `RefundLines` in pos.schemas.ts.
  */
-import { z } from 'zod';
-import { QuantityInput } from '../inventory/units.js';
 import type { PaymentMethod } from '../payment-methods.js';
-
-/** One line to refund: the sold line (its product, and its pack when it was sold by the pack) and how much of it. */
-export const RefundLineInput = z
-  .object({
-    product_id: z.uuid(),
-    pack_id: z.uuid().optional().meta({ description: 'The pack the line was sold in; leave it out for a line sold loose' }),
-    qty: QuantityInput.meta({
-      description:
-        "How much of the line comes back, in the product's unit (0.25 of a 1.25 kg line; whole for a piece product; a pack line's units: 3 bottles of a carton of 24)",
-    }),
-  })
-  .meta({ id: 'RefundLineInput' });
-export type RefundLineInput = z.infer<typeof RefundLineInput>;
-
-/** Which lines a refund takes back; absent: everything not yet refunded (the whole sale, as always). */
-export const RefundLines = z
-  .array(RefundLineInput)
-  .min(1)
-  .max(200)
-  .superRefine((lines, ctx) => {
-    const seen = new Set<string>();
-    lines.forEach((l, i) => {
-      const key = `${l.product_id}/${l.pack_id ?? ''}`;
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'product_id'], message: 'names a line already given' });
-      seen.add(key);
-    });
-  })
-  .meta({ description: 'Refund part of the sale: these lines, these quantities. Leave it out to refund everything left' });
 
 /**
  * The cents given back for a line once `done` of its `qty` counts are refunded, in all: the line's

@@ -9,9 +9,8 @@ import { PaymentMethod, SettlementMethod } from '../../payment-methods.js';
 import { TzMobileNumber } from '../../msisdn.js';
 import { LineBatchInput } from '../../pharmacy/batch.schemas.js';
 import { Prescription } from '../../pharmacy/prescription.schemas.js';
-import { CustomerTin, PriceMode, paymentMethodOrParts, SalePayments, SaleSource } from '../../pos/pos.schemas.js';
+import { CustomerTin, PriceMode, paymentMethodOrParts, RefundLines, SalePayments, SaleSource } from '../../pos/pos.schemas.js';
 import { CloseShiftInput, OpenShiftInput } from '../../pos/shift.schemas.js';
-import { RefundLines } from '../../pos/refund-rules.js';
 
 /**
  * The till's open shift when it did something that moves money (a sale, refund, void, expense or
