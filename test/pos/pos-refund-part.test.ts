@@ -177,7 +177,8 @@ describe('POST /pos/transactions/:id/refund with lines: part of a sale refunded'
     const last = await refund(owner, sold.id, { lines: [{ product_id: sugar.id, qty: 0.5 }] });
     expect(last).toMatchObject({ status: 'refunded', refunded_total: 15750 });
     expect(await line(owner, shift.id, 'M-Pesa')).toEqual({ expected: 0, sales: 10750, refunds: 10750 });
-    expect((await call(owner.token, 'GET', `/pos/shifts/${shift.id}`)).data.report.refund_count).toBeGreaterThanOrEqual(3);
+    // Three refunds, the crate's by two methods: counted once each.
+    expect((await call(owner.token, 'GET', `/pos/shifts/${shift.id}`)).data.report.refund_count).toBe(3);
   });
 
   it('a credit part: its unpaid balance is cleared first, the tab falls by that', async () => {

@@ -128,12 +128,34 @@ function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: '
   return q.groupBy('tp.method').execute();
 }
 
-/** The refunds of part of a sale made in a shift (issue 51), per method: a refund counts under each method it gave money back by. */
+/** The refunds of part of a sale made in a shift (issue 51), per method; each refund counts once. */
 function refundParts(db: Kysely<Database>, orgId: string, shiftId: string) {
   return db
     .selectFrom('refunds as r')
     .innerJoin('refund_parts as rp', (j) => j.onRef('rp.org_id', '=', 'r.org_id').onRef('rp.refund_id', '=', 'r.id'))
-    .select((eb) => ['rp.method as method', eb.fn.sum<number>('rp.amount').as('amount'), eb.fn.count<number>('r.id').distinct().as('n')])
+    .select((eb) => [
+      'rp.method as method',
+      eb.fn.sum<number>('rp.amount').as('amount'),
+      // Once per refund, under the first of its methods by name (a refund may give back by two).
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(
+              'rp.method',
+              '=',
+              eb
+                .selectFrom('refund_parts as first')
+                .select((f) => f.fn.min('first.method').as('m'))
+                .whereRef('first.org_id', '=', 'rp.org_id')
+                .whereRef('first.refund_id', '=', 'rp.refund_id'),
+            )
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('n'),
+    ])
     .where('r.org_id', '=', orgId)
     .where('r.shift_id', '=', shiftId)
     .groupBy('rp.method')
