@@ -77,6 +77,8 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
     const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId, shiftId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
+    // A refund of part of it that committed while this waited for the sale's row: its goods are back already.
+    if (await hasRefunds(tx.db, sale)) throw new InvalidStateError('part of this sale was refunded meanwhile; try again');
     await restoreStock(tx, sale, move);
     if (sale.status === 'credit') await cancelCreditTab(tx, sale, move === 'refund' ? 'sale refunded' : 'sale voided');
     noteChange(tx, orgId, { entity: 'transaction', id: sale.id, storeId });
