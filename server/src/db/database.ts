@@ -12,6 +12,9 @@ import type {
 } from './tables/inventory.table.js';
 import type {
   IdempotencyKeyTable,
+  RefundLineTable,
+  RefundPartTable,
+  RefundTable,
   StockQuarantineTable,
   TransactionLineTable,
   TransactionPaymentTable,
@@ -84,6 +87,9 @@ export interface Database {
   transactions: TransactionTable;
   transaction_lines: TransactionLineTable;
   transaction_payments: TransactionPaymentTable;
+  refunds: RefundTable;
+  refund_lines: RefundLineTable;
+  refund_parts: RefundPartTable;
   shifts: ShiftTable;
   shift_counts: ShiftCountTable;
   collection_accounts: CollectionAccountTable;

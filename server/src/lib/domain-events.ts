@@ -45,9 +45,19 @@ export interface SaleReversed extends Sale {
   previous_status: TransactionTable['status'];
 }
 
+/** Part of a sale refunded, the sale still sold (issue 51); the refund that completes it is `transaction.refunded`. */
+export interface SalePartlyRefunded extends Omit<SaleReversed, 'total'> {
+  refund_id: string;
+  /** Shillings given back by this refund. */
+  amount: number;
+  /** Quantities in the product's unit; amounts in shillings. */
+  lines: Array<{ product_id: string; qty: number; unit: Unit; amount: number }>;
+}
+
 export interface EventDataMap {
   'transaction.created': SaleCreated;
   'transaction.refunded': SaleReversed;
+  'transaction.partially_refunded': SalePartlyRefunded;
   'transaction.voided': SaleReversed;
 }
 

@@ -180,6 +180,10 @@ export const TransactionLine = z
       description:
         'The pack the line was sold in (qty is then its units, unit_price one pack’s price); null: loose (always given by the server)',
     }),
+    refunded_qty: z.number().optional().meta({
+      description:
+        "How much of the line has been refunded, in its unit (0.25 of a 1.25 kg line). The server always answers it; a till's own receipt may lack it",
+    }),
   })
   .meta({ id: 'TransactionLine' });
 
@@ -228,6 +232,10 @@ export const Transaction = z
     voided_at: Timestamp.nullable(),
     shift_id: z.uuid().nullable().meta({ description: 'The shift the sale was made in (its drawer took the money); null for none' }),
     reversal_shift_id: z.uuid().nullable().meta({ description: 'The shift whose drawer paid the refund or void back; null when none did' }),
+    refunded_total: Money.optional().meta({
+      description:
+        "What has been given back by refunds, in all (the total once refunded whole; the parts' money while partly refunded, the sale still paid or credit). The server always answers it; a till's own receipt may lack it",
+    }),
     created_at: Timestamp,
     lines: z.array(TransactionLine),
     fiscal: orNull(TransactionFiscal).meta({ description: 'The TRA fiscal receipt: null when the store does not fiscalise' }),
@@ -252,6 +260,34 @@ export const ListTransactionsQuery = PageQuery.extend({
 });
 export type ListTransactionsQuery = z.infer<typeof ListTransactionsQuery>;
 
+/** One line to refund: the sold line (its product, and its pack when it was sold by the pack) and how much of it. */
+export const RefundLineInput = z
+  .object({
+    product_id: z.uuid(),
+    pack_id: z.uuid().optional().meta({ description: 'The pack the line was sold in; leave it out for a line sold loose' }),
+    qty: QuantityInput.meta({
+      description:
+        "How much of the line comes back, in the product's unit (0.25 of a 1.25 kg line; whole for a piece product; a pack line's units: 3 bottles of a carton of 24)",
+    }),
+  })
+  .meta({ id: 'RefundLineInput' });
+export type RefundLineInput = z.infer<typeof RefundLineInput>;
+
+/** Which lines a refund takes back; absent: everything not yet refunded (the whole sale, as always). */
+export const RefundLines = z
+  .array(RefundLineInput)
+  .min(1)
+  .max(200)
+  .superRefine((lines, ctx) => {
+    const seen = new Set<string>();
+    lines.forEach((l, i) => {
+      const key = `${l.product_id}/${l.pack_id ?? ''}`;
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [i, 'product_id'], message: 'names a line already given' });
+      seen.add(key);
+    });
+  })
+  .meta({ description: 'Refund part of the sale: these lines, these quantities. Leave it out to refund everything left' });
+
 export const ReasonInput = z.object({ reason: z.string().trim().min(1).max(500) }).meta({ id: 'ReasonInput' });
 /** A refund or void: why, and which drawer pays (docs/pos.md "Which shift money belongs to"). */
 export const ReverseSaleInput = ReasonInput.extend({
@@ -261,6 +297,9 @@ export const ReverseSaleInput = ReasonInput.extend({
   }),
 }).meta({ id: 'ReverseSaleInput' });
 export type ReverseSaleInput = z.infer<typeof ReverseSaleInput>;
+/** A refund: of the whole sale (no `lines`, as always), or of these lines (docs/pos.md "Refunding part of a sale"). */
+export const RefundSaleInput = ReverseSaleInput.extend({ lines: RefundLines.optional() }).meta({ id: 'RefundSaleInput' });
+export type RefundSaleInput = z.infer<typeof RefundSaleInput>;
 export const ReceiptInput = z
   .object({
     email: z.email().trim().toLowerCase().max(254).optional().meta({ description: 'Email the full receipt here' }),

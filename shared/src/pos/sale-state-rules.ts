@@ -40,6 +40,8 @@ export interface ReversalCheckInput {
     status: z.infer<typeof TransactionStatus>;
     /** Whether the credit tab of this sale has taken any payment. */
     tab_paid: boolean;
+    /** Whether part of it has been refunded already (issue 51): such a sale is refunded, not voided. */
+    partly_refunded?: boolean;
   } | null;
 }
 
@@ -55,6 +57,9 @@ export function checkReversal(input: ReversalCheckInput): ReversalBreach | undef
   }
   if (input.move === 'void' && sale.status === 'credit' && sale.tab_paid) {
     return { code: 'INVALID_STATE', message: 'this credit sale has payments; refund it instead of voiding it' };
+  }
+  if (input.move === 'void' && sale.partly_refunded) {
+    return { code: 'INVALID_STATE', message: 'part of this sale has been refunded; refund the rest instead of voiding it' };
   }
   const mayVoidAny = input.may_refund || input.role === 'owner' || input.role === 'manager';
   if (input.move === 'void' && !mayVoidAny && !(input.own_sale && (input.age_ms ?? Infinity) <= VOID_WINDOW_MS)) {

@@ -93,6 +93,43 @@ export interface TransactionPaymentTable {
   verification: PaymentVerification | null;
 }
 
+/**
+ * A refund of part of a sale (issue 51, migration 0044), and the one that completes such a sale; a
+ * sale refunded whole in one go is recorded on the sale alone. `amount` cents given back; `shift_id`
+ * the drawer that paid it.
+ */
+export interface RefundTable {
+  org_id: string;
+  id: string;
+  store_id: string;
+  transaction_id: string;
+  shift_id: string | null;
+  reason: string;
+  amount: number;
+  created_by: string | null;
+  created_at: number;
+}
+
+/** A sold line's part in a refund: `qty` counts back, `amount` cents and `tax` the VAT share given back. */
+export interface RefundLineTable {
+  org_id: string;
+  refund_id: string;
+  /** The `transaction_lines.id` refunded. */
+  line_id: string;
+  product_id: string;
+  qty: number;
+  amount: number;
+  tax: number;
+}
+
+/** A refund's money per tender method (`refundTender` decides which). */
+export interface RefundPartTable {
+  org_id: string;
+  refund_id: string;
+  method: PaymentMethod;
+  amount: number;
+}
+
 export type TransactionRow = Selectable<TransactionTable>;
 export type TransactionPaymentRow = Selectable<TransactionPaymentTable>;
 export type TransactionLineRow = Selectable<TransactionLineTable>;

@@ -2,7 +2,7 @@ import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './pos.routes.js';
 import { receiptMessage, sendReceipt } from './services/receipt.js';
-import { refundSale, voidSale } from './services/sale-state.js';
+import { refundSaleOnce, voidSale } from './services/sale-state.js';
 import { sellOnline } from './services/sell-online.js';
 import { getTransaction, hourlySummary, listTransactions, posSummary } from './services/transactions.js';
 
@@ -19,8 +19,14 @@ export const posRouter: Router = createRouter()
   })
   .openapi(routes.getTransaction, async (c) => ok(c, await getTransaction(authedCtx(c), c.req.valid('param').id)))
   .openapi(routes.refund, async (c) => {
-    const { reason, shift_id } = c.req.valid('json');
-    return ok(c, await refundSale(authedCtx(c), c.req.valid('param').id, reason, { shiftId: shift_id }), { message: 'sale refunded' });
+    const { body, replayed } = await refundSaleOnce(
+      authedCtx(c),
+      c.req.valid('param').id,
+      c.req.valid('json'),
+      c.req.valid('header')['idempotency-key'],
+    );
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return ok(c, body, { message: body.status === 'refunded' ? 'sale refunded' : 'part of the sale refunded' });
   })
   .openapi(routes.voidSale, async (c) => {
     const { reason, shift_id } = c.req.valid('json');

@@ -10,6 +10,7 @@ import type { Database } from '../../db/database.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../db/tables/pos.table.js';
 import { groupBy } from '../../lib/group-by.js';
+import { refundedByLine } from './refunds.queries.js';
 
 /**
  * A stored line with its product's unit (issue 51). The unit is read from the product, not kept on
@@ -28,7 +29,11 @@ export function toTransaction(
   batches: Array<Omit<SaleLot, 'transaction_id'>> = [],
   fiscal: TransactionFiscal | null = null,
   payments: TransactionPaymentRow[] = [],
+  refunded: Map<string, { qty: number; amount: number }> = new Map(),
 ): Transaction {
+  // Refunded whole, everything is back; otherwise what the refunds of part of it gave back (issue 51).
+  const whole = row.status === 'refunded';
+  const back = (l: SoldLine) => (whole ? l.qty : (refunded.get(l.id)?.qty ?? 0));
   return {
     id: row.id,
     number: row.number,
@@ -71,16 +76,18 @@ export function toTransaction(
     voided_at: isoOrNull(row.voided_at),
     shift_id: row.shift_id,
     reversal_shift_id: row.reversal_shift_id,
+    refunded_total: fromCents(whole ? row.total : lines.reduce((s, l) => s + (refunded.get(l.id)?.amount ?? 0), 0)),
     created_at: iso(row.created_at),
-    lines: lines.map((l) =>
-      toReceiptLine(
+    lines: lines.map((l) => ({
+      ...toReceiptLine(
         l,
         batches
           .filter((b) => b.product_id === l.product_id)
           .map((b) => ({ batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, qty: fromCount(b.qty, l.unit) })),
         l.pack_id === null ? null : { id: l.pack_id, name: l.pack_name ?? '', qty: Number(l.pack_qty) },
       ),
-    ),
+      refunded_qty: fromCount(back(l), l.unit),
+    })),
     fiscal,
   };
 }
@@ -104,7 +111,7 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
   const ids = rows.map((r) => r.id);
   // The rows' organisations: one for a shop, several on a platform operator's list.
   const orgIds = [...new Set(rows.map((r) => r.org_id))];
-  const [lines, payments, lots, fiscal] = await Promise.all([
+  const [lines, payments, lots, fiscal, refunded] = await Promise.all([
     db
       .selectFrom('transaction_lines')
       .selectAll('transaction_lines')
@@ -116,11 +123,14 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
     salePayments(db, orgIds, ids),
     dispensedLots(db, orgIds, ids),
     fiscalByTransaction(db, rows),
+    refundedByLine(db, orgIds, ids),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
   const paymentsByTx = groupBy(payments, (p) => p.transaction_id);
-  return rows.map((r) => toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null, paymentsByTx.get(r.id)));
+  return rows.map((r) =>
+    toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null, paymentsByTx.get(r.id), refunded),
+  );
 }
 
 /** The sales' parts (issue 51: every sale has at least one), in the order they were given. */

@@ -7,6 +7,7 @@ import {
   ListTransactionsQuery,
   PagedEnvelope,
   PosSummary,
+  RefundSaleInput,
   ReverseSaleInput,
   ReceiptInput,
   ReceiptResult,
@@ -80,12 +81,21 @@ export const refund = defineRoute('bearer', {
   path: '/pos/transactions/{id}/refund',
   operationId: 'refundSale',
   description:
-    'Reverses a sale as a refund, restoring its stock (batch-tracked units go to quarantine), in one transaction. The money goes back out of a shift’s drawer: `shift_id` when given (an open shift of the store; a cashier’s own only, 403 for another’s, 409 for a closed one), else the caller’s open shift, else the sale’s own shift while it is open, else none (`reversal_shift_id` in the answer says which).',
+    'Reverses a sale as a refund, restoring its stock (batch-tracked units go to quarantine), in one transaction. The money goes back out of a shift’s drawer: `shift_id` when given (an open shift of the store; a cashier’s own only, 403 for another’s, 409 for a closed one), else the caller’s open shift, else the sale’s own shift while it is open, else none (`reversal_shift_id` in the answer says which). With `lines`, only those quantities come back (0.25 kg of a 1.25 kg line; decimals for measured products): the money is the line’s share (docs/pos.md "Refunding part of a sale"), the sale stays paid or credit until all of it is refunded, and more than is left of a line is 409 naming it. Without `lines`, the whole sale (or all that is left of it). Retry safely with an Idempotency-Key header.',
   errors: ['INSUFFICIENT_STOCK', 'INVALID_STATE'],
   tags,
-  summary: 'Refund a paid or credit sale; restores stock',
-  request: { params: IdParam, body: jsonBody(ReverseSaleInput, { reason: 'customer returned unopened' }) },
-  responses: { 200: jsonResponse(Envelope(Transaction), 'Transaction with status refunded') },
+  summary: 'Refund a paid or credit sale, or part of it; restores stock',
+  request: {
+    headers: idempotencyHeader,
+    params: IdParam,
+    body: jsonBody(RefundSaleInput, { reason: 'customer returned unopened' }),
+  },
+  responses: {
+    200: jsonResponse(
+      Envelope(Transaction),
+      'Transaction: status refunded, or still paid or credit with refunded_total while partly refunded',
+    ),
+  },
 });
 
 export const voidSale = defineRoute('bearer', {

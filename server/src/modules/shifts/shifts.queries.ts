@@ -107,7 +107,7 @@ const movements = (kind: ShiftMovement['kind'], rows: Grouped[]): ShiftMovement[
  * change). A sale counts once, under its first part's method, so the report's count is of sales.
  */
 function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: 'shift_id' | 'reversal_shift_id') {
-  return db
+  let q = db
     .selectFrom('transactions as t')
     .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
     .select((eb) => [
@@ -116,8 +116,49 @@ function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: '
       eb.fn.sum<number>(eb.case().when('tp.seq', '=', 1).then(1).else(0).end()).as('n'),
     ])
     .where('t.org_id', '=', orgId)
-    .where(`t.${column}`, '=', shiftId)
-    .groupBy('tp.method')
+    .where(`t.${column}`, '=', shiftId);
+  // A sale refunded in parts gave its money back refund by refund (`refundParts`), not whole.
+  if (column === 'reversal_shift_id') {
+    q = q.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(selectFrom('refunds as r').select('r.id').whereRef('r.org_id', '=', 't.org_id').whereRef('r.transaction_id', '=', 't.id')),
+      ),
+    );
+  }
+  return q.groupBy('tp.method').execute();
+}
+
+/** The refunds of part of a sale made in a shift (issue 51), per method; each refund counts once. */
+function refundParts(db: Kysely<Database>, orgId: string, shiftId: string) {
+  return db
+    .selectFrom('refunds as r')
+    .innerJoin('refund_parts as rp', (j) => j.onRef('rp.org_id', '=', 'r.org_id').onRef('rp.refund_id', '=', 'r.id'))
+    .select((eb) => [
+      'rp.method as method',
+      eb.fn.sum<number>('rp.amount').as('amount'),
+      // Once per refund, under the first of its methods by name (a refund may give back by two).
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(
+              'rp.method',
+              '=',
+              eb
+                .selectFrom('refund_parts as first')
+                .select((f) => f.fn.min('first.method').as('m'))
+                .whereRef('first.org_id', '=', 'rp.org_id')
+                .whereRef('first.refund_id', '=', 'rp.refund_id'),
+            )
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('n'),
+    ])
+    .where('r.org_id', '=', orgId)
+    .where('r.shift_id', '=', shiftId)
+    .groupBy('rp.method')
     .execute();
 }
 
@@ -127,9 +168,10 @@ function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: '
  * method), its payouts and its credit payments. Four grouped reads, whatever the shift's size.
  */
 export async function shiftMovements(db: Kysely<Database>, orgId: string, shiftId: string): Promise<ShiftMovement[]> {
-  const [sales, reversals, payouts, payments] = await Promise.all([
+  const [sales, reversals, refunds, payouts, payments] = await Promise.all([
     partsOf(db, orgId, shiftId, 'shift_id'),
     partsOf(db, orgId, shiftId, 'reversal_shift_id'),
+    refundParts(db, orgId, shiftId),
     db
       .selectFrom('expenses')
       .select((eb) => ['payment_method as method', eb.fn.sum<number>('amount').as('amount'), eb.fn.countAll<number>().as('n')])
@@ -148,6 +190,7 @@ export async function shiftMovements(db: Kysely<Database>, orgId: string, shiftI
   return [
     ...movements('sale', sales),
     ...movements('reversal', reversals),
+    ...movements('reversal', refunds),
     ...movements('payout', payouts),
     ...movements('credit_payment', payments),
   ];

@@ -9,7 +9,7 @@ import { PaymentMethod, SettlementMethod } from '../../payment-methods.js';
 import { TzMobileNumber } from '../../msisdn.js';
 import { LineBatchInput } from '../../pharmacy/batch.schemas.js';
 import { Prescription } from '../../pharmacy/prescription.schemas.js';
-import { CustomerTin, PriceMode, paymentMethodOrParts, SalePayments, SaleSource } from '../../pos/pos.schemas.js';
+import { CustomerTin, PriceMode, paymentMethodOrParts, RefundLines, SalePayments, SaleSource } from '../../pos/pos.schemas.js';
 import { CloseShiftInput, OpenShiftInput } from '../../pos/shift.schemas.js';
 
 /**
@@ -86,6 +86,8 @@ export const SaleCreatePayload = z
   })
   .superRefine(paymentMethodOrParts);
 export const SaleReversePayload = z.object({ transaction_id: z.uuid(), reason: z.string().trim().min(1).max(500), shift_id: ShiftRef });
+/** A refund, of the whole sale or (issue 51) of these lines; a till that sends no `lines` refunds the whole sale as always. */
+export const SaleRefundPayload = SaleReversePayload.extend({ lines: RefundLines.optional() });
 export const CustomerUpsertPayload = z.object({
   id: z.uuid(),
   name: z.string().trim().min(1).max(150),
@@ -146,7 +148,7 @@ export const NoteUpdatePayload = z.object({
 /** Every mutation type and its payload schema. */
 export const MUTATION_PAYLOADS = {
   'sale.create': SaleCreatePayload,
-  'sale.refund': SaleReversePayload,
+  'sale.refund': SaleRefundPayload,
   'sale.void': SaleReversePayload,
   'customer.upsert': CustomerUpsertPayload,
   'credit.payment': CreditPaymentPayload,

@@ -6,6 +6,7 @@
 import { newId } from '@duka/shared';
 import type { Insertable, Kysely } from 'kysely';
 import { noteChange } from '../../../db/change-log.js';
+import { forUpdate } from '../../../db/dialect.js';
 import type { Database } from '../../../db/database.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { addDays, localDate } from '../../../lib/time.js';
@@ -68,4 +69,32 @@ export async function cancelCreditTab(
   const balance = tab.amount - tab.paid_amount - tab.written_off_amount;
   await writeOffTabRow(ctx.db, tab.org_id, tab.id, tab.written_off_amount + balance, reason, now);
   noteChange(ctx, tab.org_id, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
+}
+
+/**
+ * Part of a credit sale refunded (issue 51): what the customer owes on its tab falls by `cents`
+ * (`refundTender` never gives it more than the balance), kept as written off; a tab left owing
+ * nothing is written off as a refunded sale's is. The tab row is locked first, as a write-off locks
+ * it, so a payment being allocated to it at the same moment waits.
+ */
+export async function reduceCreditTab(ctx: ServiceContext, sale: { id: string; org_id: string }, cents: number): Promise<void> {
+  const tab = await forUpdate(
+    ctx.dialect,
+    ctx.db.selectFrom('credit_tabs').selectAll().where('org_id', '=', sale.org_id).where('transaction_id', '=', sale.id),
+  ).executeTakeFirst();
+  if (!tab || cents <= 0) return;
+  const now = ctx.clock.now();
+  const writtenOff = Number(tab.written_off_amount) + cents;
+  if (writtenOff + Number(tab.paid_amount) >= Number(tab.amount)) {
+    await writeOffTabRow(ctx.db, tab.org_id, tab.id, writtenOff, 'sale refunded', now);
+  } else {
+    await ctx.db
+      .updateTable('credit_tabs')
+      .set({ written_off_amount: writtenOff, updated_at: now })
+      .where('org_id', '=', tab.org_id)
+      .where('id', '=', tab.id)
+      .execute();
+  }
+  noteChange(ctx, tab.org_id, { entity: 'credit_tab', id: tab.id, storeId: tab.store_id });
+  noteChange(ctx, tab.org_id, { entity: 'customer', id: tab.customer_id });
 }

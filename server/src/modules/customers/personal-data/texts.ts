@@ -34,6 +34,7 @@ const TEXTS: TextSpec[] = [
   { table: 'sync_mutations', key: ['device_id', 'seq'], columns: ['result', 'error_message'] },
   { table: 'sync_conflicts', key: ['id'], columns: ['message', 'detail'] },
   { table: 'transactions', key: ['id'], columns: ['notes', 'payment_reference', 'refund_reason', 'void_reason'], entity: 'transaction' },
+  { table: 'refunds', key: ['id'], columns: ['reason'] },
   { table: 'credit_tabs', key: ['id'], columns: ['write_off_reason'], entity: 'credit_tab' },
   { table: 'credit_payments', key: ['id'], columns: ['reference', 'note'] },
   { table: 'credit_messages', key: ['id'], columns: ['body'] },

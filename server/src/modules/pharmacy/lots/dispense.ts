@@ -13,19 +13,21 @@ import { saleLots } from './sale-lots.queries.js';
  * each lot; a refund into quarantine (a row per lot pointing at its batch) where returned medicine
  * is inspected first, else back to the lot. A lot disposed of since cannot take units back: they
  * go into quarantine. The caller holds every product's stock lock (taken in product-id order).
+ * `part`: only these units of these products (a part of the sale refunded); absent, all of them.
  */
 export async function returnSaleLots(
   ctx: ServiceContext,
   sale: { id: string; org_id: string; store_id: string },
   move: Reversal,
   into: 'stock' | 'quarantine',
+  part?: Map<string, { from: number; count: number }>,
 ): Promise<Set<string>> {
   const lots = await saleLots(ctx.db, sale);
   const products = new Set<string>();
   const kind = move === 'refund' ? 'refunded' : 'voided';
-  for (const lot of lots) {
+  for (const [lot, qty] of part ? lotsOfPart(lots, part) : lots.map((l) => [l, l.line_qty] as const)) {
     products.add(lot.product_id);
-    const { line_qty: qty, product_name: productName, ...batch } = lot;
+    const { line_qty: _taken, product_name: productName, ...batch } = lot;
     const quarantine = (move === 'refund' && into === 'quarantine') || batch.status === 'disposed';
     const target = quarantine
       ? await createBatch(ctx, {
@@ -45,4 +47,28 @@ export async function returnSaleLots(
     await moveBatch(ctx, target, { kind, qty, transactionId: sale.id }, { productName });
   }
   return products;
+}
+
+type Lot = Awaited<ReturnType<typeof saleLots>>[number];
+
+/**
+ * A part refunded (issue 51), per product: `count` units back, after the `from` earlier refunds
+ * took. Refunds take the sale's units in the order the lots were taken (FEFO), so the earlier ones
+ * took the first `from` and each unit goes back to the lot it came from. A product of the part with
+ * no lots is not listed (the caller puts it back as a product without lots).
+ */
+function lotsOfPart(lots: Lot[], part: Map<string, { from: number; count: number }>): Array<readonly [Lot, number]> {
+  const out: Array<readonly [Lot, number]> = [];
+  const seen = new Map<string, number>();
+  for (const lot of lots) {
+    const want = part.get(lot.product_id);
+    if (!want) continue;
+    const start = seen.get(lot.product_id) ?? 0;
+    const taken = Number(lot.line_qty);
+    seen.set(lot.product_id, start + taken);
+    const lo = Math.max(start, want.from);
+    const hi = Math.min(start + taken, want.from + want.count);
+    if (hi > lo) out.push([lot, hi - lo] as const);
+  }
+  return out;
 }

@@ -3,9 +3,19 @@
  * `checkReversal` and `returnedStockGoesTo` (the till applies the same). Stock comes back in the
  * same transaction and what a credit sale still owes is cancelled.
  */
-import { checkReversal, fromCents, type Reversal, returnedStockGoesTo, type ReversalBreach, type Transaction } from '@duka/shared';
+import {
+  checkReversal,
+  fromCents,
+  type RefundLineInput,
+  type RefundSaleInput,
+  type Reversal,
+  returnedStockGoesTo,
+  type ReversalBreach,
+  type Transaction,
+} from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
 import { withTransaction } from '../../../db/transaction.js';
+import { withIdempotency } from '../../../lib/idempotency.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ForbiddenError, InvalidStateError, NotFoundError, type ServiceError } from '../../../lib/errors.js';
@@ -16,6 +26,8 @@ import { claimReversal, findStoreTransaction, quarantineSaleUnits, saleLineProdu
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 import { bookerOf, type NamedShift, shiftFor } from '../../tenancy/tenancy.exports.js';
+import { hasRefunds } from '../refunds.queries.js';
+import { refundPart } from './refund-part.js';
 
 /** A reversal rule's breach as the error the API answers (none of them names a field). */
 function reversalError(b: ReversalBreach): ServiceError {
@@ -30,6 +42,8 @@ function reversalError(b: ReversalBreach): ServiceError {
  */
 export interface ReversalSource extends NamedShift {
   at?: number;
+  /** A refund of these lines only (issue 51); absent, the whole sale, or all that is left of a sale refunded in part. */
+  lines?: RefundLineInput[];
 }
 
 async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string, opts: ReversalSource = {}): Promise<Transaction> {
@@ -38,6 +52,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
   return withTransaction(ctx, async (tx) => {
     const found = await findStoreTransaction(tx.db, { orgId, storeId }, id);
     const tab = found?.status === 'credit' ? await tabForTransaction(tx.db, found) : undefined;
+    const partly = found ? await hasRefunds(tx.db, found) : false;
     // The void's own time: a till's offline void is judged by when it was made, not when it arrived.
     const when = at ?? tx.clock.now();
     const breach = checkReversal({
@@ -46,7 +61,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
       role: ctx.actor.role,
       own_sale: found?.cashier_id === ctx.actor.userId,
       age_ms: found ? when - found.created_at : undefined,
-      sale: found && { status: found.status, tab_paid: (tab?.paid_amount ?? 0) > 0 },
+      sale: found && { status: found.status, tab_paid: (tab?.paid_amount ?? 0) > 0, partly_refunded: partly },
     });
     if (breach) throw reversalError(breach);
     // checkReversal refuses a sale that is not there.
@@ -57,9 +72,13 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
     // the back office comes out of the drawer that took the money), else none.
     const who = bookerOf(tx.actor!, opts.deviceId);
     const shiftId = await shiftFor(tx.db, { orgId, storeId }, who, { named, also: sale.shift_id, conflicts: opts.conflicts });
+    // A part of the sale, or the rest of one refunded in part: recorded refund by refund (refund-part.ts).
+    if (move === 'refund' && (opts.lines || partly)) return refundPart(tx, sale, { reason, shiftId, lines: opts.lines });
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
     const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId, shiftId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);
+    // A refund of part of it that committed while this waited for the sale's row: its goods are back already.
+    if (await hasRefunds(tx.db, sale)) throw new InvalidStateError('part of this sale was refunded meanwhile; try again');
     await restoreStock(tx, sale, move);
     if (sale.status === 'credit') await cancelCreditTab(tx, sale, move === 'refund' ? 'sale refunded' : 'sale voided');
     noteChange(tx, orgId, { entity: 'transaction', id: sale.id, storeId });
@@ -111,8 +130,28 @@ async function restoreStock(ctx: AuthedContext, sale: TransactionRow, move: Reve
   }
 }
 
+/** `source.lines`: refund only these (issue 51); absent, the whole sale as always. */
 export const refundSale = (ctx: AuthedContext, id: string, reason: string, source: ReversalSource = {}) =>
   reverse(ctx, id, 'refund', reason, { ...source, at: undefined });
 /** `source.at`: when the void was made (a till's offline void, clamped to the server's clock); default now. */
 export const voidSale = (ctx: AuthedContext, id: string, reason: string, source: ReversalSource = {}) =>
-  reverse(ctx, id, 'void', reason, source);
+  reverse(ctx, id, 'void', reason, { ...source, lines: undefined });
+
+/**
+ * `POST /pos/transactions/:id/refund`: the refund, kept with its Idempotency-Key (design §3) so the
+ * same request sent twice refunds once; the second is answered the first's sale (`replayed`).
+ */
+export async function refundSaleOnce(
+  ctx: AuthedContext,
+  id: string,
+  input: RefundSaleInput,
+  key: string | undefined,
+): Promise<{ body: Transaction; replayed: boolean }> {
+  const { reason, shift_id, lines } = input;
+  const route = 'POST /pos/transactions/:id/refund';
+  const answer = await withIdempotency(ctx, { key, route, body: { id, input } }, async (tx) => ({
+    status: 200,
+    body: await refundSale(tx, id, reason, { shiftId: shift_id, lines }),
+  }));
+  return { body: answer.body as Transaction, replayed: answer.replayed };
+}

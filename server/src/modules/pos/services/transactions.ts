@@ -6,6 +6,7 @@ import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
 import { findStoreTransaction, salesBetween, soldParts, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
+import { partlyRefunded } from '../refunds.queries.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 import { countedPage } from '../../../db/page.js';
 
@@ -64,7 +65,7 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
     .where('store_id', '=', store.storeId)
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
-  const [byStatus, parts, items] = await Promise.all([
+  const [byStatus, parts, items, partly] = await Promise.all([
     inRange
       .select(['status'])
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('total').as('amount')])
@@ -72,6 +73,7 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
       .execute(),
     soldParts(ctx.db, store, from, to),
     unitsSold(ctx.db, store, from, to),
+    partlyRefunded(ctx.db, store, from, to),
   ]);
   const sold = byStatus.filter((r) => (SoldStatus.options as string[]).includes(r.status));
   const sum = (rows: Array<{ amount: unknown }>) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
@@ -92,8 +94,9 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
     airtel_money_total: byMethod('Airtel Money'),
     bank_total: byMethod('Bank'),
     credit_total: byMethod('Credit'),
-    refund_count: refunds.reduce((s, r) => s + Number(r.n), 0),
-    refund_total: fromCents(sum(refunds)),
+    // Refunded whole, and (issue 51) refunded in part while still sold: the parts given back so far.
+    refund_count: refunds.reduce((s, r) => s + Number(r.n), 0) + Number(partly.n),
+    refund_total: fromCents(sum(refunds) + Number(partly.amount ?? 0)),
     date_from: dateFrom,
     date_to: dateTo,
   };

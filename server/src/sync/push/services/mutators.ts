@@ -9,7 +9,7 @@ import {
   type MutationType,
   type Reversal,
   type SaleConflict,
-  type SaleReversePayload,
+  type SaleRefundPayload,
 } from '@duka/shared';
 import type { z } from 'zod';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -44,7 +44,7 @@ const saleReverse =
   (move: Reversal) =>
   async (
     ctx: AuthedContext,
-    p: z.infer<typeof SaleReversePayload>,
+    p: z.infer<typeof SaleRefundPayload>,
     _m: Mutation,
     device: DeviceRow,
     at: number,
@@ -52,7 +52,7 @@ const saleReverse =
     const conflicts: SaleConflict[] = [];
     const source = { shiftId: p.shift_id, deviceId: device.id, conflicts };
     const tx = await (move === 'refund'
-      ? refundSale(ctx, p.transaction_id, p.reason, source)
+      ? refundSale(ctx, p.transaction_id, p.reason, { ...source, lines: p.lines })
       : voidSale(ctx, p.transaction_id, p.reason, { ...source, at }));
     return { result: { transaction_id: tx.id, status: tx.status }, conflicts };
   };
