@@ -19,8 +19,8 @@ import { createTestApp, type TestApp } from '../setup/test-app.js';
 const FIRST = '2026_12_01_0039_product_units';
 const names = Object.keys(migrations);
 const BEFORE = names[names.indexOf(FIRST) - 1]!;
-/** What 0039-0042 add: new tables, and new columns of existing ones. */
-const NEW_TABLES = ['product_packs', 'transaction_payments'];
+/** What 0039-0042 add, and the later migrations taken down with them (0044's refunds): new tables, and new columns of existing ones. */
+const NEW_TABLES = ['product_packs', 'transaction_payments', 'refunds', 'refund_lines', 'refund_parts'];
 const NEW_COLUMNS: Record<string, string[]> = {
   products: ['unit', 'scale_code'],
   organisations: ['scale_barcodes'],
