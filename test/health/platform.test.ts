@@ -186,7 +186,12 @@ describe('API reference', () => {
     expect(doc.components.schemas.Transaction.properties.created_at).toMatchObject({ type: 'string', format: 'date-time' });
     expect(doc.components.schemas.Transaction.properties.total).toMatchObject({ type: 'number', multipleOf: 0.01 });
     expect(doc.components.schemas.CreateSaleInput.properties.discount_pct).toMatchObject({ maximum: 100, multipleOf: 0.01 });
-    expect(doc.components.schemas.CreateSaleInput.properties.payment_method).toEqual({ $ref: '#/components/schemas/PaymentMethod' });
+    // One way of paying, or `payments` (issue 51: split tender); described where it is used.
+    expect(doc.components.schemas.CreateSaleInput.properties.payment_method).toMatchObject({
+      enum: ['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Credit'],
+      description: expect.stringContaining('or give payments'),
+    });
+    expect(doc.components.schemas.CreateSaleInput.properties.payments).toBeDefined();
     expect(doc.components.schemas.PaymentMethod.enum).toEqual(['Cash', 'M-Pesa', 'Tigo Pesa', 'Airtel Money', 'Bank', 'Credit']);
     // What the server really sends: a reset code's check answers data null; a JSON report names its export and has no attachment header.
     expect(doc.paths['/auth/otp/verify'].post.responses['200'].content['application/json'].schema.properties.data).toEqual({
