@@ -4,9 +4,12 @@
  * today's server to prove an old till keeps working. Built once per machine (the folder is kept,
  * named by the commit): `git archive` of shared/ and client-sdk/, transpiled with the repository's
  * own TypeScript (no type check: that commit's types were checked when it was made), its packages
- * linked from this repository's node_modules, `@duka/shared` to its own shared/.
+ * linked from this repository's node_modules, `@duka/shared` to its own shared/. The folder is named
+ * by the checkout too, and built again when its links no longer resolve: a copy built from a
+ * checkout since deleted pointed at node_modules that were gone.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,13 +38,18 @@ function build(dir: string): void {
   writeFileSync(path.join(dir, 'built'), PREVIOUS_TILL_COMMIT);
 }
 
+/** Whether the copy's packages still resolve (`existsSync` follows the link: false when its target is gone). */
+const linked = (dir: string) => existsSync(path.join(dir, 'node_modules/zod/package.json'));
+
 /** The previous till's Node entry (`@duka/client-sdk` as it was), building it first when this machine has not. */
 export async function previousTill(): Promise<typeof import('@duka/client-sdk')> {
-  const dir = path.join(tmpdir(), `duka-previous-till-${PREVIOUS_TILL_COMMIT.slice(0, 12)}`);
-  if (!existsSync(path.join(dir, 'built'))) {
+  const checkout = createHash('sha256').update(ROOT).digest('hex').slice(0, 8);
+  const dir = path.join(tmpdir(), `duka-previous-till-${PREVIOUS_TILL_COMMIT.slice(0, 12)}-${checkout}`);
+  if (!existsSync(path.join(dir, 'built')) || !linked(dir)) {
     // Built aside and moved in whole: two test runs building at once leave one complete copy.
     const aside = `${dir}.${process.pid}`;
     build(aside);
+    if (existsSync(path.join(dir, 'built')) && !linked(dir)) rmSync(dir, { recursive: true, force: true });
     try {
       renameSync(aside, dir);
     } catch {
