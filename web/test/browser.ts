@@ -110,6 +110,21 @@ export async function scan(page: Page, barcode: string): Promise<void> {
   await page.getByTestId('scan-input').press('Enter');
 }
 
+/**
+ * Scans `codes` one after another within one task of the page, each its digits then Enter as a
+ * wedge scanner sends them: every scan is in before the app has looked any of them up.
+ */
+export async function scanTogether(page: Page, codes: string[]): Promise<void> {
+  await page.getByTestId('scan-input').evaluate((el, all) => {
+    const input = el as HTMLInputElement;
+    for (const code of all) {
+      input.value = code;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.form!.requestSubmit();
+    }
+  }, codes);
+}
+
 /** Adds a product by searching for its name and tapping its tile. */
 export async function pickBySearch(page: Page, name: string): Promise<void> {
   await page.getByTestId('product-search').fill(name);

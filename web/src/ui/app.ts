@@ -8,6 +8,7 @@ import type { Organisation, Product, Store } from '@duka/shared';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { addLabel, addProduct, type Cart, emptyCart, measured, parseScan } from '../cart.js';
 import { AskQuantity } from './ask-quantity.js';
+import { inOrder } from '../in-order.js';
 import { lang, setLang, shopZone, t } from '../i18n.js';
 import { PrinterButton, PrinterPanel } from '../print/printer-panel.js';
 import { host } from '../till-host.js';
@@ -99,18 +100,21 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
   if (shop?.timezone) shopZone.set(shop.timezone);
 
   const add = useCallback((p: Product) => (measured(p) ? setAsking(p) : setCart((c) => addProduct(c, p))), []);
-  const scan = async (typed: string) => {
+  // Looked up at once, added in the order scanned (in-order.ts).
+  const [scans] = useState(inOrder);
+  const scan = (typed: string) => {
     const { code, qty } = parseScan(typed);
-    try {
-      const product = await till.productByCode(code);
-      if (product?.scale_label) setCart((c) => addLabel(c, product));
-      else if (product?.scanned_pack) setCart((c) => addProduct(c, product, qty, product.scanned_pack!));
-      else if (product && measured(product)) setAsking(product);
-      else if (product) setCart((c) => addProduct(c, product, qty));
-      setNotice(product ? null : t('products.not_found', { code }));
-    } catch (err) {
-      setNotice(errorText(err));
-    }
+    return scans(
+      till.productByCode(code),
+      (product) => {
+        if (product?.scale_label) setCart((c) => addLabel(c, product));
+        else if (product?.scanned_pack) setCart((c) => addProduct(c, product, qty, product.scanned_pack!));
+        else if (product && measured(product)) setAsking(product);
+        else if (product) setCart((c) => addProduct(c, product, qty));
+        setNotice(product ? null : t('products.not_found', { code }));
+      },
+      (err) => setNotice(errorText(err)),
+    );
   };
   const sold = (r: Receipt) => {
     setCart(emptyCart());
