@@ -18,6 +18,8 @@ export const enTender = {
   'split.amount_missing': 'Type an amount for each part, or remove it.',
   'split.reference_missing': 'Type the reference from the customer’s SMS or slip.',
   'split.parts': 'Payments',
+  'split.enter_left': 'Not charged: {amount} is still to pay.',
+  'split.enter_not': 'Not charged: {why}',
 };
 
 export const swTender: Record<keyof typeof enTender, string> = {
@@ -36,4 +38,6 @@ export const swTender: Record<keyof typeof enTender, string> = {
   'split.amount_missing': 'Andika kiasi cha kila sehemu, au iondoe.',
   'split.reference_missing': 'Andika kumbukumbu kutoka SMS au risiti ya mteja.',
   'split.parts': 'Malipo',
+  'split.enter_left': 'Haijalipishwa: bado {amount} kulipwa.',
+  'split.enter_not': 'Haijalipishwa: {why}',
 };

@@ -2,12 +2,21 @@
  * Issue 51's split tender at the browser till, in a real Chromium: offline, in an open shift, a
  * sale of TZS 12,500 paid 5,000 cash + 7,500 M-Pesa (the SMS reference typed). The panel shows what
  * is left to pay and holds Charge until the parts cover the total and the M-Pesa part has its
- * reference; it fits a 360 px phone; the receipt lists each part, the sales list says Split. Once
+ * reference; F8 takes the keyboard to the cash part and Enter charges only once the parts pay the
+ * sale; it fits a 360 px phone; the receipt lists each part, the sales list says Split. Once
  * synced, the server's sale has the two parts and the shift counts 5,000 in the drawer, 7,500 in M-Pesa.
  */
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
 import { expectPending, openApp, scan, signIn, startShop, type Shop, whenOfflineReady } from './browser.js';
+
+/** The focused field and the method of the part it belongs to, e.g. `split-amount:Cash`. */
+const focusedPart = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return `${el?.getAttribute('data-testid')}:${el?.closest('[data-testid=split-part]')?.getAttribute('data-method')}`;
+  });
 
 const UNGA = { name: 'Unga 2kg', barcode: '6161100000024', selling_price: 2500, stock: 100 };
 
@@ -47,13 +56,29 @@ describe('the browser till: a sale paid two ways', () => {
     expect(await parts.evaluateAll((els) => els.map((e) => e.getAttribute('data-method')))).toEqual(['Cash', 'M-Pesa']);
     const left = page.getByTestId('split-left');
     const chargeButton = page.getByTestId('charge');
-    await parts.nth(0).getByTestId('split-amount').fill('5,000');
+    const why = page.getByTestId('split-why');
+    // F8, the tender's key, takes the keyboard to the cash part's amount (not to a Cash received the
+    // panel hides); Enter in a part charges only once the parts pay the sale, and otherwise says why.
+    await page.keyboard.press('F8');
+    await expect.poll(() => focusedPart(page)).toBe('split-amount:Cash');
+    await page.keyboard.type('5,000');
     expect(await left.textContent()).toBe('Left to pay: TZS 7,500');
     expect(await chargeButton.isDisabled()).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await why.textContent()).toBe('Not charged: TZS 7,500 is still to pay.');
     await parts.nth(1).getByTestId('split-amount').fill('7500');
     expect(await left.textContent()).toBe('Paid in full');
     expect(await page.getByTestId('split-fault').textContent()).toBe('Type the reference from the customer’s SMS or slip.');
     expect(await chargeButton.isDisabled()).toBe(true);
+    await parts.nth(1).getByTestId('split-amount').press('Enter');
+    expect(await why.textContent()).toBe('Not charged: Type the reference from the customer’s SMS or slip.');
+    expect(await page.getByTestId('receipt').count()).toBe(0);
+    // F8 again from elsewhere: back in the cash part, its figure selected, so what is typed replaces it.
+    await page.getByTestId('scan-input').focus();
+    await page.keyboard.press('F8');
+    await expect.poll(() => focusedPart(page)).toBe('split-amount:Cash');
+    await page.keyboard.type('5000');
+    expect(await left.textContent()).toBe('Paid in full');
     await parts.nth(1).getByTestId('split-reference').fill('QK7SPLIT75');
     expect(await page.getByTestId('split-fault').count()).toBe(0);
     expect(await chargeButton.isDisabled()).toBe(false);
@@ -67,7 +92,8 @@ describe('the browser till: a sale paid two ways', () => {
       expect(box.x + box.width).toBeLessThanOrEqual(360);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
-    await chargeButton.click();
+    // Enter in the reference, the parts now paying the sale, charges.
+    await parts.nth(1).getByTestId('split-reference').press('Enter');
     const receipt = page.getByTestId('receipt');
     await receipt.waitFor();
     const id = (await receipt.getAttribute('data-sale-id'))!;

@@ -36,7 +36,7 @@ import { useSignal, useTillStatus } from './hooks.js';
 import { MobilePanel, noPushAccount, phoneFault } from './mobile-money.js';
 import { MobileWait, stillWaiting, type Waiting, waitingFrom } from './mobile-wait.js';
 import { type SplitPart, splitState, startSplit } from '../split.js';
-import { SplitPanel } from './split-tender.js';
+import { SplitPanel, splitRefusal } from './split-tender.js';
 
 export const methodLabel = (m: SaleMethod): string => t(`pay.method.${m}`);
 
@@ -134,6 +134,8 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
   // Read through a ref, so the listener added once always calls this render's charge.
   const latest = useRef(charge);
   latest.current = charge;
+  const splitOn = useRef(false);
+  splitOn.current = !!split;
   const keysOn = keys && !waiting;
   useEffect(() => {
     if (!keysOn) return;
@@ -142,9 +144,10 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
         e.preventDefault();
         void latest.current();
       } else if (e.key === 'F8') {
-        // The tender's key: cash, and the focus in Cash received, however many tiles and lines lie between.
+        // The tender's key: cash, and the focus in Cash received, however many tiles and lines lie
+        // between; paid several ways, the cash part's amount (the one way paid is left as it is).
         e.preventDefault();
-        setPay((p) => (p.method === 'Cash' ? p : { ...p, method: 'Cash', customerId: null }));
+        if (!splitOn.current) setPay((p) => (p.method === 'Cash' ? p : { ...p, method: 'Cash', customerId: null }));
         setTenderFocus((n) => n + 1);
       }
     };
@@ -192,8 +195,17 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
           )}
         </div>
         <button type="button" class="split-toggle" data-testid="split-toggle" aria-pressed=${!!split}
-          onClick=${() => setSplit(split ? null : startSplit())}>${t(split ? 'split.cancel' : 'split.toggle')}</button>
-        ${split && splitNow ? html`<${SplitPanel} parts=${split} state=${splitNow} onParts=${setSplit} />` : null}
+          onClick=${() => (setTenderWhy(null), setSplit(split ? null : startSplit()))}>${t(split ? 'split.cancel' : 'split.toggle')}</button>
+        ${
+          split && splitNow
+            ? html`<${SplitPanel} parts=${split} state=${splitNow} onParts=${(p: SplitPart[]) => (setTenderWhy(null), setSplit(p))} focus=${tenderFocus} why=${tenderWhy}
+                onEnter=${() => {
+                  const why = splitRefusal(splitNow, cart.lines.length);
+                  setTenderWhy(why);
+                  if (!why) void charge();
+                }} />`
+            : null
+        }
         ${
           !split && pay.method === 'Cash'
             ? html`<${Tender} pay=${pay} total=${totals.total} onPay=${(p: Payment) => (setTenderWhy(null), setPay(p))} focus=${tenderFocus} why=${tenderWhy}
