@@ -44,6 +44,8 @@ export class TillLifecycle {
   private readonly realtime: RealtimeLink | null;
   private readonly watch: ConnectivityWatch;
   private readonly syncCtx: SyncCtx;
+  /** When the server last answered (unreached.ts). */
+  private heardAt: number | null = null;
   /** Aborted by `close()`: every connector call in flight stops. */
   private readonly abort = new AbortController();
   private state: TillStatus = initialStatus();
@@ -78,6 +80,7 @@ export class TillLifecycle {
       events: this.emitter,
       now,
       serverTime: (t, sentAt) => this.serverTime(t, sentAt),
+      pushedSince: () => (this.engine.running ? this.heardAt : null),
       deviceId,
       deviceName: opts.deviceName,
       pushBatchSize: Math.min(opts.pushBatchSize ?? 100, 500),
@@ -312,6 +315,7 @@ export class TillLifecycle {
   }
 
   private reachable(reached: boolean): void {
+    if (reached) this.heardAt = this.syncCtx.now();
     if (reached) this.watch.found();
     else this.watch.lost();
     if (reached === this.state.online) return;

@@ -71,6 +71,27 @@ describe('till: tender and change, how a sale was rung up, a wrong clock', () =>
     expect(Object.fromEntries(items.map((s) => [s.id, s.source]))).toEqual({ [online.id]: 'online', [offline.id]: 'offline' });
   });
 
+  it('records a sale rung up after the server went away, before any request failed, as offline once its own push finds no server', async () => {
+    const h = server.h;
+    const shop = await seedShop(h);
+    // Syncing on its own, as a till at a counter does: each sale is pushed as it is rung up.
+    const t = await till({ autoSync: true, realtime: false, syncIntervalMs: 600_000 });
+    await signIn(t, shop);
+    await t.syncNow();
+    h.net.offline = true;
+    // Nothing has failed yet: the till still says online as the sale is rung up.
+    expect(t.status().online).toBe(true);
+    const sale = await t.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' });
+    expect(sale.source).toBe('online');
+    await expect.poll(() => t.status().online).toBe(false);
+    expect((await t.transaction(sale.id))?.source).toBe('offline');
+    t.stopSync();
+    h.net.offline = false;
+    await t.syncNow();
+    const { items } = await (await serverView(h, shop)).transactions();
+    expect(items.map((s) => [s.id, s.source])).toEqual([[sale.id, 'offline']]);
+  });
+
   it('learns its clock is 2 hours fast at a sync and says so; the server books its sale at the receipt time and flags it', async () => {
     const h = server.h;
     const shop = await seedShop(h);

@@ -10,6 +10,12 @@ export interface SyncCtx {
   now: () => number;
   /** The server's time in an answer to a request sent at `sentAt` (the till's clock); absent from an older server. */
   serverTime: (serverTime: string | undefined, sentAt: number) => void;
+  /**
+   * Sales rung up at or after this time (the till's clock) had their push sent as they were rung up:
+   * when the server last answered a till that syncs on its own. Null when that cannot be said: the
+   * till syncs when told (a push says nothing of when its sales were rung up) or never heard the server.
+   */
+  pushedSince: () => number | null;
   deviceId: string;
   deviceName: string;
   /** Mutations a push carries at most (the server takes 500). */

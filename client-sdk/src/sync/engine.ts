@@ -101,6 +101,11 @@ export class SyncEngine {
     return earlier ? run.then((r) => mergeReports(earlier, r)) : run;
   }
 
+  /** Syncing on its own: a sale is pushed as it is rung up. */
+  get running(): boolean {
+    return this.auto;
+  }
+
   /** Sync on a timer (and retry with backoff) until `stop`. */
   start(): void {
     if (this.outdated) return;

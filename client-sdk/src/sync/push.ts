@@ -5,9 +5,11 @@
  * and the queue moves on. What the server says about the queue itself is repaired here: a seq it
  * does not expect (409 `expected_seq`), a device it no longer knows (404), a batch too large (413),
  * a mutation it cannot even read (400 on `mutations.N`). Network and server errors are thrown for
- * the engine to retry later.
+ * the engine to retry later; sales in a batch that reached no server were rung up without one
+ * (unreached.ts).
  */
 import type { Mutation, MutationResult, PushResponse } from '@duka/shared';
+import { NetworkError } from '../errors.js';
 import { DukaApiError } from '../http/errors.js';
 import type { NumberedReceipt, RejectedMutation, TillConflict } from '../events.js';
 import type { LocalTrx } from '../local/db.js';
@@ -17,6 +19,7 @@ import { nextBatch, pendingCount, resendFrom } from '../queue.js';
 import type { SyncCtx } from './context.js';
 import { registerDevice, serverWentBack } from './device.js';
 import { heardProtocol, protocolNeeded, serverProtocol } from './protocol.js';
+import { unreached } from './unreached.js';
 
 export interface PushOutcome {
   pushed: number;
@@ -45,6 +48,7 @@ export async function pushQueue(ctx: SyncCtx): Promise<PushOutcome> {
       });
       ctx.serverTime(res.server_time, sentAt);
     } catch (err) {
+      if (err instanceof NetworkError) await unreached(ctx.db, batch, ctx.pushedSince());
       if (!(err instanceof DukaApiError) || repairs++ >= MAX_REPAIRS || !(await repair(ctx, err, batch))) throw err;
       if (err.status === 413) size = Math.max(1, Math.floor(size / 2));
       continue;
