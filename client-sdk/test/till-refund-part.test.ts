@@ -11,7 +11,7 @@ import { type Harness, seedShop, serverView, signIn, tillServer } from './harnes
 describe('till: a part of a sale refunded offline', () => {
   const server = tillServer();
 
-  async function soldSugar(h: Harness) {
+  async function soldSugar(h: Harness, fetch?: typeof h.net.fetch) {
     const shop = await seedShop(h);
     const res = await h.t.request('POST', '/inventory/products', {
       token: shop.owner.token,
@@ -19,7 +19,7 @@ describe('till: a part of a sale refunded offline', () => {
     });
     expect(res.status, res.text).toBe(200);
     const sugar = res.body.data as { id: string };
-    const t = await server.till();
+    const t = await server.till(fetch ? { fetch } : {});
     await signIn(t, shop);
     await t.syncNow();
     h.net.offline = true;
@@ -114,5 +114,33 @@ describe('till: a part of a sale refunded offline', () => {
     });
     expect({ sale: await t.transaction(sale.id), stock: await t.stock(sugar.id), pending: t.status().pending }).toEqual(before);
     h.net.offline = false;
+  });
+
+  it('a part the server refuses (the sale was refunded whole meanwhile) is taken back on the till: stock, receipt, shift', async () => {
+    const { h } = server;
+    // Pulls fail while `cut`: what the push's refusal undid shows before the server's copy comes in.
+    const net = { cut: false };
+    const fetch = (input: string, init?: RequestInit) =>
+      net.cut && new URL(input).pathname.endsWith('/sync/pull') ? Promise.reject(new TypeError('fetch failed')) : h.net.fetch(input, init);
+    const { sugar, t, sale, view } = await soldSugar(h, fetch);
+    h.net.offline = false;
+    await t.syncNow();
+    const whole = await h.t.request('POST', `/pos/transactions/${sale.id}/refund`, { token: view.token, body: { reason: 'all back' } });
+    expect(whole.status, whole.text).toBe(200);
+    h.net.offline = true;
+    await t.openShift({ opening_float: 0 });
+    await t.refund(sale.id, 'spilt bag', { lines: [{ product_id: sugar.id, qty: 0.25 }] });
+    expect(await t.stock(sugar.id)).toBe(9);
+    h.net.offline = false;
+    net.cut = true;
+    await t.syncNow().catch(() => undefined);
+    expect((await t.rejected()).map((m) => m.type)).toEqual(['sale.refund']);
+    expect(await t.stock(sugar.id)).toBe(8.75);
+    const mine = (await t.transaction(sale.id))!;
+    expect([mine.status, mine.refunded_total ?? 0, mine.lines[0]!.refunded_qty ?? 0]).toEqual(['paid', 0, 0]);
+    expect((await t.shiftReport())!.totals).toMatchObject({ refunds: 0 });
+    net.cut = false;
+    await t.syncNow();
+    expect([await t.stock(sugar.id), await view.stock(sugar.id)]).toEqual([10, 10]);
   });
 });
