@@ -33,6 +33,7 @@ export type {
   CreditPaymentReceipt,
   ListOptions,
   Receipt,
+  RefundOptions,
   SaleLine,
   RetryMobilePaymentInput,
   SellInput,

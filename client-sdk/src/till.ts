@@ -53,6 +53,7 @@ import type {
   CreditPaymentReceipt,
   ListOptions,
   Receipt,
+  RefundOptions,
   RetryMobilePaymentInput,
   SellInput,
   StockAdjustInput,
@@ -260,8 +261,8 @@ export class Till {
   sell(input: SellInput): Promise<Receipt> {
     return this.life.guard(() => sell(this.actions, input));
   }
-  refund(transactionId: string, reason: string): Promise<Receipt> {
-    return this.life.guard(() => reverseSale(this.actions, 'refund', transactionId, reason));
+  refund(transactionId: string, reason: string, opts: RefundOptions = {}): Promise<Receipt> {
+    return this.life.guard(() => reverseSale(this.actions, 'refund', transactionId, reason, opts.lines));
   }
   void(transactionId: string, reason: string): Promise<Receipt> {
     return this.life.guard(() => reverseSale(this.actions, 'void', transactionId, reason));

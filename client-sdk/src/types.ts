@@ -10,6 +10,7 @@ import type {
   MobileMoneyMethod,
   MobileNetwork,
   PaymentMethod,
+  RefundLineInput,
   SaleLineInput,
   SalePaymentInput,
   StockAdjustPayload,
@@ -72,6 +73,16 @@ export type AskMobilePaymentInput = Omit<
 export interface RetryMobilePaymentInput {
   phone?: string;
   network?: MobileNetwork;
+}
+
+/**
+ * A refund's options (issue 51): `lines` refunds only these lines, these quantities, in the
+ * product's unit (`{ product_id, qty: 0.25 }` of a 1.25 kg line; `pack_id` names a line sold by the
+ * pack). Absent: the whole sale, or all that is left of one refunded in part. Needs a server that
+ * speaks sync protocol 2 (docs/pos.md "Refunding part of a sale").
+ */
+export interface RefundOptions {
+  lines?: RefundLineInput[];
 }
 
 /** A new customer: the `customer.upsert` payload; the till gives the customer its id. */

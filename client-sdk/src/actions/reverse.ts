@@ -3,7 +3,16 @@
  * (`checkReversal`, `returnedStockGoesTo`). Stock comes back (goods the server quarantines do not
  * move the shelf level) and what a credit sale still owed is cancelled.
  */
-import { checkReversal, type Reversal, returnedStockGoesTo, SaleReversePayload, toCents, unitScale } from '@duka/shared';
+import {
+  checkReversal,
+  type RefundLineInput,
+  type Reversal,
+  returnedStockGoesTo,
+  SaleRefundPayload,
+  SaleReversePayload,
+  toCents,
+  unitScale,
+} from '@duka/shared';
 import { TillError } from '../errors.js';
 import { getMeta } from '../local/meta.js';
 import { moveBatches, moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
@@ -12,11 +21,23 @@ import * as reads from '../reads.js';
 import type { Receipt } from '../types.js';
 import { type ActionCtx, invalid, may, shopOf } from './context.js';
 import { cashierShift, recordParts } from '../local/shift-movements.js';
+import { requireServerProtocol } from '../sync/protocol.js';
+import { partlyRefunded, partsOf, refundPartOnTill } from './refund-part.js';
 
-export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId: string, reason: string): Promise<Receipt> {
-  const parsed = SaleReversePayload.safeParse({ transaction_id: transactionId, reason });
+/** `lines` (a refund only, issue 51): refund these lines, these quantities; absent, the whole sale (or all that is left of it). */
+export async function reverseSale(
+  ctx: ActionCtx,
+  move: Reversal,
+  transactionId: string,
+  reason: string,
+  lines?: RefundLineInput[],
+): Promise<Receipt> {
+  const input = { transaction_id: transactionId, reason, ...(lines ? { lines } : {}) };
+  const parsed = (move === 'refund' ? SaleRefundPayload : SaleReversePayload).safeParse(input);
   if (!parsed.success) throw invalid(parsed.error.issues[0]);
   const receipt = await ctx.db.transaction().execute(async (trx) => {
+    // A refund of part of a sale is protocol 2's: a version-1 server would refund the whole sale.
+    if (lines) await requireServerProtocol(trx, 2, 'a refund of part of a sale');
     const { org, store } = await shopOf(trx);
     const found = await reads.transactionById(trx, transactionId);
     const tabs = found?.status === 'credit' ? (await reads.creditTabs(trx)).filter((t) => t.transaction_id === found.id) : [];
@@ -27,11 +48,15 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
       role: user?.role,
       own_sale: !!user && found?.cashier_id === user.id,
       age_ms: found ? ctx.now() - Date.parse(found.created_at) : undefined,
-      sale: found && { status: found.status, tab_paid: tabs.some((t) => t.paid_amount > 0) },
+      sale: found && { status: found.status, tab_paid: tabs.some((t) => t.paid_amount > 0), partly_refunded: partlyRefunded(found) },
     });
     if (breach) throw new TillError(breach.code, breach.message, breach.field);
     // checkReversal refuses a sale that is not there.
     const sale = found!;
+    const into = returnedStockGoesTo(move, org.business_type, store.outlet_type);
+    // Some lines, or the rest of a sale refunded in part: refund by refund, as the server records it.
+    if (move === 'refund' && (lines || partlyRefunded(sale)))
+      return refundPartOnTill(trx, sale, { reason: parsed.data.reason, lines, into, tabs, now: ctx.now() });
 
     const undo: Undo = {
       stock: {},
@@ -50,7 +75,7 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
       .where('id', '=', sale.id)
       .execute();
 
-    if (returnedStockGoesTo(move, org.business_type, store.outlet_type) === 'shelf') {
+    if (into === 'shelf') {
       for (const l of sale.lines) {
         const product = await reads.productById(trx, l.product_id);
         if (!product || product.is_service) continue;
@@ -82,16 +107,10 @@ export async function reverseSale(ctx: ActionCtx, move: Reversal, transactionId:
     // The money goes back in the shift open now, whichever shift took it: each part by its method, as paid.
     const shiftId = await cashierShift(trx);
     undo.movements = shiftId ? await recordParts(trx, shiftId, 'reversal', partsOf(sale), ctx.now()) : [];
-    const payload = { ...parsed.data, ...(shiftId ? { shift_id: shiftId } : {}) };
+    const payload = { transaction_id: parsed.data.transaction_id, reason: parsed.data.reason, ...(shiftId ? { shift_id: shiftId } : {}) };
     await enqueue(trx, move === 'refund' ? 'sale.refund' : 'sale.void', payload, ctx.now(), undo);
     return changed;
   });
   ctx.queued();
   return receipt;
 }
-
-/** A sale's parts in cents: as the server answered them, or its one method (a receipt made before split tender). */
-const partsOf = (sale: Receipt) =>
-  sale.payments?.length
-    ? sale.payments.map((p) => ({ method: p.method, amount: toCents(p.amount) }))
-    : [{ method: sale.payment_method, amount: toCents(sale.total) }];

@@ -2,7 +2,7 @@
  * Batches coming back with a sale's refund or void (issue 14). (Which lots a sale takes is the
  * shared `allocateFefo`, taken with the sale by take-sale-lots.ts, pharmacy's sale policy.)
  */
-import type { Reversal } from '@duka/shared';
+import { type Reversal, refundLots } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { createBatch, moveBatch } from './batch-ledger.js';
@@ -25,7 +25,7 @@ export async function returnSaleLots(
   const lots = await saleLots(ctx.db, sale);
   const products = new Set<string>();
   const kind = move === 'refund' ? 'refunded' : 'voided';
-  for (const [lot, qty] of part ? lotsOfPart(lots, part) : lots.map((l) => [l, l.line_qty] as const)) {
+  for (const [lot, qty] of part ? refundLots(lots, (l) => Number(l.line_qty), part) : lots.map((l) => [l, l.line_qty] as const)) {
     products.add(lot.product_id);
     const { line_qty: _taken, product_name: productName, ...batch } = lot;
     const quarantine = (move === 'refund' && into === 'quarantine') || batch.status === 'disposed';
@@ -47,28 +47,4 @@ export async function returnSaleLots(
     await moveBatch(ctx, target, { kind, qty, transactionId: sale.id }, { productName });
   }
   return products;
-}
-
-type Lot = Awaited<ReturnType<typeof saleLots>>[number];
-
-/**
- * A part refunded (issue 51), per product: `count` units back, after the `from` earlier refunds
- * took. Refunds take the sale's units in the order the lots were taken (FEFO), so the earlier ones
- * took the first `from` and each unit goes back to the lot it came from. A product of the part with
- * no lots is not listed (the caller puts it back as a product without lots).
- */
-function lotsOfPart(lots: Lot[], part: Map<string, { from: number; count: number }>): Array<readonly [Lot, number]> {
-  const out: Array<readonly [Lot, number]> = [];
-  const seen = new Map<string, number>();
-  for (const lot of lots) {
-    const want = part.get(lot.product_id);
-    if (!want) continue;
-    const start = seen.get(lot.product_id) ?? 0;
-    const taken = Number(lot.line_qty);
-    seen.set(lot.product_id, start + taken);
-    const lo = Math.max(start, want.from);
-    const hi = Math.min(start + taken, want.from + want.count);
-    if (hi > lo) out.push([lot, hi - lo] as const);
-  }
-  return out;
 }

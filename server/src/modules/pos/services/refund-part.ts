@@ -8,12 +8,12 @@
 import {
   fromCents,
   fromCount,
-  quantityFault,
   type RefundLineInput,
+  refundLinesWanted,
+  refundQtyText,
   refundShare,
   refundTender,
   returnedStockGoesTo,
-  toCount,
   type Transaction,
 } from '@duka/shared';
 import { noteChange } from '../../../db/change-log.js';
@@ -39,29 +39,15 @@ type Done = Map<string, { qty: number; amount: number }>;
 type Taken = { line: Line; count: number; amount: number; tax: number };
 
 const left = (line: Line, done: Done) => line.qty - (done.get(line.id)?.qty ?? 0);
-const inUnit = (count: number, line: Line) => `${fromCount(count, line.unit)}${line.unit === 'piece' ? '' : ` ${line.unit}`}`;
+const inUnit = (count: number, line: Line) => refundQtyText(count, line.unit);
 
-/** The lines and counts asked for (400 naming a line the sale does not have or a bad quantity, 409 more than is left), or everything left. */
+/** The lines and counts asked for by the shared rule (400 naming a line the sale does not have or a bad quantity, 409 more than is left), or everything left. */
 function linesWanted(lines: Line[], done: Done, asked?: RefundLineInput[]): Array<{ line: Line; count: number }> {
-  if (!asked) return lines.map((line) => ({ line, count: left(line, done) })).filter((x) => x.count > 0);
-  return asked.map((a, i) => {
-    const line = lines.find((l) => l.product_id === a.product_id && (l.pack_id ?? undefined) === a.pack_id);
-    if (!line)
-      throw new ValidationError(
-        `lines.${i}.product_id`,
-        `this sale has no line of this product ${a.pack_id ? 'in this pack' : 'sold loose'}`,
-      );
-    const fault = quantityFault(a.qty, line.unit);
-    if (fault) throw new ValidationError(`lines.${i}.qty`, fault);
-    const count = toCount(a.qty, line.unit);
-    if (count > left(line, done)) {
-      const message = `only ${inUnit(left(line, done), line)} of ${line.name} is left to refund (${inUnit(line.qty, line)} sold)`;
-      throw new ServiceError('INVALID_STATE', `lines.${i}.qty ${message}`, {
-        errors: [{ code: 'INVALID_STATE', field: `lines.${i}.qty`, message }],
-      });
-    }
-    return { line, count };
-  });
+  const judged = refundLinesWanted(lines, (line) => left(line, done), asked);
+  if ('wanted' in judged) return judged.wanted;
+  const { code, field, message } = judged.fault;
+  if (code === 'VALIDATION_ERROR') throw new ValidationError(field, message);
+  throw new ServiceError(code, `${field} ${message}`, { errors: [{ code, field, message }] });
 }
 
 /** Which tender parts give `amount` back, and how much of the credit tab's balance that clears. */
