@@ -10,6 +10,7 @@ import { enMobile, swMobile } from './i18n-mobile.js';
 import { enShift, swShift } from './i18n-shift.js';
 import { enTender, swTender } from './i18n-tender.js';
 import { enUnits, swUnits } from './i18n-units.js';
+import { enRefund, swRefund } from './i18n-refund.js';
 import { signal } from './signal.js';
 
 const en = {
@@ -174,6 +175,7 @@ const en = {
   ...enAccount,
   ...enTender,
   ...enUnits,
+  ...enRefund,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -340,6 +342,7 @@ const sw: Record<MessageKey, string> = {
   ...swAccount,
   ...swTender,
   ...swUnits,
+  ...swRefund,
 };
 
 export type Lang = 'en' | 'sw';

@@ -63,7 +63,7 @@ export function Products({ till, version, notice, onAdd, onScan }: Props) {
         ${products.length === 0 ? html`<p class="empty">${t('products.none')}</p>` : null}
         ${products.map(
           (p) => html`
-            <button key=${p.id} class=${`product ${p.is_low_stock ? 'low' : ''}`} data-testid="product-tile" data-product-id=${p.id} data-name=${p.name}
+            <button key=${p.id} class=${`product ${p.is_low_stock ? 'low' : ''}`} data-testid="product-tile" data-product-id=${p.id} data-name=${p.name} data-stock=${p.stock}
               onClick=${() => tap(p)}>
               <span class="name">${p.name}</span>
               <span class="price">${tzs(p.selling_price)}</span>

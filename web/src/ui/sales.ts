@@ -6,7 +6,7 @@
  * is said as what it was, and replaces the "done" message it contradicts.
  */
 import type { Receipt, Till, TillUser } from '@duka/client-sdk';
-import { checkReversal, holdsPermission, type Reversal } from '@duka/shared';
+import { checkReversal, formatTzs, holdsPermission, type RefundLineInput, type Reversal } from '@duka/shared';
 import { useRef, useState } from 'preact/hooks';
 import { tzs } from '../format.js';
 import { formatTime, t } from '../i18n.js';
@@ -15,6 +15,7 @@ import { methodLabel } from './cart-panel.js';
 import { errorText } from './errors.js';
 import { useLoad } from './hooks.js';
 import { html } from './html.js';
+import { RefundPartForm } from './refund-part-form.js';
 
 const RECENT = 50;
 
@@ -60,11 +61,12 @@ export function Sales({
     [till, version],
     new Map<string, Reversal>(),
   );
-  const [asking, setAskingState] = useState<{ move: Reversal; sale: Receipt } | null>(null);
+  // `part`: a refund of some lines (refund-part-form.ts); a refund of them is still a refund, refused as one.
+  const [asking, setAskingState] = useState<{ move: Reversal | 'part'; sale: Receipt } | null>(null);
   const [reason, setReason] = useState('');
   // The move being asked now, read after a confirm's await: a refund still sending must not close a void asked since.
   const current = useRef(asking);
-  const setAsking = (next: { move: Reversal; sale: Receipt } | null) => {
+  const setAsking = (next: { move: Reversal | 'part'; sale: Receipt } | null) => {
     current.current = next;
     setAskingState(next);
     setReason('');
@@ -86,17 +88,21 @@ export function Sales({
 
   const confirm = async (e: Event) => {
     e.preventDefault();
+    await reverse(reason.trim());
+  };
+  /** `part`: the lines of a refund of part of the sale, and the money they give back (cents). */
+  const reverse = async (why: string, part?: { lines: RefundLineInput[]; amount: number }) => {
     const asked = asking;
     if (!asked) return;
     const number = asked.sale.receipt_number ?? asked.sale.client_receipt_number ?? '';
+    const move: Reversal = asked.move === 'void' ? 'void' : 'refund';
     try {
-      if (asked.move === 'refund') await till.refund(asked.sale.id, reason.trim());
-      else await till.void(asked.sale.id, reason.trim());
-      setMessage({
-        error: false,
-        text: t(asked.move === 'refund' ? 'sales.done_refund' : 'sales.done_void', { receipt: number }),
-        done: { move: asked.move, saleId: asked.sale.id, receipt: number },
-      });
+      if (move === 'refund') await till.refund(asked.sale.id, why, part ? { lines: part.lines } : {});
+      else await till.void(asked.sale.id, why);
+      const text = part
+        ? t('refund_part.done', { amount: formatTzs(part.amount), receipt: number })
+        : t(move === 'refund' ? 'sales.done_refund' : 'sales.done_void', { receipt: number });
+      setMessage({ error: false, text, done: { move, saleId: asked.sale.id, receipt: number } });
       if (current.current === asked) setAsking(null);
       onChanged();
     } catch (err) {
@@ -112,7 +118,13 @@ export function Sales({
       ${shown ? html`<p class=${shown.error ? 'error' : 'ok'} role="status" data-testid="sales-message">${shown.text}</p>` : null}
       ${mayRefund ? null : html`<p class="hint" id="refund-needs-permission" data-testid="sales-refund-permission">${t('sales.refund_needs_permission')}</p>`}
       ${
-        asking
+        asking?.move === 'part'
+          ? html`<${RefundPartForm} key=${asking.sale.id} sale=${asking.sale} onCancel=${() => setAsking(null)}
+              onConfirm=${(lines: RefundLineInput[], why: string, amount: number) => reverse(why, { lines, amount })} />`
+          : null
+      }
+      ${
+        asking && asking.move !== 'part'
           ? html`<form class="reason" onSubmit=${confirm} data-testid="reversal-form">
             <strong>${t(asking.move === 'refund' ? 'sales.confirm_refund' : 'sales.confirm_void', { receipt: asking.sale.receipt_number ?? asking.sale.client_receipt_number ?? '' })}</strong>
             <input required data-testid="reversal-reason" placeholder=${t('sales.reason')} value=${reason} onInput=${(e: any) => setReason(e.currentTarget.value)} />
@@ -131,11 +143,16 @@ export function Sales({
                 <td>${formatTime(s.created_at)}</td>
                 <td>${methodLabel(s.payment_method)}${s.customer_name ? ` · ${s.customer_name}` : ''}<${CheckNote} sale=${s} /></td>
                 <td class="num">${tzs(s.total)}</td>
-                <td>${s.status === 'refunded' ? t('receipt.status.refunded') : s.status === 'void' ? t('receipt.status.voided') : ''}</td>
+                <td>${s.status === 'refunded' ? t('receipt.status.refunded') : s.status === 'void' ? t('receipt.status.voided') : ''}${
+                  s.status !== 'refunded' && (s.refunded_total ?? 0) > 0
+                    ? html`<span class="refunded-part" data-testid="sale-refunded" data-amount=${s.refunded_total}>${t('sales.refunded_part', { amount: tzs(s.refunded_total!) })}</span>`
+                    : null
+                }</td>
                 <td class=${`sync ${s.sync_state}`} data-testid="sale-sync">${refusedFor.has(s.id) ? html`<span class="warn" data-testid="sale-reversal-refused" data-move=${refusedFor.get(s.id)}>${t(refusedFor.get(s.id) === 'refund' ? 'sales.refund_refused' : 'sales.void_refused')}</span>` : t(`sales.${s.sync_state}`)}</td>
                 <td class="row-actions">
                   <button onClick=${() => onView(s)} data-testid="sale-view">${t('sales.view')}</button>
                   ${offered('refund', s, user) ? html`<button data-testid="sale-refund" onClick=${() => (setAsking({ move: 'refund', sale: s }), setMessage(null))}>${t('sales.refund')}</button>` : null}
+                  ${offered('refund', s, user) ? html`<button data-testid="sale-refund-part" onClick=${() => (setAsking({ move: 'part', sale: s }), setMessage(null))}>${t('refund_part.button')}</button>` : null}
                   ${!mayRefund && offered('refund', s, user, { may_refund: true }) ? html`<button data-testid="sale-refund" disabled title=${t('sales.refund_needs_permission')} aria-describedby="refund-needs-permission">${t('sales.refund')}</button>` : null}
                   ${offered('void', s, user) ? html`<button data-testid="sale-void" onClick=${() => (setAsking({ move: 'void', sale: s }), setMessage(null))}>${t('sales.void')}</button>` : null}
                 </td>
