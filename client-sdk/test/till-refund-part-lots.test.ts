@@ -28,10 +28,8 @@ describe('till: a part refunded back to its lots', () => {
     const t = await server.till();
     await signIn(t, shop);
     await t.syncNow();
-    const tillLots = async (till: Till) =>
-      (await till.batches({ product_id: milk.id })).map((b) => [b.lot_number, b.qty_on_hand]).sort();
-    const serverLots = async () =>
-      (await batchRows(h.t, owner.storeId, milk.id)).map((b) => [b.lot_number, b.qty_on_hand]).sort();
+    const tillLots = async (till: Till) => (await till.batches({ product_id: milk.id })).map((b) => [b.lot_number, b.qty_on_hand]).sort();
+    const serverLots = async () => (await batchRows(h.t, owner.storeId, milk.id)).map((b) => [b.lot_number, b.qty_on_hand]).sort();
 
     h.net.offline = true;
     const sale = await t.sell({ lines: [{ product_id: milk.id, qty: 5 }], payment_method: 'Cash' });
