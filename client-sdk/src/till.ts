@@ -261,6 +261,10 @@ export class Till {
   sell(input: SellInput): Promise<Receipt> {
     return this.life.guard(() => sell(this.actions, input));
   }
+  /**
+   * Refund a sale offline: the whole of it (or all that is left of one refunded in part), or with
+   * `opts.lines` only those lines and quantities (issue 51: docs/pos.md "Refunding part of a sale").
+   */
   refund(transactionId: string, reason: string, opts: RefundOptions = {}): Promise<Receipt> {
     return this.life.guard(() => reverseSale(this.actions, 'refund', transactionId, reason, opts.lines));
   }
