@@ -266,8 +266,15 @@ export async function addoEntries(db: LocalExec, keys: string[]): Promise<AddoMe
   return rows.map((r) => parseData<AddoMedicine>(r.data));
 }
 
-/** A batch with the replica's quantity (moved by this till's own sales until the server's row arrives). */
-const batchFrom = (r: { data: string; qty_on_hand: number }): Batch => ({ ...parseData<Batch>(r.data), qty_on_hand: r.qty_on_hand });
+/**
+ * A batch with the replica's quantity (moved by this till's own sales until the server's row
+ * arrives). The replica keeps it in counts (issue 51: millilitres of a litre product), as the
+ * server does; `batches` answers it in the product's unit, as the API does.
+ */
+const batchFrom = (r: { data: string; qty_on_hand: number }): Batch => {
+  const b = parseData<Batch>(r.data);
+  return { ...b, qty_on_hand: fromCount(r.qty_on_hand, b.unit ?? 'piece') };
+};
 
 /** The store's batches as the till knows them, of one product or all, by expiry then lot. */
 export async function batches(db: LocalExec, o: { product_id?: string; status?: Batch['status'] } = {}): Promise<Batch[]> {
@@ -278,11 +285,11 @@ export async function batches(db: LocalExec, o: { product_id?: string; status?: 
   return rows.map(batchFrom);
 }
 
-/** Several products' batches in one read (a sale's lines), any status. */
-export async function batchesOf(db: LocalExec, productIds: string[]): Promise<Map<string, Batch[]>> {
+/** Several products' batches in one read (a sale's lines), any status, `qty_on_hand` in counts (FEFO's). */
+export async function batchCountsOf(db: LocalExec, productIds: string[]): Promise<Map<string, Batch[]>> {
   const out = new Map<string, Batch[]>(productIds.map((id) => [id, []]));
   if (!productIds.length) return out;
   const rows = await db.selectFrom('batches').select(['product_id', 'data', 'qty_on_hand']).where('product_id', 'in', productIds).execute();
-  for (const r of rows) out.get(r.product_id)?.push(batchFrom(r));
+  for (const r of rows) out.get(r.product_id)?.push({ ...parseData<Batch>(r.data), qty_on_hand: r.qty_on_hand });
   return out;
 }

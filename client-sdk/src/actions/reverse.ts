@@ -84,12 +84,13 @@ export async function reverseSale(
         const lots = l.batches ?? [];
         const sellable = new Set((await reads.batches(trx, { product_id: l.product_id, status: 'sellable' })).map((b) => b.id));
         const back = lots.length ? lots.filter((b) => sellable.has(b.batch_id)).reduce((n, b) => n + b.qty, 0) : l.qty;
-        // The replica's level is in counts; the receipt's quantities are in the unit (issue 51).
-        const counts = Math.round(back * unitScale(product.unit ?? 'piece'));
+        // The replica's level and lots are in counts; the receipt's quantities are in the unit (issue 51).
+        const countOf = (qty: number) => Math.round(qty * unitScale(product.unit ?? 'piece'));
+        const counts = countOf(back);
         await moveStock(trx, l.product_id, counts);
         undo.stock![l.product_id] = (undo.stock![l.product_id] ?? 0) - counts;
-        for (const b of lots) undo.batches![b.batch_id] = (undo.batches![b.batch_id] ?? 0) - b.qty;
-        await moveBatches(trx, Object.fromEntries(lots.map((b) => [b.batch_id, b.qty])));
+        for (const b of lots) undo.batches![b.batch_id] = (undo.batches![b.batch_id] ?? 0) - countOf(b.qty);
+        await moveBatches(trx, Object.fromEntries(lots.map((b) => [b.batch_id, countOf(b.qty)])));
       }
     }
     if (sale.status === 'credit' && sale.customer_id) {

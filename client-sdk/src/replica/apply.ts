@@ -81,7 +81,8 @@ const SPECS: Record<string, Spec> = {
       lot_number: String(d.lot_number ?? ''),
       expiry_date: String(d.expiry_date ?? ''),
       status: String(d.status ?? ''),
-      qty_on_hand: Number(d.qty_on_hand ?? 0),
+      // In counts, as the till's sales move it (issue 51): the server answers it in the batch's `unit`.
+      qty_on_hand: countOf(Number(d.qty_on_hand ?? 0), d.unit),
       received_at: Date.parse(String(d.received_at)) || 0,
       data,
     }),

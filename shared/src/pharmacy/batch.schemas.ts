@@ -49,7 +49,8 @@ export const LineBatch = z
     batch_id: z.uuid(),
     lot_number: z.string(),
     expiry_date: DateString,
-    qty: z.int(),
+    // In the product's unit (issue 51): 0.15 of a litre product's lot, 5 tablets.
+    qty: z.number().meta({ description: "In the product's unit: whole for a piece product, up to 3 decimals for a measured one" }),
   })
   .meta({ id: 'LineBatch' });
 export type LineBatch = z.infer<typeof LineBatch>;

@@ -16,10 +16,12 @@
  * - What no sellable batch holds is the `shortfall`, with an `INSUFFICIENT_STOCK` breach carrying an
  *   `oversold` conflict: online the sale is refused; offline it was made, and the caller books it.
  *
- * Quantities are whole units.
+ * Quantities are counts (issue 51: a tablet, or a millilitre of a litre product); what a cashier
+ * reads (a breach's message and its conflict's detail) is in the product's unit.
  */
 import type { ErrorCode } from '../errors.js';
 import type { ConflictKind, SaleConflict } from '../conflicts.js';
+import { fromCount, type Unit } from '../inventory/units.js';
 import { batchExpired } from './batch-rules.js';
 import type { BatchStatus } from './pharmacy-rules.schemas.js';
 
@@ -53,7 +55,8 @@ export interface FefoBreach {
 export interface FefoInput {
   /** Position of the line in the sale as sent, to name it. */
   index: number;
-  product: { product_id: string; name: string };
+  /** `unit`: the product's (a piece when left out), to word the breaches. */
+  product: { product_id: string; name: string; unit?: Unit };
   qty: number;
   /** The product's batches in the selling store, any status. */
   batches: FefoBatch[];
@@ -118,10 +121,13 @@ export function allocateFefo(input: FefoInput): FefoResult {
   }
 
   const breaches: FefoBreach[] = [];
-  for (const [batchId, qty] of unsellable) {
+  const unit = product.unit ?? 'piece';
+  const inUnit = (count: number) => fromCount(count, unit);
+  for (const [batchId, count] of unsellable) {
     const b = byId.get(batchId)!;
     const status = b.status === 'sellable' ? 'expired' : b.status;
-    const message = `${qty} ${product.name} dispensed from lot ${b.lot_number} (expiry ${b.expiry_date}), ${status} at the time`;
+    const qty = inUnit(count);
+    const message = `${unit === 'piece' ? qty : `${qty} ${unit}`} ${product.name} dispensed from lot ${b.lot_number} (expiry ${b.expiry_date}), ${status} at the time`;
     const detail = { batch_id: b.batch_id, lot_number: b.lot_number, expiry_date: b.expiry_date, status, qty };
     breaches.push({
       code: 'INVALID_STATE',
@@ -133,8 +139,8 @@ export function allocateFefo(input: FefoInput): FefoResult {
   if (wanted > 0) {
     const allocated = input.qty - wanted;
     const available = allocated - [...unsellable.values()].reduce((s, q) => s + q, 0);
-    const message = `not enough stock of ${product.name}: ${available} available`;
-    const detail = { qty: input.qty, allocated, shortfall: wanted };
+    const message = `not enough stock of ${product.name}: ${inUnit(available)} available`;
+    const detail = { qty: inUnit(input.qty), allocated: inUnit(allocated), shortfall: inUnit(wanted) };
     breaches.push({
       code: 'INSUFFICIENT_STOCK',
       field: `lines.${index}.qty`,

@@ -2,7 +2,7 @@
  * The receipt the till prints and keeps before the sale reaches the server, in the shape the
  * server answers (`Transaction`): numbered by the server once synced, fiscal only then.
  */
-import { fromCents, isMobileMoney, saleStatusOf, toReceiptLine } from '@duka/shared';
+import { fromCents, fromCount, isMobileMoney, saleStatusOf, toReceiptLine } from '@duka/shared';
 import type { Receipt } from '../../types.js';
 import type { PlannedSale, QueuedSale } from './draft.js';
 
@@ -86,7 +86,10 @@ function receiptLines(p: PlannedSale) {
   return p.priced.lines.map((l) => {
     const lots = seen.has(l.product_id) ? [] : (p.taken.lots.get(l.product_id) ?? []);
     seen.add(l.product_id);
+    // Taken in counts; a receipt's lots are in the unit, as the server answers them (0.15 l, not 150).
+    const unit = p.sale.products.get(l.product_id)?.unit ?? 'piece';
+    const batches = lots.map((b) => ({ ...b, qty: fromCount(b.qty, unit) }));
     const pack = l.pack && p.sale.lines.find((s) => s.pack?.pack.id === l.pack!.id)?.pack;
-    return toReceiptLine(l, lots, pack ? { id: pack.pack.id, name: pack.pack.name, qty: pack.packs } : undefined);
+    return toReceiptLine(l, batches, pack ? { id: pack.pack.id, name: pack.pack.name, qty: pack.packs } : undefined);
   });
 }

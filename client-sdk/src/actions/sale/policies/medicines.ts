@@ -34,14 +34,15 @@ async function fefoLots(db: LocalExec, sale: ResolvedSale): Promise<Map<string, 
   });
   const allocations = new Map<string, BatchAllocation[]>();
   if (!tracked.length) return allocations;
-  const batches = await reads.batchesOf(
+  // In counts, as the lines are (issue 51).
+  const batches = await reads.batchCountsOf(
     db,
     tracked.map((l) => l.product_id),
   );
   for (const l of tracked) {
     const fefo = allocateFefo({
       index: l.index,
-      product: { product_id: l.product_id, name: sale.products.get(l.product_id)!.name },
+      product: { product_id: l.product_id, name: sale.products.get(l.product_id)!.name, unit: sale.products.get(l.product_id)!.unit },
       qty: l.qty,
       batches: batches.get(l.product_id)!.map((b) => ({
         batch_id: b.id,

@@ -25,16 +25,21 @@ export function packRows(
       throw new ValidationError(`packs.${i}.units`, `a pack holds more than one ${at.unit} (got ${p.units})`);
     const kept = p.id ? had.get(p.id) : undefined;
     if (p.id && !kept) throw new ValidationError(`packs.${i}.id`, 'is not a pack of this product (leave it out for a new pack)');
-    return {
-      org_id: at.orgId,
-      id: kept?.id ?? newId(),
-      product_id: at.productId,
+    const row = {
       name: p.name,
       units,
       barcode: p.barcode ?? null,
       selling_price: p.selling_price == null ? null : toCents(p.selling_price),
+    };
+    // A pack sent back as it was keeps its time: a pushed sale's pack price is judged by when the pack last changed.
+    const same = kept && (['name', 'units', 'barcode', 'selling_price'] as const).every((k) => kept[k] === row[k]);
+    return {
+      org_id: at.orgId,
+      id: kept?.id ?? newId(),
+      product_id: at.productId,
+      ...row,
       created_at: kept?.created_at ?? at.now,
-      updated_at: at.now,
+      updated_at: same ? kept.updated_at : at.now,
     };
   });
 }

@@ -5,7 +5,7 @@
  * lot go on the unallocated lot, and units kept on a lot that is no longer sellable are not stock:
  * the level moves by the sellable units that left. Works in memory; the moves are written with the sale.
  */
-import { allocateFefo, type FefoBreach, type LineBatch, type LineBatchInput } from '@duka/shared';
+import { allocateFefo, type FefoBreach, type LineBatch, type LineBatchInput, type Unit } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import { type BatchMoveOf, UNALLOCATED_LOT, unallocatedRow } from './batch-ledger.js';
 import { sameLotNumber } from './batches.queries.js';
@@ -17,7 +17,7 @@ export interface LotsWanted {
   /** The day the sale was made: a lot past its expiry that day is not sold from. */
   today: string;
   line: { index: number; qty: number };
-  product: { id: string; name: string };
+  product: { id: string; name: string; unit: Unit };
   /** The product's main batches in the store, as planned so far. */
   batches: BatchRow[];
   /** Each batch as read (the ledger applies its moves from there; later moves of it chain on). */
@@ -40,7 +40,7 @@ export interface LotsTaken {
 export function takeSaleLots(w: LotsWanted): LotsTaken {
   const result = allocateFefo({
     index: w.line.index,
-    product: { product_id: w.product.id, name: w.product.name },
+    product: { product_id: w.product.id, name: w.product.name, unit: w.product.unit },
     qty: w.line.qty,
     batches: w.batches.map((b) => ({
       batch_id: b.id,

@@ -9,7 +9,7 @@
  * A pushed batch reads the price history of its products once (`priceHistory`); each sale is then
  * judged in memory.
  */
-import { fromCents, toCents } from '@duka/shared';
+import { fromCents, lineAmount, toCents, type Unit } from '@duka/shared';
 import type { SaleConflict } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
@@ -50,10 +50,12 @@ export async function priceHistory(
   return history;
 }
 
+type Current = ReadonlyMap<string, { selling_price: number; wholesale_price: number | null; name: string; unit: Unit }>;
+
 export function reconcilePrices(
   lines: Array<{ product_id: string; unit_price: number }>,
   at: number,
-  current: ReadonlyMap<string, { selling_price: number; wholesale_price: number | null; name: string }>,
+  current: Current,
   prices: PriceHistory,
 ): PricedLines {
   const unitPrices = new Map<string, number>();
@@ -61,39 +63,101 @@ export function reconcilePrices(
   for (const line of lines) {
     const product = current.get(line.product_id);
     if (!product || unitPrices.has(line.product_id)) continue;
-    const charged = toCents(line.unit_price);
-    const history = (prices.get(line.product_id) ?? []).filter((p) => p.effective_from <= at);
-    const inForce = history[0] ?? { selling_price: product.selling_price, wholesale_price: product.wholesale_price, effective_from: 0 };
-    const matches = (p: { selling_price: number; wholesale_price: number | null }) =>
-      p.selling_price === charged || p.wholesale_price === charged;
-    if (matches(inForce)) {
-      unitPrices.set(line.product_id, charged);
-      continue;
-    }
-    // Prices in force at some moment of the week before the sale: the rows after the one in force a week earlier.
-    const recent: typeof history = [];
-    for (const row of history.slice(1)) {
-      recent.push(row);
-      if (row.effective_from <= at - STALE_WINDOW_MS) break;
-    }
-    const detail = { charged: fromCents(charged), price_then: fromCents(inForce.selling_price) };
-    if (recent.some(matches)) {
-      unitPrices.set(line.product_id, charged);
-      conflicts.push({
-        kind: 'stale_price',
-        product_id: line.product_id,
-        message: `${product.name} sold at ${detail.charged}, an old price (now ${detail.price_then})`,
-        detail,
-      });
-    } else {
-      unitPrices.set(line.product_id, inForce.selling_price);
-      conflicts.push({
-        kind: 'price_mismatch',
-        product_id: line.product_id,
-        message: `${product.name} sold at ${detail.charged}, a price it never had; booked at ${detail.price_then}`,
-        detail,
-      });
-    }
+    const { inForce, recent } = pricesAround(line.product_id, product, at, prices);
+    const tiers = (p: PriceRow | typeof inForce) => [p.selling_price, p.wholesale_price];
+    const judged = judgePrice({ name: product.name, productId: line.product_id }, toCents(line.unit_price), {
+      inForce: tiers(inForce),
+      before: recent.flatMap(tiers),
+      book: inForce.selling_price,
+    });
+    unitPrices.set(line.product_id, judged.booked);
+    if (judged.conflict) conflicts.push(judged.conflict);
   }
   return { unitPrices, conflicts };
+}
+
+/** A pack as its pushed price is judged (issue 51): `units` in counts, prices in cents, `updated_at` its last change. */
+export interface PackInForce {
+  product_id: string;
+  name: string;
+  units: number;
+  selling_price: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * Pack lines' prices (one pack's, as the till charged it), by the same rule as loose lines. A pack
+ * with no price of its own is its units × the unit price, so its prices in force are those of the
+ * product's history. A pack's own price keeps no history: it is the price in force now, and when
+ * the pack was changed (after it was made) during the 7 days before the sale or since, the till's
+ * price may be the one it had then, so it is booked as a stale price rather than overruled. Packs the sale's rules will
+ * refuse (another product's, unknown) are left to them.
+ */
+export function reconcilePackPrices(
+  lines: Array<{ product_id: string; pack_id: string; unit_price: number }>,
+  at: number,
+  current: Current,
+  packs: ReadonlyMap<string, PackInForce>,
+  prices: PriceHistory,
+): { packPrices: Map<string, number>; conflicts: SaleConflict[] } {
+  const packPrices = new Map<string, number>();
+  const conflicts: SaleConflict[] = [];
+  for (const line of lines) {
+    const product = current.get(line.product_id);
+    const pack = packs.get(line.pack_id);
+    if (!product || !pack || pack.product_id !== line.product_id || packPrices.has(line.pack_id)) continue;
+    const { inForce, recent } = pricesAround(line.product_id, product, at, prices);
+    const tiers = (p: PriceRow | typeof inForce) =>
+      pack.selling_price === null ? [p.selling_price, p.wholesale_price].map((c) => c && lineAmount(c, pack.units, product.unit)) : [];
+    const own = pack.selling_price === null ? [] : [pack.selling_price];
+    const judged = judgePrice({ name: `${product.name} (${pack.name})`, productId: line.product_id }, toCents(line.unit_price), {
+      inForce: [...own, ...tiers(inForce)],
+      before: recent.flatMap(tiers),
+      book: pack.selling_price ?? lineAmount(inForce.selling_price, pack.units, product.unit),
+      // Changed since it was made (a new pack had no older price), in the week before the sale or since.
+      changed: pack.updated_at > pack.created_at && pack.updated_at > at - STALE_WINDOW_MS,
+    });
+    packPrices.set(line.pack_id, judged.booked);
+    if (judged.conflict) conflicts.push(judged.conflict);
+  }
+  return { packPrices, conflicts };
+}
+
+/** The price row in force at `at`, and the rows in force at some moment of the week before it. */
+function pricesAround(
+  productId: string,
+  product: { selling_price: number; wholesale_price: number | null },
+  at: number,
+  prices: PriceHistory,
+) {
+  const history = (prices.get(productId) ?? []).filter((p) => p.effective_from <= at);
+  const inForce = history[0] ?? { selling_price: product.selling_price, wholesale_price: product.wholesale_price, effective_from: 0 };
+  // The rows after the one in force a week earlier.
+  const recent: PriceRow[] = [];
+  for (const row of history.slice(1)) {
+    recent.push(row);
+    if (row.effective_from <= at - STALE_WINDOW_MS) break;
+  }
+  return { inForce, recent };
+}
+
+/**
+ * The one rule (design §4): a price in force then is booked; one in force during the week before
+ * (or possibly so: `changed`) is booked as charged with `stale_price`; any other, `book` with
+ * `price_mismatch`.
+ */
+function judgePrice(
+  what: { name: string; productId: string },
+  charged: number,
+  known: { inForce: Array<number | null>; before: Array<number | null>; book: number; changed?: boolean },
+): { booked: number; conflict?: SaleConflict } {
+  if (known.inForce.includes(charged)) return { booked: charged };
+  const detail = { charged: fromCents(charged), price_then: fromCents(known.book) };
+  if (known.changed || known.before.includes(charged)) {
+    const message = `${what.name} sold at ${detail.charged}, an old price (now ${detail.price_then})`;
+    return { booked: charged, conflict: { kind: 'stale_price', product_id: what.productId, message, detail } };
+  }
+  const message = `${what.name} sold at ${detail.charged}, a price it never had; booked at ${detail.price_then}`;
+  return { booked: known.book, conflict: { kind: 'price_mismatch', product_id: what.productId, message, detail } };
 }

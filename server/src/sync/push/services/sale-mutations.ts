@@ -30,11 +30,11 @@ import type { PendingCommit } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError, ValidationError } from '../../../lib/errors.js';
-import { orgProductsById } from '../../../modules/inventory/inventory.exports.js';
+import { orgPacksById, orgProductsById } from '../../../modules/inventory/inventory.exports.js';
 import { priceLines, readScaleLabels, recordSales, type SaleRequest, type ScaleLabels } from '../../../modules/pos/pos.exports.js';
 import { recordConflicts } from './conflicts.js';
 import { parsePayload, type SalePayload } from './mutators.js';
-import { priceHistory, reconcilePrices } from './reconcile.js';
+import { priceHistory, reconcilePackPrices, reconcilePrices } from './reconcile.js';
 import { SaleClock } from './sale-clock.js';
 
 const rejected = (m: Mutation, err: ServiceError): MutationResult => ({
@@ -85,9 +85,11 @@ export async function applySales(
   const cashierIds = [...new Set([tx.actor.userId, ...valid.flatMap((v) => (v.p.cashier_id ? [v.p.cashier_id] : []))])];
   const productIds = [...new Set(valid.flatMap((v) => v.p.lines.map((l) => l.product_id)))];
   const ats = valid.map((v) => v.at);
-  const [members, products, prices, labels] = await Promise.all([
+  const packIds = valid.flatMap((v) => v.p.lines.flatMap((l) => (l.pack_id ? [l.pack_id] : [])));
+  const [members, products, packs, prices, labels] = await Promise.all([
     tx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', cashierIds).where('org_id', '=', orgId).execute(),
     orgProductsById(tx, orgId, productIds),
+    orgPacksById(tx.db, orgId, packIds),
     priceHistory(tx.db, orgId, productIds, Math.min(...ats), Math.max(...ats)),
     // Only a push with a scale label reads them (a price label's amount is in the till's total).
     readScaleLabels(
@@ -111,13 +113,16 @@ export async function applySales(
       results[i] = rejected(m, new ValidationError(`payload.${tender.breach.field}`, tender.breach.message));
       continue;
     }
-    // A pack line's price is one pack's (issue 51): booked as the till charged it, not reconciled per unit.
+    // A pack line's price is one pack's (issue 51), judged by the same rule against the pack's prices.
     const priced = reconcilePrices(
       p.lines.filter((l) => !l.pack_id),
       at,
       products,
       prices,
     );
+    const packLines = p.lines.flatMap((l) => (l.pack_id ? [{ ...l, pack_id: l.pack_id }] : []));
+    const packed = reconcilePackPrices(packLines, at, products, packs, prices);
+    priced.conflicts.push(...packed.conflicts);
     const cashier = cashierConflict(tx.actor.userId, named, member);
     if (cashier) priced.conflicts.push(cashier);
     if (clockConflict) priced.conflicts.push(clockConflict);
@@ -144,7 +149,7 @@ export async function applySales(
         clientReceiptNumber: p.client_receipt_number,
         deviceId: device.id,
         unitPrices: priced.unitPrices,
-        packPrices: packPricesOf(p),
+        packPrices: packed.packPrices.size ? packed.packPrices : undefined,
         cashierId: tx.actor.userId,
         lineBatches,
         shiftId: p.shift_id,
@@ -242,13 +247,6 @@ function tillTotal(p: SalePayload, products: Map<string, ProductRow>, labels: Sc
     },
   );
   return total;
-}
-
-/** One pack's price as the till charged it, per pack the sale's lines name (the first line's, as lines merge). */
-function packPricesOf(p: SalePayload): Map<string, number> | undefined {
-  const prices = new Map<string, number>();
-  for (const l of p.lines) if (l.pack_id && !prices.has(l.pack_id)) prices.set(l.pack_id, toCents(l.unit_price));
-  return prices.size ? prices : undefined;
 }
 
 /** A price label's line: its whole quantity charged the printed amount (cents); nothing for any other line (or a label the sale's rules will refuse). */
