@@ -63,6 +63,48 @@ describe('till: the goods of a part refunded', () => {
     expect((await t.transaction(sale.id))!.status).toBe('refunded');
   });
 
+  it('1.25 l sold as 0.5 l of lot B + 0.75 l of lot A: 0.6 l back is 0.5 to B and 0.1 to A, to the millilitre on the till and the server', async () => {
+    const { h } = server;
+    const shop = await seedShop(h);
+    const owner = shop.owner;
+    const res = await h.t.request('POST', '/inventory/products', {
+      token: owner.token,
+      body: { name: 'Mafuta ya Taa', unit: 'l', selling_price: 3200, track_batches: true },
+    });
+    expect(res.status, res.text).toBe(200);
+    const paraffin = res.body.data as { id: string };
+    await receiveLots(h.t, owner, [
+      { product_id: paraffin.id, lot_number: 'A-2703', expiry_date: '2027-03-31', qty: 2 },
+      { product_id: paraffin.id, lot_number: 'B-2701', expiry_date: '2027-01-31', qty: 0.5 },
+    ]);
+    const t = await server.till();
+    await signIn(t, shop);
+    await t.syncNow();
+    const tillLots = async () => (await t.batches({ product_id: paraffin.id })).map((b) => [b.lot_number, b.qty_on_hand]).sort();
+    const serverLots = async () => (await batchRows(h.t, owner.storeId, paraffin.id)).map((b) => [b.lot_number, b.qty_on_hand]).sort();
+
+    h.net.offline = true;
+    const sale = await t.sell({ lines: [{ product_id: paraffin.id, qty: 1.25 }], payment_method: 'Cash' });
+    expect(sale.lines[0]!.batches.map((b) => [b.lot_number, b.qty])).toEqual([
+      ['B-2701', 0.5],
+      ['A-2703', 0.75],
+    ]);
+    await t.refund(sale.id, 'leaking can', { lines: [{ product_id: paraffin.id, qty: 0.6 }] });
+    expect(await tillLots()).toEqual([
+      ['A-2703', 1.35],
+      ['B-2701', 0.5],
+    ]);
+    expect(await t.stock(paraffin.id)).toBe(1.85);
+    h.net.offline = false;
+    await t.syncNow();
+    expect(await t.rejected()).toEqual([]);
+    // The server's rows hold millilitres (counts), the till answers litres.
+    expect(await serverLots()).toEqual([
+      ['A-2703', 1350],
+      ['B-2701', 500],
+    ]);
+  });
+
   it('3 bottles of a crate of 24 (55,000) come back: 6,875 and 3 bottles on the shelf, on the till and the server', async () => {
     const { h } = server;
     const shop = await seedShop(h);

@@ -4,7 +4,7 @@
  * units to the lots they came from, first-taken first (shared `refundLots`). Units back on a lot no
  * longer sellable are not stock again (back on a recalled lot, they are recalled).
  */
-import { fromCount, refundLots, toCount, type Unit } from '@duka/shared';
+import { refundLots, toCount, type Unit } from '@duka/shared';
 import type { LocalTrx } from '../local/db.js';
 import { moveBatches, moveStock, type Undo } from '../local/effects.js';
 import * as reads from '../reads.js';
@@ -33,7 +33,8 @@ export async function restoreUnits(trx: LocalTrx, sale: Receipt, taken: readonly
     if (mine.length) {
       const sellable = new Set((await reads.batches(trx, { product_id: productId, status: 'sellable' })).map((b) => b.id));
       counts = mine.filter(([b]) => sellable.has(b.batch_id)).reduce((n, [, c]) => n + c, 0);
-      const deltas = Object.fromEntries(mine.map(([b, c]) => [b.batch_id, fromCount(c, p.unit)]));
+      // The replica's lots hold counts, as its levels do.
+      const deltas = Object.fromEntries(mine.map(([b, c]) => [b.batch_id, c]));
       await moveBatches(trx, deltas);
       for (const [id, d] of Object.entries(deltas)) undo.batches![id] = (undo.batches![id] ?? 0) - d;
     }
