@@ -1,11 +1,24 @@
 /**
  * Issue 51 in a real Chromium: 0.5 kg of sugar typed into the till's quantity prompt, a 1.25 kg
  * shop-scale label scanned, and one carton scanned by its pack barcode, sold offline, synced; the
- * cart and receipt speak the unit, and the server's stock is exact to the gram.
+ * cart and receipt speak the unit, and the server's stock is exact to the gram. And a pharmacy's
+ * box of 100 tablets dispensed by the strip offline, its lots taken first-expiry-first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
-import { expectPending, openApp, pickMethod, scan, scanTogether, signIn, startShop, type Shop, whenOfflineReady } from './browser.js';
+import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner } from '../../test/setup/pharmacy-factories.js';
+import { newDelivery, newSupplier } from '../../test/setup/suppliers-factories.js';
+import {
+  expectPending,
+  openApp,
+  pickMethod,
+  scan,
+  scanTogether,
+  signIn,
+  startShop,
+  type Shop,
+  whenOfflineReady,
+} from './browser.js';
 
 const SCALES = { enabled: true, rules: [{ prefix: '21', item_digits: 5, value: 'weight', value_digits: 5, decimals: 3 }] };
 /** Item 00042, 1.250 kg. */
@@ -75,6 +88,89 @@ describe('the browser till: by weight, by scale label and by the pack', () => {
     expect([await stock(ids.Sukari!), await stock(ids['Soda 500ml']!)]).toEqual([8.25, 6]);
     const sales = await shop.t.request('GET', '/pos/transactions', { token: owner.token });
     expect(sales.body.data.map((s: { total: number }) => s.total)).toEqual([27600]);
+    await context.close();
+  }, 60_000);
+
+  it('dispenses 2 strips of a box of 100 offline: 15 tablets from the lot expiring first, 5 from the next', async () => {
+    const STRIP = '6009100000105';
+    const pharmacist = await pharmacyOwner(shop.t);
+    // Over the counter (no prescription asked); a strip has no price of its own: 10 × 200.
+    const med = await newMedicine(shop.t, pharmacist, {
+      name: 'Amoxicillin 500mg',
+      generic_name: 'Amoxicillin',
+      selling_price: 200,
+      packs: [
+        { name: 'Box', units: 100, barcode: '6009100001003', selling_price: 15000 },
+        { name: 'Strip', units: 10, barcode: STRIP },
+      ],
+    });
+    const packs = (await shop.t.request('GET', `/inventory/products/${med.id}`, { token: pharmacist.token })).body.data.packs;
+    const packId = (name: string) => packs.find((p: { name: string }) => p.name === name).id;
+    const supplier = await newSupplier(shop.t, pharmacist, { name: 'Medisel Tanzania' });
+    // A box on the later lot; a strip and 5 loose tablets on the sooner one.
+    await newDelivery(shop.t, pharmacist, supplier.id, {
+      status: 'delivered',
+      lines: [
+        { product_id: med.id, pack_id: packId('Box'), qty: 1, unit_cost: 9000, lot_number: 'AMX-LATE', expiry_date: '2028-06-30' },
+        { product_id: med.id, pack_id: packId('Strip'), qty: 1, unit_cost: 1000, lot_number: 'AMX-SOON', expiry_date: '2027-03-31' },
+        { product_id: med.id, qty: 5, unit_cost: 100, lot_number: 'AMX-SOON', expiry_date: '2027-03-31' },
+      ],
+    });
+
+    const { context, page } = await openApp(shop);
+    await signIn(page, pharmacist.phone, pharmacist.password);
+    await whenOfflineReady(page);
+    const tile = page.locator(`[data-testid=product-tile][data-product-id="${med.id}"]`);
+    await page.getByTestId('product-search').fill('Amoxicillin');
+    await expect.poll(() => tile.getAttribute('data-stock')).toBe('115');
+    await page.getByTestId('product-search').fill('');
+    await context.setOffline(true);
+
+    // The strip's barcode twice, the second before the first is looked up: one line of 2 strips.
+    await scanTogether(page, [STRIP, STRIP]);
+    const lines = page.getByTestId('cart-line');
+    await expect.poll(() => lines.evaluateAll((els) => els.map((e) => e.getAttribute('data-qty')))).toEqual(['2']);
+    expect(await lines.nth(0).textContent()).toContain('Amoxicillin 500mg · Strip');
+    expect(await page.getByTestId('cart-total').getAttribute('data-cents')).toBe('400000');
+
+    await pickMethod(page, 'Cash');
+    await page.getByTestId('charge').click();
+    const receipt = page.getByTestId('receipt');
+    await receipt.waitFor();
+    const saleId = (await receipt.getAttribute('data-sale-id'))!;
+    expect(await receipt.textContent()).toContain('Amoxicillin 500mg (Strip)');
+    expect(await page.getByTestId('receipt-qty').allTextContents()).toEqual([expect.stringMatching(/^2 × .*2,000$/)]);
+    expect(await page.getByTestId('receipt-total').textContent()).toMatch(/4,000/);
+    await page.getByTestId('receipt-close').click();
+    await expectPending(page, 1);
+    // The till's own count, offline: 115 − 20 tablets.
+    await page.getByTestId('product-search').fill('Amoxicillin');
+    await expect.poll(() => tile.getAttribute('data-stock')).toBe('95');
+
+    await context.setOffline(false);
+    await expectPending(page, 0, 20_000);
+    const lots = (await batchRows(shop.t, pharmacist.storeId, med.id)).map((b) => [b.lot_number, b.status, b.qty_on_hand]);
+    expect(lots).toEqual([
+      ['AMX-LATE', 'sellable', 95],
+      ['AMX-SOON', 'sellable', 0],
+    ]);
+    const sale = (await shop.t.request('GET', `/pos/transactions/${saleId}`, { token: pharmacist.token })).body.data;
+    type Line = { qty: number; unit_price: number; line_total: number; pack: unknown; batches: Array<{ lot_number: string; qty: number }> };
+    expect([sale.total, sale.payment_method]).toEqual([4000, 'Cash']);
+    expect(sale.lines.map((l: Line) => [l.qty, l.unit_price, l.line_total, l.pack, l.batches.map((b) => [b.lot_number, b.qty])])).toEqual([
+      [
+        20,
+        2000,
+        4000,
+        { id: packId('Strip'), name: 'Strip', units: 10, qty: 2 },
+        [
+          ['AMX-SOON', 15],
+          ['AMX-LATE', 5],
+        ],
+      ],
+    ]);
+    expect((await shop.t.request('GET', `/inventory/products/${med.id}`, { token: pharmacist.token })).body.data.stock).toBe(95);
+    await expectBatchesMatchStock(shop.t, pharmacist);
     await context.close();
   }, 60_000);
 });
