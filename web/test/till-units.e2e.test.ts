@@ -8,17 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
 import { batchRows, expectBatchesMatchStock, newMedicine, pharmacyOwner } from '../../test/setup/pharmacy-factories.js';
 import { newDelivery, newSupplier } from '../../test/setup/suppliers-factories.js';
-import {
-  expectPending,
-  openApp,
-  pickMethod,
-  scan,
-  scanTogether,
-  signIn,
-  startShop,
-  type Shop,
-  whenOfflineReady,
-} from './browser.js';
+import { expectPending, openApp, pickMethod, scan, scanTogether, signIn, startShop, type Shop, whenOfflineReady } from './browser.js';
 
 const SCALES = { enabled: true, rules: [{ prefix: '21', item_digits: 5, value: 'weight', value_digits: 5, decimals: 3 }] };
 /** Item 00042, 1.250 kg. */
