@@ -129,7 +129,7 @@ export async function unitsBenchmarks(
 }
 
 /** The push rows' offline sales (offlineSales' shape): weighed ones sell kilos with decimals, split ones pay two ways. */
-function pushSales(kind: Kind, products: BenchProduct[], d: number, prefix: string) {
+export function pushSales(kind: Kind, products: BenchProduct[], d: number, prefix: string) {
   const sales = offlineSales(products, d, SALES_PER_TILL, prefix) as Array<{
     payload: { lines: Array<{ qty: number; unit_price: number }>; payment_method?: string; payments?: unknown };
   }>;

@@ -187,7 +187,7 @@ export function isUnreachableDatabaseError(err: unknown): boolean {
   return typeof e?.message === 'string' && LOST_CONNECTION.test(e.message);
 }
 
-const onPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
+export const onPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Bound parameters per statement: under SQLite's 32,766 (Postgres takes the rows as one JSON parameter). */
 const MAX_PARAMETERS = 30_000;

@@ -2,6 +2,7 @@
 import { newId, type SaleConflict } from '@duka/shared';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
+import { onPostgres } from '../../db/dialect.js';
 import type { DeviceTable } from '../../db/tables/sync.table.js';
 
 /** A till's registration; a device id or till code taken meanwhile fails on its unique index. */
@@ -12,29 +13,42 @@ export function insertDevice(db: Kysely<Database>, device: Insertable<DeviceTabl
 /**
  * What became of mutations already recorded in the organisation: any of its devices' with one of
  * these ids, and this device's within their seq range. A mutation id is the organisation's (issue
- * 36): another organisation's use of it is not looked for.
+ * 36): another organisation's use of it is not looked for. On SQLite the two halves go as a UNION
+ * ALL, each down its own index (`(org_id, id)`, the key `(org_id, device_id, seq)`): asked as one
+ * OR, SQLite searched the first index on `org_id` alone and read every mutation the organisation
+ * ever pushed, each push dearer than the last (issue 51's bench). A row both halves find comes
+ * twice; readSeen keys them. Postgres plans the OR as two index scans already.
  */
 export function recordedMutations(
   db: Kysely<Database>,
   device: { orgId: string; deviceId: string },
   mutations: ReadonlyArray<{ id: string; seq: number }>,
 ) {
+  return recordedMutationsQuery(db, device, mutations).execute();
+}
+
+/** `recordedMutations`' statement, unsent (test/platform/planner-stats.test.ts reads its plan). */
+export function recordedMutationsQuery(
+  db: Kysely<Database>,
+  device: { orgId: string; deviceId: string },
+  mutations: ReadonlyArray<{ id: string; seq: number }>,
+) {
   const { deviceId } = device;
-  return db
-    .selectFrom('sync_mutations')
-    .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
-    .where('org_id', '=', device.orgId)
-    .where((eb) =>
-      eb.or([
-        eb(
-          'id',
-          'in',
-          mutations.map((m) => m.id),
-        ),
-        eb.and([eb('device_id', '=', deviceId), eb('seq', '>=', mutations[0]!.seq), eb('seq', '<=', mutations[mutations.length - 1]!.seq)]),
-      ]),
-    )
-    .execute();
+  const recorded = () =>
+    db
+      .selectFrom('sync_mutations')
+      .select(['id', 'seq', 'device_id', 'status', 'error_code', 'error_message', 'result'])
+      .where('org_id', '=', device.orgId);
+  const ids = mutations.map((m) => m.id);
+  const first = mutations[0]!.seq;
+  const last = mutations[mutations.length - 1]!.seq;
+  if (!onPostgres(db))
+    return recorded()
+      .where('id', 'in', ids)
+      .unionAll(recorded().where('device_id', '=', deviceId).where('seq', '>=', first).where('seq', '<=', last));
+  return recorded().where((eb) =>
+    eb.or([eb('id', 'in', ids), eb.and([eb('device_id', '=', deviceId), eb('seq', '>=', first), eb('seq', '<=', last)])]),
+  );
 }
 
 /** A rule an offline sale broke, kept unresolved for the owner. */
