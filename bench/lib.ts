@@ -100,10 +100,12 @@ export interface BenchServer {
 export async function startBenchServer(database: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   const pgServer = database === 'postgres' ? await startPostgres() : null;
   const port = await freePort();
+  // Its own data folder, removed when it stops (a push bench leaves up to 1 GB of SQLite and files).
+  const dataDir = extraEnv.DATA_DIR ? null : mkdtempSync(path.join(tmpdir(), 'duka-bench-'));
   const env: Record<string, string> = {
     PORT: String(port),
     HOST: '127.0.0.1',
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'duka-bench-')),
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
     LOG_LEVEL: 'info',
     NODE_ENV: 'production',
     ...LOAD_RUN_LIMITS,
@@ -126,6 +128,7 @@ export async function startBenchServer(database: string, extraEnv: Record<string
     async stop() {
       await stopProcess(child);
       await pgServer?.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
