@@ -14,16 +14,19 @@ import { findCategory } from '../inventory.queries.js';
 import { toStockTake, toSummary } from './review.js';
 import * as q from './stock-takes.queries.js';
 
-/** The count of the active store with its lines, or 404 (another organisation's or store's id). */
+/**
+ * The count of the active store with its lines, or 404 (another organisation's or store's id). The
+ * permission is checked first, so a staff member without it learns nothing of which ids exist.
+ */
 export async function loadStockTake(ctx: AuthedContext, id: string) {
   const key = requireStore(ctx);
+  requirePower(ctx, 'adjust_stock');
   const take = await q.findStockTake(ctx.db, key, id);
   if (!take) throw new NotFoundError('stock take');
   return { key, take, lines: await q.linesOf(ctx.db, key, [id]) };
 }
 
 export async function getStockTake(ctx: AuthedContext, id: string): Promise<StockTake> {
-  requirePower(ctx, 'adjust_stock');
   const { take, lines } = await loadStockTake(ctx, id);
   return toStockTake(take, lines);
 }
@@ -92,7 +95,6 @@ export async function openStockTake(ctx: AuthedContext, input: OpenStockTakeInpu
 export async function addStockTakeCounts(ctx: AuthedContext, id: string, input: AddStockTakeCountsInput): Promise<StockTake> {
   return withTransaction(ctx, async (tx) => {
     const { key, take, lines } = await loadStockTake(tx, id);
-    requirePower(tx, 'adjust_stock');
     if (take.status !== 'open') throw new InvalidStateError(`this stock take is ${take.status}: counts are no longer taken`);
     const byProduct = new Map(lines.map((l) => [l.product_id, l]));
     const counts = input.counts.map((c, i) => {
@@ -152,7 +154,6 @@ export async function listStockTakes(
 export async function cancelStockTake(ctx: AuthedContext, id: string): Promise<StockTake> {
   return withTransaction(ctx, async (tx) => {
     const { key, take } = await loadStockTake(tx, id);
-    requirePower(tx, 'adjust_stock');
     if (take.status === 'applied') throw new InvalidStateError('this stock take is applied: it can no longer be cancelled');
     const closed = await q.closeStockTake(
       tx.db,
