@@ -172,6 +172,9 @@ describe('stock-takes: count the shelves, review, apply once', () => {
     );
     await refused([{ product_id: soap, qty: -1 }], 'counts.0.qty', expect.any(String));
     await refused([{ product_id: theirs, qty: 1 }], 'counts.0.product_id', 'is not in this stock take');
+    // Counts summed past what a store may hold (1,000,000 kg) would overflow a PostgreSQL integer: refused.
+    const ton = { product_id: rice, qty: 1_000_000 };
+    await refused([ton, ton, ton], 'counts.1.qty', "takes Mchele's count past the most a store may hold");
     const bad = await t.request('POST', '/inventory/stock-takes', {
       token: owner.token,
       body: { scope: 'products', product_ids: [theirs] },

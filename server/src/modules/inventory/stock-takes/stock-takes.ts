@@ -9,7 +9,7 @@ import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
-import { countOf } from '../../stock-levels/stock-levels.exports.js';
+import { countOf, MAX_STOCK } from '../../stock-levels/stock-levels.exports.js';
 import { findCategory } from '../inventory.queries.js';
 import { toStockTake, toSummary } from './review.js';
 import * as q from './stock-takes.queries.js';
@@ -97,10 +97,16 @@ export async function addStockTakeCounts(ctx: AuthedContext, id: string, input: 
     const { key, take, lines } = await loadStockTake(tx, id);
     if (take.status !== 'open') throw new InvalidStateError(`this stock take is ${take.status}: counts are no longer taken`);
     const byProduct = new Map(lines.map((l) => [l.product_id, l]));
+    // Counts summed past any store's stock would not fit PostgreSQL's int4: refused, naming the count.
+    const totals = new Map(lines.map((l) => [l.product_id, l.counted]));
     const counts = input.counts.map((c, i) => {
       const line = byProduct.get(c.product_id);
       if (!line) throw new ValidationError(`counts.${i}.product_id`, 'is not in this stock take');
-      return { ...c, count: countOf(c.qty, line.unit, `counts.${i}.qty`) };
+      const count = countOf(c.qty, line.unit, `counts.${i}.qty`);
+      const total = totals.get(c.product_id)! + count;
+      if (total > MAX_STOCK) throw new ValidationError(`counts.${i}.qty`, `takes ${line.name}'s count past the most a store may hold`);
+      totals.set(c.product_id, total);
+      return { ...c, count };
     });
     const recorded = await q.recordedCountIds(tx.db, key.orgId, [...new Set(counts.map((c) => c.id))]);
     const now = tx.clock.now();
