@@ -127,6 +127,33 @@ describe('stock-takes: count the shelves, review, apply once', () => {
     expect((await adjustments(owner, unga)).map((a) => [a.qty_change, a.qty_after, a.reason])).toEqual([[-4, 0, 'stock_take']]);
   });
 
+  it('scopes: a category counts its stocked products, all counts every stocked product but services; scope fields are checked', async () => {
+    const owner = await registerOwner(t);
+    const drinks = (await call(owner, 'POST', '/inventory/categories', { name: 'Vinywaji' })).data.id as string;
+    const inCategory = async (name: string, extra: Record<string, unknown> = {}) =>
+      (await call(owner, 'POST', '/inventory/products', { name, selling_price: 1000, stock: 3, category_id: drinks, ...extra })).data.id;
+    await inCategory('Soda');
+    await inCategory('Maji');
+    await inCategory('Delivery fee', { is_service: true, stock: 0 });
+    await product(owner, 'Sabuni', 5, 1250);
+    const names = (take: StockTake) => take.lines.map((l) => l.name);
+    const category = Envelope(StockTake).parse(
+      await call(owner, 'POST', '/inventory/stock-takes', { scope: 'category', category_id: drinks }),
+    ).data;
+    expect([category.scope, category.category_id, names(category)]).toEqual(['category', drinks, ['Maji', 'Soda']]);
+    const all = Envelope(StockTake).parse(await call(owner, 'POST', '/inventory/stock-takes', { scope: 'all' })).data;
+    expect(names(all)).toEqual(['Maji', 'Sabuni', 'Soda']);
+    const refused = async (body: Record<string, unknown>, status: number, field?: string) => {
+      const res = await call(owner, 'POST', '/inventory/stock-takes', body, status);
+      if (field) expect(res.errors[0].field).toBe(field);
+      return res;
+    };
+    await refused({ scope: 'category' }, 400, 'category_id');
+    await refused({ scope: 'all', category_id: drinks }, 400, 'category_id');
+    await refused({ scope: 'products' }, 400, 'product_ids');
+    expect((await refused({ scope: 'category', category_id: randomUUID() }, 404)).message).toBe('category not found');
+  });
+
   it('a count sent again with the same id (a till replaying after an outage) is added once', async () => {
     const owner = await registerOwner(t);
     const soda = await product(owner, 'Soda', 12, 800);
