@@ -35,6 +35,9 @@ SELECT create_distributed_table('transaction_payments', 'org_id', colocate_with 
 SELECT create_distributed_table('refunds', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('refund_lines', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('refund_parts', 'org_id', colocate_with => 'organisations');
+SELECT create_distributed_table('stock_takes', 'org_id', colocate_with => 'organisations');
+SELECT create_distributed_table('stock_take_lines', 'org_id', colocate_with => 'organisations');
+SELECT create_distributed_table('stock_take_counts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('shifts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('shift_counts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('collection_accounts', 'org_id', colocate_with => 'organisations');

@@ -11,6 +11,7 @@ export * from './inventory/inventory.schemas.js';
 export * from './inventory/units.js';
 export * from './inventory/packs.schemas.js';
 export * from './inventory/packs.js';
+export * from './inventory/stock-takes.schemas.js';
 export * from './inventory/scale-barcode.schemas.js';
 export * from './inventory/scale-barcode.js';
 export * from './pharmacy/pharmacy.schemas.js';

@@ -89,6 +89,7 @@ const TENANT_PARAMS: Record<string, [TenantKind, string]> = {
   '/inventory/categories/{id}': ['category', 'category'],
   '/inventory/products/{id}': ['product', 'product'],
   '/inventory/products/barcode/{code}': ['barcode', 'product'],
+  '/inventory/stock-takes/{id}': ['stockTake', 'stock take'],
   '/pharmacy/batches/{id}': ['batch', 'batch'],
   '/pharmacy/quarantine/{id}': ['quarantine', 'batch'],
   '/pharmacy/recalls/{id}': ['recall', 'recall'],

@@ -64,6 +64,13 @@ const ALWAYS: Record<string, Permission> = {
   'POST /credits/{tab_id}/write-off': 'credit',
   'POST /inventory/products/{id}/adjust': 'stock',
   'DELETE /inventory/products/{id}': 'stock',
+  'POST /inventory/stock-takes': 'stock',
+  'GET /inventory/stock-takes': 'stock',
+  'GET /inventory/stock-takes/{id}': 'stock',
+  'GET /inventory/stock-takes/{id}/export.csv': 'stock',
+  'POST /inventory/stock-takes/{id}/counts': 'stock',
+  'POST /inventory/stock-takes/{id}/apply': 'stock',
+  'POST /inventory/stock-takes/{id}/cancel': 'stock',
   'DELETE /suppliers/{id}': 'suppliers',
 };
 /** Verbs that ask for a permission only of some calls (a discount, a price, a paid delivery, another cashier's void). */

@@ -38,7 +38,8 @@ export type TenantKind =
   | 'schedule'
   | 'aiConversation'
   | 'agentConversation'
-  | 'agentAction';
+  | 'agentAction'
+  | 'stockTake';
 
 /** Ids (or names, for a barcode or a file) of real rows, one or more per kind. */
 export type TenantRows = Record<TenantKind, string[]>;
@@ -165,6 +166,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
   });
   expect(pushed.results[0].conflicts?.length, JSON.stringify(pushed)).toBeGreaterThan(0);
   const [conflict] = await call('GET', '/sync/conflicts');
+  const stockTake = await call('POST', '/inventory/stock-takes', { scope: 'products', product_ids: [soap.id] });
 
   const report = await call('POST', '/reports/generate', { report_type: 'inventory', format: 'json' });
   const schedule = await call('POST', '/reports/scheduled', {
@@ -212,6 +214,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
     aiConversation: [chat.id],
     agentConversation: [agent.id],
     agentAction: [action.id],
+    stockTake: [stockTake.id],
   };
 }
 

@@ -20,6 +20,7 @@ import type {
   TransactionPaymentTable,
   TransactionTable,
 } from './tables/pos.table.js';
+import type { StockTakeCountTable, StockTakeLineTable, StockTakeTable } from './tables/stock-takes.table.js';
 import type { CustomerTable } from './tables/customers.table.js';
 import type {
   CreditAllocationTable,
@@ -90,6 +91,9 @@ export interface Database {
   refunds: RefundTable;
   refund_lines: RefundLineTable;
   refund_parts: RefundPartTable;
+  stock_takes: StockTakeTable;
+  stock_take_lines: StockTakeLineTable;
+  stock_take_counts: StockTakeCountTable;
   shifts: ShiftTable;
   shift_counts: ShiftCountTable;
   collection_accounts: CollectionAccountTable;

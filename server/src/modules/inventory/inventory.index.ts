@@ -5,6 +5,7 @@ import { createCategory, deleteCategory, listCategories, updateCategory } from '
 import { listProducts } from './services/list-products.js';
 import { createProduct, deleteProduct, getProduct, getProductByCode, updateProduct } from './services/products.js';
 import { adjustStock, listAdjustments, listLowStock } from './services/stock.js';
+import { stockTakesRouter } from './stock-takes/stock-takes.index.js';
 
 export const inventoryRouter: Router = createRouter()
   .openapi(routes.listCategories, async (c) => ok(c, await listCategories(authedCtx(c))))
@@ -38,4 +39,5 @@ export const inventoryRouter: Router = createRouter()
   .openapi(routes.listAdjustments, async (c) =>
     ok(c, await listAdjustments(authedCtx(c), c.req.valid('param').id, c.req.valid('query').limit)),
   )
-  .openapi(routes.lowStock, async (c) => ok(c, await listLowStock(authedCtx(c))));
+  .openapi(routes.lowStock, async (c) => ok(c, await listLowStock(authedCtx(c))))
+  .route('/', stockTakesRouter);

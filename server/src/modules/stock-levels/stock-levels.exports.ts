@@ -1,4 +1,4 @@
 /** What stock-levels offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
-export { changeStockLevel, insertMissingStockRows } from './stock-levels.js';
+export { changeStockLevel, insertMissingStockRows, MAX_STOCK } from './stock-levels.js';
 export { countOf, countText, quantitySaid } from './quantity.js';
 export { itemsOf, lineCost, lineItems, productUnit } from './unit-rules.js';
