@@ -8,6 +8,7 @@ import { Envelope, Product } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerOwner, type Session } from '../setup/factories.js';
+import { csvRecords } from '../setup/reports-factories.js';
 import { newDelivery, newSupplier } from '../setup/suppliers-factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
@@ -70,7 +71,7 @@ describe('stock_in_packs: a product’s stock said in its packs', () => {
     }
   });
 
-  it('a measured product’s rest keeps its unit; several packs, largest first; no packs: null', async () => {
+  it('a measured product’s rest keeps its unit; several packs, largest first; no packs: null; the inventory report too', async () => {
     const owner = await registerOwner(t);
     const rice = await create(owner, { name: 'Mchele', unit: 'kg', stock: 60.5, packs: [{ name: 'Sack 25 kg', units: 25 }] });
     expect([rice.stock, rice.stock_in_packs]).toEqual([60.5, '2 × Sack 25 kg + 10.5 kg']);
@@ -86,5 +87,15 @@ describe('stock_in_packs: a product’s stock said in its packs', () => {
     const sugar = await create(owner, { name: 'Sukari', unit: 'kg', stock: 12.25 });
     const sugarRead = await read(owner, sugar.id);
     expect([sugarRead.stock, sugarRead.stock_in_packs]).toEqual([12.25, null]);
+    // The inventory report's last column says the same, blank without packs and on the summary rows.
+    const csv = await t.request('POST', '/reports/generate', { token: owner.token, body: { report_type: 'inventory', format: 'csv' } });
+    expect(csv.status, csv.text).toBe(200);
+    expect(csvRecords(csv.text).records.map((r) => [r.row_type, r.product, r.qty, r.stock_in_packs])).toEqual([
+      ['product', 'Mchele', '60.5', '2 × Sack 25 kg + 10.5 kg'],
+      ['product', 'Paracetamol 500mg', '115', '1 × Box + 1 × Strip + 5'],
+      ['product', 'Sukari', '12.25', ''],
+      ['category', '', '', ''],
+      ['total', '', '', ''],
+    ]);
   });
 });
