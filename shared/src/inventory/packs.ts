@@ -51,9 +51,7 @@ export function packBreakdown(count: number, packs: ReadonlyArray<{ name: string
 
 /** `packBreakdown`'s parts as text: "3 × Carton + 5"; a measured rest says its unit ("2 × Sack 25 kg + 10.5 kg"). */
 export const packBreakdownText = (parts: PackPart[], unit: Unit = 'piece'): string =>
-  parts
-    .map((p) => (p.name !== null ? `${p.qty} × ${p.name}` : isMeasured(unit) ? `${p.qty} ${unit}` : String(p.qty)))
-    .join(' + ');
+  parts.map((p) => (p.name !== null ? `${p.qty} × ${p.name}` : isMeasured(unit) ? `${p.qty} ${unit}` : String(p.qty))).join(' + ');
 
 /**
  * A product's stock as a shopkeeper counts it on the shelf (docs/inventory.md, Packs): every pack

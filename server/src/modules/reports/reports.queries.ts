@@ -162,7 +162,6 @@ export function inventoryPage(db: Kysely<Database>, orgId: string, storeId: stri
     .execute();
 }
 
-
 /** The packs of `productIds` (issue 51), per product: what an inventory row's stock is also said in. */
 export async function packsOfProducts(db: Kysely<Database>, orgId: string, productIds: string[]) {
   const out = new Map<string, Array<{ name: string; units: number }>>();
