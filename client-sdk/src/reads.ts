@@ -19,6 +19,7 @@ import {
   type ScannedProduct,
   type Store,
   scaleLine,
+  stockInPacks,
   toCents,
 } from '@duka/shared';
 import { TillError } from './errors.js';
@@ -38,7 +39,9 @@ function productFrom(row: { data: string; qty: number | null }): Product {
   const p = parseData<Product>(row.data);
   // The replica keeps counts (issue 51); a product answers its level in its unit, as the server's.
   const stock = p.is_service || row.qty === null ? p.stock : fromCount(row.qty, p.unit ?? 'piece');
-  return { ...p, stock, is_low_stock: !p.is_service && stock <= p.reorder_point };
+  // Said in packs from this level, not the server's last word (a replica written before it has no packs field).
+  const unit = p.unit ?? 'piece';
+  return { ...p, stock, is_low_stock: !p.is_service && stock <= p.reorder_point, stock_in_packs: stockInPacks({ ...p, stock, unit }) };
 }
 
 const productRows = (db: LocalExec) =>

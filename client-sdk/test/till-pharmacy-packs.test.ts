@@ -92,6 +92,8 @@ describe('the pharmacy till: a box of 100 tablets dispensed by the strip, and a 
     expect(linesOf(receipt)).toEqual(dispensed);
     expect(receipt.total).toBe(4000);
     expect(await till.stock(med.id)).toBe(95);
+    // Said in packs from the replica's own level, offline, not the level the server last sent (115: 1 × Box + 1 × Strip + 5).
+    expect((await till.product(med.id))?.stock_in_packs).toBe('9 × Strip + 5');
     expect(await tillLots(till, med.id)).toEqual([
       ['AMX-SOON', 'sellable', 0],
       ['AMX-LATE', 'sellable', 95],

@@ -139,10 +139,10 @@ describe("inventory: stock in a product's unit", () => {
     expect(res.status, res.text).toBe(200);
     // 11.75 × 2,755.50 = 32,377.125 → 32,377; 11.75 × 3,200 = 37,600.
     expect(csvRecords(res.text).records.map((r) => Object.values(r))).toEqual([
-      ['product', '', 'Sabuni', '', '3', 'piece', '400.00', '500.00', '1200.00', '1500.00'],
-      ['product', '', 'Sukari', '', '11.75', 'kg', '2755.50', '3200.00', '32377.00', '37600.00'],
-      ['category', '', '', '', '', '', '', '', '33577.00', '39100.00'],
-      ['total', '', '', '', '', '', '', '', '33577.00', '39100.00'],
+      ['product', '', 'Sabuni', '', '3', 'piece', '400.00', '500.00', '1200.00', '1500.00', ''],
+      ['product', '', 'Sukari', '', '11.75', 'kg', '2755.50', '3200.00', '32377.00', '37600.00', ''],
+      ['category', '', '', '', '', '', '', '', '33577.00', '39100.00', ''],
+      ['total', '', '', '', '', '', '', '', '33577.00', '39100.00', ''],
     ]);
     const json = await t.request('POST', '/reports/generate', { token: owner.token, body: { report_type: 'inventory', format: 'json' } });
     expect(json.body.data.totals).toEqual({ products: 2, value_at_cost: 33_577, value_at_selling_price: 39_100 });

@@ -227,15 +227,16 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
       'selling_price',
       'value_at_cost',
       'value_at_selling_price',
+      'stock_in_packs',
     ]);
     // Stock: oil 50 − 1 − 2 − 1 = 46; rice 40 − 1 − 3 + 3 (void) = 39; soap 30 − 1 + 1 (refund) − 2 = 28.
     expect(records.map((r) => Object.values(r))).toEqual([
-      ['product', '', 'Sabuni', '', '28', 'piece', '40.00', '59.00', '1120.00', '1652.00'],
-      ['product', 'Vyakula', OIL, 'OIL-1', '46', 'piece', '90.00', '118.00', '4140.00', '5428.00'],
-      ['product', 'Vyakula', 'Mchele 1kg', 'RICE-1', '39', 'piece', '80.00', '100.00', '3120.00', '3900.00'],
-      ['category', '', '', '', '28', 'piece', '', '', '1120.00', '1652.00'],
-      ['category', 'Vyakula', '', '', '85', 'piece', '', '', '7260.00', '9328.00'],
-      ['total', '', '', '', '113', 'piece', '', '', '8380.00', '10980.00'],
+      ['product', '', 'Sabuni', '', '28', 'piece', '40.00', '59.00', '1120.00', '1652.00', ''],
+      ['product', 'Vyakula', OIL, 'OIL-1', '46', 'piece', '90.00', '118.00', '4140.00', '5428.00', ''],
+      ['product', 'Vyakula', 'Mchele 1kg', 'RICE-1', '39', 'piece', '80.00', '100.00', '3120.00', '3900.00', ''],
+      ['category', '', '', '', '28', 'piece', '', '', '1120.00', '1652.00', ''],
+      ['category', 'Vyakula', '', '', '85', 'piece', '', '', '7260.00', '9328.00', ''],
+      ['total', '', '', '', '113', 'piece', '', '', '8380.00', '10980.00', ''],
     ]);
     expect(res.text).toContain('product,Vyakula,"Mafuta ""Korie"", 1L",OIL-1,46,piece,');
     const json = (await generate({ report_type: 'inventory', format: 'json' })).body.data;

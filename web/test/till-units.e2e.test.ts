@@ -44,6 +44,9 @@ describe('the browser till: by weight, by scale label and by the pack', () => {
     const { context, page } = await openApp(shop);
     await signIn(page, owner.phone, owner.password);
     await whenOfflineReady(page);
+    // 30 bottles on the shelf, said in crates too.
+    const sodaStock = page.locator(`[data-testid=product-tile][data-product-id="${ids['Soda 500ml']}"] .stock`);
+    await expect.poll(() => sodaStock.textContent()).toBe('1 × Crate of 24 + 6 in stock');
     await context.setOffline(true);
 
     // Sugar's own barcode asks how much; 0,5 (a comma, as a phone's pad may type it) is 0.5 kg.
@@ -136,6 +139,8 @@ describe('the browser till: by weight, by scale label and by the pack', () => {
     // The till's own count, offline: 115 − 20 tablets.
     await page.getByTestId('product-search').fill('Amoxicillin');
     await expect.poll(() => tile.getAttribute('data-stock')).toBe('95');
+    // Said in its packs from the till's own count: no box left, 9 strips and 5 tablets.
+    expect(await tile.locator('.stock').textContent()).toBe('9 × Strip + 5 in stock');
 
     await context.setOffline(false);
     await expectPending(page, 0, 20_000);

@@ -60,6 +60,11 @@ export const Product = z
     stock: z.number().meta({ description: "Level in the caller's active store, in the product's unit (whole for a piece product)" }),
     reorder_point: z.number().meta({ description: "In the product's unit" }),
     packs: z.array(ProductPack).default([]).meta({ description: 'The packs it is bought and sold in (stock stays in its unit)' }),
+    stock_in_packs: z.string().nullable().meta({
+      description:
+        "`stock` said in the product's packs for people to read: every pack that fits, largest first, then the loose rest in the product's unit (`3 × Crate of 24 + 5`, `2 × Sack 25 kg + 10.5 kg`; under one pack, zero or below: the level alone, `20`); null when it has no packs (or is a service). Compute with `stock`, never parse it",
+      example: '3 × Crate of 24 + 5',
+    }),
     image: z.string().nullable().meta({
       description:
         "The image's URL: an uploaded file's address is built when answering (PUBLIC_URL + path, or the path alone without PUBLIC_URL)",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeSaleLines, priceSale } from '../pricing.js';
-import { packBreakdown, packBreakdownText, packPrice } from './packs.js';
+import { packBreakdown, packBreakdownText, packPrice, stockInPacks } from './packs.js';
 
 const soda = { product_id: 'soda', name: 'Soda', selling_price: 100000, wholesale_price: 90000, wholesale_min_qty: 48, tax_rate: 0 };
 
@@ -22,7 +22,44 @@ describe('packBreakdown', () => {
     expect(packBreakdown(30, [])).toEqual([{ name: null, qty: 30 }]);
   });
   it('shows a measured rest in its unit', () => {
-    expect(packBreakdownText(packBreakdown(51_500, [{ name: 'Sack', units: 25_000 }], 'kg'))).toBe('2 × Sack + 1.5');
+    expect(packBreakdownText(packBreakdown(51_500, [{ name: 'Sack', units: 25_000 }], 'kg'), 'kg')).toBe('2 × Sack + 1.5 kg');
+  });
+});
+
+describe('stockInPacks: a product’s stock as the shop counts it', () => {
+  const safari = { unit: 'piece' as const, packs: [{ name: 'Crate of 24', units: 24 }] };
+  const rice = { unit: 'kg' as const, packs: [{ name: 'Sack 25 kg', units: 25 }] };
+  const tablets = {
+    unit: 'piece' as const,
+    packs: [
+      { name: 'Strip', units: 10 },
+      { name: 'Box', units: 100 },
+    ],
+  };
+  it('says every pack that fits, largest first, by the shop’s name, then the loose rest', () => {
+    expect(stockInPacks({ ...safari, stock: 77 })).toBe('3 × Crate of 24 + 5');
+    expect(stockInPacks({ ...safari, stock: 53 })).toBe('2 × Crate of 24 + 5');
+    expect(stockInPacks({ ...safari, stock: 48 })).toBe('2 × Crate of 24');
+    expect(stockInPacks({ ...tablets, stock: 115 })).toBe('1 × Box + 1 × Strip + 5');
+    expect(stockInPacks({ ...tablets, stock: 1000 })).toBe('10 × Box');
+  });
+  it('says a level under one pack, nothing or below zero plainly', () => {
+    expect(stockInPacks({ ...safari, stock: 20 })).toBe('20');
+    expect(stockInPacks({ ...safari, stock: 0 })).toBe('0');
+    expect(stockInPacks({ ...safari, stock: -30 })).toBe('-30');
+    expect(stockInPacks({ ...rice, stock: 0 })).toBe('0 kg');
+    expect(stockInPacks({ ...rice, stock: -2.5 })).toBe('-2.5 kg');
+  });
+  it('says a measured product’s packs and its rest in its unit, to the gram', () => {
+    expect(stockInPacks({ ...rice, stock: 60.5 })).toBe('2 × Sack 25 kg + 10.5 kg');
+    expect(stockInPacks({ ...rice, stock: 50.001 })).toBe('2 × Sack 25 kg + 0.001 kg');
+    expect(stockInPacks({ ...rice, stock: 24.999 })).toBe('24.999 kg');
+    expect(stockInPacks({ unit: 'l', packs: [{ name: 'Jerrycan', units: 20 }], stock: 1_000_000 })).toBe('50000 × Jerrycan');
+  });
+  it('is null for a product without packs, and for a service', () => {
+    expect(stockInPacks({ unit: 'piece', packs: [], stock: 77 })).toBeNull();
+    expect(stockInPacks({ unit: 'piece', stock: 77 })).toBeNull();
+    expect(stockInPacks({ ...safari, stock: 0, is_service: true })).toBeNull();
   });
 });
 

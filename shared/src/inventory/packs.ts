@@ -8,7 +8,7 @@
  * units × the unit price (`packPrice`). The server, the SDK and the browser till price a pack
  * through this one function (`priceSale` calls it). The shapes: packs.schemas.ts.
  */
-import { fromCount, lineAmount, type Unit } from './units.js';
+import { fromCount, isMeasured, lineAmount, toCount, type Unit } from './units.js';
 
 /** A pack as pricing reads it: `units` in counts, `selling_price` in cents. */
 export interface PricedPack {
@@ -40,7 +40,8 @@ export function packBreakdown(count: number, packs: ReadonlyArray<{ name: string
   let rest = count;
   if (rest > 0)
     for (const p of [...packs].filter((x) => x.units > 0).sort((a, b) => b.units - a.units)) {
-      const qty = Math.floor(rest / p.units);
+      // Integer division of counts, exact (no rounding of a quotient).
+      const qty = (rest - (rest % p.units)) / p.units;
       if (qty > 0) parts.push({ name: p.name, qty });
       rest -= qty * p.units;
     }
@@ -48,6 +49,24 @@ export function packBreakdown(count: number, packs: ReadonlyArray<{ name: string
   return parts;
 }
 
-/** `packBreakdown`'s parts as text: "3 × Carton + 5". */
-export const packBreakdownText = (parts: PackPart[]): string =>
-  parts.map((p) => (p.name === null ? String(p.qty) : `${p.qty} × ${p.name}`)).join(' + ');
+/** `packBreakdown`'s parts as text: "3 × Carton + 5"; a measured rest says its unit ("2 × Sack 25 kg + 10.5 kg"). */
+export const packBreakdownText = (parts: PackPart[], unit: Unit = 'piece'): string =>
+  parts.map((p) => (p.name !== null ? `${p.qty} × ${p.name}` : isMeasured(unit) ? `${p.qty} ${unit}` : String(p.qty))).join(' + ');
+
+/**
+ * A product's stock as a shopkeeper counts it on the shelf (docs/inventory.md, Packs): every pack
+ * that fits, largest first, by the name the shop gave it, then the loose rest ("3 × Crate of 24 +
+ * 5"; under one pack, nothing, or below zero: the level alone, "20"); null when it has no packs.
+ * Takes a product as the API answers it (`stock` and each pack's `units` in its unit), so the
+ * server, the SDK's replica and the browser till all say it the same way.
+ */
+export function stockInPacks(p: {
+  stock: number;
+  unit: Unit;
+  is_service?: boolean;
+  packs?: ReadonlyArray<{ name: string; units: number }>;
+}): string | null {
+  if (p.is_service || !p.packs?.length) return null;
+  const packs = p.packs.map((k) => ({ name: k.name, units: toCount(k.units, p.unit) }));
+  return packBreakdownText(packBreakdown(toCount(p.stock, p.unit), packs, p.unit), p.unit);
+}

@@ -67,7 +67,7 @@ export function Products({ till, version, notice, onAdd, onScan }: Props) {
               onClick=${() => tap(p)}>
               <span class="name">${p.name}</span>
               <span class="price">${tzs(p.selling_price)}</span>
-              <span class="stock">${p.is_service ? t('products.service') : t('products.stock', { n: p.stock })}</span>
+              <span class="stock">${p.is_service ? t('products.service') : t('products.stock', { n: p.stock_in_packs ?? p.stock })}</span>
             </button>
           `,
         )}

@@ -1,4 +1,4 @@
-import { fromBasisPoints, fromCents, fromCount, newId } from '@duka/shared';
+import { fromBasisPoints, fromCents, fromCount, newId, stockInPacks } from '@duka/shared';
 import type { Category, CreateCategoryInput, Product, UpdateCategoryInput } from '@duka/shared';
 import type { ExpressionBuilder, Insertable, Kysely, Updateable } from 'kysely';
 import type { Database } from '../../db/database.js';
@@ -35,6 +35,7 @@ export function toProduct(row: ProductWithStock, files: FileAddress, packs: Prod
   const stock = fromCount(Number(row.stock), unit);
   const reorderPoint = fromCount(row.reorder_point, unit);
   const isService = row.is_service === 1;
+  const productPacks = packs.map((p) => toPack(p, unit));
   return {
     id: row.id,
     name: row.name,
@@ -49,7 +50,8 @@ export function toProduct(row: ProductWithStock, files: FileAddress, packs: Prod
     unit,
     stock,
     reorder_point: reorderPoint,
-    packs: packs.map((p) => toPack(p, unit)),
+    packs: productPacks,
+    stock_in_packs: stockInPacks({ stock, unit, is_service: isService, packs: productPacks }),
     image: row.image_key ? keyUrl(files, row.image_key) : row.image,
     tax_rate: fromBasisPoints(row.tax_rate),
     tax_code: row.tax_code,

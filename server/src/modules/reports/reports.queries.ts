@@ -162,6 +162,19 @@ export function inventoryPage(db: Kysely<Database>, orgId: string, storeId: stri
     .execute();
 }
 
+/** The packs of `productIds` (issue 51), per product: what an inventory row's stock is also said in. */
+export async function packsOfProducts(db: Kysely<Database>, orgId: string, productIds: string[]) {
+  const out = new Map<string, Array<{ name: string; units: number }>>();
+  if (productIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('product_packs')
+    .select(['product_id', 'name', 'units'])
+    .where('org_id', '=', orgId)
+    .where('product_id', 'in', productIds)
+    .execute();
+  for (const r of rows) out.set(r.product_id, [...(out.get(r.product_id) ?? []), { name: r.name, units: r.units }]);
+  return out;
+}
 /**
  * Stock of piece products per category: counts and value (cents) summed in the database, one row
  * each. Measured products are valued one by one (`measuredStock`): their value is rounded per product.

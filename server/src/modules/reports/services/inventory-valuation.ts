@@ -4,10 +4,11 @@
  * l…); a measured product's value is qty × price rounded half up to the shilling once per product
  * (shared `lineAmount`, the rule of a sale line). Kilos and pieces do not add up, so a category's or
  * the total's `qty` is given only where every product in it has one unit (blank otherwise); their
- * values always cover every product.
+ * values always cover every product. `stock_in_packs`, the last column, is a product's qty said in
+ * its packs (shared `stockInPacks`: "3 × Crate of 24 + 5"), blank without packs and on summary rows.
  */
-import { fromCount, lineAmount, type Unit } from '@duka/shared';
-import { inventoryByCategory, inventoryPage, measuredStock, PAGE, type ProductKey } from '../reports.queries.js';
+import { fromCount, lineAmount, stockInPacks, type Unit } from '@duka/shared';
+import { inventoryByCategory, inventoryPage, measuredStock, PAGE, type ProductKey, packsOfProducts } from '../reports.queries.js';
 import type { ReportScope, ReportSpec } from './report-types.js';
 
 const n = (v: unknown) => Number(v ?? 0);
@@ -20,6 +21,10 @@ interface Group {
   valueAtCost: number;
   valueAtSellingPrice: number;
 }
+
+/** A product's packs with `units` in its unit, as `stockInPacks` takes them (the table keeps counts). */
+const unitsOf = (packs: Array<{ name: string; units: number }> | undefined, unit: Unit) =>
+  (packs ?? []).map((k) => ({ name: k.name, units: fromCount(k.units, unit) }));
 
 /** qty and unit of a group: the one unit's quantity, or blank when it mixes units. */
 function quantityOf(counts: Map<Unit, number>): { qty: number | null; unit: string } {
@@ -75,12 +80,14 @@ export async function inventorySpec(s: ReportScope): Promise<ReportSpec> {
     ...quantityOf(g.counts),
     value_at_cost: g.valueAtCost,
     value_at_selling_price: g.valueAtSellingPrice,
+    stock_in_packs: null,
   });
   return {
     dated: false,
     columns: [
       ...['row_type', 'category', 'product', 'sku', 'qty', 'unit'].map((key) => ({ key })),
       ...['cost_price', 'selling_price', 'value_at_cost', 'value_at_selling_price'].map((key) => ({ key, money: true })),
+      { key: 'stock_in_packs' },
     ],
     totals: {
       products: all.products,
@@ -95,6 +102,11 @@ export async function inventorySpec(s: ReportScope): Promise<ReportSpec> {
       for (;;) {
         const page = await inventoryPage(s.db, s.orgId, s.storeId, after);
         if (page.length) {
+          const packs = await packsOfProducts(
+            s.db,
+            s.orgId,
+            page.map((p) => p.id),
+          );
           yield page.map((p) => ({
             row_type: 'product',
             category: String(p.category),
@@ -106,6 +118,7 @@ export async function inventorySpec(s: ReportScope): Promise<ReportSpec> {
             selling_price: n(p.selling_price),
             value_at_cost: lineAmount(n(p.cost_price), n(p.qty), p.unit),
             value_at_selling_price: lineAmount(n(p.selling_price), n(p.qty), p.unit),
+            stock_in_packs: stockInPacks({ stock: fromCount(n(p.qty), p.unit), unit: p.unit, packs: unitsOf(packs.get(p.id), p.unit) }),
           }));
           const last = page[page.length - 1]!;
           after = { category: String(last.category), name: last.name, id: last.id };
