@@ -1,4 +1,7 @@
+import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../migrations/index.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
@@ -171,5 +174,29 @@ describe('a partial refund in every report', () => {
     const flow = await call('GET', `/analytics/cashflow?${day}`);
     expect(flow.money_out.refunds).toBe(13313);
     expect(flow.money_in.sales.Cash).toBe(29063);
+  });
+
+  it('migration 0045 down and up: each sale’s refund figures are summed again from its refund rows, its rollups rebuilt', async () => {
+    const db = t.db.db;
+    const figures = () =>
+      db
+        .selectFrom('transactions')
+        .select(['id', 'part_refunds', 'refunded_total', 'refunded_tax'])
+        .where('org_id', '=', owner.orgId)
+        .orderBy('number')
+        .execute()
+        .then((rows) => rows.map((r) => [r.id, Number(r.part_refunds), Number(r.refunded_total), Number(r.refunded_tax)]));
+    const stored = [
+      [ids.a, 1, 81300, 12396],
+      [ids.b, 0, 0, 0],
+    ];
+    expect(await figures()).toEqual(stored);
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo('2026_12_01_0044_sale_refunds')).error).toBeUndefined();
+    // Rollups as they were built before 0045: the sale counted in full.
+    await db.updateTable('sales_daily').set({ revenue: 1_656_300 }).where('org_id', '=', owner.orgId).execute();
+    expect(await migrateToLatest(db)).toEqual(['2026_12_01_0045_refunds_in_reports']);
+    expect(await figures()).toEqual(stored);
+    expect(await call('GET', `/analytics/summary?${day}`)).toMatchObject({ revenue: 15750, vat: 2402.6, refund_total: 13313 });
   });
 });
