@@ -30,7 +30,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('refunded_tax', t.big, (c) => c.notNull().defaultTo(0))
     .execute();
   await index(db, 'refund_lines', ['org_id', 'line_id']);
-  const ofSale = (eb: any) => eb.and([eb('r.org_id', '=', eb.ref('transactions.org_id')), eb('r.transaction_id', '=', eb.ref('transactions.id'))]);
+  const ofSale = (eb: any) =>
+    eb.and([eb('r.org_id', '=', eb.ref('transactions.org_id')), eb('r.transaction_id', '=', eb.ref('transactions.id'))]);
   await db
     .updateTable('transactions')
     .set((eb: any) => ({
@@ -42,11 +43,7 @@ export async function up(db: Kysely<any>): Promise<void> {
         .select(sql`coalesce(sum(rl.tax), 0)`.as('x'))
         .where(ofSale),
     }))
-    .where((eb: any) =>
-      eb.exists(
-        eb.selectFrom('refunds as r').select('r.id').where(ofSale),
-      ),
-    )
+    .where((eb: any) => eb.exists(eb.selectFrom('refunds as r').select('r.id').where(ofSale)))
     .execute();
   await db
     .updateTable('analytics_rollup_state')

@@ -161,7 +161,11 @@ export async function salesBy(db: Kysely<Database>, s: Scope, key: Key) {
     .selectFrom('transactions as t')
     .where((eb) => inScope(eb, s))
     .where('t.status', 'in', SoldStatus.options)
-    .select((eb) => [keyExpr.as('k'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb('t.total', '-', eb.ref('t.refunded_total'))).as('total')])
+    .select((eb) => [
+      keyExpr.as('k'),
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(eb('t.total', '-', eb.ref('t.refunded_total'))).as('total'),
+    ])
     .groupBy(keyExpr)
     .execute();
   return rows.map((r) => ({ key: r.k as string | number | null, n: num(r.n), total: num(r.total) }));
@@ -232,20 +236,20 @@ export async function refundsOut(db: Kysely<Database>, s: Scope, buckets: DayBuc
   const bucket = bucketOf('t.refunded_at', buckets);
   const [wholes, parts] = await Promise.all([
     db
-    .selectFrom('transactions as t')
-    .leftJoin('credit_tabs as ct', (j) => j.onRef('ct.transaction_id', '=', 't.id').onRef('ct.org_id', '=', 't.org_id'))
-    .where((eb) => inScope(eb, s, 't.refunded_at'))
-    .where('t.status', '=', 'refunded')
-    .where('t.part_refunds', '=', 0)
-    .select((eb) => [
-      bucket.as('k'),
-      eb.fn
-        // What was paid: the total less the tab's part of it (issue 51: a credit part), plus what the tab had been paid.
-        .sum<number>(sql`${sql.ref('t.total')} - coalesce(${sql.ref('ct.amount')}, 0) + coalesce(${sql.ref('ct.paid_amount')}, 0)`)
-        .as('amount'),
-    ])
-    .groupBy(bucket)
-    .execute(),
+      .selectFrom('transactions as t')
+      .leftJoin('credit_tabs as ct', (j) => j.onRef('ct.transaction_id', '=', 't.id').onRef('ct.org_id', '=', 't.org_id'))
+      .where((eb) => inScope(eb, s, 't.refunded_at'))
+      .where('t.status', '=', 'refunded')
+      .where('t.part_refunds', '=', 0)
+      .select((eb) => [
+        bucket.as('k'),
+        eb.fn
+          // What was paid: the total less the tab's part of it (issue 51: a credit part), plus what the tab had been paid.
+          .sum<number>(sql`${sql.ref('t.total')} - coalesce(${sql.ref('ct.amount')}, 0) + coalesce(${sql.ref('ct.paid_amount')}, 0)`)
+          .as('amount'),
+      ])
+      .groupBy(bucket)
+      .execute(),
     partsOut(db, s, buckets),
   ]);
   return [...wholes, ...parts].map((r) => ({ key: num(r.k), amount: num(r.amount) }));

@@ -268,7 +268,9 @@ export function storeSoldSales(db: Kysely<Database>, at: { orgId: string; storeI
 export function unitsSold(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
   return storeSoldSales(db, at, from, to)
     .innerJoin('transaction_lines as l', (join) => join.onRef('l.org_id', '=', 't.org_id').onRef('l.transaction_id', '=', 't.id'))
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(lineItems(keptCounts(), productUnit('l.org_id', 'l.product_id'))), eb.lit(0)).as('qty'))
+    .select((eb) =>
+      eb.fn.coalesce(eb.fn.sum<number>(lineItems(keptCounts(), productUnit('l.org_id', 'l.product_id'))), eb.lit(0)).as('qty'),
+    )
     .executeTakeFirstOrThrow();
 }
 

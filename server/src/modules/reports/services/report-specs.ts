@@ -72,7 +72,8 @@ function salesSpec(s: ReportScope): Promise<ReportSpec> {
   const scope = { orgId: s.orgId, storeId: s.storeId, start: s.period.start, end: s.period.end };
   return salesTotalsByStatus(s.db, scope).then((groups) => {
     type Figure = 'n' | 'subtotal' | 'discount' | 'tax' | 'total' | 'part_refunded' | 'refunded_total' | 'refunded_tax';
-    const sum = (statuses: readonly string[], k: Figure) => groups.filter((g) => statuses.includes(g.status)).reduce((a, g) => a + n(g[k]), 0);
+    const sum = (statuses: readonly string[], k: Figure) =>
+      groups.filter((g) => statuses.includes(g.status)).reduce((a, g) => a + n(g[k]), 0);
     // Issue 51: a sale refunded in part counts less what its refunds gave back (the VAT share too),
     // and that money is listed with the refunds. The discount stays as given: a refund gives back a
     // line's money net of its discount, so it comes off the subtotal and the total alike.
