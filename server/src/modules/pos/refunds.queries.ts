@@ -49,18 +49,6 @@ export async function refundedByMethod(db: Kysely<Database>, sale: Sale): Promis
   return new Map(rows.map((r) => [r.method, Number(r.amount)]));
 }
 
-/** Whether part of the sale has been refunded (it then has refund rows). */
-export async function hasRefunds(db: Kysely<Database>, sale: Sale): Promise<boolean> {
-  const row = await db
-    .selectFrom('refunds')
-    .select('id')
-    .where('org_id', '=', sale.org_id)
-    .where('transaction_id', '=', sale.id)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export interface NewRefund {
   sale: Sale & { store_id: string };
   shiftId: string | null;
