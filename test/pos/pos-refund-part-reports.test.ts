@@ -199,4 +199,22 @@ describe('a partial refund in every report', () => {
     expect(await figures()).toEqual(stored);
     expect(await call('GET', `/analytics/summary?${day}`)).toMatchObject({ revenue: 15750, vat: 2402.6, refund_total: 13313 });
   });
+
+  it('a refund of part made the next day counts on its sale’s day, as a whole refund does; its cash went out the next day', async () => {
+    await call('GET', `/analytics/summary?${day}`);
+    await at('2026-04-03T09:00');
+    // 0.75 kg of 1.25 back in all: 4,063 × 0.6 = 2,437.80 → 2,438, of which 813 went back already.
+    const more = await call('POST', `/pos/transactions/${ids.a}/refund`, { reason: 'spilt', lines: [{ product_id: ids.sugar, qty: 0.5 }] });
+    expect(more.refunded_total).toBe(2438);
+    expect(await call('GET', `/analytics/summary?${day}`)).toMatchObject({
+      revenue: 14125,
+      items_sold: 2,
+      refund_count: 2,
+      refund_total: 14938,
+    });
+    expect(await call('GET', `/pos/summary?${day}`)).toMatchObject({ total_sales: 14125, refund_total: 14938 });
+    const next = 'date_from=2026-04-03&date_to=2026-04-03';
+    expect(await call('GET', `/analytics/summary?${next}`)).toMatchObject({ revenue: 0, refund_count: 0, refund_total: 0 });
+    expect((await call('GET', `/analytics/cashflow?${next}`)).money_out.refunds).toBe(1625);
+  });
 });
