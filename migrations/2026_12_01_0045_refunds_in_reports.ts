@@ -1,10 +1,11 @@
 /**
  * Issue 51, every report follows a partial refund (docs/pos.md "Refunding part of a sale",
- * docs/reports-and-analytics.md "Refunds"). A sale keeps what its refunds of part gave back:
- * `part_refunds` (how many), `refunded_total` (cents, Σ `refunds.amount`) and `refunded_tax` (the
- * VAT in it, Σ `refund_lines.tax`), so reports net them with no join, and a sale never refunded in
- * part (`part_refunds` 0) costs nothing more to read. `refund_lines` gets an index by sold line:
- * the line reports (VAT by rate, rollups by product) read what came back of each line.
+ * docs/reports-and-analytics.md "Refunds of part of a sale in every report"). A sale keeps what its
+ * refunds of part gave back: `part_refunds` (how many), `refunded_total` (cents, Σ
+ * `refunds.amount`) and `refunded_tax` (the VAT in it, Σ `refund_lines.tax`), so reports net them
+ * with no join, and a sale never refunded in part (`part_refunds` 0) costs nothing more to read.
+ * `refund_lines` gets an index by sold line: the line reports (VAT by rate, rollups by product)
+ * read what came back of each line.
  *
  * Every existing row stays exact: the three columns are 0 on every sale but those with `refunds`
  * rows, whose figures are summed from them here. Organisations with such sales get their rollups

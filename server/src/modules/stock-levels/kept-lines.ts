@@ -1,8 +1,9 @@
 /**
  * What a sold line still is once refunds of part of its sale took some of it back (issue 51,
- * docs/reports-and-analytics.md "Refunds"): the counts, cents and VAT its `refund_lines` gave back,
- * in SQL over a line `l` of a sale `t`. A sale never refunded in part (`t.part_refunds` 0, nearly
- * every sale) reads no refund row: the guard is on the sale's own column.
+ * docs/reports-and-analytics.md "Refunds of part of a sale in every report"): the counts, cents and
+ * VAT its `refund_lines` gave back, in SQL over a line `l` of a sale `t`. A sale never refunded in
+ * part (`t.part_refunds` 0, nearly every sale) reads no refund row: the guard is on the sale's own
+ * column.
  */
 import { type RawBuilder, sql } from 'kysely';
 
