@@ -139,6 +139,14 @@ describe('a partial refund in every report', () => {
       ['Kreti la soda', 1, 12500, 10000],
       ['Sukari', 1, 3250, 2800],
     ]);
+    // The store list, its stats and its week (today is the day) read the ledger: the same 15,750.
+    expect((await call('GET', '/stores')).items[0]).toMatchObject({ today_sales: 15750, today_transactions: 1 });
+    expect(await call('GET', '/stores/stats')).toMatchObject({ total_sales_today: 15750 });
+    expect((await call('GET', `/stores/${owner.storeId}/week`)).at(-1)).toMatchObject({
+      date: '2026-04-02',
+      sales: 15750,
+      transactions: 1,
+    });
     // The dashboard reads today from the ledger: the same figures.
     expect((await call('GET', '/analytics/dashboard')).today).toMatchObject({
       revenue: 15750,
