@@ -45,6 +45,7 @@ import * as salePayments from './2026_12_01_0041_sale_payments.js';
 import * as scaleBarcodes from './2026_12_01_0042_scale_barcodes.js';
 import * as rollupsInUnits from './2026_12_01_0043_rollups_in_units.js';
 import * as saleRefunds from './2026_12_01_0044_sale_refunds.js';
+import * as refundsInReports from './2026_12_01_0045_refunds_in_reports.js';
 import * as stockTakes from './2026_12_01_0046_stock_takes.js';
 import * as orgOnEveryTenantRow from './2026_11_26_0030_org_on_every_tenant_row.js';
 
@@ -92,5 +93,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0042_scale_barcodes': scaleBarcodes,
   '2026_12_01_0043_rollups_in_units': rollupsInUnits,
   '2026_12_01_0044_sale_refunds': saleRefunds,
+  '2026_12_01_0045_refunds_in_reports': refundsInReports,
   '2026_12_01_0046_stock_takes': stockTakes,
 };

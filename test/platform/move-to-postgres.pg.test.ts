@@ -212,7 +212,9 @@ describe('npm run move-to-postgres', () => {
     expect(moved.out).not.toContain(secret);
     expect(readFileSync(path.join(dstDir, 'jwt-secret'), 'utf8')).toBe(`${secret}\n`);
     expect(moved.out).toMatch(/secret: from .*jwt-secret \(sha256:[0-9a-f]{16}\); it opens the [1-9]\d* kind\(s\) of sealed values/);
-    expect(moved.out).toMatch(/^transactions +8 +8 +subtotal \d+, discount \d+, tax \d+, total \d+$/m);
+    expect(moved.out).toMatch(
+      /^transactions +8 +8 +subtotal \d+, discount \d+, tax \d+, total \d+, refunded_total \d+, refunded_tax \d+$/m,
+    );
     expect(moved.out).toMatch(/^credit_payments +1 +1 +amount 150000$/m);
     expect(moved.out).toMatch(/^prescriptions +1 +1 *$/m);
     expect(moved.out).toMatch(/^batches +1 +1 +cost_price 30000$/m);

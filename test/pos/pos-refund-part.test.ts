@@ -64,7 +64,7 @@ describe('POST /pos/transactions/:id/refund with lines: part of a sale refunded'
     expect(await counted(owner, sugar.id)).toBe(9000);
     expect((await call(owner.token, 'GET', `/pos/transactions/${sold.id}`)).data).toEqual(first);
     expect(await line(owner, shift.id, 'Cash')).toEqual({ expected: 20000 + 4063 - 813, sales: 4063, refunds: 813 });
-    expect((await call(owner.token, 'GET', '/pos/summary')).data).toMatchObject({ total_sales: 4063, refund_total: 813, refund_count: 1 });
+    expect((await call(owner.token, 'GET', '/pos/summary')).data).toMatchObject({ total_sales: 3250, refund_total: 813, refund_count: 1 });
 
     // More than the 1 kg left: 409 naming the line, and nothing moves.
     const over = await refused(owner, sold.id, { lines: [{ product_id: sugar.id, qty: 1.001 }] }, 409);

@@ -104,6 +104,7 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
       'discount',
       'tax',
       'total',
+      'refunded',
     ]);
     // Staff without the reports permission may not generate, list or download.
     expect((await generate({ report_type: 'sales', format: 'csv' }, { ...owner, token: staff.token })).status).toBe(403);
@@ -129,13 +130,14 @@ describe('reports: sales, VAT, inventory and credit, as CSV and JSON exports', (
       'discount',
       'tax',
       'total',
+      'refunded',
     ]);
     expect(records.map((r) => Object.values(r))).toEqual([
-      ['MAD-000001', D, '23:50:00', 'Asha Mushi', '', 'Cash', 'paid', '218.00', '43.60', '14.40', '174.40'],
-      ['MAD-000002', D, '23:52:00', 'Asha Mushi', BARAKA, 'Credit', 'credit', '236.00', '0.00', '36.00', '236.00'],
-      ['MAD-000003', D, '23:55:00', 'Asha Mushi', '', 'M-Pesa', 'refunded', '59.00', '0.00', '9.00', '59.00'],
-      ['MAD-000004', D, '23:57:00', 'Asha Mushi', '', 'Cash', 'void', '300.00', '0.00', '0.00', '300.00'],
-      ['MAD-000005', D, '23:59:00', 'Asha Mushi', '', 'Cash', 'paid', '118.00', '0.00', '18.00', '118.00'],
+      ['MAD-000001', D, '23:50:00', 'Asha Mushi', '', 'Cash', 'paid', '218.00', '43.60', '14.40', '174.40', '0.00'],
+      ['MAD-000002', D, '23:52:00', 'Asha Mushi', BARAKA, 'Credit', 'credit', '236.00', '0.00', '36.00', '236.00', '0.00'],
+      ['MAD-000003', D, '23:55:00', 'Asha Mushi', '', 'M-Pesa', 'refunded', '59.00', '0.00', '9.00', '59.00', '59.00'],
+      ['MAD-000004', D, '23:57:00', 'Asha Mushi', '', 'Cash', 'void', '300.00', '0.00', '0.00', '300.00', '0.00'],
+      ['MAD-000005', D, '23:59:00', 'Asha Mushi', '', 'Cash', 'paid', '118.00', '0.00', '18.00', '118.00', '0.00'],
     ]);
     // The raw line shows RFC 4180 quoting of the comma and the doubled quotes.
     expect(res.text).toContain(',"Baraka ""Mzee"" Juma, Jr",Credit,');

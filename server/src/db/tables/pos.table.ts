@@ -51,6 +51,14 @@ export interface TransactionTable {
   shift_id: string | null;
   /** The shift its refund or void was made in, which may be a later one. */
   reversal_shift_id: string | null;
+  /**
+   * What its refunds of part gave back (issue 51, migration 0045): how many, the cents and the VAT
+   * in them (Σ of its `refunds` rows and their lines). 0 for a sale refunded whole in one go, whose
+   * refund is its status; reports net a still-sold sale's figures by them.
+   */
+  part_refunds: Generated<number>;
+  refunded_total: Generated<number>;
+  refunded_tax: Generated<number>;
   created_at: number;
   updated_at: number;
 }

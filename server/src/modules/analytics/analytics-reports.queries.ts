@@ -18,11 +18,11 @@ function soldInScope(db: Kysely<Database>, s: Scope) {
   return q;
 }
 
-/** Count and revenue of counted sales per customer (null = walk-in). */
+/** Count and revenue (less what refunds of part gave back: issue 51) of counted sales per customer (null = walk-in). */
 export async function salesByCustomer(db: Kysely<Database>, s: Scope) {
   const rows = await soldInScope(db, s)
     .select(['t.customer_id'])
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('total')])
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb('t.total', '-', eb.ref('t.refunded_total'))).as('total')])
     .groupBy('t.customer_id')
     .execute();
   return rows.map((r) => ({ customerId: r.customer_id, n: num(r.n), total: num(r.total) }));

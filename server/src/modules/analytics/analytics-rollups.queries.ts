@@ -10,7 +10,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { SalesDailyTable } from '../../db/tables/analytics.table.js';
 import { forUpdate, type DialectName } from '../../db/dialect.js';
-import { lineCost, lineItems, productUnit } from '../stock-levels/stock-levels.exports.js';
+import { keptCounts, lineCost, lineItems, productUnit, refundedOfLine } from '../stock-levels/stock-levels.exports.js';
 
 const num = (v: unknown) => Number(v ?? 0);
 
@@ -164,16 +164,22 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
     payment_method: sql.ref('t.payment_method'),
     cashier_id: cashier,
   };
+  // Issue 51: a sale refunded in part counts less what its refunds gave back (money, VAT, counts,
+  // their cost), and that money with the refunds, on the sale's day as a whole refund counts.
+  const partRefunded = sql`(${sold} and ${sql.ref('t.part_refunds')} > 0)`;
   const figures: Record<keyof RollupFigures, RawBuilder<unknown>> = {
     salesCount: when(sold, one),
-    revenue: when(sold, sql.ref('t.total')),
-    vat: when(sold, sql.ref('t.tax')),
+    revenue: when(sold, sql`${sql.ref('t.total')} - ${sql.ref('t.refunded_total')}`),
+    vat: when(sold, sql`${sql.ref('t.tax')} - ${sql.ref('t.refunded_tax')}`),
     discount: when(sold, sql.ref('t.discount')),
-    items: when(sold, ofLines(lineItems('l.qty', unit))),
-    net: when(sold, ofLines(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${sql.ref('l.tax')}`)),
-    cost: when(sold, ofLines(lineCost('l.qty', 'l.cost_price', unit))),
-    refundCount: when(status('refunded'), one),
-    refundTotal: when(status('refunded'), sql.ref('t.total')),
+    items: when(sold, ofLines(lineItems(keptCounts(), unit))),
+    net: when(
+      sold,
+      sql`${ofLines(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${sql.ref('l.tax')}`)} - ${sql.ref('t.refunded_total')} + ${sql.ref('t.refunded_tax')}`,
+    ),
+    cost: when(sold, ofLines(lineCost(keptCounts(), 'l.cost_price', unit))),
+    refundCount: when(sql`(${status('refunded')} or ${partRefunded})`, one),
+    refundTotal: sql`${when(status('refunded'), sql.ref('t.total'))} + ${when(sold, sql.ref('t.refunded_total'))}`,
     voidCount: when(status('void'), one),
     voidTotal: when(status('void'), sql.ref('t.total')),
   };
@@ -205,10 +211,15 @@ export async function insertRollups(db: Kysely<Database>, orgId: string, storeId
       't.store_id',
       day.as('day'),
       'l.product_id',
-      eb.fn.sum<number>('l.qty').as('qty'),
-      eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')}`).as('revenue'),
-      eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${sql.ref('l.tax')}`).as('net'),
-      eb.fn.sum<number>(lineCost('l.qty', 'l.cost_price', unit)).as('cost'),
+      // What refunds of part took back of the line is left out (issue 51).
+      eb.fn.sum<number>(keptCounts()).as('qty'),
+      eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${refundedOfLine('amount')}`).as('revenue'),
+      eb.fn
+        .sum<number>(
+          sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${sql.ref('l.tax')} - ${refundedOfLine('amount')} + ${refundedOfLine('tax')}`,
+        )
+        .as('net'),
+      eb.fn.sum<number>(lineCost(keptCounts(), 'l.cost_price', unit)).as('cost'),
     ])
     .groupBy(['t.org_id', 't.store_id', day, 'l.product_id']);
   if (storeId) lines = lines.where('t.store_id', '=', storeId);

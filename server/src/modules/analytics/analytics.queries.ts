@@ -5,9 +5,9 @@
  * arithmetic on epoch milliseconds from the range's first local midnight (see `DayBuckets`).
  */
 import { SoldStatus } from '@duka/shared';
-import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { lineCost, lineItems, productUnit } from '../stock-levels/stock-levels.exports.js';
+import { keptCounts, lineCost, lineItems, productUnit, refundedOfLine } from '../stock-levels/stock-levels.exports.js';
 
 /** What an analytics query covers: one organisation, optionally one store, the instants [from, to). */
 export interface Scope {
@@ -65,7 +65,10 @@ function inScope(eb: TxEb, s: Scope, column: 't.created_at' | 't.refunded_at' = 
 
 const num = (v: unknown) => Number(v ?? 0);
 
-/** Count and money of the scope's sales by status and payment method. */
+/**
+ * Count and money of the scope's sales by status and payment method, with what refunds of part gave
+ * back of them (issue 51): how many had some (`partRefunded`), the cents and the VAT in them.
+ */
 export async function totalsByStatusAndMethod(db: Kysely<Database>, s: Scope) {
   const rows = await db
     .selectFrom('transactions as t')
@@ -76,6 +79,9 @@ export async function totalsByStatusAndMethod(db: Kysely<Database>, s: Scope) {
       eb.fn.sum<number>('t.total').as('total'),
       eb.fn.sum<number>('t.tax').as('tax'),
       eb.fn.sum<number>('t.discount').as('discount'),
+      eb.fn.sum<number>(eb.case().when('t.part_refunds', '>', 0).then(1).else(0).end()).as('part_refunded'),
+      eb.fn.sum<number>('t.refunded_total').as('refunded_total'),
+      eb.fn.sum<number>('t.refunded_tax').as('refunded_tax'),
     ])
     .groupBy(['t.status', 't.payment_method'])
     .execute();
@@ -86,9 +92,13 @@ export async function totalsByStatusAndMethod(db: Kysely<Database>, s: Scope) {
     total: num(r.total),
     tax: num(r.tax),
     discount: num(r.discount),
+    partRefunded: num(r.part_refunded),
+    refundedTotal: num(r.refunded_total),
+    refundedTax: num(r.refunded_tax),
   }));
 }
 
+/** What the lines still are once refunds of part took some back (issue 51, stock-levels' kept-lines.ts). */
 export interface LineFigures {
   /** Items sold: pieces, and one per measured line (stock-levels' `lineItems`). */
   items: number;
@@ -101,10 +111,10 @@ export interface LineFigures {
 const lineSums = (eb: ExpressionBuilder<any, any>) => {
   const unit = productUnit('l.org_id', 'l.product_id');
   return [
-    eb.fn.sum<number>(lineItems('l.qty', unit)).as('items'),
-    eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')}`).as('revenue'),
-    eb.fn.sum<number>('l.tax').as('tax'),
-    eb.fn.sum<number>(lineCost('l.qty', 'l.cost_price', unit)).as('cost'),
+    eb.fn.sum<number>(lineItems(keptCounts(), unit)).as('items'),
+    eb.fn.sum<number>(sql`${sql.ref('l.line_total')} - ${sql.ref('l.discount')} - ${refundedOfLine('amount')}`).as('revenue'),
+    eb.fn.sum<number>(sql`${sql.ref('l.tax')} - ${refundedOfLine('tax')}`).as('tax'),
+    eb.fn.sum<number>(lineCost(keptCounts(), 'l.cost_price', unit)).as('cost'),
   ];
 };
 const figures = (r: { items: unknown; revenue: unknown; tax: unknown; cost: unknown }): LineFigures => ({
@@ -144,14 +154,18 @@ const keyOf = (key: Key): RawBuilder<string | number | null> =>
       ? sql`${sql.ref('t.cashier_id')}`
       : bucketOf('t.created_at', key.buckets);
 
-/** Count and revenue of counted sales by store, cashier or local day bucket. */
+/** Count and revenue (less what refunds of part gave back) of counted sales by store, cashier or local day bucket. */
 export async function salesBy(db: Kysely<Database>, s: Scope, key: Key) {
   const keyExpr = keyOf(key);
   const rows = await db
     .selectFrom('transactions as t')
     .where((eb) => inScope(eb, s))
     .where('t.status', 'in', SoldStatus.options)
-    .select((eb) => [keyExpr.as('k'), eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.total').as('total')])
+    .select((eb) => [
+      keyExpr.as('k'),
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(eb('t.total', '-', eb.ref('t.refunded_total'))).as('total'),
+    ])
     .groupBy(keyExpr)
     .execute();
   return rows.map((r) => ({ key: r.k as string | number | null, n: num(r.n), total: num(r.total) }));
@@ -180,40 +194,85 @@ export function productsNamed(db: Kysely<Database>, orgId: string, ids: string[]
 
 /**
  * The counted (paid, credit) sales paid several ways (issue 51, `payment_method` `Mixed`), summed per
- * part's method: what a payment-method breakdown adds to each method in place of `Mixed`. Such sales
- * are few, so this reads the ledger even where the rest comes from the rollups.
+ * part's method, less what refunds of part gave back per method (`refund_parts`): what a
+ * payment-method breakdown adds to each method in place of `Mixed`. Such sales are few, so this
+ * reads the ledger even where the rest comes from the rollups.
  */
 export async function mixedSalesByMethod(db: Kysely<Database>, s: Scope) {
-  const rows = await db
+  const mixed = db
     .selectFrom('transactions as t')
-    .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
     .where((eb) => inScope(eb, s))
     .where('t.payment_method', '=', 'Mixed')
-    .where('t.status', 'in', SoldStatus.options)
-    .select((eb) => ['tp.method', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('tp.amount').as('amount')])
-    .groupBy('tp.method')
-    .execute();
-  return rows.map((r) => ({ method: r.method as string, count: num(r.n), revenue: num(r.amount) }));
+    .where('t.status', 'in', SoldStatus.options);
+  const [rows, back] = await Promise.all([
+    mixed
+      .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
+      .select((eb) => ['tp.method', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('tp.amount').as('amount')])
+      .groupBy('tp.method')
+      .execute(),
+    refundedPerMethod(mixed.where('t.part_refunds', '>', 0)),
+  ]);
+  return rows.map((r) => ({ method: r.method as string, count: num(r.n), revenue: num(r.amount) - (back.get(r.method) ?? 0) }));
 }
 
-/** Refunds made in the range (by refund time): what went back over the counter. */
+type Sales = SelectQueryBuilder<Database & { t: Database['transactions'] }, 't', object>;
+
+/** Cents the refunds of part of `sales` gave back per tender method. */
+async function refundedPerMethod(sales: Sales): Promise<Map<string, number>> {
+  const rows = await sales
+    .innerJoin('refunds as r', (j) => j.onRef('r.org_id', '=', 't.org_id').onRef('r.transaction_id', '=', 't.id'))
+    .innerJoin('refund_parts as rp', (j) => j.onRef('rp.org_id', '=', 'r.org_id').onRef('rp.refund_id', '=', 'r.id'))
+    .select((eb) => ['rp.method', eb.fn.sum<number>('rp.amount').as('amount')])
+    .groupBy('rp.method')
+    .execute();
+  return new Map(rows.map((r) => [r.method as string, num(r.amount)]));
+}
+
+/**
+ * Refunds made in the range (by refund time): what went back over the counter. A sale refunded in
+ * parts counts by its refunds (`partsOut`), not as a whole refund.
+ */
 export async function refundsOut(db: Kysely<Database>, s: Scope, buckets: DayBuckets) {
   const bucket = bucketOf('t.refunded_at', buckets);
-  const rows = await db
-    .selectFrom('transactions as t')
-    .leftJoin('credit_tabs as ct', (j) => j.onRef('ct.transaction_id', '=', 't.id').onRef('ct.org_id', '=', 't.org_id'))
-    .where((eb) => inScope(eb, s, 't.refunded_at'))
-    .where('t.status', '=', 'refunded')
-    .select((eb) => [
-      bucket.as('k'),
-      eb.fn
-        // What was paid: the total less the tab's part of it (issue 51: a credit part), plus what the tab had been paid.
-        .sum<number>(sql`${sql.ref('t.total')} - coalesce(${sql.ref('ct.amount')}, 0) + coalesce(${sql.ref('ct.paid_amount')}, 0)`)
-        .as('amount'),
-    ])
+  const [wholes, parts] = await Promise.all([
+    db
+      .selectFrom('transactions as t')
+      .leftJoin('credit_tabs as ct', (j) => j.onRef('ct.transaction_id', '=', 't.id').onRef('ct.org_id', '=', 't.org_id'))
+      .where((eb) => inScope(eb, s, 't.refunded_at'))
+      .where('t.status', '=', 'refunded')
+      .where('t.part_refunds', '=', 0)
+      .select((eb) => [
+        bucket.as('k'),
+        eb.fn
+          // What was paid: the total less the tab's part of it (issue 51: a credit part), plus what the tab had been paid.
+          .sum<number>(sql`${sql.ref('t.total')} - coalesce(${sql.ref('ct.amount')}, 0) + coalesce(${sql.ref('ct.paid_amount')}, 0)`)
+          .as('amount'),
+      ])
+      .groupBy(bucket)
+      .execute(),
+    partsOut(db, s, buckets),
+  ]);
+  return [...wholes, ...parts].map((r) => ({ key: num(r.k), amount: num(r.amount) }));
+}
+
+/**
+ * Refunds of part made in the range (issue 51), by their time: their tender parts but the credit
+ * one (the tab's balance falls by it; what a tab had been paid and is given back is under it too,
+ * and is not told apart: docs/reports-and-analytics.md).
+ */
+function partsOut(db: Kysely<Database>, s: Scope, buckets: DayBuckets) {
+  const bucket = bucketOf('r.created_at', buckets);
+  return db
+    .selectFrom('refunds as r')
+    .innerJoin('refund_parts as rp', (j) => j.onRef('rp.org_id', '=', 'r.org_id').onRef('rp.refund_id', '=', 'r.id'))
+    .where('r.org_id', '=', s.orgId)
+    .$if(s.storeId !== null, (q) => q.where('r.store_id', '=', s.storeId!))
+    .where('r.created_at', '>=', s.from)
+    .where('r.created_at', '<', s.to)
+    .where('rp.method', '!=', 'Credit')
+    .select((eb) => [bucket.as('k'), eb.fn.sum<number>('rp.amount').as('amount')])
     .groupBy(bucket)
     .execute();
-  return rows.map((r) => ({ key: num(r.k), amount: num(r.amount) }));
 }
 
 /** Takings at the till (the non-credit parts of sales not voided: issue 51) by day bucket and method. */

@@ -23,7 +23,7 @@ const tags = ['Analytics'];
 const SCOPE =
   "Covers every store of the organisation unless `store_id` names one. Dates are local days in the organisation's time zone " +
   '(default: the last 30 days, today included). Revenue counts `paid` and `credit` sales at their total (VAT included, after discount); ' +
-  'refunded and voided sales are left out and counted separately. Profit is net of VAT at the cost price in force at each sale.';
+  'refunded and voided sales are left out and counted separately; a sale refunded in part counts less what its refunds gave back, which counts with the refunds. Profit is net of VAT at the cost price in force at each sale.';
 
 const get = <Q extends z.ZodObject, R extends z.ZodType>(
   operationId: string,

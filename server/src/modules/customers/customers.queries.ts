@@ -166,7 +166,8 @@ export async function purchaseHistory(
     .groupBy('customer_id')
     .select((eb) => [
       'customer_id',
-      eb.fn.sum<number>('total').as('spend'),
+      // Less what refunds of part gave back (issue 51); a refunded sale is not counted at all.
+      eb.fn.sum<number>(eb('total', '-', eb.ref('refunded_total'))).as('spend'),
       eb.fn.countAll<number>().as('visits'),
       eb.fn.min('created_at').as('first'),
       eb.fn.max('created_at').as('last'),

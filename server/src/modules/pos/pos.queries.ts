@@ -2,7 +2,7 @@ import { fromBasisPoints, fromCents, fromCount, newId, SoldStatus, toReceiptLine
 import type { Reversal, Transaction, TransactionFiscal } from '@duka/shared';
 import { fiscalByTransaction } from '../fiscal/fiscal.exports.js';
 import { dispensedLots, type SaleLot } from '../pharmacy/pharmacy.exports.js';
-import { lineItems, productUnit } from '../stock-levels/stock-levels.exports.js';
+import { keptCounts, lineItems, productUnit } from '../stock-levels/stock-levels.exports.js';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
@@ -76,7 +76,7 @@ export function toTransaction(
     voided_at: isoOrNull(row.voided_at),
     shift_id: row.shift_id,
     reversal_shift_id: row.reversal_shift_id,
-    refunded_total: fromCents(whole ? row.total : lines.reduce((s, l) => s + (refunded.get(l.id)?.amount ?? 0), 0)),
+    refunded_total: fromCents(whole ? row.total : Number(row.refunded_total)),
     created_at: iso(row.created_at),
     lines: lines.map((l) => ({
       ...toReceiptLine(
@@ -123,7 +123,12 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
     salePayments(db, orgIds, ids),
     dispensedLots(db, orgIds, ids),
     fiscalByTransaction(db, rows),
-    refundedByLine(db, orgIds, ids),
+    // Only sales refunded in part have refund rows (their own count says so): most pages read none.
+    refundedByLine(
+      db,
+      orgIds,
+      rows.filter((r) => Number(r.part_refunds) > 0).map((r) => r.id),
+    ),
   ]);
   const byTx = groupBy(lines, (l) => l.transaction_id);
   const lotsByTx = groupBy(lots, (l) => l.transaction_id);
@@ -244,31 +249,42 @@ export function mainBatchesOf(db: Kysely<Database>, at: { orgId: string; storeId
     .execute();
 }
 
-/** Items sold (paid and credit sales) by the store within [from, to): pieces, one per measured line. */
-export function unitsSold(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
+/**
+ * The store's sold sales (paid, credit) made within [from, to), as `t`: the one filter of the
+ * store's day figures (/pos/summary, the hourly summary). A sale refunded in part is still sold;
+ * its `refunded_total` is what its refunds gave back (issue 51).
+ */
+export function storeSoldSales(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
   return db
-    .selectFrom('transaction_lines as l')
-    .innerJoin('transactions as t', (join) => join.onRef('t.org_id', '=', 'l.org_id').onRef('t.id', '=', 'l.transaction_id'))
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(lineItems('l.qty', productUnit('l.org_id', 'l.product_id'))), eb.lit(0)).as('qty'))
+    .selectFrom('transactions as t')
     .where('t.org_id', '=', at.orgId)
     .where('t.store_id', '=', at.storeId)
     .where('t.created_at', '>=', from)
     .where('t.created_at', '<', to)
-    .where('t.status', 'in', SoldStatus.options)
+    .where('t.status', 'in', SoldStatus.options);
+}
+
+/** Items the store's sold sales within [from, to) still hold (refunded parts left out): pieces, one per measured line. */
+export function unitsSold(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
+  return storeSoldSales(db, at, from, to)
+    .innerJoin('transaction_lines as l', (join) => join.onRef('l.org_id', '=', 't.org_id').onRef('l.transaction_id', '=', 't.id'))
+    .select((eb) =>
+      eb.fn.coalesce(eb.fn.sum<number>(lineItems(keptCounts(), productUnit('l.org_id', 'l.product_id'))), eb.lit(0)).as('qty'),
+    )
     .executeTakeFirstOrThrow();
 }
 
-/** When each sale (paid or credit) of the store within [from, to) was made, and its total. */
+/** When each sold sale of the store within [from, to) was made, and its total less what refunds of part gave back. */
 export function salesBetween(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
-  return db
-    .selectFrom('transactions')
-    .select(['created_at', 'total'])
-    .where('org_id', '=', at.orgId)
-    .where('store_id', '=', at.storeId)
-    .where('created_at', '>=', from)
-    .where('created_at', '<', to)
-    .where('status', 'in', SoldStatus.options)
-    .execute();
+  return storeSoldSales(db, at, from, to).select(['t.created_at', 't.total', 't.refunded_total']).execute();
+}
+
+/** The store's sold sales within [from, to) refunded in part: how many, and the cents given back. */
+export function partlyRefunded(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
+  return storeSoldSales(db, at, from, to)
+    .where('t.part_refunds', '>', 0)
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('t.refunded_total').as('amount')])
+    .executeTakeFirstOrThrow();
 }
 
 /** What a transaction search matches: its receipt number, the till's receipt number or the payment reference (any case). */
@@ -277,17 +293,26 @@ export function transactionMatches(dialect: DialectName, text: string, alias = '
   return sql<SqlBool>`(${containsText(dialect, col('receipt_number'), text)} or ${containsText(dialect, col('client_receipt_number'), text)} or ${containsText(dialect, col('payment_reference'), text)})`;
 }
 
-/** The sold sales' money per method, part by part (issue 51: 5,000 cash + 7,500 M-Pesa is 5,000 and 7,500). */
-export function soldParts(db: Kysely<Database>, store: { orgId: string; storeId: string }, from: number, to: number) {
-  return db
-    .selectFrom('transactions as t')
-    .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
-    .select((eb) => ['tp.method as method', eb.fn.sum<number>('tp.amount').as('amount')])
-    .where('t.org_id', '=', store.orgId)
-    .where('t.store_id', '=', store.storeId)
-    .where('t.created_at', '>=', from)
-    .where('t.created_at', '<', to)
-    .where('t.status', 'in', SoldStatus.options)
-    .groupBy('tp.method')
-    .execute();
+/**
+ * The sold sales' money per method, part by part (issue 51: 5,000 cash + 7,500 M-Pesa is 5,000 and
+ * 7,500), less what refunds of part gave back per method (`refund_parts`).
+ */
+export async function soldParts(db: Kysely<Database>, store: { orgId: string; storeId: string }, from: number, to: number) {
+  const [paid, back] = await Promise.all([
+    storeSoldSales(db, store, from, to)
+      .innerJoin('transaction_payments as tp', (j) => j.onRef('tp.org_id', '=', 't.org_id').onRef('tp.transaction_id', '=', 't.id'))
+      .select((eb) => ['tp.method as method', eb.fn.sum<number>('tp.amount').as('amount')])
+      .groupBy('tp.method')
+      .execute(),
+    storeSoldSales(db, store, from, to)
+      .where('t.part_refunds', '>', 0)
+      .innerJoin('refunds as r', (j) => j.onRef('r.org_id', '=', 't.org_id').onRef('r.transaction_id', '=', 't.id'))
+      .innerJoin('refund_parts as rp', (j) => j.onRef('rp.org_id', '=', 'r.org_id').onRef('rp.refund_id', '=', 'r.id'))
+      .select((eb) => ['rp.method as method', eb.fn.sum<number>('rp.amount').as('amount')])
+      .groupBy('rp.method')
+      .execute(),
+  ]);
+  const out = new Map(paid.map((p) => [p.method, Number(p.amount)]));
+  for (const b of back) out.set(b.method, (out.get(b.method) ?? 0) - Number(b.amount));
+  return [...out].map(([method, amount]) => ({ method, amount }));
 }

@@ -49,18 +49,6 @@ export async function refundedByMethod(db: Kysely<Database>, sale: Sale): Promis
   return new Map(rows.map((r) => [r.method, Number(r.amount)]));
 }
 
-/** Whether part of the sale has been refunded (it then has refund rows). */
-export async function hasRefunds(db: Kysely<Database>, sale: Sale): Promise<boolean> {
-  const row = await db
-    .selectFrom('refunds')
-    .select('id')
-    .where('org_id', '=', sale.org_id)
-    .where('transaction_id', '=', sale.id)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export interface NewRefund {
   sale: Sale & { store_id: string };
   shiftId: string | null;
@@ -139,16 +127,16 @@ export function claimSoldSale(db: Kysely<Database>, sale: Sale, now: number) {
     .executeTakeFirst();
 }
 
-/** The store's sales within [from, to) still sold but refunded in part: how many, and the cents given back. */
-export function partlyRefunded(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
+/** Adds a refund of part to the sale's own figures (migration 0045): what reports net and what tells a read it has refund rows. */
+export function addToSaleRefunds(db: Kysely<Database>, sale: Sale, amount: number, tax: number) {
   return db
-    .selectFrom('refunds as r')
-    .innerJoin('transactions as t', (j) => j.onRef('t.org_id', '=', 'r.org_id').onRef('t.id', '=', 'r.transaction_id'))
-    .select((eb) => [eb.fn.count<number>('t.id').distinct().as('n'), eb.fn.sum<number>('r.amount').as('amount')])
-    .where('t.org_id', '=', at.orgId)
-    .where('t.store_id', '=', at.storeId)
-    .where('t.created_at', '>=', from)
-    .where('t.created_at', '<', to)
-    .where('t.status', 'in', SoldStatus.options)
-    .executeTakeFirstOrThrow();
+    .updateTable('transactions')
+    .set((eb) => ({
+      part_refunds: eb('part_refunds', '+', 1),
+      refunded_total: eb('refunded_total', '+', amount),
+      refunded_tax: eb('refunded_tax', '+', tax),
+    }))
+    .where('org_id', '=', sale.org_id)
+    .where('id', '=', sale.id)
+    .execute();
 }

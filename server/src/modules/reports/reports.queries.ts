@@ -8,6 +8,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { crossOrg } from '../../db/tenant-scope-check.js';
 import { owingTabs, pastDue, tabBalance } from '../customers/customers.exports.js';
+import { refundedOfLine } from '../stock-levels/stock-levels.exports.js';
 import type { ReportExportRow, ScheduledReportRow } from '../../db/tables/reports.table.js';
 
 export const PAGE = 1000;
@@ -41,6 +42,7 @@ export function salesPage(db: Kysely<Database>, s: SalesScope, after: SaleKey | 
       't.discount',
       't.tax',
       't.total',
+      't.refunded_total',
       't.customer_name',
       'c.name as customer_record_name',
       'u.first_name as cashier_first',
@@ -72,6 +74,10 @@ export function salesTotalsByStatus(db: Kysely<Database>, s: SalesScope) {
       eb.fn.sum<number>('discount').as('discount'),
       eb.fn.sum<number>('tax').as('tax'),
       eb.fn.sum<number>('total').as('total'),
+      // Refunds of part (issue 51): how many sales had some, the cents and the VAT they gave back.
+      eb.fn.sum<number>(eb.case().when('part_refunds', '>', 0).then(1).else(0).end()).as('part_refunded'),
+      eb.fn.sum<number>('refunded_total').as('refunded_total'),
+      eb.fn.sum<number>('refunded_tax').as('refunded_tax'),
     ])
     .where('org_id', '=', s.orgId)
     .where('store_id', '=', s.storeId)
@@ -83,21 +89,22 @@ export function salesTotalsByStatus(db: Kysely<Database>, s: SalesScope) {
 
 /**
  * VAT per product rate of the counted sales' lines. A line's VAT-inclusive amount is its total less
- * its share of the discount; lines that carried no VAT (store not charging VAT, or a 0 % product)
- * are summed apart as `untaxed`.
+ * its share of the discount, less what refunds of part gave back of it (issue 51: the cents and the
+ * VAT share kept in `refund_lines`); lines that carried no VAT (store not charging VAT, or a 0 %
+ * product) are summed apart as `untaxed`.
  */
 export function taxByRate(db: Kysely<Database>, s: SalesScope) {
   return db
     .selectFrom('transaction_lines as l')
     .innerJoin('transactions as t', (j) => j.onRef('t.id', '=', 'l.transaction_id').onRef('t.org_id', '=', 'l.org_id'))
     .select((eb) => {
-      const gross = eb('l.line_total', '-', eb.ref('l.discount'));
+      const gross = eb(eb('l.line_total', '-', eb.ref('l.discount')), '-', refundedOfLine('amount'));
       const taxed = eb('l.tax', '>', 0);
       return [
         'l.tax_rate',
         eb.fn.sum<number>(eb.case().when(taxed).then(gross).else(0).end()).as('taxed_gross'),
         eb.fn.sum<number>(eb.case().when(taxed).then(0).else(gross).end()).as('untaxed_gross'),
-        eb.fn.sum<number>('l.tax').as('vat'),
+        eb.fn.sum<number>(eb('l.tax', '-', refundedOfLine('tax'))).as('vat'),
       ];
     })
     .where('t.org_id', '=', s.orgId)

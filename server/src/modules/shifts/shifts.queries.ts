@@ -117,14 +117,8 @@ function partsOf(db: Kysely<Database>, orgId: string, shiftId: string, column: '
     ])
     .where('t.org_id', '=', orgId)
     .where(`t.${column}`, '=', shiftId);
-  // A sale refunded in parts gave its money back refund by refund (`refundParts`), not whole.
-  if (column === 'reversal_shift_id') {
-    q = q.where(({ not, exists, selectFrom }) =>
-      not(
-        exists(selectFrom('refunds as r').select('r.id').whereRef('r.org_id', '=', 't.org_id').whereRef('r.transaction_id', '=', 't.id')),
-      ),
-    );
-  }
+  // A sale refunded in parts gave its money back refund by refund (`refundParts`), not whole: its own count of them says so.
+  if (column === 'reversal_shift_id') q = q.where('t.part_refunds', '=', 0);
   return q.groupBy('tp.method').execute();
 }
 

@@ -2,3 +2,4 @@
 export { changeStockLevel, insertMissingStockRows, MAX_STOCK } from './stock-levels.js';
 export { countOf, countText, quantitySaid } from './quantity.js';
 export { itemsOf, lineCost, lineItems, productUnit } from './unit-rules.js';
+export { keptCounts, refundedOfLine } from './kept-lines.js';

@@ -17,6 +17,9 @@ import { type RawBuilder, sql } from 'kysely';
 export const productUnit = (orgId: string, productId: string): RawBuilder<Unit> =>
   sql<Unit>`coalesce((select ${sql.ref('unit_of.unit')} from ${sql.table('products')} as ${sql.raw('unit_of')} where ${sql.ref('unit_of.org_id')} = ${sql.ref(orgId)} and ${sql.ref('unit_of.id')} = ${sql.ref(productId)}), ${sql.lit('piece')})`;
 
+/** A counts column, or an expression of counts (a line's kept counts: kept-lines.ts). */
+const counts = (qty: string | RawBuilder<number>) => (typeof qty === 'string' ? sql.ref(qty) : qty);
+
 const isPiece = (unit: RawBuilder<Unit>) => sql`${unit} = ${sql.lit('piece')}`;
 
 /**
@@ -28,8 +31,9 @@ const isPiece = (unit: RawBuilder<Unit>) => sql`${unit} = ${sql.lit('piece')}`;
 export const itemsOf = (pieces: number, unit: Unit | undefined): number => (unit === undefined || unit === 'piece' ? pieces : 1);
 
 /** `itemsOf` in SQL, over a stored line's counts column `qty` and its product's unit. */
-export const lineItems = (qty: string, unit: RawBuilder<Unit>): RawBuilder<number> =>
-  sql<number>`case when ${isPiece(unit)} then ${sql.ref(qty)} else 1 end`;
+export const lineItems = (qty: string | RawBuilder<number>, unit: RawBuilder<Unit>): RawBuilder<number> =>
+  // A measured line refunded to its last gram (its sale still sold for other lines) is no item any more.
+  sql<number>`case when ${isPiece(unit)} then ${counts(qty)} when ${counts(qty)} > 0 then 1 else 0 end`;
 
 /**
  * A sold line's cost in cents: `costPrice` (cents per piece, or per kg, l…) × its counts. A piece
@@ -37,8 +41,8 @@ export const lineItems = (qty: string, unit: RawBuilder<Unit>): RawBuilder<numbe
  * once per line: shared `lineAmount`'s rule for the line's price, so cost and revenue round alike
  * (0.5 kg at 2,800/kg costs 1,400; 0.333 kg at 1,500/kg, 499.50, costs 500).
  */
-export const lineCost = (qty: string, costPrice: string, unit: RawBuilder<Unit>): RawBuilder<number> => {
-  const exact = sql`${sql.ref(qty)} * ${sql.ref(costPrice)}`;
+export const lineCost = (qty: string | RawBuilder<number>, costPrice: string, unit: RawBuilder<Unit>): RawBuilder<number> => {
+  const exact = sql`${counts(qty)} * ${sql.ref(costPrice)}`;
   // cents × thousandths / 1000 = cents; to the shilling (100 cents) half up: ⌊(x + 50,000) / 100,000⌋ × 100.
   return sql<number>`case when ${isPiece(unit)} then ${exact} else (${exact} + 50000) / 100000 * 100 end`;
 };

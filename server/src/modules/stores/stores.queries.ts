@@ -33,7 +33,12 @@ export async function countStores(db: Kysely<Database>, orgId: string) {
 export async function salesByStore(db: Kysely<Database>, orgId: string, from: number, to: number) {
   const rows = await db
     .selectFrom('transactions')
-    .select((eb) => ['store_id', eb.fn.sum<number>('total').as('cents'), eb.fn.countAll<number>().as('n')])
+    // Less what refunds of part gave back (issue 51), as a refunded sale counts nothing.
+    .select((eb) => [
+      'store_id',
+      eb.fn.sum<number>(eb('total', '-', eb.ref('refunded_total'))).as('cents'),
+      eb.fn.countAll<number>().as('n'),
+    ])
     .where('org_id', '=', orgId)
     .where('status', 'in', SoldStatus.options)
     .where('created_at', '>=', from)
@@ -59,7 +64,7 @@ export async function salesByDay(db: Kysely<Database>, orgId: string, storeId: s
           .else(eb.lit(bounds.length - 2))
           .end()
           .as('day'),
-        eb.fn.sum<number>('total').as('cents'),
+        eb.fn.sum<number>(eb('total', '-', eb.ref('refunded_total'))).as('cents'),
         eb.fn.countAll<number>().as('n'),
       ];
     })

@@ -80,13 +80,20 @@ export async function kpisOf(db: Kysely<Database>, s: Scope): Promise<Kpis & { m
   const [byStatus, lines, mixed] = await Promise.all([totalsByStatusAndMethod(db, s), lineTotals(db, s), mixedSalesByMethod(db, s)]);
   const sum = (status: string[]) => byStatus.filter((r) => status.includes(r.status));
   return kpisFrom({
-    methods: sum(SoldStatus.options).map((r) => ({ method: r.method, count: r.n, revenue: r.total, vat: r.tax, discount: r.discount })),
+    // A sale refunded in part (issue 51) counts less what its refunds gave back, which counts with the refunds (as the rollups do).
+    methods: sum(SoldStatus.options).map((r) => ({
+      method: r.method,
+      count: r.n,
+      revenue: r.total - r.refundedTotal,
+      vat: r.tax - r.refundedTax,
+      discount: r.discount,
+    })),
     mixed,
     items: lines.items,
     net: lines.revenue - lines.tax,
     cost: lines.cost,
-    refundCount: sum(['refunded']).reduce((a, r) => a + r.n, 0),
-    refundTotal: sum(['refunded']).reduce((a, r) => a + r.total, 0),
+    refundCount: sum(['refunded']).reduce((a, r) => a + r.n, 0) + sum(SoldStatus.options).reduce((a, r) => a + r.partRefunded, 0),
+    refundTotal: sum(['refunded']).reduce((a, r) => a + r.total, 0) + sum(SoldStatus.options).reduce((a, r) => a + r.refundedTotal, 0),
     voidCount: sum(['void']).reduce((a, r) => a + r.n, 0),
     voidTotal: sum(['void']).reduce((a, r) => a + r.total, 0),
   });

@@ -70,10 +70,15 @@ export async function refreshCustomerStats(ctx: ServiceContext, orgId: string, c
   }
 }
 
-/** Event data of `transaction.*` carries the sale's `customer_id` (null for a walk-in). */
-export const customerStatsSubscriber: Subscriber<'transaction.created' | 'transaction.refunded' | 'transaction.voided'> = {
+/**
+ * Event data of `transaction.*` carries the sale's `customer_id` (null for a walk-in). A refund of
+ * part (issue 51) lowers the spend by what it gave back, as a whole refund takes the sale out.
+ */
+export const customerStatsSubscriber: Subscriber<
+  'transaction.created' | 'transaction.refunded' | 'transaction.partially_refunded' | 'transaction.voided'
+> = {
   name: 'customer-stats',
-  types: ['transaction.created', 'transaction.refunded', 'transaction.voided'],
+  types: ['transaction.created', 'transaction.refunded', 'transaction.partially_refunded', 'transaction.voided'],
   wants: (event) => typeof event.data.customer_id === 'string',
   async handle(ctx, event) {
     const customerId = event.data.customer_id;

@@ -112,6 +112,10 @@ function tillColumns(sale: SaleDraft, done: StagesDone) {
     reversal_shift_id: null,
     created_at: sale.at,
     updated_at: sale.now,
+    // Refunds of part add to these (migration 0045); written with the row so that it answers whole.
+    part_refunds: 0,
+    refunded_total: 0,
+    refunded_tax: 0,
   };
 }
 

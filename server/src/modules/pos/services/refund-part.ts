@@ -25,7 +25,15 @@ import { cancelCreditTab, reduceCreditTab, tabForTransaction } from '../../credi
 import { lockStock, returnSaleLots } from '../../pharmacy/pharmacy.exports.js';
 import { changeStockLevel } from '../../stock-levels/stock-levels.exports.js';
 import { findStoreTransaction, quarantineSaleUnits, salePayments, saleOutlet, withLines } from '../pos.queries.js';
-import { claimSoldSale, insertRefund, markRefunded, refundableLines, refundedByLine, refundedByMethod } from '../refunds.queries.js';
+import {
+  addToSaleRefunds,
+  claimSoldSale,
+  insertRefund,
+  markRefunded,
+  refundableLines,
+  refundedByLine,
+  refundedByMethod,
+} from '../refunds.queries.js';
 
 export interface PartRefund {
   reason: string;
@@ -116,6 +124,12 @@ export async function refundPart(tx: AuthedContext, sale: TransactionRow, opts: 
   const { parts, tab } = await tenderBack(tx, sale, amount);
   const rows = taken.map((t) => ({ line_id: t.line.id, product_id: t.line.product_id, qty: t.count, amount: t.amount, tax: t.tax }));
   const refundId = await insertRefund(tx.db, { sale, shiftId: opts.shiftId, reason: opts.reason, userId, now, lines: rows, parts });
+  await addToSaleRefunds(
+    tx.db,
+    sale,
+    amount,
+    rows.reduce((s, r) => s + r.tax, 0),
+  );
   taken.sort((a, b) => (a.line.product_id < b.line.product_id ? -1 : a.line.product_id > b.line.product_id ? 1 : 0));
   await restorePart(tx, sale, taken, done, lines);
   if (tab > 0) await reduceCreditTab(tx, sale, tab);

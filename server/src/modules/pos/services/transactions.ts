@@ -5,8 +5,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { localDate, localDayRange } from '../../../lib/time.js';
 import { orgTimezone } from '../../tenancy/tenancy.exports.js';
-import { findStoreTransaction, salesBetween, soldParts, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
-import { partlyRefunded } from '../refunds.queries.js';
+import { findStoreTransaction, partlyRefunded, salesBetween, soldParts, transactionMatches, unitsSold, withLines } from '../pos.queries.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 import { countedPage } from '../../../db/page.js';
 
@@ -79,7 +78,8 @@ export async function posSummary(ctx: AuthedContext, q: { date_from?: string; da
   const sum = (rows: Array<{ amount: unknown }>) => rows.reduce((s, r) => s + Number(r.amount ?? 0), 0);
   const byMethod = (m: string) => fromCents(sum(parts.filter((r) => r.method === m)));
   const count = sold.reduce((s, r) => s + Number(r.n), 0);
-  const total = sum(sold);
+  // A sale refunded in part counts less what its refunds gave back, as a refunded one counts nothing (issue 51).
+  const total = sum(sold) - Number(partly.amount ?? 0);
   const refunds = byStatus.filter((r) => r.status === 'refunded');
   const mpesa = byMethod('M-Pesa');
   return {
@@ -111,7 +111,7 @@ export async function hourlySummary(ctx: AuthedContext, date?: string) {
   const buckets = Array.from({ length: Math.round((to - from) / 3_600_000) }, (_, hour) => ({ hour, cents: 0, count: 0 }));
   for (const r of rows) {
     const b = buckets[Math.floor((r.created_at - from) / 3_600_000)]!;
-    b.cents += r.total;
+    b.cents += Number(r.total) - Number(r.refunded_total);
     b.count++;
   }
   return buckets.map((b) => ({ hour: b.hour, sales: fromCents(b.cents), count: b.count }));

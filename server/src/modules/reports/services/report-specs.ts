@@ -20,8 +20,21 @@ export const REPORT_TYPES: Array<{ type: ReportType; name: string; description: 
     type: 'sales',
     name: 'Sales',
     description:
-      'Every sale of the active store in the period, oldest first; refunded and void sales are listed with their status and left out of the totals',
-    columns: ['receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'tax', 'total'],
+      'Every sale of the active store in the period, oldest first; refunded and void sales are listed with their status and left out of the totals; what refunds gave back of a sale (all of a refunded one) is its refunded column, and a sale refunded in part counts in the totals less it',
+    columns: [
+      'receipt_number',
+      'date',
+      'time',
+      'cashier',
+      'customer',
+      'payment_method',
+      'status',
+      'subtotal',
+      'discount',
+      'tax',
+      'total',
+      'refunded',
+    ],
   },
   {
     type: 'inventory',
@@ -58,22 +71,27 @@ export const REPORT_TYPES: Array<{ type: ReportType; name: string; description: 
 function salesSpec(s: ReportScope): Promise<ReportSpec> {
   const scope = { orgId: s.orgId, storeId: s.storeId, start: s.period.start, end: s.period.end };
   return salesTotalsByStatus(s.db, scope).then((groups) => {
-    const sum = (statuses: readonly string[], k: 'n' | 'subtotal' | 'discount' | 'tax' | 'total') =>
+    type Figure = 'n' | 'subtotal' | 'discount' | 'tax' | 'total' | 'part_refunded' | 'refunded_total' | 'refunded_tax';
+    const sum = (statuses: readonly string[], k: Figure) =>
       groups.filter((g) => statuses.includes(g.status)).reduce((a, g) => a + n(g[k]), 0);
+    // Issue 51: a sale refunded in part counts less what its refunds gave back (the VAT share too),
+    // and that money is listed with the refunds. The discount stays as given: a refund gives back a
+    // line's money net of its discount, so it comes off the subtotal and the total alike.
+    const back = sum(SoldStatus.options, 'refunded_total');
     return {
       dated: true,
       columns: [
         ...plain('receipt_number', 'date', 'time', 'cashier', 'customer', 'payment_method', 'status'),
-        ...money('subtotal', 'discount', 'tax', 'total'),
+        ...money('subtotal', 'discount', 'tax', 'total', 'refunded'),
       ],
       totals: {
         sales_count: sum(SoldStatus.options, 'n'),
-        subtotal: sum(SoldStatus.options, 'subtotal'),
+        subtotal: sum(SoldStatus.options, 'subtotal') - back,
         discount: sum(SoldStatus.options, 'discount'),
-        tax: sum(SoldStatus.options, 'tax'),
-        total: sum(SoldStatus.options, 'total'),
-        refunded_count: sum(['refunded'], 'n'),
-        refunded_total: sum(['refunded'], 'total'),
+        tax: sum(SoldStatus.options, 'tax') - sum(SoldStatus.options, 'refunded_tax'),
+        total: sum(SoldStatus.options, 'total') - back,
+        refunded_count: sum(['refunded'], 'n') + sum(SoldStatus.options, 'part_refunded'),
+        refunded_total: sum(['refunded'], 'total') + back,
         void_count: sum(['void'], 'n'),
         void_total: sum(['void'], 'total'),
       },
@@ -95,6 +113,7 @@ function salesSpec(s: ReportScope): Promise<ReportSpec> {
             discount: n(r.discount),
             tax: n(r.tax),
             total: n(r.total),
+            refunded: r.status === 'refunded' ? n(r.total) : n(r.refunded_total),
           }));
           const last = page[page.length - 1]!;
           after = { at: n(last.created_at), id: last.id };
