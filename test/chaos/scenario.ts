@@ -3,7 +3,9 @@
  * network, the server killed and restarted on the same data, the owner changing prices and stock
  * while the tills are cut off. Then the network heals, every till drains its queue, and the run
  * checks what a shop owner would: every sale once, stock and money exact, every price
- * difference on the conflict list, receipt numbers gapless. With `servers` > 1, several server
+ * difference on the conflict list, receipt numbers gapless. The shop's tills also sell by the kilo,
+ * by the carton and paid two ways, and refund part of some sales over REST (till-shop.ts); all the
+ * shop's money falls in one shift, whose report is checked per method. With `servers` > 1, several server
  * processes share one PostgreSQL database: each store's tills are split between them, some pinned
  * to one and some behind a load balancer without stickiness (a server picked per request), and
  * the crashes kill every server in turn. `runChaos` returns the figures and what failed.
