@@ -149,6 +149,10 @@ describe('chaos checks: kilos, cartons, parts and refunds of part (issue 51)', (
         { method: 'Cash', amount: 10_000 },
       ],
       refunded_total: 813,
+      lines: [
+        { product_id: 'sugar', product_name: 'Sukari', unit: 'kg', qty: 1.25, refunded_qty: 0.25, pack: null },
+        { product_id: 'soda', product_name: 'Soda', unit: 'piece', qty: 24, refunded_qty: 0, pack: { id: 'carton' } },
+      ],
       ...extra,
     });
   const products = (sugar = 9) => [
@@ -192,7 +196,7 @@ describe('chaos checks: kilos, cartons, parts and refunds of part (issue 51)', (
   it('hold when stock is exact to the gram and the piece, the parts are the till’s, the refunds add up and the shift counts each part', () => {
     expect(run()).toEqual([]);
   });
-  it('catch a gram of stock off, a part booked other than taken, refunded_total off, a pack mispriced and a drawer off by a shilling', () => {
+  it('catch a gram of stock off, a part booked other than taken, refunded_total or a line’s refunded_qty off, a pack mispriced and a drawer off by a shilling', () => {
     expect(run({ products: products(9.001) }).join('\n')).toMatch(/Sukari: server stock 9.001 kg, expected 9/);
     const cashShort = onServer({
       payments: [
@@ -204,6 +208,9 @@ describe('chaos checks: kilos, cartons, parts and refunds of part (issue 51)', (
     expect(failures).toMatch(/the server holds parts/);
     expect(failures).toMatch(/its parts do not add up to its total 26063/);
     expect(run({ tx: onServer({ refunded_total: 812 }) }).join('\n')).toMatch(/refunded_total 812, its refunds make 813/);
+    const gramsOff: any = onServer();
+    gramsOff.lines[0].refunded_qty = 0.251;
+    expect(run({ tx: gramsOff }).join('\n')).toMatch(/Sukari shows 0.251 refunded, its refunds gave back 250 counts/);
     const mispriced = sold();
     mispriced.lines[1]!.unit_price = 24_000;
     expect(run({ sale: mispriced }).join('\n')).toMatch(/a pack charged 24000, priced 22000/);

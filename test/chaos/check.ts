@@ -140,7 +140,8 @@ export function check(e: Evidence): string[] {
 /**
  * The money: each sale's parts are the till's, by method, and add up to its total; what refunds
  * gave back (`refunded_total`) is the sale's total once refunded whole, else the sum of the refunds
- * of its parts (the shared `refundShare` on the till's receipt). And the shift the shop's money fell
+ * of its parts (the shared `refundShare` on the till's receipt), and each line of a sale still sold
+ * shows as refunded (`refunded_qty`) exactly the counts its refunds gave back. And the shift the shop's money fell
  * in: each counted method's expected figure is the float (cash), plus the parts paid by it and the
  * credit payments taken by it, less what reversals and refunds of part gave back by it (each part
  * back by its method, a refund of part by the shared `refundTender`).
@@ -163,6 +164,18 @@ function money(sales: WorkerSale[], server: Map<string, any>, reports: TillRepor
     const refunded = s.reversed === 'refunded' ? toCents(s.total) : (s.refunds ?? []).reduce((n, r) => n + toCents(r.amount), 0);
     if (s.reversed !== 'void' && toCents(t.refunded_total ?? 0) !== refunded)
       failures.push(`sale ${s.client_receipt_number}: refunded_total ${t.refunded_total}, its refunds make ${refunded / 100}`);
+    if (s.refunds?.length && !t.lines) failures.push(`sale ${s.client_receipt_number}: refunded in part, but the server lists no lines`);
+    if (!s.reversed)
+      for (const l of t.lines ?? []) {
+        const back = (s.refunds ?? [])
+          .flatMap((r) => r.lines)
+          .filter((x) => x.product_id === l.product_id && x.pack_id === (l.pack?.id ?? undefined))
+          .reduce((n, x) => n + x.counts, 0);
+        if (toCount(l.refunded_qty ?? 0, l.unit ?? 'piece') !== back)
+          failures.push(
+            `sale ${s.client_receipt_number}: ${l.product_name} shows ${l.refunded_qty} refunded, its refunds gave back ${back} counts`,
+          );
+      }
     for (const [m, a] of Object.entries(parts)) move(m, a);
     if (s.reversed) for (const [m, a] of Object.entries(parts)) move(m, -a);
     const back = new Map<string, number>();
