@@ -12,19 +12,19 @@ export class Owner {
   identifier = '';
   private calls = 0;
   constructor(private readonly apis: string[]) {}
-  async call(method: string, p: string, body?: unknown, retried = false): Promise<any> {
+  async call(method: string, p: string, body?: unknown, headers: Record<string, string> = {}, retried = false): Promise<any> {
     const api = this.apis[this.calls++ % this.apis.length]!;
     const res = await fetch(api + p, {
       method,
-      headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+      headers: { 'content-type': 'application/json', ...headers, ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await res.json()) as any;
     if (res.status === 401 && this.identifier && !retried) {
       // The access tokens of this run live 90 s: sign in again, as the owner's browser would.
-      const login = await this.call('POST', '/auth/login', { identifier: this.identifier, password: PASSWORD }, true);
+      const login = await this.call('POST', '/auth/login', { identifier: this.identifier, password: PASSWORD }, {}, true);
       this.token = login.data.access_token ?? login.data.tokens?.access_token;
-      return this.call(method, p, body, true);
+      return this.call(method, p, body, headers, true);
     }
     if (!res.ok) throw new Error(`${method} ${p} → ${res.status}: ${JSON.stringify(json.errors ?? json)}`);
     return json;

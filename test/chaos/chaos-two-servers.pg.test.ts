@@ -13,7 +13,7 @@ describe('chaos with two servers on one PostgreSQL', () => {
   const dbs: TestDb[] = [];
   afterAll(async () => Promise.all(dbs.map((db) => db.drop())));
 
-  it('6 tills × 250 sales and 2 pharmacy tills × 120, split over two servers and switching between them, through the faults and four kills: every sale and credit payment once, receipt numbers gapless per store, stock, balances and every batch exact', {
+  it('6 tills × 250 sales (kilos, cartons, split tender, refunds of part) and 2 pharmacy tills × 120, split over two servers and switching between them, through the faults and four kills: every sale and credit payment once, receipt numbers gapless per store, stock to the gram, parts, refunds, the shift, balances and every batch exact', {
     timeout: 420_000,
   }, async () => {
     const result = await runShort(dbs, {

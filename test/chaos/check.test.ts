@@ -123,3 +123,99 @@ describe('chaos checks: credit', () => {
     expect(checkCredit(till(), [tx(1), tx(2), tx(3)], [profile()]).join('\n')).toMatch(/S1-000003 has no tab/);
   });
 });
+
+describe('chaos checks: kilos, cartons, parts and refunds of part (issue 51)', () => {
+  // 1.25 kg of sugar at 3,250/kg (4,063) and a carton of soda (22,000): 16,063 M-Pesa + 10,000 cash; 0.25 kg brought back (813, from the cash).
+  const sold = (extra: Partial<WorkerSale> = {}) =>
+    sale(1, {
+      payment_method: 'Mixed',
+      customer_id: undefined,
+      total: 26_063,
+      lines: [
+        { product_id: 'sugar', qty: 1.25, counts: 1250, unit_price: 3250 },
+        { product_id: 'soda', qty: 24, counts: 24, unit_price: 22_000, pack_id: 'carton' },
+      ],
+      parts: { 'M-Pesa': 16_063, Cash: 10_000 },
+      refunds: [{ amount: 813, lines: [{ product_id: 'sugar', counts: 250 }] }],
+      ...extra,
+    });
+  const onServer = (extra: Record<string, unknown> = {}) =>
+    tx(1, {
+      status: 'paid',
+      payment_method: 'Mixed',
+      total: 26_063,
+      payments: [
+        { method: 'M-Pesa', amount: 16_063 },
+        { method: 'Cash', amount: 10_000 },
+      ],
+      refunded_total: 813,
+      lines: [
+        { product_id: 'sugar', product_name: 'Sukari', unit: 'kg', qty: 1.25, refunded_qty: 0.25, pack: null },
+        { product_id: 'soda', product_name: 'Soda', unit: 'piece', qty: 24, refunded_qty: 0, pack: { id: 'carton' } },
+      ],
+      ...extra,
+    });
+  const products = (sugar = 9) => [
+    { id: 'sugar', name: 'Sukari', unit: 'kg', stock: sugar, selling_price: 3250 },
+    { id: 'soda', name: 'Soda', unit: 'piece', stock: 76, selling_price: 1000 },
+  ];
+  const shift = (cash = 100_000 + 10_000 - 813) => ({
+    report: {
+      methods: [
+        { method: 'Cash', expected: cash },
+        { method: 'M-Pesa', expected: 16_063 },
+      ],
+    },
+    openingFloat: 100_000,
+  });
+  const run = (o: { sale?: WorkerSale; tx?: any; products?: any[]; shift?: ReturnType<typeof shift> } = {}) =>
+    check({
+      reports: [
+        report([o.sale ?? sold()], {
+          replica: Object.fromEntries((o.products ?? products()).map((p) => [p.id, { stock: p.stock, selling_price: p.selling_price }])),
+        }),
+      ],
+      transactions: [o.tx ?? onServer()],
+      products: o.products ?? products(),
+      conflicts: [],
+      startStock: new Map([
+        ['sugar', 10_000],
+        ['soda', 100],
+      ]),
+      initialPrice: new Map([
+        ['sugar', 3250],
+        ['soda', 1000],
+      ]),
+      packPrices: new Map([['carton', 22_000]]),
+      priceChanges: [],
+      adjustments: new Map(),
+      lastNumbers: new Map([['store', 1]]),
+      shift: o.shift ?? shift(),
+    });
+
+  it('hold when stock is exact to the gram and the piece, the parts are the till’s, the refunds add up and the shift counts each part', () => {
+    expect(run()).toEqual([]);
+  });
+  it('catch a gram of stock off, a part booked other than taken, refunded_total or a line’s refunded_qty off, a pack mispriced and a drawer off by a shilling', () => {
+    expect(run({ products: products(9.001) }).join('\n')).toMatch(/Sukari: server stock 9.001 kg, expected 9/);
+    const cashShort = onServer({
+      payments: [
+        { method: 'M-Pesa', amount: 16_063 },
+        { method: 'Cash', amount: 9_999 },
+      ],
+    });
+    const failures = run({ tx: cashShort }).join('\n');
+    expect(failures).toMatch(/the server holds parts/);
+    expect(failures).toMatch(/its parts do not add up to its total 26063/);
+    expect(run({ tx: onServer({ refunded_total: 812 }) }).join('\n')).toMatch(/refunded_total 812, its refunds make 813/);
+    const gramsOff: any = onServer();
+    gramsOff.lines[0].refunded_qty = 0.251;
+    expect(run({ tx: gramsOff }).join('\n')).toMatch(/Sukari shows 0.251 refunded, its refunds gave back 250 counts/);
+    const mispriced = sold();
+    mispriced.lines[1]!.unit_price = 24_000;
+    expect(run({ sale: mispriced }).join('\n')).toMatch(/a pack charged 24000, priced 22000/);
+    expect(run({ shift: shift(109_188) }).join('\n')).toMatch(
+      /Cash expected TZS 109188, the sales, refunds and payments by it make 109187/,
+    );
+  });
+});

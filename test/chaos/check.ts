@@ -1,20 +1,26 @@
 /** The chaos run's end check of a shop: what a shop owner would check, as a list of what does not hold. */
+import { fromCount, type PaymentMethod, refundTender, toCents, toCount } from '@duka/shared';
 import { createDb } from '../../server/src/db/create-db.js';
-import type { TillReport } from './protocol.js';
+import type { TillReport, WorkerSale } from './protocol.js';
 
 export interface Evidence {
   reports: TillReport[];
   transactions: any[];
   products: any[];
   conflicts: any[];
+  /** Counts: pieces, or thousandths of a measured unit. */
   startStock: Map<string, number>;
   initialPrice: Map<string, number>;
+  /** Each pack's price: a line sold by the pack is charged it. */
+  packPrices?: Map<string, number>;
   priceChanges: Array<{ product_id: string; price: number; before: number; after: number }>;
   adjustments: Map<string, number>;
   /** false in a pharmacy, where refunded units go into quarantine rather than back to stock. */
   refundsToStock?: boolean;
   /** Each store's counter of receipt numbers (`stores.last_number`), read from the database. */
   lastNumbers: Map<string, number>;
+  /** The one shift every sale, reversal and credit payment of the shop fell in: its report (TZS) and float. */
+  shift?: { report: any; openingFloat: number };
 }
 
 /** Every invariant of the issue, as a list of what does not hold. */
@@ -39,7 +45,7 @@ export function check(e: Evidence): string[] {
     if (t.client_receipt_number !== s.client_receipt_number)
       fail(`sale ${s.id}: server has receipt ${t.client_receipt_number}, till printed ${s.client_receipt_number}`);
     if (t.total !== s.total) fail(`sale ${s.client_receipt_number}: till took ${s.total}, server booked ${t.total}`);
-    const expected = s.reversed ?? (s.payment_method === 'Credit' ? 'credit' : 'paid');
+    const expected = s.reversed ?? (s.payment_method === 'Credit' || s.parts?.Credit ? 'credit' : 'paid');
     if (t.status !== expected) fail(`sale ${s.client_receipt_number}: server status ${t.status}, expected ${expected}`);
     receiptNumbers.add(s.client_receipt_number);
   }
@@ -59,19 +65,23 @@ export function check(e: Evidence): string[] {
       fail(`sale ${s.client_receipt_number}: the till shows store receipt ${s.receipt_number}, the server ${t.receipt_number}`);
   }
 
-  // Stock: start − sold + voided (and refunded, outside a pharmacy) + the owner's adjustments (deliveries), on the server and on every till.
+  // Stock in counts (a piece, a gram of a kilo): start − sold + voided (and refunded, whole or in part, outside a
+  // pharmacy) + the owner's adjustments (deliveries, in pieces), on the server and on every till.
   const expectedStock = new Map(e.startStock);
   for (const s of sales) {
     for (const l of s.lines) {
-      const back = s.reversed === 'void' || (s.reversed === 'refunded' && e.refundsToStock !== false) ? l.qty : 0;
-      expectedStock.set(l.product_id, expectedStock.get(l.product_id)! - l.qty + back);
+      const counts = l.counts ?? l.qty;
+      const back = s.reversed === 'void' || (s.reversed === 'refunded' && e.refundsToStock !== false) ? counts : 0;
+      expectedStock.set(l.product_id, expectedStock.get(l.product_id)! - counts + back);
     }
+    for (const l of (s.refunds ?? []).flatMap((r) => r.lines)) expectedStock.set(l.product_id, expectedStock.get(l.product_id)! + l.counts);
   }
   for (const [id, qty] of e.adjustments) expectedStock.set(id, expectedStock.get(id)! + qty);
   const serverProducts = new Map(e.products.map((p) => [p.id, p]));
-  for (const [id, qty] of expectedStock) {
+  for (const [id, counts] of expectedStock) {
     const p = serverProducts.get(id);
-    if (p.stock !== qty) fail(`${p.name}: server stock ${p.stock}, expected ${qty}`);
+    if (toCount(p.stock, p.unit ?? 'piece') !== counts)
+      fail(`${p.name}: server stock ${p.stock} ${p.unit}, expected ${fromCount(counts, p.unit ?? 'piece')}`);
     for (const r of e.reports) {
       const local = r.replica[id];
       if (local?.stock !== p.stock) fail(`${p.name}: till ${r.deviceId} shows stock ${local?.stock}, server ${p.stock}`);
@@ -89,6 +99,13 @@ export function check(e: Evidence): string[] {
   for (const s of sales) {
     const at = Date.parse(s.created_at);
     for (const l of s.lines) {
+      if (l.pack_id) {
+        // A pack keeps its own price (the owner changes the loose ones only): never a conflict.
+        if (l.unit_price !== e.packPrices?.get(l.pack_id))
+          fail(`sale ${s.client_receipt_number}: a pack charged ${l.unit_price}, priced ${e.packPrices?.get(l.pack_id)}`);
+        if (priceConflicts.has(`${s.id}/${l.product_id}`)) fail(`sale ${s.client_receipt_number}: a price conflict for a pack line`);
+        continue;
+      }
       const changes = e.priceChanges.filter((c) => c.product_id === l.product_id);
       if (changes.some((c) => c.before <= at && at <= c.after)) {
         ambiguous++;
@@ -108,6 +125,8 @@ export function check(e: Evidence): string[] {
   if (priceConflicts.size < differences) fail(`${differences} price differences but ${priceConflicts.size} price conflicts`);
   void ambiguous;
 
+  for (const f of money(sales, server, e.reports, e.shift)) fail(f);
+
   // Nothing left behind on any till.
   for (const r of e.reports) {
     if (r.pending !== 0) fail(`till ${r.deviceId} still has ${r.pending} mutations queued`);
@@ -115,6 +134,74 @@ export function check(e: Evidence): string[] {
     if (r.syncedOnReplica !== r.sales.length)
       fail(`till ${r.deviceId}: ${r.sales.length - r.syncedOnReplica} of its sales show no store number`);
   }
+  return failures;
+}
+
+/**
+ * The money: each sale's parts are the till's, by method, and add up to its total; what refunds
+ * gave back (`refunded_total`) is the sale's total once refunded whole, else the sum of the refunds
+ * of its parts (the shared `refundShare` on the till's receipt), and each line of a sale still sold
+ * shows as refunded (`refunded_qty`) exactly the counts its refunds gave back. And the shift the shop's money fell
+ * in: each counted method's expected figure is the float (cash), plus the parts paid by it and the
+ * credit payments taken by it, less what reversals and refunds of part gave back by it (each part
+ * back by its method, a refund of part by the shared `refundTender`).
+ */
+function money(sales: WorkerSale[], server: Map<string, any>, reports: TillReport[], shift: Evidence['shift']): string[] {
+  const failures: string[] = [];
+  const flow = new Map<string, number>();
+  const move = (method: string, cents: number) => flow.set(method, (flow.get(method) ?? 0) + cents);
+  for (const s of sales) {
+    const t = server.get(s.id);
+    if (!t || !s.parts) continue;
+    const paid = Object.fromEntries(t.payments.map((p: { method: string; amount: number }) => [p.method, toCents(p.amount)]));
+    const parts = Object.fromEntries(Object.entries(s.parts).map(([m, a]) => [m, toCents(a)]));
+    if (JSON.stringify(Object.entries(paid).sort()) !== JSON.stringify(Object.entries(parts).sort()))
+      failures.push(
+        `sale ${s.client_receipt_number}: the server holds parts ${JSON.stringify(t.payments)}, the till took ${JSON.stringify(s.parts)}`,
+      );
+    if (Object.values(paid).reduce((n, a) => n + a, 0) !== toCents(t.total))
+      failures.push(`sale ${s.client_receipt_number}: its parts do not add up to its total ${t.total}`);
+    const refunded = s.reversed === 'refunded' ? toCents(s.total) : (s.refunds ?? []).reduce((n, r) => n + toCents(r.amount), 0);
+    if (s.reversed !== 'void' && toCents(t.refunded_total ?? 0) !== refunded)
+      failures.push(`sale ${s.client_receipt_number}: refunded_total ${t.refunded_total}, its refunds make ${refunded / 100}`);
+    if (s.refunds?.length && !t.lines) failures.push(`sale ${s.client_receipt_number}: refunded in part, but the server lists no lines`);
+    if (!s.reversed)
+      for (const l of t.lines ?? []) {
+        const back = (s.refunds ?? [])
+          .flatMap((r) => r.lines)
+          .filter((x) => x.product_id === l.product_id && x.pack_id === (l.pack?.id ?? undefined))
+          .reduce((n, x) => n + x.counts, 0);
+        if (toCount(l.refunded_qty ?? 0, l.unit ?? 'piece') !== back)
+          failures.push(
+            `sale ${s.client_receipt_number}: ${l.product_name} shows ${l.refunded_qty} refunded, its refunds gave back ${back} counts`,
+          );
+      }
+    for (const [m, a] of Object.entries(parts)) move(m, a);
+    if (s.reversed) for (const [m, a] of Object.entries(parts)) move(m, -a);
+    const back = new Map<string, number>();
+    for (const r of s.refunds ?? []) {
+      const given = refundTender(
+        toCents(r.amount),
+        Object.entries(parts).map(([m, a]) => ({ method: m as PaymentMethod, amount: a, back: back.get(m) ?? 0 })),
+        0,
+      );
+      for (const p of given.parts) {
+        back.set(p.method, (back.get(p.method) ?? 0) + p.amount);
+        move(p.method, -p.amount);
+      }
+    }
+  }
+  if (!shift) return failures;
+  for (const p of reports.flatMap((r) => r.payments)) if (p.method) move(p.method, toCents(p.amount));
+  for (const m of shift.report.methods as Array<{ method: string; expected: number | null }>) {
+    if (m.expected === null) continue;
+    const expected = (m.method === 'Cash' ? toCents(shift.openingFloat) : 0) + (flow.get(m.method) ?? 0);
+    if (toCents(m.expected) !== expected)
+      failures.push(`shift: ${m.method} expected TZS ${m.expected}, the sales, refunds and payments by it make ${expected / 100}`);
+  }
+  for (const [method, cents] of flow)
+    if (cents !== 0 && method !== 'Credit' && !shift.report.methods.some((m: { method: string }) => m.method === method))
+      failures.push(`shift: no ${method} line for TZS ${cents / 100} moved by it`);
   return failures;
 }
 

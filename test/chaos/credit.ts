@@ -1,7 +1,7 @@
 /**
  * The chaos run's end check of credit, what a shop owner reads in a customer's credit profile:
  * every payment a till took is on the server exactly once (by its reference) with its amount and
- * customer; each credit sale has one tab for its total, written off or settled once the sale is
+ * customer; each credit sale has one tab for its total (a split sale's for its credit part), written off or settled once the sale is
  * reversed; a tab has been paid exactly what the payments' allocations say, and a payment's
  * allocations add up to it; what each customer owes is the sum of their tabs, on the server and in
  * every till's replica.
@@ -35,7 +35,10 @@ export function checkCredit(reports: TillReport[], transactions: any[], profiles
   }
   for (const [ref, list] of onServer) fail(`${list.length} credit payment(s) on the server no till took (reference ${ref})`);
 
-  const sales = new Map(transactions.filter((t) => t.payment_method === 'Credit').map((t) => [t.id, t]));
+  // A credit sale, or a split one with a credit part (issue 51): its tab holds that part.
+  const creditPart = (t: any): number | undefined =>
+    t.payment_method === 'Credit' ? t.total : t.payments?.find((p: any) => p.method === 'Credit')?.amount;
+  const sales = new Map(transactions.filter((t) => creditPart(t) !== undefined).map((t) => [t.id, t]));
   const allocated = new Map<string, number>();
   for (const p of profiles.flatMap((x) => x.payments)) {
     const sum = p.allocations.reduce((n: number, a: any) => n + cents(a.amount), 0);
@@ -52,8 +55,8 @@ export function checkCredit(reports: TillReport[], transactions: any[], profiles
         fail(`${c.name}: tab ${tab.id} for a sale that is not a credit sale of a till, or a second tab of one`);
         continue;
       }
-      if (cents(tab.amount) !== cents(sale.total))
-        fail(`${c.name}: tab of ${sale.receipt_number} for TZS ${tab.amount}, the sale is TZS ${sale.total}`);
+      if (cents(tab.amount) !== cents(creditPart(sale)!))
+        fail(`${c.name}: tab of ${sale.receipt_number} for TZS ${tab.amount}, the sale put TZS ${creditPart(sale)} on credit`);
       if (cents(tab.paid_amount) !== (allocated.get(tab.id) ?? 0))
         fail(
           `${c.name}: tab of ${sale.receipt_number} paid TZS ${tab.paid_amount}, payments allocated TZS ${(allocated.get(tab.id) ?? 0) / 100}`,

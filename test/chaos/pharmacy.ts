@@ -42,7 +42,7 @@ const day = (offsetDays: number) => new Date(Date.now() + 3 * 3_600_000 + offset
 /**
  * The pharmacy and its first deliveries. `demand` is about how many units of each medicine the
  * tills will sell: the first-expiring lot holds a quarter of it (so sales span into the next), all
- * lots together 1.7 times it (so nothing is oversold).
+ * lots together 1.7 times it (so nothing is oversold); the first medicine's first lot holds 1.5 times it.
  */
 export async function openPharmacy(apis: string[], seed: number, demand: number): Promise<Pharmacy> {
   const owner = new Owner(apis);
@@ -103,7 +103,9 @@ export async function openPharmacy(apis: string[], seed: number, demand: number)
   await deliver(
     shop,
     medicines.flatMap((m, i) => [
-      { product_id: m.id, lot_number: `L${i + 1}-A`, expiry_date: day(200), qty: size(0.25) },
+      // The first medicine's first lot outlasts all it sells: its lines are kept as the till sent them
+      // whatever the timing (the others' first lots run short, so their lines span lots).
+      { product_id: m.id, lot_number: `L${i + 1}-A`, expiry_date: day(200), qty: size(i === 0 ? 1.5 : 0.25) },
       { product_id: m.id, lot_number: `L${i + 1}-C`, expiry_date: day(600), qty: size(1) },
     ]),
   );

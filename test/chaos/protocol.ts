@@ -8,8 +8,24 @@ export interface WorkerSale {
   created_at: string;
   payment_method: string;
   total: number;
-  /** `batches`: the lots a pharmacy till sent with the line (its own FEFO), absent when it sent none. */
-  lines: Array<{ product_id: string; qty: number; unit_price: number; batches?: LineBatchInput[] }>;
+  /**
+   * `qty` in the line's unit (a pack line's in its pieces), `counts` what it took from stock (absent: `qty`) (a
+   * piece, or a thousandth of a measured unit); `pack_id` for a line sold by the pack, its
+   * `unit_price` one pack's price. `batches`: the lots a pharmacy till sent with the line (its own
+   * FEFO), absent when it sent none.
+   */
+  lines: Array<{
+    product_id: string;
+    qty: number;
+    counts?: number;
+    unit_price: number;
+    pack_id?: string;
+    batches?: LineBatchInput[];
+  }>;
+  /** How it was paid, method → TZS, as the till's receipt says (a cash part net of its change). */
+  parts?: Record<string, number>;
+  /** Parts of it the back office refunded over REST (docs/pos.md "Refunding part of a sale"), in order. */
+  refunds?: WorkerRefund[];
   /** A pharmacy sale sent with a prescription: its patient's name. */
   patient?: string;
   reversed: null | 'refunded' | 'void';
@@ -21,6 +37,13 @@ export interface WorkerSale {
   receipt_number?: string | null;
 }
 
+/** A refund of part of a sale: the money the shared rule gives back for it, and the counts that came back. */
+export interface WorkerRefund {
+  /** TZS (`refundShare`). */
+  amount: number;
+  lines: Array<{ product_id: string; pack_id?: string; counts: number }>;
+}
+
 /** A credit payment the till took. */
 export interface WorkerPayment {
   /** Unique in the run: the server keeps it, so the check finds the payment by it. */
@@ -28,6 +51,8 @@ export interface WorkerPayment {
   customer_id: string;
   /** TZS. */
   amount: number;
+  /** Cash or M-Pesa (absent: not told). */
+  method?: string;
 }
 
 export interface TillReport {
@@ -40,6 +65,8 @@ export interface TillReport {
     sales: number;
     lotRefusals: number;
     refunds: number;
+    /** Sales the till's back office refunded part of over REST. */
+    partRefunds?: number;
     voids: number;
     payments: number;
     paymentsRefused: number;

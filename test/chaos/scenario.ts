@@ -3,7 +3,9 @@
  * network, the server killed and restarted on the same data, the owner changing prices and stock
  * while the tills are cut off. Then the network heals, every till drains its queue, and the run
  * checks what a shop owner would: every sale once, stock and money exact, every price
- * difference on the conflict list, receipt numbers gapless. With `servers` > 1, several server
+ * difference on the conflict list, receipt numbers gapless. The shop's tills also sell by the kilo,
+ * by the carton and paid two ways, and refund part of some sales over REST (till-shop.ts); all the
+ * shop's money falls in one shift, whose report is checked per method. With `servers` > 1, several server
  * processes share one PostgreSQL database: each store's tills are split between them, some pinned
  * to one and some behind a load balancer without stickiness (a server picked per request), and
  * the crashes kill every server in turn. `runChaos` returns the figures and what failed.
@@ -21,6 +23,7 @@ import { ChaosProxy, type Faults, NO_FAULTS } from './proxy.js';
 import { Rng } from './rng.js';
 import { routeOf, ServerFleet, spread } from './server-process.js';
 import { LOAD_RUN_LIMITS } from '../../server/src/env.js';
+import { toCount } from '@duka/shared';
 
 export interface ChaosOptions {
   seed: number;
@@ -58,6 +61,9 @@ export interface ChaosResult {
 }
 
 export const DEFAULT_FAULTS: Faults = { refuse: 0.05, cutRequest: 0.01, cutReply: 0.03, delay: 0.1, maxDelayMs: 250 };
+
+/** The float of the shop's one shift, TZS. */
+const OPENING_FLOAT = 100_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -120,9 +126,32 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       initialPrice.set(p.data.id, price);
     }
     const productIds = [...startStock.keys()];
+    // Issue 51: sugar and beans by the kilo, soda by the bottle or the carton of 24 (stock in counts: grams, bottles).
+    const packPrices = new Map<string, number>();
+    for (const body of [
+      { name: 'Sukari', sku: 'CH-KG-1', unit: 'kg', selling_price: 3200, cost_price: 2750, stock: 5000 },
+      { name: 'Maharage', sku: 'CH-KG-2', unit: 'kg', selling_price: 2750, cost_price: 2100, stock: 4000.5 },
+      {
+        name: 'Soda',
+        sku: 'CH-PK-1',
+        selling_price: 1000,
+        cost_price: 700,
+        stock: 30_000,
+        packs: [{ name: 'Katoni', units: 24, selling_price: 22_000 }],
+      },
+    ]) {
+      const p = (await owner.call('POST', '/inventory/products', body)).data;
+      startStock.set(p.id, toCount(p.stock, p.unit));
+      initialPrice.set(p.id, p.selling_price);
+      for (const pack of p.packs) packPrices.set(pack.id, pack.selling_price);
+    }
+    // The tills sell all fifteen; the owner's price changes and adjustments keep to the first twelve.
+    const tillProductIds = [...startStock.keys()];
     for (let i = 0; i < 5; i++) {
       await owner.call('POST', '/customers', { name: `Mteja ${i + 1}`, credit_limit: i === 0 ? 20_000 : 0 });
     }
+    // One shift takes the whole run's money (every till is the owner's session): its report is checked to the shilling.
+    const shift = (await owner.call('POST', '/pos/shifts', { opening_float: OPENING_FLOAT })).data;
 
     // The pharmacy: its lots sized from what its tills will sell (1.5 units of each medicine a sale).
     const pharmacyTills = o.pharmacyTills ?? Math.max(1, Math.round(o.tills / 3));
@@ -175,7 +204,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
           sales: i < o.tills ? o.sales : pharmacySales,
           durationMs: o.durationMs,
           drainTimeoutMs: 180_000,
-          ...(i < o.tills ? { productIds } : { productIds: pharmacy.medicines.map((m) => m.id), pharmacy: { schedules } }),
+          ...(i < o.tills ? { productIds: tillProductIds } : { productIds: pharmacy.medicines.map((m) => m.id), pharmacy: { schedules } }),
         });
         return ready;
       }),
@@ -258,6 +287,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const products = await owner.all('/inventory/products');
     const conflicts = await owner.all('/sync/conflicts');
     const credit = await readCredit(owner);
+    const shiftReport = (await owner.call('GET', `/pos/shifts/${shift.id}`)).data.report;
     const rx = {
       transactions: await pharmacy.owner.all(`/pos/transactions?${period}`),
       products: await pharmacy.owner.all('/inventory/products'),
@@ -273,7 +303,19 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
 
     const failures = [
       ...workerErrors,
-      ...check({ reports, transactions, products, conflicts, startStock, initialPrice, priceChanges, adjustments, lastNumbers }),
+      ...check({
+        reports,
+        transactions,
+        products,
+        conflicts,
+        startStock,
+        initialPrice,
+        packPrices,
+        priceChanges,
+        adjustments,
+        lastNumbers,
+        shift: { report: shiftReport, openingFloat: OPENING_FLOAT },
+      }),
       ...check({
         reports: pharmacyReports,
         ...rx,
@@ -324,6 +366,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
         tills: o.tills,
         'sales recorded by tills': all.length,
         refunds: reports.reduce((s, r) => s + r.counts.refunds, 0),
+        'refunds of part of a sale': reports.reduce((s, r) => s + (r.counts.partRefunds ?? 0), 0),
+        'weighed lines': all.reduce((n, s) => n + s.lines.filter((l) => l.counts !== undefined && l.counts !== l.qty).length, 0),
+        'pack lines': all.reduce((n, s) => n + s.lines.filter((l) => l.pack_id).length, 0),
+        'split-tender sales': all.filter((s) => Object.keys(s.parts ?? {}).length > 1).length,
+        'split-tender sales with a credit part': all.filter((s) => s.parts?.Credit && Object.keys(s.parts).length > 1).length,
+        'shift expected cash': shiftReport.methods.find((m: { method: string }) => m.method === 'Cash')?.expected,
         voids: reports.reduce((s, r) => s + r.counts.voids, 0),
         'credit payments': reports.reduce((s, r) => s + r.counts.payments, 0),
         'credit payments the till refused': reports.reduce((s, r) => s + r.counts.paymentsRefused, 0),

@@ -5,14 +5,18 @@
  * it drains its queue and reports what it recorded and what its replica shows.
  */
 import type { LineBatchInput, Prescription } from '@duka/shared';
-import { HttpConnector, type Receipt, Till, TillError } from '@duka/client-sdk';
+import { HttpConnector, type SaleLine, Till, TillError } from '@duka/client-sdk';
+import { Owner } from './actors.js';
 import { Rng } from './rng.js';
+import { planSplit, recordLine, refundable, refundPart, shopLine, splitTender } from './till-shop.js';
 import { persist, sleep, tillReport } from './till-common.js';
 import type { ToTill, FromTill, WorkerPayment, WorkerSale } from './protocol.js';
 
 const send = (m: FromTill) => process.send!(m);
 
 let till: Till;
+/** The back office's REST session, through the till's own route: refunds of part of a sale. */
+let office: Owner;
 let start: Extract<ToTill, { type: 'start' }>;
 const sales: WorkerSale[] = [];
 const payments: WorkerPayment[] = [];
@@ -20,6 +24,7 @@ const counts = {
   sales: 0,
   lotRefusals: 0,
   refunds: 0,
+  partRefunds: 0,
   voids: 0,
   payments: 0,
   paymentsRefused: 0,
@@ -58,11 +63,9 @@ async function open(m: Extract<ToTill, { type: 'start' }>) {
   till.on('rejected', () => counts.rejectedEvents++);
   await persist('login', () => till.login(m.identifier, m.password));
   await persist('first sync', () => till.syncNow());
+  office = new Owner([m.baseUrl]);
+  office.identifier = m.identifier;
   send({ type: 'ready' });
-}
-
-function lineFrom(r: Receipt) {
-  return r.lines.map((l) => ({ product_id: l.product_id, qty: l.qty, unit_price: l.unit_price }));
 }
 
 async function sellAll() {
@@ -70,17 +73,29 @@ async function sellAll() {
   const paceMs = start.durationMs / start.sales;
   const customers = (await till.customers({ limit: 100 })).map((c) => c.id);
   const payers = customers.slice(0, Math.ceil(customers.length / 2));
+  // Issue 51: the shop's tills sell by the kilo and by the carton, take split tender and refund part of a sale; a pharmacy's do not.
+  const shop = !start.pharmacy;
+  const catalogue = new Map(await Promise.all(start.productIds.map(async (id) => [id, await till.product(id)] as const)));
   while (counts.sales < start.sales && !stopped) {
     await sleep(rng.int(Math.floor(paceMs / 2), Math.ceil(paceMs * 1.5)));
-    const move = rng.weighted({ sale: 88, refund: 5, void: 3, payment: 4 });
+    const move = rng.weighted(
+      shop ? { sale: 85, refund: 4, part: 4, void: 3, payment: 4 } : { sale: 88, refund: 5, part: 0, void: 3, payment: 4 },
+    );
     if (move === 'payment') {
       const owing = payers.filter((c) => sales.some((x) => x.customer_id === c && x.reversed === null && !x.locked));
       if (owing.length) await pay(rng, rng.pick(owing));
       continue;
     }
+    if (move === 'part') {
+      const candidates = refundable(sales);
+      if (candidates.length && (await refundPart(rng, till, office, rng.pick(candidates)))) counts.partRefunds++;
+      continue;
+    }
     // A credit sale of a customer who pays may have taken a payment through another till: it can only be refunded (checkReversal).
+    // A sale the back office refunded part of is left alone: its goods are partly back already.
     const open = sales.filter(
-      (s) => s.reversed === null && !s.locked && (move === 'refund' || !s.customer_id || !payers.includes(s.customer_id)),
+      (s) =>
+        s.reversed === null && !s.locked && !s.refunds?.length && (move === 'refund' || !s.customer_id || !payers.includes(s.customer_id)),
     );
     if (move !== 'sale' && open.length > 0) {
       const target = rng.pick(open);
@@ -91,25 +106,36 @@ async function sellAll() {
       continue;
     }
     const products = [...start.productIds];
-    const lines: Array<{ product_id: string; qty: number }> = [];
+    const lines: SaleLine[] = [];
     for (let n = rng.int(1, 4); n > 0 && products.length; n--) {
       const product_id = products.splice(rng.int(0, products.length - 1), 1)[0]!;
-      lines.push({ product_id, qty: rng.int(1, 3) });
+      lines.push(shop ? shopLine(rng, catalogue.get(product_id) ?? null, product_id) : { product_id, qty: rng.int(1, 3) });
     }
-    const method = rng.weighted({ Cash: 45, 'M-Pesa': 25, 'Tigo Pesa': 8, Bank: 7, Credit: 15 });
-    const customer = method === 'Credit' ? rng.pick(customers) : undefined;
+    const method = rng.weighted(
+      shop
+        ? { Cash: 40, 'M-Pesa': 20, 'Tigo Pesa': 7, Bank: 6, Credit: 14, Split: 13 }
+        : { Cash: 45, 'M-Pesa': 25, 'Tigo Pesa': 8, Bank: 7, Credit: 15, Split: 0 },
+    );
+    const split = method === 'Split' ? planSplit(rng, rng.chance(0.35) && customers.length ? rng.pick(customers) : undefined) : null;
+    const customer = method === 'Credit' ? rng.pick(customers) : split?.customer;
     const prescription = start.pharmacy ? prescriptionFor(rng, lines) : undefined;
-    const sell = () =>
+    const sell = async () =>
       till.sell({
         lines,
-        payment_method: method,
+        ...(split
+          ? { payments: await splitTender(till, split, lines, counts.sales) }
+          : { payment_method: method as Exclude<typeof method, 'Split'> }),
         ...(customer ? { customer_id: customer } : {}),
         ...(method === 'M-Pesa' ? { payment_reference: `MP${counts.sales}` } : {}),
         ...(prescription ? { prescription } : {}),
       });
     let receipt;
     try {
-      receipt = await sell();
+      receipt = await sell().catch((err) => {
+        // A pull changed a price between the count and the charge: the cashier counts the parts again.
+        if (split && err instanceof TillError && err.field === 'payments') return sell();
+        throw err;
+      });
     } catch (err) {
       // A pharmacy till refuses what none of the lots it knows holds, as a cashier would be told.
       if (start.pharmacy && err instanceof TillError && err.code === 'INSUFFICIENT_STOCK') {
@@ -129,10 +155,11 @@ async function sellAll() {
       id: receipt.id,
       client_receipt_number: receipt.client_receipt_number!,
       created_at: receipt.created_at,
-      payment_method: method,
+      payment_method: receipt.payment_method,
       ...(customer ? { customer_id: customer } : {}),
       total: receipt.total,
-      lines: lineFrom(receipt).map((l) => (lots.has(l.product_id) ? { ...l, batches: lots.get(l.product_id) } : l)),
+      lines: receipt.lines.map(recordLine).map((l) => (lots.has(l.product_id) ? { ...l, batches: lots.get(l.product_id) } : l)),
+      parts: Object.fromEntries((receipt.payments ?? []).map((p) => [p.method, p.amount])),
       ...(prescription ? { patient: prescription.patient_name } : {}),
       reversed: null,
     });
@@ -150,14 +177,18 @@ async function sellAll() {
  */
 async function pay(rng: Rng, customerId: string) {
   for (const s of sales) if (s.customer_id === customerId && s.reversed === null) s.locked = true;
-  const covered = sales.filter((s) => s.customer_id === customerId && s.locked).reduce((n, s) => n + s.total, 0);
+  // What this till put on the customer's credit: a credit sale's total, a split sale's credit part.
+  const covered = sales
+    .filter((s) => s.customer_id === customerId && s.locked)
+    .reduce((n, s) => n + (s.payment_method === 'Credit' ? s.total : (s.parts?.Credit ?? 0)), 0);
   const paid = payments.filter((p) => p.customer_id === customerId).reduce((n, p) => n + p.amount, 0);
   const amount = Math.floor((covered - paid) * rng.pick([0.3, 0.6, 1]));
   if (amount < 1) return;
   try {
     const reference = `${start.deviceName} P${payments.length + counts.paymentsRefused + 1}`;
-    await till.recordCreditPayment({ customer_id: customerId, amount, method: rng.pick(['Cash', 'M-Pesa'] as const), reference });
-    payments.push({ reference, customer_id: customerId, amount });
+    const method = rng.pick(['Cash', 'M-Pesa'] as const);
+    await till.recordCreditPayment({ customer_id: customerId, amount, method, reference });
+    payments.push({ reference, customer_id: customerId, amount, method });
     counts.payments++;
   } catch (err) {
     // The replica, as last synced, says the customer owes less than this till's own credit sales cover.
