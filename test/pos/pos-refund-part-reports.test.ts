@@ -203,7 +203,8 @@ describe('a partial refund in every report', () => {
     expect((await migrator.migrateTo('2026_12_01_0044_sale_refunds')).error).toBeUndefined();
     // Rollups as they were built before 0045: the sale counted in full.
     await db.updateTable('sales_daily').set({ revenue: 1_656_300 }).where('org_id', '=', owner.orgId).execute();
-    expect(await migrateToLatest(db)).toEqual(['2026_12_01_0045_refunds_in_reports']);
+    // 0045 first, then whatever came after it.
+    expect((await migrateToLatest(db))[0]).toBe('2026_12_01_0045_refunds_in_reports');
     expect(await figures()).toEqual(stored);
     expect(await call('GET', `/analytics/summary?${day}`)).toMatchObject({ revenue: 15750, vat: 2402.6, refund_total: 13313 });
   });

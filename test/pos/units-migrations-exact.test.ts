@@ -19,8 +19,17 @@ import { createTestApp, type TestApp } from '../setup/test-app.js';
 const FIRST = '2026_12_01_0039_product_units';
 const names = Object.keys(migrations);
 const BEFORE = names[names.indexOf(FIRST) - 1]!;
-/** What 0039-0042 add, and the later migrations taken down with them (0044's refunds, 0045's refund figures of a sale): new tables, and new columns of existing ones. */
-const NEW_TABLES = ['product_packs', 'transaction_payments', 'refunds', 'refund_lines', 'refund_parts'];
+/** What 0039-0042 add, and the later migrations taken down with them (0044's refunds, 0045's refund figures of a sale, 0046's stock-takes): new tables, and new columns of existing ones. */
+const NEW_TABLES = [
+  'product_packs',
+  'transaction_payments',
+  'refunds',
+  'refund_lines',
+  'refund_parts',
+  'stock_takes',
+  'stock_take_lines',
+  'stock_take_counts',
+];
 const NEW_COLUMNS: Record<string, string[]> = {
   products: ['unit', 'scale_code'],
   organisations: ['scale_barcodes'],
