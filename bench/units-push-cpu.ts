@@ -5,38 +5,16 @@
  * BENCH_PROF=<dir> the server writes a V8 CPU profile there when it stops.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { sql } from 'kysely';
-import { createDb } from '../server/src/db/create-db.js';
-import { registerOwner, startBenchServer, tokenUser } from './lib.js';
-import { registerTill, seedProducts, timePushes } from './push-load.js';
-import { pushSales } from './units.js';
+import { startBenchServer } from './lib.js';
+import { registerTill, timePushes } from './push-load.js';
+import { pushSales, seedUnitsShop } from './units.js';
 
 const repeats = Number(process.argv[2] ?? 3);
 const database = process.argv[3] ?? 'sqlite';
 /** KINDS=split (or whole,split...): only those, to profile one kind. */
 const kinds = (process.env.KINDS?.split(',') ?? ['whole', 'weighed', 'split']) as Array<'whole' | 'weighed' | 'split'>;
 const server = await startBenchServer(database);
-const token = await registerOwner(server.base, '0754000555', 'Bench Mizani');
-const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-const db = createDb({ ...server.dbOpts, poolSize: 2 });
-const { org_id: orgId, store_id: storeId } = await db.db
-  .selectFrom('users')
-  .select(['org_id', 'store_id'])
-  .where('id', '=', tokenUser(token))
-  .executeTakeFirstOrThrow();
-const pieces = await seedProducts(db, orgId!, [storeId!], 'PC');
-const kilos = await seedProducts(db, orgId!, [storeId!], 'KG');
-await db.db
-  .updateTable('products')
-  .set({ unit: 'kg' })
-  .where(
-    'id',
-    'in',
-    kilos.map((p) => p.id),
-  )
-  .execute();
-await sql.raw(server.dbOpts.url ? 'vacuum analyze products, product_stock' : 'analyze').execute(db.db);
-await db.close();
+const { headers, pieces, kilos } = await seedUnitsShop(server.base, server.dbOpts);
 
 /** CPU ms so far of each of the server's threads, by name (main, libuv pool, V8 helpers, the checkpoint worker). */
 function threads(pid: number): Map<string, number> {

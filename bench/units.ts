@@ -42,29 +42,7 @@ export async function unitsBenchmarks(
   serverPid?: number,
   rounds = 2,
 ): Promise<Row[]> {
-  const token = await registerOwner(base, '0754000555', 'Bench Mizani');
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const db = createDb({ ...dbOpts, poolSize: 2 });
-  const { org_id: orgId, store_id: storeId } = await db.db
-    .selectFrom('users')
-    .select(['org_id', 'store_id'])
-    .where('id', '=', tokenUser(token))
-    .executeTakeFirstOrThrow();
-  const pieces = await seedProducts(db, orgId!, [storeId!], 'PC');
-  const kilos = await seedProducts(db, orgId!, [storeId!], 'KG');
-  // Stock of a million kilos: a billion counts (thousandths), as seeded.
-  await db.db
-    .updateTable('products')
-    .set({ unit: 'kg' })
-    .where('org_id', '=', orgId!)
-    .where(
-      'id',
-      'in',
-      kilos.map((p) => p.id),
-    )
-    .execute();
-  await sql.raw(dbOpts.url ? 'vacuum analyze products, product_stock' : 'analyze').execute(db.db);
-  await db.close();
+  const { headers, pieces, kilos } = await seedUnitsShop(base, dbOpts);
 
   const saleUrl = `${base}/api/v1/pos/sale`;
   const pick = (list: BenchProduct[]) => [0, 1, 2].map((i) => list[i * 97]!);
@@ -134,6 +112,33 @@ export async function unitsBenchmarks(
     }
   }
   return rows;
+}
+
+/** The units rows' shop: an owner, 300 products by the piece and 300 by the kilo (a billion counts of stock each, as seeded). */
+export async function seedUnitsShop(base: string, dbOpts: { url?: string; sqliteFile?: string }) {
+  const token = await registerOwner(base, '0754000555', 'Bench Mizani');
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const db = createDb({ ...dbOpts, poolSize: 2 });
+  const { org_id: orgId, store_id: storeId } = await db.db
+    .selectFrom('users')
+    .select(['org_id', 'store_id'])
+    .where('id', '=', tokenUser(token))
+    .executeTakeFirstOrThrow();
+  const pieces = await seedProducts(db, orgId!, [storeId!], 'PC');
+  const kilos = await seedProducts(db, orgId!, [storeId!], 'KG');
+  await db.db
+    .updateTable('products')
+    .set({ unit: 'kg' })
+    .where('org_id', '=', orgId!)
+    .where(
+      'id',
+      'in',
+      kilos.map((p) => p.id),
+    )
+    .execute();
+  await sql.raw(dbOpts.url ? 'vacuum analyze products, product_stock' : 'analyze').execute(db.db);
+  await db.close();
+  return { headers, pieces, kilos };
 }
 
 /** The push rows' offline sales (offlineSales' shape): weighed ones sell kilos with decimals, split ones pay two ways. */
