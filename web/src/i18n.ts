@@ -11,6 +11,7 @@ import { enShift, swShift } from './i18n-shift.js';
 import { enTender, swTender } from './i18n-tender.js';
 import { enUnits, swUnits } from './i18n-units.js';
 import { enRefund, swRefund } from './i18n-refund.js';
+import { enRx, swRx } from './i18n-rx.js';
 import { signal } from './signal.js';
 
 const en = {
@@ -176,6 +177,7 @@ const en = {
   ...enTender,
   ...enUnits,
   ...enRefund,
+  ...enRx,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -343,6 +345,7 @@ const sw: Record<MessageKey, string> = {
   ...swTender,
   ...swUnits,
   ...swRefund,
+  ...swRx,
 };
 
 export type Lang = 'en' | 'sw';

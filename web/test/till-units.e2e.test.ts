@@ -2,7 +2,8 @@
  * Issue 51 in a real Chromium: 0.5 kg of sugar typed into the till's quantity prompt, a 1.25 kg
  * shop-scale label scanned, and one carton scanned by its pack barcode, sold offline, synced; the
  * cart and receipt speak the unit, and the server's stock is exact to the gram. And a pharmacy's
- * box of 100 tablets dispensed by the strip offline, its lots taken first-expiry-first.
+ * box of 100 tablets dispensed by the strip offline, its lots taken first-expiry-first, and a
+ * prescription-only medicine sold offline on the prescription typed at the till.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOwner, type Session } from '../../test/setup/factories.js';
@@ -26,6 +27,9 @@ describe('the browser till: by weight, by scale label and by the pack', () => {
   let shop: Shop;
   let owner: Session;
   const ids: Record<string, string> = {};
+  // The pharmacy of the last two cases.
+  let pharmacist: Awaited<ReturnType<typeof pharmacyOwner>>;
+  let supplier: { id: string };
 
   beforeAll(async () => {
     shop = await startShop();
@@ -37,6 +41,8 @@ describe('the browser till: by weight, by scale label and by the pack', () => {
       expect(res.status, res.text).toBe(200);
       ids[p.name] = res.body.data.id;
     }
+    pharmacist = await pharmacyOwner(shop.t);
+    supplier = await newSupplier(shop.t, pharmacist, { name: 'Medisel Tanzania' });
   }, 120_000);
   afterAll(() => shop?.close());
 
@@ -86,7 +92,6 @@ describe('the browser till: by weight, by scale label and by the pack', () => {
 
   it('dispenses 2 strips of a box of 100 offline: 15 tablets from the lot expiring first, 5 from the next', async () => {
     const STRIP = '6009100000105';
-    const pharmacist = await pharmacyOwner(shop.t);
     // Over the counter (no prescription asked); a strip has no price of its own: 10 × 200.
     const med = await newMedicine(shop.t, pharmacist, {
       name: 'Amoxicillin 500mg',
@@ -99,7 +104,6 @@ describe('the browser till: by weight, by scale label and by the pack', () => {
     });
     const packs = (await shop.t.request('GET', `/inventory/products/${med.id}`, { token: pharmacist.token })).body.data.packs;
     const packId = (name: string) => packs.find((p: { name: string }) => p.name === name).id;
-    const supplier = await newSupplier(shop.t, pharmacist, { name: 'Medisel Tanzania' });
     // A box on the later lot; a strip and 5 loose tablets on the sooner one.
     await newDelivery(shop.t, pharmacist, supplier.id, {
       status: 'delivered',
@@ -166,6 +170,82 @@ describe('the browser till: by weight, by scale label and by the pack', () => {
     ]);
     expect((await shop.t.request('GET', `/inventory/products/${med.id}`, { token: pharmacist.token })).body.data.stock).toBe(95);
     await expectBatchesMatchStock(shop.t, pharmacist);
+    await context.close();
+  }, 60_000);
+
+  it('holds Charge for a prescription-only medicine until its prescription is typed, and the register has it', async () => {
+    const CIPRO = '6009100000501';
+    const med = await newMedicine(shop.t, pharmacist, {
+      name: 'Ciprofloxacin 500mg',
+      generic_name: 'Ciprofloxacin',
+      schedule: 'pom',
+      barcode: CIPRO,
+      selling_price: 600,
+    });
+    await newDelivery(shop.t, pharmacist, supplier.id, {
+      status: 'delivered',
+      lines: [{ product_id: med.id, qty: 20, unit_cost: 300, lot_number: 'CIP-01', expiry_date: '2028-01-31' }],
+    });
+    const { context, page } = await openApp(shop);
+    await signIn(page, pharmacist.phone, pharmacist.password);
+    await whenOfflineReady(page);
+    await context.setOffline(true);
+
+    await scan(page, CIPRO);
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
+    await pickMethod(page, 'Cash');
+    const held = page.getByTestId('rx-held');
+    expect(await held.textContent()).toBe(
+      'Not charged yet: Ciprofloxacin 500mg needs a prescription. Fill in: Patient’s name, Age (years), Sex, Prescriber, ' +
+        'Prescriber’s registration number, Hospital, clinic or dispensary, Date written.',
+    );
+    expect(await page.getByTestId('charge').isDisabled()).toBe(true);
+    // Three days before today, on any clock the test runs on.
+    const written = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByTestId('rx-patient_name').fill('Asha Juma');
+    await page.getByTestId('rx-patient_age').fill('34');
+    await page.getByTestId('rx-patient_sex').selectOption('female');
+    await page.getByTestId('rx-prescriber_name').fill('Dr. Neema Mushi');
+    await page.getByTestId('rx-prescriber_registration_number').fill('MCT-4521');
+    expect(await held.textContent()).toBe(
+      'Not charged yet: Ciprofloxacin 500mg needs a prescription. Fill in: Hospital, clinic or dispensary, Date written.',
+    );
+    expect(await page.getByTestId('charge').isDisabled()).toBe(true);
+    await page.getByTestId('rx-facility').fill('Mnazi Mmoja Hospital');
+    await page.getByTestId('rx-date_written').fill(written);
+    await held.waitFor({ state: 'detached' });
+
+    await page.getByTestId('charge').click();
+    const receipt = page.getByTestId('receipt');
+    await receipt.waitFor();
+    const saleId = (await receipt.getAttribute('data-sale-id'))!;
+    await page.getByTestId('receipt-close').click();
+    // The next sale starts with an empty form.
+    await scan(page, CIPRO);
+    expect(await page.getByTestId('rx-patient_name').inputValue()).toBe('');
+    await page.getByTestId('cart-clear').click();
+    await expectPending(page, 1);
+
+    await context.setOffline(false);
+    await expectPending(page, 0, 20_000);
+    const register = await shop.t.request('GET', '/pharmacy/prescriptions', { token: pharmacist.token });
+    expect(register.status, register.text).toBe(200);
+    const entry = register.body.data.find((e: { transaction_id: string }) => e.transaction_id === saleId);
+    expect(entry.prescription).toEqual({
+      patient_name: 'Asha Juma',
+      patient_age: 34,
+      patient_date_of_birth: null,
+      patient_sex: 'female',
+      prescriber_name: 'Dr. Neema Mushi',
+      prescriber_registration_number: 'MCT-4521',
+      facility: 'Mnazi Mmoja Hospital',
+      date_written: written,
+    });
+    expect(entry.items.map((i: { product_name: string; qty: number; schedule: string }) => [i.product_name, i.qty, i.schedule])).toEqual([
+      ['Ciprofloxacin 500mg', 1, 'pom'],
+    ]);
+    const conflicts = await shop.t.request('GET', '/sync/conflicts', { token: pharmacist.token });
+    expect(conflicts.body.data).toEqual([]);
     await context.close();
   }, 60_000);
 });

@@ -3,7 +3,8 @@
  * permission), how it is paid (the shared PaymentMethod list, its mobile-money wallets as one
  * choice; Credit names a customer), or several ways (split-tender.ts), and the charge, which hands
  * the sale to the till. Mobile money online asks the customer's phone instead (mobile-money.ts,
- * mobile-wait.ts).
+ * mobile-wait.ts). A `pom` or `controlled` medicine in the cart asks for its prescription first
+ * (prescription.ts).
  */
 import { PushUnavailableError, type Receipt, type Till, type TillUser } from '@duka/client-sdk';
 import { formatTzs, holdsPermission, isMobileMoney, PaymentMethod, quantityText, type SaleMethod } from '@duka/shared';
@@ -37,6 +38,8 @@ import { MobilePanel, noPushAccount, phoneFault } from './mobile-money.js';
 import { MobileWait, stillWaiting, type Waiting, waitingFrom } from './mobile-wait.js';
 import { type SplitPart, splitState, startSplit } from '../split.js';
 import { SplitPanel, splitRefusal } from './split-tender.js';
+import { emptyRx, type RxDraft, rxMedicines, toPrescription } from '../prescription.js';
+import { PrescriptionForm, rxHeld } from './prescription.js';
 
 export const methodLabel = (m: SaleMethod): string => t(`pay.method.${m}`);
 
@@ -70,6 +73,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
   const [tenderWhy, setTenderWhy] = useState<string | null>(null);
   // A sale paid several ways: its parts as typed; null for one way.
   const [split, setSplit] = useState<SplitPart[] | null>(null);
+  const [rx, setRx] = useState<RxDraft>(emptyRx);
   useEffect(() => setTenderWhy(null), [cart]);
   const status = useTillStatus(till);
   const noAccount = useSignal(noPushAccount);
@@ -79,10 +83,13 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
   const credit = split ? split.some((p) => p.method === 'Credit') : pay.method === 'Credit';
   const missingCustomer = credit && !pay.customerId;
   const tinWrong = fiscal && badTin(pay);
+  // A prescription medicine in the cart: Charge waits for its prescription, and says for what.
+  const rxNames = rxMedicines(cart);
+  const rxWhy = rxHeld(rx, rxNames);
 
   const short = tenderShort(pay, totals.total);
   const mobileHeld = pay.method === MOBILE && (saleMethod(pay) === null || phoneFault(pay.phone) !== null || referenceMissing(pay));
-  const held = splitNow ? splitNow.payments === null : short || mobileHeld;
+  const held = (splitNow ? splitNow.payments === null : short || mobileHeld) || rxWhy !== null;
   const canCharge = !busy && cart.lines.length > 0 && !missingCustomer && !tinWrong && !held;
   const canPush = status.online && !noAccount;
   // A push this till was waiting on when the page was reloaded: its wait comes back.
@@ -94,12 +101,16 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
     setBusy(true);
     setError(null);
     try {
-      const one = saleInput(cart, fiscal ? pay : { ...pay, tin: '' });
+      const one = {
+        ...saleInput(cart, fiscal ? pay : { ...pay, tin: '' }),
+        ...(rxNames.length ? { prescription: toPrescription(rx) } : {}),
+      };
       const { payment_method: _m, payment_reference: _r, payment_phone: _p, cash_tendered: _c, ...rest } = one;
       // Split: the parts instead of the one method (a credit part keeps the customer chosen).
       const receipt = await till.sell(splitNow?.payments ? { ...rest, payments: splitNow.payments } : one);
       setPay(cashPayment());
       setSplit(null);
+      setRx(emptyRx());
       onSold(receipt);
     } catch (e) {
       setError(errorText(e));
@@ -184,6 +195,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
         ${totals.discount > 0 ? html`<dt>${t('cart.discount_amount')}</dt><dd>−${formatTzs(totals.discount)}</dd>` : null}
         <dt class="total">${t('cart.total')}</dt><dd class="total" data-testid="cart-total" data-cents=${totals.total}>${formatTzs(totals.total)}</dd>
       </dl>
+      ${rxNames.length ? html`<${PrescriptionForm} draft=${rx} names=${rxNames} onDraft=${setRx} />` : null}
       <fieldset class="payment">
         <legend>${t('pay.method')}</legend>
         <div class="methods" role="radiogroup" hidden=${!!split}>
@@ -200,7 +212,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
           split && splitNow
             ? html`<${SplitPanel} parts=${split} state=${splitNow} onParts=${(p: SplitPart[]) => (setTenderWhy(null), setSplit(p))} focus=${tenderFocus} why=${tenderWhy}
                 onEnter=${() => {
-                  const why = splitRefusal(splitNow, cart.lines.length);
+                  const why = splitRefusal(splitNow, cart.lines.length) ?? rxWhy;
                   setTenderWhy(why);
                   if (!why) void charge();
                 }} />`
@@ -210,7 +222,7 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
           !split && pay.method === 'Cash'
             ? html`<${Tender} pay=${pay} total=${totals.total} onPay=${(p: Payment) => (setTenderWhy(null), setPay(p))} focus=${tenderFocus} why=${tenderWhy}
                 onEnter=${() => {
-                  const why = enterRefusal(pay, totals.total, cart.lines.length);
+                  const why = enterRefusal(pay, totals.total, cart.lines.length) ?? rxWhy;
                   setTenderWhy(why);
                   if (!why) void charge();
                 }} />`
@@ -242,9 +254,10 @@ export function CartPanel({ till, user, version, cart, fiscal, keys, onCart, onS
         }
       </fieldset>
       ${error ? html`<p class="error" role="alert" data-testid="sale-error">${error}</p>` : null}
+      ${rxWhy ? html`<p class="hint" data-testid="rx-held">${rxWhy}</p>` : null}
       ${missingCustomer && cart.lines.length > 0 ? html`<p class="hint">${t('pay.no_customer')}</p>` : null}
       <div class="actions">
-        <button onClick=${() => onCart({ lines: [], discountPct: 0 })} disabled=${cart.lines.length === 0}>${t('cart.clear')}</button>
+        <button data-testid="cart-clear" onClick=${() => onCart({ lines: [], discountPct: 0 })} disabled=${cart.lines.length === 0}>${t('cart.clear')}</button>
         <button class=${`primary charge ${oversold.length > 0 ? 'warn' : ''}`} data-testid="charge" disabled=${!canCharge} onClick=${charge}>
           ${t('pay.charge', { total: formatTzs(totals.total) })}
         </button>
