@@ -12,6 +12,7 @@ export * from './inventory/units.js';
 export * from './inventory/packs.schemas.js';
 export * from './inventory/packs.js';
 export * from './inventory/stock-takes.schemas.js';
+export * from './inventory/reorder.schemas.js';
 export * from './inventory/scale-barcode.schemas.js';
 export * from './inventory/scale-barcode.js';
 export * from './pharmacy/pharmacy.schemas.js';

@@ -21,6 +21,7 @@ describe('suppliers: records, filters, soft delete and stats', () => {
         email: 'Orders@Azam.co.tz',
         address: 'Kariakoo',
         payment_terms: 30,
+        lead_time_days: 3,
         notes: 'Delivers Tuesdays',
       },
     });
@@ -32,6 +33,7 @@ describe('suppliers: records, filters, soft delete and stats', () => {
       rep: 'Said Omari',
       email: 'orders@azam.co.tz',
       payment_terms: 30,
+      lead_time_days: 3,
       status: 'active',
       outstanding_balance: 0,
     });
@@ -40,10 +42,16 @@ describe('suppliers: records, filters, soft delete and stats', () => {
 
     const patched = await t.request('PATCH', `/suppliers/${azam.id}`, {
       token: owner.token,
-      body: { status: 'inactive', notes: null, payment_terms: 14 },
+      body: { status: 'inactive', notes: null, payment_terms: 14, lead_time_days: null },
     });
     expect(patched.status, patched.text).toBe(200);
-    expect(patched.body.data).toMatchObject({ status: 'inactive', notes: null, payment_terms: 14, rep: 'Said Omari' });
+    expect(patched.body.data).toMatchObject({
+      status: 'inactive',
+      notes: null,
+      payment_terms: 14,
+      lead_time_days: null,
+      rep: 'Said Omari',
+    });
 
     const all = PagedEnvelope(Supplier).parse((await t.request('GET', '/suppliers', { token: owner.token })).body);
     expect(all.data.map((s) => s.name)).toEqual(['Azam Distributors', 'Coca-Cola Kwanza', 'Mohamed Enterprises']);
@@ -71,6 +79,9 @@ describe('suppliers: records, filters, soft delete and stats', () => {
     expect(badStatus.body.errors[0].field).toBe('status');
     const badTerms = await t.request('POST', '/suppliers', { token: owner.token, body: { name: 'X', payment_terms: 2.5 } });
     expect(badTerms.body.errors[0].field).toBe('payment_terms');
+    const badLead = await t.request('POST', '/suppliers', { token: owner.token, body: { name: 'X', lead_time_days: 366 } });
+    expect(badLead.status).toBe(400);
+    expect(badLead.body.errors[0].field).toBe('lead_time_days');
     const badFilter = await t.request('GET', '/suppliers?status=gone', { token: owner.token });
     expect(badFilter.status).toBe(400);
     expect(badFilter.body.errors[0].field).toBe('status');

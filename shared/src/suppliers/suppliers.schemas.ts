@@ -19,6 +19,9 @@ export const Supplier = z
     email: z.string().nullable(),
     address: z.string().nullable(),
     payment_terms: z.int().nullable().meta({ description: 'Days' }),
+    lead_time_days: z.int().nullable().meta({
+      description: 'Days from order to delivery; null: not said (reorder suggestions then take 7). docs/inventory.md "Reorder suggestions"',
+    }),
     status: SupplierStatus,
     notes: z.string().nullable(),
     outstanding_balance: Money.meta({
@@ -40,6 +43,7 @@ export const UpdateSupplierInput = z
     email: Email.nullable(),
     address: text(300),
     payment_terms: z.int().min(0).max(3650).nullable(),
+    lead_time_days: z.int().min(0).max(365).nullable(),
     status: SupplierStatus,
     notes: text(2000),
   })

@@ -13,6 +13,8 @@ export interface SupplierTable {
   address: string | null;
   /** Days. */
   payment_terms: number | null;
+  /** Days from order to delivery (migration 0048); null: not said (reorder suggestions take 7). */
+  lead_time_days: number | null;
   status: Generated<SupplierStatus>;
   notes: string | null;
   created_at: number;

@@ -5,6 +5,7 @@ import { createCategory, deleteCategory, listCategories, updateCategory } from '
 import { listProducts } from './services/list-products.js';
 import { createProduct, deleteProduct, getProduct, getProductByCode, updateProduct } from './services/products.js';
 import { adjustStock, listAdjustments, listLowStock } from './services/stock.js';
+import { reorderRouter } from './reorder/reorder.index.js';
 import { stockTakesRouter } from './stock-takes/stock-takes.index.js';
 
 export const inventoryRouter: Router = createRouter()
@@ -40,4 +41,5 @@ export const inventoryRouter: Router = createRouter()
     ok(c, await listAdjustments(authedCtx(c), c.req.valid('param').id, c.req.valid('query').limit)),
   )
   .openapi(routes.lowStock, async (c) => ok(c, await listLowStock(authedCtx(c))))
-  .route('/', stockTakesRouter);
+  .route('/', stockTakesRouter)
+  .route('/', reorderRouter);

@@ -1,0 +1,122 @@
+/**
+ * GET /inventory/reorder-suggestions (issue 52): what a store should order, by supplier, each
+ * suggestion with its figures. The rule is reorder-rule.ts; docs/inventory.md "Reorder suggestions".
+ */
+import { fromCount, type ReorderGroup, type ReorderSuggestion, type ReorderSuggestions, type ReorderSuggestionsQuery } from '@duka/shared';
+import type { AuthedContext } from '../../../lib/context.js';
+import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
+import { ForbiddenError, NotFoundError } from '../../../lib/errors.js';
+import { findStore } from '../../tenancy/tenancy.exports.js';
+import type { ProductPackRow } from '../../../db/tables/inventory.table.js';
+import { type ProductWithStock, productsWithStock } from '../inventory.queries.js';
+import { packsOf } from '../packs.queries.js';
+import { averageDaily, DEFAULT_LEAD_TIME_DAYS, daysLeft, reorderRule, WINDOW_DAYS } from './reorder-rule.js';
+import { type LastSupplier, lastSuppliers, soldInWindow } from './reorder.queries.js';
+
+const DAY = 86_400_000;
+
+/**
+ * What the store has ordered of each product and not yet received, in counts. 0 until purchase
+ * orders exist (issue 52, built on another branch): wire their open lines' owed quantities here.
+ */
+export async function onOrder(_ctx: AuthedContext, _storeId: string, productIds: string[]): Promise<Map<string, number>> {
+  return new Map(productIds.map((id) => [id, 0]));
+}
+
+/** The store asked for: the active one by default; an owner may ask for any of theirs, anyone else only their own. */
+async function storeAsked(ctx: AuthedContext, storeId: string | undefined): Promise<{ orgId: string; storeId: string }> {
+  if (storeId === undefined) return requireStore(ctx);
+  const orgId = requireOrg(ctx);
+  if (!(await findStore(ctx.db, orgId, storeId))) throw new NotFoundError('store');
+  if (ctx.actor.role !== 'owner' && ctx.actor.storeId !== storeId) {
+    throw new ForbiddenError('you can only work in the store you are assigned to');
+  }
+  return { orgId, storeId };
+}
+
+type Inputs = {
+  sold: Map<string, number>;
+  ordered: Map<string, number>;
+  packs: Map<string, ProductPackRow[]>;
+  suppliers: Map<string, LastSupplier>;
+  coverDays: number;
+};
+
+/** One product's suggestion with its figures in its unit, or null when it is not to be ordered. */
+function suggestionFor(p: ProductWithStock, x: Inputs): ReorderSuggestion | null {
+  const unit = p.unit;
+  const leadDays = x.suppliers.get(p.id)?.leadTimeDays ?? DEFAULT_LEAD_TIME_DAYS;
+  const largest = x.packs.get(p.id)?.at(-1) ?? null;
+  const stock = Number(p.stock);
+  const sold = Math.max(0, x.sold.get(p.id) ?? 0);
+  const onOrderCounts = x.ordered.get(p.id) ?? 0;
+  const outcome = reorderRule({
+    sold,
+    leadDays,
+    coverDays: x.coverDays,
+    stock,
+    onOrder: onOrderCounts,
+    reorderPoint: p.reorder_point,
+    unit,
+    packUnits: largest?.units ?? null,
+  });
+  if (!outcome) return null;
+  return {
+    product_id: p.id,
+    name: p.name,
+    unit,
+    reasons: outcome.reasons,
+    sold: fromCount(sold, unit),
+    avg_daily_sales: averageDaily(sold, unit),
+    lead_time_days: leadDays,
+    cover_days: x.coverDays,
+    days_left: daysLeft(stock, sold),
+    needed: fromCount(outcome.needed, unit),
+    reorder_point: fromCount(p.reorder_point, unit),
+    stock: fromCount(stock, unit),
+    on_order: fromCount(onOrderCounts, unit),
+    suggested: fromCount(outcome.suggested, unit),
+    pack: largest && { id: largest.id, name: largest.name, units: fromCount(largest.units, unit), packs: outcome.packs ?? 0 },
+  };
+}
+
+/** By supplier name, the unknown supplier last; each group's suggestions by product name. */
+function grouped(items: Array<{ s: ReorderSuggestion; supplier: LastSupplier | undefined }>): ReorderGroup[] {
+  const groups = new Map<string, ReorderGroup>();
+  for (const { s, supplier } of items) {
+    const key = supplier?.supplierId ?? '';
+    const group = groups.get(key) ?? {
+      supplier_id: supplier?.supplierId ?? null,
+      supplier_name: supplier?.name ?? null,
+      lead_time_days: s.lead_time_days,
+      suggestions: [],
+    };
+    group.suggestions.push(s);
+    groups.set(key, group);
+  }
+  const out = [...groups.values()].sort(
+    (a, b) =>
+      Number(a.supplier_id === null) - Number(b.supplier_id === null) || (a.supplier_name ?? '').localeCompare(b.supplier_name ?? ''),
+  );
+  for (const g of out) g.suggestions.sort((a, b) => a.name.localeCompare(b.name));
+  return out;
+}
+
+export async function reorderSuggestions(ctx: AuthedContext, q: ReorderSuggestionsQuery): Promise<ReorderSuggestions> {
+  const { orgId, storeId } = await storeAsked(ctx, q.store_id);
+  const now = ctx.clock.now();
+  const products = await productsWithStock(ctx.db, orgId, storeId).where('p.is_active', '=', 1).where('p.is_service', '=', 0).execute();
+  const sold = await soldInWindow(ctx.db, { orgId, storeId, from: now - WINDOW_DAYS * DAY, to: now });
+  // Only a product that sold or is at its reorder point can be suggested: the rest are not looked further into.
+  const candidates = products.filter((p) => (sold.get(p.id) ?? 0) > 0 || Number(p.stock) <= p.reorder_point);
+  const ids = candidates.map((p) => p.id);
+  const ordered = await onOrder(ctx, storeId, ids);
+  const packs = await packsOf(ctx.db, orgId, ids);
+  const suppliers = await lastSuppliers(ctx.db, orgId, ids);
+  const inputs: Inputs = { sold, ordered, packs, suppliers, coverDays: q.cover_days };
+  const items = candidates.flatMap((p) => {
+    const s = suggestionFor(p, inputs);
+    return s ? [{ s, supplier: suppliers.get(p.id) }] : [];
+  });
+  return { store_id: storeId, window_days: WINDOW_DAYS, cover_days: q.cover_days, groups: grouped(items) };
+}

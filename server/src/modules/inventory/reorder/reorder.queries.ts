@@ -1,0 +1,78 @@
+/** The rows reorder suggestions are made from: the store's sales over the window, and each product's last supplier. */
+import { SoldStatus } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/database.js';
+
+type Window = { orgId: string; storeId: string; from: number; to: number };
+
+/**
+ * Counts sold per product in the store, of sales booked in (from, to] that still count (paid, on
+ * credit), less what refunds of part of those same sales gave back. A sale refunded whole is
+ * `refunded` and not counted at all; a void one neither.
+ */
+export async function soldInWindow(db: Kysely<Database>, w: Window): Promise<Map<string, number>> {
+  const sold = await db
+    .selectFrom('transaction_lines as tl')
+    .innerJoin('transactions as t', (j) => j.onRef('t.org_id', '=', 'tl.org_id').onRef('t.id', '=', 'tl.transaction_id'))
+    .where('t.org_id', '=', w.orgId)
+    .where('t.store_id', '=', w.storeId)
+    .where('t.status', 'in', SoldStatus.options)
+    .where('t.created_at', '>', w.from)
+    .where('t.created_at', '<=', w.to)
+    .groupBy('tl.product_id')
+    .select((eb) => ['tl.product_id', eb.fn.sum<number | string>('tl.qty').as('qty')])
+    .execute();
+  const back = await db
+    .selectFrom('refund_lines as rl')
+    .innerJoin('refunds as r', (j) => j.onRef('r.org_id', '=', 'rl.org_id').onRef('r.id', '=', 'rl.refund_id'))
+    .innerJoin('transactions as t', (j) => j.onRef('t.org_id', '=', 'r.org_id').onRef('t.id', '=', 'r.transaction_id'))
+    .where('t.org_id', '=', w.orgId)
+    .where('t.store_id', '=', w.storeId)
+    .where('t.status', 'in', SoldStatus.options)
+    .where('t.created_at', '>', w.from)
+    .where('t.created_at', '<=', w.to)
+    .groupBy('rl.product_id')
+    .select((eb) => ['rl.product_id', eb.fn.sum<number | string>('rl.qty').as('qty')])
+    .execute();
+  const out = new Map(sold.map((r) => [r.product_id, Number(r.qty)]));
+  for (const r of back) out.set(r.product_id, (out.get(r.product_id) ?? 0) - Number(r.qty));
+  return out;
+}
+
+export type LastSupplier = { supplierId: string; name: string; leadTimeDays: number | null };
+
+/**
+ * Each product's supplier: the one of its latest delivery to any store of the organisation (by
+ * delivery date, then when it was recorded), not cancelled nor deleted, from a supplier not
+ * deleted. Duka keeps no supplier on a product: the last one who brought it is who to ask.
+ */
+export async function lastSuppliers(db: Kysely<Database>, orgId: string, productIds: string[]): Promise<Map<string, LastSupplier>> {
+  const out = new Map<string, LastSupplier>();
+  for (let i = 0; i < productIds.length; i += 500) {
+    for (const [id, supplier] of await lastSuppliersOf(db, orgId, productIds.slice(i, i + 500))) out.set(id, supplier);
+  }
+  return out;
+}
+
+async function lastSuppliersOf(db: Kysely<Database>, orgId: string, productIds: string[]): Promise<Map<string, LastSupplier>> {
+  const out = new Map<string, LastSupplier>();
+  if (productIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('delivery_lines as dl')
+    .innerJoin('deliveries as d', (j) => j.onRef('d.org_id', '=', 'dl.org_id').onRef('d.id', '=', 'dl.delivery_id'))
+    .innerJoin('suppliers as s', (j) => j.onRef('s.org_id', '=', 'd.org_id').onRef('s.id', '=', 'd.supplier_id'))
+    .where('dl.org_id', '=', orgId)
+    .where('dl.product_id', 'in', productIds)
+    .where('d.deleted_at', 'is', null)
+    .where('d.status', '!=', 'cancelled')
+    .where('s.deleted_at', 'is', null)
+    .select(['dl.product_id', 's.id', 's.name', 's.lead_time_days'])
+    .orderBy('d.delivery_date', 'desc')
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .execute();
+  for (const r of rows) {
+    if (!out.has(r.product_id)) out.set(r.product_id, { supplierId: r.id, name: r.name, leadTimeDays: r.lead_time_days });
+  }
+  return out;
+}
