@@ -56,10 +56,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('received_at', t.big, (c) => c.notNull())
     .addPrimaryKeyConstraint('pk__purchase_order_deliveries', ['org_id', 'purchase_order_id', 'delivery_id'])
     .execute();
-  await addForeignKey(db, 'purchase_order_lines', 'fk__purchase_order_lines__purchase_order_id', ['org_id', 'purchase_order_id'], 'purchase_orders', [
-    'org_id',
-    'id',
-  ]);
+  await addForeignKey(
+    db,
+    'purchase_order_lines',
+    'fk__purchase_order_lines__purchase_order_id',
+    ['org_id', 'purchase_order_id'],
+    'purchase_orders',
+    ['org_id', 'id'],
+  );
   await addForeignKey(
     db,
     'purchase_order_deliveries',
@@ -68,10 +72,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     'purchase_orders',
     ['org_id', 'id'],
   );
-  await addForeignKey(db, 'purchase_order_deliveries', 'fk__purchase_order_deliveries__delivery_id', ['org_id', 'delivery_id'], 'deliveries', [
-    'org_id',
-    'id',
-  ]);
+  await addForeignKey(
+    db,
+    'purchase_order_deliveries',
+    'fk__purchase_order_deliveries__delivery_id',
+    ['org_id', 'delivery_id'],
+    'deliveries',
+    ['org_id', 'id'],
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

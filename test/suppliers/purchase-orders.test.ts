@@ -35,8 +35,9 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
         packs: [{ name: 'Carton', units: 24 }],
       })
     ).data;
-    const sugar = (await call(s, 'POST', '/inventory/products', { name: 'Sukari', unit: 'kg', stock: 0, cost_price: 2800, selling_price: 3500 }))
-      .data;
+    const sugar = (
+      await call(s, 'POST', '/inventory/products', { name: 'Sukari', unit: 'kg', stock: 0, cost_price: 2800, selling_price: 3500 })
+    ).data;
     const supplier = await newSupplier(t, s, { name: 'Bakhresa Wholesale', phone: '0712 345 678' });
     return { soda: soda.id as string, carton: soda.packs[0].id as string, sugar: sugar.id as string, supplier: supplier.id };
   };
@@ -70,7 +71,7 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     expect(sms).toMatchObject({ channel: 'sms', org_id: owner.orgId });
     expect(sms!.body).toContain(po.reference);
     expect(sms!.body).toContain('10 x Carton Soda; 5 kg Sukari');
-    expect((await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/send`, undefined, 409)).code).toBe('INVALID_STATE');
+    expect((await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/send`, undefined, 409)).errors[0].code).toBe('INVALID_STATE');
 
     // First delivery: 6 cartons (as ordered, at the order's cost).
     const first = await order(owner, `/${po.id}/receive`, { invoice_number: 'INV-1', lines: [{ product_id: ids.soda, qty: 6 }] });
@@ -105,9 +106,15 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     expect(await balanceOf(t, owner, ids.supplier)).toBe(115200 + 76800 + 15500);
 
     // Received in full: nothing more comes in against it, and it can no longer be cancelled.
-    const again = await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/receive`, { lines: [{ product_id: ids.sugar, qty: 1 }] }, 409);
-    expect(again.code).toBe('INVALID_STATE');
-    expect((await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/cancel`, undefined, 409)).code).toBe('INVALID_STATE');
+    const again = await call(
+      owner,
+      'POST',
+      `/suppliers/purchase-orders/${po.id}/receive`,
+      { lines: [{ product_id: ids.sugar, qty: 1 }] },
+      409,
+    );
+    expect(again.errors[0].code).toBe('INVALID_STATE');
+    expect((await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/cancel`, undefined, 409)).errors[0].code).toBe('INVALID_STATE');
     const listed = (await call(owner, 'GET', '/suppliers/purchase-orders?status=received')).data;
     expect(listed.map((p: PurchaseOrder) => p.id)).toEqual([po.id]);
   });
@@ -140,7 +147,13 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     expect(seen.delivery_ids).toHaveLength(1);
 
     // Loose sodas against a carton line: counted in pieces, and the cost must be said.
-    const loose = await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/receive`, { lines: [{ product_id: ids.soda, pack_id: null, qty: 30 }] }, 400);
+    const loose = await call(
+      owner,
+      'POST',
+      `/suppliers/purchase-orders/${po.id}/receive`,
+      { lines: [{ product_id: ids.soda, pack_id: null, qty: 30 }] },
+      400,
+    );
     expect(loose.errors[0]).toMatchObject({ field: 'lines.0.unit_cost' });
     const part = await order(owner, `/${po.id}/receive`, { lines: [{ product_id: ids.soda, pack_id: null, qty: 30, unit_cost: 800 }] });
     expect(figures(part)[0]).toEqual(['Soda', 240, 30, 210]);
@@ -183,12 +196,24 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     }
     expect((await call(other, 'GET', '/suppliers/purchase-orders')).data).toEqual([]);
     // Their supplier, their product, their pack: not found.
-    await call(owner, 'POST', '/suppliers/purchase-orders', { supplier_id: theirs.supplier, lines: [{ product_id: ids.soda, qty: 1, unit_cost: 1 }] }, 404);
-    const notMine = await call(owner, 'POST', '/suppliers/purchase-orders', { supplier_id: ids.supplier, lines: [{ product_id: theirs.soda, qty: 1, unit_cost: 1 }] }, 404);
+    await call(
+      owner,
+      'POST',
+      '/suppliers/purchase-orders',
+      { supplier_id: theirs.supplier, lines: [{ product_id: ids.soda, qty: 1, unit_cost: 1 }] },
+      404,
+    );
+    const notMine = await call(
+      owner,
+      'POST',
+      '/suppliers/purchase-orders',
+      { supplier_id: ids.supplier, lines: [{ product_id: theirs.soda, qty: 1, unit_cost: 1 }] },
+      404,
+    );
     expect(notMine.errors[0].field).toBe('lines.0.product_id');
 
     const staff = await createStaff(t, owner);
-    expect((await call(staff, 'GET', `/suppliers/purchase-orders/${po.id}`, undefined, 403)).code).toBe('FORBIDDEN');
+    expect((await call(staff, 'GET', `/suppliers/purchase-orders/${po.id}`, undefined, 403)).errors[0].code).toBe('FORBIDDEN');
 
     const refused = async (body: Record<string, unknown>, field: string, status = 400) => {
       const res = await call(owner, 'POST', '/suppliers/purchase-orders', { supplier_id: ids.supplier, ...body }, status);
@@ -203,7 +228,13 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     await refused({ lines: [{ ...line, unit_cost: -1 }] }, 'lines.0.unit_cost');
     await refused({ lines: [line, { ...line, qty: 2 }] }, 'lines.1.product_id');
     await refused({ lines: [{ ...line, pack_id: randomUUID() }] }, 'lines.0.pack_id', 404);
-    const notOnIt = await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/receive`, { lines: [{ product_id: randomUUID(), qty: 1 }] }, 400);
+    const notOnIt = await call(
+      owner,
+      'POST',
+      `/suppliers/purchase-orders/${po.id}/receive`,
+      { lines: [{ product_id: randomUUID(), qty: 1 }] },
+      400,
+    );
     expect(notOnIt.errors[0].field).toBe('lines.0.product_id');
     const noPhone = await newSupplier(t, owner, { name: 'Mama Ntilie' });
     const unsent = await order(owner, '', { supplier_id: noPhone.id, lines: [line] });

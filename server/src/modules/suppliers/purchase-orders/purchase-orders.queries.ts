@@ -36,7 +36,12 @@ export function filteredOrders(db: Kysely<Database>, scope: StoreScope, q: ListP
 export function lockOrder(ctx: ServiceContext, scope: StoreScope, id: string): Promise<PurchaseOrderRow | undefined> {
   return forUpdate(
     ctx.dialect,
-    ctx.db.selectFrom('purchase_orders').selectAll().where('org_id', '=', scope.orgId).where('store_id', '=', scope.storeId).where('id', '=', id),
+    ctx.db
+      .selectFrom('purchase_orders')
+      .selectAll()
+      .where('org_id', '=', scope.orgId)
+      .where('store_id', '=', scope.storeId)
+      .where('id', '=', id),
   ).executeTakeFirst();
 }
 
@@ -121,5 +126,8 @@ export async function addReceived(db: Kysely<Database>, orgId: string, lineId: s
 }
 
 export async function linkDelivery(db: Kysely<Database>, orgId: string, orderId: string, deliveryId: string, at: number): Promise<void> {
-  await db.insertInto('purchase_order_deliveries').values({ org_id: orgId, purchase_order_id: orderId, delivery_id: deliveryId, received_at: at }).execute();
+  await db
+    .insertInto('purchase_order_deliveries')
+    .values({ org_id: orgId, purchase_order_id: orderId, delivery_id: deliveryId, received_at: at })
+    .execute();
 }

@@ -11,7 +11,9 @@ import { defineRoute, jsonBody, jsonResponse } from '../../../lib/route.js';
 
 const tags = ['Suppliers'];
 const needs = { permission: 'suppliers' } as const;
-const answer = { 200: jsonResponse(Envelope(PurchaseOrder), 'The purchase order with, per line, what was ordered, received and is still owed') };
+const answer = {
+  200: jsonResponse(Envelope(PurchaseOrder), 'The purchase order with, per line, what was ordered, received and is still owed'),
+};
 const example = '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f';
 
 export const createPurchaseOrder = defineRoute('bearer', {

@@ -40,11 +40,18 @@ export async function getPurchaseOrder(ctx: AuthedContext, id: string): Promise<
   return (await toOrders(ctx.db, key.orgId, [row]))[0]!;
 }
 
-export async function listPurchaseOrders(ctx: AuthedContext, query: ListPurchaseOrdersQuery): Promise<{ items: PurchaseOrder[]; meta: PageMeta }> {
+export async function listPurchaseOrders(
+  ctx: AuthedContext,
+  query: ListPurchaseOrdersQuery,
+): Promise<{ items: PurchaseOrder[]; meta: PageMeta }> {
   const key = requireStore(ctx);
   requirePermission(ctx, 'suppliers');
   const base = q.filteredOrders(ctx.db, key, query);
-  const { rows, meta } = await countedPage(base, base.orderBy('purchase_orders.created_at', 'desc').orderBy('purchase_orders.id', 'desc'), query);
+  const { rows, meta } = await countedPage(
+    base,
+    base.orderBy('purchase_orders.created_at', 'desc').orderBy('purchase_orders.id', 'desc'),
+    query,
+  );
   return { items: await toOrders(ctx.db, key.orgId, rows), meta };
 }
 

@@ -5,7 +5,13 @@
  * naming the line): an over-delivery is recorded as a delivery of its own, so the order keeps
  * saying what was ordered. docs/back-office.md "Purchase orders".
  */
-import { type DeliveryLineInput, fromCents, type PurchaseOrder, type PurchaseOrderStatus, type ReceivePurchaseOrderInput } from '@duka/shared';
+import {
+  type DeliveryLineInput,
+  fromCents,
+  type PurchaseOrder,
+  type PurchaseOrderStatus,
+  type ReceivePurchaseOrderInput,
+} from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
 import type { AuthedContext } from '../../../lib/context.js';
@@ -38,7 +44,8 @@ async function matchLines(ctx: AuthedContext, orgId: string, orderId: string, in
     seen.add(l.product_id);
     const packId = l.pack_id === undefined ? line.pack_id : l.pack_id;
     const pack = packId === null ? undefined : packs.get(packId);
-    if (packId !== null && pack?.product_id !== l.product_id) throw fieldError('NOT_FOUND', `lines.${i}.pack_id`, 'is not a pack of this product');
+    if (packId !== null && pack?.product_id !== l.product_id)
+      throw fieldError('NOT_FOUND', `lines.${i}.pack_id`, 'is not a pack of this product');
     const count = pack ? countOf(l.qty, 'piece', `lines.${i}.qty`) * pack.units : countOf(l.qty, line.unit ?? 'piece', `lines.${i}.qty`);
     const owed = line.qty - line.received;
     if (count > owed) throw fieldError('CONFLICT', `lines.${i}.qty`, `is more than the ${line.product_name} still owed on this order`);

@@ -19,7 +19,9 @@ import * as q from './purchase-orders.queries.js';
 /** "PO-1A2B3C4D from Duka Mama Ali (Kariakoo): 10 x Crate of 24 Soda; 5 kg Sukari." */
 export function orderMessage(order: PurchaseOrder, shop: string, store: string): string {
   const lines = order.lines.map((l) =>
-    l.pack ? `${l.qty} x ${l.pack.name} ${l.product_name}` : `${l.unit === 'piece' ? `${l.qty} x` : `${l.ordered} ${l.unit}`} ${l.product_name}`,
+    l.pack
+      ? `${l.qty} x ${l.pack.name} ${l.product_name}`
+      : `${l.unit === 'piece' ? `${l.qty} x` : `${l.ordered} ${l.unit}`} ${l.product_name}`,
   );
   return `Purchase order ${order.reference} from ${shop} (${store}): ${lines.join('; ')}. Please confirm.`;
 }
@@ -33,7 +35,8 @@ export async function sendPurchaseOrder(ctx: AuthedContext, id: string): Promise
   await requireCustomerSmsAllowance(ctx, key.orgId);
   return withTransaction(ctx, async (tx) => {
     const locked = (await q.lockOrder(tx, key, id))!;
-    if (locked.status !== 'draft') throw new InvalidStateError(`this purchase order is ${locked.status.replace('_', ' ')}: only a draft is sent`);
+    if (locked.status !== 'draft')
+      throw new InvalidStateError(`this purchase order is ${locked.status.replace('_', ' ')}: only a draft is sent`);
     const [org, store] = await Promise.all([
       tx.db.selectFrom('organisations').select('name').where('id', '=', key.orgId).executeTakeFirstOrThrow(),
       tx.db.selectFrom('stores').select('name').where('org_id', '=', key.orgId).where('id', '=', key.storeId).executeTakeFirstOrThrow(),
