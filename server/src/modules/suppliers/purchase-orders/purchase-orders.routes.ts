@@ -41,7 +41,7 @@ export const listPurchaseOrders = defineRoute('bearer', {
   path: '/suppliers/purchase-orders',
   operationId: 'listPurchaseOrders',
   description: "The active store's purchase orders, newest first, filtered by `status` and `supplier`.",
-  errors: ['INVALID_STATE'],
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Purchase orders of the active store, paged',
   request: { query: ListPurchaseOrdersQuery },
