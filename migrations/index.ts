@@ -47,6 +47,7 @@ import * as rollupsInUnits from './2026_12_01_0043_rollups_in_units.js';
 import * as saleRefunds from './2026_12_01_0044_sale_refunds.js';
 import * as refundsInReports from './2026_12_01_0045_refunds_in_reports.js';
 import * as stockTakes from './2026_12_01_0046_stock_takes.js';
+import * as purchaseOrders from './2026_12_01_0047_purchase_orders.js';
 import * as supplierLeadTimes from './2026_12_01_0048_supplier_lead_times.js';
 import * as orgOnEveryTenantRow from './2026_11_26_0030_org_on_every_tenant_row.js';
 
@@ -96,5 +97,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0044_sale_refunds': saleRefunds,
   '2026_12_01_0045_refunds_in_reports': refundsInReports,
   '2026_12_01_0046_stock_takes': stockTakes,
+  '2026_12_01_0047_purchase_orders': purchaseOrders,
   '2026_12_01_0048_supplier_lead_times': supplierLeadTimes,
 };

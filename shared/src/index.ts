@@ -24,6 +24,7 @@ export * from './credits/credits.schemas.js';
 export * from './credits/allocation.js';
 export * from './notifications/notifications.schemas.js';
 export * from './suppliers/suppliers.schemas.js';
+export * from './suppliers/purchase-orders.schemas.js';
 export * from './expenses/expenses.schemas.js';
 export * from './notebook/notebook.schemas.js';
 export * from './notebook/text-diff.js';

@@ -90,6 +90,7 @@ const TENANT_PARAMS: Record<string, [TenantKind, string]> = {
   '/inventory/products/{id}': ['product', 'product'],
   '/inventory/products/barcode/{code}': ['barcode', 'product'],
   '/inventory/stock-takes/{id}': ['stockTake', 'stock take'],
+  '/suppliers/purchase-orders/{id}': ['purchaseOrder', 'purchase order'],
   '/pharmacy/batches/{id}': ['batch', 'batch'],
   '/pharmacy/quarantine/{id}': ['quarantine', 'batch'],
   '/pharmacy/recalls/{id}': ['recall', 'recall'],

@@ -71,6 +71,12 @@ const ALWAYS: Record<string, Permission> = {
   'POST /inventory/stock-takes/{id}/counts': 'stock',
   'POST /inventory/stock-takes/{id}/apply': 'stock',
   'POST /inventory/stock-takes/{id}/cancel': 'stock',
+  'POST /suppliers/purchase-orders': 'suppliers',
+  'GET /suppliers/purchase-orders': 'suppliers',
+  'GET /suppliers/purchase-orders/{id}': 'suppliers',
+  'POST /suppliers/purchase-orders/{id}/send': 'suppliers',
+  'POST /suppliers/purchase-orders/{id}/receive': 'suppliers',
+  'POST /suppliers/purchase-orders/{id}/cancel': 'suppliers',
   'DELETE /suppliers/{id}': 'suppliers',
 };
 /** Verbs that ask for a permission only of some calls (a discount, a price, a paid delivery, another cashier's void). */

@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from '../setup/test-app.js';
 const FIRST = '2026_12_01_0039_product_units';
 const names = Object.keys(migrations);
 const BEFORE = names[names.indexOf(FIRST) - 1]!;
-/** What 0039-0042 add, and the later migrations taken down with them (0044's refunds, 0045's refund figures of a sale, 0046's stock-takes, 0048's supplier lead times): new tables, and new columns of existing ones. */
+/** What 0039-0042 add, and the later migrations taken down with them (0044's refunds, 0045's refund figures of a sale, 0046's stock-takes, 0047's purchase orders, 0048's supplier lead times): new tables, and new columns of existing ones. */
 const NEW_TABLES = [
   'product_packs',
   'transaction_payments',
@@ -29,6 +29,9 @@ const NEW_TABLES = [
   'stock_takes',
   'stock_take_lines',
   'stock_take_counts',
+  'purchase_orders',
+  'purchase_order_lines',
+  'purchase_order_deliveries',
 ];
 const NEW_COLUMNS: Record<string, string[]> = {
   products: ['unit', 'scale_code'],

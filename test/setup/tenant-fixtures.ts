@@ -39,7 +39,8 @@ export type TenantKind =
   | 'aiConversation'
   | 'agentConversation'
   | 'agentAction'
-  | 'stockTake';
+  | 'stockTake'
+  | 'purchaseOrder';
 
 /** Ids (or names, for a barcode or a file) of real rows, one or more per kind. */
 export type TenantRows = Record<TenantKind, string[]>;
@@ -167,6 +168,10 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
   expect(pushed.results[0].conflicts?.length, JSON.stringify(pushed)).toBeGreaterThan(0);
   const [conflict] = await call('GET', '/sync/conflicts');
   const stockTake = await call('POST', '/inventory/stock-takes', { scope: 'products', product_ids: [soap.id] });
+  const purchaseOrder = await call('POST', '/suppliers/purchase-orders', {
+    supplier_id: supplierId,
+    lines: [{ product_id: soap.id, qty: 12, unit_cost: 900 }],
+  });
 
   const report = await call('POST', '/reports/generate', { report_type: 'inventory', format: 'json' });
   const schedule = await call('POST', '/reports/scheduled', {
@@ -215,6 +220,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
     agentConversation: [agent.id],
     agentAction: [action.id],
     stockTake: [stockTake.id],
+    purchaseOrder: [purchaseOrder.id],
   };
 }
 

@@ -21,6 +21,7 @@ import type {
   TransactionTable,
 } from './tables/pos.table.js';
 import type { StockTakeCountTable, StockTakeLineTable, StockTakeTable } from './tables/stock-takes.table.js';
+import type { PurchaseOrderDeliveryTable, PurchaseOrderLineTable, PurchaseOrderTable } from './tables/purchase-orders.table.js';
 import type { CustomerTable } from './tables/customers.table.js';
 import type {
   CreditAllocationTable,
@@ -94,6 +95,9 @@ export interface Database {
   stock_takes: StockTakeTable;
   stock_take_lines: StockTakeLineTable;
   stock_take_counts: StockTakeCountTable;
+  purchase_orders: PurchaseOrderTable;
+  purchase_order_lines: PurchaseOrderLineTable;
+  purchase_order_deliveries: PurchaseOrderDeliveryTable;
   shifts: ShiftTable;
   shift_counts: ShiftCountTable;
   collection_accounts: CollectionAccountTable;

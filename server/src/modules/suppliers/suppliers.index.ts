@@ -1,13 +1,14 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as deliveries from './deliveries.routes.js';
+import { purchaseOrdersRouter } from './purchase-orders/purchase-orders.index.js';
 import * as payments from './supplier-payments.routes.js';
 import * as routes from './suppliers.routes.js';
 import { createDeliveryOnce, deleteDelivery, getDelivery, listDeliveries, updateDelivery } from './services/deliveries.js';
 import { listSupplierPayments, payDeliveryOnce, paySupplierOnce } from './services/supplier-payments.js';
 import { createSupplier, deleteSupplier, getSupplier, listSuppliers, supplierStats, updateSupplier } from './services/suppliers.js';
 
-/** Fixed paths (stats, deliveries, payments) are registered before `/suppliers/{id}`. */
+/** Fixed paths (stats, purchase orders, deliveries, payments) are registered before `/suppliers/{id}`. */
 export const suppliersRouter: Router = createRouter()
   .openapi(routes.list, async (c) => {
     const { items, meta } = await listSuppliers(authedCtx(c), c.req.valid('query'));
@@ -15,6 +16,7 @@ export const suppliersRouter: Router = createRouter()
   })
   .openapi(routes.create, async (c) => ok(c, await createSupplier(authedCtx(c), c.req.valid('json')), { message: 'supplier created' }))
   .openapi(routes.stats, async (c) => ok(c, await supplierStats(authedCtx(c))))
+  .route('/', purchaseOrdersRouter)
   .openapi(deliveries.list, async (c) => {
     const { items, meta } = await listDeliveries(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });

@@ -35,7 +35,7 @@ export const listStockTakes = defineRoute('bearer', {
   path: '/inventory/stock-takes',
   operationId: 'listStockTakes',
   description: "The active store's stock takes, newest first, each with its totals (products counted, over, short, variance at cost).",
-  errors: ['INVALID_STATE'],
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Past and open stock takes with their variance',
   request: { query: ListStockTakesQuery },
