@@ -11,17 +11,9 @@ import type { ProductPackRow } from '../../../db/tables/inventory.table.js';
 import { type ProductWithStock, productsWithStock } from '../inventory.queries.js';
 import { packsOf } from '../packs.queries.js';
 import { averageDaily, DEFAULT_LEAD_TIME_DAYS, daysLeft, reorderRule, WINDOW_DAYS } from './reorder-rule.js';
-import { type LastSupplier, lastSuppliers, soldInWindow } from './reorder.queries.js';
+import { type LastSupplier, lastSuppliers, owedOnOrders, soldInWindow } from './reorder.queries.js';
 
 const DAY = 86_400_000;
-
-/**
- * What the store has ordered of each product and not yet received, in counts. 0 until purchase
- * orders exist (issue 52, built on another branch): wire their open lines' owed quantities here.
- */
-export async function onOrder(_ctx: AuthedContext, _storeId: string, productIds: string[]): Promise<Map<string, number>> {
-  return new Map(productIds.map((id) => [id, 0]));
-}
 
 /** The store asked for: the active one by default; an owner may ask for any of theirs, anyone else only their own. */
 async function storeAsked(ctx: AuthedContext, storeId: string | undefined): Promise<{ orgId: string; storeId: string }> {
@@ -110,7 +102,7 @@ export async function reorderSuggestions(ctx: AuthedContext, q: ReorderSuggestio
   // Only a product that sold or is at its reorder point can be suggested: the rest are not looked further into.
   const candidates = products.filter((p) => (sold.get(p.id) ?? 0) > 0 || Number(p.stock) <= p.reorder_point);
   const ids = candidates.map((p) => p.id);
-  const ordered = await onOrder(ctx, storeId, ids);
+  const ordered = await owedOnOrders(ctx.db, orgId, storeId, ids);
   const packs = await packsOf(ctx.db, orgId, ids);
   const suppliers = await lastSuppliers(ctx.db, orgId, ids);
   const inputs: Inputs = { sold, ordered, packs, suppliers, coverDays: q.cover_days };

@@ -76,3 +76,28 @@ async function lastSuppliersOf(db: Kysely<Database>, orgId: string, productIds: 
   }
   return out;
 }
+
+/**
+ * What the store has ordered of each product and not yet received, in counts: the open purchase
+ * orders' lines (sent or partly received; a draft is not ordered yet, a cancelled one never comes).
+ */
+export async function owedOnOrders(
+  db: Kysely<Database>,
+  orgId: string,
+  storeId: string,
+  productIds: string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (productIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('purchase_order_lines as l')
+    .innerJoin('purchase_orders as o', (j) => j.onRef('o.org_id', '=', 'l.org_id').onRef('o.id', '=', 'l.purchase_order_id'))
+    .where('l.org_id', '=', orgId)
+    .where('o.store_id', '=', storeId)
+    .where('o.status', 'in', ['sent', 'partly_received'])
+    .where('l.product_id', 'in', productIds)
+    .select(['l.product_id', 'l.qty', 'l.received'])
+    .execute();
+  for (const r of rows) out.set(r.product_id, (out.get(r.product_id) ?? 0) + Math.max(0, Number(r.qty) - Number(r.received)));
+  return out;
+}
