@@ -132,7 +132,7 @@ describe('till: the sync protocol version, old tills and old servers', () => {
 
     old.v1 = false;
     expect(await t.syncNow()).toMatchObject({ pushed: 1 });
-    expect(t.status()).toMatchObject({ pending: 0, heldForServer: 0, serverProtocol: 2 });
+    expect(t.status()).toMatchObject({ pending: 0, heldForServer: 0, serverProtocol: 3 });
     expect(await view.stock(sugar.id)).toBe(9.5);
   });
 });

@@ -5,7 +5,7 @@
  * review sums them per product with the server's expected rule, and a push sent again after its
  * answer was lost adds nothing twice.
  */
-import { StockTake } from '@duka/shared';
+import { PROTOCOL_HEADER, StockTake } from '@duka/shared';
 import { describe, expect, it } from 'vitest';
 import { type Shop, seedShop, signIn, tillServer } from './harness.js';
 
@@ -23,7 +23,7 @@ describe('till: counting a stock-take offline', () => {
     return { expected: l.expected, counted: l.counted, variance: l.variance, variance_value: l.variance_value };
   };
 
-  async function counting() {
+  async function counting(o: { fetch?: (input: string, init?: RequestInit) => Promise<Response> } = {}) {
     const { h } = server;
     h.net.offline = false;
     const shop = await seedShop(h);
@@ -39,7 +39,7 @@ describe('till: counting a stock-take offline', () => {
       scope: 'products',
       product_ids: [shop.soda.id, rice.id],
     })) as StockTake;
-    const t1 = await server.till({ deviceName: 'Counter 1' });
+    const t1 = await server.till({ deviceName: 'Counter 1', ...o });
     const t2 = await server.till({ deviceName: 'Counter 2' });
     for (const t of [t1, t2]) {
       await signIn(t, shop);
@@ -105,5 +105,19 @@ describe('till: counting a stock-take offline', () => {
     h.net.offline = false;
     expect((await t1.syncNow()).pushed).toBe(1);
     expect(line(await review(shop, take.id), shop.soda.id)).toMatchObject({ counted: 0, variance: -40 });
+  });
+
+  it('refuses to count while its server speaks sync protocol 2 (no stock_take.count), nothing queued', async () => {
+    // A server of issue 51 answers version 2 in its header.
+    const fetch = async (input: string, init?: RequestInit) => {
+      const res = await server.h.net.fetch(input, init);
+      const headers = new Headers(res.headers);
+      if (headers.has(PROTOCOL_HEADER)) headers.set(PROTOCOL_HEADER, '2');
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    };
+    const { shop, take, t1 } = await counting({ fetch });
+    expect(t1.status().serverProtocol).toBe(2);
+    await expect(t1.count(take.id, shop.soda.id)).rejects.toMatchObject({ code: 'UPDATE_SERVER' });
+    expect((await t1.syncNow()).pushed).toBe(0);
   });
 });
