@@ -12,6 +12,8 @@ import type {
   MobileNetwork,
   PaymentRequest,
   RegisterDeviceInput,
+  StockTake,
+  StockTakeSummary,
   TokenPair,
 } from '@duka/shared';
 import type { ApiRequest, RegisteredDevice, TillConnector } from './connector.js';
@@ -77,6 +79,14 @@ export class TillApi {
     signal: AbortSignal,
   ): Promise<PaymentRequest> {
     return this.data({ method: 'POST', path: paymentRequest(id, '/retry'), token, body: input }, signal);
+  }
+  /** The active store's stock-takes (issue 52), newest first. */
+  stockTakes(token: string, query: { status?: StockTakeSummary['status'] }, signal: AbortSignal): Promise<StockTakeSummary[]> {
+    return this.data({ method: 'GET', path: '/inventory/stock-takes', token, query: { ...query, limit: 200 } }, signal);
+  }
+  /** One stock-take with its lines (the products it counts). */
+  stockTake(token: string, id: string, signal: AbortSignal): Promise<StockTake> {
+    return this.data({ method: 'GET', path: `/inventory/stock-takes/${encodeURIComponent(id)}`, token }, signal);
   }
 
   private async data<T>(request: ApiRequest, signal: AbortSignal): Promise<T> {

@@ -39,7 +39,8 @@ export type {
   SellInput,
   StockAdjustInput,
 } from './types.js';
-export type { HeldPayment } from './local/meta.js';
+export type { HeldPayment, TillStockTake } from './local/meta.js';
+export type { TillCount } from './actions/stock-take.js';
 export { PushUnavailableError, type PushUnavailableReason } from './actions/mobile-money.js';
 export type { CustomerSearch, ProductSearch, TransactionQuery } from './reads.js';
 export type { QueuedMutation } from './queue.js';

@@ -39,7 +39,8 @@ export class TillLifecycle {
   readonly actions: ActionCtx;
   /** What the mobile-money actions need besides. */
   readonly payments: MobileMoneyCtx;
-  private readonly auth: AuthSession;
+  /** The session's tokens, for the few actions that ask the server directly (the open stock-takes). */
+  readonly auth: AuthSession;
   private readonly engine: SyncEngine;
   private readonly realtime: RealtimeLink | null;
   private readonly watch: ConnectivityWatch;

@@ -36,11 +36,12 @@ import * as shifts from './actions/shifts.js';
 import { markNotificationRead } from './actions/notifications.js';
 import { sell } from './actions/sale/sell.js';
 import { adjustStock } from './actions/stock.js';
+import { countStock, openStockTakes, type TillCount } from './actions/stock-take.js';
 import type { TillUser } from './auth.js';
 import type { PaymentUpdate, SyncReport, TillConflict, TillEvents } from './events.js';
 import { TillLifecycle, type TillOptions } from './lifecycle.js';
 import type { LocalDb } from './local/db.js';
-import type { HeldPayment } from './local/meta.js';
+import type { HeldPayment, TillStockTake } from './local/meta.js';
 import type { TillPlatform } from './platform.js';
 import { dismissRejected, type QueuedMutation } from './queue.js';
 import * as reads from './reads.js';
@@ -280,6 +281,20 @@ export class Till {
   /** Answers the product's new local level. */
   adjustStock(input: StockAdjustInput): Promise<number> {
     return this.life.guard(() => adjustStock(this.actions, input));
+  }
+  // ── stock-takes (issue 52) ───────────────────────────────────────────────────
+
+  /** The store's open stock-takes: fetched when the server answers and kept, so counting goes on offline. */
+  openStockTakes(): Promise<TillStockTake[]> {
+    return this.life.guard(() => openStockTakes(this.db, this.life.auth));
+  }
+  /**
+   * Count a product in an open stock-take, offline too (queued as `stock_take.count`): scanning is
+   * `count(id, barcode)`, each scan adding 1 (a pack's barcode the pack's units); a typed `qty` is in
+   * the product's unit (2.375 kg). Counts from several tills are summed on the server.
+   */
+  count(stockTakeId: string, productIdOrCode: string, qty?: number): Promise<TillCount> {
+    return this.life.guard(() => countStock(this.actions, stockTakeId, productIdOrCode, qty));
   }
   markNotificationRead(id: string): Promise<void> {
     return this.life.guard(() => markNotificationRead(this.actions, id));

@@ -1,5 +1,5 @@
 /** Typed access to the replica's `meta` key-value table. */
-import type { CreateSaleInput, MobileNetwork, PaymentRequestState } from '@duka/shared';
+import type { CreateSaleInput, MobileNetwork, PaymentRequestState, StockTakeSummary } from '@duka/shared';
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled.js';
 import type { LocalExec } from './db.js';
@@ -48,6 +48,19 @@ export interface MetaValues {
   >;
   /** Mobile-money pushes this till asked for and is not done with, by id (actions/mobile-money.ts). */
   payment_requests: Record<string, HeldPayment>;
+  /** The store's open stock-takes as last fetched, by id, so the till counts offline (actions/stock-take.ts). */
+  stock_takes: Record<string, TillStockTake>;
+}
+
+/** An open stock-take as the till keeps it: enough to tell offline which products it counts. */
+export interface TillStockTake {
+  id: string;
+  scope: StockTakeSummary['scope'];
+  category_id: string | null;
+  note: string | null;
+  opened_at: string;
+  /** The products in its scope, fixed when it was opened. */
+  product_ids: string[];
 }
 
 /**

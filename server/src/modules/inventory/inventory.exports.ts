@@ -10,3 +10,4 @@ export { insertAdjustment, listLowStock } from './services/stock.js';
 export { inventoryRouter } from './inventory.index.js';
 export { productsWithStock } from './inventory.queries.js';
 export { adjustStock } from './services/stock.js';
+export { addStockTakeCounts } from './stock-takes/stock-takes.js';

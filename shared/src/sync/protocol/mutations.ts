@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MoneyInput } from '../../common.js';
 import { CreateExpenseInput } from '../../expenses/expenses.schemas.js';
 import { QtyChange } from '../../inventory/inventory.schemas.js';
+import { StockTakeCountInput } from '../../inventory/stock-takes.schemas.js';
 import { QuantityInput } from '../../inventory/units.js';
 import { NoteTags } from '../../notebook/notebook.schemas.js';
 import { PaymentMethod, SettlementMethod } from '../../payment-methods.js';
@@ -144,6 +145,13 @@ export const NoteUpdatePayload = z.object({
   title: z.string().trim().min(1).max(200).optional(),
   tags: NoteTags.optional(),
 });
+/**
+ * A count the till made of one product in an open stock-take (issue 52): one scan adds 1, a typed
+ * quantity is in the product's unit. `id` is the count's own, made by the till: the server records
+ * each id once, so a replayed push never adds it twice. The device is the pushing one.
+ */
+export const StockTakeCountPayload = StockTakeCountInput.omit({ device_id: true }).extend({ stock_take_id: z.uuid() });
+export type StockTakeCountPayload = z.infer<typeof StockTakeCountPayload>;
 
 /** Every mutation type and its payload schema. */
 export const MUTATION_PAYLOADS = {
@@ -158,6 +166,7 @@ export const MUTATION_PAYLOADS = {
   'notification.read': NotificationReadPayload,
   'shift.open': ShiftOpenPayload,
   'shift.close': ShiftClosePayload,
+  'stock_take.count': StockTakeCountPayload,
 } as const;
 export type MutationType = keyof typeof MUTATION_PAYLOADS;
 export const MutationType = z.enum(Object.keys(MUTATION_PAYLOADS) as [MutationType, ...MutationType[]]);
