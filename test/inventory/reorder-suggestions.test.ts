@@ -46,7 +46,7 @@ describe('reorder suggestions: from 28 days of sales, by supplier, each with its
   beforeAll(async () => {
     t = await createTestApp();
     owner = await registerOwner(t);
-    bakhresa = await newSupplier(t, owner, { name: 'Bakhresa Wholesale', lead_time_days: 5 });
+    bakhresa = await newSupplier(t, owner, { name: 'Bakhresa Wholesale', lead_time_days: 5, phone: '0712 345 678' });
     const azam = await newSupplier(t, owner, { name: 'Azam Distributors' }); // no lead time: 7
     const sukari = await product(owner, { name: 'Sukari 1kg', reorder_point: 5, packs: [{ name: 'Bale', units: 10 }] });
     bale = sukari.packs[0].id;
@@ -176,6 +176,22 @@ describe('reorder suggestions: from 28 days of sales, by supplier, each with its
     const sugar = (await suggestions(owner, '?cover_days=0')).groups[0]!.suggestions.find((s) => s.name === 'Sukari 1kg')!;
     // 2.5 × 5 = 12.5 → 13 needed, 13 − 10 = 3 → one bale.
     expect(sugar).toMatchObject({ needed: 13, suggested: 10, pack: { packs: 1 } });
+  });
+
+  it('counts what sent purchase orders still owe as on order; a draft or a cancelled order does not', async () => {
+    const sugar = async () => (await suggestions(owner)).groups[0]!.suggestions.find((s) => s.name === 'Sukari 1kg')!;
+    const po = (
+      await call(owner, 'POST', '/suppliers/purchase-orders', {
+        supplier_id: bakhresa.id,
+        lines: [{ product_id: ids.sukari, pack_id: bale, qty: 3, unit_cost: 9000 }],
+      })
+    ).data;
+    expect(await sugar()).toMatchObject({ on_order: 0, suggested: 40 });
+    await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/send`);
+    // 48 needed − 10 in stock − 30 on order = 8 → one bale.
+    expect(await sugar()).toMatchObject({ on_order: 30, suggested: 10, pack: { packs: 1 } });
+    await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/cancel`);
+    expect(await sugar()).toMatchObject({ on_order: 0, suggested: 40 });
   });
 
   it("another store by store_id for the owner; staff only their own; another organisation's store 404; bad queries 400", async () => {
