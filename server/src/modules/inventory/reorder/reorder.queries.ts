@@ -2,6 +2,7 @@
 import { SoldStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
+import { keptCounts } from '../../stock-levels/stock-levels.exports.js';
 
 type Window = { orgId: string; storeId: string; from: number; to: number };
 
@@ -20,23 +21,9 @@ export async function soldInWindow(db: Kysely<Database>, w: Window): Promise<Map
     .where('t.created_at', '>', w.from)
     .where('t.created_at', '<=', w.to)
     .groupBy('tl.product_id')
-    .select((eb) => ['tl.product_id', eb.fn.sum<number | string>('tl.qty').as('qty')])
+    .select((eb) => ['tl.product_id', eb.fn.sum<number | string>(keptCounts('tl', 't')).as('qty')])
     .execute();
-  const back = await db
-    .selectFrom('refund_lines as rl')
-    .innerJoin('refunds as r', (j) => j.onRef('r.org_id', '=', 'rl.org_id').onRef('r.id', '=', 'rl.refund_id'))
-    .innerJoin('transactions as t', (j) => j.onRef('t.org_id', '=', 'r.org_id').onRef('t.id', '=', 'r.transaction_id'))
-    .where('t.org_id', '=', w.orgId)
-    .where('t.store_id', '=', w.storeId)
-    .where('t.status', 'in', SoldStatus.options)
-    .where('t.created_at', '>', w.from)
-    .where('t.created_at', '<=', w.to)
-    .groupBy('rl.product_id')
-    .select((eb) => ['rl.product_id', eb.fn.sum<number | string>('rl.qty').as('qty')])
-    .execute();
-  const out = new Map(sold.map((r) => [r.product_id, Number(r.qty)]));
-  for (const r of back) out.set(r.product_id, (out.get(r.product_id) ?? 0) - Number(r.qty));
-  return out;
+  return new Map(sold.map((r) => [r.product_id, Number(r.qty)]));
 }
 
 export type LastSupplier = { supplierId: string; name: string; leadTimeDays: number | null };
