@@ -3,9 +3,10 @@
  * was before issue 51, built from git: previous-till.ts) keeps working against today's server; a
  * current till whose server answers version 1 refuses a sale that needs version 2 (a decimal
  * quantity, a pack, a scale label) with a clear error while a whole-unit sale goes through, and
- * holds such a sale it queued before it heard the server is older, until the server speaks 2.
+ * holds such a sale it queued before it heard the server is older, until the server speaks 2. A load
+ * balancer's own 502 (no version header) while a server restarts does not make the server older.
  */
-import { PROTOCOL_HEADER } from '@duka/shared';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@duka/shared';
 import { describe, expect, it } from 'vitest';
 import { type HeldForServer, TillError } from '@duka/client-sdk';
 import { type Harness, seedShop, serverView, signIn, tillServer } from './harness.js';
@@ -134,5 +135,37 @@ describe('till: the sync protocol version, old tills and old servers', () => {
     expect(await t.syncNow()).toMatchObject({ pushed: 1 });
     expect(t.status()).toMatchObject({ pending: 0, heldForServer: 0, serverProtocol: 3 });
     expect(await view.stock(sugar.id)).toBe(9.5);
+  });
+  it("a load balancer's own 502 while a server restarts, without the version header, leaves the till's server at its version: a split sale still sells", async () => {
+    const { h } = server;
+    const shop = await seedShop(h);
+    const balancer = { down: false };
+    const fetch = async (input: string, init?: RequestInit) =>
+      balancer.down
+        ? new Response('<html><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>', {
+            status: 502,
+            headers: { 'content-type': 'text/html' },
+          })
+        : h.net.fetch(input, init);
+    const t = await server.till({ fetch });
+    await signIn(t, shop);
+    await t.syncNow();
+    expect(t.status().serverProtocol).toBe(PROTOCOL_VERSION);
+    await t.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' });
+    balancer.down = true;
+    await t.syncNow().catch(() => undefined);
+    expect(t.status()).toMatchObject({ pending: 1, serverProtocol: PROTOCOL_VERSION });
+    const split = await t.sell({
+      lines: [{ product_id: shop.unga.id, qty: 5 }],
+      payments: [
+        { method: 'Cash', amount: 2500 },
+        { method: 'Bank', amount: 10_000, reference: 'CRDB-5521' },
+      ],
+    });
+    expect(split.total).toBe(12_500);
+    balancer.down = false;
+    expect(await t.syncNow()).toMatchObject({ pushed: 2 });
+    const view = await serverView(h, shop);
+    expect([await view.stock(shop.soda.id), await view.stock(shop.unga.id)]).toEqual([39, 25]);
   });
 });

@@ -25,8 +25,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** This request's timeout instead of the client's. */
   timeoutMs?: number;
-  /** Told every answer's headers (a refusal's too): the sync protocol reads the server's version from them. */
-  onHeaders?: (headers: Headers) => void;
+  /** Told every answer's headers and status (a refusal's too): the sync protocol reads the server's version from them. */
+  onHeaders?: (headers: Headers, status: number) => void;
 }
 
 export class HttpClient {
@@ -71,7 +71,7 @@ export class HttpClient {
     } catch {
       body = text;
     }
-    o.onHeaders?.(res.headers);
+    o.onHeaders?.(res.headers, res.status);
     if (!res.ok) throw toApiError(res.status, body, res.headers.get('retry-after'));
     const env = body as { data?: T; meta?: M } | null;
     return { data: env?.data as T, meta: env?.meta as M };

@@ -18,9 +18,16 @@ export class HttpConnector implements TillConnector {
   private readonly http: HttpClient;
   private readonly probeTimeoutMs: number;
   private heard: number | undefined;
-  /** The server's version from a sync answer's header; none: a version-1 server, older than the header. */
-  private readonly hear = (headers: Headers) => {
-    const v = Number(headers.get(PROTOCOL_HEADER) ?? 1);
+  /**
+   * The server's version from a sync answer's header; none on a successful answer: a version-1
+   * server, older than the header. A refusal without it says nothing: a load balancer's or proxy's
+   * own 502 while a server restarts has no header either, and must not make the till think its
+   * server went back to version 1 (it then refused split tender until the next sync).
+   */
+  private readonly hear = (headers: Headers, status: number) => {
+    const said = headers.get(PROTOCOL_HEADER);
+    if (said === null && (status < 200 || status >= 300)) return;
+    const v = Number(said ?? 1);
     if (Number.isInteger(v) && v > 0) this.heard = v;
   };
 
