@@ -89,6 +89,8 @@ function CountTake({ till, version, take, onBack }: { till: Till; version: numbe
     const total = quantityText(c.till_total, c.unit);
     setNotice({ text: t('count.added', { name: c.name, qty: quantityText(c.qty, c.unit), total }), error: false });
     setTick((n) => n + 1);
+    // Back to the scan field, so the next scan is not typed into a row's quantity.
+    field.current?.focus();
   };
   const failed = (e: unknown) => setNotice({ text: errorText(e), error: true });
   const count = (productId: string, qty: number) => void till.count(take.id, productId, qty).then(counted, failed);
