@@ -36,7 +36,7 @@ import * as shifts from './actions/shifts.js';
 import { markNotificationRead } from './actions/notifications.js';
 import { sell } from './actions/sale/sell.js';
 import { adjustStock } from './actions/stock.js';
-import { countStock, openStockTakes, type TillCount } from './actions/stock-take.js';
+import { countStock, openStockTakes, type TillCount, tillStockTakeTotals } from './actions/stock-take.js';
 import type { TillUser } from './auth.js';
 import type { PaymentUpdate, SyncReport, TillConflict, TillEvents } from './events.js';
 import { TillLifecycle, type TillOptions } from './lifecycle.js';
@@ -295,6 +295,10 @@ export class Till {
    */
   count(stockTakeId: string, productIdOrCode: string, qty?: number): Promise<TillCount> {
     return this.life.guard(() => countStock(this.actions, stockTakeId, productIdOrCode, qty));
+  }
+  /** What this till has counted in a stock-take so far, per product id in the product's unit, offline too (queued and sent counts). */
+  stockTakeTotals(stockTakeId: string): Promise<Record<string, number>> {
+    return this.life.guard(() => tillStockTakeTotals(this.db, stockTakeId));
   }
   markNotificationRead(id: string): Promise<void> {
     return this.life.guard(() => markNotificationRead(this.actions, id));

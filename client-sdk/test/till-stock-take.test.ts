@@ -57,6 +57,9 @@ describe('till: counting a stock-take offline', () => {
     for (let i = 1; i <= 3; i++) expect((await t1.count(take.id, '6161100000017')).till_total).toBe(i);
     expect(await t2.count(take.id, shop.soda.id, 7)).toMatchObject({ qty: 7, till_total: 7, name: 'Soda 500ml' });
     expect(await t1.count(take.id, 'MCHELE-KG', 2.375)).toMatchObject({ qty: 2.375, unit: 'kg', till_total: 2.375 });
+    // Each till's running counts per product, offline (what a counting screen shows, after a reload too).
+    expect(await t1.stockTakeTotals(take.id)).toEqual({ [shop.soda.id]: 3, [rice.id]: 2.375 });
+    expect(await t2.stockTakeTotals(take.id)).toEqual({ [shop.soda.id]: 7 });
     // A third till (the server) sells meanwhile: 2 sodas and 0.5 kg of rice, before any count arrives.
     await call(shop, 'POST', '/pos/sale', {
       lines: [
@@ -69,6 +72,8 @@ describe('till: counting a stock-take offline', () => {
     expect((await t1.syncNow()).pushed).toBe(4);
     expect((await t2.syncNow()).pushed).toBe(1);
     expect([await t1.rejected(), await t2.rejected()]).toEqual([[], []]);
+    // Sent counts still count on the till that made them.
+    expect(await t1.stockTakeTotals(take.id)).toEqual({ [shop.soda.id]: 3, [rice.id]: 2.375 });
     // After the counts arrived, a sale is not taken as missing: expected stays the level then.
     await call(shop, 'POST', '/pos/sale', { lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' });
 
@@ -102,6 +107,8 @@ describe('till: counting a stock-take offline', () => {
     await expect(t1.count(take.id, '0000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND', field: 'product' });
     // An empty shelf is a count.
     expect(await t1.count(take.id, shop.soda.id, 0)).toMatchObject({ qty: 0, till_total: 0 });
+    // Refused counts are not in the till's totals: the empty shelf is.
+    expect(await t1.stockTakeTotals(take.id)).toEqual({ [shop.soda.id]: 0 });
     h.net.offline = false;
     expect((await t1.syncNow()).pushed).toBe(1);
     expect(line(await review(shop, take.id), shop.soda.id)).toMatchObject({ counted: 0, variance: -40 });

@@ -5,6 +5,7 @@
  */
 import { EAT } from '@duka/shared';
 import { enAccount, swAccount } from './i18n-account.js';
+import { enCount, swCount } from './i18n-count.js';
 import { enDay, swDay } from './i18n-day.js';
 import { enMobile, swMobile } from './i18n-mobile.js';
 import { enShift, swShift } from './i18n-shift.js';
@@ -178,6 +179,7 @@ const en = {
   ...enUnits,
   ...enRefund,
   ...enRx,
+  ...enCount,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -346,6 +348,7 @@ const sw: Record<MessageKey, string> = {
   ...swUnits,
   ...swRefund,
   ...swRx,
+  ...swCount,
 };
 
 export type Lang = 'en' | 'sw';

@@ -95,26 +95,42 @@ export async function countStock(ctx: ActionCtx, stockTakeId: string, productIdO
       counted_at: new Date(now).toISOString(),
     };
     await enqueue(trx, 'stock_take.count', payload, now);
-    const total = await tillCounts(trx, take.id, product.id);
+    const total = (await tillCounts(trx, take.id, product.id)).get(product.id) ?? 0;
     return { ...payload, counted_at: payload.counted_at!, name: product.name, unit, till_total: fromCount(total, unit) };
   });
   ctx.queued();
   return counted;
 }
 
-/** This till's counts of a product in a stock-take (its queued and sent ones, not refused ones), in counts. */
-async function tillCounts(db: LocalExec, takeId: string, productId: string): Promise<number> {
+/**
+ * What this till has counted in a stock-take, per product id, in each product's unit (its queued
+ * and sent counts, not refused ones): the running counts a counting screen shows, offline too and
+ * after a reload. The other tills' counts are summed on the server.
+ */
+export async function tillStockTakeTotals(db: LocalExec, takeId: string): Promise<Record<string, number>> {
+  const totals: Record<string, number> = {};
+  for (const [productId, count] of await tillCounts(db, takeId)) {
+    const unit = (await reads.productById(db, productId))?.unit ?? 'piece';
+    totals[productId] = fromCount(count, unit);
+  }
+  return totals;
+}
+
+/** This till's counts in a stock-take (its queued and sent ones, not refused ones), per product id, in counts. */
+async function tillCounts(db: LocalExec, takeId: string, productId?: string): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('queue')
     .select('payload')
     .where('type', '=', 'stock_take.count')
     .where('state', '!=', 'rejected')
     .execute();
-  const unit = (await reads.productById(db, productId))?.unit ?? 'piece';
-  let total = 0;
+  const units = new Map<string, Unit>();
+  const totals = new Map<string, number>();
   for (const r of rows) {
     const p = JSON.parse(r.payload) as StockTakeCountPayload;
-    if (p.stock_take_id === takeId && p.product_id === productId) total += toCount(p.qty, unit);
+    if (p.stock_take_id !== takeId || (productId !== undefined && p.product_id !== productId)) continue;
+    if (!units.has(p.product_id)) units.set(p.product_id, (await reads.productById(db, p.product_id))?.unit ?? 'piece');
+    totals.set(p.product_id, (totals.get(p.product_id) ?? 0) + toCount(p.qty, units.get(p.product_id)!));
   }
-  return total;
+  return totals;
 }

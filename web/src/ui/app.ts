@@ -28,6 +28,7 @@ import { Sales } from './sales.js';
 import { ShiftView } from './shift.js';
 import { offlineNotice, SignIn } from './sign-in.js';
 import { StatusBar } from './status-bar.js';
+import { StockCount } from './stock-count.js';
 
 export function App() {
   useSignal(lang);
@@ -70,8 +71,8 @@ function TillApp({ till }: { till: Till }) {
   return html`<${Main} till=${till} user=${user} onSignedOut=${signedOut} onSignIn=${() => setSigningIn(true)} />`;
 }
 
-type View = 'sell' | 'shift' | 'sales' | 'customers' | 'conflicts';
-const VIEWS: View[] = ['sell', 'shift', 'sales', 'customers', 'conflicts'];
+type View = 'sell' | 'shift' | 'sales' | 'customers' | 'count' | 'conflicts';
+const VIEWS: View[] = ['sell', 'shift', 'sales', 'customers', 'count', 'conflicts'];
 
 function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUser; onSignedOut: () => void; onSignIn: () => void }) {
   const status = useTillStatus(till);
@@ -168,7 +169,9 @@ function Main({ till, user, onSignedOut, onSignIn }: { till: Till; user: TillUse
                 ? html`<${Sales} till=${till} user=${user} version=${version} onChanged=${bump} onView=${setReceipt} />`
                 : view === 'customers'
                   ? html`<${Customers} till=${till} version=${version} onChanged=${bump} />`
-                  : html`<${Problems} till=${till} version=${version} onChanged=${bump} onView=${setReceipt} />`
+                  : view === 'count'
+                    ? html`<${StockCount} till=${till} version=${version} />`
+                    : html`<${Problems} till=${till} version=${version} onChanged=${bump} onView=${setReceipt} />`
         }
       </div>
       <${StatusBar} status=${status} conflicts=${conflicts} onConflicts=${() => setView('conflicts')} onSignIn=${onSignIn} />
