@@ -46,7 +46,9 @@ const openOrders = (ctx: AuthedContext) =>
 const lastStockTakes = (ctx: AuthedContext) =>
   unlessForbidden(async () => {
     const takes = (await listStockTakes(ctx, { limit: 50 })).filter((t) => t.status !== 'cancelled').slice(0, STOCK_TAKES_NAMED);
-    const latest = takes[0] ? await getStockTake(ctx, takes[0].id) : null;
+    const review = takes[0] ? await getStockTake(ctx, takes[0].id) : null;
+    // Only the lines the count found over or short go to the gateway: a whole-shop count has a line per product.
+    const latest = review && { ...review, lines: review.lines.filter((l) => l.variance !== null && l.variance !== 0) };
     return { time_zone: await orgTimezone(ctx.db, requireStore(ctx).orgId), stock_takes: takes, latest };
   });
 
