@@ -71,6 +71,29 @@ describe('the companion agent over MCP', () => {
     expect(res.isError).toBe(true);
     expect(json(res)).toMatchObject({ status: 'forbidden', http_status: 403 });
     expect(json(res).data).toBeUndefined();
+    // Issue 52: purchase orders need the suppliers permission, stock-takes the stock one.
+    for (const name of ['listPurchaseOrders', 'listStockTakes']) {
+      const refused = await client.callTool({ name, arguments: {} });
+      expect(refused.isError, name).toBe(true);
+      expect(json(refused), name).toMatchObject({ status: 'forbidden', http_status: 403 });
+    }
+  });
+
+  it('offers what to order, the purchase orders and the stock-takes as read-only tools (issue 52)', async () => {
+    const client = await connect(owner.token);
+    const { tools } = await client.listTools();
+    for (const name of ['listReorderSuggestions', 'listPurchaseOrders', 'getPurchaseOrder', 'listStockTakes', 'getStockTake'])
+      expect(tools.find((t) => t.name === name)?.annotations, name).toMatchObject({ readOnlyHint: true });
+    // Sugar: 40 in, 3 sold, reorder point 5: not to be ordered; the suggestions come from the API as they are.
+    const res = await client.callTool({ name: 'listReorderSuggestions', arguments: { cover_days: 14 } });
+    expect(res.isError).toBe(false);
+    expect(json(res)).toMatchObject({
+      tool: 'listReorderSuggestions',
+      status: 'ok',
+      data: { store_id: owner.storeId, window_days: 28, cover_days: 14, groups: [] },
+    });
+    const takes = await client.callTool({ name: 'listStockTakes', arguments: {} });
+    expect(json(takes)).toMatchObject({ status: 'ok', data: [] });
   });
 
   it('proposes a write, runs it only through confirm_action, once, and only for the user it was offered to', async () => {

@@ -3,6 +3,7 @@
  * in English and Swahili, answered with the shop's exact figures; a price change proposed, then
  * made once on confirmation; a cashier refused the owner's figures.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addCustomer,
@@ -141,6 +142,111 @@ describe('the companion agent without a model: the built-in planner', () => {
     );
     expect((await ask(shop, 'Bidhaa zipi zinaisha?')).answer).toBe(
       'Bidhaa 1 zinakaribia kuisha:\n- Sukari: zimebaki 1.5 kg (agiza upya ikifika 1.5 kg)',
+    );
+  });
+
+  it('answers what to order, the orders still owed and the last stock-take as the server does, in both languages (issue 52)', async () => {
+    // The shop of the server's test (test/ai/ai.test.ts), the same answers word for word: sugar sold 28 in the window
+    // from a 5-day supplier, one bale on order; rice by the kg partly received; salt under its reorder point.
+    const shop = await registerOwner(api.t);
+    const call = async (s: { token: string }, method: string, path: string, body?: unknown) => {
+      const res = await api.t.request(method, path, { token: s.token, body });
+      expect(res.status, res.text).toBe(200);
+      return res.body.data;
+    };
+    const supplier = await call(shop, 'POST', '/suppliers', { name: 'Bakhresa Wholesale', lead_time_days: 5, phone: '0712 345 678' });
+    const product = (body: Record<string, unknown>) => call(shop, 'POST', '/inventory/products', { stock: 0, ...body });
+    const sukari = await product({
+      name: 'Sukari 1kg',
+      selling_price: 1500,
+      cost_price: 1000,
+      reorder_point: 5,
+      packs: [{ name: 'Bale', units: 10 }],
+    });
+    const mchele = await product({ name: 'Mchele', unit: 'kg', selling_price: 3000, cost_price: 2000, reorder_point: 2 });
+    await product({ name: 'Chumvi', selling_price: 500, cost_price: 300, stock: 3, reorder_point: 10 });
+    await call(shop, 'POST', `/suppliers/${supplier.id}/deliveries`, {
+      status: 'delivered',
+      lines: [
+        { product_id: sukari.id, qty: 30, unit_cost: 1000 },
+        { product_id: mchele.id, qty: 10, unit_cost: 2000 },
+      ],
+    });
+    await sell(api, shop, [
+      [sukari.id, 28],
+      [mchele.id, 7],
+    ]);
+    const po = await call(shop, 'POST', '/suppliers/purchase-orders', {
+      supplier_id: supplier.id,
+      lines: [
+        { product_id: sukari.id, pack_id: sukari.packs[0].id, qty: 1, unit_cost: 10000 },
+        { product_id: mchele.id, qty: 4, unit_cost: 2000 },
+      ],
+    });
+    await call(shop, 'POST', `/suppliers/purchase-orders/${po.id}/send`);
+    await call(shop, 'POST', `/suppliers/purchase-orders/${po.id}/receive`, { lines: [{ product_id: mchele.id, qty: 1 }] });
+
+    const order = await ask(shop, 'What should I order?');
+    expect(order.answer).toBe(
+      [
+        'Order 2 products (sales of the last 28 days, 14 days of cover):',
+        'Bakhresa Wholesale (lead time 5 days):',
+        '- Sukari 1kg: 1 × Bale (10); 2 in stock, 10 on order, 2 days left',
+        'Supplier unknown (lead time 7 days):',
+        '- Chumvi: 7; 3 in stock',
+      ].join('\n'),
+    );
+    expect(order.tool_calls).toEqual([{ name: 'listReorderSuggestions', arguments: {}, status: 'ok', ms: expect.any(Number) }]);
+    expect((await ask(shop, 'Nini niagize?')).answer).toMatch(/^Agiza bidhaa 2 \(mauzo ya siku 28 zilizopita, akiba ya siku 14\):\n/);
+
+    const owed = await ask(shop, 'Which orders are still owed?');
+    expect(owed.answer).toBe(
+      `1 purchase order is waiting for delivery:\n- ${po.reference}, Bakhresa Wholesale (partly received): still owed 1 × Bale Sukari 1kg, 3 kg Mchele`,
+    );
+    expect(owed.tool_calls.map((c: any) => [c.name, c.arguments])).toEqual([
+      ['listPurchaseOrders', { status: 'sent', page_size: 100 }],
+      ['listPurchaseOrders', { status: 'partly_received', page_size: 100 }],
+    ]);
+    expect((await ask(shop, 'Oda zipi bado hazijafika?')).answer).toBe(
+      `Oda 1 zinasubiri mzigo:\n- ${po.reference}, Bakhresa Wholesale (imepokelewa sehemu): bado 1 × Bale Sukari 1kg, 3 kg Mchele`,
+    );
+
+    const take = await call(shop, 'POST', '/inventory/stock-takes', { scope: 'products', product_ids: [sukari.id, mchele.id] });
+    await call(shop, 'POST', `/inventory/stock-takes/${take.id}/counts`, {
+      counts: [
+        { id: randomUUID(), product_id: sukari.id, qty: 0 },
+        { id: randomUUID(), product_id: mchele.id, qty: 4.5 },
+      ],
+    });
+    await call(shop, 'POST', `/inventory/stock-takes/${take.id}/apply`, { uncounted: 'leave' });
+    const day = new Date(api.t.clock.now() + 3 * 3_600_000).toISOString().slice(0, 10); // Dar es Salaam, UTC+3
+    const counted = await ask(shop, 'Last stock count variance');
+    expect(counted.answer).toBe(
+      [
+        'The last stock-take:',
+        `- ${day}, applied: 2 of 2 products counted, 1 over, 1 short, variance TZS -1,000 at cost`,
+        `Differences in the latest (${day}):`,
+        '- Sukari 1kg: 2 short (TZS -2,000)',
+        '- Mchele: 0.5 kg over (TZS 1,000)',
+      ].join('\n'),
+    );
+    expect(counted.tool_calls.map((c: any) => [c.name, c.arguments])).toEqual([
+      ['listStockTakes', { limit: 50 }],
+      ['getStockTake', { id: take.id }],
+    ]);
+    expect((await ask(shop, 'Hesabu ya stoku ya mwisho ni tofauti gani?')).answer).toMatch(
+      /^Hesabu ya mwisho ya stoku:\n.*\n- Sukari 1kg: pungufu 2 \(TZS -2,000\)\n- Mchele: ziada 0\.5 kg \(TZS 1,000\)$/s,
+    );
+
+    // A cashier without the suppliers and stock permissions: the API's 403, worded as a refusal with no figure.
+    const staff = await createStaff(api.t, shop);
+    const refusedOrders = await ask(staff, 'Which orders are still owed?');
+    expect(refusedOrders.answer).toBe(
+      "You are not allowed to see the purchase orders: the shop's records allow this to the owner, or to staff with that permission, only.",
+    );
+    expect(refusedOrders.tool_calls[0].status).toBe('forbidden');
+    expect((await ask(staff, 'Hesabu ya stoku ya mwisho?')).answer).toBe(
+      'Huna ruhusa ya kuona hesabu za stoku: ni kwa mmiliki wa duka au anayeruhusiwa tu.',
     );
   });
 

@@ -32,6 +32,13 @@ describe("the tool catalogue from the API's OpenAPI document", () => {
       body: { qty_change: 2, reason: 'r' },
     });
     expect(tools.get('listCustomersOwing')!.queryParams).toEqual(['overdue']);
+    // Issue 52: what to order, the purchase orders and the stock-takes, read-only.
+    expect(tools.get('listReorderSuggestions')).toMatchObject({ kind: 'read', method: 'get', path: '/inventory/reorder-suggestions' });
+    expect(tools.get('listReorderSuggestions')!.queryParams).toEqual(['store_id', 'cover_days']);
+    expect(tools.get('listPurchaseOrders')).toMatchObject({ kind: 'read', method: 'get', path: '/suppliers/purchase-orders' });
+    expect(tools.get('listPurchaseOrders')!.queryParams).toEqual(expect.arrayContaining(['status', 'page_size']));
+    expect(tools.get('listStockTakes')).toMatchObject({ kind: 'read', path: '/inventory/stock-takes', queryParams: ['status', 'limit'] });
+    expect(tools.get('getStockTake')).toMatchObject({ kind: 'read', path: '/inventory/stock-takes/{id}', pathParams: ['id'] });
   });
 
   it('becomes a tool by one line: a new allowlist entry is found by its operationId', async () => {

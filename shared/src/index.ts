@@ -64,6 +64,7 @@ export * from './ai/agent-state.schemas.js';
 export * from './ai/language.js';
 export * from './ai/planner.js';
 export * from './ai/product-answer.js';
+export * from './ai/stock-answers.js';
 export * from './pharmacy/pharmacy.schemas.js';
 export * from './pharmacy/pharmacy-rules.schemas.js';
 export * from './pharmacy/batch-rules.js';

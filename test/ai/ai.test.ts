@@ -1,8 +1,10 @@
 import { AiConversation, AiConversationList, AiSuggestions, AiUsage, Envelope, PageMeta } from '@duka/shared';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, registerOwner, type Session } from '../setup/factories.js';
+import { newSupplier } from '../setup/suppliers-factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
 const DAY = 86_400_000;
@@ -140,10 +142,145 @@ describe('AI assistant without a gateway key: answers from the shop’s own reco
     );
   });
 
+  it('what to order, the orders still owed and the last stock-take, by the REST services; staff without the permission refused', async () => {
+    // A shop of its own (the same clock, nothing moved): sugar sold 28 (1 a day over the 28-day window) from
+    // a supplier with a 5-day lead time, rice by the kg, salt under its reorder point from no known supplier.
+    const shop = await registerOwner(t);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await t.request(method, path, { token: shop.token, body });
+      expect(res.status, res.text).toBe(200);
+      return res.body.data;
+    };
+    const supplier = await newSupplier(t, shop, { name: 'Bakhresa Wholesale', lead_time_days: 5, phone: '0712 345 678' });
+    const sukari = await h.product(shop, {
+      name: 'Sukari 1kg',
+      selling_price: 1500,
+      cost_price: 1000,
+      stock: 0,
+      reorder_point: 5,
+      packs: [{ name: 'Bale', units: 10 }],
+    });
+    const mchele = await h.product(shop, { name: 'Mchele', unit: 'kg', selling_price: 3000, cost_price: 2000, stock: 0, reorder_point: 2 });
+    await h.product(shop, { name: 'Chumvi', selling_price: 500, cost_price: 300, stock: 3, reorder_point: 10 });
+    await call('POST', `/suppliers/${supplier.id}/deliveries`, {
+      status: 'delivered',
+      lines: [
+        { product_id: sukari.id, qty: 30, unit_cost: 1000 },
+        { product_id: mchele.id, qty: 10, unit_cost: 2000 },
+      ],
+    });
+    await h.sell(shop, {
+      lines: [
+        { product_id: sukari.id, qty: 28 },
+        { product_id: mchele.id, qty: 7 },
+      ],
+      payment_method: 'Cash',
+    });
+    // One bale of sugar and 4 kg of rice ordered and sent; 1 kg of rice came. A draft is not waiting for anything.
+    const bale = (await call('GET', `/inventory/products/${sukari.id}`)).packs[0].id;
+    const po = await call('POST', '/suppliers/purchase-orders', {
+      supplier_id: supplier.id,
+      lines: [
+        { product_id: sukari.id, pack_id: bale, qty: 1, unit_cost: 10000 },
+        { product_id: mchele.id, qty: 4, unit_cost: 2000 },
+      ],
+    });
+    await call('POST', `/suppliers/purchase-orders/${po.id}/send`);
+    await call('POST', `/suppliers/purchase-orders/${po.id}/receive`, { lines: [{ product_id: mchele.id, qty: 1 }] });
+    await call('POST', '/suppliers/purchase-orders', {
+      supplier_id: supplier.id,
+      lines: [{ product_id: mchele.id, qty: 9, unit_cost: 2000 }],
+    });
+
+    // Sugar: 1 a day × (5 + 14) = 19 needed − 2 in stock − 10 on order = 7 → one bale of 10. Rice (4 kg, 3 kg on
+    // order) lasts 16 days: not suggested. Salt: its reorder point 10 − 3 = 7.
+    expect(await h.ask(shop, 'What should I order?')).toBe(
+      [
+        'Order 2 products (sales of the last 28 days, 14 days of cover):',
+        'Bakhresa Wholesale (lead time 5 days):',
+        '- Sukari 1kg: 1 × Bale (10); 2 in stock, 10 on order, 2 days left',
+        'Supplier unknown (lead time 7 days):',
+        '- Chumvi: 7; 3 in stock',
+      ].join('\n'),
+    );
+    expect(await h.ask(shop, 'Nini niagize?')).toBe(
+      [
+        'Agiza bidhaa 2 (mauzo ya siku 28 zilizopita, akiba ya siku 14):',
+        'Bakhresa Wholesale (huleta baada ya siku 5):',
+        '- Sukari 1kg: Bale 1 (10); stoku 2, zimeagizwa 10, zinatosha siku 2',
+        'Msambazaji hajulikani (huleta baada ya siku 7):',
+        '- Chumvi: 7; stoku 3',
+      ].join('\n'),
+    );
+    expect(await h.ask(shop, 'Which orders are still owed?')).toBe(
+      `1 purchase order is waiting for delivery:\n- ${po.reference}, Bakhresa Wholesale (partly received): still owed 1 × Bale Sukari 1kg, 3 kg Mchele`,
+    );
+    expect(await h.ask(shop, 'Oda zipi bado hazijafika?')).toBe(
+      `Oda 1 zinasubiri mzigo:\n- ${po.reference}, Bakhresa Wholesale (imepokelewa sehemu): bado 1 × Bale Sukari 1kg, 3 kg Mchele`,
+    );
+
+    expect(await h.ask(shop, 'Last stock count variance')).toBe('No stock-take has been made in this store yet.');
+    // A count: sugar 0 of 2 (2 short at TZS 1,000), rice 4.5 kg of 4 (0.5 kg over at TZS 2,000); applied. A later one cancelled.
+    const take = await call('POST', '/inventory/stock-takes', { scope: 'products', product_ids: [sukari.id, mchele.id] });
+    await call('POST', `/inventory/stock-takes/${take.id}/counts`, {
+      counts: [
+        { id: randomUUID(), product_id: sukari.id, qty: 0 },
+        { id: randomUUID(), product_id: mchele.id, qty: 4.5 },
+      ],
+    });
+    await call('POST', `/inventory/stock-takes/${take.id}/apply`, { uncounted: 'leave' });
+    const dropped = await call('POST', '/inventory/stock-takes', { scope: 'products', product_ids: [mchele.id] });
+    await call('POST', `/inventory/stock-takes/${dropped.id}/cancel`);
+    expect(await h.ask(shop, 'Last stock count variance')).toBe(
+      [
+        'The last stock-take:',
+        `- ${today}, applied: 2 of 2 products counted, 1 over, 1 short, variance TZS -1,000 at cost`,
+        `Differences in the latest (${today}):`,
+        '- Sukari 1kg: 2 short (TZS -2,000)',
+        '- Mchele: 0.5 kg over (TZS 1,000)',
+      ].join('\n'),
+    );
+    expect(await h.ask(shop, 'Hesabu ya stoku ya mwisho ni tofauti gani?')).toBe(
+      [
+        'Hesabu ya mwisho ya stoku:',
+        `- ${today}, imekamilika: bidhaa 2 kati ya 2 zimehesabiwa, 1 zimezidi, 1 zimepungua, tofauti TZS -1,000 kwa bei ya kununulia`,
+        `Tofauti katika hesabu ya mwisho (${today}):`,
+        '- Sukari 1kg: pungufu 2 (TZS -2,000)',
+        '- Mchele: ziada 0.5 kg (TZS 1,000)',
+      ].join('\n'),
+    );
+
+    // Staff without the suppliers and stock permissions are refused those two, with no figure; the
+    // suggestions are any member's of the store (as the route's). Another shop sees none of it.
+    const staff = await createStaff(t, shop);
+    expect(await h.ask(staff, 'Which orders are still owed?')).toBe(
+      'Only the shop owner or staff allowed to manage suppliers can see the purchase orders.',
+    );
+    expect(await h.ask(staff, 'Last stock count variance')).toBe(
+      'Only the shop owner or staff allowed to adjust stock can see the stock-takes.',
+    );
+    // After the count, sugar is at 0: 19 − 0 − 10 on order = 9 → still one bale.
+    expect(await h.ask(staff, 'What should I order?')).toBe(
+      [
+        'Order 2 products (sales of the last 28 days, 14 days of cover):',
+        'Bakhresa Wholesale (lead time 5 days):',
+        '- Sukari 1kg: 1 × Bale (10); 0 in stock, 10 on order, 0 days left',
+        'Supplier unknown (lead time 7 days):',
+        '- Chumvi: 7; 3 in stock',
+      ].join('\n'),
+    );
+    const other = await registerOwner(t);
+    expect(await h.ask(other, 'Which orders are still owed?')).toBe('No purchase order is waiting for delivery.');
+    expect(await h.ask(other, 'Last stock count variance')).toBe('No stock-take has been made in this store yet.');
+    expect(await h.ask(other, 'What should I order?')).toBe(
+      "Nothing to order: no product is at its reorder point or runs out within its supplier's lead time (sales of the last 28 days).",
+    );
+  });
+
   it('lists what it can answer when the question is not understood', async () => {
     const en = await h.ask(owner, 'hello there');
     expect(en.split('\n')[0]).toBe("I answer from your shop's own records. Ask me about:");
-    expect(en.split('\n')).toHaveLength(5);
+    expect(en.split('\n')).toHaveLength(8);
     expect((await h.ask(owner, 'Habari, unaweza kunisaidia?')).split('\n')[0]).toBe(
       'Ninajibu kutokana na kumbukumbu za duka lako. Niulize kuhusu:',
     );
@@ -396,7 +533,10 @@ describe('AI assistant with a gateway key: an OpenAI-compatible chat API with th
     expect(first.body.tools.map((x: { type: string; function: { name: string } }) => `${x.type}:${x.function.name}`).sort()).toEqual([
       'function:get_customer_debts',
       'function:get_low_stock',
+      'function:get_open_purchase_orders',
+      'function:get_reorder_suggestions',
       'function:get_sales_today',
+      'function:get_stock_takes',
       'function:get_top_products',
     ]);
     expect(second.authorization).toBe(`Bearer ${KEY}`);

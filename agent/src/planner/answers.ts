@@ -6,32 +6,16 @@
  */
 import { type AiIntent, type AiPeriod, type AiPlan, formatTzs, periodRange, productAnswer, productsNamed, toCents } from '@duka/shared';
 import type { Language } from '../schemas.js';
-import type { ToolOutcome } from '../tools/runner.js';
+import { type AnswerContext, data } from './answer-context.js';
+import { purchaseOrders, reorder, stockTakes } from './stock-answers.js';
 
-export interface AnswerContext {
-  lang: Language;
-  today: string;
-  call(name: string, args: Record<string, unknown>): Promise<ToolOutcome | null>;
-}
-
-/** Thrown when a tool did not answer with data: the planner words it (refused, failed, budget). */
-export class NoData extends Error {
-  constructor(readonly outcome: ToolOutcome | null) {
-    super('no data');
-  }
-}
+export { type AnswerContext, NoData } from './answer-context.js';
 
 const tzs = (v: number) => formatTzs(toCents(v));
 const n = (v: number) => v.toLocaleString('en-US');
 /** A quantity in its product's unit: `22` pieces, `0.5 kg` (the API answers `unit` beside each). */
 const q = (v: number, unit?: string) => (unit === undefined || unit === 'piece' ? n(v) : `${n(v)} ${unit}`);
 const LIST_MAX = 10;
-
-async function data(ctx: AnswerContext, name: string, args: Record<string, unknown> = {}): Promise<any> {
-  const out = await ctx.call(name, args);
-  if (!out || out.record.status !== 'ok') throw new NoData(out);
-  return out.data;
-}
 
 const PERIOD_WORDS: Record<AiPeriod, [string, string]> = {
   today: ['today', 'ya leo'],
@@ -154,6 +138,9 @@ export const INTENT_ANSWERS: Record<Exclude<AiIntent, 'price_change'>, (ctx: Ans
   sales,
   top_products: top,
   low_stock: lowStock,
+  reorder,
+  purchase_orders: purchaseOrders,
+  stock_takes: stockTakes,
   product,
   debts,
   overdue,

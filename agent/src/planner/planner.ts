@@ -21,6 +21,9 @@ const HELP: Record<Language, string> = {
     '- the stock and price of a product ("How many sugar 1 kg do I have?")',
     '- who owes you money, and how much ("Who owes me more than 50,000?")',
     '- overdue credit ("Which tabs are overdue?")',
+    '- what to order, by supplier ("What should I order?")',
+    '- purchase orders still owed by suppliers ("Which orders are still owed?")',
+    '- the last stock-takes and their variance ("Last stock count variance")',
     '- expenses this month, and the cash flow ("What is my cash flow this month?")',
     '- a new price, done when you confirm ("Put sugar 1 kg at 3,200")',
   ].join('\n'),
@@ -32,6 +35,9 @@ const HELP: Record<Language, string> = {
     '- stoku na bei ya bidhaa ("Bei ya sukari 1 kg ni kiasi gani?")',
     '- nani anadaiwa na kiasi gani ("Nani anadaiwa zaidi ya 50,000?")',
     '- madeni yaliyochelewa ("Madeni gani yamechelewa?")',
+    '- cha kuagiza, kwa kila msambazaji ("Nini niagize?")',
+    '- oda ambazo wasambazaji bado hawajaleta ("Oda zipi bado hazijafika?")',
+    '- hesabu za mwisho za stoku na tofauti zake ("Hesabu ya stoku ya mwisho?")',
     '- matumizi ya mwezi huu na mtiririko wa fedha',
     '- bei mpya, itabadilishwa ukithibitisha ("Weka bei ya sukari 1 kg iwe 3,200")',
   ].join('\n'),
@@ -41,6 +47,9 @@ const INTENT_NAMES: Record<AiIntent, [string, string]> = {
   sales: ['the sales', 'mauzo'],
   top_products: ['the best sellers', 'bidhaa zinazouzwa zaidi'],
   low_stock: ['the stock', 'stoku'],
+  reorder: ['what to order', 'cha kuagiza'],
+  purchase_orders: ['the purchase orders', 'oda za wasambazaji'],
+  stock_takes: ['the stock-takes', 'hesabu za stoku'],
   product: ['the products', 'bidhaa'],
   debts: ['who owes money', 'wanaodaiwa'],
   overdue: ['the overdue tabs', 'madeni yaliyochelewa'],
@@ -103,6 +112,7 @@ export async function runPlanner(input: LoopInput): Promise<LoopResult> {
   const ctx: AnswerContext = {
     lang,
     today: localDate(new Date(), input.caller.timezone),
+    timeZone: input.caller.timezone,
     call: (name, args) => budget.tryCall(name, args),
   };
   const parts: string[] = [];

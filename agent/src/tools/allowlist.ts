@@ -69,6 +69,34 @@ export const ALLOWLIST: ToolLine[] = [
     description: 'Products of the active store at or below their reorder point',
     sw: 'zinazoisha, zimeisha, stoku ndogo',
   },
+  {
+    operationId: 'listReorderSuggestions',
+    kind: 'read',
+    description:
+      "What the active store should order, by supplier: products at or under their reorder point or running out within the supplier's lead time at the last 28 days' sales; each with `suggested` (in the product's unit, or whole packs), stock, on_order, days_left and the figures it comes from",
+    sw: 'nini niagize, cha kuagiza, agiza upya',
+  },
+  {
+    operationId: 'listPurchaseOrders',
+    kind: 'read',
+    description:
+      "Purchase orders to suppliers of the active store, newest first; `status` sent or partly_received for those still waiting for delivery; each line's ordered, received and owed in the product's unit (suppliers permission)",
+    sw: 'oda, maagizo kwa wasambazaji, bado hazijafika',
+  },
+  { operationId: 'getPurchaseOrder', kind: 'read', description: 'One purchase order with its lines and what is still owed', sw: 'oda' },
+  {
+    operationId: 'listStockTakes',
+    kind: 'read',
+    description:
+      "The active store's stock-takes (counts of the shelves), newest first, each with its totals: products counted, over, short, variance_value at cost (stock permission)",
+    sw: 'hesabu ya stoku, upungufu, tofauti',
+  },
+  {
+    operationId: 'getStockTake',
+    kind: 'read',
+    description: "One stock-take's review: per product expected, counted, variance (in its unit) and variance_value at cost",
+    sw: 'hesabu ya stoku',
+  },
   { operationId: 'listCustomers', kind: 'read', description: 'Customers of the shop, by name or phone (`search`)', sw: 'wateja, mteja' },
   { operationId: 'getCustomer', kind: 'read', description: 'One customer', sw: 'mteja' },
   {

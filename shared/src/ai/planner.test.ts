@@ -4,7 +4,7 @@
  * two disagreed ("stock" against "stock of X", best sellers against sales, overdue against who owes).
  */
 import { describe, expect, it } from 'vitest';
-import { type AiPlan, parseAmount, periodRange, planQuestion } from './planner.js';
+import { AiIntent, type AiPlan, parseAmount, periodRange, planQuestion } from './planner.js';
 import { PRODUCT_ANSWER_MAX, productAnswer, productsNamed } from './product-answer.js';
 
 type Row = [question: string, language: 'en' | 'sw', plans: AiPlan[]];
@@ -48,10 +48,37 @@ const table: Record<string, Row[]> = {
   low_stock: [
     ['Which products are low in stock?', 'en', [{ intent: 'low_stock' }]],
     ['What is running out?', 'en', [{ intent: 'low_stock' }]],
-    ['What should I reorder?', 'en', [{ intent: 'low_stock' }]],
+    ['Which products are below their reorder point?', 'en', [{ intent: 'low_stock' }]],
     ['Bidhaa zipi zinaisha?', 'sw', [{ intent: 'low_stock' }]],
     ['Nini kimeisha? Bidhaa zimeisha?', 'sw', [{ intent: 'low_stock' }]],
     ['Zinakwisha zipi?', 'sw', [{ intent: 'low_stock' }]],
+  ],
+  // Issue 52: what to order, the orders suppliers still owe, the last counts and their variance.
+  reorder: [
+    ['What should I order?', 'en', [{ intent: 'reorder' }]],
+    ['What should I reorder?', 'en', [{ intent: 'reorder' }]],
+    ['What do we need to order this week?', 'en', [{ intent: 'reorder', period: 'week' }]],
+    ['Show me the reorder suggestions', 'en', [{ intent: 'reorder' }]],
+    ['Which products need restocking?', 'en', [{ intent: 'reorder' }]],
+    ['Nini niagize?', 'sw', [{ intent: 'reorder' }]],
+    ['Niagize nini kwa wasambazaji?', 'sw', [{ intent: 'reorder' }]],
+    ['Bidhaa gani za kuagiza?', 'sw', [{ intent: 'reorder' }]],
+  ],
+  purchase_orders: [
+    ['Which orders are still owed?', 'en', [{ intent: 'purchase_orders' }]],
+    ['Orders still owed', 'en', [{ intent: 'purchase_orders' }]],
+    ['What is on order?', 'en', [{ intent: 'purchase_orders' }]],
+    ['Show my open purchase orders', 'en', [{ intent: 'purchase_orders' }]],
+    ['Oda zipi bado hazijafika?', 'sw', [{ intent: 'purchase_orders' }]],
+    ['Maagizo kwa wasambazaji yako vipi?', 'sw', [{ intent: 'purchase_orders' }]],
+  ],
+  stock_takes: [
+    ['Last stock count variance', 'en', [{ intent: 'stock_takes' }]],
+    ['What was the variance of the last stock take?', 'en', [{ intent: 'stock_takes' }]],
+    ['How much shrinkage did the stocktake find?', 'en', [{ intent: 'stock_takes' }]],
+    ['Hesabu ya stoku ya mwezi huu', 'sw', [{ intent: 'stock_takes', period: 'month' }]],
+    ['Hesabu ya stoku ya mwisho ni tofauti gani?', 'sw', [{ intent: 'stock_takes' }]],
+    ['Tulipohesabu stoku, upungufu ulikuwa kiasi gani?', 'sw', [{ intent: 'stock_takes' }]],
   ],
   overdue: [
     ['Which tabs are overdue?', 'en', [{ intent: 'overdue' }]],
@@ -122,6 +149,9 @@ const table: Record<string, Row[]> = {
     ],
     ['Nani anadaiwa, na bidhaa zipi zinaisha?', 'sw', [{ intent: 'low_stock' }, { intent: 'debts' }]],
     ['How many sugar do I have, and what is running out?', 'en', [{ intent: 'product', product: 'sugar' }, { intent: 'low_stock' }]],
+    // "Owed" on orders is the suppliers'; said with a debt word, who owes the shop too.
+    ['What should I order, and which orders are still owed?', 'en', [{ intent: 'reorder' }, { intent: 'purchase_orders' }]],
+    ['Who owes me money, and what is on order?', 'en', [{ intent: 'purchase_orders' }, { intent: 'debts' }]],
   ],
   'the first period named': [
     ['How are sales today compared with yesterday?', 'en', [{ intent: 'sales', period: 'today' }]],
@@ -148,8 +178,7 @@ describe('planQuestion', () => {
     const seen = Object.values(table)
       .flat()
       .flatMap(([, language, plans]) => plans.map((p) => `${p.intent}:${language}`));
-    for (const intent of ['price_change', 'product', 'sales', 'top_products', 'low_stock', 'overdue', 'debts', 'expenses', 'cashflow'])
-      expect(seen, intent).toEqual(expect.arrayContaining([`${intent}:en`, `${intent}:sw`]));
+    for (const intent of AiIntent.options) expect(seen, intent).toEqual(expect.arrayContaining([`${intent}:en`, `${intent}:sw`]));
   });
 
   it('never reads a write into a hostile sentence', () => {

@@ -10,7 +10,10 @@
  * - "stock" with no product named is the low-stock report ("Stock?", "Stoku iko vipi?", "inventory");
  *   with a product named it is that product ("stock of sugar", "How many sugar do I have in stock?",
  *   "Stoku ya sukari", "Sukari iliyobaki"), and then not the report as well. Words that only say
- *   "low" ("running out", "zinaisha", "reorder") are always the report.
+ *   "low" ("running out", "zinaisha", "below the reorder point") are always the report.
+ * - "What should I order / reorder?", "Nini niagize?" are the reorder suggestions (issue 52), not
+ *   the low-stock report: the suggestions hold every product at its reorder point, with how much.
+ * - "Orders still owed" is the open purchase orders, not also who owes the shop ("owed" alone).
  * - Best sellers answer the question on their own: "most sold", "bidhaa zinazouzwa zaidi" and
  *   "what sold best" are not also today's sales (the server answered both).
  * - "Overdue" is its own intent, the credit that is late ("Which tabs are overdue?", "Madeni gani
@@ -29,6 +32,9 @@ export const AiIntent = z.enum([
   'sales',
   'top_products',
   'low_stock',
+  'reorder',
+  'purchase_orders',
+  'stock_takes',
   'overdue',
   'debts',
   'expenses',
@@ -73,7 +79,19 @@ const INTENTS: Array<[Exclude<AiIntent, 'price_change' | 'product'>, RegExp]> = 
   ],
   [
     'low_stock',
-    /\b(low (?:in |on )?stock|running (?:low|out)|run(?:ning)? out|out of stock|restock|reorder|zinazoisha|zinaisha|zimeisha|inayoisha|zinakwisha|kuisha|kwisha)\b/,
+    /\b(low (?:in |on )?stock|running (?:low|out)|run(?:ning)? out|out of stock|(?:at|below|under) (?:the |their |its )?reorder (?:point|level)|zinazoisha|zinaisha|zimeisha|inayoisha|zinakwisha|kuisha|kwisha)\b/,
+  ],
+  [
+    'reorder',
+    /\b(reorder(?! (?:point|level))\w*|restock\w*|(?:should|must|shall|need to|to) (?:i |we )?order|order suggestions?|suggested orders?|niagize|tuagize|niziagize|kuagiza|za kuagiza|agiza upya)\b/,
+  ],
+  [
+    'purchase_orders',
+    /\b(purchase orders?|orders? (?:(?:are|is) )?(?:still )?(?:owed|open|outstanding|pending|not (?:yet )?(?:received|delivered|arrived))|(?:open|pending|outstanding|supplier|my|our|the) orders|on order|oda|maagizo|hazijafika|hazijaletwa|haijafika)\b/,
+  ],
+  [
+    'stock_takes',
+    /\b(stock ?takes?|stock ?taking|stock ?counts?|inventory counts?|physical counts?|(?:last|latest|recent) counts?|shrinkage|variances?|hesabu ya (?:stoku|stoo|bidhaa|mali)|kuhesabu stoku|tulihesabu|tulipohesabu|upotevu|upungufu)\b/,
   ],
   ['overdue', /\b(overdue|past due|late pay\w*|wamechelewa|zilizochelewa|yaliyochelewa|yamechelewa|imechelewa|kuchelewa)\b/],
   [
@@ -83,6 +101,8 @@ const INTENTS: Array<[Exclude<AiIntent, 'price_change' | 'product'>, RegExp]> = 
   ['expenses', /\b(expenses?|spent|spending|matumizi|gharama)\b/],
   ['cashflow', /\b(cash ?flow|money in|money out|net cash|mtiririko|pesa iliyoingia|pesa zilizoingia)\b/],
 ];
+
+const DEBTS = INTENTS.find(([intent]) => intent === 'debts')![1];
 
 /** "Stock" in general: the low-stock report when no product is named, that product's stock when one is. */
 const STOCK_WORDS = /\b(stocks?|inventory|stoku|stoo|akiba)\b/;
@@ -137,7 +157,10 @@ const clean = (s: string) =>
 
 /** Words that are a question's topic, never a product's name ("bei ya mauzo", "how much stock"). */
 const isTopicWords = (words: string) =>
-  /\b(products|bidhaa)\b/.test(words) || STOCK_WORDS.test(words) || INTENTS.some(([, re]) => re.test(words));
+  /\b(products|bidhaa)\b/.test(words) ||
+  STOCK_WORDS.test(words) ||
+  INTENTS.some(([, re]) => re.test(words)) ||
+  PERIODS.some(([, re]) => re.test(words));
 
 /** The first period the question names. */
 function periodOf(text: string): AiPeriod | undefined {
@@ -168,12 +191,15 @@ function plansOf(text: string): AiPlan[] {
     // A price change is the whole question: a write is never read alongside anything else.
     if (amount !== undefined && product) return [{ intent: 'price_change', product, amount }];
   }
-  const product = productOf(text);
-  const period = periodOf(text);
   const found = new Set(INTENTS.filter(([, re]) => re.test(text)).map(([intent]) => intent));
-  if (!product && STOCK_WORDS.test(text)) found.add('low_stock');
+  // A count's words ("hesabu ya stoku ya mwisho") are about the count, never one product's stock.
+  const product = found.has('stock_takes') ? undefined : productOf(text);
+  const period = periodOf(text);
+  if (!product && !found.has('stock_takes') && STOCK_WORDS.test(text)) found.add('low_stock');
   if (found.has('top_products')) found.delete('sales');
   if (found.has('overdue')) found.delete('debts');
+  // "Orders still owed" is what suppliers owe the shop: "owed" there is not who owes the shop money.
+  if (found.has('purchase_orders') && !DEBTS.test(text.replace(/\b(?:owed|owing)\b/g, ''))) found.delete('debts');
 
   const plans: AiPlan[] = product ? [{ intent: 'product', product }] : [];
   for (const [intent] of INTENTS) {

@@ -4,9 +4,9 @@
  * each intent is answered here by this server's own tools as plain text with exact figures, in the
  * question's language. A question the planner cannot read gets the list of what it can answer.
  *
- * What the server answers of a plan: its four tools (the ones its gateway offers, which take no
+ * What the server answers of a plan: its tools (the ones its gateway offers, which take no
  * arguments: sales today against yesterday, low stock, the last 7 days' best sellers, who owes,
- * overdue marked) for their intents, whatever period was asked (each answer names its dates), and a
+ * overdue marked; what to reorder, the purchase orders still owed, the last stock-takes) for their intents, whatever period was asked (each answer names its dates), and a
  * product's stock and price by the name asked. Expenses, the cash flow and price changes are the
  * companion agent's: here they get one line saying so.
  */
@@ -16,7 +16,7 @@ import { listProducts } from '../../inventory/inventory.exports.js';
 import { TOOLS, type ToolName } from './tools.js';
 
 /**
- * How each intent of the shared planner is answered here: by one of the four tools ("overdue" by
+ * How each intent of the shared planner is answered here: by one of the tools ("overdue" by
  * the who-owes list, which puts the overdue customers first and counts them), by the product
  * search, or not here (named in one line, in English and Swahili). A new intent must be placed.
  */
@@ -24,6 +24,9 @@ const ANSWERED_BY: Record<AiIntent, ToolName | 'product_search' | { notHere: [st
   sales: 'get_sales_today',
   top_products: 'get_top_products',
   low_stock: 'get_low_stock',
+  reorder: 'get_reorder_suggestions',
+  purchase_orders: 'get_open_purchase_orders',
+  stock_takes: 'get_stock_takes',
   debts: 'get_customer_debts',
   overdue: 'get_customer_debts',
   product: 'product_search',
@@ -39,6 +42,9 @@ const HELP: Record<AiLanguage, string> = {
     '- products running low, or the stock and price of one (“Which products are low in stock?”, “How many sugar 1 kg are left?”)',
     '- the best sellers of the last 7 days (“What are my top products?”)',
     '- customers who owe you money (“Who owes me money?”)',
+    '- what to order, by supplier (“What should I order?”)',
+    '- purchase orders still owed by suppliers (“Which orders are still owed?”)',
+    '- the last stock-takes and their variance (“Last stock count variance”)',
   ].join('\n'),
   sw: [
     'Ninajibu kutokana na kumbukumbu za duka lako. Niulize kuhusu:',
@@ -46,6 +52,9 @@ const HELP: Record<AiLanguage, string> = {
     '- bidhaa zinazoisha, au stoku na bei ya bidhaa moja (“Bidhaa zipi zinaisha?”, “Sukari iliyobaki?”)',
     '- bidhaa zinazouzwa zaidi siku 7 zilizopita (“Bidhaa zipi zinauzwa zaidi?”)',
     '- wateja wanaodaiwa (“Nani wanadaiwa?”)',
+    '- cha kuagiza, kwa kila msambazaji (“Nini niagize?”)',
+    '- oda ambazo wasambazaji bado hawajaleta (“Oda zipi bado hazijafika?”)',
+    '- hesabu za mwisho za stoku na tofauti zake (“Hesabu ya stoku ya mwisho?”)',
   ].join('\n'),
 };
 

@@ -1,7 +1,8 @@
 /**
- * What the assistant can look up: four tools over the shop's own records, each built on the
- * service that answers the same question over REST (POS summary, low stock, analytics top
- * products, customers' credit), scoped by the caller's token. Each answers figures (sent to the
+ * What the assistant can look up: tools over the shop's own records, each built on the service
+ * that answers the same question over REST (POS summary, low stock, analytics top products,
+ * customers' credit; and issue 52's reorder suggestions, purchase orders and stock-takes in
+ * stock-tools.ts), scoped by the caller's token. Each answers figures (sent to the
  * gateway as JSON) and renders them as plain text in English or Swahili (the local answerer).
  */
 import { type AiLanguage, formatTzs, fromCents, toCents, type Unit } from '@duka/shared';
@@ -13,8 +14,9 @@ import { listCustomerCredits } from '../../customers/customers.exports.js';
 import { listLowStock } from '../../inventory/inventory.exports.js';
 import { posSummary } from '../../pos/pos.exports.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
+import { STOCK_TOOLS } from './stock-tools.js';
 
-export type ToolName = 'get_sales_today' | 'get_low_stock' | 'get_top_products' | 'get_customer_debts';
+export type ToolName = 'get_sales_today' | 'get_low_stock' | 'get_top_products' | 'get_customer_debts' | keyof typeof STOCK_TOOLS;
 
 /** How many rows a listing names before "and N more". */
 const LIST_MAX = 10;
@@ -194,6 +196,9 @@ export const TOOLS: Record<ToolName, Tool<unknown>> = {
     run: customerDebts,
     text: debtsText,
   }),
+  get_reorder_suggestions: tool(STOCK_TOOLS.get_reorder_suggestions),
+  get_open_purchase_orders: tool(STOCK_TOOLS.get_open_purchase_orders),
+  get_stock_takes: tool(STOCK_TOOLS.get_stock_takes),
 };
 
 export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOLS, name);
