@@ -90,8 +90,9 @@ export async function openStockTake(ctx: AuthedContext, input: OpenStockTakeInpu
 }
 
 /**
- * Adds counts to an open count, in one transaction. A product's first count takes the store's
- * level then as its expected; a count whose id is recorded already (a replay) is skipped.
+ * Adds counts to an open count, in one transaction. A product's first count to arrive takes the
+ * store's level then (expected.ts places it at the moment of the count); a count whose id is
+ * recorded already (a replay) is skipped.
  */
 export async function addStockTakeCounts(ctx: AuthedContext, id: string, input: AddStockTakeCountsInput): Promise<StockTake> {
   return withTransaction(ctx, async (tx) => {
