@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import type { StockTakeRow } from '../../../db/tables/stock-takes.table.js';
 import { keptCounts, soldSalesOfStore } from '../../stock-levels/stock-levels.exports.js';
+import { countStarts } from './expected.queries.js';
 import { type LineWithProduct, linesOf, type TakeKey } from './stock-takes.queries.js';
 
 type Db = Kysely<Database>;
@@ -45,27 +46,6 @@ export async function linesAtCount(db: Db, key: TakeKey, takes: Pick<StockTakeRo
     }
     return { ...l, expected: l.expected! + moved };
   });
-}
-
-/**
- * Per line (`take:product`), the earliest till time of its counts, each no later than its arrival:
- * a till whose clock runs ahead cannot place a count after the server had it.
- */
-async function countStarts(db: Db, orgId: string, takeIds: string[]): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('stock_take_counts')
-    .select((eb) => [
-      'stock_take_id',
-      'product_id',
-      eb.fn
-        .min(eb.case().when('counted_at', '<', eb.ref('received_at')).then(eb.ref('counted_at')).else(eb.ref('received_at')).end())
-        .as('t0'),
-    ])
-    .where('org_id', '=', orgId)
-    .where('stock_take_id', 'in', takeIds)
-    .groupBy(['stock_take_id', 'product_id'])
-    .execute();
-  return new Map(rows.map((r) => [`${r.stock_take_id}:${r.product_id}`, Number(r.t0)]));
 }
 
 /**
