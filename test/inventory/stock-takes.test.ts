@@ -211,3 +211,163 @@ describe('stock-takes: count the shelves, review, apply once', () => {
     expect(figures(await review(owner, take.id))).toEqual({ Mchele: [3, null, null, null], Sabuni: [4, null, null, null] });
   });
 });
+
+/**
+ * Issue 52, expected at the moment of the count (docs/inventory.md "Expected"): counts made offline
+ * reach the server late, sales made offline reach it late; each sale is placed at the time it was
+ * made, so the variance is what the shelf held when it was counted. Times in ticks of 10 s from `t0`, the opening
+ * (the session's token would expire over real minutes).
+ */
+describe('stock-takes: expected is the level when a product was counted, offline counts and sales placed at their time', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  const TICK = 10_000;
+  const call = async (s: Session, method: string, path: string, body?: unknown, status = 200) => {
+    const res = await t.request(method, path, { token: s.token, body });
+    expect(res.status, res.text).toBe(status);
+    return res.body;
+  };
+  const product = async (s: Session, name: string, stock: number) =>
+    (await call(s, 'POST', '/inventory/products', { name, stock, cost_price: 500, selling_price: 1000 })).data.id as string;
+  const stockOf = async (s: Session, id: string) => (await call(s, 'GET', `/inventory/products/${id}`)).data.stock as number;
+  const open = async (s: Session, product_ids: string[]) =>
+    Envelope(StockTake).parse(await call(s, 'POST', '/inventory/stock-takes', { scope: 'products', product_ids })).data;
+  /** Counts sent now; `at` the till's time they were made (left out: now). */
+  const count = (s: Session, takeId: string, counts: Array<{ product_id: string; qty: number; at?: number }>) =>
+    call(s, 'POST', `/inventory/stock-takes/${takeId}/counts`, {
+      counts: counts.map(({ at, ...c }) => ({
+        id: randomUUID(),
+        ...c,
+        ...(at === undefined ? {} : { counted_at: new Date(at).toISOString() }),
+      })),
+    });
+  const sell = async (s: Session, product_id: string, qty: number) =>
+    (await call(s, 'POST', '/pos/sale', { lines: [{ product_id, qty }], payment_method: 'Cash' }, 201)).data.id as string;
+  /** A till's sale made offline at `at`, pushed now. */
+  const pushSale = async (s: Session, product_id: string, qty: number, at: number) => {
+    const device_id = (await call(s, 'POST', '/sync/devices', { device_id: randomUUID(), name: 'Till 3' })).data.device_id;
+    const sale = {
+      id: randomUUID(),
+      seq: 1,
+      type: 'sale.create',
+      created_at: new Date(at).toISOString(),
+      payload: {
+        id: randomUUID(),
+        client_receipt_number: `R-${randomUUID().slice(0, 8)}`,
+        lines: [{ product_id, qty, unit_price: 1000 }],
+        payment_method: 'Cash',
+      },
+    };
+    const res = await call(s, 'POST', '/sync/push', { device_id, mutations: [sale] });
+    expect(res.data.results[0].status).toBe('applied');
+  };
+  const review = async (s: Session, takeId: string) =>
+    Envelope(StockTake).parse(await call(s, 'GET', `/inventory/stock-takes/${takeId}`)).data;
+  const figures = (take: StockTake) => Object.fromEntries(take.lines.map((l) => [l.name, [l.expected, l.counted, l.variance]]));
+  const csvFigures = async (s: Session, takeId: string) => {
+    const csv = await t.request('GET', `/inventory/stock-takes/${takeId}/export.csv`, { token: s.token });
+    return Object.fromEntries(
+      csvRecords(csv.text).records.map((r) => [r.name, [Number(r.expected), Number(r.counted), Number(r.variance)]]),
+    );
+  };
+
+  it('two tills count offline while a third sells online: expected is the shelf when counted, in the review, CSV, list and apply', async () => {
+    const owner = await registerOwner(t);
+    const [soda, sabuni, chai] = [await product(owner, 'Soda', 40), await product(owner, 'Sabuni', 10), await product(owner, 'Chai', 6)];
+    const take = await open(owner, [soda, sabuni, chai]);
+    const t0 = t.clock.now();
+    // Tick 1-2: two tills count offline: 25 + 15 sodas, 10 sabuni, 6 chai: all that is there.
+    // Tick 10: the third till sells 2 sodas and 4 sabuni online (one sabuni comes back at tick 11)
+    // and 2 chai (voided at tick 12: rung up by mistake).
+    t.clock.advance(10 * TICK);
+    await sell(owner, soda, 2);
+    const sabuniSale = await sell(owner, sabuni, 4);
+    const chaiSale = await sell(owner, chai, 2);
+    t.clock.advance(TICK);
+    await call(owner, 'POST', `/pos/transactions/${sabuniSale}/refund`, { reason: 'one back', lines: [{ product_id: sabuni, qty: 1 }] });
+    t.clock.advance(TICK);
+    await call(owner, 'POST', `/pos/transactions/${chaiSale}/void`, { reason: 'rang up by mistake' });
+    expect([await stockOf(owner, soda), await stockOf(owner, sabuni), await stockOf(owner, chai)]).toEqual([38, 7, 6]);
+    // Tick 30: the tills come back online and their counts arrive.
+    t.clock.advance(18 * TICK);
+    await count(owner, take.id, [
+      { product_id: soda, qty: 25, at: t0 + TICK },
+      { product_id: sabuni, qty: 10, at: t0 + TICK },
+    ]);
+    await count(owner, take.id, [
+      { product_id: soda, qty: 15, at: t0 + 2 * TICK },
+      { product_id: chai, qty: 6, at: t0 + 2 * TICK },
+    ]);
+    // Tick 35: 3 more sodas sold, after the counts arrived: on the level and after the count alike.
+    t.clock.advance(5 * TICK);
+    await sell(owner, soda, 3);
+
+    // Level at arrival 38, + 2 sold after the count = 40 counted; sabuni 7 + 3 kept; chai 6 + 0 (void).
+    const seen = await review(owner, take.id);
+    expect(figures(seen)).toEqual({ Chai: [6, 6, 0], Sabuni: [10, 10, 0], Soda: [40, 40, 0] });
+    expect(seen.totals).toMatchObject({ counted: 3, over: 0, short: 0, variance_value: 0 });
+    expect(await csvFigures(owner, take.id)).toEqual(figures(seen));
+    const listed = (await call(owner, 'GET', '/inventory/stock-takes')).data;
+    expect(listed.map((s: StockTake) => [s.id, s.totals.over, s.totals.short, s.totals.variance_value])).toEqual([[take.id, 0, 0, 0]]);
+
+    const applied = Envelope(StockTake).parse(
+      await call(owner, 'POST', `/inventory/stock-takes/${take.id}/apply`, { uncounted: 'leave' }),
+    ).data;
+    expect(figures(applied)).toEqual(figures(seen));
+    expect(Object.fromEntries(applied.lines.map((l) => [l.name, l.change]))).toEqual({ Chai: 0, Sabuni: 0, Soda: 0 });
+    expect([await stockOf(owner, soda), await stockOf(owner, sabuni), await stockOf(owner, chai)]).toEqual([35, 7, 6]);
+  });
+
+  it('a sale made offline before the count but pushed after it arrived is taken off expected; an online count is the level then', async () => {
+    const owner = await registerOwner(t);
+    const [soda, unga] = [await product(owner, 'Soda', 40), await product(owner, 'Unga', 12)];
+    const take = await open(owner, [soda, unga]);
+    const t0 = t.clock.now();
+    // Tick 2: a till offline sells 2 sodas. Tick 5: both counted online, as the shelf holds: 38 sodas, 12 unga.
+    t.clock.advance(5 * TICK);
+    await count(owner, take.id, [
+      { product_id: soda, qty: 38 },
+      { product_id: unga, qty: 12 },
+    ]);
+    // Tick 10: 5 unga sold online, after its count; tick 20: the offline till pushes its sale.
+    t.clock.advance(5 * TICK);
+    await sell(owner, unga, 5);
+    t.clock.advance(10 * TICK);
+    await pushSale(owner, soda, 2, t0 + 2 * TICK);
+    expect([await stockOf(owner, soda), await stockOf(owner, unga)]).toEqual([38, 7]);
+
+    // Soda: level 40 when its count arrived, less the 2 sold before it was counted = 38. Unga: 12, the level at its count.
+    expect(figures(await review(owner, take.id))).toEqual({ Soda: [38, 38, 0], Unga: [12, 12, 0] });
+    const applied = Envelope(StockTake).parse(
+      await call(owner, 'POST', `/inventory/stock-takes/${take.id}/apply`, { uncounted: 'leave' }),
+    ).data;
+    expect(figures(applied)).toEqual({ Soda: [38, 38, 0], Unga: [12, 12, 0] });
+    expect([await stockOf(owner, soda), await stockOf(owner, unga)]).toEqual([38, 7]);
+  });
+
+  it("a till's clock far off: a count is placed no earlier than the opening and no later than its arrival", async () => {
+    const owner = await registerOwner(t);
+    const [soda, maji] = [await product(owner, 'Soda', 40), await product(owner, 'Maji', 20)];
+    // 20 ticks before the count is opened, 2 sodas sold.
+    await sell(owner, soda, 2);
+    t.clock.advance(20 * TICK);
+    const take = await open(owner, [soda, maji]);
+    // Tick 10: 4 maji sold. Tick 30: counts arrive from a till whose clock reads 3 days back (soda)
+    // or 3 days ahead (maji). Tick 40: 3 more maji sold.
+    t.clock.advance(10 * TICK);
+    await sell(owner, maji, 4);
+    t.clock.advance(20 * TICK);
+    const now = t.clock.now();
+    await count(owner, take.id, [
+      { product_id: soda, qty: 38, at: now - 3 * 24 * 60 * 60_000 },
+      { product_id: maji, qty: 16, at: now + 3 * 24 * 60 * 60_000 },
+    ]);
+    t.clock.advance(10 * TICK);
+    await sell(owner, maji, 3);
+    // Soda: placed at the opening, the sale 20 ticks before stays before it: 38. Maji: placed at its
+    // arrival, the 4 sold before and the 3 after stay where they are: 16.
+    expect(figures(await review(owner, take.id))).toEqual({ Maji: [16, 16, 0], Soda: [38, 38, 0] });
+  });
+});

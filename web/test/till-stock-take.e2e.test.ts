@@ -3,8 +3,9 @@
  * browser tills pick it on their "Count stock" screen, go offline and count the same products
  * (sodas scanned and typed, rice weighed in kg typed with decimals) while a third browser till
  * sells soda and rice online; back online the counts are sent, and the review shows counted = both
- * tills' counts summed, expected = the level when the product's first count arrived (after the
- * sale), variance in units and money exact. Applying moves stock exactly; applying again nothing.
+ * tills' counts summed, expected = the level when the product was counted (before the sale, made
+ * after the counts though it reached the server first), variance in units and money exact. Applying
+ * moves stock exactly; applying again nothing.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +47,7 @@ describe('the browser till: counting a stock-take on two tills offline while a t
   }, 120_000);
   afterAll(() => shop?.close());
 
-  it('sums both tills’ offline counts against the level at the first count; applies exactly, once', async () => {
+  it('sums both tills’ offline counts against the level when counted; applies exactly, once', async () => {
     const soda = ids[SODA.name]!;
     const rice = ids[RICE.name]!;
     const tills = [];
@@ -98,7 +99,7 @@ describe('the browser till: counting a stock-take on two tills offline while a t
     await expect.poll(() => here(b.page, rice)).toBe('0.5');
     await expectPending(b.page, 3);
 
-    // Meanwhile the third till sells online, before any count arrives: 2 sodas and 0.5 kg of rice.
+    // Meanwhile the third till sells online, after the counts were made but before any arrives: 2 sodas and 0.5 kg of rice.
     await scan(seller.page, SODA.barcode);
     await scan(seller.page, SODA.barcode);
     await scan(seller.page, RICE.barcode);
@@ -115,7 +116,7 @@ describe('the browser till: counting a stock-take on two tills offline while a t
       await context.setOffline(false);
       await expectPending(page, 0, 30_000);
     }
-    // After the counts arrived, another sale is not taken as missing: expected stays 38.
+    // After the counts arrived, another sale is not taken as missing: expected stays 40.
     await scan(seller.page, SODA.barcode);
     await charge(seller.page, 'Cash');
     await expectPending(seller.page, 0, 30_000);
@@ -125,26 +126,29 @@ describe('the browser till: counting a stock-take on two tills offline while a t
       return { expected: l.expected, counted: l.counted, variance: l.variance, variance_value: l.variance_value };
     };
     const review = await rest('GET', `/inventory/stock-takes/${take.id}`);
-    // Soda: 40 − 2 sold = 38 expected; 3 + 8 counted; −27 × 700 = −18,900.
-    expect(line(review, soda)).toEqual({ expected: 38, counted: 11, variance: -27, variance_value: -18900 });
-    // Rice: 3 − 0.5 = 2.5 kg expected; 2.375 + 0.5 = 2.875 counted; +0.375 kg × 2,900 = 1,087.5 → 1,088.
-    expect(line(review, rice)).toEqual({ expected: 2.5, counted: 2.875, variance: 0.375, variance_value: 1088 });
-    expect(review.totals).toMatchObject({ products: 2, counted: 2, over: 1, short: 1, variance_value: -17812 });
+    // Soda: the shelf held 40 when counted (level 38 when the first count arrived + the 2 sold after
+    // the counts were made); 3 + 8 counted; −29 × 700 = −20,300.
+    expect(line(review, soda)).toEqual({ expected: 40, counted: 11, variance: -29, variance_value: -20300 });
+    // Rice: 2.5 + 0.5 sold after the count = 3 kg expected; 2.375 + 0.5 = 2.875 counted;
+    // −0.125 kg × 2,900 = −362.5 → −363 (half up on the amount).
+    expect(line(review, rice)).toEqual({ expected: 3, counted: 2.875, variance: -0.125, variance_value: -363 });
+    expect(review.totals).toMatchObject({ products: 2, counted: 2, over: 0, short: 2, variance_value: -20663 });
     // Each till still shows its own counts (B's search found rice only).
     await b.page.getByTestId('count-search').fill('');
     expect([await here(a.page, soda), await here(b.page, soda)]).toEqual(['3', '8']);
 
-    // Applied: soda 37 now − 27 = 10 (11 counted less the 1 sold since), rice 2.5 + 0.375 = 2.875.
+    // Applied: soda 37 now − 29 = 8 (11 counted less the 3 sold since the count), rice 2.5 − 0.125 = 2.375
+    // (2.875 counted less the 0.5 kg sold since).
     const applied = await rest('POST', `/inventory/stock-takes/${take.id}/apply`, { uncounted: 'leave' });
     expect(applied.status).toBe('applied');
-    expect([await stock(soda), await stock(rice)]).toEqual([10, 2.875]);
+    expect([await stock(soda), await stock(rice)]).toEqual([8, 2.375]);
     const again = await rest('POST', `/inventory/stock-takes/${take.id}/apply`, { uncounted: 'zero' });
     expect(again).toEqual(applied);
-    expect([await stock(soda), await stock(rice)]).toEqual([10, 2.875]);
-    // The selling till hears of it: its soda tile shows 10.
+    expect([await stock(soda), await stock(rice)]).toEqual([8, 2.375]);
+    // The selling till hears of it: its soda tile shows 8.
     await seller.page.getByTestId('product-search').fill(SODA.name);
     const tile = seller.page.locator(`[data-testid=product-tile][data-product-id="${soda}"]`);
-    await expect.poll(() => tile.getAttribute('data-stock'), { timeout: 30_000 }).toBe('10');
+    await expect.poll(() => tile.getAttribute('data-stock'), { timeout: 30_000 }).toBe('8');
     for (const { context } of tills) await context.close();
   }, 240_000);
 });

@@ -2,7 +2,7 @@ import { fromBasisPoints, fromCents, fromCount, newId, SoldStatus, toReceiptLine
 import type { Reversal, Transaction, TransactionFiscal } from '@duka/shared';
 import { fiscalByTransaction } from '../fiscal/fiscal.exports.js';
 import { dispensedLots, type SaleLot } from '../pharmacy/pharmacy.exports.js';
-import { keptCounts, lineItems, productUnit } from '../stock-levels/stock-levels.exports.js';
+import { keptCounts, lineItems, productUnit, soldSalesOfStore } from '../stock-levels/stock-levels.exports.js';
 import type { Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
@@ -255,13 +255,7 @@ export function mainBatchesOf(db: Kysely<Database>, at: { orgId: string; storeId
  * its `refunded_total` is what its refunds gave back (issue 51).
  */
 export function storeSoldSales(db: Kysely<Database>, at: { orgId: string; storeId: string }, from: number, to: number) {
-  return db
-    .selectFrom('transactions as t')
-    .where('t.org_id', '=', at.orgId)
-    .where('t.store_id', '=', at.storeId)
-    .where('t.created_at', '>=', from)
-    .where('t.created_at', '<', to)
-    .where('t.status', 'in', SoldStatus.options);
+  return soldSalesOfStore(db, at).where('t.created_at', '>=', from).where('t.created_at', '<', to);
 }
 
 /** Items the store's sold sales within [from, to) still hold (refunded parts left out): pieces, one per measured line. */

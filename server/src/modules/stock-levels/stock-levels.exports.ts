@@ -3,3 +3,4 @@ export { changeStockLevel, insertMissingStockRows, MAX_STOCK } from './stock-lev
 export { countOf, countText, quantitySaid } from './quantity.js';
 export { itemsOf, lineCost, lineItems, productUnit } from './unit-rules.js';
 export { keptCounts, refundedOfLine } from './kept-lines.js';
+export { soldSalesOfStore } from './sold-sales.js';

@@ -48,7 +48,7 @@ export const getStockTake = defineRoute('bearer', {
   path: '/inventory/stock-takes/{id}',
   operationId: 'getStockTake',
   description:
-    "The review: per product expected (the store's level when its first count arrived), counted (summed over counters), variance in units and at cost, and the totals.",
+    "The review: per product expected (the store's level when the product was counted: sales placed at the time they were made), counted (summed over counters), variance in units and at cost, and the totals.",
   errors: ['INVALID_STATE'],
   tags,
   summary: 'Review a stock take',

@@ -11,6 +11,7 @@ import { requirePower, requireStore } from '../../../lib/auth/authorize.js';
 import { InvalidStateError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import { countOf, MAX_STOCK } from '../../stock-levels/stock-levels.exports.js';
 import { findCategory } from '../inventory.queries.js';
+import { linesAtCount } from './expected.js';
 import { toStockTake, toSummary } from './review.js';
 import * as q from './stock-takes.queries.js';
 
@@ -23,7 +24,7 @@ export async function loadStockTake(ctx: AuthedContext, id: string) {
   requirePower(ctx, 'adjust_stock');
   const take = await q.findStockTake(ctx.db, key, id);
   if (!take) throw new NotFoundError('stock take');
-  return { key, take, lines: await q.linesOf(ctx.db, key, [id]) };
+  return { key, take, lines: await linesAtCount(ctx.db, key, [take]) };
 }
 
 export async function getStockTake(ctx: AuthedContext, id: string): Promise<StockTake> {
@@ -89,8 +90,9 @@ export async function openStockTake(ctx: AuthedContext, input: OpenStockTakeInpu
 }
 
 /**
- * Adds counts to an open count, in one transaction. A product's first count takes the store's
- * level then as its expected; a count whose id is recorded already (a replay) is skipped.
+ * Adds counts to an open count, in one transaction. A product's first count to arrive takes the
+ * store's level then (expected.ts places it at the moment of the count); a count whose id is
+ * recorded already (a replay) is skipped.
  */
 export async function addStockTakeCounts(ctx: AuthedContext, id: string, input: AddStockTakeCountsInput): Promise<StockTake> {
   return withTransaction(ctx, async (tx) => {
@@ -143,11 +145,7 @@ export async function listStockTakes(
   const key = requireStore(ctx);
   requirePower(ctx, 'adjust_stock');
   const takes = await q.listStockTakeRows(ctx.db, key, query);
-  const lines = await q.linesOf(
-    ctx.db,
-    key,
-    takes.map((t) => t.id),
-  );
+  const lines = await linesAtCount(ctx.db, key, takes);
   return takes.map((t) =>
     toSummary(
       t,
