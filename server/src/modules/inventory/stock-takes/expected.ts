@@ -17,6 +17,13 @@ import { type LineWithProduct, linesOf, type TakeKey } from './stock-takes.queri
 type Db = Kysely<Database>;
 type Sale = { product_id: string; made: number; arrived: number; kept: number };
 
+/**
+ * How long before its count a sale may have been made and still arrive after it: a bound, so each
+ * count's push reads at most this much of the store's history (by its (store, created_at) index)
+ * rather than all of it. A till offline for longer than this is not a till counting the shelf.
+ */
+export const LATE_SALE_MS = 30 * 24 * 3_600_000;
+
 /** The lines of these counts, each open counted line's expected placed at the moment it was counted. */
 export async function linesAtCount(db: Db, key: TakeKey, takes: Pick<StockTakeRow, 'id' | 'opened_at'>[]): Promise<LineWithProduct[]> {
   const lines = await linesOf(
@@ -62,6 +69,7 @@ async function salesAround(db: Db, key: TakeKey, productIds: string[], windows: 
     const rows = await soldSalesOfStore(db, key)
       .innerJoin('transaction_lines as l', (j) => j.onRef('l.org_id', '=', 't.org_id').onRef('l.transaction_id', '=', 't.id'))
       .where('l.product_id', 'in', productIds.slice(i, i + 1000))
+      .where('t.created_at', '>', Math.min(...t0s) - LATE_SALE_MS)
       .where((eb) => {
         const arrived = eb.fn.coalesce('t.received_at', 't.created_at');
         return eb.or([
