@@ -66,7 +66,7 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     ]);
 
     const sent = await order(owner, `/${po.id}/send`);
-    expect(sent).toMatchObject({ status: 'sent', sent_to: '+255712345678' });
+    expect(sent).toMatchObject({ status: 'sent', sent_to: '+255712345678', sent_via: 'sms' });
     const sms = await lastMessage(t, '+255712345678');
     expect(sms).toMatchObject({ channel: 'sms', org_id: owner.orgId });
     expect(sms!.body).toContain(po.reference);
@@ -117,6 +117,38 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     expect((await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/cancel`, undefined, 409)).errors[0].code).toBe('INVALID_STATE');
     const listed = (await call(owner, 'GET', '/suppliers/purchase-orders?status=received')).data;
     expect(listed.map((p: PurchaseOrder) => p.id)).toEqual([po.id]);
+  });
+
+  it('sent by email when asked: the outbox holds the email with the lines and total; no address is 422 naming it, nothing sent', async () => {
+    const owner = await registerOwner(t);
+    const ids = await shop(owner);
+    const po = await draft(owner, ids);
+    const cannot = await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/send`, { channel: 'email' }, 422);
+    expect(cannot.errors[0]).toMatchObject({ code: 'BUSINESS_RULE', field: 'supplier.email' });
+    expect(cannot.message).toBe('Bakhresa Wholesale has no email address to write to');
+    expect((await call(owner, 'GET', `/suppliers/purchase-orders/${po.id}`)).data).toMatchObject({ status: 'draft', sent_via: null });
+    expect((await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/send`, { channel: 'fax' }, 400)).errors[0].field).toBe(
+      'channel',
+    );
+
+    await call(owner, 'PATCH', `/suppliers/${ids.supplier}`, { email: 'Orders@Bakhresa.co.tz' });
+    const sent = await order(owner, `/${po.id}/send`, { channel: 'email' });
+    expect(sent).toMatchObject({ status: 'sent', sent_to: 'orders@bakhresa.co.tz', sent_via: 'email' });
+    const mail = await lastMessage(t, 'orders@bakhresa.co.tz');
+    expect(mail).toMatchObject({
+      channel: 'email',
+      org_id: owner.orgId,
+      subject: expect.stringContaining(`Purchase order ${po.reference} from `),
+    });
+    expect(mail!.body).toContain('- 10 x Carton Soda at TZS 19200 a pack\n- 5 kg Sukari at TZS 3000\n\nExpected total: TZS 207000');
+    // One message for the order, the email: no SMS besides.
+    const messages = await t.db.db
+      .selectFrom('outbox')
+      .select('channel')
+      .where('org_id', '=', owner.orgId)
+      .where('body', 'like', `%${po.reference}%`)
+      .execute();
+    expect(messages).toEqual([{ channel: 'email' }]);
   });
 
   it('more than a line still owes is 409 naming the line and writes nothing; kg in thousandths; loose units need a cost', async () => {

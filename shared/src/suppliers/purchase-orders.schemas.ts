@@ -12,7 +12,7 @@ import { LotNumber } from '../pharmacy/batch.schemas.js';
 export const PurchaseOrderStatus = z.enum(['draft', 'sent', 'partly_received', 'received', 'cancelled']).meta({
   id: 'PurchaseOrderStatus',
   description:
-    'draft → sent (the SMS to the supplier is in the outbox) → partly_received → received; draft, sent and partly_received may be cancelled',
+    'draft → sent (the SMS or email to the supplier is in the outbox) → partly_received → received; draft, sent and partly_received may be cancelled',
 });
 export type PurchaseOrderStatus = z.infer<typeof PurchaseOrderStatus>;
 
@@ -63,6 +63,17 @@ export const ReceivePurchaseOrderInput = z
   .meta({ id: 'ReceivePurchaseOrderInput' });
 export type ReceivePurchaseOrderInput = z.infer<typeof ReceivePurchaseOrderInput>;
 
+export const PurchaseOrderChannel = z.enum(['sms', 'email']).meta({
+  id: 'PurchaseOrderChannel',
+  description: "How the order goes to the supplier: an SMS to the supplier's phone or an email to its address",
+});
+export type PurchaseOrderChannel = z.infer<typeof PurchaseOrderChannel>;
+
+export const SendPurchaseOrderInput = z
+  .object({ channel: PurchaseOrderChannel.default('sms') })
+  .meta({ id: 'SendPurchaseOrderInput', description: 'Optional: without a body the order is texted (sms)' });
+export type SendPurchaseOrderInput = z.input<typeof SendPurchaseOrderInput>;
+
 export const PurchaseOrderLine = z
   .object({
     id: z.uuid(),
@@ -93,7 +104,8 @@ export const PurchaseOrder = z
     total_value: Money.meta({ description: 'The lines’ expected cost, as ordered' }),
     lines: z.array(PurchaseOrderLine),
     delivery_ids: z.array(z.uuid()).meta({ description: 'The deliveries that received it, oldest first (GET /suppliers/deliveries/{id})' }),
-    sent_to: z.string().nullable().meta({ description: 'The phone number the order was texted to' }),
+    sent_to: z.string().nullable().meta({ description: 'The phone number the order was texted to, or the address it was emailed to' }),
+    sent_via: PurchaseOrderChannel.nullable().meta({ description: 'How it was sent; null while a draft' }),
     sent_at: Timestamp.nullable(),
     cancelled_at: Timestamp.nullable(),
     created_by: z.uuid().nullable(),

@@ -15,7 +15,7 @@ export const purchaseOrdersRouter: Router = createRouter()
   })
   .openapi(routes.getPurchaseOrder, async (c) => ok(c, await getPurchaseOrder(authedCtx(c), c.req.valid('param').id)))
   .openapi(routes.sendPurchaseOrder, async (c) =>
-    ok(c, await sendPurchaseOrder(authedCtx(c), c.req.valid('param').id), { message: 'purchase order sent' }),
+    ok(c, await sendPurchaseOrder(authedCtx(c), c.req.valid('param').id, c.req.valid('json') ?? {}), { message: 'purchase order sent' }),
   )
   .openapi(routes.receivePurchaseOrder, async (c) =>
     ok(c, await receivePurchaseOrder(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), { message: 'delivery received' }),

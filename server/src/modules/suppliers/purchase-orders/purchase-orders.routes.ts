@@ -6,6 +6,7 @@ import {
   PagedEnvelope,
   PurchaseOrder,
   ReceivePurchaseOrderInput,
+  SendPurchaseOrderInput,
 } from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../../lib/route.js';
 
@@ -67,11 +68,14 @@ export const sendPurchaseOrder = defineRoute('bearer', {
   path: '/suppliers/purchase-orders/{id}/send',
   operationId: 'sendPurchaseOrder',
   description:
-    "Marks a draft sent and puts an SMS naming the order and its lines in the outbox, to the supplier's phone, in one transaction. A supplier without a phone is 422; an order not a draft is 409.",
+    "Marks a draft sent and puts a message naming the order and its lines in the outbox, in one transaction: by `channel` an SMS to the supplier's phone (the default, also without a body) or an email to its address. A supplier without that contact is 422 naming `supplier.phone` or `supplier.email`; an order not a draft is 409.",
   errors: ['BUSINESS_RULE', 'INVALID_STATE', 'PLAN_LIMIT'],
   tags,
-  summary: 'Send a purchase order to the supplier by SMS',
-  request: { params: IdParam },
+  summary: 'Send a purchase order to the supplier by SMS or email',
+  request: {
+    params: IdParam,
+    body: { required: false, content: { 'application/json': { schema: SendPurchaseOrderInput, example: { channel: 'email' } } } },
+  },
   responses: answer,
 });
 
