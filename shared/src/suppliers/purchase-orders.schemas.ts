@@ -120,3 +120,35 @@ export const ListPurchaseOrdersQuery = PageQuery.extend({
   supplier: z.uuid().optional(),
 });
 export type ListPurchaseOrdersQuery = z.infer<typeof ListPurchaseOrdersQuery>;
+
+export const DraftOrdersFromSuggestionsInput = z
+  .object({
+    store_id: z.uuid().optional().meta({
+      description: 'A store of your organisation (owners: any; others: their active store only); default: the active store',
+    }),
+    product_ids: z.array(z.uuid()).min(1).max(500).optional().meta({ description: 'Only these products; default: every suggestion' }),
+    supplier_ids: z.array(z.uuid()).min(1).max(100).optional().meta({ description: 'Only these suppliers; default: every supplier' }),
+    cover_days: z.int().min(0).max(180).default(14).meta({ description: 'As GET /inventory/reorder-suggestions (default 14)' }),
+  })
+  .meta({ id: 'DraftOrdersFromSuggestionsInput' });
+export type DraftOrdersFromSuggestionsInput = z.infer<typeof DraftOrdersFromSuggestionsInput>;
+
+export const DraftOrdersFromSuggestions = z
+  .object({
+    store_id: z.uuid(),
+    orders: z
+      .array(PurchaseOrder)
+      .meta({ description: 'One draft per supplier, the suggested quantities at the expected cost; [] when nothing is to order' }),
+    skipped: z
+      .array(
+        z.object({
+          product_id: z.uuid(),
+          name: z.string(),
+          suggested: z.number().meta({ description: "In the product's unit" }),
+          reason: z.enum(['no_supplier']).meta({ description: 'no_supplier: no delivery names who brings it; draft it by hand' }),
+        }),
+      )
+      .meta({ description: 'Suggested products no draft could take' }),
+  })
+  .meta({ id: 'DraftOrdersFromSuggestions' });
+export type DraftOrdersFromSuggestions = z.infer<typeof DraftOrdersFromSuggestions>;

@@ -1,6 +1,7 @@
 /** What inventory offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { orgProductsById, productIdsOnDefaultAlert, recordPrice, toCategory, toProducts } from './inventory.queries.js';
 export { orgPacksById, packsOf } from './packs.queries.js';
+export { reorderStore, reorderSuggestions } from './reorder/reorder-suggestions.js';
 export { createCategory, deleteCategory, updateCategory } from './services/categories.js';
 export { listProducts } from './services/list-products.js';
 export { updateProduct } from './services/products.js';

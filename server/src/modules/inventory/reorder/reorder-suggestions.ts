@@ -16,7 +16,7 @@ import { type LastSupplier, lastSuppliers, owedOnOrders, soldInWindow } from './
 const DAY = 86_400_000;
 
 /** The store asked for: the active one by default; an owner may ask for any of theirs, anyone else only their own. */
-async function storeAsked(ctx: AuthedContext, storeId: string | undefined): Promise<{ orgId: string; storeId: string }> {
+export async function reorderStore(ctx: AuthedContext, storeId: string | undefined): Promise<{ orgId: string; storeId: string }> {
   if (storeId === undefined) return requireStore(ctx);
   const orgId = requireOrg(ctx);
   if (!(await findStore(ctx.db, orgId, storeId))) throw new NotFoundError('store');
@@ -28,7 +28,7 @@ async function storeAsked(ctx: AuthedContext, storeId: string | undefined): Prom
 
 type Inputs = {
   sold: Map<string, number>;
-  ordered: Map<string, number>;
+  ordered: { owed: Map<string, number>; drafted: Map<string, number> };
   packs: Map<string, ProductPackRow[]>;
   suppliers: Map<string, LastSupplier>;
   coverDays: number;
@@ -41,13 +41,14 @@ function suggestionFor(p: ProductWithStock, x: Inputs): ReorderSuggestion | null
   const largest = x.packs.get(p.id)?.at(-1) ?? null;
   const stock = Number(p.stock);
   const sold = Math.max(0, x.sold.get(p.id) ?? 0);
-  const onOrderCounts = x.ordered.get(p.id) ?? 0;
+  const onOrderCounts = x.ordered.owed.get(p.id) ?? 0;
+  const onDraftCounts = x.ordered.drafted.get(p.id) ?? 0;
   const outcome = reorderRule({
     sold,
     leadDays,
     coverDays: x.coverDays,
     stock,
-    onOrder: onOrderCounts,
+    onOrder: onOrderCounts + onDraftCounts,
     reorderPoint: p.reorder_point,
     unit,
     packUnits: largest?.units ?? null,
@@ -67,6 +68,7 @@ function suggestionFor(p: ProductWithStock, x: Inputs): ReorderSuggestion | null
     reorder_point: fromCount(p.reorder_point, unit),
     stock: fromCount(stock, unit),
     on_order: fromCount(onOrderCounts, unit),
+    on_draft: fromCount(onDraftCounts, unit),
     suggested: fromCount(outcome.suggested, unit),
     pack: largest && { id: largest.id, name: largest.name, units: fromCount(largest.units, unit), packs: outcome.packs ?? 0 },
   };
@@ -95,7 +97,7 @@ function grouped(items: Array<{ s: ReorderSuggestion; supplier: LastSupplier | u
 }
 
 export async function reorderSuggestions(ctx: AuthedContext, q: ReorderSuggestionsQuery): Promise<ReorderSuggestions> {
-  const { orgId, storeId } = await storeAsked(ctx, q.store_id);
+  const { orgId, storeId } = await reorderStore(ctx, q.store_id);
   const now = ctx.clock.now();
   const products = await productsWithStock(ctx.db, orgId, storeId).where('p.is_active', '=', 1).where('p.is_service', '=', 0).execute();
   const sold = await soldInWindow(ctx.db, { orgId, storeId, from: now - WINDOW_DAYS * DAY, to: now });

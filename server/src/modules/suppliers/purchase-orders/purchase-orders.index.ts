@@ -1,11 +1,17 @@
 import { createRouter, type Router } from '../../../lib/create-router.js';
 import { authedCtx, ok } from '../../../lib/route.js';
+import { draftOrdersFromSuggestions } from './from-suggestions.js';
 import { cancelPurchaseOrder, createPurchaseOrder, getPurchaseOrder, listPurchaseOrders } from './purchase-orders.js';
 import * as routes from './purchase-orders.routes.js';
 import { receivePurchaseOrder } from './receive.js';
 import { sendPurchaseOrder } from './send.js';
 
+/** `from-suggestions` before `{id}`. */
 export const purchaseOrdersRouter: Router = createRouter()
+  .openapi(routes.draftOrdersFromSuggestions, async (c) => {
+    const out = await draftOrdersFromSuggestions(authedCtx(c), c.req.valid('json'));
+    return ok(c, out, { message: `${out.orders.length} draft purchase orders made` });
+  })
   .openapi(routes.createPurchaseOrder, async (c) =>
     ok(c, await createPurchaseOrder(authedCtx(c), c.req.valid('json')), { message: 'purchase order drafted' }),
   )

@@ -1,6 +1,6 @@
 /** Purchase orders' rows: an order of a store with its supplier's name, its lines with their products and packs, its deliveries. */
 import type { ListPurchaseOrdersQuery, Unit } from '@duka/shared';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { forUpdate } from '../../../db/dialect.js';
 import type { ServiceContext } from '../../../lib/context.js';
@@ -130,4 +130,13 @@ export async function linkDelivery(db: Kysely<Database>, orgId: string, orderId:
     .insertInto('purchase_order_deliveries')
     .values({ org_id: orgId, purchase_order_id: orderId, delivery_id: deliveryId, received_at: at })
     .execute();
+}
+
+/**
+ * Drafting from suggestions one call at a time per store (Postgres: a transaction-scoped advisory
+ * lock; SQLite has one writer already): the second call reads the first's drafts, which count as
+ * on order, and drafts nothing twice. Not the store's row: every sale locks that one.
+ */
+export async function lockDrafting(ctx: ServiceContext, storeId: string): Promise<void> {
+  if (ctx.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`purchase-order-drafts:${storeId}`}))`.execute(ctx.db);
 }

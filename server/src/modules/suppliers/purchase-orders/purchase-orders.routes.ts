@@ -1,5 +1,7 @@
 import {
   CreatePurchaseOrderInput,
+  DraftOrdersFromSuggestions,
+  DraftOrdersFromSuggestionsInput,
   Envelope,
   IdParam,
   ListPurchaseOrdersQuery,
@@ -108,4 +110,20 @@ export const cancelPurchaseOrder = defineRoute('bearer', {
   summary: 'Cancel a purchase order',
   request: { params: IdParam },
   responses: answer,
+});
+
+export const draftOrdersFromSuggestions = defineRoute('bearer', {
+  needs,
+  method: 'post',
+  path: '/suppliers/purchase-orders/from-suggestions',
+  operationId: 'draftPurchaseOrdersFromSuggestions',
+  description:
+    "Turns a store's reorder suggestions (GET /inventory/reorder-suggestions, the same rule) into draft purchase orders in one transaction: one per supplier, each line the suggested quantity (whole packs of the product's largest pack where it has one) at the product's cost price. Products with no known supplier come back in `skipped`. Drafts count as on order in the suggestions, so calling again drafts nothing already drafted (docs/back-office.md).",
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: 'Draft purchase orders from the reorder suggestions',
+  request: {
+    body: jsonBody(DraftOrdersFromSuggestionsInput, { supplier_ids: ['7c9e6679-7425-40de-944b-e07fc1f90ae7'], cover_days: 14 }),
+  },
+  responses: { 200: jsonResponse(Envelope(DraftOrdersFromSuggestions), 'The drafts made, one per supplier, and the products skipped') },
 });
