@@ -192,6 +192,44 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     expect(await productOf(t, owner, ids.soda)).toMatchObject({ stock: 30 });
   });
 
+  it('a receive replayed with its Idempotency-Key changes nothing and answers the same; receives at once never take more than owed', async () => {
+    const owner = await registerOwner(t);
+    const ids = await shop(owner);
+    const po = await draft(owner, ids);
+    await order(owner, `/${po.id}/send`);
+    const receive = (body: unknown, key?: string) =>
+      t.request('POST', `/suppliers/purchase-orders/${po.id}/receive`, {
+        token: owner.token,
+        body,
+        headers: key ? { 'idempotency-key': key } : {},
+      });
+    const six = { invoice_number: 'INV-1', lines: [{ product_id: ids.soda, qty: 6 }] };
+    const first = await receive(six, 'receive-po-1');
+    expect(first.status, first.text).toBe(200);
+    const replay = await receive(six, 'receive-po-1');
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(await productOf(t, owner, ids.soda)).toMatchObject({ stock: 144 });
+    expect(await balanceOf(t, owner, ids.supplier)).toBe(115200);
+    const seen = Envelope(PurchaseOrder).parse(await call(owner, 'GET', `/suppliers/purchase-orders/${po.id}`)).data;
+    expect([figures(seen)[0], seen.delivery_ids.length]).toEqual([['Soda', 240, 144, 96], 1]);
+    const other = await receive({ lines: [{ product_id: ids.soda, qty: 1 }] }, 'receive-po-1');
+    expect([other.status, other.body.errors[0].code]).toEqual([422, 'IDEMPOTENCY_MISMATCH']);
+
+    // 4 cartons still owed; three receives of 3 at once (each its own key): one comes in, the others are more than owed.
+    const at = await Promise.all(['a', 'b', 'c'].map((k) => receive({ lines: [{ product_id: ids.soda, qty: 3 }] }, `receive-po-${k}`)));
+    expect(at.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    expect(await productOf(t, owner, ids.soda)).toMatchObject({ stock: 216 });
+    // The last carton, twice at once with no key: once.
+    const last = await Promise.all([0, 1].map(() => receive({ lines: [{ product_id: ids.soda, qty: 1 }] })));
+    expect(last.map((r) => r.status).sort()).toEqual([200, 409]);
+    const after = Envelope(PurchaseOrder).parse(await call(owner, 'GET', `/suppliers/purchase-orders/${po.id}`)).data;
+    expect([figures(after)[0], after.status, after.delivery_ids.length]).toEqual([['Soda', 240, 240, 0], 'partly_received', 3]);
+    expect(await productOf(t, owner, ids.soda)).toMatchObject({ stock: 240 });
+    expect(await balanceOf(t, owner, ids.supplier)).toBe(192000);
+  });
+
   it('cancel: a partly received order keeps what came; again answers the same; a cancelled order takes no delivery', async () => {
     const owner = await registerOwner(t);
     const ids = await shop(owner);
