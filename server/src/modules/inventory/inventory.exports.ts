@@ -10,5 +10,6 @@ export { insertAdjustment, listLowStock } from './services/stock.js';
 // For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
 export { inventoryRouter } from './inventory.index.js';
 export { productsWithStock } from './inventory.queries.js';
+export { reorderAdvice } from './reorder/reorder-suggestions.js';
 export { adjustStock } from './services/stock.js';
 export { addStockTakeCounts } from './stock-takes/stock-takes.js';

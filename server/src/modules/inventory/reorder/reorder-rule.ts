@@ -12,6 +12,8 @@ import { type Unit, unitScale } from '@duka/shared';
 
 /** Days of sales averaged. Four whole weeks: every weekday counted as often as the others. */
 export const WINDOW_DAYS = 28;
+/** Days of cover when none is asked (the suggestions' `cover_days` default; a low-stock notification's). */
+export const DEFAULT_COVER_DAYS = 14;
 /** A supplier's lead time when it has none (or the product's supplier is unknown). */
 export const DEFAULT_LEAD_TIME_DAYS = 7;
 

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { keptCounts } from '../../stock-levels/stock-levels.exports.js';
 
-type Window = { orgId: string; storeId: string; from: number; to: number };
+type Window = { orgId: string; storeId: string; from: number; to: number; productIds?: string[] };
 
 /**
  * Counts sold per product in the store, of sales booked in (from, to] that still count (paid, on
@@ -20,6 +20,7 @@ export async function soldInWindow(db: Kysely<Database>, w: Window): Promise<Map
     .where('t.status', 'in', SoldStatus.options)
     .where('t.created_at', '>', w.from)
     .where('t.created_at', '<=', w.to)
+    .$if(w.productIds !== undefined, (qb) => qb.where('tl.product_id', 'in', w.productIds!))
     .groupBy('tl.product_id')
     .select((eb) => ['tl.product_id', eb.fn.sum<number | string>(keptCounts('tl', 't')).as('qty')])
     .execute();

@@ -1,8 +1,8 @@
 /** Purchase orders' rows: an order of a store with its supplier's name, its lines with their products and packs, its deliveries. */
 import type { ListPurchaseOrdersQuery, Unit } from '@duka/shared';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
-import { forUpdate } from '../../../db/dialect.js';
+import { forUpdate, lockKey } from '../../../db/dialect.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import type { PurchaseOrderLineTable, PurchaseOrderRow, PurchaseOrderTable } from '../../../db/tables/purchase-orders.table.js';
 import type { StoreScope } from '../deliveries.queries.js';
@@ -133,10 +133,8 @@ export async function linkDelivery(db: Kysely<Database>, orgId: string, orderId:
 }
 
 /**
- * Drafting from suggestions one call at a time per store (Postgres: a transaction-scoped advisory
- * lock; SQLite has one writer already): the second call reads the first's drafts, which count as
- * on order, and drafts nothing twice. Not the store's row: every sale locks that one.
+ * Drafting from suggestions one call at a time per store: the second call reads the first's
+ * drafts, which count as on order, and drafts nothing twice. Not the store's row: every sale
+ * locks that one.
  */
-export async function lockDrafting(ctx: ServiceContext, storeId: string): Promise<void> {
-  if (ctx.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`purchase-order-drafts:${storeId}`}))`.execute(ctx.db);
-}
+export const lockDrafting = (ctx: ServiceContext, storeId: string) => lockKey(ctx.dialect, ctx.db, `purchase-order-drafts:${storeId}`);
