@@ -48,7 +48,7 @@ import { reportsRouter } from './modules/reports/reports.exports.js';
 import { suppliersRouter } from './modules/suppliers/suppliers.exports.js';
 import { expensesRouter } from './modules/expenses/expenses.exports.js';
 import { healthRouter, metricsRouter } from './modules/health/health.exports.js';
-import { inventoryRouter } from './modules/inventory/inventory.exports.js';
+import { inventoryRouter, reorderAdvice } from './modules/inventory/inventory.exports.js';
 import { metaRouter } from './modules/meta/meta.exports.js';
 import { posRouter, posSaleBooking } from './modules/pos/pos.exports.js';
 import { shiftsRouter } from './modules/shifts/shifts.exports.js';
@@ -125,6 +125,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
     sessions: new SessionGate(handle.db),
     subscriptionPayments: paymentProviderFromConfig(config),
     saleBooking: posSaleBooking,
+    reorderAdvice,
     tra,
     metrics,
     jobs: new JobMonitor(metrics, log, () => clock.now()),

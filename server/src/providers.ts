@@ -7,6 +7,7 @@
  */
 import type { PaymentProvider } from './mobile-money/provider.js';
 import type { FiscalQueuePort, TraGateway } from './modules/fiscal/fiscal.exports.js';
+import type { ReorderAdvice } from './modules/notifications/notifications.exports.js';
 import type { SaleBooking, SaleVerificationPort } from './modules/payments/payments.exports.js';
 
 declare module './lib/context.js' {
@@ -21,5 +22,7 @@ declare module './lib/context.js' {
     saleBooking: SaleBooking;
     /** Offline mobile-money sales matched to the payments their provider reported (payments' `SaleVerifier`, issue 38). */
     saleVerification: SaleVerificationPort;
+    /** A low-stock notification's suggested order: declared by notifications, implemented by inventory (`reorderAdvice`, the reorder rule). */
+    reorderAdvice: ReorderAdvice;
   }
 }

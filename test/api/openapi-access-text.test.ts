@@ -77,6 +77,7 @@ const ALWAYS: Record<string, Permission> = {
   'POST /suppliers/purchase-orders/{id}/send': 'suppliers',
   'POST /suppliers/purchase-orders/{id}/receive': 'suppliers',
   'POST /suppliers/purchase-orders/{id}/cancel': 'suppliers',
+  'POST /suppliers/purchase-orders/from-suggestions': 'suppliers',
   'DELETE /suppliers/{id}': 'suppliers',
 };
 /** Verbs that ask for a permission only of some calls (a discount, a price, a paid delivery, another cashier's void). */

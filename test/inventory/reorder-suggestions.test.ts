@@ -7,7 +7,7 @@
  * before the window not counted; another store of the organisation by `store_id`, its staff kept
  * to their own, another organisation's store 404.
  */
-import { Envelope, ReorderSuggestions } from '@duka/shared';
+import { DraftOrdersFromSuggestions, Envelope, type PurchaseOrder, ReorderSuggestions } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, createStaff, registerOwner, type Session } from '../setup/factories.js';
 import { newSupplier } from '../setup/suppliers-factories.js';
@@ -114,6 +114,7 @@ describe('reorder suggestions: from 28 days of sales, by supplier, each with its
             reorder_point: 5,
             stock: 4,
             on_order: 0,
+            on_draft: 0,
             suggested: 11,
             pack: null,
           },
@@ -132,6 +133,7 @@ describe('reorder suggestions: from 28 days of sales, by supplier, each with its
             reorder_point: 5,
             stock: 10,
             on_order: 0,
+            on_draft: 0,
             suggested: 40,
             pack: { id: bale, name: 'Bale', units: 10, packs: 4 },
           },
@@ -157,6 +159,7 @@ describe('reorder suggestions: from 28 days of sales, by supplier, each with its
             reorder_point: 10,
             stock: 3,
             on_order: 0,
+            on_draft: 0,
             suggested: 7,
             pack: null,
           },
@@ -178,7 +181,7 @@ describe('reorder suggestions: from 28 days of sales, by supplier, each with its
     expect(sugar).toMatchObject({ needed: 13, suggested: 10, pack: { packs: 1 } });
   });
 
-  it('counts what sent purchase orders still owe as on order; a draft or a cancelled order does not', async () => {
+  it('counts what sent purchase orders still owe as on order, and what drafts hold as on draft; a cancelled order neither', async () => {
     const sugar = async () => (await suggestions(owner)).groups[0]!.suggestions.find((s) => s.name === 'Sukari 1kg')!;
     const po = (
       await call(owner, 'POST', '/suppliers/purchase-orders', {
@@ -186,12 +189,12 @@ describe('reorder suggestions: from 28 days of sales, by supplier, each with its
         lines: [{ product_id: ids.sukari, pack_id: bale, qty: 3, unit_cost: 9000 }],
       })
     ).data;
-    expect(await sugar()).toMatchObject({ on_order: 0, suggested: 40 });
+    // A draft is decided on: 48 needed − 10 in stock − 30 on a draft = 8 → one bale.
+    expect(await sugar()).toMatchObject({ on_order: 0, on_draft: 30, suggested: 10, pack: { packs: 1 } });
     await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/send`);
-    // 48 needed − 10 in stock − 30 on order = 8 → one bale.
-    expect(await sugar()).toMatchObject({ on_order: 30, suggested: 10, pack: { packs: 1 } });
+    expect(await sugar()).toMatchObject({ on_order: 30, on_draft: 0, suggested: 10, pack: { packs: 1 } });
     await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/cancel`);
-    expect(await sugar()).toMatchObject({ on_order: 0, suggested: 40 });
+    expect(await sugar()).toMatchObject({ on_order: 0, on_draft: 0, suggested: 40 });
   });
 
   it("another store by store_id for the owner; staff only their own; another organisation's store 404; bad queries 400", async () => {
@@ -229,5 +232,54 @@ describe('reorder suggestions: from 28 days of sales, by supplier, each with its
     await call(owner, 'GET', '/inventory/reorder-suggestions?cover_days=-1', undefined, 400);
     await call(owner, 'GET', '/inventory/reorder-suggestions?cover_days=1.5', undefined, 400);
     await call(owner, 'GET', '/inventory/reorder-suggestions?store_id=nope', undefined, 400);
+  });
+
+  it('drafts the suggestions in one call, one order per supplier at the expected cost; no supplier skipped; again drafts nothing', async () => {
+    const draft = async (s: { token: string }, body: Record<string, unknown>, status = 200) =>
+      call(s, 'POST', '/suppliers/purchase-orders/from-suggestions', body, status);
+    const lines = (po: PurchaseOrder) => po.lines.map((l) => [l.product_name, l.qty, l.pack?.name ?? l.unit, l.unit_cost, l.ordered]);
+    const chumvi = [{ product_id: ids.chumvi, name: 'Chumvi', suggested: 7, reason: 'no_supplier' }];
+    const azam = (await call(owner, 'GET', '/suppliers?search=Azam')).data[0].id as string;
+
+    // Azam's soap is not suggested: nothing to draft, and the unknown supplier's salt is not Azam's.
+    expect((await draft(owner, { supplier_ids: [azam] })).data).toEqual({ store_id: owner.storeId, orders: [], skipped: [] });
+    // Only rice and salt: rice drafted to Bakhresa at its cost price (11 kg × 1,000), salt skipped.
+    const rice = Envelope(DraftOrdersFromSuggestions).parse(await draft(owner, { product_ids: [ids.mchele, ids.chumvi] })).data;
+    expect(rice.skipped).toEqual(chumvi);
+    expect(rice.orders.map((o) => [o.supplier_name, o.status, o.store_id, o.total_value, o.note])).toEqual([
+      ['Bakhresa Wholesale', 'draft', owner.storeId, 11000, 'From reorder suggestions'],
+    ]);
+    expect(lines(rice.orders[0]!)).toEqual([['Mchele', 11, 'kg', 1000, 11]]);
+    // The rest: sugar in whole bales (4 × 10 at 10,000 a bale); the rice already on a draft is not drafted again.
+    const rest = Envelope(DraftOrdersFromSuggestions).parse(await draft(owner, {})).data;
+    expect(rest.skipped).toEqual(chumvi);
+    expect(rest.orders.map((o) => [o.supplier_name, o.total_value])).toEqual([['Bakhresa Wholesale', 40000]]);
+    expect(lines(rest.orders[0]!)).toEqual([['Sukari 1kg', 4, 'Bale', 10000, 40]]);
+    // Again: everything suggested is on a draft; only the salt, which no draft can take, is left.
+    expect((await draft(owner, {})).data).toEqual({ store_id: owner.storeId, orders: [], skipped: chumvi });
+    expect((await suggestions(owner)).groups.map((g) => g.supplier_name)).toEqual([null]);
+    const audited = await t.db.db
+      .selectFrom('audit_log')
+      .select('entity_id')
+      .where('org_id', '=', owner.orgId)
+      .where('action', '=', 'purchase_order.create')
+      .execute();
+    expect(audited.map((a) => a.entity_id)).toEqual(expect.arrayContaining([rice.orders[0]!.id, rest.orders[0]!.id]));
+
+    // Cancelled, they are suggested again; two calls at once draft them once.
+    for (const o of [...rice.orders, ...rest.orders]) await call(owner, 'POST', `/suppliers/purchase-orders/${o.id}/cancel`);
+    const both = await Promise.all([draft(owner, {}), draft(owner, {})]);
+    const made = both.flatMap((b) => b.data.orders as PurchaseOrder[]);
+    expect(made.map((o) => [o.supplier_name, o.total_value])).toEqual([['Bakhresa Wholesale', 51000]]);
+    expect((await suggestions(owner)).groups.map((g) => g.supplier_name)).toEqual([null]);
+    await call(owner, 'POST', `/suppliers/purchase-orders/${made[0]!.id}/cancel`);
+
+    // Another organisation's store or supplier: not found; staff without the suppliers permission: refused; bad input 400.
+    const other = await registerOwner(t);
+    expect((await draft(other, { store_id: owner.storeId }, 404)).message).toMatch(/store not found/);
+    expect((await draft(other, { supplier_ids: [bakhresa.id] }, 404)).errors[0].field).toBe('supplier_ids.0');
+    expect((await draft(await createStaff(t, owner), {}, 403)).errors[0].code).toBe('FORBIDDEN');
+    expect((await draft(owner, { product_ids: ['nope'] }, 400)).errors[0].field).toBe('product_ids.0');
+    expect((await draft(owner, { cover_days: -1 }, 400)).errors[0].field).toBe('cover_days');
   });
 });

@@ -108,6 +108,27 @@ describe('stock-takes: count the shelves, review, apply once', () => {
     ]);
   });
 
+  it('two applies of one count at once adjust stock once; both answer the applied count', async () => {
+    const owner = await registerOwner(t);
+    for (let round = 0; round < 3; round++) {
+      const soda = await product(owner, `Soda ${round}`, 24, 800);
+      const take = await open(owner, [soda]);
+      await count(owner, take.id, [{ product_id: soda, qty: 20 }]);
+      const answers = await Promise.all(
+        [0, 1, 2].map(() =>
+          t.request('POST', `/inventory/stock-takes/${take.id}/apply`, { token: owner.token, body: { uncounted: 'leave' } }),
+        ),
+      );
+      expect(answers.map((a) => [a.status, a.body.data.status])).toEqual([
+        [200, 'applied'],
+        [200, 'applied'],
+        [200, 'applied'],
+      ]);
+      expect(await stockOf(owner, soda)).toBe(20);
+      expect((await adjustments(owner, soda)).map((a) => [a.reason, a.qty_change])).toEqual([['stock_take', -4]]);
+    }
+  });
+
   it('products nobody counted: left alone, or set to zero, as the owner chooses', async () => {
     const owner = await registerOwner(t);
     const chai = await product(owner, 'Chai', 6, 300);

@@ -208,6 +208,63 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
     expect(await count()).toBe(1);
   });
 
+  it('carries the reorder suggestion of that moment: the quantity, pack and supplier GET /inventory/reorder-suggestions gives', async () => {
+    const owner = await registerOwner(t);
+    const api = async (method: string, path: string, body?: unknown) => {
+      const res = await t.request(method, path, { token: owner.token, body });
+      expect(res.status, res.text).toBeLessThan(300);
+      return res.body.data;
+    };
+    const sukari = await api('POST', '/inventory/products', {
+      name: 'Sukari 1kg',
+      selling_price: 3200,
+      stock: 0,
+      reorder_point: 5,
+      packs: [{ name: 'Bale', units: 10 }],
+    });
+    const mchele = await api('POST', '/inventory/products', {
+      name: 'Mchele',
+      unit: 'kg',
+      selling_price: 2500,
+      stock: 3,
+      reorder_point: 2,
+    });
+    const supplier = await api('POST', '/suppliers', { name: 'Bakhresa Wholesale', lead_time_days: 5 });
+    await api('POST', `/suppliers/${supplier.id}/deliveries`, {
+      status: 'delivered',
+      lines: [{ product_id: sukari.id, qty: 20, unit_cost: 2500 }],
+    });
+    const sell = (lines: unknown[]) => api('POST', '/pos/sale', { lines, payment_method: 'Cash' });
+    const notes = () =>
+      t.db.db.selectFrom('notifications').select(['title', 'body']).where('org_id', '=', owner.orgId).orderBy('title').execute();
+    await sell([{ product_id: sukari.id, qty: 14 }]);
+    // 16 sugar sold over the window, 4 left: ⌈16 × (5 + 14) ÷ 28⌉ = 11 needed − 4 = 7 → one bale of 10, from Bakhresa.
+    // 1.5 kg of rice sold, 1.5 kg left, no supplier known (7 days): ⌈1.5 × 21 ÷ 28⌉ kg = 1.125 < its point of 2: 0.5 → 1 kg.
+    await sell([
+      { product_id: sukari.id, qty: 2 },
+      { product_id: mchele.id, qty: 1.5 },
+    ]);
+    for (let i = 0; i < 100 && (await notes()).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await notes()).map((n) => [n.title, n.body])).toEqual([
+      [
+        'Low stock: Mchele',
+        'Only 1.5 kg of Mchele left; order more. Zimebaki 1.5 kg tu; agiza zaidi. Suggested order: 1 kg. Pendekezo: agiza 1 kg.',
+      ],
+      [
+        'Low stock: Sukari 1kg',
+        'Only 4 units of Sukari 1kg left; order more. Vimebaki vipande 4 tu; agiza zaidi. Suggested order: 1 x Bale (10 units) from Bakhresa Wholesale. Pendekezo: agiza 1 x Bale (10 units) kutoka Bakhresa Wholesale.',
+      ],
+    ]);
+    const suggested = (await api('GET', '/inventory/reorder-suggestions')).groups.flatMap(
+      (g: { supplier_name: string | null; suggestions: Array<{ name: string; suggested: number; pack: { packs: number } | null }> }) =>
+        g.suggestions.map((x) => [g.supplier_name, x.name, x.suggested, x.pack?.packs ?? null]),
+    );
+    expect(suggested).toEqual([
+      ['Bakhresa Wholesale', 'Sukari 1kg', 10, 1],
+      [null, 'Mchele', 1, null],
+    ]);
+  });
+
   it("words a measured product's level in its unit: the sale's event names the unit of its figures", async () => {
     const owner = await registerOwner(t);
     const made = await t.request('POST', '/inventory/products', { token: owner.token, body: { name: 'Sukari', selling_price: 3200 } });
@@ -218,8 +275,12 @@ describe('low-stock notifications (transaction.created subscriber)', () => {
     const { notifications } = await saleOf(owner, [
       line({ product_id: id, product_name: 'Sukari', qty: 0.75, unit: 'kg', stock_after: 1.5, reorder_point: 2 }),
     ]);
+    // The suggestion reads the product as stored (no stock: this event is made up, no sale took any), rounded to a whole kg.
     expect(notifications.map((n) => [n.title, n.body])).toEqual([
-      ['Low stock: Sukari', 'Only 1.5 kg of Sukari left; order more. Zimebaki 1.5 kg tu; agiza zaidi.'],
+      [
+        'Low stock: Sukari',
+        'Only 1.5 kg of Sukari left; order more. Zimebaki 1.5 kg tu; agiza zaidi. Suggested order: 1 kg. Pendekezo: agiza 1 kg.',
+      ],
     ]);
   });
 });

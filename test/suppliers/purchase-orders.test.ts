@@ -66,7 +66,7 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     ]);
 
     const sent = await order(owner, `/${po.id}/send`);
-    expect(sent).toMatchObject({ status: 'sent', sent_to: '+255712345678' });
+    expect(sent).toMatchObject({ status: 'sent', sent_to: '+255712345678', sent_via: 'sms' });
     const sms = await lastMessage(t, '+255712345678');
     expect(sms).toMatchObject({ channel: 'sms', org_id: owner.orgId });
     expect(sms!.body).toContain(po.reference);
@@ -119,6 +119,38 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     expect(listed.map((p: PurchaseOrder) => p.id)).toEqual([po.id]);
   });
 
+  it('sent by email when asked: the outbox holds the email with the lines and total; no address is 422 naming it, nothing sent', async () => {
+    const owner = await registerOwner(t);
+    const ids = await shop(owner);
+    const po = await draft(owner, ids);
+    const cannot = await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/send`, { channel: 'email' }, 422);
+    expect(cannot.errors[0]).toMatchObject({ code: 'BUSINESS_RULE', field: 'supplier.email' });
+    expect(cannot.message).toBe('Bakhresa Wholesale has no email address to write to');
+    expect((await call(owner, 'GET', `/suppliers/purchase-orders/${po.id}`)).data).toMatchObject({ status: 'draft', sent_via: null });
+    expect((await call(owner, 'POST', `/suppliers/purchase-orders/${po.id}/send`, { channel: 'fax' }, 400)).errors[0].field).toBe(
+      'channel',
+    );
+
+    await call(owner, 'PATCH', `/suppliers/${ids.supplier}`, { email: 'Orders@Bakhresa.co.tz' });
+    const sent = await order(owner, `/${po.id}/send`, { channel: 'email' });
+    expect(sent).toMatchObject({ status: 'sent', sent_to: 'orders@bakhresa.co.tz', sent_via: 'email' });
+    const mail = await lastMessage(t, 'orders@bakhresa.co.tz');
+    expect(mail).toMatchObject({
+      channel: 'email',
+      org_id: owner.orgId,
+      subject: expect.stringContaining(`Purchase order ${po.reference} from `),
+    });
+    expect(mail!.body).toContain('- 10 x Carton Soda at TZS 19200 a pack\n- 5 kg Sukari at TZS 3000\n\nExpected total: TZS 207000');
+    // One message for the order, the email: no SMS besides.
+    const messages = await t.db.db
+      .selectFrom('outbox')
+      .select('channel')
+      .where('org_id', '=', owner.orgId)
+      .where('body', 'like', `%${po.reference}%`)
+      .execute();
+    expect(messages).toEqual([{ channel: 'email' }]);
+  });
+
   it('more than a line still owes is 409 naming the line and writes nothing; kg in thousandths; loose units need a cost', async () => {
     const owner = await registerOwner(t);
     const ids = await shop(owner);
@@ -158,6 +190,44 @@ describe('purchase orders: draft, send by SMS, receive in deliveries, cancel', (
     const part = await order(owner, `/${po.id}/receive`, { lines: [{ product_id: ids.soda, pack_id: null, qty: 30, unit_cost: 800 }] });
     expect(figures(part)[0]).toEqual(['Soda', 240, 30, 210]);
     expect(await productOf(t, owner, ids.soda)).toMatchObject({ stock: 30 });
+  });
+
+  it('a receive replayed with its Idempotency-Key changes nothing and answers the same; receives at once never take more than owed', async () => {
+    const owner = await registerOwner(t);
+    const ids = await shop(owner);
+    const po = await draft(owner, ids);
+    await order(owner, `/${po.id}/send`);
+    const receive = (body: unknown, key?: string) =>
+      t.request('POST', `/suppliers/purchase-orders/${po.id}/receive`, {
+        token: owner.token,
+        body,
+        headers: key ? { 'idempotency-key': key } : {},
+      });
+    const six = { invoice_number: 'INV-1', lines: [{ product_id: ids.soda, qty: 6 }] };
+    const first = await receive(six, 'receive-po-1');
+    expect(first.status, first.text).toBe(200);
+    const replay = await receive(six, 'receive-po-1');
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(await productOf(t, owner, ids.soda)).toMatchObject({ stock: 144 });
+    expect(await balanceOf(t, owner, ids.supplier)).toBe(115200);
+    const seen = Envelope(PurchaseOrder).parse(await call(owner, 'GET', `/suppliers/purchase-orders/${po.id}`)).data;
+    expect([figures(seen)[0], seen.delivery_ids.length]).toEqual([['Soda', 240, 144, 96], 1]);
+    const other = await receive({ lines: [{ product_id: ids.soda, qty: 1 }] }, 'receive-po-1');
+    expect([other.status, other.body.errors[0].code]).toEqual([422, 'IDEMPOTENCY_MISMATCH']);
+
+    // 4 cartons still owed; three receives of 3 at once (each its own key): one comes in, the others are more than owed.
+    const at = await Promise.all(['a', 'b', 'c'].map((k) => receive({ lines: [{ product_id: ids.soda, qty: 3 }] }, `receive-po-${k}`)));
+    expect(at.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    expect(await productOf(t, owner, ids.soda)).toMatchObject({ stock: 216 });
+    // The last carton, twice at once with no key: once.
+    const last = await Promise.all([0, 1].map(() => receive({ lines: [{ product_id: ids.soda, qty: 1 }] })));
+    expect(last.map((r) => r.status).sort()).toEqual([200, 409]);
+    const after = Envelope(PurchaseOrder).parse(await call(owner, 'GET', `/suppliers/purchase-orders/${po.id}`)).data;
+    expect([figures(after)[0], after.status, after.delivery_ids.length]).toEqual([['Soda', 240, 240, 0], 'partly_received', 3]);
+    expect(await productOf(t, owner, ids.soda)).toMatchObject({ stock: 240 });
+    expect(await balanceOf(t, owner, ids.supplier)).toBe(192000);
   });
 
   it('cancel: a partly received order keeps what came; again answers the same; a cancelled order takes no delivery', async () => {

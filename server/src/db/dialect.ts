@@ -83,6 +83,15 @@ export function forUpdate<DB, TB extends keyof DB, O>(dialect: DialectName, qb: 
 }
 
 /**
+ * Queue transactions that name the same `key` until each ends (Postgres: a transaction-scoped
+ * advisory lock on the key's hash). SQLite runs one writing transaction at a time already. For a
+ * rule no row can hold ("one drafting per store") where locking a hot row would stall sales.
+ */
+export async function lockKey(dialect: DialectName, db: Kysely<Database>, key: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+}
+
+/**
  * Run reads that take row locks, reporting how long they took as the request's wait for the
  * database (COUNT_STATEMENTS, x-db-wait-ms): on Postgres a locking read's time is the wait for
  * locks others hold. SQLite waits for its one writer before the transaction starts (counted there),

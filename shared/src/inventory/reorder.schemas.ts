@@ -38,8 +38,9 @@ export const ReorderSuggestion = z
     needed: qty('avg_daily_sales × (lead_time_days + cover_days), rounded up to the count (a piece, a gram)'),
     reorder_point: qty('Its reorder point: the least an order brings the stock back to'),
     stock: qty('Stock in the store now'),
-    on_order: qty('Ordered from suppliers and not yet received'),
-    suggested: qty('max(needed, reorder_point) − stock − on_order, rounded up to a whole piece or unit, or to whole packs'),
+    on_order: qty('Ordered from suppliers (sent or partly received orders) and not yet received'),
+    on_draft: qty('On draft purchase orders not yet sent: decided on, so counted like on_order'),
+    suggested: qty('max(needed, reorder_point) − stock − on_order − on_draft, rounded up to a whole piece or unit, or to whole packs'),
     pack: z
       .object({ id: z.uuid(), name: z.string(), units: z.number(), packs: z.int() })
       .nullable()

@@ -12,7 +12,7 @@ import { LotNumber } from '../pharmacy/batch.schemas.js';
 export const PurchaseOrderStatus = z.enum(['draft', 'sent', 'partly_received', 'received', 'cancelled']).meta({
   id: 'PurchaseOrderStatus',
   description:
-    'draft → sent (the SMS to the supplier is in the outbox) → partly_received → received; draft, sent and partly_received may be cancelled',
+    'draft → sent (the SMS or email to the supplier is in the outbox) → partly_received → received; draft, sent and partly_received may be cancelled',
 });
 export type PurchaseOrderStatus = z.infer<typeof PurchaseOrderStatus>;
 
@@ -63,6 +63,17 @@ export const ReceivePurchaseOrderInput = z
   .meta({ id: 'ReceivePurchaseOrderInput' });
 export type ReceivePurchaseOrderInput = z.infer<typeof ReceivePurchaseOrderInput>;
 
+export const PurchaseOrderChannel = z.enum(['sms', 'email']).meta({
+  id: 'PurchaseOrderChannel',
+  description: "How the order goes to the supplier: an SMS to the supplier's phone or an email to its address",
+});
+export type PurchaseOrderChannel = z.infer<typeof PurchaseOrderChannel>;
+
+export const SendPurchaseOrderInput = z
+  .object({ channel: PurchaseOrderChannel.default('sms') })
+  .meta({ id: 'SendPurchaseOrderInput', description: 'Optional: without a body the order is texted (sms)' });
+export type SendPurchaseOrderInput = z.input<typeof SendPurchaseOrderInput>;
+
 export const PurchaseOrderLine = z
   .object({
     id: z.uuid(),
@@ -93,7 +104,8 @@ export const PurchaseOrder = z
     total_value: Money.meta({ description: 'The lines’ expected cost, as ordered' }),
     lines: z.array(PurchaseOrderLine),
     delivery_ids: z.array(z.uuid()).meta({ description: 'The deliveries that received it, oldest first (GET /suppliers/deliveries/{id})' }),
-    sent_to: z.string().nullable().meta({ description: 'The phone number the order was texted to' }),
+    sent_to: z.string().nullable().meta({ description: 'The phone number the order was texted to, or the address it was emailed to' }),
+    sent_via: PurchaseOrderChannel.nullable().meta({ description: 'How it was sent; null while a draft' }),
     sent_at: Timestamp.nullable(),
     cancelled_at: Timestamp.nullable(),
     created_by: z.uuid().nullable(),
@@ -108,3 +120,35 @@ export const ListPurchaseOrdersQuery = PageQuery.extend({
   supplier: z.uuid().optional(),
 });
 export type ListPurchaseOrdersQuery = z.infer<typeof ListPurchaseOrdersQuery>;
+
+export const DraftOrdersFromSuggestionsInput = z
+  .object({
+    store_id: z.uuid().optional().meta({
+      description: 'A store of your organisation (owners: any; others: their active store only); default: the active store',
+    }),
+    product_ids: z.array(z.uuid()).min(1).max(500).optional().meta({ description: 'Only these products; default: every suggestion' }),
+    supplier_ids: z.array(z.uuid()).min(1).max(100).optional().meta({ description: 'Only these suppliers; default: every supplier' }),
+    cover_days: z.int().min(0).max(180).default(14).meta({ description: 'As GET /inventory/reorder-suggestions (default 14)' }),
+  })
+  .meta({ id: 'DraftOrdersFromSuggestionsInput' });
+export type DraftOrdersFromSuggestionsInput = z.infer<typeof DraftOrdersFromSuggestionsInput>;
+
+export const DraftOrdersFromSuggestions = z
+  .object({
+    store_id: z.uuid(),
+    orders: z
+      .array(PurchaseOrder)
+      .meta({ description: 'One draft per supplier, the suggested quantities at the expected cost; [] when nothing is to order' }),
+    skipped: z
+      .array(
+        z.object({
+          product_id: z.uuid(),
+          name: z.string(),
+          suggested: z.number().meta({ description: "In the product's unit" }),
+          reason: z.enum(['no_supplier']).meta({ description: 'no_supplier: no delivery names who brings it; draft it by hand' }),
+        }),
+      )
+      .meta({ description: 'Suggested products no draft could take' }),
+  })
+  .meta({ id: 'DraftOrdersFromSuggestions' });
+export type DraftOrdersFromSuggestions = z.infer<typeof DraftOrdersFromSuggestions>;

@@ -3,7 +3,7 @@
  * suggestions" says it in words with a worked example; keep the two the same.
  *
  * needed    = ⌈sold over the last 28 days × (lead time + days of cover) ÷ 28⌉   (counts)
- * suggested = max(needed, reorder point) − stock − on order, rounded up to a whole piece or
+ * suggested = max(needed, reorder point) − stock − on order (drafts included), rounded up to a whole piece or
  *             unit (1,000 counts of a kg product), or to whole packs of the largest pack.
  * A product is suggested when it is at or under its reorder point, or its stock lasts fewer days
  * than the lead time (stock × 28 < sold × lead time), and the suggestion is more than nothing.
@@ -12,6 +12,8 @@ import { type Unit, unitScale } from '@duka/shared';
 
 /** Days of sales averaged. Four whole weeks: every weekday counted as often as the others. */
 export const WINDOW_DAYS = 28;
+/** Days of cover when none is asked (the suggestions' `cover_days` default; a low-stock notification's). */
+export const DEFAULT_COVER_DAYS = 14;
 /** A supplier's lead time when it has none (or the product's supplier is unknown). */
 export const DEFAULT_LEAD_TIME_DAYS = 7;
 
@@ -23,6 +25,7 @@ export interface ReorderFigures {
   leadDays: number;
   coverDays: number;
   stock: number;
+  /** Owed on sent orders plus held by drafts. */
   onOrder: number;
   reorderPoint: number;
   unit: Unit;

@@ -3,20 +3,23 @@
  * suggestion with its figures. The rule is reorder-rule.ts; docs/inventory.md "Reorder suggestions".
  */
 import { fromCount, type ReorderGroup, type ReorderSuggestion, type ReorderSuggestions, type ReorderSuggestionsQuery } from '@duka/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/database.js';
 import type { AuthedContext } from '../../../lib/context.js';
+import type { ReorderAdvice } from '../../notifications/notifications.exports.js';
 import { requireOrg, requireStore } from '../../../lib/auth/authorize.js';
 import { ForbiddenError, NotFoundError } from '../../../lib/errors.js';
 import { findStore } from '../../tenancy/tenancy.exports.js';
 import type { ProductPackRow } from '../../../db/tables/inventory.table.js';
 import { type ProductWithStock, productsWithStock } from '../inventory.queries.js';
 import { packsOf } from '../packs.queries.js';
-import { averageDaily, DEFAULT_LEAD_TIME_DAYS, daysLeft, reorderRule, WINDOW_DAYS } from './reorder-rule.js';
+import { averageDaily, DEFAULT_COVER_DAYS, DEFAULT_LEAD_TIME_DAYS, daysLeft, reorderRule, WINDOW_DAYS } from './reorder-rule.js';
 import { type LastSupplier, lastSuppliers, owedOnOrders, soldInWindow } from './reorder.queries.js';
 
 const DAY = 86_400_000;
 
 /** The store asked for: the active one by default; an owner may ask for any of theirs, anyone else only their own. */
-async function storeAsked(ctx: AuthedContext, storeId: string | undefined): Promise<{ orgId: string; storeId: string }> {
+export async function reorderStore(ctx: AuthedContext, storeId: string | undefined): Promise<{ orgId: string; storeId: string }> {
   if (storeId === undefined) return requireStore(ctx);
   const orgId = requireOrg(ctx);
   if (!(await findStore(ctx.db, orgId, storeId))) throw new NotFoundError('store');
@@ -28,7 +31,7 @@ async function storeAsked(ctx: AuthedContext, storeId: string | undefined): Prom
 
 type Inputs = {
   sold: Map<string, number>;
-  ordered: Map<string, number>;
+  ordered: { owed: Map<string, number>; drafted: Map<string, number> };
   packs: Map<string, ProductPackRow[]>;
   suppliers: Map<string, LastSupplier>;
   coverDays: number;
@@ -41,13 +44,14 @@ function suggestionFor(p: ProductWithStock, x: Inputs): ReorderSuggestion | null
   const largest = x.packs.get(p.id)?.at(-1) ?? null;
   const stock = Number(p.stock);
   const sold = Math.max(0, x.sold.get(p.id) ?? 0);
-  const onOrderCounts = x.ordered.get(p.id) ?? 0;
+  const onOrderCounts = x.ordered.owed.get(p.id) ?? 0;
+  const onDraftCounts = x.ordered.drafted.get(p.id) ?? 0;
   const outcome = reorderRule({
     sold,
     leadDays,
     coverDays: x.coverDays,
     stock,
-    onOrder: onOrderCounts,
+    onOrder: onOrderCounts + onDraftCounts,
     reorderPoint: p.reorder_point,
     unit,
     packUnits: largest?.units ?? null,
@@ -67,6 +71,7 @@ function suggestionFor(p: ProductWithStock, x: Inputs): ReorderSuggestion | null
     reorder_point: fromCount(p.reorder_point, unit),
     stock: fromCount(stock, unit),
     on_order: fromCount(onOrderCounts, unit),
+    on_draft: fromCount(onDraftCounts, unit),
     suggested: fromCount(outcome.suggested, unit),
     pack: largest && { id: largest.id, name: largest.name, units: fromCount(largest.units, unit), packs: outcome.packs ?? 0 },
   };
@@ -94,21 +99,54 @@ function grouped(items: Array<{ s: ReorderSuggestion; supplier: LastSupplier | u
   return out;
 }
 
-export async function reorderSuggestions(ctx: AuthedContext, q: ReorderSuggestionsQuery): Promise<ReorderSuggestions> {
-  const { orgId, storeId } = await storeAsked(ctx, q.store_id);
-  const now = ctx.clock.now();
-  const products = await productsWithStock(ctx.db, orgId, storeId).where('p.is_active', '=', 1).where('p.is_service', '=', 0).execute();
-  const sold = await soldInWindow(ctx.db, { orgId, storeId, from: now - WINDOW_DAYS * DAY, to: now });
+type Suggested = { s: ReorderSuggestion; supplier: LastSupplier | undefined };
+
+/** The store's suggestions (of `productIds` only, when given), each with its supplier: the one path the rule is applied by. */
+async function suggestionsIn(
+  db: Kysely<Database>,
+  { orgId, storeId }: { orgId: string; storeId: string },
+  now: number,
+  coverDays: number,
+  productIds?: string[],
+): Promise<Suggested[]> {
+  const products = await productsWithStock(db, orgId, storeId)
+    .where('p.is_active', '=', 1)
+    .where('p.is_service', '=', 0)
+    .$if(productIds !== undefined, (qb) => qb.where('p.id', 'in', productIds!))
+    .execute();
+  const sold = await soldInWindow(db, { orgId, storeId, from: now - WINDOW_DAYS * DAY, to: now, productIds });
   // Only a product that sold or is at its reorder point can be suggested: the rest are not looked further into.
   const candidates = products.filter((p) => (sold.get(p.id) ?? 0) > 0 || Number(p.stock) <= p.reorder_point);
   const ids = candidates.map((p) => p.id);
-  const ordered = await owedOnOrders(ctx.db, orgId, storeId, ids);
-  const packs = await packsOf(ctx.db, orgId, ids);
-  const suppliers = await lastSuppliers(ctx.db, orgId, ids);
-  const inputs: Inputs = { sold, ordered, packs, suppliers, coverDays: q.cover_days };
-  const items = candidates.flatMap((p) => {
+  const ordered = await owedOnOrders(db, orgId, storeId, ids);
+  const packs = await packsOf(db, orgId, ids);
+  const suppliers = await lastSuppliers(db, orgId, ids);
+  const inputs: Inputs = { sold, ordered, packs, suppliers, coverDays };
+  return candidates.flatMap((p) => {
     const s = suggestionFor(p, inputs);
     return s ? [{ s, supplier: suppliers.get(p.id) }] : [];
   });
-  return { store_id: storeId, window_days: WINDOW_DAYS, cover_days: q.cover_days, groups: grouped(items) };
 }
+
+export async function reorderSuggestions(ctx: AuthedContext, q: ReorderSuggestionsQuery): Promise<ReorderSuggestions> {
+  const key = await reorderStore(ctx, q.store_id);
+  const items = await suggestionsIn(ctx.db, key, ctx.clock.now(), q.cover_days);
+  return { store_id: key.storeId, window_days: WINDOW_DAYS, cover_days: q.cover_days, groups: grouped(items) };
+}
+
+/** Notifications' reorder-advice port (notifications/services/reorder-advice-port.ts): the suggestion of each product asked, by the same rule, with the query's default cover. */
+export const reorderAdvice: ReorderAdvice = async (ctx, key, productIds) => {
+  if (productIds.length === 0) return new Map();
+  const items = await suggestionsIn(ctx.db, key, ctx.clock.now(), DEFAULT_COVER_DAYS, productIds);
+  return new Map(
+    items.map(({ s, supplier }) => [
+      s.product_id,
+      {
+        suggested: s.suggested,
+        unit: s.unit,
+        pack: s.pack && { name: s.pack.name, packs: s.pack.packs },
+        supplierName: supplier?.name ?? null,
+      },
+    ]),
+  );
+};

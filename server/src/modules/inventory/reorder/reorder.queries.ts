@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { keptCounts } from '../../stock-levels/stock-levels.exports.js';
 
-type Window = { orgId: string; storeId: string; from: number; to: number };
+type Window = { orgId: string; storeId: string; from: number; to: number; productIds?: string[] };
 
 /**
  * Counts sold per product in the store, of sales booked in (from, to] that still count (paid, on
@@ -20,6 +20,7 @@ export async function soldInWindow(db: Kysely<Database>, w: Window): Promise<Map
     .where('t.status', 'in', SoldStatus.options)
     .where('t.created_at', '>', w.from)
     .where('t.created_at', '<=', w.to)
+    .$if(w.productIds !== undefined, (qb) => qb.where('tl.product_id', 'in', w.productIds!))
     .groupBy('tl.product_id')
     .select((eb) => ['tl.product_id', eb.fn.sum<number | string>(keptCounts('tl', 't')).as('qty')])
     .execute();
@@ -65,26 +66,32 @@ async function lastSuppliersOf(db: Kysely<Database>, orgId: string, productIds: 
 }
 
 /**
- * What the store has ordered of each product and not yet received, in counts: the open purchase
- * orders' lines (sent or partly received; a draft is not ordered yet, a cancelled one never comes).
+ * What the store has ordered of each product and not yet received, in counts: what open purchase
+ * orders (sent or partly received) still owe, and what drafts hold. A draft is what the owner has
+ * decided to order: counted too, so drafting the suggestions (or by hand) takes them off the list
+ * and drafting again makes no second order; cancelling the draft puts them back. A cancelled or
+ * received order never comes (again).
  */
 export async function owedOnOrders(
   db: Kysely<Database>,
   orgId: string,
   storeId: string,
   productIds: string[],
-): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
+): Promise<{ owed: Map<string, number>; drafted: Map<string, number> }> {
+  const out = { owed: new Map<string, number>(), drafted: new Map<string, number>() };
   if (productIds.length === 0) return out;
   const rows = await db
     .selectFrom('purchase_order_lines as l')
     .innerJoin('purchase_orders as o', (j) => j.onRef('o.org_id', '=', 'l.org_id').onRef('o.id', '=', 'l.purchase_order_id'))
     .where('l.org_id', '=', orgId)
     .where('o.store_id', '=', storeId)
-    .where('o.status', 'in', ['sent', 'partly_received'])
+    .where('o.status', 'in', ['draft', 'sent', 'partly_received'])
     .where('l.product_id', 'in', productIds)
-    .select(['l.product_id', 'l.qty', 'l.received'])
+    .select(['o.status', 'l.product_id', 'l.qty', 'l.received'])
     .execute();
-  for (const r of rows) out.set(r.product_id, (out.get(r.product_id) ?? 0) + Math.max(0, Number(r.qty) - Number(r.received)));
+  for (const r of rows) {
+    const into = r.status === 'draft' ? out.drafted : out.owed;
+    into.set(r.product_id, (into.get(r.product_id) ?? 0) + Math.max(0, Number(r.qty) - Number(r.received)));
+  }
   return out;
 }

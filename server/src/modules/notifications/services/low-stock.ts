@@ -2,7 +2,9 @@
  * Low-stock notifications: after a sale commits, each stocked product whose level crossed from
  * above its reorder point to at or below it gets one notification in the sale's store. A product
  * already at or below its reorder point before the sale was notified when it crossed, so later
- * sales add nothing until it is restocked above the point and crosses again.
+ * sales add nothing until it is restocked above the point and crosses again. Each notification
+ * carries the product's reorder suggestion at that moment (quantity, pack, supplier), by the same
+ * rule as GET /inventory/reorder-suggestions, through the reorder-advice port.
  */
 import { fromCount, isMeasured, toCount, Unit } from '@duka/shared';
 import { z } from 'zod';
@@ -10,6 +12,7 @@ import type { Subscriber } from '../../../events/event-bus.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import type { DomainEvent } from '../../../lib/domain-events.js';
 import { createNotification } from './create-notification.js';
+import { type ProductAdvice, reorderAdvice } from './reorder-advice-port.js';
 
 /**
  * The part of a `transaction.created` line this subscriber reads. The event's type says what a line
@@ -62,12 +65,24 @@ export function crossings(event: DomainEvent<'transaction.created'>): Crossing[]
     .map(([productId, p]) => ({ productId, productName: p.name, left: p.after, unit: p.unit }));
 }
 
-/** `left` is in counts of `unit`: a measured product's message names its measure ("1.5 kg"). */
-export function lowStockMessage(name: string, left: number, unit: Unit = 'piece'): { title: string; body: string } {
+/** "4 x Bale (40 units) from Bakhresa Wholesale", "11 kg": what the reorder rule suggests, as the owner orders it. */
+function adviceText(a: ProductAdvice): { en: string; sw: string } {
+  const amount = isMeasured(a.unit) ? `${a.suggested} ${a.unit}` : `${a.suggested} ${a.suggested === 1 ? 'unit' : 'units'}`;
+  const what = a.pack ? `${a.pack.packs} x ${a.pack.name} (${amount})` : amount;
+  return a.supplierName ? { en: `${what} from ${a.supplierName}`, sw: `${what} kutoka ${a.supplierName}` } : { en: what, sw: what };
+}
+
+/**
+ * `left` is in counts of `unit`: a measured product's message names its measure ("1.5 kg"). With
+ * advice, the message says what to order and from whom, the reorder suggestion of that moment.
+ */
+export function lowStockMessage(name: string, left: number, unit: Unit = 'piece', advice?: ProductAdvice): { title: string; body: string } {
+  const suggested = advice ? adviceText(advice) : null;
+  const order = suggested ? ` Suggested order: ${suggested.en}. Pendekezo: agiza ${suggested.sw}.` : '';
   if (left <= 0) {
     return {
       title: `Out of stock: ${name}`,
-      body: `${name} is out of stock; order more. ${name} imekwisha; agiza zaidi.`,
+      body: `${name} is out of stock; order more. ${name} imekwisha; agiza zaidi.${order}`,
     };
   }
   const measure = `${fromCount(left, unit)} ${unit}`;
@@ -78,18 +93,24 @@ export function lowStockMessage(name: string, left: number, unit: Unit = 'piece'
       : [`${left} units`, `Vimebaki vipande ${left}`];
   return {
     title: `Low stock: ${name}`,
-    body: `Only ${en} of ${name} left; order more. ${sw} tu; agiza zaidi.`,
+    body: `Only ${en} of ${name} left; order more. ${sw} tu; agiza zaidi.${order}`,
   };
 }
 
 async function handle(ctx: ServiceContext, event: DomainEvent<'transaction.created'>): Promise<void> {
   if (!event.store_id) return;
-  for (const c of crossings(event)) {
+  const crossed = crossings(event);
+  const advice = await reorderAdvice(ctx)(
+    ctx,
+    { orgId: event.org_id, storeId: event.store_id },
+    crossed.map((c) => c.productId),
+  );
+  for (const c of crossed) {
     await createNotification(ctx, {
       orgId: event.org_id,
       storeId: event.store_id,
       category: 'stock',
-      ...lowStockMessage(c.productName, c.left, c.unit),
+      ...lowStockMessage(c.productName, c.left, c.unit, advice.get(c.productId)),
       link: `/inventory/products/${c.productId}`,
     });
   }

@@ -41,6 +41,8 @@ export async function toOrders(db: Kysely<Database>, orgId: string, rows: OrderW
     lines: lines.filter((l) => l.purchase_order_id === row.id).map(toLine),
     delivery_ids: deliveries.filter((d) => d.purchase_order_id === row.id).map((d) => d.delivery_id),
     sent_to: row.sent_to,
+    // An address always holds an @ and a phone in E.164 never does: the channel needs no column of its own.
+    sent_via: row.sent_to === null ? null : row.sent_to.includes('@') ? 'email' : 'sms',
     sent_at: isoOrNull(row.sent_at === null ? null : Number(row.sent_at)),
     cancelled_at: isoOrNull(row.cancelled_at === null ? null : Number(row.cancelled_at)),
     created_by: row.created_by,

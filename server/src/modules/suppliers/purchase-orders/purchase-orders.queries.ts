@@ -2,7 +2,7 @@
 import type { ListPurchaseOrdersQuery, Unit } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
-import { forUpdate } from '../../../db/dialect.js';
+import { forUpdate, lockKey } from '../../../db/dialect.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import type { PurchaseOrderLineTable, PurchaseOrderRow, PurchaseOrderTable } from '../../../db/tables/purchase-orders.table.js';
 import type { StoreScope } from '../deliveries.queries.js';
@@ -131,3 +131,10 @@ export async function linkDelivery(db: Kysely<Database>, orgId: string, orderId:
     .values({ org_id: orgId, purchase_order_id: orderId, delivery_id: deliveryId, received_at: at })
     .execute();
 }
+
+/**
+ * Drafting from suggestions one call at a time per store: the second call reads the first's
+ * drafts, which count as on order, and drafts nothing twice. Not the store's row: every sale
+ * locks that one.
+ */
+export const lockDrafting = (ctx: ServiceContext, storeId: string) => lockKey(ctx.dialect, ctx.db, `purchase-order-drafts:${storeId}`);

@@ -1,11 +1,14 @@
 import {
   CreatePurchaseOrderInput,
+  DraftOrdersFromSuggestions,
+  DraftOrdersFromSuggestionsInput,
   Envelope,
   IdParam,
   ListPurchaseOrdersQuery,
   PagedEnvelope,
   PurchaseOrder,
   ReceivePurchaseOrderInput,
+  SendPurchaseOrderInput,
 } from '@duka/shared';
 import { defineRoute, jsonBody, jsonResponse } from '../../../lib/route.js';
 
@@ -67,11 +70,14 @@ export const sendPurchaseOrder = defineRoute('bearer', {
   path: '/suppliers/purchase-orders/{id}/send',
   operationId: 'sendPurchaseOrder',
   description:
-    "Marks a draft sent and puts an SMS naming the order and its lines in the outbox, to the supplier's phone, in one transaction. A supplier without a phone is 422; an order not a draft is 409.",
+    "Marks a draft sent and puts a message naming the order and its lines in the outbox, in one transaction: by `channel` an SMS to the supplier's phone (the default, also without a body) or an email to its address. A supplier without that contact is 422 naming `supplier.phone` or `supplier.email`; an order not a draft is 409.",
   errors: ['BUSINESS_RULE', 'INVALID_STATE', 'PLAN_LIMIT'],
   tags,
-  summary: 'Send a purchase order to the supplier by SMS',
-  request: { params: IdParam },
+  summary: 'Send a purchase order to the supplier by SMS or email',
+  request: {
+    params: IdParam,
+    body: { required: false, content: { 'application/json': { schema: SendPurchaseOrderInput, example: { channel: 'email' } } } },
+  },
   responses: answer,
 });
 
@@ -104,4 +110,20 @@ export const cancelPurchaseOrder = defineRoute('bearer', {
   summary: 'Cancel a purchase order',
   request: { params: IdParam },
   responses: answer,
+});
+
+export const draftOrdersFromSuggestions = defineRoute('bearer', {
+  needs,
+  method: 'post',
+  path: '/suppliers/purchase-orders/from-suggestions',
+  operationId: 'draftPurchaseOrdersFromSuggestions',
+  description:
+    "Turns a store's reorder suggestions (GET /inventory/reorder-suggestions, the same rule) into draft purchase orders in one transaction: one per supplier, each line the suggested quantity (whole packs of the product's largest pack where it has one) at the product's cost price. Products with no known supplier come back in `skipped`. Drafts count as on order in the suggestions, so calling again drafts nothing already drafted (docs/back-office.md).",
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: 'Draft purchase orders from the reorder suggestions',
+  request: {
+    body: jsonBody(DraftOrdersFromSuggestionsInput, { supplier_ids: ['7c9e6679-7425-40de-944b-e07fc1f90ae7'], cover_days: 14 }),
+  },
+  responses: { 200: jsonResponse(Envelope(DraftOrdersFromSuggestions), 'The drafts made, one per supplier, and the products skipped') },
 });

@@ -22,6 +22,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { InvalidStateError, NotFoundError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import { orgPacksById, orgProductsById } from '../../inventory/inventory.exports.js';
 import { countOf, MAX_STOCK } from '../../stock-levels/stock-levels.exports.js';
+import type { StoreScope } from '../deliveries.queries.js';
 import { requireSupplier } from '../services/suppliers.js';
 import { toOrders } from './answer.js';
 import * as q from './purchase-orders.queries.js';
@@ -105,41 +106,49 @@ async function orderLines(ctx: AuthedContext, orgId: string, orderId: string, in
 }
 
 export async function createPurchaseOrder(ctx: AuthedContext, input: CreatePurchaseOrderInput): Promise<PurchaseOrder> {
-  const { orgId, storeId } = requireStore(ctx);
+  const key = requireStore(ctx);
   requirePermission(ctx, 'suppliers');
   const supplier = await requireSupplier(ctx, input.supplier_id);
-  return withTransaction(ctx, async (tx) => {
-    const id = newId();
-    const { lines, total } = await orderLines(tx, orgId, id, input.lines);
-    const now = tx.clock.now();
-    await q.insertOrder(
-      tx.db,
-      {
-        org_id: orgId,
-        id,
-        store_id: storeId,
-        supplier_id: supplier.id,
-        status: 'draft',
-        note: input.note ?? null,
-        total_value: total,
-        outbox_id: null,
-        sent_to: null,
-        sent_at: null,
-        cancelled_at: null,
-        created_by: tx.actor.userId,
-        created_at: now,
-        updated_at: now,
-      },
-      lines,
-    );
-    await recordAudit(tx, {
-      action: 'purchase_order.create',
-      description: `Drafted a purchase order of ${lines.length} lines to ${supplier.name}, TZS ${fromCents(total)}`,
-      entity: 'purchase_order',
-      entityId: id,
-    });
-    return getPurchaseOrder(tx, id);
+  return withTransaction(ctx, (tx) => draftOrder(tx, key, supplier, input));
+}
+
+/** Writes a draft for the store (any of the organisation's, checked by the caller) in the caller's transaction; audited. */
+export async function draftOrder(
+  tx: AuthedContext,
+  { orgId, storeId }: StoreScope,
+  supplier: { id: string; name: string },
+  input: CreatePurchaseOrderInput,
+): Promise<PurchaseOrder> {
+  const id = newId();
+  const { lines, total } = await orderLines(tx, orgId, id, input.lines);
+  const now = tx.clock.now();
+  await q.insertOrder(
+    tx.db,
+    {
+      org_id: orgId,
+      id,
+      store_id: storeId,
+      supplier_id: supplier.id,
+      status: 'draft',
+      note: input.note ?? null,
+      total_value: total,
+      outbox_id: null,
+      sent_to: null,
+      sent_at: null,
+      cancelled_at: null,
+      created_by: tx.actor.userId,
+      created_at: now,
+      updated_at: now,
+    },
+    lines,
+  );
+  await recordAudit(tx, {
+    action: 'purchase_order.create',
+    description: `Drafted a purchase order of ${lines.length} lines to ${supplier.name}, TZS ${fromCents(total)}`,
+    entity: 'purchase_order',
+    entityId: id,
   });
+  return (await toOrders(tx.db, orgId, [(await q.findOrder(tx.db, { orgId, storeId }, id))!]))[0]!;
 }
 
 /** Cancels a draft, sent or partly received order: what was received stays. Cancelling again answers the same; a received one is 409. */
