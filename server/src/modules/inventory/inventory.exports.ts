@@ -6,7 +6,6 @@ export { createCategory, deleteCategory, updateCategory } from './services/categ
 export { listProducts } from './services/list-products.js';
 export { updateProduct } from './services/products.js';
 export { insertAdjustment, listLowStock } from './services/stock.js';
-export { reorderSuggestions } from './reorder/reorder-suggestions.js';
 export { getStockTake, listStockTakes } from './stock-takes/stock-takes.js';
 
 // For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
