@@ -1,8 +1,7 @@
 /** The rows reorder suggestions are made from: the store's sales over the window, and each product's last supplier. */
-import { SoldStatus } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
-import { keptCounts } from '../../stock-levels/stock-levels.exports.js';
+import { keptCounts, soldSalesOfStore } from '../../stock-levels/stock-levels.exports.js';
 
 type Window = { orgId: string; storeId: string; from: number; to: number; productIds?: string[] };
 
@@ -12,12 +11,8 @@ type Window = { orgId: string; storeId: string; from: number; to: number; produc
  * `refunded` and not counted at all; a void one neither.
  */
 export async function soldInWindow(db: Kysely<Database>, w: Window): Promise<Map<string, number>> {
-  const sold = await db
-    .selectFrom('transaction_lines as tl')
-    .innerJoin('transactions as t', (j) => j.onRef('t.org_id', '=', 'tl.org_id').onRef('t.id', '=', 'tl.transaction_id'))
-    .where('t.org_id', '=', w.orgId)
-    .where('t.store_id', '=', w.storeId)
-    .where('t.status', 'in', SoldStatus.options)
+  const sold = await soldSalesOfStore(db, w)
+    .innerJoin('transaction_lines as tl', (j) => j.onRef('tl.org_id', '=', 't.org_id').onRef('tl.transaction_id', '=', 't.id'))
     .where('t.created_at', '>', w.from)
     .where('t.created_at', '<=', w.to)
     .$if(w.productIds !== undefined, (qb) => qb.where('tl.product_id', 'in', w.productIds!))
