@@ -60,6 +60,8 @@ export default defineConfig({
             // Issue 52: receiving a purchase order moves stock and a supplier's balance.
             'test/suppliers/purchase-orders.test.ts',
             'client-sdk/test/till-{offline,sync-loop,pharmacy-batches,fiscal}.test.ts',
+            // Issue 52: an exchange moves stock and money, offline.
+            'client-sdk/test/till-exchange.test.ts',
           ],
           exclude: [...configDefaults.exclude, '**/*.e2e.test.ts'],
         },

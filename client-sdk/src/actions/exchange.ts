@@ -88,7 +88,13 @@ export async function exchangeOnTill(ctx: ActionCtx, transactionId: string, reas
     const plan = { id: newId(), sale, priced, tender, taken, shiftId, number };
     const receipt = await stage.writeSale(trx, ctx, plan, async (payload, undo) => {
       const r = refund!.payload as { transaction_id: string; lines: RefundLineInput[]; shift_id?: string };
-      const queued = { transaction_id: r.transaction_id, reason, back: r.lines, ...(r.shift_id ? { shift_id: r.shift_id } : {}), sale: payload };
+      const queued = {
+        transaction_id: r.transaction_id,
+        reason,
+        back: r.lines,
+        ...(r.shift_id ? { shift_id: r.shift_id } : {}),
+        sale: payload,
+      };
       await enqueue(trx, 'sale.exchange', queued, now, together(refund!.undo, undo), number.seq);
     });
     return { returned, sale: receipt, difference: fromCents(priced.total - amount) };
@@ -102,7 +108,11 @@ function difference(x: ExchangeInput, owed: number): SalePaymentInput[] {
   if (owed <= 0) return [];
   if (x.payments) return x.payments;
   if (!x.payment_method)
-    throw new TillError('VALIDATION_ERROR', `payment_method the items out cost ${fromCents(owed)} TZS more: say how the difference is paid`, 'payment_method');
+    throw new TillError(
+      'VALIDATION_ERROR',
+      `payment_method the items out cost ${fromCents(owed)} TZS more: say how the difference is paid`,
+      'payment_method',
+    );
   const method: PaymentMethod = x.payment_method;
   return [
     {

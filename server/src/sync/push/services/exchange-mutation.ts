@@ -34,6 +34,11 @@ export async function applyExchange(
     }
     const [sold] = await applySales(tx, device, [{ ...m, type: 'sale.create', payload: p.sale }], now);
     if (sold!.status === 'rejected') throw new ServiceError(sold!.error!.code as ServiceError['code'], sold!.error!.message);
-    return { ...sold!, id: m.id, seq: m.seq, result: { ...sold!.result, returned_id: returned.id, refunded_total: returned.refunded_total } };
+    return {
+      ...sold!,
+      id: m.id,
+      seq: m.seq,
+      result: { ...sold!.result, returned_id: returned.id, refunded_total: returned.refunded_total },
+    };
   });
 }
