@@ -54,6 +54,7 @@ const ALWAYS: Record<string, Permission> = {
   'GET /pharmacy/registers/disposals': 'pharmacy',
   'GET /pharmacy/registers/disposals.csv': 'pharmacy',
   'POST /pos/exchanges': 'refund',
+  'POST /pos/returns': 'refund',
   'POST /pos/transactions/{id}/refund': 'refund',
   'POST /reports/generate': 'reports',
   'GET /payments/received': 'reports',

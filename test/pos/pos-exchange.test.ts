@@ -18,7 +18,7 @@ describe('POST /pos/exchanges: items back, items out, the difference settled, on
 
   const call = async (
     token: string,
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     path: string,
     body?: unknown,
     status = 200,
@@ -142,5 +142,50 @@ describe('POST /pos/exchanges: items back, items out, the difference settled, on
     expect([await stock(owner, medium.id), await stock(owner, large.id)]).toEqual([5, 4]);
     const { data: sales } = await call(owner.token, 'GET', '/pos/transactions');
     expect(sales).toHaveLength(2);
+  });
+
+  describe('POST /pos/returns: goods back without a receipt', () => {
+    const returned = async (token: string, body: Record<string, unknown>, status = 200) =>
+      (await call(token, 'POST', '/pos/returns', { reason: 'no receipt', date_from: '2026-01-01', date_to: '2030-12-31', ...body }, status))
+        .data;
+
+    it('found: refunded from the latest sale with that much left, at the price paid; none: the current price, paid out and noted', async () => {
+      const { owner, shift, medium, large } = await shop();
+      // Sold at 20,000, then the price rises to 22,000 and another sells at the new price.
+      const first = await sale(owner, { lines: [{ product_id: medium.id, qty: 1 }], payment_method: 'Cash' });
+      await call(owner.token, 'PATCH', `/inventory/products/${medium.id}`, { selling_price: 22000 });
+      const second = await sale(owner, { lines: [{ product_id: medium.id, qty: 1 }], payment_method: 'Cash' });
+      const one = await returned(owner.token, { lines: [{ product_id: medium.id, qty: 1 }] });
+      expect(one).toMatchObject({ total: 22000, expense_id: null });
+      expect(one.lines).toEqual([
+        { product_id: medium.id, qty: 1, amount: 22000, basis: 'sale', transaction_id: second.id, receipt_number: second.receipt_number },
+      ]);
+      // The latest is all back now: the next comes from the first, at the 20,000 paid.
+      const two = await returned(owner.token, { lines: [{ product_id: medium.id, qty: 1 }] });
+      expect(two.lines[0]).toMatchObject({ amount: 20000, basis: 'sale', transaction_id: first.id });
+      expect(await stock(owner, medium.id)).toBe(5);
+      // Never sold here: at the current price, the stock back, the money out of the drawer as a noted expense.
+      const none = await returned(owner.token, { lines: [{ product_id: large.id, qty: 2 }] });
+      expect(none).toMatchObject({ total: 50000, lines: [{ qty: 2, amount: 50000, basis: 'current_price', transaction_id: null }] });
+      expect(await stock(owner, large.id)).toBe(7);
+      const expense = (await call(owner.token, 'GET', `/expenses/${none.expense_id}`)).data;
+      expect(expense).toMatchObject({ amount: 50000, payment_method: 'Cash', title: 'Return without a receipt: 2 × Shati L' });
+      expect((await call(owner.token, 'GET', '/pos/summary')).data).toMatchObject({ total_sales: 0, refund_total: 42000, refund_count: 2 });
+      expect((await line(owner, shift.id, 'Cash'))!.expected).toBe(10000 + 42000 - 42000 - 50000);
+    });
+
+    it('a range before the sale finds none; no refund permission is 403; a bad range 400', async () => {
+      const { owner, medium } = await shop();
+      await sale(owner, { lines: [{ product_id: medium.id, qty: 1 }], payment_method: 'Cash' });
+      const old = await returned(owner.token, {
+        lines: [{ product_id: medium.id, qty: 1 }],
+        date_from: '2025-01-01',
+        date_to: '2025-01-31',
+      });
+      expect(old.lines[0]).toMatchObject({ basis: 'current_price', amount: 20000 });
+      const staff = await createStaff(t, owner);
+      await returned(staff.token, { lines: [{ product_id: medium.id, qty: 1 }] }, 403);
+      await returned(owner.token, { lines: [{ product_id: medium.id, qty: 1 }], date_from: '2026-12-31', date_to: '2026-01-01' }, 400);
+    });
   });
 });

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { PaymentMethod, SettlementMethod } from '../payment-methods.js';
+import { DateString } from '../common.js';
+import { QuantityInput } from '../inventory/units.js';
 import { TzMobileNumber } from '../msisdn.js';
 import { RefundLines, SaleLineInput, SalePayments, Transaction } from './pos.schemas.js';
 
@@ -59,3 +61,51 @@ export const Exchange = z
   })
   .meta({ id: 'Exchange' });
 export type Exchange = z.infer<typeof Exchange>;
+
+/** A return without a receipt (issue 52, docs/pos.md "Returns without a receipt"). */
+export const ReturnInput = z
+  .object({
+    reason: z.string().trim().min(1).max(500).meta({ example: 'no receipt, unopened' }),
+    lines: z
+      .array(
+        z.object({
+          product_id: z.uuid(),
+          qty: QuantityInput.meta({ description: 'In the product’s unit (decimals for measured products)' }),
+        }),
+      )
+      .min(1)
+      .max(50)
+      .refine((ls) => new Set(ls.map((l) => l.product_id)).size === ls.length, 'each product at most once'),
+    date_from: DateString.meta({ description: 'First local day the customer says they bought it' }),
+    date_to: DateString.meta({ description: 'Last local day, inclusive' }),
+    payout_method: SettlementMethod.optional().meta({
+      description: 'How a line with no sale found is paid out (default Cash); a line whose sale is found gives back as its refund does',
+    }),
+    shift_id: z.uuid().optional().meta({ description: 'The open shift whose drawer pays (default as for a refund)' }),
+  })
+  .refine((v) => v.date_from <= v.date_to, { message: 'must not be after date_to', path: ['date_from'] })
+  .meta({ id: 'ReturnInput' });
+export type ReturnInput = z.infer<typeof ReturnInput>;
+
+export const ReturnResult = z
+  .object({
+    lines: z.array(
+      z.object({
+        product_id: z.uuid(),
+        qty: z.number(),
+        amount: Money.meta({ description: 'What it gave back' }),
+        basis: z
+          .enum(['sale', 'current_price'])
+          .meta({ description: 'sale: at the price paid on the sale found; current_price: none was found' }),
+        transaction_id: z.uuid().nullable().meta({ description: 'The sale it was refunded from' }),
+        receipt_number: z.string().nullable(),
+      }),
+    ),
+    total: Money,
+    expense_id: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'The payout of the lines with no sale found, noted as a return without a receipt' }),
+  })
+  .meta({ id: 'ReturnResult' });
+export type ReturnResult = z.infer<typeof ReturnResult>;

@@ -3,6 +3,8 @@ import {
   Envelope,
   Exchange,
   ExchangeInput,
+  ReturnInput,
+  ReturnResult,
   HourlyBucket,
   HourlyQuery,
   IdParam,
@@ -207,4 +209,26 @@ export const createExchange = defineRoute('bearer', {
     }),
   },
   responses: { 201: jsonResponse(Envelope(Exchange), 'Both sides of the exchange and the difference') },
+});
+
+export const createReturn = defineRoute('bearer', {
+  needs: { permission: 'refund' },
+  method: 'post',
+  path: '/pos/returns',
+  operationId: 'createReturn',
+  errors: ['IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_MISMATCH', 'INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: 'Return goods without a receipt: refunded from the sale found, else at the current price; noted',
+  description:
+    'Each line is looked for among the store’s sales of the product between `date_from` and `date_to` (local days): the most recent with that much left to refund is refunded for it, at the price paid (a refund of part of that sale). With none, the goods come back on the shelf at the current price and the money is paid out of the drawer as an expense noted "Return without a receipt". One transaction; docs/pos.md "Returns without a receipt". Retry safely with an Idempotency-Key header.',
+  request: {
+    headers: idempotencyHeader,
+    body: jsonBody(ReturnInput, {
+      reason: 'no receipt, unopened',
+      lines: [{ product_id: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f', qty: 1 }],
+      date_from: '2026-11-20',
+      date_to: '2026-11-27',
+    }),
+  },
+  responses: { 201: jsonResponse(Envelope(ReturnResult), 'Each line, what it gave back and on what basis') },
 });

@@ -18,7 +18,7 @@ import {
 } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
 import { recordAudit } from '../../../lib/audit.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ConflictError, ValidationError } from '../../../lib/errors.js';
 import { withIdempotency } from '../../../lib/idempotency.js';
@@ -40,6 +40,8 @@ export async function exchangeOnce(ctx: AuthedContext, input: ExchangeInput, key
 
 export async function exchange(ctx: AuthedContext, input: ExchangeInput): Promise<Exchange> {
   const scope = requireStore(ctx);
+  // Asked first, as the route declares it: the refund's own check would only come after the lookups.
+  requirePermission(ctx, 'refund');
   return withTransaction(ctx, async (tx) => {
     if (input.id && (await findStoreTransaction(tx.db, scope, input.id))) throw new ConflictError('a sale with this id exists already');
     const original = await findStoreTransaction(tx.db, scope, input.transaction_id);
