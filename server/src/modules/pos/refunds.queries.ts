@@ -142,7 +142,11 @@ export function addToSaleRefunds(db: Kysely<Database>, sale: Sale, amount: numbe
 }
 
 /** A store's sold (paid or credit) sales in a time range with a loose line of the product, newest first (a return without a receipt looks among them). */
-export function soldLinesOf(db: Kysely<Database>, scope: { orgId: string; storeId: string }, q: { from: number; to: number; productId: string }) {
+export function soldLinesOf(
+  db: Kysely<Database>,
+  scope: { orgId: string; storeId: string },
+  q: { from: number; to: number; productId: string },
+) {
   return db
     .selectFrom('transaction_lines as l')
     .innerJoin('transactions as t', (j) => j.onRef('t.org_id', '=', 'l.org_id').onRef('t.id', '=', 'l.transaction_id'))
