@@ -5,6 +5,7 @@
  * as ONE `sale.exchange`. Back online the server's stock, shift, summary and sales agree exactly; the
  * push's answer lost and the push sent again changes nothing.
  */
+import { PROTOCOL_HEADER } from '@duka/shared';
 import { describe, expect, it } from 'vitest';
 import { seedShop, serverView, signIn, tillServer } from './harness.js';
 
@@ -80,5 +81,28 @@ describe('till: an exchange offline', () => {
 
     await t.syncNow();
     expect(await serverFigures()).toEqual(landed);
+  });
+
+  it('a till whose server speaks protocol 3 refuses the exchange (UPDATE_SERVER) and changes nothing', async () => {
+    const { h } = server;
+    const shop = await seedShop(h);
+    // The server's answers say version 3: a server from before exchanges.
+    const fetch = async (input: string, init?: RequestInit) => {
+      const res = await h.net.fetch(input, init);
+      const headers = new Headers(res.headers);
+      if (headers.has(PROTOCOL_HEADER)) headers.set(PROTOCOL_HEADER, '3');
+      return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+    };
+    const t = await server.till({ fetch });
+    await signIn(t, shop);
+    await t.syncNow();
+    const sale = await t.sell({ lines: [{ product_id: shop.unga.id, qty: 2 }], payment_method: 'Cash' });
+    const asked = t.exchange(sale.id, 'wrong flour', {
+      back: [{ product_id: shop.unga.id, qty: 1 }],
+      out: [{ product_id: shop.rice.id, qty: 1 }],
+      payment_method: 'Cash',
+    });
+    await expect(asked).rejects.toMatchObject({ code: 'UPDATE_SERVER' });
+    expect([await t.stock(shop.unga.id), await t.stock(shop.rice.id), t.status().pending]).toEqual([28, 25, 1]);
   });
 });
