@@ -57,7 +57,7 @@ export async function exchange(ctx: AuthedContext, input: ExchangeInput): Promis
     const refund = given!;
     const saleTotal = await priceOut(tx, input, original?.customer_id ?? null);
     const { applied, out } = exchangeTender(refund.parts, saleTotal, input.give_back);
-    const difference = difference_(input, saleTotal - refund.amount);
+    const difference = differenceParts(input, saleTotal - refund.amount);
     const payments = mergeParts<SalePaymentInput & MoneyPart>([
       ...applied.map((p) => ({ ...p, amount: fromCents(p.amount) })),
       ...difference.map((p) => ({ ...p, amount: fromCents(p.amount) })),
@@ -110,7 +110,7 @@ async function priceOut(tx: AuthedContext & { pending: object }, input: Exchange
 }
 
 /** What the customer pays of the difference (cents): none when the items back cover the items out. */
-function difference_(input: ExchangeInput, owed: number): Array<MoneyPart & { reference?: string; phone?: string }> {
+function differenceParts(input: ExchangeInput, owed: number): Array<MoneyPart & { reference?: string; phone?: string }> {
   if (owed <= 0) return [];
   if (input.payments) return input.payments.map((p) => ({ ...p, amount: toCents(p.amount) }));
   if (!input.payment_method)
