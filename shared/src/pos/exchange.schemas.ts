@@ -12,7 +12,10 @@ import { RefundLines, SaleLineInput, SalePayments, Transaction } from './pos.sch
 
 export const ExchangeInput = z
   .object({
-    id: z.uuid().optional().meta({ description: 'Client-generated id of the new sale: a second exchange with this id answers the first' }),
+    id: z
+      .uuid()
+      .optional()
+      .meta({ description: 'Client-generated id of the new sale; an id a sale already has is 409 (retry safely with an Idempotency-Key)' }),
     transaction_id: z.uuid().meta({ description: 'The sale the items come back from' }),
     reason: z.string().trim().min(1).max(500).meta({ example: 'wrong size' }),
     back: RefundLines.meta({
