@@ -25,6 +25,8 @@ const BY_ORG = [
   // Issue 52: receiving a purchase order moves stock and a supplier's balance.
   'test/suppliers/purchase-orders.test.ts',
   'client-sdk/test/till-{offline,sync-loop,pharmacy-batches,fiscal}.test.ts',
+  // Issue 52: an exchange moves stock and money, offline.
+  'client-sdk/test/till-exchange.test.ts',
 ];
 /** Suites that never open a database: the `sqlite` project runs them; a PostgreSQL run would repeat them. */
 const NO_DATABASE = ['shared/**/*.test.ts', 'web/test/**/*.test.ts', 'client-sdk/src/**/*.test.ts'];

@@ -41,6 +41,7 @@ export type {
 } from './types.js';
 export type { HeldPayment, TillStockTake } from './local/meta.js';
 export type { TillCount } from './actions/stock-take.js';
+export type { ExchangeInput as TillExchangeInput, ExchangeReceipt } from './actions/exchange.js';
 export { PushUnavailableError, type PushUnavailableReason } from './actions/mobile-money.js';
 export type { CustomerSearch, ProductSearch, TransactionQuery } from './reads.js';
 export type { QueuedMutation } from './queue.js';

@@ -27,6 +27,7 @@ import type {
   PaymentRequest,
 } from '@duka/shared';
 import { reverseSale } from './actions/reverse.js';
+import { type ExchangeInput, type ExchangeReceipt, exchangeOnTill } from './actions/exchange.js';
 import { createCustomer, recordCreditPayment } from './actions/customers.js';
 import type { ActionCtx } from './actions/context.js';
 import { type ExpenseReceipt, recordExpense } from './actions/expenses.js';
@@ -268,6 +269,14 @@ export class Till {
    */
   refund(transactionId: string, reason: string, opts: RefundOptions = {}): Promise<Receipt> {
     return this.life.guard(() => reverseSale(this.actions, 'refund', transactionId, reason, opts.lines));
+  }
+  /**
+   * Exchange offline too (issue 52, docs/pos.md "Exchanges"): `back` lines of the sale return as a
+   * refund of part of it, `out` lines are sold, paid first by what came back and then by the
+   * difference (`payment_method` / `payments`); queued as one `sale.exchange` (a server on protocol 4).
+   */
+  exchange(transactionId: string, reason: string, input: ExchangeInput): Promise<ExchangeReceipt> {
+    return this.life.guard(() => exchangeOnTill(this.actions, transactionId, reason, input));
   }
   void(transactionId: string, reason: string): Promise<Receipt> {
     return this.life.guard(() => reverseSale(this.actions, 'void', transactionId, reason));

@@ -116,7 +116,7 @@ describe('till: the sync protocol version, old tills and old servers', () => {
     const t = await server.till({ fetch, pushBatchSize: 1 });
     await signIn(t, shop);
     await t.syncNow();
-    expect(t.status().serverProtocol).toBe(3);
+    expect(t.status().serverProtocol).toBe(4);
     h.net.offline = true;
     await t.sell({ lines: [{ product_id: shop.soda.id, qty: 1 }], payment_method: 'Cash' });
     await t.sell({ lines: [{ product_id: sugar.id, qty: 0.5 }], payment_method: 'Cash' });
@@ -133,7 +133,7 @@ describe('till: the sync protocol version, old tills and old servers', () => {
 
     old.v1 = false;
     expect(await t.syncNow()).toMatchObject({ pushed: 1 });
-    expect(t.status()).toMatchObject({ pending: 0, heldForServer: 0, serverProtocol: 3 });
+    expect(t.status()).toMatchObject({ pending: 0, heldForServer: 0, serverProtocol: 4 });
     expect(await view.stock(sugar.id)).toBe(9.5);
   });
   it("a load balancer's own 502 while a server restarts, without the version header, leaves the till's server at its version: a split sale still sells", async () => {

@@ -40,6 +40,8 @@ export * from './pos/sale-stages.js';
 export * from './pos/sale-state-rules.js';
 export * from './pos/refund-rules.js';
 export * from './pos/refund-lines.js';
+export * from './pos/exchange.schemas.js';
+export * from './pos/exchange-rules.js';
 export * from './pos/receipt-line.js';
 export * from './pos/shift-rules.js';
 export * from './pos/shift.schemas.js';

@@ -53,6 +53,8 @@ const ALWAYS: Record<string, Permission> = {
   'GET /pharmacy/registers/controlled.csv': 'pharmacy',
   'GET /pharmacy/registers/disposals': 'pharmacy',
   'GET /pharmacy/registers/disposals.csv': 'pharmacy',
+  'POST /pos/exchanges': 'refund',
+  'POST /pos/returns': 'refund',
   'POST /pos/transactions/{id}/refund': 'refund',
   'POST /reports/generate': 'reports',
   'GET /payments/received': 'reports',

@@ -62,7 +62,7 @@ describe('sync: a pushed sale line by the pack', () => {
       body: { device_id, mutations: [sale(1, lines, { cash_tendered: 40000 })] },
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.headers.get(PROTOCOL_HEADER)).toBe('3');
+    expect(res.headers.get(PROTOCOL_HEADER)).toBe('4');
     const [r] = Envelope(PushResponse).parse(res.body).data.results;
     expect(r).toMatchObject({ status: 'applied', result: { total: 37000 } });
     expect(r!.conflicts).toEqual([

@@ -35,6 +35,8 @@ export interface TillPartRefund {
   /** The sale's credit tabs in the replica. */
   tabs: CreditTab[];
   now: number;
+  /** Queues the refund instead of a `sale.refund` of its own (an exchange's, exchange.ts), told its tender parts (cents). */
+  queue?: (q: { payload: Record<string, unknown>; undo: Undo; parts: Array<{ method: PaymentMethod; amount: number }> }) => void;
 }
 
 /** Whether part of the sale has been refunded already (it is then refunded, not voided, and refunded line by line). */
@@ -136,7 +138,8 @@ export async function refundPartOnTill(trx: LocalTrx, sale: Receipt, r: TillPart
     ...(r.lines ? { lines: r.lines } : {}),
     ...(shiftId ? { shift_id: shiftId } : {}),
   };
-  await enqueue(trx, 'sale.refund', payload, r.now, undo);
+  if (r.queue) r.queue({ payload, undo, parts });
+  else await enqueue(trx, 'sale.refund', payload, r.now, undo);
   return changed;
 }
 

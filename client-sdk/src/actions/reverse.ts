@@ -15,6 +15,7 @@ import {
 } from '@duka/shared';
 import { TillError } from '../errors.js';
 import { getMeta } from '../local/meta.js';
+import type { LocalTrx } from '../local/db.js';
 import { moveBatches, moveOutstanding, moveStock, snapshot, type Undo } from '../local/effects.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
@@ -23,6 +24,25 @@ import { type ActionCtx, invalid, may, shopOf } from './context.js';
 import { cashierShift, recordParts } from '../local/shift-movements.js';
 import { requireServerProtocol } from '../sync/protocol.js';
 import { partlyRefunded, partsOf, refundPartOnTill } from './refund-part.js';
+
+/** The sale to reverse as `checkReversal` judges it (a refusal throws), its credit tabs and where its goods go. */
+export async function reversible(trx: LocalTrx, ctx: ActionCtx, move: Reversal, transactionId: string) {
+  const { org, store } = await shopOf(trx);
+  const found = await reads.transactionById(trx, transactionId);
+  const tabs = found?.status === 'credit' ? (await reads.creditTabs(trx)).filter((t) => t.transaction_id === found.id) : [];
+  const user = await getMeta(trx, 'user');
+  const breach = checkReversal({
+    move,
+    may_refund: await may(trx, 'refund', user),
+    role: user?.role,
+    own_sale: !!user && found?.cashier_id === user.id,
+    age_ms: found ? ctx.now() - Date.parse(found.created_at) : undefined,
+    sale: found && { status: found.status, tab_paid: tabs.some((t) => t.paid_amount > 0), partly_refunded: partlyRefunded(found) },
+  });
+  if (breach) throw new TillError(breach.code, breach.message, breach.field);
+  // checkReversal refuses a sale that is not there.
+  return { sale: found!, tabs, into: returnedStockGoesTo(move, org.business_type, store.outlet_type) };
+}
 
 /** `lines` (a refund only, issue 51): refund these lines, these quantities; absent, the whole sale (or all that is left of it). */
 export async function reverseSale(
@@ -38,22 +58,7 @@ export async function reverseSale(
   const receipt = await ctx.db.transaction().execute(async (trx) => {
     // A refund of part of a sale is protocol 2's: a version-1 server would refund the whole sale.
     if (lines) await requireServerProtocol(trx, 2, 'a refund of part of a sale');
-    const { org, store } = await shopOf(trx);
-    const found = await reads.transactionById(trx, transactionId);
-    const tabs = found?.status === 'credit' ? (await reads.creditTabs(trx)).filter((t) => t.transaction_id === found.id) : [];
-    const user = await getMeta(trx, 'user');
-    const breach = checkReversal({
-      move,
-      may_refund: await may(trx, 'refund', user),
-      role: user?.role,
-      own_sale: !!user && found?.cashier_id === user.id,
-      age_ms: found ? ctx.now() - Date.parse(found.created_at) : undefined,
-      sale: found && { status: found.status, tab_paid: tabs.some((t) => t.paid_amount > 0), partly_refunded: partlyRefunded(found) },
-    });
-    if (breach) throw new TillError(breach.code, breach.message, breach.field);
-    // checkReversal refuses a sale that is not there.
-    const sale = found!;
-    const into = returnedStockGoesTo(move, org.business_type, store.outlet_type);
+    const { sale, tabs, into } = await reversible(trx, ctx, move, transactionId);
     // Some lines, or the rest of a sale refunded in part: refund by refund, as the server records it.
     if (move === 'refund' && (lines || partlyRefunded(sale)))
       return refundPartOnTill(trx, sale, { reason: parsed.data.reason, lines, into, tabs, now: ctx.now() });

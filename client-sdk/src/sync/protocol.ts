@@ -47,9 +47,11 @@ export async function requireServerProtocol(db: LocalExec, version: number, what
 
 /**
  * The protocol a queued mutation needs the server to speak: 2 for a sale with decimals, packs,
- * scale labels or payments, and for a refund of part of a sale (`lines`); 3 for a stock-take count.
+ * scale labels or payments, and for a refund of part of a sale (`lines`); 3 for a stock-take count;
+ * 4 for an exchange.
  */
 export function protocolNeeded(m: { type: string; payload: Record<string, unknown> }): number {
+  if (m.type === 'sale.exchange') return 4;
   if (m.type === 'stock_take.count') return 3;
   if (m.type === 'sale.refund') return m.payload.lines === undefined ? 1 : 2;
   if (m.type !== 'sale.create') return 1;

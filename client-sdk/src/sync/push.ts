@@ -140,8 +140,9 @@ async function record(ctx: SyncCtx, batch: Mutation[], res: PushResponse): Promi
         .set({ state: r.status, acked_at: now, result: r.result ? JSON.stringify(r.result) : null })
         .where('id', '=', m.id)
         .execute();
-      if (m.type === 'sale.create') {
-        const n = await numberSale(trx, m, r);
+      if (m.type === 'sale.create' || m.type === 'sale.exchange') {
+        // An exchange's new sale is numbered as a sale is (its payload's `sale`).
+        const n = await numberSale(trx, m.type === 'sale.exchange' ? { ...m, payload: m.payload.sale as Mutation['payload'] } : m, r);
         if (n) out.numbered.push(n);
       }
       out.conflicts.push(...(await keepConflicts(trx, m, r, now)));

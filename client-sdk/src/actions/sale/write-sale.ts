@@ -11,7 +11,7 @@ import { moveBatches, moveOutstanding, moveStocks, type Undo } from '../../local
 import { enqueue } from '../../queue.js';
 import type { ActionCtx } from '../context.js';
 import { recordParts } from '../../local/shift-movements.js';
-import type { PlannedSale } from './draft.js';
+import type { PlannedSale, QueuedSale } from './draft.js';
 import { queuedPayload } from './payload.js';
 import { localReceipt } from './receipt.js';
 
@@ -19,7 +19,13 @@ const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 's
   db.insertInto('transactions').values({ ...v, number: null, receipt_number: null, sync_state: 'pending' }),
 );
 
-export async function writeSale(trx: LocalTrx, ctx: ActionCtx, p: PlannedSale): Promise<Receipt> {
+/** `queue`: queues the sale as part of another mutation (an exchange's) instead of a `sale.create` of its own. */
+export async function writeSale(
+  trx: LocalTrx,
+  ctx: ActionCtx,
+  p: PlannedSale,
+  queue?: (payload: QueuedSale, undo: Undo) => Promise<void>,
+): Promise<Receipt> {
   const { at } = p.sale;
   const source = ctx.online() ? 'online' : 'offline';
   const movements = p.shiftId ? await recordParts(trx, p.shiftId, 'sale', p.tender.parts, at) : [];
@@ -29,7 +35,8 @@ export async function writeSale(trx: LocalTrx, ctx: ActionCtx, p: PlannedSale): 
   const { id, client_receipt_number, status } = receipt;
   await insertSale(trx, { id, created_at: createdAt, client_receipt_number, status, data: JSON.stringify(receipt) });
   const undo = await moveLocally(trx, p, movements);
-  await enqueue(trx, 'sale.create', payload, at, undo, p.number.seq);
+  if (queue) await queue(payload, undo);
+  else await enqueue(trx, 'sale.create', payload, at, undo, p.number.seq);
   return receipt;
 }
 

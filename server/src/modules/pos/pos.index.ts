@@ -1,6 +1,8 @@
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './pos.routes.js';
+import { exchangeOnce } from './services/exchange.js';
+import { returnOnce } from './services/returns.js';
 import { receiptMessage, sendReceipt } from './services/receipt.js';
 import { refundSaleOnce, voidSale } from './services/sale-state.js';
 import { sellOnline } from './services/sell-online.js';
@@ -37,4 +39,14 @@ export const posRouter: Router = createRouter()
     return ok(c, result, { message: receiptMessage(result) });
   })
   .openapi(routes.summary, async (c) => ok(c, await posSummary(authedCtx(c), c.req.valid('query'))))
-  .openapi(routes.hourly, async (c) => ok(c, await hourlySummary(authedCtx(c), c.req.valid('query').date)));
+  .openapi(routes.hourly, async (c) => ok(c, await hourlySummary(authedCtx(c), c.req.valid('query').date)))
+  .openapi(routes.createExchange, async (c) => {
+    const { body, replayed } = await exchangeOnce(authedCtx(c), c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return ok(c, body, { status: 201, message: 'exchange recorded' });
+  })
+  .openapi(routes.createReturn, async (c) => {
+    const { body, replayed } = await returnOnce(authedCtx(c), c.req.valid('json'), c.req.valid('header')['idempotency-key']);
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return ok(c, body, { status: 201, message: 'return recorded' });
+  });

@@ -1,6 +1,10 @@
 import {
   CreateSaleInput,
   Envelope,
+  Exchange,
+  ExchangeInput,
+  ReturnInput,
+  ReturnResult,
   HourlyBucket,
   HourlyQuery,
   IdParam,
@@ -172,4 +176,59 @@ export const hourly = defineRoute('bearer', {
   summary: 'Sales by local hour for a day (default today)',
   request: { query: HourlyQuery },
   responses: { 200: jsonResponse(Envelope(z.array(HourlyBucket)), '24 buckets') },
+});
+
+export const createExchange = defineRoute('bearer', {
+  needs: { permission: 'refund' },
+  method: 'post',
+  path: '/pos/exchanges',
+  operationId: 'createExchange',
+  errors: [
+    'BUSINESS_RULE',
+    'CONFLICT',
+    'CREDIT_LIMIT_EXCEEDED',
+    'IDEMPOTENCY_IN_FLIGHT',
+    'IDEMPOTENCY_MISMATCH',
+    'INSUFFICIENT_STOCK',
+    'INVALID_STATE',
+    'NOT_FOUND',
+  ],
+  tags,
+  summary: 'Exchange: items of a sale back, items out, the difference paid or given back; one transaction',
+  description:
+    'The items back are a refund of part of the sale (its rules, its 409 for more than is left); the items out a sale priced and stocked by the server, paid first by what came back, then by the difference (`payment_method` or `payments`, no Credit). When the items back are worth more, the difference goes out as that refund gives money back (`give_back` a method: by it first), or with `give_back: tab` pays off what the customer owes. docs/pos.md "Exchanges". Retry safely with an Idempotency-Key header.',
+  request: {
+    headers: idempotencyHeader,
+    body: jsonBody(ExchangeInput, {
+      transaction_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f',
+      reason: 'wrong size',
+      back: [{ product_id: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f', qty: 1 }],
+      out: [{ product_id: '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d', qty: 1 }],
+      payment_method: 'M-Pesa',
+      payment_reference: 'QK7H2M9X1P',
+    }),
+  },
+  responses: { 201: jsonResponse(Envelope(Exchange), 'Both sides of the exchange and the difference') },
+});
+
+export const createReturn = defineRoute('bearer', {
+  needs: { permission: 'refund' },
+  method: 'post',
+  path: '/pos/returns',
+  operationId: 'createReturn',
+  errors: ['IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_MISMATCH', 'INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: 'Return goods without a receipt: refunded from the sale found, else at the current price; noted',
+  description:
+    'Each line is looked for among the store’s sales of the product between `date_from` and `date_to` (local days): the most recent with that much left to refund is refunded for it, at the price paid (a refund of part of that sale). With none, the goods come back on the shelf at the current price and the money is paid out of the drawer as an expense noted "Return without a receipt". One transaction; docs/pos.md "Returns without a receipt". Retry safely with an Idempotency-Key header.',
+  request: {
+    headers: idempotencyHeader,
+    body: jsonBody(ReturnInput, {
+      reason: 'no receipt, unopened',
+      lines: [{ product_id: '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f', qty: 1 }],
+      date_from: '2026-11-20',
+      date_to: '2026-11-27',
+    }),
+  },
+  responses: { 201: jsonResponse(Envelope(ReturnResult), 'Each line, what it gave back and on what basis') },
 });

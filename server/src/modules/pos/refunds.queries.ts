@@ -140,3 +140,26 @@ export function addToSaleRefunds(db: Kysely<Database>, sale: Sale, amount: numbe
     .where('id', '=', sale.id)
     .execute();
 }
+
+/** A store's sold (paid or credit) sales in a time range with a loose line of the product, newest first (a return without a receipt looks among them). */
+export function soldLinesOf(
+  db: Kysely<Database>,
+  scope: { orgId: string; storeId: string },
+  q: { from: number; to: number; productId: string },
+) {
+  return db
+    .selectFrom('transaction_lines as l')
+    .innerJoin('transactions as t', (j) => j.onRef('t.org_id', '=', 'l.org_id').onRef('t.id', '=', 'l.transaction_id'))
+    .select(['t.id', 't.receipt_number', 'l.id as line_id', 'l.qty'])
+    .where('t.org_id', '=', scope.orgId)
+    .where('t.store_id', '=', scope.storeId)
+    .where('t.status', 'in', ['paid', 'credit'])
+    .where('t.created_at', '>=', q.from)
+    .where('t.created_at', '<', q.to)
+    .where('l.product_id', '=', q.productId)
+    .where('l.pack_id', 'is', null)
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(50)
+    .execute();
+}

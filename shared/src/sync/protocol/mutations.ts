@@ -153,6 +153,21 @@ export const NoteUpdatePayload = z.object({
 export const StockTakeCountPayload = StockTakeCountInput.omit({ device_id: true }).extend({ stock_take_id: z.uuid() });
 export type StockTakeCountPayload = z.infer<typeof StockTakeCountPayload>;
 
+/**
+ * An exchange the till made (issue 52, protocol 4; docs/pos.md "Exchanges"): the items `back` are a
+ * refund of part of `transaction_id`, the items out the `sale`, which the till paid first by that
+ * refund's parts (`exchangeTender`) and then by the difference. The server applies both in one
+ * savepoint: either is refused, neither is written.
+ */
+export const SaleExchangePayload = z.object({
+  transaction_id: z.uuid(),
+  reason: z.string().trim().min(1).max(500),
+  back: RefundLines,
+  shift_id: ShiftRef,
+  sale: SaleCreatePayload,
+});
+export type SaleExchangePayload = z.infer<typeof SaleExchangePayload>;
+
 /** Every mutation type and its payload schema. */
 export const MUTATION_PAYLOADS = {
   'sale.create': SaleCreatePayload,
@@ -167,6 +182,7 @@ export const MUTATION_PAYLOADS = {
   'shift.open': ShiftOpenPayload,
   'shift.close': ShiftClosePayload,
   'stock_take.count': StockTakeCountPayload,
+  'sale.exchange': SaleExchangePayload,
 } as const;
 export type MutationType = keyof typeof MUTATION_PAYLOADS;
 export const MutationType = z.enum(Object.keys(MUTATION_PAYLOADS) as [MutationType, ...MutationType[]]);

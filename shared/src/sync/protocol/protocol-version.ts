@@ -14,8 +14,11 @@
  * 3: (issue 52) the `stock_take.count` mutation: a till's count of a product in an open stock-take,
  *    made offline and pushed. A till does not count, and holds such queued mutations, while its
  *    server answers < 3. Version-1 and 2 requests are served unchanged.
+ * 4: (issue 52) the `sale.exchange` mutation: items of a sale back and items out, made offline, applied
+ *    as one. A till does not exchange, and holds such queued mutations, while its server answers < 4.
+ *    Version-1 to 3 requests are served unchanged.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 /**
  * The oldest version the server still serves. Raise it, with a line in the history above, only when
  * a change breaks older tills: they are answered 426 `UNSUPPORTED_PROTOCOL` and ask to be updated.

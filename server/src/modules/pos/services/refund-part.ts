@@ -8,6 +8,7 @@
 import {
   fromCents,
   fromCount,
+  type PaymentMethod,
   type RefundLineInput,
   refundLinesWanted,
   refundQtyText,
@@ -40,6 +41,8 @@ export interface PartRefund {
   shiftId: string | null;
   /** Absent: everything not yet refunded. */
   lines?: RefundLineInput[];
+  /** Told the refund's money and its tender parts (cents): an exchange pays its new sale with them. */
+  given?: (refund: { amount: number; parts: Array<{ method: PaymentMethod; amount: number }>; shiftId: string | null }) => void;
 }
 
 type Line = Awaited<ReturnType<typeof refundableLines>>[number];
@@ -122,6 +125,7 @@ export async function refundPart(tx: AuthedContext, sale: TransactionRow, opts: 
   }));
   const amount = taken.reduce((s, t) => s + t.amount, 0);
   const { parts, tab } = await tenderBack(tx, sale, amount);
+  opts.given?.({ amount, parts, shiftId: opts.shiftId });
   const rows = taken.map((t) => ({ line_id: t.line.id, product_id: t.line.product_id, qty: t.count, amount: t.amount, tax: t.tax }));
   const refundId = await insertRefund(tx.db, { sale, shiftId: opts.shiftId, reason: opts.reason, userId, now, lines: rows, parts });
   await addToSaleRefunds(

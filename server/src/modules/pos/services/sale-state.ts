@@ -26,7 +26,7 @@ import { claimReversal, findStoreTransaction, quarantineSaleUnits, saleLineProdu
 import type { TransactionRow } from '../../../db/tables/pos.table.js';
 import { hasPermission, requireStore } from '../../../lib/auth/authorize.js';
 import { bookerOf, type NamedShift, shiftFor } from '../../tenancy/tenancy.exports.js';
-import { refundPart } from './refund-part.js';
+import { type PartRefund, refundPart } from './refund-part.js';
 
 /** A reversal rule's breach as the error the API answers (none of them names a field). */
 function reversalError(b: ReversalBreach): ServiceError {
@@ -43,6 +43,8 @@ export interface ReversalSource extends NamedShift {
   at?: number;
   /** A refund of these lines only (issue 51); absent, the whole sale, or all that is left of a sale refunded in part. */
   lines?: RefundLineInput[];
+  /** A refund of part of a sale tells its money and tender parts here (an exchange, exchange.ts). */
+  given?: PartRefund['given'];
 }
 
 async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: string, opts: ReversalSource = {}): Promise<Transaction> {
@@ -73,7 +75,7 @@ async function reverse(ctx: AuthedContext, id: string, move: Reversal, reason: s
     const who = bookerOf(tx.actor!, opts.deviceId);
     const shiftId = await shiftFor(tx.db, { orgId, storeId }, who, { named, also: sale.shift_id, conflicts: opts.conflicts });
     // A part of the sale, or the rest of one refunded in part: recorded refund by refund (refund-part.ts).
-    if (move === 'refund' && (opts.lines || partly)) return refundPart(tx, sale, { reason, shiftId, lines: opts.lines });
+    if (move === 'refund' && (opts.lines || partly)) return refundPart(tx, sale, { reason, shiftId, lines: opts.lines, given: opts.given });
     // Claim the state change first: a concurrent refund or void of the same sale finds nothing to update.
     const claimed = await claimReversal(tx.db, sale, move, { reason, now, userId: tx.actor!.userId, shiftId });
     if (!claimed) throw new InvalidStateError(`this sale was already ${move === 'refund' ? 'refunded or voided' : 'voided or refunded'}`);

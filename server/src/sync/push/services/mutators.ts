@@ -123,8 +123,9 @@ const shiftClose: Mutator<'shift.close'> = async (ctx, { shift_id, ...input }, _
   return { result: { shift_id: shift.id, status: shift.status, over_short: shift.report.totals.over_short } };
 };
 
-/** `sale.create` is applied a run at a time by `applySales` (sale-mutations.ts), not here. */
-const MUTATORS: { [T in Exclude<MutationType, 'sale.create'>]: Mutator<T> } = {
+/** `sale.create` is applied a run at a time by `applySales` (sale-mutations.ts), `sale.exchange` by exchange-mutation.ts, not here. */
+type Applied = Exclude<MutationType, 'sale.create' | 'sale.exchange'>;
+const MUTATORS: { [T in Applied]: Mutator<T> } = {
   'sale.refund': saleReverse('refund'),
   'sale.void': saleReverse('void'),
   'customer.upsert': customerUpsert,
@@ -158,9 +159,9 @@ const SUBJECT: Partial<Record<MutationType, string>> = {
   'credit.payment': 'Offline credit payment',
 };
 
-/** Validate the payload and run the mutation (any type but `sale.create`), recording the conflicts it noted. */
+/** Validate the payload and run the mutation (any type but `sale.create` and `sale.exchange`), recording the conflicts it noted. */
 export async function runMutation(ctx: AuthedContext, m: Mutation, device: DeviceRow, at: number): Promise<MutatorOutcome> {
-  const type = m.type as Exclude<MutationType, 'sale.create'>;
+  const type = m.type as Applied;
   const outcome = await (MUTATORS[type] as Mutator<typeof type>)(ctx, parsePayload(m, type) as never, m, device, at);
   if (outcome.conflicts?.length) {
     const transactionId = outcome.result?.transaction_id;

@@ -14,6 +14,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { refusalError, ServiceError, ValidationError } from '../../../lib/errors.js';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { findDevice } from './devices.js';
+import { applyExchange } from './exchange-mutation.js';
 import { runMutation } from './mutators.js';
 import { applySales } from './sale-mutations.js';
 import { deferSaleStock, writeDeferredStock } from '../../../modules/pos/pos.exports.js';
@@ -176,7 +177,7 @@ async function writePush(tx: AuthedContext & { pending: PendingCommit }, device:
       continue;
     }
     await flushSales();
-    const r = await applyOne(tx, locked, m, now);
+    const r = m.type === 'sale.exchange' ? await exchangeOne(tx, locked, m, now) : await applyOne(tx, locked, m, now);
     results.push(r);
     applied.set(m.id, { m, r });
   }
@@ -225,6 +226,15 @@ async function applyOne(ctx: AuthedContext, device: DeviceRow, m: Mutation, now:
         ...(c.product_id ? { product_id: c.product_id } : {}),
       }));
     return result;
+  } catch (err) {
+    return rejectedBy(m, err);
+  }
+}
+
+/** A till's exchange: its refund and its sale together (exchange-mutation.ts), or its rejection. */
+async function exchangeOne(tx: AuthedContext & { pending: PendingCommit }, device: DeviceRow, m: Mutation, now: number) {
+  try {
+    return await applyExchange(tx, device, m, now);
   } catch (err) {
     return rejectedBy(m, err);
   }
