@@ -12,6 +12,7 @@ import { enShift, swShift } from './i18n-shift.js';
 import { enTender, swTender } from './i18n-tender.js';
 import { enUnits, swUnits } from './i18n-units.js';
 import { enRefund, swRefund } from './i18n-refund.js';
+import { enExchange, swExchange } from './i18n-exchange.js';
 import { enRx, swRx } from './i18n-rx.js';
 import { signal } from './signal.js';
 
@@ -178,6 +179,7 @@ const en = {
   ...enTender,
   ...enUnits,
   ...enRefund,
+  ...enExchange,
   ...enRx,
   ...enCount,
 } as const;
@@ -347,6 +349,7 @@ const sw: Record<MessageKey, string> = {
   ...swTender,
   ...swUnits,
   ...swRefund,
+  ...swExchange,
   ...swRx,
   ...swCount,
 };

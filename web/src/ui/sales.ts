@@ -5,7 +5,7 @@
  * the user lacks only the permission for shows disabled, with the reason; a refused refund or void
  * is said as what it was, and replaces the "done" message it contradicts.
  */
-import type { Receipt, Till, TillUser } from '@duka/client-sdk';
+import type { Receipt, Till, TillExchangeInput, TillUser } from '@duka/client-sdk';
 import { checkReversal, formatTzs, holdsPermission, type RefundLineInput, type Reversal } from '@duka/shared';
 import { useRef, useState } from 'preact/hooks';
 import { tzs } from '../format.js';
@@ -13,6 +13,7 @@ import { formatTime, t } from '../i18n.js';
 import { paymentCheck } from '../print/receipt-model.js';
 import { methodLabel } from './cart-panel.js';
 import { errorText } from './errors.js';
+import { ExchangeForm } from './exchange-form.js';
 import { useLoad } from './hooks.js';
 import { html } from './html.js';
 import { RefundPartForm } from './refund-part-form.js';
@@ -62,11 +63,12 @@ export function Sales({
     new Map<string, Reversal>(),
   );
   // `part`: a refund of some lines (refund-part-form.ts); a refund of them is still a refund, refused as one.
-  const [asking, setAskingState] = useState<{ move: Reversal | 'part'; sale: Receipt } | null>(null);
+  // `exchange`: some lines back for other items (exchange-form.ts).
+  const [asking, setAskingState] = useState<{ move: Reversal | 'part' | 'exchange'; sale: Receipt } | null>(null);
   const [reason, setReason] = useState('');
   // The move being asked now, read after a confirm's await: a refund still sending must not close a void asked since.
   const current = useRef(asking);
-  const setAsking = (next: { move: Reversal | 'part'; sale: Receipt } | null) => {
+  const setAsking = (next: { move: Reversal | 'part' | 'exchange'; sale: Receipt } | null) => {
     current.current = next;
     setAskingState(next);
     setReason('');
@@ -110,6 +112,22 @@ export function Sales({
     }
   };
 
+  /** `difference`: cents, above 0 paid by the customer, below 0 given back. */
+  const exchange = async (input: TillExchangeInput, why: string, difference: number) => {
+    const asked = asking;
+    if (!asked) return;
+    const receipt = asked.sale.receipt_number ?? asked.sale.client_receipt_number ?? '';
+    try {
+      await till.exchange(asked.sale.id, why, input);
+      const key = difference > 0 ? 'exchange.done_paid' : difference < 0 ? 'exchange.done_given' : 'exchange.done_even';
+      setMessage({ error: false, text: t(key, { receipt, amount: formatTzs(Math.abs(difference)) }) });
+      if (current.current === asked) setAsking(null);
+      onChanged();
+    } catch (err) {
+      setMessage({ error: true, text: errorText(err) });
+    }
+  };
+
   return html`
     <section class="sales" data-testid="sales">
       <h2>${t('sales.title')}</h2>
@@ -124,7 +142,12 @@ export function Sales({
           : null
       }
       ${
-        asking && asking.move !== 'part'
+        asking?.move === 'exchange'
+          ? html`<${ExchangeForm} key=${asking.sale.id} till=${till} version=${version} sale=${asking.sale} onCancel=${() => setAsking(null)} onConfirm=${exchange} />`
+          : null
+      }
+      ${
+        asking && asking.move !== 'part' && asking.move !== 'exchange'
           ? html`<form class="reason" onSubmit=${confirm} data-testid="reversal-form">
             <strong>${t(asking.move === 'refund' ? 'sales.confirm_refund' : 'sales.confirm_void', { receipt: asking.sale.receipt_number ?? asking.sale.client_receipt_number ?? '' })}</strong>
             <input required data-testid="reversal-reason" placeholder=${t('sales.reason')} value=${reason} onInput=${(e: any) => setReason(e.currentTarget.value)} />
@@ -153,6 +176,7 @@ export function Sales({
                   <button onClick=${() => onView(s)} data-testid="sale-view">${t('sales.view')}</button>
                   ${offered('refund', s, user) ? html`<button data-testid="sale-refund" onClick=${() => (setAsking({ move: 'refund', sale: s }), setMessage(null))}>${t('sales.refund')}</button>` : null}
                   ${offered('refund', s, user) ? html`<button data-testid="sale-refund-part" onClick=${() => (setAsking({ move: 'part', sale: s }), setMessage(null))}>${t('refund_part.button')}</button>` : null}
+                  ${offered('refund', s, user) ? html`<button data-testid="sale-exchange" onClick=${() => (setAsking({ move: 'exchange', sale: s }), setMessage(null))}>${t('exchange.button')}</button>` : null}
                   ${!mayRefund && offered('refund', s, user, { may_refund: true }) ? html`<button data-testid="sale-refund" disabled title=${t('sales.refund_needs_permission')} aria-describedby="refund-needs-permission">${t('sales.refund')}</button>` : null}
                   ${offered('void', s, user) ? html`<button data-testid="sale-void" onClick=${() => (setAsking({ move: 'void', sale: s }), setMessage(null))}>${t('sales.void')}</button>` : null}
                 </td>
