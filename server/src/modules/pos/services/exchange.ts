@@ -71,7 +71,7 @@ export async function exchange(ctx: AuthedContext, input: ExchangeInput): Promis
           customer_id: original?.customer_id ?? undefined,
           notes: `Exchange for sale ${original?.receipt_number ?? ''}`,
         },
-        opts: { source: 'online', shiftId: refund.shiftId ?? undefined },
+        opts: { source: 'online', shiftId: refund.shiftId ?? undefined, mirrored: refund.parts },
       },
     ]);
     if (!outcome!.ok) throw outcome!.error;

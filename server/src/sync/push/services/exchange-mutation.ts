@@ -5,7 +5,7 @@
  * one savepoint, so a refusal of either writes neither. A replayed push answers the recorded result
  * (push.ts), so nothing is applied twice.
  */
-import type { Mutation, MutationResult, SaleConflict } from '@duka/shared';
+import type { MoneyPart, Mutation, MutationResult, SaleConflict } from '@duka/shared';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { type PendingCommit, withSavepoint } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
@@ -26,13 +26,21 @@ export async function applyExchange(
   const p = parsePayload(m, 'sale.exchange');
   return withSavepoint(tx, async () => {
     const conflicts: SaleConflict[] = [];
-    const source = { shiftId: p.shift_id, deviceId: device.id, conflicts, lines: p.back };
+    let mirrored: MoneyPart[] = [];
+    const source = {
+      shiftId: p.shift_id,
+      deviceId: device.id,
+      conflicts,
+      lines: p.back,
+      given: (g: { parts: MoneyPart[] }) => void (mirrored = g.parts),
+    };
     const returned = await refundSale(tx, p.transaction_id, `exchange: ${p.reason}`, source);
     if (conflicts.length) {
       const where = { orgId: device.org_id, storeId: requireStore(tx).storeId, deviceId: device.id, mutationId: m.id };
       await recordConflicts(tx, { ...where, transactionId: returned.id, subject: 'Offline exchange' }, conflicts);
     }
-    const [sold] = await applySales(tx, device, [{ ...m, type: 'sale.create', payload: p.sale }], now);
+    // The sale is paid first by the refund's parts, as online: only the rest is new money.
+    const [sold] = await applySales(tx, device, [{ ...m, type: 'sale.create', payload: p.sale }], now, { mirrored });
     if (sold!.status === 'rejected') throw new ServiceError(sold!.error!.code as ServiceError['code'], sold!.error!.message);
     return {
       ...sold!,
