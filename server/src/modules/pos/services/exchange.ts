@@ -118,6 +118,20 @@ function differenceParts(input: ExchangeInput, owed: number): Array<MoneyPart & 
   return [{ method: input.payment_method, amount: owed, reference: input.payment_reference, phone: input.payment_phone }];
 }
 
+/**
+ * A till's exchange with `give_back: 'tab'` (pushed `sale.exchange`): the refund's parts the new sale
+ * (`saleTotal` cents) did not take are paid into the sale's customer's tab, as online.
+ */
+export function payTabFromRefund(
+  tx: AuthedContext,
+  customerId: string | null,
+  refundParts: MoneyPart[],
+  saleTotal: number,
+  shiftId: string | null,
+) {
+  return payTab(tx, customerId, exchangeTender(refundParts, saleTotal, 'tab').out, shiftId);
+}
+
 /** The difference given back pays off what the customer owes: the refund's money goes straight into their tab. */
 async function payTab(tx: AuthedContext, customerId: string | null, out: MoneyPart[], shiftId: string | null): Promise<number> {
   if (!customerId) throw new ValidationError('give_back', 'the sale has no customer, so there is no tab to pay off');

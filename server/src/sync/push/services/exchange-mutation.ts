@@ -5,13 +5,13 @@
  * one savepoint, so a refusal of either writes neither. A replayed push answers the recorded result
  * (push.ts), so nothing is applied twice.
  */
-import type { MoneyPart, Mutation, MutationResult, SaleConflict } from '@duka/shared';
+import { type MoneyPart, type Mutation, type MutationResult, type SaleConflict, toCents } from '@duka/shared';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { type PendingCommit, withSavepoint } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
-import { refundSale } from '../../../modules/pos/pos.exports.js';
+import { payTabFromRefund, refundSale } from '../../../modules/pos/pos.exports.js';
 import { recordConflicts } from './conflicts.js';
 import { parsePayload } from './mutators.js';
 import { applySales } from './sale-mutations.js';
@@ -42,6 +42,10 @@ export async function applyExchange(
     // The sale is paid first by the refund's parts, as online: only the rest is new money.
     const [sold] = await applySales(tx, device, [{ ...m, type: 'sale.create', payload: p.sale }], now, { mirrored });
     if (sold!.status === 'rejected') throw new ServiceError(sold!.error!.code as ServiceError['code'], sold!.error!.message);
+    if (p.give_back === 'tab') {
+      const total = toCents(Number(sold!.result!.total));
+      await payTabFromRefund(tx, returned.customer_id ?? null, mirrored, total, p.shift_id ?? null);
+    }
     return {
       ...sold!,
       id: m.id,
