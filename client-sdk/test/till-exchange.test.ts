@@ -83,6 +83,53 @@ describe('till: an exchange offline', () => {
     expect(await serverFigures()).toEqual(landed);
   });
 
+  it('dearer items back, the 5,000 difference to the tab: the balance exact on till and server, the drawer unchanged; a replay changes nothing', async () => {
+    const { h } = server;
+    const shop = await seedShop(h);
+    const t = await server.till({ pushBatchSize: 1 });
+    await signIn(t, shop);
+    await t.syncNow();
+    h.net.offline = true;
+    const shift = await t.openShift({ opening_float: 20000 });
+    const customer = await t.createCustomer({ name: 'Halima Said' });
+    await t.sell({ lines: [{ product_id: shop.rice.id, qty: 4 }], customer_id: customer.id, payment_method: 'Credit' });
+    const sale = await t.sell({ lines: [{ product_id: shop.unga.id, qty: 4 }], customer_id: customer.id, payment_method: 'Cash' });
+    expect((await t.customer(customer.id))!.outstanding_balance).toBe(12800);
+    const drawer = async () => (await t.shiftReport())!.methods.find((m) => m.method === 'Cash')!.expected;
+    const before = await drawer();
+    // 4 Unga back (10,000) for 5 Soda (5,000): the 5,000 left pays off the tab.
+    const done = await t.exchange(sale.id, 'wanted soda', {
+      back: [{ product_id: shop.unga.id, qty: 4 }],
+      out: [{ product_id: shop.soda.id, qty: 5 }],
+      give_back: 'tab',
+    });
+    expect(done.difference).toBe(-5000);
+    expect((await t.customer(customer.id))!.outstanding_balance).toBe(7800);
+    expect([await drawer(), before]).toEqual([20000 + 10000, 20000 + 10000]);
+    const x = (await t.shiftReport())!;
+    expect(figures(x.methods)).toEqual([
+      ['Cash', 15000, 10000, 30000],
+      ['Credit', 12800, 0, null],
+    ]);
+
+    h.net.offline = false;
+    h.net.loseReplyTo = '/sync/push';
+    await expect(t.syncNow()).rejects.toMatchObject({ code: 'NETWORK' });
+    await t.syncNow();
+    expect(await t.rejected()).toEqual([]);
+    const view = await serverView(h, shop);
+    const serverFigures = async () => {
+      const report = (await h.t.request('GET', `/pos/shifts/${shift.id}`, { token: view.token })).body.data.report;
+      const owes = (await h.t.request('GET', `/customers/${customer.id}`, { token: view.token })).body.data.outstanding_balance;
+      return { methods: figures(report.methods), owes, stock: [await view.stock(shop.unga.id), await view.stock(shop.soda.id)] };
+    };
+    const landed = await serverFigures();
+    expect(landed).toEqual({ methods: figures(x.methods), owes: 7800, stock: [30, 35] });
+    expect((await t.customer(customer.id))!.outstanding_balance).toBe(7800);
+    await t.syncNow();
+    expect(await serverFigures()).toEqual(landed);
+  });
+
   it('a till whose server speaks protocol 3 refuses the exchange (UPDATE_SERVER) and changes nothing', async () => {
     const { h } = server;
     const shop = await seedShop(h);

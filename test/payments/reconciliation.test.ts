@@ -265,6 +265,87 @@ describe('mobile-money reconciliation', () => {
       404,
     );
   });
+  describe('an exchange whose difference is paid by M-Pesa (issue 52, docs/payments.md "Exchanges")', () => {
+    // A shirt of 20,000 paid by M-Pesa (its payment matched) comes back for one of 25,000, 5,000 paid by M-Pesa.
+    const exchangeShop = async (day: string) => {
+      at(`${day}T07:00:00Z`);
+      const s = await shop();
+      const shift = await post(s, '/pos/shifts', { opening_float: 0 });
+      const medium = await post(s, '/inventory/products', { name: 'Shati M', selling_price: 20000, stock: 5 });
+      const large = await post(s, '/inventory/products', { name: 'Shati L', selling_price: 25000, stock: 5 });
+      return { s, shift, medium, large };
+    };
+    /** The day as the owner reads it: only the new 5,000 expected, all of it seen, nothing to check. */
+    const onlyTheNewMoney = async (s: OfflineShop, day: string, old: string, fresh: string) => {
+      expect(await saleOf(s, fresh)).toMatchObject({ total: 25000, payment_verification: 'verified' });
+      const r = await reconcile(s, `?date=${day}`);
+      expect(r.wallets[0]).toEqual(wallet('M-Pesa', { expected: fig(5000, 1), verified: fig(5000, 1), confirmed: fig(5000, 1) }, 0));
+      expect(r.totals.difference).toBe(0);
+      expect([r.unclaimed_payments, r.sales_to_check]).toEqual([[], []]);
+      // The old sale is refunded whole, in no figure; its 20,000 paid the new sale, none of it went back.
+      expect(r.reversed_sales.map((x) => [x.id, x.status, x.payment_verification])).toEqual([[old, 'refunded', 'verified']]);
+    };
+
+    it('online: the new sale waits for the 5,000 paid, not the 20,000 mirrored; nothing unmatched', async () => {
+      const day = '2026-11-23';
+      const { s, medium, large } = await exchangeShop(day);
+      const old = await post(s, '/pos/sale', {
+        lines: [{ product_id: medium.id, qty: 1 }],
+        payment_method: 'M-Pesa',
+        payment_reference: 'EXO-1',
+      });
+      await customerPays(s.callback!, 'EXO-1', 20000);
+      t.clock.advance(MIN);
+      const done = await post(s, '/pos/exchanges', {
+        transaction_id: old.id,
+        reason: 'wrong size',
+        back: [{ product_id: medium.id, qty: 1 }],
+        out: [{ product_id: large.id, qty: 1 }],
+        payment_method: 'M-Pesa',
+        payment_reference: 'EXN-1',
+      });
+      expect(done.settlement).toEqual([{ method: 'M-Pesa', amount: 5000 }]);
+      expect(done.sale.payments.map((p: { method: string; amount: number }) => [p.method, p.amount])).toEqual([['M-Pesa', 25000]]);
+      expect(done.sale.payment_verification).toBe('unverified');
+      t.clock.advance(MIN);
+      await customerPays(s.callback!, 'EXN-1', 5000);
+      await onlyTheNewMoney(s, day, old.id, done.sale.id);
+    });
+
+    it("pushed as a till's sale.exchange: the same", async () => {
+      const day = '2026-11-24';
+      const { s, shift, medium, large } = await exchangeShop(day);
+      const shirt = (product: { id: string }, price: number, extra: Record<string, unknown>) => {
+        const m = sale(s, 1, 'M-Pesa', extra);
+        m.payload.lines = [{ product_id: product.id, qty: 1, unit_price: price }];
+        return m;
+      };
+      const [old] = await push(s, [shirt(medium, 20000, { payment_reference: 'EXO-2', shift_id: shift.id })]);
+      await customerPays(s.callback!, 'EXO-2', 20000);
+      t.clock.advance(MIN);
+      const { payload, ...m } = shirt(large, 25000, {
+        payment_method: undefined,
+        payments: [{ method: 'M-Pesa', amount: 25000, reference: 'EXN-2' }],
+        shift_id: shift.id,
+      });
+      const exchange = {
+        ...m,
+        type: 'sale.exchange',
+        payload: {
+          transaction_id: old!,
+          reason: 'wrong size',
+          back: [{ product_id: medium.id, qty: 1 }],
+          shift_id: shift.id,
+          sale: payload,
+        },
+      };
+      const [fresh] = await push(s, [exchange as unknown as ReturnType<typeof sale>]);
+      t.clock.advance(MIN);
+      await customerPays(s.callback!, 'EXN-2', 5000);
+      await onlyTheNewMoney(s, day, old!, fresh!);
+    });
+  });
+
   it('lists a voided mobile-money sale made before the store had an account with payment_verification null, as the document says', async () => {
     at('2026-11-22T07:00:00Z');
     const s = await shop({ account: false });

@@ -6,7 +6,7 @@
  * cash, or off the customer's tab; more than is left, or an unpaid difference, writes nothing; the
  * same Idempotency-Key exchanges once; a cashier without the refund permission is refused.
  */
-import { Envelope, Exchange, Transaction } from '@duka/shared';
+import { Envelope, Exchange, newId, PushResponse, Transaction } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
@@ -108,6 +108,58 @@ describe('POST /pos/exchanges: items back, items out, the difference settled, on
     expect(tab).toMatchObject({ difference: -5000, to_tab: 5000, settlement: [] });
     expect((await call(owner.token, 'GET', `/customers/${customer.id}`)).data.outstanding_balance).toBe(4000);
     expect((await line(owner, shift.id, 'Cash'))!.expected).toBe(before);
+  });
+
+  it("a till's pushed sale.exchange with give_back 'tab': the tab paid once by the server's rule; on a sale with no customer, refused whole", async () => {
+    const { owner, shift, medium, large, socks } = await shop();
+    const deviceId = newId();
+    await call(owner.token, 'POST', '/sync/devices', { device_id: deviceId, name: 'Till 1' });
+    const customer = (await call(owner.token, 'POST', '/customers', { name: 'Halima Said', phone: '0754 321 002' })).data;
+    await sale(owner, { lines: [{ product_id: socks.id, qty: 3 }], payment_method: 'Credit', customer_id: customer.id });
+    const theirs = await sale(owner, { lines: [{ product_id: large.id, qty: 1 }], payment_method: 'Cash', customer_id: customer.id });
+    const nobody = await sale(owner, { lines: [{ product_id: large.id, qty: 1 }], payment_method: 'Cash' });
+    const before = (await line(owner, shift.id, 'Cash'))!.expected;
+    let seq = 0;
+    // 25,000 back, 20,000 out paid by the cash that came back; the 5,000 left to the tab.
+    const pushed = (transactionId: string, customerId?: string) => ({
+      id: newId(),
+      seq: ++seq,
+      type: 'sale.exchange',
+      created_at: new Date(t.clock.now()).toISOString(),
+      payload: {
+        transaction_id: transactionId,
+        reason: 'wrong size',
+        back: [{ product_id: large.id, qty: 1 }],
+        shift_id: shift.id,
+        give_back: 'tab',
+        sale: {
+          id: newId(),
+          client_receipt_number: `T1-${seq}`,
+          lines: [{ product_id: medium.id, qty: 1, unit_price: 20000 }],
+          payment_method: 'Cash',
+          shift_id: shift.id,
+          ...(customerId ? { customer_id: customerId } : {}),
+        },
+      },
+    });
+    const push = async (mutations: unknown[]) =>
+      Envelope(PushResponse).parse(await call(owner.token, 'POST', '/sync/push', { device_id: deviceId, mutations })).data.results;
+    const owes = async () => (await call(owner.token, 'GET', `/customers/${customer.id}`)).data.outstanding_balance;
+    const refused = await push([pushed(nobody.id)]);
+    expect(refused.map((r) => [r.status, r.error])).toEqual([
+      ['rejected', { code: 'VALIDATION_ERROR', message: 'give_back the sale has no customer, so there is no tab to pay off' }],
+    ]);
+    expect([await stock(owner, large.id), await stock(owner, medium.id), await owes()]).toEqual([3, 5, 9000]);
+
+    const m = pushed(theirs.id, customer.id);
+    const [applied] = await push([m]);
+    expect(applied!.status).toBe('applied');
+    expect(await owes()).toBe(4000);
+    expect((await line(owner, shift.id, 'Cash'))!.expected).toBe(before);
+    expect([await stock(owner, large.id), await stock(owner, medium.id)]).toEqual([4, 4]);
+    // Sent again (its answer lost): the recorded answer, nothing paid twice.
+    expect((await push([m]))[0]!.status).toBe('duplicate');
+    expect(await owes()).toBe(4000);
   });
 
   it('more than is left, or a difference nobody pays, writes nothing; one Idempotency-Key exchanges once; no refund permission is 403', async () => {

@@ -11,9 +11,11 @@ import {
   CustomerUpsertPayload,
   newId,
   fromCents,
+  type SettlementMethod,
   toCents,
 } from '@duka/shared';
 import { TillError } from '../errors.js';
+import type { LocalTrx } from '../local/db.js';
 import { moveOutstanding, snapshot, type Undo } from '../local/effects.js';
 import { enqueue } from '../queue.js';
 import * as reads from '../reads.js';
@@ -69,48 +71,64 @@ export async function recordCreditPayment(ctx: ActionCtx, input: CreditPaymentIn
   if (!parsed.success) throw invalid(parsed.error.issues[0]);
   const p = parsed.data;
   const receipt = await ctx.db.transaction().execute(async (trx) => {
-    const customer = await trx.selectFrom('customers').select(['name', 'outstanding']).where('id', '=', p.customer_id).executeTakeFirst();
-    if (!customer) throw new TillError('NOT_FOUND', 'customer not found', 'customer_id');
-    const amount = toCents(p.amount);
-    const tabs = await reads.creditTabs(trx, p.customer_id);
-    // Owed is the customer's balance as last synced: the replica may not hold all of their tabs.
-    const found = allocatePayment({
-      amount,
-      customer_name: customer.name,
-      owed: customer.outstanding,
-      tabs: tabs.map((tab) => ({ id: tab.id, opened_at: Date.parse(tab.created_at), balance: toCents(tab.balance) })),
-    });
-    if (found.breach) throw new TillError(found.breach.code, found.breach.message, found.breach.field);
-
-    const undo: Undo = { outstanding: { [p.customer_id]: amount }, restore: [] };
-    const byId = new Map(tabs.map((tab) => [tab.id, tab]));
-    for (const a of found.allocations) {
-      const tab = byId.get(a.tab_id)!;
-      undo.restore!.push({ table: 'credit_tabs', id: tab.id, row: await snapshot(trx, 'credit_tabs', tab.id) });
-      if (a.settled) {
-        // A settled tab leaves what the till holds, as the server's pull would say.
-        await trx.deleteFrom('credit_tabs').where('id', '=', tab.id).execute();
-        continue;
-      }
-      const paid: CreditTab = {
-        ...tab,
-        paid_amount: fromCents(toCents(tab.paid_amount) + a.amount),
-        balance: fromCents(toCents(tab.balance) - a.amount),
-        status: 'partially_paid',
-      };
-      await trx
-        .updateTable('credit_tabs')
-        .set({ data: JSON.stringify(paid) })
-        .where('id', '=', tab.id)
-        .execute();
-    }
-    await moveOutstanding(trx, p.customer_id, -amount);
-    const inShift = await shiftMovement(trx, { kind: 'credit_payment', method: p.method, amount, at: ctx.now() });
-    undo.movements = inShift.movements;
-    await enqueue(trx, 'credit.payment', { ...p, ...(inShift.shift_id ? { shift_id: inShift.shift_id } : {}) }, ctx.now(), undo);
-    const allocations = found.allocations.map((a) => ({ tab_id: a.tab_id, amount: fromCents(a.amount) }));
-    return { id, customer_id: p.customer_id, amount: p.amount, allocations, outstanding_balance: fromCents(customer.outstanding - amount) };
+    const paid = await payTabOnTill(trx, { customer_id: p.customer_id, method: p.method, amount: toCents(p.amount) }, ctx.now());
+    const shift = paid.shiftId ? { shift_id: paid.shiftId } : {};
+    await enqueue(trx, 'credit.payment', { ...p, ...shift }, ctx.now(), paid.undo);
+    return { id, customer_id: p.customer_id, amount: p.amount, allocations: paid.allocations, outstanding_balance: paid.outstanding };
   });
   ctx.queued();
   return receipt;
+}
+
+/**
+ * A payment into the customer's tab, recorded in the replica as the server will (`allocatePayment`
+ * over the tabs the till holds, oldest first; more than they owe refused), and in the drawer. Not
+ * queued: the caller queues it (a `credit.payment`, or an exchange's difference to the tab inside its
+ * `sale.exchange`), with the undo it answers.
+ */
+export async function payTabOnTill(
+  trx: LocalTrx,
+  p: { customer_id: string; method: SettlementMethod; amount: number },
+  now: number,
+): Promise<{ undo: Undo; allocations: Array<{ tab_id: string; amount: number }>; outstanding: number; shiftId?: string }> {
+  const customer = await trx.selectFrom('customers').select(['name', 'outstanding']).where('id', '=', p.customer_id).executeTakeFirst();
+  if (!customer) throw new TillError('NOT_FOUND', 'customer not found', 'customer_id');
+  const { amount } = p;
+  const tabs = await reads.creditTabs(trx, p.customer_id);
+  // Owed is the customer's balance as last synced: the replica may not hold all of their tabs.
+  const found = allocatePayment({
+    amount,
+    customer_name: customer.name,
+    owed: customer.outstanding,
+    tabs: tabs.map((tab) => ({ id: tab.id, opened_at: Date.parse(tab.created_at), balance: toCents(tab.balance) })),
+  });
+  if (found.breach) throw new TillError(found.breach.code, found.breach.message, found.breach.field);
+
+  const undo: Undo = { outstanding: { [p.customer_id]: amount }, restore: [] };
+  const byId = new Map(tabs.map((tab) => [tab.id, tab]));
+  for (const a of found.allocations) {
+    const tab = byId.get(a.tab_id)!;
+    undo.restore!.push({ table: 'credit_tabs', id: tab.id, row: await snapshot(trx, 'credit_tabs', tab.id) });
+    if (a.settled) {
+      // A settled tab leaves what the till holds, as the server's pull would say.
+      await trx.deleteFrom('credit_tabs').where('id', '=', tab.id).execute();
+      continue;
+    }
+    const paid: CreditTab = {
+      ...tab,
+      paid_amount: fromCents(toCents(tab.paid_amount) + a.amount),
+      balance: fromCents(toCents(tab.balance) - a.amount),
+      status: 'partially_paid',
+    };
+    await trx
+      .updateTable('credit_tabs')
+      .set({ data: JSON.stringify(paid) })
+      .where('id', '=', tab.id)
+      .execute();
+  }
+  await moveOutstanding(trx, p.customer_id, -amount);
+  const inShift = await shiftMovement(trx, { kind: 'credit_payment', method: p.method, amount, at: now });
+  undo.movements = inShift.movements;
+  const allocations = found.allocations.map((a) => ({ tab_id: a.tab_id, amount: fromCents(a.amount) }));
+  return { undo, allocations, outstanding: fromCents(customer.outstanding - amount), shiftId: inShift.shift_id };
 }

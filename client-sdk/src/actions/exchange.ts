@@ -22,6 +22,8 @@ import { enqueue } from '../queue.js';
 import { requireServerProtocol } from '../sync/protocol.js';
 import type { Receipt, SellInput } from '../types.js';
 import type { ActionCtx } from './context.js';
+import type { LocalTrx } from '../local/db.js';
+import { payTabOnTill } from './customers.js';
 import { refundPartOnTill } from './refund-part.js';
 import { reversible } from './reverse.js';
 import { saleStages as stage } from './sale/pipeline.js';
@@ -38,8 +40,12 @@ export interface ExchangeInput {
   payments?: SalePaymentInput[];
   payment_reference?: string;
   payment_phone?: string;
-  /** When the items back are worth more: the method the difference goes out by first. */
-  give_back?: SettlementMethod;
+  /**
+   * When the items back are worth more: the method the difference goes out by first, or `tab`: it
+   * pays off the sale's customer's tab (a credit payment of the same method and amount, recorded here
+   * and queued inside the `sale.exchange`, so the drawer nets to nothing).
+   */
+  give_back?: SettlementMethod | 'tab';
 }
 
 export interface ExchangeReceipt {
@@ -75,7 +81,7 @@ export async function exchangeOnTill(ctx: ActionCtx, transactionId: string, reas
     await stage.checkRules(trx, resolved, policy);
     const priced = stage.priceLines(resolved);
     const amount = refund!.parts.reduce((s, p) => s + p.amount, 0);
-    const { applied } = exchangeTender(refund!.parts, priced.total, x.give_back);
+    const { applied, out: given } = exchangeTender(refund!.parts, priced.total, x.give_back);
     const payments = mergeParts<SalePaymentInput>([
       ...applied.map((p) => ({ method: p.method, amount: fromCents(p.amount) })),
       ...difference(x, priced.total - amount),
@@ -86,6 +92,7 @@ export async function exchangeOnTill(ctx: ActionCtx, transactionId: string, reas
     const shiftId = await stage.assignShift(trx);
     const number = await stage.numberSale(trx, resolved.shop);
     const plan = { id: newId(), sale, priced, tender, taken, shiftId, number };
+    const toTab = x.give_back === 'tab' ? await payTab(trx, old.customer_id, given, now) : undefined;
     const receipt = await stage.writeSale(trx, ctx, plan, async (payload, undo) => {
       const r = refund!.payload as { transaction_id: string; lines: RefundLineInput[]; shift_id?: string };
       const queued = {
@@ -93,9 +100,11 @@ export async function exchangeOnTill(ctx: ActionCtx, transactionId: string, reas
         reason,
         back: r.lines,
         ...(r.shift_id ? { shift_id: r.shift_id } : {}),
+        ...(toTab ? { give_back: 'tab' } : {}),
         sale: payload,
       };
-      await enqueue(trx, 'sale.exchange', queued, now, together(refund!.undo, undo), number.seq);
+      const both = together(refund!.undo, undo);
+      await enqueue(trx, 'sale.exchange', queued, now, toTab ? together(both, toTab) : both, number.seq);
     });
     return { returned, sale: receipt, difference: fromCents(priced.total - amount) };
   });
@@ -124,6 +133,19 @@ function difference(x: ExchangeInput, owed: number): SalePaymentInput[] {
   ];
 }
 
+/** The difference given back paid into the customer's tab, as the server does online (exchange.ts `payTab`). */
+async function payTab(trx: LocalTrx, customerId: string | null | undefined, given: MoneyPart[], now: number): Promise<Undo> {
+  if (!customerId)
+    throw new TillError('VALIDATION_ERROR', 'give_back the sale has no customer, so there is no tab to pay off', 'give_back');
+  let undo: Undo = {};
+  for (const p of given) {
+    if (p.method === 'Credit') continue;
+    const paid = await payTabOnTill(trx, { customer_id: customerId, method: p.method, amount: p.amount }, now);
+    undo = together(undo, paid.undo);
+  }
+  return undo;
+}
+
 /** Both undos as one: a refusal of the exchange takes the refund and the sale back. */
 function together(a: Undo, b: Undo): Undo {
   const add = (x: Record<string, number> = {}, y: Record<string, number> = {}) => {
@@ -137,6 +159,6 @@ function together(a: Undo, b: Undo): Undo {
     outstanding: add(a.outstanding, b.outstanding),
     restore: [...(a.restore ?? []), ...(b.restore ?? [])],
     movements: [...(a.movements ?? []), ...(b.movements ?? [])],
-    ...(b.rejectSale ? { rejectSale: b.rejectSale } : {}),
+    ...((b.rejectSale ?? a.rejectSale) ? { rejectSale: b.rejectSale ?? a.rejectSale } : {}),
   };
 }

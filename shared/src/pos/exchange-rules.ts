@@ -35,12 +35,33 @@ export function exchangeTender(
   return { applied, out };
 }
 
-/** Parts of one method added together, in the order first seen (a sale takes each method once). */
+/**
+ * Parts of one method added together, in the order first seen (a sale takes each method once). A
+ * later part's reference and phone are kept: the mirrored part has none, the difference's are what
+ * the customer's SMS says, which a provider's report is matched by.
+ */
 export function mergeParts<P extends MoneyPart>(parts: P[]): P[] {
   const by = new Map<PaymentMethod, P>();
   for (const p of parts) {
     const had = by.get(p.method);
-    by.set(p.method, had ? { ...had, amount: had.amount + p.amount } : { ...p });
+    by.set(p.method, had ? { ...had, ...p, amount: had.amount + p.amount } : { ...p });
   }
   return [...by.values()];
+}
+
+/**
+ * How much of each of the new sale's parts the refund's parts paid (cents, in the parts' order): a
+ * part's method's refund money, up to the part. Not new money: a mobile-money part waits for a
+ * provider's report of the rest only. Taken from the refund's parts themselves, so the server gets
+ * the same answer for a pushed exchange, whose sale's parts the till settled (`exchangeTender`'s
+ * `applied` is within the refund's parts by method, the difference on top).
+ */
+export function mirroredOf(saleParts: MoneyPart[], refundParts: MoneyPart[]): number[] {
+  const left = new Map<PaymentMethod, number>();
+  for (const p of refundParts) left.set(p.method, (left.get(p.method) ?? 0) + p.amount);
+  return saleParts.map((p) => {
+    const used = Math.min(p.amount, left.get(p.method) ?? 0);
+    left.set(p.method, (left.get(p.method) ?? 0) - used);
+    return used;
+  });
 }

@@ -99,6 +99,11 @@ export interface TransactionPaymentTable {
   phone: string | null;
   /** The mobile-money part's, as the sale's `payment_verification`. */
   verification: PaymentVerification | null;
+  /**
+   * Cents of `amount` paid by the refund of the sale this one replaces (an exchange's mirrored part,
+   * migration 0049): not new money, so a provider's report is awaited for `amount - mirrored` only.
+   */
+  mirrored: Generated<number>;
 }
 
 /**

@@ -10,3 +10,4 @@ export { posSummary } from './services/transactions.js';
 // For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
 export { posRouter } from './pos.index.js';
 export { refundSale, voidSale } from './services/sale-state.js';
+export { payTabFromRefund } from './services/exchange.js';

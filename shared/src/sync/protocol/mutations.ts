@@ -164,6 +164,11 @@ export const SaleExchangePayload = z.object({
   reason: z.string().trim().min(1).max(500),
   back: RefundLines,
   shift_id: ShiftRef,
+  /**
+   * `tab`: the difference given back (items back worth more) paid into the sale's customer's tab, as
+   * online (`give_back: 'tab'`); the server works the amounts out by its own rule. Absent: given back.
+   */
+  give_back: z.literal('tab').optional(),
   sale: SaleCreatePayload,
 });
 export type SaleExchangePayload = z.infer<typeof SaleExchangePayload>;

@@ -8,16 +8,24 @@
  *   network's own (`wallet_ref`) is the reference the cashier typed from the customer's SMS,
  *   trimmed and in any case;
  * - the amounts are equal to the cent (a right reference with another amount is not the sale's): the
- *   sale's mobile-money part's amount (issue 51: a sale paid 5,000 cash + 7,500 M-Pesa waits for
- *   7,500; a sale paid one way has one part, its total);
+ *   sale's mobile-money part's new money, `newMoney` (issue 51: a sale paid 5,000 cash + 7,500 M-Pesa
+ *   waits for 7,500; a sale paid one way has one part, its total; issue 52: an exchange's new sale
+ *   paid M-Pesa 20,000 mirrored from the old sale's refund + 5,000 waits for 5,000);
  * - they are within MATCH_LOOKBACK_MS of each other, which only keeps the join on recent rows.
  * The phone is not compared: someone else may pay for the customer. Pairs come oldest sale first,
  * then oldest payment, so of two sales naming one payment the first rung up takes it.
  */
 import { MobileMoneyMethod, type PaymentVerification } from '@duka/shared';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/database.js';
 import { crossOrg } from '../../../db/tenant-scope-check.js';
+
+/**
+ * What a mobile-money part (`tp`) is to receive from the provider: its amount less what an exchange's
+ * refund paid of it (migration 0049), which is the old sale's money, reported for that sale. The one
+ * rule matching and the owner's reconciliation read.
+ */
+export const newMoney = () => sql<number>`(tp.amount - tp.mirrored)`;
 
 /** Providers' references are unique for years; this bound is for the query's sake (a month each way). */
 export const MATCH_LOOKBACK_MS = 30 * 86_400_000;
@@ -58,7 +66,7 @@ export function matchPairs(db: Kysely<Database>, f: MatchFilter): Promise<MatchP
       j
         .onRef('p.org_id', '=', 't.org_id')
         .on((eb) => eb.or([eb('p.store_id', 'is', null), eb('p.store_id', '=', eb.ref('t.store_id'))]))
-        .onRef('p.amount', '=', 'tp.amount')
+        .on((eb) => eb('p.amount', '=', newMoney()))
         .on((eb) =>
           eb.or([
             eb(folded(eb, 'p.provider_ref'), '=', folded(eb, 't.payment_reference')),

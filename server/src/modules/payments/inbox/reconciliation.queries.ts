@@ -2,6 +2,7 @@
 import { MobileMoneyMethod } from '@duka/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
+import { newMoney } from './matching.queries.js';
 
 export interface SalesPeriod {
   orgId: string;
@@ -19,6 +20,8 @@ export interface SalesPeriod {
  * oldest first. Each by its mobile-money part (issue 51): `payment_method` is the wallet and `total`
  * what the wallet was to receive (a sale paid 5,000 cash + 7,500 M-Pesa is 7,500 of M-Pesa); a sale
  * paid one way has one part, its total. A credit sale whose rest was paid by mobile money counts too.
+ * Only new money (`newMoney`): an exchange's new sale counts what its customer paid on top of the
+ * old sale's mirrored part, and one wholly paid by that part is not listed (nothing came in for it).
  */
 export function mobileMoneySales(db: Kysely<Database>, f: SalesPeriod) {
   return db
@@ -31,7 +34,7 @@ export function mobileMoneySales(db: Kysely<Database>, f: SalesPeriod) {
       't.id',
       't.receipt_number',
       't.created_at',
-      'tp.amount as total',
+      newMoney().as('total'),
       't.status',
       'tp.method as payment_method',
       't.payment_verification',
@@ -43,6 +46,7 @@ export function mobileMoneySales(db: Kysely<Database>, f: SalesPeriod) {
     ])
     .where('t.org_id', '=', f.orgId)
     .where('t.store_id', '=', f.storeId)
+    .where(newMoney(), '>', 0)
     .where('t.status', 'in', ['paid', 'credit', 'refunded', 'void'])
     .$if(f.from !== undefined, (qb) => qb.where('t.created_at', '>=', f.from!))
     .$if(f.to !== undefined, (qb) => qb.where('t.created_at', '<', f.to!))

@@ -55,6 +55,7 @@ function paymentRows(row: TransactionRow, tender: Tender): TransactionPaymentRow
     reference: p.reference,
     phone: p.phone,
     verification: isMobileMoney(p.method) ? tender.verification : null,
+    mirrored: tender.mirrored[i]!,
   }));
 }
 

@@ -3,7 +3,7 @@
  * offline sales, read once by `loadSaleSet` (load-sale-set.ts) and moved on in memory by `planSale`
  * as each sale is booked, so the pipeline's stages never go back to the database.
  */
-import type { AddoEntry, CreateSaleInput, LineBatchInput, SaleSource, TenderPart } from '@duka/shared';
+import type { AddoEntry, CreateSaleInput, LineBatchInput, MoneyPart, SaleSource, TenderPart } from '@duka/shared';
 import type { BatchRow } from '../../../db/tables/batches.table.js';
 import type { CustomerRow } from '../../../db/tables/customers.table.js';
 import type { ProductPackRow, ProductRow } from '../../../db/tables/inventory.table.js';
@@ -35,6 +35,11 @@ export interface SaleOptions {
   packPrices?: Map<string, number>;
   /** A push at checkout the provider confirmed paid: the sale is booked verified, never waiting for a match. */
   paymentConfirmed?: boolean;
+  /**
+   * An exchange's new sale (issue 52): the parts of the refund it replaces, cents. Its parts are paid
+   * by them first (`mirroredOf`): not new money, so a mobile-money part waits only for the rest.
+   */
+  mirrored?: MoneyPart[];
   /** Offline: the member of the organisation who rang it up (checked by the caller); default the actor. */
   cashierId?: string;
   /** Offline: the batches the till took each product's units from (kept when they still hold them). */

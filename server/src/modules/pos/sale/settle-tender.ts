@@ -10,6 +10,7 @@ import {
   checkTender,
   hasCreditLimit,
   isMobileMoney,
+  mirroredOf,
   type PricedSale,
   rebaseParts,
   type SaleMethod,
@@ -33,6 +34,8 @@ export interface Tender {
   change: number | null;
   status: 'paid' | 'credit';
   verification: TransactionRow['payment_verification'];
+  /** Cents of each part paid by an exchange's refund (`SaleOptions.mirrored`), in the parts' order. */
+  mirrored: number[];
 }
 
 export function settleTender(sale: SaleDraft, resolved: ResolvedSale, priced: PricedSale): Tender {
@@ -40,7 +43,9 @@ export function settleTender(sale: SaleDraft, resolved: ResolvedSale, priced: Pr
   const paid = sale.request.input.payments ? splitParts(sale, priced.total) : onePart(sale, priced.total);
   const credit = paid.parts.find((p) => p.method === 'Credit');
   if (credit) checkCredit(sale, resolved, credit.amount);
-  const wallet = paid.parts.find((p) => isMobileMoney(p.method));
+  const mirrored = mirroredOf(paid.parts, opts.mirrored ?? []);
+  // Only new money is checked (an exchange's mirrored part was the old sale's, checked as that sale).
+  const wallet = paid.parts.some((p, i) => isMobileMoney(p.method) && p.amount > mirrored[i]!);
   // Checked only where a provider reports payments; never counted as verified on the till's word.
   const verification = opts.paymentConfirmed ? 'verified' : sale.set.collects && wallet ? 'unverified' : null;
   return {
@@ -48,6 +53,7 @@ export function settleTender(sale: SaleDraft, resolved: ResolvedSale, priced: Pr
     method: saleMethodOf(paid.parts),
     status: credit ? 'credit' : 'paid',
     verification,
+    mirrored,
   };
 }
 

@@ -71,7 +71,7 @@ export async function exchange(ctx: AuthedContext, input: ExchangeInput): Promis
           customer_id: original?.customer_id ?? undefined,
           notes: `Exchange for sale ${original?.receipt_number ?? ''}`,
         },
-        opts: { source: 'online', shiftId: refund.shiftId ?? undefined },
+        opts: { source: 'online', shiftId: refund.shiftId ?? undefined, mirrored: refund.parts },
       },
     ]);
     if (!outcome!.ok) throw outcome!.error;
@@ -116,6 +116,20 @@ function differenceParts(input: ExchangeInput, owed: number): Array<MoneyPart & 
   if (!input.payment_method)
     throw new ValidationError('payment_method', `the items out cost ${fromCents(owed)} TZS more: say how the difference is paid`);
   return [{ method: input.payment_method, amount: owed, reference: input.payment_reference, phone: input.payment_phone }];
+}
+
+/**
+ * A till's exchange with `give_back: 'tab'` (pushed `sale.exchange`): the refund's parts the new sale
+ * (`saleTotal` cents) did not take are paid into the sale's customer's tab, as online.
+ */
+export function payTabFromRefund(
+  tx: AuthedContext,
+  customerId: string | null,
+  refundParts: MoneyPart[],
+  saleTotal: number,
+  shiftId: string | null,
+) {
+  return payTab(tx, customerId, exchangeTender(refundParts, saleTotal, 'tab').out, shiftId);
 }
 
 /** The difference given back pays off what the customer owes: the refund's money goes straight into their tab. */

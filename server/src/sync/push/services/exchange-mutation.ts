@@ -5,13 +5,13 @@
  * one savepoint, so a refusal of either writes neither. A replayed push answers the recorded result
  * (push.ts), so nothing is applied twice.
  */
-import type { Mutation, MutationResult, SaleConflict } from '@duka/shared';
+import { type MoneyPart, type Mutation, type MutationResult, type SaleConflict, toCents } from '@duka/shared';
 import type { DeviceRow } from '../../../db/tables/sync.table.js';
 import { type PendingCommit, withSavepoint } from '../../../db/transaction.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
-import { refundSale } from '../../../modules/pos/pos.exports.js';
+import { payTabFromRefund, refundSale } from '../../../modules/pos/pos.exports.js';
 import { recordConflicts } from './conflicts.js';
 import { parsePayload } from './mutators.js';
 import { applySales } from './sale-mutations.js';
@@ -26,14 +26,26 @@ export async function applyExchange(
   const p = parsePayload(m, 'sale.exchange');
   return withSavepoint(tx, async () => {
     const conflicts: SaleConflict[] = [];
-    const source = { shiftId: p.shift_id, deviceId: device.id, conflicts, lines: p.back };
+    let mirrored: MoneyPart[] = [];
+    const source = {
+      shiftId: p.shift_id,
+      deviceId: device.id,
+      conflicts,
+      lines: p.back,
+      given: (g: { parts: MoneyPart[] }) => void (mirrored = g.parts),
+    };
     const returned = await refundSale(tx, p.transaction_id, `exchange: ${p.reason}`, source);
     if (conflicts.length) {
       const where = { orgId: device.org_id, storeId: requireStore(tx).storeId, deviceId: device.id, mutationId: m.id };
       await recordConflicts(tx, { ...where, transactionId: returned.id, subject: 'Offline exchange' }, conflicts);
     }
-    const [sold] = await applySales(tx, device, [{ ...m, type: 'sale.create', payload: p.sale }], now);
+    // The sale is paid first by the refund's parts, as online: only the rest is new money.
+    const [sold] = await applySales(tx, device, [{ ...m, type: 'sale.create', payload: p.sale }], now, { mirrored });
     if (sold!.status === 'rejected') throw new ServiceError(sold!.error!.code as ServiceError['code'], sold!.error!.message);
+    if (p.give_back === 'tab') {
+      const total = toCents(Number(sold!.result!.total));
+      await payTabFromRefund(tx, returned.customer_id ?? null, mirrored, total, p.shift_id ?? null);
+    }
     return {
       ...sold!,
       id: m.id,

@@ -66,6 +66,8 @@ export async function applySales(
   device: DeviceRow,
   mutations: Mutation[],
   now: number,
+  /** Options every sale of the run takes too (an exchange's new sale: the refund's parts it mirrors). */
+  extra: Pick<SaleRequest['opts'], 'mirrored'> = {},
 ): Promise<MutationResult[]> {
   const { orgId, storeId } = requireStore(tx);
   const results: Array<MutationResult | undefined> = mutations.map(() => undefined);
@@ -153,6 +155,7 @@ export async function applySales(
         cashierId: tx.actor.userId,
         lineBatches,
         shiftId: p.shift_id,
+        ...extra,
       },
     });
     sent.push({ i, m, priceConflicts: priced.conflicts });
