@@ -16,8 +16,8 @@ export interface ExchangePay {
   method: 'Cash' | 'M-Pesa' | 'split';
   reference: string;
   parts: SplitPart[];
-  /** When the items back are worth more: the method the difference goes out by. */
-  giveBack: SettlementMethod;
+  /** When the items back are worth more: the method the difference goes out by, or the customer's tab. */
+  giveBack: GiveBack;
 }
 
 export const startPay = (): ExchangePay => ({ method: 'Cash', reference: '', parts: [], giveBack: 'Cash' });
@@ -36,11 +36,17 @@ export interface ExchangeState {
   input: TillExchangeInput | null;
 }
 
-/** The methods a difference may go back by: those the sale was paid by (the tab is not one: the till's exchange gives back by a method). */
-export function giveBackChoices(sale: Receipt): SettlementMethod[] {
+export type GiveBack = SettlementMethod | 'tab';
+
+/**
+ * The ways a difference may go back: the methods the sale was paid by (cash always), and the
+ * customer's tab when the sale has a customer (it pays off what they owe: `give_back: 'tab'`).
+ */
+export function giveBackChoices(sale: Receipt): GiveBack[] {
   const paid = sale.payments?.length ? sale.payments.map((p) => p.method) : [sale.payment_method];
-  const methods = paid.filter((m): m is SettlementMethod => m !== 'Credit' && m !== 'Mixed');
-  return methods.includes('Cash') ? [...new Set(methods)] : ['Cash', ...new Set(methods)];
+  const methods = [...new Set(paid.filter((m): m is SettlementMethod => m !== 'Credit' && m !== 'Mixed'))];
+  const ways: GiveBack[] = methods.includes('Cash') ? methods : ['Cash', ...methods];
+  return sale.customer_id ? [...ways, 'tab'] : ways;
 }
 
 /** The lines typed back (by line index), the cart of items out and how the difference goes. */

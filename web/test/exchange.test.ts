@@ -79,9 +79,11 @@ describe('an exchange at the browser till', () => {
     expect(exchangeState(SALE, new Map([[0, '1']]), emptyCart(), startPay()).fault).toBe('out');
   });
 
-  it('gives back by the methods the sale was paid by, cash always', () => {
+  it('gives back by the methods the sale was paid by, cash always, and off the tab of a customer’s sale', () => {
     expect(giveBackChoices(SALE)).toEqual(['Cash']);
     const split = { ...SALE, payment_method: 'Mixed', payments: [{ method: 'M-Pesa' }, { method: 'Credit' }] } as unknown as Receipt;
     expect(giveBackChoices(split)).toEqual(['Cash', 'M-Pesa']);
+    // A customer's sale: the difference may pay off what they owe.
+    expect(giveBackChoices({ ...SALE, customer_id: '0f3c2b1a-9e8d-4c7b-a6f5-e4d3c2b1a090' } as Receipt)).toEqual(['Cash', 'tab']);
   });
 });

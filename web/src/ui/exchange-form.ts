@@ -6,10 +6,10 @@
  * given back by a method the sale was paid by. The till exchanges offline, as one queued mutation.
  */
 import type { Receipt, Till, TillExchangeInput } from '@duka/client-sdk';
-import { formatTzs, type Product, quantityText, type SettlementMethod } from '@duka/shared';
+import { formatTzs, type Product, quantityText } from '@duka/shared';
 import { useState } from 'preact/hooks';
 import { addProduct, type Cart, cartTotals, emptyCart, lineKey, measured, parseScan, setQty } from '../cart.js';
-import { type ExchangePay, type ExchangeState, exchangeState, giveBackChoices, startPay } from '../exchange.js';
+import { type ExchangePay, type ExchangeState, exchangeState, type GiveBack, giveBackChoices, startPay } from '../exchange.js';
 import { t } from '../i18n.js';
 import { refundRows } from '../refund-part.js';
 import { type SplitPart, splitState, startSplit } from '../split.js';
@@ -162,9 +162,8 @@ function Difference({
     ${
       d < 0
         ? html`<div class="methods" role="radiogroup" aria-label=${t('exchange.give_by')}>
-            ${giveBackChoices(sale).map((m: SettlementMethod) => choice(m, pay.giveBack === m, t(`pay.method.${m}`), () => onPay({ ...pay, giveBack: m })))}
-          </div>
-          ${sale.customer_id ? html`<p class="hint" data-testid="exchange-no-tab">${t('exchange.no_tab')}</p>` : null}`
+            ${giveBackChoices(sale).map((m: GiveBack) => choice(m, pay.giveBack === m, m === 'tab' ? t('exchange.to_tab') : t(`pay.method.${m}`), () => onPay({ ...pay, giveBack: m })))}
+          </div>`
         : null
     }
   `;
