@@ -126,7 +126,7 @@ describe('till: the storage and connector seams, closing, the protocol version',
     const till = await openTill(h, { fetch });
     await signIn(till, shop);
     await till.syncNow();
-    expect(new Set(sent)).toEqual(new Set(['3']));
+    expect(new Set(sent)).toEqual(new Set(['4']));
     const updates: UpdateRequired[] = [];
     till.on('update-required', (u) => updates.push(u));
 
@@ -135,10 +135,10 @@ describe('till: the storage and connector seams, closing, the protocol version',
     await expect(till.syncNow()).rejects.toMatchObject({ status: 426, code: 'UNSUPPORTED_PROTOCOL' });
     expect(updates).toEqual([
       {
-        message: 'sync protocol version 0 is not supported: this server speaks versions 1 to 3; update the till',
-        protocol_version: 3,
+        message: 'sync protocol version 0 is not supported: this server speaks versions 1 to 4; update the till',
+        protocol_version: 4,
         server_min_supported: 1,
-        server_protocol_version: 3,
+        server_protocol_version: 4,
       },
     ]);
     expect(till.status()).toMatchObject({

@@ -46,7 +46,7 @@ describe('till: by weight, by scale label and by the pack, offline', () => {
   it('sells 0.5 kg, a 0.532 kg price label and a crate offline; the replica counts exactly; the server books it to the gram', async () => {
     const { h } = server;
     const { shop, sugar, beer, t, pushed } = await shopWithUnits();
-    expect(t.status().serverProtocol).toBe(3);
+    expect(t.status().serverProtocol).toBe(4);
     h.net.offline = true;
     const label = (await t.productByCode(PRICE_1702))!;
     const crate = (await t.productByCode('6009000000241'))!;
