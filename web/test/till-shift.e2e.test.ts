@@ -85,6 +85,10 @@ describe('the browser till: a shift from float to cash-up', () => {
     await sell(page, 'Credit', { customerId });
     // A tender short of the total holds the charge.
     await scan(page, `2*${UNGA.barcode}`);
+    // The cashier sees the two Unga in the cart before typing what was handed over.
+    await expect
+      .poll(() => page.getByTestId('cart-total').getAttribute('data-cents'), { timeout: 60_000, interval: 100 })
+      .toBe(String(2 * UNGA.selling_price * 100));
     await page.getByTestId('tender-input').fill('8,000');
     expect(await page.getByTestId('tender-short').textContent()).toBe('Less than the total: TZS 400 more to pay');
     expect(await page.getByTestId('charge').isDisabled()).toBe(true);
