@@ -13,4 +13,4 @@ export { inventoryRouter } from './inventory.index.js';
 export { productsWithStock } from './inventory.queries.js';
 export { reorderAdvice } from './reorder/reorder-suggestions.js';
 export { adjustStock } from './services/stock.js';
-export { addStockTakeCounts } from './stock-takes/stock-takes.js';
+export { recordStockTakeCounts } from './stock-takes/stock-takes.js';

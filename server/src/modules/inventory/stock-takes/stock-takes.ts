@@ -20,11 +20,16 @@ import * as q from './stock-takes.queries.js';
  * permission is checked first, so a staff member without it learns nothing of which ids exist.
  */
 export async function loadStockTake(ctx: AuthedContext, id: string) {
+  const { key, take } = await findTake(ctx, id);
+  return { key, take, lines: await linesAtCount(ctx.db, key, [take]) };
+}
+
+async function findTake(ctx: AuthedContext, id: string) {
   const key = requireStore(ctx);
   requirePower(ctx, 'adjust_stock');
   const take = await q.findStockTake(ctx.db, key, id);
   if (!take) throw new NotFoundError('stock take');
-  return { key, take, lines: await linesAtCount(ctx.db, key, [take]) };
+  return { key, take };
 }
 
 export async function getStockTake(ctx: AuthedContext, id: string): Promise<StockTake> {
@@ -96,7 +101,20 @@ export async function openStockTake(ctx: AuthedContext, input: OpenStockTakeInpu
  */
 export async function addStockTakeCounts(ctx: AuthedContext, id: string, input: AddStockTakeCountsInput): Promise<StockTake> {
   return withTransaction(ctx, async (tx) => {
-    const { key, take, lines } = await loadStockTake(tx, id);
+    await recordStockTakeCounts(tx, id, input);
+    return getStockTake(tx, id);
+  });
+}
+
+/**
+ * The counts written, without the review as an answer: a till's pushed count (one per mutation)
+ * needs none, and the review's expected reads the store's sales. Lines as stored: a count needs
+ * only what was counted so far.
+ */
+export async function recordStockTakeCounts(ctx: AuthedContext, id: string, input: AddStockTakeCountsInput): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const { key, take } = await findTake(tx, id);
+    const lines = await q.linesOf(tx.db, key, [take.id]);
     if (take.status !== 'open') throw new InvalidStateError(`this stock take is ${take.status}: counts are no longer taken`);
     const byProduct = new Map(lines.map((l) => [l.product_id, l]));
     // Counts summed past any store's stock would not fit PostgreSQL's int4: refused, naming the count.
@@ -134,7 +152,6 @@ export async function addStockTakeCounts(ctx: AuthedContext, id: string, input: 
     }
     if (added > 0)
       await recordAudit(tx, { action: 'stock_take.count', description: `Recorded ${added} counts`, entity: 'stock_take', entityId: id });
-    return getStockTake(tx, id);
   });
 }
 

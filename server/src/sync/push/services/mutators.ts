@@ -16,7 +16,7 @@ import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
 import { recordCreditPayment } from '../../../modules/credits/credits.exports.js';
 import { findCustomer, createCustomer, updateCustomer } from '../../../modules/customers/customers.exports.js';
-import { addStockTakeCounts, adjustStock } from '../../../modules/inventory/inventory.exports.js';
+import { adjustStock, recordStockTakeCounts } from '../../../modules/inventory/inventory.exports.js';
 import { createExpense } from '../../../modules/expenses/expenses.exports.js';
 import { markRead } from '../../../modules/notifications/notifications.exports.js';
 import { applyNoteUpdate } from '../../../modules/notebook/notebook.exports.js';
@@ -88,9 +88,9 @@ const stockAdjust: Mutator<'stock.adjust'> = async (ctx, p) => {
   return { result: { product_id: product.id, stock: product.stock } };
 };
 
-/** A till's count in a stock-take: the REST route's service, which skips a count id it has recorded already. */
+/** A till's count in a stock-take: the REST route's write, which skips a count id it has recorded already. */
 const stockTakeCount: Mutator<'stock_take.count'> = async (ctx, { stock_take_id, ...count }, _m, device) => {
-  await addStockTakeCounts(ctx, stock_take_id, { counts: [{ ...count, device_id: device.id }] });
+  await recordStockTakeCounts(ctx, stock_take_id, { counts: [{ ...count, device_id: device.id }] });
   return { result: { stock_take_id, count_id: count.id, product_id: count.product_id } };
 };
 
