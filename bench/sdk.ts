@@ -241,7 +241,8 @@ export async function sdkBenchmarks(
     rmSync(dir, { recursive: true, force: true });
   }
   // The same two in a browser: a till of its own on the same shop, bootstrapped from the same server.
-  if (tillPageDir)
+  // `BENCH_SDK_NODE_ONLY=1` leaves them out (measuring the Node till alone, issue 53).
+  if (tillPageDir && !process.env.BENCH_SDK_NODE_ONLY)
     rows.push(...(await browserTillBenchmarks({ base, distDir: tillPageDir, account, productIds, sales: SALES, products: PRODUCTS })));
   return rows;
 }
