@@ -35,7 +35,7 @@ const limitOf = (o?: ListOptions) => Math.min(Math.max(o?.limit ?? 50, 1), 1000)
 /** Case-insensitive (ASCII, as SQLite's lower()) substring test on a column. */
 const contains = (column: string, term: string) => sql<boolean>`instr(lower(${sql.ref(column)}), ${term.toLowerCase()}) > 0`;
 
-function productFrom(row: { data: string; qty: number | null }): Product {
+export function productFrom(row: { data: string; qty: number | null }): Product {
   const p = parseData<Product>(row.data);
   // The replica keeps counts (issue 51); a product answers its level in its unit, as the server's.
   const stock = p.is_service || row.qty === null ? p.stock : fromCount(row.qty, p.unit ?? 'piece');
@@ -71,10 +71,20 @@ const shopRead = compiledOnce([], (db) =>
  * The organisation and store rows with the till's code and user (from `meta`), in one read: every
  * sale needs all four, so they cost one statement, not two.
  */
-export async function shopRows(
-  db: LocalExec,
-): Promise<{ organisation: Organisation | null; store: Store | null; tillCode: string | undefined; user: MetaValues['user'] | undefined }> {
+export async function shopRows(db: LocalExec): Promise<ShopRows> {
   const { rows } = await shopRead(db, {});
+  return shopFrom(rows);
+}
+
+export interface ShopRows {
+  organisation: Organisation | null;
+  store: Store | null;
+  tillCode: string | undefined;
+  user: MetaValues['user'] | undefined;
+}
+
+/** The shop from its rows as `shopRead` answers them (`key`: the entity or meta key; `data`: its JSON). */
+export function shopFrom(rows: ReadonlyArray<{ key: string; data: string }>): ShopRows {
   const found = new Map(rows.map((r) => [r.key, r.data]));
   const parsed = <T>(key: string) => (found.has(key) ? parseData<T>(found.get(key)!) : undefined);
   return {

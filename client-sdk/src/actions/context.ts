@@ -24,7 +24,11 @@ export interface Shop {
 
 /** The organisation, store, till code and user a receipt needs: present once the till has synced once. */
 export async function shopOf(db: LocalExec): Promise<Shop> {
-  const { organisation: org, store, tillCode, user } = await reads.shopRows(db);
+  return readyShop(await reads.shopRows(db));
+}
+
+/** The shop from its rows (`reads.shopFrom`), refused until the till has synced it once. */
+export function readyShop({ organisation: org, store, tillCode, user }: reads.ShopRows): Shop {
   if (!org || !store || !tillCode)
     throw new TillError('NOT_READY', 'this till has not synced its shop yet: log in and sync once while online');
   return { org, store, tillCode, user };

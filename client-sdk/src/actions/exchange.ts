@@ -89,7 +89,7 @@ export async function exchangeOnTill(ctx: ActionCtx, transactionId: string, reas
     const sale = { ...resolved, input: { ...input, payment_method: undefined, payments } };
     const tender = stage.settleTender(sale, priced);
     const taken = await stage.takeStock(trx, sale, priced, policy);
-    const shiftId = await stage.assignShift(trx);
+    const shiftId = stage.assignShift(sale);
     const number = await stage.numberSale(trx, resolved.shop);
     const plan = { id: newId(), sale, priced, tender, taken, shiftId, number };
     const toTab = x.give_back === 'tab' ? await payTab(trx, old.customer_id, given, now) : undefined;

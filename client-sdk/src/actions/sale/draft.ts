@@ -52,6 +52,8 @@ export interface ResolvedSale {
   discountBp: number;
   /** When the sale is made, epoch ms (till clock): prescriptions and lots are judged by its day. */
   at: number;
+  /** The signed-in cashier's open shift, read with the shop (`assignShift` decides). */
+  openShift: string | undefined;
 }
 
 /** `takeStock`: units each product's level falls by, and the lots each batch-tracked product takes them from. */

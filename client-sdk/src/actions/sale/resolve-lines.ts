@@ -10,8 +10,9 @@ import type { LocalTrx } from '../../local/db.js';
 import * as reads from '../../reads.js';
 import { requireServerProtocol } from '../../sync/protocol.js';
 import type { SellInput } from '../../types.js';
-import { invalid, shopOf } from '../context.js';
+import { invalid, readyShop } from '../context.js';
 import type { ResolvedSale } from './draft.js';
+import { saleRead } from './sale-read.js';
 import { checkPaymentInput } from './settle-tender.js';
 import { countLine, labelLines, labelOf, packLine, protocol2Feature, readLine } from './sale-lines.js';
 
@@ -38,9 +39,10 @@ export function checkInput(input: SellInput): void {
  * would reject it.
  */
 export async function resolveLines(trx: LocalTrx, input: SellInput, at: number): Promise<ResolvedSale> {
-  const shop = await shopOf(trx);
+  // A scale label's line names its product too (`readLine` refuses another): the lines' ids are all the products.
+  const { shop: rows, products, openShift } = await saleRead(trx, [...new Set(input.lines.map((l) => l.product_id))]);
+  const shop = readyShop(rows);
   const read = await Promise.all(input.lines.map((l, i) => readLine(trx, l, i)));
-  const products = await reads.productsByIds(trx, [...new Set(read.map((l) => l.product_id))]);
   const counted = read.map((l, i) => countLine(products, l, i));
   const feature = protocol2Feature(input.lines, input.payments);
   if (feature) await requireServerProtocol(trx, 2, feature);
@@ -48,5 +50,5 @@ export async function resolveLines(trx: LocalTrx, input: SellInput, at: number):
   const customer = input.customer_id ? await reads.customerById(trx, input.customer_id) : null;
   const mode = input.price_mode ?? 'retail';
   const discountBp = toBasisPoints(input.discount_pct ?? 0);
-  return { input, shop, lines, labels: labelLines(counted), products, customer, mode, discountBp, at };
+  return { input, shop, lines, labels: labelLines(counted), products, customer, mode, discountBp, at, openShift };
 }

@@ -21,7 +21,7 @@ export async function sell(ctx: ActionCtx, input: SellInput, id: string = newId(
     const priced = stage.priceLines(sale);
     const tender = stage.settleTender(sale, priced);
     const taken = await stage.takeStock(trx, sale, priced, policy);
-    const shiftId = await stage.assignShift(trx);
+    const shiftId = stage.assignShift(sale);
     const number = await stage.numberSale(trx, sale.shop);
     return stage.writeSale(trx, ctx, { id, sale, priced, tender, taken, shiftId, number });
   });

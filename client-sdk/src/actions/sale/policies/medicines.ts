@@ -23,7 +23,15 @@ async function checkPrescriptions(_db: LocalExec, sale: ResolvedSale): Promise<v
     const p = sale.products.get(l.product_id)!;
     return { index: l.index, product_id: l.product_id, name: p.name, schedule: p.schedule };
   });
-  refuse(checkPrescription({ lines, prescription: sale.input.prescription ?? null, today: saleDay(sale) })[0]);
+  // The day is worked out (a time-zone conversion) only if the rule reads it: a sale with a prescription.
+  const input = {
+    lines,
+    prescription: sale.input.prescription ?? null,
+    get today() {
+      return saleDay(sale);
+    },
+  };
+  refuse(checkPrescription(input)[0]);
 }
 
 async function fefoLots(db: LocalExec, sale: ResolvedSale): Promise<Map<string, BatchAllocation[]>> {
