@@ -43,6 +43,56 @@ describe('till: the storage and connector seams, closing, the protocol version',
     expect(sqlite.open).toBe(false);
   });
 
+  it('sells 5 lines in 7 statements (one read, four writes, begin and commit) and counts the queue once after (issue 53)', async () => {
+    const shop = await seedShop(h);
+    const more = async (name: string) => {
+      const res = await h.t.request('POST', '/inventory/products', {
+        token: shop.owner.token,
+        body: { name, selling_price: 1500, stock: 9 },
+      });
+      return res.body.data.id as string;
+    };
+    const ids = [shop.soda.id, shop.unga.id, shop.rice.id, await more('Chai 100g'), await more('Sabuni')];
+    const sqlite = new Database(':memory:');
+    // This dialect prepares every statement it runs (no statement cache): what it prepares is what the till runs.
+    const ran: string[] = [];
+    const dialect = new SqliteDialect({
+      database: {
+        close: () => sqlite.close(),
+        prepare: (text: string) => {
+          // `insert meta`, `select rows meta shifts products stock`: the verb and the tables the statement names.
+          const tables = [...text.matchAll(/(?:from|into|join) "(\w+)"/g)].map((m) => m[1]);
+          ran.push([text.split(' ')[0], ...new Set(tables)].join(' '));
+          return sqlite.prepare(text);
+        },
+      },
+    });
+    const till = await openTill(h, { dbPath: undefined, storage: dialect });
+    await signIn(till, shop);
+    await till.syncNow();
+    h.net.offline = true;
+    ran.length = 0;
+    const receipt = await till.sell({ lines: ids.map((product_id, k) => ({ product_id, qty: 1 + (k % 2) })), payment_method: 'Cash' });
+    const inSale = [...ran];
+    await until(() => till.status().pending === 1, 5000, 'the pending count');
+    h.net.offline = false;
+    expect(receipt.total).toBe(1000 + 2 * 2500 + 3200 + 2 * 1500 + 1500);
+    expect(inSale).toEqual([
+      'begin',
+      // The shop, the till code and user, the cashier's open shift, the 5 products and their stock.
+      'select rows meta shifts products stock',
+      // The receipt number and the queue's seq, together.
+      'insert meta',
+      'insert transactions',
+      'insert stock',
+      'insert queue',
+      'commit',
+    ]);
+    expect(ran.slice(inSale.length)).toEqual(['select queue']);
+    expect(sqlite.prepare('select qty from stock where product_id = ?').get(shop.unga.id)).toEqual({ qty: 28 });
+    await till.close();
+  });
+
   it('asks the server everything through the connector it is given', async () => {
     const shop = await seedShop(h);
     const http = new HttpConnector({ baseUrl: h.base, fetch: h.net.fetch });
