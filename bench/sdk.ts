@@ -51,6 +51,29 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const ms3 = (n: number) => Math.round(n * 1000) / 1000;
 const barcodeOf = (n: number) => `6160000${String(n).padStart(6, '0')}`;
 
+/** 500 local sales of 5 lines, one at a time: the row of their latencies. */
+async function localSales(till: Till, productIds: string[], from: number, database: string, when: string): Promise<Row> {
+  const sales: number[] = [];
+  let failed = 0;
+  const started = performance.now();
+  for (let i = from; i < from + SALES; i++) {
+    const lines = Array.from({ length: 5 }, (_, k) => ({ product_id: productIds[(i * 97 + k * 7919) % PRODUCTS]!, qty: 1 + (k % 2) }));
+    const t0 = performance.now();
+    const r = await till.sell({ lines, payment_method: 'Cash' }).catch(() => null);
+    sales.push(performance.now() - t0);
+    if (!r) failed++;
+  }
+  const secs = (performance.now() - started) / 1000;
+  sales.sort((a, b) => a - b);
+  return {
+    scenario: `SDK local sale, 5 lines (${SALES} sales, queued${when})`,
+    database,
+    m: { rps: Math.round(SALES / secs), p50: ms3(pct(sales, 50)), p99: ms3(pct(sales, 99)), errors: failed },
+    target: 'p99 <= 2 ms',
+    met: failed === 0 && pct(sales, 99) <= 2,
+  };
+}
+
 export async function sdkBenchmarks(
   base: string,
   account: { phone: string; password: string },
@@ -163,26 +186,18 @@ export async function sdkBenchmarks(
       met: missed === 0 && pct(lookups, 99) <= 0.2,
     });
 
-    // Local sales of 5 lines, network up, no sync running (autoSync off): queued for later.
-    const sales: number[] = [];
-    let failed = 0;
-    const startedSales = performance.now();
-    for (let i = 0; i < SALES; i++) {
-      const lines = Array.from({ length: 5 }, (_, k) => ({ product_id: productIds[(i * 97 + k * 7919) % PRODUCTS]!, qty: 1 + (k % 2) }));
-      t0 = performance.now();
-      const r = await till.sell({ lines, payment_method: 'Cash' }).catch(() => null);
-      sales.push(performance.now() - t0);
-      if (!r) failed++;
-    }
-    const saleSecs = (performance.now() - startedSales) / 1000;
-    sales.sort((a, b) => a - b);
-    rows.push({
-      scenario: `SDK local sale, 5 lines (${SALES} sales, queued)`,
-      database,
-      m: { rps: Math.round(SALES / saleSecs), p50: ms3(pct(sales, 50)), p99: ms3(pct(sales, 99)), errors: failed },
-      target: 'p99 <= 2 ms',
-      met: failed === 0 && pct(sales, 99) <= 2,
-    });
+    // Local sales of 5 lines, network up, no sync running (autoSync off): queued for later. First
+    // right after the bootstrap, its WAL not yet folded into the file and growing with every sale.
+    rows.push(await localSales(till, productIds, 0, database, ''));
+    // Then as a till sells between customers (issue 53): its idle checkpoint has run (2 s after its
+    // last write), so the next commit starts the WAL over and writes into the file's existing
+    // blocks instead of growing it (a cheaper flush). A PASSIVE checkpoint from a second connection
+    // makes sure the idle one has finished; it changes nothing the till holds.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const side = new Database(path.join(dir, 'till.db'));
+    side.pragma('wal_checkpoint(PASSIVE)');
+    side.close();
+    rows.push(await localSales(till, productIds, SALES, database, ', after its idle checkpoint'));
     // The floor under that figure: one durable commit of one tiny row on the same disk, same pragmas.
     rows.push(fsyncFloor(dir, SALES));
 
