@@ -80,6 +80,37 @@ describe('SQLite WASM through the worker protocol', () => {
     await expect(db.selectFrom('counter').selectAll().execute()).rejects.toThrow();
   });
 
+  it("sends a transaction's begin with its first statement: one message less, and a failed first statement still rolls back", async () => {
+    const channel = wasmChannel();
+    const sent: string[] = [];
+    const post = channel.port.postMessage.bind(channel.port);
+    channel.port.postMessage = (m: { op: string; sql?: string; steps?: { sql?: string }[] }) => {
+      sent.push(m.op === 'batch' ? `batch ${m.steps!.map((s) => s.sql).join(' + ')}` : `${m.op}${m.sql ? ` ${m.sql}` : ''}`);
+      post(m);
+    };
+    const storage = await workerStorage(channel.port, ':memory:', { end: channel.end });
+    const db = new Kysely<any>({ dialect: storage.dialect });
+    await sql`create table till_float (n integer not null check (n >= 0))`.execute(db);
+    sent.length = 0;
+    await db.transaction().execute(async (trx) => {
+      await sql`insert into till_float values (500)`.execute(trx);
+      await sql`update till_float set n = n + 100`.execute(trx);
+    });
+    expect(sent).toEqual(['batch begin + insert into till_float values (500)', 'exec update till_float set n = n + 100', 'exec commit']);
+
+    // A transaction that ran nothing costs no message; one whose first statement failed is rolled back.
+    sent.length = 0;
+    await db.transaction().execute(async () => undefined);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`update till_float set n = n - 1000`.execute(trx);
+      }),
+    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_CHECK' });
+    expect(sent).toEqual(['batch begin + update till_float set n = n - 1000', 'exec rollback']);
+    expect((await sql<{ n: number }>`select n from till_float`.execute(db)).rows).toEqual([{ n: 600 }]);
+    await db.destroy();
+  });
+
   it('refuses to open rather than fall back: no OPFS is STORAGE_UNAVAILABLE, files held elsewhere OPEN_ELSEWHERE', async () => {
     const noOpfs = wasmChannel(async () => {
       throw new OpenFailure('unavailable', 'its private file system is not available (Missing required OPFS APIs.)');
