@@ -191,9 +191,11 @@ describe("the worker's statements: kept prepared, and batched", () => {
 
     // A statement that failed answers the next call with its own result, not the old failure.
     await exec('create unique index item_barcode on item (barcode)');
-    await expect(exec('insert into item (barcode) values (?)', '6160000000017')).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    await expect(exec('insert into item (barcode) values (?)', '6160000000017')).rejects.toMatchObject({
+      code: 'SQLITE_CONSTRAINT_UNIQUE',
+    });
     expect(await exec('insert into item (barcode) values (?)', '6160000000024')).toMatchObject({ numAffectedRows: 1n, insertId: 2n });
-    // A read that was kept holds no transaction open: another connection's view is not blocked, a write commits.
+    // A kept read is reset after use, so it holds no read transaction open: an explicit one begins and commits.
     expect((await exec('select count(*) as n from item'))?.rows).toEqual([{ n: 2 }]);
     await exec('begin');
     await exec('insert into item (barcode) values (?)', '6160000000031');

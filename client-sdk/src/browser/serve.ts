@@ -59,7 +59,14 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
       if (e instanceof OpenFailure) return { id: req.id, ok: false, kind: e.kind, message };
       const rc = (e as { resultCode?: number }).resultCode;
       const sqliteCode = rc !== undefined && opened ? opened.sqlite3.capi.sqlite3_js_rc_str(rc) : undefined;
-      return { id: req.id, ok: false, kind: 'sql', message, ...(sqliteCode ? { sqliteCode } : {}), ...(step !== undefined ? { step } : {}) };
+      return {
+        id: req.id,
+        ok: false,
+        kind: 'sql',
+        message,
+        ...(sqliteCode ? { sqliteCode } : {}),
+        ...(step !== undefined ? { step } : {}),
+      };
     }
   }
 
