@@ -6,6 +6,9 @@
  * the API on its own origin, with no proxy in the way. Same shop, products and sales as the Node
  * rows: a bootstrap of the 50k products, then 5-line sales queued with no sync running.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
@@ -58,11 +61,17 @@ export async function browserTillBenchmarks(o: {
     // A module worker: sqlite-wasm finds its .wasm through `import.meta.url`.
     worker: { format: 'es' },
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  // A profile on disk, as a till's browser has: a plain `newContext()` is off the record, and
+  // Chromium keeps an off-the-record origin's private file system in memory.
+  const profile = mkdtempSync(path.join(tmpdir(), 'duka-bench-chromium-'));
+  const browser =
+    process.env.BENCH_BROWSER_PROFILE === 'memory'
+      ? await (await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS })).newContext()
+      : await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   let ran: { ok: Ran } | { error: string };
   let cold: { ok: { readyMs: number; ready: boolean } } | { error: string } | undefined;
   try {
-    const page = await (await browser.newContext()).newPage();
+    const page = await browser.newPage();
     const said: string[] = [];
     page.on('pageerror', (e) => said.push(e.message));
     page.on('console', (m) => m.type() === 'error' && said.push(m.text()));
@@ -94,6 +103,7 @@ export async function browserTillBenchmarks(o: {
     }
   } finally {
     await browser.close();
+    rmSync(profile, { recursive: true, force: true });
   }
   if ('error' in ran) throw new Error(`browser till bench: ${ran.error}`);
   if (cold && 'error' in cold) throw new Error(`browser till bench, cold start: ${cold.error}`);

@@ -20,15 +20,14 @@ async function openOnOpfs(name: string): Promise<OpenedDatabase> {
 }
 
 /**
- * The connection's settings, measured in Chromium (issue 53, docs/benchmarks.md). This VFS has no
- * shared memory, so it keeps WAL only under `locking_mode = exclusive`; WAL gave the cheapest sale
- * commit but doubled the bootstrap (every page written to the WAL, then again by checkpoints).
- * The rollback journal in `persist` mode, the file held exclusively and a page cache the size of a
- * 50,000-product replica, made both the bootstrap and the sale cheaper than before: growing an
- * OPFS file costs a trip to the browser's quota check, and a persisted journal is not truncated
- * and grown again at every commit; a cache that holds the replica neither spills a bootstrap's
- * transaction to the file midway nor reads OPFS again for a sale's lookups; the exclusive lock
- * keeps that cache valid from one transaction to the next (one connection in one worker of one tab).
+ * The connection's settings, measured in Chromium on a profile on disk (issue 53,
+ * docs/benchmarks.md). The exclusive lock took a one-row durable commit from 7-8 ms to 0.9: SQLite
+ * no longer takes and drops the file's lock and re-checks its page cache at every transaction (one
+ * connection in one worker of one tab is the till's rule anyway). `persist` neither deletes nor
+ * truncates the journal at a commit (truncating cost 6 ms). WAL, possible on this VFS only under
+ * the exclusive lock (it has no shared memory), committed no cheaper and writes a bootstrap twice
+ * (the WAL, then the checkpoint). A page cache that holds a 50,000-product replica keeps a
+ * bootstrap's transaction from spilling to the file midway and a sale's lookups off OPFS.
  *
  * Durable: with `synchronous = full` a commit syncs the journal before it writes the database and
  * syncs the database before the journal is marked done, so a sale the till has shown survives a
