@@ -136,6 +136,34 @@ export async function sdkBenchmarks(
   await sql.raw(dbOpts.url ? 'vacuum analyze' : 'analyze').execute(db.db);
   await db.close();
 
+  // BENCH_BROWSER_ONLY=1: the browser till rows alone (their before and after in a short window).
+  if (process.env.BENCH_BROWSER_ONLY !== '1') rows.push(...(await nodeTillBenchmarks(api, headers, account, database, productIds)));
+  // The same two in a browser: a till of its own on the same shop, bootstrapped from the same server.
+  // `BENCH_SDK_NODE_ONLY=1` leaves them out (measuring the Node till alone, issue 53).
+  if (tillPageDir && process.env.BENCH_SDK_NODE_ONLY !== '1')
+    rows.push(
+      ...(await browserTillBenchmarks({
+        base,
+        distDir: tillPageDir,
+        account,
+        productIds,
+        barcode: barcodeOf(PRODUCTS - 1),
+        sales: SALES,
+        products: PRODUCTS,
+      })),
+    );
+  return rows;
+}
+
+/** The Node SDK's rows: bootstrap, lookups, sales and their floor, a catch-up pull. */
+async function nodeTillBenchmarks(
+  api: string,
+  headers: Record<string, string>,
+  account: { phone: string; password: string },
+  database: string,
+  productIds: string[],
+): Promise<Row[]> {
+  const rows: Row[] = [];
   const dir = mkdtempSync(path.join(tmpdir(), 'duka-bench-till-'));
   const till = await Till.open({
     baseUrl: api,
@@ -255,9 +283,5 @@ export async function sdkBenchmarks(
     await till.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  // The same two in a browser: a till of its own on the same shop, bootstrapped from the same server.
-  // `BENCH_SDK_NODE_ONLY=1` leaves them out (measuring the Node till alone, issue 53).
-  if (tillPageDir && !process.env.BENCH_SDK_NODE_ONLY)
-    rows.push(...(await browserTillBenchmarks({ base, distDir: tillPageDir, account, productIds, sales: SALES, products: PRODUCTS })));
   return rows;
 }

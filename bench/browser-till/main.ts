@@ -9,7 +9,38 @@ import SqliteWorker from '@duka/client-sdk/sqlite-worker?worker';
 import { Kysely, sql } from 'kysely';
 import { openBrowserTill, opfsStorage, type WorkerLike } from '@duka/client-sdk/browser';
 
-const worker = () => new SqliteWorker() as unknown as WorkerLike;
+/** Time in the worker's round trips, by kind of request (the first words of its SQL), while `timing` is on. */
+const spent = new Map<string, { n: number; ms: number }>();
+let timing = false;
+const kindOf = (m: { op: string; sql?: string; steps?: { sql: string }[] }) =>
+  `${m.op} ${(m.sql ?? m.steps?.[0]?.sql ?? '').replace(/\s+/g, ' ').slice(0, 40)}`;
+
+/** The worker, its requests timed from post to answer (the main thread's wait for it). */
+const worker = (): WorkerLike => {
+  const w = new SqliteWorker() as unknown as WorkerLike;
+  const started = new Map<number, { kind: string; t0: number }>();
+  w.addEventListener('message', (e: { data: { id: number } }) => {
+    const s = started.get(e.data.id);
+    if (!s) return;
+    started.delete(e.data.id);
+    const k = spent.get(s.kind) ?? { n: 0, ms: 0 };
+    k.n++;
+    k.ms += performance.now() - s.t0;
+    spent.set(s.kind, k);
+  });
+  const post = w.postMessage.bind(w);
+  w.postMessage = (m: unknown) => {
+    const msg = m as { id: number; op: string };
+    if (timing) started.set(msg.id, { kind: kindOf(msg), t0: performance.now() });
+    post(m);
+  };
+  return w;
+};
+const took = () =>
+  [...spent.entries()]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, 12)
+    .map(([k, v]) => `${Math.round(v.ms)} ms in ${v.n} × ${k}`);
 
 interface Run {
   /** The API root, on the origin that served this page. */
@@ -33,13 +64,18 @@ async function run(o: Run) {
   });
   try {
     await till.login(o.phone, o.password);
+    timing = true;
     let t0 = performance.now();
     const boot = await till.syncNow();
     const bootMs = performance.now() - t0;
+    timing = false;
+    const bootSpent = took();
+    spent.clear();
     const held = (await till.searchProducts('', { limit: 1 })).length === 1 && boot.bootstrapped;
 
     const sales: number[] = [];
     let failed = 0;
+    timing = true;
     const n = o.productIds.length;
     for (let i = 0; i < o.sales; i++) {
       const lines = Array.from({ length: 5 }, (_, k) => ({ product_id: o.productIds[(i * 97 + k * 7919) % n]!, qty: 1 + (k % 2) }));
@@ -48,7 +84,8 @@ async function run(o: Run) {
       sales.push(performance.now() - t0);
       if (!r) failed++;
     }
-    return { bootMs, bootOk: held, sales, failed };
+    timing = false;
+    return { bootMs, bootOk: held, sales, failed, spent: { boot: bootSpent, sales: took() } };
   } finally {
     await till.close();
   }
@@ -69,14 +106,73 @@ async function floor(n: number): Promise<number[]> {
   return times;
 }
 
+/**
+ * The same one-row commit under each journal mode opfs-sahpool can keep (WAL only with exclusive
+ * locking: the VFS has no shared memory), in turn on the floor's database (the pool has few file
+ * slots): `mode p50/p99` for the log.
+ */
+async function floorByMode(n: number): Promise<string[]> {
+  const said: string[] = [];
+  const storage = await opfsStorage({ worker, name: 'bench-floor.db' });
+  const db = new Kysely<any>({ dialect: storage.dialect });
+  try {
+    for (const mode of ['delete', 'truncate', 'persist', 'wal']) {
+      if (mode === 'wal') await sql.raw('pragma locking_mode = exclusive').execute(db);
+      const got = await sql.raw(`pragma journal_mode = ${mode}`).execute(db);
+      const times: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        await sql`insert into t (v) values ('x')`.execute(db);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      const at = (p: number) => times[Math.floor((p / 100) * (times.length - 1))]!.toFixed(2);
+      said.push(`${mode} (${Object.values(got.rows[0] ?? {})}) ${at(50)}/${at(99)} ms`);
+    }
+  } catch (e) {
+    said.push(`failed: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    await db.destroy();
+  }
+  return said;
+}
+
 async function call(o: Run) {
   try {
     const till = await run(o);
     // After the till has let go of the origin's one pool of OPFS files.
-    return { ok: { ...till, floor: await floor(o.floorCommits) } };
+    return { ok: { ...till, floor: await floor(o.floorCommits), modes: await floorByMode(200) } };
   } catch (e) {
     return { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
   }
 }
 
-(globalThis as unknown as { bench: { call: typeof call } }).bench = { call };
+/**
+ * After a reload of this page, its till already bootstrapped and signed in: the time from the
+ * navigation's start (`performance.now()`'s zero) to a till ready to scan, i.e. open, its cashier
+ * known, and a barcode lookup answered from the replica.
+ */
+async function cold(o: Run & { barcode: string }) {
+  try {
+    const till = await openBrowserTill({
+      worker,
+      name: 'bench-till.db',
+      baseUrl: o.api,
+      deviceName: 'Browser bench',
+      autoSync: false,
+      requestTimeoutMs: 60_000,
+    });
+    try {
+      const user = await till.user();
+      const found = await till.productByCode(o.barcode);
+      const readyMs = performance.now();
+      return { ok: { readyMs, ready: user !== null && found !== null } };
+    } finally {
+      await till.close();
+    }
+  } catch (e) {
+    return { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+  }
+}
+
+(globalThis as unknown as { bench: { call: typeof call; cold: typeof cold } }).bench = { call, cold };

@@ -7,9 +7,10 @@ import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_MIGRATIONS, migrateLocal, TillError } from '../src/index.js';
 import { workerStorage } from '../src/browser/storage.js';
-import { OpenFailure } from '../src/browser/serve.js';
+import { WorkerLink } from '../src/browser/link.js';
+import { OpenFailure, type OpenedDatabase } from '../src/browser/serve.js';
 import { type Harness, openTill, seedShop, serverView, signIn, startServer } from './harness.js';
-import { wasmChannel, wasmMemoryStorage } from './wasm.js';
+import { wasmChannel, wasmMemoryStorage, wasmModule } from './wasm.js';
 
 describe('SQLite WASM through the worker protocol', () => {
   it('migrates the replica, runs statements and reports what they changed', async () => {
@@ -79,6 +80,37 @@ describe('SQLite WASM through the worker protocol', () => {
     await expect(db.selectFrom('counter').selectAll().execute()).rejects.toThrow();
   });
 
+  it("sends a transaction's begin with its first statement: one message less, and a failed first statement still rolls back", async () => {
+    const channel = wasmChannel();
+    const sent: string[] = [];
+    const post = channel.port.postMessage.bind(channel.port);
+    channel.port.postMessage = (m: { op: string; sql?: string; steps?: { sql?: string }[] }) => {
+      sent.push(m.op === 'batch' ? `batch ${m.steps!.map((s) => s.sql).join(' + ')}` : `${m.op}${m.sql ? ` ${m.sql}` : ''}`);
+      post(m);
+    };
+    const storage = await workerStorage(channel.port, ':memory:', { end: channel.end });
+    const db = new Kysely<any>({ dialect: storage.dialect });
+    await sql`create table till_float (n integer not null check (n >= 0))`.execute(db);
+    sent.length = 0;
+    await db.transaction().execute(async (trx) => {
+      await sql`insert into till_float values (500)`.execute(trx);
+      await sql`update till_float set n = n + 100`.execute(trx);
+    });
+    expect(sent).toEqual(['batch begin + insert into till_float values (500)', 'exec update till_float set n = n + 100', 'exec commit']);
+
+    // A transaction that ran nothing costs no message; one whose first statement failed is rolled back.
+    sent.length = 0;
+    await db.transaction().execute(async () => undefined);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`update till_float set n = n - 1000`.execute(trx);
+      }),
+    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_CHECK' });
+    expect(sent).toEqual(['batch begin + update till_float set n = n - 1000', 'exec rollback']);
+    expect((await sql<{ n: number }>`select n from till_float`.execute(db)).rows).toEqual([{ n: 600 }]);
+    await db.destroy();
+  });
+
   it('refuses to open rather than fall back: no OPFS is STORAGE_UNAVAILABLE, files held elsewhere OPEN_ELSEWHERE', async () => {
     const noOpfs = wasmChannel(async () => {
       throw new OpenFailure('unavailable', 'its private file system is not available (Missing required OPFS APIs.)');
@@ -115,6 +147,100 @@ describe('SQLite WASM through the worker protocol', () => {
     await db.destroy();
     await storage.close();
     expect(ended).toBe(1);
+  });
+});
+
+describe("the worker's statements: kept prepared, and batched", () => {
+  /** A worker half on an in-memory database whose prepares are counted, and whose close checks what it leaves. */
+  async function counted() {
+    const sqlite3 = await wasmModule();
+    const seen = { prepared: [] as string[], unfinalizedAtClose: -1 };
+    const channel = wasmChannel(async (): Promise<OpenedDatabase> => {
+      const db = new sqlite3.oo1.DB(':memory:', 'c');
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((text: string) => (seen.prepared.push(text), prepare(text))) as typeof db.prepare;
+      const close = db.close.bind(db);
+      db.close = () => {
+        let n = 0;
+        for (let s = sqlite3.capi.sqlite3_next_stmt(db, 0); s; s = sqlite3.capi.sqlite3_next_stmt(db, s)) n++;
+        seen.unfinalizedAtClose = n;
+        return close();
+      };
+      return { sqlite3, db };
+    });
+    const link = new WorkerLink(channel.port);
+    await link.request({ op: 'open', name: ':memory:' });
+    return { link, seen, end: channel.end };
+  }
+
+  it('prepares a statement once, serves it fresh after a schema change and after a failure, and finalizes all on close', async () => {
+    const { link, seen, end } = await counted();
+    const exec = (sql: string, ...params: unknown[]) => link.request({ op: 'exec', sql, params });
+    await exec('create table item (id integer primary key, name text not null unique)');
+    for (const name of ['Sukari', 'Unga', 'Chai']) await exec('insert into item (name) values (?)', name);
+    expect(seen.prepared.filter((t) => t.startsWith('insert'))).toHaveLength(1);
+
+    // The same text after the table changed shape: SQLite prepares it again itself, no stale columns.
+    expect((await exec('select * from item where id = ?', 1))?.rows).toEqual([{ id: 1, name: 'Sukari' }]);
+    await exec('alter table item add column price integer not null default 5000');
+    expect((await exec('select * from item where id = ?', 1))?.rows).toEqual([{ id: 1, name: 'Sukari', price: 5000 }]);
+    await exec('drop table item');
+    await exec('create table item (id integer primary key, barcode text)');
+    await exec('insert into item (barcode) values (?)', '6160000000017');
+    expect((await exec('select * from item where id = ?', 1))?.rows).toEqual([{ id: 1, barcode: '6160000000017' }]);
+
+    // A statement that failed answers the next call with its own result, not the old failure.
+    await exec('create unique index item_barcode on item (barcode)');
+    await expect(exec('insert into item (barcode) values (?)', '6160000000017')).rejects.toMatchObject({
+      code: 'SQLITE_CONSTRAINT_UNIQUE',
+    });
+    expect(await exec('insert into item (barcode) values (?)', '6160000000024')).toMatchObject({ numAffectedRows: 1n, insertId: 2n });
+    // A kept read is reset after use, so it holds no read transaction open: an explicit one begins and commits.
+    expect((await exec('select count(*) as n from item'))?.rows).toEqual([{ n: 2 }]);
+    await exec('begin');
+    await exec('insert into item (barcode) values (?)', '6160000000031');
+    await exec('commit');
+    expect((await exec('select count(*) as n from item'))?.rows).toEqual([{ n: 3 }]);
+
+    await link.request({ op: 'close' });
+    expect(seen.unfinalizedAtClose).toBe(0);
+    end();
+  });
+
+  it('runs a batch in one message: each result in order, one statement for many rows, the failing step named', async () => {
+    const { link, seen, end } = await counted();
+    await link.request({ op: 'exec', sql: 'create table stock (product_id text primary key, qty integer not null)', params: [] });
+    const results = await link.batch([
+      { sql: 'begin', params: [] },
+      { sql: 'insert into stock (product_id, qty) values (?, ?)', params: ['p1', 40] },
+      { params: ['p2', 30] },
+      { params: ['p3', 25] },
+      { sql: 'update stock set qty = qty - ? where product_id in (?, ?)', params: [3, 'p1', 'p2'] },
+      { sql: 'select product_id, qty from stock order by product_id', params: [] },
+      { sql: 'commit', params: [] },
+    ]);
+    expect(results.slice(1, 6).map((r) => r.numAffectedRows)).toEqual([1n, 1n, 1n, 2n, undefined]);
+    expect(results).toHaveLength(7);
+    expect(results[3]!.insertId).toBe(3n);
+    expect(results[5]!.rows).toEqual([
+      { product_id: 'p1', qty: 37 },
+      { product_id: 'p2', qty: 27 },
+      { product_id: 'p3', qty: 25 },
+    ]);
+    expect(seen.prepared.filter((t) => t.startsWith('insert'))).toHaveLength(1);
+
+    // The first failure stops the batch and names its step; what ran before it stays, for the caller's transaction to decide.
+    await expect(
+      link.batch([
+        { sql: 'insert into stock (product_id, qty) values (?, ?)', params: ['p4', 1] },
+        { params: ['p1', 2] },
+        { params: ['p5', 3] },
+      ]),
+    ).rejects.toMatchObject({ kind: 'sql', code: 'SQLITE_CONSTRAINT_PRIMARYKEY', step: 1 });
+    const after = await link.request({ op: 'exec', sql: 'select product_id from stock order by product_id', params: [] });
+    expect(after?.rows.map((r) => r.product_id)).toEqual(['p1', 'p2', 'p3', 'p4']);
+    await link.request({ op: 'close' });
+    end();
   });
 });
 

@@ -9,6 +9,9 @@ import { type OpenedDatabase, serveSqlite } from '../src/browser/serve.js';
 
 let module: ReturnType<typeof sqlite3InitModule> | null = null;
 
+/** SQLite WASM's module, loaded once for the whole file. */
+export const wasmModule = () => (module ??= sqlite3InitModule());
+
 /** A worker half on a channel; `open` decides what opening means (memory by default). */
 export function wasmChannel(open?: (name: string) => Promise<OpenedDatabase>) {
   const { port1, port2 } = new MessageChannel();
@@ -16,7 +19,7 @@ export function wasmChannel(open?: (name: string) => Promise<OpenedDatabase>) {
     port2,
     open ??
       (async () => {
-        const sqlite3 = await (module ??= sqlite3InitModule());
+        const sqlite3 = await wasmModule();
         return { sqlite3, db: new sqlite3.oo1.DB(':memory:', 'c') };
       }),
   );

@@ -1,5 +1,5 @@
 /** The main thread's half of the worker protocol: requests by id, answers matched back to them. */
-import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse } from './protocol.js';
+import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse, Step } from './protocol.js';
 
 /** A request the worker refused. `code` is SQLite's (`SQLITE_CONSTRAINT_PRIMARYKEY`), as better-sqlite3 names it. */
 export class WorkerSqliteError extends Error {
@@ -7,6 +7,8 @@ export class WorkerSqliteError extends Error {
     readonly kind: FailureKind,
     message: string,
     readonly code?: string,
+    /** Which of a batch's steps failed. */
+    readonly step?: number,
   ) {
     super(message);
     this.name = 'WorkerSqliteError';
@@ -18,14 +20,14 @@ type Request = SqliteRequest extends infer R ? (R extends SqliteRequest ? Omit<R
 export class WorkerLink {
   private nextId = 1;
   private gone: Error | null = null;
-  private readonly waiting = new Map<number, { resolve: (r: ExecResult | undefined) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (r: SqliteResponse & { ok: true }) => void; reject: (e: Error) => void }>();
   private readonly onMessage = (event: { data: unknown }) => {
     const res = event.data as SqliteResponse;
     const pending = this.waiting.get(res.id);
     if (!pending) return;
     this.waiting.delete(res.id);
-    if (res.ok) pending.resolve(res.result);
-    else pending.reject(new WorkerSqliteError(res.kind, res.message, res.sqliteCode));
+    if (res.ok) pending.resolve(res);
+    else pending.reject(new WorkerSqliteError(res.kind, res.message, res.sqliteCode, res.step));
   };
 
   constructor(private readonly port: PortLike) {
@@ -33,7 +35,16 @@ export class WorkerLink {
     port.start?.();
   }
 
-  request(req: Request): Promise<ExecResult | undefined> {
+  async request(req: Request): Promise<ExecResult | undefined> {
+    return (await this.send(req)).result;
+  }
+
+  /** Several statements in one message (see `protocol.ts`): each one's result, in order. */
+  async batch(steps: Step[]): Promise<ExecResult[]> {
+    return (await this.send({ op: 'batch', steps })).results ?? [];
+  }
+
+  private send(req: Request): Promise<SqliteResponse & { ok: true }> {
     if (this.gone) return Promise.reject(this.gone);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -23,7 +23,19 @@ export type SqliteRequest =
   /** Open the database file `name` (the worker decides where: OPFS in a browser). */
   | { id: number; op: 'open'; name: string }
   | { id: number; op: 'exec'; sql: string; params: readonly unknown[] }
+  /**
+   * Several statements in one message, run in order, answered with each one's result; the first
+   * failure stops the batch (what ran before it stays, as the caller's transaction decides). A step
+   * without `sql` runs the previous step's statement again with its own parameters: one statement
+   * for many rows without sending its text each time.
+   */
+  | { id: number; op: 'batch'; steps: Step[] }
   | { id: number; op: 'close' };
+
+export interface Step {
+  sql?: string;
+  params: readonly unknown[];
+}
 
 export interface ExecResult {
   rows: Record<string, unknown>[];
@@ -40,5 +52,6 @@ export interface ExecResult {
 export type FailureKind = 'unavailable' | 'busy' | 'sql';
 
 export type SqliteResponse =
-  | { id: number; ok: true; result?: ExecResult }
-  | { id: number; ok: false; kind: FailureKind; message: string; sqliteCode?: string };
+  | { id: number; ok: true; result?: ExecResult; results?: ExecResult[] }
+  /** `step`: which of a batch's steps failed. */
+  | { id: number; ok: false; kind: FailureKind; message: string; sqliteCode?: string; step?: number };

@@ -3,9 +3,14 @@
  * (the main thread's driver already sends one statement at a time; the chain keeps an `exec` that
  * arrives while `open` is still loading behind it). Where the database lives is handed in as
  * `open`: OPFS in `sqlite-worker.ts`, memory in the Node tests.
+ *
+ * Statements are kept prepared by SQL text (as `cachingStatements` does for better-sqlite3): the
+ * till's queries are parameterised, so the set is small, and preparing costs more than running
+ * most of them. A kept statement is reset after every use (no read stays open behind it); a schema
+ * change makes SQLite prepare it again by itself at its next step; `close` finalizes every one.
  */
-import type { BindableValue, Database, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
-import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse } from './protocol.js';
+import type { BindableValue, Database, PreparedStatement, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse, Step } from './protocol.js';
 
 export interface OpenedDatabase {
   sqlite3: Sqlite3Static;
@@ -23,20 +28,29 @@ export class OpenFailure extends Error {
   }
 }
 
+/** Statements kept at most; the least recently used goes first (a bootstrap's one-off chunk sizes). */
+const KEPT = 500;
+
 export function serveSqlite(port: PortLike, open: (name: string) => Promise<OpenedDatabase>): void {
-  let opened: OpenedDatabase | null = null;
+  let opened: Connection | null = null;
 
   async function answer(req: SqliteRequest): Promise<SqliteResponse> {
+    let step: number | undefined;
     try {
       switch (req.op) {
         case 'open':
-          opened ??= await open(req.name);
+          opened ??= new Connection(await open(req.name));
           return { id: req.id, ok: true };
         case 'exec':
-          if (!opened) throw new Error('the database is not open');
-          return { id: req.id, ok: true, result: execute(opened, req.sql, req.params) };
+          return { id: req.id, ok: true, result: connection().run(req.sql, req.params) };
+        case 'batch': {
+          const c = connection();
+          const results: ExecResult[] = [];
+          for (step = 0; step < req.steps.length; step++) results.push(c.runStep(req.steps[step]!, req.steps[step - 1]));
+          return { id: req.id, ok: true, results };
+        }
         case 'close':
-          opened?.db.close();
+          opened?.close();
           opened = null;
           return { id: req.id, ok: true };
       }
@@ -45,8 +59,20 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
       if (e instanceof OpenFailure) return { id: req.id, ok: false, kind: e.kind, message };
       const rc = (e as { resultCode?: number }).resultCode;
       const sqliteCode = rc !== undefined && opened ? opened.sqlite3.capi.sqlite3_js_rc_str(rc) : undefined;
-      return { id: req.id, ok: false, kind: 'sql', message, ...(sqliteCode ? { sqliteCode } : {}) };
+      return {
+        id: req.id,
+        ok: false,
+        kind: 'sql',
+        message,
+        ...(sqliteCode ? { sqliteCode } : {}),
+        ...(step !== undefined ? { step } : {}),
+      };
     }
+  }
+
+  function connection(): Connection {
+    if (!opened) throw new Error('the database is not open');
+    return opened;
   }
 
   let tail = Promise.resolve();
@@ -57,19 +83,70 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
   port.start?.();
 }
 
-/** One statement to completion: its rows when it has columns, else what it changed (as better-sqlite3's `run`). */
-function execute({ sqlite3, db }: OpenedDatabase, sql: string, params: readonly unknown[]): ExecResult {
-  const stmt = db.prepare(sql);
-  try {
-    if (params.length) stmt.bind(params as BindableValue[]);
-    if (stmt.columnCount > 0) {
-      const rows: Record<string, unknown>[] = [];
-      while (stmt.step()) rows.push(stmt.get({}));
-      return { rows };
+class Connection {
+  private readonly kept = new Map<string, PreparedStatement>();
+  readonly sqlite3: Sqlite3Static;
+  private readonly db: Database;
+
+  constructor(o: OpenedDatabase) {
+    this.sqlite3 = o.sqlite3;
+    this.db = o.db;
+  }
+
+  /** A batch's step; one without `sql` runs the previous step's statement again. */
+  runStep(s: Step, before: Step | undefined): ExecResult {
+    const text = s.sql ?? before?.sql;
+    if (text === undefined) throw new Error("a batch's first step needs its SQL");
+    if (s.sql === undefined) s.sql = text;
+    return this.run(text, s.params);
+  }
+
+  /** One statement to completion: its rows when it has columns, else what it changed (as better-sqlite3's `run`). */
+  run(text: string, params: readonly unknown[]): ExecResult {
+    const stmt = this.prepare(text);
+    try {
+      if (params.length) stmt.bind(params as BindableValue[]);
+      if (stmt.columnCount > 0) {
+        const rows: Record<string, unknown>[] = [];
+        while (stmt.step()) rows.push(stmt.get({}));
+        return { rows };
+      }
+      stmt.step();
+      return {
+        rows: [],
+        numAffectedRows: BigInt(this.db.changes()),
+        insertId: BigInt(this.sqlite3.capi.sqlite3_last_insert_rowid(this.db)),
+      };
+    } catch (e) {
+      // Not kept: a statement whose step failed answers its reset with that failure again.
+      this.kept.delete(text);
+      stmt.finalize();
+      throw e;
+    } finally {
+      if (this.kept.get(text) === stmt) stmt.reset(params.length > 0);
     }
-    stmt.step();
-    return { rows: [], numAffectedRows: BigInt(db.changes()), insertId: BigInt(sqlite3.capi.sqlite3_last_insert_rowid(db)) };
-  } finally {
-    stmt.finalize();
+  }
+
+  close(): void {
+    for (const stmt of this.kept.values()) stmt.finalize();
+    this.kept.clear();
+    this.db.close();
+  }
+
+  private prepare(text: string): PreparedStatement {
+    let stmt = this.kept.get(text);
+    if (stmt) {
+      // Most recently used last: the first is the one to let go.
+      this.kept.delete(text);
+    } else {
+      stmt = this.db.prepare(text);
+      if (this.kept.size >= KEPT) {
+        const [oldest, old] = this.kept.entries().next().value!;
+        this.kept.delete(oldest);
+        old.finalize();
+      }
+    }
+    this.kept.set(text, stmt);
+    return stmt;
   }
 }
