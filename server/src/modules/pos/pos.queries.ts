@@ -1,9 +1,9 @@
 import { fromBasisPoints, fromCents, fromCount, newId, SoldStatus, toReceiptLine, type Unit } from '@duka/shared';
 import type { Reversal, Transaction, TransactionFiscal } from '@duka/shared';
-import { fiscalByTransaction } from '../fiscal/fiscal.exports.js';
-import { dispensedLots, type SaleLot } from '../pharmacy/pharmacy.exports.js';
+import { fiscalByTransaction, saleHasReceipt } from '../fiscal/fiscal.exports.js';
+import { dispensedLots, type SaleLot, saleTookLots } from '../pharmacy/pharmacy.exports.js';
 import { keptCounts, lineItems, productUnit, soldSalesOfStore } from '../stock-levels/stock-levels.exports.js';
-import type { Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { ExpressionBuilder, Kysely, RawBuilder, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import { containsText, type DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/database.js';
@@ -105,10 +105,15 @@ export async function findStoreTransaction(db: Kysely<Database>, at: { orgId: st
   return row?.store_id === at.storeId ? row : undefined;
 }
 
-/** Rows with their lines and the lines' lots, in the order given. */
-export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): Promise<Transaction[]> {
+/**
+ * Rows with their lines and the lines' lots, in the order given. Rows read with `saleExtras` say
+ * whether they took lots or have a fiscal receipt: only those are looked up (a plain shop's sales
+ * cost two statements fewer); rows without the flags are looked up in full.
+ */
+export async function withLines(db: Kysely<Database>, rows: Array<TransactionRow & Partial<SaleExtras>>): Promise<Transaction[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
+  const flagged = (flag: keyof SaleExtras) => rows.filter((r) => r[flag] === undefined || Number(r[flag]) === 1);
   // The rows' organisations: one for a shop, several on a platform operator's list.
   const orgIds = [...new Set(rows.map((r) => r.org_id))];
   const [lines, payments, lots, fiscal, refunded] = await Promise.all([
@@ -121,8 +126,8 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
       .orderBy('transaction_lines.id')
       .execute(),
     salePayments(db, orgIds, ids),
-    dispensedLots(db, orgIds, ids),
-    fiscalByTransaction(db, rows),
+    lotsOf(db, orgIds, flagged('took_lots')),
+    fiscalByTransaction(db, flagged('has_receipt')),
     // Only sales refunded in part have refund rows (their own count says so): most pages read none.
     refundedByLine(
       db,
@@ -137,6 +142,24 @@ export async function withLines(db: Kysely<Database>, rows: TransactionRow[]): P
     toTransaction(r, byTx.get(r.id) ?? [], lotsByTx.get(r.id), fiscal.get(r.id) ?? null, paymentsByTx.get(r.id), refunded),
   );
 }
+
+/** What `withLines` needs to know of a sale to skip its lots' and receipt's reads (SQLite answers EXISTS with 0 or 1). */
+export interface SaleExtras {
+  took_lots: number | boolean;
+  has_receipt: number | boolean;
+}
+
+/** The flags of SaleExtras, selected beside a read of `transactions`. */
+export const saleExtras = (eb: ExpressionBuilder<Database, 'transactions'>) => [saleTookLots(eb), saleHasReceipt(eb)] as const;
+
+const lotsOf = (db: Kysely<Database>, orgIds: string[], rows: TransactionRow[]) =>
+  rows.length
+    ? dispensedLots(
+        db,
+        orgIds,
+        rows.map((r) => r.id),
+      )
+    : Promise.resolve([]);
 
 /** The sales' parts (issue 51: every sale has at least one), in the order they were given. */
 export function salePayments(db: Kysely<Database>, orgIds: string[], ids: string[]) {
