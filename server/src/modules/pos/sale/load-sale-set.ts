@@ -70,7 +70,7 @@ export async function loadSaleSet(
  * lines name. The organisation's settings come with the store's lock (`lockStoreAndStock`).
  */
 async function readUnlocked(tx: ServiceContext, scope: Scope, requests: SaleRequest[], products?: Map<string, ProductRow>) {
-  const { orgId, storeId } = scope;
+  const { orgId } = scope;
   const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
   const productIds = [...new Set(requests.flatMap((r) => r.input.lines.flatMap((l) => l.product_id ?? [])))];
   const packIds = [...new Set(requests.flatMap((r) => r.input.lines.flatMap((l) => (l.pack_id ? [l.pack_id] : []))))];
