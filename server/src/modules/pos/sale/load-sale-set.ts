@@ -15,11 +15,10 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { toE164 } from '../../../lib/phone.js';
 import { outstandingByCustomer } from '../../credits/credits.exports.js';
 import { orgPacksById, orgProductsById } from '../../inventory/inventory.exports.js';
-import { collectsFor } from '../../payments/payments.exports.js';
 import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
 import { insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
 import { shiftCandidates } from '../../tenancy/tenancy.exports.js';
-import { mainBatchesOf } from '../pos.queries.js';
+import { mainBatchesOf, saleStoreRow } from '../pos.queries.js';
 import { withDeferredStock } from './deferred-stock.js';
 import { readScaleLabels } from './scale-labels.js';
 import type { SaleRequest, SaleSet } from './sale-set.js';
@@ -136,8 +135,7 @@ function creditorsOf(requests: SaleRequest[], customers: Customers): string[] {
 /**
  * Locks: the store row first (its receipt numbers), then stock rows in product-id order. How long a
  * sale waits for them is what bounds one store's sales on Postgres (COUNT_STATEMENTS shows it).
- * The organisation's settings ride on the store's locking read (one statement fewer a sale or push;
- * issue 53), by subqueries on its key: a lock on `stores` alone, and SQLite goes by the store's key.
+ * The organisation's settings ride on the store's locking read (`saleStoreRow`, issue 53).
  */
 async function lockStoreAndStock(tx: ServiceContext, scope: Scope, catalogue: Map<string, ProductRow>) {
   const { orgId, storeId } = scope;
@@ -146,23 +144,7 @@ async function lockStoreAndStock(tx: ServiceContext, scope: Scope, catalogue: Ma
     .map((p) => p.id)
     .sort();
   const [store, stock] = await lockWait(tx.dialect, async () => {
-    const row = await forUpdate(
-      tx.dialect,
-      tx.db
-        .selectFrom('stores')
-        .select(['code', 'vat_enabled', 'outlet_type', 'last_number', 'fiscal'])
-        .select((eb) => {
-          const org = eb.selectFrom('organisations as o').whereRef('o.id', '=', 'stores.org_id');
-          return [
-            org.select('o.business_type').$asScalar().$notNull().as('business_type'),
-            org.select('o.timezone').$asScalar().$notNull().as('timezone'),
-            org.select('o.credit_terms_days').$asScalar().$notNull().as('credit_terms_days'),
-            collectsFor(orgId, storeId).as('collects'),
-          ];
-        })
-        .where('id', '=', storeId)
-        .where('org_id', '=', orgId),
-    ).executeTakeFirstOrThrow();
+    const row = await forUpdate(tx.dialect, saleStoreRow(tx.db, orgId, storeId)).executeTakeFirstOrThrow();
     return [row, await lockStockRows(tx, orgId, storeId, stocked)] as const;
   });
   const { business_type, timezone, credit_terms_days, collects, ...own } = store;

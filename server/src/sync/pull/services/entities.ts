@@ -199,10 +199,10 @@ export const KINDS: EntityKind[] = [
     entity: 'transaction',
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
+      // With whether each took lots or has a fiscal receipt: a plain shop's pull then reads neither table.
       const q = db
         .selectFrom('transactions')
         .selectAll()
-        // Whether each took lots or has a fiscal receipt: a plain shop's pull then reads neither table.
         .select(saleExtras)
         .where('org_id', '=', s.orgId)
         .where('store_id', '=', s.storeId)
