@@ -2,7 +2,10 @@ import { Envelope, PullResponse } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneChangeLog } from '../../server/src/sync/pull/services/prune.js';
 import { iso } from '../../server/src/lib/clock.js';
-import { addStore, mfaAdminToken, registerOwner } from '../setup/factories.js';
+import { STATEMENTS_HEADER } from '../../server/src/db/statement-count.js';
+import { addStore, mfaAdminToken, registerOwner, type Session } from '../setup/factories.js';
+import { CLOSED_TRA, fiscaliseStore } from '../setup/fiscal-device.js';
+import { newMedicine, PRESCRIPTION, pharmacyOwner, receiveLots } from '../setup/pharmacy-factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
 const DAY = 86_400_000;
@@ -222,6 +225,16 @@ describe('GET /sync/pull', () => {
 
     const main = await pullAll(owner, mainStart);
     expect(main.changes).toEqual([]);
+    // The branch's rows never leave the database for the main till, yet its cursor moves past them
+    // (issue 53): pulled again, even with a page of one, nothing; then its own store's next change.
+    expect(main.cursor).not.toBe(mainStart);
+    expect((await pull(owner, main.cursor, 1)).changes).toEqual([]);
+    const own = await product(owner, { name: 'Sukari 1kg', stock: 4 });
+    const next = await pullAll(owner, main.cursor, 1);
+    expect(next.changes.map((c) => [c.entity, c.id]).sort()).toEqual([
+      ['product', own.id],
+      ['stock', own.id],
+    ]);
     const there = await pullAll(branchTill, branchStart);
     expect(there.changes.filter((c) => c.entity === 'transaction').map((c) => c.id)).toEqual([sale.id]);
     expect(there.changes.find((c) => c.entity === 'stock')!.data).toMatchObject({ store_id: branch.id, stock: 5 });
@@ -313,5 +326,63 @@ describe('GET /sync/pull', () => {
     const first = await pull(owner, cursor, 1);
     expect([first.has_more, first.addo_list_version]).toEqual([true, 3]);
     expect((await pull(owner, first.cursor, 1)).addo_list_version).toBe(3);
+  });
+
+  it("reads a sale's lots and fiscal receipt only for sales that have them: a plain shop's pull of a sale runs five statements", async () => {
+    const counted = await createTestApp({ config: { COUNT_STATEMENTS: true, TRA_TEST_URL: CLOSED_TRA } });
+    try {
+      const [plain, fiscal, pharmacy] = [await registerOwner(counted), await registerOwner(counted), await pharmacyOwner(counted)];
+      await fiscaliseStore(counted, fiscal);
+      const amoxil = await newMedicine(counted, pharmacy, { name: 'Amoxil 250mg', generic_name: 'Amoxicillin', strength: '250 mg' });
+      await receiveLots(counted, pharmacy, [
+        { product_id: amoxil.id, lot_number: 'A-1', expiry_date: '2027-03-31', qty: 3 },
+        { product_id: amoxil.id, lot_number: 'A-2', expiry_date: '2027-09-30', qty: 20 },
+      ]);
+      const sellAndPull = async (s: Session, productId: string | undefined, extra: Record<string, unknown> = {}) => {
+        const id =
+          productId ??
+          (
+            await counted.request('POST', '/inventory/products', {
+              token: s.token,
+              body: { name: 'Sukari 1kg', selling_price: 3500, stock: 100 },
+            })
+          ).body.data.id;
+        let cursor: string | undefined;
+        for (let more = true; more; ) {
+          const page = (await counted.request('GET', `/sync/pull?${cursor ? `cursor=${cursor}` : ''}`, { token: s.token })).body.data;
+          [cursor, more] = [page.cursor, page.has_more];
+        }
+        const sold = await counted.request('POST', '/pos/sale', {
+          token: s.token,
+          body: { lines: [{ product_id: id, qty: 5 }], payment_method: 'Cash', ...extra },
+        });
+        expect(sold.status, sold.text).toBe(201);
+        await counted.deps.fiscal.idle();
+        const res = await counted.request('GET', `/sync/pull?cursor=${cursor}`, { token: s.token });
+        expect(res.status, res.text).toBe(200);
+        const sale = Envelope(PullResponse)
+          .parse(res.body)
+          .data.changes.find((c) => c.entity === 'transaction')!.data as { fiscal: unknown; lines: Array<{ batches: unknown[] }> };
+        return { statements: Number(res.headers.get(STATEMENTS_HEADER)), sale };
+      };
+      const a = await sellAndPull(plain, undefined);
+      // The change log's page with the organisation's versions (one statement, issue 53); the sale,
+      // its lines and its payment parts; the stock level.
+      expect(a.statements).toBe(5);
+      expect(a.sale.fiscal).toBeNull();
+      expect(a.sale.lines[0]!.batches).toEqual([]);
+      const f = await sellAndPull(fiscal, undefined);
+      // Its receipt too.
+      expect(f.statements).toBe(6);
+      expect(f.sale.fiscal).toMatchObject({ gc: 1, dc: 1 });
+      const p = await sellAndPull(pharmacy, amoxil.id, { prescription: PRESCRIPTION });
+      expect(p.sale.fiscal).toBeNull();
+      expect(p.sale.lines[0]!.batches).toEqual([
+        expect.objectContaining({ lot_number: 'A-1', expiry_date: '2027-03-31', qty: 3 }),
+        expect.objectContaining({ lot_number: 'A-2', expiry_date: '2027-09-30', qty: 2 }),
+      ]);
+    } finally {
+      await counted.close();
+    }
   });
 });

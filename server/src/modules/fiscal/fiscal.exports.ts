@@ -1,6 +1,7 @@
 /** What fiscal offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { fiscalByTransaction, toFiscal } from './services/receipt-view.js';
 export { numberFiscalReceipts } from './services/numbering.js';
+export { saleHasReceipt } from './fiscal.queries.js';
 
 // For the server's wiring (app.ts, background-jobs.ts, index.ts, backups.ts, cli/) and sync/: the router, jobs and ports.
 export { fiscalRouter } from './fiscal.index.js';

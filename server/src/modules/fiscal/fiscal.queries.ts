@@ -1,6 +1,6 @@
 /** A store's fiscal device, its queue of receipts and Z reports. */
 import { type FiscalEnvironment, newId } from '@duka/shared';
-import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import type { FiscalDeviceRow, FiscalDeviceTable, FiscalReceiptRow } from '../../db/tables/fiscal.table.js';
 import type { Config } from '../../env.js';
@@ -229,6 +229,21 @@ export async function markReceiptsIssued(db: Kysely<Database>, orgId: string, id
     .where('id', 'in', ids)
     .execute();
 }
+
+/**
+ * Whether the outer query's sale (`transactions`) has a fiscal receipt: a flag a reader of many
+ * sales selects with them, so `receiptsOfSales` runs only for the sales that have one.
+ */
+export const saleHasReceipt = (eb: ExpressionBuilder<Database, 'transactions'>) =>
+  eb
+    .exists(
+      eb
+        .selectFrom('fiscal_receipts as f')
+        .select('f.id')
+        .whereRef('f.org_id', '=', 'transactions.org_id')
+        .whereRef('f.transaction_id', '=', 'transactions.id'),
+    )
+    .as('has_receipt');
 
 /** The fiscal receipts of these sales (each naming its organisation). */
 export function receiptsOfSales(db: Kysely<Database>, sales: ReadonlyArray<{ id: string; org_id: string }>) {

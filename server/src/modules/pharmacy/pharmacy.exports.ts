@@ -1,6 +1,6 @@
 /** What pharmacy offers the areas ranked above it (docs/architecture.md): they import this file, never the area's other files. */
 export { sameLotNumber } from './lots/batches.queries.js';
-export { dispensedLots, type SaleLot } from './lots/sale-lots.queries.js';
+export { dispensedLots, type SaleLot, saleTookLots } from './lots/sale-lots.queries.js';
 export { adjustBatch } from './lots/batch-adjust.js';
 export {
   addAddoMedicine,

@@ -1,31 +1,43 @@
-/** The pull's reads (the change log after a cursor, the organisation's versions) and the change log's floor. */
+/** The pull's read (a page of the change log with the organisation's versions) and the change log's floor. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { ADDO_STATE_ID } from '../../modules/pharmacy/pharmacy.exports.js';
 
-/** Up to `limit` change-log rows of the organisation after version `after`, in version order (its primary key). */
-export function changesAfter(db: Kysely<Database>, orgId: string, after: number, limit: number) {
-  return db
-    .selectFrom('change_log')
-    .select(['version', 'entity', 'entity_id', 'op', 'store_id'])
-    .where('org_id', '=', orgId)
-    .where('version', '>', after)
-    .orderBy('version')
-    .limit(limit)
-    .execute();
-}
-
-/** The organisation's version and time zone, its change log's floor and the ADDO list's version; undefined for no such organisation. */
-export function pullVersions(db: Kysely<Database>, orgId: string) {
+/**
+ * One page of a till's pull in one statement (issue 53; one snapshot on both databases): the
+ * organisation's version and time zone, its change log's floor and the ADDO list's version, with
+ * up to `limit` change-log rows after version `after` that a till of `storeId` can hold (its
+ * store's and the organisation-wide ones), in version order, through the (org_id, version) key.
+ * One row per change, each carrying the organisation's columns; a single row with null change
+ * columns when there is none; none for no such organisation. Other stores' rows never leave the
+ * database: the organisation's version, read in the same snapshot as the rows, is where a page
+ * that ends the log moves the cursor past them.
+ */
+export function pullPage(db: Kysely<Database>, orgId: string, storeId: string, after: number, limit: number) {
   return (
     db
       .selectFrom('organisations as o')
       .leftJoin('change_log_floor as f', 'f.org_id', 'o.id')
-      // The list's one state row rides on the same read: an unchanged pull stays two index probes.
+      // The list's one state row rides on the same read.
       .leftJoin('addo_list_state as a', (j) => j.on('a.id', '=', ADDO_STATE_ID))
+      .leftJoin(
+        (eb) =>
+          eb
+            .selectFrom('change_log')
+            .select(['version', 'entity', 'entity_id'])
+            .where('org_id', '=', orgId)
+            .where('version', '>', after)
+            .where((w) => w.or([w('store_id', 'is', null), w('store_id', '=', storeId)]))
+            .orderBy('version')
+            .limit(limit)
+            .as('c'),
+        (j) => j.onTrue(),
+      )
       .select(['o.version', 'o.timezone', 'f.version as floor', 'a.version as addo_version'])
+      .select(['c.version as change_version', 'c.entity', 'c.entity_id'])
       .where('o.id', '=', orgId)
-      .executeTakeFirst()
+      .orderBy('c.version')
+      .execute()
   );
 }
 

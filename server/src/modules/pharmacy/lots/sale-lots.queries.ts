@@ -2,7 +2,7 @@
  * A sale's lots (issue 39): the ledger's dispensing lines, which name the sale and keep the lot as
  * sold; read by receipts, refunds and voids, the prescription register and the sync pull.
  */
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../../db/database.js';
 
 /** A lot a sale line took units from, as sold. */
@@ -17,6 +17,22 @@ export interface SaleLot {
 
 /** A dispensing line of the ledger as a sale's lot: the sale names it, `-qty` the units taken. */
 const dispensingLines = (db: Kysely<Database>) => db.selectFrom('batch_movements as m').where('m.kind', '=', 'dispensed');
+
+/**
+ * Whether the outer query's sale (`transactions`) took units from any lot: a flag a reader of many
+ * sales selects with them, so `dispensedLots` runs only for the sales that did (a plain shop's never).
+ */
+export const saleTookLots = (eb: ExpressionBuilder<Database, 'transactions'>) =>
+  eb
+    .exists(
+      eb
+        .selectFrom('batch_movements as m')
+        .select('m.id')
+        .whereRef('m.org_id', '=', 'transactions.org_id')
+        .whereRef('m.transaction_id', '=', 'transactions.id')
+        .where('m.kind', '=', 'dispensed'),
+    )
+    .as('took_lots');
 
 /**
  * The lots these sales took their units from, as sold (number and expiry then), in the order they

@@ -15,11 +15,10 @@ import type { ServiceContext } from '../../../lib/context.js';
 import { toE164 } from '../../../lib/phone.js';
 import { outstandingByCustomer } from '../../credits/credits.exports.js';
 import { orgPacksById, orgProductsById } from '../../inventory/inventory.exports.js';
-import { collectsFor } from '../../payments/payments.exports.js';
 import { addoPermitted } from '../../pharmacy/pharmacy.exports.js';
 import { insertMissingStockRows } from '../../stock-levels/stock-levels.exports.js';
 import { shiftCandidates } from '../../tenancy/tenancy.exports.js';
-import { mainBatchesOf } from '../pos.queries.js';
+import { mainBatchesOf, saleStoreRow } from '../pos.queries.js';
 import { withDeferredStock } from './deferred-stock.js';
 import { readScaleLabels } from './scale-labels.js';
 import type { SaleRequest, SaleSet } from './sale-set.js';
@@ -35,11 +34,11 @@ export async function loadSaleSet(
 ): Promise<SaleSet> {
   const { orgId } = scope;
   const labels = await readScaleLabels(tx, orgId, requests);
-  const { existing, org, catalogue, shifts, packs } = await readUnlocked(tx, scope, requests, products);
+  const { existing, catalogue, shifts, packs } = await readUnlocked(tx, scope, requests, products);
   for (const p of labels.byCode.values()) if (!catalogue.has(p.id)) catalogue.set(p.id, p);
   const customers = await readCustomers(tx, orgId, requests);
   const owed = await outstandingByCustomer(tx.db, orgId, creditorsOf(requests, customers));
-  const { store, stock, stocked } = await lockStoreAndStock(tx, scope, catalogue);
+  const { store, org, stock, stocked } = await lockStoreAndStock(tx, scope, catalogue);
   const { batches, batchRows } = await readLots(tx, scope, catalogue, stocked);
   const permitted = store.outlet_type === 'addo' ? await addoPermitted(tx, catalogue.values()) : [];
 
@@ -66,11 +65,11 @@ export async function loadSaleSet(
 
 /**
  * What needs no lock, read side by side before any is taken: the sales already recorded with these
- * ids (a replayed push), the organisation, the catalogue (unless the caller read it), the shifts and
- * the packs the lines name.
+ * ids (a replayed push), the catalogue (unless the caller read it), the shifts and the packs the
+ * lines name. The organisation's settings come with the store's lock (`lockStoreAndStock`).
  */
 async function readUnlocked(tx: ServiceContext, scope: Scope, requests: SaleRequest[], products?: Map<string, ProductRow>) {
-  const { orgId, storeId } = scope;
+  const { orgId } = scope;
   const ids = requests.flatMap((r) => (r.input.id ? [r.input.id] : []));
   const productIds = [...new Set(requests.flatMap((r) => r.input.lines.flatMap((l) => l.product_id ?? [])))];
   const packIds = [...new Set(requests.flatMap((r) => r.input.lines.flatMap((l) => (l.pack_id ? [l.pack_id] : []))))];
@@ -78,7 +77,7 @@ async function readUnlocked(tx: ServiceContext, scope: Scope, requests: SaleRequ
     ids: [...new Set(requests.flatMap((r) => (r.opts.shiftId ? [r.opts.shiftId] : [])))],
     cashiers: [...new Set(requests.map((r) => cashierOf(tx, r)))],
   };
-  const [existing, org, catalogue, shifts, packs] = await Promise.all([
+  const [existing, catalogue, shifts, packs] = await Promise.all([
     // By the ids' key whatever SQLite's statistics say of the (org_id, …) indexes: orgIdCheck.
     ids.length
       ? tx.db
@@ -88,19 +87,13 @@ async function readUnlocked(tx: ServiceContext, scope: Scope, requests: SaleRequ
           .where('id', 'in', ids)
           .execute()
       : [],
-    tx.db
-      .selectFrom('organisations')
-      .select(['business_type', 'timezone', 'credit_terms_days'])
-      .select(collectsFor(orgId, storeId).as('collects'))
-      .where('id', '=', orgId)
-      .executeTakeFirstOrThrow(),
     // A copy: the set adds the products its scale labels name.
     products ? new Map(products) : orgProductsById(tx, orgId, productIds),
     shiftCandidates(tx.db, scope, shiftsWanted),
     // Only a sale by the pack reads packs: every other sale runs the statements it always did.
     orgPacksById(tx.db, orgId, packIds),
   ]);
-  return { existing, org, catalogue, shifts, packs };
+  return { existing, catalogue, shifts, packs };
 }
 
 /** Who a sale is booked to: the till's pusher offline, else the request's own actor. */
@@ -142,6 +135,7 @@ function creditorsOf(requests: SaleRequest[], customers: Customers): string[] {
 /**
  * Locks: the store row first (its receipt numbers), then stock rows in product-id order. How long a
  * sale waits for them is what bounds one store's sales on Postgres (COUNT_STATEMENTS shows it).
+ * The organisation's settings ride on the store's locking read (`saleStoreRow`, issue 53).
  */
 async function lockStoreAndStock(tx: ServiceContext, scope: Scope, catalogue: Map<string, ProductRow>) {
   const { orgId, storeId } = scope;
@@ -150,17 +144,11 @@ async function lockStoreAndStock(tx: ServiceContext, scope: Scope, catalogue: Ma
     .map((p) => p.id)
     .sort();
   const [store, stock] = await lockWait(tx.dialect, async () => {
-    const row = await forUpdate(
-      tx.dialect,
-      tx.db
-        .selectFrom('stores')
-        .select(['code', 'vat_enabled', 'outlet_type', 'last_number', 'fiscal'])
-        .where('id', '=', storeId)
-        .where('org_id', '=', orgId),
-    ).executeTakeFirstOrThrow();
+    const row = await forUpdate(tx.dialect, saleStoreRow(tx.db, orgId, storeId)).executeTakeFirstOrThrow();
     return [row, await lockStockRows(tx, orgId, storeId, stocked)] as const;
   });
-  return { store, stock, stocked };
+  const { business_type, timezone, credit_terms_days, collects, ...own } = store;
+  return { store: own, org: { business_type, timezone, credit_terms_days, collects }, stock, stocked };
 }
 
 /** Lock and read the stock rows (creating missing ones at 0 first, so every row is locked). */

@@ -15,7 +15,7 @@ import type { FileAddress } from '../../../modules/uploads/uploads.exports.js';
 import { tillBatches, toBatch } from '../../../modules/pharmacy/pharmacy.exports.js';
 import { storeNotes, toSyncNote } from '../../../modules/notebook/notebook.exports.js';
 import { toNotification } from '../../../modules/notifications/notifications.exports.js';
-import { withLines } from '../../../modules/pos/pos.exports.js';
+import { saleExtras, withLines } from '../../../modules/pos/pos.exports.js';
 import { productUnit } from '../../../modules/stock-levels/stock-levels.exports.js';
 import { iso } from '../../../lib/clock.js';
 
@@ -199,9 +199,11 @@ export const KINDS: EntityKind[] = [
     entity: 'transaction',
     async rows(db, s, f) {
       if (nothingAsked(f)) return [];
+      // With whether each took lots or has a fiscal receipt: a plain shop's pull then reads neither table.
       const q = db
         .selectFrom('transactions')
         .selectAll()
+        .select(saleExtras)
         .where('org_id', '=', s.orgId)
         .where('store_id', '=', s.storeId)
         .where('created_at', '>=', s.since);

@@ -1,8 +1,10 @@
 /**
- * GET /sync/pull: the till's changes after its cursor (design §4). One page reads at most
- * `limit + 1` change-log rows through the (org_id, version) primary key, whatever they are, so an
- * unchanged pull is one empty index probe plus the organisation row. Rows of other stores and
- * kinds a till does not hold are skipped for good: the next cursor is the last version read.
+ * GET /sync/pull: the till's changes after its cursor (design §4). One page is one statement
+ * (`pullPage`): the organisation's versions with at most `limit + 1` change-log rows of the till's
+ * store or the whole organisation, through the (org_id, version) primary key, so an unchanged pull
+ * is one empty index probe plus the organisation row. Rows of other stores and kinds a till does
+ * not hold are skipped for good: a page that ends the log moves the cursor to the organisation's
+ * version as read with it (every change up to it committed and in the log), a full page to its last row.
  * Repeats of one row in a page collapse to the last; each is answered with the row's current state,
  * or as a delete when it is no longer in what the till holds.
  *
@@ -14,7 +16,7 @@ import { iso } from '../../../lib/clock.js';
 import type { Change, PullResponse } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError } from '../../../lib/errors.js';
-import { changesAfter, pullVersions } from '../pull.queries.js';
+import { pullPage } from '../pull.queries.js';
 import { KIND_BY_ENTITY } from './entities.js';
 import { scopeAt } from './scope.js';
 import { decodeCursor, encodeCursor } from './tokens.js';
@@ -25,12 +27,12 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
   const { orgId, storeId } = till;
   const from = decodeCursor(q.cursor, orgId);
 
-  const scanned = await changesAfter(ctx.db, orgId, from, q.limit + 1);
-
-  // Read after the log: pruning deletes rows and raises the floor in one transaction, so a page
-  // that missed pruned rows always sees the raised floor here.
-  const org = await pullVersions(ctx.db, orgId);
+  // One snapshot: pruning deletes rows and raises the floor in one transaction, so a page that
+  // missed pruned rows always sees the raised floor.
+  const read = await pullPage(ctx.db, orgId, storeId, from, q.limit + 1);
+  const org = read[0];
   if (!org) throw new NotFoundError('organisation');
+  const scanned = read.filter((r) => r.change_version !== null);
   const addo_list_version = Number(org.addo_version ?? 0);
   const floor = Number(org.floor ?? 0);
   // Below the floor: changes were pruned. Above the organisation's version: the server went back
@@ -48,16 +50,15 @@ export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limi
 
   const hasMore = scanned.length > q.limit;
   const page = hasMore ? scanned.slice(0, q.limit) : scanned;
-  const to = page.length ? Number(page[page.length - 1]!.version) : from;
+  const to = hasMore ? Number(page[page.length - 1]!.change_version) : Number(org.version);
 
   // The last entry per (entity, id) that this till holds, in version order.
   const latest = new Map<string, { entity: string; id: string; version: number }>();
   for (const row of page) {
-    if (row.store_id !== null && row.store_id !== storeId) continue;
-    if (!KIND_BY_ENTITY.has(row.entity)) continue;
+    if (!KIND_BY_ENTITY.has(row.entity!)) continue;
     const key = `${row.entity}\u0000${row.entity_id}`;
     latest.delete(key);
-    latest.set(key, { entity: row.entity, id: row.entity_id, version: Number(row.version) });
+    latest.set(key, { entity: row.entity!, id: row.entity_id!, version: Number(row.change_version) });
   }
 
   const scope = scopeAt({ ...till, files: ctx.config }, ctx.clock.now(), org.timezone);

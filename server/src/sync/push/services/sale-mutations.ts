@@ -84,12 +84,22 @@ export async function applySales(
       results[i] = rejected(m, err);
     }
   });
-  const cashierIds = [...new Set([tx.actor.userId, ...valid.flatMap((v) => (v.p.cashier_id ? [v.p.cashier_id] : []))])];
+  const pusher = tx.actor.userId;
+  const others = [...new Set(valid.flatMap((v) => (v.p.cashier_id && v.p.cashier_id !== pusher ? [v.p.cashier_id] : [])))];
   const productIds = [...new Set(valid.flatMap((v) => v.p.lines.map((l) => l.product_id)))];
   const ats = valid.map((v) => v.at);
   const packIds = valid.flatMap((v) => v.p.lines.flatMap((l) => (l.pack_id ? [l.pack_id] : [])));
   const [members, products, packs, prices, labels] = await Promise.all([
-    tx.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', cashierIds).where('org_id', '=', orgId).execute(),
+    // Names only for a till that names someone else as the cashier (issue 53: a till naming its
+    // pusher, or no one, reads no user; the pusher's session was checked as a member already).
+    others.length
+      ? tx.db
+          .selectFrom('users')
+          .select(['id', 'first_name', 'last_name'])
+          .where('id', 'in', [pusher, ...others])
+          .where('org_id', '=', orgId)
+          .execute()
+      : [],
     orgProductsById(tx, orgId, productIds),
     orgPacksById(tx.db, orgId, packIds),
     priceHistory(tx.db, orgId, productIds, Math.min(...ats), Math.max(...ats)),
@@ -106,7 +116,7 @@ export async function applySales(
   const sent: Array<{ i: number; m: Mutation; priceConflicts: SaleConflict[] }> = [];
   for (const { i, m, p, at, tillAt, clock: clockConflict } of valid) {
     const { cashier_id: named, source, shift_id: _shift, ...sold } = p;
-    if (named && !member.has(named)) {
+    if (named && named !== pusher && !member.has(named)) {
       results[i] = rejected(m, new ValidationError('payload.cashier_id', 'is not a member of this organisation'));
       continue;
     }
