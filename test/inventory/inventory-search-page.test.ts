@@ -138,6 +138,14 @@ describe.skipIf(DIALECT !== 'sqlite')('inventory: a product search on SQLite’s
     });
     expect(sale.status).toBe(201);
     expect((await search('omo')).data.map((p) => p.stock)).toEqual([5]);
+
+    // The reports read there too, and count the sale just committed.
+    const reportSent = posted();
+    const summary = await t.request('GET', '/analytics/summary', { token: owner.token });
+    vi.restoreAllMocks();
+    expect(summary.status).toBe(200);
+    expect(summary.body.data).toMatchObject({ transaction_count: 1, revenue: sale.body.data.total });
+    expect(reportSent.some((q) => q.includes('sales_daily'))).toBe(true);
   });
 
   it('answers in full when a worker dies with a search in hand, and the pool is whole again after', async () => {
