@@ -6,6 +6,7 @@ import { PagedEnvelope, Product } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
+import { createDb } from '../../server/src/db/create-db.js';
 import { DIALECT } from '../setup/test-db.js';
 
 /** What a search answers, page by page: the order, the total and the rows themselves, as a plain listing answers them. */
@@ -148,6 +149,16 @@ describe.skipIf(DIALECT !== 'sqlite')('inventory: a product search on SQLite’s
     expect(reportSent.some((q) => q.includes('sales_daily'))).toBe(true);
   });
 
+  it('ends its threads with the handle, a handle that never read included', async () => {
+    const handle = createDb({ sqliteFile: path.join(dir, 'unread.db'), readThreads: 2 });
+    const readers = handle.readPool!;
+    expect(readers.workers().length).toBe(2);
+    const exits = readers.workers().map((w) => new Promise((resolve) => w.once('exit', resolve)));
+    await handle.close();
+    expect(readers.workers()).toEqual([]);
+    await Promise.all(exits);
+  });
+
   it('answers in full when a worker dies with a search in hand, and the pool is whole again after', async () => {
     const size = pool().workers().length;
     const expected = await search('sabuni');
@@ -164,16 +175,21 @@ describe.skipIf(DIALECT !== 'sqlite')('inventory: a product search on SQLite’s
     vi.restoreAllMocks();
     expect(killed.length).toBeGreaterThan(0);
     for (const a of answers) expect(a).toEqual(expected);
-    // Replaced: as many workers as before, none of them the dead ones, and they answer.
+    // Replaced: as many workers as before, none of them the dead ones, and (once open) they answer.
     await vi.waitFor(() => expect(pool().workers().length).toBe(size), { timeout: 10_000 });
     expect(
       pool()
         .workers()
         .some((w) => killed.includes(w)),
     ).toBe(false);
-    const sent = posted();
-    expect(await search('sabuni')).toEqual(expected);
-    expect(sent.some((q) => q.includes('products_fts'))).toBe(true);
-    vi.restoreAllMocks();
+    await vi.waitFor(
+      async () => {
+        const sent = posted();
+        expect(await search('sabuni')).toEqual(expected);
+        vi.restoreAllMocks();
+        expect(sent.some((q) => q.includes('products_fts'))).toBe(true);
+      },
+      { timeout: 10_000 },
+    );
   });
 });

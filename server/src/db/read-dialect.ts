@@ -33,7 +33,7 @@ export class ReadPoolDialect implements Dialect {
   ) {}
 
   createDriver(): Driver {
-    return new ReadPoolDriver(new ReadPoolConnection(this.pool, this.main), this.pool);
+    return new ReadPoolDriver(new ReadPoolConnection(this.pool, this.main));
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
@@ -47,10 +47,7 @@ export class ReadPoolDialect implements Dialect {
 }
 
 class ReadPoolDriver implements Driver {
-  constructor(
-    private readonly connection: ReadPoolConnection,
-    private readonly pool: ReadPool,
-  ) {}
+  constructor(private readonly connection: ReadPoolConnection) {}
 
   async init(): Promise<void> {}
   // One connection object serves every caller at once: it holds no state between statements.
@@ -65,9 +62,8 @@ class ReadPoolDriver implements Driver {
   async commitTransaction(): Promise<void> {}
   async rollbackTransaction(): Promise<void> {}
 
-  async destroy(): Promise<void> {
-    await this.pool.close();
-  }
+  // The pool is the handle's to close (sqlite.ts): Kysely calls this only once a statement has run.
+  async destroy(): Promise<void> {}
 }
 
 class ReadPoolConnection implements DatabaseConnection {

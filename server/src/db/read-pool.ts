@@ -50,7 +50,7 @@ const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 export interface ReadPool {
   /** The rows of a read, or `null` when no worker could answer it: read it on the main connection then. */
   read(sql: string, params: readonly unknown[]): Promise<unknown[] | null>;
-  /** The workers alive now (metrics; tests end one to see it replaced). */
+  /** The workers alive now, opening their connection or open (metrics; tests end one to see it replaced). */
   workers(): readonly Worker[];
   close(): Promise<void>;
 }
@@ -109,7 +109,7 @@ export function readPool(file: string, size: number, onError: (err: Error) => vo
         reader.worker.postMessage({ id, sql, params });
       });
     },
-    workers: () => [...readers].filter((r) => r.ready).map((r) => r.worker),
+    workers: () => [...readers].map((r) => r.worker),
     async close() {
       closing = true;
       await Promise.all(

@@ -112,7 +112,7 @@ export function openSqlite(
     close: async () => {
       bus.removeAllListeners();
       if (probe) await probeDb.destroy();
-      if (readers) await readDb.destroy();
+      if (readers) await readers.close();
       await checkpointer?.close();
       await db.destroy();
       await sync?.close();
