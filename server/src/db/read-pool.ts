@@ -50,6 +50,13 @@ const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 export interface ReadPool {
   /** The rows of a read, or `null` when no worker could answer it: read it on the main connection then. */
   read(sql: string, params: readonly unknown[]): Promise<unknown[] | null>;
+  /**
+   * Runs `fn` with no read in a worker: new reads wait, those under way finish first. The WAL
+   * checkpoint's pause uses it (sqlite.ts): a reader holding a snapshot from before the checkpoint
+   * would stop it copying everything, and the writer from starting the WAL over, so under reads
+   * without a pause the WAL would only grow.
+   */
+  quiet<T>(fn: () => Promise<T>): Promise<T>;
   /** The workers alive now, opening their connection or open (metrics; tests end one to see it replaced). */
   workers(): readonly Worker[];
   close(): Promise<void>;
@@ -71,6 +78,13 @@ export function readPool(file: string, size: number, onError: (err: Error) => vo
   const readers = new Set<Reader>();
   let closing = false;
   let nextId = 0;
+  // While quiet: the reads waiting to be sent, and the wake-up of `quiet` once the last read under way is answered.
+  let held: Array<() => void> | null = null;
+  let drained: (() => void) | null = null;
+  const underWay = () => [...readers].reduce((n, r) => n + r.pending.size, 0);
+  const answered = () => {
+    if (drained && underWay() === 0) drained();
+  };
 
   const start = () => {
     const worker = new Worker(WORKER, { eval: true, workerData: { file, driver: DRIVER } });
@@ -84,6 +98,7 @@ export function readPool(file: string, size: number, onError: (err: Error) => vo
       reader.pending.delete(m.id);
       if (m.error) p?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
       else p?.resolve(m.rows ?? []);
+      answered();
     });
     worker.on('error', onError);
     worker.once('exit', () => {
@@ -91,23 +106,43 @@ export function readPool(file: string, size: number, onError: (err: Error) => vo
       // What it was asked goes to the main connection; a reader that had worked is replaced.
       for (const p of reader.pending.values()) p.resolve(null);
       reader.pending.clear();
+      answered();
       if (!closing && reader.ready) start();
     });
   };
   for (let i = 0; i < size; i++) start();
 
+  const send = (sql: string, params: readonly unknown[]): Promise<unknown[] | null> => {
+    // The least busy reader that has opened the database.
+    let best: Reader | undefined;
+    for (const r of readers) if (r.ready && (!best || r.pending.size < best.pending.size)) best = r;
+    if (!best || closing) return Promise.resolve(null);
+    const id = nextId++;
+    const reader = best;
+    return new Promise((resolve, reject) => {
+      reader.pending.set(id, { resolve, reject });
+      reader.worker.postMessage({ id, sql, params });
+    });
+  };
+
   return {
     read(sql, params) {
-      // The least busy reader that has opened the database.
-      let best: Reader | undefined;
-      for (const r of readers) if (r.ready && (!best || r.pending.size < best.pending.size)) best = r;
-      if (!best || closing) return Promise.resolve(null);
-      const id = nextId++;
-      const reader = best;
-      return new Promise((resolve, reject) => {
-        reader.pending.set(id, { resolve, reject });
-        reader.worker.postMessage({ id, sql, params });
-      });
+      if (!held) return send(sql, params);
+      const waiting = held;
+      return new Promise<void>((resolve) => waiting.push(resolve)).then(() => send(sql, params));
+    },
+    async quiet(fn) {
+      if (held) return fn();
+      held = [];
+      try {
+        if (underWay() > 0) await new Promise<void>((resolve) => (drained = resolve));
+        drained = null;
+        return await fn();
+      } finally {
+        const waiting = held;
+        held = null;
+        for (const go of waiting) go();
+      }
     },
     workers: () => [...readers].map((r) => r.worker),
     async close() {

@@ -16,9 +16,9 @@ import { groupCommit } from './group-commit.js';
 import { checkPublish, type DbHandle } from './handle.js';
 import { migrateToLatest } from './migrate.js';
 import { ReadPoolDialect } from './read-dialect.js';
-import { readPool } from './read-pool.js';
+import { type ReadPool, readPool } from './read-pool.js';
 import { countingCommits, walSync } from './wal-sync.js';
-import { type CheckpointOptions, walCheckpointer } from './wal-checkpoint.js';
+import { type CheckpointOptions, type WalCheckpointer, walCheckpointer } from './wal-checkpoint.js';
 
 /**
  * Threads that read for the server (read-pool.ts) unless SQLITE_READ_THREADS says: one a core,
@@ -72,7 +72,7 @@ export function openSqlite(
   return {
     db,
     dialect: 'sqlite',
-    transact: groupCommit(db, settled, checkpointer),
+    transact: groupCommit(db, settled, checkpointer && readers ? quietReads(checkpointer, readers) : checkpointer),
     settled,
     probeDb,
     readDb,
@@ -117,5 +117,20 @@ export function openSqlite(
       await db.destroy();
       await sync?.close();
     },
+  };
+}
+
+/**
+ * The checkpoint's pause with the read threads quiet too: a read under way keeps its snapshot, and
+ * with reads always under way the checkpoint never copies the whole WAL nor does the writer start
+ * it over (read-pool.ts `quiet`). Reads wait for the pause, a few milliseconds.
+ */
+function quietReads(checkpointer: WalCheckpointer, readers: ReadPool): Pick<WalCheckpointer, 'turn' | 'onPause' | 'pausing'> {
+  return {
+    get pausing() {
+      return checkpointer.pausing;
+    },
+    onPause: (kick) => checkpointer.onPause(kick),
+    turn: () => (checkpointer.pausing ? readers.quiet(() => checkpointer.turn()) : checkpointer.turn()),
   };
 }
