@@ -112,6 +112,8 @@ export async function startBenchServer(database: string, extraEnv: Record<string
     // Every response says how many SQL statements it ran (x-db-statements), printed beside the write rows.
     COUNT_STATEMENTS: '1',
     ...(pgServer ? { DATABASE_URL: pgServer.url, JWT_SECRET: 'bench-secret-bench-secret-bench-secret-01' } : {}),
+    // SQLite's read threads (db/read-pool.ts), to compare pool sizes: `SQLITE_READ_THREADS=1 npm run bench …`.
+    ...(process.env.SQLITE_READ_THREADS ? { SQLITE_READ_THREADS: process.env.SQLITE_READ_THREADS } : {}),
     ...extraEnv,
   };
   const child = await startProcess('server/src/index.ts', env, `http://127.0.0.1:${port}/health/ready`);

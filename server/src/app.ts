@@ -109,6 +109,7 @@ export function createDeps(config: Config, handle: DbHandle, log: Logger, clock:
   const tra = traVfd(config.TRA_TIMEOUT_MS, config.TRA_ANSWER_CERT ? createPublicKey(config.TRA_ANSWER_CERT) : undefined);
   const deps: Omit<AppDeps, 'fiscal' | 'saleVerification'> & Partial<Pick<AppDeps, 'fiscal' | 'saleVerification'>> = {
     db: handle.db,
+    readDb: handle.readDb,
     dialect: handle.dialect,
     transact: handle.transact,
     settled: handle.settled,

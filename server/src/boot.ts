@@ -21,6 +21,9 @@ export async function openDatabase(config: Config, log: Logger): Promise<DbHandl
           sqliteFile: path.join(config.DATA_DIR, 'duka.db'),
           onCheckpointError: (err: Error) =>
             log.error({ err }, 'the SQLite checkpoint worker stopped; SQLite checkpoints inside commits again until a restart'),
+          readThreads: config.SQLITE_READ_THREADS,
+          onReadError: (err: Error) =>
+            log.error({ err }, 'an SQLite read thread failed; it is replaced, its reads run on the main connection'),
         }),
     countStatements: config.COUNT_STATEMENTS,
   });

@@ -40,6 +40,12 @@ const EnvSchema = z.object({
     .optional(),
   /** Postgres: connections each server instance keeps to the database (the pool's maximum). */
   DATABASE_POOL_SIZE: int(1, 1000).default(10),
+  /**
+   * SQLite: worker threads reading for the server (product search, reports) off its event loop,
+   * each with a read-only connection of its own; 0 reads on the main connection. Default: one a
+   * core, 2 to 4 (db/sqlite.ts).
+   */
+  SQLITE_READ_THREADS: int(0, 64).optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CORS_ORIGINS: z
     .string()

@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { PagedEnvelope, Product } from '@duka/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
+import { createDb } from '../../server/src/db/create-db.js';
+import { DIALECT } from '../setup/test-db.js';
 
 /** What a search answers, page by page: the order, the total and the rows themselves, as a plain listing answers them. */
 describe('inventory: a product search, page by page', () => {
@@ -63,5 +69,127 @@ describe('inventory: a product search, page by page', () => {
       expect(await names(`?search=${term}&category_id=${cat.id}&page_size=1`)).toEqual({ names: ['Sabuni A'], total: 2 });
       expect(await names(`?search=${term}&status=inactive`)).toEqual({ names: ['Sabuni C'], total: 1 });
     }
+  });
+});
+
+/**
+ * SQLite's read pool (server/src/db/read-pool.ts, issue 53): on a database file, a search is read by
+ * worker threads with connections of their own; it answers what the main connection answers, and a
+ * worker that dies mid-read costs the client nothing.
+ */
+describe.skipIf(DIALECT !== 'sqlite')('inventory: a product search on SQLite’s read threads', () => {
+  let t: TestApp;
+  let owner: Session;
+  const dir = mkdtempSync(path.join(tmpdir(), 'duka-read-pool-'));
+  beforeAll(async () => {
+    t = await createTestApp({ sqliteFile: path.join(dir, 'duka.db') });
+    owner = await registerOwner(t);
+    for (const [name, stock] of [
+      ['Sabuni Omo', 7],
+      ['Sabuni Jamaa', 0],
+      ['Unga Pembe', 3],
+      ['Sabuni Ali', 12],
+    ] as const)
+      await t.request('POST', '/inventory/products', { token: owner.token, body: { name, stock } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const search = async (term: string) => {
+    const res = await t.request('GET', `/inventory/products?search=${term}`, { token: owner.token });
+    expect(res.status).toBe(200);
+    return res.body as { data: Product[]; meta: { total: number } };
+  };
+  const pool = () => t.db.readPool!;
+  /** Each statement posted to the live workers, from now on. */
+  const posted = () => {
+    const sent: string[] = [];
+    for (const w of pool().workers())
+      vi.spyOn(w, 'postMessage').mockImplementation(function (this: Worker, m: unknown) {
+        if (typeof m === 'object' && m && 'sql' in m) sent.push(String(m.sql));
+        return Worker.prototype.postMessage.call(this, m);
+      });
+    return sent;
+  };
+
+  it('answers from the read threads the rows the main connection reads, a sale’s stock included', async () => {
+    expect(pool().workers().length).toBeGreaterThanOrEqual(2);
+    const sent = posted();
+    const main = (await t.request('GET', '/inventory/products?page_size=100', { token: owner.token })).body.data as Product[];
+    const found = await search('sabuni');
+    expect(found.data.map((p) => [p.name, p.stock])).toEqual([
+      ['Sabuni Ali', 12],
+      ['Sabuni Jamaa', 0],
+      ['Sabuni Omo', 7],
+    ]);
+    expect(found.data).toEqual(main.filter((p) => p.name.startsWith('Sabuni')));
+    expect(found.meta.total).toBe(3);
+    // The search's statement went to a worker; the plain listing did not.
+    expect(sent.some((q) => q.includes('products_fts'))).toBe(true);
+    expect(sent.length).toBe(2);
+    vi.restoreAllMocks();
+
+    // A committed write is there for the next search (WAL: a reader sees what was committed).
+    const omo = found.data.find((p) => p.name === 'Sabuni Omo')!;
+    const sale = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: [{ product_id: omo.id, qty: 2 }], payment_method: 'Cash' },
+    });
+    expect(sale.status).toBe(201);
+    expect((await search('omo')).data.map((p) => p.stock)).toEqual([5]);
+
+    // The reports read there too, and count the sale just committed.
+    const reportSent = posted();
+    const summary = await t.request('GET', '/analytics/summary', { token: owner.token });
+    vi.restoreAllMocks();
+    expect(summary.status).toBe(200);
+    expect(summary.body.data).toMatchObject({ transaction_count: 1, revenue: sale.body.data.total });
+    expect(reportSent.some((q) => q.includes('sales_daily'))).toBe(true);
+  });
+
+  it('ends its threads with the handle, a handle that never read included', async () => {
+    const handle = createDb({ sqliteFile: path.join(dir, 'unread.db'), readThreads: 2 });
+    const readers = handle.readPool!;
+    expect(readers.workers().length).toBe(2);
+    const exits = readers.workers().map((w) => new Promise((resolve) => w.once('exit', resolve)));
+    await handle.close();
+    expect(readers.workers()).toEqual([]);
+    await Promise.all(exits);
+  });
+
+  it('answers in full when a worker dies with a search in hand, and the pool is whole again after', async () => {
+    const size = pool().workers().length;
+    const expected = await search('sabuni');
+    // Every worker dies the moment it is handed a statement: each of those reads runs on the main connection.
+    const [first, ...rest] = pool().workers();
+    const killed: Worker[] = [];
+    for (const w of [first!, ...rest])
+      vi.spyOn(w, 'postMessage').mockImplementation(function (this: Worker, m: unknown) {
+        Worker.prototype.postMessage.call(this, m);
+        killed.push(this);
+        void this.terminate();
+      });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => search('sabuni')));
+    vi.restoreAllMocks();
+    expect(killed.length).toBeGreaterThan(0);
+    for (const a of answers) expect(a).toEqual(expected);
+    // Replaced: as many workers as before, none of them the dead ones, and (once open) they answer.
+    await vi.waitFor(() => expect(pool().workers().length).toBe(size), { timeout: 10_000 });
+    expect(
+      pool()
+        .workers()
+        .some((w) => killed.includes(w)),
+    ).toBe(false);
+    await vi.waitFor(
+      async () => {
+        const sent = posted();
+        expect(await search('sabuni')).toEqual(expected);
+        vi.restoreAllMocks();
+        expect(sent.some((q) => q.includes('products_fts'))).toBe(true);
+      },
+      { timeout: 10_000 },
+    );
   });
 });

@@ -60,6 +60,50 @@ describe('WAL checkpoints in a worker thread (SQLite)', () => {
     cold.close();
   });
 
+  it('keeps the WAL near its restart size while the read threads read without a pause (issue 53)', async () => {
+    const file = path.join(dir, 'r.db');
+    const handle = openSqlite(file, undefined, undefined, { everyMs: 5, restartPages: RESTART_PAGES }, { threads: 2 });
+    await handle.transact((trx) => sql`create table rows (n integer primary key, body blob not null)`.execute(trx));
+    // Readers on the pool's own connections, always one in a statement: a reader holding an old
+    // snapshot stops a checkpoint from copying past it, and the WAL from starting over.
+    let writing = true;
+    let reads = 0;
+    const reader = async () => {
+      while (writing) {
+        await sql`select count(*) as c, max(n) as m from rows`.execute(handle.readDb);
+        reads++;
+        // A read no worker takes yet (they are opening) runs on the main connection at once:
+        // without a turn of the loop this would never let the writers, or the workers, in.
+        await new Promise(setImmediate);
+      }
+    };
+    const readers = Array.from({ length: 4 }, reader);
+    const body = Buffer.alloc(2048, 7);
+    let next = 0;
+    const stream = async (upTo: number) => {
+      const writer = async () => {
+        while (next < upTo) {
+          const n = next++;
+          await handle.transact((trx) => sql`insert into rows (n, body) values (${n}, ${body})`.execute(trx));
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, writer));
+      return statSync(`${file}-wal`).size;
+    };
+    const first = await stream(4000);
+    const second = await stream(8000);
+    writing = false;
+    await Promise.all(readers);
+    expect(reads).toBeGreaterThan(100);
+    // Without the readers' pause the second stream grew the WAL by 18.5 MB. With it the WAL mostly
+    // stays at its size, but a start-over is now and then missed (up to 1.9 MB of growth seen in 1
+    // run of 5; the cause is not found yet): bounded at 4 MiB here, half of what no checkpoint gives.
+    expect(second - first).toBeLessThan(4 * 1024 * 1024);
+    const count = await sql<{ c: number }>`select count(*) as c from rows`.execute(handle.readDb);
+    expect(count.rows[0]!.c).toBe(8000);
+    await handle.close();
+  });
+
   it("says so when the worker fails, and goes back to SQLite's own checkpoints", async () => {
     const file = path.join(dir, 'd.db');
     const failures: Error[] = [];

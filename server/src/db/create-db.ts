@@ -14,12 +14,24 @@ export type DbOptions = Partial<PostgresOptions> & {
   plugins?: KyselyPlugin[];
   /** SQLite: told when the checkpoint worker fails, so that an operator hears of it (wal-checkpoint.ts). */
   onCheckpointError?: (err: Error) => void;
+  /** SQLite: threads that read for the server (read-pool.ts; SQLITE_READ_THREADS), and what hears of a reader's failure. */
+  readThreads?: number;
+  onReadError?: (err: Error) => void;
 };
 
 export function createDb(opts: DbOptions): DbHandle {
   const log = opts.countStatements ? countStatement : undefined;
   const handle = opts.url
     ? openPostgres({ ...opts, url: opts.url, log })
-    : openSqlite(opts.sqliteFile ?? ':memory:', log, opts.plugins, { onError: opts.onCheckpointError });
+    : openSqlite(
+        opts.sqliteFile ?? ':memory:',
+        log,
+        opts.plugins,
+        { onError: opts.onCheckpointError },
+        {
+          threads: opts.readThreads,
+          onError: opts.onReadError,
+        },
+      );
   return opts.countStatements ? { ...handle, transact: countingTransact(handle.transact) } : handle;
 }

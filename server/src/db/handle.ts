@@ -6,12 +6,15 @@ import type { Kysely } from 'kysely';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database, Transact } from './database.js';
 import type { DialectName } from './dialect.js';
+import type { ReadPool } from './read-pool.js';
 
 export type { Transact } from './database.js';
 
 export interface DbStats {
   pool?: { total: number; idle: number; waiting: number };
   walBytes?: number;
+  /** SQLite: the read pool's threads alive now. */
+  readThreads?: number;
 }
 
 export interface DbHandle {
@@ -31,6 +34,14 @@ export interface DbHandle {
    * Read-only use.
    */
   probeDb: Kysely<Database>;
+  /**
+   * Where reads that need see only what is committed go (product search, reports): on SQLite with a
+   * file, a pool of worker threads with read-only connections of their own (read-pool.ts), off the
+   * writer's event loop; otherwise `db` itself. No transactions; never a write.
+   */
+  readDb: Kysely<Database>;
+  /** SQLite with a file: the read pool behind `readDb`, its live workers (tests end one to see it replaced). */
+  readPool?: Pick<ReadPool, 'workers'>;
   /** Checks the database answers, on the probes' connection; used by the readiness probe. */
   ping(): Promise<void>;
   /**

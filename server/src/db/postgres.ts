@@ -79,6 +79,8 @@ export function openPostgres(opts: PostgresOptions): DbHandle {
     transact: (fn) => db.transaction().execute(fn),
     settled: async () => {},
     probeDb,
+    // Postgres reads on its own processes already: the pool's connections serve reads and writes alike.
+    readDb: db,
     ping: async () => void (await probePool.query('select 1')),
     maintain: async () => void (await analyzeOutgrown(pool)),
     // A burst of sales into a young database grows its tables by thousands of rows a second; the

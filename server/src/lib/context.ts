@@ -48,6 +48,11 @@ export interface Providers {}
 
 export interface Deps extends Providers {
   db: Kysely<Database>;
+  /**
+   * Reads that need see only what is committed, off SQLite's writer thread (db/handle.ts `readDb`):
+   * never inside a transaction, never a write. `db` itself on Postgres and in-memory SQLite.
+   */
+  readDb: Kysely<Database>;
   dialect: DialectName;
   /** How a transaction is run and committed (group commit on SQLite). */
   transact: Transact;

@@ -15,7 +15,7 @@ export interface MetricSources {
   openSockets(): number;
   /** Outbox rows not yet delivered, by channel and status (`pending`, `failed`). */
   outbox(): Promise<Array<{ channel: string; status: string; count: number }>>;
-  db(): { pool?: { total: number; idle: number; waiting: number }; walBytes?: number };
+  db(): { pool?: { total: number; idle: number; waiting: number }; walBytes?: number; readThreads?: number };
 }
 
 /** Buckets in seconds: a sale answers in milliseconds, a big push or report in seconds. */
@@ -109,6 +109,15 @@ export class Metrics {
       collect() {
         const wal = sources.db().walBytes;
         if (wal !== undefined) this.set(wal);
+      },
+    });
+    new Gauge({
+      name: 'duka_sqlite_read_threads',
+      help: 'SQLite read threads alive (db/read-pool.ts); below SQLITE_READ_THREADS while one is being replaced',
+      registers,
+      collect() {
+        const n = sources.db().readThreads;
+        if (n !== undefined) this.set(n);
       },
     });
   }

@@ -16,11 +16,11 @@ export async function cashflow(ctx: AuthedContext, q: AnalyticsQuery): Promise<C
   requireRole(ctx, 'owner');
   const r = await resolveRange(ctx, q);
   const [takings, credit, refunds, expenses, suppliers] = await Promise.all([
-    takingsByDayAndMethod(ctx.db, r, r.buckets),
-    creditPaymentsByDayAndMethod(ctx.db, r, r.buckets),
-    refundsOut(ctx.db, r, r.buckets),
-    expensesByDayAndCategory(ctx.db, r, r.buckets),
-    supplierPaymentsByDay(ctx.db, r, r.buckets),
+    takingsByDayAndMethod(ctx.readDb, r, r.buckets),
+    creditPaymentsByDayAndMethod(ctx.readDb, r, r.buckets),
+    refundsOut(ctx.readDb, r, r.buckets),
+    expensesByDayAndCategory(ctx.readDb, r, r.buckets),
+    supplierPaymentsByDay(ctx.readDb, r, r.buckets),
   ]);
   const days = r.dates.map(() => ({ in: 0, out: 0 }));
   const on = (key: number) => days[dayOf(key, r.buckets)] ?? { in: 0, out: 0 };

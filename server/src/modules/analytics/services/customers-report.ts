@@ -20,10 +20,10 @@ export async function customersReport(ctx: AuthedContext, q: AnalyticsQuery): Pr
   const r = await resolveRange(ctx, q);
   const today = localDate(ctx.clock.now(), r.tz);
   const [perCustomer, returning, segments, owed] = await Promise.all([
-    salesByCustomer(ctx.db, r),
-    returningCustomers(ctx.db, r),
-    activeCustomersBySegment(ctx.db, r.orgId),
-    outstandingCredit(ctx.db, r, today),
+    salesByCustomer(ctx.readDb, r),
+    returningCustomers(ctx.readDb, r),
+    activeCustomersBySegment(ctx.readDb, r.orgId),
+    outstandingCredit(ctx.readDb, r, today),
   ]);
   const walkIn = perCustomer.find((c) => c.customerId === null);
   const named = perCustomer.filter((c): c is typeof c & { customerId: string } => c.customerId !== null);
@@ -32,7 +32,7 @@ export async function customersReport(ctx: AuthedContext, q: AnalyticsQuery): Pr
   const people = new Map(
     (
       await customersByIds(
-        ctx.db,
+        ctx.readDb,
         r.orgId,
         top.map((c) => c.customerId),
       )

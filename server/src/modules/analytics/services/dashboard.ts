@@ -44,7 +44,7 @@ export async function dashboard(ctx: AuthedContext, q: AnalyticsQuery): Promise<
   const asOf = day === localDate(now, r.tz) ? now : to;
   const elapsed = Math.max(0, asOf - from);
   const [today, yesterday, lastWeek] = await Promise.all(
-    [day, addDays(day, -1), addDays(day, -7)].map((d) => dayFigures(ctx.db, r.orgId, r.storeId, d, r.tz, elapsed)),
+    [day, addDays(day, -1), addDays(day, -7)].map((d) => dayFigures(ctx.readDb, r.orgId, r.storeId, d, r.tz, elapsed)),
   );
   return {
     as_of: iso(asOf),

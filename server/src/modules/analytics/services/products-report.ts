@@ -23,11 +23,11 @@ const SORTS: Record<ProductsReportQuery['sort'], (a: Item, b: Item) => number> =
 export async function productsReport(ctx: AuthedContext, q: ProductsReportQuery): Promise<{ data: ProductsReport; meta: PageMeta }> {
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
-  if (q.category && !(await findOrgCategory(ctx.db, r.orgId, q.category))) throw new NotFoundError('category');
+  if (q.category && !(await findOrgCategory(ctx.readDb, r.orgId, q.category))) throw new NotFoundError('category');
   const [products, sold, stock] = await Promise.all([
-    productsForReport(ctx.db, r.orgId, q.category),
-    rollupProducts(ctx.db, r),
-    stockByProduct(ctx.db, r),
+    productsForReport(ctx.readDb, r.orgId, q.category),
+    rollupProducts(ctx.readDb, r),
+    stockByProduct(ctx.readDb, r),
   ]);
   const sales = new Map(sold.map((s) => [s.productId, s]));
   const days = r.dates.length;

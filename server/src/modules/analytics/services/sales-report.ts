@@ -17,13 +17,13 @@ export async function salesReport(ctx: AuthedContext, q: AnalyticsQuery): Promis
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
   const [kpis, byMethod, mixed, byDay, byStore, byCashier, stores] = await Promise.all([
-    rollupKpis(ctx.db, r),
-    rollupTotalsBy(ctx.db, r, 'payment_method'),
-    mixedSalesByMethod(ctx.db, r),
-    rollupTotalsBy(ctx.db, r, 'day'),
-    rollupTotalsBy(ctx.db, r, 'store_id'),
-    rollupTotalsBy(ctx.db, r, 'cashier_id'),
-    storesOf(ctx.db, r),
+    rollupKpis(ctx.readDb, r),
+    rollupTotalsBy(ctx.readDb, r, 'payment_method'),
+    mixedSalesByMethod(ctx.readDb, r),
+    rollupTotalsBy(ctx.readDb, r, 'day'),
+    rollupTotalsBy(ctx.readDb, r, 'store_id'),
+    rollupTotalsBy(ctx.readDb, r, 'cashier_id'),
+    storesOf(ctx.readDb, r),
   ]);
   const { mix: _mix, ...totals } = kpis;
   const figures = (row: RollupFigures): Acc => ({ cents: row.revenue, count: row.salesCount, profit: row.net - row.cost });
@@ -39,7 +39,7 @@ export async function salesReport(ctx: AuthedContext, q: AnalyticsQuery): Promis
   const perCashier = new Map(byCashier.filter((row) => row.salesCount > 0).map((row) => [row.key, figures(row)]));
   const cashierIds = [...perCashier.keys()].filter((k): k is string => k !== null);
   const names = new Map(
-    (await usersNamed(ctx.db, r.orgId, cashierIds)).map((u) => [u.id, [u.first_name, u.last_name].filter(Boolean).join(' ')]),
+    (await usersNamed(ctx.readDb, r.orgId, cashierIds)).map((u) => [u.id, [u.first_name, u.last_name].filter(Boolean).join(' ')]),
   );
 
   // A sale paid several ways counts under each of its parts' methods, for that part (issue 51).

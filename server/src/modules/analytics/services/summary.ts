@@ -128,7 +128,7 @@ export async function rollupRange(ctx: AuthedContext, q: AnalyticsQuery): Promis
 export async function summary(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsSummary> {
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
-  const { mix: _mix, ...kpis } = await rollupKpis(ctx.db, r);
+  const { mix: _mix, ...kpis } = await rollupKpis(ctx.readDb, r);
   return { ...kpis, ...scopeFields(r) };
 }
 
@@ -148,14 +148,14 @@ export async function dailySales(db: Kysely<Database>, r: Range) {
 export async function trend(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsTrend> {
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
-  const days = await dailySales(ctx.db, r);
+  const days = await dailySales(ctx.readDb, r);
   return { trend: days.map((d) => ({ date: d.date, revenue: fromCents(d.cents), count: d.count })), ...scopeFields(r) };
 }
 
 export async function paymentMix(ctx: AuthedContext, q: AnalyticsQuery): Promise<AnalyticsPaymentMix> {
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
-  const [rows, mixed] = await Promise.all([rollupTotalsBy(ctx.db, r, 'payment_method'), mixedSalesByMethod(ctx.db, r)]);
+  const [rows, mixed] = await Promise.all([rollupTotalsBy(ctx.readDb, r, 'payment_method'), mixedSalesByMethod(ctx.readDb, r)]);
   const mix = Object.fromEntries(PaymentMethod.options.map((m) => [m, 0])) as Record<string, number>;
   for (const row of rows) if (row.salesCount > 0) mix[row.key!] = (mix[row.key!] ?? 0) + row.revenue;
   // A sale paid several ways: each part under its method (issue 51), never under `Mixed`.
@@ -195,7 +195,7 @@ export async function bestProducts(db: Kysely<Database>, r: Range, limit: number
 export async function topProducts(ctx: AuthedContext, q: TopProductsQuery): Promise<AnalyticsTopProducts> {
   requireRole(ctx, 'owner');
   const r = await rollupRange(ctx, q);
-  return { top_products: await bestProducts(ctx.db, r, q.limit), ...scopeFields(r) };
+  return { top_products: await bestProducts(ctx.readDb, r, q.limit), ...scopeFields(r) };
 }
 
 export const OVERVIEW_TOP = 5;
@@ -205,9 +205,9 @@ export async function overview(ctx: AuthedContext, q: OverviewQuery): Promise<An
   const r = await rollupRange(ctx, q);
   const want = new Set(q.sections);
   const [kpis, days, products] = await Promise.all([
-    want.has('kpis') || want.has('mix') ? rollupKpis(ctx.db, r) : null,
-    want.has('trend') ? dailySales(ctx.db, r) : null,
-    want.has('products') ? bestProducts(ctx.db, r, OVERVIEW_TOP) : null,
+    want.has('kpis') || want.has('mix') ? rollupKpis(ctx.readDb, r) : null,
+    want.has('trend') ? dailySales(ctx.readDb, r) : null,
+    want.has('products') ? bestProducts(ctx.readDb, r, OVERVIEW_TOP) : null,
   ]);
   const out: AnalyticsOverview = { ...scopeFields(r) };
   if (kpis && want.has('kpis')) {

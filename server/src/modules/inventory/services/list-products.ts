@@ -34,10 +34,12 @@ export async function listProducts(ctx: AuthedContext, q: ListProductsQuery): Pr
   if (q.search) {
     // A search is one statement whatever the page: the matches counted and paged together
     // (product-search.queries.ts). Past the last page no row carries the total: a count then.
-    const matches = filtered(productMatches(ctx.db, ctx.dialect, orgId, q.search), q, (eb) => stockIn(eb, storeId));
-    const rows = await searchPage(ctx.db, ctx.dialect, { orgId, storeId }, matches, pageWindow(q));
-    const total = rows.length > 0 ? Number(rows[0]!.total) : offset === 0 ? 0 : await countMatches(ctx.db, matches);
-    return { items: await toProducts(ctx.db, rows, ctx.config), meta: pageMeta(q.page, q.page_size, total) };
+    // It reads what is committed, off SQLite's writer thread (ctx.readDb).
+    const db = ctx.readDb;
+    const matches = filtered(productMatches(db, ctx.dialect, orgId, q.search), q, (eb) => stockIn(eb, storeId));
+    const rows = await searchPage(db, ctx.dialect, { orgId, storeId }, matches, pageWindow(q));
+    const total = rows.length > 0 ? Number(rows[0]!.total) : offset === 0 ? 0 : await countMatches(db, matches);
+    return { items: await toProducts(db, rows, ctx.config), meta: pageMeta(q.page, q.page_size, total) };
   }
   const query = filtered(productsWithStock(ctx.db, orgId, storeId), q, (eb) => eb.fn.coalesce(sql.ref<number>('ps.qty'), eb.lit(0)));
   const rows = await query.orderBy('p.name').orderBy('p.id').$call(onPage(q)).execute();
