@@ -73,6 +73,67 @@ describe('till replica: bootstrap, local reads, pull', () => {
     h.net.offline = false;
   });
 
+  type Page = { rows: Array<{ entity: string; id: string; data: Record<string, unknown> }>; page_token: string | null };
+  /** The server's bootstrap pages through `edit` (page n, from 0) on their way to the till. */
+  const editingBootstrap = (edit: (page: Page, n: number) => void): typeof h.net.fetch => {
+    let n = 0;
+    return async (input, init) => {
+      const res = await h.net.fetch(input, init);
+      if (!new URL(input).pathname.endsWith('/sync/bootstrap')) return res;
+      const body = (await res.json()) as { data: Page };
+      edit(body.data, n++);
+      const headers = new Headers(res.headers);
+      headers.delete('content-length');
+      headers.delete('content-encoding');
+      return new Response(JSON.stringify(body), { status: res.status, headers });
+    };
+  };
+
+  it('keeps the last version of a row the snapshot sends again in a later page', async () => {
+    const shop = await seedShop(h);
+    let early: { id: string; data: Record<string, unknown> } | undefined;
+    let pages = 0;
+    const fetch = editingBootstrap((page, n) => {
+      pages++;
+      if (n === 0) early = page.rows.find((r) => r.entity === 'product');
+      // A product of page 1, sold down and renamed while the download ran, comes again in the last page.
+      if (n > 0 && !page.page_token && early)
+        page.rows.push({ entity: 'product', ...early, data: { ...early.data, name: 'Renamed', stock: 12 } });
+    });
+    const t = await till({ bootstrapPageSize: 4, fetch });
+    await signIn(t, shop);
+    expect((await t.syncNow()).bootstrapped).toBe(true);
+    expect(pages).toBeGreaterThan(1);
+    expect(early).toBeDefined();
+    expect(await t.product(early!.id)).toMatchObject({ name: 'Renamed', stock: 12 });
+    expect(await t.stock(early!.id)).toBe(12);
+    expect((await t.searchProducts('renamed')).map((p) => p.id)).toEqual([early!.id]);
+    expect(await t.searchProducts('')).toHaveLength(3);
+  });
+
+  it('downloads afresh after a bootstrap cut off mid-way: nothing of the first attempt stays', async () => {
+    const shop = await seedShop(h);
+    const { token } = shop.owner;
+    const gone = (await h.t.request('POST', '/inventory/products', { token, body: { name: 'Aaa gone soon', selling_price: 100 } })).body
+      .data;
+    let cut = true;
+    const fetch = editingBootstrap((_page, n) => {
+      if (n === 1 && cut) throw new TypeError('fetch failed: connection reset');
+    });
+    const t = await till({ bootstrapPageSize: 4, fetch });
+    await signIn(t, shop);
+    await t.syncNow().catch(() => undefined);
+    expect(t.status().bootstrapped).toBe(false);
+    expect(await t.product(gone.id)).toBeNull();
+
+    expect((await h.t.request('DELETE', `/inventory/products/${gone.id}`, { token })).status).toBe(204);
+    cut = false;
+    expect((await t.syncNow()).bootstrapped).toBe(true);
+    expect(await t.product(gone.id)).toBeNull();
+    expect((await t.searchProducts('')).map((p) => p.name)).toEqual(['Rice 1kg', 'Soda 500ml', 'Unga 2kg']);
+    expect(await t.stock(shop.soda.id)).toBe(40);
+  });
+
   it('pulls updates and deletes: a new price, a sale made elsewhere, a product removed, a tab settled', async () => {
     const shop = await seedShop(h);
     const { token } = shop.owner;

@@ -98,8 +98,7 @@ const OTHER: Spec = { table: 'rows', key: ['entity', 'id'], row: (id, _d, data, 
 /** Rows per INSERT: well under SQLite's bound-parameter limit for the widest table. */
 const CHUNK = 500;
 
-/** A change to apply; `json` is `data` already serialised (a staged bootstrap row), saving a round trip. */
-type Upsert = Pick<Change, 'entity' | 'op' | 'id' | 'data'> & { json?: string };
+type Upsert = Pick<Change, 'entity' | 'op' | 'id' | 'data'>;
 
 export function applyChange(trx: LocalTrx, c: Upsert): Promise<void> {
   return applyChanges(trx, [c]);
@@ -124,27 +123,52 @@ export async function applyChanges(trx: LocalTrx, changes: readonly Upsert[]): P
   }
 }
 
-async function upsertRun(trx: LocalTrx, run: readonly Upsert[]): Promise<void> {
+/**
+ * Where a run of upserts goes: the replica's table itself, or (a bootstrap's download) a staging
+ * table shaped like it, told the columns and key of the rows it takes before the first of them.
+ */
+export interface RowTarget {
+  table(trx: LocalTrx, spec: { table: ReplicaTable; key: readonly string[] }, columns: readonly string[]): Promise<string>;
+}
+export type ReplicaTable = Spec['table'];
+const REPLICA: RowTarget = { table: async (_trx, spec) => spec.table };
+
+/**
+ * A bootstrap's staging: the same rows as `applyChanges` would write, into `target`'s tables
+ * (upserts only: a snapshot has no deletes; a row sent twice ends as its last version).
+ */
+export async function stageUpserts(trx: LocalTrx, changes: readonly Upsert[], target: RowTarget): Promise<void> {
+  for (let i = 0; i < changes.length; ) {
+    let j = i;
+    while (j < changes.length && changes[j]!.entity === changes[i]!.entity) j++;
+    await upsertRun(trx, changes.slice(i, j), target);
+    i = j;
+  }
+}
+
+async function upsertRun(trx: LocalTrx, run: readonly Upsert[], target: RowTarget = REPLICA): Promise<void> {
   const entity = run[0]!.entity;
   const spec = SPECS[entity] ?? OTHER;
-  const rows = run.map((c) => spec.row(c.id, c.data!, c.json ?? JSON.stringify(c.data), entity));
-  await upsertRows(trx, spec, rows);
+  const rows = run.map((c) => spec.row(c.id, c.data ?? {}, JSON.stringify(c.data ?? {}), entity));
+  await upsertRows(trx, spec, rows, target);
   if (entity === 'product') {
     // The product carries its store level as read with it: as fresh as a `stock` change.
     const levels = run
       .filter((c) => c.data!.is_service !== true && typeof c.data!.stock === 'number')
       .map((c) => SPECS.stock!.row(c.id, c.data!, '', 'stock'));
-    await upsertRows(trx, SPECS.stock!, levels);
+    await upsertRows(trx, SPECS.stock!, levels, target);
   }
 }
 
-async function upsertRows(trx: LocalTrx, spec: Spec, rows: Array<Record<string, unknown>>): Promise<void> {
+async function upsertRows(trx: LocalTrx, spec: Spec, rows: Array<Record<string, unknown>>, target: RowTarget): Promise<void> {
   if (!rows.length) return;
   const db = trx as unknown as Kysely<Record<string, Record<string, unknown>>>;
-  const updated = Object.keys(rows[0]!).filter((col) => !spec.key.includes(col));
+  const columns = Object.keys(rows[0]!);
+  const table = await target.table(trx, spec, columns);
+  const updated = columns.filter((col) => !spec.key.includes(col));
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db
-      .insertInto(spec.table)
+      .insertInto(table)
       .values(rows.slice(i, i + CHUNK))
       .onConflict((oc) =>
         oc.columns(spec.key as never).doUpdateSet(Object.fromEntries(updated.map((col) => [col, sql.ref(`excluded.${col}`)]))),

@@ -1,8 +1,8 @@
 /**
  * Bootstrap: the whole snapshot a till holds, page by page (with progress events: rows done of the
- * total), staged in `bootstrap_rows`, then swapped in for the replica's server rows in one local
- * transaction with the snapshot's pull cursor. The swap, like a pull page, waits for an empty
- * queue; the till's own unsynced and refused sales survive it.
+ * total), staged as the replica's own rows in TEMP tables (`stage.ts`), then swapped in for the
+ * replica's server rows in one local transaction with the snapshot's pull cursor. The swap, like a
+ * pull page, waits for an empty queue; the till's own unsynced and refused sales survive it.
  */
 import type { BootstrapResponse } from '@duka/shared';
 import { sql } from 'kysely';
@@ -12,13 +12,13 @@ import { setMeta } from '../local/meta.js';
 import { pendingCount } from '../queue.js';
 import type { SyncCtx } from '../sync/context.js';
 import { heardProtocol } from '../sync/protocol.js';
-import { applyChanges, clearReplica, EMPTIED_BY_BOOTSTRAP } from './apply.js';
-
-const STAGE_CHUNK = 300;
+import { clearReplica, EMPTIED_BY_BOOTSTRAP, stageUpserts } from './apply.js';
+import { dropStage, Stage } from './stage.js';
 
 export interface Snapshot {
   cursor: string;
   rows: number;
+  stage: Stage;
 }
 
 /** Download every page into the staging table; restarts once if the server refuses a page token. */
@@ -34,7 +34,11 @@ export async function downloadSnapshot(ctx: SyncCtx): Promise<Snapshot> {
 }
 
 async function download(ctx: SyncCtx): Promise<Snapshot> {
+  // A download cut short on this connection (an error, a swap put off) leaves its stage: start clean.
+  // `bootstrap_rows` is where tills before issue 53 staged; a till updated mid-download empties it.
   await ctx.db.deleteFrom('bootstrap_rows').execute();
+  await dropStage(ctx.db);
+  const stage = new Stage();
   const fetchPage = (token: string | null): Promise<BootstrapResponse> => {
     const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
     return ctx.auth.authed(async ({ connector }, bearer, signal) => {
@@ -53,17 +57,12 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
     next = page.page_token ? fetchPage(page.page_token) : null;
     // A page staged in vain (a failure below) leaves its successor's answer to no one.
     next?.catch(() => undefined);
-    await ctx.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < page.rows.length; i += STAGE_CHUNK) {
-        const chunk = page.rows.slice(i, i + STAGE_CHUNK).map((r) => ({ entity: r.entity, id: r.id, data: JSON.stringify(r.data) }));
-        await trx.insertInto('bootstrap_rows').values(chunk).execute();
-      }
-    });
+    await ctx.db.transaction().execute((trx) => stageUpserts(trx, page.rows, stage));
     done += page.rows.length;
     cursor = page.cursor;
     ctx.events.emit('progress', { phase: 'bootstrap', done, total: page.total });
   }
-  return { cursor, rows: done };
+  return { cursor, rows: done, stage };
 }
 
 /** Replace the replica's server rows with the staged snapshot; false while the queue is not empty. */
@@ -71,25 +70,8 @@ export async function swapSnapshot(ctx: SyncCtx, snap: Snapshot): Promise<boolea
   return ctx.db.transaction().execute(async (trx) => {
     if ((await pendingCount(trx)) > 0) return false;
     await clearReplica(trx);
-    await withoutIndexes(trx, EMPTIED_BY_BOOTSTRAP, async () => {
-      let after = 0;
-      for (;;) {
-        const rows = await trx.selectFrom('bootstrap_rows').selectAll().where('pos', '>', after).orderBy('pos').limit(5000).execute();
-        if (!rows.length) break;
-        await applyChanges(
-          trx,
-          rows.map((r) => ({
-            entity: r.entity as never,
-            op: 'upsert' as const,
-            id: r.id,
-            data: JSON.parse(r.data) as Record<string, unknown>,
-            json: r.data,
-          })),
-        );
-        after = rows[rows.length - 1]!.pos;
-      }
-    });
-    await trx.deleteFrom('bootstrap_rows').execute();
+    await withoutIndexes(trx, EMPTIED_BY_BOOTSTRAP, () => snap.stage.copyInto(trx));
+    await dropStage(trx);
     await setMeta(trx, 'cursor', snap.cursor);
     return true;
   });
