@@ -11,7 +11,7 @@
  * A change that means to change the statements (issue 49's push writes, say) regenerates the
  * fixture on purpose and shows it in its diff:
  *   UPDATE_STATEMENT_LOG=1 npx vitest run --project sqlite test/pos/sale-statements.test.ts
- *   UPDATE_STATEMENT_LOG=1 npx vitest run --project postgres test/pos/sale-statements.test.ts
+ *   UPDATE_STATEMENT_LOG=1 npx vitest run --project postgres-by-org test/pos/sale-statements.test.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { LogEvent } from 'kysely';
