@@ -53,8 +53,9 @@ interface Run {
   floorCommits: number;
 }
 
-async function run(o: Run) {
-  const till = await openBrowserTill({
+/** The bench's one till, as the run and the cold start after a reload open it. */
+const openTill = (o: Run) =>
+  openBrowserTill({
     worker,
     name: 'bench-till.db',
     baseUrl: o.api,
@@ -62,6 +63,9 @@ async function run(o: Run) {
     autoSync: false,
     requestTimeoutMs: 60_000,
   });
+
+async function run(o: Run) {
+  const till = await openTill(o);
   try {
     await till.login(o.phone, o.password);
     timing = true;
@@ -154,14 +158,7 @@ async function call(o: Run) {
  */
 async function cold(o: Run & { barcode: string }) {
   try {
-    const till = await openBrowserTill({
-      worker,
-      name: 'bench-till.db',
-      baseUrl: o.api,
-      deviceName: 'Browser bench',
-      autoSync: false,
-      requestTimeoutMs: 60_000,
-    });
+    const till = await openTill(o);
     try {
       const user = await till.user();
       const found = await till.productByCode(o.barcode);

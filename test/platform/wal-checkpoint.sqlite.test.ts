@@ -19,6 +19,25 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const PAGE = 4096;
 const RESTART_PAGES = 64;
 
+/**
+ * Commits of 2 KiB rows numbered on from 0, 16 in flight at any time, until `upTo` rows are in;
+ * answers the WAL's size after. One counter across calls: a second call goes on from the first.
+ */
+function commitStream(handle: ReturnType<typeof openSqlite>, file: string) {
+  const body = Buffer.alloc(2048, 7);
+  let next = 0;
+  return async (upTo: number) => {
+    const writer = async () => {
+      while (next < upTo) {
+        const n = next++;
+        await handle.transact((trx) => sql`insert into rows (n, body) values (${n}, ${body})`.execute(trx));
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, writer));
+    return statSync(`${file}-wal`).size;
+  };
+}
+
 describe('WAL checkpoints in a worker thread (SQLite)', () => {
   it('keeps the WAL near its restart size under a steady stream of commits, losing nothing', async () => {
     const file = path.join(dir, 'c.db');
@@ -31,18 +50,7 @@ describe('WAL checkpoints in a worker thread (SQLite)', () => {
     // moment: about 2,000 pages of WAL each. The WAL file keeps its largest size once reached (it
     // starts over from its beginning), so the first stream also covers the worker's start; the
     // second must not grow it.
-    const body = Buffer.alloc(2048, 7);
-    let next = 0;
-    const stream = async (upTo: number) => {
-      const writer = async () => {
-        while (next < upTo) {
-          const n = next++;
-          await handle.transact((trx) => sql`insert into rows (n, body) values (${n}, ${body})`.execute(trx));
-        }
-      };
-      await Promise.all(Array.from({ length: 16 }, writer));
-      return statSync(`${file}-wal`).size;
-    };
+    const stream = commitStream(handle, file);
     const first = await stream(4000);
     const second = await stream(8000);
     const count = await sql<{ c: number }>`select count(*) as c from rows`.execute(handle.db);
@@ -78,18 +86,7 @@ describe('WAL checkpoints in a worker thread (SQLite)', () => {
       }
     };
     const readers = Array.from({ length: 4 }, reader);
-    const body = Buffer.alloc(2048, 7);
-    let next = 0;
-    const stream = async (upTo: number) => {
-      const writer = async () => {
-        while (next < upTo) {
-          const n = next++;
-          await handle.transact((trx) => sql`insert into rows (n, body) values (${n}, ${body})`.execute(trx));
-        }
-      };
-      await Promise.all(Array.from({ length: 16 }, writer));
-      return statSync(`${file}-wal`).size;
-    };
+    const stream = commitStream(handle, file);
     const first = await stream(4000);
     const second = await stream(8000);
     writing = false;
