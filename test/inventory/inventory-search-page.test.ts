@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PagedEnvelope, Product } from '@duka/shared';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 import { createDb } from '../../server/src/db/create-db.js';
+import * as wordsMigration from '../../migrations/2026_12_01_0050_product_search_words.js';
+import { wordStarts } from '../../server/src/modules/inventory/product-search.queries.js';
 import { DIALECT } from '../setup/test-db.js';
 
 /** What a search answers, page by page: the order, the total and the rows themselves, as a plain listing answers them. */
@@ -69,6 +72,58 @@ describe('inventory: a product search, page by page', () => {
       expect(await names(`?search=${term}&category_id=${cat.id}&page_size=1`)).toEqual({ names: ['Sabuni A'], total: 2 });
       expect(await names(`?search=${term}&status=inactive`)).toEqual({ names: ['Sabuni C'], total: 1 });
     }
+  });
+
+  it('finds, for 1 or 2 letters or digits, the products with a word starting with them, any case', async () => {
+    const owner = await registerOwner(t);
+    await product(owner, { name: 'Sabuni Omo', sku: 'OMO-1' });
+    await product(owner, { name: 'Tomato Paste 70g', sku: 'TP70' });
+    await product(owner, { name: 'Mafuta ya Nazi', sku: 'MAF-250' });
+    await product(owner, { name: 'Coca-Cola 500ml', sku: 'CC500' });
+    const search = async (term: string) => {
+      const page = await list(owner, `?search=${encodeURIComponent(term)}`);
+      return { names: page.items.map((p) => p.name), total: page.total };
+    };
+    // "om" starts a word of Sabuni Omo (its name and its SKU), but is only inside "Tomato".
+    expect(await search('om')).toEqual({ names: ['Sabuni Omo'], total: 1 });
+    expect(await search('OM')).toEqual({ names: ['Sabuni Omo'], total: 1 });
+    expect(await search('o')).toEqual({ names: ['Sabuni Omo'], total: 1 });
+    // A word of the SKU ("MAF", "250"), a word after a hyphen ("Cola"), a number's first digits.
+    expect(await search('ma')).toEqual({ names: ['Mafuta ya Nazi'], total: 1 });
+    expect(await search('25')).toEqual({ names: ['Mafuta ya Nazi'], total: 1 });
+    expect(await search('co')).toEqual({ names: ['Coca-Cola 500ml'], total: 1 });
+    expect(await search('50')).toEqual({ names: ['Coca-Cola 500ml'], total: 1 });
+    expect(await search('7')).toEqual({ names: ['Tomato Paste 70g'], total: 1 });
+    // Anything but letters and digits is still looked for anywhere, as 3 characters or more are.
+    expect(await search('-C')).toEqual({ names: ['Coca-Cola 500ml'], total: 1 });
+    expect(await search('to')).toEqual({ names: ['Tomato Paste 70g'], total: 1 });
+    expect(await search('mat')).toEqual({ names: ['Tomato Paste 70g'], total: 1 });
+  });
+
+  it('keeps the words index (migration 0050) in step with edits, and the migration indexes existing rows', async () => {
+    const owner = await registerOwner(t);
+    const soap = await product(owner, { name: 'Sabuni Omo', sku: 'S1' });
+    const names = async (term: string) => (await list(owner, `?search=${term}`)).items.map((p) => p.name);
+    await t.request('PATCH', `/inventory/products/${soap.id}`, { token: owner.token, body: { name: 'Sabuni Jamaa' } });
+    expect(await names('om')).toEqual([]);
+    expect(await names('ja')).toEqual(['Sabuni Jamaa']);
+    await wordsMigration.down(t.db.db);
+    await wordsMigration.up(t.db.db);
+    // Run again over a finished one (a SQLite migration cut short is finished by the next).
+    await wordsMigration.up(t.db.db);
+    expect(await names('ja')).toEqual(['Sabuni Jamaa']);
+    await product(owner, { name: 'Omo Sachet', sku: 'S2' });
+    expect(await names('om')).toEqual(['Omo Sachet']);
+
+    // The statement's words are the index's: the plan reads it (the sequential scan forbidden on
+    // PostgreSQL, where the test catalogue is tiny).
+    const query = sql`select p.id from products p where ${wordStarts(t.db.dialect, 'om')}`;
+    const plan = await t.db.db.transaction().execute(async (trx) => {
+      if (t.db.dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
+      const rows = await sql`${sql.raw(t.db.dialect === 'postgres' ? 'explain' : 'explain query plan')} ${query}`.execute(trx);
+      return rows.rows.map((r) => Object.values(r as object).join(' ')).join('\n');
+    });
+    expect(plan).toContain(t.db.dialect === 'postgres' ? 'ix__products__words' : 'products_words VIRTUAL TABLE INDEX');
   });
 });
 

@@ -1,5 +1,5 @@
 /** Product search's statements: the matches gathered once, then counted and paged from there. */
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { type DialectName, orgIdCheck, textSearch } from '../../db/dialect.js';
 import { orgAlertDays, type ProductsDb, type ProductsEb, type ProductWithStock, stockIn } from './inventory.queries.js';
@@ -15,13 +15,36 @@ export const PRODUCT_SEARCH = { table: 'products', alias: 'p', columns: ['name',
 /** A select over `products as p` that the list's filters narrow. */
 export type ProductsQuery = SelectQueryBuilder<ProductsDb, 'p', { id: string; name: string }>;
 
-/** The ids and names of `orgId`'s products whose name, SKU or generic name contains `text`. */
+/**
+ * A term a cashier has only begun to type: 1 or 2 letters or digits. No trigram index takes it, and
+ * "su" inside any word is not what they look for: such a term finds the words that start with it.
+ */
+const SHORT_TERM = /^[\p{L}\p{N}]{1,2}$/u;
+
+/**
+ * A word of the name, SKU or generic name starts with `term` (a SHORT_TERM), any case, from the
+ * words index of migration 0050: SQLite's FTS5 `products_words` (unicode61 words, prefix indexes),
+ * PostgreSQL's GIN index on this very expression (`simple` words; `-./:@+` read as spaces, so that
+ * "SKU-4711" is "sku" and "4711" there as in SQLite, not the parser's "sku" and "-4711").
+ */
+export function wordStarts(dialect: DialectName, term: string): RawBuilder<SqlBool> {
+  if (dialect === 'sqlite') return sql<SqlBool>`p.rowid in (select rowid from products_words where products_words match ${`"${term}"*`})`;
+  const words = sql.raw(
+    `to_tsvector('simple'::regconfig, translate(coalesce(p.name, '') || ' ' || coalesce(p.sku, '') || ' ' || coalesce(p.generic_name, ''), '-./:@+', '      '))`,
+  );
+  return sql<SqlBool>`${words} @@ to_tsquery('simple'::regconfig, ${`${term}:*`})`;
+}
+
+/**
+ * The ids and names of `orgId`'s products whose name, SKU or generic name contains `text`; for a
+ * term of 1 or 2 letters or digits, whose name, SKU or generic name has a word starting with it.
+ */
 export const productMatches = (db: Kysely<Database>, dialect: DialectName, orgId: string, text: string): ProductsQuery =>
   db
     .selectFrom('products as p')
     .select(['p.id', 'p.name'])
     .where('p.org_id', '=', orgId)
-    .where(textSearch(dialect, PRODUCT_SEARCH, text));
+    .where(SHORT_TERM.test(text) ? wordStarts(dialect, text) : textSearch(dialect, PRODUCT_SEARCH, text));
 
 /**
  * One page of `matches` by name (then id), each row whole with its stock in `storeId` and its
