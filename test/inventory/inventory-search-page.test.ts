@@ -123,7 +123,8 @@ describe('inventory: a product search, page by page', () => {
       const rows = await sql`${sql.raw(t.db.dialect === 'postgres' ? 'explain' : 'explain query plan')} ${query}`.execute(trx);
       return rows.rows.map((r) => Object.values(r as object).join(' ')).join('\n');
     });
-    expect(plan).toContain(t.db.dialect === 'postgres' ? 'ix__products__words' : 'products_words VIRTUAL TABLE INDEX');
+    // (On the partitioned-by-org layout each partition's index has a name of its own: the condition tells.)
+    expect(plan).toMatch(t.db.dialect === 'postgres' ? /Index Cond: \(to_tsvector\('simple'/ : /products_words VIRTUAL TABLE INDEX/);
   });
 });
 
