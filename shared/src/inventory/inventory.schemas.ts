@@ -182,7 +182,9 @@ export type CreateProductInput = z.infer<typeof CreateProductInput>;
 export type UpdateProductInput = z.infer<typeof UpdateProductInput>;
 
 export const ListProductsQuery = PageQuery.extend({
-  search: z.string().trim().max(100).optional().meta({ description: 'Name, SKU or generic name contains, any case' }),
+  search: z.string().trim().max(100).optional().meta({
+    description: 'Name, SKU or generic name contains, any case; 1 or 2 letters or digits: a word of one of them starts with it',
+  }),
   category_id: z.uuid().optional(),
   status: ActiveFilter.optional(),
   low_stock: QueryBool.optional(),
