@@ -124,6 +124,56 @@ export async function replaceTextSearch(db: Kysely<any>, table: string, from: st
 }
 
 /**
+ * Index `columns` of `table` by word, for "a word starts with" search of 1 or 2 letters or digits
+ * (server/src/db/dialect.ts `wordSearch`). SQLite: an external-content FTS5 table `<table>_words`
+ * (unicode61 words, case folded, accents kept, prefix indexes of 1 and 2 characters), kept in step
+ * by triggers as createTextSearch's is (keyed on rowid). Postgres: a GIN index `ix__<table>__words`
+ * on the columns' `simple` words, `-./:@+` read as spaces, the very expression `wordSearch` matches.
+ * Existing rows are indexed. Re-runnable (a SQLite migration is not one transaction).
+ */
+export async function createWordSearch(db: Kysely<any>, table: string, columns: string[]): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    const text = columns.map((c) => `coalesce(${c}, '')`).join(" || ' ' || ");
+    await sql
+      .raw(
+        `create index if not exists ix__${table}__words on ${table} using gin (to_tsvector('simple'::regconfig, translate(${text}, '-./:@+', '      ')))`,
+      )
+      .execute(db);
+    return;
+  }
+  await dropWordSearch(db, table);
+  const words = `${table}_words`;
+  const cols = columns.join(', ');
+  const news = columns.map((c) => `new.${c}`).join(', ');
+  const olds = columns.map((c) => `old.${c}`).join(', ');
+  const statements = [
+    `create virtual table ${words} using fts5(${cols}, content='${table}', content_rowid='rowid', tokenize='unicode61 remove_diacritics 0', prefix='1 2')`,
+    `create trigger ${words}_ai after insert on ${table} begin insert into ${words}(rowid, ${cols}) values (new.rowid, ${news}); end`,
+    `create trigger ${words}_ad after delete on ${table} begin insert into ${words}(${words}, rowid, ${cols}) values ('delete', old.rowid, ${olds}); end`,
+    `create trigger ${words}_au after update of ${cols} on ${table} begin ` +
+      `insert into ${words}(${words}, rowid, ${cols}) values ('delete', old.rowid, ${olds}); ` +
+      `insert into ${words}(rowid, ${cols}) values (new.rowid, ${news}); end`,
+    `insert into ${words}(${words}) values ('rebuild')`,
+  ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+/** Undo createWordSearch (if present). */
+export async function dropWordSearch(db: Kysely<any>, table: string): Promise<void> {
+  const words = `${table}_words`;
+  const statements =
+    dialectOf(db) === 'postgres'
+      ? [`drop index if exists ix__${table}__words`]
+      : [
+          `drop trigger if exists ${words}_ai`,
+          `drop trigger if exists ${words}_ad`,
+          `drop trigger if exists ${words}_au`,
+          `drop table if exists ${words}`,
+        ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+/**
  * Make a column that every row now fills NOT NULL. PostgreSQL alters it in place; SQLite cannot
  * change a column's nullability without rebuilding its table, so there the writes keep the rule.
  */

@@ -9,7 +9,8 @@ import { registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 import { createDb } from '../../server/src/db/create-db.js';
 import * as wordsMigration from '../../migrations/2026_12_01_0050_product_search_words.js';
-import { wordStarts } from '../../server/src/modules/inventory/product-search.queries.js';
+import { wordSearch } from '../../server/src/db/dialect.js';
+import { PRODUCT_SEARCH } from '../../server/src/modules/inventory/product-search.queries.js';
 import { DIALECT } from '../setup/test-db.js';
 
 /** What a search answers, page by page: the order, the total and the rows themselves, as a plain listing answers them. */
@@ -117,7 +118,7 @@ describe('inventory: a product search, page by page', () => {
 
     // The statement's words are the index's: the plan reads it (the sequential scan forbidden on
     // PostgreSQL, where the test catalogue is tiny).
-    const query = sql`select p.id from products p where ${wordStarts(t.db.dialect, 'om')}`;
+    const query = sql`select p.id from products p where ${wordSearch(t.db.dialect, PRODUCT_SEARCH, 'om')}`;
     const plan = await t.db.db.transaction().execute(async (trx) => {
       if (t.db.dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
       const rows = await sql`${sql.raw(t.db.dialect === 'postgres' ? 'explain' : 'explain query plan')} ${query}`.execute(trx);

@@ -147,6 +147,33 @@ export function textSearch(
   return sql<SqlBool>`(${sql.join(each, sql` or `)})`;
 }
 
+/**
+ * `columns` of `alias`, as words: their text with `-./:@+` read as spaces (so that both databases cut
+ * "SKU-4711" into "sku" and "4711"; PostgreSQL's parser alone would read "-4711"). PostgreSQL's
+ * createWordSearch index is on this very expression (migrations/_helpers.ts): keep the two alike.
+ */
+const pgWords = (alias: string, columns: string[]) =>
+  `to_tsvector('simple'::regconfig, translate(${columns.map((c) => `coalesce(${alias}.${c}, '')`).join(" || ' ' || ")}, '-./:@+', '      '))`;
+
+/**
+ * A word of one of `columns` of `alias` (a table indexed with createWordSearch) starts with `term`,
+ * any case; `term` is letters and digits only (what both word indexes take as one word). SQLite:
+ * the FTS5 table `<table>_words` (unicode61 words, prefix indexes); Postgres: the GIN index on the
+ * columns' `simple` words, a prefix query.
+ */
+export function wordSearch(
+  dialect: DialectName,
+  target: { table: string; alias: string; columns: string[] },
+  term: string,
+): RawBuilder<SqlBool> {
+  if (!/^[\p{L}\p{N}]+$/u.test(term)) throw new Error('wordSearch takes letters and digits only');
+  if (dialect === 'sqlite') {
+    const words = sql.table(`${target.table}_words`);
+    return sql<SqlBool>`${sql.ref(`${target.alias}.rowid`)} in (select rowid from ${words} where ${words} match ${`"${term}"*`})`;
+  }
+  return sql<SqlBool>`${sql.raw(pgWords(target.alias, target.columns))} @@ to_tsquery('simple'::regconfig, ${`${term}:*`})`;
+}
+
 /** A Postgres deadlock (40P01) or serialization failure (40001): the whole transaction may be run again. */
 export function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: string })?.code;

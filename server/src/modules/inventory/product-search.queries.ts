@@ -1,13 +1,14 @@
 /** Product search's statements: the matches gathered once, then counted and paged from there. */
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
-import { type DialectName, orgIdCheck, textSearch } from '../../db/dialect.js';
+import { type DialectName, orgIdCheck, textSearch, wordSearch } from '../../db/dialect.js';
 import { orgAlertDays, type ProductsDb, type ProductsEb, type ProductWithStock, stockIn } from './inventory.queries.js';
 
 export { stockIn, type ProductsDb, type ProductsEb };
 
 /**
- * What product search looks in: the columns the products text index covers (migration 0017), so
+ * What product search looks in: the columns the products text index (migration 0017) and words
+ * index (0050) cover, so
  * one indexed match answers; a pharmacist's "paracetamol" finds "Panadol 500" by its generic name.
  */
 export const PRODUCT_SEARCH = { table: 'products', alias: 'p', columns: ['name', 'sku', 'generic_name'] };
@@ -17,23 +18,10 @@ export type ProductsQuery = SelectQueryBuilder<ProductsDb, 'p', { id: string; na
 
 /**
  * A term a cashier has only begun to type: 1 or 2 letters or digits. No trigram index takes it, and
- * "su" inside any word is not what they look for: such a term finds the words that start with it.
+ * "su" inside any word is not what they look for: such a term finds the products with a word that
+ * starts with it, from the words index of migration 0050 (docs/inventory.md "Product search").
  */
 const SHORT_TERM = /^[\p{L}\p{N}]{1,2}$/u;
-
-/**
- * A word of the name, SKU or generic name starts with `term` (a SHORT_TERM), any case, from the
- * words index of migration 0050: SQLite's FTS5 `products_words` (unicode61 words, prefix indexes),
- * PostgreSQL's GIN index on this very expression (`simple` words; `-./:@+` read as spaces, so that
- * "SKU-4711" is "sku" and "4711" there as in SQLite, not the parser's "sku" and "-4711").
- */
-export function wordStarts(dialect: DialectName, term: string): RawBuilder<SqlBool> {
-  if (dialect === 'sqlite') return sql<SqlBool>`p.rowid in (select rowid from products_words where products_words match ${`"${term}"*`})`;
-  const words = sql.raw(
-    `to_tsvector('simple'::regconfig, translate(coalesce(p.name, '') || ' ' || coalesce(p.sku, '') || ' ' || coalesce(p.generic_name, ''), '-./:@+', '      '))`,
-  );
-  return sql<SqlBool>`${words} @@ to_tsquery('simple'::regconfig, ${`${term}:*`})`;
-}
 
 /**
  * The ids and names of `orgId`'s products whose name, SKU or generic name contains `text`; for a
@@ -44,7 +32,7 @@ export const productMatches = (db: Kysely<Database>, dialect: DialectName, orgId
     .selectFrom('products as p')
     .select(['p.id', 'p.name'])
     .where('p.org_id', '=', orgId)
-    .where(SHORT_TERM.test(text) ? wordStarts(dialect, text) : textSearch(dialect, PRODUCT_SEARCH, text));
+    .where(SHORT_TERM.test(text) ? wordSearch(dialect, PRODUCT_SEARCH, text) : textSearch(dialect, PRODUCT_SEARCH, text));
 
 /**
  * One page of `matches` by name (then id), each row whole with its stock in `storeId` and its
