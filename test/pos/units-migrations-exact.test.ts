@@ -43,6 +43,11 @@ const NEW_COLUMNS: Record<string, string[]> = {
 };
 /** The migrator's own bookkeeping, which a migration changes, and the rate limiter's counters, which the test's reads bump. */
 const BOOKKEEPING = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
+/**
+ * 0050's words index of products on SQLite (an FTS5 table and its shadow tables): an index, taken
+ * down and rebuilt with the migrations after 0039, whose blobs depend on how it was built, not rows.
+ */
+const isWordsIndex = (name: string) => name.startsWith('products_words');
 
 type Rows = Record<string, Array<Record<string, unknown>>>;
 /**
@@ -60,7 +65,7 @@ describe('migrations 0039-0042 keep every existing row exact, down and up', () =
   /** Every row of every table, each table's rows in a fixed order. */
   const everyRow = async (): Promise<Rows> => {
     const tables = (await t.db.db.introspection.getTables()).filter(
-      (x) => !x.isView && !isPartition(x.name) && !BOOKKEEPING.includes(x.name),
+      (x) => !x.isView && !isPartition(x.name) && !BOOKKEEPING.includes(x.name) && !isWordsIndex(x.name),
     );
     const out: Rows = {};
     for (const { name } of tables.sort((a, b) => a.name.localeCompare(b.name))) {
