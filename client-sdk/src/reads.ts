@@ -12,6 +12,7 @@ import {
   decodeScaleBarcode,
   fromCents,
   fromCount,
+  isWordStartTerm,
   looksLikeScaleLabel,
   type Notification,
   type Organisation,
@@ -34,6 +35,16 @@ import type { ListOptions, Receipt } from './types.js';
 const limitOf = (o?: ListOptions) => Math.min(Math.max(o?.limit ?? 50, 1), 1000);
 /** Case-insensitive (ASCII, as SQLite's lower()) substring test on a column. */
 const contains = (column: string, term: string) => sql<boolean>`instr(lower(${sql.ref(column)}), ${term.toLowerCase()}) > 0`;
+/**
+ * A word of the column starts with `term` (letters and digits only: isWordStartTerm), any case
+ * (ASCII, as `contains`): the column starts with it, or it follows a character that is not an
+ * ASCII letter or digit. The server reads the same rule from its words index (docs/inventory.md).
+ */
+const wordStarts = (column: string, term: string) => {
+  const lowered = sql`lower(${sql.ref(column)})`;
+  const t = term.toLowerCase();
+  return sql<boolean>`(${lowered} glob ${`${t}*`} or ${lowered} glob ${`*[^a-z0-9]${t}*`})`;
+};
 
 export function productFrom(row: { data: string; qty: number | null }): Product {
   const p = parseData<Product>(row.data);
@@ -138,12 +149,16 @@ export interface ProductSearch extends ListOptions {
   include_inactive?: boolean;
 }
 
-/** Name, SKU or a medicine's generic name contains `query` (any case), ordered by name. */
+/**
+ * Name, SKU or a medicine's generic name contains `query` (any case), ordered by name; a query of 1
+ * or 2 letters or digits finds a word starting with it, as the server's search (isWordStartTerm).
+ */
 export async function searchProducts(db: LocalExec, query: string, o: ProductSearch = {}): Promise<Product[]> {
   let q = productRows(db);
   const term = query.trim();
   if (term) {
-    q = q.where((eb) => eb.or([contains('p.name', term), contains('p.sku', term), contains('p.generic_name', term)]));
+    const match = isWordStartTerm(term) ? wordStarts : contains;
+    q = q.where((eb) => eb.or([match('p.name', term), match('p.sku', term), match('p.generic_name', term)]));
   }
   if (o.category_id) q = q.where('p.category_id', '=', o.category_id);
   if (!o.include_inactive) q = q.where('p.is_active', '=', 1);

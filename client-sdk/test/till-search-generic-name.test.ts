@@ -43,14 +43,17 @@ describe('till: product search by a medicine’s generic name', () => {
     const offline = async (term: string) => (await t.searchProducts(term)).map((p) => p.id);
     expect(await offline('paracetamol')).toEqual([calpol, panadol]);
     expect(await offline('CETAMOL')).toEqual([calpol, panadol]);
-    // A short term: "ce" is in Rice's name and in "Paracetamol".
-    expect(await offline('ce')).toEqual([calpol, panadol, shop.rice.id]);
+    // A term of 1-2 letters or digits finds words that start with it, as the server does: "ce" is
+    // inside Rice and Paracetamol but starts no word; "pa" starts Paracetamol and Paraffin, "1l" the 1L.
+    expect(await offline('ce')).toEqual([]);
+    expect(await offline('pa')).toEqual([calpol, panadol, paraffin]);
+    expect(await offline('1l')).toEqual([paraffin]);
     expect(await offline('para')).toEqual([calpol, panadol, paraffin]);
     expect(await offline('paraffin')).toEqual([paraffin]);
     expect(await offline('pnd5')).toEqual([panadol]);
     expect(await offline('ibuprofen')).toEqual([]);
     h.net.offline = false;
-    for (const term of ['paracetamol', 'CETAMOL', 'ce', 'para', 'paraffin', 'pnd5'])
+    for (const term of ['paracetamol', 'CETAMOL', 'ce', 'pa', '1l', 'para', 'paraffin', 'pnd5'])
       expect(await offline(term), term).toEqual(await online(term));
 
     expect((await h.t.request('PATCH', `/inventory/products/${calpol}`, { token, body: { generic_name: 'Acetaminophen' } })).status).toBe(

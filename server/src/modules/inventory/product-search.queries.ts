@@ -1,4 +1,5 @@
 /** Product search's statements: the matches gathered once, then counted and paged from there. */
+import { isWordStartTerm } from '@duka/shared';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { type DialectName, orgIdCheck, textSearch, wordSearch } from '../../db/dialect.js';
@@ -17,13 +18,6 @@ export const PRODUCT_SEARCH = { table: 'products', alias: 'p', columns: ['name',
 export type ProductsQuery = SelectQueryBuilder<ProductsDb, 'p', { id: string; name: string }>;
 
 /**
- * A term a cashier has only begun to type: 1 or 2 letters or digits. No trigram index takes it, and
- * "su" inside any word is not what they look for: such a term finds the products with a word that
- * starts with it, from the words index of migration 0050 (docs/inventory.md "Product search").
- */
-const SHORT_TERM = /^[\p{L}\p{N}]{1,2}$/u;
-
-/**
  * The ids and names of `orgId`'s products whose name, SKU or generic name contains `text`; for a
  * term of 1 or 2 letters or digits, whose name, SKU or generic name has a word starting with it.
  */
@@ -32,7 +26,7 @@ export const productMatches = (db: Kysely<Database>, dialect: DialectName, orgId
     .selectFrom('products as p')
     .select(['p.id', 'p.name'])
     .where('p.org_id', '=', orgId)
-    .where(SHORT_TERM.test(text) ? wordSearch(dialect, PRODUCT_SEARCH, text) : textSearch(dialect, PRODUCT_SEARCH, text));
+    .where(isWordStartTerm(text) ? wordSearch(dialect, PRODUCT_SEARCH, text) : textSearch(dialect, PRODUCT_SEARCH, text));
 
 /**
  * One page of `matches` by name (then id), each row whole with its stock in `storeId` and its
