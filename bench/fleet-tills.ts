@@ -27,6 +27,8 @@ export interface FleetPlan {
   /** Per organisation: its products, `[id, price in TZS]`. */
   catalogues: Array<Array<[string, number]>>;
   tills: FleetTillState[];
+  /** The websocket's `accept` query parameter (empty: none, a till of before `stocks`). */
+  accept: string;
 }
 
 export interface FleetTillState {
@@ -118,7 +120,8 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
 
   const connect = (till: FleetTillState, counted: () => boolean) =>
     new Promise<WebSocket | null>((resolve) => {
-      const ws = new WebSocket(`${wsBase}?access_token=${till.token}`, { perMessageDeflate: false, handshakeTimeout: 30_000 });
+      const accept = plan.accept ? `&accept=${encodeURIComponent(plan.accept)}` : '';
+      const ws = new WebSocket(`${wsBase}?access_token=${till.token}${accept}`, { perMessageDeflate: false, handshakeTimeout: 30_000 });
       let hello = false;
       ws.on('message', (data) => {
         if (!hello && data.toString().startsWith('{"type":"hello"')) {

@@ -7,6 +7,8 @@
  * 500 then bisecting, in shorter windows, within BENCH_FLEET_CAPACITY_MIN (10) minutes per database.
  * BENCH_FLEET_SEED (39) fixes every till's schedule; BENCH_FLEET_WARMUP (15 s) precedes each measured
  * window; BENCH_FLEET_OUTAGE_PCT (1) of the tills a minute go offline for BENCH_FLEET_OUTAGE_S (60).
+ * BENCH_FLEET_ACCEPT (`stocks`, as the SDK dials) is the websocket's `accept`: empty for tills of
+ * before issue 53's fan-out, which get a `stock` frame per product.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -140,6 +142,7 @@ class Fleet {
       outageMs: envInt('BENCH_FLEET_OUTAGE_S', 60) * 1000,
       catalogues: this.catalogues,
       tills,
+      accept: process.env.BENCH_FLEET_ACCEPT ?? 'stocks',
     };
     const [planFile, resultFile] = [path.join(dir, 'plan.json'), path.join(dir, 'result.json')];
     writeFileSync(planFile, JSON.stringify(plan));
