@@ -16,7 +16,8 @@ import { cpuMs } from './lib.js';
 
 export interface FleetPlan {
   base: string;
-  serverPid: number;
+  /** The server's processes (one, or the instances behind the balancer): their CPU is summed. */
+  serverPids: number[];
   seed: number;
   warmupMs: number;
   measureMs: number;
@@ -27,6 +28,8 @@ export interface FleetPlan {
   /** Per organisation: its products, `[id, price in TZS]`. */
   catalogues: Array<Array<[string, number]>>;
   tills: FleetTillState[];
+  /** The websocket's `accept` query parameter (empty: none, a till of before `stocks`). */
+  accept: string;
 }
 
 export interface FleetTillState {
@@ -112,13 +115,15 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
     out.errors[kind]++;
     if (out.samples.length < 10) out.samples.push(`${kind}: ${message}`);
   };
+  const serverCpu = () => plan.serverPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
   let stopping = false;
   let pushing = 0;
   const sockets = new Set<WebSocket>();
 
   const connect = (till: FleetTillState, counted: () => boolean) =>
     new Promise<WebSocket | null>((resolve) => {
-      const ws = new WebSocket(`${wsBase}?access_token=${till.token}`, { perMessageDeflate: false, handshakeTimeout: 30_000 });
+      const accept = plan.accept ? `&accept=${encodeURIComponent(plan.accept)}` : '';
+      const ws = new WebSocket(`${wsBase}?access_token=${till.token}${accept}`, { perMessageDeflate: false, handshakeTimeout: 30_000 });
       let hello = false;
       ws.on('message', (data) => {
         if (!hello && data.toString().startsWith('{"type":"hello"')) {
@@ -157,7 +162,7 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
   let cpuFrom = { server: 0, generator: 0 };
   const lag = monitorEventLoopDelay({ resolution: 10 });
   const windowStart = setTimeout(() => {
-    cpuFrom = { server: cpuMs(plan.serverPid), generator: cpuMs(process.pid) };
+    cpuFrom = { server: serverCpu(), generator: cpuMs(process.pid) };
     lag.enable();
   }, plan.warmupMs);
   const dropped = new WeakSet<WebSocket>();
@@ -283,7 +288,7 @@ export async function runFleet(plan: FleetPlan): Promise<FleetResult> {
 
   await Promise.all(plan.tills.map(tillLoop));
   clearTimeout(windowStart);
-  out.serverCpuMs = cpuMs(plan.serverPid) - cpuFrom.server;
+  out.serverCpuMs = serverCpu() - cpuFrom.server;
   out.generatorCpuMs = cpuMs(process.pid) - cpuFrom.generator;
   lag.disable();
   out.generatorLagMs = Math.round(lag.percentile(99) / 1e6);

@@ -7,6 +7,9 @@
  * 500 then bisecting, in shorter windows, within BENCH_FLEET_CAPACITY_MIN (10) minutes per database.
  * BENCH_FLEET_SEED (39) fixes every till's schedule; BENCH_FLEET_WARMUP (15 s) precedes each measured
  * window; BENCH_FLEET_OUTAGE_PCT (1) of the tills a minute go offline for BENCH_FLEET_OUTAGE_S (60).
+ * BENCH_FLEET_PROCESSES (1) server processes on PostgreSQL, behind nginx when more than one (fleet-machine.ts).
+ * BENCH_FLEET_ACCEPT (`stocks`, as the SDK dials) is the websocket's `accept`: empty for tills of
+ * before issue 53's fan-out, which get a `stock` frame per product.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +17,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDb } from '../server/src/db/create-db.js';
 import type { FleetPlan, FleetResult, FleetTillState } from './fleet-tills.js';
-import { type BenchServer, median, ROOT, type Row, startBenchServer, tokenUser } from './lib.js';
+import { fleetProcesses, type FleetServer, startFleetServer } from './fleet-machine.js';
+import { median, ROOT, type Row, tokenUser } from './lib.js';
 import { registerTill, seedProducts } from './push-load.js';
 
 const TILLS_PER_STORE = 5;
@@ -68,7 +72,7 @@ async function post(base: string, route: string, body: unknown, headers: Record<
 class Fleet {
   tills: FleetTillState[] = [];
   catalogues: FleetPlan['catalogues'] = [];
-  constructor(private server: BenchServer) {}
+  constructor(private server: FleetServer) {}
 
   /** Enough organisations (each 5 stores of 5 tills) for `n` tills. */
   async grow(n: number) {
@@ -131,7 +135,7 @@ class Fleet {
     const tills = this.tills.slice(0, n);
     const plan: FleetPlan = {
       base: this.server.base,
-      serverPid: this.server.process.pid!,
+      serverPids: this.server.pids,
       seed,
       warmupMs: warmupS * 1000,
       measureMs: measureS * 1000,
@@ -140,6 +144,7 @@ class Fleet {
       outageMs: envInt('BENCH_FLEET_OUTAGE_S', 60) * 1000,
       catalogues: this.catalogues,
       tills,
+      accept: process.env.BENCH_FLEET_ACCEPT ?? 'stocks',
     };
     const [planFile, resultFile] = [path.join(dir, 'plan.json'), path.join(dir, 'result.json')];
     writeFileSync(planFile, JSON.stringify(plan));
@@ -257,20 +262,23 @@ export async function fleetBenchmarks(databases: string[], seconds: number): Pro
   const budgetS = envInt('BENCH_FLEET_CAPACITY_MIN', 10) * 60;
   const warmup = envInt('BENCH_FLEET_WARMUP', 15);
   const log = (s: string) => console.error(`[fleet] ${s}`);
+  const processes = fleetProcesses();
   log(
     `seed ${seed}; ${TILLS_PER_STORE} tills per store, ${STORES_PER_ORG} stores per organisation; warm-up ${warmup} s, window ${seconds} s`,
   );
   const rows: Row[] = [];
   for (const database of databases) {
-    const server = await startBenchServer(database, { ACCESS_TOKEN_TTL: '86400' });
+    const server = await startFleetServer(database, { ACCESS_TOKEN_TTL: '86400' }, processes);
+    // Several processes: the database column says so (`postgres x2`), and their CPU is summed.
+    const label = processes > 1 ? `${database} x${processes}` : database;
     try {
       const fleet = new Fleet(server);
       for (const n of sizes) {
         const r = await fleet.run(n, warmup, seconds, seed);
         log(`${database} N=${n}: ${JSON.stringify({ ...r, push: r.push.length, pull: r.pull.length, tills: undefined })}`);
-        rows.push(...rowsOf(n, database, r, seconds));
+        rows.push(...rowsOf(n, label, r, seconds));
       }
-      if (budgetS > 0) rows.push(await capacity(fleet, database, seed, budgetS, log));
+      if (budgetS > 0) rows.push(await capacity(fleet, label, seed, budgetS, log));
     } finally {
       await server.stop();
     }

@@ -27,9 +27,18 @@ export function wsUrl(httpBase: string, path = '/api/v1/sync/ws') {
   return httpBase.replace(/^http/, 'ws') + path;
 }
 
-/** Connect with the token as a bearer header (or `?access_token=` with `via: 'query'`); resolves once open. */
-export function connect(url: string, token: string, opts: { via?: 'header' | 'query'; ws?: ClientOptions } = {}): Promise<TestSocket> {
-  const target = opts.via === 'query' ? `${url}?access_token=${encodeURIComponent(token)}` : url;
+/**
+ * Connect with the token as a bearer header (or `?access_token=` with `via: 'query'`), naming `accept`
+ * (the message types beyond the first ones, as a till of today does) when given; resolves once open.
+ */
+export function connect(
+  url: string,
+  token: string,
+  opts: { via?: 'header' | 'query'; accept?: string; ws?: ClientOptions } = {},
+): Promise<TestSocket> {
+  const target = new URL(url);
+  if (opts.via === 'query') target.searchParams.set('access_token', token);
+  if (opts.accept !== undefined) target.searchParams.set('accept', opts.accept);
   const ws = new WebSocket(target, { ...opts.ws, headers: opts.via === 'query' ? {} : { authorization: `Bearer ${token}` } });
   const messages: ServerMessage[] = [];
   const waiters = new Set<() => void>();

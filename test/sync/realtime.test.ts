@@ -45,8 +45,8 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     await t.close();
   });
 
-  const till = async (token: string, via?: 'header' | 'query') => {
-    const s = await connect(url, token, { via });
+  const till = async (token: string, via?: 'header' | 'query', accept?: string) => {
+    const s = await connect(url, token, { via, accept });
     open.push(s);
     return s;
   };
@@ -95,6 +95,37 @@ describe(`realtime websocket (${process.env.DUKA_TEST_DIALECT ?? 'sqlite'})`, ()
     expect(Date.now() - started).toBeLessThan(1000);
     expect(poke.version).toBe(await versionOf(owner.orgId));
     expect(await s.next('stock', 1000, (m) => m.stock !== 100)).toEqual({ type: 'stock', product_id: p.id, stock: 97 });
+  });
+
+  it('sends a sale’s levels as one stocks frame to a till that accepts it, and a stock frame each to an older till', async () => {
+    const owner = await registerOwner(t);
+    const products = [
+      await product(owner, { name: 'Sukari' }),
+      await product(owner, { name: 'Chumvi' }),
+      await product(owner, { name: 'Unga' }),
+    ];
+    const [older, newer] = [await till(owner.token), await till(owner.token, 'query', 'stocks')];
+    await Promise.all([older.next('hello'), newer.next('hello')]);
+    const res = await t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: products.map((p, i) => ({ product_id: p.id, qty: i + 1 })), payment_method: 'Cash' },
+    });
+    expect(res.status, res.text).toBe(201);
+    const levels = products.map((p, i) => ({ product_id: p.id, stock: 99 - i }));
+    // The products' creations (100 each) may still be on their way to the new sockets; the sale's levels come after.
+    const frame = await newer.next('stocks', 1000, (m) => m.items.some((i) => i.stock < 100));
+    expect(new Set(frame.items)).toEqual(new Set(levels));
+    expect(frame.items).toHaveLength(3);
+    for (const level of levels)
+      expect(await older.next('stock', 1000, (m) => m.stock < 100 && m.product_id === level.product_id)).toEqual({
+        type: 'stock',
+        ...level,
+      });
+    await quiet();
+    expect(newer.messages.filter((m) => m.type === 'stock')).toEqual([]);
+    expect(newer.messages.filter((m) => m.type === 'stocks' && m.items.some((i) => i.stock < 100))).toHaveLength(1);
+    expect(older.messages.filter((m) => m.type === 'stocks')).toEqual([]);
+    expect(older.messages.filter((m) => m.type === 'stock' && m.stock < 100)).toHaveLength(3);
   });
 
   it('sends a notification posted to the till’s store', async () => {

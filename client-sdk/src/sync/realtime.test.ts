@@ -1,5 +1,6 @@
 /** The realtime link on sockets that see more or less: a fake socket and a fake session, on fake timers. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ServerMessage } from '@duka/shared';
 import type { AuthSession } from '../auth.js';
 import { TillError } from '../errors.js';
 import type { SocketEvents, TillSocket } from '../platform.js';
@@ -10,7 +11,7 @@ const MIN = 60_000;
 
 /** Sockets the test drives by hand, and a session whose token expires `ttl` after NOW (`signedOut`: its refresh is refused). */
 function rig(sees: { pings: boolean; refusals: boolean }, ttl = 15 * MIN, signedOut = false) {
-  const dials: Array<{ token: string; on: SocketEvents; closed: boolean }> = [];
+  const dials: Array<{ url: string; token: string; on: SocketEvents; closed: boolean }> = [];
   let token = 'token-1';
   const refreshed: string[] = [];
   const auth = {
@@ -25,23 +26,26 @@ function rig(sees: { pings: boolean; refusals: boolean }, ttl = 15 * MIN, signed
   } as unknown as AuthSession;
   const live: boolean[] = [];
   const reachable: boolean[] = [];
+  const messages: ServerMessage[] = [];
+  let hints = 0;
   const link = new RealtimeLink({
     url: (t) => `ws://server/sync/ws?token=${t}`,
     socket: (url, on) => {
-      const d = { token: new URL(url).searchParams.get('token')!, on, closed: false };
+      const d = { url, token: new URL(url).searchParams.get('token')!, on, closed: false };
       dials.push(d);
       const s: TillSocket = { seesPings: sees.pings, seesRefusals: sees.refusals, close: () => void (d.closed = true) };
       return s;
     },
     auth,
     now: () => NOW,
-    onHint: () => undefined,
+    onHint: () => void hints++,
+    onMessage: (m) => void messages.push(m),
     onReachable: (r) => reachable.push(r),
     onLive: (l) => live.push(l),
     backoff: { baseMs: 1000, maxMs: 1000 },
     random: () => 1,
   });
-  return { link, dials, refreshed, live, reachable, last: () => dials[dials.length - 1]! };
+  return { link, dials, refreshed, live, reachable, messages, hints: () => hints, last: () => dials[dials.length - 1]! };
 }
 
 describe('the realtime link', () => {
@@ -128,6 +132,34 @@ describe('the realtime link', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(r.dials.map((d) => d.token)).toEqual(['token-1', 'token-2', 'token-2']);
     expect(r.refreshed).toEqual(['token-1']);
+    r.link.stop();
+  });
+
+  it('dials with accept=stocks, and hands a stocks frame on as the stock message of each product, with one hint', async () => {
+    const r = rig({ pings: true, refusals: true });
+    r.link.start();
+    await settle();
+    expect(r.last().url).toBe('ws://server/sync/ws?token=token-1&accept=stocks');
+    r.last().on.open();
+    const hintsAtOpen = r.hints();
+    r.last().on.message(JSON.stringify({ type: 'stock', product_id: 'p0', stock: 7 }));
+    r.last().on.message(
+      JSON.stringify({
+        type: 'stocks',
+        items: [
+          { product_id: 'p1', stock: 12 },
+          { product_id: 'p2', stock: 0 },
+          { product_id: 'p3', stock: -4 },
+        ],
+      }),
+    );
+    expect(r.messages).toEqual([
+      { type: 'stock', product_id: 'p0', stock: 7 },
+      { type: 'stock', product_id: 'p1', stock: 12 },
+      { type: 'stock', product_id: 'p2', stock: 0 },
+      { type: 'stock', product_id: 'p3', stock: -4 },
+    ]);
+    expect(r.hints() - hintsAtOpen).toBe(2);
     r.link.stop();
   });
 

@@ -10,8 +10,12 @@
  * A browser shows neither, so there a dial that fails before opening is taken for a refused token
  * when that token is near its expiry or has failed that way before, and is refreshed; the link
  * dials again after the backoff.
+ *
+ * The link dials with `accept=stocks`: a server that knows it sends a store's stock levels as one
+ * `stocks` frame, which the link hands on as the `stock` messages it stands for (one hint for all);
+ * an older server ignores the parameter and sends `stock` frames as before.
  */
-import { ServerMessage } from '@duka/shared';
+import { REALTIME_ACCEPT, ServerMessage } from '@duka/shared';
 import type { AuthSession } from '../auth.js';
 import { TillError } from '../errors.js';
 import type { DialSocket, TillSocket } from '../platform.js';
@@ -93,8 +97,9 @@ export class RealtimeLink {
       return;
     }
     if (!this.active || this.ws) return;
-    const url = this.o.url(token);
-    if (!url) return;
+    const dial = this.o.url(token);
+    if (!dial) return;
+    const url = accepting(dial);
     let opened = false;
     let sock: TillSocket;
     const alive = () => {
@@ -123,7 +128,9 @@ export class RealtimeLink {
             return;
           }
           if (!parsed.success) return;
-          this.o.onMessage?.(parsed.data);
+          const m = parsed.data;
+          if (m.type === 'stocks') for (const item of m.items) this.o.onMessage?.({ type: 'stock', ...item });
+          else this.o.onMessage?.(m);
           this.o.onHint();
         },
         // Refused before the upgrade (401 expired token, 429…): refresh on 401, then dial again.
@@ -188,5 +195,16 @@ export class RealtimeLink {
       }
     }
     this.retry();
+  }
+}
+
+/** The connector's URL with the message types this SDK parses beyond the first ones; a URL it cannot parse goes as it is. */
+function accepting(url: string): string {
+  try {
+    const u = new URL(url);
+    u.searchParams.set('accept', REALTIME_ACCEPT.stocks);
+    return u.toString();
+  } catch {
+    return url;
   }
 }

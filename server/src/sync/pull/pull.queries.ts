@@ -1,5 +1,5 @@
 /** The pull's read (a page of the change log with the organisation's versions) and the change log's floor. */
-import type { Kysely } from 'kysely';
+import { type CompiledQuery, createQueryId, type InferResult, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { ADDO_STATE_ID } from '../../modules/pharmacy/pharmacy.exports.js';
 
@@ -13,7 +13,7 @@ import { ADDO_STATE_ID } from '../../modules/pharmacy/pharmacy.exports.js';
  * database: the organisation's version, read in the same snapshot as the rows, is where a page
  * that ends the log moves the cursor past them.
  */
-export function pullPage(db: Kysely<Database>, orgId: string, storeId: string, after: number, limit: number) {
+function pageQuery(db: Kysely<Database>, orgId: string, storeId: string, after: number, limit: number) {
   return (
     db
       .selectFrom('organisations as o')
@@ -37,8 +37,36 @@ export function pullPage(db: Kysely<Database>, orgId: string, storeId: string, a
       .select(['c.version as change_version', 'c.entity', 'c.entity_id'])
       .where('o.id', '=', orgId)
       .orderBy('c.version')
-      .execute()
   );
+}
+
+type PageRow = InferResult<ReturnType<typeof pageQuery>>[number];
+
+/** Stand-ins for the page's values, put in when the statement is built and swapped for the real ones at each pull. */
+const SLOT = { orgId: { slot: 'orgId' }, storeId: { slot: 'storeId' }, after: { slot: 'after' }, limit: { slot: 'limit' } };
+/**
+ * The page's statement, built and compiled once per database: building it through Kysely cost
+ * more than the read itself (issue 53's profile). Plugins (the tenant-scope check) see it when it
+ * is compiled; its SQL and its parameters' places never change, only their values.
+ */
+const compiledPages = new WeakMap<Kysely<Database>, CompiledQuery<PageRow>>();
+
+export async function pullPage(db: Kysely<Database>, orgId: string, storeId: string, after: number, limit: number): Promise<PageRow[]> {
+  let page = compiledPages.get(db);
+  if (!page) {
+    page = pageQuery(db, SLOT.orgId as never, SLOT.storeId as never, SLOT.after as never, SLOT.limit as never).compile();
+    // Every value must travel as a parameter, never be written into the SQL.
+    for (const slot of Object.values(SLOT)) if (!page.parameters.includes(slot)) throw new Error('the pull page inlined a value');
+    compiledPages.set(db, page);
+  }
+  const values = new Map<unknown, unknown>([
+    [SLOT.orgId, orgId],
+    [SLOT.storeId, storeId],
+    [SLOT.after, after],
+    [SLOT.limit, limit],
+  ]);
+  const parameters = page.parameters.map((p) => (values.has(p) ? values.get(p) : p));
+  return (await db.executeQuery<PageRow>({ ...page, parameters, queryId: createQueryId() })).rows;
 }
 
 /** Raise the organisation's change-log floor to `version` (never lower it), noting when it was pruned. */

@@ -2,8 +2,8 @@
  * `GET {BASE_PATH}/sync/ws`: the realtime channel of design §4 on the HTTP server `serve()`
  * returned. The token (`Authorization: Bearer …` or `?access_token=`) is checked before the
  * upgrade: a bad, expired or signed-out one is answered with HTTP 401 in the usual envelope and
- * no websocket. Once connected, the till gets `hello` and then `poke`, `stock` and `notification`
- * messages (docs/realtime.md).
+ * no websocket. Once connected, the till gets `hello` and then `poke`, `stock` (or, dialled with
+ * `?accept=stocks`, `stocks`) and `notification` messages (docs/realtime.md).
  */
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
@@ -57,6 +57,8 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
     const requestId = randomUUID();
     let actor: Actor & { orgId: string };
     let expiresAt: number;
+    // Message types the till can parse beyond the first ones (`REALTIME_ACCEPT`); unknown names are ignored.
+    const accepts = new Set((url.searchParams.get('accept') ?? '').split(','));
     try {
       if (closing)
         throw new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down; reconnect', { headers: { 'Retry-After': '5' } });
@@ -74,7 +76,7 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
       return refuse(socket, err, requestId);
     }
     if (socket.destroyed || closing) return void socket.destroy();
-    wss.handleUpgrade(req, socket, head, (ws) => void connected(ws, actor, expiresAt));
+    wss.handleUpgrade(req, socket, head, (ws) => void connected(ws, actor, expiresAt, accepts));
   }
 
   /** The hub must be listening before a till is told its version, or a change could slip between. */
@@ -117,8 +119,8 @@ export function attachRealtime(server: ServerType, deps: Deps & { realtime: Real
     socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
   }
 
-  async function connected(ws: WebSocket, actor: Actor & { orgId: string }, expiresAt: number) {
-    const peer = new TillSocket(ws, actor, expiresAt);
+  async function connected(ws: WebSocket, actor: Actor & { orgId: string }, expiresAt: number, accepts: ReadonlySet<string>) {
+    const peer = new TillSocket(ws, actor, expiresAt, accepts);
     sockets.add(peer);
     hub.add(peer);
     ws.on('pong', () => void (peer.alive = true));

@@ -27,7 +27,10 @@ export interface Peer {
   readonly sid: string;
   /** The organisation's version moved to `version` in something this peer can see. */
   poke(version: number): void;
-  send(message: ServerMessage): void;
+  /** Takes a store's stock levels as one `stocks` frame (else a `stock` frame each). */
+  readonly stocks: boolean;
+  /** A message serialised once for every peer it goes to. */
+  sendText(text: string): void;
   /** Its session was revoked: close it. */
   revoke(): void;
 }
@@ -265,7 +268,21 @@ export class Realtime implements RealtimeFeed {
   }
 
   private toStore(orgId: string, storeId: string, message: ServerMessage) {
-    for (const p of this.peers.get(orgId) ?? []) if (p.storeId === storeId) p.send(message);
+    let text: string | undefined;
+    for (const p of this.peers.get(orgId) ?? []) if (p.storeId === storeId) p.sendText((text ??= JSON.stringify(message)));
+  }
+
+  /** Levels of one store's read: one `stocks` frame to tills that take it, a `stock` frame each to the others; each serialised once. */
+  private stockToStore(orgId: string, storeId: string, items: Array<{ product_id: string; stock: number }>) {
+    if (!items.length) return;
+    let one: string | undefined;
+    let each: string[] | undefined;
+    for (const p of this.peers.get(orgId) ?? []) {
+      if (p.storeId !== storeId) continue;
+      if (p.stocks) p.sendText((one ??= JSON.stringify({ type: 'stocks', items } satisfies ServerMessage)));
+      else
+        for (const text of (each ??= items.map((i) => JSON.stringify({ type: 'stock', ...i } satisfies ServerMessage)))) p.sendText(text);
+    }
   }
 
   /**
@@ -290,7 +307,11 @@ export class Realtime implements RealtimeFeed {
                 .where('store_id', '=', storeId)
                 .where('product_id', 'in', list.slice(i, i + 500))
                 .execute();
-              for (const r of rows) this.toStore(orgId, storeId, { type: 'stock', product_id: r.product_id, stock: Number(r.qty) });
+              this.stockToStore(
+                orgId,
+                storeId,
+                rows.map((r) => ({ product_id: r.product_id, stock: Number(r.qty) })),
+              );
             } catch (err) {
               this.log.warn({ err }, 'realtime stock read failed');
             }

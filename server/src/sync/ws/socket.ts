@@ -2,7 +2,7 @@
  * One till's websocket: what it may see (organisation, store), poke coalescing, liveness, and
  * the close codes of the channel.
  */
-import { type ServerMessage, PROTOCOL_VERSION } from '@duka/shared';
+import { PROTOCOL_VERSION, REALTIME_ACCEPT, type ServerMessage } from '@duka/shared';
 import type { WebSocket } from 'ws';
 import type { Actor } from '../../lib/context.js';
 import type { Peer } from './realtime.js';
@@ -29,11 +29,14 @@ export class TillSocket implements Peer {
   readonly storeId: string | null;
   readonly userId: string;
   readonly sid: string;
+  /** Dialled with `accept=stocks`: takes the levels of a store's stock read in one `stocks` frame. */
+  readonly stocks: boolean;
   /** Answered the last ping. */
   alive = true;
   private ready = false;
   private closed = false;
-  private backlog: ServerMessage[] = [];
+  /** Frames the hub delivered before `hello`, already serialised. */
+  private backlog: string[] = [];
   /** The highest version the till was told (hello or poke). */
   private sentVersion = -1;
   private pendingVersion: number | null = null;
@@ -46,11 +49,14 @@ export class TillSocket implements Peer {
     actor: Actor & { orgId: string },
     /** When the access token expires, epoch ms. */
     readonly expiresAt: number,
+    /** The message types of `REALTIME_ACCEPT` the till named on the upgrade. */
+    accepts: ReadonlySet<string> = new Set(),
   ) {
     this.orgId = actor.orgId;
     this.storeId = actor.storeId;
     this.userId = actor.userId;
     this.sid = actor.sid;
+    this.stocks = accepts.has(REALTIME_ACCEPT.stocks);
   }
 
   /** Close with 4001 when the token expires, `msLeft` from now by the server's clock. */
@@ -67,7 +73,7 @@ export class TillSocket implements Peer {
     this.write({ type: 'hello', version, protocol: PROTOCOL_VERSION });
     this.sentVersion = version;
     this.ready = true;
-    for (const m of this.backlog.splice(0)) this.write(m);
+    for (const text of this.backlog.splice(0)) this.writeText(text);
     if (this.pendingVersion !== null) this.poke(this.pendingVersion);
   }
 
@@ -92,10 +98,10 @@ export class TillSocket implements Peer {
     this.write({ type: 'poke', version });
   }
 
-  send(message: ServerMessage) {
+  sendText(text: string) {
     if (this.closed) return;
-    if (this.ready) this.write(message);
-    else this.backlog.push(message);
+    if (this.ready) this.writeText(text);
+    else this.backlog.push(text);
   }
 
   revoke() {
@@ -103,12 +109,16 @@ export class TillSocket implements Peer {
   }
 
   private write(message: ServerMessage) {
+    this.writeText(JSON.stringify(message));
+  }
+
+  private writeText(text: string) {
     if (this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.ws.terminate();
       return;
     }
-    this.ws.send(JSON.stringify(message));
+    this.ws.send(text);
   }
 
   close(how: { code: number; reason: string }) {

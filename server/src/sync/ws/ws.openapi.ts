@@ -46,7 +46,7 @@ export function documentRealtime(api: Router): void {
     summary: 'Realtime channel (websocket) for a till',
     description:
       'Upgrade with `Authorization: Bearer <token>` or `?access_token=`. The server sends JSON messages with a `type`: `hello` { version, protocol }, ' +
-      '`poke` { version } after every committed change the till can see (at most one per 50 ms), `stock` { product_id, stock }, `notification` { notification }, `payment` { payment: PaymentRequestState } when a payment request of the store changes state. ' +
+      '`poke` { version } after every committed change the till can see (at most one per 50 ms), `stock` { product_id, stock } (or, to a till that upgraded with `?accept=stocks`, one `stocks` { items: [{ product_id, stock }] } per read of its store’s stock), `notification` { notification }, `payment` { payment: PaymentRequestState } when a payment request of the store changes state. ' +
       'Close codes: 4001 token expired, 4003 session revoked, 1001 server shutting down, 1013 try again later. Heartbeat pings detect dead peers. ' +
       accessSentence('bearer'),
     'x-duka-access': accessExtension('bearer'),
