@@ -10,7 +10,8 @@
  * change makes SQLite prepare it again by itself at its next step; `close` finalizes every one.
  */
 import type { BindableValue, Database, PreparedStatement, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
-import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse, Step } from './protocol.js';
+import { type StageConnection, stagePage } from '../replica/stage-page.js';
+import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse, StageRequest, StageResponse, Step } from './protocol.js';
 
 export interface OpenedDatabase {
   sqlite3: Sqlite3Static;
@@ -70,6 +71,18 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
     }
   }
 
+  /** A bootstrap page decoded, mapped and staged here; the page's head goes out as soon as it is known. */
+  function stage(req: StageRequest): StageResponse {
+    try {
+      const staged = stagePage(req.page, connection(), (head) => port.postMessage({ id: req.id, head } satisfies StageResponse));
+      return { id: req.id, ok: true, staged };
+    } catch (e) {
+      const rc = (e as { resultCode?: number }).resultCode;
+      const sqliteCode = rc !== undefined && opened ? opened.sqlite3.capi.sqlite3_js_rc_str(rc) : undefined;
+      return { id: req.id, ok: false, kind: 'sql', message: e instanceof Error ? e.message : String(e), ...(sqliteCode ? { sqliteCode } : {}) };
+    }
+  }
+
   function connection(): Connection {
     if (!opened) throw new Error('the database is not open');
     return opened;
@@ -77,13 +90,13 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
 
   let tail = Promise.resolve();
   port.addEventListener('message', (event) => {
-    const req = event.data as SqliteRequest;
-    tail = tail.then(async () => port.postMessage(await answer(req)));
+    const req = event.data as SqliteRequest | StageRequest;
+    tail = tail.then(async () => port.postMessage(req.op === 'stage' ? stage(req) : await answer(req)));
   });
   port.start?.();
 }
 
-class Connection {
+class Connection implements StageConnection {
   private readonly kept = new Map<string, PreparedStatement>();
   readonly sqlite3: Sqlite3Static;
   private readonly db: Database;
@@ -125,6 +138,27 @@ class Connection {
     } finally {
       if (this.kept.get(text) === stmt) stmt.reset(params.length > 0);
     }
+  }
+
+  exec(text: string): void {
+    this.run(text, []);
+  }
+
+  /** One kept statement for many parameter rows (a bootstrap page's inserts): bound, stepped and reset per row. */
+  statement(text: string): (params: unknown[]) => void {
+    const stmt = this.prepare(text);
+    return (params) => {
+      try {
+        stmt.bind(params as BindableValue[]);
+        stmt.step();
+      } catch (e) {
+        this.kept.delete(text);
+        stmt.finalize();
+        throw e;
+      } finally {
+        if (this.kept.get(text) === stmt) stmt.reset(true);
+      }
+    };
   }
 
   close(): void {

@@ -39,30 +39,61 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   await ctx.db.deleteFrom('bootstrap_rows').execute();
   await dropStage(ctx.db);
   const stage = new Stage();
-  const fetchPage = (token: string | null): Promise<BootstrapResponse> => {
+  const fetchPage = (token: string | null): Promise<Fetched> => {
     const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
     return ctx.auth.authed(async ({ connector }, bearer, signal) => {
-      const answer = await connector.bootstrap(bearer, query, signal);
+      const answer: Fetched =
+        ctx.stagePage && connector.bootstrapBytes
+          ? { bytes: await connector.bootstrapBytes(bearer, query, signal) }
+          : { page: await connector.bootstrap(bearer, query, signal) };
       await heardProtocol(ctx.db, connector);
       return answer;
     });
   };
-  let next: Promise<BootstrapResponse> | null = fetchPage(null);
+  let next: Promise<Fetched> | null = fetchPage(null);
   let done = 0;
   let cursor = '';
   while (next) {
-    const page: BootstrapResponse = await next;
     // The server reads the next page while this one is staged: the download is the server's time
     // alone, not the server's and the till's one after the other.
-    next = page.page_token ? fetchPage(page.page_token) : null;
-    // A page staged in vain (a failure below) leaves its successor's answer to no one.
-    next?.catch(() => undefined);
-    await ctx.db.transaction().execute((trx) => stageUpserts(trx, page.rows, stage));
-    done += page.rows.length;
+    const onward = (token: string | null) => {
+      next = token ? fetchPage(token) : null;
+      // A page staged in vain (a failure below) leaves its successor's answer to no one.
+      next?.catch(() => undefined);
+    };
+    const got: Fetched = await next;
+    const page = 'page' in got ? await stageHere(ctx, got.page, stage, onward) : await stageInWorker(ctx, got.bytes, stage, onward);
+    done += page.rows;
     cursor = page.cursor;
     ctx.events.emit('progress', { phase: 'bootstrap', done, total: page.total });
   }
   return { cursor, rows: done, stage };
+}
+
+/** A page as the connector answered it: decoded here, or its bytes for the storage to decode. */
+type Fetched = { page: BootstrapResponse } | { bytes: ArrayBuffer };
+
+/** A decoded page's rows mapped here and staged through Kysely (Node, or any storage that stages nothing itself). */
+async function stageHere(ctx: SyncCtx, page: BootstrapResponse, stage: Stage, onward: (token: string | null) => void) {
+  onward(page.page_token);
+  await ctx.db.transaction().execute((trx) => stageUpserts(trx, page.rows, stage));
+  return { rows: page.rows.length, cursor: page.cursor, total: page.total };
+}
+
+/**
+ * A page's bytes decoded, mapped and staged by the storage (a browser's worker, `stage-page.ts`),
+ * on the till's one connection held meanwhile; the next page is asked for once this one's token is heard.
+ */
+async function stageInWorker(ctx: SyncCtx, bytes: ArrayBuffer, stage: Stage, onward: (token: string | null) => void) {
+  let asked = false;
+  const ask = (token: string | null) => {
+    if (!asked) onward(token);
+    asked = true;
+  };
+  const staged = await ctx.db.connection().execute(() => ctx.stagePage!(bytes, (head) => ask(head.page_token)));
+  ask(staged.page_token);
+  stage.record(staged.tables);
+  return staged;
 }
 
 /** Replace the replica's server rows with the staged snapshot; false while the queue is not empty. */
