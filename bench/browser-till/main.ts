@@ -45,7 +45,7 @@ const took = () =>
 
 /** The bootstrap's page downloads as the page's resource timing has them: their count, time on the wire, first start and last end after `t0`. */
 const downloads = (t0: number) => {
-  const pages = performance.getEntriesByType('resource').filter((e) => e.name.includes('/sync/bootstrap') && e.startTime >= t0);
+  const pages = (performance.getEntriesByType('resource') as Array<PerformanceEntry & { responseEnd: number }>).filter((e) => e.name.includes('/sync/bootstrap') && e.startTime >= t0);
   const busy = pages.reduce((a, e) => a + e.duration, 0);
   const last = Math.max(...pages.map((e) => e.responseEnd - t0));
   return `downloads: ${pages.length} pages, ${Math.round(busy)} ms on the wire, the last done at ${Math.round(last)} ms`;

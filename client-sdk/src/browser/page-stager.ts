@@ -1,8 +1,7 @@
 /**
  * The main thread's half of the worker's `stage` request (`protocol.ts`): a bootstrap page's bytes
  * handed to the worker (transferred: the page is the worker's from then on), its head heard early,
- * what was staged heard last. The bootstrap sends it while it holds the till's one connection, so no
- * transaction of the till's runs in the worker meanwhile.
+ * what was staged heard last. The worker stages it between the till's transactions (`serve.ts`).
  */
 import type { BootstrapPageStager } from '../local/storage.js';
 import { WorkerSqliteError } from './link.js';

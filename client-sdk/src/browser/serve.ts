@@ -88,10 +88,25 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
     return opened;
   }
 
+  /**
+   * Pages waiting for the main thread's transaction to end: a page is staged in a transaction of
+   * its own (its savepoint), never inside one of the till's, which could roll it back or commit it
+   * half. So the bootstrap need not hold the till's connection while a page is staged, and the
+   * next page's download (whose sign-in reads the replica) goes on meanwhile.
+   */
+  const parked: StageRequest[] = [];
+  const stageParked = () => {
+    if (opened && !opened.idle()) return;
+    for (const req of parked.splice(0)) port.postMessage(stage(req));
+  };
   let tail = Promise.resolve();
   port.addEventListener('message', (event) => {
     const req = event.data as SqliteRequest | StageRequest;
-    tail = tail.then(async () => port.postMessage(req.op === 'stage' ? stage(req) : await answer(req)));
+    tail = tail.then(async () => {
+      if (req.op === 'stage') parked.push(req);
+      else port.postMessage(await answer(req));
+      stageParked();
+    });
   });
   port.start?.();
 }
@@ -138,6 +153,11 @@ class Connection implements StageConnection {
     } finally {
       if (this.kept.get(text) === stmt) stmt.reset(params.length > 0);
     }
+  }
+
+  /** No transaction open: the connection is in autocommit mode. */
+  idle(): boolean {
+    return this.sqlite3.capi.sqlite3_get_autocommit(this.db) !== 0;
   }
 
   exec(text: string): void {

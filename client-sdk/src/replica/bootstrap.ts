@@ -82,7 +82,7 @@ async function stageHere(ctx: SyncCtx, page: BootstrapResponse, stage: Stage, on
 
 /**
  * A page's bytes decoded, mapped and staged by the storage (a browser's worker, `stage-page.ts`),
- * on the till's one connection held meanwhile; the next page is asked for once this one's token is heard.
+ * between the till's transactions; the next page is asked for once this one's token is heard.
  */
 async function stageInWorker(ctx: SyncCtx, bytes: ArrayBuffer, stage: Stage, onward: (token: string | null) => void) {
   let asked = false;
@@ -90,7 +90,7 @@ async function stageInWorker(ctx: SyncCtx, bytes: ArrayBuffer, stage: Stage, onw
     if (!asked) onward(token);
     asked = true;
   };
-  const staged = await ctx.db.connection().execute(() => ctx.stagePage!(bytes, (head) => ask(head.page_token)));
+  const staged = await ctx.stagePage!(bytes, (head) => ask(head.page_token));
   ask(staged.page_token);
   stage.record(staged.tables);
   return staged;
