@@ -19,9 +19,8 @@ const kindOf = (m: { op: string; sql?: string; steps?: { sql: string }[] }) =>
 const worker = (): WorkerLike => {
   const w = new SqliteWorker() as unknown as WorkerLike;
   const started = new Map<number | string, { kind: string; t0: number }>();
-  w.addEventListener('message', (e: { data: { id: number | string; head?: unknown } }) => {
-    // A staged page's early head is not its answer.
-    const s = e.data.head ? undefined : started.get(e.data.id);
+  w.addEventListener('message', (e: { data: { id: number | string } }) => {
+    const s = started.get(e.data.id);
     if (!s) return;
     started.delete(e.data.id);
     const k = spent.get(s.kind) ?? { n: 0, ms: 0 };
@@ -45,7 +44,9 @@ const took = () =>
 
 /** The bootstrap's page downloads as the page's resource timing has them: their count, time on the wire, first start and last end after `t0`. */
 const downloads = (t0: number) => {
-  const pages = (performance.getEntriesByType('resource') as Array<PerformanceEntry & { responseEnd: number }>).filter((e) => e.name.includes('/sync/bootstrap') && e.startTime >= t0);
+  const pages = (
+    performance.getEntriesByType('resource') as unknown as Array<{ name: string; startTime: number; duration: number; responseEnd: number }>
+  ).filter((e) => e.name.includes('/sync/bootstrap') && e.startTime >= t0);
   const busy = pages.reduce((a, e) => a + e.duration, 0);
   const last = Math.max(...pages.map((e) => e.responseEnd - t0));
   return `downloads: ${pages.length} pages, ${Math.round(busy)} ms on the wire, the last done at ${Math.round(last)} ms`;

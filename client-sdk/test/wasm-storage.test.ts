@@ -246,7 +246,7 @@ describe("the worker's statements: kept prepared, and batched", () => {
   });
 });
 
-describe("a bootstrap page staged in the worker (issue 53)", () => {
+describe('a bootstrap page staged in the worker (issue 53)', () => {
   const product = (id: string, name: string, more: Record<string, unknown> = {}) => ({
     entity: 'product',
     op: 'upsert',
@@ -264,7 +264,8 @@ describe("a bootstrap page staged in the worker (issue 53)", () => {
     product('p1', 'Soda 500ml (new)', { stock: 9 }),
   ];
   const bytesOf = (rows: unknown[], more: Record<string, unknown> = {}) =>
-    new TextEncoder().encode(JSON.stringify({ data: { rows, page_token: 'next', cursor: 'c-9', total: 240, ...more } })).buffer as ArrayBuffer;
+    new TextEncoder().encode(JSON.stringify({ data: { rows, page_token: 'next', cursor: 'c-9', total: 240, ...more } }))
+      .buffer as ArrayBuffer;
   const TABLES = ['categories', 'products', 'stock', 'customers', 'rows'];
   const staged = async (db: Kysely<any>, tables = TABLES) =>
     Object.fromEntries(
@@ -290,7 +291,11 @@ describe("a bootstrap page staged in the worker (issue 53)", () => {
     const workerDb = new Kysely<any>({ dialect: worker.dialect });
     const mine = await staged(workerDb);
     expect(mine).toEqual(await staged(nodeDb));
-    expect(mine.products.map((p: { id: string; name: string }) => `${p.id} ${p.name}`)).toEqual(['p1 Soda 500ml (new)', 'p2 Sukari', 'p3 Delivery']);
+    expect(mine.products.map((p: { id: string; name: string }) => `${p.id} ${p.name}`)).toEqual([
+      'p1 Soda 500ml (new)',
+      'p2 Sukari',
+      'p3 Delivery',
+    ]);
     expect(mine.stock).toEqual([
       { product_id: 'p1', qty: 9 },
       { product_id: 'p2', qty: 1250 },
@@ -303,9 +308,9 @@ describe("a bootstrap page staged in the worker (issue 53)", () => {
     const storage = await wasmMemoryStorage();
     const db = new Kysely<any>({ dialect: storage.dialect });
     const stage = (rows: unknown[], more?: Record<string, unknown>) => storage.stageBootstrapPage(bytesOf(rows, more), () => undefined);
-    await expect(storage.stageBootstrapPage(new TextEncoder().encode('{"data": {"rows": [').buffer as ArrayBuffer, () => undefined)).rejects.toThrow(
-      /^the bootstrap page is not JSON/,
-    );
+    await expect(
+      storage.stageBootstrapPage(new TextEncoder().encode('{"data": {"rows": [').buffer as ArrayBuffer, () => undefined),
+    ).rejects.toThrow(/^the bootstrap page is not JSON/);
     await expect(stage(ROWS, { cursor: 7 })).rejects.toThrow('the bootstrap page is not a snapshot page: its cursor is not a string');
     await expect(stage([...ROWS, { entity: 'product', op: 'upsert' }])).rejects.toThrow('its row 7 has no entity and id');
 
@@ -313,8 +318,13 @@ describe("a bootstrap page staged in the worker (issue 53)", () => {
     // A product the staging table refuses, after the page's category and first product went in: the
     // whole page is undone, what earlier pages staged stays.
     await sql`create temp table stage_categories (id, name, sort_order, data, primary key (id))`.execute(db);
-    await sql`create temp trigger no_bad before insert on stage_products when new.name = 'Bad' begin select raise(abort, 'refused'); end`.execute(db);
-    await expect(stage([ROWS[0], product('p1', 'Soda'), product('p2', 'Bad')])).rejects.toMatchObject({ kind: 'sql', message: expect.stringContaining('refused') });
+    await sql`create temp trigger no_bad before insert on stage_products when new.name = 'Bad' begin select raise(abort, 'refused'); end`.execute(
+      db,
+    );
+    await expect(stage([ROWS[0], product('p1', 'Soda'), product('p2', 'Bad')])).rejects.toMatchObject({
+      kind: 'sql',
+      message: expect.stringContaining('refused'),
+    });
     const after = await staged(db, ['categories', 'products']);
     expect(after.categories).toEqual([]);
     expect(after.products.map((p: { id: string }) => p.id)).toEqual(['p9']);
@@ -332,8 +342,12 @@ describe("a bootstrap page staged in the worker (issue 53)", () => {
     await expect(
       db.transaction().execute(async (trx) => {
         await sql`insert into note values ('kept?')`.execute(trx);
-        staging = storage.stageBootstrapPage(bytesOf([product('p1', 'Soda')]), () => undefined).then(() => (answered = true));
-        // Answered after the page reached the worker: the page waits, the transaction goes on.
+        let heard!: () => void;
+        const isHeard = new Promise<void>((resolve) => (heard = resolve));
+        staging = storage.stageBootstrapPage(bytesOf([product('p1', 'Soda')]), () => heard()).then(() => (answered = true));
+        // Its rows are asked for a moment after its head is heard; answered after that, the page waits, the transaction goes on.
+        await isHeard;
+        await new Promise((resolve) => setTimeout(resolve, 0));
         await sql`select 1`.execute(trx);
         expect(answered).toBe(false);
         throw new Error('the sale failed');

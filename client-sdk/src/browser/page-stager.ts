@@ -1,7 +1,7 @@
 /**
- * The main thread's half of the worker's `stage` request (`protocol.ts`): a bootstrap page's bytes
- * handed to the worker (transferred: the page is the worker's from then on), its head heard early,
- * what was staged heard last. The worker stages it between the till's transactions (`serve.ts`).
+ * The main thread's half of the worker's bootstrap page requests (`protocol.ts`): a page's bytes
+ * handed to the worker to decode (transferred: the page is the worker's from then on), its head
+ * heard, then its rows staged by the worker between the till's transactions (`serve.ts`).
  */
 import type { BootstrapPageStager } from '../local/storage.js';
 import { WorkerSqliteError } from './link.js';
@@ -10,14 +10,14 @@ import type { PortLike, StageRequest, StageResponse } from './protocol.js';
 export function pageStager(port: PortLike): BootstrapPageStager {
   let next = 1;
   let gone: Error | null = null;
-  const waiting = new Map<string, { heard: Parameters<BootstrapPageStager>[1]; resolve: (r: StageResponse) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<string, { resolve: (r: StageResponse & { ok: true }) => void; reject: (e: Error) => void }>();
   port.addEventListener('message', (event: { data: StageResponse }) => {
     const res = event.data;
     const pending = typeof res?.id === 'string' ? waiting.get(res.id) : undefined;
     if (!pending) return;
-    if ('head' in res) return pending.heard(res.head);
     waiting.delete(res.id);
-    pending.resolve(res);
+    if (res.ok) pending.resolve(res);
+    else pending.reject(new WorkerSqliteError(res.kind, res.message, res.sqliteCode));
   });
   // A worker that dies says so with an `error` event only: what waits on it is refused, not left hanging.
   port.addEventListener('error', (event: { message?: string }) => {
@@ -25,15 +25,20 @@ export function pageStager(port: PortLike): BootstrapPageStager {
     for (const p of waiting.values()) p.reject(gone);
     waiting.clear();
   });
-  return async (page, heard) => {
-    if (gone) throw gone;
-    const id = `stage:${next++}`;
-    const res = await new Promise<StageResponse>((resolve, reject) => {
-      waiting.set(id, { heard, resolve, reject });
-      port.postMessage({ id, op: 'stage', page } satisfies StageRequest, [page]);
+  const send = (req: StageRequest, transfer: ArrayBuffer[] = []) => {
+    if (gone) return Promise.reject(gone);
+    return new Promise<StageResponse & { ok: true }>((resolve, reject) => {
+      waiting.set(req.id, { resolve, reject });
+      port.postMessage(req, transfer);
     });
-    if ('head' in res) throw new Error('unreachable');
-    if (!res.ok) throw new WorkerSqliteError(res.kind, res.message, res.sqliteCode);
-    return res.staged;
+  };
+  return async (page, heard) => {
+    const id = `stage:${next++}`;
+    const { head } = await send({ id, op: 'decode', page }, [page]);
+    heard(head!);
+    // What `heard` started (the next page's download, whose sign-in reads the replica) asks the
+    // worker first; this page's rows, the worker's longer work, wait behind it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return (await send({ id, op: 'stage' })).staged!;
   };
 }

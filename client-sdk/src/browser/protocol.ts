@@ -59,18 +59,13 @@ export type SqliteResponse =
   | { id: number; ok: false; kind: FailureKind; message: string; sqliteCode?: string; step?: number };
 
 /**
- * A bootstrap page to stage in the worker (`replica/stage-page.ts`): its bytes as downloaded,
- * transferred. Kept apart from `SqliteRequest` (ids are strings, `stage:<n>`) so the driver's link
- * never mistakes its answers for its own. Answered twice: the page's head as soon as it is parsed,
- * then what was staged (or why nothing was).
+ * A bootstrap page staged in the worker (`replica/stage-page.ts`), in two requests: `decode` hands
+ * over its bytes (transferred, not copied) and is answered with the page's head; `stage` (same id)
+ * inserts its rows, between the till's transactions. Kept apart from `SqliteRequest` (ids are
+ * strings, `stage:<n>`) so the driver's link never mistakes their answers for its own.
  */
-export interface StageRequest {
-  id: string;
-  op: 'stage';
-  page: ArrayBuffer;
-}
+export type StageRequest = { id: string; op: 'decode'; page: ArrayBuffer } | { id: string; op: 'stage' };
 
 export type StageResponse =
-  | { id: string; head: PageHead }
-  | { id: string; ok: true; staged: StagedPage }
+  | { id: string; ok: true; head?: PageHead; staged?: StagedPage }
   | { id: string; ok: false; kind: 'sql'; message: string; sqliteCode?: string };

@@ -10,7 +10,7 @@
  * change makes SQLite prepare it again by itself at its next step; `close` finalizes every one.
  */
 import type { BindableValue, Database, PreparedStatement, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
-import { type StageConnection, stagePage } from '../replica/stage-page.js';
+import { type DecodedPage, decodePage, type StageConnection, stagePage } from '../replica/stage-page.js';
 import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse, StageRequest, StageResponse, Step } from './protocol.js';
 
 export interface OpenedDatabase {
@@ -71,15 +71,29 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
     }
   }
 
-  /** A bootstrap page decoded, mapped and staged here; the page's head goes out as soon as it is known. */
-  function stage(req: StageRequest): StageResponse {
+  /** Bootstrap pages decoded here, by request id, until their `stage` request. */
+  const decoded = new Map<string, DecodedPage>();
+  function pageStep(req: StageRequest): StageResponse {
     try {
-      const staged = stagePage(req.page, connection(), (head) => port.postMessage({ id: req.id, head } satisfies StageResponse));
-      return { id: req.id, ok: true, staged };
+      if (req.op === 'decode') {
+        const page = decodePage(req.page);
+        decoded.set(req.id, page);
+        return { id: req.id, ok: true, head: { page_token: page.page_token, cursor: page.cursor, total: page.total } };
+      }
+      const page = decoded.get(req.id);
+      decoded.delete(req.id);
+      if (!page) throw new Error(`no bootstrap page ${req.id} was decoded`);
+      return { id: req.id, ok: true, staged: stagePage(page, connection()) };
     } catch (e) {
       const rc = (e as { resultCode?: number }).resultCode;
       const sqliteCode = rc !== undefined && opened ? opened.sqlite3.capi.sqlite3_js_rc_str(rc) : undefined;
-      return { id: req.id, ok: false, kind: 'sql', message: e instanceof Error ? e.message : String(e), ...(sqliteCode ? { sqliteCode } : {}) };
+      return {
+        id: req.id,
+        ok: false,
+        kind: 'sql',
+        message: e instanceof Error ? e.message : String(e),
+        ...(sqliteCode ? { sqliteCode } : {}),
+      };
     }
   }
 
@@ -97,14 +111,14 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
   const parked: StageRequest[] = [];
   const stageParked = () => {
     if (opened && !opened.idle()) return;
-    for (const req of parked.splice(0)) port.postMessage(stage(req));
+    for (const req of parked.splice(0)) port.postMessage(pageStep(req));
   };
   let tail = Promise.resolve();
   port.addEventListener('message', (event) => {
     const req = event.data as SqliteRequest | StageRequest;
     tail = tail.then(async () => {
       if (req.op === 'stage') parked.push(req);
-      else port.postMessage(await answer(req));
+      else port.postMessage(req.op === 'decode' ? pageStep(req) : await answer(req));
       stageParked();
     });
   });

@@ -2,9 +2,9 @@
  * A bootstrap page staged where the database is (issue 53): a browser's SQLite worker decodes the
  * page the main thread downloaded (its bytes handed over, not copied), maps its rows with the one
  * mapping there is (`rows.ts`) and inserts them into the TEMP staging tables (`stage.ts`), inside
- * one savepoint: a page that fails stages nothing of itself. The main thread hears only the page's
- * token (as soon as the page is parsed, so the next page downloads while this one is inserted),
- * its counts, and which staging tables hold rows (what the swap copies).
+ * one savepoint: a page that fails stages nothing of itself. Two steps, so the main thread hears
+ * the page's token as soon as the page is parsed (the next page downloads while this one is
+ * inserted); then only counts and which staging tables hold rows (what the swap copies).
  */
 import type { PageHead, StagedPage, StagedTable } from '../local/storage.js';
 import { mapRun, type Upserted } from './rows.js';
@@ -38,7 +38,7 @@ export function stageInsertSql(s: StagedTable, rows: number): string {
 }
 
 /** A page's bytes as the server answered them (the success envelope), checked for the snapshot page's shape. */
-export function decodePage(bytes: ArrayBuffer): PageHead & { rows: Upserted[] } {
+export function decodePage(bytes: ArrayBuffer): DecodedPage {
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder().decode(bytes));
@@ -60,7 +60,7 @@ export function decodePage(bytes: ArrayBuffer): PageHead & { rows: Upserted[] } 
               ? `its row ${(page.rows as unknown[]).findIndex((r) => !isRow(r))} has no entity and id`
               : null;
   if (fault) throw new Error(`the bootstrap page is not a snapshot page: ${fault}`);
-  return page as unknown as PageHead & { rows: Upserted[] };
+  return page as unknown as DecodedPage;
 }
 
 const isRow = (r: unknown): boolean => {
@@ -68,10 +68,11 @@ const isRow = (r: unknown): boolean => {
   return typeof c?.entity === 'string' && typeof c.id === 'string';
 };
 
-/** Decode, map and stage one page, all of it or none of it; `heard` is told the page's head before its rows go in. */
-export function stagePage(bytes: ArrayBuffer, db: StageConnection, heard: (head: PageHead) => void): StagedPage {
-  const page = decodePage(bytes);
-  heard({ page_token: page.page_token, cursor: page.cursor, total: page.total });
+/** A decoded page: its head and its rows. */
+export type DecodedPage = PageHead & { rows: Upserted[] };
+
+/** Map and stage a decoded page, all of it or none of it. */
+export function stagePage(page: DecodedPage, db: StageConnection): StagedPage {
   const tables = new Map<string, StagedTable>();
   db.exec('savepoint stage_page');
   try {
