@@ -276,7 +276,7 @@ describe('a bootstrap page staged in the worker (issue 53)', () => {
     const worker = await wasmMemoryStorage();
     const heard: string[] = [];
     const page = bytesOf(ROWS);
-    const answer = await worker.stageBootstrapPage(page, (head) => heard.push(`${head.page_token} ${head.cursor} ${head.total}`));
+    const answer = await worker.stageBootstrapPage(page, (head) => void heard.push(`${head.page_token} ${head.cursor} ${head.total}`));
     // Handed over, not copied: the page is the worker's.
     expect(page.byteLength).toBe(0);
     expect(heard).toEqual(['next c-9 240']);

@@ -35,10 +35,8 @@ export function pageStager(port: PortLike): BootstrapPageStager {
   return async (page, heard) => {
     const id = `stage:${next++}`;
     const { head } = await send({ id, op: 'decode', page }, [page]);
-    heard(head!);
-    // What `heard` started (the next page's download, whose sign-in reads the replica) asks the
-    // worker first; this page's rows, the worker's longer work, wait behind it.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // What `heard` starts (the next page's download, whose sign-in reads the replica) goes first.
+    await heard(head!);
     return (await send({ id, op: 'stage' })).staged!;
   };
 }

@@ -32,8 +32,8 @@ export interface StagedPage extends PageHead {
   rows: number;
   tables: StagedTable[];
 }
-/** Stage a page's bytes (handed over, no longer the caller's); `heard` gets the page's head before its rows go in. */
-export type BootstrapPageStager = (page: ArrayBuffer, heard: (head: PageHead) => void) => Promise<StagedPage>;
+/** Stage a page's bytes (handed over, no longer the caller's); `heard` gets the page's head, and its rows go in once what it answers settles. */
+export type BootstrapPageStager = (page: ArrayBuffer, heard: (head: PageHead) => Promise<void> | void) => Promise<StagedPage>;
 
 /** A dialect alone is a storage with nothing to do when idle. */
 export const asStorage = (s: Dialect | TillStorage): TillStorage => ('createDriver' in s ? { dialect: s } : s);
