@@ -18,8 +18,8 @@ const kindOf = (m: { op: string; sql?: string; steps?: { sql: string }[] }) =>
 /** The worker, its requests timed from post to answer (the main thread's wait for it). */
 const worker = (): WorkerLike => {
   const w = new SqliteWorker() as unknown as WorkerLike;
-  const started = new Map<number, { kind: string; t0: number }>();
-  w.addEventListener('message', (e: { data: { id: number } }) => {
+  const started = new Map<number | string, { kind: string; t0: number }>();
+  w.addEventListener('message', (e: { data: { id: number | string } }) => {
     const s = started.get(e.data.id);
     if (!s) return;
     started.delete(e.data.id);
@@ -29,10 +29,10 @@ const worker = (): WorkerLike => {
     spent.set(s.kind, k);
   });
   const post = w.postMessage.bind(w);
-  w.postMessage = (m: unknown) => {
-    const msg = m as { id: number; op: string };
+  w.postMessage = (m: unknown, transfer?: ArrayBuffer[]) => {
+    const msg = m as { id: number | string; op: string };
     if (timing) started.set(msg.id, { kind: kindOf(msg), t0: performance.now() });
-    post(m);
+    post(m, transfer ?? []);
   };
   return w;
 };
@@ -41,6 +41,16 @@ const took = () =>
     .sort((a, b) => b[1].ms - a[1].ms)
     .slice(0, 12)
     .map(([k, v]) => `${Math.round(v.ms)} ms in ${v.n} × ${k}`);
+
+/** The bootstrap's page downloads as the page's resource timing has them: their count, time on the wire, first start and last end after `t0`. */
+const downloads = (t0: number) => {
+  const pages = (
+    performance.getEntriesByType('resource') as unknown as Array<{ name: string; startTime: number; duration: number; responseEnd: number }>
+  ).filter((e) => e.name.includes('/sync/bootstrap') && e.startTime >= t0);
+  const busy = pages.reduce((a, e) => a + e.duration, 0);
+  const last = Math.max(...pages.map((e) => e.responseEnd - t0));
+  return `downloads: ${pages.length} pages, ${Math.round(busy)} ms on the wire, the last done at ${Math.round(last)} ms`;
+};
 
 interface Run {
   /** The API root, on the origin that served this page. */
@@ -73,7 +83,7 @@ async function run(o: Run) {
     const boot = await till.syncNow();
     const bootMs = performance.now() - t0;
     timing = false;
-    const bootSpent = took();
+    const bootSpent = [...took(), downloads(t0)];
     spent.clear();
     const held = (await till.searchProducts('', { limit: 1 })).length === 1 && boot.bootstrapped;
 

@@ -47,6 +47,11 @@ export interface TillConnector {
   pull(accessToken: string, query: { cursor?: string; limit?: number }, signal: AbortSignal): Promise<PullResponse>;
   /** A page of the snapshot. */
   bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse>;
+  /**
+   * The same page undecoded: the answer's bytes (its success envelope), for a storage that decodes
+   * and stages pages itself (a browser's worker). Optional: without it the till decodes each page.
+   */
+  bootstrapBytes?(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<ArrayBuffer>;
   /** The websocket to listen on for pokes, or null when this connector has none (the till then syncs on its timer). */
   realtimeUrl(accessToken: string): string | null;
   /**

@@ -87,6 +87,7 @@ export class TillLifecycle {
       pushBatchSize: Math.min(opts.pushBatchSize ?? 100, 500),
       pullPageSize: opts.pullPageSize ?? 500,
       bootstrapPageSize: opts.bootstrapPageSize ?? 5000,
+      stagePage: storage.stageBootstrapPage,
     };
     this.engine = new SyncEngine(this.syncCtx, {
       intervalMs: opts.syncIntervalMs,

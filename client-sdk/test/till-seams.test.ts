@@ -141,7 +141,17 @@ describe('till: the storage and connector seams, closing, the protocol version',
   it('keeps the connector to the transport: the sync protocol, refresh, the socket, the probe and one generic send', () => {
     // Every other endpoint is a method of TillApi over `send`: a new one does not widen what a host implements.
     const members = Object.getOwnPropertyNames(HttpConnector.prototype).filter((m) => m !== 'constructor');
-    expect(members.sort()).toEqual(['bootstrap', 'ping', 'pull', 'push', 'realtimeUrl', 'refresh', 'send', 'serverProtocol']);
+    expect(members.sort()).toEqual([
+      'bootstrap',
+      'bootstrapBytes',
+      'ping',
+      'pull',
+      'push',
+      'realtimeUrl',
+      'refresh',
+      'send',
+      'serverProtocol',
+    ]);
   });
 
   it('aborts a request in flight when it closes, and closes promptly', async () => {

@@ -11,6 +11,8 @@ import { WorkerLink } from '../src/browser/link.js';
 import { OpenFailure, type OpenedDatabase } from '../src/browser/serve.js';
 import { type Harness, openTill, seedShop, serverView, signIn, startServer } from './harness.js';
 import { wasmChannel, wasmMemoryStorage, wasmModule } from './wasm.js';
+import { stageUpserts } from '../src/replica/apply.js';
+import { Stage } from '../src/replica/stage.js';
 
 describe('SQLite WASM through the worker protocol', () => {
   it('migrates the replica, runs statements and reports what they changed', async () => {
@@ -241,6 +243,120 @@ describe("the worker's statements: kept prepared, and batched", () => {
     expect(after?.rows.map((r) => r.product_id)).toEqual(['p1', 'p2', 'p3', 'p4']);
     await link.request({ op: 'close' });
     end();
+  });
+});
+
+describe('a bootstrap page staged in the worker (issue 53)', () => {
+  const product = (id: string, name: string, more: Record<string, unknown> = {}) => ({
+    entity: 'product',
+    op: 'upsert',
+    id,
+    data: { id, name, sku: `SKU-${id}`, barcode: null, stock: 12, is_active: true, ...more },
+  });
+  const ROWS = [
+    { entity: 'category', op: 'upsert', id: 'c1', data: { id: 'c1', name: 'Vinywaji', sort_order: 2 } },
+    product('p1', 'Soda 500ml'),
+    product('p2', 'Sukari', { unit: 'kg', stock: 1.25, is_active: false, generic_name: 'sugar' }),
+    product('p3', 'Delivery', { is_service: true, stock: undefined }),
+    { entity: 'customer', op: 'upsert', id: 'k1', data: { id: 'k1', name: 'Asha', phone: '+255712000001', outstanding_balance: 1500.5 } },
+    { entity: 'loyalty_card', op: 'upsert', id: 'l1', data: { id: 'l1', points: 7 } },
+    // Sent again: the staged row is its last version.
+    product('p1', 'Soda 500ml (new)', { stock: 9 }),
+  ];
+  const bytesOf = (rows: unknown[], more: Record<string, unknown> = {}) =>
+    new TextEncoder().encode(JSON.stringify({ data: { rows, page_token: 'next', cursor: 'c-9', total: 240, ...more } }))
+      .buffer as ArrayBuffer;
+  const TABLES = ['categories', 'products', 'stock', 'customers', 'rows'];
+  const staged = async (db: Kysely<any>, tables = TABLES) =>
+    Object.fromEntries(
+      await Promise.all(tables.map(async (t) => [t, (await sql.raw(`select * from temp.stage_${t} order by 1, 2`).execute(db)).rows])),
+    );
+
+  it('maps a page exactly as the Node path does, hears its head first, and answers only counts and tables', async () => {
+    const worker = await wasmMemoryStorage();
+    const heard: string[] = [];
+    const page = bytesOf(ROWS);
+    const answer = await worker.stageBootstrapPage(page, (head) => void heard.push(`${head.page_token} ${head.cursor} ${head.total}`));
+    // Handed over, not copied: the page is the worker's.
+    expect(page.byteLength).toBe(0);
+    expect(heard).toEqual(['next c-9 240']);
+    expect(answer).toMatchObject({ rows: 7, page_token: 'next', cursor: 'c-9', total: 240 });
+    expect(answer.tables.map((t) => t.table)).toEqual(['categories', 'products', 'stock', 'customers', 'rows']);
+
+    // The same rows through Kysely and the till's own staging code, as a Node till stages them.
+    const node = await wasmMemoryStorage();
+    const nodeDb = new Kysely<any>({ dialect: node.dialect });
+    const stage = new Stage();
+    await nodeDb.transaction().execute((trx) => stageUpserts(trx, ROWS as never, stage));
+    const workerDb = new Kysely<any>({ dialect: worker.dialect });
+    const mine = await staged(workerDb);
+    expect(mine).toEqual(await staged(nodeDb));
+    expect(mine.products.map((p: { id: string; name: string }) => `${p.id} ${p.name}`)).toEqual([
+      'p1 Soda 500ml (new)',
+      'p2 Sukari',
+      'p3 Delivery',
+    ]);
+    expect(mine.stock).toEqual([
+      { product_id: 'p1', qty: 9 },
+      { product_id: 'p2', qty: 1250 },
+    ]);
+    expect(mine.rows).toEqual([{ entity: 'loyalty_card', id: 'l1', data: JSON.stringify({ id: 'l1', points: 7 }) }]);
+    await Promise.all([workerDb.destroy(), nodeDb.destroy()]);
+  });
+
+  it('refuses a bad page with a clear error, and stages nothing of a page that fails midway', async () => {
+    const storage = await wasmMemoryStorage();
+    const db = new Kysely<any>({ dialect: storage.dialect });
+    const stage = (rows: unknown[], more?: Record<string, unknown>) => storage.stageBootstrapPage(bytesOf(rows, more), () => undefined);
+    await expect(
+      storage.stageBootstrapPage(new TextEncoder().encode('{"data": {"rows": [').buffer as ArrayBuffer, () => undefined),
+    ).rejects.toThrow(/^the bootstrap page is not JSON/);
+    await expect(stage(ROWS, { cursor: 7 })).rejects.toThrow('the bootstrap page is not a snapshot page: its cursor is not a string');
+    await expect(stage([...ROWS, { entity: 'product', op: 'upsert' }])).rejects.toThrow('its row 7 has no entity and id');
+
+    await stage([product('p9', 'Chai')]);
+    // A product the staging table refuses, after the page's category and first product went in: the
+    // whole page is undone, what earlier pages staged stays.
+    await sql`create temp table stage_categories (id, name, sort_order, data, primary key (id))`.execute(db);
+    await sql`create temp trigger no_bad before insert on stage_products when new.name = 'Bad' begin select raise(abort, 'refused'); end`.execute(
+      db,
+    );
+    await expect(stage([ROWS[0], product('p1', 'Soda'), product('p2', 'Bad')])).rejects.toMatchObject({
+      kind: 'sql',
+      message: expect.stringContaining('refused'),
+    });
+    const after = await staged(db, ['categories', 'products']);
+    expect(after.categories).toEqual([]);
+    expect(after.products.map((p: { id: string }) => p.id)).toEqual(['p9']);
+    // The connection is no longer inside the page's savepoint: a transaction of the till's begins.
+    await db.transaction().execute((trx) => sql`delete from temp.stage_products`.execute(trx));
+    await db.destroy();
+  });
+
+  it("waits for the till's open transaction to end: a page is never staged inside it, nor rolled back with it", async () => {
+    const storage = await wasmMemoryStorage();
+    const db = new Kysely<any>({ dialect: storage.dialect });
+    await sql`create table note (body text)`.execute(db);
+    let staging: Promise<unknown> | undefined;
+    let answered = false;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`insert into note values ('kept?')`.execute(trx);
+        let heard!: () => void;
+        const isHeard = new Promise<void>((resolve) => (heard = resolve));
+        staging = storage.stageBootstrapPage(bytesOf([product('p1', 'Soda')]), () => heard()).then(() => (answered = true));
+        // Its rows are asked for a moment after its head is heard; answered after that, the page waits, the transaction goes on.
+        await isHeard;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        await sql`select 1`.execute(trx);
+        expect(answered).toBe(false);
+        throw new Error('the sale failed');
+      }),
+    ).rejects.toThrow('the sale failed');
+    await staging;
+    expect((await sql`select count(*) as n from note`.execute(db)).rows).toEqual([{ n: 0 }]);
+    expect((await staged(db, ['products'])).products.map((p: { id: string }) => p.id)).toEqual(['p1']);
+    await db.destroy();
   });
 });
 

@@ -4,6 +4,7 @@
  * statement crosses the same protocol, with the same structured cloning, as in a browser worker.
  */
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import { pageStager } from '../src/browser/page-stager.js';
 import { workerStorage } from '../src/browser/storage.js';
 import { type OpenedDatabase, serveSqlite } from '../src/browser/serve.js';
 
@@ -26,8 +27,9 @@ export function wasmChannel(open?: (name: string) => Promise<OpenedDatabase>) {
   return { port: port1, end: () => (port1.close(), port2.close()) };
 }
 
-/** A till storage on SQLite WASM in memory, through the worker protocol. */
-export function wasmMemoryStorage() {
+/** A till storage on SQLite WASM in memory, through the worker protocol, bootstrap pages staged in the worker as in a browser. */
+export async function wasmMemoryStorage() {
   const { port, end } = wasmChannel();
-  return workerStorage(port, ':memory:', { end });
+  const storage = await workerStorage(port, ':memory:', { end });
+  return { ...storage, stageBootstrapPage: pageStager(port) };
 }

@@ -5,6 +5,7 @@
  * cloning (bigints included), so any `postMessage` carries it: a `Worker`, a worker's `self`, a
  * `MessagePort` (which is how the tests drive the worker's half in Node).
  */
+import type { PageHead, StagedPage } from '../local/storage.js';
 
 /**
  * Anything that posts messages and hears them: `Worker`, a worker's `self`, `MessagePort`. Typed
@@ -12,7 +13,8 @@
  * types depending on the DOM library.
  */
 export interface PortLike {
-  postMessage(message: unknown): void;
+  /** `transfer`: buffers handed over rather than copied (a bootstrap page's bytes). */
+  postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
   addEventListener(type: string, listener: (event: any) => void): void;
   removeEventListener(type: string, listener: (event: any) => void): void;
   /** A `MessagePort` only delivers once started. */
@@ -55,3 +57,15 @@ export type SqliteResponse =
   | { id: number; ok: true; result?: ExecResult; results?: ExecResult[] }
   /** `step`: which of a batch's steps failed. */
   | { id: number; ok: false; kind: FailureKind; message: string; sqliteCode?: string; step?: number };
+
+/**
+ * A bootstrap page staged in the worker (`replica/stage-page.ts`), in two requests: `decode` hands
+ * over its bytes (transferred, not copied) and is answered with the page's head; `stage` (same id)
+ * inserts its rows, between the till's transactions. Kept apart from `SqliteRequest` (ids are
+ * strings, `stage:<n>`) so the driver's link never mistakes their answers for its own.
+ */
+export type StageRequest = { id: string; op: 'decode'; page: ArrayBuffer } | { id: string; op: 'stage' };
+
+export type StageResponse =
+  | { id: string; ok: true; head?: PageHead; staged?: StagedPage }
+  | { id: string; ok: false; kind: 'sql'; message: string; sqliteCode?: string };

@@ -10,7 +10,8 @@
  * change makes SQLite prepare it again by itself at its next step; `close` finalizes every one.
  */
 import type { BindableValue, Database, PreparedStatement, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
-import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse, Step } from './protocol.js';
+import { type DecodedPage, decodePage, type StageConnection, stagePage } from '../replica/stage-page.js';
+import type { ExecResult, FailureKind, PortLike, SqliteRequest, SqliteResponse, StageRequest, StageResponse, Step } from './protocol.js';
 
 export interface OpenedDatabase {
   sqlite3: Sqlite3Static;
@@ -70,20 +71,61 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
     }
   }
 
+  /** Bootstrap pages decoded here, by request id, until their `stage` request. */
+  const decoded = new Map<string, DecodedPage>();
+  function pageStep(req: StageRequest): StageResponse {
+    try {
+      if (req.op === 'decode') {
+        const page = decodePage(req.page);
+        decoded.set(req.id, page);
+        return { id: req.id, ok: true, head: { page_token: page.page_token, cursor: page.cursor, total: page.total } };
+      }
+      const page = decoded.get(req.id);
+      decoded.delete(req.id);
+      if (!page) throw new Error(`no bootstrap page ${req.id} was decoded`);
+      return { id: req.id, ok: true, staged: stagePage(page, connection()) };
+    } catch (e) {
+      const rc = (e as { resultCode?: number }).resultCode;
+      const sqliteCode = rc !== undefined && opened ? opened.sqlite3.capi.sqlite3_js_rc_str(rc) : undefined;
+      return {
+        id: req.id,
+        ok: false,
+        kind: 'sql',
+        message: e instanceof Error ? e.message : String(e),
+        ...(sqliteCode ? { sqliteCode } : {}),
+      };
+    }
+  }
+
   function connection(): Connection {
     if (!opened) throw new Error('the database is not open');
     return opened;
   }
 
+  /**
+   * Pages waiting for the main thread's transaction to end: a page is staged in a transaction of
+   * its own (its savepoint), never inside one of the till's, which could roll it back or commit it
+   * half. So the bootstrap need not hold the till's connection while a page is staged, and the
+   * next page's download (whose sign-in reads the replica) goes on meanwhile.
+   */
+  const parked: StageRequest[] = [];
+  const stageParked = () => {
+    if (opened && !opened.idle()) return;
+    for (const req of parked.splice(0)) port.postMessage(pageStep(req));
+  };
   let tail = Promise.resolve();
   port.addEventListener('message', (event) => {
-    const req = event.data as SqliteRequest;
-    tail = tail.then(async () => port.postMessage(await answer(req)));
+    const req = event.data as SqliteRequest | StageRequest;
+    tail = tail.then(async () => {
+      if (req.op === 'stage') parked.push(req);
+      else port.postMessage(req.op === 'decode' ? pageStep(req) : await answer(req));
+      stageParked();
+    });
   });
   port.start?.();
 }
 
-class Connection {
+class Connection implements StageConnection {
   private readonly kept = new Map<string, PreparedStatement>();
   readonly sqlite3: Sqlite3Static;
   private readonly db: Database;
@@ -125,6 +167,32 @@ class Connection {
     } finally {
       if (this.kept.get(text) === stmt) stmt.reset(params.length > 0);
     }
+  }
+
+  /** No transaction open: the connection is in autocommit mode. */
+  idle(): boolean {
+    return this.sqlite3.capi.sqlite3_get_autocommit(this.db) !== 0;
+  }
+
+  exec(text: string): void {
+    this.run(text, []);
+  }
+
+  /** One kept statement for many parameter rows (a bootstrap page's inserts): bound, stepped and reset per row. */
+  statement(text: string): (params: unknown[]) => void {
+    const stmt = this.prepare(text);
+    return (params) => {
+      try {
+        stmt.bind(params as BindableValue[]);
+        stmt.step();
+      } catch (e) {
+        this.kept.delete(text);
+        stmt.finalize();
+        throw e;
+      } finally {
+        if (this.kept.get(text) === stmt) stmt.reset(true);
+      }
+    };
   }
 
   close(): void {

@@ -46,6 +46,18 @@ export class HttpClient {
 
   /** The success envelope's `data` and `meta` (a paged list's page and what rides with it). */
   async envelope<T, M>(method: string, path: string, o: RequestOptions = {}): Promise<{ data: T; meta: M }> {
+    const text = await this.answer(method, path, o, (res) => res.text());
+    const env = parsed(text) as { data?: T; meta?: M } | null;
+    return { data: env?.data as T, meta: env?.meta as M };
+  }
+
+  /** A success's body undecoded, for a reader that decodes it elsewhere (a browser till's worker). */
+  bytes(method: string, path: string, o: RequestOptions = {}): Promise<ArrayBuffer> {
+    return this.answer(method, path, o, (res) => res.arrayBuffer());
+  }
+
+  /** Send, and read a success's body with `read`; a refusal is read as JSON and thrown as a DukaApiError. */
+  private async answer<B>(method: string, path: string, o: RequestOptions, read: (res: Response) => Promise<B>): Promise<B> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...this.opts.headers, accept: 'application/json' };
@@ -53,7 +65,7 @@ export class HttpClient {
     if (o.body !== undefined) headers['content-type'] = 'application/json';
     const timeout = AbortSignal.timeout(o.timeoutMs ?? this.timeoutMs);
     let res: Response;
-    let text: string;
+    let body: B | string;
     try {
       res = await this.fetchImpl(url.toString(), {
         method,
@@ -61,19 +73,21 @@ export class HttpClient {
         body: o.body === undefined ? undefined : JSON.stringify(o.body),
         signal: o.signal ? AbortSignal.any([o.signal, timeout]) : timeout,
       });
-      text = await res.text();
+      body = res.ok ? await read(res) : await res.text();
     } catch (err) {
       throw new NetworkError(`${method} ${path}: ${(err as Error).message ?? 'network error'}`, err);
     }
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = text;
-    }
     o.onHeaders?.(res.headers, res.status);
-    if (!res.ok) throw toApiError(res.status, body, res.headers.get('retry-after'));
-    const env = body as { data?: T; meta?: M } | null;
-    return { data: env?.data as T, meta: env?.meta as M };
+    if (!res.ok) throw toApiError(res.status, parsed(body as string), res.headers.get('retry-after'));
+    return body as B;
+  }
+}
+
+/** An answer's body: its JSON, or its text when it is not JSON. */
+function parsed(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return text;
   }
 }

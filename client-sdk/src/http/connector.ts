@@ -49,6 +49,9 @@ export class HttpConnector implements TillConnector {
   async bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse> {
     return this.http.request<BootstrapResponse>('GET', '/sync/bootstrap', { token: accessToken, query, signal, onHeaders: this.hear });
   }
+  async bootstrapBytes(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<ArrayBuffer> {
+    return this.http.bytes('GET', '/sync/bootstrap', { token: accessToken, query, signal, onHeaders: this.hear });
+  }
   serverProtocol(): number | undefined {
     return this.heard;
   }

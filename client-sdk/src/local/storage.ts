@@ -11,7 +11,29 @@ export interface TillStorage {
   dialect: Dialect;
   /** Run once the till's writes have paused for a moment (better-sqlite3 folds its WAL into the file here). */
   whenIdle?: (db: Kysely<any>) => Promise<void>;
+  /** A browser's worker stages a bootstrap page itself, off the main thread (issue 53, `replica/stage-page.ts`). */
+  stageBootstrapPage?: BootstrapPageStager;
 }
+
+/** A bootstrap page's head: what its download needs to go on. */
+export interface PageHead {
+  page_token: string | null;
+  cursor: string;
+  total: number;
+}
+/** A staging table (`replica/stage.ts`): the replica table it is for, its key, its columns. */
+export interface StagedTable {
+  table: string;
+  key: readonly string[];
+  columns: readonly string[];
+}
+/** What a page staged: its head, its rows, the staging tables that hold them. */
+export interface StagedPage extends PageHead {
+  rows: number;
+  tables: StagedTable[];
+}
+/** Stage a page's bytes (handed over, no longer the caller's); `heard` gets the page's head, and its rows go in once what it answers settles. */
+export type BootstrapPageStager = (page: ArrayBuffer, heard: (head: PageHead) => Promise<void> | void) => Promise<StagedPage>;
 
 /** A dialect alone is a storage with nothing to do when idle. */
 export const asStorage = (s: Dialect | TillStorage): TillStorage => ('createDriver' in s ? { dialect: s } : s);

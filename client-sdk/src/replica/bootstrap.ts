@@ -39,30 +39,74 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   await ctx.db.deleteFrom('bootstrap_rows').execute();
   await dropStage(ctx.db);
   const stage = new Stage();
-  const fetchPage = (token: string | null): Promise<BootstrapResponse> => {
+  /** A page's answer, and `sent`: settled once its request is on the wire (its sign-in read from the replica) or failed. */
+  const fetchPage = (token: string | null): { answer: Promise<Fetched>; sent: Promise<void> } => {
     const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
-    return ctx.auth.authed(async ({ connector }, bearer, signal) => {
-      const answer = await connector.bootstrap(bearer, query, signal);
+    let sending!: () => void;
+    const onWire = new Promise<void>((resolve) => (sending = resolve));
+    const answer = ctx.auth.authed(async ({ connector }, bearer, signal) => {
+      sending();
+      const got: Fetched =
+        ctx.stagePage && connector.bootstrapBytes
+          ? { bytes: await connector.bootstrapBytes(bearer, query, signal) }
+          : { page: await connector.bootstrap(bearer, query, signal) };
       await heardProtocol(ctx.db, connector);
-      return answer;
+      return got;
     });
+    // A page staged in vain (a failure below) leaves its successor's answer to no one.
+    const settled = answer.then(
+      () => undefined,
+      () => undefined,
+    );
+    return { answer, sent: Promise.race([onWire, settled]) };
   };
-  let next: Promise<BootstrapResponse> | null = fetchPage(null);
+  let next: Promise<Fetched> | null = fetchPage(null).answer;
   let done = 0;
   let cursor = '';
   while (next) {
-    const page: BootstrapResponse = await next;
     // The server reads the next page while this one is staged: the download is the server's time
     // alone, not the server's and the till's one after the other.
-    next = page.page_token ? fetchPage(page.page_token) : null;
-    // A page staged in vain (a failure below) leaves its successor's answer to no one.
-    next?.catch(() => undefined);
-    await ctx.db.transaction().execute((trx) => stageUpserts(trx, page.rows, stage));
-    done += page.rows.length;
+    const onward = (token: string | null): Promise<void> => {
+      const f = token ? fetchPage(token) : null;
+      next = f?.answer ?? null;
+      return f?.sent ?? Promise.resolve();
+    };
+    const got: Fetched = await next;
+    const page = 'page' in got ? await stageHere(ctx, got.page, stage, onward) : await stageInWorker(ctx, got.bytes, stage, onward);
+    done += page.rows;
     cursor = page.cursor;
     ctx.events.emit('progress', { phase: 'bootstrap', done, total: page.total });
   }
   return { cursor, rows: done, stage };
+}
+
+/** A page as the connector answered it: decoded here, or its bytes for the storage to decode. */
+type Fetched = { page: BootstrapResponse } | { bytes: ArrayBuffer };
+
+/** A decoded page's rows mapped here and staged through Kysely (Node, or any storage that stages nothing itself). */
+async function stageHere(ctx: SyncCtx, page: BootstrapResponse, stage: Stage, onward: (token: string | null) => Promise<void>) {
+  onward(page.page_token);
+  await ctx.db.transaction().execute((trx) => stageUpserts(trx, page.rows, stage));
+  return { rows: page.rows.length, cursor: page.cursor, total: page.total };
+}
+
+/**
+ * A page's bytes decoded, mapped and staged by the storage (a browser's worker, `stage-page.ts`),
+ * between the till's transactions. The next page is asked for once this one's token is heard, and
+ * this page's rows go in once that request is on the wire: its sign-in reads the replica too, and
+ * would otherwise wait behind the inserts in the worker.
+ */
+async function stageInWorker(ctx: SyncCtx, bytes: ArrayBuffer, stage: Stage, onward: (token: string | null) => Promise<void>) {
+  let asked = false;
+  const ask = (token: string | null) => {
+    if (asked) return;
+    asked = true;
+    return onward(token);
+  };
+  const staged = await ctx.stagePage!(bytes, (head) => ask(head.page_token));
+  await ask(staged.page_token);
+  stage.record(staged.tables);
+  return staged;
 }
 
 /** Replace the replica's server rows with the staged snapshot; false while the queue is not empty. */

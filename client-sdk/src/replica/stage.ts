@@ -8,15 +8,11 @@
 import { sql } from 'kysely';
 import type { LocalExec, LocalTrx } from '../local/db.js';
 import { EMPTIED_BY_BOOTSTRAP, type ReplicaTable, type RowTarget } from './apply.js';
+import { type StagedTable, stageName, stageTableSql } from './stage-page.js';
 
 const STAGED: readonly ReplicaTable[] = [...EMPTIED_BY_BOOTSTRAP, 'transactions'];
-// Not `bootstrap_rows` for `rows`: a TEMP table of that name would hide the main one of pre-53 tills.
-const stageName = (table: ReplicaTable): string => `stage_${table}`;
 
-interface Staged {
-  key: readonly string[];
-  columns: readonly string[];
-}
+type Staged = Omit<StagedTable, 'table'>;
 
 export class Stage implements RowTarget {
   private readonly staged = new Map<ReplicaTable, Staged>();
@@ -24,13 +20,15 @@ export class Stage implements RowTarget {
   /** The staging table for `spec`'s rows, made on its first rows with their columns and key. */
   async table(trx: LocalTrx, spec: { table: ReplicaTable; key: readonly string[] }, columns: readonly string[]): Promise<string> {
     if (!this.staged.has(spec.table)) {
-      // Untyped columns keep each value as mapped; the replica's own columns convert on the copy.
-      await sql`create temp table ${sql.id(stageName(spec.table))} (${sql.join(columns.map((c) => sql.id(c)))}, primary key (${sql.join(spec.key.map((c) => sql.id(c)))}))`.execute(
-        trx,
-      );
+      await sql.raw(stageTableSql({ table: spec.table, key: spec.key, columns })).execute(trx);
       this.staged.set(spec.table, { key: spec.key, columns });
     }
     return `temp.${stageName(spec.table)}`;
+  }
+
+  /** Tables a browser's worker staged rows into itself (`stage-page.ts`). */
+  record(tables: readonly StagedTable[]): void {
+    for (const { table, key, columns } of tables) this.staged.set(table as ReplicaTable, { key, columns });
   }
 
   /**

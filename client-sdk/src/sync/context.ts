@@ -2,6 +2,7 @@
 import type { AuthSession } from '../auth.js';
 import type { TillEvents, TypedEmitter } from '../events.js';
 import type { LocalDb } from '../local/db.js';
+import type { BootstrapPageStager } from '../local/storage.js';
 
 export interface SyncCtx {
   db: LocalDb;
@@ -22,4 +23,6 @@ export interface SyncCtx {
   pushBatchSize: number;
   pullPageSize: number;
   bootstrapPageSize: number;
+  /** The storage stages bootstrap pages itself (a browser's worker): the page's bytes go to it undecoded. */
+  stagePage?: BootstrapPageStager;
 }
