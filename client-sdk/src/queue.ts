@@ -6,7 +6,7 @@
  * sent them again; refused ones are kept until the app dismisses them.
  */
 import { type Mutation, type MutationType, newId } from '@duka/shared';
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, QueryResult } from 'kysely';
 import { compiledOnce } from './local/compiled.js';
 import type { LocalExec, LocalTrx } from './local/db.js';
 import type { Undo } from './local/effects.js';
@@ -85,9 +85,12 @@ const countPending = compiledOnce([], (db) =>
 );
 
 export async function pendingCount(db: LocalExec): Promise<number> {
-  const { rows } = await countPending(db, {});
-  return Number(rows[0]!.n);
+  return pendingOf(await countPending(db, {}));
 }
+
+/** `pendingCount`'s statement, to run with an action's writes (`runInOrder`), and its answer read by `pendingOf`. */
+export const pendingCounted = (db: LocalExec): CompiledQuery => countPending.compile(db, {});
+export const pendingOf = (result: QueryResult<unknown>): number => Number((result.rows[0] as { n: number | bigint }).n);
 
 export async function rejectedCount(db: LocalExec): Promise<number> {
   const row = await db

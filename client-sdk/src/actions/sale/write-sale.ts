@@ -10,7 +10,7 @@ import { compiledOnce } from '../../local/compiled.js';
 import type { LocalTrx } from '../../local/db.js';
 import { runInOrder } from '../../local/batch.js';
 import { batchMoves, moveOutstanding, stockMoves, type Undo } from '../../local/effects.js';
-import { queuedInsert } from '../../queue.js';
+import { pendingCounted, pendingOf, queuedInsert } from '../../queue.js';
 import type { ActionCtx } from '../context.js';
 import { partMovements } from '../../local/shift-movements.js';
 import type { PlannedSale, QueuedSale } from './draft.js';
@@ -23,15 +23,16 @@ const insertSale = compiledOnce(['id', 'created_at', 'client_receipt_number', 's
 
 /**
  * `queue`: queues the sale as part of another mutation (an exchange's) instead of a `sale.create` of
- * its own. Without it the sale is its transaction's last work: its writes and the commit go to the
- * storage together (`runInOrder`: in a browser one message to the worker for all of them).
+ * its own. Without it the sale is its transaction's last work: its writes, the queue's pending count
+ * after them (for the till's status) and the commit go to the storage together (`runInOrder`: in a
+ * browser one message to the worker for all of them).
  */
 export async function writeSale(
   trx: LocalTrx,
   ctx: ActionCtx,
   p: PlannedSale,
   queue?: (payload: QueuedSale, undo: Undo) => Promise<void>,
-): Promise<Receipt> {
+): Promise<{ receipt: Receipt; pending?: number }> {
   const { at } = p.sale;
   const source = ctx.online() ? 'online' : 'offline';
   const moved = p.shiftId ? partMovements(trx, p.shiftId, 'sale', p.tender.parts, at) : { ids: [] };
@@ -45,11 +46,11 @@ export async function writeSale(
   if (queue) {
     await runInOrder(trx, writes);
     await queue(payload, undo);
-  } else {
-    writes.push(queuedInsert(trx, 'sale.create', payload, at, undo, p.number.seq).insert);
-    await runInOrder(trx, writes, { commit: true });
+    return { receipt };
   }
-  return receipt;
+  writes.push(queuedInsert(trx, 'sale.create', payload, at, undo, p.number.seq).insert, pendingCounted(trx));
+  const done = await runInOrder(trx, writes, { commit: true });
+  return { receipt, pending: pendingOf(done[done.length - 1]!) };
 }
 
 /** The stock, lots and credit the sale moves on the till (added to `writes`), and the undo that moves them back. */
