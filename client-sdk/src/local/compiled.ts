@@ -26,6 +26,6 @@ export function compiledOnce<N extends string, R>(names: readonly N[], build: (d
     const { query, slots } = compiled;
     return { ...query, parameters: slots.map((s) => ('name' in s ? values[s.name] : s.value)) };
   };
-  const run = (db: LocalExec, values: Record<N, unknown>): Promise<QueryResult<R>> => db.executeQuery<R>(compile(db, values));
+  const run = async (db: LocalExec, values: Record<N, unknown>): Promise<QueryResult<R>> => db.executeQuery<R>(compile(db, values));
   return Object.assign(run, { compile });
 }
