@@ -103,7 +103,7 @@ export class TillLifecycle {
       onNetworkBack: () => this.engine.kick(),
       onNetworkLost: () => this.reachable(false),
     });
-    this.actions = { db, now, queued: () => void this.afterLocalWrite(), online: () => this.state.online };
+    this.actions = { db, now, queued: (pending) => void this.afterLocalWrite(pending), online: () => this.state.online };
     const watch = new PaymentWatch({
       db,
       auth: this.auth,
@@ -296,11 +296,12 @@ export class TillLifecycle {
     this.emitter.emit('status', this.status());
   }
 
-  private async afterLocalWrite(): Promise<void> {
+  private async afterLocalWrite(pending?: number): Promise<void> {
     this.idleWhenQuiet();
     // A local action only adds to the queue: the pending count is the one figure it moved, and
-    // counting only it keeps the reads between two sales to one statement.
-    if (!this.closed) this.patch({ pending: await pendingCount(this.db).catch(() => this.state.pending) });
+    // counting only it keeps the reads between two sales to one statement (none when the action
+    // counted in its own transaction).
+    if (!this.closed) this.patch({ pending: pending ?? (await pendingCount(this.db).catch(() => this.state.pending)) });
     this.engine.kick();
   }
 

@@ -6,6 +6,7 @@
  * sent them again; refused ones are kept until the app dismisses them.
  */
 import { type Mutation, type MutationType, newId } from '@duka/shared';
+import type { CompiledQuery, QueryResult } from 'kysely';
 import { compiledOnce } from './local/compiled.js';
 import type { LocalExec, LocalTrx } from './local/db.js';
 import type { Undo } from './local/effects.js';
@@ -52,16 +53,24 @@ export async function enqueue(
   seq?: number,
 ): Promise<{ id: string; seq: number }> {
   seq ??= await nextCounter(trx, 'last_seq');
-  const id = newId();
-  await insertMutation(trx, {
-    id,
-    seq,
-    type,
-    payload: JSON.stringify(payload),
-    created_at: new Date(at).toISOString(),
-    undo: JSON.stringify(undo),
-  });
+  const { id, insert } = queuedInsert(trx, type, payload, at, undo, seq);
+  await trx.executeQuery(insert);
   return { id, seq };
+}
+
+/** `enqueue`'s statement for a seq already taken, to run with the action's other writes (`runInOrder`). */
+export function queuedInsert(
+  trx: LocalTrx,
+  type: MutationType,
+  payload: Record<string, unknown>,
+  at: number,
+  undo: Undo,
+  seq: number,
+): { id: string; insert: CompiledQuery } {
+  const id = newId();
+  const created_at = new Date(at).toISOString();
+  const values = { id, seq, type, payload: JSON.stringify(payload), created_at, undo: JSON.stringify(undo) };
+  return { id, insert: insertMutation.compile(trx, values) };
 }
 
 const insertMutation = compiledOnce(['id', 'seq', 'type', 'payload', 'created_at', 'undo'], (db, v) =>
@@ -76,9 +85,12 @@ const countPending = compiledOnce([], (db) =>
 );
 
 export async function pendingCount(db: LocalExec): Promise<number> {
-  const { rows } = await countPending(db, {});
-  return Number(rows[0]!.n);
+  return pendingOf(await countPending(db, {}));
 }
+
+/** `pendingCount`'s statement, to run with an action's writes (`runInOrder`), and its answer read by `pendingOf`. */
+export const pendingCounted = (db: LocalExec): CompiledQuery => countPending.compile(db, {});
+export const pendingOf = (result: QueryResult<unknown>): number => Number((result.rows[0] as { n: number | bigint }).n);
 
 export async function rejectedCount(db: LocalExec): Promise<number> {
   const row = await db

@@ -3,13 +3,14 @@
  * `MessageChannel` (in-memory VFS: Node has no OPFS), under Kysely and under a real till against
  * the real server. `browser-storage.e2e.test.ts` proves the OPFS parts in Chromium.
  */
-import { Kysely, sql } from 'kysely';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_MIGRATIONS, migrateLocal, TillError } from '../src/index.js';
 import { workerStorage } from '../src/browser/storage.js';
 import { WorkerLink } from '../src/browser/link.js';
 import { OpenFailure, type OpenedDatabase } from '../src/browser/serve.js';
-import { type Harness, openTill, seedShop, serverView, signIn, startServer } from './harness.js';
+import { type Harness, openTill, seedShop, serverView, signIn, startServer, until } from './harness.js';
 import { wasmChannel, wasmMemoryStorage, wasmModule } from './wasm.js';
 import { stageUpserts } from '../src/replica/apply.js';
 import { Stage } from '../src/replica/stage.js';
@@ -417,4 +418,109 @@ describe('a till on SQLite WASM', () => {
     expect(await till.transaction(b.id)).toMatchObject({ receipt_number: `${code}-000002`, sync_state: 'synced', total: 5760 });
     await till.close();
   });
+
+  it('sends a 5-line sale to the worker in three messages: the reads with begin, the numbers, every write with the pending count and the commit (issue 53)', async () => {
+    const shop = await seedShop(h);
+    const more = async (name: string) =>
+      (await h.t.request('POST', '/inventory/products', { token: shop.owner.token, body: { name, selling_price: 1500, stock: 9 } })).body
+        .data.id as string;
+    const ids = [shop.soda.id, shop.unga.id, shop.rice.id, await more('Chai 100g'), await more('Sabuni')];
+    const channel = wasmChannel();
+    const sent: string[] = [];
+    const post = channel.port.postMessage.bind(channel.port);
+    channel.port.postMessage = (m: { op: string; sql?: string; steps?: { sql?: string }[] }) => {
+      sent.push(m.op === 'batch' ? `batch ${m.steps!.map((s) => named(s.sql!)).join(' + ')}` : `${m.op} ${named(m.sql ?? '')}`);
+      post(m);
+    };
+    const till = await openTill(h, { dbPath: undefined, storage: await workerStorage(channel.port, ':memory:', { end: channel.end }) });
+    await signIn(till, shop);
+    await till.syncNow();
+    h.net.offline = true;
+    await till.openShift({ opening_float: 20000, till_number: 'T1' });
+    await until(() => till.status().pending === 1, 5000, 'the pending count');
+    sent.length = 0;
+    const receipt = await till.sell({ lines: ids.map((product_id, k) => ({ product_id, qty: 1 + (k % 2) })), payment_method: 'Cash' });
+    const inSale = [...sent];
+    await until(() => till.status().pending === 2, 5000, 'the pending count');
+    h.net.offline = false;
+    expect(receipt.total).toBe(1000 + 2 * 2500 + 3200 + 2 * 1500 + 1500);
+    expect(inSale).toEqual([
+      'batch begin + select rows meta shifts products stock',
+      'exec insert meta',
+      'batch insert shift_movements + insert transactions + insert stock + insert queue + select queue + commit',
+    ]);
+    // The pending count came with the writes: nothing is read after the sale.
+    expect(sent.slice(inSale.length)).toEqual([]);
+    expect(await till.stock(shop.unga.id)).toBe(28);
+    expect((await till.shiftReport())!.methods.map((m) => [m.method, m.sales])).toEqual([['Cash', receipt.total]]);
+    await till.close();
+  });
+
+  for (const kind of ['better-sqlite3', 'SQLite WASM'] as const)
+    it(`${kind}: a sale whose last write fails leaves no sale, no stock move, no shift movement, no queue row, no receipt number taken (issue 53)`, async () => {
+      const shop = await seedShop(h);
+      // The queue row's insert fails (its table named wrong) while `refuse` is on: the sale's last step.
+      let refuse = false;
+      const spoilt = (text: string) =>
+        refuse && text.startsWith('insert into "queue"') ? text.replace('"queue"', '"refused_queue"') : text;
+      const till = await openTill(h, {
+        dbPath: undefined,
+        storage: kind === 'better-sqlite3' ? refusingNode(spoilt) : await refusingWasm(spoilt),
+      });
+      await signIn(till, shop);
+      await till.syncNow();
+      h.net.offline = true;
+      await till.openShift({ opening_float: 20000, till_number: 'T1' });
+      const code = (await till.store())!.code;
+      refuse = true;
+      await expect(
+        till.sell({
+          lines: [
+            { product_id: shop.soda.id, qty: 3 },
+            { product_id: shop.unga.id, qty: 2 },
+          ],
+          payment_method: 'Cash',
+        }),
+      ).rejects.toThrow(/refused_queue/);
+      expect(await till.recentTransactions()).toEqual([]);
+      expect([await till.stock(shop.soda.id), await till.stock(shop.unga.id)]).toEqual([40, 30]);
+      expect((await till.shiftReport())!.methods.map((m) => [m.method, m.sales])).toEqual([['Cash', 0]]);
+
+      refuse = false;
+      const sale = await till.sell({ lines: [{ product_id: shop.soda.id, qty: 3 }], payment_method: 'Cash' });
+      expect(sale.client_receipt_number).toBe(`${code}-T1-1`);
+      await until(() => till.status().pending === 2, 5000, 'the pending count (the shift and the one sale)');
+      expect(await till.stock(shop.soda.id)).toBe(37);
+      expect((await till.shiftReport())!.methods.map((m) => [m.method, m.sales])).toEqual([['Cash', 3000]]);
+      h.net.offline = false;
+      expect(await till.syncNow()).toMatchObject({ pushed: 2 });
+      await till.close();
+    });
 });
+
+/** `insert meta`, `select meta shifts products stock`: a statement's verb and the tables it names. */
+function named(text: string): string {
+  const tables = [...text.matchAll(/(?:from|into|join) "(\w+)"/g)].map((m) => m[1]);
+  return [text.split(' ')[0], ...new Set(tables)].join(' ');
+}
+
+/** better-sqlite3 in memory, every statement's text passed through `spoil` first. */
+function refusingNode(spoil: (text: string) => string) {
+  const sqlite = new Database(':memory:');
+  return new SqliteDialect({ database: { close: () => sqlite.close(), prepare: (text: string) => sqlite.prepare(spoil(text)) } });
+}
+
+/** SQLite WASM through the worker protocol, every statement's text passed through `spoil` on its way to the worker. */
+function refusingWasm(spoil: (text: string) => string) {
+  const channel = wasmChannel();
+  const post = channel.port.postMessage.bind(channel.port);
+  channel.port.postMessage = (m: { op: string; sql?: string; steps?: { sql?: string; params: unknown[] }[] }) =>
+    post(
+      m.op === 'batch'
+        ? { ...m, steps: m.steps!.map((s) => (s.sql ? { ...s, sql: spoil(s.sql) } : s)) }
+        : m.sql
+          ? { ...m, sql: spoil(m.sql) }
+          : m,
+    );
+  return workerStorage(channel.port, ':memory:', { end: channel.end });
+}

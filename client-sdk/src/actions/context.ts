@@ -8,8 +8,12 @@ import * as reads from '../reads.js';
 export interface ActionCtx {
   db: LocalDb;
   now: () => number;
-  /** Called after an action queued a mutation (status counts, an automatic sync). */
-  queued: () => void;
+  /**
+   * Called after an action queued a mutation (status counts, an automatic sync). `pending`: the
+   * queue's pending count as the action's own transaction left it, when it read it with its writes
+   * (a sale does), so the till need not count again.
+   */
+  queued: (pending?: number) => void;
   /** The server answered the till's last request: a sale rung up now is recorded as `online`. */
   online: () => boolean;
 }

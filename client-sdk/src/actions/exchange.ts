@@ -93,7 +93,7 @@ export async function exchangeOnTill(ctx: ActionCtx, transactionId: string, reas
     const number = await stage.numberSale(trx, resolved.shop);
     const plan = { id: newId(), sale, priced, tender, taken, shiftId, number };
     const toTab = x.give_back === 'tab' ? await payTab(trx, old.customer_id, given, now) : undefined;
-    const receipt = await stage.writeSale(trx, ctx, plan, async (payload, undo) => {
+    const { receipt } = await stage.writeSale(trx, ctx, plan, async (payload, undo) => {
       const r = refund!.payload as { transaction_id: string; lines: RefundLineInput[]; shift_id?: string };
       const queued = {
         transaction_id: r.transaction_id,

@@ -18,6 +18,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import type { InOrderConnection } from '../local/batch.js';
 import { type WorkerLink, WorkerSqliteError } from './link.js';
 
 export class WorkerSqliteDialect implements Dialect {
@@ -74,7 +75,7 @@ class WorkerSqliteDriver implements Driver {
   }
 }
 
-class WorkerSqliteConnection implements DatabaseConnection {
+class WorkerSqliteConnection implements InOrderConnection {
   /**
    * `pending`: a transaction began but its `begin` is not sent yet; it goes with the transaction's
    * first statement, in one message (a round trip to the worker less for every transaction).
@@ -104,6 +105,28 @@ class WorkerSqliteConnection implements DatabaseConnection {
     } catch (e) {
       // Past `begin` the transaction is open, for the caller's rollback; a refused `begin` opened none.
       this.transaction = e instanceof WorkerSqliteError && e.step === 0 ? 'none' : 'open';
+      throw e;
+    }
+  }
+
+  /**
+   * Several statements in one message (`local/batch.ts`), with the `begin` still to send ahead of
+   * them and, when `commit`, the commit after them: a transaction's writes and its end in one round
+   * trip. A failed step leaves the transaction open for the caller's rollback, as one statement does.
+   */
+  async runInOrder(queries: readonly CompiledQuery[], { commit }: { commit: boolean }): Promise<QueryResult<unknown>[]> {
+    const begin = this.transaction === 'pending';
+    const end = commit && this.transaction !== 'none';
+    const steps = queries.map((q) => ({ sql: q.sql, params: q.parameters }));
+    if (begin) steps.unshift({ sql: 'begin', params: [] });
+    if (end) steps.push({ sql: 'commit', params: [] });
+    try {
+      const results = await this.link.batch(steps);
+      if (begin) this.transaction = 'open';
+      if (end) this.transaction = 'none';
+      return results.slice(begin ? 1 : 0, (begin ? 1 : 0) + queries.length) as QueryResult<unknown>[];
+    } catch (e) {
+      if (begin) this.transaction = e instanceof WorkerSqliteError && e.step === 0 ? 'none' : 'open';
       throw e;
     }
   }

@@ -5,7 +5,7 @@
  * run if the server rejects it.
  */
 import { fromCents } from '@duka/shared';
-import { sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { compiledOnce } from './compiled.js';
 import type { LocalTrx } from './db.js';
 
@@ -43,31 +43,40 @@ const stockUpserts = new Map<number, ReturnType<typeof stockUpsert>>();
 
 /** Move several products' levels by their deltas in one statement (a sale's lines). */
 export async function moveStocks(trx: LocalTrx, deltas: Record<string, number>): Promise<void> {
+  const upsert = stockMoves(trx, deltas);
+  if (upsert) await trx.executeQuery(upsert);
+}
+
+/** `moveStocks`' one statement, to run with others (`runInOrder`); none when nothing moves. */
+export function stockMoves(trx: LocalTrx, deltas: Record<string, number>): CompiledQuery | undefined {
   const rows = Object.entries(deltas).filter(([, qty]) => qty !== 0);
-  if (!rows.length) return;
+  if (!rows.length) return undefined;
   let upsert = stockUpserts.get(rows.length);
   if (!upsert) stockUpserts.set(rows.length, (upsert = stockUpsert(rows.length)));
-  await upsert(
-    trx,
-    Object.fromEntries(
-      rows.flatMap(([productId, qty], i) => [
-        [`p${i}`, productId],
-        [`q${i}`, qty],
-      ]),
-    ),
-  );
+  const values: Record<string, unknown> = {};
+  rows.forEach(([productId, qty], i) => {
+    values[`p${i}`] = productId;
+    values[`q${i}`] = qty;
+  });
+  return upsert.compile(trx, values);
 }
 
 /** Move batches' local quantities by their deltas; a batch the replica no longer holds is skipped. */
 export async function moveBatches(trx: LocalTrx, deltas: Record<string, number>): Promise<void> {
-  for (const [id, qty] of Object.entries(deltas)) {
-    if (qty !== 0)
-      await trx
+  for (const update of batchMoves(trx, deltas)) await trx.executeQuery(update);
+}
+
+/** `moveBatches`' statements, to run with others (`runInOrder`). */
+export function batchMoves(trx: LocalTrx, deltas: Record<string, number>): CompiledQuery[] {
+  return Object.entries(deltas)
+    .filter(([, qty]) => qty !== 0)
+    .map(([id, qty]) =>
+      trx
         .updateTable('batches')
         .set({ qty_on_hand: sql<number>`qty_on_hand + ${qty}` })
         .where('id', '=', id)
-        .execute();
-  }
+        .compile(),
+    );
 }
 
 /** Move what a customer owes, in the column and in the row's JSON. */

@@ -3,6 +3,7 @@
  * every action that moves money and the payment watch's booked sales note it here.
  */
 import { newId, type ShiftMovementKind } from '@duka/shared';
+import type { CompiledQuery } from 'kysely';
 import type { LocalExec, LocalTrx } from './db.js';
 import { getMeta } from './meta.js';
 
@@ -52,10 +53,31 @@ export async function recordParts(
   parts: ReadonlyArray<{ method: string; amount: number }>,
   at: number,
 ): Promise<string[]> {
-  const ids: string[] = [];
-  for (const [i, part] of parts.entries())
-    ids.push(await recordMovement(trx, shiftId, { kind, method: part.method, amount: part.amount, at, ...(i > 0 ? { count: 0 } : {}) }));
+  const { ids, insert } = partMovements(trx, shiftId, kind, parts, at);
+  if (insert) await trx.executeQuery(insert);
   return ids;
+}
+
+/** `recordParts`' one statement (every part in it), to run with others (`runInOrder`), and the ids. */
+export function partMovements(
+  trx: LocalTrx,
+  shiftId: string,
+  kind: 'sale' | 'reversal',
+  parts: ReadonlyArray<{ method: string; amount: number }>,
+  at: number,
+): { ids: string[]; insert?: CompiledQuery } {
+  if (!parts.length) return { ids: [] };
+  const created_at = new Date(at).toISOString();
+  const rows = parts.map((part, i) => ({
+    id: newId(),
+    shift_id: shiftId,
+    kind,
+    method: part.method,
+    amount: part.amount,
+    created_at,
+    count: i > 0 ? 0 : 1,
+  }));
+  return { ids: rows.map((r) => r.id), insert: trx.insertInto('shift_movements').values(rows).compile() };
 }
 
 /**

@@ -14,7 +14,7 @@ import { checkInput } from './resolve-lines.js';
 /** `id`: the sale's id, new unless the sale takes over one already given (a mobile-money push paid in cash instead). */
 export async function sell(ctx: ActionCtx, input: SellInput, id: string = newId()): Promise<Receipt> {
   checkInput(input);
-  const receipt = await ctx.db.transaction().execute(async (trx) => {
+  const { receipt, pending } = await ctx.db.transaction().execute(async (trx) => {
     const sale = await stage.resolveLines(trx, input, ctx.now());
     const policy = policyFor(sale.shop.store);
     await stage.checkRules(trx, sale, policy);
@@ -25,6 +25,6 @@ export async function sell(ctx: ActionCtx, input: SellInput, id: string = newId(
     const number = await stage.numberSale(trx, sale.shop);
     return stage.writeSale(trx, ctx, { id, sale, priced, tender, taken, shiftId, number });
   });
-  ctx.queued();
+  ctx.queued(pending);
   return receipt;
 }
