@@ -9,7 +9,15 @@ import { withTransaction } from '../../../db/transaction.js';
 import type { FiscalDeviceRow, FiscalReceiptRow } from '../../../db/tables/fiscal.table.js';
 import type { ServiceContext } from '../../../lib/context.js';
 import { groupBy } from '../../../lib/group-by.js';
-import { deviceScope, linesWithTaxCode, markReceiptsIssued, registrationOf, salePartsOf, unbuiltReceipts } from '../fiscal.queries.js';
+import {
+  deviceScope,
+  linesWithTaxCode,
+  markReceiptsIssued,
+  registrationOf,
+  salePartsOf,
+  unbuiltReceipts,
+  writeReceiptBodies,
+} from '../fiscal.queries.js';
 import { CertificateError, type SigningKey, signPayload } from '../tra/certificate.js';
 import { envelope } from '../tra/xml.js';
 import { signingKey } from './device-session.js';
@@ -53,16 +61,7 @@ export async function buildPendingBodies(ctx: ServiceContext, device: FiscalDevi
     }),
   );
   // One commit for the lot; only where no body is yet, so there is never a second version.
-  await withTransaction(ctx, async (tx) => {
-    for (const b of built)
-      await tx.db
-        .updateTable('fiscal_receipts')
-        .set({ body: b.body, figures: b.figures })
-        .where('org_id', '=', device.org_id)
-        .where('id', '=', b.id)
-        .where('body', 'is', null)
-        .execute();
-  });
+  await withTransaction(ctx, (tx) => writeReceiptBodies(tx.db, device.org_id, built));
   return built.length;
 }
 

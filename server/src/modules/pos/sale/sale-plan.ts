@@ -12,7 +12,7 @@ import type { ProductPackRow } from '../../../db/tables/inventory.table.js';
 import type { TransactionLineRow, TransactionPaymentRow, TransactionRow } from '../../../db/tables/pos.table.js';
 import type { Actor, AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
-import { localDate } from '../../../lib/time.js';
+import { localDate, localDayRange } from '../../../lib/time.js';
 import type { BatchMoveOf } from '../../pharmacy/pharmacy.exports.js';
 import type { SaleRequest, SaleSet } from './sale-set.js';
 import { type Breach, type SalePolicy, salePolicyFor } from './sale-policy.js';
@@ -59,9 +59,21 @@ export function startSale(ctx: AuthedContext, set: SaleSet, request: SaleRequest
     policy: salePolicyFor(set.store.outlet_type),
     now,
     at,
-    today: localDate(at, set.org.timezone),
+    today: dayOf(at, set.org.timezone),
     conflicts: [],
   };
+}
+
+/**
+ * The local day of `at`, the last one remembered with its bounds: a pushed batch's sales mostly
+ * fall on one day, and the zone's formatter cost more than the rest of a sale's start (issue 53).
+ */
+let lastDay: { tz: string; date: string; from: number; to: number } | undefined;
+function dayOf(at: number, tz: string): string {
+  if (lastDay?.tz === tz && at >= lastDay.from && at < lastDay.to) return lastDay.date;
+  const date = localDate(at, tz);
+  lastDay = { tz, date, ...localDayRange(date, tz) };
+  return date;
 }
 
 /**
