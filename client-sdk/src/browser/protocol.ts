@@ -13,8 +13,9 @@ import type { PageHead, StagedPage } from '../local/storage.js';
  * types depending on the DOM library.
  */
 export interface PortLike {
+  postMessage(message: unknown): void;
   /** `transfer`: buffers handed over rather than copied (a bootstrap page's bytes). */
-  postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
   addEventListener(type: string, listener: (event: any) => void): void;
   removeEventListener(type: string, listener: (event: any) => void): void;
   /** A `MessagePort` only delivers once started. */
