@@ -8,6 +8,7 @@ export * from './stores/stores.schemas.js';
 export * from './stores/store-staff.schemas.js';
 export * from './meta/meta.schemas.js';
 export * from './inventory/inventory.schemas.js';
+export * from './inventory/unit-scale.js';
 export * from './inventory/units.js';
 export * from './inventory/packs.schemas.js';
 export * from './inventory/packs.js';

@@ -4,7 +4,7 @@
  * a row. Pulls and the Node bootstrap write its rows through Kysely (`apply.ts`); a browser's worker
  * runs it on a bootstrap page it decoded itself (`stage-page.ts`). Pure: it imports no database.
  */
-import { toCents, Unit, unitScale } from '@duka/shared';
+import { isUnit, toCents, unitScale } from '@duka/shared';
 
 type Data = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -121,6 +121,5 @@ export function mapRun(run: readonly Upserted[]): Array<{ spec: Spec; rows: Arra
 
 /** A level as the server answers it (in the unit; none named: a piece) as the replica's exact count. */
 function countOf(stock: number, unit: unknown): number {
-  const u = Unit.safeParse(unit ?? 'piece');
-  return Math.round(stock * unitScale(u.success ? u.data : 'piece'));
+  return Math.round(stock * unitScale(isUnit(unit) ? unit : 'piece'));
 }

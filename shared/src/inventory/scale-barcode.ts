@@ -16,7 +16,8 @@
  * gram is 3.2 TZS, so price × quantity and the label may differ by less than 2 TZS).
  */
 import type { ScaleBarcodeConfig } from './scale-barcode.schemas.js';
-import { isMeasured, type Unit, unitScale } from './units.js';
+import { unitScale } from './unit-scale.js';
+import { isMeasured, type Unit } from './units.js';
 
 export interface ScaleLabel {
   /** The product's `scale_code` as printed (leading zeros kept). */

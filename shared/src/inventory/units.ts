@@ -14,15 +14,14 @@
  * through this one function.
  */
 import { z } from 'zod';
+import { UNITS, unitScale } from './unit-scale.js';
 
-export const Unit = z.enum(['piece', 'kg', 'g', 'l', 'ml', 'm']).meta({
+export const Unit = z.enum(UNITS).meta({
   description:
     'What one of the product is: piece (whole numbers only), or a measure (kg, g, l, ml, m) sold in quantities of up to 3 decimals',
 });
 export type Unit = z.infer<typeof Unit>;
 
-/** Counts in one unit: a piece is one count; a measured unit is a thousand (kg → g, l → ml). */
-export const unitScale = (unit: Unit): 1 | 1000 => (unit === 'piece' ? 1 : 1000);
 export const isMeasured = (unit: Unit): boolean => unit !== 'piece';
 
 /** Why `qty` is not a quantity of `unit`, in words a cashier or an integrator can act on; null when it is. */
