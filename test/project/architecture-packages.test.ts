@@ -16,7 +16,7 @@ const SHARED: Layer[] = [
   // The words every area's schemas and rules are written in: common fields, envelopes, payment
   // methods and providers, the Tanzanian mobile number, the conflict kinds a rule may report, and
   // the units a quantity is in (issue 51: every area's quantities are written in them).
-  { name: 'vocabulary', match: /^(common|envelope|payment-methods|integrations|msisdn|conflicts|inventory\/units|inventory\/unit-scale)\.ts$/ },
+  { name: 'vocabulary', match: /^(common|envelope|payment-methods|integrations|msisdn|conflicts|inventory\/unit(s|-scale))\.ts$/ },
   // Each area's request and answer shapes.
   { name: 'schemas', match: /^(?!sync\/)[\w-]+\/[\w-]+\.schemas\.ts$/ },
   // Each area's pure rules (and pricing), over its schemas.
