@@ -56,18 +56,8 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
           return { id: req.id, ok: true };
       }
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      if (e instanceof OpenFailure) return { id: req.id, ok: false, kind: e.kind, message };
-      const rc = (e as { resultCode?: number }).resultCode;
-      const sqliteCode = rc !== undefined && opened ? opened.sqlite3.capi.sqlite3_js_rc_str(rc) : undefined;
-      return {
-        id: req.id,
-        ok: false,
-        kind: 'sql',
-        message,
-        ...(sqliteCode ? { sqliteCode } : {}),
-        ...(step !== undefined ? { step } : {}),
-      };
+      if (e instanceof OpenFailure) return { id: req.id, ok: false, kind: e.kind, message: e.message };
+      return { ...sqlFailure(req.id, e), ...(step !== undefined ? { step } : {}) };
     }
   }
 
@@ -85,16 +75,16 @@ export function serveSqlite(port: PortLike, open: (name: string) => Promise<Open
       if (!page) throw new Error(`no bootstrap page ${req.id} was decoded`);
       return { id: req.id, ok: true, staged: stagePage(page, connection()) };
     } catch (e) {
-      const rc = (e as { resultCode?: number }).resultCode;
-      const sqliteCode = rc !== undefined && opened ? opened.sqlite3.capi.sqlite3_js_rc_str(rc) : undefined;
-      return {
-        id: req.id,
-        ok: false,
-        kind: 'sql',
-        message: e instanceof Error ? e.message : String(e),
-        ...(sqliteCode ? { sqliteCode } : {}),
-      };
+      return sqlFailure(req.id, e);
     }
+  }
+
+  /** A statement's failure as the main thread hears it: the message and SQLite's own code name. */
+  function sqlFailure<Id>(id: Id, e: unknown) {
+    const rc = (e as { resultCode?: number }).resultCode;
+    const sqliteCode = rc !== undefined && opened ? opened.sqlite3.capi.sqlite3_js_rc_str(rc) : undefined;
+    const message = e instanceof Error ? e.message : String(e);
+    return { id, ok: false as const, kind: 'sql' as const, message, ...(sqliteCode ? { sqliteCode } : {}) };
   }
 
   function connection(): Connection {
