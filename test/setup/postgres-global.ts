@@ -34,7 +34,7 @@ export default async function setup(project: TestProject) {
   const template = createDb({ url: `postgres://postgres:postgres@127.0.0.1:${port}/${TEMPLATE_DB}`, poolSize: 1 });
   await migrateToLatest(template.db);
   await template.close();
-  if (project.name === 'postgres-by-org') {
+  if (project.name.startsWith('postgres-by-org')) {
     const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/${TEMPLATE_DB}` });
     await client.connect();
     await partitionByOrg(client);
