@@ -42,14 +42,34 @@ const took = () =>
     .slice(0, 12)
     .map(([k, v]) => `${Math.round(v.ms)} ms in ${v.n} × ${k}`);
 
-/** The bootstrap's page downloads as the page's resource timing has them: their count, time on the wire, first start and last end after `t0`. */
+/**
+ * The bootstrap's page downloads as the page's resource timing has them: their count, time on the
+ * wire, first start and last end after `t0`; then the server's part (request sent to first byte,
+ * the server building the page on loopback), the body's, and the wait between a page's last byte
+ * and the next page's request (the worker busy with the page before: the sign-in reads queue).
+ */
 const downloads = (t0: number) => {
   const pages = (
-    performance.getEntriesByType('resource') as unknown as Array<{ name: string; startTime: number; duration: number; responseEnd: number }>
+    performance.getEntriesByType('resource') as unknown as Array<{
+      name: string;
+      startTime: number;
+      duration: number;
+      requestStart: number;
+      responseStart: number;
+      responseEnd: number;
+    }>
   ).filter((e) => e.name.includes('/sync/bootstrap') && e.startTime >= t0);
   const busy = pages.reduce((a, e) => a + e.duration, 0);
   const last = Math.max(...pages.map((e) => e.responseEnd - t0));
-  return `downloads: ${pages.length} pages, ${Math.round(busy)} ms on the wire, the last done at ${Math.round(last)} ms`;
+  const sum = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0));
+  const server = pages.map((e) => e.responseStart - e.requestStart);
+  const body = pages.map((e) => e.responseEnd - e.responseStart);
+  const waits = pages.slice(1).map((e, i) => e.startTime - pages[i]!.responseEnd);
+  return (
+    `downloads: ${pages.length} pages, ${Math.round(busy)} ms on the wire, the last done at ${Math.round(last)} ms; ` +
+    `to first byte ${sum(server)} ms (${server.map(Math.round).join(' ')}), bodies ${sum(body)} ms, ` +
+    `waits before the next request ${sum(waits)} ms (${waits.map(Math.round).join(' ')})`
+  );
 };
 
 interface Run {

@@ -39,6 +39,7 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   await ctx.db.deleteFrom('bootstrap_rows').execute();
   await dropStage(ctx.db);
   const stage = new Stage();
+  const protocol: { heard?: number } = {};
   /** A page's answer, and `sent`: settled once its request is on the wire (its sign-in read from the replica) or failed. */
   const fetchPage = (token: string | null): { answer: Promise<Fetched>; sent: Promise<void> } => {
     const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
@@ -50,7 +51,7 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
         ctx.stagePage && connector.bootstrapBytes
           ? { bytes: await connector.bootstrapBytes(bearer, query, signal) }
           : { page: await connector.bootstrap(bearer, query, signal) };
-      await heardProtocol(ctx.db, connector);
+      await heardProtocol(ctx.db, connector, protocol);
       return got;
     });
     // A page staged in vain (a failure below) leaves its successor's answer to no one.

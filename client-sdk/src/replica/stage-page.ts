@@ -11,14 +11,11 @@ import { mapRun, type Upserted } from './rows.js';
 
 export type { PageHead, StagedPage, StagedTable };
 
-/** What staging needs of the worker's connection: plain SQL, and one statement prepared once and run for many parameter rows. */
+/** What staging needs of the worker's connection: plain SQL, and a statement kept prepared (the same text every page) to run with parameters. */
 export interface StageConnection {
   exec(sql: string): void;
   statement(sql: string): (params: unknown[]) => void;
 }
-
-/** Rows an INSERT carries: one statement of 100 rows reused a page long, under SQLite's 32,766 bound parameters for the widest table. */
-export const ROWS_A_STATEMENT = 100;
 
 const id = (name: string) => `"${name.replaceAll('"', '""')}"`;
 // Not `bootstrap_rows` for `rows`: a TEMP table of that name would hide the main one of pre-53 tills.
@@ -29,12 +26,20 @@ export function stageTableSql(s: StagedTable): string {
   return `create temp table if not exists ${id(stageName(s.table))} (${s.columns.map(id).join(', ')}, primary key (${s.key.map(id).join(', ')}))`;
 }
 
-/** `rows` rows into the staging table: a row already there (sent again by a later page) takes the new version. */
-export function stageInsertSql(s: StagedTable, rows: number): string {
-  const one = `(${s.columns.map(() => '?').join(', ')})`;
+/**
+ * A run's rows into the staging table in one statement: the rows go in as one JSON text of arrays
+ * (column order) and SQLite takes them apart itself, in row order, so a row already there (sent
+ * again by a later page) takes the new version. Each row is made binary JSON once (the CTE), so
+ * its columns are read from it without parsing its text once a column. Binding every value from
+ * JavaScript took about twice the CPU (issue 53, session 29: docs/benchmarks.md).
+ */
+export function stageInsertSql(s: StagedTable): string {
+  const cols = s.columns.map(id).join(', ');
   const updated = s.columns.filter((c) => !s.key.includes(c));
   const onConflict = updated.length ? `do update set ${updated.map((c) => `${id(c)} = excluded.${id(c)}`).join(', ')}` : 'do nothing';
-  return `insert into temp.${id(stageName(s.table))} (${s.columns.map(id).join(', ')}) values ${Array(rows).fill(one).join(', ')} on conflict (${s.key.map(id).join(', ')}) ${onConflict}`;
+  const values = s.columns.map((_, i) => `r ->> ${i}`).join(', ');
+  // `where true`: SQLite's parser needs it between a SELECT and an ON CONFLICT clause.
+  return `with page(r) as materialized (select jsonb(value) from json_each(?)) insert into temp.${id(stageName(s.table))} (${cols}) select ${values} from page where true on conflict (${s.key.map(id).join(', ')}) ${onConflict}`;
 }
 
 /** A page's bytes as the server answered them (the success envelope), checked for the snapshot page's shape. */
@@ -97,15 +102,5 @@ export function stagePage(page: DecodedPage, db: StageConnection): StagedPage {
 }
 
 function insertRows(db: StageConnection, s: StagedTable, rows: Array<Record<string, unknown>>): void {
-  const full = Math.floor(rows.length / ROWS_A_STATEMENT) * ROWS_A_STATEMENT;
-  const params = (from: number, to: number) => {
-    const out: unknown[] = [];
-    for (let r = from; r < to; r++) for (const c of s.columns) out.push(rows[r]![c]);
-    return out;
-  };
-  if (full) {
-    const many = db.statement(stageInsertSql(s, ROWS_A_STATEMENT));
-    for (let r = 0; r < full; r += ROWS_A_STATEMENT) many(params(r, r + ROWS_A_STATEMENT));
-  }
-  if (full < rows.length) db.statement(stageInsertSql(s, rows.length - full))(params(full, rows.length));
+  db.statement(stageInsertSql(s))([JSON.stringify(rows.map((r) => s.columns.map((c) => r[c])))]);
 }

@@ -23,12 +23,14 @@ export async function serverProtocol(db: LocalExec): Promise<number | null> {
 
 /**
  * Keep what the server just answered. A connector that cannot tell (one without `serverProtocol`)
- * is taken to speak the till's own version: its author answers for the server behind it.
+ * is taken to speak the till's own version: its author answers for the server behind it. `kept`:
+ * what this caller already stored (a bootstrap's 21 pages need one read of the meta, not 21).
  */
-export async function heardProtocol(db: LocalExec, connector: TillConnector): Promise<void> {
+export async function heardProtocol(db: LocalExec, connector: TillConnector, kept?: { heard?: number }): Promise<void> {
   const heard = connector.serverProtocol ? connector.serverProtocol() : PROTOCOL_VERSION;
-  if (heard === undefined || heard === (await getMeta(db, 'server_protocol'))) return;
-  await setMeta(db, 'server_protocol', heard);
+  if (heard === undefined || heard === kept?.heard) return;
+  if (heard !== (await getMeta(db, 'server_protocol'))) await setMeta(db, 'server_protocol', heard);
+  if (kept) kept.heard = heard;
 }
 
 /**
