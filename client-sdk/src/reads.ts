@@ -94,10 +94,25 @@ export interface ShopRows {
   user: MetaValues['user'] | undefined;
 }
 
+/**
+ * The shop's rows as last parsed, by key, with the JSON they came from. Every sale reads them (the
+ * organisation and store are a few KB of JSON) and they change only with a pull, so a row is parsed
+ * again only when its text differs. Shared by every read since: frozen, never changed in place.
+ */
+const shopParsed = new Map<string, { text: string; value: unknown }>();
+
+function parsedShopRow<T>(key: string, text: string): T {
+  const last = shopParsed.get(key);
+  if (last?.text === text) return last.value as T;
+  const value = Object.freeze(parseData<T>(text));
+  shopParsed.set(key, { text, value });
+  return value;
+}
+
 /** The shop from its rows as `shopRead` answers them (`key`: the entity or meta key; `data`: its JSON). */
 export function shopFrom(rows: ReadonlyArray<{ key: string; data: string }>): ShopRows {
   const found = new Map(rows.map((r) => [r.key, r.data]));
-  const parsed = <T>(key: string) => (found.has(key) ? parseData<T>(found.get(key)!) : undefined);
+  const parsed = <T>(key: string) => (found.has(key) ? parsedShopRow<T>(key, found.get(key)!) : undefined);
   return {
     organisation: parsed<Organisation>('organisation') ?? null,
     store: parsed<Store>('store') ?? null,

@@ -90,7 +90,7 @@ export async function exchangeOnTill(ctx: ActionCtx, transactionId: string, reas
     const tender = stage.settleTender(sale, priced);
     const taken = await stage.takeStock(trx, sale, priced, policy);
     const shiftId = stage.assignShift(sale);
-    const number = await stage.numberSale(trx, resolved.shop);
+    const number = stage.numberSale(resolved);
     const plan = { id: newId(), sale, priced, tender, taken, shiftId, number };
     const toTab = x.give_back === 'tab' ? await payTab(trx, old.customer_id, given, now) : undefined;
     const { receipt } = await stage.writeSale(trx, ctx, plan, async (payload, undo) => {

@@ -1,6 +1,6 @@
 /** Typed access to the replica's `meta` key-value table. */
 import type { CreateSaleInput, MobileNetwork, PaymentRequestState, StockTakeSummary } from '@duka/shared';
-import { sql } from 'kysely';
+import { type CompiledQuery, type QueryResult, sql } from 'kysely';
 import { compiledOnce } from './compiled.js';
 import type { LocalExec } from './db.js';
 
@@ -126,9 +126,18 @@ const counterUpsert = (keys: Counter[]) =>
 
 /** Increment several counters in one statement (a sale takes a receipt number and a seq) and answer their new values. */
 export async function nextCounters<K extends Counter>(db: LocalExec, keys: K[]): Promise<Record<K, number>> {
+  return countersOf<K>(await db.executeQuery(countersStatement(db, keys)));
+}
+
+/** `nextCounters` as a statement to send with others (`runInOrder`); `countersOf` reads its answer. */
+export function countersStatement(db: LocalExec, keys: Counter[]): CompiledQuery<{ key: string; value: string }> {
   const id = keys.join();
   let upsert = counterUpserts.get(id);
   if (!upsert) counterUpserts.set(id, (upsert = counterUpsert(keys)));
-  const { rows } = await upsert(db, {});
+  return upsert.compile(db, {});
+}
+
+export function countersOf<K extends Counter>(result: QueryResult<unknown>): Record<K, number> {
+  const rows = result.rows as Array<{ key: string; value: string }>;
   return Object.fromEntries(rows.map((r) => [r.key, Number(r.value)])) as Record<K, number>;
 }

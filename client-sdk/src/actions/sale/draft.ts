@@ -15,6 +15,7 @@ import type {
 } from '@duka/shared';
 import type { SellInput } from '../../types.js';
 import type { Shop } from '../context.js';
+import type { SaleCounters } from './sale-read.js';
 
 /**
  * A line of the sale merged per product and pack (`mergeSaleLines`): `index` is its first line in
@@ -54,6 +55,8 @@ export interface ResolvedSale {
   at: number;
   /** The signed-in cashier's open shift, read with the shop (`assignShift` decides). */
   openShift: string | undefined;
+  /** The receipt and queue counters, moved with the read (`numberSale` names them). */
+  counters: SaleCounters;
 }
 
 /** `takeStock`: units each product's level falls by, and the lots each batch-tracked product takes them from. */

@@ -40,7 +40,7 @@ export function checkInput(input: SellInput): void {
  */
 export async function resolveLines(trx: LocalTrx, input: SellInput, at: number): Promise<ResolvedSale> {
   // A scale label's line names its product too (`readLine` refuses another): the lines' ids are all the products.
-  const { shop: rows, products, openShift } = await saleRead(trx, [...new Set(input.lines.map((l) => l.product_id))]);
+  const { shop: rows, products, openShift, counters } = await saleRead(trx, [...new Set(input.lines.map((l) => l.product_id))]);
   const shop = readyShop(rows);
   const read = await Promise.all(input.lines.map((l, i) => readLine(trx, l, i)));
   const counted = read.map((l, i) => countLine(products, l, i));
@@ -50,5 +50,5 @@ export async function resolveLines(trx: LocalTrx, input: SellInput, at: number):
   const customer = input.customer_id ? await reads.customerById(trx, input.customer_id) : null;
   const mode = input.price_mode ?? 'retail';
   const discountBp = toBasisPoints(input.discount_pct ?? 0);
-  return { input, shop, lines, labels: labelLines(counted), products, customer, mode, discountBp, at, openShift };
+  return { input, shop, lines, labels: labelLines(counted), products, customer, mode, discountBp, at, openShift, counters };
 }

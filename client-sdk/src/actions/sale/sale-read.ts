@@ -4,11 +4,18 @@
  * server reads its sale set under the store lock. In the browser every statement is a round trip to
  * the replica's worker, and in Node a build by Kysely and a promise round: four reads were three
  * statements. Compiled once per number of distinct products (a sale of 5 products: one SQL text).
+ *
+ * The sale's receipt number and queue seq are taken in the same round trip (`runInOrder`): they
+ * depend on nothing read, and the counters move inside the sale's transaction, so a sale refused
+ * later takes back its number with the rest. In the browser the sale is then two messages to the
+ * worker, this one (with the transaction's `begin`) and its writes with the commit.
  */
 import type { Product } from '@duka/shared';
 import { sql } from 'kysely';
+import { runInOrder } from '../../local/batch.js';
 import { compiledOnce } from '../../local/compiled.js';
 import type { LocalExec } from '../../local/db.js';
+import { countersOf, countersStatement } from '../../local/meta.js';
 import { productFrom, type ShopRows, shopFrom } from '../../reads.js';
 
 export interface SaleRead {
@@ -16,7 +23,11 @@ export interface SaleRead {
   products: Map<string, Product>;
   /** The signed-in user's open shift on this till; none open (or nobody signed in): undefined. */
   openShift: string | undefined;
+  /** The counters as moved for this sale: its till receipt seq and its queue seq. */
+  counters: SaleCounters;
 }
+
+export type SaleCounters = Record<'receipt_seq' | 'last_seq', number>;
 
 const none = sql<number | null>`null`;
 /** The user's id inside `meta`'s JSON: the shift is found in the same statement that reads the user. */
@@ -58,12 +69,17 @@ const byCount = new Map<number, ReturnType<typeof build>>();
 export async function saleRead(db: LocalExec, productIds: string[]): Promise<SaleRead> {
   let read = byCount.get(productIds.length);
   if (!read) byCount.set(productIds.length, (read = build(productIds.length)));
-  const { rows } = await read(db, Object.fromEntries(productIds.map((id, i) => [`p${i}`, id])));
+  const [found, counted] = await runInOrder(db, [
+    read.compile(db, Object.fromEntries(productIds.map((id, i) => [`p${i}`, id]))),
+    countersStatement(db, ['receipt_seq', 'last_seq']),
+  ]);
+  const rows = found!.rows as Array<{ kind: string; key: string; data: string; qty: number | null }>;
   const products = new Map<string, Product>();
   for (const r of rows) if (r.kind === 'product') products.set(r.key, productFrom({ data: r.data, qty: r.qty }));
   return {
     shop: shopFrom(rows.filter((r) => r.kind === 'shop')),
     products,
     openShift: rows.find((r) => r.kind === 'shift')?.key,
+    counters: countersOf(counted!),
   };
 }

@@ -22,7 +22,7 @@ export async function sell(ctx: ActionCtx, input: SellInput, id: string = newId(
     const tender = stage.settleTender(sale, priced);
     const taken = await stage.takeStock(trx, sale, priced, policy);
     const shiftId = stage.assignShift(sale);
-    const number = await stage.numberSale(trx, sale.shop);
+    const number = stage.numberSale(sale);
     return stage.writeSale(trx, ctx, { id, sale, priced, tender, taken, shiftId, number });
   });
   ctx.queued(pending);
