@@ -4,7 +4,8 @@
  * (or built) ones row by row, so every pass of the sender read all the receipts the store ever
  * issued: 47-60 ms a read at 20,000 receipts, on the thread that serves sales, and growing every
  * day. Partial indexes hold only the rows the queue still has to build or send. The queries name
- * 'issued' as a literal (fiscal.queries.ts), which the planner needs to match the index. Frozen.
+ * 'issued' as a literal (fiscal.queries.ts), so that a plan made without the value can take the
+ * index too. Frozen.
  */
 import type { Kysely } from 'kysely';
 import { sql } from './_helpers.js';

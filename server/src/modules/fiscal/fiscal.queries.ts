@@ -8,9 +8,10 @@ import { crossOrg } from '../../db/tenant-scope-check.js';
 import { onPostgres } from '../../db/dialect.js';
 
 /**
- * A receipt TRA acknowledged: written into the statement as a literal, not bound, because only a
- * query that names it can use the partial index of the queue's waiting receipts (migration 0051);
- * with a parameter, every pass of the sender read the store's whole history.
+ * A receipt TRA acknowledged, written into the statement as a literal: the queue's waiting
+ * receipts have a partial index of their own (migration 0051), and a plan made before the value is
+ * known (a PostgreSQL generic plan) can take it only when the statement names the value. SQLite
+ * matches a bound value too, re-planning if it changes.
  */
 export const ISSUED = sql.lit<'issued'>('issued');
 
