@@ -51,6 +51,7 @@ import * as purchaseOrders from './2026_12_01_0047_purchase_orders.js';
 import * as supplierLeadTimes from './2026_12_01_0048_supplier_lead_times.js';
 import * as mirroredPayments from './2026_12_01_0049_mirrored_payments.js';
 import * as productSearchWords from './2026_12_01_0050_product_search_words.js';
+import * as fiscalQueueIndexes from './2026_12_01_0051_fiscal_queue_indexes.js';
 import * as orgOnEveryTenantRow from './2026_11_26_0030_org_on_every_tenant_row.js';
 
 export const migrations: Record<string, Migration> = {
@@ -103,4 +104,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0048_supplier_lead_times': supplierLeadTimes,
   '2026_12_01_0049_mirrored_payments': mirroredPayments,
   '2026_12_01_0050_product_search_words': productSearchWords,
+  '2026_12_01_0051_fiscal_queue_indexes': fiscalQueueIndexes,
 };

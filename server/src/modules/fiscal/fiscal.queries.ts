@@ -7,6 +7,14 @@ import type { Config } from '../../env.js';
 import { crossOrg } from '../../db/tenant-scope-check.js';
 import { onPostgres } from '../../db/dialect.js';
 
+/**
+ * A receipt TRA acknowledged, written into the statement as a literal: the queue's waiting
+ * receipts have a partial index of their own (migration 0051), and a plan made before the value is
+ * known (a PostgreSQL generic plan) can take it only when the statement names the value. SQLite
+ * matches a bound value too, re-planning if it changes.
+ */
+export const ISSUED = sql.lit<'issued'>('issued');
+
 /** A store of an organisation: whose fiscal device, receipts and Z reports a statement reads. */
 export interface StoreScope {
   orgId: string;
@@ -149,7 +157,7 @@ export function devicesWithWork(db: Kysely<Database>, openDay: string, dayBefore
             .select('r.id')
             .whereRef('r.org_id', '=', 'd.org_id')
             .whereRef('r.store_id', '=', 'd.store_id')
-            .where('r.status', '!=', 'issued'),
+            .where('r.status', '!=', ISSUED),
         ),
         eb(newestZ, '!=', 'issued'),
         eb.and([
@@ -176,7 +184,7 @@ export function firstWaitingReceipt<C extends keyof FiscalReceiptRow & string>(d
     .select(columns)
     .where('org_id', '=', s.orgId)
     .where('store_id', '=', s.storeId)
-    .where('status', '!=', 'issued')
+    .where('status', '!=', ISSUED)
     .orderBy('gc')
     .limit(1)
     .executeTakeFirst();
@@ -189,7 +197,7 @@ export function waitingReceipts(db: Kysely<Database>, s: StoreScope, limit: numb
     .selectAll()
     .where('org_id', '=', s.orgId)
     .where('store_id', '=', s.storeId)
-    .where('status', '!=', 'issued')
+    .where('status', '!=', ISSUED)
     .orderBy('gc')
     .limit(limit)
     .execute();
@@ -286,7 +294,7 @@ export function waitingReceiptCounts(db: Kysely<Database>, s: StoreScope) {
     .select(['status', (eb) => eb.fn.countAll<number | string>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
     .where('org_id', '=', s.orgId)
     .where('store_id', '=', s.storeId)
-    .where('status', '!=', 'issued')
+    .where('status', '!=', ISSUED)
     .groupBy('status')
     .execute();
 }

@@ -9,7 +9,7 @@ import type { Deps, ServiceContext } from '../../../lib/context.js';
 import { createNotification } from '../../notifications/notifications.exports.js';
 import { addDays } from '../../../lib/time.js';
 import { crossOrg } from '../../../db/tenant-scope-check.js';
-import { devicesWithWork, firstWaitingReceipt, firstWaitingZReport, type StoreScope } from '../fiscal.queries.js';
+import { devicesWithWork, firstWaitingReceipt, firstWaitingZReport, ISSUED, type StoreScope } from '../fiscal.queries.js';
 import { openDay } from './z-reports.js';
 
 export const STUCK_AFTER_MS = 60 * 60_000;
@@ -54,7 +54,7 @@ async function tellIfStuck(ctx: ServiceContext, store: StoreScope): Promise<void
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('org_id', '=', orgId)
     .where('store_id', '=', storeId)
-    .where('status', '!=', 'issued')
+    .where('status', '!=', ISSUED)
     .executeTakeFirstOrThrow();
   const reason = waiting[0]!.last_error ?? 'no answer yet';
   await withTransaction(ctx, async (tx) => {
