@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 
 export interface Daemon {
+  /** Its process id (the benches read its CPU time and pin it to a core). */
+  pid: number;
   /** Stop it with `signal` (its graceful one) and wait until it has exited. */
   stop(): Promise<void>;
 }
@@ -15,6 +17,7 @@ export async function startDaemon(bin: string, args: string[], port: number, sig
   child.stderr!.on('data', (d) => (out += d));
   await waitForPort(port, () => (child.exitCode !== null ? `${bin} exited with ${child.exitCode}: ${out}` : null));
   return {
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

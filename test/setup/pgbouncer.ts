@@ -14,6 +14,7 @@ export const PGBOUNCER = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
 
 export interface PgBouncer {
   port: number;
+  pid: number;
   /** `databaseUrl` (the cluster's) with its host and port replaced by the pooler's. */
   pooled(databaseUrl: string): string;
   /** Transactions and queries the pooler passed on (its SHOW STATS), summed over databases. */
@@ -57,6 +58,7 @@ export async function startPgBouncer(clusterUrl: string, settings: Record<string
   };
   return {
     port,
+    pid: daemon.pid,
     pooled,
     async stats() {
       const admin = new pg.Client({ host: '127.0.0.1', port, user: 'stats', database: 'pgbouncer' });
