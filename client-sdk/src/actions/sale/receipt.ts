@@ -8,33 +8,40 @@ import type { PlannedSale, QueuedSale } from './draft.js';
 
 type Source = 'online' | 'offline';
 
-/**
- * One object literal, in the server's field order: built from four spread parts it cost about 3 KB
- * and 0.1-0.3 ms a sale in Node (V8 adds each spread part's fields one by one, off its fast path),
- * the sale's largest share of JavaScript after the storage (issue 53).
- */
-export function localReceipt(p: PlannedSale, payload: QueuedSale, source: Source, createdAt: string): Receipt {
-  const { input, customer, shop } = p.sale;
-  const { priced, tender } = p;
-  const wallet = input.payments ? tender.parts.find((t) => isMobileMoney(t.method)) : undefined;
+function head(p: PlannedSale, payload: QueuedSale) {
+  const { input } = p.sale;
+  const wallet = input.payments ? p.tender.parts.find((t) => isMobileMoney(t.method)) : undefined;
   return {
     id: p.id,
     number: null,
     receipt_number: null,
     client_receipt_number: p.number.clientReceiptNumber,
-    status: tender.parts.some((t) => saleStatusOf(t.method) === 'credit') ? 'credit' : 'paid',
-    payment_method: tender.method,
+    status: p.tender.parts.some((t) => saleStatusOf(t.method) === 'credit') ? ('credit' as const) : ('paid' as const),
+    payment_method: p.tender.method,
     // A split sale's reference and phone are its mobile-money part's, as the server answers them.
     payment_reference: input.payment_reference ?? wallet?.reference ?? null,
     payment_phone: payload.payment_phone ?? wallet?.phone ?? null,
     payment_verification: null,
-    payments: tender.parts.map((t) => ({ ...t, amount: fromCents(t.amount), verification: null })),
+    payments: p.tender.parts.map((t) => ({ ...t, amount: fromCents(t.amount), verification: null })),
     price_mode: p.sale.mode,
+  };
+}
+
+function money(p: PlannedSale) {
+  const { priced } = p;
+  const total = fromCents(priced.total);
+  return {
     subtotal: fromCents(priced.subtotal),
-    discount_pct: input.discount_pct ?? 0,
+    discount_pct: p.sale.input.discount_pct ?? 0,
     discount: fromCents(priced.discount),
     tax: fromCents(priced.tax),
-    total: fromCents(priced.total),
+    total,
+  };
+}
+
+function people(p: PlannedSale) {
+  const { input, customer, shop } = p.sale;
+  return {
     customer_id: customer?.id ?? null,
     customer_name: customer?.name ?? input.customer_name ?? null,
     customer_phone: customer?.phone ?? input.customer_phone ?? null,
@@ -43,11 +50,17 @@ export function localReceipt(p: PlannedSale, payload: QueuedSale, source: Source
     notes: input.notes ?? null,
     cashier_id: shop.user?.id ?? null,
     store_id: shop.store.id,
+  };
+}
+
+function tail(p: PlannedSale, source: Source, createdAt: string) {
+  const { tendered, change } = p.tender;
+  return {
     source,
     client_created_at: createdAt,
     received_at: null,
-    cash_tendered: tender.tendered === undefined ? null : fromCents(tender.tendered),
-    change_given: tender.change === undefined ? null : fromCents(tender.change),
+    cash_tendered: tendered === undefined ? null : fromCents(tendered),
+    change_given: change === undefined ? null : fromCents(change),
     refund_reason: null,
     refunded_at: null,
     void_reason: null,
@@ -56,8 +69,12 @@ export function localReceipt(p: PlannedSale, payload: QueuedSale, source: Source
     lines: receiptLines(p),
     // Numbered by the server when the sale reaches it; the till shows it once synced.
     fiscal: null,
-    sync_state: 'pending',
+    sync_state: 'pending' as const,
   };
+}
+
+export function localReceipt(p: PlannedSale, payload: QueuedSale, source: Source, createdAt: string): Receipt {
+  return { ...head(p, payload), ...money(p), ...people(p), ...tail(p, source, createdAt) };
 }
 
 /**
