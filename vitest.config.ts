@@ -8,7 +8,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** The packages the tests import are built first (test/setup/build-packages.ts). */
 const BUILD = 'test/setup/build-packages.ts';
 /** Every suite; per project, not at the root, where a project's own `include` would be added to it. */
-const ALL = ['test/**/*.test.ts', 'shared/**/*.test.ts', 'client-sdk/**/*.test.ts', 'agent/**/*.test.ts', 'web/test/**/*.test.ts'];
+const ALL = [
+  'test/**/*.test.ts',
+  'shared/**/*.test.ts',
+  'client-sdk/**/*.test.ts',
+  'agent/**/*.test.ts',
+  'web/test/**/*.test.ts',
+  'office/test/**/*.test.ts',
+];
 
 /**
  * Issue 36: the suites that write money, stock and sync, run on PostgreSQL on tenant tables partitioned by
@@ -29,7 +36,7 @@ const BY_ORG = [
   'client-sdk/test/till-exchange.test.ts',
 ];
 /** Suites that never open a database: the `sqlite` project runs them; a PostgreSQL run would repeat them. */
-const NO_DATABASE = ['shared/**/*.test.ts', 'web/test/**/*.test.ts', 'client-sdk/src/**/*.test.ts'];
+const NO_DATABASE = ['shared/**/*.test.ts', 'web/test/**/*.test.ts', 'office/test/**/*.test.ts', 'client-sdk/src/**/*.test.ts'];
 /**
  * A worker runs its files one after another in one module graph (`isolate: false`): importing the
  * server's modules afresh for every file was about half of `npm test`'s time. Suites that replace a

@@ -1,5 +1,5 @@
 /**
- * The till app: built to web/dist and served by the server at /till/ (server/src/lib/till-app.ts).
+ * The till app: built to web/dist and served by the server at /till/ (server/src/lib/browser-apps.ts).
  * `npm run dev -w web` serves it with the API proxied to a server on :8080.
  */
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { serviceWorker } from './build/service-worker.js';
 
 /**
  * Brotli and gzip copies of every text or wasm file (`x.js.br`, `x.js.gz`), which the server picks
- * by Accept-Encoding (server/src/lib/till-app.ts): the first download over 3G is what a new till
+ * by Accept-Encoding (server/src/lib/browser-apps.ts): the first download over 3G is what a new till
  * waits for. sw.js is left out: the service-worker plugin writes its precache list into it after.
  */
 const precompressed = compression({

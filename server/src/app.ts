@@ -70,7 +70,7 @@ import { loggedPath } from './lib/logger.js';
 import { Metrics, routeLabel } from './lib/metrics.js';
 import { documentRealtime } from './sync/ws/ws.openapi.js';
 import { pullRouter } from './sync/pull/pull.index.js';
-import { tillApp } from './lib/till-app.js';
+import { browserApps } from './lib/browser-apps.js';
 
 export const API_VERSION = '1.0.0';
 
@@ -234,7 +234,7 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
 
   app.route('/', healthRouter(ping, deps));
   app.route('/', metricsRouter(deps));
-  app.route('/', tillApp(config));
+  app.route('/', browserApps(config));
 
   const api = createRouter();
   registerDocumentComponents(api);

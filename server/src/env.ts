@@ -175,6 +175,8 @@ const EnvSchema = z.object({
   S3_TIMEOUT_MS: int(100, 120_000).default(30_000),
   /** The built till app (`npm run build`), served at /till/; default: the repository's web/dist. */
   WEB_DIST_DIR: z.string().min(1).optional(),
+  /** The built back office (`npm run build`), served at /office/; default: the repository's office/dist. */
+  OFFICE_DIST_DIR: z.string().min(1).optional(),
   /** Where backups go (default DATA_DIR/backups), how often the server takes one (minutes; 0 = never; embedded SQLite only) and how many are kept. */
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_EVERY: int(0, 525_600).default(360),

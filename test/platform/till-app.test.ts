@@ -1,4 +1,4 @@
-/** The browser till at /till/: the built files with the caching a service-worker app needs (server/src/lib/till-app.ts). */
+/** The browser till at /till/: the built files with the caching a service-worker app needs (server/src/lib/browser-apps.ts). */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -118,5 +118,45 @@ describe('the till app and paths that climb out of it', () => {
     const res = await t.app.request(url);
     expect(await res.text()).not.toContain(SECRET);
     expect(res.status).not.toBe(500);
+  });
+});
+
+describe('the back office at /office/, beside the till', () => {
+  let t: TestApp;
+  const OFFICE_INDEX = '<!doctype html><title>Duka back office</title><script type="module" src="/office/assets/index-Of1.js"></script>';
+  beforeAll(async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'duka-office-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'index.html'), OFFICE_INDEX);
+    writeFileSync(path.join(dist, 'assets', 'index-Of1.js'), 'console.log("office");');
+    t = await createTestApp({ config: { WEB_DIST_DIR: fakeDist(), OFFICE_DIST_DIR: dist } });
+  });
+  afterAll(() => t.close());
+
+  it('answers its own index.html for its screens, never cached by HTTP, and the till its own', async () => {
+    for (const url of ['/office/', '/office/products', '/office/products/new']) {
+      const res = await t.app.request(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toBe(OFFICE_INDEX);
+    }
+    expect(await (await t.app.request('/till/')).text()).toBe(INDEX);
+  });
+
+  it('caches its hashed assets for good and redirects /office to /office/', async () => {
+    const asset = await t.app.request('/office/assets/index-Of1.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const bare = await t.app.request('/office');
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe('/office/');
+  });
+
+  it('says how to build it when its build is missing', async () => {
+    const empty = await createTestApp({ config: { OFFICE_DIST_DIR: mkdtempSync(path.join(os.tmpdir(), 'duka-office-empty-')) } });
+    const res = await empty.app.request('/office/');
+    expect(res.status).toBe(503);
+    expect(await res.text()).toMatch(/^The back office is not built: run `npm run build`/);
+    await empty.close();
   });
 });

@@ -28,15 +28,28 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-/** `config`: the server's settings for this run (e.g. where TRA is). */
-export async function startShop(opts: { config?: Partial<Config> } = {}): Promise<Shop> {
-  const dist = await mkdtemp(path.join(tmpdir(), 'duka-till-app-'));
+const OFFICE = fileURLToPath(new URL('../../office', import.meta.url));
+
+/** Builds an app from its source as `npm run build` does, into a folder of this run's own. */
+async function buildApp(root: string, name: string): Promise<string> {
+  const dist = await mkdtemp(path.join(tmpdir(), `duka-${name}-app-`));
   await build({
-    root: WEB,
-    configFile: path.join(WEB, 'vite.config.ts'),
+    root,
+    configFile: path.join(root, 'vite.config.ts'),
     logLevel: 'warn',
     build: { outDir: dist, emptyOutDir: true, sourcemap: false },
   });
+  return dist;
+}
+
+/**
+ * `config`: the server's settings for this run (e.g. where TRA is). `apps`: which browser apps the
+ * server serves, built for this run (the till by default; the owner's back office at /office/).
+ */
+export async function startShop(opts: { config?: Partial<Config>; apps?: Array<'till' | 'office'> } = {}): Promise<Shop> {
+  const apps = opts.apps ?? ['till'];
+  const dists = await Promise.all(apps.map((app) => buildApp(app === 'till' ? WEB : OFFICE, app)));
+  const distOf = (app: 'till' | 'office') => (apps.includes(app) ? dists[apps.indexOf(app)] : undefined);
   // The browser's till stamps its sales with real time, so the server runs on real time too.
   const realTime = {
     now: () => Date.now(),
@@ -44,7 +57,10 @@ export async function startShop(opts: { config?: Partial<Config> } = {}): Promis
       throw new Error('the shop runs on real time');
     },
   };
-  const t = await createTestApp({ config: { ...opts.config, WEB_DIST_DIR: dist }, clock: realTime });
+  const t = await createTestApp({
+    config: { ...opts.config, WEB_DIST_DIR: distOf('till') ?? path.join(tmpdir(), 'duka-no-till'), OFFICE_DIST_DIR: distOf('office') },
+    clock: realTime,
+  });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -70,7 +86,7 @@ export async function startShop(opts: { config?: Partial<Config> } = {}): Promis
       await realtime.close();
       await new Promise((resolve) => server.close(resolve));
       await t.close();
-      await rm(dist, { recursive: true, force: true });
+      await Promise.all(dists.map((dist) => rm(dist, { recursive: true, force: true })));
     },
   };
 }

@@ -166,6 +166,7 @@ export type UpdateOrganisationInput = z.infer<typeof UpdateOrganisationInput>;
 
 export const SwitchStoreInput = z.object({ store_id: z.uuid() }).meta({ id: 'SwitchStoreInput' });
 export const SwitchStoreResult = z.object({ store: Store, tokens: TokenPair }).meta({ id: 'SwitchStoreResult' });
+export type SwitchStoreResult = z.infer<typeof SwitchStoreResult>;
 
 export const CreateUserInput = z
   .object({

@@ -339,5 +339,6 @@ export const PosSummary = z
     date_to: DateString,
   })
   .meta({ id: 'PosSummary' });
+export type PosSummary = z.infer<typeof PosSummary>;
 export const HourlyQuery = z.object({ date: DateString.optional() });
 export const HourlyBucket = z.object({ hour: z.int(), sales: Money, count: z.int() }).meta({ id: 'HourlyBucket' });

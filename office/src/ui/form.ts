@@ -1,0 +1,97 @@
+/**
+ * How every form behaves: the input stays as typed until the server has taken it (a failed or
+ * lost request loses nothing), a submission keeps one Idempotency-Key until it succeeds (a retry
+ * after a lost answer never creates twice), and the server's errors are shown in the owner's
+ * language with each field the server named highlighted beside it.
+ */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { ApiError, newKey } from '../api.js';
+import { t } from '../i18n/core.js';
+import { html } from './html.js';
+
+export interface Submission {
+  busy: boolean;
+  error: ApiError | null;
+  done: boolean;
+  /** Runs `action` with this submission's key; the key is kept until an attempt succeeds. */
+  submit(e?: Event): Promise<void>;
+  reset(): void;
+}
+
+export function useSubmit(action: (idempotencyKey: string) => Promise<unknown>): Submission {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [done, setDone] = useState(false);
+  const [key, setKey] = useState(newKey);
+  return {
+    busy,
+    error,
+    done,
+    async submit(e) {
+      e?.preventDefault();
+      if (busy) return;
+      setBusy(true);
+      setError(null);
+      setDone(false);
+      try {
+        await action(key);
+        setKey(newKey());
+        setDone(true);
+      } catch (err) {
+        setError(err instanceof ApiError ? err : new ApiError(0, err instanceof Error ? err.message : String(err), 'CLIENT'));
+      } finally {
+        setBusy(false);
+      }
+    },
+    reset() {
+      setError(null);
+      setDone(false);
+    },
+  };
+}
+
+const KNOWN = new Set(['VALIDATION_ERROR', 'NETWORK', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT']);
+
+/** The error in the owner's language: what kind of failure, then the server's own words. */
+export function ErrorBanner({ error }: { error: ApiError | null | undefined }) {
+  if (!error) return null;
+  const kind = KNOWN.has(error.code) ? t(`error.${error.code}` as 'error.NETWORK') : t('error.generic');
+  const fields = error.errors.filter((e) => e.field);
+  return html`<div class="banner error" role="alert" data-testid="error">
+    <strong>${kind}</strong> ${error.code === 'NETWORK' ? null : fields.length ? null : error.message}
+    ${fields.length ? html`<ul>${fields.map((f) => html`<li>${f.field}: ${f.message}</li>`)}</ul>` : null}
+  </div>`;
+}
+
+/** A labelled input whose server error (by field name) is shown under it and marks it invalid. */
+export function Field({
+  label,
+  name,
+  error,
+  children,
+}: {
+  label: string;
+  name: string;
+  error: ApiError | null | undefined;
+  children: ComponentChildren;
+}) {
+  const message = error?.field(name);
+  return html`<label class=${`field${message ? ' invalid' : ''}`} data-field=${name}>
+    <span>${label}</span>
+    ${children}
+    ${message ? html`<small class="error" data-testid=${`error-${name}`}>${message}</small>` : null}
+  </label>`;
+}
+
+/** State for a form's values: `bind(name)` gives an input its value and onInput. */
+export function useValues<T extends Record<string, string | boolean>>(initial: T) {
+  const [values, setValues] = useState<T>(initial);
+  const set = (name: keyof T, value: string | boolean) => setValues((v) => ({ ...v, [name]: value }));
+  const bind = (name: keyof T & string) => ({
+    name,
+    value: values[name] as string,
+    onInput: (e: Event) => set(name, (e.currentTarget as HTMLInputElement).value),
+  });
+  return { values, set, bind, setValues };
+}
