@@ -116,7 +116,7 @@ export async function unitsBenchmarks(
 
 /** The units rows' shop: an owner, 300 products by the piece and 300 by the kilo (a billion counts of stock each, as seeded). */
 export async function seedUnitsShop(base: string, dbOpts: { url?: string; sqliteFile?: string }) {
-  const token = await registerOwner(base, '0754000555', 'Bench Mizani');
+  const token = await registerOwner(base, '0754000565', 'Bench Mizani');
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const db = createDb({ ...dbOpts, poolSize: 2 });
   const { org_id: orgId, store_id: storeId } = await db.db
