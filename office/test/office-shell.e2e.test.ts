@@ -2,11 +2,12 @@
  * The back office's shell at 390×844 and 1280×800: an owner registers a shop and lands on Today;
  * a staff cashier signs in with the temporary password from the SMS, must choose their own first,
  * then sees only the screens their permissions open, and a screen they may not open says so.
+ * Today moves as a till sells, with no reload; the first load stays within its 300 kB budget.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e164, lastMessage, registerOwner, uniquePhone } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
-import { menu, openOffice, VIEWPORTS, type Viewport } from './office.js';
+import { menu, openOffice, signInOffice, VIEWPORTS, type Viewport } from './office.js';
 
 describe('the back office shell', () => {
   let shop: Shop;
@@ -59,6 +60,50 @@ describe('the back office shell', () => {
     expect(await page.getByTestId('today-conflicts').count()).toBe(0);
     expect(await page.getByTestId('today-mobile').count()).toBe(0);
     expect(await menu(page)).toEqual(['today']);
+    await context.close();
+  });
+
+  it.each(Object.keys(VIEWPORTS) as Viewport[])("moves Today's figures as the shop sells, with no reload, at %s size", async (viewport) => {
+    const owner = await registerOwner(shop.t);
+    const product = await shop.t.request('POST', '/inventory/products', {
+      token: owner.token,
+      body: { name: 'Unga 2kg', barcode: '6161100000123', selling_price: 3500, cost_price: 3000, stock: 6, reorder_point: 2 },
+    });
+    expect(product.status, product.text).toBe(200);
+    const { context, page } = await openOffice(shop, viewport);
+    await signInOffice(page, owner.phone, owner.password);
+    await expect.poll(() => page.getByTestId('live').getAttribute('class')).toContain('on');
+    expect(await page.getByTestId('today-sales-value').textContent()).toBe('TSh 0');
+
+    const sale = await shop.t.request('POST', '/pos/sale', {
+      token: owner.token,
+      body: { lines: [{ product_id: product.body.data.id, qty: 5 }], payment_method: 'Cash' },
+    });
+    expect(sale.status, sale.text).toBe(201);
+    // 5 × 3,500 in cash, and the product now at 1, under its reorder point of 2.
+    await expect.poll(() => page.getByTestId('today-sales-value').textContent(), { timeout: 10_000 }).toBe('TSh 17,500');
+    expect(await page.getByTestId('today-cash-value').textContent()).toBe('TSh 17,500');
+    await expect.poll(() => page.getByTestId('today-low-stock').textContent()).toContain('Unga 2kg');
+    await context.close();
+  });
+
+  it('loads signed in to Today in at most 300 kB over the wire', async () => {
+    const owner = await registerOwner(shop.t);
+    const context = await shop.browser.newContext({ viewport: VIEWPORTS.phone });
+    const page = await context.newPage();
+    const bytes = new Map<string, number>();
+    page.on('requestfinished', async (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/office/')) bytes.set(url.pathname, (await request.sizes()).responseBodySize);
+    });
+    await page.goto(`${shop.origin}/office/`);
+    await signInOffice(page, owner.phone, owner.password);
+    await page.getByTestId('today-sales').waitFor();
+    await page.waitForLoadState('networkidle');
+    const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+    // The page, its script and styles, and Today's chunk, each as the server sent them.
+    expect([...bytes.keys()].some((p) => p.endsWith('.js'))).toBe(true);
+    expect(total, JSON.stringify(Object.fromEntries(bytes))).toBeLessThanOrEqual(300_000);
     await context.close();
   });
 });
