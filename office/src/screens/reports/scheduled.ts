@@ -24,6 +24,8 @@ function AddScheduled({ types, onAdded }: { types: ReportTypeInfo[]; onAdded: ()
     setValues(initial);
     onAdded();
   });
+  // The server names the bad address by its place in the list (`recipients.1`): that one is marked.
+  const badRecipient = add.error?.errors.find((e) => e.field?.startsWith('recipients'))?.field ?? 'recipients';
   const select = (name: keyof typeof initial) => ({ ...bind(name), onChange: bind(name).onInput });
   return html`<form class="stack" onSubmit=${add.submit} data-testid="scheduled-form">
     <${ErrorBanner} error=${add.error} />
@@ -39,7 +41,7 @@ function AddScheduled({ types, onAdded }: { types: ReportTypeInfo[]; onAdded: ()
         <select ...${select('date_range_preset')}>${PRESETS.map((p) => html`<option value=${p}>${t(`range.${p}`)}</option>`)}</select>
       <//>
     </div>
-    <${Field} label=${t('scheduled.recipients')} name="recipients" error=${add.error}>
+    <${Field} label=${t('scheduled.recipients')} name=${badRecipient} error=${add.error}>
       <input ...${bind('recipients')} inputmode="email" data-testid="scheduled-recipients" />
     <//>
     <button class="primary" type="submit" disabled=${add.busy} data-testid="scheduled-add">${t('scheduled.add')}</button>
