@@ -16,6 +16,14 @@ export interface Series {
 const short = (n: number) =>
   Math.abs(n) >= 1e6 ? `${+(n / 1e6).toFixed(1)}M` : Math.abs(n) >= 1e3 ? `${+(n / 1e3).toFixed(1)}k` : String(n);
 
+/** A day as MM-DD (the year is in the period above the chart); any other label as it is. */
+const label = (s: string) => (/^\d{4}-\d\d-\d\d$/.test(s) ? s.slice(5) : s);
+/** The bars that get a label: as many as fit at about 64 px each. */
+function every(count: number, width: number): number[] {
+  const step = Math.max(1, Math.ceil(count / Math.max(1, Math.floor(width / 64))));
+  return Array.from({ length: count }, (_, i) => i).filter((i) => i % step === 0);
+}
+
 export function BarChart({ title, data, testid, line = false }: { title: string; data: Series; testid: string; line?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -32,8 +40,8 @@ export function BarChart({ title, data, testid, line = false }: { title: string;
         scales: { x: { time: false, range: [-0.5, labels.length - 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         axes: [
           {
-            values: (_u, ticks) => ticks.map((i) => (Number.isInteger(i) ? (labels[i] ?? '') : '')),
-            splits: () => labels.map((_, i) => i),
+            values: (_u, ticks) => ticks.map((i) => label(labels[i] ?? '')),
+            splits: (u) => every(labels.length, u.width),
           },
           { values: (_u, ticks) => ticks.map(short), size: 50 },
         ],

@@ -51,7 +51,7 @@ export function Generate({ types, onMade }: { types: ReportTypeInfo[]; onMade: (
     <form class="toolbar" onSubmit=${generate.submit}>
       <${Field} label=${t('type')} name="report_type" error=${error}>
         <select ...${bind('report_type')} onChange=${bind('report_type').onInput} data-testid="report-type">
-          ${types.map((r) => html`<option value=${r.type}>${r.name}</option>`)}
+          ${types.map((r) => html`<option value=${r.type}>${t(`report.${r.type}`)}</option>`)}
         </select>
       <//>
       ${

@@ -4,6 +4,10 @@ export const t = messages(
   {
     'title': 'Reports',
     'type': 'Report',
+    'report.sales': 'Sales',
+    'report.inventory': 'Stock valuation',
+    'report.tax': 'VAT',
+    'report.credit': 'Credit (who owes)',
     'range': 'Period',
     'range.7d': 'Last 7 days',
     'range.30d': 'Last 30 days',
@@ -74,6 +78,10 @@ export const t = messages(
   {
     'title': 'Ripoti',
     'type': 'Ripoti',
+    'report.sales': 'Mauzo',
+    'report.inventory': 'Thamani ya bidhaa',
+    'report.tax': 'VAT',
+    'report.credit': 'Madeni (wanaodaiwa)',
     'range': 'Kipindi',
     'range.7d': 'Siku 7 zilizopita',
     'range.30d': 'Siku 30 zilizopita',

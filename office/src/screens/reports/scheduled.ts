@@ -31,7 +31,7 @@ function AddScheduled({ types, onAdded }: { types: ReportTypeInfo[]; onAdded: ()
     <${ErrorBanner} error=${add.error} />
     <div class="two">
       <${Field} label=${t('type')} name="report_type" error=${add.error}>
-        <select ...${select('report_type')}>${types.map((r) => html`<option value=${r.type}>${r.name}</option>`)}</select>
+        <select ...${select('report_type')}>${types.map((r) => html`<option value=${r.type}>${t(`report.${r.type}`)}</option>`)}</select>
       <//>
       <${Field} label=${t('scheduled.name')} name="name" error=${add.error}><input ...${bind('name')} required data-testid="scheduled-name" /><//>
       <${Field} label=${t('scheduled.frequency')} name="frequency" error=${add.error}>
