@@ -20,4 +20,5 @@ export interface ScreenDef {
 
 export const SCREENS: ScreenDef[] = [
   { path: '', name: 'nav.today', route: 'GET /pos/summary', load: () => import('../screens/today/today.js') },
+  { path: 'reports', name: 'nav.reports', route: 'GET /reports/types', load: () => import('../screens/reports/reports.js') },
 ];
