@@ -3,11 +3,13 @@
  * the refund permission; the cashier sets their own password in the till and sells; the owner
  * finds one of those sales in Sales by its receipt number and voids it with a reason; the cashier,
  * signed in to the back office, has no Staff in the menu, is refused /office/staff, and is offered
- * no Refund on their other sale.
+ * no Refund on their other sale. Then the owner's other work there: a member's permissions, password
+ * reset and deactivation; a store added (the server's refusal shown on its field), made busy and
+ * deactivated; a closed shift's Z report, short in red; a sale refunded with a reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e164, lastMessage, registerOwner, type Session, uniquePhone } from '../../test/setup/factories.js';
+import { createStaff, e164, lastMessage, messageCount, registerOwner, type Session, uniquePhone } from '../../test/setup/factories.js';
 import { charge, openApp, scan, type Shop, startShop } from '../../web/test/browser.js';
 import { goTo, menu, openOffice, signInOffice, VIEWPORTS, type Viewport } from './office.js';
 
@@ -115,4 +117,88 @@ describe('staff and sales in the back office', () => {
       await cashier.context.close();
     },
   );
+
+  const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+  const call = async (method: string, path: string, body?: Record<string, unknown>) => {
+    const res = await shop.t.request(method, path, { token: owner.token, ...(body ? { body } : {}) });
+    expect(res.status, res.text).toBeLessThan(300);
+    return res.body.data;
+  };
+
+  it.each(Object.keys(VIEWPORTS) as Viewport[])('manages a member, a store, a shift and a refund, at %s size', async (viewport) => {
+    const member = await createStaff(shop.t, owner, { first_name: 'Baraka', last_name: viewport });
+    const { id: productId } = (await shop.t.db.db
+      .selectFrom('products')
+      .select('id')
+      .where('barcode', '=', CHAI.barcode)
+      .executeTakeFirst())!;
+    const shift = await call('POST', '/pos/shifts', { opening_float: 10_000, till_number: `T-${viewport}` });
+    await call('POST', '/pos/sale', { lines: [{ product_id: productId, qty: 1 }], payment_method: 'Cash' });
+    await call('POST', `/pos/shifts/${shift.id}/close`, { counted: { Cash: 12_000 } }); // 12,500 expected: 500 short
+    const toRefund = await call('POST', '/pos/sale', { lines: [{ product_id: productId, qty: 2 }], payment_method: 'Cash' });
+
+    const { context, page } = await openOffice(shop, viewport);
+    await signInOffice(page, owner.phone, owner.password);
+
+    // A member: the refund permission given, a new temporary password texted, then deactivated.
+    await goTo(page, 'staff');
+    await page.getByTestId('staff-search').fill(member.phone);
+    await page.locator(`[data-testid=staff-list-row][data-id="${member.user.id}"] [data-testid=staff-open]`).click();
+    await page.getByTestId('perm-can_refund').check();
+    await page.getByTestId('perm-save').click();
+    await expect
+      .poll(
+        async () =>
+          (await shop.t.db.db.selectFrom('users').select('can_refund').where('id', '=', member.user.id).executeTakeFirst())!.can_refund,
+      )
+      .toBe(1);
+    const texts = await messageCount(shop.t, e164(member.phone));
+    await page.getByTestId('staff-reset').click();
+    await page.getByTestId('staff-reset-confirm').click();
+    await page.getByTestId('notice').waitFor();
+    expect(await messageCount(shop.t, e164(member.phone))).toBe(texts + 1);
+    expect((await lastMessage(shop.t, e164(member.phone)))!.body).toContain('password was reset');
+    await page.getByTestId('staff-deactivate').click();
+    await page.getByTestId('staff-deactivate-confirm').click();
+    await expect.poll(() => page.getByTestId('staff-detail-status').textContent()).toBe('Deactivated');
+    expect(await noSidewaysScroll(page)).toBe(true);
+
+    // A store: the server's refusal on its field, the input kept; then busy, then deactivated.
+    await goTo(page, 'stores');
+    await page.getByTestId('store-add').click();
+    await page.getByTestId('store-name').fill(`Tawi ${viewport}`);
+    await page.getByTestId('store-open_hours').fill('7-21');
+    await page.getByTestId('store-name').press('Enter');
+    await page.getByTestId('error-open_hours').waitFor();
+    expect(await page.getByTestId('store-name').inputValue()).toBe(`Tawi ${viewport}`);
+    await page.getByTestId('store-open_hours').fill('07:00-21:00');
+    await page.getByTestId('store-save').click();
+    await page.getByTestId('store-detail').waitFor();
+    await page.getByTestId('store-status').selectOption('busy');
+    await page.getByTestId('store-status-save').click();
+    await expect.poll(() => page.getByTestId('store-detail-status').textContent()).toContain('Busy');
+    await page.getByTestId('store-deactivate').click();
+    await page.getByTestId('store-deactivate-confirm').click();
+    await expect.poll(() => page.getByTestId('store-detail-status').textContent()).toContain('Deactivated');
+    expect(await noSidewaysScroll(page)).toBe(true);
+
+    // The closed shift: short, in red, on the list and in its Z report.
+    await goTo(page, 'shifts');
+    const row = page.locator(`[data-testid=shift-list-row][data-id="${shift.id}"]`);
+    expect(await row.getByTestId('over-short').getAttribute('class')).toBe('error');
+    await row.getByTestId('shift-open').click();
+    await page.getByTestId('shift-report').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Z report (at close)');
+    expect(await page.getByTestId('shift-over-short').getByTestId('over-short').getAttribute('class')).toBe('error');
+    expect(await noSidewaysScroll(page)).toBe(true);
+
+    // A sale refunded with a reason.
+    await findSale(page, toRefund.receipt_number);
+    await page.getByTestId('sale-refund').click();
+    await page.getByTestId('refund-reason').fill('wrong size');
+    await page.getByTestId('refund-submit').click();
+    await expect.poll(() => page.getByTestId('sale-status').first().textContent()).toBe('Refunded');
+    expect(await noSidewaysScroll(page)).toBe(true);
+    await context.close();
+  });
 });
