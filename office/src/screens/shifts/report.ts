@@ -6,6 +6,7 @@ import { t as core } from '../../i18n/core.js';
 import { tsh, when } from '../../i18n/lang.js';
 import { ErrorBanner } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { type Column, List } from '../../ui/list.js';
 import { follow, href } from '../../ui/router.js';
 import { t } from './messages.js';
 
@@ -14,6 +15,19 @@ export const OverShort = ({ value }: { value: number | null | undefined }) =>
   value == null
     ? html`<span class="muted">–</span>`
     : html`<span class=${value > 0 ? 'ok' : value < 0 ? 'error' : 'muted'} data-testid="over-short">${value > 0 ? '+' : ''}${tsh(value)}</span>`;
+
+interface Row {
+  id: string;
+  method: string;
+  opening_float: number;
+  sales: number;
+  refunds: number;
+  credit_payments: number;
+  payouts: number;
+  expected: number | null;
+  counted: number | null;
+  over_short: number | null;
+}
 
 export function ShiftReportView({ id }: { id: string }) {
   const [shift, setShift] = useState<TillShiftWithReport | null>(null);
@@ -27,6 +41,43 @@ export function ShiftReportView({ id }: { id: string }) {
   const back = html`<a class="no-print" href=${href('shifts')} onClick=${(e: MouseEvent) => follow(e, 'shifts')}>← ${t('back')}</a>`;
   if (!shift) return html`<section>${back}<${ErrorBanner} error=${error} />${error ? null : html`<p>${core('loading')}</p>`}</section>`;
   const r = shift.report;
+  const z = r.kind === 'Z';
+  // One row per method, then the totals (of the methods counted at close), as a table on a desk and cards on a phone.
+  const rows: Row[] = [
+    ...r.methods.map((m) => ({
+      id: m.method,
+      ...m,
+      expected: m.counted_at_close ? m.expected : null,
+      counted: m.counted_at_close ? m.counted : null,
+    })),
+    {
+      id: 'total',
+      method: t('total'),
+      ...r.totals,
+      opening_float: r.opening_float,
+      counted: z ? r.totals.counted : null,
+      over_short: z ? r.totals.over_short : null,
+    },
+  ];
+  const money = (
+    label: string,
+    key: 'opening_float' | 'sales' | 'refunds' | 'credit_payments' | 'payouts' | 'expected' | 'counted',
+  ): Column<Row> => ({
+    label,
+    num: true,
+    cell: (row) => (row[key] == null ? html`<span class="muted">${key === 'expected' ? t('not_counted') : '–'}</span>` : tsh(row[key])),
+  });
+  const columns: Column<Row>[] = [
+    { label: t('method'), cell: (row) => (row.id === 'total' ? html`<strong>${row.method}</strong>` : row.method) },
+    money(t('float'), 'opening_float'),
+    money(t('sales'), 'sales'),
+    money(t('refunds'), 'refunds'),
+    money(t('credit_payments'), 'credit_payments'),
+    money(t('payouts'), 'payouts'),
+    money(t('expected'), 'expected'),
+    money(t('counted'), 'counted'),
+    { label: t('over_short'), num: true, cell: (row) => html`<${OverShort} value=${row.over_short} />` },
+  ];
   return html`<section class="shift-report" data-testid="shift-report">
     ${back}
     <header class="screen-head">
@@ -37,30 +88,7 @@ export function ShiftReportView({ id }: { id: string }) {
       ${t('till')} <strong>${r.till_number ?? '–'}</strong> · ${t('cashier')} <strong>${r.cashier_name ?? '–'}</strong><br />
       ${t('opened')} ${when(r.opened_at)} · ${t('closed')} ${r.closed_at ? when(r.closed_at) : t('open.now')}
     </p>
-    <div class="scroll">
-      <table class="report">
-        <thead><tr>
-          <th>${t('method')}</th><th class="num">${t('float')}</th><th class="num">${t('sales')}</th><th class="num">${t('refunds')}</th>
-          <th class="num">${t('credit_payments')}</th><th class="num">${t('payouts')}</th><th class="num">${t('expected')}</th>
-          <th class="num">${t('counted')}</th><th class="num">${t('over_short')}</th>
-        </tr></thead>
-        <tbody>
-          ${r.methods.map(
-            (m) => html`<tr>
-              <td>${m.method}</td><td class="num">${tsh(m.opening_float)}</td><td class="num">${tsh(m.sales)}</td><td class="num">${tsh(m.refunds)}</td>
-              <td class="num">${tsh(m.credit_payments)}</td><td class="num">${tsh(m.payouts)}</td>
-              <td class="num">${m.counted_at_close ? tsh(m.expected) : html`<span class="muted">${t('not_counted')}</span>`}</td>
-              <td class="num">${m.counted_at_close ? tsh(m.counted) : '–'}</td><td class="num"><${OverShort} value=${m.over_short} /></td>
-            </tr>`,
-          )}
-        </tbody>
-        <tfoot><tr>
-          <th>${t('total')}</th><td class="num">${tsh(r.opening_float)}</td><td class="num">${tsh(r.totals.sales)}</td><td class="num">${tsh(r.totals.refunds)}</td>
-          <td class="num">${tsh(r.totals.credit_payments)}</td><td class="num">${tsh(r.totals.payouts)}</td><td class="num">${tsh(r.totals.expected)}</td>
-          <td class="num">${r.kind === 'Z' ? tsh(r.totals.counted) : '–'}</td><td class="num" data-testid="shift-over-short">${r.kind === 'Z' ? html`<${OverShort} value=${r.totals.over_short} />` : '–'}</td>
-        </tr></tfoot>
-      </table>
-    </div>
+    <${List} columns=${columns} rows=${rows} testid="shift-methods" rowId=${(r: Row) => r.id} />
     <p class="muted">${t('counts', { sales: r.sales_count, refunds: r.refund_count, payouts: r.payout_count, credit: r.credit_payment_count })}</p>
     ${r.note ? html`<p><strong>${t('note')}:</strong> ${r.note}</p>` : null}
   </section>`;

@@ -45,7 +45,7 @@ export function AddStaff() {
         </${Field}>
         <${Field} label=${t('store')} name="store_id" error=${error}>
           <select data-testid="staff-store" ...${form.bind('store_id')} onChange=${form.bind('store_id').onInput}>
-            <option value="">–</option>
+            <option value="">${t('store.current')}</option>
             ${[...stores].map(([id, name]) => html`<option value=${id}>${name}</option>`)}
           </select>
         </${Field}>
