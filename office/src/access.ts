@@ -57,6 +57,21 @@ export const ROUTES = {
   'GET /accounts/ai-credits': bearer,
   'GET /payments/collection-accounts': owner,
   'POST /payments/collection-accounts': owner,
+  // Staff, stores, shifts and sales (screens/staff, stores, shifts, sales).
+  'GET /staff/{id}': owner,
+  'PATCH /staff/{id}/permissions': owner,
+  'PATCH /staff/{id}/shift': owner,
+  'DELETE /staff/{id}': owner,
+  'POST /staff/{id}/reset-password': owner,
+  'POST /stores': owner,
+  'GET /stores/{id}': owner,
+  'PATCH /stores/{id}': owner,
+  'PATCH /stores/{id}/status': owner,
+  'DELETE /stores/{id}': owner,
+  'GET /pos/transactions/{id}': bearer,
+  'POST /pos/transactions/{id}/refund': needs('refund'),
+  // Declared `bearer`: a cashier may void their own sale for a while; anything else needs the refund permission (see mayVoid).
+  'POST /pos/transactions/{id}/void': bearer,
 } satisfies Record<string, Access>;
 export type Route = keyof typeof ROUTES;
 
@@ -74,4 +89,9 @@ export function may(route: Route): boolean {
   const access: Access = ROUTES[route];
   if (access.level === 'owner') return user.role === 'owner';
   return !('permission' in access) || permissions.value.has(access.permission);
+}
+
+/** Whether the signed-in user holds `permission` (an owner every one, a manager and staff by their flags). */
+export function holds(permission: Permission): boolean {
+  return permissions.value.has(permission);
 }

@@ -59,7 +59,7 @@ describe('the back office shell', () => {
     // Today's sales figures are any signed-in user's; the owner's conflicts and the report-only mobile-money figures are not.
     expect(await page.getByTestId('today-conflicts').count()).toBe(0);
     expect(await page.getByTestId('today-mobile').count()).toBe(0);
-    expect(await menu(page)).toEqual(['today']);
+    expect(await menu(page)).toEqual(['today', 'shifts', 'sales']);
     await context.close();
   });
 

@@ -28,6 +28,7 @@ import { recordSale } from '../../server/src/modules/pos/sale/pipeline.js';
 import { refundSale, voidSale } from '../../server/src/modules/pos/services/sale-state.js';
 import { createStaff as hireStaff } from '../../server/src/modules/staff/services/create-staff.js';
 import { deactivateStaff } from '../../server/src/modules/staff/services/deactivate-staff.js';
+import { resetStaffPassword } from '../../server/src/modules/staff/services/reset-password.js';
 import { setStaffPermissions, setStaffShift, updateStaff } from '../../server/src/modules/staff/services/update-staff.js';
 import { createStore, deactivateStore, setStoreStatus, updateStore } from '../../server/src/modules/stores/services/write-store.js';
 import { createDelivery } from '../../server/src/modules/suppliers/services/deliveries.js';
@@ -125,6 +126,7 @@ describe('service verbs check the caller themselves, whoever calls them', () => 
       ['setStaffPermissions', () => setStaffPermissions(cashierCtx, cashierId, { can_refund: true, can_discount: true }), OWNER_ONLY],
       ['setStaffShift', () => setStaffShift(cashierCtx, cashierId, { employment_status: 'on_leave' }), OWNER_ONLY],
       ['deactivateStaff', () => deactivateStaff(cashierCtx, cashierId), OWNER_ONLY],
+      ['resetStaffPassword', () => resetStaffPassword(cashierCtx, cashierId), OWNER_ONLY],
       [
         'createOrgUser',
         () => createOrgUser(cashierCtx, CreateUserInput.parse({ first_name: 'Neema', phone: uniquePhone(), role: 'manager' })),

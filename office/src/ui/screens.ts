@@ -21,4 +21,8 @@ export interface ScreenDef {
 export const SCREENS: ScreenDef[] = [
   { path: '', name: 'nav.today', route: 'GET /pos/summary', load: () => import('../screens/today/today.js') },
   { path: 'reports', name: 'nav.reports', route: 'GET /reports/types', load: () => import('../screens/reports/reports.js') },
+  { path: 'staff', name: 'nav.staff', route: 'GET /staff', load: () => import('../screens/staff/staff.js') },
+  { path: 'stores', name: 'nav.stores', route: 'GET /stores', load: () => import('../screens/stores/stores.js') },
+  { path: 'shifts', name: 'nav.shifts', route: 'GET /pos/shifts', load: () => import('../screens/shifts/shifts.js') },
+  { path: 'sales', name: 'nav.sales', route: 'GET /pos/transactions', load: () => import('../screens/sales/sales.js') },
 ];

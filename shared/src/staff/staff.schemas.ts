@@ -148,3 +148,7 @@ export const StaffActivity = z
 export type StaffActivity = z.infer<typeof StaffActivity>;
 
 export const StaffDeactivated = z.object({ deactivated: z.literal(true) }).meta({ id: 'StaffDeactivated' });
+
+/** POST /staff/{id}/reset-password: a temporary password went out by SMS and the member was signed out. */
+export const StaffPasswordReset = z.object({ password_reset: z.literal(true) }).meta({ id: 'StaffPasswordReset' });
+export type StaffPasswordReset = z.infer<typeof StaffPasswordReset>;

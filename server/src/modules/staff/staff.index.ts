@@ -4,6 +4,7 @@ import * as routes from './staff.routes.js';
 import { createStaff } from './services/create-staff.js';
 import { deactivateStaff } from './services/deactivate-staff.js';
 import { getStaff, listStaff } from './services/list-staff.js';
+import { resetStaffPassword } from './services/reset-password.js';
 import { getStaffActivity } from './services/staff-activity.js';
 import { getStaffKpis, getStaffStats } from './services/staff-stats.js';
 import { setStaffPermissions, setStaffShift, updateStaff } from './services/update-staff.js';
@@ -32,5 +33,10 @@ export const staffRouter: Router = createRouter()
   .openapi(routes.permissions, async (c) =>
     ok(c, await setStaffPermissions(authedCtx(c), c.req.valid('param').id, c.req.valid('json')), {
       message: 'permissions updated; they apply at the next token refresh',
+    }),
+  )
+  .openapi(routes.resetPassword, async (c) =>
+    ok(c, await resetStaffPassword(authedCtx(c), c.req.valid('param').id), {
+      message: 'temporary password sent by SMS; the member was signed out',
     }),
   );

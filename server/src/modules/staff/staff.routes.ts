@@ -10,6 +10,7 @@ import {
   StaffKpis,
   StaffList,
   StaffMember,
+  StaffPasswordReset,
   StaffPermissionsInput,
   StaffShiftInput,
   StaffStats,
@@ -146,4 +147,17 @@ export const permissions = defineRoute('owner', {
   summary: 'Set permission flags; they apply at the member’s next token refresh',
   request: { params: IdParam, body: jsonBody(StaffPermissionsInput, { can_refund: true, can_view_reports: false }) },
   responses: { 200: member },
+});
+
+export const resetPassword = defineRoute('owner', {
+  method: 'post',
+  path: '/staff/{id}/reset-password',
+  operationId: 'resetStaffPassword',
+  description:
+    'Sends the member a new temporary password by SMS and signs them out everywhere; their next sign-in may only set a new password. A deactivated member is 409.',
+  errors: ['INVALID_STATE'],
+  tags,
+  summary: 'Reset a forgotten password: a temporary one by SMS, the member signed out',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(Envelope(StaffPasswordReset), 'Temporary password sent') },
 });
