@@ -20,4 +20,5 @@ export interface ScreenDef {
 
 export const SCREENS: ScreenDef[] = [
   { path: '', name: 'nav.today', route: 'GET /pos/summary', load: () => import('../screens/today/today.js') },
+  { path: 'products', name: 'nav.products', route: 'GET /inventory/products', load: () => import('../screens/products/products.js') },
 ];
