@@ -3,6 +3,7 @@ import type { Category, Product } from '@duka/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, fetchAuthed, get } from '../../api.js';
 import { may } from '../../access.js';
+import { t as core } from '../../i18n/core.js';
 import { num, tsh } from '../../i18n/lang.js';
 import { ErrorBanner } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
@@ -80,7 +81,7 @@ export function ProductList() {
         <option value="inactive">${t('status.inactive')}</option>
       </select>
       <label class="check"><input type="checkbox" checked=${low} data-testid="product-low-filter" onChange=${(e: Event) => filter(() => setLow((e.currentTarget as HTMLInputElement).checked))} /> ${t('low_only')}</label>
-      <button type="submit" data-testid="product-search-submit">🔍</button>
+      <button type="submit" data-testid="product-search-submit">${core('search')}</button>
     </form>
     ${meta ? html`<p class="muted" data-testid="product-total" data-total=${meta.total}>${t('total', { n: num(meta.total) })}</p>` : null}
     ${
@@ -93,8 +94,9 @@ export function ProductList() {
               {
                 label: t('col.name'),
                 cell: (p: Product) =>
-                  html`<a href=${href(`products/${p.id}`)} onClick=${(e: MouseEvent) => follow(e, `products/${p.id}`)}>${p.name}</a>
-                    ${p.is_active ? null : html` <small class="muted">${t('inactive')}</small>`}`,
+                  html`<span><a href=${href(`products/${p.id}`)} onClick=${(e: MouseEvent) => follow(e, `products/${p.id}`)}>${p.name}</a>${
+                    p.is_active ? null : html` <small class="muted">${t('inactive')}</small>`
+                  }</span>`,
               },
               { label: t('col.category'), cell: (p: Product) => (p.category_id ? (names.get(p.category_id) ?? '') : '') },
               { label: t('col.price'), num: true, cell: (p: Product) => tsh(p.selling_price) },
@@ -102,7 +104,7 @@ export function ProductList() {
                 label: t('col.stock'),
                 num: true,
                 cell: (p: Product) =>
-                  html`${p.stock_in_packs ?? num(p.stock)}${p.is_low_stock ? html` <small class="error">${t('low')}</small>` : null}`,
+                  html`<span>${p.stock_in_packs ?? num(p.stock)}${p.is_low_stock ? html` <small class="error">${t('low')}</small>` : null}</span>`,
               },
             ]}
           />`

@@ -9,6 +9,8 @@ import { List, useList } from '../../ui/list.js';
 import { t } from './messages.js';
 
 const REASONS = ['damaged', 'expired', 'lost', 'found', 'correction', 'returned'] as const;
+/** Reasons the server writes itself, named in the history too. */
+const NAMED = [...REASONS, 'initial_stock', 'delivery'];
 
 export function StockPanel({ product, onChanged }: { product: Product; onChanged: (p: Product) => void }) {
   const history = useList<StockAdjustment>(`/inventory/products/${product.id}/adjustments`, { limit: 20 });
@@ -28,7 +30,7 @@ export function StockPanel({ product, onChanged }: { product: Product; onChanged
     history.reload();
   });
   const e = submission.error;
-  const reason = (r: string) => ((REASONS as readonly string[]).includes(r) ? t(`reason.${r}` as 'reason.damaged') : r);
+  const reason = (r: string) => (NAMED.includes(r) ? t(`reason.${r}` as 'reason.damaged') : r);
 
   return html`<section class="panel stack" data-testid="stock-panel">
     <h2>${t('adjust.title')}</h2>
