@@ -2,10 +2,11 @@
  * Products in the back office at 390×844 and 1280×800: an owner adds a product with a barcode and
  * finds it by searching; imports a 500-row CSV with two bad rows, sees both rows' problems while
  * the server still has none of the 500, then imports the fixed file and the list says 500 more.
+ * A cashier without the stock permission sees the products but neither Import nor an adjustment.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOwner, type Session } from '../../test/setup/factories.js';
+import { createStaff, registerOwner, type Session } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
 import { goTo, openOffice, signInOffice, VIEWPORTS, type Viewport } from './office.js';
 
@@ -87,6 +88,35 @@ describe('the back office: products', () => {
       await page.getByRole('link', { name: /Back to products/ }).click();
       await page.getByTestId('product-total').waitFor();
       expect(await page.getByTestId('product-total').getAttribute('data-total')).toBe('501');
+      await context.close();
+    },
+  );
+
+  it.each(Object.keys(VIEWPORTS) as Viewport[])(
+    'shows a cashier without the stock permission no import and no adjustment, at %s size',
+    async (viewport) => {
+      const owner = await registerOwner(shop.t);
+      const made = await shop.t.request('POST', '/inventory/products', {
+        token: owner.token,
+        body: { name: 'Omo 1kg', selling_price: 4500, stock: 3 },
+      });
+      expect(made.status, made.text).toBe(200);
+      const cashier = await createStaff(shop.t, owner);
+      const { context, page } = await openOffice(shop, viewport);
+      await signInOffice(page, cashier.phone, cashier.password);
+      await goTo(page, 'products');
+      await page.getByTestId('products-row').first().waitFor();
+      expect(await page.getByTestId('product-import').count()).toBe(0);
+      expect(await page.getByTestId('product-export').count()).toBe(1);
+      await page.getByRole('link', { name: 'Omo 1kg' }).click();
+      await page.getByTestId('stock-now').waitFor();
+      expect(await page.getByTestId('stock-now').textContent()).toContain('3');
+      expect(await page.getByTestId('adjust-form').count()).toBe(0);
+      const refused = await shop.t.request('POST', '/inventory/products/import', {
+        token: cashier.token,
+        body: { csv: 'name\nSoap', dry_run: true },
+      });
+      expect(refused.status).toBe(403);
       await context.close();
     },
   );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOwner, type Session } from '../setup/factories.js';
+import { createStaff, registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
 const HEADER = 'name,sku,barcode,category,selling_price,cost_price,stock,reorder_point,unit';
@@ -134,6 +134,19 @@ describe('inventory: the catalogue CSV import and export', () => {
     expect(back.status, back.text).toBe(201);
     expect(back.body.data.created).toBe(30);
     expect(await exported(copy)).toBe(file);
+  });
+
+  it('refuses a cashier without the stock permission, dry run or not; one with it imports', async () => {
+    const owner = await registerOwner(t);
+    const cashier = await createStaff(t, owner);
+    for (const dry_run of [true, false]) {
+      const refused = await importCsv(cashier as unknown as Session, catalogue(2, 'S'), { dry_run });
+      expect(refused.status).toBe(403);
+      expect(refused.body.meta).toMatchObject({ permission: 'stock' });
+    }
+    const stocker = await createStaff(t, owner, { can_manage_stock: true });
+    expect((await importCsv(stocker as unknown as Session, catalogue(2, 'S'))).status).toBe(201);
+    expect(await total(owner)).toBe(2);
   });
 
   it('refuses an unknown column, an empty file and more than 5,000 products', async () => {

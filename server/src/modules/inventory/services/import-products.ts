@@ -16,7 +16,7 @@ import {
   newId,
 } from '@duka/shared';
 import { withTransaction } from '../../../db/transaction.js';
-import { requireStore } from '../../../lib/auth/authorize.js';
+import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
 import { checkPlanAllows } from '../../billing/billing.exports.js';
@@ -69,8 +69,9 @@ async function duplicates(ctx: AuthedContext, orgId: string, rows: CatalogueRow[
   return errors;
 }
 
-/** The file read and every row checked, nothing written. */
+/** The file read and every row checked, nothing written; the `stock` permission first, dry run or not. */
 async function check(ctx: AuthedContext, orgId: string, csv: string) {
+  requirePermission(ctx, 'stock');
   const { header, records } = readCatalogue(csv);
   if (records.length === 0)
     throw new ServiceError('VALIDATION_ERROR', 'the file has no product rows', {
