@@ -1,3 +1,4 @@
+import { Envelope, PullResponse } from '@duka/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, registerOwner, type Session } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
@@ -114,6 +115,11 @@ describe('inventory: the catalogue CSV import and export', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.body.data).toEqual(first.body.data);
     expect(await total(owner)).toBe(5);
+    // A till's pull has them, product and level, as single creates leave them.
+    const pulled = Envelope(PullResponse).parse((await t.request('GET', '/sync/pull', { token: owner.token })).body).data.changes;
+    const item = pulled.find((c) => c.entity === 'product' && (c.data as { barcode?: string }).barcode === 'K000003')!;
+    expect(item.data).toMatchObject({ name: 'Item K 3', stock: 3 });
+    expect(pulled.find((c) => c.entity === 'stock' && c.id === item.id)!.data).toMatchObject({ stock: 3 });
     expect(await total(other)).toBe(1);
     expect((await t.request('GET', '/inventory/products/barcode/K000001', { token: other.token })).body.data.name).toBe('Theirs');
   });
