@@ -17,6 +17,7 @@ export * from './inventory/reorder.schemas.js';
 export * from './inventory/scale-barcode.schemas.js';
 export * from './inventory/scale-barcode.js';
 export * from './inventory/product-search.js';
+export * from './inventory/catalogue-csv.schemas.js';
 export * from './pharmacy/pharmacy.schemas.js';
 export * from './staff/staff.schemas.js';
 export * from './staff/powers.js';

@@ -66,6 +66,7 @@ const ALWAYS: Record<string, Permission> = {
   'POST /credits/{tab_id}/write-off': 'credit',
   'POST /inventory/products/{id}/adjust': 'stock',
   'DELETE /inventory/products/{id}': 'stock',
+  'POST /inventory/products/import': 'stock',
   'POST /inventory/stock-takes': 'stock',
   'GET /inventory/stock-takes': 'stock',
   'GET /inventory/stock-takes/{id}': 'stock',

@@ -25,4 +25,5 @@ export const SCREENS: ScreenDef[] = [
   { path: 'stores', name: 'nav.stores', route: 'GET /stores', load: () => import('../screens/stores/stores.js') },
   { path: 'shifts', name: 'nav.shifts', route: 'GET /pos/shifts', load: () => import('../screens/shifts/shifts.js') },
   { path: 'sales', name: 'nav.sales', route: 'GET /pos/transactions', load: () => import('../screens/sales/sales.js') },
+  { path: 'products', name: 'nav.products', route: 'GET /inventory/products', load: () => import('../screens/products/products.js') },
 ];

@@ -1,7 +1,10 @@
+import { csvResponse } from '../../lib/csv.js';
 import { createRouter, type Router } from '../../lib/create-router.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './inventory.routes.js';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './services/categories.js';
+import { exportProducts } from './services/export-products.js';
+import { importProducts, previewImport } from './services/import-products.js';
 import { listProducts } from './services/list-products.js';
 import { createProduct, deleteProduct, getProduct, getProductByCode, updateProduct } from './services/products.js';
 import { adjustStock, listAdjustments, listLowStock } from './services/stock.js';
@@ -23,6 +26,16 @@ export const inventoryRouter: Router = createRouter()
   .openapi(routes.listProducts, async (c) => {
     const { items, meta } = await listProducts(authedCtx(c), c.req.valid('query'));
     return ok(c, items, { meta });
+  })
+  .openapi(routes.importProducts, async (c) => {
+    const input = c.req.valid('json');
+    if (input.dry_run) return ok(c, await previewImport(authedCtx(c), input), { message: 'checked; nothing written' });
+    const result = await importProducts(authedCtx(c), input);
+    return ok(c, result, { status: 201, message: `${result.created} products imported` });
+  })
+  .openapi(routes.exportProducts, async (c) => {
+    const day = new Date(authedCtx(c).clock.now()).toISOString().slice(0, 10);
+    return csvResponse(c, { fileName: `products-${day}.csv`, body: await exportProducts(authedCtx(c)) });
   })
   .openapi(routes.createProduct, async (c) => ok(c, await createProduct(authedCtx(c), c.req.valid('json')), { message: 'product created' }))
   .openapi(routes.getByCode, async (c) => ok(c, await getProductByCode(authedCtx(c), c.req.valid('param').code)))

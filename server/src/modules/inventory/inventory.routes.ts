@@ -6,6 +6,9 @@ import {
   CreateProductInput,
   Envelope,
   IdParam,
+  ImportProductsInput,
+  ImportProductsPreview,
+  ImportProductsResult,
   ListProductsQuery,
   PagedEnvelope,
   Product,
@@ -201,4 +204,43 @@ export const lowStock = defineRoute('bearer', {
   tags,
   summary: 'Products at or below their reorder point in the active store',
   responses: { 200: jsonResponse(Envelope(z.array(Product)), 'Low-stock products') },
+});
+
+export const importProducts = defineRoute('bearer', {
+  needs: { permission: 'stock' },
+  method: 'post',
+  path: '/inventory/products/import',
+  operationId: 'importProducts',
+  description:
+    "Creates products from a catalogue CSV (the columns of GET /inventory/products/export, in any order; a category named that does not exist is created), all in one transaction or none: every row is checked as POST /inventory/products checks a product, and barcodes and SKUs repeated in the file or already the organisation's are refused. A problem is named by row as a spreadsheet numbers it (the header is row 1, so the first product is row 2): `field` is `rows[N].column`. `dry_run: true` answers the check and a preview, writing nothing; otherwise any problem answers 400 with every problem and nothing is written. At most 5,000 products (413 beyond).",
+  errors: ['DUPLICATE', 'INSUFFICIENT_STOCK', 'INVALID_STATE', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'PLAN_LIMIT'],
+  tags,
+  summary: 'Import the catalogue from CSV (dry run: a preview and every problem; else all rows or none)',
+  request: {
+    body: jsonBody(ImportProductsInput, {
+      csv: 'name,sku,barcode,category,selling_price,cost_price,stock,reorder_point,unit\r\nSugar 1 kg,SUG-1KG,6164001234567,Groceries,3200,2800,40,10,piece\r\n',
+      dry_run: true,
+    }),
+  },
+  responses: {
+    200: jsonResponse(Envelope(ImportProductsPreview), 'The dry run: rows, valid rows, every problem and the first 20 rows as parsed'),
+    201: jsonResponse(Envelope(ImportProductsResult), 'Imported: how many products (and new categories) were created'),
+  },
+});
+
+export const exportProducts = defineRoute('bearer', {
+  method: 'get',
+  path: '/inventory/products/export',
+  operationId: 'exportProducts',
+  description:
+    "The active products (services left out) as CSV with the active store's stock: name, sku, barcode, category, selling_price, cost_price, stock, reorder_point, unit; the file POST /inventory/products/import reads back.",
+  errors: ['INVALID_STATE'],
+  tags,
+  summary: 'Export the catalogue as CSV',
+  responses: {
+    200: {
+      description: 'A download',
+      content: { 'text/csv': { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8' }) } },
+    },
+  },
 });
