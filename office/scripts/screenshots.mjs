@@ -34,7 +34,10 @@ const shot = async (page, name) => {
 };
 
 const desk = await signedIn({ width: 1280, height: 800 });
-const screens = await desk.getByTestId('nav').locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('data-testid')));
+const screens = await desk
+  .getByTestId('nav')
+  .locator('a')
+  .evaluateAll((links) => links.map((a) => a.getAttribute('data-testid')));
 for (const id of screens) {
   await desk.getByTestId(id).click();
   await shot(desk, `${id.replace(/^nav-/, '')}-desk`);
