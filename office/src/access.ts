@@ -46,6 +46,21 @@ export const ROUTES = {
   'GET /analytics/trend': owner,
   'GET /payments/collection-accounts': owner,
   'POST /payments/collection-accounts': owner,
+  'PATCH /payments/collection-accounts/{id}': owner,
+  'POST /payments/collection-accounts/{id}/rotate-callback': owner,
+  'GET /stores/{id}': owner,
+  'PATCH /stores/{id}': owner,
+  'GET /stores/{id}/fiscal': owner,
+  'PUT /stores/{id}/fiscal': owner,
+  'POST /stores/{id}/fiscal/register': owner,
+  'GET /sms/account': owner,
+  'GET /subscriptions/current': owner,
+  'GET /subscriptions/plans': bearer,
+  'GET /subscriptions/invoices': owner,
+  'POST /subscriptions/checkout': owner,
+  'POST /subscriptions/cancel': owner,
+  'GET /sync/devices': owner,
+  'POST /sync/devices/{id}/retire': owner,
 } satisfies Record<string, Access>;
 export type Route = keyof typeof ROUTES;
 

@@ -91,7 +91,10 @@ describe('sync: the owner lists and retires tills', () => {
     expect((await push(cashier, kept, 1, owner)).status).toBe(200);
     expect((await pull(cashier, `?device_id=${kept}`)).status).toBe(200);
     expect((await pull(cashier)).status).toBe(200);
-    const listed = (await t.request('GET', '/sync/devices', { token: owner.token })).body.data as Array<{ id: string; retired_at: string | null }>;
+    const listed = (await t.request('GET', '/sync/devices', { token: owner.token })).body.data as Array<{
+      id: string;
+      retired_at: string | null;
+    }>;
     expect(listed.find((d) => d.id === lost)!.retired_at).toBe(retired.body.data.retired_at);
     expect(listed.find((d) => d.id === kept)!.retired_at).toBeNull();
   });

@@ -20,4 +20,5 @@ export interface ScreenDef {
 
 export const SCREENS: ScreenDef[] = [
   { path: '', name: 'nav.today', route: 'GET /pos/summary', load: () => import('../screens/today/today.js') },
+  { path: 'settings', name: 'nav.settings', route: 'GET /accounts/organisation', load: () => import('../screens/settings/settings.js') },
 ];

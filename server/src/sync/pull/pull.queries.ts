@@ -69,7 +69,14 @@ export async function pullPage(
 ): Promise<PageRow[]> {
   let page = compiledPages.get(db);
   if (!page) {
-    page = pageQuery(db, SLOT.orgId as never, SLOT.storeId as never, SLOT.after as never, SLOT.limit as never, SLOT.deviceId as never).compile();
+    page = pageQuery(
+      db,
+      SLOT.orgId as never,
+      SLOT.storeId as never,
+      SLOT.after as never,
+      SLOT.limit as never,
+      SLOT.deviceId as never,
+    ).compile();
     // Every value must travel as a parameter, never be written into the SQL.
     for (const slot of Object.values(SLOT)) if (!page.parameters.includes(slot)) throw new Error('the pull page inlined a value');
     compiledPages.set(db, page);

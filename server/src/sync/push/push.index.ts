@@ -15,9 +15,7 @@ export const pushRouter: Router = router
     return ok(c, toDevice(await registerDevice(authedCtx(c), device_id, name)), { message: 'device registered' });
   })
   .openapi(routes.listDevices, async (c) => ok(c, await listDevices(authedCtx(c))))
-  .openapi(routes.retireDevice, async (c) =>
-    ok(c, await retireDevice(authedCtx(c), c.req.valid('param').id), { message: 'till retired' }),
-  )
+  .openapi(routes.retireDevice, async (c) => ok(c, await retireDevice(authedCtx(c), c.req.valid('param').id), { message: 'till retired' }))
   .openapi(routes.push, async (c) => {
     const ctx = authedCtx(c);
     const started = performance.now();

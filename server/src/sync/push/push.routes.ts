@@ -66,7 +66,8 @@ export const listDevices = defineRoute('owner', {
   method: 'get',
   path: '/sync/devices',
   operationId: 'listDevices',
-  description: "Every till of the organisation (all its stores), in the order they were registered, with its store, till code, when it last pushed and whether it was retired.",
+  description:
+    'Every till of the organisation (all its stores), in the order they were registered, with its store, till code, when it last pushed and whether it was retired.',
   errors: ['NOT_FOUND'],
   tags,
   summary: "The organisation's tills",

@@ -31,7 +31,10 @@ export const toTillDevice = (d: DeviceRow): TillDevice => ({
 /** A retired till is told so, by a code it can show (issue 54): it may not push, pull or register again. */
 export function refuseRetired(device: { retired_at: number | null }): void {
   if (device.retired_at != null)
-    throw new ServiceError('DEVICE_RETIRED', 'this till was retired by the owner; it can no longer sync. Ask the owner to set up a new till');
+    throw new ServiceError(
+      'DEVICE_RETIRED',
+      'this till was retired by the owner; it can no longer sync. Ask the owner to set up a new till',
+    );
 }
 
 /** Re-registering the same device answers the same till code; a retired one is refused. */
@@ -111,12 +114,7 @@ export async function listDevices(ctx: AuthedContext): Promise<TillDevice[]> {
 /** Retire a till for good (lost, replaced): its push and pull are refused from now on. Retiring it again changes nothing. */
 export async function retireDevice(ctx: AuthedContext, deviceId: string): Promise<TillDevice> {
   const orgId = requireOrg(ctx);
-  const device = await ctx.db
-    .selectFrom('devices')
-    .selectAll()
-    .where('id', '=', deviceId)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const device = await ctx.db.selectFrom('devices').selectAll().where('id', '=', deviceId).where('org_id', '=', orgId).executeTakeFirst();
   if (!device) throw new NotFoundError('device');
   if (device.retired_at != null) return toTillDevice(device);
   return withTransaction(ctx, async (tx) => {
