@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATEMENTS_HEADER } from '../../server/src/db/statement-count.js';
-import { createStaff, registerOwner, type Session } from '../setup/factories.js';
+import { createStaff, registerOwner } from '../setup/factories.js';
+
+type Session = { token: string };
 import { createTestApp, type TestApp } from '../setup/test-app.js';
 
 describe('sync: the owner lists and retires tills', () => {
