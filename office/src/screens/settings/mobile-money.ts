@@ -48,7 +48,7 @@ function Account({ account, onChange }: { account: CollectionAccount; onChange: 
   return html`<li class="mm-account" data-testid="mm-account" data-id=${account.id}>
     <strong>${account.label}</strong> <span class="muted">${account.provider}${account.test_mode ? ` · ${t('mm.test_mode')}` : ''}</span>
     <span class=${account.active ? 'ok' : 'muted'}>${account.active ? t('mm.active') : t('mm.inactive')}</span>
-    <small class="ok" data-testid="mm-key-set">${t('mm.key_set', { hint: account.credentials_hint })}</small>
+    <small class="ok" data-testid="mm-key-set">${account.credentials_hint ? t('mm.key_set', { hint: account.credentials_hint }) : t('mm.key_set_plain')}</small>
     <label class="field"><span>${t('mm.callback')}</span><input readonly value=${account.callback_url} data-testid="mm-callback" onFocus=${(e: Event) => (e.currentTarget as HTMLInputElement).select()} /></label>
     ${rotated ? html`<p class="banner ok" role="status" data-testid="mm-rotated">${t('mm.rotated')}</p>` : null}
     <${ErrorBanner} error=${rotate.error} />
