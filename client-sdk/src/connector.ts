@@ -44,7 +44,7 @@ export interface TillConnector {
   /** Push a batch of the queue; the connector states the sync protocol version. */
   push(accessToken: string, batch: PushRequest, signal: AbortSignal): Promise<PushResponse>;
   /** A page of changes after `cursor`. */
-  pull(accessToken: string, query: { cursor?: string; limit?: number }, signal: AbortSignal): Promise<PullResponse>;
+  pull(accessToken: string, query: { cursor?: string; limit?: number; device_id?: string }, signal: AbortSignal): Promise<PullResponse>;
   /** A page of the snapshot. */
   bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse>;
   /**

@@ -77,6 +77,19 @@ export const ROUTES = {
   'POST /pos/transactions/{id}/refund': needs('refund'),
   // Declared `bearer`: a cashier may void their own sale for a while; anything else needs the refund permission (see mayVoid).
   'POST /pos/transactions/{id}/void': bearer,
+  'PATCH /payments/collection-accounts/{id}': owner,
+  'POST /payments/collection-accounts/{id}/rotate-callback': owner,
+  'GET /stores/{id}/fiscal': owner,
+  'PUT /stores/{id}/fiscal': owner,
+  'POST /stores/{id}/fiscal/register': owner,
+  'GET /sms/account': owner,
+  'GET /subscriptions/current': owner,
+  'GET /subscriptions/plans': bearer,
+  'GET /subscriptions/invoices': owner,
+  'POST /subscriptions/checkout': owner,
+  'POST /subscriptions/cancel': owner,
+  'GET /sync/devices': owner,
+  'POST /sync/devices/{id}/retire': owner,
 } satisfies Record<string, Access>;
 export type Route = keyof typeof ROUTES;
 

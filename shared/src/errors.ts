@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   /** Signed in with a temporary password: the session may only set a new password (PATCH /accounts/me with `password`). */
   PASSWORD_CHANGE_REQUIRED: 403,
+  /** The till was retired by the owner (back office, devices): it may no longer push, pull or register again. */
+  DEVICE_RETIRED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

@@ -110,6 +110,7 @@ const TENANT_PARAMS: Record<string, [TenantKind, string]> = {
   '/notebook/{id}': ['note', 'note'],
   '/uploads/files/{name}': ['file', 'file'],
   '/sync/conflicts/{id}': ['conflict', 'conflict'],
+  '/sync/devices/{id}': ['device', 'device'],
   '/reports/exports/{id}': ['export', 'export'],
   '/reports/scheduled/{id}': ['schedule', 'scheduled report'],
   '/ai/conversations/{id}': ['aiConversation', 'conversation'],

@@ -34,6 +34,7 @@ export type TenantKind =
   | 'note'
   | 'file'
   | 'conflict'
+  | 'device'
   | 'export'
   | 'schedule'
   | 'aiConversation'
@@ -214,6 +215,7 @@ export async function tenantRows(t: TestApp, owner: Session): Promise<TenantRows
     note: [note.id],
     file: [upload.body.data.url.split('/').at(-1)],
     conflict: [conflict.id],
+    device: [device],
     export: [report.export_id],
     schedule: [schedule.id],
     aiConversation: [chat.id],

@@ -43,7 +43,11 @@ export class HttpConnector implements TillConnector {
   async push(accessToken: string, batch: PushRequest, signal: AbortSignal): Promise<PushResponse> {
     return this.http.request<PushResponse>('POST', '/sync/push', { token: accessToken, body: batch, signal, onHeaders: this.hear });
   }
-  async pull(accessToken: string, query: { cursor?: string; limit?: number }, signal: AbortSignal): Promise<PullResponse> {
+  async pull(
+    accessToken: string,
+    query: { cursor?: string; limit?: number; device_id?: string },
+    signal: AbortSignal,
+  ): Promise<PullResponse> {
     return this.http.request<PullResponse>('GET', '/sync/pull', { token: accessToken, query, signal, onHeaders: this.hear });
   }
   async bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse> {

@@ -24,7 +24,7 @@ export async function pullChanges(ctx: SyncCtx): Promise<PullOutcome> {
     const sentAt = ctx.now();
     try {
       page = await ctx.auth.authed(async ({ connector }, token, signal) => {
-        const answer = await connector.pull(token, { cursor, limit: ctx.pullPageSize }, signal);
+        const answer = await connector.pull(token, { cursor, limit: ctx.pullPageSize, device_id: ctx.deviceId }, signal);
         await heardProtocol(ctx.db, connector);
         return answer;
       });

@@ -26,4 +26,5 @@ export const SCREENS: ScreenDef[] = [
   { path: 'shifts', name: 'nav.shifts', route: 'GET /pos/shifts', load: () => import('../screens/shifts/shifts.js') },
   { path: 'sales', name: 'nav.sales', route: 'GET /pos/transactions', load: () => import('../screens/sales/sales.js') },
   { path: 'products', name: 'nav.products', route: 'GET /inventory/products', load: () => import('../screens/products/products.js') },
+  { path: 'settings', name: 'nav.settings', route: 'GET /accounts/organisation', load: () => import('../screens/settings/settings.js') },
 ];

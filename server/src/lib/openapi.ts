@@ -21,6 +21,7 @@ const MEANS: Record<ErrorCode, string> = {
   PLAN_LIMIT: "beyond what the organisation's plan allows; `errors[0].field` names the limit",
   FORBIDDEN: 'not allowed for this role or permission; the message names it',
   PASSWORD_CHANGE_REQUIRED: 'signed in with a temporary password: set a new one (PATCH /accounts/me) first',
+  DEVICE_RETIRED: 'this till was retired by the owner (back office): it may no longer push, pull or register',
   NOT_FOUND: 'not found, or belongs to another organisation',
   METHOD_NOT_ALLOWED: 'the path does not take this method (header Allow lists those it takes)',
   CONFLICT: 'conflicts with another record',

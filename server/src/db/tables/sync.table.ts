@@ -14,6 +14,8 @@ export interface DeviceTable {
   /** The till's time of the last sale booked at its own time: a later sale dated well before it means the till's clock went back. */
   last_sale_at: number | null;
   created_at: number;
+  /** When an owner retired the till (issue 54): its push and pull are refused, its id cannot register again. */
+  retired_at: number | null;
 }
 
 /** What became of each pushed mutation, replayed for a duplicate. */

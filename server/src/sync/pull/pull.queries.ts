@@ -13,13 +13,15 @@ import { ADDO_STATE_ID } from '../../modules/pharmacy/pharmacy.exports.js';
  * database: the organisation's version, read in the same snapshot as the rows, is where a page
  * that ends the log moves the cursor past them.
  */
-function pageQuery(db: Kysely<Database>, orgId: string, storeId: string, after: number, limit: number) {
+function pageQuery(db: Kysely<Database>, orgId: string, storeId: string, after: number, limit: number, deviceId: string | null) {
   return (
     db
       .selectFrom('organisations as o')
       .leftJoin('change_log_floor as f', 'f.org_id', 'o.id')
       // The list's one state row rides on the same read.
       .leftJoin('addo_list_state as a', (j) => j.on('a.id', '=', ADDO_STATE_ID))
+      // The till's own row, when it names itself: a retired till is refused on the same read (issue 54).
+      .leftJoin('devices as d', (j) => j.onRef('d.org_id', '=', 'o.id').on('d.id', '=', deviceId))
       .leftJoin(
         (eb) =>
           eb
@@ -33,7 +35,7 @@ function pageQuery(db: Kysely<Database>, orgId: string, storeId: string, after: 
             .as('c'),
         (j) => j.onTrue(),
       )
-      .select(['o.version', 'o.timezone', 'f.version as floor', 'a.version as addo_version'])
+      .select(['o.version', 'o.timezone', 'f.version as floor', 'a.version as addo_version', 'd.retired_at as device_retired_at'])
       .select(['c.version as change_version', 'c.entity', 'c.entity_id'])
       .where('o.id', '=', orgId)
       .orderBy('c.version')
@@ -43,7 +45,13 @@ function pageQuery(db: Kysely<Database>, orgId: string, storeId: string, after: 
 type PageRow = InferResult<ReturnType<typeof pageQuery>>[number];
 
 /** Stand-ins for the page's values, put in when the statement is built and swapped for the real ones at each pull. */
-const SLOT = { orgId: { slot: 'orgId' }, storeId: { slot: 'storeId' }, after: { slot: 'after' }, limit: { slot: 'limit' } };
+const SLOT = {
+  orgId: { slot: 'orgId' },
+  storeId: { slot: 'storeId' },
+  after: { slot: 'after' },
+  limit: { slot: 'limit' },
+  deviceId: { slot: 'deviceId' },
+};
 /**
  * The page's statement, built and compiled once per database: building it through Kysely cost
  * more than the read itself (issue 53's profile). Plugins (the tenant-scope check) see it when it
@@ -51,10 +59,24 @@ const SLOT = { orgId: { slot: 'orgId' }, storeId: { slot: 'storeId' }, after: { 
  */
 const compiledPages = new WeakMap<Kysely<Database>, CompiledQuery<PageRow>>();
 
-export async function pullPage(db: Kysely<Database>, orgId: string, storeId: string, after: number, limit: number): Promise<PageRow[]> {
+export async function pullPage(
+  db: Kysely<Database>,
+  orgId: string,
+  storeId: string,
+  after: number,
+  limit: number,
+  deviceId: string | null = null,
+): Promise<PageRow[]> {
   let page = compiledPages.get(db);
   if (!page) {
-    page = pageQuery(db, SLOT.orgId as never, SLOT.storeId as never, SLOT.after as never, SLOT.limit as never).compile();
+    page = pageQuery(
+      db,
+      SLOT.orgId as never,
+      SLOT.storeId as never,
+      SLOT.after as never,
+      SLOT.limit as never,
+      SLOT.deviceId as never,
+    ).compile();
     // Every value must travel as a parameter, never be written into the SQL.
     for (const slot of Object.values(SLOT)) if (!page.parameters.includes(slot)) throw new Error('the pull page inlined a value');
     compiledPages.set(db, page);
@@ -64,6 +86,7 @@ export async function pullPage(db: Kysely<Database>, orgId: string, storeId: str
     [SLOT.storeId, storeId],
     [SLOT.after, after],
     [SLOT.limit, limit],
+    [SLOT.deviceId, deviceId],
   ]);
   const parameters = page.parameters.map((p) => (values.has(p) ? values.get(p) : p));
   return (await db.executeQuery<PageRow>({ ...page, parameters, queryId: createQueryId() })).rows;

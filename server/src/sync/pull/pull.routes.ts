@@ -9,7 +9,7 @@ export const pull = defineRoute('bearer', {
   method: 'get',
   path: '/sync/pull',
   operationId: 'pullChanges',
-  errors: ['INVALID_STATE', 'NOT_FOUND', 'UNSUPPORTED_PROTOCOL'],
+  errors: ['DEVICE_RETIRED', 'INVALID_STATE', 'NOT_FOUND', 'UNSUPPORTED_PROTOCOL'],
   tags,
   summary: "Changes after the cursor to what this till holds (its organisation, its store's rows)",
   description:

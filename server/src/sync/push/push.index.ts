@@ -3,7 +3,7 @@ import { authedCtx, ok } from '../../lib/route.js';
 import { requireSyncProtocol } from '../protocol-version.js';
 import * as routes from './push.routes.js';
 import { listConflicts, resolveConflict } from './services/conflicts.js';
-import { registerDevice, toDevice } from './services/devices.js';
+import { listDevices, registerDevice, retireDevice, toDevice } from './services/devices.js';
 import { pushMutations } from './services/push.js';
 
 const router = createRouter();
@@ -14,6 +14,8 @@ export const pushRouter: Router = router
     const { device_id, name } = c.req.valid('json');
     return ok(c, toDevice(await registerDevice(authedCtx(c), device_id, name)), { message: 'device registered' });
   })
+  .openapi(routes.listDevices, async (c) => ok(c, await listDevices(authedCtx(c))))
+  .openapi(routes.retireDevice, async (c) => ok(c, await retireDevice(authedCtx(c), c.req.valid('param').id), { message: 'till retired' }))
   .openapi(routes.push, async (c) => {
     const ctx = authedCtx(c);
     const started = performance.now();

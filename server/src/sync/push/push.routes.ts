@@ -9,7 +9,9 @@ import {
   RegisterDeviceInput,
   ResolveConflictInput,
   SyncConflict,
+  TillDevice,
 } from '@duka/shared';
+import { z } from 'zod';
 import { syncProtocolHeader, unsupportedProtocolResponse } from '../protocol-version.js';
 import { defineRoute, jsonBody, jsonResponse } from '../../lib/route.js';
 
@@ -20,9 +22,9 @@ export const registerDevice = defineRoute('bearer', {
   path: '/sync/devices',
   operationId: 'registerDevice',
   description: 'Registers the till for the active store before its first push; the till code goes into its offline receipt numbers.',
-  errors: ['CONFLICT', 'INVALID_STATE', 'NOT_FOUND'],
+  errors: ['CONFLICT', 'DEVICE_RETIRED', 'INVALID_STATE', 'NOT_FOUND'],
   tags,
-  summary: 'Register a till; answers its till_code (re-registering answers the same)',
+  summary: 'Register a till; answers its till_code (re-registering answers the same, a retired one 403)',
   request: { body: jsonBody(RegisterDeviceInput, { device_id: '0b8f5f2e-2d9c-4f6e-a1c3-5e7d9b0a1c2d', name: 'Till 1 (counter)' }) },
   responses: { 200: jsonResponse(Envelope(Device), 'The device') },
 });
@@ -32,7 +34,7 @@ export const push = defineRoute('bearer', {
   method: 'post',
   path: '/sync/push',
   operationId: 'pushMutations',
-  errors: ['CONFLICT', 'INVALID_STATE', 'NOT_FOUND', 'UNSUPPORTED_PROTOCOL'],
+  errors: ['CONFLICT', 'DEVICE_RETIRED', 'INVALID_STATE', 'NOT_FOUND', 'UNSUPPORTED_PROTOCOL'],
   tags,
   summary: "Apply a device's queued mutations in seq order; committed durably before the answer",
   description:
@@ -58,6 +60,31 @@ export const push = defineRoute('bearer', {
     }),
   },
   responses: { 200: jsonResponse(Envelope(PushResponse), 'One result per mutation'), ...unsupportedProtocolResponse },
+});
+
+export const listDevices = defineRoute('owner', {
+  method: 'get',
+  path: '/sync/devices',
+  operationId: 'listDevices',
+  description:
+    'Every till of the organisation (all its stores), in the order they were registered, with its store, till code, when it last pushed and whether it was retired.',
+  errors: ['NOT_FOUND'],
+  tags,
+  summary: "The organisation's tills",
+  responses: { 200: jsonResponse(Envelope(z.array(TillDevice)), 'The tills') },
+});
+
+export const retireDevice = defineRoute('owner', {
+  method: 'post',
+  path: '/sync/devices/{id}/retire',
+  operationId: 'retireDevice',
+  description:
+    'For a lost or replaced till: from now on its push and pull (when it names itself with `device_id`) are refused with 403 `DEVICE_RETIRED`, and its device id cannot be registered again. Retiring a retired till answers it unchanged.',
+  errors: ['NOT_FOUND'],
+  tags,
+  summary: 'Retire a till for good',
+  request: { params: IdParam },
+  responses: { 200: jsonResponse(Envelope(TillDevice), 'The retired till') },
 });
 
 export const listConflicts = defineRoute('owner', {

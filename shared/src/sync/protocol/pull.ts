@@ -6,6 +6,8 @@ import { ServerTime } from './answered-at.js';
 export const PullQuery = z.object({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(500),
+  /** The till's own id: a till the owner retired is then refused (403 `DEVICE_RETIRED`). */
+  device_id: z.uuid().optional(),
 });
 export const PullResponse = z
   .object({

@@ -19,19 +19,21 @@ import { NotFoundError } from '../../../lib/errors.js';
 import { pullPage } from '../pull.queries.js';
 import { KIND_BY_ENTITY } from './entities.js';
 import { scopeAt } from './scope.js';
+import { refuseRetired } from '../../push/services/devices.js';
 import { decodeCursor, encodeCursor } from './tokens.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 
-export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limit: number }): Promise<PullResponse> {
+export async function pullChanges(ctx: AuthedContext, q: { cursor?: string; limit: number; device_id?: string }): Promise<PullResponse> {
   const till = requireStore(ctx);
   const { orgId, storeId } = till;
   const from = decodeCursor(q.cursor, orgId);
 
   // One snapshot: pruning deletes rows and raises the floor in one transaction, so a page that
   // missed pruned rows always sees the raised floor.
-  const read = await pullPage(ctx.db, orgId, storeId, from, q.limit + 1);
+  const read = await pullPage(ctx.db, orgId, storeId, from, q.limit + 1, q.device_id ?? null);
   const org = read[0];
   if (!org) throw new NotFoundError('organisation');
+  refuseRetired({ retired_at: org.device_retired_at == null ? null : Number(org.device_retired_at) });
   const scanned = read.filter((r) => r.change_version !== null);
   const addo_list_version = Number(org.addo_version ?? 0);
   const floor = Number(org.floor ?? 0);

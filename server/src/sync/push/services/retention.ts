@@ -35,10 +35,12 @@ export async function pruneSyncRecords(deps: Deps): Promise<{ mutations: number;
     mutations += n;
     if (n < BATCH) break;
   }
+  // A till the owner retired stays, so that its id is still refused if it comes back (issue 54).
   const stale = await deps.db
     .selectFrom('devices')
     .select(['org_id', 'id'])
     .where((eb) => eb(eb.fn.coalesce('last_seen_at', 'created_at'), '<', now - deps.config.DEVICE_RETIRE_DAYS * 86_400_000))
+    .where('retired_at', 'is', null)
     .modifyEnd(crossOrg('job scan'))
     .execute();
   for (const { org_id, id } of stale) {
