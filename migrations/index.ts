@@ -52,6 +52,7 @@ import * as supplierLeadTimes from './2026_12_01_0048_supplier_lead_times.js';
 import * as mirroredPayments from './2026_12_01_0049_mirrored_payments.js';
 import * as productSearchWords from './2026_12_01_0050_product_search_words.js';
 import * as fiscalQueueIndexes from './2026_12_01_0051_fiscal_queue_indexes.js';
+import * as stockTransfers from './2026_12_01_0052_stock_transfers.js';
 import * as orgOnEveryTenantRow from './2026_11_26_0030_org_on_every_tenant_row.js';
 
 export const migrations: Record<string, Migration> = {
@@ -105,4 +106,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0049_mirrored_payments': mirroredPayments,
   '2026_12_01_0050_product_search_words': productSearchWords,
   '2026_12_01_0051_fiscal_queue_indexes': fiscalQueueIndexes,
+  '2026_12_01_0052_stock_transfers': stockTransfers,
 };
