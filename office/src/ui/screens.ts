@@ -20,4 +20,8 @@ export interface ScreenDef {
 
 export const SCREENS: ScreenDef[] = [
   { path: '', name: 'nav.today', route: 'GET /pos/summary', load: () => import('../screens/today/today.js') },
+  { path: 'stock', name: 'nav.stock', route: 'GET /inventory/transfers', load: () => import('../screens/stock/stock.js') },
+  { path: 'suppliers', name: 'nav.suppliers', route: 'GET /suppliers', load: () => import('../screens/suppliers/suppliers.js') },
+  { path: 'expenses', name: 'nav.expenses', route: 'GET /expenses', load: () => import('../screens/expenses/expenses.js') },
+  { path: 'customers', name: 'nav.customers', route: 'GET /customers', load: () => import('../screens/customers/customers.js') },
 ];
