@@ -2,10 +2,11 @@
  * The back office's money screens at 390×844 and 1280×800: the owner receives a delivery of 24 of a
  * product (its stock goes up by exactly 24), takes a credit payment of part of a customer's debt
  * (the balance shown falls by exactly that), and a payment retried after its answer was lost is
- * recorded once (the first answer dropped by the browser; the form keeps its Idempotency-Key).
+ * recorded once (the first answer dropped by the browser; the form keeps its Idempotency-Key);
+ * sends stock to a second store, a quantity beyond the stock refused with its line marked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOwner, type Session } from '../../test/setup/factories.js';
+import { addStore, registerOwner, type Session } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
 import { goTo, openOffice, signInOffice, VIEWPORTS, type Viewport } from './office.js';
 
@@ -106,6 +107,31 @@ describe('the back office: suppliers, deliveries, customers and credit', () => {
       expect(dropped).toBe(2);
       expect(await payments(owner, customer.id)).toHaveLength(2);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      await context.close();
+    },
+  );
+
+  it.each(Object.keys(VIEWPORTS) as Viewport[])(
+    'sends stock to another store, too much refused with the line marked, at %s size',
+    async (viewport) => {
+      const { owner, soda } = await setUp(viewport);
+      await call(owner, 'PATCH', `/inventory/products/${soda.id}`, { stock: 30 });
+      const branch = await addStore(shop.t, owner.orgId, `Kariakoo ${viewport}`);
+      const { context, page } = await openOffice(shop, viewport);
+      await signInOffice(page, owner.phone, owner.password);
+      await goTo(page, 'stock');
+      await page.getByTestId('transfer-new').click();
+      await page.getByTestId('transfer-to').selectOption(branch.id);
+      await page.getByTestId('transfer-0-product').selectOption(soda.id);
+      await page.getByTestId('transfer-0-qty').fill('31');
+      await page.getByTestId('transfer-send').click();
+      await page.getByTestId('error-lines.0.qty').waitFor();
+      expect(await stockOf(owner, soda.id)).toBe(30);
+      await page.getByTestId('transfer-0-qty').fill('12');
+      await page.getByTestId('transfer-send').click();
+      await page.getByTestId('transfers-row').waitFor();
+      expect(await page.getByTestId('transfers-row').textContent()).toContain(`Kariakoo ${viewport}`);
+      expect(await stockOf(owner, soda.id)).toBe(18);
       await context.close();
     },
   );

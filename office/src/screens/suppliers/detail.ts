@@ -31,8 +31,8 @@ export function SupplierPage({ id }: { id: string }) {
   return html`<section data-testid="supplier-page">
     <header class="screen-head">
       <h1>${supplier.name}</h1>
-      <a href=${href('suppliers/receive')} onClick=${(e: MouseEvent) => follow(e, 'suppliers/receive')}>${t('receive')}</a>
-      <a href=${href(`suppliers/${id}/edit`)} onClick=${(e: MouseEvent) => follow(e, `suppliers/${id}/edit`)}>${t('edit')}</a>
+      ${may('POST /suppliers/deliveries') ? html`<a href=${href('suppliers/receive')} onClick=${(e: MouseEvent) => follow(e, 'suppliers/receive')}>${t('receive')}</a>` : null}
+      ${may('PATCH /suppliers/{id}') ? html`<a href=${href(`suppliers/${id}/edit`)} onClick=${(e: MouseEvent) => follow(e, `suppliers/${id}/edit`)}>${t('edit')}</a>` : null}
     </header>
     <${ErrorBanner} error=${error} />
     <div class="tiles">
