@@ -3,7 +3,8 @@
  * product (its stock goes up by exactly 24), takes a credit payment of part of a customer's debt
  * (the balance shown falls by exactly that), and a payment retried after its answer was lost is
  * recorded once (the first answer dropped by the browser; the form keeps its Idempotency-Key);
- * sends stock to a second store, a quantity beyond the stock refused with its line marked.
+ * sends stock to a second store, a quantity beyond the stock refused with its line marked; records
+ * an expense, which the list and the month's summary show.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, registerOwner, type Session } from '../../test/setup/factories.js';
@@ -132,6 +133,27 @@ describe('the back office: suppliers, deliveries, customers and credit', () => {
       await page.getByTestId('transfers-row').waitFor();
       expect(await page.getByTestId('transfers-row').textContent()).toContain(`Kariakoo ${viewport}`);
       expect(await stockOf(owner, soda.id)).toBe(18);
+      await context.close();
+    },
+  );
+
+  it.each(Object.keys(VIEWPORTS) as Viewport[])(
+    "records an expense, shown in the list and the month's summary, at %s size",
+    async (viewport) => {
+      const owner = await registerOwner(shop.t);
+      const { context, page } = await openOffice(shop, viewport);
+      await signInOffice(page, owner.phone, owner.password);
+      await goTo(page, 'expenses');
+      await page.getByTestId('expenses-empty').waitFor();
+      await page.getByTestId('expense-add').click();
+      await page.getByTestId('expense-title').fill('Umeme wa Novemba');
+      await page.getByTestId('expense-category').selectOption('Utilities');
+      await page.getByTestId('expense-amount').fill('45000');
+      await page.getByTestId('expense-amount').press('Enter');
+      await page.getByTestId('expenses-row').waitFor();
+      expect(await page.getByTestId('expenses-row').textContent()).toContain('Umeme wa Novemba');
+      expect(await page.getByTestId('expense-summary').textContent()).toContain('TSh 45,000');
+      expect((await call(owner, 'GET', '/expenses')).map((x: { amount: number }) => x.amount)).toEqual([45000]);
       await context.close();
     },
   );

@@ -65,7 +65,7 @@ export function CustomerPage({ id }: { id: string }) {
         { label: t('amount'), num: true, cell: (x: CreditTab) => tsh(x.amount) },
         { label: t('paid'), num: true, cell: (x: CreditTab) => tsh(x.paid_amount) },
         { label: t('left'), num: true, cell: (x: CreditTab) => tsh(x.balance) },
-        { label: t('status'), cell: (x: CreditTab) => x.status },
+        { label: t('status'), cell: (x: CreditTab) => t(`status.${x.status}`) },
         {
           label: '',
           cell: (x: CreditTab) =>

@@ -36,6 +36,10 @@ export const t = messages(
     'write_off.reason': 'Why is this tab written off?',
     'write_off.confirm': 'Write off {amount}',
     'written_off': 'Tab written off.',
+    'status.open': 'Open',
+    'status.partially_paid': 'Part paid',
+    'status.settled': 'Settled',
+    'status.written_off': 'Written off',
   },
   {
     'title': 'Wateja',
@@ -72,5 +76,9 @@ export const t = messages(
     'write_off.reason': 'Kwa nini deni hili linafutwa?',
     'write_off.confirm': 'Futa {amount}',
     'written_off': 'Deni limefutwa.',
+    'status.open': 'Wazi',
+    'status.partially_paid': 'Limelipwa sehemu',
+    'status.settled': 'Limelipwa lote',
+    'status.written_off': 'Limefutwa',
   },
 );

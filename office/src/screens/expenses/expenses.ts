@@ -1,5 +1,5 @@
 /** Expenses: the list with filters, the month's summary by category, an expense added or edited. */
-import { EXPENSE_CATEGORIES, type Expense, type ExpenseSummary } from '@duka/shared';
+import { EXPENSE_CATEGORIES, type Expense, type ExpenseCategory, type ExpenseSummary } from '@duka/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { may } from '../../access.js';
 import { get } from '../../api.js';
@@ -27,7 +27,7 @@ function Summary() {
   const spent = Object.entries(summary.by_category).filter(([, v]) => v > 0);
   return html`<div class="panel" data-testid="expense-summary">
     <h2>${t('summary')}: ${tsh(summary.total)}</h2>
-    ${spent.length ? html`<ul>${spent.map(([c, v]) => html`<li>${c} <span class="muted">${tsh(v)}</span></li>`)}</ul>` : html`<p class="muted">${core('none')}</p>`}
+    ${spent.length ? html`<ul>${spent.map(([c, v]) => html`<li>${t(`cat.${c}` as `cat.${ExpenseCategory}`)} <span class="muted">${tsh(v)}</span></li>`)}</ul>` : html`<p class="muted">${core('none')}</p>`}
   </div>`;
 }
 
@@ -51,7 +51,7 @@ function Expenses() {
       <label class="field"><span>${t('category')}</span>
         <select value=${category} onChange=${(e: Event) => (setCategory((e.currentTarget as HTMLSelectElement).value), setPage(1))}>
           <option value="">${t('all')}</option>
-          ${EXPENSE_CATEGORIES.map((c) => html`<option value=${c}>${c}</option>`)}
+          ${EXPENSE_CATEGORIES.map((c) => html`<option value=${c}>${t(`cat.${c}`)}</option>`)}
         </select>
       </label>
     </div>
@@ -65,7 +65,7 @@ function Expenses() {
         columns=${[
           { label: t('date'), cell: (x: Expense) => when(x.spent_at) },
           { label: t('what'), cell: open },
-          { label: t('category'), cell: (x: Expense) => x.category },
+          { label: t('category'), cell: (x: Expense) => t(`cat.${x.category}`) },
           { label: t('method'), cell: (x: Expense) => x.payment_method },
           { label: t('amount'), num: true, cell: (x: Expense) => tsh(x.amount) },
         ]}

@@ -1,5 +1,5 @@
 /** An expense added (POST /expenses, with the form's Idempotency-Key) or edited (PATCH /expenses/{id}). */
-import { EXPENSE_CATEGORIES, type Expense, PayoutMethod } from '@duka/shared';
+import { EXPENSE_CATEGORIES, type Expense, type ExpenseCategory, PayoutMethod } from '@duka/shared';
 import { useEffect } from 'preact/hooks';
 import { api, get } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
@@ -45,10 +45,10 @@ export function ExpenseForm({ id }: { id?: string }) {
     else await api('POST', '/expenses', { body, idempotencyKey });
     navigate('expenses');
   });
-  const select = (name: 'category' | 'payment_method', label: string, options: readonly string[]) =>
+  const select = (name: 'category' | 'payment_method', label: string, options: readonly string[], shown = (o: string) => o) =>
     html`<${Field} label=${label} name=${name} error=${form.error}>
       <select data-testid=${`expense-${name}`} value=${values[name]} onChange=${(e: Event) => setValues({ ...values, [name]: (e.currentTarget as HTMLSelectElement).value })}>
-        ${options.map((o) => html`<option value=${o}>${o}</option>`)}
+        ${options.map((o) => html`<option value=${o}>${shown(o)}</option>`)}
       </select>
     <//>`;
   return html`<form class="card stack" onSubmit=${form.submit} data-testid="expense-form">
@@ -56,7 +56,7 @@ export function ExpenseForm({ id }: { id?: string }) {
     <${ErrorBanner} error=${form.error} />
     <${Field} label=${t('what')} name="title" error=${form.error}><input required data-testid="expense-title" ...${bind('title')} /><//>
     <div class="two">
-      ${select('category', t('category'), EXPENSE_CATEGORIES)}
+      ${select('category', t('category'), EXPENSE_CATEGORIES, (c) => t(`cat.${c as ExpenseCategory}`))}
       <${Field} label=${t('amount')} name="amount" error=${form.error}><input required type="number" min="1" step="any" inputmode="decimal" data-testid="expense-amount" ...${bind('amount')} /><//>
     </div>
     <div class="two">

@@ -46,7 +46,7 @@ export function SupplierPage({ id }: { id: string }) {
       columns=${[
         { label: t('date'), cell: (d: Delivery) => when(d.delivery_date) },
         { label: t('invoice'), cell: (d: Delivery) => d.invoice_number ?? '–' },
-        { label: t('status'), cell: (d: Delivery) => d.status },
+        { label: t('status'), cell: (d: Delivery) => t(`status.${d.status}`) },
         { label: t('value'), num: true, cell: (d: Delivery) => tsh(d.total_value) },
         { label: t('owed'), num: true, cell: (d: Delivery) => tsh(d.balance) },
         {

@@ -36,6 +36,11 @@ export const t = messages(
     'line.remove': 'Remove',
     'received': 'Delivery recorded: the stock went up.',
     'pick': 'Choose…',
+    'status.expected': 'Expected',
+    'status.delivered': 'Delivered',
+    'status.partial': 'Part delivered',
+    'status.returned': 'Returned',
+    'status.cancelled': 'Cancelled',
   },
   {
     'title': 'Wasambazaji',
@@ -72,5 +77,10 @@ export const t = messages(
     'line.remove': 'Ondoa',
     'received': 'Mzigo umerekodiwa: stoo imeongezeka.',
     'pick': 'Chagua…',
+    'status.expected': 'Unatarajiwa',
+    'status.delivered': 'Umefika',
+    'status.partial': 'Umefika sehemu',
+    'status.returned': 'Umerudishwa',
+    'status.cancelled': 'Umefutwa',
   },
 );
