@@ -29,6 +29,8 @@ const BY_ORG = [
   'test/inventory/stock-takes.test.ts',
   // Issue 52: reorder suggestions read sales, refunds and deliveries keyed by organisation.
   'test/inventory/reorder-suggestions.test.ts',
+  // Issue 54: a transfer moves stock between two stores.
+  'test/inventory/transfers.test.ts',
   // Issue 52: receiving a purchase order moves stock and a supplier's balance.
   'test/suppliers/purchase-orders.test.ts',
   'client-sdk/test/till-{offline,sync-loop,pharmacy-batches,fiscal}.test.ts',

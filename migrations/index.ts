@@ -53,6 +53,7 @@ import * as mirroredPayments from './2026_12_01_0049_mirrored_payments.js';
 import * as productSearchWords from './2026_12_01_0050_product_search_words.js';
 import * as fiscalQueueIndexes from './2026_12_01_0051_fiscal_queue_indexes.js';
 import * as retiredDevices from './2026_12_01_0052_retired_devices.js';
+import * as stockTransfers from './2026_12_01_0053_stock_transfers.js';
 import * as orgOnEveryTenantRow from './2026_11_26_0030_org_on_every_tenant_row.js';
 
 export const migrations: Record<string, Migration> = {
@@ -107,4 +108,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0050_product_search_words': productSearchWords,
   '2026_12_01_0051_fiscal_queue_indexes': fiscalQueueIndexes,
   '2026_12_01_0052_retired_devices': retiredDevices,
+  '2026_12_01_0053_stock_transfers': stockTransfers,
 };

@@ -90,6 +90,27 @@ export const ROUTES = {
   'POST /subscriptions/cancel': owner,
   'GET /sync/devices': owner,
   'POST /sync/devices/{id}/retire': owner,
+  // Issue 54, suppliers, stock transfers, expenses, customers and credit (screens/{suppliers,stock,expenses,customers}).
+  'POST /suppliers': bearer,
+  'GET /suppliers/{id}': bearer,
+  'PATCH /suppliers/{id}': bearer,
+  'GET /suppliers/{id}/deliveries': bearer,
+  'GET /suppliers/{id}/payments': bearer,
+  'POST /suppliers/{id}/pay': owner,
+  'POST /suppliers/deliveries/{id}/pay': owner,
+  'GET /inventory/transfers': bearer,
+  'POST /inventory/transfers': needs('stock'),
+  'GET /expenses': bearer,
+  'POST /expenses': bearer,
+  'GET /expenses/{id}': bearer,
+  'PATCH /expenses/{id}': bearer,
+  'GET /expenses/summary': bearer,
+  'POST /customers': bearer,
+  'GET /customers/{id}': bearer,
+  'PATCH /customers/{id}': bearer,
+  'GET /credits/customers/{customer_id}': bearer,
+  'POST /credits/customers/{customer_id}/remind': bearer,
+  'POST /credits/{tab_id}/write-off': needs('credit'),
 } satisfies Record<string, Access>;
 export type Route = keyof typeof ROUTES;
 

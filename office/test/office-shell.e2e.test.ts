@@ -59,7 +59,11 @@ describe('the back office shell', () => {
     // Today's sales figures are any signed-in user's; the owner's conflicts and the report-only mobile-money figures are not.
     expect(await page.getByTestId('today-conflicts').count()).toBe(0);
     expect(await page.getByTestId('today-mobile').count()).toBe(0);
-    expect(await menu(page)).toEqual(['today', 'shifts', 'sales']);
+    // What any signed-in user may read; Staff, Stores and Settings are the owner's.
+    expect(await menu(page)).toEqual(['today', 'sales', 'products', 'stock', 'suppliers', 'customers', 'expenses', 'shifts', 'reports']);
+    await page.goto(`${shop.origin}/office/staff`);
+    await page.getByTestId('refused').waitFor();
+    expect(await page.getByTestId('staff-search').count()).toBe(0);
     await context.close();
   });
 

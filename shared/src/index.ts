@@ -13,6 +13,7 @@ export * from './inventory/units.js';
 export * from './inventory/packs.schemas.js';
 export * from './inventory/packs.js';
 export * from './inventory/stock-takes.schemas.js';
+export * from './inventory/transfers.schemas.js';
 export * from './inventory/reorder.schemas.js';
 export * from './inventory/scale-barcode.schemas.js';
 export * from './inventory/scale-barcode.js';

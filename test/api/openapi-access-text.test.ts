@@ -72,6 +72,7 @@ const ALWAYS: Record<string, Permission> = {
   'GET /inventory/stock-takes/{id}': 'stock',
   'GET /inventory/stock-takes/{id}/export.csv': 'stock',
   'POST /inventory/stock-takes/{id}/counts': 'stock',
+  'POST /inventory/transfers': 'stock',
   'POST /inventory/stock-takes/{id}/apply': 'stock',
   'POST /inventory/stock-takes/{id}/cancel': 'stock',
   'POST /suppliers/purchase-orders': 'suppliers',

@@ -9,6 +9,7 @@ import type {
   ProductStockTable,
   ProductTable,
   StockAdjustmentTable,
+  StockTransferTable,
 } from './tables/inventory.table.js';
 import type {
   IdempotencyKeyTable,
@@ -86,6 +87,7 @@ export interface Database {
   product_prices: ProductPriceTable;
   product_packs: ProductPackTable;
   stock_adjustments: StockAdjustmentTable;
+  stock_transfers: StockTransferTable;
   transactions: TransactionTable;
   transaction_lines: TransactionLineTable;
   transaction_payments: TransactionPaymentTable;

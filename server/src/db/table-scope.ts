@@ -47,6 +47,7 @@ export const TABLE_SCOPE: Record<keyof Database, TableScope> = {
   product_prices: tenant(),
   product_packs: tenant(),
   stock_adjustments: tenant(),
+  stock_transfers: tenant(),
   transactions: tenant(),
   transaction_lines: tenant(),
   transaction_payments: tenant(),

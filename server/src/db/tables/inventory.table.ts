@@ -103,3 +103,19 @@ export type CategoryRow = Selectable<CategoryTable>;
 export type ProductRow = Selectable<ProductTable>;
 export type ProductPackRow = Selectable<ProductPackTable>;
 export type StockAdjustmentRow = Selectable<StockAdjustmentTable>;
+
+/**
+ * A transfer between two stores of the organisation (issue 54, migration 0052): `lines` is JSON,
+ * `[{ product_id, name, unit, qty }]` with `qty` in counts (shared units.ts); each line is also a
+ * `transfer_out` adjustment in the store it left and a `transfer_in` one in the store it reached.
+ */
+export interface StockTransferTable {
+  org_id: string;
+  id: string;
+  from_store_id: string;
+  to_store_id: string;
+  lines: string;
+  note: string | null;
+  created_by: string | null;
+  created_at: number;
+}

@@ -8,6 +8,7 @@ import { importProducts, previewImport } from './services/import-products.js';
 import { listProducts } from './services/list-products.js';
 import { createProduct, deleteProduct, getProduct, getProductByCode, updateProduct } from './services/products.js';
 import { adjustStock, listAdjustments, listLowStock } from './services/stock.js';
+import { createTransfer, listTransfers } from './services/transfers.js';
 import { reorderRouter } from './reorder/reorder.index.js';
 import { stockTakesRouter } from './stock-takes/stock-takes.index.js';
 
@@ -54,5 +55,12 @@ export const inventoryRouter: Router = createRouter()
     ok(c, await listAdjustments(authedCtx(c), c.req.valid('param').id, c.req.valid('query').limit)),
   )
   .openapi(routes.lowStock, async (c) => ok(c, await listLowStock(authedCtx(c))))
+  .openapi(routes.createTransfer, async (c) =>
+    ok(c, await createTransfer(authedCtx(c), c.req.valid('json')), { message: 'stock transferred' }),
+  )
+  .openapi(routes.listTransfers, async (c) => {
+    const { items, meta } = await listTransfers(authedCtx(c), c.req.valid('query'));
+    return ok(c, items, { meta });
+  })
   .route('/', stockTakesRouter)
   .route('/', reorderRouter);

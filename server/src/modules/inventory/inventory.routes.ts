@@ -4,16 +4,19 @@ import {
   Category,
   CreateCategoryInput,
   CreateProductInput,
+  CreateTransferInput,
   Envelope,
   IdParam,
   ImportProductsInput,
   ImportProductsPreview,
   ImportProductsResult,
   ListProductsQuery,
+  ListTransfersQuery,
   PagedEnvelope,
   Product,
   ScannedProduct,
   StockAdjustment,
+  StockTransfer,
   UpdateCategoryInput,
   UpdateProductInput,
 } from '@duka/shared';
@@ -243,4 +246,48 @@ export const exportProducts = defineRoute('bearer', {
       content: { 'text/csv': { schema: z.string().meta({ description: 'RFC 4180 CSV with a header row, CRLF line ends, UTF-8' }) } },
     },
   },
+});
+
+const transfer = {
+  id: '9b1c2d3e-4f5a-4b6c-8d7e-0f1a2b3c4d5e',
+  from_store_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+  from_store_name: 'Duka la Amina',
+  to_store_id: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+  to_store_name: 'Kariakoo Branch',
+  lines: [{ product_id: '3f2a6c1e-8b4d-4e2a-9c7f-1a2b3c4d5e6f', name: 'Sugar 1 kg', unit: 'piece' as const, qty: 12 }],
+  note: 'for the weekend',
+  created_by: '4c5d6e7f-8a9b-4c0d-8e1f-2a3b4c5d6e7f',
+  created_at: '2026-11-30T07:30:00.000Z',
+};
+
+export const createTransfer = defineRoute('bearer', {
+  needs: { permission: 'stock' },
+  method: 'post',
+  path: '/inventory/transfers',
+  operationId: 'createStockTransfer',
+  description:
+    "Moves stock from the active store to another active store of the organisation in one transaction: each line leaves here as a `transfer_out` adjustment and arrives there as a `transfer_in` one, and both stores' tills pull the new levels. Refused whole when a line would take this store's stock below zero.",
+  errors: ['BUSINESS_RULE', 'INSUFFICIENT_STOCK', 'INVALID_STATE', 'NOT_FOUND'],
+  tags,
+  summary: 'Transfer stock to another store of the organisation (409 INSUFFICIENT_STOCK naming the line, nothing moved)',
+  request: {
+    body: jsonBody(CreateTransferInput, {
+      to_store_id: transfer.to_store_id,
+      lines: [{ product_id: transfer.lines[0]!.product_id, qty: 12 }],
+      note: 'for the weekend',
+    }),
+  },
+  responses: { 200: jsonResponse(Envelope(StockTransfer), 'The transfer', example(transfer, 'stock transferred')) },
+});
+
+export const listTransfers = defineRoute('bearer', {
+  method: 'get',
+  path: '/inventory/transfers',
+  operationId: 'listStockTransfers',
+  description: 'Transfers that left or reached the active store, newest first.',
+  errors: ['INVALID_STATE'],
+  tags,
+  summary: "The active store's transfers out and in, paged",
+  request: { query: ListTransfersQuery },
+  responses: { 200: jsonResponse(PagedEnvelope(StockTransfer), 'Transfers; meta has the page') },
 });

@@ -1,0 +1,38 @@
+import { messages } from '../../i18n/lang.js';
+
+export const t = messages(
+  {
+    'title': 'Stock transfers',
+    'new': 'Send stock to another store',
+    'from': 'From',
+    'to': 'To',
+    'lines': 'What moves',
+    'note': 'Note',
+    'date': 'Date',
+    'product': 'Product',
+    'qty': 'Quantity',
+    'pick': 'Choose…',
+    'line.add': 'Add a line',
+    'line.remove': 'Remove',
+    'send': 'Send',
+    'sent': 'Transfer recorded: the stock moved.',
+    'one_store': 'Your organisation has one store: there is nowhere to send stock.',
+  },
+  {
+    'title': 'Uhamisho wa stoo',
+    'new': 'Tuma bidhaa duka jingine',
+    'from': 'Kutoka',
+    'to': 'Kwenda',
+    'lines': 'Kinachohamishwa',
+    'note': 'Maelezo',
+    'date': 'Tarehe',
+    'product': 'Bidhaa',
+    'qty': 'Idadi',
+    'pick': 'Chagua…',
+    'line.add': 'Ongeza mstari',
+    'line.remove': 'Ondoa',
+    'send': 'Tuma',
+    'sent': 'Uhamisho umerekodiwa: bidhaa zimehamishwa.',
+    'one_store': 'Biashara yako ina duka moja tu: hakuna pa kutuma bidhaa.',
+  },
+);

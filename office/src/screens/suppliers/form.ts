@@ -1,0 +1,51 @@
+/** A supplier added (POST /suppliers) or edited (PATCH /suppliers/{id}); the input stays on failure. */
+import type { Supplier } from '@duka/shared';
+import { useEffect } from 'preact/hooks';
+import { api, get } from '../../api.js';
+import { t as core } from '../../i18n/core.js';
+import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
+import { html } from '../../ui/html.js';
+import { navigate } from '../../ui/router.js';
+import { t } from './messages.js';
+
+export function SupplierForm({ id }: { id?: string }) {
+  const { values, bind, setValues } = useValues({ name: '', phone: '', rep: '', category: '', payment_terms: '' });
+  useEffect(() => {
+    if (!id) return;
+    get<Supplier>(`/suppliers/${id}`).then(
+      (s) =>
+        setValues({
+          name: s.name,
+          phone: s.phone ?? '',
+          rep: s.rep ?? '',
+          category: s.category ?? '',
+          payment_terms: s.payment_terms?.toString() ?? '',
+        }),
+      () => {},
+    );
+  }, [id]);
+  const form = useSubmit(async () => {
+    const body = {
+      name: values.name,
+      phone: values.phone.trim() || null,
+      rep: values.rep.trim() || null,
+      category: values.category.trim() || null,
+      payment_terms: values.payment_terms ? Number(values.payment_terms) : null,
+    };
+    const { data } = id ? await api<Supplier>('PATCH', `/suppliers/${id}`, { body }) : await api<Supplier>('POST', '/suppliers', { body });
+    navigate(`suppliers/${data.id}`);
+  });
+  const input = (name: keyof typeof values & string, label: string, attrs: Record<string, string> = {}) =>
+    html`<${Field} label=${label} name=${name} error=${form.error}><input data-testid=${`supplier-${name}`} ...${attrs} ...${bind(name)} /><//>`;
+  return html`<form class="card stack" onSubmit=${form.submit} data-testid="supplier-form">
+    <h1>${id ? t('edit') : t('add')}</h1>
+    <${ErrorBanner} error=${form.error} />
+    ${input('name', t('name'), { required: 'true' })}
+    <div class="two">${input('phone', t('phone'), { type: 'tel' })} ${input('rep', t('rep'))}</div>
+    <div class="two">${input('category', t('category'))} ${input('payment_terms', t('terms'), { type: 'number', min: '0', inputmode: 'numeric' })}</div>
+    <div class="actions">
+      <button class="primary" type="submit" disabled=${form.busy} data-testid="supplier-save">${core('save')}</button>
+      <button type="button" onClick=${() => history.back()}>${core('cancel')}</button>
+    </div>
+  </form>`;
+}
