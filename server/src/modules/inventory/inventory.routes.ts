@@ -237,7 +237,7 @@ export const exportProducts = defineRoute('bearer', {
   operationId: 'exportProducts',
   description:
     "The active products (services left out) as CSV with the active store's stock: name, sku, barcode, category, selling_price, cost_price, stock, reorder_point, unit; the file POST /inventory/products/import reads back.",
-  errors: ['INVALID_STATE'],
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: 'Export the catalogue as CSV',
   responses: {
@@ -285,7 +285,7 @@ export const listTransfers = defineRoute('bearer', {
   path: '/inventory/transfers',
   operationId: 'listStockTransfers',
   description: 'Transfers that left or reached the active store, newest first.',
-  errors: ['INVALID_STATE'],
+  errors: ['INVALID_STATE', 'NOT_FOUND'],
   tags,
   summary: "The active store's transfers out and in, paged",
   request: { query: ListTransfersQuery },
