@@ -4,6 +4,7 @@
  * then sees only the screens their permissions open, and a screen they may not open says so.
  * Today moves as a till sells, with no reload; the first load stays within its 300 kB budget.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e164, lastMessage, registerOwner, uniquePhone } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
@@ -74,9 +75,16 @@ describe('the back office shell', () => {
       body: { name: 'Unga 2kg', barcode: '6161100000123', selling_price: 3500, cost_price: 3000, stock: 6, reorder_point: 2 },
     });
     expect(product.status, product.text).toBe(200);
+    const till = await shop.t.request('POST', '/sync/devices', {
+      token: owner.token,
+      body: { device_id: randomUUID(), name: 'Counter till' },
+    });
+    expect(till.status, till.text).toBe(200);
     const { context, page } = await openOffice(shop, viewport);
     await signInOffice(page, owner.phone, owner.password);
     await expect.poll(() => page.getByTestId('live').getAttribute('class')).toContain('on');
+    await page.getByTestId('today-tills').waitFor();
+    expect(await page.getByTestId('today-tills').textContent()).toContain(`Counter till (${till.body.data.till_code})`);
     expect(await page.getByTestId('today-sales-value').textContent()).toBe('TSh 0');
 
     const sale = await shop.t.request('POST', '/pos/sale', {

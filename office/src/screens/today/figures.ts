@@ -1,10 +1,12 @@
 /**
  * What Today shows, read from the routes the user may call (a figure behind a route the user may
  * not call is left out, not shown as zero): the day's sales, the cash the open shifts should hold,
- * mobile money confirmed against waiting, low stock, open shifts, conflicts waiting and credit due.
+ * mobile money confirmed against waiting, low stock, open shifts, the tills last seen, conflicts
+ * waiting and credit due.
  */
 import type {
   CustomerWithCredit,
+  TillDevice,
   PaymentReconciliation,
   PosSummary,
   Product,
@@ -12,7 +14,7 @@ import type {
   TillShift,
   TillShiftWithReport,
 } from '@duka/shared';
-import { may } from '../../access.js';
+import { may, profile } from '../../access.js';
 import { api, get } from '../../api.js';
 import { today } from '../../i18n/lang.js';
 
@@ -24,6 +26,8 @@ export interface Figures {
   openShifts?: TillShift[];
   conflicts?: number;
   credit?: { customers: number; overdue: number; outstanding: number };
+  /** The session's store's tills still in service, most recently heard from first. */
+  tills?: TillDevice[];
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -56,6 +60,13 @@ export async function readFigures(): Promise<Figures> {
       api<SyncConflict[]>('GET', '/sync/conflicts', { query: { resolved: false, page_size: 1 } }).then(
         (a) => (f.conflicts = a.meta?.total ?? a.data.length),
       ),
+    may('GET /sync/devices') &&
+      get<TillDevice[]>('/sync/devices').then((all) => {
+        const store = profile.value?.store?.id;
+        f.tills = all
+          .filter((d) => !d.retired_at && d.store_id === store)
+          .sort((a, b) => (b.last_seen_at ?? '').localeCompare(a.last_seen_at ?? ''));
+      }),
     may('GET /customers/credits') &&
       get<CustomerWithCredit[]>('/customers/credits').then((c) => {
         f.credit = {

@@ -20,6 +20,9 @@ export const t = messages(
     'conflicts': 'Conflicts waiting',
     'credit': 'Credit owed',
     'credit.overdue': '{n} customers overdue',
+    'tills': 'Tills',
+    'tills.seen': 'last seen {time}',
+    'tills.none': 'No till has registered in this store.',
   },
   {
     'title': 'Leo',
@@ -40,5 +43,8 @@ export const t = messages(
     'conflicts': 'Migongano inayosubiri',
     'credit': 'Madeni ya wateja',
     'credit.overdue': 'Wateja {n} wamechelewa',
+    'tills': 'Droo',
+    'tills.seen': 'ilionekana {time}',
+    'tills.none': 'Hakuna droo iliyosajiliwa kwenye duka hili.',
   },
 );

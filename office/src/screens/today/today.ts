@@ -70,6 +70,14 @@ export function Screen() {
           : null
       }
       ${
+        f.tills
+          ? html`<div class="panel" data-testid="today-tills">
+        <h2>${t('tills')}</h2>
+        ${f.tills.length ? html`<ul>${f.tills.map((d) => html`<li>${d.name} (${d.till_code}) <span class="muted">${t('tills.seen', { time: when(d.last_seen_at) })}</span></li>`)}</ul>` : html`<p class="muted">${t('tills.none')}</p>`}
+      </div>`
+          : null
+      }
+      ${
         f.lowStock
           ? html`<div class="panel" data-testid="today-low-stock">
         <h2>${t('low_stock')} (${f.lowStock.length})</h2>
