@@ -37,6 +37,7 @@ export const ROUTES = {
   'POST /inventory/products/import': needs('stock'),
   'GET /inventory/products/export': bearer,
   'GET /sync/conflicts': owner,
+  'GET /sync/refusals': owner,
   'GET /customers/credits': bearer,
   'GET /payments/received': needs('reports'),
   'GET /stores': owner,

@@ -111,4 +111,30 @@ describe('sync: the owner lists and retires tills', () => {
     expect(plain).toBe(1);
     expect(await statements(`?cursor=${encodeURIComponent(cursor)}&device_id=${device}`)).toBe(plain);
   });
+
+  it("lists for the owner what the server refused of the tills' pushes, with the till and the error; nobody else sees them", async () => {
+    const owner = await registerOwner(t);
+    const other = await registerOwner(t);
+    const device = uuid();
+    expect((await register(owner, device, 'Counter')).status).toBe(200);
+    const refused = { ...(await sale(owner, 1)) };
+    // A product this shop does not have: the sale is refused, not booked.
+    refused.payload = { ...refused.payload, lines: [{ product_id: uuid(), qty: 1, unit_price: 500 }] };
+    const booked = await sale(owner, 2);
+    const res = await t.request('POST', '/sync/push', { token: owner.token, body: { device_id: device, mutations: [refused, booked] } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.results.map((r: { status: string }) => r.status)).toEqual(['rejected', 'applied']);
+
+    const list = await t.request('GET', '/sync/refusals', { token: owner.token });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.meta.total).toBe(1);
+    const [refusal] = list.body.data;
+    expect(refusal).toMatchObject({ mutation_id: refused.id, device_id: device, till_code: 'T1', type: 'sale.create', code: 'NOT_FOUND' });
+    expect(refusal.message).toMatch(/product/i);
+
+    expect((await t.request('GET', '/sync/refusals', { token: other.token })).body.meta.total).toBe(0);
+    const cashier = await createStaff(t, owner);
+    expect((await t.request('GET', '/sync/refusals', { token: cashier.token })).status).toBe(403);
+    expect((await t.request('GET', '/sync/refusals?days=0', { token: owner.token })).status).toBe(400);
+  });
 });

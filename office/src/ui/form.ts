@@ -84,6 +84,15 @@ export function Field({
   </label>`;
 }
 
+/**
+ * The labelled, bound text inputs of one form: `input(name, label, attrs?, field?)`, where the
+ * test id is `<prefix>-<name>` and `field` is the server's name for it when it differs (`shop.name`).
+ */
+export function inputsFor<K extends string>(bind: (name: K) => object, error: ApiError | null, prefix: string) {
+  return (name: K, label: string, attrs: Record<string, string> = {}, field: string = name) =>
+    html`<${Field} label=${label} name=${field} error=${error}><input data-testid=${`${prefix}-${name}`} ...${attrs} ...${bind(name)} /><//>`;
+}
+
 /** State for a form's values: `bind(name)` gives an input its value and onInput. */
 export function useValues<T extends Record<string, string | boolean>>(initial: T) {
   const [values, setValues] = useState<T>(initial);

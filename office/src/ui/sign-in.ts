@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, get, keepSession, session } from '../api.js';
 import { t } from '../i18n/core.js';
 import { lang, setLang } from '../i18n/lang.js';
-import { ErrorBanner, Field, useSubmit, useValues } from './form.js';
+import { ErrorBanner, Field, inputsFor, useSubmit, useValues } from './form.js';
 import { html } from './html.js';
 
 export function SignIn() {
@@ -86,21 +86,20 @@ function Register() {
     });
     keepSession(data.tokens);
   });
-  const input = (name: keyof typeof values & string, label: string, field: string = name, attrs: Record<string, string> = {}) =>
-    html`<${Field} label=${label} name=${field} error=${form.error}><input data-testid=${`register-${name}`} ...${attrs} ...${bind(name)} /><//>`;
+  const input = inputsFor(bind, form.error, 'register');
   return html`<form class="card" onSubmit=${form.submit} data-testid="register">
     <h1>${t('register.title')}</h1>
     <div class="two">
-      ${input('first_name', t('register.first_name'), 'first_name', { required: 'true', autocomplete: 'given-name' })}
-      ${input('last_name', t('register.last_name'), 'last_name', { autocomplete: 'family-name' })}
+      ${input('first_name', t('register.first_name'), { required: 'true', autocomplete: 'given-name' })}
+      ${input('last_name', t('register.last_name'), { autocomplete: 'family-name' })}
     </div>
-    ${input('phone', t('register.phone'), 'phone', { required: 'true', type: 'tel', autocomplete: 'tel' })}
-    ${input('email', t('register.email'), 'email', { type: 'email', autocomplete: 'email' })}
+    ${input('phone', t('register.phone'), { required: 'true', type: 'tel', autocomplete: 'tel' })}
+    ${input('email', t('register.email'), { type: 'email', autocomplete: 'email' })}
     <div class="two">
-      ${input('password', t('register.password'), 'password', { required: 'true', type: 'password', autocomplete: 'new-password' })}
-      ${input('confirm_password', t('register.confirm_password'), 'confirm_password', { required: 'true', type: 'password', autocomplete: 'new-password' })}
+      ${input('password', t('register.password'), { required: 'true', type: 'password', autocomplete: 'new-password' })}
+      ${input('confirm_password', t('register.confirm_password'), { required: 'true', type: 'password', autocomplete: 'new-password' })}
     </div>
-    ${input('shop_name', t('register.shop_name'), 'shop.name', { required: 'true' })}
+    ${input('shop_name', t('register.shop_name'), { required: 'true' }, 'shop.name')}
     <${Field} label=${t('register.business_type')} name="shop.business_type" error=${form.error}>
       <select data-testid="register-business_type" ...${bind('business_type')}>
         ${kinds.map((k) => html`<option value=${k.slug}>${lang.value === 'sw' ? k.name_swahili : k.name}</option>`)}
@@ -120,7 +119,7 @@ function Register() {
         </select>
       <//>
     </div>
-    ${input('street', t('register.street'), 'shop.street')}
+    ${input('street', t('register.street'), {}, 'shop.street')}
     <${ErrorBanner} error=${form.error} />
     <button class="primary" type="submit" disabled=${form.busy} data-testid="register-submit">${t('register.submit')}</button>
   </form>`;

@@ -3,7 +3,7 @@ import type { Customer } from '@duka/shared';
 import { useEffect } from 'preact/hooks';
 import { api, get } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
-import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
+import { ErrorBanner, inputsFor, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
 import { navigate } from '../../ui/router.js';
 import { t } from './messages.js';
@@ -29,8 +29,7 @@ export function CustomerForm({ id }: { id?: string }) {
     const { data } = id ? await api<Customer>('PATCH', `/customers/${id}`, { body }) : await api<Customer>('POST', '/customers', { body });
     navigate(`customers/${data.id}`);
   });
-  const input = (name: keyof typeof values & string, label: string, attrs: Record<string, string> = {}) =>
-    html`<${Field} label=${label} name=${name} error=${form.error}><input data-testid=${`customer-${name}`} ...${attrs} ...${bind(name)} /><//>`;
+  const input = inputsFor(bind, form.error, 'customer');
   return html`<form class="card stack" onSubmit=${form.submit} data-testid="customer-form">
     <h1>${id ? t('edit') : t('add')}</h1>
     <${ErrorBanner} error=${form.error} />

@@ -3,7 +3,7 @@ import type { Supplier } from '@duka/shared';
 import { useEffect } from 'preact/hooks';
 import { api, get } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
-import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
+import { ErrorBanner, inputsFor, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
 import { navigate } from '../../ui/router.js';
 import { t } from './messages.js';
@@ -35,8 +35,7 @@ export function SupplierForm({ id }: { id?: string }) {
     const { data } = id ? await api<Supplier>('PATCH', `/suppliers/${id}`, { body }) : await api<Supplier>('POST', '/suppliers', { body });
     navigate(`suppliers/${data.id}`);
   });
-  const input = (name: keyof typeof values & string, label: string, attrs: Record<string, string> = {}) =>
-    html`<${Field} label=${label} name=${name} error=${form.error}><input data-testid=${`supplier-${name}`} ...${attrs} ...${bind(name)} /><//>`;
+  const input = inputsFor(bind, form.error, 'supplier');
   return html`<form class="card stack" onSubmit=${form.submit} data-testid="supplier-form">
     <h1>${id ? t('edit') : t('add')}</h1>
     <${ErrorBanner} error=${form.error} />

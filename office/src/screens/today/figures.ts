@@ -11,6 +11,7 @@ import type {
   PosSummary,
   Product,
   SyncConflict,
+  SyncRefusal,
   TillShift,
   TillShiftWithReport,
 } from '@duka/shared';
@@ -25,6 +26,8 @@ export interface Figures {
   lowStock?: Product[];
   openShifts?: TillShift[];
   conflicts?: number;
+  /** What the server refused of the tills' pushes in the last week. */
+  refusals?: number;
   credit?: { customers: number; overdue: number; outstanding: number };
   /** The session's store's tills still in service, most recently heard from first. */
   tills?: TillDevice[];
@@ -67,6 +70,10 @@ export async function readFigures(): Promise<Figures> {
           .filter((d) => !d.retired_at && d.store_id === store)
           .sort((a, b) => (b.last_seen_at ?? '').localeCompare(a.last_seen_at ?? ''));
       }),
+    may('GET /sync/refusals') &&
+      api<SyncRefusal[]>('GET', '/sync/refusals', { query: { days: 7, page_size: 1 } }).then(
+        (a) => (f.refusals = a.meta?.total ?? a.data.length),
+      ),
     may('GET /customers/credits') &&
       get<CustomerWithCredit[]>('/customers/credits').then((c) => {
         f.credit = {

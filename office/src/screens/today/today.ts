@@ -59,6 +59,7 @@ export function Screen() {
       ${f.mobile ? html`<${Tile} id="mobile" label=${t('mobile')} value=${`${t('mobile.confirmed')} ${tsh(f.mobile.confirmed)}`} sub=${`${t('mobile.waiting')} ${tsh(f.mobile.waiting)}`} />` : null}
       ${f.credit ? html`<${Tile} id="credit" label=${t('credit')} value=${tsh(f.credit.outstanding)} sub=${t('credit.overdue', { n: f.credit.overdue })} />` : null}
       ${f.conflicts !== undefined ? html`<${Tile} id="conflicts" label=${t('conflicts')} value=${num(f.conflicts)} />` : null}
+      ${f.refusals !== undefined ? html`<${Tile} id="refusals" label=${t('refusals')} value=${num(f.refusals)} />` : null}
     </div>
     <div class="panels">
       ${

@@ -5,6 +5,7 @@ import * as routes from './push.routes.js';
 import { listConflicts, resolveConflict } from './services/conflicts.js';
 import { listDevices, registerDevice, retireDevice, toDevice } from './services/devices.js';
 import { pushMutations } from './services/push.js';
+import { listRefusals } from './services/refusals.js';
 
 const router = createRouter();
 router.use(routes.push.path, requireSyncProtocol);
@@ -22,6 +23,10 @@ export const pushRouter: Router = router
     const res = await pushMutations(ctx, c.req.valid('json'));
     ctx.metrics.observePush(res.results, (performance.now() - started) / 1000);
     return ok(c, res);
+  })
+  .openapi(routes.listRefusals, async (c) => {
+    const { items, meta } = await listRefusals(authedCtx(c), c.req.valid('query'));
+    return ok(c, items, { meta });
   })
   .openapi(routes.listConflicts, async (c) => {
     const { items, meta } = await listConflicts(authedCtx(c), c.req.valid('query'));

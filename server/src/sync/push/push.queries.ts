@@ -121,3 +121,19 @@ export function pricesInForce(db: Kysely<Database>, orgId: string, productIds: s
     )
     .execute();
 }
+
+/** The organisation's refused mutations since `since`, with the till that pushed each: the filter and the ordered page. */
+export function refusedMutations(db: Kysely<Database>, orgId: string, since: number) {
+  const filtered = db
+    .selectFrom('sync_mutations as m')
+    .innerJoin('devices as d', (j) => j.onRef('d.org_id', '=', 'm.org_id').onRef('d.id', '=', 'm.device_id'))
+    .where('m.org_id', '=', orgId)
+    .where('d.org_id', '=', orgId)
+    .where('m.status', '=', 'rejected')
+    .where('m.created_at', '>=', since);
+  const ordered = filtered
+    .select(['m.id', 'm.device_id', 'd.till_code', 'd.store_id', 'm.type', 'm.error_code', 'm.error_message', 'm.created_at'])
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id', 'desc');
+  return { filtered, ordered };
+}

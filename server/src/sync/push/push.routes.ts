@@ -3,12 +3,14 @@ import {
   Envelope,
   IdParam,
   ListConflictsQuery,
+  ListRefusalsQuery,
   PagedEnvelope,
   PushRequest,
   PushResponse,
   RegisterDeviceInput,
   ResolveConflictInput,
   SyncConflict,
+  SyncRefusal,
   TillDevice,
 } from '@duka/shared';
 import { z } from 'zod';
@@ -85,6 +87,19 @@ export const retireDevice = defineRoute('owner', {
   summary: 'Retire a till for good',
   request: { params: IdParam },
   responses: { 200: jsonResponse(Envelope(TillDevice), 'The retired till') },
+});
+
+export const listRefusals = defineRoute('owner', {
+  method: 'get',
+  path: '/sync/refusals',
+  operationId: 'listSyncRefusals',
+  description:
+    "The mutations the organisation's tills pushed in the last `days` days that the server refused (not booked: a product it does not have, a sale without its permission…), newest first, each with the till and the error the till was answered with.",
+  errors: ['NOT_FOUND'],
+  tags,
+  summary: 'What the server refused of the tills’ pushes',
+  request: { query: ListRefusalsQuery },
+  responses: { 200: jsonResponse(PagedEnvelope(SyncRefusal), 'Refused mutations, newest first') },
 });
 
 export const listConflicts = defineRoute('owner', {

@@ -34,3 +34,32 @@ export const ListConflictsQuery = z.object({
     .transform((n) => Math.min(n, 100)),
 });
 export const ResolveConflictInput = z.object({ note: z.string().trim().min(1).max(1000) }).meta({ id: 'ResolveConflictInput' });
+
+/**
+ * A mutation a till pushed that the server refused (`GET /sync/refusals`): unlike a conflict, it
+ * was not booked, and the till shows the cashier why; the owner reads them here.
+ */
+export const SyncRefusal = z
+  .object({
+    mutation_id: z.uuid(),
+    device_id: z.uuid(),
+    till_code: z.string(),
+    store_id: z.uuid(),
+    type: z.string().meta({ description: 'The mutation type, e.g. `sale.create`' }),
+    code: z.string().meta({ description: 'The error code the till was answered with' }),
+    message: z.string(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'SyncRefusal' });
+export type SyncRefusal = z.infer<typeof SyncRefusal>;
+
+export const ListRefusalsQuery = z.object({
+  days: z.coerce.number().int().min(1).max(90).default(7).meta({ description: 'How far back, in days (default 7)' }),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .transform((n) => Math.min(n, 100)),
+});

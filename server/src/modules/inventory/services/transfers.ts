@@ -65,10 +65,22 @@ export async function createTransfer(ctx: AuthedContext, input: CreateTransferIn
     const now = tx.clock.now();
     const note = input.note ?? null;
     const from = (await orgStore(tx.db, orgId, storeId))!;
-    for (const [i, l] of lines.entries()) {
+    // Stock rows are locked in one order (product id, then store id), so two transfers crossing the
+    // same products or the same two stores in opposite directions wait for each other, never deadlock.
+    const byProduct = [...lines.entries()].sort(([, a], [, b]) => (a.product_id < b.product_id ? -1 : 1));
+    for (const [i, l] of byProduct) {
       const move = { orgId, productId: l.product_id, productName: l.name, unit: l.unit, field: `lines.${i}.qty` };
-      const left = await changeStockLevel(tx, { ...move, storeId, delta: -l.qty });
-      const arrived = await changeStockLevel(tx, { ...move, storeId: to.id, delta: l.qty });
+      const leave = () => changeStockLevel(tx, { ...move, storeId, delta: -l.qty });
+      const arrive = () => changeStockLevel(tx, { ...move, storeId: to.id, delta: l.qty });
+      let left: number;
+      let arrived: number;
+      if (storeId < to.id) {
+        left = await leave();
+        arrived = await arrive();
+      } else {
+        arrived = await arrive();
+        left = await leave();
+      }
       const adjustment = { org_id: orgId, product_id: l.product_id, adjusted_by: tx.actor.userId, created_at: now };
       await insertStockAdjustment(tx.db, {
         ...adjustment,
