@@ -38,6 +38,7 @@ SELECT create_distributed_table('refund_parts', 'org_id', colocate_with => 'orga
 SELECT create_distributed_table('stock_takes', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('stock_take_lines', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('stock_take_counts', 'org_id', colocate_with => 'organisations');
+SELECT create_distributed_table('stock_transfers', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('shifts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('shift_counts', 'org_id', colocate_with => 'organisations');
 SELECT create_distributed_table('collection_accounts', 'org_id', colocate_with => 'organisations');

@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from '../setup/test-app.js';
 const FIRST = '2026_12_01_0039_product_units';
 const names = Object.keys(migrations);
 const BEFORE = names[names.indexOf(FIRST) - 1]!;
-/** What 0039-0042 add, and the later migrations taken down with them (0044's refunds, 0045's refund figures of a sale, 0046's stock-takes, 0047's purchase orders, 0048's supplier lead times): new tables, and new columns of existing ones. */
+/** What 0039-0042 add, and the later migrations taken down with them (0044's refunds, 0045's refund figures of a sale, 0046's stock-takes, 0047's purchase orders, 0048's supplier lead times, 0052's retired tills, 0053's stock transfers): new tables, and new columns of existing ones. */
 const NEW_TABLES = [
   'product_packs',
   'transaction_payments',
@@ -32,6 +32,7 @@ const NEW_TABLES = [
   'purchase_orders',
   'purchase_order_lines',
   'purchase_order_deliveries',
+  'stock_transfers',
 ];
 const NEW_COLUMNS: Record<string, string[]> = {
   products: ['unit', 'scale_code'],
@@ -40,6 +41,7 @@ const NEW_COLUMNS: Record<string, string[]> = {
   delivery_lines: ['pack_id', 'pack_units'],
   transactions: ['part_refunds', 'refunded_total', 'refunded_tax'],
   suppliers: ['lead_time_days'],
+  devices: ['retired_at'],
 };
 /** The migrator's own bookkeeping, which a migration changes, and the rate limiter's counters, which the test's reads bump. */
 const BOOKKEEPING = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];

@@ -94,7 +94,7 @@ export const listRefusals = defineRoute('owner', {
   path: '/sync/refusals',
   operationId: 'listSyncRefusals',
   description:
-    "The mutations the organisation's tills pushed in the last `days` days that the server refused (not booked: a product it does not have, a sale without its permission…), newest first, each with the till and the error the till was answered with.",
+    "The mutations the organisation's tills pushed in the last `days` days that the server refused (not booked, unlike a conflict: a product the shop does not have, a sale the server cannot apply), newest first, each with the till and the error the till was answered with.",
   errors: ['NOT_FOUND'],
   tags,
   summary: 'What the server refused of the tills’ pushes',
