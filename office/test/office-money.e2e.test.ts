@@ -4,10 +4,11 @@
  * (the balance shown falls by exactly that), and a payment retried after its answer was lost is
  * recorded once (the first answer dropped by the browser; the form keeps its Idempotency-Key);
  * sends stock to a second store, a quantity beyond the stock refused with its line marked; records
- * an expense, which the list and the month's summary show.
+ * an expense, which the list and the month's summary show; sends a customer a reminder by SMS and
+ * writes their tab off with a reason, which a cashier without the credit permission is not offered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addStore, registerOwner, type Session } from '../../test/setup/factories.js';
+import { addStore, createStaff, e164, messageCount, registerOwner, type Session } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
 import { goTo, openOffice, signInOffice, VIEWPORTS, type Viewport } from './office.js';
 
@@ -157,4 +158,32 @@ describe('the back office: suppliers, deliveries, customers and credit', () => {
       await context.close();
     },
   );
+
+  it('sends a reminder by SMS and writes a tab off with a reason; a cashier without the credit permission is offered neither write-off', async () => {
+    const { owner, customer } = await setUp('desk');
+    const sent = await messageCount(shop.t, e164('0713000111'));
+    const { context, page } = await openOffice(shop, 'desk');
+    await signInOffice(page, owner.phone, owner.password);
+    await page.goto(`${shop.origin}/office/customers/${customer.id}`);
+    await page.getByTestId('customer-balance').filter({ hasText: 'TSh 10,000' }).waitFor();
+    await page.getByTestId('remind').click();
+    await page.getByTestId('reminded').waitFor();
+    expect(await messageCount(shop.t, e164('0713000111'))).toBe(sent + 1);
+
+    const cashier = await createStaff(shop.t, owner);
+    const staff = await openOffice(shop, 'desk');
+    await signInOffice(staff.page, cashier.phone, cashier.password);
+    await staff.page.goto(`${shop.origin}/office/customers/${customer.id}`);
+    await staff.page.getByTestId('customer-balance').waitFor();
+    expect(await staff.page.getByTestId('write-off').count()).toBe(0);
+    await staff.context.close();
+
+    await page.getByTestId('write-off').first().click();
+    await page.getByTestId('write-off-reason').fill('moved away, no way to reach her');
+    await page.getByTestId('write-off-submit').click();
+    await page.getByTestId('customer-balance').filter({ hasText: 'TSh 0' }).waitFor();
+    const tabs = (await call(owner, 'GET', `/credits?customer_id=${customer.id}`)) as Array<{ status: string }>;
+    expect(tabs.map((x) => x.status)).toEqual(['written_off']);
+    await context.close();
+  });
 });

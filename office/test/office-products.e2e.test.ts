@@ -120,4 +120,48 @@ describe('the back office: products', () => {
       await context.close();
     },
   );
+
+  it('reads a barcode with the phone camera where the browser has BarcodeDetector, and offers no camera where it has not', async () => {
+    const owner = await registerOwner(shop.t);
+    const { context, page } = await openOffice(shop, 'phone');
+    await signInOffice(page, owner.phone, owner.password);
+    await goTo(page, 'products');
+    await page.getByTestId('product-new').click();
+    await page.getByTestId('product-name').waitFor();
+    // Headless Chromium has no BarcodeDetector: the barcode is typed, no camera button.
+    expect(await page.getByTestId('barcode-scan').count()).toBe(0);
+    await context.close();
+
+    // A browser that has one (as Chrome on Android does): a camera (a canvas's stream) and a detector that sees a code.
+    const phone = await shop.browser.newContext({ viewport: VIEWPORTS.phone });
+    await phone.addInitScript(() => {
+      (globalThis as Record<string, unknown>).BarcodeDetector = class {
+        async detect() {
+          return [{ rawValue: '6164009876543' }];
+        }
+      };
+      navigator.mediaDevices.getUserMedia = async () => {
+        const canvas = document.createElement('canvas');
+        const paint = () => canvas.getContext('2d')!.fillRect(0, 0, canvas.width, canvas.height);
+        paint();
+        setInterval(paint, 100);
+        return canvas.captureStream(10);
+      };
+    });
+    const scanning = await phone.newPage();
+    await scanning.goto(`${shop.origin}/office/`);
+    await signInOffice(scanning, owner.phone, owner.password);
+    await goTo(scanning, 'products');
+    await scanning.getByTestId('product-new').click();
+    await scanning.getByTestId('barcode-scan').click();
+    await expect.poll(() => scanning.getByTestId('product-barcode').inputValue()).toBe('6164009876543');
+    await scanning.getByTestId('product-name').fill('Chai Bora 100g');
+    await scanning.getByTestId('product-selling_price').fill('2500');
+    await scanning.getByTestId('product-selling_price').press('Enter');
+    await scanning.getByTestId('product-title').waitFor();
+    const found = await shop.t.request('GET', '/inventory/products/barcode/6164009876543', { token: owner.token });
+    expect(found.status, found.text).toBe(200);
+    expect(found.body.data.name).toBe('Chai Bora 100g');
+    await phone.close();
+  });
 });

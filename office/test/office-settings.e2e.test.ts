@@ -2,7 +2,8 @@
  * Settings at 390×844 and 1280×800: the owner adds a mobile-money collection account with its
  * secret (after saving and after a reload the secret is nowhere in the page, and the server holds
  * it), renames the shop (the header follows), and retires a till registered through the API (the
- * list marks it, and the API then refuses that till's push).
+ * list marks it, and the API then refuses that till's push). The shop's own SMS account: the
+ * provider and sender saved, its key write-only.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,4 +98,29 @@ describe('the back office settings', () => {
       await context.close();
     },
   );
+
+  it("sets the shop's own SMS account: the provider and sender saved, the key held and never shown", async () => {
+    const owner = await registerOwner(shop.t);
+    const { context, page } = await openOffice(shop, 'desk');
+    await signInOffice(page, owner.phone, owner.password);
+    await goTo(page, 'settings');
+    const form = page.getByTestId('sms-form');
+    await form.waitFor();
+    expect(await page.getByTestId('sms-key-state').textContent()).toBe('not set');
+    const key = `beem-key-${randomUUID()}`;
+    await form.locator('select[name=sms_provider]').selectOption('beem');
+    await form.locator('input[name=sms_sender_id]').fill('DUKA');
+    await form.locator('input[name=sms_api_key]').fill(key);
+    await form.locator('input[name=sms_api_secret]').fill(`secret-${key}`);
+    await form.locator('button[type=submit]').click();
+    await page.getByTestId('sms-key-state').filter({ hasText: /^set$/ }).waitFor();
+    const org = (await shop.t.request('GET', '/accounts/organisation', { token: owner.token })).body.data;
+    expect(org).toMatchObject({ sms_provider: 'beem', sms_sender_id: 'DUKA', sms_api_key_set: true, sms_api_secret_set: true });
+    await page.reload();
+    await page.getByTestId('sms-form').waitFor();
+    expect(await page.getByTestId('sms-form').locator('input[name=sms_sender_id]').inputValue()).toBe('DUKA');
+    expect(await page.content()).not.toContain(key);
+    expect(await page.getByTestId('sms-form').locator('input[name=sms_api_key]').inputValue()).toBe('');
+    await context.close();
+  });
 });
