@@ -3,6 +3,7 @@
  * finds it by searching; imports a 500-row CSV with two bad rows, sees both rows' problems while
  * the server still has none of the 500, then imports the fixed file and the list says 500 more.
  * A cashier without the stock permission sees the products but neither Import nor an adjustment.
+ * A barcode is read by the camera where the browser has BarcodeDetector, and typed where it has not.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
