@@ -196,6 +196,7 @@ export const AiCredits = z
     percentage: z.number().meta({ description: 'Share of the allocation used, 0-100' }),
   })
   .meta({ id: 'AiCredits' });
+export type AiCredits = z.infer<typeof AiCredits>;
 
 export const TotpStatus = z.object({ enabled: z.boolean(), pending: z.boolean() }).meta({ id: 'TotpStatus' });
 export const TotpSetup = z

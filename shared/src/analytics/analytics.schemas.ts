@@ -91,6 +91,7 @@ export const TopProduct = z
     profit: Money.meta({ description: 'Net of VAT, at the cost price in force at each sale' }),
   })
   .meta({ id: 'TopProduct' });
+export type TopProduct = z.infer<typeof TopProduct>;
 export const AnalyticsTopProducts = z
   .object({ top_products: z.array(TopProduct).meta({ description: 'By revenue, highest first' }), ...ScopeFields })
   .meta({ id: 'AnalyticsTopProducts' });

@@ -16,6 +16,7 @@ export type ReportFrequency = z.infer<typeof ReportFrequency>;
 export const ReportTypeInfo = z
   .object({ type: ReportType, name: z.string(), description: z.string(), columns: z.array(z.string()) })
   .meta({ id: 'ReportTypeInfo' });
+export type ReportTypeInfo = z.infer<typeof ReportTypeInfo>;
 export const ReportTypes = z.object({ report_types: z.array(ReportTypeInfo) }).meta({ id: 'ReportTypes' });
 
 export const GenerateReportInput = z

@@ -3,8 +3,7 @@
  * payment mix and the best-selling products of the last 7, 30 or 90 days, in one
  * /analytics/overview answer.
  */
-import type { AnalyticsOverview } from '@duka/shared';
-import type { TopProduct } from './types.js';
+import type { AnalyticsOverview, TopProduct } from '@duka/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, get } from '../../api.js';
 import { num, today, tsh } from '../../i18n/lang.js';

@@ -3,8 +3,7 @@
  * conversation; the answers shown as they come, and this month's AI credits. Without an AI
  * gateway key the server answers from the shop's own records (docs/ai.md), so it works offline.
  */
-import type { AiConversation } from '@duka/shared';
-import type { AiCredits } from './types.js';
+import type { AiConversation, AiCredits } from '@duka/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { may } from '../../access.js';
 import { api, get } from '../../api.js';

@@ -3,8 +3,7 @@
  * and table; "Download CSV" asks the same report as CSV and saves the file the server names. Each
  * generation is recorded by the server as an export (past reports, below).
  */
-import type { RangePreset, ReportResult } from '@duka/shared';
-import type { ReportTypeInfo } from './types.js';
+import type { RangePreset, ReportResult, ReportTypeInfo } from '@duka/shared';
 import { useState } from 'preact/hooks';
 import { may } from '../../access.js';
 import { api, fetchAuthed, get } from '../../api.js';

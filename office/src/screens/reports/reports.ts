@@ -3,8 +3,7 @@
  * the scheduled reports, and the assistant for whoever may ask it. Each part shows only when the
  * signed-in user may call the routes behind it (access.ts); this module alone loads uPlot.
  */
-import type { ReportExport } from '@duka/shared';
-import type { ReportTypeInfo } from './types.js';
+import type { ReportExport, ReportTypeInfo } from '@duka/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { may } from '../../access.js';
 import type { ApiError } from '../../api.js';

@@ -2,8 +2,7 @@
  * Scheduled reports (the owner's): each emailed as CSV daily, weekly or monthly; added here,
  * switched off and on, sent now, deleted.
  */
-import type { RangePreset, ScheduledReport, ScheduledReportDispatch } from '@duka/shared';
-import type { ReportTypeInfo } from './types.js';
+import type { RangePreset, ReportTypeInfo, ScheduledReport, ScheduledReportDispatch } from '@duka/shared';
 import { useState } from 'preact/hooks';
 import { type ApiError, api } from '../../api.js';
 import { when } from '../../i18n/lang.js';
