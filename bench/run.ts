@@ -66,6 +66,12 @@ const only = new Set(values.only!.split(','));
 const unknown = [...only].filter((g) => !(GROUPS as readonly string[]).includes(g));
 if (unknown.length) throw new Error(`--only takes ${GROUPS.join(', ')}; not ${unknown.join(', ')}`);
 const rows: Row[] = [];
+// Each group's rows are printed as they come, so a run stopped midway keeps what it measured.
+const keep = rows.push.bind(rows);
+rows.push = (...done: Row[]) => {
+  printTable(done);
+  return keep(...done);
+};
 
 if (only.has('http')) {
   const ceilingPort = await freePort();
@@ -223,4 +229,5 @@ for (const database of perDatabase ? databases : []) {
   rmSync(tillPage, { recursive: true, force: true });
 }
 
+console.log('\nAll rows together:');
 printTable(rows);
