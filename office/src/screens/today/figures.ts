@@ -11,6 +11,7 @@ import type {
   PosSummary,
   Product,
   SyncConflict,
+  StoreList,
   StoreWithKpis,
   SyncRefusal,
   TillShift,
@@ -86,7 +87,7 @@ export async function readFigures(): Promise<Figures> {
         };
       }),
     may('GET /stores') &&
-      api<StoreWithKpis[]>('GET', '/stores', { query: { status: 'active', page_size: 100 } }).then((a) => (f.stores = a.data)),
+      get<StoreList>('/stores', { status: 'active' }).then((list) => (f.stores = list.items)),
   ]);
   const failed = reads.filter((r) => r.status === 'rejected');
   if (failed.length && failed.length === reads.filter((r) => r.status === 'rejected' || r.value !== false).length) throw failed[0]!.reason;
