@@ -5,7 +5,7 @@
  * per-field errors, which forms highlight.
  */
 import { signal } from '@preact/signals';
-import type { ErrorItem, PageMeta, TokenPair } from '@duka/shared';
+import type { ErrorItem, PageMeta, SwitchStoreResult, TokenPair } from '@duka/shared';
 
 export const API = import.meta.env.VITE_DUKA_API ?? '/api/v1';
 const SESSION_KEY = 'duka.office.session';
@@ -140,3 +140,9 @@ export const get = <T>(path: string, query?: Request['query']) => api<T>('GET', 
 
 /** A fresh Idempotency-Key. */
 export const newKey = (): string => crypto.randomUUID();
+
+/** Moves the session to another of the user's stores: the token fixes the store (the contract), so every later call uses the new pair. */
+export async function switchStore(store_id: string): Promise<void> {
+  const { data } = await api<SwitchStoreResult>('POST', '/accounts/switch-store', { body: { store_id } });
+  keepSession(data.tokens);
+}

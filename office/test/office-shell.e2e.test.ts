@@ -2,7 +2,8 @@
  * The back office's shell at 390×844 and 1280×800: an owner registers a shop and lands on Today;
  * a staff cashier signs in with the temporary password from the SMS, must choose their own first,
  * then sees only the screens their permissions open, and a screen they may not open says so.
- * Today moves as a till sells, with no reload; the first load stays within its 300 kB budget.
+ * Today moves as a till sells, with no reload; an owner of two stores sees each one's sales today
+ * and opens the other's Today; the first load stays within its 300 kB budget.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +99,56 @@ describe('the back office shell', () => {
     await expect.poll(() => page.getByTestId('today-low-stock').textContent()).toContain('Unga 2kg');
     await context.close();
   });
+
+  it.each(Object.keys(VIEWPORTS) as Viewport[])(
+    "shows every store's sales today, and opens another store's Today, at %s size",
+    async (viewport) => {
+      const owner = await registerOwner(shop.t);
+      const second = await shop.t.request('POST', '/stores', {
+        token: owner.token,
+        body: { name: 'Duka la Pili', code: 'PILI' },
+      });
+      expect(second.status, second.text).toBe(200);
+      const product = await shop.t.request('POST', '/inventory/products', {
+        token: owner.token,
+        body: { name: 'Sukari 1kg', selling_price: 2800, cost_price: 2500, stock: 10 },
+      });
+      expect(product.status, product.text).toBe(200);
+      const sell = async (token: string, qty: number) => {
+        const sale = await shop.t.request('POST', '/pos/sale', {
+          token,
+          body: { lines: [{ product_id: product.body.data.id, qty }], payment_method: 'Cash' },
+        });
+        expect(sale.status, sale.text).toBe(201);
+      };
+      // 2 × 2,800 in the first store; stock put into the second, then 3 × 2,800 sold there.
+      await sell(owner.token, 2);
+      const moved = await shop.t.request('POST', '/accounts/switch-store', { token: owner.token, body: { store_id: second.body.data.id } });
+      expect(moved.status, moved.text).toBe(200);
+      const there = moved.body.data.tokens.access_token as string;
+      const stocked = await shop.t.request('POST', `/inventory/products/${product.body.data.id}/adjust`, {
+        token: there,
+        body: { qty_change: 5, reason: 'opening stock' },
+      });
+      expect(stocked.status, stocked.text).toBe(200);
+      await sell(there, 3);
+
+      const { context, page } = await openOffice(shop, viewport);
+      await signInOffice(page, owner.phone, owner.password);
+      await page.getByTestId('today-stores').waitFor();
+      expect(await page.getByTestId('today-sales-value').textContent()).toBe('TSh 5,600');
+      const row = (id: string) => page.locator(`[data-testid="today-store"][data-id="${id}"]`);
+      expect(await row(second.body.data.id).getByTestId('today-store-sales').textContent()).toBe('TSh 8,400');
+      expect(await page.getByTestId('today-stores-total').textContent()).toBe('TSh 14,000');
+      // Opening the second store: the tiles are its own, and the header's switcher follows.
+      await row(second.body.data.id).getByTestId('today-store-open').click();
+      await expect.poll(() => page.getByTestId('today-sales-value').textContent()).toBe('TSh 8,400');
+      expect(await page.getByTestId('store-switch').inputValue()).toBe(second.body.data.id);
+      expect(await page.getByTestId('today-stores-total').textContent()).toBe('TSh 14,000');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await context.close();
+    },
+  );
 
   it('loads signed in to Today in at most 300 kB over the wire', async () => {
     const owner = await registerOwner(shop.t);

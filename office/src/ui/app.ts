@@ -6,10 +6,10 @@
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { profile, may } from '../access.js';
-import { api, keepSession, session } from '../api.js';
+import { api, keepSession, session, switchStore } from '../api.js';
 import { t } from '../i18n/core.js';
 import { lang, setLang } from '../i18n/lang.js';
-import type { Profile, SwitchStoreResult } from '@duka/shared';
+import type { Profile } from '@duka/shared';
 import { html } from './html.js';
 import { follow, href, path } from './router.js';
 import { SCREENS, type ScreenDef } from './screens.js';
@@ -71,7 +71,8 @@ function Shell({ me }: { me: Profile }) {
         !screen
           ? html`<h1>${t('notfound.title')}</h1>`
           : may(screen.route)
-            ? html`<${Lazy} key=${screen.path} def=${screen} rest=${segments.slice(1)} />`
+            ? // Keyed by the store too: after a store switch the screen starts again on the new store's figures.
+              html`<${Lazy} key=${`${screen.path}@${me.store?.id ?? ''}`} def=${screen} rest=${segments.slice(1)} />`
             : html`<section data-testid="refused"><h1>${t('refused.title')}</h1><p>${t('refused.body', { screen: t(screen.name) })}</p></section>`
       }
     </main>
@@ -93,12 +94,7 @@ function Lazy({ def, rest }: { def: ScreenDef; rest: string[] }) {
 
 function StoreSwitch({ me }: { me: Profile }) {
   if (me.stores.length < 2 || !may('POST /accounts/switch-store')) return null;
-  const change = async (e: Event) => {
-    const store_id = (e.currentTarget as HTMLSelectElement).value;
-    // The token fixes the store (the contract): the new pair is what every later call uses.
-    const { data } = await api<SwitchStoreResult>('POST', '/accounts/switch-store', { body: { store_id } });
-    keepSession(data.tokens);
-  };
+  const change = (e: Event) => switchStore((e.currentTarget as HTMLSelectElement).value);
   return html`<label class="store-switch">${t('store.switch')}
     <select data-testid="store-switch" value=${me.store?.id} onChange=${change}>
       ${me.stores.map((s) => html`<option value=${s.id}>${s.name}</option>`)}

@@ -2,7 +2,7 @@
  * What Today shows, read from the routes the user may call (a figure behind a route the user may
  * not call is left out, not shown as zero): the day's sales, the cash the open shifts should hold,
  * mobile money confirmed against waiting, low stock, open shifts, the tills last seen, conflicts
- * waiting and credit due.
+ * waiting and credit due; and, for an owner of more than one store, each store's sales today.
  */
 import type {
   CustomerWithCredit,
@@ -11,6 +11,8 @@ import type {
   PosSummary,
   Product,
   SyncConflict,
+  StoreList,
+  StoreWithKpis,
   SyncRefusal,
   TillShift,
   TillShiftWithReport,
@@ -31,6 +33,8 @@ export interface Figures {
   credit?: { customers: number; overdue: number; outstanding: number };
   /** The session's store's tills still in service, most recently heard from first. */
   tills?: TillDevice[];
+  /** Every active store of the organisation with its sales today, for the owner's all-stores panel. */
+  stores?: StoreWithKpis[];
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -82,6 +86,8 @@ export async function readFigures(): Promise<Figures> {
           outstanding: sum(c.map((x) => Number(x.total_outstanding))),
         };
       }),
+    may('GET /stores') &&
+      get<StoreList>('/stores', { status: 'active' }).then((list) => (f.stores = list.items)),
   ]);
   const failed = reads.filter((r) => r.status === 'rejected');
   if (failed.length && failed.length === reads.filter((r) => r.status === 'rejected' || r.value !== false).length) throw failed[0]!.reason;

@@ -1,13 +1,19 @@
-/** Today at a glance, for the store the session is in, moving as the tills sell (live.ts). */
+/**
+ * Today at a glance, for the store the session is in, moving as the tills sell (live.ts); the
+ * owner's other stores on a panel below, read again with every change and once a minute (the
+ * websocket speaks for the session's store only).
+ */
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { num, tsh, when } from '../../i18n/lang.js';
+import { profile } from '../../access.js';
 import { ErrorBanner } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
 import { type Figures, readFigures } from './figures.js';
 import { connected, listen } from './live.js';
 import { t } from './messages.js';
+import { StoresPanel } from './stores-panel.js';
 
 const Tile = ({ id, label, value, sub }: { id: string; label: string; value: string; sub?: string | undefined }) =>
   html`<div class="tile" data-testid=${`today-${id}`}>
@@ -29,9 +35,11 @@ export function Screen() {
       );
     void read();
     const stop = listen(read);
+    const minutely = setInterval(() => document.hidden || void read(), 60_000);
     return () => {
       live = false;
       stop();
+      clearInterval(minutely);
     };
   }, []);
 
@@ -86,6 +94,7 @@ export function Screen() {
       </div>`
           : null
       }
+      ${f.stores ? html`<${StoresPanel} stores=${f.stores} current=${profile.value?.store?.id} />` : null}
     </div>`
     }
   </section>`;
