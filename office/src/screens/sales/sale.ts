@@ -86,7 +86,9 @@ function Receipt({ sale }: { sale: Transaction }) {
         ${sale.lines.map(
           (l) => html`<tr data-testid="receipt-line">
             <td>${l.product_name}<br /><small class="muted">@ ${tsh(l.unit_price)}${
-              l.refunded_qty ? html` · <span data-testid="line-refunded">${t('refunded_qty', { qty: qtyText(l.refunded_qty, l.unit ?? 'piece') })}</span>` : ''
+              l.refunded_qty
+                ? html` · <span data-testid="line-refunded">${t('refunded_qty', { qty: qtyText(l.refunded_qty, l.unit ?? 'piece') })}</span>`
+                : ''
             }</small></td>
             <td class="num">${num(l.qty)}</td><td class="num">${tsh(l.line_total)}</td>
           </tr>`,
