@@ -2,8 +2,8 @@
  * Purchase orders in the back office at 390×844 and 1280×800: the owner orders two products from a
  * supplier (found by search), sends the order by SMS (the answer names the number; the outbox holds
  * the message), finds it expected in the list's "Sent" filter and on the supplier's page, receives
- * it, and the two products' stock rises by exactly the ordered quantities while the order shows
- * received; a product under its reorder point is drafted from the suggestions, and that order is
+ * it (more than owed refused first, its line marked), and the two products' stock rises by exactly
+ * the ordered quantities while the order shows received; a product under its reorder point is drafted from the suggestions, and that order is
  * cancelled (and suggested again). A cashier without the suppliers permission is offered no orders.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,12 @@ describe('the back office: purchase orders, expected deliveries, reorder suggest
       expect(await page.getByTestId(`receive-${soda.id}`).inputValue()).toBe('24');
       expect(await page.getByTestId(`receive-${unga.id}`).inputValue()).toBe('10');
       await page.getByTestId('receive-invoice').fill('INV-77');
+      // More than the order owes: the server's 409, the line marked, nothing received.
+      await page.getByTestId(`receive-${soda.id}`).fill('25');
+      await page.getByTestId('receive-save').click();
+      await page.getByTestId('error-lines.0.qty').waitFor();
+      expect(await stockOf(owner, soda.id)).toBe(10);
+      await page.getByTestId(`receive-${soda.id}`).fill('24');
       await page.getByTestId('receive-save').click();
       await page.getByTestId('order-notice').filter({ hasText: 'Received in full' }).waitFor();
       expect(await page.getByTestId('order-status').textContent()).toBe('Received');
