@@ -6,6 +6,7 @@
  * the ordered quantities while the order shows received; a product under its reorder point is drafted from the suggestions, and that order is
  * cancelled (and suggested again). A cashier without the suppliers permission is offered no orders.
  */
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, e164, lastMessage, registerOwner, type Session, uniquePhone } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
@@ -26,7 +27,7 @@ describe('the back office: purchase orders, expected deliveries, reorder suggest
   const product = (owner: Session, body: Record<string, unknown>) =>
     call(owner, 'POST', '/inventory/products', { selling_price: 1000, cost_price: 700, stock: 0, ...body });
   const stockOf = async (owner: Session, id: string) => (await call(owner, 'GET', `/inventory/products/${id}`)).stock as number;
-  const noSideways = (page: import('playwright-core').Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
+  const noSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
 
   it.each(Object.keys(VIEWPORTS) as Viewport[])(
     'orders two products, sends by SMS, expects it, receives it: the stock rises by exactly what was ordered, at %s size',

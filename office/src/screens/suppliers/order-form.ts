@@ -7,7 +7,7 @@
 import type { Product, PurchaseOrder, Supplier } from '@duka/shared';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { type ApiError, api, get } from '../../api.js';
+import { ApiError, api, get } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { ErrorBanner, Field, useSubmit } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
@@ -51,6 +51,11 @@ export function OrderForm({ supplierId }: { supplierId?: string }) {
   const change = (i: number, patch: Partial<Line>) => setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
   const pick = (i: number) => (p: Product | null) => change(i, { product: p, pack_id: '', unit_cost: p ? costOf(p, '') : '' });
   const form = useSubmit(async (idempotencyKey) => {
+    // A line without a product is named here, in the owner's words, rather than as the server's "Invalid UUID".
+    const unpicked = lines.flatMap((l, i) =>
+      l.product ? [] : [{ code: 'VALIDATION_ERROR' as const, field: `lines.${i}.product_id`, message: t('pick.none') }],
+    );
+    if (unpicked.length) throw new ApiError(400, t('pick.none'), 'VALIDATION_ERROR', unpicked);
     const { data } = await api<PurchaseOrder>('POST', '/suppliers/purchase-orders', {
       idempotencyKey,
       body: {
