@@ -64,7 +64,10 @@ describe('the back office: purchase orders, expected deliveries, reorder suggest
       expect(await page.getByTestId('order-total').textContent()).toBe('TSh 30,800');
       const reference = (await page.getByTestId('order-reference').textContent())!;
       await page.getByTestId('order-send').click();
-      await page.getByTestId('order-notice').filter({ hasText: `Sent by SMS to ${e164(phone)}` }).waitFor();
+      await page
+        .getByTestId('order-notice')
+        .filter({ hasText: `Sent by SMS to ${e164(phone)}` })
+        .waitFor();
       expect(await page.getByTestId('order-status').textContent()).toBe('Sent');
       expect((await lastMessage(shop.t, e164(phone)))?.body).toContain(`Purchase order ${reference}`);
 

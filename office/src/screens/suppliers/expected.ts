@@ -48,10 +48,9 @@ export function ExpectedDeliveries({ supplier }: { supplier: Supplier }) {
   const allowed = may('GET /suppliers/purchase-orders');
   useEffect(() => {
     if (!allowed) return;
-    Promise.all(WAITING.map((status) => get<PurchaseOrder[]>('/suppliers/purchase-orders', { supplier: supplier.id, status, page_size: 50 }))).then(
-      (pages) => setOrders(pages.flat().sort((a, b) => (a.sent_at ?? '').localeCompare(b.sent_at ?? ''))),
-      setError,
-    );
+    Promise.all(
+      WAITING.map((status) => get<PurchaseOrder[]>('/suppliers/purchase-orders', { supplier: supplier.id, status, page_size: 50 })),
+    ).then((pages) => setOrders(pages.flat().sort((a, b) => (a.sent_at ?? '').localeCompare(b.sent_at ?? ''))), setError);
   }, [supplier.id, allowed]);
   if (!allowed) return null;
   return html`<section class="expected">

@@ -32,7 +32,17 @@ function costOf(p: Product, packId: string): string {
 }
 
 /** A labelled box that is not a <label>: the picker inside holds buttons of its own. */
-export function Box({ label, name, error, children }: { label: string; name: string; error: ApiError | null; children: ComponentChildren }) {
+export function Box({
+  label,
+  name,
+  error,
+  children,
+}: {
+  label: string;
+  name: string;
+  error: ApiError | null;
+  children: ComponentChildren;
+}) {
   const message = error?.field(name);
   return html`<div class=${`field${message ? ' invalid' : ''}`} data-field=${name}>
     <span>${label}</span>${children}

@@ -28,9 +28,19 @@ const lotOf = (lot: Lot | undefined) => ({
 /** What a line still owes, counted as it was ordered: whole packs of its pack, or the product's unit. */
 const owedAsOrdered = (l: Line) => (l.pack ? Math.floor(l.owed / l.pack.units + 1e-9) : l.owed);
 
-export function ReceiveForm({ order, onDone, onCancel }: { order: PurchaseOrder; onDone: (o: PurchaseOrder) => void; onCancel: () => void }) {
+export function ReceiveForm({
+  order,
+  onDone,
+  onCancel,
+}: {
+  order: PurchaseOrder;
+  onDone: (o: PurchaseOrder) => void;
+  onCancel: () => void;
+}) {
   const owing = order.lines.filter((l) => l.owed > 0);
-  const [qty, setQty] = useState<Record<string, string>>(() => Object.fromEntries(owing.map((l) => [l.product_id, String(owedAsOrdered(l))])));
+  const [qty, setQty] = useState<Record<string, string>>(() =>
+    Object.fromEntries(owing.map((l) => [l.product_id, String(owedAsOrdered(l))])),
+  );
   const [invoice, setInvoice] = useState('');
   const [updateCost, setUpdateCost] = useState(true);
   // The lines as last sent, so the server's `lines.N.…` errors land on the right row.
@@ -49,7 +59,8 @@ export function ReceiveForm({ order, onDone, onCancel }: { order: PurchaseOrder;
     onDone(data);
   });
   const field = (id: string, name = 'qty') => `lines.${posted.indexOf(id)}.${name}`;
-  const asksLot = (id: string) => lots[id] !== undefined || !!form.error?.field(field(id, 'lot_number')) || !!form.error?.field(field(id, 'expiry_date'));
+  const asksLot = (id: string) =>
+    lots[id] !== undefined || !!form.error?.field(field(id, 'lot_number')) || !!form.error?.field(field(id, 'expiry_date'));
   const setLot = (id: string, name: keyof Lot) => (e: Event) =>
     setLots((ls) => ({ ...ls, [id]: { lot_number: '', expiry_date: '', ...ls[id], [name]: (e.currentTarget as HTMLInputElement).value } }));
   return html`<form class="card stack wide" onSubmit=${form.submit} data-testid="receive-form">
@@ -57,7 +68,9 @@ export function ReceiveForm({ order, onDone, onCancel }: { order: PurchaseOrder;
     <p class="muted">${t('receive.how')}</p>
     <${ErrorBanner} error=${form.error} />
     ${owing.map(
-      (l) => html`<${Field} label=${`${l.product_name}: ${t('receive.owed', { owed: num(l.owed), unit: l.unit })}`} name=${field(l.product_id)} error=${form.error}>
+      (
+        l,
+      ) => html`<${Field} label=${`${l.product_name}: ${t('receive.owed', { owed: num(l.owed), unit: l.unit })}`} name=${field(l.product_id)} error=${form.error}>
         <span class="with-unit">
           <input type="number" step="any" min="0" inputmode="decimal" data-testid=${`receive-${l.product_id}`} value=${qty[l.product_id]}
             onInput=${(e: Event) => setQty((q) => ({ ...q, [l.product_id]: (e.currentTarget as HTMLInputElement).value }))} />

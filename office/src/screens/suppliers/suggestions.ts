@@ -33,7 +33,11 @@ function Group({ group }: { group: ReorderGroup }) {
         { label: t('reorder_point'), num: true, cell: (s: ReorderSuggestion) => num(s.reorder_point) },
         { label: t('days_left'), num: true, cell: (s: ReorderSuggestion) => (s.days_left === null ? '–' : num(s.days_left)) },
         { label: t('on_order'), num: true, cell: (s: ReorderSuggestion) => num(s.on_order + s.on_draft) },
-        { label: t('suggested'), num: true, cell: (s: ReorderSuggestion) => html`<strong data-testid="suggested">${suggested(s)}</strong>` },
+        {
+          label: t('suggested'),
+          num: true,
+          cell: (s: ReorderSuggestion) => html`<strong data-testid="suggested">${suggested(s)}</strong>`,
+        },
       ]}
     />
   </div>`;
