@@ -60,7 +60,7 @@ export function OrderPage({ id }: { id: string }) {
     </header>
     <p>
       <a href=${href(`suppliers/${order.supplier_id}`)} onClick=${(e: MouseEvent) => follow(e, `suppliers/${order.supplier_id}`)}>${order.supplier_name}</a>
-      · ${t('created')} ${when(order.created_at)}
+      ${` · ${t('created')} ${when(order.created_at)}`}
       ${order.sent_at ? html` · <span data-testid="order-sent">${t(order.sent_via === 'email' ? 'sent.email' : 'sent.sms', { to: order.sent_to ?? '' })} ${when(order.sent_at)}</span>` : null}
       ${order.cancelled_at ? html` · ${t('status.cancelled')} ${when(order.cancelled_at)}` : null}
     </p>
