@@ -112,6 +112,15 @@ export const ROUTES = {
   'GET /credits/customers/{customer_id}': bearer,
   'POST /credits/customers/{customer_id}/remind': bearer,
   'POST /credits/{tab_id}/write-off': needs('credit'),
+  // Issue 54, purchase orders and reorder suggestions (screens/suppliers/orders*, suggestions.ts).
+  'GET /suppliers/purchase-orders': needs('suppliers'),
+  'POST /suppliers/purchase-orders': needs('suppliers'),
+  'GET /suppliers/purchase-orders/{id}': needs('suppliers'),
+  'POST /suppliers/purchase-orders/{id}/send': needs('suppliers'),
+  'POST /suppliers/purchase-orders/{id}/receive': needs('suppliers'),
+  'POST /suppliers/purchase-orders/{id}/cancel': needs('suppliers'),
+  'POST /suppliers/purchase-orders/from-suggestions': needs('suppliers'),
+  'GET /inventory/reorder-suggestions': bearer,
 } satisfies Record<string, Access>;
 export type Route = keyof typeof ROUTES;
 

@@ -1,4 +1,4 @@
-/** A supplier's page: what is owed, its deliveries and payments; the owner pays a delivery or the supplier. */
+/** A supplier's page: what is owed, the orders it is expected to deliver, its deliveries and payments; the owner pays a delivery or the supplier. */
 import { type Delivery, PayoutMethod, type Supplier, type SupplierPayment } from '@duka/shared';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiError, get } from '../../api.js';
@@ -10,6 +10,7 @@ import { html } from '../../ui/html.js';
 import { List } from '../../ui/list.js';
 import { PayForm } from '../../ui/pay-form.js';
 import { follow, href } from '../../ui/router.js';
+import { ExpectedDeliveries } from './expected.js';
 import { t } from './messages.js';
 
 export function SupplierPage({ id }: { id: string }) {
@@ -38,6 +39,7 @@ export function SupplierPage({ id }: { id: string }) {
     <div class="tiles">
       <div class="tile"><span class="label">${t('owed')}</span><strong class="value" data-testid="supplier-owed">${tsh(supplier.outstanding_balance)}</strong></div>
     </div>
+    <${ExpectedDeliveries} supplier=${supplier} />
     <h2>${t('deliveries')}</h2>
     <${List}
       testid="deliveries"

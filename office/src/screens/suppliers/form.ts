@@ -1,4 +1,4 @@
-/** A supplier added (POST /suppliers) or edited (PATCH /suppliers/{id}); the input stays on failure. */
+/** A supplier added (POST /suppliers) or edited (PATCH /suppliers/{id}), its email and lead time for orders; the input stays on failure. */
 import type { Supplier } from '@duka/shared';
 import { useEffect } from 'preact/hooks';
 import { api, get } from '../../api.js';
@@ -7,9 +7,18 @@ import { ErrorBanner, inputsFor, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
 import { navigate } from '../../ui/router.js';
 import { t } from './messages.js';
+import { t as orders } from './orders-messages.js';
 
 export function SupplierForm({ id }: { id?: string }) {
-  const { values, bind, setValues } = useValues({ name: '', phone: '', rep: '', category: '', payment_terms: '' });
+  const { values, bind, setValues } = useValues({
+    name: '',
+    phone: '',
+    email: '',
+    rep: '',
+    category: '',
+    payment_terms: '',
+    lead_time_days: '',
+  });
   useEffect(() => {
     if (!id) return;
     get<Supplier>(`/suppliers/${id}`).then(
@@ -17,9 +26,11 @@ export function SupplierForm({ id }: { id?: string }) {
         setValues({
           name: s.name,
           phone: s.phone ?? '',
+          email: s.email ?? '',
           rep: s.rep ?? '',
           category: s.category ?? '',
           payment_terms: s.payment_terms?.toString() ?? '',
+          lead_time_days: s.lead_time_days?.toString() ?? '',
         }),
       () => {},
     );
@@ -28,9 +39,11 @@ export function SupplierForm({ id }: { id?: string }) {
     const body = {
       name: values.name,
       phone: values.phone.trim() || null,
+      email: values.email.trim() || null,
       rep: values.rep.trim() || null,
       category: values.category.trim() || null,
       payment_terms: values.payment_terms ? Number(values.payment_terms) : null,
+      lead_time_days: values.lead_time_days ? Number(values.lead_time_days) : null,
     };
     const { data } = id ? await api<Supplier>('PATCH', `/suppliers/${id}`, { body }) : await api<Supplier>('POST', '/suppliers', { body });
     navigate(`suppliers/${data.id}`);
@@ -41,6 +54,7 @@ export function SupplierForm({ id }: { id?: string }) {
     <${ErrorBanner} error=${form.error} />
     ${input('name', t('name'), { required: 'true' })}
     <div class="two">${input('phone', t('phone'), { type: 'tel' })} ${input('rep', t('rep'))}</div>
+    <div class="two">${input('email', orders('email'), { type: 'email' })} ${input('lead_time_days', orders('lead_time'), { type: 'number', min: '0', inputmode: 'numeric' })}</div>
     <div class="two">${input('category', t('category'))} ${input('payment_terms', t('terms'), { type: 'number', min: '0', inputmode: 'numeric' })}</div>
     <div class="actions">
       <button class="primary" type="submit" disabled=${form.busy} data-testid="supplier-save">${core('save')}</button>

@@ -1,4 +1,4 @@
-/** Suppliers: the list, a supplier added or edited, a supplier's page, a delivery received. */
+/** Suppliers: the list, a supplier added or edited, a supplier's page, a delivery received, purchase orders (orders.ts). */
 import { may } from '../../access.js';
 import { t as core } from '../../i18n/core.js';
 import { tsh } from '../../i18n/lang.js';
@@ -13,14 +13,28 @@ import { ReceiveDelivery } from './delivery-form.js';
 import { SupplierForm } from './form.js';
 import { SupplierPage } from './detail.js';
 import { t } from './messages.js';
+import { OrderPage } from './order.js';
+import { OrderForm } from './order-form.js';
+import { OrderList } from './orders.js';
+import { t as orders } from './orders-messages.js';
+import { Suggestions } from './suggestions.js';
 
 export function Screen({ rest }: { rest: string[] }) {
   const [first, second] = rest;
   if (first === 'new') return html`<${SupplierForm} />`;
   if (first === 'receive') return html`<${ReceiveDelivery} />`;
+  if (first === 'orders') return ordersScreen(rest.slice(1));
   if (first && second === 'edit') return html`<${SupplierForm} id=${first} />`;
   if (first) return html`<${SupplierPage} id=${first} />`;
   return html`<${SupplierList} />`;
+}
+
+/** `suppliers/orders[/new[/<supplier>] | /suggestions | /<id>]`. */
+function ordersScreen([second, third]: string[]) {
+  if (!second) return html`<${OrderList} />`;
+  if (second === 'new') return html`<${OrderForm} key=${third ?? ''} supplierId=${third} />`;
+  if (second === 'suggestions') return html`<${Suggestions} />`;
+  return html`<${OrderPage} key=${second} id=${second} />`;
 }
 
 function SupplierList() {
@@ -31,6 +45,7 @@ function SupplierList() {
     <header class="screen-head">
       <h1>${t('title')}</h1>
       ${may('POST /suppliers/deliveries') ? html`<a class="button primary" href=${href('suppliers/receive')} onClick=${(e: MouseEvent) => follow(e, 'suppliers/receive')} data-testid="receive-delivery">${t('receive')}</a>` : null}
+      ${may('GET /suppliers/purchase-orders') ? html`<a class="button" href=${href('suppliers/orders')} onClick=${(e: MouseEvent) => follow(e, 'suppliers/orders')} data-testid="orders-open">${orders('title')}</a>` : null}
       ${may('POST /suppliers') ? html`<a class="button" href=${href('suppliers/new')} onClick=${(e: MouseEvent) => follow(e, 'suppliers/new')} data-testid="supplier-add">${t('add')}</a>` : null}
     </header>
     <div class="toolbar">
