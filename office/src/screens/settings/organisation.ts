@@ -5,8 +5,9 @@ import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { Field, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRead } from '../../ui/record.js';
 import { t } from './messages.js';
-import { Loading, Section, useRead } from './section.js';
+import { Section } from './section.js';
 
 /** Empty text is "none" to the API (null), not an empty name. */
 const orNull = (v: string) => (v.trim() === '' ? null : v);
