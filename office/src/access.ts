@@ -30,6 +30,7 @@ export const ROUTES = {
   'GET /inventory/products': bearer,
   'POST /inventory/products': bearer,
   'GET /inventory/products/{id}': bearer,
+  'GET /inventory/products/barcode/{code}': bearer,
   'PATCH /inventory/products/{id}': bearer,
   'POST /inventory/products/{id}/adjust': needs('stock'),
   'GET /inventory/products/{id}/adjustments': bearer,

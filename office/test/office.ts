@@ -43,3 +43,13 @@ export async function menu(page: Page): Promise<string[]> {
     .evaluateAll((links) => links.map((a) => a.getAttribute('data-testid')!));
   return ids.map((id) => id.replace(/^nav-/, ''));
 }
+
+/**
+ * Chooses in a picker (ui/picker.ts) as the owner does: types `search` and taps the option that
+ * is the record `id` once the search has answered, then waits until the picker holds it.
+ */
+export async function pick(page: Page, testid: string, search: string, id: string): Promise<void> {
+  await page.getByTestId(testid).fill(search);
+  await page.locator(`[data-testid="${testid}-option"][data-id="${id}"]`).click();
+  await page.locator(`[data-testid="${testid}"][data-picked="${id}"]`).waitFor();
+}

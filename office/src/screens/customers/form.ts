@@ -1,34 +1,43 @@
 /** A customer added (POST /customers) or edited (PATCH /customers/{id}); the input stays on failure. */
 import type { Customer } from '@duka/shared';
-import { useEffect } from 'preact/hooks';
-import { api, get } from '../../api.js';
+import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
-import { ErrorBanner, inputsFor, useSubmit, useValues } from '../../ui/form.js';
+import { ErrorBanner, inputsFor } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRecordForm } from '../../ui/record.js';
 import { navigate } from '../../ui/router.js';
 import { t } from './messages.js';
 
 export function CustomerForm({ id }: { id?: string }) {
-  const { values, bind, setValues } = useValues({ name: '', phone: '', email: '', credit_limit: '', notes: '' });
-  useEffect(() => {
-    if (!id) return;
-    get<Customer>(`/customers/${id}`).then(
-      (c) =>
-        setValues({ name: c.name, phone: c.phone ?? '', email: c.email ?? '', credit_limit: String(c.credit_limit), notes: c.notes ?? '' }),
-      () => {},
-    );
-  }, [id]);
-  const form = useSubmit(async () => {
-    const body = {
-      name: values.name,
-      phone: values.phone.trim() || null,
-      email: values.email.trim() || null,
-      notes: values.notes.trim() || null,
-      ...(values.credit_limit !== '' ? { credit_limit: Number(values.credit_limit) } : {}),
-    };
-    const { data } = id ? await api<Customer>('PATCH', `/customers/${id}`, { body }) : await api<Customer>('POST', '/customers', { body });
-    navigate(`customers/${data.id}`);
+  const {
+    bind,
+    ready,
+    loadError,
+    submission: form,
+  } = useRecordForm({
+    read: id ? `/customers/${id}` : null,
+    valuesOf: (c: Customer | null) => ({
+      name: c?.name ?? '',
+      phone: c?.phone ?? '',
+      email: c?.email ?? '',
+      credit_limit: c ? String(c.credit_limit) : '',
+      notes: c?.notes ?? '',
+    }),
+    save: async (v) => {
+      const body = {
+        name: v.name,
+        phone: v.phone.trim() || null,
+        email: v.email.trim() || null,
+        notes: v.notes.trim() || null,
+        ...(v.credit_limit !== '' ? { credit_limit: Number(v.credit_limit) } : {}),
+      };
+      const { data } = id
+        ? await api<Customer>('PATCH', `/customers/${id}`, { body })
+        : await api<Customer>('POST', '/customers', { body });
+      navigate(`customers/${data.id}`);
+    },
   });
+  if (!ready) return html`<${Loading} error=${loadError} />`;
   const input = inputsFor(bind, form.error, 'customer');
   return html`<form class="card stack" onSubmit=${form.submit} data-testid="customer-form">
     <h1>${id ? t('edit') : t('add')}</h1>

@@ -1,53 +1,49 @@
 /** An expense added (POST /expenses, with the form's Idempotency-Key) or edited (PATCH /expenses/{id}). */
 import { EXPENSE_CATEGORIES, type Expense, type ExpenseCategory, PayoutMethod } from '@duka/shared';
-import { useEffect } from 'preact/hooks';
-import { api, get } from '../../api.js';
+import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
-import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
+import { ErrorBanner, Field } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRecordForm } from '../../ui/record.js';
 import { navigate } from '../../ui/router.js';
 import { t } from './messages.js';
 
 export function ExpenseForm({ id }: { id?: string }) {
-  const { values, bind, setValues } = useValues({
-    title: '',
-    category: 'Other',
-    amount: '',
-    payment_method: 'Cash',
-    payment_reference: '',
-    notes: '',
+  const {
+    values,
+    bind,
+    set,
+    ready,
+    loadError,
+    submission: form,
+  } = useRecordForm({
+    read: id ? `/expenses/${id}` : null,
+    valuesOf: (x: Expense | null) => ({
+      title: x?.title ?? '',
+      category: x?.category ?? 'Other',
+      amount: x ? String(x.amount) : '',
+      payment_method: x?.payment_method ?? 'Cash',
+      payment_reference: x?.payment_reference ?? '',
+      notes: x?.notes ?? '',
+    }),
+    save: async (v, idempotencyKey) => {
+      const body = {
+        title: v.title,
+        category: v.category,
+        amount: Number(v.amount),
+        payment_method: v.payment_method,
+        payment_reference: v.payment_reference.trim() || null,
+        notes: v.notes.trim() || null,
+      };
+      if (id) await api('PATCH', `/expenses/${id}`, { body });
+      else await api('POST', '/expenses', { body, idempotencyKey });
+      navigate('expenses');
+    },
   });
-  useEffect(() => {
-    if (!id) return;
-    get<Expense>(`/expenses/${id}`).then(
-      (x) =>
-        setValues({
-          title: x.title,
-          category: x.category,
-          amount: String(x.amount),
-          payment_method: x.payment_method,
-          payment_reference: x.payment_reference ?? '',
-          notes: x.notes ?? '',
-        }),
-      () => {},
-    );
-  }, [id]);
-  const form = useSubmit(async (idempotencyKey) => {
-    const body = {
-      title: values.title,
-      category: values.category,
-      amount: Number(values.amount),
-      payment_method: values.payment_method,
-      payment_reference: values.payment_reference.trim() || null,
-      notes: values.notes.trim() || null,
-    };
-    if (id) await api('PATCH', `/expenses/${id}`, { body });
-    else await api('POST', '/expenses', { body, idempotencyKey });
-    navigate('expenses');
-  });
+  if (!ready) return html`<${Loading} error=${loadError} />`;
   const select = (name: 'category' | 'payment_method', label: string, options: readonly string[], shown = (o: string) => o) =>
     html`<${Field} label=${label} name=${name} error=${form.error}>
-      <select data-testid=${`expense-${name}`} value=${values[name]} onChange=${(e: Event) => setValues({ ...values, [name]: (e.currentTarget as HTMLSelectElement).value })}>
+      <select data-testid=${`expense-${name}`} value=${values[name]} onChange=${(e: Event) => set(name, (e.currentTarget as HTMLSelectElement).value)}>
         ${options.map((o) => html`<option value=${o}>${shown(o)}</option>`)}
       </select>
     <//>`;

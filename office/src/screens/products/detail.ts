@@ -1,22 +1,17 @@
 /** One product's page: its form (to edit, when the user may) and its stock. */
 import type { Product } from '@duka/shared';
-import { useEffect, useState } from 'preact/hooks';
-import { type ApiError, get } from '../../api.js';
 import { may } from '../../access.js';
 import { t as core } from '../../i18n/core.js';
 import { ErrorBanner } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { useRead } from '../../ui/record.js';
 import { follow, href } from '../../ui/router.js';
 import { ProductForm } from './form.js';
 import { t } from './messages.js';
 import { StockPanel } from './stock.js';
 
 export function ProductDetail({ id }: { id: string }) {
-  const [product, setProduct] = useState<Product | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  useEffect(() => {
-    get<Product>(`/inventory/products/${id}`).then(setProduct, setError);
-  }, [id]);
+  const { data: product, error, setData: setProduct } = useRead<Product>(`/inventory/products/${id}`);
 
   return html`<section class="product">
     <p><a href=${href('products')} onClick=${(e: MouseEvent) => follow(e, 'products')}>← ${t('back')}</a></p>

@@ -9,8 +9,9 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { profile } from '../../access.js';
 import { t as core } from '../../i18n/core.js';
-import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
+import { ErrorBanner, Field } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { useRecordForm } from '../../ui/record.js';
 import { useCategories } from './list.js';
 import { t } from './messages.js';
 import { type PackRow, PacksEditor, packInputs, packRowsOf } from './packs.js';
@@ -42,49 +43,52 @@ export function ProductForm({ product, onSaved }: { product?: Product; onSaved: 
   const editing = !!product;
   const categories = useCategories();
   const pharmacy = profile.value?.organisation?.business_type === 'pharmacy' || !!product?.schedule;
-  const { values, bind, set } = useValues({
-    name: text(product?.name),
-    sku: text(product?.sku),
-    barcode: text(product?.barcode),
-    category_id: text(product?.category_id),
-    selling_price: text(product?.selling_price),
-    cost_price: text(product?.cost_price),
-    unit: product?.unit ?? 'piece',
-    reorder_point: text(product?.reorder_point),
-    stock: '',
-    is_active: product?.is_active ?? true,
-    generic_name: text(product?.generic_name),
-    strength: text(product?.strength),
-    dosage_form: text(product?.dosage_form),
-    schedule: text(product?.schedule),
-  });
   const [packs, setPacks] = useState<PackRow[]>(packRowsOf(product?.packs ?? []));
   const blank = editing ? null : undefined;
-  const submission = useSubmit(async (key) => {
-    const body = {
-      name: values.name,
-      sku: (values.sku as string).trim() || blank,
-      barcode: (values.barcode as string).trim() || blank,
-      category_id: values.category_id || blank,
-      selling_price: number(values.selling_price as string, undefined),
-      cost_price: number(values.cost_price as string, undefined),
-      unit: values.unit,
-      reorder_point: number(values.reorder_point as string, undefined),
-      ...(editing ? { is_active: values.is_active } : { stock: number(values.stock as string, undefined) }),
-      ...(pharmacy
-        ? {
-            generic_name: (values.generic_name as string).trim() || blank,
-            strength: (values.strength as string).trim() || blank,
-            dosage_form: values.dosage_form || blank,
-            schedule: values.schedule || blank,
-          }
-        : {}),
-      ...(editing || packs.length ? { packs: packInputs(packs) } : {}),
-    };
-    const saved = editing
-      ? await api<Product>('PATCH', `/inventory/products/${product.id}`, { body })
-      : await api<Product>('POST', '/inventory/products', { body, idempotencyKey: key });
-    onSaved(saved.data);
+  const { values, bind, set, submission } = useRecordForm({
+    read: product,
+    valuesOf: (p: Product | null) => ({
+      name: text(p?.name),
+      sku: text(p?.sku),
+      barcode: text(p?.barcode),
+      category_id: text(p?.category_id),
+      selling_price: text(p?.selling_price),
+      cost_price: text(p?.cost_price),
+      unit: p?.unit ?? 'piece',
+      reorder_point: text(p?.reorder_point),
+      stock: '',
+      is_active: p?.is_active ?? true,
+      generic_name: text(p?.generic_name),
+      strength: text(p?.strength),
+      dosage_form: text(p?.dosage_form),
+      schedule: text(p?.schedule),
+    }),
+    save: async (v, key) => {
+      const body = {
+        name: v.name,
+        sku: v.sku.trim() || blank,
+        barcode: v.barcode.trim() || blank,
+        category_id: v.category_id || blank,
+        selling_price: number(v.selling_price, undefined),
+        cost_price: number(v.cost_price, undefined),
+        unit: v.unit,
+        reorder_point: number(v.reorder_point, undefined),
+        ...(editing ? { is_active: v.is_active } : { stock: number(v.stock, undefined) }),
+        ...(pharmacy
+          ? {
+              generic_name: v.generic_name.trim() || blank,
+              strength: v.strength.trim() || blank,
+              dosage_form: v.dosage_form || blank,
+              schedule: v.schedule || blank,
+            }
+          : {}),
+        ...(editing || packs.length ? { packs: packInputs(packs) } : {}),
+      };
+      const saved = editing
+        ? await api<Product>('PATCH', `/inventory/products/${product.id}`, { body })
+        : await api<Product>('POST', '/inventory/products', { body, idempotencyKey: key });
+      onSaved(saved.data);
+    },
   });
   const e = submission.error;
   const input = (name: Parameters<typeof bind>[0], type = 'text') =>

@@ -9,9 +9,10 @@ import { api } from '../../api.js';
 import { lang, tsh, when } from '../../i18n/lang.js';
 import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRead } from '../../ui/record.js';
 import { type Column, List, useList } from '../../ui/list.js';
 import { t } from './messages.js';
-import { Loading, Section, useRead } from './section.js';
+import { Section } from './section.js';
 
 const NETWORKS = ['mpesa', 'airtel', 'tigo', 'halopesa', 'azampesa'] as const;
 const planName = (p: Pick<Plan, 'name_en' | 'name_sw'>) => (lang.value === 'sw' ? p.name_sw : p.name_en);

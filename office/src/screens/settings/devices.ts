@@ -5,9 +5,10 @@ import { api } from '../../api.js';
 import { when } from '../../i18n/lang.js';
 import { ErrorBanner, useSubmit } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRead } from '../../ui/record.js';
 import { type Column, List } from '../../ui/list.js';
 import { t } from './messages.js';
-import { Loading, Section, useRead } from './section.js';
+import { Section } from './section.js';
 
 export function DevicesSection() {
   const list = useRead<TillDevice[]>('/sync/devices');

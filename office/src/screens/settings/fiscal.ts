@@ -11,8 +11,9 @@ import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { useRead } from '../../ui/record.js';
 import { t } from './messages.js';
-import { SecretState, Section, useRead } from './section.js';
+import { SecretState, Section } from './section.js';
 
 /** The file as base64, as the API takes the certificate. */
 const base64 = async (file: File) => {

@@ -11,8 +11,9 @@ import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRead } from '../../ui/record.js';
 import { t } from './messages.js';
-import { Loading, Section, useRead } from './section.js';
+import { Section } from './section.js';
 
 /** Each provider's credential fields, as the API's schemas name them (shared/src/payments/collection.schemas.ts). */
 const KEYS = {

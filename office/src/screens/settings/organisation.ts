@@ -3,10 +3,11 @@ import type { Organisation, Profile, Store } from '@duka/shared';
 import { may, profile } from '../../access.js';
 import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
-import { Field, useSubmit, useValues } from '../../ui/form.js';
+import { Field } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRead, useRecordForm } from '../../ui/record.js';
 import { t } from './messages.js';
-import { Loading, Section, useRead } from './section.js';
+import { Section } from './section.js';
 
 /** Empty text is "none" to the API (null), not an empty name. */
 const orNull = (v: string) => (v.trim() === '' ? null : v);
@@ -19,24 +20,21 @@ export function OrganisationSection() {
 }
 
 function OrganisationForm({ org }: { org: Organisation }) {
-  const { values, bind } = useValues({
-    name: org.name,
-    legal_name: org.legal_name ?? '',
-    tin: org.tin ?? '',
-    phone: org.phone ?? '',
-    email: org.email ?? '',
-  });
-  const form = useSubmit(async () => {
-    const body = {
-      ...values,
-      legal_name: orNull(values.legal_name),
-      tin: orNull(values.tin),
-      phone: orNull(values.phone),
-      email: orNull(values.email),
-    };
-    await api('PATCH', '/accounts/organisation', { body });
-    // The header shows the organisation's name from the profile: read it again.
-    profile.value = (await api<Profile>('GET', '/accounts/me')).data;
+  const { bind, submission: form } = useRecordForm({
+    read: org,
+    valuesOf: (o: Organisation | null) => ({
+      name: o?.name ?? '',
+      legal_name: o?.legal_name ?? '',
+      tin: o?.tin ?? '',
+      phone: o?.phone ?? '',
+      email: o?.email ?? '',
+    }),
+    save: async (v) => {
+      const body = { ...v, legal_name: orNull(v.legal_name), tin: orNull(v.tin), phone: orNull(v.phone), email: orNull(v.email) };
+      await api('PATCH', '/accounts/organisation', { body });
+      // The header shows the organisation's name from the profile: read it again.
+      profile.value = (await api<Profile>('GET', '/accounts/me')).data;
+    },
   });
   const editable = may('PATCH /accounts/organisation');
   return html`<form class="form-grid" onSubmit=${form.submit} data-testid="org-form">
@@ -60,11 +58,14 @@ export function StoreSection() {
 }
 
 function StoreForm({ store }: { store: Store }) {
-  const { values, bind } = useValues({ name: store.name, phone: store.phone ?? '', area: store.area ?? '', address: store.address ?? '' });
-  const form = useSubmit(async () => {
-    const body = { name: values.name, phone: orNull(values.phone), area: orNull(values.area), address: orNull(values.address) };
-    await api('PATCH', `/stores/${store.id}`, { body });
-    profile.value = (await api<Profile>('GET', '/accounts/me')).data;
+  const { bind, submission: form } = useRecordForm({
+    read: store,
+    valuesOf: (s: Store | null) => ({ name: s?.name ?? '', phone: s?.phone ?? '', area: s?.area ?? '', address: s?.address ?? '' }),
+    save: async (v) => {
+      const body = { name: v.name, phone: orNull(v.phone), area: orNull(v.area), address: orNull(v.address) };
+      await api('PATCH', `/stores/${store.id}`, { body });
+      profile.value = (await api<Profile>('GET', '/accounts/me')).data;
+    },
   });
   const editable = may('PATCH /stores/{id}');
   return html`<form class="form-grid" onSubmit=${form.submit} data-testid="store-form">

@@ -11,8 +11,9 @@ import { t as core } from '../../i18n/core.js';
 import { num } from '../../i18n/lang.js';
 import { Field, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRead } from '../../ui/record.js';
 import { t } from './messages.js';
-import { Loading, SecretState, Section, useRead } from './section.js';
+import { SecretState, Section } from './section.js';
 
 const PROVIDERS = ['beem', 'africastalking', 'nextsms'] as const;
 

@@ -1,25 +1,19 @@
 /** One store: its details, its status as tills and customers see it, and deactivation (confirmed first). */
 import type { Store } from '@duka/shared';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { may } from '../../access.js';
-import { api, type ApiError } from '../../api.js';
+import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { Confirm } from '../../ui/confirm.js';
 import { ErrorBanner, useSubmit } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { useRead } from '../../ui/record.js';
 import { follow, href } from '../../ui/router.js';
 import { StoreForm } from './form.js';
 import { STATUSES, t } from './messages.js';
 
 export function StoreDetail({ id }: { id: string }) {
-  const [store, setStore] = useState<Store | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  useEffect(() => {
-    api<Store>('GET', `/stores/${id}`).then(
-      (a) => setStore(a.data),
-      (e: ApiError) => setError(e),
-    );
-  }, [id]);
+  const { data: store, error, setData: setStore } = useRead<Store>(`/stores/${id}`);
   const [next, setNext] = useState<string | null>(null);
   const setStatus = useSubmit(async () => {
     setStore((await api<Store>('PATCH', `/stores/${id}/status`, { body: { status: next ?? store?.status } })).data);

@@ -1,53 +1,47 @@
 /** A supplier added (POST /suppliers) or edited (PATCH /suppliers/{id}), its email and lead time for orders; the input stays on failure. */
 import type { Supplier } from '@duka/shared';
-import { useEffect } from 'preact/hooks';
-import { api, get } from '../../api.js';
+import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
-import { ErrorBanner, inputsFor, useSubmit, useValues } from '../../ui/form.js';
+import { ErrorBanner, inputsFor } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { Loading, useRecordForm } from '../../ui/record.js';
 import { navigate } from '../../ui/router.js';
 import { t } from './messages.js';
 import { t as orders } from './orders-messages.js';
 
 export function SupplierForm({ id }: { id?: string }) {
-  const { values, bind, setValues } = useValues({
-    name: '',
-    phone: '',
-    email: '',
-    rep: '',
-    category: '',
-    payment_terms: '',
-    lead_time_days: '',
+  const {
+    bind,
+    ready,
+    loadError,
+    submission: form,
+  } = useRecordForm({
+    read: id ? `/suppliers/${id}` : null,
+    valuesOf: (s: Supplier | null) => ({
+      name: s?.name ?? '',
+      phone: s?.phone ?? '',
+      email: s?.email ?? '',
+      rep: s?.rep ?? '',
+      category: s?.category ?? '',
+      payment_terms: s?.payment_terms?.toString() ?? '',
+      lead_time_days: s?.lead_time_days?.toString() ?? '',
+    }),
+    save: async (v) => {
+      const body = {
+        name: v.name,
+        phone: v.phone.trim() || null,
+        email: v.email.trim() || null,
+        rep: v.rep.trim() || null,
+        category: v.category.trim() || null,
+        payment_terms: v.payment_terms ? Number(v.payment_terms) : null,
+      };
+      const { data } = id
+        ? await api<Supplier>('PATCH', `/suppliers/${id}`, { body })
+        : await api<Supplier>('POST', '/suppliers', { body });
+      navigate(`suppliers/${data.id}`);
+    },
   });
-  useEffect(() => {
-    if (!id) return;
-    get<Supplier>(`/suppliers/${id}`).then(
-      (s) =>
-        setValues({
-          name: s.name,
-          phone: s.phone ?? '',
-          email: s.email ?? '',
-          rep: s.rep ?? '',
-          category: s.category ?? '',
-          payment_terms: s.payment_terms?.toString() ?? '',
-          lead_time_days: s.lead_time_days?.toString() ?? '',
-        }),
-      () => {},
-    );
-  }, [id]);
-  const form = useSubmit(async () => {
-    const body = {
-      name: values.name,
-      phone: values.phone.trim() || null,
-      email: values.email.trim() || null,
-      rep: values.rep.trim() || null,
-      category: values.category.trim() || null,
-      payment_terms: values.payment_terms ? Number(values.payment_terms) : null,
-      lead_time_days: values.lead_time_days ? Number(values.lead_time_days) : null,
-    };
-    const { data } = id ? await api<Supplier>('PATCH', `/suppliers/${id}`, { body }) : await api<Supplier>('POST', '/suppliers', { body });
-    navigate(`suppliers/${data.id}`);
-  });
+  if (!ready) return html`<${Loading} error=${loadError} />`;
   const input = inputsFor(bind, form.error, 'supplier');
   return html`<form class="card stack" onSubmit=${form.submit} data-testid="supplier-form">
     <h1>${id ? t('edit') : t('add')}</h1>
