@@ -161,6 +161,8 @@ async function inRow<T>(row: number, work: () => Promise<T>): Promise<T> {
     const items = err.extra.errors?.length ? err.extra.errors : [{ code: err.code, message: err.message }];
     throw new ServiceError(err.code, `row ${row}: ${err.message}; nothing was imported`, {
       ...err.extra,
+      // The Swahili named the field outside the row: a Swahili answer gets the code's sentence instead.
+      swahili: undefined,
       errors: items.map((e) => ({ ...e, field: rowField(row, e.field ?? 'name') })),
     });
   }
