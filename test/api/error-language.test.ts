@@ -132,6 +132,25 @@ describe('errors in the language the request asks for', () => {
     expect(en.body.errors).toEqual([{ code: 'VALIDATION_ERROR', field: 'phone', message: 'is not a valid phone number' }]);
   });
 
+  it("words a catalogue file's cells in the request's language too", async () => {
+    const csv = 'name,selling_price,stock\nSoap,-5,1\n,100,2\nSalt,abc,1';
+    const errors = async (language?: string) => {
+      const res = await send('POST', '/inventory/products/import', { csv, dry_run: true }, language);
+      expect(res.status).toBe(200);
+      return res.body.data.errors.map((e: { field: string; message: string }) => [e.field, e.message]);
+    };
+    expect(await errors('sw')).toEqual([
+      ['rows[2].selling_price', 'lazima iwe angalau 0'],
+      ['rows[3].name', 'inahitajika'],
+      ['rows[4].selling_price', 'must be a number, not "abc"'],
+    ]);
+    expect(await errors()).toEqual([
+      ['rows[2].selling_price', 'must be at least 0'],
+      ['rows[3].name', 'is required'],
+      ['rows[4].selling_price', 'must be a number, not "abc"'],
+    ]);
+  });
+
   it('reads Accept-Language as HTTP weighs it', () => {
     expect(preferredLanguage(undefined)).toBe('en');
     expect(preferredLanguage('')).toBe('en');
