@@ -2,10 +2,11 @@
  * The back office's one way to the server: `/api/v1` over fetch, the contract's envelope
  * unwrapped, the session's tokens kept in localStorage and refreshed once when the server says
  * the access token has expired. A failure is an ApiError carrying the server's message and its
- * per-field errors, which forms highlight.
+ * per-field errors, which forms highlight; both in the owner's language (`Accept-Language`).
  */
 import { signal } from '@preact/signals';
 import type { ErrorItem, PageMeta, SwitchStoreResult, TokenPair } from '@duka/shared';
+import { lang } from './i18n/lang.js';
 
 export const API = import.meta.env.VITE_DUKA_API ?? '/api/v1';
 const SESSION_KEY = 'duka.office.session';
@@ -76,7 +77,8 @@ function url(path: string, query: Request['query']): string {
 }
 
 async function send(method: string, path: string, req: Request, token: string | undefined): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The server words its errors in the owner's chosen language (English if it were not to speak it).
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': lang.value };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (req.body !== undefined) headers['Content-Type'] = 'application/json';
   if (req.idempotencyKey) headers['Idempotency-Key'] = req.idempotencyKey;

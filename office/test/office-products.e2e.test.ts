@@ -4,6 +4,7 @@
  * the server still has none of the 500, then imports the fixed file and the list says 500 more.
  * A cashier without the stock permission sees the products but neither Import nor an adjustment.
  * A barcode is read by the camera where the browser has BarcodeDetector, and typed where it has not.
+ * A bad price is refused beside the price in the owner's language: English, then Swahili.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +90,35 @@ describe('the back office: products', () => {
       await page.getByRole('link', { name: /Back to products/ }).click();
       await page.getByTestId('product-total').waitFor();
       expect(await page.getByTestId('product-total').getAttribute('data-total')).toBe('501');
+      await context.close();
+    },
+  );
+
+  it.each(Object.keys(VIEWPORTS) as Viewport[])(
+    "shows a bad price refused beside the price in the owner's language, English then Swahili, at %s size",
+    async (viewport) => {
+      const owner = await registerOwner(shop.t);
+      const { context, page } = await openOffice(shop, viewport);
+      await signInOffice(page, owner.phone, owner.password);
+      await goTo(page, 'products');
+      await page.getByTestId('product-new').click();
+      await page.getByTestId('product-name').fill('Chumvi 500g');
+      await page.getByTestId('product-selling_price').fill('-500');
+      await page.getByTestId('product-save').click();
+      const price = page.getByTestId('error-selling_price');
+      await price.waitFor();
+      expect(await price.textContent()).toBe('must be at least 0');
+      expect(await page.locator('[data-field="selling_price"]').getAttribute('class')).toBe('field invalid');
+
+      // Kiswahili: the server words the same refusal in Swahili; what was typed is still there.
+      await page.getByTestId('lang').click();
+      await page.getByTestId('product-save').click();
+      await price.filter({ hasText: 'lazima iwe angalau 0' }).waitFor();
+      expect(await price.textContent()).toBe('lazima iwe angalau 0');
+      expect(await page.getByTestId('error').locator('strong').textContent()).toBe('Baadhi ya ulichoandika kinahitaji kurekebishwa:');
+      expect(await page.getByTestId('product-selling_price').inputValue()).toBe('-500');
+      if (viewport === 'phone') expect(await noSidewaysScroll(page)).toBe(true);
+      expect(await total(owner)).toBe(0);
       await context.close();
     },
   );

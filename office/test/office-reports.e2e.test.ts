@@ -3,7 +3,7 @@
  * sales made through the API and reads it as a chart (uPlot's canvas drawn, with a size) and a table
  * whose total is the API's figure exactly; Download CSV saves a file with the API's rows; the
  * owner's analytics draw too and the assistant answers. A staff member without `can_view_reports`
- * is offered no Generate, and the API refuses them as well.
+ * is offered no Generate, and the API refuses them as well; the report types read in Swahili too.
  */
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
@@ -147,6 +147,16 @@ describe('reports in the back office', () => {
       expect(await page.getByTestId('report-exports').count()).toBe(0);
       expect(await page.getByTestId('analytics').count()).toBe(0);
       expect(await page.getByTestId('scheduled').count()).toBe(0);
+      // The report types in the owner's language, from the office's own words (the server's are English).
+      expect(await page.getByTestId('report-about').textContent()).toMatch(/^Every sale of this store in the period/);
+      await page.getByTestId('lang').click();
+      await page.getByTestId('report-about').filter({ hasText: 'Kila mauzo ya duka hili' }).waitFor();
+      expect(await page.getByTestId('report-type').locator('option').allTextContents()).toEqual([
+        'Mauzo',
+        'Thamani ya bidhaa',
+        'VAT',
+        'Madeni (wanaodaiwa)',
+      ]);
       await context.close();
     },
   );

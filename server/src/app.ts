@@ -274,7 +274,8 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
       version: API_VERSION,
       contact: { name: 'Duka' },
       description:
-        'Offline-first point of sale for small shops in Tanzania. Every business answer uses the envelope `{ success, message, data, errors, meta }`.',
+        'Offline-first point of sale for small shops in Tanzania. Every business answer uses the envelope `{ success, message, data, errors, meta }`. ' +
+        'An error answers in Swahili when the request sends `Accept-Language: sw` (English otherwise; `Content-Language` says which).',
     },
     // Absolute, so that a client generated from the document has a usable default server.
     servers: [{ url: `${publicOrigin(config)}${base}` }],

@@ -1,4 +1,6 @@
 import './zod-setup.js';
+export { englishIssueMessage } from './zod-setup.js';
+export { type IssueForLocale, default as zodSwahili, swahiliIssueMessage } from './locales/sw.js';
 export * from './errors.js';
 export * from './common.js';
 export * from './envelope.js';

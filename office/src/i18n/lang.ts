@@ -24,7 +24,10 @@ export function setLang(next: Lang): void {
 }
 
 export type Params = Record<string, string | number>;
-export type Translate<K extends string> = (key: K, params?: Params) => string;
+export type Translate<K extends string> = ((key: K, params?: Params) => string) & {
+  /** Whether `key` is one of this dictionary's (a key made at run time, e.g. from an error code). */
+  has(key: string): key is K;
+};
 
 /**
  * The `t` of one dictionary: the string for `key` in the chosen language, `{name}` placeholders
@@ -32,8 +35,9 @@ export type Translate<K extends string> = (key: K, params?: Params) => string;
  */
 export function messages<const E extends Record<string, string>>(en: E, sw: { [K in keyof E]: string }): Translate<keyof E & string> {
   const dictionaries: Record<Lang, Record<string, string>> = { en, sw };
-  return (key, params = {}) =>
+  const t = (key: string, params: Params = {}) =>
     dictionaries[lang.value][key]!.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return Object.assign(t, { has: (key: string): key is keyof E & string => Object.hasOwn(en, key) });
 }
 
 const locale = () => (lang.value === 'sw' ? 'sw-TZ' : 'en-GB');

@@ -4,6 +4,7 @@
  * after a lost answer never creates twice), and the server's errors are shown in the owner's
  * language with each field the server named highlighted beside it.
  */
+import type { ErrorCode } from '@duka/shared';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, newKey } from '../api.js';
@@ -51,15 +52,23 @@ export function useSubmit(action: (idempotencyKey: string) => Promise<unknown>):
   };
 }
 
-const KNOWN = new Set(['VALIDATION_ERROR', 'NETWORK', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT']);
+// Every code of the catalogue has its sentence in core.ts: a code added without one fails the typecheck here.
+const everyCodeWorded: `error.${ErrorCode}` extends Parameters<typeof t>[0] ? true : never = true;
+void everyCodeWorded;
 
-/** The error in the owner's language: what kind of failure, then the server's own words. */
+/**
+ * The error in the owner's language: the office's sentence for its code, then the server's own
+ * words (its field messages, in the owner's language where the server has them; otherwise the
+ * specific words its rule wrote, which the server keeps as written).
+ */
 export function ErrorBanner({ error }: { error: ApiError | null | undefined }) {
   if (!error) return null;
-  const kind = KNOWN.has(error.code) ? t(`error.${error.code}` as 'error.NETWORK') : t('error.generic');
+  const key = `error.${error.code}`;
+  const kind = t.has(key) ? t(key) : t('error.generic');
   const fields = error.errors.filter((e) => e.field);
-  return html`<div class="banner error" role="alert" data-testid="error">
-    <strong>${kind}</strong> ${error.code === 'NETWORK' ? null : fields.length ? null : error.message}
+  const words = error.errors[0]?.message ?? error.message;
+  return html`<div class="banner error" role="alert" data-testid="error" data-code=${error.code}>
+    <strong>${kind}</strong> ${error.code === 'NETWORK' || fields.length ? null : html`<span data-testid="error-words">${words}</span>`}
     ${fields.length ? html`<ul>${fields.map((f) => html`<li>${f.field}: ${f.message}</li>`)}</ul>` : null}
   </div>`;
 }

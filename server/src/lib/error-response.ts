@@ -1,6 +1,8 @@
 /**
  * Every error rendered once, in the envelope: `handleError` for what a handler throws,
  * `handleZodError` for a failed request validation (400 VALIDATION_ERROR, one entry per bad field).
+ * Both answer in the request's language (`Accept-Language`, language.ts): in Swahili the envelope's
+ * `message` is the code's Swahili sentence, the server's own words staying in `errors[].message`.
  */
 import type { ErrorCode, ErrorItem } from '@duka/shared';
 import type { Context } from 'hono';
@@ -10,15 +12,27 @@ import type { ZodError } from 'zod';
 import { isBusyDatabaseError, isUnreachableDatabaseError } from '../db/dialect.js';
 import type { AppEnv } from './context.js';
 import { refusalError, ServiceError } from './errors.js';
+import { issueMessage, type Language, requestLanguage, SWAHILI_ERROR_MESSAGE } from './language.js';
 import { StorageError } from './storage.js';
 
 /** How long a client waits before sending a request again that found the object store unreachable. */
 const STORAGE_RETRY_AFTER_SEC = 30;
 
-function body(c: Context<AppEnv>, code: ErrorCode, message: string, errors?: ErrorItem[], meta?: Record<string, unknown>) {
+/** `message` in English; in Swahili it becomes the code's sentence unless `localised` (already in the request's language). */
+function body(
+  c: Context<AppEnv>,
+  code: ErrorCode,
+  message: string,
+  errors?: ErrorItem[],
+  meta?: Record<string, unknown>,
+  localised = false,
+) {
+  const language = requestLanguage(c);
+  c.header('Content-Language', language);
+  c.header('Vary', 'Accept-Language', { append: true });
   return {
     success: false as const,
-    message,
+    message: language === 'sw' && !localised ? SWAHILI_ERROR_MESSAGE[code] : message,
     data: null,
     errors: errors ?? [{ code, message }],
     meta: { request_id: c.get('requestId'), ...meta },
@@ -43,7 +57,11 @@ const HTTP_MESSAGES: Partial<Record<ErrorCode, string>> = {
 export function handleError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ServiceError) {
     for (const [k, v] of Object.entries(err.extra.headers ?? {})) c.header(k, v);
-    return c.json(body(c, err.code, err.message, err.extra.errors, err.extra.meta), err.status as ContentfulStatusCode);
+    const swahili = requestLanguage(c) === 'sw' ? err.extra.swahili : undefined;
+    const answer = swahili
+      ? body(c, err.code, swahili.message, swahili.errors, err.extra.meta, true)
+      : body(c, err.code, err.message, err.extra.errors, err.extra.meta);
+    return c.json(answer, err.status as ContentfulStatusCode);
   }
   if (err instanceof HTTPException && HTTP_CODES[err.status]) {
     const code = HTTP_CODES[err.status]!;
@@ -76,19 +94,23 @@ export function handleError(err: Error, c: Context<AppEnv>): Response {
   return c.json(body(c, 'INTERNAL', 'internal error; quote the request id when reporting it'), 500);
 }
 
-export function zodErrorItems(error: ZodError): ErrorItem[] {
+/** One entry per issue, its message in `language` (zod's own words translated, a schema's own kept). */
+export function zodErrorItems(error: ZodError, language: Language = 'en'): ErrorItem[] {
   return error.issues.map((issue) => ({
     code: 'VALIDATION_ERROR' as const,
     field: issue.path.length ? issue.path.join('.') : undefined,
-    message: issue.message,
+    message: issueMessage(issue, language),
   }));
 }
+
+const INVALID_REQUEST: Record<Language, string> = { en: 'invalid request', sw: SWAHILI_ERROR_MESSAGE.VALIDATION_ERROR };
 
 /** `defaultHook` of every router: a failed validation never reaches the handler. */
 export function handleZodError(result: { success: boolean; error?: unknown; target?: string }, c: Context<AppEnv>) {
   if (result.success) return undefined;
-  const errors = zodErrorItems(result.error as ZodError);
+  const language = requestLanguage(c);
+  const errors = zodErrorItems(result.error as ZodError, language);
   const first = errors[0];
-  const message = first ? `${first.field ? `${first.field} ` : ''}${first.message}` : 'invalid request';
-  return c.json(body(c, 'VALIDATION_ERROR', message, errors), 400);
+  const message = first ? `${first.field ? `${first.field} ` : ''}${first.message}` : INVALID_REQUEST[language];
+  return c.json(body(c, 'VALIDATION_ERROR', message, errors, undefined, true), 400);
 }

@@ -6,10 +6,19 @@ import { ERROR_STATUS, type ErrorCode, type ErrorItem } from '@duka/shared';
 import { databaseRefusal } from '../db/dialect.js';
 
 export class ServiceError extends Error {
+  /**
+   * `swahili`: the answer's `message` and `errors` in Swahili, for the few rules every client
+   * meets (a phone number); without it a Swahili answer gets the code's sentence (language.ts).
+   */
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { errors?: ErrorItem[]; headers?: Record<string, string>; meta?: Record<string, unknown> } = {},
+    readonly extra: {
+      errors?: ErrorItem[];
+      headers?: Record<string, string>;
+      meta?: Record<string, unknown>;
+      swahili?: { message: string; errors: ErrorItem[] };
+    } = {},
   ) {
     super(message);
   }
@@ -19,8 +28,12 @@ export class ServiceError extends Error {
 }
 
 export class ValidationError extends ServiceError {
-  constructor(field: string, message: string) {
-    super('VALIDATION_ERROR', `${field} ${message}`, { errors: [{ code: 'VALIDATION_ERROR', field, message }] });
+  /** `swahili`: the same words in Swahili, read after the field name as `message` is. */
+  constructor(field: string, message: string, swahili?: string) {
+    super('VALIDATION_ERROR', `${field} ${message}`, {
+      errors: [{ code: 'VALIDATION_ERROR', field, message }],
+      ...(swahili ? { swahili: { message: `${field} ${swahili}`, errors: [{ code: 'VALIDATION_ERROR', field, message: swahili }] } } : {}),
+    });
   }
 }
 export class NotFoundError extends ServiceError {

@@ -9,7 +9,7 @@ export function toE164(input: string): string | null {
 
 export function normalisePhone(input: string, field = 'phone'): string {
   const e164 = toE164(input);
-  if (!e164) throw new ValidationError(field, 'is not a valid phone number');
+  if (!e164) throw new ValidationError(field, 'is not a valid phone number', 'si namba ya simu sahihi');
   return e164;
 }
 

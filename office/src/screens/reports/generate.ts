@@ -11,7 +11,7 @@ import { today } from '../../i18n/lang.js';
 import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
 import { ReportView } from './result.js';
-import { t } from './messages.js';
+import { reportAbout, reportName, t } from './messages.js';
 
 const PRESETS: RangePreset[] = ['7d', '30d', '90d', 'month', 'ytd'];
 
@@ -30,6 +30,7 @@ export function Generate({ types, onMade }: { types: ReportTypeInfo[]; onMade: (
   const { values, bind } = useValues({ report_type: types[0]?.type ?? 'sales', range: '30d', date_from: today(-6), date_to: today() });
   const [report, setReport] = useState<ReportResult | null>(null);
   const dated = values.report_type === 'sales' || values.report_type === 'tax';
+  const chosen = types.find((r) => r.type === values.report_type);
   const body = (format: 'json' | 'csv') => ({
     report_type: values.report_type,
     format,
@@ -50,7 +51,7 @@ export function Generate({ types, onMade }: { types: ReportTypeInfo[]; onMade: (
     <form class="toolbar" onSubmit=${generate.submit}>
       <${Field} label=${t('type')} name="report_type" error=${error}>
         <select ...${bind('report_type')} onChange=${bind('report_type').onInput} data-testid="report-type">
-          ${types.map((r) => html`<option value=${r.type}>${t(`report.${r.type}`)}</option>`)}
+          ${types.map((r) => html`<option value=${r.type}>${reportName(r)}</option>`)}
         </select>
       <//>
       ${
@@ -76,7 +77,7 @@ export function Generate({ types, onMade }: { types: ReportTypeInfo[]; onMade: (
           : null
       }
     </form>
-    <p class="muted">${types.find((r) => r.type === values.report_type)?.description}</p>
+    <p class="muted" data-testid="report-about">${chosen ? reportAbout(chosen) : null}</p>
     <${ErrorBanner} error=${error} />
     ${report ? html`<${ReportView} report=${report} />` : null}
   </section>`;

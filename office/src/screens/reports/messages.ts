@@ -1,3 +1,4 @@
+import type { ReportTypeInfo } from '@duka/shared';
 import { messages } from '../../i18n/lang.js';
 
 export const t = messages(
@@ -8,6 +9,11 @@ export const t = messages(
     'report.inventory': 'Stock valuation',
     'report.tax': 'VAT',
     'report.credit': 'Credit (who owes)',
+    'about.sales':
+      'Every sale of this store in the period, oldest first. Refunded and void sales are listed with their status but left out of the totals; a sale refunded in part counts less what was given back.',
+    'about.inventory': "This store's stock now, valued at cost and at selling price: per product, then per category, then in total.",
+    'about.tax': 'Paid and credit sales of this store in the period, per VAT rate: sales including VAT, the VAT in them, and net sales.',
+    'about.credit': 'Every customer who owes money now: what is outstanding, what is overdue (past the due date), and their tabs.',
     'range': 'Period',
     'range.7d': 'Last 7 days',
     'range.30d': 'Last 30 days',
@@ -82,6 +88,13 @@ export const t = messages(
     'report.inventory': 'Thamani ya bidhaa',
     'report.tax': 'VAT',
     'report.credit': 'Madeni (wanaodaiwa)',
+    'about.sales':
+      'Kila mauzo ya duka hili katika kipindi, ya zamani kwanza. Mauzo yaliyorudishwa au kufutwa yanaonyeshwa na hali yake lakini hayahesabiwi kwenye jumla; mauzo yaliyorudishwa sehemu yanahesabiwa bila kilichorudishwa.',
+    'about.inventory':
+      'Bidhaa zilizopo sasa katika duka hili, thamani yake kwa bei ya kununua na kwa bei ya kuuza: kwa kila bidhaa, kisha kwa kila kundi, kisha jumla.',
+    'about.tax':
+      'Mauzo yaliyolipwa na ya mkopo ya duka hili katika kipindi, kwa kila kiwango cha VAT: mauzo pamoja na VAT, VAT iliyomo, na mauzo bila VAT.',
+    'about.credit': 'Kila mteja anayedaiwa sasa: deni lililobaki, deni lililopita tarehe ya kulipa, na akaunti zake za mkopo.',
     'range': 'Kipindi',
     'range.7d': 'Siku 7 zilizopita',
     'range.30d': 'Siku 30 zilizopita',
@@ -150,3 +163,15 @@ export const t = messages(
     'credits': 'Salio la AI mwezi huu: {left} kati ya {all}',
   },
 );
+
+/** A report type's name in the owner's language; the server's (English) for a type the office does not know yet. */
+export function reportName(r: ReportTypeInfo): string {
+  const key = `report.${r.type}`;
+  return t.has(key) ? t(key) : r.name;
+}
+
+/** What a report type holds, in the owner's language; the server's description for a type the office does not know yet. */
+export function reportAbout(r: ReportTypeInfo): string {
+  const key = `about.${r.type}`;
+  return t.has(key) ? t(key) : r.description;
+}

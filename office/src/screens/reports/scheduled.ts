@@ -9,7 +9,7 @@ import { when } from '../../i18n/lang.js';
 import { ErrorBanner, Field, useSubmit, useValues } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
 import { List, useList } from '../../ui/list.js';
-import { t } from './messages.js';
+import { reportName, t } from './messages.js';
 
 const PRESETS: RangePreset[] = ['7d', '30d', '90d', 'month', 'ytd'];
 const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
@@ -30,7 +30,7 @@ function AddScheduled({ types, onAdded }: { types: ReportTypeInfo[]; onAdded: ()
     <${ErrorBanner} error=${add.error} />
     <div class="two">
       <${Field} label=${t('type')} name="report_type" error=${add.error}>
-        <select ...${select('report_type')}>${types.map((r) => html`<option value=${r.type}>${t(`report.${r.type}`)}</option>`)}</select>
+        <select ...${select('report_type')}>${types.map((r) => html`<option value=${r.type}>${reportName(r)}</option>`)}</select>
       <//>
       <${Field} label=${t('scheduled.name')} name="name" error=${add.error}><input ...${bind('name')} required data-testid="scheduled-name" /><//>
       <${Field} label=${t('scheduled.frequency')} name="frequency" error=${add.error}>

@@ -1,5 +1,6 @@
 import { csvResponse } from '../../lib/csv.js';
 import { createRouter, type Router } from '../../lib/create-router.js';
+import { requestLanguage } from '../../lib/language.js';
 import { authedCtx, ok } from '../../lib/route.js';
 import * as routes from './inventory.routes.js';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './services/categories.js';
@@ -30,8 +31,9 @@ export const inventoryRouter: Router = createRouter()
   })
   .openapi(routes.importProducts, async (c) => {
     const input = c.req.valid('json');
-    if (input.dry_run) return ok(c, await previewImport(authedCtx(c), input), { message: 'checked; nothing written' });
-    const result = await importProducts(authedCtx(c), input);
+    // zod's words about a cell in the owner's language, as a body's are (lib/language.ts).
+    if (input.dry_run) return ok(c, await previewImport(authedCtx(c), input, requestLanguage(c)), { message: 'checked; nothing written' });
+    const result = await importProducts(authedCtx(c), input, requestLanguage(c));
     return ok(c, result, { status: 201, message: `${result.created} products imported` });
   })
   .openapi(routes.exportProducts, async (c) => {

@@ -7,6 +7,7 @@
 import { CATALOGUE_COLUMNS, type CatalogueColumn, CreateProductInput, type ErrorItem, type ImportPreviewRow } from '@duka/shared';
 import { parse } from 'csv-parse/sync';
 import { ServiceError } from '../../../lib/errors.js';
+import { issueMessage, type Language } from '../../../lib/language.js';
 import { productCounts } from './product-units.js';
 
 const NUMERIC = new Set<CatalogueColumn>(['selling_price', 'cost_price', 'stock', 'reorder_point']);
@@ -56,7 +57,13 @@ export function readCatalogue(csv: string): { header: CatalogueColumn[]; records
 }
 
 /** One record as a product input, or its problems. */
-export function rowInput(header: CatalogueColumn[], record: string[], row: number): { row: CatalogueRow } | { errors: ErrorItem[] } {
+/** `language`: the request's, for zod's messages about a cell (the rules' own words stay as written). */
+export function rowInput(
+  header: CatalogueColumn[],
+  record: string[],
+  row: number,
+  language: Language = 'en',
+): { row: CatalogueRow } | { errors: ErrorItem[] } {
   const errors: ErrorItem[] = [];
   const fault = (column: string, message: string) => errors.push({ code: 'VALIDATION_ERROR', field: rowField(row, column), message });
   if (record.length > header.length) fault('csv', `has ${record.length} cells, the header ${header.length}`);
@@ -76,7 +83,8 @@ export function rowInput(header: CatalogueColumn[], record: string[], row: numbe
   const parsed = CreateProductInput.safeParse(raw);
   if (!parsed.success)
     for (const issue of parsed.error.issues)
-      if (!errors.some((e) => e.field === rowField(row, String(issue.path[0])))) fault(issue.path.join('.') || 'name', issue.message);
+      if (!errors.some((e) => e.field === rowField(row, String(issue.path[0]))))
+        fault(issue.path.join('.') || 'name', issueMessage(issue, language));
   if (errors.length || !parsed.success) return { errors };
   try {
     productCounts(parsed.data, null);

@@ -19,6 +19,7 @@ import { withTransaction } from '../../../db/transaction.js';
 import { requirePermission, requireStore } from '../../../lib/auth/authorize.js';
 import type { AuthedContext } from '../../../lib/context.js';
 import { ServiceError } from '../../../lib/errors.js';
+import type { Language } from '../../../lib/language.js';
 import { checkPlanAllows } from '../../billing/billing.exports.js';
 import { barcodeHolders } from '../packs.queries.js';
 import { type CatalogueRow, previewOf, readCatalogue, rowField, rowInput } from './catalogue-csv.js';
@@ -70,7 +71,7 @@ async function duplicates(ctx: AuthedContext, orgId: string, rows: CatalogueRow[
 }
 
 /** The file read and every row checked, nothing written; the `stock` permission first, dry run or not. */
-async function check(ctx: AuthedContext, orgId: string, csv: string) {
+async function check(ctx: AuthedContext, orgId: string, csv: string, language: Language) {
   requirePermission(ctx, 'stock');
   const { header, records } = readCatalogue(csv);
   if (records.length === 0)
@@ -85,7 +86,7 @@ async function check(ctx: AuthedContext, orgId: string, csv: string) {
   const rows: CatalogueRow[] = [];
   const errors: ErrorItem[] = [];
   records.forEach((record, i) => {
-    const out = rowInput(header, record, i + 2);
+    const out = rowInput(header, record, i + 2, language);
     if ('row' in out) rows.push(out.row);
     else errors.push(...out.errors);
   });
@@ -97,9 +98,13 @@ async function check(ctx: AuthedContext, orgId: string, csv: string) {
 const rowOf = (e: ErrorItem) => Number(/^rows\[(\d+)\]/.exec(e.field ?? '')?.[1] ?? 0);
 
 /** A dry run: how the file would import, every problem named, nothing written. */
-export async function previewImport(ctx: AuthedContext, input: ImportProductsInput): Promise<ImportProductsPreview> {
+export async function previewImport(
+  ctx: AuthedContext,
+  input: ImportProductsInput,
+  language: Language = 'en',
+): Promise<ImportProductsPreview> {
   const { orgId } = requireStore(ctx);
-  const { rows, records, errors } = await check(ctx, orgId, input.csv);
+  const { rows, records, errors } = await check(ctx, orgId, input.csv, language);
   try {
     await checkPlanAllows(ctx, orgId, 'products', records);
   } catch (err) {
@@ -116,9 +121,13 @@ export async function previewImport(ctx: AuthedContext, input: ImportProductsInp
 }
 
 /** Every row created in one transaction, or none: any problem answers 400 with all of them. */
-export async function importProducts(ctx: AuthedContext, input: ImportProductsInput): Promise<ImportProductsResult> {
+export async function importProducts(
+  ctx: AuthedContext,
+  input: ImportProductsInput,
+  language: Language = 'en',
+): Promise<ImportProductsResult> {
   const { orgId } = requireStore(ctx);
-  const { rows, errors } = await check(ctx, orgId, input.csv);
+  const { rows, errors } = await check(ctx, orgId, input.csv, language);
   if (errors.length)
     throw new ServiceError(
       'VALIDATION_ERROR',
@@ -161,6 +170,8 @@ async function inRow<T>(row: number, work: () => Promise<T>): Promise<T> {
     const items = err.extra.errors?.length ? err.extra.errors : [{ code: err.code, message: err.message }];
     throw new ServiceError(err.code, `row ${row}: ${err.message}; nothing was imported`, {
       ...err.extra,
+      // The Swahili named the field outside the row: a Swahili answer gets the code's sentence instead.
+      swahili: undefined,
       errors: items.map((e) => ({ ...e, field: rowField(row, e.field ?? 'name') })),
     });
   }

@@ -52,7 +52,7 @@ export async function quoteHeld(tx: TxContext<AuthedContext>, sale: HeldSale['sa
   } catch (err) {
     if (!(err instanceof ServiceError) || !err.extra.errors) throw err;
     const errors = err.extra.errors.map((e) => ({ ...e, field: e.field && `sale.${e.field}` }));
-    throw new ServiceError(err.code, err.message, { ...err.extra, errors });
+    throw new ServiceError(err.code, err.message, { ...err.extra, swahili: undefined, errors });
   }
   if (quote.total % 100 !== 0)
     throw new BusinessRuleError(
