@@ -1,6 +1,11 @@
-/** A customer added (POST /customers) or edited (PATCH /customers/{id}); the input stays on failure. */
+/**
+ * A customer added (POST /customers) or edited (PATCH /customers/{id}); the input stays on failure.
+ * The credit limit is offered only to who holds the `credit` permission: the server refuses anyone
+ * else a limit set or changed (shared POWERS.set_credit_limit).
+ */
 import type { Customer } from '@duka/shared';
 import { useEffect } from 'preact/hooks';
+import { holds } from '../../access.js';
 import { api, get } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { ErrorBanner, inputsFor, useSubmit, useValues } from '../../ui/form.js';
@@ -18,13 +23,14 @@ export function CustomerForm({ id }: { id?: string }) {
       () => {},
     );
   }, [id]);
+  const limit = holds('credit');
   const form = useSubmit(async () => {
     const body = {
       name: values.name,
       phone: values.phone.trim() || null,
       email: values.email.trim() || null,
       notes: values.notes.trim() || null,
-      ...(values.credit_limit !== '' ? { credit_limit: Number(values.credit_limit) } : {}),
+      ...(limit && values.credit_limit !== '' ? { credit_limit: Number(values.credit_limit) } : {}),
     };
     const { data } = id ? await api<Customer>('PATCH', `/customers/${id}`, { body }) : await api<Customer>('POST', '/customers', { body });
     navigate(`customers/${data.id}`);
@@ -35,7 +41,7 @@ export function CustomerForm({ id }: { id?: string }) {
     <${ErrorBanner} error=${form.error} />
     ${input('name', t('name'), { required: 'true' })}
     <div class="two">${input('phone', t('phone'), { type: 'tel' })} ${input('email', t('email'), { type: 'email' })}</div>
-    ${input('credit_limit', t('limit'), { type: 'number', min: '0', inputmode: 'numeric' })}
+    ${limit ? input('credit_limit', t('limit'), { type: 'number', min: '0', inputmode: 'numeric' }) : null}
     ${input('notes', t('notes'))}
     <div class="actions">
       <button class="primary" type="submit" disabled=${form.busy} data-testid="customer-save">${core('save')}</button>
