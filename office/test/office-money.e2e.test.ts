@@ -121,7 +121,11 @@ describe('the back office: suppliers, deliveries, customers and credit', () => {
     async (viewport) => {
       const { owner, soda, supplier } = await setUp(viewport);
       const supplierPayments = async () =>
-        (await call(owner, 'GET', `/suppliers/${supplier.id}/payments`)) as Array<{ amount: number; delivery_id: string | null; payment_method: string }>;
+        (await call(owner, 'GET', `/suppliers/${supplier.id}/payments`)) as Array<{
+          amount: number;
+          delivery_id: string | null;
+          payment_method: string;
+        }>;
       const { context, page } = await openOffice(shop, viewport);
       await signInOffice(page, owner.phone, owner.password);
 
@@ -190,7 +194,11 @@ describe('the back office: suppliers, deliveries, customers and credit', () => {
         [8000, null, 'Bank'],
         [5000, delivery.id, 'M-Pesa'],
       ]);
-      expect((await call(owner, 'GET', `/suppliers/${supplier.id}/deliveries`))[0]).toMatchObject({ is_paid: true, paid_amount: 13000, balance: 0 });
+      expect((await call(owner, 'GET', `/suppliers/${supplier.id}/deliveries`))[0]).toMatchObject({
+        is_paid: true,
+        paid_amount: 13000,
+        balance: 0,
+      });
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
       await context.close();
     },

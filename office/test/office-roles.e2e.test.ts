@@ -98,7 +98,9 @@ describe('a manager and a cashier on the money screens', () => {
   }, 120_000);
   afterAll(() => shop?.close());
 
-  const cases = (['manager', 'cashier'] as RoleName[]).flatMap((role) => (Object.keys(VIEWPORTS) as Viewport[]).map((v) => [role, v] as const));
+  const cases = (['manager', 'cashier'] as RoleName[]).flatMap((role) =>
+    (Object.keys(VIEWPORTS) as Viewport[]).map((v) => [role, v] as const),
+  );
 
   it.each(cases)('a %s sees what the server allows them and is refused the rest, at %s size', async (role, viewport) => {
     const { flags, offered, ownersScreen, forced } = ROLES[role];
@@ -162,7 +164,9 @@ describe('a manager and a cashier on the money screens', () => {
       await page.getByTestId('write-off-reason').fill('the shop forgives it');
       await page.getByTestId('write-off-submit').click();
       await balance.filter({ hasText: 'TSh 0' }).waitFor();
-      expect((await s.as('GET', `/credits?customer_id=${s.customer.id}`)).map((x: { status: string }) => x.status)).toEqual(['written_off']);
+      expect((await s.as('GET', `/credits?customer_id=${s.customer.id}`)).map((x: { status: string }) => x.status)).toEqual([
+        'written_off',
+      ]);
     }
 
     // Sales: the owner's sale, reprinted by anyone; no refund without the permission; a void by a manager.
