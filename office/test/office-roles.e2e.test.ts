@@ -90,7 +90,10 @@ async function shopfront(tag: string) {
   await as('POST', '/pos/sale', { lines: [{ product_id: soda.id, qty: 3 }], payment_method: 'Credit', customer_id: customer.id });
   const sale = await as('POST', '/pos/sale', { lines: [{ product_id: soda.id, qty: 1 }], payment_method: 'Cash' });
   const tabId = (await as('GET', `/credits/customers/${customer.id}`)).tabs[0].id as string;
-  return { owner, as, soda, supplier, delivery, customer, sale, tabId };
+  // Two sold, one brought back: the rest is refunded, never voided.
+  const partly = await as('POST', '/pos/sale', { lines: [{ product_id: soda.id, qty: 2 }], payment_method: 'Cash' });
+  await as('POST', `/pos/transactions/${partly.id}/refund`, { reason: 'one was flat', lines: [{ product_id: soda.id, qty: 1 }] });
+  return { owner, as, soda, supplier, delivery, customer, sale, partly, tabId };
 }
 
 describe('a manager and a cashier on the money screens', () => {
@@ -181,6 +184,17 @@ describe('a manager and a cashier on the money screens', () => {
       await page.getByTestId('void-submit').click();
       await expect.poll(() => page.getByTestId('sale-status').first().textContent()).toBe('Void');
       expect((await s.as('GET', `/pos/transactions/${s.sale.id}`)).status).toBe('void');
+    }
+    // A sale partly refunded: the server voids none (409), so a manager is offered no Void on it either.
+    if (offered.void) {
+      const refused = await shop.t.request('POST', `/pos/transactions/${s.partly.id}/void`, {
+        token: member.token,
+        body: { reason: 'forced' },
+      });
+      expect(refused.status, refused.text).toBe(409);
+      await open(`sales/${s.partly.id}`);
+      await page.getByTestId('sale-reprint').waitFor();
+      expect(await count('sale-void')).toBe(0);
     }
     // Their own sale of a minute ago: anyone may void it (still no refund without the permission).
     const own = await call(member.token, 'POST', '/pos/sale', { lines: [{ product_id: s.soda.id, qty: 1 }], payment_method: 'Cash' });
