@@ -3,6 +3,9 @@
  * product (its stock goes up by exactly 24), takes a credit payment of part of a customer's debt
  * (the balance shown falls by exactly that), and a payment retried after its answer was lost is
  * recorded once (the first answer dropped by the browser; the form keeps its Idempotency-Key);
+ * pays a supplier part of a delivery received on credit, then the rest of the supplier's balance
+ * (the owed figure falls by exactly each amount, the API agrees, a retry after a lost answer pays
+ * once, and more than is owed is refused on its field with nothing paid);
  * sends stock to a second store, a quantity beyond the stock refused with its line marked; records
  * an expense, which the list and the month's summary show; sends a customer a reminder by SMS and
  * writes their tab off with a reason, which a cashier without the credit permission is not offered.
@@ -108,6 +111,94 @@ describe('the back office: suppliers, deliveries, customers and credit', () => {
       expect(await balance.textContent()).toBe('TSh 4,500');
       expect(dropped).toBe(2);
       expect(await payments(owner, customer.id)).toHaveLength(2);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      await context.close();
+    },
+  );
+
+  it.each(Object.keys(VIEWPORTS) as Viewport[])(
+    'pays part of a delivery on credit, then the rest of the balance; a lost answer pays once, too much pays nothing, at %s size',
+    async (viewport) => {
+      const { owner, soda, supplier } = await setUp(viewport);
+      const supplierPayments = async () =>
+        (await call(owner, 'GET', `/suppliers/${supplier.id}/payments`)) as Array<{
+          amount: number;
+          delivery_id: string | null;
+          payment_method: string;
+        }>;
+      const { context, page } = await openOffice(shop, viewport);
+      await signInOffice(page, owner.phone, owner.password);
+
+      // Received on credit: 20 at 650, nothing paid yet.
+      await goTo(page, 'suppliers');
+      await page.getByTestId('receive-delivery').click();
+      await page.getByTestId('delivery-supplier').selectOption(supplier.id);
+      await page.getByTestId('delivery-invoice').fill(`INV-${viewport}`);
+      await page.getByTestId('line-0-product').selectOption(soda.id);
+      await page.getByTestId('line-0-qty').fill('20');
+      await page.getByTestId('line-0-cost').fill('650');
+      await page.getByTestId('delivery-save').click();
+      const owed = page.getByTestId('supplier-owed');
+      await owed.waitFor();
+      expect(await owed.textContent()).toBe('TSh 13,000');
+      const [delivery] = await call(owner, 'GET', `/suppliers/${supplier.id}/deliveries`);
+      expect(delivery).toMatchObject({ is_paid: false, paid_amount: 0, balance: 13000 });
+
+      // Part of the delivery paid: the owed figure falls by exactly 5,000.
+      await page.getByTestId('delivery-pay').click();
+      await page.getByTestId('pay-delivery-amount').fill('5000');
+      await page.getByTestId('pay-delivery-method').selectOption('M-Pesa');
+      await page.getByTestId('pay-delivery-reference').fill('QK7H2M9X1P');
+      await page.getByTestId('pay-delivery-submit').click();
+      await owed.filter({ hasText: 'TSh 8,000' }).waitFor();
+      const rows = page.getByTestId('supplier-payments-row');
+      await rows.waitFor();
+      expect(await rows.textContent()).toContain('TSh 5,000');
+      expect(await page.getByTestId('deliveries-row').textContent()).toContain('TSh 8,000');
+
+      // More than the supplier is owed: refused on the amount, which stays typed, and nothing paid.
+      const rest = page.getByTestId('pay-supplier');
+      await page.getByTestId('pay-supplier-amount').fill('8001');
+      await page.getByTestId('pay-supplier-submit').click();
+      await rest.getByTestId('error-amount').waitFor();
+      expect(await rest.getByTestId('error-amount').textContent()).toContain('TZS 8000 is owed');
+      expect(await page.getByTestId('pay-supplier-amount').inputValue()).toBe('8001');
+      expect(await owed.textContent()).toBe('TSh 8,000');
+      expect(await supplierPayments()).toHaveLength(1);
+
+      // The rest of the balance: the server takes it, but its answer never reaches the browser; the retry pays nothing more.
+      let dropped = 0;
+      await page.route(`**/suppliers/${supplier.id}/pay`, async (route) => {
+        if (dropped++ === 0) {
+          await route.fetch();
+          await route.abort('connectionreset');
+        } else await route.continue();
+      });
+      await page.getByTestId('pay-supplier-amount').fill('8000');
+      await page.getByTestId('pay-supplier-method').selectOption('Bank');
+      await page.getByTestId('pay-supplier-submit').click();
+      await rest.getByTestId('error').filter({ hasText: 'No connection' }).waitFor();
+      expect(await page.getByTestId('pay-supplier-amount').inputValue()).toBe('8000');
+      await page.getByTestId('pay-supplier-submit').click();
+      await owed.filter({ hasText: 'TSh 0' }).waitFor();
+      expect(dropped).toBe(2);
+      // Nothing is owed: neither payment is offered any more.
+      expect(await page.getByTestId('pay-supplier').count()).toBe(0);
+      expect(await page.getByTestId('delivery-pay').count()).toBe(0);
+      expect(await rows.count()).toBe(2);
+      expect(await rows.first().textContent()).toContain('TSh 8,000');
+
+      // The API agrees: nothing owed, two payments (the newest first), the delivery paid.
+      expect((await call(owner, 'GET', `/suppliers/${supplier.id}`)).outstanding_balance).toBe(0);
+      expect((await supplierPayments()).map((p) => [p.amount, p.delivery_id, p.payment_method])).toEqual([
+        [8000, null, 'Bank'],
+        [5000, delivery.id, 'M-Pesa'],
+      ]);
+      expect((await call(owner, 'GET', `/suppliers/${supplier.id}/deliveries`))[0]).toMatchObject({
+        is_paid: true,
+        paid_amount: 13000,
+        balance: 0,
+      });
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
       await context.close();
     },

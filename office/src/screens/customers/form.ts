@@ -1,5 +1,10 @@
-/** A customer added (POST /customers) or edited (PATCH /customers/{id}); the input stays on failure. */
+/**
+ * A customer added (POST /customers) or edited (PATCH /customers/{id}); the input stays on failure.
+ * The credit limit is offered only to who holds the `credit` permission: the server refuses anyone
+ * else a limit set or changed (shared POWERS.set_credit_limit).
+ */
 import type { Customer } from '@duka/shared';
+import { holds } from '../../access.js';
 import { api } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { ErrorBanner, inputsFor } from '../../ui/form.js';
@@ -9,6 +14,7 @@ import { navigate } from '../../ui/router.js';
 import { t } from './messages.js';
 
 export function CustomerForm({ id }: { id?: string }) {
+  const limit = holds('credit');
   const {
     bind,
     ready,
@@ -29,7 +35,7 @@ export function CustomerForm({ id }: { id?: string }) {
         phone: v.phone.trim() || null,
         email: v.email.trim() || null,
         notes: v.notes.trim() || null,
-        ...(v.credit_limit !== '' ? { credit_limit: Number(v.credit_limit) } : {}),
+        ...(limit && v.credit_limit !== '' ? { credit_limit: Number(v.credit_limit) } : {}),
       };
       const { data } = id
         ? await api<Customer>('PATCH', `/customers/${id}`, { body })
@@ -44,7 +50,7 @@ export function CustomerForm({ id }: { id?: string }) {
     <${ErrorBanner} error=${form.error} />
     ${input('name', t('name'), { required: 'true' })}
     <div class="two">${input('phone', t('phone'), { type: 'tel' })} ${input('email', t('email'), { type: 'email' })}</div>
-    ${input('credit_limit', t('limit'), { type: 'number', min: '0', inputmode: 'numeric' })}
+    ${limit ? input('credit_limit', t('limit'), { type: 'number', min: '0', inputmode: 'numeric' }) : null}
     ${input('notes', t('notes'))}
     <div class="actions">
       <button class="primary" type="submit" disabled=${form.busy} data-testid="customer-save">${core('save')}</button>

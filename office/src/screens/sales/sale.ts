@@ -20,14 +20,14 @@ export const StatusPill = ({ status }: { status: Transaction['status'] }) =>
   html`<span class=${`pill ${status}`} data-testid="sale-status">${t(`status.${status}`)}</span>`;
 
 /**
- * The server's rule (shared VOID_WINDOW_MS): the refund permission, a manager or the owner; else one's
- * own sale, for a while. A sale refunded in part is not voided (409: refund the rest instead).
+ * The server's rule (shared checkReversal): a sale partly refunded is refunded, not voided; then the
+ * refund permission, a manager or the owner; else one's own sale, for VOID_WINDOW_MS.
  */
 function mayVoid(sale: Transaction): boolean {
   const me = profile.value?.user;
   if (!me || !may('POST /pos/transactions/{id}/void') || !['paid', 'credit'].includes(sale.status) || sale.refunded_total) return false;
   if (holds('refund') || me.role === 'owner' || me.role === 'manager') return true;
-  return sale.cashier_id === me.id && Date.now() - Date.parse(sale.created_at) < VOID_WINDOW_MS;
+  return sale.cashier_id === me.id && Date.now() - Date.parse(sale.created_at) <= VOID_WINDOW_MS;
 }
 
 export function SaleView({ id }: { id: string }) {
