@@ -5,9 +5,9 @@
  * TRA: a wrong certificate password is refused with the field marked, the input kept, nothing
  * saved or registered; the right one saves (the file and password never shown back), Register
  * registers once with TRA, switching receipts on makes the next sale a receipt TRA acknowledges.
- * Billing: a plan change pushes the price to the owner's phone, the plan shown changes once the
- * provider's callback says paid, the invoice is listed, and returning to free is scheduled. A
- * manager sees neither.
+ * Billing: a push the provider refuses is shown in its words; a plan change pushes the price to
+ * the owner's phone, the plan shown changes once the provider's callback says paid, the invoices
+ * are listed, and returning to free is scheduled. A manager sees neither.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { createStaff, e164, registerOwner, uniquePhone } from '../../test/setup/
 import { CALLBACK_SECRET, callbackBody, FakePayments } from '../../test/setup/fake-payments.js';
 import { fiscalWorld } from '../../test/setup/fiscal.js';
 import { traAnswerKeyPair } from '../../test/setup/tra-cert.js';
+import { PaymentRejected } from '../../server/src/mobile-money/provider.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
 import { goTo, menu, openOffice, signInOffice, VIEWPORTS, type Viewport } from './office.js';
 
@@ -166,6 +167,18 @@ describe('the back office: TRA receipts, plan and billing', () => {
     await form.locator('select[name=plan_code]').selectOption('biashara');
     await form.locator('select[name=network]').selectOption('airtel');
     await form.locator('input[name=phone]').fill(phone);
+
+    // The provider refuses the first push: its words on the form, the input kept, still on free.
+    pay.reject = new PaymentRejected('Insufficient balance', false);
+    try {
+      await form.locator('input[name=phone]').press('Enter');
+      await page.getByTestId('plan-refused').waitFor();
+    } finally {
+      pay.reject = null;
+    }
+    expect(await page.getByTestId('plan-refused').textContent()).toBe('The payment was refused: Insufficient balance');
+    expect(await form.locator('input[name=phone]').inputValue()).toBe(phone);
+    expect(await page.getByTestId('plan-waiting').count()).toBe(0);
     await form.locator('input[name=phone]').press('Enter');
 
     // The price is asked of that phone, once; nothing changes before the money arrives.
@@ -176,8 +189,10 @@ describe('the back office: TRA receipts, plan and billing', () => {
     expect(pushes).toHaveLength(1);
     expect(pushes[0]).toMatchObject({ amountTzs: price, network: 'airtel' });
     expect(await current.textContent()).toContain('Free, active');
-    const invoice = page.getByTestId('invoices-row');
+    // Newest first: this checkout's invoice, and the refused one's, superseded.
+    const invoice = page.getByTestId('invoices-row').first();
     await invoice.locator('[data-status=open]').waitFor();
+    expect(await page.getByTestId('invoices-row').nth(1).textContent()).toContain('cancelled');
     expect(await invoice.textContent()).toContain(shown);
     expect(await invoice.textContent()).toContain('awaiting payment');
 
@@ -191,7 +206,7 @@ describe('the back office: TRA receipts, plan and billing', () => {
     expect(await current.textContent()).toContain('Business, active');
     expect(await current.textContent()).toContain('Paid until');
     await invoice.locator('[data-status=paid]').waitFor();
-    expect(await page.getByTestId('invoices-row').count()).toBe(1);
+    expect(await page.getByTestId('invoices-row').count()).toBe(2);
     // On a paid plan, free is still not offered: the way back is the cancel button.
     expect(await plans.evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['', 'biashara', 'pro']);
 
