@@ -42,9 +42,9 @@ export function FiscalSection() {
             ${f.queue.last_error ? html`<p class="banner error">${f.queue.last_error}</p>` : null}`
         : html`<p class="muted" data-testid="fiscal-none">${missing ? t('fiscal.none') : core('loading')}</p>`
     }
-    ${may('PUT /stores/{id}/fiscal') && (f || missing) ? html`<${FiscalForm} key=${f?.cert_serial ?? 'new'} storeId=${storeId} settings=${f} onSaved=${fiscal.setData} />` : null}
+    ${may('PUT /stores/{id}/fiscal') && (f || missing) ? html`<${FiscalForm} storeId=${storeId} settings=${f} onSaved=${fiscal.setData} />` : null}
     <${ErrorBanner} error=${register.error} />
-    ${f && !f.registration && may('POST /stores/{id}/fiscal/register') ? html`<button type="button" disabled=${register.busy} onClick=${register.submit}>${t('fiscal.register')}</button>` : null}
+    ${f && !f.registration && may('POST /stores/{id}/fiscal/register') ? html`<button type="button" class="primary" disabled=${register.busy} onClick=${register.submit} data-testid="fiscal-register">${t('fiscal.register')}</button>` : null}
   </${Section}>`;
 }
 
@@ -75,6 +75,9 @@ function FiscalForm({
     if (chosen) body.certificate = await base64(chosen);
     if (certificate_password) body.certificate_password = certificate_password;
     onSaved((await api<FiscalSettings>('PUT', `/stores/${storeId}/fiscal`, { body })).data);
+    // Taken: the secrets leave the page (the form stays, so it can say it saved).
+    set('certificate_password', '');
+    if (file.current) file.current.value = '';
   });
   return html`<form class="form-grid" onSubmit=${form.submit} data-testid="fiscal-form">
     <${ErrorBanner} error=${form.error} />
@@ -94,8 +97,8 @@ function FiscalForm({
         <option value="test">${t('fiscal.env.test')}</option><option value="production">${t('fiscal.env.production')}</option>
       </select>
     </${Field}>
-    ${registered ? html`<label class="check"><input type="checkbox" checked=${values.enabled} onChange=${(e: Event) => set('enabled', (e.currentTarget as HTMLInputElement).checked)} /> ${t('fiscal.turn_on')}</label>` : null}
-    ${form.error ? null : form.done ? html`<p class="banner ok" role="status">${core('saved')}</p>` : null}
-    <button type="submit" class="primary" disabled=${form.busy}>${core('save')}</button>
+    ${registered ? html`<label class="check"><input type="checkbox" data-testid="fiscal-enabled" checked=${values.enabled} onChange=${(e: Event) => set('enabled', (e.currentTarget as HTMLInputElement).checked)} /> ${t('fiscal.turn_on')}</label>` : null}
+    ${form.error ? null : form.done ? html`<p class="banner ok" role="status" data-testid="fiscal-saved">${core('saved')}</p>` : null}
+    <button type="submit" class="primary" disabled=${form.busy} data-testid="fiscal-save">${core('save')}</button>
   </form>`;
 }
