@@ -5,7 +5,7 @@
  * per-field errors, which forms highlight; both in the owner's language (`Accept-Language`).
  */
 import { signal } from '@preact/signals';
-import type { ErrorItem, PageMeta, SwitchStoreResult, TokenPair } from '@duka/shared';
+import { type ErrorItem, newId, type PageMeta, type SwitchStoreResult, type TokenPair } from '@duka/shared';
 import { lang } from './i18n/lang.js';
 
 export const API = import.meta.env.VITE_DUKA_API ?? '/api/v1';
@@ -140,8 +140,11 @@ export async function api<T = unknown>(method: string, path: string, req: Reques
 
 export const get = <T>(path: string, query?: Request['query']) => api<T>('GET', path, { query }).then((a) => a.data);
 
-/** A fresh Idempotency-Key. */
-export const newKey = (): string => crypto.randomUUID();
+/**
+ * A fresh Idempotency-Key. Not `crypto.randomUUID`: a browser offers it only on HTTPS or localhost,
+ * and a shop may open the office at its server's plain-HTTP LAN address.
+ */
+export const newKey = (): string => newId();
 
 /** Moves the session to another of the user's stores: the token fixes the store (the contract), so every later call uses the new pair. */
 export async function switchStore(store_id: string): Promise<void> {

@@ -86,8 +86,7 @@ export async function readFigures(): Promise<Figures> {
           outstanding: sum(c.map((x) => Number(x.total_outstanding))),
         };
       }),
-    may('GET /stores') &&
-      get<StoreList>('/stores', { status: 'active' }).then((list) => (f.stores = list.items)),
+    may('GET /stores') && get<StoreList>('/stores', { status: 'active' }).then((list) => (f.stores = list.items)),
   ]);
   const failed = reads.filter((r) => r.status === 'rejected');
   if (failed.length && failed.length === reads.filter((r) => r.status === 'rejected' || r.value !== false).length) throw failed[0]!.reason;
