@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, e164, lastMessage, registerOwner, type Session, uniquePhone } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
-import { goTo, openOffice, signInOffice, VIEWPORTS, type Viewport } from './office.js';
+import { goTo, openOffice, pick, signInOffice, VIEWPORTS, type Viewport } from './office.js';
 
 describe('the back office: purchase orders, expected deliveries, reorder suggestions', () => {
   let shop: Shop;
@@ -44,17 +44,17 @@ describe('the back office: purchase orders, expected deliveries, reorder suggest
       await page.getByTestId('orders-empty').waitFor();
       await page.getByTestId('order-new').click();
 
-      await page.getByTestId('order-supplier').selectOption(supplier.id);
-      await page.getByTestId('order-0-product-search').fill('soda');
-      await page.getByTestId('order-0-product-option').first().click();
+      await pick(page, 'order-supplier', 'Bakh', supplier.id);
+      await pick(page, 'order-0-product', 'soda', soda.id);
       expect(await page.getByTestId('order-0-cost').inputValue()).toBe('700');
       await page.getByTestId('order-0-qty').fill('24');
       await page.getByTestId('order-line-add').click();
-      // Enter in the search takes the first product found.
-      await page.getByTestId('order-1-product-search').fill('unga');
-      await page.getByTestId('order-1-product-option').waitFor();
-      await page.getByTestId('order-1-product-search').press('Enter');
-      await page.getByTestId('order-1-product-picked').waitFor();
+      // By keyboard: the first match highlighted with the arrow, taken with Enter.
+      await page.getByTestId('order-1-product').fill('unga');
+      await page.locator(`[data-testid="order-1-product-option"][data-id="${unga.id}"]`).waitFor();
+      await page.getByTestId('order-1-product').press('ArrowDown');
+      await page.getByTestId('order-1-product').press('Enter');
+      await page.locator(`[data-testid="order-1-product"][data-picked="${unga.id}"]`).waitFor();
       await page.getByTestId('order-1-qty').fill('10');
       await page.getByTestId('order-1-cost').fill('1400');
       await page.getByTestId('order-save').click();

@@ -1,19 +1,18 @@
 /**
  * A purchase order drafted by hand (POST /suppliers/purchase-orders): the supplier, then lines of a
- * product found by search, in its unit or in one of its packs, the quantity and the expected cost
+ * product, both chosen with the pickers that search them all (ui/picker.ts), in its unit or in one of its packs, the quantity and the expected cost
  * (the product's cost price filled in, × a pack's contents for a pack). The input stays on failure,
  * each field the server names marked; one Idempotency-Key per submission, so a retry drafts once.
  */
 import type { Product, PurchaseOrder, Supplier } from '@duka/shared';
-import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, get } from '../../api.js';
 import { t as core } from '../../i18n/core.js';
 import { ErrorBanner, Field, useSubmit } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
+import { PRODUCTS, Picker, SUPPLIERS } from '../../ui/picker.js';
 import { navigate } from '../../ui/router.js';
 import { t } from './orders-messages.js';
-import { ProductPick } from './product-pick.js';
 
 interface Line {
   key: number;
@@ -31,33 +30,14 @@ function costOf(p: Product, packId: string): string {
   return String(Math.round(p.cost_price * (pack ? pack.units : 1)));
 }
 
-/** A labelled box that is not a <label>: the picker inside holds buttons of its own. */
-export function Box({
-  label,
-  name,
-  error,
-  children,
-}: {
-  label: string;
-  name: string;
-  error: ApiError | null;
-  children: ComponentChildren;
-}) {
-  const message = error?.field(name);
-  return html`<div class=${`field${message ? ' invalid' : ''}`} data-field=${name}>
-    <span>${label}</span>${children}
-    ${message ? html`<small class="error" data-testid=${`error-${name}`}>${message}</small>` : null}
-  </div>`;
-}
-
 export function OrderForm({ supplierId }: { supplierId?: string }) {
-  const [suppliers, setSuppliers] = useState<Supplier[]>([]);
-  const [supplier, setSupplier] = useState(supplierId ?? '');
+  const [supplier, setSupplier] = useState<Supplier | null>(null);
   const [note, setNote] = useState('');
   const [lines, setLines] = useState<Line[]>([blank()]);
   useEffect(() => {
-    get<Supplier[]>('/suppliers', { page_size: 100, status: 'active' }).then(setSuppliers, () => {});
-  }, []);
+    // Opened from a supplier's page: that supplier, already chosen.
+    if (supplierId) get<Supplier>(`/suppliers/${supplierId}`).then(setSupplier, () => {});
+  }, [supplierId]);
   const change = (i: number, patch: Partial<Line>) => setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
   const pick = (i: number) => (p: Product | null) => change(i, { product: p, pack_id: '', unit_cost: p ? costOf(p, '') : '' });
   const form = useSubmit(async (idempotencyKey) => {
@@ -69,7 +49,7 @@ export function OrderForm({ supplierId }: { supplierId?: string }) {
     const { data } = await api<PurchaseOrder>('POST', '/suppliers/purchase-orders', {
       idempotencyKey,
       body: {
-        supplier_id: supplier,
+        supplier_id: supplier?.id ?? '',
         ...(note.trim() ? { note: note.trim() } : {}),
         lines: lines.map((l) => ({
           product_id: l.product?.id ?? '',
@@ -86,21 +66,15 @@ export function OrderForm({ supplierId }: { supplierId?: string }) {
     <h1>${t('new')}</h1>
     <${ErrorBanner} error=${form.error} />
     <div class="two">
-      <${Field} label=${t('supplier')} name="supplier_id" error=${form.error}>
-        <select required data-testid="order-supplier" value=${supplier} onChange=${(e: Event) => setSupplier(value(e))}>
-          <option value="">${t('pick')}</option>
-          ${suppliers.map((s) => html`<option value=${s.id}>${s.name}</option>`)}
-        </select>
-      <//>
+      <${Picker} source=${SUPPLIERS} value=${supplier} onPick=${setSupplier} label=${t('supplier')} name="supplier_id" error=${form.error} testid="order-supplier" required />
       <${Field} label=${t('note')} name="note" error=${form.error}>
         <input data-testid="order-note" maxlength="500" value=${note} onInput=${(e: Event) => setNote(value(e))} />
       <//>
     </div>
     ${lines.map(
       (l, i) => html`<fieldset key=${l.key} class="line order-line" data-testid="order-line">
-        <${Box} label=${t('product')} name=${`lines.${i}.product_id`} error=${form.error}>
-          <${ProductPick} value=${l.product} onPick=${pick(i)} testid=${`order-${i}-product`} invalid=${!!form.error?.field(`lines.${i}.product_id`)} />
-        <//>
+        <${Picker} source=${PRODUCTS} value=${l.product} onPick=${pick(i)} label=${t('product')}
+          name=${`lines.${i}.product_id`} error=${form.error} testid=${`order-${i}-product`} required />
         ${
           l.product?.packs.length
             ? html`<${Field} label=${t('in')} name=${`lines.${i}.pack_id`} error=${form.error}>
