@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, createStaff, e164, messageCount, registerOwner, type Session } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
-import { goTo, openOffice, pick, signInOffice, VIEWPORTS, type Viewport } from './office.js';
+import { callAs, goTo, openOffice, pick, signInOffice, type Viewport, VIEWPORTS } from './office.js';
 
 describe('the back office: suppliers, deliveries, customers and credit', () => {
   let shop: Shop;
@@ -22,11 +22,7 @@ describe('the back office: suppliers, deliveries, customers and credit', () => {
   }, 120_000);
   afterAll(() => shop?.close());
 
-  const call = async (owner: Session, method: string, path: string, body?: unknown) => {
-    const res = await shop.t.request(method, path, { token: owner.token, body });
-    expect([200, 201], res.text).toContain(res.status);
-    return res.body.data;
-  };
+  const call = (owner: Session, method: string, path: string, body?: unknown) => callAs(shop, owner, method, path, body);
   /** An owner with a product, a supplier and a customer who owes 10,000 from a credit sale. */
   const setUp = async (viewport: Viewport) => {
     const owner = await registerOwner(shop.t);

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, e164, lastMessage, registerOwner, type Session, uniquePhone } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
-import { goTo, openOffice, pick, signInOffice, VIEWPORTS, type Viewport } from './office.js';
+import { callAs, goTo, openOffice, pick, signInOffice, type Viewport, VIEWPORTS } from './office.js';
 
 describe('the back office: purchase orders, expected deliveries, reorder suggestions', () => {
   let shop: Shop;
@@ -19,11 +19,7 @@ describe('the back office: purchase orders, expected deliveries, reorder suggest
   }, 120_000);
   afterAll(() => shop?.close());
 
-  const call = async (owner: Session, method: string, path: string, body?: unknown) => {
-    const res = await shop.t.request(method, path, { token: owner.token, body });
-    expect([200, 201], res.text).toContain(res.status);
-    return res.body.data;
-  };
+  const call = (owner: Session, method: string, path: string, body?: unknown) => callAs(shop, owner, method, path, body);
   const product = (owner: Session, body: Record<string, unknown>) =>
     call(owner, 'POST', '/inventory/products', { selling_price: 1000, cost_price: 700, stock: 0, ...body });
   const stockOf = async (owner: Session, id: string) => (await call(owner, 'GET', `/inventory/products/${id}`)).stock as number;

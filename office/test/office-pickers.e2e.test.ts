@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, registerOwner, type Session } from '../../test/setup/factories.js';
 import { type Shop, startShop } from '../../web/test/browser.js';
-import { goTo, openOffice, pick, signInOffice, VIEWPORTS, type Viewport } from './office.js';
+import { callAs, goTo, openOffice, pick, signInOffice, type Viewport, VIEWPORTS } from './office.js';
 
 const HEADER = 'name,sku,barcode,category,selling_price,cost_price,stock,reorder_point,unit';
 /** Product `i`'s barcode: a whole EAN-13, as a scanner types it. */
@@ -25,11 +25,7 @@ describe('the back office: pickers over the whole catalogue, and record forms', 
   }, 120_000);
   afterAll(() => shop?.close());
 
-  const call = async (owner: Session, method: string, path: string, body?: unknown) => {
-    const res = await shop.t.request(method, path, { token: owner.token, body });
-    expect([200, 201], res.text).toContain(res.status);
-    return res.body.data;
-  };
+  const call = (owner: Session, method: string, path: string, body?: unknown) => callAs(shop, owner, method, path, body);
   const product = async (owner: Session, name: string) =>
     (await call(owner, 'GET', `/inventory/products?search=${encodeURIComponent(name)}`)).find((p: { name: string }) => p.name === name);
 

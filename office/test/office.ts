@@ -4,6 +4,7 @@
  * flow at both.
  */
 import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { Shop } from '../../web/test/browser.js';
 
 export const VIEWPORTS = {
@@ -52,4 +53,11 @@ export async function pick(page: Page, testid: string, search: string, id: strin
   await page.getByTestId(testid).fill(search);
   await page.locator(`[data-testid="${testid}-option"][data-id="${id}"]`).click();
   await page.locator(`[data-testid="${testid}"][data-picked="${id}"]`).waitFor();
+}
+
+/** One API call as `who`, through the shop's server, which must answer 2xx: its `data`. */
+export async function callAs(shop: Shop, who: { token: string }, method: string, path: string, body?: unknown) {
+  const res = await shop.t.request(method, path, { token: who.token, body });
+  expect([200, 201], res.text).toContain(res.status);
+  return res.body.data;
 }
