@@ -2,7 +2,8 @@
  * Products in the back office at 390×844 and 1280×800: an owner adds a product with a barcode and
  * finds it by searching; imports a 500-row CSV with two bad rows, sees both rows' problems while
  * the server still has none of the 500, then imports the fixed file and the list says 500 more.
- * A cashier without the stock permission sees the products but neither Import nor an adjustment.
+ * A cashier without the stock permission sees the products but neither Import nor an adjustment,
+ * and a product's prices shown but not changeable (its name still is).
  * A barcode is read by the camera where the browser has BarcodeDetector, and typed where it has not.
  * A bad price is refused beside the price in the owner's language: English, then Swahili.
  */
@@ -124,7 +125,7 @@ describe('the back office: products', () => {
   );
 
   it.each(Object.keys(VIEWPORTS) as Viewport[])(
-    'shows a cashier without the stock permission no import and no adjustment, at %s size',
+    'shows a cashier without the stock permission no import, no adjustment and no price change, at %s size',
     async (viewport) => {
       const owner = await registerOwner(shop.t);
       const made = await shop.t.request('POST', '/inventory/products', {
@@ -143,6 +144,15 @@ describe('the back office: products', () => {
       await page.getByTestId('stock-now').waitFor();
       expect(await page.getByTestId('stock-now').textContent()).toContain('3');
       expect(await page.getByTestId('adjust-form').count()).toBe(0);
+      // The prices are shown, not changeable, and no deactivation is offered; the name is free.
+      expect(await page.getByTestId('product-selling_price').isDisabled()).toBe(true);
+      expect(await page.getByTestId('product-cost_price').isDisabled()).toBe(true);
+      expect(await page.getByTestId('product-is_active').count()).toBe(0);
+      await page.getByTestId('product-name').fill('Omo 1kg Blue');
+      await page.getByTestId('product-save').click();
+      await page.getByTestId('product-saved').waitFor();
+      const kept = await shop.t.request('GET', `/inventory/products/${made.body.data.id}`, { token: owner.token });
+      expect(kept.body.data).toMatchObject({ name: 'Omo 1kg Blue', selling_price: 4500, stock: 3, is_active: true });
       const refused = await shop.t.request('POST', '/inventory/products/import', {
         token: cashier.token,
         body: { csv: 'name\nSoap', dry_run: true },

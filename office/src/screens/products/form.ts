@@ -1,13 +1,15 @@
 /**
  * A product created or edited: the fields the API takes, a barcode typed or scanned, packs, and
  * the medicine fields for a pharmacy. What is typed stays on a failure, with the server's errors
- * by field; a new product's POST keeps one Idempotency-Key until it succeeds.
+ * by field; a new product's POST keeps one Idempotency-Key until it succeeds. Without the `stock`
+ * permission the prices of a product are shown but not changeable, and neither its opening stock nor
+ * its deactivation is offered: the server refuses those to such a user (shared/staff/powers.ts).
  */
 import type { DosageForm, DrugSchedule, Product } from '@duka/shared';
 import { UNITS } from '@duka/shared';
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
-import { profile } from '../../access.js';
+import { holds, profile } from '../../access.js';
 import { t as core } from '../../i18n/core.js';
 import { ErrorBanner, Field } from '../../ui/form.js';
 import { html } from '../../ui/html.js';
@@ -91,8 +93,11 @@ export function ProductForm({ product, onSaved }: { product?: Product; onSaved: 
     },
   });
   const e = submission.error;
-  const input = (name: Parameters<typeof bind>[0], type = 'text') =>
-    html`<input type=${type} inputmode=${type === 'number' ? 'decimal' : undefined} step="any" ...${bind(name)} data-testid=${`product-${name}`} />`;
+  const input = (name: Parameters<typeof bind>[0], type = 'text', disabled = false) =>
+    html`<input type=${type} inputmode=${type === 'number' ? 'decimal' : undefined} step="any" disabled=${disabled} ...${bind(name)} data-testid=${`product-${name}`} />`;
+  // The powers change_price, adjust_stock and remove_product: a new product's prices are free.
+  const stockHolder = holds('stock');
+  const pricesFixed = editing && !stockHolder;
 
   return html`<form class="stack product-form" onSubmit=${submission.submit} data-testid="product-form" novalidate>
     <${ErrorBanner} error=${e} />
@@ -109,8 +114,8 @@ export function ProductForm({ product, onSaved }: { product?: Product; onSaved: 
       </select>
     </${Field}>
     <div class="two">
-      <${Field} label=${t('selling_price')} name="selling_price" error=${e}>${input('selling_price', 'number')}</${Field}>
-      <${Field} label=${t('cost_price')} name="cost_price" error=${e}>${input('cost_price', 'number')}</${Field}>
+      <${Field} label=${t('selling_price')} name="selling_price" error=${e}>${input('selling_price', 'number', pricesFixed)}</${Field}>
+      <${Field} label=${t('cost_price')} name="cost_price" error=${e}>${input('cost_price', 'number', pricesFixed)}</${Field}>
     </div>
     <div class="two">
       <${Field} label=${t('unit')} name="unit" error=${e}>
@@ -120,9 +125,9 @@ export function ProductForm({ product, onSaved }: { product?: Product; onSaved: 
       </${Field}>
       <${Field} label=${t('reorder_point')} name="reorder_point" error=${e}>${input('reorder_point', 'number')}</${Field}>
     </div>
-    ${editing ? null : html`<${Field} label=${t('stock')} name="stock" error=${e}>${input('stock', 'number')}</${Field}>`}
+    ${editing || !stockHolder ? null : html`<${Field} label=${t('stock')} name="stock" error=${e}>${input('stock', 'number')}</${Field}>`}
     ${
-      editing
+      editing && (stockHolder || !product?.is_active)
         ? html`<label class="check"><input type="checkbox" checked=${values.is_active} data-testid="product-is_active"
             onChange=${(ev: Event) => set('is_active', (ev.currentTarget as HTMLInputElement).checked)} /> ${t('is_active')}</label>`
         : null
