@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { QueryBool } from '../../common.js';
 import { ConflictKind } from '../../conflicts.js';
+import { PageQuery } from '../../envelope.js';
 
 export const SyncConflict = z
   .object({
@@ -21,17 +22,10 @@ export const SyncConflict = z
   .meta({ id: 'SyncConflict' });
 export type SyncConflict = z.infer<typeof SyncConflict>;
 
-export const ListConflictsQuery = z.object({
+export const ListConflictsQuery = PageQuery.extend({
   kind: ConflictKind.optional(),
   resolved: QueryBool.optional(),
   device_id: z.uuid().optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(20)
-    .transform((n) => Math.min(n, 100)),
 });
 export const ResolveConflictInput = z.object({ note: z.string().trim().min(1).max(1000) }).meta({ id: 'ResolveConflictInput' });
 
@@ -53,13 +47,6 @@ export const SyncRefusal = z
   .meta({ id: 'SyncRefusal' });
 export type SyncRefusal = z.infer<typeof SyncRefusal>;
 
-export const ListRefusalsQuery = z.object({
+export const ListRefusalsQuery = PageQuery.extend({
   days: z.coerce.number().int().min(1).max(90).default(7).meta({ description: 'How far back, in days (default 7)' }),
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(20)
-    .transform((n) => Math.min(n, 100)),
 });
