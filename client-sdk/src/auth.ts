@@ -61,6 +61,14 @@ export interface AuthOptions {
 
 export class AuthSession {
   private refreshing: Promise<string> | null = null;
+  /**
+   * The access token and its expiry as last read from the replica, so that a call signs in without
+   * a read (in a browser, a read queues in the worker behind whatever it is writing: a bootstrap's
+   * next page waited behind the previous page's inserts). Forgotten whenever the tokens are written.
+   */
+  private held: { token: string; expires: number } | null = null;
+  /** Moves when the tokens are written: a read begun before then is not kept. */
+  private written = 0;
   private readonly margin: number;
   private readonly server: Server;
 
@@ -135,9 +143,16 @@ export class AuthSession {
 
   /** A usable access token: the stored one, or a fresh one when it expires within the margin. */
   async accessToken(): Promise<string> {
-    const [token, expires] = await Promise.all([getMeta(this.o.db, 'access_token'), getMeta(this.o.db, 'access_expires_at')]);
-    if (!token) throw new TillError('AUTH_REQUIRED', 'sign in to sync');
-    if (expires === undefined || expires - this.o.now() <= this.margin) return this.refresh(token);
+    let held = this.held;
+    if (!held) {
+      const before = this.written;
+      const [token, expires] = await Promise.all([getMeta(this.o.db, 'access_token'), getMeta(this.o.db, 'access_expires_at')]);
+      if (!token) throw new TillError('AUTH_REQUIRED', 'sign in to sync');
+      held = { token, expires: expires ?? 0 };
+      if (before === this.written) this.held = held;
+    }
+    const { token, expires } = held;
+    if (expires - this.o.now() <= this.margin) return this.refresh(token);
     return token;
   }
 
@@ -146,6 +161,8 @@ export class AuthSession {
    * wanting: if another refresh replaced it meanwhile, the new one is answered without a second refresh.
    */
   async refresh(stale?: string): Promise<string> {
+    // Another tab or a refresh under way may have stored a newer token: read it from the replica.
+    this.forget();
     if (this.refreshing) return this.refreshing;
     const current = await getMeta(this.o.db, 'access_token');
     if (stale && current && current !== stale) return current;
@@ -207,7 +224,9 @@ export class AuthSession {
   }
 
   private async clear(): Promise<void> {
+    this.forget();
     await deleteMeta(this.o.db, 'access_token', 'refresh_token', 'access_expires_at');
+    this.forget();
   }
 
   private async keep(pair: TokenPair, user: TillUser): Promise<TillUser> {
@@ -217,6 +236,7 @@ export class AuthSession {
       await setMeta(trx, 'user', full);
       await this.store(pair, trx);
     });
+    this.forget();
     return full;
   }
 
@@ -230,7 +250,14 @@ export class AuthSession {
       const user = await getMeta(x, 'user');
       if (claims && user && user.id === claims.sub) await setMeta(x, 'user', { ...user, role: claims.role, perms: claims.perms ?? [] });
     };
+    this.forget();
     if (db === this.o.db) await this.o.db.transaction().execute(write);
     else await write(db);
+    this.forget();
+  }
+
+  private forget(): void {
+    this.held = null;
+    this.written++;
   }
 }

@@ -50,8 +50,15 @@ export interface TillConnector {
   /**
    * The same page undecoded: the answer's bytes (its success envelope), for a storage that decodes
    * and stages pages itself (a browser's worker). Optional: without it the till decodes each page.
+   * `next` hears the next page's token when the answer says it beside its body (NEXT_PAGE_HEADER):
+   * the till then asks for that page before this one is decoded.
    */
-  bootstrapBytes?(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<ArrayBuffer>;
+  bootstrapBytes?(
+    accessToken: string,
+    query: { page_token?: string; limit?: number },
+    signal: AbortSignal,
+    next?: (pageToken: string) => void,
+  ): Promise<ArrayBuffer>;
   /** The websocket to listen on for pokes, or null when this connector has none (the till then syncs on its timer). */
   realtimeUrl(accessToken: string): string | null;
   /**

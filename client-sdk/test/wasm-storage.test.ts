@@ -366,6 +366,52 @@ describe('a till on SQLite WASM', () => {
   beforeAll(async () => (h = await startServer()));
   afterAll(() => h.close());
 
+  it('asks for the next bootstrap page as soon as an answer names it, before staging that answer, with at most three pages waiting (issue 53)', async () => {
+    const shop = await seedShop(h);
+    for (const n of [1, 2, 3, 4, 5, 6])
+      await h.t.request('POST', '/inventory/products', {
+        token: shop.owner.token,
+        body: { name: `Bidhaa ${n}`, selling_price: 100 * n, stock: n },
+      });
+    const storage = await wasmMemoryStorage();
+    const log: string[] = [];
+    let waiting = 0;
+    let mostWaiting = 0;
+    const fetch: typeof h.net.fetch = async (url, init) => {
+      const page = String(url).includes('/sync/bootstrap');
+      if (page) log.push('ask');
+      const res = await h.net.fetch(url, init);
+      if (page) mostWaiting = Math.max(mostWaiting, ++waiting);
+      return res;
+    };
+    const stageBootstrapPage: typeof storage.stageBootstrapPage = async (bytes, heard) => {
+      log.push('stage');
+      const staged = await storage.stageBootstrapPage(bytes, heard);
+      waiting--;
+      return staged;
+    };
+    const till = await openTill(h, { dbPath: undefined, storage: { ...storage, stageBootstrapPage }, fetch, bootstrapPageSize: 2 });
+    await signIn(till, shop);
+    const report = await till.syncNow();
+
+    // 2 + 1 category + 9 products + 9 stock rows, two a page: 11 pages, each asked for once.
+    expect(report).toMatchObject({ bootstrapped: true, pulled: 21 });
+    expect(log.filter((e) => e === 'ask')).toHaveLength(11);
+    // Page 2 is asked for before page 1 is given to the worker: its token came in the answer's header.
+    expect(log.slice(0, 3)).toEqual(['ask', 'ask', 'stage']);
+    expect(mostWaiting).toBeLessThanOrEqual(3);
+    expect(await till.stock(shop.soda.id)).toBe(40);
+    expect((await till.searchProducts('Bidhaa', { limit: 10 })).map((p) => p.name).sort()).toEqual([
+      'Bidhaa 1',
+      'Bidhaa 2',
+      'Bidhaa 3',
+      'Bidhaa 4',
+      'Bidhaa 5',
+      'Bidhaa 6',
+    ]);
+    await till.close();
+  });
+
   it('sells offline, syncs, refunds, and agrees with the server to the unit and the shilling', async () => {
     const shop = await seedShop(h);
     const till = await openTill(h, { dbPath: undefined, storage: await wasmMemoryStorage() });

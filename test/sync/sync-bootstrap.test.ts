@@ -1,4 +1,5 @@
-import { BootstrapResponse, Envelope, PullResponse } from '@duka/shared';
+import { BootstrapResponse, Envelope, NEXT_PAGE_HEADER, PullResponse } from '@duka/shared';
+import { pagesAheadHeld } from '../../server/src/sync/pull/services/pages-ahead.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStore, insertSale, registerOwner } from '../setup/factories.js';
 import { createTestApp, type TestApp } from '../setup/test-app.js';
@@ -142,6 +143,54 @@ describe('GET /sync/bootstrap', () => {
     const org = await t.request('GET', '/accounts/organisation', { token: owner.token });
     expect(replica.get(`organisation:${owner.orgId}`)).toEqual(org.body.data);
     expect(changes.every((c) => c.version > rows[0]!.version)).toBe(true);
+  });
+
+  it("names the next page's token in a header beside the body, none on the last page; a page read ahead is the till's store's only (issue 53)", async () => {
+    const owner = await registerOwner(t);
+    const branch = await addStore(t, owner.orgId, 'Tawi la pili');
+    await product(owner, { name: 'Soda', stock: 7 });
+    const switched = await t.request('POST', '/accounts/switch-store', { token: owner.token, body: { store_id: branch.id } });
+    expect(switched.status, switched.text).toBe(200);
+    const atBranch = { token: switched.body.data.tokens.access_token as string };
+
+    // Pages of one row: organisation, store, product, stock (the main store's 7).
+    const ask = (s: { token: string }, pageToken?: string) =>
+      t.request('GET', `/sync/bootstrap?limit=1${pageToken ? `&page_token=${pageToken}` : ''}`, { token: s.token });
+    const walk: string[] = [];
+    let res = await ask(owner);
+    for (;;) {
+      const data = Envelope(BootstrapResponse).parse(res.body).data;
+      expect(res.headers.get(NEXT_PAGE_HEADER)).toBe(data.page_token);
+      walk.push(...data.rows.map((r) => `${r.entity}:${(r.data as { stock?: number }).stock ?? ''}`));
+      if (!data.page_token) break;
+      // The branch's till sends the main store's token for the stock page, read ahead for the main
+      // store: it is answered the branch's own level (none, so no row), never the main store's.
+      if (walk.length === 3) {
+        const branchPage = Envelope(BootstrapResponse).parse((await ask(atBranch, data.page_token)).body).data;
+        expect(branchPage.rows).toEqual([]);
+      }
+      res = await ask(owner, data.page_token);
+    }
+    expect(walk).toEqual(['organisation:', 'store:', 'product:7', 'stock:7']);
+    expect(res.headers.get(NEXT_PAGE_HEADER)).toBeNull();
+  });
+
+  it('reads ahead at most 8 pages at once, server-wide; every till still gets every page (issue 53)', async () => {
+    const owners = await Promise.all(Array.from({ length: 12 }, () => registerOwner(t)));
+    await Promise.all(owners.map((o) => product(o, { name: 'Chai', stock: 2 })));
+    const firsts = await Promise.all(owners.map((o) => page(o, undefined, 1)));
+    expect(pagesAheadHeld()).toBeLessThanOrEqual(8);
+    const walks = await Promise.all(
+      owners.map(async (o, i) => {
+        const rows = [...firsts[i]!.rows];
+        for (let p = firsts[i]!; p.page_token; ) {
+          p = await page(o, p.page_token, 1);
+          rows.push(...p.rows);
+        }
+        return rows.map((r) => r.entity).join(' ');
+      }),
+    );
+    expect(new Set(walks)).toEqual(new Set(['organisation store product stock']));
   });
 
   it('rejects a page token that was altered, garbled or issued to another organisation (400)', async () => {

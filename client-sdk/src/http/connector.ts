@@ -1,5 +1,5 @@
 /** The default connector: the Duka REST API over fetch, with the sync protocol version on every request. */
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@duka/shared';
+import { NEXT_PAGE_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@duka/shared';
 import type { BootstrapResponse, PullResponse, PushRequest, PushResponse, TokenPair } from '@duka/shared';
 import type { ApiAnswer, ApiRequest, TillConnector } from '../connector.js';
 import { type FetchLike, HttpClient } from './client.js';
@@ -53,8 +53,18 @@ export class HttpConnector implements TillConnector {
   async bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse> {
     return this.http.request<BootstrapResponse>('GET', '/sync/bootstrap', { token: accessToken, query, signal, onHeaders: this.hear });
   }
-  async bootstrapBytes(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<ArrayBuffer> {
-    return this.http.bytes('GET', '/sync/bootstrap', { token: accessToken, query, signal, onHeaders: this.hear });
+  async bootstrapBytes(
+    accessToken: string,
+    query: { page_token?: string; limit?: number },
+    signal: AbortSignal,
+    next?: (pageToken: string) => void,
+  ): Promise<ArrayBuffer> {
+    const onHeaders = (headers: Headers, status: number) => {
+      this.hear(headers, status);
+      const token = headers.get(NEXT_PAGE_HEADER);
+      if (token && status === 200) next?.(token);
+    };
+    return this.http.bytes('GET', '/sync/bootstrap', { token: accessToken, query, signal, onHeaders });
   }
   serverProtocol(): number | undefined {
     return this.heard;

@@ -33,6 +33,9 @@ export async function downloadSnapshot(ctx: SyncCtx): Promise<Snapshot> {
   }
 }
 
+/** Pages come and not yet staged before the next is asked for as soon as it is heard of: their bytes wait in memory (some 4 MB each). */
+const PAGES_WAITING = 3;
+
 async function download(ctx: SyncCtx): Promise<Snapshot> {
   // A download cut short on this connection (an error, a swap put off) leaves its stage: start clean.
   // `bootstrap_rows` is where tills before issue 53 staged; a till updated mid-download empties it.
@@ -40,18 +43,30 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   await dropStage(ctx.db);
   const stage = new Stage();
   const protocol: { heard?: number } = {};
+  /** Pages asked for, by token, until the loop below takes them. */
+  const asked = new Map<string | null, Asked>();
+  let waiting = 0;
+  const ask = (token: string | null): Asked => {
+    let f = asked.get(token);
+    if (!f) asked.set(token, (f = fetchPage(token)));
+    return f;
+  };
   /** A page's answer, and `sent`: settled once its request is on the wire (its sign-in read from the replica) or failed. */
-  const fetchPage = (token: string | null): { answer: Promise<Fetched>; sent: Promise<void> } => {
+  const fetchPage = (token: string | null): Asked => {
     const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
     let sending!: () => void;
     const onWire = new Promise<void>((resolve) => (sending = resolve));
     const answer = ctx.auth.authed(async ({ connector }, bearer, signal) => {
       sending();
+      let told: string | undefined;
       const got: Fetched =
         ctx.stagePage && connector.bootstrapBytes
-          ? { bytes: await connector.bootstrapBytes(bearer, query, signal) }
+          ? { bytes: await connector.bootstrapBytes(bearer, query, signal, (t) => (told = t)), next: told }
           : { page: await connector.bootstrap(bearer, query, signal) };
       await heardProtocol(ctx.db, connector, protocol);
+      // Told beside the bytes (NEXT_PAGE_HEADER): the next page is asked for now, while the worker
+      // still stages earlier ones, unless enough already wait for it.
+      if (++waiting < PAGES_WAITING && 'bytes' in got && got.next) ask(got.next);
       return got;
     });
     // A page staged in vain (a failure below) leaves its successor's answer to no one.
@@ -61,19 +76,27 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
     );
     return { answer, sent: Promise.race([onWire, settled]) };
   };
-  let next: Promise<Fetched> | null = fetchPage(null).answer;
+  let next: Promise<Fetched> | null = ask(null).answer;
+  asked.delete(null);
   let done = 0;
   let cursor = '';
   while (next) {
-    // The server reads the next page while this one is staged: the download is the server's time
-    // alone, not the server's and the till's one after the other.
-    const onward = (token: string | null): Promise<void> => {
-      const f = token ? fetchPage(token) : null;
-      next = f?.answer ?? null;
-      return f?.sent ?? Promise.resolve();
-    };
     const got: Fetched = await next;
+    // The server reads the next page while this one is staged: the download is the server's time
+    // alone, not the server's and the till's one after the other. Asked for once.
+    let onwardSent: Promise<void> | undefined;
+    const onward = (token: string | null): Promise<void> => {
+      if (!onwardSent) {
+        const f = token ? ask(token) : null;
+        asked.delete(token);
+        next = f?.answer ?? null;
+        onwardSent = f?.sent ?? Promise.resolve();
+      }
+      return onwardSent;
+    };
+    if ('bytes' in got && got.next) void onward(got.next);
     const page = 'page' in got ? await stageHere(ctx, got.page, stage, onward) : await stageInWorker(ctx, got.bytes, stage, onward);
+    waiting--;
     done += page.rows;
     cursor = page.cursor;
     ctx.events.emit('progress', { phase: 'bootstrap', done, total: page.total });
@@ -81,8 +104,10 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   return { cursor, rows: done, stage };
 }
 
+type Asked = { answer: Promise<Fetched>; sent: Promise<void> };
+
 /** A page as the connector answered it: decoded here, or its bytes for the storage to decode. */
-type Fetched = { page: BootstrapResponse } | { bytes: ArrayBuffer };
+type Fetched = { page: BootstrapResponse } | { bytes: ArrayBuffer; next?: string };
 
 /** A decoded page's rows mapped here and staged through Kysely (Node, or any storage that stages nothing itself). */
 async function stageHere(ctx: SyncCtx, page: BootstrapResponse, stage: Stage, onward: (token: string | null) => Promise<void>) {
@@ -93,19 +118,13 @@ async function stageHere(ctx: SyncCtx, page: BootstrapResponse, stage: Stage, on
 
 /**
  * A page's bytes decoded, mapped and staged by the storage (a browser's worker, `stage-page.ts`),
- * between the till's transactions. The next page is asked for once this one's token is heard, and
- * this page's rows go in once that request is on the wire: its sign-in reads the replica too, and
- * would otherwise wait behind the inserts in the worker.
+ * between the till's transactions. The next page is asked for once this one's token is heard (beside
+ * its bytes, or from the worker's decoding), and this page's rows go in once that request is on the
+ * wire: a sign-in that reads the replica (its token not held) would otherwise wait behind the inserts.
  */
 async function stageInWorker(ctx: SyncCtx, bytes: ArrayBuffer, stage: Stage, onward: (token: string | null) => Promise<void>) {
-  let asked = false;
-  const ask = (token: string | null) => {
-    if (asked) return;
-    asked = true;
-    return onward(token);
-  };
-  const staged = await ctx.stagePage!(bytes, (head) => ask(head.page_token));
-  await ask(staged.page_token);
+  const staged = await ctx.stagePage!(bytes, (head) => onward(head.page_token));
+  await onward(staged.page_token);
   stage.record(staged.tables);
   return staged;
 }

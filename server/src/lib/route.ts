@@ -110,6 +110,12 @@ export function ok<T>(
   return c.json({ success: true, message: opts.message ?? 'OK', data, errors: null, meta: opts.meta ?? null }, opts.status ?? 200);
 }
 
+/** `ok` around `data` already serialised (a bootstrap page read ahead, sync/pull/services/pages-ahead.ts): the same envelope, as text. */
+export function okSerialised(c: Context<AppEnv>, json: string): TypedResponse<any, any, 'json'> {
+  const envelope = JSON.stringify({ success: true, message: 'OK', data: null, errors: null, meta: null });
+  return c.body(envelope.replace('"data":null', `"data":${json}`), 200, { 'content-type': 'application/json' }) as never;
+}
+
 export const serviceCtx = (c: Context<AppEnv>): ServiceContext => c.get('ctx');
 
 /** The context of a route behind requireAccess: its actor is always set. */

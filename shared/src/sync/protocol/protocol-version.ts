@@ -29,3 +29,9 @@ export const MIN_SUPPORTED_PROTOCOL_VERSION = 1;
  * server's own version on their answers (from version 2; an answer without it is from a version-1 server).
  */
 export const PROTOCOL_HEADER = 'duka-sync-protocol';
+/**
+ * The next bootstrap page's token, on a page's answer beside the same `page_token` in its body (none
+ * on the last page, nor from an older server): a till asks for the next page as soon as this one
+ * has come, before it has parsed it (issue 53).
+ */
+export const NEXT_PAGE_HEADER = 'duka-next-page-token';

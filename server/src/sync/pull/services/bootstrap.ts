@@ -13,8 +13,32 @@ import { KINDS } from './entities.js';
 import { scopeAt } from './scope.js';
 import { decodePageToken, encodeCursor, encodePageToken, type PagePosition } from './tokens.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
+import { readAhead, type SerialisedPage, takeAhead } from './pages-ahead.js';
 
-export async function bootstrapPage(ctx: AuthedContext, q: { page_token?: string; limit: number }): Promise<BootstrapResponse> {
+type PageQuery = { page_token?: string; limit: number };
+
+/**
+ * A page as answered, serialised: read ahead when the previous page was answered (pages-ahead.ts),
+ * else read now; either way the next one is then read ahead. The page read ahead was read for the
+ * same organisation and store (the key), from a token this server signed for them.
+ */
+export async function bootstrapAnswer(ctx: AuthedContext, q: PageQuery): Promise<SerialisedPage> {
+  const till = requireStore(ctx);
+  const keyOf = (token: string) => `${till.orgId} ${till.storeId} ${q.limit} ${token}`;
+  const page = (q.page_token ? await takeAhead(keyOf(q.page_token)) : undefined) ?? (await serialised(ctx, q));
+  if (page.next) {
+    const next = { page_token: page.next, limit: q.limit };
+    readAhead(keyOf(page.next), () => serialised(ctx, next));
+  }
+  return page;
+}
+
+async function serialised(ctx: AuthedContext, q: PageQuery): Promise<SerialisedPage> {
+  const page = await bootstrapPage(ctx, q);
+  return { json: JSON.stringify(page), rows: page.rows.length, next: page.page_token };
+}
+
+export async function bootstrapPage(ctx: AuthedContext, q: PageQuery): Promise<BootstrapResponse> {
   const till = requireStore(ctx);
   const org = await ctx.db.selectFrom('organisations').select(['version', 'timezone']).where('id', '=', till.orgId).executeTakeFirst();
   if (!org) throw new NotFoundError('organisation');
