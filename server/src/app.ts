@@ -4,6 +4,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { NEXT_PAGE_HEADER, PROTOCOL_HEADER } from '@duka/shared';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
@@ -184,8 +185,19 @@ export function createApp(deps: Deps, ping: () => Promise<void>) {
       '*',
       cors({
         origin: any ? '*' : config.CORS_ORIGINS,
-        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
-        exposeHeaders: ['Retry-After', 'Idempotent-Replayed', 'X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+        // A till served from another origin sends its sync protocol and reads the server's, and a
+        // bootstrap page's next token (docs/sync.md).
+        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', PROTOCOL_HEADER],
+        exposeHeaders: [
+          'Retry-After',
+          'Idempotent-Replayed',
+          'X-Request-Id',
+          'RateLimit-Limit',
+          'RateLimit-Remaining',
+          'RateLimit-Reset',
+          PROTOCOL_HEADER,
+          NEXT_PAGE_HEADER,
+        ],
         maxAge: 600,
       }),
     );

@@ -265,6 +265,24 @@ describe('HTTP behaviour', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it("lets a till on another allowed origin send its sync protocol and read the server's and a page's next token", async () => {
+    const preflight = await t.request('OPTIONS', '/sync/bootstrap', {
+      headers: {
+        origin: 'https://shop.duka.test',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization, duka-sync-protocol',
+      },
+    });
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toContain('duka-sync-protocol');
+    const owner = await registerOwner(t);
+    const page = await t.request('GET', '/sync/bootstrap?limit=1', { token: owner.token, headers: { origin: 'https://shop.duka.test' } });
+    expect(page.status, page.text).toBe(200);
+    expect(page.headers.get('access-control-expose-headers')?.toLowerCase().split(',')).toEqual(
+      expect.arrayContaining(['duka-sync-protocol', 'duka-next-page-token']),
+    );
+    expect(page.headers.get('duka-next-page-token')).toBe(page.body.data.page_token);
+  });
+
   it('refuses a body over the limit with 413 PAYLOAD_TOO_LARGE', async () => {
     const res = await t.request('POST', '/auth/login', { body: { identifier: 'x'.repeat(5000), password: 'secret123' } });
     expect(res.status).toBe(413);
