@@ -224,7 +224,6 @@ export class AuthSession {
   }
 
   private async clear(): Promise<void> {
-    this.forget();
     await deleteMeta(this.o.db, 'access_token', 'refresh_token', 'access_expires_at');
     this.forget();
   }
@@ -250,12 +249,12 @@ export class AuthSession {
       const user = await getMeta(x, 'user');
       if (claims && user && user.id === claims.sub) await setMeta(x, 'user', { ...user, role: claims.role, perms: claims.perms ?? [] });
     };
-    this.forget();
     if (db === this.o.db) await this.o.db.transaction().execute(write);
     else await write(db);
     this.forget();
   }
 
+  /** After the tokens are written: a read begun before is not kept (`written`), the next one reads them. */
   private forget(): void {
     this.held = null;
     this.written++;

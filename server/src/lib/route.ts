@@ -112,9 +112,10 @@ export function ok<T>(
 
 /** `ok` around `data` already serialised (a bootstrap page read ahead, sync/pull/services/pages-ahead.ts): the same envelope, as text. */
 export function okSerialised(c: Context<AppEnv>, json: string): TypedResponse<any, any, 'json'> {
-  const envelope = JSON.stringify({ success: true, message: 'OK', data: null, errors: null, meta: null });
-  return c.body(envelope.replace('"data":null', `"data":${json}`), 200, { 'content-type': 'application/json' }) as never;
+  return c.body(`${OK_AROUND_DATA[0]}"data":${json}${OK_AROUND_DATA[1]}`, 200, { 'content-type': 'application/json' }) as never;
 }
+/** `ok`'s envelope as text, before and after its `data`. */
+const OK_AROUND_DATA = JSON.stringify({ success: true, message: 'OK', data: 0, errors: null, meta: null }).split('"data":0');
 
 export const serviceCtx = (c: Context<AppEnv>): ServiceContext => c.get('ctx');
 
