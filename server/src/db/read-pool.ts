@@ -14,6 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { rowMaker } from '@duka/shared';
 
 // CommonJS run by `eval`, as wal-checkpoint.ts's worker: no file of its own to find under tsx,
 // vitest or a build.
@@ -33,11 +34,13 @@ parentPort.on('message', (m) => {
     let stmt = statements.get(m.sql);
     if (!stmt) {
       stmt = db.prepare(m.sql);
+      if (!stmt.reader) throw Object.assign(new Error('the read pool runs reads only'), { code: 'DUKA_NOT_A_READ' });
+      stmt.raw(true);
+      stmt.names = stmt.columns().map((c) => c.name);
       if (statements.size >= 500) statements.delete(statements.keys().next().value);
       statements.set(m.sql, stmt);
     }
-    if (!stmt.reader) throw Object.assign(new Error('the read pool runs reads only'), { code: 'DUKA_NOT_A_READ' });
-    parentPort.postMessage({ id: m.id, rows: stmt.all(m.params) });
+    parentPort.postMessage({ id: m.id, names: stmt.names, rows: stmt.all(m.params) });
   } catch (err) {
     parentPort.postMessage({ id: m.id, error: { message: String(err && err.message), code: err && err.code } });
   }
@@ -46,6 +49,32 @@ parentPort.postMessage('ready');
 `;
 
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
+
+/**
+ * The rows a worker read as arrays, made objects on this thread (`rowMaker`, as the main
+ * connection's are): arrays cross between threads cheaper than objects, and objects made by one
+ * literal read and serialise faster. Makers are kept by column names, a few hundred at most.
+ */
+const makers = new Map<string, ((values: readonly unknown[]) => Record<string, unknown>) | null>();
+function objects(names: string[], rows: unknown[][]): unknown[] {
+  const key = names.join('\u0000');
+  let make = makers.get(key);
+  if (make === undefined) {
+    make = rowMaker(names);
+    if (makers.size >= 500) makers.delete(makers.keys().next().value!);
+    makers.set(key, make);
+  }
+  const out: unknown[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = make ? make(rows[i]!) : assigned(names, rows[i]!);
+  return out;
+}
+
+/** A row's object a property at a time, as better-sqlite3 makes it (a `__proto__` column sets nothing). */
+function assigned(names: string[], values: unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (let j = 0; j < names.length; j++) row[names[j]!] = values[j];
+  return row;
+}
 
 export interface ReadPool {
   /** The rows of a read, or `null` when no worker could answer it: read it on the main connection then. */
@@ -92,12 +121,12 @@ export function readPool(file: string, size: number, onError: (err: Error) => vo
     worker.unref();
     const reader: Reader = { worker, ready: false, pending: new Map() };
     readers.add(reader);
-    worker.on('message', (m: 'ready' | { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+    worker.on('message', (m: 'ready' | { id: number; names: string[]; rows: unknown[][]; error?: { message: string; code?: string } }) => {
       if (m === 'ready') return void (reader.ready = true);
       const p = reader.pending.get(m.id);
       reader.pending.delete(m.id);
       if (m.error) p?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
-      else p?.resolve(m.rows ?? []);
+      else p?.resolve(objects(m.names, m.rows));
       answered();
     });
     worker.on('error', onError);
