@@ -38,6 +38,17 @@ export interface ApiAnswer<T, M = unknown> {
   meta: M;
 }
 
+/**
+ * What a till asks of the snapshot: the page after `page_token`, at most `limit` rows, and its
+ * store's levels only inside the product rows (`levels: 'products'`, what the till asks: no `stock`
+ * rows then; a connector that drops it gets them, which the till takes as well).
+ */
+export type BootstrapAsk = {
+  page_token?: string;
+  limit?: number;
+  levels?: 'rows' | 'products';
+};
+
 export interface TillConnector {
   /** Exchange a refresh token for a new pair (the server rotates refresh tokens). */
   refresh(refreshToken: string, signal: AbortSignal): Promise<TokenPair>;
@@ -46,19 +57,14 @@ export interface TillConnector {
   /** A page of changes after `cursor`. */
   pull(accessToken: string, query: { cursor?: string; limit?: number; device_id?: string }, signal: AbortSignal): Promise<PullResponse>;
   /** A page of the snapshot. */
-  bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse>;
+  bootstrap(accessToken: string, query: BootstrapAsk, signal: AbortSignal): Promise<BootstrapResponse>;
   /**
    * The same page undecoded: the answer's bytes (its success envelope), for a storage that decodes
    * and stages pages itself (a browser's worker). Optional: without it the till decodes each page.
    * `next` hears the next page's token when the answer says it beside its body (NEXT_PAGE_HEADER):
    * the till then asks for that page before this one is decoded.
    */
-  bootstrapBytes?(
-    accessToken: string,
-    query: { page_token?: string; limit?: number },
-    signal: AbortSignal,
-    next?: (pageToken: string) => void,
-  ): Promise<ArrayBuffer>;
+  bootstrapBytes?(accessToken: string, query: BootstrapAsk, signal: AbortSignal, next?: (pageToken: string) => void): Promise<ArrayBuffer>;
   /** The websocket to listen on for pokes, or null when this connector has none (the till then syncs on its timer). */
   realtimeUrl(accessToken: string): string | null;
   /**

@@ -9,7 +9,7 @@
  */
 export type { TillOptions } from './lifecycle.js';
 export type { DialSocket, NetworkEvents, SocketEvents, TillPlatform, TillSocket } from './platform.js';
-export type { ApiAnswer, ApiRequest, RegisteredDevice, TillConnector } from './connector.js';
+export type { ApiAnswer, ApiRequest, BootstrapAsk, RegisteredDevice, TillConnector } from './connector.js';
 export { HttpConnector, type HttpConnectorOptions } from './http/connector.js';
 export type { FetchLike } from './http/client.js';
 export type { TillStorage } from './local/storage.js';

@@ -368,11 +368,16 @@ describe('a till on SQLite WASM', () => {
 
   it('asks for the next bootstrap page as soon as an answer names it, before staging that answer, with at most three pages waiting (issue 53)', async () => {
     const shop = await seedShop(h);
+    const made: string[] = [];
     for (const n of [1, 2, 3, 4, 5, 6])
-      await h.t.request('POST', '/inventory/products', {
-        token: shop.owner.token,
-        body: { name: `Bidhaa ${n}`, selling_price: 100 * n, stock: n },
-      });
+      made.push(
+        (
+          await h.t.request('POST', '/inventory/products', {
+            token: shop.owner.token,
+            body: { name: `Bidhaa ${n}`, selling_price: 100 * n, stock: n },
+          })
+        ).body.data.id,
+      );
     const storage = await wasmMemoryStorage();
     const log: string[] = [];
     let waiting = 0;
@@ -380,6 +385,7 @@ describe('a till on SQLite WASM', () => {
     const fetch: typeof h.net.fetch = async (url, init) => {
       const page = String(url).includes('/sync/bootstrap');
       if (page) log.push('ask');
+      if (page) expect(new URL(String(url)).searchParams.get('levels')).toBe('products');
       const res = await h.net.fetch(url, init);
       if (page) mostWaiting = Math.max(mostWaiting, ++waiting);
       return res;
@@ -394,13 +400,15 @@ describe('a till on SQLite WASM', () => {
     await signIn(till, shop);
     const report = await till.syncNow();
 
-    // 2 + 1 category + 9 products + 9 stock rows, two a page: 11 pages, each asked for once.
-    expect(report).toMatchObject({ bootstrapped: true, pulled: 21 });
-    expect(log.filter((e) => e === 'ask')).toHaveLength(11);
+    // 2 + 1 category + 9 products, two a page: 6 pages, each asked for once. No stock rows: each
+    // product's row carries its level.
+    expect(report).toMatchObject({ bootstrapped: true, pulled: 12 });
+    expect(log.filter((e) => e === 'ask')).toHaveLength(6);
     // Page 2 is asked for before page 1 is given to the worker: its token came in the answer's header.
     expect(log.slice(0, 3)).toEqual(['ask', 'ask', 'stage']);
     expect(mostWaiting).toBeLessThanOrEqual(3);
     expect(await till.stock(shop.soda.id)).toBe(40);
+    for (const [i, id] of made.entries()) expect(await till.stock(id)).toBe(i + 1);
     expect((await till.searchProducts('Bidhaa', { limit: 10 })).map((p) => p.name).sort()).toEqual([
       'Bidhaa 1',
       'Bidhaa 2',

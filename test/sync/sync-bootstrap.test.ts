@@ -193,6 +193,60 @@ describe('GET /sync/bootstrap', () => {
     expect(new Set(walks)).toEqual(new Set(['organisation store product stock']));
   });
 
+  it('with levels=products, the same walk without stock rows: each product carries its level (issue 53)', async () => {
+    const owner = await registerOwner(t);
+    const soda = await product(owner, { name: 'Soda', stock: 7 });
+    const chai = await product(owner, { name: 'Chai', stock: 2.5, unit: 'kg' });
+    const unstocked = await product(owner, { name: 'Mpya' });
+    const service = await product(owner, { name: 'Kuchaji simu', is_service: true });
+    await post(owner, '/customers', { name: 'Baraka' });
+    const walk = async (levels: string) => {
+      const rows: BootstrapResponse['rows'] = [];
+      let total = 0;
+      let pageToken: string | null = null;
+      do {
+        const res = await t.request('GET', `/sync/bootstrap?limit=2&levels=${levels}${pageToken ? `&page_token=${pageToken}` : ''}`, {
+          token: owner.token,
+        });
+        expect(res.status, res.text).toBe(200);
+        const data = Envelope(BootstrapResponse).parse(res.body).data;
+        expect(res.headers.get(NEXT_PAGE_HEADER)).toBe(data.page_token);
+        rows.push(...data.rows);
+        total = data.total;
+        pageToken = data.page_token;
+      } while (pageToken);
+      return { rows, total };
+    };
+    const withRows = await walk('rows');
+    const inProducts = await walk('products');
+    // The two stocked products have a stock row; the one never stocked and the service have none.
+    expect(
+      withRows.rows
+        .filter((r) => r.entity === 'stock')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([soda.id, chai.id].sort());
+    expect(inProducts.rows.filter((r) => r.entity === 'stock')).toEqual([]);
+    expect(inProducts.rows).toEqual(withRows.rows.filter((r) => r.entity !== 'stock'));
+    expect(inProducts.total).toBe(inProducts.rows.length);
+    expect(withRows.total).toBe(withRows.rows.length);
+    // Every level a stock row says, the product's own row says too, in the same unit.
+    const productData = new Map(
+      inProducts.rows.filter((r) => r.entity === 'product').map((r) => [r.id, r.data as { stock: number; unit: string }]),
+    );
+    for (const r of withRows.rows.filter((r) => r.entity === 'stock')) {
+      const level = r.data as { stock: number; unit: string };
+      expect(productData.get(r.id)).toMatchObject({ stock: level.stock, unit: level.unit });
+    }
+    expect(productData.get(chai.id)).toMatchObject({ stock: 2.5, unit: 'kg' });
+    expect(productData.get(unstocked.id)).toMatchObject({ stock: 0 });
+    expect(productData.get(service.id)).toMatchObject({ is_service: true });
+
+    const bad = await t.request('GET', '/sync/bootstrap?levels=some', { token: owner.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ code: 'VALIDATION_ERROR', field: 'levels', message: expect.any(String) }]);
+  });
+
   it('rejects a page token that was altered, garbled or issued to another organisation (400)', async () => {
     const owner = await registerOwner(t);
     const other = await registerOwner(t);

@@ -1,7 +1,7 @@
 /** The default connector: the Duka REST API over fetch, with the sync protocol version on every request. */
 import { NEXT_PAGE_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@duka/shared';
 import type { BootstrapResponse, PullResponse, PushRequest, PushResponse, TokenPair } from '@duka/shared';
-import type { ApiAnswer, ApiRequest, TillConnector } from '../connector.js';
+import type { ApiAnswer, ApiRequest, BootstrapAsk, TillConnector } from '../connector.js';
 import { type FetchLike, HttpClient } from './client.js';
 
 export interface HttpConnectorOptions {
@@ -50,12 +50,12 @@ export class HttpConnector implements TillConnector {
   ): Promise<PullResponse> {
     return this.http.request<PullResponse>('GET', '/sync/pull', { token: accessToken, query, signal, onHeaders: this.hear });
   }
-  async bootstrap(accessToken: string, query: { page_token?: string; limit?: number }, signal: AbortSignal): Promise<BootstrapResponse> {
+  async bootstrap(accessToken: string, query: BootstrapAsk, signal: AbortSignal): Promise<BootstrapResponse> {
     return this.http.request<BootstrapResponse>('GET', '/sync/bootstrap', { token: accessToken, query, signal, onHeaders: this.hear });
   }
   async bootstrapBytes(
     accessToken: string,
-    query: { page_token?: string; limit?: number },
+    query: BootstrapAsk,
     signal: AbortSignal,
     next?: (pageToken: string) => void,
   ): Promise<ArrayBuffer> {

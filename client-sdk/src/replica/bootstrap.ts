@@ -53,7 +53,8 @@ async function download(ctx: SyncCtx): Promise<Snapshot> {
   };
   /** A page's answer, and `sent`: settled once its request is on the wire (its sign-in read from the replica) or failed. */
   const fetchPage = (token: string | null): Asked => {
-    const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined };
+    // Levels come inside the product rows (mapRun stages them): no page of `stock` rows repeating them.
+    const query = { limit: ctx.bootstrapPageSize, page_token: token ?? undefined, levels: 'products' as const };
     let sending!: () => void;
     const onWire = new Promise<void>((resolve) => (sending = resolve));
     const answer = ctx.auth.authed(async ({ connector }, bearer, signal) => {

@@ -26,7 +26,7 @@ export const bootstrap = defineRoute('bearer', {
   tags,
   summary: 'Everything this till holds, in pages, and the cursor to pull from afterwards',
   description:
-    "Start without `page_token`, then send each answer's `page_token` until it is null. Rows come kind by kind (organisation, store, category, product, stock, customer, credit_tab, transaction, notification) as `op: upsert` changes stamped with the snapshot's version. Then pull from `cursor`: it delivers everything written while the pages were read. A page token is valid only as issued (400 otherwise). Every page but the last also names the next page's token in the `duka-next-page-token` header, so that a till can ask for it before parsing this one; the server has begun reading it already.",
+    "Start without `page_token`, then send each answer's `page_token` until it is null. Rows come kind by kind (organisation, store, category, product, stock, customer, credit_tab, transaction, notification) as `op: upsert` changes stamped with the snapshot's version. Then pull from `cursor`: it delivers everything written while the pages were read. A page token is valid only as issued (400 otherwise). Every page but the last also names the next page's token in the `duka-next-page-token` header, so that a till can ask for it before parsing this one; the server has begun reading it already. With `levels=products` there are no `stock` rows: the store's levels come only as each product's `stock` and `unit`, which every product row carries (keep the same `levels` for the whole walk).",
   request: { headers: syncProtocolHeader, query: BootstrapQuery },
   responses: { 200: jsonResponse(Envelope(BootstrapResponse), 'A page of the snapshot'), ...unsupportedProtocolResponse },
 });

@@ -5,6 +5,12 @@ import { Change } from './changes.js';
 export const BootstrapQuery = z.object({
   page_token: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1).max(5000).default(1000),
+  /**
+   * `rows` (the default): the store's levels come as `stock` rows too. `products`: only as each
+   * product's `stock` (and `unit`), which every product row carries, so the walk has no `stock`
+   * kind: a till that takes its levels from its products asks so (issue 53).
+   */
+  levels: z.enum(['rows', 'products']).default('rows'),
 });
 export const BootstrapResponse = z
   .object({

@@ -9,13 +9,16 @@
 import type { BootstrapResponse, Change } from '@duka/shared';
 import type { AuthedContext } from '../../../lib/context.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
-import { KINDS } from './entities.js';
+import { type EntityKind, KINDS } from './entities.js';
 import { scopeAt } from './scope.js';
 import { decodePageToken, encodeCursor, encodePageToken, type PagePosition } from './tokens.js';
 import { requireStore } from '../../../lib/auth/authorize.js';
 import { readAhead, type SerialisedPage, takeAhead } from './pages-ahead.js';
 
-type PageQuery = { page_token?: string; limit: number };
+type PageQuery = { page_token?: string; limit: number; levels?: 'rows' | 'products' };
+
+/** The kinds a walk skips: with `levels=products` the store's levels come only inside the product rows. */
+const skipped = (q: PageQuery) => (kind: EntityKind) => q.levels === 'products' && kind.entity === 'stock';
 
 /**
  * A page as answered, serialised: read ahead when the previous page was answered (pages-ahead.ts),
@@ -24,10 +27,10 @@ type PageQuery = { page_token?: string; limit: number };
  */
 export async function bootstrapAnswer(ctx: AuthedContext, q: PageQuery): Promise<SerialisedPage> {
   const till = requireStore(ctx);
-  const keyOf = (token: string) => `${till.orgId} ${till.storeId} ${q.limit} ${token}`;
+  const keyOf = (token: string) => `${till.orgId} ${till.storeId} ${q.limit} ${q.levels ?? 'rows'} ${token}`;
   const page = (q.page_token ? await takeAhead(keyOf(q.page_token)) : undefined) ?? (await serialised(ctx, q));
   if (page.next) {
-    const next = { page_token: page.next, limit: q.limit };
+    const next = { ...q, page_token: page.next };
     readAhead(keyOf(page.next), () => serialised(ctx, next));
   }
   return page;
@@ -40,6 +43,7 @@ async function serialised(ctx: AuthedContext, q: PageQuery): Promise<SerialisedP
 
 export async function bootstrapPage(ctx: AuthedContext, q: PageQuery): Promise<BootstrapResponse> {
   const till = requireStore(ctx);
+  const skip = skipped(q);
   const org = await ctx.db.selectFrom('organisations').select(['version', 'timezone']).where('id', '=', till.orgId).executeTakeFirst();
   if (!org) throw new NotFoundError('organisation');
   const now = ctx.clock.now();
@@ -53,7 +57,7 @@ export async function bootstrapPage(ctx: AuthedContext, q: PageQuery): Promise<B
   } else {
     const scope = scopeAt({ ...till, files: ctx.config }, now, org.timezone);
     let total = 0;
-    for (const kind of KINDS) total += await kind.count(ctx.db, scope);
+    for (const kind of KINDS) if (!skip(kind)) total += await kind.count(ctx.db, scope);
     pos = { v: Number(org.version), k: 0, a: null, t: total, s: scope.since };
   }
   const scope = scopeAt({ ...till, files: ctx.config }, now, org.timezone, pos.s);
@@ -62,6 +66,7 @@ export async function bootstrapPage(ctx: AuthedContext, q: PageQuery): Promise<B
   let next: PagePosition | null = null;
   for (let k = pos.k, after = pos.a; k < KINDS.length; k++, after = null) {
     const kind = KINDS[k]!;
+    if (skip(kind)) continue;
     const room = q.limit - rows.length;
     // One more than fits tells whether the kind goes on; with no room left it only peeks.
     const got = await kind.rows(ctx.db, scope, { after, limit: room + 1 });
