@@ -26,14 +26,20 @@ interface RowStatement {
   run(...params: unknown[]): unknown;
 }
 
+/** Statements that change the schema: after one, a statement's columns are read again (below). */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
 export function cachingStatements<D extends Preparing>(db: D, max = 2000): Pick<D, 'prepare' | 'close'> {
   const cache = new Map<string, ReturnType<D['prepare']>>();
+  const schema = { changes: 0 };
   return {
     close: () => db.close(),
     prepare(text: string) {
+      // Counted when prepared: the driver runs it at once, before any other statement.
+      if (SCHEMA_CHANGE.test(text)) schema.changes++;
       let stmt = cache.get(text);
       if (!stmt) {
-        stmt = arrayRows(db.prepare(text)) as ReturnType<D['prepare']>;
+        stmt = arrayRows(db.prepare(text), schema) as ReturnType<D['prepare']>;
         if (cache.size >= max) cache.delete(cache.keys().next().value!);
         cache.set(text, stmt);
       }
@@ -42,42 +48,64 @@ export function cachingStatements<D extends Preparing>(db: D, max = 2000): Pick<
   } as Pick<D, 'prepare' | 'close'>;
 }
 
+type RowMaker = (values: readonly unknown[]) => Record<string, unknown>;
+
 /**
  * A function making a row's object from its array, for these column names: an object literal, so
  * every row of the statement shares one shape (fast to read and to serialise). A name repeated
- * keeps its first place and its last value, as better-sqlite3's own objects do. `null` for a name
- * an object literal cannot hold as a plain property (`__proto__` sets the prototype).
+ * keeps its first place and its last value, as better-sqlite3's own objects do. A `__proto__`
+ * column (which a literal would take for the prototype) gets the objects made a property at a
+ * time, as better-sqlite3 makes them: it sets nothing.
  */
-export function rowMaker(names: readonly string[]): ((values: readonly unknown[]) => Record<string, unknown>) | null {
-  if (names.includes('__proto__')) return null;
+export function rowMaker(names: readonly string[]): RowMaker {
+  if (names.includes('__proto__'))
+    return (values) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+      return row;
+    };
   // The names are the database's (the SQL's own aliases and columns), quoted as JSON strings.
-  return new Function('v', `return { ${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')} };`) as (
-    values: readonly unknown[],
-  ) => Record<string, unknown>;
+  return new Function('v', `return { ${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')} };`) as RowMaker;
 }
 
-/** A statement answering rows as objects made by `rowMaker`; others (and one whose columns cannot be) as they are. */
-function arrayRows(prepared: unknown): unknown {
+/**
+ * A statement answering rows as objects made by `rowMaker`; one that answers none as it is. SQLite
+ * prepares a statement again when the schema has changed, and `select *` then answers the table's
+ * new columns: the maker is made again after a schema change made through this cache (the
+ * migrations, the till's staging tables), or when a row comes with another number of columns.
+ */
+function arrayRows(prepared: unknown, schema: { changes: number }): unknown {
   const stmt = prepared as RowStatement;
   if (!stmt.reader || typeof stmt.raw !== 'function') return prepared;
-  const make = rowMaker(stmt.columns().map((c) => c.name));
-  if (!make) return prepared;
   stmt.raw(true);
+  let seen = 0;
+  let width = 0;
+  let make: RowMaker;
+  const remake = () => {
+    const names = stmt.columns().map((c) => c.name);
+    [seen, width, make] = [schema.changes, names.length, rowMaker(names)];
+    return make;
+  };
+  remake();
+  // Read after the statement ran: its columns are those of the statement as SQLite prepared it again.
+  const maker = (row: unknown[]) => (seen !== schema.changes || row.length !== width ? remake() : make);
   return {
     reader: true,
     columns: () => stmt.columns(),
     run: (...params: unknown[]) => stmt.run(...params),
     all(...params: unknown[]) {
-      const rows = stmt.all(...params);
-      for (let i = 0; i < rows.length; i++) rows[i] = make(rows[i] as unknown[]);
+      const rows = stmt.all(...params) as unknown[][];
+      if (rows.length === 0) return rows;
+      const m = maker(rows[0]!);
+      for (let i = 0; i < rows.length; i++) (rows as unknown[])[i] = m(rows[i]!);
       return rows;
     },
     get(...params: unknown[]) {
       const row = stmt.get(...params) as unknown[] | undefined;
-      return row === undefined ? undefined : make(row);
+      return row === undefined ? undefined : maker(row)(row);
     },
     *iterate(...params: unknown[]) {
-      for (const row of stmt.iterate(...params)) yield make(row as unknown[]);
+      for (const row of stmt.iterate(...params)) yield maker(row as unknown[])(row as unknown[]);
     },
   };
 }

@@ -66,6 +66,28 @@ describe('rows made in JavaScript', () => {
     expect((mine.prepare('select count(*) as c from b') as SQLite.Statement).get()).toEqual({ c: 3 });
   });
 
+  it("follow the schema: `select *` answers a table's columns as they are after a column is added, renamed or dropped", () => {
+    const raw = plain();
+    const mine = cachingStatements(raw);
+    const all = () => (mine.prepare("select * from b where id = 'b1'") as SQLite.Statement).all();
+    const get = () => (mine.prepare("select * from b where id = 'b1'") as SQLite.Statement).get();
+    const run = (text: string) => (mine.prepare(text) as SQLite.Statement).run();
+    expect(all()).toEqual([{ id: 'b1', a_id: 'a1', n: 42 }]);
+    // Through the cache, as the migrations change the schema: added, renamed (as many columns), dropped.
+    run("alter table b add column note text default 'chai'");
+    expect(all()).toEqual([{ id: 'b1', a_id: 'a1', n: 42, note: 'chai' }]);
+    run('alter table b rename column n to qty');
+    expect(get()).toEqual({ id: 'b1', a_id: 'a1', qty: 42, note: 'chai' });
+    expect(all()).toEqual([{ id: 'b1', a_id: 'a1', qty: 42, note: 'chai' }]);
+    run('alter table b drop column note');
+    expect([...(mine.prepare("select * from b where id = 'b1'") as SQLite.Statement).iterate()]).toEqual([
+      { id: 'b1', a_id: 'a1', qty: 42 },
+    ]);
+    // Behind the cache's back, on the connection itself: a column more is still seen.
+    raw.exec('alter table b add column extra integer default 7');
+    expect(all()).toEqual([{ id: 'b1', a_id: 'a1', qty: 42, extra: 7 }]);
+  });
+
   it('through the server, on the writer and on the read threads alike', async () => {
     const file = path.join(dir, 'rows.db');
     const seed = new SQLite(file);
@@ -86,24 +108,31 @@ describe('rows made in JavaScript', () => {
       );
       answered = 0;
       const theirs = new SQLite(file, { readonly: true });
-      for (const q of QUERIES) {
-        const expected = theirs.prepare(q).all();
-        const writer = (await sql.raw(q).execute(handle.db)).rows;
-        const reader = (await sql.raw(q).execute(handle.readDb)).rows;
-        expect(writer, q).toEqual(expected);
-        // A blob crosses between threads as a Uint8Array, as it did before rows were arrays (none is read there).
-        expect(reader, q).toEqual(
-          expected.map((r) =>
-            Object.fromEntries(Object.entries(r as object).map(([k, v]) => [k, Buffer.isBuffer(v) ? new Uint8Array(v) : v])),
-          ),
-        );
-        expect(
-          reader.map((r) => Object.keys(r as object)),
-          q,
-        ).toEqual(expected.map((r) => Object.keys(r as object)));
-      }
-      theirs.close();
+      const readAll = async () => {
+        for (const q of QUERIES) {
+          const expected = theirs.prepare(q).all();
+          const writer = (await sql.raw(q).execute(handle.db)).rows;
+          const reader = (await sql.raw(q).execute(handle.readDb)).rows;
+          expect(writer, q).toEqual(expected);
+          // A blob crosses between threads as a Uint8Array, as it did before rows were arrays (none is read there).
+          expect(reader, q).toEqual(
+            expected.map((r) =>
+              Object.fromEntries(Object.entries(r as object).map(([k, v]) => [k, Buffer.isBuffer(v) ? new Uint8Array(v) : v])),
+            ),
+          );
+          expect(
+            reader.map((r) => Object.keys(r as object)),
+            q,
+          ).toEqual(expected.map((r) => Object.keys(r as object)));
+        }
+      };
+      await readAll();
       expect(answered).toBe(QUERIES.length);
+      // The writer changes the schema: the read thread's statements, prepared before, answer the new columns.
+      await sql.raw("alter table a add column w text default 'mpya'").execute(handle.db);
+      await readAll();
+      expect(answered).toBe(2 * QUERIES.length);
+      theirs.close();
     } finally {
       await handle.close();
     }

@@ -36,11 +36,12 @@ parentPort.on('message', (m) => {
       stmt = db.prepare(m.sql);
       if (!stmt.reader) throw Object.assign(new Error('the read pool runs reads only'), { code: 'DUKA_NOT_A_READ' });
       stmt.raw(true);
-      stmt.names = stmt.columns().map((c) => c.name);
       if (statements.size >= 500) statements.delete(statements.keys().next().value);
       statements.set(m.sql, stmt);
     }
-    parentPort.postMessage({ id: m.id, names: stmt.names, rows: stmt.all(m.params) });
+    const rows = stmt.all(m.params);
+    // Named after it ran: a schema changed since (by the writer's connection) made SQLite prepare it again.
+    parentPort.postMessage({ id: m.id, names: stmt.columns().map((c) => c.name), rows });
   } catch (err) {
     parentPort.postMessage({ id: m.id, error: { message: String(err && err.message), code: err && err.code } });
   }
@@ -55,25 +56,18 @@ const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
  * connection's are): arrays cross between threads cheaper than objects, and objects made by one
  * literal read and serialise faster. Makers are kept by column names, a few hundred at most.
  */
-const makers = new Map<string, ((values: readonly unknown[]) => Record<string, unknown>) | null>();
+const makers = new Map<string, (values: readonly unknown[]) => Record<string, unknown>>();
 function objects(names: string[], rows: unknown[][]): unknown[] {
   const key = names.join('\u0000');
   let make = makers.get(key);
-  if (make === undefined) {
+  if (!make) {
     make = rowMaker(names);
     if (makers.size >= 500) makers.delete(makers.keys().next().value!);
     makers.set(key, make);
   }
   const out: unknown[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = make ? make(rows[i]!) : assigned(names, rows[i]!);
+  for (let i = 0; i < rows.length; i++) out[i] = make(rows[i]!);
   return out;
-}
-
-/** A row's object a property at a time, as better-sqlite3 makes it (a `__proto__` column sets nothing). */
-function assigned(names: string[], values: unknown[]): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (let j = 0; j < names.length; j++) row[names[j]!] = values[j];
-  return row;
 }
 
 export interface ReadPool {
