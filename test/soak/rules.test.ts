@@ -134,29 +134,23 @@ describe('soak rules: each failure is caught', () => {
     expect(driftRule('owner', thin(4), D, DEFAULT_LIMITS)).toEqual([
       'owner p90 drifted upward: 40 ms in the first third, 400 ms in the last (above 2× and 50 ms more)',
     ]);
-    // A minute's sales (150 a third): one or two stalls of the machine are not a drift, a slow tenth is.
-    const minute = (slow: number) => [
-      ...series(MIN / 3, MIN / 450, () => 14),
-      ...series(MIN / 3, MIN / 450, (_t, i) => (i % 7 === 0 && i / 7 < slow ? 385 : 14)).map((p) => ({
-        t: p.t + (2 * MIN) / 3,
+    // `perThird` sales of 14 ms in the first and last thirds, `slow` of the last's at 385 ms.
+    const stalled = (d: number, perThird: number, slow: number) => [
+      ...series(d / 3, d / 3 / perThird, () => 14),
+      ...series(d / 3, d / 3 / perThird, (_t, i) => (i % 7 === 0 && i / 7 < slow ? 385 : 14)).map((p) => ({
+        t: p.t + (2 * d) / 3,
         value: p.value,
       })),
     ];
-    expect(minute(0).filter((p) => p.t < MIN / 3)).toHaveLength(150);
-    expect(driftRule('sale', minute(2), MIN, DEFAULT_LIMITS)).toEqual([]);
-    expect(driftRule('sale', minute(16), MIN, DEFAULT_LIMITS)).toEqual([
+    // A minute's sales (150 a third): one or two stalls of the machine are not a drift, a slow tenth is.
+    expect(stalled(MIN, 150, 0).filter((p) => p.t < MIN / 3)).toHaveLength(150);
+    expect(driftRule('sale', stalled(MIN, 150, 2), MIN, DEFAULT_LIMITS)).toEqual([]);
+    expect(driftRule('sale', stalled(MIN, 150, 16), MIN, DEFAULT_LIMITS)).toEqual([
       'sale p90 drifted upward: 14 ms in the first third, 385 ms in the last (above 2× and 50 ms more)',
     ]);
     // 500 a third: judged at p95.
-    const busier = (slow: number) => [
-      ...series(D / 3, D / 1500, () => 14),
-      ...series(D / 3, D / 1500, (_t, i) => (i % 7 === 0 && i / 7 < slow ? 385 : 14)).map((p) => ({
-        t: p.t + (2 * D) / 3,
-        value: p.value,
-      })),
-    ];
-    expect(driftRule('sale', busier(10), D, DEFAULT_LIMITS)).toEqual([]);
-    expect(driftRule('sale', busier(40), D, DEFAULT_LIMITS)).toEqual([
+    expect(driftRule('sale', stalled(D, 500, 10), D, DEFAULT_LIMITS)).toEqual([]);
+    expect(driftRule('sale', stalled(D, 500, 40), D, DEFAULT_LIMITS)).toEqual([
       'sale p95 drifted upward: 14 ms in the first third, 385 ms in the last (above 2× and 50 ms more)',
     ]);
   });
