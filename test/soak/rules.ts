@@ -10,15 +10,16 @@
  *   third's, and higher by more than `p99SlackMs` (milliseconds of noise a shared machine adds to
  *   a small figure). The first third holds the warm-up (every till's first syncs at once, code
  *   not yet optimised), which would hide a drift behind its own slowness: where the middle third
- *   is faster, it is the baseline instead. A third is judged at the highest of p99, p95 and p90
- *   that leaves at least 10 of its samples above: the p99 of a few hundred samples is their worst
- *   one or two, so a single stall of a shared machine (one fsync held up by the disk, as the
- *   one-minute soak of `npm test` met twice: a sale of 385 and one of 655 ms among 150) would read
- *   as a drift. A long soak's thirds hold thousands and are judged at p99; a short run's sales at
- *   p90 (a slow tenth is a drift, one slow sale is not); the message names the percentile. A required series (the tills' pushes and sales, the readiness probe) with fewer than
- *   `minSamples` in either third is itself a failure: a soak that stopped pushing in its last
- *   third must not pass for want of evidence. The owners' page views are paced by the run's
- *   size, so a small run's are left unjudged when too few.
+ *   is faster, it is the baseline instead. A third is judged at p99 from 1,000 samples, at p95
+ *   from 200 (either way at least 10 samples lie above), else at p90: the p99 of a few hundred
+ *   samples is their worst one or two, so a single stall of a shared machine (one fsync held up
+ *   by the disk, as the one-minute soak of `npm test` met twice: a sale of 385 and one of 655 ms
+ *   among 150) would read as a drift. A long soak's thirds hold thousands and are judged at p99;
+ *   a short run's sales at p90 (a slow tenth is a drift, one slow sale is not); the message names
+ *   the percentile. A required series (the tills' pushes and sales, the readiness probe) with
+ *   fewer than `minSamples` in either third is itself a failure: a soak that stopped pushing in
+ *   its last third must not pass for want of evidence. The owners' page views are paced by the
+ *   run's size, so a small run's are left unjudged when too few.
  * - A till's queue stops draining: while its network was up, it held queued mutations at every
  *   sample, and the server answered none of its pushes, for longer than `stuckMs`. A busy till whose
  *   queue is never empty at the moment of a sample (a sale every few seconds, each push taking
