@@ -247,6 +247,7 @@ export class TillLifecycle {
     this.realtime?.stop();
     await this.engine.close();
     await this.db.destroy();
+    await this.storage.close?.();
   }
 
   /** Run a local action unless the till is closed. */

@@ -242,6 +242,11 @@ describe('architecture', () => {
     );
     expect(browser.filter((f) => f.includes('/node'))).toEqual([]);
     expect(nodeUses(reached(sdk, 'client-sdk/src/node.ts'))).toEqual([
+      'client-sdk/src/node/idle-checkpoint.ts -> node:module',
+      'client-sdk/src/node/idle-checkpoint.ts -> node:worker_threads',
+      // The worker's own CommonJS source, a string run by Node.
+      'client-sdk/src/node/idle-checkpoint.ts uses require',
+      'client-sdk/src/node/idle-checkpoint.ts uses require',
       'client-sdk/src/node/socket.ts -> ws',
       'client-sdk/src/node/storage.ts -> better-sqlite3',
     ]);

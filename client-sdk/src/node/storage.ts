@@ -1,8 +1,9 @@
 /** The replica's default storage in Node: one better-sqlite3 file. */
 import { cachingStatements } from '@duka/shared';
 import Database from 'better-sqlite3';
-import { SqliteDialect, sql } from 'kysely';
+import { SqliteDialect } from 'kysely';
 import type { TillStorage } from '../local/storage.js';
+import { idleCheckpointer } from './idle-checkpoint.js';
 
 /**
  * One better-sqlite3 file (created if missing; `:memory:` for a throwaway till).
@@ -16,9 +17,9 @@ export function sqliteFile(path: string): TillStorage {
   // No checkpoint inside a sale's commit (it would copy pages and fsync the main file, the
   // slowest sale of the day): the till checkpoints when it is idle.
   sqlite.pragma('wal_autocheckpoint = 0');
-  return {
-    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
-    // PASSIVE: copy what it can without waiting on a reader or writer.
-    whenIdle: async (db) => void (await sql`PRAGMA wal_checkpoint(PASSIVE)`.execute(db)),
-  };
+  const dialect = new SqliteDialect({ database: cachingStatements(sqlite) });
+  // A database in memory has no WAL to fold, nor a file another connection could open.
+  if (sqlite.memory) return { dialect };
+  const checkpoint = idleCheckpointer(sqlite.name);
+  return { dialect, whenIdle: () => checkpoint.run(), close: () => checkpoint.close() };
 }
