@@ -11,7 +11,7 @@ export interface TillStorage {
   dialect: Dialect;
   /** Run once the till's writes have paused for a moment (better-sqlite3 folds its WAL into the file here). */
   whenIdle?: (db: Kysely<any>) => Promise<void>;
-  /** Run once the till has closed its connection: what the storage started besides it (a worker) ends here. */
+  /** Run once the till has closed its connection (more than once is harmless): what the storage started besides it (a worker) ends here. */
   close?: () => Promise<void>;
   /** A browser's worker stages a bootstrap page itself, off the main thread (issue 53, `replica/stage-page.ts`). */
   stageBootstrapPage?: BootstrapPageStager;
