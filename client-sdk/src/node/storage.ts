@@ -18,8 +18,8 @@ export function sqliteFile(path: string): TillStorage {
   // slowest sale of the day): the till checkpoints when it is idle.
   sqlite.pragma('wal_autocheckpoint = 0');
   const dialect = new SqliteDialect({ database: cachingStatements(sqlite) });
-  // A database in memory has no WAL to fold, nor a file another connection could open.
-  if (sqlite.memory) return { dialect };
+  // A database in memory (or an unnamed temporary one) has no file another connection could open.
+  if (sqlite.memory || !sqlite.name) return { dialect };
   const checkpoint = idleCheckpointer(sqlite.name);
   return { dialect, whenIdle: () => checkpoint.run(), close: () => checkpoint.close() };
 }
